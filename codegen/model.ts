@@ -1,0 +1,122 @@
+import type { JSONSchema7 } from 'json-schema';
+
+/** A problem found in the definitions; codegen collects them all and reports them at once. */
+export interface Problem {
+  /** Path relative to the project root (forward slashes). */
+  file: string;
+  line: number;
+  column: number;
+  /** JSON pointer inside the file. */
+  pointer: string;
+  message: string;
+  hint?: string;
+}
+
+/** One example of a tool's use, checked against its schemas at generate time. */
+export interface ToolExample {
+  description?: string;
+  input: Record<string, unknown>;
+  output?: unknown;
+}
+
+/** One step of a composed tool: `arguments` values may be `$input.<path>` or `$steps.<n>.output.<path>`. */
+export interface ComposedStep {
+  tool: string;
+  arguments: Record<string, unknown>;
+  timeoutMs?: number;
+}
+
+/** Every identifier and file name generated for one tool (all from codegen/naming.ts). */
+export interface ToolNames {
+  /** `WebSearch` */
+  pascal: string;
+  /** `webSearch` */
+  camel: string;
+  /** `web-search`: the file stem in generated/ and src/tools/ */
+  kebab: string;
+  /** `WebSearchInput` */
+  inputType: string;
+  /** `WebSearchOutput` */
+  outputType: string;
+  /** `validateWebSearchInput` */
+  inputValidator: string;
+  /** `validateWebSearchOutput` */
+  outputValidator: string;
+  /** `WebSearchToolBase` */
+  base: string;
+  /** `WebSearchTool` */
+  impl: string;
+}
+
+/** A shared schema file (`schemas/**\/*.schema.json`) and the types it becomes. */
+export interface SharedSchemaModel {
+  /** Path relative to the schemas folder, e.g. `shared/geo-point.schema.json`. */
+  relPath: string;
+  /** Path relative to the project root. */
+  source: string;
+  /** The file's schema as written (its own `#/definitions/...` refs kept; other refs as written). */
+  schema: JSONSchema7;
+  /** Output module stem, e.g. `shared/geo-point` (generated/types/shared/geo-point.ts). */
+  module: string;
+  /** `#` (the root) and `#/definitions/X` pointers → type names. */
+  typeNames: Readonly<Record<string, string>>;
+}
+
+/** One tool, as every emitter sees it. Frozen after normalize; emitters never open files. */
+export interface ToolModel {
+  name: string;
+  id: string;
+  displayName: string;
+  description: string;
+  category?: string;
+  version?: string;
+  hasSideEffects: boolean;
+  requiredCapabilities: string[];
+  /**
+   * Self-contained, bundled schemas: every `$ref` is local (`#/definitions/...`). A shared schema a tool
+   * uses is copied under `definitions[<its type name>]`; the tool's own definitions keep their keys.
+   */
+  inputSchema: JSONSchema7;
+  outputSchema?: JSONSchema7;
+  /** The schemas as written in the definition file (refs unresolved), for docs. */
+  rawInputSchema: JSONSchema7;
+  rawOutputSchema?: JSONSchema7;
+  /** Bundled definition key → where it came from (`shared` with the shared module, or `local`). */
+  definitionOrigins: Readonly<Record<string, { kind: 'shared'; module: string; typeName: string } | { kind: 'local'; typeName: string }>>;
+  examples: ToolExample[];
+  steps?: ComposedStep[];
+  timeoutMs?: number;
+  source: { file: string; relPath: string };
+  names: ToolNames;
+  /** Shared modules this tool uses (sorted). */
+  sharedRefs: string[];
+  /** Content hash of the definition, the shared schemas it uses and the generator version. */
+  hash: string;
+}
+
+/** The whole normalized input of the emitters. */
+export interface ProjectModel {
+  tools: readonly ToolModel[];
+  shared: readonly SharedSchemaModel[];
+}
+
+/** One file an emitter produces. `stub` files are written only when absent. */
+export interface GeneratedFile {
+  /** Relative to the output root (`generated`) or, for stubs, to the stubs root. */
+  path: string;
+  content: string;
+  kind: 'generated' | 'stub';
+}
+
+/** What emitters get besides the model. */
+export interface EmitContext {
+  /** Module specifier generated TypeScript imports the runtime from (e.g. `toolsmith`). */
+  runtimeImport: string;
+  /** Import path from generated/ to the stubs folder (e.g. `../src/tools`). */
+  stubsFromGenerated: string;
+  /** Import path from the stubs folder to generated/ (e.g. `../../generated`). */
+  generatedFromStubs: string;
+  /** The command that regenerates, quoted in banners. */
+  regenerateCommand: string;
+  generatorVersion: string;
+}

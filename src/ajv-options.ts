@@ -1,0 +1,27 @@
+import type { Options } from 'ajv';
+
+/**
+ * The one set of Ajv options used everywhere: by the generator for standalone validators and by the
+ * runtime when it compiles a hand-written tool's schema. Unknown keywords and formats are errors
+ * (they are usually typos); `x-` extension keywords are allowed (see `allowExtensionKeywords`).
+ */
+export const AJV_OPTIONS = Object.freeze({
+  strict: true,
+  strictSchema: true,
+  strictNumbers: true,
+  strictTypes: false,
+  strictTuples: false,
+  strictRequired: false,
+  allowUnionTypes: true,
+  coerceTypes: true,
+  useDefaults: true,
+  allErrors: true,
+  validateFormats: true,
+  unicodeRegExp: true,
+} satisfies Options);
+
+/** Matches an `x-` extension keyword, which every schema may carry. */
+export const EXTENSION_KEYWORD = /^x-/;
+
+/** Keywords the generator and the definition format use as annotations; allowed everywhere. */
+export const ANNOTATION_KEYWORDS: readonly string[] = Object.freeze(['examples', 'deprecated', 'readOnly', 'writeOnly']);

@@ -1,0 +1,45 @@
+import type { ITool } from './tool.js';
+
+/** Who is calling, as the AgentOS tool layer has it. */
+export interface UserContext {
+  userId: string;
+  skillLevel?: string;
+  preferences?: Record<string, any>;
+  [key: string]: any;
+}
+
+/** What an approval gate is asked: the tool, the validated arguments and the call's context. */
+export interface ApprovalRequest {
+  tool: ITool;
+  args: Record<string, unknown>;
+  context: ToolExecutionContext;
+}
+
+/** Decides whether a call may act; `true`/`{ approved: true }` lets it run. */
+export type ApprovalGate = (
+  request: ApprovalRequest,
+) => Promise<boolean | { approved: boolean; reason?: string }>;
+
+/** A per-turn tool-call budget shared by every call of that turn (composed steps included). */
+export interface TurnBudget {
+  /** Calls this turn may still make; decremented by each call that passes the budget step. */
+  remaining: number;
+}
+
+/** The LLM turn a call belongs to: its budget and an approval gate that wins over the orchestrator's. */
+export interface CallerTurn {
+  budget?: TurnBudget;
+  approvalGate?: ApprovalGate;
+}
+
+/** The context a tool runs with. */
+export interface ToolExecutionContext {
+  gmiId: string;
+  personaId: string;
+  userContext: UserContext;
+  correlationId?: string;
+  sessionData?: Record<string, any>;
+  personaCapabilities?: string[];
+  signal?: AbortSignal;
+  callerTurn?: CallerTurn;
+}

@@ -1,0 +1,63 @@
+import type { ToolExecutionContext } from './context.js';
+
+/** A JSON Schema object as tools carry it (draft-07). */
+export type JSONSchemaObject = Record<string, any>;
+
+/** What a tool's `execute` (or `refusal`) answers; field names follow the AgentOS tool layer. */
+export interface ToolExecutionResult<TOutput = any> {
+  success: boolean;
+  output?: TOutput;
+  error?: string;
+  contentType?: string;
+  details?: Record<string, any>;
+}
+
+/** One validation problem, with `path` a JSON pointer into the validated value. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * A compiled validator as Ajv (standalone or runtime) produces it: a type guard that coerces and
+ * fills defaults in place and leaves its problems on `.errors`.
+ */
+export interface ValidateFunction<T = unknown> {
+  (data: unknown): data is T;
+  errors?: null | Array<{ instancePath: string; keyword: string; params: Record<string, any>; message?: string; schemaPath?: string }>;
+}
+
+/** toolsmith extension: the generated validators a tool carries, so no schema is compiled at run time. */
+export interface ToolValidators<TInput = unknown, TOutput = unknown> {
+  readonly input?: ValidateFunction<TInput>;
+  readonly output?: ValidateFunction<TOutput>;
+}
+
+/**
+ * The tool contract, exactly as the AgentOS tool layer has it (so generated tools register in an
+ * AgentOS `ToolExecutor` unchanged), plus optional toolsmith extensions (`refusal`, `validators`,
+ * `timeoutMs`).
+ */
+export interface ITool<TInput extends Record<string, any> = any, TOutput = any> {
+  readonly id: string;
+  readonly name: string;
+  readonly displayName: string;
+  readonly description: string;
+  readonly inputSchema: JSONSchemaObject;
+  readonly outputSchema?: JSONSchemaObject;
+  readonly requiredCapabilities?: string[];
+  readonly category?: string;
+  readonly version?: string;
+  readonly hasSideEffects?: boolean;
+  /** toolsmith: generated validators; when absent the executor compiles `inputSchema` once at registration. */
+  readonly validators?: ToolValidators<TInput, TOutput>;
+  /** toolsmith: per-tool timeout in milliseconds (a call's own `timeoutMs` wins). */
+  readonly timeoutMs?: number;
+  execute(args: TInput, context: ToolExecutionContext): Promise<ToolExecutionResult<TOutput>>;
+  validateArgs?(args: Record<string, any>): { isValid: boolean; errors?: any[] };
+  /** The refusal a call meets before it acts: a result ends the call `REFUSED`; `undefined` lets it go on. */
+  refusal?(args: TInput, context: ToolExecutionContext): ToolExecutionResult<TOutput> | undefined | Promise<ToolExecutionResult<TOutput> | undefined>;
+  shutdown?(): Promise<void>;
+}
