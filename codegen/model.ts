@@ -60,6 +60,11 @@ export interface SharedSchemaModel {
   module: string;
   /** `#` (the root) and `#/definitions/X` pointers → type names. */
   typeNames: Readonly<Record<string, string>>;
+  /**
+   * The types this file declares, in `typeNames` order, each a schema whose refs all read
+   * `#/definitions/<TypeName>` (type names of shared schemas are unique across the project).
+   */
+  types: readonly { typeName: string; schema: JSONSchema7 }[];
 }
 
 /** One tool, as every emitter sees it. Frozen after normalize; emitters never open files. */
@@ -112,6 +117,8 @@ export interface GeneratedFile {
 export interface EmitContext {
   /** Module specifier generated TypeScript imports the runtime from (e.g. `toolsmith`). */
   runtimeImport: string;
+  /** Module specifier stubs import the runtime from (bare, or relative to the stubs folder). */
+  stubsRuntimeImport: string;
   /** Import path from generated/ to the stubs folder (e.g. `../src/tools`). */
   stubsFromGenerated: string;
   /** Import path from the stubs folder to generated/ (e.g. `../../generated`). */

@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseSource, problemAt } from './load.js';
+import type { Problem } from './model.js';
+import { closest } from './problems.js';
+
+/** `toolsmith.config.json` (or `.mjs` exporting the same object as default). Flags override it. */
+export interface ToolsmithConfig {
+  /** Definitions folder (default `schemas`). */
+  schemas?: string;
+  /** Generated output folder (default `generated`). */
+  out?: string;
+  /** Implementation stubs folder (default `src/tools`). */
+  stubs?: string;
+  /** Where generated code imports the runtime from (default `toolsmith`). */
+  runtimeImport?: string;
+  /** The command generated banners quote (default `npx toolsmith generate`). */
+  regenerateCommand?: string;
+  /** A folder of handlebars templates overriding the default docs templates. */
+  templates?: string;
+  /** Manifest targets to emit (default all). */
+  manifests?: { targets?: string[] };
+  /** Capabilities of the persona `call` and `serve` act as. */
+  capabilities?: string[];
+}
+
+/** Every key a config may have. */
+export const CONFIG_KEYS = ['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'templates', 'manifests', 'capabilities'] as const;
+
+/** The config files looked for, in order. */
+export const CONFIG_FILES = ['toolsmith.config.json', 'toolsmith.config.mjs'] as const;
+
+/** Reads the config of a project (or the given file); unknown keys and wrong types are problems. */
+export async function loadConfig(root: string, file?: string): Promise<{ config: ToolsmithConfig; file?: string; problems: Problem[] }> {
+  const candidate = file ? path.resolve(root, file) : CONFIG_FILES.map((name) => path.join(root, name)).find((full) => existsSync(full));
+  if (!candidate) return { config: {}, problems: [] };
+  const shown = path.relative(root, candidate) || candidate;
+  if (!existsSync(candidate)) return { config: {}, problems: [{ file: shown, line: 1, column: 1, pointer: '', message: 'the config file does not exist', hint: 'check the --config path' }] };
+  if (candidate.endsWith('.mjs') || candidate.endsWith('.js')) {
+    const module = (await import(pathToFileURL(candidate).href)) as { default?: unknown };
+    return { config: (module.default ?? {}) as ToolsmithConfig, file: candidate, problems: checkConfig(module.default ?? {}, shown, undefined) };
+  }
+  const parsed = parseSource(shown, shown, readFileSync(candidate, 'utf8'));
+  if (parsed.problems.length > 0) return { config: {}, file: candidate, problems: parsed.problems };
+  const problems = checkConfig(parsed.source.value, shown, parsed.source);
+  return { config: parsed.source.value as ToolsmithConfig, file: candidate, problems };
+}
+
+function checkConfig(value: unknown, file: string, source: ReturnType<typeof parseSource>['source'] | undefined): Problem[] {
+  const at = (pointer: string, message: string, hint?: string): Problem =>
+    source ? problemAt(source, pointer, message, hint, true) : hint === undefined ? { file, line: 1, column: 1, pointer, message } : { file, line: 1, column: 1, pointer, message, hint };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [at('', 'the config must be an object')];
+  const problems: Problem[] = [];
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+      const suggestion = closest(key, CONFIG_KEYS);
+      problems.push(at(`/${key}`, `unknown config key "${key}"`, suggestion ? `did you mean \`${suggestion}\`?` : `the keys are: ${CONFIG_KEYS.join(', ')}`));
+      continue;
+    }
+    const entry = record[key];
+    if (key === 'manifests') {
+      const targets = (entry as { targets?: unknown } | null)?.targets;
+      const valid = typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.keys(entry).every((name) => name === 'targets') && (targets === undefined || (Array.isArray(targets) && targets.every((target) => typeof target === 'string')));
+      if (!valid) problems.push(at(`/${key}`, '"manifests" must be `{ "targets": ["openai", …] }`'));
+    } else if (key === 'capabilities') {
+      if (!Array.isArray(entry) || !entry.every((item) => typeof item === 'string')) problems.push(at(`/${key}`, '"capabilities" must be an array of strings'));
+    } else if (typeof entry !== 'string') problems.push(at(`/${key}`, `"${key}" must be a string`));
+  }
+  return problems;
+}

@@ -1,0 +1,28 @@
+import { format, type Options } from 'prettier';
+import type { GeneratedFile } from '../model.js';
+
+/** Formatter options fixed inside the generator (a user's .prettierrc never changes our bytes). */
+const PRETTIER_OPTIONS: Options = {
+  printWidth: 120,
+  tabWidth: 2,
+  useTabs: false,
+  semi: true,
+  singleQuote: true,
+  trailingComma: 'all',
+  bracketSpacing: true,
+  arrowParens: 'always',
+  endOfLine: 'lf',
+  quoteProps: 'as-needed',
+};
+
+/** Formats TypeScript and JavaScript files with prettier; other files get LF endings and one final newline. */
+export async function formatFiles(files: readonly GeneratedFile[]): Promise<GeneratedFile[]> {
+  return Promise.all(files.map((file) => formatFile(file)));
+}
+
+/** Formats one file by its extension. */
+export async function formatFile(file: GeneratedFile): Promise<GeneratedFile> {
+  const parser = file.path.endsWith('.ts') ? 'typescript' : file.path.endsWith('.js') ? 'babel' : undefined;
+  if (parser === undefined) return { ...file, content: `${file.content.replace(/\r\n?/g, '\n').replace(/\n*$/, '')}\n` };
+  return { ...file, content: await format(file.content, { ...PRETTIER_OPTIONS, parser }) };
+}

@@ -1,0 +1,43 @@
+/**
+ * The one escaping helper for values that reach generated TypeScript/JavaScript as literals: a
+ * JSON value printed as an object literal. Strings go through `JSON.stringify` (quotes, newlines,
+ * backslashes escaped) with U+2028/U+2029 escaped too; the key `__proto__` is printed as a computed
+ * key, since `{ "__proto__": … }` in a literal would set the prototype instead of a property.
+ */
+export function toLiteral(value: unknown, indent = ''): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'number') return JSON.stringify(value);
+  if (typeof value === 'string') return stringLiteral(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${toLiteral(item, inner)}`).join(',\n')},\n${indent}]`;
+  }
+  if (typeof value === 'object') {
+    const keys = Object.keys(value as object);
+    if (keys.length === 0) return '{}';
+    const entries = keys.map((key) => `${inner}${propertyKey(key)}: ${toLiteral((value as Record<string, unknown>)[key], inner)}`);
+    return `{\n${entries.join(',\n')},\n${indent}}`;
+  }
+  throw new TypeError(`not a JSON value: ${typeof value}`);
+}
+
+/** A double-quoted string literal, safe in any JS/TS context (also U+2028/U+2029). */
+export function stringLiteral(text: string): string {
+  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** A property key: bare when it is a plain identifier, quoted otherwise, computed for `__proto__`. */
+export function propertyKey(key: string): string {
+  if (key === '__proto__') return '["__proto__"]';
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
+}
+
+/** Text for a JSDoc block: no `*\/` can end it early, no line can start a new tag by accident. */
+export function jsDoc(text: string): string {
+  const lines = text
+    .replace(/\*\//g, '*\\/')
+    .replace(/[\u2028\u2029]/g, '\n')
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.replace(/^(\s*)@/, '$1\\@'));
+  return `/**\n${lines.map((line) => ` * ${line}`.trimEnd()).join('\n')}\n */`;
+}

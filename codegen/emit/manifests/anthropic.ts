@@ -1,0 +1,111 @@
+import type { ProjectModel, ToolModel } from '../../model.js';
+import { compareStrings } from '../../naming.js';
+import {
+  checkObjectRoot,
+  cloneJson,
+  isSchemaObject,
+  LossRecorder,
+  prepareRoot,
+  renameRefKeyword,
+  type SchemaObject,
+  setOwn,
+  SINGLE_KEYWORDS,
+  type TargetBuild,
+  targetProblem,
+  UnrepresentableError,
+} from './schema-walk.js';
+
+/*
+ * Anthropic Messages API tool rules. Sources:
+ * - Tool names: the API answers "tools.N.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'"
+ *   (https://github.com/anthropics/claude-code/issues/603, https://github.com/cyanheads/atlas-mcp-server/issues/14;
+ *   https://docs.anthropic.com/en/docs/build-with-claude/tool-use/overview). Later answers show {1,128}
+ *   (https://github.com/anthropics/claude-code/issues/96152); 64 is kept as the limit every model accepts.
+ * - `input_schema` is JSON Schema draft 2020-12 (`Tool.input_schema` in
+ *   node_modules/@anthropic-ai/sdk/resources/messages/messages.d.ts; the API answers "JSON schema is invalid.
+ *   It must match JSON Schema draft 2020-12", https://github.com/acomagu/vscode-as-mcp-server/issues/6), so the
+ *   draft-07 forms are translated: `definitions` → `$defs`, tuple `items` → `prefixItems`, `additionalItems`
+ *   → `items`, `dependencies` → `dependentRequired` / `dependentSchemas`. These keep the meaning and are not
+ *   loss entries.
+ * - "input_schema does not support oneOf, allOf, or anyOf at the top level"
+ *   (https://github.com/anthropics/claude-code/issues/5319): dropped with a loss entry.
+ * Without `strict: true` the model is shown the whole schema, so nothing else is removed.
+ */
+
+/** Anthropic tool names. */
+export const ANTHROPIC_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** One entry of `manifests/anthropic.json` (assignable to the SDK's `Tool`). */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; [keyword: string]: unknown };
+}
+
+/** Translates one draft-07 schema to draft 2020-12 (same meaning). */
+export function toDraft2020(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toDraft2020);
+  if (!isSchemaObject(node)) return node;
+  const out: SchemaObject = {};
+  const tupleItems = Array.isArray(node.items);
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    if (key === '$ref' && typeof value === 'string') {
+      setOwn(out, key, renameRefKeyword(value, 'definitions', '$defs'));
+    } else if (key === 'definitions' || key === 'properties' || key === 'patternProperties' || key === '$defs') {
+      const map: SchemaObject = {};
+      if (isSchemaObject(value)) for (const name of Object.keys(value)) setOwn(map, name, toDraft2020(value[name]));
+      setOwn(out, key === 'definitions' ? '$defs' : key, map);
+    } else if (key === 'items') {
+      setOwn(out, tupleItems ? 'prefixItems' : 'items', toDraft2020(value));
+    } else if (key === 'additionalItems') {
+      // Draft-07 ignores `additionalItems` unless `items` is a tuple.
+      if (tupleItems) setOwn(out, 'items', toDraft2020(value));
+    } else if (key === 'dependencies' && isSchemaObject(value)) {
+      const required: SchemaObject = {};
+      const schemas: SchemaObject = {};
+      for (const name of Object.keys(value)) {
+        if (Array.isArray(value[name])) setOwn(required, name, cloneJson(value[name]));
+        else setOwn(schemas, name, toDraft2020(value[name]));
+      }
+      if (Object.keys(required).length > 0) setOwn(out, 'dependentRequired', required);
+      if (Object.keys(schemas).length > 0) setOwn(out, 'dependentSchemas', schemas);
+    } else if (SINGLE_KEYWORDS.has(key) || key === 'allOf' || key === 'anyOf' || key === 'oneOf') {
+      setOwn(out, key, toDraft2020(value));
+    } else {
+      setOwn(out, key, cloneJson(value));
+    }
+  }
+  return out;
+}
+
+/** The Anthropic `input_schema` of one tool; throws `UnrepresentableError` when Anthropic cannot take it. */
+export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder): AnthropicTool['input_schema'] {
+  if (!ANTHROPIC_TOOL_NAME_PATTERN.test(tool.name)) {
+    throw new UnrepresentableError(
+      '/name',
+      `Tool name '${tool.name}' cannot be sent to anthropic: Anthropic tool names must match ${ANTHROPIC_TOOL_NAME_PATTERN.source} (letters, digits, _ and -, at most 64).`,
+    );
+  }
+  checkObjectRoot(tool, 'anthropic', tool.inputSchema);
+  const root = prepareRoot(tool.inputSchema as SchemaObject, recorder, ['oneOf', 'anyOf', 'allOf']);
+  return toDraft2020(root) as AnthropicTool['input_schema'];
+}
+
+/** `manifests/anthropic.json`: Messages API tools. */
+export function buildAnthropicManifest(project: ProjectModel): TargetBuild<AnthropicTool[]> {
+  const build: TargetBuild<AnthropicTool[]> = { content: [], losses: {}, problems: [], unavailable: {} };
+  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
+    const recorder = new LossRecorder('anthropic');
+    try {
+      const inputSchema = toAnthropicInputSchema(tool, recorder);
+      build.content.push({ name: tool.name, description: tool.description, input_schema: inputSchema });
+      build.losses[tool.name] = recorder.entries;
+    } catch (error) {
+      if (!(error instanceof UnrepresentableError)) throw error;
+      build.problems.push(targetProblem(tool, error.pointer, error.message));
+      build.unavailable[tool.name] = error.message;
+    }
+  }
+  return build;
+}

@@ -1,0 +1,88 @@
+import type { GeneratedFile } from '../../model.js';
+import { compareStrings } from '../../naming.js';
+
+/** Every manifest target toolsmith emits; `manifests.targets` in toolsmith.config.json picks among them. */
+export type ManifestTarget = 'openai' | 'openai-strict' | 'anthropic' | 'gemini' | 'mcp';
+
+/** All targets, in file order. */
+export const MANIFEST_TARGETS: readonly ManifestTarget[] = ['openai', 'openai-strict', 'anthropic', 'gemini', 'mcp'];
+
+/** One keyword a target's manifest could not carry as written. */
+export interface LossEntry {
+  /** JSON pointer into the tool definition's (bundled) schemas, e.g. `/inputSchema/properties/query`. */
+  pointer: string;
+  keyword: string;
+  action: 'dropped' | 'rewritten';
+  /** The keyword's value as written in the definition. */
+  value: unknown;
+  /** What the model is no longer told, in one sentence of Markdown. */
+  message: string;
+}
+
+/** tool name → target → losses (every tool and enabled target present, possibly with no entries). */
+export type LossReport = Record<string, Partial<Record<ManifestTarget, LossEntry[]>>>;
+
+/** Sorts a loss report: tools and targets by name, entries by pointer then keyword (code-unit order). */
+export function sortLossReport(report: LossReport): LossReport {
+  const sorted: LossReport = {};
+  for (const tool of Object.keys(report).sort(compareStrings)) {
+    const byTarget = report[tool]!;
+    const targets: Partial<Record<ManifestTarget, LossEntry[]>> = {};
+    for (const target of (Object.keys(byTarget) as ManifestTarget[]).sort(compareStrings)) {
+      targets[target] = [...byTarget[target]!].sort(compareLossEntries);
+    }
+    sorted[tool] = targets;
+  }
+  return sorted;
+}
+
+function compareLossEntries(a: LossEntry, b: LossEntry): number {
+  return compareStrings(a.pointer, b.pointer) || compareStrings(a.keyword, b.keyword) || compareStrings(a.action, b.action);
+}
+
+/**
+ * `manifests/loss-report.json` and `manifests/loss-report.md`: for every tool and target, each keyword
+ * its manifest dropped or rewrote, and what the model is therefore not told.
+ */
+export function emitLossReport(
+  report: LossReport,
+  unavailable: Readonly<Record<string, Readonly<Partial<Record<ManifestTarget, string>>>>>,
+  banner: string,
+): GeneratedFile[] {
+  const sorted = sortLossReport(report);
+  const json = `${JSON.stringify(sorted, null, 2)}\n`;
+  const lines: string[] = [
+    `<!-- ${banner} -->`,
+    '',
+    '# What each manifest loses',
+    '',
+    'Each provider format accepts a subset of JSON Schema. This report lists, for every tool and target,',
+    'the keywords its manifest dropped or rewrote. The runtime still validates every call against the full',
+    'definition; what is listed here is only what the model is no longer told. Rewrites that keep the',
+    'meaning (for example `definitions` renamed `$defs`, `$ref`s inlined) are not listed.',
+    '',
+  ];
+  for (const tool of Object.keys(sorted)) {
+    lines.push(`## ${tool}`, '');
+    const byTarget = sorted[tool]!;
+    const targets = (Object.keys(byTarget) as ManifestTarget[]).sort(compareStrings);
+    for (const target of targets) {
+      const entries = byTarget[target]!;
+      const reason = unavailable[tool]?.[target];
+      if (reason !== undefined) {
+        lines.push(`- **${target}**: not available — ${reason}`);
+      } else if (entries.length === 0) {
+        lines.push(`- **${target}**: nothing lost`);
+      } else {
+        lines.push(`- **${target}**:`);
+        for (const entry of entries) lines.push(`  - ${entry.message}`);
+      }
+    }
+    lines.push('');
+  }
+  const markdown = `${lines.join('\n').replace(/\n+$/, '')}\n`;
+  return [
+    { path: 'manifests/loss-report.json', content: json, kind: 'generated' },
+    { path: 'manifests/loss-report.md', content: markdown, kind: 'generated' },
+  ];
+}

@@ -1,0 +1,31 @@
+import { isMcpObjectSchema, type McpToolEntry, toMcpTool } from '../../../src/mcp-tool.js';
+import type { ProjectModel, ToolModel } from '../../model.js';
+import { compareStrings } from '../../naming.js';
+import { LossRecorder, type TargetBuild } from './schema-walk.js';
+
+/** The MCP entry of one tool, from the model (the same function the MCP server calls with an `ITool`). */
+export function toMcpToolFromModel(tool: ToolModel): McpToolEntry {
+  return toMcpTool(tool);
+}
+
+/**
+ * `manifests/mcp.json`: the `tools/list` result the MCP server answers. Schemas are published whole (with
+ * `$schema` draft-07); the only loss is an output schema whose root is not an object, which MCP cannot carry.
+ */
+export function buildMcpManifest(project: ProjectModel): TargetBuild<{ tools: McpToolEntry[] }> {
+  const build: TargetBuild<{ tools: McpToolEntry[] }> = { content: { tools: [] }, losses: {}, problems: [], unavailable: {} };
+  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
+    const recorder = new LossRecorder('mcp');
+    if (tool.outputSchema !== undefined && !isMcpObjectSchema(tool.outputSchema)) {
+      recorder.dropped(
+        '/outputSchema',
+        'outputSchema',
+        tool.outputSchema,
+        'MCP output schemas must have an object root, so the client is not told the output shape; the result still arrives as text',
+      );
+    }
+    build.content.tools.push(toMcpToolFromModel(tool));
+    build.losses[tool.name] = recorder.entries;
+  }
+  return build;
+}

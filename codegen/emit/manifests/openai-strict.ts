@@ -1,0 +1,303 @@
+import type { ProjectModel, ToolModel } from '../../model.js';
+import { compareStrings } from '../../naming.js';
+import { checkOpenAiName, type OpenAiTool } from './openai.js';
+import {
+  ANNOTATION_KEYWORDS,
+  checkObjectRoot,
+  childPointer,
+  cloneJson,
+  describesObject,
+  hasOwn,
+  isSchemaObject,
+  LossRecorder,
+  prepareRoot,
+  type SchemaObject,
+  setOwn,
+  type TargetBuild,
+  targetProblem,
+  TOOLING_KEYWORDS,
+  UnrepresentableError,
+} from './schema-walk.js';
+
+/*
+ * OpenAI Structured Outputs (`strict: true`) rules. Sources:
+ * - Supported schemas, "all fields must be required", "additionalProperties: false must always be set",
+ *   root must be an object and not `anyOf`, `$defs`/definitions and recursive `$ref` supported, limits:
+ *   https://platform.openai.com/docs/guides/structured-outputs#supported-schemas
+ *   (current text mirrored in github.com/CodeTreatise/Gen-AI, lesson 14/03 and 14/05).
+ * - Supported keywords (allow-list): strings `pattern`, `format` (date-time, time, date, duration, email,
+ *   hostname, ipv4, ipv6, uuid); numbers `multipleOf`, `maximum`, `exclusiveMaximum`, `minimum`,
+ *   `exclusiveMinimum`; arrays `minItems`, `maxItems`. Not listed there, hence dropped here: `minLength`,
+ *   `maxLength`, `uniqueItems`, `minProperties`, `maxProperties`, `patternProperties`, ... — same guide.
+ * - Keywords the openai SDK itself rejects for strict schemas (allOf, oneOf, not, if/then/else,
+ *   dependencies, patternProperties, propertyNames, uniqueItems, contains, tuple `items`,
+ *   `additionalItems`, ...): `JSON_SCHEMA_UNSUPPORTED_SCHEMA_KEYWORDS` in node_modules/openai/lib/transform.mjs
+ *   (openai@7.59.0), which also requires `$ref` siblings to be annotations only and arrays to have `items`.
+ * - `default` is dropped: the API answered "'default' is not permitted" for strict schemas
+ *   (https://zenn.dev/nicopin/scraps/a8d8f53f5faebb), and a strict call always carries every property.
+ */
+
+/** String formats strict mode supports. */
+export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
+  'date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid',
+]);
+
+/** Size limits of a strict schema (structured-outputs guide, "Objects have limitations on nesting depth and size"). */
+export const OPENAI_STRICT_LIMITS = {
+  /** Object properties in total. */
+  properties: 5000,
+  /** Levels of object nesting. */
+  nesting: 10,
+  /** Enum values in total. */
+  enumValues: 1000,
+  /** Characters of all property names, definition names, enum values and const values together. */
+  stringChars: 120000,
+} as const;
+
+/**
+ * The convention of the strict manifest, for the runtime: every optional property is listed in `required`
+ * and made nullable, so `null` stands for "omitted". The orchestrator removes those nulls before
+ * validation, so the definition's defaults apply.
+ */
+export const OPENAI_STRICT_NULL_CONVENTION = {
+  target: 'openai-strict',
+  optionalProperties: 'required-and-nullable',
+  nullMeans: 'absent',
+  runtime: 'remove null values of optional properties before validation, so defaults apply',
+} as const;
+
+/** Keywords kept as they are. */
+const KEPT = new Set([
+  'type', 'title', 'description', 'enum', 'const', '$ref',
+  'pattern', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'minItems', 'maxItems',
+]);
+
+/** What the strict builder returns besides the manifest. */
+export interface OpenAiStrictBuild extends TargetBuild<OpenAiTool[]> {
+  /**
+   * tool name → pointers (into its input schema) of the optional properties made nullable: a `null` there
+   * means the model omitted the property.
+   */
+  nullableOptionals: Record<string, string[]>;
+}
+
+interface StrictContext {
+  tool: ToolModel;
+  recorder: LossRecorder;
+  /** Pointers relative to the input schema. */
+  nullableOptionals: string[];
+}
+
+const NULL_SCHEMA = (): SchemaObject => ({ type: 'null' });
+
+function isNullSchema(schema: unknown): boolean {
+  return isSchemaObject(schema) && schema.type === 'null';
+}
+
+/** Makes an optional property's schema also accept `null` (strict mode has no optional properties). */
+export function makeNullable(schema: SchemaObject): SchemaObject {
+  if (hasOwn(schema, '$ref')) {
+    const wrapper: SchemaObject = {};
+    for (const key of Object.keys(schema)) {
+      if (key === '$ref') setOwn(wrapper, 'anyOf', [{ $ref: schema.$ref }, NULL_SCHEMA()]);
+      else setOwn(wrapper, key, schema[key]);
+    }
+    return wrapper;
+  }
+  const out: SchemaObject = {};
+  const type = schema.type;
+  const hasType = type !== undefined;
+  if (!hasType && !hasOwn(schema, 'anyOf') && !hasOwn(schema, 'enum') && !hasOwn(schema, 'const')) {
+    return { anyOf: [schema, NULL_SCHEMA()] };
+  }
+  for (const key of Object.keys(schema)) {
+    const value = schema[key];
+    if (key === 'type') {
+      if (typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
+      else if (Array.isArray(value)) setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
+      else setOwn(out, key, value);
+    } else if (key === 'anyOf' && !hasType && Array.isArray(value)) {
+      setOwn(out, key, value.some(isNullSchema) ? value : [...value, NULL_SCHEMA()]);
+    } else if (key === 'enum' && Array.isArray(value)) {
+      setOwn(out, key, value.includes(null) ? value : [...value, null]);
+    } else if (key === 'const') {
+      setOwn(out, value === null ? 'const' : 'enum', value === null ? null : [value, null]);
+    } else {
+      setOwn(out, key, value);
+    }
+  }
+  return out;
+}
+
+function convertMap(value: unknown, pointer: string, keyword: string, context: StrictContext): SchemaObject {
+  const out: SchemaObject = {};
+  if (!isSchemaObject(value)) return out;
+  for (const name of Object.keys(value)) setOwn(out, name, convert(value[name], childPointer(pointer, keyword, name), context));
+  return out;
+}
+
+/** Pointer of a node relative to the input schema (what the runtime sees), from its definition pointer. */
+function relative(pointer: string): string {
+  return pointer.slice('/inputSchema'.length);
+}
+
+function convert(node: unknown, pointer: string, context: StrictContext): SchemaObject {
+  const { tool, recorder } = context;
+  const unrepresentable = (why: string): never => {
+    throw new UnrepresentableError(pointer, `Tool '${tool.name}' cannot be sent to openai-strict: the schema at ${pointer} ${why}.`);
+  };
+  if (node === false) unrepresentable('is `false` (accepts nothing)');
+  if (node === true || !isSchemaObject(node)) return unrepresentable('accepts any value; strict mode needs a `type` for every value');
+  if (Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key))) {
+    unrepresentable('accepts any value; strict mode needs a `type` for every value');
+  }
+  const isObject = describesObject(node);
+  const out: SchemaObject = {};
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    if (KEPT.has(key)) {
+      setOwn(out, key, cloneJson(value));
+    } else if (TOOLING_KEYWORDS.has(key)) {
+      continue;
+    } else if (key === 'format') {
+      if (typeof value === 'string' && OPENAI_STRICT_FORMATS.has(value)) setOwn(out, key, value);
+      else recorder.dropped(pointer, key, value, `the model is not told the format (strict mode supports only ${[...OPENAI_STRICT_FORMATS].join(', ')}); the runtime still enforces it`);
+    } else if (key === 'properties') {
+      const required = new Set(Array.isArray(node.required) ? (node.required as unknown[]) : []);
+      const properties: SchemaObject = {};
+      if (isSchemaObject(value)) {
+        for (const name of Object.keys(value)) {
+          const propertyPointer = childPointer(pointer, 'properties', name);
+          let converted = convert(value[name], propertyPointer, context);
+          if (!required.has(name)) {
+            converted = makeNullable(converted);
+            context.nullableOptionals.push(relative(propertyPointer));
+          }
+          setOwn(properties, name, converted);
+        }
+      }
+      setOwn(out, key, properties);
+    } else if (key === 'required') {
+      setOwn(out, key, []);
+    } else if (key === 'additionalProperties') {
+      if (value !== false) {
+        recorder.rewritten(pointer, key, value, 'set to `false`: the model cannot send properties the definition does not name, though the runtime accepts them');
+      }
+      setOwn(out, key, false);
+    } else if (key === 'items') {
+      if (Array.isArray(value)) {
+        recorder.rewritten(pointer, key, value, 'merged into one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it');
+        setOwn(out, key, { anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context)) });
+      } else {
+        setOwn(out, key, convert(value, childPointer(pointer, 'items'), context));
+      }
+    } else if (key === 'anyOf') {
+      setOwn(out, key, Array.isArray(value) ? value.map((item, index) => convert(item, childPointer(pointer, key, index), context)) : value);
+    } else if (key === 'oneOf' && !hasOwn(node, 'anyOf') && Array.isArray(value)) {
+      recorder.rewritten(pointer, key, value, 'rewritten as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
+      setOwn(out, 'anyOf', value.map((item, index) => convert(item, childPointer(pointer, key, index), context)));
+    } else if (key === 'definitions' || key === '$defs') {
+      setOwn(out, key, convertMap(value, pointer, key, context));
+    } else {
+      recorder.dropped(pointer, key, value);
+    }
+  }
+  if (hasOwn(out, '$ref')) {
+    // Strict mode allows only annotations beside a `$ref` (openai/lib/transform.mjs, validateRefSchemas).
+    for (const key of Object.keys(out)) {
+      if (key === '$ref' || key === 'title' || key === 'description') continue;
+      if (KEPT.has(key) || key === 'format') recorder.dropped(pointer, key, node[key]);
+      delete out[key];
+    }
+    return out;
+  }
+  if (isObject) {
+    if (!hasOwn(out, 'properties')) {
+      setOwn(out, 'properties', {});
+      if (!hasOwn(node, 'additionalProperties')) {
+        recorder.rewritten(pointer, 'additionalProperties', true, 'an object without named properties becomes an empty object: the model cannot send any property');
+      }
+    }
+    if (!hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);
+    setOwn(out, 'required', Object.keys(out.properties as SchemaObject));
+  }
+  const type = out.type;
+  if ((type === 'array' || (Array.isArray(type) && type.includes('array'))) && !hasOwn(out, 'items')) {
+    unrepresentable('is an array without `items`; strict mode needs the item schema');
+  }
+  if (type === undefined && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(out, key))) {
+    unrepresentable('has no `type`; strict mode needs a `type` for every value');
+  }
+  return out;
+}
+
+/** Checks the strict size limits on the converted schema. */
+function checkLimits(tool: ToolModel, parameters: SchemaObject): void {
+  const totals = { properties: 0, nesting: 0, enumValues: 0, stringChars: 0 };
+  const visit = (node: unknown, depth: number): void => {
+    if (!isSchemaObject(node)) return;
+    const level = describesObject(node) ? depth + 1 : depth;
+    totals.nesting = Math.max(totals.nesting, level);
+    if (isSchemaObject(node.properties)) {
+      for (const name of Object.keys(node.properties)) {
+        totals.properties += 1;
+        totals.stringChars += name.length;
+        visit(node.properties[name], level);
+      }
+    }
+    if (Array.isArray(node.enum)) {
+      totals.enumValues += node.enum.length;
+      for (const value of node.enum) if (typeof value === 'string') totals.stringChars += value.length;
+    }
+    if (typeof node.const === 'string') totals.stringChars += node.const.length;
+    for (const keyword of ['definitions', '$defs']) {
+      const map = node[keyword];
+      if (!isSchemaObject(map)) continue;
+      for (const name of Object.keys(map)) {
+        totals.stringChars += name.length;
+        visit(map[name], 0);
+      }
+    }
+    if (node.items !== undefined) visit(node.items, level);
+    if (Array.isArray(node.anyOf)) for (const branch of node.anyOf) visit(branch, level);
+  };
+  visit(parameters, 0);
+  for (const limit of Object.keys(OPENAI_STRICT_LIMITS) as Array<keyof typeof OPENAI_STRICT_LIMITS>) {
+    if (totals[limit] > OPENAI_STRICT_LIMITS[limit]) {
+      throw new UnrepresentableError(
+        '/inputSchema',
+        `Tool '${tool.name}' cannot be sent to openai-strict: its input schema has ${totals[limit]} ${limit === 'nesting' ? 'levels of object nesting' : limit === 'stringChars' ? 'characters of names and enum/const values' : limit === 'enumValues' ? 'enum values' : 'object properties'}, over strict mode's limit of ${OPENAI_STRICT_LIMITS[limit]}.`,
+      );
+    }
+  }
+}
+
+/** The strict-mode input schema of one tool; throws `UnrepresentableError` when strict mode cannot take it. */
+export function toOpenAiStrictParameters(tool: ToolModel, recorder: LossRecorder, nullableOptionals: string[] = []): SchemaObject {
+  checkObjectRoot(tool, 'openai-strict', tool.inputSchema);
+  const root = prepareRoot(tool.inputSchema as SchemaObject, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
+  const parameters = convert(root, '/inputSchema', { tool, recorder, nullableOptionals });
+  checkLimits(tool, parameters);
+  return parameters;
+}
+
+/** `manifests/openai-strict.json`: Chat Completions function tools with `strict: true`. */
+export function buildOpenAiStrictManifest(project: ProjectModel): OpenAiStrictBuild {
+  const build: OpenAiStrictBuild = { content: [], losses: {}, problems: [], unavailable: {}, nullableOptionals: {} };
+  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
+    const recorder = new LossRecorder('openai-strict');
+    const nullable: string[] = [];
+    try {
+      checkOpenAiName(tool, 'openai-strict');
+      const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
+      build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters, strict: true } });
+      build.losses[tool.name] = recorder.entries;
+      build.nullableOptionals[tool.name] = nullable;
+    } catch (error) {
+      if (!(error instanceof UnrepresentableError)) throw error;
+      build.problems.push(targetProblem(tool, error.pointer, error.message));
+      build.unavailable[tool.name] = error.message;
+    }
+  }
+  return build;
+}

@@ -1,0 +1,70 @@
+import type { ProjectModel, ToolModel } from '../../model.js';
+import { compareStrings } from '../../naming.js';
+import {
+  checkObjectRoot,
+  cloneJson,
+  LossRecorder,
+  prepareRoot,
+  type SchemaObject,
+  type TargetBuild,
+  targetProblem,
+  UnrepresentableError,
+} from './schema-walk.js';
+
+/**
+ * OpenAI function names: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
+ * length of 64." — `FunctionDefinition.name` in the openai SDK (node_modules/openai/resources/shared.d.ts),
+ * https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
+ */
+export const OPENAI_FUNCTION_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Root keywords OpenAI refuses for function parameters: "schema must have type 'object' and not have
+ * 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level" (API error quoted in
+ * https://github.com/cecli-dev/cecli/issues/281). They are dropped with a loss entry.
+ */
+export const OPENAI_FORBIDDEN_AT_ROOT: readonly string[] = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'];
+
+/** One entry of `manifests/openai.json` (assignable to the SDK's `ChatCompletionFunctionTool`). */
+export interface OpenAiTool {
+  type: 'function';
+  function: {
+    name: string;
+    description: string;
+    parameters: Record<string, unknown>;
+    strict?: boolean;
+  };
+}
+
+/** Checks a tool name against OpenAI's pattern; throws the problem message when it does not match. */
+export function checkOpenAiName(tool: ToolModel, target: 'openai' | 'openai-strict'): void {
+  if (!OPENAI_FUNCTION_NAME_PATTERN.test(tool.name)) {
+    throw new UnrepresentableError(
+      '/name',
+      `Tool name '${tool.name}' cannot be sent to ${target}: OpenAI function names must match ${OPENAI_FUNCTION_NAME_PATTERN.source} (letters, digits, _ and -, at most 64).`,
+    );
+  }
+}
+
+/**
+ * `manifests/openai.json`: Chat Completions function tools. Non-strict mode takes the whole JSON Schema,
+ * so only the root rules apply.
+ */
+export function buildOpenAiManifest(project: ProjectModel): TargetBuild<OpenAiTool[]> {
+  const build: TargetBuild<OpenAiTool[]> = { content: [], losses: {}, problems: [], unavailable: {} };
+  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
+    const recorder = new LossRecorder('openai');
+    try {
+      checkOpenAiName(tool, 'openai');
+      checkObjectRoot(tool, 'openai', tool.inputSchema);
+      const parameters = prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT);
+      build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
+      build.losses[tool.name] = recorder.entries;
+    } catch (error) {
+      if (!(error instanceof UnrepresentableError)) throw error;
+      build.problems.push(targetProblem(tool, error.pointer, error.message));
+      build.unavailable[tool.name] = error.message;
+    }
+  }
+  return build;
+}

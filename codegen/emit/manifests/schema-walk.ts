@@ -1,0 +1,278 @@
+import type { Problem, ToolModel } from '../../model.js';
+import type { LossEntry, ManifestTarget } from './loss-report.js';
+
+/** A JSON Schema node as the manifest builders handle it: an object schema, or `true`/`false`. */
+export type SchemaObject = Record<string, unknown>;
+
+/** The hint every "this target cannot take the tool" problem carries. */
+export const TURN_TARGET_OFF_HINT = 'turn the target off in toolsmith.config.json (manifests.targets)';
+
+/** Keywords whose value is a map of name → schema. */
+export const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
+/** Keywords whose value is one schema. */
+export const SINGLE_KEYWORDS: ReadonlySet<string> = new Set([
+  'additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not',
+]);
+/** Keywords whose value is an array of schemas. */
+export const ARRAY_KEYWORDS: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords that only annotate: they never change what validates. */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
+  'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly', '$comment',
+]);
+/** Root keywords that are addressed to tools reading the schema, never to a model: removed without a loss entry. */
+export const TOOLING_KEYWORDS: ReadonlySet<string> = new Set(['$schema', '$id', '$comment']);
+
+/** True for a plain JSON object (not an array, not null). */
+export function isSchemaObject(value: unknown): value is SchemaObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An own-property check that never sees inherited keys. */
+export function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** Sets an own data property, even for keys such as `__proto__` (a property may be called that). */
+export function setOwn(target: SchemaObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A deep copy of JSON data (own enumerable keys, order kept, `__proto__` safe). */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
+  if (isSchemaObject(value)) {
+    const copy: SchemaObject = {};
+    for (const key of Object.keys(value)) setOwn(copy, key, cloneJson(value[key]));
+    return copy as T;
+  }
+  return value;
+}
+
+/** Escapes one JSON-pointer token (RFC 6901). */
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** `pointer` extended by `tokens`, each escaped. */
+export function childPointer(pointer: string, ...tokens: Array<string | number>): string {
+  return tokens.reduce<string>((acc, token) => `${acc}/${escapePointerToken(String(token))}`, pointer);
+}
+
+/** The tokens of a local `$ref` (`#/definitions/A~1B` → [definitions, A/B]); undefined when not local. */
+export function parseLocalRef(ref: string): string[] | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) return undefined;
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Resolves a local `$ref` inside `root`; undefined when it does not point at a schema. */
+export function resolveLocalRef(root: unknown, ref: string): unknown {
+  const tokens = parseLocalRef(ref);
+  if (tokens === undefined) return undefined;
+  let node: unknown = root;
+  for (const token of tokens) {
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
+      node = node[Number(token)];
+    } else if (isSchemaObject(node) && hasOwn(node, token)) {
+      node = node[token];
+    } else {
+      return undefined;
+    }
+  }
+  return isSchemaObject(node) || typeof node === 'boolean' ? node : undefined;
+}
+
+/**
+ * Rewrites the keyword tokens of a local `$ref` (`#/definitions/X` → `#/$defs/X`) while leaving
+ * property names alone, so a property that happens to be called `definitions` keeps its name.
+ */
+export function renameRefKeyword(ref: string, from: string, to: string): string {
+  const tokens = parseLocalRef(ref);
+  if (tokens === undefined) return ref;
+  const out: string[] = [];
+  let expect: 'keyword' | 'name' | 'index' | 'items' = 'keyword';
+  for (const token of tokens) {
+    // `items` holds one schema (a keyword follows) or an array of them (an index follows).
+    if (expect === 'items') expect = /^(0|[1-9][0-9]*)$/.test(token) ? 'index' : 'keyword';
+    if (expect === 'keyword') {
+      out.push(token === from ? to : token);
+      if (MAP_KEYWORDS.has(token) || token === 'dependencies') expect = 'name';
+      else if (ARRAY_KEYWORDS.has(token)) expect = 'index';
+      else if (token === 'items') expect = 'items';
+    } else {
+      out.push(token);
+      expect = 'keyword';
+    }
+  }
+  return out.length === 0 ? '#' : `#/${out.map(escapePointerToken).join('/')}`;
+}
+
+/** A Markdown code span that survives backticks (and table pipes) in its text. */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/\r\n|\r|\n/g, ' ');
+  let fence = '`';
+  while (flat.includes(fence)) fence += '`';
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** A keyword's value for a message: short JSON, or nothing when it would not fit on a line. */
+function shortValue(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const json = JSON.stringify(value);
+  if (json === undefined || json.length > 60) return undefined;
+  return json;
+}
+
+/** What the model is not told when a keyword is dropped, by keyword. */
+const CONSEQUENCES: Readonly<Record<string, string>> = {
+  minLength: 'the model is not told the length limit',
+  maxLength: 'the model is not told the length limit',
+  pattern: 'the model is not told the pattern',
+  format: 'the model is not told the format',
+  minimum: 'the model is not told the bound',
+  maximum: 'the model is not told the bound',
+  exclusiveMinimum: 'the model is not told the bound',
+  exclusiveMaximum: 'the model is not told the bound',
+  multipleOf: 'the model is not told the step',
+  minItems: 'the model is not told the size limit',
+  maxItems: 'the model is not told the size limit',
+  uniqueItems: 'the model is not told that items must be unique',
+  contains: 'the model is not told what the array must contain',
+  minProperties: 'the model is not told the size limit',
+  maxProperties: 'the model is not told the size limit',
+  propertyNames: 'the model is not told the rule for property names',
+  patternProperties: 'the model is not told the properties matched by pattern',
+  additionalProperties: 'the model is not told whether other properties are allowed',
+  dependencies: 'the model is not told which properties depend on others',
+  allOf: 'the model is not told these extra constraints',
+  not: 'the model is not told what is excluded',
+  if: 'the model is not told the conditional constraint',
+  then: 'the model is not told the conditional constraint',
+  else: 'the model is not told the conditional constraint',
+  enum: 'the model is not told the allowed values',
+  const: 'the model is not told the required value',
+  items: 'the model is not told the position of each item',
+  additionalItems: 'the model is not told the rule for extra items',
+  contentMediaType: 'the model is not told the content type',
+  contentEncoding: 'the model is not told the content encoding',
+};
+
+/** What the runtime does about a keyword the model was not told. */
+function runtimeNote(keyword: string): string {
+  if (keyword === 'default') return 'the model is not told the default; the runtime fills it in when the argument is absent';
+  if (keyword === 'examples') return 'the model does not see these examples';
+  if (keyword === 'title' || keyword === 'readOnly' || keyword === 'writeOnly' || keyword.startsWith('x-')) {
+    return 'the model is not told this annotation';
+  }
+  return `${CONSEQUENCES[keyword] ?? 'the model is not told this constraint'}; the runtime still enforces it`;
+}
+
+/**
+ * Collects the loss entries of one tool for one target. Entries are keyed by pointer and keyword, so a
+ * definition inlined at several places is reported once, at its own location.
+ */
+export class LossRecorder {
+  readonly entries: LossEntry[] = [];
+  private readonly seen = new Set<string>();
+
+  constructor(readonly target: ManifestTarget) {}
+
+  /** Records a keyword removed from the manifest. */
+  dropped(pointer: string, keyword: string, value: unknown, consequence?: string): void {
+    this.add(pointer, keyword, 'dropped', value, consequence ?? runtimeNote(keyword));
+  }
+
+  /** Records a keyword replaced by a weaker form (`how` says by what, and what the model is not told). */
+  rewritten(pointer: string, keyword: string, value: unknown, how: string): void {
+    this.add(pointer, keyword, 'rewritten', value, how);
+  }
+
+  private add(pointer: string, keyword: string, action: LossEntry['action'], value: unknown, consequence: string): void {
+    const key = `${pointer}\u0000${keyword}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    const shown = shortValue(value);
+    const subject = codeSpan(shown === undefined ? keyword : `${keyword}: ${shown}`);
+    const message = `${subject} at ${codeSpan(pointer || '/')} ${action} for ${this.target}: ${consequence}`;
+    this.entries.push({ pointer, keyword, action, value: cloneJson(value), message });
+  }
+}
+
+/** A problem that makes a tool unavailable for one target: an error at generate time. */
+export function targetProblem(tool: ToolModel, pointer: string, message: string): Problem {
+  return { file: tool.source.file, line: 1, column: 1, pointer, message, hint: TURN_TARGET_OFF_HINT };
+}
+
+/** Thrown inside a builder when a tool cannot be expressed for a target; caught per tool. */
+export class UnrepresentableError extends Error {
+  constructor(
+    readonly pointer: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UnrepresentableError';
+  }
+}
+
+/** What every target builder returns. */
+export interface TargetBuild<TContent> {
+  /** The manifest file's JSON value. */
+  content: TContent;
+  /** tool name → losses for this target. */
+  losses: Record<string, LossEntry[]>;
+  problems: Problem[];
+  /** tool name → why this target cannot take it (also in `problems`). */
+  unavailable: Record<string, string>;
+}
+
+/** True when a schema describes objects (`type: object`, or object keywords without a type). */
+export function describesObject(schema: SchemaObject): boolean {
+  const type = schema.type;
+  if (type === 'object') return true;
+  if (Array.isArray(type)) return type.includes('object');
+  if (type !== undefined) return false;
+  return ['properties', 'additionalProperties', 'required', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties'].some(
+    (keyword) => hasOwn(schema, keyword),
+  );
+}
+
+/** The root checks every LLM target shares: the input root must be an object schema. */
+export function checkObjectRoot(tool: ToolModel, target: ManifestTarget, schema: unknown): void {
+  if (!isSchemaObject(schema) || schema.type !== 'object') {
+    const got = isSchemaObject(schema) ? JSON.stringify(schema.type ?? null) : JSON.stringify(schema);
+    throw new UnrepresentableError(
+      '/inputSchema',
+      `Tool '${tool.name}' cannot be sent to ${target}: its input schema root must be \`type: "object"\` (got ${got}).`,
+    );
+  }
+}
+
+/**
+ * Removes root keywords addressed to tooling (`$schema`, `$id`, `$comment`) without a loss entry, and
+ * drops the listed root combinators with one (some targets refuse them at the top level).
+ */
+export function prepareRoot(schema: SchemaObject, recorder: LossRecorder, forbiddenAtRoot: readonly string[]): SchemaObject {
+  const out: SchemaObject = {};
+  for (const key of Object.keys(schema)) {
+    if (TOOLING_KEYWORDS.has(key)) continue;
+    if (forbiddenAtRoot.includes(key)) {
+      recorder.dropped('/inputSchema', key, schema[key], `${runtimeNote(key)} (${recorder.target} takes no \`${key}\` at the top level)`);
+      continue;
+    }
+    setOwn(out, key, schema[key]);
+  }
+  if (!hasOwn(out, 'properties')) setOwn(out, 'properties', {});
+  return out;
+}

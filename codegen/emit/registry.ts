@@ -1,0 +1,62 @@
+import type { EmitContext, GeneratedFile, ProjectModel } from '../model.js';
+import { runtimeSpecifier } from '../naming.js';
+import { banner } from './banner.js';
+import { stringLiteral } from './literal.js';
+
+/**
+ * Emits `registry.ts` (imports every implementation; `createTools()`, the `ToolName` union, the
+ * name-indexed `ToolInput<N>` / `ToolOutput<N>` types and a typed client) and `index.ts`
+ * re-exporting every generated module.
+ */
+export function emitRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
+  const tools = project.tools;
+  const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
+  const runtime = runtimeSpecifier('registry.ts', ctx.runtimeImport);
+  const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
+  lines.push(`import { ToolClient, type ITool, type ToolCallDefaults, type ToolOrchestrator } from '${runtime}';`);
+  for (const tool of tools) {
+    lines.push(`import { ${tool.names.impl} } from '${stubs}/${tool.names.kebab}.js';`);
+    lines.push(`import type { ${tool.names.inputType}, ${tool.names.outputType} } from './types/${tool.names.kebab}.js';`);
+  }
+  lines.push('');
+  lines.push('/** Every tool name, sorted. */');
+  lines.push(`export const toolNames = [${tools.map((tool) => stringLiteral(tool.name)).join(', ')}] as const;`);
+  lines.push('');
+  lines.push('/** The name of a generated tool. */');
+  lines.push('export type ToolName = (typeof toolNames)[number];');
+  lines.push('');
+  lines.push('/** Input and output types of every tool, by name. */');
+  lines.push('export interface ToolTypes {');
+  for (const tool of tools) lines.push(`  ${stringLiteral(tool.name)}: { input: ${tool.names.inputType}; output: ${tool.names.outputType} };`);
+  lines.push('}');
+  lines.push('');
+  lines.push('/** The input type of the tool named `N`. */');
+  lines.push("export type ToolInput<N extends ToolName> = ToolTypes[N]['input'];");
+  lines.push('');
+  lines.push('/** The output type of the tool named `N`. */');
+  lines.push("export type ToolOutput<N extends ToolName> = ToolTypes[N]['output'];");
+  lines.push('');
+  lines.push('/** A new instance of every tool, in name order. */');
+  lines.push('export function createTools(): ITool[] {');
+  lines.push(`  return [${tools.map((tool) => `new ${tool.names.impl}()`).join(', ')}];`);
+  lines.push('}');
+  lines.push('');
+  lines.push('/** A client whose `call(name, args)` is typed by tool name: wrong arguments do not compile. */');
+  lines.push('export function createToolClient(orchestrator: ToolOrchestrator, defaults: ToolCallDefaults): ToolClient<ToolTypes> {');
+  lines.push('  return new ToolClient<ToolTypes>(orchestrator, defaults);');
+  lines.push('}');
+  const registry = `${lines.join('\n')}\n`;
+
+  const index: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
+  for (const shared of project.shared) index.push(`export type * from './types/${shared.module}.js';`);
+  for (const tool of tools) {
+    index.push(`export type * from './types/${tool.names.kebab}.js';`);
+    index.push(`export * from './validators/${tool.names.kebab}.js';`);
+    index.push(`export * from './tools/${tool.names.kebab}.base.js';`);
+  }
+  index.push(`export * from './registry.js';`);
+  return [
+    { path: 'registry.ts', content: registry, kind: 'generated' },
+    { path: 'index.ts', content: `${index.join('\n')}\n`, kind: 'generated' },
+  ];
+}

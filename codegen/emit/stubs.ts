@@ -1,0 +1,52 @@
+import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
+import { createEmitProject, docText, finish } from './tool-bases.js';
+
+/**
+ * Emits `<stubs>/<tool>.ts`, the once-only implementation stub: `export class <Pascal>Tool extends
+ * <Pascal>ToolBase` with a typed `execute` answering a "not implemented" failure. `write` creates it
+ * only when the file does not exist; a later generate never touches it.
+ */
+export function emitStubs(project: ProjectModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile[] {
+  return project.tools.map((tool) => emitStub(tool, ctx, tsProject));
+}
+
+/** The stub of one tool. */
+export function emitStub(tool: ToolModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile {
+  const names = tool.names;
+  const path = `${names.kebab}.ts`;
+  const file = tsProject.createSourceFile(`/stubs/${path}`, '', { overwrite: true });
+  const generated = ctx.generatedFromStubs.replace(/\/$/, '');
+  const composed = tool.steps !== undefined;
+  if (!composed) {
+    file.addImportDeclaration({ moduleSpecifier: ctx.stubsRuntimeImport, isTypeOnly: true, namedImports: ['ToolExecutionContext', 'ToolExecutionResult'] });
+  }
+  file.addImportDeclaration({ moduleSpecifier: `${generated}/tools/${names.kebab}.base.js`, namedImports: [names.base] });
+  if (!composed) {
+    file.addImportDeclaration({ moduleSpecifier: `${generated}/types/${names.kebab}.js`, isTypeOnly: true, namedImports: [names.inputType, names.outputType] });
+  }
+  file.addClass({
+    name: names.impl,
+    isExported: true,
+    extends: names.base,
+    docs: [{ description: `\`${docText(tool.name)}\`: ${docText(tool.description)}` }],
+    methods: composed
+      ? []
+      : [
+          {
+            name: 'execute',
+            isAsync: true,
+            parameters: [
+              { name: 'args', type: names.inputType },
+              { name: '_context', type: 'ToolExecutionContext' },
+            ],
+            returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,
+            statements: [
+              `void args;`,
+              `return { success: false, error: ${JSON.stringify(`${tool.name} is not implemented yet: write its execute() in ${path}`)} };`,
+            ],
+          },
+        ],
+  });
+  const header = `/**\n * Implementation of the tool \`${docText(tool.name)}\` (${docText(tool.source.file)}).\n * Scaffolded once by toolsmith; yours to edit — generate never overwrites it.\n */\n`;
+  return { path, content: finish(file, header), kind: 'stub' };
+}

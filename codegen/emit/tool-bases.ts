@@ -1,0 +1,138 @@
+import { Project, Scope, StructureKind, VariableDeclarationKind, type SourceFile } from 'ts-morph';
+import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
+import { relativeImport, runtimeSpecifier } from '../naming.js';
+import { banner } from './banner.js';
+import { stringLiteral, toLiteral } from './literal.js';
+
+/** One in-memory ts-morph project for a run: emitters never touch the disk. */
+export function createEmitProject(): Project {
+  return new Project({ useInMemoryFileSystem: true, skipFileDependencyResolution: true, skipLoadingLibFiles: true });
+}
+
+/** Text safe inside a ts-morph JSDoc description. */
+export function docText(text: string): string {
+  return text.replace(/\*\//g, '*\\/').replace(/[\u2028\u2029]/g, '\n').replace(/(^|\n)(\s*)@/g, '$1$2\\@');
+}
+
+/**
+ * Emits `tools/<tool>.base.ts`: `export abstract class <Pascal>ToolBase implements ITool<Input, Output>`
+ * with every metadata field, the frozen bundled schemas, the generated validators, and `execute`
+ * abstract — or, for a composed tool, implemented by running its declared steps.
+ */
+export function emitToolBases(project: ProjectModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile[] {
+  return project.tools.map((tool) => emitToolBase(tool, ctx, tsProject));
+}
+
+/** The base class file of one tool. */
+export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile {
+  const path = `tools/${tool.names.kebab}.base.ts`;
+  const file = tsProject.createSourceFile(`/${path}`, '', { overwrite: true });
+  const names = tool.names;
+  const composed = tool.steps !== undefined;
+  const runtimeNames = ['deepFreeze', 'type ITool', 'type JSONSchemaObject', 'type ToolExecutionContext', 'type ToolExecutionResult'];
+  if (composed) runtimeNames.push('runComposedSteps', 'type ComposedStep');
+  file.addImportDeclaration({ moduleSpecifier: runtimeSpecifier(path, ctx.runtimeImport), namedImports: runtimeNames.sort(byName) });
+  file.addImportDeclaration({
+    moduleSpecifier: relativeImport(path, `types/${names.kebab}.js`),
+    isTypeOnly: true,
+    namedImports: [names.inputType, names.outputType],
+  });
+  file.addImportDeclaration({
+    moduleSpecifier: relativeImport(path, `validators/${names.kebab}.js`),
+    namedImports: tool.outputSchema ? [names.inputValidator, names.outputValidator] : [names.inputValidator],
+  });
+
+  const schemaConst = (which: 'Input' | 'Output', schema: unknown) => ({
+    declarationKind: VariableDeclarationKind.Const,
+    isExported: true,
+    docs: [{ description: `The ${which.toLowerCase()} schema of \`${docText(tool.name)}\`, bundled (every \`$ref\` local) and frozen.` }],
+    declarations: [{ name: `${names.camel}${which}Schema`, type: 'JSONSchemaObject', initializer: `deepFreeze(${toLiteral(schema)})` }],
+  });
+  file.addVariableStatement(schemaConst('Input', tool.inputSchema));
+  if (tool.outputSchema) file.addVariableStatement(schemaConst('Output', tool.outputSchema));
+  if (composed) {
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [{ description: `The steps of the composed tool \`${docText(tool.name)}\`, as declared in its definition.` }],
+      declarations: [{ name: `${names.camel}Steps`, type: 'readonly ComposedStep[]', initializer: `deepFreeze(${toLiteral(tool.steps)})` }],
+    });
+  }
+
+  const property = (name: string, type: string | undefined, initializer: string, docs?: string) => ({
+    kind: StructureKind.Property as const,
+    name,
+    isReadonly: true,
+    ...(type ? { type } : {}),
+    initializer,
+    ...(docs ? { docs: [{ description: docs }] } : {}),
+  });
+  const properties = [
+    property('id', 'string', stringLiteral(tool.id)),
+    property('name', undefined, `${stringLiteral(tool.name)} as const`),
+    property('displayName', 'string', stringLiteral(tool.displayName)),
+    property('description', 'string', stringLiteral(tool.description)),
+    property('inputSchema', 'JSONSchemaObject', `${names.camel}InputSchema`),
+    ...(tool.outputSchema ? [property('outputSchema', 'JSONSchemaObject', `${names.camel}OutputSchema`)] : []),
+    property('requiredCapabilities', 'string[]', `deepFreeze(${toLiteral(tool.requiredCapabilities)})`, tool.requiredCapabilities.length > 0 ? 'Capabilities the calling persona must hold (exact strings).' : undefined),
+    ...(tool.category !== undefined ? [property('category', 'string', stringLiteral(tool.category))] : []),
+    ...(tool.version !== undefined ? [property('version', 'string', stringLiteral(tool.version))] : []),
+    property('hasSideEffects', 'boolean', String(tool.hasSideEffects)),
+    ...(tool.timeoutMs !== undefined ? [property('timeoutMs', 'number', String(tool.timeoutMs))] : []),
+    property(
+      'validators',
+      undefined,
+      `Object.freeze({ input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} })`,
+      'The generated standalone validators: no schema is compiled at run time.',
+    ),
+    ...(composed ? [property('steps', 'readonly ComposedStep[]', `${names.camel}Steps`)] : []),
+  ];
+  const description = [
+    docText(tool.description),
+    '',
+    `Generated base of the tool \`${docText(tool.name)}\` (${docText(tool.source.file)}).${composed ? ' A composed tool: `execute` runs its steps through the orchestrator.' : ' Extend it and implement `execute`.'}`,
+  ].join('\n');
+  file.addClass({
+    name: names.base,
+    isExported: true,
+    isAbstract: !composed,
+    implements: [`ITool<${names.inputType}, ${names.outputType}>`],
+    docs: [{ description }],
+    properties,
+    methods: [
+      composed
+        ? {
+            name: 'execute',
+            scope: Scope.Public,
+            parameters: [
+              { name: 'args', type: names.inputType },
+              { name: 'context', type: 'ToolExecutionContext' },
+            ],
+            returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,
+            statements: `return runComposedSteps<${names.outputType}>(this.name, this.steps, args, context);`,
+          }
+        : {
+            name: 'execute',
+            isAbstract: true,
+            parameters: [
+              { name: 'args', type: names.inputType },
+              { name: 'context', type: 'ToolExecutionContext' },
+            ],
+            returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,
+          },
+    ],
+  });
+  return { path, content: finish(file, banner(tool.source.file, ctx)), kind: 'generated' };
+}
+
+/** A file's text with its banner (added last: ts-morph inserts imports at the top). */
+export function finish(file: SourceFile, header: string): string {
+  file.insertText(0, header);
+  return file.getFullText();
+}
+
+function byName(a: string, b: string): number {
+  const left = a.replace(/^type /, '');
+  const right = b.replace(/^type /, '');
+  return left < right ? -1 : left > right ? 1 : 0;
+}

@@ -1,0 +1,140 @@
+import { compile, type Options } from 'json-schema-to-typescript';
+import type { JSONSchema7 } from 'json-schema';
+import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
+import { compareStrings, relativeImport } from '../naming.js';
+import { hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
+import { banner } from './banner.js';
+
+/** json-schema-to-typescript, configured to avoid its known traps (see ARCHITECTURE.md). */
+const COMPILE_OPTIONS: Partial<Options> = {
+  bannerComment: '',
+  format: false,
+  additionalProperties: false,
+  unknownAny: true,
+  declareExternallyReferenced: true,
+  ignoreMinAndMaxItems: true,
+  maxItems: -1,
+  strictIndexSignatures: false,
+  enableConstEnums: false,
+  unreachableDefinitions: false,
+};
+
+/** json-schema-to-typescript loses `__proto__` keys; they pass through it under this stand-in name. */
+const PROTO_STAND_IN = '__toolsmith_proto_key__';
+
+/** Where each type name is declared: the module stem under `types/`. */
+type TypeHomes = ReadonlyMap<string, string>;
+
+/**
+ * Emits `types/<tool>.ts` (`<Pascal>Input`, `<Pascal>Output`, the tool's own definitions) and
+ * `types/<shared module>.ts` (one declaration per shared schema and definition, imported by every
+ * tool that uses it — never copied).
+ */
+export async function emitTypes(project: ProjectModel, ctx: EmitContext): Promise<GeneratedFile[]> {
+  const homes = new Map<string, string>();
+  for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
+  const files: GeneratedFile[] = [];
+  for (const shared of project.shared) files.push(await emitSharedTypes(shared, homes, ctx));
+  for (const tool of project.tools) files.push(await emitToolTypes(tool, homes, ctx));
+  return files;
+}
+
+/** The types of one tool. */
+export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: EmitContext): Promise<GeneratedFile> {
+  const path = `types/${tool.names.kebab}.ts`;
+  const used = new Set<string>();
+  const declarations: string[] = [];
+  const localTypeName = (key: string): string | undefined => {
+    const origin = hasOwn(tool.definitionOrigins, key) ? tool.definitionOrigins[key] : undefined;
+    return origin?.typeName;
+  };
+  const emitRoot = async (schema: JSONSchema7, typeName: string) => {
+    declarations.push(await compileType(prepare(stripDefinitions(schema), typeName, localTypeName, used), typeName));
+    const definitions = isObject(schema.definitions) ? schema.definitions : {};
+    for (const key of Object.keys(definitions)) {
+      const origin = tool.definitionOrigins[key];
+      if (!origin || origin.kind !== 'local' || emitted.has(origin.typeName)) continue;
+      emitted.add(origin.typeName);
+      declarations.push(await compileType(prepare(definitions[key] as JSONSchema7, typeName, localTypeName, used), origin.typeName));
+    }
+  };
+  const emitted = new Set<string>();
+  await emitRoot(tool.inputSchema, tool.names.inputType);
+  if (tool.outputSchema) await emitRoot(tool.outputSchema, tool.names.outputType);
+  else declarations.push(`/** \`${tool.name}\` declares no outputSchema, so its output is not checked. */\nexport type ${tool.names.outputType} = unknown;\n`);
+  const content = [banner(tool.source.file, ctx), importsFor(path, used, homes, emitted), ...declarations].filter((part) => part !== '').join('\n');
+  return { path, content, kind: 'generated' };
+}
+
+/** The types of one shared schema file. */
+export async function emitSharedTypes(shared: SharedSchemaModel, homes: TypeHomes, ctx: EmitContext): Promise<GeneratedFile> {
+  const path = `types/${shared.module}.ts`;
+  const used = new Set<string>();
+  const own = new Set(shared.types.map((type) => type.typeName));
+  const declarations: string[] = [];
+  for (const { typeName, schema } of shared.types) {
+    declarations.push(await compileType(prepare(schema, typeName, (key) => key, used), typeName));
+  }
+  const content = [banner(shared.source, ctx), importsFor(path, used, homes, own), ...declarations].filter((part) => part !== '').join('\n');
+  return { path, content, kind: 'generated' };
+}
+
+function importsFor(fromPath: string, used: Set<string>, homes: TypeHomes, local: Set<string>): string {
+  const byModule = new Map<string, string[]>();
+  for (const typeName of used) {
+    const home = homes.get(typeName);
+    if (home === undefined || local.has(typeName) || `types/${home}.ts` === fromPath) continue;
+    byModule.set(home, [...(byModule.get(home) ?? []), typeName]);
+  }
+  return [...byModule.keys()]
+    .sort(compareStrings)
+    .map((home) => `import type { ${byModule.get(home)!.sort(compareStrings).join(', ')} } from '${relativeImport(fromPath, `types/${home}.js`)}';\n`)
+    .join('');
+}
+
+function stripDefinitions(schema: JSONSchema7): JSONSchema7 {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) if (key !== 'definitions') setOwn(out, key, (schema as Record<string, unknown>)[key]);
+  return out as JSONSchema7;
+}
+
+/**
+ * Rewrites a bundled schema for json-schema-to-typescript: every `$ref` becomes a `tsType` naming
+ * our type (so names come from naming.ts, never `Foo1`, and shared types are imported), titles and
+ * ids are dropped (they would rename types), `__proto__` keys get a stand-in.
+ */
+function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: string) => string | undefined, used: Set<string>): JSONSchema7 {
+  return mapSchema(schema, '', (node) => {
+    const record = node as Record<string, unknown>;
+    const needsRewrite = hasOwn(record, '$ref') || hasOwn(record, 'title') || hasOwn(record, '$id') || hasOwn(record, '$schema') || (isObject(record.properties) && hasOwn(record.properties, '__proto__')) || (Array.isArray(record.required) && record.required.includes('__proto__'));
+    if (!needsRewrite) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(record)) {
+      if (key === 'title' || key === '$id' || key === '$schema') continue;
+      setOwn(out, key, record[key]);
+    }
+    if (typeof record.$ref === 'string') {
+      const ref = record.$ref;
+      delete out.$ref;
+      const key = ref === '#' ? undefined : /^#\/definitions\/([^/]+)$/.exec(ref)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+      const typeName = ref === '#' ? rootTypeName : key === undefined ? undefined : typeNameOf(key);
+      if (typeName === undefined) return { ...(out as JSONSchema7), tsType: 'unknown' } as JSONSchema7;
+      used.add(typeName);
+      for (const keyword of ['type', 'properties', 'items', 'required', 'additionalProperties', 'enum', 'const', 'allOf', 'anyOf', 'oneOf']) delete out[keyword];
+      setOwn(out, 'tsType', typeName);
+      return out as JSONSchema7;
+    }
+    if (isObject(record.properties) && hasOwn(record.properties, '__proto__')) {
+      const properties: Record<string, unknown> = {};
+      for (const key of Object.keys(record.properties)) setOwn(properties, key === '__proto__' ? PROTO_STAND_IN : key, record.properties[key]);
+      setOwn(out, 'properties', properties);
+    }
+    if (Array.isArray(record.required)) setOwn(out, 'required', record.required.map((key) => (key === '__proto__' ? PROTO_STAND_IN : key)));
+    return mapSchema(out as JSONSchema7, '', (child) => (child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used))) as JSONSchema7;
+  }) as JSONSchema7;
+}
+
+async function compileType(schema: JSONSchema7, typeName: string): Promise<string> {
+  const source = await compile(schema as never, typeName, COMPILE_OPTIONS);
+  return source.split(PROTO_STAND_IN).join('__proto__').replace(/(^|\n)(\s*)__proto__(\??):/g, '$1$2"__proto__"$3:');
+}

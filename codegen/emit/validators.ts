@@ -1,0 +1,72 @@
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import type { JSONSchema7 } from 'json-schema';
+import { allowExtensionKeywords, createGeneratorAjv } from '../ajv.js';
+import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
+import { relativeImport, runtimeSpecifier } from '../naming.js';
+import { walkSchema } from '../schema-walk.js';
+import { banner } from './banner.js';
+
+/** Ajv's standalone output `require`s these CommonJS helpers even in ESM mode (ajv#2209, ajv-formats#68). */
+const REQUIRE_CALL = /require\("([^"]+)"\)(\.[A-Za-z_$][\w$]*)?(\[[^\]]+\])?/g;
+
+/**
+ * Emits `validators/<tool>.js` (Ajv standalone ESM: `validate<Pascal>Input`, `validate<Pascal>Output`)
+ * and a `.d.ts` declaring them as type guards of the generated types. The module graph loads only
+ * `ajv/dist/runtime/*` and `ajv-formats/dist/formats.js`, never Ajv's compiler.
+ */
+export function emitValidators(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
+  return project.tools.flatMap((tool) => emitToolValidators(tool, ctx));
+}
+
+/** The validator module and its declaration file for one tool. */
+export function emitToolValidators(tool: ToolModel, ctx: EmitContext): GeneratedFile[] {
+  const jsPath = `validators/${tool.names.kebab}.js`;
+  const dtsPath = `validators/${tool.names.kebab}.d.ts`;
+  const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
+  const ajv = createGeneratorAjv({ code: true });
+  addSchema(ajv, tool.inputSchema, 'input');
+  if (tool.outputSchema) {
+    addSchema(ajv, tool.outputSchema, 'output');
+    exports[tool.names.outputValidator] = 'output';
+  }
+  const js = `${banner(tool.source.file, ctx)}${toEsm(standaloneCode(ajv, exports))}`;
+  const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
+  const dts = [
+    banner(tool.source.file, ctx),
+    `import type { ValidateFunction } from '${runtimeSpecifier(dtsPath, ctx.runtimeImport)}';\n`,
+    `import type { ${tool.outputSchema ? `${tool.names.inputType}, ${tool.names.outputType}` : tool.names.inputType} } from '${typesModule}';\n\n`,
+    `/** Validates \`${tool.name}\` arguments in place: coerces types, fills defaults; problems on \`.errors\`. */\n`,
+    `export declare const ${tool.names.inputValidator}: ValidateFunction<${tool.names.inputType}>;\n`,
+    tool.outputSchema
+      ? `\n/** Validates a \`${tool.name}\` output in place: coerces types, fills defaults; problems on \`.errors\`. */\nexport declare const ${tool.names.outputValidator}: ValidateFunction<${tool.names.outputType}>;\n`
+      : '',
+  ].join('');
+  return [
+    { path: jsPath, content: js, kind: 'generated' },
+    { path: dtsPath, content: dts, kind: 'generated' },
+  ];
+}
+
+function addSchema(ajv: ReturnType<typeof createGeneratorAjv>, schema: JSONSchema7, id: string): void {
+  const keywords = new Set<string>();
+  walkSchema(schema, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
+  allowExtensionKeywords(ajv, keywords);
+  ajv.addSchema(schema as object, id);
+}
+
+/** Rewrites the `require(...)` calls Ajv leaves in "ESM" output into real imports (with `.js`). */
+export function toEsm(code: string): string {
+  const imports = new Map<string, string>();
+  const body = code.replace(REQUIRE_CALL, (_match, specifier: string, member = '', index = '') => {
+    const file = specifier.endsWith('.js') ? specifier : `${specifier}.js`;
+    let local = imports.get(file);
+    if (local === undefined) {
+      local = `runtime${imports.size}`;
+      imports.set(file, local);
+    }
+    return `${local}${member === '.default' ? '.default' : member}${index}`;
+  });
+  if (/\brequire\(/.test(body)) throw new Error('Ajv standalone output still contains require(): update toEsm');
+  const header = [...imports].map(([file, local]) => `import ${local} from ${JSON.stringify(file)};\n`).join('');
+  return `${header}${body.replace(/^"use strict";/, '')}`;
+}

@@ -1,0 +1,128 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type { Problem } from './model.js';
+import { compareStrings } from './naming.js';
+import { parsePointer } from './problems.js';
+
+/** One parsed JSON file with the source positions of its values. */
+export interface SourceFile {
+  /** Path relative to the schemas folder (forward slashes). */
+  relPath: string;
+  /** Path relative to the project root (forward slashes), used in messages. */
+  file: string;
+  kind: 'tool' | 'shared';
+  text: string;
+  value: unknown;
+  tree: Node | undefined;
+}
+
+/** Every definition and shared schema file under the schemas folder. */
+export interface LoadedFiles {
+  tools: SourceFile[];
+  shared: SourceFile[];
+  problems: Problem[];
+}
+
+/** Line and column (1-based) of an offset in a text. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/**
+ * Where a JSON pointer points in a file: the property key when `atKey` (so an unknown field is
+ * reported at its name), else the value; the nearest existing parent when the pointer is missing.
+ */
+export function positionOf(source: SourceFile, pointer: string, atKey = false): { line: number; column: number } {
+  if (!source.tree) return { line: 1, column: 1 };
+  const segments: (string | number)[] = parsePointer(pointer).map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
+  for (let length = segments.length; length >= 0; length--) {
+    const node = findNodeAtLocation(source.tree, segments.slice(0, length));
+    if (node) {
+      const target = atKey && length === segments.length && node.parent?.type === 'property' ? node.parent.children![0]! : node;
+      return lineColumn(source.text, target.offset);
+    }
+  }
+  return { line: 1, column: 1 };
+}
+
+/** Builds a problem located at a pointer of a file. */
+export function problemAt(source: SourceFile, pointer: string, message: string, hint?: string, atKey = false): Problem {
+  const { line, column } = positionOf(source, pointer, atKey);
+  return hint === undefined ? { file: source.file, line, column, pointer, message } : { file: source.file, line, column, pointer, message, hint };
+}
+
+function listJsonFiles(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...listJsonFiles(path.join(dir, entry.name), rel));
+    else if (entry.name.endsWith('.tool.json') || entry.name.endsWith('.schema.json')) out.push(rel);
+  }
+  return out;
+}
+
+/** Parses one JSON text, keeping positions; syntax errors become problems. */
+export function parseSource(relPath: string, file: string, text: string): { source: SourceFile; problems: Problem[] } {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const kind = relPath.endsWith('.tool.json') ? 'tool' : 'shared';
+  const source: SourceFile = { relPath, file, kind, text, tree: errors.length > 0 ? undefined : tree, value: undefined };
+  if (errors.length > 0) {
+    return {
+      source,
+      problems: errors.map((error) => {
+        const { line, column } = lineColumn(text, error.offset);
+        return {
+          file,
+          line,
+          column,
+          pointer: '',
+          message: `invalid JSON: ${printParseErrorCode(error.error)}`,
+          hint: 'fix the JSON syntax (definition files are strict JSON: no comments, no trailing commas)',
+        };
+      }),
+    };
+  }
+  source.value = JSON.parse(text);
+  return { source, problems: [] };
+}
+
+/**
+ * Finds and parses `**\/*.tool.json` and `**\/*.schema.json` under `schemasDir`, sorted by path.
+ * `projectRoot` only shapes the paths shown in messages.
+ */
+export function loadDefinitions(schemasDir: string, projectRoot: string): LoadedFiles {
+  const problems: Problem[] = [];
+  const tools: SourceFile[] = [];
+  const shared: SourceFile[] = [];
+  let relPaths: string[] = [];
+  try {
+    if (!statSync(schemasDir).isDirectory()) throw new Error('not a directory');
+    relPaths = listJsonFiles(schemasDir).sort(compareStrings);
+  } catch {
+    problems.push({ file: toPosix(path.relative(projectRoot, schemasDir)) || '.', line: 1, column: 1, pointer: '', message: 'the schemas folder does not exist or cannot be read', hint: 'pass --schemas DIR or create the folder (toolsmith init)' });
+    return { tools, shared, problems };
+  }
+  for (const relPath of relPaths) {
+    const absolute = path.join(schemasDir, relPath);
+    const file = toPosix(path.relative(projectRoot, absolute));
+    const parsed = parseSource(relPath, file, readFileSync(absolute, 'utf8'));
+    problems.push(...parsed.problems);
+    (parsed.source.kind === 'tool' ? tools : shared).push(parsed.source);
+  }
+  return { tools, shared, problems };
+}
+
+/** Backslashes to forward slashes. */
+export function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}

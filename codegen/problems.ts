@@ -1,0 +1,73 @@
+import type { Problem } from './model.js';
+
+/** Thrown by `generate` when definitions are invalid: carries every problem found, sorted. */
+export class DefinitionError extends Error {
+  readonly code = 'INVALID_DEFINITIONS';
+  constructor(readonly problems: readonly Problem[]) {
+    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} in the tool definitions:\n${problems.map(formatProblem).join('\n')}`);
+    this.name = 'DefinitionError';
+  }
+}
+
+/** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` */
+export function formatProblem(problem: Problem): string {
+  const where = `${problem.file}:${problem.line}:${problem.column}`;
+  const pointer = problem.pointer === '' ? '' : ` ${problem.pointer}`;
+  const hint = problem.hint ? `\n    hint: ${problem.hint}` : '';
+  return `${where}${pointer}: ${problem.message}${hint}`;
+}
+
+/** Sorts problems by file, line, column, message (byte-stable). */
+export function sortProblems(problems: Problem[]): Problem[] {
+  return problems.sort(
+    (a, b) =>
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+  );
+}
+
+/** Levenshtein distance, for "did you mean" hints. */
+export function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The closest candidate within a small distance, for a "did you mean `x`?" hint. */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Escapes one JSON pointer segment. */
+export function escapePointerSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Splits a JSON pointer into unescaped segments. */
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '' || pointer === '#') return [];
+  const body = pointer.startsWith('#') ? pointer.slice(1) : pointer;
+  return body
+    .split('/')
+    .slice(1)
+    .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
+}

@@ -1,0 +1,130 @@
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GeneratedFile } from './model.js';
+import { compareStrings } from './naming.js';
+
+/** How the output on disk differs from what generate produced. */
+export interface OutputDiff {
+  /** Files whose content differs. */
+  stale: string[];
+  /** Files generate produces that are not on disk. */
+  missing: string[];
+  /** Files on disk that generate no longer produces. */
+  extra: string[];
+  /** Files already identical. */
+  same: string[];
+}
+
+/** What a write did. */
+export interface WriteReport {
+  diff: OutputDiff;
+  /** True when the output folder was replaced. */
+  replaced: boolean;
+  /** Stub paths (relative to the stubs folder) created because they were absent. */
+  stubsCreated: string[];
+}
+
+/** Lists every file under a folder, relative and sorted; empty when the folder does not exist. */
+export function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (current: string, prefix: string) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) walk(path.join(current, entry.name), rel);
+      else out.push(rel);
+    }
+  };
+  walk(dir, '');
+  return out.sort(compareStrings);
+}
+
+/** Compares generated files with the output folder. */
+export function diffOutput(outDir: string, files: readonly GeneratedFile[]): OutputDiff {
+  const onDisk = new Set(listFiles(outDir));
+  const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
+  for (const file of files) {
+    if (!onDisk.has(file.path)) diff.missing.push(file.path);
+    else if (readFileSync(path.join(outDir, file.path), 'utf8') !== file.content) diff.stale.push(file.path);
+    else diff.same.push(file.path);
+    onDisk.delete(file.path);
+  }
+  diff.extra = [...onDisk].sort(compareStrings);
+  return diff;
+}
+
+/** True when the diff shows any difference. */
+export function hasDrift(diff: OutputDiff): boolean {
+  return diff.stale.length + diff.missing.length + diff.extra.length > 0;
+}
+
+/**
+ * Puts back the previous output when an earlier run was killed between the two renames of its
+ * swap, and removes half-built trees left by killed runs.
+ */
+export function recoverInterrupted(outDir: string): void {
+  const parent = path.dirname(outDir);
+  const base = path.basename(outDir);
+  if (!existsSync(parent)) return;
+  const leftovers = readdirSync(parent).filter((name) => name.startsWith(`${base}.toolsmith-`)).sort(compareStrings);
+  for (const name of leftovers) {
+    const full = path.join(parent, name);
+    if (name.startsWith(`${base}.toolsmith-old-`) && !existsSync(outDir)) renameSync(full, outDir);
+    else rmSync(full, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes the output folder atomically: the complete new tree is built beside it and swapped in
+ * with renames, so a failed or killed run leaves the previous output intact. Nothing is written
+ * when the folder already matches. Stubs are created only where absent, never overwritten.
+ */
+export function writeOutput(outDir: string, files: readonly GeneratedFile[], stubsDir: string, stubs: readonly GeneratedFile[]): WriteReport {
+  recoverInterrupted(outDir);
+  const diff = diffOutput(outDir, files);
+  let replaced = false;
+  if (hasDrift(diff)) {
+    const suffix = `${process.pid}-${Date.now()}`;
+    const staging = `${outDir}.toolsmith-new-${suffix}`;
+    const previous = `${outDir}.toolsmith-old-${suffix}`;
+    try {
+      for (const file of files) {
+        const target = path.join(staging, file.path);
+        mkdirSync(path.dirname(target), { recursive: true });
+        writeFileSync(target, file.content);
+      }
+      if (files.length === 0) mkdirSync(staging, { recursive: true });
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      throw error;
+    }
+    const hadPrevious = existsSync(outDir);
+    if (hadPrevious) renameSync(outDir, previous);
+    renameSync(staging, outDir);
+    if (hadPrevious) rmSync(previous, { recursive: true, force: true });
+    replaced = true;
+  }
+  const stubsCreated: string[] = [];
+  for (const stub of stubs) {
+    const target = path.join(stubsDir, stub.path);
+    if (existsSync(target)) continue;
+    mkdirSync(path.dirname(target), { recursive: true });
+    const temporary = `${target}.toolsmith-${process.pid}`;
+    writeFileSync(temporary, stub.content);
+    try {
+      // A hard link publishes the complete file at once and fails if the target appeared meanwhile.
+      linkSync(temporary, target);
+      stubsCreated.push(stub.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+  }
+  return { diff, replaced, stubsCreated };
+}
+
+/** Stubs that do not exist yet (for `check`). */
+export function missingStubs(stubsDir: string, stubs: readonly GeneratedFile[]): string[] {
+  return stubs.filter((stub) => !existsSync(path.join(stubsDir, stub.path))).map((stub) => stub.path);
+}
