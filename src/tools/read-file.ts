@@ -1,0 +1,52 @@
+/**
+ * Implementation of the tool `read_file` (schemas/files/read_file.tool.json).
+ * Scaffolded once by toolsmith; yours to edit — generate never overwrites it.
+ */
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import type { ToolExecutionContext, ToolExecutionResult } from '../index.js';
+import { ReadFileToolBase } from '../../generated/tools/read-file.base.js';
+import type { ReadFileInput, ReadFileOutput } from '../../generated/types/read-file.js';
+import { defaultFilesRoot, pathRefusal, resolveInside } from './confine.js';
+
+/** Options of the file tools. */
+export interface FileToolOptions {
+  /** The folder every path is relative to and confined to (default `$TOOLSMITH_FILES_ROOT` or the working folder). */
+  root?: string;
+}
+
+/** `read_file`: reads a file confined to a root folder. */
+export class ReadFileTool extends ReadFileToolBase {
+  readonly root: string;
+
+  constructor(options: FileToolOptions = {}) {
+    super();
+    this.root = path.resolve(options.root ?? defaultFilesRoot());
+  }
+
+  /** `..` and absolute paths are refused before anything is asked or read. */
+  refusal(args: ReadFileInput): ToolExecutionResult<ReadFileOutput> | undefined {
+    const reason = typeof args.path === 'string' ? pathRefusal(args.path) : undefined;
+    return reason ? { success: false, error: reason, details: { path: String(args.path).slice(0, 200) } } : undefined;
+  }
+
+  async execute(args: ReadFileInput, _context: ToolExecutionContext): Promise<ToolExecutionResult<ReadFileOutput>> {
+    const resolved = await resolveInside(this.root, args.path);
+    if (!resolved.ok) return { success: false, error: resolved.reason, details: { path: args.path.slice(0, 200) } };
+    const handle = await open(resolved.absolute, 'r');
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) return { success: false, error: `"${args.path}" is not a file` };
+      const maxBytes = args.maxBytes ?? 65536;
+      const buffer = Buffer.alloc(Math.min(maxBytes, stat.size));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      const encoding = args.encoding ?? 'utf8';
+      return {
+        success: true,
+        output: { path: resolved.relative, size: stat.size, encoding, content: buffer.subarray(0, bytesRead).toString(encoding), truncated: stat.size > bytesRead },
+      };
+    } finally {
+      await handle.close();
+    }
+  }
+}
