@@ -99,7 +99,8 @@ export function runtimeSpecifier(fromFile: string, runtimeImport: string): strin
   if (!runtimeImport.startsWith('.')) return runtimeImport;
   const depth = fromFile.split('/').length - 1;
   const trimmed = runtimeImport.replace(/^\.\//, '');
-  return depth === 0 ? `./${trimmed}` : `${'../'.repeat(depth)}${trimmed}`;
+  if (depth > 0) return `${'../'.repeat(depth)}${trimmed}`;
+  return trimmed.startsWith('../') ? trimmed : `./${trimmed}`;
 }
 
 /** Words TypeScript reserves, which a generated identifier must never be on its own. */

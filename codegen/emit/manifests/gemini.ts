@@ -125,7 +125,7 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
       setOwn(out, key, cloneJson(value));
     } else if (key === 'items') {
       if (Array.isArray(value)) {
-        recorder.rewritten(pointer, key, value, 'merged into one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it');
+        recorder.rewritten(pointer, key, value, 'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it');
         setOwn(out, key, { anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context, refs)) });
       } else {
         setOwn(out, key, convert(value, childPointer(pointer, 'items'), context, refs));
@@ -137,7 +137,7 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
           recorder.dropped(pointer, key, value);
           continue;
         }
-        recorder.rewritten(pointer, key, value, 'rewritten as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
+        recorder.rewritten(pointer, key, value, 'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
       }
       const branches = value
         .map((item, index) => ({ item, index }))

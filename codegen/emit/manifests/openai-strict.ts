@@ -181,12 +181,12 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
       setOwn(out, key, []);
     } else if (key === 'additionalProperties') {
       if (value !== false) {
-        recorder.rewritten(pointer, key, value, 'set to `false`: the model cannot send properties the definition does not name, though the runtime accepts them');
+        recorder.rewritten(pointer, key, value, 'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them');
       }
       setOwn(out, key, false);
     } else if (key === 'items') {
       if (Array.isArray(value)) {
-        recorder.rewritten(pointer, key, value, 'merged into one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it');
+        recorder.rewritten(pointer, key, value, 'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it');
         setOwn(out, key, { anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context)) });
       } else {
         setOwn(out, key, convert(value, childPointer(pointer, 'items'), context));
@@ -194,7 +194,7 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
     } else if (key === 'anyOf') {
       setOwn(out, key, Array.isArray(value) ? value.map((item, index) => convert(item, childPointer(pointer, key, index), context)) : value);
     } else if (key === 'oneOf' && !hasOwn(node, 'anyOf') && Array.isArray(value)) {
-      recorder.rewritten(pointer, key, value, 'rewritten as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
+      recorder.rewritten(pointer, key, value, 'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
       setOwn(out, 'anyOf', value.map((item, index) => convert(item, childPointer(pointer, key, index), context)));
     } else if (key === 'definitions' || key === '$defs') {
       setOwn(out, key, convertMap(value, pointer, key, context));
@@ -215,7 +215,7 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
     if (!hasOwn(out, 'properties')) {
       setOwn(out, 'properties', {});
       if (!hasOwn(node, 'additionalProperties')) {
-        recorder.rewritten(pointer, 'additionalProperties', true, 'an object without named properties becomes an empty object: the model cannot send any property');
+        recorder.rewritten(pointer, 'additionalProperties', true, 'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them');
       }
     }
     if (!hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);

@@ -131,7 +131,7 @@ export function codeSpan(text: string): string {
 function shortValue(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const json = JSON.stringify(value);
-  if (json === undefined || json.length > 60) return undefined;
+  if (json === undefined || json.length > 40) return undefined;
   return json;
 }
 
@@ -194,7 +194,7 @@ export class LossRecorder {
     this.add(pointer, keyword, 'dropped', value, consequence ?? runtimeNote(keyword));
   }
 
-  /** Records a keyword replaced by a weaker form (`how` says by what, and what the model is not told). */
+  /** Records a keyword replaced by a weaker form; `how` continues "rewritten for <target> …" (e.g. "as `anyOf`: …"). */
   rewritten(pointer: string, keyword: string, value: unknown, how: string): void {
     this.add(pointer, keyword, 'rewritten', value, how);
   }
@@ -205,7 +205,10 @@ export class LossRecorder {
     this.seen.add(key);
     const shown = shortValue(value);
     const subject = codeSpan(shown === undefined ? keyword : `${keyword}: ${shown}`);
-    const message = `${subject} at ${codeSpan(pointer || '/')} ${action} for ${this.target}: ${consequence}`;
+    const message =
+      action === 'dropped'
+        ? `${subject} at ${codeSpan(pointer || '/')} dropped for ${this.target}: ${consequence}`
+        : `${subject} at ${codeSpan(pointer || '/')} rewritten for ${this.target} ${consequence}`;
     this.entries.push({ pointer, keyword, action, value: cloneJson(value), message });
   }
 }

@@ -1,0 +1,373 @@
+import Handlebars from 'handlebars';
+import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
+import { compareStrings, relativeImport } from '../naming.js';
+import type { LossReport, ManifestTarget } from './manifests/loss-report.js';
+import { codeSpan, hasOwn, isSchemaObject, parseLocalRef, type SchemaObject } from './manifests/schema-walk.js';
+
+/** The templates `emitDocs` renders: `index`, `tool` and `types` (see codegen/templates/*.hbs). */
+export type DocTemplates = Readonly<Record<string, string>>;
+
+/** Names of the templates, and so of the files a user's `--templates DIR` may override. */
+export const DOC_TEMPLATE_NAMES = ['index', 'tool', 'types'] as const;
+
+/** Options of `emitDocs`: the template texts (pure: the caller loads them) and what each manifest loses. */
+export interface DocsOptions {
+  templates: DocTemplates;
+  /** From `emitManifests`; a tool or target missing from it is shown as "not generated". */
+  losses: LossReport;
+  /** tool → target → why that target cannot take the tool. */
+  unavailable?: Readonly<Record<string, Readonly<Partial<Record<ManifestTarget, string>>>>>;
+}
+
+/* ---------- Markdown escaping: every text from a schema reaches a page through one of these ---------- */
+
+/** Escapes schema text for inline Markdown: no emphasis, links, code, HTML or entities survive. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/[`*_[\]]/g, (char) => `\\${char}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** Escapes schema text for a paragraph: inline escaping per line, and no line may open a block. */
+export function escapeMarkdownParagraph(text: string): string {
+  return text
+    .replace(/\r\n|\r/g, '\n')
+    .split('\n')
+    .map((line) =>
+      escapeMarkdown(line.trimStart())
+        .replace(/^([#+=-])/, '\\$1')
+        .replace(/^(\d+)([.)])/, '$1\\$2'),
+    )
+    .join('\n')
+    .trim();
+}
+
+/** Makes already-escaped Markdown fit in one table cell: pipes escaped, line breaks as `<br>`. */
+export function tableCell(markdown: string): string {
+  return markdown.replace(/\|/g, '\\|').replace(/\r\n|\r|\n/g, '<br>').trim();
+}
+
+/** A JSON value as an inline code span. */
+function jsonCode(value: unknown): string {
+  return codeSpan(JSON.stringify(value));
+}
+
+/** A fenced JSON block whose fence no value can close. */
+function jsonBlock(value: unknown): string {
+  const json = JSON.stringify(value, null, 2) ?? 'null';
+  let fence = '```';
+  while (json.includes(fence)) fence += '`';
+  return `${fence}json\n${json}\n${fence}`;
+}
+
+/** GitHub's anchor for a heading made of an identifier. */
+function anchorOf(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9_-]/g, '');
+}
+
+/* ---------- Property tables ---------- */
+
+/** One row of an input or output table; every field is Markdown ready for a table cell. */
+export interface PropertyRow {
+  property: string;
+  type: string;
+  required: string;
+  default: string;
+  constraints: string;
+  description: string;
+}
+
+/** How a table links a `$ref` (to a section of this page or a shared types page). */
+type RefLinker = (ref: string) => { text: string; href: string } | undefined;
+
+const CONSTRAINT_KEYWORDS = [
+  'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf',
+  'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+] as const;
+
+function typeText(schema: unknown, link: RefLinker): string {
+  if (schema === true || (isSchemaObject(schema) && Object.keys(schema).length === 0)) return 'any';
+  if (!isSchemaObject(schema)) return 'never';
+  if (typeof schema.$ref === 'string') {
+    const target = link(schema.$ref);
+    return target === undefined ? codeSpan(schema.$ref) : `[${escapeMarkdown(target.text)}](${target.href})`;
+  }
+  const branches = (Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined) as unknown[] | undefined;
+  if (branches !== undefined && schema.type === undefined) {
+    return `${schema.oneOf !== undefined ? 'one of' : 'any of'}: ${branches.map((branch) => typeText(branch, link)).join(', ')}`;
+  }
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
+  if (types.length === 0) {
+    if (hasOwn(schema, 'const')) return 'constant';
+    if (Array.isArray(schema.enum)) return 'enum';
+    if (isSchemaObject(schema.properties)) return 'object';
+    return 'any';
+  }
+  return types
+    .map((type) => {
+      if (type !== 'array') return type;
+      if (Array.isArray(schema.items)) return `tuple of ${schema.items.map((item) => typeText(item, link)).join(', ')}`;
+      return schema.items === undefined ? 'array' : `array of ${typeText(schema.items, link)}`;
+    })
+    .join(' or ');
+}
+
+function constraintsText(schema: unknown): string {
+  if (!isSchemaObject(schema)) return '';
+  const parts: string[] = [];
+  if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.map((value) => jsonCode(value)).join(', ')}`);
+  if (hasOwn(schema, 'const')) parts.push(`always ${jsonCode(schema.const)}`);
+  for (const keyword of CONSTRAINT_KEYWORDS) {
+    if (hasOwn(schema, keyword)) parts.push(codeSpan(`${keyword}: ${JSON.stringify(schema[keyword])}`));
+  }
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false && isSchemaObject(schema.properties)) {
+    parts.push('other properties allowed');
+  }
+  return parts.join(', ');
+}
+
+/** True when a property's own schema is an inline object whose properties get rows of their own. */
+function hasNestedProperties(schema: unknown): schema is SchemaObject {
+  return isSchemaObject(schema) && schema.$ref === undefined && isSchemaObject(schema.properties) && Object.keys(schema.properties).length > 0;
+}
+
+/** The rows of an object schema: nested inline objects flattened with dotted paths (`a.b`, `list[].c`). */
+export function propertyRows(schema: unknown, link: RefLinker, prefix = ''): PropertyRow[] {
+  if (!isSchemaObject(schema) || !isSchemaObject(schema.properties)) return [];
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const rows: PropertyRow[] = [];
+  for (const name of Object.keys(schema.properties)) {
+    const property = schema.properties[name];
+    const path = prefix === '' ? name : `${prefix}.${name}`;
+    const description = isSchemaObject(property) && typeof property.description === 'string' ? escapeMarkdownParagraph(property.description) : '';
+    rows.push({
+      property: tableCell(codeSpan(path)),
+      type: tableCell(typeText(property, link)),
+      required: required.has(name) ? 'yes' : 'no',
+      default: isSchemaObject(property) && hasOwn(property, 'default') ? tableCell(jsonCode(property.default)) : '',
+      constraints: tableCell(constraintsText(property)),
+      description: tableCell(description),
+    });
+    if (hasNestedProperties(property)) rows.push(...propertyRows(property, link, path));
+    else if (isSchemaObject(property) && hasNestedProperties(property.items)) rows.push(...propertyRows(property.items, link, `${path}[]`));
+  }
+  return rows;
+}
+
+/** The table of a schema whose root is not an object: one row describing the whole value. */
+function valueRows(schema: unknown, link: RefLinker, withDescription: boolean): PropertyRow[] {
+  const description = withDescription && isSchemaObject(schema) && typeof schema.description === 'string' ? escapeMarkdownParagraph(schema.description) : '';
+  return [
+    {
+      property: '(the value)',
+      type: tableCell(typeText(schema, link)),
+      required: 'yes',
+      default: isSchemaObject(schema) && hasOwn(schema, 'default') ? tableCell(jsonCode(schema.default)) : '',
+      constraints: tableCell(constraintsText(schema)),
+      description: tableCell(description),
+    },
+  ];
+}
+
+/**
+ * The rows of a schema: its properties; none for an object without properties; one row for any other
+ * value (its description only when `withDescription`, since a type section shows it above the table).
+ */
+function schemaRows(schema: unknown, link: RefLinker, withDescription = true): PropertyRow[] {
+  const rows = propertyRows(schema, link);
+  if (rows.length > 0) return rows;
+  if (isSchemaObject(schema) && schema.type === 'object' && schema.oneOf === undefined && schema.anyOf === undefined) return [];
+  return valueRows(schema, link, withDescription);
+}
+
+/* ---------- Pages ---------- */
+
+const TARGET_LABELS: Readonly<Record<ManifestTarget, string>> = {
+  openai: 'OpenAI (function calling)',
+  'openai-strict': 'OpenAI (strict structured outputs)',
+  anthropic: 'Anthropic',
+  gemini: 'Gemini',
+  mcp: 'MCP',
+};
+
+function banner(source: string, ctx: EmitContext): string {
+  return `<!-- Generated by toolsmith from ${source}. Do not edit: run \`${ctx.regenerateCommand}\` to regenerate. -->`;
+}
+
+function toolPagePath(tool: ToolModel): string {
+  return `docs/tools/${tool.names.kebab}.md`;
+}
+
+function typesPagePath(module: string): string {
+  return `docs/types/${module}.md`;
+}
+
+/** Links a tool's bundled `$ref`s: shared types to their page, local definitions to this page's sections. */
+function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
+  return (ref) => {
+    const tokens = parseLocalRef(ref);
+    if (tokens === undefined || tokens.length !== 2 || tokens[0] !== 'definitions') return undefined;
+    const origin = tool.definitionOrigins[tokens[1]!];
+    if (origin === undefined) return { text: tokens[1]!, href: `#${anchorOf(tokens[1]!)}` };
+    if (origin.kind === 'shared') {
+      return { text: origin.typeName, href: `${relativeImport(fromPage, typesPagePath(origin.module))}#${anchorOf(origin.typeName)}` };
+    }
+    return { text: origin.typeName, href: `#${anchorOf(origin.typeName)}` };
+  };
+}
+
+/** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */
+function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
+  const moduleOf = new Map<string, string>();
+  for (const shared of project.shared) for (const type of shared.types ?? []) moduleOf.set(type.typeName, shared.module);
+  return (ref) => {
+    const tokens = parseLocalRef(ref);
+    if (tokens === undefined || tokens.length !== 2 || tokens[0] !== 'definitions') return undefined;
+    const typeName = tokens[1]!;
+    const module = moduleOf.get(typeName);
+    if (module === undefined) return undefined;
+    const page = typesPagePath(module);
+    return { text: typeName, href: `${page === fromPage ? '' : relativeImport(fromPage, page)}#${anchorOf(typeName)}` };
+  };
+}
+
+function toolView(tool: ToolModel, project: ProjectModel, ctx: EmitContext, options: DocsOptions): Record<string, unknown> {
+  const page = toolPagePath(tool);
+  const link = toolLinker(tool, page);
+  const localTypes = Object.keys(tool.definitionOrigins)
+    .filter((key) => tool.definitionOrigins[key]!.kind === 'local')
+    .sort(compareStrings)
+    .map((key) => {
+      const schema = (tool.inputSchema.definitions?.[key] ?? tool.outputSchema?.definitions?.[key]) as unknown;
+      const typeName = tool.definitionOrigins[key]!.typeName;
+      return {
+        name: escapeMarkdown(typeName),
+        description: isSchemaObject(schema) && typeof schema.description === 'string' ? escapeMarkdownParagraph(schema.description) : '',
+        rows: schemaRows(schema, link, false),
+      };
+    });
+  const losses = options.losses[tool.name] ?? {};
+  const manifests = (Object.keys(TARGET_LABELS) as ManifestTarget[]).map((target) => {
+    const reason = options.unavailable?.[tool.name]?.[target];
+    const entries = losses[target];
+    return {
+      target: TARGET_LABELS[target],
+      unavailable: reason === undefined ? '' : escapeMarkdownParagraph(reason),
+      notGenerated: reason === undefined && entries === undefined,
+      lossless: reason === undefined && entries !== undefined && entries.length === 0,
+      losses: reason === undefined && entries !== undefined ? entries.map((entry) => entry.message) : [],
+    };
+  });
+  return {
+    banner: banner(tool.source.file, ctx),
+    name: tool.name,
+    nameCode: codeSpan(tool.name),
+    displayName: escapeMarkdown(tool.displayName),
+    description: escapeMarkdownParagraph(tool.description).replace(/\|/g, '\\|'),
+    id: codeSpan(tool.id),
+    version: tool.version === undefined ? '' : codeSpan(tool.version),
+    category: tool.category === undefined ? '' : escapeMarkdown(tool.category),
+    source: codeSpan(tool.source.file),
+    capabilities: tool.requiredCapabilities.map((capability) => codeSpan(capability)),
+    sideEffects: tool.hasSideEffects ? 'yes' : 'no',
+    approval: tool.hasSideEffects
+      ? 'asked before every call when an approval gate is configured (the default policy, `side-effects`)'
+      : 'not asked under the default policy (`side-effects`); asked only when the policy is `always`',
+    timeout: tool.timeoutMs === undefined ? '' : `${tool.timeoutMs} ms`,
+    input: { rows: schemaRows(tool.inputSchema, link) },
+    output: tool.outputSchema === undefined ? undefined : { rows: schemaRows(tool.outputSchema, link) },
+    localTypes,
+    examples: tool.examples.map((example, index) => ({
+      title: example.description === undefined ? `Example ${index + 1}` : escapeMarkdown(example.description),
+      input: jsonBlock(example.input),
+      output: example.output === undefined ? '' : jsonBlock(example.output),
+    })),
+    manifests,
+    indexLink: relativeImport(page, 'docs/index.md'),
+  };
+}
+
+function indexView(project: ProjectModel, ctx: EmitContext): Record<string, unknown> {
+  const byCategory = new Map<string, ToolModel[]>();
+  for (const tool of project.tools) {
+    const category = tool.category ?? '';
+    byCategory.set(category, [...(byCategory.get(category) ?? []), tool]);
+  }
+  const categories = [...byCategory.keys()]
+    .sort((a, b) => (a === '' ? 1 : b === '' ? -1 : compareStrings(a, b)))
+    .map((category) => ({
+      name: category === '' ? 'Other' : escapeMarkdown(category),
+      tools: byCategory
+        .get(category)!
+        .sort((a, b) => compareStrings(a.name, b.name))
+        .map((tool) => ({
+          name: tool.name,
+          nameCode: codeSpan(tool.name),
+          displayName: escapeMarkdown(tool.displayName),
+          link: relativeImport('docs/index.md', toolPagePath(tool)),
+          summary: tableCell(escapeMarkdownParagraph(tool.description.split(/\r?\n/)[0] ?? '')),
+          sideEffects: tool.hasSideEffects ? 'yes' : 'no',
+        })),
+    }));
+  const types = [...project.shared]
+    .sort((a, b) => compareStrings(a.module, b.module))
+    .map((shared) => ({ module: codeSpan(shared.module), link: relativeImport('docs/index.md', typesPagePath(shared.module)) }));
+  return { banner: banner('the tool definitions in schemas/', ctx), categories, types };
+}
+
+function typesView(shared: SharedSchemaModel, project: ProjectModel, ctx: EmitContext): Record<string, unknown> {
+  const page = typesPagePath(shared.module);
+  const link = sharedLinker(project, page);
+  const types = (shared.types ?? [{ typeName: shared.typeNames['#'] ?? shared.module, schema: shared.schema }]).map((type) => ({
+    name: escapeMarkdown(type.typeName),
+    description: typeof type.schema.description === 'string' ? escapeMarkdownParagraph(type.schema.description) : '',
+    rows: schemaRows(type.schema, link, false),
+  }));
+  return {
+    banner: banner(shared.source, ctx),
+    module: codeSpan(shared.module),
+    source: codeSpan(shared.source),
+    types,
+    indexLink: relativeImport(page, 'docs/index.md'),
+  };
+}
+
+/** Compiles the templates in a fresh Handlebars environment (no helpers leak between runs). */
+function compile(templates: DocTemplates): Record<(typeof DOC_TEMPLATE_NAMES)[number], Handlebars.TemplateDelegate> {
+  const handlebars = Handlebars.create();
+  const compiled = {} as Record<(typeof DOC_TEMPLATE_NAMES)[number], Handlebars.TemplateDelegate>;
+  for (const name of DOC_TEMPLATE_NAMES) {
+    const text = templates[name];
+    if (text === undefined) throw new Error(`Docs template '${name}' is missing. Given: ${Object.keys(templates).sort(compareStrings).join(', ') || 'none'}.`);
+    compiled[name] = handlebars.compile(text.replace(/\r\n?/g, '\n'), { noEscape: true });
+  }
+  return compiled;
+}
+
+/** One trailing newline, LF, no trailing spaces on lines; blank-line runs collapsed to one. */
+function tidy(markdown: string): string {
+  return `${markdown
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
+}
+
+/**
+ * `docs/index.md` (tools by category), `docs/tools/<tool>.md` (one page per tool) and
+ * `docs/types/<module>.md` (one page per shared schema file), from the given templates.
+ */
+export function emitDocs(project: ProjectModel, ctx: EmitContext, options: DocsOptions): GeneratedFile[] {
+  const templates = compile(options.templates);
+  const files: GeneratedFile[] = [{ path: 'docs/index.md', content: tidy(templates.index(indexView(project, ctx))), kind: 'generated' }];
+  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
+    files.push({ path: toolPagePath(tool), content: tidy(templates.tool(toolView(tool, project, ctx, options))), kind: 'generated' });
+  }
+  for (const shared of [...project.shared].sort((a, b) => compareStrings(a.module, b.module))) {
+    files.push({ path: typesPagePath(shared.module), content: tidy(templates.types(typesView(shared, project, ctx))), kind: 'generated' });
+  }
+  return files;
+}

@@ -1,0 +1,59 @@
+import type { ITool, ToolCallDetails, ToolCallResult, ToolOrchestrator } from '../../src/index.js';
+
+/** A hand-written tool (its input schema is compiled at registration); override any field. */
+export function makeTool(name: string, overrides: Partial<ITool> = {}): ITool {
+  return {
+    id: `test:${name}`,
+    name,
+    displayName: name,
+    description: `Test tool ${name}.`,
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: true },
+    async execute(args) {
+      return { success: true, output: { echoed: args } };
+    },
+    ...overrides,
+  };
+}
+
+export const caller = {
+  gmiId: 'gmi-1',
+  personaId: 'persona-1',
+  userContext: { userId: 'user-1' },
+  personaCapabilities: [] as string[],
+};
+
+let nextId = 0;
+
+/** Calls `name` through `orchestrator` as `caller`, with `extra` merged into the details. */
+export function callTool(
+  orchestrator: ToolOrchestrator,
+  name: string,
+  args: unknown = {},
+  extra: Partial<ToolCallDetails> = {},
+): Promise<ToolCallResult> {
+  return orchestrator.processToolCall({
+    ...caller,
+    toolCallRequest: { id: `call-${++nextId}`, name, arguments: args as Record<string, unknown> },
+    ...extra,
+  });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A promise plus its resolver. */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A tool whose execute never settles and ignores its signal. */
+export function hangingTool(name: string, overrides: Partial<ITool> = {}): ITool {
+  return makeTool(name, { execute: () => new Promise(() => {}), ...overrides });
+}
