@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/ajv-options.js';
@@ -8,10 +8,14 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 /** Formats the validators know (ajv-formats' full set); any other `format` is an error. */
 export const KNOWN_FORMATS: ReadonlySet<string> = new Set(Object.keys(fullFormats));
 
-/** An Ajv configured exactly like the runtime, emitting ESM standalone code when `code` is set. */
-export function createGeneratorAjv(options: { code?: boolean } = {}): Ajv {
+/**
+ * An Ajv configured exactly like the runtime, emitting ESM standalone code when `code` is set.
+ * `overrides` is for tests only (the JSON-Schema-Test-Suite needs no coercion, no defaults, no strict mode).
+ */
+export function createGeneratorAjv(options: { code?: boolean; overrides?: Options } = {}): Ajv {
   const ajv = new Ajv({
     ...AJV_OPTIONS,
+    ...options.overrides,
     ...(options.code ? { code: { source: true, esm: true, lines: true, optimize: true } } : {}),
   });
   addFormats(ajv);

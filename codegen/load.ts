@@ -70,6 +70,19 @@ function listJsonFiles(dir: string, prefix = ''): string[] {
   return out;
 }
 
+const JSON_ERRORS: Record<string, string> = {
+  PropertyNameExpected: 'a property name was expected here (a trailing comma?)',
+  ValueExpected: 'a value was expected here (a trailing comma?)',
+  ColonExpected: 'a colon was expected here',
+  CommaExpected: 'a comma was expected here',
+  CloseBraceExpected: 'a closing } was expected here',
+  CloseBracketExpected: 'a closing ] was expected here',
+  EndOfFileExpected: 'the file should end here (a second top-level value?)',
+  InvalidSymbol: 'this character cannot start a JSON value',
+  UnexpectedEndOfString: 'a string is not closed',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+};
+
 /** Parses one JSON text, keeping positions; syntax errors become problems. */
 export function parseSource(relPath: string, file: string, text: string): { source: SourceFile; problems: Problem[] } {
   const errors: ParseError[] = [];
@@ -79,14 +92,14 @@ export function parseSource(relPath: string, file: string, text: string): { sour
   if (errors.length > 0) {
     return {
       source,
-      problems: errors.map((error) => {
+      problems: errors.slice(0, 1).map((error) => {
         const { line, column } = lineColumn(text, error.offset);
         return {
           file,
           line,
           column,
           pointer: '',
-          message: `invalid JSON: ${printParseErrorCode(error.error)}`,
+          message: `invalid JSON: ${JSON_ERRORS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error)}`,
           hint: 'fix the JSON syntax (definition files are strict JSON: no comments, no trailing commas)',
         };
       }),

@@ -6,7 +6,7 @@ import { ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from '../src/ajv-options.js';
 import { allowExtensionKeywords, createGeneratorAjv, KNOWN_FORMATS } from './ajv.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
-import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, toolNames } from './naming.js';
+import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
 import { closest, escapePointerSegment, parsePointer, sortProblems } from './problems.js';
 import { cloneJson, DRAFT7_KEYWORDS, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
 
@@ -41,6 +41,7 @@ export function normalize(loaded: LoadedFiles): NormalizeResult {
   const sourcesByName = new Map<string, SourceFile>();
   const candidates: { source: SourceFile; definition: Record<string, any> }[] = [];
 
+  const problemCount = new Map<SourceFile, number>();
   for (const source of loaded.tools) {
     if (source.value === undefined) continue;
     if (!isObject(source.value)) {
@@ -56,7 +57,8 @@ export function normalize(loaded: LoadedFiles): NormalizeResult {
     if (isObject(definition.inputSchema) && definition.inputSchema.type !== 'object') {
       problems.push(problemAt(source, '/inputSchema', `the input schema's root must be \`"type": "object"\` (it is ${JSON.stringify(definition.inputSchema.type ?? 'unset')})`, 'LLM providers pass tool arguments as one object: wrap the values in `properties`'));
     }
-    if (problems.length > before || typeof definition.name !== 'string') continue;
+    problemCount.set(source, problems.length - before);
+    if (typeof definition.name !== 'string' || !TOOL_NAME_PATTERN.test(definition.name)) continue;
     const previous = sourcesByName.get(definition.name);
     if (previous) {
       problems.push(problemAt(source, '/name', `the tool name "${definition.name}" is already used by ${previous.file}`, 'tool names must be unique: rename one of them'));
@@ -70,11 +72,14 @@ export function normalize(loaded: LoadedFiles): NormalizeResult {
 
   const tools: ToolModel[] = [];
   for (const { source, definition } of candidates) {
-    const model = buildTool(source, definition, shared, ajv, problems);
+    if (!isObject(definition.inputSchema) || (definition.outputSchema !== undefined && !isObject(definition.outputSchema))) continue;
+    const model = buildTool(source, definition, shared, ajv, problems, (problemCount.get(source) ?? 0) > 0);
     if (model) tools.push(model);
   }
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
-  for (const tool of tools) if (tool.steps) checkSteps(tool, toolsByName, sourcesByName.get(tool.name)!, problems);
+  for (const { source, definition } of candidates) {
+    if (Array.isArray(definition.steps)) checkSteps(definition.name, definition.steps, toolsByName.get(definition.name)?.inputSchema, sourcesByName, toolsByName, source, problems);
+  }
 
   tools.sort((a, b) => compareStrings(a.name, b.name));
   const sharedModels = [...shared.values()].map((entry) => entry.model).sort((a, b) => compareStrings(a.relPath, b.relPath));
@@ -104,6 +109,11 @@ function definitionErrors(source: SourceFile, errors: ErrorObject[]): Problem[] 
       problem = problemAt(source, error.instancePath, `missing required field "${field}"`, error.instancePath === '' ? `a definition needs name, description and inputSchema` : undefined);
     } else if (error.keyword === 'pattern' && error.instancePath === '/name') {
       problem = problemAt(source, '/name', `the tool name ${JSON.stringify(truncate(String(source.value && (source.value as any).name)))} does not match ${error.params.pattern}`, 'use letters, digits, `_` and `-`, starting with a letter or `_`, at most 64 characters');
+    } else if (/^\/(inputSchema|outputSchema)(\/.*)?\/type(\/\d+)?$/.test(error.instancePath) && (error.keyword === 'enum' || error.keyword === 'type')) {
+      const value = resolvePointer(source.value, parsePointer(error.instancePath));
+      const typeNames = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
+      const suggestion = typeof value === 'string' ? closest(value, typeNames) : undefined;
+      problem = problemAt(source, error.instancePath, `${JSON.stringify(value)} is not a JSON Schema type`, suggestion ? `did you mean "${suggestion}"?` : `the types are: ${typeNames.join(', ')} (or an array of them)`);
     } else {
       const inSchema = /^\/(inputSchema|outputSchema)/.test(error.instancePath);
       problem = problemAt(source, error.instancePath, `${inSchema ? 'not a valid draft-07 schema: ' : ''}${error.instancePath || 'the definition'} ${error.message}`, inSchema ? 'see https://json-schema.org/draft-07/json-schema-validation' : undefined);
@@ -333,7 +343,7 @@ function resolvePointer(root: unknown, segments: string[]): unknown {
   return current;
 }
 
-function buildTool(source: SourceFile, definition: Record<string, any>, shared: Map<string, SharedEntry>, ajv: Ajv, problems: Problem[]): ToolModel | undefined {
+function buildTool(source: SourceFile, definition: Record<string, any>, shared: Map<string, SharedEntry>, ajv: Ajv, problems: Problem[], hadProblems: boolean): ToolModel | undefined {
   const names = toolNames(definition.name);
   const before = problems.length;
   const sharedUsed = new Set<string>();
@@ -344,7 +354,7 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   };
   const input = bundle(definition.inputSchema, '/inputSchema', names.inputType);
   const output = definition.outputSchema === undefined ? undefined : bundle(definition.outputSchema, '/outputSchema', names.outputType);
-  if (problems.length > before) return undefined;
+  if (hadProblems || problems.length > before) return undefined;
 
   const inputValidator = compileChecked(ajv, input.bundled, source, '/inputSchema', problems);
   const outputValidator = output ? compileChecked(ajv, output.bundled, source, '/outputSchema', problems) : undefined;
@@ -419,22 +429,29 @@ function checkExample(validate: ValidateFunction, value: unknown, source: Source
   const copy = cloneJson(value);
   if (validate(copy)) return;
   for (const error of validate.errors ?? []) {
-    const path = error.keyword === 'required' ? `${error.instancePath}/${escapePointerSegment(error.params.missingProperty)}` : error.instancePath;
-    problems.push(problemAt(source, `${pointer}${error.instancePath}`, `the example ${what} does not match the ${what} schema: ${path || '/'} ${error.message}`, 'fix the example or the schema'));
+    const detail = error.keyword === 'required' ? `the required property "${error.params.missingProperty}" is missing${error.instancePath ? ` at ${error.instancePath}` : ''}` : `${error.instancePath || '/'} ${error.message}`;
+    problems.push(problemAt(source, `${pointer}${error.instancePath}`, `the example ${what} does not match the ${what} schema: ${detail}`, 'fix the example or the schema'));
   }
 }
 
 const REFERENCE = /^\$(input|steps)((?:\.[^.]+)*)$/;
 
-function checkSteps(tool: ToolModel, tools: Map<string, ToolModel>, source: SourceFile, problems: Problem[]): void {
-  tool.steps!.forEach((step, index) => {
-    const target = tools.get(step.tool);
-    if (!target) {
-      const suggestion = closest(step.tool, tools.keys());
-      problems.push(problemAt(source, `/steps/${index}/tool`, `step ${index} calls the tool "${step.tool}", which does not exist`, suggestion ? `did you mean \`${suggestion}\`?` : `defined tools: ${[...tools.keys()].join(', ')}`));
+function checkSteps(
+  toolName: string,
+  steps: ComposedStep[],
+  inputSchema: JSONSchema7 | undefined,
+  sources: Map<string, SourceFile>,
+  tools: Map<string, ToolModel>,
+  source: SourceFile,
+  problems: Problem[],
+): void {
+  steps.forEach((step, index) => {
+    if (!sources.has(step.tool)) {
+      const suggestion = closest(step.tool, sources.keys());
+      problems.push(problemAt(source, `/steps/${index}/tool`, `step ${index} calls the tool "${step.tool}", which does not exist`, suggestion ? `did you mean \`${suggestion}\`?` : `defined tools: ${[...sources.keys()].join(', ')}`));
       return;
     }
-    if (target.name === tool.name) {
+    if (step.tool === toolName) {
       problems.push(problemAt(source, `/steps/${index}/tool`, `step ${index} calls the composed tool itself`, 'a composed tool cannot call itself'));
     }
     const visit = (value: unknown, pointer: string): void => {
@@ -446,7 +463,7 @@ function checkSteps(tool: ToolModel, tools: Map<string, ToolModel>, source: Sour
         }
         const path = match[2] ? match[2].slice(1).split('.') : [];
         if (match[1] === 'input') {
-          if (!schemaHasPath(tool.inputSchema, tool.inputSchema, path)) problems.push(problemAt(source, pointer, `"${value}" names a field the input schema does not have`, `input fields: ${Object.keys(tool.inputSchema.properties ?? {}).join(', ')}`));
+          if (inputSchema && !schemaHasPath(inputSchema, inputSchema, path)) problems.push(problemAt(source, pointer, `"${value}" names a field the input schema does not have`, `input fields: ${Object.keys(inputSchema.properties ?? {}).join(', ')}`));
           return;
         }
         const stepIndex = Number(path[0]);
@@ -454,7 +471,7 @@ function checkSteps(tool: ToolModel, tools: Map<string, ToolModel>, source: Sour
           problems.push(problemAt(source, pointer, `"${value}" must reference an earlier step's output as \`$steps.<n>.output.<field>\` (n < ${index})`, 'steps run in order; a step can only use the outputs before it'));
           return;
         }
-        const earlier = tools.get(tool.steps![stepIndex]!.tool);
+        const earlier = tools.get(steps[stepIndex]!.tool);
         if (earlier && (!earlier.outputSchema || !schemaHasPath(earlier.outputSchema, earlier.outputSchema, path.slice(2)))) {
           problems.push(problemAt(source, pointer, `"${value}" names a field the output of "${earlier.name}" does not have`, earlier.outputSchema ? `output fields: ${Object.keys(earlier.outputSchema.properties ?? {}).join(', ')}` : `"${earlier.name}" has no outputSchema`));
         }

@@ -24,9 +24,9 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext): Generated
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
   const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
   const ajv = createGeneratorAjv({ code: true });
-  addSchema(ajv, tool.inputSchema, 'input');
+  addValidatorSchema(ajv, tool.inputSchema, 'input');
   if (tool.outputSchema) {
-    addSchema(ajv, tool.outputSchema, 'output');
+    addValidatorSchema(ajv, tool.outputSchema, 'output');
     exports[tool.names.outputValidator] = 'output';
   }
   const js = `${banner(tool.source.file, ctx)}${toEsm(standaloneCode(ajv, exports))}`;
@@ -47,11 +47,12 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext): Generated
   ];
 }
 
-function addSchema(ajv: ReturnType<typeof createGeneratorAjv>, schema: JSONSchema7, id: string): void {
+/** Adds one schema under `id` the way every generated validator is built (its `x-` keywords declared). */
+export function addValidatorSchema(ajv: ReturnType<typeof createGeneratorAjv>, schema: JSONSchema7 | boolean, id: string): void {
   const keywords = new Set<string>();
   walkSchema(schema, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
   allowExtensionKeywords(ajv, keywords);
-  ajv.addSchema(schema as object, id);
+  ajv.addSchema(schema as object | boolean, id);
 }
 
 /** Rewrites the `require(...)` calls Ajv leaves in "ESM" output into real imports (with `.js`). */

@@ -41,7 +41,7 @@ function compareLossEntries(a: LossEntry, b: LossEntry): number {
 }
 
 /**
- * `manifests/loss-report.json` and `manifests/loss-report.md`: for every tool and target, each keyword
+ * `manifests/loss-report.json` and `manifests/loss-report.md` (headed by `banner`, a Markdown comment): for every tool and target, each keyword
  * its manifest dropped or rewrote, and what the model is therefore not told.
  */
 export function emitLossReport(
@@ -52,7 +52,7 @@ export function emitLossReport(
   const sorted = sortLossReport(report);
   const json = `${JSON.stringify(sorted, null, 2)}\n`;
   const lines: string[] = [
-    `<!-- ${banner} -->`,
+    banner,
     '',
     '# What each manifest loses',
     '',

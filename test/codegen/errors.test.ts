@@ -1,0 +1,39 @@
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../codegen/cli.js';
+import { createTempProject, REPO } from '../helpers/temp-project.js';
+
+const FIXTURES = path.join(REPO, 'test/fixtures/errors');
+const cases = readdirSync(FIXTURES).sort();
+
+describe('generate reports every problem with file:line:column, pointer and hint, and writes nothing', () => {
+  it('has a fixture for each error the issue lists', () => {
+    expect(cases).toEqual([
+      'bad-name', 'composed-step', 'duplicate-name', 'example-mismatch', 'invalid-json', 'meta-schema', 'missing-field',
+      'name-collision', 'ref-file', 'ref-pointer', 'root-not-object', 'unknown-field', 'unknown-format', 'unknown-keyword',
+    ]);
+  });
+
+  it.each(cases)('%s', async (name) => {
+    const project = createTempProject();
+    try {
+      cpSync(path.join(FIXTURES, name, 'schemas'), path.join(project.root, 'schemas'), { recursive: true });
+      project.write('generated/index.ts', '// previous output\n');
+      project.write('generated/types/keep.ts', 'export type Keep = 1;\n');
+      project.write('src/tools/a.ts', '// hand-written implementation\n');
+      const before = { generated: project.snapshot('generated'), tools: project.snapshot('src/tools') };
+      let stderr = '';
+      let stdout = '';
+      const code = await main(['generate'], { cwd: project.root, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(readFileSync(path.join(FIXTURES, name, 'expected-errors.txt'), 'utf8'));
+      expect(stderr).toMatch(/^schemas\/[a-z/.-]+:\d+:\d+/m);
+      expect({ generated: project.snapshot('generated'), tools: project.snapshot('src/tools') }).toEqual(before);
+      expect(readdirSync(project.root).filter((entry) => entry.includes('toolsmith-'))).toEqual([]);
+    } finally {
+      project.dispose();
+    }
+  });
+});
