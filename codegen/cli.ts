@@ -43,6 +43,9 @@ async function options(flags: CommonFlags, io: Io): Promise<{ options: GenerateO
   if (stubs !== undefined) merged.stubs = stubs;
   if (config.runtimeImport !== undefined) merged.runtimeImport = config.runtimeImport;
   if (config.regenerateCommand !== undefined) merged.regenerateCommand = config.regenerateCommand;
+  const templates = flags.templates ?? config.templates;
+  if (templates !== undefined) merged.templates = templates;
+  if (config.manifests?.targets !== undefined) merged.manifestTargets = config.manifests.targets;
   return { options: merged, config, problems };
 }
 

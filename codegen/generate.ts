@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { emitDocs, type DocTemplates } from './emit/docs.js';
+import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/manifests/index.js';
 import { emitRegistry } from './emit/registry.js';
 import { emitStubs } from './emit/stubs.js';
 import { createEmitProject, emitToolBases } from './emit/tool-bases.js';
@@ -9,6 +11,8 @@ import { loadDefinitions, toPosix } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel } from './model.js';
 import { compareStrings } from './naming.js';
 import { GENERATOR_VERSION, normalize } from './normalize.js';
+import { sortProblems } from './problems.js';
+import { loadTemplates } from './templates/index.js';
 
 /** Where generate reads and writes; every path absolute or relative to `root`. */
 export interface GenerateOptions {
@@ -27,6 +31,10 @@ export interface GenerateOptions {
   runtimeImport?: string;
   /** The command banners tell users to run (default `npx toolsmith generate`). */
   regenerateCommand?: string;
+  /** A folder of handlebars templates overriding the default docs templates, file by file. */
+  templates?: string;
+  /** The manifest targets to emit (default all: openai, openai-strict, anthropic, gemini, mcp). */
+  manifestTargets?: readonly string[];
 }
 
 /** Absolute folders and the emit context derived from the options. */
@@ -35,6 +43,8 @@ export interface ResolvedOptions {
   schemasDir: string;
   outDir: string;
   stubsDir: string;
+  templatesDir?: string;
+  manifestTargets?: readonly ManifestTarget[];
   ctx: EmitContext;
 }
 
@@ -65,6 +75,8 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     schemasDir,
     outDir,
     stubsDir,
+    ...(options.templates !== undefined ? { templatesDir: path.resolve(root, options.templates) } : {}),
+    ...(options.manifestTargets !== undefined ? { manifestTargets: options.manifestTargets as ManifestTarget[] } : {}),
     ctx: {
       runtimeImport: runtimeFrom(outDir),
       stubsRuntimeImport: runtimeFrom(stubsDir),
@@ -84,18 +96,32 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const resolved = resolveOptions(options);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   const { project, problems } = normalize(loaded);
+  const unknownTargets = (options.manifestTargets ?? []).filter((target) => !(MANIFEST_TARGETS as readonly string[]).includes(target));
+  for (const target of unknownTargets) {
+    problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });
+  }
   if (problems.length > 0) return { project, files: [], stubs: [], problems };
-  return { project, ...(await emitAll(project, resolved.ctx)), problems: [] };
+  const templates = loadTemplates(resolved.templatesDir);
+  const emitted = await emitAll(project, resolved.ctx, { templates, ...(resolved.manifestTargets ? { manifestTargets: resolved.manifestTargets } : {}) });
+  if (emitted.problems.length > 0) return { project, files: [], stubs: [], problems: sortProblems(emitted.problems) };
+  return { project, files: emitted.files, stubs: emitted.stubs, problems: [] };
 }
 
-/** Every emitter over one model. */
-export async function emitAll(project: ProjectModel, ctx: EmitContext): Promise<{ files: GeneratedFile[]; stubs: GeneratedFile[] }> {
+/** Every emitter over one model; `problems` are targets that cannot take a tool. */
+export async function emitAll(
+  project: ProjectModel,
+  ctx: EmitContext,
+  options: { templates: DocTemplates; manifestTargets?: readonly ManifestTarget[] },
+): Promise<{ files: GeneratedFile[]; stubs: GeneratedFile[]; problems: Problem[] }> {
   const tsProject = createEmitProject();
+  const manifests = emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {});
   const files = [
     ...(await emitTypes(project, ctx)),
     ...emitValidators(project, ctx),
     ...emitToolBases(project, ctx, tsProject),
     ...emitRegistry(project, ctx),
+    ...manifests.files,
+    ...emitDocs(project, ctx, { templates: options.templates, losses: manifests.losses, unavailable: manifests.unavailable }),
   ];
   const stubs = emitStubs(project, ctx, tsProject);
   const formatted = await formatFiles(files);
@@ -103,5 +129,6 @@ export async function emitAll(project: ProjectModel, ctx: EmitContext): Promise<
   return {
     files: formatted.sort((a, b) => compareStrings(a.path, b.path)),
     stubs: formattedStubs.sort((a, b) => compareStrings(a.path, b.path)),
+    problems: manifests.problems,
   };
 }
