@@ -1,4 +1,5 @@
 import { Ajv, type Options } from 'ajv';
+import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/ajv-options.js';
@@ -28,3 +29,8 @@ export function allowExtensionKeywords(ajv: Ajv, keywords: Iterable<string>): vo
     if (EXTENSION_KEYWORD.test(keyword) && !ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
   }
 }
+
+type StandaloneCode = typeof standaloneModule.default;
+
+/** Ajv's standalone code generator (a CommonJS module whose default export TypeScript sees as the module). */
+export const standaloneCode: StandaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ?? standaloneModule) as StandaloneCode;

@@ -2,13 +2,16 @@ import path from 'node:path';
 import { emitDocs, type DocTemplates } from './emit/docs.js';
 import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/manifests/index.js';
 import { emitRegistry } from './emit/registry.js';
-import { emitStubs } from './emit/stubs.js';
-import { createEmitProject, emitToolBases } from './emit/tool-bases.js';
-import { emitTypes } from './emit/types.js';
-import { emitValidators } from './emit/validators.js';
+import { existsSync } from 'node:fs';
+import type { Project } from 'ts-morph';
+import { cacheFile, readCache, reuseFromCache, sha256, type GenerationCache } from './cache.js';
+import { emitStub } from './emit/stubs.js';
+import { createEmitProject, emitToolBase } from './emit/tool-bases.js';
+import { emitSharedTypes, emitToolTypes } from './emit/types.js';
+import { emitToolValidators } from './emit/validators.js';
 import { formatFiles } from './emit/format.js';
 import { loadDefinitions, toPosix } from './load.js';
-import type { EmitContext, GeneratedFile, Problem, ProjectModel } from './model.js';
+import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { compareStrings } from './naming.js';
 import { GENERATOR_VERSION, normalize } from './normalize.js';
 import { sortProblems } from './problems.js';
@@ -90,45 +93,99 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
 
 /**
  * Runs load → normalize → emit → format and returns every file, or the problems when any
- * definition is invalid (then no files). Pure apart from reading the definitions.
+ * definition is invalid (then no files). Reads the definitions and, unless `incremental` is off,
+ * the previous output of tools whose content hash did not change (see cache.ts); writes nothing.
  */
-export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+export async function generate(options: GenerateOptions & { incremental?: boolean }): Promise<GenerateResult & { cache: GenerationCache; reused: number }> {
   const resolved = resolveOptions(options);
+  const templates = loadTemplates(resolved.templatesDir);
+  const cacheKey = sha256(JSON.stringify({ ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null }));
+  const previous = options.incremental === false ? readCache(undefined, cacheKey) : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
-  const { project, problems } = normalize(loaded);
+  const { project, problems } = normalize(loaded, { isUnchanged: (name, hash) => previous.tools[name]?.hash === hash });
   const unknownTargets = (options.manifestTargets ?? []).filter((target) => !(MANIFEST_TARGETS as readonly string[]).includes(target));
   for (const target of unknownTargets) {
     problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });
   }
-  if (problems.length > 0) return { project, files: [], stubs: [], problems };
-  const templates = loadTemplates(resolved.templatesDir);
-  const emitted = await emitAll(project, resolved.ctx, { templates, ...(resolved.manifestTargets ? { manifestTargets: resolved.manifestTargets } : {}) });
-  if (emitted.problems.length > 0) return { project, files: [], stubs: [], problems: sortProblems(emitted.problems) };
-  return { project, files: emitted.files, stubs: emitted.stubs, problems: [] };
+  const empty = { project, files: [], stubs: [], cache: previous, reused: 0 };
+  if (problems.length > 0) return { ...empty, problems };
+  const emitted = await emitAll(project, resolved.ctx, {
+    templates,
+    ...(resolved.manifestTargets ? { manifestTargets: resolved.manifestTargets } : {}),
+    reuse: (tool) => reuseFromCache(previous, resolved.outDir, tool),
+    stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
+  });
+  if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems) };
+  const cache: GenerationCache = { version: 1, key: cacheKey, tools: {} };
+  for (const tool of project.tools) {
+    const files: Record<string, string> = {};
+    for (const file of emitted.perTool.get(tool.name) ?? []) files[file.path] = sha256(file.content);
+    cache.tools[tool.name] = { hash: tool.hash, files };
+  }
+  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused };
 }
 
-/** Every emitter over one model; `problems` are targets that cannot take a tool. */
+/** Options of `emitAll`. */
+export interface EmitAllOptions {
+  templates: DocTemplates;
+  manifestTargets?: readonly ManifestTarget[];
+  /** The unchanged previous files of a tool, to use instead of emitting it again. */
+  reuse?: (tool: ToolModel) => GeneratedFile[] | undefined;
+  /** Whether a tool's stub must be emitted (default: always). */
+  stubNeeded?: (tool: ToolModel) => boolean;
+}
+
+/**
+ * Every emitter over one model. Per-tool files (types, validators, base class) are emitted and
+ * formatted only for tools `reuse` cannot supply; the files that list every tool are always
+ * emitted. `problems` are targets that cannot take a tool.
+ */
 export async function emitAll(
   project: ProjectModel,
   ctx: EmitContext,
-  options: { templates: DocTemplates; manifestTargets?: readonly ManifestTarget[] },
-): Promise<{ files: GeneratedFile[]; stubs: GeneratedFile[]; problems: Problem[] }> {
-  const tsProject = createEmitProject();
+  options: EmitAllOptions,
+): Promise<{ files: GeneratedFile[]; stubs: GeneratedFile[]; problems: Problem[]; perTool: Map<string, GeneratedFile[]>; reused: number }> {
   const manifests = emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {});
-  const files = [
-    ...(await emitTypes(project, ctx)),
-    ...emitValidators(project, ctx),
-    ...emitToolBases(project, ctx, tsProject),
+  let tsProject: Project | undefined;
+  const homes = new Map<string, string>();
+  for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
+  const perTool = new Map<string, GeneratedFile[]>();
+  let reused = 0;
+  const fresh: Promise<void>[] = [];
+  for (const tool of project.tools) {
+    const previous = options.reuse?.(tool);
+    if (previous) {
+      perTool.set(tool.name, previous);
+      reused++;
+      continue;
+    }
+    tsProject ??= createEmitProject();
+    const project = tsProject;
+    fresh.push(
+      (async () => {
+        const files = [await emitToolTypes(tool, homes, ctx), ...emitToolValidators(tool, ctx), emitToolBase(tool, ctx, project)];
+        perTool.set(tool.name, await formatFiles(files));
+      })(),
+    );
+  }
+  await Promise.all(fresh);
+  const shared = await formatFiles([
+    ...(await Promise.all(project.shared.map((entry) => emitSharedTypes(entry, homes, ctx)))),
     ...emitRegistry(project, ctx),
+  ]);
+  const files = [
+    ...[...perTool.values()].flat(),
+    ...shared,
     ...manifests.files,
-    ...emitDocs(project, ctx, { templates: options.templates, losses: manifests.losses, unavailable: manifests.unavailable }),
+    ...(await formatFiles(emitDocs(project, ctx, { templates: options.templates, losses: manifests.losses, unavailable: manifests.unavailable }))),
   ];
-  const stubs = emitStubs(project, ctx, tsProject);
-  const formatted = await formatFiles(files);
-  const formattedStubs = await formatFiles(stubs);
+  const stubTools = project.tools.filter((tool) => options.stubNeeded?.(tool) ?? true);
+  const stubs = stubTools.length === 0 ? [] : await formatFiles(stubTools.map((tool) => emitStub(tool, ctx, (tsProject ??= createEmitProject()))));
   return {
-    files: formatted.sort((a, b) => compareStrings(a.path, b.path)),
-    stubs: formattedStubs.sort((a, b) => compareStrings(a.path, b.path)),
+    files: files.sort((a, b) => compareStrings(a.path, b.path)),
+    stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),
     problems: manifests.problems,
+    perTool,
+    reused,
   };
 }

@@ -1,6 +1,5 @@
-import standaloneCode from 'ajv/dist/standalone/index.js';
 import type { JSONSchema7 } from 'json-schema';
-import { allowExtensionKeywords, createGeneratorAjv } from '../ajv.js';
+import { allowExtensionKeywords, createGeneratorAjv, standaloneCode } from '../ajv.js';
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { walkSchema } from '../schema-walk.js';

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GeneratedFile, ToolModel } from './model.js';
+
+/**
+ * The incremental-generation cache: per tool, the content hash it was generated from (its
+ * definition, the shared schemas it uses, the generator version — see `ToolModel.hash`) and the
+ * hashes of the files it produced. Kept in `node_modules/.cache/toolsmith/`, never in the output, so
+ * a clean clone simply regenerates everything. A tool is reused only when its hash matches and
+ * its files on disk are still byte-for-byte what was written.
+ */
+export interface GenerationCache {
+  version: 1;
+  /** Hash of everything besides the tools that shapes the output (emit context, templates). */
+  key: string;
+  tools: Record<string, { hash: string; files: Record<string, string> }>;
+}
+
+/** sha256 of a text, hex. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Where the cache of an output folder lives, or undefined when the project has no node_modules. */
+export function cacheFile(root: string, outDir: string): string | undefined {
+  const modules = path.join(root, 'node_modules');
+  if (!existsSync(modules)) return undefined;
+  return path.join(modules, '.cache', 'toolsmith', `${sha256(path.resolve(outDir)).slice(0, 16)}.json`);
+}
+
+/** Reads the cache; a missing, unreadable or foreign cache is an empty one. */
+export function readCache(file: string | undefined, key: string): GenerationCache {
+  const empty: GenerationCache = { version: 1, key, tools: {} };
+  if (file === undefined || !existsSync(file)) return empty;
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as GenerationCache;
+    return data.version === 1 && data.key === key && typeof data.tools === 'object' ? data : empty;
+  } catch {
+    return empty;
+  }
+}
+
+/** Writes the cache atomically (best effort: a cache that cannot be written only costs speed). */
+export function writeCache(file: string | undefined, cache: GenerationCache): void {
+  if (file === undefined) return;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(cache));
+    renameSync(temporary, file);
+  } catch {
+    // ignored: the next run regenerates in full
+  }
+}
+
+/**
+ * The previously generated files of a tool when its hash is unchanged and every one of its files
+ * on disk still has the recorded content; otherwise undefined (the tool is emitted again).
+ */
+export function reuseFromCache(cache: GenerationCache, outDir: string, tool: ToolModel): GeneratedFile[] | undefined {
+  const entry = cache.tools[tool.name];
+  if (!entry || entry.hash !== tool.hash) return undefined;
+  const files: GeneratedFile[] = [];
+  for (const [file, hash] of Object.entries(entry.files)) {
+    let content: string;
+    try {
+      content = readFileSync(path.join(outDir, file), 'utf8');
+    } catch {
+      return undefined;
+    }
+    if (sha256(content) !== hash) return undefined;
+    files.push({ path: file, content, kind: 'generated' });
+  }
+  return files;
+}
