@@ -7,6 +7,7 @@ import { generate, resolveOptions, type GenerateOptions } from './generate.js';
 import type { Problem } from './model.js';
 import { GENERATOR_VERSION } from './normalize.js';
 import { formatProblem } from './problems.js';
+import { watchAndRun } from './watch.js';
 import { diffOutput, hasDrift, missingStubs, writeOutput } from './write.js';
 
 /** Exit codes: documented in the README. */
@@ -134,7 +135,17 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
   common(program.command('generate').description('generate types, validators, tool bases, stubs, registry, manifests and docs'))
     .option('--check', 'write nothing; exit 1 listing every stale or missing file when the output does not match')
     .option('--templates <dir>', 'folder of handlebars templates overriding the default docs templates')
-    .action(async (flags) => setExit(await runGenerate(flags, io)));
+    .option('--watch', 'regenerate whenever a definition or template changes (debounced); errors are printed and the last good output kept')
+    .action(async (flags) => {
+      if (!flags.watch) return setExit(await runGenerate(flags, io));
+      const { options: generateOptions } = await options(flags, io);
+      const resolved = resolveOptions(generateOptions);
+      const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
+      io.stdout(`toolsmith: watching ${watched.map((dir) => path.relative(io.cwd, dir) || '.').join(', ')} (Ctrl-C to stop)\n`);
+      const watcher = watchAndRun(watched, () => runGenerate(flags, io), { onError: (error) => io.stderr(`toolsmith: ${(error as Error).message}\n`) });
+      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      await watcher.close();
+    });
   common(program.command('check').description('exit 1 and list every stale or missing file when the output does not match the definitions'))
     .action(async (flags) => setExit(await runGenerate({ ...flags, check: true }, io)));
   common(program.command('call').description("call one tool through the orchestrator and print the result as JSON, e.g. call calculator '{\"expression\":\"2*(3+4)\"}'"))

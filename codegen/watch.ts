@@ -1,0 +1,53 @@
+import { watch as chokidarWatch } from 'chokidar';
+
+/** A running watch; `close()` stops it. */
+export interface Watcher {
+  close(): Promise<void>;
+  /** Resolves after the run in progress (if any) has finished. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Runs `run` once, then again after changes under `paths` settle for `debounceMs`. Runs never
+ * overlap: changes during a run schedule exactly one more. `run` reports its own errors; a
+ * failing run leaves the previous output (generate writes nothing when it fails).
+ */
+export function watchAndRun(paths: string[], run: () => Promise<unknown>, options: { debounceMs?: number; onError?: (error: unknown) => void } = {}): Watcher {
+  const debounceMs = options.debounceMs ?? 150;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let pending = false;
+  let busy = false;
+  const start = () => {
+    if (busy) {
+      pending = true;
+      return;
+    }
+    busy = true;
+    running = (async () => {
+      do {
+        pending = false;
+        try {
+          await run();
+        } catch (error) {
+          options.onError?.(error);
+        }
+      } while (pending);
+      busy = false;
+    })();
+  };
+  const watcher = chokidarWatch(paths, { ignoreInitial: true, awaitWriteFinish: false });
+  watcher.on('all', () => {
+    clearTimeout(timer);
+    timer = setTimeout(start, debounceMs);
+  });
+  start();
+  return {
+    close: async () => {
+      clearTimeout(timer);
+      await watcher.close();
+      await running;
+    },
+    idle: () => running,
+  };
+}
