@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../codegen/cli.js';
+import { recoverInterrupted, writeOutput } from '../../codegen/write.js';
+import { createTempProject, REPO } from '../helpers/temp-project.js';
+
+const quiet = (cwd: string) => ({ cwd, stdout: () => undefined, stderr: () => undefined });
+
+describe('write', () => {
+  it('replaces the output folder as a whole and removes files no longer generated', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'generated');
+      writeOutput(out, [{ path: 'a.ts', content: 'a\n', kind: 'generated' }, { path: 'old/b.ts', content: 'b\n', kind: 'generated' }], path.join(project.root, 'stubs'), []);
+      const report = writeOutput(out, [{ path: 'a.ts', content: 'a2\n', kind: 'generated' }], path.join(project.root, 'stubs'), []);
+      expect(report.diff).toEqual({ stale: ['a.ts'], missing: [], extra: ['old/b.ts'], same: [] });
+      expect(project.snapshot('generated')).toEqual({ 'a.ts': 'a2\n' });
+      const again = writeOutput(out, [{ path: 'a.ts', content: 'a2\n', kind: 'generated' }], path.join(project.root, 'stubs'), []);
+      expect(again.replaced).toBe(false);
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('creates a stub only when absent', () => {
+    const project = createTempProject();
+    try {
+      const stubs = path.join(project.root, 'stubs');
+      const first = writeOutput(path.join(project.root, 'generated'), [], stubs, [{ path: 'x.ts', content: 'stub\n', kind: 'stub' }]);
+      expect(first.stubsCreated).toEqual(['x.ts']);
+      writeFileSync(path.join(stubs, 'x.ts'), 'mine\n');
+      const second = writeOutput(path.join(project.root, 'generated'), [], stubs, [{ path: 'x.ts', content: 'stub\n', kind: 'stub' }]);
+      expect(second.stubsCreated).toEqual([]);
+      expect(project.read('stubs/x.ts')).toBe('mine\n');
+      expect(readdirSync(stubs)).toEqual(['x.ts']);
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('recovers the previous output when a run died between the two renames of its swap', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'generated');
+      writeOutput(out, [{ path: 'a.ts', content: 'old\n', kind: 'generated' }], path.join(project.root, 'stubs'), []);
+      renameSync(out, `${out}.toolsmith-old-123-1`);
+      mkdirSync(`${out}.toolsmith-new-123-1`);
+      writeFileSync(`${out}.toolsmith-new-123-1/half.ts`, 'half');
+      recoverInterrupted(out);
+      expect(project.snapshot('generated')).toEqual({ 'a.ts': 'old\n' });
+      expect(readdirSync(project.root).filter((name) => name.includes('toolsmith-'))).toEqual([]);
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('a run killed at any moment leaves either the previous or the new complete output', async () => {
+    const project = createTempProject({ schemas: 'schemas' });
+    try {
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      const previous = project.snapshot('generated');
+      // Change every tool's description so the next run rewrites every file.
+      for (const file of readdirSync(path.join(project.root, 'schemas'), { recursive: true }) as string[]) {
+        if (!file.endsWith('.tool.json')) continue;
+        const full = path.join(project.root, 'schemas', file);
+        const definition = JSON.parse(project.read(`schemas/${file}`));
+        definition.description += ' Changed.';
+        writeFileSync(full, JSON.stringify(definition));
+      }
+      const outcomes = new Set<string>();
+      for (const delay of [300, 900, 1500, 2100, 2700, 3300]) {
+        const child = spawn(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'generate'], { cwd: project.root, stdio: 'ignore' });
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        child.kill('SIGKILL');
+        await new Promise((resolve) => child.once('exit', resolve));
+        recoverInterrupted(path.join(project.root, 'generated'));
+        const now = project.snapshot('generated');
+        const same = JSON.stringify(now) === JSON.stringify(previous);
+        if (!same) {
+          // If it changed, it must be the complete new tree: a check now passes.
+          expect(await main(['check'], quiet(project.root))).toBe(0);
+          outcomes.add('new');
+          // Put the previous tree back for the next attempt.
+          const out = path.join(project.root, 'generated');
+          writeOutput(out, Object.entries(previous).map(([file, content]) => ({ path: file, content, kind: 'generated' as const })), path.join(project.root, 'src/tools'), []);
+        } else outcomes.add('old');
+        expect(existsSync(path.join(project.root, 'generated'))).toBe(true);
+      }
+      expect(outcomes.has('old')).toBe(true);
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      expect(await main(['check'], quiet(project.root))).toBe(0);
+    } finally {
+      project.dispose();
+    }
+  }, 120_000);
+});
+
+describe('same bytes every time', () => {
+  it('generating twice, from another folder, or with files created in another order gives identical bytes', async () => {
+    const first = createTempProject({ schemas: 'schemas' });
+    const second = createTempProject();
+    try {
+      // The second project gets the same files created in reverse order, under a different root name.
+      const files = Object.entries(first.snapshot('schemas')).reverse();
+      for (const [file, content] of files) second.write(`schemas/${file}`, content);
+      // Both temp roots sit side by side, so the same relative runtime import works for both.
+      for (const project of [first, second]) project.write('toolsmith.config.json', { runtimeImport: first.runtimeImport });
+      expect(await main(['generate'], quiet(first.root))).toBe(0);
+      const once = first.snapshot('generated');
+      expect(await main(['generate', '--out', 'generated-2'], quiet(first.root))).toBe(0);
+      expect(first.snapshot('generated-2')).toEqual(once);
+      expect(await main(['generate'], quiet(second.root))).toBe(0);
+      expect(second.snapshot('generated')).toEqual(once);
+      expect(Object.values(once).some((content) => content.includes(first.root) || content.includes('\r'))).toBe(false);
+    } finally {
+      first.dispose();
+      second.dispose();
+    }
+  }, 120_000);
+});
