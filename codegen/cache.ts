@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { GeneratedFile, ToolModel } from './model.js';
 
@@ -73,4 +74,22 @@ export function reuseFromCache(cache: GenerationCache, outDir: string, tool: Too
     files.push({ path: file, content, kind: 'generated' });
   }
   return files;
+}
+
+let fingerprint: string | undefined;
+
+/**
+ * A hash of the generator's own code (every file of codegen/), part of the cache key: an upgraded
+ * or edited generator never reuses output of the old one, even under the same version number.
+ */
+export function generatorFingerprint(): string {
+  if (fingerprint !== undefined) return fingerprint;
+  const dir = path.dirname(fileURLToPath(import.meta.url));
+  const hash = createHash('sha256');
+  for (const file of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
+    if (!/\.(ts|js|hbs|json)$/.test(file)) continue;
+    hash.update(file).update('\0').update(readFileSync(path.join(dir, file))).update('\0');
+  }
+  fingerprint = hash.digest('hex');
+  return fingerprint;
 }

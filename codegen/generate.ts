@@ -4,7 +4,7 @@ import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/man
 import { emitRegistry } from './emit/registry.js';
 import { existsSync } from 'node:fs';
 import type { Project } from 'ts-morph';
-import { cacheFile, readCache, reuseFromCache, sha256, type GenerationCache } from './cache.js';
+import { cacheFile, generatorFingerprint, readCache, reuseFromCache, sha256, type GenerationCache } from './cache.js';
 import { emitStub } from './emit/stubs.js';
 import { createEmitProject, emitToolBase } from './emit/tool-bases.js';
 import { emitSharedTypes, emitToolTypes } from './emit/types.js';
@@ -99,7 +99,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
 export async function generate(options: GenerateOptions & { incremental?: boolean }): Promise<GenerateResult & { cache: GenerationCache; reused: number }> {
   const resolved = resolveOptions(options);
   const templates = loadTemplates(resolved.templatesDir);
-  const cacheKey = sha256(JSON.stringify({ ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null }));
+  const cacheKey = sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null }));
   const previous = options.incremental === false ? readCache(undefined, cacheKey) : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   const { project, problems } = normalize(loaded, { isUnchanged: (name, hash) => previous.tools[name]?.hash === hash });

@@ -1,4 +1,4 @@
-import { Project, Scope, StructureKind, VariableDeclarationKind, type SourceFile } from 'ts-morph';
+import { Project, StructureKind, VariableDeclarationKind, type SourceFile } from 'ts-morph';
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
@@ -30,7 +30,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
   const names = tool.names;
   const composed = tool.steps !== undefined;
   const runtimeNames = ['deepFreeze', 'type ITool', 'type JSONSchemaObject', 'type ToolExecutionContext', 'type ToolExecutionResult'];
-  if (composed) runtimeNames.push('runComposedSteps', 'type ComposedStep');
+  if (composed) runtimeNames.splice(0, runtimeNames.length, 'ComposedTool', 'deepFreeze', 'type ComposedStep', 'type JSONSchemaObject');
   file.addImportDeclaration({ moduleSpecifier: runtimeSpecifier(path, ctx.runtimeImport), namedImports: runtimeNames.sort(byName) });
   file.addImportDeclaration({
     moduleSpecifier: relativeImport(path, `types/${names.kebab}.js`),
@@ -92,36 +92,39 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     '',
     `Generated base of the tool \`${docText(tool.name)}\` (${docText(tool.source.file)}).${composed ? ' A composed tool: `execute` runs its steps through the orchestrator.' : ' Extend it and implement `execute`.'}`,
   ].join('\n');
-  file.addClass({
-    name: names.base,
-    isExported: true,
-    isAbstract: !composed,
-    implements: [`ITool<${names.inputType}, ${names.outputType}>`],
-    docs: [{ description }],
-    properties,
-    methods: [
-      composed
-        ? {
-            name: 'execute',
-            scope: Scope.Public,
-            parameters: [
-              { name: 'args', type: names.inputType },
-              { name: 'context', type: 'ToolExecutionContext' },
-            ],
-            returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,
-            statements: `return runComposedSteps<${names.outputType}>(this.name, this.steps, args, context);`,
-          }
-        : {
-            name: 'execute',
-            isAbstract: true,
-            parameters: [
-              { name: 'args', type: names.inputType },
-              { name: 'context', type: 'ToolExecutionContext' },
-            ],
-            returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,
-          },
-    ],
-  });
+  if (composed) {
+    const fields = properties
+      .filter((entry) => entry.name !== 'validators' && entry.name !== 'steps')
+      .map((entry) => `${entry.name}: ${entry.initializer.replace(/ as const$/, '')}`);
+    fields.push(`validators: { input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} }`, `steps: ${names.camel}Steps`);
+    file.addClass({
+      name: names.base,
+      isExported: true,
+      extends: `ComposedTool<${names.inputType}, ${names.outputType}>`,
+      docs: [{ description }],
+      ctors: [{ statements: `super({\n${fields.map((field) => `  ${field},`).join('\n')}\n});` }],
+    });
+  } else {
+    file.addClass({
+      name: names.base,
+      isExported: true,
+      isAbstract: true,
+      implements: [`ITool<${names.inputType}, ${names.outputType}>`],
+      docs: [{ description }],
+      properties,
+      methods: [
+        {
+          name: 'execute',
+          isAbstract: true,
+          parameters: [
+            { name: 'args', type: names.inputType },
+            { name: 'context', type: 'ToolExecutionContext' },
+          ],
+          returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,
+        },
+      ],
+    });
+  }
   return { path, content: finish(file, banner(tool.source.file, ctx)), kind: 'generated' };
 }
 
