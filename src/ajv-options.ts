@@ -4,6 +4,8 @@ import type { Options } from 'ajv';
  * The one set of Ajv options used everywhere: by the generator for standalone validators and by the
  * runtime when it compiles a hand-written tool's schema. Unknown keywords and formats are errors
  * (they are usually typos); `x-` extension keywords are allowed (see `allowExtensionKeywords`).
+ * `ownProperties`: a property named `constructor` or `toString` is present only when the value has
+ * it as its own (without it, `required: ["constructor"]` accepts `{}` through the prototype).
  */
 export const AJV_OPTIONS = Object.freeze({
   strict: true,
@@ -18,6 +20,7 @@ export const AJV_OPTIONS = Object.freeze({
   allErrors: true,
   validateFormats: true,
   unicodeRegExp: true,
+  ownProperties: true,
 } satisfies Options);
 
 /** Matches an `x-` extension keyword, which every schema may carry. */

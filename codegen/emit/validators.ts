@@ -54,19 +54,41 @@ export function addValidatorSchema(ajv: ReturnType<typeof createGeneratorAjv>, s
   ajv.addSchema(schema as object | boolean, id);
 }
 
-/** Rewrites the `require(...)` calls Ajv leaves in "ESM" output into real imports (with `.js`). */
+/**
+ * Rewrites the `require(...)` calls Ajv leaves in "ESM" output into real imports (with `.js`).
+ * `require(x).default` becomes a default import read as `(m.default ?? m)`: Node gives a CommonJS
+ * module's `module.exports` as the default import, while bundlers (vite, esbuild) that honour
+ * `__esModule` give `exports.default` — the helper must work under both. Any other member becomes
+ * a named import.
+ */
 export function toEsm(code: string): string {
-  const imports = new Map<string, string>();
+  const defaults = new Map<string, string>();
+  const named = new Map<string, Map<string, string>>();
+  let count = 0;
   const body = code.replace(REQUIRE_CALL, (_match, specifier: string, member = '', index = '') => {
     const file = specifier.endsWith('.js') ? specifier : `${specifier}.js`;
-    let local = imports.get(file);
-    if (local === undefined) {
-      local = `runtime${imports.size}`;
-      imports.set(file, local);
+    if (member === '' || member === '.default') {
+      let local = defaults.get(file);
+      if (local === undefined) {
+        local = `runtime${count++}`;
+        defaults.set(file, local);
+      }
+      return member === '.default' ? `(${local}.default ?? ${local})${index}` : `${local}${index}`;
     }
-    return `${local}${member === '.default' ? '.default' : member}${index}`;
+    const name = member.slice(1);
+    const members = named.get(file) ?? new Map<string, string>();
+    named.set(file, members);
+    let local = members.get(name);
+    if (local === undefined) {
+      local = `runtime${count++}`;
+      members.set(name, local);
+    }
+    return `${local}${index}`;
   });
   if (/\brequire\(/.test(body)) throw new Error('Ajv standalone output still contains require(): update toEsm');
-  const header = [...imports].map(([file, local]) => `import ${local} from ${JSON.stringify(file)};\n`).join('');
+  const header = [
+    ...[...defaults].map(([file, local]) => `import ${local} from ${JSON.stringify(file)};\n`),
+    ...[...named].map(([file, members]) => `import { ${[...members].map(([name, local]) => `${name} as ${local}`).join(', ')} } from ${JSON.stringify(file)};\n`),
+  ].join('');
   return `${header}${body.replace(/^"use strict";/, '')}`;
 }

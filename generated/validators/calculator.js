@@ -20,7 +20,8 @@ const schema11 = {
     },
   },
 };
-const func2 = runtime0.default;
+const func0 = Object.prototype.hasOwnProperty;
+const func47 = runtime0.default ?? runtime0;
 
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -29,7 +30,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.precision === undefined) {
       data.precision = 10;
     }
-    if (data.expression === undefined) {
+    if (data.expression === undefined || !func0.call(data, 'expression')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -44,7 +45,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'expression' || key0 === 'precision')) {
         const err1 = {
           instancePath,
@@ -61,7 +62,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.expression !== undefined) {
+    if (data.expression !== undefined && func0.call(data, 'expression')) {
       let data0 = data.expression;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -95,7 +96,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
       if (typeof data0 === 'string') {
-        if (func2(data0) > 500) {
+        if (func47(data0) > 500) {
           const err3 = {
             instancePath: instancePath + '/expression',
             schemaPath: '#/properties/expression/maxLength',
@@ -110,7 +111,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (func2(data0) < 1) {
+        if (func47(data0) < 1) {
           const err4 = {
             instancePath: instancePath + '/expression',
             schemaPath: '#/properties/expression/minLength',
@@ -227,7 +228,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.expression === undefined) {
+    if (data.expression === undefined || !func0.call(data, 'expression')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -242,7 +243,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.result === undefined) {
+    if (data.result === undefined || !func0.call(data, 'result')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -257,7 +258,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'expression' || key0 === 'result')) {
         const err2 = {
           instancePath,
@@ -274,7 +275,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.expression !== undefined) {
+    if (data.expression !== undefined && func0.call(data, 'expression')) {
       let data0 = data.expression;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -308,7 +309,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.result !== undefined) {
+    if (data.result !== undefined && func0.call(data, 'result')) {
       let data1 = data.result;
       if (!(typeof data1 == 'number' && isFinite(data1))) {
         let dataType1 = typeof data1;

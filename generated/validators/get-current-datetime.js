@@ -3,7 +3,7 @@
  * Do not edit: change the definition and run `npm run generate`.
  */
 import runtime0 from 'ajv/dist/runtime/ucs2length.js';
-import runtime1 from 'ajv-formats/dist/formats.js';
+import { fullFormats as runtime1 } from 'ajv-formats/dist/formats.js';
 
 export const validateGetCurrentDatetimeInput = validate10;
 const schema11 = {
@@ -25,7 +25,7 @@ const schema11 = {
     },
   },
 };
-const func2 = runtime0.default;
+const func45 = runtime0.default ?? runtime0;
 
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -37,7 +37,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.locale === undefined) {
       data.locale = 'en-US';
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'timeZone' || key0 === 'locale')) {
         const err0 = {
           instancePath,
@@ -87,7 +87,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
     if (typeof data0 === 'string') {
-      if (func2(data0) > 64) {
+      if (func45(data0) > 64) {
         const err2 = {
           instancePath: instancePath + '/timeZone',
           schemaPath: '#/properties/timeZone/maxLength',
@@ -102,7 +102,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (func2(data0) < 1) {
+      if (func45(data0) < 1) {
         const err3 = {
           instancePath: instancePath + '/timeZone',
           schemaPath: '#/properties/timeZone/minLength',
@@ -213,13 +213,14 @@ const schema12 = {
     },
   },
 };
-const formats0 = runtime1.fullFormats['date-time'];
+const func0 = Object.prototype.hasOwnProperty;
+const formats0 = runtime1['date-time'];
 
 function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.timeZone === undefined) {
+    if (data.timeZone === undefined || !func0.call(data, 'timeZone')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -234,7 +235,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.iso === undefined) {
+    if (data.iso === undefined || !func0.call(data, 'iso')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -249,7 +250,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.utc === undefined) {
+    if (data.utc === undefined || !func0.call(data, 'utc')) {
       const err2 = {
         instancePath,
         schemaPath: '#/required',
@@ -264,7 +265,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.text === undefined) {
+    if (data.text === undefined || !func0.call(data, 'text')) {
       const err3 = {
         instancePath,
         schemaPath: '#/required',
@@ -279,7 +280,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.parts === undefined) {
+    if (data.parts === undefined || !func0.call(data, 'parts')) {
       const err4 = {
         instancePath,
         schemaPath: '#/required',
@@ -294,7 +295,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'timeZone' || key0 === 'iso' || key0 === 'utc' || key0 === 'text' || key0 === 'parts')) {
         const err5 = {
           instancePath,
@@ -311,7 +312,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.timeZone !== undefined) {
+    if (data.timeZone !== undefined && func0.call(data, 'timeZone')) {
       let data0 = data.timeZone;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -345,7 +346,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.iso !== undefined) {
+    if (data.iso !== undefined && func0.call(data, 'iso')) {
       let data1 = data.iso;
       if (typeof data1 !== 'string') {
         let dataType1 = typeof data1;
@@ -379,7 +380,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.utc !== undefined) {
+    if (data.utc !== undefined && func0.call(data, 'utc')) {
       let data2 = data.utc;
       if (typeof data2 !== 'string') {
         let dataType2 = typeof data2;
@@ -430,7 +431,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.text !== undefined) {
+    if (data.text !== undefined && func0.call(data, 'text')) {
       let data3 = data.text;
       if (typeof data3 !== 'string') {
         let dataType3 = typeof data3;
@@ -464,10 +465,10 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.parts !== undefined) {
+    if (data.parts !== undefined && func0.call(data, 'parts')) {
       let data4 = data.parts;
       if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
-        if (data4.year === undefined) {
+        if (data4.year === undefined || !func0.call(data4, 'year')) {
           const err11 = {
             instancePath: instancePath + '/parts',
             schemaPath: '#/properties/parts/required',
@@ -482,7 +483,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data4.month === undefined) {
+        if (data4.month === undefined || !func0.call(data4, 'month')) {
           const err12 = {
             instancePath: instancePath + '/parts',
             schemaPath: '#/properties/parts/required',
@@ -497,7 +498,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data4.day === undefined) {
+        if (data4.day === undefined || !func0.call(data4, 'day')) {
           const err13 = {
             instancePath: instancePath + '/parts',
             schemaPath: '#/properties/parts/required',
@@ -512,7 +513,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data4.hour === undefined) {
+        if (data4.hour === undefined || !func0.call(data4, 'hour')) {
           const err14 = {
             instancePath: instancePath + '/parts',
             schemaPath: '#/properties/parts/required',
@@ -527,7 +528,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data4.minute === undefined) {
+        if (data4.minute === undefined || !func0.call(data4, 'minute')) {
           const err15 = {
             instancePath: instancePath + '/parts',
             schemaPath: '#/properties/parts/required',
@@ -542,7 +543,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data4.second === undefined) {
+        if (data4.second === undefined || !func0.call(data4, 'second')) {
           const err16 = {
             instancePath: instancePath + '/parts',
             schemaPath: '#/properties/parts/required',
@@ -557,7 +558,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data4.weekday === undefined) {
+        if (data4.weekday === undefined || !func0.call(data4, 'weekday')) {
           const err17 = {
             instancePath: instancePath + '/parts',
             schemaPath: '#/properties/parts/required',
@@ -572,7 +573,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key1 in data4) {
+        for (const key1 of Object.keys(data4)) {
           if (!(
             key1 === 'year' ||
             key1 === 'month' ||
@@ -597,7 +598,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data4.year !== undefined) {
+        if (data4.year !== undefined && func0.call(data4, 'year')) {
           let data5 = data4.year;
           if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
             let dataType4 = typeof data5;
@@ -633,7 +634,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data4.month !== undefined) {
+        if (data4.month !== undefined && func0.call(data4, 'month')) {
           let data6 = data4.month;
           if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
             let dataType5 = typeof data6;
@@ -701,7 +702,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data4.day !== undefined) {
+        if (data4.day !== undefined && func0.call(data4, 'day')) {
           let data7 = data4.day;
           if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
             let dataType6 = typeof data7;
@@ -769,7 +770,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data4.hour !== undefined) {
+        if (data4.hour !== undefined && func0.call(data4, 'hour')) {
           let data8 = data4.hour;
           if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
             let dataType7 = typeof data8;
@@ -837,7 +838,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data4.minute !== undefined) {
+        if (data4.minute !== undefined && func0.call(data4, 'minute')) {
           let data9 = data4.minute;
           if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
             let dataType8 = typeof data9;
@@ -905,7 +906,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data4.second !== undefined) {
+        if (data4.second !== undefined && func0.call(data4, 'second')) {
           let data10 = data4.second;
           if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
             let dataType9 = typeof data10;
@@ -973,7 +974,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-        if (data4.weekday !== undefined) {
+        if (data4.weekday !== undefined && func0.call(data4, 'weekday')) {
           let data11 = data4.weekday;
           if (typeof data11 !== 'string') {
             let dataType10 = typeof data11;

@@ -20,7 +20,7 @@ const schema11 = {
     include: { type: 'string', enum: ['all', 'files', 'directories'], default: 'all' },
   },
 };
-const func2 = runtime0.default;
+const func45 = runtime0.default ?? runtime0;
 
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -35,7 +35,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.include === undefined) {
       data.include = 'all';
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'path' || key0 === 'depth' || key0 === 'include')) {
         const err0 = {
           instancePath,
@@ -85,7 +85,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
     if (typeof data0 === 'string') {
-      if (func2(data0) > 1024) {
+      if (func45(data0) > 1024) {
         const err2 = {
           instancePath: instancePath + '/path',
           schemaPath: '#/properties/path/maxLength',
@@ -255,6 +255,7 @@ const schema12 = {
     },
   },
 };
+const func0 = Object.prototype.hasOwnProperty;
 const schema13 = {
   type: 'object',
   description: 'A file or folder; folders carry their children.',
@@ -274,7 +275,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.name === undefined) {
+    if (data.name === undefined || !func0.call(data, 'name')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -289,7 +290,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.path === undefined) {
+    if (data.path === undefined || !func0.call(data, 'path')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -304,7 +305,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.type === undefined) {
+    if (data.type === undefined || !func0.call(data, 'type')) {
       const err2 = {
         instancePath,
         schemaPath: '#/required',
@@ -319,7 +320,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'name' || key0 === 'path' || key0 === 'type' || key0 === 'size' || key0 === 'children')) {
         const err3 = {
           instancePath,
@@ -336,7 +337,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.name !== undefined) {
+    if (data.name !== undefined && func0.call(data, 'name')) {
       let data0 = data.name;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -370,7 +371,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.path !== undefined) {
+    if (data.path !== undefined && func0.call(data, 'path')) {
       let data1 = data.path;
       if (typeof data1 !== 'string') {
         let dataType1 = typeof data1;
@@ -404,7 +405,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.type !== undefined) {
+    if (data.type !== undefined && func0.call(data, 'type')) {
       let data2 = data.type;
       if (typeof data2 !== 'string') {
         let dataType2 = typeof data2;
@@ -453,7 +454,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.size !== undefined) {
+    if (data.size !== undefined && func0.call(data, 'size')) {
       let data3 = data.size;
       if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
         let dataType3 = typeof data3;
@@ -506,7 +507,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.children !== undefined) {
+    if (data.children !== undefined && func0.call(data, 'children')) {
       let data4 = data.children;
       if (Array.isArray(data4)) {
         const len0 = data4.length;
@@ -562,7 +563,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.root === undefined) {
+    if (data.root === undefined || !func0.call(data, 'root')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -577,7 +578,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'root')) {
         const err1 = {
           instancePath,
@@ -594,7 +595,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.root !== undefined) {
+    if (data.root !== undefined && func0.call(data, 'root')) {
       if (
         !validate12(data.root, {
           instancePath: instancePath + '/root',

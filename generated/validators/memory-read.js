@@ -3,7 +3,7 @@
  * Do not edit: change the definition and run `npm run generate`.
  */
 import runtime0 from 'ajv/dist/runtime/ucs2length.js';
-import runtime1 from 'ajv-formats/dist/formats.js';
+import { fullFormats as runtime1 } from 'ajv-formats/dist/formats.js';
 
 export const validateMemoryReadInput = validate10;
 const schema11 = {
@@ -55,8 +55,9 @@ const schema12 = {
   description: 'A memory key: lower-case words separated by dots, dashes or underscores.',
   pattern: '^[a-z0-9][a-z0-9._-]{0,127}$',
 };
+const func0 = Object.prototype.hasOwnProperty;
+const func51 = runtime0.default ?? runtime0;
 const pattern0 = new RegExp('^[a-z0-9][a-z0-9._-]{0,127}$', 'u');
-const func2 = runtime0.default;
 
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -65,7 +66,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.limit === undefined) {
       data.limit = 20;
     }
-    if (data.query === undefined) {
+    if (data.query === undefined || !func0.call(data, 'query')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -80,7 +81,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'query' || key0 === 'limit')) {
         const err1 = {
           instancePath,
@@ -97,14 +98,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.query !== undefined) {
+    if (data.query !== undefined && func0.call(data, 'query')) {
       let data0 = data.query;
       const _errs3 = errors;
       let valid1 = false;
       let passing0 = null;
       const _errs4 = errors;
       if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
-        if (data0.key === undefined) {
+        if (data0.key === undefined || !func0.call(data0, 'key')) {
           const err2 = {
             instancePath: instancePath + '/query',
             schemaPath: '#/properties/query/oneOf/0/required',
@@ -119,7 +120,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key1 in data0) {
+        for (const key1 of Object.keys(data0)) {
           if (!(key1 === 'key')) {
             const err3 = {
               instancePath: instancePath + '/query',
@@ -136,7 +137,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.key !== undefined) {
+        if (data0.key !== undefined && func0.call(data0, 'key')) {
           let data1 = data0.key;
           if (typeof data1 !== 'string') {
             let dataType0 = typeof data1;
@@ -209,7 +210,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       const _errs10 = errors;
       if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
-        if (data0.prefix === undefined) {
+        if (data0.prefix === undefined || !func0.call(data0, 'prefix')) {
           const err7 = {
             instancePath: instancePath + '/query',
             schemaPath: '#/properties/query/oneOf/1/required',
@@ -224,7 +225,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key2 in data0) {
+        for (const key2 of Object.keys(data0)) {
           if (!(key2 === 'prefix')) {
             const err8 = {
               instancePath: instancePath + '/query',
@@ -241,7 +242,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.prefix !== undefined) {
+        if (data0.prefix !== undefined && func0.call(data0, 'prefix')) {
           let data2 = data0.prefix;
           if (typeof data2 !== 'string') {
             let dataType1 = typeof data2;
@@ -275,7 +276,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
           if (typeof data2 === 'string') {
-            if (func2(data2) > 128) {
+            if (func51(data2) > 128) {
               const err10 = {
                 instancePath: instancePath + '/query/prefix',
                 schemaPath: '#/properties/query/oneOf/1/properties/prefix/maxLength',
@@ -318,7 +319,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         const _errs15 = errors;
         if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
-          if (data0.tag === undefined) {
+          if (data0.tag === undefined || !func0.call(data0, 'tag')) {
             const err12 = {
               instancePath: instancePath + '/query',
               schemaPath: '#/properties/query/oneOf/2/required',
@@ -333,7 +334,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          for (const key3 in data0) {
+          for (const key3 of Object.keys(data0)) {
             if (!(key3 === 'tag')) {
               const err13 = {
                 instancePath: instancePath + '/query',
@@ -350,7 +351,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               errors++;
             }
           }
-          if (data0.tag !== undefined) {
+          if (data0.tag !== undefined && func0.call(data0, 'tag')) {
             let data3 = data0.tag;
             if (typeof data3 !== 'string') {
               let dataType2 = typeof data3;
@@ -384,7 +385,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
             if (typeof data3 === 'string') {
-              if (func2(data3) > 40) {
+              if (func51(data3) > 40) {
                 const err15 = {
                   instancePath: instancePath + '/query/tag',
                   schemaPath: '#/properties/query/oneOf/2/properties/tag/maxLength',
@@ -399,7 +400,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (func2(data3) < 1) {
+              if (func51(data3) < 1) {
                 const err16 = {
                   instancePath: instancePath + '/query/tag',
                   schemaPath: '#/properties/query/oneOf/2/properties/tag/minLength',
@@ -612,13 +613,13 @@ const schema15 = {
   description: 'A memory key: lower-case words separated by dots, dashes or underscores.',
   pattern: '^[a-z0-9][a-z0-9._-]{0,127}$',
 };
-const formats0 = runtime1.fullFormats['date-time'];
+const formats0 = runtime1['date-time'];
 
 function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.key === undefined) {
+    if (data.key === undefined || !func0.call(data, 'key')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -633,7 +634,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.value === undefined) {
+    if (data.value === undefined || !func0.call(data, 'value')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -648,7 +649,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.updatedAt === undefined) {
+    if (data.updatedAt === undefined || !func0.call(data, 'updatedAt')) {
       const err2 = {
         instancePath,
         schemaPath: '#/required',
@@ -663,7 +664,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'key' || key0 === 'value' || key0 === 'tags' || key0 === 'updatedAt')) {
         const err3 = {
           instancePath,
@@ -680,7 +681,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.key !== undefined) {
+    if (data.key !== undefined && func0.call(data, 'key')) {
       let data0 = data.key;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -731,7 +732,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.value !== undefined) {
+    if (data.value !== undefined && func0.call(data, 'value')) {
       let data1 = data.value;
       if (typeof data1 !== 'string') {
         let dataType1 = typeof data1;
@@ -765,7 +766,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.tags !== undefined) {
+    if (data.tags !== undefined && func0.call(data, 'tags')) {
       let data2 = data.tags;
       if (Array.isArray(data2)) {
         const len0 = data2.length;
@@ -803,7 +804,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
           if (typeof data3 === 'string') {
-            if (func2(data3) > 40) {
+            if (func51(data3) > 40) {
               const err8 = {
                 instancePath: instancePath + '/tags/' + i0,
                 schemaPath: '#/properties/tags/items/maxLength',
@@ -818,7 +819,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (func2(data3) < 1) {
+            if (func51(data3) < 1) {
               const err9 = {
                 instancePath: instancePath + '/tags/' + i0,
                 schemaPath: '#/properties/tags/items/minLength',
@@ -880,7 +881,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.updatedAt !== undefined) {
+    if (data.updatedAt !== undefined && func0.call(data, 'updatedAt')) {
       let data4 = data.updatedAt;
       if (typeof data4 !== 'string') {
         let dataType3 = typeof data4;
@@ -954,7 +955,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.entries === undefined) {
+    if (data.entries === undefined || !func0.call(data, 'entries')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -969,7 +970,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.total === undefined) {
+    if (data.total === undefined || !func0.call(data, 'total')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -984,7 +985,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'entries' || key0 === 'total')) {
         const err2 = {
           instancePath,
@@ -1001,7 +1002,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.entries !== undefined) {
+    if (data.entries !== undefined && func0.call(data, 'entries')) {
       let data0 = data.entries;
       if (Array.isArray(data0)) {
         const len0 = data0.length;
@@ -1034,7 +1035,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.total !== undefined) {
+    if (data.total !== undefined && func0.call(data, 'total')) {
       let data2 = data.total;
       if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
         let dataType0 = typeof data2;

@@ -3,7 +3,7 @@
  * Do not edit: change the definition and run `npm run generate`.
  */
 import runtime0 from 'ajv/dist/runtime/ucs2length.js';
-import runtime1 from 'ajv-formats/dist/formats.js';
+import { fullFormats as runtime1 } from 'ajv-formats/dist/formats.js';
 
 export const validateMemoryWriteInput = validate10;
 const schema11 = {
@@ -34,8 +34,9 @@ const schema12 = {
   description: 'A memory key: lower-case words separated by dots, dashes or underscores.',
   pattern: '^[a-z0-9][a-z0-9._-]{0,127}$',
 };
+const func0 = Object.prototype.hasOwnProperty;
+const func49 = runtime0.default ?? runtime0;
 const pattern0 = new RegExp('^[a-z0-9][a-z0-9._-]{0,127}$', 'u');
-const func2 = runtime0.default;
 
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -44,7 +45,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.tags === undefined) {
       data.tags = [];
     }
-    if (data.key === undefined) {
+    if (data.key === undefined || !func0.call(data, 'key')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -59,7 +60,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.value === undefined) {
+    if (data.value === undefined || !func0.call(data, 'value')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -74,7 +75,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'key' || key0 === 'value' || key0 === 'tags')) {
         const err2 = {
           instancePath,
@@ -91,7 +92,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.key !== undefined) {
+    if (data.key !== undefined && func0.call(data, 'key')) {
       let data0 = data.key;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -142,7 +143,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.value !== undefined) {
+    if (data.value !== undefined && func0.call(data, 'value')) {
       let data1 = data.value;
       if (typeof data1 !== 'string') {
         let dataType1 = typeof data1;
@@ -176,7 +177,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
       if (typeof data1 === 'string') {
-        if (func2(data1) > 10000) {
+        if (func49(data1) > 10000) {
           const err6 = {
             instancePath: instancePath + '/value',
             schemaPath: '#/properties/value/maxLength',
@@ -230,7 +231,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
         if (typeof data3 === 'string') {
-          if (func2(data3) > 40) {
+          if (func49(data3) > 40) {
             const err8 = {
               instancePath: instancePath + '/tags/' + i0,
               schemaPath: '#/properties/tags/items/maxLength',
@@ -245,7 +246,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (func2(data3) < 1) {
+          if (func49(data3) < 1) {
             const err9 = {
               instancePath: instancePath + '/tags/' + i0,
               schemaPath: '#/properties/tags/items/minLength',
@@ -385,13 +386,13 @@ const schema15 = {
   description: 'A memory key: lower-case words separated by dots, dashes or underscores.',
   pattern: '^[a-z0-9][a-z0-9._-]{0,127}$',
 };
-const formats0 = runtime1.fullFormats['date-time'];
+const formats0 = runtime1['date-time'];
 
 function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.key === undefined) {
+    if (data.key === undefined || !func0.call(data, 'key')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -406,7 +407,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.value === undefined) {
+    if (data.value === undefined || !func0.call(data, 'value')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -421,7 +422,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.updatedAt === undefined) {
+    if (data.updatedAt === undefined || !func0.call(data, 'updatedAt')) {
       const err2 = {
         instancePath,
         schemaPath: '#/required',
@@ -436,7 +437,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'key' || key0 === 'value' || key0 === 'tags' || key0 === 'updatedAt')) {
         const err3 = {
           instancePath,
@@ -453,7 +454,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.key !== undefined) {
+    if (data.key !== undefined && func0.call(data, 'key')) {
       let data0 = data.key;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -504,7 +505,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.value !== undefined) {
+    if (data.value !== undefined && func0.call(data, 'value')) {
       let data1 = data.value;
       if (typeof data1 !== 'string') {
         let dataType1 = typeof data1;
@@ -538,7 +539,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.tags !== undefined) {
+    if (data.tags !== undefined && func0.call(data, 'tags')) {
       let data2 = data.tags;
       if (Array.isArray(data2)) {
         const len0 = data2.length;
@@ -576,7 +577,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
           if (typeof data3 === 'string') {
-            if (func2(data3) > 40) {
+            if (func49(data3) > 40) {
               const err8 = {
                 instancePath: instancePath + '/tags/' + i0,
                 schemaPath: '#/properties/tags/items/maxLength',
@@ -591,7 +592,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (func2(data3) < 1) {
+            if (func49(data3) < 1) {
               const err9 = {
                 instancePath: instancePath + '/tags/' + i0,
                 schemaPath: '#/properties/tags/items/minLength',
@@ -653,7 +654,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.updatedAt !== undefined) {
+    if (data.updatedAt !== undefined && func0.call(data, 'updatedAt')) {
       let data4 = data.updatedAt;
       if (typeof data4 !== 'string') {
         let dataType3 = typeof data4;
@@ -727,7 +728,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.entry === undefined) {
+    if (data.entry === undefined || !func0.call(data, 'entry')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -742,7 +743,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.created === undefined) {
+    if (data.created === undefined || !func0.call(data, 'created')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -757,7 +758,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'entry' || key0 === 'created')) {
         const err2 = {
           instancePath,
@@ -774,7 +775,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.entry !== undefined) {
+    if (data.entry !== undefined && func0.call(data, 'entry')) {
       if (
         !validate12(data.entry, {
           instancePath: instancePath + '/entry',
@@ -787,7 +788,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
-    if (data.created !== undefined) {
+    if (data.created !== undefined && func0.call(data, 'created')) {
       let data1 = data.created;
       if (typeof data1 !== 'boolean') {
         let coerced0 = undefined;

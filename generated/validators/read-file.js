@@ -31,7 +31,8 @@ const schema11 = {
     },
   },
 };
-const func2 = runtime0.default;
+const func0 = Object.prototype.hasOwnProperty;
+const func47 = runtime0.default ?? runtime0;
 
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -43,7 +44,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.maxBytes === undefined) {
       data.maxBytes = 65536;
     }
-    if (data.path === undefined) {
+    if (data.path === undefined || !func0.call(data, 'path')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -58,7 +59,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'path' || key0 === 'encoding' || key0 === 'maxBytes')) {
         const err1 = {
           instancePath,
@@ -75,7 +76,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.path !== undefined) {
+    if (data.path !== undefined && func0.call(data, 'path')) {
       let data0 = data.path;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -109,7 +110,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
       if (typeof data0 === 'string') {
-        if (func2(data0) > 1024) {
+        if (func47(data0) > 1024) {
           const err3 = {
             instancePath: instancePath + '/path',
             schemaPath: '#/properties/path/maxLength',
@@ -124,7 +125,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (func2(data0) < 1) {
+        if (func47(data0) < 1) {
           const err4 = {
             instancePath: instancePath + '/path',
             schemaPath: '#/properties/path/minLength',
@@ -291,7 +292,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.path === undefined) {
+    if (data.path === undefined || !func0.call(data, 'path')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -306,7 +307,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.size === undefined) {
+    if (data.size === undefined || !func0.call(data, 'size')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -321,7 +322,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.encoding === undefined) {
+    if (data.encoding === undefined || !func0.call(data, 'encoding')) {
       const err2 = {
         instancePath,
         schemaPath: '#/required',
@@ -336,7 +337,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.content === undefined) {
+    if (data.content === undefined || !func0.call(data, 'content')) {
       const err3 = {
         instancePath,
         schemaPath: '#/required',
@@ -351,7 +352,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.truncated === undefined) {
+    if (data.truncated === undefined || !func0.call(data, 'truncated')) {
       const err4 = {
         instancePath,
         schemaPath: '#/required',
@@ -366,7 +367,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'path' || key0 === 'size' || key0 === 'encoding' || key0 === 'content' || key0 === 'truncated')) {
         const err5 = {
           instancePath,
@@ -383,7 +384,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.path !== undefined) {
+    if (data.path !== undefined && func0.call(data, 'path')) {
       let data0 = data.path;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -417,7 +418,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.size !== undefined) {
+    if (data.size !== undefined && func0.call(data, 'size')) {
       let data1 = data.size;
       if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
         let dataType1 = typeof data1;
@@ -470,7 +471,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.encoding !== undefined) {
+    if (data.encoding !== undefined && func0.call(data, 'encoding')) {
       let data2 = data.encoding;
       if (typeof data2 !== 'string') {
         let dataType2 = typeof data2;
@@ -519,7 +520,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.content !== undefined) {
+    if (data.content !== undefined && func0.call(data, 'content')) {
       let data3 = data.content;
       if (typeof data3 !== 'string') {
         let dataType3 = typeof data3;
@@ -553,7 +554,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.truncated !== undefined) {
+    if (data.truncated !== undefined && func0.call(data, 'truncated')) {
       let data4 = data.truncated;
       if (typeof data4 !== 'boolean') {
         let coerced4 = undefined;

@@ -3,7 +3,7 @@
  * Do not edit: change the definition and run `npm run generate`.
  */
 import runtime0 from 'ajv/dist/runtime/ucs2length.js';
-import runtime1 from 'ajv-formats/dist/formats.js';
+import { fullFormats as runtime1 } from 'ajv-formats/dist/formats.js';
 
 export const validateRememberCalculationInput = validate10;
 const schema11 = {
@@ -27,14 +27,15 @@ const schema12 = {
   description: 'A memory key: lower-case words separated by dots, dashes or underscores.',
   pattern: '^[a-z0-9][a-z0-9._-]{0,127}$',
 };
-const func2 = runtime0.default;
+const func0 = Object.prototype.hasOwnProperty;
+const func48 = runtime0.default ?? runtime0;
 const pattern0 = new RegExp('^[a-z0-9][a-z0-9._-]{0,127}$', 'u');
 
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.expression === undefined) {
+    if (data.expression === undefined || !func0.call(data, 'expression')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -49,7 +50,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.key === undefined) {
+    if (data.key === undefined || !func0.call(data, 'key')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -64,7 +65,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'expression' || key0 === 'key')) {
         const err2 = {
           instancePath,
@@ -81,7 +82,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.expression !== undefined) {
+    if (data.expression !== undefined && func0.call(data, 'expression')) {
       let data0 = data.expression;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -115,7 +116,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
       if (typeof data0 === 'string') {
-        if (func2(data0) > 500) {
+        if (func48(data0) > 500) {
           const err4 = {
             instancePath: instancePath + '/expression',
             schemaPath: '#/properties/expression/maxLength',
@@ -130,7 +131,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (func2(data0) < 1) {
+        if (func48(data0) < 1) {
           const err5 = {
             instancePath: instancePath + '/expression',
             schemaPath: '#/properties/expression/minLength',
@@ -147,7 +148,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.key !== undefined) {
+    if (data.key !== undefined && func0.call(data, 'key')) {
       let data1 = data.key;
       if (typeof data1 !== 'string') {
         let dataType1 = typeof data1;
@@ -274,13 +275,13 @@ const schema15 = {
   description: 'A memory key: lower-case words separated by dots, dashes or underscores.',
   pattern: '^[a-z0-9][a-z0-9._-]{0,127}$',
 };
-const formats0 = runtime1.fullFormats['date-time'];
+const formats0 = runtime1['date-time'];
 
 function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.key === undefined) {
+    if (data.key === undefined || !func0.call(data, 'key')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -295,7 +296,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.value === undefined) {
+    if (data.value === undefined || !func0.call(data, 'value')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -310,7 +311,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.updatedAt === undefined) {
+    if (data.updatedAt === undefined || !func0.call(data, 'updatedAt')) {
       const err2 = {
         instancePath,
         schemaPath: '#/required',
@@ -325,7 +326,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'key' || key0 === 'value' || key0 === 'tags' || key0 === 'updatedAt')) {
         const err3 = {
           instancePath,
@@ -342,7 +343,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.key !== undefined) {
+    if (data.key !== undefined && func0.call(data, 'key')) {
       let data0 = data.key;
       if (typeof data0 !== 'string') {
         let dataType0 = typeof data0;
@@ -393,7 +394,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.value !== undefined) {
+    if (data.value !== undefined && func0.call(data, 'value')) {
       let data1 = data.value;
       if (typeof data1 !== 'string') {
         let dataType1 = typeof data1;
@@ -427,7 +428,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.tags !== undefined) {
+    if (data.tags !== undefined && func0.call(data, 'tags')) {
       let data2 = data.tags;
       if (Array.isArray(data2)) {
         const len0 = data2.length;
@@ -465,7 +466,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
           if (typeof data3 === 'string') {
-            if (func2(data3) > 40) {
+            if (func48(data3) > 40) {
               const err8 = {
                 instancePath: instancePath + '/tags/' + i0,
                 schemaPath: '#/properties/tags/items/maxLength',
@@ -480,7 +481,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (func2(data3) < 1) {
+            if (func48(data3) < 1) {
               const err9 = {
                 instancePath: instancePath + '/tags/' + i0,
                 schemaPath: '#/properties/tags/items/minLength',
@@ -542,7 +543,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.updatedAt !== undefined) {
+    if (data.updatedAt !== undefined && func0.call(data, 'updatedAt')) {
       let data4 = data.updatedAt;
       if (typeof data4 !== 'string') {
         let dataType3 = typeof data4;
@@ -616,7 +617,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.entry === undefined) {
+    if (data.entry === undefined || !func0.call(data, 'entry')) {
       const err0 = {
         instancePath,
         schemaPath: '#/required',
@@ -631,7 +632,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.created === undefined) {
+    if (data.created === undefined || !func0.call(data, 'created')) {
       const err1 = {
         instancePath,
         schemaPath: '#/required',
@@ -646,7 +647,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
       errors++;
     }
-    for (const key0 in data) {
+    for (const key0 of Object.keys(data)) {
       if (!(key0 === 'entry' || key0 === 'created')) {
         const err2 = {
           instancePath,
@@ -663,7 +664,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.entry !== undefined) {
+    if (data.entry !== undefined && func0.call(data, 'entry')) {
       if (
         !validate12(data.entry, {
           instancePath: instancePath + '/entry',
@@ -676,7 +677,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
-    if (data.created !== undefined) {
+    if (data.created !== undefined && func0.call(data, 'created')) {
       let data1 = data.created;
       if (typeof data1 !== 'boolean') {
         let coerced0 = undefined;

@@ -5,6 +5,7 @@ import { compareStrings, toDisplayName, toolNames } from '../../codegen/naming.j
 /** The emit context tests use. */
 export const TEST_CONTEXT: EmitContext = {
   runtimeImport: 'toolsmith',
+  stubsRuntimeImport: 'toolsmith',
   stubsFromGenerated: '../src/tools',
   generatedFromStubs: '../../generated',
   regenerateCommand: 'npm run generate',

@@ -1,0 +1,37 @@
+/**
+ * P2/P6, toolsmith side: imports a generated registry (compiled to JavaScript), registers every
+ * tool in a ToolOrchestrator and makes one call that validates its input (and output) with the
+ * generated standalone validators. Reports the time since process start and the peak RSS.
+ *
+ * argv: <registry.js> <runtime index.js> <tool name> <arguments JSON>
+ */
+import { pathToFileURL } from 'node:url';
+import { peakRssMb, report } from './report.mjs';
+
+const [registryPath, runtimePath, toolName, argumentsJson] = process.argv.slice(2);
+const started = performance.now();
+const registry = await import(pathToFileURL(registryPath).href);
+const runtime = await import(pathToFileURL(runtimePath).href);
+const imported = performance.now();
+const tools = registry.createTools();
+const orchestrator = new runtime.ToolOrchestrator({ tools });
+const registered = performance.now();
+const result = await orchestrator.processToolCall({
+  toolCallRequest: { id: 'bench-1', name: toolName, arguments: JSON.parse(argumentsJson) },
+  gmiId: 'bench',
+  personaId: 'bench',
+  personaCapabilities: tools.flatMap((tool) => tool.requiredCapabilities ?? []),
+  userContext: { userId: 'bench' },
+});
+const firstCallMs = performance.now();
+report({
+  firstCallMs,
+  bootMs: started,
+  importMs: imported - started,
+  registerMs: registered - imported,
+  callMs: firstCallMs - registered,
+  tools: tools.length,
+  isError: result.isError,
+  errorDetails: result.errorDetails ?? null,
+  ...peakRssMb(),
+});

@@ -1,0 +1,190 @@
+/**
+ * Builds a throw-away toolsmith project for the benchmarks: a synthetic corpus, its generated SDK
+ * (timed: this is the "full generate" of P3), trivial implementations that answer a valid output,
+ * a snapshot of the runtime, and the whole project compiled to JavaScript with `tsc` so start-up
+ * and memory (P2, P6) are measured on plain `node`, as a published package would run — no tsx
+ * loader in the measured process.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generate } from '../codegen/generate.js';
+import type { GenerateResult } from '../codegen/generate.js';
+import { writeOutput } from '../codegen/write.js';
+import { generateCorpus, type Corpus, type CorpusTool, type Json } from './corpus.js';
+
+/** The repository root (bench/..). */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Where the runtime snapshot lives inside a bench project, relative to its root. */
+const RUNTIME_DIR = 'runtime';
+
+/** A built bench project. */
+export interface BenchProject {
+  root: string;
+  corpus: Corpus;
+  result: GenerateResult;
+  /** Milliseconds of `generate()` (load → normalize → emit → format) and of `writeOutput()`. */
+  generateMs: number;
+  writeMs: number;
+  /** Milliseconds of the `tsc` compile to dist/ (not part of any ratio). */
+  compileMs: number;
+  /** Problems `tsc` reported (it still emits); a count, for the report. */
+  typeErrors: number;
+  /** Notes on work-arounds applied to the runtime snapshot. */
+  notes: string[];
+  /** The compiled registry, runtime and bundled-schemas file, as absolute paths. */
+  distRegistry: string;
+  distRuntime: string;
+  bundledSchemas: string;
+}
+
+/** Options of {@link buildProject}. */
+export interface BuildProjectOptions {
+  root: string;
+  count: number;
+  seed?: number;
+  /** Extra definition files to add (`relative path → definition`), e.g. the P1/P5 tools. */
+  extraDefinitions?: Record<string, Json>;
+  /** Compile to JavaScript (needed for the child-process measures). */
+  compile?: boolean;
+}
+
+/** Creates the project folder with its corpus, runs a full generate and writes the output. */
+export async function buildProject(options: BuildProjectOptions): Promise<BenchProject> {
+  const root = options.root;
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  const corpus = generateCorpus({ dir: path.join(root, 'schemas'), count: options.count, ...(options.seed === undefined ? {} : { seed: options.seed }) });
+  for (const [file, definition] of Object.entries(options.extraDefinitions ?? {})) {
+    mkdirSync(path.dirname(path.join(root, 'schemas', file)), { recursive: true });
+    writeFileSync(path.join(root, 'schemas', file), `${JSON.stringify(definition, null, 2)}\n`);
+  }
+  const notes = copyRuntime(root);
+  writeFileSync(path.join(root, 'package.json'), `${JSON.stringify({ name: 'toolsmith-bench-project', private: true, type: 'module' }, null, 2)}\n`);
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+
+  const { result, generateMs, writeMs } = await generateAndWrite(root);
+  if (result.problems.length > 0) {
+    throw new Error(`generate reported ${result.problems.length} problems on the synthetic corpus, e.g. ${JSON.stringify(result.problems.slice(0, 3))}`);
+  }
+  writeImplementations(root, result, corpus.tools);
+  const bundledSchemas = path.join(root, 'bundled-schemas.json');
+  writeFileSync(
+    bundledSchemas,
+    JSON.stringify(result.project.tools.map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? null }))),
+  );
+  let compileMs = 0;
+  let typeErrors = 0;
+  if (options.compile !== false) ({ compileMs, typeErrors } = compileProject(root));
+  return {
+    root,
+    corpus,
+    result,
+    generateMs,
+    writeMs,
+    compileMs,
+    typeErrors,
+    notes,
+    distRegistry: path.join(root, 'dist', 'generated', 'registry.js'),
+    distRuntime: path.join(root, 'dist', RUNTIME_DIR, 'index.js'),
+    bundledSchemas,
+  };
+}
+
+/** One timed `generate()` + `writeOutput()` of a project, as `toolsmith generate` does it. */
+export async function generateAndWrite(root: string): Promise<{ result: GenerateResult; generateMs: number; writeMs: number }> {
+  const started = performance.now();
+  const result = await generate({ root, runtimeImport: `./${RUNTIME_DIR}/index.js`, regenerateCommand: 'npm run bench' });
+  const generated = performance.now();
+  if (result.problems.length === 0) writeOutput(path.join(root, 'generated'), result.files, path.join(root, 'src', 'tools'), result.stubs);
+  return { result, generateMs: generated - started, writeMs: performance.now() - generated };
+}
+
+/**
+ * Copies the runtime (`src/*.ts`, not the example tools) into the project: a consistent snapshot
+ * while other work edits `src/`, compiled together with the generated code.
+ */
+function copyRuntime(root: string): string[] {
+  const notes: string[] = [];
+  const target = path.join(root, RUNTIME_DIR);
+  mkdirSync(target, { recursive: true });
+  for (const file of readdirSync(path.join(REPO_ROOT, 'src'))) {
+    if (file.endsWith('.ts')) copyFileSync(path.join(REPO_ROOT, 'src', file), path.join(target, file));
+  }
+  const index = readFileSync(path.join(target, 'index.ts'), 'utf8');
+  // The generated registry imports ToolClient from the runtime; src/index.ts may not export it yet.
+  if (!/\bToolClient\b/.test(index) && existsSync(path.join(target, 'client.ts'))) {
+    writeFileSync(path.join(target, 'index.ts'), `${index}\nexport { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';\n`);
+    notes.push('src/index.ts does not export ToolClient (imported by generated/registry.ts); the bench snapshot adds the export');
+  }
+  return notes;
+}
+
+/** Replaces every stub with a one-line implementation answering the corpus's valid sample output. */
+function writeImplementations(root: string, result: GenerateResult, tools: readonly CorpusTool[]): void {
+  const samples = new Map(tools.map((tool) => [tool.name, tool.sampleOutput]));
+  for (const tool of result.project.tools) {
+    if (tool.steps !== undefined) continue;
+    const { names } = tool;
+    const output = tool.name === 'add_numbers' ? '{ sum: args.a + args.b }' : JSON.stringify(samples.get(tool.name) ?? { ok: true });
+    const source = [
+      `import type { ToolExecutionContext, ToolExecutionResult } from '../../${RUNTIME_DIR}/index.js';`,
+      `import { ${names.base} } from '../../generated/tools/${names.kebab}.base.js';`,
+      `import type { ${names.inputType}, ${names.outputType} } from '../../generated/types/${names.kebab}.js';`,
+      ``,
+      `export class ${names.impl} extends ${names.base} {`,
+      `  async execute(args: ${names.inputType}, _context: ToolExecutionContext): Promise<ToolExecutionResult<${names.outputType}>> {`,
+      `    void args;`,
+      `    return { success: true, output: ${output} as unknown as ${names.outputType} };`,
+      `  }`,
+      `}`,
+      ``,
+    ].join('\n');
+    writeFileSync(path.join(root, 'src', 'tools', `${names.kebab}.ts`), source);
+  }
+}
+
+/** Compiles the project with `tsc` (TypeScript 7: fast); emits even when it reports type errors. */
+function compileProject(root: string): { compileMs: number; typeErrors: number } {
+  writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    `${JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: true,
+          isolatedModules: true,
+          verbatimModuleSyntax: true,
+          resolveJsonModule: true,
+          types: ['node'],
+          rootDir: '.',
+          outDir: 'dist',
+          noEmitOnError: false,
+        },
+        include: [RUNTIME_DIR, 'generated', 'src'],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  const started = performance.now();
+  let typeErrors = 0;
+  try {
+    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: root, stdio: 'pipe', maxBuffer: 256 * 1024 * 1024 });
+  } catch (error) {
+    const output = String((error as { stdout?: Buffer }).stdout ?? '');
+    typeErrors = (output.match(/error TS\d+/g) ?? []).length;
+    if (!existsSync(path.join(root, 'dist', 'generated', 'registry.js'))) throw new Error(`tsc emitted nothing:\n${output.slice(0, 2000)}`);
+  }
+  // The standalone validators are JavaScript already (with .d.ts beside them): copy them over.
+  const validators = path.join(root, 'generated', 'validators');
+  const target = path.join(root, 'dist', 'generated', 'validators');
+  mkdirSync(target, { recursive: true });
+  for (const file of readdirSync(validators)) if (file.endsWith('.js')) copyFileSync(path.join(validators, file), path.join(target, file));
+  return { compileMs: performance.now() - started, typeErrors };
+}

@@ -1,0 +1,81 @@
+/**
+ * toolsmith's public API: the tool contract, the runtime that runs tool calls, and helpers used
+ * by generated code.
+ */
+
+// The tool contract (field names as in the AgentOS tool layer).
+export type {
+  ITool,
+  JSONSchemaObject,
+  ToolExecutionResult,
+  ToolValidators,
+  ValidateFunction,
+  ValidationIssue,
+} from './tool.js';
+export type {
+  ApprovalGate,
+  ApprovalRequest,
+  CallerTurn,
+  ToolExecutionContext,
+  TurnBudget,
+  UserContext,
+} from './context.js';
+
+// Errors.
+export { TOOL_ERROR_CODES, ToolsmithError, isToolsmithError, type ToolErrorCode } from './errors.js';
+
+// Validation (the same Ajv options as the generator).
+export { AJV_OPTIONS } from './ajv-options.js';
+export {
+  SchemaValidator,
+  compileSchema,
+  copyJsonValue,
+  toValidationIssues,
+  type SchemaValidatorSource,
+  type ValidationOutcome,
+} from './validation.js';
+
+// Runtime.
+export { ToolRegistry } from './registry.js';
+export {
+  ToolExecutor,
+  type RegisterOptions,
+  type RegisteredTool,
+  type ToolCallRequest,
+  type ToolExecutionRequestDetails,
+} from './executor.js';
+export {
+  ToolOrchestrator,
+  type ApprovalPolicy,
+  type CallEndEvent,
+  type CallStartEvent,
+  type OrchestratorHooks,
+  type ShutdownReport,
+  type ToolCallDetails,
+  type ToolCallErrorDetails,
+  type ToolCallResult,
+  type ToolDefinitionForLLM,
+  type ToolOrchestratorOptions,
+  type ToolShutdownError,
+} from './orchestrator.js';
+export {
+  ATTACH_ORCHESTRATOR,
+  ComposedTool,
+  defineComposedTool,
+  parseReference,
+  resolveTemplate,
+  type ComposedStep,
+  type ComposedToolDefinition,
+  type ParsedReference,
+  type ReferenceScope,
+  type ToolCaller,
+} from './composed.js';
+
+// Helpers for generated code.
+export { deepFreeze } from './freeze.js';
+
+// MCP adapter: `createMcpServer` (src/mcp.ts) is exported here once it lands.
+// export { createMcpServer } from './mcp.js';
+
+// Typed calls by tool name (used by the generated registry).
+export { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';

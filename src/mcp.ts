@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { UserContext } from './context.js';
+import { truncateText } from './errors.js';
+import { isMcpObjectSchema, toMcpToolFromTool } from './mcp-tool.js';
+import type { ShutdownReport, ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from './orchestrator.js';
+
+/*
+ * The MCP adapter: an orchestrator served to MCP clients with the SDK's low-level `Server`
+ * (`McpServer.registerTool` only takes Zod shapes, not the raw JSON Schema a definition carries).
+ * - `tools/list` lists every enabled tool, each as in generated/manifests/mcp.json (`toMcpToolFromTool`),
+ *   whatever the connection's capabilities: the list describes the server like the manifest does, and a
+ *   call the persona may not make is answered `isError: true` with PERMISSION_DENIED and the missing
+ *   capabilities, which tells the model (and the person configuring the server) what to grant.
+ * - `tools/call` goes through `ToolOrchestrator.processToolCall`, so approval, permissions, validation,
+ *   timeouts and output checks are the same as for any other caller. The MCP request's cancellation
+ *   signal is the call's signal.
+ * - Failures of the call (argument errors, refusals, tool failures, timeouts…) are results with
+ *   `isError: true`, as the MCP spec asks, so the model sees them and can correct itself; only a call
+ *   the server cannot route (an unknown tool, no name) is a protocol error (`InvalidParams`).
+ */
+
+/** Who calls through an MCP connection; MCP carries no identity, so the server supplies it. */
+export interface McpPersona {
+  /** Default `'mcp'`. */
+  personaId?: string;
+  /** Default `'mcp'`. */
+  gmiId?: string;
+  /** Default `{ userId: 'mcp' }`. */
+  userContext?: UserContext;
+}
+
+/** How `createMcpServer` sets up the server. */
+export interface McpServerOptions {
+  /** Server name reported at initialization (default `toolsmith`). */
+  name?: string;
+  /** Server version reported at initialization (default toolsmith's). */
+  version?: string;
+  /** Instructions for the client, reported at initialization. */
+  instructions?: string;
+  /** The persona capabilities every call of the connection has (default none). */
+  capabilities?: readonly string[];
+  /** Who the calls are made as. */
+  persona?: McpPersona;
+  /** Called with transport and protocol errors (default: ignored; `serveStdio` prints them to stderr). */
+  onError?: (error: Error) => void;
+}
+
+/** How `serveStdio` runs: the server options plus the streams (default the process's own). */
+export interface ServeStdioOptions extends McpServerOptions {
+  stdin?: NodeJS.ReadableStream & { pause(): unknown; listenerCount(event: string): number };
+  stdout?: NodeJS.WritableStream;
+  /** Listen to SIGINT and SIGTERM and close on them (default true). */
+  handleSignals?: boolean;
+  /** How long the orchestrator's shutdown waits for calls in flight (default: its own option). */
+  shutdownTimeoutMs?: number;
+}
+
+/** Why `serveStdio` stopped, and what the orchestrator's shutdown reported. */
+export interface ServeStdioResult {
+  reason: 'closed' | 'SIGINT' | 'SIGTERM';
+  shutdown: ShutdownReport;
+}
+
+const DEFAULT_NAME = 'toolsmith';
+const DEFAULT_VERSION = '0.1.0';
+/** Longest `details` JSON copied into an error text. */
+const MAX_DETAILS_LENGTH = 4000;
+/** Codes that mean the request could not be routed to a tool: protocol errors, not tool results. */
+const PROTOCOL_ERROR_CODES: ReadonlySet<string> = new Set(['TOOL_NOT_FOUND', 'INVALID_REQUEST']);
+
+/**
+ * An MCP `Server` answering `tools/list` and `tools/call` from `orchestrator`. Connect it to any
+ * transport (`server.connect(transport)`); `serveStdio` does it for stdio. Closing the server does not
+ * shut the orchestrator down: the caller owns it.
+ */
+export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServerOptions = {}): Server {
+  const server = new Server(
+    { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
+    options.instructions === undefined ? { capabilities: { tools: {} } } : { capabilities: { tools: {} }, instructions: options.instructions },
+  );
+  const capabilities = [...(options.capabilities ?? [])];
+  const personaId = options.persona?.personaId ?? 'mcp';
+  const gmiId = options.persona?.gmiId ?? 'mcp';
+  const userContext = options.persona?.userContext ?? { userId: 'mcp' };
+  if (options.onError !== undefined) server.onerror = options.onError;
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listMcpTools(orchestrator) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    // Decided before the call, so a tool replaced meanwhile cannot change the result's shape.
+    const structured = isMcpObjectSchema(orchestrator.getTool(name)?.outputSchema);
+    const result = await orchestrator.processToolCall({
+      toolCallRequest: { id: `mcp-${randomUUID()}`, name, arguments: args ?? {} },
+      gmiId,
+      personaId,
+      personaCapabilities: [...capabilities],
+      userContext,
+      correlationId: `mcp-${String(extra.requestId)}-${randomUUID()}`,
+      signal: extra.signal,
+    });
+    return toCallToolResult(result, structured);
+  });
+  return server;
+}
+
+/** The `tools/list` entries of every enabled tool of `orchestrator`, as in mcp.json. */
+export function listMcpTools(orchestrator: ToolOrchestrator): Tool[] {
+  const tools: Tool[] = [];
+  for (const definition of orchestrator.listTools()) {
+    const tool = orchestrator.getTool(definition.name);
+    if (tool !== undefined) tools.push(toMcpToolFromTool(tool) as Tool);
+  }
+  return tools;
+}
+
+/**
+ * The MCP answer to a finished call: the output as `structuredContent` (when `structured`, i.e. the
+ * listed tool has an object output schema) plus its JSON text; a failure as an `isError` result whose
+ * text gives the code, the message and the details. Throws `McpError(InvalidParams)` for a call that
+ * reached no tool.
+ */
+export function toCallToolResult(result: ToolCallResult, structured: boolean): CallToolResult {
+  if (result.isError) {
+    const error: ToolCallErrorDetails = result.errorDetails ?? { code: 'TOOL_ERROR', message: `Tool '${result.toolName}' failed without details.` };
+    if (PROTOCOL_ERROR_CODES.has(error.code)) throw new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
+    return { content: [{ type: 'text', text: formatCallError(error) }], isError: true };
+  }
+  const output: unknown = result.output ?? null;
+  const answer: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(output) ?? 'null' }] };
+  if (structured && typeof output === 'object' && output !== null && !Array.isArray(output)) {
+    answer.structuredContent = output as Record<string, unknown>;
+  }
+  return answer;
+}
+
+/**
+ * The text of a failed call: `CODE: message`, then one line per validation error
+ * (`- /pointer: message`), or the other details as JSON.
+ */
+export function formatCallError(error: ToolCallErrorDetails): string {
+  const lines = [`${error.code}: ${error.message}`];
+  const details = error.details;
+  if (details !== undefined && details !== null) {
+    const { errors, ...rest } = details as { errors?: unknown; [key: string]: unknown };
+    if (Array.isArray(errors)) {
+      for (const issue of errors.slice(0, 20)) {
+        const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown };
+        lines.push(`- ${typeof path === 'string' && path !== '' ? path : '(root)'}: ${typeof message === 'string' ? message : 'invalid'}`);
+      }
+      if (errors.length > 20) lines.push(`- (and ${errors.length - 20} more)`);
+    } else if (errors !== undefined) {
+      rest.errors = errors;
+    }
+    if (Object.keys(rest).length > 0) lines.push(`Details: ${truncateText(safeJson(rest), MAX_DETAILS_LENGTH)}`);
+  }
+  return lines.join('\n');
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return '(details not serializable)';
+  }
+}
+
+/**
+ * Serves `orchestrator` over stdio until the client closes the connection (stdin ends) or the
+ * process gets SIGINT/SIGTERM; then closes the server, shuts the orchestrator down and resolves.
+ * Writes nothing but protocol messages to stdout; errors go to `onError` (default: one line on stderr).
+ */
+export async function serveStdio(orchestrator: ToolOrchestrator, options: ServeStdioOptions = {}): Promise<ServeStdioResult> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const onError = options.onError ?? ((error: Error) => void process.stderr.write(`toolsmith serve: ${error.message}\n`));
+  const server = createMcpServer(orchestrator, { ...options, onError });
+  const transport = new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout);
+
+  let reason: ServeStdioResult['reason'] = 'closed';
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  server.onclose = () => markClosed();
+  let closing = false;
+  const close = (why: ServeStdioResult['reason']) => {
+    if (closing) return;
+    closing = true;
+    reason = why;
+    server.close().catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
+  };
+  const onEnd = () => close('closed');
+  const onSigint = () => close('SIGINT');
+  const onSigterm = () => close('SIGTERM');
+  // A client that goes away leaves stdout broken (EPIPE): close instead of crashing.
+  const onStdoutError = () => close('closed');
+  const handleSignals = options.handleSignals ?? true;
+  stdin.on('end', onEnd);
+  stdin.on('close', onEnd);
+  stdout.on('error', onStdoutError);
+  if (handleSignals) {
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+  }
+  try {
+    await server.connect(transport);
+    await closed;
+  } catch (error) {
+    await orchestrator.shutdown(options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs });
+    throw error;
+  } finally {
+    stdin.off('end', onEnd);
+    stdin.off('close', onEnd);
+    stdout.off('error', onStdoutError);
+    if (handleSignals) {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+    }
+  }
+  const shutdown = await orchestrator.shutdown(options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs });
+  return { reason, shutdown };
+}

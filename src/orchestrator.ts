@@ -1,0 +1,635 @@
+import { randomUUID } from 'node:crypto';
+import { ATTACH_ORCHESTRATOR, ComposedTool } from './composed.js';
+import type { ApprovalGate, CallerTurn, ToolExecutionContext } from './context.js';
+import { ToolsmithError, describeThrown, truncateText, type ToolErrorCode } from './errors.js';
+import {
+  ToolCallFailure,
+  ToolExecutor,
+  checkArguments,
+  checkOutput,
+  missingCapabilities,
+  prepareTool,
+  readArguments,
+  releaseEntry,
+  waitForIdle,
+  withoutStack,
+  type RegisterOptions,
+  type RegisteredTool,
+  type ToolExecutionRequestDetails,
+} from './executor.js';
+import type { ITool, JSONSchemaObject, ToolExecutionResult } from './tool.js';
+
+/** When a call needs approval: tools with side effects (default), every call, or none. */
+export type ApprovalPolicy = 'side-effects' | 'always' | 'never';
+
+/** One call for `processToolCall`: the LLM's request, who calls, and how the call may be stopped. */
+export interface ToolCallDetails extends ToolExecutionRequestDetails {
+  /** Stops the call: before it starts (`ABORTED`, nothing runs), while approval is pending, queued or running. */
+  signal?: AbortSignal;
+  /** The LLM turn the call belongs to: its shared budget and an approval gate that wins over the orchestrator's. */
+  callerTurn?: CallerTurn;
+  /** This call's timeout in milliseconds; wins over the tool's `timeoutMs` and the orchestrator default. */
+  timeoutMs?: number;
+}
+
+/** What a failed call reports: a stable code, a message naming the tool, and details. */
+export interface ToolCallErrorDetails {
+  code: ToolErrorCode;
+  message: string;
+  details?: Record<string, any>;
+}
+
+/** The answer to one tool call, ready to hand back to an LLM; `output` is `null` whenever `isError`. */
+export interface ToolCallResult<TOutput = any> {
+  toolCallId: string;
+  toolName: string;
+  output: TOutput | null;
+  isError: boolean;
+  errorDetails?: ToolCallErrorDetails;
+}
+
+/** What `onCallStart` gets. */
+export interface CallStartEvent {
+  toolName: string;
+  toolCallId: string;
+  correlationId: string;
+}
+
+/** What `onCallEnd` gets: the call, how long it took, its code, and what was thrown (with its stack) if anything. */
+export interface CallEndEvent extends CallStartEvent {
+  durationMs: number;
+  isError: boolean;
+  code?: ToolErrorCode;
+  error?: unknown;
+}
+
+/** Callbacks around every call, to wire logging or tracing; nothing is printed by default. Hook errors are ignored. */
+export interface OrchestratorHooks {
+  onCallStart?(event: CallStartEvent): void;
+  onCallEnd?(event: CallEndEvent): void;
+}
+
+/** How an orchestrator is set up. */
+export interface ToolOrchestratorOptions {
+  /** Tools registered at construction. */
+  tools?: ITool[];
+  /** Asked before a call that needs approval (see `requireApproval`); a turn's own gate wins. */
+  approvalGate?: ApprovalGate;
+  /** Default `'side-effects'`: asked only when a gate exists. `'always'` without a gate fails `APPROVAL_UNAVAILABLE`. */
+  requireApproval?: ApprovalPolicy;
+  /** Timeout for calls whose tool and request set none. */
+  defaultTimeoutMs?: number;
+  /** Most calls executing at once; more wait in a queue (in order). Unset: no limit. */
+  maxConcurrency?: number;
+  /** Most calls waiting for a slot; beyond it a call fails `QUEUE_FULL`. Unset: unbounded. */
+  maxQueue?: number;
+  /** Tool names (or ids) that may not be called nor listed. */
+  disabledTools?: string[];
+  hooks?: OrchestratorHooks;
+  /** How long `shutdown()` waits for calls in flight before aborting them (default 5,000 ms). */
+  shutdownTimeoutMs?: number;
+}
+
+/** A tool as offered to an LLM. */
+export interface ToolDefinitionForLLM {
+  name: string;
+  description: string;
+  inputSchema: JSONSchemaObject;
+  outputSchema?: JSONSchemaObject;
+}
+
+/** A tool shutdown that failed; collected and reported by `shutdown()`, never thrown. */
+export interface ToolShutdownError {
+  toolName: string;
+  message: string;
+  error: unknown;
+}
+
+/** What `shutdown()` reports. */
+export interface ShutdownReport {
+  /** Calls still in flight at the deadline, aborted (each resolved `ABORTED`). */
+  abortedCalls: number;
+  /** Tool shutdowns that failed (also those of tools replaced or unregistered earlier). */
+  errors: ToolShutdownError[];
+}
+
+const MAX_TIMER_MS = 2_147_483_647;
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
+
+type StopReason = 'caller' | 'timeout' | 'shutdown';
+type StopCall = (call: PendingCall, reason: StopReason) => void;
+
+/** The state of one `processToolCall` until it resolves; it resolves once, whoever finishes it first. */
+class PendingCall {
+  done = false;
+  resolve: (result: ToolCallResult) => void = noop;
+  toolCallId = '';
+  toolName = 'unknown';
+  correlationId = '';
+  startedAt = 0;
+  entry: RegisteredTool | undefined = undefined;
+  /** The caller's signal this call listens to. */
+  signal: AbortSignal | undefined = undefined;
+  /** Only when a timeout applies: the signal the tool gets (caller's stop or the deadline). */
+  controller: AbortController | undefined = undefined;
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  timeoutMs = 0;
+  queued = false;
+  holdsSlot = false;
+  grant: (() => void) | undefined = undefined;
+  /** Neighbours in the orchestrator's list of calls in flight (a list, not a Set: no hashing per call). */
+  previous: PendingCall | undefined = undefined;
+  next: PendingCall | undefined = undefined;
+
+  constructor(readonly stop: StopCall) {}
+
+  /** The caller's signal fired (`addEventListener` takes this object as the listener: no closure per call). */
+  handleEvent(): void {
+    this.stop(this, 'caller');
+  }
+}
+
+function noop(): void {}
+
+function onCallTimeout(call: PendingCall): void {
+  call.stop(call, 'timeout');
+}
+
+function callHook<T>(hook: (event: T) => unknown, event: T): void {
+  try {
+    const returned = hook(event) as { then?: unknown } | undefined;
+    if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') {
+      (returned as Promise<unknown>).then(undefined, noop);
+    }
+  } catch {
+    // A hook must never change the outcome of a call.
+  }
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function isApproved(answer: unknown): boolean {
+  return answer === true || (answer !== null && typeof answer === 'object' && (answer as { approved?: unknown }).approved === true);
+}
+
+/**
+ * Runs tool calls from an LLM, in one order for every call (see `processToolCall`), with
+ * approval, permissions, budgets, timeouts, aborts, a concurrency limit, hooks and shutdown.
+ */
+export class ToolOrchestrator {
+  readonly #executor = new ToolExecutor();
+  readonly #approvalGate: ApprovalGate | undefined;
+  readonly #requireApproval: ApprovalPolicy;
+  readonly #defaultTimeoutMs: number | undefined;
+  readonly #maxConcurrency: number | undefined;
+  readonly #maxQueue: number;
+  readonly #disabled: ReadonlySet<string>;
+  readonly #onCallStart: ((event: CallStartEvent) => void) | undefined;
+  readonly #onCallEnd: ((event: CallEndEvent) => void) | undefined;
+  readonly #shutdownTimeoutMs: number;
+
+  /** Calls not yet resolved, as a doubly linked list (shutdown waits for them, then aborts them). */
+  #firstCall: PendingCall | undefined = undefined;
+  #callCount = 0;
+  readonly #correlationPrefix = randomUUID();
+  #correlationSequence = 0;
+  #running = 0;
+  #queue: Array<PendingCall | undefined> = [];
+  #queueHead = 0;
+  #queued = 0;
+
+  #closing = false;
+  #shutdown: Promise<ShutdownReport> | undefined;
+  #onAllSettled: (() => void) | undefined;
+  readonly #shutDownTools = new WeakSet<ITool>();
+  readonly #retiring = new Set<Promise<void>>();
+  readonly #shutdownErrors: ToolShutdownError[] = [];
+  readonly #stop: StopCall = (call, reason) => this.#stopCall(call, reason);
+
+  constructor(options: ToolOrchestratorOptions = {}) {
+    this.#approvalGate = options.approvalGate;
+    this.#requireApproval = options.requireApproval ?? 'side-effects';
+    this.#defaultTimeoutMs = options.defaultTimeoutMs;
+    this.#maxConcurrency = options.maxConcurrency;
+    this.#maxQueue = options.maxQueue ?? Number.POSITIVE_INFINITY;
+    this.#disabled = new Set(options.disabledTools ?? []);
+    this.#onCallStart = options.hooks?.onCallStart?.bind(options.hooks);
+    this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
+    this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    if (this.#maxConcurrency !== undefined && !(Number.isInteger(this.#maxConcurrency) && this.#maxConcurrency > 0)) {
+      throw new ToolsmithError('INVALID_TOOL', `maxConcurrency must be a positive integer; got ${String(this.#maxConcurrency)}.`);
+    }
+    for (const tool of options.tools ?? []) this.registerTool(tool);
+  }
+
+  /**
+   * Registers `tool`. Throws `ALREADY_REGISTERED` for a taken name unless `replace` is set,
+   * `INVALID_TOOL` for a malformed tool, `SHUTTING_DOWN` after `shutdown()`. The tool is callable
+   * as soon as this returns; the promise (which never rejects) resolves once a replaced tool has
+   * finished its in-flight calls and been shut down.
+   */
+  registerTool(tool: ITool, options: RegisterOptions = {}): Promise<void> {
+    if (this.#closing) throw new ToolsmithError('SHUTTING_DOWN', 'The orchestrator is shutting down; no tool can be registered.');
+    const entry = prepareTool(tool);
+    const attach = (tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
+    if (!options.replace) this.#executor.registry.assertAvailable(entry.name);
+    if (typeof attach === 'function') attach.call(tool, this);
+    const previous = this.#executor.registry.add(entry, options);
+    if (previous === undefined || previous.tool === tool) return Promise.resolve();
+    return this.#retire(previous);
+  }
+
+  /** Removes the tool under exactly `name`, waits for its in-flight calls, then shuts it down. False when not registered. */
+  async unregisterTool(name: string): Promise<boolean> {
+    const entry = this.#executor.removeTool(name);
+    if (entry === undefined) return false;
+    await this.#retire(entry);
+    return true;
+  }
+
+  /** The tool registered under exactly `name`. */
+  getTool(name: string): ITool | undefined {
+    return this.#executor.getTool(name);
+  }
+
+  /**
+   * What an LLM may be offered: name, description, input and output schema of every enabled tool,
+   * and, given a context, only those whose required capabilities its `personaCapabilities` has.
+   */
+  listTools(context?: { personaCapabilities?: readonly string[] }): ToolDefinitionForLLM[] {
+    const definitions: ToolDefinitionForLLM[] = [];
+    for (const entry of this.#executor.registry.values()) {
+      const tool = entry.tool;
+      if (this.#isDisabled(tool)) continue;
+      if (context !== undefined && missingCapabilities(entry, context.personaCapabilities) !== undefined) continue;
+      const definition: ToolDefinitionForLLM = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+      if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
+      definitions.push(definition);
+    }
+    return definitions;
+  }
+
+  /**
+   * Runs one tool call and resolves exactly once with its result; never rejects. The order, the
+   * same for every call (the first failing step decides the code):
+   *
+   * 0. `SHUTTING_DOWN` after `shutdown()` was called;
+   * 1. `INVALID_REQUEST`: no name, or arguments neither an object nor a JSON string of one;
+   * 2. `TOOL_NOT_FOUND` (exact names; the message lists the nearest);
+   * 3. `ABORTED` when the signal already fired: nothing starts;
+   * 4. `REFUSED` when `tool.refusal` answers a result (before anyone is asked to approve);
+   * 5. `PERMISSION_DENIED` (missing capabilities in `details.missing`), `TOOL_DISABLED`;
+   * 6. `BUDGET_EXCEEDED` once `callerTurn.budget.remaining` is spent (else it is decremented);
+   * 7. `SCHEMA_INVALID`, `INVALID_ARGUMENTS` (input coerced and defaulted on a copy, then `validateArgs`);
+   * 8. approval: `APPROVAL_UNAVAILABLE`, `APPROVAL_REJECTED`, `APPROVAL_FAILED`, `ABORTED` while pending;
+   * 9. execute: `QUEUE_FULL`, `TIMEOUT` (at the deadline, even if the tool ignores its signal; the
+   *    deadline covers the wait for a slot), `ABORTED`, `TOOL_FAILED`, `TOOL_ERROR`, `STEP_FAILED`;
+   * 10. `OUTPUT_INVALID`; otherwise the coerced output.
+   */
+  processToolCall(details: ToolCallDetails): Promise<ToolCallResult> {
+    const call = new PendingCall(this.#stop);
+    const result = new Promise<ToolCallResult>((resolve) => {
+      call.resolve = resolve;
+    });
+    void this.#runCall(details, call);
+    return result;
+  }
+
+  /**
+   * Stops accepting calls (every later call ends `SHUTTING_DOWN`), waits for calls in flight up to
+   * `timeoutMs` (default: the `shutdownTimeoutMs` option) and then aborts them, and calls every
+   * tool's `shutdown()` exactly once. Tool shutdown errors are collected in the report, never
+   * thrown. Idempotent: later calls return the same promise.
+   */
+  shutdown(options: { timeoutMs?: number } = {}): Promise<ShutdownReport> {
+    return (this.#shutdown ??= this.#shutdownOnce(options.timeoutMs ?? this.#shutdownTimeoutMs));
+  }
+
+  /** The call pipeline, in the order documented on `processToolCall`; it finishes `call` on every path. */
+  async #runCall(details: ToolCallDetails, call: PendingCall): Promise<void> {
+    try {
+      const request = details?.toolCallRequest;
+      const name: unknown = request?.name;
+      if (typeof request?.id === 'string') call.toolCallId = request.id;
+      if (typeof name === 'string' && name !== '') call.toolName = name.length > 256 ? truncateText(name, 256) : name;
+      call.correlationId = details?.correlationId || `${this.#correlationPrefix}-${++this.#correlationSequence}`;
+      this.#track(call);
+      if (this.#onCallEnd !== undefined) call.startedAt = performance.now();
+      if (this.#onCallStart !== undefined) {
+        callHook(this.#onCallStart, { toolName: call.toolName, toolCallId: call.toolCallId, correlationId: call.correlationId });
+      }
+
+      // 0. Shutting down.
+      if (this.#closing) {
+        return this.#fail(call, 'SHUTTING_DOWN', 'The orchestrator is shutting down and accepts no more calls.');
+      }
+
+      // 1. Request shape.
+      if (typeof name !== 'string' || name === '') {
+        return this.#fail(call, 'INVALID_REQUEST', "The tool call has no 'name'. Send { id, name, arguments }.");
+      }
+      const args = readArguments(request.arguments, call.toolName);
+      if (args instanceof ToolCallFailure) return this.#failWith(call, args);
+
+      // 2. Lookup.
+      const entry = this.#executor.getRegisteredTool(name);
+      if (entry === undefined) return this.#fail(call, 'TOOL_NOT_FOUND', this.#executor.registry.notFoundMessage(name));
+      entry.inFlight++;
+      call.entry = entry;
+      const tool = entry.tool;
+
+      // 3. Already stopped.
+      const signal = details.signal;
+      if (signal !== undefined) {
+        if (signal.aborted) return this.#fail(call, 'ABORTED', `The call to tool '${tool.name}' was aborted before it started.`);
+        call.signal = signal;
+        signal.addEventListener('abort', call);
+      }
+      const context: ToolExecutionContext = {
+        gmiId: details.gmiId,
+        personaId: details.personaId,
+        userContext: details.userContext,
+        correlationId: call.correlationId,
+        sessionData: details.sessionData,
+        personaCapabilities: details.personaCapabilities,
+        signal,
+        callerTurn: details.callerTurn,
+      };
+
+      // 4. Refusal.
+      if (tool.refusal !== undefined) {
+        let refusal: ToolExecutionResult | undefined | Promise<ToolExecutionResult | undefined>;
+        try {
+          refusal = tool.refusal(args, context);
+          if (isThenable(refusal)) refusal = await refusal;
+        } catch (error) {
+          return this.#fail(call, 'TOOL_ERROR', `Tool '${tool.name}' threw in its refusal check: ${describeThrown(error)}`, undefined, error);
+        }
+        if (call.done) return;
+        if (refusal !== undefined && refusal !== null) {
+          const reason = typeof refusal.error === 'string' && refusal.error !== '' ? truncateText(refusal.error, 1000) : 'no reason given';
+          return this.#fail(call, 'REFUSED', `Tool '${tool.name}' refused the call: ${reason}`, withoutStack(refusal.details));
+        }
+      }
+
+      // 5. Permissions.
+      const missing = missingCapabilities(entry, details.personaCapabilities);
+      if (missing !== undefined) {
+        return this.#fail(call, 'PERMISSION_DENIED', `Tool '${tool.name}' needs capabilities the caller lacks: ${missing.join(', ')}.`, { missing });
+      }
+      if (this.#isDisabled(tool)) return this.#fail(call, 'TOOL_DISABLED', `Tool '${tool.name}' is disabled by configuration.`);
+
+      // 6. Budget.
+      const budget = details.callerTurn?.budget;
+      if (budget !== undefined) {
+        if (!(budget.remaining > 0)) {
+          return this.#fail(call, 'BUDGET_EXCEEDED', `The tool-call budget of this turn is spent; tool '${tool.name}' was not called.`);
+        }
+        budget.remaining -= 1;
+      }
+
+      // 7. Input.
+      const invalid = checkArguments(entry, args);
+      if (invalid !== undefined) return this.#failWith(call, invalid);
+
+      // 8. Approval.
+      const policy = this.#requireApproval;
+      if (policy === 'always' || (policy === 'side-effects' && tool.hasSideEffects === true)) {
+        const gate = details.callerTurn?.approvalGate ?? this.#approvalGate;
+        if (gate === undefined) {
+          if (policy === 'always') {
+            return this.#fail(call, 'APPROVAL_UNAVAILABLE', `Tool '${tool.name}' needs approval but no approval gate is configured.`);
+          }
+        } else {
+          let answer: unknown;
+          try {
+            answer = await gate({ tool, args, context });
+          } catch (error) {
+            return this.#fail(call, 'APPROVAL_FAILED', `The approval gate failed for tool '${tool.name}': ${describeThrown(error)}`, undefined, error);
+          }
+          if (call.done) return; // stopped while approval was pending: the tool never starts
+          if (!isApproved(answer)) {
+            const reason = (answer as { reason?: unknown } | null)?.reason;
+            return this.#fail(
+              call,
+              'APPROVAL_REJECTED',
+              `The call to tool '${tool.name}' was not approved${typeof reason === 'string' ? `: ${truncateText(reason, 1000)}` : '.'}`,
+              typeof reason === 'string' ? { reason } : undefined,
+            );
+          }
+        }
+      }
+
+      // 9. Execute.
+      const timeoutMs = details.timeoutMs ?? tool.timeoutMs ?? this.#defaultTimeoutMs;
+      if (timeoutMs !== undefined && timeoutMs > 0 && timeoutMs !== Number.POSITIVE_INFINITY) {
+        call.timeoutMs = timeoutMs;
+        call.controller = new AbortController();
+        context.signal = call.controller.signal;
+        call.timer = setTimeout(onCallTimeout, Math.min(timeoutMs, MAX_TIMER_MS), call);
+      }
+      if (this.#maxConcurrency !== undefined) {
+        if (this.#running < this.#maxConcurrency) {
+          this.#running++;
+          call.holdsSlot = true;
+        } else if (this.#queued >= this.#maxQueue) {
+          return this.#fail(call, 'QUEUE_FULL', `Too many calls are waiting (${this.#queued}); tool '${tool.name}' was not called. Retry later.`);
+        } else {
+          await this.#waitForSlot(call);
+        }
+      }
+      if (call.done) return;
+      let result: ToolExecutionResult;
+      try {
+        result = await tool.execute(args, context);
+      } catch (error) {
+        return this.#fail(call, 'TOOL_ERROR', `Tool '${tool.name}' threw: ${describeThrown(error)}`, undefined, error);
+      }
+      if (call.done) return; // timed out or aborted: already answered
+      if (result === null || typeof result !== 'object') {
+        return this.#fail(call, 'TOOL_ERROR', `Tool '${tool.name}' returned ${result === null ? 'null' : typeof result} instead of a result object.`);
+      }
+      if (!result.success) {
+        const error = typeof result.error === 'string' && result.error !== '' ? truncateText(result.error, 1000) : 'no error message';
+        if (tool instanceof ComposedTool && typeof result.details?.step === 'number') {
+          return this.#fail(call, 'STEP_FAILED', error, result.details);
+        }
+        return this.#fail(call, 'TOOL_FAILED', `Tool '${tool.name}' failed: ${error}`, withoutStack(result.details));
+      }
+
+      // 10. Output.
+      const checked = checkOutput(entry, result.output);
+      if (checked instanceof ToolCallFailure) return this.#failWith(call, checked);
+      this.#finish(call, { toolCallId: call.toolCallId, toolName: call.toolName, output: checked.output ?? null, isError: false }, undefined, undefined);
+    } catch (error) {
+      this.#fail(call, 'TOOL_ERROR', `Internal error while calling tool '${call.toolName}': ${describeThrown(error)}`, undefined, error);
+    }
+  }
+
+  #isDisabled(tool: ITool): boolean {
+    return this.#disabled.size !== 0 && (this.#disabled.has(tool.name) || this.#disabled.has(tool.id));
+  }
+
+  #fail(call: PendingCall, code: ToolErrorCode, message: string, details?: Record<string, any>, error?: unknown): void {
+    if (call.done) return;
+    const errorDetails: ToolCallErrorDetails = details === undefined ? { code, message } : { code, message, details };
+    this.#finish(call, { toolCallId: call.toolCallId, toolName: call.toolName, output: null, isError: true, errorDetails }, code, error);
+  }
+
+  #failWith(call: PendingCall, failure: ToolCallFailure): void {
+    this.#fail(call, failure.code, failure.message, failure.details, failure.error);
+  }
+
+  /** Resolves `call` once and releases everything it holds (listener, timer, slot, registration). */
+  #finish(call: PendingCall, result: ToolCallResult, code: ToolErrorCode | undefined, error: unknown): void {
+    if (call.done) return;
+    call.done = true;
+    if (call.timer !== undefined) clearTimeout(call.timer);
+    if (call.signal !== undefined) call.signal.removeEventListener('abort', call);
+    if (call.queued) {
+      call.queued = false;
+      this.#queued--;
+    }
+    if (call.holdsSlot) {
+      call.holdsSlot = false;
+      this.#releaseSlot();
+    }
+    if (call.entry !== undefined) releaseEntry(call.entry);
+    this.#untrack(call);
+    if (this.#onAllSettled !== undefined && this.#callCount === 0) this.#onAllSettled();
+    if (this.#onCallEnd !== undefined) {
+      const event: CallEndEvent = {
+        toolName: call.toolName,
+        toolCallId: call.toolCallId,
+        correlationId: call.correlationId,
+        durationMs: performance.now() - call.startedAt,
+        isError: result.isError,
+      };
+      if (code !== undefined) event.code = code;
+      if (error !== undefined) event.error = error;
+      callHook(this.#onCallEnd, event);
+    }
+    call.resolve(result);
+  }
+
+  /** Ends a call from outside its pipeline: the caller's stop, its deadline, or shutdown. */
+  #stopCall(call: PendingCall, reason: StopReason): void {
+    if (call.done) return;
+    const name = call.toolName;
+    let abortReason: unknown;
+    if (reason === 'timeout') {
+      this.#fail(call, 'TIMEOUT', `Tool '${name}' did not finish within ${call.timeoutMs} ms; the call was stopped.`, { timeoutMs: call.timeoutMs });
+      abortReason = new DOMException(`Tool '${name}' timed out after ${call.timeoutMs} ms.`, 'TimeoutError');
+    } else if (reason === 'caller') {
+      this.#fail(call, 'ABORTED', `The call to tool '${name}' was aborted by the caller.`);
+      abortReason = call.signal?.reason;
+    } else {
+      this.#fail(call, 'ABORTED', `The call to tool '${name}' was aborted because the orchestrator shut down.`, { reason: 'shutdown' });
+      abortReason = new DOMException('The orchestrator shut down.', 'AbortError');
+    }
+    call.controller?.abort(abortReason);
+  }
+
+  #track(call: PendingCall): void {
+    const first = this.#firstCall;
+    if (first !== undefined) {
+      first.previous = call;
+      call.next = first;
+    }
+    this.#firstCall = call;
+    this.#callCount++;
+  }
+
+  #untrack(call: PendingCall): void {
+    const { previous, next } = call;
+    if (previous !== undefined) previous.next = next;
+    else if (this.#firstCall === call) this.#firstCall = next;
+    else return; // never tracked
+    if (next !== undefined) next.previous = previous;
+    call.previous = call.next = undefined;
+    this.#callCount--;
+  }
+
+  #waitForSlot(call: PendingCall): Promise<void> {
+    call.queued = true;
+    this.#queued++;
+    this.#queue.push(call);
+    return new Promise((resolve) => {
+      call.grant = resolve;
+    });
+  }
+
+  /** Hands the slot of a finished call to the next live queued call, or frees it. */
+  #releaseSlot(): void {
+    const queue = this.#queue;
+    while (this.#queueHead < queue.length) {
+      const next = queue[this.#queueHead];
+      queue[this.#queueHead++] = undefined;
+      if (next === undefined || next.done || !next.queued) continue;
+      next.queued = false;
+      this.#queued--;
+      next.holdsSlot = true;
+      if (this.#queueHead > 1024 && this.#queueHead * 2 > queue.length) {
+        this.#queue = queue.slice(this.#queueHead);
+        this.#queueHead = 0;
+      }
+      next.grant?.();
+      return;
+    }
+    this.#queue = [];
+    this.#queueHead = 0;
+    this.#running--;
+  }
+
+  /** Waits for a removed or replaced registration's calls, then shuts its tool down (errors collected). */
+  #retire(entry: RegisteredTool): Promise<void> {
+    const retired = waitForIdle(entry).then(() => this.#shutdownTool(entry.tool));
+    this.#retiring.add(retired);
+    void retired.then(() => this.#retiring.delete(retired));
+    return retired;
+  }
+
+  async #shutdownTool(tool: ITool): Promise<void> {
+    if (this.#shutDownTools.has(tool)) return;
+    this.#shutDownTools.add(tool);
+    if (typeof tool.shutdown !== 'function') return;
+    try {
+      await tool.shutdown();
+    } catch (error) {
+      this.#shutdownErrors.push({ toolName: tool.name, message: describeThrown(error), error });
+    }
+  }
+
+  async #shutdownOnce(timeoutMs: number): Promise<ShutdownReport> {
+    this.#closing = true;
+    let abortedCalls = 0;
+    if (this.#callCount > 0) {
+      const settled = new Promise<void>((resolve) => {
+        this.#onAllSettled = resolve;
+      });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<'deadline'>((resolve) => {
+        timer = setTimeout(resolve, Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS), 'deadline');
+      });
+      const outcome = await Promise.race([settled, deadline]);
+      clearTimeout(timer);
+      if (outcome === 'deadline') {
+        const pending: PendingCall[] = [];
+        for (let call = this.#firstCall; call !== undefined; call = call.next) pending.push(call);
+        for (const call of pending) {
+          if (call.done) continue;
+          this.#stopCall(call, 'shutdown');
+          abortedCalls++;
+        }
+      }
+      this.#onAllSettled = undefined;
+    }
+    await Promise.all([...this.#retiring]);
+    const entries = this.#executor.registry.values();
+    this.#executor.registry.clear();
+    await Promise.all(entries.map((entry) => this.#shutdownTool(entry.tool)));
+    return { abortedCalls, errors: [...this.#shutdownErrors] };
+  }
+}

@@ -1,0 +1,109 @@
+import { ToolsmithError, truncateText } from './errors.js';
+import type { ITool } from './tool.js';
+
+/** Longest name `nearestNames` compares (tool names are at most 64 characters). */
+const MAX_COMPARED_LENGTH = 64;
+
+/**
+ * Levenshtein distance between two strings, compared case-insensitively so `Calculator` points at
+ * `calculator` (lookups themselves stay exact).
+ */
+export function editDistance(a: string, b: string): number {
+  const left = a.toLowerCase();
+  const right = b.toLowerCase();
+  if (left === right) return 0;
+  let previous = new Array<number>(right.length + 1);
+  let current = new Array<number>(right.length + 1);
+  for (let j = 0; j <= right.length; j++) previous[j] = j;
+  for (let i = 1; i <= left.length; i++) {
+    current[0] = i;
+    for (let j = 1; j <= right.length; j++) {
+      const substitution = previous[j - 1] + (left.charCodeAt(i - 1) === right.charCodeAt(j - 1) ? 0 : 1);
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, substitution);
+    }
+    [previous, current] = [current, previous];
+  }
+  return previous[right.length];
+}
+
+/**
+ * Name → entry, with exact-match lookup only: a name differing in case or with extra spaces is
+ * not a match. Entries are tools by default; the executor keeps its prepared entries here.
+ */
+export class ToolRegistry<TEntry extends { readonly name: string } = ITool> {
+  readonly #entries = new Map<string, TEntry>();
+
+  /** How many entries are registered. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The entry registered under exactly `name`. */
+  get(name: string): TEntry | undefined {
+    return this.#entries.get(name);
+  }
+
+  /** Whether an entry is registered under exactly `name`. */
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  /** Adds `entry`; a taken name throws `ALREADY_REGISTERED` unless `replace` is set. Returns the replaced entry. */
+  add(entry: TEntry, options: { replace?: boolean } = {}): TEntry | undefined {
+    if (!options.replace) this.assertAvailable(entry.name);
+    const previous = this.#entries.get(entry.name);
+    this.#entries.set(entry.name, entry);
+    return previous;
+  }
+
+  /** Throws `ALREADY_REGISTERED` when `name` is taken. */
+  assertAvailable(name: string): void {
+    if (this.#entries.has(name)) {
+      throw new ToolsmithError(
+        'ALREADY_REGISTERED',
+        `A tool named '${truncateText(name)}' is already registered. Unregister it first or register with { replace: true }.`,
+        { details: { name } },
+      );
+    }
+  }
+
+  /** Removes and returns the entry under exactly `name`. */
+  delete(name: string): TEntry | undefined {
+    const entry = this.#entries.get(name);
+    if (entry !== undefined) this.#entries.delete(name);
+    return entry;
+  }
+
+  /** Removes every entry. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  /** Registered names, in registration order. */
+  names(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  /** Registered entries, in registration order. */
+  values(): TEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  /** Up to `limit` registered names closest to `name` by edit distance (ties by plain string order). */
+  nearestNames(name: string, limit = 3): string[] {
+    const probe = name.slice(0, MAX_COMPARED_LENGTH);
+    const scored: Array<{ name: string; distance: number }> = [];
+    for (const candidate of this.#entries.keys()) {
+      scored.push({ name: candidate, distance: editDistance(probe, candidate.slice(0, MAX_COMPARED_LENGTH)) });
+    }
+    scored.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return scored.slice(0, limit).map((entry) => entry.name);
+  }
+
+  /** The `TOOL_NOT_FOUND` message for `name`: what was asked and the nearest registered names. */
+  notFoundMessage(name: string): string {
+    const shown = truncateText(JSON.stringify(name).slice(1, -1), 100);
+    if (this.#entries.size === 0) return `Tool '${shown}' not found. No tools are registered.`;
+    return `Tool '${shown}' not found. Nearest registered: ${this.nearestNames(name).join(', ')}. Names match exactly (case and spaces count).`;
+  }
+}

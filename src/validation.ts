@@ -1,0 +1,351 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { AJV_OPTIONS, ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from './ajv-options.js';
+import { ToolsmithError, describeThrown, truncateText } from './errors.js';
+import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './tool.js';
+
+// ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, the plugin itself.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv,
+) => Ajv;
+
+/** Most validation problems reported for one value; the rest are counted, not listed. */
+export const MAX_VALIDATION_ISSUES = 100;
+
+/** Deepest nesting `copyJsonValue` accepts (also what stops it on a cyclic object). */
+export const MAX_COPY_DEPTH = 512;
+
+let sharedAjv: Ajv | undefined;
+
+/** A runtime Ajv with the one option set (`AJV_OPTIONS`), ajv-formats and the annotation keywords. */
+function createAjv(): Ajv {
+  // `logger: false`: the options decide what is an error; nothing is printed at run time.
+  const ajv = new Ajv({ ...AJV_OPTIONS, logger: false });
+  addFormats(ajv);
+  for (const keyword of ANNOTATION_KEYWORDS) {
+    try {
+      ajv.addKeyword(keyword);
+    } catch {
+      // Already an Ajv keyword (draft-07 has `examples`, `readOnly`, ...).
+    }
+  }
+  return ajv;
+}
+
+/** Declares every `x-` key found anywhere in `schema` as an annotation keyword of `ajv`. */
+function allowExtensionKeywords(ajv: Ajv, schema: unknown, seen: Set<object> = new Set()): void {
+  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return;
+  seen.add(schema);
+  if (Array.isArray(schema)) {
+    for (const item of schema) allowExtensionKeywords(ajv, item, seen);
+    return;
+  }
+  for (const key of Object.keys(schema)) {
+    if (EXTENSION_KEYWORD.test(key) && !ajv.getKeyword(key)) {
+      try {
+        ajv.addKeyword(key);
+      } catch {
+        // A name Ajv cannot take (e.g. `x-a.b`): compiling then reports the keyword as unknown.
+      }
+    }
+    allowExtensionKeywords(ajv, (schema as Record<string, unknown>)[key], seen);
+  }
+}
+
+/**
+ * Compiles a draft-07 schema once with runtime Ajv and the options the generator uses. Throws a
+ * `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile (unknown keyword or format,
+ * unresolvable `$ref`, ...).
+ */
+export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): ValidateFunction<T> {
+  const ajv = (sharedAjv ??= createAjv());
+  allowExtensionKeywords(ajv, schema);
+  try {
+    return ajv.compile<T>(schema) as ValidateFunction<T>;
+  } catch (error) {
+    // Another schema with the same `$id` was compiled before: this one gets an instance of its own.
+    if (error instanceof Error && /already exists/.test(error.message)) {
+      const fresh = createAjv();
+      allowExtensionKeywords(fresh, schema);
+      try {
+        return fresh.compile<T>(schema) as ValidateFunction<T>;
+      } catch (retryError) {
+        error = retryError;
+      }
+    }
+    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeThrown(error, 500)}`, { cause: error });
+  }
+}
+
+/** Escapes one JSON-pointer segment (RFC 6901). */
+export function escapePointerSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The Ajv error shape `toValidationIssues` reads (generated and runtime validators both give it). */
+type AjvErrorLike = NonNullable<ValidateFunction['errors']>[number];
+
+const POINTER_PROPERTY_PARAM: Readonly<Record<string, string>> = {
+  required: 'missingProperty',
+  dependencies: 'missingProperty',
+  additionalProperties: 'additionalProperty',
+};
+
+function boundedParams(params: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (params === undefined || params === null) return {};
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(params)) {
+    const value = params[key];
+    if (typeof value === 'string' && value.length > 1000) {
+      copy ??= { ...params };
+      copy[key] = truncateText(value, 1000);
+    }
+  }
+  return copy ?? params;
+}
+
+/**
+ * Maps Ajv errors to `{ path, message, keyword, params }`: `path` is a JSON pointer into the
+ * validated value; for `required` (and `dependencies`, `additionalProperties`) it ends with the
+ * property concerned. The message starts with the path so it reads on its own.
+ */
+export function toValidationIssues(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
+  if (!errors || errors.length === 0) {
+    return [{ path: '', message: '(root) is invalid', keyword: 'unknown', params: {} }];
+  }
+  const count = Math.min(errors.length, MAX_VALIDATION_ISSUES);
+  const issues: ValidationIssue[] = new Array(count);
+  for (let index = 0; index < count; index++) {
+    const error = errors[index];
+    const keyword = error.keyword;
+    let path = error.instancePath ?? '';
+    const propertyParam = POINTER_PROPERTY_PARAM[keyword];
+    const property = propertyParam === undefined ? undefined : error.params?.[propertyParam];
+    let text: string;
+    if (typeof property === 'string') {
+      path = `${path}/${escapePointerSegment(property)}`;
+      text = keyword === 'additionalProperties' ? 'is not allowed' : 'is required';
+    } else {
+      text = error.message ?? `fails "${keyword}"`;
+    }
+    const shownPath = path === '' ? '(root)' : truncateText(path);
+    issues[index] = {
+      path: path.length > 1000 ? truncateText(path, 1000) : path,
+      message: `${shownPath} ${text}`,
+      keyword,
+      params: boundedParams(error.params),
+    };
+  }
+  return issues;
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function copyAt(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_COPY_DEPTH) {
+    throw new ToolsmithError('INVALID_REQUEST', `Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`);
+  }
+  if (Array.isArray(value)) {
+    const length = value.length;
+    const copy = new Array(length);
+    for (let index = 0; index < length; index++) copy[index] = copyAt(value[index], depth + 1);
+    return copy;
+  }
+  if (!isPlainObject(value)) return value; // Date, Map, class instances: not JSON data, passed as they are.
+  const copy: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
+    if (key === '__proto__') {
+      // An own `__proto__` key (as JSON.parse makes it) stays an own data property: assigning it
+      // would replace the copy's prototype instead.
+      Object.defineProperty(copy, key, { value: copyAt(source[key], depth + 1), enumerable: true, writable: true, configurable: true });
+    } else {
+      copy[key] = copyAt(source[key], depth + 1);
+    }
+  }
+  return copy;
+}
+
+/**
+ * Copies JSON-like data (plain objects and arrays, recursively; other objects by reference) so a
+ * validator can coerce and fill defaults without touching the caller's value. An own `__proto__`
+ * key is copied as data and never changes a prototype. Throws `INVALID_REQUEST` on a cycle or
+ * nesting deeper than `MAX_COPY_DEPTH`.
+ */
+export function copyJsonValue<T>(value: T): T {
+  return copyAt(value, 0) as T;
+}
+
+/**
+ * Where `null` may stand for an omitted optional property (OpenAI strict mode sends `null` for
+ * them): the optional, non-nullable properties of an object schema, and the same for nested
+ * objects described by `properties`.
+ */
+export interface NullPlan {
+  readonly optional: readonly string[];
+  readonly nested: ReadonlyArray<readonly [string, NullPlan]>;
+}
+
+const MAX_SCHEMA_DEPTH = 32;
+
+function resolveLocalRef(ref: string, root: unknown): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  let node: unknown = root;
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (pointer === '') return root;
+  if (!pointer.startsWith('/')) return undefined;
+  for (const raw of pointer.slice(1).split('/')) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+/** Whether a value valid against `schema` may be `null` (unknown or unresolvable: assume it may). */
+function allowsNull(schema: unknown, root: unknown, depth: number): boolean {
+  if (typeof schema === 'boolean') return schema;
+  if (schema === null || typeof schema !== 'object' || depth > MAX_SCHEMA_DEPTH) return true;
+  const node = schema as Record<string, unknown>;
+  if (typeof node.$ref === 'string') {
+    const target = resolveLocalRef(node.$ref, root);
+    return target === undefined ? true : allowsNull(target, root, depth + 1); // draft-07 ignores $ref siblings
+  }
+  if ('type' in node) {
+    const types = Array.isArray(node.type) ? node.type : [node.type];
+    if (!types.includes('null')) return false;
+  }
+  if (Array.isArray(node.enum) && !node.enum.includes(null)) return false;
+  if ('const' in node && node.const !== null) return false;
+  if (Array.isArray(node.allOf) && node.allOf.some((part) => !allowsNull(part, root, depth + 1))) return false;
+  if (Array.isArray(node.anyOf) && !node.anyOf.some((part) => allowsNull(part, root, depth + 1))) return false;
+  if (Array.isArray(node.oneOf) && !node.oneOf.some((part) => allowsNull(part, root, depth + 1))) return false;
+  return true;
+}
+
+function planFor(schema: unknown, root: unknown, ancestors: Set<unknown>): NullPlan | undefined {
+  let node = schema;
+  for (let hops = 0; node !== null && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string'; hops++) {
+    if (hops > MAX_SCHEMA_DEPTH) return undefined;
+    node = resolveLocalRef((node as { $ref: string }).$ref, root);
+  }
+  if (node === null || typeof node !== 'object' || ancestors.has(node) || ancestors.size > MAX_SCHEMA_DEPTH) return undefined;
+  const properties = (node as { properties?: unknown }).properties;
+  if (properties === null || typeof properties !== 'object') return undefined;
+  const required = (node as { required?: unknown }).required;
+  const requiredNames = Array.isArray(required) ? required : [];
+  ancestors.add(node);
+  const optional: string[] = [];
+  const nested: Array<readonly [string, NullPlan]> = [];
+  for (const key of Object.keys(properties)) {
+    const propertySchema = (properties as Record<string, unknown>)[key];
+    if (!requiredNames.includes(key) && !allowsNull(propertySchema, root, 0)) optional.push(key);
+    const child = planFor(propertySchema, root, ancestors);
+    if (child !== undefined) nested.push([key, child]);
+  }
+  ancestors.delete(node);
+  if (optional.length === 0 && nested.length === 0) return undefined;
+  return { optional, nested };
+}
+
+/**
+ * Builds the `NullPlan` of an input schema once (at registration), so removing `null`s at call
+ * time is a few property reads. `undefined` when there is nothing to remove.
+ */
+export function buildNullPlan(schema: unknown): NullPlan | undefined {
+  return planFor(schema, schema, new Set());
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * Deletes, in place, the `null` values of optional properties whose schema does not allow `null`,
+ * so their defaults apply; only at the top level and in nested objects described by `properties`.
+ */
+export function stripOptionalNulls(data: unknown, plan: NullPlan): void {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
+  const record = data as Record<string, unknown>;
+  for (const key of plan.optional) {
+    if (hasOwn.call(record, key) && record[key] === null) delete record[key];
+  }
+  for (const [key, child] of plan.nested) {
+    if (hasOwn.call(record, key)) stripOptionalNulls(record[key], child);
+  }
+}
+
+/** The answer of `SchemaValidator.validate`: the coerced copy, and the problems when invalid. */
+export type ValidationOutcome<T> =
+  | { readonly valid: true; readonly value: T; readonly errors?: undefined }
+  | { readonly valid: false; readonly value: unknown; readonly errors: ValidationIssue[] };
+
+/** How a `SchemaValidator` is made: a generated validator, a schema to compile, or both. */
+export interface SchemaValidatorSource<T = unknown> {
+  /** The schema; compiled once when there is no generated validator. */
+  schema?: JSONSchemaObject | boolean;
+  /** A generated (Ajv standalone) validator: used as is, nothing is compiled. */
+  generated?: ValidateFunction<T>;
+  /** Remove `null` for optional non-nullable properties before validating (input schemas). */
+  stripOptionalNulls?: boolean;
+}
+
+/**
+ * One shape for every validator the runtime uses: a generated Ajv standalone function or a schema
+ * compiled once with runtime Ajv. A schema that does not compile gives a validator whose
+ * `schemaError` says why (the tool can still be registered; its calls fail `SCHEMA_INVALID`).
+ */
+export class SchemaValidator<T = unknown> {
+  /** The Ajv validate function (coerces and fills defaults in place); absent when `schemaError` is set. */
+  readonly validateFunction: ValidateFunction<T> | undefined;
+  /** Why the schema did not compile, or `undefined`. */
+  readonly schemaError: string | undefined;
+  /** What `check` removes before validating, when `stripOptionalNulls` was asked for. */
+  readonly nullPlan: NullPlan | undefined;
+
+  constructor(source: SchemaValidatorSource<T>) {
+    let validateFunction = source.generated;
+    let schemaError: string | undefined;
+    if (validateFunction === undefined) {
+      if (source.schema === undefined) {
+        schemaError = 'No schema and no validator given.';
+      } else {
+        try {
+          validateFunction = compileSchema<T>(source.schema);
+        } catch (error) {
+          schemaError = describeThrown(error, 500);
+        }
+      }
+    }
+    this.validateFunction = validateFunction;
+    this.schemaError = schemaError;
+    this.nullPlan = source.stripOptionalNulls && source.schema !== undefined ? buildNullPlan(source.schema) : undefined;
+  }
+
+  /**
+   * Validates `data` **in place** (removing optional `null`s, coercing, filling defaults) and
+   * returns the problems, or `undefined` when valid. Pass a copy you own (`copyJsonValue`).
+   */
+  check(data: unknown): ValidationIssue[] | undefined {
+    const validateFunction = this.validateFunction;
+    if (validateFunction === undefined) {
+      throw new ToolsmithError('SCHEMA_INVALID', this.schemaError ?? 'Schema does not compile.');
+    }
+    if (this.nullPlan !== undefined) stripOptionalNulls(data, this.nullPlan);
+    return validateFunction(data) ? undefined : toValidationIssues(validateFunction.errors);
+  }
+
+  /** Validates a copy of `value`; the caller's value is never changed. */
+  validate(value: unknown): ValidationOutcome<T> {
+    const copy = copyJsonValue(value);
+    const errors = this.check(copy);
+    return errors === undefined ? { valid: true, value: copy as T } : { valid: false, value: copy, errors };
+  }
+}

@@ -1,0 +1,390 @@
+import type { JSONSchema7 } from 'json-schema';
+import { describe, expect, it } from 'vitest';
+import { emitManifests, type ManifestTarget } from '../../codegen/emit/manifests/index.js';
+import type { ToolModel } from '../../codegen/model.js';
+import { MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp-tool.js';
+import type { ITool } from '../../src/tool.js';
+import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+
+type Json = Record<string, any>;
+
+function emit(tools: ToolModel[], targets?: ManifestTarget[]) {
+  return emitManifests(makeProject(tools), TEST_CONTEXT, targets === undefined ? {} : { targets });
+}
+
+function file(result: ReturnType<typeof emit>, path: string): any {
+  const found = result.files.find((candidate) => candidate.path === path);
+  if (found === undefined) throw new Error(`no ${path} among ${result.files.map((f) => f.path).join(', ')}`);
+  return JSON.parse(found.content);
+}
+
+function tool(inputSchema: JSONSchema7, fields: Partial<ToolModel> = {}): ToolModel {
+  return makeTool({ name: 'probe', inputSchema, ...fields });
+}
+
+function losses(result: ReturnType<typeof emit>, target: ManifestTarget, name = 'probe') {
+  return (result.losses[name]?.[target] ?? []).map(({ pointer, keyword, action }) => `${action} ${keyword} ${pointer}`);
+}
+
+const openaiParameters = (result: ReturnType<typeof emit>): Json => file(result, 'manifests/openai.json')[0].function.parameters;
+const strictParameters = (result: ReturnType<typeof emit>): Json => file(result, 'manifests/openai-strict.json')[0].function.parameters;
+const anthropicSchema = (result: ReturnType<typeof emit>): Json => file(result, 'manifests/anthropic.json')[0].input_schema;
+const geminiParameters = (result: ReturnType<typeof emit>): Json | undefined => file(result, 'manifests/gemini.json').functionDeclarations[0]?.parameters;
+
+describe('tool names', () => {
+  it.each([
+    ['web.search', ['anthropic', 'openai', 'openai-strict']],
+    ['9lives', ['gemini']],
+    ['a'.repeat(65), ['anthropic', 'gemini', 'openai', 'openai-strict']],
+    ['web-search_2', []],
+  ])('%s breaks the patterns of %j', (name, failing) => {
+    const result = emit([makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })]);
+    const messages = result.problems.map((problem) => problem.message);
+    expect(messages.map((message) => /cannot be sent to ([a-z-]+)/.exec(message)![1]).sort()).toEqual(failing);
+    for (const problem of result.problems) {
+      expect(problem).toMatchObject({ file: `schemas/${name}.tool.json`, line: 1, column: 1, pointer: '/name' });
+      expect(problem.message).toContain(`Tool name '${name}'`);
+      expect(problem.message).toMatch(/must match \^/);
+      expect(problem.hint).toBe('turn the target off in toolsmith.config.json (manifests.targets)');
+    }
+  });
+
+  it('gives the exact OpenAI message with the pattern', () => {
+    const result = emit([makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: {} } })], ['openai']);
+    expect(result.problems).toEqual([
+      {
+        file: 'schemas/web.search.tool.json',
+        line: 1,
+        column: 1,
+        pointer: '/name',
+        message: "Tool name 'web.search' cannot be sent to openai: OpenAI function names must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, _ and -, at most 64).",
+        hint: 'turn the target off in toolsmith.config.json (manifests.targets)',
+      },
+    ]);
+    expect(file(result, 'manifests/openai.json')).toEqual([]);
+  });
+
+  it('a target turned off reports no problem for it', () => {
+    const result = emit([makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: {} } })], ['gemini', 'mcp']);
+    expect(result.problems).toEqual([]);
+    expect(result.files.map((f) => f.path)).toEqual(['manifests/gemini.json', 'manifests/mcp.json', 'manifests/loss-report.json', 'manifests/loss-report.md']);
+  });
+});
+
+describe('openai', () => {
+  it('emits function tools with the whole schema', () => {
+    const schema: JSONSchema7 = { type: 'object', required: ['q'], properties: { q: { type: 'string', maxLength: 5, default: 'x' } } };
+    const result = emit([tool(schema, { description: 'Finds.' })]);
+    expect(file(result, 'manifests/openai.json')).toEqual([{ type: 'function', function: { name: 'probe', description: 'Finds.', parameters: schema } }]);
+    expect(losses(result, 'openai')).toEqual([]);
+  });
+
+  it('drops root combinators OpenAI refuses at the top level', () => {
+    const result = emit([tool({ type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ required: ['a'] }], not: { required: ['b'] } })]);
+    expect(openaiParameters(result)).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(losses(result, 'openai')).toEqual(['dropped anyOf /inputSchema', 'dropped not /inputSchema']);
+  });
+
+  it('adds empty properties to a root without them and removes $schema', () => {
+    const result = emit([tool({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' })]);
+    expect(openaiParameters(result)).toEqual({ type: 'object', properties: {} });
+  });
+
+  it('refuses a root that is not an object', () => {
+    const result = emit([tool({ type: 'string' } as JSONSchema7)], ['openai']);
+    expect(result.problems.map((problem) => [problem.pointer, problem.message])).toEqual([
+      ['/inputSchema', `Tool 'probe' cannot be sent to openai: its input schema root must be \`type: "object"\` (got "string").`],
+    ]);
+  });
+});
+
+describe('openai-strict', () => {
+  const schema: JSONSchema7 = {
+    type: 'object',
+    required: ['q'],
+    properties: {
+      q: { type: 'string', minLength: 1, pattern: '^[a-z]+$' },
+      when: { type: 'string', format: 'date-time' },
+      site: { type: 'string', format: 'uri' },
+      unit: { type: 'string', enum: ['c', 'f'], default: 'c' },
+      at: { $ref: '#/definitions/Point', description: 'where' },
+      pick: { oneOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }] },
+      meta: { type: 'object', additionalProperties: { type: 'string' } },
+      tags: { type: 'array', items: { type: 'string' }, uniqueItems: true, minItems: 1 },
+      both: { type: 'string', allOf: [{ minLength: 2 }] },
+    },
+    definitions: {
+      Point: { type: 'object', required: ['x'], properties: { x: { type: 'number' }, y: { type: 'number' } } },
+    },
+  };
+  const result = emit([tool(schema)]);
+  const parameters = strictParameters(result);
+
+  it('sets strict: true', () => {
+    expect(file(result, 'manifests/openai-strict.json')[0].function.strict).toBe(true);
+  });
+
+  it('closes every object with additionalProperties: false', () => {
+    expect(parameters.additionalProperties).toBe(false);
+    expect(parameters.definitions.Point.additionalProperties).toBe(false);
+    expect(parameters.properties.meta.additionalProperties).toBe(false);
+  });
+
+  it('lists every property in required', () => {
+    expect(parameters.required).toEqual(['q', 'when', 'site', 'unit', 'at', 'pick', 'meta', 'tags', 'both']);
+    expect(parameters.definitions.Point.required).toEqual(['x', 'y']);
+    expect(parameters.properties.meta.required).toEqual([]);
+  });
+
+  it('makes optional properties nullable and keeps required ones as they are', () => {
+    expect(parameters.properties.q.type).toBe('string');
+    expect(parameters.properties.when.type).toEqual(['string', 'null']);
+    expect(parameters.properties.unit).toEqual({ type: ['string', 'null'], enum: ['c', 'f', null] });
+    expect(parameters.properties.at).toEqual({ anyOf: [{ $ref: '#/definitions/Point' }, { type: 'null' }], description: 'where' });
+    expect(parameters.properties.pick.anyOf).toEqual([{ type: 'string' }, { type: 'integer', minimum: 0 }, { type: 'null' }]);
+    expect(parameters.definitions.Point.properties.y.type).toEqual(['number', 'null']);
+    expect(parameters.definitions.Point.properties.x.type).toBe('number');
+  });
+
+  it('tells the runtime which nulls stand for omitted properties', () => {
+    expect(result.nullableOptionals.probe).toEqual([
+      '/properties/when', '/properties/site', '/properties/unit', '/properties/at', '/properties/pick',
+      '/properties/meta', '/properties/tags', '/properties/both', '/definitions/Point/properties/y',
+    ]);
+  });
+
+  it('keeps supported keywords and $ref/definitions', () => {
+    expect(parameters.properties.q.pattern).toBe('^[a-z]+$');
+    expect(parameters.properties.when.format).toBe('date-time');
+    expect(parameters.properties.tags.minItems).toBe(1);
+    expect(parameters.definitions.Point.properties.x).toEqual({ type: 'number' });
+  });
+
+  it('removes unsupported keywords, formats and defaults, each with a loss entry', () => {
+    expect(parameters.properties.q.minLength).toBeUndefined();
+    expect(parameters.properties.site.format).toBeUndefined();
+    expect(parameters.properties.unit.default).toBeUndefined();
+    expect(parameters.properties.tags.uniqueItems).toBeUndefined();
+    expect(parameters.properties.pick.oneOf).toBeUndefined();
+    expect(losses(result, 'openai-strict')).toEqual([
+      'dropped allOf /inputSchema/properties/both',
+      'rewritten additionalProperties /inputSchema/properties/meta',
+      'rewritten oneOf /inputSchema/properties/pick',
+      'dropped minLength /inputSchema/properties/q',
+      'dropped format /inputSchema/properties/site',
+      'dropped uniqueItems /inputSchema/properties/tags',
+      'dropped default /inputSchema/properties/unit',
+    ]);
+  });
+
+  it('keeps recursion through $ref', () => {
+    const recursive = emit([tool({ type: 'object', properties: { tree: { $ref: '#/definitions/Node' } }, definitions: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/Node' } } } } } })], ['openai-strict']);
+    expect(recursive.problems).toEqual([]);
+    expect(strictParameters(recursive).definitions.Node.properties.kids.items).toEqual({ $ref: '#/definitions/Node' });
+  });
+
+  it('refuses a value without a type and an array without items', () => {
+    const anyValue = emit([tool({ type: 'object', properties: { blob: {} } })], ['openai-strict']);
+    expect(anyValue.problems.map((problem) => problem.pointer)).toEqual(['/inputSchema/properties/blob']);
+    const noItems = emit([tool({ type: 'object', properties: { list: { type: 'array' } } })], ['openai-strict']);
+    expect(noItems.problems[0]!.message).toContain('is an array without `items`');
+  });
+
+  it('enforces the size limits', () => {
+    const properties: Record<string, JSONSchema7> = {};
+    for (let index = 0; index < 5001; index += 1) properties[`p${index}`] = { type: 'string' };
+    const wide = emit([tool({ type: 'object', properties })], ['openai-strict']);
+    expect(wide.problems[0]!.message).toContain('5001 object properties, over strict mode\'s limit of 5000');
+    let deep: JSONSchema7 = { type: 'string' };
+    for (let level = 0; level < 11; level += 1) deep = { type: 'object', properties: { d: deep } };
+    const nested = emit([tool(deep)], ['openai-strict']);
+    expect(nested.problems[0]!.message).toContain('11 levels of object nesting');
+    let ten: JSONSchema7 = { type: 'string' };
+    for (let level = 0; level < 10; level += 1) ten = { type: 'object', properties: { d: ten } };
+    expect(emit([tool(ten)], ['openai-strict']).problems).toEqual([]);
+  });
+});
+
+describe('anthropic', () => {
+  it('translates draft-07 forms to draft 2020-12 without loss entries', () => {
+    const result = emit([
+      tool({
+        type: 'object',
+        properties: {
+          at: { $ref: '#/definitions/Point' },
+          pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false },
+          definitions: { type: 'string' },
+        },
+        dependencies: { a: ['b'], c: { required: ['d'] } },
+        definitions: { Point: { type: 'object', properties: { x: { type: 'number' } } } },
+      }),
+    ]);
+    const schema = anthropicSchema(result);
+    expect(schema.properties.at).toEqual({ $ref: '#/$defs/Point' });
+    expect(schema.properties.definitions).toEqual({ type: 'string' });
+    expect(schema.$defs).toEqual({ Point: { type: 'object', properties: { x: { type: 'number' } } } });
+    expect(schema.definitions).toBeUndefined();
+    expect(schema.properties.pair).toEqual({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false });
+    expect(schema.dependentRequired).toEqual({ a: ['b'] });
+    expect(schema.dependentSchemas).toEqual({ c: { required: ['d'] } });
+    expect(losses(result, 'anthropic')).toEqual([]);
+  });
+
+  it('keeps validation keywords (the model sees the whole schema) and drops top-level combinators', () => {
+    const result = emit([tool({ type: 'object', properties: { q: { type: 'string', maxLength: 200, format: 'uri' } }, oneOf: [{ required: ['q'] }] })]);
+    expect(anthropicSchema(result)).toEqual({ type: 'object', properties: { q: { type: 'string', maxLength: 200, format: 'uri' } } });
+    expect(losses(result, 'anthropic')).toEqual(['dropped oneOf /inputSchema']);
+  });
+
+  it('emits name, description and input_schema', () => {
+    const result = emit([tool({ type: 'object', properties: {} }, { description: 'Probes.' })]);
+    expect(file(result, 'manifests/anthropic.json')).toEqual([{ name: 'probe', description: 'Probes.', input_schema: { type: 'object', properties: {} } }]);
+  });
+});
+
+describe('gemini', () => {
+  it('inlines $refs and removes definitions', () => {
+    const result = emit([tool({ type: 'object', properties: { at: { $ref: '#/definitions/Point', description: 'where' } }, definitions: { Point: { type: 'object', properties: { x: { type: 'number' } } } } })]);
+    expect(geminiParameters(result)).toEqual({ type: 'object', properties: { at: { type: 'object', properties: { x: { type: 'number' } }, description: 'where' } } });
+    expect(losses(result, 'gemini')).toEqual([]);
+  });
+
+  it('refuses recursion', () => {
+    const result = emit([tool({ type: 'object', properties: { tree: { $ref: '#/definitions/Node' } }, definitions: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/Node' } } } } } })], ['gemini']);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatchObject({ pointer: '/inputSchema/definitions/Node/properties/kids/items' });
+    expect(result.problems[0]!.message).toContain("Tool 'probe' cannot be sent to gemini: its schema is recursive");
+    expect(file(result, 'manifests/gemini.json')).toEqual({ functionDeclarations: [] });
+  });
+
+  it('keeps only the formats Gemini takes, per type', () => {
+    const result = emit([tool({ type: 'object', properties: { a: { type: 'string', format: 'date-time' }, b: { type: 'string', format: 'uuid' }, c: { type: 'integer', format: 'int64' }, d: { type: 'number', format: 'int32' } } })]);
+    const properties = geminiParameters(result)!.properties;
+    expect(properties.a.format).toBe('date-time');
+    expect(properties.b.format).toBeUndefined();
+    expect(properties.c.format).toBe('int64');
+    expect(properties.d.format).toBeUndefined();
+    expect(losses(result, 'gemini')).toEqual(['dropped format /inputSchema/properties/b', 'dropped format /inputSchema/properties/d']);
+  });
+
+  it('rewrites oneOf, null types and string consts; drops what the OpenAPI subset lacks', () => {
+    const result = emit([
+      tool({
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          pick: { oneOf: [{ type: 'string' }, { type: 'null' }] },
+          maybe: { type: ['string', 'null'], maxLength: 3 },
+          fixed: { const: 'x' },
+          level: { type: 'integer', enum: [1, 2], exclusiveMinimum: 0, default: 1 },
+        },
+      }),
+    ]);
+    expect(geminiParameters(result)).toEqual({
+      type: 'object',
+      properties: {
+        pick: { nullable: true, anyOf: [{ type: 'string' }] },
+        maybe: { type: 'string', nullable: true, maxLength: 3 },
+        fixed: { enum: ['x'] },
+        level: { type: 'integer' },
+      },
+    });
+    expect(losses(result, 'gemini')).toEqual([
+      'dropped additionalProperties /inputSchema',
+      'dropped default /inputSchema/properties/level',
+      'dropped enum /inputSchema/properties/level',
+      'dropped exclusiveMinimum /inputSchema/properties/level',
+      'rewritten oneOf /inputSchema/properties/pick',
+    ]);
+  });
+
+  it('leaves parameters out for a tool without properties and refuses an empty nested object', () => {
+    const none = emit([tool({ type: 'object' })]);
+    expect(file(none, 'manifests/gemini.json')).toEqual({ functionDeclarations: [{ name: 'probe', description: 'The probe tool.' }] });
+    const empty = emit([tool({ type: 'object', properties: { meta: { type: 'object' } } })], ['gemini']);
+    expect(empty.problems.map((problem) => problem.pointer)).toEqual(['/inputSchema/properties/meta']);
+  });
+
+  it('accepts dots and colons in names', () => {
+    expect(emit([makeTool({ name: 'ns:web.search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })], ['gemini']).problems).toEqual([]);
+  });
+});
+
+describe('mcp', () => {
+  const output: JSONSchema7 = { type: 'object', properties: { ok: { type: 'boolean' } } };
+
+  it('stamps $schema draft-07 on every schema and derives annotations', () => {
+    const result = emit([tool({ $schema: 'http://json-schema.org/draft-07/schema', type: 'object', properties: {} }, { outputSchema: output, displayName: 'Probe It' })]);
+    expect(file(result, 'manifests/mcp.json')).toEqual({
+      tools: [
+        {
+          name: 'probe',
+          title: 'Probe It',
+          description: 'The probe tool.',
+          inputSchema: { $schema: MCP_SCHEMA_DIALECT, type: 'object', properties: {} },
+          outputSchema: { $schema: MCP_SCHEMA_DIALECT, ...output },
+          annotations: { title: 'Probe It', readOnlyHint: true, destructiveHint: false },
+        },
+      ],
+    });
+  });
+
+  it('a tool with side effects is not read-only and keeps the destructive default', () => {
+    const result = emit([tool({ type: 'object', properties: {} }, { hasSideEffects: true })]);
+    expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: false });
+  });
+
+  it('leaves out an output schema whose root is not an object, with a loss entry', () => {
+    const result = emit([tool({ type: 'object', properties: {} }, { outputSchema: { type: 'array', items: { type: 'string' } } })]);
+    expect(file(result, 'manifests/mcp.json').tools[0].outputSchema).toBeUndefined();
+    expect(losses(result, 'mcp')).toEqual(['dropped outputSchema /outputSchema']);
+  });
+
+  it('builds the same entry from an ITool at run time', () => {
+    const model = tool({ type: 'object', properties: { q: { type: 'string' } } }, { outputSchema: output, hasSideEffects: true });
+    const runtimeTool: ITool = {
+      id: model.id, name: model.name, displayName: model.displayName, description: model.description,
+      inputSchema: model.inputSchema, outputSchema: model.outputSchema, hasSideEffects: true,
+      execute: async () => ({ success: true }),
+    };
+    expect(toMcpToolFromTool(runtimeTool)).toEqual(file(emit([model]), 'manifests/mcp.json').tools[0]);
+  });
+});
+
+describe('emitManifests', () => {
+  const tools = [
+    tool({ type: 'object', properties: { q: { type: 'string', maxLength: 9 } } }, { name: 'zeta' }),
+    tool({ type: 'object', properties: { q: { type: 'string', minLength: 1, maxLength: 9 } } }, { name: 'alpha' }),
+  ];
+
+  it('is byte-stable: same bytes twice, LF, two-space JSON with a trailing newline', () => {
+    const first = emit(tools).files;
+    expect(emit(tools).files).toEqual(first);
+    for (const generated of first) {
+      expect(generated.content.endsWith('\n')).toBe(true);
+      expect(generated.content).not.toContain('\r');
+    }
+    expect(first.find((f) => f.path === 'manifests/openai.json')!.content.startsWith('[\n  {\n    "type"')).toBe(true);
+  });
+
+  it('sorts the loss report by tool, target, pointer and keyword', () => {
+    const report = file(emit(tools), 'manifests/loss-report.json');
+    expect(Object.keys(report)).toEqual(['alpha', 'zeta']);
+    expect(Object.keys(report.alpha)).toEqual(['anthropic', 'gemini', 'mcp', 'openai', 'openai-strict']);
+    expect(report.alpha['openai-strict'].map((entry: Json) => entry.keyword)).toEqual(['maxLength', 'minLength']);
+    expect(report.alpha['openai-strict'][0]).toEqual({
+      pointer: '/inputSchema/properties/q',
+      keyword: 'maxLength',
+      action: 'dropped',
+      value: 9,
+      message: '`maxLength: 9` at `/inputSchema/properties/q` dropped for openai-strict: the model is not told the length limit; the runtime still enforces it',
+    });
+  });
+
+  it('writes a readable loss-report.md per tool and target', () => {
+    const markdown = emit(tools).files.find((f) => f.path === 'manifests/loss-report.md')!.content;
+    expect(markdown).toContain('## alpha\n\n- **anthropic**: nothing lost\n');
+    expect(markdown).toContain('- **openai-strict**:\n  - `maxLength: 9` at `/inputSchema/properties/q` dropped for openai-strict');
+    expect(markdown.startsWith('<!-- Generated by toolsmith')).toBe(true);
+  });
+});
