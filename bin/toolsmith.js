@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// The toolsmith command. Runs the TypeScript sources through tsx's loader, which also lets `call`
-// and `serve` import a project's generated registry (TypeScript) directly.
+// The toolsmith command. tsx's loader is registered so that `call` and `serve` can import a
+// project's generated registry (TypeScript) directly. Inside the toolsmith repository the
+// TypeScript sources run; an installed package (which ships only dist/) runs the built CLI.
+import { existsSync } from 'node:fs';
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../codegen/cli.ts');
+const source = new URL('../codegen/cli.ts', import.meta.url);
+const { main } = await import(existsSync(source) ? source.href : '../dist/codegen/cli.js');
 process.exitCode = await main(process.argv.slice(2));

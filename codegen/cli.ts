@@ -95,6 +95,38 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
   return EXIT.ok;
 }
 
+/** An orchestrator with every tool of the project's generated registry (`<out>/registry.ts`, imported through tsx). */
+async function createProjectOrchestrator(generateOptions: GenerateOptions): Promise<import('../src/index.js').ToolOrchestrator> {
+  const resolved = resolveOptions(generateOptions);
+  const registryUrl = pathToFileURL(path.join(resolved.outDir, 'registry.ts')).href;
+  const runtime = await import('../src/index.js');
+  const registry = (await import(registryUrl)) as { createTools: () => import('../src/index.js').ITool[] };
+  return new runtime.ToolOrchestrator({ tools: registry.createTools() });
+}
+
+/**
+ * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
+ * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
+ */
+export async function runServe(flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string }, io: Io = defaultIo): Promise<number> {
+  const { options: generateOptions, config, problems } = await options(flags, io);
+  if (problems.length > 0) {
+    reportProblems(problems, io);
+    return EXIT.invalid;
+  }
+  const orchestrator = await createProjectOrchestrator(generateOptions);
+  const { serveStdio } = await import('../src/mcp.js');
+  const { shutdown } = await serveStdio(orchestrator, {
+    name: 'toolsmith',
+    version: GENERATOR_VERSION,
+    capabilities: flags.capability ?? config.capabilities ?? [],
+    persona: { personaId: flags.persona ?? 'mcp' },
+    onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
+  });
+  for (const failure of shutdown.errors) io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
+  return EXIT.ok;
+}
+
 /** `call`: one tool call through the orchestrator, printed as JSON. */
 export async function runCall(tool: string, json: string | undefined, flags: CommonFlags & { capability?: string[]; persona?: string }, io: Io = defaultIo): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
@@ -102,11 +134,7 @@ export async function runCall(tool: string, json: string | undefined, flags: Com
     reportProblems(problems, io);
     return EXIT.invalid;
   }
-  const resolved = resolveOptions(generateOptions);
-  const registryUrl = pathToFileURL(path.join(resolved.outDir, 'registry.ts')).href;
-  const runtime = await import('../src/index.js');
-  const registry = (await import(registryUrl)) as { createTools: () => import('../src/index.js').ITool[] };
-  const orchestrator = new runtime.ToolOrchestrator({ tools: registry.createTools() });
+  const orchestrator = await createProjectOrchestrator(generateOptions);
   const result = await orchestrator.processToolCall({
     toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
     gmiId: 'cli',
@@ -154,6 +182,19 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
     .addOption(new Option('--capability <cap>', 'a capability of the calling persona (repeatable)').argParser((value: string, previous: string[] = []) => [...previous, value]))
     .option('--persona <id>', 'the calling persona id', 'cli')
     .action(async (tool, json, flags) => setExit(await runCall(tool, json, flags, io)));
+  program
+    .command('serve')
+    .description('serve the tools as an MCP server over stdio (tools/list as in mcp.json; tools/call through the orchestrator) until the client disconnects')
+    .option('--config <file>', 'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)')
+    .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')
+    .addOption(
+      new Option('--capability <cap>', 'a capability the connection\'s persona has (repeatable; default: "capabilities" of the config file, else none)').argParser(
+        (value: string, previous: string[] = []) => [...previous, value],
+      ),
+    )
+    .option('--persona <id>', 'the persona id calls are made as', 'mcp')
+    .addHelpText('after', '\nExample (an MCP client config): { "command": "npx", "args": ["toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n')
+    .action(async (flags) => setExit(await runServe(flags, io)));
   return program;
 }
 

@@ -74,8 +74,19 @@ export {
 // Helpers for generated code.
 export { deepFreeze } from './freeze.js';
 
-// MCP adapter: `createMcpServer` (src/mcp.ts) is exported here once it lands.
-// export { createMcpServer } from './mcp.js';
+// MCP adapter: serve an orchestrator to MCP clients (src/mcp.ts); the `tools/list` entry builder it shares with codegen.
+export {
+  createMcpServer,
+  formatCallError,
+  listMcpTools,
+  serveStdio,
+  toCallToolResult,
+  type McpPersona,
+  type McpServerOptions,
+  type ServeStdioOptions,
+  type ServeStdioResult,
+} from './mcp.js';
+export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp-tool.js';
 
 // Typed calls by tool name (used by the generated registry).
 export { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';

@@ -428,6 +428,7 @@ describe('JSON-Schema-Test-Suite draft-07 (production options: coercion, default
   it('compiles most suite schemas in strict mode', () => {
     const groups = files.reduce((sum, file) => sum + file.groups.length, 0);
     expect(result.compileErrors.length).toBeLessThan(groups / 2);
+    console.info(`production options: ${groups - result.compileErrors.length}/${groups} suite schemas compile in strict mode`);
   });
 
   it('standalone and runtime agree on every verdict, error and coerced/defaulted value', () => {
