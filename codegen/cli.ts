@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { cacheFile, writeCache } from './cache.js';
+import { initProject } from './init.js';
 import { loadConfig, type ToolsmithConfig } from './config.js';
 import { generate, resolveOptions, type GenerateOptions } from './generate.js';
 import type { Problem } from './model.js';
@@ -160,6 +161,18 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       .option('--schemas <dir>', 'definitions folder (default: schemas)')
       .option('--out <dir>', 'generated output folder (default: generated)')
       .option('--stubs <dir>', 'implementation stubs folder (default: src/tools)');
+  program
+    .command('init')
+    .description('scaffold schemas/ with an example definition, toolsmith.config.json and npm scripts; never overwrites')
+    .action(() => {
+      const report = initProject(io.cwd);
+      if (report.conflicts.length > 0) {
+        io.stderr(`toolsmith init: refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.\n`);
+        return setExit(EXIT.invalid);
+      }
+      io.stdout(`toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}.\nNext: npm run generate, then implement src/tools/greet.ts.\n`);
+      setExit(EXIT.ok);
+    });
   common(program.command('generate').description('generate types, validators, tool bases, stubs, registry, manifests and docs'))
     .option('--check', 'write nothing; exit 1 listing every stale or missing file when the output does not match')
     .option('--templates <dir>', 'folder of handlebars templates overriding the default docs templates')

@@ -11,7 +11,7 @@ export type TypedToolCallResult<TOutput> = Omit<ToolCallResult, 'output'> & { ou
  * `{ input, output }` (the generated `ToolTypes`), so `call('web_search', { query: 42 })` does not
  * compile when `query` is a string. Every call still goes through `processToolCall`.
  */
-export class ToolClient<TTypes extends { [name: string]: { input: unknown; output: unknown } }> {
+export class ToolClient<TTypes extends { [N in keyof TTypes]: { input: unknown; output: unknown } }> {
   #sequence = 0;
 
   constructor(

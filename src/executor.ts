@@ -148,7 +148,7 @@ export function readArguments(raw: unknown, toolName: string): Record<string, un
   }
   if (typeof raw === 'string') return value as Record<string, unknown>;
   try {
-    return value as Record<string, unknown>;
+    return copyJsonValue(value as Record<string, unknown>);
   } catch (error) {
     const message = isToolsmithError(error) ? error.message : describeThrown(error);
     return new ToolCallFailure('INVALID_REQUEST', `Arguments for tool '${truncateText(toolName)}' are not JSON data: ${message}`);
@@ -232,7 +232,7 @@ export function checkOutput(entry: RegisteredTool, output: unknown): CheckedOutp
   }
   let copy: unknown;
   try {
-    copy = output;
+    copy = copyJsonValue(output);
   } catch (error) {
     return new ToolCallFailure('OUTPUT_INVALID', `Tool '${entry.name}' produced output that is not JSON data: ${describeThrown(error)}`);
   }

@@ -395,6 +395,7 @@ export class ToolOrchestrator {
       if (invalid !== undefined) return this.#failWith(call, invalid);
 
       // 8. Approval.
+      if (call.done) return; // stopped by something the tool's own checks did synchronously
       const policy = this.#requireApproval;
       if (policy === 'always' || (policy === 'side-effects' && tool.hasSideEffects === true)) {
         const gate = details.callerTurn?.approvalGate ?? this.#approvalGate;

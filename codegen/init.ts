@@ -1,0 +1,66 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** What `toolsmith init` did, or why it refused. */
+export interface InitReport {
+  created: string[];
+  /** package.json scripts added. */
+  scripts: string[];
+  /** Files that already exist: init refuses to overwrite any of them and writes nothing. */
+  conflicts: string[];
+}
+
+const EXAMPLE = {
+  $schema: '../node_modules/toolsmith/tool-definition.schema.json',
+  name: 'greet',
+  description: 'Greets a person by name, in one of a few languages.',
+  category: 'example',
+  version: '1.0.0',
+  inputSchema: {
+    type: 'object',
+    required: ['name'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 100, description: 'Who to greet.' },
+      language: { type: 'string', enum: ['en', 'fr', 'de'], default: 'en', description: 'The language of the greeting.' },
+    },
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['greeting'],
+    additionalProperties: false,
+    properties: { greeting: { type: 'string', description: 'The greeting.' } },
+  },
+  examples: [{ input: { name: 'Ada' }, output: { greeting: 'Hello, Ada!' } }],
+};
+
+const CONFIG = { schemas: 'schemas', out: 'generated', stubs: 'src/tools', capabilities: [] };
+
+/**
+ * Scaffolds toolsmith in a project: `schemas/greet.tool.json` (its `$schema` pointing at the
+ * installed meta-schema, for editor autocomplete), `toolsmith.config.json`, and the npm scripts
+ * `generate` and `generate:check`. Refuses, writing nothing, when any of the files exists.
+ */
+export function initProject(root: string): InitReport {
+  const files: Record<string, string> = {
+    'schemas/greet.tool.json': `${JSON.stringify(EXAMPLE, null, 2)}\n`,
+    'toolsmith.config.json': `${JSON.stringify(CONFIG, null, 2)}\n`,
+  };
+  const conflicts = Object.keys(files).filter((file) => existsSync(path.join(root, file)));
+  const packageFile = path.join(root, 'package.json');
+  const packageJson = existsSync(packageFile) ? (JSON.parse(readFileSync(packageFile, 'utf8')) as { scripts?: Record<string, string>; type?: string }) : undefined;
+  const wanted: Record<string, string> = { generate: 'toolsmith generate', 'generate:check': 'toolsmith check' };
+  for (const [name, command] of Object.entries(wanted)) {
+    const existing = packageJson?.scripts?.[name];
+    if (existing !== undefined && existing !== command) conflicts.push(`package.json scripts.${name}`);
+  }
+  if (conflicts.length > 0) return { created: [], scripts: [], conflicts };
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), content, { flag: 'wx' });
+  }
+  const next: { scripts?: Record<string, string>; [key: string]: unknown } = packageJson ?? { name: path.basename(root), private: true, type: 'module' };
+  next.scripts = { ...next.scripts, ...wanted };
+  writeFileSync(packageFile, `${JSON.stringify(next, null, 2)}\n`);
+  return { created: [...Object.keys(files), ...(packageJson ? [] : ['package.json'])], scripts: Object.keys(wanted), conflicts: [] };
+}

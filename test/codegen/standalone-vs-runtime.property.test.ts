@@ -1,0 +1,234 @@
+/**
+ * Property: for random draft-07 schemas and random values, the generated standalone validator (built
+ * and imported the way the generator builds it) and a runtime Ajv compile of the same schema, both
+ * with the production options (`AJV_OPTIONS`: coercion, defaults, strict mode), give the same verdict,
+ * the same errors and the same value afterwards (coerced, defaults filled). A schema strict mode
+ * rejects must be rejected by both.
+ *
+ * 200 schemas in all: 10 runs of 20 schemas, each run compiled into one standalone module.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloneJson } from '../../codegen/schema-walk.js';
+import { createAjvLikeGenerator, createModuleDir, importStandalone, type ModuleDir } from '../helpers/standalone.js';
+
+const RUNS = 10;
+const SCHEMAS_PER_RUN = 20;
+
+/** Property names, including ones an object inherits (`constructor`, `toString`) and a non-identifier. */
+const NAMES = ['a', 'b', 'c', 'constructor', 'toString', 'my-prop'] as const;
+const PATTERNS = ['^[a-z]+$', '^\\d{1,3}$', 'a', '^$', '^\\S*$', '^\\p{Lu}'] as const;
+const FORMATS = ['date', 'email', 'uuid', 'date-time'] as const;
+
+type Schema = Record<string, unknown>;
+
+const primitive = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 5 }), fc.double({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 4 }));
+/** Strings that coercion turns into numbers, booleans or null, and some that it cannot. */
+const coercible = fc.constantFrom('1', '0', '-2.5', '1e3', 'true', 'false', '', 'null', 'abc', ' 7', '2024-01-31');
+
+/** A random JSON value, biased towards the shapes and names the random schemas use. */
+const valueArb: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    primitive,
+    coercible,
+    fc.dictionary(fc.constantFrom(...NAMES), tie('value'), { maxKeys: 4 }),
+    fc.array(tie('value'), { maxLength: 3 }),
+  ),
+})).value;
+
+const defaultValue = fc.oneof(primitive, coercible, fc.constant([]), fc.constant({}));
+
+function withOptional<T extends Schema>(base: fc.Arbitrary<T>, optional: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Schema> {
+  return fc.tuple(base, fc.record(optional, { requiredKeys: [] })).map(([schema, extra]) => ({ ...schema, ...extra }));
+}
+
+const memo = new Map<string, fc.Arbitrary<Schema>>();
+
+/**
+ * A random schema of at most `depth` levels. `withDefault`: it may carry a `default` (only where Ajv
+ * applies defaults — a property — since strict mode rejects a `default` it would ignore).
+ */
+function schemaArb(depth: number, withDefault: boolean): fc.Arbitrary<Schema> {
+  const key = `${depth}:${withDefault}`;
+  const cached = memo.get(key);
+  if (cached) return cached;
+  const dflt: Record<string, fc.Arbitrary<unknown>> = withDefault ? { default: defaultValue } : {};
+  const leaves: fc.Arbitrary<Schema>[] = [
+    withOptional(fc.constant({ type: 'string' }), {
+      minLength: fc.integer({ min: 0, max: 3 }),
+      maxLength: fc.integer({ min: 0, max: 6 }),
+      pattern: fc.constantFrom(...PATTERNS),
+      format: fc.constantFrom(...FORMATS),
+      ...dflt,
+    }),
+    withOptional(fc.record({ type: fc.constantFrom('number', 'integer') }), {
+      minimum: fc.integer({ min: -5, max: 5 }),
+      maximum: fc.integer({ min: -5, max: 10 }),
+      exclusiveMinimum: fc.integer({ min: -5, max: 5 }),
+      multipleOf: fc.constantFrom(1, 2, 0.5),
+      ...dflt,
+    }),
+    withOptional(fc.record({ type: fc.constantFrom('boolean', 'null') }), dflt),
+    withOptional(fc.record({ type: fc.uniqueArray(fc.constantFrom('string', 'number', 'integer', 'boolean', 'null', 'array', 'object'), { minLength: 2, maxLength: 3 }) }), dflt),
+    withOptional(fc.record({ enum: fc.uniqueArray(primitive, { minLength: 1, maxLength: 4, comparator: isDeepStrictEqual }) }), dflt),
+    withOptional(fc.record({ const: primitive }), dflt),
+  ];
+  let arb: fc.Arbitrary<Schema>;
+  if (depth === 0) arb = fc.oneof(...leaves);
+  else {
+    const child = schemaArb(depth - 1, false);
+    const property = schemaArb(depth - 1, true);
+    const composites: fc.Arbitrary<Schema>[] = [
+      withOptional(
+        fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.constantFrom(...NAMES), property, { maxKeys: 4 }) }),
+        { required: fc.subarray([...NAMES], { maxLength: 3 }), additionalProperties: fc.oneof(fc.boolean(), child), ...dflt },
+      ),
+      withOptional(fc.record({ type: fc.constant('array'), items: child }), {
+        minItems: fc.integer({ min: 0, max: 2 }),
+        maxItems: fc.integer({ min: 0, max: 4 }),
+        uniqueItems: fc.boolean(),
+        ...dflt,
+      }),
+      fc.record({ anyOf: fc.array(child, { minLength: 1, maxLength: 3 }) }),
+      fc.record({ oneOf: fc.array(child, { minLength: 1, maxLength: 3 }) }),
+      fc.record({ allOf: fc.array(child, { minLength: 1, maxLength: 2 }) }),
+    ];
+    arb = fc.oneof({ weight: 2, arbitrary: fc.oneof(...leaves) }, { weight: 3, arbitrary: fc.oneof(...composites) });
+  }
+  memo.set(key, arb);
+  return arb;
+}
+
+/** A root schema: an object (like every tool input) or anything else, never with a root `default`. */
+const rootSchema = fc.oneof(
+  { weight: 3, arbitrary: schemaArb(2, false).filter((schema) => schema.type === 'object') },
+  { weight: 1, arbitrary: schemaArb(2, false) },
+);
+
+const FORMAT_SAMPLES: Record<string, string> = { date: '2024-01-31', email: 'a@b.co', uuid: '123e4567-e89b-12d3-a456-426614174000', 'date-time': '2024-01-31T10:00:00Z' };
+
+/** A value shaped by the schema (often valid, sometimes a string that needs coercion). */
+function valueFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
+  if (depth > 4) return valueArb;
+  if ('const' in schema) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+    if (Array.isArray(schema[keyword])) return fc.oneof(...(schema[keyword] as Schema[]).map((branch) => valueFor(branch, depth + 1)));
+  }
+  const type = Array.isArray(schema.type) ? fc.constantFrom(...(schema.type as string[])) : fc.constant(schema.type as string);
+  return type.chain((name): fc.Arbitrary<unknown> => {
+    switch (name) {
+      case 'object': {
+        const properties = (schema.properties ?? {}) as Record<string, Schema>;
+        const shape: Record<string, fc.Arbitrary<unknown>> = {};
+        for (const key of Object.keys(properties)) shape[key] = valueFor(properties[key]!, depth + 1);
+        // `Object.hasOwn`, not `in`: `constructor` and `toString` are among the names.
+        for (const key of (schema.required ?? []) as string[]) if (!Object.hasOwn(shape, key)) shape[key] = valueArb;
+        return fc.record(shape, { requiredKeys: (schema.required ?? []) as string[] });
+      }
+      case 'array':
+        return fc.array(valueFor((schema.items ?? {}) as Schema, depth + 1), { minLength: (schema.minItems as number) ?? 0, maxLength: Math.max((schema.maxItems as number) ?? 3, (schema.minItems as number) ?? 0) });
+      case 'string':
+        if (typeof schema.format === 'string') return fc.constant(FORMAT_SAMPLES[schema.format]);
+        if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u'));
+        return fc.string({ minLength: (schema.minLength as number) ?? 0, maxLength: Math.max((schema.maxLength as number) ?? 5, (schema.minLength as number) ?? 0) });
+      case 'number':
+      case 'integer': {
+        const number = fc.integer({ min: -6, max: 10 });
+        return fc.oneof(number, number.map(String));
+      }
+      case 'boolean':
+        return fc.oneof(fc.boolean(), fc.constantFrom('true', 'false'));
+      case 'null':
+        return fc.constantFrom(null, '');
+      default:
+        return valueArb;
+    }
+  });
+}
+
+interface Case {
+  schema: Schema;
+  values: unknown[];
+}
+const caseArb: fc.Arbitrary<Case> = rootSchema.chain((schema) =>
+  fc.record({ schema: fc.constant(schema), values: fc.array(fc.oneof(valueFor(schema), valueArb), { minLength: 2, maxLength: 8 }) }),
+);
+
+interface Outcome {
+  valid: boolean;
+  errors: unknown[];
+  after: unknown;
+}
+
+function reduceErrors(errors: ErrorObject[] | null | undefined): unknown[] {
+  return (errors ?? []).map(({ keyword, instancePath, schemaPath, params, message }) => ({ keyword, instancePath, schemaPath, params, message }));
+}
+
+function validateCopy(validate: ValidateFunction, value: unknown): Outcome {
+  // Wrapped in an array so a coerced root value is visible afterwards too.
+  const holder = [cloneJson(value)];
+  const valid = validate(holder[0]);
+  return { valid, errors: reduceErrors(validate.errors), after: holder[0] };
+}
+
+const stats = { schemas: 0, compiled: 0, values: 0, valid: 0, invalid: 0, changed: 0 };
+let dir: ModuleDir;
+
+beforeAll(() => {
+  dir = createModuleDir();
+});
+afterAll(() => dir.dispose());
+
+describe('standalone validators vs runtime Ajv on random schemas (production options)', () => {
+  it('agree on verdict, errors and the coerced/defaulted value', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(caseArb, { minLength: SCHEMAS_PER_RUN, maxLength: SCHEMAS_PER_RUN }), async (cases) => {
+        // One runtime Ajv per run, like the runtime's shared instance (no schema here has an `$id`).
+        const ajv = createAjvLikeGenerator({ code: false, overrides: { useDefaults: false } });
+        const runtime: (ValidateFunction | undefined)[] = cases.map(({ schema }) => {
+          try {
+            return ajv.compile(schema);
+          } catch {
+            return undefined;
+          }
+        });
+        const entries = cases.flatMap(({ schema }, index) => (runtime[index] ? [{ exportName: `randomCase${index}`, schema }] : []));
+        const module = await importStandalone(dir, 'random', entries);
+        for (const [index, { schema, values }] of cases.entries()) {
+          stats.schemas++;
+          const compiled = runtime[index];
+          if (!compiled) {
+            // Strict mode rejected it at run time: the generator's path must reject it as well.
+            await expect(importStandalone(dir, 'rejected', [{ exportName: 'rejected', schema }]), JSON.stringify(schema)).rejects.toThrow();
+            continue;
+          }
+          stats.compiled++;
+          const standalone = module[`randomCase${index}`]!;
+          for (const value of values) {
+            const a = validateCopy(compiled, value);
+            const b = validateCopy(standalone, value);
+            stats.values++;
+            if (a.valid) stats.valid++;
+            else stats.invalid++;
+            if (!isDeepStrictEqual(a.after, value)) stats.changed++;
+            if (!isDeepStrictEqual(a, b)) {
+              throw new Error(`standalone and runtime differ\nschema: ${JSON.stringify(schema)}\nvalue: ${JSON.stringify(value)}\nruntime: ${JSON.stringify(a)}\nstandalone: ${JSON.stringify(b)}`);
+            }
+          }
+        }
+      }),
+      { numRuns: RUNS, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
+    );
+    // The property is only meaningful if the schemas compile and the values hit both verdicts and coercion.
+    expect(stats.schemas).toBe(RUNS * SCHEMAS_PER_RUN);
+    expect(stats.compiled).toBeGreaterThan(stats.schemas * 0.8);
+    expect(stats.valid).toBeGreaterThan(stats.values * 0.1);
+    expect(stats.invalid).toBeGreaterThan(stats.values * 0.1);
+    expect(stats.changed).toBeGreaterThan(0);
+    console.info(`standalone vs runtime: ${stats.compiled}/${stats.schemas} schemas compiled, ${stats.values} values (${stats.valid} valid, ${stats.changed} coerced or defaulted)`);
+  }, 60_000);
+});

@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from './helpers/temp-project.js';
+
+const exec = promisify(execFile);
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+/**
+ * The path a user takes: pack, install the tarball into a fresh project (from npm's cache — no
+ * network beyond what `npm ci` fetched), init, generate, implement the stub in one line, type-check
+ * (strict, NodeNext) and call the tool through the orchestrator.
+ */
+describe('toolsmith as an installed package', () => {
+  let dir: string;
+  let project: string;
+  const run = async (command: string, args: string[]) => {
+    const { stdout, stderr } = await exec(command, args, { cwd: project, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 16 * 1024 * 1024 });
+    return { stdout, stderr };
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'toolsmith-package-'));
+    project = path.join(dir, 'project');
+    mkdirSync(project);
+    await exec(npm, ['pack', '--pack-destination', dir], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+    const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))!;
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2));
+    const lock = JSON.parse(readFileSync(path.join(REPO, 'package-lock.json'), 'utf8'));
+    const pinned = (name: string) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
+    await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball), pinned('typescript'), pinned('@types/node')]);
+  }, 240_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('ships only what users need', () => {
+    const installed = path.join(project, 'node_modules/toolsmith');
+    expect(readdirSync(installed).sort()).toEqual(['ARCHITECTURE.md', 'README.md', 'bin', 'dist', 'package.json', 'tool-definition.schema.json']);
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
+    for (const condition of Object.values(manifest.exports) as Array<string | Record<string, string>>) {
+      if (typeof condition === 'object') expect(Object.keys(condition)[0]).toBe('types');
+    }
+    expect(manifest.sideEffects).toBe(false);
+  });
+
+  it('init scaffolds, refuses to overwrite, and generate + tsc + a typed call work', async () => {
+    const init = await run(npx, ['toolsmith', 'init']);
+    expect(init.stdout).toContain('created schemas/greet.tool.json, toolsmith.config.json');
+    const definition = JSON.parse(readFileSync(path.join(project, 'schemas/greet.tool.json'), 'utf8'));
+    expect(definition.$schema).toBe('../node_modules/toolsmith/tool-definition.schema.json');
+    expect(JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')).scripts).toEqual({ generate: 'toolsmith generate', 'generate:check': 'toolsmith check' });
+    await expect(run(npx, ['toolsmith', 'init'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('refusing to overwrite schemas/greet.tool.json') });
+
+    const generate = await run(npm, ['run', 'generate']);
+    expect(generate.stdout).toMatch(/1 tools .* 1 stubs created/);
+    expect(readFileSync(path.join(project, 'generated/tools/greet.base.ts'), 'utf8')).toContain("from 'toolsmith'");
+
+    const stub = path.join(project, 'src/tools/greet.ts');
+    const implemented = readFileSync(stub, 'utf8').replace(
+      /void args;\s*return \{ success: false[^\n]*\n/,
+      "return { success: true, output: { greeting: `${{ en: 'Hello', fr: 'Bonjour', de: 'Hallo' }[args.language ?? 'en']}, ${args.name}!` } };\n",
+    );
+    expect(implemented).not.toEqual(readFileSync(stub, 'utf8'));
+    writeFileSync(stub, implemented);
+    writeFileSync(
+      path.join(project, 'main.ts'),
+      `import { ToolOrchestrator } from 'toolsmith';
+import { createToolClient, createTools } from './generated/registry.js';
+
+const orchestrator = new ToolOrchestrator({ tools: createTools() });
+const client = createToolClient(orchestrator, { gmiId: 'g', personaId: 'p', personaCapabilities: [], userContext: { userId: 'u' } });
+const result = await client.call('greet', { name: 'Ada', language: 'fr' });
+const greeting: string | undefined = result.output?.greeting;
+console.log(JSON.stringify({ greeting, isError: result.isError }));
+`,
+    );
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: ['node'] }, include: ['generated', 'src', 'main.ts'] }),
+    );
+    const tsc = await run(path.join(project, 'node_modules/.bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']).catch((error) => error);
+    expect(`${tsc.stdout ?? ''}${tsc.stderr ?? ''}`).toBe('');
+
+    const called = await run(process.execPath, ['--import', 'tsx', 'main.ts']);
+    expect(JSON.parse(called.stdout)).toEqual({ greeting: 'Bonjour, Ada!', isError: false });
+
+    const check = await run(npm, ['run', 'generate:check']);
+    expect(check.stdout).toContain('up to date');
+  }, 240_000);
+});
