@@ -188,7 +188,7 @@ describe('standalone validators vs runtime Ajv on random schemas (production opt
     await fc.assert(
       fc.asyncProperty(fc.array(caseArb, { minLength: SCHEMAS_PER_RUN, maxLength: SCHEMAS_PER_RUN }), async (cases) => {
         // One runtime Ajv per run, like the runtime's shared instance (no schema here has an `$id`).
-        const ajv = createAjvLikeGenerator({ code: false, overrides: { useDefaults: false } });
+        const ajv = createAjvLikeGenerator({ code: false });
         const runtime: (ValidateFunction | undefined)[] = cases.map(({ schema }) => {
           try {
             return ajv.compile(schema);

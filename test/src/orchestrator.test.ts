@@ -63,7 +63,11 @@ describe('processToolCall: a successful call', () => {
     const callerTurn = { budget: { remaining: 5 } };
     await callTool(o, 'ctx', {}, { sessionData: { s: 1 }, personaCapabilities: ['cap:a'], callerTurn });
     expect(context).toMatchObject({ gmiId: 'gmi-1', personaId: 'persona-1', userContext: { userId: 'user-1' }, sessionData: { s: 1 }, personaCapabilities: ['cap:a'], callerTurn });
-    expect(context?.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+    const generated = context?.correlationId;
+    expect(generated).toMatch(/^[0-9a-f-]{36}-\d+$/);
+    await callTool(o, 'ctx');
+    expect(context?.correlationId).toMatch(/^[0-9a-f-]{36}-\d+$/);
+    expect(context?.correlationId).not.toBe(generated);
     await callTool(o, 'ctx', {}, { correlationId: 'corr-1' });
     expect(context?.correlationId).toBe('corr-1');
   });
