@@ -19,8 +19,9 @@ export class ListDirectoryTool extends ListDirectoryToolBase {
     this.root = path.resolve(options.root ?? defaultFilesRoot());
   }
 
+  /** `..` and absolute paths are refused before anything is asked or read (arguments are not validated yet). */
   refusal(args: ListDirectoryInput): ToolExecutionResult<ListDirectoryOutput> | undefined {
-    const reason = pathRefusal(args.path ?? '.');
+    const reason = typeof args.path === 'string' ? pathRefusal(args.path) : undefined;
     return reason ? { success: false, error: reason } : undefined;
   }
 

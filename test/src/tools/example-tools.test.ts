@@ -232,6 +232,11 @@ describe('read_file and list_directory', () => {
   it('refuses ../ for list_directory too', async () => {
     expect((await call(orchestrator(), 'list_directory', { path: '../' })).errorDetails?.code).toBe('REFUSED');
   });
+
+  it('a path of the wrong type reaches validation, not the refusal check', async () => {
+    expect((await call(orchestrator(), 'list_directory', { path: { nested: true } })).errorDetails?.code).toBe('INVALID_ARGUMENTS');
+    expect((await call(orchestrator(), 'read_file', { path: ['a'] })).errorDetails?.code).toBe('INVALID_ARGUMENTS');
+  });
 });
 
 describe('remember_calculation (composed)', () => {
