@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Ajv, Options, ValidateFunction } from 'ajv';
-import standaloneCode from 'ajv/dist/standalone/index.js';
-import { createGeneratorAjv } from '../../codegen/ajv.js';
+import { createGeneratorAjv, standaloneCode } from '../../codegen/ajv.js';
 import { addValidatorSchema, toEsm } from '../../codegen/emit/validators.js';
 import { REPO } from './temp-project.js';
 
