@@ -70,22 +70,38 @@ export function roundRatio(result: MicroResult, numerator: string, denominator: 
 
 /** What a child process reported (its last stdout line, JSON) and how long it ran as seen from here. */
 export interface ChildReport {
-  report: Record<string, unknown> & { firstCallMs: number; peakMb: number };
+  report: Record<string, unknown>;
   wallMs: number;
 }
 
-/** Runs `node <args>` (no loader, no tsx) and parses the JSON line it prints last. */
-export function runChild(args: string[], cwd: string): Promise<ChildReport> {
+/** A child that did not finish: killed at its deadline, or crashed (e.g. out of memory). */
+export class ChildFailedError extends Error {
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+    readonly wallMs: number,
+  ) {
+    super(message);
+    this.name = 'ChildFailedError';
+  }
+}
+
+/** Runs `node <args>` and parses the JSON line it prints last; `timeoutMs` kills it (0: no deadline). */
+export function runChild(args: string[], cwd: string, timeoutMs = 0): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    execFile(process.execPath, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout, stderr) => {
       const wallMs = performance.now() - started;
-      if (error) return reject(new Error(`child ${args.join(' ').slice(0, 200)} failed: ${error.message}\n${stderr.slice(0, 2000)}`));
+      if (error) {
+        const timedOut = timeoutMs > 0 && wallMs >= timeoutMs - 50 && error.signal === 'SIGKILL';
+        const reason = timedOut ? `did not finish within ${Math.round(timeoutMs / 1000)} s` : /heap out of memory/.test(stderr) ? 'ran out of memory (JavaScript heap)' : `failed: ${error.message.split('\n')[0]}`;
+        return reject(new ChildFailedError(`${reason}\n${stderr.slice(-1500)}`, timedOut, wallMs));
+      }
       const line = stdout.trim().split('\n').pop() ?? '';
       try {
-        resolve({ report: JSON.parse(line), wallMs });
+        resolve({ report: JSON.parse(line) as Record<string, unknown>, wallMs });
       } catch {
-        reject(new Error(`child printed no JSON report: ${stdout.slice(-500)}\n${stderr.slice(0, 2000)}`));
+        reject(new ChildFailedError(`printed no JSON report: ${stdout.slice(-500)}\n${stderr.slice(0, 2000)}`, false, wallMs));
       }
     });
   });

@@ -51,8 +51,15 @@ export interface BuildProjectOptions {
   compile?: boolean;
 }
 
-/** Creates the project folder with its corpus, runs a full generate and writes the output. */
-export async function buildProject(options: BuildProjectOptions): Promise<BenchProject> {
+/** A project folder with its corpus, runtime snapshot and node_modules link, not generated yet. */
+export interface PreparedProject {
+  root: string;
+  corpus: Corpus;
+  notes: string[];
+}
+
+/** Creates the project folder: corpus, extra definitions, runtime snapshot, package.json, node_modules link, corpus.json. */
+export function prepareProject(options: BuildProjectOptions): PreparedProject {
   const root = options.root;
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
@@ -63,34 +70,41 @@ export async function buildProject(options: BuildProjectOptions): Promise<BenchP
   }
   const notes = copyRuntime(root);
   writeFileSync(path.join(root, 'package.json'), `${JSON.stringify({ name: 'toolsmith-bench-project', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(path.join(root, 'corpus.json'), JSON.stringify(corpus));
   symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  return { root, corpus, notes };
+}
 
+/** Paths of a project's compiled registry, runtime and bundled schemas. */
+export function projectPaths(root: string): Pick<BenchProject, 'distRegistry' | 'distRuntime' | 'bundledSchemas'> {
+  return {
+    distRegistry: path.join(root, 'dist', 'generated', 'registry.js'),
+    distRuntime: path.join(root, 'dist', RUNTIME_DIR, 'index.js'),
+    bundledSchemas: path.join(root, 'bundled-schemas.json'),
+  };
+}
+
+/** Prepares, generates (in this process), implements and compiles a project: for the small P1/P5 project. */
+export async function buildProject(options: BuildProjectOptions): Promise<BenchProject> {
+  const { root, corpus, notes } = prepareProject(options);
   const { result, generateMs, writeMs } = await generateAndWrite(root);
-  if (result.problems.length > 0) {
-    throw new Error(`generate reported ${result.problems.length} problems on the synthetic corpus, e.g. ${JSON.stringify(result.problems.slice(0, 3))}`);
-  }
-  writeImplementations(root, result, corpus.tools);
-  const bundledSchemas = path.join(root, 'bundled-schemas.json');
-  writeFileSync(
-    bundledSchemas,
-    JSON.stringify(result.project.tools.map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? null }))),
-  );
+  finishGenerated(root, result, corpus.tools);
   let compileMs = 0;
   let typeErrors = 0;
   if (options.compile !== false) ({ compileMs, typeErrors } = compileProject(root));
-  return {
-    root,
-    corpus,
-    result,
-    generateMs,
-    writeMs,
-    compileMs,
-    typeErrors,
-    notes,
-    distRegistry: path.join(root, 'dist', 'generated', 'registry.js'),
-    distRuntime: path.join(root, 'dist', RUNTIME_DIR, 'index.js'),
-    bundledSchemas,
-  };
+  return { root, corpus, result, generateMs, writeMs, compileMs, typeErrors, notes, ...projectPaths(root) };
+}
+
+/** After a generate: fails on problems, writes trivial implementations and the bundled schemas for the Ajv baseline. */
+export function finishGenerated(root: string, result: GenerateResult, tools: readonly CorpusTool[]): void {
+  if (result.problems.length > 0) {
+    throw new Error(`generate reported ${result.problems.length} problems on the synthetic corpus, e.g. ${JSON.stringify(result.problems.slice(0, 3))}`);
+  }
+  writeImplementations(root, result, tools);
+  writeFileSync(
+    projectPaths(root).bundledSchemas,
+    JSON.stringify(result.project.tools.map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? null }))),
+  );
 }
 
 /** One timed `generate()` + `writeOutput()` of a project, as `toolsmith generate` does it. */
@@ -147,7 +161,7 @@ function writeImplementations(root: string, result: GenerateResult, tools: reado
 }
 
 /** Compiles the project with `tsc` (TypeScript 7: fast); emits even when it reports type errors. */
-function compileProject(root: string): { compileMs: number; typeErrors: number } {
+export function compileProject(root: string): { compileMs: number; typeErrors: number } {
   writeFileSync(
     path.join(root, 'tsconfig.json'),
     `${JSON.stringify(

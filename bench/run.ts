@@ -2,14 +2,17 @@
  * `npm run bench`: toolsmith against its peers, P1..P6 of issue 6, each a ratio measured in the
  * same run. Prints a table and merges the figures into `bench/results.json`.
  *
- *   npm run bench                  # default: 1,000 tools, growth 100 → 1,000 (P4 at 100 tools)
- *   npm run bench -- --quick       # smoke run: 20 tools, one round
- *   npm run bench -- --only P1,P5  # only some measures
- *   npm run bench -- --full        # adds 5,000 tools to the growth and measures P4 at 1,000 tools
+ *   npm run bench                        # 1,000 tools; growth 100 → 1,000; P4 at 100 tools
+ *   npm run bench -- --quick             # smoke run: 20 tools, one round (not a result)
+ *   npm run bench -- --only P1,P5        # only some measures
+ *   npm run bench -- --full              # growth to 5,000 tools, P4 at 1,000, no generate deadline
+ *   npm run bench -- --generate-timeout 600   # deadline of one generate child, seconds (default 240)
+ *   npm run bench -- --keep              # keep the scratch projects
  *
- * Generation is measured in this process (warm: the small project is generated first). Start-up
- * and memory are measured in child processes running plain `node` on the project compiled to
- * JavaScript by `tsc` (see project.ts).
+ * P1 and P5 run in this process (tinybench, interleaved rounds). Generation (P3, P4) runs in a
+ * child per run, json-schema-to-typescript likewise. Start-up and memory (P2, P6) run in children on
+ * plain `node` over the project compiled to JavaScript by `tsc` (see project.ts). A generate that
+ * misses its deadline or runs out of memory is reported as not finished (MISS), never extrapolated.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,11 +20,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { compile } from 'json-schema-to-typescript';
-import { toPascalCase } from '../codegen/naming.js';
 import { ADD_NUMBERS_TOOL, CREATE_ORDER_TOOL, createOrderZod, invalidOrder, validOrder } from './fixtures.js';
-import { compareMicro, median, roundRatio, runChild, withSilentConsole, type MicroOptions } from './measure.js';
-import { buildProject, generateAndWrite, type BenchProject } from './project.js';
+import { ChildFailedError, compareMicro, median, roundRatio, runChild, withSilentConsole, type MicroOptions } from './measure.js';
+import { buildProject, compileProject, prepareProject, projectPaths, REPO_ROOT, type BenchProject, type PreparedProject } from './project.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import may be `module.exports` or the plugin.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -52,6 +53,8 @@ interface Plan {
   micro: MicroOptions;
   /** Child-process runs per side (median). */
   childRuns: number;
+  /** Deadline of one generate child, ms (0: none); a generate past it is reported as not finished. */
+  generateTimeoutMs: number;
   keep: boolean;
 }
 
@@ -60,13 +63,15 @@ function parseArgs(argv: string[]): Plan {
   const full = argv.includes('--full');
   const onlyIndex = argv.indexOf('--only');
   const onlyArg = argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? (onlyIndex >= 0 ? argv[onlyIndex + 1] : undefined);
+  const timeoutIndex = argv.indexOf('--generate-timeout');
+  const timeoutArg = timeoutIndex >= 0 ? Number(argv[timeoutIndex + 1]) * 1000 : undefined;
   const only = new Set<Id>();
   for (const id of (onlyArg ?? IDS.join(',')).split(',').map((part) => part.trim().toUpperCase())) {
     if (!(IDS as readonly string[]).includes(id)) throw new Error(`--only: unknown measure "${id}"; the measures are ${IDS.join(', ')}`);
     only.add(id as Id);
   }
   if (quick) {
-    return { quick, only, mainTools: 20, growth: [10, 20], p4Tools: 20, micro: { rounds: 1, time: 150, warmupTime: 50, batch: 20 }, childRuns: 1, keep: argv.includes('--keep') };
+    return { quick, only, mainTools: 20, growth: [10, 20], p4Tools: 20, micro: { rounds: 1, time: 150, warmupTime: 50, batch: 20 }, childRuns: 1, generateTimeoutMs: 180_000, keep: argv.includes('--keep') };
   }
   return {
     quick,
@@ -76,6 +81,7 @@ function parseArgs(argv: string[]): Plan {
     p4Tools: full ? 1000 : 100,
     micro: { rounds: 5, time: 600, warmupTime: 200, batch: 50 },
     childRuns: 3,
+    generateTimeoutMs: full ? 0 : timeoutArg ?? 240_000,
     keep: argv.includes('--keep'),
   };
 }
@@ -176,29 +182,16 @@ async function measureP5(small: BenchProject, plan: Plan): Promise<Row> {
   };
 }
 
-/** json-schema-to-typescript alone, default options (prettier on), on every tool's input and output schema. */
-async function runJsonSchemaToTypescript(project: BenchProject): Promise<number> {
-  const definitions = project.corpus.tools.map((tool) => {
-    const file = path.join(project.corpus.dir, tool.file);
-    return { file, pascal: toPascalCase(tool.name), text: readFileSync(file, 'utf8') };
-  });
-  const started = performance.now();
-  for (const definition of definitions) {
-    const parsed = JSON.parse(definition.text) as { inputSchema: object; outputSchema?: object };
-    const cwd = path.dirname(definition.file);
-    await compile(parsed.inputSchema as never, `${definition.pascal}Input`, { cwd });
-    if (parsed.outputSchema) await compile(parsed.outputSchema as never, `${definition.pascal}Output`, { cwd });
-  }
-  return performance.now() - started;
-}
-
 /** What one corpus size measured. */
 interface ScaleResult {
   tools: number;
-  generateMs: number;
-  writeMs: number;
-  fullMs: number;
-  files: number;
+  generateMs?: number;
+  writeMs?: number;
+  fullMs?: number;
+  files?: number;
+  generatePeakMb?: number;
+  /** Set when the generate child did not finish (deadline, out of memory). */
+  generateFailed?: { reason: string; afterMs: number; timedOut: boolean; stderrTail: string };
   compileMs?: number;
   typeErrors?: number;
   jsonSchemaToTypescriptMs?: number;
@@ -218,51 +211,66 @@ interface ScaleResult {
   notes: string[];
 }
 
-async function measureScale(tools: number, root: string, plan: Plan, needs: { startup: boolean; p3: boolean; p4: boolean }): Promise<ScaleResult> {
-  log(`  ${tools} tools: corpus + full generate…`);
-  const project = await buildProject({ root, count: tools, compile: needs.startup });
-  const out: ScaleResult = {
-    tools,
-    generateMs: project.generateMs,
-    writeMs: project.writeMs,
-    fullMs: project.generateMs + project.writeMs,
-    files: project.result.files.length + project.result.stubs.length,
-    notes: project.notes,
-  };
-  log(`  ${tools} tools: generate ${fmt(project.generateMs / 1000)} s + write ${fmt(project.writeMs / 1000)} s (${out.files} files)`);
-  if (needs.startup) {
-    out.compileMs = project.compileMs;
-    out.typeErrors = project.typeErrors;
+const GENERATE_CHILD = path.join(CHILDREN, 'generate.ts');
+/** The generate child gets a large heap: at 1,000 tools the generator needs more than Node's default. */
+const GENERATE_NODE_ARGS = ['--max-old-space-size=8192', '--import', 'tsx'];
+
+async function measureScale(tools: number, root: string, warmupRoot: string, plan: Plan, needs: { startup: boolean; p3: boolean; p4: boolean }): Promise<ScaleResult> {
+  log(`  ${tools} tools: corpus + full generate (child process, deadline ${plan.generateTimeoutMs ? `${plan.generateTimeoutMs / 1000} s` : 'none'})…`);
+  const project = prepareProject({ root, count: tools });
+  const out: ScaleResult = { tools, notes: project.notes };
+  try {
+    const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot, 'finish'], REPO_ROOT, plan.generateTimeoutMs);
+    out.generateMs = report.generateMs as number;
+    out.writeMs = report.writeMs as number;
+    out.fullMs = report.ms as number;
+    out.files = report.files as number;
+    out.generatePeakMb = report.peakMb as number;
+    log(`  ${tools} tools: generate ${fmt(out.generateMs / 1000)} s + write ${fmt(out.writeMs / 1000)} s (${out.files} files, peak RSS ${fmt(out.generatePeakMb)} MB)`);
+  } catch (error) {
+    if (!(error instanceof ChildFailedError)) throw error;
+    out.generateFailed = { reason: error.message.split('\n')[0]!, afterMs: error.wallMs, timedOut: error.timedOut, stderrTail: error.message.split('\n').slice(1).join('\n').slice(-600) };
+    log(`  ${tools} tools: generate ${out.generateFailed.reason} (after ${fmt(error.wallMs / 1000)} s)`);
   }
   if (needs.p3) {
-    out.jsonSchemaToTypescriptMs = await runJsonSchemaToTypescript(project);
-    log(`  ${tools} tools: json-schema-to-typescript ${fmt(out.jsonSchemaToTypescriptMs / 1000)} s`);
+    const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'j2t', root, warmupRoot], REPO_ROOT);
+    out.jsonSchemaToTypescriptMs = report.ms as number;
+    log(`  ${tools} tools: json-schema-to-typescript ${fmt(out.jsonSchemaToTypescriptMs / 1000)} s (${report.schemas} schemas)`);
   }
-  if (needs.startup) out.startup = await measureStartup(project, plan);
-  if (needs.p4) {
-    log(`  ${tools} tools: P4 generate with nothing changed, then with one tool changed…`);
-    const unchanged = await generateAndWrite(root);
-    const changed = project.corpus.tools[Math.floor(tools / 2)]!;
-    const file = path.join(project.corpus.dir, changed.file);
-    const definition = JSON.parse(readFileSync(file, 'utf8')) as { description: string };
-    definition.description += ' Changed for the incremental benchmark.';
-    writeFileSync(file, `${JSON.stringify(definition, null, 2)}\n`);
-    const oneChanged = await generateAndWrite(root);
-    out.incremental = { unchangedMs: unchanged.generateMs + unchanged.writeMs, oneChangedMs: oneChanged.generateMs + oneChanged.writeMs, fullMs: out.fullMs };
+  if (out.generateFailed === undefined) {
+    if (needs.startup) {
+      const compiled = compileProject(root);
+      out.compileMs = compiled.compileMs;
+      out.typeErrors = compiled.typeErrors;
+      out.startup = await measureStartup(project, plan);
+    }
+    if (needs.p4) {
+      log(`  ${tools} tools: P4 generate with nothing changed, then with one tool changed…`);
+      const unchanged = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot], REPO_ROOT, plan.generateTimeoutMs);
+      const changed = project.corpus.tools[Math.floor(tools / 2)]!;
+      const file = path.join(project.corpus.dir, changed.file);
+      const definition = JSON.parse(readFileSync(file, 'utf8')) as { description: string };
+      definition.description += ' Changed for the incremental benchmark.';
+      writeFileSync(file, `${JSON.stringify(definition, null, 2)}\n`);
+      const oneChanged = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot], REPO_ROOT, plan.generateTimeoutMs);
+      out.incremental = { unchangedMs: unchanged.report.ms as number, oneChangedMs: oneChanged.report.ms as number, fullMs: out.fullMs! };
+      log(`  ${tools} tools: unchanged ${fmt(out.incremental.unchangedMs / 1000)} s, one changed ${fmt(out.incremental.oneChangedMs / 1000)} s, full ${fmt(out.fullMs! / 1000)} s`);
+    }
   }
   if (!plan.keep) rmSync(root, { recursive: true, force: true });
   return out;
 }
 
 /** P2/P6 children: toolsmith's generated registry vs Ajv compiling the same schemas, and bare node. */
-async function measureStartup(project: BenchProject, plan: Plan): Promise<NonNullable<ScaleResult['startup']>> {
+async function measureStartup(project: PreparedProject, plan: Plan): Promise<NonNullable<ScaleResult['startup']>> {
   const target = project.corpus.tools.find((tool) => tool.sampleOutput !== undefined) ?? project.corpus.tools[0]!;
   const args = JSON.stringify(target.sampleInput);
+  const paths = projectPaths(project.root);
   const runs = { toolsmith: [] as Awaited<ReturnType<typeof runChild>>[], ajv: [] as Awaited<ReturnType<typeof runChild>>[], emptyNode: [] as Awaited<ReturnType<typeof runChild>>[] };
   for (let run = 0; run < plan.childRuns; run++) {
     runs.emptyNode.push(await runChild([path.join(CHILDREN, 'empty.mjs')], project.root));
-    runs.toolsmith.push(await runChild([path.join(CHILDREN, 'startup-toolsmith.mjs'), project.distRegistry, project.distRuntime, target.name, args], project.root));
-    runs.ajv.push(await runChild([path.join(CHILDREN, 'startup-ajv.mjs'), project.bundledSchemas, target.name, args], project.root));
+    runs.toolsmith.push(await runChild([path.join(CHILDREN, 'startup-toolsmith.mjs'), paths.distRegistry, paths.distRuntime, target.name, args], project.root));
+    runs.ajv.push(await runChild([path.join(CHILDREN, 'startup-ajv.mjs'), paths.bundledSchemas, target.name, args], project.root));
   }
   for (const [side, list] of Object.entries(runs)) {
     for (const { report } of list) if (report.isError === true) throw new Error(`P2: the ${side} child's first call failed: ${JSON.stringify(report.errorDetails).slice(0, 1000)}`);
@@ -293,88 +301,112 @@ async function measureStartup(project: BenchProject, plan: Plan): Promise<NonNul
   return result;
 }
 
+/** A row for a measure the run could not take because generation did not finish at that size. */
+function notMeasured(target: string, scale: ScaleResult, extra: Record<string, unknown> = {}): Row {
+  return { ratio: null as unknown as number, target, pass: false, detail: { tools: scale.tools, notMeasured: `generate ${scale.generateFailed!.reason} (after ${Math.round(scale.generateFailed!.afterMs / 1000)} s)`, generateFailed: scale.generateFailed, ...extra } };
+}
+
 function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, Row>> {
   const rows: Partial<Record<Id, Row>> = {};
   const main = scales.find((scale) => scale.tools === plan.mainTools);
-  const growth = (pick: (scale: ScaleResult) => unknown) => Object.fromEntries(scales.map((scale) => [String(scale.tools), pick(scale)]));
-  if (plan.only.has('P2') && main?.startup) {
+  const growth = (pick: (scale: ScaleResult) => unknown) => Object.fromEntries(scales.filter((scale) => plan.growth.includes(scale.tools)).map((scale) => [String(scale.tools), pick(scale) ?? null]));
+  if (plan.only.has('P2') && main) {
     const s = main.startup;
-    const ratio = s.toolsmithFirstCallMs / s.ajvFirstCallMs;
-    rows.P2 = {
-      ratio,
-      target: '<= 0.02',
-      pass: ratio <= 0.02,
-      detail: {
-        tools: main.tools,
-        toolsmithFirstCallMs: s.toolsmithFirstCallMs,
-        ajvFirstCallMs: s.ajvFirstCallMs,
-        emptyNodeMs: s.emptyNodeMs,
-        ratioWithoutNodeBoot: (s.toolsmithFirstCallMs - s.emptyNodeMs) / (s.ajvFirstCallMs - s.emptyNodeMs),
-        toolsmithBreakdownMs: s.toolsmithBreakdownMs,
-        ajvCompileMs: s.ajvCompileMs,
-        toolsmithMsPerTool: s.toolsmithFirstCallMs / main.tools,
-        ajvMsPerTool: s.ajvFirstCallMs / main.tools,
-        wallMs: s.wallMs,
-        growth: growth((scale) => scale.startup && { toolsmithFirstCallMs: scale.startup.toolsmithFirstCallMs, ajvFirstCallMs: scale.startup.ajvFirstCallMs, ratio: scale.startup.toolsmithFirstCallMs / scale.startup.ajvFirstCallMs }),
-        method:
-          'child processes on plain node (project compiled by tsc); time from process start (performance.timeOrigin) to the resolved processToolCall of one tool through a ToolOrchestrator holding every generated tool vs loading the same bundled schemas from one JSON file and compiling all of them (input and output) with Ajv, then validating one input',
-        runs: s.runs,
-      },
-    };
+    if (!s) rows.P2 = notMeasured('<= 0.02', main);
+    else {
+      const ratio = s.toolsmithFirstCallMs / s.ajvFirstCallMs;
+      rows.P2 = {
+        ratio,
+        target: '<= 0.02',
+        pass: ratio <= 0.02,
+        detail: {
+          tools: main.tools,
+          toolsmithFirstCallMs: s.toolsmithFirstCallMs,
+          ajvFirstCallMs: s.ajvFirstCallMs,
+          emptyNodeMs: s.emptyNodeMs,
+          ratioWithoutNodeBoot: (s.toolsmithFirstCallMs - s.emptyNodeMs) / (s.ajvFirstCallMs - s.emptyNodeMs),
+          toolsmithBreakdownMs: s.toolsmithBreakdownMs,
+          ajvCompileMs: s.ajvCompileMs,
+          toolsmithMsPerTool: s.toolsmithFirstCallMs / main.tools,
+          ajvMsPerTool: s.ajvFirstCallMs / main.tools,
+          wallMs: s.wallMs,
+          typeErrorsInCompiledProject: main.typeErrors,
+          growth: growth((scale) => scale.startup && { toolsmithFirstCallMs: scale.startup.toolsmithFirstCallMs, ajvFirstCallMs: scale.startup.ajvFirstCallMs, ratio: scale.startup.toolsmithFirstCallMs / scale.startup.ajvFirstCallMs }),
+          method:
+            'child processes on plain node (project compiled by tsc); time from process start (performance.timeOrigin) to the resolved processToolCall of one tool through a ToolOrchestrator holding every generated tool vs loading the same bundled schemas from one JSON file and compiling all of them (input and output) with Ajv, then validating one input',
+          runs: s.runs,
+        },
+      };
+    }
   }
   if (plan.only.has('P3') && main?.jsonSchemaToTypescriptMs !== undefined) {
-    const ratio = main.fullMs / main.jsonSchemaToTypescriptMs;
-    rows.P3 = {
-      ratio,
-      target: '<= 0.5',
-      pass: ratio <= 0.5,
-      detail: {
-        tools: main.tools,
-        toolsmithMs: main.fullMs,
-        toolsmithGenerateMs: main.generateMs,
-        toolsmithWriteMs: main.writeMs,
-        filesWritten: main.files,
-        jsonSchemaToTypescriptMs: main.jsonSchemaToTypescriptMs,
-        toolsmithMsPerTool: main.fullMs / main.tools,
-        jsonSchemaToTypescriptMsPerTool: main.jsonSchemaToTypescriptMs / main.tools,
-        growth: growth((scale) => scale.jsonSchemaToTypescriptMs !== undefined && { toolsmithMsPerTool: scale.fullMs / scale.tools, jsonSchemaToTypescriptMsPerTool: scale.jsonSchemaToTypescriptMs / scale.tools, ratio: scale.fullMs / scale.jsonSchemaToTypescriptMs }),
-        method: 'one run per size (a run takes minutes at 1,000 tools), in-process after a warm-up generate; toolsmith = generate() + writeOutput() of every artifact into an empty folder; json-schema-to-typescript = compile() with default options (prettier on) on every input and output schema',
-      },
-    };
+    const j2t = main.jsonSchemaToTypescriptMs;
+    const method =
+      'one run per size in a cold child process (after a warm-up generate of the 2-tool project), --max-old-space-size=8192; toolsmith = generate() + writeOutput() of every artifact into an empty folder; json-schema-to-typescript = compile() with default options (prettier on) on every input and output schema, in the same kind of child';
+    if (main.fullMs === undefined) {
+      const lowerBound = main.generateFailed!.afterMs / j2t;
+      rows.P3 = notMeasured('<= 0.5', main, { ratioAtLeast: lowerBound, jsonSchemaToTypescriptMs: j2t, method });
+    } else {
+      const ratio = main.fullMs / j2t;
+      rows.P3 = {
+        ratio,
+        target: '<= 0.5',
+        pass: ratio <= 0.5,
+        detail: {
+          tools: main.tools,
+          toolsmithMs: main.fullMs,
+          toolsmithGenerateMs: main.generateMs,
+          toolsmithWriteMs: main.writeMs,
+          toolsmithGeneratePeakMb: main.generatePeakMb,
+          filesWritten: main.files,
+          jsonSchemaToTypescriptMs: j2t,
+          toolsmithMsPerTool: main.fullMs / main.tools,
+          jsonSchemaToTypescriptMsPerTool: j2t / main.tools,
+          growth: growth((scale) => scale.jsonSchemaToTypescriptMs !== undefined && scale.fullMs !== undefined && { toolsmithMsPerTool: scale.fullMs / scale.tools, jsonSchemaToTypescriptMsPerTool: scale.jsonSchemaToTypescriptMs / scale.tools, ratio: scale.fullMs / scale.jsonSchemaToTypescriptMs }),
+          method,
+        },
+      };
+    }
   }
-  const p4 = scales.find((scale) => scale.incremental !== undefined);
-  if (plan.only.has('P4') && p4?.incremental) {
-    const unchanged = p4.incremental.unchangedMs / p4.incremental.fullMs;
-    const oneChanged = p4.incremental.oneChangedMs / p4.incremental.fullMs;
-    rows.P4 = {
-      ratio: unchanged,
-      target: '<= 0.03 unchanged; <= 0.05 one changed',
-      pass: unchanged <= 0.03 && oneChanged <= 0.05,
-      detail: {
-        tools: p4.tools,
-        unchangedRatio: unchanged,
-        oneChangedRatio: oneChanged,
-        ...p4.incremental,
-        note: p4.tools === 1000 ? undefined : `measured at ${p4.tools} tools; --full measures it at 1,000 (each run is a full generate until generation is incremental)`,
-      },
-    };
+  const p4 = scales.find((scale) => scale.tools === plan.p4Tools);
+  if (plan.only.has('P4') && p4) {
+    if (!p4.incremental) rows.P4 = notMeasured('<= 0.03 unchanged; <= 0.05 one changed', p4);
+    else {
+      const unchanged = p4.incremental.unchangedMs / p4.incremental.fullMs;
+      const oneChanged = p4.incremental.oneChangedMs / p4.incremental.fullMs;
+      rows.P4 = {
+        ratio: unchanged,
+        target: '<= 0.03 unchanged; <= 0.05 one changed',
+        pass: unchanged <= 0.03 && oneChanged <= 0.05,
+        detail: {
+          tools: p4.tools,
+          unchangedRatio: unchanged,
+          oneChangedRatio: oneChanged,
+          ...p4.incremental,
+          note: p4.tools === 1000 ? undefined : `measured at ${p4.tools} tools; --full measures it at 1,000 (each run is a full generate until generation is incremental)`,
+        },
+      };
+    }
   }
-  if (plan.only.has('P6') && main?.startup) {
-    const value = main.startup.toolsmithPeakMb;
-    rows.P6 = {
-      value,
-      target: '<= 60 MB',
-      pass: value <= 60,
-      detail: {
-        tools: main.tools,
-        toolsmithPeakMb: value,
-        ajvBaselinePeakMb: main.startup.ajvPeakMb,
-        emptyNodePeakMb: main.startup.emptyNodePeakMb,
-        toolsmithAboveEmptyNodeMb: value - main.startup.emptyNodePeakMb,
-        growth: growth((scale) => scale.startup && { toolsmithPeakMb: scale.startup.toolsmithPeakMb, ajvPeakMb: scale.startup.ajvPeakMb }),
-        method: 'VmHWM of the P2 toolsmith child after its first call (registry of every tool loaded, orchestrator built)',
-      },
-    };
+  if (plan.only.has('P6') && main) {
+    if (!main.startup) rows.P6 = notMeasured('<= 60 MB', main);
+    else {
+      const value = main.startup.toolsmithPeakMb;
+      rows.P6 = {
+        value,
+        target: '<= 60 MB',
+        pass: value <= 60,
+        detail: {
+          tools: main.tools,
+          toolsmithPeakMb: value,
+          ajvBaselinePeakMb: main.startup.ajvPeakMb,
+          emptyNodePeakMb: main.startup.emptyNodePeakMb,
+          toolsmithAboveEmptyNodeMb: value - main.startup.emptyNodePeakMb,
+          growth: growth((scale) => scale.startup && { toolsmithPeakMb: scale.startup.toolsmithPeakMb, ajvPeakMb: scale.startup.ajvPeakMb }),
+          method: 'VmHWM of the P2 toolsmith child after its first call (registry of every tool loaded, orchestrator built)',
+        },
+      };
+    }
   }
   return rows;
 }
@@ -386,13 +418,29 @@ function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void
   const lines: string[][] = [['id', 'measure', 'value', 'target', 'result', 'absolute']];
   const mark = (pass: boolean) => (pass ? 'pass' : 'MISS');
   const d = (row: Row) => row.detail as Record<string, never>;
+  const dnf = (id: Id, measure: string, row: Row) => {
+    const detail = d(row) as Record<string, unknown>;
+    const bound = typeof detail.ratioAtLeast === 'number' ? `>= ${fmt(detail.ratioAtLeast)}` : 'DNF';
+    lines.push([id, measure, bound, row.target, 'MISS', String(detail.notMeasured)]);
+  };
   if (rows.P1) lines.push(['P1', 'processToolCall, trivial tool: toolsmith / AgentOS', fmt(rows.P1.ratio!, 3), rows.P1.target, mark(rows.P1.pass), `${fmt(d(rows.P1).toolsmithMicrosecondsPerCall)} µs vs ${fmt(d(rows.P1).agentosMicrosecondsPerCall)} µs per call`]);
-  if (rows.P2) lines.push(['P2', `start → first validated call, ${d(rows.P2).tools} tools: generated / Ajv compile`, fmt(rows.P2.ratio!, 3), rows.P2.target, mark(rows.P2.pass), `${fmt(d(rows.P2).toolsmithFirstCallMs)} ms vs ${fmt(d(rows.P2).ajvFirstCallMs)} ms (bare node ${fmt(d(rows.P2).emptyNodeMs)} ms)`]);
-  if (rows.P3) lines.push(['P3', `full generate, ${d(rows.P3).tools} tools: toolsmith / json-schema-to-typescript`, fmt(rows.P3.ratio!, 3), rows.P3.target, mark(rows.P3.pass), `${fmt(d(rows.P3).toolsmithMsPerTool)} vs ${fmt(d(rows.P3).jsonSchemaToTypescriptMsPerTool)} ms per tool`]);
+  if (rows.P2) {
+    const measure = `start → first validated call, ${d(rows.P2).tools} tools: generated / Ajv compile`;
+    if (d(rows.P2).notMeasured) dnf('P2', measure, rows.P2);
+    else lines.push(['P2', measure, fmt(rows.P2.ratio!, 3), rows.P2.target, mark(rows.P2.pass), `${fmt(d(rows.P2).toolsmithFirstCallMs)} ms vs ${fmt(d(rows.P2).ajvFirstCallMs)} ms (bare node ${fmt(d(rows.P2).emptyNodeMs)} ms)`]);
+  }
+  if (rows.P3) {
+    const measure = `full generate, ${d(rows.P3).tools} tools: toolsmith / json-schema-to-typescript`;
+    if (d(rows.P3).notMeasured) dnf('P3', measure, rows.P3);
+    else lines.push(['P3', measure, fmt(rows.P3.ratio!, 3), rows.P3.target, mark(rows.P3.pass), `${fmt(d(rows.P3).toolsmithMsPerTool)} vs ${fmt(d(rows.P3).jsonSchemaToTypescriptMsPerTool)} ms per tool`]);
+  }
   if (rows.P4) {
     const detail = d(rows.P4) as Record<string, number>;
-    lines.push(['P4', `generate, nothing changed / full (${detail.tools} tools)`, fmt(detail.unchangedRatio!, 3), '<= 0.03', mark(detail.unchangedRatio! <= 0.03), `${fmt(detail.unchangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`]);
-    lines.push(['P4', `generate, one tool changed / full (${detail.tools} tools)`, fmt(detail.oneChangedRatio!, 3), '<= 0.05', mark(detail.oneChangedRatio! <= 0.05), `${fmt(detail.oneChangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`]);
+    if (detail.notMeasured) dnf('P4', `generate, nothing changed / one changed / full (${detail.tools} tools)`, rows.P4);
+    else {
+      lines.push(['P4', `generate, nothing changed / full (${detail.tools} tools)`, fmt(detail.unchangedRatio!, 3), '<= 0.03', mark(detail.unchangedRatio! <= 0.03), `${fmt(detail.unchangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`]);
+      lines.push(['P4', `generate, one tool changed / full (${detail.tools} tools)`, fmt(detail.oneChangedRatio!, 3), '<= 0.05', mark(detail.oneChangedRatio! <= 0.05), `${fmt(detail.oneChangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`]);
+    }
   }
   if (rows.P5) {
     const detail = d(rows.P5) as Record<string, never>;
@@ -400,17 +448,22 @@ function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void
     lines.push(['P5', 'validation throughput: generated / zod 4', fmt(detail.vsZod, 2), '>= 2.5', mark(detail.passVsZod), `${fmt(us.generated!)} µs vs ${fmt(us.zod!)} µs per validation`]);
     lines.push(['P5', 'validation throughput: generated / runtime Ajv', fmt(detail.vsAjv, 2), '>= 0.95', mark(detail.passVsAjv), `${fmt(us.generated!)} µs vs ${fmt(us.ajv!)} µs per validation`]);
   }
-  if (rows.P6) lines.push(['P6', `peak RSS, ${d(rows.P6).tools}-tool registry ready to call`, `${fmt(rows.P6.value!)} MB`, rows.P6.target, mark(rows.P6.pass), `Ajv baseline ${fmt(d(rows.P6).ajvBaselinePeakMb)} MB, bare node ${fmt(d(rows.P6).emptyNodePeakMb)} MB`]);
+  if (rows.P6) {
+    const measure = `peak RSS, ${d(rows.P6).tools}-tool registry ready to call`;
+    if (d(rows.P6).notMeasured) dnf('P6', measure, rows.P6);
+    else lines.push(['P6', measure, `${fmt(rows.P6.value!)} MB`, rows.P6.target, mark(rows.P6.pass), `Ajv baseline ${fmt(d(rows.P6).ajvBaselinePeakMb)} MB, bare node ${fmt(d(rows.P6).emptyNodePeakMb)} MB`]);
+  }
   process.stdout.write(`\n${renderTable(lines)}\n`);
   if (scales.length > 0) {
     const growth: string[][] = [['tools', 'generate ms/tool', 'j2t ms/tool', 'P3', 'first call ms (toolsmith)', 'first call ms (Ajv)', 'P2', 'peak MB (toolsmith)', 'peak MB (Ajv)']];
     for (const scale of scales) {
       const s = scale.startup;
+      const j2t = scale.jsonSchemaToTypescriptMs;
       growth.push([
         String(scale.tools),
-        fmt(scale.fullMs / scale.tools),
-        scale.jsonSchemaToTypescriptMs === undefined ? '-' : fmt(scale.jsonSchemaToTypescriptMs / scale.tools),
-        scale.jsonSchemaToTypescriptMs === undefined ? '-' : fmt(scale.fullMs / scale.jsonSchemaToTypescriptMs, 3),
+        scale.fullMs === undefined ? `DNF (${scale.generateFailed?.reason.split(' ').slice(0, 6).join(' ')})` : fmt(scale.fullMs / scale.tools),
+        j2t === undefined ? '-' : fmt(j2t / scale.tools),
+        j2t === undefined || scale.fullMs === undefined ? '-' : fmt(scale.fullMs / j2t, 3),
         s ? fmt(s.toolsmithFirstCallMs) : '-',
         s ? fmt(s.ajvFirstCallMs) : '-',
         s ? fmt(s.toolsmithFirstCallMs / s.ajvFirstCallMs, 3) : '-',
@@ -460,7 +513,7 @@ async function main(): Promise<void> {
       const sizes = [...new Set([...(startup || p3 ? plan.growth : []), ...(p4 ? [plan.p4Tools] : [])])].sort((a, b) => a - b);
       for (const tools of sizes) {
         const inGrowth = plan.growth.includes(tools) && (startup || p3);
-        scales.push(await measureScale(tools, path.join(tmp, `p${tools}`), plan, { startup: startup && inGrowth, p3: p3 && inGrowth, p4: p4 && tools === plan.p4Tools }));
+        scales.push(await measureScale(tools, path.join(tmp, `p${tools}`), small.root, plan, { startup: startup && inGrowth, p3: p3 && inGrowth, p4: p4 && tools === plan.p4Tools }));
       }
     }
     Object.assign(rows, rowsFromScales(scales, plan));

@@ -79,7 +79,7 @@ export function reuseFromCache(cache: GenerationCache, outDir: string, tool: Too
 let fingerprint: string | undefined;
 
 /**
- * A hash of the generator's own code (every file of codegen/), part of the cache key: an upgraded
+ * A hash of the generator's own code (every file of codegen/, and the shared Ajv options), part of the cache key: an upgraded
  * or edited generator never reuses output of the old one, even under the same version number.
  */
 export function generatorFingerprint(): string {
@@ -89,6 +89,11 @@ export function generatorFingerprint(): string {
   for (const file of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
     if (!/\.(ts|js|hbs|json)$/.test(file)) continue;
     hash.update(file).update('\0').update(readFileSync(path.join(dir, file))).update('\0');
+  }
+  // The validator options live in the runtime but shape every generated validator.
+  for (const candidate of ['../src/ajv-options.ts', '../src/ajv-options.js']) {
+    const file = path.join(dir, candidate);
+    if (existsSync(file)) hash.update(candidate).update('\0').update(readFileSync(file));
   }
   fingerprint = hash.digest('hex');
   return fingerprint;

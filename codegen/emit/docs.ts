@@ -22,9 +22,13 @@ export interface DocsOptions {
 
 /* ---------- Markdown escaping: every text from a schema reaches a page through one of these ---------- */
 
-/** Escapes schema text for inline Markdown: no emphasis, links, code, HTML or entities survive. */
+/**
+ * Escapes schema text for inline Markdown: no emphasis, links, code, HTML or entities survive, and
+ * line breaks become spaces (a heading or a table row must stay one line).
+ */
 export function escapeMarkdown(text: string): string {
   return text
+    .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
     .replace(/\\/g, '\\\\')
     .replace(/[`*_[\]]/g, (char) => `\\${char}`)
     .replace(/&/g, '&amp;')

@@ -9,7 +9,9 @@ import { banner } from './banner.js';
 const COMPILE_OPTIONS: Partial<Options> = {
   bannerComment: '',
   format: false,
-  additionalProperties: false,
+  // An object schema without `additionalProperties` accepts extra keys, so its type must too
+  // (`[k: string]: unknown`); `additionalProperties: false` still gives a closed interface.
+  additionalProperties: true,
   unknownAny: true,
   declareExternallyReferenced: true,
   ignoreMinAndMaxItems: true,

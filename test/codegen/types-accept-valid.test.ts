@@ -131,7 +131,9 @@ const SHAPES_FIXTURE = {
         matrix: { type: 'array', maxItems: 3, items: { type: 'array', maxItems: 2, items: { type: 'number', multipleOf: 0.5 } } },
         described: { $ref: '#/definitions/Labelled', description: 'A $ref with a sibling description.' },
         coerced: { type: 'integer', default: 3 },
-        names: { type: 'object', additionalProperties: false, properties: { 'my-prop': { type: 'boolean' }, class: { type: 'string' }, constructor: { type: 'number' }, '0': { type: 'null' } } },
+        // `constructor` is required: TypeScript gives every object literal an apparent `constructor:
+        // Function`, so no literal without it fits an optional `constructor?: number` (a TS limit).
+        names: { type: 'object', additionalProperties: false, required: ['constructor'], properties: { 'my-prop': { type: 'boolean' }, class: { type: 'string' }, constructor: { type: 'number' }, '0': { type: 'null' } } },
       },
       definitions: {
         TreeNode: {
