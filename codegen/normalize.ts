@@ -377,6 +377,10 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   const outputValidator = unchanged || !output ? undefined : compileChecked(ajv, output.bundled, source, '/outputSchema', problems);
   if (problems.length > before) return undefined;
 
+  if (!unchanged) {
+    checkDefaults(ajv, input.bundled, source, '/inputSchema', problems);
+    if (output) checkDefaults(ajv, output.bundled, source, '/outputSchema', problems);
+  }
   const examples: ToolExample[] = [];
   (definition.examples ?? []).forEach((example: ToolExample, index: number) => {
     examples.push(cloneJson(example));
@@ -435,6 +439,26 @@ function checkExample(validate: ValidateFunction, value: unknown, source: Source
     const detail = error.keyword === 'required' ? `the required property "${error.params.missingProperty}" is missing${error.instancePath ? ` at ${error.instancePath}` : ''}` : `${error.instancePath || '/'} ${error.message}`;
     problems.push(problemAt(source, `${pointer}${error.instancePath}`, `the example ${what} does not match the ${what} schema: ${detail}`, 'fix the example or the schema'));
   }
+}
+
+/** A `default` that breaks its own schema would be filled in and then fail validation: an error here. */
+function checkDefaults(ajv: Ajv, root: JSONSchema7, source: SourceFile, pointer: string, problems: Problem[]): void {
+  walkSchema(root, '', (node, at) => {
+    if (!hasOwn(node, 'default')) return;
+    const subschema: Record<string, unknown> = {};
+    for (const key of Object.keys(node)) if (key !== 'default') setOwn(subschema, key, (node as Record<string, unknown>)[key]);
+    if (root.definitions !== undefined && node !== root) setOwn(subschema, 'definitions', root.definitions);
+    let validate: ValidateFunction;
+    try {
+      validate = ajv.compile(subschema);
+    } catch {
+      return; // the whole schema's compile reports it
+    }
+    if (!validate(cloneJson(node.default))) {
+      const first = validate.errors?.[0];
+      problems.push(problemAt(source, `${pointer}${at}/default`, `the default ${truncate(JSON.stringify(node.default))} does not match its own schema: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trimEnd(), 'fix the default or the schema: it would be filled in and then rejected'));
+    }
+  });
 }
 
 const REFERENCE = /^\$(input|steps)((?:\.[^.]+)*)$/;

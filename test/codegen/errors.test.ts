@@ -10,7 +10,7 @@ const cases = readdirSync(FIXTURES).sort();
 describe('generate reports every problem with file:line:column, pointer and hint, and writes nothing', () => {
   it('has a fixture for each error the issue lists', () => {
     expect(cases).toEqual([
-      'bad-name', 'composed-step', 'duplicate-name', 'example-mismatch', 'invalid-json', 'meta-schema', 'missing-field',
+      'bad-default', 'bad-name', 'composed-step', 'duplicate-name', 'example-mismatch', 'invalid-json', 'meta-schema', 'missing-field',
       'name-collision', 'ref-file', 'ref-pointer', 'root-not-object', 'unknown-field', 'unknown-format', 'unknown-keyword',
     ]);
   });
