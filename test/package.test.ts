@@ -37,6 +37,12 @@ describe('toolsmith as an installed package', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('has a clean exports map (@arethetypeswrong/cli, ESM-only profile)', async () => {
+    const { stdout } = await exec(npx, ['attw', '--pack', '.', '--profile', 'esm-only', '--format', 'ascii'], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+    expect(stdout).toContain('"toolsmith/codegen"');
+    expect(stdout).not.toMatch(/^(node16 \(from ESM\)|bundler): (?!🟢)/m);
+  }, 240_000);
+
   it('ships only what users need', () => {
     const installed = path.join(project, 'node_modules/toolsmith');
     expect(readdirSync(installed).sort()).toEqual(['ARCHITECTURE.md', 'README.md', 'bin', 'dist', 'package.json', 'tool-definition.schema.json']);
