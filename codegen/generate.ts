@@ -96,7 +96,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
  * definition is invalid (then no files). Reads the definitions and, unless `incremental` is off,
  * the previous output of tools whose content hash did not change (see cache.ts); writes nothing.
  */
-export async function generate(options: GenerateOptions & { incremental?: boolean }): Promise<GenerateResult & { cache: GenerationCache; reused: number }> {
+export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number }> {
   const resolved = resolveOptions(options);
   const templates = loadTemplates(resolved.templatesDir);
   const cacheKey = sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null }));
@@ -114,6 +114,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     ...(resolved.manifestTargets ? { manifestTargets: resolved.manifestTargets } : {}),
     reuse: (tool) => reuseFromCache(previous, resolved.outDir, tool),
     stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems) };
   const cache: GenerationCache = { version: 1, key: cacheKey, tools: {} };
@@ -133,6 +134,8 @@ export interface EmitAllOptions {
   reuse?: (tool: ToolModel) => GeneratedFile[] | undefined;
   /** Whether a tool's stub must be emitted (default: always). */
   stubNeeded?: (tool: ToolModel) => boolean;
+  /** Called as each tool's files are done (for a progress line). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -160,11 +163,12 @@ export async function emitAll(
       continue;
     }
     tsProject ??= createEmitProject();
-    const project = tsProject;
+    const morph = tsProject;
     fresh.push(
       (async () => {
-        const files = [await emitToolTypes(tool, homes, ctx), ...emitToolValidators(tool, ctx), emitToolBase(tool, ctx, project)];
+        const files = [await emitToolTypes(tool, homes, ctx), ...emitToolValidators(tool, ctx), emitToolBase(tool, ctx, morph)];
         perTool.set(tool.name, await formatFiles(files));
+        options.onProgress?.(perTool.size, project.tools.length);
       })(),
     );
   }
