@@ -19,6 +19,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 /** Where the runtime snapshot lives inside a bench project, relative to its root. */
 const RUNTIME_DIR = 'runtime';
+const REGENERATE_COMMAND = 'npm run bench';
 
 /** A built bench project. */
 export interface BenchProject {
@@ -71,7 +72,16 @@ export function prepareProject(options: BuildProjectOptions): PreparedProject {
   const notes = copyRuntime(root);
   writeFileSync(path.join(root, 'package.json'), `${JSON.stringify({ name: 'toolsmith-bench-project', private: true, type: 'module' }, null, 2)}\n`);
   writeFileSync(path.join(root, 'corpus.json'), JSON.stringify(corpus));
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  writeFileSync(
+    path.join(root, 'toolsmith.config.json'),
+    `${JSON.stringify({ schemas: 'schemas', out: 'generated', stubs: 'src/tools', runtimeImport: `./${RUNTIME_DIR}/index.js`, regenerateCommand: REGENERATE_COMMAND }, null, 2)}\n`,
+  );
+  // A folder of links rather than one link: the generator keeps its cache in node_modules/.cache,
+  // which must stay inside the scratch project.
+  mkdirSync(path.join(root, 'node_modules'));
+  for (const entry of readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
+    if (entry !== '.cache') symlinkSync(path.join(REPO_ROOT, 'node_modules', entry), path.join(root, 'node_modules', entry), 'dir');
+  }
   return { root, corpus, notes };
 }
 
@@ -110,7 +120,7 @@ export function finishGenerated(root: string, result: GenerateResult, tools: rea
 /** One timed `generate()` + `writeOutput()` of a project, as `toolsmith generate` does it. */
 export async function generateAndWrite(root: string): Promise<{ result: GenerateResult; generateMs: number; writeMs: number }> {
   const started = performance.now();
-  const result = await generate({ root, runtimeImport: `./${RUNTIME_DIR}/index.js`, regenerateCommand: 'npm run bench' });
+  const result = await generate({ root, runtimeImport: `./${RUNTIME_DIR}/index.js`, regenerateCommand: REGENERATE_COMMAND });
   const generated = performance.now();
   if (result.problems.length === 0) writeOutput(path.join(root, 'generated'), result.files, path.join(root, 'src', 'tools'), result.stubs);
   return { result, generateMs: generated - started, writeMs: performance.now() - generated };

@@ -185,9 +185,10 @@ async function measureP5(small: BenchProject, plan: Plan): Promise<Row> {
 /** What one corpus size measured. */
 interface ScaleResult {
   tools: number;
-  generateMs?: number;
-  writeMs?: number;
+  /** `toolsmith generate` into an empty folder with no cache, ms. */
   fullMs?: number;
+  /** What the CLI printed. */
+  generateSummary?: string;
   files?: number;
   generatePeakMb?: number;
   /** Set when the generate child did not finish (deadline, out of memory). */
@@ -207,7 +208,7 @@ interface ScaleResult {
     wallMs: { toolsmith: number; ajv: number; emptyNode: number };
     runs: { toolsmith: unknown[]; ajv: unknown[]; emptyNode: unknown[] };
   };
-  incremental?: { unchangedMs: number; oneChangedMs: number; fullMs: number };
+  incremental?: { unchangedMs: number; oneChangedMs: number; fullMs: number; summaries: Record<string, unknown> };
   notes: string[];
 }
 
@@ -221,12 +222,11 @@ async function measureScale(tools: number, root: string, warmupRoot: string, pla
   const out: ScaleResult = { tools, notes: project.notes };
   try {
     const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot, 'finish'], REPO_ROOT, plan.generateTimeoutMs);
-    out.generateMs = report.generateMs as number;
-    out.writeMs = report.writeMs as number;
     out.fullMs = report.ms as number;
     out.files = report.files as number;
     out.generatePeakMb = report.peakMb as number;
-    log(`  ${tools} tools: generate ${fmt(out.generateMs / 1000)} s + write ${fmt(out.writeMs / 1000)} s (${out.files} files, peak RSS ${fmt(out.generatePeakMb)} MB)`);
+    out.generateSummary = report.summary as string;
+    log(`  ${tools} tools: full generate ${fmt(out.fullMs / 1000)} s (${out.files} files, peak RSS ${fmt(out.generatePeakMb)} MB)`);
   } catch (error) {
     if (!(error instanceof ChildFailedError)) throw error;
     out.generateFailed = { reason: error.message.split('\n')[0]!, afterMs: error.wallMs, timedOut: error.timedOut, stderrTail: error.message.split('\n').slice(1).join('\n').slice(-600) };
@@ -253,7 +253,12 @@ async function measureScale(tools: number, root: string, warmupRoot: string, pla
       definition.description += ' Changed for the incremental benchmark.';
       writeFileSync(file, `${JSON.stringify(definition, null, 2)}\n`);
       const oneChanged = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot], REPO_ROOT, plan.generateTimeoutMs);
-      out.incremental = { unchangedMs: unchanged.report.ms as number, oneChangedMs: oneChanged.report.ms as number, fullMs: out.fullMs! };
+      out.incremental = {
+        unchangedMs: unchanged.report.ms as number,
+        oneChangedMs: oneChanged.report.ms as number,
+        fullMs: out.fullMs!,
+        summaries: { full: out.generateSummary, unchanged: unchanged.report.summary, oneChanged: oneChanged.report.summary },
+      };
       log(`  ${tools} tools: unchanged ${fmt(out.incremental.unchangedMs / 1000)} s, one changed ${fmt(out.incremental.oneChangedMs / 1000)} s, full ${fmt(out.fullMs! / 1000)} s`);
     }
   }
@@ -342,7 +347,7 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
   if (plan.only.has('P3') && main?.jsonSchemaToTypescriptMs !== undefined) {
     const j2t = main.jsonSchemaToTypescriptMs;
     const method =
-      'one run per size in a cold child process (after a warm-up generate of the 2-tool project), --max-old-space-size=8192; toolsmith = generate() + writeOutput() of every artifact into an empty folder; json-schema-to-typescript = compile() with default options (prettier on) on every input and output schema, in the same kind of child';
+      'one run per size in a cold child process (after a warm-up generate of the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI's `toolsmith generate` (every artifact, written, cache written) into an empty folder with no cache; json-schema-to-typescript = compile() with default options (prettier on) on every input and output schema, in the same kind of child';
     if (main.fullMs === undefined) {
       const lowerBound = main.generateFailed!.afterMs / j2t;
       rows.P3 = notMeasured('<= 0.5', main, { ratioAtLeast: lowerBound, jsonSchemaToTypescriptMs: j2t, method });
@@ -355,8 +360,7 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
         detail: {
           tools: main.tools,
           toolsmithMs: main.fullMs,
-          toolsmithGenerateMs: main.generateMs,
-          toolsmithWriteMs: main.writeMs,
+          toolsmithSummary: main.generateSummary,
           toolsmithGeneratePeakMb: main.generatePeakMb,
           filesWritten: main.files,
           jsonSchemaToTypescriptMs: j2t,

@@ -2,8 +2,9 @@
  * P3/P4 in a child process of its own (a cold process per run, like the CLI, with a larger heap and
  * a deadline the parent enforces). Warms up on the small project first, then times one run.
  *
- *   toolsmith <root> <warm-up root> [finish]  generate() + writeOutput(); `finish` also writes the
- *                                             trivial implementations and bundled schemas
+ *   toolsmith <root> <warm-up root> [finish]  the CLI's `toolsmith generate` in <root> (its config,
+ *                                             its incremental cache); `finish` then writes the trivial
+ *                                             implementations and bundled schemas (untimed)
  *   j2t <root> <warm-up root>                 json-schema-to-typescript compile() with default options
  *                                             (prettier on) on every input and output schema
  *
@@ -15,7 +16,9 @@ import path from 'node:path';
 import { compile } from 'json-schema-to-typescript';
 import { toPascalCase } from '../../codegen/naming.js';
 import type { Corpus } from '../corpus.js';
-import { finishGenerated, generateAndWrite } from '../project.js';
+import { main } from '../../codegen/cli.js';
+import { generate } from '../../codegen/generate.js';
+import { finishGenerated } from '../project.js';
 // @ts-expect-error: a plain ESM helper shared with the JavaScript children.
 import { peakRssMb, report } from './report.mjs';
 
@@ -51,11 +54,26 @@ async function jsonSchemaToTypescript(schemasDir: string): Promise<{ ms: number;
 }
 
 if (mode === 'toolsmith') {
-  await generateAndWrite(warmupRoot);
-  const { result, generateMs, writeMs } = await generateAndWrite(root);
-  if (result.problems.length > 0) throw new Error(`generate reported problems: ${JSON.stringify(result.problems.slice(0, 3))}`);
-  if (finish === 'finish') finishGenerated(root, result, (JSON.parse(readFileSync(path.join(root, 'corpus.json'), 'utf8')) as Corpus).tools);
-  report({ ms: generateMs + writeMs, generateMs, writeMs, files: result.files.length + result.stubs.length, ...peakRssMb() });
+  // Exactly what `toolsmith generate` runs (incremental cache included), with the project as cwd.
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), isTTY: false };
+  // Warm-up: `check` always emits everything and writes nothing.
+  await main(['check'], { ...io, cwd: warmupRoot });
+  stdout = '';
+  stderr = '';
+  const started = performance.now();
+  const code = await main(['generate'], { ...io, cwd: root });
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`toolsmith generate exited ${code}: ${stderr.slice(0, 2000)}`);
+  let files: number | undefined;
+  if (finish === 'finish') {
+    // Untimed: the model (bundled schemas, names) for the implementations and the Ajv baseline.
+    const result = await generate({ root, runtimeImport: './runtime/index.js', regenerateCommand: 'npm run bench' });
+    finishGenerated(root, result, (JSON.parse(readFileSync(path.join(root, 'corpus.json'), 'utf8')) as Corpus).tools);
+    files = result.files.length + result.stubs.length;
+  }
+  report({ ms, files, summary: stdout.trim(), ...peakRssMb() });
 } else if (mode === 'j2t') {
   await jsonSchemaToTypescript(path.join(warmupRoot, 'schemas'));
   const { ms, schemas } = await jsonSchemaToTypescript(path.join(root, 'schemas'));
