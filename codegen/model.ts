@@ -97,6 +97,11 @@ export interface ToolModel {
   sharedRefs: string[];
   /** Content hash of the definition, the shared schemas it uses and the generator version. */
   hash: string;
+  /**
+   * Ajv's standalone code for the tool's validators, from the one compile normalize does (absent
+   * for a tool the incremental cache skipped); emit/validators.ts turns it into the ESM module.
+   */
+  validatorSource?: string;
 }
 
 /** The whole normalized input of the emitters. */
@@ -111,6 +116,11 @@ export interface GeneratedFile {
   path: string;
   content: string;
   kind: 'generated' | 'stub';
+  /**
+   * Already laid out by its emitter; the formatter leaves it alone. Set for the Ajv validator
+   * modules, which prettier would take ~100 ms per tool to reformat (most of a full generate).
+   */
+  preformatted?: true;
 }
 
 /** What emitters get besides the model. */

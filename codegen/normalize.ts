@@ -3,7 +3,8 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import definitionMetaSchema from '../tool-definition.schema.json' with { type: 'json' };
 import { ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from '../src/ajv-options.js';
-import { allowExtensionKeywords, createGeneratorAjv, KNOWN_FORMATS } from './ajv.js';
+import { createGeneratorAjv, KNOWN_FORMATS, standaloneCode } from './ajv.js';
+import { addValidatorSchema } from './emit/validators.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
@@ -373,8 +374,12 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
 
   // A tool whose content hash matches the last successful run compiled and passed its examples then.
   const unchanged = isUnchanged?.(definition.name, hash) ?? false;
-  const inputValidator = unchanged ? undefined : compileChecked(ajv, input.bundled, source, '/inputSchema', problems);
-  const outputValidator = unchanged || !output ? undefined : compileChecked(ajv, output.bundled, source, '/outputSchema', problems);
+  // One Ajv per tool, compiled once: its validators check the examples here and its standalone
+  // source becomes the tool's validator module (emit/validators.ts only lays it out). Schemas were
+  // checked against draft-07 with the definition, so Ajv's own meta-schema pass is skipped.
+  const toolAjv = unchanged ? undefined : createGeneratorAjv({ code: true, overrides: { validateSchema: false } });
+  const inputValidator = toolAjv ? compileChecked(toolAjv, input.bundled, 'input', source, '/inputSchema', problems) : undefined;
+  const outputValidator = toolAjv && output ? compileChecked(toolAjv, output.bundled, 'output', source, '/outputSchema', problems) : undefined;
   if (problems.length > before) return undefined;
 
   if (!unchanged) {
@@ -417,15 +422,18 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   }
   if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
+  if (toolAjv) {
+    const exports: Record<string, string> = { [names.inputValidator]: 'input' };
+    if (output) exports[names.outputValidator] = 'output';
+    model.validatorSource = standaloneCode(toolAjv, exports);
+  }
   return model;
 }
 
-function compileChecked(ajv: Ajv, schema: JSONSchema7, source: SourceFile, pointer: string, problems: Problem[]): ValidateFunction | undefined {
-  const extensions = new Set<string>();
-  walkSchema(schema, '', (node) => Object.keys(node).forEach((key) => extensions.add(key)));
-  allowExtensionKeywords(ajv, extensions);
+function compileChecked(ajv: Ajv, schema: JSONSchema7, key: string, source: SourceFile, pointer: string, problems: Problem[]): ValidateFunction | undefined {
   try {
-    return ajv.compile(schema);
+    addValidatorSchema(ajv, schema, key);
+    return ajv.getSchema(key);
   } catch (error) {
     problems.push(problemAt(source, pointer, `the schema does not compile: ${(error as Error).message}`, 'fix the schema; the runtime would reject it too'));
     return undefined;

@@ -22,6 +22,7 @@ export async function formatFiles(files: readonly GeneratedFile[]): Promise<Gene
 
 /** Formats one file by its extension. */
 export async function formatFile(file: GeneratedFile): Promise<GeneratedFile> {
+  if (file.preformatted) return file;
   const parser = file.path.endsWith('.ts') ? 'typescript' : file.path.endsWith('.js') ? 'babel' : undefined;
   if (parser === undefined) return { ...file, content: `${file.content.replace(/\r\n?/g, '\n').replace(/\n*$/, '')}\n` };
   return { ...file, content: await format(file.content, { ...PRETTIER_OPTIONS, parser }) };

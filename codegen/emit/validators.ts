@@ -21,14 +21,7 @@ export function emitValidators(project: ProjectModel, ctx: EmitContext): Generat
 export function emitToolValidators(tool: ToolModel, ctx: EmitContext): GeneratedFile[] {
   const jsPath = `validators/${tool.names.kebab}.js`;
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
-  const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
-  const ajv = createGeneratorAjv({ code: true });
-  addValidatorSchema(ajv, tool.inputSchema, 'input');
-  if (tool.outputSchema) {
-    addValidatorSchema(ajv, tool.outputSchema, 'output');
-    exports[tool.names.outputValidator] = 'output';
-  }
-  const js = `${banner(tool.source.file, ctx)}${toEsm(standaloneCode(ajv, exports))}`;
+  const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(tool.validatorSource ?? compileStandalone(tool)))}`;
   const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
   const dts = [
     banner(tool.source.file, ctx),
@@ -41,7 +34,7 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext): Generated
       : '',
   ].join('');
   return [
-    { path: jsPath, content: js, kind: 'generated' },
+    { path: jsPath, content: js, kind: 'generated', preformatted: true },
     { path: dtsPath, content: dts, kind: 'generated' },
   ];
 }
@@ -52,6 +45,19 @@ export function addValidatorSchema(ajv: ReturnType<typeof createGeneratorAjv>, s
   walkSchema(schema, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
   allowExtensionKeywords(ajv, keywords);
   ajv.addSchema(schema as object | boolean, id);
+}
+
+/** Ajv's standalone code of a tool's validators, for a model that does not carry it already. */
+function compileStandalone(tool: ToolModel): string {
+  // The schema was checked against draft-07 in normalize; Ajv's own meta-schema pass is skipped.
+  const ajv = createGeneratorAjv({ code: true, overrides: { validateSchema: false } });
+  const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
+  addValidatorSchema(ajv, tool.inputSchema, 'input');
+  if (tool.outputSchema) {
+    addValidatorSchema(ajv, tool.outputSchema, 'output');
+    exports[tool.names.outputValidator] = 'output';
+  }
+  return standaloneCode(ajv, exports);
 }
 
 /**
@@ -91,4 +97,53 @@ export function toEsm(code: string): string {
     ...[...named].map(([file, members]) => `import { ${[...members].map(([name, local]) => `${name} as ${local}`).join(', ')} } from ${JSON.stringify(file)};\n`),
   ].join('');
   return `${header}${body.replace(/^"use strict";/, '')}`;
+}
+
+/**
+ * Lays out Ajv's code (one statement per line) with two-space indentation by brace depth, so the
+ * module reads like code without the cost of prettier. Braces inside string and regex literals
+ * are not counted; the code itself is unchanged but for leading whitespace.
+ */
+export function indentCode(code: string): string {
+  let depth = 0;
+  const out: string[] = [];
+  for (const raw of code.split('\n')) {
+    const line = raw.trim();
+    if (line === '') {
+      out.push('');
+      continue;
+    }
+    const { opened, closedFirst } = braceBalance(line);
+    const indent = Math.max(0, depth - closedFirst);
+    out.push(`${'  '.repeat(indent)}${line}`);
+    depth = Math.max(0, depth + opened);
+  }
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+/** Net `{`/`}` balance of a line outside string literals, and how many `}` lead it. */
+function braceBalance(line: string): { opened: number; closedFirst: number } {
+  let opened = 0;
+  let closedFirst = 0;
+  let leading = true;
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]!;
+    if (quote !== undefined) {
+      if (char === '\\') i++;
+      else if (char === quote) quote = undefined;
+      continue;
+    }
+    if (char === '"' || char === "'" || char === '`') {
+      quote = char;
+      leading = false;
+    } else if (char === '{') {
+      opened++;
+      leading = false;
+    } else if (char === '}') {
+      opened--;
+      if (leading) closedFirst++;
+    } else if (char !== ' ' && char !== ')' && char !== ';') leading = false;
+  }
+  return { opened, closedFirst };
 }
