@@ -105,6 +105,13 @@ describe('calculator', () => {
     expect(result.errorDetails?.message).toMatch(message);
   });
 
+  it('takes the OpenAI strict shape: null for an omitted optional means absent, so the default applies', async () => {
+    const result = await call(orchestrator(), 'calculator', '{"expression":"10/3","precision":null}');
+    expect(result.output).toEqual({ expression: '10/3', result: 3.3333333333 });
+    const listing = await call(orchestrator(), 'list_directory', { path: null, depth: null, include: null });
+    expect(listing.output).toMatchObject({ root: { path: '.', type: 'directory' } });
+  });
+
   it('rejects bad input before running', async () => {
     const result = await call(orchestrator(), 'calculator', { expression: '', precision: 99 });
     expect(result.errorDetails?.code).toBe('INVALID_ARGUMENTS');
