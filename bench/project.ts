@@ -106,7 +106,7 @@ export async function buildProject(options: BuildProjectOptions): Promise<BenchP
 }
 
 /** After a generate: fails on problems, writes trivial implementations and the bundled schemas for the Ajv baseline. */
-export function finishGenerated(root: string, result: GenerateResult, tools: readonly CorpusTool[]): void {
+export function finishGenerated(root: string, result: Pick<GenerateResult, 'project' | 'problems'>, tools: readonly CorpusTool[]): void {
   if (result.problems.length > 0) {
     throw new Error(`generate reported ${result.problems.length} problems on the synthetic corpus, e.g. ${JSON.stringify(result.problems.slice(0, 3))}`);
   }
@@ -147,7 +147,7 @@ function copyRuntime(root: string): string[] {
 }
 
 /** Replaces every stub with a one-line implementation answering the corpus's valid sample output. */
-function writeImplementations(root: string, result: GenerateResult, tools: readonly CorpusTool[]): void {
+function writeImplementations(root: string, result: Pick<GenerateResult, 'project'>, tools: readonly CorpusTool[]): void {
   const samples = new Map(tools.map((tool) => [tool.name, tool.sampleOutput]));
   for (const tool of result.project.tools) {
     if (tool.steps !== undefined) continue;

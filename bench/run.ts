@@ -347,7 +347,7 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
   if (plan.only.has('P3') && main?.jsonSchemaToTypescriptMs !== undefined) {
     const j2t = main.jsonSchemaToTypescriptMs;
     const method =
-      'one run per size in a cold child process (after a warm-up generate of the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI's `toolsmith generate` (every artifact, written, cache written) into an empty folder with no cache; json-schema-to-typescript = compile() with default options (prettier on) on every input and output schema, in the same kind of child';
+      'one run per size in a cold child process (after a warm-up generate of the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI command toolsmith generate (every artifact, written, cache written) into an empty folder with no cache; json-schema-to-typescript = compile() with default options (prettier on) on every input and output schema, in the same kind of child';
     if (main.fullMs === undefined) {
       const lowerBound = main.generateFailed!.afterMs / j2t;
       rows.P3 = notMeasured('<= 0.5', main, { ratioAtLeast: lowerBound, jsonSchemaToTypescriptMs: j2t, method });

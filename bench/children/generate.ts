@@ -17,7 +17,8 @@ import { compile } from 'json-schema-to-typescript';
 import { toPascalCase } from '../../codegen/naming.js';
 import type { Corpus } from '../corpus.js';
 import { main } from '../../codegen/cli.js';
-import { generate } from '../../codegen/generate.js';
+import { loadDefinitions } from '../../codegen/load.js';
+import { normalize } from '../../codegen/normalize.js';
 import { finishGenerated } from '../project.js';
 // @ts-expect-error: a plain ESM helper shared with the JavaScript children.
 import { peakRssMb, report } from './report.mjs';
@@ -68,10 +69,11 @@ if (mode === 'toolsmith') {
   if (code !== 0) throw new Error(`toolsmith generate exited ${code}: ${stderr.slice(0, 2000)}`);
   let files: number | undefined;
   if (finish === 'finish') {
-    // Untimed: the model (bundled schemas, names) for the implementations and the Ajv baseline.
-    const result = await generate({ root, runtimeImport: './runtime/index.js', regenerateCommand: 'npm run bench' });
-    finishGenerated(root, result, (JSON.parse(readFileSync(path.join(root, 'corpus.json'), 'utf8')) as Corpus).tools);
-    files = result.files.length + result.stubs.length;
+    // Untimed: the model (bundled schemas, names) for the implementations and the Ajv baseline;
+    // load → normalize is enough (no emit).
+    const model = normalize(loadDefinitions(path.join(root, 'schemas'), root));
+    finishGenerated(root, model, (JSON.parse(readFileSync(path.join(root, 'corpus.json'), 'utf8')) as Corpus).tools);
+    files = /(\d+) files written/.exec(stdout) ? Number(/(\d+) files written/.exec(stdout)![1]) : undefined;
   }
   report({ ms, files, summary: stdout.trim(), ...peakRssMb() });
 } else if (mode === 'j2t') {
