@@ -383,8 +383,8 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   if (problems.length > before) return undefined;
 
   if (!unchanged) {
-    checkDefaults(ajv, input.bundled, source, '/inputSchema', problems);
-    if (output) checkDefaults(ajv, output.bundled, source, '/outputSchema', problems);
+    checkDefaults(toolAjv!, input.bundled, source, '/inputSchema', problems);
+    if (output) checkDefaults(toolAjv!, output.bundled, source, '/outputSchema', problems);
   }
   const examples: ToolExample[] = [];
   (definition.examples ?? []).forEach((example: ToolExample, index: number) => {

@@ -131,7 +131,10 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
 /** A file's text with its banner (added last: ts-morph inserts imports at the top). */
 export function finish(file: SourceFile, header: string): string {
   file.insertText(0, header);
-  return file.getFullText();
+  const text = file.getFullText();
+  // Done with it: keeping every file in the in-memory project made large runs hold gigabytes.
+  file.getProject().removeSourceFile(file);
+  return text;
 }
 
 function byName(a: string, b: string): number {
