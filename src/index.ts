@@ -74,18 +74,8 @@ export {
 // Helpers for generated code.
 export { deepFreeze } from './freeze.js';
 
-// MCP adapter: serve an orchestrator to MCP clients (src/mcp.ts); the `tools/list` entry builder it shares with codegen.
-export {
-  createMcpServer,
-  formatCallError,
-  listMcpTools,
-  serveStdio,
-  toCallToolResult,
-  type McpPersona,
-  type McpServerOptions,
-  type ServeStdioOptions,
-  type ServeStdioResult,
-} from './mcp.js';
+// The MCP adapter lives at `toolsmith/mcp` (src/mcp.ts), not here: the MCP SDK loads Ajv's
+// compiler and a dozen modules that a process running generated tools does not need.
 export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp-tool.js';
 
 // Typed calls by tool name (used by the generated registry).

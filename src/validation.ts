@@ -1,13 +1,21 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv } from 'ajv';
 import { AJV_OPTIONS, ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from './ajv-options.js';
 import { ToolsmithError, describeThrown, truncateText } from './errors.js';
 import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './tool.js';
 
-// ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, the plugin itself.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv,
-) => Ajv;
+/**
+ * Ajv's compiler is loaded on first use only: a process whose tools all carry generated
+ * validators never loads it (about 70 modules, tens of MB with 1,000 tools). Both packages are
+ * CommonJS, so `require` loads them synchronously when a hand-written tool is registered.
+ */
+const requireCommonJs = createRequire(import.meta.url);
+
+function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv) => Ajv } {
+  const ajvModule = requireCommonJs('ajv') as { Ajv: typeof Ajv };
+  const formatsModule = requireCommonJs('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
+  return { Ajv: ajvModule.Ajv, addFormats: formatsModule.default ?? formatsModule };
+}
 
 /** Most validation problems reported for one value; the rest are counted, not listed. */
 export const MAX_VALIDATION_ISSUES = 100;
@@ -20,6 +28,7 @@ let sharedAjv: Ajv | undefined;
 /** A runtime Ajv with the one option set (`AJV_OPTIONS`), ajv-formats and the annotation keywords. */
 function createAjv(): Ajv {
   // `logger: false`: the options decide what is an error; nothing is printed at run time.
+  const { Ajv, addFormats } = loadAjv();
   const ajv = new Ajv({ ...AJV_OPTIONS, logger: false });
   addFormats(ajv);
   for (const keyword of ANNOTATION_KEYWORDS) {

@@ -9,16 +9,8 @@ import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelconte
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTools } from '../../generated/registry.js';
-import {
-  ToolOrchestrator,
-  createMcpServer,
-  formatCallError,
-  serveStdio,
-  toMcpToolFromTool,
-  type ITool,
-  type McpServerOptions,
-  type ToolExecutionContext,
-} from '../../src/index.js';
+import { ToolOrchestrator, toMcpToolFromTool, type ITool, type ToolExecutionContext } from '../../src/index.js';
+import { createMcpServer, formatCallError, serveStdio, type McpServerOptions } from '../../src/mcp.js';
 import { deferred, makeTool } from './helpers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
