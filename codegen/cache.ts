@@ -15,7 +15,15 @@ export interface GenerationCache {
   version: 1;
   /** Hash of everything besides the tools that shapes the output (emit context, templates). */
   key: string;
-  tools: Record<string, { hash: string; files: Record<string, string> }>;
+  tools: Record<string, CacheEntry>;
+  /** The files that list every tool (registry, index, shared types, manifests, docs), keyed by the whole model. */
+  project?: CacheEntry;
+}
+
+/** What produced some files (a hash of their inputs) and the hashes of those files. */
+export interface CacheEntry {
+  hash: string;
+  files: Record<string, string>;
 }
 
 /** sha256 of a text, hex. */
@@ -60,8 +68,12 @@ export function writeCache(file: string | undefined, cache: GenerationCache): vo
  * on disk still has the recorded content; otherwise undefined (the tool is emitted again).
  */
 export function reuseFromCache(cache: GenerationCache, outDir: string, tool: ToolModel): GeneratedFile[] | undefined {
-  const entry = cache.tools[tool.name];
-  if (!entry || entry.hash !== tool.hash) return undefined;
+  return reuseEntry(cache.tools[tool.name], tool.hash, outDir);
+}
+
+/** The files of a cache entry when its hash is `hash` and every file on disk still matches. */
+export function reuseEntry(entry: CacheEntry | undefined, hash: string, outDir: string): GeneratedFile[] | undefined {
+  if (!entry || entry.hash !== hash) return undefined;
   const files: GeneratedFile[] = [];
   for (const [file, hash] of Object.entries(entry.files)) {
     let content: string;

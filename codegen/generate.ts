@@ -4,7 +4,7 @@ import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/man
 import { emitRegistry } from './emit/registry.js';
 import { existsSync } from 'node:fs';
 import type { Project } from 'ts-morph';
-import { cacheFile, generatorFingerprint, readCache, reuseFromCache, sha256, type GenerationCache } from './cache.js';
+import { cacheFile, generatorFingerprint, readCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
 import { emitStub } from './emit/stubs.js';
 import { createEmitProject, emitToolBase } from './emit/tool-bases.js';
 import { emitSharedTypes, emitToolTypes } from './emit/types.js';
@@ -108,11 +108,14 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });
   }
   const empty = { project, files: [], stubs: [], cache: previous, reused: 0 };
+  // The files that list every tool depend on the whole model: every tool's hash and every shared schema.
+  const projectHash = sha256(JSON.stringify({ tools: project.tools.map((tool) => [tool.name, tool.hash]), shared: project.shared.map((entry) => [entry.relPath, entry.schema]) }));
   if (problems.length > 0) return { ...empty, problems };
   const emitted = await emitAll(project, resolved.ctx, {
     templates,
     ...(resolved.manifestTargets ? { manifestTargets: resolved.manifestTargets } : {}),
     reuse: (tool) => reuseFromCache(previous, resolved.outDir, tool),
+    reuseProjectFiles: () => reuseEntry(previous.project, projectHash, resolved.outDir),
     stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
@@ -123,6 +126,9 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     for (const file of emitted.perTool.get(tool.name) ?? []) files[file.path] = sha256(file.content);
     cache.tools[tool.name] = { hash: tool.hash, files };
   }
+  const projectFiles: Record<string, string> = {};
+  for (const file of emitted.projectFiles) projectFiles[file.path] = sha256(file.content);
+  cache.project = { hash: projectHash, files: projectFiles };
   return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused };
 }
 
@@ -134,6 +140,8 @@ export interface EmitAllOptions {
   reuse?: (tool: ToolModel) => GeneratedFile[] | undefined;
   /** Whether a tool's stub must be emitted (default: always). */
   stubNeeded?: (tool: ToolModel) => boolean;
+  /** The unchanged previous files that list every tool, to use instead of emitting them again. */
+  reuseProjectFiles?: () => GeneratedFile[] | undefined;
   /** Called as each tool's files are done (for a progress line). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -147,8 +155,7 @@ export async function emitAll(
   project: ProjectModel,
   ctx: EmitContext,
   options: EmitAllOptions,
-): Promise<{ files: GeneratedFile[]; stubs: GeneratedFile[]; problems: Problem[]; perTool: Map<string, GeneratedFile[]>; reused: number }> {
-  const manifests = emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {});
+): Promise<{ files: GeneratedFile[]; stubs: GeneratedFile[]; problems: Problem[]; perTool: Map<string, GeneratedFile[]>; projectFiles: GeneratedFile[]; reused: number }> {
   let tsProject: Project | undefined;
   const homes = new Map<string, string>();
   for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
@@ -173,23 +180,26 @@ export async function emitAll(
     );
   }
   await Promise.all(fresh);
-  const shared = await formatFiles([
-    ...(await Promise.all(project.shared.map((entry) => emitSharedTypes(entry, homes, ctx)))),
-    ...emitRegistry(project, ctx),
-  ]);
-  const files = [
-    ...[...perTool.values()].flat(),
-    ...shared,
-    ...manifests.files,
-    ...(await formatFiles(emitDocs(project, ctx, { templates: options.templates, losses: manifests.losses, unavailable: manifests.unavailable }))),
-  ];
+  let projectFiles = options.reuseProjectFiles?.();
+  let problems: Problem[] = [];
+  if (projectFiles === undefined) {
+    const manifests = emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {});
+    problems = manifests.problems;
+    projectFiles = [
+      ...(await formatFiles([...(await Promise.all(project.shared.map((entry) => emitSharedTypes(entry, homes, ctx)))), ...emitRegistry(project, ctx)])),
+      ...manifests.files,
+      ...(await formatFiles(emitDocs(project, ctx, { templates: options.templates, losses: manifests.losses, unavailable: manifests.unavailable }))),
+    ];
+  }
+  const files = [...[...perTool.values()].flat(), ...projectFiles];
   const stubTools = project.tools.filter((tool) => options.stubNeeded?.(tool) ?? true);
   const stubs = stubTools.length === 0 ? [] : await formatFiles(stubTools.map((tool) => emitStub(tool, ctx, (tsProject ??= createEmitProject()))));
   return {
     files: files.sort((a, b) => compareStrings(a.path, b.path)),
     stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),
-    problems: manifests.problems,
+    problems,
     perTool,
+    projectFiles,
     reused,
   };
 }
