@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolExecutionContext, UserContext } from './context.js';
 import { ToolsmithError, describeThrown, isToolsmithError, truncateText, type ToolErrorCode } from './errors.js';
 import { ToolRegistry } from './registry.js';
+import { isLazyTool, LOAD_TOOL } from './lazy.js';
 import type { ITool, ToolExecutionResult, ValidateFunction, ValidationIssue } from './tool.js';
 import { SchemaValidator, copyJsonValue } from './validation.js';
 
@@ -26,13 +27,19 @@ export interface ToolExecutionRequestDetails {
 /** A tool as the executor keeps it: the tool, its validators and capability list, prepared once at registration. */
 export interface RegisteredTool {
   readonly name: string;
-  readonly tool: ITool;
+  /** The tool; for a lazy tool, the stand-in until `loadEntry` replaces it with the loaded one. */
+  tool: ITool;
   /** Input validator (generated, or `inputSchema` compiled at registration); removes optional `null`s. */
-  readonly input: SchemaValidator<Record<string, unknown>>;
+  input: SchemaValidator<Record<string, unknown>>;
   /** Output validator, when the tool has an output schema or a generated output validator. */
-  readonly output: SchemaValidator | undefined;
+  output: SchemaValidator | undefined;
   /** `tool.requiredCapabilities`, copied at registration. */
-  readonly requiredCapabilities: readonly string[];
+  requiredCapabilities: readonly string[];
+  /**
+   * Set while a lazy tool is not loaded: loads it once (callers share the load), prepares its
+   * validators and clears itself; answers a `TOOL_ERROR` failure when loading fails.
+   */
+  load: (() => Promise<ToolCallFailure | undefined>) | undefined;
   /** Calls currently using this registration (unregistering waits for them). */
   inFlight: number;
   /** Called when `inFlight` drops to 0 while someone waits for it. */
@@ -81,6 +88,42 @@ function assertTool(tool: ITool): void {
 /** Prepares a tool for calls: its validators (generated ones used as they are) and capabilities. */
 export function prepareTool(tool: ITool): RegisteredTool {
   assertTool(tool);
+  if (isLazyTool(tool)) {
+    // Nothing is compiled for a stand-in: the loaded tool brings its generated validators.
+    const entry: RegisteredTool = {
+      name: tool.name,
+      tool,
+      input: new SchemaValidator<Record<string, unknown>>({ generated: notLoadedValidator }),
+      output: undefined,
+      requiredCapabilities: Array.isArray(tool.requiredCapabilities) ? [...tool.requiredCapabilities] : [],
+      load: undefined,
+      inFlight: 0,
+      onIdle: undefined,
+    };
+    let loading: Promise<ToolCallFailure | undefined> | undefined;
+    entry.load = () =>
+      (loading ??= tool[LOAD_TOOL]().then(
+        (loaded) => {
+          try {
+            const prepared = prepareTool(loaded);
+            entry.tool = loaded;
+            entry.input = prepared.input;
+            entry.output = prepared.output;
+            entry.requiredCapabilities = prepared.requiredCapabilities;
+            entry.load = undefined;
+            return undefined;
+          } catch (error) {
+            loading = undefined; // a later call tries again
+            return new ToolCallFailure('TOOL_ERROR', `Tool '${tool.name}' could not be loaded: ${describeThrown(error)}`, undefined, error);
+          }
+        },
+        (error: unknown) => {
+          loading = undefined;
+          return new ToolCallFailure('TOOL_ERROR', `Tool '${tool.name}' could not be loaded: ${describeThrown(error)}`, undefined, error);
+        },
+      ));
+    return entry;
+  }
   const validators = tool.validators;
   const hasOutput = tool.outputSchema !== undefined || validators?.output !== undefined;
   return {
@@ -93,10 +136,14 @@ export function prepareTool(tool: ITool): RegisteredTool {
     }),
     output: hasOutput ? new SchemaValidator({ schema: tool.outputSchema, generated: validators?.output }) : undefined,
     requiredCapabilities: Array.isArray(tool.requiredCapabilities) ? [...tool.requiredCapabilities] : [],
+    load: undefined,
     inFlight: 0,
     onIdle: undefined,
   };
 }
+
+/** Never called: a lazy entry is loaded before anything validates with it. */
+const notLoadedValidator = Object.assign((_data: unknown): _data is Record<string, unknown> => false, { errors: null });
 
 /** Resolves once no call uses `entry` any more. */
 export function waitForIdle(entry: RegisteredTool): Promise<void> {

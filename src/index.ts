@@ -78,5 +78,8 @@ export { deepFreeze } from './freeze.js';
 // compiler and a dozen modules that a process running generated tools does not need.
 export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp-tool.js';
 
+// Lazily loaded tools (the generated `createLazyTools()`).
+export { LOAD_TOOL, defineLazyTool, isLazyTool, type LazyTool, type LazyToolMetadata } from './lazy.js';
+
 // Typed calls by tool name (used by the generated registry).
 export { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';

@@ -338,6 +338,14 @@ export class ToolOrchestrator {
       if (entry === undefined) return this.#fail(call, 'TOOL_NOT_FOUND', this.#executor.registry.notFoundMessage(name));
       entry.inFlight++;
       call.entry = entry;
+      if (entry.load !== undefined) {
+        // A lazy tool loads on its first call (its implementation and generated validators).
+        const failure = await entry.load();
+        if (failure !== undefined) return this.#failWith(call, failure);
+        if (call.done) return;
+        const attach = (entry.tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
+        if (typeof attach === 'function') attach.call(entry.tool, this);
+      }
       const tool = entry.tool;
 
       // 3. Already stopped.

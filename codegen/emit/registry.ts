@@ -58,5 +58,59 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   return [
     { path: 'registry.ts', content: registry, kind: 'generated' },
     { path: 'index.ts', content: `${index.join('\n')}\n`, kind: 'generated' },
+    ...emitLazyRegistry(project, ctx),
+  ];
+}
+
+/**
+ * Emits `catalog.ts` (every tool's metadata and bundled schemas as one JSON document, parsed once)
+ * and `lazy-registry.ts` (`createLazyTools()`: each tool registered from its catalog entry and
+ * imported on its first call). Neither imports an implementation, base class or validator.
+ */
+function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
+  const tools = project.tools;
+  const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
+  const catalog: Record<string, unknown> = {};
+  for (const tool of tools) {
+    const entry: Record<string, unknown> = { id: tool.id, name: tool.name, displayName: tool.displayName, description: tool.description, inputSchema: tool.inputSchema };
+    if (tool.outputSchema) entry.outputSchema = tool.outputSchema;
+    entry.requiredCapabilities = tool.requiredCapabilities;
+    if (tool.category !== undefined) entry.category = tool.category;
+    if (tool.version !== undefined) entry.version = tool.version;
+    entry.hasSideEffects = tool.hasSideEffects;
+    if (tool.timeoutMs !== undefined) entry.timeoutMs = tool.timeoutMs;
+    Object.defineProperty(catalog, tool.name, { value: entry, enumerable: true, writable: true, configurable: true });
+  }
+  const catalogFile = [
+    banner(tools.map((tool) => tool.source.file), ctx),
+    `import type { LazyToolMetadata } from '${runtimeSpecifier('catalog.ts', ctx.runtimeImport)}';`,
+    `import type { ToolName } from './registry.js';`,
+    '',
+    '/** Every tool\'s metadata and bundled schemas, by name: one JSON document, parsed once at load. */',
+    `export const toolCatalog: Readonly<Record<ToolName, LazyToolMetadata>> = JSON.parse(${stringLiteral(JSON.stringify(catalog))});`,
+    '',
+  ].join('\n');
+  const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
+  lines.push(`import { defineLazyTool, type ITool } from '${runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport)}';`);
+  lines.push(`import { toolCatalog } from './catalog.js';`);
+  for (const tool of tools) lines.push(`import type { ${tool.names.inputType}, ${tool.names.outputType} } from './types/${tool.names.kebab}.js';`);
+  lines.push('');
+  lines.push('/**');
+  lines.push(' * Every tool, registered from its catalog entry and loaded on its first call: registering');
+  lines.push(' * loads no implementation, base class or validator, so start-up does not grow with the tools.');
+  lines.push(' */');
+  lines.push('export function createLazyTools(): ITool[] {');
+  lines.push('  return [');
+  for (const tool of tools) {
+    lines.push(
+      `    defineLazyTool<${tool.names.inputType}, ${tool.names.outputType}>(toolCatalog[${stringLiteral(tool.name)}], async () => new (await import('${stubs}/${tool.names.kebab}.js')).${tool.names.impl}()),`,
+    );
+  }
+  lines.push('  ];');
+  lines.push('}');
+  return [
+    // One long line of JSON: prettier would only spend time on it.
+    { path: 'catalog.ts', content: catalogFile, kind: 'generated', preformatted: true },
+    { path: 'lazy-registry.ts', content: `${lines.join('\n')}\n`, kind: 'generated' },
   ];
 }

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLazyTools } from '../../generated/lazy-registry.js';
+import { createTools } from '../../generated/registry.js';
+import { ToolOrchestrator, defineLazyTool, isLazyTool, type ITool } from '../../src/index.js';
+import { CalculatorTool } from '../../src/tools/calculator.js';
+
+const caller = { gmiId: 'g', personaId: 'p', personaCapabilities: ['capability:memory:write'], userContext: { userId: 'u' } };
+const call = (o: ToolOrchestrator, name: string, args: Record<string, unknown>) => o.processToolCall({ ...caller, toolCallRequest: { id: name, name, arguments: args } });
+const dataDir = mkdtempSync(path.join(tmpdir(), 'toolsmith-lazy-'));
+process.env.TOOLSMITH_DATA_DIR = dataDir;
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('lazily loaded tools', () => {
+  it('the generated lazy registry lists the same tools, with the same metadata, as the eager one', () => {
+    const lazy = createLazyTools();
+    const eager = createTools();
+    expect(lazy.every((tool) => isLazyTool(tool))).toBe(true);
+    const shape = (tool: ITool) => ({ id: tool.id, name: tool.name, displayName: tool.displayName, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, requiredCapabilities: tool.requiredCapabilities, category: tool.category, version: tool.version, hasSideEffects: tool.hasSideEffects });
+    expect(lazy.map(shape)).toEqual(eager.map(shape));
+  });
+
+  it('registering loads nothing; the first call loads once, even when calls race; later calls reuse it', async () => {
+    let loads = 0;
+    const template = new CalculatorTool();
+    const lazy = defineLazyTool({ ...template, requiredCapabilities: [] }, async () => {
+      loads++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return new CalculatorTool();
+    });
+    const orchestrator = new ToolOrchestrator({ tools: [lazy] });
+    expect(loads).toBe(0);
+    expect(orchestrator.listTools().map((tool) => tool.name)).toEqual(['calculator']);
+    const results = await Promise.all([call(orchestrator, 'calculator', { expression: '1+1' }), call(orchestrator, 'calculator', { expression: '2*3', precision: '1' })]);
+    expect(results.map((result) => result.output)).toEqual([{ expression: '1+1', result: 2 }, { expression: '2*3', result: 6 }]);
+    expect((await call(orchestrator, 'calculator', { expression: '' })).errorDetails?.code).toBe('INVALID_ARGUMENTS');
+    expect(loads).toBe(1);
+    expect(orchestrator.getTool('calculator')).toBeInstanceOf(CalculatorTool);
+  });
+
+  it('a failed load is a TOOL_ERROR result, and a later call tries again', async () => {
+    let attempts = 0;
+    const lazy = defineLazyTool({ ...new CalculatorTool() }, async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('disk on fire');
+      return new CalculatorTool();
+    });
+    const orchestrator = new ToolOrchestrator({ tools: [lazy] });
+    const failed = await call(orchestrator, 'calculator', { expression: '1' });
+    expect(failed.errorDetails).toMatchObject({ code: 'TOOL_ERROR', message: expect.stringContaining('disk on fire') });
+    expect((await call(orchestrator, 'calculator', { expression: '1' })).output).toEqual({ expression: '1', result: 1 });
+  });
+
+  it('a loader answering another tool is refused', async () => {
+    const lazy = defineLazyTool({ ...new CalculatorTool(), name: 'not_calculator' }, async () => new CalculatorTool());
+    const result = await call(new ToolOrchestrator({ tools: [lazy] }), 'not_calculator', { expression: '1' });
+    expect(result.errorDetails?.code).toBe('TOOL_ERROR');
+  });
+
+  it('the example tools, composed one included, work through the lazy registry', async () => {
+    const orchestrator = new ToolOrchestrator({ tools: createLazyTools() });
+    expect((await call(orchestrator, 'calculator', { expression: '2*(3+4)' })).output).toEqual({ expression: '2*(3+4)', result: 14 });
+    const composed = await call(orchestrator, 'remember_calculation', { expression: '6*7', key: 'lazy.answer' });
+    expect(composed.output).toMatchObject({ entry: { key: 'lazy.answer', value: '42' } });
+    expect((await call(orchestrator, 'read_file', { path: 'x' })).errorDetails).toMatchObject({ code: 'PERMISSION_DENIED', details: { missing: ['capability:filesystem:read'] } });
+  });
+});
