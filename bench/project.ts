@@ -88,7 +88,7 @@ export function prepareProject(options: BuildProjectOptions): PreparedProject {
 /** Paths of a project's compiled registry, runtime and bundled schemas. */
 export function projectPaths(root: string): Pick<BenchProject, 'distRegistry' | 'distRuntime' | 'bundledSchemas'> {
   return {
-    distRegistry: path.join(root, 'dist', 'generated', 'registry.js'),
+    distRegistry: path.join(root, 'dist', 'generated', 'lazy-registry.js'),
     distRuntime: path.join(root, 'dist', RUNTIME_DIR, 'index.js'),
     bundledSchemas: path.join(root, 'bundled-schemas.json'),
   };
@@ -203,7 +203,7 @@ export function compileProject(root: string): { compileMs: number; typeErrors: n
   } catch (error) {
     const output = String((error as { stdout?: Buffer }).stdout ?? '');
     typeErrors = (output.match(/error TS\d+/g) ?? []).length;
-    if (!existsSync(path.join(root, 'dist', 'generated', 'registry.js'))) throw new Error(`tsc emitted nothing:\n${output.slice(0, 2000)}`);
+    if (!existsSync(path.join(root, 'dist', 'generated', 'lazy-registry.js'))) throw new Error(`tsc emitted nothing:\n${output.slice(0, 2000)}`);
   }
   // The standalone validators are JavaScript already (with .d.ts beside them): copy them over.
   const validators = path.join(root, 'generated', 'validators');

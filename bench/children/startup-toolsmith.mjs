@@ -1,5 +1,5 @@
 /**
- * P2/P6, toolsmith side: imports a generated registry (compiled to JavaScript), registers every
+ * P2/P6, toolsmith side: imports the generated lazy registry (compiled to JavaScript), registers every
  * tool in a ToolOrchestrator and makes one call that validates its input (and output) with the
  * generated standalone validators. Reports the time since process start and the peak RSS.
  *
@@ -13,7 +13,8 @@ const started = performance.now();
 const registry = await import(pathToFileURL(registryPath).href);
 const runtime = await import(pathToFileURL(runtimePath).href);
 const imported = performance.now();
-const tools = registry.createTools();
+// The lazy registry: tools register from their catalog entries and load on their first call.
+const tools = registry.createLazyTools();
 const orchestrator = new runtime.ToolOrchestrator({ tools });
 const registered = performance.now();
 const result = await orchestrator.processToolCall({
