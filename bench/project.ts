@@ -210,5 +210,11 @@ export function compileProject(root: string): { compileMs: number; typeErrors: n
   const target = path.join(root, 'dist', 'generated', 'validators');
   mkdirSync(target, { recursive: true });
   for (const file of readdirSync(validators)) if (file.endsWith('.js')) copyFileSync(path.join(validators, file), path.join(target, file));
+  // The lazy registry reads each tool's schemas from generated/schemas/*.json when first needed.
+  const schemas = path.join(root, 'generated', 'schemas');
+  if (existsSync(schemas)) {
+    mkdirSync(path.join(root, 'dist', 'generated', 'schemas'), { recursive: true });
+    for (const file of readdirSync(schemas)) copyFileSync(path.join(schemas, file), path.join(root, 'dist', 'generated', 'schemas', file));
+  }
   return { compileMs: performance.now() - started, typeErrors };
 }

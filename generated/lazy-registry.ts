@@ -3,7 +3,8 @@
  * Do not edit: change the definition and run `npm run generate`.
  */
 
-import { defineLazyTool, type ITool } from '../src/index.js';
+import { readFileSync } from 'node:fs';
+import { defineLazyTool, type ITool, type LazyToolSchemas } from '../src/index.js';
 import { toolCatalog } from './catalog.js';
 import type { CalculatorInput, CalculatorOutput } from './types/calculator.js';
 import type { GetCurrentDatetimeInput, GetCurrentDatetimeOutput } from './types/get-current-datetime.js';
@@ -13,6 +14,11 @@ import type { MemoryWriteInput, MemoryWriteOutput } from './types/memory-write.j
 import type { ReadFileInput, ReadFileOutput } from './types/read-file.js';
 import type { RememberCalculationInput, RememberCalculationOutput } from './types/remember-calculation.js';
 
+/** A tool's bundled schemas, read from schemas/<tool>.json the first time they are needed. */
+function readSchemas(file: string): () => LazyToolSchemas {
+  return () => JSON.parse(readFileSync(new URL(`./schemas/${file}`, import.meta.url), 'utf8')) as LazyToolSchemas;
+}
+
 /**
  * Every tool, registered from its catalog entry and loaded on its first call: registering
  * loads no implementation, base class or validator, so start-up does not grow with the tools.
@@ -20,31 +26,31 @@ import type { RememberCalculationInput, RememberCalculationOutput } from './type
 export function createLazyTools(): ITool[] {
   return [
     defineLazyTool<CalculatorInput, CalculatorOutput>(
-      toolCatalog['calculator'],
+      { ...toolCatalog['calculator'], schemas: readSchemas('calculator.json') },
       async () => new (await import('../src/tools/calculator.js')).CalculatorTool(),
     ),
     defineLazyTool<GetCurrentDatetimeInput, GetCurrentDatetimeOutput>(
-      toolCatalog['get_current_datetime'],
+      { ...toolCatalog['get_current_datetime'], schemas: readSchemas('get-current-datetime.json') },
       async () => new (await import('../src/tools/get-current-datetime.js')).GetCurrentDatetimeTool(),
     ),
     defineLazyTool<ListDirectoryInput, ListDirectoryOutput>(
-      toolCatalog['list_directory'],
+      { ...toolCatalog['list_directory'], schemas: readSchemas('list-directory.json') },
       async () => new (await import('../src/tools/list-directory.js')).ListDirectoryTool(),
     ),
     defineLazyTool<MemoryReadInput, MemoryReadOutput>(
-      toolCatalog['memory_read'],
+      { ...toolCatalog['memory_read'], schemas: readSchemas('memory-read.json') },
       async () => new (await import('../src/tools/memory-read.js')).MemoryReadTool(),
     ),
     defineLazyTool<MemoryWriteInput, MemoryWriteOutput>(
-      toolCatalog['memory_write'],
+      { ...toolCatalog['memory_write'], schemas: readSchemas('memory-write.json') },
       async () => new (await import('../src/tools/memory-write.js')).MemoryWriteTool(),
     ),
     defineLazyTool<ReadFileInput, ReadFileOutput>(
-      toolCatalog['read_file'],
+      { ...toolCatalog['read_file'], schemas: readSchemas('read-file.json') },
       async () => new (await import('../src/tools/read-file.js')).ReadFileTool(),
     ),
     defineLazyTool<RememberCalculationInput, RememberCalculationOutput>(
-      toolCatalog['remember_calculation'],
+      { ...toolCatalog['remember_calculation'], schemas: readSchemas('remember-calculation.json') },
       async () => new (await import('../src/tools/remember-calculation.js')).RememberCalculationTool(),
     ),
   ];

@@ -80,7 +80,8 @@ function assertTool(tool: ITool): void {
   if (typeof tool.execute !== 'function') {
     throw new ToolsmithError('INVALID_TOOL', `Tool '${truncateText(name)}' needs an 'execute' function.`);
   }
-  if (tool.inputSchema === null || typeof tool.inputSchema !== 'object') {
+  // A lazy tool's schemas are read when first needed, not at registration.
+  if (!isLazyTool(tool) && (tool.inputSchema === null || typeof tool.inputSchema !== 'object')) {
     throw new ToolsmithError('INVALID_TOOL', `Tool '${truncateText(name)}' needs an 'inputSchema' object.`);
   }
 }

@@ -79,7 +79,7 @@ export { deepFreeze } from './freeze.js';
 export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp-tool.js';
 
 // Lazily loaded tools (the generated `createLazyTools()`).
-export { LOAD_TOOL, defineLazyTool, isLazyTool, type LazyTool, type LazyToolMetadata } from './lazy.js';
+export { LOAD_TOOL, defineLazyTool, isLazyTool, type LazyTool, type LazyToolMetadata, type LazyToolSchemas } from './lazy.js';
 
 // Typed calls by tool name (used by the generated registry).
 export { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';

@@ -9,14 +9,25 @@ import type { ITool, JSONSchemaObject, ToolExecutionResult } from './tool.js';
  */
 export const LOAD_TOOL: unique symbol = Symbol.for('toolsmith.loadTool') as never;
 
-/** What a lazily loaded tool is known by before it loads: the metadata an LLM and a listing need. */
+/** A tool's schemas, for `LazyToolMetadata.schemas`. */
+export interface LazyToolSchemas {
+  inputSchema: JSONSchemaObject;
+  outputSchema?: JSONSchemaObject;
+}
+
+/**
+ * What a lazily loaded tool is known by before it loads: the metadata an LLM and a listing need.
+ * The schemas are given as they are, or by `schemas`, called (once) when first read — so that
+ * registering many tools parses none of them.
+ */
 export interface LazyToolMetadata {
   id: string;
   name: string;
   displayName: string;
   description: string;
-  inputSchema: JSONSchemaObject;
+  inputSchema?: JSONSchemaObject;
   outputSchema?: JSONSchemaObject;
+  schemas?: () => LazyToolSchemas;
   requiredCapabilities?: string[];
   category?: string;
   version?: string;
@@ -56,12 +67,26 @@ export function defineLazyTool<TInput extends Record<string, any> = any, TOutput
       loading = undefined; // a failed load is tried again by the next call
       throw error;
     }));
+  let schemas: LazyToolSchemas | undefined =
+    metadata.inputSchema !== undefined ? { inputSchema: metadata.inputSchema, ...(metadata.outputSchema !== undefined ? { outputSchema: metadata.outputSchema } : {}) } : undefined;
+  const readSchemas = (): LazyToolSchemas => {
+    if (schemas === undefined) {
+      if (metadata.schemas === undefined) throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${metadata.name}' has neither 'inputSchema' nor 'schemas'.`);
+      schemas = metadata.schemas();
+    }
+    return schemas;
+  };
   const lazy: LazyTool<TInput, TOutput> = {
     id: metadata.id,
     name: metadata.name,
     displayName: metadata.displayName,
     description: metadata.description,
-    inputSchema: metadata.inputSchema,
+    get inputSchema() {
+      return readSchemas().inputSchema;
+    },
+    get outputSchema() {
+      return readSchemas().outputSchema;
+    },
     requiredCapabilities: [...(metadata.requiredCapabilities ?? [])],
     hasSideEffects: metadata.hasSideEffects ?? false,
     async execute(args: TInput, context: ToolExecutionContext): Promise<ToolExecutionResult<TOutput>> {
@@ -69,7 +94,6 @@ export function defineLazyTool<TInput extends Record<string, any> = any, TOutput
     },
     [LOAD_TOOL]: loadOnce,
   };
-  if (metadata.outputSchema !== undefined) (lazy as { outputSchema?: JSONSchemaObject }).outputSchema = metadata.outputSchema;
   if (metadata.category !== undefined) (lazy as { category?: string }).category = metadata.category;
   if (metadata.version !== undefined) (lazy as { version?: string }).version = metadata.version;
   if (metadata.timeoutMs !== undefined) (lazy as { timeoutMs?: number }).timeoutMs = metadata.timeoutMs;

@@ -72,8 +72,7 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
   const catalog: Record<string, unknown> = {};
   for (const tool of tools) {
-    const entry: Record<string, unknown> = { id: tool.id, name: tool.name, displayName: tool.displayName, description: tool.description, inputSchema: tool.inputSchema };
-    if (tool.outputSchema) entry.outputSchema = tool.outputSchema;
+    const entry: Record<string, unknown> = { id: tool.id, name: tool.name, displayName: tool.displayName, description: tool.description };
     entry.requiredCapabilities = tool.requiredCapabilities;
     if (tool.category !== undefined) entry.category = tool.category;
     if (tool.version !== undefined) entry.version = tool.version;
@@ -86,14 +85,20 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
     `import type { LazyToolMetadata } from '${runtimeSpecifier('catalog.ts', ctx.runtimeImport)}';`,
     `import type { ToolName } from './registry.js';`,
     '',
-    '/** Every tool\'s metadata and bundled schemas, by name: one JSON document, parsed once at load. */',
+    '/** Every tool\'s metadata by name (schemas are in schemas/*.json, read when first needed): one JSON document. */',
     `export const toolCatalog: Readonly<Record<ToolName, LazyToolMetadata>> = JSON.parse(${stringLiteral(JSON.stringify(catalog))});`,
     '',
   ].join('\n');
   const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
-  lines.push(`import { defineLazyTool, type ITool } from '${runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport)}';`);
+  lines.push(`import { readFileSync } from 'node:fs';`);
+  lines.push(`import { defineLazyTool, type ITool, type LazyToolSchemas } from '${runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport)}';`);
   lines.push(`import { toolCatalog } from './catalog.js';`);
   for (const tool of tools) lines.push(`import type { ${tool.names.inputType}, ${tool.names.outputType} } from './types/${tool.names.kebab}.js';`);
+  lines.push('');
+  lines.push('/** A tool\'s bundled schemas, read from schemas/<tool>.json the first time they are needed. */');
+  lines.push('function readSchemas(file: string): () => LazyToolSchemas {');
+  lines.push("  return () => JSON.parse(readFileSync(new URL(`./schemas/${file}`, import.meta.url), 'utf8')) as LazyToolSchemas;");
+  lines.push('}');
   lines.push('');
   lines.push('/**');
   lines.push(' * Every tool, registered from its catalog entry and loaded on its first call: registering');
@@ -103,12 +108,18 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push('  return [');
   for (const tool of tools) {
     lines.push(
-      `    defineLazyTool<${tool.names.inputType}, ${tool.names.outputType}>(toolCatalog[${stringLiteral(tool.name)}], async () => new (await import('${stubs}/${tool.names.kebab}.js')).${tool.names.impl}()),`,
+      `    defineLazyTool<${tool.names.inputType}, ${tool.names.outputType}>({ ...toolCatalog[${stringLiteral(tool.name)}], schemas: readSchemas('${tool.names.kebab}.json') }, async () => new (await import('${stubs}/${tool.names.kebab}.js')).${tool.names.impl}()),`,
     );
   }
   lines.push('  ];');
   lines.push('}');
+  const schemaFiles: GeneratedFile[] = tools.map((tool) => ({
+    path: `schemas/${tool.names.kebab}.json`,
+    content: `${JSON.stringify(tool.outputSchema ? { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema } : { inputSchema: tool.inputSchema }, null, 2)}\n`,
+    kind: 'generated',
+  }));
   return [
+    ...schemaFiles,
     // One long line of JSON: prettier would only spend time on it.
     { path: 'catalog.ts', content: catalogFile, kind: 'generated', preformatted: true },
     { path: 'lazy-registry.ts', content: `${lines.join('\n')}\n`, kind: 'generated' },

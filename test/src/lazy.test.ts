@@ -40,6 +40,17 @@ describe('lazily loaded tools', () => {
     expect(orchestrator.getTool('calculator')).toBeInstanceOf(CalculatorTool);
   });
 
+  it('reads a tool\'s schemas only when they are first needed (a listing), not at registration', async () => {
+    let reads = 0;
+    const { inputSchema, outputSchema, ...metadata } = new CalculatorTool();
+    const lazy = defineLazyTool({ ...metadata, requiredCapabilities: [], schemas: () => (reads++, { inputSchema, outputSchema }) }, async () => new CalculatorTool());
+    const orchestrator = new ToolOrchestrator({ tools: [lazy] });
+    expect(reads).toBe(0);
+    expect(orchestrator.listTools()[0]).toMatchObject({ name: 'calculator', inputSchema, outputSchema });
+    orchestrator.listTools();
+    expect(reads).toBe(1);
+  });
+
   it('a failed load is a TOOL_ERROR result, and a later call tries again', async () => {
     let attempts = 0;
     const lazy = defineLazyTool({ ...new CalculatorTool() }, async () => {
