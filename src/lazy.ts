@@ -48,54 +48,84 @@ export function isLazyTool(tool: unknown): tool is LazyTool {
 
 /**
  * A tool registered by its metadata and loaded on its first call: with 1,000 generated tools,
- * registering them loads no implementation, no base class and no validator module; the
- * orchestrator loads a tool (and its standalone validators) the first time it is called. Outside
- * toolsmith's orchestrator (e.g. in an AgentOS executor) `execute` loads and delegates.
+ * registering them loads no implementation, base class or validator module and parses no schema;
+ * the orchestrator loads a tool (and its standalone validators) the first time it is called.
+ * Outside toolsmith's orchestrator (e.g. in an AgentOS executor) `execute` loads and delegates.
  */
 export function defineLazyTool<TInput extends Record<string, any> = any, TOutput = any>(
   metadata: LazyToolMetadata,
   load: () => Promise<ITool<TInput, TOutput>>,
 ): LazyTool<TInput, TOutput> {
-  let loading: Promise<ITool<TInput, TOutput>> | undefined;
-  const loadOnce = (): Promise<ITool<TInput, TOutput>> =>
-    (loading ??= load().then((tool) => {
-      if (tool === null || typeof tool !== 'object' || tool.name !== metadata.name) {
-        throw new ToolsmithError('INVALID_TOOL', `The loader of tool '${metadata.name}' answered ${tool === null || typeof tool !== 'object' ? 'no tool' : `tool '${String(tool.name)}'`}.`);
+  return new LazyToolStandIn<TInput, TOutput>(metadata, load);
+}
+
+/** The stand-in `defineLazyTool` returns: a class, so that making 1,000 of them is cheap. */
+class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements LazyTool<TInput, TOutput> {
+  readonly id: string;
+  readonly name: string;
+  readonly displayName: string;
+  readonly description: string;
+  readonly requiredCapabilities: string[];
+  readonly hasSideEffects: boolean;
+  readonly category?: string;
+  readonly version?: string;
+  readonly timeoutMs?: number;
+  #metadata: LazyToolMetadata;
+  #load: () => Promise<ITool<TInput, TOutput>>;
+  #schemas: LazyToolSchemas | undefined;
+  #loading: Promise<ITool<TInput, TOutput>> | undefined;
+
+  constructor(metadata: LazyToolMetadata, load: () => Promise<ITool<TInput, TOutput>>) {
+    this.id = metadata.id;
+    this.name = metadata.name;
+    this.displayName = metadata.displayName;
+    this.description = metadata.description;
+    this.requiredCapabilities = metadata.requiredCapabilities ? [...metadata.requiredCapabilities] : [];
+    this.hasSideEffects = metadata.hasSideEffects ?? false;
+    if (metadata.category !== undefined) this.category = metadata.category;
+    if (metadata.version !== undefined) this.version = metadata.version;
+    if (metadata.timeoutMs !== undefined) this.timeoutMs = metadata.timeoutMs;
+    this.#metadata = metadata;
+    this.#load = load;
+  }
+
+  get inputSchema(): JSONSchemaObject {
+    return this.#readSchemas().inputSchema;
+  }
+
+  get outputSchema(): JSONSchemaObject | undefined {
+    return this.#readSchemas().outputSchema;
+  }
+
+  async execute(args: TInput, context: ToolExecutionContext): Promise<ToolExecutionResult<TOutput>> {
+    return (await this[LOAD_TOOL]()).execute(args, context);
+  }
+
+  [LOAD_TOOL](): Promise<ITool<TInput, TOutput>> {
+    return (this.#loading ??= this.#load()
+      .then((tool) => {
+        if (tool === null || typeof tool !== 'object' || tool.name !== this.name) {
+          throw new ToolsmithError('INVALID_TOOL', `The loader of tool '${this.name}' answered ${tool === null || typeof tool !== 'object' ? 'no tool' : `tool '${String(tool.name)}'`}.`);
+        }
+        return tool;
+      })
+      .catch((error: unknown) => {
+        this.#loading = undefined; // a failed load is tried again by the next call
+        throw error;
+      }));
+  }
+
+  #readSchemas(): LazyToolSchemas {
+    if (this.#schemas === undefined) {
+      const metadata = this.#metadata;
+      if (metadata.inputSchema !== undefined) {
+        this.#schemas = metadata.outputSchema !== undefined ? { inputSchema: metadata.inputSchema, outputSchema: metadata.outputSchema } : { inputSchema: metadata.inputSchema };
+      } else if (metadata.schemas !== undefined) {
+        this.#schemas = metadata.schemas();
+      } else {
+        throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${this.name}' has neither 'inputSchema' nor 'schemas'.`);
       }
-      return tool;
-    }).catch((error: unknown) => {
-      loading = undefined; // a failed load is tried again by the next call
-      throw error;
-    }));
-  let schemas: LazyToolSchemas | undefined =
-    metadata.inputSchema !== undefined ? { inputSchema: metadata.inputSchema, ...(metadata.outputSchema !== undefined ? { outputSchema: metadata.outputSchema } : {}) } : undefined;
-  const readSchemas = (): LazyToolSchemas => {
-    if (schemas === undefined) {
-      if (metadata.schemas === undefined) throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${metadata.name}' has neither 'inputSchema' nor 'schemas'.`);
-      schemas = metadata.schemas();
     }
-    return schemas;
-  };
-  const lazy: LazyTool<TInput, TOutput> = {
-    id: metadata.id,
-    name: metadata.name,
-    displayName: metadata.displayName,
-    description: metadata.description,
-    get inputSchema() {
-      return readSchemas().inputSchema;
-    },
-    get outputSchema() {
-      return readSchemas().outputSchema;
-    },
-    requiredCapabilities: [...(metadata.requiredCapabilities ?? [])],
-    hasSideEffects: metadata.hasSideEffects ?? false,
-    async execute(args: TInput, context: ToolExecutionContext): Promise<ToolExecutionResult<TOutput>> {
-      return (await loadOnce()).execute(args, context);
-    },
-    [LOAD_TOOL]: loadOnce,
-  };
-  if (metadata.category !== undefined) (lazy as { category?: string }).category = metadata.category;
-  if (metadata.version !== undefined) (lazy as { version?: string }).version = metadata.version;
-  if (metadata.timeoutMs !== undefined) (lazy as { timeoutMs?: number }).timeoutMs = metadata.timeoutMs;
-  return lazy;
+    return this.#schemas;
+  }
 }
