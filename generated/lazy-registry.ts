@@ -26,32 +26,39 @@ function readSchemas(file: string): () => LazyToolSchemas {
 export function createLazyTools(): ITool[] {
   return [
     defineLazyTool<CalculatorInput, CalculatorOutput>(
-      { ...toolCatalog['calculator'], schemas: readSchemas('calculator.json') },
+      toolCatalog['calculator'],
       async () => new (await import('../src/tools/calculator.js')).CalculatorTool(),
+      readSchemas('calculator.json'),
     ),
     defineLazyTool<GetCurrentDatetimeInput, GetCurrentDatetimeOutput>(
-      { ...toolCatalog['get_current_datetime'], schemas: readSchemas('get-current-datetime.json') },
+      toolCatalog['get_current_datetime'],
       async () => new (await import('../src/tools/get-current-datetime.js')).GetCurrentDatetimeTool(),
+      readSchemas('get-current-datetime.json'),
     ),
     defineLazyTool<ListDirectoryInput, ListDirectoryOutput>(
-      { ...toolCatalog['list_directory'], schemas: readSchemas('list-directory.json') },
+      toolCatalog['list_directory'],
       async () => new (await import('../src/tools/list-directory.js')).ListDirectoryTool(),
+      readSchemas('list-directory.json'),
     ),
     defineLazyTool<MemoryReadInput, MemoryReadOutput>(
-      { ...toolCatalog['memory_read'], schemas: readSchemas('memory-read.json') },
+      toolCatalog['memory_read'],
       async () => new (await import('../src/tools/memory-read.js')).MemoryReadTool(),
+      readSchemas('memory-read.json'),
     ),
     defineLazyTool<MemoryWriteInput, MemoryWriteOutput>(
-      { ...toolCatalog['memory_write'], schemas: readSchemas('memory-write.json') },
+      toolCatalog['memory_write'],
       async () => new (await import('../src/tools/memory-write.js')).MemoryWriteTool(),
+      readSchemas('memory-write.json'),
     ),
     defineLazyTool<ReadFileInput, ReadFileOutput>(
-      { ...toolCatalog['read_file'], schemas: readSchemas('read-file.json') },
+      toolCatalog['read_file'],
       async () => new (await import('../src/tools/read-file.js')).ReadFileTool(),
+      readSchemas('read-file.json'),
     ),
     defineLazyTool<RememberCalculationInput, RememberCalculationOutput>(
-      { ...toolCatalog['remember_calculation'], schemas: readSchemas('remember-calculation.json') },
+      toolCatalog['remember_calculation'],
       async () => new (await import('../src/tools/remember-calculation.js')).RememberCalculationTool(),
+      readSchemas('remember-calculation.json'),
     ),
   ];
 }

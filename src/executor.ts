@@ -94,7 +94,7 @@ export function prepareTool(tool: ITool): RegisteredTool {
     const entry: RegisteredTool = {
       name: tool.name,
       tool,
-      input: new SchemaValidator<Record<string, unknown>>({ generated: notLoadedValidator }),
+      input: NOT_LOADED,
       output: undefined,
       requiredCapabilities: Array.isArray(tool.requiredCapabilities) ? [...tool.requiredCapabilities] : [],
       load: undefined,
@@ -143,8 +143,10 @@ export function prepareTool(tool: ITool): RegisteredTool {
   };
 }
 
-/** Never called: a lazy entry is loaded before anything validates with it. */
-const notLoadedValidator = Object.assign((_data: unknown): _data is Record<string, unknown> => false, { errors: null });
+/** Never used to validate: a lazy entry is loaded before anything validates with it. */
+const NOT_LOADED = new SchemaValidator<Record<string, unknown>>({
+  generated: Object.assign((_data: unknown): _data is Record<string, unknown> => false, { errors: null }),
+});
 
 /** Resolves once no call uses `entry` any more. */
 export function waitForIdle(entry: RegisteredTool): Promise<void> {

@@ -55,8 +55,9 @@ export function isLazyTool(tool: unknown): tool is LazyTool {
 export function defineLazyTool<TInput extends Record<string, any> = any, TOutput = any>(
   metadata: LazyToolMetadata,
   load: () => Promise<ITool<TInput, TOutput>>,
+  schemas?: () => LazyToolSchemas,
 ): LazyTool<TInput, TOutput> {
-  return new LazyToolStandIn<TInput, TOutput>(metadata, load);
+  return new LazyToolStandIn<TInput, TOutput>(metadata, load, schemas ?? metadata.schemas);
 }
 
 /** The stand-in `defineLazyTool` returns: a class, so that making 1,000 of them is cheap. */
@@ -72,10 +73,11 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
   readonly timeoutMs?: number;
   #metadata: LazyToolMetadata;
   #load: () => Promise<ITool<TInput, TOutput>>;
+  #readSchemaFile: (() => LazyToolSchemas) | undefined;
   #schemas: LazyToolSchemas | undefined;
   #loading: Promise<ITool<TInput, TOutput>> | undefined;
 
-  constructor(metadata: LazyToolMetadata, load: () => Promise<ITool<TInput, TOutput>>) {
+  constructor(metadata: LazyToolMetadata, load: () => Promise<ITool<TInput, TOutput>>, schemas: (() => LazyToolSchemas) | undefined) {
     this.id = metadata.id;
     this.name = metadata.name;
     this.displayName = metadata.displayName;
@@ -87,6 +89,7 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     if (metadata.timeoutMs !== undefined) this.timeoutMs = metadata.timeoutMs;
     this.#metadata = metadata;
     this.#load = load;
+    this.#readSchemaFile = schemas;
   }
 
   get inputSchema(): JSONSchemaObject {
@@ -120,8 +123,8 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
       const metadata = this.#metadata;
       if (metadata.inputSchema !== undefined) {
         this.#schemas = metadata.outputSchema !== undefined ? { inputSchema: metadata.inputSchema, outputSchema: metadata.outputSchema } : { inputSchema: metadata.inputSchema };
-      } else if (metadata.schemas !== undefined) {
-        this.#schemas = metadata.schemas();
+      } else if (this.#readSchemaFile !== undefined) {
+        this.#schemas = this.#readSchemaFile();
       } else {
         throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${this.name}' has neither 'inputSchema' nor 'schemas'.`);
       }

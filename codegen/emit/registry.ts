@@ -108,7 +108,7 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push('  return [');
   for (const tool of tools) {
     lines.push(
-      `    defineLazyTool<${tool.names.inputType}, ${tool.names.outputType}>({ ...toolCatalog[${stringLiteral(tool.name)}], schemas: readSchemas('${tool.names.kebab}.json') }, async () => new (await import('${stubs}/${tool.names.kebab}.js')).${tool.names.impl}()),`,
+      `    defineLazyTool<${tool.names.inputType}, ${tool.names.outputType}>(toolCatalog[${stringLiteral(tool.name)}], async () => new (await import('${stubs}/${tool.names.kebab}.js')).${tool.names.impl}(), readSchemas('${tool.names.kebab}.json')),`,
     );
   }
   lines.push('  ];');
