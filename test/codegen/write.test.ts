@@ -73,9 +73,11 @@ describe('write', () => {
       const outcomes = new Set<string>();
       for (const delay of [300, 900, 1500, 2100, 2700, 3300]) {
         const child = spawn(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'generate'], { cwd: project.root, stdio: 'ignore' });
+        // Listen before the delay: a run that finishes first must not leave us waiting for an exit that already happened.
+        const exited = new Promise((resolve) => child.once('exit', resolve));
         await new Promise((resolve) => setTimeout(resolve, delay));
         child.kill('SIGKILL');
-        await new Promise((resolve) => child.once('exit', resolve));
+        await exited;
         recoverInterrupted(path.join(project.root, 'generated'));
         const now = project.snapshot('generated');
         const same = JSON.stringify(now) === JSON.stringify(previous);
