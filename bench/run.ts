@@ -14,6 +14,7 @@
  * plain `node` over the project compiled to JavaScript by `tsc` (see project.ts). A generate that
  * misses its deadline or runs out of memory is reported as not finished (MISS), never extrapolated.
  */
+import { AJV_OPTIONS } from '../src/ajv-options.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -275,7 +276,7 @@ async function measureStartup(project: PreparedProject, plan: Plan): Promise<Non
   for (let run = 0; run < plan.childRuns; run++) {
     runs.emptyNode.push(await runChild([path.join(CHILDREN, 'empty.mjs')], project.root));
     runs.toolsmith.push(await runChild([path.join(CHILDREN, 'startup-toolsmith.mjs'), paths.distRegistry, paths.distRuntime, target.name, args], project.root));
-    runs.ajv.push(await runChild([path.join(CHILDREN, 'startup-ajv.mjs'), paths.bundledSchemas, target.name, args], project.root));
+    runs.ajv.push(await runChild([path.join(CHILDREN, 'startup-ajv.mjs'), paths.bundledSchemas, target.name, args, JSON.stringify(AJV_OPTIONS)], project.root));
   }
   for (const [side, list] of Object.entries(runs)) {
     for (const { report } of list) if (report.isError === true) throw new Error(`P2: the ${side} child's first call failed: ${JSON.stringify(report.errorDetails).slice(0, 1000)}`);
