@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// The toolsmith command. tsx's loader is registered so that `call` and `serve` can import a
-// project's generated registry (TypeScript) directly. Inside the toolsmith repository the
-// TypeScript sources run; an installed package (which ships only dist/) runs the built CLI.
+// The toolsmith command. When tsx is installed (a generator package `toolsmith init` adds), its
+// loader is registered so that `call` and `serve` can import a project's generated registry
+// (TypeScript) directly. Inside the toolsmith repository the TypeScript sources run; an installed
+// package (which ships only dist/) runs the built CLI.
 import { existsSync } from 'node:fs';
-import { register } from 'tsx/esm/api';
 
-register();
+try {
+  const { register } = await import('tsx/esm/api');
+  register();
+} catch {
+  // Without tsx, `call` and `serve` need a registry compiled to JavaScript.
+}
 const source = new URL('../codegen/cli.ts', import.meta.url);
 const { main } = await import(existsSync(source) ? source.href : '../dist/codegen/cli.js');
 process.exitCode = await main(process.argv.slice(2));

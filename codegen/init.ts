@@ -1,11 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { GENERATOR_PACKAGES } from './generator-packages.js';
 
 /** What `toolsmith init` did, or why it refused. */
 export interface InitReport {
   created: string[];
   /** package.json scripts added. */
   scripts: string[];
+  /** Generator packages added to devDependencies (installed by the next `npm install`). */
+  devDependencies: string[];
   /** Files that already exist: init refuses to overwrite any of them and writes nothing. */
   conflicts: string[];
 }
@@ -38,8 +41,9 @@ const CONFIG = { schemas: 'schemas', out: 'generated', stubs: 'src/tools', capab
 
 /**
  * Scaffolds toolsmith in a project: `schemas/greet.tool.json` (its `$schema` pointing at the
- * installed meta-schema, for editor autocomplete), `toolsmith.config.json`, and the npm scripts
- * `generate` and `generate:check`. Refuses, writing nothing, when any of the files exists.
+ * installed meta-schema, for editor autocomplete), `toolsmith.config.json`, the npm scripts
+ * `generate` and `generate:check`, and the generator's packages as devDependencies. Refuses,
+ * writing nothing, when any of the files exists.
  */
 export function initProject(root: string): InitReport {
   const files: Record<string, string> = {
@@ -54,13 +58,17 @@ export function initProject(root: string): InitReport {
     const existing = packageJson?.scripts?.[name];
     if (existing !== undefined && existing !== command) conflicts.push(`package.json scripts.${name}`);
   }
-  if (conflicts.length > 0) return { created: [], scripts: [], conflicts };
+  if (conflicts.length > 0) return { created: [], scripts: [], devDependencies: [], conflicts };
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), content, { flag: 'wx' });
   }
-  const next: { scripts?: Record<string, string>; [key: string]: unknown } = packageJson ?? { name: path.basename(root), private: true, type: 'module' };
+  const next: { scripts?: Record<string, string>; devDependencies?: Record<string, string>; dependencies?: Record<string, string>; [key: string]: unknown } =
+    packageJson ?? { name: path.basename(root), private: true, type: 'module' };
   next.scripts = { ...next.scripts, ...wanted };
+  // The generator's packages are development tools: generated code and the runtime never import them.
+  const added = Object.keys(GENERATOR_PACKAGES).filter((name) => next.devDependencies?.[name] === undefined && next.dependencies?.[name] === undefined);
+  if (added.length > 0) next.devDependencies = { ...next.devDependencies, ...Object.fromEntries(added.map((name) => [name, GENERATOR_PACKAGES[name]!])) };
   writeFileSync(packageFile, `${JSON.stringify(next, null, 2)}\n`);
-  return { created: [...Object.keys(files), ...(packageJson ? [] : ['package.json'])], scripts: Object.keys(wanted), conflicts: [] };
+  return { created: [...Object.keys(files), ...(packageJson ? [] : ['package.json'])], scripts: Object.keys(wanted), devDependencies: added, conflicts: [] };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { GENERATOR_VERSION } from './version.js';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import definitionMetaSchema from '../tool-definition.schema.json' with { type: 'json' };
@@ -11,8 +12,7 @@ import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeNam
 import { closest, escapePointerSegment, parsePointer, sortProblems } from './problems.js';
 import { cloneJson, DRAFT7_KEYWORDS, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
 
-/** Bumped when generated output changes shape: part of every tool's content hash. */
-export const GENERATOR_VERSION = '0.1.0';
+export { GENERATOR_VERSION } from './version.js';
 
 const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
 

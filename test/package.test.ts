@@ -53,13 +53,29 @@ describe('toolsmith as an installed package', () => {
     expect(manifest.sideEffects).toBe(false);
   });
 
+  it('a runtime-only install has no generator packages, and generate says how to add them', async () => {
+    const installed = readdirSync(path.join(project, 'node_modules'));
+    for (const name of ['ts-morph', 'json-schema-to-typescript', 'prettier', 'handlebars']) expect(installed).not.toContain(name);
+    expect(installed).toEqual(expect.arrayContaining(['ajv', 'ajv-formats', 'toolsmith']));
+    mkdirSync(path.join(project, 'schemas'));
+    const failed = await run(npx, ['toolsmith', 'generate']).catch((error) => error);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("the generator's packages are not installed");
+    expect(failed.stderr).toMatch(/hint: npm install --save-dev --save-exact json-schema-to-typescript@16\.0\.0 ts-morph@28\.0\.0/);
+    rmSync(path.join(project, 'schemas'), { recursive: true });
+  });
+
   it('init scaffolds, refuses to overwrite, and generate + tsc + a typed call work', async () => {
     const init = await run(npx, ['toolsmith', 'init']);
     expect(init.stdout).toContain('created schemas/greet.tool.json, toolsmith.config.json');
+    expect(init.stdout).toContain('added devDependencies json-schema-to-typescript, ts-morph, prettier, handlebars, chokidar, tsx');
     const definition = JSON.parse(readFileSync(path.join(project, 'schemas/greet.tool.json'), 'utf8'));
     expect(definition.$schema).toBe('../node_modules/toolsmith/tool-definition.schema.json');
-    expect(JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')).scripts).toEqual({ generate: 'toolsmith generate', 'generate:check': 'toolsmith check' });
+    const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
+    expect(manifest.scripts).toEqual({ generate: 'toolsmith generate', 'generate:check': 'toolsmith check' });
+    expect(manifest.devDependencies['ts-morph']).toBe('28.0.0');
     await expect(run(npx, ['toolsmith', 'init'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('refusing to overwrite schemas/greet.tool.json') });
+    await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund']);
 
     const generate = await run(npm, ['run', 'generate']);
     expect(generate.stdout).toMatch(/1 tools .* 1 stubs created/);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
 import { GENERATOR_VERSION } from '../../codegen/normalize.js';
-import { createTempProject } from '../helpers/temp-project.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { GENERATOR_PACKAGES } from '../../codegen/generator-packages.js';
+import { createTempProject, REPO } from '../helpers/temp-project.js';
 
 async function cli(argv: string[], cwd: string) {
   let stdout = '';
@@ -11,6 +14,16 @@ async function cli(argv: string[], cwd: string) {
 }
 
 describe('the CLI', () => {
+  it('lists the generator packages at the versions package.json declares as peers and tests with', () => {
+    const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+    expect({ ...GENERATOR_PACKAGES }).toEqual(manifest.peerDependencies);
+    for (const [name, version] of Object.entries(GENERATOR_PACKAGES)) {
+      expect(manifest.devDependencies[name]).toBe(version);
+      expect(manifest.peerDependenciesMeta[name]).toEqual({ optional: true });
+      expect(manifest.dependencies[name]).toBeUndefined();
+    }
+  });
+
   it('exits 2 on usage errors and prints help for each command with every option', async () => {
     const project = createTempProject();
     try {

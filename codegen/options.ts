@@ -1,0 +1,69 @@
+import path from 'node:path';
+import type { ManifestTarget } from './emit/manifests/loss-report.js';
+import { toPosix } from './load.js';
+import type { EmitContext } from './model.js';
+import { GENERATOR_VERSION } from './version.js';
+
+/** Where generate reads and writes; every path absolute or relative to `root`. */
+export interface GenerateOptions {
+  /** The project root: paths in messages and banners are relative to it. */
+  root: string;
+  /** The definitions folder (default `schemas`). */
+  schemas?: string;
+  /** The generated output folder (default `generated`). */
+  out?: string;
+  /** The implementation stubs folder (default `src/tools`). */
+  stubs?: string;
+  /**
+   * Where generated code imports the runtime from: a package name (default `toolsmith`) or a path
+   * relative to the root (e.g. `./src/index.js` inside this repository).
+   */
+  runtimeImport?: string;
+  /** The command banners tell users to run (default `npx toolsmith generate`). */
+  regenerateCommand?: string;
+  /** A folder of handlebars templates overriding the default docs templates, file by file. */
+  templates?: string;
+  /** The manifest targets to emit (default all: openai, openai-strict, anthropic, gemini, mcp). */
+  manifestTargets?: readonly string[];
+}
+
+/** Absolute folders and the emit context derived from the options. */
+export interface ResolvedOptions {
+  root: string;
+  schemasDir: string;
+  outDir: string;
+  stubsDir: string;
+  templatesDir?: string;
+  manifestTargets?: readonly ManifestTarget[];
+  ctx: EmitContext;
+}
+
+/** Resolves folders and import paths. */
+export function resolveOptions(options: GenerateOptions): ResolvedOptions {
+  const root = path.resolve(options.root);
+  const schemasDir = path.resolve(root, options.schemas ?? 'schemas');
+  const outDir = path.resolve(root, options.out ?? 'generated');
+  const stubsDir = path.resolve(root, options.stubs ?? 'src/tools');
+  const runtime = options.runtimeImport ?? 'toolsmith';
+  const relative = (from: string, to: string) => {
+    const rel = toPosix(path.relative(from, to));
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  };
+  const runtimeFrom = (dir: string) => (runtime.startsWith('.') ? relative(dir, path.resolve(root, runtime)) : runtime);
+  return {
+    root,
+    schemasDir,
+    outDir,
+    stubsDir,
+    ...(options.templates !== undefined ? { templatesDir: path.resolve(root, options.templates) } : {}),
+    ...(options.manifestTargets !== undefined ? { manifestTargets: options.manifestTargets as ManifestTarget[] } : {}),
+    ctx: {
+      runtimeImport: runtimeFrom(outDir),
+      stubsRuntimeImport: runtimeFrom(stubsDir),
+      stubsFromGenerated: relative(outDir, stubsDir),
+      generatedFromStubs: relative(stubsDir, outDir),
+      regenerateCommand: options.regenerateCommand ?? 'npx toolsmith generate',
+      generatorVersion: GENERATOR_VERSION,
+    },
+  };
+}
