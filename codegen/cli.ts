@@ -71,6 +71,7 @@ async function options(flags: CommonFlags, io: Io): Promise<{ options: GenerateO
   const templates = flags.templates ?? config.templates;
   if (templates !== undefined) merged.templates = templates;
   if (config.manifests?.targets !== undefined) merged.manifestTargets = config.manifests.targets;
+  if (config.format !== undefined) merged.format = config.format;
   return { options: merged, config, problems };
 }
 

@@ -9,7 +9,7 @@ import { emitStub } from './emit/stubs.js';
 import { createEmitProject, emitToolBase } from './emit/tool-bases.js';
 import { emitSharedTypes, emitToolTypes } from './emit/types.js';
 import { emitToolValidators } from './emit/validators.js';
-import { formatFiles } from './emit/format.js';
+import { formatFiles as prettierFormatFiles, normalizeLineEndings } from './emit/format.js';
 import { loadDefinitions, toPosix } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { compareStrings } from './naming.js';
@@ -41,7 +41,7 @@ export interface GenerateResult {
 export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number }> {
   const resolved = resolveOptions(options);
   const templates = loadTemplates(resolved.templatesDir);
-  const cacheKey = sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null }));
+  const cacheKey = sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null, format: resolved.format }));
   const previous = options.incremental === false ? readCache(undefined, cacheKey) : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   const { project, problems } = normalize(loaded, { isUnchanged: (name, hash) => previous.tools[name]?.hash === hash });
@@ -56,6 +56,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   const emitted = await emitAll(project, resolved.ctx, {
     templates,
     ...(resolved.manifestTargets ? { manifestTargets: resolved.manifestTargets } : {}),
+    format: resolved.format,
     reuse: (tool) => reuseFromCache(previous, resolved.outDir, tool),
     reuseProjectFiles: () => reuseEntry(previous.project, projectHash, resolved.outDir),
     stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
@@ -82,6 +83,8 @@ export interface EmitAllOptions {
   reuse?: (tool: ToolModel) => GeneratedFile[] | undefined;
   /** Whether a tool's stub must be emitted (default: always). */
   stubNeeded?: (tool: ToolModel) => boolean;
+  /** Format with prettier (default true). */
+  format?: boolean;
   /** The unchanged previous files that list every tool, to use instead of emitting them again. */
   reuseProjectFiles?: () => GeneratedFile[] | undefined;
   /** Called as each tool's files are done (for a progress line). */
@@ -98,6 +101,7 @@ export async function emitAll(
   ctx: EmitContext,
   options: EmitAllOptions,
 ): Promise<{ files: GeneratedFile[]; stubs: GeneratedFile[]; problems: Problem[]; perTool: Map<string, GeneratedFile[]>; projectFiles: GeneratedFile[]; reused: number }> {
+  const formatFiles = options.format === false ? async (files: GeneratedFile[]) => files.map(normalizeLineEndings) : prettierFormatFiles;
   let tsProject: Project | undefined;
   const homes = new Map<string, string>();
   for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);

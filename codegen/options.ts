@@ -25,6 +25,8 @@ export interface GenerateOptions {
   templates?: string;
   /** The manifest targets to emit (default all: openai, openai-strict, anthropic, gemini, mcp). */
   manifestTargets?: readonly string[];
+  /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
+  format?: boolean;
 }
 
 /** Absolute folders and the emit context derived from the options. */
@@ -35,6 +37,7 @@ export interface ResolvedOptions {
   stubsDir: string;
   templatesDir?: string;
   manifestTargets?: readonly ManifestTarget[];
+  format: boolean;
   ctx: EmitContext;
 }
 
@@ -57,6 +60,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     stubsDir,
     ...(options.templates !== undefined ? { templatesDir: path.resolve(root, options.templates) } : {}),
     ...(options.manifestTargets !== undefined ? { manifestTargets: options.manifestTargets as ManifestTarget[] } : {}),
+    format: options.format ?? true,
     ctx: {
       runtimeImport: runtimeFrom(outDir),
       stubsRuntimeImport: runtimeFrom(stubsDir),

@@ -20,10 +20,15 @@ export async function formatFiles(files: readonly GeneratedFile[]): Promise<Gene
   return Promise.all(files.map((file) => formatFile(file)));
 }
 
+/** A file with LF line endings and exactly one final newline (the layout every generated file has). */
+export function normalizeLineEndings(file: GeneratedFile): GeneratedFile {
+  return { ...file, content: `${file.content.replace(/\r\n?/g, '\n').replace(/\n*$/, '')}\n` };
+}
+
 /** Formats one file by its extension. */
 export async function formatFile(file: GeneratedFile): Promise<GeneratedFile> {
   if (file.preformatted) return file;
   const parser = file.path.endsWith('.ts') ? 'typescript' : file.path.endsWith('.js') ? 'babel' : undefined;
-  if (parser === undefined) return { ...file, content: `${file.content.replace(/\r\n?/g, '\n').replace(/\n*$/, '')}\n` };
+  if (parser === undefined) return normalizeLineEndings(file);
   return { ...file, content: await format(file.content, { ...PRETTIER_OPTIONS, parser }) };
 }

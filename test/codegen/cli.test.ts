@@ -4,7 +4,7 @@ import { GENERATOR_VERSION } from '../../codegen/normalize.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GENERATOR_PACKAGES } from '../../codegen/generator-packages.js';
-import { createTempProject, REPO } from '../helpers/temp-project.js';
+import { createTempProject, REPO, typeCheck } from '../helpers/temp-project.js';
 
 async function cli(argv: string[], cwd: string) {
   let stdout = '';
@@ -58,6 +58,25 @@ describe('the CLI', () => {
       expect(files.filter((file) => file.startsWith('manifests/')).sort()).toEqual(['manifests/loss-report.json', 'manifests/loss-report.md', 'manifests/mcp.json', 'manifests/openai.json']);
       expect(ok.stdout).toMatch(/^toolsmith: 7 tools \(0 unchanged, skipped\), \d+ files written/);
       expect(ok.stderr).toBe('');
+    } finally {
+      project.dispose();
+    }
+  }, 60_000);
+
+  it('format: false in the config skips prettier; the output still type-checks', async () => {
+    const project = createTempProject({ schemas: 'schemas' });
+    try {
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, format: false });
+      expect((await cli(['generate', '--out', 'raw'], project.root)).code).toBe(0);
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+      expect((await cli(['generate', '--out', 'pretty'], project.root)).code).toBe(0);
+      const raw = project.snapshot('raw');
+      const pretty = project.snapshot('pretty');
+      expect(Object.keys(raw)).toEqual(Object.keys(pretty));
+      expect(raw['types/calculator.ts']).not.toEqual(pretty['types/calculator.ts']);
+      expect(raw['validators/calculator.js']).toEqual(pretty['validators/calculator.js']);
+      // The stubs were scaffolded by the first run, so they import from raw/.
+      expect(await typeCheck(project, ['raw', 'src'])).toEqual({ code: 0, output: '' });
     } finally {
       project.dispose();
     }
