@@ -1,5 +1,7 @@
 import type { Problem, ToolModel } from '../../model.js';
 import type { LossEntry, ManifestTarget } from './loss-report.js';
+import { escapePointerSegment } from '../../problems.js';
+import { cloneJson, hasOwn, isObject, setOwn } from '../../schema-walk.js';
 
 /** A JSON Schema node as the manifest builders handle it: an object schema, or `true`/`false`. */
 export type SchemaObject = Record<string, unknown>;
@@ -23,35 +25,13 @@ export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
 export const TOOLING_KEYWORDS: ReadonlySet<string> = new Set(['$schema', '$id', '$comment']);
 
 /** True for a plain JSON object (not an array, not null). */
-export function isSchemaObject(value: unknown): value is SchemaObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isSchemaObject: (value: unknown) => value is SchemaObject = isObject;
 
-/** An own-property check that never sees inherited keys. */
-export function hasOwn(object: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
-}
-
-/** Sets an own data property, even for keys such as `__proto__` (a property may be called that). */
-export function setOwn(target: SchemaObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** A deep copy of JSON data (own enumerable keys, order kept, `__proto__` safe). */
-export function cloneJson<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
-  if (isSchemaObject(value)) {
-    const copy: SchemaObject = {};
-    for (const key of Object.keys(value)) setOwn(copy, key, cloneJson(value[key]));
-    return copy as T;
-  }
-  return value;
-}
+// One implementation of each, shared with normalize (codegen/schema-walk.ts, codegen/problems.ts).
+export { cloneJson, hasOwn, setOwn };
 
 /** Escapes one JSON-pointer token (RFC 6901). */
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+export const escapePointerToken: (token: string) => string = escapePointerSegment;
 
 /** `pointer` extended by `tokens`, each escaped. */
 export function childPointer(pointer: string, ...tokens: Array<string | number>): string {
