@@ -83,7 +83,7 @@ export function reuseEntry(entry: CacheEntry | undefined, hash: string, outDir: 
       return undefined;
     }
     if (sha256(content) !== hash) return undefined;
-    files.push({ path: file, content, kind: 'generated' });
+    files.push({ path: file, content, kind: 'generated', onDisk: true });
   }
   return files;
 }

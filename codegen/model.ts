@@ -121,6 +121,8 @@ export interface GeneratedFile {
    * modules, which prettier would take ~100 ms per tool to reformat (most of a full generate).
    */
   preformatted?: true;
+  /** Read back from the output folder just now (an unchanged tool): `write` need not compare it again. */
+  onDisk?: true;
 }
 
 /** What emitters get besides the model. */

@@ -45,7 +45,7 @@ export function diffOutput(outDir: string, files: readonly GeneratedFile[]): Out
   const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
   for (const file of files) {
     if (!onDisk.has(file.path)) diff.missing.push(file.path);
-    else if (readFileSync(path.join(outDir, file.path), 'utf8') !== file.content) diff.stale.push(file.path);
+    else if (file.onDisk !== true && readFileSync(path.join(outDir, file.path), 'utf8') !== file.content) diff.stale.push(file.path);
     else diff.same.push(file.path);
     onDisk.delete(file.path);
   }
