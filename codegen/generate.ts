@@ -1,16 +1,11 @@
 import path from 'node:path';
-import { emitDocs, type DocTemplates } from './emit/docs.js';
-import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/manifests/index.js';
-import { emitRegistry } from './emit/registry.js';
 import { existsSync } from 'node:fs';
 import type { Project } from 'ts-morph';
 import { cacheFile, generatorFingerprint, readCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
-import { emitStub } from './emit/stubs.js';
-import { createEmitProject, emitToolBase } from './emit/tool-bases.js';
-import { emitSharedTypes, emitToolTypes } from './emit/types.js';
+import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/manifests/index.js';
+import { emitRegistry } from './emit/registry.js';
 import { emitToolValidators } from './emit/validators.js';
-import { formatFiles as prettierFormatFiles, normalizeLineEndings } from './emit/format.js';
-import { loadDefinitions, toPosix } from './load.js';
+import { loadDefinitions } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
@@ -19,6 +14,23 @@ import { resolveOptions, type GenerateOptions } from './options.js';
 export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
 import { sortProblems } from './problems.js';
 import { loadTemplates } from './templates/index.js';
+import type { DocTemplates } from './templates/names.js';
+
+/**
+ * The emitters that need heavy packages (json-schema-to-typescript, ts-morph, prettier,
+ * handlebars), imported the first time something must be emitted: a run with nothing changed
+ * loads none of them.
+ */
+async function loadEmitters() {
+  const [types, toolBases, stubs, format, docs] = await Promise.all([
+    import('./emit/types.js'),
+    import('./emit/tool-bases.js'),
+    import('./emit/stubs.js'),
+    import('./emit/format.js'),
+    import('./emit/docs.js'),
+  ]);
+  return { ...types, ...toolBases, ...stubs, ...format, ...docs };
+}
 
 
 
@@ -101,7 +113,12 @@ export async function emitAll(
   ctx: EmitContext,
   options: EmitAllOptions,
 ): Promise<{ files: GeneratedFile[]; stubs: GeneratedFile[]; problems: Problem[]; perTool: Map<string, GeneratedFile[]>; projectFiles: GeneratedFile[]; reused: number }> {
-  const formatFiles = options.format === false ? async (files: GeneratedFile[]) => files.map(normalizeLineEndings) : prettierFormatFiles;
+  let loaded: Awaited<ReturnType<typeof loadEmitters>> | undefined;
+  const emitters = async () => (loaded ??= await loadEmitters());
+  const formatFiles = async (files: GeneratedFile[]) => {
+    const { formatFiles: prettierFormat, normalizeLineEndings } = await emitters();
+    return options.format === false ? files.map(normalizeLineEndings) : prettierFormat(files);
+  };
   let tsProject: Project | undefined;
   const homes = new Map<string, string>();
   for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
@@ -115,6 +132,7 @@ export async function emitAll(
       reused++;
       continue;
     }
+    const { createEmitProject, emitToolTypes, emitToolBase } = await emitters();
     tsProject ??= createEmitProject();
     const morph = tsProject;
     fresh.push(
@@ -129,6 +147,7 @@ export async function emitAll(
   let projectFiles = options.reuseProjectFiles?.();
   let problems: Problem[] = [];
   if (projectFiles === undefined) {
+    const { emitSharedTypes, emitDocs } = await emitters();
     const manifests = emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {});
     problems = manifests.problems;
     projectFiles = [
@@ -139,7 +158,11 @@ export async function emitAll(
   }
   const files = [...[...perTool.values()].flat(), ...projectFiles];
   const stubTools = project.tools.filter((tool) => options.stubNeeded?.(tool) ?? true);
-  const stubs = stubTools.length === 0 ? [] : await formatFiles(stubTools.map((tool) => emitStub(tool, ctx, (tsProject ??= createEmitProject()))));
+  let stubs: GeneratedFile[] = [];
+  if (stubTools.length > 0) {
+    const { emitStub, createEmitProject } = await emitters();
+    stubs = await formatFiles(stubTools.map((tool) => emitStub(tool, ctx, (tsProject ??= createEmitProject()))));
+  }
   return {
     files: files.sort((a, b) => compareStrings(a.path, b.path)),
     stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),

@@ -5,11 +5,10 @@ import { markdownBanner } from './banner.js';
 import type { LossReport, ManifestTarget } from './manifests/loss-report.js';
 import { codeSpan, hasOwn, isSchemaObject, parseLocalRef, type SchemaObject } from './manifests/schema-walk.js';
 
-/** The templates `emitDocs` renders: `index`, `tool` and `types` (see codegen/templates/*.hbs). */
-export type DocTemplates = Readonly<Record<string, string>>;
 
-/** Names of the templates, and so of the files a user's `--templates DIR` may override. */
-export const DOC_TEMPLATE_NAMES = ['index', 'tool', 'types'] as const;
+import { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';
+
+export { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';
 
 /** Options of `emitDocs`: the template texts (pure: the caller loads them) and what each manifest loses. */
 export interface DocsOptions {

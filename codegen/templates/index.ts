@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DOC_TEMPLATE_NAMES, type DocTemplates } from '../emit/docs.js';
+import { DOC_TEMPLATE_NAMES, type DocTemplates } from './names.js';
 
 /** The folder of the default templates (this folder). */
 export const DEFAULT_TEMPLATES_DIR = dirname(fileURLToPath(import.meta.url));
