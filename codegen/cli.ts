@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
@@ -19,14 +20,28 @@ import { diffOutput, hasDrift, missingStubs, writeOutput } from './write.js';
 async function loadGenerator(io: Io): Promise<typeof import('./generate.js') | undefined>;
 async function loadGenerator(io: Io, module: './watch.js'): Promise<typeof import('./watch.js') | undefined>;
 async function loadGenerator(io: Io, module: './generate.js' | './watch.js' = './generate.js'): Promise<unknown> {
-  try {
-    return module === './watch.js' ? await import('./watch.js') : await import('./generate.js');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+  // The emitters import their packages only when something must be emitted, so check up front
+  // that they resolve (without loading them) rather than fail half-way through a run.
+  const needed = module === './watch.js' ? ['chokidar'] : ['json-schema-to-typescript', 'ts-morph', 'prettier', 'handlebars'];
+  const missing = needed.filter((name) => !isInstalled(name));
+  if (missing.length > 0) {
     const install = Object.entries(GENERATOR_PACKAGES).map(([name, version]) => `${name}@${version}`).join(' ');
-    io.stderr(`toolsmith: the generator's packages are not installed (${(error as Error).message.split('\n')[0]}).\n    hint: npm install --save-dev --save-exact ${install}\n`);
+    io.stderr(`toolsmith: the generator's packages are not installed (missing: ${missing.join(', ')}).\n    hint: npm install --save-dev --save-exact ${install}\n`);
     return undefined;
+  }
+  return module === './watch.js' ? await import('./watch.js') : await import('./generate.js');
+}
+
+const resolveFromHere = createRequire(import.meta.url);
+
+/** True when `name` resolves from toolsmith's own location (as its imports would). */
+function isInstalled(name: string): boolean {
+  try {
+    resolveFromHere.resolve(name);
+    return true;
+  } catch (error) {
+    // An ESM-only package without a `require` condition is installed all the same.
+    return (error as NodeJS.ErrnoException).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
   }
 }
 
