@@ -6,13 +6,48 @@
 import { readFileSync } from 'node:fs';
 import { defineLazyTool, type ITool, type LazyToolSchemas } from '../src/index.js';
 import { toolCatalog } from './catalog.js';
-import type { CalculatorInput, CalculatorOutput } from './types/calculator.js';
-import type { GetCurrentDatetimeInput, GetCurrentDatetimeOutput } from './types/get-current-datetime.js';
-import type { ListDirectoryInput, ListDirectoryOutput } from './types/list-directory.js';
-import type { MemoryReadInput, MemoryReadOutput } from './types/memory-read.js';
-import type { MemoryWriteInput, MemoryWriteOutput } from './types/memory-write.js';
-import type { ReadFileInput, ReadFileOutput } from './types/read-file.js';
-import type { RememberCalculationInput, RememberCalculationOutput } from './types/remember-calculation.js';
+import type { ToolName } from './registry.js';
+
+/** Every tool name and, at the same index, its schemas file under schemas/. */
+const names: readonly ToolName[] = [
+  'calculator',
+  'get_current_datetime',
+  'list_directory',
+  'memory_read',
+  'memory_write',
+  'read_file',
+  'remember_calculation',
+];
+const schemaFiles: readonly string[] = [
+  'calculator.json',
+  'get-current-datetime.json',
+  'list-directory.json',
+  'memory-read.json',
+  'memory-write.json',
+  'read-file.json',
+  'remember-calculation.json',
+];
+
+/** Imports one tool's implementation: one function, so loading this module creates no closure per tool. */
+async function load(name: ToolName): Promise<ITool> {
+  switch (name) {
+    case 'calculator':
+      return new (await import('../src/tools/calculator.js')).CalculatorTool();
+    case 'get_current_datetime':
+      return new (await import('../src/tools/get-current-datetime.js')).GetCurrentDatetimeTool();
+    case 'list_directory':
+      return new (await import('../src/tools/list-directory.js')).ListDirectoryTool();
+    case 'memory_read':
+      return new (await import('../src/tools/memory-read.js')).MemoryReadTool();
+    case 'memory_write':
+      return new (await import('../src/tools/memory-write.js')).MemoryWriteTool();
+    case 'read_file':
+      return new (await import('../src/tools/read-file.js')).ReadFileTool();
+    case 'remember_calculation':
+      return new (await import('../src/tools/remember-calculation.js')).RememberCalculationTool();
+  }
+  throw new Error(`unknown tool ${String(name)}`);
+}
 
 /** A tool's bundled schemas, read from schemas/<tool>.json the first time they are needed. */
 function readSchemas(file: string): () => LazyToolSchemas {
@@ -24,41 +59,7 @@ function readSchemas(file: string): () => LazyToolSchemas {
  * loads no implementation, base class or validator, so start-up does not grow with the tools.
  */
 export function createLazyTools(): ITool[] {
-  return [
-    defineLazyTool<CalculatorInput, CalculatorOutput>(
-      toolCatalog['calculator'],
-      async () => new (await import('../src/tools/calculator.js')).CalculatorTool(),
-      readSchemas('calculator.json'),
-    ),
-    defineLazyTool<GetCurrentDatetimeInput, GetCurrentDatetimeOutput>(
-      toolCatalog['get_current_datetime'],
-      async () => new (await import('../src/tools/get-current-datetime.js')).GetCurrentDatetimeTool(),
-      readSchemas('get-current-datetime.json'),
-    ),
-    defineLazyTool<ListDirectoryInput, ListDirectoryOutput>(
-      toolCatalog['list_directory'],
-      async () => new (await import('../src/tools/list-directory.js')).ListDirectoryTool(),
-      readSchemas('list-directory.json'),
-    ),
-    defineLazyTool<MemoryReadInput, MemoryReadOutput>(
-      toolCatalog['memory_read'],
-      async () => new (await import('../src/tools/memory-read.js')).MemoryReadTool(),
-      readSchemas('memory-read.json'),
-    ),
-    defineLazyTool<MemoryWriteInput, MemoryWriteOutput>(
-      toolCatalog['memory_write'],
-      async () => new (await import('../src/tools/memory-write.js')).MemoryWriteTool(),
-      readSchemas('memory-write.json'),
-    ),
-    defineLazyTool<ReadFileInput, ReadFileOutput>(
-      toolCatalog['read_file'],
-      async () => new (await import('../src/tools/read-file.js')).ReadFileTool(),
-      readSchemas('read-file.json'),
-    ),
-    defineLazyTool<RememberCalculationInput, RememberCalculationOutput>(
-      toolCatalog['remember_calculation'],
-      async () => new (await import('../src/tools/remember-calculation.js')).RememberCalculationTool(),
-      readSchemas('remember-calculation.json'),
-    ),
-  ];
+  return names.map((name, index) =>
+    defineLazyTool(toolCatalog[name], () => load(name), readSchemas(schemaFiles[index]!)),
+  );
 }

@@ -93,7 +93,22 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push(`import { readFileSync } from 'node:fs';`);
   lines.push(`import { defineLazyTool, type ITool, type LazyToolSchemas } from '${runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport)}';`);
   lines.push(`import { toolCatalog } from './catalog.js';`);
-  for (const tool of tools) lines.push(`import type { ${tool.names.inputType}, ${tool.names.outputType} } from './types/${tool.names.kebab}.js';`);
+  lines.push(`import type { ToolName } from './registry.js';`);
+  lines.push('');
+  lines.push('/** Every tool name and, at the same index, its schemas file under schemas/. */');
+  lines.push(`const names: readonly ToolName[] = [${tools.map((tool) => stringLiteral(tool.name)).join(', ')}];`);
+  lines.push(`const schemaFiles: readonly string[] = [${tools.map((tool) => stringLiteral(`${tool.names.kebab}.json`)).join(', ')}];`);
+  lines.push('');
+  lines.push('/** Imports one tool\'s implementation: one function, so loading this module creates no closure per tool. */');
+  lines.push('async function load(name: ToolName): Promise<ITool> {');
+  lines.push('  switch (name) {');
+  for (const tool of tools) {
+    lines.push(`    case ${stringLiteral(tool.name)}:`);
+    lines.push(`      return new (await import('${stubs}/${tool.names.kebab}.js')).${tool.names.impl}();`);
+  }
+  lines.push('  }');
+  lines.push('  throw new Error(`unknown tool ${String(name)}`);');
+  lines.push('}');
   lines.push('');
   lines.push('/** A tool\'s bundled schemas, read from schemas/<tool>.json the first time they are needed. */');
   lines.push('function readSchemas(file: string): () => LazyToolSchemas {');
@@ -105,13 +120,7 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push(' * loads no implementation, base class or validator, so start-up does not grow with the tools.');
   lines.push(' */');
   lines.push('export function createLazyTools(): ITool[] {');
-  lines.push('  return [');
-  for (const tool of tools) {
-    lines.push(
-      `    defineLazyTool<${tool.names.inputType}, ${tool.names.outputType}>(toolCatalog[${stringLiteral(tool.name)}], async () => new (await import('${stubs}/${tool.names.kebab}.js')).${tool.names.impl}(), readSchemas('${tool.names.kebab}.json')),`,
-    );
-  }
-  lines.push('  ];');
+  lines.push('  return names.map((name, index) => defineLazyTool(toolCatalog[name], () => load(name), readSchemas(schemaFiles[index]!)));');
   lines.push('}');
   const schemaFiles: GeneratedFile[] = tools.map((tool) => ({
     path: `schemas/${tool.names.kebab}.json`,
