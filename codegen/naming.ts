@@ -102,13 +102,3 @@ export function runtimeSpecifier(fromFile: string, runtimeImport: string): strin
   if (depth > 0) return `${'../'.repeat(depth)}${trimmed}`;
   return trimmed.startsWith('../') ? trimmed : `./${trimmed}`;
 }
-
-/** Words TypeScript reserves, which a generated identifier must never be on its own. */
-const RESERVED = new Set(
-  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with implements interface let package private protected public static yield any boolean number string symbol object unknown never undefined'.split(' '),
-);
-
-/** True when `name` can stand as a TypeScript identifier. */
-export function isIdentifier(name: string): boolean {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !RESERVED.has(name);
-}

@@ -1,14 +1,5 @@
 import type { Problem } from './model.js';
 
-/** Thrown by `generate` when definitions are invalid: carries every problem found, sorted. */
-export class DefinitionError extends Error {
-  readonly code = 'INVALID_DEFINITIONS';
-  constructor(readonly problems: readonly Problem[]) {
-    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} in the tool definitions:\n${problems.map(formatProblem).join('\n')}`);
-    this.name = 'DefinitionError';
-  }
-}
-
 /** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` */
 export function formatProblem(problem: Problem): string {
   const where = `${problem.file}:${problem.line}:${problem.column}`;

@@ -2,15 +2,10 @@ import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../mod
 import { createEmitProject, docText, finish } from './tool-bases.js';
 
 /**
- * Emits `<stubs>/<tool>.ts`, the once-only implementation stub: `export class <Pascal>Tool extends
- * <Pascal>ToolBase` with a typed `execute` answering a "not implemented" failure. `write` creates it
- * only when the file does not exist; a later generate never touches it.
+ * The once-only implementation stub of one tool, `<stubs>/<tool>.ts`: `export class <Pascal>Tool
+ * extends <Pascal>ToolBase` with a typed `execute` answering a "not implemented" failure. `write`
+ * creates it only when the file does not exist; a later generate never touches it.
  */
-export function emitStubs(project: ProjectModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile[] {
-  return project.tools.map((tool) => emitStub(tool, ctx, tsProject));
-}
-
-/** The stub of one tool. */
 export function emitStub(tool: ToolModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile {
   const names = tool.names;
   const path = `${names.kebab}.ts`;

@@ -15,15 +15,10 @@ export function docText(text: string): string {
 }
 
 /**
- * Emits `tools/<tool>.base.ts`: `export abstract class <Pascal>ToolBase implements ITool<Input, Output>`
+ * The base class file of one tool, `tools/<tool>.base.ts`: `export abstract class <Pascal>ToolBase implements ITool<Input, Output>`
  * with every metadata field, the frozen bundled schemas, the generated validators, and `execute`
  * abstract — or, for a composed tool, implemented by running its declared steps.
  */
-export function emitToolBases(project: ProjectModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile[] {
-  return project.tools.map((tool) => emitToolBase(tool, ctx, tsProject));
-}
-
-/** The base class file of one tool. */
 export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile {
   const path = `tools/${tool.names.kebab}.base.ts`;
   const file = tsProject.createSourceFile(`/${path}`, '', { overwrite: true });

@@ -27,21 +27,7 @@ const PROTO_STAND_IN = '__toolsmith_proto_key__';
 /** Where each type name is declared: the module stem under `types/`. */
 type TypeHomes = ReadonlyMap<string, string>;
 
-/**
- * Emits `types/<tool>.ts` (`<Pascal>Input`, `<Pascal>Output`, the tool's own definitions) and
- * `types/<shared module>.ts` (one declaration per shared schema and definition, imported by every
- * tool that uses it — never copied).
- */
-export async function emitTypes(project: ProjectModel, ctx: EmitContext): Promise<GeneratedFile[]> {
-  const homes = new Map<string, string>();
-  for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
-  const files: GeneratedFile[] = [];
-  for (const shared of project.shared) files.push(await emitSharedTypes(shared, homes, ctx));
-  for (const tool of project.tools) files.push(await emitToolTypes(tool, homes, ctx));
-  return files;
-}
-
-/** The types of one tool. */
+/** The types of one tool, `types/<tool>.ts`: `<Pascal>Input`, `<Pascal>Output` and the tool's own definitions. */
 export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: EmitContext): Promise<GeneratedFile> {
   const path = `types/${tool.names.kebab}.ts`;
   const used = new Set<string>();
@@ -68,7 +54,7 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
   return { path, content, kind: 'generated' };
 }
 
-/** The types of one shared schema file. */
+/** The types of one shared schema file, `types/<module>.ts`: one declaration per schema and definition, imported by every tool that uses it — never copied. */
 export async function emitSharedTypes(shared: SharedSchemaModel, homes: TypeHomes, ctx: EmitContext): Promise<GeneratedFile> {
   const path = `types/${shared.module}.ts`;
   const used = new Set<string>();

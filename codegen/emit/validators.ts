@@ -9,15 +9,10 @@ import { banner } from './banner.js';
 const REQUIRE_CALL = /require\("([^"]+)"\)(\.[A-Za-z_$][\w$]*)?(\[[^\]]+\])?/g;
 
 /**
- * Emits `validators/<tool>.js` (Ajv standalone ESM: `validate<Pascal>Input`, `validate<Pascal>Output`)
+ * The validator module of one tool, `validators/<tool>.js` (Ajv standalone ESM: `validate<Pascal>Input`, `validate<Pascal>Output`)
  * and a `.d.ts` declaring them as type guards of the generated types. The module graph loads only
  * `ajv/dist/runtime/*` and `ajv-formats/dist/formats.js`, never Ajv's compiler.
  */
-export function emitValidators(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
-  return project.tools.flatMap((tool) => emitToolValidators(tool, ctx));
-}
-
-/** The validator module and its declaration file for one tool. */
 export function emitToolValidators(tool: ToolModel, ctx: EmitContext): GeneratedFile[] {
   const jsPath = `validators/${tool.names.kebab}.js`;
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
