@@ -1,6 +1,6 @@
 import type { ProjectModel, ToolModel } from '../../model.js';
-import { compareStrings } from '../../naming.js';
 import {
+  buildPerTool,
   checkObjectRoot,
   cloneJson,
   isSchemaObject,
@@ -11,7 +11,6 @@ import {
   setOwn,
   SINGLE_KEYWORDS,
   type TargetBuild,
-  targetProblem,
   UnrepresentableError,
 } from './schema-walk.js';
 
@@ -95,17 +94,7 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
 /** `manifests/anthropic.json`: Messages API tools. */
 export function buildAnthropicManifest(project: ProjectModel): TargetBuild<AnthropicTool[]> {
   const build: TargetBuild<AnthropicTool[]> = { content: [], losses: {}, problems: [], unavailable: {} };
-  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
-    const recorder = new LossRecorder('anthropic');
-    try {
-      const inputSchema = toAnthropicInputSchema(tool, recorder);
-      build.content.push({ name: tool.name, description: tool.description, input_schema: inputSchema });
-      build.losses[tool.name] = recorder.entries;
-    } catch (error) {
-      if (!(error instanceof UnrepresentableError)) throw error;
-      build.problems.push(targetProblem(tool, error.pointer, error.message));
-      build.unavailable[tool.name] = error.message;
-    }
-  }
-  return build;
+  return buildPerTool(project, 'anthropic', build, (tool, recorder) => {
+    build.content.push({ name: tool.name, description: tool.description, input_schema: toAnthropicInputSchema(tool, recorder) });
+  });
 }

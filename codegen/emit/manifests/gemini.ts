@@ -1,6 +1,6 @@
 import type { ProjectModel, ToolModel } from '../../model.js';
-import { compareStrings } from '../../naming.js';
 import {
+  buildPerTool,
   checkObjectRoot,
   childPointer,
   cloneJson,
@@ -12,7 +12,6 @@ import {
   type SchemaObject,
   setOwn,
   type TargetBuild,
-  targetProblem,
   TOOLING_KEYWORDS,
   UnrepresentableError,
 } from './schema-walk.js';
@@ -186,19 +185,10 @@ export function buildGeminiManifest(project: ProjectModel): TargetBuild<{ functi
     problems: [],
     unavailable: {},
   };
-  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
-    const recorder = new LossRecorder('gemini');
-    try {
-      const parameters = toGeminiParameters(tool, recorder);
-      const declaration: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
-      if (parameters !== undefined) declaration.parameters = parameters;
-      build.content.functionDeclarations.push(declaration);
-      build.losses[tool.name] = recorder.entries;
-    } catch (error) {
-      if (!(error instanceof UnrepresentableError)) throw error;
-      build.problems.push(targetProblem(tool, error.pointer, error.message));
-      build.unavailable[tool.name] = error.message;
-    }
-  }
-  return build;
+  return buildPerTool(project, 'gemini', build, (tool, recorder) => {
+    const parameters = toGeminiParameters(tool, recorder);
+    const declaration: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
+    if (parameters !== undefined) declaration.parameters = parameters;
+    build.content.functionDeclarations.push(declaration);
+  });
 }

@@ -1,8 +1,8 @@
 import type { ProjectModel, ToolModel } from '../../model.js';
-import { compareStrings } from '../../naming.js';
 import { checkOpenAiName, type OpenAiTool } from './openai.js';
 import {
   ANNOTATION_KEYWORDS,
+  buildPerTool,
   checkObjectRoot,
   childPointer,
   cloneJson,
@@ -14,7 +14,6 @@ import {
   type SchemaObject,
   setOwn,
   type TargetBuild,
-  targetProblem,
   TOOLING_KEYWORDS,
   UnrepresentableError,
 } from './schema-walk.js';
@@ -284,20 +283,11 @@ export function toOpenAiStrictParameters(tool: ToolModel, recorder: LossRecorder
 /** `manifests/openai-strict.json`: Chat Completions function tools with `strict: true`. */
 export function buildOpenAiStrictManifest(project: ProjectModel): OpenAiStrictBuild {
   const build: OpenAiStrictBuild = { content: [], losses: {}, problems: [], unavailable: {}, nullableOptionals: {} };
-  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
-    const recorder = new LossRecorder('openai-strict');
+  return buildPerTool(project, 'openai-strict', build, (tool, recorder) => {
     const nullable: string[] = [];
-    try {
-      checkOpenAiName(tool, 'openai-strict');
-      const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
-      build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters, strict: true } });
-      build.losses[tool.name] = recorder.entries;
-      build.nullableOptionals[tool.name] = nullable;
-    } catch (error) {
-      if (!(error instanceof UnrepresentableError)) throw error;
-      build.problems.push(targetProblem(tool, error.pointer, error.message));
-      build.unavailable[tool.name] = error.message;
-    }
-  }
-  return build;
+    checkOpenAiName(tool, 'openai-strict');
+    const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
+    build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters, strict: true } });
+    build.nullableOptionals[tool.name] = nullable;
+  });
 }

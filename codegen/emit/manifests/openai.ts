@@ -1,13 +1,11 @@
 import type { ProjectModel, ToolModel } from '../../model.js';
-import { compareStrings } from '../../naming.js';
 import {
+  buildPerTool,
   checkObjectRoot,
   cloneJson,
-  LossRecorder,
   prepareRoot,
   type SchemaObject,
   type TargetBuild,
-  targetProblem,
   UnrepresentableError,
 } from './schema-walk.js';
 
@@ -52,19 +50,10 @@ export function checkOpenAiName(tool: ToolModel, target: 'openai' | 'openai-stri
  */
 export function buildOpenAiManifest(project: ProjectModel): TargetBuild<OpenAiTool[]> {
   const build: TargetBuild<OpenAiTool[]> = { content: [], losses: {}, problems: [], unavailable: {} };
-  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
-    const recorder = new LossRecorder('openai');
-    try {
-      checkOpenAiName(tool, 'openai');
-      checkObjectRoot(tool, 'openai', tool.inputSchema);
-      const parameters = prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT);
-      build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
-      build.losses[tool.name] = recorder.entries;
-    } catch (error) {
-      if (!(error instanceof UnrepresentableError)) throw error;
-      build.problems.push(targetProblem(tool, error.pointer, error.message));
-      build.unavailable[tool.name] = error.message;
-    }
-  }
-  return build;
+  return buildPerTool(project, 'openai', build, (tool, recorder) => {
+    checkOpenAiName(tool, 'openai');
+    checkObjectRoot(tool, 'openai', tool.inputSchema);
+    const parameters = prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT);
+    build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
+  });
 }

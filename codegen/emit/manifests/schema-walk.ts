@@ -1,4 +1,5 @@
-import type { Problem, ToolModel } from '../../model.js';
+import type { Problem, ProjectModel, ToolModel } from '../../model.js';
+import { compareStrings } from '../../naming.js';
 import type { LossEntry, ManifestTarget } from './loss-report.js';
 import { escapePointerSegment } from '../../problems.js';
 import { cloneJson, hasOwn, isObject, setOwn } from '../../schema-walk.js';
@@ -210,6 +211,31 @@ export class UnrepresentableError extends Error {
 }
 
 /** What every target builder returns. */
+/**
+ * Builds one target's manifest tool by tool, in name order: `add` puts a tool's entry into the
+ * build while recording losses; a tool the target cannot take (`UnrepresentableError`) becomes a
+ * problem and an `unavailable` reason instead, and its entry is left out.
+ */
+export function buildPerTool<TBuild extends TargetBuild<unknown>>(
+  project: ProjectModel,
+  target: ManifestTarget,
+  build: TBuild,
+  add: (tool: ToolModel, recorder: LossRecorder) => void,
+): TBuild {
+  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
+    const recorder = new LossRecorder(target);
+    try {
+      add(tool, recorder);
+      build.losses[tool.name] = recorder.entries;
+    } catch (error) {
+      if (!(error instanceof UnrepresentableError)) throw error;
+      build.problems.push(targetProblem(tool, error.pointer, error.message));
+      build.unavailable[tool.name] = error.message;
+    }
+  }
+  return build;
+}
+
 export interface TargetBuild<TContent> {
   /** The manifest file's JSON value. */
   content: TContent;
