@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   ComposedTool,
   ToolOrchestrator,
@@ -8,17 +8,9 @@ import {
   type ApprovalGate,
   type ITool,
 } from '../../src/index.js';
-import { callTool, caller, deferred, hangingTool, makeTool, sleep } from './helpers.js';
+import { caller, callTool, deferred, hangingTool, makeTool, sleep, useOrchestrators } from './helpers.js';
 
-const orchestrators: ToolOrchestrator[] = [];
-function orchestrator(options: ConstructorParameters<typeof ToolOrchestrator>[0] = {}): ToolOrchestrator {
-  const created = new ToolOrchestrator({ shutdownTimeoutMs: 50, ...options });
-  orchestrators.push(created);
-  return created;
-}
-afterEach(async () => {
-  await Promise.all(orchestrators.splice(0).map((created) => created.shutdown()));
-});
+const orchestrator = useOrchestrators();
 
 const topicSchema = { type: 'object', properties: { topic: { type: 'string' }, limit: { type: 'integer', default: 2 } }, required: ['topic'] };
 

@@ -1,4 +1,21 @@
-import type { ITool, ToolCallDetails, ToolCallResult, ToolOrchestrator } from '../../src/index.js';
+import { afterEach } from 'vitest';
+import { ToolOrchestrator, type ITool, type ToolCallDetails, type ToolCallResult } from '../../src/index.js';
+
+/**
+ * A factory of orchestrators (50 ms shutdown deadline) that are all shut down after each test of
+ * the file that calls it.
+ */
+export function useOrchestrators(): (options?: ConstructorParameters<typeof ToolOrchestrator>[0]) => ToolOrchestrator {
+  const created: ToolOrchestrator[] = [];
+  afterEach(async () => {
+    await Promise.all(created.splice(0).map((orchestrator) => orchestrator.shutdown()));
+  });
+  return (options = {}) => {
+    const orchestrator = new ToolOrchestrator({ shutdownTimeoutMs: 50, ...options });
+    created.push(orchestrator);
+    return orchestrator;
+  };
+}
 
 /** A hand-written tool (its input schema is compiled at registration); override any field. */
 export function makeTool(name: string, overrides: Partial<ITool> = {}): ITool {
