@@ -22,7 +22,8 @@ export interface ValidationIssue {
 
 /**
  * A compiled validator as Ajv (standalone or runtime) produces it: a type guard that coerces and
- * fills defaults in place and leaves its problems on `.errors`.
+ * fills defaults in place and leaves its problems on `.errors`. The runtime calls it as
+ * `validate(data, { instancePath: '' })`, with Ajv's data context for a root value.
  */
 export interface ValidateFunction<T = unknown> {
   (data: unknown): data is T;

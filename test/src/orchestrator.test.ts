@@ -56,9 +56,9 @@ describe('processToolCall: a successful call', () => {
     await callTool(o, 'ctx', {}, { sessionData: { s: 1 }, personaCapabilities: ['cap:a'], callerTurn });
     expect(context).toMatchObject({ gmiId: 'gmi-1', personaId: 'persona-1', userContext: { userId: 'user-1' }, sessionData: { s: 1 }, personaCapabilities: ['cap:a'], callerTurn });
     const generated = context?.correlationId;
-    expect(generated).toMatch(/^[0-9a-f-]{36}-\d+$/);
+    expect(generated).toMatch(/^[0-9a-f-]{36}-[0-9a-z]+$/);
     await callTool(o, 'ctx');
-    expect(context?.correlationId).toMatch(/^[0-9a-f-]{36}-\d+$/);
+    expect(context?.correlationId).toMatch(/^[0-9a-f-]{36}-[0-9a-z]+$/);
     expect(context?.correlationId).not.toBe(generated);
     await callTool(o, 'ctx', {}, { correlationId: 'corr-1' });
     expect(context?.correlationId).toBe('corr-1');
