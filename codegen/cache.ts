@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { listJsonFiles } from './load.js';
 import type { GeneratedFile, ToolModel } from './model.js';
+import type { ResolvedOptions } from './options.js';
+import { loadTemplates } from './templates/index.js';
+import { listFiles, recoverInterrupted } from './write.js';
 
 /**
  * The incremental-generation cache: per tool, the content hash it was generated from (its
@@ -18,6 +22,24 @@ export interface GenerationCache {
   tools: Record<string, CacheEntry>;
   /** The files that list every tool (registry, index, shared types, manifests, docs), keyed by the whole model. */
   project?: CacheEntry;
+  /** What the last successful run read and wrote, for the nothing-changed shortcut (`unchangedRun`). */
+  snapshot?: RunSnapshot;
+}
+
+/**
+ * The inputs and outputs of a successful run. Inputs are recorded by content; outputs by what
+ * `stat` says right after they were written (size, modification time in ns, inode), as git's
+ * index does, so a later run can tell they are untouched without reading them back.
+ */
+export interface RunSnapshot {
+  /** Schemas-relative path of every definition and shared schema → sha256 of its bytes. */
+  inputs: Record<string, string>;
+  /** Output-relative path of every generated file → [size, mtime ns as a decimal string, inode]. */
+  outputs: Record<string, [number, string, number]>;
+  /** Stubs-relative path of every tool's implementation file (must still exist). */
+  stubs: string[];
+  /** How many tools the run had. */
+  tools: number;
 }
 
 /** What produced some files (a hash of their inputs) and the hashes of those files. */
@@ -86,6 +108,81 @@ export function reuseEntry(entry: CacheEntry | undefined, hash: string, outDir: 
     files.push({ path: file, content, kind: 'generated', onDisk: true });
   }
   return files;
+}
+
+/** The cache key of a run: the generator's code, the emit context, the templates, the manifest targets, formatting. */
+export function generationCacheKey(resolved: ResolvedOptions): string {
+  const templates = loadTemplates(resolved.templatesDir);
+  return sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null, format: resolved.format }));
+}
+
+/** The stat fields a snapshot records for a file, or undefined when it cannot be read. */
+function statEntry(file: string): [number, string, number] | undefined {
+  try {
+    const stat = statSync(file, { bigint: true });
+    return stat.isFile() ? [Number(stat.size), stat.mtimeNs.toString(), Number(stat.ino)] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records a successful run: the inputs it read (by content) and the files now in the output folder (by stat). */
+export function takeSnapshot(inputs: Record<string, string>, outDir: string, outputs: readonly string[], stubs: readonly string[], tools: number): RunSnapshot | undefined {
+  const recorded: RunSnapshot['outputs'] = {};
+  for (const file of outputs) {
+    const entry = statEntry(path.join(outDir, file));
+    if (entry === undefined) return undefined;
+    recorded[file] = entry;
+  }
+  return { inputs, outputs: recorded, stubs: [...stubs], tools };
+}
+
+/**
+ * The nothing-changed shortcut, checked before the generator itself is even loaded: when the
+ * cache key (generator code, options, templates) is the same, every definition and shared schema
+ * has the bytes it had at the last successful run, no file was added or removed, every generated
+ * file still has the size, modification time and inode recorded right after it was written, and
+ * every stub exists, then a run would write nothing. Answers the number of tools and of generated
+ * files, or undefined when anything differs (a full incremental run decides then).
+ *
+ * The limit, as with git's index: a generated file rewritten to the same size within the same
+ * file-system timestamp tick as toolsmith's own write is not noticed here (`toolsmith check`
+ * always compares bytes).
+ */
+export function unchangedRun(resolved: ResolvedOptions): { tools: number; files: number } | undefined {
+  const file = cacheFile(resolved.root, resolved.outDir);
+  if (file === undefined || !existsSync(file)) return undefined;
+  recoverInterrupted(resolved.outDir);
+  const cache = readCache(file, generationCacheKey(resolved));
+  const snapshot = cache.snapshot;
+  if (snapshot === undefined) return undefined;
+  let inputs: string[];
+  try {
+    inputs = listJsonFiles(resolved.schemasDir);
+  } catch {
+    return undefined;
+  }
+  if (inputs.length !== Object.keys(snapshot.inputs).length) return undefined;
+  for (const relPath of inputs) {
+    const expected = snapshot.inputs[relPath];
+    if (expected === undefined) return undefined;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path.join(resolved.schemasDir, relPath));
+    } catch {
+      return undefined;
+    }
+    if (createHash('sha256').update(bytes).digest('hex') !== expected) return undefined;
+  }
+  const outputs = listFiles(resolved.outDir);
+  if (outputs.length !== Object.keys(snapshot.outputs).length) return undefined;
+  for (const relPath of outputs) {
+    const expected = snapshot.outputs[relPath];
+    const actual = expected === undefined ? undefined : statEntry(path.join(resolved.outDir, relPath));
+    if (actual === undefined || actual[0] !== expected![0] || actual[1] !== expected![1] || actual[2] !== expected![2]) return undefined;
+  }
+  for (const stub of snapshot.stubs) if (!existsSync(path.join(resolved.stubsDir, stub))) return undefined;
+  return { tools: snapshot.tools, files: outputs.length };
 }
 
 let fingerprint: string | undefined;

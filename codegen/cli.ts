@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { cacheFile, writeCache } from './cache.js';
+import { cacheFile, takeSnapshot, unchangedRun, writeCache } from './cache.js';
 import { initProject } from './init.js';
 import { loadConfig, type ToolsmithConfig } from './config.js';
 import { GENERATOR_PACKAGES } from './generator-packages.js';
@@ -103,6 +103,16 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
     reportProblems(configProblems, io);
     return EXIT.invalid;
   }
+  if (!flags.check) {
+    // Nothing changed since the last successful run: answer without loading the generator.
+    const unchanged = unchangedRun(resolveOptions(generateOptions));
+    if (unchanged !== undefined) {
+      io.stdout(
+        `toolsmith: ${unchanged.tools} tools (${unchanged.tools} unchanged, skipped), 0 files written, ${unchanged.files} up to date, 0 removed, 0 stubs created (${Math.round(performance.now() - started)} ms)\n`,
+      );
+      return EXIT.ok;
+    }
+  }
   const generator = await loadGenerator(io);
   if (generator === undefined) return EXIT.invalid;
   const { generate } = generator;
@@ -139,7 +149,14 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
     return EXIT.ok;
   }
   const report = writeOutput(resolved.outDir, result.files, resolved.stubsDir, result.stubs);
-  writeCache(cacheFile(resolved.root, resolved.outDir), result.cache);
+  const snapshot = takeSnapshot(
+    result.inputs,
+    resolved.outDir,
+    result.files.map((file) => file.path),
+    result.project.tools.map((tool) => `${tool.names.kebab}.ts`),
+    result.project.tools.length,
+  );
+  writeCache(cacheFile(resolved.root, resolved.outDir), snapshot === undefined ? result.cache : { ...result.cache, snapshot });
   const written = report.replaced ? report.diff.stale.length + report.diff.missing.length : 0;
   io.stdout(
     `toolsmith: ${result.project.tools.length} tools (${result.reused} unchanged, skipped), ${written} files written, ${report.diff.same.length} up to date, ${report.diff.extra.length} removed, ${report.stubsCreated.length} stubs created (${Math.round(performance.now() - started)} ms)\n`,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Project } from 'ts-morph';
-import { cacheFile, generatorFingerprint, readCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
+import { cacheFile, generationCacheKey, readCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
 import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/manifests/index.js';
 import { emitRegistry } from './emit/registry.js';
 import { emitToolValidators } from './emit/validators.js';
@@ -50,18 +50,21 @@ export interface GenerateResult {
  * definition is invalid (then no files). Reads the definitions and, unless `incremental` is off,
  * the previous output of tools whose content hash did not change (see cache.ts); writes nothing.
  */
-export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number }> {
+export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number; inputs: Record<string, string> }> {
   const resolved = resolveOptions(options);
   const templates = loadTemplates(resolved.templatesDir);
-  const cacheKey = sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null, format: resolved.format }));
+  const cacheKey = generationCacheKey(resolved);
   const previous = options.incremental === false ? readCache(undefined, cacheKey) : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
+  // What was read, by content: recorded for the nothing-changed shortcut (cache.ts `unchangedRun`).
+  const inputs: Record<string, string> = {};
+  for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
   const { project, problems } = normalize(loaded, { isUnchanged: (name, hash) => previous.tools[name]?.hash === hash });
   const unknownTargets = (options.manifestTargets ?? []).filter((target) => !(MANIFEST_TARGETS as readonly string[]).includes(target));
   for (const target of unknownTargets) {
     problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });
   }
-  const empty = { project, files: [], stubs: [], cache: previous, reused: 0 };
+  const empty = { project, files: [], stubs: [], cache: previous, reused: 0, inputs };
   // The files that list every tool depend on the whole model: every tool's hash and every shared schema.
   const projectHash = sha256(JSON.stringify({ tools: project.tools.map((tool) => [tool.name, tool.hash]), shared: project.shared.map((entry) => [entry.relPath, entry.schema]) }));
   if (problems.length > 0) return { ...empty, problems };
@@ -84,7 +87,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   const projectFiles: Record<string, string> = {};
   for (const file of emitted.projectFiles) projectFiles[file.path] = sha256(file.content);
   cache.project = { hash: projectHash, files: projectFiles };
-  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused };
+  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused, inputs };
 }
 
 /** Options of `emitAll`. */

@@ -60,7 +60,8 @@ export function problemAt(source: SourceFile, pointer: string, message: string, 
   return hint === undefined ? { file: source.file, line, column, pointer, message } : { file: source.file, line, column, pointer, message, hint };
 }
 
-function listJsonFiles(dir: string, prefix = ''): string[] {
+/** Every definition (`*.tool.json`) and shared schema (`*.schema.json`) under `dir`, relative, unsorted. */
+export function listJsonFiles(dir: string, prefix = ''): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;

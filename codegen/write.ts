@@ -88,9 +88,18 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], stu
     const staging = `${outDir}.toolsmith-new-${suffix}`;
     const previous = `${outDir}.toolsmith-old-${suffix}`;
     try {
+      const same = new Set(diff.same);
+      const made = new Set<string>();
       for (const file of files) {
         const target = path.join(staging, file.path);
-        mkdirSync(path.dirname(target), { recursive: true });
+        const dir = path.dirname(target);
+        if (!made.has(dir)) {
+          mkdirSync(dir, { recursive: true });
+          made.add(dir);
+        }
+        // An unchanged file is hard-linked from the current tree (no bytes copied); the swap then
+        // publishes the new tree at once all the same.
+        if (same.has(file.path) && tryLink(path.join(outDir, file.path), target)) continue;
         writeFileSync(target, file.content);
       }
       if (files.length === 0) mkdirSync(staging, { recursive: true });
@@ -122,6 +131,16 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], stu
     }
   }
   return { diff, replaced, stubsCreated };
+}
+
+/** Hard-links `from` at `to`; false when the file system cannot (the caller writes a copy). */
+function tryLink(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Stubs that do not exist yet (for `check`). */

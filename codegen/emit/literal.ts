@@ -26,6 +26,33 @@ export function stringLiteral(text: string): string {
   return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+/**
+ * A string literal as prettier prints one in our generated TypeScript: single quotes, unless the
+ * text holds more single than double quotes. Escapes as `stringLiteral` (JSON's, plus U+2028/9).
+ */
+export function quoted(text: string): string {
+  const json = stringLiteral(text);
+  const singles = text.split("'").length - 1;
+  const doubles = text.split('"').length - 1;
+  if (singles > doubles) return json;
+  // JSON escapes every `"` as `\"` and never escapes `'`: swap the two for a single-quoted literal.
+  return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
+/** Longest line of generated TypeScript laid out without prettier (prettier's printWidth there). */
+export const PRINT_WIDTH = 120;
+
+/**
+ * A bracketed list laid out as prettier would: on the line when `before + list + after` fits in
+ * `PRINT_WIDTH`, otherwise one item per line (trailing commas), `indent` being the line's indentation.
+ */
+export function layoutList(items: readonly string[], before: string, after: string, indent = '', brackets: readonly [string, string] = ['[', ']']): string {
+  const [open, close] = brackets;
+  const inline = `${indent}${before}${open}${items.join(', ')}${close}${after}`;
+  if (inline.length <= PRINT_WIDTH || items.length === 0) return inline;
+  return `${indent}${before}${open}\n${items.map((item) => `${indent}  ${item},`).join('\n')}\n${indent}${close}${after}`;
+}
+
 /** A property key: bare when it is a plain identifier, quoted otherwise, computed for `__proto__`. */
 export function propertyKey(key: string): string {
   if (key === '__proto__') return '["__proto__"]';

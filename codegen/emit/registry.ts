@@ -1,7 +1,7 @@
 import type { EmitContext, GeneratedFile, ProjectModel } from '../model.js';
 import { runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
-import { stringLiteral } from './literal.js';
+import { layoutList, quoted, stringLiteral } from './literal.js';
 
 /**
  * Emits `registry.ts` (imports every implementation; `createTools()`, the `ToolName` union, the
@@ -13,21 +13,21 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
   const runtime = runtimeSpecifier('registry.ts', ctx.runtimeImport);
   const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
-  lines.push(`import { ToolClient, type ITool, type ToolCallDefaults, type ToolOrchestrator } from '${runtime}';`);
+  lines.push(`import { ToolClient, type ITool, type ToolCallDefaults, type ToolOrchestrator } from ${quoted(runtime)};`);
   for (const tool of tools) {
-    lines.push(`import { ${tool.names.impl} } from '${stubs}/${tool.names.kebab}.js';`);
-    lines.push(`import type { ${tool.names.inputType}, ${tool.names.outputType} } from './types/${tool.names.kebab}.js';`);
+    lines.push(layoutList([tool.names.impl], 'import ', ` from ${quoted(`${stubs}/${tool.names.kebab}.js`)};`, '', ['{ ', ' }']));
+    lines.push(layoutList([tool.names.inputType, tool.names.outputType], 'import type ', ` from ${quoted(`./types/${tool.names.kebab}.js`)};`, '', ['{ ', ' }']));
   }
   lines.push('');
   lines.push('/** Every tool name, sorted. */');
-  lines.push(`export const toolNames = [${tools.map((tool) => stringLiteral(tool.name)).join(', ')}] as const;`);
+  lines.push(layoutList(tools.map((tool) => quoted(tool.name)), 'export const toolNames = ', ' as const;'));
   lines.push('');
   lines.push('/** The name of a generated tool. */');
   lines.push('export type ToolName = (typeof toolNames)[number];');
   lines.push('');
   lines.push('/** Input and output types of every tool, by name. */');
   lines.push('export interface ToolTypes {');
-  for (const tool of tools) lines.push(`  ${stringLiteral(tool.name)}: { input: ${tool.names.inputType}; output: ${tool.names.outputType} };`);
+  for (const tool of tools) lines.push(`  ${typeKey(tool.name)}: { input: ${tool.names.inputType}; output: ${tool.names.outputType} };`);
   lines.push('}');
   lines.push('');
   lines.push('/** The input type of the tool named `N`. */');
@@ -38,7 +38,7 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   lines.push('');
   lines.push('/** A new instance of every tool, in name order. */');
   lines.push('export function createTools(): ITool[] {');
-  lines.push(`  return [${tools.map((tool) => `new ${tool.names.impl}()`).join(', ')}];`);
+  lines.push(layoutList(tools.map((tool) => `new ${tool.names.impl}()`), 'return ', ';', '  '));
   lines.push('}');
   lines.push('');
   lines.push('/** A client whose `call(name, args)` is typed by tool name: wrong arguments do not compile. */');
@@ -48,18 +48,24 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   const registry = `${lines.join('\n')}\n`;
 
   const index: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
-  for (const shared of project.shared) index.push(`export type * from './types/${shared.module}.js';`);
+  for (const shared of project.shared) index.push(`export type * from ${quoted(`./types/${shared.module}.js`)};`);
   for (const tool of tools) {
-    index.push(`export type * from './types/${tool.names.kebab}.js';`);
-    index.push(`export * from './validators/${tool.names.kebab}.js';`);
-    index.push(`export * from './tools/${tool.names.kebab}.base.js';`);
+    index.push(`export type * from ${quoted(`./types/${tool.names.kebab}.js`)};`);
+    index.push(`export * from ${quoted(`./validators/${tool.names.kebab}.js`)};`);
+    index.push(`export * from ${quoted(`./tools/${tool.names.kebab}.base.js`)};`);
   }
   index.push(`export * from './registry.js';`);
+  // Laid out here as prettier would (these files list every tool: prettier took ~1 s on them at 1,000 tools).
   return [
-    { path: 'registry.ts', content: registry, kind: 'generated' },
-    { path: 'index.ts', content: `${index.join('\n')}\n`, kind: 'generated' },
+    { path: 'registry.ts', content: registry, kind: 'generated', preformatted: true },
+    { path: 'index.ts', content: `${index.join('\n')}\n`, kind: 'generated', preformatted: true },
     ...emitLazyRegistry(project, ctx),
   ];
+}
+
+/** A key of the `ToolTypes` interface: bare when the tool name is an identifier. */
+function typeKey(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quoted(name);
 }
 
 /**
@@ -91,20 +97,20 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   ].join('\n');
   const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
   lines.push(`import { readFileSync } from 'node:fs';`);
-  lines.push(`import { defineLazyTool, type ITool, type LazyToolSchemas } from '${runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport)}';`);
+  lines.push(`import { defineLazyTool, type ITool, type LazyToolSchemas } from ${quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport))};`);
   lines.push(`import { toolCatalog } from './catalog.js';`);
   lines.push(`import type { ToolName } from './registry.js';`);
   lines.push('');
   lines.push('/** Every tool name and, at the same index, its schemas file under schemas/. */');
-  lines.push(`const names: readonly ToolName[] = [${tools.map((tool) => stringLiteral(tool.name)).join(', ')}];`);
-  lines.push(`const schemaFiles: readonly string[] = [${tools.map((tool) => stringLiteral(`${tool.names.kebab}.json`)).join(', ')}];`);
+  lines.push(layoutList(tools.map((tool) => quoted(tool.name)), 'const names: readonly ToolName[] = ', ';'));
+  lines.push(layoutList(tools.map((tool) => quoted(`${tool.names.kebab}.json`)), 'const schemaFiles: readonly string[] = ', ';'));
   lines.push('');
   lines.push('/** Imports one tool\'s implementation: one function, so loading this module creates no closure per tool. */');
   lines.push('async function load(name: ToolName): Promise<ITool> {');
   lines.push('  switch (name) {');
   for (const tool of tools) {
-    lines.push(`    case ${stringLiteral(tool.name)}:`);
-    lines.push(`      return new (await import('${stubs}/${tool.names.kebab}.js')).${tool.names.impl}();`);
+    lines.push(`    case ${quoted(tool.name)}:`);
+    lines.push(`      return new (await import(${quoted(`${stubs}/${tool.names.kebab}.js`)})).${tool.names.impl}();`);
   }
   lines.push('  }');
   lines.push('  throw new Error(`unknown tool ${String(name)}`);');
@@ -120,7 +126,9 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push(' * loads no implementation, base class or validator, so start-up does not grow with the tools.');
   lines.push(' */');
   lines.push('export function createLazyTools(): ITool[] {');
-  lines.push('  return names.map((name, index) => defineLazyTool(toolCatalog[name], () => load(name), readSchemas(schemaFiles[index]!)));');
+  lines.push('  return names.map((name, index) =>');
+  lines.push('    defineLazyTool(toolCatalog[name], () => load(name), readSchemas(schemaFiles[index]!)),');
+  lines.push('  );');
   lines.push('}');
   const schemaFiles: GeneratedFile[] = tools.map((tool) => ({
     path: `schemas/${tool.names.kebab}.json`,
@@ -131,6 +139,6 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
     ...schemaFiles,
     // One long line of JSON: prettier would only spend time on it.
     { path: 'catalog.ts', content: catalogFile, kind: 'generated', preformatted: true },
-    { path: 'lazy-registry.ts', content: `${lines.join('\n')}\n`, kind: 'generated' },
+    { path: 'lazy-registry.ts', content: `${lines.join('\n')}\n`, kind: 'generated', preformatted: true },
   ];
 }

@@ -1,8 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
+import { unchangedRun } from '../../codegen/cache.js';
 import { generate } from '../../codegen/generate.js';
+import { resolveOptions } from '../../codegen/options.js';
 import { createTempProject } from '../helpers/temp-project.js';
 
 const quiet = (cwd: string) => ({ cwd, stdout: () => undefined, stderr: () => undefined });
@@ -40,6 +42,47 @@ describe('incremental generation', () => {
       const repaired = await generate(options);
       expect(repaired.reused).toBe(6);
       expect(repaired.files.find((entry) => entry.path === 'tools/read-file.base.ts')?.content).toBe(full['tools/read-file.base.ts']);
+    } finally {
+      project.dispose();
+    }
+  }, 120_000);
+});
+
+describe('the nothing-changed shortcut', () => {
+  it('answers only when inputs, outputs and stubs are exactly as the last successful run left them', async () => {
+    const project = createTempProject({ schemas: 'schemas' });
+    try {
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+      const resolved = resolveOptions({ root: project.root, runtimeImport: project.runtimeImport });
+      expect(unchangedRun(resolved)).toBeUndefined(); // no run yet
+      const output: string[] = [];
+      const io = { cwd: project.root, stdout: (text: string) => void output.push(text), stderr: () => undefined };
+      expect(await main(['generate'], io)).toBe(0);
+      const files = Object.keys(project.snapshot('generated')).length;
+      expect(unchangedRun(resolved)).toEqual({ tools: 7, files });
+      expect(await main(['generate'], io)).toBe(0);
+      expect(output.at(-1)).toMatch(new RegExp(`^toolsmith: 7 tools \\(7 unchanged, skipped\\), 0 files written, ${files} up to date`));
+
+      // Each change below must send the run down the full path, which repairs it.
+      const changes: Array<[string, () => void, () => void]> = [
+        ['a definition changed', () => project.write('schemas/utility/calculator.tool.json', `${project.read('schemas/utility/calculator.tool.json')} `), () => undefined],
+        ['a definition added', () => project.write('schemas/utility/extra.schema.json', { type: 'string' }), () => rmSync(path.join(project.root, 'schemas/utility/extra.schema.json'))],
+        ['a generated file rewritten at the same size', () => project.write('generated/tools/read-file.base.ts', project.read('generated/tools/read-file.base.ts').replace('a', 'b')), () => undefined],
+        ['a generated file removed', () => rmSync(path.join(project.root, 'generated/manifests/openai.json')), () => undefined],
+        ['a file added to the output', () => project.write('generated/notes.txt', 'mine'), () => undefined],
+        ['a stub removed', () => rmSync(path.join(project.root, 'src/tools/calculator.ts')), () => undefined],
+      ];
+      const pristine = project.snapshot('generated');
+      for (const [what, change, undo] of changes) {
+        change();
+        expect(unchangedRun(resolved), what).toBeUndefined();
+        expect(await main(['generate'], io), what).toBe(0);
+        undo();
+        expect(await main(['generate'], io), what).toBe(0);
+        expect(project.snapshot('generated'), what).toEqual(pristine);
+        expect(unchangedRun(resolved), what).toEqual({ tools: 7, files });
+      }
+      expect(existsSync(path.join(project.root, 'src/tools/calculator.ts'))).toBe(true);
     } finally {
       project.dispose();
     }

@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { Node, Project, type SourceFile, type Statement } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { stringLiteral } from '../../codegen/emit/literal.js';
+import { layoutList, PRINT_WIDTH, quoted, stringLiteral } from '../../codegen/emit/literal.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
 import { REPO, createTempProject, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
@@ -356,4 +356,29 @@ describe('random strings as descriptions, enum values, defaults, examples and pr
       { numRuns: RANDOM_RUNS, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
     );
   }, 120_000);
+});
+
+describe('the literal helpers', () => {
+  it('quoted() gives a single- or double-quoted literal that evaluates back to any string', () => {
+    fc.assert(
+      fc.property(nastyString, (text) => {
+        const literal = quoted(text);
+        expect(literal[0] === "'" || literal[0] === '"').toBe(true);
+        expect(literal).not.toMatch(/[\u2028\u2029\n\r]/);
+        expect(new Function(`return ${literal};`)()).toBe(text);
+      }),
+      { numRuns: 500 },
+    );
+    expect(quoted('calculator')).toBe("'calculator'");
+    expect(quoted(`it's "x"`)).toBe(`'it\\'s "x"'`);
+    expect(quoted(`it's`)).toBe(`"it's"`);
+  });
+
+  it('layoutList() keeps a list on its line up to the print width and breaks it one item per line beyond', () => {
+    expect(layoutList(["'a'", "'b'"], 'const x = ', ' as const;')).toBe("const x = ['a', 'b'] as const;");
+    const items = Array.from({ length: 20 }, (_, index) => `'item_${index}'`);
+    const broken = layoutList(items, 'const x = ', ';', '  ');
+    expect(broken.split('\n')).toEqual(['  const x = [', ...items.map((item) => `    ${item},`), '  ];']);
+    expect(Math.max(...broken.split('\n').map((line) => line.length))).toBeLessThanOrEqual(PRINT_WIDTH);
+  });
 });
