@@ -205,6 +205,8 @@ export function compileProject(root: string): { compileMs: number; typeErrors: n
     typeErrors = (output.match(/error TS\d+/g) ?? []).length;
     if (!existsSync(path.join(root, 'dist', 'generated', 'lazy-registry.js'))) throw new Error(`tsc emitted nothing:\n${output.slice(0, 2000)}`);
   }
+  // The runtime as the package ships it: one bundled module (scripts/bundle-runtime.mjs, run by `npm run build`).
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'bundle-runtime.mjs'), path.join(root, 'dist', RUNTIME_DIR, 'index.js')], { cwd: root, stdio: 'pipe' });
   // The standalone validators are JavaScript already (with .d.ts beside them): copy them over.
   const validators = path.join(root, 'generated', 'validators');
   const target = path.join(root, 'dist', 'generated', 'validators');

@@ -90,24 +90,52 @@ export function writeCache(file: string | undefined, cache: GenerationCache): vo
  * on disk still has the recorded content; otherwise undefined (the tool is emitted again).
  */
 export function reuseFromCache(cache: GenerationCache, outDir: string, tool: ToolModel): GeneratedFile[] | undefined {
-  return reuseEntry(cache.tools[tool.name], tool.hash, outDir);
+  return reuseEntry(cache.tools[tool.name], tool.hash, outDir, cache.snapshot);
 }
 
-/** The files of a cache entry when its hash is `hash` and every file on disk still matches. */
-export function reuseEntry(entry: CacheEntry | undefined, hash: string, outDir: string): GeneratedFile[] | undefined {
+/**
+ * The files of a cache entry when its hash is `hash` and every file on disk still matches: a file
+ * whose size, modification time and inode are those the last run's snapshot recorded is taken as
+ * it is (its content read only if asked for); any other is read and compared by hash.
+ */
+export function reuseEntry(entry: CacheEntry | undefined, hash: string, outDir: string, snapshot?: RunSnapshot): GeneratedFile[] | undefined {
   if (!entry || entry.hash !== hash) return undefined;
   const files: GeneratedFile[] = [];
-  for (const [file, hash] of Object.entries(entry.files)) {
+  for (const [file, fileHash] of Object.entries(entry.files)) {
+    const full = path.join(outDir, file);
+    const recorded = snapshot?.outputs[file];
+    if (recorded !== undefined && sameStat(statEntry(full), recorded)) {
+      files.push(unchangedFile(file, full, fileHash));
+      continue;
+    }
     let content: string;
     try {
-      content = readFileSync(path.join(outDir, file), 'utf8');
+      content = readFileSync(full, 'utf8');
     } catch {
       return undefined;
     }
-    if (sha256(content) !== hash) return undefined;
-    files.push({ path: file, content, kind: 'generated', onDisk: true });
+    if (sha256(content) !== fileHash) return undefined;
+    files.push({ path: file, content, kind: 'generated', onDisk: true, hash: fileHash });
   }
   return files;
+}
+
+/** A generated file known to be unchanged on disk, read only when its content is asked for. */
+function unchangedFile(relPath: string, full: string, hash: string): GeneratedFile {
+  let content: string | undefined;
+  return {
+    path: relPath,
+    kind: 'generated',
+    onDisk: true,
+    hash,
+    get content(): string {
+      return (content ??= readFileSync(full, 'utf8'));
+    },
+  };
+}
+
+function sameStat(actual: [number, string, number] | undefined, expected: [number, string, number]): boolean {
+  return actual !== undefined && actual[0] === expected[0] && actual[1] === expected[1] && actual[2] === expected[2];
 }
 
 /** The cache key of a run: the generator's code, the emit context, the templates, the manifest targets, formatting. */
@@ -178,8 +206,7 @@ export function unchangedRun(resolved: ResolvedOptions): { tools: number; files:
   if (outputs.length !== Object.keys(snapshot.outputs).length) return undefined;
   for (const relPath of outputs) {
     const expected = snapshot.outputs[relPath];
-    const actual = expected === undefined ? undefined : statEntry(path.join(resolved.outDir, relPath));
-    if (actual === undefined || actual[0] !== expected![0] || actual[1] !== expected![1] || actual[2] !== expected![2]) return undefined;
+    if (expected === undefined || !sameStat(statEntry(path.join(resolved.outDir, relPath)), expected)) return undefined;
   }
   for (const stub of snapshot.stubs) if (!existsSync(path.join(resolved.stubsDir, stub))) return undefined;
   return { tools: snapshot.tools, files: outputs.length };

@@ -73,7 +73,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     ...(resolved.manifestTargets ? { manifestTargets: resolved.manifestTargets } : {}),
     format: resolved.format,
     reuse: (tool) => reuseFromCache(previous, resolved.outDir, tool),
-    reuseProjectFiles: () => reuseEntry(previous.project, projectHash, resolved.outDir),
+    reuseProjectFiles: () => reuseEntry(previous.project, projectHash, resolved.outDir, previous.snapshot),
     stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
@@ -81,11 +81,11 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   const cache: GenerationCache = { version: 1, key: cacheKey, tools: {} };
   for (const tool of project.tools) {
     const files: Record<string, string> = {};
-    for (const file of emitted.perTool.get(tool.name) ?? []) files[file.path] = sha256(file.content);
+    for (const file of emitted.perTool.get(tool.name) ?? []) files[file.path] = file.hash ?? sha256(file.content);
     cache.tools[tool.name] = { hash: tool.hash, files };
   }
   const projectFiles: Record<string, string> = {};
-  for (const file of emitted.projectFiles) projectFiles[file.path] = sha256(file.content);
+  for (const file of emitted.projectFiles) projectFiles[file.path] = file.hash ?? sha256(file.content);
   cache.project = { hash: projectHash, files: projectFiles };
   return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused, inputs };
 }

@@ -121,8 +121,13 @@ export interface GeneratedFile {
    * modules, which prettier would take ~100 ms per tool to reformat (most of a full generate).
    */
   preformatted?: true;
-  /** Read back from the output folder just now (an unchanged tool): `write` need not compare it again. */
+  /**
+   * Found unchanged in the output folder (a tool reused from the cache): `write` need not compare
+   * it again. Its `content` may be read from disk only when first asked for.
+   */
   onDisk?: true;
+  /** sha256 of `content` when already known (files reused from the cache), so it is not hashed again. */
+  hash?: string;
 }
 
 /** What emitters get besides the model. */

@@ -25,7 +25,10 @@ export function hasOwn(object: object, key: string): boolean {
 
 /** Sets an own data property, even for keys such as `__proto__`. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` has a setter on Object.prototype; any other key assigned creates an own data
+  // property. (Defining every key made V8 keep these objects in slow dictionary mode.)
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** A deep copy of JSON data that keeps `__proto__` keys as plain own properties. */

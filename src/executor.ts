@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { ToolExecutionContext, UserContext } from './context.js';
 import { ToolsmithError, describeThrown, isToolsmithError, truncateText, type ToolErrorCode } from './errors.js';
+import { nextCorrelationId } from './ids.js';
 import { ToolRegistry } from './registry.js';
 import { isLazyTool, LOAD_TOOL } from './lazy.js';
 import type { ITool, ToolExecutionResult, ValidateFunction, ValidationIssue } from './tool.js';
@@ -368,7 +368,7 @@ export class ToolExecutor {
       gmiId: request.gmiId,
       personaId: request.personaId,
       userContext: request.userContext,
-      correlationId: request.correlationId || randomUUID(),
+      correlationId: request.correlationId || nextCorrelationId(),
       personaCapabilities: request.personaCapabilities,
     };
     if (request.sessionData !== undefined) context.sessionData = request.sessionData;

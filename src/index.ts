@@ -73,6 +73,7 @@ export {
 
 // Helpers for generated code.
 export { deepFreeze } from './freeze.js';
+export { validatorRuntime } from './validator-runtime.js';
 
 // The MCP adapter lives at `toolsmith/mcp` (src/mcp.ts), not here: the MCP SDK loads Ajv's
 // compiler and a dozen modules that a process running generated tools does not need.

@@ -16,7 +16,7 @@ const REQUIRE_CALL = /require\("([^"]+)"\)(\.[A-Za-z_$][\w$]*)?(\[[^\]]+\])?/g;
 export function emitToolValidators(tool: ToolModel, ctx: EmitContext): GeneratedFile[] {
   const jsPath = `validators/${tool.names.kebab}.js`;
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
-  const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(tool.validatorSource ?? compileStandalone(tool)))}`;
+  const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(tool.validatorSource ?? compileStandalone(tool), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
   const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
   const dts = [
     banner(tool.source.file, ctx),
@@ -55,18 +55,33 @@ function compileStandalone(tool: ToolModel): string {
   return standaloneCode(ajv, exports);
 }
 
+/** Ajv's runtime helpers that toolsmith's runtime carries in `validatorRuntime` (src/validator-runtime.ts), by `require` specifier and member. */
+const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
+  'ajv/dist/runtime/ucs2length.default': 'ucs2length',
+  'ajv/dist/runtime/equal.default': 'equal',
+  'ajv-formats/dist/formats.fullFormats': 'fullFormats',
+};
+
 /**
- * Rewrites the `require(...)` calls Ajv leaves in "ESM" output into real imports (with `.js`).
- * `require(x).default` becomes a default import read as `(m.default ?? m)`: Node gives a CommonJS
- * module's `module.exports` as the default import, while bundlers (vite, esbuild) that honour
- * `__esModule` give `exports.default` — the helper must work under both. Any other member becomes
- * a named import.
+ * Rewrites the `require(...)` calls Ajv leaves in "ESM" output into imports. With `runtime` (the
+ * runtime's specifier, as generated code imports it), the helpers the runtime carries come from
+ * its `validatorRuntime` — one import, and no CommonJS module to load when the runtime is the
+ * bundled package. Any other `require` (or every one, without `runtime`) becomes a direct import
+ * (with `.js`): `require(x).default` becomes a default import read as `(m.default ?? m)`, since
+ * Node gives a CommonJS module's `module.exports` as the default import while bundlers (vite,
+ * esbuild) that honour `__esModule` give `exports.default`; any other member becomes a named import.
  */
-export function toEsm(code: string): string {
+export function toEsm(code: string, runtime?: string): string {
   const defaults = new Map<string, string>();
   const named = new Map<string, Map<string, string>>();
+  let usesRuntime = false;
   let count = 0;
   const body = code.replace(REQUIRE_CALL, (_match, specifier: string, member = '', index = '') => {
+    const helper = runtime === undefined ? undefined : RUNTIME_HELPERS[`${specifier.replace(/\.js$/, '')}${member}`];
+    if (helper !== undefined) {
+      usesRuntime = true;
+      return `validatorRuntime.${helper}${index}`;
+    }
     const file = specifier.endsWith('.js') ? specifier : `${specifier}.js`;
     if (member === '' || member === '.default') {
       let local = defaults.get(file);
@@ -88,6 +103,7 @@ export function toEsm(code: string): string {
   });
   if (/\brequire\(/.test(body)) throw new Error('Ajv standalone output still contains require(): update toEsm');
   const header = [
+    ...(usesRuntime ? [`import { validatorRuntime } from ${JSON.stringify(runtime)};\n`] : []),
     ...[...defaults].map(([file, local]) => `import ${local} from ${JSON.stringify(file)};\n`),
     ...[...named].map(([file, members]) => `import { ${[...members].map(([name, local]) => `${name} as ${local}`).join(', ')} } from ${JSON.stringify(file)};\n`),
   ].join('');
