@@ -212,7 +212,8 @@ export function compileProject(root: string): { compileMs: number; typeErrors: n
   const target = path.join(root, 'dist', 'generated', 'validators');
   mkdirSync(target, { recursive: true });
   for (const file of readdirSync(validators)) if (file.endsWith('.js')) copyFileSync(path.join(validators, file), path.join(target, file));
-  // The lazy registry reads each tool's schemas from generated/schemas/*.json when first needed.
+  // The lazy registry reads catalog.json and each tool's generated/schemas/*.json when first needed.
+  copyFileSync(path.join(root, 'generated', 'catalog.json'), path.join(root, 'dist', 'generated', 'catalog.json'));
   const schemas = path.join(root, 'generated', 'schemas');
   if (existsSync(schemas)) {
     mkdirSync(path.join(root, 'dist', 'generated', 'schemas'), { recursive: true });

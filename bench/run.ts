@@ -276,7 +276,7 @@ async function measureStartup(project: PreparedProject, plan: Plan): Promise<Non
   const runs = { toolsmith: [] as Awaited<ReturnType<typeof runChild>>[], ajv: [] as Awaited<ReturnType<typeof runChild>>[], emptyNode: [] as Awaited<ReturnType<typeof runChild>>[] };
   for (let run = 0; run < plan.childRuns; run++) {
     runs.emptyNode.push(await runChild([path.join(CHILDREN, 'empty.mjs')], project.root));
-    runs.toolsmith.push(await runChild([path.join(CHILDREN, 'startup-toolsmith.mjs'), paths.distRegistry, paths.distRuntime, target.name, args], project.root));
+    runs.toolsmith.push(await runChild([path.join(CHILDREN, 'startup-toolsmith.mjs'), paths.distRegistry, paths.distRuntime, target.name, args, JSON.stringify(target.requiredCapabilities)], project.root));
     runs.ajv.push(await runChild([path.join(CHILDREN, 'startup-ajv.mjs'), paths.bundledSchemas, target.name, args, JSON.stringify(AJV_OPTIONS)], project.root));
   }
   for (const [side, list] of Object.entries(runs)) {

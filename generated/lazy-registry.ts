@@ -4,62 +4,47 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { defineLazyTool, type ITool, type LazyToolSchemas } from '../src/index.js';
-import { toolCatalog } from './catalog.js';
-import type { ToolName } from './registry.js';
-
-/** Every tool name and, at the same index, its schemas file under schemas/. */
-const names: readonly ToolName[] = [
-  'calculator',
-  'get_current_datetime',
-  'list_directory',
-  'memory_read',
-  'memory_write',
-  'read_file',
-  'remember_calculation',
-];
-const schemaFiles: readonly string[] = [
-  'calculator.json',
-  'get-current-datetime.json',
-  'list-directory.json',
-  'memory-read.json',
-  'memory-write.json',
-  'read-file.json',
-  'remember-calculation.json',
-];
-
-/** Imports one tool's implementation: one function, so loading this module creates no closure per tool. */
-async function load(name: ToolName): Promise<ITool> {
-  switch (name) {
-    case 'calculator':
-      return new (await import('../src/tools/calculator.js')).CalculatorTool();
-    case 'get_current_datetime':
-      return new (await import('../src/tools/get-current-datetime.js')).GetCurrentDatetimeTool();
-    case 'list_directory':
-      return new (await import('../src/tools/list-directory.js')).ListDirectoryTool();
-    case 'memory_read':
-      return new (await import('../src/tools/memory-read.js')).MemoryReadTool();
-    case 'memory_write':
-      return new (await import('../src/tools/memory-write.js')).MemoryWriteTool();
-    case 'read_file':
-      return new (await import('../src/tools/read-file.js')).ReadFileTool();
-    case 'remember_calculation':
-      return new (await import('../src/tools/remember-calculation.js')).RememberCalculationTool();
-  }
-  throw new Error(`unknown tool ${String(name)}`);
-}
-
-/** A tool's bundled schemas, read from schemas/<tool>.json the first time they are needed. */
-function readSchemas(file: string): () => LazyToolSchemas {
-  return () => JSON.parse(readFileSync(new URL(`./schemas/${file}`, import.meta.url), 'utf8')) as LazyToolSchemas;
-}
+import { defineLazyTools, type ITool, type LazyToolMetadata, type LazyToolSchemas, type LazyToolSet } from '../src/index.js';
 
 /**
- * Every tool, registered from its catalog entry and loaded on its first call: registering
- * loads no implementation, base class or validator, so start-up does not grow with the tools.
+ * Every tool, one per line: its name, its file stem (the implementation is
+ * `../src/tools/<stem>.js`, the schemas `schemas/<stem>.json`) and its implementation class.
+ * One string, so loading this module costs little however many tools there are.
+ */
+const TOOLS = 'calculator|calculator|CalculatorTool\nget_current_datetime|get-current-datetime|GetCurrentDatetimeTool\nlist_directory|list-directory|ListDirectoryTool\nmemory_read|memory-read|MemoryReadTool\nmemory_write|memory-write|MemoryWriteTool\nread_file|read-file|ReadFileTool\nremember_calculation|remember-calculation|RememberCalculationTool';
+
+type Entry = readonly [name: string, stem: string, implementation: string];
+type Catalog = Record<string, Omit<LazyToolMetadata, 'name'>>;
+let catalog: Catalog | undefined;
+
+/**
+ * Imports a tool's implementation module. The specifier is computed, so a bundler does not follow it:
+ * bundle `registry.ts` (`createTools()`, static imports) instead; Node, tsx and vitest load it as is.
+ */
+function importTool(stem: string): Promise<Record<string, new () => ITool>> {
+  const specifier = `../src/tools/${stem}.js`;
+  return import(specifier) as Promise<Record<string, new () => ITool>>;
+}
+
+/** How a tool not loaded yet reaches its metadata (catalog.json, read once when first needed), implementation and schemas. */
+const source: LazyToolSet<Entry> = {
+  metadata([name]) {
+    catalog ??= JSON.parse(readFileSync(new URL('./catalog.json', import.meta.url), 'utf8')) as Catalog;
+    return catalog[name]!;
+  },
+  async load([, stem, implementation]) {
+    return new (await importTool(stem))[implementation]!();
+  },
+  schemas([, stem]) {
+    return JSON.parse(readFileSync(new URL(`./schemas/${stem}.json`, import.meta.url), 'utf8')) as LazyToolSchemas;
+  },
+};
+
+/**
+ * Every tool, registered by its name and loaded on its first call: registering loads no
+ * implementation, base class, validator, schema or catalog, so start-up barely grows with the tools.
  */
 export function createLazyTools(): ITool[] {
-  return names.map((name, index) =>
-    defineLazyTool(toolCatalog[name], () => load(name), readSchemas(schemaFiles[index]!)),
-  );
+  const entries = TOOLS.split('\n').filter((line) => line !== '').map((line) => line.split('|') as unknown as Entry);
+  return defineLazyTools(entries, source);
 }

@@ -74,7 +74,8 @@ function assertTool(tool: ITool): void {
   if (typeof name !== 'string' || name === '' || name.trim() !== name) {
     throw new ToolsmithError('INVALID_TOOL', "A tool needs a non-empty 'name' without surrounding spaces.", { details: { name } });
   }
-  if (typeof tool.id !== 'string' || tool.id === '') {
+  // A lazy tool's other fields may be read on demand (from its catalog): they are checked when it loads.
+  if (!isLazyTool(tool) && (typeof tool.id !== 'string' || tool.id === '')) {
     throw new ToolsmithError('INVALID_TOOL', `Tool '${truncateText(name)}' needs a non-empty 'id'.`);
   }
   if (typeof tool.execute !== 'function') {
@@ -96,7 +97,8 @@ export function prepareTool(tool: ITool): RegisteredTool {
       tool,
       input: NOT_LOADED,
       output: undefined,
-      requiredCapabilities: Array.isArray(tool.requiredCapabilities) ? [...tool.requiredCapabilities] : [],
+      // Until it loads, `missingCapabilities` asks the stand-in (which reads its catalog entry then).
+      requiredCapabilities: NOT_LOADED_CAPABILITIES,
       load: undefined,
       inFlight: 0,
       onIdle: undefined,
@@ -142,6 +144,9 @@ export function prepareTool(tool: ITool): RegisteredTool {
     onIdle: undefined,
   };
 }
+
+/** The placeholder capability list of a lazy entry that is not loaded yet. */
+const NOT_LOADED_CAPABILITIES: readonly string[] = Object.freeze([]);
 
 /** Never used to validate: a lazy entry is loaded before anything validates with it. */
 const NOT_LOADED = new SchemaValidator<Record<string, unknown>>({
@@ -207,7 +212,11 @@ export function readArguments(raw: unknown, toolName: string): Record<string, un
 
 /** The capabilities of `entry` missing from `capabilities` (exact string match). */
 export function missingCapabilities(entry: RegisteredTool, capabilities: readonly string[] | undefined): string[] | undefined {
-  const required = entry.requiredCapabilities;
+  let required = entry.requiredCapabilities;
+  if (required === NOT_LOADED_CAPABILITIES) {
+    const declared = entry.tool.requiredCapabilities;
+    required = Array.isArray(declared) ? declared : [];
+  }
   if (required.length === 0) return undefined;
   let missing: string[] | undefined;
   for (const capability of required) {

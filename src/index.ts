@@ -80,7 +80,17 @@ export { validatorRuntime } from './validator-runtime.js';
 export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp-tool.js';
 
 // Lazily loaded tools (the generated `createLazyTools()`).
-export { LOAD_TOOL, defineLazyTool, isLazyTool, type LazyTool, type LazyToolMetadata, type LazyToolSchemas } from './lazy.js';
+export {
+  LOAD_TOOL,
+  defineLazyTool,
+  defineLazyTools,
+  isLazyTool,
+  type LazyTool,
+  type LazyToolMetadata,
+  type LazyToolSchemas,
+  type LazyToolSet,
+  type LazyToolSource,
+} from './lazy.js';
 
 // Typed calls by tool name (used by the generated registry).
 export { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';

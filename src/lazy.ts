@@ -35,6 +35,28 @@ export interface LazyToolMetadata {
   timeoutMs?: number;
 }
 
+/**
+ * A lazy tool known only by its name until something asks for more: `metadata` is called (once)
+ * the first time any other field is read — registering and calling a tool never ask, listing does.
+ */
+export interface LazyToolSource {
+  name: string;
+  metadata: () => Omit<LazyToolMetadata, 'name'>;
+}
+
+/**
+ * How `defineLazyTools` reaches many tools through three shared functions, each given the tool's
+ * entry (its name first): no function is made per tool, so registering 1,000 costs little.
+ */
+export interface LazyToolSet<TEntry extends readonly [string, ...unknown[]] = readonly [string, ...unknown[]]> {
+  /** The tool's metadata but its name; called the first time any of it is read. */
+  metadata(entry: TEntry): Omit<LazyToolMetadata, 'name'>;
+  /** Imports and constructs the tool; called on its first call. */
+  load(entry: TEntry): Promise<ITool>;
+  /** The tool's schemas; called the first time one is read. */
+  schemas(entry: TEntry): LazyToolSchemas;
+}
+
 /** An `ITool` that stands for a tool not loaded yet. */
 export interface LazyTool<TInput extends Record<string, any> = any, TOutput = any> extends ITool<TInput, TOutput> {
   /** Loads the real tool once (later calls get the same promise; after a failure, the next call tries again). */
@@ -47,49 +69,102 @@ export function isLazyTool(tool: unknown): tool is LazyTool {
 }
 
 /**
- * A tool registered by its metadata and loaded on its first call: with 1,000 generated tools,
- * registering them loads no implementation, base class or validator module and parses no schema;
- * the orchestrator loads a tool (and its standalone validators) the first time it is called.
- * Outside toolsmith's orchestrator (e.g. in an AgentOS executor) `execute` loads and delegates.
+ * A tool registered by its metadata (or only its name, with `LazyToolSource`) and loaded on its
+ * first call: with 1,000 generated tools, registering them loads no implementation, base class or
+ * validator module and parses no schema; the orchestrator loads a tool (and its standalone
+ * validators) the first time it is called. Outside toolsmith's orchestrator (e.g. in an AgentOS
+ * executor) `execute` loads and delegates.
  */
 export function defineLazyTool<TInput extends Record<string, any> = any, TOutput = any>(
-  metadata: LazyToolMetadata,
+  metadata: LazyToolMetadata | LazyToolSource,
   load: () => Promise<ITool<TInput, TOutput>>,
   schemas?: () => LazyToolSchemas,
 ): LazyTool<TInput, TOutput> {
-  return new LazyToolStandIn<TInput, TOutput>(metadata, load, schemas ?? metadata.schemas);
+  const resolve = () => (typeof (metadata as LazyToolSource).metadata === 'function' ? (metadata as LazyToolSource).metadata() : (metadata as LazyToolMetadata));
+  const single: LazyToolSet<readonly [string]> = {
+    metadata: resolve,
+    load: load as () => Promise<ITool>,
+    schemas: () => {
+      const read = schemas ?? resolve().schemas;
+      if (read === undefined) throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${metadata.name}' has neither 'inputSchema' nor 'schemas'.`);
+      return read();
+    },
+  };
+  return new LazyToolStandIn<TInput, TOutput>([metadata.name], single as unknown as LazyToolSet);
 }
 
-/** The stand-in `defineLazyTool` returns: a class, so that making 1,000 of them is cheap. */
-class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements LazyTool<TInput, TOutput> {
-  readonly id: string;
-  readonly name: string;
-  readonly displayName: string;
-  readonly description: string;
-  readonly requiredCapabilities: string[];
-  readonly hasSideEffects: boolean;
-  readonly category?: string;
-  readonly version?: string;
-  readonly timeoutMs?: number;
-  #metadata: LazyToolMetadata;
-  #load: () => Promise<ITool<TInput, TOutput>>;
-  #readSchemaFile: (() => LazyToolSchemas) | undefined;
-  #schemas: LazyToolSchemas | undefined;
-  #loading: Promise<ITool<TInput, TOutput>> | undefined;
+/**
+ * Many lazy tools at once (the generated `createLazyTools()`): one stand-in per entry, every one
+ * reading its metadata, schemas and implementation through `set`, given its entry.
+ */
+export function defineLazyTools<TEntry extends readonly [string, ...unknown[]]>(entries: readonly TEntry[], set: LazyToolSet<TEntry>): LazyTool[] {
+  const tools: LazyTool[] = new Array(entries.length);
+  for (let index = 0; index < entries.length; index++) tools[index] = new LazyToolStandIn(entries[index]!, set as unknown as LazyToolSet);
+  return tools;
+}
 
-  constructor(metadata: LazyToolMetadata, load: () => Promise<ITool<TInput, TOutput>>, schemas: (() => LazyToolSchemas) | undefined) {
-    this.id = metadata.id;
-    this.name = metadata.name;
-    this.displayName = metadata.displayName;
-    this.description = metadata.description;
-    this.requiredCapabilities = metadata.requiredCapabilities ? [...metadata.requiredCapabilities] : [];
-    this.hasSideEffects = metadata.hasSideEffects ?? false;
-    if (metadata.category !== undefined) this.category = metadata.category;
-    if (metadata.version !== undefined) this.version = metadata.version;
-    if (metadata.timeoutMs !== undefined) this.timeoutMs = metadata.timeoutMs;
-    this.#metadata = metadata;
-    this.#load = load;
-    this.#readSchemaFile = schemas;
+/** What a stand-in learns once asked: its metadata, schemas, capability list and pending load. */
+interface StandInState {
+  metadata?: Omit<LazyToolMetadata, 'name'>;
+  schemas?: LazyToolSchemas;
+  requiredCapabilities?: string[];
+  loading?: Promise<ITool>;
+}
+
+/** The stand-in: a class with three fields, so that making 1,000 of them is cheap; every field but `name` is read on demand. */
+class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements LazyTool<TInput, TOutput> {
+  readonly name: string;
+  #entry: readonly [string, ...unknown[]];
+  #set: LazyToolSet;
+  #state: StandInState | undefined = undefined;
+
+  constructor(entry: readonly [string, ...unknown[]], set: LazyToolSet) {
+    this.name = entry[0];
+    this.#entry = entry;
+    this.#set = set;
+  }
+
+  #meta(): Omit<LazyToolMetadata, 'name'> {
+    const state = (this.#state ??= {});
+    if (state.metadata === undefined) {
+      const metadata = this.#set.metadata(this.#entry);
+      if (metadata === null || typeof metadata !== 'object') throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${this.name}' has no metadata.`);
+      state.metadata = metadata;
+    }
+    return state.metadata;
+  }
+
+  get id(): string {
+    return this.#meta().id;
+  }
+
+  get displayName(): string {
+    return this.#meta().displayName;
+  }
+
+  get description(): string {
+    return this.#meta().description;
+  }
+
+  get requiredCapabilities(): string[] {
+    const metadata = this.#meta();
+    return (this.#state!.requiredCapabilities ??= [...(metadata.requiredCapabilities ?? [])]);
+  }
+
+  get hasSideEffects(): boolean {
+    return this.#meta().hasSideEffects ?? false;
+  }
+
+  get category(): string | undefined {
+    return this.#meta().category;
+  }
+
+  get version(): string | undefined {
+    return this.#meta().version;
+  }
+
+  get timeoutMs(): number | undefined {
+    return this.#meta().timeoutMs;
   }
 
   get inputSchema(): JSONSchemaObject {
@@ -105,7 +180,9 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
   }
 
   [LOAD_TOOL](): Promise<ITool<TInput, TOutput>> {
-    return (this.#loading ??= this.#load()
+    const state = (this.#state ??= {});
+    return (state.loading ??= this.#set
+      .load(this.#entry)
       .then((tool) => {
         if (tool === null || typeof tool !== 'object' || tool.name !== this.name) {
           throw new ToolsmithError('INVALID_TOOL', `The loader of tool '${this.name}' answered ${tool === null || typeof tool !== 'object' ? 'no tool' : `tool '${String(tool.name)}'`}.`);
@@ -113,22 +190,21 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
         return tool;
       })
       .catch((error: unknown) => {
-        this.#loading = undefined; // a failed load is tried again by the next call
+        state.loading = undefined; // a failed load is tried again by the next call
         throw error;
-      }));
+      })) as Promise<ITool<TInput, TOutput>>;
   }
 
   #readSchemas(): LazyToolSchemas {
-    if (this.#schemas === undefined) {
-      const metadata = this.#metadata;
+    const metadata = this.#meta();
+    const state = this.#state!;
+    if (state.schemas === undefined) {
       if (metadata.inputSchema !== undefined) {
-        this.#schemas = metadata.outputSchema !== undefined ? { inputSchema: metadata.inputSchema, outputSchema: metadata.outputSchema } : { inputSchema: metadata.inputSchema };
-      } else if (this.#readSchemaFile !== undefined) {
-        this.#schemas = this.#readSchemaFile();
+        state.schemas = metadata.outputSchema !== undefined ? { inputSchema: metadata.inputSchema, outputSchema: metadata.outputSchema } : { inputSchema: metadata.inputSchema };
       } else {
-        throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${this.name}' has neither 'inputSchema' nor 'schemas'.`);
+        state.schemas = this.#set.schemas(this.#entry);
       }
     }
-    return this.#schemas;
+    return state.schemas;
   }
 }

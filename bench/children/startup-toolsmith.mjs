@@ -3,12 +3,12 @@
  * tool in a ToolOrchestrator and makes one call that validates its input (and output) with the
  * generated standalone validators. Reports the time since process start and the peak RSS.
  *
- * argv: <registry.js> <runtime index.js> <tool name> <arguments JSON>
+ * argv: <registry.js> <runtime index.js> <tool name> <arguments JSON> <the tool's required capabilities, JSON>
  */
 import { pathToFileURL } from 'node:url';
 import { peakRssMb, report } from './report.mjs';
 
-const [registryPath, runtimePath, toolName, argumentsJson] = process.argv.slice(2);
+const [registryPath, runtimePath, toolName, argumentsJson, capabilitiesJson] = process.argv.slice(2);
 const started = performance.now();
 const registry = await import(pathToFileURL(registryPath).href);
 const runtime = await import(pathToFileURL(runtimePath).href);
@@ -21,7 +21,8 @@ const result = await orchestrator.processToolCall({
   toolCallRequest: { id: 'bench-1', name: toolName, arguments: JSON.parse(argumentsJson) },
   gmiId: 'bench',
   personaId: 'bench',
-  personaCapabilities: tools.flatMap((tool) => tool.requiredCapabilities ?? []),
+  // The caller has what the tool needs (read from the corpus, so the harness reads no tool's metadata).
+  personaCapabilities: JSON.parse(capabilitiesJson),
   userContext: { userId: 'bench' },
 });
 const firstCallMs = performance.now();

@@ -1,7 +1,7 @@
 import type { EmitContext, GeneratedFile, ProjectModel } from '../model.js';
 import { runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
-import { layoutList, quoted, stringLiteral } from './literal.js';
+import { layoutList, quoted } from './literal.js';
 
 /**
  * Emits `registry.ts` (imports every implementation; `createTools()`, the `ToolName` union, the
@@ -69,16 +69,17 @@ function typeKey(name: string): string {
 }
 
 /**
- * Emits `catalog.ts` (every tool's metadata and bundled schemas as one JSON document, parsed once)
- * and `lazy-registry.ts` (`createLazyTools()`: each tool registered from its catalog entry and
- * imported on its first call). Neither imports an implementation, base class or validator.
+ * Emits `catalog.json` (every tool's metadata by name, read the first time any tool's metadata is
+ * asked for) and `lazy-registry.ts` (`createLazyTools()`: each tool registered by its name alone
+ * and imported on its first call). Loading the lazy registry reads one short string per tool and
+ * no implementation, base class, validator, schema or catalog.
  */
 function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
   const tools = project.tools;
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
   const catalog: Record<string, unknown> = {};
   for (const tool of tools) {
-    const entry: Record<string, unknown> = { id: tool.id, name: tool.name, displayName: tool.displayName, description: tool.description };
+    const entry: Record<string, unknown> = { id: tool.id, displayName: tool.displayName, description: tool.description };
     entry.requiredCapabilities = tool.requiredCapabilities;
     if (tool.category !== undefined) entry.category = tool.category;
     if (tool.version !== undefined) entry.version = tool.version;
@@ -86,49 +87,53 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
     if (tool.timeoutMs !== undefined) entry.timeoutMs = tool.timeoutMs;
     Object.defineProperty(catalog, tool.name, { value: entry, enumerable: true, writable: true, configurable: true });
   }
-  const catalogFile = [
-    banner(tools.map((tool) => tool.source.file), ctx),
-    `import type { LazyToolMetadata } from '${runtimeSpecifier('catalog.ts', ctx.runtimeImport)}';`,
-    `import type { ToolName } from './registry.js';`,
-    '',
-    '/** Every tool\'s metadata by name (schemas are in schemas/*.json, read when first needed): one JSON document. */',
-    `export const toolCatalog: Readonly<Record<ToolName, LazyToolMetadata>> = JSON.parse(${stringLiteral(JSON.stringify(catalog))});`,
-    '',
-  ].join('\n');
+  // Tool names are [A-Za-z0-9_-], file stems kebab-case and class names identifiers: none holds `|` or a newline.
+  const table = tools.map((tool) => `${tool.name}|${tool.names.kebab}|${tool.names.impl}`).join('\n');
   const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
   lines.push(`import { readFileSync } from 'node:fs';`);
-  lines.push(`import { defineLazyTool, type ITool, type LazyToolSchemas } from ${quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport))};`);
-  lines.push(`import { toolCatalog } from './catalog.js';`);
-  lines.push(`import type { ToolName } from './registry.js';`);
-  lines.push('');
-  lines.push('/** Every tool name and, at the same index, its schemas file under schemas/. */');
-  lines.push(layoutList(tools.map((tool) => quoted(tool.name)), 'const names: readonly ToolName[] = ', ';'));
-  lines.push(layoutList(tools.map((tool) => quoted(`${tool.names.kebab}.json`)), 'const schemaFiles: readonly string[] = ', ';'));
-  lines.push('');
-  lines.push('/** Imports one tool\'s implementation: one function, so loading this module creates no closure per tool. */');
-  lines.push('async function load(name: ToolName): Promise<ITool> {');
-  lines.push('  switch (name) {');
-  for (const tool of tools) {
-    lines.push(`    case ${quoted(tool.name)}:`);
-    lines.push(`      return new (await import(${quoted(`${stubs}/${tool.names.kebab}.js`)})).${tool.names.impl}();`);
-  }
-  lines.push('  }');
-  lines.push('  throw new Error(`unknown tool ${String(name)}`);');
-  lines.push('}');
-  lines.push('');
-  lines.push('/** A tool\'s bundled schemas, read from schemas/<tool>.json the first time they are needed. */');
-  lines.push('function readSchemas(file: string): () => LazyToolSchemas {');
-  lines.push("  return () => JSON.parse(readFileSync(new URL(`./schemas/${file}`, import.meta.url), 'utf8')) as LazyToolSchemas;");
-  lines.push('}');
+  lines.push(`import { defineLazyTools, type ITool, type LazyToolMetadata, type LazyToolSchemas, type LazyToolSet } from ${quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport))};`);
   lines.push('');
   lines.push('/**');
-  lines.push(' * Every tool, registered from its catalog entry and loaded on its first call: registering');
-  lines.push(' * loads no implementation, base class or validator, so start-up does not grow with the tools.');
+  lines.push(' * Every tool, one per line: its name, its file stem (the implementation is');
+  lines.push(` * \`${stubs}/<stem>.js\`, the schemas \`schemas/<stem>.json\`) and its implementation class.`);
+  lines.push(' * One string, so loading this module costs little however many tools there are.');
+  lines.push(' */');
+  lines.push(`const TOOLS = ${quoted(table)};`);
+  lines.push('');
+  lines.push('type Entry = readonly [name: string, stem: string, implementation: string];');
+  lines.push('type Catalog = Record<string, Omit<LazyToolMetadata, \'name\'>>;');
+  lines.push('let catalog: Catalog | undefined;');
+  lines.push('');
+  lines.push('/**');
+  lines.push(' * Imports a tool\'s implementation module. The specifier is computed, so a bundler does not follow it:');
+  lines.push(' * bundle `registry.ts` (`createTools()`, static imports) instead; Node, tsx and vitest load it as is.');
+  lines.push(' */');
+  lines.push('function importTool(stem: string): Promise<Record<string, new () => ITool>> {');
+  lines.push(`  const specifier = \`${stubs}/\${stem}.js\`;`);
+  lines.push('  return import(specifier) as Promise<Record<string, new () => ITool>>;');
+  lines.push('}');
+  lines.push('');
+  lines.push('/** How a tool not loaded yet reaches its metadata (catalog.json, read once when first needed), implementation and schemas. */');
+  lines.push('const source: LazyToolSet<Entry> = {');
+  lines.push('  metadata([name]) {');
+  lines.push("    catalog ??= JSON.parse(readFileSync(new URL('./catalog.json', import.meta.url), 'utf8')) as Catalog;");
+  lines.push('    return catalog[name]!;');
+  lines.push('  },');
+  lines.push('  async load([, stem, implementation]) {');
+  lines.push('    return new (await importTool(stem))[implementation]!();');
+  lines.push('  },');
+  lines.push('  schemas([, stem]) {');
+  lines.push("    return JSON.parse(readFileSync(new URL(`./schemas/${stem}.json`, import.meta.url), 'utf8')) as LazyToolSchemas;");
+  lines.push('  },');
+  lines.push('};');
+  lines.push('');
+  lines.push('/**');
+  lines.push(' * Every tool, registered by its name and loaded on its first call: registering loads no');
+  lines.push(' * implementation, base class, validator, schema or catalog, so start-up barely grows with the tools.');
   lines.push(' */');
   lines.push('export function createLazyTools(): ITool[] {');
-  lines.push('  return names.map((name, index) =>');
-  lines.push('    defineLazyTool(toolCatalog[name], () => load(name), readSchemas(schemaFiles[index]!)),');
-  lines.push('  );');
+  lines.push("  const entries = TOOLS.split('\\n').filter((line) => line !== '').map((line) => line.split('|') as unknown as Entry);");
+  lines.push('  return defineLazyTools(entries, source);');
   lines.push('}');
   const schemaFiles: GeneratedFile[] = tools.map((tool) => ({
     path: `schemas/${tool.names.kebab}.json`,
@@ -137,8 +142,8 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   }));
   return [
     ...schemaFiles,
-    // One long line of JSON: prettier would only spend time on it.
-    { path: 'catalog.ts', content: catalogFile, kind: 'generated', preformatted: true },
+    { path: 'catalog.json', content: `${JSON.stringify(catalog, null, 2)}\n`, kind: 'generated' },
+    // Laid out here (prettier would break the one-line table string, which must stay one literal).
     { path: 'lazy-registry.ts', content: `${lines.join('\n')}\n`, kind: 'generated', preformatted: true },
   ];
 }

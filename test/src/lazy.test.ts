@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLazyTools } from '../../generated/lazy-registry.js';
 import { createTools } from '../../generated/registry.js';
-import { ToolOrchestrator, defineLazyTool, isLazyTool, type ITool } from '../../src/index.js';
+import { ToolExecutor, ToolOrchestrator, defineLazyTool, isLazyTool, type ITool } from '../../src/index.js';
 import { CalculatorTool } from '../../src/tools/calculator.js';
 
 const caller = { gmiId: 'g', personaId: 'p', personaCapabilities: ['capability:memory:write'], userContext: { userId: 'u' } };
@@ -49,6 +49,34 @@ describe('lazily loaded tools', () => {
     expect(orchestrator.listTools()[0]).toMatchObject({ name: 'calculator', inputSchema, outputSchema });
     orchestrator.listTools();
     expect(reads).toBe(1);
+  });
+
+  it('known by name alone, reads its metadata only when asked (a listing or a capability check), once', async () => {
+    let reads = 0;
+    const { name, inputSchema, outputSchema, ...rest } = new CalculatorTool();
+    const metadata = () => (reads++, { ...rest, requiredCapabilities: ['capability:math'], inputSchema, outputSchema });
+    const orchestrator = new ToolOrchestrator({ tools: [defineLazyTool({ name, metadata }, async () => new CalculatorTool())] });
+    const withCapability = { ...caller, personaCapabilities: ['capability:math'] };
+    expect(reads).toBe(0);
+    // Listing for a caller reads the metadata (capabilities, description) of the tool not loaded yet.
+    expect(orchestrator.listTools({ personaCapabilities: [] })).toEqual([]);
+    expect(orchestrator.listTools(withCapability).map((tool) => [tool.name, tool.description])).toEqual([['calculator', rest.description]]);
+    expect(reads).toBe(1);
+
+    // Registered and called by name alone: the first call loads the tool and needs no metadata.
+    let loads = 0;
+    const fresh = new ToolOrchestrator({
+      tools: [defineLazyTool({ name, metadata: () => (reads++, { ...rest, inputSchema }) }, async () => (loads++, new CalculatorTool()))],
+    });
+    const result = await fresh.processToolCall({ ...caller, toolCallRequest: { id: '1', name, arguments: { expression: '1+2' } } });
+    expect(result.output).toEqual({ expression: '1+2', result: 3 });
+    expect([reads, loads]).toEqual([1, 1]);
+
+    // Outside the orchestrator (no load before the checks), a tool not loaded yet still gets its capability check.
+    const executor = new ToolExecutor();
+    executor.registerTool(defineLazyTool({ name, metadata }, async () => new CalculatorTool()));
+    const denied = await executor.executeTool({ ...caller, personaCapabilities: [], toolCallRequest: { id: '2', name, arguments: { expression: '1' } } });
+    expect(denied.details?.code).toBe('PERMISSION_DENIED');
   });
 
   it('a failed load is a TOOL_ERROR result, and a later call tries again', async () => {
