@@ -451,22 +451,55 @@ function checkExample(validate: ValidateFunction, value: unknown, source: Source
 
 /** A `default` that breaks its own schema would be filled in and then fail validation: an error here. */
 function checkDefaults(ajv: Ajv, root: JSONSchema7, source: SourceFile, pointer: string, problems: Problem[]): void {
+  const entries: { at: string; schema: Record<string, unknown>; value: unknown }[] = [];
   walkSchema(root, '', (node, at) => {
     if (!hasOwn(node, 'default')) return;
     const subschema: Record<string, unknown> = {};
     for (const key of Object.keys(node)) if (key !== 'default') setOwn(subschema, key, (node as Record<string, unknown>)[key]);
-    if (root.definitions !== undefined && node !== root) setOwn(subschema, 'definitions', root.definitions);
-    let validate: ValidateFunction;
-    try {
-      validate = ajv.compile(subschema);
-    } catch {
-      return; // the whole schema's compile reports it
-    }
-    if (!validate(cloneJson(node.default))) {
-      const first = validate.errors?.[0];
-      problems.push(problemAt(source, `${pointer}${at}/default`, `the default ${truncate(JSON.stringify(node.default))} does not match its own schema: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trimEnd(), 'fix the default or the schema: it would be filled in and then rejected'));
-    }
+    entries.push({ at, schema: subschema, value: node.default });
   });
+  if (entries.length === 0) return;
+  const report = (entry: (typeof entries)[number], first: ErrorObject | undefined, instancePath: string) => {
+    problems.push(problemAt(source, `${pointer}${entry.at}/default`, `the default ${truncate(JSON.stringify(entry.value))} does not match its own schema: ${instancePath || '/'} ${first?.message ?? ''}`.trimEnd(), 'fix the default or the schema: it would be filled in and then rejected'));
+  };
+  // One compile checks every default: each one's schema (without its `default`) is a property of a
+  // wrapper that also carries the root's `definitions`, so `#/definitions/…` refs resolve as before.
+  const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
+  entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
+  if (root.definitions !== undefined) wrapper.definitions = root.definitions;
+  let validate: ValidateFunction | undefined;
+  try {
+    validate = ajv.compile(wrapper);
+  } catch {
+    validate = undefined;
+  }
+  if (validate !== undefined) {
+    const data: Record<string, unknown> = {};
+    entries.forEach((entry, index) => setOwn(data, String(index), cloneJson(entry.value)));
+    if (validate(data)) return;
+    const reported = new Set<number>();
+    for (const error of validate.errors ?? []) {
+      const match = /^\/(\d+)(.*)$/.exec(error.instancePath);
+      if (match === null) continue;
+      const index = Number(match[1]);
+      if (reported.has(index)) continue;
+      reported.add(index);
+      report(entries[index]!, error, match[2]!);
+    }
+    return;
+  }
+  // The wrapper did not compile (e.g. a `$ref` meant for the whole schema): check each default alone.
+  for (const entry of entries) {
+    const subschema = entry.schema;
+    if (root.definitions !== undefined && entry.at !== '') setOwn(subschema, 'definitions', root.definitions);
+    let single: ValidateFunction;
+    try {
+      single = ajv.compile(subschema);
+    } catch {
+      continue; // the whole schema's compile reports it
+    }
+    if (!single(cloneJson(entry.value))) report(entry, single.errors?.[0], single.errors?.[0]?.instancePath ?? '');
+  }
 }
 
 const REFERENCE = /^\$(input|steps)((?:\.[^.]+)*)$/;
