@@ -110,8 +110,25 @@ async function measureP1(small: BenchProject, plan: Plan): Promise<Row> {
     for (const [side, result] of Object.entries(check)) {
       if (result.isError || (result.output as { sum?: number }).sum !== 3) throw new Error(`P1: the ${side} call failed: ${JSON.stringify(result)}`);
     }
+    // The floor any validating orchestrator pays here: copy the arguments, validate them, await the
+    // tool, validate a copy of its output, build the result — no lookup, checks or bookkeeping.
+    const bare = new AddNumbersTool();
+    const validators = bare.validators as { input: (data: unknown) => boolean; output: (data: unknown) => boolean };
+    const floor = async (details: { toolCallRequest: { id: string; name: string; arguments: Record<string, unknown> } }) => {
+      const args = { ...details.toolCallRequest.arguments };
+      if (!validators.input(args)) throw new Error('P1 floor: invalid input');
+      const result = await bare.execute(args, CALL_CONTEXT as never);
+      const output = { ...(result.output as object) };
+      if (!validators.output(output)) throw new Error('P1 floor: invalid output');
+      return { toolCallId: details.toolCallRequest.id, toolName: details.toolCallRequest.name, output, isError: false };
+    };
     const micro = await compareMicro(
-      { toolsmith: () => call(toolsmith), agentos: () => call(agentos as never), agentosDefault: () => call(agentosDefault as never) },
+      {
+        toolsmith: () => call(toolsmith),
+        agentos: () => call(agentos as never),
+        agentosDefault: () => call(agentosDefault as never),
+        floor: () => floor({ toolCallRequest: { id: 'call-1', name: 'add_numbers', arguments: { a: 1, b: 2 } }, ...CALL_CONTEXT }),
+      },
       plan.micro,
     );
     const ratio = roundRatio(micro, 'toolsmith', 'agentos');
@@ -125,8 +142,10 @@ async function measureP1(small: BenchProject, plan: Plan): Promise<Row> {
         speedup: 1 / ratio,
         agentosDefaultConfigMicrosecondsPerCall: median(micro.agentosDefault!),
         ratioVsAgentosDefaultConfig: roundRatio(micro, 'toolsmith', 'agentosDefault'),
+        floorMicrosecondsPerCall: median(micro.floor!),
+        floorRatio: roundRatio(micro, 'floor', 'agentos'),
         rounds: micro,
-        note: 'same generated AddNumbersTool class on both sides; the ratio is against AgentOS at its fastest (logToolCalls: false); ratioVsAgentosDefaultConfig is against AgentOS as shipped (logToolCalls: true); console silenced for every side',
+        note: 'same generated AddNumbersTool class on both sides; the ratio is against AgentOS at its fastest (logToolCalls: false); ratioVsAgentosDefaultConfig is against AgentOS as shipped (logToolCalls: true); console silenced for every side; floor = copy + validate input, await execute, copy + validate output, result object, with nothing else (what any validating orchestrator pays), floorRatio = floor / AgentOS',
       },
     };
   });
@@ -429,7 +448,7 @@ function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void
     const bound = typeof detail.ratioAtLeast === 'number' ? `>= ${fmt(detail.ratioAtLeast)}` : 'DNF';
     lines.push([id, measure, bound, row.target, 'MISS', String(detail.notMeasured)]);
   };
-  if (rows.P1) lines.push(['P1', 'processToolCall, trivial tool: toolsmith / AgentOS', fmt(rows.P1.ratio!, 3), rows.P1.target, mark(rows.P1.pass), `${fmt(d(rows.P1).toolsmithMicrosecondsPerCall)} µs vs ${fmt(d(rows.P1).agentosMicrosecondsPerCall)} µs per call`]);
+  if (rows.P1) lines.push(['P1', 'processToolCall, trivial tool: toolsmith / AgentOS', fmt(rows.P1.ratio!, 3), rows.P1.target, mark(rows.P1.pass), `${fmt(d(rows.P1).toolsmithMicrosecondsPerCall)} µs vs ${fmt(d(rows.P1).agentosMicrosecondsPerCall)} µs per call (floor ${fmt(d(rows.P1).floorMicrosecondsPerCall)} µs)`]);
   if (rows.P2) {
     const measure = `start → first validated call, ${d(rows.P2).tools} tools: generated / Ajv compile`;
     if (d(rows.P2).notMeasured) dnf('P2', measure, rows.P2);

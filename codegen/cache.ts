@@ -60,6 +60,54 @@ export function cacheFile(root: string, outDir: string): string | undefined {
   return path.join(modules, '.cache', 'toolsmith', `${sha256(path.resolve(outDir)).slice(0, 16)}.json`);
 }
 
+/**
+ * The models the last successful run built, by definition file, with the hash of the bytes each
+ * was built from: a definition whose bytes are the same (and whose generator, options and shared
+ * schemas are the same — `key`, `shared`) gets its model back without being checked, bundled or
+ * compiled again. Kept in a file of its own beside the cache, read only by a run that generates.
+ */
+export interface ModelCache {
+  key: string;
+  /** Hash of every shared schema's path and bytes. */
+  shared: string;
+  /** Schemas-relative definition path → the hash of its bytes and the model built from them. */
+  tools: Record<string, { raw: string; model: ToolModel }>;
+}
+
+/** Where the model cache of an output folder lives (beside the cache), or undefined without node_modules. */
+export function modelsFile(root: string, outDir: string): string | undefined {
+  return cacheFile(root, outDir)?.replace(/\.json$/, '.models.json');
+}
+
+/** The hash `ModelCache.shared` is compared with: every shared schema's path and content hash. */
+export function sharedInputsHash(shared: ReadonlyArray<{ relPath: string }>, inputs: Readonly<Record<string, string>>): string {
+  return sha256(JSON.stringify(shared.map((source) => [source.relPath, inputs[source.relPath]])));
+}
+
+/** The model cache for `key` and `shared`; empty when missing, unreadable or made for other inputs. */
+export function readModels(file: string | undefined, key: string, shared: string): ModelCache['tools'] {
+  if (file === undefined || !existsSync(file)) return {};
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as ModelCache;
+    return data.key === key && data.shared === shared && typeof data.tools === 'object' && data.tools !== null ? data.tools : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Writes the model cache atomically; best effort, like the cache. */
+export function writeModels(file: string | undefined, models: ModelCache): void {
+  if (file === undefined) return;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(models));
+    renameSync(temporary, file);
+  } catch {
+    // ignored: the next run builds every model again
+  }
+}
+
 /** Reads the cache; a missing, unreadable or foreign cache is an empty one. */
 export function readCache(file: string | undefined, key: string): GenerationCache {
   const empty: GenerationCache = { version: 1, key, tools: {} };
@@ -132,6 +180,12 @@ function unchangedFile(relPath: string, full: string, hash: string): GeneratedFi
       return (content ??= readFileSync(full, 'utf8'));
     },
   };
+}
+
+/** True when the file at `relPath` under `outDir` still has the size, mtime and inode `snapshot` recorded. */
+export function untouchedSinceSnapshot(snapshot: RunSnapshot | undefined, outDir: string, relPath: string): boolean {
+  const recorded = snapshot?.outputs[relPath];
+  return recorded !== undefined && sameStat(statEntry(path.join(outDir, relPath)), recorded);
 }
 
 function sameStat(actual: [number, string, number] | undefined, expected: [number, string, number]): boolean {

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { cacheFile, takeSnapshot, unchangedRun, writeCache } from './cache.js';
+import { cacheFile, modelsFile, takeSnapshot, unchangedRun, writeCache, writeModels } from './cache.js';
 import { initProject } from './init.js';
 import { loadConfig, type ToolsmithConfig } from './config.js';
 import { GENERATOR_PACKAGES } from './generator-packages.js';
@@ -157,6 +157,7 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
     result.project.tools.length,
   );
   writeCache(cacheFile(resolved.root, resolved.outDir), snapshot === undefined ? result.cache : { ...result.cache, snapshot });
+  if (result.models !== undefined) writeModels(modelsFile(resolved.root, resolved.outDir), result.models);
   const written = report.replaced ? report.diff.stale.length + report.diff.missing.length : 0;
   io.stdout(
     `toolsmith: ${result.project.tools.length} tools (${result.reused} unchanged, skipped), ${written} files written, ${report.diff.same.length} up to date, ${report.diff.extra.length} removed, ${report.stubsCreated.length} stubs created (${Math.round(performance.now() - started)} ms)\n`,

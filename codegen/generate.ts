@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Project } from 'ts-morph';
-import { cacheFile, generationCacheKey, readCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
+import { cacheFile, generationCacheKey, modelsFile, readCache, readModels, sharedInputsHash, untouchedSinceSnapshot, type ModelCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
 import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/manifests/index.js';
 import { emitRegistry } from './emit/registry.js';
 import { emitToolValidators } from './emit/validators.js';
@@ -50,7 +50,7 @@ export interface GenerateResult {
  * definition is invalid (then no files). Reads the definitions and, unless `incremental` is off,
  * the previous output of tools whose content hash did not change (see cache.ts); writes nothing.
  */
-export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number; inputs: Record<string, string> }> {
+export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number; inputs: Record<string, string>; models?: ModelCache }> {
   const resolved = resolveOptions(options);
   const templates = loadTemplates(resolved.templatesDir);
   const cacheKey = generationCacheKey(resolved);
@@ -59,7 +59,15 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   // What was read, by content: recorded for the nothing-changed shortcut (cache.ts `unchangedRun`).
   const inputs: Record<string, string> = {};
   for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
-  const { project, problems } = normalize(loaded, { isUnchanged: (name, hash) => previous.tools[name]?.hash === hash });
+  const sharedHash = sharedInputsHash(loaded.shared, inputs);
+  const models = options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
+  const { project, problems } = normalize(loaded, {
+    isUnchanged: (name, hash) => previous.tools[name]?.hash === hash,
+    cached: (source) => {
+      const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
+      return entry !== undefined && entry.raw === inputs[source.relPath] ? entry.model : undefined;
+    },
+  });
   const unknownTargets = (options.manifestTargets ?? []).filter((target) => !(MANIFEST_TARGETS as readonly string[]).includes(target));
   for (const target of unknownTargets) {
     problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });
@@ -85,9 +93,21 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     cache.tools[tool.name] = { hash: tool.hash, files };
   }
   const projectFiles: Record<string, string> = {};
-  for (const file of emitted.projectFiles) projectFiles[file.path] = file.hash ?? sha256(file.content);
+  for (const file of emitted.projectFiles) {
+    if (file.hash === undefined) {
+      file.hash = sha256(file.content);
+      // Re-emitted with the bytes the last run wrote, and untouched on disk since: `write` need not read it back.
+      if (previous.project?.files[file.path] === file.hash && untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path)) file.onDisk = true;
+    }
+    projectFiles[file.path] = file.hash;
+  }
   cache.project = { hash: projectHash, files: projectFiles };
-  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused, inputs };
+  const nextModels: ModelCache = { key: cacheKey, shared: sharedHash, tools: {} };
+  for (const tool of project.tools) {
+    const { validatorSource: _source, ...model } = tool;
+    nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
+  }
+  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused, inputs, models: nextModels };
 }
 
 /** Options of `emitAll`. */

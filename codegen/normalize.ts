@@ -33,18 +33,32 @@ interface SharedEntry {
  * definition meta-schema and draft-07, resolves and bundles `$ref`s, decides names, checks
  * examples and composed steps, and collects every problem.
  */
-export function normalize(loaded: LoadedFiles, options: { isUnchanged?: (name: string, hash: string) => boolean } = {}): NormalizeResult {
+export function normalize(
+  loaded: LoadedFiles,
+  options: {
+    isUnchanged?: (name: string, hash: string) => boolean;
+    /** A model the last successful run built from exactly this definition (see cache.ts `readModels`): used as it is. */
+    cached?: (source: SourceFile) => ToolModel | undefined;
+  } = {},
+): NormalizeResult {
   const problems: Problem[] = [...loaded.problems];
   const ajv = createGeneratorAjv();
   const checkDefinition = ajv.compile(definitionMetaSchema);
 
   const shared = indexShared(loaded.shared, problems, ajv);
   const sourcesByName = new Map<string, SourceFile>();
-  const candidates: { source: SourceFile; definition: Record<string, any> }[] = [];
+  const candidates: { source: SourceFile; definition: Record<string, any>; cached?: ToolModel }[] = [];
 
   const problemCount = new Map<SourceFile, number>();
   for (const source of loaded.tools) {
     if (source.value === undefined) continue;
+    // Built from these very bytes by the last successful run: no definition, keyword or example check can fail.
+    const cached = options.cached?.(source);
+    if (cached !== undefined && isObject(source.value) && (source.value as Record<string, unknown>).name === cached.name && !sourcesByName.has(cached.name)) {
+      sourcesByName.set(cached.name, source);
+      candidates.push({ source, definition: source.value as Record<string, any>, cached });
+      continue;
+    }
     if (!isObject(source.value)) {
       problems.push(problemAt(source, '', 'a tool definition must be a JSON object', 'see tool-definition.schema.json for the fields'));
       continue;
@@ -72,7 +86,11 @@ export function normalize(loaded: LoadedFiles, options: { isUnchanged?: (name: s
   checkNameCollisions(candidates, problems);
 
   const tools: ToolModel[] = [];
-  for (const { source, definition } of candidates) {
+  for (const { source, definition, cached } of candidates) {
+    if (cached !== undefined) {
+      tools.push(cached);
+      continue;
+    }
     if (!isObject(definition.inputSchema) || (definition.outputSchema !== undefined && !isObject(definition.outputSchema))) continue;
     const model = buildTool(source, definition, shared, ajv, problems, (problemCount.get(source) ?? 0) > 0, options.isUnchanged);
     if (model) tools.push(model);

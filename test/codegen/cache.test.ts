@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { unchangedRun } from '../../codegen/cache.js';
+import { modelsFile, readModels, unchangedRun, type ModelCache } from '../../codegen/cache.js';
 import { generate } from '../../codegen/generate.js';
 import { resolveOptions } from '../../codegen/options.js';
 import { createTempProject } from '../helpers/temp-project.js';
@@ -42,6 +42,8 @@ describe('incremental generation', () => {
       const repaired = await generate(options);
       expect(repaired.reused).toBe(6);
       expect(repaired.files.find((entry) => entry.path === 'tools/read-file.base.ts')?.content).toBe(full['tools/read-file.base.ts']);
+      // The repaired tool is emitted again from a model whose compile was skipped: its validator is compiled anew, byte-identical.
+      expect(repaired.files.find((entry) => entry.path === 'validators/read-file.js')?.content).toBe(full['validators/read-file.js']);
     } finally {
       project.dispose();
     }
@@ -83,6 +85,37 @@ describe('the nothing-changed shortcut', () => {
         expect(unchangedRun(resolved), what).toEqual({ tools: 7, files });
       }
       expect(existsSync(path.join(project.root, 'src/tools/calculator.ts'))).toBe(true);
+    } finally {
+      project.dispose();
+    }
+  }, 120_000);
+});
+
+describe('the model cache', () => {
+  it('gives a definition back the model built from the same bytes, and builds it again when a byte changes', async () => {
+    const project = createTempProject({ schemas: 'schemas' });
+    try {
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      const options = { root: project.root, runtimeImport: project.runtimeImport };
+      const resolved = resolveOptions(options);
+      const file = modelsFile(resolved.root, resolved.outDir)!;
+      const stored = JSON.parse(readFileSync(file, 'utf8')) as ModelCache;
+      expect(Object.keys(stored.tools).sort()).toHaveLength(7);
+      expect(readModels(file, stored.key, 'another set of shared schemas')).toEqual({});
+
+      // A cached model is used as it is while the definition's bytes are unchanged…
+      const relPath = 'utility/calculator.tool.json';
+      stored.tools[relPath]!.model.description = 'Described by the cache.';
+      writeFileSync(file, JSON.stringify(stored));
+      const fromCache = await generate({ ...options, incremental: true });
+      expect(fromCache.project.tools.find((tool) => tool.name === 'calculator')?.description).toBe('Described by the cache.');
+
+      // …and not once they change (here: one more space at the end).
+      project.write(`schemas/${relPath}`, `${project.read(`schemas/${relPath}`)} `);
+      const rebuilt = await generate({ ...options, incremental: true });
+      expect(rebuilt.project.tools.find((tool) => tool.name === 'calculator')?.description).toMatch(/^Evaluates an arithmetic expression/);
+      expect(rebuilt.models?.tools[relPath]?.raw).not.toBe(stored.tools[relPath]!.raw);
     } finally {
       project.dispose();
     }
