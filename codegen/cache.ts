@@ -45,6 +45,7 @@ export interface RunSnapshot {
 /** What produced some files (a hash of their inputs) and the hashes of those files. */
 export interface CacheEntry {
   hash: string;
+  /** Path → sha256 of the content; `''` when it was not computed (then only the snapshot stat can prove the file unchanged). */
   files: Record<string, string>;
 }
 

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import type { Project } from 'ts-morph';
 import { cacheFile, generationCacheKey, modelsFile, readCache, readModels, sharedInputsHash, untouchedSinceSnapshot, type ModelCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
 import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/manifests/index.js';
-import { emitRegistry } from './emit/registry.js';
+import { emitRegistry, emitToolSchemaFile } from './emit/registry.js';
+import type { DocRenderer } from './emit/docs.js';
 import { emitToolValidators } from './emit/validators.js';
 import { loadDefinitions } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
@@ -95,9 +96,16 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   const projectFiles: Record<string, string> = {};
   for (const file of emitted.projectFiles) {
     if (file.hash === undefined) {
-      file.hash = sha256(file.content);
-      // Re-emitted with the bytes the last run wrote, and untouched on disk since: `write` need not read it back.
-      if (previous.project?.files[file.path] === file.hash && untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path)) file.onDisk = true;
+      const recorded = previous.snapshot?.outputs[file.path];
+      if (recorded !== undefined && recorded[0] !== Buffer.byteLength(file.content)) {
+        // Another size than the file the last run wrote: changed, no need to hash it (tens of MB for
+        // the manifests of 1,000 tools). Without a hash the next run trusts it only by its snapshot stat.
+        file.hash = '';
+      } else {
+        file.hash = sha256(file.content);
+        // Re-emitted with the bytes the last run wrote, and untouched on disk since: `write` need not read it back.
+        if (previous.project?.files[file.path] === file.hash && untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path)) file.onDisk = true;
+      }
     }
     projectFiles[file.path] = file.hash;
   }
@@ -147,6 +155,12 @@ export async function emitAll(
   for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
   const perTool = new Map<string, GeneratedFile[]>();
   let reused = 0;
+  // The manifests (and what each target loses, which a tool's doc page shows) are built once, and
+  // only when something must be emitted: a tool that changed, or the files that list every tool.
+  let manifests: ReturnType<typeof emitManifests> | undefined;
+  const manifestsOnce = () => (manifests ??= emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {}));
+  let docs: DocRenderer | undefined;
+  const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
   const fresh: Promise<void>[] = [];
   for (const tool of project.tools) {
     const previous = options.reuse?.(tool);
@@ -158,9 +172,18 @@ export async function emitAll(
     const { createEmitProject, emitToolTypes, emitToolBase } = await emitters();
     tsProject ??= createEmitProject();
     const morph = tsProject;
+    const { losses, unavailable } = manifestsOnce();
+    const pages = await renderer();
     fresh.push(
       (async () => {
-        const files = [await emitToolTypes(tool, homes, ctx), ...emitToolValidators(tool, ctx), emitToolBase(tool, ctx, morph)];
+        // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
+        const files = [
+          await emitToolTypes(tool, homes, ctx),
+          ...emitToolValidators(tool, ctx),
+          emitToolBase(tool, ctx, morph),
+          emitToolSchemaFile(tool),
+          pages.toolPage(tool, ctx, { losses, unavailable }),
+        ];
         perTool.set(tool.name, await formatFiles(files));
         options.onProgress?.(perTool.size, project.tools.length);
       })(),
@@ -169,14 +192,17 @@ export async function emitAll(
   await Promise.all(fresh);
   let projectFiles = options.reuseProjectFiles?.();
   let problems: Problem[] = [];
+  if (projectFiles === undefined || manifests !== undefined) {
+    // A target that cannot take a tool is a problem whenever the manifests were built.
+    problems = manifestsOnce().problems;
+  }
   if (projectFiles === undefined) {
-    const { emitSharedTypes, emitDocs } = await emitters();
-    const manifests = emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {});
-    problems = manifests.problems;
+    const { emitSharedTypes } = await emitters();
+    const built = manifestsOnce();
     projectFiles = [
       ...(await formatFiles([...(await Promise.all(project.shared.map((entry) => emitSharedTypes(entry, homes, ctx)))), ...emitRegistry(project, ctx)])),
-      ...manifests.files,
-      ...(await formatFiles(emitDocs(project, ctx, { templates: options.templates, losses: manifests.losses, unavailable: manifests.unavailable }))),
+      ...built.files,
+      ...(await formatFiles((await renderer()).projectPages(project, ctx))),
     ];
   }
   const files = [...[...perTool.values()].flat(), ...projectFiles];

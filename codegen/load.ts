@@ -86,9 +86,32 @@ const JSON_ERRORS: Record<string, string> = {
 
 /** Parses one JSON text, keeping positions; syntax errors become problems. */
 export function parseSource(relPath: string, file: string, text: string): { source: SourceFile; problems: Problem[] } {
+  const kind = relPath.endsWith('.tool.json') ? 'tool' : 'shared';
+  let value: unknown;
+  let valid = true;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    valid = false;
+  }
+  if (valid) {
+    // Valid JSON: the syntax tree (for positions in messages) is built only if a message needs one.
+    let tree: Node | undefined | null = null;
+    const source: SourceFile = {
+      relPath,
+      file,
+      kind,
+      text,
+      value,
+      get tree(): Node | undefined {
+        if (tree === null) tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+        return tree;
+      },
+    };
+    return { source, problems: [] };
+  }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const kind = relPath.endsWith('.tool.json') ? 'tool' : 'shared';
   const source: SourceFile = { relPath, file, kind, text, tree: errors.length > 0 ? undefined : tree, value: undefined };
   if (errors.length > 0) {
     return {

@@ -1,4 +1,4 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GeneratedFile } from './model.js';
 import { compareStrings } from './naming.js';
@@ -45,12 +45,18 @@ export function diffOutput(outDir: string, files: readonly GeneratedFile[]): Out
   const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
   for (const file of files) {
     if (!onDisk.has(file.path)) diff.missing.push(file.path);
-    else if (file.onDisk !== true && readFileSync(path.join(outDir, file.path), 'utf8') !== file.content) diff.stale.push(file.path);
+    else if (file.onDisk !== true && differsOnDisk(path.join(outDir, file.path), file.content)) diff.stale.push(file.path);
     else diff.same.push(file.path);
     onDisk.delete(file.path);
   }
   diff.extra = [...onDisk].sort(compareStrings);
   return diff;
+}
+
+/** Whether the file differs from `content`: a different size answers without reading it. */
+function differsOnDisk(file: string, content: string): boolean {
+  if (statSync(file).size !== Buffer.byteLength(content)) return true;
+  return readFileSync(file, 'utf8') !== content;
 }
 
 /** True when the diff shows any difference. */

@@ -238,7 +238,7 @@ function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   };
 }
 
-function toolView(tool: ToolModel, project: ProjectModel, ctx: EmitContext, options: DocsOptions): Record<string, unknown> {
+function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 'templates'>): Record<string, unknown> {
   const page = toolPagePath(tool);
   const link = toolLinker(tool, page);
   const localTypes = Object.keys(tool.definitionOrigins)
@@ -363,18 +363,35 @@ function tidy(markdown: string): string {
     .trim()}\n`;
 }
 
+/** Renders pages from templates compiled once: a tool's page alone (it depends on that tool only), or the pages that list the project. */
+export interface DocRenderer {
+  /** `docs/tools/<tool>.md`. */
+  toolPage(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 'templates'>): GeneratedFile;
+  /** `docs/index.md` (tools by category) and `docs/types/<module>.md` (one page per shared schema file). */
+  projectPages(project: ProjectModel, ctx: EmitContext): GeneratedFile[];
+}
+
+/** A renderer over the given templates (compiled here, once). */
+export function createDocRenderer(templateTexts: DocTemplates): DocRenderer {
+  const templates = compile(templateTexts);
+  return {
+    toolPage: (tool, ctx, options) => ({ path: toolPagePath(tool), content: tidy(templates.tool(toolView(tool, ctx, options))), kind: 'generated' }),
+    projectPages: (project, ctx) => [
+      { path: 'docs/index.md', content: tidy(templates.index(indexView(project, ctx))), kind: 'generated' },
+      ...[...project.shared]
+        .sort((a, b) => compareStrings(a.module, b.module))
+        .map((shared): GeneratedFile => ({ path: typesPagePath(shared.module), content: tidy(templates.types(typesView(shared, project, ctx))), kind: 'generated' })),
+    ],
+  };
+}
+
 /**
  * `docs/index.md` (tools by category), `docs/tools/<tool>.md` (one page per tool) and
  * `docs/types/<module>.md` (one page per shared schema file), from the given templates.
  */
 export function emitDocs(project: ProjectModel, ctx: EmitContext, options: DocsOptions): GeneratedFile[] {
-  const templates = compile(options.templates);
-  const files: GeneratedFile[] = [{ path: 'docs/index.md', content: tidy(templates.index(indexView(project, ctx))), kind: 'generated' }];
-  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
-    files.push({ path: toolPagePath(tool), content: tidy(templates.tool(toolView(tool, project, ctx, options))), kind: 'generated' });
-  }
-  for (const shared of [...project.shared].sort((a, b) => compareStrings(a.module, b.module))) {
-    files.push({ path: typesPagePath(shared.module), content: tidy(templates.types(typesView(shared, project, ctx))), kind: 'generated' });
-  }
-  return files;
+  const renderer = createDocRenderer(options.templates);
+  const [index, ...types] = renderer.projectPages(project, ctx);
+  const tools = [...project.tools].sort((a, b) => compareStrings(a.name, b.name)).map((tool) => renderer.toolPage(tool, ctx, options));
+  return [index!, ...tools, ...types];
 }

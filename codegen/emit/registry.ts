@@ -1,4 +1,4 @@
-import type { EmitContext, GeneratedFile, ProjectModel } from '../model.js';
+import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
 import { layoutList, quoted } from './literal.js';
@@ -61,6 +61,15 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
     { path: 'index.ts', content: `${index.join('\n')}\n`, kind: 'generated', preformatted: true },
     ...emitLazyRegistry(project, ctx),
   ];
+}
+
+/** `schemas/<tool>.json`: a tool's bundled schemas, which the lazy registry reads when first needed (depends on that tool only). */
+export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
+  return {
+    path: `schemas/${tool.names.kebab}.json`,
+    content: `${JSON.stringify(tool.outputSchema ? { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema } : { inputSchema: tool.inputSchema }, null, 2)}\n`,
+    kind: 'generated',
+  };
 }
 
 /** A key of the `ToolTypes` interface: bare when the tool name is an identifier. */
@@ -135,13 +144,7 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push("  const entries = TOOLS.split('\\n').filter((line) => line !== '').map((line) => line.split('|') as unknown as Entry);");
   lines.push('  return defineLazyTools(entries, source);');
   lines.push('}');
-  const schemaFiles: GeneratedFile[] = tools.map((tool) => ({
-    path: `schemas/${tool.names.kebab}.json`,
-    content: `${JSON.stringify(tool.outputSchema ? { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema } : { inputSchema: tool.inputSchema }, null, 2)}\n`,
-    kind: 'generated',
-  }));
   return [
-    ...schemaFiles,
     { path: 'catalog.json', content: `${JSON.stringify(catalog, null, 2)}\n`, kind: 'generated' },
     // Laid out here (prettier would break the one-line table string, which must stay one literal).
     { path: 'lazy-registry.ts', content: `${lines.join('\n')}\n`, kind: 'generated', preformatted: true },

@@ -33,6 +33,18 @@ describe('incremental generation', () => {
       expect(byPath['manifests/openai.json']).toContain('A changed description.');
       expect(byPath['docs/tools/calculator.md']).toContain('A changed description.');
       expect(byPath['tools/memory-read.base.ts']).toBe(full['tools/memory-read.base.ts']);
+      // A tool's doc page and schemas file belong to that tool (cached with it), so an unchanged tool's
+      // are reused with its other files rather than rendered again with the files that list every tool.
+      expect(Object.keys(changed.cache.tools.memory_read!.files).sort()).toEqual([
+        'docs/tools/memory-read.md',
+        'schemas/memory-read.json',
+        'tools/memory-read.base.ts',
+        'types/memory-read.ts',
+        'validators/memory-read.d.ts',
+        'validators/memory-read.js',
+      ]);
+      expect(changed.files.find((entry) => entry.path === 'docs/tools/memory-read.md')?.onDisk).toBe(true);
+      expect(changed.files.find((entry) => entry.path === 'docs/tools/calculator.md')?.onDisk).toBeUndefined();
 
       // What incremental generation produces equals a full run from scratch.
       expect(byPath).toEqual(Object.fromEntries((await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content])));
