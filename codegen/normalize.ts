@@ -219,8 +219,8 @@ function indexShared(sources: SourceFile[], problems: Problem[], ajv: Ajv): Map<
 }
 
 function checkNameCollisions(candidates: { source: SourceFile; definition: Record<string, any> }[], problems: Problem[]): void {
-  const byKebab = new Map<string, SourceFile & { toolName: string }>();
-  const byPascal = new Map<string, SourceFile & { toolName: string }>();
+  const byKebab = new Map<string, { file: string; toolName: string }>();
+  const byPascal = new Map<string, { file: string; toolName: string }>();
   for (const candidate of [...candidates]) {
     const names = toolNames(candidate.definition.name);
     for (const [map, key, what] of [
@@ -233,7 +233,7 @@ function checkNameCollisions(candidates: { source: SourceFile; definition: Recor
         candidates.splice(candidates.indexOf(candidate), 1);
         break;
       }
-      map.set(key, { ...candidate.source, toolName: candidate.definition.name });
+      map.set(key, { file: candidate.source.file, toolName: candidate.definition.name });
     }
   }
 }
