@@ -47,6 +47,8 @@ export interface CacheEntry {
   hash: string;
   /** Path → sha256 of the content; `''` when it was not computed (then only the snapshot stat can prove the file unchanged). */
   files: Record<string, string>;
+  /** Path → the content's length in UTF-16 code units, so a changed file is told without hashing (or UTF-8 encoding) it. */
+  lengths?: Record<string, number>;
 }
 
 /** sha256 of a text, hex. */

@@ -94,11 +94,15 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     cache.tools[tool.name] = { hash: tool.hash, files };
   }
   const projectFiles: Record<string, string> = {};
+  const lengths: Record<string, number> = {};
   for (const file of emitted.projectFiles) {
+    // A reused file keeps its recorded length: reading its (lazy) content just for that would undo the reuse.
+    const known = file.hash !== undefined ? previous.project?.lengths?.[file.path] : file.content.length;
+    if (known !== undefined) lengths[file.path] = known;
     if (file.hash === undefined) {
-      const recorded = previous.snapshot?.outputs[file.path];
-      if (recorded !== undefined && recorded[0] !== Buffer.byteLength(file.content)) {
-        // Another size than the file the last run wrote: changed, no need to hash it (tens of MB for
+      const recordedLength = previous.project?.lengths?.[file.path];
+      if (recordedLength !== undefined && recordedLength !== file.content.length) {
+        // Another length than the file the last run wrote: changed, no need to hash it (tens of MB for
         // the manifests of 1,000 tools). Without a hash the next run trusts it only by its snapshot stat.
         file.hash = '';
       } else {
@@ -109,7 +113,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     }
     projectFiles[file.path] = file.hash;
   }
-  cache.project = { hash: projectHash, files: projectFiles };
+  cache.project = { hash: projectHash, files: projectFiles, lengths };
   const nextModels: ModelCache = { key: cacheKey, shared: sharedHash, tools: {} };
   for (const tool of project.tools) {
     const { validatorSource: _source, ...model } = tool;
