@@ -10,7 +10,7 @@
  */
 import { build } from 'esbuild';
 
-const INLINED = [/^ajv\/dist\/runtime\//, /^ajv-formats\/dist\/formats(\.js)?$/, /^fast-deep-equal(\/|$)/];
+const INLINED = [/^ajv\/dist\/runtime\//, /^ajv-formats\/dist\/formats(\.js)?$/];
 
 const [input, output = input] = process.argv.slice(2);
 if (!input) {

@@ -360,7 +360,15 @@ export class SchemaValidator<T = unknown> {
       throw new ToolsmithError('SCHEMA_INVALID', this.schemaError ?? 'Schema does not compile.');
     }
     if (this.nullPlan !== undefined) stripOptionalNulls(data, this.nullPlan);
-    return (validateFunction as RootCall)(data, ROOT_DATA_CONTEXT) ? undefined : toValidationIssues(validateFunction.errors);
+    let valid: boolean;
+    try {
+      valid = (validateFunction as RootCall)(data, ROOT_DATA_CONTEXT);
+    } catch (error) {
+      // A validator that throws on some data (Ajv's fast-deep-equal does, on an object whose
+      // `toString` is a string) rejects it rather than failing the call with an internal error.
+      return [{ path: '', message: `(root) could not be validated: ${describeThrown(error, 300)}`, keyword: 'exception', params: {} }];
+    }
+    return valid ? undefined : toValidationIssues(validateFunction.errors);
   }
 
   /** Validates a copy of `value`; the caller's value is never changed. */

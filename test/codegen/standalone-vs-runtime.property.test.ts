@@ -162,6 +162,8 @@ interface Outcome {
   valid: boolean;
   errors: unknown[];
   after: unknown;
+  /** What the validator threw: both paths use Ajv's fast-deep-equal here, which throws on `{ "toString": "" }` items. */
+  threw?: string;
 }
 
 function reduceErrors(errors: ErrorObject[] | null | undefined): unknown[] {
@@ -171,8 +173,12 @@ function reduceErrors(errors: ErrorObject[] | null | undefined): unknown[] {
 function validateCopy(validate: ValidateFunction, value: unknown): Outcome {
   // Wrapped in an array so a coerced root value is visible afterwards too.
   const holder = [cloneJson(value)];
-  const valid = validate(holder[0]);
-  return { valid, errors: reduceErrors(validate.errors), after: holder[0] };
+  try {
+    const valid = validate(holder[0]);
+    return { valid, errors: reduceErrors(validate.errors), after: holder[0] };
+  } catch (error) {
+    return { valid: false, errors: [], after: holder[0], threw: (error as Error).message };
+  }
 }
 
 const stats = { schemas: 0, compiled: 0, values: 0, valid: 0, invalid: 0, changed: 0 };
