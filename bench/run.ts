@@ -2,10 +2,10 @@
  * `npm run bench`: toolsmith against its peers, P1..P6 of issue 6, each a ratio measured in the
  * same run. Prints a table and merges the figures into `bench/results.json`.
  *
- *   npm run bench                        # 1,000 tools; growth 100 → 1,000; P4 at 100 tools
+ *   npm run bench                        # 1,000 tools; growth 100 → 1,000; P4 at 1,000 tools
  *   npm run bench -- --quick             # smoke run: 20 tools, one round (not a result)
  *   npm run bench -- --only P1,P5        # only some measures
- *   npm run bench -- --full              # growth to 5,000 tools, P4 at 1,000, no generate deadline
+ *   npm run bench -- --full              # growth to 5,000 tools, no generate deadline
  *   npm run bench -- --generate-timeout 600   # deadline of one generate child, seconds (default 240)
  *   npm run bench -- --keep              # keep the scratch projects
  *
@@ -408,7 +408,7 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
           unchangedRatio: unchanged,
           oneChangedRatio: oneChanged,
           ...p4.incremental,
-          note: p4.tools === 1000 ? undefined : `measured at ${p4.tools} tools; --full measures it at 1,000 (each run is a full generate until generation is incremental)`,
+          note: p4.tools === 1000 ? undefined : `measured at ${p4.tools} tools (a --quick run); the issue's measure is at 1,000`,
         },
       };
     }
