@@ -82,7 +82,7 @@ function parseArgs(argv: string[]): Plan {
     // The issue measures P4 at 1,000 tools; the 1,000-tool project of P2/P3 is reused.
     p4Tools: 1000,
     micro: { rounds: 5, time: 600, warmupTime: 200, batch: 50 },
-    childRuns: 3,
+    childRuns: 5,
     generateTimeoutMs: full ? 0 : timeoutArg ?? 240_000,
     keep: argv.includes('--keep'),
   };
