@@ -535,10 +535,11 @@ export class ToolOrchestrator {
     let pending: ToolExecutionResult | Promise<ToolExecutionResult>;
     try {
       pending = tool.execute(call.args!, call.context!);
+      if (!isThenable(pending)) return this.#finishExecute(call, entry, pending);
     } catch (error) {
+      // `execute` threw, or answered something whose `then` cannot even be read.
       return this.#executeThrew(call, error);
     }
-    if (!isThenable(pending)) return this.#finishExecute(call, entry, pending);
     Promise.resolve(pending).then(
       (result) => this.#finishExecute(call, entry, result),
       (error: unknown) => this.#executeThrew(call, error),

@@ -398,6 +398,24 @@ describe('processToolCall: one code per failure, in order', () => {
     expect((await callTool(o, 'bad_result')).errorDetails?.code).toBe('TOOL_ERROR');
   });
 
+  it('TOOL_ERROR, not an unhandled rejection, for a result whose `then` cannot be read, also after a queue wait', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const trap = { get then(): never { throw new Error('no then for you'); } };
+      const o = orchestrator({ maxConcurrency: 1, tools: [makeTool('trap', { execute: () => trap as never }), makeTool('slow', { execute: async () => (await sleep(30), { success: true, output: {} }) })] });
+      expect((await callTool(o, 'trap')).errorDetails).toEqual({ code: 'TOOL_ERROR', message: "Tool 'trap' threw: no then for you" });
+      // The second call waits for the slot, then runs `execute` from the queue's continuation.
+      const [, queued] = await Promise.all([callTool(o, 'slow'), callTool(o, 'trap')]);
+      expect(queued.errorDetails?.code).toBe('TOOL_ERROR');
+      await sleep(10);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('OUTPUT_INVALID for an output that fails its schema, or an output schema that does not compile', async () => {
     const o = orchestrator({
       tools: [
