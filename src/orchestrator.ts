@@ -404,12 +404,14 @@ export class ToolOrchestrator {
     // 4. Refusal.
     if (tool.refusal === undefined) return this.#checks(call, entry, undefined);
     let refusal: ToolExecutionResult | undefined | Promise<ToolExecutionResult | undefined>;
+    let pending: boolean;
     try {
       refusal = tool.refusal(call.args!, call.context);
+      pending = isThenable(refusal);
     } catch (error) {
       return this.#refusalThrew(call, error);
     }
-    if (!isThenable(refusal)) return this.#checks(call, entry, refusal);
+    if (!pending) return this.#checks(call, entry, refusal as ToolExecutionResult | undefined);
     Promise.resolve(refusal).then(
       (answer) => {
         try {
