@@ -98,16 +98,24 @@ export function readModels(file: string | undefined, key: string, shared: string
   }
 }
 
-/** Writes the model cache atomically; best effort, like the cache. */
+/** Writes the model cache atomically; best effort, like the cache (the next run builds every model again). */
 export function writeModels(file: string | undefined, models: ModelCache): void {
+  writeJsonAtomically(file, models);
+}
+
+/**
+ * Writes `value` as JSON to a temporary file renamed over `file`, so a reader never sees half of it.
+ * Best effort: a cache that cannot be written only costs speed, so failures are ignored.
+ */
+function writeJsonAtomically(file: string | undefined, value: unknown): void {
   if (file === undefined) return;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(models));
+    writeFileSync(temporary, JSON.stringify(value));
     renameSync(temporary, file);
   } catch {
-    // ignored: the next run builds every model again
+    // ignored (see above)
   }
 }
 
@@ -123,17 +131,9 @@ export function readCache(file: string | undefined, key: string): GenerationCach
   }
 }
 
-/** Writes the cache atomically (best effort: a cache that cannot be written only costs speed). */
+/** Writes the cache atomically (best effort: without it the next run regenerates in full). */
 export function writeCache(file: string | undefined, cache: GenerationCache): void {
-  if (file === undefined) return;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(cache));
-    renameSync(temporary, file);
-  } catch {
-    // ignored: the next run regenerates in full
-  }
+  writeJsonAtomically(file, cache);
 }
 
 /**
