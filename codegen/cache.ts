@@ -6,6 +6,7 @@ import { listJsonFiles } from './load.js';
 import type { GeneratedFile, ToolModel } from './model.js';
 import type { ResolvedOptions } from './options.js';
 import { loadTemplates } from './templates/index.js';
+import type { DocTemplates } from './templates/names.js';
 import { listFiles, recoverInterrupted } from './write.js';
 
 /**
@@ -51,9 +52,9 @@ export interface CacheEntry {
   lengths?: Record<string, number>;
 }
 
-/** sha256 of a text, hex. */
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+/** sha256 of a text (as UTF-8) or of bytes, hex. */
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
 }
 
 /** Where the cache of an output folder lives, or undefined when the project has no node_modules. */
@@ -154,8 +155,7 @@ export function reuseEntry(entry: CacheEntry | undefined, hash: string, outDir: 
   const files: GeneratedFile[] = [];
   for (const [file, fileHash] of Object.entries(entry.files)) {
     const full = path.join(outDir, file);
-    const recorded = snapshot?.outputs[file];
-    if (recorded !== undefined && sameStat(statEntry(full), recorded)) {
+    if (untouchedSinceSnapshot(snapshot, outDir, file)) {
       files.push(unchangedFile(file, full, fileHash));
       continue;
     }
@@ -195,9 +195,8 @@ function sameStat(actual: [number, string, number] | undefined, expected: [numbe
   return actual !== undefined && actual[0] === expected[0] && actual[1] === expected[1] && actual[2] === expected[2];
 }
 
-/** The cache key of a run: the generator's code, the emit context, the templates, the manifest targets, formatting. */
-export function generationCacheKey(resolved: ResolvedOptions): string {
-  const templates = loadTemplates(resolved.templatesDir);
+/** The cache key of a run: the generator's code, the emit context, the templates (read here unless given), the manifest targets, formatting. */
+export function generationCacheKey(resolved: ResolvedOptions, templates: DocTemplates = loadTemplates(resolved.templatesDir)): string {
   return sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null, format: resolved.format }));
 }
 
@@ -257,7 +256,7 @@ export function unchangedRun(resolved: ResolvedOptions): { tools: number; files:
     } catch {
       return undefined;
     }
-    if (createHash('sha256').update(bytes).digest('hex') !== expected) return undefined;
+    if (sha256(bytes) !== expected) return undefined;
   }
   const outputs = listFiles(resolved.outDir);
   if (outputs.length !== Object.keys(snapshot.outputs).length) return undefined;

@@ -54,7 +54,7 @@ export interface GenerateResult {
 export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number; inputs: Record<string, string>; models?: ModelCache }> {
   const resolved = resolveOptions(options);
   const templates = loadTemplates(resolved.templatesDir);
-  const cacheKey = generationCacheKey(resolved);
+  const cacheKey = generationCacheKey(resolved, templates);
   const previous = options.incremental === false ? readCache(undefined, cacheKey) : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   // What was read, by content: recorded for the nothing-changed shortcut (cache.ts `unchangedRun`).

@@ -53,10 +53,17 @@ export function layoutList(items: readonly string[], before: string, after: stri
   return `${indent}${before}${open}\n${items.map((item) => `${indent}  ${item},`).join('\n')}\n${indent}${close}${after}`;
 }
 
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
 /** A property key: bare when it is a plain identifier, quoted otherwise, computed for `__proto__`. */
 export function propertyKey(key: string): string {
   if (key === '__proto__') return '["__proto__"]';
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
+  return typeKey(key, stringLiteral);
+}
+
+/** A key of a type literal or interface (no prototype there to guard): bare when an identifier, else `quote(key)`. */
+export function typeKey(key: string, quote: (text: string) => string = quoted): string {
+  return IDENTIFIER.test(key) ? key : quote(key);
 }
 
 /** Text for a JSDoc block: no `*\/` can end it early, no line can start a new tag by accident. */

@@ -1,7 +1,7 @@
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
-import { layoutList, quoted } from './literal.js';
+import { layoutList, quoted, typeKey } from './literal.js';
 
 /**
  * Emits `registry.ts` (imports every implementation; `createTools()`, the `ToolName` union, the
@@ -72,10 +72,6 @@ export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
   };
 }
 
-/** A key of the `ToolTypes` interface: bare when the tool name is an identifier. */
-function typeKey(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quoted(name);
-}
 
 /**
  * Emits `catalog.json` (every tool's metadata by name, read the first time any tool's metadata is
