@@ -97,8 +97,8 @@ export function prepareTool(tool: ITool): RegisteredTool {
       tool,
       input: NOT_LOADED,
       output: undefined,
-      // Until it loads, `missingCapabilities` asks the stand-in (which reads its catalog entry then).
-      requiredCapabilities: NOT_LOADED_CAPABILITIES,
+      // Until it loads (`load` set), `missingCapabilities` asks the stand-in, which reads its catalog entry then.
+      requiredCapabilities: [],
       load: undefined,
       inFlight: 0,
       onIdle: undefined,
@@ -144,9 +144,6 @@ export function prepareTool(tool: ITool): RegisteredTool {
     onIdle: undefined,
   };
 }
-
-/** The placeholder capability list of a lazy entry that is not loaded yet. */
-const NOT_LOADED_CAPABILITIES: readonly string[] = Object.freeze([]);
 
 /** Never used to validate: a lazy entry is loaded before anything validates with it. */
 const NOT_LOADED = new SchemaValidator<Record<string, unknown>>({
@@ -213,7 +210,8 @@ export function readArguments(raw: unknown, toolName: string): Record<string, un
 /** The capabilities of `entry` missing from `capabilities` (exact string match). */
 export function missingCapabilities(entry: RegisteredTool, capabilities: readonly string[] | undefined): string[] | undefined {
   let required = entry.requiredCapabilities;
-  if (required === NOT_LOADED_CAPABILITIES) {
+  if (entry.load !== undefined) {
+    // A lazy tool not loaded yet: its stand-in knows its capabilities.
     const declared = entry.tool.requiredCapabilities;
     required = Array.isArray(declared) ? declared : [];
   }
