@@ -353,7 +353,7 @@ describe('random strings as descriptions, enum values, defaults, examples and pr
           }
         },
       ),
-      { numRuns: RANDOM_RUNS, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
+      { numRuns: RANDOM_RUNS },
     );
   }, 120_000);
 });
