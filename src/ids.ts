@@ -18,15 +18,26 @@ export function randomId(): string {
   return out;
 }
 
-let sequence = 0;
 const processPrefix = randomId();
+const DIGITS = '0123456789abcdefghijklmnopqrstuv';
+/** The 1,024 two-digit base-32 endings, made on first use. */
+let endings: string[] | undefined;
+let sequence = 0;
+let head = '';
 
 /**
- * A fresh correlation id: this process's random prefix and a base-36 counter. Base 36, not
- * `String(n)`: V8 keeps every decimal number-to-string result in its number string cache, so one
- * string per call would survive each scavenge and be promoted (measured in P1: a call took
- * ~0.75 µs instead of ~0.4 µs).
+ * A fresh correlation id: this process's random prefix, then a base-32 counter. The counter's last
+ * two digits come from a table and the rest is rebuilt once per 1,024 ids, so an id costs one
+ * string concatenation: a number-to-string conversion per call cost ~7 % of a trivial call in P1,
+ * and `String(n)` is worse still, since V8's number-string cache keeps each result alive through
+ * the next scavenge (measured in P1: ~0.75 µs per call instead of ~0.4 µs).
  */
 export function nextCorrelationId(): string {
-  return `${processPrefix}-${(++sequence).toString(36)}`;
+  const low = sequence & 1023;
+  if (low === 0) {
+    endings ??= Array.from({ length: 1024 }, (_, index) => DIGITS[index >> 5]! + DIGITS[index & 31]!);
+    head = `${processPrefix}-${(sequence >>> 10).toString(32)}`;
+  }
+  sequence++;
+  return head + endings![low]!;
 }
