@@ -1,5 +1,6 @@
+import { StructureKind } from 'ts-morph';
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
-import { createEmitProject, docText, finish } from './tool-bases.js';
+import { BLANK_LINE, createEmitProject, docText, printStatements, type Statement } from './tool-bases.js';
 
 /**
  * The once-only implementation stub of one tool, `<stubs>/<tool>.ts`: `export class <Pascal>Tool
@@ -9,17 +10,18 @@ import { createEmitProject, docText, finish } from './tool-bases.js';
 export function emitStub(tool: ToolModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile {
   const names = tool.names;
   const path = `${names.kebab}.ts`;
-  const file = tsProject.createSourceFile(`/stubs/${path}`, '', { overwrite: true });
+  const statements: Statement[] = [];
   const generated = ctx.generatedFromStubs.replace(/\/$/, '');
   const composed = tool.steps !== undefined;
   if (!composed) {
-    file.addImportDeclaration({ moduleSpecifier: ctx.stubsRuntimeImport, isTypeOnly: true, namedImports: ['ToolExecutionContext', 'ToolExecutionResult'] });
+    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: ctx.stubsRuntimeImport, isTypeOnly: true, namedImports: ['ToolExecutionContext', 'ToolExecutionResult'] });
   }
-  file.addImportDeclaration({ moduleSpecifier: `${generated}/tools/${names.kebab}.base.js`, namedImports: [names.base] });
+  statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `${generated}/tools/${names.kebab}.base.js`, namedImports: [names.base] });
   if (!composed) {
-    file.addImportDeclaration({ moduleSpecifier: `${generated}/types/${names.kebab}.js`, isTypeOnly: true, namedImports: [names.inputType, names.outputType] });
+    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `${generated}/types/${names.kebab}.js`, isTypeOnly: true, namedImports: [names.inputType, names.outputType] });
   }
-  file.addClass({
+  statements.push(BLANK_LINE, {
+    kind: StructureKind.Class,
     name: names.impl,
     isExported: true,
     extends: names.base,
@@ -43,5 +45,5 @@ export function emitStub(tool: ToolModel, ctx: EmitContext, tsProject = createEm
         ],
   });
   const header = `/**\n * Implementation of the tool \`${docText(tool.name)}\` (${docText(tool.source.file)}).\n * Scaffolded once by toolsmith; yours to edit — generate never overwrites it.\n */\n`;
-  return { path, content: finish(file, header), kind: 'stub' };
+  return { path, content: printStatements(tsProject, `stubs/${path}`, header, statements), kind: 'stub' };
 }

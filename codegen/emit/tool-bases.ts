@@ -1,4 +1,4 @@
-import { Project, StructureKind, VariableDeclarationKind, type SourceFile } from 'ts-morph';
+import { Project, StructureKind, VariableDeclarationKind, type StatementStructures, type WriterFunction } from 'ts-morph';
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
@@ -21,32 +21,39 @@ export function docText(text: string): string {
  */
 export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile {
   const path = `tools/${tool.names.kebab}.base.ts`;
-  const file = tsProject.createSourceFile(`/${path}`, '', { overwrite: true });
+  const statements: Statement[] = [];
   const names = tool.names;
   const composed = tool.steps !== undefined;
   const runtimeNames = ['deepFreeze', 'type ITool', 'type JSONSchemaObject', 'type ToolExecutionContext', 'type ToolExecutionResult'];
   if (composed) runtimeNames.splice(0, runtimeNames.length, 'ComposedTool', 'deepFreeze', 'type ComposedStep', 'type JSONSchemaObject');
-  file.addImportDeclaration({ moduleSpecifier: runtimeSpecifier(path, ctx.runtimeImport), namedImports: runtimeNames.sort(byName) });
-  file.addImportDeclaration({
-    moduleSpecifier: relativeImport(path, `types/${names.kebab}.js`),
-    isTypeOnly: true,
-    namedImports: [names.inputType, names.outputType],
-  });
-  file.addImportDeclaration({
-    moduleSpecifier: relativeImport(path, `validators/${names.kebab}.js`),
-    namedImports: tool.outputSchema ? [names.inputValidator, names.outputValidator] : [names.inputValidator],
-  });
+  statements.push(
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: runtimeSpecifier(path, ctx.runtimeImport), namedImports: runtimeNames.sort(byName) },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: relativeImport(path, `types/${names.kebab}.js`),
+      isTypeOnly: true,
+      namedImports: [names.inputType, names.outputType],
+    },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: relativeImport(path, `validators/${names.kebab}.js`),
+      namedImports: tool.outputSchema ? [names.inputValidator, names.outputValidator] : [names.inputValidator],
+    },
+  );
 
+  statements.push(BLANK_LINE);
   const schemaConst = (which: 'Input' | 'Output', schema: unknown) => ({
+    kind: StructureKind.VariableStatement as const,
     declarationKind: VariableDeclarationKind.Const,
     isExported: true,
     docs: [{ description: `The ${which.toLowerCase()} schema of \`${docText(tool.name)}\`, bundled (every \`$ref\` local) and frozen.` }],
     declarations: [{ name: `${names.camel}${which}Schema`, type: 'JSONSchemaObject', initializer: `deepFreeze(${toLiteral(schema)})` }],
   });
-  file.addVariableStatement(schemaConst('Input', tool.inputSchema));
-  if (tool.outputSchema) file.addVariableStatement(schemaConst('Output', tool.outputSchema));
+  statements.push(schemaConst('Input', tool.inputSchema));
+  if (tool.outputSchema) statements.push(schemaConst('Output', tool.outputSchema));
   if (composed) {
-    file.addVariableStatement({
+    statements.push({
+      kind: StructureKind.VariableStatement,
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: [{ description: `The steps of the composed tool \`${docText(tool.name)}\`, as declared in its definition.` }],
@@ -92,7 +99,8 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       .filter((entry) => entry.name !== 'validators' && entry.name !== 'steps')
       .map((entry) => `${entry.name}: ${entry.initializer.replace(/ as const$/, '')}`);
     fields.push(`validators: { input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} }`, `steps: ${names.camel}Steps`);
-    file.addClass({
+    statements.push({
+      kind: StructureKind.Class,
       name: names.base,
       isExported: true,
       extends: `ComposedTool<${names.inputType}, ${names.outputType}>`,
@@ -100,7 +108,8 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       ctors: [{ statements: `super({\n${fields.map((field) => `  ${field},`).join('\n')}\n});` }],
     });
   } else {
-    file.addClass({
+    statements.push({
+      kind: StructureKind.Class,
       name: names.base,
       isExported: true,
       isAbstract: true,
@@ -120,16 +129,26 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       ],
     });
   }
-  return { path, content: finish(file, banner(tool.source.file, ctx)), kind: 'generated' };
+  return { path, content: printStatements(tsProject, path, banner(tool.source.file, ctx), statements), kind: 'generated' };
 }
 
-/** A file's text with its banner (added last: ts-morph inserts imports at the top). */
-export function finish(file: SourceFile, header: string): string {
-  file.insertText(0, header);
+/** A statement of a file ts-morph prints from structures. */
+export type Statement = StatementStructures | WriterFunction;
+
+/** Between the imports and the rest (ts-morph leaves one there when imports are added one by one). */
+export const BLANK_LINE: WriterFunction = (writer) => void writer.blankLine();
+
+/**
+ * The text of a file made of `statements` under `header`, printed by ts-morph from the structures
+ * in one go: one print and one parse, where adding them one by one re-parsed the file after each
+ * (most of ts-morph's share of a full generate).
+ */
+export function printStatements(tsProject: Project, path: string, header: string, statements: Statement[]): string {
+  const file = tsProject.createSourceFile(`/${path}`, { statements }, { overwrite: true });
   const text = file.getFullText();
   // Done with it: keeping every file in the in-memory project made large runs hold gigabytes.
-  file.getProject().removeSourceFile(file);
-  return text;
+  tsProject.removeSourceFile(file);
+  return header + text;
 }
 
 function byName(a: string, b: string): number {
