@@ -20,10 +20,23 @@ export interface TempProject {
   dispose(): void;
 }
 
+/**
+ * A `node_modules` of the project's own whose entries link to the repo's packages: the generator's
+ * cache (`node_modules/.cache/toolsmith`) then lands in the temp project and goes with it, instead of
+ * piling up in the repo's node_modules, one file per temp folder ever generated.
+ */
+function linkRepoModules(root: string): void {
+  const modules = path.join(root, 'node_modules');
+  mkdirSync(modules);
+  for (const entry of readdirSync(path.join(REPO, 'node_modules'))) {
+    if (entry !== '.cache') symlinkSync(path.join(REPO, 'node_modules', entry), path.join(modules, entry), 'dir');
+  }
+}
+
 /** Creates a temp project; `schemas` copies a folder (relative to the repo) into `schemas/`. */
 export function createTempProject(options: { schemas?: string } = {}): TempProject {
   const root = mkdtempSync(path.join(tmpdir(), 'toolsmith-test-'));
-  symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  linkRepoModules(root);
   writeFileSync(path.join(root, 'package.json'), '{ "name": "toolsmith-test-project", "private": true, "type": "module" }\n');
   if (options.schemas) cpSync(path.join(REPO, options.schemas), path.join(root, 'schemas'), { recursive: true });
   const write = (file: string, content: string | object) => {
