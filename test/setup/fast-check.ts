@@ -11,4 +11,7 @@ const seed = requested === 'random' ? Math.floor(Math.random() * 0x7fffffff) : r
 if (!Number.isInteger(seed)) throw new Error(`FC_SEED must be an integer or "random", got ${JSON.stringify(requested)}`);
 
 fc.configureGlobal({ seed });
-if (requested === 'random') console.info(`fast-check seed: ${seed} (replay with FC_SEED=${seed})`);
+if (requested === 'random') {
+  const runs = process.env.FC_RUNS ? ` FC_RUNS=${process.env.FC_RUNS}` : '';
+  console.info(`fast-check seed: ${seed} (replay: FC_SEED=${seed}${runs} npx vitest run <the failing test file>)`);
+}
