@@ -54,6 +54,8 @@ interface Plan {
   micro: MicroOptions;
   /** Child-process runs per side (median). */
   childRuns: number;
+  /** P4: generate runs with nothing changed, and with one tool changed (median of each). */
+  p4Runs: number;
   /** Deadline of one generate child, ms (0: none); a generate past it is reported as not finished. */
   generateTimeoutMs: number;
   keep: boolean;
@@ -72,7 +74,7 @@ function parseArgs(argv: string[]): Plan {
     only.add(id as Id);
   }
   if (quick) {
-    return { quick, only, mainTools: 20, growth: [10, 20], p4Tools: 20, micro: { rounds: 1, time: 150, warmupTime: 50, batch: 20 }, childRuns: 1, generateTimeoutMs: 180_000, keep: argv.includes('--keep') };
+    return { quick, only, mainTools: 20, growth: [10, 20], p4Tools: 20, micro: { rounds: 1, time: 150, warmupTime: 50, batch: 20 }, childRuns: 1, p4Runs: 1, generateTimeoutMs: 180_000, keep: argv.includes('--keep') };
   }
   return {
     quick,
@@ -83,6 +85,7 @@ function parseArgs(argv: string[]): Plan {
     p4Tools: 1000,
     micro: { rounds: 5, time: 600, warmupTime: 200, batch: 50 },
     childRuns: 5,
+    p4Runs: 3,
     generateTimeoutMs: full ? 0 : timeoutArg ?? 240_000,
     keep: argv.includes('--keep'),
   };
@@ -231,12 +234,12 @@ interface ScaleResult {
     wallMs: { toolsmith: number; ajv: number; emptyNode: number };
     runs: { toolsmith: unknown[]; ajv: unknown[]; emptyNode: unknown[] };
   };
-  incremental?: { unchangedMs: number; oneChangedMs: number; fullMs: number; summaries: Record<string, unknown> };
+  incremental?: { unchangedMs: number; oneChangedMs: number; fullMs: number; runs: { unchangedMs: number[]; oneChangedMs: number[] }; summaries: Record<string, unknown> };
   notes: string[];
 }
 
 const GENERATE_CHILD = path.join(CHILDREN, 'generate.ts');
-/** The generate child gets a large heap: at 1,000 tools the generator needs more than Node's default. */
+/** The generate child gets a large heap cap: at 5,000 tools (`--full`) the generator grew to 5.0 GB RSS with it; 1,000 tools run in a 600 MB heap. */
 const GENERATE_NODE_ARGS = ['--max-old-space-size=8192', '--import', 'tsx'];
 
 async function measureScale(tools: number, root: string, warmupRoot: string, plan: Plan, needs: { startup: boolean; p3: boolean; p4: boolean }): Promise<ScaleResult> {
@@ -268,19 +271,27 @@ async function measureScale(tools: number, root: string, warmupRoot: string, pla
       out.startup = await measureStartup(project, plan);
     }
     if (needs.p4) {
-      log(`  ${tools} tools: P4 generate with nothing changed, then with one tool changed…`);
-      const unchanged = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot], REPO_ROOT, plan.generateTimeoutMs);
+      log(`  ${tools} tools: P4 generate with nothing changed, then with one tool changed (${plan.p4Runs} runs each, median)…`);
+      // Each run a cold child (warmed up on the small project), like the full generate.
+      const generateOnce = () => runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot], REPO_ROOT, plan.generateTimeoutMs);
+      const unchanged: Awaited<ReturnType<typeof runChild>>[] = [];
+      for (let run = 0; run < plan.p4Runs; run++) unchanged.push(await generateOnce());
       const changed = project.corpus.tools[Math.floor(tools / 2)]!;
       const file = path.join(project.corpus.dir, changed.file);
-      const definition = JSON.parse(readFileSync(file, 'utf8')) as { description: string };
-      definition.description += ' Changed for the incremental benchmark.';
-      writeFileSync(file, `${JSON.stringify(definition, null, 2)}\n`);
-      const oneChanged = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot], REPO_ROOT, plan.generateTimeoutMs);
+      const original = JSON.parse(readFileSync(file, 'utf8')) as { description: string };
+      const oneChanged: Awaited<ReturnType<typeof runChild>>[] = [];
+      for (let run = 0; run < plan.p4Runs; run++) {
+        // The same tool changes again before each run: every run regenerates exactly one tool.
+        writeFileSync(file, `${JSON.stringify({ ...original, description: `${original.description} Changed for the incremental benchmark (${run + 1}).` }, null, 2)}\n`);
+        oneChanged.push(await generateOnce());
+      }
+      const ms = (list: typeof unchanged) => list.map((run) => run.report.ms as number);
       out.incremental = {
-        unchangedMs: unchanged.report.ms as number,
-        oneChangedMs: oneChanged.report.ms as number,
+        unchangedMs: median(ms(unchanged)),
+        oneChangedMs: median(ms(oneChanged)),
         fullMs: out.fullMs!,
-        summaries: { full: out.generateSummary, unchanged: unchanged.report.summary, oneChanged: oneChanged.report.summary },
+        runs: { unchangedMs: ms(unchanged), oneChangedMs: ms(oneChanged) },
+        summaries: { full: out.generateSummary, unchanged: unchanged.at(-1)!.report.summary, oneChanged: oneChanged.at(-1)!.report.summary },
       };
       log(`  ${tools} tools: unchanged ${fmt(out.incremental.unchangedMs / 1000)} s, one changed ${fmt(out.incremental.oneChangedMs / 1000)} s, full ${fmt(out.fullMs! / 1000)} s`);
     }

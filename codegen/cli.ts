@@ -148,7 +148,7 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
     io.stdout(`toolsmith check: ${result.project.tools.length} tools, ${result.files.length} files up to date (${Math.round(performance.now() - started)} ms)\n`);
     return EXIT.ok;
   }
-  const report = writeOutput(resolved.outDir, result.files, resolved.stubsDir, result.stubs);
+  const report = writeOutput(resolved.outDir, result.files, resolved.stubsDir, result.stubs, { removeInBackground: true });
   const snapshot = takeSnapshot(
     result.inputs,
     resolved.outDir,
@@ -158,6 +158,7 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
   );
   writeCache(cacheFile(resolved.root, resolved.outDir), snapshot === undefined ? result.cache : { ...result.cache, snapshot });
   if (result.models !== undefined) writeModels(modelsFile(resolved.root, resolved.outDir), result.models);
+  await report.removed;
   const written = report.replaced ? report.diff.stale.length + report.diff.missing.length : 0;
   io.stdout(
     `toolsmith: ${result.project.tools.length} tools (${result.reused} unchanged, skipped), ${written} files written, ${report.diff.same.length} up to date, ${report.diff.extra.length} removed, ${report.stubsCreated.length} stubs created (${Math.round(performance.now() - started)} ms)\n`,

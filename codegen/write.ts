@@ -1,4 +1,5 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { GeneratedFile } from './model.js';
 import { compareStrings } from './naming.js';
@@ -22,6 +23,21 @@ export interface WriteReport {
   replaced: boolean;
   /** Stub paths (relative to the stubs folder) created because they were absent. */
   stubsCreated: string[];
+  /**
+   * Settles once the replaced tree is removed (with `removeInBackground`; else already settled).
+   * Never rejects: a tree left behind is removed by the next run (`recoverInterrupted`).
+   */
+  removed: Promise<void>;
+}
+
+/** Options of `writeOutput`. */
+export interface WriteOptions {
+  /**
+   * Remove the replaced tree on libuv's threads instead of before returning, so the caller's own
+   * work (the CLI's snapshot and caches) overlaps with its thousands of unlinks; await `removed`
+   * before writing to the same folder again.
+   */
+  removeInBackground?: boolean;
 }
 
 /** Lists every file under a folder, relative and sorted; empty when the folder does not exist. */
@@ -85,10 +101,11 @@ export function recoverInterrupted(outDir: string): void {
  * with renames, so a failed or killed run leaves the previous output intact. Nothing is written
  * when the folder already matches. Stubs are created only where absent, never overwritten.
  */
-export function writeOutput(outDir: string, files: readonly GeneratedFile[], stubsDir: string, stubs: readonly GeneratedFile[]): WriteReport {
+export function writeOutput(outDir: string, files: readonly GeneratedFile[], stubsDir: string, stubs: readonly GeneratedFile[], options: WriteOptions = {}): WriteReport {
   recoverInterrupted(outDir);
   const diff = diffOutput(outDir, files);
   let replaced = false;
+  let removed: Promise<void> = Promise.resolve();
   if (hasDrift(diff)) {
     const suffix = `${process.pid}-${Date.now()}`;
     const staging = `${outDir}.toolsmith-new-${suffix}`;
@@ -116,7 +133,10 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], stu
     const hadPrevious = existsSync(outDir);
     if (hadPrevious) renameSync(outDir, previous);
     renameSync(staging, outDir);
-    if (hadPrevious) rmSync(previous, { recursive: true, force: true });
+    if (hadPrevious) {
+      if (options.removeInBackground) removed = rm(previous, { recursive: true, force: true }).catch(() => undefined);
+      else rmSync(previous, { recursive: true, force: true });
+    }
     replaced = true;
   }
   const stubsCreated: string[] = [];
@@ -136,7 +156,7 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], stu
       rmSync(temporary, { force: true });
     }
   }
-  return { diff, replaced, stubsCreated };
+  return { diff, replaced, stubsCreated, removed };
 }
 
 /** Hard-links `from` at `to`; false when the file system cannot (the caller writes a copy). */

@@ -24,6 +24,24 @@ describe('write', () => {
     }
   });
 
+  it('with removeInBackground, publishes the new tree at once and removes the old one by the time `removed` settles', async () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'generated');
+      const many = Array.from({ length: 200 }, (_, index) => ({ path: `old/f${index}.ts`, content: `${index}\n`, kind: 'generated' as const }));
+      await writeOutput(out, many, path.join(project.root, 'stubs'), [], { removeInBackground: true }).removed;
+      const report = writeOutput(out, [{ path: 'a.ts', content: 'new\n', kind: 'generated' }], path.join(project.root, 'stubs'), [], { removeInBackground: true });
+      expect(report.replaced).toBe(true);
+      expect(project.snapshot('generated')).toEqual({ 'a.ts': 'new\n' });
+      // Still there: its removal goes on while the caller works (fs.promises.rm needs the event loop to turn).
+      expect(readdirSync(project.root).filter((name) => name.startsWith('generated.toolsmith-old-'))).toHaveLength(1);
+      await report.removed;
+      expect(readdirSync(project.root).filter((name) => name.includes('toolsmith-'))).toEqual([]);
+    } finally {
+      project.dispose();
+    }
+  });
+
   it('creates a stub only when absent', () => {
     const project = createTempProject();
     try {
