@@ -8,6 +8,7 @@ import type { DocRenderer } from './emit/docs.js';
 import { emitToolValidators } from './emit/validators.js';
 import { loadDefinitions } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
+import { encoded } from './write.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
@@ -90,7 +91,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   const cache: GenerationCache = { version: 1, key: cacheKey, tools: {} };
   for (const tool of project.tools) {
     const files: Record<string, string> = {};
-    for (const file of emitted.perTool.get(tool.name) ?? []) files[file.path] = file.hash ?? sha256(file.content);
+    for (const file of emitted.perTool.get(tool.name) ?? []) files[file.path] = file.hash ?? sha256(encoded(file));
     cache.tools[tool.name] = { hash: tool.hash, files };
   }
   const projectFiles: Record<string, string> = {};
@@ -106,7 +107,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
         // the manifests of 1,000 tools). Without a hash the next run trusts it only by its snapshot stat.
         file.hash = '';
       } else {
-        file.hash = sha256(file.content);
+        file.hash = sha256(encoded(file));
         // Re-emitted with the bytes the last run wrote, and untouched on disk since: `write` need not read it back.
         if (previous.project?.files[file.path] === file.hash && untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path)) file.onDisk = true;
       }

@@ -128,6 +128,8 @@ export interface GeneratedFile {
   onDisk?: true;
   /** sha256 of `content` when already known (files reused from the cache), so it is not hashed again. */
   hash?: string;
+  /** `content` encoded as UTF-8, kept by `encoded()` for big files so hashing, comparing and writing encode once. */
+  bytes?: Buffer;
 }
 
 /** What emitters get besides the model. */

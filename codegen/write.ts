@@ -4,6 +4,22 @@ import path from 'node:path';
 import type { GeneratedFile } from './model.js';
 import { compareStrings } from './naming.js';
 
+/** Files at least this long (UTF-16 code units) keep their UTF-8 bytes once encoded (see `encoded`). */
+const KEEP_BYTES_FROM = 64 * 1024;
+
+/**
+ * A file's content as UTF-8 bytes. A big file keeps them, so that the cache's hash, `write`'s
+ * comparison with the disk and the write itself encode it once: hashing and comparing the 34 MB of
+ * manifests and loss reports of 1,000 tools as strings took ~0.6 s of a one-tool-changed run, as
+ * bytes ~0.05 s.
+ */
+export function encoded(file: GeneratedFile): Buffer {
+  if (file.bytes !== undefined) return file.bytes;
+  const bytes = Buffer.from(file.content, 'utf8');
+  if (file.content.length >= KEEP_BYTES_FROM) file.bytes = bytes;
+  return bytes;
+}
+
 /** How the output on disk differs from what generate produced. */
 export interface OutputDiff {
   /** Files whose content differs. */
@@ -61,7 +77,7 @@ export function diffOutput(outDir: string, files: readonly GeneratedFile[]): Out
   const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
   for (const file of files) {
     if (!onDisk.has(file.path)) diff.missing.push(file.path);
-    else if (file.onDisk !== true && differsOnDisk(path.join(outDir, file.path), file.content)) diff.stale.push(file.path);
+    else if (file.onDisk !== true && differsOnDisk(path.join(outDir, file.path), file)) diff.stale.push(file.path);
     else diff.same.push(file.path);
     onDisk.delete(file.path);
   }
@@ -69,10 +85,11 @@ export function diffOutput(outDir: string, files: readonly GeneratedFile[]): Out
   return diff;
 }
 
-/** Whether the file differs from `content`: a different size answers without reading it. */
-function differsOnDisk(file: string, content: string): boolean {
-  if (statSync(file).size !== Buffer.byteLength(content)) return true;
-  return readFileSync(file, 'utf8') !== content;
+/** Whether the file on disk differs from the generated one: a different size answers without reading it; else the bytes are compared. */
+function differsOnDisk(file: string, generated: GeneratedFile): boolean {
+  const bytes = encoded(generated);
+  if (statSync(file).size !== bytes.length) return true;
+  return !readFileSync(file).equals(bytes);
 }
 
 /** True when the diff shows any difference. */
@@ -123,7 +140,7 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], stu
         // An unchanged file is hard-linked from the current tree (no bytes copied); the swap then
         // publishes the new tree at once all the same.
         if (same.has(file.path) && tryLink(path.join(outDir, file.path), target)) continue;
-        writeFileSync(target, file.content);
+        writeFileSync(target, encoded(file));
       }
       if (files.length === 0) mkdirSync(staging, { recursive: true });
     } catch (error) {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'n
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { recoverInterrupted, writeOutput } from '../../codegen/write.js';
+import { diffOutput, recoverInterrupted, writeOutput } from '../../codegen/write.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 
 const quiet = (cwd: string) => ({ cwd, stdout: () => undefined, stderr: () => undefined });
@@ -37,6 +37,27 @@ describe('write', () => {
       expect(readdirSync(project.root).filter((name) => name.startsWith('generated.toolsmith-old-'))).toHaveLength(1);
       await report.removed;
       expect(readdirSync(project.root).filter((name) => name.includes('toolsmith-'))).toEqual([]);
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('diffOutput compares bytes: same size but other bytes is stale, also for big and non-ASCII files', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'generated');
+      const big = `${'x'.repeat(100_000)} — é 😀\n`;
+      const small = 'grüße\n';
+      writeOutput(out, [{ path: 'big.json', content: big, kind: 'generated' }, { path: 'small.md', content: small, kind: 'generated' }], path.join(project.root, 'stubs'), []);
+      const file = (p: string, content: string) => ({ path: p, content, kind: 'generated' as const });
+      expect(diffOutput(out, [file('big.json', big), file('small.md', small)])).toEqual({ stale: [], missing: [], extra: [], same: ['big.json', 'small.md'] });
+      // Same length in UTF-16 and in UTF-8 bytes, one character different.
+      const bigChanged = big.replace('é', 'è');
+      const smallChanged = small.replace('ü', 'ö');
+      expect(diffOutput(out, [file('big.json', bigChanged), file('small.md', smallChanged)])).toEqual({ stale: ['big.json', 'small.md'], missing: [], extra: [], same: [] });
+      const report = writeOutput(out, [file('big.json', bigChanged), file('small.md', smallChanged)], path.join(project.root, 'stubs'), []);
+      expect(report.diff.stale).toEqual(['big.json', 'small.md']);
+      expect(project.snapshot('generated')).toEqual({ 'big.json': bigChanged, 'small.md': smallChanged });
     } finally {
       project.dispose();
     }
