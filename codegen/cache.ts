@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { listJsonFiles } from './load.js';
+import type { FileSegments } from './emit/manifests/index.js';
 import type { GeneratedFile, ToolModel } from './model.js';
 import type { ResolvedOptions } from './options.js';
 import { loadTemplates } from './templates/index.js';
@@ -22,7 +23,10 @@ export interface GenerationCache {
   key: string;
   tools: Record<string, CacheEntry>;
   /** The files that list every tool (registry, index, shared types, manifests, docs), keyed by the whole model. */
-  project?: CacheEntry;
+  project?: CacheEntry & {
+    /** Where each tool's part lies in the manifests and loss reports (see `patchManifests`). */
+    segments?: Record<string, FileSegments>;
+  };
   /** What the last successful run read and wrote, for the nothing-changed shortcut (`unchangedRun`). */
   snapshot?: RunSnapshot;
 }

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Project } from 'ts-morph';
 import { cacheFile, generationCacheKey, modelsFile, readCache, readModels, sharedInputsHash, untouchedSinceSnapshot, type ModelCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
-import { emitManifests, MANIFEST_TARGETS, type ManifestTarget } from './emit/manifests/index.js';
+import { emitManifests, type FileSegments, MANIFEST_TARGETS, type ManifestEmission, type ManifestTarget, patchManifests } from './emit/manifests/index.js';
 import { emitRegistry, emitToolSchemaFile } from './emit/registry.js';
 import type { DocRenderer } from './emit/docs.js';
 import { emitToolValidators } from './emit/validators.js';
@@ -84,6 +84,24 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     format: resolved.format,
     reuse: (tool) => reuseFromCache(previous, resolved.outDir, tool),
     reuseProjectFiles: () => reuseEntry(previous.project, projectHash, resolved.outDir, previous.snapshot),
+    // The manifests and loss reports from the last run's files, with the parts of changed tools (and of
+    // any tool emitted again) made anew; see `patchManifests`.
+    patchManifests:
+      options.incremental === false || previous.project?.segments === undefined
+        ? undefined
+        : (fresh) => {
+            const changed = project.tools.filter((tool) => previous.tools[tool.name]?.hash !== tool.hash || fresh.has(tool.name));
+            return patchManifests(
+              project,
+              resolved.ctx,
+              resolved.manifestTargets ? { targets: resolved.manifestTargets } : {},
+              {
+                segments: previous.project!.segments!,
+                read: (file) => (untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file) ? readFileSync(path.join(resolved.outDir, file)) : undefined),
+              },
+              changed,
+            );
+          },
     stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
@@ -97,6 +115,13 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   const projectFiles: Record<string, string> = {};
   const lengths: Record<string, number> = {};
   for (const file of emitted.projectFiles) {
+    if (file.hash === undefined && file.bytes !== undefined) {
+      // Made as bytes (spliced manifests): hashed as they are, never decoded; no length recorded.
+      file.hash = sha256(file.bytes);
+      if (previous.project?.files[file.path] === file.hash && untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path)) file.onDisk = true;
+      projectFiles[file.path] = file.hash;
+      continue;
+    }
     // A reused file keeps its recorded length: reading its (lazy) content just for that would undo the reuse.
     const known = file.hash !== undefined ? previous.project?.lengths?.[file.path] : file.content.length;
     if (known !== undefined) lengths[file.path] = known;
@@ -114,7 +139,8 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     }
     projectFiles[file.path] = file.hash;
   }
-  cache.project = { hash: projectHash, files: projectFiles, lengths };
+  const segments = emitted.manifestSegments ?? (emitted.projectFilesReused ? previous.project?.segments : undefined);
+  cache.project = { hash: projectHash, files: projectFiles, lengths, ...(segments ? { segments } : {}) };
   const nextModels: ModelCache = { key: cacheKey, shared: sharedHash, tools: {} };
   for (const tool of project.tools) {
     const { validatorSource: _source, ...model } = tool;
@@ -137,6 +163,8 @@ export interface EmitAllOptions {
   reuseProjectFiles?: () => GeneratedFile[] | undefined;
   /** Called as each tool's files are done (for a progress line). */
   onProgress?: (done: number, total: number) => void;
+  /** The manifests from the previous run's files, given the tools emitted again; undefined to emit them whole. */
+  patchManifests?: ((fresh: ReadonlySet<string>) => ManifestEmission | undefined) | undefined;
 }
 
 /**
@@ -148,7 +176,18 @@ export async function emitAll(
   project: ProjectModel,
   ctx: EmitContext,
   options: EmitAllOptions,
-): Promise<{ files: GeneratedFile[]; stubs: GeneratedFile[]; problems: Problem[]; perTool: Map<string, GeneratedFile[]>; projectFiles: GeneratedFile[]; reused: number }> {
+): Promise<{
+  files: GeneratedFile[];
+  stubs: GeneratedFile[];
+  problems: Problem[];
+  perTool: Map<string, GeneratedFile[]>;
+  projectFiles: GeneratedFile[];
+  reused: number;
+  /** Where each tool's part lies in the manifests and loss reports, when they were made in this run. */
+  manifestSegments?: Record<string, FileSegments>;
+  /** The files that list every tool were reused as they were. */
+  projectFilesReused: boolean;
+}> {
   let loaded: Awaited<ReturnType<typeof loadEmitters>> | undefined;
   const emitters = async () => (loaded ??= await loadEmitters());
   const formatFiles = async (files: GeneratedFile[]) => {
@@ -162,18 +201,25 @@ export async function emitAll(
   let reused = 0;
   // The manifests (and what each target loses, which a tool's doc page shows) are built once, and
   // only when something must be emitted: a tool that changed, or the files that list every tool.
-  let manifests: ReturnType<typeof emitManifests> | undefined;
-  const manifestsOnce = () => (manifests ??= emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {}));
-  let docs: DocRenderer | undefined;
-  const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
-  const fresh: Promise<void>[] = [];
+  const freshTools: ToolModel[] = [];
   for (const tool of project.tools) {
     const previous = options.reuse?.(tool);
     if (previous) {
       perTool.set(tool.name, previous);
       reused++;
-      continue;
+    } else {
+      freshTools.push(tool);
     }
+  }
+  let manifests: ManifestEmission | undefined;
+  const manifestsOnce = () =>
+    (manifests ??=
+      options.patchManifests?.(new Set(freshTools.map((tool) => tool.name))) ??
+      emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {}));
+  let docs: DocRenderer | undefined;
+  const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
+  const fresh: Promise<void>[] = [];
+  for (const tool of freshTools) {
     const { createEmitProject, emitToolTypes, emitToolBase } = await emitters();
     tsProject ??= createEmitProject();
     const morph = tsProject;
@@ -196,6 +242,7 @@ export async function emitAll(
   }
   await Promise.all(fresh);
   let projectFiles = options.reuseProjectFiles?.();
+  const projectFilesReused = projectFiles !== undefined;
   let problems: Problem[] = [];
   if (projectFiles === undefined || manifests !== undefined) {
     // A target that cannot take a tool is a problem whenever the manifests were built.
@@ -224,5 +271,7 @@ export async function emitAll(
     perTool,
     projectFiles,
     reused,
+    ...(manifests?.segments ? { manifestSegments: manifests.segments } : {}),
+    projectFilesReused,
   };
 }

@@ -46,6 +46,12 @@ describe('incremental generation', () => {
       expect(changed.files.find((entry) => entry.path === 'docs/tools/memory-read.md')?.onDisk).toBe(true);
       expect(changed.files.find((entry) => entry.path === 'docs/tools/calculator.md')?.onDisk).toBeUndefined();
 
+      // The manifests and loss reports were spliced from the last run's files (bytes first, text decoded
+      // only when asked for), not printed whole again.
+      for (const listing of ['manifests/openai.json', 'manifests/mcp.json', 'manifests/loss-report.json', 'manifests/loss-report.md']) {
+        const entry = changed.files.find((candidate) => candidate.path === listing)!;
+        expect(Object.getOwnPropertyDescriptor(entry, 'content')?.get, listing).toBeTypeOf('function');
+      }
       // What incremental generation produces equals a full run from scratch.
       expect(byPath).toEqual(Object.fromEntries((await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content])));
 
@@ -56,6 +62,36 @@ describe('incremental generation', () => {
       expect(repaired.files.find((entry) => entry.path === 'tools/read-file.base.ts')?.content).toBe(full['tools/read-file.base.ts']);
       // The repaired tool is emitted again from a model whose compile was skipped: its validator is compiled anew, byte-identical.
       expect(repaired.files.find((entry) => entry.path === 'validators/read-file.js')?.content).toBe(full['validators/read-file.js']);
+      // Its doc page shows what each target loses, from its manifest parts made anew.
+      expect(repaired.files.find((entry) => entry.path === 'docs/tools/read-file.md')?.content).toBe(full['docs/tools/read-file.md']);
+
+      // A manifest edited by hand is not spliced: the listings are printed whole, and right.
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      project.write('generated/manifests/openai.json', '[]\n');
+      definition.description = 'Changed again.';
+      writeFileSync(file, JSON.stringify(definition));
+      const afterEdit = await generate(options);
+      const openai = afterEdit.files.find((entry) => entry.path === 'manifests/openai.json')!;
+      expect(Object.getOwnPropertyDescriptor(openai, 'content')?.get).toBeUndefined();
+      const fromScratch = Object.fromEntries((await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]));
+      expect(Object.fromEntries(afterEdit.files.map((entry) => [entry.path, entry.content]))).toEqual(fromScratch);
+
+      // A tool added: the listings have another tool, so they are printed whole, and right.
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      project.write('schemas/utility/extra_tool.tool.json', { ...definition, name: 'extra_tool', description: 'Another tool — with “quotes”.' });
+      const added = await generate(options);
+      expect(Object.getOwnPropertyDescriptor(added.files.find((entry) => entry.path === 'manifests/openai.json')!, 'content')?.get).toBeUndefined();
+      expect(Object.fromEntries(added.files.map((entry) => [entry.path, entry.content]))).toEqual(
+        Object.fromEntries((await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content])),
+      );
+      // And the next change after it is spliced again, with non-ASCII text in the part.
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      project.write('schemas/utility/extra_tool.tool.json', { ...definition, name: 'extra_tool', description: 'Ünïcode — changed.' });
+      const again = await generate(options);
+      expect(Object.getOwnPropertyDescriptor(again.files.find((entry) => entry.path === 'manifests/openai.json')!, 'content')?.get).toBeTypeOf('function');
+      expect(Object.fromEntries(again.files.map((entry) => [entry.path, entry.content]))).toEqual(
+        Object.fromEntries((await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content])),
+      );
     } finally {
       project.dispose();
     }

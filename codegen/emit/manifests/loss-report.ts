@@ -40,6 +40,50 @@ function compareLossEntries(a: LossEntry, b: LossEntry): number {
   return compareStrings(a.pointer, b.pointer) || compareStrings(a.keyword, b.keyword) || compareStrings(a.action, b.action);
 }
 
+/** The Markdown report's opening lines (under the banner). */
+const REPORT_INTRO = [
+  '# What each manifest loses',
+  '',
+  'Each provider format accepts a subset of JSON Schema. This report lists, for every tool and target,',
+  'the keywords its manifest dropped or rewrote. The runtime still validates every call against the full',
+  'definition; what is listed here is only what the model is no longer told. Rewrites that keep the',
+  'meaning (for example `definitions` renamed `$defs`, `$ref`s inlined) are not listed.',
+  '',
+];
+
+/** One tool's part of both loss reports, as text. */
+export interface ToolLossText {
+  /** `"<tool>": { … }` as it stands in loss-report.json (indented one level). */
+  json: string;
+  /** The tool's section of loss-report.md (`## <tool>` and its lines, no blank line after). */
+  markdown: string;
+}
+
+/** A tool's part of the loss reports: its losses by target and the targets that cannot take it. */
+export function toolLossText(tool: string, byTarget: Partial<Record<ManifestTarget, LossEntry[]>>, unavailable: Readonly<Partial<Record<ManifestTarget, string>>> = {}): ToolLossText {
+  const sorted = sortLossReport({ [tool]: byTarget })[tool]!;
+  const lines: string[] = [`## ${tool}`, ''];
+  for (const target of Object.keys(sorted) as ManifestTarget[]) {
+    const entries = sorted[target]!;
+    const reason = unavailable[target];
+    if (reason !== undefined) {
+      lines.push(`- **${target}**: not available — ${reason}`);
+    } else if (entries.length === 0) {
+      lines.push(`- **${target}**: nothing lost`);
+    } else {
+      lines.push(`- **${target}**:`);
+      for (const entry of entries) lines.push(`  - ${entry.message}`);
+    }
+  }
+  return { json: `  ${JSON.stringify(tool)}: ${JSON.stringify(sorted, null, 2).replace(/\n/g, '\n  ')}`, markdown: lines.join('\n') };
+}
+
+/** The loss reports' files laid out around the tools' parts (in tool-name order): head, parts, separator, tail. */
+export const LOSS_REPORT_LAYOUT = {
+  json: { path: 'manifests/loss-report.json', head: () => '{\n', separator: ',\n', tail: '\n}\n' },
+  markdown: { path: 'manifests/loss-report.md', head: (banner: string) => `${[banner, '', ...REPORT_INTRO].join('\n')}\n`, separator: '\n\n', tail: '\n' },
+} as const;
+
 /**
  * `manifests/loss-report.json` and `manifests/loss-report.md` (headed by `banner`, a Markdown comment): for every tool and target, each keyword
  * its manifest dropped or rewrote, and what the model is therefore not told.
@@ -51,38 +95,13 @@ export function emitLossReport(
 ): GeneratedFile[] {
   const sorted = sortLossReport(report);
   const json = `${JSON.stringify(sorted, null, 2)}\n`;
-  const lines: string[] = [
-    banner,
-    '',
-    '# What each manifest loses',
-    '',
-    'Each provider format accepts a subset of JSON Schema. This report lists, for every tool and target,',
-    'the keywords its manifest dropped or rewrote. The runtime still validates every call against the full',
-    'definition; what is listed here is only what the model is no longer told. Rewrites that keep the',
-    'meaning (for example `definitions` renamed `$defs`, `$ref`s inlined) are not listed.',
-    '',
-  ];
+  const lines: string[] = [banner, '', ...REPORT_INTRO];
   for (const tool of Object.keys(sorted)) {
-    lines.push(`## ${tool}`, '');
-    const byTarget = sorted[tool]!;
-    const targets = (Object.keys(byTarget) as ManifestTarget[]).sort(compareStrings);
-    for (const target of targets) {
-      const entries = byTarget[target]!;
-      const reason = unavailable[tool]?.[target];
-      if (reason !== undefined) {
-        lines.push(`- **${target}**: not available — ${reason}`);
-      } else if (entries.length === 0) {
-        lines.push(`- **${target}**: nothing lost`);
-      } else {
-        lines.push(`- **${target}**:`);
-        for (const entry of entries) lines.push(`  - ${entry.message}`);
-      }
-    }
-    lines.push('');
+    lines.push(toolLossText(tool, sorted[tool]!, unavailable[tool]).markdown, '');
   }
   const markdown = `${lines.join('\n').replace(/\n+$/, '')}\n`;
   return [
-    { path: 'manifests/loss-report.json', content: json, kind: 'generated' },
-    { path: 'manifests/loss-report.md', content: markdown, kind: 'generated' },
+    { path: LOSS_REPORT_LAYOUT.json.path, content: json, kind: 'generated' },
+    { path: LOSS_REPORT_LAYOUT.markdown.path, content: markdown, kind: 'generated' },
   ];
 }
