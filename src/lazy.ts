@@ -179,6 +179,21 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     return (await this[LOAD_TOOL]()).execute(args, context);
   }
 
+  /**
+   * The metadata, as `JSON.stringify` of a loaded tool gives them: the fields are getters, so without
+   * this a stand-in would serialize as `{ "name": … }` alone (reads the metadata if not read yet).
+   */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = { id: this.id, name: this.name, displayName: this.displayName, description: this.description, inputSchema: this.inputSchema };
+    if (this.outputSchema !== undefined) json.outputSchema = this.outputSchema;
+    json.requiredCapabilities = this.requiredCapabilities;
+    if (this.category !== undefined) json.category = this.category;
+    if (this.version !== undefined) json.version = this.version;
+    json.hasSideEffects = this.hasSideEffects;
+    if (this.timeoutMs !== undefined) json.timeoutMs = this.timeoutMs;
+    return json;
+  }
+
   [LOAD_TOOL](): Promise<ITool<TInput, TOutput>> {
     const state = (this.#state ??= {});
     return (state.loading ??= this.#set

@@ -20,6 +20,15 @@ describe('lazily loaded tools', () => {
     expect(lazy.every((tool) => isLazyTool(tool))).toBe(true);
     const shape = (tool: ITool) => ({ id: tool.id, name: tool.name, displayName: tool.displayName, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, requiredCapabilities: tool.requiredCapabilities, category: tool.category, version: tool.version, hasSideEffects: tool.hasSideEffects });
     expect(lazy.map(shape)).toEqual(eager.map(shape));
+    // Serialized, a stand-in gives the metadata fields a loaded tool gives, with the same values (a
+    // loaded tool adds its own fields: validators, a root folder, a composed tool's steps).
+    const metadataKeys = ['id', 'name', 'displayName', 'description', 'inputSchema', 'outputSchema', 'requiredCapabilities', 'category', 'version', 'hasSideEffects'];
+    lazy.forEach((tool, index) => {
+      const fromLazy = JSON.parse(JSON.stringify(tool)) as Record<string, unknown>;
+      const fromEager = JSON.parse(JSON.stringify(eager[index])) as Record<string, unknown>;
+      expect(Object.keys(fromLazy)).toEqual(metadataKeys.filter((key) => key in fromEager));
+      for (const key of Object.keys(fromLazy)) expect(fromLazy[key], `${tool.name}.${key}`).toEqual(fromEager[key]);
+    });
   });
 
   it('registering loads nothing; the first call loads once, even when calls race; later calls reuse it', async () => {
