@@ -84,14 +84,13 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     format: resolved.format,
     reuse: (tool) => reuseFromCache(previous, resolved.outDir, tool),
     reuseProjectFiles: () => reuseEntry(previous.project, projectHash, resolved.outDir, previous.snapshot),
-    // The manifests and loss reports from the last run's files, with the parts of changed tools (and of
-    // any tool emitted again) made anew; see `patchManifests`.
+    // The manifests and loss reports from the last run's files, with the parts of the tools emitted
+    // again made anew (every changed tool is: reuse needs an unchanged hash); see `patchManifests`.
     patchManifests:
       options.incremental === false || previous.project?.segments === undefined
         ? undefined
-        : (fresh) => {
-            const changed = project.tools.filter((tool) => previous.tools[tool.name]?.hash !== tool.hash || fresh.has(tool.name));
-            return patchManifests(
+        : (fresh) =>
+            patchManifests(
               project,
               resolved.ctx,
               resolved.manifestTargets ? { targets: resolved.manifestTargets } : {},
@@ -99,9 +98,8 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
                 segments: previous.project!.segments!,
                 read: (file) => (untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file) ? readFileSync(path.join(resolved.outDir, file)) : undefined),
               },
-              changed,
-            );
-          },
+              fresh,
+            ),
     stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
@@ -114,27 +112,23 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   }
   const projectFiles: Record<string, string> = {};
   const lengths: Record<string, number> = {};
+  // Re-emitted with the bytes the last run wrote, and untouched on disk since: `write` need not read it back.
+  const sameAsLastRun = (file: GeneratedFile) => previous.project?.files[file.path] === file.hash && untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path);
   for (const file of emitted.projectFiles) {
-    if (file.hash === undefined && file.bytes !== undefined) {
-      // Made as bytes (spliced manifests): hashed as they are, never decoded; no length recorded.
-      file.hash = sha256(file.bytes);
-      if (previous.project?.files[file.path] === file.hash && untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path)) file.onDisk = true;
-      projectFiles[file.path] = file.hash;
-      continue;
-    }
+    // Made as bytes (spliced manifests): hashed as they are, never decoded, so no length is recorded.
+    const asText = file.bytes === undefined;
     // A reused file keeps its recorded length: reading its (lazy) content just for that would undo the reuse.
-    const known = file.hash !== undefined ? previous.project?.lengths?.[file.path] : file.content.length;
+    const known = file.hash !== undefined ? previous.project?.lengths?.[file.path] : asText ? file.content.length : undefined;
     if (known !== undefined) lengths[file.path] = known;
     if (file.hash === undefined) {
       const recordedLength = previous.project?.lengths?.[file.path];
-      if (recordedLength !== undefined && recordedLength !== file.content.length) {
+      if (asText && recordedLength !== undefined && recordedLength !== file.content.length) {
         // Another length than the file the last run wrote: changed, no need to hash it (tens of MB for
         // the manifests of 1,000 tools). Without a hash the next run trusts it only by its snapshot stat.
         file.hash = '';
       } else {
         file.hash = sha256(encoded(file));
-        // Re-emitted with the bytes the last run wrote, and untouched on disk since: `write` need not read it back.
-        if (previous.project?.files[file.path] === file.hash && untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path)) file.onDisk = true;
+        if (sameAsLastRun(file)) file.onDisk = true;
       }
     }
     projectFiles[file.path] = file.hash;
@@ -164,7 +158,7 @@ export interface EmitAllOptions {
   /** Called as each tool's files are done (for a progress line). */
   onProgress?: (done: number, total: number) => void;
   /** The manifests from the previous run's files, given the tools emitted again; undefined to emit them whole. */
-  patchManifests?: ((fresh: ReadonlySet<string>) => ManifestEmission | undefined) | undefined;
+  patchManifests?: ((fresh: readonly ToolModel[]) => ManifestEmission | undefined) | undefined;
 }
 
 /**
@@ -214,7 +208,7 @@ export async function emitAll(
   let manifests: ManifestEmission | undefined;
   const manifestsOnce = () =>
     (manifests ??=
-      options.patchManifests?.(new Set(freshTools.map((tool) => tool.name))) ??
+      options.patchManifests?.(freshTools) ??
       emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {}));
   let docs: DocRenderer | undefined;
   const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));

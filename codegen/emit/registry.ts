@@ -72,7 +72,6 @@ export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
   };
 }
 
-
 /**
  * Emits `catalog.json` (every tool's metadata by name, read the first time any tool's metadata is
  * asked for) and `lazy-registry.ts` (`createLazyTools()`: each tool registered by its name alone

@@ -3,7 +3,7 @@ import { compareStrings } from '../../naming.js';
 import { markdownBanner } from '../banner.js';
 import { buildAnthropicManifest } from './anthropic.js';
 import { buildGeminiManifest } from './gemini.js';
-import { emitLossReport, LOSS_REPORT_LAYOUT, type LossEntry, type LossReport, MANIFEST_TARGETS, type ManifestTarget, sortLossReport, toolLossText } from './loss-report.js';
+import { emitLossReport, LOSS_REPORT_LAYOUT, type LossReport, MANIFEST_TARGETS, type ManifestTarget, sortLossReport, toolLossText } from './loss-report.js';
 import { assemble, type FileSegments, splice } from './splice.js';
 import { buildMcpManifest } from './mcp.js';
 import { buildOpenAiManifest } from './openai.js';
@@ -71,6 +71,18 @@ function jsonFile(path: string, value: unknown): GeneratedFile {
   return { path, content: `${JSON.stringify(value, null, 2)}\n`, kind: 'generated' };
 }
 
+/** Records what a target's build says of `tools` in `emission`: problems, losses, unavailability, nullable optionals. */
+function absorb(emission: ManifestEmission, target: ManifestTarget, result: TargetBuild<unknown>, tools: readonly ToolModel[]): void {
+  emission.problems.push(...result.problems);
+  const nullable = 'nullableOptionals' in result ? (result.nullableOptionals as Record<string, string[]>) : undefined;
+  for (const tool of tools) {
+    (emission.losses[tool.name] ??= {})[target] = result.losses[tool.name] ?? [];
+    const reason = result.unavailable[tool.name];
+    if (reason !== undefined) (emission.unavailable[tool.name] ??= {})[target] = reason;
+    if (nullable?.[tool.name] !== undefined) emission.nullableOptionals[tool.name] = nullable[tool.name]!;
+  }
+}
+
 /** The enabled targets, in file order. */
 function enabledTargets(options: ManifestOptions): ManifestTarget[] {
   return MANIFEST_TARGETS.filter((target) => (options.targets ?? MANIFEST_TARGETS).includes(target));
@@ -90,13 +102,7 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
   for (const target of targets) {
     const result = BUILDERS[target].build(project);
     builds.push([target, result]);
-    emission.problems.push(...result.problems);
-    for (const tool of project.tools) {
-      emission.losses[tool.name]![target] = result.losses[tool.name] ?? [];
-      const reason = result.unavailable[tool.name];
-      if (reason !== undefined) (emission.unavailable[tool.name] ??= {})[target] = reason;
-    }
-    if ('nullableOptionals' in result) emission.nullableOptionals = result.nullableOptionals as Record<string, string[]>;
+    absorb(emission, target, result, project.tools);
   }
   emission.losses = sortLossReport(emission.losses);
   const banner = markdownBanner('the tool definitions', ctx).trimEnd();
@@ -154,25 +160,21 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const single: ProjectModel = { ...project, tools: [tool] };
-    const losses: Partial<Record<ManifestTarget, LossEntry[]>> = {};
+    emission.losses[tool.name] = {};
     for (const target of targets) {
       const { file, key, build } = BUILDERS[target];
       const result = build(single);
-      emission.problems.push(...result.problems);
-      losses[target] = result.losses[tool.name] ?? [];
-      const reason = result.unavailable[tool.name];
-      if (reason !== undefined) (emission.unavailable[tool.name] ??= {})[target] = reason;
+      absorb(emission, target, result, single.tools);
       const [entry] = entriesOf(result.content, key);
       if (entry !== undefined) replacements.get(file)!.set(tool.name, entryText(entry, targetLayout(key).indent));
-      if ('nullableOptionals' in result) emission.nullableOptionals[tool.name] = (result.nullableOptionals as Record<string, string[]>)[tool.name] ?? [];
     }
-    emission.losses[tool.name] = sortLossReport({ [tool.name]: losses })[tool.name]!;
     if (targets.length > 0) {
-      const text = toolLossText(tool.name, losses, emission.unavailable[tool.name]);
+      const text = toolLossText(tool.name, emission.losses[tool.name]!, emission.unavailable[tool.name]);
       replacements.get(LOSS_REPORT_LAYOUT.json.path)!.set(tool.name, text.json);
       replacements.get(LOSS_REPORT_LAYOUT.markdown.path)!.set(tool.name, text.markdown);
     }
   }
+  emission.losses = sortLossReport(emission.losses);
   // A target that cannot take a changed tool fails the run: nothing to splice.
   if (emission.problems.length > 0) return emission;
   for (const path of paths) {
