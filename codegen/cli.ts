@@ -132,6 +132,7 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
     reportProblems(result.problems, io);
     return EXIT.invalid;
   }
+  for (const warning of result.warnings ?? []) io.stderr(`warning: ${formatProblem(warning)}\n`);
   const resolved = resolveOptions(generateOptions);
   const shownOut = path.relative(resolved.root, resolved.outDir) || '.';
   if (flags.check) {

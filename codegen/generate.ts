@@ -44,6 +44,8 @@ export interface GenerateResult {
   /** Stubs (paths relative to the stubs folder), written only when absent. */
   stubs: GeneratedFile[];
   problems: Problem[];
+  /** Problems that did not block the run (`severity: 'warning'`); printed by the CLI. */
+  warnings?: Problem[];
 }
 
 
@@ -63,7 +65,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
   const sharedHash = sharedInputsHash(loaded.shared, inputs);
   const models = options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
-  const { project, problems } = normalize(loaded, {
+  const { project, problems, warnings } = normalize(loaded, {
     isUnchanged: (name, hash) => previous.tools[name]?.hash === hash,
     cached: (source) => {
       const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
@@ -140,7 +142,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     const { validatorSource: _source, ...model } = tool;
     nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
   }
-  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused, inputs, models: nextModels };
+  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings, cache, reused: emitted.reused, inputs, models: nextModels };
 }
 
 /** Options of `emitAll`. */

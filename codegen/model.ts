@@ -10,6 +10,8 @@ export interface Problem {
   pointer: string;
   message: string;
   hint?: string;
+  /** `'warning'`: reported, does not block the run. Absent: an error. */
+  severity?: 'error' | 'warning';
 }
 
 /** One example of a tool's use, checked against its schemas at generate time. */

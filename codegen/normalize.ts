@@ -6,6 +6,8 @@ import definitionMetaSchema from '../tool-definition.schema.json' with { type: '
 import { ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from '../src/ajv-options.js';
 import { createGeneratorAjv, KNOWN_FORMATS, standaloneCode } from './ajv.js';
 import { addValidatorSchema } from './emit/validators.js';
+import { prepareValidatorSchema } from '../src/schema-defaults.js';
+import { coerceWhereNeeded } from '../src/validator-runtime.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
@@ -20,6 +22,8 @@ const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
 export interface NormalizeResult {
   project: ProjectModel;
   problems: Problem[];
+  /** Problems that do not block the run (`severity: 'warning'`), e.g. a `default: null` the schema does not allow. */
+  warnings: Problem[];
 }
 
 interface SharedEntry {
@@ -42,6 +46,7 @@ export function normalize(
   } = {},
 ): NormalizeResult {
   const problems: Problem[] = [...loaded.problems];
+  const warnings: Problem[] = [];
   const ajv = createGeneratorAjv();
   const checkDefinition = ajv.compile(definitionMetaSchema);
 
@@ -92,7 +97,7 @@ export function normalize(
       continue;
     }
     if (!isObject(definition.inputSchema) || (definition.outputSchema !== undefined && !isObject(definition.outputSchema))) continue;
-    const model = buildTool(source, definition, shared, ajv, problems, (problemCount.get(source) ?? 0) > 0, options.isUnchanged);
+    const model = buildTool(source, definition, shared, ajv, problems, (problemCount.get(source) ?? 0) > 0, options.isUnchanged, warnings);
     if (model) tools.push(model);
   }
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -106,6 +111,7 @@ export function normalize(
   return {
     project: deepFreeze({ tools, shared: sharedModels }),
     problems: sortProblems([...unique.values()]),
+    warnings: sortProblems(warnings),
   };
 }
 
@@ -362,7 +368,7 @@ function resolvePointer(root: unknown, segments: string[]): unknown {
   return current;
 }
 
-function buildTool(source: SourceFile, definition: Record<string, any>, shared: Map<string, SharedEntry>, ajv: Ajv, problems: Problem[], hadProblems: boolean, isUnchanged?: (name: string, hash: string) => boolean): ToolModel | undefined {
+function buildTool(source: SourceFile, definition: Record<string, any>, shared: Map<string, SharedEntry>, ajv: Ajv, problems: Problem[], hadProblems: boolean, isUnchanged?: (name: string, hash: string) => boolean, warnings: Problem[] = problems): ToolModel | undefined {
   const names = toolNames(definition.name);
   const before = problems.length;
   const sharedUsed = new Set<string>();
@@ -396,21 +402,21 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   // source becomes the tool's validator module (emit/validators.ts only lays it out). Schemas were
   // checked against draft-07 with the definition, so Ajv's own meta-schema pass is skipped.
   const toolAjv = unchanged ? undefined : createGeneratorAjv({ code: true, overrides: { validateSchema: false } });
-  const inputValidator = toolAjv ? compileChecked(toolAjv, input.bundled, 'input', source, '/inputSchema', problems) : undefined;
-  const outputValidator = toolAjv && output ? compileChecked(toolAjv, output.bundled, 'output', source, '/outputSchema', problems) : undefined;
+  // Defaults are checked first: a `default: null` the schema does not allow is left out of the validator.
+  const defaultProblems: Problem[] = [];
+  const inputChecked = toolAjv ? checkDefaults(toolAjv, input.bundled, source, '/inputSchema', defaultProblems) : input.bundled;
+  const outputChecked = toolAjv && output ? checkDefaults(toolAjv, output.bundled, source, '/outputSchema', defaultProblems) : output?.bundled;
+  const inputValidator = toolAjv ? compileChecked(toolAjv, inputChecked, 'input', source, '/inputSchema', problems) : undefined;
+  const outputValidator = toolAjv && outputChecked ? compileChecked(toolAjv, outputChecked, 'output', source, '/outputSchema', problems) : undefined;
   if (problems.length > before) return undefined;
-
-  if (!unchanged) {
-    checkDefaults(toolAjv!, input.bundled, source, '/inputSchema', problems);
-    if (output) checkDefaults(toolAjv!, output.bundled, source, '/outputSchema', problems);
-  }
+  for (const problem of defaultProblems) (problem.severity === 'warning' ? warnings : problems).push(problem);
   const examples: ToolExample[] = [];
   (definition.examples ?? []).forEach((example: ToolExample, index: number) => {
     examples.push(cloneJson(example));
     if (unchanged) return;
-    checkExample(inputValidator!, example.input, source, `/examples/${index}/input`, 'input', problems);
+    checkExample(coerceWhereNeeded(inputValidator!), example.input, source, `/examples/${index}/input`, 'input', problems);
     if (example.output !== undefined) {
-      if (outputValidator) checkExample(outputValidator, example.output, source, `/examples/${index}/output`, 'output', problems);
+      if (outputValidator) checkExample(coerceWhereNeeded(outputValidator), example.output, source, `/examples/${index}/output`, 'output', problems);
       else problems.push(problemAt(source, `/examples/${index}/output`, 'the example has an output but the tool has no outputSchema', 'add an outputSchema or remove the example output'));
     }
   });
@@ -467,57 +473,27 @@ function checkExample(validate: ValidateFunction, value: unknown, source: Source
   }
 }
 
-/** A `default` that breaks its own schema would be filled in and then fail validation: an error here. */
-function checkDefaults(ajv: Ajv, root: JSONSchema7, source: SourceFile, pointer: string, problems: Problem[]): void {
-  const entries: { at: string; schema: Record<string, unknown>; value: unknown }[] = [];
-  walkSchema(root, '', (node, at) => {
-    if (!hasOwn(node, 'default')) return;
-    const subschema: Record<string, unknown> = {};
-    for (const key of Object.keys(node)) if (key !== 'default') setOwn(subschema, key, (node as Record<string, unknown>)[key]);
-    entries.push({ at, schema: subschema, value: node.default });
-  });
-  if (entries.length === 0) return;
-  const report = (entry: (typeof entries)[number], first: ErrorObject | undefined, instancePath: string) => {
-    problems.push(problemAt(source, `${pointer}${entry.at}/default`, `the default ${truncate(JSON.stringify(entry.value))} does not match its own schema: ${instancePath || '/'} ${first?.message ?? ''}`.trimEnd(), 'fix the default or the schema: it would be filled in and then rejected'));
-  };
-  // One compile checks every default: each one's schema (without its `default`) is a property of a
-  // wrapper that also carries the root's `definitions`, so `#/definitions/…` refs resolve as before.
-  const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
-  entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
-  if (root.definitions !== undefined) wrapper.definitions = root.definitions;
-  let validate: ValidateFunction | undefined;
-  try {
-    validate = ajv.compile(wrapper);
-  } catch {
-    validate = undefined;
+/**
+ * A `default` that breaks its own schema (checked without coercion) would be filled in and then
+ * rejected, or filled in converted: an error here. `default: null` where the schema does not allow
+ * null (the "no default" idiom) is a warning instead, and is left out of the validator: the
+ * returned schema is the one to compile (the published schema keeps the default as written).
+ */
+function checkDefaults(ajv: Ajv, root: JSONSchema7, source: SourceFile, pointer: string, problems: Problem[]): JSONSchema7 {
+  const prepared = prepareValidatorSchema(ajv, root);
+  for (const entry of prepared.mismatches) {
+    const problem = problemAt(
+      source,
+      `${pointer}${entry.pointer}/default`,
+      entry.noDefaultIdiom
+        ? 'the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)'
+        : `the default ${truncate(JSON.stringify(entry.value))} does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`.trimEnd(),
+      entry.noDefaultIdiom ? 'remove `"default": null`, or allow null (`"type": ["string", "null"]` or `anyOf` with `{ "type": "null" }`) if null is meant' : 'fix the default or the schema: it would be filled in and then rejected',
+    );
+    if (entry.noDefaultIdiom) problem.severity = 'warning';
+    problems.push(problem);
   }
-  if (validate !== undefined) {
-    const data: Record<string, unknown> = {};
-    entries.forEach((entry, index) => setOwn(data, String(index), cloneJson(entry.value)));
-    if (validate(data)) return;
-    const reported = new Set<number>();
-    for (const error of validate.errors ?? []) {
-      const match = /^\/(\d+)(.*)$/.exec(error.instancePath);
-      if (match === null) continue;
-      const index = Number(match[1]);
-      if (reported.has(index)) continue;
-      reported.add(index);
-      report(entries[index]!, error, match[2]!);
-    }
-    return;
-  }
-  // The wrapper did not compile (e.g. a `$ref` meant for the whole schema): check each default alone.
-  for (const entry of entries) {
-    const subschema = entry.schema;
-    if (root.definitions !== undefined && entry.at !== '') setOwn(subschema, 'definitions', root.definitions);
-    let single: ValidateFunction;
-    try {
-      single = ajv.compile(subschema);
-    } catch {
-      continue; // the whole schema's compile reports it
-    }
-    if (!single(cloneJson(entry.value))) report(entry, single.errors?.[0], single.errors?.[0]?.instancePath ?? '');
-  }
+  return prepared.schema;
 }
 
 const REFERENCE = /^\$(input|steps)((?:\.[^.]+)*)$/;

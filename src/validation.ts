@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import type { Ajv } from 'ajv';
 import { AJV_OPTIONS, ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from './ajv-options.js';
 import { ToolsmithError, describeThrown, truncateText } from './errors.js';
+import { describeDefaultMismatch, prepareValidatorSchema } from './schema-defaults.js';
+import { coerceWhereNeeded } from './validator-runtime.js';
 import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './tool.js';
 
 /**
@@ -62,22 +64,30 @@ function allowExtensionKeywords(ajv: Ajv, schema: unknown, seen: Set<object> = n
 }
 
 /**
- * Compiles a draft-07 schema once with runtime Ajv and the options the generator uses. Throws a
- * `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile (unknown keyword or format,
- * unresolvable `$ref`, ...).
+ * Compiles a draft-07 schema once with runtime Ajv and the options the generator uses, into a
+ * validator that fills defaults and coerces only where the value does not validate as sent
+ * (`coerceWhereNeeded`). A `default: null` the schema does not allow is left out (never filled
+ * in). Throws a `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile (unknown
+ * keyword or format, unresolvable `$ref`, a `default` that breaks its own schema, ...).
  */
 export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): ValidateFunction<T> {
   const ajv = (sharedAjv ??= createAjv());
   allowExtensionKeywords(ajv, schema);
+  const prepared = prepareValidatorSchema(ajv, schema);
+  const wrong = prepared.mismatches.filter((entry) => !entry.noDefaultIdiom);
+  if (wrong.length > 0) {
+    const more = wrong.length > 1 ? ` (and ${wrong.length - 1} more)` : '';
+    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeDefaultMismatch(wrong[0]!)}${more}. Fix the default or the schema: it would be filled in and then rejected.`);
+  }
   try {
-    return ajv.compile<T>(schema) as ValidateFunction<T>;
+    return coerceWhereNeeded(ajv.compile(prepared.schema)) as unknown as ValidateFunction<T>;
   } catch (error) {
     // Another schema with the same `$id` was compiled before: this one gets an instance of its own.
     if (error instanceof Error && /already exists/.test(error.message)) {
       const fresh = createAjv();
       allowExtensionKeywords(fresh, schema);
       try {
-        return fresh.compile<T>(schema) as ValidateFunction<T>;
+        return coerceWhereNeeded(fresh.compile(prepared.schema)) as unknown as ValidateFunction<T>;
       } catch (retryError) {
         error = retryError;
       }
