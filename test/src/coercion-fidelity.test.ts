@@ -99,6 +99,13 @@ describe('generate: the defaults check never fills a coerced or disallowed defau
   it('generates with a warning for `default: null` on a string, naming the position', () => {
     expect(generateOutput.code).toBe(0);
     expect(generateOutput.stderr).toMatch(/^warning: schemas\/fidelity-probe\.tool\.json:\d+:\d+ \/inputSchema\/properties\/z\/default: the default null is not allowed by its own schema/m);
+    // The validator: Ajv's code without coercion, wrapped; `z`'s null default is not in it, `d`'s is.
+    const source = project.read('generated/validators/fidelity-probe.js');
+    expect(source).toMatch(/^export const validateFidelityProbeInput = validatorRuntime\.coerceWhereNeeded\(validate\d+\);$/m);
+    expect(source).toMatch(/^export const validateFidelityProbeOutput = validatorRuntime\.coerceWhereNeeded\(validate\d+\);$/m);
+    expect(source).not.toMatch(/\bcoerced\b/);
+    expect(source).toContain('data.d = 10;');
+    expect(source).not.toMatch(/data\.z = /);
     // The published schema keeps the default as written; only the validator leaves it out.
     expect(JSON.parse(project.read('generated/schemas/fidelity-probe.json')).inputSchema.properties.z.default).toBeNull();
   });
@@ -200,5 +207,66 @@ describe('the runtime-compiled path checks defaults like the generator', () => {
     const data: Record<string, unknown> = {};
     expect(validate(data)).toBe(true);
     expect(data).toEqual({ box: { size: 1 } });
+  });
+});
+
+describe('coerceWhereNeeded: where coercion applies (runtime-compiled; generated validators share the wrapper)', () => {
+  const check = (schema: object, value: unknown) => {
+    const validate = compileSchema(schema);
+    const holder = [structuredClone(value)];
+    const valid = (validate as unknown as (data: unknown, context: object) => boolean)(holder[0], { instancePath: '', parentData: holder, parentDataProperty: 0, rootData: holder[0] });
+    return { valid, value: holder[0], errors: validate.errors?.map((error) => `${error.instancePath} ${error.keyword}`) };
+  };
+
+  it('keeps null for anyOf [string, null] and oneOf [integer, null]; Ajv coerceTypes turned it into "" / failed oneOf', () => {
+    expect(check({ anyOf: [{ type: 'string' }, { type: 'null' }] }, null)).toEqual({ valid: true, value: null, errors: undefined });
+    expect(check({ oneOf: [{ type: 'integer' }, { type: 'null' }] }, null)).toMatchObject({ valid: true, value: null });
+    expect(check({ type: ['string', 'null'] }, null)).toMatchObject({ valid: true, value: null });
+  });
+
+  it('coerces a value no branch accepts to the first branch type it converts to', () => {
+    expect(check({ anyOf: [{ type: 'integer' }, { type: 'boolean' }] }, '3')).toMatchObject({ valid: true, value: 3 });
+    expect(check({ anyOf: [{ type: 'integer' }, { type: 'boolean' }] }, 'true')).toMatchObject({ valid: true, value: true });
+    expect(check({ oneOf: [{ type: 'integer' }, { type: 'null' }] }, '7')).toMatchObject({ valid: true, value: 7 });
+    expect(check({ type: ['integer', 'boolean'] }, 'false')).toMatchObject({ valid: true, value: false });
+  });
+
+  it('does not force a branch type on a value several oneOf branches accept as sent', () => {
+    // 5 passes `integer` and `number`: oneOf fails; turning it into "5" would make it pass only the string branch.
+    const result = check({ oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'number' }] }, 5);
+    expect(result).toEqual({ valid: false, value: 5, errors: [' type', ' oneOf'] });
+  });
+
+  it('puts a coerced value back when the whole value is still invalid', () => {
+    const schema = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer', minimum: 10 } } };
+    const result = check(schema, { a: '3', b: '4' });
+    expect(result.valid).toBe(false);
+    expect(result.value).toEqual({ a: '3', b: '4' });
+    expect(result.errors).toEqual(['/b minimum']);
+  });
+
+  it('coerces again where a condition that now holds asks for another type (if/then)', () => {
+    const schema = {
+      type: 'object',
+      properties: { kind: { type: 'integer' } },
+      if: { properties: { kind: { const: 1 } }, required: ['kind'] },
+      then: { properties: { size: { type: 'number' } } },
+    };
+    expect(check(schema, { kind: '1', size: '2.5' })).toMatchObject({ valid: true, value: { kind: 1, size: 2.5 } });
+    // Valid as sent (the condition does not hold for the string "1" and `else` asks nothing): unchanged.
+    expect(check({ if: { type: 'integer' }, then: { minimum: 5 } }, '1')).toMatchObject({ valid: true, value: '1' });
+  });
+
+  it('coerces a root value and hands it to the parent, as Ajv does', () => {
+    expect(check({ type: 'number' }, '2.5')).toMatchObject({ valid: true, value: 2.5 });
+    expect(check({ type: 'number' }, 'x')).toMatchObject({ valid: false, value: 'x' });
+  });
+
+  it('coerces own properties named like Object.prototype members, and only those that fail', () => {
+    const schema = { type: 'object', properties: { constructor: { type: 'integer' }, toString: { type: 'boolean' }, valueOf: { anyOf: [{ type: 'number' }, { type: 'string' }] } } };
+    const result = check(schema, { constructor: '2', toString: 'true', valueOf: '3' });
+    expect(result.valid).toBe(true);
+    expect(Object.getPrototypeOf(result.value)).toBe(Object.prototype);
+    expect(Object.entries(result.value as object)).toEqual([['constructor', 2], ['toString', true], ['valueOf', '3']]);
   });
 });
