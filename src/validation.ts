@@ -303,7 +303,7 @@ export function stripOptionalNulls(data: unknown, plan: NullPlan): void {
   }
 }
 
-/** The answer of `SchemaValidator.validate`: the coerced copy, and the problems when invalid. */
+/** The answer of `SchemaValidator.validate`: the checked copy (defaults filled, coerced where needed), and the problems when invalid. */
 export type ValidationOutcome<T> =
   | { readonly valid: true; readonly value: T; readonly errors?: undefined }
   | { readonly valid: false; readonly value: unknown; readonly errors: ValidationIssue[] };
@@ -334,7 +334,7 @@ const ROOT_DATA_CONTEXT = Object.freeze({ instancePath: '' });
  * `schemaError` says why (the tool can still be registered; its calls fail `SCHEMA_INVALID`).
  */
 export class SchemaValidator<T = unknown> {
-  /** The Ajv validate function (coerces and fills defaults in place); absent when `schemaError` is set. */
+  /** The validate function (fills defaults, coerces only where needed, in place); absent when `schemaError` is set. */
   readonly validateFunction: ValidateFunction<T> | undefined;
   /** Why the schema did not compile, or `undefined`. */
   readonly schemaError: string | undefined;
@@ -361,10 +361,15 @@ export class SchemaValidator<T = unknown> {
   }
 
   /**
-   * Validates `data` **in place** (removing optional `null`s, coercing, filling defaults) and
-   * returns the problems, or `undefined` when valid. Pass a copy you own (`copyJsonValue`).
+   * Validates `data` **in place** (removing optional `null`s, filling defaults, coercing only what
+   * does not validate as sent) and returns the problems, or `undefined` when valid. Pass a copy you
+   * own (`copyJsonValue`). A root value (not an object) cannot be replaced in place: use `validate`.
    */
   check(data: unknown): ValidationIssue[] | undefined {
+    return this.run(data, ROOT_DATA_CONTEXT);
+  }
+
+  private run(data: unknown, dataContext: object): ValidationIssue[] | undefined {
     const validateFunction = this.validateFunction;
     if (validateFunction === undefined) {
       throw new ToolsmithError('SCHEMA_INVALID', this.schemaError ?? 'Schema does not compile.');
@@ -372,7 +377,7 @@ export class SchemaValidator<T = unknown> {
     if (this.nullPlan !== undefined) stripOptionalNulls(data, this.nullPlan);
     let valid: boolean;
     try {
-      valid = (validateFunction as RootCall)(data, ROOT_DATA_CONTEXT);
+      valid = (validateFunction as RootCall)(data, dataContext as { readonly instancePath: string });
     } catch (error) {
       // A validator that throws on some data (Ajv's fast-deep-equal does, on an object whose
       // `toString` is a string) rejects it rather than failing the call with an internal error.
@@ -381,10 +386,14 @@ export class SchemaValidator<T = unknown> {
     return valid ? undefined : toValidationIssues(validateFunction.errors);
   }
 
-  /** Validates a copy of `value`; the caller's value is never changed. */
+  /**
+   * Validates a copy of `value`; the caller's value is never changed. Unlike `check`, a root value
+   * that needed coercion (`"3"` for `type: number`) is answered coerced.
+   */
   validate(value: unknown): ValidationOutcome<T> {
-    const copy = copyJsonValue(value);
-    const errors = this.check(copy);
-    return errors === undefined ? { valid: true, value: copy as T } : { valid: false, value: copy, errors };
+    const holder = [copyJsonValue(value)];
+    const errors = this.run(holder[0], { instancePath: '', parentData: holder, parentDataProperty: 0, rootData: holder[0] });
+    const result = holder[0];
+    return errors === undefined ? { valid: true, value: result as T } : { valid: false, value: result, errors };
   }
 }
