@@ -222,6 +222,9 @@ describe('coerceWhereNeeded: where coercion applies (runtime-compiled; generated
     expect(check({ anyOf: [{ type: 'string' }, { type: 'null' }] }, null)).toEqual({ valid: true, value: null, errors: undefined });
     expect(check({ oneOf: [{ type: 'integer' }, { type: 'null' }] }, null)).toMatchObject({ valid: true, value: null });
     expect(check({ type: ['string', 'null'] }, null)).toMatchObject({ valid: true, value: null });
+    // Ajv's coerceTypes also converted inside `not` and `if`, rejecting values that fit as sent.
+    expect(check({ not: { type: 'integer' } }, '3')).toMatchObject({ valid: true, value: '3' });
+    expect(check({ if: { type: 'integer' }, then: { minimum: 5 } }, '1')).toMatchObject({ valid: true, value: '1' });
   });
 
   it('coerces a value no branch accepts to the first branch type it converts to', () => {
