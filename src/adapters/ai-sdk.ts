@@ -1,5 +1,5 @@
 import { jsonSchema, tool as aiTool, type JSONSchema7, type Tool, type ToolExecuteFunction, type ToolExecutionOptions } from 'ai';
-import { SchemaValidator, type ITool } from '../index.js';
+import { SchemaValidator, copyJsonValue, type ITool } from '../index.js';
 import {
   ToolCallError,
   frameworkApproves,
@@ -51,8 +51,9 @@ export function aiSdkTools<TTypes extends ToolTypeMap<TTypes> = UntypedToolTypes
   for (const tool of resolved.tools) {
     const toolEntry = aiTool<unknown, unknown, any>({
       description: tool.description,
-      inputSchema: jsonSchema<unknown>(tool.inputSchema as JSONSchema7, validateWith(tool)),
-      ...(tool.outputSchema === undefined ? {} : { outputSchema: jsonSchema<unknown>(tool.outputSchema as JSONSchema7) }),
+      // Copies: the generated schemas are frozen, and a provider may annotate what it is given.
+      inputSchema: jsonSchema<unknown>(copyJsonValue(tool.inputSchema) as JSONSchema7, validateWith(tool)),
+      ...(tool.outputSchema === undefined ? {} : { outputSchema: jsonSchema<unknown>(copyJsonValue(tool.outputSchema) as JSONSchema7) }),
       ...(frameworkApproves(resolved, tool) ? { needsApproval: true } : {}),
       execute: (input, execution) =>
         runToolCall(resolved, { tool, args: input, id: execution.toolCallId, frameworkContext: execution, signal: execution.abortSignal }),

@@ -2,7 +2,7 @@ import { tool as agentsTool, type FunctionTool, type RunContext } from '@openai/
 import type { ToolModel } from '../../codegen/model.js';
 import { toOpenAiStrictParameters } from '../../codegen/emit/manifests/openai-strict.js';
 import { LossRecorder } from '../../codegen/emit/manifests/schema-walk.js';
-import type { ITool } from '../index.js';
+import { copyJsonValue, type ITool } from '../index.js';
 import {
   ToolCallError,
   frameworkApproves,
@@ -73,7 +73,8 @@ export function openAiAgentsTools<
         // The SDK's own strict check refused the schema: offer it non-strict.
       }
     }
-    return agentsTool({ ...common, parameters: tool.inputSchema as never, strict: false });
+    // A copy: the generated schemas are frozen, and a provider may annotate what it is given.
+    return agentsTool({ ...common, parameters: copyJsonValue(tool.inputSchema) as never, strict: false });
   }) as unknown as OpenAiAgentsTools<TTypes, TNames, TContext>;
 }
 

@@ -209,6 +209,9 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
     expectTypeOf(tools).toEqualTypeOf<[OpenAiAgentsTool<ToolTypes['calculator']>, OpenAiAgentsTool<ToolTypes['read_file']>]>();
     expectTypeOf<Awaited<ReturnType<(typeof tools)[0]['invoke']>>>().toEqualTypeOf<string | ToolTypes['calculator']['output']>();
     expectTypeOf<Parameters<(typeof tools)[1]['invoke']>[0]>().toEqualTypeOf<RunContext<unknown>>();
+    // The run context's type is inferred from the context function (as in the README).
+    const perCaller = openAiAgentsTools(orchestrator, { context: (run: RunContext<{ capabilities: string[] }>) => ({ ...caller, personaCapabilities: run.context.capabilities }) });
+    expectTypeOf(perCaller[0]!).toEqualTypeOf<OpenAiAgentsTool<{ input: Record<string, unknown>; output: unknown }, { capabilities: string[] }>>();
     // @ts-expect-error not a registered tool name
     expect(() => openAiAgentsTools(createToolClient(orchestrator, caller), { tools: ['calculater'] })).toThrow(/not registered/);
   });
