@@ -3,6 +3,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { aiSdkTools, type AiSdkTool } from '../../../src/adapters/ai-sdk.js';
 import type { CallEndEvent } from '../../../src/index.js';
+import { createLazyTools } from '../../../generated/lazy-registry.js';
 import { createToolClient, createTools, type ToolInput, type ToolOutput, type ToolTypes } from '../../../generated/registry.js';
 import { caller, makeTool, useOrchestrators } from '../helpers.js';
 
@@ -245,6 +246,19 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     const { model, prompts } = scriptedModel([() => ({ toolCall: { name: 'bad_output', input: {} } }), () => ({ text: 'ok' })]);
     await generateText({ model, tools, prompt: 'go', stopWhen: isStepCount(3) });
     expect(lastResult(prompts[1]!).output.value).toContain("OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.");
+  });
+
+  it('lazily registered tools (createLazyTools) work the same: loaded on the first call, validated by the orchestrator', async () => {
+    const orchestrator = makeOrchestrator({ tools: createLazyTools() });
+    const tools = aiSdkTools<ToolTypes>(orchestrator, { tools: ['calculator'], context: caller });
+    const { model, prompts } = scriptedModel([
+      () => ({ toolCall: { name: 'calculator', input: { expression: '' } } }),
+      () => ({ toolCall: { name: 'calculator', input: { expression: '2^10' } } }),
+      (prompt) => ({ text: JSON.stringify(lastResult(prompt).output) }),
+    ]);
+    const result = await generateText({ model, tools, prompt: '2^10', stopWhen: isStepCount(5) });
+    expect(lastResult(prompts[1]!).output.value).toContain("INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must NOT have fewer than 1 characters.");
+    expect(JSON.parse(result.text)).toEqual({ type: 'json', value: { expression: '2^10', result: 1024 } });
   });
 
   it('unknown tool names and a missing context are programmer errors', () => {
