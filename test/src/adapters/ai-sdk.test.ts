@@ -261,6 +261,25 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     expect(JSON.parse(result.text)).toEqual({ type: 'json', value: { expression: '2^10', result: 1024 } });
   });
 
+  it("the turn's budget and the orchestrator's timeout apply, and the model is told", async () => {
+    const orchestrator = makeOrchestrator({
+      tools: [...createTools(), makeTool('stuck', { execute: () => new Promise(() => {}) })],
+      defaultTimeoutMs: 30,
+    });
+    const budget = { remaining: 2 };
+    const tools = aiSdkTools(orchestrator, { tools: ['stuck', 'calculator'], context: { ...caller, callerTurn: { budget } } });
+    const { model, prompts } = scriptedModel([
+      () => ({ toolCall: { name: 'stuck', input: {} } }),
+      () => ({ toolCall: { name: 'calculator', input: { expression: '1+1' } } }),
+      () => ({ toolCall: { name: 'calculator', input: { expression: '2+2' } } }),
+      () => ({ text: 'done' }),
+    ]);
+    await generateText({ model, tools, prompt: 'go', stopWhen: isStepCount(5) });
+    const answers = toolResults(prompts[3]!).map((part) => (part.output.type === 'json' ? part.output.value : String(part.output.value).split(':')[0]));
+    expect(answers).toEqual(['TIMEOUT', { expression: '1+1', result: 2 }, 'BUDGET_EXCEEDED']);
+    expect(budget.remaining).toBe(0);
+  });
+
   it('unknown tool names and a missing context are programmer errors', () => {
     const orchestrator = makeOrchestrator({ tools: createTools(), disabledTools: ['read_file'] });
     expect(() => aiSdkTools(orchestrator, { tools: ['calculater'], context: caller })).toThrow("Tool 'calculater' is not registered (or is disabled). Registered: calculator,");
