@@ -21,8 +21,10 @@ export { ToolCallError, formatToolError, type ApprovalMode, type CallContext, ty
  * - `execute` calls `processToolCall` (capabilities, refusal, approval, budget, timeout, validation,
  *   output check, hooks) with the SDK's `abortSignal` as the call's signal; a failed call throws, which
  *   the SDK reports to the model as a tool error (`error-text` with the code and message).
- * - Approval `'framework'`: tools with side effects get `needsApproval: true`, so `generateText` stops with
- *   a `tool-approval-request`; an approved call runs without the orchestrator asking again, a denied one
+ * - Approval `'framework'`: tools with side effects get `needsApproval: true` (the tool-level field, which
+ *   ai 7 marks deprecated in favour of `generateText({ toolApproval })` but still honours; a
+ *   `toolApproval` given to `generateText` wins over it), so `generateText` stops with a
+ *   `tool-approval-request`; an approved call runs without the orchestrator asking again, a denied one
  *   never reaches the orchestrator.
  */
 
@@ -71,7 +73,9 @@ function validateWith(tool: ITool): { validate?: (value: unknown) => { success: 
   return {
     validate(value) {
       const outcome = validator.validate(value);
-      if (outcome.valid) return { success: true, value: outcome.value };
+      // The model's own value, not the coerced copy: the SDK puts it back into the conversation, and the
+      // orchestrator coerces and fills defaults on its own copy anyway.
+      if (outcome.valid) return { success: true, value };
       const shown = outcome.errors.slice(0, 3).map((issue) => issue.message).join('; ');
       const more = outcome.errors.length > 3 ? ` (and ${outcome.errors.length - 3} more)` : '';
       const errorDetails = {

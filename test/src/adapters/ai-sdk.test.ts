@@ -74,6 +74,8 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
 
     expect(result.text).toBe('The answer is 14.');
     expect(Object.keys(tools)).toEqual(['calculator']);
+    // The conversation keeps the model's own arguments (the default precision is applied by the orchestrator, on its copy).
+    expect(result.steps[0]!.toolCalls.map((call) => call.input)).toEqual([{ expression: '2*(3+4)' }]);
     expect(lastResult(prompts[1]!)).toMatchObject({ toolName: 'calculator', output: { type: 'json', value: { expression: '2*(3+4)', result: 14 } } });
     expect(ends.map((event) => [event.toolName, event.toolCallId, event.isError])).toEqual([['calculator', 'call-1', false]]);
     // The model is offered the definition's own schema.
