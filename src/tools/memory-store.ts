@@ -23,26 +23,43 @@ export const MEMORY_BUSY_TIMEOUT_MS = 5000;
 /** What `memory_read` looks up: exactly one of a key, a key prefix or a tag. */
 export type MemoryQuery = { key: string } | { prefix: string } | { tag: string };
 
+/**
+ * A row of `entries`. The value and tags are stored as JSON text: SQLite holds UTF-8, which has no
+ * lone UTF-16 surrogate, and JSON's `\uD800` escape keeps every JavaScript string unchanged.
+ */
 interface EntryRow {
   key: string;
-  value: string;
-  tags: string;
+  value_json: string;
+  tags_json: string;
   updated_at: string;
 }
 
+function toRow(entry: MemoryEntry): EntryRow {
+  return { key: entry.key, value_json: JSON.stringify(entry.value), tags_json: JSON.stringify(entry.tags ?? []), updated_at: entry.updatedAt };
+}
+
+function fromRow(row: EntryRow): MemoryEntry {
+  return { key: row.key, value: JSON.parse(row.value_json) as string, tags: JSON.parse(row.tags_json) as string[], updatedAt: row.updated_at };
+}
+
 interface Statements {
-  write: BetterSqlite3.Transaction<(row: EntryRow) => boolean>;
+  write: BetterSqlite3.Transaction<(entry: MemoryEntry) => boolean>;
   read: BetterSqlite3.Transaction<(query: MemoryQuery, limit: number) => { entries: MemoryEntry[]; total: number }>;
 }
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS entries (
     key TEXT PRIMARY KEY NOT NULL,
-    value TEXT NOT NULL,
-    tags TEXT NOT NULL DEFAULT '[]',
+    value_json TEXT NOT NULL,
+    tags_json TEXT NOT NULL,
     updated_at TEXT NOT NULL
   ) STRICT;
   CREATE INDEX IF NOT EXISTS entries_by_recency ON entries (updated_at DESC, key);
+  CREATE TABLE IF NOT EXISTS entry_tags (
+    tag_json TEXT NOT NULL,
+    key TEXT NOT NULL,
+    PRIMARY KEY (tag_json, key)
+  ) STRICT, WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS imports (
     sha256 TEXT PRIMARY KEY NOT NULL,
     file TEXT NOT NULL,
@@ -55,7 +72,7 @@ const SCHEMA = `
 function condition(query: MemoryQuery): { where: string; parameter: string } {
   if ('key' in query) return { where: 'key = @parameter', parameter: query.key };
   if ('prefix' in query) return { where: 'substr(key, 1, length(@parameter)) = @parameter', parameter: query.prefix };
-  return { where: 'EXISTS (SELECT 1 FROM json_each(entries.tags) WHERE json_each.value = @parameter)', parameter: query.tag };
+  return { where: 'key IN (SELECT key FROM entry_tags WHERE tag_json = @parameter)', parameter: JSON.stringify(query.tag) };
 }
 
 /**
@@ -97,7 +114,7 @@ export class MemoryStore {
   async write(entry: Omit<MemoryEntry, 'updatedAt'>, now: Date = new Date()): Promise<{ entry: MemoryEntry; created: boolean }> {
     const { statements } = (await this.#open(true))!;
     const stored: MemoryEntry = { key: entry.key, value: entry.value, tags: [...(entry.tags ?? [])], updatedAt: now.toISOString() };
-    const created = statements.write.immediate({ key: stored.key, value: stored.value, tags: JSON.stringify(stored.tags), updated_at: stored.updatedAt });
+    const created = statements.write.immediate(stored);
     return { entry: stored, created };
   }
 
@@ -155,8 +172,9 @@ async function connect(dir: string, file: string): Promise<Connection> {
 function prepare(database: BetterSqlite3.Database): Statements {
   const exists = database.prepare<[string], unknown>('SELECT 1 FROM entries WHERE key = ?');
   const upsert = database.prepare<[EntryRow]>(
-    'INSERT INTO entries (key, value, tags, updated_at) VALUES (@key, @value, @tags, @updated_at) ON CONFLICT (key) DO UPDATE SET value = excluded.value, tags = excluded.tags, updated_at = excluded.updated_at',
+    'INSERT INTO entries (key, value_json, tags_json, updated_at) VALUES (@key, @value_json, @tags_json, @updated_at) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, tags_json = excluded.tags_json, updated_at = excluded.updated_at',
   );
+  const tagsOf = tagWriter(database);
   type Parameters = [{ parameter: string; limit?: number }];
   const queries = new Map<string, { select: BetterSqlite3.Statement<Parameters, EntryRow>; count: BetterSqlite3.Statement<Parameters, { total: number }> }>();
   const read = (query: MemoryQuery, limit: number) => {
@@ -164,21 +182,31 @@ function prepare(database: BetterSqlite3.Database): Statements {
     let prepared = queries.get(where);
     if (!prepared) {
       prepared = {
-        select: database.prepare<Parameters, EntryRow>(`SELECT key, value, tags, updated_at FROM entries WHERE ${where} ORDER BY updated_at DESC, key LIMIT @limit`),
+        select: database.prepare<Parameters, EntryRow>(`SELECT key, value_json, tags_json, updated_at FROM entries WHERE ${where} ORDER BY updated_at DESC, key LIMIT @limit`),
         count: database.prepare<Parameters, { total: number }>(`SELECT count(*) AS total FROM entries WHERE ${where}`),
       };
       queries.set(where, prepared);
     }
-    const entries = prepared.select.all({ parameter, limit }).map((row) => ({ key: row.key, value: row.value, tags: JSON.parse(row.tags) as string[], updatedAt: row.updated_at }));
-    return { entries, total: prepared.count.get({ parameter })!.total };
+    return { entries: prepared.select.all({ parameter, limit }).map(fromRow), total: prepared.count.get({ parameter })!.total };
   };
   return {
-    write: database.transaction((row: EntryRow) => {
-      const created = exists.get(row.key) === undefined;
-      upsert.run(row);
+    write: database.transaction((entry: MemoryEntry) => {
+      const created = exists.get(entry.key) === undefined;
+      upsert.run(toRow(entry));
+      tagsOf(entry);
       return created;
     }),
     read: database.transaction(read),
+  };
+}
+
+/** Replaces an entry's rows in `entry_tags` (the index `memory_read` finds a tag by). */
+function tagWriter(database: BetterSqlite3.Database): (entry: MemoryEntry) => void {
+  const clear = database.prepare<[string]>('DELETE FROM entry_tags WHERE key = ?');
+  const add = database.prepare<[string, string]>('INSERT OR IGNORE INTO entry_tags (tag_json, key) VALUES (?, ?)');
+  return (entry) => {
+    clear.run(entry.key);
+    for (const tag of entry.tags ?? []) add.run(JSON.stringify(tag), entry.key);
   };
 }
 
@@ -200,12 +228,13 @@ function importLegacyFile(database: BetterSqlite3.Database, dir: string): void {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const entries = parseLegacyFile(bytes.toString('utf8'), file);
   const keepNewer = database.prepare<[EntryRow]>(
-    'INSERT INTO entries (key, value, tags, updated_at) VALUES (@key, @value, @tags, @updated_at) ON CONFLICT (key) DO UPDATE SET value = excluded.value, tags = excluded.tags, updated_at = excluded.updated_at WHERE excluded.updated_at >= entries.updated_at',
+    'INSERT INTO entries (key, value_json, tags_json, updated_at) VALUES (@key, @value_json, @tags_json, @updated_at) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, tags_json = excluded.tags_json, updated_at = excluded.updated_at WHERE excluded.updated_at >= entries.updated_at',
   );
+  const tagsOf = tagWriter(database);
   database
     .transaction(() => {
       if (database.prepare('SELECT 1 FROM imports WHERE sha256 = ?').get(sha256) !== undefined) return;
-      for (const entry of entries) keepNewer.run({ key: entry.key, value: entry.value, tags: JSON.stringify(entry.tags ?? []), updated_at: entry.updatedAt });
+      for (const entry of entries) if (keepNewer.run(toRow(entry)).changes > 0) tagsOf(entry);
       database.prepare('INSERT INTO imports (sha256, file, entries, imported_at) VALUES (?, ?, ?, ?)').run(sha256, file, entries.length, new Date().toISOString());
     })
     .immediate();

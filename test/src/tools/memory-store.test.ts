@@ -218,6 +218,17 @@ describe('the memory store in one process', () => {
     expect(readdirSync(dataDir)).toEqual([]);
   });
 
+  it('gives back every string as written: NUL, lone surrogates, emoji, in values and tags', async () => {
+    const store = new MemoryStore(dataFolder());
+    const strange = ['a\u0000b', '\uD800x', 'x\uDFFF', '😀', '"quoted"\\'];
+    for (const [i, text] of strange.entries()) await store.write({ key: `strange.${i}`, value: text, tags: [text] });
+    for (const [i, text] of strange.entries()) {
+      expect((await store.read({ key: `strange.${i}` }, 1)).entries[0]).toMatchObject({ value: text, tags: [text] });
+      expect((await store.read({ tag: text }, 10)).entries.map((entry) => entry.key)).toEqual([`strange.${i}`]);
+    }
+    await store.close();
+  });
+
   it('orders reads newest first, then by key, and counts matches past the limit', async () => {
     const dataDir = dataFolder();
     const store = new MemoryStore(dataDir);
@@ -227,6 +238,10 @@ describe('the memory store in one process', () => {
     expect((await store.read({ prefix: '' }, 2)).entries.map((entry) => entry.key)).toEqual(['c', 'a']);
     expect((await store.read({ prefix: '' }, 2)).total).toBe(3);
     expect((await store.read({ tag: 'x' }, 10)).entries.map((entry) => entry.key)).toEqual(['a', 'b']);
+    // Rewriting an entry replaces its tags.
+    await store.write({ key: 'b', value: '1', tags: ['y'] }, new Date('2026-01-01T00:00:00.000Z'));
+    expect((await store.read({ tag: 'x' }, 10)).entries.map((entry) => entry.key)).toEqual(['a']);
+    expect((await store.read({ tag: 'y' }, 10)).entries.map((entry) => entry.key)).toEqual(['c', 'a', 'b']);
     // A prefix is text, not a LIKE pattern.
     await store.write({ key: 'a_b', value: '4' });
     expect((await store.read({ prefix: 'a%' }, 10)).total).toBe(0);
