@@ -82,7 +82,7 @@ function condition(query: MemoryQuery): { where: string; parameter: string } {
  * `serve`s, `serve` and `call`, or the same folder reached through two paths — without losing a
  * write, and a crash loses nothing that was answered. A writer waits up to
  * {@link MEMORY_BUSY_TIMEOUT_MS} for another's lock. An existing `memory.json` (the earlier format)
- * is imported once, in one transaction, and renamed `memory.json.imported-<sha256>`.
+ * is imported once, in one transaction, and renamed `memory.json.imported-<16 hex digits of its SHA-256>`.
  *
  * better-sqlite3 is synchronous: a call holds the event loop for the duration of its statement
  * (a commit and its fsync when uncontended, at most the busy timeout under contention).
@@ -214,7 +214,7 @@ function tagWriter(database: BetterSqlite3.Database): (entry: MemoryEntry) => vo
  * Imports `memory.json` of `dir` when there is one: its entries in one transaction (an entry
  * already in the database is replaced only by a newer or equally new one), recorded by the file's
  * SHA-256 so that the same file is never imported twice (two processes opening at once, a crash
- * between the commit and the rename), then the file is renamed `memory.json.imported-<sha256>`.
+ * between the commit and the rename), then the file is renamed `memory.json.imported-<16 hex digits of the hash>`.
  */
 function importLegacyFile(database: BetterSqlite3.Database, dir: string): void {
   const file = path.join(dir, LEGACY_MEMORY_FILE);
