@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -327,7 +327,7 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
 
     const written = structured('memory_write', await call('memory_write', { key: 'notes.greeting', value: 'hello', tags: ['greeting'] }));
     expect(written).toMatchObject({ created: true, entry: { key: 'notes.greeting', value: 'hello', tags: ['greeting'] } });
-    expect(readFileSync(path.join(folder, 'data', 'memory.json'), 'utf8')).toContain('notes.greeting');
+    expect(existsSync(path.join(folder, 'data', 'memory.sqlite'))).toBe(true);
 
     const read = structured('memory_read', await call('memory_read', { query: { key: 'notes.greeting' } }));
     expect(read.total).toBe(1);
