@@ -78,6 +78,9 @@ function mismatch(entry: { pointer: string; value: unknown }, instancePath: stri
   return { pointer: entry.pointer, value: entry.value, instancePath, message, noDefaultIdiom: entry.value === null && instancePath === '' };
 }
 
+/** Numbers the documents the one-by-one check adds (and removes): deterministic, so generated code is byte-stable. */
+let fragmentChecks = 0;
+
 /**
  * Checks every `default` in `root` against its own schema with `ajv` (which must not coerce: the
  * one option set), in one compile: each default's schema, without the `default`, becomes a
@@ -131,7 +134,7 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
     // Alone: the schema at its place in a copy of the root (so every local `$ref` resolves), as a fragment.
     const document = copy(root) as Record<string, unknown>;
     let single: ValidateFunction | undefined;
-    const key = `toolsmith-default-check:${Math.random().toString(36).slice(2)}`;
+    const key = `toolsmith-default-check:${fragmentChecks++}`;
     try {
       stripDefault(document, entry.pointer);
       ajv.addSchema(document, key);

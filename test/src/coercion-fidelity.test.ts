@@ -195,6 +195,24 @@ describe('the runtime-compiled path checks defaults like the generator', () => {
     expect(result.errorDetails?.code).toBe('SCHEMA_INVALID');
   });
 
+  it('checks each default against the root when a $ref points elsewhere than #/definitions (one by one)', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        a: { type: 'integer' },
+        b: { $ref: '#/properties/a' },
+        c: { allOf: [{ $ref: '#/properties/a' }], default: 4 },
+        d: { type: 'string', default: null },
+      },
+    };
+    const validate = compileSchema(schema);
+    const data: Record<string, unknown> = { b: 2 };
+    expect(validate(data)).toBe(true);
+    expect(data).toEqual({ b: 2, c: 4 });
+    const wrong = { ...schema, properties: { ...schema.properties, c: { allOf: [{ $ref: '#/properties/a' }], default: '4' } } };
+    expect(() => compileSchema(wrong)).toThrow(expect.objectContaining({ code: 'SCHEMA_INVALID', message: expect.stringContaining('the default "4" at /properties/c/default') }));
+  });
+
   it('keeps a default that fits, nested defaults filled into it, and resolves $ref defaults against the root', () => {
     const validate = compileSchema({
       type: 'object',
