@@ -221,7 +221,13 @@ export function readArguments(raw: unknown, toolName: string): Record<string, un
   } else {
     value = raw;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  let isArray: boolean;
+  try {
+    isArray = Array.isArray(value);
+  } catch {
+    isArray = false; // a revoked Proxy: the copy below says it is not JSON data
+  }
+  if (value === null || typeof value !== 'object' || isArray) {
     return new ToolCallFailure(
       'INVALID_REQUEST',
       `Arguments for tool '${truncateText(toolName)}' must be a JSON object or a JSON string of one; got ${describeKind(value)}.`,

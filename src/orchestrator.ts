@@ -519,8 +519,16 @@ export class ToolOrchestrator {
     const tool = entry.tool;
     const details = call.details!;
     if (refusal !== undefined && refusal !== null) {
-      const reason = typeof refusal.error === 'string' && refusal.error !== '' ? truncateText(refusal.error, 1000) : 'no reason given';
-      return this.#fail(call, 'REFUSED', `Tool '${tool.name}' refused the call: ${reason}`, withoutStack(refusal.details));
+      let reason: string;
+      let refusalDetails: Record<string, any> | undefined;
+      try {
+        const error: unknown = refusal.error;
+        reason = typeof error === 'string' && error !== '' ? truncateText(error, 1000) : 'no reason given';
+        refusalDetails = withoutStack(refusal.details);
+      } catch (error) {
+        return this.#refusalThrew(call, error); // a refusal that cannot be read
+      }
+      return this.#fail(call, 'REFUSED', `Tool '${call.toolName}' refused the call: ${reason}`, refusalDetails);
     }
 
     // 5. Permissions.
@@ -576,10 +584,17 @@ export class ToolOrchestrator {
   }
 
   #afterApproval(call: PendingCall, entry: RegisteredTool, answer: unknown): void {
+    if (call.done) return; // stopped while approval was pending: the tool never starts
+    let approved: boolean;
+    let reason: unknown;
     try {
-      if (call.done) return; // stopped while approval was pending: the tool never starts
-      if (!isApproved(answer)) {
-        const reason = (answer as { reason?: unknown } | null)?.reason;
+      approved = isApproved(answer);
+      if (!approved) reason = (answer as { reason?: unknown } | null)?.reason;
+    } catch (error) {
+      return this.#approvalFailed(call, error); // an answer that cannot be read
+    }
+    try {
+      if (!approved) {
         return this.#fail(
           call,
           'APPROVAL_REJECTED',
@@ -661,7 +676,8 @@ export class ToolOrchestrator {
       if (checked instanceof ToolCallFailure) return this.#failWith(call, checked);
       this.#finish(call, { toolCallId: call.toolCallId, toolName: call.toolName, output: checked.output ?? null, isError: false }, undefined, undefined);
     } catch (error) {
-      this.#internalError(call, error);
+      if (call.done) return;
+      this.#fail(call, 'TOOL_ERROR', `Tool '${call.toolName}' answered a result that cannot be read: ${describeThrown(error)}`, undefined, error);
     }
   }
 
