@@ -154,8 +154,8 @@ class PendingCall {
   controller: AbortController | undefined = undefined;
   timer: ReturnType<typeof setTimeout> | undefined = undefined;
   timeoutMs = 0;
-  /** When the deadline was armed (`performance.now()`), kept only while a lazy tool loads (its own timeout may re-arm it). */
-  armedAt = 0;
+  /** When the deadline was armed (`performance.now()`), kept only while a lazy tool loads (its own timeout may re-arm it); else -1. */
+  armedAt = -1;
   queued = false;
   holdsSlot = false;
   grant: (() => void) | undefined = undefined;
@@ -419,11 +419,13 @@ export class ToolOrchestrator {
       if (call.done) return;
       if (failure !== undefined) return this.#failWith(call, failure);
       const entry = call.entry!;
-      if (call.armedAt !== 0) {
+      if (call.armedAt !== -1) {
         // The loaded tool's own timeout applies (the request set none), counted from the lookup.
         const own = entry.tool.timeoutMs;
-        if (own !== undefined) this.#arm(call, own, performance.now() - call.armedAt);
-        call.armedAt = 0;
+        const elapsed = performance.now() - call.armedAt;
+        call.armedAt = -1;
+        if (own !== undefined) this.#arm(call, own, elapsed);
+        if (call.done) return; // loaded past its own deadline
       }
       const attach = (entry.tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
       if (typeof attach === 'function') attach.call(entry.tool, this);
@@ -439,7 +441,8 @@ export class ToolOrchestrator {
     call.timeoutMs = timeoutMs;
     call.controller ??= new AbortController();
     if (call.timer !== undefined) clearTimeout(call.timer);
-    call.timer = setTimeout(onCallTimeout, Math.min(Math.max(timeoutMs - elapsed, 0), MAX_TIMER_MS), call);
+    if (elapsed >= timeoutMs) return this.#stopCall(call, 'timeout');
+    call.timer = setTimeout(onCallTimeout, Math.min(timeoutMs - elapsed, MAX_TIMER_MS), call);
   }
 
   #tooDeep(call: PendingCall, chain: readonly string[]): void {
