@@ -447,7 +447,7 @@ export class ToolOrchestrator {
 
   #tooDeep(call: PendingCall, chain: readonly string[]): void {
     const name = call.toolName;
-    const cycleStart = chain.indexOf(name);
+    const cycleStart = chain.lastIndexOf(name); // the shortest cycle back to this tool
     const path = [...chain, name];
     const shown = path.length > 8 ? [...path.slice(0, 4), '…', ...path.slice(-3)] : path;
     const why =
