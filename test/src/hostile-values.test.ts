@@ -110,7 +110,8 @@ const SITES: Record<string, Site> = {
   },
   'rejects with it after the deadline': {
     setup: (v) => ({
-      tools: [makeTool('t', { timeoutMs: 2, execute: () => new Promise((_resolve, reject) => setTimeout(() => reject(v), 15)) })],
+      // Rejects once the deadline has answered (on its signal, a turn later): timers of different lengths do not fire in a fixed order when the process is late.
+      tools: [makeTool('t', { timeoutMs: 2, execute: (_args, context) => new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => setTimeout(() => reject(v), 1))) })],
     }),
     codes: ['TIMEOUT'],
   },
@@ -233,6 +234,36 @@ describe('processToolCall resolves exactly once, whatever is thrown or answered'
     expect(result.errorDetails).toEqual({ code: 'TOOL_ERROR', message: "Tool 't' threw: unprintable value" });
     const approval = await run('approval gate throws', 'proxy-every-trap-throws');
     expect(approval.result.errorDetails).toEqual({ code: 'APPROVAL_FAILED', message: "The approval gate failed for tool 't': unprintable value" });
+  });
+});
+
+describe('a hostile request, and the executor view', () => {
+  it.each(HOSTILE_VALUES.map(([name]) => name))('details, request or name %s: one isError answer', async (kind) => {
+    let ends = 0;
+    const o = new ToolOrchestrator({ tools: [makeTool('t')], hooks: { onCallEnd: () => void ends++ }, shutdownTimeoutMs: 20 });
+    const answers = await Promise.all([
+      o.processToolCall(makeHostile(kind) as ToolCallDetails),
+      o.processToolCall({ ...caller, toolCallRequest: makeHostile(kind) as never }),
+      o.processToolCall({ ...caller, toolCallRequest: { id: 'x', name: makeHostile(kind) as string, arguments: {} } }),
+    ]);
+    for (const answer of answers) {
+      if (kind === 'null' || kind === 'undefined' || kind === 'huge-string' || kind === 'symbol' || kind === 'bigint') {
+        expect(answer.isError).toBe(true); // no request or no name: INVALID_REQUEST
+      }
+      if (answer.isError) expect(['INVALID_REQUEST', 'TOOL_ERROR', 'TOOL_NOT_FOUND']).toContain(answer.errorDetails!.code);
+    }
+    expect(ends).toBe(3);
+    await o.shutdown();
+  });
+
+  it.each(HOSTILE_VALUES.map(([name]) => name))('ToolExecutor.executeTool with a tool throwing %s: a failed TOOL_ERROR result', async (kind) => {
+    const { ToolExecutor } = await import('../../src/executor.js');
+    const executor = new ToolExecutor();
+    executor.registerTool(makeTool('t', { execute: async () => { throw makeHostile(kind); } }));
+    const result = await executor.executeTool({ ...caller, toolCallRequest: { id: 'x', name: 't', arguments: {} } });
+    expect(result.success).toBe(false);
+    expect(result.details?.code).toBe('TOOL_ERROR');
+    expect(result.error).toMatch(/^Tool 't' threw: /);
   });
 });
 
