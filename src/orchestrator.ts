@@ -180,9 +180,7 @@ function onCallTimeout(call: PendingCall): void {
 function callHook<T>(hook: (event: T) => unknown, event: T): void {
   try {
     const returned = hook(event) as { then?: unknown } | undefined;
-    if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') {
-      (returned as Promise<unknown>).then(undefined, noop);
-    }
+    if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') follow(returned, noop, noop);
   } catch {
     // A hook must never change the outcome of a call.
   }
@@ -192,16 +190,31 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
 }
 
+const promiseThen = Promise.prototype.then;
+
 /**
- * Continues with `onValue` or `onError` once `pending` settles. A thenable whose `then` throws
- * becomes a rejection (Promise.resolve does that), and so does a promise whose `constructor`
- * lookup throws (where Promise.resolve itself throws): nothing escapes as an exception.
+ * Continues with `onValue` or `onError` once `pending` settles, whatever it is. A native promise is
+ * subscribed to with the intrinsic `then` (its own `then`, if any, is not trusted); anything else
+ * is adopted by `Promise.resolve`, so a thenable whose `then` throws becomes a rejection. A promise
+ * whose `constructor` or species lookup throws gets its constructor pinned and is subscribed to
+ * anyway, so its rejection is still handled: nothing escapes, nothing is left unhandled.
  */
 function follow<T>(pending: T | PromiseLike<T>, onValue: (value: T) => void, onError: (error: unknown) => void): void {
   try {
-    Promise.resolve(pending).then(onValue, onError);
+    if (pending instanceof Promise) promiseThen.call(pending, onValue as (value: unknown) => void, onError);
+    else Promise.resolve(pending).then(onValue, onError);
   } catch (error) {
-    onError(error);
+    if (!subscribePinned(pending, onValue as (value: unknown) => void, onError)) onError(error);
+  }
+}
+
+function subscribePinned(pending: unknown, onValue: (value: unknown) => void, onError: (error: unknown) => void): boolean {
+  try {
+    Object.defineProperty(pending, 'constructor', { value: Promise, configurable: true, writable: true });
+    promiseThen.call(pending, onValue, onError);
+    return true;
+  } catch {
+    return false; // not a promise, or one that cannot be changed: nothing to subscribe to
   }
 }
 

@@ -35,6 +35,28 @@ function later<T>(act: () => T): Promise<Awaited<T>> {
   );
 }
 
+/** A rejected native promise whose `constructor` getter throws: `Promise.resolve` and `then` throw on it. */
+function rejectedWithThrowingConstructor(value: unknown): Promise<never> {
+  const promise = Promise.reject(value);
+  Object.defineProperty(promise, 'constructor', {
+    configurable: true,
+    get() {
+      throw value;
+    },
+  });
+  return promise;
+}
+
+/** A rejected promise of a subclass whose `Symbol.species` getter throws: subscribing to it throws. */
+function rejectedWithThrowingSpecies(value: unknown): Promise<never> {
+  class Evil<T> extends Promise<T> {
+    static override get [Symbol.species](): never {
+      throw value;
+    }
+  }
+  return Evil.reject(value) as Promise<never>;
+}
+
 const SITES: Record<string, Site> = {
   'execute throws': { setup: (v) => ({ tools: [makeTool('t', { execute: () => { throw v; } })] }), codes: ['TOOL_ERROR'] },
   'execute rejects': { setup: (v) => ({ tools: [makeTool('t', { execute: async () => { throw v; } })] }), codes: ['TOOL_ERROR'] },
@@ -46,6 +68,25 @@ const SITES: Record<string, Site> = {
   'execute answers a thenable whose then throws': {
     setup: (v) => ({ tools: [makeTool('t', { execute: () => ({ get then() { throw v; } }) as never })] }),
     codes: ['TOOL_ERROR'],
+  },
+  'execute answers a rejected promise whose constructor throws': {
+    setup: (v) => ({ tools: [makeTool('t', { execute: () => rejectedWithThrowingConstructor(v) })] }),
+    codes: ['TOOL_ERROR'],
+  },
+  'execute answers a rejected promise whose species throws': {
+    setup: (v) => ({ tools: [makeTool('t', { execute: () => rejectedWithThrowingSpecies(v) })] }),
+    codes: ['TOOL_ERROR'],
+  },
+  'refusal answers a rejected promise whose species throws': {
+    setup: (v) => ({ tools: [makeTool('t', { refusal: () => rejectedWithThrowingSpecies(v) })] }),
+    codes: ['TOOL_ERROR'],
+  },
+  'hooks answer rejected promises whose constructor throws': {
+    setup: (v) => ({
+      tools: [makeTool('t', { execute: fine })],
+      options: { hooks: { onCallStart: () => rejectedWithThrowingConstructor(v), onCallEnd: () => rejectedWithThrowingSpecies(v) } },
+    }),
+    codes: ['OK'],
   },
   'execute answers it as the result': {
     setup: (v) => ({ tools: [makeTool('t', { execute: async () => v as never })] }),
@@ -153,7 +194,7 @@ async function run(siteName: string, kind: string): Promise<{ result: ToolCallRe
       onCallStart: hooks?.onCallStart,
       onCallEnd(event) {
         if (event.toolCallId === 'hostile') ends++;
-        hooks?.onCallEnd?.(event);
+        return hooks?.onCallEnd?.(event); // what the hook answers reaches the orchestrator
       },
     },
   });
@@ -272,7 +313,7 @@ describe('the host process survives (child process, Node default unhandled-rejec
     const script = path.join(REPO, 'test/fixtures/hostile/call-hostile-tools.ts');
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: REPO, timeout: 60_000 });
     const answers = stdout.trim().split('\n').map((line) => JSON.parse(line) as { site: string; kind: string; code: string });
-    const sites = ['execute throws', 'execute rejects', 'execute rejects later', 'refusal rejects later', 'approval gate rejects later', 'abort reason', 'late rejection after the deadline', 'lazy load rejects later'];
+    const sites = ['execute throws', 'execute rejects', 'execute rejects later', 'execute answers a promise whose constructor throws', 'execute answers a promise whose species throws', 'refusal rejects later', 'approval gate rejects later', 'abort reason', 'late rejection after the deadline', 'lazy load rejects later'];
     expect(answers.map((answer) => `${answer.site} / ${answer.kind}`)).toEqual(sites.flatMap((site) => HOSTILE_VALUES.map(([kind]) => `${site} / ${kind}`)));
     for (const answer of answers) expect(answer.code, `${answer.site} / ${answer.kind}`).toMatch(/^[A-Z_]+$/);
     expect(new Set(answers.filter((answer) => answer.site === 'execute throws').map((answer) => answer.code))).toEqual(new Set(['TOOL_ERROR']));
