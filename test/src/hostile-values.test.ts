@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TOOL_ERROR_CODES, ToolOrchestrator, defineComposedTool, defineLazyTool, type ITool, type ToolCallDetails, type ToolCallResult, type ToolOrchestratorOptions } from '../../src/index.js';
 import { describeThrown, isToolsmithError } from '../../src/errors.js';
 import { caller, makeTool } from './helpers.js';
-import { HOSTILE_VALUES, hostileName, makeHostile } from './hostile.js';
+import { HOSTILE_VALUES, buildHostile, hostileRecipe, makeHostile, type HostileRecipe } from './hostile.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -181,8 +181,8 @@ afterEach(() => {
 const NEVER = Symbol('never answered');
 
 /** Runs the call of `site` with a fresh `kind` value: its result, how often it ended, and how often it resolved. */
-async function run(siteName: string, kind: string): Promise<{ result: ToolCallResult; ends: number }> {
-  const value = makeHostile(kind);
+async function run(siteName: string, kind: string | HostileRecipe): Promise<{ result: ToolCallResult; ends: number }> {
+  const value = typeof kind === 'string' ? makeHostile(kind) : buildHostile(kind);
   const { tools, options = {}, extra = {}, args = {}, abort } = SITES[siteName]!.setup(value);
   let ends = 0;
   const hooks = options.hooks;
@@ -209,7 +209,7 @@ async function run(siteName: string, kind: string): Promise<{ result: ToolCallRe
   let timer: ReturnType<typeof setTimeout> | undefined;
   const outcome = await Promise.race([pending, new Promise<typeof NEVER>((resolve) => (timer = setTimeout(resolve, 2_000, NEVER)))]);
   clearTimeout(timer);
-  if (outcome === NEVER) throw new Error(`${siteName} / ${kind}: the call never resolved`);
+  if (outcome === NEVER) throw new Error(`${siteName} / ${JSON.stringify(kind)}: the call never resolved`);
   await new Promise((resolve) => setTimeout(resolve, siteName.includes('deadline') ? 25 : 0)); // let late rejections and unhandled-rejection checks run
   await orchestrator.shutdown();
   return { result: outcome, ends };
@@ -220,6 +220,18 @@ function codeOf(result: ToolCallResult): string {
 }
 
 describe('describeThrown and isToolsmithError are total', () => {
+  it('every nested recipe (property)', () => {
+    fc.assert(
+      fc.property(hostileRecipe, (recipe) => {
+        const text = describeThrown(buildHostile(recipe));
+        expect(typeof text).toBe('string');
+        expect(text).toBe(describeThrown(buildHostile(recipe)));
+        expect(isToolsmithError(buildHostile(recipe))).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it.each(HOSTILE_VALUES.map(([name]) => name))('%s', (name) => {
     const text = describeThrown(makeHostile(name));
     expect(typeof text).toBe('string');
@@ -257,16 +269,16 @@ describe('processToolCall resolves exactly once, whatever is thrown or answered'
     expect(unhandled).toEqual([]);
   }, 60_000);
 
-  it('property: a random site and hostile value', async () => {
+  it('property: a random site and a hostile value nested in up to three hostile wrappers', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...Object.keys(SITES)), hostileName, async (site, kind) => {
+      fc.asyncProperty(fc.constantFrom(...Object.keys(SITES)), hostileRecipe, async (site, kind) => {
         const { result, ends } = await run(site, kind);
         if (result.isError) expect(TOOL_ERROR_CODES as readonly string[]).toContain(result.errorDetails!.code);
         expect(SITES[site]!.codes).toContain(codeOf(result));
         expect(ends).toBe(1);
         expect(unhandled).toEqual([]);
       }),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
   }, 60_000);
 

@@ -135,3 +135,55 @@ export function makeHostile(name: string): unknown {
 
 /** The name of a hostile value kind (names, not values: a counterexample must print). */
 export const hostileName: fc.Arbitrary<string> = fc.constantFrom(...HOSTILE_VALUES.map(([name]) => name));
+
+/**
+ * A recipe for a hostile value, as plain data (so fast-check can print a counterexample): a named
+ * value, or one wrapped so that inspecting the wrapper reaches the inner value — a trap that throws
+ * it, a `message` getter that throws it, an `Error` whose `cause` it is, an object or array holding
+ * it, a `then` getter that throws it.
+ */
+export type HostileRecipe =
+  | { kind: 'value'; name: string }
+  | { kind: 'trap-throws' | 'message-throws' | 'cause' | 'in-object' | 'in-array' | 'then-throws'; inner: HostileRecipe };
+
+/** Builds the value a recipe describes (fresh each time). */
+export function buildHostile(recipe: HostileRecipe): unknown {
+  if (recipe.kind === 'value') return makeHostile(recipe.name);
+  const inner = () => buildHostile(recipe.inner);
+  switch (recipe.kind) {
+    case 'trap-throws':
+      return everyTrapThrows(inner);
+    case 'message-throws': {
+      const error = new Error('hidden');
+      Object.defineProperty(error, 'message', {
+        get() {
+          throw inner();
+        },
+      });
+      return error;
+    }
+    case 'cause':
+      return new Error('with a cause', { cause: inner() });
+    case 'in-object':
+      return { error: inner(), message: inner() };
+    case 'in-array':
+      return [inner()];
+    case 'then-throws':
+      return {
+        get then(): never {
+          throw inner();
+        },
+      };
+  }
+}
+
+/** Hostile values nested up to three wrappers deep, as recipes. */
+export const hostileRecipe: fc.Arbitrary<HostileRecipe> = fc.letrec<{ recipe: HostileRecipe }>((tie) => ({
+  recipe: fc.oneof(
+    { depthSize: 'small', maxDepth: 3 },
+    hostileName.map((name): HostileRecipe => ({ kind: 'value', name })),
+    fc
+      .record({ kind: fc.constantFrom('trap-throws', 'message-throws', 'cause', 'in-object', 'in-array', 'then-throws' as const), inner: tie('recipe') })
+      .map((wrapped) => wrapped as HostileRecipe),
+  ),
+})).recipe;
