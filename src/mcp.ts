@@ -28,6 +28,8 @@ import type { ShutdownReport, ToolCallErrorDetails, ToolCallResult, ToolOrchestr
  *   malformed JSON (-32700), non-messages (-32600) and oversize lines (-32600) and keeps serving.
  */
 
+export { DEFAULT_MAX_MESSAGE_BYTES, GuardedTransport, StdioJsonRpcTransport, type StdioJsonRpcTransportOptions } from './mcp-transport.js';
+
 /** Who calls through an MCP connection; MCP carries no identity, so the server supplies it. */
 export interface McpPersona {
   /** Default `'mcp'`. */
