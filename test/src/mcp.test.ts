@@ -379,3 +379,12 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
     expect(stderr).toBe('');
   });
 });
+
+describe('formatCallError with details that cannot be read', () => {
+  it('falls back to the code and message', async () => {
+    const { makeHostile } = await import('./hostile.js');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: makeHostile('proxy-every-trap-throws') as never })).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { errors: [makeHostile('revoked-proxy')] } })).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { n: 1n } })).toBe('TOOL_FAILED: No.\nDetails: (details not serializable)');
+  });
+});
