@@ -7,6 +7,7 @@
 export type {
   ITool,
   JSONSchemaObject,
+  ToolAnnotations,
   ToolExecutionResult,
   ToolValidators,
   ValidateFunction,

@@ -2,7 +2,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { describe, expect, it } from 'vitest';
 import { emitManifests, type ManifestTarget } from '../../codegen/emit/manifests/index.js';
 import type { ToolModel } from '../../codegen/model.js';
-import { MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp-tool.js';
+import { isMcpObjectSchema, MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp-tool.js';
 import type { ITool } from '../../src/tool.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
 
@@ -313,7 +313,7 @@ describe('gemini', () => {
 describe('mcp', () => {
   const output: JSONSchema7 = { type: 'object', properties: { ok: { type: 'boolean' } } };
 
-  it('stamps $schema draft-07 on every schema and derives annotations', () => {
+  it('stamps $schema 2020-12 on every schema and derives annotations', () => {
     const result = emit([tool({ $schema: 'http://json-schema.org/draft-07/schema', type: 'object', properties: {} }, { outputSchema: output, displayName: 'Probe It' })]);
     expect(file(result, 'manifests/mcp.json')).toEqual({
       tools: [
@@ -323,7 +323,7 @@ describe('mcp', () => {
           description: 'The probe tool.',
           inputSchema: { $schema: MCP_SCHEMA_DIALECT, type: 'object', properties: {} },
           outputSchema: { $schema: MCP_SCHEMA_DIALECT, ...output },
-          annotations: { title: 'Probe It', readOnlyHint: true, destructiveHint: false },
+          annotations: { title: 'Probe It', readOnlyHint: true, destructiveHint: false, idempotentHint: true },
         },
       ],
     });
@@ -332,6 +332,47 @@ describe('mcp', () => {
   it('a tool with side effects is not read-only and keeps the destructive default', () => {
     const result = emit([tool({ type: 'object', properties: {} }, { hasSideEffects: true })]);
     expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: false });
+  });
+
+  it('translates every schema to 2020-12: $defs, prefixItems, dependentRequired, refs repointed', () => {
+    const result = emit([
+      tool(
+        { type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }, { $ref: '#/definitions/N' }], additionalItems: false }, a: { type: 'string' } }, dependencies: { a: ['pair'] }, definitions: { N: { type: 'number' } } },
+        { outputSchema: { type: 'object', properties: { n: { $ref: '#/definitions/N', description: 'a number' } }, definitions: { N: { type: 'number' } } } },
+      ),
+    ]);
+    const [entry] = file(result, 'manifests/mcp.json').tools;
+    expect(entry.inputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/$defs/N' }], items: false }, a: { type: 'string' } },
+      dependentRequired: { a: ['pair'] },
+      $defs: { N: { type: 'number' } },
+    });
+    expect(entry.outputSchema).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { n: { $ref: '#/$defs/N', description: 'a number' } }, $defs: { N: { type: 'number' } } });
+    expect(losses(result, 'mcp')).toEqual([]);
+  });
+
+  it('keeps an output schema whose root is a $ref to an object schema (a shared type as output)', () => {
+    const outputSchema = { $ref: '#/definitions/Entry', definitions: { Entry: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } } } } as JSONSchema7;
+    const result = emit([tool({ type: 'object', properties: {} }, { outputSchema })]);
+    expect(file(result, 'manifests/mcp.json').tools[0].outputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $ref: '#/$defs/Entry',
+      $defs: { Entry: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } } },
+    });
+    expect(losses(result, 'mcp')).toEqual([]);
+    expect(isMcpObjectSchema(outputSchema)).toBe(true);
+    expect(isMcpObjectSchema({ $ref: '#/definitions/L', definitions: { L: { type: 'array' } } })).toBe(false);
+    expect(isMcpObjectSchema({ $ref: '#/definitions/L', definitions: { L: { $ref: '#/definitions/L' } } })).toBe(false);
+  });
+
+  it('takes the annotations a definition states and completes the rest', () => {
+    const result = emit([tool({ type: 'object', properties: {} }, { hasSideEffects: true, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true } })]);
+    expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    const readOnly = emit([tool({ type: 'object', properties: {} }, { annotations: { openWorldHint: false } })]);
+    expect(file(readOnly, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
   });
 
   it('leaves out an output schema whose root is not an object, with a loss entry', () => {
