@@ -11,6 +11,8 @@ export interface Problem {
   pointer: string;
   message: string;
   hint?: string;
+  /** `warning` does not stop generate (printed, files still written); absent means an error. */
+  severity?: 'error' | 'warning';
 }
 
 /** One example of a tool's use, checked against its schemas at generate time. */

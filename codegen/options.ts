@@ -23,8 +23,10 @@ export interface GenerateOptions {
   regenerateCommand?: string;
   /** A folder of handlebars templates overriding the default docs templates, file by file. */
   templates?: string;
-  /** The manifest targets to emit (default all: openai, openai-strict, anthropic, gemini, mcp). */
+  /** The manifest targets to emit (default all but gemini-legacy). */
   manifestTargets?: readonly string[];
+  /** A tool a target cannot take: left out with a warning (`omit`, default) or a problem (`error`). */
+  manifestPolicy?: 'omit' | 'error';
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
   format?: boolean;
 }
@@ -37,6 +39,7 @@ export interface ResolvedOptions {
   stubsDir: string;
   templatesDir?: string;
   manifestTargets?: readonly ManifestTarget[];
+  manifestPolicy?: 'omit' | 'error';
   format: boolean;
   ctx: EmitContext;
 }
@@ -60,6 +63,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     stubsDir,
     ...(options.templates !== undefined ? { templatesDir: path.resolve(root, options.templates) } : {}),
     ...(options.manifestTargets !== undefined ? { manifestTargets: options.manifestTargets as ManifestTarget[] } : {}),
+    ...(options.manifestPolicy !== undefined ? { manifestPolicy: options.manifestPolicy } : {}),
     format: options.format ?? true,
     ctx: {
       runtimeImport: runtimeFrom(outDir),

@@ -1,5 +1,5 @@
 import { toJsonSchema2020 } from '../../../src/json-schema-2020.js';
-import type { ProjectModel, ToolModel } from '../../model.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
 import {
   buildPerTool,
   checkObjectRoot,

@@ -2,10 +2,13 @@ import type { GeneratedFile } from '../../model.js';
 import { compareStrings } from '../../naming.js';
 
 /** Every manifest target toolsmith emits; `manifests.targets` in toolsmith.config.json picks among them. */
-export type ManifestTarget = 'openai' | 'openai-strict' | 'anthropic' | 'gemini' | 'mcp';
+export type ManifestTarget = 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict' | 'anthropic' | 'gemini' | 'gemini-legacy' | 'mcp';
 
 /** All targets, in file order. */
-export const MANIFEST_TARGETS: readonly ManifestTarget[] = ['openai', 'openai-strict', 'anthropic', 'gemini', 'mcp'];
+export const MANIFEST_TARGETS: readonly ManifestTarget[] = ['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict', 'anthropic', 'gemini', 'gemini-legacy', 'mcp'];
+
+/** The targets emitted when the config names none: all but `gemini-legacy` (the OpenAPI subset, opt-in). */
+export const DEFAULT_MANIFEST_TARGETS: readonly ManifestTarget[] = MANIFEST_TARGETS.filter((target) => target !== 'gemini-legacy');
 
 /** One keyword a target's manifest could not carry as written. */
 export interface LossEntry {

@@ -1,14 +1,40 @@
-import type { Problem, ProjectModel, ToolModel } from '../../model.js';
+import type { ToolAnnotations } from '../../../src/tool.js';
+import type { Problem } from '../../model.js';
 import { compareStrings } from '../../naming.js';
 import type { LossEntry, ManifestTarget } from './loss-report.js';
 import { escapePointerSegment } from '../../problems.js';
 import { cloneJson, hasOwn, isObject, setOwn } from '../../schema-walk.js';
 
+/**
+ * What a manifest builder reads of a tool: the fields a codegen `ToolModel` and a runtime `ITool` both have
+ * (so the files generate writes and the runtime builders in src/manifests.ts share one implementation).
+ */
+export interface ManifestTool {
+  name: string;
+  description: string;
+  inputSchema: object;
+  outputSchema?: object | undefined;
+  displayName?: string;
+  hasSideEffects?: boolean;
+  annotations?: ToolAnnotations;
+  /** Targets the definition turns off for itself. */
+  excludedTargets?: readonly string[];
+  /** The definition file, for problems (a runtime tool has none). */
+  source?: { file: string };
+}
+
+/** The tools a manifest is built from. */
+export interface ManifestProject {
+  tools: readonly ManifestTool[];
+}
+
 /** A JSON Schema node as the manifest builders handle it: an object schema, or `true`/`false`. */
 export type SchemaObject = Record<string, unknown>;
 
 /** The hint every "this target cannot take the tool" problem carries. */
-export const TURN_TARGET_OFF_HINT = 'turn the target off in toolsmith.config.json (manifests.targets)';
+export function turnTargetOffHint(target: string): string {
+  return `turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition), or let generate leave it out of ${target} with a warning (\`"manifests": { "unrepresentable": "omit" }\` in toolsmith.config.json, the default)`;
+}
 
 /** Keywords whose value is a map of name → schema. */
 export const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
@@ -195,8 +221,8 @@ export class LossRecorder {
 }
 
 /** A problem that makes a tool unavailable for one target: an error at generate time. */
-export function targetProblem(tool: ToolModel, pointer: string, message: string): Problem {
-  return { file: tool.source.file, line: 1, column: 1, pointer, message, hint: TURN_TARGET_OFF_HINT };
+export function targetProblem(tool: ManifestTool, pointer: string, message: string, target: ManifestTarget): Problem {
+  return { file: tool.source?.file ?? tool.name, line: 1, column: 1, pointer, message, hint: turnTargetOffHint(target) };
 }
 
 /** Thrown inside a builder when a tool cannot be expressed for a target; caught per tool. */
@@ -217,10 +243,10 @@ export class UnrepresentableError extends Error {
  * problem and an `unavailable` reason instead, and its entry is left out.
  */
 export function buildPerTool<TBuild extends TargetBuild<unknown>>(
-  project: ProjectModel,
+  project: ManifestProject,
   target: ManifestTarget,
   build: TBuild,
-  add: (tool: ToolModel, recorder: LossRecorder) => void,
+  add: (tool: ManifestTool, recorder: LossRecorder) => void,
 ): TBuild {
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const recorder = new LossRecorder(target);
@@ -229,7 +255,7 @@ export function buildPerTool<TBuild extends TargetBuild<unknown>>(
       build.losses[tool.name] = recorder.entries;
     } catch (error) {
       if (!(error instanceof UnrepresentableError)) throw error;
-      build.problems.push(targetProblem(tool, error.pointer, error.message));
+      build.problems.push(targetProblem(tool, error.pointer, error.message, target));
       build.unavailable[tool.name] = error.message;
     }
   }
@@ -258,7 +284,7 @@ export function describesObject(schema: SchemaObject): boolean {
 }
 
 /** The root checks every LLM target shares: the input root must be an object schema. */
-export function checkObjectRoot(tool: ToolModel, target: ManifestTarget, schema: unknown): void {
+export function checkObjectRoot(tool: ManifestTool, target: ManifestTarget, schema: unknown): void {
   if (!isSchemaObject(schema) || schema.type !== 'object') {
     const got = isSchemaObject(schema) ? JSON.stringify(schema.type ?? null) : JSON.stringify(schema);
     throw new UnrepresentableError(
