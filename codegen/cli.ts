@@ -87,6 +87,7 @@ async function options(flags: CommonFlags, io: Io): Promise<{ options: GenerateO
   if (templates !== undefined) merged.templates = templates;
   if (config.manifests?.targets !== undefined) merged.manifestTargets = config.manifests.targets;
   if (config.manifests?.unrepresentable !== undefined) merged.manifestPolicy = config.manifests.unrepresentable;
+  if (config.manifests?.describeLosses !== undefined) merged.manifestDescribeLosses = config.manifests.describeLosses;
   if (config.format !== undefined) merged.format = config.format;
   return { options: merged, config, problems };
 }

@@ -83,6 +83,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   const manifestOptions: ManifestOptions = {
     ...(resolved.manifestTargets ? { targets: resolved.manifestTargets } : {}),
     ...(resolved.manifestPolicy ? { unrepresentable: resolved.manifestPolicy } : {}),
+    ...(resolved.manifestDescribeLosses !== undefined ? { describeLosses: resolved.manifestDescribeLosses } : {}),
   };
   // A manifest problem names a pointer into a definition: placed at its line and column there.
   const place = (problem: Problem): Problem => {

@@ -27,6 +27,8 @@ export interface GenerateOptions {
   manifestTargets?: readonly string[];
   /** A tool a target cannot take: left out with a warning (`omit`, default) or a problem (`error`). */
   manifestPolicy?: 'omit' | 'error';
+  /** Carry what a target drops into the descriptions (default true). */
+  manifestDescribeLosses?: boolean;
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
   format?: boolean;
 }
@@ -40,6 +42,7 @@ export interface ResolvedOptions {
   templatesDir?: string;
   manifestTargets?: readonly ManifestTarget[];
   manifestPolicy?: 'omit' | 'error';
+  manifestDescribeLosses?: boolean;
   format: boolean;
   ctx: EmitContext;
 }
@@ -64,6 +67,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     ...(options.templates !== undefined ? { templatesDir: path.resolve(root, options.templates) } : {}),
     ...(options.manifestTargets !== undefined ? { manifestTargets: options.manifestTargets as ManifestTarget[] } : {}),
     ...(options.manifestPolicy !== undefined ? { manifestPolicy: options.manifestPolicy } : {}),
+    ...(options.manifestDescribeLosses !== undefined ? { manifestDescribeLosses: options.manifestDescribeLosses } : {}),
     format: options.format ?? true,
     ctx: {
       runtimeImport: runtimeFrom(outDir),

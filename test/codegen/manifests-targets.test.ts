@@ -60,7 +60,7 @@ describe('openai-responses', () => {
   });
 
   it('and strict, with the strict-mode schema and its null convention', () => {
-    const result = emitManifests(makeProject([tool]), TEST_CONTEXT, { targets: ['openai-responses-strict', 'openai-strict'] });
+    const result = emitManifests(makeProject([tool]), TEST_CONTEXT, { targets: ['openai-responses-strict', 'openai-strict'], describeLosses: false });
     const [entry] = entries(result, 'openai-responses-strict');
     expect(entry).toEqual({
       type: 'function',
@@ -219,5 +219,67 @@ describe('spliced manifests with tools left out of a target', () => {
     const flat = makeTool({ name: 'recursive_tree', inputSchema: { type: 'object', properties: { label: { type: 'string' } } } });
     const tools = [...FIXTURE_TOOLS.filter((tool) => tool.name !== 'recursive_tree'), flat, plain];
     expect(patchManifests(makeProject(tools), TEST_CONTEXT, options, previousOf(before), [flat])).toBeUndefined();
+  });
+});
+
+describe('what a target drops is told in the description', () => {
+  const tool = makeTool({
+    name: 'search',
+    inputSchema: {
+      type: 'object',
+      required: ['query'],
+      properties: {
+        query: { type: 'string', minLength: 1, maxLength: 500, description: 'What to look for' },
+        limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+        site: { type: 'string', format: 'hostname', pattern: '^[a-z.]+$' },
+        mode: { oneOf: [{ const: 'fast' }, { const: 'deep' }], description: 'How hard to look.' },
+        card: { type: 'string' },
+        billing: { type: 'string' },
+      },
+      dependencies: { card: ['billing'] },
+    },
+  });
+
+  it('in short fixed sentences after the property’s own description', () => {
+    const result = emitManifests(makeProject([tool]), TEST_CONTEXT, { targets: ['gemini', 'openai-strict'] });
+    const gemini = entries(result, 'gemini')[0].parametersJsonSchema;
+    expect(gemini.properties.query.description).toBe('What to look for. At least 1 character. At most 500 characters.');
+    expect(gemini.properties.limit).toEqual({ type: 'integer', minimum: 1, maximum: 50, description: 'Default: 10.' });
+    expect(gemini.properties.site.description).toBe('Format: hostname. Matches the pattern ^[a-z.]+$.');
+    expect(gemini.properties.mode).toEqual({ anyOf: [{ enum: ['fast'] }, { enum: ['deep'] }], description: 'How hard to look. Exactly one of the alternatives.' });
+    expect(gemini.description).toBe('With card, also give billing.');
+    const strict = entries(result, 'openai-strict')[0].function.parameters;
+    expect(strict.properties.query.description).toBe('What to look for. At least 1 character. At most 500 characters.');
+    expect(strict.properties.limit.description).toBe('Default: 10.');
+    expect(strict.properties.site).toEqual({ type: ['string', 'null'], pattern: '^[a-z.]+$', format: 'hostname' });
+  });
+
+  it('the loss report tells what was carried into text and what is really lost', () => {
+    const result = emitManifests(makeProject([tool]), TEST_CONTEXT, { targets: ['gemini'] });
+    expect(result.losses.search!.gemini!.map((entry) => `${entry.action} ${entry.keyword} ${entry.pointer}: ${entry.carried ?? 'LOST'}`)).toEqual([
+      'dropped dependencies /inputSchema: With card, also give billing.',
+      'dropped default /inputSchema/properties/limit: Default: 10.',
+      'rewritten oneOf /inputSchema/properties/mode: Exactly one of the alternatives.',
+      'dropped maxLength /inputSchema/properties/query: At most 500 characters.',
+      'dropped minLength /inputSchema/properties/query: At least 1 character.',
+      'dropped format /inputSchema/properties/site: Format: hostname.',
+      'dropped pattern /inputSchema/properties/site: Matches the pattern ^[a-z.]+$.',
+    ]);
+    const byKeyword = new Map(result.losses.search!.gemini!.map((entry) => [`${entry.pointer} ${entry.keyword}`, entry]));
+    expect(byKeyword.get('/inputSchema/properties/limit default')!.message).toBe('`default: 10` at `/inputSchema/properties/limit` dropped for gemini; the description tells the model instead: “Default: 10.”; the runtime fills it in when the argument is absent');
+    expect(byKeyword.get('/inputSchema/properties/query maxLength')!.carried).toBe('At most 500 characters.');
+    const markdown = result.files.find((file) => file.path === 'manifests/loss-report.md')!.content;
+    expect(markdown).toContain(`- **gemini** (${result.losses.search!.gemini!.length} told in descriptions, 0 lost):`);
+    const tuple = emitManifests(makeProject([FIXTURE_TOOLS[2]!]), TEST_CONTEXT, { targets: ['openai-strict'] });
+    expect(tuple.losses.tuple_point!['openai-strict']!.map((entry) => [entry.keyword, entry.carried])).toEqual([['additionalItems', undefined], ['items', undefined]]);
+    expect(tuple.files.find((file) => file.path === 'manifests/loss-report.md')!.content).toContain('- **openai-strict**:');
+  });
+
+  it('can be turned off: descriptions as written, nothing carried', () => {
+    const result = emitManifests(makeProject([tool]), TEST_CONTEXT, { targets: ['gemini'], describeLosses: false });
+    const gemini = entries(result, 'gemini')[0].parametersJsonSchema;
+    expect(gemini.properties.query.description).toBe('What to look for');
+    expect(gemini.properties.limit.description).toBeUndefined();
+    expect(result.losses.search!.gemini!.every((entry) => entry.carried === undefined)).toBe(true);
   });
 });

@@ -54,7 +54,7 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
     );
   }
   checkObjectRoot(tool, 'anthropic', tool.inputSchema);
-  const root = prepareRoot(tool.inputSchema as SchemaObject, recorder, ['oneOf', 'anyOf', 'allOf']);
+  const root = recorder.describeInto('/inputSchema', prepareRoot(tool.inputSchema as SchemaObject, recorder, ['oneOf', 'anyOf', 'allOf']));
   return toDraft2020(root) as AnthropicTool['input_schema'];
 }
 

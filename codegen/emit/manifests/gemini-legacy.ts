@@ -169,7 +169,7 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
   if (isObject && (!isSchemaObject(out.properties) || Object.keys(out.properties).length === 0)) {
     fail(context, pointer, `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`);
   }
-  return out;
+  return recorder.describeInto(pointer, out);
 }
 
 /** The Gemini `parameters` of one tool (undefined when it takes none); throws `UnrepresentableError` when Gemini cannot take it. */

@@ -65,7 +65,7 @@ function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown
       recorder.rewritten(pointer, key, value, 'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
       setOwn(out, 'anyOf', value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)));
     } else if (key === 'const') {
-      recorder.rewritten(pointer, key, value, 'as a one-value `enum` (Gemini has no `const`)');
+      // Same meaning as a one-value `enum`, which Gemini takes: not a loss.
       setOwn(out, 'enum', [cloneJson(value)]);
     } else if (key === 'format') {
       if (typeof value === 'string' && FORMATS.has(value)) setOwn(out, key, value);
@@ -76,7 +76,7 @@ function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown
       recorder.dropped(pointer, key, value);
     }
   }
-  return out;
+  return recorder.describeInto(pointer, out);
 }
 
 /** A tool's schema for Gemini: cut down, then translated to 2020-12. */

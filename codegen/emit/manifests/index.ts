@@ -9,7 +9,7 @@ import { assemble, type FileSegments, splice } from './splice.js';
 import { buildMcpManifest } from './mcp.js';
 import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
 import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
-import type { TargetBuild } from './schema-walk.js';
+import type { ManifestProject, TargetBuild } from './schema-walk.js';
 
 export { DEFAULT_MANIFEST_TARGETS, type LossEntry, type LossReport, MANIFEST_TARGETS, type ManifestTarget } from './loss-report.js';
 export type { FileSegments } from './splice.js';
@@ -28,6 +28,11 @@ export interface ManifestOptions {
    * report, and generate goes on; `error`: every such tool is a problem, reported at once, and nothing is written.
    */
   unrepresentable?: UnrepresentablePolicy;
+  /**
+   * Carry what a target drops (`default`, length limits, `pattern`, `format`, bounds, `oneOf` as `anyOf`, …)
+   * into the property's `description` in short fixed sentences (default true; `manifests.describeLosses`).
+   */
+  describeLosses?: boolean;
 }
 
 /** What `emitManifests` returns: the files, the problems that make generate fail, and the losses (for docs). */
@@ -48,7 +53,7 @@ export interface ManifestEmission {
 }
 
 /** How each target's file wraps the list of tools: the root array, or an array under `key`. */
-export const BUILDERS: Record<ManifestTarget, { file: string; key?: string; build: (project: ProjectModel) => TargetBuild<unknown> }> = {
+export const BUILDERS: Record<ManifestTarget, { file: string; key?: string; build: (project: ManifestProject) => TargetBuild<unknown> }> = {
   openai: { file: 'manifests/openai.json', build: buildOpenAiManifest },
   'openai-strict': { file: 'manifests/openai-strict.json', build: buildOpenAiStrictManifest },
   'openai-responses': { file: 'manifests/openai-responses.json', build: buildOpenAiResponsesManifest },
@@ -68,9 +73,8 @@ function includedTools(project: ProjectModel, target: ManifestTarget): readonly 
 }
 
 /** Runs a target's builder on the tools that take part in it. */
-function buildTarget(project: ProjectModel, target: ManifestTarget): TargetBuild<unknown> {
-  const tools = includedTools(project, target);
-  return BUILDERS[target].build(tools.length === project.tools.length ? project : { ...project, tools });
+function buildTarget(project: ProjectModel, target: ManifestTarget, options: ManifestOptions): TargetBuild<unknown> {
+  return BUILDERS[target].build({ tools: includedTools(project, target), describeLosses: options.describeLosses ?? true });
 }
 
 /**
@@ -141,7 +145,7 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
   const builds: [ManifestTarget, TargetBuild<unknown>][] = [];
   for (const tool of project.tools) emission.losses[tool.name] = {};
   for (const target of targets) {
-    const result = buildTarget(project, target);
+    const result = buildTarget(project, target, options);
     builds.push([target, result]);
     absorb(emission, target, result, project.tools, policy);
   }
@@ -216,7 +220,7 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
     emission.losses[tool.name] = {};
     for (const target of targets) {
       const { file, key } = BUILDERS[target];
-      const result = buildTarget(single, target);
+      const result = buildTarget(single, target, options);
       absorb(emission, target, result, single.tools, policy);
       const [entry] = entriesOf(result.content, key);
       // A tool that joins or leaves a target's file changes its list: printed whole instead.

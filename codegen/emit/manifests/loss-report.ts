@@ -20,6 +20,8 @@ export interface LossEntry {
   value: unknown;
   /** What the model is no longer told, in one sentence of Markdown. */
   message: string;
+  /** The sentence the description carries instead (`manifests.describeLosses`); absent when really lost. */
+  carried?: string;
 }
 
 /** tool name → target → losses (every tool and enabled target present, possibly with no entries). */
@@ -50,7 +52,10 @@ const REPORT_INTRO = [
   'Each provider format accepts a subset of JSON Schema. This report lists, for every tool and target,',
   'the keywords its manifest dropped or rewrote. The runtime still validates every call against the full',
   'definition; what is listed here is only what the model is no longer told. Rewrites that keep the',
-  'meaning (for example `definitions` renamed `$defs`, `$ref`s inlined) are not listed.',
+  'meaning (for example `definitions` renamed `$defs`, `$ref`s inlined) are not listed. What a short',
+  'sentence can say (a default, a length limit, a pattern, a format, a bound, "exactly one of") is told in',
+  'the property\'s description instead; an entry says so, and the rest is really lost. A tool a target',
+  'cannot take at all is listed as not available there.',
   '',
 ];
 
@@ -74,7 +79,9 @@ export function toolLossText(tool: string, byTarget: Partial<Record<ManifestTarg
     } else if (entries.length === 0) {
       lines.push(`- **${target}**: nothing lost`);
     } else {
-      lines.push(`- **${target}**:`);
+      const told = entries.filter((entry) => entry.carried !== undefined).length;
+      const summary = told === 0 ? '' : ` (${told} told in descriptions, ${entries.length - told} lost)`;
+      lines.push(`- **${target}**${summary}:`);
       for (const entry of entries) lines.push(`  - ${entry.message}`);
     }
   }

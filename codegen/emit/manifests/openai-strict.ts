@@ -208,7 +208,7 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
       if (KEPT.has(key) || key === 'format') recorder.dropped(pointer, key, node[key]);
       delete out[key];
     }
-    return out;
+    return recorder.describeInto(pointer, out);
   }
   if (isObject) {
     if (!hasOwn(out, 'properties')) {
@@ -227,7 +227,7 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
   if (type === undefined && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(out, key))) {
     unrepresentable('has no `type`; strict mode needs a `type` for every value');
   }
-  return out;
+  return recorder.describeInto(pointer, out);
 }
 
 /** Checks the strict size limits on the converted schema. */

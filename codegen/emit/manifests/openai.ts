@@ -53,7 +53,7 @@ export function buildOpenAiManifest(project: ProjectModel): TargetBuild<OpenAiTo
   return buildPerTool(project, 'openai', build, (tool, recorder) => {
     checkOpenAiName(tool, 'openai');
     checkObjectRoot(tool, 'openai', tool.inputSchema);
-    const parameters = prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT);
+    const parameters = recorder.describeInto('/inputSchema', prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT));
     build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
   });
 }
@@ -77,7 +77,7 @@ export function buildOpenAiResponsesManifest(project: ProjectModel): TargetBuild
   return buildPerTool(project, 'openai-responses', build, (tool, recorder) => {
     checkOpenAiName(tool, 'openai-responses');
     checkObjectRoot(tool, 'openai-responses', tool.inputSchema);
-    const parameters = prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT);
+    const parameters = recorder.describeInto('/inputSchema', prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT));
     build.content.push({ type: 'function', name: tool.name, description: tool.description, parameters, strict: false });
   });
 }

@@ -26,6 +26,8 @@ export interface ManifestTool {
 /** The tools a manifest is built from. */
 export interface ManifestProject {
   tools: readonly ManifestTool[];
+  /** Tell the model in a property's `description` what the target drops (default true). */
+  describeLosses?: boolean;
 }
 
 /** A JSON Schema node as the manifest builders handle it: an object schema, or `true`/`false`. */
@@ -186,6 +188,76 @@ function runtimeNote(keyword: string): string {
   return `${CONSEQUENCES[keyword] ?? 'the model is not told this constraint'}; the runtime still enforces it`;
 }
 
+/** A number or value as the description states it. */
+function stated(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+}
+
+function plural(count: unknown, word: string): string {
+  return `${stated(count)} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The short, fixed sentence that tells the model what a dropped keyword said, or undefined when there is
+ * none (the keyword is then really lost). Kept short: descriptions count against the model's context.
+ */
+export function carriedText(keyword: string, value: unknown): string | undefined {
+  switch (keyword) {
+    case 'default':
+      return `Default: ${stated(value)}.`;
+    case 'minLength':
+      return typeof value === 'number' ? `At least ${plural(value, 'character')}.` : undefined;
+    case 'maxLength':
+      return typeof value === 'number' ? `At most ${plural(value, 'character')}.` : undefined;
+    case 'pattern':
+      return typeof value === 'string' ? `Matches the pattern ${value}.` : undefined;
+    case 'format':
+      return typeof value === 'string' ? `Format: ${value}.` : undefined;
+    case 'minimum':
+      return typeof value === 'number' ? `At least ${value}.` : undefined;
+    case 'maximum':
+      return typeof value === 'number' ? `At most ${value}.` : undefined;
+    case 'exclusiveMinimum':
+      return typeof value === 'number' ? `Greater than ${value}.` : undefined;
+    case 'exclusiveMaximum':
+      return typeof value === 'number' ? `Less than ${value}.` : undefined;
+    case 'multipleOf':
+      return typeof value === 'number' ? `A multiple of ${value}.` : undefined;
+    case 'minItems':
+      return typeof value === 'number' ? `At least ${plural(value, 'item')}.` : undefined;
+    case 'maxItems':
+      return typeof value === 'number' ? `At most ${plural(value, 'item')}.` : undefined;
+    case 'uniqueItems':
+      return value === true ? 'Items are unique.' : undefined;
+    case 'minProperties':
+      return typeof value === 'number' ? `At least ${plural(value, 'property').replace(/propertys$/, 'properties')}.` : undefined;
+    case 'maxProperties':
+      return typeof value === 'number' ? `At most ${plural(value, 'property').replace(/propertys$/, 'properties')}.` : undefined;
+    case 'const':
+      return `Always ${stated(value)}.`;
+    case 'enum':
+      return Array.isArray(value) ? `One of ${value.map(stated).join(', ')}.` : undefined;
+    case 'oneOf':
+      return 'Exactly one of the alternatives.';
+    case 'dependencies': {
+      if (!isSchemaObject(value)) return undefined;
+      const sentences = Object.keys(value)
+        .filter((name) => Array.isArray(value[name]) && (value[name] as unknown[]).length > 0)
+        .map((name) => `With ${name}, also give ${(value[name] as unknown[]).join(', ')}.`);
+      return sentences.length > 0 ? sentences.join(' ') : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `description` with `notes` appended (a sentence break added after text without one). */
+export function appendDescription(description: unknown, notes: readonly string[]): string {
+  const text = typeof description === 'string' ? description.trimEnd() : '';
+  if (text === '') return notes.join(' ');
+  return `${text}${/[.!?:)]$/.test(text) ? '' : '.'} ${notes.join(' ')}`;
+}
+
 /**
  * Collects the loss entries of one tool for one target. Entries are keyed by pointer and keyword, so a
  * definition inlined at several places is reported once, at its own location.
@@ -193,8 +265,14 @@ function runtimeNote(keyword: string): string {
 export class LossRecorder {
   readonly entries: LossEntry[] = [];
   private readonly seen = new Set<string>();
+  /** pointer → the sentences carried into that node's description. */
+  private readonly notes = new Map<string, string[]>();
 
-  constructor(readonly target: ManifestTarget) {}
+  /** `describeLosses`: carry what is dropped into the descriptions (see `carriedText`). */
+  constructor(
+    readonly target: ManifestTarget,
+    readonly describeLosses = false,
+  ) {}
 
   /** Records a keyword removed from the manifest. */
   dropped(pointer: string, keyword: string, value: unknown, consequence?: string): void {
@@ -206,17 +284,34 @@ export class LossRecorder {
     this.add(pointer, keyword, 'rewritten', value, how);
   }
 
+  /** Appends to `node.description` what was carried from the keywords dropped at `pointer`; returns `node`. */
+  describeInto<T extends SchemaObject>(pointer: string, node: T): T {
+    const notes = this.notes.get(pointer);
+    if (notes !== undefined && notes.length > 0) setOwn(node, 'description', appendDescription(node.description, notes));
+    return node;
+  }
+
   private add(pointer: string, keyword: string, action: LossEntry['action'], value: unknown, consequence: string): void {
     const key = `${pointer}\u0000${keyword}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
     const shown = shortValue(value);
     const subject = codeSpan(shown === undefined ? keyword : `${keyword}: ${shown}`);
-    const message =
-      action === 'dropped'
-        ? `${subject} at ${codeSpan(pointer || '/')} dropped for ${this.target}: ${consequence}`
-        : `${subject} at ${codeSpan(pointer || '/')} rewritten for ${this.target} ${consequence}`;
-    this.entries.push({ pointer, keyword, action, value: cloneJson(value), message });
+    const carried = this.describeLosses ? carriedText(keyword, value) : undefined;
+    const where = `${subject} at ${codeSpan(pointer || '/')}`;
+    let message: string;
+    if (carried !== undefined) {
+      const runtime = keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
+      message = `${where} ${action} for ${this.target}; the description tells the model instead: “${carried}”; ${runtime}`;
+      const list = this.notes.get(pointer) ?? [];
+      list.push(carried);
+      this.notes.set(pointer, list);
+    } else {
+      message = action === 'dropped' ? `${where} dropped for ${this.target}: ${consequence}` : `${where} rewritten for ${this.target} ${consequence}`;
+    }
+    const entry: LossEntry = { pointer, keyword, action, value: cloneJson(value), message };
+    if (carried !== undefined) entry.carried = carried;
+    this.entries.push(entry);
   }
 }
 
@@ -249,7 +344,7 @@ export function buildPerTool<TBuild extends TargetBuild<unknown>>(
   add: (tool: ManifestTool, recorder: LossRecorder) => void,
 ): TBuild {
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
-    const recorder = new LossRecorder(target);
+    const recorder = new LossRecorder(target, project.describeLosses ?? false);
     try {
       add(tool, recorder);
       build.losses[tool.name] = recorder.entries;
