@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createLazyTools } from '../../generated/lazy-registry.js';
 import { createTools } from '../../generated/registry.js';
 import { ToolOrchestrator } from '../../src/index.js';
 import { toAnthropicTools, toGeminiLegacyTool, toGeminiTool, toMcpTools, toOpenAIResponsesTools, toOpenAITools } from '../../src/manifests.js';
@@ -22,6 +23,8 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
     expect(toGeminiTool(listed)).toEqual(manifest('gemini.json'));
     const registered = listed.map((definition) => orchestrator.getTool(definition.name)!);
     expect(toMcpTools(registered)).toEqual(manifest('mcp.json').tools);
+    // Lazy stand-ins carry the definition's annotations in their catalog metadata too.
+    expect(toMcpTools(createLazyTools())).toEqual(manifest('mcp.json').tools);
   });
 
   it('send each persona only the tools it may call', () => {
