@@ -31,7 +31,7 @@ describe('default targets', () => {
   it('are every target but gemini-legacy', () => {
     expect(DEFAULT_MANIFEST_TARGETS).toEqual(['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict', 'anthropic', 'gemini', 'mcp']);
     const result = emitManifests(makeProject([...FIXTURE_TOOLS]), TEST_CONTEXT);
-    expect(result.files.map((file) => file.path)).toEqual([...DEFAULT_MANIFEST_TARGETS.map((target) => FILES[target].file), 'manifests/loss-report.json', 'manifests/loss-report.md']);
+    expect(result.files.map((file) => file.path)).toEqual([...DEFAULT_MANIFEST_TARGETS.flatMap((target) => [FILES[target].file, FILES[target].file.replace(/\.json$/, '.ts')]), 'manifests/loss-report.json', 'manifests/loss-report.md']);
   });
 
   it('take every fixture (recursion, free-form object, tuple, dependencies, $ref siblings, $ref output root): no problem, no warning', () => {
@@ -266,7 +266,7 @@ describe('what a target drops is told in the description', () => {
       'dropped pattern /inputSchema/properties/site: Matches the pattern ^[a-z.]+$.',
     ]);
     const byKeyword = new Map(result.losses.search!.gemini!.map((entry) => [`${entry.pointer} ${entry.keyword}`, entry]));
-    expect(byKeyword.get('/inputSchema/properties/limit default')!.message).toBe('`default: 10` at `/inputSchema/properties/limit` dropped for gemini; the description tells the model instead: “Default: 10.”; the runtime fills it in when the argument is absent');
+    expect(byKeyword.get('/inputSchema/properties/limit default')!.message).toBe('`default: 10` at `/inputSchema/properties/limit` dropped for gemini; the description tells the model instead: `Default: 10.`; the runtime fills it in when the argument is absent');
     expect(byKeyword.get('/inputSchema/properties/query maxLength')!.carried).toBe('At most 500 characters.');
     const markdown = result.files.find((file) => file.path === 'manifests/loss-report.md')!.content;
     expect(markdown).toContain(`- **gemini** (${result.losses.search!.gemini!.length} told in descriptions, 0 lost):`);

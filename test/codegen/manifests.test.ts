@@ -73,7 +73,7 @@ describe('tool names', () => {
   it('a target turned off reports no problem for it', () => {
     const result = emit([makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: {} } })], ['gemini', 'mcp']);
     expect(result.problems).toEqual([]);
-    expect(result.files.map((f) => f.path)).toEqual(['manifests/gemini.json', 'manifests/mcp.json', 'manifests/loss-report.json', 'manifests/loss-report.md']);
+    expect(result.files.map((f) => f.path)).toEqual(['manifests/gemini.json', 'manifests/gemini.ts', 'manifests/mcp.json', 'manifests/mcp.ts', 'manifests/loss-report.json', 'manifests/loss-report.md']);
   });
 });
 

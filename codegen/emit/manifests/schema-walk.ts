@@ -302,7 +302,7 @@ export class LossRecorder {
     let message: string;
     if (carried !== undefined) {
       const runtime = keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
-      message = `${where} ${action} for ${this.target}; the description tells the model instead: “${carried}”; ${runtime}`;
+      message = `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtime}`;
       const list = this.notes.get(pointer) ?? [];
       list.push(carried);
       this.notes.set(pointer, list);
