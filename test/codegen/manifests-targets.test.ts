@@ -283,3 +283,16 @@ describe('what a target drops is told in the description', () => {
     expect(result.losses.search!.gemini!.every((entry) => entry.carried === undefined)).toBe(true);
   });
 });
+
+it('a combinator dropped whole (a root oneOf OpenAI refuses) is not described as if it were there', () => {
+  const tool = makeTool({ name: 'pick', inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, oneOf: [{ required: ['a'] }, { required: ['b'] }] } });
+  const result = emitManifests(makeProject([tool]), TEST_CONTEXT, { targets: ['openai'] });
+  expect(entries(result, 'openai')[0].function.parameters.description).toBeUndefined();
+  expect(result.losses.pick!.openai!.map((entry) => [entry.keyword, entry.action, entry.carried])).toEqual([['oneOf', 'dropped', undefined]]);
+});
+
+it('gemini-legacy, which has no additionalProperties, says "No other properties." for a closed object', () => {
+  const tool = makeTool({ name: 'closed', inputSchema: { type: 'object', additionalProperties: false, properties: { a: { type: 'string', description: 'A' } } } });
+  const [entry] = entries(emitManifests(makeProject([tool]), TEST_CONTEXT, { targets: ['gemini-legacy'] }), 'gemini-legacy');
+  expect(entry.parameters).toEqual({ type: 'OBJECT', properties: { a: { type: 'STRING', description: 'A' } }, description: 'No other properties.' });
+});

@@ -201,7 +201,9 @@ function plural(count: unknown, word: string): string {
  * The short, fixed sentence that tells the model what a dropped keyword said, or undefined when there is
  * none (the keyword is then really lost). Kept short: descriptions count against the model's context.
  */
-export function carriedText(keyword: string, value: unknown): string | undefined {
+export function carriedText(keyword: string, value: unknown, action: LossEntry['action'] = 'dropped'): string | undefined {
+  // A rewritten keyword has a weaker form in the schema: only `oneOf` sent as `anyOf` has words for the rest.
+  if (action === 'rewritten' && keyword !== 'oneOf') return undefined;
   switch (keyword) {
     case 'default':
       return `Default: ${stated(value)}.`;
@@ -229,6 +231,8 @@ export function carriedText(keyword: string, value: unknown): string | undefined
       return typeof value === 'number' ? `At most ${plural(value, 'item')}.` : undefined;
     case 'uniqueItems':
       return value === true ? 'Items are unique.' : undefined;
+    case 'additionalProperties':
+      return value === false ? 'No other properties.' : undefined;
     case 'minProperties':
       return typeof value === 'number' ? `At least ${plural(value, 'property').replace(/propertys$/, 'properties')}.` : undefined;
     case 'maxProperties':
@@ -238,7 +242,7 @@ export function carriedText(keyword: string, value: unknown): string | undefined
     case 'enum':
       return Array.isArray(value) ? `One of ${value.map(stated).join(', ')}.` : undefined;
     case 'oneOf':
-      return 'Exactly one of the alternatives.';
+      return action === 'rewritten' ? 'Exactly one of the alternatives.' : undefined;
     case 'dependencies': {
       if (!isSchemaObject(value)) return undefined;
       const sentences = Object.keys(value)
@@ -297,7 +301,7 @@ export class LossRecorder {
     this.seen.add(key);
     const shown = shortValue(value);
     const subject = codeSpan(shown === undefined ? keyword : `${keyword}: ${shown}`);
-    const carried = this.describeLosses ? carriedText(keyword, value) : undefined;
+    const carried = this.describeLosses ? carriedText(keyword, value, action) : undefined;
     const where = `${subject} at ${codeSpan(pointer || '/')}`;
     let message: string;
     if (carried !== undefined) {
