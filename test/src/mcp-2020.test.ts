@@ -8,8 +8,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolOrchestrator } from '../../src/index.js';
 import { JSON_SCHEMA_2020_12 } from '../../src/json-schema-2020.js';
+import { createMcpServer } from '../../src/mcp.js';
 import { Mcp2020OnlyValidator } from '../helpers/mcp-2020-validator.js';
+import { makeTool } from './helpers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp.json'), 'utf8')) as { tools: Tool[] };
@@ -88,5 +91,37 @@ describe('a 2020-12-only MCP client (as the SDK v2 betas default) against `tools
     await Promise.all([server.connect(serverSide), strict.connect(clientSide)]);
     await expect(strict.listTools()).rejects.toThrow('JSON Schema declares an unsupported dialect ("$schema": "http://json-schema.org/draft-07/schema#")');
     await strict.close();
+  });
+});
+
+describe('a tool whose outputSchema is a $ref to a shared object schema', () => {
+  const entrySchema = { type: 'object', required: ['key', 'value'], additionalProperties: false, properties: { key: { type: 'string' }, value: { type: 'string' } } };
+  const outputSchema = { $ref: '#/definitions/MemoryEntry', definitions: { MemoryEntry: entrySchema } };
+
+  async function connect(output: unknown) {
+    const tool = makeTool('lookup', { outputSchema, execute: async () => ({ success: true, output }) });
+    const server = createMcpServer(new ToolOrchestrator({ tools: [tool] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'strict', version: '1.0.0' }, { jsonSchemaValidator: new Mcp2020OnlyValidator() });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    return client;
+  }
+
+  it('keeps its output schema and sends structuredContent, which the 2020-12-only client validates', async () => {
+    const client = await connect({ key: 'k', value: 'v' });
+    const { tools } = await client.listTools();
+    expect(tools[0]!.outputSchema).toEqual({ $schema: JSON_SCHEMA_2020_12, type: 'object', $ref: '#/$defs/MemoryEntry', $defs: { MemoryEntry: entrySchema } });
+    const result = (await client.callTool({ name: 'lookup', arguments: {} })) as CallToolResult;
+    expect(result.structuredContent).toEqual({ key: 'k', value: 'v' });
+    await client.close();
+  });
+
+  it('the listed schema is really applied: the same validator refuses a value without `value`', async () => {
+    const client = await connect({ key: 'k', value: 'v' });
+    const { tools } = await client.listTools();
+    const validate = new Mcp2020OnlyValidator().getValidator(tools[0]!.outputSchema!);
+    expect(validate({ key: 'k', value: 'v' }).valid).toBe(true);
+    expect(validate({ key: 'k' }).valid).toBe(false);
+    await client.close();
   });
 });
