@@ -20,7 +20,7 @@ import { buildOpenAiManifest, buildOpenAiResponsesManifest, type OpenAiResponses
 import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from '../codegen/emit/manifests/openai-strict.js';
 import type { ManifestProject, ManifestTool, TargetBuild } from '../codegen/emit/manifests/schema-walk.js';
 import { type McpToolEntry, toMcpTool } from './mcp-tool.js';
-import type { ToolAnnotations } from './tool.js';
+import type { ITool, ToolAnnotations } from './tool.js';
 
 export type { AnthropicTool, GeminiFunctionDeclaration, GeminiLegacyFunctionDeclaration, ManifestTarget, McpToolEntry, OpenAiResponsesTool, OpenAiTool };
 
@@ -96,7 +96,11 @@ export function toGeminiLegacyTool(tools: readonly ManifestToolSource[], options
   return run(buildGeminiLegacyManifest, tools, options);
 }
 
-/** MCP `tools/list` entries (2020-12 schemas, annotations), as manifests/mcp.json and `serve`'s answer. */
-export function toMcpTools(tools: readonly ManifestToolSource[]): McpToolEntry[] {
+/**
+ * MCP `tools/list` entries (2020-12 schemas, annotations), as manifests/mcp.json and `serve`'s answer. It
+ * takes registered tools (`orchestrator.getTool(name)`), not `listTools()`' definitions: the annotations
+ * follow from `hasSideEffects`, which a definition for an LLM does not carry.
+ */
+export function toMcpTools(tools: readonly ITool[]): McpToolEntry[] {
   return tools.map(toMcpTool);
 }

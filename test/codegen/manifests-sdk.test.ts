@@ -99,7 +99,7 @@ describe('manifests type-check against the official SDK types', () => {
       "import { geminiTool } from './manifests/gemini.js';",
       "import { mcpToolList } from './manifests/mcp.js';",
       `import { toAnthropicTools, toGeminiTool, toMcpTools, toOpenAIResponsesTools, toOpenAITools } from '${runtime}';`,
-      `import type { ToolDefinitionForLLM } from '${runtimeFromOut}';`,
+      `import type { ITool, ToolDefinitionForLLM } from '${runtimeFromOut}';`,
       'export const chat: ChatCompletionTool[] = openaiTools;',
       'export const chatStrict: ChatCompletionTool[] = openaiStrictTools;',
       'export const responses: FunctionTool[] = openaiResponsesTools;',
@@ -110,11 +110,12 @@ describe('manifests type-check against the official SDK types', () => {
       'export const mcp: McpSdkTool[] = mcpToolList.tools;',
       "export const literal: 'function' = openaiResponsesTools[0]!.type;",
       'declare const listed: ToolDefinitionForLLM[];',
+      'declare const registered: ITool[];',
       'export const runtimeChat: ChatCompletionTool[] = toOpenAITools(listed, { strict: true });',
       'export const runtimeResponses: FunctionTool[] = toOpenAIResponsesTools(listed);',
       'export const runtimeAnthropic: AnthropicSdkTool[] = toAnthropicTools(listed);',
       'export const runtimeGemini: GeminiSdkTool = toGeminiTool(listed);',
-      'export const runtimeMcp: McpSdkTool[] = toMcpTools(listed);',
+      'export const runtimeMcp: McpSdkTool[] = toMcpTools(registered);',
       'export const used = Type.STRING;',
     ].join('\n');
     const result = await typeCheck(source);
