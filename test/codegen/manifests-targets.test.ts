@@ -111,6 +111,9 @@ describe('a tool a target cannot take', () => {
     expect(names(entries(result, 'openai'))).toEqual(['plain']);
     expect(names(entries(result, 'anthropic'))).toEqual(['plain', 'recursive_tree']);
     expect(result.unavailable.recursive_tree).toEqual({ 'gemini-legacy': 'turned off in its definition (`targets`)', openai: 'turned off in its definition (`targets`)' });
+    const report = JSON.parse(result.files.find((file) => file.path === 'manifests/loss-report.json')!.content);
+    expect(report.recursive_tree.openai).toEqual([{ pointer: '', keyword: '', action: 'omitted', value: null, message: 'turned off in its definition (`targets`)' }]);
+    expect(report.recursive_tree.anthropic).toEqual([]);
   });
 });
 
@@ -186,7 +189,7 @@ describe('the definition fields targets and annotations', () => {
     expect(json('manifests/gemini.json').functionDeclarations.map((entry: { name: string }) => entry.name)).toEqual(['b']);
     expect(json('manifests/mcp.json').tools.map((entry: { name: string }) => entry.name)).toEqual(['a', 'b']);
     expect(json('manifests/mcp.json').tools[0].annotations).toEqual({ title: 'A', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
-    expect(json('manifests/loss-report.json').a.gemini).toEqual([]);
+    expect(json('manifests/loss-report.json').a.gemini).toEqual([{ pointer: '', keyword: '', action: 'omitted', value: null, message: 'turned off in its definition (`targets`)' }]);
     expect(result.files.find((file) => file.path === 'manifests/loss-report.md')!.content).toContain('- **gemini**: not available — turned off in its definition (`targets`)');
 
     project.write('schemas/a.tool.json', { name: 'a', description: 'A.', targets: { gemni: false }, inputSchema: { type: 'object', properties: {} } });

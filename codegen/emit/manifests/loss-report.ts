@@ -15,7 +15,8 @@ export interface LossEntry {
   /** JSON pointer into the tool definition's (bundled) schemas, e.g. `/inputSchema/properties/query`. */
   pointer: string;
   keyword: string;
-  action: 'dropped' | 'rewritten';
+  /** `omitted`: loss-report.json only — the target does not list the tool at all (`message` says why). */
+  action: 'dropped' | 'rewritten' | 'omitted';
   /** The keyword's value as written in the definition. */
   value: unknown;
   /** What the model is no longer told, in one sentence of Markdown. */
@@ -85,7 +86,13 @@ export function toolLossText(tool: string, byTarget: Partial<Record<ManifestTarg
       for (const entry of entries) lines.push(`  - ${entry.message}`);
     }
   }
-  return { json: `  ${JSON.stringify(tool)}: ${JSON.stringify(sorted, null, 2).replace(/\n/g, '\n  ')}`, markdown: lines.join('\n') };
+  // In the JSON a target that does not list the tool has one `omitted` entry with the reason.
+  const json: Partial<Record<ManifestTarget, LossEntry[]>> = {};
+  for (const target of Object.keys(sorted) as ManifestTarget[]) {
+    const reason = unavailable[target];
+    json[target] = reason === undefined ? sorted[target]! : [{ pointer: '', keyword: '', action: 'omitted', value: null, message: reason }];
+  }
+  return { json: `  ${JSON.stringify(tool)}: ${JSON.stringify(json, null, 2).replace(/\n/g, '\n  ')}`, markdown: lines.join('\n') };
 }
 
 /** The loss reports' files laid out around the tools' parts (in tool-name order): head, parts, separator, tail. */
