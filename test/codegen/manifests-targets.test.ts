@@ -161,6 +161,16 @@ describe('generate and the CLI with a recursive tool and gemini-legacy', () => {
     expect(() => temp.read('generated/manifests/mcp.json')).toThrow();
   });
 
+  it('omit (default), from the CLI: exit 0, the warning on stderr, the manifests written', async () => {
+    const temp = setUp({ runtimeImport: 'toolsmith', manifests: { targets: ['gemini-legacy', 'mcp'] } });
+    const stderr: string[] = [];
+    const code = await main(['generate'], { cwd: temp.root, stdout: () => {}, stderr: (text: string) => stderr.push(text) } as never);
+    expect(code).toBe(0);
+    expect(stderr.join('')).toContain(`toolsmith: warning: schemas/tree.tool.json:${line}:${column} /inputSchema/definitions/Node/properties/kids/items: Tool 'tree' cannot be sent to gemini-legacy`);
+    expect(JSON.parse(temp.read('generated/manifests/gemini-legacy.json')).functionDeclarations.map((entry: { name: string }) => entry.name)).toEqual(['flat']);
+    expect(JSON.parse(temp.read('generated/manifests/mcp.json')).tools.map((entry: { name: string }) => entry.name)).toEqual(['flat', 'tree']);
+  }, 60_000);
+
   it('omit (default): generate succeeds, warns at the same place, the other tool is listed', async () => {
     const temp = setUp({ manifests: { targets: ['gemini-legacy', 'mcp'] } });
     const result = await generate({ root: temp.root, runtimeImport: temp.runtimeImport, manifestTargets: ['gemini-legacy', 'mcp'] });
