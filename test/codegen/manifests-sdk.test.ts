@@ -88,7 +88,24 @@ describe('manifests type-check against the official SDK types', () => {
     expect(Object.fromEntries(Object.entries(emission.unavailable).map(([tool, byTarget]) => [tool, Object.keys(byTarget)]))).toEqual({ free_form: ['gemini-legacy'], recursive_tree: ['gemini-legacy'] });
   });
 
-  it('the typed modules are the SDKs’ types, with `type: "function"` kept a literal; so are the runtime builders’ results', async () => {
+  it('every JSON manifest, as written, is the SDK’s type', async () => {
+    const source = [
+      ...IMPORTS,
+      `export const chat: ChatCompletionTool[] = ${manifest('manifests/openai.json')};`,
+      `export const chatStrict: ChatCompletionTool[] = ${manifest('manifests/openai-strict.json')};`,
+      `export const responses: FunctionTool[] = ${manifest('manifests/openai-responses.json')};`,
+      `export const responsesStrict: FunctionTool[] = ${manifest('manifests/openai-responses-strict.json')};`,
+      `export const anthropic: AnthropicSdkTool[] = ${manifest('manifests/anthropic.json')};`,
+      `export const gemini: GeminiSdkTool = ${manifest('manifests/gemini.json')};`,
+      `export const mcp: { tools: McpSdkTool[] } = ${manifest('manifests/mcp.json')};`,
+      'export const used = Type.STRING;',
+    ].join('\n');
+    const result = await typeCheck(source);
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it('the typed modules read those files as the SDKs’ types, with `type: "function"` kept a literal; so are the runtime builders’ results', async () => {
     const source = [
       ...IMPORTS,
       "import { openaiTools } from './manifests/openai.js';",

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLazyTools } from '../../generated/lazy-registry.js';
+import { geminiTool } from '../../generated/manifests/gemini.js';
+import { mcpToolList } from '../../generated/manifests/mcp.js';
+import { openaiResponsesTools } from '../../generated/manifests/openai-responses.js';
 import { createTools } from '../../generated/registry.js';
 import { ToolOrchestrator } from '../../src/index.js';
 import { toAnthropicTools, toGeminiLegacyTool, toGeminiTool, toMcpTools, toOpenAIResponsesTools, toOpenAITools } from '../../src/manifests.js';
@@ -25,6 +28,13 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
     expect(toMcpTools(registered)).toEqual(manifest('mcp.json').tools);
     // Lazy stand-ins carry the definition's annotations in their catalog metadata too.
     expect(toMcpTools(createLazyTools())).toEqual(manifest('mcp.json').tools);
+  });
+
+  it('the typed modules generate writes hold the JSON beside them', () => {
+    expect(openaiResponsesTools).toEqual(manifest('openai-responses.json'));
+    expect(openaiResponsesTools[0]!.type).toBe('function');
+    expect(geminiTool).toEqual(manifest('gemini.json'));
+    expect(mcpToolList).toEqual(manifest('mcp.json'));
   });
 
   it('send each persona only the tools it may call', () => {

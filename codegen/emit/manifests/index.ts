@@ -66,9 +66,9 @@ export const BUILDERS: Record<ManifestTarget, { file: string; key?: string; buil
 };
 
 /**
- * The typed module beside each target's JSON (`manifests/<target>.ts`): the same list as a constant typed
- * with toolsmith's entry type (assignable to the provider SDK's), so importing it keeps `type: "function"`
- * a literal instead of widening it to `string` as a JSON import does.
+ * The typed module beside each target's JSON (`manifests/<target>.ts`): the JSON as a constant typed with
+ * toolsmith's entry type (assignable to the provider SDK's), so importing it keeps `type: "function"` a
+ * literal instead of widening it to `string` as a JSON import does.
  */
 export const TYPED_MODULES: Record<ManifestTarget, { file: string; name: string; type: string; element: string }> = {
   openai: { file: 'manifests/openai.ts', name: 'openaiTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
@@ -81,18 +81,24 @@ export const TYPED_MODULES: Record<ManifestTarget, { file: string; name: string;
   mcp: { file: 'manifests/mcp.ts', name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
 };
 
-/** The typed module's layout: the JSON file's, inside `export const <name>: <type> = …;`. */
-function typedLayout(target: ManifestTarget, ctx: EmitContext): { head: string; indent: string; separator: string; tail: string; empty: string } {
+/**
+ * The typed module of a target: reads the JSON beside it (as the lazy registry reads catalog.json) into a
+ * constant of the entry type. A few lines whatever the tool count, so neither generate nor a project's
+ * tsc handles the manifest twice.
+ */
+function typedModule(target: ManifestTarget, ctx: EmitContext): GeneratedFile {
   const { file, name, type, element } = TYPED_MODULES[target];
-  const json = targetLayout(BUILDERS[target].key);
-  const head = `${codeBanner('the tool definitions', ctx)}import type { ${element} } from '${runtimeSpecifier(file, ctx.runtimeImport)}';\n\n/** The ${target} manifest (as manifests/${target}.json), typed. */\nexport const ${name}: ${type} = `;
-  const empty = BUILDERS[target].key === undefined ? '[]' : `{ ${JSON.stringify(BUILDERS[target].key)}: [] }`;
-  return { head: `${head}${json.head}`, indent: json.indent, separator: json.separator, tail: `${json.tail.replace(/\n$/, '')};\n`, empty: `${head}${empty};\n` };
-}
-
-/** An entry's text for the typed module: a `__proto__` key is computed there, or it would set the prototype. */
-function typedEntryText(text: string): string {
-  return text.includes('"__proto__":') ? text.replace(/^(\s*)"__proto__": /gm, '$1["__proto__"]: ') : text;
+  const json = BUILDERS[target].file.slice('manifests/'.length);
+  const content = [
+    codeBanner('the tool definitions', ctx).trimEnd(),
+    "import { readFileSync } from 'node:fs';",
+    `import type { ${element} } from '${runtimeSpecifier(file, ctx.runtimeImport)}';`,
+    '',
+    `/** The ${target} manifest (manifests/${json}), typed: a JSON import would widen \`type: "function"\` to \`string\`. */`,
+    `export const ${name}: ${type} = JSON.parse(readFileSync(new URL('./${json}', import.meta.url), 'utf8'));`,
+    '',
+  ].join('\n');
+  return { path: file, content, kind: 'generated', preformatted: true };
 }
 
 /** The reason the loss report gives for a tool its definition turned off for a target. */
@@ -184,10 +190,7 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
   const banner = markdownBanner('the tool definitions', ctx).trimEnd();
   if (names.length === 0) {
     // No parts to keep track of: printed whole.
-    for (const [target, result] of builds) {
-      emission.files.push(jsonFile(BUILDERS[target].file, result.content));
-      emission.files.push({ path: TYPED_MODULES[target].file, content: typedLayout(target, ctx).empty, kind: 'generated', preformatted: true });
-    }
+    for (const [target, result] of builds) emission.files.push(jsonFile(BUILDERS[target].file, result.content), typedModule(target, ctx));
     if (targets.length > 0) emission.files.push(...emitLossReport(emission.losses, emission.unavailable, banner));
     return emission;
   }
@@ -195,7 +198,7 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
   emission.segments = {};
   const place = (path: string, layout: { head: string; separator: string; tail: string }, parts: [string, string][]) => {
     const { content, segments } = assemble(layout.head, parts, layout.separator, layout.tail);
-    emission.files.push(path.endsWith('.ts') ? { path, content, kind: 'generated', preformatted: true } : { path, content, kind: 'generated' });
+    emission.files.push({ path, content, kind: 'generated' });
     emission.segments![path] = segments;
   };
   for (const [target, result] of builds) {
@@ -203,16 +206,13 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
     const layout = targetLayout(key);
     const listed = entryNames(names, emission.unavailable, target);
     const entries = entriesOf(result.content, key);
-    const typed = typedLayout(target, ctx);
     if (entries.length === 0) {
-      emission.files.push(jsonFile(file, result.content), { path: TYPED_MODULES[target].file, content: typed.empty, kind: 'generated', preformatted: true });
+      emission.files.push(jsonFile(file, result.content));
       emission.segments[file] = { tools: [], ranges: [] };
-      emission.segments[TYPED_MODULES[target].file] = { tools: [], ranges: [] };
-      continue;
+    } else {
+      place(file, layout, entries.map((entry, index) => [listed[index]!, entryText(entry, layout.indent)]));
     }
-    const texts = entries.map((entry, index) => [listed[index]!, entryText(entry, layout.indent)] as [string, string]);
-    place(file, layout, texts);
-    place(TYPED_MODULES[target].file, typed, texts.map(([name, text]) => [name, typedEntryText(text)]));
+    emission.files.push(typedModule(target, ctx));
   }
   if (targets.length > 0) {
     const texts = names.map((name) => [name, toolLossText(name, emission.losses[name]!, emission.unavailable[name])] as const);
@@ -242,7 +242,7 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
   const policy = options.unrepresentable ?? 'omit';
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
   const reports: string[] = targets.length > 0 ? [LOSS_REPORT_LAYOUT.json.path, LOSS_REPORT_LAYOUT.markdown.path] : [];
-  const paths = [...targets.flatMap((target) => [BUILDERS[target].file, TYPED_MODULES[target].file]), ...reports];
+  const paths = [...targets.map((target) => BUILDERS[target].file), ...reports];
   if (names.length === 0) return undefined;
   for (const path of paths) {
     const recorded = previous.segments[path];
@@ -263,10 +263,7 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
       const [entry] = entriesOf(result.content, key);
       // A tool that joins or leaves a target's file changes its list: printed whole instead.
       if ((entry !== undefined) !== previous.segments[file]!.tools.includes(tool.name)) return undefined;
-      if (entry === undefined) continue;
-      const text = entryText(entry, targetLayout(key).indent);
-      replacements.get(file)!.set(tool.name, text);
-      replacements.get(TYPED_MODULES[target].file)!.set(tool.name, typedEntryText(text));
+      if (entry !== undefined) replacements.get(file)!.set(tool.name, entryText(entry, targetLayout(key).indent));
     }
     if (targets.length > 0) {
       const text = toolLossText(tool.name, emission.losses[tool.name]!, emission.unavailable[tool.name]);
@@ -284,6 +281,9 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
     if (spliced === undefined) return undefined;
     emission.files.push(bytesFile(path, spliced.bytes));
     emission.segments![path] = spliced.segments;
+    // Each target's typed module after its JSON, as `emitManifests` lists them.
+    const target = targets.find((candidate) => BUILDERS[candidate].file === path);
+    if (target !== undefined) emission.files.push(typedModule(target, ctx));
   }
   return emission;
 }
