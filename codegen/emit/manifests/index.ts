@@ -1,6 +1,5 @@
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
-import { compareStrings } from '../../naming.js';
-import { runtimeSpecifier } from '../../naming.js';
+import { compareStrings, runtimeSpecifier } from '../../naming.js';
 import { banner as codeBanner, markdownBanner } from '../banner.js';
 import { buildAnthropicManifest } from './anthropic.js';
 import { buildGeminiManifest } from './gemini.js';
@@ -45,7 +44,7 @@ export interface ManifestEmission {
   warnings: Problem[];
   /** tool → target → losses, sorted; every tool and enabled target present. */
   losses: LossReport;
-  /** tool → target → why that target cannot take the tool (each also a problem). */
+  /** tool → target → why that target does not list the tool (it cannot take it, or the definition turned it off). */
   unavailable: Record<string, Partial<Record<ManifestTarget, string>>>;
   /** openai-strict only: tool → pointers of optional properties made nullable (`null` means omitted). */
   nullableOptionals: Record<string, string[]>;
