@@ -86,25 +86,25 @@ function decodeToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function encodeToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** A `$ref` with its fragment's JSON pointer repointed; other refs (anchors, none) unchanged. */
+/**
+ * A `$ref` with its fragment's JSON pointer repointed; other refs (anchors, none) unchanged. Tokens that
+ * are not renamed keep their spelling (percent-encoding included).
+ */
 export function translateRef(ref: string): string {
   const hash = ref.indexOf('#');
   if (hash < 0) return ref;
   const fragment = ref.slice(hash + 1);
   if (!fragment.startsWith('/')) return ref;
-  let decoded: string;
+  const raw = fragment.slice(1).split('/');
+  let decoded: string[];
   try {
-    decoded = decodeURIComponent(fragment);
+    decoded = raw.map((token) => decodeToken(decodeURIComponent(token)));
   } catch {
     return ref;
   }
-  const tokens = decoded.slice(1).split('/').map(decodeToken);
-  const translated = translatePointerTokens(tokens).map((token) => encodeURIComponent(encodeToken(token)).replace(/%24/g, '$'));
-  return `${ref.slice(0, hash)}#/${translated.join('/')}`;
+  // One token out for each token in: a renamed keyword replaces its token, every other token is kept as written.
+  const translated = translatePointerTokens(decoded);
+  return `${ref.slice(0, hash)}#/${raw.map((token, index) => (translated[index] === decoded[index] ? token : translated[index]!)).join('/')}`;
 }
 
 function translateMap(value: unknown): unknown {

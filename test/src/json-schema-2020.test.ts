@@ -127,6 +127,8 @@ describe('draft-07 → 2020-12 translation on the JSON-Schema-Test-Suite', () =>
     });
     expect(translateRef('#/properties/definitions/dependencies/x/items/2/additionalItems')).toBe('#/properties/definitions/dependentSchemas/x/prefixItems/2/items');
     expect(translateRef('other.json#/definitions/a%20b')).toBe('other.json#/$defs/a%20b');
+    expect(translateRef('#/definitions/a:b~1c/items/0')).toBe('#/$defs/a:b~1c/prefixItems/0');
+    expect(translateRef('#/definitions/items/items/1')).toBe('#/$defs/items/prefixItems/1');
     expect(translateRef('#foo')).toBe('#foo');
     expect(toJsonSchema2020({ $id: 'http://x.test/s.json#node', type: 'string' })).toEqual({ $id: 'http://x.test/s.json', $anchor: 'node', type: 'string' });
   });
