@@ -201,7 +201,7 @@ function sameStat(actual: [number, string, number] | undefined, expected: [numbe
 
 /** The cache key of a run: the generator's code, the emit context, the templates (read here unless given), the manifest targets, formatting. */
 export function generationCacheKey(resolved: ResolvedOptions, templates: DocTemplates = loadTemplates(resolved.templatesDir)): string {
-  return sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null, format: resolved.format }));
+  return sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null, policy: resolved.manifestPolicy ?? null, describeLosses: resolved.manifestDescribeLosses ?? null, format: resolved.format }));
 }
 
 /** The stat fields a snapshot records for a file, or undefined when it cannot be read. */

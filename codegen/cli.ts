@@ -86,6 +86,8 @@ async function options(flags: CommonFlags, io: Io): Promise<{ options: GenerateO
   const templates = flags.templates ?? config.templates;
   if (templates !== undefined) merged.templates = templates;
   if (config.manifests?.targets !== undefined) merged.manifestTargets = config.manifests.targets;
+  if (config.manifests?.unrepresentable !== undefined) merged.manifestPolicy = config.manifests.unrepresentable;
+  if (config.manifests?.describeLosses !== undefined) merged.manifestDescribeLosses = config.manifests.describeLosses;
   if (config.format !== undefined) merged.format = config.format;
   return { options: merged, config, problems };
 }
@@ -132,7 +134,7 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
     reportProblems(result.problems, io);
     return EXIT.invalid;
   }
-  for (const warning of result.warnings ?? []) io.stderr(`warning: ${formatProblem(warning)}\n`);
+  for (const warning of result.warnings ?? []) io.stderr(`toolsmith: warning: ${formatProblem(warning)}\n`);
   const resolved = resolveOptions(generateOptions);
   const shownOut = path.relative(resolved.root, resolved.outDir) || '.';
   if (flags.check) {

@@ -19,8 +19,11 @@ export interface ToolsmithConfig {
   regenerateCommand?: string;
   /** A folder of handlebars templates overriding the default docs templates. */
   templates?: string;
-  /** Manifest targets to emit (default all). */
-  manifests?: { targets?: string[] };
+  /**
+   * Manifest targets to emit (default all but `gemini-legacy`), and what to do with a tool a target cannot
+   * take: `"unrepresentable": "omit"` (default: left out of that target, warned, in the loss report) or `"error"`.
+   */
+  manifests?: { targets?: string[]; unrepresentable?: 'omit' | 'error'; describeLosses?: boolean };
   /** Capabilities of the persona `call` and `serve` act as. */
   capabilities?: string[];
   /** Format generated TypeScript with prettier (default true); false is faster and keeps the emitters' layout. */
@@ -64,8 +67,14 @@ function checkConfig(value: unknown, file: string, source: ReturnType<typeof par
     const entry = record[key];
     if (key === 'manifests') {
       const targets = (entry as { targets?: unknown } | null)?.targets;
-      const valid = typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.keys(entry).every((name) => name === 'targets') && (targets === undefined || (Array.isArray(targets) && targets.every((target) => typeof target === 'string')));
-      if (!valid) problems.push(at(`/${key}`, '"manifests" must be `{ "targets": ["openai", …] }`'));
+      const policy = (entry as { unrepresentable?: unknown } | null)?.unrepresentable;
+      const describe = (entry as { describeLosses?: unknown } | null)?.describeLosses;
+      const valid =
+        typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.keys(entry).every((name) => name === 'targets' || name === 'unrepresentable' || name === 'describeLosses') &&
+        (targets === undefined || (Array.isArray(targets) && targets.every((target) => typeof target === 'string'))) &&
+        (policy === undefined || policy === 'omit' || policy === 'error') &&
+        (describe === undefined || typeof describe === 'boolean');
+      if (!valid) problems.push(at(`/${key}`, '"manifests" must be `{ "targets": ["openai", …], "unrepresentable": "omit" | "error", "describeLosses": true | false }`'));
     } else if (key === 'capabilities') {
       if (!Array.isArray(entry) || !entry.every((item) => typeof item === 'string')) problems.push(at(`/${key}`, '"capabilities" must be an array of strings'));
     } else if (key === 'format') {

@@ -446,6 +446,11 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   }
   if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
+  if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
+  if (definition.targets !== undefined) {
+    const excluded = Object.keys(definition.targets).filter((target) => definition.targets[target] === false).sort();
+    if (excluded.length > 0) model.excludedTargets = excluded;
+  }
   if (toolAjv) {
     const exports: Record<string, string> = { [names.inputValidator]: 'input' };
     if (output) exports[names.outputValidator] = 'output';

@@ -1,6 +1,6 @@
 import { ToolsmithError } from './errors.js';
 import type { ToolExecutionContext } from './context.js';
-import type { ITool, JSONSchemaObject, ToolExecutionResult } from './tool.js';
+import type { ITool, JSONSchemaObject, ToolAnnotations, ToolExecutionResult } from './tool.js';
 
 /**
  * Marks a tool whose implementation (and generated validators) load on first use; the executor
@@ -32,6 +32,8 @@ export interface LazyToolMetadata {
   category?: string;
   version?: string;
   hasSideEffects?: boolean;
+  /** MCP annotation hints from the definition. */
+  annotations?: ToolAnnotations;
   timeoutMs?: number;
 }
 
@@ -155,6 +157,10 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     return this.#meta().hasSideEffects ?? false;
   }
 
+  get annotations(): ToolAnnotations | undefined {
+    return this.#meta().annotations;
+  }
+
   get category(): string | undefined {
     return this.#meta().category;
   }
@@ -190,6 +196,7 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     if (this.category !== undefined) json.category = this.category;
     if (this.version !== undefined) json.version = this.version;
     json.hasSideEffects = this.hasSideEffects;
+    if (this.annotations !== undefined) json.annotations = this.annotations;
     if (this.timeoutMs !== undefined) json.timeoutMs = this.timeoutMs;
     return json;
   }

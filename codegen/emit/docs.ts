@@ -192,8 +192,11 @@ function schemaRows(schema: unknown, link: RefLinker, withDescription = true): P
 const TARGET_LABELS: Readonly<Record<ManifestTarget, string>> = {
   openai: 'OpenAI (function calling)',
   'openai-strict': 'OpenAI (strict structured outputs)',
+  'openai-responses': 'OpenAI Responses (function tools)',
+  'openai-responses-strict': 'OpenAI Responses (strict)',
   anthropic: 'Anthropic',
-  gemini: 'Gemini',
+  gemini: 'Gemini (JSON Schema)',
+  'gemini-legacy': 'Gemini (legacy OpenAPI subset)',
   mcp: 'MCP',
 };
 
