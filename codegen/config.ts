@@ -25,10 +25,12 @@ export interface ToolsmithConfig {
   capabilities?: string[];
   /** Format generated TypeScript with prettier (default true); false is faster and keeps the emitters' layout. */
   format?: boolean;
+  /** Warnings are errors (for CI), as with `--strict`. */
+  strict?: boolean;
 }
 
 /** Every key a config may have. */
-export const CONFIG_KEYS = ['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'templates', 'manifests', 'capabilities', 'format'] as const;
+export const CONFIG_KEYS = ['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'templates', 'manifests', 'capabilities', 'format', 'strict'] as const;
 
 /** The config files looked for, in order. */
 export const CONFIG_FILES = ['toolsmith.config.json', 'toolsmith.config.mjs'] as const;
@@ -68,8 +70,8 @@ function checkConfig(value: unknown, file: string, source: ReturnType<typeof par
       if (!valid) problems.push(at(`/${key}`, '"manifests" must be `{ "targets": ["openai", …] }`'));
     } else if (key === 'capabilities') {
       if (!Array.isArray(entry) || !entry.every((item) => typeof item === 'string')) problems.push(at(`/${key}`, '"capabilities" must be an array of strings'));
-    } else if (key === 'format') {
-      if (typeof entry !== 'boolean') problems.push(at(`/${key}`, '"format" must be true or false'));
+    } else if (key === 'format' || key === 'strict') {
+      if (typeof entry !== 'boolean') problems.push(at(`/${key}`, `"${key}" must be true or false`));
     } else if (typeof entry !== 'string') problems.push(at(`/${key}`, `"${key}" must be a string`));
   }
   return problems;

@@ -14,7 +14,7 @@ import { normalize } from './normalize.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
 
 export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
-import { sortProblems } from './problems.js';
+import { sortProblems, splitProblems } from './problems.js';
 import { loadTemplates } from './templates/index.js';
 import type { DocTemplates } from './templates/names.js';
 
@@ -43,7 +43,10 @@ export interface GenerateResult {
   files: GeneratedFile[];
   /** Stubs (paths relative to the stubs folder), written only when absent. */
   stubs: GeneratedFile[];
+  /** What blocks the run (then no files): the errors, and with `strict` the warnings too. */
   problems: Problem[];
+  /** What is ignored but does not block the run (unknown keywords and formats, defaults never filled in); empty with `strict`. */
+  warnings: Problem[];
 }
 
 
@@ -63,18 +66,19 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
   const sharedHash = sharedInputsHash(loaded.shared, inputs);
   const models = options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
-  const { project, problems } = normalize(loaded, {
+  const { project, problems: found } = normalize(loaded, {
     isUnchanged: (name, hash) => previous.tools[name]?.hash === hash,
     cached: (source) => {
       const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
       return entry !== undefined && entry.raw === inputs[source.relPath] ? entry.model : undefined;
     },
   });
+  const { errors: problems, warnings } = splitProblems(found, options.strict ?? false);
   const unknownTargets = (options.manifestTargets ?? []).filter((target) => !(MANIFEST_TARGETS as readonly string[]).includes(target));
   for (const target of unknownTargets) {
     problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });
   }
-  const empty = { project, files: [], stubs: [], cache: previous, reused: 0, inputs };
+  const empty = { project, files: [], stubs: [], cache: previous, reused: 0, inputs, warnings };
   // The files that list every tool depend on the whole model: every tool's hash and every shared schema.
   const projectHash = sha256(JSON.stringify({ tools: project.tools.map((tool) => [tool.name, tool.hash]), shared: project.shared.map((entry) => [entry.relPath, entry.schema]) }));
   if (problems.length > 0) return { ...empty, problems };
@@ -140,7 +144,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     const { validatorSource: _source, ...model } = tool;
     nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
   }
-  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused, inputs, models: nextModels };
+  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings, cache, reused: emitted.reused, inputs, models: nextModels };
 }
 
 /** Options of `emitAll`. */

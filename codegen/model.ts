@@ -10,6 +10,12 @@ export interface Problem {
   pointer: string;
   message: string;
   hint?: string;
+  /**
+   * `warning`: the schema is valid and generates, but something in it is ignored (an unknown
+   * keyword or format, a default Ajv never fills in); printed, and an error only with `--strict`.
+   * Absent: an error, which blocks the run.
+   */
+  severity?: 'warning';
 }
 
 /** One example of a tool's use, checked against its schemas at generate time. */
@@ -97,6 +103,8 @@ export interface ToolModel {
   sharedRefs: string[];
   /** Content hash of the definition, the shared schemas it uses and the generator version. */
   hash: string;
+  /** The warnings its definition file gave (kept with a cached model, so every run reports them). */
+  warnings?: Problem[];
   /**
    * Ajv's standalone code for the tool's validators, from the one compile normalize does (absent
    * for a tool the incremental cache skipped); emit/validators.ts turns it into the ESM module.

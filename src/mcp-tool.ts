@@ -59,9 +59,13 @@ export function isMcpObjectSchema(schema: unknown): boolean {
   return typeof schema === 'object' && schema !== null && !Array.isArray(schema) && (schema as { type?: unknown }).type === 'object';
 }
 
-/** A copy of `schema` with `$schema` (first) set to draft-07 and, for inputs, a `type: "object"` root. */
+/**
+ * A copy of `schema` with `$schema` (first) set to draft-07 and, for inputs, a `type: "object"` root.
+ * A schema that declares 2020-12 keeps its own `$schema` (MCP reads 2020-12 natively).
+ */
 function stamp(schema: object): McpObjectSchema {
-  const out: Record<string, unknown> = { $schema: MCP_SCHEMA_DIALECT };
+  const own = (schema as { $schema?: unknown }).$schema;
+  const out: Record<string, unknown> = { $schema: typeof own === 'string' && /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/.test(own) ? own : MCP_SCHEMA_DIALECT };
   for (const key of Object.keys(schema)) {
     if (key === '$schema') continue;
     Object.defineProperty(out, key, { value: (schema as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });

@@ -1,4 +1,6 @@
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
+import { schemaDialect } from '../../../src/schema-dialect.js';
+import { toDraft07 } from '../../dialect.js';
 import { compareStrings } from '../../naming.js';
 import { markdownBanner } from '../banner.js';
 import { buildAnthropicManifest } from './anthropic.js';
@@ -40,12 +42,24 @@ export interface ManifestEmission {
 
 /** How each target's file wraps the list of tools: the root array, or an array under `key`. */
 const BUILDERS: Record<ManifestTarget, { file: string; key?: string; build: (project: ProjectModel) => TargetBuild<unknown> }> = {
-  openai: { file: 'manifests/openai.json', build: buildOpenAiManifest },
-  'openai-strict': { file: 'manifests/openai-strict.json', build: buildOpenAiStrictManifest },
-  anthropic: { file: 'manifests/anthropic.json', build: buildAnthropicManifest },
-  gemini: { file: 'manifests/gemini.json', key: 'functionDeclarations', build: buildGeminiManifest },
+  openai: { file: 'manifests/openai.json', build: inDraft07(buildOpenAiManifest) },
+  'openai-strict': { file: 'manifests/openai-strict.json', build: inDraft07(buildOpenAiStrictManifest) },
+  anthropic: { file: 'manifests/anthropic.json', build: inDraft07(buildAnthropicManifest) },
+  gemini: { file: 'manifests/gemini.json', key: 'functionDeclarations', build: inDraft07(buildGeminiManifest) },
+  // MCP carries 2020-12 as it is (its spec's default dialect); `toMcpTool` keeps the schema's `$schema`.
   mcp: { file: 'manifests/mcp.json', key: 'tools', build: buildMcpManifest },
 };
+
+/** A builder given the draft-07 form of every 2020-12 tool schema (`toDraft07`): the provider converters speak draft-07. */
+function inDraft07(build: (project: ProjectModel) => TargetBuild<unknown>): (project: ProjectModel) => TargetBuild<unknown> {
+  return (project) => {
+    if (!project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
+    const tools = project.tools.map((tool) =>
+      schemaDialect(tool.inputSchema) !== '2020-12' ? tool : { ...tool, inputSchema: toDraft07(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}) },
+    );
+    return build({ ...project, tools });
+  };
+}
 
 /**
  * A target file's layout as `JSON.stringify(content, null, 2)` prints it: head, one entry per tool
