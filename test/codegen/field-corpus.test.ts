@@ -1,0 +1,170 @@
+/**
+ * The field corpus (test/fixtures/field/): tool definitions in the shapes real projects write —
+ * pydantic v2 (`Optional[str] = None`, titles, `$defs`), zod-to-json-schema (`.nullable()`, a
+ * draft-07 `$schema`), vendor annotations, `optional: true`, `markdownDescription`, `format: "json"`,
+ * defaults Ajv never fills in, a JSON Schema 2020-12 definition, and two names that differ only in
+ * case (`typeName`). Generated into a temporary project with hand-written implementations, the
+ * output type-checks (tsc, strict), every call in `calls.json` answers as listed, and the warnings
+ * printed are exactly `expected-warnings.txt`; `--strict` turns them into errors and writes nothing.
+ */
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../codegen/cli.js';
+import { generate } from '../../codegen/generate.js';
+import { createTempProject, REPO, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
+
+const FIXTURE = path.join(REPO, 'test/fixtures/field');
+
+interface CorpusCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  output?: unknown;
+  error?: string;
+}
+
+async function cli(project: TempProject, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { cwd: project.root, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+/** A temp project with the corpus's schemas and implementations (their runtime import pointed at this repository). */
+function corpusProject(): TempProject {
+  const project = createTempProject();
+  cpSync(path.join(FIXTURE, 'schemas'), path.join(project.root, 'schemas'), { recursive: true });
+  const runtime = path.relative(path.join(project.root, 'src/tools'), path.join(REPO, 'src/index.js')).split(path.sep).join('/');
+  for (const file of readdirSync(path.join(FIXTURE, 'tools'))) {
+    project.write(`src/tools/${file}`, readFileSync(path.join(FIXTURE, 'tools', file), 'utf8').replace('__RUNTIME__', runtime));
+  }
+  project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+  return project;
+}
+
+describe('the field corpus generates, type-checks and calls correctly', () => {
+  let project: TempProject;
+  let first: { code: number; stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    project = corpusProject();
+    first = await cli(project, ['generate']);
+  }, 120_000);
+  afterAll(() => project.dispose());
+
+  it('generates (exit 0) and prints every warning with file:line:column, pointer and hint', () => {
+    expect(first.stderr).toBe(readFileSync(path.join(FIXTURE, 'expected-warnings.txt'), 'utf8'));
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^toolsmith: 6 tools \(0 unchanged, skipped\), \d+ files written/);
+    // Real positions only: no warning falls back to the top of a file.
+    expect(first.stderr).not.toMatch(/:1:1 /);
+  });
+
+  it('names the case-only twin by its typeName', () => {
+    const files = Object.keys(project.snapshot('generated'));
+    expect(files).toContain('tools/calculate-bmi.base.ts');
+    expect(files).toContain('tools/calculate-bmi-imperial.base.ts');
+    expect(project.read('generated/types/calculate-bmi-imperial.ts')).toContain('export interface CalculateBmiImperialInput');
+  });
+
+  it('gives $defs types of their own and 2020-12 tuples tuple types', () => {
+    const notes = project.read('generated/types/search-notes.ts');
+    expect(notes).toContain('order?: SearchNotesSortOrder;');
+    expect(notes).toContain('filter?: SearchNotesFilter | null;');
+    expect(notes).toContain("export type SearchNotesSortOrder = 'newest' | 'oldest';");
+    expect(notes).toContain('hits: SearchNotesHit[];');
+    expect(project.read('generated/types/parse-range.ts')).toContain('bounds: [number, number];');
+  });
+
+  it('type-checks the output and the implementations (tsc, strict)', async () => {
+    const result = await typeCheck(project, ['generated', 'src']);
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it('answers every call of calls.json as listed, through the orchestrator and the generated validators', async () => {
+    const calls = JSON.parse(readFileSync(path.join(FIXTURE, 'calls.json'), 'utf8')) as CorpusCall[];
+    project.write('check/calls.json', calls);
+    project.write(
+      'check/call.mjs',
+      `import { readFileSync } from 'node:fs';
+import { ToolOrchestrator } from '${path.posix.join('..', project.runtimeImport)}';
+import { createTools } from '../generated/registry.js';
+const orchestrator = new ToolOrchestrator({ tools: createTools() });
+const results = [];
+for (const call of JSON.parse(readFileSync(new URL('./calls.json', import.meta.url), 'utf8'))) {
+  const result = await orchestrator.processToolCall({
+    toolCallRequest: { id: 'c', name: call.tool, arguments: JSON.stringify(call.arguments) },
+    gmiId: 'g', personaId: 'p', personaCapabilities: [], userContext: { userId: 'u' },
+  });
+  results.push(result.isError ? { tool: call.tool, arguments: call.arguments, error: result.errorDetails.code } : { tool: call.tool, arguments: call.arguments, output: result.output });
+}
+await orchestrator.shutdown();
+console.log(JSON.stringify(results));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'check/call.mjs'], { cwd: project.root });
+    expect(JSON.parse(stdout)).toEqual(calls);
+  }, 120_000);
+
+  it('publishes the 2020-12 tool to MCP as 2020-12 and the others as draft-07', () => {
+    const mcp = JSON.parse(project.read('generated/manifests/mcp.json')) as { tools: { name: string; inputSchema: { $schema: string }; outputSchema?: { $schema: string } }[] };
+    const dialects = Object.fromEntries(mcp.tools.map((tool) => [tool.name, [tool.inputSchema.$schema, tool.outputSchema?.$schema]]));
+    expect(dialects.parse_range).toEqual(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema']);
+    expect(dialects.search_notes).toEqual(['http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-07/schema#']);
+    // The providers get the draft-07 form: the tuple as `items` + `additionalItems` (OpenAI), `prefixItems` again for Anthropic.
+    const openai = project.read('generated/manifests/openai.json');
+    expect(openai).not.toContain('prefixItems');
+    expect(project.read('generated/manifests/anthropic.json')).toContain('"prefixItems"');
+  });
+
+  it('with --strict, the warnings are errors: exit 1 and nothing is written', async () => {
+    const before = { generated: project.snapshot('generated'), tools: project.snapshot('src/tools') };
+    writeFileSync(path.join(project.root, 'schemas/score_text.tool.json'), readFileSync(path.join(project.root, 'schemas/score_text.tool.json'), 'utf8').replace('"minLength": 1', '"minLength": 2'));
+    const strict = await cli(project, ['generate', '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toBe('');
+    expect(strict.stderr.split('\n')[0]).toBe('toolsmith: 6 problems (6 of them warnings, errors under --strict); nothing was written.');
+    expect(strict.stderr).toContain('schemas/render_chart.tool.json:9:37 /inputSchema/properties/width/optional: warning: unknown keyword "optional" is ignored');
+    expect({ generated: project.snapshot('generated'), tools: project.snapshot('src/tools') }).toEqual(before);
+    // The config key does the same; `check` honours it too.
+    project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, strict: true });
+    const check = await cli(project, ['check']);
+    expect(check.code).toBe(1);
+    expect(check.stderr.split('\n')[0]).toBe('toolsmith: 6 problems (6 of them warnings, errors under --strict); nothing was written.');
+    project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+    // Without strict the edited definition generates, and the warnings are printed again (a run with warnings records no shortcut).
+    const again = await cli(project, ['generate']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe(readFileSync(path.join(FIXTURE, 'expected-warnings.txt'), 'utf8'));
+    const cached = await cli(project, ['generate']);
+    expect(cached.stdout).toMatch(/\(6 unchanged, skipped\), 0 files written/);
+    expect(cached.stderr).toBe(readFileSync(path.join(FIXTURE, 'expected-warnings.txt'), 'utf8'));
+  }, 120_000);
+});
+
+describe('the programmatic API', () => {
+  it('returns the warnings beside the files, and with strict as problems without files', async () => {
+    const project = corpusProject();
+    try {
+      const result = await generate({ root: project.root, runtimeImport: project.runtimeImport, incremental: false });
+      expect(result.problems).toEqual([]);
+      expect(result.files.length).toBeGreaterThan(0);
+      expect(result.warnings.map((warning) => `${warning.file}:${warning.line}:${warning.column} ${warning.pointer}`)).toEqual([
+        'schemas/render_chart.tool.json:6:16 /inputSchema/default',
+        'schemas/render_chart.tool.json:8:45 /inputSchema/properties/spec/format',
+        'schemas/render_chart.tool.json:8:53 /inputSchema/properties/spec/markdownDescription',
+        'schemas/render_chart.tool.json:9:37 /inputSchema/properties/width/optional',
+        'schemas/render_chart.tool.json:13:92 /inputSchema/properties/theme/anyOf/1/properties/background/default',
+        'schemas/search_notes.tool.json:20:111 /inputSchema/$defs/Filter/properties/exact/default',
+      ]);
+      expect(result.warnings.every((warning) => warning.severity === 'warning')).toBe(true);
+      const strict = await generate({ root: project.root, runtimeImport: project.runtimeImport, incremental: false, strict: true });
+      expect(strict.files).toEqual([]);
+      expect(strict.warnings).toEqual([]);
+      expect(strict.problems).toEqual(result.warnings);
+    } finally {
+      project.dispose();
+    }
+  }, 120_000);
+});
