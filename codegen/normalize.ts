@@ -28,6 +28,9 @@ const DEFINITION_CHECK = {
 
 const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
 
+/** What a definition's `typeName` must match (the pattern of tool-definition.schema.json). */
+const TYPE_NAME_PATTERN = new RegExp(definitionMetaSchema.properties.typeName.pattern);
+
 /** Where each dialect's keywords are specified, for hints. */
 const DIALECT_DOCS: Readonly<Record<SchemaDialect, string>> = {
   'draft-07': 'https://json-schema.org/draft-07/json-schema-validation',
@@ -111,6 +114,7 @@ export function normalize(
     }
     problemCount.set(source, problems.length - before - warnings.length);
     if (typeof definition.name !== 'string' || !TOOL_NAME_PATTERN.test(definition.name)) continue;
+    if (hasOwn(definition, 'typeName') && (typeof definition.typeName !== 'string' || !TYPE_NAME_PATTERN.test(definition.typeName))) continue;
     const previous = sourcesByName.get(definition.name);
     if (previous) {
       problems.push(problemAt(source, '/name', `the tool name "${definition.name}" is already used by ${previous.file}`, 'tool names must be unique: rename one of them'));
@@ -189,6 +193,8 @@ function definitionErrors(source: SourceFile, errors: ErrorObject[], dialect: Sc
       problem = problemAt(source, error.instancePath, `missing required field "${field}"`, error.instancePath === '' ? `a definition needs name, description and inputSchema` : undefined);
     } else if (error.keyword === 'pattern' && error.instancePath === '/name') {
       problem = problemAt(source, '/name', `the tool name ${JSON.stringify(truncate(String(source.value && (source.value as any).name)))} does not match ${error.params.pattern}`, 'use letters, digits, `_` and `-`, starting with a letter or `_`, at most 64 characters');
+    } else if (error.keyword === 'pattern' && error.instancePath === '/typeName') {
+      problem = problemAt(source, '/typeName', `the typeName ${JSON.stringify(truncate(String((source.value as any).typeName)))} is not a PascalCase identifier`, 'use letters and digits, starting with an upper-case letter, e.g. "CalculateBmiImperial"');
     } else if (/^\/(inputSchema|outputSchema)(\/.*)?\/type(\/\d+)?$/.test(error.instancePath) && (error.keyword === 'enum' || error.keyword === 'type')) {
       const value = resolvePointer(source.value, parsePointer(error.instancePath));
       const typeNames = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];

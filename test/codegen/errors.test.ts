@@ -10,8 +10,9 @@ const cases = readdirSync(FIXTURES).sort();
 describe('generate reports every problem with file:line:column, pointer and hint, and writes nothing', () => {
   it('has a fixture for each error the issue lists', () => {
     expect(cases).toEqual([
-      'bad-default', 'bad-name', 'composed-step', 'duplicate-name', 'example-mismatch', 'invalid-json', 'meta-schema', 'missing-field',
-      'name-collision', 'ref-file', 'ref-pointer', 'root-not-object', 'unknown-field', 'unknown-format', 'unknown-keyword',
+      'bad-default', 'bad-name', 'case-collision', 'composed-step', 'defs-both', 'dialect-mix', 'duplicate-name', 'errors-and-warnings', 'example-mismatch',
+      'invalid-json', 'meta-schema', 'meta-schema-2020', 'missing-field', 'name-collision', 'ref-file', 'ref-pointer', 'root-not-object', 'typo-2020',
+      'unknown-field', 'unknown-format', 'unknown-keyword', 'unsupported-schema',
     ]);
   });
 
