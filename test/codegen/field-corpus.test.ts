@@ -30,6 +30,31 @@ async function cli(project: TempProject, argv: string[]): Promise<{ code: number
   return { code, stdout, stderr };
 }
 
+/** Runs each call through a `ToolOrchestrator` over the project's generated registry (imported through tsx); the answers in the shape of `calls.json`. */
+async function callAll(project: TempProject, calls: CorpusCall[]): Promise<CorpusCall[]> {
+  project.write('check/calls.json', calls);
+  project.write(
+    'check/call.mjs',
+    `import { readFileSync } from 'node:fs';
+import { ToolOrchestrator } from '${path.posix.join('..', project.runtimeImport)}';
+import { createTools } from '../generated/registry.js';
+const orchestrator = new ToolOrchestrator({ tools: createTools() });
+const results = [];
+for (const call of JSON.parse(readFileSync(new URL('./calls.json', import.meta.url), 'utf8'))) {
+  const result = await orchestrator.processToolCall({
+    toolCallRequest: { id: 'c', name: call.tool, arguments: JSON.stringify(call.arguments) },
+    gmiId: 'g', personaId: 'p', personaCapabilities: [], userContext: { userId: 'u' },
+  });
+  results.push(result.isError ? { tool: call.tool, arguments: call.arguments, error: result.errorDetails.code } : { tool: call.tool, arguments: call.arguments, output: result.output });
+}
+await orchestrator.shutdown();
+console.log(JSON.stringify(results));
+`,
+  );
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'check/call.mjs'], { cwd: project.root });
+  return JSON.parse(stdout) as CorpusCall[];
+}
+
 /** A temp project with the corpus's schemas and implementations (their runtime import pointed at this repository). */
 function corpusProject(): TempProject {
   const project = createTempProject();
@@ -55,7 +80,7 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
   it('generates (exit 0) and prints every warning with file:line:column, pointer and hint', () => {
     expect(first.stderr).toBe(readFileSync(path.join(FIXTURE, 'expected-warnings.txt'), 'utf8'));
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^toolsmith: 6 tools \(0 unchanged, skipped\), \d+ files written/);
+    expect(first.stdout).toMatch(/^toolsmith: 7 tools \(0 unchanged, skipped\), \d+ files written/);
     // Real positions only: no warning falls back to the top of a file.
     expect(first.stderr).not.toMatch(/:1:1 /);
   });
@@ -74,6 +99,20 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
     expect(notes).toContain("export type SearchNotesSortOrder = 'newest' | 'oldest';");
     expect(notes).toContain('hits: SearchNotesHit[];');
     expect(project.read('generated/types/parse-range.ts')).toContain('bounds: [number, number];');
+    // A shared schema's `$defs` become shared types, imported (never copied) by the tool that uses them.
+    const place = project.read('generated/types/find-place.ts');
+    expect(place).toContain("import type { Geo, Point } from './shared/geo.js';");
+    expect(place).toContain('near: Point;');
+    expect(project.read('generated/types/shared/geo.ts')).toContain('export interface Point {');
+  });
+
+  it('bundles shared schemas into the $defs a draft-07 tool schema already uses', () => {
+    const base = project.read('generated/schemas/find-place.json');
+    const schemas = JSON.parse(base) as { inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> };
+    expect(Object.keys(schemas.outputSchema.$defs as object)).toEqual(['Geo', 'Place', 'Point']);
+    expect(schemas.outputSchema.definitions).toBeUndefined();
+    expect((schemas.outputSchema.$defs as Record<string, unknown>).Place).toEqual({ $ref: '#/$defs/Geo' });
+    expect(schemas.inputSchema.definitions).toEqual({ Point: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } }, required: ['lat', 'lon'], additionalProperties: false } });
   });
 
   it('type-checks the output and the implementations (tsc, strict)', async () => {
@@ -84,27 +123,7 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
 
   it('answers every call of calls.json as listed, through the orchestrator and the generated validators', async () => {
     const calls = JSON.parse(readFileSync(path.join(FIXTURE, 'calls.json'), 'utf8')) as CorpusCall[];
-    project.write('check/calls.json', calls);
-    project.write(
-      'check/call.mjs',
-      `import { readFileSync } from 'node:fs';
-import { ToolOrchestrator } from '${path.posix.join('..', project.runtimeImport)}';
-import { createTools } from '../generated/registry.js';
-const orchestrator = new ToolOrchestrator({ tools: createTools() });
-const results = [];
-for (const call of JSON.parse(readFileSync(new URL('./calls.json', import.meta.url), 'utf8'))) {
-  const result = await orchestrator.processToolCall({
-    toolCallRequest: { id: 'c', name: call.tool, arguments: JSON.stringify(call.arguments) },
-    gmiId: 'g', personaId: 'p', personaCapabilities: [], userContext: { userId: 'u' },
-  });
-  results.push(result.isError ? { tool: call.tool, arguments: call.arguments, error: result.errorDetails.code } : { tool: call.tool, arguments: call.arguments, output: result.output });
-}
-await orchestrator.shutdown();
-console.log(JSON.stringify(results));
-`,
-    );
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'check/call.mjs'], { cwd: project.root });
-    expect(JSON.parse(stdout)).toEqual(calls);
+    expect(await callAll(project, calls)).toEqual(calls);
   }, 120_000);
 
   it('publishes the 2020-12 tool to MCP as 2020-12 and the others as draft-07', () => {
@@ -138,7 +157,7 @@ console.log(JSON.stringify(results));
     expect(again.code).toBe(0);
     expect(again.stderr).toBe(readFileSync(path.join(FIXTURE, 'expected-warnings.txt'), 'utf8'));
     const cached = await cli(project, ['generate']);
-    expect(cached.stdout).toMatch(/\(6 unchanged, skipped\), 0 files written/);
+    expect(cached.stdout).toMatch(/\(7 unchanged, skipped\), 0 files written/);
     expect(cached.stderr).toBe(readFileSync(path.join(FIXTURE, 'expected-warnings.txt'), 'utf8'));
   }, 120_000);
 });
@@ -166,5 +185,47 @@ describe('the programmatic API', () => {
     } finally {
       project.dispose();
     }
+  }, 120_000);
+});
+
+/**
+ * Tool names with a digit followed by a lower-case letter (`md5sum`, `base64decode`,
+ * `get_v2beta_item`). Their implementations are the generated stubs with a body written in, so
+ * they use whatever names the generator chose.
+ */
+describe('names with digits', () => {
+  const DIGITS = path.join(REPO, 'test/fixtures/field-digit-names');
+  let project: TempProject;
+
+  beforeAll(async () => {
+    project = createTempProject();
+    cpSync(path.join(DIGITS, 'schemas'), path.join(project.root, 'schemas'), { recursive: true });
+    project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+    const result = await cli(project, ['generate']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const bodies = JSON.parse(readFileSync(path.join(DIGITS, 'bodies.json'), 'utf8')) as Record<string, string>;
+    for (const file of readdirSync(path.join(project.root, 'src/tools'))) {
+      const stub = project.read(`src/tools/${file}`);
+      const name = /Implementation of the tool `([^`]+)`/.exec(stub)![1]!;
+      const filled = stub.replace(/void args;\s*return \{\s*success: false,[\s\S]*?\};/, bodies[name]!);
+      expect(filled).not.toBe(stub);
+      project.write(`src/tools/${file}`, filled);
+    }
+  }, 120_000);
+  afterAll(() => project.dispose());
+
+  it('calls each tool correctly', async () => {
+    const calls = JSON.parse(readFileSync(path.join(DIGITS, 'calls.json'), 'utf8')) as CorpusCall[];
+    expect(await callAll(project, calls)).toEqual(calls);
+  }, 120_000);
+
+  // Fails until one naming rule serves every emitter (issue #11 §3: json-schema-to-typescript names
+  // `md5sum`'s input `Md5SumInput`, the base and registry import `Md5sumInput`, TS2724). When that
+  // lands this starts to pass, and `it.fails` must become `it`.
+  it.fails('type-checks (tsc, strict)', async () => {
+    const result = await typeCheck(project, ['generated', 'src']);
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
   }, 120_000);
 });
