@@ -65,7 +65,9 @@ export function normalize(
 ): NormalizeResult {
   const problems: Problem[] = [...loaded.problems];
   const ajv = createGeneratorAjv();
-  const metaAjv: Record<SchemaDialect, Ajv> = { 'draft-07': ajv, '2020-12': createGeneratorAjv({ dialect: '2020-12' }) };
+  // Ajv's 2020-12 class (and its meta-schemas) only for a project that has a 2020-12 schema.
+  let ajv2020: Ajv | undefined;
+  const metaAjv = { 'draft-07': ajv, get '2020-12'() { return (ajv2020 ??= createGeneratorAjv({ dialect: '2020-12' })); } } as Record<SchemaDialect, Ajv>;
   const checkDefinition = ajv.compile(DEFINITION_CHECK);
 
   const shared = indexShared(loaded.shared, problems, metaAjv);
