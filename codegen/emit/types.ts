@@ -100,12 +100,16 @@ function stripDefinitions(schema: JSONSchema7): JSONSchema7 {
 function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: string) => string | undefined, used: Set<string>, tuples2020 = false): JSONSchema7 {
   return mapSchema(schema, '', (node) => {
     const record = node as Record<string, unknown>;
-    const needsRewrite = hasOwn(record, '$ref') || (tuples2020 && hasOwn(record, 'prefixItems')) || hasOwn(record, 'title') || hasOwn(record, '$id') || hasOwn(record, '$schema') || (isObject(record.properties) && hasOwn(record.properties, '__proto__')) || (Array.isArray(record.required) && record.required.includes('__proto__'));
+    const needsRewrite = hasOwn(record, '$ref') || (tuples2020 && (hasOwn(record, 'prefixItems') || record.unevaluatedProperties === false)) || hasOwn(record, 'title') || hasOwn(record, '$id') || hasOwn(record, '$schema') || (isObject(record.properties) && hasOwn(record.properties, '__proto__')) || (Array.isArray(record.required) && record.required.includes('__proto__'));
     if (!needsRewrite) return undefined;
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(record)) {
       if (key === 'title' || key === '$id' || key === '$schema') continue;
       setOwn(out, key, record[key]);
+    }
+    if (tuples2020 && record.unevaluatedProperties === false && !hasOwn(record, 'additionalProperties') && !['allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', '$ref'].some((keyword) => hasOwn(record, keyword))) {
+      // Without composition, 2020-12's `unevaluatedProperties: false` closes the object as `additionalProperties: false` does.
+      setOwn(out, 'additionalProperties', false);
     }
     if (tuples2020 && Array.isArray(record.prefixItems)) {
       // 2020-12 tuples in the draft-07 form json-schema-to-typescript reads: `prefixItems` → `items`, `items` → `additionalItems`.

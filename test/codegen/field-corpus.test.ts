@@ -98,7 +98,11 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
     expect(notes).toContain('filter?: SearchNotesFilter | null;');
     expect(notes).toContain("export type SearchNotesSortOrder = 'newest' | 'oldest';");
     expect(notes).toContain('hits: SearchNotesHit[];');
-    expect(project.read('generated/types/parse-range.ts')).toContain('bounds: [number, number];');
+    const range = project.read('generated/types/parse-range.ts');
+    expect(range).toContain('bounds: [number, number];');
+    // `unevaluatedProperties: false` closes the input type; the output (no such keyword) stays open.
+    expect(range.slice(range.indexOf('export interface ParseRangeInput'), range.indexOf('export interface ParseRangeOutput'))).not.toContain('[k: string]: unknown');
+    expect(range.slice(range.indexOf('export interface ParseRangeOutput'))).toContain('[k: string]: unknown');
     // A shared schema's `$defs` become shared types, imported (never copied) by the tool that uses them.
     const place = project.read('generated/types/find-place.ts');
     expect(place).toContain("import type { Geo, Point } from './shared/geo.js';");
