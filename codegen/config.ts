@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MANIFEST_TARGETS } from './emit/manifests/loss-report.js';
 import { parseSource, problemAt } from './load.js';
 import type { Problem } from './model.js';
 import { closest } from './problems.js';
@@ -68,6 +69,13 @@ function checkConfig(value: unknown, file: string, source: ReturnType<typeof par
       const targets = (entry as { targets?: unknown } | null)?.targets;
       const valid = typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.keys(entry).every((name) => name === 'targets') && (targets === undefined || (Array.isArray(targets) && targets.every((target) => typeof target === 'string')));
       if (!valid) problems.push(at(`/${key}`, '"manifests" must be `{ "targets": ["openai", …] }`'));
+      else if (Array.isArray(targets)) {
+        targets.forEach((target: string, index: number) => {
+          if ((MANIFEST_TARGETS as readonly string[]).includes(target)) return;
+          const suggestion = closest(target, MANIFEST_TARGETS);
+          problems.push(at(`/manifests/targets/${index}`, `unknown manifest target "${target}"`, `${suggestion ? `did you mean \`${suggestion}\`? ` : ''}the targets are: ${MANIFEST_TARGETS.join(', ')}`));
+        });
+      }
     } else if (key === 'capabilities') {
       if (!Array.isArray(entry) || !entry.every((item) => typeof item === 'string')) problems.push(at(`/${key}`, '"capabilities" must be an array of strings'));
     } else if (key === 'format' || key === 'strict') {

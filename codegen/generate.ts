@@ -6,7 +6,7 @@ import { emitManifests, type FileSegments, MANIFEST_TARGETS, type ManifestEmissi
 import { emitRegistry, emitToolSchemaFile } from './emit/registry.js';
 import type { DocRenderer } from './emit/docs.js';
 import { emitToolValidators } from './emit/validators.js';
-import { loadDefinitions } from './load.js';
+import { loadDefinitions, positionOf, type LoadedFiles } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { encoded } from './write.js';
 import { compareStrings } from './naming.js';
@@ -107,7 +107,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems) };
+  if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems.map((problem) => located(problem, loaded))) };
   const cache: GenerationCache = { version: 1, key: cacheKey, tools: {} };
   for (const tool of project.tools) {
     const files: Record<string, string> = {};
@@ -145,6 +145,16 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
   }
   return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings, cache, reused: emitted.reused, inputs, models: nextModels };
+}
+
+/**
+ * An emitter's problem (made from the model, which has no source text) placed at its pointer in
+ * its definition file, so it is reported with a real line and column.
+ */
+function located(problem: Problem, loaded: LoadedFiles): Problem {
+  const source = [...loaded.tools, ...loaded.shared].find((candidate) => candidate.file === problem.file);
+  if (source === undefined || source.value === undefined) return problem;
+  return { ...problem, ...positionOf(source, problem.pointer) };
 }
 
 /** Options of `emitAll`. */

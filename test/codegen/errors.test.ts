@@ -38,3 +38,41 @@ describe('generate reports every problem with file:line:column, pointer and hint
     }
   });
 });
+
+describe('problems found outside the definition checks are placed at real positions too', () => {
+  async function generateIn(project: ReturnType<typeof createTempProject>): Promise<{ code: number; stderr: string }> {
+    let stderr = '';
+    const code = await main(['generate'], { cwd: project.root, stdout: () => undefined, stderr: (text) => (stderr += text) });
+    return { code, stderr };
+  }
+
+  it('an unknown manifest target in the config, at its array item, with "did you mean"', async () => {
+    const project = createTempProject();
+    try {
+      project.write('schemas/a.tool.json', { name: 'a', description: 'A.', inputSchema: { type: 'object' } });
+      project.write('toolsmith.config.json', '{\n  "manifests": { "targets": ["openai", "gemni"] }\n}\n');
+      expect(await generateIn(project)).toEqual({
+        code: 1,
+        stderr:
+          'toolsmith: 1 problem; nothing was written.\n' +
+          'toolsmith.config.json:2:40 /manifests/targets/1: unknown manifest target "gemni"\n' +
+          '    hint: did you mean `gemini`? the targets are: openai, openai-strict, anthropic, gemini, mcp\n',
+      });
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('a schema a manifest target cannot take, at its pointer in the definition file', async () => {
+    const project = createTempProject();
+    try {
+      project.write('schemas/a.tool.json', '{\n  "name": "a",\n  "description": "A.",\n  "inputSchema": {\n    "type": "object",\n    "properties": { "list": { "type": "array" } }\n  }\n}\n');
+      const { code, stderr } = await generateIn(project);
+      expect(code).toBe(1);
+      expect(stderr).toContain("schemas/a.tool.json:6:29 /inputSchema/properties/list: Tool 'a' cannot be sent to openai-strict");
+      expect(stderr).not.toMatch(/:1:1 /);
+    } finally {
+      project.dispose();
+    }
+  });
+});
