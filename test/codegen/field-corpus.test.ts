@@ -7,7 +7,7 @@
  * output type-checks (tsc, strict), every call in `calls.json` answers as listed, and the warnings
  * printed are exactly `expected-warnings.txt`; `--strict` turns them into errors and writes nothing.
  */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
@@ -163,6 +163,16 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
     const cached = await cli(project, ['generate']);
     expect(cached.stdout).toMatch(/\(7 unchanged, skipped\), 0 files written/);
     expect(cached.stderr).toBe(readFileSync(path.join(FIXTURE, 'expected-warnings.txt'), 'utf8'));
+  }, 120_000);
+
+  it('re-emits a cached 2020-12 tool with the same Ajv 2020 validator', async () => {
+    const file = 'generated/validators/parse-range.js';
+    const before = project.read(file);
+    expect(before).toContain('evaluated'); // Ajv 2020's unevaluatedProperties bookkeeping
+    rmSync(path.join(project.root, file));
+    const result = await cli(project, ['generate']);
+    expect(result.stdout).toMatch(/\(6 unchanged, skipped\), 1 files written/);
+    expect(project.read(file)).toBe(before);
   }, 120_000);
 });
 

@@ -102,3 +102,17 @@ describe('compileSchema (the runtime path) accepts what the dialect ignores and 
     expect(() => compileSchema({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' })).toThrow('unsupported $schema "http://json-schema.org/draft-04/schema#"');
   });
 });
+
+describe('MCP entries keep a 2020-12 schema 2020-12', () => {
+  it('stamps draft-07 only on schemas that are draft-07', async () => {
+    const { toMcpTool } = await import('../../src/mcp-tool.js');
+    const entry = toMcpTool({
+      name: 't',
+      description: 'd',
+      inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { p: { prefixItems: [{ type: 'string' }] } } },
+      outputSchema: { type: 'object' },
+    });
+    expect(entry.inputSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(entry.outputSchema?.$schema).toBe('http://json-schema.org/draft-07/schema#');
+  });
+});
