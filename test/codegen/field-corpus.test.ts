@@ -110,6 +110,12 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
     expect(project.read('generated/types/shared/geo.ts')).toContain('export interface Point {');
   });
 
+  it('documents $defs types and links them', () => {
+    const page = project.read('generated/docs/tools/search-notes.md');
+    expect(page).toContain('| `order` | [SearchNotesSortOrder](#searchnotessortorder) | no | `"newest"` |');
+    expect(page).toContain('### SearchNotesFilter');
+  });
+
   it('bundles shared schemas into the $defs a draft-07 tool schema already uses', () => {
     const base = project.read('generated/schemas/find-place.json');
     const schemas = JSON.parse(base) as { inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> };
