@@ -14,7 +14,7 @@ import { normalize } from './normalize.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
 
 export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
-import { sortProblems, splitProblems } from './problems.js';
+import { sortProblems } from './problems.js';
 import { loadTemplates } from './templates/index.js';
 import type { DocTemplates } from './templates/names.js';
 
@@ -66,14 +66,16 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
   const sharedHash = sharedInputsHash(loaded.shared, inputs);
   const models = options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
-  const { project, problems: found } = normalize(loaded, {
+  const { project, problems: errors, warnings: found } = normalize(loaded, {
     isUnchanged: (name, hash) => previous.tools[name]?.hash === hash,
     cached: (source) => {
       const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
       return entry !== undefined && entry.raw === inputs[source.relPath] ? entry.model : undefined;
     },
   });
-  const { errors: problems, warnings } = splitProblems(found, options.strict ?? false);
+  // With `strict`, warnings block the run as errors do (still marked as warnings, for the reader).
+  const problems = options.strict ? sortProblems([...errors, ...found]) : errors;
+  const warnings = options.strict ? [] : found;
   const unknownTargets = (options.manifestTargets ?? []).filter((target) => !(MANIFEST_TARGETS as readonly string[]).includes(target));
   for (const target of unknownTargets) {
     problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });

@@ -10,12 +10,8 @@ export interface Problem {
   pointer: string;
   message: string;
   hint?: string;
-  /**
-   * `warning`: the schema is valid and generates, but something in it is ignored (an unknown
-   * keyword or format, a default Ajv never fills in); printed, and an error only with `--strict`.
-   * Absent: an error, which blocks the run.
-   */
-  severity?: 'warning';
+  /** `'warning'`: reported, does not block the run. Absent: an error. */
+  severity?: 'error' | 'warning';
 }
 
 /** One example of a tool's use, checked against its schemas at generate time. */

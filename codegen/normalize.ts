@@ -9,7 +9,7 @@ import { addValidatorSchema } from './emit/validators.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
-import { asWarning, closest, escapePointerSegment, parsePointer, sortProblems } from './problems.js';
+import { asWarning, closest, escapePointerSegment, isWarning, parsePointer, sortProblems } from './problems.js';
 import { cloneJson, DEFINITION_CONTAINERS, forEachChild, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
 
 export { GENERATOR_VERSION } from './version.js';
@@ -41,6 +41,8 @@ const DIALECT_DOCS: Readonly<Record<SchemaDialect, string>> = {
 export interface NormalizeResult {
   project: ProjectModel;
   problems: Problem[];
+  /** Problems that do not block the run (`severity: 'warning'`), e.g. an unknown keyword that is no typo, or a default Ajv never fills in. */
+  warnings: Problem[];
 }
 
 interface SharedEntry {
@@ -149,10 +151,11 @@ export function normalize(
 
   tools.sort((a, b) => compareStrings(a.name, b.name));
   const sharedModels = [...shared.values()].map((entry) => entry.model).sort((a, b) => compareStrings(a.relPath, b.relPath));
-  const unique = new Map(problems.map((problem) => [`${problem.file}\0${problem.pointer}\0${problem.message}`, problem]));
+  const unique = [...new Map(problems.map((problem) => [`${problem.file}\0${problem.pointer}\0${problem.message}`, problem])).values()];
   return {
     project: deepFreeze({ tools, shared: sharedModels }),
-    problems: sortProblems([...unique.values()]),
+    problems: sortProblems(unique.filter((problem) => !isWarning(problem))),
+    warnings: sortProblems(unique.filter(isWarning)),
   };
 }
 

@@ -18,16 +18,6 @@ export function isWarning(problem: Problem): boolean {
   return problem.severity === 'warning';
 }
 
-/**
- * Splits a run's problems: errors block it and nothing is written; warnings are printed and the run
- * succeeds. With `strict` (CI) warnings block too: they are returned among the errors, still
- * marked as warnings so the reader sees what they are.
- */
-export function splitProblems(problems: readonly Problem[], strict = false): { errors: Problem[]; warnings: Problem[] } {
-  if (strict) return { errors: [...problems], warnings: [] };
-  return { errors: problems.filter((problem) => !isWarning(problem)), warnings: problems.filter(isWarning) };
-}
-
 /** Sorts problems by file, line, column, message (byte-stable). */
 export function sortProblems(problems: Problem[]): Problem[] {
   return problems.sort(
