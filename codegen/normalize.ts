@@ -3,14 +3,14 @@ import { GENERATOR_VERSION } from './version.js';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import definitionMetaSchema from '../tool-definition.schema.json' with { type: 'json' };
-import { classifyFormat, classifyKeyword, DIALECT_URIS, schemaDialect, type SchemaDialect } from '../src/schema-dialect.js';
+import { classifyFormat, classifyKeyword, DIALECT_URIS, findIgnoredDefaults, schemaDialect, type SchemaDialect } from '../src/schema-dialect.js';
 import { createGeneratorAjv, KNOWN_FORMATS, standaloneCode } from './ajv.js';
 import { addValidatorSchema } from './emit/validators.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
 import { asWarning, closest, escapePointerSegment, isWarning, parsePointer, sortProblems } from './problems.js';
-import { cloneJson, DEFINITION_CONTAINERS, forEachChild, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
+import { cloneJson, DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
 
 export { GENERATOR_VERSION } from './version.js';
 
@@ -265,66 +265,24 @@ function checkKeywords(source: SourceFile, schema: JSONSchema7Definition, pointe
   });
 }
 
-/** The keywords whose subschemas Ajv validates without filling in defaults (its "composite rules"). */
-const COMPOSITE_KEYWORDS: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains', 'propertyNames']);
-
 /**
- * Defaults Ajv never fills in, each a warning at its pointer. Ajv fills in a `default` only where it
- * is a property's schema (or a tuple item's), and only outside `anyOf`, `oneOf`, `not`, `if`,
- * `contains` and `propertyNames`, where the value's shape is certain (`assignDefaults` in Ajv; its
- * strict-mode message names an internal variable, "default is ignored for: data5.exact", instead
- * of a position). So a default at the schema root, on a definition (rather than beside the `$ref`
- * that uses it), on an `items` or `additionalProperties` schema, or inside one of those keywords is
- * valid JSON Schema but never used. A `$ref` met inside such a keyword is followed when Ajv inlines
- * its target (a target without `$ref`s of its own).
+ * Defaults Ajv never fills in (`findIgnoredDefaults`), each a warning at its pointer; their
+ * pointers (in the file) are added to `ignored`, so `checkDefaults` leaves them alone.
  */
 function checkIgnoredDefaults(source: SourceFile, schema: Record<string, unknown>, pointer: string, warnings: Problem[], ignored: Set<string> = new Set()): void {
-  const reported = new Set<string>();
-  const report = (at: string, value: unknown, message: string, hint: string) => {
-    if (reported.has(at)) return;
-    reported.add(at);
+  for (const { pointer: at, value, reason } of findIgnoredDefaults(schema)) {
     ignored.add(`${pointer}${at}/default`);
-    warnings.push(asWarning(problemAt(source, `${pointer}${at}/default`, `the default ${truncate(JSON.stringify(value))} is never filled in: ${message}`, hint)));
-  };
-  const followed = new Set<string>();
-  const visit = (node: JSONSchema7Definition, at: string, place: { keyword: string; fillable: boolean; composite?: string }) => {
-    if (!isObject(node)) return;
-    const record = node as Record<string, unknown>;
-    if (hasOwn(record, 'default') && !(place.fillable && place.composite === undefined)) {
-      if (place.composite !== undefined) {
-        report(at, record.default, `it is inside \`${place.composite}\``, `Ajv fills in defaults only outside anyOf, oneOf, not and if: put the default on the property that holds the \`${place.composite}\`, or remove it`);
-      } else if (at === '') {
-        report(at, record.default, 'it is at the schema root', 'defaults are filled in for properties: give each property its own `default`, or remove this one');
-      } else if ((DEFINITION_CONTAINERS as readonly string[]).includes(place.keyword)) {
-        report(at, record.default, 'it is on a definition', 'put the default beside the `$ref` that uses the definition (a property\'s own `default` is filled in)');
-      } else {
-        report(at, record.default, `only a property's (or tuple item's) default is filled in, and this one is under \`${place.keyword}\``, 'put the default on the property that holds this schema, or remove it');
-      }
-    }
-    if (place.composite !== undefined && typeof record.$ref === 'string' && record.$ref.startsWith('#') && !followed.has(record.$ref)) {
-      followed.add(record.$ref);
-      const target = resolvePointer(schema, parsePointer(record.$ref));
-      if (isObject(target) && !containsRef(target)) visit(target as JSONSchema7, record.$ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite });
-    }
-    const tuple = Array.isArray(record.items);
-    forEachChildOf(record, at, (child, childAt, keyword) => {
-      const composite = place.composite ?? (COMPOSITE_KEYWORDS.has(keyword) ? keyword : undefined);
-      visit(child, childAt, { keyword, fillable: keyword === 'properties' || (keyword === 'items' && tuple), ...(composite !== undefined ? { composite } : {}) });
-    });
-  };
-  visit(schema as JSONSchema7, '', { keyword: '', fillable: false });
-}
-
-/** True when a schema holds a `$ref` anywhere (Ajv then compiles a reference to it as a function of its own rather than inline). */
-function containsRef(schema: unknown): boolean {
-  if (Array.isArray(schema)) return schema.some(containsRef);
-  if (!isObject(schema)) return false;
-  return Object.keys(schema).some((key) => (key === '$ref' && typeof schema[key] === 'string') || (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && containsRef(schema[key])));
-}
-
-/** `forEachChild`, with the keyword each child sits under. */
-function forEachChildOf(node: Record<string, unknown>, at: string, each: (child: JSONSchema7Definition, pointer: string, keyword: string) => void): void {
-  forEachChild(node as JSONSchema7, at, (child, childPointer) => each(child, childPointer, parsePointer(childPointer.slice(at.length))[0] ?? ''));
+    const shown = truncate(JSON.stringify(value));
+    const [message, hint] =
+      reason.kind === 'composite'
+        ? [`it is inside \`${reason.keyword}\``, `Ajv fills in defaults only outside anyOf, oneOf, not and if: put the default on the property that holds the \`${reason.keyword}\`, or remove it`]
+        : reason.kind === 'root'
+          ? ['it is at the schema root', 'defaults are filled in for properties: give each property its own `default`, or remove this one']
+          : reason.kind === 'definition'
+            ? ['it is on a definition', "put the default beside the `$ref` that uses the definition (a property's own `default` is filled in)"]
+            : [`only a property's (or tuple item's) default is filled in, and this one is under \`${reason.keyword}\``, 'put the default on the property that holds this schema, or remove it'];
+    warnings.push(asWarning(problemAt(source, `${pointer}${at}/default`, `the default ${shown} is never filled in: ${message}`, hint)));
+  }
 }
 
 function indexShared(sources: SourceFile[], problems: Problem[], metaAjv: Record<SchemaDialect, Ajv>): Map<string, SharedEntry> {

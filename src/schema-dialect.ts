@@ -195,3 +195,105 @@ export function formatsIn(schema: unknown, out: Set<string> = new Set(), seen: S
   }
   return out;
 }
+
+/** Where a `default` Ajv never fills in sits, and why (see `findIgnoredDefaults`). */
+export interface IgnoredDefault {
+  /** JSON pointer of the schema node that carries the `default`. */
+  readonly pointer: string;
+  readonly value: unknown;
+  /** `composite`: inside `keyword` (anyOf, oneOf, not, if, contains, propertyNames); `root`; `definition`; `other`: under `keyword` (items, additionalProperties, an anyOf branch itself, ...). */
+  readonly reason: { kind: 'composite'; keyword: string } | { kind: 'root' } | { kind: 'definition' } | { kind: 'other'; keyword: string };
+}
+
+const MAP_CHILDREN = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'];
+const ONE_CHILD = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const LIST_CHILDREN = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const COMPOSITE = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains', 'propertyNames']);
+
+function isSchemaRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Calls `each` for every direct subschema of a schema object, with its pointer and the keyword it sits under. */
+function forEachSubschema(node: Record<string, unknown>, pointer: string, each: (child: unknown, pointer: string, keyword: string) => void): void {
+  const own = (key: string) => Object.prototype.hasOwnProperty.call(node, key);
+  for (const keyword of MAP_CHILDREN) {
+    const map = own(keyword) ? node[keyword] : undefined;
+    if (isSchemaRecord(map)) for (const key of Object.keys(map)) each(map[key], `${pointer}/${keyword}/${escapeSegment(key)}`, keyword);
+  }
+  for (const keyword of ONE_CHILD) if (own(keyword) && isSchemaRecord(node[keyword])) each(node[keyword], `${pointer}/${keyword}`, keyword);
+  for (const keyword of LIST_CHILDREN) {
+    const list = own(keyword) ? node[keyword] : undefined;
+    if (Array.isArray(list)) list.forEach((child, index) => each(child, `${pointer}/${keyword}/${index}`, keyword));
+  }
+  if (own('items')) {
+    const items = node.items;
+    if (Array.isArray(items)) items.forEach((child, index) => each(child, `${pointer}/items/${index}`, 'items'));
+    else if (isSchemaRecord(items)) each(items, `${pointer}/items`, 'items');
+  }
+  const dependencies = own('dependencies') ? node.dependencies : undefined;
+  if (isSchemaRecord(dependencies)) for (const key of Object.keys(dependencies)) if (isSchemaRecord(dependencies[key])) each(dependencies[key], `${pointer}/dependencies/${escapeSegment(key)}`, 'dependencies');
+}
+
+function resolveLocal(root: unknown, ref: string): unknown {
+  let current: unknown = root;
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current) && /^(0|[1-9][0-9]*)$/.test(segment)) current = current[Number(segment)];
+    else if (isSchemaRecord(current) && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment];
+    else return undefined;
+  }
+  return current;
+}
+
+function containsRef(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(containsRef);
+  if (!isSchemaRecord(schema)) return false;
+  return Object.keys(schema).some((key) => (key === '$ref' && typeof schema[key] === 'string') || (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && containsRef(schema[key])));
+}
+
+/**
+ * Every `default` Ajv never fills in. Ajv fills in a default only where it is a property's schema
+ * (or a draft-07 tuple item's), and only outside `anyOf`, `oneOf`, `not`, `if`, `contains` and
+ * `propertyNames`, where the value's shape is certain (`assignDefaults` in Ajv; its strict-mode
+ * message names a generated variable, "default is ignored for: data5.exact", not a position). So a
+ * default at the root, on a definition (rather than beside the `$ref` that uses it), on an `items`
+ * or `additionalProperties` schema, or inside one of those keywords is valid but never used. A
+ * `$ref` met inside such a keyword is followed when Ajv inlines its target (one without `$ref`s of
+ * its own). The generator warns about each (with its position); neither it nor the runtime checks
+ * them against their schemas, since they can never be filled in and then rejected.
+ */
+export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
+  const found = new Map<string, IgnoredDefault>();
+  const followed = new Set<string>();
+  const visit = (node: unknown, pointer: string, place: { keyword: string; fillable: boolean; composite?: string }, depth: number) => {
+    if (!isSchemaRecord(node) || depth > 256) return;
+    if (Object.prototype.hasOwnProperty.call(node, 'default') && !(place.fillable && place.composite === undefined) && !found.has(pointer)) {
+      const reason: IgnoredDefault['reason'] =
+        place.composite !== undefined
+          ? { kind: 'composite', keyword: place.composite }
+          : pointer === ''
+            ? { kind: 'root' }
+            : place.keyword === 'definitions' || place.keyword === '$defs'
+              ? { kind: 'definition' }
+              : { kind: 'other', keyword: place.keyword };
+      found.set(pointer, { pointer, value: node.default, reason });
+    }
+    if (place.composite !== undefined && typeof node.$ref === 'string' && node.$ref.startsWith('#') && !followed.has(node.$ref)) {
+      followed.add(node.$ref);
+      const target = resolveLocal(schema, node.$ref);
+      if (isSchemaRecord(target) && !containsRef(target)) visit(target, node.$ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
+    }
+    const tuple = Array.isArray(node.items);
+    forEachSubschema(node, pointer, (child, childPointer, keyword) => {
+      const composite = place.composite ?? (COMPOSITE.has(keyword) ? keyword : undefined);
+      visit(child, childPointer, { keyword, fillable: keyword === 'properties' || (keyword === 'items' && tuple), ...(composite !== undefined ? { composite } : {}) }, depth + 1);
+    });
+  };
+  visit(schema, '', { keyword: '', fillable: false }, 0);
+  return [...found.values()];
+}

@@ -116,3 +116,32 @@ describe('MCP entries keep a 2020-12 schema 2020-12', () => {
     expect(entry.outputSchema?.$schema).toBe('http://json-schema.org/draft-07/schema#');
   });
 });
+
+describe('findIgnoredDefaults', () => {
+  it('finds each default Ajv never fills in, with why, and none it does fill in', async () => {
+    const { findIgnoredDefaults } = await import('../../src/schema-dialect.js');
+    expect(
+      findIgnoredDefaults({
+        type: 'object',
+        default: {},
+        properties: {
+          filled: { type: 'string', default: 'a' },
+          list: { type: 'array', items: { default: 1 } },
+          tuple: { type: 'array', items: [{ default: 2 }] },
+          either: { anyOf: [{ type: 'object', properties: { x: { default: 3 } } }, { $ref: '#/definitions/Inline' }, { $ref: '#/definitions/Separate' }] },
+        },
+        definitions: {
+          Inline: { type: 'object', properties: { i: { default: 4 } } },
+          Separate: { type: 'object', properties: { s: { default: 5 }, r: { $ref: '#/definitions/Leaf' } } },
+          Leaf: { type: 'string', default: 'leaf' },
+        },
+      }),
+    ).toEqual([
+      { pointer: '', value: {}, reason: { kind: 'root' } },
+      { pointer: '/properties/list/items', value: 1, reason: { kind: 'other', keyword: 'items' } },
+      { pointer: '/properties/either/anyOf/0/properties/x', value: 3, reason: { kind: 'composite', keyword: 'anyOf' } },
+      { pointer: '/definitions/Inline/properties/i', value: 4, reason: { kind: 'composite', keyword: 'anyOf' } },
+      { pointer: '/definitions/Leaf', value: 'leaf', reason: { kind: 'definition' } },
+    ]);
+  });
+});
