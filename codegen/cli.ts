@@ -199,12 +199,18 @@ async function createProjectOrchestrator(generateOptions: GenerateOptions): Prom
  * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
  * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
  */
-export async function runServe(flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string }, io: Io = defaultIo): Promise<number> {
+export async function runServe(
+  flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; maxMessageBytes?: string; shutdownTimeout?: string },
+  io: Io = defaultIo,
+): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
     return EXIT.invalid;
   }
+  const maxMessageBytes = positiveInteger(flags.maxMessageBytes, '--max-message-bytes', io);
+  const shutdownTimeoutMs = positiveInteger(flags.shutdownTimeout, '--shutdown-timeout', io, true);
+  if (maxMessageBytes === null || shutdownTimeoutMs === null) return EXIT.usage;
   const orchestrator = await createProjectOrchestrator(generateOptions);
   const { serveStdio } = await import('../src/mcp.js');
   const { shutdown } = await serveStdio(orchestrator, {
@@ -213,9 +219,25 @@ export async function runServe(flags: Pick<CommonFlags, 'config' | 'out'> & { ca
     capabilities: flags.capability ?? config.capabilities ?? [],
     persona: { personaId: flags.persona ?? 'mcp' },
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
+    ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+    ...(shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs }),
   });
   for (const failure of shutdown.errors) io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
+  if (shutdown.errors.some((failure) => (failure.error as { code?: unknown } | undefined)?.code === 'TIMEOUT')) {
+    // A tool left running past the deadline may hold the event loop open (a socket, a timer): the
+    // client is gone and everything else is closed, so exit once this turn is over.
+    setTimeout(() => process.exit(), 0).unref();
+  }
   return EXIT.ok;
+}
+
+/** A flag's value as a positive integer (zero allowed when `zero`); `undefined` when absent, `null` (after a message) when malformed. */
+function positiveInteger(value: string | undefined, flag: string, io: Io, zero = false): number | undefined | null {
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isSafeInteger(number) && (zero || number > 0)) return number;
+  io.stderr(`toolsmith serve: ${flag} needs a ${zero ? 'non-negative' : 'positive'} integer; got ${JSON.stringify(value)}.\n`);
+  return null;
 }
 
 /** `call`: one tool call through the orchestrator, printed as JSON. */
@@ -301,6 +323,8 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       ),
     )
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
+    .option('--max-message-bytes <n>', 'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)')
+    .option('--shutdown-timeout <ms>', 'when the client disconnects, how long calls in flight and tool shutdowns may take before the server exits anyway (default 5000)')
     .addHelpText('after', '\nExample (an MCP client config): { "command": "npx", "args": ["toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n')
     .action(async (flags) => setExit(await runServe(flags, io)));
   return program;

@@ -4,8 +4,10 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import definitionMetaSchema from '../tool-definition.schema.json' with { type: 'json' };
 import { classifyFormat, classifyKeyword, DIALECT_URIS, findIgnoredDefaults, schemaDialect, type SchemaDialect } from '../src/schema-dialect.js';
-import { createGeneratorAjv, KNOWN_FORMATS, standaloneCode } from './ajv.js';
+import { allowUnknownFormats, createGeneratorAjv, KNOWN_FORMATS, standaloneCode } from './ajv.js';
 import { addValidatorSchema } from './emit/validators.js';
+import { prepareValidatorSchema } from '../src/schema-defaults.js';
+import { coerceWhereNeeded } from '../src/validator-runtime.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
@@ -78,7 +80,6 @@ export function normalize(
 
   const problemCount = new Map<SourceFile, number>();
   const toolWarnings = new Map<SourceFile, Problem[]>();
-  const ignoredDefaultsBySource = new Map<SourceFile, Set<string>>();
   for (const source of loaded.tools) {
     if (source.value === undefined) continue;
     // Built from these very bytes by the last successful run: no definition, keyword or example check can fail.
@@ -97,7 +98,6 @@ export function normalize(
     const before = problems.length;
     if (!checkDefinition(definition)) problems.push(...definitionErrors(source, checkDefinition.errors ?? []));
     const warnings: Problem[] = [];
-    const ignoredDefaults = new Set<string>();
     const dialects = new Set<SchemaDialect>();
     for (const key of SCHEMA_FIELDS) {
       if (!hasOwn(definition, key) || !isObject(definition[key])) continue;
@@ -108,9 +108,8 @@ export function normalize(
       }
       dialects.add(dialect);
       checkKeywords(source, definition[key], `/${key}`, problems, dialect, warnings);
-      checkIgnoredDefaults(source, definition[key], `/${key}`, warnings, ignoredDefaults);
+      checkIgnoredDefaults(source, definition[key], `/${key}`, warnings);
     }
-    if (ignoredDefaults.size > 0) ignoredDefaultsBySource.set(source, ignoredDefaults);
     problems.push(...warnings);
     if (warnings.length > 0) toolWarnings.set(source, warnings);
     if (isObject(definition.inputSchema) && definition.inputSchema.type !== 'object') {
@@ -137,10 +136,13 @@ export function normalize(
       continue;
     }
     if (!isObject(definition.inputSchema) || (definition.outputSchema !== undefined && !isObject(definition.outputSchema))) continue;
-    const model = buildTool(source, definition, shared, problems, (problemCount.get(source) ?? 0) > 0, options.isUnchanged, ignoredDefaultsBySource.get(source));
+    const defaultWarnings: Problem[] = [];
+    const model = buildTool(source, definition, shared, problems, (problemCount.get(source) ?? 0) > 0, options.isUnchanged, defaultWarnings);
+    problems.push(...defaultWarnings);
     if (model) {
-      const warnings = toolWarnings.get(source);
-      if (warnings !== undefined) model.warnings = warnings;
+      // The model keeps its file's warnings: a later run that reuses it (cache.ts `readModels`) reports them again.
+      const warnings = [...(toolWarnings.get(source) ?? []), ...defaultWarnings];
+      if (warnings.length > 0) model.warnings = warnings;
       tools.push(model);
     }
   }
@@ -266,12 +268,11 @@ function checkKeywords(source: SourceFile, schema: JSONSchema7Definition, pointe
 }
 
 /**
- * Defaults Ajv never fills in (`findIgnoredDefaults`), each a warning at its pointer; their
- * pointers (in the file) are added to `ignored`, so `checkDefaults` leaves them alone.
+ * Defaults Ajv never fills in (`findIgnoredDefaults`), each a warning at its pointer (the defaults
+ * check, `findDefaultMismatches`, leaves them alone: they cannot be filled in and rejected).
  */
-function checkIgnoredDefaults(source: SourceFile, schema: Record<string, unknown>, pointer: string, warnings: Problem[], ignored: Set<string> = new Set()): void {
+function checkIgnoredDefaults(source: SourceFile, schema: Record<string, unknown>, pointer: string, warnings: Problem[]): void {
   for (const { pointer: at, value, reason } of findIgnoredDefaults(schema)) {
-    ignored.add(`${pointer}${at}/default`);
     const shown = truncate(JSON.stringify(value));
     const [message, hint] =
       reason.kind === 'composite'
@@ -521,7 +522,7 @@ function resolvePointer(root: unknown, segments: string[]): unknown {
   return current;
 }
 
-function buildTool(source: SourceFile, definition: Record<string, any>, shared: Map<string, SharedEntry>, problems: Problem[], hadProblems: boolean, isUnchanged?: (name: string, hash: string) => boolean, ignoredDefaults?: ReadonlySet<string>): ToolModel | undefined {
+function buildTool(source: SourceFile, definition: Record<string, any>, shared: Map<string, SharedEntry>, problems: Problem[], hadProblems: boolean, isUnchanged?: (name: string, hash: string) => boolean, warnings: Problem[] = problems): ToolModel | undefined {
   const names = toolNames(definition.name, definition.typeName);
   // One dialect per tool (checked with the definition): the input schema's.
   const dialect = schemaDialect(definition.inputSchema) ?? 'draft-07';
@@ -557,21 +558,26 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   // source becomes the tool's validator module (emit/validators.ts only lays it out). Schemas were
   // checked against draft-07 with the definition, so Ajv's own meta-schema pass is skipped.
   const toolAjv = unchanged ? undefined : createGeneratorAjv({ code: true, overrides: { validateSchema: false }, dialect });
-  const inputValidator = toolAjv ? compileChecked(toolAjv, input.bundled, 'input', source, '/inputSchema', problems) : undefined;
-  const outputValidator = toolAjv && output ? compileChecked(toolAjv, output.bundled, 'output', source, '/outputSchema', problems) : undefined;
-  if (problems.length > before) return undefined;
-
-  if (!unchanged) {
-    checkDefaults(toolAjv!, input.bundled, source, '/inputSchema', problems, ignoredDefaults);
-    if (output) checkDefaults(toolAjv!, output.bundled, source, '/outputSchema', problems, ignoredDefaults);
+  if (toolAjv) {
+    // The defaults check compiles parts of the schemas: the formats the dialect ignores are declared first.
+    allowUnknownFormats(toolAjv, input.bundled);
+    if (output) allowUnknownFormats(toolAjv, output.bundled);
   }
+  // Defaults are checked first: a `default: null` the schema does not allow is left out of the validator.
+  const defaultProblems: Problem[] = [];
+  const inputChecked = toolAjv ? checkDefaults(toolAjv, input.bundled, source, '/inputSchema', defaultProblems) : input.bundled;
+  const outputChecked = toolAjv && output ? checkDefaults(toolAjv, output.bundled, source, '/outputSchema', defaultProblems) : output?.bundled;
+  const inputValidator = toolAjv ? compileChecked(toolAjv, inputChecked, 'input', source, '/inputSchema', problems) : undefined;
+  const outputValidator = toolAjv && outputChecked ? compileChecked(toolAjv, outputChecked, 'output', source, '/outputSchema', problems) : undefined;
+  if (problems.length > before) return undefined;
+  for (const problem of defaultProblems) (problem.severity === 'warning' ? warnings : problems).push(problem);
   const examples: ToolExample[] = [];
   (definition.examples ?? []).forEach((example: ToolExample, index: number) => {
     examples.push(cloneJson(example));
     if (unchanged) return;
-    checkExample(inputValidator!, example.input, source, `/examples/${index}/input`, 'input', problems);
+    checkExample(coerceWhereNeeded(inputValidator!), example.input, source, `/examples/${index}/input`, 'input', problems);
     if (example.output !== undefined) {
-      if (outputValidator) checkExample(outputValidator, example.output, source, `/examples/${index}/output`, 'output', problems);
+      if (outputValidator) checkExample(coerceWhereNeeded(outputValidator), example.output, source, `/examples/${index}/output`, 'output', problems);
       else problems.push(problemAt(source, `/examples/${index}/output`, 'the example has an output but the tool has no outputSchema', 'add an outputSchema or remove the example output'));
     }
   });
@@ -628,58 +634,27 @@ function checkExample(validate: ValidateFunction, value: unknown, source: Source
   }
 }
 
-/** A `default` that breaks its own schema would be filled in and then fail validation: an error here. */
-function checkDefaults(ajv: Ajv, root: JSONSchema7, source: SourceFile, pointer: string, problems: Problem[], ignored?: ReadonlySet<string>): void {
-  const entries: { at: string; schema: Record<string, unknown>; value: unknown }[] = [];
-  walkSchema(root, '', (node, at) => {
-    // A default Ajv never fills in (warned about by `checkIgnoredDefaults`) cannot be filled in and rejected.
-    if (!hasOwn(node, 'default') || ignored?.has(`${pointer}${at}/default`)) return;
-    const subschema: Record<string, unknown> = {};
-    for (const key of Object.keys(node)) if (key !== 'default') setOwn(subschema, key, (node as Record<string, unknown>)[key]);
-    entries.push({ at, schema: subschema, value: node.default });
-  });
-  if (entries.length === 0) return;
-  const report = (entry: (typeof entries)[number], first: ErrorObject | undefined, instancePath: string) => {
-    problems.push(problemAt(source, `${pointer}${entry.at}/default`, `the default ${truncate(JSON.stringify(entry.value))} does not match its own schema: ${instancePath || '/'} ${first?.message ?? ''}`.trimEnd(), 'fix the default or the schema: it would be filled in and then rejected'));
-  };
-  // One compile checks every default: each one's schema (without its `default`) is a property of a
-  // wrapper that also carries the root's `definitions`, so `#/definitions/…` refs resolve as before.
-  const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
-  entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
-  for (const container of DEFINITION_CONTAINERS) if (hasOwn(root, container)) setOwn(wrapper, container, (root as Record<string, unknown>)[container]);
-  let validate: ValidateFunction | undefined;
-  try {
-    validate = ajv.compile(wrapper);
-  } catch {
-    validate = undefined;
+/**
+ * A `default` that breaks its own schema (checked without coercion) would be filled in and then
+ * rejected, or filled in converted: an error here. `default: null` where the schema does not allow
+ * null (the "no default" idiom) is a warning instead, and is left out of the validator: the
+ * returned schema is the one to compile (the published schema keeps the default as written).
+ */
+function checkDefaults(ajv: Ajv, root: JSONSchema7, source: SourceFile, pointer: string, problems: Problem[]): JSONSchema7 {
+  const prepared = prepareValidatorSchema(ajv, root);
+  for (const entry of prepared.mismatches) {
+    const problem = problemAt(
+      source,
+      `${pointer}${entry.pointer}/default`,
+      entry.noDefaultIdiom
+        ? 'the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)'
+        : `the default ${truncate(JSON.stringify(entry.value))} does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`.trimEnd(),
+      entry.noDefaultIdiom ? 'remove `"default": null`, or allow null (`"type": ["string", "null"]` or `anyOf` with `{ "type": "null" }`) if null is meant' : 'fix the default or the schema: it would be filled in and then rejected',
+    );
+    if (entry.noDefaultIdiom) problem.severity = 'warning';
+    problems.push(problem);
   }
-  if (validate !== undefined) {
-    const data: Record<string, unknown> = {};
-    entries.forEach((entry, index) => setOwn(data, String(index), cloneJson(entry.value)));
-    if (validate(data)) return;
-    const reported = new Set<number>();
-    for (const error of validate.errors ?? []) {
-      const match = /^\/(\d+)(.*)$/.exec(error.instancePath);
-      if (match === null) continue;
-      const index = Number(match[1]);
-      if (reported.has(index)) continue;
-      reported.add(index);
-      report(entries[index]!, error, match[2]!);
-    }
-    return;
-  }
-  // The wrapper did not compile (e.g. a `$ref` meant for the whole schema): check each default alone.
-  for (const entry of entries) {
-    const subschema = entry.schema;
-    if (entry.at !== '') for (const container of DEFINITION_CONTAINERS) if (hasOwn(root, container)) setOwn(subschema, container, (root as Record<string, unknown>)[container]);
-    let single: ValidateFunction;
-    try {
-      single = ajv.compile(subschema);
-    } catch {
-      continue; // the whole schema's compile reports it
-    }
-    if (!single(cloneJson(entry.value))) report(entry, single.errors?.[0], single.errors?.[0]?.instancePath ?? '');
-  }
+  return prepared.schema;
 }
 
 const REFERENCE = /^\$(input|steps)((?:\.[^.]+)*)$/;

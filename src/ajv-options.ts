@@ -6,6 +6,9 @@ import type { Options } from 'ajv';
  * (they are usually typos); `x-` extension keywords are allowed (see `allowExtensionKeywords`).
  * `ownProperties`: a property named `constructor` or `toString` is present only when the value has
  * it as its own (without it, `required: ["constructor"]` accepts `{}` through the prototype).
+ * `coerceTypes: false`: Ajv's coercion converts at every `type` it meets, inside every `anyOf`/`oneOf`
+ * branch, even when another branch accepts the value as sent; toolsmith coerces only where a value
+ * does not validate as sent (`coerceWhereNeeded` in validator-runtime.ts wraps every validator).
  */
 export const AJV_OPTIONS = Object.freeze({
   strict: true,
@@ -15,7 +18,7 @@ export const AJV_OPTIONS = Object.freeze({
   strictTuples: false,
   strictRequired: false,
   allowUnionTypes: true,
-  coerceTypes: true,
+  coerceTypes: false,
   useDefaults: true,
   allErrors: true,
   validateFormats: true,

@@ -196,8 +196,8 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
 
   [LOAD_TOOL](): Promise<ITool<TInput, TOutput>> {
     const state = (this.#state ??= {});
-    return (state.loading ??= this.#set
-      .load(this.#entry)
+    // A loader that throws or answers a non-promise becomes a rejected load, not an exception.
+    return (state.loading ??= new Promise<ITool>((resolve) => resolve(this.#set.load(this.#entry)))
       .then((tool) => {
         if (tool === null || typeof tool !== 'object' || tool.name !== this.name) {
           throw new ToolsmithError('INVALID_TOOL', `The loader of tool '${this.name}' answered ${tool === null || typeof tool !== 'object' ? 'no tool' : `tool '${String(tool.name)}'`}.`);

@@ -3,6 +3,8 @@ import type { Ajv } from 'ajv';
 import { AJV_OPTIONS, ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from './ajv-options.js';
 import { ToolsmithError, describeThrown, truncateText } from './errors.js';
 import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './schema-dialect.js';
+import { describeDefaultMismatch, prepareValidatorSchema } from './schema-defaults.js';
+import { coerceWhereNeeded } from './validator-runtime.js';
 import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './tool.js';
 
 /**
@@ -74,9 +76,11 @@ function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
 }
 
 /**
- * Compiles a draft-07 (or, by its `$schema`, 2020-12) schema once with runtime Ajv and the options the generator uses. Throws a
- * `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile (unknown keyword or format,
- * unresolvable `$ref`, ...).
+ * Compiles a draft-07 (or, by its `$schema`, 2020-12) schema once with runtime Ajv and the options
+ * the generator uses, into a validator that fills defaults and coerces only where the value does not
+ * validate as sent (`coerceWhereNeeded`). A `default: null` the schema does not allow is left out
+ * (never filled in). Throws a `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile
+ * (a near-typo keyword or format, unresolvable `$ref`, a `default` that breaks its own schema, ...).
  */
 export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): ValidateFunction<T> {
   const dialect = schemaDialect(schema);
@@ -90,8 +94,14 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
   }
   allowExtensionKeywords(ajv, schema);
   allowUnknownFormats(ajv, schema);
+  const prepared = prepareValidatorSchema(ajv, schema);
+  const wrong = prepared.mismatches.filter((entry) => !entry.noDefaultIdiom);
+  if (wrong.length > 0) {
+    const more = wrong.length > 1 ? ` (and ${wrong.length - 1} more)` : '';
+    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeDefaultMismatch(wrong[0]!)}${more}. Fix the default or the schema: it would be filled in and then rejected.`);
+  }
   try {
-    return ajv.compile<T>(schema) as ValidateFunction<T>;
+    return coerceWhereNeeded(ajv.compile(prepared.schema)) as unknown as ValidateFunction<T>;
   } catch (error) {
     // Another schema with the same `$id` was compiled before: this one gets an instance of its own.
     if (error instanceof Error && /already exists/.test(error.message)) {
@@ -99,7 +109,7 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
       allowExtensionKeywords(fresh, schema);
       allowUnknownFormats(fresh, schema);
       try {
-        return fresh.compile<T>(schema) as ValidateFunction<T>;
+        return coerceWhereNeeded(fresh.compile(prepared.schema)) as unknown as ValidateFunction<T>;
       } catch (retryError) {
         error = retryError;
       }
@@ -315,7 +325,7 @@ export function stripOptionalNulls(data: unknown, plan: NullPlan): void {
   }
 }
 
-/** The answer of `SchemaValidator.validate`: the coerced copy, and the problems when invalid. */
+/** The answer of `SchemaValidator.validate`: the checked copy (defaults filled, coerced where needed), and the problems when invalid. */
 export type ValidationOutcome<T> =
   | { readonly valid: true; readonly value: T; readonly errors?: undefined }
   | { readonly valid: false; readonly value: unknown; readonly errors: ValidationIssue[] };
@@ -346,7 +356,7 @@ const ROOT_DATA_CONTEXT = Object.freeze({ instancePath: '' });
  * `schemaError` says why (the tool can still be registered; its calls fail `SCHEMA_INVALID`).
  */
 export class SchemaValidator<T = unknown> {
-  /** The Ajv validate function (coerces and fills defaults in place); absent when `schemaError` is set. */
+  /** The validate function (fills defaults, coerces only where needed, in place); absent when `schemaError` is set. */
   readonly validateFunction: ValidateFunction<T> | undefined;
   /** Why the schema did not compile, or `undefined`. */
   readonly schemaError: string | undefined;
@@ -373,10 +383,15 @@ export class SchemaValidator<T = unknown> {
   }
 
   /**
-   * Validates `data` **in place** (removing optional `null`s, coercing, filling defaults) and
-   * returns the problems, or `undefined` when valid. Pass a copy you own (`copyJsonValue`).
+   * Validates `data` **in place** (removing optional `null`s, filling defaults, coercing only what
+   * does not validate as sent) and returns the problems, or `undefined` when valid. Pass a copy you
+   * own (`copyJsonValue`). A root value (not an object) cannot be replaced in place: use `validate`.
    */
   check(data: unknown): ValidationIssue[] | undefined {
+    return this.run(data, ROOT_DATA_CONTEXT);
+  }
+
+  private run(data: unknown, dataContext: object): ValidationIssue[] | undefined {
     const validateFunction = this.validateFunction;
     if (validateFunction === undefined) {
       throw new ToolsmithError('SCHEMA_INVALID', this.schemaError ?? 'Schema does not compile.');
@@ -384,7 +399,7 @@ export class SchemaValidator<T = unknown> {
     if (this.nullPlan !== undefined) stripOptionalNulls(data, this.nullPlan);
     let valid: boolean;
     try {
-      valid = (validateFunction as RootCall)(data, ROOT_DATA_CONTEXT);
+      valid = (validateFunction as RootCall)(data, dataContext as { readonly instancePath: string });
     } catch (error) {
       // A validator that throws on some data (Ajv's fast-deep-equal does, on an object whose
       // `toString` is a string) rejects it rather than failing the call with an internal error.
@@ -393,10 +408,14 @@ export class SchemaValidator<T = unknown> {
     return valid ? undefined : toValidationIssues(validateFunction.errors);
   }
 
-  /** Validates a copy of `value`; the caller's value is never changed. */
+  /**
+   * Validates a copy of `value`; the caller's value is never changed. Unlike `check`, a root value
+   * that needed coercion (`"3"` for `type: number`) is answered coerced.
+   */
   validate(value: unknown): ValidationOutcome<T> {
-    const copy = copyJsonValue(value);
-    const errors = this.check(copy);
-    return errors === undefined ? { valid: true, value: copy as T } : { valid: false, value: copy, errors };
+    const holder = [copyJsonValue(value)];
+    const errors = this.run(holder[0], { instancePath: '', parentData: holder, parentDataProperty: 0, rootData: holder[0] });
+    const result = holder[0];
+    return errors === undefined ? { valid: true, value: result as T } : { valid: false, value: result, errors };
   }
 }

@@ -47,9 +47,189 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** What `coerceValue` answers when Ajv's rules do not convert the value to the type. */
+export const NOT_COERCIBLE: unique symbol = Symbol('not coercible');
+
+/**
+ * Ajv's type coercion (`coerceTypes: true`, lib/compile/validate/dataType.ts) of one scalar to one
+ * type: number/boolean/null → string; boolean, null or a numeric string → number (integer: whole);
+ * `"true"`/`1` and `"false"`/`0`/`null` → boolean; `""`/`0`/`false` → null. Objects and arrays
+ * never convert. Kept to Ajv's rules so a value coerces exactly as it always did — only where.
+ */
+export function coerceValue(value: unknown, type: string): unknown {
+  const kind = typeof value;
+  switch (type) {
+    case 'string':
+      if (kind === 'number' || kind === 'boolean') return String(value);
+      if (value === null) return '';
+      break;
+    case 'number':
+    case 'integer': {
+      if (kind === 'boolean' || value === null) return Number(value);
+      if (kind !== 'string' || value === '') break;
+      const number = Number(value);
+      if (Number.isNaN(number) || (type === 'integer' && number % 1 !== 0 && Number.isFinite(number))) break;
+      return number;
+    }
+    case 'boolean':
+      if (value === 'false' || value === 0 || value === null) return false;
+      if (value === 'true' || value === 1) return true;
+      break;
+    case 'null':
+      if (value === '' || value === 0 || value === false) return null;
+      break;
+  }
+  return NOT_COERCIBLE;
+}
+
+/** Ajv's data context (the second parameter of every Ajv validate function). */
+interface DataContext {
+  readonly instancePath?: string;
+  readonly parentData?: Record<string | number, unknown>;
+  readonly parentDataProperty?: string | number;
+  readonly rootData?: unknown;
+}
+
+/** The error shape the coercion step reads: Ajv's `type` errors carry `params.type`. */
+interface ErrorLike {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly params: Record<string, any>;
+  readonly schemaPath?: string;
+}
+
+/** An Ajv validate function, compiled or standalone, validating without coercion. */
+export interface StrictValidate {
+  // `any`: Ajv declares its own (wider) context type; this module only reads `parentData`.
+  (data: unknown, dataContext?: any): boolean;
+  errors?: readonly ErrorLike[] | null;
+}
+
+/** Most rounds of coerce-then-validate-again (each can reveal type errors under a condition that now holds). */
+export const MAX_COERCION_ROUNDS = 8;
+
+const NO_CHANGE: readonly unknown[] = Object.freeze([]);
+
+function unescapeSegment(segment: string): string {
+  return segment.indexOf('~') === -1 ? segment : segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Whether `error` was reported by a schema under the `oneOf` that reported `oneOf`, at or below its value. */
+function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
+  const at = oneOf.instancePath;
+  const path = error.instancePath;
+  if (!(path === at || (path.startsWith(at) && path.charCodeAt(at.length) === 47))) return false;
+  return error.schemaPath === undefined || oneOf.schemaPath === undefined || error.schemaPath.startsWith(`${oneOf.schemaPath}/`);
+}
+
+/**
+ * Coerces, in place, the values at the places `errors` report a wrong `type` — each to the first
+ * type expected there that Ajv's rules convert it to — and records in `undo` how to put them back.
+ * Returns the root (replaced when the root itself was coerced), or `NO_CHANGE` when nothing converted.
+ */
+function coerceAtTypeErrors(root: unknown, errors: readonly ErrorLike[], undo: unknown[]): unknown {
+  // A `oneOf` that failed because several branches accept the value as it is: no branch's type is
+  // forced on the values inside it (Ajv reports those branches in `params.passingSchemas`).
+  let accepted: ErrorLike[] | undefined;
+  for (const error of errors) if (error.keyword === 'oneOf' && Array.isArray(error.params.passingSchemas)) (accepted ??= []).push(error);
+  // The types wanted at each place, in the order the schema asks for them (first branch first).
+  const wanted = new Map<string, string[]>();
+  for (const error of errors) {
+    if (error.keyword !== 'type') continue;
+    if (accepted !== undefined && accepted.some((oneOf) => isInside(error, oneOf))) continue;
+    const type = error.params.type as string | string[] | undefined;
+    const types = Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : [];
+    const list = wanted.get(error.instancePath);
+    if (list === undefined) wanted.set(error.instancePath, [...types]);
+    else list.push(...types);
+  }
+  let changed = false;
+  for (const [path, types] of wanted) {
+    let holder: Record<string, unknown> | undefined;
+    let key = '';
+    let value = root;
+    if (path !== '') {
+      const segments = path.split('/');
+      let reachable = true;
+      for (let index = 1; index < segments.length; index++) {
+        if (value === null || typeof value !== 'object') {
+          reachable = false;
+          break;
+        }
+        holder = value as Record<string, unknown>;
+        key = unescapeSegment(segments[index]!);
+        if (!hasOwn.call(holder, key)) {
+          reachable = false;
+          break;
+        }
+        value = holder[key];
+      }
+      if (!reachable) continue;
+    }
+    if (value !== null && typeof value === 'object') continue;
+    for (const type of types) {
+      const coerced = coerceValue(value, type);
+      if (coerced === NOT_COERCIBLE) continue;
+      if (holder === undefined) root = coerced;
+      else {
+        undo.push(holder, key, value);
+        holder[key] = coerced;
+      }
+      changed = true;
+      break;
+    }
+  }
+  return changed ? root : NO_CHANGE;
+}
+
+/**
+ * Wraps a non-coercing Ajv validator so it coerces **only where the value does not validate as
+ * sent**: it validates first (a value that fits is never changed — the one call on the common
+ * path); when that fails it converts, by Ajv's rules, only the values at the places that reported
+ * a wrong `type`, each to the first type the schema expects there, and validates again. A value
+ * that another `anyOf`/`oneOf` branch accepts as it is reports no error, so it is never converted.
+ * Still invalid: the coerced values are put back (defaults filled stay) and the last errors are
+ * given. A coerced root is passed on through `parentData` as Ajv does.
+ *
+ * Why not Ajv's `coerceTypes`: it converts at every `type` it meets, in every branch, before
+ * knowing whether another branch accepts the value (`null` for `anyOf: [string, null]` became `""`).
+ */
+export function coerceWhereNeeded<F extends StrictValidate>(strict: F): F {
+  const validate: StrictValidate = function validate(data: unknown, dataContext?: DataContext): boolean {
+    if (strict(data, dataContext)) {
+      validate.errors = null;
+      return true;
+    }
+    return coerceAndRetry(strict, validate, data, dataContext);
+  };
+  validate.errors = null;
+  return validate as F;
+}
+
+function coerceAndRetry(strict: StrictValidate, outer: StrictValidate, data: unknown, dataContext: DataContext | undefined): boolean {
+  const undo: unknown[] = [];
+  let root = data;
+  let errors = strict.errors;
+  for (let round = 0; round < MAX_COERCION_ROUNDS && errors; round++) {
+    const next = coerceAtTypeErrors(root, errors, undo);
+    if (next === NO_CHANGE) break;
+    root = next;
+    if (strict(root, dataContext)) {
+      if (root !== data && dataContext?.parentData !== undefined) dataContext.parentData[dataContext.parentDataProperty!] = root;
+      outer.errors = null;
+      return true;
+    }
+    errors = strict.errors;
+  }
+  for (let index = undo.length - 3; index >= 0; index -= 3) (undo[index] as Record<string, unknown>)[undo[index + 1] as string] = undo[index + 2];
+  outer.errors = errors ?? null;
+  return false;
+}
+
 /** What generated validators use; `require("ajv/dist/runtime/<name>").default` maps to the member of that name. */
 export const validatorRuntime = Object.freeze({
   ucs2length: defaultExport(ucs2lengthModule),
   equal: jsonEqual,
   fullFormats,
+  coerceWhereNeeded,
 });

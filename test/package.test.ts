@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTER_CONSUMER } from './helpers/adapter-consumer.js';
 import { REPO } from './helpers/temp-project.js';
 
 const exec = promisify(execFile);
@@ -113,4 +114,50 @@ console.log(JSON.stringify({ greeting, isError: result.isError }));
     const check = await run(npm, ['run', 'generate:check']);
     expect(check.stdout).toContain('up to date');
   }, 240_000);
+
+  /**
+   * The framework adapters as installed: the same tarball in a second project with each framework
+   * (pinned as in the lockfile, from npm's cache); a consumer of the three subpath exports
+   * type-checks (strict, NodeNext) and runs. Here rather than in a file of its own because packing
+   * builds dist/, which two files packing at once would race on.
+   */
+  describe('with the agent frameworks', () => {
+    let adapters: string;
+    const runIn = (command: string, args: string[]) => exec(command, args, { cwd: adapters, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 16 * 1024 * 1024 });
+
+    beforeAll(async () => {
+      adapters = path.join(dir, 'adapters');
+      mkdirSync(adapters);
+      writeFileSync(path.join(adapters, 'package.json'), JSON.stringify({ name: 'adapter-user', private: true, type: 'module' }, null, 2));
+      const lock = JSON.parse(readFileSync(path.join(REPO, 'package-lock.json'), 'utf8'));
+      const pinned = (name: string) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
+      const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))!;
+      const packages = ['typescript', '@types/node', 'ai', '@openai/agents', '@langchain/core', 'zod'].map(pinned);
+      await runIn(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball), ...packages]);
+    }, 240_000);
+
+    it('the runtime bundle imports no framework', () => {
+      const bundle = readFileSync(path.join(adapters, 'node_modules/toolsmith/dist/src/index.js'), 'utf8');
+      expect(bundle).not.toMatch(/from\s*["'](ai|@openai\/agents[^"']*|@langchain\/[^"']*|langchain)["']/);
+      expect(bundle).not.toMatch(/import\(\s*["'](ai|@openai|@langchain)/);
+    });
+
+    it('a consumer of toolsmith/ai-sdk, toolsmith/openai-agents and toolsmith/langchain type-checks and runs', async () => {
+      writeFileSync(path.join(adapters, 'main.ts'), ADAPTER_CONSUMER);
+      writeFileSync(
+        path.join(adapters, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'out', types: ['node'] }, include: ['main.ts'] }),
+      );
+      const tsc = await runIn(path.join(adapters, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']).catch((error) => error);
+      expect(`${tsc.stdout ?? ''}${tsc.stderr ?? ''}`).toBe('');
+      const { stdout } = await runIn(process.execPath, ['out/main.js']);
+      expect(JSON.parse(stdout)).toEqual({
+        ai: { greeting: 'Hello, Ada!' },
+        agents: { greeting: 'Hello, Bob!' },
+        agentsStrict: true,
+        langchain: { greeting: 'Hello, Cy!' },
+        name: 'greet',
+      });
+    }, 120_000);
+  });
 });

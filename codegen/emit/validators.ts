@@ -4,7 +4,11 @@ import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv, standa
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { walkSchema } from '../schema-walk.js';
+import { prepareValidatorSchema } from '../../src/schema-defaults.js';
 import { banner } from './banner.js';
+
+/** How Ajv's ESM standalone output exports a validator: `export const validateXInput = validate0;`. */
+const EXPORTED_VALIDATOR = /^export const ([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*);$/gm;
 
 /** Ajv's standalone output `require`s these CommonJS helpers even in ESM mode (ajv#2209, ajv-formats#68). */
 const REQUIRE_CALL = /require\("([^"]+)"\)(\.[A-Za-z_$][\w$]*)?(\[[^\]]+\])?/g;
@@ -23,10 +27,10 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext): Generated
     banner(tool.source.file, ctx),
     `import type { ValidateFunction } from '${runtimeSpecifier(dtsPath, ctx.runtimeImport)}';\n`,
     `import type { ${tool.outputSchema ? `${tool.names.inputType}, ${tool.names.outputType}` : tool.names.inputType} } from '${typesModule}';\n\n`,
-    `/** Validates \`${tool.name}\` arguments in place: coerces types, fills defaults; problems on \`.errors\`. */\n`,
+    `/** Validates \`${tool.name}\` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n`,
     `export declare const ${tool.names.inputValidator}: ValidateFunction<${tool.names.inputType}>;\n`,
     tool.outputSchema
-      ? `\n/** Validates a \`${tool.name}\` output in place: coerces types, fills defaults; problems on \`.errors\`. */\nexport declare const ${tool.names.outputValidator}: ValidateFunction<${tool.names.outputType}>;\n`
+      ? `\n/** Validates a \`${tool.name}\` output in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\nexport declare const ${tool.names.outputValidator}: ValidateFunction<${tool.names.outputType}>;\n`
       : '',
   ].join('');
   return [
@@ -53,9 +57,9 @@ function compileStandalone(tool: ToolModel): string {
   // The schema was checked against draft-07 in normalize; Ajv's own meta-schema pass is skipped.
   const ajv = createGeneratorAjv({ code: true, overrides: { validateSchema: false }, dialect: schemaDialect(tool.inputSchema) ?? 'draft-07' });
   const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
-  addValidatorSchema(ajv, tool.inputSchema, 'input', { unknownFormats: true });
+  addValidatorSchema(ajv, prepareValidatorSchema(ajv, tool.inputSchema).schema, 'input', { unknownFormats: true });
   if (tool.outputSchema) {
-    addValidatorSchema(ajv, tool.outputSchema, 'output', { unknownFormats: true });
+    addValidatorSchema(ajv, prepareValidatorSchema(ajv, tool.outputSchema).schema, 'output', { unknownFormats: true });
     exports[tool.names.outputValidator] = 'output';
   }
   return standaloneCode(ajv, exports);
@@ -70,7 +74,9 @@ const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
 
 /**
  * Rewrites the `require(...)` calls Ajv leaves in "ESM" output into imports. With `runtime` (the
- * runtime's specifier, as generated code imports it), the helpers the runtime carries come from
+ * runtime's specifier, as generated code imports it), every exported validator is wrapped in the
+ * runtime's `coerceWhereNeeded` (Ajv validates without coercion; the wrapper coerces only where a
+ * value does not validate as sent), and the helpers the runtime carries come from
  * its `validatorRuntime` — one import, and no CommonJS module to load when the runtime is the
  * bundled package. Any other `require` (or every one, without `runtime`) becomes a direct import
  * (with `.js`): `require(x).default` becomes a default import read as `(m.default ?? m)`, since
@@ -108,12 +114,18 @@ export function toEsm(code: string, runtime?: string): string {
     return `${local}${index}`;
   });
   if (/\brequire\(/.test(body)) throw new Error('Ajv standalone output still contains require(): update toEsm');
+  let wrapped = body;
+  if (runtime !== undefined) {
+    // Every exported validator coerces only where the value does not validate as sent (the runtime's `coerceWhereNeeded`).
+    wrapped = body.replace(EXPORTED_VALIDATOR, (_match, name: string, local: string) => `export const ${name} = validatorRuntime.coerceWhereNeeded(${local});`);
+    usesRuntime ||= wrapped !== body;
+  }
   const header = [
     ...(usesRuntime ? [`import { validatorRuntime } from ${JSON.stringify(runtime)};\n`] : []),
     ...[...defaults].map(([file, local]) => `import ${local} from ${JSON.stringify(file)};\n`),
     ...[...named].map(([file, members]) => `import { ${[...members].map(([name, local]) => `${name} as ${local}`).join(', ')} } from ${JSON.stringify(file)};\n`),
   ].join('');
-  return `${header}${body.replace(/^"use strict";/, '')}`;
+  return `${header}${wrapped.replace(/^"use strict";/, '')}`;
 }
 
 /**

@@ -5,8 +5,8 @@
 import type { ValidateFunction } from '../../src/index.js';
 import type { CalculatorInput, CalculatorOutput } from '../types/calculator.js';
 
-/** Validates `calculator` arguments in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates `calculator` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateCalculatorInput: ValidateFunction<CalculatorInput>;
 
-/** Validates a `calculator` output in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates a `calculator` output in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateCalculatorOutput: ValidateFunction<CalculatorOutput>;

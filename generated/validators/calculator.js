@@ -4,12 +4,12 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateCalculatorInput = validate0;
-const schema0 = {"type":"object","required":["expression"],"additionalProperties":false,"properties":{"expression":{"type":"string","minLength":1,"maxLength":500,"description":"The expression, e.g. `2*(3+4)`."},"precision":{"type":"integer","minimum":0,"maximum":15,"default":10,"description":"Significant decimal places kept in the result."}}};
+export const validateCalculatorInput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","required":["expression"],"additionalProperties":false,"properties":{"expression":{"type":"string","minLength":1,"maxLength":500,"description":"The expression, e.g. `2*(3+4)`."},"precision":{"type":"integer","minimum":0,"maximum":15,"default":10,"description":"Significant decimal places kept in the result."}}};
 const func0 = Object.prototype.hasOwnProperty;
-const func2 = validatorRuntime.ucs2length;
+const func3 = validatorRuntime.ucs2length;
 
-function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40,37 +40,19 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     if(data.expression !== undefined && func0.call(data, "expression")){
       let data0 = data.expression;
-      if(typeof data0 !== "string"){
-        let dataType0 = typeof data0;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 == "number" || dataType0 == "boolean"){
-            coerced0 = "" + data0;
-          }
-          else if(data0 === null){
-            coerced0 = "";
+      if(typeof data0 === "string"){
+        if(func3(data0) > 500){
+          const err2 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+          if(vErrors === null){
+            vErrors = [err2];
           }
           else {
-            const err2 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err2];
-            }
-            else {
-              vErrors.push(err2);
-            }
-            errors++;
+            vErrors.push(err2);
           }
+          errors++;
         }
-        if(coerced0 !== undefined){
-          data0 = coerced0;
-          if(data !== undefined){
-            data["expression"] = coerced0;
-          }
-        }
-      }
-      if(typeof data0 === "string"){
-        if(func2(data0) > 500){
-          const err3 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+        if(func3(data0) < 1){
+          const err3 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
           if(vErrors === null){
             vErrors = [err3];
           }
@@ -79,44 +61,28 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if(func2(data0) < 1){
-          const err4 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-          if(vErrors === null){
-            vErrors = [err4];
-          }
-          else {
-            vErrors.push(err4);
-          }
-          errors++;
+      }
+      else {
+        const err4 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err4];
         }
+        else {
+          vErrors.push(err4);
+        }
+        errors++;
       }
     }
     let data1 = data.precision;
     if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-      let dataType1 = typeof data1;
-      let coerced1 = undefined;
-      if(!(coerced1 !== undefined)){
-        if(dataType1 === "boolean" || data1 === null
-        || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
-          coerced1 = +data1;
-        }
-        else {
-          const err5 = {instancePath:instancePath+"/precision",schemaPath:"#/properties/precision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-          if(vErrors === null){
-            vErrors = [err5];
-          }
-          else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
+      const err5 = {instancePath:instancePath+"/precision",schemaPath:"#/properties/precision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err5];
       }
-      if(coerced1 !== undefined){
-        data1 = coerced1;
-        if(data !== undefined){
-          data["precision"] = coerced1;
-        }
+      else {
+        vErrors.push(err5);
       }
+      errors++;
     }
     if((typeof data1 == "number") && (isFinite(data1))){
       if(data1 > 15 || isNaN(data1)){
@@ -151,14 +117,14 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate0.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCalculatorOutput = validate1;
-const schema1 = {"type":"object","required":["expression","result"],"additionalProperties":false,"properties":{"expression":{"type":"string","description":"The expression as evaluated."},"result":{"type":"number","description":"The value."}}};
+export const validateCalculatorOutput = validatorRuntime.coerceWhereNeeded(validate2);
+const schema2 = {"type":"object","required":["expression","result"],"additionalProperties":false,"properties":{"expression":{"type":"string","description":"The expression as evaluated."},"result":{"type":"number","description":"The value."}}};
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -195,63 +161,28 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
     }
     if(data.expression !== undefined && func0.call(data, "expression")){
-      let data0 = data.expression;
-      if(typeof data0 !== "string"){
-        let dataType0 = typeof data0;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 == "number" || dataType0 == "boolean"){
-            coerced0 = "" + data0;
-          }
-          else if(data0 === null){
-            coerced0 = "";
-          }
-          else {
-            const err3 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err3];
-            }
-            else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
+      if(typeof data.expression !== "string"){
+        const err3 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err3];
         }
-        if(coerced0 !== undefined){
-          data0 = coerced0;
-          if(data !== undefined){
-            data["expression"] = coerced0;
-          }
+        else {
+          vErrors.push(err3);
         }
+        errors++;
       }
     }
     if(data.result !== undefined && func0.call(data, "result")){
       let data1 = data.result;
       if(!((typeof data1 == "number") && (isFinite(data1)))){
-        let dataType1 = typeof data1;
-        let coerced1 = undefined;
-        if(!(coerced1 !== undefined)){
-          if(dataType1 == "boolean" || data1 === null
-          || (dataType1 == "string" && data1 && data1 == +data1)){
-            coerced1 = +data1;
-          }
-          else {
-            const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "number"},message:"must be number"};
-            if(vErrors === null){
-              vErrors = [err4];
-            }
-            else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
+        const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "number"},message:"must be number"};
+        if(vErrors === null){
+          vErrors = [err4];
         }
-        if(coerced1 !== undefined){
-          data1 = coerced1;
-          if(data !== undefined){
-            data["result"] = coerced1;
-          }
+        else {
+          vErrors.push(err4);
         }
+        errors++;
       }
     }
   }
@@ -265,6 +196,6 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }

@@ -5,8 +5,8 @@
 import type { ValidateFunction } from '../../src/index.js';
 import type { GetCurrentDatetimeInput, GetCurrentDatetimeOutput } from '../types/get-current-datetime.js';
 
-/** Validates `get_current_datetime` arguments in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates `get_current_datetime` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateGetCurrentDatetimeInput: ValidateFunction<GetCurrentDatetimeInput>;
 
-/** Validates a `get_current_datetime` output in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates a `get_current_datetime` output in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateGetCurrentDatetimeOutput: ValidateFunction<GetCurrentDatetimeOutput>;

@@ -4,11 +4,11 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateGetCurrentDatetimeInput = validate0;
-const schema0 = {"type":"object","additionalProperties":false,"properties":{"timeZone":{"type":"string","minLength":1,"maxLength":64,"default":"UTC","description":"An IANA time zone such as `Europe/Paris`."},"locale":{"type":"string","enum":["en-US","en-GB","de-DE","fr-FR","ja-JP"],"default":"en-US","description":"Locale of the human-readable text."}}};
-const func0 = validatorRuntime.ucs2length;
+export const validateGetCurrentDatetimeInput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","additionalProperties":false,"properties":{"timeZone":{"type":"string","minLength":1,"maxLength":64,"default":"UTC","description":"An IANA time zone such as `Europe/Paris`."},"locale":{"type":"string","enum":["en-US","en-GB","de-DE","fr-FR","ja-JP"],"default":"en-US","description":"Locale of the human-readable text."}}};
+const func1 = validatorRuntime.ucs2length;
 
-function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -31,37 +31,19 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
       }
     }
     let data0 = data.timeZone;
-    if(typeof data0 !== "string"){
-      let dataType0 = typeof data0;
-      let coerced0 = undefined;
-      if(!(coerced0 !== undefined)){
-        if(dataType0 == "number" || dataType0 == "boolean"){
-          coerced0 = "" + data0;
-        }
-        else if(data0 === null){
-          coerced0 = "";
+    if(typeof data0 === "string"){
+      if(func1(data0) > 64){
+        const err1 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+        if(vErrors === null){
+          vErrors = [err1];
         }
         else {
-          const err1 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/type",keyword:"type",params:{type: "string"},message:"must be string"};
-          if(vErrors === null){
-            vErrors = [err1];
-          }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
+          vErrors.push(err1);
         }
+        errors++;
       }
-      if(coerced0 !== undefined){
-        data0 = coerced0;
-        if(data !== undefined){
-          data["timeZone"] = coerced0;
-        }
-      }
-    }
-    if(typeof data0 === "string"){
-      if(func0(data0) > 64){
-        const err2 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+      if(func1(data0) < 1){
+        const err2 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -70,48 +52,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
         }
         errors++;
       }
-      if(func0(data0) < 1){
-        const err3 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-        if(vErrors === null){
-          vErrors = [err3];
-        }
-        else {
-          vErrors.push(err3);
-        }
-        errors++;
+    }
+    else {
+      const err3 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+      if(vErrors === null){
+        vErrors = [err3];
       }
+      else {
+        vErrors.push(err3);
+      }
+      errors++;
     }
     let data1 = data.locale;
     if(typeof data1 !== "string"){
-      let dataType1 = typeof data1;
-      let coerced1 = undefined;
-      if(!(coerced1 !== undefined)){
-        if(dataType1 == "number" || dataType1 == "boolean"){
-          coerced1 = "" + data1;
-        }
-        else if(data1 === null){
-          coerced1 = "";
-        }
-        else {
-          const err4 = {instancePath:instancePath+"/locale",schemaPath:"#/properties/locale/type",keyword:"type",params:{type: "string"},message:"must be string"};
-          if(vErrors === null){
-            vErrors = [err4];
-          }
-          else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
+      const err4 = {instancePath:instancePath+"/locale",schemaPath:"#/properties/locale/type",keyword:"type",params:{type: "string"},message:"must be string"};
+      if(vErrors === null){
+        vErrors = [err4];
       }
-      if(coerced1 !== undefined){
-        data1 = coerced1;
-        if(data !== undefined){
-          data["locale"] = coerced1;
-        }
+      else {
+        vErrors.push(err4);
       }
+      errors++;
     }
     if(!(((((data1 === "en-US") || (data1 === "en-GB")) || (data1 === "de-DE")) || (data1 === "fr-FR")) || (data1 === "ja-JP"))){
-      const err5 = {instancePath:instancePath+"/locale",schemaPath:"#/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.locale.enum},message:"must be equal to one of the allowed values"};
+      const err5 = {instancePath:instancePath+"/locale",schemaPath:"#/properties/locale/enum",keyword:"enum",params:{allowedValues: schema1.properties.locale.enum},message:"must be equal to one of the allowed values"};
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -131,20 +95,20 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate0.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }
 
-export const validateGetCurrentDatetimeOutput = validate1;
-const schema1 = {"type":"object","required":["timeZone","iso","utc","text","parts"],"additionalProperties":false,"properties":{"timeZone":{"type":"string"},"iso":{"type":"string","description":"Local time with its UTC offset, e.g. `2026-11-30T15:04:05+01:00`."},"utc":{"type":"string","format":"date-time","description":"The same instant in UTC."},"text":{"type":"string","description":"Human-readable local date and time in the locale."},"parts":{"type":"object","required":["year","month","day","hour","minute","second","weekday"],"additionalProperties":false,"properties":{"year":{"type":"integer"},"month":{"type":"integer","minimum":1,"maximum":12},"day":{"type":"integer","minimum":1,"maximum":31},"hour":{"type":"integer","minimum":0,"maximum":23},"minute":{"type":"integer","minimum":0,"maximum":59},"second":{"type":"integer","minimum":0,"maximum":59},"weekday":{"type":"string","enum":["Monday","Tuesday","Wednesday","Thursday","Friday","Saturday","Sunday"]}}}}};
-const func2 = Object.prototype.hasOwnProperty;
+export const validateGetCurrentDatetimeOutput = validatorRuntime.coerceWhereNeeded(validate2);
+const schema2 = {"type":"object","required":["timeZone","iso","utc","text","parts"],"additionalProperties":false,"properties":{"timeZone":{"type":"string"},"iso":{"type":"string","description":"Local time with its UTC offset, e.g. `2026-11-30T15:04:05+01:00`."},"utc":{"type":"string","format":"date-time","description":"The same instant in UTC."},"text":{"type":"string","description":"Human-readable local date and time in the locale."},"parts":{"type":"object","required":["year","month","day","hour","minute","second","weekday"],"additionalProperties":false,"properties":{"year":{"type":"integer"},"month":{"type":"integer","minimum":1,"maximum":12},"day":{"type":"integer","minimum":1,"maximum":31},"hour":{"type":"integer","minimum":0,"maximum":23},"minute":{"type":"integer","minimum":0,"maximum":59},"second":{"type":"integer","minimum":0,"maximum":59},"weekday":{"type":"string","enum":["Monday","Tuesday","Wednesday","Thursday","Friday","Saturday","Sunday"]}}}}};
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = validatorRuntime.fullFormats["date-time"];
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
-    if((data.timeZone === undefined) || (!(func2.call(data, "timeZone")))){
+    if((data.timeZone === undefined) || (!(func0.call(data, "timeZone")))){
       const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeZone"},message:"must have required property '"+"timeZone"+"'"};
       if(vErrors === null){
         vErrors = [err0];
@@ -154,7 +118,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.iso === undefined) || (!(func2.call(data, "iso")))){
+    if((data.iso === undefined) || (!(func0.call(data, "iso")))){
       const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "iso"},message:"must have required property '"+"iso"+"'"};
       if(vErrors === null){
         vErrors = [err1];
@@ -164,7 +128,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.utc === undefined) || (!(func2.call(data, "utc")))){
+    if((data.utc === undefined) || (!(func0.call(data, "utc")))){
       const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utc"},message:"must have required property '"+"utc"+"'"};
       if(vErrors === null){
         vErrors = [err2];
@@ -174,7 +138,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.text === undefined) || (!(func2.call(data, "text")))){
+    if((data.text === undefined) || (!(func0.call(data, "text")))){
       const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
       if(vErrors === null){
         vErrors = [err3];
@@ -184,7 +148,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.parts === undefined) || (!(func2.call(data, "parts")))){
+    if((data.parts === undefined) || (!(func0.call(data, "parts")))){
       const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parts"},message:"must have required property '"+"parts"+"'"};
       if(vErrors === null){
         vErrors = [err4];
@@ -206,146 +170,71 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.timeZone !== undefined && func2.call(data, "timeZone")){
-      let data0 = data.timeZone;
-      if(typeof data0 !== "string"){
-        let dataType0 = typeof data0;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 == "number" || dataType0 == "boolean"){
-            coerced0 = "" + data0;
-          }
-          else if(data0 === null){
-            coerced0 = "";
-          }
-          else {
-            const err6 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err6];
-            }
-            else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
+    if(data.timeZone !== undefined && func0.call(data, "timeZone")){
+      if(typeof data.timeZone !== "string"){
+        const err6 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err6];
         }
-        if(coerced0 !== undefined){
-          data0 = coerced0;
-          if(data !== undefined){
-            data["timeZone"] = coerced0;
-          }
+        else {
+          vErrors.push(err6);
         }
+        errors++;
       }
     }
-    if(data.iso !== undefined && func2.call(data, "iso")){
-      let data1 = data.iso;
-      if(typeof data1 !== "string"){
-        let dataType1 = typeof data1;
-        let coerced1 = undefined;
-        if(!(coerced1 !== undefined)){
-          if(dataType1 == "number" || dataType1 == "boolean"){
-            coerced1 = "" + data1;
-          }
-          else if(data1 === null){
-            coerced1 = "";
-          }
-          else {
-            const err7 = {instancePath:instancePath+"/iso",schemaPath:"#/properties/iso/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err7];
-            }
-            else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
+    if(data.iso !== undefined && func0.call(data, "iso")){
+      if(typeof data.iso !== "string"){
+        const err7 = {instancePath:instancePath+"/iso",schemaPath:"#/properties/iso/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err7];
         }
-        if(coerced1 !== undefined){
-          data1 = coerced1;
-          if(data !== undefined){
-            data["iso"] = coerced1;
-          }
+        else {
+          vErrors.push(err7);
         }
+        errors++;
       }
     }
-    if(data.utc !== undefined && func2.call(data, "utc")){
+    if(data.utc !== undefined && func0.call(data, "utc")){
       let data2 = data.utc;
-      if(typeof data2 !== "string"){
-        let dataType2 = typeof data2;
-        let coerced2 = undefined;
-        if(!(coerced2 !== undefined)){
-          if(dataType2 == "number" || dataType2 == "boolean"){
-            coerced2 = "" + data2;
-          }
-          else if(data2 === null){
-            coerced2 = "";
-          }
-          else {
-            const err8 = {instancePath:instancePath+"/utc",schemaPath:"#/properties/utc/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err8];
-            }
-            else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        if(coerced2 !== undefined){
-          data2 = coerced2;
-          if(data !== undefined){
-            data["utc"] = coerced2;
-          }
-        }
-      }
       if(typeof data2 === "string"){
         if(!(formats0.validate(data2))){
-          const err9 = {instancePath:instancePath+"/utc",schemaPath:"#/properties/utc/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+          const err8 = {instancePath:instancePath+"/utc",schemaPath:"#/properties/utc/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
           if(vErrors === null){
-            vErrors = [err9];
+            vErrors = [err8];
           }
           else {
-            vErrors.push(err9);
+            vErrors.push(err8);
           }
           errors++;
         }
       }
-    }
-    if(data.text !== undefined && func2.call(data, "text")){
-      let data3 = data.text;
-      if(typeof data3 !== "string"){
-        let dataType3 = typeof data3;
-        let coerced3 = undefined;
-        if(!(coerced3 !== undefined)){
-          if(dataType3 == "number" || dataType3 == "boolean"){
-            coerced3 = "" + data3;
-          }
-          else if(data3 === null){
-            coerced3 = "";
-          }
-          else {
-            const err10 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err10];
-            }
-            else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
+      else {
+        const err9 = {instancePath:instancePath+"/utc",schemaPath:"#/properties/utc/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err9];
         }
-        if(coerced3 !== undefined){
-          data3 = coerced3;
-          if(data !== undefined){
-            data["text"] = coerced3;
-          }
+        else {
+          vErrors.push(err9);
         }
+        errors++;
       }
     }
-    if(data.parts !== undefined && func2.call(data, "parts")){
+    if(data.text !== undefined && func0.call(data, "text")){
+      if(typeof data.text !== "string"){
+        const err10 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if(data.parts !== undefined && func0.call(data, "parts")){
       let data4 = data.parts;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-        if((data4.year === undefined) || (!(func2.call(data4, "year")))){
+        if((data4.year === undefined) || (!(func0.call(data4, "year")))){
           const err11 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "year"},message:"must have required property '"+"year"+"'"};
           if(vErrors === null){
             vErrors = [err11];
@@ -355,7 +244,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.month === undefined) || (!(func2.call(data4, "month")))){
+        if((data4.month === undefined) || (!(func0.call(data4, "month")))){
           const err12 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "month"},message:"must have required property '"+"month"+"'"};
           if(vErrors === null){
             vErrors = [err12];
@@ -365,7 +254,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.day === undefined) || (!(func2.call(data4, "day")))){
+        if((data4.day === undefined) || (!(func0.call(data4, "day")))){
           const err13 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "day"},message:"must have required property '"+"day"+"'"};
           if(vErrors === null){
             vErrors = [err13];
@@ -375,7 +264,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.hour === undefined) || (!(func2.call(data4, "hour")))){
+        if((data4.hour === undefined) || (!(func0.call(data4, "hour")))){
           const err14 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "hour"},message:"must have required property '"+"hour"+"'"};
           if(vErrors === null){
             vErrors = [err14];
@@ -385,7 +274,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.minute === undefined) || (!(func2.call(data4, "minute")))){
+        if((data4.minute === undefined) || (!(func0.call(data4, "minute")))){
           const err15 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "minute"},message:"must have required property '"+"minute"+"'"};
           if(vErrors === null){
             vErrors = [err15];
@@ -395,7 +284,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.second === undefined) || (!(func2.call(data4, "second")))){
+        if((data4.second === undefined) || (!(func0.call(data4, "second")))){
           const err16 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "second"},message:"must have required property '"+"second"+"'"};
           if(vErrors === null){
             vErrors = [err16];
@@ -405,7 +294,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.weekday === undefined) || (!(func2.call(data4, "weekday")))){
+        if((data4.weekday === undefined) || (!(func0.call(data4, "weekday")))){
           const err17 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "weekday"},message:"must have required property '"+"weekday"+"'"};
           if(vErrors === null){
             vErrors = [err17];
@@ -427,62 +316,30 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
             errors++;
           }
         }
-        if(data4.year !== undefined && func2.call(data4, "year")){
+        if(data4.year !== undefined && func0.call(data4, "year")){
           let data5 = data4.year;
           if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-            let dataType4 = typeof data5;
-            let coerced4 = undefined;
-            if(!(coerced4 !== undefined)){
-              if(dataType4 === "boolean" || data5 === null
-              || (dataType4 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
-                coerced4 = +data5;
-              }
-              else {
-                const err19 = {instancePath:instancePath+"/parts/year",schemaPath:"#/properties/parts/properties/year/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-                if(vErrors === null){
-                  vErrors = [err19];
-                }
-                else {
-                  vErrors.push(err19);
-                }
-                errors++;
-              }
+            const err19 = {instancePath:instancePath+"/parts/year",schemaPath:"#/properties/parts/properties/year/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+            if(vErrors === null){
+              vErrors = [err19];
             }
-            if(coerced4 !== undefined){
-              data5 = coerced4;
-              if(data4 !== undefined){
-                data4["year"] = coerced4;
-              }
+            else {
+              vErrors.push(err19);
             }
+            errors++;
           }
         }
-        if(data4.month !== undefined && func2.call(data4, "month")){
+        if(data4.month !== undefined && func0.call(data4, "month")){
           let data6 = data4.month;
           if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-            let dataType5 = typeof data6;
-            let coerced5 = undefined;
-            if(!(coerced5 !== undefined)){
-              if(dataType5 === "boolean" || data6 === null
-              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
-                coerced5 = +data6;
-              }
-              else {
-                const err20 = {instancePath:instancePath+"/parts/month",schemaPath:"#/properties/parts/properties/month/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-                if(vErrors === null){
-                  vErrors = [err20];
-                }
-                else {
-                  vErrors.push(err20);
-                }
-                errors++;
-              }
+            const err20 = {instancePath:instancePath+"/parts/month",schemaPath:"#/properties/parts/properties/month/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+            if(vErrors === null){
+              vErrors = [err20];
             }
-            if(coerced5 !== undefined){
-              data6 = coerced5;
-              if(data4 !== undefined){
-                data4["month"] = coerced5;
-              }
+            else {
+              vErrors.push(err20);
             }
+            errors++;
           }
           if((typeof data6 == "number") && (isFinite(data6))){
             if(data6 > 12 || isNaN(data6)){
@@ -507,33 +364,17 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.day !== undefined && func2.call(data4, "day")){
+        if(data4.day !== undefined && func0.call(data4, "day")){
           let data7 = data4.day;
           if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-            let dataType6 = typeof data7;
-            let coerced6 = undefined;
-            if(!(coerced6 !== undefined)){
-              if(dataType6 === "boolean" || data7 === null
-              || (dataType6 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
-                coerced6 = +data7;
-              }
-              else {
-                const err23 = {instancePath:instancePath+"/parts/day",schemaPath:"#/properties/parts/properties/day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-                if(vErrors === null){
-                  vErrors = [err23];
-                }
-                else {
-                  vErrors.push(err23);
-                }
-                errors++;
-              }
+            const err23 = {instancePath:instancePath+"/parts/day",schemaPath:"#/properties/parts/properties/day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+            if(vErrors === null){
+              vErrors = [err23];
             }
-            if(coerced6 !== undefined){
-              data7 = coerced6;
-              if(data4 !== undefined){
-                data4["day"] = coerced6;
-              }
+            else {
+              vErrors.push(err23);
             }
+            errors++;
           }
           if((typeof data7 == "number") && (isFinite(data7))){
             if(data7 > 31 || isNaN(data7)){
@@ -558,33 +399,17 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.hour !== undefined && func2.call(data4, "hour")){
+        if(data4.hour !== undefined && func0.call(data4, "hour")){
           let data8 = data4.hour;
           if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-            let dataType7 = typeof data8;
-            let coerced7 = undefined;
-            if(!(coerced7 !== undefined)){
-              if(dataType7 === "boolean" || data8 === null
-              || (dataType7 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
-                coerced7 = +data8;
-              }
-              else {
-                const err26 = {instancePath:instancePath+"/parts/hour",schemaPath:"#/properties/parts/properties/hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-                if(vErrors === null){
-                  vErrors = [err26];
-                }
-                else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
+            const err26 = {instancePath:instancePath+"/parts/hour",schemaPath:"#/properties/parts/properties/hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+            if(vErrors === null){
+              vErrors = [err26];
             }
-            if(coerced7 !== undefined){
-              data8 = coerced7;
-              if(data4 !== undefined){
-                data4["hour"] = coerced7;
-              }
+            else {
+              vErrors.push(err26);
             }
+            errors++;
           }
           if((typeof data8 == "number") && (isFinite(data8))){
             if(data8 > 23 || isNaN(data8)){
@@ -609,33 +434,17 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.minute !== undefined && func2.call(data4, "minute")){
+        if(data4.minute !== undefined && func0.call(data4, "minute")){
           let data9 = data4.minute;
           if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-            let dataType8 = typeof data9;
-            let coerced8 = undefined;
-            if(!(coerced8 !== undefined)){
-              if(dataType8 === "boolean" || data9 === null
-              || (dataType8 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
-                coerced8 = +data9;
-              }
-              else {
-                const err29 = {instancePath:instancePath+"/parts/minute",schemaPath:"#/properties/parts/properties/minute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-                if(vErrors === null){
-                  vErrors = [err29];
-                }
-                else {
-                  vErrors.push(err29);
-                }
-                errors++;
-              }
+            const err29 = {instancePath:instancePath+"/parts/minute",schemaPath:"#/properties/parts/properties/minute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+            if(vErrors === null){
+              vErrors = [err29];
             }
-            if(coerced8 !== undefined){
-              data9 = coerced8;
-              if(data4 !== undefined){
-                data4["minute"] = coerced8;
-              }
+            else {
+              vErrors.push(err29);
             }
+            errors++;
           }
           if((typeof data9 == "number") && (isFinite(data9))){
             if(data9 > 59 || isNaN(data9)){
@@ -660,33 +469,17 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.second !== undefined && func2.call(data4, "second")){
+        if(data4.second !== undefined && func0.call(data4, "second")){
           let data10 = data4.second;
           if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-            let dataType9 = typeof data10;
-            let coerced9 = undefined;
-            if(!(coerced9 !== undefined)){
-              if(dataType9 === "boolean" || data10 === null
-              || (dataType9 === "string" && data10 && data10 == +data10 && !(data10 % 1))){
-                coerced9 = +data10;
-              }
-              else {
-                const err32 = {instancePath:instancePath+"/parts/second",schemaPath:"#/properties/parts/properties/second/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-                if(vErrors === null){
-                  vErrors = [err32];
-                }
-                else {
-                  vErrors.push(err32);
-                }
-                errors++;
-              }
+            const err32 = {instancePath:instancePath+"/parts/second",schemaPath:"#/properties/parts/properties/second/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+            if(vErrors === null){
+              vErrors = [err32];
             }
-            if(coerced9 !== undefined){
-              data10 = coerced9;
-              if(data4 !== undefined){
-                data4["second"] = coerced9;
-              }
+            else {
+              vErrors.push(err32);
             }
+            errors++;
           }
           if((typeof data10 == "number") && (isFinite(data10))){
             if(data10 > 59 || isNaN(data10)){
@@ -711,38 +504,20 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.weekday !== undefined && func2.call(data4, "weekday")){
+        if(data4.weekday !== undefined && func0.call(data4, "weekday")){
           let data11 = data4.weekday;
           if(typeof data11 !== "string"){
-            let dataType10 = typeof data11;
-            let coerced10 = undefined;
-            if(!(coerced10 !== undefined)){
-              if(dataType10 == "number" || dataType10 == "boolean"){
-                coerced10 = "" + data11;
-              }
-              else if(data11 === null){
-                coerced10 = "";
-              }
-              else {
-                const err35 = {instancePath:instancePath+"/parts/weekday",schemaPath:"#/properties/parts/properties/weekday/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                if(vErrors === null){
-                  vErrors = [err35];
-                }
-                else {
-                  vErrors.push(err35);
-                }
-                errors++;
-              }
+            const err35 = {instancePath:instancePath+"/parts/weekday",schemaPath:"#/properties/parts/properties/weekday/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err35];
             }
-            if(coerced10 !== undefined){
-              data11 = coerced10;
-              if(data4 !== undefined){
-                data4["weekday"] = coerced10;
-              }
+            else {
+              vErrors.push(err35);
             }
+            errors++;
           }
           if(!(((((((data11 === "Monday") || (data11 === "Tuesday")) || (data11 === "Wednesday")) || (data11 === "Thursday")) || (data11 === "Friday")) || (data11 === "Saturday")) || (data11 === "Sunday"))){
-            const err36 = {instancePath:instancePath+"/parts/weekday",schemaPath:"#/properties/parts/properties/weekday/enum",keyword:"enum",params:{allowedValues: schema1.properties.parts.properties.weekday.enum},message:"must be equal to one of the allowed values"};
+            const err36 = {instancePath:instancePath+"/parts/weekday",schemaPath:"#/properties/parts/properties/weekday/enum",keyword:"enum",params:{allowedValues: schema2.properties.parts.properties.weekday.enum},message:"must be equal to one of the allowed values"};
             if(vErrors === null){
               vErrors = [err36];
             }
@@ -775,6 +550,6 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }

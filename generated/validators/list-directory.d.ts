@@ -5,8 +5,8 @@
 import type { ValidateFunction } from '../../src/index.js';
 import type { ListDirectoryInput, ListDirectoryOutput } from '../types/list-directory.js';
 
-/** Validates `list_directory` arguments in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates `list_directory` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateListDirectoryInput: ValidateFunction<ListDirectoryInput>;
 
-/** Validates a `list_directory` output in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates a `list_directory` output in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateListDirectoryOutput: ValidateFunction<ListDirectoryOutput>;

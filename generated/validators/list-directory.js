@@ -4,11 +4,11 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateListDirectoryInput = validate0;
-const schema0 = {"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","maxLength":1024,"default":".","description":"The folder, relative to the root."},"depth":{"type":"integer","minimum":1,"maximum":5,"default":2,"description":"How many levels below the folder to list."},"include":{"type":"string","enum":["all","files","directories"],"default":"all"}}};
-const func0 = validatorRuntime.ucs2length;
+export const validateListDirectoryInput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","maxLength":1024,"default":".","description":"The folder, relative to the root."},"depth":{"type":"integer","minimum":1,"maximum":5,"default":2,"description":"How many levels below the folder to list."},"include":{"type":"string","enum":["all","files","directories"],"default":"all"},"maxEntries":{"type":"integer","minimum":1,"maximum":10000,"default":1000,"description":"List at most this many entries (breadth-first: a folder's own entries before its subfolders')."},"maxBytes":{"type":"integer","minimum":1024,"maximum":1048576,"default":65536,"description":"Keep the listing's JSON within this many bytes."}}};
+const func1 = validatorRuntime.ucs2length;
 
-function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21,8 +21,14 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     if(data.include === undefined){
       data.include = "all";
     }
+    if(data.maxEntries === undefined){
+      data.maxEntries = 1000;
+    }
+    if(data.maxBytes === undefined){
+      data.maxBytes = 65536;
+    }
     for(const key0 of Object.keys(data)){
-      if(!(((key0 === "path") || (key0 === "depth")) || (key0 === "include"))){
+      if(!(((((key0 === "path") || (key0 === "depth")) || (key0 === "include")) || (key0 === "maxEntries")) || (key0 === "maxBytes"))){
         const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err0];
@@ -34,72 +40,38 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
       }
     }
     let data0 = data.path;
-    if(typeof data0 !== "string"){
-      let dataType0 = typeof data0;
-      let coerced0 = undefined;
-      if(!(coerced0 !== undefined)){
-        if(dataType0 == "number" || dataType0 == "boolean"){
-          coerced0 = "" + data0;
-        }
-        else if(data0 === null){
-          coerced0 = "";
-        }
-        else {
-          const err1 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-          if(vErrors === null){
-            vErrors = [err1];
-          }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      if(coerced0 !== undefined){
-        data0 = coerced0;
-        if(data !== undefined){
-          data["path"] = coerced0;
-        }
-      }
-    }
     if(typeof data0 === "string"){
-      if(func0(data0) > 1024){
-        const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+      if(func1(data0) > 1024){
+        const err1 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
         if(vErrors === null){
-          vErrors = [err2];
+          vErrors = [err1];
         }
         else {
-          vErrors.push(err2);
+          vErrors.push(err1);
         }
         errors++;
       }
     }
+    else {
+      const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
     let data1 = data.depth;
     if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-      let dataType1 = typeof data1;
-      let coerced1 = undefined;
-      if(!(coerced1 !== undefined)){
-        if(dataType1 === "boolean" || data1 === null
-        || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
-          coerced1 = +data1;
-        }
-        else {
-          const err3 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-          if(vErrors === null){
-            vErrors = [err3];
-          }
-          else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
+      const err3 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err3];
       }
-      if(coerced1 !== undefined){
-        data1 = coerced1;
-        if(data !== undefined){
-          data["depth"] = coerced1;
-        }
+      else {
+        vErrors.push(err3);
       }
+      errors++;
     }
     if((typeof data1 == "number") && (isFinite(data1))){
       if(data1 > 5 || isNaN(data1)){
@@ -125,35 +97,17 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     let data2 = data.include;
     if(typeof data2 !== "string"){
-      let dataType2 = typeof data2;
-      let coerced2 = undefined;
-      if(!(coerced2 !== undefined)){
-        if(dataType2 == "number" || dataType2 == "boolean"){
-          coerced2 = "" + data2;
-        }
-        else if(data2 === null){
-          coerced2 = "";
-        }
-        else {
-          const err6 = {instancePath:instancePath+"/include",schemaPath:"#/properties/include/type",keyword:"type",params:{type: "string"},message:"must be string"};
-          if(vErrors === null){
-            vErrors = [err6];
-          }
-          else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
+      const err6 = {instancePath:instancePath+"/include",schemaPath:"#/properties/include/type",keyword:"type",params:{type: "string"},message:"must be string"};
+      if(vErrors === null){
+        vErrors = [err6];
       }
-      if(coerced2 !== undefined){
-        data2 = coerced2;
-        if(data !== undefined){
-          data["include"] = coerced2;
-        }
+      else {
+        vErrors.push(err6);
       }
+      errors++;
     }
     if(!(((data2 === "all") || (data2 === "files")) || (data2 === "directories"))){
-      const err7 = {instancePath:instancePath+"/include",schemaPath:"#/properties/include/enum",keyword:"enum",params:{allowedValues: schema0.properties.include.enum},message:"must be equal to one of the allowed values"};
+      const err7 = {instancePath:instancePath+"/include",schemaPath:"#/properties/include/enum",keyword:"enum",params:{allowedValues: schema1.properties.include.enum},message:"must be equal to one of the allowed values"};
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -162,32 +116,98 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
+    let data3 = data.maxEntries;
+    if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+      const err8 = {instancePath:instancePath+"/maxEntries",schemaPath:"#/properties/maxEntries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        vErrors.push(err8);
+      }
+      errors++;
+    }
+    if((typeof data3 == "number") && (isFinite(data3))){
+      if(data3 > 10000 || isNaN(data3)){
+        const err9 = {instancePath:instancePath+"/maxEntries",schemaPath:"#/properties/maxEntries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if(data3 < 1 || isNaN(data3)){
+        const err10 = {instancePath:instancePath+"/maxEntries",schemaPath:"#/properties/maxEntries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    let data4 = data.maxBytes;
+    if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+      const err11 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        vErrors.push(err11);
+      }
+      errors++;
+    }
+    if((typeof data4 == "number") && (isFinite(data4))){
+      if(data4 > 1048576 || isNaN(data4)){
+        const err12 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1048576},message:"must be <= 1048576"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if(data4 < 1024 || isNaN(data4)){
+        const err13 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
   }
   else {
-    const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
     if(vErrors === null){
-      vErrors = [err8];
+      vErrors = [err14];
     }
     else {
-      vErrors.push(err8);
+      vErrors.push(err14);
     }
     errors++;
   }
-  validate0.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }
 
-export const validateListDirectoryOutput = validate1;
-const schema1 = {"type":"object","required":["root"],"additionalProperties":false,"properties":{"root":{"$ref":"#/definitions/entry"}},"definitions":{"entry":{"type":"object","description":"A file or folder; folders carry their children.","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}}}};
-const func1 = Object.prototype.hasOwnProperty;
-const schema2 = {"type":"object","description":"A file or folder; folders carry their children.","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}};
-const wrapper0 = {validate: validate2};
+export const validateListDirectoryOutput = validatorRuntime.coerceWhereNeeded(validate2);
+const schema2 = {"type":"object","required":["root","truncated","omitted"],"additionalProperties":false,"properties":{"root":{"$ref":"#/definitions/entry"},"truncated":{"type":"boolean","description":"True when a cap (maxEntries, maxBytes) left entries out."},"omitted":{"type":"integer","minimum":0,"description":"How many entries, down to the depth, were left out by the caps."}},"definitions":{"entry":{"type":"object","description":"A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}}}};
+const func0 = Object.prototype.hasOwnProperty;
+const schema3 = {"type":"object","description":"A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}};
+const wrapper0 = {validate: validate3};
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
-    if((data.name === undefined) || (!(func1.call(data, "name")))){
+    if((data.name === undefined) || (!(func0.call(data, "name")))){
       const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
       if(vErrors === null){
         vErrors = [err0];
@@ -197,7 +217,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.path === undefined) || (!(func1.call(data, "path")))){
+    if((data.path === undefined) || (!(func0.call(data, "path")))){
       const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
       if(vErrors === null){
         vErrors = [err1];
@@ -207,7 +227,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.type === undefined) || (!(func1.call(data, "type")))){
+    if((data.type === undefined) || (!(func0.call(data, "type")))){
       const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
       if(vErrors === null){
         vErrors = [err2];
@@ -229,100 +249,44 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.name !== undefined && func1.call(data, "name")){
-      let data0 = data.name;
-      if(typeof data0 !== "string"){
-        let dataType0 = typeof data0;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 == "number" || dataType0 == "boolean"){
-            coerced0 = "" + data0;
-          }
-          else if(data0 === null){
-            coerced0 = "";
-          }
-          else {
-            const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err4];
-            }
-            else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
+    if(data.name !== undefined && func0.call(data, "name")){
+      if(typeof data.name !== "string"){
+        const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err4];
         }
-        if(coerced0 !== undefined){
-          data0 = coerced0;
-          if(data !== undefined){
-            data["name"] = coerced0;
-          }
+        else {
+          vErrors.push(err4);
         }
+        errors++;
       }
     }
-    if(data.path !== undefined && func1.call(data, "path")){
-      let data1 = data.path;
-      if(typeof data1 !== "string"){
-        let dataType1 = typeof data1;
-        let coerced1 = undefined;
-        if(!(coerced1 !== undefined)){
-          if(dataType1 == "number" || dataType1 == "boolean"){
-            coerced1 = "" + data1;
-          }
-          else if(data1 === null){
-            coerced1 = "";
-          }
-          else {
-            const err5 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err5];
-            }
-            else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
+    if(data.path !== undefined && func0.call(data, "path")){
+      if(typeof data.path !== "string"){
+        const err5 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err5];
         }
-        if(coerced1 !== undefined){
-          data1 = coerced1;
-          if(data !== undefined){
-            data["path"] = coerced1;
-          }
+        else {
+          vErrors.push(err5);
         }
+        errors++;
       }
     }
-    if(data.type !== undefined && func1.call(data, "type")){
+    if(data.type !== undefined && func0.call(data, "type")){
       let data2 = data.type;
       if(typeof data2 !== "string"){
-        let dataType2 = typeof data2;
-        let coerced2 = undefined;
-        if(!(coerced2 !== undefined)){
-          if(dataType2 == "number" || dataType2 == "boolean"){
-            coerced2 = "" + data2;
-          }
-          else if(data2 === null){
-            coerced2 = "";
-          }
-          else {
-            const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err6];
-            }
-            else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
+        const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err6];
         }
-        if(coerced2 !== undefined){
-          data2 = coerced2;
-          if(data !== undefined){
-            data["type"] = coerced2;
-          }
+        else {
+          vErrors.push(err6);
         }
+        errors++;
       }
       if(!((data2 === "file") || (data2 === "directory"))){
-        const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema2.properties.type.enum},message:"must be equal to one of the allowed values"};
+        const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema3.properties.type.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -332,33 +296,17 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.size !== undefined && func1.call(data, "size")){
+    if(data.size !== undefined && func0.call(data, "size")){
       let data3 = data.size;
       if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-        let dataType3 = typeof data3;
-        let coerced3 = undefined;
-        if(!(coerced3 !== undefined)){
-          if(dataType3 === "boolean" || data3 === null
-          || (dataType3 === "string" && data3 && data3 == +data3 && !(data3 % 1))){
-            coerced3 = +data3;
-          }
-          else {
-            const err8 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-            if(vErrors === null){
-              vErrors = [err8];
-            }
-            else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
+        const err8 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null){
+          vErrors = [err8];
         }
-        if(coerced3 !== undefined){
-          data3 = coerced3;
-          if(data !== undefined){
-            data["size"] = coerced3;
-          }
+        else {
+          vErrors.push(err8);
         }
+        errors++;
       }
       if((typeof data3 == "number") && (isFinite(data3))){
         if(data3 < 0 || isNaN(data3)){
@@ -373,7 +321,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         }
       }
     }
-    if(data.children !== undefined && func1.call(data, "children")){
+    if(data.children !== undefined && func0.call(data, "children")){
       let data4 = data.children;
       if(Array.isArray(data4)){
         const len0 = data4.length;
@@ -406,15 +354,15 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate2.errors = vErrors;
+  validate3.errors = vErrors;
   return errors === 0;
 }
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
-    if((data.root === undefined) || (!(func1.call(data, "root")))){
+    if((data.root === undefined) || (!(func0.call(data, "root")))){
       const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "root"},message:"must have required property '"+"root"+"'"};
       if(vErrors === null){
         vErrors = [err0];
@@ -424,35 +372,92 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
+    if((data.truncated === undefined) || (!(func0.call(data, "truncated")))){
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if((data.omitted === undefined) || (!(func0.call(data, "omitted")))){
+      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "omitted"},message:"must have required property '"+"omitted"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
     for(const key0 of Object.keys(data)){
-      if(!(key0 === "root")){
-        const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!(((key0 === "root") || (key0 === "truncated")) || (key0 === "omitted"))){
+        const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
-          vErrors = [err1];
+          vErrors = [err3];
         }
         else {
-          vErrors.push(err1);
+          vErrors.push(err3);
         }
         errors++;
       }
     }
-    if(data.root !== undefined && func1.call(data, "root")){
-      if(!(validate2(data.root, {instancePath:instancePath+"/root",parentData:data,parentDataProperty:"root",rootData}))){
-        vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+    if(data.root !== undefined && func0.call(data, "root")){
+      if(!(validate3(data.root, {instancePath:instancePath+"/root",parentData:data,parentDataProperty:"root",rootData}))){
+        vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
         errors = vErrors.length;
+      }
+    }
+    if(data.truncated !== undefined && func0.call(data, "truncated")){
+      if(typeof data.truncated !== "boolean"){
+        const err4 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if(data.omitted !== undefined && func0.call(data, "omitted")){
+      let data2 = data.omitted;
+      if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+        const err5 = {instancePath:instancePath+"/omitted",schemaPath:"#/properties/omitted/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if((typeof data2 == "number") && (isFinite(data2))){
+        if(data2 < 0 || isNaN(data2)){
+          const err6 = {instancePath:instancePath+"/omitted",schemaPath:"#/properties/omitted/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+          if(vErrors === null){
+            vErrors = [err6];
+          }
+          else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
       }
     }
   }
   else {
-    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
     if(vErrors === null){
-      vErrors = [err2];
+      vErrors = [err7];
     }
     else {
-      vErrors.push(err2);
+      vErrors.push(err7);
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }

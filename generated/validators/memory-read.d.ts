@@ -5,8 +5,8 @@
 import type { ValidateFunction } from '../../src/index.js';
 import type { MemoryReadInput, MemoryReadOutput } from '../types/memory-read.js';
 
-/** Validates `memory_read` arguments in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates `memory_read` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateMemoryReadInput: ValidateFunction<MemoryReadInput>;
 
-/** Validates a `memory_read` output in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates a `memory_read` output in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateMemoryReadOutput: ValidateFunction<MemoryReadOutput>;

@@ -4,14 +4,14 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateMemoryReadInput = validate0;
-const schema0 = {"type":"object","required":["query"],"additionalProperties":false,"properties":{"query":{"description":"What to look up: exactly one of a key, a key prefix or a tag.","oneOf":[{"type":"object","required":["key"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"}}},{"type":"object","required":["prefix"],"additionalProperties":false,"properties":{"prefix":{"type":"string","maxLength":128,"description":"Every key starting with this text."}}},{"type":"object","required":["tag"],"additionalProperties":false,"properties":{"tag":{"type":"string","minLength":1,"maxLength":40}}}]},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20,"description":"At most this many entries, newest first."}},"definitions":{"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
-const schema1 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
+export const validateMemoryReadInput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","required":["query"],"additionalProperties":false,"properties":{"query":{"description":"What to look up: exactly one of a key, a key prefix or a tag.","oneOf":[{"type":"object","required":["key"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"}}},{"type":"object","required":["prefix"],"additionalProperties":false,"properties":{"prefix":{"type":"string","maxLength":128,"description":"Every key starting with this text."}}},{"type":"object","required":["tag"],"additionalProperties":false,"properties":{"tag":{"type":"string","minLength":1,"maxLength":40}}}]},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20,"description":"At most this many entries, newest first."}},"definitions":{"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
+const schema2 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
 const func0 = Object.prototype.hasOwnProperty;
-const func6 = validatorRuntime.ucs2length;
+const func7 = validatorRuntime.ucs2length;
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]{0,127}$", "u");
 
-function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -71,45 +71,27 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
         }
         if(data0.key !== undefined && func0.call(data0, "key")){
           let data1 = data0.key;
-          if(typeof data1 !== "string"){
-            let dataType0 = typeof data1;
-            let coerced0 = undefined;
-            if(!(coerced0 !== undefined)){
-              if(dataType0 == "number" || dataType0 == "boolean"){
-                coerced0 = "" + data1;
-              }
-              else if(data1 === null){
-                coerced0 = "";
-              }
-              else {
-                const err4 = {instancePath:instancePath+"/query/key",schemaPath:"#/definitions/MemoryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                if(vErrors === null){
-                  vErrors = [err4];
-                }
-                else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            }
-            if(coerced0 !== undefined){
-              data1 = coerced0;
-              if(data0 !== undefined){
-                data0["key"] = coerced0;
-              }
-            }
-          }
           if(typeof data1 === "string"){
             if(!pattern0.test(data1)){
-              const err5 = {instancePath:instancePath+"/query/key",schemaPath:"#/definitions/MemoryKey/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
+              const err4 = {instancePath:instancePath+"/query/key",schemaPath:"#/definitions/MemoryKey/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
               if(vErrors === null){
-                vErrors = [err5];
+                vErrors = [err4];
               }
               else {
-                vErrors.push(err5);
+                vErrors.push(err4);
               }
               errors++;
             }
+          }
+          else {
+            const err5 = {instancePath:instancePath+"/query/key",schemaPath:"#/definitions/MemoryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err5];
+            }
+            else {
+              vErrors.push(err5);
+            }
+            errors++;
           }
         }
       }
@@ -154,45 +136,27 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
         }
         if(data0.prefix !== undefined && func0.call(data0, "prefix")){
           let data2 = data0.prefix;
-          if(typeof data2 !== "string"){
-            let dataType1 = typeof data2;
-            let coerced1 = undefined;
-            if(!(coerced1 !== undefined)){
-              if(dataType1 == "number" || dataType1 == "boolean"){
-                coerced1 = "" + data2;
-              }
-              else if(data2 === null){
-                coerced1 = "";
-              }
-              else {
-                const err9 = {instancePath:instancePath+"/query/prefix",schemaPath:"#/properties/query/oneOf/1/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                if(vErrors === null){
-                  vErrors = [err9];
-                }
-                else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-            }
-            if(coerced1 !== undefined){
-              data2 = coerced1;
-              if(data0 !== undefined){
-                data0["prefix"] = coerced1;
-              }
-            }
-          }
           if(typeof data2 === "string"){
-            if(func6(data2) > 128){
-              const err10 = {instancePath:instancePath+"/query/prefix",schemaPath:"#/properties/query/oneOf/1/properties/prefix/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+            if(func7(data2) > 128){
+              const err9 = {instancePath:instancePath+"/query/prefix",schemaPath:"#/properties/query/oneOf/1/properties/prefix/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
               if(vErrors === null){
-                vErrors = [err10];
+                vErrors = [err9];
               }
               else {
-                vErrors.push(err10);
+                vErrors.push(err9);
               }
               errors++;
             }
+          }
+          else {
+            const err10 = {instancePath:instancePath+"/query/prefix",schemaPath:"#/properties/query/oneOf/1/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err10];
+            }
+            else {
+              vErrors.push(err10);
+            }
+            errors++;
           }
         }
       }
@@ -242,37 +206,19 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           if(data0.tag !== undefined && func0.call(data0, "tag")){
             let data3 = data0.tag;
-            if(typeof data3 !== "string"){
-              let dataType2 = typeof data3;
-              let coerced2 = undefined;
-              if(!(coerced2 !== undefined)){
-                if(dataType2 == "number" || dataType2 == "boolean"){
-                  coerced2 = "" + data3;
-                }
-                else if(data3 === null){
-                  coerced2 = "";
+            if(typeof data3 === "string"){
+              if(func7(data3) > 40){
+                const err14 = {instancePath:instancePath+"/query/tag",schemaPath:"#/properties/query/oneOf/2/properties/tag/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+                if(vErrors === null){
+                  vErrors = [err14];
                 }
                 else {
-                  const err14 = {instancePath:instancePath+"/query/tag",schemaPath:"#/properties/query/oneOf/2/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                  if(vErrors === null){
-                    vErrors = [err14];
-                  }
-                  else {
-                    vErrors.push(err14);
-                  }
-                  errors++;
+                  vErrors.push(err14);
                 }
+                errors++;
               }
-              if(coerced2 !== undefined){
-                data3 = coerced2;
-                if(data0 !== undefined){
-                  data0["tag"] = coerced2;
-                }
-              }
-            }
-            if(typeof data3 === "string"){
-              if(func6(data3) > 40){
-                const err15 = {instancePath:instancePath+"/query/tag",schemaPath:"#/properties/query/oneOf/2/properties/tag/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+              if(func7(data3) < 1){
+                const err15 = {instancePath:instancePath+"/query/tag",schemaPath:"#/properties/query/oneOf/2/properties/tag/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
                 if(vErrors === null){
                   vErrors = [err15];
                 }
@@ -281,16 +227,16 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
                 }
                 errors++;
               }
-              if(func6(data3) < 1){
-                const err16 = {instancePath:instancePath+"/query/tag",schemaPath:"#/properties/query/oneOf/2/properties/tag/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-                if(vErrors === null){
-                  vErrors = [err16];
-                }
-                else {
-                  vErrors.push(err16);
-                }
-                errors++;
+            }
+            else {
+              const err16 = {instancePath:instancePath+"/query/tag",schemaPath:"#/properties/query/oneOf/2/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
+              if(vErrors === null){
+                vErrors = [err16];
               }
+              else {
+                vErrors.push(err16);
+              }
+              errors++;
             }
           }
         }
@@ -340,30 +286,14 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     let data4 = data.limit;
     if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-      let dataType3 = typeof data4;
-      let coerced3 = undefined;
-      if(!(coerced3 !== undefined)){
-        if(dataType3 === "boolean" || data4 === null
-        || (dataType3 === "string" && data4 && data4 == +data4 && !(data4 % 1))){
-          coerced3 = +data4;
-        }
-        else {
-          const err19 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-          if(vErrors === null){
-            vErrors = [err19];
-          }
-          else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
+      const err19 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err19];
       }
-      if(coerced3 !== undefined){
-        data4 = coerced3;
-        if(data !== undefined){
-          data["limit"] = coerced3;
-        }
+      else {
+        vErrors.push(err19);
       }
+      errors++;
     }
     if((typeof data4 == "number") && (isFinite(data4))){
       if(data4 > 100 || isNaN(data4)){
@@ -398,17 +328,17 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate0.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }
 
-export const validateMemoryReadOutput = validate1;
-const schema2 = {"type":"object","required":["entries","total"],"additionalProperties":false,"properties":{"entries":{"type":"array","items":{"$ref":"#/definitions/MemoryEntry"}},"total":{"type":"integer","minimum":0,"description":"How many entries matched before the limit."}},"definitions":{"MemoryEntry":{"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}},"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
-const schema3 = {"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}};
-const schema4 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
+export const validateMemoryReadOutput = validatorRuntime.coerceWhereNeeded(validate2);
+const schema3 = {"type":"object","required":["entries","total"],"additionalProperties":false,"properties":{"entries":{"type":"array","items":{"$ref":"#/definitions/MemoryEntry"}},"total":{"type":"integer","minimum":0,"description":"How many entries matched before the limit."}},"definitions":{"MemoryEntry":{"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}},"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
+const schema4 = {"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}};
+const schema5 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
 const formats0 = validatorRuntime.fullFormats["date-time"];
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -456,76 +386,39 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     if(data.key !== undefined && func0.call(data, "key")){
       let data0 = data.key;
-      if(typeof data0 !== "string"){
-        let dataType0 = typeof data0;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 == "number" || dataType0 == "boolean"){
-            coerced0 = "" + data0;
-          }
-          else if(data0 === null){
-            coerced0 = "";
-          }
-          else {
-            const err4 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err4];
-            }
-            else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-        if(coerced0 !== undefined){
-          data0 = coerced0;
-          if(data !== undefined){
-            data["key"] = coerced0;
-          }
-        }
-      }
       if(typeof data0 === "string"){
         if(!pattern0.test(data0)){
-          const err5 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
+          const err4 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
           if(vErrors === null){
-            vErrors = [err5];
+            vErrors = [err4];
           }
           else {
-            vErrors.push(err5);
+            vErrors.push(err4);
           }
           errors++;
         }
       }
+      else {
+        const err5 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
     }
     if(data.value !== undefined && func0.call(data, "value")){
-      let data1 = data.value;
-      if(typeof data1 !== "string"){
-        let dataType1 = typeof data1;
-        let coerced1 = undefined;
-        if(!(coerced1 !== undefined)){
-          if(dataType1 == "number" || dataType1 == "boolean"){
-            coerced1 = "" + data1;
-          }
-          else if(data1 === null){
-            coerced1 = "";
-          }
-          else {
-            const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err6];
-            }
-            else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
+      if(typeof data.value !== "string"){
+        const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err6];
         }
-        if(coerced1 !== undefined){
-          data1 = coerced1;
-          if(data !== undefined){
-            data["value"] = coerced1;
-          }
+        else {
+          vErrors.push(err6);
         }
+        errors++;
       }
     }
     if(data.tags !== undefined && func0.call(data, "tags")){
@@ -534,37 +427,19 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
           let data3 = data2[i0];
-          if(typeof data3 !== "string"){
-            let dataType2 = typeof data3;
-            let coerced2 = undefined;
-            if(!(coerced2 !== undefined)){
-              if(dataType2 == "number" || dataType2 == "boolean"){
-                coerced2 = "" + data3;
-              }
-              else if(data3 === null){
-                coerced2 = "";
+          if(typeof data3 === "string"){
+            if(func7(data3) > 40){
+              const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+              if(vErrors === null){
+                vErrors = [err7];
               }
               else {
-                const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                if(vErrors === null){
-                  vErrors = [err7];
-                }
-                else {
-                  vErrors.push(err7);
-                }
-                errors++;
+                vErrors.push(err7);
               }
+              errors++;
             }
-            if(coerced2 !== undefined){
-              data3 = coerced2;
-              if(data2 !== undefined){
-                data2[i0] = coerced2;
-              }
-            }
-          }
-          if(typeof data3 === "string"){
-            if(func6(data3) > 40){
-              const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+            if(func7(data3) < 1){
+              const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
               if(vErrors === null){
                 vErrors = [err8];
               }
@@ -573,16 +448,16 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
               }
               errors++;
             }
-            if(func6(data3) < 1){
-              const err9 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-              if(vErrors === null){
-                vErrors = [err9];
-              }
-              else {
-                vErrors.push(err9);
-              }
-              errors++;
+          }
+          else {
+            const err9 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err9];
             }
+            else {
+              vErrors.push(err9);
+            }
+            errors++;
           }
         }
         let i1 = data2.length;
@@ -623,45 +498,27 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
       let data4 = data.updatedAt;
-      if(typeof data4 !== "string"){
-        let dataType3 = typeof data4;
-        let coerced3 = undefined;
-        if(!(coerced3 !== undefined)){
-          if(dataType3 == "number" || dataType3 == "boolean"){
-            coerced3 = "" + data4;
-          }
-          else if(data4 === null){
-            coerced3 = "";
-          }
-          else {
-            const err12 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err12];
-            }
-            else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-        if(coerced3 !== undefined){
-          data4 = coerced3;
-          if(data !== undefined){
-            data["updatedAt"] = coerced3;
-          }
-        }
-      }
       if(typeof data4 === "string"){
         if(!(formats0.validate(data4))){
-          const err13 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+          const err12 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
           if(vErrors === null){
-            vErrors = [err13];
+            vErrors = [err12];
           }
           else {
-            vErrors.push(err13);
+            vErrors.push(err12);
           }
           errors++;
         }
+      }
+      else {
+        const err13 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          vErrors.push(err13);
+        }
+        errors++;
       }
     }
   }
@@ -675,11 +532,11 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate2.errors = vErrors;
+  validate3.errors = vErrors;
   return errors === 0;
 }
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -720,8 +577,8 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate2(data0[i0], {instancePath:instancePath+"/entries/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-            vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+          if(!(validate3(data0[i0], {instancePath:instancePath+"/entries/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
             errors = vErrors.length;
           }
         }
@@ -740,30 +597,14 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     if(data.total !== undefined && func0.call(data, "total")){
       let data2 = data.total;
       if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-        let dataType0 = typeof data2;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 === "boolean" || data2 === null
-          || (dataType0 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-            coerced0 = +data2;
-          }
-          else {
-            const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-            if(vErrors === null){
-              vErrors = [err4];
-            }
-            else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
+        const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null){
+          vErrors = [err4];
         }
-        if(coerced0 !== undefined){
-          data2 = coerced0;
-          if(data !== undefined){
-            data["total"] = coerced0;
-          }
+        else {
+          vErrors.push(err4);
         }
+        errors++;
       }
       if((typeof data2 == "number") && (isFinite(data2))){
         if(data2 < 0 || isNaN(data2)){
@@ -789,6 +630,6 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }

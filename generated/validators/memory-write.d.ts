@@ -5,8 +5,8 @@
 import type { ValidateFunction } from '../../src/index.js';
 import type { MemoryWriteInput, MemoryWriteOutput } from '../types/memory-write.js';
 
-/** Validates `memory_write` arguments in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates `memory_write` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateMemoryWriteInput: ValidateFunction<MemoryWriteInput>;
 
-/** Validates a `memory_write` output in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates a `memory_write` output in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateMemoryWriteOutput: ValidateFunction<MemoryWriteOutput>;

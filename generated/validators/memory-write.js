@@ -4,14 +4,14 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateMemoryWriteInput = validate0;
-const schema0 = {"type":"object","required":["key","value"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","maxLength":10000,"description":"The text to remember."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"default":[],"description":"Labels for finding the entry again."}},"definitions":{"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
-const schema1 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
+export const validateMemoryWriteInput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","required":["key","value"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","maxLength":10000,"description":"The text to remember."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"default":[],"description":"Labels for finding the entry again."}},"definitions":{"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
+const schema2 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
 const func0 = Object.prototype.hasOwnProperty;
-const func4 = validatorRuntime.ucs2length;
+const func1 = validatorRuntime.ucs2length;
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]{0,127}$", "u");
 
-function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52,88 +52,52 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     if(data.key !== undefined && func0.call(data, "key")){
       let data0 = data.key;
-      if(typeof data0 !== "string"){
-        let dataType0 = typeof data0;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 == "number" || dataType0 == "boolean"){
-            coerced0 = "" + data0;
-          }
-          else if(data0 === null){
-            coerced0 = "";
-          }
-          else {
-            const err3 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err3];
-            }
-            else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        if(coerced0 !== undefined){
-          data0 = coerced0;
-          if(data !== undefined){
-            data["key"] = coerced0;
-          }
-        }
-      }
       if(typeof data0 === "string"){
         if(!pattern0.test(data0)){
-          const err4 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
+          const err3 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
           if(vErrors === null){
-            vErrors = [err4];
+            vErrors = [err3];
           }
           else {
-            vErrors.push(err4);
+            vErrors.push(err3);
           }
           errors++;
         }
+      }
+      else {
+        const err4 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          vErrors.push(err4);
+        }
+        errors++;
       }
     }
     if(data.value !== undefined && func0.call(data, "value")){
       let data1 = data.value;
-      if(typeof data1 !== "string"){
-        let dataType1 = typeof data1;
-        let coerced1 = undefined;
-        if(!(coerced1 !== undefined)){
-          if(dataType1 == "number" || dataType1 == "boolean"){
-            coerced1 = "" + data1;
-          }
-          else if(data1 === null){
-            coerced1 = "";
-          }
-          else {
-            const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err5];
-            }
-            else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-        if(coerced1 !== undefined){
-          data1 = coerced1;
-          if(data !== undefined){
-            data["value"] = coerced1;
-          }
-        }
-      }
       if(typeof data1 === "string"){
-        if(func4(data1) > 10000){
-          const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+        if(func1(data1) > 10000){
+          const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
           if(vErrors === null){
-            vErrors = [err6];
+            vErrors = [err5];
           }
           else {
-            vErrors.push(err6);
+            vErrors.push(err5);
           }
           errors++;
         }
+      }
+      else {
+        const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          vErrors.push(err6);
+        }
+        errors++;
       }
     }
     let data2 = data.tags;
@@ -141,37 +105,19 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
       const len0 = data2.length;
       for(let i0=0; i0<len0; i0++){
         let data3 = data2[i0];
-        if(typeof data3 !== "string"){
-          let dataType2 = typeof data3;
-          let coerced2 = undefined;
-          if(!(coerced2 !== undefined)){
-            if(dataType2 == "number" || dataType2 == "boolean"){
-              coerced2 = "" + data3;
-            }
-            else if(data3 === null){
-              coerced2 = "";
+        if(typeof data3 === "string"){
+          if(func1(data3) > 40){
+            const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+            if(vErrors === null){
+              vErrors = [err7];
             }
             else {
-              const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-              if(vErrors === null){
-                vErrors = [err7];
-              }
-              else {
-                vErrors.push(err7);
-              }
-              errors++;
+              vErrors.push(err7);
             }
+            errors++;
           }
-          if(coerced2 !== undefined){
-            data3 = coerced2;
-            if(data2 !== undefined){
-              data2[i0] = coerced2;
-            }
-          }
-        }
-        if(typeof data3 === "string"){
-          if(func4(data3) > 40){
-            const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+          if(func1(data3) < 1){
+            const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
             if(vErrors === null){
               vErrors = [err8];
             }
@@ -180,16 +126,16 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
             }
             errors++;
           }
-          if(func4(data3) < 1){
-            const err9 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-            if(vErrors === null){
-              vErrors = [err9];
-            }
-            else {
-              vErrors.push(err9);
-            }
-            errors++;
+        }
+        else {
+          const err9 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+          if(vErrors === null){
+            vErrors = [err9];
           }
+          else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
       }
       let i1 = data2.length;
@@ -238,17 +184,17 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate0.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }
 
-export const validateMemoryWriteOutput = validate1;
-const schema2 = {"type":"object","required":["entry","created"],"additionalProperties":false,"properties":{"entry":{"$ref":"#/definitions/MemoryEntry"},"created":{"type":"boolean","description":"True when the key did not exist before."}},"definitions":{"MemoryEntry":{"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}},"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
-const schema3 = {"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}};
-const schema4 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
+export const validateMemoryWriteOutput = validatorRuntime.coerceWhereNeeded(validate2);
+const schema3 = {"type":"object","required":["entry","created"],"additionalProperties":false,"properties":{"entry":{"$ref":"#/definitions/MemoryEntry"},"created":{"type":"boolean","description":"True when the key did not exist before."}},"definitions":{"MemoryEntry":{"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}},"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
+const schema4 = {"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}};
+const schema5 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
 const formats0 = validatorRuntime.fullFormats["date-time"];
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -296,76 +242,39 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     if(data.key !== undefined && func0.call(data, "key")){
       let data0 = data.key;
-      if(typeof data0 !== "string"){
-        let dataType0 = typeof data0;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 == "number" || dataType0 == "boolean"){
-            coerced0 = "" + data0;
-          }
-          else if(data0 === null){
-            coerced0 = "";
-          }
-          else {
-            const err4 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err4];
-            }
-            else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-        if(coerced0 !== undefined){
-          data0 = coerced0;
-          if(data !== undefined){
-            data["key"] = coerced0;
-          }
-        }
-      }
       if(typeof data0 === "string"){
         if(!pattern0.test(data0)){
-          const err5 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
+          const err4 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
           if(vErrors === null){
-            vErrors = [err5];
+            vErrors = [err4];
           }
           else {
-            vErrors.push(err5);
+            vErrors.push(err4);
           }
           errors++;
         }
       }
+      else {
+        const err5 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
     }
     if(data.value !== undefined && func0.call(data, "value")){
-      let data1 = data.value;
-      if(typeof data1 !== "string"){
-        let dataType1 = typeof data1;
-        let coerced1 = undefined;
-        if(!(coerced1 !== undefined)){
-          if(dataType1 == "number" || dataType1 == "boolean"){
-            coerced1 = "" + data1;
-          }
-          else if(data1 === null){
-            coerced1 = "";
-          }
-          else {
-            const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err6];
-            }
-            else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
+      if(typeof data.value !== "string"){
+        const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err6];
         }
-        if(coerced1 !== undefined){
-          data1 = coerced1;
-          if(data !== undefined){
-            data["value"] = coerced1;
-          }
+        else {
+          vErrors.push(err6);
         }
+        errors++;
       }
     }
     if(data.tags !== undefined && func0.call(data, "tags")){
@@ -374,37 +283,19 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
           let data3 = data2[i0];
-          if(typeof data3 !== "string"){
-            let dataType2 = typeof data3;
-            let coerced2 = undefined;
-            if(!(coerced2 !== undefined)){
-              if(dataType2 == "number" || dataType2 == "boolean"){
-                coerced2 = "" + data3;
-              }
-              else if(data3 === null){
-                coerced2 = "";
+          if(typeof data3 === "string"){
+            if(func1(data3) > 40){
+              const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+              if(vErrors === null){
+                vErrors = [err7];
               }
               else {
-                const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                if(vErrors === null){
-                  vErrors = [err7];
-                }
-                else {
-                  vErrors.push(err7);
-                }
-                errors++;
+                vErrors.push(err7);
               }
+              errors++;
             }
-            if(coerced2 !== undefined){
-              data3 = coerced2;
-              if(data2 !== undefined){
-                data2[i0] = coerced2;
-              }
-            }
-          }
-          if(typeof data3 === "string"){
-            if(func4(data3) > 40){
-              const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+            if(func1(data3) < 1){
+              const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
               if(vErrors === null){
                 vErrors = [err8];
               }
@@ -413,16 +304,16 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
               }
               errors++;
             }
-            if(func4(data3) < 1){
-              const err9 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-              if(vErrors === null){
-                vErrors = [err9];
-              }
-              else {
-                vErrors.push(err9);
-              }
-              errors++;
+          }
+          else {
+            const err9 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err9];
             }
+            else {
+              vErrors.push(err9);
+            }
+            errors++;
           }
         }
         let i1 = data2.length;
@@ -463,45 +354,27 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
       let data4 = data.updatedAt;
-      if(typeof data4 !== "string"){
-        let dataType3 = typeof data4;
-        let coerced3 = undefined;
-        if(!(coerced3 !== undefined)){
-          if(dataType3 == "number" || dataType3 == "boolean"){
-            coerced3 = "" + data4;
-          }
-          else if(data4 === null){
-            coerced3 = "";
-          }
-          else {
-            const err12 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err12];
-            }
-            else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-        if(coerced3 !== undefined){
-          data4 = coerced3;
-          if(data !== undefined){
-            data["updatedAt"] = coerced3;
-          }
-        }
-      }
       if(typeof data4 === "string"){
         if(!(formats0.validate(data4))){
-          const err13 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+          const err12 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
           if(vErrors === null){
-            vErrors = [err13];
+            vErrors = [err12];
           }
           else {
-            vErrors.push(err13);
+            vErrors.push(err12);
           }
           errors++;
         }
+      }
+      else {
+        const err13 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          vErrors.push(err13);
+        }
+        errors++;
       }
     }
   }
@@ -515,11 +388,11 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate2.errors = vErrors;
+  validate3.errors = vErrors;
   return errors === 0;
 }
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -556,39 +429,21 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
     }
     if(data.entry !== undefined && func0.call(data, "entry")){
-      if(!(validate2(data.entry, {instancePath:instancePath+"/entry",parentData:data,parentDataProperty:"entry",rootData}))){
-        vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+      if(!(validate3(data.entry, {instancePath:instancePath+"/entry",parentData:data,parentDataProperty:"entry",rootData}))){
+        vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
         errors = vErrors.length;
       }
     }
     if(data.created !== undefined && func0.call(data, "created")){
-      let data1 = data.created;
-      if(typeof data1 !== "boolean"){
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(data1 === "false" || data1 === 0 || data1 === null){
-            coerced0 = false;
-          }
-          else if(data1 === "true" || data1 === 1){
-            coerced0 = true;
-          }
-          else {
-            const err3 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-            if(vErrors === null){
-              vErrors = [err3];
-            }
-            else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
+      if(typeof data.created !== "boolean"){
+        const err3 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err3];
         }
-        if(coerced0 !== undefined){
-          data1 = coerced0;
-          if(data !== undefined){
-            data["created"] = coerced0;
-          }
+        else {
+          vErrors.push(err3);
         }
+        errors++;
       }
     }
   }
@@ -602,6 +457,6 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }

@@ -5,8 +5,8 @@
 import type { ValidateFunction } from '../../src/index.js';
 import type { ReadFileInput, ReadFileOutput } from '../types/read-file.js';
 
-/** Validates `read_file` arguments in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates `read_file` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateReadFileInput: ValidateFunction<ReadFileInput>;
 
-/** Validates a `read_file` output in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates a `read_file` output in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateReadFileOutput: ValidateFunction<ReadFileOutput>;

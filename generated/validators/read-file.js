@@ -4,12 +4,12 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateReadFileInput = validate0;
-const schema0 = {"type":"object","required":["path"],"additionalProperties":false,"properties":{"path":{"type":"string","minLength":1,"maxLength":1024,"description":"A path relative to the root folder, e.g. `notes/todo.md`."},"encoding":{"type":"string","enum":["utf8","base64"],"default":"utf8","description":"How the content is returned."},"maxBytes":{"type":"integer","minimum":1,"maximum":1048576,"default":65536,"description":"Read at most this many bytes."}}};
+export const validateReadFileInput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","required":["path"],"additionalProperties":false,"properties":{"path":{"type":"string","minLength":1,"maxLength":1024,"description":"A path relative to the root folder, e.g. `notes/todo.md`."},"encoding":{"type":"string","enum":["utf8","base64"],"default":"utf8","description":"How the content is returned."},"maxBytes":{"type":"integer","minimum":1,"maximum":1048576,"default":65536,"description":"Read at most this many bytes."}}};
 const func0 = Object.prototype.hasOwnProperty;
-const func2 = validatorRuntime.ucs2length;
+const func4 = validatorRuntime.ucs2length;
 
-function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43,37 +43,19 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     if(data.path !== undefined && func0.call(data, "path")){
       let data0 = data.path;
-      if(typeof data0 !== "string"){
-        let dataType0 = typeof data0;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 == "number" || dataType0 == "boolean"){
-            coerced0 = "" + data0;
-          }
-          else if(data0 === null){
-            coerced0 = "";
+      if(typeof data0 === "string"){
+        if(func4(data0) > 1024){
+          const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+          if(vErrors === null){
+            vErrors = [err2];
           }
           else {
-            const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err2];
-            }
-            else {
-              vErrors.push(err2);
-            }
-            errors++;
+            vErrors.push(err2);
           }
+          errors++;
         }
-        if(coerced0 !== undefined){
-          data0 = coerced0;
-          if(data !== undefined){
-            data["path"] = coerced0;
-          }
-        }
-      }
-      if(typeof data0 === "string"){
-        if(func2(data0) > 1024){
-          const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+        if(func4(data0) < 1){
+          const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
           if(vErrors === null){
             vErrors = [err3];
           }
@@ -82,49 +64,31 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if(func2(data0) < 1){
-          const err4 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-          if(vErrors === null){
-            vErrors = [err4];
-          }
-          else {
-            vErrors.push(err4);
-          }
-          errors++;
+      }
+      else {
+        const err4 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err4];
         }
+        else {
+          vErrors.push(err4);
+        }
+        errors++;
       }
     }
     let data1 = data.encoding;
     if(typeof data1 !== "string"){
-      let dataType1 = typeof data1;
-      let coerced1 = undefined;
-      if(!(coerced1 !== undefined)){
-        if(dataType1 == "number" || dataType1 == "boolean"){
-          coerced1 = "" + data1;
-        }
-        else if(data1 === null){
-          coerced1 = "";
-        }
-        else {
-          const err5 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
-          if(vErrors === null){
-            vErrors = [err5];
-          }
-          else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
+      const err5 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+      if(vErrors === null){
+        vErrors = [err5];
       }
-      if(coerced1 !== undefined){
-        data1 = coerced1;
-        if(data !== undefined){
-          data["encoding"] = coerced1;
-        }
+      else {
+        vErrors.push(err5);
       }
+      errors++;
     }
     if(!((data1 === "utf8") || (data1 === "base64"))){
-      const err6 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema0.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+      const err6 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema1.properties.encoding.enum},message:"must be equal to one of the allowed values"};
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -135,30 +99,14 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     let data2 = data.maxBytes;
     if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-      let dataType2 = typeof data2;
-      let coerced2 = undefined;
-      if(!(coerced2 !== undefined)){
-        if(dataType2 === "boolean" || data2 === null
-        || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-          coerced2 = +data2;
-        }
-        else {
-          const err7 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-          if(vErrors === null){
-            vErrors = [err7];
-          }
-          else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
+      const err7 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err7];
       }
-      if(coerced2 !== undefined){
-        data2 = coerced2;
-        if(data !== undefined){
-          data["maxBytes"] = coerced2;
-        }
+      else {
+        vErrors.push(err7);
       }
+      errors++;
     }
     if((typeof data2 == "number") && (isFinite(data2))){
       if(data2 > 1048576 || isNaN(data2)){
@@ -193,14 +141,14 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate0.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }
 
-export const validateReadFileOutput = validate1;
-const schema1 = {"type":"object","required":["path","size","encoding","content","truncated"],"additionalProperties":false,"properties":{"path":{"type":"string","description":"The path read, relative to the root."},"size":{"type":"integer","minimum":0,"description":"The file's size in bytes."},"encoding":{"type":"string","enum":["utf8","base64"]},"content":{"type":"string"},"truncated":{"type":"boolean","description":"True when the file is longer than maxBytes."}}};
+export const validateReadFileOutput = validatorRuntime.coerceWhereNeeded(validate2);
+const schema2 = {"type":"object","required":["path","size","encoding","content","truncated"],"additionalProperties":false,"properties":{"path":{"type":"string","description":"The path read, relative to the root."},"size":{"type":"integer","minimum":0,"description":"The file's size in bytes."},"encoding":{"type":"string","enum":["utf8","base64"]},"content":{"type":"string"},"truncated":{"type":"boolean","description":"True when the file is longer than maxBytes."}}};
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -267,63 +215,28 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
     }
     if(data.path !== undefined && func0.call(data, "path")){
-      let data0 = data.path;
-      if(typeof data0 !== "string"){
-        let dataType0 = typeof data0;
-        let coerced0 = undefined;
-        if(!(coerced0 !== undefined)){
-          if(dataType0 == "number" || dataType0 == "boolean"){
-            coerced0 = "" + data0;
-          }
-          else if(data0 === null){
-            coerced0 = "";
-          }
-          else {
-            const err6 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err6];
-            }
-            else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
+      if(typeof data.path !== "string"){
+        const err6 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err6];
         }
-        if(coerced0 !== undefined){
-          data0 = coerced0;
-          if(data !== undefined){
-            data["path"] = coerced0;
-          }
+        else {
+          vErrors.push(err6);
         }
+        errors++;
       }
     }
     if(data.size !== undefined && func0.call(data, "size")){
       let data1 = data.size;
       if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-        let dataType1 = typeof data1;
-        let coerced1 = undefined;
-        if(!(coerced1 !== undefined)){
-          if(dataType1 === "boolean" || data1 === null
-          || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
-            coerced1 = +data1;
-          }
-          else {
-            const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-            if(vErrors === null){
-              vErrors = [err7];
-            }
-            else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
+        const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null){
+          vErrors = [err7];
         }
-        if(coerced1 !== undefined){
-          data1 = coerced1;
-          if(data !== undefined){
-            data["size"] = coerced1;
-          }
+        else {
+          vErrors.push(err7);
         }
+        errors++;
       }
       if((typeof data1 == "number") && (isFinite(data1))){
         if(data1 < 0 || isNaN(data1)){
@@ -341,35 +254,17 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     if(data.encoding !== undefined && func0.call(data, "encoding")){
       let data2 = data.encoding;
       if(typeof data2 !== "string"){
-        let dataType2 = typeof data2;
-        let coerced2 = undefined;
-        if(!(coerced2 !== undefined)){
-          if(dataType2 == "number" || dataType2 == "boolean"){
-            coerced2 = "" + data2;
-          }
-          else if(data2 === null){
-            coerced2 = "";
-          }
-          else {
-            const err9 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err9];
-            }
-            else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
+        const err9 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err9];
         }
-        if(coerced2 !== undefined){
-          data2 = coerced2;
-          if(data !== undefined){
-            data["encoding"] = coerced2;
-          }
+        else {
+          vErrors.push(err9);
         }
+        errors++;
       }
       if(!((data2 === "utf8") || (data2 === "base64"))){
-        const err10 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema1.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+        const err10 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema2.properties.encoding.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -380,64 +275,27 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
     }
     if(data.content !== undefined && func0.call(data, "content")){
-      let data3 = data.content;
-      if(typeof data3 !== "string"){
-        let dataType3 = typeof data3;
-        let coerced3 = undefined;
-        if(!(coerced3 !== undefined)){
-          if(dataType3 == "number" || dataType3 == "boolean"){
-            coerced3 = "" + data3;
-          }
-          else if(data3 === null){
-            coerced3 = "";
-          }
-          else {
-            const err11 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err11];
-            }
-            else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
+      if(typeof data.content !== "string"){
+        const err11 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err11];
         }
-        if(coerced3 !== undefined){
-          data3 = coerced3;
-          if(data !== undefined){
-            data["content"] = coerced3;
-          }
+        else {
+          vErrors.push(err11);
         }
+        errors++;
       }
     }
     if(data.truncated !== undefined && func0.call(data, "truncated")){
-      let data4 = data.truncated;
-      if(typeof data4 !== "boolean"){
-        let coerced4 = undefined;
-        if(!(coerced4 !== undefined)){
-          if(data4 === "false" || data4 === 0 || data4 === null){
-            coerced4 = false;
-          }
-          else if(data4 === "true" || data4 === 1){
-            coerced4 = true;
-          }
-          else {
-            const err12 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-            if(vErrors === null){
-              vErrors = [err12];
-            }
-            else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
+      if(typeof data.truncated !== "boolean"){
+        const err12 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err12];
         }
-        if(coerced4 !== undefined){
-          data4 = coerced4;
-          if(data !== undefined){
-            data["truncated"] = coerced4;
-          }
+        else {
+          vErrors.push(err12);
         }
+        errors++;
       }
     }
   }
@@ -451,6 +309,6 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }

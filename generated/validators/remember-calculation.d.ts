@@ -5,8 +5,8 @@
 import type { ValidateFunction } from '../../src/index.js';
 import type { RememberCalculationInput, RememberCalculationOutput } from '../types/remember-calculation.js';
 
-/** Validates `remember_calculation` arguments in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates `remember_calculation` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateRememberCalculationInput: ValidateFunction<RememberCalculationInput>;
 
-/** Validates a `remember_calculation` output in place: coerces types, fills defaults; problems on `.errors`. */
+/** Validates a `remember_calculation` output in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateRememberCalculationOutput: ValidateFunction<RememberCalculationOutput>;

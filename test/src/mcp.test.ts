@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -327,7 +327,7 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
 
     const written = structured('memory_write', await call('memory_write', { key: 'notes.greeting', value: 'hello', tags: ['greeting'] }));
     expect(written).toMatchObject({ created: true, entry: { key: 'notes.greeting', value: 'hello', tags: ['greeting'] } });
-    expect(readFileSync(path.join(folder, 'data', 'memory.json'), 'utf8')).toContain('notes.greeting');
+    expect(existsSync(path.join(folder, 'data', 'memory.sqlite'))).toBe(true);
 
     const read = structured('memory_read', await call('memory_read', { query: { key: 'notes.greeting' } }));
     expect(read.total).toBe(1);
@@ -377,5 +377,14 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
     // The transport sends SIGTERM only after 2 s without exit: a quick close means the server exited on stdin's end.
     expect(Date.now() - started).toBeLessThan(1_900);
     expect(stderr).toBe('');
+  });
+});
+
+describe('formatCallError with details that cannot be read', () => {
+  it('falls back to the code and message', async () => {
+    const { makeHostile } = await import('./hostile.js');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: makeHostile('proxy-every-trap-throws') as never })).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { errors: [makeHostile('revoked-proxy')] } })).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { n: 1n } })).toBe('TOOL_FAILED: No.\nDetails: (details not serializable)');
   });
 });

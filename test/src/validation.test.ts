@@ -3,7 +3,7 @@ import { SchemaValidator, ToolsmithError, compileSchema, copyJsonValue, toValida
 import { buildNullPlan, stripOptionalNulls } from '../../src/validation.js';
 
 describe('compileSchema', () => {
-  it('coerces and fills defaults in place (draft-07, the one option set)', () => {
+  it('coerces where a value does not fit and fills defaults, in place (draft-07, the one option set)', () => {
     const validate = compileSchema({
       type: 'object',
       properties: { count: { type: 'integer' }, unit: { type: 'string', default: 'm' } },
@@ -137,7 +137,7 @@ describe('optional nulls', () => {
   it('does not remove a null for a required property', () => {
     const validator = new SchemaValidator({ schema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, stripOptionalNulls: true });
     const data: Record<string, unknown> = { id: null };
-    expect(validator.check(data)).toBeUndefined(); // coerceTypes turns a required null into 0
+    expect(validator.check(data)).toBeUndefined(); // null does not fit `integer`: coerced (Ajv's rule) to 0
     expect(data).toEqual({ id: 0 });
     stripOptionalNulls(data, { optional: [], nested: [] });
     expect(data).toEqual({ id: 0 });
@@ -145,6 +145,17 @@ describe('optional nulls', () => {
 });
 
 describe('SchemaValidator', () => {
+  it('validate answers a copy that changed only where it did not fit, a coerced root included', () => {
+    const validator = new SchemaValidator({ schema: { type: 'object', properties: { n: { type: ['number', 'string'] }, k: { type: 'integer', default: 2 } } } });
+    const sent = { n: '5' };
+    expect(validator.validate(sent)).toEqual({ valid: true, value: { n: '5', k: 2 } });
+    expect(sent).toEqual({ n: '5' });
+    const root = new SchemaValidator({ schema: { type: 'number' } });
+    expect(root.validate('2.5')).toEqual({ valid: true, value: 2.5 });
+    expect(root.validate(null)).toEqual({ valid: true, value: 0 });
+    expect(root.validate('x')).toMatchObject({ valid: false, value: 'x' });
+  });
+
   it('uses a generated validator as is and reports a schema that does not compile', () => {
     let calls = 0;
     const generated = Object.assign((data: unknown): data is string => {

@@ -1,0 +1,103 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
+import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
+import type { JSONSchema } from '@langchain/core/utils/json_schema';
+import { SchemaValidator, copyJsonValue, type ITool, type JSONSchemaObject } from '../index.js';
+import { resolveSource, runToolCall, type AdapterOptions, type ToolSource, type ToolTypeMap, type UntypedToolTypes } from './shared.js';
+
+export { ToolCallError, formatToolError, type CallContext, type ContextSource, type ToolTypeMap, type UntypedToolTypes } from './shared.js';
+
+/*
+ * `toolsmith/langchain`: the registry's tools as LangChain.js (`@langchain/core` 1) structured tools, from
+ * their JSON Schema: bindable with `model.bindTools(tools)` and runnable in `createAgent` (langchain) or a
+ * LangGraph `ToolNode`.
+ * - `func` calls `processToolCall` with the runnable config mapped to a toolsmith context and the
+ *   config's `signal`; a failed call throws a `ToolCallError`, which the agent's tool node turns into an
+ *   error `ToolMessage` the model sees (its text is the code, the message and each invalid path).
+ * - The schema is handed over as a Standard JSON Schema (`~standard`): `jsonSchema.input()` is the
+ *   definition's schema (what `bindTools` sends, through `toJsonSchema`), `validate` the generated
+ *   validator. So LangChain's own JSON-Schema check (@cfworker/json-schema, which also writes into the
+ *   schema it is given and so fails on the frozen generated schemas) has nothing to check, and the
+ *   arguments are validated once, by the orchestrator, whose errors (JSON pointers) reach the model.
+ * - Approval stays with the orchestrator's gate (LangChain asks for approval with a middleware on the
+ *   agent, not on the tool); a rejection reaches the model as an `APPROVAL_REJECTED` tool error.
+ */
+
+/** The LangChain tool for the tool named `N`, typed `T`: `invoke(args)` takes its input and answers its output. */
+export type LangChainTool<T extends { input: unknown; output: unknown }, N extends string = string> = DynamicStructuredTool<
+  LangChainToolSchema<T['input']>,
+  T['input'],
+  T['input'],
+  T['output'],
+  unknown,
+  N
+>;
+
+/** The tools for the names in `TNames`, in order, each typed by its generated input and output. */
+export type LangChainTools<TTypes extends ToolTypeMap<TTypes>, TNames extends readonly (keyof TTypes & string)[]> = {
+  -readonly [I in keyof TNames]: LangChainTool<TTypes[TNames[I]], TNames[I]>;
+};
+
+/** Options of `langChainTools`: the per-call context function receives the tool's runnable config. */
+export type LangChainToolsOptions<TNames extends readonly string[]> = Omit<AdapterOptions<TNames, ToolRunnableConfig>, 'approval'>;
+
+/**
+ * The tools of `source` (an orchestrator, or the generated registry's typed `ToolClient`) as LangChain
+ * structured tools, in the order of `options.tools` (default: every enabled tool). Throws
+ * `TOOL_NOT_FOUND` for a name that is not registered.
+ */
+export function langChainTools<
+  TTypes extends ToolTypeMap<TTypes> = UntypedToolTypes,
+  const TNames extends readonly (keyof TTypes & string)[] = Array<keyof TTypes & string>,
+>(source: ToolSource<TTypes>, options: LangChainToolsOptions<TNames> = {}): LangChainTools<TTypes, TNames> {
+  const resolved = resolveSource<ToolRunnableConfig>(source, options);
+  return resolved.tools.map(
+    (tool) =>
+      new DynamicStructuredTool({
+        name: tool.name,
+        description: tool.description,
+        schema: toStandardSchema(tool) as LangChainToolSchema<unknown>,
+        metadata: { toolsmith: { id: tool.id, hasSideEffects: tool.hasSideEffects === true, requiredCapabilities: tool.requiredCapabilities ?? [] } },
+        func: (input: unknown, _runManager?: unknown, config?: RunnableConfig) => {
+          const toolConfig = (config ?? {}) as ToolRunnableConfig;
+          return runToolCall(resolved, { tool, args: input, id: toolConfig.toolCall?.id, frameworkContext: toolConfig, signal: toolConfig.signal });
+        },
+      }),
+  ) as unknown as LangChainTools<TTypes, TNames>;
+}
+
+/**
+ * A tool's schema as handed to LangChain: a Standard JSON Schema, which is also (to LangChain's JSON-Schema
+ * check) a schema without constraints — hence typed as both.
+ */
+export type LangChainToolSchema<TInput> = ToolsmithStandardSchema<TInput> & JSONSchema;
+
+/** Standard Schema V1 (`~standard`, standardschema.dev) with its JSON Schema (Standard JSON Schema). */
+export interface ToolsmithStandardSchema<TInput> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: 'toolsmith';
+    validate(value: unknown): { value: TInput; issues?: undefined } | { issues: ReadonlyArray<{ message: string; path: readonly string[] }> };
+    readonly jsonSchema: { input(options?: unknown): JSONSchemaObject; output(options?: unknown): JSONSchemaObject };
+    readonly types?: { readonly input: TInput; readonly output: TInput };
+  };
+}
+
+/** The tool's input schema as a Standard JSON Schema: the definition's schema, validated by the generated validator when there is one. */
+export function toStandardSchema<TInput>(tool: ITool): ToolsmithStandardSchema<TInput> {
+  const generated = tool.validators?.input;
+  const validator = generated === undefined ? undefined : new SchemaValidator({ schema: tool.inputSchema, generated, stripOptionalNulls: true });
+  const schema = () => copyJsonValue(tool.inputSchema); // a copy: callers may annotate what they are given
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'toolsmith',
+      validate(value) {
+        if (validator === undefined) return { value: value as TInput }; // the orchestrator validates it
+        const outcome = validator.validate(value);
+        if (outcome.valid) return { value: outcome.value as TInput };
+        return { issues: outcome.errors.map((issue) => ({ message: issue.message, path: issue.path.split('/').slice(1).map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~')) })) };
+      },
+      jsonSchema: { input: schema, output: schema },
+    },
+  };
+}

@@ -1,0 +1,187 @@
+import {
+  ToolClient,
+  ToolOrchestrator,
+  ToolsmithError,
+  type CallerTurn,
+  type ITool,
+  type ToolCallDefaults,
+  type ToolCallErrorDetails,
+  type ToolCallResult,
+} from '../index.js';
+
+/*
+ * What the three framework adapters share: which tools to offer, who calls (a fixed context or one
+ * derived from the framework's per-call context), one call through `processToolCall`, and a failed
+ * call as an `Error` whose message the model can act on. Each adapter only maps its framework's
+ * tool shape onto these.
+ */
+
+/** Input and output types by tool name, as the generated `ToolTypes` has them (`TTypes extends ToolTypeMap<TTypes>`). */
+export type ToolTypeMap<TTypes> = { [N in keyof TTypes]: { input: unknown; output: unknown } };
+
+/** What an adapter knows without generated types: any name, object input, unknown output. */
+export interface UntypedToolTypes {
+  [name: string]: { input: Record<string, unknown>; output: unknown };
+}
+
+/** The caller's identity, capabilities and turn: everything of a call but the request itself. */
+export type CallContext = ToolCallDefaults;
+
+/** A fixed context, or one made per call from the framework's own per-call context (permissions per caller). */
+export type ContextSource<TFrameworkContext> = CallContext | ((frameworkContext: TFrameworkContext) => CallContext | Promise<CallContext>);
+
+/**
+ * Where calls go: an orchestrator, or the typed client of the generated registry
+ * (`createToolClient(orchestrator, defaults)`), whose tool types and defaults the adapter then uses.
+ */
+export type ToolSource<TTypes extends ToolTypeMap<TTypes>> = ToolOrchestrator | ToolClient<TTypes>;
+
+/**
+ * Who approves a call to a tool that needs approval:
+ * - `'orchestrator'` (default): the orchestrator's approval gate, inside `processToolCall`; a
+ *   rejection reaches the model as an `APPROVAL_REJECTED` tool error.
+ * - `'framework'`: the framework's own approval flow (AI SDK `needsApproval`, OpenAI Agents
+ *   interruptions) is asked for every tool with side effects; a call it approved runs with an
+ *   approving turn gate, so the orchestrator does not ask again. Everything else still applies.
+ */
+export type ApprovalMode = 'orchestrator' | 'framework';
+
+/** Options every adapter takes. */
+export interface AdapterOptions<TNames extends readonly string[], TFrameworkContext> {
+  /** The tools to offer, by name (default: every enabled tool, as `listTools()` gives them). */
+  tools?: TNames;
+  /** Who calls; required unless the source is a `ToolClient` (its defaults are used). */
+  context?: ContextSource<TFrameworkContext>;
+  /** Who approves calls that need approval (default `'orchestrator'`). */
+  approval?: ApprovalMode;
+}
+
+/**
+ * A call that ended with `isError`: thrown from the framework tool's execute so the framework
+ * reports a tool error to the model; the message says the code, what failed and (for arguments)
+ * each invalid path.
+ */
+export class ToolCallError extends Error {
+  readonly code: ToolCallErrorDetails['code'];
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(readonly result: ToolCallResult) {
+    const error = result.errorDetails ?? { code: 'TOOL_ERROR' as const, message: `Tool '${result.toolName}' failed without details.` };
+    super(formatToolError(error));
+    this.name = 'ToolCallError';
+    this.code = error.code;
+    this.details = error.details;
+  }
+
+  /** The message alone: frameworks show a tool error to the model as `String(error)`, and the name adds nothing for it. */
+  override toString(): string {
+    return this.message;
+  }
+}
+
+const MAX_LISTED_ISSUES = 20;
+
+/**
+ * The model-facing text of a failed call: `CODE: message`, then one line per validation issue
+ * (`- /pointer message`) and, for other details, their JSON.
+ */
+export function formatToolError(error: ToolCallErrorDetails): string {
+  const lines = [`${error.code}: ${error.message}`];
+  const { errors, ...rest } = (error.details ?? {}) as { errors?: unknown; [key: string]: unknown };
+  if (Array.isArray(errors)) {
+    for (const issue of errors.slice(0, MAX_LISTED_ISSUES)) {
+      const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown };
+      const at = typeof path === 'string' && path !== '' ? path : '(root)';
+      const text = typeof message === 'string' ? message : 'invalid';
+      lines.push(`- ${text.startsWith(`${at} `) ? text : `${at}: ${text}`}`);
+    }
+    if (errors.length > MAX_LISTED_ISSUES) lines.push(`- (and ${errors.length - MAX_LISTED_ISSUES} more)`);
+  }
+  if (Object.keys(rest).length > 0) {
+    let json: string;
+    try {
+      json = JSON.stringify(rest) ?? 'null';
+    } catch {
+      json = '(details not serializable)';
+    }
+    lines.push(`Details: ${json.length > 4000 ? `${json.slice(0, 4000)}…` : json}`);
+  }
+  return lines.join('\n');
+}
+
+/** The orchestrator, default context and tools an adapter works with, checked once when it is made. */
+export interface ResolvedSource<TFrameworkContext> {
+  orchestrator: ToolOrchestrator;
+  tools: ITool[];
+  context: ContextSource<TFrameworkContext>;
+  approval: ApprovalMode;
+}
+
+/**
+ * Resolves an adapter's source and options. Throws `TOOL_NOT_FOUND` for a name that is not
+ * registered (or is disabled) and `INVALID_REQUEST` when no context is given: both are mistakes
+ * in the program, not in a model's call.
+ */
+export function resolveSource<TFrameworkContext>(
+  source: ToolSource<any>,
+  options: AdapterOptions<readonly string[], TFrameworkContext>,
+): ResolvedSource<TFrameworkContext> {
+  const client = source instanceof ToolClient ? source : undefined;
+  const orchestrator = client?.orchestrator ?? (source as ToolOrchestrator);
+  const context = options.context ?? client?.defaults;
+  if (context === undefined) {
+    throw new ToolsmithError('INVALID_REQUEST', 'A toolsmith adapter needs a `context` (who calls: gmiId, personaId, personaCapabilities, userContext) or a ToolClient with defaults.');
+  }
+  const offered = new Map(orchestrator.listTools().map((definition) => [definition.name, definition]));
+  const names = options.tools ?? [...offered.keys()];
+  const tools: ITool[] = [];
+  for (const name of names) {
+    const tool = offered.has(name) ? orchestrator.getTool(name) : undefined;
+    if (tool === undefined) {
+      throw new ToolsmithError('TOOL_NOT_FOUND', `Tool '${name}' is not registered (or is disabled). Registered: ${[...offered.keys()].join(', ') || 'none'}.`);
+    }
+    tools.push(tool);
+  }
+  return { orchestrator, tools, context, approval: options.approval ?? 'orchestrator' };
+}
+
+/** Whether the framework is asked to approve calls to `tool` (approval `'framework'`, tools with side effects). */
+export function frameworkApproves(resolved: { approval: ApprovalMode }, tool: ITool): boolean {
+  return resolved.approval === 'framework' && tool.hasSideEffects === true;
+}
+
+const APPROVED_BY_FRAMEWORK = async () => ({ approved: true, reason: 'approved through the framework' });
+
+/** One framework tool call. */
+export interface FrameworkCall<TFrameworkContext> {
+  tool: ITool;
+  args: unknown;
+  /** The framework's id of the call (the model's tool-call id). */
+  id: string | undefined;
+  frameworkContext: TFrameworkContext;
+  /** The framework's abort signal for this call. */
+  signal?: AbortSignal | undefined;
+}
+
+let sequence = 0;
+
+/**
+ * Runs one framework tool call through `processToolCall` and answers the tool's output; a failed
+ * call throws a `ToolCallError`. The framework's signal and the context's own signal both stop it.
+ */
+export async function runToolCall<TFrameworkContext>(resolved: ResolvedSource<TFrameworkContext>, call: FrameworkCall<TFrameworkContext>): Promise<unknown> {
+  const source = resolved.context;
+  const context = typeof source === 'function' ? await source(call.frameworkContext) : source;
+  const signals = [context.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+  let callerTurn: CallerTurn | undefined = context.callerTurn;
+  if (frameworkApproves(resolved, call.tool)) callerTurn = { ...callerTurn, approvalGate: APPROVED_BY_FRAMEWORK };
+  const details: Parameters<ToolOrchestrator['processToolCall']>[0] = {
+    ...context,
+    toolCallRequest: { id: call.id ?? `adapter-call-${++sequence}`, name: call.tool.name, arguments: call.args as Record<string, unknown> },
+  };
+  if (signals.length > 0) details.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+  if (callerTurn !== undefined) details.callerTurn = callerTurn;
+  const result = await resolved.orchestrator.processToolCall(details);
+  if (result.isError) throw new ToolCallError(result);
+  return result.output;
+}

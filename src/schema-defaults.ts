@@ -1,0 +1,206 @@
+import type { Ajv, ValidateFunction } from 'ajv';
+import { findIgnoredDefaults } from './schema-dialect.js';
+
+/**
+ * A `default` that does not validate, without coercion, against the schema that carries it. Ajv
+ * would fill it in as written and the value would then fail (or, with coercion, be converted):
+ * neither may happen, so such a default is never given to a validator.
+ */
+export interface DefaultMismatch {
+  /** JSON pointer of the schema node that carries the `default`, inside the checked schema. */
+  readonly pointer: string;
+  /** The default as written. */
+  readonly value: unknown;
+  /** Where inside the default the first problem is (`''`: the default itself). */
+  readonly instancePath: string;
+  /** Ajv's message for that problem. */
+  readonly message: string;
+  /**
+   * `default: null` where the schema does not allow `null`: the common idiom for "no default"
+   * (pydantic, zod, hand-written). Left out of the validator (nothing is filled in) and reported
+   * as a warning; any other mismatch is an error.
+   */
+  readonly noDefaultIdiom: boolean;
+}
+
+const MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies', 'dependentSchemas'] as const;
+const ONE_KEYWORDS = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'items', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'] as const;
+const LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'items', 'prefixItems'] as const;
+
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Calls `visit` for `schema` and every subschema under it (draft-07 keywords), with its JSON pointer. */
+function walk(schema: unknown, pointer: string, visit: (node: Record<string, unknown>, pointer: string) => void, depth = 0): void {
+  if (!isRecord(schema) || depth > 256) return;
+  visit(schema, pointer);
+  for (const keyword of MAP_KEYWORDS) {
+    const map = hasOwn(schema, keyword) ? schema[keyword] : undefined;
+    if (isRecord(map)) for (const key of Object.keys(map)) walk(map[key], `${pointer}/${keyword}/${escapeSegment(key)}`, visit, depth + 1);
+  }
+  for (const keyword of ONE_KEYWORDS) if (hasOwn(schema, keyword) && isRecord(schema[keyword])) walk(schema[keyword], `${pointer}/${keyword}`, visit, depth + 1);
+  for (const keyword of LIST_KEYWORDS) {
+    const list = hasOwn(schema, keyword) ? schema[keyword] : undefined;
+    if (Array.isArray(list)) list.forEach((child, index) => walk(child, `${pointer}/${keyword}/${index}`, visit, depth + 1));
+  }
+}
+
+/** Whether any schema node under `schema` carries a `default`. */
+export function hasDefaults(schema: unknown): boolean {
+  let found = false;
+  walk(schema, '', (node) => {
+    if (hasOwn(node, 'default')) found = true;
+  });
+  return found;
+}
+
+/** A deep copy of JSON data; an own `__proto__` key stays a plain own property. */
+function copy<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copy) as T;
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) setOwn(out, key, copy(value[key]));
+  return out as T;
+}
+
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+function mismatch(entry: { pointer: string; value: unknown }, instancePath: string, message: string): DefaultMismatch {
+  return { pointer: entry.pointer, value: entry.value, instancePath, message, noDefaultIdiom: entry.value === null && instancePath === '' };
+}
+
+/** Numbers the documents the one-by-one check adds (and removes): deterministic, so generated code is byte-stable. */
+let fragmentChecks = 0;
+
+/**
+ * Checks every `default` in `root` against its own schema with `ajv` (which must not coerce: the
+ * one option set), in one compile: each default's schema, without the `default`, becomes a
+ * property of a wrapper that carries the root's `definitions`, so `#/definitions/…` refs resolve.
+ * When the wrapper does not compile (a `$ref` to the root, say), each default is checked alone.
+ * Defaults nested in a default's schema are filled into a copy, as the validator would fill them.
+ */
+export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[] {
+  const entries: { pointer: string; schema: Record<string, unknown>; value: unknown }[] = [];
+  // A `$ref` other than `#/definitions/…` (or `#/$defs/…`) would resolve against the wrapper, not the root.
+  let otherRefs = false;
+  // A default Ajv never fills in (`findIgnoredDefaults`: at the root, inside anyOf, ...) cannot be filled in and rejected.
+  const ignored = new Set(findIgnoredDefaults(root).map((entry) => entry.pointer));
+  walk(root, '', (node, pointer) => {
+    if (typeof node.$ref === 'string' && !node.$ref.startsWith('#/definitions/') && !node.$ref.startsWith('#/$defs/')) otherRefs = true;
+    if (!hasOwn(node, 'default') || ignored.has(pointer)) return;
+    const schema: Record<string, unknown> = {};
+    for (const key of Object.keys(node)) if (key !== 'default' && !(pointer === '' && (key === '$id' || key === '$schema'))) setOwn(schema, key, node[key]);
+    entries.push({ pointer, schema, value: node.default });
+  });
+  if (entries.length === 0) return [];
+  const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
+  entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
+  for (const container of ['definitions', '$defs']) if (isRecord(root) && hasOwn(root, container)) setOwn(wrapper, container, root[container]);
+  let validate: ValidateFunction | undefined;
+  if (!otherRefs) {
+    try {
+      validate = ajv.compile(wrapper);
+    } catch {
+      validate = undefined;
+    } finally {
+      ajv.removeSchema(wrapper);
+    }
+  }
+  const found: DefaultMismatch[] = [];
+  if (validate !== undefined) {
+    const data: Record<string, unknown> = {};
+    entries.forEach((entry, index) => setOwn(data, String(index), copy(entry.value)));
+    if (validate(data)) return [];
+    const reported = new Set<number>();
+    for (const error of validate.errors ?? []) {
+      const match = /^\/(\d+)(.*)$/.exec(error.instancePath);
+      if (match === null) continue;
+      const index = Number(match[1]);
+      if (reported.has(index)) continue;
+      reported.add(index);
+      found.push(mismatch(entries[index]!, match[2]!, error.message ?? `fails "${error.keyword}"`));
+    }
+    return found;
+  }
+  for (const entry of entries) {
+    // Alone: the schema at its place in a copy of the root (so every local `$ref` resolves), as a fragment.
+    const document = copy(root) as Record<string, unknown>;
+    let single: ValidateFunction | undefined;
+    const key = `toolsmith-default-check:${fragmentChecks++}`;
+    try {
+      stripDefault(document, entry.pointer);
+      ajv.addSchema(document, key);
+      single = ajv.getSchema(`${key}#${entry.pointer}`);
+    } catch {
+      single = undefined; // the schema's own compile reports it
+    }
+    try {
+      if (single !== undefined && !single(copy(entry.value))) {
+        const first = single.errors?.[0];
+        found.push(mismatch(entry, first?.instancePath ?? '', first?.message ?? 'is invalid'));
+      }
+    } finally {
+      ajv.removeSchema(key);
+    }
+  }
+  return found;
+}
+
+function stripDefault(document: Record<string, unknown>, pointer: string): void {
+  let node: unknown = document;
+  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = (node as Record<string, unknown>)[segment];
+  }
+  if (isRecord(node)) delete node.default;
+  if (pointer === '') {
+    delete document.$id;
+    delete document.$schema;
+  }
+}
+
+/**
+ * A copy of `schema` without the `default`s at `pointers` (JSON pointers of the nodes carrying
+ * them), for the validator only: the published schema keeps them as written.
+ */
+export function withoutDefaults<T>(schema: T, pointers: readonly string[]): T {
+  if (pointers.length === 0) return schema;
+  const out = copy(schema) as Record<string, unknown>;
+  for (const pointer of pointers) {
+    let node: unknown = out;
+    for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+      const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
+    }
+    if (isRecord(node)) delete node.default;
+  }
+  return out as T;
+}
+
+/**
+ * The schema a validator is compiled from, and the defaults that do not fit: `schema` itself when
+ * every default fits, else a copy without the `default: null`s that do not fit (see
+ * `DefaultMismatch.noDefaultIdiom`). The generator and the runtime both build validators this way.
+ */
+export function prepareValidatorSchema<T>(ajv: Ajv, schema: T): { schema: T; mismatches: DefaultMismatch[] } {
+  if (!hasDefaults(schema)) return { schema, mismatches: [] };
+  const mismatches = findDefaultMismatches(ajv, schema);
+  const idioms = mismatches.filter((entry) => entry.noDefaultIdiom).map((entry) => entry.pointer);
+  return { schema: withoutDefaults(schema, idioms), mismatches };
+}
+
+/** `the default "x" at /properties/a/default does not match its own schema: /inner must be integer` */
+export function describeDefaultMismatch(entry: DefaultMismatch): string {
+  const shown = JSON.stringify(entry.value) ?? String(entry.value);
+  return `the default ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown} at ${entry.pointer}/default does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`;
+}
