@@ -61,7 +61,7 @@ function allowExtensionKeywords(ajv: Ajv, schema: unknown, seen: Set<object> = n
       try {
         ajv.addKeyword(key);
       } catch {
-        // A name Ajv cannot take (e.g. `x-a.b`): compiling then reports the keyword as unknown.
+        // A name Ajv cannot take (e.g. `x-a.b`): `lenientStrictLogger` lets it through as an extension.
       }
     }
     allowExtensionKeywords(ajv, (schema as Record<string, unknown>)[key], seen);

@@ -145,3 +145,17 @@ describe('findIgnoredDefaults', () => {
     ]);
   });
 });
+
+describe('lenientStrictLogger', () => {
+  it('lets through what the dialect ignores and x- extensions, and throws every other strict complaint', async () => {
+    const { lenientStrictLogger } = await import('../../src/schema-dialect.js');
+    const logger = lenientStrictLogger('draft-07');
+    expect(logger.warn('strict mode: unknown keyword: "optional"')).toBeUndefined();
+    expect(logger.warn('strict mode: unknown keyword: "x-a.b"')).toBeUndefined();
+    expect(logger.warn('strict mode: unknown keyword: "prefixItems"')).toBeUndefined();
+    expect(logger.warn('strict mode: default is ignored for: data5.exact')).toBeUndefined();
+    expect(logger.warn('strict mode: default is ignored in the schema root')).toBeUndefined();
+    expect(() => logger.warn('strict mode: unknown keyword: "requried"')).toThrow('strict mode: unknown keyword: "requried" (did you mean "required"?)');
+    expect(() => logger.warn('strict mode: "if" without "then" and "else" is ignored')).toThrow('strict mode: "if" without "then" and "else" is ignored');
+  });
+});
