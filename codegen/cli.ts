@@ -8,7 +8,7 @@ import { loadConfig, type ToolsmithConfig } from './config.js';
 import { GENERATOR_PACKAGES } from './generator-packages.js';
 import type { Problem } from './model.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
-import { formatProblem } from './problems.js';
+import { formatProblem, isWarning, sortProblems } from './problems.js';
 import { GENERATOR_VERSION } from './version.js';
 import { diffOutput, hasDrift, missingStubs, writeOutput } from './write.js';
 
@@ -54,6 +54,8 @@ interface CommonFlags {
   out?: string;
   stubs?: string;
   templates?: string;
+  /** Warnings are errors (`--strict`). */
+  strict?: boolean;
 }
 
 interface Io {
@@ -89,12 +91,28 @@ async function options(flags: CommonFlags, io: Io): Promise<{ options: GenerateO
   if (config.manifests?.unrepresentable !== undefined) merged.manifestPolicy = config.manifests.unrepresentable;
   if (config.manifests?.describeLosses !== undefined) merged.manifestDescribeLosses = config.manifests.describeLosses;
   if (config.format !== undefined) merged.format = config.format;
+  const strict = flags.strict ?? config.strict;
+  if (strict !== undefined) merged.strict = strict;
   return { options: merged, config, problems };
 }
 
-function reportProblems(problems: readonly Problem[], io: Io): void {
-  io.stderr(`toolsmith: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written.\n`);
-  for (const problem of problems) io.stderr(`${formatProblem(problem)}\n`);
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** Prints what blocked a run (and the warnings beside it), every one sorted by file and position. */
+function reportProblems(problems: readonly Problem[], io: Io, warnings: readonly Problem[] = []): void {
+  const strictWarnings = problems.filter(isWarning).length;
+  const counted = strictWarnings > 0 ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)` : warnings.length > 0 ? ` and ${plural(warnings.length, 'warning')}` : '';
+  io.stderr(`toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.\n`);
+  for (const problem of sortProblems([...problems, ...warnings])) io.stderr(`${formatProblem(problem)}\n`);
+}
+
+/** Prints the warnings of a run that succeeded. */
+function reportWarnings(warnings: readonly Problem[], io: Io): void {
+  if (warnings.length === 0) return;
+  io.stderr(`toolsmith: ${plural(warnings.length, 'warning')} (the schemas are valid and generate; --strict makes warnings errors):\n`);
+  for (const problem of warnings) io.stderr(`${formatProblem(problem)}\n`);
 }
 
 /** `generate`: regenerate the SDK, or with `check` report drift without writing. */
@@ -131,10 +149,10 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
   const result = await generate({ ...generateOptions, incremental: !flags.check, ...(progress ? { onProgress: progress } : {}) });
   if (progress && lastProgress > 0) io.stdout('\r\x1b[2K');
   if (result.problems.length > 0) {
-    reportProblems(result.problems, io);
+    reportProblems(result.problems, io, result.warnings);
     return EXIT.invalid;
   }
-  for (const warning of result.warnings ?? []) io.stderr(`toolsmith: warning: ${formatProblem(warning)}\n`);
+  reportWarnings(result.warnings, io);
   const resolved = resolveOptions(generateOptions);
   const shownOut = path.relative(resolved.root, resolved.outDir) || '.';
   if (flags.check) {
@@ -152,7 +170,8 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
     return EXIT.ok;
   }
   const report = writeOutput(resolved.outDir, result.files, resolved.stubsDir, result.stubs, { removeInBackground: true });
-  const snapshot = takeSnapshot(
+  // A run with warnings records no snapshot: the nothing-changed shortcut would not print them again.
+  const snapshot = result.warnings.length > 0 ? undefined : takeSnapshot(
     result.inputs,
     resolved.outDir,
     result.files.map((file) => file.path),
@@ -271,6 +290,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
     });
   common(program.command('generate').description('generate types, validators, tool bases, stubs, registry, manifests and docs'))
     .option('--check', 'write nothing; exit 1 listing every stale or missing file when the output does not match')
+    .option('--strict', 'warnings (unknown keywords and formats, defaults never filled in) are errors: exit 1, nothing written')
     .option('--templates <dir>', 'folder of handlebars templates overriding the default docs templates')
     .option('--watch', 'regenerate whenever a definition or template changes (debounced); errors are printed and the last good output kept')
     .action(async (flags) => {
@@ -286,6 +306,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       await watcher.close();
     });
   common(program.command('check').description('exit 1 and list every stale or missing file when the output does not match the definitions'))
+    .option('--strict', 'warnings are errors: exit 1')
     .action(async (flags) => setExit(await runGenerate({ ...flags, check: true }, io)));
   common(program.command('call').description("call one tool through the orchestrator and print the result as JSON, e.g. call calculator '{\"expression\":\"2*(3+4)\"}'"))
     .argument('<tool>', 'the tool name')

@@ -43,9 +43,10 @@ export interface GenerateResult {
   files: GeneratedFile[];
   /** Stubs (paths relative to the stubs folder), written only when absent. */
   stubs: GeneratedFile[];
+  /** What blocks the run (then no files): the errors, and with `strict` the warnings too. */
   problems: Problem[];
-  /** Problems that did not block the run (`severity: 'warning'`): ignored defaults, tools left out of a target's manifest; printed by the CLI. */
-  warnings?: Problem[];
+  /** What is ignored but does not block the run (unknown keywords and formats, defaults never filled in); empty with `strict`. */
+  warnings: Problem[];
 }
 
 
@@ -65,18 +66,21 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
   const sharedHash = sharedInputsHash(loaded.shared, inputs);
   const models = options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
-  const { project, problems, warnings } = normalize(loaded, {
+  const { project, problems: errors, warnings: found } = normalize(loaded, {
     isUnchanged: (name, hash) => previous.tools[name]?.hash === hash,
     cached: (source) => {
       const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
       return entry !== undefined && entry.raw === inputs[source.relPath] ? entry.model : undefined;
     },
   });
+  // With `strict`, warnings block the run as errors do (still marked as warnings, for the reader).
+  const problems = options.strict ? sortProblems([...errors, ...found]) : errors;
+  const warnings = options.strict ? [] : found;
   const unknownTargets = (options.manifestTargets ?? []).filter((target) => !(MANIFEST_TARGETS as readonly string[]).includes(target));
   for (const target of unknownTargets) {
     problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });
   }
-  const empty = { project, files: [], stubs: [], cache: previous, reused: 0, inputs };
+  const empty = { project, files: [], stubs: [], cache: previous, reused: 0, inputs, warnings };
   // The files that list every tool depend on the whole model: every tool's hash and every shared schema.
   const projectHash = sha256(JSON.stringify({ tools: project.tools.map((tool) => [tool.name, tool.hash]), shared: project.shared.map((entry) => [entry.relPath, entry.schema]) }));
   if (problems.length > 0) return { ...empty, problems };
@@ -116,6 +120,8 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems.map(place)) };
+  const emittedWarnings = emitted.warnings.map(place);
+  if (options.strict && emittedWarnings.length > 0) return { ...empty, problems: sortProblems(emittedWarnings) };
   const cache: GenerationCache = { version: 1, key: cacheKey, tools: {} };
   for (const tool of project.tools) {
     const files: Record<string, string> = {};
@@ -152,8 +158,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     const { validatorSource: _source, ...model } = tool;
     nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
   }
-  const allWarnings = sortProblems([...(warnings ?? []), ...emitted.warnings.map(place)]);
-  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], ...(allWarnings.length > 0 ? { warnings: allWarnings } : {}), cache, reused: emitted.reused, inputs, models: nextModels };
+  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings: sortProblems([...warnings, ...emittedWarnings]), cache, reused: emitted.reused, inputs, models: nextModels };
 }
 
 /** Options of `emitAll`. */

@@ -104,6 +104,8 @@ export interface ToolModel {
   sharedRefs: string[];
   /** Content hash of the definition, the shared schemas it uses and the generator version. */
   hash: string;
+  /** The warnings its definition file gave (kept with a cached model, so every run reports them). */
+  warnings?: Problem[];
   /**
    * Ajv's standalone code for the tool's validators, from the one compile normalize does (absent
    * for a tool the incremental cache skipped); emit/validators.ts turns it into the ESM module.

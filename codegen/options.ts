@@ -31,6 +31,8 @@ export interface GenerateOptions {
   manifestDescribeLosses?: boolean;
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
   format?: boolean;
+  /** Warnings block the run like errors (for CI): `--strict`, or `"strict": true` in the config. */
+  strict?: boolean;
 }
 
 /** Absolute folders and the emit context derived from the options. */

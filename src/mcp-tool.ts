@@ -99,9 +99,11 @@ export function isMcpObjectSchema(schema: unknown): boolean {
   return isNode(schema) && objectRoot(schema, schema, new Set());
 }
 
-/** The 2020-12 copy of `schema` with `$schema` first and a `type: "object"` root. */
+/** The 2020-12 copy of `schema` (a 2020-12 source as it is) with `$schema` first and a `type: "object"` root. */
 function publish(schema: object): McpObjectSchema {
-  const translated = toJsonSchema2020(schema) as Node;
+  // A schema that declares 2020-12 already speaks MCP's dialect: published as written.
+  const own = (schema as { $schema?: unknown }).$schema;
+  const translated = (typeof own === 'string' && /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/.test(own) ? schema : toJsonSchema2020(schema)) as Node;
   const out: Node = { $schema: MCP_SCHEMA_DIALECT };
   if (translated.type === undefined) out.type = 'object';
   for (const key of Object.keys(translated)) {

@@ -166,7 +166,7 @@ describe('generate and the CLI with a recursive tool and gemini-legacy', () => {
     const stderr: string[] = [];
     const code = await main(['generate'], { cwd: temp.root, stdout: () => {}, stderr: (text: string) => stderr.push(text) } as never);
     expect(code).toBe(0);
-    expect(stderr.join('')).toContain(`toolsmith: warning: schemas/tree.tool.json:${line}:${column} /inputSchema/definitions/Node/properties/kids/items: Tool 'tree' cannot be sent to gemini-legacy`);
+    expect(stderr.join('')).toContain(`schemas/tree.tool.json:${line}:${column} /inputSchema/definitions/Node/properties/kids/items: warning: Tool 'tree' cannot be sent to gemini-legacy`);
     expect(JSON.parse(temp.read('generated/manifests/gemini-legacy.json')).functionDeclarations.map((entry: { name: string }) => entry.name)).toEqual(['flat']);
     expect(JSON.parse(temp.read('generated/manifests/mcp.json')).tools.map((entry: { name: string }) => entry.name)).toEqual(['flat', 'tree']);
   }, 60_000);

@@ -98,7 +98,7 @@ function probe(path: 'generated' | 'runtime') {
 describe('generate: the defaults check never fills a coerced or disallowed default', () => {
   it('generates with a warning for `default: null` on a string, naming the position', () => {
     expect(generateOutput.code).toBe(0);
-    expect(generateOutput.stderr).toMatch(/^(?:toolsmith: )?warning: schemas\/fidelity-probe\.tool\.json:\d+:\d+ \/inputSchema\/properties\/z\/default: the default null is not allowed by its own schema/m);
+    expect(generateOutput.stderr).toMatch(/^schemas\/fidelity-probe\.tool\.json:\d+:\d+ \/inputSchema\/properties\/z\/default: warning: the default null is not allowed by its own schema/m);
     // The validator: Ajv's code without coercion, wrapped; `z`'s null default is not in it, `d`'s is.
     const source = project.read('generated/validators/fidelity-probe.js');
     expect(source).toMatch(/^export const validateFidelityProbeInput = validatorRuntime\.coerceWhereNeeded\(validate\d+\);$/m);

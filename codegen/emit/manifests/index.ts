@@ -1,4 +1,6 @@
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
+import { schemaDialect } from '../../../src/schema-dialect.js';
+import { toDraft07 } from '../../dialect.js';
 import { compareStrings, runtimeSpecifier } from '../../naming.js';
 import { banner as codeBanner, markdownBanner } from '../banner.js';
 import { buildAnthropicManifest } from './anthropic.js';
@@ -54,15 +56,27 @@ export interface ManifestEmission {
 
 /** How each target's file wraps the list of tools: the root array, or an array under `key`. */
 export const BUILDERS: Record<ManifestTarget, { file: string; key?: string; build: (project: ManifestProject) => TargetBuild<unknown> }> = {
-  openai: { file: 'manifests/openai.json', build: buildOpenAiManifest },
-  'openai-strict': { file: 'manifests/openai-strict.json', build: buildOpenAiStrictManifest },
-  'openai-responses': { file: 'manifests/openai-responses.json', build: buildOpenAiResponsesManifest },
-  'openai-responses-strict': { file: 'manifests/openai-responses-strict.json', build: buildOpenAiResponsesStrictManifest },
-  anthropic: { file: 'manifests/anthropic.json', build: buildAnthropicManifest },
-  gemini: { file: 'manifests/gemini.json', key: 'functionDeclarations', build: buildGeminiManifest },
-  'gemini-legacy': { file: 'manifests/gemini-legacy.json', key: 'functionDeclarations', build: buildGeminiLegacyManifest },
+  openai: { file: 'manifests/openai.json', build: inDraft07(buildOpenAiManifest) },
+  'openai-strict': { file: 'manifests/openai-strict.json', build: inDraft07(buildOpenAiStrictManifest) },
+  'openai-responses': { file: 'manifests/openai-responses.json', build: inDraft07(buildOpenAiResponsesManifest) },
+  'openai-responses-strict': { file: 'manifests/openai-responses-strict.json', build: inDraft07(buildOpenAiResponsesStrictManifest) },
+  anthropic: { file: 'manifests/anthropic.json', build: inDraft07(buildAnthropicManifest) },
+  gemini: { file: 'manifests/gemini.json', key: 'functionDeclarations', build: inDraft07(buildGeminiManifest) },
+  'gemini-legacy': { file: 'manifests/gemini-legacy.json', key: 'functionDeclarations', build: inDraft07(buildGeminiLegacyManifest) },
+  // MCP carries a 2020-12 source as it is (its spec's default dialect); draft-07 is translated by `toMcpTool`.
   mcp: { file: 'manifests/mcp.json', key: 'tools', build: buildMcpManifest },
 };
+
+/** A builder given the draft-07 form of every 2020-12 tool schema (`toDraft07`): the provider converters speak draft-07. */
+function inDraft07(build: (project: ManifestProject) => TargetBuild<unknown>): (project: ManifestProject) => TargetBuild<unknown> {
+  return (project) => {
+    if (!project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
+    const tools = project.tools.map((tool) =>
+      schemaDialect(tool.inputSchema) !== '2020-12' ? tool : { ...tool, inputSchema: toDraft07(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}) },
+    );
+    return build({ ...project, tools });
+  };
+}
 
 /**
  * The typed module beside each target's JSON (`manifests/<target>.ts`): the JSON as a constant typed with
