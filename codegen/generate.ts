@@ -9,6 +9,7 @@ import { emitToolValidators } from './emit/validators.js';
 import { loadDefinitions } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { encoded } from './write.js';
+import { dictionary, ownValue } from './dictionary.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
@@ -59,12 +60,12 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   const previous = options.incremental === false ? readCache(undefined, cacheKey) : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   // What was read, by content: recorded for the nothing-changed shortcut (cache.ts `unchangedRun`).
-  const inputs: Record<string, string> = {};
+  const inputs: Record<string, string> = dictionary();
   for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
   const sharedHash = sharedInputsHash(loaded.shared, inputs);
   const models = options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
   const { project, problems } = normalize(loaded, {
-    isUnchanged: (name, hash) => previous.tools[name]?.hash === hash,
+    isUnchanged: (name, hash) => ownValue(previous.tools, name)?.hash === hash,
     cached: (source) => {
       const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
       return entry !== undefined && entry.raw === inputs[source.relPath] ? entry.model : undefined;
@@ -104,7 +105,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems) };
-  const cache: GenerationCache = { version: 1, key: cacheKey, tools: {} };
+  const cache: GenerationCache = { version: 1, key: cacheKey, tools: dictionary() };
   for (const tool of project.tools) {
     const files: Record<string, string> = {};
     for (const file of emitted.perTool.get(tool.name) ?? []) files[file.path] = file.hash ?? sha256(encoded(file));
@@ -135,7 +136,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   }
   const segments = emitted.manifestSegments ?? (emitted.projectFilesReused ? previous.project?.segments : undefined);
   cache.project = { hash: projectHash, files: projectFiles, lengths, ...(segments ? { segments } : {}) };
-  const nextModels: ModelCache = { key: cacheKey, shared: sharedHash, tools: {} };
+  const nextModels: ModelCache = { key: cacheKey, shared: sharedHash, tools: dictionary() };
   for (const tool of project.tools) {
     const { validatorSource: _source, ...model } = tool;
     nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };

@@ -9,7 +9,9 @@ import { addValidatorSchema } from './emit/validators.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
-import { closest, escapePointerSegment, parsePointer, sortProblems } from './problems.js';
+import { closest, sortProblems } from './problems.js';
+import { dictionary } from './dictionary.js';
+import { decodeFragment, decodePercent, escapePointerSegment, parsePointer } from './pointer.js';
 import { cloneJson, DRAFT7_KEYWORDS, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
 
 export { GENERATOR_VERSION } from './version.js';
@@ -206,7 +208,7 @@ function indexShared(sources: SourceFile[], problems: Problem[], ajv: Ajv): Map<
     });
   }
   for (const entry of shared.values()) {
-    const state: BundleState = { source: entry.source, rootPointer: '', definitions: new Map(), origins: {}, sharedUsed: new Set(), problems, shared, toolPascal: '', rootTypeName: '' };
+    const state: BundleState = { source: entry.source, rootPointer: '', definitions: new Map(), origins: dictionary(), sharedUsed: new Set(), problems, shared, toolPascal: '', rootTypeName: '' };
     const noop = (target: string): JSONSchema7 => ({ $ref: target });
     const fail = (message: string, hint: string): JSONSchema7 => {
       problems.push(problemAt(entry.source, '', message, hint));
@@ -295,14 +297,15 @@ function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: 
     return copy(ref);
   };
   if (ref.startsWith('#')) {
+    const fragment = decodeFragment(ref);
+    if ('error' in fragment) return fail(`the $ref "${ref}" ${fragment.error}`, REF_FRAGMENT_HINT);
     if (context.kind === 'tool') {
-      const segments = parsePointer(ref);
-      if (resolvePointer(context.root, segments) === undefined) {
+      if (resolvePointer(context.root, parsePointer(fragment.pointer)) === undefined) {
         return fail(`the $ref "${ref}" does not resolve: there is nothing at that pointer in the schema`, 'a `#/...` reference is resolved against the input or output schema it appears in; define the target under `definitions`');
       }
       return undefined;
     }
-    return includeShared(context.entry, ref.slice(1), state, copy, fail);
+    return includeShared(context.entry, fragment.pointer, state, copy, fail);
   }
   const fromRelPath = context.kind === 'tool' ? state.source.relPath : context.entry.source.relPath;
   let url: URL;
@@ -314,14 +317,20 @@ function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: 
   if (url.protocol !== 'file:' || !url.pathname.startsWith('/schemas/')) {
     return fail(`the $ref "${ref}" points outside the schemas folder`, 'shared schemas must live under the schemas folder and be referenced by a relative path');
   }
-  const relPath = decodeURIComponent(url.pathname.slice('/schemas/'.length));
+  const filePart = decodePercent(url.pathname.slice('/schemas/'.length));
+  if ('error' in filePart) return fail(`the $ref "${ref}" ${filePart.error}`, REF_FRAGMENT_HINT);
+  const relPath = filePart.text;
   const entry = state.shared.get(relPath);
   if (!entry) {
     const suggestion = closest(relPath, state.shared.keys());
     return fail(`the $ref "${ref}" does not resolve: no shared schema file "${relPath}"`, suggestion ? `did you mean "${suggestion}"? (paths are relative to ${fromRelPath})` : 'shared schemas are `*.schema.json` files under the schemas folder');
   }
-  return includeShared(entry, decodeURIComponent(url.hash.replace(/^#/, '')), state, copy, fail);
+  const fragment = decodeFragment(url.hash);
+  if ('error' in fragment) return fail(`the $ref "${ref}" ${fragment.error}`, REF_FRAGMENT_HINT);
+  return includeShared(entry, fragment.pointer, state, copy, fail);
 }
+
+const REF_FRAGMENT_HINT = 'a `$ref` is a URI reference: its fragment is a JSON pointer (`#/definitions/Name`) in which `~0` is `~`, `~1` is `/` and `%25` is `%`';
 
 function includeShared(
   entry: SharedEntry,
@@ -367,7 +376,7 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   const before = problems.length;
   const sharedUsed = new Set<string>();
   const bundle = (schema: JSONSchema7, pointer: string, rootTypeName: string) => {
-    const state: BundleState = { source, rootPointer: pointer, definitions: new Map(), origins: {}, sharedUsed, problems, shared, toolPascal: names.pascal, rootTypeName };
+    const state: BundleState = { source, rootPointer: pointer, definitions: new Map(), origins: dictionary(), sharedUsed, problems, shared, toolPascal: names.pascal, rootTypeName };
     const bundled = bundleSchema(schema, state);
     return { bundled, origins: state.origins };
   };
@@ -573,7 +582,10 @@ function checkSteps(
 function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefined, path: string[]): boolean {
   if (path.length === 0) return true;
   if (typeof schema !== 'object' || schema === null) return false;
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) return schemaHasPath(root, resolvePointer(root, parsePointer(schema.$ref)) as JSONSchema7, path);
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
+    const fragment = decodeFragment(schema.$ref);
+    return 'pointer' in fragment && schemaHasPath(root, resolvePointer(root, parsePointer(fragment.pointer)) as JSONSchema7, path);
+  }
   const [head, ...rest] = path;
   if (isObject(schema.properties) && hasOwn(schema.properties, head!)) return schemaHasPath(root, schema.properties[head!], rest);
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {

@@ -48,17 +48,5 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   return best;
 }
 
-/** Escapes one JSON pointer segment. */
-export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** Splits a JSON pointer into unescaped segments. */
-export function parsePointer(pointer: string): string[] {
-  if (pointer === '' || pointer === '#') return [];
-  const body = pointer.startsWith('#') ? pointer.slice(1) : pointer;
-  return body
-    .split('/')
-    .slice(1)
-    .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
-}
+// The pointer helpers live in pointer.ts; re-exported for the modules that import them from here.
+export { escapePointerSegment, parsePointer } from './pointer.js';

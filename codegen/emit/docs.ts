@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
+import { ownValue } from '../dictionary.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
 import type { LossReport, ManifestTarget } from './manifests/loss-report.js';
@@ -214,7 +215,7 @@ function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
   return (ref) => {
     const tokens = parseLocalRef(ref);
     if (tokens === undefined || tokens.length !== 2 || tokens[0] !== 'definitions') return undefined;
-    const origin = tool.definitionOrigins[tokens[1]!];
+    const origin = ownValue(tool.definitionOrigins, tokens[1]!);
     if (origin === undefined) return { text: tokens[1]!, href: `#${anchorOf(tokens[1]!)}` };
     if (origin.kind === 'shared') {
       return { text: origin.typeName, href: `${relativeImport(fromPage, typesPagePath(origin.module))}#${anchorOf(origin.typeName)}` };
@@ -242,21 +243,23 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
   const page = toolPagePath(tool);
   const link = toolLinker(tool, page);
   const localTypes = Object.keys(tool.definitionOrigins)
-    .filter((key) => tool.definitionOrigins[key]!.kind === 'local')
+    .filter((key) => ownValue(tool.definitionOrigins, key)!.kind === 'local')
     .sort(compareStrings)
     .map((key) => {
-      const schema = (tool.inputSchema.definitions?.[key] ?? tool.outputSchema?.definitions?.[key]) as unknown;
-      const typeName = tool.definitionOrigins[key]!.typeName;
+      const schema = (ownValue(tool.inputSchema.definitions, key) ?? ownValue(tool.outputSchema?.definitions, key)) as unknown;
+      const typeName = ownValue(tool.definitionOrigins, key)!.typeName;
       return {
         name: escapeMarkdown(typeName),
         description: isSchemaObject(schema) && typeof schema.description === 'string' ? escapeMarkdownParagraph(schema.description) : '',
         rows: schemaRows(schema, link, false),
       };
     });
-  const losses = options.losses[tool.name] ?? {};
+  // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
+  const losses = ownValue(options.losses, tool.name) ?? {};
+  const unavailable = ownValue(options.unavailable, tool.name) ?? {};
   const manifests = (Object.keys(TARGET_LABELS) as ManifestTarget[]).map((target) => {
-    const reason = options.unavailable?.[tool.name]?.[target];
-    const entries = losses[target];
+    const reason = ownValue(unavailable, target);
+    const entries = ownValue(losses, target);
     return {
       target: TARGET_LABELS[target],
       unavailable: reason === undefined ? '' : escapeMarkdownParagraph(reason),

@@ -1,4 +1,5 @@
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
+import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 import { markdownBanner } from '../banner.js';
 import { buildAnthropicManifest } from './anthropic.js';
@@ -74,12 +75,15 @@ function jsonFile(path: string, value: unknown): GeneratedFile {
 /** Records what a target's build says of `tools` in `emission`: problems, losses, unavailability, nullable optionals. */
 function absorb(emission: ManifestEmission, target: ManifestTarget, result: TargetBuild<unknown>, tools: readonly ToolModel[]): void {
   emission.problems.push(...result.problems);
+  // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups, prototype-free maps.
   const nullable = 'nullableOptionals' in result ? (result.nullableOptionals as Record<string, string[]>) : undefined;
   for (const tool of tools) {
-    (emission.losses[tool.name] ??= {})[target] = result.losses[tool.name] ?? [];
-    const reason = result.unavailable[tool.name];
-    if (reason !== undefined) (emission.unavailable[tool.name] ??= {})[target] = reason;
-    if (nullable?.[tool.name] !== undefined) emission.nullableOptionals[tool.name] = nullable[tool.name]!;
+    const losses = (emission.losses[tool.name] = ownValue(emission.losses, tool.name) ?? {});
+    losses[target] = ownValue(result.losses, tool.name) ?? [];
+    const reason = ownValue(result.unavailable, tool.name);
+    if (reason !== undefined) (emission.unavailable[tool.name] = ownValue(emission.unavailable, tool.name) ?? {})[target] = reason;
+    const optionals = ownValue(nullable, tool.name);
+    if (optionals !== undefined) emission.nullableOptionals[tool.name] = optionals;
   }
 }
 
@@ -95,7 +99,7 @@ function enabledTargets(options: ManifestOptions): ManifestTarget[] {
  */
 export function emitManifests(project: ProjectModel, ctx: EmitContext, options: ManifestOptions = {}): ManifestEmission {
   const targets = enabledTargets(options);
-  const emission: ManifestEmission = { files: [], problems: [], losses: {}, unavailable: {}, nullableOptionals: {} };
+  const emission: ManifestEmission = { files: [], problems: [], losses: dictionary(), unavailable: dictionary(), nullableOptionals: dictionary() };
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
   const builds: [ManifestTarget, TargetBuild<unknown>][] = [];
   for (const tool of project.tools) emission.losses[tool.name] = {};
@@ -125,7 +129,7 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
     place(file, layout, entriesOf(result.content, key).map((entry, index) => [names[index]!, entryText(entry, layout.indent)]));
   }
   if (targets.length > 0) {
-    const texts = names.map((name) => [name, toolLossText(name, emission.losses[name]!)] as const);
+    const texts = names.map((name) => [name, toolLossText(name, ownValue(emission.losses, name)!)] as const);
     const { json, markdown } = LOSS_REPORT_LAYOUT;
     place(json.path, { ...json, head: json.head() }, texts.map(([name, text]) => [name, text.json]));
     place(markdown.path, { ...markdown, head: markdown.head(banner) }, texts.map(([name, text]) => [name, text.markdown]));
@@ -156,7 +160,7 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
     const recorded = previous.segments[path];
     if (recorded === undefined || recorded.tools.length !== names.length || recorded.tools.some((name, index) => name !== names[index])) return undefined;
   }
-  const emission: ManifestEmission = { files: [], problems: [], losses: {}, unavailable: {}, nullableOptionals: {}, segments: {} };
+  const emission: ManifestEmission = { files: [], problems: [], losses: dictionary(), unavailable: dictionary(), nullableOptionals: dictionary(), segments: {} };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const single: ProjectModel = { ...project, tools: [tool] };
@@ -169,7 +173,7 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
       if (entry !== undefined) replacements.get(file)!.set(tool.name, entryText(entry, targetLayout(key).indent));
     }
     if (targets.length > 0) {
-      const text = toolLossText(tool.name, emission.losses[tool.name]!, emission.unavailable[tool.name]);
+      const text = toolLossText(tool.name, ownValue(emission.losses, tool.name)!, ownValue(emission.unavailable, tool.name));
       replacements.get(LOSS_REPORT_LAYOUT.json.path)!.set(tool.name, text.json);
       replacements.get(LOSS_REPORT_LAYOUT.markdown.path)!.set(tool.name, text.markdown);
     }
