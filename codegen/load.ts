@@ -3,6 +3,7 @@ import path from 'node:path';
 import { findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
 import type { Problem } from './model.js';
 import { compareStrings } from './naming.js';
+import { MAX_JSON_DEPTH, pointerAt, scanJson } from './json-scan.js';
 import { formatPointer, parsePointer } from './pointer.js';
 
 /** One parsed JSON file with the source positions of its values. */
@@ -205,6 +206,20 @@ const JSON_ERRORS: Record<string, string> = {
 /** Parses one JSON text, keeping positions; syntax errors become problems. */
 export function parseSource(relPath: string, file: string, text: string): { source: SourceFile; problems: Problem[] } {
   const kind = relPath.endsWith('.tool.json') ? 'tool' : 'shared';
+  const scan = scanJson(text);
+  if (scan.tooDeepAt !== undefined) {
+    // Neither parsed nor given a tree: every parser here would overflow the stack on it.
+    const { line, column } = lineColumn(text, scan.tooDeepAt);
+    const problem: Problem = {
+      file,
+      line,
+      column,
+      pointer: pointerAt(text, scan.tooDeepAt),
+      message: `the file nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+      hint: 'flatten the schema: move deep parts under `definitions` and `$ref` them (generated code, validators and docs must stay within the stack)',
+    };
+    return { source: { relPath, file, kind, text, value: undefined, tree: undefined }, problems: [problem] };
+  }
   let value: unknown;
   let valid = true;
   try {
@@ -215,7 +230,7 @@ export function parseSource(relPath: string, file: string, text: string): { sour
   if (valid) {
     // A duplicate key is a problem, but the file is still checked (with JSON.parse's last value), so
     // every other problem in it, and in definitions that use it, is reported in the same run.
-    const duplicates = duplicateKeys(file, text, value);
+    const duplicates = duplicateKeys(file, text, value, scan.keys);
     // Valid JSON: the syntax tree (for positions in messages) is built only if a message needs one.
     let tree: Node | undefined | null = null;
     const source: SourceFile = {
@@ -258,9 +273,9 @@ export function parseSource(relPath: string, file: string, text: string): { sour
  * Every key that appears twice in one object, as a problem at the second with the first's position:
  * an editor shows one value and `JSON.parse` keeps the other, so neither can be trusted.
  */
-export function duplicateKeys(file: string, text: string, value?: unknown): Problem[] {
+export function duplicateKeys(file: string, text: string, value?: unknown, keysInText?: number): Problem[] {
   // Fast path: as many keys in the text as in the parsed value means no key was repeated.
-  if (value !== undefined && keysInText(text) === keysInValue(value)) return [];
+  if (value !== undefined && (keysInText ?? scanJson(text).keys) === keysInValue(value)) return [];
   const problems: Problem[] = [];
   const open: Map<string, { line: number; column: number }>[] = [];
   visit(
@@ -294,29 +309,6 @@ export function duplicateKeys(file: string, text: string, value?: unknown): Prob
     { disallowComments: true, allowTrailingComma: false },
   );
   return problems;
-}
-
-/** Object keys in a valid JSON text: string literals followed by a colon (outside strings, JSON has no quote). */
-function keysInText(text: string): number {
-  let count = 0;
-  let at = text.indexOf('"');
-  while (at !== -1) {
-    let end = at + 1;
-    for (;;) {
-      end = text.indexOf('"', end);
-      if (end === -1) return count;
-      let backslashes = 0;
-      while (text.charCodeAt(end - 1 - backslashes) === 92) backslashes++;
-      if (backslashes % 2 === 0) break;
-      end++;
-    }
-    let next = end + 1;
-    let code = text.charCodeAt(next);
-    while (code === 32 || code === 10 || code === 13 || code === 9) code = text.charCodeAt(++next);
-    if (code === 58) count++;
-    at = text.indexOf('"', next);
-  }
-  return count;
 }
 
 /** Object keys in a parsed JSON value, without recursion (a value may nest thousands deep). */
@@ -360,7 +352,7 @@ export function loadDefinitions(schemasDir: string, projectRoot: string): Loaded
     const file = toPosix(path.relative(projectRoot, absolute));
     const read = readRegularFile(absolute);
     if ('error' in read) {
-      problems.push({ file, line: 1, column: 1, pointer: '', message: `${file} cannot be read as a definition: ${read.error}`, hint: read.hint });
+      problems.push({ file, line: 1, column: 1, pointer: '', message: `not read: ${read.error}`, hint: read.hint });
       continue;
     }
     const parsed = parseSource(relPath, file, read.bytes.toString('utf8'));

@@ -11,6 +11,9 @@ import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExampl
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
 import { closest, sortProblems } from './problems.js';
 import { dictionary } from './dictionary.js';
+import { checkBooleanSchemas } from './rules/boolean-schemas.js';
+import { checkComposedCycles } from './rules/composed-cycles.js';
+import { relocateToShared, type SharedHome } from './rules/shared-positions.js';
 import { decodeFragment, decodePercent, escapePointerSegment, parsePointer } from './pointer.js';
 import { cloneJson, DRAFT7_KEYWORDS, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
 
@@ -68,6 +71,7 @@ export function normalize(
     const definition = source.value as Record<string, any>;
     const before = problems.length;
     if (!checkDefinition(definition)) problems.push(...definitionErrors(source, checkDefinition.errors ?? []));
+    problems.push(...checkBooleanSchemas(source, definition));
     for (const key of ['inputSchema', 'outputSchema']) {
       if (hasOwn(definition, key) && isObject(definition[key])) checkKeywords(source, definition[key], `/${key}`, problems);
     }
@@ -98,6 +102,7 @@ export function normalize(
     if (model) tools.push(model);
   }
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  problems.push(...checkComposedCycles(candidates.filter(({ definition }) => Array.isArray(definition.steps)).map(({ source, definition }) => ({ name: definition.name, source, calls: definition.steps.map((step: unknown) => (step as { tool?: unknown } | null)?.tool) }))));
   for (const { source, definition } of candidates) {
     if (Array.isArray(definition.steps)) checkSteps(definition.name, definition.steps, toolsByName.get(definition.name)?.inputSchema, sourcesByName, toolsByName, source, problems);
   }
@@ -410,8 +415,14 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   if (problems.length > before) return undefined;
 
   if (!unchanged) {
+    const from = problems.length;
     checkDefaults(toolAjv!, input.bundled, source, '/inputSchema', problems);
+    const fromOutput = problems.length;
     if (output) checkDefaults(toolAjv!, output.bundled, source, '/outputSchema', problems);
+    // A default inside a shared schema is that file's problem: reported at its position.
+    for (let index = from; index < problems.length; index++) {
+      problems[index] = index < fromOutput ? relocateToShared(problems[index]!, '/inputSchema', input.origins, sharedHomes(shared)) : relocateToShared(problems[index]!, '/outputSchema', output!.origins, sharedHomes(shared));
+    }
   }
   const examples: ToolExample[] = [];
   (definition.examples ?? []).forEach((example: ToolExample, index: number) => {
@@ -455,6 +466,19 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
     model.validatorSource = standaloneCode(toolAjv, exports);
   }
   return model;
+}
+
+const homesOf = new WeakMap<Map<string, SharedEntry>, Map<string, SharedHome>>();
+
+/** Shared type name → its file and pointer, built once per set of shared schemas. */
+function sharedHomes(shared: Map<string, SharedEntry>): Map<string, SharedHome> {
+  let homes = homesOf.get(shared);
+  if (homes === undefined) {
+    homes = new Map();
+    for (const entry of shared.values()) for (const [key, typeName] of Object.entries(entry.model.typeNames)) homes.set(typeName, { source: entry.source, pointer: key === '#' ? '' : key.slice(1) });
+    homesOf.set(shared, homes);
+  }
+  return homes;
 }
 
 function compileChecked(ajv: Ajv, schema: JSONSchema7, key: string, source: SourceFile, pointer: string, problems: Problem[]): ValidateFunction | undefined {
@@ -545,9 +569,6 @@ function checkSteps(
       const suggestion = closest(step.tool, sources.keys());
       problems.push(problemAt(source, `/steps/${index}/tool`, `step ${index} calls the tool "${step.tool}", which does not exist`, suggestion ? `did you mean \`${suggestion}\`?` : `defined tools: ${[...sources.keys()].join(', ')}`));
       return;
-    }
-    if (step.tool === toolName) {
-      problems.push(problemAt(source, `/steps/${index}/tool`, `step ${index} calls the composed tool itself`, 'a composed tool cannot call itself'));
     }
     const visit = (value: unknown, pointer: string): void => {
       if (typeof value === 'string' && value.startsWith('$')) {

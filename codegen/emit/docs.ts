@@ -271,14 +271,16 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
   return {
     banner: banner(tool.source.file, ctx),
     name: tool.name,
-    nameCode: codeSpan(tool.name),
+    // The fields below that the default template shows in its table are table cells: `|` escaped
+    // (also inside code spans, as GFM tables require), no line breaks.
+    nameCode: tableCell(codeSpan(tool.name)),
     displayName: escapeMarkdown(tool.displayName),
     description: escapeMarkdownParagraph(tool.description).replace(/\|/g, '\\|'),
-    id: codeSpan(tool.id),
-    version: tool.version === undefined ? '' : codeSpan(tool.version),
-    category: tool.category === undefined ? '' : escapeMarkdown(tool.category),
-    source: codeSpan(tool.source.file),
-    capabilities: tool.requiredCapabilities.map((capability) => codeSpan(capability)),
+    id: tableCell(codeSpan(tool.id)),
+    version: tool.version === undefined ? '' : tableCell(codeSpan(tool.version)),
+    category: tool.category === undefined ? '' : tableCell(escapeMarkdown(tool.category)),
+    source: tableCell(codeSpan(tool.source.file)),
+    capabilities: tool.requiredCapabilities.map((capability) => tableCell(codeSpan(capability))),
     sideEffects: tool.hasSideEffects ? 'yes' : 'no',
     approval: tool.hasSideEffects
       ? 'asked before every call when an approval gate is configured (the default policy, `side-effects`)'

@@ -208,3 +208,228 @@ console.log(JSON.stringify([validatePlainInput(JSON.parse('{"constructor":2,"val
     }
   }, 120_000);
 });
+
+// ---------------------------------------------------------------------------------------------
+// JSON pointers with `%`, `~` and `/`
+// ---------------------------------------------------------------------------------------------
+
+describe('JSON pointers: ~0/~1 only, a $ref fragment decoded once where it is read', () => {
+  it('reports a problem under a property named `50%` at its pointer (no URIError)', async () => {
+    const stderr = await expectFailure({ 'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { '50%': { type: 'string', minLength: 'x' } } } }) });
+    expect(stderr).toBe(
+      'toolsmith: 1 problem; nothing was written.\n' +
+        'schemas/a.tool.json:9:22 /inputSchema/properties/50%/minLength: not a valid draft-07 schema: /inputSchema/properties/50%/minLength must be integer\n' +
+        '    hint: see https://json-schema.org/draft-07/json-schema-validation\n',
+    );
+  });
+
+  it('reports a property named `a~b/c%25` with its pointer escaped as ~0/~1 and `%25` kept', async () => {
+    const stderr = await expectFailure({ 'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { 'a~b/c%25': { type: 'nope' } } } }) });
+    expect(stderr).toContain('schemas/a.tool.json:8:17 /inputSchema/properties/a~0b~1c%25/type: "nope" is not a JSON Schema type');
+  });
+
+  it.each([
+    ['#/definitions/%zz', 'has a malformed percent escape "%zz"'],
+    ['#/definitions/50%', 'has a malformed percent escape "%"'],
+    ['#/definitions/%C3', 'has percent escapes that do not spell UTF-8 text'],
+    ['./shared/s.schema.json#/definitions/%zz', 'has a malformed percent escape "%zz"'],
+    ['./shared/%zz.schema.json', 'has a malformed percent escape "%zz"'],
+    ['#definitions', 'has the fragment "#definitions", which is not a JSON pointer'],
+  ])('a $ref "%s" is a problem at the $ref', async (ref, expected) => {
+    const stderr = await expectFailure({
+      'shared/s.schema.json': { definitions: { ok: { type: 'string' } } },
+      'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { q: { $ref: ref } } } }),
+    });
+    expect(stderr).toContain(`schemas/a.tool.json:8:17 /inputSchema/properties/q/$ref: the $ref ${JSON.stringify(ref)} ${expected}`);
+    expect(stderr).toContain('hint: a `$ref` is a URI reference: its fragment is a JSON pointer');
+  });
+
+  it('resolves percent-encoded and ~-escaped fragments once: `50%25` → `50%`, `a~1b` → `a/b`, `%7E0` stays `~0`', async () => {
+    const project = createTempProject();
+    try {
+      const definitions = { '50%': { type: 'integer' }, 'a/b': { type: 'boolean' }, '~0': { type: 'string', enum: ['tilde'] } };
+      const result = await generateIn(project, {
+        'shared/s.schema.json': { definitions: { 'x%y': { type: 'number' } } },
+        'a.tool.json': tool('a', {
+          inputSchema: {
+            type: 'object',
+            properties: { p: { $ref: '#/definitions/50%25' }, s: { $ref: '#/definitions/a~1b' }, t: { $ref: '#/definitions/%7E00' }, u: { $ref: './shared/s.schema.json#/definitions/x%25y' } },
+            definitions,
+          },
+        }),
+      });
+      expect(result.stderr).toBe('');
+      project.write(
+        'check/validate.ts',
+        `import { validateAInput } from '../generated/validators/a.js';
+console.log(JSON.stringify([validateAInput({ p: 1, s: true, t: 'tilde', u: 2.5 }), validateAInput({ p: 'x' }), validateAInput({ t: 'other' }), validateAInput({ u: 'x' })]));
+`,
+      );
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'check/validate.ts'], { cwd: project.root });
+      expect(JSON.parse(stdout)).toEqual([true, false, false, false]);
+    } finally {
+      project.dispose();
+    }
+  }, 60_000);
+
+  it('pointer helpers round-trip any segments (property)', async () => {
+    const { escapePointerSegment, formatPointer, parsePointer, decodeFragment } = await import('../../codegen/pointer.js');
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme' })), (segments) => {
+        expect(parsePointer(formatPointer(segments))).toEqual(segments);
+        expect(parsePointer(`#${formatPointer(segments)}`)).toEqual(segments);
+        // A fragment is the pointer percent-encoded: decoding once gives the pointer back, never throws.
+        const pointer = formatPointer(segments);
+        expect(decodeFragment(`#${encodeURI(pointer).replace(/#/g, '%23')}`)).toEqual({ pointer });
+        for (const segment of segments) expect(escapePointerSegment(segment).includes('/')).toBe(false);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const decoded = decodeFragment(`#/${text}`);
+        expect('pointer' in decoded || 'error' in decoded).toBe(true);
+        if ('pointer' in decoded) expect(decoded.pointer).toBe(`/${decodeURIComponent(text)}`);
+      }),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The file system: FIFOs, links, folders named like definitions
+// ---------------------------------------------------------------------------------------------
+
+describe('only regular files are read; every other entry is a problem with its path', () => {
+  const good = tool('good');
+
+  it('a FIFO named x.tool.json does not hang generate', async () => {
+    const stderr = await expectFailure({ 'good.tool.json': good }, (project) => {
+      mkdirSync(path.join(project.root, 'schemas'), { recursive: true });
+      execFileSync('mkfifo', [path.join(project.root, 'schemas/x.tool.json')]);
+    });
+    expect(stderr).toBe(
+      'toolsmith: 1 problem; nothing was written.\n' +
+        'schemas/x.tool.json:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
+        '    hint: definitions and shared schemas must be regular files: rename it or move it out of the schemas folder\n',
+    );
+  }, 30_000);
+
+  it('a FIFO that replaced a definition after a successful run does not hang the nothing-changed check either', async () => {
+    const project = createTempProject();
+    try {
+      expect((await generateIn(project, { 'good.tool.json': good, 'x.tool.json': tool('x') })).code).toBe(0);
+      const before = project.snapshot('generated');
+      const { rmSync } = await import('node:fs');
+      rmSync(path.join(project.root, 'schemas/x.tool.json'));
+      execFileSync('mkfifo', [path.join(project.root, 'schemas/x.tool.json')]);
+      const again = await generateIn(project, {});
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('schemas/x.tool.json:1:1: not read: it is a named pipe (FIFO), not a regular file');
+      expect(project.snapshot('generated')).toEqual(before);
+    } finally {
+      project.dispose();
+    }
+  }, 30_000);
+
+  it.each([
+    ['a symlink loop', (dir: string) => { symlinkSync('loop-b.tool.json', path.join(dir, 'loop-a.tool.json')); symlinkSync('loop-a.tool.json', path.join(dir, 'loop-b.tool.json')); }, ['schemas/loop-a.tool.json:1:1: not read: it is a symbolic link that loops (ELOOP)', 'schemas/loop-b.tool.json:1:1: not read: it is a symbolic link that loops (ELOOP)']],
+    ['a dangling symlink', (dir: string) => symlinkSync('missing.json', path.join(dir, 'dangling.tool.json')), ['schemas/dangling.tool.json:1:1: not read: it is a symbolic link to a file that does not exist (ENOENT)']],
+    ['a symlink to a folder', (dir: string) => { mkdirSync(path.join(dir, 'real-folder')); symlinkSync('real-folder', path.join(dir, 'folder.tool.json')); }, ['schemas/folder.tool.json:1:1: not read: it is a folder, not a regular file']],
+    ['a folder named like a definition', (dir: string) => mkdirSync(path.join(dir, 'folder.schema.json')), ['schemas/folder.schema.json:1:1: not read: it is a folder, not a regular file']],
+    ['a folder link that loops back', (dir: string) => { mkdirSync(path.join(dir, 'sub')); symlinkSync('..', path.join(dir, 'sub', 'up')); }, ['schemas/sub/up:1:1: the folder link leads back to a folder that contains it (a loop); it is not followed']],
+  ])('%s is a problem with the path, no raw errno trace', async (_label, make, expected) => {
+    const stderr = await expectFailure({ 'good.tool.json': good }, (project) => {
+      mkdirSync(path.join(project.root, 'schemas'), { recursive: true });
+      make(path.join(project.root, 'schemas'));
+    });
+    expect(stderr.split('\n').filter((line) => line.startsWith('schemas/'))).toEqual(expected);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('follows symlinks to regular files and to folders', async () => {
+    const project = createTempProject();
+    try {
+      project.write('elsewhere/linked.tool.json', tool('linked'));
+      project.write('elsewhere/shared/point.schema.json', { type: 'object', properties: { x: { type: 'number' } } });
+      mkdirSync(path.join(project.root, 'schemas'), { recursive: true });
+      symlinkSync('../elsewhere/linked.tool.json', path.join(project.root, 'schemas/linked.tool.json'));
+      symlinkSync('../elsewhere/shared', path.join(project.root, 'schemas/shared'));
+      const result = await generateIn(project, { 'uses.tool.json': tool('uses', { inputSchema: { type: 'object', properties: { at: { $ref: './shared/point.schema.json' } } } }) });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(project.read('generated/registry.ts')).toContain("export const toolNames = ['linked', 'uses'] as const;");
+      expect(project.read('generated/types/shared/point.ts')).toContain('export interface Point {');
+    } finally {
+      project.dispose();
+    }
+  }, 60_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Deep nesting
+// ---------------------------------------------------------------------------------------------
+
+/** Nests `wrap` around a string schema until the definition file is as deep as `depth` allows. */
+function nestedTool(name: string, wrap: (schema: object) => object, depth: number): Record<string, unknown> {
+  const depthOf = (value: unknown): number => (value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value as object).map(depthOf)) : 0);
+  let schema: object = wrap({ type: 'string' });
+  let best: Record<string, unknown> | undefined;
+  for (;;) {
+    const definition = tool(name, { inputSchema: { type: 'object', properties: { x: schema } } });
+    if (depthOf(definition) > depth) break;
+    best = definition;
+    schema = wrap(schema);
+  }
+  return best!;
+}
+
+const NESTING_KEYWORDS: Record<string, (schema: object) => object> = {
+  properties: (schema) => ({ type: 'object', properties: { a: schema } }),
+  items: (schema) => ({ type: 'array', items: schema }),
+  additionalProperties: (schema) => ({ type: 'object', additionalProperties: schema }),
+  allOf: (schema) => ({ allOf: [schema] }),
+  anyOf: (schema) => ({ anyOf: [schema, { type: 'null' }] }),
+  oneOf: (schema) => ({ oneOf: [schema, { type: 'null' }] }),
+  not: (schema) => ({ not: schema }),
+  if_then: (schema) => ({ if: { type: 'object' }, then: schema }),
+  patternProperties: (schema) => ({ type: 'object', patternProperties: { '^a': schema } }),
+  dependencies: (schema) => ({ type: 'object', dependencies: { a: schema } }),
+  tuple_items: (schema) => ({ type: 'array', items: [schema] }),
+};
+
+describe('deep nesting: generated up to the limit, a clear "too deep" problem with the pointer beyond', () => {
+  it('every nesting keyword generates and type-checks at exactly the limit', async () => {
+    const { MAX_JSON_DEPTH } = await import('../../codegen/json-scan.js');
+    const project = createTempProject();
+    try {
+      const files: Record<string, unknown> = { '../toolsmith.config.json': { runtimeImport: project.runtimeImport, manifests: { targets: ['openai', 'anthropic', 'mcp'] } } };
+      for (const [keyword, wrap] of Object.entries(NESTING_KEYWORDS)) files[`${keyword}.tool.json`] = nestedTool(keyword, wrap, MAX_JSON_DEPTH);
+      const result = await generateIn(project, files);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(await typeCheck(project, ['generated', 'src'])).toEqual({ code: 0, output: '' });
+    } finally {
+      project.dispose();
+    }
+  }, 120_000);
+
+  it.each([200, 5_000])('%i levels deep is one problem at the first container past the limit, with its pointer', async (levels) => {
+    // Written as text: JSON.stringify itself overflows the stack on 5,000 levels.
+    const head = '{"name":"deep","description":"d","inputSchema":{"type":"object","properties":{"x":';
+    const level = '{"type":"object","properties":{"a":';
+    const text = `${head}${level.repeat(levels / 2)}{"type":"string"}${'}}'.repeat(levels / 2)}}}}\n`;
+    const stderr = await expectFailure({ 'good.tool.json': good(), 'deep.tool.json': text });
+    // Levels: the file 1, inputSchema 2, properties 3, x 4, then two per `properties/a`: the 65th opens at …/properties.
+    const pointer = `/inputSchema/properties/x${'/properties/a'.repeat(30)}/properties`;
+    const column = head.length + 30 * level.length + '{"type":"object","properties":'.length + 1;
+    expect(stderr).toBe(
+      'toolsmith: 1 problem; nothing was written.\n' +
+        `schemas/deep.tool.json:1:${column} ${pointer}: the file nests objects and arrays more than 64 levels deep\n` +
+        '    hint: flatten the schema: move deep parts under `definitions` and `$ref` them (generated code, validators and docs must stay within the stack)\n',
+    );
+    expect(text[column - 1]).toBe('{');
+  }, 30_000);
+
+  function good(): Record<string, unknown> {
+    return tool('good');
+  }
+});
