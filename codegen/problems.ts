@@ -2,10 +2,15 @@ import type { Problem } from './model.js';
 
 /** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` */
 export function formatProblem(problem: Problem): string {
-  const where = `${problem.file}:${problem.line}:${problem.column}`;
-  const pointer = problem.pointer === '' ? '' : ` ${problem.pointer}`;
+  const where = `${oneLine(problem.file)}:${problem.line}:${problem.column}`;
+  const pointer = problem.pointer === '' ? '' : ` ${oneLine(problem.pointer)}`;
   const hint = problem.hint ? `\n    hint: ${problem.hint}` : '';
   return `${where}${pointer}: ${problem.message}${hint}`;
+}
+
+/** A file name or pointer on one line: line breaks and other control characters written as escapes (`\n`). */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) => JSON.stringify(char).slice(1, -1));
 }
 
 /** Sorts problems by file, line, column, message (byte-stable). */

@@ -50,9 +50,15 @@ export function escapeMarkdownParagraph(text: string): string {
     .trim();
 }
 
-/** Makes already-escaped Markdown fit in one table cell: pipes escaped, line breaks as `<br>`. */
+/**
+ * Makes already-escaped Markdown fit in one table cell: line breaks as `<br>` (U+2028 and U+2029,
+ * which JavaScript Markdown parsers take for line ends, as spaces), and every `|` escaped
+ * for the table, also inside code spans, as GFM requires. A pipe counts as escaped when an odd number
+ * of backslashes precedes it, so one is added where the count is even (`\\|` → `\\\|`); in a code
+ * span a `\|` of the text therefore shows as `|`, the one thing a table cannot carry.
+ */
 export function tableCell(markdown: string): string {
-  return markdown.replace(/\|/g, '\\|').replace(/\r\n|\r|\n/g, '<br>').trim();
+  return markdown.replace(/(\\*)\|/g, (_, backslashes: string) => `${backslashes}${backslashes.length % 2 === 0 ? '\\' : ''}|`).replace(/\r\n|\r|\n/g, '<br>').replace(/[\u2028\u2029]/g, ' ').trim();
 }
 
 /** A JSON value as an inline code span. */

@@ -433,3 +433,298 @@ describe('deep nesting: generated up to the limit, a clear "too deep" problem wi
     return tool('good');
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// Boolean schemas, duplicate keys, shared defaults
+// ---------------------------------------------------------------------------------------------
+
+describe('definitions that JSON.parse or draft-07 accept but a tool cannot have', () => {
+  it.each([
+    ['inputSchema: true', { inputSchema: true }, 'schemas/a.tool.json:4:18 /inputSchema: the input schema is `true`, a boolean schema; a tool\'s input schema must be an object schema with `"type": "object"`'],
+    ['inputSchema: false', { inputSchema: false }, 'schemas/a.tool.json:4:18 /inputSchema: the input schema is `false`, a boolean schema; a tool\'s input schema must be an object schema with `"type": "object"`'],
+    ['outputSchema: false', { outputSchema: false }, 'schemas/a.tool.json:12:19 /outputSchema: the output schema is `false`: it accepts no output, so every call of the tool would fail'],
+    ['outputSchema: true', { outputSchema: true }, 'schemas/a.tool.json:12:19 /outputSchema: the output schema is `true`: it accepts any output, so it checks nothing'],
+  ])('%s is a problem at the field, not a tool silently left out', async (_label, extra, expected) => {
+    const stderr = await expectFailure({ 'a.tool.json': tool('a', extra), 'b.tool.json': tool('b') });
+    expect(stderr.split('\n').filter((line) => line.startsWith('schemas/'))).toEqual([expected]);
+  });
+
+  it('a key twice in one object is a problem at the second, naming the first (every level, every file, all at once)', async () => {
+    const text = [
+      '{',
+      '  "name": "a",',
+      '  "description": "first",',
+      '  "description": "second",',
+      '  "inputSchema": {',
+      '    "type": "object",',
+      '    "properties": { "q": { "type": "string" }, "q": { "type": "number" } },',
+      '    "required": ["q"]',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const stderr = await expectFailure({
+      'a.tool.json': text,
+      'shared/s.schema.json': '{ "type": "object", "type": "string" }\n',
+      'b.tool.json': tool('b', { inputSchema: { type: 'object', properties: { q: { type: 'nope' } } } }),
+    });
+    expect(stderr).toBe(
+      'toolsmith: 4 problems; nothing was written.\n' +
+        'schemas/a.tool.json:4:3 /description: the key "description" appears twice in one object (first at schemas/a.tool.json:3:3, again here)\n' +
+        '    hint: remove one of them: an editor shows the first value, JSON.parse keeps the last\n' +
+        'schemas/a.tool.json:7:48 /inputSchema/properties/q: the key "q" appears twice in one object (first at schemas/a.tool.json:7:21, again here)\n' +
+        '    hint: remove one of them: an editor shows the first value, JSON.parse keeps the last\n' +
+        'schemas/b.tool.json:8:17 /inputSchema/properties/q/type: "nope" is not a JSON Schema type\n' +
+        '    hint: the types are: array, boolean, integer, null, number, object, string (or an array of them)\n' +
+        'schemas/shared/s.schema.json:1:21 /type: the key "type" appears twice in one object (first at schemas/shared/s.schema.json:1:3, again here)\n' +
+        '    hint: remove one of them: an editor shows the first value, JSON.parse keeps the last\n',
+    );
+  });
+
+  it('the same key in different objects, or as a string value, is not a duplicate (property)', async () => {
+    const { duplicateKeys } = await import('../../codegen/load.js');
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        // JSON.stringify never writes a key twice: no problem may be reported, whatever the keys and strings hold.
+        const text = JSON.stringify(value, null, 1);
+        expect(duplicateKeys('x.json', text, JSON.parse(text))).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a default that breaks its schema inside a shared file is reported at the shared file, once', async () => {
+    const stderr = await expectFailure({
+      'shared/s.schema.json': { type: 'object', properties: { n: { $ref: '#/definitions/N' } }, definitions: { N: { type: 'integer', default: 'x' } } },
+      'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { q: { $ref: './shared/s.schema.json#/definitions/N' }, r: { $ref: './shared/s.schema.json' } } } }),
+      'b.tool.json': tool('b', { inputSchema: { type: 'object', properties: { own: { type: 'number', default: 'no' } } }, outputSchema: { type: 'object', properties: { q: { $ref: './shared/s.schema.json#/definitions/N' } } } }),
+    });
+    expect(stderr).toBe(
+      'toolsmith: 2 problems; nothing was written.\n' +
+        'schemas/b.tool.json:9:20 /inputSchema/properties/own/default: the default "no" does not match its own schema: / must be number\n' +
+        '    hint: fix the default or the schema: it would be filled in and then rejected\n' +
+        'schemas/shared/s.schema.json:11:18 /definitions/N/default: the default "x" does not match its own schema: / must be integer\n' +
+        '    hint: fix the default or the schema: it would be filled in and then rejected\n',
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Composed tools that call each other in a cycle
+// ---------------------------------------------------------------------------------------------
+
+describe('composed tools: a cycle is rejected at generate, named, at the step', () => {
+  const composed = (name: string, calls: string[]) =>
+    tool(name, { inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, steps: calls.map((call) => ({ tool: call, arguments: {} })) });
+  const plain = (name: string) => tool(name, { inputSchema: { type: 'object' }, outputSchema: { type: 'object' } });
+  const lines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('schemas/'));
+
+  it('a self-cycle: a → a', async () => {
+    expect(lines(await expectFailure({ 'a.tool.json': composed('a', ['a']) }))).toEqual(['schemas/a.tool.json:12:15 /steps/0/tool: step 0 calls the composed tool itself: a → a']);
+  });
+
+  it('a → b → a, at both steps', async () => {
+    expect(lines(await expectFailure({ 'a.tool.json': composed('a', ['b']), 'b.tool.json': composed('b', ['a']) }))).toEqual([
+      'schemas/a.tool.json:12:15 /steps/0/tool: step 0 calls "b", which leads back to "a": a → b → a',
+      'schemas/b.tool.json:12:15 /steps/0/tool: step 0 calls "a", which leads back to "b": b → a → b',
+    ]);
+  });
+
+  it('a longer cycle behind a fine step, with a tool that only enters it', async () => {
+    const stderr = await expectFailure({
+      'a.tool.json': composed('a', ['leaf', 'b']),
+      'b.tool.json': composed('b', ['c']),
+      'c.tool.json': composed('c', ['a']),
+      'd.tool.json': composed('d', ['a']),
+      'leaf.tool.json': plain('leaf'),
+    });
+    expect(lines(stderr)).toEqual([
+      'schemas/a.tool.json:16:15 /steps/1/tool: step 1 calls "b", which leads back to "a": a → b → c → a',
+      'schemas/b.tool.json:12:15 /steps/0/tool: step 0 calls "c", which leads back to "b": b → c → a → b',
+      'schemas/c.tool.json:12:15 /steps/0/tool: step 0 calls "a", which leads back to "c": c → a → b → c',
+    ]);
+    expect(stderr).toContain('hint: composed tools must not call each other in a cycle');
+  });
+
+  it('shared callees and diamonds are not cycles (property: reported exactly when the call graph has a cycle)', async () => {
+    const { checkComposedCycles } = await import('../../codegen/rules/composed-cycles.js');
+    const { parseSource } = await import('../../codegen/load.js');
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 3 }), { minLength: 1, maxLength: 6 }), (graph) => {
+        const names = graph.map((_, index) => `t${index}`);
+        const nodes = graph.map((calls, index) => {
+          const calling = calls.filter((call) => call < graph.length).map((call) => names[call]!);
+          const text = JSON.stringify({ name: names[index], steps: calling.map((call) => ({ tool: call, arguments: {} })) }, null, 2);
+          return { name: names[index]!, source: parseSource(`${names[index]}.tool.json`, `schemas/${names[index]}.tool.json`, text).source, calls: calling };
+        });
+        // Oracle: a node is on a cycle when it can reach itself (transitive closure by repeated squaring of reachability).
+        const reach = nodes.map((node) => new Set(node.calls));
+        for (let round = 0; round < nodes.length; round++) for (const set of reach) for (const name of [...set]) for (const next of reach[names.indexOf(name)]!) set.add(next);
+        const expected = nodes.flatMap((node, index) => node.calls.flatMap((call, step) => (reach[names.indexOf(call)]!.has(names[index]!) || call === names[index] ? [`${node.name}/steps/${step}/tool`] : [])));
+        const problems = checkComposedCycles(nodes);
+        expect(problems.map((problem) => `${problem.file.replace(/^schemas\/|\.tool\.json$/g, '')}${problem.pointer}`).sort()).toEqual([...expected].sort());
+        for (const problem of problems) {
+          const cycle = problem.message.split(': ').pop()!.split(' → ');
+          expect(cycle[0]).toBe(cycle[cycle.length - 1]);
+          for (let i = 0; i + 1 < cycle.length; i++) expect(nodes[names.indexOf(cycle[i]!)]!.calls).toContain(cycle[i + 1]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Docs: no file name or schema text closes a comment or breaks a table
+// ---------------------------------------------------------------------------------------------
+
+describe('docs: every field full of comment closers, pipes, backticks and line breaks keeps the page structure', () => {
+  /** Everything that could close a comment (`*\/`, `-->`, `--->`, `--!>`), split a table cell or a line, or open code or HTML. */
+  const NASTY = 'a*/b|c`d<!--e-->f\ng\r\nh\u2028i--->j--!>k\\|l';
+  /** A folder and file name carrying the same (no `/` is possible in a name, so `*\/` spans the folder). */
+  const NASTY_FILE = 'x*/a|b`<!--c-->\nd--->e.tool.json';
+  const fragments = ['*/', '-->', '--->', '--!>', '<!--', '|', '`', '\r\n', '\n', '\u2028', '\\'];
+  const defang = (text: string) => fragments.reduce((out, fragment, index) => out.split(fragment).join(`Z${index}Z`), text);
+
+  function definition(text: (value: string) => string): Record<string, unknown> {
+    return {
+      name: 'nasty',
+      id: text(NASTY),
+      version: text(NASTY),
+      category: text(NASTY),
+      displayName: text(NASTY),
+      description: text(NASTY),
+      requiredCapabilities: [text(NASTY), 'plain'],
+      inputSchema: {
+        type: 'object',
+        properties: {
+          [text(NASTY)]: { type: 'string', description: text(NASTY), default: text(NASTY), enum: [text(NASTY), 'b'], pattern: text('b|c') },
+          plain: { type: 'object', description: text(NASTY), properties: { [text(NASTY)]: { type: 'number', description: text(NASTY) } } },
+        },
+        required: [text(NASTY)],
+        definitions: { Local: { type: 'object', description: text(NASTY), properties: { [text(NASTY)]: { const: text(NASTY) } } } },
+      },
+      outputSchema: { type: 'object', properties: { [text(NASTY)]: { $ref: '#/definitions/Local' } }, definitions: { Local: { type: 'object', description: text(NASTY) } } },
+      examples: [{ input: { [text(NASTY)]: text(NASTY) } }],
+    };
+  }
+
+  type Token = { type: string; raw: string; text?: string; tokens?: Token[]; items?: Token[]; header?: { text: string; tokens: Token[] }[]; rows?: { text: string; tokens: Token[] }[][] };
+  /** The page's Markdown structure: block and inline token types, table dimensions; no text. */
+  function shape(tokens: Token[]): unknown[] {
+    // Inline escapes differ between the twins by design; code spans, links, emphasis and HTML must not.
+    // `<br>` is how tableCell writes a line break of the text (the twin has none).
+    const inline = (children: Token[] | undefined) => (children ?? []).filter((token) => !['text', 'escape', 'br'].includes(token.type) && token.raw !== '<br>').map((token) => token.type);
+    return tokens.map((token) => {
+      if (token.type === 'table') return ['table', token.header!.length, token.rows!.map((row) => row.map((cell) => inline(cell.tokens)))];
+      if (token.type === 'list') return ['list', shape(token.items!)];
+      if (token.type === 'list_item') return ['item', shape(token.tokens!)];
+      return [token.type, inline(token.tokens)];
+    });
+  }
+  function htmlTokens(tokens: Token[]): string[] {
+    return tokens.flatMap((token) => [
+      ...(token.type === 'html' ? [token.raw] : []),
+      ...htmlTokens(token.tokens ?? []),
+      ...htmlTokens(token.items ?? []),
+      ...(token.rows ?? []).flatMap((row) => row.flatMap((cell) => htmlTokens(cell.tokens))),
+    ]);
+  }
+  const decode = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+
+  let nasty: TempProject;
+  let twin: TempProject;
+  beforeAll(async () => {
+    nasty = createTempProject();
+    twin = createTempProject();
+    const [a, b] = await Promise.all([
+      generateIn(nasty, { [NASTY_FILE]: definition((text) => text) }),
+      generateIn(twin, { [defang(NASTY_FILE).replace(/Z0Z/, '*/')]: definition(defang) }),
+    ]);
+    expect(a.stderr).toBe('');
+    expect(b.stderr).toBe('');
+  }, 120_000);
+  afterAll(() => {
+    if (process.env.KEEP_DOCS === undefined) nasty?.dispose();
+    twin?.dispose();
+  });
+
+  it('type-checks: the banners of the generated TypeScript are still comments', async () => {
+    expect(await typeCheck(nasty, ['generated', 'src'])).toEqual({ code: 0, output: '' });
+  }, 60_000);
+
+  it.each(['docs/tools/nasty.md', 'docs/index.md', 'manifests/loss-report.md'])('%s has the Markdown structure of its benign twin', async (page) => {
+    const { marked } = await import('marked');
+    const tokens = marked.lexer(nasty.read(`generated/${page}`)) as unknown as Token[];
+    expect(shape(tokens)).toEqual(shape(marked.lexer(twin.read(`generated/${page}`)) as unknown as Token[]));
+  });
+
+  it.each(['docs/tools/nasty.md', 'docs/index.md', 'manifests/loss-report.md'])('%s has one HTML comment, the banner, on its first line', async (page) => {
+    const { marked } = await import('marked');
+    const text = nasty.read(`generated/${page}`);
+    const firstLine = text.split('\n')[0]!;
+    expect(firstLine).toMatch(/^<!-- Generated by toolsmith .* -->$/);
+    expect(firstLine.indexOf('-->')).toBe(firstLine.length - 3);
+    expect(firstLine.slice(4, -3)).not.toContain('--');
+    // `<br>` is the line break tableCell puts in a cell; any other HTML came from schema text.
+    expect(htmlTokens(marked.lexer(text) as unknown as Token[]).map((raw) => raw.trim()).filter((raw) => raw !== '<br>')).toEqual([firstLine]);
+  });
+
+  it('shows every field verbatim in its table cell (id, version, category, capabilities, source, properties)', async () => {
+    const { marked } = await import('marked');
+    const tables = (marked.lexer(nasty.read('generated/docs/tools/nasty.md')) as unknown as Token[]).filter((token) => token.type === 'table');
+    const meta = new Map(tables[0]!.rows!.map((row) => [row[0]!.text, row[1]!.tokens]));
+    // Line breaks become spaces in a code span; a backslash right before a pipe is the one thing a GFM
+    // table cell cannot carry inside code (its `\|` means "a pipe"), so `\|` shows as `|` (see tableCell).
+    const flat = (text: string) => text.replace(/\r\n|\r|\n|\u2028/g, ' ').replace(/\\\|/g, '|');
+    const code = (tokens: Token[] | undefined) => tokens?.filter((token) => token.type === 'codespan').map((token) => decode(token.text!));
+    expect(code(meta.get('Id'))).toEqual([flat(NASTY)]);
+    expect(code(meta.get('Version'))).toEqual([flat(NASTY)]);
+    expect(code(meta.get('Capabilities'))).toEqual([flat(NASTY), 'plain']);
+    expect(code(meta.get('Defined in'))).toEqual([flat(`schemas/${NASTY_FILE}`)]);
+    expect(meta.get('Category')!.map((token) => decode(token.raw)).join('')).toContain('c\\`d');
+    const input = tables[1]!;
+    expect(input.rows!.map((row) => code(row[0]!.tokens))).toEqual([[flat(NASTY)], ['plain'], [flat(`plain.${NASTY}`)]]);
+    expect(input.rows!.every((row) => row.length === 6)).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// One run, every class at once
+// ---------------------------------------------------------------------------------------------
+
+describe('all problems of a run are reported at once, each with its position; nothing is written', () => {
+  it('a FIFO, a dangling link, a duplicate key, a malformed $ref, a boolean schema, a cycle, a deep file and a bad shared default in one run', async () => {
+    const composed = (name: string, call: string) => tool(name, { inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, steps: [{ tool: call, arguments: {} }] });
+    const stderr = await expectFailure(
+      {
+        'dup.tool.json': '{ "name": "dup", "name": "dup", "description": "d", "inputSchema": { "type": "object" } }\n',
+        'ref.tool.json': tool('ref', { inputSchema: { type: 'object', properties: { q: { $ref: '#/definitions/%zz' } } } }),
+        'bool.tool.json': tool('bool', { outputSchema: false }),
+        'c1.tool.json': composed('c1', 'c2'),
+        'c2.tool.json': composed('c2', 'c1'),
+        'deep.tool.json': `{"name":"deep","description":"d","inputSchema":${'{"not":'.repeat(70)}{}${'}'.repeat(70)}}\n`,
+        'shared/s.schema.json': { definitions: { N: { type: 'integer', default: 'x' } } },
+        'uses.tool.json': tool('uses', { inputSchema: { type: 'object', properties: { n: { $ref: './shared/s.schema.json#/definitions/N' } } } }),
+        'fine.tool.json': tool('fine'),
+      },
+      (project) => {
+        mkdirSync(path.join(project.root, 'schemas'), { recursive: true });
+        execFileSync('mkfifo', [path.join(project.root, 'schemas/fifo.tool.json')]);
+        symlinkSync('nowhere.json', path.join(project.root, 'schemas/dangling.tool.json'));
+      },
+    );
+    expect(stderr.split('\n').filter((line) => line.startsWith('schemas/'))).toEqual([
+      'schemas/bool.tool.json:12:19 /outputSchema: the output schema is `false`: it accepts no output, so every call of the tool would fail',
+      'schemas/c1.tool.json:12:15 /steps/0/tool: step 0 calls "c2", which leads back to "c1": c1 → c2 → c1',
+      'schemas/c2.tool.json:12:15 /steps/0/tool: step 0 calls "c1", which leads back to "c2": c2 → c1 → c2',
+      'schemas/dangling.tool.json:1:1: not read: it is a symbolic link to a file that does not exist (ENOENT)',
+      `schemas/deep.tool.json:1:${'{"name":"deep","description":"d","inputSchema":'.length + 7 * 63 + 1}${' /inputSchema'}${'/not'.repeat(63)}: the file nests objects and arrays more than 64 levels deep`,
+      'schemas/dup.tool.json:1:18 /name: the key "name" appears twice in one object (first at schemas/dup.tool.json:1:3, again here)',
+      'schemas/fifo.tool.json:1:1: not read: it is a named pipe (FIFO), not a regular file',
+      'schemas/ref.tool.json:8:17 /inputSchema/properties/q/$ref: the $ref "#/definitions/%zz" has a malformed percent escape "%zz" (a literal % is written %25)',
+      'schemas/shared/s.schema.json:5:18 /definitions/N/default: the default "x" does not match its own schema: / must be integer',
+    ]);
+    expect(stderr.split('\n')[0]).toBe('toolsmith: 9 problems; nothing was written.');
+  }, 30_000);
+});
