@@ -181,6 +181,55 @@ console.log(JSON.stringify(out));
   }, 60_000);
 });
 
+describe('any names, Object.prototype members among them, through normalize, manifests, registry and docs (property)', () => {
+  it('never throws, never touches Object.prototype, and lists every tool everywhere', async () => {
+    const [{ parseSource }, { normalize }, { emitManifests }, { emitRegistry }, { createDocRenderer }, { loadTemplates }, { TEST_CONTEXT }] = await Promise.all([
+      import('../../codegen/load.js'),
+      import('../../codegen/normalize.js'),
+      import('../../codegen/emit/manifests/index.js'),
+      import('../../codegen/emit/registry.js'),
+      import('../../codegen/emit/docs.js'),
+      import('../../codegen/templates/index.js'),
+      import('./model-factory.js'),
+    ]);
+    const renderer = createDocRenderer(loadTemplates());
+    const prototypeNames = Object.getOwnPropertyNames(Object.prototype).filter((name) => /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name));
+    const before = Object.getOwnPropertyNames(Object.prototype).sort();
+    const key = fc.oneof(fc.constantFrom(...prototypeNames), fc.string({ maxLength: 6 }));
+    const own = (entries: [string, unknown][]) => {
+      const out: Record<string, unknown> = {};
+      for (const [name, value] of entries) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.constantFrom(...prototypeNames, 'plain'), { minLength: 1, maxLength: 4 }), fc.uniqueArray(key, { maxLength: 4 }), fc.uniqueArray(key, { maxLength: 3 }), (toolNames, propertyNames, definitionNames) => {
+        const sources = toolNames.map((name) => {
+          const definitions = own(definitionNames.map((definition) => [definition, { type: 'string', description: definition }]));
+          const properties = own(propertyNames.map((property, index) => [property, definitionNames.length > 0 ? { $ref: `#/definitions/${encodeURIComponent(definitionNames[index % definitionNames.length]!.replace(/~/g, '~0').replace(/\//g, '~1'))}` } : { type: 'number' }]));
+          const text = JSON.stringify({ name, description: name, category: name, requiredCapabilities: [name], inputSchema: { type: 'object', properties, definitions }, outputSchema: { type: 'object', properties } }, null, 2);
+          return parseSource(`${name}.tool.json`, `schemas/${name}.tool.json`, text).source;
+        });
+        const { project, problems } = normalize({ tools: sources, shared: [], problems: [] });
+        expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
+        if (problems.length > 0) return; // e.g. two names with one type name: a problem, never a crash
+        const manifests = emitManifests(project, TEST_CONTEXT);
+        expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
+        const names = [...toolNames].sort();
+        expect(Object.keys(manifests.losses).sort()).toEqual(names);
+        for (const name of names) expect(Object.keys(Object.getOwnPropertyDescriptor(manifests.losses, name)!.value).sort()).toEqual(['anthropic', 'gemini', 'mcp', 'openai', 'openai-strict']);
+        const mcp = JSON.parse(manifests.files.find((file) => file.path === 'manifests/mcp.json')!.content) as { tools: { name: string; inputSchema: { properties: object } }[] };
+        expect(mcp.tools.map((entry) => entry.name)).toEqual(names);
+        for (const entry of mcp.tools) expect(Object.keys(entry.inputSchema.properties).sort()).toEqual([...propertyNames].sort());
+        const registry = emitRegistry(project, TEST_CONTEXT).find((file) => file.path === 'registry.ts')!.content;
+        for (const name of names) expect(registry).toContain(JSON.stringify(name).replace(/"/g, "'"));
+        for (const tool of project.tools) expect(renderer.toolPage(tool, TEST_CONTEXT, manifests).content).toContain(`(\`${tool.name}\`)`);
+        expect(renderer.projectPages(project, TEST_CONTEXT)[0]!.content.split('\n').filter((line) => line.startsWith('| [')).length).toBe(names.length);
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
+
 describe('shared schema definitions named after Object.prototype members', () => {
   it('generates, type-checks and validates through the shared types', async () => {
     const project = createTempProject();
