@@ -144,6 +144,24 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   return { project, files: emitted.files, stubs: emitted.stubs, problems: [], cache, reused: emitted.reused, inputs, models: nextModels };
 }
 
+/** A tool whose emission threw, as a problem at its definition (describing the thrown value cannot throw). */
+function emitFailure(tool: ToolModel, error: unknown): Problem {
+  let detail: string;
+  try {
+    detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    detail = 'an exception that cannot be described';
+  }
+  return {
+    file: tool.source.file,
+    line: 1,
+    column: 1,
+    pointer: '',
+    message: `the generator failed on this tool (${detail})`,
+    hint: 'a bug in toolsmith or a library it uses: please report it with this definition; until then, simplify the part of the schema the error points at',
+  };
+}
+
 /** Options of `emitAll`. */
 export interface EmitAllOptions {
   templates: DocTemplates;
@@ -214,6 +232,7 @@ export async function emitAll(
   let docs: DocRenderer | undefined;
   const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
   const fresh: Promise<void>[] = [];
+  const failures: Problem[] = [];
   for (const tool of freshTools) {
     const { createEmitProject, emitToolTypes, emitToolBase } = await emitters();
     tsProject ??= createEmitProject();
@@ -222,16 +241,22 @@ export async function emitAll(
     const pages = await renderer();
     fresh.push(
       (async () => {
-        // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
-        const files = [
-          await emitToolTypes(tool, homes, ctx),
-          ...emitToolValidators(tool, ctx),
-          emitToolBase(tool, ctx, morph),
-          emitToolSchemaFile(tool),
-          pages.toolPage(tool, ctx, { losses, unavailable }),
-        ];
-        perTool.set(tool.name, await formatFiles(files));
-        options.onProgress?.(perTool.size, project.tools.length);
+        try {
+          // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
+          const files = [
+            await emitToolTypes(tool, homes, ctx),
+            ...emitToolValidators(tool, ctx),
+            emitToolBase(tool, ctx, morph),
+            emitToolSchemaFile(tool),
+            pages.toolPage(tool, ctx, { losses, unavailable }),
+          ];
+          perTool.set(tool.name, await formatFiles(files));
+          options.onProgress?.(perTool.size, project.tools.length);
+        } catch (error) {
+          // An emitter or library that throws on an accepted definition: that tool's problem, reported
+          // with every other one, instead of a stack trace that hides them.
+          failures.push(emitFailure(tool, error));
+        }
       })(),
     );
   }
@@ -243,6 +268,7 @@ export async function emitAll(
     // A target that cannot take a tool is a problem whenever the manifests were built.
     problems = manifestsOnce().problems;
   }
+  if (failures.length > 0) return { files: [], stubs: [], problems: [...problems, ...failures], perTool, projectFiles: [], reused, projectFilesReused: false };
   if (projectFiles === undefined) {
     const { emitSharedTypes } = await emitters();
     const built = manifestsOnce();

@@ -777,3 +777,28 @@ describe('all problems of a run are reported at once, each with its position; no
     expect(stderr.split('\n')[0]).toBe('toolsmith: 9 problems; nothing was written.');
   }, 30_000);
 });
+
+describe('an emitter that throws on an accepted tool', () => {
+  it('is a problem at that tool, reported with the others, and no files are returned', async () => {
+    const [{ emitAll }, { loadTemplates }, { makeProject, makeTool, TEST_CONTEXT }] = await Promise.all([import('../../codegen/generate.js'), import('../../codegen/templates/index.js'), import('./model-factory.js')]);
+    const bad = makeTool({ name: 'bad' });
+    // Stands in for a library that overflows or throws on some schema: only the per-tool emitters read this field.
+    Object.defineProperty(bad, 'validatorSource', {
+      get() {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+    });
+    const result = await emitAll(makeProject([makeTool({ name: 'fine' }), bad]), TEST_CONTEXT, { templates: loadTemplates(), format: false });
+    expect(result.files).toEqual([]);
+    expect(result.problems).toEqual([
+      {
+        file: 'schemas/bad.tool.json',
+        line: 1,
+        column: 1,
+        pointer: '',
+        message: 'the generator failed on this tool (RangeError: Maximum call stack size exceeded)',
+        hint: 'a bug in toolsmith or a library it uses: please report it with this definition; until then, simplify the part of the schema the error points at',
+      },
+    ]);
+  });
+});
