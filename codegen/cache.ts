@@ -242,7 +242,13 @@ export function unchangedRun(resolved: ResolvedOptions): { tools: number; files:
   const file = cacheFile(resolved.root, resolved.outDir);
   if (file === undefined || !existsSync(file)) return undefined;
   recoverInterrupted(resolved.outDir);
-  const cache = readCache(file, generationCacheKey(resolved));
+  let key: string;
+  try {
+    key = generationCacheKey(resolved);
+  } catch {
+    return undefined; // a template that cannot be read: the full run reports it
+  }
+  const cache = readCache(file, key);
   const snapshot = cache.snapshot;
   if (snapshot === undefined) return undefined;
   let inputs: string[];

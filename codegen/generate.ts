@@ -6,7 +6,7 @@ import { emitManifests, type FileSegments, MANIFEST_TARGETS, type ManifestEmissi
 import { emitRegistry, emitToolSchemaFile } from './emit/registry.js';
 import type { DocRenderer } from './emit/docs.js';
 import { emitToolValidators } from './emit/validators.js';
-import { loadDefinitions } from './load.js';
+import { loadDefinitions, toPosix } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { encoded } from './write.js';
 import { dictionary, ownValue } from './dictionary.js';
@@ -16,7 +16,7 @@ import { resolveOptions, type GenerateOptions } from './options.js';
 
 export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
 import { sortProblems } from './problems.js';
-import { loadTemplates } from './templates/index.js';
+import { loadTemplates, TemplateReadError } from './templates/index.js';
 import type { DocTemplates } from './templates/names.js';
 
 /**
@@ -55,7 +55,14 @@ export interface GenerateResult {
  */
 export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number; inputs: Record<string, string>; models?: ModelCache }> {
   const resolved = resolveOptions(options);
-  const templates = loadTemplates(resolved.templatesDir);
+  let templates: DocTemplates;
+  try {
+    templates = loadTemplates(resolved.templatesDir);
+  } catch (error) {
+    if (!(error instanceof TemplateReadError)) throw error;
+    const problem: Problem = { file: toPosix(path.relative(resolved.root, error.file)), line: 1, column: 1, pointer: '', message: error.message, hint: error.hint };
+    return { project: { tools: [], shared: [] }, files: [], stubs: [], problems: [problem], cache: { version: 1, key: '', tools: dictionary() }, reused: 0, inputs: dictionary() };
+  }
   const cacheKey = generationCacheKey(resolved, templates);
   const previous = options.incremental === false ? readCache(undefined, cacheKey) : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);

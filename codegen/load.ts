@@ -148,7 +148,7 @@ export function readRegularFile(file: string): { bytes: Buffer } | { error: stri
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return { error: `it is ${kindOf(stats)}, not a regular file`, hint: 'definitions and shared schemas must be regular files: rename it or move it out of the schemas folder' };
+    if (!stats.isFile()) return { error: `it is ${kindOf(stats)}, not a regular file`, hint: 'only regular files are read (links to them are followed): replace it with one or move it away' };
     return { bytes: readFileSync(fd) };
   } catch (error) {
     return { error: `it cannot be read (${errorCode(error)})`, hint: 'check the file\'s permissions' };

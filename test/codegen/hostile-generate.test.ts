@@ -4,7 +4,7 @@
  * run writes nothing. Each describe block is one class of input; each test one case of it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ const PROTOTYPE_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty',
 /** Runs `toolsmith generate` in a temp project holding `files` under schemas/. */
 async function generateIn(project: TempProject, files: Record<string, unknown>, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   for (const [file, value] of Object.entries(files)) project.write(`schemas/${file}`, typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`);
-  if (!Object.hasOwn(files, '../toolsmith.config.json')) project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+  if (!Object.hasOwn(files, '../toolsmith.config.json') && !existsSync(path.join(project.root, 'toolsmith.config.json'))) project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
   let stdout = '';
   let stderr = '';
   const code = await main(['generate', ...args], { cwd: project.root, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
@@ -38,6 +38,7 @@ async function expectFailure(files: Record<string, unknown>, prepare?: (project:
     const { code, stdout, stderr } = await generateIn(project, files);
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
     expect({ generated: project.snapshot('generated'), tools: project.snapshot('src/tools') }).toEqual(before);
+    expect(readdirSync(project.root).filter((entry) => entry.includes('toolsmith-'))).toEqual([]);
     return stderr;
   } finally {
     project.dispose();
@@ -358,7 +359,7 @@ describe('only regular files are read; every other entry is a problem with its p
     expect(stderr).toBe(
       'toolsmith: 1 problem; nothing was written.\n' +
         'schemas/x.tool.json:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
-        '    hint: definitions and shared schemas must be regular files: rename it or move it out of the schemas folder\n',
+        '    hint: only regular files are read (links to them are followed): replace it with one or move it away\n',
     );
   }, 30_000);
 
@@ -393,6 +394,27 @@ describe('only regular files are read; every other entry is a problem with its p
     expect(stderr.split('\n').filter((line) => line.startsWith('schemas/'))).toEqual(expected);
     expect(stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('a FIFO as toolsmith.config.json is a problem, not a hang', async () => {
+    const stderr = await expectFailure({ 'good.tool.json': good }, (project) => execFileSync('mkfifo', [path.join(project.root, 'toolsmith.config.json')]));
+    expect(stderr).toBe(
+      'toolsmith: 1 problem; nothing was written.\n' +
+        'toolsmith.config.json:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
+        '    hint: only regular files are read (links to them are followed): replace it with one or move it away\n',
+    );
+  }, 30_000);
+
+  it('a FIFO as a docs template (--templates) is a problem naming it, not a hang or a trace', async () => {
+    const stderr = await expectFailure({ 'good.tool.json': good, '../toolsmith.config.json': { templates: 'my-templates' } }, (project) => {
+      mkdirSync(path.join(project.root, 'my-templates'));
+      execFileSync('mkfifo', [path.join(project.root, 'my-templates/tool.hbs')]);
+    });
+    expect(stderr).toBe(
+      'toolsmith: 1 problem; nothing was written.\n' +
+        'my-templates/tool.hbs:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
+        '    hint: only regular files are read (links to them are followed): replace it with one or move it away\n',
+    );
+  }, 30_000);
 
   it('follows symlinks to regular files and to folders', async () => {
     const project = createTempProject();
