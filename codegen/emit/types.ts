@@ -2,6 +2,7 @@ import { compile, type Options } from 'json-schema-to-typescript';
 import type { JSONSchema7 } from 'json-schema';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
 import { compareStrings, relativeImport } from '../naming.js';
+import { decodeFragment, parsePointer } from '../pointer.js';
 import { hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
 import { banner } from './banner.js';
 
@@ -112,7 +113,10 @@ function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: st
     if (typeof record.$ref === 'string') {
       const ref = record.$ref;
       delete out.$ref;
-      const key = ref === '#' ? undefined : /^#\/definitions\/([^/]+)$/.exec(ref)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+      // The fragment is percent-decoded once (`#/definitions/50%25` names `50%`), then split on `~0`/`~1`.
+      const fragment = decodeFragment(ref);
+      const segments = 'pointer' in fragment ? parsePointer(fragment.pointer) : [];
+      const key = ref === '#' || segments.length !== 2 || segments[0] !== 'definitions' ? undefined : segments[1];
       const typeName = ref === '#' ? rootTypeName : key === undefined ? undefined : typeNameOf(key);
       if (typeName === undefined) return { ...(out as JSONSchema7), tsType: 'unknown' } as JSONSchema7;
       used.add(typeName);

@@ -325,6 +325,11 @@ describe('JSON pointers: ~0/~1 only, a $ref fragment decoded once where it is re
         }),
       });
       expect(result.stderr).toBe('');
+      // The types name the same definitions: no `unknown` for a reference that only needed decoding.
+      const types = project.read('generated/types/a.ts');
+      expect(types).toContain('export interface AInput {\n  p?: A_50;\n  s?: AB;\n  t?: A_0;\n  u?: XY;\n  [k: string]: unknown;\n}');
+      expect(types).toContain("export type A_50 = number;\n\nexport type AB = boolean;\n\nexport type A_0 = 'tilde';");
+      expect(await typeCheck(project, ['generated', 'src'])).toEqual({ code: 0, output: '' });
       project.write(
         'check/validate.ts',
         `import { validateAInput } from '../generated/validators/a.js';
