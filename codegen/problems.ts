@@ -4,13 +4,13 @@ import type { Problem } from './model.js';
 export function formatProblem(problem: Problem): string {
   const where = `${oneLine(problem.file)}:${problem.line}:${problem.column}`;
   const pointer = problem.pointer === '' ? '' : ` ${oneLine(problem.pointer)}`;
-  const hint = problem.hint ? `\n    hint: ${problem.hint}` : '';
-  return `${where}${pointer}: ${problem.message}${hint}`;
+  const hint = problem.hint ? `\n    hint: ${oneLine(problem.hint)}` : '';
+  return `${where}${pointer}: ${oneLine(problem.message)}${hint}`;
 }
 
-/** A file name or pointer on one line: line breaks and other control characters written as escapes (`\n`). */
+/** Text from a definition (a file name, a key in a pointer or a message) on one line: line breaks and other control characters written as escapes (`\n`). */
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) => JSON.stringify(char).slice(1, -1));
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) => (char === '\n' ? '\\n' : char === '\r' ? '\\r' : char === '\t' ? '\\t' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 /** Sorts problems by file, line, column, message (byte-stable). */

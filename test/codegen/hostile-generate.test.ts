@@ -39,6 +39,8 @@ async function expectFailure(files: Record<string, unknown>, prepare?: (project:
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
     expect({ generated: project.snapshot('generated'), tools: project.snapshot('src/tools') }).toEqual(before);
     expect(readdirSync(project.root).filter((entry) => entry.includes('toolsmith-'))).toEqual([]);
+    // Not even the cache: the next run must not trust anything from this one.
+    expect(existsSync(path.join(project.root, 'node_modules/.cache/toolsmith'))).toBe(false);
     return stderr;
   } finally {
     project.dispose();
@@ -843,5 +845,16 @@ describe('an emitter that throws on an accepted tool', () => {
         hint: 'a bug in toolsmith or a library it uses: please report it with this definition; until then, simplify the part of the schema the error points at',
       },
     ]);
+  });
+});
+
+describe('problem lines stay lines', () => {
+  it('a key or file name with line breaks is printed with escapes, one line per problem and one per hint', async () => {
+    const stderr = await expectFailure({ 'we\nird.tool.json': tool('a', { inputSchema: { type: 'object', properties: { q: { type: 'string', 'bad\nkey\u2028': 1 } } } }) });
+    expect(stderr).toBe(
+      'toolsmith: 1 problem; nothing was written.\n' +
+        'schemas/we\\nird.tool.json:9:9 /inputSchema/properties/q/bad\\nkey\\u2028: unknown keyword "bad\\nkey\\u2028"\n' +
+        '    hint: draft-07 does not know it; an extension keyword must start with `x-`\n',
+    );
   });
 });
