@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { ownValue } from './dictionary.js';
-import { listJsonFiles, readRegularFile } from './load.js';
+import { readRegularFile, scanSchemasFolder } from './load.js';
 import type { FileSegments } from './emit/manifests/index.js';
 import type { GeneratedFile, ToolModel } from './model.js';
 import type { ResolvedOptions } from './options.js';
@@ -253,7 +253,10 @@ export function unchangedRun(resolved: ResolvedOptions): { tools: number; files:
   if (snapshot === undefined) return undefined;
   let inputs: string[];
   try {
-    inputs = listJsonFiles(resolved.schemasDir);
+    const scan = scanSchemasFolder(resolved.schemasDir);
+    // A folder that cannot be walked is a problem of the full run, never "nothing changed".
+    if (scan.unreadable.length > 0) return undefined;
+    inputs = scan.files;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
 import type { Problem } from './model.js';
@@ -163,9 +163,9 @@ function openError(file: string, error: unknown): { error: string; hint: string 
   if (code === 'ENOENT') {
     let dangling = false;
     try {
-      dangling = statSync(file, { throwIfNoEntry: false }) === undefined;
+      dangling = lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
     } catch {
-      dangling = true;
+      dangling = false;
     }
     return dangling
       ? { error: 'it is a symbolic link to a file that does not exist (ENOENT)', hint: 'point the link at a regular file or remove it' }

@@ -418,6 +418,20 @@ describe('only regular files are read; every other entry is a problem with its p
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a folder link loop added after a successful run is reported, not answered "nothing changed"', async () => {
+    const project = createTempProject();
+    try {
+      expect((await generateIn(project, { 'good.tool.json': good })).code).toBe(0);
+      mkdirSync(path.join(project.root, 'schemas/sub'));
+      symlinkSync('..', path.join(project.root, 'schemas/sub/up'));
+      const again = await generateIn(project, {});
+      expect(again.stderr).toContain('schemas/sub/up:1:1: the folder link leads back to a folder that contains it (a loop); it is not followed');
+      expect(again.code).toBe(1);
+    } finally {
+      project.dispose();
+    }
+  }, 30_000);
+
   it('a FIFO as toolsmith.config.json is a problem, not a hang', async () => {
     const stderr = await expectFailure({ 'good.tool.json': good }, (project) => execFileSync('mkfifo', [path.join(project.root, 'toolsmith.config.json')]));
     expect(stderr).toBe(
