@@ -9,18 +9,30 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { createTempProject, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
+import { createTempProject, REPO, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
 /** Every `Object.prototype` member that is also a valid tool name, definition key and property name. */
 const PROTOTYPE_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'] as const;
 
 /** Runs `toolsmith generate` in a temp project holding `files` under schemas/. */
-async function generateIn(project: TempProject, files: Record<string, unknown>, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+async function generateIn(project: TempProject, files: Record<string, unknown>, options: { child?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   for (const [file, value] of Object.entries(files)) project.write(`schemas/${file}`, typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`);
   if (!Object.hasOwn(files, '../toolsmith.config.json') && !existsSync(path.join(project.root, 'toolsmith.config.json'))) project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+  if (options.child) {
+    // In a child process with a deadline: a read that blocks (a FIFO) would otherwise hang this
+    // worker, timeouts included, instead of failing the test.
+    try {
+      const { stdout, stderr } = await run(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'generate'], { cwd: project.root, timeout: 20_000 });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failure = error as { code?: number; killed?: boolean; stdout?: string; stderr?: string };
+      if (failure.killed) throw new Error('generate did not finish within 20 s (a blocking read?)');
+      return { code: typeof failure.code === 'number' ? failure.code : 1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? '' };
+    }
+  }
   let stdout = '';
   let stderr = '';
-  const code = await main(['generate', ...args], { cwd: project.root, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  const code = await main(['generate'], { cwd: project.root, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
   return { code, stdout, stderr };
 }
 
@@ -28,14 +40,14 @@ async function generateIn(project: TempProject, files: Record<string, unknown>, 
  * Generates where generate must fail and returns stderr, after checking that it exited 1, printed
  * nothing on stdout, left the previous output and stubs byte-identical and left no temp folder.
  */
-async function expectFailure(files: Record<string, unknown>, prepare?: (project: TempProject) => void): Promise<string> {
+async function expectFailure(files: Record<string, unknown>, prepare?: (project: TempProject) => void, options: { child?: boolean } = {}): Promise<string> {
   const project = createTempProject();
   try {
     project.write('generated/index.ts', '// previous output\n');
     project.write('src/tools/keep.ts', '// hand-written\n');
     prepare?.(project);
     const before = { generated: project.snapshot('generated'), tools: project.snapshot('src/tools') };
-    const { code, stdout, stderr } = await generateIn(project, files);
+    const { code, stdout, stderr } = await generateIn(project, files, options);
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
     expect({ generated: project.snapshot('generated'), tools: project.snapshot('src/tools') }).toEqual(before);
     expect(readdirSync(project.root).filter((entry) => entry.includes('toolsmith-'))).toEqual([]);
@@ -378,7 +390,7 @@ describe('only regular files are read; every other entry is a problem with its p
     const stderr = await expectFailure({ 'good.tool.json': good }, (project) => {
       mkdirSync(path.join(project.root, 'schemas'), { recursive: true });
       execFileSync('mkfifo', [path.join(project.root, 'schemas/x.tool.json')]);
-    });
+    }, { child: true });
     expect(stderr).toBe(
       'toolsmith: 1 problem; nothing was written.\n' +
         'schemas/x.tool.json:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
@@ -394,7 +406,7 @@ describe('only regular files are read; every other entry is a problem with its p
       const { rmSync } = await import('node:fs');
       rmSync(path.join(project.root, 'schemas/x.tool.json'));
       execFileSync('mkfifo', [path.join(project.root, 'schemas/x.tool.json')]);
-      const again = await generateIn(project, {});
+      const again = await generateIn(project, {}, { child: true });
       expect(again.code).toBe(1);
       expect(again.stderr).toContain('schemas/x.tool.json:1:1: not read: it is a named pipe (FIFO), not a regular file');
       expect(project.snapshot('generated')).toEqual(before);
@@ -433,7 +445,7 @@ describe('only regular files are read; every other entry is a problem with its p
   }, 30_000);
 
   it('a FIFO as toolsmith.config.json is a problem, not a hang', async () => {
-    const stderr = await expectFailure({ 'good.tool.json': good }, (project) => execFileSync('mkfifo', [path.join(project.root, 'toolsmith.config.json')]));
+    const stderr = await expectFailure({ 'good.tool.json': good }, (project) => execFileSync('mkfifo', [path.join(project.root, 'toolsmith.config.json')]), { child: true });
     expect(stderr).toBe(
       'toolsmith: 1 problem; nothing was written.\n' +
         'toolsmith.config.json:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
@@ -445,7 +457,7 @@ describe('only regular files are read; every other entry is a problem with its p
     const stderr = await expectFailure({ 'good.tool.json': good, '../toolsmith.config.json': { templates: 'my-templates' } }, (project) => {
       mkdirSync(path.join(project.root, 'my-templates'));
       execFileSync('mkfifo', [path.join(project.root, 'my-templates/tool.hbs')]);
-    });
+    }, { child: true });
     expect(stderr).toBe(
       'toolsmith: 1 problem; nothing was written.\n' +
         'my-templates/tool.hbs:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
@@ -821,6 +833,7 @@ describe('all problems of a run are reported at once, each with its position; no
         execFileSync('mkfifo', [path.join(project.root, 'schemas/fifo.tool.json')]);
         symlinkSync('nowhere.json', path.join(project.root, 'schemas/dangling.tool.json'));
       },
+      { child: true },
     );
     expect(stderr.split('\n').filter((line) => line.startsWith('schemas/'))).toEqual([
       'schemas/bool.tool.json:12:19 /outputSchema: the output schema is `false`: it accepts no output, so every call of the tool would fail',
