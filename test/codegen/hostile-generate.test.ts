@@ -615,15 +615,17 @@ describe('definitions that JSON.parse or draft-07 accept but a tool cannot have'
 
   it('a default that breaks its schema inside a shared file is reported at the shared file, once', async () => {
     const stderr = await expectFailure({
-      'shared/s.schema.json': { type: 'object', properties: { n: { $ref: '#/definitions/N' } }, definitions: { N: { type: 'integer', default: 'x' } } },
+      'shared/s.schema.json': { type: 'object', properties: { n: { $ref: '#/definitions/N' }, m: { type: 'boolean', default: [] } }, definitions: { N: { type: 'integer', default: 'x' } } },
       'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { q: { $ref: './shared/s.schema.json#/definitions/N' }, r: { $ref: './shared/s.schema.json' } } } }),
       'b.tool.json': tool('b', { inputSchema: { type: 'object', properties: { own: { type: 'number', default: 'no' } } }, outputSchema: { type: 'object', properties: { q: { $ref: './shared/s.schema.json#/definitions/N' } } } }),
     });
     expect(stderr).toBe(
-      'toolsmith: 2 problems; nothing was written.\n' +
+      'toolsmith: 3 problems; nothing was written.\n' +
         'schemas/b.tool.json:9:20 /inputSchema/properties/own/default: the default "no" does not match its own schema: / must be number\n' +
         '    hint: fix the default or the schema: it would be filled in and then rejected\n' +
-        'schemas/shared/s.schema.json:11:18 /definitions/N/default: the default "x" does not match its own schema: / must be integer\n' +
+        'schemas/shared/s.schema.json:9:18 /properties/m/default: the default [] does not match its own schema: / must be boolean\n' +
+        '    hint: fix the default or the schema: it would be filled in and then rejected\n' +
+        'schemas/shared/s.schema.json:15:18 /definitions/N/default: the default "x" does not match its own schema: / must be integer\n' +
         '    hint: fix the default or the schema: it would be filled in and then rejected\n',
     );
   });
