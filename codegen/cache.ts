@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { listJsonFiles } from './load.js';
+import { ownValue } from './dictionary.js';
+import { readRegularFile, scanSchemasFolder } from './load.js';
 import type { FileSegments } from './emit/manifests/index.js';
 import type { GeneratedFile, ToolModel } from './model.js';
 import type { ResolvedOptions } from './options.js';
@@ -146,7 +147,7 @@ export function writeCache(file: string | undefined, cache: GenerationCache): vo
  * on disk still has the recorded content; otherwise undefined (the tool is emitted again).
  */
 export function reuseFromCache(cache: GenerationCache, outDir: string, tool: ToolModel): GeneratedFile[] | undefined {
-  return reuseEntry(cache.tools[tool.name], tool.hash, outDir, cache.snapshot);
+  return reuseEntry(ownValue(cache.tools, tool.name), tool.hash, outDir, cache.snapshot);
 }
 
 /**
@@ -241,12 +242,21 @@ export function unchangedRun(resolved: ResolvedOptions): { tools: number; files:
   const file = cacheFile(resolved.root, resolved.outDir);
   if (file === undefined || !existsSync(file)) return undefined;
   recoverInterrupted(resolved.outDir);
-  const cache = readCache(file, generationCacheKey(resolved));
+  let key: string;
+  try {
+    key = generationCacheKey(resolved);
+  } catch {
+    return undefined; // a template that cannot be read: the full run reports it
+  }
+  const cache = readCache(file, key);
   const snapshot = cache.snapshot;
   if (snapshot === undefined) return undefined;
   let inputs: string[];
   try {
-    inputs = listJsonFiles(resolved.schemasDir);
+    const scan = scanSchemasFolder(resolved.schemasDir);
+    // A folder that cannot be walked is a problem of the full run, never "nothing changed".
+    if (scan.unreadable.length > 0) return undefined;
+    inputs = scan.files;
   } catch {
     return undefined;
   }
@@ -254,13 +264,9 @@ export function unchangedRun(resolved: ResolvedOptions): { tools: number; files:
   for (const relPath of inputs) {
     const expected = snapshot.inputs[relPath];
     if (expected === undefined) return undefined;
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path.join(resolved.schemasDir, relPath));
-    } catch {
-      return undefined;
-    }
-    if (sha256(bytes) !== expected) return undefined;
+    // Never blocks on a FIFO that took a definition's name: anything but a regular file means "run".
+    const read = readRegularFile(path.join(resolved.schemasDir, relPath));
+    if ('error' in read || sha256(read.bytes) !== expected) return undefined;
   }
   const outputs = listFiles(resolved.outDir);
   if (outputs.length !== Object.keys(snapshot.outputs).length) return undefined;

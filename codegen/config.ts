@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MANIFEST_TARGETS } from './emit/manifests/loss-report.js';
-import { parseSource, problemAt } from './load.js';
+import { parseSource, problemAt, readRegularFile } from './load.js';
 import type { Problem } from './model.js';
 import { closest } from './problems.js';
 
@@ -49,7 +49,9 @@ export async function loadConfig(root: string, file?: string): Promise<{ config:
     const module = (await import(pathToFileURL(candidate).href)) as { default?: unknown };
     return { config: (module.default ?? {}) as ToolsmithConfig, file: candidate, problems: checkConfig(module.default ?? {}, shown, undefined) };
   }
-  const parsed = parseSource(shown, shown, readFileSync(candidate, 'utf8'));
+  const read = readRegularFile(candidate);
+  if ('error' in read) return { config: {}, file: candidate, problems: [{ file: shown, line: 1, column: 1, pointer: '', message: `not read: ${read.error}`, hint: read.hint }] };
+  const parsed = parseSource(shown, shown, read.bytes.toString('utf8'));
   if (parsed.problems.length > 0) return { config: {}, file: candidate, problems: parsed.problems };
   const problems = checkConfig(parsed.source.value, shown, parsed.source);
   return { config: parsed.source.value as ToolsmithConfig, file: candidate, problems };

@@ -6,16 +6,17 @@ import { emitManifests, type FileSegments, MANIFEST_TARGETS, type ManifestEmissi
 import { emitRegistry, emitToolSchemaFile } from './emit/registry.js';
 import type { DocRenderer } from './emit/docs.js';
 import { emitToolValidators } from './emit/validators.js';
-import { loadDefinitions, positionOf } from './load.js';
+import { loadDefinitions, positionOf, toPosix } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { encoded } from './write.js';
+import { dictionary, ownValue } from './dictionary.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
 
 export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
 import { sortProblems } from './problems.js';
-import { loadTemplates } from './templates/index.js';
+import { loadTemplates, TemplateReadError } from './templates/index.js';
 import type { DocTemplates } from './templates/names.js';
 
 /**
@@ -57,17 +58,24 @@ export interface GenerateResult {
  */
 export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number; inputs: Record<string, string>; models?: ModelCache }> {
   const resolved = resolveOptions(options);
-  const templates = loadTemplates(resolved.templatesDir);
+  let templates: DocTemplates;
+  try {
+    templates = loadTemplates(resolved.templatesDir);
+  } catch (error) {
+    if (!(error instanceof TemplateReadError)) throw error;
+    const problem: Problem = { file: toPosix(path.relative(resolved.root, error.file)), line: 1, column: 1, pointer: '', message: error.message, hint: error.hint };
+    return { project: { tools: [], shared: [] }, files: [], stubs: [], problems: [problem], warnings: [], cache: { version: 1, key: '', tools: dictionary() }, reused: 0, inputs: dictionary() };
+  }
   const cacheKey = generationCacheKey(resolved, templates);
   const previous = options.incremental === false ? readCache(undefined, cacheKey) : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   // What was read, by content: recorded for the nothing-changed shortcut (cache.ts `unchangedRun`).
-  const inputs: Record<string, string> = {};
+  const inputs: Record<string, string> = dictionary();
   for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
   const sharedHash = sharedInputsHash(loaded.shared, inputs);
   const models = options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
   const { project, problems: errors, warnings: found } = normalize(loaded, {
-    isUnchanged: (name, hash) => previous.tools[name]?.hash === hash,
+    isUnchanged: (name, hash) => ownValue(previous.tools, name)?.hash === hash,
     cached: (source) => {
       const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
       return entry !== undefined && entry.raw === inputs[source.relPath] ? entry.model : undefined;
@@ -122,7 +130,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems.map(place)) };
   const emittedWarnings = emitted.warnings.map(place);
   if (options.strict && emittedWarnings.length > 0) return { ...empty, problems: sortProblems(emittedWarnings) };
-  const cache: GenerationCache = { version: 1, key: cacheKey, tools: {} };
+  const cache: GenerationCache = { version: 1, key: cacheKey, tools: dictionary() };
   for (const tool of project.tools) {
     const files: Record<string, string> = {};
     for (const file of emitted.perTool.get(tool.name) ?? []) files[file.path] = file.hash ?? sha256(encoded(file));
@@ -153,12 +161,30 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   }
   const segments = emitted.manifestSegments ?? (emitted.projectFilesReused ? previous.project?.segments : undefined);
   cache.project = { hash: projectHash, files: projectFiles, lengths, ...(segments ? { segments } : {}) };
-  const nextModels: ModelCache = { key: cacheKey, shared: sharedHash, tools: {} };
+  const nextModels: ModelCache = { key: cacheKey, shared: sharedHash, tools: dictionary() };
   for (const tool of project.tools) {
     const { validatorSource: _source, ...model } = tool;
     nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
   }
   return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings: sortProblems([...warnings, ...emittedWarnings]), cache, reused: emitted.reused, inputs, models: nextModels };
+}
+
+/** A tool whose emission threw, as a problem at its definition (describing the thrown value cannot throw). */
+function emitFailure(tool: ToolModel, error: unknown): Problem {
+  let detail: string;
+  try {
+    detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    detail = 'an exception that cannot be described';
+  }
+  return {
+    file: tool.source.file,
+    line: 1,
+    column: 1,
+    pointer: '',
+    message: `the generator failed on this tool (${detail})`,
+    hint: 'a bug in toolsmith or a library it uses: please report it with this definition; until then, simplify the part of the schema the error points at',
+  };
 }
 
 /** Options of `emitAll`. */
@@ -233,6 +259,7 @@ export async function emitAll(
   let docs: DocRenderer | undefined;
   const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
   const fresh: Promise<void>[] = [];
+  const failures: Problem[] = [];
   for (const tool of freshTools) {
     const { createEmitProject, emitToolTypes, emitToolBase } = await emitters();
     tsProject ??= createEmitProject();
@@ -241,16 +268,22 @@ export async function emitAll(
     const pages = await renderer();
     fresh.push(
       (async () => {
-        // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
-        const files = [
-          await emitToolTypes(tool, homes, ctx),
-          ...emitToolValidators(tool, ctx),
-          emitToolBase(tool, ctx, morph),
-          emitToolSchemaFile(tool),
-          pages.toolPage(tool, ctx, { losses, unavailable }),
-        ];
-        perTool.set(tool.name, await formatFiles(files));
-        options.onProgress?.(perTool.size, project.tools.length);
+        try {
+          // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
+          const files = [
+            await emitToolTypes(tool, homes, ctx),
+            ...emitToolValidators(tool, ctx),
+            emitToolBase(tool, ctx, morph),
+            emitToolSchemaFile(tool),
+            pages.toolPage(tool, ctx, { losses, unavailable }),
+          ];
+          perTool.set(tool.name, await formatFiles(files));
+          options.onProgress?.(perTool.size, project.tools.length);
+        } catch (error) {
+          // An emitter or library that throws on an accepted definition: that tool's problem, reported
+          // with every other one, instead of a stack trace that hides them.
+          failures.push(emitFailure(tool, error));
+        }
       })(),
     );
   }
@@ -263,6 +296,7 @@ export async function emitAll(
     // A target that cannot take a tool is a problem (or a warning) whenever the manifests were built.
     ({ problems, warnings } = manifestsOnce());
   }
+  if (failures.length > 0) return { files: [], stubs: [], problems: [...problems, ...failures], warnings, perTool, projectFiles: [], reused, projectFilesReused: false };
   if (projectFiles === undefined) {
     const { emitSharedTypes } = await emitters();
     const built = manifestsOnce();

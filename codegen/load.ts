@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
 import type { Problem } from './model.js';
 import { compareStrings } from './naming.js';
-import { parsePointer } from './problems.js';
+import { MAX_JSON_DEPTH, pointerAt, scanJson } from './json-scan.js';
+import { formatPointer, parsePointer } from './pointer.js';
 
 /** One parsed JSON file with the source positions of its values. */
 export interface SourceFile {
@@ -60,15 +61,133 @@ export function problemAt(source: SourceFile, pointer: string, message: string, 
   return hint === undefined ? { file: source.file, line, column, pointer, message } : { file: source.file, line, column, pointer, message, hint };
 }
 
-/** Every definition (`*.tool.json`) and shared schema (`*.schema.json`) under `dir`, relative, unsorted. */
-export function listJsonFiles(dir: string, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...listJsonFiles(path.join(dir, entry.name), rel));
-    else if (entry.name.endsWith('.tool.json') || entry.name.endsWith('.schema.json')) out.push(rel);
+/** True for a name the generator reads: a definition (`*.tool.json`) or a shared schema (`*.schema.json`). */
+function isDefinitionName(name: string): boolean {
+  return name.endsWith('.tool.json') || name.endsWith('.schema.json');
+}
+
+/** What `scanSchemasFolder` found: definition paths (relative, unsorted) and paths it could not walk. */
+export interface FolderScan {
+  files: string[];
+  /** Folders that cannot be read, folder links that loop: relative path and why. */
+  unreadable: { relPath: string; message: string }[];
+}
+
+/**
+ * Every `*.tool.json` and `*.schema.json` under `dir`, whatever kind of entry carries the name (a
+ * FIFO, a link, a folder so named): `readRegularFile` decides later whether it can be read. Links
+ * to folders are followed, each real folder once; one that leads back to a folder being walked is
+ * reported instead of followed forever.
+ */
+export function scanSchemasFolder(dir: string): FolderScan {
+  const scan: FolderScan = { files: [], unreadable: [] };
+  const walk = (folder: string, prefix: string, ancestors: ReadonlySet<string>) => {
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch (error) {
+      scan.unreadable.push({ relPath: prefix, message: `the folder cannot be read (${errorCode(error)})` });
+      return;
+    }
+    for (const entry of entries) {
+      const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (isDefinitionName(entry.name)) {
+        scan.files.push(rel);
+        continue;
+      }
+      const absolute = path.join(folder, entry.name);
+      let isFolder = entry.isDirectory();
+      if (entry.isSymbolicLink()) {
+        try {
+          isFolder = statSync(absolute).isDirectory();
+        } catch {
+          isFolder = false; // a dangling link without a definition's name: not ours to read
+        }
+      }
+      if (!isFolder) continue;
+      let real: string;
+      try {
+        real = realpathSync(absolute);
+      } catch (error) {
+        scan.unreadable.push({ relPath: rel, message: `the folder cannot be read (${errorCode(error)})` });
+        continue;
+      }
+      if (ancestors.has(real)) {
+        scan.unreadable.push({ relPath: rel, message: 'the folder link leads back to a folder that contains it (a loop); it is not followed' });
+        continue;
+      }
+      walk(absolute, rel, new Set([...ancestors, real]));
+    }
+  };
+  let root: string;
+  try {
+    root = realpathSync(dir);
+  } catch {
+    root = path.resolve(dir);
   }
-  return out;
+  walk(dir, '', new Set([root]));
+  return scan;
+}
+
+/** Every definition (`*.tool.json`) and shared schema (`*.schema.json`) under `dir`, relative, unsorted. */
+export function listJsonFiles(dir: string): string[] {
+  return scanSchemasFolder(dir).files;
+}
+
+/**
+ * The bytes of a regular file, or why it is not one. The file is opened non-blocking (a FIFO would
+ * otherwise wait for a writer forever) and checked with `fstat` on the opened descriptor, so the
+ * check and the read are about the same file. Links to regular files are followed.
+ */
+export function readRegularFile(file: string): { bytes: Buffer } | { error: string; hint: string } {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return openError(file, error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { error: `it is ${kindOf(stats)}, not a regular file`, hint: 'only regular files are read (links to them are followed): replace it with one or move it away' };
+    return { bytes: readFileSync(fd) };
+  } catch (error) {
+    return { error: `it cannot be read (${errorCode(error)})`, hint: 'check the file\'s permissions' };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function openError(file: string, error: unknown): { error: string; hint: string } {
+  const code = errorCode(error);
+  if (code === 'ELOOP') return { error: 'it is a symbolic link that loops (ELOOP)', hint: 'point the link at a regular file or remove it' };
+  if (code === 'ENOENT') {
+    let dangling = false;
+    try {
+      dangling = lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    } catch {
+      dangling = false;
+    }
+    return dangling
+      ? { error: 'it is a symbolic link to a file that does not exist (ENOENT)', hint: 'point the link at a regular file or remove it' }
+      : { error: 'it disappeared while it was read (ENOENT)', hint: 'run the generator again' };
+  }
+  if (code === 'EISDIR') return { error: 'it is a folder, not a regular file', hint: 'rename the folder: only files may end in .tool.json or .schema.json' };
+  if (code === 'EACCES' || code === 'EPERM') return { error: `it cannot be read (${code})`, hint: "check the file's permissions" };
+  return { error: `it cannot be opened (${code})`, hint: 'definitions and shared schemas must be regular files' };
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+function errorCode(error: unknown): string {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : 'unknown error';
 }
 
 const JSON_ERRORS: Record<string, string> = {
@@ -87,6 +206,20 @@ const JSON_ERRORS: Record<string, string> = {
 /** Parses one JSON text, keeping positions; syntax errors become problems. */
 export function parseSource(relPath: string, file: string, text: string): { source: SourceFile; problems: Problem[] } {
   const kind = relPath.endsWith('.tool.json') ? 'tool' : 'shared';
+  const scan = scanJson(text);
+  if (scan.tooDeepAt !== undefined) {
+    // Neither parsed nor given a tree: every parser here would overflow the stack on it.
+    const { line, column } = lineColumn(text, scan.tooDeepAt);
+    const problem: Problem = {
+      file,
+      line,
+      column,
+      pointer: pointerAt(text, scan.tooDeepAt),
+      message: `the file nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+      hint: 'flatten the schema: move deep parts under `definitions` and `$ref` them (generated code, validators and docs must stay within the stack)',
+    };
+    return { source: { relPath, file, kind, text, value: undefined, tree: undefined }, problems: [problem] };
+  }
   let value: unknown;
   let valid = true;
   try {
@@ -95,6 +228,9 @@ export function parseSource(relPath: string, file: string, text: string): { sour
     valid = false;
   }
   if (valid) {
+    // A duplicate key is a problem, but the file is still checked (with JSON.parse's last value), so
+    // every other problem in it, and in definitions that use it, is reported in the same run.
+    const duplicates = duplicateKeys(file, text, value, scan.keys);
     // Valid JSON: the syntax tree (for positions in messages) is built only if a message needs one.
     let tree: Node | undefined | null = null;
     const source: SourceFile = {
@@ -108,7 +244,7 @@ export function parseSource(relPath: string, file: string, text: string): { sour
         return tree;
       },
     };
-    return { source, problems: [] };
+    return { source, problems: duplicates };
   }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -134,6 +270,64 @@ export function parseSource(relPath: string, file: string, text: string): { sour
 }
 
 /**
+ * Every key that appears twice in one object, as a problem at the second with the first's position:
+ * an editor shows one value and `JSON.parse` keeps the other, so neither can be trusted.
+ */
+export function duplicateKeys(file: string, text: string, value?: unknown, keysInText?: number): Problem[] {
+  // Fast path: as many keys in the text as in the parsed value means no key was repeated.
+  if (value !== undefined && (keysInText ?? scanJson(text).keys) === keysInValue(value)) return [];
+  const problems: Problem[] = [];
+  const open: Map<string, { line: number; column: number }>[] = [];
+  visit(
+    text,
+    {
+      onObjectBegin: () => {
+        open.push(new Map());
+      },
+      onObjectEnd: () => {
+        open.pop();
+      },
+      onObjectProperty: (property, _offset, _length, startLine, startCharacter, pathSupplier) => {
+        const keys = open[open.length - 1];
+        if (keys === undefined) return;
+        const first = keys.get(property);
+        const at = { line: startLine + 1, column: startCharacter + 1 };
+        if (first === undefined) {
+          keys.set(property, at);
+          return;
+        }
+        const pointer = formatPointer([...pathSupplier(), property]);
+        problems.push({
+          ...at,
+          file,
+          pointer,
+          message: `the key ${JSON.stringify(property)} appears twice in one object (first at ${file}:${first.line}:${first.column}, again here)`,
+          hint: 'remove one of them: an editor shows the first value, JSON.parse keeps the last',
+        });
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false },
+  );
+  return problems;
+}
+
+/** Object keys in a parsed JSON value, without recursion (a value may nest thousands deep). */
+function keysInValue(root: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) for (const item of value) stack.push(item);
+    else if (value !== null && typeof value === 'object') {
+      const keys = Object.keys(value);
+      count += keys.length;
+      for (const key of keys) stack.push((value as Record<string, unknown>)[key]);
+    }
+  }
+  return count;
+}
+
+/**
  * Finds and parses `**\/*.tool.json` and `**\/*.schema.json` under `schemasDir`, sorted by path.
  * `projectRoot` only shapes the paths shown in messages.
  */
@@ -141,18 +335,27 @@ export function loadDefinitions(schemasDir: string, projectRoot: string): Loaded
   const problems: Problem[] = [];
   const tools: SourceFile[] = [];
   const shared: SourceFile[] = [];
-  let relPaths: string[] = [];
+  const shown = (absolute: string) => toPosix(path.relative(projectRoot, absolute)) || '.';
+  let scan: FolderScan;
   try {
     if (!statSync(schemasDir).isDirectory()) throw new Error('not a directory');
-    relPaths = listJsonFiles(schemasDir).sort(compareStrings);
+    scan = scanSchemasFolder(schemasDir);
   } catch {
-    problems.push({ file: toPosix(path.relative(projectRoot, schemasDir)) || '.', line: 1, column: 1, pointer: '', message: 'the schemas folder does not exist or cannot be read', hint: 'pass --schemas DIR or create the folder (toolsmith init)' });
+    problems.push({ file: shown(schemasDir), line: 1, column: 1, pointer: '', message: 'the schemas folder does not exist or cannot be read', hint: 'pass --schemas DIR or create the folder (toolsmith init)' });
     return { tools, shared, problems };
   }
-  for (const relPath of relPaths) {
+  for (const { relPath, message } of scan.unreadable) {
+    problems.push({ file: shown(path.join(schemasDir, relPath)), line: 1, column: 1, pointer: '', message, hint: 'fix or remove it: the definitions below it would be missed' });
+  }
+  for (const relPath of scan.files.sort(compareStrings)) {
     const absolute = path.join(schemasDir, relPath);
     const file = toPosix(path.relative(projectRoot, absolute));
-    const parsed = parseSource(relPath, file, readFileSync(absolute, 'utf8'));
+    const read = readRegularFile(absolute);
+    if ('error' in read) {
+      problems.push({ file, line: 1, column: 1, pointer: '', message: `not read: ${read.error}`, hint: read.hint });
+      continue;
+    }
+    const parsed = parseSource(relPath, file, read.bytes.toString('utf8'));
     problems.push(...parsed.problems);
     (parsed.source.kind === 'tool' ? tools : shared).push(parsed.source);
   }

@@ -11,7 +11,12 @@ import { coerceWhereNeeded } from '../src/validator-runtime.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
-import { asWarning, closest, escapePointerSegment, isWarning, parsePointer, sortProblems } from './problems.js';
+import { asWarning, closest, isWarning, sortProblems } from './problems.js';
+import { dictionary } from './dictionary.js';
+import { checkBooleanSchemas } from './rules/boolean-schemas.js';
+import { checkComposedCycles } from './rules/composed-cycles.js';
+import { relocateToShared, type SharedHome } from './rules/shared-positions.js';
+import { decodeFragment, decodePercent, escapePointerSegment, parsePointer } from './pointer.js';
 import { cloneJson, DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
 
 export { GENERATOR_VERSION } from './version.js';
@@ -25,7 +30,8 @@ const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
 const { definitions: _schemaDefinitions, ...definitionFields } = definitionMetaSchema;
 const DEFINITION_CHECK = {
   ...definitionFields,
-  properties: { ...definitionMetaSchema.properties, inputSchema: { type: 'object' }, outputSchema: { type: 'object' } },
+  // Boolean schemas are reported by rules/boolean-schemas.ts, with their own message.
+  properties: { ...definitionMetaSchema.properties, inputSchema: { type: ['object', 'boolean'] }, outputSchema: { type: ['object', 'boolean'] } },
 };
 
 const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
@@ -97,6 +103,7 @@ export function normalize(
     const definition = source.value as Record<string, any>;
     const before = problems.length;
     if (!checkDefinition(definition)) problems.push(...definitionErrors(source, checkDefinition.errors ?? []));
+    problems.push(...checkBooleanSchemas(source, definition));
     const warnings: Problem[] = [];
     const dialects = new Set<SchemaDialect>();
     for (const key of SCHEMA_FIELDS) {
@@ -147,6 +154,7 @@ export function normalize(
     }
   }
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  problems.push(...checkComposedCycles(candidates.filter(({ definition }) => Array.isArray(definition.steps)).map(({ source, definition }) => ({ name: definition.name, source, calls: definition.steps.map((step: unknown) => (step as { tool?: unknown } | null)?.tool) }))));
   for (const { source, definition } of candidates) {
     if (Array.isArray(definition.steps)) checkSteps(definition.name, definition.steps, toolsByName.get(definition.name)?.inputSchema, sourcesByName, toolsByName, source, problems);
   }
@@ -340,7 +348,7 @@ function indexShared(sources: SourceFile[], problems: Problem[], metaAjv: Record
     });
   }
   for (const entry of shared.values()) {
-    const state: BundleState = { source: entry.source, rootPointer: '', definitions: new Map(), origins: {}, sharedUsed: new Set(), problems, shared, toolPascal: '', rootTypeName: '', dialect: entry.dialect, container: 'definitions' };
+    const state: BundleState = { source: entry.source, rootPointer: '', definitions: new Map(), origins: dictionary(), sharedUsed: new Set(), problems, shared, toolPascal: '', rootTypeName: '', dialect: entry.dialect, container: 'definitions' };
     const noop = (target: string): JSONSchema7 => ({ $ref: target });
     const fail = (message: string, hint: string): JSONSchema7 => {
       problems.push(problemAt(entry.source, '', message, hint));
@@ -452,14 +460,15 @@ function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: 
     return copy(ref);
   };
   if (ref.startsWith('#')) {
+    const fragment = decodeFragment(ref);
+    if ('error' in fragment) return fail(`the $ref "${ref}" ${fragment.error}`, REF_FRAGMENT_HINT);
     if (context.kind === 'tool') {
-      const segments = parsePointer(ref);
-      if (resolvePointer(context.root, segments) === undefined) {
+      if (resolvePointer(context.root, parsePointer(fragment.pointer)) === undefined) {
         return fail(`the $ref "${ref}" does not resolve: there is nothing at that pointer in the schema`, 'a `#/...` reference is resolved against the input or output schema it appears in; define the target under `definitions` (or `$defs`)');
       }
       return undefined;
     }
-    return includeShared(context.entry, ref.slice(1), state, copy, fail);
+    return includeShared(context.entry, fragment.pointer, state, copy, fail);
   }
   const fromRelPath = context.kind === 'tool' ? state.source.relPath : context.entry.source.relPath;
   let url: URL;
@@ -471,14 +480,20 @@ function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: 
   if (url.protocol !== 'file:' || !url.pathname.startsWith('/schemas/')) {
     return fail(`the $ref "${ref}" points outside the schemas folder`, 'shared schemas must live under the schemas folder and be referenced by a relative path');
   }
-  const relPath = decodeURIComponent(url.pathname.slice('/schemas/'.length));
+  const filePart = decodePercent(url.pathname.slice('/schemas/'.length));
+  if ('error' in filePart) return fail(`the $ref "${ref}" ${filePart.error}`, REF_FRAGMENT_HINT);
+  const relPath = filePart.text;
   const entry = state.shared.get(relPath);
   if (!entry) {
     const suggestion = closest(relPath, state.shared.keys());
     return fail(`the $ref "${ref}" does not resolve: no shared schema file "${relPath}"`, suggestion ? `did you mean "${suggestion}"? (paths are relative to ${fromRelPath})` : 'shared schemas are `*.schema.json` files under the schemas folder');
   }
-  return includeShared(entry, decodeURIComponent(url.hash.replace(/^#/, '')), state, copy, fail);
+  const fragment = decodeFragment(url.hash);
+  if ('error' in fragment) return fail(`the $ref "${ref}" ${fragment.error}`, REF_FRAGMENT_HINT);
+  return includeShared(entry, fragment.pointer, state, copy, fail);
 }
+
+const REF_FRAGMENT_HINT = 'a `$ref` is a URI reference: its fragment is a JSON pointer (`#/definitions/Name`) in which `~0` is `~`, `~1` is `/` and `%25` is `%`';
 
 function includeShared(
   entry: SharedEntry,
@@ -529,7 +544,7 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   const before = problems.length;
   const sharedUsed = new Set<string>();
   const bundle = (schema: JSONSchema7, pointer: string, rootTypeName: string) => {
-    const state: BundleState = { source, rootPointer: pointer, definitions: new Map(), origins: {}, sharedUsed, problems, shared, toolPascal: names.pascal, rootTypeName, dialect, container: 'definitions' };
+    const state: BundleState = { source, rootPointer: pointer, definitions: new Map(), origins: dictionary(), sharedUsed, problems, shared, toolPascal: names.pascal, rootTypeName, dialect, container: 'definitions' };
     const bundled = bundleSchema(schema, state);
     return { bundled, origins: state.origins };
   };
@@ -566,7 +581,12 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   // Defaults are checked first: a `default: null` the schema does not allow is left out of the validator.
   const defaultProblems: Problem[] = [];
   const inputChecked = toolAjv ? checkDefaults(toolAjv, input.bundled, source, '/inputSchema', defaultProblems) : input.bundled;
+  const fromOutput = defaultProblems.length;
   const outputChecked = toolAjv && output ? checkDefaults(toolAjv, output.bundled, source, '/outputSchema', defaultProblems) : output?.bundled;
+  // A default inside a shared schema is that file's problem: reported at its position.
+  for (let index = 0; index < defaultProblems.length; index++) {
+    defaultProblems[index] = index < fromOutput ? relocateToShared(defaultProblems[index]!, '/inputSchema', input.origins, sharedHomes(shared)) : relocateToShared(defaultProblems[index]!, '/outputSchema', output!.origins, sharedHomes(shared));
+  }
   const inputValidator = toolAjv ? compileChecked(toolAjv, inputChecked, 'input', source, '/inputSchema', problems) : undefined;
   const outputValidator = toolAjv && outputChecked ? compileChecked(toolAjv, outputChecked, 'output', source, '/outputSchema', problems) : undefined;
   if (problems.length > before) return undefined;
@@ -618,6 +638,19 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
     model.validatorSource = standaloneCode(toolAjv, exports);
   }
   return model;
+}
+
+const homesOf = new WeakMap<Map<string, SharedEntry>, Map<string, SharedHome>>();
+
+/** Shared type name → its file and pointer, built once per set of shared schemas. */
+function sharedHomes(shared: Map<string, SharedEntry>): Map<string, SharedHome> {
+  let homes = homesOf.get(shared);
+  if (homes === undefined) {
+    homes = new Map();
+    for (const entry of shared.values()) for (const [key, typeName] of Object.entries(entry.model.typeNames)) homes.set(typeName, { source: entry.source, pointer: key === '#' ? '' : key.slice(1) });
+    homesOf.set(shared, homes);
+  }
+  return homes;
 }
 
 function compileChecked(ajv: Ajv, schema: JSONSchema7, key: string, source: SourceFile, pointer: string, problems: Problem[]): ValidateFunction | undefined {
@@ -679,9 +712,6 @@ function checkSteps(
       problems.push(problemAt(source, `/steps/${index}/tool`, `step ${index} calls the tool "${step.tool}", which does not exist`, suggestion ? `did you mean \`${suggestion}\`?` : `defined tools: ${[...sources.keys()].join(', ')}`));
       return;
     }
-    if (step.tool === toolName) {
-      problems.push(problemAt(source, `/steps/${index}/tool`, `step ${index} calls the composed tool itself`, 'a composed tool cannot call itself'));
-    }
     const visit = (value: unknown, pointer: string): void => {
       if (typeof value === 'string' && value.startsWith('$')) {
         const match = REFERENCE.exec(value);
@@ -715,7 +745,10 @@ function checkSteps(
 function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefined, path: string[]): boolean {
   if (path.length === 0) return true;
   if (typeof schema !== 'object' || schema === null) return false;
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) return schemaHasPath(root, resolvePointer(root, parsePointer(schema.$ref)) as JSONSchema7, path);
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
+    const fragment = decodeFragment(schema.$ref);
+    return 'pointer' in fragment && schemaHasPath(root, resolvePointer(root, parsePointer(fragment.pointer)) as JSONSchema7, path);
+  }
   const [head, ...rest] = path;
   if (isObject(schema.properties) && hasOwn(schema.properties, head!)) return schemaHasPath(root, schema.properties[head!], rest);
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {

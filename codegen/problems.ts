@@ -2,10 +2,15 @@ import type { Problem } from './model.js';
 
 /** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` (a warning's message starts with `warning: `). */
 export function formatProblem(problem: Problem): string {
-  const where = `${problem.file}:${problem.line}:${problem.column}`;
-  const pointer = problem.pointer === '' ? '' : ` ${problem.pointer}`;
-  const hint = problem.hint ? `\n    hint: ${problem.hint}` : '';
-  return `${where}${pointer}: ${isWarning(problem) ? 'warning: ' : ''}${problem.message}${hint}`;
+  const where = `${oneLine(problem.file)}:${problem.line}:${problem.column}`;
+  const pointer = problem.pointer === '' ? '' : ` ${oneLine(problem.pointer)}`;
+  const hint = problem.hint ? `\n    hint: ${oneLine(problem.hint)}` : '';
+  return `${where}${pointer}: ${isWarning(problem) ? 'warning: ' : ''}${oneLine(problem.message)}${hint}`;
+}
+
+/** Text from a definition (a file name, a key in a pointer or a message) on one line: line breaks and other control characters written as escapes (`\n`). */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) => (char === '\n' ? '\\n' : char === '\r' ? '\\r' : char === '\t' ? '\\t' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 /** The same problem as a warning: reported, but the run succeeds (unless `strict`). */
@@ -58,17 +63,5 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   return best;
 }
 
-/** Escapes one JSON pointer segment. */
-export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** Splits a JSON pointer into unescaped segments. */
-export function parsePointer(pointer: string): string[] {
-  if (pointer === '' || pointer === '#') return [];
-  const body = pointer.startsWith('#') ? pointer.slice(1) : pointer;
-  return body
-    .split('/')
-    .slice(1)
-    .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
-}
+// The pointer helpers live in pointer.ts; re-exported for the modules that import them from here.
+export { escapePointerSegment, parsePointer } from './pointer.js';

@@ -1,5 +1,5 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import { escapePointerSegment } from './problems.js';
+import { escapePointerSegment, unescapePointerSegment } from './pointer.js';
 
 /** Keywords whose value is a map of name → schema (draft-07's and 2020-12's: a walk serves both dialects). */
 export const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'] as const;
@@ -119,16 +119,12 @@ export function mapSchema(
     const mapped = mapSchema(child, childPointer, transform);
     const segments = childPointer.slice(pointer.length + 1).split('/');
     let target: any = out;
-    for (let i = 0; i < segments.length - 1; i++) target = target[unescape(segments[i]!)];
-    const last = unescape(segments[segments.length - 1]!);
+    for (let i = 0; i < segments.length - 1; i++) target = target[unescapePointerSegment(segments[i]!)];
+    const last = unescapePointerSegment(segments[segments.length - 1]!);
     if (Array.isArray(target)) target[Number(last)] = mapped;
     else setOwn(target, last, mapped);
   });
   return out as JSONSchema7;
-}
-
-function unescape(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** A plain object (not null, not an array). */

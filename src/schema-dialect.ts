@@ -150,7 +150,7 @@ function typoDistance(a: string, b: string): number {
   return rows[a.length]![b.length]!;
 }
 
-const UNKNOWN_KEYWORD_MESSAGE = /^strict mode: unknown keyword: "(.*)"$/;
+const UNKNOWN_KEYWORD_MESSAGE = /^strict mode: unknown keyword: "([^]*)"$/; // [^]: a keyword may hold line breaks
 const IGNORED_DEFAULT_MESSAGE = /^strict mode: default is ignored (in the schema root|for: )/;
 
 /**

@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
+import { ownValue } from '../dictionary.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
 import type { LossReport, ManifestTarget } from './manifests/loss-report.js';
@@ -49,9 +50,15 @@ export function escapeMarkdownParagraph(text: string): string {
     .trim();
 }
 
-/** Makes already-escaped Markdown fit in one table cell: pipes escaped, line breaks as `<br>`. */
+/**
+ * Makes already-escaped Markdown fit in one table cell: line breaks as `<br>` (U+2028 and U+2029,
+ * which JavaScript Markdown parsers take for line ends, as spaces), and every `|` escaped
+ * for the table, also inside code spans, as GFM requires. A pipe counts as escaped when an odd number
+ * of backslashes precedes it, so one is added where the count is even (`\\|` → `\\\|`); in a code
+ * span a `\|` of the text therefore shows as `|`, the one thing a table cannot carry.
+ */
 export function tableCell(markdown: string): string {
-  return markdown.replace(/\|/g, '\\|').replace(/\r\n|\r|\n/g, '<br>').trim();
+  return markdown.replace(/(\\*)\|/g, (_, backslashes: string) => `${backslashes}${backslashes.length % 2 === 0 ? '\\' : ''}|`).replace(/\r\n|\r|\n/g, '<br>').replace(/[\u2028\u2029]/g, ' ').trim();
 }
 
 /** A JSON value as an inline code span. */
@@ -217,7 +224,7 @@ function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
   return (ref) => {
     const tokens = parseLocalRef(ref);
     if (tokens === undefined || tokens.length !== 2 || (tokens[0] !== 'definitions' && tokens[0] !== '$defs')) return undefined;
-    const origin = tool.definitionOrigins[tokens[1]!];
+    const origin = ownValue(tool.definitionOrigins, tokens[1]!);
     if (origin === undefined) return { text: tokens[1]!, href: `#${anchorOf(tokens[1]!)}` };
     if (origin.kind === 'shared') {
       return { text: origin.typeName, href: `${relativeImport(fromPage, typesPagePath(origin.module))}#${anchorOf(origin.typeName)}` };
@@ -245,21 +252,23 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
   const page = toolPagePath(tool);
   const link = toolLinker(tool, page);
   const localTypes = Object.keys(tool.definitionOrigins)
-    .filter((key) => tool.definitionOrigins[key]!.kind === 'local')
+    .filter((key) => ownValue(tool.definitionOrigins, key)!.kind === 'local')
     .sort(compareStrings)
     .map((key) => {
-      const schema = [tool.inputSchema, tool.outputSchema].flatMap((root) => [root?.definitions, (root as { $defs?: Record<string, unknown> } | undefined)?.$defs]).find((container) => container !== undefined && Object.prototype.hasOwnProperty.call(container, key))?.[key] as unknown;
-      const typeName = tool.definitionOrigins[key]!.typeName;
+      const schema = [tool.inputSchema, tool.outputSchema].flatMap((root) => [root?.definitions, (root as { $defs?: Record<string, unknown> } | undefined)?.$defs]).map((container) => ownValue(container, key)).find((value) => value !== undefined) as unknown;
+      const typeName = ownValue(tool.definitionOrigins, key)!.typeName;
       return {
         name: escapeMarkdown(typeName),
         description: isSchemaObject(schema) && typeof schema.description === 'string' ? escapeMarkdownParagraph(schema.description) : '',
         rows: schemaRows(schema, link, false),
       };
     });
-  const losses = options.losses[tool.name] ?? {};
+  // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
+  const losses = ownValue(options.losses, tool.name) ?? {};
+  const unavailable = ownValue(options.unavailable, tool.name) ?? {};
   const manifests = (Object.keys(TARGET_LABELS) as ManifestTarget[]).map((target) => {
-    const reason = options.unavailable?.[tool.name]?.[target];
-    const entries = losses[target];
+    const reason = ownValue(unavailable, target);
+    const entries = ownValue(losses, target);
     return {
       target: TARGET_LABELS[target],
       unavailable: reason === undefined ? '' : escapeMarkdownParagraph(reason),
@@ -271,14 +280,16 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
   return {
     banner: banner(tool.source.file, ctx),
     name: tool.name,
-    nameCode: codeSpan(tool.name),
+    // The fields below that the default template shows in its table are table cells: `|` escaped
+    // (also inside code spans, as GFM tables require), no line breaks.
+    nameCode: tableCell(codeSpan(tool.name)),
     displayName: escapeMarkdown(tool.displayName),
     description: escapeMarkdownParagraph(tool.description).replace(/\|/g, '\\|'),
-    id: codeSpan(tool.id),
-    version: tool.version === undefined ? '' : codeSpan(tool.version),
-    category: tool.category === undefined ? '' : escapeMarkdown(tool.category),
-    source: codeSpan(tool.source.file),
-    capabilities: tool.requiredCapabilities.map((capability) => codeSpan(capability)),
+    id: tableCell(codeSpan(tool.id)),
+    version: tool.version === undefined ? '' : tableCell(codeSpan(tool.version)),
+    category: tool.category === undefined ? '' : tableCell(escapeMarkdown(tool.category)),
+    source: tableCell(codeSpan(tool.source.file)),
+    capabilities: tool.requiredCapabilities.map((capability) => tableCell(codeSpan(capability))),
     sideEffects: tool.hasSideEffects ? 'yes' : 'no',
     approval: tool.hasSideEffects
       ? 'asked before every call when an approval gate is configured (the default policy, `side-effects`)'

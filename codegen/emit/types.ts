@@ -2,6 +2,7 @@ import { compile, type Options } from 'json-schema-to-typescript';
 import type { JSONSchema7 } from 'json-schema';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
 import { compareStrings, relativeImport } from '../naming.js';
+import { decodeFragment, parsePointer } from '../pointer.js';
 import { DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
 import { schemaDialect } from '../../src/schema-dialect.js';
 import { banner } from './banner.js';
@@ -22,8 +23,16 @@ const COMPILE_OPTIONS: Partial<Options> = {
   unreachableDefinitions: false,
 };
 
-/** json-schema-to-typescript loses `__proto__` keys; they pass through it under this stand-in name. */
-const PROTO_STAND_IN = '__toolsmith_proto_key__';
+/**
+ * Property names json-schema-to-typescript trips over: it loses `__proto__` keys and calls
+ * `schema.hasOwnProperty(…)` on maps keyed by user text, so a property named `hasOwnProperty` (or any
+ * other `Object.prototype` member) crashes it. They pass through it under stand-in names.
+ */
+const PROTOTYPE_KEYS: readonly string[] = Object.getOwnPropertyNames(Object.prototype).sort(compareStrings);
+const STAND_INS = new Map(PROTOTYPE_KEYS.map((key, index) => [key, `__toolsmith_key_${index}__`]));
+const STAND_IN_PATTERN = /__toolsmith_key_(\d+)__/g;
+const needsStandIn = (key: unknown): boolean => typeof key === 'string' && STAND_INS.has(key);
+
 
 /** Where each type name is declared: the module stem under `types/`. */
 type TypeHomes = ReadonlyMap<string, string>;
@@ -100,7 +109,7 @@ function stripDefinitions(schema: JSONSchema7): JSONSchema7 {
 function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: string) => string | undefined, used: Set<string>, tuples2020 = false): JSONSchema7 {
   return mapSchema(schema, '', (node) => {
     const record = node as Record<string, unknown>;
-    const needsRewrite = hasOwn(record, '$ref') || (tuples2020 && (hasOwn(record, 'prefixItems') || record.unevaluatedProperties === false)) || hasOwn(record, 'title') || hasOwn(record, '$id') || hasOwn(record, '$schema') || (isObject(record.properties) && hasOwn(record.properties, '__proto__')) || (Array.isArray(record.required) && record.required.includes('__proto__'));
+    const needsRewrite = hasOwn(record, '$ref') || (tuples2020 && (hasOwn(record, 'prefixItems') || record.unevaluatedProperties === false)) || hasOwn(record, 'title') || hasOwn(record, '$id') || hasOwn(record, '$schema') || (isObject(record.properties) && Object.keys(record.properties).some(needsStandIn)) || (Array.isArray(record.required) && record.required.some(needsStandIn));
     if (!needsRewrite) return undefined;
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(record)) {
@@ -121,7 +130,10 @@ function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: st
     if (typeof record.$ref === 'string') {
       const ref = record.$ref;
       delete out.$ref;
-      const key = ref === '#' ? undefined : /^#\/(?:definitions|\$defs)\/([^/]+)$/.exec(ref)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+      // The fragment is percent-decoded once (`#/definitions/50%25` names `50%`), then split on `~0`/`~1`.
+      const fragment = decodeFragment(ref);
+      const segments = 'pointer' in fragment ? parsePointer(fragment.pointer) : [];
+      const key = ref === '#' || segments.length !== 2 || (segments[0] !== 'definitions' && segments[0] !== '$defs') ? undefined : segments[1];
       const typeName = ref === '#' ? rootTypeName : key === undefined ? undefined : typeNameOf(key);
       if (typeName === undefined) return { ...(out as JSONSchema7), tsType: 'unknown' } as JSONSchema7;
       used.add(typeName);
@@ -129,17 +141,17 @@ function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: st
       setOwn(out, 'tsType', typeName);
       return out as JSONSchema7;
     }
-    if (isObject(record.properties) && hasOwn(record.properties, '__proto__')) {
+    if (isObject(record.properties) && Object.keys(record.properties).some(needsStandIn)) {
       const properties: Record<string, unknown> = {};
-      for (const key of Object.keys(record.properties)) setOwn(properties, key === '__proto__' ? PROTO_STAND_IN : key, record.properties[key]);
+      for (const key of Object.keys(record.properties)) setOwn(properties, STAND_INS.get(key) ?? key, record.properties[key]);
       setOwn(out, 'properties', properties);
     }
-    if (Array.isArray(record.required)) setOwn(out, 'required', record.required.map((key) => (key === '__proto__' ? PROTO_STAND_IN : key)));
+    if (Array.isArray(record.required)) setOwn(out, 'required', record.required.map((key) => (typeof key === 'string' ? (STAND_INS.get(key) ?? key) : key)));
     return mapSchema(out as JSONSchema7, '', (child) => (child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020))) as JSONSchema7;
   }) as JSONSchema7;
 }
 
 async function compileType(schema: JSONSchema7, typeName: string): Promise<string> {
   const source = await compile(schema as never, typeName, COMPILE_OPTIONS);
-  return source.split(PROTO_STAND_IN).join('__proto__').replace(/(^|\n)(\s*)__proto__(\??):/g, '$1$2"__proto__"$3:');
+  return source.replace(STAND_IN_PATTERN, (_, index: string) => PROTOTYPE_KEYS[Number(index)]!).replace(/(^|\n)(\s*)__proto__(\??):/g, '$1$2"__proto__"$3:');
 }

@@ -1,6 +1,7 @@
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
 import { schemaDialect } from '../../../src/schema-dialect.js';
 import { toDraft07 } from '../../dialect.js';
+import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings, runtimeSpecifier } from '../../naming.js';
 import { banner as codeBanner, markdownBanner } from '../banner.js';
 import { buildAnthropicManifest } from './anthropic.js';
@@ -162,12 +163,15 @@ function absorb(emission: ManifestEmission, target: ManifestTarget, result: Targ
       emission.warnings.push({ ...problem, severity: 'warning', message: `${problem.message} It is left out of manifests/${target}.json.`, hint: `see manifests/loss-report.md; to stop the warning, turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition)` });
     }
   }
+  // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups, prototype-free maps.
   const nullable = 'nullableOptionals' in result ? (result.nullableOptionals as Record<string, string[]>) : undefined;
   for (const tool of tools) {
-    (emission.losses[tool.name] ??= {})[target] = result.losses[tool.name] ?? [];
-    const reason = tool.excludedTargets?.includes(target) ? TURNED_OFF_REASON : result.unavailable[tool.name];
-    if (reason !== undefined) (emission.unavailable[tool.name] ??= {})[target] = reason;
-    if (nullable?.[tool.name] !== undefined) emission.nullableOptionals[tool.name] = nullable[tool.name]!;
+    const losses = (emission.losses[tool.name] = ownValue(emission.losses, tool.name) ?? {});
+    losses[target] = ownValue(result.losses, tool.name) ?? [];
+    const reason = tool.excludedTargets?.includes(target) ? TURNED_OFF_REASON : ownValue(result.unavailable, tool.name);
+    if (reason !== undefined) (emission.unavailable[tool.name] = ownValue(emission.unavailable, tool.name) ?? {})[target] = reason;
+    const optionals = ownValue(nullable, tool.name);
+    if (optionals !== undefined) emission.nullableOptionals[tool.name] = optionals;
   }
 }
 
@@ -190,7 +194,7 @@ function entryNames(names: readonly string[], unavailable: ManifestEmission['una
 export function emitManifests(project: ProjectModel, ctx: EmitContext, options: ManifestOptions = {}): ManifestEmission {
   const targets = enabledTargets(options);
   const policy = options.unrepresentable ?? 'omit';
-  const emission: ManifestEmission = { files: [], problems: [], warnings: [], losses: {}, unavailable: {}, nullableOptionals: {} };
+  const emission: ManifestEmission = { files: [], problems: [], warnings: [], losses: dictionary(), unavailable: dictionary(), nullableOptionals: dictionary() };
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
   const builds: [ManifestTarget, TargetBuild<unknown>][] = [];
   for (const tool of project.tools) emission.losses[tool.name] = {};
@@ -228,7 +232,7 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
     emission.files.push(typedModule(target, ctx));
   }
   if (targets.length > 0) {
-    const texts = names.map((name) => [name, toolLossText(name, emission.losses[name]!, emission.unavailable[name])] as const);
+    const texts = names.map((name) => [name, toolLossText(name, ownValue(emission.losses, name)!, ownValue(emission.unavailable, name))] as const);
     const { json, markdown } = LOSS_REPORT_LAYOUT;
     place(json.path, { ...json, head: json.head() }, texts.map(([name, text]) => [name, text.json]));
     place(markdown.path, { ...markdown, head: markdown.head(banner) }, texts.map(([name, text]) => [name, text.markdown]));
@@ -264,7 +268,7 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
     if (reports.includes(path) && (recorded.tools.length !== names.length || recorded.tools.some((name, index) => name !== names[index]))) return undefined;
     if (!reports.includes(path) && recorded.tools.some((name, index) => !project.tools.some((tool) => tool.name === name) || (index > 0 && compareStrings(recorded.tools[index - 1]!, name) >= 0))) return undefined;
   }
-  const emission: ManifestEmission = { files: [], problems: [], warnings: [], losses: {}, unavailable: {}, nullableOptionals: {}, segments: {} };
+  const emission: ManifestEmission = { files: [], problems: [], warnings: [], losses: dictionary(), unavailable: dictionary(), nullableOptionals: dictionary(), segments: {} };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const single: ProjectModel = { ...project, tools: [tool] };
@@ -279,7 +283,7 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
       if (entry !== undefined) replacements.get(file)!.set(tool.name, entryText(entry, targetLayout(key).indent));
     }
     if (targets.length > 0) {
-      const text = toolLossText(tool.name, emission.losses[tool.name]!, emission.unavailable[tool.name]);
+      const text = toolLossText(tool.name, ownValue(emission.losses, tool.name)!, ownValue(emission.unavailable, tool.name));
       replacements.get(LOSS_REPORT_LAYOUT.json.path)!.set(tool.name, text.json);
       replacements.get(LOSS_REPORT_LAYOUT.markdown.path)!.set(tool.name, text.markdown);
     }

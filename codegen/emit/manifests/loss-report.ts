@@ -1,4 +1,5 @@
 import type { GeneratedFile } from '../../model.js';
+import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 
 /** Every manifest target toolsmith emits; `manifests.targets` in toolsmith.config.json picks among them. */
@@ -30,9 +31,10 @@ export type LossReport = Record<string, Partial<Record<ManifestTarget, LossEntry
 
 /** Sorts a loss report: tools and targets by name, entries by pointer then keyword (code-unit order). */
 export function sortLossReport(report: LossReport): LossReport {
-  const sorted: LossReport = {};
+  // Keyed by tool names (`constructor`, `__proto__` are valid ones): a prototype-free map.
+  const sorted: LossReport = dictionary();
   for (const tool of Object.keys(report).sort(compareStrings)) {
-    const byTarget = report[tool]!;
+    const byTarget = ownValue(report, tool)!;
     const targets: Partial<Record<ManifestTarget, LossEntry[]>> = {};
     for (const target of (Object.keys(byTarget) as ManifestTarget[]).sort(compareStrings)) {
       targets[target] = [...byTarget[target]!].sort(compareLossEntries);
@@ -70,7 +72,7 @@ export interface ToolLossText {
 
 /** A tool's part of the loss reports: its losses by target and the targets that cannot take it. */
 export function toolLossText(tool: string, byTarget: Partial<Record<ManifestTarget, LossEntry[]>>, unavailable: Readonly<Partial<Record<ManifestTarget, string>>> = {}): ToolLossText {
-  const sorted = sortLossReport({ [tool]: byTarget })[tool]!;
+  const sorted = ownValue(sortLossReport({ [tool]: byTarget }), tool)!;
   const lines: string[] = [`## ${tool}`, ''];
   for (const target of Object.keys(sorted) as ManifestTarget[]) {
     const entries = sorted[target]!;
@@ -114,7 +116,7 @@ export function emitLossReport(
   const json = `${JSON.stringify(sorted, null, 2)}\n`;
   const lines: string[] = [banner, '', ...REPORT_INTRO];
   for (const tool of Object.keys(sorted)) {
-    lines.push(toolLossText(tool, sorted[tool]!, unavailable[tool]).markdown, '');
+    lines.push(toolLossText(tool, ownValue(sorted, tool)!, ownValue(unavailable, tool)).markdown, '');
   }
   const markdown = `${lines.join('\n').replace(/\n+$/, '')}\n`;
   return [

@@ -1,7 +1,7 @@
 import { isMcpObjectSchema, type McpToolEntry, toMcpTool } from '../../../src/mcp-tool.js';
 import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
 import { compareStrings } from '../../naming.js';
-import { LossRecorder, type TargetBuild } from './schema-walk.js';
+import { LossRecorder, setOwn, type TargetBuild } from './schema-walk.js';
 
 /** The MCP entry of one tool, from the model (the same function the MCP server calls with an `ITool`). */
 export function toMcpToolFromModel(tool: ToolModel): McpToolEntry {
@@ -25,7 +25,7 @@ export function buildMcpManifest(project: ProjectModel): TargetBuild<{ tools: Mc
       );
     }
     build.content.tools.push(toMcpToolFromModel(tool));
-    build.losses[tool.name] = recorder.entries;
+    setOwn(build.losses, tool.name, recorder.entries);
   }
   return build;
 }

@@ -288,7 +288,7 @@ export function buildOpenAiStrictManifest(project: ProjectModel): OpenAiStrictBu
     checkOpenAiName(tool, 'openai-strict');
     const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
     build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters, strict: true } });
-    build.nullableOptionals[tool.name] = nullable;
+    setOwn(build.nullableOptionals, tool.name, nullable);
   });
 }
 

@@ -351,11 +351,11 @@ export function buildPerTool<TBuild extends TargetBuild<unknown>>(
     const recorder = new LossRecorder(target, project.describeLosses ?? false);
     try {
       add(tool, recorder);
-      build.losses[tool.name] = recorder.entries;
+      setOwn(build.losses, tool.name, recorder.entries);
     } catch (error) {
       if (!(error instanceof UnrepresentableError)) throw error;
       build.problems.push(targetProblem(tool, error.pointer, error.message, target));
-      build.unavailable[tool.name] = error.message;
+      setOwn(build.unavailable, tool.name, error.message);
     }
   }
   return build;
