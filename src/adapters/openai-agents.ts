@@ -81,8 +81,9 @@ export function openAiAgentsTools<
 /** The tool's strict-mode parameters (as in openai-strict.json), or `undefined` when strict mode cannot take it. */
 export function strictParameters(tool: ITool): Record<string, unknown> | undefined {
   try {
+    // As openai-strict.json has it: what strict mode drops is told in the descriptions (describeLosses).
     const model = { name: tool.name, inputSchema: tool.inputSchema } as Pick<ToolModel, 'name' | 'inputSchema'> as ToolModel;
-    return toOpenAiStrictParameters(model, new LossRecorder('openai-strict'));
+    return toOpenAiStrictParameters(model, new LossRecorder('openai-strict', true));
   } catch {
     return undefined;
   }
