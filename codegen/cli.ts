@@ -8,6 +8,7 @@ import { loadConfig, type ToolsmithConfig } from './config.js';
 import { GENERATOR_PACKAGES } from './generator-packages.js';
 import type { Problem } from './model.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
+import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
 import { formatProblem } from './problems.js';
 import { GENERATOR_VERSION } from './version.js';
 import { diffOutput, hasDrift, missingStubs, writeOutput } from './write.js';
@@ -180,13 +181,17 @@ async function createProjectOrchestrator(generateOptions: GenerateOptions): Prom
  * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
  * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
  */
-export async function runServe(flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string }, io: Io = defaultIo): Promise<number> {
+export async function runServe(flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; http?: boolean } & ServeHttpFlags, io: Io = defaultIo): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
     return EXIT.invalid;
   }
   const orchestrator = await createProjectOrchestrator(generateOptions);
+  if (flags.http) {
+    const settings = { capabilities: flags.capability ?? config.capabilities ?? [], personaId: flags.persona ?? 'mcp', name: 'toolsmith', version: GENERATOR_VERSION };
+    return runServeHttp(orchestrator, flags, settings, io);
+  }
   const { serveStdio } = await import('../src/mcp.js');
   const { shutdown } = await serveStdio(orchestrator, {
     name: 'toolsmith',
@@ -280,6 +285,19 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       ),
     )
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
+    .option('--http', 'serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; see the README\'s deployment section')
+    .option('--host <host>', 'with --http: the interface to bind (default 127.0.0.1; env TOOLSMITH_HOST)')
+    .option('--port <port>', 'with --http: the port (default 3000, 0 = any free one; env TOOLSMITH_PORT or PORT)')
+    .option('--no-auth', 'with --http: no bearer tokens; only a loopback --host is accepted')
+    .option('--auth-issuer <url>', "with --http: the authorization server's issuer, the tokens' iss (env TOOLSMITH_AUTH_ISSUER)")
+    .option('--auth-resource <url>', "with --http: this server's public MCP URL, the tokens' aud (env TOOLSMITH_AUTH_RESOURCE)")
+    .option('--auth-jwks <url|file>', "with --http: the authorization server's JWKS, a URL or a JSON file (env TOOLSMITH_AUTH_JWKS)")
+    .option('--scope-map <file>', 'with --http: JSON { "scope": ["capability", ...] }, the capabilities each token scope grants (env TOOLSMITH_AUTH_SCOPE_MAP)')
+    .addOption(new Option('--required-scope <scope>', 'with --http: a scope every request needs (repeatable; env TOOLSMITH_AUTH_REQUIRED_SCOPES)').argParser((value: string, previous: string[] = []) => [...previous, value]))
+    .addOption(new Option('--allowed-origin <origin>', 'with --http: a browser Origin allowed to call /mcp (repeatable; default none)').argParser((value: string, previous: string[] = []) => [...previous, value]))
+    .option('--max-body-bytes <n>', 'with --http: the largest request body (default 1048576)')
+    .option('--request-timeout <ms>', 'with --http: the longest a request may take before a 504 (default 60000)')
+    .option('--drain-timeout <ms>', 'with --http: on SIGTERM, how long calls in flight may finish (default 10000)')
     .addHelpText('after', '\nExample (an MCP client config): { "command": "npx", "args": ["toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n')
     .action(async (flags) => setExit(await runServe(flags, io)));
   return program;

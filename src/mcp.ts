@@ -224,3 +224,7 @@ export async function serveStdio(orchestrator: ToolOrchestrator, options: ServeS
   const shutdown = await orchestrator.shutdown(options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs });
   return { reason, shutdown };
 }
+
+// The Streamable HTTP server (stateless, OAuth resource server) is part of `toolsmith/mcp` too.
+export { isLoopbackHost, startHttpServer, type McpHttpServer, type ServeHttpOptions, type ServeHttpResult } from './mcp-http.js';
+export { createBearerAuth, resourceMetadataPath, resourceMetadataUrl, type AuthenticatedCaller, type AuthOutcome, type AuthRefusal, type BearerAuth, type BearerAuthOptions } from './auth.js';

@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp.json'), 'utf8')) as { tools: Tool[] };
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+/** Starts `args` (a node script and its arguments) and waits for its "MCP at <url>" line. */
+async function start(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within 20 s; stderr: ${stderr}`)), 20_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = /MCP at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    void exit.then((code) => reject(new Error(`exited ${code} before listening; stderr: ${stderr}`)));
+  });
+  return { child, url, stderr: () => stderr, exit };
+}
+
+async function stop(served: Served | undefined): Promise<void> {
+  if (served === undefined || served.child.exitCode !== null) return;
+  served.child.kill('SIGTERM');
+  await served.exit;
+}
+
+function structured(result: unknown): Record<string, any> {
+  const answer = result as CallToolResult;
+  expect(answer.isError, JSON.stringify(answer.content)).toBeFalsy();
+  expect(JSON.parse((answer.content[0] as { text: string }).text)).toEqual(answer.structuredContent);
+  return answer.structuredContent as Record<string, any>;
+}
+
+describe('toolsmith serve --http (child processes, official Client over Streamable HTTP)', () => {
+  let folder: string;
+  const servers: Served[] = [];
+
+  beforeAll(async () => {
+    folder = mkdtempSync(path.join(tmpdir(), 'toolsmith-http-'));
+    mkdirSync(path.join(folder, 'files', 'notes'), { recursive: true });
+    writeFileSync(path.join(folder, 'files', 'hello.txt'), 'Hello from the test.\n');
+    writeFileSync(path.join(folder, 'files', 'notes', 'todo.md'), '- ship it\n');
+    const env = { TOOLSMITH_DATA_DIR: path.join(folder, 'data'), TOOLSMITH_FILES_ROOT: path.join(folder, 'files') };
+    const args = ['bin/toolsmith.js', 'serve', '--http', '--no-auth', '--port', '0', '--capability', 'capability:filesystem:read', '--capability', 'capability:memory:write'];
+    servers.push(...(await Promise.all([start(args, env), start(args, env)])));
+  }, 40_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map(stop));
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('lists and calls every example tool', async () => {
+    const client = new Client({ name: 'http-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(servers[0]!.url)));
+    try {
+      expect((await client.listTools()).tools).toEqual(manifest.tools);
+      const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
+      expect(structured(await call('calculator', { expression: '2*(3+4)^2' }))).toEqual({ expression: '2*(3+4)^2', result: 98 });
+      const now = structured(await call('get_current_datetime', { timeZone: 'Asia/Tokyo' }));
+      expect(now.iso).toMatch(/\+09:00$/);
+      expect(structured(await call('memory_write', { key: 'notes.greeting', value: 'hello', tags: ['greeting'] }))).toMatchObject({ created: true, entry: { key: 'notes.greeting', value: 'hello' } });
+      expect(structured(await call('memory_read', { query: { key: 'notes.greeting' } })).entries[0]).toMatchObject({ key: 'notes.greeting', value: 'hello' });
+      expect(structured(await call('read_file', { path: 'hello.txt' }))).toEqual({ path: 'hello.txt', size: 21, encoding: 'utf8', content: 'Hello from the test.\n', truncated: false });
+      expect(JSON.stringify(structured(await call('list_directory', {})))).toContain('notes/todo.md');
+      expect(structured(await call('remember_calculation', { expression: '12*7', key: 'calc.answer' }))).toMatchObject({ created: true, entry: { key: 'calc.answer', value: '84' } });
+      expect(manifest.tools.map((tool) => tool.name).sort()).toEqual(['calculator', 'get_current_datetime', 'list_directory', 'memory_read', 'memory_write', 'read_file', 'remember_calculation']);
+    } finally {
+      await client.close();
+    }
+  }, 20_000);
+
+  it('answers requests alternating between two processes, with no affinity', async () => {
+    const [a, b] = [servers[0]!.url, servers[1]!.url];
+    const hits = new Map<string, number>([
+      [a, 0],
+      [b, 0],
+    ]);
+    let next = 0;
+    // A balancer without affinity: every HTTP request goes to the other process.
+    const alternating: typeof fetch = (input, init) => {
+      const target = next++ % 2 === 0 ? a : b;
+      hits.set(target, hits.get(target)! + 1);
+      return fetch(target, init);
+    };
+    const client = new Client({ name: 'http-balanced', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(a), { fetch: alternating }));
+    try {
+      for (let index = 0; index < 10; index++) {
+        const expression = `${index}*${index}+1`;
+        expect(structured(await client.callTool({ name: 'calculator', arguments: { expression } }))).toEqual({ expression, result: index * index + 1 });
+        expect((await client.listTools()).tools).toHaveLength(manifest.tools.length);
+      }
+    } finally {
+      await client.close();
+    }
+    expect(hits.get(a)! + hits.get(b)!).toBeGreaterThanOrEqual(22);
+    expect(Math.abs(hits.get(a)! - hits.get(b)!)).toBeLessThanOrEqual(1);
+  }, 20_000);
+
+  it('refuses --http without auth settings, and --no-auth beyond loopback, exit 1 naming what to give', async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['bin/toolsmith.js', 'serve', '--http', '--port', '0', ...args], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        child.once('exit', (code) => resolve({ code, stderr }));
+      });
+    const noAuth = await run([]);
+    expect(noAuth.code).toBe(1);
+    expect(noAuth.stderr).toContain('--http needs bearer-token auth: give --auth-issuer, --auth-resource, --auth-jwks');
+    const open = await run(['--no-auth', '--host', '0.0.0.0']);
+    expect(open.code).toBe(1);
+    expect(open.stderr).toContain("serves without auth only on loopback; '0.0.0.0'");
+  }, 20_000);
+});
+
+describe('SIGTERM with calls in flight (child process)', () => {
+  it('finishes every call in flight, answers new requests 503, then exits 0', async () => {
+    const served = await start(['--import', 'tsx', 'test/fixtures/http/slow-server.ts'], { SLOW_MS: '800' });
+    try {
+      const clients = await Promise.all(
+        [0, 1, 2, 3, 4].map(async () => {
+          const client = new Client({ name: 'drain', version: '1.0.0' });
+          await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+          return client;
+        }),
+      );
+      const calls = clients.map((client, index) => client.callTool({ name: 'slow', arguments: { tag: `call-${index}` } }));
+      // Wait until the process has every call running.
+      const deadline = Date.now() + 10_000;
+      while ((served.stderr().match(/started call-/g) ?? []).length < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      served.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const late = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+      expect(late.status).toBe(503);
+      const results = await Promise.all(calls);
+      expect(results.map((result) => JSON.parse(((result as CallToolResult).content[0] as { text: string }).text))).toEqual([0, 1, 2, 3, 4].map((index) => ({ tag: `call-${index}` })));
+      expect(await served.exit).toBe(0);
+      expect(served.stderr()).toContain('SIGTERM: drained 5 requests in flight, 0 aborted at the deadline.');
+      await Promise.all(clients.map((client) => client.close()));
+    } finally {
+      await stop(served);
+    }
+  }, 30_000);
+});
