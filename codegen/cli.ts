@@ -168,26 +168,35 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
   return EXIT.ok;
 }
 
-/** An orchestrator with every tool of the project's generated registry (`<out>/registry.ts`, imported through tsx). */
-async function createProjectOrchestrator(generateOptions: GenerateOptions): Promise<import('../src/index.js').ToolOrchestrator> {
+/**
+ * An orchestrator with every tool of the project's generated registry (`<out>/registry.ts`, imported through tsx).
+ * With `refuseSideEffects` (serve without `--allow-side-effects`), a call to a tool with side effects is
+ * answered APPROVAL_REJECTED: nothing that acts runs on a server nobody decided about.
+ */
+async function createProjectOrchestrator(generateOptions: GenerateOptions, refuseSideEffects = false): Promise<import('../src/index.js').ToolOrchestrator> {
   const resolved = resolveOptions(generateOptions);
   const registryUrl = pathToFileURL(path.join(resolved.outDir, 'registry.ts')).href;
   const runtime = await import('../src/index.js');
   const registry = (await import(registryUrl)) as { createTools: () => import('../src/index.js').ITool[] };
-  return new runtime.ToolOrchestrator({ tools: registry.createTools() });
+  if (!refuseSideEffects) return new runtime.ToolOrchestrator({ tools: registry.createTools() });
+  return new runtime.ToolOrchestrator({
+    tools: registry.createTools(),
+    requireApproval: 'side-effects',
+    approvalGate: async ({ tool }) => ({ approved: false, reason: `'${tool.name}' has side effects, and this server was started without a decision about them; restart it with --allow-side-effects to let such tools run.` }),
+  });
 }
 
 /**
  * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
  * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
  */
-export async function runServe(flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; http?: boolean } & ServeHttpFlags, io: Io = defaultIo): Promise<number> {
+export async function runServe(flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; http?: boolean; allowSideEffects?: boolean } & ServeHttpFlags, io: Io = defaultIo): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
     return EXIT.invalid;
   }
-  const orchestrator = await createProjectOrchestrator(generateOptions);
+  const orchestrator = await createProjectOrchestrator(generateOptions, flags.allowSideEffects !== true);
   if (flags.http) {
     const settings = { capabilities: flags.capability ?? config.capabilities ?? [], personaId: flags.persona ?? 'mcp', name: 'toolsmith', version: GENERATOR_VERSION };
     return runServeHttp(orchestrator, flags, settings, io);
@@ -285,6 +294,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       ),
     )
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
+    .option('--allow-side-effects', 'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED')
     .option('--http', 'serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; see the README\'s deployment section')
     .option('--host <host>', 'with --http: the interface to bind (default 127.0.0.1; env TOOLSMITH_HOST)')
     .option('--port <port>', 'with --http: the port (default 3000, 0 = any free one; env TOOLSMITH_PORT or PORT)')

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +61,7 @@ describe('toolsmith serve --http (child processes, official Client over Streamab
     writeFileSync(path.join(folder, 'files', 'hello.txt'), 'Hello from the test.\n');
     writeFileSync(path.join(folder, 'files', 'notes', 'todo.md'), '- ship it\n');
     const env = { TOOLSMITH_DATA_DIR: path.join(folder, 'data'), TOOLSMITH_FILES_ROOT: path.join(folder, 'files') };
-    const args = ['bin/toolsmith.js', 'serve', '--http', '--no-auth', '--port', '0', '--capability', 'capability:filesystem:read', '--capability', 'capability:memory:write'];
+    const args = ['bin/toolsmith.js', 'serve', '--http', '--no-auth', '--port', '0', '--allow-side-effects', '--capability', 'capability:filesystem:read', '--capability', 'capability:memory:write'];
     servers.push(...(await Promise.all([start(args, env), start(args, env)])));
   }, 40_000);
 
@@ -117,6 +117,27 @@ describe('toolsmith serve --http (child processes, official Client over Streamab
     expect(hits.get(a)! + hits.get(b)!).toBeGreaterThanOrEqual(22);
     expect(Math.abs(hits.get(a)! - hits.get(b)!)).toBeLessThanOrEqual(1);
   }, 20_000);
+
+  it('by default lists only what the capabilities allow and runs no tool with side effects', async () => {
+    const data = path.join(folder, 'secure-data');
+    const secure = await start(['bin/toolsmith.js', 'serve', '--http', '--no-auth', '--port', '0', '--capability', 'capability:filesystem:read'], { TOOLSMITH_DATA_DIR: data, TOOLSMITH_FILES_ROOT: path.join(folder, 'files') });
+    const client = new Client({ name: 'http-secure', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(secure.url)));
+      const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+      expect(names).toEqual(manifest.tools.map((tool) => tool.name).filter((name) => name !== 'memory_write').sort());
+      expect(structured(await client.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } })).content).toBe('Hello from the test.\n');
+      const refused = (await client.callTool({ name: 'remember_calculation', arguments: { expression: '1+1', key: 'calc.x' } })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect((refused.content[0] as { text: string }).text).toMatch(/^APPROVAL_REJECTED: The call to tool 'remember_calculation' was not approved: 'remember_calculation' has side effects, .*restart it with --allow-side-effects/);
+      const hidden = (await client.callTool({ name: 'memory_write', arguments: { key: 'k', value: 'v' } })) as CallToolResult;
+      expect((hidden.content[0] as { text: string }).text).toMatch(/^PERMISSION_DENIED: /);
+      expect(existsSync(path.join(data, 'memory.json'))).toBe(false);
+    } finally {
+      await client.close();
+      await stop(secure);
+    }
+  }, 30_000);
 
   it('refuses --http without auth settings, and --no-auth beyond loopback, exit 1 naming what to give', async () => {
     const run = (args: string[]) =>

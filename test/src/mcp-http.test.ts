@@ -300,8 +300,12 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
     expect(structured(await client.callTool({ name: 'read_secret', arguments: {} }))).toEqual({ secret: 42 });
     expect(jwksFetches - fetchesBefore).toBe(1);
 
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'read_secret']);
+
     const basic = await connect(server.url, await token({ sub: 'bob', scp: ['tools:basic'] }));
     expect(structured(await basic.callTool({ name: 'whoami', arguments: {} }))).toEqual({ userId: 'bob', capabilities: [] });
+    // tools/list shows a caller only what its token's scopes allow.
+    expect((await basic.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami']);
     // A call the scopes do not cover: 403 naming the scope that would grant it (step-up).
     const refused = await raw(server.url, {
       headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${await token({ sub: 'bob', scope: 'tools:basic' })}` },
