@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -154,6 +155,49 @@ describe('toolsmith serve --http (child processes, official Client over Streamab
     expect(open.code).toBe(1);
     expect(open.stderr).toContain("serves without auth only on loopback; '0.0.0.0'");
   }, 20_000);
+});
+
+describe('toolsmith serve --http with auth from flags and environment (child process)', () => {
+  it('verifies tokens against the JWKS file, maps scopes through the scope map and serves the metadata', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'toolsmith-http-auth-'));
+    writeFileSync(path.join(folder, 'hello.txt'), 'Hello from the test.\n');
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    writeFileSync(path.join(folder, 'jwks.json'), JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' }] }));
+    writeFileSync(path.join(folder, 'scopes.json'), JSON.stringify({ 'files:read': ['capability:filesystem:read'], 'mcp:tools': [] }));
+    const resource = 'https://tools.example.test/mcp';
+    const served = await start(
+      ['bin/toolsmith.js', 'serve', '--http', '--port', '0', '--auth-jwks', path.join(folder, 'jwks.json'), '--scope-map', path.join(folder, 'scopes.json'), '--required-scope', 'mcp:tools'],
+      { TOOLSMITH_AUTH_ISSUER: 'https://idp.example.test/', TOOLSMITH_AUTH_RESOURCE: resource, TOOLSMITH_FILES_ROOT: folder, TOOLSMITH_DATA_DIR: path.join(folder, 'data') },
+    );
+    const sign = (scope: string) =>
+      new SignJWT({ scope }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('carol').setIssuer('https://idp.example.test/').setAudience(resource).setExpirationTime('2m').sign(privateKey);
+    const clients: Client[] = [];
+    const connect = async (scope: string) => {
+      const client = new Client({ name: 'http-auth-e2e', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: `Bearer ${await sign(scope)}` } } }));
+      clients.push(client);
+      return client;
+    };
+    try {
+      expect(served.stderr()).toContain('bearer tokens from https://idp.example.test/');
+      const metadata = await fetch(served.url.replace(/\/mcp$/, '/.well-known/oauth-protected-resource/mcp'));
+      expect(await metadata.json()).toEqual({ resource, authorization_servers: ['https://idp.example.test/'], scopes_supported: ['files:read', 'mcp:tools'], bearer_methods_supported: ['header'] });
+      const anonymous = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://tools.example.test/.well-known/oauth-protected-resource/mcp", scope="mcp:tools"');
+
+      const reader = await connect('mcp:tools files:read');
+      expect((await reader.listTools()).tools.map((tool) => tool.name)).toContain('read_file');
+      expect(structured(await reader.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } })).content).toBe('Hello from the test.\n');
+      const plain = await connect('mcp:tools');
+      expect((await plain.listTools()).tools.map((tool) => tool.name)).not.toContain('read_file');
+      await expect(plain.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } })).rejects.toThrow(/insufficient_scope/);
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+      await stop(served);
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
 
 describe('SIGTERM with calls in flight (child process)', () => {
