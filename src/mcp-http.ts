@@ -132,7 +132,9 @@ export async function startHttpServer(orchestrator: ToolOrchestrator, options: S
     };
     inFlight.add(entry);
     const timer = setTimeout(() => entry.abort(504, `The request took longer than ${requestTimeoutMs} ms and was aborted.`), requestTimeoutMs);
+    let closed = false;
     response.once('close', () => {
+      closed = true;
       clearTimeout(timer);
       inFlight.delete(entry);
       stop?.();
@@ -180,7 +182,8 @@ export async function startHttpServer(orchestrator: ToolOrchestrator, options: S
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
     // Closing the server aborts its handlers' signals: the orchestrator's call stops.
     stop = () => void server.close().catch(() => {});
-    if (response.writableEnded) return stop();
+    // Answered meanwhile (timeout, drain deadline) or the client went away: nothing to serve.
+    if (closed || response.writableEnded) return stop();
     if (draining) response.shouldKeepAlive = false;
     await server.connect(transport);
     await transport.handleRequest(request, response, message);
