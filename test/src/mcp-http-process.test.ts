@@ -154,6 +154,9 @@ describe('toolsmith serve --http (child processes, official Client over Streamab
     const open = await run(['--no-auth', '--host', '0.0.0.0']);
     expect(open.code).toBe(1);
     expect(open.stderr).toContain("serves without auth only on loopback; '0.0.0.0'");
+    const badPort = await run(['--no-auth', '--port', 'eighty']);
+    expect(badPort.code).toBe(1);
+    expect(badPort.stderr).toContain("--port must be a whole number, got 'eighty'.");
   }, 20_000);
 });
 
