@@ -1,24 +1,32 @@
 import { Ajv, type Options } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/ajv-options.js';
+import { classifyFormat, formatsIn, lenientStrictLogger, type SchemaDialect } from '../src/schema-dialect.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-/** Formats the validators know (ajv-formats' full set); any other `format` is an error. */
+/** Formats the validators know (ajv-formats' full set); another `format` is ignored (a warning) unless it is a near-typo of one (an error). */
 export const KNOWN_FORMATS: ReadonlySet<string> = new Set(Object.keys(fullFormats));
 
 /**
- * An Ajv configured exactly like the runtime, emitting ESM standalone code when `code` is set.
- * `overrides` is for tests only (the JSON-Schema-Test-Suite needs no coercion, no defaults, no strict mode).
+ * An Ajv configured exactly like the runtime, emitting ESM standalone code when `code` is set: Ajv's
+ * draft-07 class, or its 2020-12 class for a `dialect: "2020-12"` schema. Strict mode logs rather than
+ * throws, through a logger that throws for every complaint but what the dialect says is ignored
+ * (`lenientStrictLogger`). `overrides` is for tests only (the JSON-Schema-Test-Suite needs no
+ * coercion, no defaults, no strict mode).
  */
-export function createGeneratorAjv(options: { code?: boolean; overrides?: Options } = {}): Ajv {
-  const ajv = new Ajv({
+export function createGeneratorAjv(options: { code?: boolean; overrides?: Options; dialect?: SchemaDialect } = {}): Ajv {
+  const settings: Options = {
     ...AJV_OPTIONS,
+    strictSchema: 'log',
+    logger: lenientStrictLogger(options.dialect ?? 'draft-07'),
     ...options.overrides,
     ...(options.code ? { code: { source: true, esm: true, lines: true, optimize: true } } : {}),
-  });
+  };
+  const ajv = options.dialect === '2020-12' ? (new Ajv2020(settings) as unknown as Ajv) : new Ajv(settings);
   addFormats(ajv);
   return ajv;
 }
@@ -27,6 +35,16 @@ export function createGeneratorAjv(options: { code?: boolean; overrides?: Option
 export function allowExtensionKeywords(ajv: Ajv, keywords: Iterable<string>): void {
   for (const keyword of keywords) {
     if (EXTENSION_KEYWORD.test(keyword) && !ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
+  }
+}
+
+/**
+ * Declares every format a schema uses that is neither known nor a near-typo of a known one as
+ * always valid (draft-07 and 2020-12 ignore unknown formats), so Ajv compiles it.
+ */
+export function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
+  for (const format of formatsIn(schema)) {
+    if (classifyFormat(format, KNOWN_FORMATS).kind === 'ignored' && ajv.formats[format] === undefined) ajv.addFormat(format, true);
   }
 }
 

@@ -201,7 +201,7 @@ function sameStat(actual: [number, string, number] | undefined, expected: [numbe
 
 /** The cache key of a run: the generator's code, the emit context, the templates (read here unless given), the manifest targets, formatting. */
 export function generationCacheKey(resolved: ResolvedOptions, templates: DocTemplates = loadTemplates(resolved.templatesDir)): string {
-  return sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null, format: resolved.format }));
+  return sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null, policy: resolved.manifestPolicy ?? null, describeLosses: resolved.manifestDescribeLosses ?? null, format: resolved.format }));
 }
 
 /** The stat fields a snapshot records for a file, or undefined when it cannot be read. */
@@ -286,8 +286,8 @@ export function generatorFingerprint(): string {
     if (!/\.(ts|js|hbs|json)$/.test(file)) continue;
     hash.update(file).update('\0').update(readFileSync(path.join(dir, file))).update('\0');
   }
-  // The validator options and the defaults check live in the runtime but shape every generated validator.
-  for (const candidate of ['../src/ajv-options.ts', '../src/ajv-options.js', '../src/schema-defaults.ts', '../src/schema-defaults.js']) {
+  // The validator options, the defaults check and the keyword rule live in the runtime but shape every generated validator and warning.
+  for (const candidate of ['../src/ajv-options.ts', '../src/ajv-options.js', '../src/schema-defaults.ts', '../src/schema-defaults.js', '../src/schema-dialect.ts', '../src/schema-dialect.js']) {
     const file = path.join(dir, candidate);
     if (existsSync(file)) hash.update(candidate).update('\0').update(readFileSync(file));
   }

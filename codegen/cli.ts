@@ -8,9 +8,9 @@ import { loadConfig, type ToolsmithConfig } from './config.js';
 import { GENERATOR_PACKAGES } from './generator-packages.js';
 import type { Problem } from './model.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
+import { formatProblem, isWarning, sortProblems } from './problems.js';
 import { clockTime, createReporter, shouldColor } from './reporter.js';
 import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
-import { formatProblem } from './problems.js';
 import { GENERATOR_VERSION } from './version.js';
 import { diffOutput, hasDrift, missingStubs, writeOutput } from './write.js';
 
@@ -56,6 +56,8 @@ interface CommonFlags {
   out?: string;
   stubs?: string;
   templates?: string;
+  /** Warnings are errors (`--strict`). */
+  strict?: boolean;
 }
 
 interface Io {
@@ -91,22 +93,36 @@ async function options(flags: CommonFlags, io: Io): Promise<{ options: GenerateO
   const templates = flags.templates ?? config.templates;
   if (templates !== undefined) merged.templates = templates;
   if (config.manifests?.targets !== undefined) merged.manifestTargets = config.manifests.targets;
+  if (config.manifests?.unrepresentable !== undefined) merged.manifestPolicy = config.manifests.unrepresentable;
+  if (config.manifests?.describeLosses !== undefined) merged.manifestDescribeLosses = config.manifests.describeLosses;
   if (config.format !== undefined) merged.format = config.format;
+  const strict = flags.strict ?? config.strict;
+  if (strict !== undefined) merged.strict = strict;
   return { options: merged, config, problems };
 }
 
-function reportProblems(problems: readonly Problem[], io: Io): void {
-  io.stderr(`toolsmith: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written.\n`);
-  for (const problem of problems) io.stderr(`${formatProblem(problem)}\n`);
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** Prints what blocked a run (and the warnings beside it), every one sorted by file and position. */
+function reportProblems(problems: readonly Problem[], io: Io, warnings: readonly Problem[] = []): void {
+  const strictWarnings = problems.filter(isWarning).length;
+  const counted = strictWarnings > 0 ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)` : warnings.length > 0 ? ` and ${plural(warnings.length, 'warning')}` : '';
+  io.stderr(`toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.\n`);
+  for (const problem of sortProblems([...problems, ...warnings])) io.stderr(`${formatProblem(problem)}\n`);
 }
 
 /** `generate`: regenerate the SDK, or with `check` report drift without writing. `--json`/`--silent` choose the output (see reporter.ts). */
 export async function runGenerate(flags: CommonFlags & { check?: boolean; json?: boolean; silent?: boolean }, io: Io = defaultIo): Promise<number> {
   const report = createReporter(flags.check ? 'check' : 'generate', flags.json ? 'json' : flags.silent ? 'silent' : 'text', io);
   const out: Io = { ...io, ...report.io };
-  const failed = (problems: readonly Problem[]) => {
-    out.stderr(`${report.paint.red(`toolsmith: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written.`)}\n`);
-    report.diagnostics(problems, 'error');
+  // What blocked a run (and the warnings beside it), every one sorted by file and position.
+  const failed = (problems: readonly Problem[], warnings: readonly Problem[] = []) => {
+    const strictWarnings = problems.filter(isWarning).length;
+    const counted = strictWarnings > 0 ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)` : warnings.length > 0 ? ` and ${plural(warnings.length, 'warning')}` : '';
+    out.stderr(`${report.paint.red(`toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.`)}\n`);
+    report.diagnostics(sortProblems([...problems, ...warnings]));
     return report.finish(EXIT.invalid);
   };
   const started = performance.now();
@@ -137,8 +153,11 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean; json?:
     : undefined;
   const result = await generate({ ...generateOptions, incremental: !flags.check, ...(progress ? { onProgress: progress } : {}) });
   if (progress && lastProgress > 0) io.stdout('\r\x1b[2K');
-  if (result.problems.length > 0) return failed(result.problems);
-  report.diagnostics(result.warnings ?? [], 'warning');
+  if (result.problems.length > 0) return failed(result.problems, result.warnings);
+  if (result.warnings.length > 0 && report.mode === 'text') {
+    out.stderr(`${report.paint.yellow(`toolsmith: ${plural(result.warnings.length, 'warning')} (the schemas are valid and generate; --strict makes warnings errors):`)}\n`);
+  }
+  report.diagnostics(result.warnings);
   const resolved = resolveOptions(generateOptions);
   const shownOut = path.relative(resolved.root, resolved.outDir) || '.';
   if (flags.check) {
@@ -161,7 +180,8 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean; json?:
     return report.finish(EXIT.ok);
   }
   const written = writeOutput(resolved.outDir, result.files, resolved.stubsDir, result.stubs, { removeInBackground: true });
-  const snapshot = takeSnapshot(
+  // A run with warnings records no snapshot: the nothing-changed shortcut would not print them again.
+  const snapshot = result.warnings.length > 0 ? undefined : takeSnapshot(
     result.inputs,
     resolved.outDir,
     result.files.map((file) => file.path),
@@ -202,12 +222,18 @@ async function createProjectOrchestrator(generateOptions: GenerateOptions, refus
  * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
  * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
  */
-export async function runServe(flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; http?: boolean; allowSideEffects?: boolean } & ServeHttpFlags, io: Io = defaultIo): Promise<number> {
+export async function runServe(
+  flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; maxMessageBytes?: string; shutdownTimeout?: string; http?: boolean; allowSideEffects?: boolean } & ServeHttpFlags,
+  io: Io = defaultIo,
+): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
     return EXIT.invalid;
   }
+  const maxMessageBytes = positiveInteger(flags.maxMessageBytes, '--max-message-bytes', io);
+  const shutdownTimeoutMs = positiveInteger(flags.shutdownTimeout, '--shutdown-timeout', io, true);
+  if (maxMessageBytes === null || shutdownTimeoutMs === null) return EXIT.usage;
   const orchestrator = await createProjectOrchestrator(generateOptions, flags.allowSideEffects !== true);
   if (flags.http) {
     const settings = { capabilities: flags.capability ?? config.capabilities ?? [], personaId: flags.persona ?? 'mcp', name: 'toolsmith', version: GENERATOR_VERSION };
@@ -220,9 +246,25 @@ export async function runServe(flags: Pick<CommonFlags, 'config' | 'out'> & { ca
     capabilities: flags.capability ?? config.capabilities ?? [],
     persona: { personaId: flags.persona ?? 'mcp' },
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
+    ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+    ...(shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs }),
   });
   for (const failure of shutdown.errors) io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
+  if (shutdown.errors.some((failure) => (failure.error as { code?: unknown } | undefined)?.code === 'TIMEOUT')) {
+    // A tool left running past the deadline may hold the event loop open (a socket, a timer): the
+    // client is gone and everything else is closed, so exit once this turn is over.
+    setTimeout(() => process.exit(), 0).unref();
+  }
   return EXIT.ok;
+}
+
+/** A flag's value as a positive integer (zero allowed when `zero`); `undefined` when absent, `null` (after a message) when malformed. */
+function positiveInteger(value: string | undefined, flag: string, io: Io, zero = false): number | undefined | null {
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isSafeInteger(number) && (zero || number > 0)) return number;
+  io.stderr(`toolsmith serve: ${flag} needs a ${zero ? 'non-negative' : 'positive'} integer; got ${JSON.stringify(value)}.\n`);
+  return null;
 }
 
 /** `call`: one tool call through the orchestrator, printed as JSON. */
@@ -273,6 +315,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
     });
   common(program.command('generate').description('generate types, validators, tool bases, stubs, registry, manifests and docs'))
     .option('--check', 'write nothing; exit 1 listing every stale or missing file when the output does not match')
+    .option('--strict', 'warnings (unknown keywords and formats, defaults never filled in) are errors: exit 1, nothing written')
     .option('--templates <dir>', 'folder of handlebars templates overriding the default docs templates')
     .option('--watch', 'regenerate whenever a definition or template changes (debounced); errors are printed and the last good output kept')
     .option('--json', 'print one JSON object on stdout: the summary and every diagnostic (for CI annotations and editors)')
@@ -296,6 +339,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       await watcher.close();
     });
   common(program.command('check').description('exit 1 and list every stale or missing file when the output does not match the definitions'))
+    .option('--strict', 'warnings are errors: exit 1')
     .option('--json', 'print one JSON object on stdout: the summary, the drift and every diagnostic')
     .option('--silent', 'print errors only')
     .action(async (flags) => setExit(await runGenerate({ ...flags, check: true }, io)));
@@ -316,6 +360,8 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       ),
     )
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
+    .option('--max-message-bytes <n>', 'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)')
+    .option('--shutdown-timeout <ms>', 'when the client disconnects, how long calls in flight and tool shutdowns may take before the server exits anyway (default 5000)')
     .option('--allow-side-effects', 'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED')
     .option('--http', 'serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; see the README\'s deployment section')
     .option('--host <host>', 'with --http: the interface to bind (default 127.0.0.1; env TOOLSMITH_HOST)')

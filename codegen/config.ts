@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MANIFEST_TARGETS } from './emit/manifests/loss-report.js';
 import { parseSource, problemAt } from './load.js';
 import type { Problem } from './model.js';
 import { closest } from './problems.js';
@@ -19,16 +20,21 @@ export interface ToolsmithConfig {
   regenerateCommand?: string;
   /** A folder of handlebars templates overriding the default docs templates. */
   templates?: string;
-  /** Manifest targets to emit (default all). */
-  manifests?: { targets?: string[] };
+  /**
+   * Manifest targets to emit (default all but `gemini-legacy`), and what to do with a tool a target cannot
+   * take: `"unrepresentable": "omit"` (default: left out of that target, warned, in the loss report) or `"error"`.
+   */
+  manifests?: { targets?: string[]; unrepresentable?: 'omit' | 'error'; describeLosses?: boolean };
   /** Capabilities of the persona `call` and `serve` act as. */
   capabilities?: string[];
   /** Format generated TypeScript with prettier (default true); false is faster and keeps the emitters' layout. */
   format?: boolean;
+  /** Warnings are errors (for CI), as with `--strict`. */
+  strict?: boolean;
 }
 
 /** Every key a config may have. */
-export const CONFIG_KEYS = ['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'templates', 'manifests', 'capabilities', 'format'] as const;
+export const CONFIG_KEYS = ['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'templates', 'manifests', 'capabilities', 'format', 'strict'] as const;
 
 /** The config files looked for, in order. */
 export const CONFIG_FILES = ['toolsmith.config.json', 'toolsmith.config.mjs'] as const;
@@ -64,12 +70,25 @@ function checkConfig(value: unknown, file: string, source: ReturnType<typeof par
     const entry = record[key];
     if (key === 'manifests') {
       const targets = (entry as { targets?: unknown } | null)?.targets;
-      const valid = typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.keys(entry).every((name) => name === 'targets') && (targets === undefined || (Array.isArray(targets) && targets.every((target) => typeof target === 'string')));
-      if (!valid) problems.push(at(`/${key}`, '"manifests" must be `{ "targets": ["openai", …] }`'));
+      const policy = (entry as { unrepresentable?: unknown } | null)?.unrepresentable;
+      const describe = (entry as { describeLosses?: unknown } | null)?.describeLosses;
+      const valid =
+        typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.keys(entry).every((name) => name === 'targets' || name === 'unrepresentable' || name === 'describeLosses') &&
+        (targets === undefined || (Array.isArray(targets) && targets.every((target) => typeof target === 'string'))) &&
+        (policy === undefined || policy === 'omit' || policy === 'error') &&
+        (describe === undefined || typeof describe === 'boolean');
+      if (!valid) problems.push(at(`/${key}`, '"manifests" must be `{ "targets": ["openai", …], "unrepresentable": "omit" | "error", "describeLosses": true | false }`'));
+      else if (Array.isArray(targets)) {
+        targets.forEach((target: string, index: number) => {
+          if ((MANIFEST_TARGETS as readonly string[]).includes(target)) return;
+          const suggestion = closest(target, MANIFEST_TARGETS);
+          problems.push(at(`/manifests/targets/${index}`, `unknown manifest target "${target}"`, `${suggestion ? `did you mean \`${suggestion}\`? ` : ''}the targets are: ${MANIFEST_TARGETS.join(', ')}`));
+        });
+      }
     } else if (key === 'capabilities') {
       if (!Array.isArray(entry) || !entry.every((item) => typeof item === 'string')) problems.push(at(`/${key}`, '"capabilities" must be an array of strings'));
-    } else if (key === 'format') {
-      if (typeof entry !== 'boolean') problems.push(at(`/${key}`, '"format" must be true or false'));
+    } else if (key === 'format' || key === 'strict') {
+      if (typeof entry !== 'boolean') problems.push(at(`/${key}`, `"${key}" must be true or false`));
     } else if (typeof entry !== 'string') problems.push(at(`/${key}`, `"${key}" must be a string`));
   }
   return problems;

@@ -2,11 +2,11 @@ import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Project } from 'ts-morph';
 import { cacheFile, generationCacheKey, modelsFile, readCache, readModels, sharedInputsHash, untouchedSinceSnapshot, type ModelCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
-import { emitManifests, type FileSegments, MANIFEST_TARGETS, type ManifestEmission, type ManifestTarget, patchManifests } from './emit/manifests/index.js';
+import { emitManifests, type FileSegments, MANIFEST_TARGETS, type ManifestEmission, type ManifestOptions, patchManifests } from './emit/manifests/index.js';
 import { emitRegistry, emitToolSchemaFile } from './emit/registry.js';
 import type { DocRenderer } from './emit/docs.js';
 import { emitToolValidators } from './emit/validators.js';
-import { loadDefinitions } from './load.js';
+import { loadDefinitions, positionOf } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { encoded } from './write.js';
 import { compareStrings } from './naming.js';
@@ -43,9 +43,10 @@ export interface GenerateResult {
   files: GeneratedFile[];
   /** Stubs (paths relative to the stubs folder), written only when absent. */
   stubs: GeneratedFile[];
+  /** What blocks the run (then no files): the errors, and with `strict` the warnings too. */
   problems: Problem[];
-  /** Problems that did not block the run (`severity: 'warning'`); printed by the CLI. */
-  warnings?: Problem[];
+  /** What is ignored but does not block the run (unknown keywords and formats, defaults never filled in); empty with `strict`. */
+  warnings: Problem[];
 }
 
 
@@ -65,24 +66,37 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
   for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
   const sharedHash = sharedInputsHash(loaded.shared, inputs);
   const models = options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
-  const { project, problems, warnings } = normalize(loaded, {
+  const { project, problems: errors, warnings: found } = normalize(loaded, {
     isUnchanged: (name, hash) => previous.tools[name]?.hash === hash,
     cached: (source) => {
       const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
       return entry !== undefined && entry.raw === inputs[source.relPath] ? entry.model : undefined;
     },
   });
+  // With `strict`, warnings block the run as errors do (still marked as warnings, for the reader).
+  const problems = options.strict ? sortProblems([...errors, ...found]) : errors;
+  const warnings = options.strict ? [] : found;
   const unknownTargets = (options.manifestTargets ?? []).filter((target) => !(MANIFEST_TARGETS as readonly string[]).includes(target));
   for (const target of unknownTargets) {
     problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });
   }
-  const empty = { project, files: [], stubs: [], cache: previous, reused: 0, inputs };
+  const empty = { project, files: [], stubs: [], cache: previous, reused: 0, inputs, warnings };
   // The files that list every tool depend on the whole model: every tool's hash and every shared schema.
   const projectHash = sha256(JSON.stringify({ tools: project.tools.map((tool) => [tool.name, tool.hash]), shared: project.shared.map((entry) => [entry.relPath, entry.schema]) }));
   if (problems.length > 0) return { ...empty, problems };
+  const manifestOptions: ManifestOptions = {
+    ...(resolved.manifestTargets ? { targets: resolved.manifestTargets } : {}),
+    ...(resolved.manifestPolicy ? { unrepresentable: resolved.manifestPolicy } : {}),
+    ...(resolved.manifestDescribeLosses !== undefined ? { describeLosses: resolved.manifestDescribeLosses } : {}),
+  };
+  // A manifest problem names a pointer into a definition: placed at its line and column there.
+  const place = (problem: Problem): Problem => {
+    const source = loaded.tools.find((candidate) => candidate.file === problem.file);
+    return source === undefined ? problem : { ...problem, ...positionOf(source, problem.pointer, true) };
+  };
   const emitted = await emitAll(project, resolved.ctx, {
     templates,
-    ...(resolved.manifestTargets ? { manifestTargets: resolved.manifestTargets } : {}),
+    manifests: manifestOptions,
     format: resolved.format,
     reuse: (tool) => reuseFromCache(previous, resolved.outDir, tool),
     reuseProjectFiles: () => reuseEntry(previous.project, projectHash, resolved.outDir, previous.snapshot),
@@ -95,7 +109,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
             patchManifests(
               project,
               resolved.ctx,
-              resolved.manifestTargets ? { targets: resolved.manifestTargets } : {},
+              manifestOptions,
               {
                 segments: previous.project!.segments!,
                 read: (file) => (untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file) ? readFileSync(path.join(resolved.outDir, file)) : undefined),
@@ -105,7 +119,9 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems) };
+  if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems.map(place)) };
+  const emittedWarnings = emitted.warnings.map(place);
+  if (options.strict && emittedWarnings.length > 0) return { ...empty, problems: sortProblems(emittedWarnings) };
   const cache: GenerationCache = { version: 1, key: cacheKey, tools: {} };
   for (const tool of project.tools) {
     const files: Record<string, string> = {};
@@ -142,13 +158,14 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     const { validatorSource: _source, ...model } = tool;
     nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
   }
-  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings, cache, reused: emitted.reused, inputs, models: nextModels };
+  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings: sortProblems([...warnings, ...emittedWarnings]), cache, reused: emitted.reused, inputs, models: nextModels };
 }
 
 /** Options of `emitAll`. */
 export interface EmitAllOptions {
   templates: DocTemplates;
-  manifestTargets?: readonly ManifestTarget[];
+  /** Targets and policy of the manifests. */
+  manifests?: ManifestOptions;
   /** The unchanged previous files of a tool, to use instead of emitting it again. */
   reuse?: (tool: ToolModel) => GeneratedFile[] | undefined;
   /** Whether a tool's stub must be emitted (default: always). */
@@ -176,6 +193,7 @@ export async function emitAll(
   files: GeneratedFile[];
   stubs: GeneratedFile[];
   problems: Problem[];
+  warnings: Problem[];
   perTool: Map<string, GeneratedFile[]>;
   projectFiles: GeneratedFile[];
   reused: number;
@@ -211,7 +229,7 @@ export async function emitAll(
   const manifestsOnce = () =>
     (manifests ??=
       options.patchManifests?.(freshTools) ??
-      emitManifests(project, ctx, options.manifestTargets ? { targets: options.manifestTargets } : {}));
+      emitManifests(project, ctx, options.manifests ?? {}));
   let docs: DocRenderer | undefined;
   const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
   const fresh: Promise<void>[] = [];
@@ -240,9 +258,10 @@ export async function emitAll(
   let projectFiles = options.reuseProjectFiles?.();
   const projectFilesReused = projectFiles !== undefined;
   let problems: Problem[] = [];
+  let warnings: Problem[] = [];
   if (projectFiles === undefined || manifests !== undefined) {
-    // A target that cannot take a tool is a problem whenever the manifests were built.
-    problems = manifestsOnce().problems;
+    // A target that cannot take a tool is a problem (or a warning) whenever the manifests were built.
+    ({ problems, warnings } = manifestsOnce());
   }
   if (projectFiles === undefined) {
     const { emitSharedTypes } = await emitters();
@@ -264,6 +283,7 @@ export async function emitAll(
     files: files.sort((a, b) => compareStrings(a.path, b.path)),
     stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),
     problems,
+    warnings,
     perTool,
     projectFiles,
     reused,

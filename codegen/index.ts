@@ -6,7 +6,7 @@ export { loadDefinitions, type LoadedFiles, type SourceFile } from './load.js';
 export { normalize, GENERATOR_VERSION, type NormalizeResult } from './normalize.js';
 export { writeOutput, diffOutput, hasDrift, recoverInterrupted, type OutputDiff, type WriteReport } from './write.js';
 export { loadConfig, CONFIG_KEYS, type ToolsmithConfig } from './config.js';
-export { formatProblem } from './problems.js';
+export { formatProblem, isWarning } from './problems.js';
 export { watchAndRun, type Watcher } from './watch.js';
 export { main as runCli, EXIT } from './cli.js';
 export type { ComposedStep, EmitContext, GeneratedFile, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel, ToolNames } from './model.js';

@@ -1,4 +1,5 @@
 import type { JSONSchema7 } from 'json-schema';
+import type { ToolAnnotations } from '../src/tool.js';
 
 /** A problem found in the definitions; codegen collects them all and reports them at once. */
 export interface Problem {
@@ -10,7 +11,7 @@ export interface Problem {
   pointer: string;
   message: string;
   hint?: string;
-  /** `'warning'`: reported, does not block the run. Absent: an error. */
+  /** `warning` does not stop generate (printed, files still written); absent means an error. */
   severity?: 'error' | 'warning';
 }
 
@@ -79,6 +80,10 @@ export interface ToolModel {
   version?: string;
   hasSideEffects: boolean;
   requiredCapabilities: string[];
+  /** The MCP annotation hints the definition states (`annotations`). */
+  annotations?: ToolAnnotations;
+  /** Manifest targets the definition turns off for itself (`"targets": { "gemini": false }`), sorted. */
+  excludedTargets?: readonly string[];
   /**
    * Self-contained, bundled schemas: every `$ref` is local (`#/definitions/...`). A shared schema a tool
    * uses is copied under `definitions[<its type name>]`; the tool's own definitions keep their keys.
@@ -99,6 +104,8 @@ export interface ToolModel {
   sharedRefs: string[];
   /** Content hash of the definition, the shared schemas it uses and the generator version. */
   hash: string;
+  /** The warnings its definition file gave (kept with a cached model, so every run reports them). */
+  warnings?: Problem[];
   /**
    * Ajv's standalone code for the tool's validators, from the one compile normalize does (absent
    * for a tool the incremental cache skipped); emit/validators.ts turns it into the ESM module.

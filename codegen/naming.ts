@@ -40,8 +40,16 @@ export function toDisplayName(name: string): string {
     .join(' ');
 }
 
-/** Every generated identifier and file stem of one tool. */
-export function toolNames(toolName: string): ToolNames {
+/**
+ * Every generated identifier and file stem of one tool; `typeName` (the definition's optional
+ * field) replaces the name they are derived from, for two tools whose names differ only in case
+ * or separators.
+ */
+export function toolNames(toolName: string, typeName?: string): ToolNames {
+  if (typeName !== undefined) {
+    const names = toolNames(typeName);
+    return { ...names, pascal: typeName, camel: typeName[0]!.toLowerCase() + typeName.slice(1), inputType: `${typeName}Input`, outputType: `${typeName}Output`, inputValidator: `validate${typeName}Input`, outputValidator: `validate${typeName}Output`, base: `${typeName}ToolBase`, impl: `${typeName}Tool` };
+  }
   const pascal = toPascalCase(toolName);
   return {
     pascal,

@@ -3,26 +3,47 @@ import { GENERATOR_VERSION } from './version.js';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import definitionMetaSchema from '../tool-definition.schema.json' with { type: 'json' };
-import { ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from '../src/ajv-options.js';
-import { createGeneratorAjv, KNOWN_FORMATS, standaloneCode } from './ajv.js';
+import { classifyFormat, classifyKeyword, DIALECT_URIS, findIgnoredDefaults, schemaDialect, type SchemaDialect } from '../src/schema-dialect.js';
+import { allowUnknownFormats, createGeneratorAjv, KNOWN_FORMATS, standaloneCode } from './ajv.js';
 import { addValidatorSchema } from './emit/validators.js';
 import { prepareValidatorSchema } from '../src/schema-defaults.js';
 import { coerceWhereNeeded } from '../src/validator-runtime.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
-import { closest, escapePointerSegment, parsePointer, sortProblems } from './problems.js';
-import { cloneJson, DRAFT7_KEYWORDS, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
+import { asWarning, closest, escapePointerSegment, isWarning, parsePointer, sortProblems } from './problems.js';
+import { cloneJson, DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
 
 export { GENERATOR_VERSION } from './version.js';
 
 const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
 
+/**
+ * The definition meta-schema as normalize checks it: the two schema fields only as objects, since
+ * each is then checked against its own dialect's meta-schema (draft-07 or 2020-12, by its `$schema`).
+ */
+const { definitions: _schemaDefinitions, ...definitionFields } = definitionMetaSchema;
+const DEFINITION_CHECK = {
+  ...definitionFields,
+  properties: { ...definitionMetaSchema.properties, inputSchema: { type: 'object' }, outputSchema: { type: 'object' } },
+};
+
+const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
+
+/** What a definition's `typeName` must match (the pattern of tool-definition.schema.json). */
+const TYPE_NAME_PATTERN = new RegExp(definitionMetaSchema.properties.typeName.pattern);
+
+/** Where each dialect's keywords are specified, for hints. */
+const DIALECT_DOCS: Readonly<Record<SchemaDialect, string>> = {
+  'draft-07': 'https://json-schema.org/draft-07/json-schema-validation',
+  '2020-12': 'https://json-schema.org/draft/2020-12/json-schema-validation',
+};
+
 /** The result of normalize: the model when there were no problems. */
 export interface NormalizeResult {
   project: ProjectModel;
   problems: Problem[];
-  /** Problems that do not block the run (`severity: 'warning'`), e.g. a `default: null` the schema does not allow. */
+  /** Problems that do not block the run (`severity: 'warning'`), e.g. an unknown keyword that is no typo, or a default Ajv never fills in. */
   warnings: Problem[];
 }
 
@@ -30,6 +51,7 @@ interface SharedEntry {
   source: SourceFile;
   model: SharedSchemaModel;
   schema: Record<string, unknown>;
+  dialect: SchemaDialect;
 }
 
 /**
@@ -46,21 +68,25 @@ export function normalize(
   } = {},
 ): NormalizeResult {
   const problems: Problem[] = [...loaded.problems];
-  const warnings: Problem[] = [];
   const ajv = createGeneratorAjv();
-  const checkDefinition = ajv.compile(definitionMetaSchema);
+  // Ajv's 2020-12 class (and its meta-schemas) only for a project that has a 2020-12 schema.
+  let ajv2020: Ajv | undefined;
+  const metaAjv = { 'draft-07': ajv, get '2020-12'() { return (ajv2020 ??= createGeneratorAjv({ dialect: '2020-12' })); } } as Record<SchemaDialect, Ajv>;
+  const checkDefinition = ajv.compile(DEFINITION_CHECK);
 
-  const shared = indexShared(loaded.shared, problems, ajv);
+  const shared = indexShared(loaded.shared, problems, metaAjv);
   const sourcesByName = new Map<string, SourceFile>();
   const candidates: { source: SourceFile; definition: Record<string, any>; cached?: ToolModel }[] = [];
 
   const problemCount = new Map<SourceFile, number>();
+  const toolWarnings = new Map<SourceFile, Problem[]>();
   for (const source of loaded.tools) {
     if (source.value === undefined) continue;
     // Built from these very bytes by the last successful run: no definition, keyword or example check can fail.
     const cached = options.cached?.(source);
     if (cached !== undefined && isObject(source.value) && (source.value as Record<string, unknown>).name === cached.name && !sourcesByName.has(cached.name)) {
       sourcesByName.set(cached.name, source);
+      if (cached.warnings !== undefined) problems.push(...cached.warnings);
       candidates.push({ source, definition: source.value as Record<string, any>, cached });
       continue;
     }
@@ -71,14 +97,27 @@ export function normalize(
     const definition = source.value as Record<string, any>;
     const before = problems.length;
     if (!checkDefinition(definition)) problems.push(...definitionErrors(source, checkDefinition.errors ?? []));
-    for (const key of ['inputSchema', 'outputSchema']) {
-      if (hasOwn(definition, key) && isObject(definition[key])) checkKeywords(source, definition[key], `/${key}`, problems);
+    const warnings: Problem[] = [];
+    const dialects = new Set<SchemaDialect>();
+    for (const key of SCHEMA_FIELDS) {
+      if (!hasOwn(definition, key) || !isObject(definition[key])) continue;
+      const dialect = checkDialect(source, definition[key], `/${key}`, metaAjv, problems);
+      if (dialect === undefined) continue;
+      if (dialects.size > 0 && !dialects.has(dialect)) {
+        problems.push(problemAt(source, `/${key}`, `the outputSchema is ${dialect} but the inputSchema is ${[...dialects][0]}`, 'give both schemas the same `$schema`: one tool compiles to one validator module'));
+      }
+      dialects.add(dialect);
+      checkKeywords(source, definition[key], `/${key}`, problems, dialect, warnings);
+      checkIgnoredDefaults(source, definition[key], `/${key}`, warnings);
     }
+    problems.push(...warnings);
+    if (warnings.length > 0) toolWarnings.set(source, warnings);
     if (isObject(definition.inputSchema) && definition.inputSchema.type !== 'object') {
       problems.push(problemAt(source, '/inputSchema', `the input schema's root must be \`"type": "object"\` (it is ${JSON.stringify(definition.inputSchema.type ?? 'unset')})`, 'LLM providers pass tool arguments as one object: wrap the values in `properties`'));
     }
-    problemCount.set(source, problems.length - before);
+    problemCount.set(source, problems.length - before - warnings.length);
     if (typeof definition.name !== 'string' || !TOOL_NAME_PATTERN.test(definition.name)) continue;
+    if (hasOwn(definition, 'typeName') && (typeof definition.typeName !== 'string' || !TYPE_NAME_PATTERN.test(definition.typeName))) continue;
     const previous = sourcesByName.get(definition.name);
     if (previous) {
       problems.push(problemAt(source, '/name', `the tool name "${definition.name}" is already used by ${previous.file}`, 'tool names must be unique: rename one of them'));
@@ -97,8 +136,15 @@ export function normalize(
       continue;
     }
     if (!isObject(definition.inputSchema) || (definition.outputSchema !== undefined && !isObject(definition.outputSchema))) continue;
-    const model = buildTool(source, definition, shared, ajv, problems, (problemCount.get(source) ?? 0) > 0, options.isUnchanged, warnings);
-    if (model) tools.push(model);
+    const defaultWarnings: Problem[] = [];
+    const model = buildTool(source, definition, shared, problems, (problemCount.get(source) ?? 0) > 0, options.isUnchanged, defaultWarnings);
+    problems.push(...defaultWarnings);
+    if (model) {
+      // The model keeps its file's warnings: a later run that reuses it (cache.ts `readModels`) reports them again.
+      const warnings = [...(toolWarnings.get(source) ?? []), ...defaultWarnings];
+      if (warnings.length > 0) model.warnings = warnings;
+      tools.push(model);
+    }
   }
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
   for (const { source, definition } of candidates) {
@@ -107,15 +153,35 @@ export function normalize(
 
   tools.sort((a, b) => compareStrings(a.name, b.name));
   const sharedModels = [...shared.values()].map((entry) => entry.model).sort((a, b) => compareStrings(a.relPath, b.relPath));
-  const unique = new Map(problems.map((problem) => [`${problem.file}\0${problem.pointer}\0${problem.message}`, problem]));
+  const unique = [...new Map(problems.map((problem) => [`${problem.file}\0${problem.pointer}\0${problem.message}`, problem])).values()];
   return {
     project: deepFreeze({ tools, shared: sharedModels }),
-    problems: sortProblems([...unique.values()]),
-    warnings: sortProblems(warnings),
+    problems: sortProblems(unique.filter((problem) => !isWarning(problem))),
+    warnings: sortProblems(unique.filter(isWarning)),
   };
 }
 
-function definitionErrors(source: SourceFile, errors: ErrorObject[]): Problem[] {
+/**
+ * The dialect of one schema field and its check against that dialect's meta-schema; undefined (with
+ * an error at `$schema`) for a `$schema` toolsmith does not support.
+ */
+function checkDialect(source: SourceFile, schema: Record<string, unknown>, pointer: string, metaAjv: Record<SchemaDialect, Ajv>, problems: Problem[]): SchemaDialect | undefined {
+  const dialect = schemaDialect(schema);
+  if (dialect === undefined) {
+    problems.push(problemAt(source, `${pointer}/$schema`, `unsupported $schema ${truncate(JSON.stringify(schema.$schema))}`, `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`));
+    return undefined;
+  }
+  // The dialect is decided: the instance's own meta-schema checks it (whatever spelling of the URI it used).
+  const body: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) if (key !== '$schema') setOwn(body, key, schema[key]);
+  const ajv = metaAjv[dialect];
+  if (!ajv.validateSchema(body)) {
+    problems.push(...definitionErrors(source, (ajv.errors ?? []).map((error) => ({ ...error, instancePath: `${pointer}${error.instancePath}` })), dialect));
+  }
+  return dialect;
+}
+
+function definitionErrors(source: SourceFile, errors: ErrorObject[], dialect: SchemaDialect = 'draft-07'): Problem[] {
   const out: Problem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -134,6 +200,8 @@ function definitionErrors(source: SourceFile, errors: ErrorObject[]): Problem[] 
       problem = problemAt(source, error.instancePath, `missing required field "${field}"`, error.instancePath === '' ? `a definition needs name, description and inputSchema` : undefined);
     } else if (error.keyword === 'pattern' && error.instancePath === '/name') {
       problem = problemAt(source, '/name', `the tool name ${JSON.stringify(truncate(String(source.value && (source.value as any).name)))} does not match ${error.params.pattern}`, 'use letters, digits, `_` and `-`, starting with a letter or `_`, at most 64 characters');
+    } else if (error.keyword === 'pattern' && error.instancePath === '/typeName') {
+      problem = problemAt(source, '/typeName', `the typeName ${JSON.stringify(truncate(String((source.value as any).typeName)))} is not a PascalCase identifier`, 'use letters and digits, starting with an upper-case letter, e.g. "CalculateBmiImperial"');
     } else if (/^\/(inputSchema|outputSchema)(\/.*)?\/type(\/\d+)?$/.test(error.instancePath) && (error.keyword === 'enum' || error.keyword === 'type')) {
       const value = resolvePointer(source.value, parsePointer(error.instancePath));
       const typeNames = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
@@ -141,7 +209,7 @@ function definitionErrors(source: SourceFile, errors: ErrorObject[]): Problem[] 
       problem = problemAt(source, error.instancePath, `${JSON.stringify(value)} is not a JSON Schema type`, suggestion ? `did you mean "${suggestion}"?` : `the types are: ${typeNames.join(', ')} (or an array of them)`);
     } else {
       const inSchema = /^\/(inputSchema|outputSchema)/.test(error.instancePath);
-      problem = problemAt(source, error.instancePath, `${inSchema ? 'not a valid draft-07 schema: ' : ''}${error.instancePath || 'the definition'} ${error.message}`, inSchema ? 'see https://json-schema.org/draft-07/json-schema-validation' : undefined);
+      problem = problemAt(source, error.instancePath, `${inSchema ? `not a valid ${dialect} schema: ` : ''}${error.instancePath || 'the definition'} ${error.message}`, inSchema ? `see ${DIALECT_DOCS[dialect]}` : undefined);
     }
     const key = `${problem.pointer}\0${problem.message}`;
     if (!seen.has(key)) {
@@ -152,28 +220,73 @@ function definitionErrors(source: SourceFile, errors: ErrorObject[]): Problem[] 
   return out;
 }
 
-/** Unknown keywords (typos such as `requried`), unknown formats and OpenAPI-isms, each at its pointer. */
-function checkKeywords(source: SourceFile, schema: JSONSchema7Definition, pointer: string, problems: Problem[]): void {
+/**
+ * Keywords and formats the schema's dialect does not define, each at its pointer: a near-typo of a
+ * known one (`requried`, `emial`) or a keyword Ajv would give a meaning the dialect does not
+ * (`nullable`) is an error; anything else is ignored by the dialect, so it is a warning
+ * (`optional`, `markdownDescription`, a vendor annotation, `format: "json"`).
+ */
+function checkKeywords(source: SourceFile, schema: JSONSchema7Definition, pointer: string, problems: Problem[], dialect: SchemaDialect, warnings: Problem[] = problems): void {
   walkSchema(schema, pointer, (node, at) => {
     for (const key of Object.keys(node)) {
-      if (DRAFT7_KEYWORDS.has(key) || EXTENSION_KEYWORD.test(key) || ANNOTATION_KEYWORDS.includes(key)) continue;
-      const suggestion = key === 'nullable' ? undefined : closest(key, DRAFT7_KEYWORDS);
-      const hint =
-        key === 'nullable'
-          ? 'draft-07 has no `nullable`: use `"type": ["string", "null"]`'
-          : suggestion
-            ? `did you mean \`${suggestion}\`? (an extension keyword must start with \`x-\`)`
-            : 'draft-07 does not know it; an extension keyword must start with `x-`';
-      problems.push(problemAt(source, `${at}/${escapePointerSegment(key)}`, `unknown keyword "${key}"`, hint, true));
+      const verdict = classifyKeyword(key, dialect);
+      if (verdict.kind === 'known') continue;
+      const where = `${at}/${escapePointerSegment(key)}`;
+      if (verdict.kind === 'typo') {
+        problems.push(problemAt(source, where, `unknown keyword "${key}"`, `did you mean \`${verdict.suggestion}\`? (an extension keyword must start with \`x-\`)`, true));
+      } else if (verdict.kind === 'ajv-only') {
+        const hint =
+          key === 'nullable'
+            ? `${dialect} has no \`nullable\`: use \`"type": ["string", "null"]\``
+            : key === 'dependencies'
+              ? '2020-12 splits `dependencies` into `dependentRequired` (lists) and `dependentSchemas` (schemas)'
+              : key === 'id'
+                ? 'the schema id is `$id` since draft-06'
+                : `${dialect} does not define it, but Ajv would apply it: remove it (an extension keyword must start with \`x-\`)`;
+        problems.push(problemAt(source, where, `unknown keyword "${key}"`, hint, true));
+      } else if (verdict.kind === 'other-dialect') {
+        warnings.push(asWarning(problemAt(source, where, `the keyword "${key}" is ignored: it is ${verdict.dialect}, and this schema is ${dialect}`, `declare \`"$schema": "${DIALECT_URIS[verdict.dialect]}"\` at the schema's root to use it, or remove it`, true)));
+      } else {
+        const hint =
+          key === 'optional'
+            ? `${dialect} has no \`optional\`: a property is optional unless its parent lists it in \`required\``
+            : key === 'example'
+              ? `${dialect}'s keyword is \`examples\` (an array); \`example\` is OpenAPI's`
+              : `${dialect} ignores keywords it does not define; remove it, or rename it \`x-${key}\` to mark it as an extension`;
+        warnings.push(asWarning(problemAt(source, where, `unknown keyword "${key}" is ignored`, hint, true)));
+      }
     }
-    if (hasOwn(node, 'format') && typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) {
-      const suggestion = closest(node.format, KNOWN_FORMATS);
-      problems.push(problemAt(source, `${at}/format`, `unknown format "${node.format}"`, suggestion ? `did you mean \`${suggestion}\`? Known formats: ${[...KNOWN_FORMATS].join(', ')}` : `known formats: ${[...KNOWN_FORMATS].join(', ')}`));
+    if (hasOwn(node, 'format') && typeof node.format === 'string') {
+      const verdict = classifyFormat(node.format, KNOWN_FORMATS);
+      if (verdict.kind === 'typo') {
+        problems.push(problemAt(source, `${at}/format`, `unknown format "${node.format}"`, `did you mean \`${verdict.suggestion}\`? Known formats: ${[...KNOWN_FORMATS].join(', ')}`));
+      } else if (verdict.kind === 'ignored') {
+        warnings.push(asWarning(problemAt(source, `${at}/format`, `unknown format "${node.format}" is ignored: every value passes it`, `toolsmith checks these formats: ${[...KNOWN_FORMATS].join(', ')}`)));
+      }
     }
   });
 }
 
-function indexShared(sources: SourceFile[], problems: Problem[], ajv: Ajv): Map<string, SharedEntry> {
+/**
+ * Defaults Ajv never fills in (`findIgnoredDefaults`), each a warning at its pointer (the defaults
+ * check, `findDefaultMismatches`, leaves them alone: they cannot be filled in and rejected).
+ */
+function checkIgnoredDefaults(source: SourceFile, schema: Record<string, unknown>, pointer: string, warnings: Problem[]): void {
+  for (const { pointer: at, value, reason } of findIgnoredDefaults(schema)) {
+    const shown = truncate(JSON.stringify(value));
+    const [message, hint] =
+      reason.kind === 'composite'
+        ? [`it is inside \`${reason.keyword}\``, `Ajv fills in defaults only outside anyOf, oneOf, not and if: put the default on the property that holds the \`${reason.keyword}\`, or remove it`]
+        : reason.kind === 'root'
+          ? ['it is at the schema root', 'defaults are filled in for properties: give each property its own `default`, or remove this one']
+          : reason.kind === 'definition'
+            ? ['it is on a definition', "put the default beside the `$ref` that uses the definition (a property's own `default` is filled in)"]
+            : [`only a property's (or tuple item's) default is filled in, and this one is under \`${reason.keyword}\``, 'put the default on the property that holds this schema, or remove it'];
+    warnings.push(asWarning(problemAt(source, `${pointer}${at}/default`, `the default ${shown} is never filled in: ${message}`, hint)));
+  }
+}
+
+function indexShared(sources: SourceFile[], problems: Problem[], metaAjv: Record<SchemaDialect, Ajv>): Map<string, SharedEntry> {
   const shared = new Map<string, SharedEntry>();
   const typeOwners = new Map<string, string>();
   for (const source of sources) {
@@ -184,17 +297,31 @@ function indexShared(sources: SourceFile[], problems: Problem[], ajv: Ajv): Map<
     }
     const schema = source.value;
     const before = problems.length;
-    if (!ajv.validateSchema(schema)) {
+    const dialect = schemaDialect(schema);
+    if (dialect === undefined) {
+      problems.push(problemAt(source, '/$schema', `unsupported $schema ${truncate(JSON.stringify(schema.$schema))}`, `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`));
+      continue;
+    }
+    const body: Record<string, unknown> = {};
+    for (const key of Object.keys(schema)) if (key !== '$schema') setOwn(body, key, schema[key]);
+    const ajv = metaAjv[dialect];
+    if (!ajv.validateSchema(body)) {
       for (const error of ajv.errors ?? []) {
         if (error.keyword === 'anyOf') continue;
-        problems.push(problemAt(source, error.instancePath, `not a valid draft-07 schema: ${error.instancePath || 'the schema'} ${error.message}`));
+        problems.push(problemAt(source, error.instancePath, `not a valid ${dialect} schema: ${error.instancePath || 'the schema'} ${error.message}`));
       }
     }
-    checkKeywords(source, schema as JSONSchema7, '', problems);
-    if (problems.length > before) continue;
+    const warnings: Problem[] = [];
+    checkKeywords(source, schema as JSONSchema7, '', problems, dialect, warnings);
+    checkIgnoredDefaults(source, schema, '', warnings);
+    const failed = problems.length > before;
+    problems.push(...warnings);
+    if (failed) continue;
     const typeNames: Record<string, string> = { '#': sharedRootTypeName(source.relPath) };
-    if (isObject(schema.definitions)) {
-      for (const key of Object.keys(schema.definitions).sort(compareStrings)) typeNames[`#/definitions/${escapePointerSegment(key)}`] = definitionTypeName(key);
+    for (const container of DEFINITION_CONTAINERS) {
+      const definitions = schema[container];
+      if (!hasOwn(schema, container) || !isObject(definitions)) continue;
+      for (const key of Object.keys(definitions).sort(compareStrings)) typeNames[`#/${container}/${escapePointerSegment(key)}`] = definitionTypeName(key);
     }
     let clash = false;
     for (const [pointer, typeName] of Object.entries(typeNames)) {
@@ -208,11 +335,12 @@ function indexShared(sources: SourceFile[], problems: Problem[], ajv: Ajv): Map<
     shared.set(source.relPath, {
       source,
       schema,
+      dialect,
       model: { relPath: source.relPath, source: source.file, schema: schema as JSONSchema7, module: sharedModuleStem(source.relPath), typeNames, types: [] },
     });
   }
   for (const entry of shared.values()) {
-    const state: BundleState = { source: entry.source, rootPointer: '', definitions: new Map(), origins: {}, sharedUsed: new Set(), problems, shared, toolPascal: '', rootTypeName: '' };
+    const state: BundleState = { source: entry.source, rootPointer: '', definitions: new Map(), origins: {}, sharedUsed: new Set(), problems, shared, toolPascal: '', rootTypeName: '', dialect: entry.dialect, container: 'definitions' };
     const noop = (target: string): JSONSchema7 => ({ $ref: target });
     const fail = (message: string, hint: string): JSONSchema7 => {
       problems.push(problemAt(entry.source, '', message, hint));
@@ -224,18 +352,23 @@ function indexShared(sources: SourceFile[], problems: Problem[], ajv: Ajv): Map<
   return shared;
 }
 
+/** A type name to suggest when two tools map to `pascal` (it must differ in its words, not only in case: file names come from it too). */
+function suggestTypeName(pascal: string): string {
+  return `${pascal}Alt`;
+}
+
 function checkNameCollisions(candidates: { source: SourceFile; definition: Record<string, any> }[], problems: Problem[]): void {
   const byKebab = new Map<string, { file: string; toolName: string }>();
   const byPascal = new Map<string, { file: string; toolName: string }>();
   for (const candidate of [...candidates]) {
-    const names = toolNames(candidate.definition.name);
+    const names = toolNames(candidate.definition.name, candidate.definition.typeName);
     for (const [map, key, what] of [
       [byKebab, names.kebab, `file name "${names.kebab}"`],
       [byPascal, names.pascal, `type name "${names.pascal}"`],
     ] as const) {
       const other = map.get(key);
       if (other && other.toolName !== candidate.definition.name) {
-        problems.push(problemAt(candidate.source, '/name', `the tool names "${other.toolName}" (${other.file}) and "${candidate.definition.name}" map to the same ${what}`, 'rename one of them: generated names are never suffixed with numbers'));
+        problems.push(problemAt(candidate.source, hasOwn(candidate.definition, 'typeName') ? '/typeName' : '/name', `the tool names "${other.toolName}" (${other.file}) and "${candidate.definition.name}" map to the same ${what}`, `rename one of them, or give one a \`"typeName"\` of its own (e.g. "${suggestTypeName(names.pascal)}"): generated names are never suffixed with numbers`));
         candidates.splice(candidates.indexOf(candidate), 1);
         break;
       }
@@ -254,32 +387,50 @@ interface BundleState {
   shared: Map<string, SharedEntry>;
   toolPascal: string;
   rootTypeName: string;
+  /** The dialect of the schema being bundled (a shared schema it uses must have the same). */
+  dialect: SchemaDialect;
+  /** Where shared schemas are copied to: `definitions`, or `$defs` (2020-12, or a draft-07 schema that uses it). */
+  container: 'definitions' | '$defs';
 }
 
 /**
- * Bundles one tool schema: local `#/definitions/X` refs stay; refs into shared files are copied under
- * `definitions[<type name>]` and rewritten to point there. The result is self-contained.
+ * Bundles one tool schema: local `#/definitions/X` and `#/$defs/X` refs stay; refs into shared files
+ * are copied under `definitions[<type name>]` (`$defs` in a 2020-12 schema, or in a draft-07 one that
+ * keeps its definitions there) and rewritten to point there. The result is self-contained.
  */
 function bundleSchema(schema: JSONSchema7, state: BundleState): JSONSchema7 {
-  const localKeys = isObject(schema.definitions) ? Object.keys(schema.definitions) : [];
-  for (const key of localKeys) state.origins[key] = { kind: 'local', typeName: definitionTypeName(key, state.toolPascal) };
-  const rewritten = mapSchema(schema, state.rootPointer, (node, at) => rewriteRef(node, at, state, { kind: 'tool', root: schema })) as JSONSchema7;
+  const record = schema as Record<string, unknown>;
+  state.container = state.dialect === '2020-12' || (hasOwn(record, '$defs') && !hasOwn(record, 'definitions')) ? '$defs' : 'definitions';
+  for (const container of DEFINITION_CONTAINERS) {
+    const local = record[container];
+    if (!hasOwn(record, container) || !isObject(local)) continue;
+    for (const key of Object.keys(local)) {
+      if (hasOwn(state.origins, key)) {
+        state.problems.push(problemAt(state.source, `${state.rootPointer}/${container}/${escapePointerSegment(key)}`, `the definition "${key}" is in both \`definitions\` and \`$defs\``, 'keep one of them: both would become the same generated type'));
+        continue;
+      }
+      setOwn(state.origins, key, { kind: 'local', typeName: definitionTypeName(key, state.toolPascal) });
+    }
+  }
+  const container = state.container;
+  const rewritten = mapSchema(schema, state.rootPointer, (node, at) => rewriteRef(node, at, state, { kind: 'tool', root: schema })) as Record<string, unknown>;
   const definitions: Record<string, unknown> = {};
-  if (isObject(rewritten.definitions)) for (const key of Object.keys(rewritten.definitions)) setOwn(definitions, key, rewritten.definitions[key]);
+  const own = rewritten[container];
+  if (hasOwn(rewritten, container) && isObject(own)) for (const key of Object.keys(own)) setOwn(definitions, key, own[key]);
   for (const [key, value] of state.definitions) {
     if (hasOwn(definitions, key)) {
-      state.problems.push(problemAt(state.source, `${state.rootPointer}/definitions/${escapePointerSegment(key)}`, `the definition "${key}" has the name of a shared type it also uses`, 'rename the local definition'));
+      state.problems.push(problemAt(state.source, `${state.rootPointer}/${container}/${escapePointerSegment(key)}`, `the definition "${key}" has the name of a shared type it also uses`, 'rename the local definition'));
       continue;
     }
     setOwn(definitions, key, value);
   }
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(rewritten)) if (key !== 'definitions') setOwn(out, key, (rewritten as Record<string, unknown>)[key]);
+  for (const key of Object.keys(rewritten)) if (key !== container) setOwn(out, key, rewritten[key]);
   const keys = Object.keys(definitions).sort(compareStrings);
   if (keys.length > 0) {
     const sorted: Record<string, unknown> = {};
     for (const key of keys) setOwn(sorted, key, definitions[key]);
-    setOwn(out, 'definitions', sorted);
+    setOwn(out, container, sorted);
   }
   return out as JSONSchema7;
 }
@@ -304,7 +455,7 @@ function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: 
     if (context.kind === 'tool') {
       const segments = parsePointer(ref);
       if (resolvePointer(context.root, segments) === undefined) {
-        return fail(`the $ref "${ref}" does not resolve: there is nothing at that pointer in the schema`, 'a `#/...` reference is resolved against the input or output schema it appears in; define the target under `definitions`');
+        return fail(`the $ref "${ref}" does not resolve: there is nothing at that pointer in the schema`, 'a `#/...` reference is resolved against the input or output schema it appears in; define the target under `definitions` (or `$defs`)');
       }
       return undefined;
     }
@@ -343,7 +494,10 @@ function includeShared(
     if (resolvePointer(entry.schema, segments) === undefined) {
       return fail(`the $ref does not resolve: ${entry.source.file} has nothing at "${key}"`, `available: ${Object.keys(entry.model.typeNames).join(', ')}`);
     }
-    return fail(`the $ref points at "${key}" inside ${entry.source.file}`, 'point at the file itself or at one of its `#/definitions/<name>`');
+    return fail(`the $ref points at "${key}" inside ${entry.source.file}`, 'point at the file itself or at one of its `#/definitions/<name>` (or `#/$defs/<name>`)');
+  }
+  if (entry.dialect !== state.dialect) {
+    return fail(`the $ref points into ${entry.source.file}, a ${entry.dialect} schema, from a ${state.dialect} schema`, `one schema is one dialect: give both the same \`$schema\` (draft-07 when absent)`);
   }
   state.sharedUsed.add(entry.model.module);
   if (!state.definitions.has(typeName)) {
@@ -351,11 +505,11 @@ function includeShared(
     state.origins[typeName] = { kind: 'shared', module: entry.model.module, typeName };
     const target = key === '#' ? entry.schema : resolvePointer(entry.schema, parsePointer(key));
     const body: Record<string, unknown> = {};
-    for (const name of Object.keys(target as object)) if (!(key === '#' && (name === 'definitions' || name === '$schema' || name === '$id'))) setOwn(body, name, (target as Record<string, unknown>)[name]);
+    for (const name of Object.keys(target as object)) if (!(key === '#' && (name === 'definitions' || name === '$defs' || name === '$schema' || name === '$id'))) setOwn(body, name, (target as Record<string, unknown>)[name]);
     const rewritten = mapSchema(body as JSONSchema7, key === '#' ? '' : key.slice(1), (node, at) => rewriteRef(node, at, state, { kind: 'shared', entry }));
     state.definitions.set(typeName, rewritten);
   }
-  return copy(`#/definitions/${escapePointerSegment(typeName)}`);
+  return copy(`#/${state.container}/${escapePointerSegment(typeName)}`);
 }
 
 function resolvePointer(root: unknown, segments: string[]): unknown {
@@ -368,12 +522,14 @@ function resolvePointer(root: unknown, segments: string[]): unknown {
   return current;
 }
 
-function buildTool(source: SourceFile, definition: Record<string, any>, shared: Map<string, SharedEntry>, ajv: Ajv, problems: Problem[], hadProblems: boolean, isUnchanged?: (name: string, hash: string) => boolean, warnings: Problem[] = problems): ToolModel | undefined {
-  const names = toolNames(definition.name);
+function buildTool(source: SourceFile, definition: Record<string, any>, shared: Map<string, SharedEntry>, problems: Problem[], hadProblems: boolean, isUnchanged?: (name: string, hash: string) => boolean, warnings: Problem[] = problems): ToolModel | undefined {
+  const names = toolNames(definition.name, definition.typeName);
+  // One dialect per tool (checked with the definition): the input schema's.
+  const dialect = schemaDialect(definition.inputSchema) ?? 'draft-07';
   const before = problems.length;
   const sharedUsed = new Set<string>();
   const bundle = (schema: JSONSchema7, pointer: string, rootTypeName: string) => {
-    const state: BundleState = { source, rootPointer: pointer, definitions: new Map(), origins: {}, sharedUsed, problems, shared, toolPascal: names.pascal, rootTypeName };
+    const state: BundleState = { source, rootPointer: pointer, definitions: new Map(), origins: {}, sharedUsed, problems, shared, toolPascal: names.pascal, rootTypeName, dialect, container: 'definitions' };
     const bundled = bundleSchema(schema, state);
     return { bundled, origins: state.origins };
   };
@@ -401,7 +557,12 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   // One Ajv per tool, compiled once: its validators check the examples here and its standalone
   // source becomes the tool's validator module (emit/validators.ts only lays it out). Schemas were
   // checked against draft-07 with the definition, so Ajv's own meta-schema pass is skipped.
-  const toolAjv = unchanged ? undefined : createGeneratorAjv({ code: true, overrides: { validateSchema: false } });
+  const toolAjv = unchanged ? undefined : createGeneratorAjv({ code: true, overrides: { validateSchema: false }, dialect });
+  if (toolAjv) {
+    // The defaults check compiles parts of the schemas: the formats the dialect ignores are declared first.
+    allowUnknownFormats(toolAjv, input.bundled);
+    if (output) allowUnknownFormats(toolAjv, output.bundled);
+  }
   // Defaults are checked first: a `default: null` the schema does not allow is left out of the validator.
   const defaultProblems: Problem[] = [];
   const inputChecked = toolAjv ? checkDefaults(toolAjv, input.bundled, source, '/inputSchema', defaultProblems) : input.bundled;
@@ -446,6 +607,11 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   }
   if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
+  if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
+  if (definition.targets !== undefined) {
+    const excluded = Object.keys(definition.targets).filter((target) => definition.targets[target] === false).sort();
+    if (excluded.length > 0) model.excludedTargets = excluded;
+  }
   if (toolAjv) {
     const exports: Record<string, string> = { [names.inputValidator]: 'input' };
     if (output) exports[names.outputValidator] = 'output';
@@ -456,7 +622,7 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
 
 function compileChecked(ajv: Ajv, schema: JSONSchema7, key: string, source: SourceFile, pointer: string, problems: Problem[]): ValidateFunction | undefined {
   try {
-    addValidatorSchema(ajv, schema, key);
+    addValidatorSchema(ajv, schema, key, { unknownFormats: true });
     return ajv.getSchema(key);
   } catch (error) {
     problems.push(problemAt(source, pointer, `the schema does not compile: ${(error as Error).message}`, 'fix the schema; the runtime would reject it too'));

@@ -23,10 +23,16 @@ export interface GenerateOptions {
   regenerateCommand?: string;
   /** A folder of handlebars templates overriding the default docs templates, file by file. */
   templates?: string;
-  /** The manifest targets to emit (default all: openai, openai-strict, anthropic, gemini, mcp). */
+  /** The manifest targets to emit (default all but gemini-legacy). */
   manifestTargets?: readonly string[];
+  /** A tool a target cannot take: left out with a warning (`omit`, default) or a problem (`error`). */
+  manifestPolicy?: 'omit' | 'error';
+  /** Carry what a target drops into the descriptions (default true). */
+  manifestDescribeLosses?: boolean;
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
   format?: boolean;
+  /** Warnings block the run like errors (for CI): `--strict`, or `"strict": true` in the config. */
+  strict?: boolean;
 }
 
 /** Absolute folders and the emit context derived from the options. */
@@ -37,6 +43,8 @@ export interface ResolvedOptions {
   stubsDir: string;
   templatesDir?: string;
   manifestTargets?: readonly ManifestTarget[];
+  manifestPolicy?: 'omit' | 'error';
+  manifestDescribeLosses?: boolean;
   format: boolean;
   ctx: EmitContext;
 }
@@ -60,6 +68,8 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     stubsDir,
     ...(options.templates !== undefined ? { templatesDir: path.resolve(root, options.templates) } : {}),
     ...(options.manifestTargets !== undefined ? { manifestTargets: options.manifestTargets as ManifestTarget[] } : {}),
+    ...(options.manifestPolicy !== undefined ? { manifestPolicy: options.manifestPolicy } : {}),
+    ...(options.manifestDescribeLosses !== undefined ? { manifestDescribeLosses: options.manifestDescribeLosses } : {}),
     format: options.format ?? true,
     ctx: {
       runtimeImport: runtimeFrom(outDir),

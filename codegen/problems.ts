@@ -1,11 +1,21 @@
 import type { Problem } from './model.js';
 
-/** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` */
+/** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` (a warning's message starts with `warning: `). */
 export function formatProblem(problem: Problem): string {
   const where = `${problem.file}:${problem.line}:${problem.column}`;
   const pointer = problem.pointer === '' ? '' : ` ${problem.pointer}`;
   const hint = problem.hint ? `\n    hint: ${problem.hint}` : '';
-  return `${where}${pointer}: ${problem.message}${hint}`;
+  return `${where}${pointer}: ${isWarning(problem) ? 'warning: ' : ''}${problem.message}${hint}`;
+}
+
+/** The same problem as a warning: reported, but the run succeeds (unless `strict`). */
+export function asWarning(problem: Problem): Problem {
+  return { ...problem, severity: 'warning' };
+}
+
+/** True for a warning, false for an error. */
+export function isWarning(problem: Problem): boolean {
+  return problem.severity === 'warning';
 }
 
 /** Sorts problems by file, line, column, message (byte-stable). */

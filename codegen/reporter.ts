@@ -1,5 +1,5 @@
 import type { Problem } from './model.js';
-import { formatProblem } from './problems.js';
+import { formatProblem, isWarning } from './problems.js';
 
 /*
  * How `generate` and `check` talk: text (a summary line on stdout, diagnostics on stderr, coloured
@@ -47,14 +47,15 @@ export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
 
 const paint = (code: string, enabled: boolean) => (text: string) => (enabled ? `\x1b[${code}m${text}\x1b[0m` : text);
 
-/** A problem as text (`formatProblem`), its location bold, `warning:`/`hint:` coloured when `color`. */
-export function formatDiagnostic(problem: Problem, severity: 'error' | 'warning', color: boolean): string {
-  if (!color) return severity === 'warning' ? `warning: ${formatProblem(problem)}` : formatProblem(problem);
+/** A problem as text (`formatProblem`), its location bold, `warning:`/`hint:` and an error's message coloured when `color`. */
+export function formatDiagnostic(problem: Problem, color: boolean): string {
+  if (!color) return formatProblem(problem);
+  const warning = isWarning(problem);
   const where = paint('1', true)(`${problem.file}:${problem.line}:${problem.column}`);
   const pointer = problem.pointer === '' ? '' : ` ${paint('2', true)(problem.pointer)}`;
   const hint = problem.hint ? `\n    ${paint('36', true)('hint:')} ${problem.hint}` : '';
-  const label = severity === 'warning' ? `${paint('33', true)('warning:')} ` : '';
-  return `${label}${where}${pointer}: ${severity === 'error' ? paint('31', true)(problem.message) : problem.message}${hint}`;
+  const message = warning ? `${paint('33', true)('warning:')} ${problem.message}` : paint('31', true)(problem.message);
+  return `${where}${pointer}: ${message}${hint}`;
 }
 
 /** `HH:MM:SS` of `date` in local time, for `watch` lines. */
@@ -69,8 +70,8 @@ export interface Reporter {
   readonly io: ReporterIo;
   /** Red/bold/… on stderr when colour is on. */
   readonly paint: { red: (text: string) => string; yellow: (text: string) => string; bold: (text: string) => string };
-  /** Records (and in text and silent modes prints on stderr) problems of a severity. */
-  diagnostics(problems: readonly Problem[], severity: 'error' | 'warning'): void;
+  /** Records (and in text mode prints on stderr; in silent mode only the errors) problems, each with its severity. */
+  diagnostics(problems: readonly Problem[]): void;
   /** Adds fields to the summary of the JSON report. */
   summarize(fields: Record<string, unknown>): void;
   /** Ends the command: in JSON mode prints the report; returns `exitCode`. */
@@ -92,11 +93,12 @@ export function createReporter(command: CommandReport['command'], mode: OutputMo
     mode,
     io: wrapped,
     paint: { red: paint('31', color), yellow: paint('33', color), bold: paint('1', color) },
-    diagnostics(problems, severity) {
+    diagnostics(problems) {
       for (const problem of problems) {
+        const severity = isWarning(problem) ? 'warning' : 'error';
         diagnostics.push({ ...problem, severity });
         if (mode === 'json' || (mode === 'silent' && severity === 'warning')) continue;
-        io.stderr(`${formatDiagnostic(problem, severity, color)}\n`);
+        io.stderr(`${formatDiagnostic(problem, color)}\n`);
       }
     },
     summarize(fields) {

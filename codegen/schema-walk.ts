@@ -1,12 +1,14 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { escapePointerSegment } from './problems.js';
 
-/** Keywords whose value is a map of name → schema. */
-export const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions'] as const;
+/** Keywords whose value is a map of name → schema (draft-07's and 2020-12's: a walk serves both dialects). */
+export const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'] as const;
 /** Keywords whose value is one schema. */
-export const SCHEMA_KEYWORDS = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not'] as const;
+export const SCHEMA_KEYWORDS = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'] as const;
 /** Keywords whose value is an array of schemas. */
-export const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf'] as const;
+export const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+/** The keywords that hold a schema's definitions: draft-07's `definitions` and 2020-12's `$defs` (Ajv resolves `$ref`s into both, in both dialects). */
+export const DEFINITION_CONTAINERS = ['definitions', '$defs'] as const;
 
 /** Every keyword draft-07 defines (validation, annotation and core). */
 export const DRAFT7_KEYWORDS: ReadonlySet<string> = new Set([

@@ -10,6 +10,14 @@ import type { ITool, JSONSchemaObject, ToolExecutionResult, ToolValidators } fro
  */
 export const ATTACH_ORCHESTRATOR: unique symbol = Symbol.for('toolsmith.attachOrchestrator') as never;
 
+/**
+ * Where a composed tool's step calls carry the composed tools running above them (outermost
+ * first), on the call's details and on the context the called tool gets: the orchestrator ends a
+ * call nested deeper than its `maxCompositionDepth` with `COMPOSITION_TOO_DEEP`, so a composed
+ * tool that reaches itself through its steps stops with a clear answer instead of a stack overflow.
+ */
+export const CALL_CHAIN: unique symbol = Symbol.for('toolsmith.callChain') as never;
+
 /** What an `ATTACH_ORCHESTRATOR` method receives: something that runs tool calls. */
 export interface ToolCaller {
   processToolCall(details: ToolCallDetails): Promise<ToolCallResult>;
@@ -214,6 +222,8 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
     }
     const outputs: Array<{ output: unknown }> = [];
     const scope: ReferenceScope = { input: args, steps: outputs };
+    const above = (context as { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN];
+    const chain: readonly string[] = above === undefined ? [this.name] : [...above, this.name];
     for (let index = 0; index < this.steps.length; index++) {
       const step = this.steps[index];
       const result = await orchestrator.processToolCall({
@@ -231,10 +241,15 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
         signal: context.signal,
         callerTurn: context.callerTurn,
         timeoutMs: step.timeoutMs,
+        [CALL_CHAIN]: chain,
       });
       if (result.isError) {
         const code = result.errorDetails?.code ?? 'TOOL_FAILED';
         const message = result.errorDetails?.message ?? 'no message';
+        if (code === 'COMPOSITION_TOO_DEEP') {
+          // Passed up as it is, so the outermost call answers the same code and message.
+          return { success: false, error: message, details: { ...result.errorDetails?.details, code } };
+        }
         return {
           success: false,
           error: `Step ${index} ('${step.tool}') of composed tool '${this.name}' failed with ${code}: ${message}`,

@@ -21,6 +21,7 @@ export const TOOL_ERROR_CODES = Object.freeze([
   'TOOL_FAILED',
   'TOOL_ERROR',
   'STEP_FAILED',
+  'COMPOSITION_TOO_DEEP',
   'OUTPUT_INVALID',
   'ALREADY_REGISTERED',
   'INVALID_TOOL',
@@ -50,12 +51,16 @@ export class ToolsmithError extends Error {
   }
 }
 
-/** True for a `ToolsmithError` (also one from another copy of the package, recognized by shape). */
+/** True for a `ToolsmithError` (also one from another copy of the package, recognized by shape); false for anything that cannot be inspected. */
 export function isToolsmithError(value: unknown): value is ToolsmithError {
-  return (
-    value instanceof ToolsmithError ||
-    (value instanceof Error && value.name === 'ToolsmithError' && typeof (value as { code?: unknown }).code === 'string')
-  );
+  try {
+    return (
+      value instanceof ToolsmithError ||
+      (value instanceof Error && value.name === 'ToolsmithError' && typeof (value as { code?: unknown }).code === 'string')
+    );
+  } catch {
+    return false; // a Proxy whose traps throw, a revoked Proxy, a throwing getter
+  }
 }
 
 /** Longest text toolsmith echoes back in a message (names, error texts, parse errors). */
@@ -69,17 +74,41 @@ export function truncateText(text: string, max: number = MAX_ECHO_LENGTH): strin
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
-/** The message of a thrown value, whatever was thrown, truncated. */
+/**
+ * The message of a thrown value, whatever was thrown, truncated. Total: it never throws, whatever
+ * the value does (a Proxy whose every trap throws, a revoked Proxy, an `Error` whose `message`
+ * getter throws, a `toString` or `Symbol.toPrimitive` that throws or answers a non-string), so it
+ * is safe to call on any foreign value, also after a call has been answered.
+ */
 export function describeThrown(error: unknown, max: number = 1000): string {
-  let text: string;
-  if (error instanceof Error) text = error.message || error.name;
-  else if (typeof error === 'string') text = error;
-  else {
-    try {
-      text = String(error);
-    } catch {
-      text = 'unprintable value';
-    }
+  let text: string | undefined;
+  try {
+    text = readDescription(error);
+  } catch {
+    text = undefined;
   }
+  if (text === undefined) text = `unprintable ${describeType(error)}`;
   return truncateText(text, max);
+}
+
+/** `typeof` never runs user code (not even for a revoked Proxy). */
+function describeType(value: unknown): string {
+  return value === null ? 'null' : typeof value === 'object' || typeof value === 'function' ? 'value' : typeof value;
+}
+
+function readDescription(error: unknown): string | undefined {
+  if (typeof error === 'string') return error;
+  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return String(error);
+  try {
+    if (error instanceof Error) {
+      const message: unknown = error.message;
+      if (typeof message === 'string' && message !== '') return message;
+      const name: unknown = error.name;
+      if (typeof name === 'string' && name !== '') return name;
+    }
+  } catch {
+    // fall back to String()
+  }
+  const text: unknown = String(error);
+  return typeof text === 'string' ? text : undefined;
 }

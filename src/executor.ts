@@ -4,7 +4,7 @@ import { nextCorrelationId } from './ids.js';
 import { ToolRegistry } from './registry.js';
 import { isLazyTool, LOAD_TOOL } from './lazy.js';
 import type { ITool, ToolExecutionResult, ValidateFunction, ValidationIssue } from './tool.js';
-import { SchemaValidator, copyJsonValue } from './validation.js';
+import { MAX_COPY_DEPTH, SchemaValidator, copyJsonValue } from './validation.js';
 
 /** A tool call as an LLM makes it; `arguments` is an object or a JSON string of one. */
 export interface ToolCallRequest {
@@ -105,7 +105,7 @@ export function prepareTool(tool: ITool): RegisteredTool {
     };
     let loading: Promise<ToolCallFailure | undefined> | undefined;
     entry.load = () =>
-      (loading ??= tool[LOAD_TOOL]().then(
+      (loading ??= new Promise<ITool>((resolve) => resolve(tool[LOAD_TOOL]())).then(
         (loaded) => {
           try {
             const prepared = prepareTool(loaded);
@@ -175,6 +175,35 @@ function describeKind(value: unknown): string {
 }
 
 /**
+ * How deep the containers of a JSON text nest (`{}` at the top is 1), given that it parsed. A loop
+ * over the text, not a walk over the parsed value: it cannot overflow the stack however deep.
+ */
+function jsonNesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 34 /* " */) {
+      // Skip the string (the text is valid JSON, so it ends), with its escapes.
+      for (index++; index < length; index++) {
+        const inner = text.charCodeAt(index);
+        if (inner === 92 /* \ */) index++;
+        else if (inner === 34) break;
+      }
+    } else if (code === 123 /* { */ || code === 91 /* [ */) {
+      if (++depth > deepest) deepest = depth;
+    } else if (code === 125 /* } */ || code === 93 /* ] */) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/** A text this short cannot nest deeper than the copy limit (each level takes two characters). */
+const SHORT_JSON = 2 * (MAX_COPY_DEPTH + 1);
+
+/**
  * Reads a call's `arguments` into an object the call owns: a JSON string is parsed, an object is
  * copied (so validation never touches the caller's object). Anything else is `INVALID_REQUEST`.
  */
@@ -192,13 +221,29 @@ export function readArguments(raw: unknown, toolName: string): Record<string, un
   } else {
     value = raw;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  let isArray: boolean;
+  try {
+    isArray = Array.isArray(value);
+  } catch {
+    isArray = false; // a revoked Proxy: the copy below says it is not JSON data
+  }
+  if (value === null || typeof value !== 'object' || isArray) {
     return new ToolCallFailure(
       'INVALID_REQUEST',
       `Arguments for tool '${truncateText(toolName)}' must be a JSON object or a JSON string of one; got ${describeKind(value)}.`,
     );
   }
-  if (typeof raw === 'string') return value as Record<string, unknown>;
+  if (typeof raw === 'string') {
+    // The same depth limit as object arguments (JSON.parse itself takes any depth, but what
+    // walks the value afterwards, a validator, a tool, JSON.stringify, may not).
+    if (raw.length > SHORT_JSON && jsonNesting(raw) > MAX_COPY_DEPTH + 1) {
+      return new ToolCallFailure(
+        'INVALID_REQUEST',
+        `Arguments for tool '${truncateText(toolName)}' are not JSON data: Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`,
+      );
+    }
+    return value as Record<string, unknown>;
+  }
   try {
     return copyJsonValue(value as Record<string, unknown>);
   } catch (error) {
@@ -239,7 +284,7 @@ function issuesFromValidateArgs(errors: unknown[] | undefined): ValidationIssue[
         params: record.params !== null && typeof record.params === 'object' ? (record.params as Record<string, unknown>) : {},
       };
     }
-    return { path: '', message: `(root) ${truncateText(String(error), 1000)}`, keyword: 'validateArgs', params: {} };
+    return { path: '', message: `(root) ${describeThrown(error, 1000)}`, keyword: 'validateArgs', params: {} };
   });
 }
 
@@ -258,13 +303,13 @@ export function checkArguments(entry: RegisteredTool, args: Record<string, unkno
   if (errors !== undefined) return invalidArguments(entry.name, errors);
   const validateArgs = entry.tool.validateArgs;
   if (validateArgs !== undefined) {
-    let verdict: { isValid: boolean; errors?: unknown[] };
     try {
-      verdict = validateArgs.call(entry.tool, args);
+      const verdict: { isValid: boolean; errors?: unknown[] } = validateArgs.call(entry.tool, args);
+      if (!verdict?.isValid) return invalidArguments(entry.name, issuesFromValidateArgs(verdict?.errors));
     } catch (error) {
+      // It threw, or answered a verdict (or errors) that cannot be read.
       return new ToolCallFailure('TOOL_ERROR', `Tool '${entry.name}' threw while validating its arguments: ${describeThrown(error)}`, undefined, error);
     }
-    if (!verdict?.isValid) return invalidArguments(entry.name, issuesFromValidateArgs(verdict?.errors));
   }
   return undefined;
 }

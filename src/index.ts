@@ -7,6 +7,7 @@
 export type {
   ITool,
   JSONSchemaObject,
+  ToolAnnotations,
   ToolExecutionResult,
   ToolValidators,
   ValidateFunction,
@@ -78,6 +79,17 @@ export { validatorRuntime } from './validator-runtime.js';
 // The MCP adapter lives at `toolsmith/mcp` (src/mcp.ts), not here: the MCP SDK loads Ajv's
 // compiler and a dozen modules that a process running generated tools does not need.
 export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp-tool.js';
+// The entry types of the provider manifests (generated/manifests/*.ts; the builders are `toolsmith/manifests`).
+export type {
+  AnthropicTool,
+  GeminiFunctionDeclaration,
+  GeminiLegacyFunctionDeclaration,
+  GeminiLegacyToolManifest,
+  GeminiToolManifest,
+  McpToolsManifest,
+  OpenAiResponsesTool,
+  OpenAiTool,
+} from './manifests.js';
 
 // Lazily loaded tools (the generated `createLazyTools()`).
 export {

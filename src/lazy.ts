@@ -1,6 +1,6 @@
 import { ToolsmithError } from './errors.js';
 import type { ToolExecutionContext } from './context.js';
-import type { ITool, JSONSchemaObject, ToolExecutionResult } from './tool.js';
+import type { ITool, JSONSchemaObject, ToolAnnotations, ToolExecutionResult } from './tool.js';
 
 /**
  * Marks a tool whose implementation (and generated validators) load on first use; the executor
@@ -32,6 +32,8 @@ export interface LazyToolMetadata {
   category?: string;
   version?: string;
   hasSideEffects?: boolean;
+  /** MCP annotation hints from the definition. */
+  annotations?: ToolAnnotations;
   timeoutMs?: number;
 }
 
@@ -155,6 +157,10 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     return this.#meta().hasSideEffects ?? false;
   }
 
+  get annotations(): ToolAnnotations | undefined {
+    return this.#meta().annotations;
+  }
+
   get category(): string | undefined {
     return this.#meta().category;
   }
@@ -190,14 +196,15 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     if (this.category !== undefined) json.category = this.category;
     if (this.version !== undefined) json.version = this.version;
     json.hasSideEffects = this.hasSideEffects;
+    if (this.annotations !== undefined) json.annotations = this.annotations;
     if (this.timeoutMs !== undefined) json.timeoutMs = this.timeoutMs;
     return json;
   }
 
   [LOAD_TOOL](): Promise<ITool<TInput, TOutput>> {
     const state = (this.#state ??= {});
-    return (state.loading ??= this.#set
-      .load(this.#entry)
+    // A loader that throws or answers a non-promise becomes a rejected load, not an exception.
+    return (state.loading ??= new Promise<ITool>((resolve) => resolve(this.#set.load(this.#entry)))
       .then((tool) => {
         if (tool === null || typeof tool !== 'object' || tool.name !== this.name) {
           throw new ToolsmithError('INVALID_TOOL', `The loader of tool '${this.name}' answered ${tool === null || typeof tool !== 'object' ? 'no tool' : `tool '${String(tool.name)}'`}.`);

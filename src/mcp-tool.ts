@@ -1,22 +1,26 @@
-import type { ITool } from './tool.js';
+import { JSON_SCHEMA_2020_12, toJsonSchema2020 } from './json-schema-2020.js';
+import type { ITool, ToolAnnotations } from './tool.js';
 
 /*
  * Builds the MCP `tools/list` entry of a tool. Shared by codegen (manifests/mcp.json) and the MCP server
- * at run time, so it imports nothing but runtime types.
- * - The MCP 2025-11-25 spec reads a schema without `$schema` as JSON Schema 2020-12; toolsmith schemas are
- *   draft-07, so every published schema is stamped (https://modelcontextprotocol.io/specification/2025-11-25/server/tools).
+ * at run time, so it imports nothing but runtime code that imports nothing.
+ * - MCP 2025-11-25 makes JSON Schema 2020-12 the default dialect (SEP-1613), and hosts on the MCP TypeScript
+ *   SDK v2 betas' default validator refuse any other declared `$schema` ("JSON Schema declares an unsupported
+ *   dialect … supports JSON Schema 2020-12 only"). toolsmith's draft-07 schemas are translated
+ *   (src/json-schema-2020.ts) and stamped `"$schema": "https://json-schema.org/draft/2020-12/schema"`.
  * - `outputSchema` is "currently restricted to type: "object" at the root level" (`Tool.outputSchema` in
- *   @modelcontextprotocol/sdk dist/esm/spec.types.d.ts); a tool whose output root is not an object is listed
- *   without one.
+ *   @modelcontextprotocol/sdk spec.types.d.ts). A root that is a local `$ref` to an object schema (a shared
+ *   type as output) is published with `type: "object"` beside the `$ref` — which changes nothing, since the
+ *   target is an object schema; any other non-object root is listed without an output schema.
  * - Annotations are hints (`ToolAnnotations`, same file): `readOnlyHint` defaults to false,
- *   `destructiveHint` to true, `idempotentHint` to false, `openWorldHint` to true. A definition says only
- *   whether a tool has side effects, so a tool without them is `readOnlyHint: true, destructiveHint: false`;
- *   a tool with them keeps the defaults (may be destructive, not idempotent), and `openWorldHint` is left
- *   to its default because nothing in the definition tells it.
+ *   `destructiveHint` to true, `idempotentHint` to false, `openWorldHint` to true. A definition's own
+ *   `annotations` win; without them a tool without side effects is `readOnlyHint: true,
+ *   destructiveHint: false, idempotentHint: true` (reading twice is reading once), and a tool with them is
+ *   `readOnlyHint: false` with the other defaults. `openWorldHint` is said only when the definition says it.
  */
 
-/** The JSON Schema dialect stamped on every published schema. */
-export const MCP_SCHEMA_DIALECT = 'http://json-schema.org/draft-07/schema#';
+/** The JSON Schema dialect stamped on every published MCP schema. */
+export const MCP_SCHEMA_DIALECT = JSON_SCHEMA_2020_12;
 
 /** MCP tool annotations (all hints). */
 export interface McpToolAnnotations {
@@ -27,7 +31,7 @@ export interface McpToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** A schema as MCP publishes it: stamped, with an object root. */
+/** A schema as MCP publishes it: 2020-12, stamped, with an object root. */
 export interface McpObjectSchema {
   $schema: string;
   type: 'object';
@@ -52,41 +56,85 @@ export interface McpToolSource {
   inputSchema: object;
   outputSchema?: object;
   hasSideEffects?: boolean;
+  annotations?: ToolAnnotations;
 }
 
-/** True when MCP can publish `schema` as an output schema (its root is `type: "object"`). */
-export function isMcpObjectSchema(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) && (schema as { type?: unknown }).type === 'object';
+type Node = Record<string, unknown>;
+
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A copy of `schema` with `$schema` (first) set to draft-07 and, for inputs, a `type: "object"` root. */
-function stamp(schema: object): McpObjectSchema {
-  const out: Record<string, unknown> = { $schema: MCP_SCHEMA_DIALECT };
-  for (const key of Object.keys(schema)) {
-    if (key === '$schema') continue;
-    Object.defineProperty(out, key, { value: (schema as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
+/** The node a local `$ref` (`#/definitions/X`) points at inside `root`, or undefined. */
+function resolveLocal(root: Node, ref: string): unknown {
+  if (!ref.startsWith('#/')) return ref === '#' ? root : undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (!isNode(node) || !Object.hasOwn(node, token)) return undefined;
+    node = node[token];
   }
-  if (out.type === undefined) out.type = 'object';
+  return node;
+}
+
+/** True when the schema's root is `type: "object"`, directly or through a chain of local `$ref`s. */
+function objectRoot(root: Node, node: unknown, seen: Set<string>): boolean {
+  if (!isNode(node)) return false;
+  if (node.type === 'object') return true;
+  if (node.type !== undefined || typeof node.$ref !== 'string' || seen.has(node.$ref)) return false;
+  seen.add(node.$ref);
+  return objectRoot(root, resolveLocal(root, node.$ref), seen);
+}
+
+/**
+ * True when MCP can publish `schema` as an output schema: its root is `type: "object"`, or a local `$ref`
+ * to such a schema. The MCP server sends `structuredContent` exactly for these.
+ */
+export function isMcpObjectSchema(schema: unknown): boolean {
+  return isNode(schema) && objectRoot(schema, schema, new Set());
+}
+
+/** The 2020-12 copy of `schema` (a 2020-12 source as it is) with `$schema` first and a `type: "object"` root. */
+function publish(schema: object): McpObjectSchema {
+  // A schema that declares 2020-12 already speaks MCP's dialect: published as written.
+  const own = (schema as { $schema?: unknown }).$schema;
+  const translated = (typeof own === 'string' && /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/.test(own) ? schema : toJsonSchema2020(schema)) as Node;
+  const out: Node = { $schema: MCP_SCHEMA_DIALECT };
+  if (translated.type === undefined) out.type = 'object';
+  for (const key of Object.keys(translated)) {
+    if (key === '$schema') continue;
+    Object.defineProperty(out, key, { value: translated[key], enumerable: true, writable: true, configurable: true });
+  }
   return out as McpObjectSchema;
+}
+
+/** The annotations of a tool: the definition's own, completed from `hasSideEffects`. */
+export function mcpAnnotations(tool: McpToolSource): McpToolAnnotations {
+  const title = tool.displayName ?? tool.name;
+  const own = tool.annotations ?? {};
+  const readOnly = own.readOnlyHint ?? tool.hasSideEffects !== true;
+  const annotations: McpToolAnnotations = { title, readOnlyHint: readOnly };
+  // destructive/idempotent mean something only for a tool that writes (MCP's ToolAnnotations docs).
+  if (own.destructiveHint !== undefined) annotations.destructiveHint = own.destructiveHint;
+  else if (readOnly) annotations.destructiveHint = false;
+  if (own.idempotentHint !== undefined) annotations.idempotentHint = own.idempotentHint;
+  else if (readOnly) annotations.idempotentHint = true;
+  if (own.openWorldHint !== undefined) annotations.openWorldHint = own.openWorldHint;
+  return annotations;
 }
 
 /** The MCP `tools/list` entry of a tool (from an `ITool` at run time or a `ToolModel` at generate time). */
 export function toMcpTool(tool: McpToolSource): McpToolEntry {
   const title = tool.displayName ?? tool.name;
-  const readOnly = tool.hasSideEffects !== true;
-  const annotations: McpToolAnnotations = readOnly
-    ? { title, readOnlyHint: true, destructiveHint: false }
-    : { title, readOnlyHint: false };
-  const entry: McpToolEntry = {
-    name: tool.name,
-    title,
-    description: tool.description,
-    inputSchema: stamp(tool.inputSchema),
-    annotations,
-  };
+  const entry: McpToolEntry = { name: tool.name, title, description: tool.description, inputSchema: publish(tool.inputSchema), annotations: mcpAnnotations(tool) };
   if (tool.outputSchema !== undefined && isMcpObjectSchema(tool.outputSchema)) {
     // Keep the key order of the manifest: outputSchema before annotations.
-    return { name: entry.name, title, description: entry.description, inputSchema: entry.inputSchema, outputSchema: stamp(tool.outputSchema), annotations };
+    return { name: entry.name, title, description: entry.description, inputSchema: entry.inputSchema, outputSchema: publish(tool.outputSchema), annotations: entry.annotations };
   }
   return entry;
 }

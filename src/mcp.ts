@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { UserContext } from './context.js';
-import { truncateText } from './errors.js';
+import { describeThrown, truncateText } from './errors.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, GuardedTransport, StdioJsonRpcTransport, type MessageInput } from './mcp-transport.js';
 import { isMcpObjectSchema, toMcpToolFromTool } from './mcp-tool.js';
 import type { ShutdownReport, ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from './orchestrator.js';
 
@@ -19,8 +20,15 @@ import type { ShutdownReport, ToolCallErrorDetails, ToolCallResult, ToolOrchestr
  *   signal is the call's signal.
  * - Failures of the call (argument errors, refusals, tool failures, timeouts…) are results with
  *   `isError: true`, as the MCP spec asks, so the model sees them and can correct itself; only a call
- *   the server cannot route (an unknown tool, no name) is a protocol error (`InvalidParams`).
+ *   the server cannot route (an unknown tool, no name, `arguments` that are not an object) is a
+ *   protocol error (`InvalidParams`, -32602). Output that cannot be serialized (a BigInt, a cycle)
+ *   is an `isError: true` result too, not an internal error.
+ * - Every transport is wrapped in `GuardedTransport` (invalid `tools/call` params answered -32602,
+ *   error messages sent once); `serveStdio` reads with `StdioJsonRpcTransport`, which answers
+ *   malformed JSON (-32700), non-messages (-32600) and oversize lines (-32600) and keeps serving.
  */
+
+export { DEFAULT_MAX_MESSAGE_BYTES, GuardedTransport, StdioJsonRpcTransport, type StdioJsonRpcTransportOptions } from './mcp-transport.js';
 
 /** Who calls through an MCP connection; MCP carries no identity, so the server supplies it. */
 export interface McpPersona {
@@ -50,7 +58,13 @@ export interface McpServerOptions {
 
 /** How `serveStdio` runs: the server options plus the streams (default the process's own). */
 export interface ServeStdioOptions extends McpServerOptions {
-  stdin?: NodeJS.ReadableStream & { pause(): unknown; listenerCount(event: string): number };
+  stdin?: MessageInput;
+  /**
+   * Longest JSON-RPC message read, in bytes (default 10 MiB, as the SDK's stdio transport). A longer
+   * line is answered with a -32600 error (naming its request id when it can be found) and skipped;
+   * the server keeps serving.
+   */
+  maxMessageBytes?: number;
   stdout?: NodeJS.WritableStream;
   /** Listen to SIGINT and SIGTERM and close on them (default true). */
   handleSignals?: boolean;
@@ -77,7 +91,7 @@ const PROTOCOL_ERROR_CODES: ReadonlySet<string> = new Set(['TOOL_NOT_FOUND', 'IN
  * shut the orchestrator down: the caller owns it.
  */
 export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServerOptions = {}): Server {
-  const server = new Server(
+  const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
     options.instructions === undefined ? { capabilities: { tools: {} } } : { capabilities: { tools: {} }, instructions: options.instructions },
   );
@@ -107,6 +121,13 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
   return server;
 }
 
+/** The SDK's `Server`, connecting through a `GuardedTransport` around whatever transport it is given. */
+class ToolsmithMcpServer extends Server {
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(transport instanceof GuardedTransport ? transport : new GuardedTransport(transport));
+  }
+}
+
 /**
  * The `tools/list` entries of the enabled tools of `orchestrator`, as in mcp.json: given
  * `capabilities`, only the tools they allow; without, every enabled tool.
@@ -123,8 +144,9 @@ export function listMcpTools(orchestrator: ToolOrchestrator, capabilities?: read
 /**
  * The MCP answer to a finished call: the output as `structuredContent` (when `structured`, i.e. the
  * listed tool has an object output schema) plus its JSON text; a failure as an `isError` result whose
- * text gives the code, the message and the details. Throws `McpError(InvalidParams)` for a call that
- * reached no tool.
+ * text gives the code, the message and the details. Output that cannot be serialized to JSON (a
+ * BigInt, a cycle, a throwing getter) is an `isError` result with `OUTPUT_INVALID`. Throws
+ * `McpError(InvalidParams)` for a call that reached no tool.
  */
 export function toCallToolResult(result: ToolCallResult, structured: boolean): CallToolResult {
   if (result.isError) {
@@ -132,10 +154,17 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
     if (PROTOCOL_ERROR_CODES.has(error.code)) throw new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
     return { content: [{ type: 'text', text: formatCallError(error) }], isError: true };
   }
-  const output: unknown = result.output ?? null;
-  const answer: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(output) ?? 'null' }] };
-  if (structured && typeof output === 'object' && output !== null && !Array.isArray(output)) {
-    answer.structuredContent = output as Record<string, unknown>;
+  let text: string;
+  try {
+    text = JSON.stringify(result.output ?? null) ?? 'null';
+  } catch (error) {
+    const message = `Tool '${truncateText(result.toolName)}' answered output that cannot be serialized to JSON: ${describeThrown(error, 200)}`;
+    return { content: [{ type: 'text', text: `OUTPUT_INVALID: ${message}` }], isError: true };
+  }
+  const answer: CallToolResult = { content: [{ type: 'text', text }] };
+  if (structured && text.charCodeAt(0) === 123 /* { */) {
+    // The value as sent (toJSON applied), read back: exactly what the text says, plain data.
+    answer.structuredContent = JSON.parse(text) as Record<string, unknown>;
   }
   return answer;
 }
@@ -145,8 +174,16 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
  * (`- /pointer: message`), or the other details as JSON.
  */
 export function formatCallError(error: ToolCallErrorDetails): string {
-  const lines = [`${error.code}: ${error.message}`];
-  const details = error.details;
+  const first = `${error.code}: ${error.message}`;
+  try {
+    return formatDetails(first, error.details);
+  } catch {
+    return `${first}\nDetails: (not readable)`; // details from a tool that cannot even be read
+  }
+}
+
+function formatDetails(first: string, details: Record<string, any> | undefined): string {
+  const lines = [first];
   if (details !== undefined && details !== null) {
     const { errors, ...rest } = details as { errors?: unknown; [key: string]: unknown };
     if (Array.isArray(errors)) {
@@ -181,7 +218,7 @@ export async function serveStdio(orchestrator: ToolOrchestrator, options: ServeS
   const stdout = options.stdout ?? process.stdout;
   const onError = options.onError ?? ((error: Error) => void process.stderr.write(`toolsmith serve: ${error.message}\n`));
   const server = createMcpServer(orchestrator, { ...options, onError });
-  const transport = new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout);
+  const transport = new StdioJsonRpcTransport(stdin, stdout, { maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES });
 
   let reason: ServeStdioResult['reason'] = 'closed';
   let markClosed!: () => void;

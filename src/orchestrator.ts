@@ -1,4 +1,4 @@
-import { ATTACH_ORCHESTRATOR, ComposedTool } from './composed.js';
+import { ATTACH_ORCHESTRATOR, CALL_CHAIN, ComposedTool } from './composed.js';
 import type { ApprovalGate, CallerTurn, ToolExecutionContext } from './context.js';
 import { ToolsmithError, describeThrown, truncateText, type ToolErrorCode } from './errors.js';
 import { nextCorrelationId } from './ids.js';
@@ -28,8 +28,14 @@ export interface ToolCallDetails extends ToolExecutionRequestDetails {
   signal?: AbortSignal;
   /** The LLM turn the call belongs to: its shared budget and an approval gate that wins over the orchestrator's. */
   callerTurn?: CallerTurn;
-  /** This call's timeout in milliseconds; wins over the tool's `timeoutMs` and the orchestrator default. */
+  /**
+   * This call's timeout in milliseconds; wins over the tool's `timeoutMs` and the orchestrator
+   * default. The deadline covers the whole call from the lookup on: a lazy load, the refusal, the
+   * approval gate, the wait for a slot and `execute`.
+   */
   timeoutMs?: number;
+  /** Set by a composed tool on its steps' calls: the composed tools running above this call, outermost first. */
+  [CALL_CHAIN]?: readonly string[];
 }
 
 /** What a failed call reports: a stable code, a message naming the tool, and details. */
@@ -86,8 +92,16 @@ export interface ToolOrchestratorOptions {
   /** Tool names (or ids) that may not be called nor listed. */
   disabledTools?: string[];
   hooks?: OrchestratorHooks;
-  /** How long `shutdown()` waits for calls in flight before aborting them (default 5,000 ms). */
+  /**
+   * The deadline of `shutdown()` (default 5,000 ms): calls in flight are waited for until then and
+   * aborted at it, and a tool whose own `shutdown()` has not settled by then is reported, not awaited.
+   */
   shutdownTimeoutMs?: number;
+  /**
+   * Most composed tools nested above one call (default 32): a composed tool that reaches itself
+   * through its steps ends `COMPOSITION_TOO_DEEP` instead of running until the stack or memory runs out.
+   */
+  maxCompositionDepth?: number;
 }
 
 /** A tool as offered to an LLM. */
@@ -115,6 +129,8 @@ export interface ShutdownReport {
 
 const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
+/** Default of `maxCompositionDepth`. */
+export const DEFAULT_MAX_COMPOSITION_DEPTH = 32;
 
 type StopReason = 'caller' | 'timeout' | 'shutdown';
 type StopCall = (call: PendingCall, reason: StopReason) => void;
@@ -138,6 +154,8 @@ class PendingCall {
   controller: AbortController | undefined = undefined;
   timer: ReturnType<typeof setTimeout> | undefined = undefined;
   timeoutMs = 0;
+  /** When the deadline was armed (`performance.now()`), kept only while a lazy tool loads (its own timeout may re-arm it); else -1. */
+  armedAt = -1;
   queued = false;
   holdsSlot = false;
   grant: (() => void) | undefined = undefined;
@@ -162,9 +180,7 @@ function onCallTimeout(call: PendingCall): void {
 function callHook<T>(hook: (event: T) => unknown, event: T): void {
   try {
     const returned = hook(event) as { then?: unknown } | undefined;
-    if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') {
-      (returned as Promise<unknown>).then(undefined, noop);
-    }
+    if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') follow(returned, noop, noop);
   } catch {
     // A hook must never change the outcome of a call.
   }
@@ -172,6 +188,34 @@ function callHook<T>(hook: (event: T) => unknown, event: T): void {
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
+const promiseThen = Promise.prototype.then;
+
+/**
+ * Continues with `onValue` or `onError` once `pending` settles, whatever it is. A native promise is
+ * subscribed to with the intrinsic `then` (its own `then`, if any, is not trusted); anything else
+ * is adopted by `Promise.resolve`, so a thenable whose `then` throws becomes a rejection. A promise
+ * whose `constructor` or species lookup throws gets its constructor pinned and is subscribed to
+ * anyway, so its rejection is still handled: nothing escapes, nothing is left unhandled.
+ */
+function follow<T>(pending: T | PromiseLike<T>, onValue: (value: T) => void, onError: (error: unknown) => void): void {
+  try {
+    if (pending instanceof Promise) promiseThen.call(pending, onValue as (value: unknown) => void, onError);
+    else Promise.resolve(pending).then(onValue, onError);
+  } catch (error) {
+    if (!subscribePinned(pending, onValue as (value: unknown) => void, onError)) onError(error);
+  }
+}
+
+function subscribePinned(pending: unknown, onValue: (value: unknown) => void, onError: (error: unknown) => void): boolean {
+  try {
+    Object.defineProperty(pending, 'constructor', { value: Promise, configurable: true, writable: true });
+    promiseThen.call(pending, onValue, onError);
+    return true;
+  } catch {
+    return false; // not a promise, or one that cannot be changed: nothing to subscribe to
+  }
 }
 
 function isApproved(answer: unknown): boolean {
@@ -193,6 +237,7 @@ export class ToolOrchestrator {
   readonly #onCallStart: ((event: CallStartEvent) => void) | undefined;
   readonly #onCallEnd: ((event: CallEndEvent) => void) | undefined;
   readonly #shutdownTimeoutMs: number;
+  readonly #maxCompositionDepth: number;
 
   /** Calls not yet resolved, as a doubly linked list (shutdown waits for them, then aborts them). */
   #firstCall: PendingCall | undefined = undefined;
@@ -206,6 +251,8 @@ export class ToolOrchestrator {
   #shutdown: Promise<ShutdownReport> | undefined;
   #onAllSettled: (() => void) | undefined;
   readonly #shutDownTools = new WeakSet<ITool>();
+  /** Tool shutdowns started and not settled yet, with the tool's name (reported at shutdown's deadline). */
+  readonly #pendingShutdowns = new Map<ITool, string>();
   readonly #retiring = new Set<Promise<void>>();
   readonly #shutdownErrors: ToolShutdownError[] = [];
   readonly #stop: StopCall = (call, reason) => this.#stopCall(call, reason);
@@ -220,6 +267,10 @@ export class ToolOrchestrator {
     this.#onCallStart = options.hooks?.onCallStart?.bind(options.hooks);
     this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    this.#maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
+    if (!(Number.isInteger(this.#maxCompositionDepth) && this.#maxCompositionDepth > 0)) {
+      throw new ToolsmithError('INVALID_TOOL', `maxCompositionDepth must be a positive integer; got ${String(options.maxCompositionDepth)}.`);
+    }
     if (this.#maxConcurrency !== undefined && !(Number.isInteger(this.#maxConcurrency) && this.#maxConcurrency > 0)) {
       throw new ToolsmithError('INVALID_TOOL', `maxConcurrency must be a positive integer; got ${String(this.#maxConcurrency)}.`);
     }
@@ -279,15 +330,17 @@ export class ToolOrchestrator {
    *
    * 0. `SHUTTING_DOWN` after `shutdown()` was called;
    * 1. `INVALID_REQUEST`: no name, or arguments neither an object nor a JSON string of one;
-   * 2. `TOOL_NOT_FOUND` (exact names; the message lists the nearest);
+   * 2. `TOOL_NOT_FOUND` (exact names; the message lists the nearest); `COMPOSITION_TOO_DEEP` for a
+   *    step of composed tools nested deeper than `maxCompositionDepth`; from here on the call's
+   *    deadline runs (`TIMEOUT` whatever is pending: a lazy load, the refusal, approval, execute);
    * 3. `ABORTED` when the signal already fired: nothing starts;
    * 4. `REFUSED` when `tool.refusal` answers a result (before anyone is asked to approve);
    * 5. `PERMISSION_DENIED` (missing capabilities in `details.missing`), `TOOL_DISABLED`;
    * 6. `BUDGET_EXCEEDED` once `callerTurn.budget.remaining` is spent (else it is decremented);
    * 7. `SCHEMA_INVALID`, `INVALID_ARGUMENTS` (input coerced and defaulted on a copy, then `validateArgs`);
    * 8. approval: `APPROVAL_UNAVAILABLE`, `APPROVAL_REJECTED`, `APPROVAL_FAILED`, `ABORTED` while pending;
-   * 9. execute: `QUEUE_FULL`, `TIMEOUT` (at the deadline, even if the tool ignores its signal; the
-   *    deadline covers the wait for a slot), `ABORTED`, `TOOL_FAILED`, `TOOL_ERROR`, `STEP_FAILED`;
+   * 9. execute: `QUEUE_FULL`, `TIMEOUT` (at the deadline, even if the tool ignores its signal),
+   *    `ABORTED`, `TOOL_FAILED`, `TOOL_ERROR`, `STEP_FAILED`;
    * 10. `OUTPUT_INVALID`; otherwise the coerced output.
    */
   processToolCall(details: ToolCallDetails): Promise<ToolCallResult> {
@@ -351,9 +404,18 @@ export class ToolOrchestrator {
       call.entry = entry;
       call.details = details;
       call.args = args;
-      if (entry.load !== undefined) {
+      const chain = details[CALL_CHAIN];
+      if (chain !== undefined && chain.length >= this.#maxCompositionDepth) return this.#tooDeep(call, chain);
+
+      // The deadline: from here on it covers whatever the call waits for.
+      const lazy = entry.load !== undefined;
+      const timeoutMs = details.timeoutMs ?? (lazy ? undefined : entry.tool.timeoutMs) ?? this.#defaultTimeoutMs;
+      if (timeoutMs !== undefined) this.#arm(call, timeoutMs);
+      if (lazy) {
         // A lazy tool loads on its first call (its implementation and generated validators).
-        entry.load().then(
+        if (details.timeoutMs === undefined) call.armedAt = performance.now();
+        follow(
+          entry.load!(),
           (failure) => this.#afterLoad(call, failure),
           (error: unknown) => this.#internalError(call, error),
         );
@@ -367,15 +429,50 @@ export class ToolOrchestrator {
 
   #afterLoad(call: PendingCall, failure: ToolCallFailure | undefined): void {
     try {
-      if (failure !== undefined) return this.#failWith(call, failure);
       if (call.done) return;
+      if (failure !== undefined) return this.#failWith(call, failure);
       const entry = call.entry!;
+      if (call.armedAt !== -1) {
+        // The loaded tool's own timeout applies (the request set none), counted from the lookup.
+        const own = entry.tool.timeoutMs;
+        const elapsed = performance.now() - call.armedAt;
+        call.armedAt = -1;
+        if (own !== undefined) this.#arm(call, own, elapsed);
+        if (call.done) return; // loaded past its own deadline
+      }
       const attach = (entry.tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
       if (typeof attach === 'function') attach.call(entry.tool, this);
       this.#screen(call, entry);
     } catch (error) {
       this.#internalError(call, error);
     }
+  }
+
+  /** Starts (or restarts, `elapsed` ms into the call) the call's deadline; a controller gives the tool a signal that fires at it. */
+  #arm(call: PendingCall, timeoutMs: number, elapsed = 0): void {
+    if (!(timeoutMs > 0) || timeoutMs === Number.POSITIVE_INFINITY) return;
+    call.timeoutMs = timeoutMs;
+    call.controller ??= new AbortController();
+    if (call.timer !== undefined) clearTimeout(call.timer);
+    if (elapsed >= timeoutMs) return this.#stopCall(call, 'timeout');
+    call.timer = setTimeout(onCallTimeout, Math.min(timeoutMs - elapsed, MAX_TIMER_MS), call);
+  }
+
+  #tooDeep(call: PendingCall, chain: readonly string[]): void {
+    const name = call.toolName;
+    const cycleStart = chain.lastIndexOf(name); // the shortest cycle back to this tool
+    const path = [...chain, name];
+    const shown = path.length > 8 ? [...path.slice(0, 4), '…', ...path.slice(-3)] : path;
+    const why =
+      cycleStart === -1
+        ? 'shorten the chain or raise the maxCompositionDepth option'
+        : `composed tool '${name}' reaches itself through its steps (${[...chain.slice(cycleStart, cycleStart + 8), name].join(' → ')}); remove the cycle`;
+    this.#fail(
+      call,
+      'COMPOSITION_TOO_DEEP',
+      `Composed tools nest deeper than ${this.#maxCompositionDepth} levels (${shown.join(' → ')}): ${why}.`,
+      { limit: this.#maxCompositionDepth, chain: path.length > 64 ? path.slice(-64) : path },
+    );
   }
 
   /** Steps 3–4: already stopped, refusal. */
@@ -397,9 +494,11 @@ export class ToolOrchestrator {
       correlationId: call.correlationId,
       sessionData: details.sessionData,
       personaCapabilities: details.personaCapabilities,
-      signal,
+      signal: call.controller === undefined ? signal : call.controller.signal,
       callerTurn: details.callerTurn,
     };
+    const chain = details[CALL_CHAIN];
+    if (chain !== undefined) (call.context as ToolExecutionContext & { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN] = chain;
 
     // 4. Refusal.
     if (tool.refusal === undefined) return this.#checks(call, entry, undefined);
@@ -412,7 +511,8 @@ export class ToolOrchestrator {
       return this.#refusalThrew(call, error);
     }
     if (!pending) return this.#checks(call, entry, refusal as ToolExecutionResult | undefined);
-    Promise.resolve(refusal).then(
+    follow(
+      refusal,
       (answer) => {
         try {
           this.#checks(call, entry, answer);
@@ -425,7 +525,8 @@ export class ToolOrchestrator {
   }
 
   #refusalThrew(call: PendingCall, error: unknown): void {
-    this.#fail(call, 'TOOL_ERROR', `Tool '${call.entry!.tool.name}' threw in its refusal check: ${describeThrown(error)}`, undefined, error);
+    if (call.done) return;
+    this.#fail(call, 'TOOL_ERROR', `Tool '${call.toolName}' threw in its refusal check: ${describeThrown(error)}`, undefined, error);
   }
 
   /** Steps 4 (its answer) to 8: refused, permissions, budget, input, approval. */
@@ -434,8 +535,16 @@ export class ToolOrchestrator {
     const tool = entry.tool;
     const details = call.details!;
     if (refusal !== undefined && refusal !== null) {
-      const reason = typeof refusal.error === 'string' && refusal.error !== '' ? truncateText(refusal.error, 1000) : 'no reason given';
-      return this.#fail(call, 'REFUSED', `Tool '${tool.name}' refused the call: ${reason}`, withoutStack(refusal.details));
+      let reason: string;
+      let refusalDetails: Record<string, any> | undefined;
+      try {
+        const error: unknown = refusal.error;
+        reason = typeof error === 'string' && error !== '' ? truncateText(error, 1000) : 'no reason given';
+        refusalDetails = withoutStack(refusal.details);
+      } catch (error) {
+        return this.#refusalThrew(call, error); // a refusal that cannot be read
+      }
+      return this.#fail(call, 'REFUSED', `Tool '${call.toolName}' refused the call: ${reason}`, refusalDetails);
     }
 
     // 5. Permissions.
@@ -471,7 +580,8 @@ export class ToolOrchestrator {
         } catch (error) {
           return this.#approvalFailed(call, error);
         }
-        Promise.resolve(answer).then(
+        follow(
+          answer,
           (settled) => this.#afterApproval(call, entry, settled),
           (error: unknown) => this.#approvalFailed(call, error),
         );
@@ -485,14 +595,22 @@ export class ToolOrchestrator {
   }
 
   #approvalFailed(call: PendingCall, error: unknown): void {
-    this.#fail(call, 'APPROVAL_FAILED', `The approval gate failed for tool '${call.entry!.tool.name}': ${describeThrown(error)}`, undefined, error);
+    if (call.done) return;
+    this.#fail(call, 'APPROVAL_FAILED', `The approval gate failed for tool '${call.toolName}': ${describeThrown(error)}`, undefined, error);
   }
 
   #afterApproval(call: PendingCall, entry: RegisteredTool, answer: unknown): void {
+    if (call.done) return; // stopped while approval was pending: the tool never starts
+    let approved: boolean;
+    let reason: unknown;
     try {
-      if (call.done) return; // stopped while approval was pending: the tool never starts
-      if (!isApproved(answer)) {
-        const reason = (answer as { reason?: unknown } | null)?.reason;
+      approved = isApproved(answer);
+      if (!approved) reason = (answer as { reason?: unknown } | null)?.reason;
+    } catch (error) {
+      return this.#approvalFailed(call, error); // an answer that cannot be read
+    }
+    try {
+      if (!approved) {
         return this.#fail(
           call,
           'APPROVAL_REJECTED',
@@ -506,16 +624,9 @@ export class ToolOrchestrator {
     }
   }
 
-  /** Step 9, before the tool runs: the deadline and a slot when concurrency is limited. */
+  /** Step 9, before the tool runs: a slot when concurrency is limited (the deadline covers the wait). */
   #schedule(call: PendingCall, entry: RegisteredTool): void {
     const tool = entry.tool;
-    const timeoutMs = call.details!.timeoutMs ?? tool.timeoutMs ?? this.#defaultTimeoutMs;
-    if (timeoutMs !== undefined && timeoutMs > 0 && timeoutMs !== Number.POSITIVE_INFINITY) {
-      call.timeoutMs = timeoutMs;
-      call.controller = new AbortController();
-      call.context!.signal = call.controller.signal;
-      call.timer = setTimeout(onCallTimeout, Math.min(timeoutMs, MAX_TIMER_MS), call);
-    }
     if (this.#maxConcurrency !== undefined) {
       if (this.#running < this.#maxConcurrency) {
         this.#running++;
@@ -523,7 +634,7 @@ export class ToolOrchestrator {
       } else if (this.#queued >= this.#maxQueue) {
         return this.#fail(call, 'QUEUE_FULL', `Too many calls are waiting (${this.#queued}); tool '${tool.name}' was not called. Retry later.`);
       } else {
-        this.#waitForSlot(call).then(() => this.#execute(call, entry));
+        follow(this.#waitForSlot(call), () => this.#execute(call, entry), (error: unknown) => this.#internalError(call, error));
         return;
       }
     }
@@ -542,14 +653,16 @@ export class ToolOrchestrator {
       // `execute` threw, or answered something whose `then` cannot even be read.
       return this.#executeThrew(call, error);
     }
-    Promise.resolve(pending).then(
+    follow(
+      pending,
       (result) => this.#finishExecute(call, entry, result),
       (error: unknown) => this.#executeThrew(call, error),
     );
   }
 
   #executeThrew(call: PendingCall, error: unknown): void {
-    this.#fail(call, 'TOOL_ERROR', `Tool '${call.entry!.tool.name}' threw: ${describeThrown(error)}`, undefined, error);
+    if (call.done) return; // e.g. a tool rejecting with its signal's reason after the deadline answered
+    this.#fail(call, 'TOOL_ERROR', `Tool '${call.toolName}' threw: ${describeThrown(error)}`, undefined, error);
   }
 
   /** Steps 9 (the tool's answer) and 10: failure codes, output check, the result. */
@@ -562,8 +675,14 @@ export class ToolOrchestrator {
       }
       if (!result.success) {
         const error = typeof result.error === 'string' && result.error !== '' ? truncateText(result.error, 1000) : 'no error message';
-        if (tool instanceof ComposedTool && typeof result.details?.step === 'number') {
-          return this.#fail(call, 'STEP_FAILED', error, result.details);
+        if (tool instanceof ComposedTool) {
+          const details = result.details;
+          if (details?.code === 'COMPOSITION_TOO_DEEP') {
+            // The innermost call's answer, passed up unchanged (not wrapped in STEP_FAILED at every level).
+            const { code: _code, ...rest } = details;
+            return this.#fail(call, 'COMPOSITION_TOO_DEEP', error, rest);
+          }
+          if (typeof details?.step === 'number') return this.#fail(call, 'STEP_FAILED', error, details);
         }
         return this.#fail(call, 'TOOL_FAILED', `Tool '${tool.name}' failed: ${error}`, withoutStack(result.details));
       }
@@ -573,11 +692,13 @@ export class ToolOrchestrator {
       if (checked instanceof ToolCallFailure) return this.#failWith(call, checked);
       this.#finish(call, { toolCallId: call.toolCallId, toolName: call.toolName, output: checked.output ?? null, isError: false }, undefined, undefined);
     } catch (error) {
-      this.#internalError(call, error);
+      if (call.done) return;
+      this.#fail(call, 'TOOL_ERROR', `Tool '${call.toolName}' answered a result that cannot be read: ${describeThrown(error)}`, undefined, error);
     }
   }
 
   #internalError(call: PendingCall, error: unknown): void {
+    if (call.done) return;
     this.#fail(call, 'TOOL_ERROR', `Internal error while calling tool '${call.toolName}': ${describeThrown(error)}`, undefined, error);
   }
 
@@ -600,7 +721,13 @@ export class ToolOrchestrator {
     if (call.done) return;
     call.done = true;
     if (call.timer !== undefined) clearTimeout(call.timer);
-    if (call.signal !== undefined) call.signal.removeEventListener('abort', call);
+    if (call.signal !== undefined) {
+      try {
+        call.signal.removeEventListener('abort', call);
+      } catch {
+        // a signal-like object whose method throws: the call is answered anyway
+      }
+    }
     if (call.queued) {
       call.queued = false;
       this.#queued--;
@@ -637,7 +764,11 @@ export class ToolOrchestrator {
       abortReason = new DOMException(`Tool '${name}' timed out after ${call.timeoutMs} ms.`, 'TimeoutError');
     } else if (reason === 'caller') {
       this.#fail(call, 'ABORTED', `The call to tool '${name}' was aborted by the caller.`);
-      abortReason = call.signal?.reason;
+      try {
+        abortReason = call.signal?.reason;
+      } catch (error) {
+        abortReason = error;
+      }
     } else {
       this.#fail(call, 'ABORTED', `The call to tool '${name}' was aborted because the orchestrator shut down.`, { reason: 'shutdown' });
       abortReason = new DOMException('The orchestrator shut down.', 'AbortError');
@@ -698,36 +829,49 @@ export class ToolOrchestrator {
 
   /** Waits for a removed or replaced registration's calls, then shuts its tool down (errors collected). */
   #retire(entry: RegisteredTool): Promise<void> {
-    const retired = waitForIdle(entry).then(() => this.#shutdownTool(entry.tool));
+    const retired = waitForIdle(entry).then(() => this.#shutdownTool(entry));
     this.#retiring.add(retired);
     void retired.then(() => this.#retiring.delete(retired));
     return retired;
   }
 
-  async #shutdownTool(tool: ITool): Promise<void> {
-    if (this.#shutDownTools.has(tool)) return;
+  /** Calls the tool's `shutdown()` once; resolves when it settles (never rejects: a failure is collected). */
+  #shutdownTool(entry: RegisteredTool): Promise<void> {
+    const tool = entry.tool;
+    if (this.#shutDownTools.has(tool)) return Promise.resolve();
     this.#shutDownTools.add(tool);
-    if (typeof tool.shutdown !== 'function') return;
-    try {
-      await tool.shutdown();
-    } catch (error) {
-      this.#shutdownErrors.push({ toolName: tool.name, message: describeThrown(error), error });
-    }
+    const name = entry.name;
+    return new Promise<void>((resolve) => {
+      const settle = (failed: boolean, error?: unknown) => {
+        this.#pendingShutdowns.delete(tool);
+        if (failed) this.#shutdownErrors.push({ toolName: name, message: describeThrown(error), error });
+        resolve();
+      };
+      try {
+        const shutdown = tool.shutdown;
+        if (typeof shutdown !== 'function') return resolve();
+        this.#pendingShutdowns.set(tool, name);
+        follow(
+          shutdown.call(tool),
+          () => settle(false),
+          (error: unknown) => settle(true, error),
+        );
+      } catch (error) {
+        settle(true, error);
+      }
+    });
   }
 
   async #shutdownOnce(timeoutMs: number): Promise<ShutdownReport> {
     this.#closing = true;
+    const budget = Math.min(Math.max(Number.isNaN(timeoutMs) ? 0 : timeoutMs, 0), MAX_TIMER_MS);
+    const started = performance.now();
     let abortedCalls = 0;
     if (this.#callCount > 0) {
       const settled = new Promise<void>((resolve) => {
         this.#onAllSettled = resolve;
       });
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = new Promise<'deadline'>((resolve) => {
-        timer = setTimeout(resolve, Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS), 'deadline');
-      });
-      const outcome = await Promise.race([settled, deadline]);
-      clearTimeout(timer);
+      const outcome = await raceDeadline(settled, budget);
       if (outcome === 'deadline') {
         const pending: PendingCall[] = [];
         for (let call = this.#firstCall; call !== undefined; call = call.next) pending.push(call);
@@ -739,10 +883,27 @@ export class ToolOrchestrator {
       }
       this.#onAllSettled = undefined;
     }
-    await Promise.all([...this.#retiring]);
     const entries = this.#executor.registry.values();
     this.#executor.registry.clear();
-    await Promise.all(entries.map((entry) => this.#shutdownTool(entry.tool)));
-    return { abortedCalls, errors: [...this.#shutdownErrors] };
+    const shutdowns = Promise.all([...this.#retiring, ...entries.map((entry) => this.#shutdownTool(entry))]);
+    // The tools get what is left of the deadline (at least one turn of the event loop).
+    const outcome = await raceDeadline(shutdowns, Math.max(budget - (performance.now() - started), 0));
+    const errors = [...this.#shutdownErrors];
+    if (outcome === 'deadline') {
+      for (const name of this.#pendingShutdowns.values()) {
+        const message = `Tool '${name}' did not finish shutting down within the ${budget} ms deadline; it was left running.`;
+        errors.push({ toolName: name, message, error: new ToolsmithError('TIMEOUT', message) });
+      }
+    }
+    return { abortedCalls, errors };
   }
+}
+
+/** `work`'s value, or `'deadline'` when `ms` pass first (the timer is cleared either way). */
+function raceDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'deadline'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(resolve, ms, 'deadline');
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

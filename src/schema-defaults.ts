@@ -1,4 +1,5 @@
 import type { Ajv, ValidateFunction } from 'ajv';
+import { findIgnoredDefaults } from './schema-dialect.js';
 
 /**
  * A `default` that does not validate, without coercion, against the schema that carries it. Ajv
@@ -22,9 +23,9 @@ export interface DefaultMismatch {
   readonly noDefaultIdiom: boolean;
 }
 
-const MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', 'dependencies'] as const;
-const ONE_KEYWORDS = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'items'] as const;
-const LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'items'] as const;
+const MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies', 'dependentSchemas'] as const;
+const ONE_KEYWORDS = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'items', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'] as const;
+const LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'items', 'prefixItems'] as const;
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
@@ -78,6 +79,9 @@ function mismatch(entry: { pointer: string; value: unknown }, instancePath: stri
   return { pointer: entry.pointer, value: entry.value, instancePath, message, noDefaultIdiom: entry.value === null && instancePath === '' };
 }
 
+/** Numbers the documents the one-by-one check adds (and removes): deterministic, so generated code is byte-stable. */
+let fragmentChecks = 0;
+
 /**
  * Checks every `default` in `root` against its own schema with `ajv` (which must not coerce: the
  * one option set), in one compile: each default's schema, without the `default`, becomes a
@@ -87,20 +91,21 @@ function mismatch(entry: { pointer: string; value: unknown }, instancePath: stri
  */
 export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[] {
   const entries: { pointer: string; schema: Record<string, unknown>; value: unknown }[] = [];
-  // A `$ref` other than `#/definitions/…` would resolve against the wrapper, not the root.
+  // A `$ref` other than `#/definitions/…` (or `#/$defs/…`) would resolve against the wrapper, not the root.
   let otherRefs = false;
+  // A default Ajv never fills in (`findIgnoredDefaults`: at the root, inside anyOf, ...) cannot be filled in and rejected.
+  const ignored = new Set(findIgnoredDefaults(root).map((entry) => entry.pointer));
   walk(root, '', (node, pointer) => {
-    if (typeof node.$ref === 'string' && !node.$ref.startsWith('#/definitions/')) otherRefs = true;
-    if (!hasOwn(node, 'default')) return;
+    if (typeof node.$ref === 'string' && !node.$ref.startsWith('#/definitions/') && !node.$ref.startsWith('#/$defs/')) otherRefs = true;
+    if (!hasOwn(node, 'default') || ignored.has(pointer)) return;
     const schema: Record<string, unknown> = {};
     for (const key of Object.keys(node)) if (key !== 'default' && !(pointer === '' && (key === '$id' || key === '$schema'))) setOwn(schema, key, node[key]);
     entries.push({ pointer, schema, value: node.default });
   });
   if (entries.length === 0) return [];
-  const definitions = isRecord(root) && hasOwn(root, 'definitions') ? root.definitions : undefined;
   const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
   entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
-  if (definitions !== undefined) wrapper.definitions = definitions;
+  for (const container of ['definitions', '$defs']) if (isRecord(root) && hasOwn(root, container)) setOwn(wrapper, container, root[container]);
   let validate: ValidateFunction | undefined;
   if (!otherRefs) {
     try {
@@ -131,7 +136,7 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
     // Alone: the schema at its place in a copy of the root (so every local `$ref` resolves), as a fragment.
     const document = copy(root) as Record<string, unknown>;
     let single: ValidateFunction | undefined;
-    const key = `toolsmith-default-check:${Math.random().toString(36).slice(2)}`;
+    const key = `toolsmith-default-check:${fragmentChecks++}`;
     try {
       stripDefault(document, entry.pointer);
       ajv.addSchema(document, key);

@@ -3,6 +3,14 @@ import type { ToolExecutionContext } from './context.js';
 /** A JSON Schema object as tools carry it (draft-07). */
 export type JSONSchemaObject = Record<string, any>;
 
+/** MCP tool annotation hints a definition may state (`annotations` in the definition format). */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
 /** What a tool's `execute` (or `refusal`) answers; field names follow the AgentOS tool layer. */
 export interface ToolExecutionResult<TOutput = any> {
   success: boolean;
@@ -52,6 +60,8 @@ export interface ITool<TInput extends Record<string, any> = any, TOutput = any> 
   readonly category?: string;
   readonly version?: string;
   readonly hasSideEffects?: boolean;
+  /** toolsmith: the MCP annotation hints the definition states (the rest follow from `hasSideEffects`). */
+  readonly annotations?: ToolAnnotations;
   /** toolsmith: generated validators; when absent the executor compiles `inputSchema` once at registration. */
   readonly validators?: ToolValidators<TInput, TOutput>;
   /** toolsmith: per-tool timeout in milliseconds (a call's own `timeoutMs` wins). */

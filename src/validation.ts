@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Ajv } from 'ajv';
 import { AJV_OPTIONS, ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from './ajv-options.js';
 import { ToolsmithError, describeThrown, truncateText } from './errors.js';
+import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './schema-dialect.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './schema-defaults.js';
 import { coerceWhereNeeded } from './validator-runtime.js';
 import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './tool.js';
@@ -13,10 +14,11 @@ import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './tool
  */
 const requireCommonJs = createRequire(import.meta.url);
 
-function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv) => Ajv } {
-  const ajvModule = requireCommonJs('ajv') as { Ajv: typeof Ajv };
+function loadAjv(dialect: SchemaDialect): { Ajv: typeof Ajv; addFormats: (ajv: Ajv) => Ajv } {
+  // Ajv's 2020-12 class is its own module (a `$schema` of 2020-12 picks it).
+  const ajvModule = (dialect === '2020-12' ? requireCommonJs('ajv/dist/2020') : requireCommonJs('ajv')) as { Ajv?: typeof Ajv; Ajv2020?: typeof Ajv };
   const formatsModule = requireCommonJs('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
-  return { Ajv: ajvModule.Ajv, addFormats: formatsModule.default ?? formatsModule };
+  return { Ajv: (dialect === '2020-12' ? ajvModule.Ajv2020 : ajvModule.Ajv)!, addFormats: formatsModule.default ?? formatsModule };
 }
 
 /** Most validation problems reported for one value; the rest are counted, not listed. */
@@ -25,13 +27,16 @@ export const MAX_VALIDATION_ISSUES = 100;
 /** Deepest nesting `copyJsonValue` accepts (also what stops it on a cyclic object). */
 export const MAX_COPY_DEPTH = 512;
 
-let sharedAjv: Ajv | undefined;
+const sharedAjv = new Map<SchemaDialect, Ajv>();
 
-/** A runtime Ajv with the one option set (`AJV_OPTIONS`), ajv-formats and the annotation keywords. */
-function createAjv(): Ajv {
-  // `logger: false`: the options decide what is an error; nothing is printed at run time.
-  const { Ajv, addFormats } = loadAjv();
-  const ajv = new Ajv({ ...AJV_OPTIONS, logger: false });
+/**
+ * A runtime Ajv (draft-07, or 2020-12) with the one option set (`AJV_OPTIONS`), ajv-formats and the
+ * annotation keywords. Strict mode goes through `lenientStrictLogger`, as in the generator: what the
+ * dialect ignores compiles (and nothing is printed), any other strict complaint throws.
+ */
+function createAjv(dialect: SchemaDialect): Ajv {
+  const { Ajv, addFormats } = loadAjv(dialect);
+  const ajv = new Ajv({ ...AJV_OPTIONS, strictSchema: 'log', logger: lenientStrictLogger(dialect) });
   addFormats(ajv);
   for (const keyword of ANNOTATION_KEYWORDS) {
     try {
@@ -56,23 +61,39 @@ function allowExtensionKeywords(ajv: Ajv, schema: unknown, seen: Set<object> = n
       try {
         ajv.addKeyword(key);
       } catch {
-        // A name Ajv cannot take (e.g. `x-a.b`): compiling then reports the keyword as unknown.
+        // A name Ajv cannot take (e.g. `x-a.b`): `lenientStrictLogger` lets it through as an extension.
       }
     }
     allowExtensionKeywords(ajv, (schema as Record<string, unknown>)[key], seen);
   }
 }
 
+/** Declares the formats a schema uses that the dialect ignores (unknown, and no near-typo of a known one) as always valid. */
+function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
+  for (const format of formatsIn(schema)) {
+    if (ajv.formats[format] === undefined && classifyFormat(format).kind === 'ignored') ajv.addFormat(format, true);
+  }
+}
+
 /**
- * Compiles a draft-07 schema once with runtime Ajv and the options the generator uses, into a
- * validator that fills defaults and coerces only where the value does not validate as sent
- * (`coerceWhereNeeded`). A `default: null` the schema does not allow is left out (never filled
- * in). Throws a `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile (unknown
- * keyword or format, unresolvable `$ref`, a `default` that breaks its own schema, ...).
+ * Compiles a draft-07 (or, by its `$schema`, 2020-12) schema once with runtime Ajv and the options
+ * the generator uses, into a validator that fills defaults and coerces only where the value does not
+ * validate as sent (`coerceWhereNeeded`). A `default: null` the schema does not allow is left out
+ * (never filled in). Throws a `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile
+ * (a near-typo keyword or format, unresolvable `$ref`, a `default` that breaks its own schema, ...).
  */
 export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): ValidateFunction<T> {
-  const ajv = (sharedAjv ??= createAjv());
+  const dialect = schemaDialect(schema);
+  if (dialect === undefined) {
+    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: unsupported $schema ${truncateText(JSON.stringify((schema as { $schema?: unknown }).$schema), 200)} (draft-07 and 2020-12 are supported).`);
+  }
+  let ajv = sharedAjv.get(dialect);
+  if (ajv === undefined) {
+    ajv = createAjv(dialect);
+    sharedAjv.set(dialect, ajv);
+  }
   allowExtensionKeywords(ajv, schema);
+  allowUnknownFormats(ajv, schema);
   const prepared = prepareValidatorSchema(ajv, schema);
   const wrong = prepared.mismatches.filter((entry) => !entry.noDefaultIdiom);
   if (wrong.length > 0) {
@@ -84,8 +105,9 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
   } catch (error) {
     // Another schema with the same `$id` was compiled before: this one gets an instance of its own.
     if (error instanceof Error && /already exists/.test(error.message)) {
-      const fresh = createAjv();
+      const fresh = createAjv(dialect);
       allowExtensionKeywords(fresh, schema);
+      allowUnknownFormats(fresh, schema);
       try {
         return coerceWhereNeeded(fresh.compile(prepared.schema)) as unknown as ValidateFunction<T>;
       } catch (retryError) {

@@ -192,8 +192,11 @@ function schemaRows(schema: unknown, link: RefLinker, withDescription = true): P
 const TARGET_LABELS: Readonly<Record<ManifestTarget, string>> = {
   openai: 'OpenAI (function calling)',
   'openai-strict': 'OpenAI (strict structured outputs)',
+  'openai-responses': 'OpenAI Responses (function tools)',
+  'openai-responses-strict': 'OpenAI Responses (strict)',
   anthropic: 'Anthropic',
-  gemini: 'Gemini',
+  gemini: 'Gemini (JSON Schema)',
+  'gemini-legacy': 'Gemini (legacy OpenAPI subset)',
   mcp: 'MCP',
 };
 
@@ -213,7 +216,7 @@ function typesPagePath(module: string): string {
 function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
   return (ref) => {
     const tokens = parseLocalRef(ref);
-    if (tokens === undefined || tokens.length !== 2 || tokens[0] !== 'definitions') return undefined;
+    if (tokens === undefined || tokens.length !== 2 || (tokens[0] !== 'definitions' && tokens[0] !== '$defs')) return undefined;
     const origin = tool.definitionOrigins[tokens[1]!];
     if (origin === undefined) return { text: tokens[1]!, href: `#${anchorOf(tokens[1]!)}` };
     if (origin.kind === 'shared') {
@@ -229,7 +232,7 @@ function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   for (const shared of project.shared) for (const type of shared.types ?? []) moduleOf.set(type.typeName, shared.module);
   return (ref) => {
     const tokens = parseLocalRef(ref);
-    if (tokens === undefined || tokens.length !== 2 || tokens[0] !== 'definitions') return undefined;
+    if (tokens === undefined || tokens.length !== 2 || (tokens[0] !== 'definitions' && tokens[0] !== '$defs')) return undefined;
     const typeName = tokens[1]!;
     const module = moduleOf.get(typeName);
     if (module === undefined) return undefined;
@@ -245,7 +248,7 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
     .filter((key) => tool.definitionOrigins[key]!.kind === 'local')
     .sort(compareStrings)
     .map((key) => {
-      const schema = (tool.inputSchema.definitions?.[key] ?? tool.outputSchema?.definitions?.[key]) as unknown;
+      const schema = [tool.inputSchema, tool.outputSchema].flatMap((root) => [root?.definitions, (root as { $defs?: Record<string, unknown> } | undefined)?.$defs]).find((container) => container !== undefined && Object.prototype.hasOwnProperty.call(container, key))?.[key] as unknown;
       const typeName = tool.definitionOrigins[key]!.typeName;
       return {
         name: escapeMarkdown(typeName),

@@ -88,6 +88,7 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
     if (tool.category !== undefined) entry.category = tool.category;
     if (tool.version !== undefined) entry.version = tool.version;
     entry.hasSideEffects = tool.hasSideEffects;
+    if (tool.annotations !== undefined) entry.annotations = tool.annotations;
     if (tool.timeoutMs !== undefined) entry.timeoutMs = tool.timeoutMs;
     Object.defineProperty(catalog, tool.name, { value: entry, enumerable: true, writable: true, configurable: true });
   }

@@ -26,6 +26,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
   const composed = tool.steps !== undefined;
   const runtimeNames = ['deepFreeze', 'type ITool', 'type JSONSchemaObject', 'type ToolExecutionContext', 'type ToolExecutionResult'];
   if (composed) runtimeNames.splice(0, runtimeNames.length, 'ComposedTool', 'deepFreeze', 'type ComposedStep', 'type JSONSchemaObject');
+  else if (tool.annotations !== undefined) runtimeNames.push('type ToolAnnotations');
   statements.push(
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: runtimeSpecifier(path, ctx.runtimeImport), namedImports: runtimeNames.sort(byName) },
     {
@@ -80,6 +81,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     ...(tool.category !== undefined ? [property('category', 'string', stringLiteral(tool.category))] : []),
     ...(tool.version !== undefined ? [property('version', 'string', stringLiteral(tool.version))] : []),
     property('hasSideEffects', 'boolean', String(tool.hasSideEffects)),
+    ...(tool.annotations !== undefined && !composed ? [property('annotations', 'ToolAnnotations', `deepFreeze(${toLiteral(tool.annotations)})`, 'MCP annotation hints from the definition.')] : []),
     ...(tool.timeoutMs !== undefined ? [property('timeoutMs', 'number', String(tool.timeoutMs))] : []),
     property(
       'validators',

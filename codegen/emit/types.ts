@@ -2,7 +2,8 @@ import { compile, type Options } from 'json-schema-to-typescript';
 import type { JSONSchema7 } from 'json-schema';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
 import { compareStrings, relativeImport } from '../naming.js';
-import { hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
+import { DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
+import { schemaDialect } from '../../src/schema-dialect.js';
 import { banner } from './banner.js';
 
 /** json-schema-to-typescript, configured to avoid its known traps (see ARCHITECTURE.md). */
@@ -37,16 +38,21 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
     return origin?.typeName;
   };
   const emitRoot = async (schema: JSONSchema7, typeName: string) => {
-    declarations.push(await compileType(prepare(stripDefinitions(schema), typeName, localTypeName, used), typeName));
-    const definitions = isObject(schema.definitions) ? schema.definitions : {};
+    declarations.push(await compileType(prepare(stripDefinitions(schema), typeName, localTypeName, used, tuples2020), typeName));
+    const definitions: Record<string, unknown> = {};
+    for (const container of DEFINITION_CONTAINERS) {
+      const entries = (schema as Record<string, unknown>)[container];
+      if (hasOwn(schema, container) && isObject(entries)) for (const key of Object.keys(entries)) setOwn(definitions, key, entries[key]);
+    }
     for (const key of Object.keys(definitions)) {
       const origin = tool.definitionOrigins[key];
       if (!origin || origin.kind !== 'local' || emitted.has(origin.typeName)) continue;
       emitted.add(origin.typeName);
-      declarations.push(await compileType(prepare(definitions[key] as JSONSchema7, typeName, localTypeName, used), origin.typeName));
+      declarations.push(await compileType(prepare(definitions[key] as JSONSchema7, typeName, localTypeName, used, tuples2020), origin.typeName));
     }
   };
   const emitted = new Set<string>();
+  const tuples2020 = schemaDialect(tool.inputSchema) === '2020-12';
   await emitRoot(tool.inputSchema, tool.names.inputType);
   if (tool.outputSchema) await emitRoot(tool.outputSchema, tool.names.outputType);
   else declarations.push(`/** \`${tool.name}\` declares no outputSchema, so its output is not checked. */\nexport type ${tool.names.outputType} = unknown;\n`);
@@ -61,7 +67,7 @@ export async function emitSharedTypes(shared: SharedSchemaModel, homes: TypeHome
   const own = new Set(shared.types.map((type) => type.typeName));
   const declarations: string[] = [];
   for (const { typeName, schema } of shared.types) {
-    declarations.push(await compileType(prepare(schema, typeName, (key) => key, used), typeName));
+    declarations.push(await compileType(prepare(schema, typeName, (key) => key, used, schemaDialect(shared.schema) === '2020-12'), typeName));
   }
   const content = [banner(shared.source, ctx), importsFor(path, used, homes, own), ...declarations].filter((part) => part !== '').join('\n');
   return { path, content, kind: 'generated' };
@@ -82,7 +88,7 @@ function importsFor(fromPath: string, used: Set<string>, homes: TypeHomes, local
 
 function stripDefinitions(schema: JSONSchema7): JSONSchema7 {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(schema)) if (key !== 'definitions') setOwn(out, key, (schema as Record<string, unknown>)[key]);
+  for (const key of Object.keys(schema)) if (key !== 'definitions' && key !== '$defs') setOwn(out, key, (schema as Record<string, unknown>)[key]);
   return out as JSONSchema7;
 }
 
@@ -91,20 +97,31 @@ function stripDefinitions(schema: JSONSchema7): JSONSchema7 {
  * our type (so names come from naming.ts, never `Foo1`, and shared types are imported), titles and
  * ids are dropped (they would rename types), `__proto__` keys get a stand-in.
  */
-function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: string) => string | undefined, used: Set<string>): JSONSchema7 {
+function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: string) => string | undefined, used: Set<string>, tuples2020 = false): JSONSchema7 {
   return mapSchema(schema, '', (node) => {
     const record = node as Record<string, unknown>;
-    const needsRewrite = hasOwn(record, '$ref') || hasOwn(record, 'title') || hasOwn(record, '$id') || hasOwn(record, '$schema') || (isObject(record.properties) && hasOwn(record.properties, '__proto__')) || (Array.isArray(record.required) && record.required.includes('__proto__'));
+    const needsRewrite = hasOwn(record, '$ref') || (tuples2020 && (hasOwn(record, 'prefixItems') || record.unevaluatedProperties === false)) || hasOwn(record, 'title') || hasOwn(record, '$id') || hasOwn(record, '$schema') || (isObject(record.properties) && hasOwn(record.properties, '__proto__')) || (Array.isArray(record.required) && record.required.includes('__proto__'));
     if (!needsRewrite) return undefined;
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(record)) {
       if (key === 'title' || key === '$id' || key === '$schema') continue;
       setOwn(out, key, record[key]);
     }
+    if (tuples2020 && record.unevaluatedProperties === false && !hasOwn(record, 'additionalProperties') && !['allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', '$ref'].some((keyword) => hasOwn(record, keyword))) {
+      // Without composition, 2020-12's `unevaluatedProperties: false` closes the object as `additionalProperties: false` does.
+      setOwn(out, 'additionalProperties', false);
+    }
+    if (tuples2020 && Array.isArray(record.prefixItems)) {
+      // 2020-12 tuples in the draft-07 form json-schema-to-typescript reads: `prefixItems` → `items`, `items` → `additionalItems`.
+      delete out.prefixItems;
+      setOwn(out, 'items', record.prefixItems);
+      if (hasOwn(record, 'items')) setOwn(out, 'additionalItems', record.items);
+      else delete out.additionalItems;
+    }
     if (typeof record.$ref === 'string') {
       const ref = record.$ref;
       delete out.$ref;
-      const key = ref === '#' ? undefined : /^#\/definitions\/([^/]+)$/.exec(ref)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+      const key = ref === '#' ? undefined : /^#\/(?:definitions|\$defs)\/([^/]+)$/.exec(ref)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
       const typeName = ref === '#' ? rootTypeName : key === undefined ? undefined : typeNameOf(key);
       if (typeName === undefined) return { ...(out as JSONSchema7), tsType: 'unknown' } as JSONSchema7;
       used.add(typeName);
@@ -118,7 +135,7 @@ function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: st
       setOwn(out, 'properties', properties);
     }
     if (Array.isArray(record.required)) setOwn(out, 'required', record.required.map((key) => (key === '__proto__' ? PROTO_STAND_IN : key)));
-    return mapSchema(out as JSONSchema7, '', (child) => (child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used))) as JSONSchema7;
+    return mapSchema(out as JSONSchema7, '', (child) => (child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020))) as JSONSchema7;
   }) as JSONSchema7;
 }
 

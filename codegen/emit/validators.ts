@@ -1,5 +1,6 @@
 import type { JSONSchema7 } from 'json-schema';
-import { allowExtensionKeywords, createGeneratorAjv, standaloneCode } from '../ajv.js';
+import { schemaDialect } from '../../src/schema-dialect.js';
+import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { walkSchema } from '../schema-walk.js';
@@ -38,22 +39,27 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext): Generated
   ];
 }
 
-/** Adds one schema under `id` the way every generated validator is built (its `x-` keywords declared). */
-export function addValidatorSchema(ajv: ReturnType<typeof createGeneratorAjv>, schema: JSONSchema7 | boolean, id: string): void {
+/**
+ * Adds one schema under `id` the way every generated validator is built: its `x-` keywords
+ * declared, and with `unknownFormats` its formats that are no near-typo of a known one declared as
+ * always valid (the dialect ignores them; normalize has warned about them).
+ */
+export function addValidatorSchema(ajv: ReturnType<typeof createGeneratorAjv>, schema: JSONSchema7 | boolean, id: string, options: { unknownFormats?: boolean } = {}): void {
   const keywords = new Set<string>();
   walkSchema(schema, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
   allowExtensionKeywords(ajv, keywords);
+  if (options.unknownFormats) allowUnknownFormats(ajv, schema);
   ajv.addSchema(schema as object | boolean, id);
 }
 
 /** Ajv's standalone code of a tool's validators, for a model that does not carry it already. */
 function compileStandalone(tool: ToolModel): string {
   // The schema was checked against draft-07 in normalize; Ajv's own meta-schema pass is skipped.
-  const ajv = createGeneratorAjv({ code: true, overrides: { validateSchema: false } });
+  const ajv = createGeneratorAjv({ code: true, overrides: { validateSchema: false }, dialect: schemaDialect(tool.inputSchema) ?? 'draft-07' });
   const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
-  addValidatorSchema(ajv, prepareValidatorSchema(ajv, tool.inputSchema).schema, 'input');
+  addValidatorSchema(ajv, prepareValidatorSchema(ajv, tool.inputSchema).schema, 'input', { unknownFormats: true });
   if (tool.outputSchema) {
-    addValidatorSchema(ajv, prepareValidatorSchema(ajv, tool.outputSchema).schema, 'output');
+    addValidatorSchema(ajv, prepareValidatorSchema(ajv, tool.outputSchema).schema, 'output', { unknownFormats: true });
     exports[tool.names.outputValidator] = 'output';
   }
   return standaloneCode(ajv, exports);

@@ -5,6 +5,7 @@
 import {
   type ITool,
   type JSONSchemaObject,
+  type ToolAnnotations,
   type ToolExecutionContext,
   type ToolExecutionResult,
   deepFreeze,
@@ -67,6 +68,10 @@ export abstract class CalculatorToolBase implements ITool<CalculatorInput, Calcu
   readonly category: string = 'utility';
   readonly version: string = '1.0.0';
   readonly hasSideEffects: boolean = false;
+  /** MCP annotation hints from the definition. */
+  readonly annotations: ToolAnnotations = deepFreeze({
+    openWorldHint: false,
+  });
   /** The generated standalone validators: no schema is compiled at run time. */
   readonly validators = Object.freeze({ input: validateCalculatorInput, output: validateCalculatorOutput });
 

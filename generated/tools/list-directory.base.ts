@@ -35,22 +35,46 @@ export const listDirectoryInputSchema: JSONSchemaObject = deepFreeze({
       enum: ['all', 'files', 'directories'],
       default: 'all',
     },
+    maxEntries: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10000,
+      default: 1000,
+      description: "List at most this many entries (breadth-first: a folder's own entries before its subfolders').",
+    },
+    maxBytes: {
+      type: 'integer',
+      minimum: 1024,
+      maximum: 1048576,
+      default: 65536,
+      description: "Keep the listing's JSON within this many bytes.",
+    },
   },
 });
 /** The output schema of `list_directory`, bundled (every `$ref` local) and frozen. */
 export const listDirectoryOutputSchema: JSONSchemaObject = deepFreeze({
   type: 'object',
-  required: ['root'],
+  required: ['root', 'truncated', 'omitted'],
   additionalProperties: false,
   properties: {
     root: {
       $ref: '#/definitions/entry',
     },
+    truncated: {
+      type: 'boolean',
+      description: 'True when a cap (maxEntries, maxBytes) left entries out.',
+    },
+    omitted: {
+      type: 'integer',
+      minimum: 0,
+      description: 'How many entries, down to the depth, were left out by the caps.',
+    },
   },
   definitions: {
     entry: {
       type: 'object',
-      description: 'A file or folder; folders carry their children.',
+      description:
+        'A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).',
       required: ['name', 'path', 'type'],
       additionalProperties: false,
       properties: {
@@ -82,7 +106,7 @@ export const listDirectoryOutputSchema: JSONSchemaObject = deepFreeze({
 });
 
 /**
- * Lists a folder under the tool's root folder as a tree, down to a depth. Paths are relative to the root; `..` segments and absolute paths are refused.
+ * Lists a folder under the tool's root folder as a tree, down to a depth. Paths are relative to the root; `..` segments and absolute paths are refused. The listing is capped (maxEntries, maxBytes): entries are kept breadth-first, and `truncated`/`omitted` say how many were left out.
  *
  * Generated base of the tool `list_directory` (schemas/files/list_directory.tool.json). Extend it and implement `execute`.
  */
@@ -91,7 +115,7 @@ export abstract class ListDirectoryToolBase implements ITool<ListDirectoryInput,
   readonly name = 'list_directory' as const;
   readonly displayName: string = 'List Directory';
   readonly description: string =
-    "Lists a folder under the tool's root folder as a tree, down to a depth. Paths are relative to the root; `..` segments and absolute paths are refused.";
+    "Lists a folder under the tool's root folder as a tree, down to a depth. Paths are relative to the root; `..` segments and absolute paths are refused. The listing is capped (maxEntries, maxBytes): entries are kept breadth-first, and `truncated`/`omitted` say how many were left out.";
   readonly inputSchema: JSONSchemaObject = listDirectoryInputSchema;
   readonly outputSchema: JSONSchemaObject = listDirectoryOutputSchema;
   /** Capabilities the calling persona must hold (exact strings). */

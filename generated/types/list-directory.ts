@@ -13,14 +13,30 @@ export interface ListDirectoryInput {
    */
   depth?: number;
   include?: 'all' | 'files' | 'directories';
+  /**
+   * List at most this many entries (breadth-first: a folder's own entries before its subfolders').
+   */
+  maxEntries?: number;
+  /**
+   * Keep the listing's JSON within this many bytes.
+   */
+  maxBytes?: number;
 }
 
 export interface ListDirectoryOutput {
   root: ListDirectoryEntry;
+  /**
+   * True when a cap (maxEntries, maxBytes) left entries out.
+   */
+  truncated: boolean;
+  /**
+   * How many entries, down to the depth, were left out by the caps.
+   */
+  omitted: number;
 }
 
 /**
- * A file or folder; folders carry their children.
+ * A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).
  */
 export interface ListDirectoryEntry {
   name: string;

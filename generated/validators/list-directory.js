@@ -5,7 +5,7 @@
 import { validatorRuntime } from "../../src/index.js";
 
 export const validateListDirectoryInput = validatorRuntime.coerceWhereNeeded(validate1);
-const schema1 = {"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","maxLength":1024,"default":".","description":"The folder, relative to the root."},"depth":{"type":"integer","minimum":1,"maximum":5,"default":2,"description":"How many levels below the folder to list."},"include":{"type":"string","enum":["all","files","directories"],"default":"all"}}};
+const schema1 = {"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","maxLength":1024,"default":".","description":"The folder, relative to the root."},"depth":{"type":"integer","minimum":1,"maximum":5,"default":2,"description":"How many levels below the folder to list."},"include":{"type":"string","enum":["all","files","directories"],"default":"all"},"maxEntries":{"type":"integer","minimum":1,"maximum":10000,"default":1000,"description":"List at most this many entries (breadth-first: a folder's own entries before its subfolders')."},"maxBytes":{"type":"integer","minimum":1024,"maximum":1048576,"default":65536,"description":"Keep the listing's JSON within this many bytes."}}};
 const func1 = validatorRuntime.ucs2length;
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -21,8 +21,14 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     if(data.include === undefined){
       data.include = "all";
     }
+    if(data.maxEntries === undefined){
+      data.maxEntries = 1000;
+    }
+    if(data.maxBytes === undefined){
+      data.maxBytes = 65536;
+    }
     for(const key0 of Object.keys(data)){
-      if(!(((key0 === "path") || (key0 === "depth")) || (key0 === "include"))){
+      if(!(((((key0 === "path") || (key0 === "depth")) || (key0 === "include")) || (key0 === "maxEntries")) || (key0 === "maxBytes"))){
         const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err0];
@@ -110,14 +116,80 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
+    let data3 = data.maxEntries;
+    if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+      const err8 = {instancePath:instancePath+"/maxEntries",schemaPath:"#/properties/maxEntries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        vErrors.push(err8);
+      }
+      errors++;
+    }
+    if((typeof data3 == "number") && (isFinite(data3))){
+      if(data3 > 10000 || isNaN(data3)){
+        const err9 = {instancePath:instancePath+"/maxEntries",schemaPath:"#/properties/maxEntries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if(data3 < 1 || isNaN(data3)){
+        const err10 = {instancePath:instancePath+"/maxEntries",schemaPath:"#/properties/maxEntries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    let data4 = data.maxBytes;
+    if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+      const err11 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        vErrors.push(err11);
+      }
+      errors++;
+    }
+    if((typeof data4 == "number") && (isFinite(data4))){
+      if(data4 > 1048576 || isNaN(data4)){
+        const err12 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1048576},message:"must be <= 1048576"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if(data4 < 1024 || isNaN(data4)){
+        const err13 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
   }
   else {
-    const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
     if(vErrors === null){
-      vErrors = [err8];
+      vErrors = [err14];
     }
     else {
-      vErrors.push(err8);
+      vErrors.push(err14);
     }
     errors++;
   }
@@ -126,9 +198,9 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 }
 
 export const validateListDirectoryOutput = validatorRuntime.coerceWhereNeeded(validate2);
-const schema2 = {"type":"object","required":["root"],"additionalProperties":false,"properties":{"root":{"$ref":"#/definitions/entry"}},"definitions":{"entry":{"type":"object","description":"A file or folder; folders carry their children.","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}}}};
+const schema2 = {"type":"object","required":["root","truncated","omitted"],"additionalProperties":false,"properties":{"root":{"$ref":"#/definitions/entry"},"truncated":{"type":"boolean","description":"True when a cap (maxEntries, maxBytes) left entries out."},"omitted":{"type":"integer","minimum":0,"description":"How many entries, down to the depth, were left out by the caps."}},"definitions":{"entry":{"type":"object","description":"A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}}}};
 const func0 = Object.prototype.hasOwnProperty;
-const schema3 = {"type":"object","description":"A file or folder; folders carry their children.","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}};
+const schema3 = {"type":"object","description":"A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}};
 const wrapper0 = {validate: validate3};
 
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -300,14 +372,34 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
+    if((data.truncated === undefined) || (!(func0.call(data, "truncated")))){
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if((data.omitted === undefined) || (!(func0.call(data, "omitted")))){
+      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "omitted"},message:"must have required property '"+"omitted"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
     for(const key0 of Object.keys(data)){
-      if(!(key0 === "root")){
-        const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!(((key0 === "root") || (key0 === "truncated")) || (key0 === "omitted"))){
+        const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
-          vErrors = [err1];
+          vErrors = [err3];
         }
         else {
-          vErrors.push(err1);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -318,14 +410,51 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors = vErrors.length;
       }
     }
+    if(data.truncated !== undefined && func0.call(data, "truncated")){
+      if(typeof data.truncated !== "boolean"){
+        const err4 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if(data.omitted !== undefined && func0.call(data, "omitted")){
+      let data2 = data.omitted;
+      if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+        const err5 = {instancePath:instancePath+"/omitted",schemaPath:"#/properties/omitted/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if((typeof data2 == "number") && (isFinite(data2))){
+        if(data2 < 0 || isNaN(data2)){
+          const err6 = {instancePath:instancePath+"/omitted",schemaPath:"#/properties/omitted/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+          if(vErrors === null){
+            vErrors = [err6];
+          }
+          else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
+    }
   }
   else {
-    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
     if(vErrors === null){
-      vErrors = [err2];
+      vErrors = [err7];
     }
     else {
-      vErrors.push(err2);
+      vErrors.push(err7);
     }
     errors++;
   }

@@ -2,7 +2,8 @@
  * Implementation of the tool `list_directory` (schemas/files/list_directory.tool.json).
  * Scaffolded once by toolsmith; yours to edit — generate never overwrites it.
  */
-import { readdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolExecutionContext, ToolExecutionResult } from '../index.js';
 import { ListDirectoryToolBase } from '../../generated/tools/list-directory.base.js';
@@ -10,7 +11,28 @@ import type { ListDirectoryEntry, ListDirectoryInput, ListDirectoryOutput } from
 import { defaultFilesRoot, pathRefusal, resolveInside } from './confine.js';
 import type { FileToolOptions } from './read-file.js';
 
-/** `list_directory`: a folder under the root as a tree, sorted by name, symbolic links skipped. */
+/** Defaults of the caps (the schema's `default`s; its `maximum`s bound what a caller may ask). */
+export const LIST_DIRECTORY_DEFAULTS = { depth: 2, maxEntries: 1000, maxBytes: 65536 } as const;
+
+/** `,"children":[]`: what a folder's entry grows by once it has a children array. */
+const CHILDREN_ARRAY_BYTES = Buffer.byteLength(',"children":[]');
+
+interface Folder {
+  /** The folder's entry in the output; undefined when it was left out (its entries are only counted). */
+  node: ListDirectoryEntry | undefined;
+  absolute: string;
+  relative: string;
+  /** Levels still to list below this folder, itself included. */
+  depth: number;
+}
+
+/**
+ * `list_directory`: a folder under the root as a tree, sorted by name, symbolic links skipped.
+ * The output is capped (`maxEntries` entries, `maxBytes` bytes of JSON): entries are kept in
+ * breadth-first order — the folder's own entries before their children's — until a cap is
+ * reached; `truncated` and `omitted` say how many were left out (the walk goes on counting them,
+ * without reading file sizes).
+ */
 export class ListDirectoryTool extends ListDirectoryToolBase {
   readonly root: string;
 
@@ -30,29 +52,73 @@ export class ListDirectoryTool extends ListDirectoryToolBase {
     if (!resolved.ok) return { success: false, error: resolved.reason };
     if (!(await stat(resolved.absolute)).isDirectory()) return { success: false, error: `"${args.path}" is not a folder` };
     const include = args.include ?? 'all';
-    const walk = async (absolute: string, relative: string, depth: number): Promise<ListDirectoryEntry[]> => {
+    const maxEntries = args.maxEntries ?? LIST_DIRECTORY_DEFAULTS.maxEntries;
+    const root: ListDirectoryEntry = { name: path.basename(resolved.absolute), path: resolved.relative, type: 'directory' };
+    // The root's entry with its children array and the largest `truncated`/`omitted` it can carry.
+    let bytes = byteLength({ root, truncated: false, omitted: Number.MAX_SAFE_INTEGER }) + CHILDREN_ARRAY_BYTES;
+    const budget = args.maxBytes ?? LIST_DIRECTORY_DEFAULTS.maxBytes;
+    let kept = 0;
+    let omitted = 0;
+    let full = false;
+    root.children = [];
+
+    const queue: Folder[] = [{ node: root, absolute: resolved.absolute, relative: resolved.relative, depth: args.depth ?? LIST_DIRECTORY_DEFAULTS.depth }];
+    for (let next = 0; next < queue.length; next++) {
       context.signal?.throwIfAborted();
-      const entries = (await readdir(absolute, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const out: ListDirectoryEntry[] = [];
-      for (const entry of entries) {
-        const childAbsolute = path.join(absolute, entry.name);
-        const childRelative = relative === '.' ? entry.name : `${relative}/${entry.name}`;
-        if (entry.isDirectory()) {
-          const node: ListDirectoryEntry = { name: entry.name, path: childRelative, type: 'directory' };
-          if (depth > 1) node.children = await walk(childAbsolute, childRelative, depth - 1);
-          if (include !== 'files') out.push(node);
-          else if (node.children) out.push(...flattenFiles(node.children));
-        } else if (entry.isFile() && include !== 'directories') {
-          out.push({ name: entry.name, path: childRelative, type: 'file', size: (await stat(childAbsolute)).size });
+      const folder = queue[next]!;
+      for (const entry of await listFolder(folder.absolute, resolved.realRoot, next === 0)) {
+        const isFolder = entry.isDirectory();
+        if (!isFolder && !(entry.isFile() && include !== 'directories')) continue;
+        const shown = !isFolder || include !== 'files';
+        const expand = isFolder && folder.depth > 1;
+        const childAbsolute = path.join(folder.absolute, entry.name);
+        const childRelative = folder.relative === '.' ? entry.name : `${folder.relative}/${entry.name}`;
+        let node: ListDirectoryEntry | undefined;
+        if (folder.node && !full) {
+          node = isFolder ? { name: entry.name, path: childRelative, type: 'directory' } : { name: entry.name, path: childRelative, type: 'file', size: (await lstat(childAbsolute)).size };
+          const cost = shown ? byteLength(node) + 1 + (expand && include !== 'files' ? CHILDREN_ARRAY_BYTES : 0) : 0;
+          if (shown && (kept >= maxEntries || bytes + cost > budget)) {
+            full = true;
+            node = undefined;
+          } else {
+            if (shown) kept++;
+            bytes += cost;
+            (folder.node.children ??= []).push(node);
+          }
         }
+        if (shown && !node) omitted++;
+        if (expand) queue.push({ node, absolute: childAbsolute, relative: childRelative, depth: folder.depth - 1 });
       }
-      return out;
-    };
-    const children = await walk(resolved.absolute, resolved.relative, args.depth ?? 2);
-    return { success: true, output: { root: { name: path.basename(resolved.absolute), path: resolved.relative, type: 'directory', children } } };
+      // Listed to the end: an empty folder shows `children: []` (a folder without `children` was not listed).
+      if (folder.node && !full) folder.node.children ??= [];
+    }
+    if (include === 'files') root.children = flattenFiles(root.children ?? []);
+    return { success: true, output: { root, truncated: omitted > 0, omitted } };
   }
 }
 
+/**
+ * The entries of a folder, sorted by name. A subfolder that now resolves outside the root (it was
+ * swapped for a symbolic link after its parent was read) or cannot be read (removed meanwhile,
+ * no permission) lists as empty; only the listed folder's own failure fails the call.
+ */
+async function listFolder(absolute: string, realRoot: string, isListedFolder: boolean): Promise<Dirent[]> {
+  try {
+    const real = await realpath(absolute);
+    const relative = path.relative(realRoot, real);
+    if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return [];
+    return (await readdir(real, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error) {
+    if (isListedFolder) throw error;
+    return [];
+  }
+}
+
+function byteLength(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+/** For `include: 'files'`: the files under `entries`, depth-first (a folder's files where the folder was). */
 function flattenFiles(entries: ListDirectoryEntry[]): ListDirectoryEntry[] {
   return entries.flatMap((entry) => (entry.type === 'file' ? [entry] : flattenFiles(entry.children ?? [])));
 }

@@ -18,12 +18,11 @@ export class MemoryReadTool extends MemoryReadToolBase {
   }
 
   async execute(args: MemoryReadInput, _context: ToolExecutionContext): Promise<ToolExecutionResult<MemoryReadOutput>> {
-    const entries = [...(await this.#store.readAll()).values()];
-    const query = args.query;
-    const matches = entries.filter((entry) =>
-      'key' in query ? entry.key === query.key : 'prefix' in query ? entry.key.startsWith(query.prefix) : (entry.tags ?? []).includes(query.tag),
-    );
-    matches.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.key < b.key ? -1 : 1));
-    return { success: true, output: { entries: matches.slice(0, args.limit ?? 20), total: matches.length } };
+    return { success: true, output: await this.#store.read(args.query, args.limit ?? 20) };
+  }
+
+  /** Closes the data folder's database connection (a later call opens it again). */
+  async shutdown(): Promise<void> {
+    await this.#store.close();
   }
 }

@@ -9,7 +9,7 @@ import { MemoryStore } from './memory-store.js';
 
 /** Options of the memory tools. */
 export interface MemoryToolOptions {
-  /** Where `memory.json` lives (default `$TOOLSMITH_DATA_DIR` or `.toolsmith-data`). */
+  /** The data folder holding `memory.sqlite` (default `$TOOLSMITH_DATA_DIR` or `.toolsmith-data`). */
   dataDir?: string;
   now?: () => Date;
 }
@@ -28,5 +28,10 @@ export class MemoryWriteTool extends MemoryWriteToolBase {
   async execute(args: MemoryWriteInput, _context: ToolExecutionContext): Promise<ToolExecutionResult<MemoryWriteOutput>> {
     const output = await this.#store.write({ key: args.key, value: args.value, tags: args.tags ?? [] }, this.#now());
     return { success: true, output };
+  }
+
+  /** Closes the data folder's database connection (a later call opens it again). */
+  async shutdown(): Promise<void> {
+    await this.#store.close();
   }
 }

@@ -2,12 +2,11 @@
  * Implementation of the tool `read_file` (schemas/files/read_file.tool.json).
  * Scaffolded once by toolsmith; yours to edit — generate never overwrites it.
  */
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolExecutionContext, ToolExecutionResult } from '../index.js';
 import { ReadFileToolBase } from '../../generated/tools/read-file.base.js';
 import type { ReadFileInput, ReadFileOutput } from '../../generated/types/read-file.js';
-import { defaultFilesRoot, pathRefusal, resolveInside } from './confine.js';
+import { defaultFilesRoot, openRegularFileInside, pathRefusal, resolveInside } from './confine.js';
 
 /** Options of the file tools. */
 export interface FileToolOptions {
@@ -15,7 +14,11 @@ export interface FileToolOptions {
   root?: string;
 }
 
-/** `read_file`: reads a file confined to a root folder. */
+/**
+ * `read_file`: reads a regular file confined to a root folder. The file is opened without blocking
+ * and without following a final symbolic link, then checked on its descriptor (a regular file,
+ * under the root), so a FIFO never holds a thread and a swapped path cannot redirect the read.
+ */
 export class ReadFileTool extends ReadFileToolBase {
   readonly root: string;
 
@@ -33,10 +36,10 @@ export class ReadFileTool extends ReadFileToolBase {
   async execute(args: ReadFileInput, _context: ToolExecutionContext): Promise<ToolExecutionResult<ReadFileOutput>> {
     const resolved = await resolveInside(this.root, args.path);
     if (!resolved.ok) return { success: false, error: resolved.reason, details: { path: args.path.slice(0, 200) } };
-    const handle = await open(resolved.absolute, 'r');
+    const opened = await openRegularFileInside(resolved.realRoot, resolved.absolute, args.path);
+    if (!opened.ok) return { success: false, error: opened.reason, details: { path: args.path.slice(0, 200) } };
+    const { handle, stats: stat } = opened;
     try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) return { success: false, error: `"${args.path}" is not a file` };
       const maxBytes = args.maxBytes ?? 65536;
       const buffer = Buffer.alloc(Math.min(maxBytes, stat.size));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);

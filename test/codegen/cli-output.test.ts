@@ -102,8 +102,10 @@ describe('the CLI in CI and at a terminal', () => {
     expect(shouldColor({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
     expect(shouldColor({ isTTY: true }, { NO_COLOR: '1', FORCE_COLOR: '1' })).toBe(false);
     const problem = { file: 'a.json', line: 1, column: 2, pointer: '/x', message: 'bad' };
-    expect(formatDiagnostic(problem, 'warning', false)).toBe('warning: a.json:1:2 /x: bad');
-    expect(formatDiagnostic(problem, 'warning', true)).toBe('\x1b[33mwarning:\x1b[0m \x1b[1ma.json:1:2\x1b[0m \x1b[2m/x\x1b[0m: bad');
+    const warning = { ...problem, severity: 'warning' as const };
+    expect(formatDiagnostic(warning, false)).toBe('a.json:1:2 /x: warning: bad');
+    expect(formatDiagnostic(warning, true)).toBe('\x1b[1ma.json:1:2\x1b[0m \x1b[2m/x\x1b[0m: \x1b[33mwarning:\x1b[0m bad');
+    expect(formatDiagnostic(problem, true)).toBe('\x1b[1ma.json:1:2\x1b[0m \x1b[2m/x\x1b[0m: \x1b[31mbad\x1b[0m');
     expect(clockTime(new Date(2026, 0, 2, 3, 4, 5))).toBe('03:04:05');
   });
 

@@ -58,7 +58,7 @@ describe('the CLI', () => {
       const ok = await cli(['generate', '--schemas', 'schemas', '--out', 'sdk'], project.root);
       expect(ok.code).toBe(0);
       const files = Object.keys(project.snapshot('sdk'));
-      expect(files.filter((file) => file.startsWith('manifests/')).sort()).toEqual(['manifests/loss-report.json', 'manifests/loss-report.md', 'manifests/mcp.json', 'manifests/openai.json']);
+      expect(files.filter((file) => file.startsWith('manifests/')).sort()).toEqual(['manifests/loss-report.json', 'manifests/loss-report.md', 'manifests/mcp.json', 'manifests/mcp.ts', 'manifests/openai.json', 'manifests/openai.ts']);
       expect(ok.stdout).toMatch(/^toolsmith: 7 tools \(0 unchanged, skipped\), \d+ files written/);
       expect(ok.stderr).toBe('');
     } finally {

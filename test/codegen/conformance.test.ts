@@ -15,7 +15,7 @@
  *   must agree on every verdict, on the errors and on the value after coercion/defaults; a schema
  *   strict mode rejects must be rejected by both.
  *
- * The suite's `remotes/` are added to each Ajv under `http://localhost:1234/<path>` (the suite's
+ * The suite (vendored in test/fixtures/json-schema-test-suite, see its ORIGIN) and its `remotes/` are added to each Ajv under `http://localhost:1234/<path>` (the suite's
  * convention) before compiling. One standalone module per suite file (split only where two schemas
  * of a file declare the same `$id`).
  */
@@ -28,7 +28,7 @@ import { cloneJson } from '../../codegen/schema-walk.js';
 import { createAjvLikeGenerator, createModuleDir, importStandalone, type ModuleDir } from '../helpers/standalone.js';
 import { REPO } from '../helpers/temp-project.js';
 
-const SUITE = path.resolve(REPO, '../shared/json-schema-test-suite');
+const SUITE = path.join(REPO, 'test/fixtures/json-schema-test-suite');
 const TESTS = path.join(SUITE, 'tests/draft7');
 
 /**

@@ -2,14 +2,20 @@ import type { JSONSchema7 } from 'json-schema';
 import { describe, expect, it } from 'vitest';
 import { emitManifests, type ManifestTarget } from '../../codegen/emit/manifests/index.js';
 import type { ToolModel } from '../../codegen/model.js';
-import { MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp-tool.js';
+import { isMcpObjectSchema, MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp-tool.js';
 import type { ITool } from '../../src/tool.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
 
 type Json = Record<string, any>;
 
-function emit(tools: ToolModel[], targets?: ManifestTarget[]) {
-  return emitManifests(makeProject(tools), TEST_CONTEXT, targets === undefined ? {} : { targets });
+/**
+ * The targets these tests were written for; the policy `error`, so that what a target cannot take is a
+ * problem; descriptions left as written (manifests-targets.test.ts tests carrying losses into them).
+ */
+const CLASSIC: ManifestTarget[] = ['openai', 'openai-strict', 'anthropic', 'gemini-legacy', 'mcp'];
+
+function emit(tools: ToolModel[], targets: ManifestTarget[] = CLASSIC, unrepresentable: 'omit' | 'error' = 'error') {
+  return emitManifests(makeProject(tools), TEST_CONTEXT, { targets, unrepresentable, describeLosses: false });
 }
 
 function file(result: ReturnType<typeof emit>, path: string): any {
@@ -29,13 +35,13 @@ function losses(result: ReturnType<typeof emit>, target: ManifestTarget, name = 
 const openaiParameters = (result: ReturnType<typeof emit>): Json => file(result, 'manifests/openai.json')[0].function.parameters;
 const strictParameters = (result: ReturnType<typeof emit>): Json => file(result, 'manifests/openai-strict.json')[0].function.parameters;
 const anthropicSchema = (result: ReturnType<typeof emit>): Json => file(result, 'manifests/anthropic.json')[0].input_schema;
-const geminiParameters = (result: ReturnType<typeof emit>): Json | undefined => file(result, 'manifests/gemini.json').functionDeclarations[0]?.parameters;
+const geminiParameters = (result: ReturnType<typeof emit>): Json | undefined => file(result, 'manifests/gemini-legacy.json').functionDeclarations[0]?.parameters;
 
 describe('tool names', () => {
   it.each([
     ['web.search', ['anthropic', 'openai', 'openai-strict']],
-    ['9lives', ['gemini']],
-    ['a'.repeat(65), ['anthropic', 'gemini', 'openai', 'openai-strict']],
+    ['9lives', ['gemini-legacy']],
+    ['a'.repeat(65), ['anthropic', 'gemini-legacy', 'openai', 'openai-strict']],
     ['web-search_2', []],
   ])('%s breaks the patterns of %j', (name, failing) => {
     const result = emit([makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })]);
@@ -45,7 +51,7 @@ describe('tool names', () => {
       expect(problem).toMatchObject({ file: `schemas/${name}.tool.json`, line: 1, column: 1, pointer: '/name' });
       expect(problem.message).toContain(`Tool name '${name}'`);
       expect(problem.message).toMatch(/must match \^/);
-      expect(problem.hint).toBe('turn the target off in toolsmith.config.json (manifests.targets)');
+      expect(problem.hint).toMatch(/^turn [a-z-]+ off for this tool \(`"targets": \{ "[a-z-]+": false \}` in its definition\)/);
     }
   });
 
@@ -58,7 +64,7 @@ describe('tool names', () => {
         column: 1,
         pointer: '/name',
         message: "Tool name 'web.search' cannot be sent to openai: OpenAI function names must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, _ and -, at most 64).",
-        hint: 'turn the target off in toolsmith.config.json (manifests.targets)',
+        hint: 'turn openai off for this tool (`"targets": { "openai": false }` in its definition), or let generate leave it out of openai with a warning (`"manifests": { "unrepresentable": "omit" }` in toolsmith.config.json, the default)',
       },
     ]);
     expect(file(result, 'manifests/openai.json')).toEqual([]);
@@ -67,7 +73,7 @@ describe('tool names', () => {
   it('a target turned off reports no problem for it', () => {
     const result = emit([makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: {} } })], ['gemini', 'mcp']);
     expect(result.problems).toEqual([]);
-    expect(result.files.map((f) => f.path)).toEqual(['manifests/gemini.json', 'manifests/mcp.json', 'manifests/loss-report.json', 'manifests/loss-report.md']);
+    expect(result.files.map((f) => f.path)).toEqual(['manifests/gemini.json', 'manifests/gemini.ts', 'manifests/mcp.json', 'manifests/mcp.ts', 'manifests/loss-report.json', 'manifests/loss-report.md']);
   });
 });
 
@@ -242,19 +248,19 @@ describe('anthropic', () => {
   });
 });
 
-describe('gemini', () => {
+describe('gemini-legacy (the OpenAPI subset, opt-in)', () => {
   it('inlines $refs and removes definitions', () => {
     const result = emit([tool({ type: 'object', properties: { at: { $ref: '#/definitions/Point', description: 'where' } }, definitions: { Point: { type: 'object', properties: { x: { type: 'number' } } } } })]);
-    expect(geminiParameters(result)).toEqual({ type: 'object', properties: { at: { type: 'object', properties: { x: { type: 'number' } }, description: 'where' } } });
-    expect(losses(result, 'gemini')).toEqual([]);
+    expect(geminiParameters(result)).toEqual({ type: 'OBJECT', properties: { at: { type: 'OBJECT', properties: { x: { type: 'NUMBER' } }, description: 'where' } } });
+    expect(losses(result, 'gemini-legacy')).toEqual([]);
   });
 
   it('refuses recursion', () => {
-    const result = emit([tool({ type: 'object', properties: { tree: { $ref: '#/definitions/Node' } }, definitions: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/Node' } } } } } })], ['gemini']);
+    const result = emit([tool({ type: 'object', properties: { tree: { $ref: '#/definitions/Node' } }, definitions: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/Node' } } } } } })], ['gemini-legacy']);
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]).toMatchObject({ pointer: '/inputSchema/definitions/Node/properties/kids/items' });
-    expect(result.problems[0]!.message).toContain("Tool 'probe' cannot be sent to gemini: its schema is recursive");
-    expect(file(result, 'manifests/gemini.json')).toEqual({ functionDeclarations: [] });
+    expect(result.problems[0]!.message).toContain("Tool 'probe' cannot be sent to gemini-legacy: its schema is recursive");
+    expect(file(result, 'manifests/gemini-legacy.json')).toEqual({ functionDeclarations: [] });
   });
 
   it('keeps only the formats Gemini takes, per type', () => {
@@ -264,7 +270,7 @@ describe('gemini', () => {
     expect(properties.b.format).toBeUndefined();
     expect(properties.c.format).toBe('int64');
     expect(properties.d.format).toBeUndefined();
-    expect(losses(result, 'gemini')).toEqual(['dropped format /inputSchema/properties/b', 'dropped format /inputSchema/properties/d']);
+    expect(losses(result, 'gemini-legacy')).toEqual(['dropped format /inputSchema/properties/b', 'dropped format /inputSchema/properties/d']);
   });
 
   it('rewrites oneOf, null types and string consts; drops what the OpenAPI subset lacks', () => {
@@ -281,15 +287,15 @@ describe('gemini', () => {
       }),
     ]);
     expect(geminiParameters(result)).toEqual({
-      type: 'object',
+      type: 'OBJECT',
       properties: {
-        pick: { nullable: true, anyOf: [{ type: 'string' }] },
-        maybe: { type: 'string', nullable: true, maxLength: 3 },
+        pick: { nullable: true, anyOf: [{ type: 'STRING' }] },
+        maybe: { type: 'STRING', nullable: true, maxLength: '3' },
         fixed: { enum: ['x'] },
-        level: { type: 'integer' },
+        level: { type: 'INTEGER' },
       },
     });
-    expect(losses(result, 'gemini')).toEqual([
+    expect(losses(result, 'gemini-legacy')).toEqual([
       'dropped additionalProperties /inputSchema',
       'dropped default /inputSchema/properties/level',
       'dropped enum /inputSchema/properties/level',
@@ -300,20 +306,20 @@ describe('gemini', () => {
 
   it('leaves parameters out for a tool without properties and refuses an empty nested object', () => {
     const none = emit([tool({ type: 'object' })]);
-    expect(file(none, 'manifests/gemini.json')).toEqual({ functionDeclarations: [{ name: 'probe', description: 'The probe tool.' }] });
-    const empty = emit([tool({ type: 'object', properties: { meta: { type: 'object' } } })], ['gemini']);
+    expect(file(none, 'manifests/gemini-legacy.json')).toEqual({ functionDeclarations: [{ name: 'probe', description: 'The probe tool.' }] });
+    const empty = emit([tool({ type: 'object', properties: { meta: { type: 'object' } } })], ['gemini-legacy']);
     expect(empty.problems.map((problem) => problem.pointer)).toEqual(['/inputSchema/properties/meta']);
   });
 
   it('accepts dots and colons in names', () => {
-    expect(emit([makeTool({ name: 'ns:web.search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })], ['gemini']).problems).toEqual([]);
+    expect(emit([makeTool({ name: 'ns:web.search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })], ['gemini-legacy']).problems).toEqual([]);
   });
 });
 
 describe('mcp', () => {
   const output: JSONSchema7 = { type: 'object', properties: { ok: { type: 'boolean' } } };
 
-  it('stamps $schema draft-07 on every schema and derives annotations', () => {
+  it('stamps $schema 2020-12 on every schema and derives annotations', () => {
     const result = emit([tool({ $schema: 'http://json-schema.org/draft-07/schema', type: 'object', properties: {} }, { outputSchema: output, displayName: 'Probe It' })]);
     expect(file(result, 'manifests/mcp.json')).toEqual({
       tools: [
@@ -323,7 +329,7 @@ describe('mcp', () => {
           description: 'The probe tool.',
           inputSchema: { $schema: MCP_SCHEMA_DIALECT, type: 'object', properties: {} },
           outputSchema: { $schema: MCP_SCHEMA_DIALECT, ...output },
-          annotations: { title: 'Probe It', readOnlyHint: true, destructiveHint: false },
+          annotations: { title: 'Probe It', readOnlyHint: true, destructiveHint: false, idempotentHint: true },
         },
       ],
     });
@@ -332,6 +338,47 @@ describe('mcp', () => {
   it('a tool with side effects is not read-only and keeps the destructive default', () => {
     const result = emit([tool({ type: 'object', properties: {} }, { hasSideEffects: true })]);
     expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: false });
+  });
+
+  it('translates every schema to 2020-12: $defs, prefixItems, dependentRequired, refs repointed', () => {
+    const result = emit([
+      tool(
+        { type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }, { $ref: '#/definitions/N' }], additionalItems: false }, a: { type: 'string' } }, dependencies: { a: ['pair'] }, definitions: { N: { type: 'number' } } },
+        { outputSchema: { type: 'object', properties: { n: { $ref: '#/definitions/N', description: 'a number' } }, definitions: { N: { type: 'number' } } } },
+      ),
+    ]);
+    const [entry] = file(result, 'manifests/mcp.json').tools;
+    expect(entry.inputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/$defs/N' }], items: false }, a: { type: 'string' } },
+      dependentRequired: { a: ['pair'] },
+      $defs: { N: { type: 'number' } },
+    });
+    expect(entry.outputSchema).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { n: { $ref: '#/$defs/N', description: 'a number' } }, $defs: { N: { type: 'number' } } });
+    expect(losses(result, 'mcp')).toEqual([]);
+  });
+
+  it('keeps an output schema whose root is a $ref to an object schema (a shared type as output)', () => {
+    const outputSchema = { $ref: '#/definitions/Entry', definitions: { Entry: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } } } } as JSONSchema7;
+    const result = emit([tool({ type: 'object', properties: {} }, { outputSchema })]);
+    expect(file(result, 'manifests/mcp.json').tools[0].outputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $ref: '#/$defs/Entry',
+      $defs: { Entry: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } } },
+    });
+    expect(losses(result, 'mcp')).toEqual([]);
+    expect(isMcpObjectSchema(outputSchema)).toBe(true);
+    expect(isMcpObjectSchema({ $ref: '#/definitions/L', definitions: { L: { type: 'array' } } })).toBe(false);
+    expect(isMcpObjectSchema({ $ref: '#/definitions/L', definitions: { L: { $ref: '#/definitions/L' } } })).toBe(false);
+  });
+
+  it('takes the annotations a definition states and completes the rest', () => {
+    const result = emit([tool({ type: 'object', properties: {} }, { hasSideEffects: true, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true } })]);
+    expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    const readOnly = emit([tool({ type: 'object', properties: {} }, { annotations: { openWorldHint: false } })]);
+    expect(file(readOnly, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
   });
 
   it('leaves out an output schema whose root is not an object, with a loss entry', () => {
@@ -370,7 +417,7 @@ describe('emitManifests', () => {
   it('sorts the loss report by tool, target, pointer and keyword', () => {
     const report = file(emit(tools), 'manifests/loss-report.json');
     expect(Object.keys(report)).toEqual(['alpha', 'zeta']);
-    expect(Object.keys(report.alpha)).toEqual(['anthropic', 'gemini', 'mcp', 'openai', 'openai-strict']);
+    expect(Object.keys(report.alpha)).toEqual(['anthropic', 'gemini-legacy', 'mcp', 'openai', 'openai-strict']);
     expect(report.alpha['openai-strict'].map((entry: Json) => entry.keyword)).toEqual(['maxLength', 'minLength']);
     expect(report.alpha['openai-strict'][0]).toEqual({
       pointer: '/inputSchema/properties/q',

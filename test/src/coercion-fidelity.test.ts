@@ -98,7 +98,7 @@ function probe(path: 'generated' | 'runtime') {
 describe('generate: the defaults check never fills a coerced or disallowed default', () => {
   it('generates with a warning for `default: null` on a string, naming the position', () => {
     expect(generateOutput.code).toBe(0);
-    expect(generateOutput.stderr).toMatch(/^warning: schemas\/fidelity-probe\.tool\.json:\d+:\d+ \/inputSchema\/properties\/z\/default: the default null is not allowed by its own schema/m);
+    expect(generateOutput.stderr).toMatch(/^schemas\/fidelity-probe\.tool\.json:\d+:\d+ \/inputSchema\/properties\/z\/default: warning: the default null is not allowed by its own schema/m);
     // The validator: Ajv's code without coercion, wrapped; `z`'s null default is not in it, `d`'s is.
     const source = project.read('generated/validators/fidelity-probe.js');
     expect(source).toMatch(/^export const validateFidelityProbeInput = validatorRuntime\.coerceWhereNeeded\(validate\d+\);$/m);
@@ -193,6 +193,24 @@ describe('the runtime-compiled path checks defaults like the generator', () => {
     const result = await callTool(tools, 'sloppy', {});
     expect(result.isError).toBe(true);
     expect(result.errorDetails?.code).toBe('SCHEMA_INVALID');
+  });
+
+  it('checks each default against the root when a $ref points elsewhere than #/definitions (one by one)', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        a: { type: 'integer' },
+        b: { $ref: '#/properties/a' },
+        c: { allOf: [{ $ref: '#/properties/a' }], default: 4 },
+        d: { type: 'string', default: null },
+      },
+    };
+    const validate = compileSchema(schema);
+    const data: Record<string, unknown> = { b: 2 };
+    expect(validate(data)).toBe(true);
+    expect(data).toEqual({ b: 2, c: 4 });
+    const wrong = { ...schema, properties: { ...schema.properties, c: { allOf: [{ $ref: '#/properties/a' }], default: '4' } } };
+    expect(() => compileSchema(wrong)).toThrow(expect.objectContaining({ code: 'SCHEMA_INVALID', message: expect.stringContaining('the default "4" at /properties/c/default') }));
   });
 
   it('keeps a default that fits, nested defaults filled into it, and resolves $ref defaults against the root', () => {

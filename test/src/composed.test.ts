@@ -193,3 +193,61 @@ describe('ComposedTool', () => {
     expect((await callTool(o, 't')).errorDetails?.code).toBe('TOOL_FAILED');
   });
 });
+
+describe('run-time nesting limit', () => {
+  const looseInput = { type: 'object' };
+  const composedCalling = (name: string, next: string) => defineComposedTool({ name, description: `${name} calls ${next}`, inputSchema: looseInput, steps: [{ tool: next }] });
+
+  it('a composed tool that calls itself ends COMPOSITION_TOO_DEEP, naming the cycle, instead of a stack overflow', async () => {
+    let ends = 0;
+    const o = orchestrator({ tools: [composedCalling('loop', 'loop')], hooks: { onCallEnd: () => void ends++ } });
+    const result = await callTool(o, 'loop');
+    expect(result.isError).toBe(true);
+    expect(result.errorDetails?.code).toBe('COMPOSITION_TOO_DEEP');
+    expect(result.errorDetails?.message).toBe(
+      "Composed tools nest deeper than 32 levels (loop → loop → loop → loop → … → loop → loop → loop): composed tool 'loop' reaches itself through its steps (loop → loop); remove the cycle.",
+    );
+    expect(result.errorDetails?.details).toEqual({ limit: 32, chain: Array.from({ length: 33 }, () => 'loop') });
+    // Every nested call was answered once: the outer one and the 32 below it.
+    expect(ends).toBe(33);
+    expect((await o.shutdown()).abortedCalls).toBe(0);
+  });
+
+  it('a → b → a: the cycle is named', async () => {
+    const o = orchestrator({ tools: [composedCalling('a', 'b'), composedCalling('b', 'a')] });
+    const result = await callTool(o, 'a');
+    expect(result.errorDetails?.code).toBe('COMPOSITION_TOO_DEEP');
+    expect(result.errorDetails?.message).toContain("composed tool 'a' reaches itself through its steps (a → b → a)");
+  });
+
+  it('a cycle reached through an asynchronous step ends too (it would never overflow the stack: it would run forever)', async () => {
+    const slowStart = makeTool('pause', { execute: async () => (await sleep(0), { success: true, output: {} }) });
+    const looping = defineComposedTool({ name: 'again', description: 'pause, then again', inputSchema: looseInput, steps: [{ tool: 'pause' }, { tool: 'again' }] });
+    const o = orchestrator({ tools: [slowStart, looping] });
+    const result = await callTool(o, 'again');
+    expect(result.errorDetails?.code).toBe('COMPOSITION_TOO_DEEP');
+    expect(result.errorDetails?.details?.chain).toHaveLength(33);
+  });
+
+  it('a chain of distinct composed tools: 20 deep runs, 40 deep ends COMPOSITION_TOO_DEEP, unless the limit is raised', async () => {
+    const chain = (length: number) => [
+      ...Array.from({ length }, (_, index) => composedCalling(`c${index}`, index === length - 1 ? 'leaf' : `c${index + 1}`)),
+      makeTool('leaf', { execute: async () => ({ success: true, output: 'leaf ran' }) }),
+    ];
+    const short = await callTool(orchestrator({ tools: chain(20) }), 'c0');
+    expect(short).toMatchObject({ isError: false, output: 'leaf ran' });
+
+    const long = await callTool(orchestrator({ tools: chain(40) }), 'c0');
+    expect(long.errorDetails?.code).toBe('COMPOSITION_TOO_DEEP');
+    expect(long.errorDetails?.message).toBe(
+      'Composed tools nest deeper than 32 levels (c0 → c1 → c2 → c3 → … → c30 → c31 → c32): shorten the chain or raise the maxCompositionDepth option.',
+    );
+
+    const raised = await callTool(orchestrator({ tools: chain(40), maxCompositionDepth: 50 }), 'c0');
+    expect(raised).toMatchObject({ isError: false, output: 'leaf ran' });
+  });
+
+  it('rejects a maxCompositionDepth that is not a positive integer', () => {
+    expect(() => new ToolOrchestrator({ maxCompositionDepth: 0 })).toThrow(/maxCompositionDepth must be a positive integer; got 0/);
+  });
+});

@@ -18,11 +18,11 @@ describe('lazily loaded tools', () => {
     const lazy = createLazyTools();
     const eager = createTools();
     expect(lazy.every((tool) => isLazyTool(tool))).toBe(true);
-    const shape = (tool: ITool) => ({ id: tool.id, name: tool.name, displayName: tool.displayName, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, requiredCapabilities: tool.requiredCapabilities, category: tool.category, version: tool.version, hasSideEffects: tool.hasSideEffects });
+    const shape = (tool: ITool) => ({ id: tool.id, name: tool.name, displayName: tool.displayName, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, requiredCapabilities: tool.requiredCapabilities, category: tool.category, version: tool.version, hasSideEffects: tool.hasSideEffects, annotations: tool.annotations });
     expect(lazy.map(shape)).toEqual(eager.map(shape));
     // Serialized, a stand-in gives the metadata fields a loaded tool gives, with the same values (a
     // loaded tool adds its own fields: validators, a root folder, a composed tool's steps).
-    const metadataKeys = ['id', 'name', 'displayName', 'description', 'inputSchema', 'outputSchema', 'requiredCapabilities', 'category', 'version', 'hasSideEffects'];
+    const metadataKeys = ['id', 'name', 'displayName', 'description', 'inputSchema', 'outputSchema', 'requiredCapabilities', 'category', 'version', 'hasSideEffects', 'annotations'];
     lazy.forEach((tool, index) => {
       const fromLazy = JSON.parse(JSON.stringify(tool)) as Record<string, unknown>;
       const fromEager = JSON.parse(JSON.stringify(eager[index])) as Record<string, unknown>;

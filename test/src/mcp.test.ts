@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { Mcp2020OnlyValidator } from '../helpers/mcp-2020-validator.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTools } from '../../generated/registry.js';
 import { ToolOrchestrator, toMcpToolFromTool, type ITool, type ToolExecutionContext } from '../../src/index.js';
@@ -15,7 +15,7 @@ import { deferred, makeTool } from './helpers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp.json'), 'utf8')) as { tools: Tool[] };
-const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 /** The text of a result's first content block (every toolsmith result has exactly one, a text). */
 function textOf(result: unknown): string {
@@ -27,7 +27,7 @@ function textOf(result: unknown): string {
 
 /** Checks `value` against `schema` with the SDK's own (Ajv + formats) validator. */
 function conformance(schema: unknown, value: unknown): { valid: boolean; errorMessage?: string } {
-  const result = new AjvJsonSchemaValidator().getValidator(schema as never)(value);
+  const result = new Mcp2020OnlyValidator().getValidator(schema as never)(value);
   return result.valid ? { valid: true } : { valid: false, errorMessage: result.errorMessage };
 }
 
@@ -84,15 +84,15 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
     expect(tools.map((tool) => tool.name).sort()).toEqual(['calculator', 'get_current_datetime', 'list_directory', 'memory_read', 'memory_write', 'read_file', 'remember_calculation']);
   });
 
-  it('stamps draft-07 on every published schema and derives annotations from hasSideEffects', async () => {
+  it('stamps 2020-12 on every published schema and derives annotations from hasSideEffects', async () => {
     const writer = makeTool('writer', { hasSideEffects: true, inputSchema: { type: 'object', properties: {} } });
     const client = await connect([typedTool, writer]);
     const { tools } = await client.listTools();
     const measure = tools.find((tool) => tool.name === 'measure')!;
-    expect(measure.inputSchema.$schema).toBe(DRAFT_07);
-    expect(measure.outputSchema?.$schema).toBe(DRAFT_07);
+    expect(measure.inputSchema.$schema).toBe(DRAFT_2020_12);
+    expect(measure.outputSchema?.$schema).toBe(DRAFT_2020_12);
     expect(measure).toEqual(JSON.parse(JSON.stringify(toMcpToolFromTool(typedTool))));
-    expect(measure.annotations).toEqual({ title: 'Measure', readOnlyHint: true, destructiveHint: false });
+    expect(measure.annotations).toEqual({ title: 'Measure', readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     const listedWriter = tools.find((tool) => tool.name === 'writer')!;
     expect(listedWriter.outputSchema).toBeUndefined();
     expect(listedWriter.annotations).toEqual({ title: 'writer', readOnlyHint: false });
@@ -333,7 +333,7 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
 
     const written = structured('memory_write', await call('memory_write', { key: 'notes.greeting', value: 'hello', tags: ['greeting'] }));
     expect(written).toMatchObject({ created: true, entry: { key: 'notes.greeting', value: 'hello', tags: ['greeting'] } });
-    expect(readFileSync(path.join(folder, 'data', 'memory.json'), 'utf8')).toContain('notes.greeting');
+    expect(existsSync(path.join(folder, 'data', 'memory.sqlite'))).toBe(true);
 
     const read = structured('memory_read', await call('memory_read', { query: { key: 'notes.greeting' } }));
     expect(read.total).toBe(1);
@@ -383,5 +383,14 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
     // The transport sends SIGTERM only after 2 s without exit: a quick close means the server exited on stdin's end.
     expect(Date.now() - started).toBeLessThan(1_900);
     expect(stderr).toBe('');
+  });
+});
+
+describe('formatCallError with details that cannot be read', () => {
+  it('falls back to the code and message', async () => {
+    const { makeHostile } = await import('./hostile.js');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: makeHostile('proxy-every-trap-throws') as never })).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { errors: [makeHostile('revoked-proxy')] } })).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { n: 1n } })).toBe('TOOL_FAILED: No.\nDetails: (details not serializable)');
   });
 });

@@ -1,4 +1,5 @@
-import type { ProjectModel, ToolModel } from '../../model.js';
+import { toJsonSchema2020 } from '../../../src/json-schema-2020.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
 import {
   buildPerTool,
   checkObjectRoot,
@@ -41,42 +42,8 @@ export interface AnthropicTool {
   input_schema: { type: 'object'; [keyword: string]: unknown };
 }
 
-/** Translates one draft-07 schema to draft 2020-12 (same meaning). */
-export function toDraft2020(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toDraft2020);
-  if (!isSchemaObject(node)) return node;
-  const out: SchemaObject = {};
-  const tupleItems = Array.isArray(node.items);
-  for (const key of Object.keys(node)) {
-    const value = node[key];
-    if (key === '$ref' && typeof value === 'string') {
-      setOwn(out, key, renameRefKeyword(value, 'definitions', '$defs'));
-    } else if (key === 'definitions' || key === 'properties' || key === 'patternProperties' || key === '$defs') {
-      const map: SchemaObject = {};
-      if (isSchemaObject(value)) for (const name of Object.keys(value)) setOwn(map, name, toDraft2020(value[name]));
-      setOwn(out, key === 'definitions' ? '$defs' : key, map);
-    } else if (key === 'items') {
-      setOwn(out, tupleItems ? 'prefixItems' : 'items', toDraft2020(value));
-    } else if (key === 'additionalItems') {
-      // Draft-07 ignores `additionalItems` unless `items` is a tuple.
-      if (tupleItems) setOwn(out, 'items', toDraft2020(value));
-    } else if (key === 'dependencies' && isSchemaObject(value)) {
-      const required: SchemaObject = {};
-      const schemas: SchemaObject = {};
-      for (const name of Object.keys(value)) {
-        if (Array.isArray(value[name])) setOwn(required, name, cloneJson(value[name]));
-        else setOwn(schemas, name, toDraft2020(value[name]));
-      }
-      if (Object.keys(required).length > 0) setOwn(out, 'dependentRequired', required);
-      if (Object.keys(schemas).length > 0) setOwn(out, 'dependentSchemas', schemas);
-    } else if (SINGLE_KEYWORDS.has(key) || key === 'allOf' || key === 'anyOf' || key === 'oneOf') {
-      setOwn(out, key, toDraft2020(value));
-    } else {
-      setOwn(out, key, cloneJson(value));
-    }
-  }
-  return out;
-}
+/** Translates one draft-07 schema to draft 2020-12 (same meaning): the one translation MCP also uses. */
+export const toDraft2020: (schema: unknown) => unknown = toJsonSchema2020;
 
 /** The Anthropic `input_schema` of one tool; throws `UnrepresentableError` when Anthropic cannot take it. */
 export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder): AnthropicTool['input_schema'] {
@@ -87,7 +54,7 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
     );
   }
   checkObjectRoot(tool, 'anthropic', tool.inputSchema);
-  const root = prepareRoot(tool.inputSchema as SchemaObject, recorder, ['oneOf', 'anyOf', 'allOf']);
+  const root = recorder.describeInto('/inputSchema', prepareRoot(tool.inputSchema as SchemaObject, recorder, ['oneOf', 'anyOf', 'allOf']));
   return toDraft2020(root) as AnthropicTool['input_schema'];
 }
 

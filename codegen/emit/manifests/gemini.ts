@@ -1,14 +1,13 @@
-import type { ProjectModel, ToolModel } from '../../model.js';
+import { toJsonSchema2020 } from '../../../src/json-schema-2020.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
+import { GEMINI_FUNCTION_NAME_PATTERN } from './gemini-legacy.js';
 import {
   buildPerTool,
   checkObjectRoot,
   childPointer,
   cloneJson,
-  hasOwn,
   isSchemaObject,
   LossRecorder,
-  parseLocalRef,
-  resolveLocalRef,
   type SchemaObject,
   setOwn,
   type TargetBuild,
@@ -17,145 +16,77 @@ import {
 } from './schema-walk.js';
 
 /*
- * Gemini function declaration rules. Sources:
- * - Schema: "a select subset of an OpenAPI 3.0 schema object" with the fields type, format, title,
- *   description, nullable, enum (strings), items, minItems, maxItems, properties, required, minProperties,
- *   maxProperties, minLength, maxLength, pattern, minimum, maximum, anyOf, propertyOrdering:
- *   https://ai.google.dev/api/caching#Schema (as generated into the Gemini API client of Effect,
- *   @effect/ai-google Generated.ts, and googleapis/js-genai `Schema`). There is no `$ref`, `definitions`,
- *   `oneOf`, `allOf`, `not`, `const`, `additionalProperties`, `uniqueItems`, `exclusiveMinimum`,
- *   `exclusiveMaximum`, `multipleOf` or `examples`. `default` is "included here and ignored"
- *   (https://hexdocs.pm/geminix/Geminix.V1beta.Schema.html), so it is dropped with a loss entry.
- * - format: "for NUMBER type: float, double; for INTEGER type: int32, int64; for STRING type: enum,
- *   date-time" (same page; Firebase: other string formats make requests fail with the Gemini Developer API,
- *   https://firebase.google.com/docs/reference/js/ai.schemashared).
- * - An OBJECT schema needs properties: "parameters.properties: should be non-empty for OBJECT type"
- *   (https://github.com/agno-agi/agno/issues/2112); a tool without parameters omits `parameters`.
- * - Names: "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots,
- *   colons and dashes, with a maximum length of 64" (https://googleapis.github.io/java-genai/javadoc/ —
- *   FunctionDeclaration.Builder.name; https://ai.google.dev/api/caching#FunctionDeclaration).
+ * Gemini function declarations with `parametersJsonSchema` / `responseJsonSchema` (the Gemini API since
+ * November 2025; `FunctionDeclaration` in @google/genai types them `unknown`). Sources:
+ * - "Describes the parameters to the function in JSON Schema format. The schema must describe an object
+ *   where the properties are the parameters to the function … mutually exclusive with parameters"
+ *   (https://ai.google.dev/api/caching#FunctionDeclaration, Vertex AI FunctionDeclaration reference).
+ * - Supported JSON Schema: type (with null), title, description, enum, format, minimum, maximum, items,
+ *   prefixItems, minItems, maxItems, properties, required, additionalProperties, anyOf, $ref, $defs,
+ *   propertyOrdering; "unsupported properties are ignored" (Gemini structured-output guide, JSON Schema
+ *   support, Nov 2025). So recursion, free-form objects (`additionalProperties`) and tuples are taken;
+ *   what is outside that list is removed here with a loss entry rather than sent to be ignored.
+ * The schema is the 2020-12 translation MCP uses, without `$schema`.
  */
 
-/** Gemini function names. */
-export const GEMINI_FUNCTION_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
+/** Draft-07 keywords Gemini's JSON Schema support takes (before the 2020-12 translation renames them). */
+const KEPT = new Set([
+  'type', 'title', 'description', 'enum', 'minimum', 'maximum', 'items', 'additionalItems', 'minItems', 'maxItems',
+  'properties', 'required', 'additionalProperties', 'anyOf', '$ref', 'definitions', '$defs', '$id',
+]);
+/** String formats Gemini's JSON Schema support names. */
+const FORMATS = new Set(['date-time', 'date', 'time', 'int32', 'int64', 'float', 'double', 'enum']);
+const MAPS = new Set(['properties', 'definitions', '$defs']);
 
-/** The formats Gemini takes, by type. */
-export const GEMINI_FORMATS: Readonly<Record<string, readonly string[]>> = {
-  string: ['enum', 'date-time'],
-  number: ['float', 'double'],
-  integer: ['int32', 'int64'],
-};
-
-/** One function declaration of `manifests/gemini.json`. */
+/** One function declaration of `manifests/gemini.json` (assignable to @google/genai's `FunctionDeclaration`). */
 export interface GeminiFunctionDeclaration {
   name: string;
   description: string;
-  parameters?: SchemaObject;
+  parametersJsonSchema: SchemaObject;
+  responseJsonSchema?: SchemaObject;
 }
 
-/** Keywords kept as they are. */
-const KEPT = new Set(['title', 'description', 'nullable', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum']);
-
-interface GeminiContext {
-  tool: ToolModel;
-  recorder: LossRecorder;
-  /** The tool's whole input schema, which local `$ref`s resolve against. */
-  root: SchemaObject;
-}
-
-function fail(context: GeminiContext, pointer: string, why: string): never {
-  throw new UnrepresentableError(pointer, `Tool '${context.tool.name}' cannot be sent to gemini: ${why}.`);
-}
-
-/** `/inputSchema` + the pointer a local `$ref` names. */
-function refPointer(ref: string): string {
-  return childPointer('/inputSchema', ...(parseLocalRef(ref) ?? []));
-}
-
-function convert(node: unknown, pointer: string, context: GeminiContext, refs: readonly string[]): SchemaObject {
-  const { recorder } = context;
-  if (node === true) return {};
-  if (!isSchemaObject(node)) return fail(context, pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
-
-  if (typeof node.$ref === 'string') {
-    const ref = node.$ref;
-    if (refs.includes(ref)) {
-      fail(context, pointer, `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`);
-    }
-    const target = resolveLocalRef(context.root, ref);
-    if (target === undefined) fail(context, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
-    const inlined = convert(target, refPointer(ref), context, [...refs, ref]);
-    // Draft-07 ignores a `$ref`'s siblings; keep the annotations the author put there for the model.
-    for (const key of ['title', 'description']) if (typeof node[key] === 'string') setOwn(inlined, key, node[key]);
-    return inlined;
-  }
-
+/** The draft-07 schema cut down to what Gemini takes; every removed keyword is a loss entry. */
+function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown {
+  if (!isSchemaObject(node)) return node;
   const out: SchemaObject = {};
-  const types = Array.isArray(node.type) ? (node.type as string[]) : typeof node.type === 'string' ? [node.type] : [];
-  const nonNull = types.filter((type) => type !== 'null');
-  const single = nonNull.length === 1 ? nonNull[0] : undefined;
-
   for (const key of Object.keys(node)) {
     const value = node[key];
-    if (TOOLING_KEYWORDS.has(key) || key === 'definitions' || key === '$defs') continue;
-    if (KEPT.has(key)) {
-      setOwn(out, key, cloneJson(value));
-    } else if (key === 'type') {
-      if (nonNull.length === 1) setOwn(out, 'type', single);
-      else if (nonNull.length === 0) setOwn(out, 'type', 'null');
-      else setOwn(out, 'anyOf', nonNull.map((type) => ({ type })));
-      if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
-    } else if (key === 'format') {
-      if (single !== undefined && typeof value === 'string' && (GEMINI_FORMATS[single] ?? []).includes(value)) setOwn(out, key, value);
-      else recorder.dropped(pointer, key, value, `the model is not told the format (Gemini takes only ${Object.entries(GEMINI_FORMATS).map(([type, formats]) => `${formats.join('/')} for ${type}`).join(', ')}); the runtime still enforces it`);
-    } else if (key === 'enum') {
-      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) setOwn(out, key, cloneJson(value));
-      else recorder.dropped(pointer, key, value, 'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it');
+    if (TOOLING_KEYWORDS.has(key) && key !== '$id') continue;
+    if (MAPS.has(key) && isSchemaObject(value)) {
+      const map: SchemaObject = {};
+      for (const name of Object.keys(value)) setOwn(map, name, filter(value[name], childPointer(pointer, key, name), recorder));
+      setOwn(out, key, map);
+    } else if (key === 'items' || key === 'additionalItems' || key === 'additionalProperties') {
+      setOwn(out, key, Array.isArray(value) ? value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)) : filter(value, childPointer(pointer, key), recorder));
+    } else if (key === 'anyOf' && Array.isArray(value)) {
+      setOwn(out, key, value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)));
+    } else if (key === 'oneOf' && Array.isArray(value) && !Object.hasOwn(node, 'anyOf')) {
+      recorder.rewritten(pointer, key, value, 'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
+      setOwn(out, 'anyOf', value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)));
     } else if (key === 'const') {
-      if (typeof value === 'string') setOwn(out, 'enum', [value]);
-      else recorder.dropped(pointer, key, value, 'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it');
-    } else if (key === 'properties') {
-      const properties: SchemaObject = {};
-      if (isSchemaObject(value)) {
-        for (const name of Object.keys(value)) setOwn(properties, name, convert(value[name], childPointer(pointer, 'properties', name), context, refs));
-      }
-      setOwn(out, key, properties);
-    } else if (key === 'required') {
+      // Same meaning as a one-value `enum`, which Gemini takes: not a loss.
+      setOwn(out, 'enum', [cloneJson(value)]);
+    } else if (key === 'format') {
+      if (typeof value === 'string' && FORMATS.has(value)) setOwn(out, key, value);
+      else recorder.dropped(pointer, key, value);
+    } else if (KEPT.has(key)) {
       setOwn(out, key, cloneJson(value));
-    } else if (key === 'items') {
-      if (Array.isArray(value)) {
-        recorder.rewritten(pointer, key, value, 'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it');
-        setOwn(out, key, { anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context, refs)) });
-      } else {
-        setOwn(out, key, convert(value, childPointer(pointer, 'items'), context, refs));
-      }
-    } else if (key === 'anyOf' || key === 'oneOf') {
-      if (!Array.isArray(value)) continue;
-      if (key === 'oneOf') {
-        if (hasOwn(node, 'anyOf')) {
-          recorder.dropped(pointer, key, value);
-          continue;
-        }
-        recorder.rewritten(pointer, key, value, 'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
-      }
-      const branches = value
-        .map((item, index) => ({ item, index }))
-        .filter(({ item }) => !(isSchemaObject(item) && item.type === 'null' && Object.keys(item).length === 1));
-      if (branches.length < value.length) setOwn(out, 'nullable', true);
-      setOwn(out, 'anyOf', branches.map(({ item, index }) => convert(item, childPointer(pointer, key, index), context, refs)));
     } else {
       recorder.dropped(pointer, key, value);
     }
   }
-  const isObject = single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
-  if (isObject && (!isSchemaObject(out.properties) || Object.keys(out.properties).length === 0)) {
-    fail(context, pointer, `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`);
-  }
-  return out;
+  return recorder.describeInto(pointer, out);
 }
 
-/** The Gemini `parameters` of one tool (undefined when it takes none); throws `UnrepresentableError` when Gemini cannot take it. */
-export function toGeminiParameters(tool: ToolModel, recorder: LossRecorder): SchemaObject | undefined {
+/** A tool's schema for Gemini: cut down, then translated to 2020-12. */
+function geminiSchema(schema: unknown, pointer: string, recorder: LossRecorder): SchemaObject {
+  const translated = toJsonSchema2020(filter(schema, pointer, recorder));
+  return (isSchemaObject(translated) ? translated : {}) as SchemaObject;
+}
+
+/** The Gemini declaration of one tool; throws `UnrepresentableError` when Gemini cannot take it. */
+export function toGeminiDeclaration(tool: ToolModel, recorder: LossRecorder): GeminiFunctionDeclaration {
   if (!GEMINI_FUNCTION_NAME_PATTERN.test(tool.name)) {
     throw new UnrepresentableError(
       '/name',
@@ -163,32 +94,15 @@ export function toGeminiParameters(tool: ToolModel, recorder: LossRecorder): Sch
     );
   }
   checkObjectRoot(tool, 'gemini', tool.inputSchema);
-  const root = tool.inputSchema as SchemaObject;
-  const properties = isSchemaObject(root.properties) ? root.properties : {};
-  const context: GeminiContext = { tool, recorder, root };
-  if (Object.keys(properties).length === 0) {
-    // A tool without named parameters: Gemini refuses an empty OBJECT, so `parameters` is left out.
-    const ignored = { ...root };
-    delete ignored.properties;
-    delete ignored.type;
-    convert(ignored, '/inputSchema', context, []);
-    return undefined;
-  }
-  return convert(root, '/inputSchema', context, []);
+  const declaration: GeminiFunctionDeclaration = { name: tool.name, description: tool.description, parametersJsonSchema: geminiSchema(tool.inputSchema, '/inputSchema', recorder) };
+  if (tool.outputSchema !== undefined) declaration.responseJsonSchema = geminiSchema(tool.outputSchema, '/outputSchema', recorder);
+  return declaration;
 }
 
-/** `manifests/gemini.json`: `{ functionDeclarations }` for a Gemini `Tool`. */
+/** `manifests/gemini.json`: `{ functionDeclarations }` for a Gemini `Tool`, in JSON Schema. */
 export function buildGeminiManifest(project: ProjectModel): TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> {
-  const build: TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> = {
-    content: { functionDeclarations: [] },
-    losses: {},
-    problems: [],
-    unavailable: {},
-  };
+  const build: TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> = { content: { functionDeclarations: [] }, losses: {}, problems: [], unavailable: {} };
   return buildPerTool(project, 'gemini', build, (tool, recorder) => {
-    const parameters = toGeminiParameters(tool, recorder);
-    const declaration: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
-    if (parameters !== undefined) declaration.parameters = parameters;
-    build.content.functionDeclarations.push(declaration);
+    build.content.functionDeclarations.push(toGeminiDeclaration(tool, recorder));
   });
 }

@@ -1,51 +1,131 @@
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
-import { compareStrings } from '../../naming.js';
-import { markdownBanner } from '../banner.js';
+import { schemaDialect } from '../../../src/schema-dialect.js';
+import { toDraft07 } from '../../dialect.js';
+import { compareStrings, runtimeSpecifier } from '../../naming.js';
+import { banner as codeBanner, markdownBanner } from '../banner.js';
 import { buildAnthropicManifest } from './anthropic.js';
 import { buildGeminiManifest } from './gemini.js';
-import { emitLossReport, LOSS_REPORT_LAYOUT, type LossReport, MANIFEST_TARGETS, type ManifestTarget, sortLossReport, toolLossText } from './loss-report.js';
+import { buildGeminiLegacyManifest } from './gemini-legacy.js';
+import { DEFAULT_MANIFEST_TARGETS, emitLossReport, LOSS_REPORT_LAYOUT, type LossReport, MANIFEST_TARGETS, type ManifestTarget, sortLossReport, toolLossText } from './loss-report.js';
 import { assemble, type FileSegments, splice } from './splice.js';
 import { buildMcpManifest } from './mcp.js';
-import { buildOpenAiManifest } from './openai.js';
-import { buildOpenAiStrictManifest } from './openai-strict.js';
-import type { TargetBuild } from './schema-walk.js';
+import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
+import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
+import type { ManifestProject, TargetBuild } from './schema-walk.js';
 
-export { type LossEntry, type LossReport, MANIFEST_TARGETS, type ManifestTarget } from './loss-report.js';
+export { DEFAULT_MANIFEST_TARGETS, type LossEntry, type LossReport, MANIFEST_TARGETS, type ManifestTarget } from './loss-report.js';
 export type { FileSegments } from './splice.js';
 export { OPENAI_STRICT_NULL_CONVENTION } from './openai-strict.js';
 export { toMcpToolFromModel } from './mcp.js';
 
+/** What generate does with a tool a target cannot take (`manifests.unrepresentable` in toolsmith.config.json). */
+export type UnrepresentablePolicy = 'omit' | 'error';
+
 /** Options of `emitManifests`. */
 export interface ManifestOptions {
-  /** The targets to emit (default: all); `manifests.targets` in toolsmith.config.json. */
+  /** The targets to emit (default: `DEFAULT_MANIFEST_TARGETS`); `manifests.targets` in toolsmith.config.json. */
   targets?: readonly ManifestTarget[];
+  /**
+   * `omit` (default): the tool is left out of that target's manifest, with a warning and a line in the loss
+   * report, and generate goes on; `error`: every such tool is a problem, reported at once, and nothing is written.
+   */
+  unrepresentable?: UnrepresentablePolicy;
+  /**
+   * Carry what a target drops (`default`, length limits, `pattern`, `format`, bounds, `oneOf` as `anyOf`, …)
+   * into the property's `description` in short fixed sentences (default true; `manifests.describeLosses`).
+   */
+  describeLosses?: boolean;
 }
 
 /** What `emitManifests` returns: the files, the problems that make generate fail, and the losses (for docs). */
 export interface ManifestEmission {
   files: GeneratedFile[];
+  /** Errors: a tool a target cannot take under the `error` policy. */
   problems: Problem[];
+  /** Warnings (`severity: 'warning'`): a tool left out of a target under the `omit` policy; they do not stop generate. */
+  warnings: Problem[];
   /** tool → target → losses, sorted; every tool and enabled target present. */
   losses: LossReport;
-  /** tool → target → why that target cannot take the tool (each also a problem). */
+  /** tool → target → why that target does not list the tool (it cannot take it, or the definition turned it off). */
   unavailable: Record<string, Partial<Record<ManifestTarget, string>>>;
   /** openai-strict only: tool → pointers of optional properties made nullable (`null` means omitted). */
   nullableOptionals: Record<string, string[]>;
-  /**
-   * Where each tool's part lies in each file, by path (for `patchManifests` in a later run); absent
-   * when some target cannot take some tool (such a run fails anyway).
-   */
+  /** Where each tool's part lies in each file, by path (for `patchManifests` in a later run). */
   segments?: Record<string, FileSegments>;
 }
 
 /** How each target's file wraps the list of tools: the root array, or an array under `key`. */
-const BUILDERS: Record<ManifestTarget, { file: string; key?: string; build: (project: ProjectModel) => TargetBuild<unknown> }> = {
-  openai: { file: 'manifests/openai.json', build: buildOpenAiManifest },
-  'openai-strict': { file: 'manifests/openai-strict.json', build: buildOpenAiStrictManifest },
-  anthropic: { file: 'manifests/anthropic.json', build: buildAnthropicManifest },
-  gemini: { file: 'manifests/gemini.json', key: 'functionDeclarations', build: buildGeminiManifest },
+export const BUILDERS: Record<ManifestTarget, { file: string; key?: string; build: (project: ManifestProject) => TargetBuild<unknown> }> = {
+  openai: { file: 'manifests/openai.json', build: inDraft07(buildOpenAiManifest) },
+  'openai-strict': { file: 'manifests/openai-strict.json', build: inDraft07(buildOpenAiStrictManifest) },
+  'openai-responses': { file: 'manifests/openai-responses.json', build: inDraft07(buildOpenAiResponsesManifest) },
+  'openai-responses-strict': { file: 'manifests/openai-responses-strict.json', build: inDraft07(buildOpenAiResponsesStrictManifest) },
+  anthropic: { file: 'manifests/anthropic.json', build: inDraft07(buildAnthropicManifest) },
+  gemini: { file: 'manifests/gemini.json', key: 'functionDeclarations', build: inDraft07(buildGeminiManifest) },
+  'gemini-legacy': { file: 'manifests/gemini-legacy.json', key: 'functionDeclarations', build: inDraft07(buildGeminiLegacyManifest) },
+  // MCP carries a 2020-12 source as it is (its spec's default dialect); draft-07 is translated by `toMcpTool`.
   mcp: { file: 'manifests/mcp.json', key: 'tools', build: buildMcpManifest },
 };
+
+/** A builder given the draft-07 form of every 2020-12 tool schema (`toDraft07`): the provider converters speak draft-07. */
+function inDraft07(build: (project: ManifestProject) => TargetBuild<unknown>): (project: ManifestProject) => TargetBuild<unknown> {
+  return (project) => {
+    if (!project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
+    const tools = project.tools.map((tool) =>
+      schemaDialect(tool.inputSchema) !== '2020-12' ? tool : { ...tool, inputSchema: toDraft07(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}) },
+    );
+    return build({ ...project, tools });
+  };
+}
+
+/**
+ * The typed module beside each target's JSON (`manifests/<target>.ts`): the JSON as a constant typed with
+ * toolsmith's entry type (assignable to the provider SDK's), so importing it keeps `type: "function"` a
+ * literal instead of widening it to `string` as a JSON import does.
+ */
+export const TYPED_MODULES: Record<ManifestTarget, { file: string; name: string; type: string; element: string }> = {
+  openai: { file: 'manifests/openai.ts', name: 'openaiTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
+  'openai-strict': { file: 'manifests/openai-strict.ts', name: 'openaiStrictTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
+  'openai-responses': { file: 'manifests/openai-responses.ts', name: 'openaiResponsesTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
+  'openai-responses-strict': { file: 'manifests/openai-responses-strict.ts', name: 'openaiResponsesStrictTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
+  anthropic: { file: 'manifests/anthropic.ts', name: 'anthropicTools', type: 'AnthropicTool[]', element: 'AnthropicTool' },
+  gemini: { file: 'manifests/gemini.ts', name: 'geminiTool', type: 'GeminiToolManifest', element: 'GeminiToolManifest' },
+  'gemini-legacy': { file: 'manifests/gemini-legacy.ts', name: 'geminiLegacyTool', type: 'GeminiLegacyToolManifest', element: 'GeminiLegacyToolManifest' },
+  mcp: { file: 'manifests/mcp.ts', name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
+};
+
+/**
+ * The typed module of a target: reads the JSON beside it (as the lazy registry reads catalog.json) into a
+ * constant of the entry type. A few lines whatever the tool count, so neither generate nor a project's
+ * tsc handles the manifest twice.
+ */
+function typedModule(target: ManifestTarget, ctx: EmitContext): GeneratedFile {
+  const { file, name, type, element } = TYPED_MODULES[target];
+  const json = BUILDERS[target].file.slice('manifests/'.length);
+  const content = [
+    codeBanner('the tool definitions', ctx).trimEnd(),
+    "import { readFileSync } from 'node:fs';",
+    `import type { ${element} } from '${runtimeSpecifier(file, ctx.runtimeImport)}';`,
+    '',
+    `/** The ${target} manifest (manifests/${json}), typed: a JSON import would widen \`type: "function"\` to \`string\`. */`,
+    `export const ${name}: ${type} = JSON.parse(readFileSync(new URL('./${json}', import.meta.url), 'utf8'));`,
+    '',
+  ].join('\n');
+  return { path: file, content, kind: 'generated', preformatted: true };
+}
+
+/** The reason the loss report gives for a tool its definition turned off for a target. */
+export const TURNED_OFF_REASON = 'turned off in its definition (`targets`)';
+
+/** The tools of `project` whose definitions do not turn `target` off. */
+function includedTools(project: ProjectModel, target: ManifestTarget): readonly ToolModel[] {
+  return project.tools.filter((tool) => !tool.excludedTargets?.includes(target));
+}
+
+/** Runs a target's builder on the tools that take part in it. */
+function buildTarget(project: ProjectModel, target: ManifestTarget, options: ManifestOptions): TargetBuild<unknown> {
+  return BUILDERS[target].build({ tools: includedTools(project, target), describeLosses: options.describeLosses ?? true });
+}
 
 /**
  * A target file's layout as `JSON.stringify(content, null, 2)` prints it: head, one entry per tool
@@ -71,13 +151,21 @@ function jsonFile(path: string, value: unknown): GeneratedFile {
   return { path, content: `${JSON.stringify(value, null, 2)}\n`, kind: 'generated' };
 }
 
-/** Records what a target's build says of `tools` in `emission`: problems, losses, unavailability, nullable optionals. */
-function absorb(emission: ManifestEmission, target: ManifestTarget, result: TargetBuild<unknown>, tools: readonly ToolModel[]): void {
-  emission.problems.push(...result.problems);
+/**
+ * Records what a target's build says of `tools` in `emission`: problems (errors or, under `omit`,
+ * warnings), losses, unavailability (also for a tool whose definition turns the target off), nullable optionals.
+ */
+function absorb(emission: ManifestEmission, target: ManifestTarget, result: TargetBuild<unknown>, tools: readonly ToolModel[], policy: UnrepresentablePolicy): void {
+  if (policy === 'error') emission.problems.push(...result.problems);
+  else {
+    for (const problem of result.problems) {
+      emission.warnings.push({ ...problem, severity: 'warning', message: `${problem.message} It is left out of manifests/${target}.json.`, hint: `see manifests/loss-report.md; to stop the warning, turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition)` });
+    }
+  }
   const nullable = 'nullableOptionals' in result ? (result.nullableOptionals as Record<string, string[]>) : undefined;
   for (const tool of tools) {
     (emission.losses[tool.name] ??= {})[target] = result.losses[tool.name] ?? [];
-    const reason = result.unavailable[tool.name];
+    const reason = tool.excludedTargets?.includes(target) ? TURNED_OFF_REASON : result.unavailable[tool.name];
     if (reason !== undefined) (emission.unavailable[tool.name] ??= {})[target] = reason;
     if (nullable?.[tool.name] !== undefined) emission.nullableOptionals[tool.name] = nullable[tool.name]!;
   }
@@ -85,34 +173,41 @@ function absorb(emission: ManifestEmission, target: ManifestTarget, result: Targ
 
 /** The enabled targets, in file order. */
 function enabledTargets(options: ManifestOptions): ManifestTarget[] {
-  return MANIFEST_TARGETS.filter((target) => (options.targets ?? MANIFEST_TARGETS).includes(target));
+  return MANIFEST_TARGETS.filter((target) => (options.targets ?? DEFAULT_MANIFEST_TARGETS).includes(target));
+}
+
+/** The names of the tools that have an entry in a target's file (in name order). */
+function entryNames(names: readonly string[], unavailable: ManifestEmission['unavailable'], target: ManifestTarget): string[] {
+  return names.filter((name) => unavailable[name]?.[target] === undefined);
 }
 
 /**
  * Emits `manifests/<target>.json` for each enabled target and the loss report. A tool that a target cannot
- * take at all (name pattern, non-object root, recursion without `$ref`, size limits) is a problem, with the
- * hint to turn the target off.
+ * take at all (name pattern, non-object root, recursion without `$ref`, size limits) is left out of that
+ * target with a warning (`omit`, the default) or is a problem (`error`); a tool whose definition turns a
+ * target off is left out of it silently. Either way the loss report says so.
  */
 export function emitManifests(project: ProjectModel, ctx: EmitContext, options: ManifestOptions = {}): ManifestEmission {
   const targets = enabledTargets(options);
-  const emission: ManifestEmission = { files: [], problems: [], losses: {}, unavailable: {}, nullableOptionals: {} };
+  const policy = options.unrepresentable ?? 'omit';
+  const emission: ManifestEmission = { files: [], problems: [], warnings: [], losses: {}, unavailable: {}, nullableOptionals: {} };
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
   const builds: [ManifestTarget, TargetBuild<unknown>][] = [];
   for (const tool of project.tools) emission.losses[tool.name] = {};
   for (const target of targets) {
-    const result = BUILDERS[target].build(project);
+    const result = buildTarget(project, target, options);
     builds.push([target, result]);
-    absorb(emission, target, result, project.tools);
+    absorb(emission, target, result, project.tools, policy);
   }
   emission.losses = sortLossReport(emission.losses);
   const banner = markdownBanner('the tool definitions', ctx).trimEnd();
-  if (names.length === 0 || Object.keys(emission.unavailable).length > 0) {
+  if (names.length === 0) {
     // No parts to keep track of: printed whole.
-    for (const [target, result] of builds) emission.files.push(jsonFile(BUILDERS[target].file, result.content));
+    for (const [target, result] of builds) emission.files.push(jsonFile(BUILDERS[target].file, result.content), typedModule(target, ctx));
     if (targets.length > 0) emission.files.push(...emitLossReport(emission.losses, emission.unavailable, banner));
     return emission;
   }
-  // Every tool has an entry in every target, in name order: laid out part by part, ranges recorded.
+  // Each target's tools in name order: laid out part by part, ranges recorded.
   emission.segments = {};
   const place = (path: string, layout: { head: string; separator: string; tail: string }, parts: [string, string][]) => {
     const { content, segments } = assemble(layout.head, parts, layout.separator, layout.tail);
@@ -122,10 +217,18 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
   for (const [target, result] of builds) {
     const { file, key } = BUILDERS[target];
     const layout = targetLayout(key);
-    place(file, layout, entriesOf(result.content, key).map((entry, index) => [names[index]!, entryText(entry, layout.indent)]));
+    const listed = entryNames(names, emission.unavailable, target);
+    const entries = entriesOf(result.content, key);
+    if (entries.length === 0) {
+      emission.files.push(jsonFile(file, result.content));
+      emission.segments[file] = { tools: [], ranges: [] };
+    } else {
+      place(file, layout, entries.map((entry, index) => [listed[index]!, entryText(entry, layout.indent)]));
+    }
+    emission.files.push(typedModule(target, ctx));
   }
   if (targets.length > 0) {
-    const texts = names.map((name) => [name, toolLossText(name, emission.losses[name]!)] as const);
+    const texts = names.map((name) => [name, toolLossText(name, emission.losses[name]!, emission.unavailable[name])] as const);
     const { json, markdown } = LOSS_REPORT_LAYOUT;
     place(json.path, { ...json, head: json.head() }, texts.map(([name, text]) => [name, text.json]));
     place(markdown.path, { ...markdown, head: markdown.head(banner) }, texts.map(([name, text]) => [name, text.markdown]));
@@ -149,23 +252,30 @@ export interface PreviousManifests {
  */
 export function patchManifests(project: ProjectModel, ctx: EmitContext, options: ManifestOptions, previous: PreviousManifests, changed: readonly ToolModel[]): ManifestEmission | undefined {
   const targets = enabledTargets(options);
+  const policy = options.unrepresentable ?? 'omit';
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
-  const paths = [...targets.map((target) => BUILDERS[target].file), ...(targets.length > 0 ? [LOSS_REPORT_LAYOUT.json.path, LOSS_REPORT_LAYOUT.markdown.path] : [])];
+  const reports: string[] = targets.length > 0 ? [LOSS_REPORT_LAYOUT.json.path, LOSS_REPORT_LAYOUT.markdown.path] : [];
+  const paths = [...targets.map((target) => BUILDERS[target].file), ...reports];
   if (names.length === 0) return undefined;
   for (const path of paths) {
     const recorded = previous.segments[path];
-    if (recorded === undefined || recorded.tools.length !== names.length || recorded.tools.some((name, index) => name !== names[index])) return undefined;
+    if (recorded === undefined) return undefined;
+    // The loss reports list every tool; a target's file, those it took (a subset, in name order).
+    if (reports.includes(path) && (recorded.tools.length !== names.length || recorded.tools.some((name, index) => name !== names[index]))) return undefined;
+    if (!reports.includes(path) && recorded.tools.some((name, index) => !project.tools.some((tool) => tool.name === name) || (index > 0 && compareStrings(recorded.tools[index - 1]!, name) >= 0))) return undefined;
   }
-  const emission: ManifestEmission = { files: [], problems: [], losses: {}, unavailable: {}, nullableOptionals: {}, segments: {} };
+  const emission: ManifestEmission = { files: [], problems: [], warnings: [], losses: {}, unavailable: {}, nullableOptionals: {}, segments: {} };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const single: ProjectModel = { ...project, tools: [tool] };
     emission.losses[tool.name] = {};
     for (const target of targets) {
-      const { file, key, build } = BUILDERS[target];
-      const result = build(single);
-      absorb(emission, target, result, single.tools);
+      const { file, key } = BUILDERS[target];
+      const result = buildTarget(single, target, options);
+      absorb(emission, target, result, single.tools, policy);
       const [entry] = entriesOf(result.content, key);
+      // A tool that joins or leaves a target's file changes its list: printed whole instead.
+      if ((entry !== undefined) !== previous.segments[file]!.tools.includes(tool.name)) return undefined;
       if (entry !== undefined) replacements.get(file)!.set(tool.name, entryText(entry, targetLayout(key).indent));
     }
     if (targets.length > 0) {
@@ -184,6 +294,9 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
     if (spliced === undefined) return undefined;
     emission.files.push(bytesFile(path, spliced.bytes));
     emission.segments![path] = spliced.segments;
+    // Each target's typed module after its JSON, as `emitManifests` lists them.
+    const target = targets.find((candidate) => BUILDERS[candidate].file === path);
+    if (target !== undefined) emission.files.push(typedModule(target, ctx));
   }
   return emission;
 }

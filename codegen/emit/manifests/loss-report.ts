@@ -2,21 +2,27 @@ import type { GeneratedFile } from '../../model.js';
 import { compareStrings } from '../../naming.js';
 
 /** Every manifest target toolsmith emits; `manifests.targets` in toolsmith.config.json picks among them. */
-export type ManifestTarget = 'openai' | 'openai-strict' | 'anthropic' | 'gemini' | 'mcp';
+export type ManifestTarget = 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict' | 'anthropic' | 'gemini' | 'gemini-legacy' | 'mcp';
 
 /** All targets, in file order. */
-export const MANIFEST_TARGETS: readonly ManifestTarget[] = ['openai', 'openai-strict', 'anthropic', 'gemini', 'mcp'];
+export const MANIFEST_TARGETS: readonly ManifestTarget[] = ['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict', 'anthropic', 'gemini', 'gemini-legacy', 'mcp'];
+
+/** The targets emitted when the config names none: all but `gemini-legacy` (the OpenAPI subset, opt-in). */
+export const DEFAULT_MANIFEST_TARGETS: readonly ManifestTarget[] = MANIFEST_TARGETS.filter((target) => target !== 'gemini-legacy');
 
 /** One keyword a target's manifest could not carry as written. */
 export interface LossEntry {
   /** JSON pointer into the tool definition's (bundled) schemas, e.g. `/inputSchema/properties/query`. */
   pointer: string;
   keyword: string;
-  action: 'dropped' | 'rewritten';
+  /** `omitted`: loss-report.json only — the target does not list the tool at all (`message` says why). */
+  action: 'dropped' | 'rewritten' | 'omitted';
   /** The keyword's value as written in the definition. */
   value: unknown;
   /** What the model is no longer told, in one sentence of Markdown. */
   message: string;
+  /** The sentence the description carries instead (`manifests.describeLosses`); absent when really lost. */
+  carried?: string;
 }
 
 /** tool name → target → losses (every tool and enabled target present, possibly with no entries). */
@@ -47,7 +53,10 @@ const REPORT_INTRO = [
   'Each provider format accepts a subset of JSON Schema. This report lists, for every tool and target,',
   'the keywords its manifest dropped or rewrote. The runtime still validates every call against the full',
   'definition; what is listed here is only what the model is no longer told. Rewrites that keep the',
-  'meaning (for example `definitions` renamed `$defs`, `$ref`s inlined) are not listed.',
+  'meaning (for example `definitions` renamed `$defs`, `$ref`s inlined) are not listed. What a short',
+  'sentence can say (a default, a length limit, a pattern, a format, a bound, "exactly one of") is told in',
+  'the property\'s description instead; an entry says so, and the rest is really lost. A tool a target',
+  'cannot take at all is listed as not available there.',
   '',
 ];
 
@@ -71,11 +80,19 @@ export function toolLossText(tool: string, byTarget: Partial<Record<ManifestTarg
     } else if (entries.length === 0) {
       lines.push(`- **${target}**: nothing lost`);
     } else {
-      lines.push(`- **${target}**:`);
+      const told = entries.filter((entry) => entry.carried !== undefined).length;
+      const summary = told === 0 ? '' : ` (${told} told in descriptions, ${entries.length - told} lost)`;
+      lines.push(`- **${target}**${summary}:`);
       for (const entry of entries) lines.push(`  - ${entry.message}`);
     }
   }
-  return { json: `  ${JSON.stringify(tool)}: ${JSON.stringify(sorted, null, 2).replace(/\n/g, '\n  ')}`, markdown: lines.join('\n') };
+  // In the JSON a target that does not list the tool has one `omitted` entry with the reason.
+  const json: Partial<Record<ManifestTarget, LossEntry[]>> = {};
+  for (const target of Object.keys(sorted) as ManifestTarget[]) {
+    const reason = unavailable[target];
+    json[target] = reason === undefined ? sorted[target]! : [{ pointer: '', keyword: '', action: 'omitted', value: null, message: reason }];
+  }
+  return { json: `  ${JSON.stringify(tool)}: ${JSON.stringify(json, null, 2).replace(/\n/g, '\n  ')}`, markdown: lines.join('\n') };
 }
 
 /** The loss reports' files laid out around the tools' parts (in tool-name order): head, parts, separator, tail. */

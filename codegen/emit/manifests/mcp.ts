@@ -1,5 +1,5 @@
 import { isMcpObjectSchema, type McpToolEntry, toMcpTool } from '../../../src/mcp-tool.js';
-import type { ProjectModel, ToolModel } from '../../model.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
 import { compareStrings } from '../../naming.js';
 import { LossRecorder, type TargetBuild } from './schema-walk.js';
 

@@ -1,5 +1,5 @@
-import type { ProjectModel, ToolModel } from '../../model.js';
-import { checkOpenAiName, type OpenAiTool } from './openai.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
+import { checkOpenAiName, type OpenAiResponsesTool, type OpenAiTool } from './openai.js';
 import {
   ANNOTATION_KEYWORDS,
   buildPerTool,
@@ -143,7 +143,7 @@ function relative(pointer: string): string {
 function convert(node: unknown, pointer: string, context: StrictContext): SchemaObject {
   const { tool, recorder } = context;
   const unrepresentable = (why: string): never => {
-    throw new UnrepresentableError(pointer, `Tool '${tool.name}' cannot be sent to openai-strict: the schema at ${pointer} ${why}.`);
+    throw new UnrepresentableError(pointer, `Tool '${tool.name}' cannot be sent to ${recorder.target}: the schema at ${pointer} ${why}.`);
   };
   if (node === false) unrepresentable('is `false` (accepts nothing)');
   if (node === true || !isSchemaObject(node)) return unrepresentable('accepts any value; strict mode needs a `type` for every value');
@@ -208,7 +208,7 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
       if (KEPT.has(key) || key === 'format') recorder.dropped(pointer, key, node[key]);
       delete out[key];
     }
-    return out;
+    return recorder.describeInto(pointer, out);
   }
   if (isObject) {
     if (!hasOwn(out, 'properties')) {
@@ -227,11 +227,11 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
   if (type === undefined && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(out, key))) {
     unrepresentable('has no `type`; strict mode needs a `type` for every value');
   }
-  return out;
+  return recorder.describeInto(pointer, out);
 }
 
 /** Checks the strict size limits on the converted schema. */
-function checkLimits(tool: ToolModel, parameters: SchemaObject): void {
+function checkLimits(tool: ToolModel, parameters: SchemaObject, target: string): void {
   const totals = { properties: 0, nesting: 0, enumValues: 0, stringChars: 0 };
   const visit = (node: unknown, depth: number): void => {
     if (!isSchemaObject(node)) return;
@@ -265,7 +265,7 @@ function checkLimits(tool: ToolModel, parameters: SchemaObject): void {
     if (totals[limit] > OPENAI_STRICT_LIMITS[limit]) {
       throw new UnrepresentableError(
         '/inputSchema',
-        `Tool '${tool.name}' cannot be sent to openai-strict: its input schema has ${totals[limit]} ${limit === 'nesting' ? 'levels of object nesting' : limit === 'stringChars' ? 'characters of names and enum/const values' : limit === 'enumValues' ? 'enum values' : 'object properties'}, over strict mode's limit of ${OPENAI_STRICT_LIMITS[limit]}.`,
+        `Tool '${tool.name}' cannot be sent to ${target}: its input schema has ${totals[limit]} ${limit === 'nesting' ? 'levels of object nesting' : limit === 'stringChars' ? 'characters of names and enum/const values' : limit === 'enumValues' ? 'enum values' : 'object properties'}, over strict mode's limit of ${OPENAI_STRICT_LIMITS[limit]}.`,
       );
     }
   }
@@ -273,10 +273,10 @@ function checkLimits(tool: ToolModel, parameters: SchemaObject): void {
 
 /** The strict-mode input schema of one tool; throws `UnrepresentableError` when strict mode cannot take it. */
 export function toOpenAiStrictParameters(tool: ToolModel, recorder: LossRecorder, nullableOptionals: string[] = []): SchemaObject {
-  checkObjectRoot(tool, 'openai-strict', tool.inputSchema);
+  checkObjectRoot(tool, recorder.target, tool.inputSchema);
   const root = prepareRoot(tool.inputSchema as SchemaObject, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
   const parameters = convert(root, '/inputSchema', { tool, recorder, nullableOptionals });
-  checkLimits(tool, parameters);
+  checkLimits(tool, parameters, recorder.target);
   return parameters;
 }
 
@@ -288,6 +288,23 @@ export function buildOpenAiStrictManifest(project: ProjectModel): OpenAiStrictBu
     checkOpenAiName(tool, 'openai-strict');
     const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
     build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters, strict: true } });
+    build.nullableOptionals[tool.name] = nullable;
+  });
+}
+
+/** What the Responses strict builder returns besides the manifest. */
+export interface OpenAiResponsesStrictBuild extends TargetBuild<OpenAiResponsesTool[]> {
+  nullableOptionals: Record<string, string[]>;
+}
+
+/** `manifests/openai-responses-strict.json`: Responses API function tools with `strict: true` (the strict rules above). */
+export function buildOpenAiResponsesStrictManifest(project: ProjectModel): OpenAiResponsesStrictBuild {
+  const build: OpenAiResponsesStrictBuild = { content: [], losses: {}, problems: [], unavailable: {}, nullableOptionals: {} };
+  return buildPerTool(project, 'openai-responses-strict', build, (tool, recorder) => {
+    const nullable: string[] = [];
+    checkOpenAiName(tool, 'openai-responses-strict');
+    const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
+    build.content.push({ type: 'function', name: tool.name, description: tool.description, parameters, strict: true });
     build.nullableOptionals[tool.name] = nullable;
   });
 }

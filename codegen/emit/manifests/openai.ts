@@ -1,4 +1,4 @@
-import type { ProjectModel, ToolModel } from '../../model.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
 import {
   buildPerTool,
   checkObjectRoot,
@@ -35,7 +35,7 @@ export interface OpenAiTool {
 }
 
 /** Checks a tool name against OpenAI's pattern; throws the problem message when it does not match. */
-export function checkOpenAiName(tool: ToolModel, target: 'openai' | 'openai-strict'): void {
+export function checkOpenAiName(tool: ToolModel, target: 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict'): void {
   if (!OPENAI_FUNCTION_NAME_PATTERN.test(tool.name)) {
     throw new UnrepresentableError(
       '/name',
@@ -53,7 +53,31 @@ export function buildOpenAiManifest(project: ProjectModel): TargetBuild<OpenAiTo
   return buildPerTool(project, 'openai', build, (tool, recorder) => {
     checkOpenAiName(tool, 'openai');
     checkObjectRoot(tool, 'openai', tool.inputSchema);
-    const parameters = prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT);
+    const parameters = recorder.describeInto('/inputSchema', prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT));
     build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
+  });
+}
+
+/** One entry of `manifests/openai-responses*.json` (assignable to the SDK's Responses `FunctionTool`). */
+export interface OpenAiResponsesTool {
+  type: 'function';
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  strict: boolean;
+}
+
+/**
+ * `manifests/openai-responses.json`: Responses API function tools (`{ type: "function", name, description,
+ * parameters, strict }`, `FunctionTool` in openai/resources/responses/responses.d.ts) with `strict: false`:
+ * the whole schema, as for Chat Completions.
+ */
+export function buildOpenAiResponsesManifest(project: ProjectModel): TargetBuild<OpenAiResponsesTool[]> {
+  const build: TargetBuild<OpenAiResponsesTool[]> = { content: [], losses: {}, problems: [], unavailable: {} };
+  return buildPerTool(project, 'openai-responses', build, (tool, recorder) => {
+    checkOpenAiName(tool, 'openai-responses');
+    checkObjectRoot(tool, 'openai-responses', tool.inputSchema);
+    const parameters = recorder.describeInto('/inputSchema', prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT));
+    build.content.push({ type: 'function', name: tool.name, description: tool.description, parameters, strict: false });
   });
 }

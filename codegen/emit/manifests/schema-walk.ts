@@ -1,14 +1,42 @@
-import type { Problem, ProjectModel, ToolModel } from '../../model.js';
+import type { ToolAnnotations } from '../../../src/tool.js';
+import type { Problem } from '../../model.js';
 import { compareStrings } from '../../naming.js';
 import type { LossEntry, ManifestTarget } from './loss-report.js';
 import { escapePointerSegment } from '../../problems.js';
 import { cloneJson, hasOwn, isObject, setOwn } from '../../schema-walk.js';
 
+/**
+ * What a manifest builder reads of a tool: the fields a codegen `ToolModel` and a runtime `ITool` both have
+ * (so the files generate writes and the runtime builders in src/manifests.ts share one implementation).
+ */
+export interface ManifestTool {
+  name: string;
+  description: string;
+  inputSchema: object;
+  outputSchema?: object | undefined;
+  displayName?: string;
+  hasSideEffects?: boolean;
+  annotations?: ToolAnnotations;
+  /** Targets the definition turns off for itself. */
+  excludedTargets?: readonly string[];
+  /** The definition file, for problems (a runtime tool has none). */
+  source?: { file: string };
+}
+
+/** The tools a manifest is built from. */
+export interface ManifestProject {
+  tools: readonly ManifestTool[];
+  /** Tell the model in a property's `description` what the target drops (default true). */
+  describeLosses?: boolean;
+}
+
 /** A JSON Schema node as the manifest builders handle it: an object schema, or `true`/`false`. */
 export type SchemaObject = Record<string, unknown>;
 
 /** The hint every "this target cannot take the tool" problem carries. */
-export const TURN_TARGET_OFF_HINT = 'turn the target off in toolsmith.config.json (manifests.targets)';
+export function turnTargetOffHint(target: string): string {
+  return `turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition), or let generate leave it out of ${target} with a warning (\`"manifests": { "unrepresentable": "omit" }\` in toolsmith.config.json, the default)`;
+}
 
 /** Keywords whose value is a map of name → schema. */
 export const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
@@ -160,6 +188,80 @@ function runtimeNote(keyword: string): string {
   return `${CONSEQUENCES[keyword] ?? 'the model is not told this constraint'}; the runtime still enforces it`;
 }
 
+/** A number or value as the description states it. */
+function stated(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+}
+
+function plural(count: unknown, word: string): string {
+  return `${stated(count)} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The short, fixed sentence that tells the model what a dropped keyword said, or undefined when there is
+ * none (the keyword is then really lost). Kept short: descriptions count against the model's context.
+ */
+export function carriedText(keyword: string, value: unknown, action: LossEntry['action'] = 'dropped'): string | undefined {
+  // A rewritten keyword has a weaker form in the schema: only `oneOf` sent as `anyOf` has words for the rest.
+  if (action === 'rewritten' && keyword !== 'oneOf') return undefined;
+  switch (keyword) {
+    case 'default':
+      return `Default: ${stated(value)}.`;
+    case 'minLength':
+      return typeof value === 'number' ? `At least ${plural(value, 'character')}.` : undefined;
+    case 'maxLength':
+      return typeof value === 'number' ? `At most ${plural(value, 'character')}.` : undefined;
+    case 'pattern':
+      return typeof value === 'string' ? `Matches the pattern ${value}.` : undefined;
+    case 'format':
+      return typeof value === 'string' ? `Format: ${value}.` : undefined;
+    case 'minimum':
+      return typeof value === 'number' ? `At least ${value}.` : undefined;
+    case 'maximum':
+      return typeof value === 'number' ? `At most ${value}.` : undefined;
+    case 'exclusiveMinimum':
+      return typeof value === 'number' ? `Greater than ${value}.` : undefined;
+    case 'exclusiveMaximum':
+      return typeof value === 'number' ? `Less than ${value}.` : undefined;
+    case 'multipleOf':
+      return typeof value === 'number' ? `A multiple of ${value}.` : undefined;
+    case 'minItems':
+      return typeof value === 'number' ? `At least ${plural(value, 'item')}.` : undefined;
+    case 'maxItems':
+      return typeof value === 'number' ? `At most ${plural(value, 'item')}.` : undefined;
+    case 'uniqueItems':
+      return value === true ? 'Items are unique.' : undefined;
+    case 'additionalProperties':
+      return value === false ? 'No other properties.' : undefined;
+    case 'minProperties':
+      return typeof value === 'number' ? `At least ${plural(value, 'property').replace(/propertys$/, 'properties')}.` : undefined;
+    case 'maxProperties':
+      return typeof value === 'number' ? `At most ${plural(value, 'property').replace(/propertys$/, 'properties')}.` : undefined;
+    case 'const':
+      return `Always ${stated(value)}.`;
+    case 'enum':
+      return Array.isArray(value) ? `One of ${value.map(stated).join(', ')}.` : undefined;
+    case 'oneOf':
+      return action === 'rewritten' ? 'Exactly one of the alternatives.' : undefined;
+    case 'dependencies': {
+      if (!isSchemaObject(value)) return undefined;
+      const sentences = Object.keys(value)
+        .filter((name) => Array.isArray(value[name]) && (value[name] as unknown[]).length > 0)
+        .map((name) => `With ${name}, also give ${(value[name] as unknown[]).join(', ')}.`);
+      return sentences.length > 0 ? sentences.join(' ') : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `description` with `notes` appended (a sentence break added after text without one). */
+export function appendDescription(description: unknown, notes: readonly string[]): string {
+  const text = typeof description === 'string' ? description.trimEnd() : '';
+  if (text === '') return notes.join(' ');
+  return `${text}${/[.!?:)]$/.test(text) ? '' : '.'} ${notes.join(' ')}`;
+}
+
 /**
  * Collects the loss entries of one tool for one target. Entries are keyed by pointer and keyword, so a
  * definition inlined at several places is reported once, at its own location.
@@ -167,8 +269,14 @@ function runtimeNote(keyword: string): string {
 export class LossRecorder {
   readonly entries: LossEntry[] = [];
   private readonly seen = new Set<string>();
+  /** pointer → the sentences carried into that node's description. */
+  private readonly notes = new Map<string, string[]>();
 
-  constructor(readonly target: ManifestTarget) {}
+  /** `describeLosses`: carry what is dropped into the descriptions (see `carriedText`). */
+  constructor(
+    readonly target: ManifestTarget,
+    readonly describeLosses = false,
+  ) {}
 
   /** Records a keyword removed from the manifest. */
   dropped(pointer: string, keyword: string, value: unknown, consequence?: string): void {
@@ -180,23 +288,40 @@ export class LossRecorder {
     this.add(pointer, keyword, 'rewritten', value, how);
   }
 
+  /** Appends to `node.description` what was carried from the keywords dropped at `pointer`; returns `node`. */
+  describeInto<T extends SchemaObject>(pointer: string, node: T): T {
+    const notes = this.notes.get(pointer);
+    if (notes !== undefined && notes.length > 0) setOwn(node, 'description', appendDescription(node.description, notes));
+    return node;
+  }
+
   private add(pointer: string, keyword: string, action: LossEntry['action'], value: unknown, consequence: string): void {
     const key = `${pointer}\u0000${keyword}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
     const shown = shortValue(value);
     const subject = codeSpan(shown === undefined ? keyword : `${keyword}: ${shown}`);
-    const message =
-      action === 'dropped'
-        ? `${subject} at ${codeSpan(pointer || '/')} dropped for ${this.target}: ${consequence}`
-        : `${subject} at ${codeSpan(pointer || '/')} rewritten for ${this.target} ${consequence}`;
-    this.entries.push({ pointer, keyword, action, value: cloneJson(value), message });
+    const carried = this.describeLosses ? carriedText(keyword, value, action) : undefined;
+    const where = `${subject} at ${codeSpan(pointer || '/')}`;
+    let message: string;
+    if (carried !== undefined) {
+      const runtime = keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
+      message = `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtime}`;
+      const list = this.notes.get(pointer) ?? [];
+      list.push(carried);
+      this.notes.set(pointer, list);
+    } else {
+      message = action === 'dropped' ? `${where} dropped for ${this.target}: ${consequence}` : `${where} rewritten for ${this.target} ${consequence}`;
+    }
+    const entry: LossEntry = { pointer, keyword, action, value: cloneJson(value), message };
+    if (carried !== undefined) entry.carried = carried;
+    this.entries.push(entry);
   }
 }
 
 /** A problem that makes a tool unavailable for one target: an error at generate time. */
-export function targetProblem(tool: ToolModel, pointer: string, message: string): Problem {
-  return { file: tool.source.file, line: 1, column: 1, pointer, message, hint: TURN_TARGET_OFF_HINT };
+export function targetProblem(tool: ManifestTool, pointer: string, message: string, target: ManifestTarget): Problem {
+  return { file: tool.source?.file ?? tool.name, line: 1, column: 1, pointer, message, hint: turnTargetOffHint(target) };
 }
 
 /** Thrown inside a builder when a tool cannot be expressed for a target; caught per tool. */
@@ -217,19 +342,19 @@ export class UnrepresentableError extends Error {
  * problem and an `unavailable` reason instead, and its entry is left out.
  */
 export function buildPerTool<TBuild extends TargetBuild<unknown>>(
-  project: ProjectModel,
+  project: ManifestProject,
   target: ManifestTarget,
   build: TBuild,
-  add: (tool: ToolModel, recorder: LossRecorder) => void,
+  add: (tool: ManifestTool, recorder: LossRecorder) => void,
 ): TBuild {
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
-    const recorder = new LossRecorder(target);
+    const recorder = new LossRecorder(target, project.describeLosses ?? false);
     try {
       add(tool, recorder);
       build.losses[tool.name] = recorder.entries;
     } catch (error) {
       if (!(error instanceof UnrepresentableError)) throw error;
-      build.problems.push(targetProblem(tool, error.pointer, error.message));
+      build.problems.push(targetProblem(tool, error.pointer, error.message, target));
       build.unavailable[tool.name] = error.message;
     }
   }
@@ -258,7 +383,7 @@ export function describesObject(schema: SchemaObject): boolean {
 }
 
 /** The root checks every LLM target shares: the input root must be an object schema. */
-export function checkObjectRoot(tool: ToolModel, target: ManifestTarget, schema: unknown): void {
+export function checkObjectRoot(tool: ManifestTool, target: ManifestTarget, schema: unknown): void {
   if (!isSchemaObject(schema) || schema.type !== 'object') {
     const got = isSchemaObject(schema) ? JSON.stringify(schema.type ?? null) : JSON.stringify(schema);
     throw new UnrepresentableError(

@@ -231,9 +231,11 @@ describe('read_file and list_directory', () => {
           { name: 'todo.md', path: 'notes/todo.md', type: 'file', size: 21 },
         ],
       },
+      truncated: false,
+      omitted: 0,
     });
     const shallow = await call(orchestrator(), 'list_directory', { path: 'notes', depth: 1, include: 'directories' });
-    expect(shallow.output).toEqual({ root: { name: 'notes', path: 'notes', type: 'directory', children: [{ name: 'deep', path: 'notes/deep', type: 'directory' }] } });
+    expect(shallow.output).toEqual({ root: { name: 'notes', path: 'notes', type: 'directory', children: [{ name: 'deep', path: 'notes/deep', type: 'directory' }] }, truncated: false, omitted: 0 });
   });
 
   it('refuses ../ for list_directory too', async () => {

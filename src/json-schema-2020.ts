@@ -1,0 +1,183 @@
+/*
+ * Draft-07 → JSON Schema 2020-12, keeping what toolsmith's validators (Ajv, draft-07) accept. Used by the MCP
+ * entries (MCP 2025-11-25 reads schemas as 2020-12, SEP-1613), Anthropic's `input_schema` and Gemini's
+ * `parametersJsonSchema`; it runs in codegen and in the MCP server, so it imports nothing.
+ *
+ * json-schema-migrate (`draft2020`) was tried first and does not fit: it leaves every `$ref` pointing at
+ * `#/definitions/…` (no repointing), keeps `definitions`, needs an Ajv 2019 compile of a meta-schema to run
+ * (the runtime must not load Ajv's compiler for `tools/list`), rewrites one-value `enum`s and `{}` for no
+ * reason of meaning, and mutates its input. The rules here are proven on the JSON-Schema-Test-Suite
+ * (test/src/json-schema-2020.test.ts): the translated schema gives under Ajv 2020 the verdict draft-07 Ajv
+ * gives on the original, case by case.
+ *
+ * - `definitions` → `$defs` (unless a `$defs` beside it already has one of its names: then left as is, a
+ *   JSON pointer still reaches it).
+ * - tuple `items: [...]` → `prefixItems`, its `additionalItems` → `items`; `additionalItems` beside a
+ *   single-schema `items` (or none) is ignored by draft-07, so it is removed.
+ * - `dependencies` → `dependentRequired` (arrays) / `dependentSchemas` (schemas).
+ * - Every `$ref`'s JSON pointer is repointed along those renames (`#/definitions/A` → `#/$defs/A`,
+ *   `#/items/0` → `#/prefixItems/0`, …), property names left alone.
+ * - `$id: "#foo"` (a plain-name fragment) → `$anchor: "foo"`; `$id: "x#foo"` → `$id: "x"`, `$anchor`.
+ * - `$ref` siblings: the draft-07 specification ignores them, but Ajv (which validates every toolsmith call)
+ *   applies them, as 2020-12 does; they are kept, so the manifest says what the runtime enforces.
+ * - Keywords 2020-12 has and draft-07 does not (`prefixItems`, `unevaluatedProperties`, `$anchor`, …) are
+ *   ignored by draft-07: removed, so they do not start to apply. `$defs` is kept (Ajv resolves it in draft-07).
+ * - `$schema` is removed below the root; the root's is set by the caller.
+ */
+
+/** The 2020-12 meta-schema URI, as `$schema` declares it. */
+export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+type Node = Record<string, unknown>;
+
+/** Keywords whose value is a map of name → schema. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
+/** Keywords whose value is one schema. */
+const SCHEMA_SINGLE = new Set(['additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not']);
+/** Keywords whose value is an array of schemas. */
+const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf']);
+/** 2020-12 keywords that draft-07 ignores: they must not start to apply. */
+const NOT_IN_DRAFT_07 = new Set([
+  'prefixItems', 'unevaluatedProperties', 'unevaluatedItems', 'dependentRequired', 'dependentSchemas',
+  'minContains', 'maxContains', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary',
+]);
+
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function set(target: Node, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+const INDEX = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * The 2020-12 tokens of a draft-07 JSON pointer into a schema: keyword tokens renamed as the translation
+ * renames them, names and indexes kept.
+ */
+export function translatePointerTokens(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index]!;
+    const next = tokens[index + 1];
+    if (SCHEMA_MAPS.has(token) && next !== undefined) {
+      out.push(token === 'definitions' ? '$defs' : token, next);
+      index++;
+    } else if (token === 'dependencies' && next !== undefined) {
+      out.push('dependentSchemas', next);
+      index++;
+    } else if (SCHEMA_ARRAYS.has(token) && next !== undefined) {
+      out.push(token, next);
+      index++;
+    } else if (token === 'items' && next !== undefined && INDEX.test(next)) {
+      out.push('prefixItems', next);
+      index++;
+    } else if (token === 'additionalItems') {
+      out.push('items');
+    } else {
+      out.push(token);
+    }
+  }
+  return out;
+}
+
+function decodeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * A `$ref` with its fragment's JSON pointer repointed; other refs (anchors, none) unchanged. Tokens that
+ * are not renamed keep their spelling (percent-encoding included).
+ */
+export function translateRef(ref: string): string {
+  const hash = ref.indexOf('#');
+  if (hash < 0) return ref;
+  const fragment = ref.slice(hash + 1);
+  if (!fragment.startsWith('/')) return ref;
+  const raw = fragment.slice(1).split('/');
+  let decoded: string[];
+  try {
+    decoded = raw.map((token) => decodeToken(decodeURIComponent(token)));
+  } catch {
+    return ref;
+  }
+  // One token out for each token in: a renamed keyword replaces its token, every other token is kept as written.
+  const translated = translatePointerTokens(decoded);
+  return `${ref.slice(0, hash)}#/${raw.map((token, index) => (translated[index] === decoded[index] ? token : translated[index]!)).join('/')}`;
+}
+
+function translateMap(value: unknown): unknown {
+  if (!isNode(value)) return value;
+  const out: Node = {};
+  for (const name of Object.keys(value)) set(out, name, translate(value[name], false));
+  return out;
+}
+
+function translate(node: unknown, root: boolean): unknown {
+  if (!isNode(node)) return node;
+  const out: Node = {};
+  const tuple = Array.isArray(node.items);
+  const defsTaken = isNode(node.$defs) && isNode(node.definitions) && Object.keys(node.definitions).some((name) => Object.hasOwn(node.$defs as Node, name));
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    if (NOT_IN_DRAFT_07.has(key)) continue;
+    if (key === '$schema') {
+      if (root) set(out, key, value);
+    } else if (key === '$ref' && typeof value === 'string') {
+      set(out, key, translateRef(value));
+    } else if (key === '$id' && typeof value === 'string' && value.includes('#')) {
+      const [id, anchor] = [value.slice(0, value.indexOf('#')), value.slice(value.indexOf('#') + 1)];
+      if (id !== '') set(out, '$id', id);
+      if (/^[A-Za-z][-A-Za-z0-9.:_]*$/.test(anchor)) set(out, '$anchor', anchor);
+    } else if (key === 'definitions') {
+      if (defsTaken) set(out, key, translateMap(value));
+      else {
+        const merged: Node = isNode(out.$defs) ? (out.$defs as Node) : {};
+        const translated = translateMap(value) as Node;
+        for (const name of Object.keys(translated)) set(merged, name, translated[name]);
+        set(out, '$defs', merged);
+      }
+    } else if (key === '$defs') {
+      const merged: Node = isNode(out.$defs) ? (out.$defs as Node) : {};
+      const translated = translateMap(value);
+      if (!isNode(translated)) set(out, key, translated);
+      else {
+        for (const name of Object.keys(translated)) set(merged, name, translated[name]);
+        set(out, '$defs', merged);
+      }
+    } else if (SCHEMA_MAPS.has(key)) {
+      set(out, key, translateMap(value));
+    } else if (key === 'items') {
+      if (!tuple) set(out, 'items', translate(value, false));
+      else if ((value as unknown[]).length > 0) set(out, 'prefixItems', (value as unknown[]).map((item) => translate(item, false)));
+    } else if (key === 'additionalItems') {
+      // Draft-07 reads it only beside a tuple `items`.
+      if (tuple) set(out, 'items', translate(value, false));
+    } else if (key === 'dependencies' && isNode(value)) {
+      for (const name of Object.keys(value)) {
+        const dependency = value[name];
+        const keyword = Array.isArray(dependency) ? 'dependentRequired' : 'dependentSchemas';
+        const map: Node = isNode(out[keyword]) ? (out[keyword] as Node) : {};
+        set(map, name, Array.isArray(dependency) ? [...dependency] : translate(dependency, false));
+        set(out, keyword, map);
+      }
+    } else if (SCHEMA_SINGLE.has(key)) {
+      set(out, key, translate(value, false));
+    } else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) {
+      set(out, key, value.map((item) => translate(item, false)));
+    } else {
+      set(out, key, structuredClone(value));
+    }
+  }
+  // `prefixItems` must come before its `items` for readers; keys are set in source order otherwise.
+  return out;
+}
+
+/**
+ * A 2020-12 copy of a draft-07 schema with the same meaning under toolsmith's validators (rules above);
+ * `$schema` at the root, if any, is left for the caller to set.
+ */
+export function toJsonSchema2020(schema: unknown): unknown {
+  return translate(schema, true);
+}

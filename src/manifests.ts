@@ -1,0 +1,106 @@
+/*
+ * Provider manifests at run time: the same builders `toolsmith generate` writes generated/manifests/*.json
+ * with (codegen/emit/manifests/*, which import nothing but each other), applied to the tools a program
+ * has, so each caller is sent only the tools it may call:
+ *
+ *   client.responses.create({ tools: toOpenAIResponsesTools(orchestrator.listTools({ personaCapabilities })) })
+ *
+ * The entry types are toolsmith's own and are assignable to the official SDK types (openai's
+ * `ChatCompletionFunctionTool` and Responses `FunctionTool`, @anthropic-ai/sdk's `Tool`, @google/genai's
+ * `FunctionDeclaration`, the MCP SDK's `Tool`; test/codegen/manifests-sdk.test.ts type-checks that with
+ * the real packages), so a program needs none of those packages to build a manifest, and one that has
+ * them passes the result straight in. This module is `toolsmith/manifests`, not the main entry, so a
+ * process that only runs tools does not load the builders.
+ */
+import { buildAnthropicManifest, type AnthropicTool } from '../codegen/emit/manifests/anthropic.js';
+import { buildGeminiManifest, type GeminiFunctionDeclaration } from '../codegen/emit/manifests/gemini.js';
+import { buildGeminiLegacyManifest, type GeminiLegacyFunctionDeclaration } from '../codegen/emit/manifests/gemini-legacy.js';
+import type { ManifestTarget } from '../codegen/emit/manifests/loss-report.js';
+import { buildOpenAiManifest, buildOpenAiResponsesManifest, type OpenAiResponsesTool, type OpenAiTool } from '../codegen/emit/manifests/openai.js';
+import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from '../codegen/emit/manifests/openai-strict.js';
+import type { ManifestProject, ManifestTool, TargetBuild } from '../codegen/emit/manifests/schema-walk.js';
+import { type McpToolEntry, toMcpTool } from './mcp-tool.js';
+import type { ITool, ToolAnnotations } from './tool.js';
+
+export type { AnthropicTool, GeminiFunctionDeclaration, GeminiLegacyFunctionDeclaration, ManifestTarget, McpToolEntry, OpenAiResponsesTool, OpenAiTool };
+
+/** `{ functionDeclarations }`: a Gemini `Tool` (assignable to @google/genai's `Tool`). */
+export interface GeminiToolManifest {
+  functionDeclarations: GeminiFunctionDeclaration[];
+}
+
+/** `{ functionDeclarations }` with the legacy OpenAPI-subset `parameters` (`gemini-legacy`). */
+export interface GeminiLegacyToolManifest {
+  functionDeclarations: GeminiLegacyFunctionDeclaration[];
+}
+
+/** `{ tools }`: an MCP `tools/list` result. */
+export interface McpToolsManifest {
+  tools: McpToolEntry[];
+}
+
+/**
+ * What a runtime builder takes: `orchestrator.listTools(context)`'s definitions, registered `ITool`s, or
+ * anything with a name, a description and a draft-07 input schema.
+ */
+export interface ManifestToolSource {
+  name: string;
+  description: string;
+  inputSchema: object;
+  outputSchema?: object | undefined;
+  displayName?: string;
+  hasSideEffects?: boolean;
+  annotations?: ToolAnnotations;
+}
+
+/** Options every runtime builder takes. */
+export interface RuntimeManifestOptions {
+  /** Carry what the target drops into the descriptions, as generate does by default (default true). */
+  describeLosses?: boolean;
+  /**
+   * Called for each tool the target cannot take (it is left out), with the reason; generate's `omit`
+   * policy. Without it the tool is left out silently.
+   */
+  onOmitted?: (tool: string, reason: string) => void;
+}
+
+function run<T>(build: (project: ManifestProject) => TargetBuild<T>, tools: readonly ManifestToolSource[], options: RuntimeManifestOptions): T {
+  const project: ManifestProject = { tools: tools as readonly ManifestTool[], describeLosses: options.describeLosses ?? true };
+  const result = build(project);
+  if (options.onOmitted !== undefined) for (const name of Object.keys(result.unavailable).sort()) options.onOmitted(name, result.unavailable[name]!);
+  return result.content;
+}
+
+/** OpenAI Chat Completions function tools (`strict: true` for Structured Outputs), as manifests/openai*.json. */
+export function toOpenAITools(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions & { strict?: boolean } = {}): OpenAiTool[] {
+  return run(options.strict === true ? buildOpenAiStrictManifest : buildOpenAiManifest, tools, options);
+}
+
+/** OpenAI Responses API function tools (`{ type: "function", name, description, parameters, strict }`), as manifests/openai-responses*.json. */
+export function toOpenAIResponsesTools(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions & { strict?: boolean } = {}): OpenAiResponsesTool[] {
+  return run(options.strict === true ? buildOpenAiResponsesStrictManifest : buildOpenAiResponsesManifest, tools, options);
+}
+
+/** Anthropic Messages API tools (`input_schema` in JSON Schema 2020-12), as manifests/anthropic.json. */
+export function toAnthropicTools(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions = {}): AnthropicTool[] {
+  return run(buildAnthropicManifest, tools, options);
+}
+
+/** A Gemini `Tool` with `parametersJsonSchema` / `responseJsonSchema`, as manifests/gemini.json. */
+export function toGeminiTool(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions = {}): GeminiToolManifest {
+  return run(buildGeminiManifest, tools, options);
+}
+
+/** A Gemini `Tool` with the legacy OpenAPI-subset `parameters`, as manifests/gemini-legacy.json. */
+export function toGeminiLegacyTool(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions = {}): GeminiLegacyToolManifest {
+  return run(buildGeminiLegacyManifest, tools, options);
+}
+
+/**
+ * MCP `tools/list` entries (2020-12 schemas, annotations), as manifests/mcp.json and `serve`'s answer. It
+ * takes registered tools (`orchestrator.getTool(name)`), not `listTools()`' definitions: the annotations
+ * follow from `hasSideEffects`, which a definition for an LLM does not carry.
+ */
+export function toMcpTools(tools: readonly ITool[]): McpToolEntry[] {
+  return tools.map(toMcpTool);
+}

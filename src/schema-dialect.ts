@@ -1,0 +1,300 @@
+/**
+ * The JSON Schema dialects toolsmith accepts (draft-07, the default, and 2020-12, which MCP and
+ * pydantic emit) and the one rule for keywords and formats neither the dialect nor Ajv knows:
+ * a near-typo of a known one (`requried`, `emial`) is an error, anything else (`optional`,
+ * `markdownDescription`, a vendor annotation, `format: "json"`) is ignored, as the specification
+ * says, and only warned about by the generator. Shared by the generator and the runtime compiler
+ * so both accept exactly the same schemas. Imports nothing.
+ */
+
+/** A supported dialect. */
+export type SchemaDialect = 'draft-07' | '2020-12';
+
+/** The `$schema` URI of each dialect, as toolsmith writes it. */
+export const DIALECT_URIS: Readonly<Record<SchemaDialect, string>> = Object.freeze({
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+});
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+/**
+ * The dialect a schema declares with its root `$schema`: draft-07 when it declares none, `undefined`
+ * for any other `$schema` (draft-04, 2019-09, a custom meta-schema), which is not supported.
+ */
+export function schemaDialect(schema: unknown): SchemaDialect | undefined {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'draft-07';
+  if (!Object.prototype.hasOwnProperty.call(schema, '$schema')) return 'draft-07';
+  const uri = (schema as { $schema?: unknown }).$schema;
+  if (typeof uri !== 'string') return undefined;
+  if (DRAFT_07.test(uri)) return 'draft-07';
+  if (DRAFT_2020_12.test(uri)) return '2020-12';
+  return undefined;
+}
+
+const ANNOTATIONS = ['title', 'description', 'default', 'readOnly', 'writeOnly', 'examples', 'deprecated', '$comment'];
+
+/** Every keyword draft-07 defines, plus `$defs` (Ajv's draft-07 class knows it and `$ref` resolves into it) and `deprecated`. */
+export const DRAFT_07_KEYWORDS: ReadonlySet<string> = new Set([
+  ...ANNOTATIONS,
+  '$schema', '$id', '$ref', '$defs', 'definitions',
+  'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
+  'additionalItems', 'items', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties', 'minProperties',
+  'required', 'additionalProperties', 'properties', 'patternProperties', 'dependencies', 'propertyNames',
+  'const', 'enum', 'type', 'format', 'contentMediaType', 'contentEncoding', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not',
+]);
+
+/** Every keyword draft 2020-12 defines, plus `definitions` (still written by many tools; Ajv resolves `$ref` into it). */
+export const DRAFT_2020_12_KEYWORDS: ReadonlySet<string> = new Set([
+  ...ANNOTATIONS,
+  '$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$defs', 'definitions',
+  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'prefixItems', 'items', 'contains',
+  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
+  'type', 'const', 'enum', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength',
+  'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties',
+  'minProperties', 'required', 'dependentRequired', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema',
+]);
+
+/** The keywords of a dialect. */
+export function dialectKeywords(dialect: SchemaDialect): ReadonlySet<string> {
+  return dialect === '2020-12' ? DRAFT_2020_12_KEYWORDS : DRAFT_07_KEYWORDS;
+}
+
+/**
+ * Keywords outside the dialect that Ajv nevertheless gives a meaning (`nullable` lets `null` through,
+ * ajv-formats' `formatMaximum` compares): "ignored" would be untrue, so they stay errors.
+ */
+const AJV_MEANINGFUL = new Set(['nullable', 'formatMaximum', 'formatMinimum', 'formatExclusiveMaximum', 'formatExclusiveMinimum', '$async', 'id', '$recursiveRef', '$recursiveAnchor']);
+
+/** Keywords of other specifications that are never typos, though one edit from a JSON Schema keyword. */
+const FOREIGN_ANNOTATIONS = new Set(['example']);
+
+/** How a keyword of a schema object is treated. */
+export type KeywordVerdict =
+  | { kind: 'known' }
+  /** Not the dialect's, not a near-typo: ignored (the generator warns). */
+  | { kind: 'ignored' }
+  /** A near-typo of `suggestion`: an error. */
+  | { kind: 'typo'; suggestion: string }
+  /** Given a meaning by Ajv that the dialect does not have (see `AJV_MEANINGFUL`): an error. */
+  | { kind: 'ajv-only' }
+  /** Of the other supported dialect (`prefixItems` in draft-07, `additionalItems` in 2020-12): ignored there. */
+  | { kind: 'other-dialect'; dialect: SchemaDialect };
+
+/** The verdict on one keyword; `x-` extension keywords are known. */
+export function classifyKeyword(keyword: string, dialect: SchemaDialect): KeywordVerdict {
+  const known = dialectKeywords(dialect);
+  if (known.has(keyword) || keyword.startsWith('x-')) return { kind: 'known' };
+  // Ajv's 2020-12 class still applies draft-07's `dependencies`.
+  if (AJV_MEANINGFUL.has(keyword) || (dialect === '2020-12' && keyword === 'dependencies')) return { kind: 'ajv-only' };
+  const other: SchemaDialect = dialect === '2020-12' ? 'draft-07' : '2020-12';
+  if (dialectKeywords(other).has(keyword)) return { kind: 'other-dialect', dialect: other };
+  if (FOREIGN_ANNOTATIONS.has(keyword)) return { kind: 'ignored' };
+  const suggestion = nearTypoOf(keyword, known);
+  return suggestion === undefined ? { kind: 'ignored' } : { kind: 'typo', suggestion };
+}
+
+/** Formats ajv-formats validates (its full set), kept here so the runtime needs no import to tell them. */
+export const KNOWN_FORMAT_NAMES: readonly string[] = Object.freeze([
+  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email',
+  'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte',
+  'int32', 'int64', 'float', 'double', 'password', 'binary',
+]);
+
+/**
+ * The verdict on a `format` value: known, a near-typo of a known one (an error), or unknown and so
+ * ignored (every value passes; the generator warns).
+ */
+export function classifyFormat(format: string, known: Iterable<string> = KNOWN_FORMAT_NAMES): { kind: 'known' } | { kind: 'ignored' } | { kind: 'typo'; suggestion: string } {
+  const names = [...known];
+  if (names.includes(format)) return { kind: 'known' };
+  const suggestion = nearTypoOf(format, names);
+  return suggestion === undefined ? { kind: 'ignored' } : { kind: 'typo', suggestion };
+}
+
+/**
+ * The candidate a word is a near-typo of: at most one edit (a transposition counts as one) for
+ * words under six characters, two for longer ones, compared case-insensitively. Undefined when
+ * none is that close (`markdownDescription`, `optional`, `json` are no typos).
+ */
+export function nearTypoOf(word: string, candidates: Iterable<string>): string | undefined {
+  const limit = word.length < 6 ? 1 : 2;
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    const distance = typoDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** Optimal string alignment distance: Levenshtein plus adjacent transpositions. */
+function typoDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) rows.push([i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 0; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = value;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+const UNKNOWN_KEYWORD_MESSAGE = /^strict mode: unknown keyword: "(.*)"$/;
+const IGNORED_DEFAULT_MESSAGE = /^strict mode: default is ignored (in the schema root|for: )/;
+
+/**
+ * An Ajv `logger` for `strictSchema: "log"` that keeps strict mode's errors but for what draft-07
+ * (and 2020-12) say is ignored: unknown keywords that are no near-typo and defaults Ajv never fills
+ * in (at a schema root, inside `anyOf`/`oneOf`/`not`/`if`). Any other strict-mode complaint is
+ * thrown, exactly as `strict: true` would. The generator reports the ignored ones as warnings, with
+ * their positions, before it compiles.
+ */
+export function lenientStrictLogger(dialect: SchemaDialect): { log: (...args: unknown[]) => void; warn: (...args: unknown[]) => void; error: (...args: unknown[]) => void } {
+  return {
+    log: () => {},
+    warn: (...args: unknown[]) => {
+      const message = args.map(String).join(' ');
+      if (IGNORED_DEFAULT_MESSAGE.test(message)) return;
+      const unknown = UNKNOWN_KEYWORD_MESSAGE.exec(message);
+      if (unknown !== null) {
+        const verdict = classifyKeyword(unknown[1]!, dialect);
+        // `known`: an `x-` extension or an annotation of the dialect that Ajv has no code for.
+        if (verdict.kind === 'known' || verdict.kind === 'ignored' || verdict.kind === 'other-dialect') return;
+        if (verdict.kind === 'typo') throw new Error(`${message} (did you mean "${verdict.suggestion}"?)`);
+      }
+      throw new Error(message);
+    },
+    error: (...args: unknown[]) => {
+      throw new Error(args.map(String).join(' '));
+    },
+  };
+}
+
+/** Every `format` string used anywhere in a schema (a superset: any `format` key with a string value). */
+export function formatsIn(schema: unknown, out: Set<string> = new Set(), seen: Set<object> = new Set()): Set<string> {
+  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return out;
+  seen.add(schema);
+  if (Array.isArray(schema)) {
+    for (const item of schema) formatsIn(item, out, seen);
+    return out;
+  }
+  const record = schema as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key === 'format' && typeof record[key] === 'string') out.add(record[key] as string);
+    else if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples') formatsIn(record[key], out, seen);
+  }
+  return out;
+}
+
+/** Where a `default` Ajv never fills in sits, and why (see `findIgnoredDefaults`). */
+export interface IgnoredDefault {
+  /** JSON pointer of the schema node that carries the `default`. */
+  readonly pointer: string;
+  readonly value: unknown;
+  /** `composite`: inside `keyword` (anyOf, oneOf, not, if, contains, propertyNames); `root`; `definition`; `other`: under `keyword` (items, additionalProperties, an anyOf branch itself, ...). */
+  readonly reason: { kind: 'composite'; keyword: string } | { kind: 'root' } | { kind: 'definition' } | { kind: 'other'; keyword: string };
+}
+
+const MAP_CHILDREN = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'];
+const ONE_CHILD = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const LIST_CHILDREN = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const COMPOSITE = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains', 'propertyNames']);
+
+function isSchemaRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Calls `each` for every direct subschema of a schema object, with its pointer and the keyword it sits under. */
+function forEachSubschema(node: Record<string, unknown>, pointer: string, each: (child: unknown, pointer: string, keyword: string) => void): void {
+  const own = (key: string) => Object.prototype.hasOwnProperty.call(node, key);
+  for (const keyword of MAP_CHILDREN) {
+    const map = own(keyword) ? node[keyword] : undefined;
+    if (isSchemaRecord(map)) for (const key of Object.keys(map)) each(map[key], `${pointer}/${keyword}/${escapeSegment(key)}`, keyword);
+  }
+  for (const keyword of ONE_CHILD) if (own(keyword) && isSchemaRecord(node[keyword])) each(node[keyword], `${pointer}/${keyword}`, keyword);
+  for (const keyword of LIST_CHILDREN) {
+    const list = own(keyword) ? node[keyword] : undefined;
+    if (Array.isArray(list)) list.forEach((child, index) => each(child, `${pointer}/${keyword}/${index}`, keyword));
+  }
+  if (own('items')) {
+    const items = node.items;
+    if (Array.isArray(items)) items.forEach((child, index) => each(child, `${pointer}/items/${index}`, 'items'));
+    else if (isSchemaRecord(items)) each(items, `${pointer}/items`, 'items');
+  }
+  const dependencies = own('dependencies') ? node.dependencies : undefined;
+  if (isSchemaRecord(dependencies)) for (const key of Object.keys(dependencies)) if (isSchemaRecord(dependencies[key])) each(dependencies[key], `${pointer}/dependencies/${escapeSegment(key)}`, 'dependencies');
+}
+
+function resolveLocal(root: unknown, ref: string): unknown {
+  let current: unknown = root;
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current) && /^(0|[1-9][0-9]*)$/.test(segment)) current = current[Number(segment)];
+    else if (isSchemaRecord(current) && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment];
+    else return undefined;
+  }
+  return current;
+}
+
+function containsRef(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(containsRef);
+  if (!isSchemaRecord(schema)) return false;
+  return Object.keys(schema).some((key) => (key === '$ref' && typeof schema[key] === 'string') || (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && containsRef(schema[key])));
+}
+
+/**
+ * Every `default` Ajv never fills in. Ajv fills in a default only where it is a property's schema
+ * (or a draft-07 tuple item's), and only outside `anyOf`, `oneOf`, `not`, `if`, `contains` and
+ * `propertyNames`, where the value's shape is certain (`assignDefaults` in Ajv; its strict-mode
+ * message names a generated variable, "default is ignored for: data5.exact", not a position). So a
+ * default at the root, on a definition (rather than beside the `$ref` that uses it), on an `items`
+ * or `additionalProperties` schema, or inside one of those keywords is valid but never used. A
+ * `$ref` met inside such a keyword is followed when Ajv inlines its target (one without `$ref`s of
+ * its own). The generator warns about each (with its position); neither it nor the runtime checks
+ * them against their schemas, since they can never be filled in and then rejected.
+ */
+export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
+  const found = new Map<string, IgnoredDefault>();
+  const followed = new Set<string>();
+  const visit = (node: unknown, pointer: string, place: { keyword: string; fillable: boolean; composite?: string }, depth: number) => {
+    if (!isSchemaRecord(node) || depth > 256) return;
+    if (Object.prototype.hasOwnProperty.call(node, 'default') && !(place.fillable && place.composite === undefined) && !found.has(pointer)) {
+      const reason: IgnoredDefault['reason'] =
+        place.composite !== undefined
+          ? { kind: 'composite', keyword: place.composite }
+          : pointer === ''
+            ? { kind: 'root' }
+            : place.keyword === 'definitions' || place.keyword === '$defs'
+              ? { kind: 'definition' }
+              : { kind: 'other', keyword: place.keyword };
+      found.set(pointer, { pointer, value: node.default, reason });
+    }
+    if (place.composite !== undefined && typeof node.$ref === 'string' && node.$ref.startsWith('#') && !followed.has(node.$ref)) {
+      followed.add(node.$ref);
+      const target = resolveLocal(schema, node.$ref);
+      if (isSchemaRecord(target) && !containsRef(target)) visit(target, node.$ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
+    }
+    const tuple = Array.isArray(node.items);
+    forEachSubschema(node, pointer, (child, childPointer, keyword) => {
+      const composite = place.composite ?? (COMPOSITE.has(keyword) ? keyword : undefined);
+      visit(child, childPointer, { keyword, fillable: keyword === 'properties' || (keyword === 'items' && tuple), ...(composite !== undefined ? { composite } : {}) }, depth + 1);
+    });
+  };
+  visit(schema, '', { keyword: '', fillable: false }, 0);
+  return [...found.values()];
+}
