@@ -5,6 +5,7 @@
  *   npm run bench                        # 1,000 tools; growth 100 → 1,000; P4 at 1,000 tools
  *   npm run bench -- --quick             # smoke run: 20 tools, one round (not a result)
  *   npm run bench -- --only P1,P5        # only some measures
+ *   npm run bench -- --only P8           # only the MCP-over-HTTP figure (no project is generated)
  *   npm run bench -- --full              # growth to 5,000 tools, no generate deadline
  *   npm run bench -- --generate-timeout 600   # deadline of one generate child, seconds (default 240)
  *   npm run bench -- --keep              # keep the scratch projects
@@ -23,6 +24,7 @@ import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ADD_NUMBERS_TOOL, CREATE_ORDER_TOOL, createOrderZod, invalidOrder, validOrder } from './fixtures.js';
 import { ChildFailedError, compareMicro, median, roundRatio, runChild, withSilentConsole, type MicroOptions } from './measure.js';
+import { measureHttp } from './http.js';
 import { buildProject, compileProject, prepareProject, projectPaths, REPO_ROOT, type BenchProject, type PreparedProject } from './project.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import may be `module.exports` or the plugin.
@@ -30,7 +32,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CHILDREN = path.join(BENCH_DIR, 'children');
 const RESULTS_FILE = path.join(BENCH_DIR, 'results.json');
-const IDS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const;
+const IDS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P8'] as const;
 type Id = (typeof IDS)[number];
 
 /** One row of results.json. */
@@ -491,6 +493,10 @@ function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void
     if (d(rows.P6).notMeasured) dnf('P6', measure, rows.P6);
     else lines.push(['P6', measure, `${fmt(rows.P6.value!)} MB`, rows.P6.target, mark(rows.P6.pass), `Ajv baseline ${fmt(d(rows.P6).ajvBaselinePeakMb)} MB, bare node ${fmt(d(rows.P6).emptyNodePeakMb)} MB`]);
   }
+  if (rows.P8) {
+    const detail = d(rows.P8) as unknown as { toolsmith: { callsPerSecond: number; p99Ms: number }; sdk: { callsPerSecond: number; p99Ms: number }; connections: number };
+    lines.push(['P8', `MCP Streamable HTTP calls/s, ${detail.connections} connections: toolsmith / SDK McpServer`, fmt(rows.P8.ratio!, 3), rows.P8.target, mark(rows.P8.pass), `${fmt(detail.toolsmith.callsPerSecond)} vs ${fmt(detail.sdk.callsPerSecond)} calls/s; p99 ${fmt(detail.toolsmith.p99Ms)} vs ${fmt(detail.sdk.p99Ms)} ms`]);
+  }
   process.stdout.write(`\n${renderTable(lines)}\n`);
   if (scales.length > 0) {
     const growth: string[][] = [['tools', 'generate ms/tool', 'j2t ms/tool', 'P3', 'first call ms (toolsmith)', 'first call ms (Ajv)', 'P2', 'peak MB (toolsmith)', 'peak MB (Ajv)']];
@@ -533,16 +539,27 @@ async function main(): Promise<void> {
   const rows: Partial<Record<Id, Row>> = {};
   const scales: ScaleResult[] = [];
   try {
-    // The small project (P1, P5) also warms the generator up before the timed runs.
-    log('small project (add_numbers, create_order): generate + tsc…');
-    const small = await buildProject({ root: path.join(tmp, 'small'), count: 0, extraDefinitions: { 'bench/add_numbers.tool.json': ADD_NUMBERS_TOOL, 'bench/create_order.tool.json': CREATE_ORDER_TOOL } });
+    if (plan.only.has('P8')) {
+      log('P8: MCP over Streamable HTTP, toolsmith serve --http vs the SDK\'s McpServer (autocannon)…');
+      const http = await measureHttp(plan.quick ? { rounds: 1, seconds: 1, connections: 10 } : { rounds: 3, seconds: 4, connections: 10 }, log);
+      rows.P8 = {
+        ratio: http.throughputRatio,
+        target: '>= 1.0 calls/s, p99 <= SDK',
+        pass: http.throughputRatio >= 1 && http.toolsmith.p99Ms <= http.sdk.p99Ms,
+        detail: http as unknown as Record<string, unknown>,
+      };
+    }
+    // The small project (P1, P5) also warms the generator up before the timed runs; P8 needs none.
+    const onlyHttp = [...plan.only].every((id) => id === 'P8');
+    if (!onlyHttp) log('small project (add_numbers, create_order): generate + tsc…');
+    const small = onlyHttp ? undefined : await buildProject({ root: path.join(tmp, 'small'), count: 0, extraDefinitions: { 'bench/add_numbers.tool.json': ADD_NUMBERS_TOOL, 'bench/create_order.tool.json': CREATE_ORDER_TOOL } });
     if (plan.only.has('P1')) {
       log('P1: processToolCall, toolsmith vs AgentOS…');
-      rows.P1 = await measureP1(small, plan);
+      rows.P1 = await measureP1(small!, plan);
     }
     if (plan.only.has('P5')) {
       log('P5: generated validator vs zod 4 vs runtime Ajv…');
-      rows.P5 = await measureP5(small, plan);
+      rows.P5 = await measureP5(small!, plan);
     }
     const startup = plan.only.has('P2') || plan.only.has('P6');
     const p3 = plan.only.has('P3');
@@ -551,7 +568,7 @@ async function main(): Promise<void> {
       const sizes = [...new Set([...(startup || p3 ? plan.growth : []), ...(p4 ? [plan.p4Tools] : [])])].sort((a, b) => a - b);
       for (const tools of sizes) {
         const inGrowth = plan.growth.includes(tools) && (startup || p3);
-        scales.push(await measureScale(tools, path.join(tmp, `p${tools}`), small.root, plan, { startup: startup && inGrowth, p3: p3 && inGrowth, p4: p4 && tools === plan.p4Tools }));
+        scales.push(await measureScale(tools, path.join(tmp, `p${tools}`), small!.root, plan, { startup: startup && inGrowth, p3: p3 && inGrowth, p4: p4 && tools === plan.p4Tools }));
       }
     }
     Object.assign(rows, rowsFromScales(scales, plan));

@@ -8,16 +8,18 @@ export interface Watcher {
 }
 
 /**
- * Runs `run` once, then again after changes under `paths` settle for `debounceMs`. Runs never
- * overlap: changes during a run schedule exactly one more. `run` reports its own errors; a
- * failing run leaves the previous output (generate writes nothing when it fails).
+ * Runs `run` once, then again after changes under `paths` settle for `debounceMs`, with the files
+ * changed since the previous run (sorted; none for the first). Runs never overlap: changes during a
+ * run schedule exactly one more. `run` reports its own errors; a failing run leaves the previous
+ * output (generate writes nothing when it fails).
  */
-export function watchAndRun(paths: string[], run: () => Promise<unknown>, options: { debounceMs?: number; onError?: (error: unknown) => void } = {}): Watcher {
+export function watchAndRun(paths: string[], run: (changed: string[]) => Promise<unknown>, options: { debounceMs?: number; onError?: (error: unknown) => void } = {}): Watcher {
   const debounceMs = options.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let pending = false;
   let busy = false;
+  const changed = new Set<string>();
   const start = () => {
     if (busy) {
       pending = true;
@@ -27,8 +29,10 @@ export function watchAndRun(paths: string[], run: () => Promise<unknown>, option
     running = (async () => {
       do {
         pending = false;
+        const files = [...changed].sort();
+        changed.clear();
         try {
-          await run();
+          await run(files);
         } catch (error) {
           options.onError?.(error);
         }
@@ -37,7 +41,8 @@ export function watchAndRun(paths: string[], run: () => Promise<unknown>, option
     })();
   };
   const watcher = chokidarWatch(paths, { ignoreInitial: true, awaitWriteFinish: false });
-  watcher.on('all', () => {
+  watcher.on('all', (_event, file) => {
+    changed.add(file);
     clearTimeout(timer);
     timer = setTimeout(start, debounceMs);
   });

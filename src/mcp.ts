@@ -11,10 +11,10 @@ import type { ShutdownReport, ToolCallErrorDetails, ToolCallResult, ToolOrchestr
 /*
  * The MCP adapter: an orchestrator served to MCP clients with the SDK's low-level `Server`
  * (`McpServer.registerTool` only takes Zod shapes, not the raw JSON Schema a definition carries).
- * - `tools/list` lists every enabled tool, each as in generated/manifests/mcp.json (`toMcpToolFromTool`),
- *   whatever the connection's capabilities: the list describes the server like the manifest does, and a
- *   call the persona may not make is answered `isError: true` with PERMISSION_DENIED and the missing
- *   capabilities, which tells the model (and the person configuring the server) what to grant.
+ * - `tools/list` lists the enabled tools the connection's capabilities allow, each as in
+ *   generated/manifests/mcp.json (`toMcpToolFromTool`): a caller is not shown what it may not call. A
+ *   call to a tool it lacks capabilities for is still answered `isError: true` with PERMISSION_DENIED
+ *   and the missing capabilities, which tells the person configuring the server what to grant.
  * - `tools/call` goes through `ToolOrchestrator.processToolCall`, so approval, permissions, validation,
  *   timeouts and output checks are the same as for any other caller. The MCP request's cancellation
  *   signal is the call's signal.
@@ -101,7 +101,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
   const userContext = options.persona?.userContext ?? { userId: 'mcp' };
   if (options.onError !== undefined) server.onerror = options.onError;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listMcpTools(orchestrator) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listMcpTools(orchestrator, capabilities) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
@@ -128,10 +128,13 @@ class ToolsmithMcpServer extends Server {
   }
 }
 
-/** The `tools/list` entries of every enabled tool of `orchestrator`, as in mcp.json. */
-export function listMcpTools(orchestrator: ToolOrchestrator): Tool[] {
+/**
+ * The `tools/list` entries of the enabled tools of `orchestrator`, as in mcp.json: given
+ * `capabilities`, only the tools they allow; without, every enabled tool.
+ */
+export function listMcpTools(orchestrator: ToolOrchestrator, capabilities?: readonly string[]): Tool[] {
   const tools: Tool[] = [];
-  for (const definition of orchestrator.listTools()) {
+  for (const definition of orchestrator.listTools(capabilities === undefined ? undefined : { personaCapabilities: capabilities })) {
     const tool = orchestrator.getTool(definition.name);
     if (tool !== undefined) tools.push(toMcpToolFromTool(tool) as Tool);
   }
@@ -261,3 +264,7 @@ export async function serveStdio(orchestrator: ToolOrchestrator, options: ServeS
   const shutdown = await orchestrator.shutdown(options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs });
   return { reason, shutdown };
 }
+
+// The Streamable HTTP server (stateless, OAuth resource server) is part of `toolsmith/mcp` too.
+export { isLoopbackHost, startHttpServer, type McpHttpServer, type ServeHttpOptions, type ServeHttpResult } from './mcp-http.js';
+export { createBearerAuth, resourceMetadataPath, resourceMetadataUrl, type AuthenticatedCaller, type AuthOutcome, type AuthRefusal, type BearerAuth, type BearerAuthOptions } from './auth.js';

@@ -28,7 +28,7 @@ describe('a 2020-12-only MCP client (as the SDK v2 betas default) against `tools
     writeFileSync(path.join(folder, 'files', 'hello.txt'), 'Hello.\n');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['bin/toolsmith.js', 'serve', '--capability', 'capability:filesystem:read', '--capability', 'capability:memory:write'],
+      args: ['bin/toolsmith.js', 'serve', '--allow-side-effects', '--capability', 'capability:filesystem:read', '--capability', 'capability:memory:write'],
       cwd: repoRoot,
       env: { TOOLSMITH_DATA_DIR: path.join(folder, 'data'), TOOLSMITH_FILES_ROOT: path.join(folder, 'files') },
       stderr: 'pipe',

@@ -77,7 +77,7 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
   });
 
   it('lists the example tools exactly as generated/manifests/mcp.json', async () => {
-    const client = await connect(createTools());
+    const client = await connect(createTools(), { capabilities: ['capability:filesystem:read', 'capability:memory:write'] });
     const { tools } = await client.listTools();
     const byName = (list: Tool[]) => [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     expect(byName(tools)).toEqual(byName(manifest.tools));
@@ -98,15 +98,21 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
     expect(listedWriter.annotations).toEqual({ title: 'writer', readOnlyHint: false });
   });
 
-  it('lists tools the persona may not call (a call then fails PERMISSION_DENIED), but not disabled ones', async () => {
+  it('lists only the tools the persona may call (a call to another fails PERMISSION_DENIED), and no disabled ones', async () => {
     const guarded = makeTool('guarded', { requiredCapabilities: ['capability:secret'] });
-    const orchestrator = new ToolOrchestrator({ tools: [guarded, makeTool('off')], disabledTools: ['off'] });
+    const orchestrator = new ToolOrchestrator({ tools: [guarded, makeTool('open'), makeTool('off')], disabledTools: ['off'] });
     const server = createMcpServer(orchestrator);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'mcp-test', version: '1.0.0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
     connections.push({ client, orchestrator });
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['guarded']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['open']);
+    const allowed = createMcpServer(orchestrator, { capabilities: ['capability:secret'] });
+    const [allowedClientSide, allowedServerSide] = InMemoryTransport.createLinkedPair();
+    const allowedClient = new Client({ name: 'mcp-test', version: '1.0.0' });
+    await Promise.all([allowed.connect(allowedServerSide), allowedClient.connect(allowedClientSide)]);
+    expect((await allowedClient.listTools()).tools.map((tool) => tool.name)).toEqual(['guarded', 'open']);
+    await allowedClient.close();
     const denied = await client.callTool({ name: 'guarded', arguments: {} });
     expect(denied.isError).toBe(true);
     expect(textOf(denied)).toMatch(/^PERMISSION_DENIED: Tool 'guarded' needs capabilities the caller lacks: capability:secret\.\nDetails: \{"missing":\["capability:secret"\]\}$/);
@@ -280,7 +286,7 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
     writeFileSync(path.join(folder, 'files', 'notes', 'todo.md'), '- ship it\n');
     transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['bin/toolsmith.js', 'serve', '--capability', 'capability:filesystem:read', '--capability', 'capability:memory:write'],
+      args: ['bin/toolsmith.js', 'serve', '--allow-side-effects', '--capability', 'capability:filesystem:read', '--capability', 'capability:memory:write'],
       cwd: repoRoot,
       env: { TOOLSMITH_DATA_DIR: path.join(folder, 'data'), TOOLSMITH_FILES_ROOT: path.join(folder, 'files') },
       stderr: 'pipe',

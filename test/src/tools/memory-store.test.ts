@@ -98,7 +98,7 @@ function startWriter(dataDir: string, prefix: string, count: number): Writer {
 async function startServe(dataDir: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['bin/toolsmith.js', 'serve', '--capability', 'capability:memory:write'],
+    args: ['bin/toolsmith.js', 'serve', '--allow-side-effects', '--capability', 'capability:memory:write'],
     cwd: repoRoot,
     env: { TOOLSMITH_DATA_DIR: dataDir, TOOLSMITH_FILES_ROOT: dataDir },
     stderr: 'pipe',

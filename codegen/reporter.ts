@@ -1,0 +1,115 @@
+import type { Problem } from './model.js';
+import { formatProblem, isWarning } from './problems.js';
+
+/*
+ * How `generate` and `check` talk: text (a summary line on stdout, diagnostics on stderr, coloured
+ * on a terminal), `--silent` (errors only), or `--json` (one JSON object on stdout at the end, with
+ * the summary and every diagnostic, for CI annotations and editors; nothing else on stdout).
+ */
+
+/** How a command prints. */
+export type OutputMode = 'text' | 'json' | 'silent';
+
+/** The printing side of the CLI (a subset of its `Io`). */
+export interface ReporterIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Colour on stderr (see `shouldColor`). */
+  color?: boolean;
+}
+
+/** One diagnostic of the JSON report: a problem with its severity. */
+export interface Diagnostic extends Problem {
+  severity: 'error' | 'warning';
+}
+
+/** The JSON report of one `generate` or `check`. */
+export interface CommandReport {
+  command: 'generate' | 'check';
+  ok: boolean;
+  exitCode: number;
+  /** Counts and file lists of the run (tools, written, upToDate, removed, stubsCreated, drift…). */
+  summary: Record<string, unknown>;
+  diagnostics: Diagnostic[];
+  /** Other messages the command printed on stderr (e.g. the generator's packages are missing). */
+  messages: string[];
+}
+
+/**
+ * True when output to `stream` may be coloured: `NO_COLOR` (any non-empty value) turns it off,
+ * `FORCE_COLOR` (not `0`) on; otherwise only on a terminal.
+ */
+export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return stream.isTTY === true;
+}
+
+const paint = (code: string, enabled: boolean) => (text: string) => (enabled ? `\x1b[${code}m${text}\x1b[0m` : text);
+
+/** A problem as text (`formatProblem`), its location bold, `warning:`/`hint:` and an error's message coloured when `color`. */
+export function formatDiagnostic(problem: Problem, color: boolean): string {
+  if (!color) return formatProblem(problem);
+  const warning = isWarning(problem);
+  const where = paint('1', true)(`${problem.file}:${problem.line}:${problem.column}`);
+  const pointer = problem.pointer === '' ? '' : ` ${paint('2', true)(problem.pointer)}`;
+  const hint = problem.hint ? `\n    ${paint('36', true)('hint:')} ${problem.hint}` : '';
+  const message = warning ? `${paint('33', true)('warning:')} ${problem.message}` : paint('31', true)(problem.message);
+  return `${where}${pointer}: ${message}${hint}`;
+}
+
+/** `HH:MM:SS` of `date` in local time, for `watch` lines. */
+export function clockTime(date: Date = new Date()): string {
+  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
+}
+
+/** Collects what a command says and prints it as the mode wants. */
+export interface Reporter {
+  readonly mode: OutputMode;
+  /** The io the command prints through: stdout dropped unless text mode, stderr captured in JSON mode. */
+  readonly io: ReporterIo;
+  /** Red/bold/… on stderr when colour is on. */
+  readonly paint: { red: (text: string) => string; yellow: (text: string) => string; bold: (text: string) => string };
+  /** Records (and in text mode prints on stderr; in silent mode only the errors) problems, each with its severity. */
+  diagnostics(problems: readonly Problem[]): void;
+  /** Adds fields to the summary of the JSON report. */
+  summarize(fields: Record<string, unknown>): void;
+  /** Ends the command: in JSON mode prints the report; returns `exitCode`. */
+  finish(exitCode: number): number;
+}
+
+/** A reporter for `command` in `mode`, printing through `io`. */
+export function createReporter(command: CommandReport['command'], mode: OutputMode, io: ReporterIo): Reporter {
+  const color = mode !== 'json' && io.color === true;
+  const diagnostics: Diagnostic[] = [];
+  const messages: string[] = [];
+  const summary: Record<string, unknown> = {};
+  const wrapped: ReporterIo = {
+    stdout: mode === 'text' ? io.stdout : () => {},
+    stderr: mode === 'json' ? (text) => void messages.push(text.replace(/\n$/, '')) : io.stderr,
+    color,
+  };
+  return {
+    mode,
+    io: wrapped,
+    paint: { red: paint('31', color), yellow: paint('33', color), bold: paint('1', color) },
+    diagnostics(problems) {
+      for (const problem of problems) {
+        const severity = isWarning(problem) ? 'warning' : 'error';
+        diagnostics.push({ ...problem, severity });
+        if (mode === 'json' || (mode === 'silent' && severity === 'warning')) continue;
+        io.stderr(`${formatDiagnostic(problem, color)}\n`);
+      }
+    },
+    summarize(fields) {
+      Object.assign(summary, fields);
+    },
+    finish(exitCode) {
+      if (mode === 'json') {
+        const report: CommandReport = { command, ok: exitCode === 0, exitCode, summary, diagnostics, messages };
+        io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+      }
+      return exitCode;
+    },
+  };
+}

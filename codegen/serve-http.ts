@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ToolOrchestrator } from '../src/orchestrator.js';
+
+/** The flags of `serve --http` (each also read from its `TOOLSMITH_*` environment variable, see the README). */
+export interface ServeHttpFlags {
+  host?: string;
+  port?: string;
+  auth?: boolean;
+  authIssuer?: string;
+  authResource?: string;
+  authJwks?: string;
+  scopeMap?: string;
+  requiredScope?: string[];
+  allowedOrigin?: string[];
+  maxBodyBytes?: string;
+  requestTimeout?: string;
+  drainTimeout?: string;
+}
+
+interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+}
+
+/**
+ * `serve --http`: serves `orchestrator` over stateless MCP Streamable HTTP until SIGTERM/SIGINT,
+ * then drains; resolves to the exit code (0 after a drain, 1 for a setup mistake, printed).
+ * Auth is on unless `--no-auth`; its settings come from the flags or the environment.
+ */
+export async function runServeHttp(
+  orchestrator: ToolOrchestrator,
+  flags: ServeHttpFlags,
+  settings: { capabilities: string[]; personaId: string; name: string; version: string },
+  io: Io,
+): Promise<number> {
+  const fail = async (message: string) => {
+    io.stderr(`toolsmith serve: ${message}\n`);
+    await orchestrator.shutdown();
+    return 1;
+  };
+  const env = process.env;
+  const numberFlag = (value: string | undefined, name: string): number | undefined | Error => {
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    return Number.isInteger(parsed) && parsed >= 0 ? parsed : new Error(`${name} must be a whole number, got '${value}'.`);
+  };
+  const port = numberFlag(flags.port ?? env.TOOLSMITH_PORT ?? env.PORT, '--port');
+  const maxBodyBytes = numberFlag(flags.maxBodyBytes, '--max-body-bytes');
+  const requestTimeoutMs = numberFlag(flags.requestTimeout, '--request-timeout');
+  const drainTimeoutMs = numberFlag(flags.drainTimeout, '--drain-timeout');
+  for (const value of [port, maxBodyBytes, requestTimeoutMs, drainTimeoutMs]) if (value instanceof Error) return fail(value.message);
+
+  const { startHttpServer } = await import('../src/mcp-http.js');
+  type Options = NonNullable<Parameters<typeof startHttpServer>[1]>;
+  const options: Options = {
+    host: flags.host ?? env.TOOLSMITH_HOST ?? '127.0.0.1',
+    name: settings.name,
+    version: settings.version,
+    personaId: settings.personaId,
+    allowedOrigins: flags.allowedOrigin ?? [],
+    onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
+  };
+  if (port !== undefined) options.port = port as number;
+  if (maxBodyBytes !== undefined) options.maxBodyBytes = maxBodyBytes as number;
+  if (requestTimeoutMs !== undefined) options.requestTimeoutMs = requestTimeoutMs as number;
+  if (drainTimeoutMs !== undefined) options.drainTimeoutMs = drainTimeoutMs as number;
+
+  if (flags.auth === false) {
+    options.capabilities = settings.capabilities;
+  } else {
+    const issuer = flags.authIssuer ?? env.TOOLSMITH_AUTH_ISSUER;
+    const resource = flags.authResource ?? env.TOOLSMITH_AUTH_RESOURCE;
+    const jwks = flags.authJwks ?? env.TOOLSMITH_AUTH_JWKS;
+    const missing = [
+      ...(issuer === undefined ? ['--auth-issuer'] : []),
+      ...(resource === undefined ? ['--auth-resource'] : []),
+      ...(jwks === undefined ? ['--auth-jwks'] : []),
+    ];
+    if (missing.length > 0) {
+      return fail(
+        `--http needs bearer-token auth: give ${missing.join(', ')} (or TOOLSMITH_AUTH_ISSUER, TOOLSMITH_AUTH_RESOURCE, TOOLSMITH_AUTH_JWKS), or --no-auth to serve on loopback only.`,
+      );
+    }
+    const scopeMapFile = flags.scopeMap ?? env.TOOLSMITH_AUTH_SCOPE_MAP;
+    let scopeCapabilities = new Map<string, string[]>();
+    if (scopeMapFile !== undefined) {
+      const read = readScopeMap(path.resolve(io.cwd, scopeMapFile));
+      if (read instanceof Error) return fail(read.message);
+      scopeCapabilities = read;
+    }
+    const required = flags.requiredScope ?? env.TOOLSMITH_AUTH_REQUIRED_SCOPES?.split(/[\s,]+/).filter((scope) => scope !== '') ?? [];
+    options.auth = {
+      issuer: issuer!,
+      resource: resource!,
+      jwks: /^https?:\/\//i.test(jwks!) ? jwks! : path.resolve(io.cwd, jwks!),
+      scopeCapabilities,
+      requiredScopes: required,
+    };
+  }
+
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    server = await startHttpServer(orchestrator, options);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  io.stderr(`toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${flags.auth === false ? 'no auth: loopback only' : `bearer tokens from ${options.auth !== undefined && 'issuer' in options.auth ? options.auth.issuer : ''}`}); health at /healthz\n`);
+  const result = await server.done;
+  io.stderr(`toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} in flight, ${result.abandoned} aborted at the deadline.\n`);
+  for (const failure of result.shutdown.errors) io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
+  return 0;
+}
+
+/** A scope map file: `{ "scope": ["capability", …], … }`. */
+function readScopeMap(file: string): Map<string, string[]> | Error {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return new Error(`the scope map ${file} could not be read as JSON (${(error as Error).message}).`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new Error(`the scope map ${file} must be an object { "scope": ["capability", …] }.`);
+  const map = new Map<string, string[]>();
+  for (const [scope, capabilities] of Object.entries(value)) {
+    if (!Array.isArray(capabilities) || !capabilities.every((item) => typeof item === 'string')) {
+      return new Error(`the scope map ${file}: "${scope}" must be an array of capability strings.`);
+    }
+    map.set(scope, capabilities);
+  }
+  return map;
+}
