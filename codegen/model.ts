@@ -36,6 +36,8 @@ export interface ToolNames {
   kebab: string;
   /** `WebSearchInput` */
   inputType: string;
+  /** `WebSearchArgs`: the input as `execute` gets it, with the defaults the validator fills in present */
+  argsType: string;
   /** `WebSearchOutput` */
   outputType: string;
   /** `validateWebSearchInput` */

@@ -8,6 +8,9 @@ export type {
   ITool,
   JSONSchemaObject,
   ToolExecutionResult,
+  ToolExecutionSuccess,
+  ToolExecutionSuccessWithoutOutput,
+  ToolExecutionFailure,
   ToolValidators,
   ValidateFunction,
   ValidationIssue,
@@ -93,4 +96,4 @@ export {
 } from './lazy.js';
 
 // Typed calls by tool name (used by the generated registry).
-export { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';
+export { ToolClient, type ToolCallDefaults, type TypedToolCallFailure, type TypedToolCallResult, type TypedToolCallSuccess } from './client.js';

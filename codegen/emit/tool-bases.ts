@@ -32,7 +32,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: relativeImport(path, `types/${names.kebab}.js`),
       isTypeOnly: true,
-      namedImports: [names.inputType, names.outputType],
+      namedImports: composed ? [names.inputType, names.outputType] : [names.argsType, names.inputType, names.outputType],
     },
     {
       kind: StructureKind.ImportDeclaration,
@@ -76,7 +76,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     property('description', 'string', stringLiteral(tool.description)),
     property('inputSchema', 'JSONSchemaObject', `${names.camel}InputSchema`),
     ...(tool.outputSchema ? [property('outputSchema', 'JSONSchemaObject', `${names.camel}OutputSchema`)] : []),
-    property('requiredCapabilities', 'string[]', `deepFreeze(${toLiteral(tool.requiredCapabilities)})`, tool.requiredCapabilities.length > 0 ? 'Capabilities the calling persona must hold (exact strings).' : undefined),
+    property('requiredCapabilities', 'readonly string[]', `deepFreeze(${toLiteral(tool.requiredCapabilities)})`, tool.requiredCapabilities.length > 0 ? 'Capabilities the calling persona must hold (exact strings).' : undefined),
     ...(tool.category !== undefined ? [property('category', 'string', stringLiteral(tool.category))] : []),
     ...(tool.version !== undefined ? [property('version', 'string', stringLiteral(tool.version))] : []),
     property('hasSideEffects', 'boolean', String(tool.hasSideEffects)),
@@ -120,8 +120,9 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
         {
           name: 'execute',
           isAbstract: true,
+          docs: [{ description: `Runs \`${docText(tool.name)}\` on validated arguments (defaults filled in); answer \`{ success: true, output }\` or \`{ success: false, error }\`.` }],
           parameters: [
-            { name: 'args', type: names.inputType },
+            { name: 'args', type: names.argsType },
             { name: 'context', type: 'ToolExecutionContext' },
           ],
           returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,

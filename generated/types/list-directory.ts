@@ -15,6 +15,11 @@ export interface ListDirectoryInput {
   include?: 'all' | 'files' | 'directories';
 }
 
+/**
+ * The arguments `execute` of `list_directory` gets: a validated `ListDirectoryInput` in which every property the input validator fills with its default is present.
+ */
+export type ListDirectoryArgs = ListDirectoryInput & Required<Pick<ListDirectoryInput, 'depth' | 'include' | 'path'>>;
+
 export interface ListDirectoryOutput {
   root: ListDirectoryEntry;
 }
