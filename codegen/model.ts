@@ -48,6 +48,12 @@ export interface ToolNames {
   base: string;
   /** `WebSearchTool` */
   impl: string;
+  /** `webSearchInputSchema`: the frozen bundled input schema the base exports */
+  inputSchemaConstant: string;
+  /** `webSearchOutputSchema` */
+  outputSchemaConstant: string;
+  /** `webSearchSteps`: a composed tool's frozen steps */
+  stepsConstant: string;
 }
 
 /** A shared schema file (`schemas/**\/*.schema.json`) and the types it becomes. */

@@ -55,6 +55,9 @@ export function toolNames(toolName: string): ToolNames {
     outputValidator: `validate${pascal}Output`,
     base: `${pascal}ToolBase`,
     impl: `${pascal}Tool`,
+    inputSchemaConstant: `${toCamelCase(toolName)}InputSchema`,
+    outputSchemaConstant: `${toCamelCase(toolName)}OutputSchema`,
+    stepsConstant: `${toCamelCase(toolName)}Steps`,
   };
 }
 
@@ -126,15 +129,15 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
     { identifier: names.inputValidator, file, pointer: '/inputSchema', what: `the input validator of ${of}` },
     { identifier: names.base, file, pointer: '/name', what: `the base class of ${of}` },
     { identifier: names.impl, file, pointer: '/name', what: `the implementation class of ${of}` },
-    { identifier: `${names.camel}InputSchema`, file, pointer: '/inputSchema', what: `the input schema constant of ${of}` },
+    { identifier: names.inputSchemaConstant, file, pointer: '/inputSchema', what: `the input schema constant of ${of}` },
   ];
   if (tool.outputSchema) {
     claims.push(
       { identifier: names.outputValidator, file, pointer: '/outputSchema', what: `the output validator of ${of}` },
-      { identifier: `${names.camel}OutputSchema`, file, pointer: '/outputSchema', what: `the output schema constant of ${of}` },
+      { identifier: names.outputSchemaConstant, file, pointer: '/outputSchema', what: `the output schema constant of ${of}` },
     );
   }
-  if (tool.steps !== undefined) claims.push({ identifier: `${names.camel}Steps`, file, pointer: '/steps', what: `the steps constant of ${of}` });
+  if (tool.steps !== undefined) claims.push({ identifier: names.stepsConstant, file, pointer: '/steps', what: `the steps constant of ${of}` });
   const differing: string[] = [];
   const seen = new Map<string, string>();
   for (const [root, schema] of [['inputSchema', tool.inputSchema], ['outputSchema', tool.outputSchema]] as const) {
