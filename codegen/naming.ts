@@ -89,9 +89,8 @@ export const RESERVED_IDENTIFIERS: ReadonlyMap<string, string> = new Map([
     (name) => [name, `the runtime's \`${name}\`, which generated files import`] as const,
   ),
   ...['toolNames', 'ToolName', 'ToolTypes', 'ToolInput', 'ToolOutput', 'createTools', 'createToolClient'].map((name) => [name, `the registry's \`${name}\``] as const),
-  ...['Array', 'Boolean', 'Error', 'Function', 'JSON', 'Map', 'NonNullable', 'Number', 'Object', 'Omit', 'Partial', 'Pick', 'Promise', 'Readonly', 'ReadonlyArray', 'Record', 'Required', 'Set', 'String', 'Symbol'].map(
-    (name) => [name, `TypeScript's global \`${name}\`, which generated code uses`] as const,
-  ),
+  // The globals a types file uses (in `<Pascal>Args`), where a shared or local type of that name would shadow them.
+  ...['NonNullable', 'Pick', 'Required'].map((name) => [name, `TypeScript's global \`${name}\`, which generated code uses`] as const),
 ]);
 
 /** One generated identifier and what in the definitions it comes from. */
