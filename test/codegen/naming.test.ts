@@ -10,7 +10,7 @@ import { main } from '../../codegen/cli.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
 import { findIdentifierCollisions, toolNames, toPascalCase } from '../../codegen/naming.js';
-import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';
+import { createTempProject, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
 /** Tool names json-schema-to-typescript's own `toSafeString` would spell differently (a digit before a lower-case letter, runs of capitals, underscores). */
 const NAMES: { tool: string; pascal: string }[] = [
@@ -68,6 +68,18 @@ describe('a project of tools whose names have digits before lower-case letters',
     project = createTempProject();
     for (const { tool } of NAMES) project.write(`schemas/${tool}.tool.json`, definitionFor(tool));
     project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+    // One real implementation (written first, so generate leaves it alone); the others get stubs.
+    project.write('src/tools/md5sum.ts', [
+      `import type { ToolExecutionResult } from '${path.posix.join('../..', project.runtimeImport)}';`,
+      "import { Md5sumToolBase } from '../../generated/tools/md5sum.base.js';",
+      "import type { Md5sumArgs, Md5sumOutput } from '../../generated/types/md5sum.js';",
+      'export class Md5sumTool extends Md5sumToolBase {',
+      '  async execute(args: Md5sumArgs): Promise<ToolExecutionResult<Md5sumOutput>> {',
+      "    return { success: args.item.id === 'x' && args.count === 1, output: { ok: true } } as ToolExecutionResult<Md5sumOutput>;",
+      '  }',
+      '}',
+      '',
+    ].join('\n'));
     let stderr = '';
     const code = await main(['generate'], { cwd: project.root, stdout: () => undefined, stderr: (text) => (stderr += text) });
     expect(stderr).toBe('');
@@ -88,6 +100,27 @@ describe('a project of tools whose names have digits before lower-case letters',
       expect(project.read(`generated/tools/${tool.names.kebab}.base.ts`)).toMatch(new RegExp(`args: ${tool.names.argsType},`));
     }
   });
+
+  it('calls a tool through createTools() and the typed client at run time', async () => {
+    project.write('check/call.ts', [
+      `import { ToolOrchestrator } from '${path.posix.join('..', project.runtimeImport)}';`,
+      "import { createToolClient, createTools } from '../generated/registry.js';",
+      'const orchestrator = new ToolOrchestrator({ tools: createTools() });',
+      "const client = createToolClient(orchestrator, { gmiId: 'g', personaId: 'p', userContext: { userId: 'u' } });",
+      "const ok = await client.call('md5sum', { item: { id: 'x' } });",
+      "const stub = await client.call('base64decode', { item: { id: 'x' } });",
+      "const bad = await client.call('md5sum', { item: {} as { id: string } });",
+      'console.log(JSON.stringify({ ok, stub: stub.errorDetails?.code, bad: bad.errorDetails?.code, count: orchestrator.listTools().length }));',
+      'await orchestrator.shutdown();',
+      '',
+    ].join('\n'));
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'check/call.ts'], { cwd: project.root });
+    const result = JSON.parse(stdout);
+    expect(result.ok).toEqual({ toolCallId: 'call-1', toolName: 'md5sum', output: { ok: true }, isError: false });
+    expect(result.stub).toBe('TOOL_FAILED');
+    expect(result.bad).toBe('INVALID_ARGUMENTS');
+    expect(result.count).toBe(NAMES.length);
+  }, 60_000);
 
   it('type-checks: types, validators, bases, registry, index and stubs (tsc strict)', async () => {
     const result = await typeCheck(project, ['generated', 'src']);
