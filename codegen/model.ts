@@ -84,7 +84,7 @@ export interface ToolModel {
   category?: string;
   version?: string;
   hasSideEffects: boolean;
-  requiredCapabilities: string[];
+  requiredCapabilities: readonly string[];
   /**
    * Self-contained, bundled schemas: every `$ref` is local (`#/definitions/...`). A shared schema a tool
    * uses is copied under `definitions[<its type name>]`; the tool's own definitions keep their keys.
@@ -96,13 +96,13 @@ export interface ToolModel {
   rawOutputSchema?: JSONSchema7;
   /** Bundled definition key → where it came from (`shared` with the shared module, or `local`). */
   definitionOrigins: Readonly<Record<string, { kind: 'shared'; module: string; typeName: string } | { kind: 'local'; typeName: string }>>;
-  examples: ToolExample[];
-  steps?: ComposedStep[];
+  examples: readonly ToolExample[];
+  steps?: readonly ComposedStep[];
   timeoutMs?: number;
   source: { file: string; relPath: string };
   names: ToolNames;
   /** Shared modules this tool uses (sorted). */
-  sharedRefs: string[];
+  sharedRefs: readonly string[];
   /** Content hash of the definition, the shared schemas it uses and the generator version. */
   hash: string;
   /**
