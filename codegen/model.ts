@@ -39,6 +39,8 @@ export interface ToolNames {
   kebab: string;
   /** `WebSearchInput` */
   inputType: string;
+  /** `WebSearchArgs`: the input as `execute` gets it, with the defaults the validator fills in present */
+  argsType: string;
   /** `WebSearchOutput` */
   outputType: string;
   /** `validateWebSearchInput` */
@@ -49,6 +51,12 @@ export interface ToolNames {
   base: string;
   /** `WebSearchTool` */
   impl: string;
+  /** `webSearchInputSchema`: the frozen bundled input schema the base exports */
+  inputSchemaConstant: string;
+  /** `webSearchOutputSchema` */
+  outputSchemaConstant: string;
+  /** `webSearchSteps`: a composed tool's frozen steps */
+  stepsConstant: string;
 }
 
 /** A shared schema file (`schemas/**\/*.schema.json`) and the types it becomes. */
@@ -79,7 +87,7 @@ export interface ToolModel {
   category?: string;
   version?: string;
   hasSideEffects: boolean;
-  requiredCapabilities: string[];
+  requiredCapabilities: readonly string[];
   /** The MCP annotation hints the definition states (`annotations`). */
   annotations?: ToolAnnotations;
   /** Manifest targets the definition turns off for itself (`"targets": { "gemini": false }`), sorted. */
@@ -95,13 +103,13 @@ export interface ToolModel {
   rawOutputSchema?: JSONSchema7;
   /** Bundled definition key → where it came from (`shared` with the shared module, or `local`). */
   definitionOrigins: Readonly<Record<string, { kind: 'shared'; module: string; typeName: string } | { kind: 'local'; typeName: string }>>;
-  examples: ToolExample[];
-  steps?: ComposedStep[];
+  examples: readonly ToolExample[];
+  steps?: readonly ComposedStep[];
   timeoutMs?: number;
   source: { file: string; relPath: string };
   names: ToolNames;
   /** Shared modules this tool uses (sorted). */
-  sharedRefs: string[];
+  sharedRefs: readonly string[];
   /** Content hash of the definition, the shared schemas it uses and the generator version. */
   hash: string;
   /** The warnings its definition file gave (kept with a cached model, so every run reports them). */

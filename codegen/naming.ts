@@ -1,4 +1,5 @@
-import type { ToolNames } from './model.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { SharedSchemaModel, ToolModel, ToolNames } from './model.js';
 
 /** The pattern a tool name must match (the definition format's rule, before any target's own). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -56,11 +57,15 @@ export function toolNames(toolName: string, typeName?: string): ToolNames {
     camel: toCamelCase(toolName),
     kebab: toKebabCase(toolName),
     inputType: `${pascal}Input`,
+    argsType: `${pascal}Args`,
     outputType: `${pascal}Output`,
     inputValidator: `validate${pascal}Input`,
     outputValidator: `validate${pascal}Output`,
     base: `${pascal}ToolBase`,
     impl: `${pascal}Tool`,
+    inputSchemaConstant: `${toCamelCase(toolName)}InputSchema`,
+    outputSchemaConstant: `${toCamelCase(toolName)}OutputSchema`,
+    stepsConstant: `${toCamelCase(toolName)}Steps`,
   };
 }
 
@@ -81,6 +86,114 @@ export function definitionTypeName(key: string, toolPascal?: string): string {
   const own = toPascalCase(key);
   if (toolPascal === undefined || own.startsWith(toolPascal)) return own;
   return `${toolPascal}${own}`;
+}
+
+/**
+ * Names generated files import from the runtime or declare in the files that list every tool, and
+ * global TypeScript names the generated code uses: no tool, definition or shared schema may take one.
+ */
+export const RESERVED_IDENTIFIERS: ReadonlyMap<string, string> = new Map([
+  ...['ITool', 'JSONSchemaObject', 'ToolExecutionContext', 'ToolExecutionResult', 'deepFreeze', 'ComposedTool', 'ComposedStep', 'ValidateFunction', 'ToolClient', 'ToolCallDefaults', 'ToolOrchestrator'].map(
+    (name) => [name, `the runtime's \`${name}\`, which generated files import`] as const,
+  ),
+  ...['toolNames', 'ToolName', 'ToolTypes', 'ToolInput', 'ToolOutput', 'createTools', 'createToolClient'].map((name) => [name, `the registry's \`${name}\``] as const),
+  // The globals a types file uses (in `<Pascal>Args`), where a shared or local type of that name would shadow them.
+  ...['NonNullable', 'Pick', 'Required'].map((name) => [name, `TypeScript's global \`${name}\`, which generated code uses`] as const),
+]);
+
+/** One generated identifier and what in the definitions it comes from. */
+export interface IdentifierClaim {
+  identifier: string;
+  /** Path relative to the project root of the file it comes from. */
+  file: string;
+  /** JSON pointer inside that file. */
+  pointer: string;
+  /** What it names, for messages: e.g. `the input type of "web_search"`. */
+  what: string;
+}
+
+/** A claim that cannot be honoured: its identifier is already taken. */
+export interface IdentifierCollision {
+  claim: IdentifierClaim;
+  /** The earlier claim, or the reserved name's description. */
+  takenBy: IdentifierClaim | string;
+}
+
+/**
+ * Every identifier one tool's generated files declare and export (through `index.ts`, or the
+ * registry's imports): its types, validators, base and implementation classes, schema constants
+ * and local definition types. The same definition key in the input and output schemas is one type
+ * only when both definitions are the same; otherwise it is a collision (reported by the caller).
+ */
+export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim[]; differing: string[] } {
+  const file = tool.source.file;
+  const names = tool.names;
+  const of = `"${tool.name}"`;
+  const claims: IdentifierClaim[] = [
+    { identifier: names.inputType, file, pointer: '/inputSchema', what: `the input type of ${of}` },
+    { identifier: names.argsType, file, pointer: '/inputSchema', what: `the execute-arguments type of ${of}` },
+    { identifier: names.outputType, file, pointer: tool.outputSchema ? '/outputSchema' : '/name', what: `the output type of ${of}` },
+    { identifier: names.inputValidator, file, pointer: '/inputSchema', what: `the input validator of ${of}` },
+    { identifier: names.base, file, pointer: '/name', what: `the base class of ${of}` },
+    { identifier: names.impl, file, pointer: '/name', what: `the implementation class of ${of}` },
+    { identifier: names.inputSchemaConstant, file, pointer: '/inputSchema', what: `the input schema constant of ${of}` },
+  ];
+  if (tool.outputSchema) {
+    claims.push(
+      { identifier: names.outputValidator, file, pointer: '/outputSchema', what: `the output validator of ${of}` },
+      { identifier: names.outputSchemaConstant, file, pointer: '/outputSchema', what: `the output schema constant of ${of}` },
+    );
+  }
+  if (tool.steps !== undefined) claims.push({ identifier: names.stepsConstant, file, pointer: '/steps', what: `the steps constant of ${of}` });
+  const differing: string[] = [];
+  const seen = new Map<string, string>();
+  for (const [root, schema] of [['inputSchema', tool.inputSchema], ['outputSchema', tool.outputSchema]] as const) {
+    const definitions = schema?.definitions;
+    if (definitions === undefined) continue;
+    for (const key of Object.keys(definitions)) {
+      const origin = Object.prototype.hasOwnProperty.call(tool.definitionOrigins, key) ? tool.definitionOrigins[key] : undefined;
+      if (origin?.kind !== 'local') continue;
+      const pointer = `/${root}/definitions/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (seen.has(key)) {
+        if (!isDeepStrictEqual(tool.inputSchema.definitions?.[key], definitions[key])) differing.push(key);
+        continue;
+      }
+      seen.set(key, pointer);
+      claims.push({ identifier: origin.typeName, file, pointer, what: `the type of the definition "${key}" of ${of}` });
+    }
+  }
+  return { claims, differing };
+}
+
+/** The type names a shared schema file declares. */
+export function sharedIdentifierClaims(shared: SharedSchemaModel): IdentifierClaim[] {
+  return Object.keys(shared.typeNames).map((pointer) => ({
+    identifier: shared.typeNames[pointer]!,
+    file: shared.source,
+    pointer: pointer === '#' ? '' : pointer.slice(1),
+    what: pointer === '#' ? `the type of the shared schema ${shared.relPath}` : `the type of ${shared.relPath} ${pointer}`,
+  }));
+}
+
+/**
+ * The claims that collide with a reserved name or an earlier claim. Two claims collide when they
+ * name the same identifier from different places: generated names are never suffixed (`Foo1`), and
+ * two different types are never merged into one.
+ */
+export function findIdentifierCollisions(claims: readonly IdentifierClaim[]): IdentifierCollision[] {
+  const taken = new Map<string, IdentifierClaim>();
+  const collisions: IdentifierCollision[] = [];
+  for (const claim of claims) {
+    const reserved = RESERVED_IDENTIFIERS.get(claim.identifier);
+    if (reserved !== undefined) {
+      collisions.push({ claim, takenBy: reserved });
+      continue;
+    }
+    const earlier = taken.get(claim.identifier);
+    if (earlier === undefined) taken.set(claim.identifier, claim);
+    else if (earlier.file !== claim.file || earlier.pointer !== claim.pointer) collisions.push({ claim, takenBy: earlier });
+  }
+  return collisions;
 }
 
 /** Plain code-unit comparison, for byte-stable ordering (never `localeCompare`). */

@@ -10,7 +10,7 @@ import { prepareValidatorSchema } from '../src/schema-defaults.js';
 import { coerceWhereNeeded } from '../src/validator-runtime.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
-import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName, toDisplayName, TOOL_NAME_PATTERN, toolNames } from './naming.js';
+import { compareStrings, definitionTypeName, findIdentifierCollisions, sharedIdentifierClaims, sharedModuleStem, sharedRootTypeName, toDisplayName, toolIdentifierClaims, TOOL_NAME_PATTERN, toolNames, type IdentifierClaim } from './naming.js';
 import { asWarning, closest, isWarning, sortProblems } from './problems.js';
 import { dictionary } from './dictionary.js';
 import { checkBooleanSchemas } from './rules/boolean-schemas.js';
@@ -160,6 +160,7 @@ export function normalize(
   }
 
   tools.sort((a, b) => compareStrings(a.name, b.name));
+  checkIdentifiers(tools, shared, [...loaded.tools, ...loaded.shared], problems);
   const sharedModels = [...shared.values()].map((entry) => entry.model).sort((a, b) => compareStrings(a.relPath, b.relPath));
   const unique = [...new Map(problems.map((problem) => [`${problem.file}\0${problem.pointer}\0${problem.message}`, problem])).values()];
   return {
@@ -382,6 +383,24 @@ function checkNameCollisions(candidates: { source: SourceFile; definition: Recor
       }
       map.set(key, { file: candidate.source.file, toolName: candidate.definition.name });
     }
+  }
+}
+
+/** Every generated identifier is unique in the project and none is a reserved name (naming.ts decides; this reports). */
+function checkIdentifiers(tools: readonly ToolModel[], shared: Map<string, SharedEntry>, sources: readonly SourceFile[], problems: Problem[]): void {
+  const byFile = new Map(sources.map((source) => [source.file, source]));
+  const claims: IdentifierClaim[] = [];
+  for (const entry of [...shared.values()].sort((a, b) => compareStrings(a.model.relPath, b.model.relPath))) claims.push(...sharedIdentifierClaims(entry.model));
+  for (const tool of tools) {
+    const { claims: own, differing } = toolIdentifierClaims(tool);
+    claims.push(...own);
+    for (const key of differing) {
+      problems.push(problemAt(byFile.get(tool.source.file)!, `/outputSchema/definitions/${escapePointerSegment(key)}`, `the definition "${key}" differs between inputSchema and outputSchema, but both would be the type \`${tool.definitionOrigins[key]!.typeName}\``, 'rename the definition in one of them, or make both the same: two different types are never merged into one', true));
+    }
+  }
+  for (const { claim, takenBy } of findIdentifierCollisions(claims)) {
+    const other = typeof takenBy === 'string' ? takenBy : `${takenBy.what} (${takenBy.file}${takenBy.pointer === '' ? '' : ` ${takenBy.pointer}`})`;
+    problems.push(problemAt(byFile.get(claim.file)!, claim.pointer, `${claim.what} would be named \`${claim.identifier}\`, which is already ${other}`, 'rename the tool, the definition or the shared file: generated names are never suffixed with numbers, and two types are never merged into one', claim.pointer.includes('/definitions/')));
   }
 }
 

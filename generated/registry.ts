@@ -52,15 +52,15 @@ export type ToolOutput<N extends ToolName> = ToolTypes[N]['output'];
 
 /** A new instance of every tool, in name order. */
 export function createTools(): ITool[] {
-  return [
-    new CalculatorTool(),
-    new GetCurrentDatetimeTool(),
-    new ListDirectoryTool(),
-    new MemoryReadTool(),
-    new MemoryWriteTool(),
-    new ReadFileTool(),
-    new RememberCalculationTool(),
-  ];
+  const tools: ITool[] = [];
+  tools.push(new CalculatorTool());
+  tools.push(new GetCurrentDatetimeTool());
+  tools.push(new ListDirectoryTool());
+  tools.push(new MemoryReadTool());
+  tools.push(new MemoryWriteTool());
+  tools.push(new ReadFileTool());
+  tools.push(new RememberCalculationTool());
+  return tools;
 }
 
 /** A client whose `call(name, args)` is typed by tool name: wrong arguments do not compile. */

@@ -1,10 +1,16 @@
-import type { ToolCallDetails, ToolCallResult, ToolOrchestrator } from './orchestrator.js';
+import type { ToolCallDetails, ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from './orchestrator.js';
 
 /** Everything of a call but the request itself: who calls, with which capabilities, in which turn. */
 export type ToolCallDefaults = Omit<ToolCallDetails, 'toolCallRequest'>;
 
-/** A call result whose `output` has the tool's generated output type. */
-export type TypedToolCallResult<TOutput> = Omit<ToolCallResult, 'output'> & { output: TOutput | null };
+/** A call that succeeded: `output` is the tool's output, checked against its output schema. */
+export type TypedToolCallSuccess<TOutput> = Omit<ToolCallResult, 'output' | 'isError' | 'errorDetails'> & { isError: false; output: TOutput; errorDetails?: undefined };
+
+/** A call that failed: no output, and `errorDetails` says why (a stable `code`, a message). */
+export type TypedToolCallFailure = Omit<ToolCallResult, 'output' | 'isError' | 'errorDetails'> & { isError: true; output: null; errorDetails: ToolCallErrorDetails };
+
+/** A call result discriminated by `isError`: after `if (!result.isError)`, `output` has the tool's generated output type. */
+export type TypedToolCallResult<TOutput> = TypedToolCallSuccess<TOutput> | TypedToolCallFailure;
 
 /**
  * Calls tools by name with compile-time checked arguments: `TTypes` maps each tool name to its

@@ -9,6 +9,9 @@ export type {
   JSONSchemaObject,
   ToolAnnotations,
   ToolExecutionResult,
+  ToolExecutionSuccess,
+  ToolExecutionSuccessWithoutOutput,
+  ToolExecutionFailure,
   ToolValidators,
   ValidateFunction,
   ValidationIssue,
@@ -105,4 +108,4 @@ export {
 } from './lazy.js';
 
 // Typed calls by tool name (used by the generated registry).
-export { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';
+export { ToolClient, type ToolCallDefaults, type TypedToolCallFailure, type TypedToolCallResult, type TypedToolCallSuccess } from './client.js';

@@ -28,7 +28,7 @@ export interface LazyToolMetadata {
   inputSchema?: JSONSchemaObject;
   outputSchema?: JSONSchemaObject;
   schemas?: () => LazyToolSchemas;
-  requiredCapabilities?: string[];
+  requiredCapabilities?: readonly string[];
   category?: string;
   version?: string;
   hasSideEffects?: boolean;

@@ -11,14 +11,35 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** What a tool's `execute` (or `refusal`) answers; field names follow the AgentOS tool layer. */
-export interface ToolExecutionResult<TOutput = any> {
-  success: boolean;
-  output?: TOutput;
-  error?: string;
+/** A successful answer with its output. */
+export interface ToolExecutionSuccess<TOutput = any> {
+  success: true;
+  output: TOutput;
+  error?: undefined;
   contentType?: string;
   details?: Record<string, any>;
 }
+
+/**
+ * A successful answer without `output`, allowed only when the output type admits `undefined` (a
+ * tool without an output schema): for a tool with one, `{ success: true }` alone does not compile.
+ */
+export type ToolExecutionSuccessWithoutOutput<TOutput = any> = undefined extends TOutput ? Omit<ToolExecutionSuccess<TOutput>, 'output'> & { output?: TOutput } : never;
+
+/** A failed answer: `error` says what went wrong; `output`, if any, is whatever the tool had (not checked). */
+export interface ToolExecutionFailure {
+  success: false;
+  error?: string;
+  output?: unknown;
+  contentType?: string;
+  details?: Record<string, any>;
+}
+
+/**
+ * What a tool's `execute` (or `refusal`) answers, discriminated by `success`; field names follow
+ * the AgentOS tool layer (each member is assignable to AgentOS's `ToolExecutionResult`).
+ */
+export type ToolExecutionResult<TOutput = any> = ToolExecutionSuccess<TOutput> | ToolExecutionSuccessWithoutOutput<TOutput> | ToolExecutionFailure;
 
 /** One validation problem, with `path` a JSON pointer into the validated value. */
 export interface ValidationIssue {
@@ -56,7 +77,8 @@ export interface ITool<TInput extends Record<string, any> = any, TOutput = any> 
   readonly description: string;
   readonly inputSchema: JSONSchemaObject;
   readonly outputSchema?: JSONSchemaObject;
-  readonly requiredCapabilities?: string[];
+  /** Frozen in generated tools, so `readonly` (AgentOS declares a mutable `string[]`: see README). */
+  readonly requiredCapabilities?: readonly string[];
   readonly category?: string;
   readonly version?: string;
   readonly hasSideEffects?: boolean;

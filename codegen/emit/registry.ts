@@ -38,7 +38,11 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   lines.push('');
   lines.push('/** A new instance of every tool, in name order. */');
   lines.push('export function createTools(): ITool[] {');
-  lines.push(layoutList(tools.map((tool) => `new ${tool.names.impl}()`), 'return ', ';', '  '));
+  // One push per tool, not an array literal: TypeScript then checks each instance against ITool
+  // instead of building the union of every class (TS2590 "too complex" from about 1,000 tools).
+  lines.push('  const tools: ITool[] = [];');
+  for (const tool of tools) lines.push(`  tools.push(new ${tool.names.impl}());`);
+  lines.push('  return tools;');
   lines.push('}');
   lines.push('');
   lines.push('/** A client whose `call(name, args)` is typed by tool name: wrong arguments do not compile. */');

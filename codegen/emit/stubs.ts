@@ -18,7 +18,7 @@ export function emitStub(tool: ToolModel, ctx: EmitContext, tsProject = createEm
   }
   statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `${generated}/tools/${names.kebab}.base.js`, namedImports: [names.base] });
   if (!composed) {
-    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `${generated}/types/${names.kebab}.js`, isTypeOnly: true, namedImports: [names.inputType, names.outputType] });
+    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `${generated}/types/${names.kebab}.js`, isTypeOnly: true, namedImports: [names.argsType, names.outputType] });
   }
   statements.push(BLANK_LINE, {
     kind: StructureKind.Class,
@@ -33,7 +33,7 @@ export function emitStub(tool: ToolModel, ctx: EmitContext, tsProject = createEm
             name: 'execute',
             isAsync: true,
             parameters: [
-              { name: 'args', type: names.inputType },
+              { name: 'args', type: names.argsType },
               { name: '_context', type: 'ToolExecutionContext' },
             ],
             returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,

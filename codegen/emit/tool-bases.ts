@@ -33,7 +33,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: relativeImport(path, `types/${names.kebab}.js`),
       isTypeOnly: true,
-      namedImports: [names.inputType, names.outputType],
+      namedImports: composed ? [names.inputType, names.outputType] : [names.argsType, names.inputType, names.outputType],
     },
     {
       kind: StructureKind.ImportDeclaration,
@@ -48,7 +48,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     declarationKind: VariableDeclarationKind.Const,
     isExported: true,
     docs: [{ description: `The ${which.toLowerCase()} schema of \`${docText(tool.name)}\`, bundled (every \`$ref\` local) and frozen.` }],
-    declarations: [{ name: `${names.camel}${which}Schema`, type: 'JSONSchemaObject', initializer: `deepFreeze(${toLiteral(schema)})` }],
+    declarations: [{ name: which === 'Input' ? names.inputSchemaConstant : names.outputSchemaConstant, type: 'JSONSchemaObject', initializer: `deepFreeze(${toLiteral(schema)})` }],
   });
   statements.push(schemaConst('Input', tool.inputSchema));
   if (tool.outputSchema) statements.push(schemaConst('Output', tool.outputSchema));
@@ -58,7 +58,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: [{ description: `The steps of the composed tool \`${docText(tool.name)}\`, as declared in its definition.` }],
-      declarations: [{ name: `${names.camel}Steps`, type: 'readonly ComposedStep[]', initializer: `deepFreeze(${toLiteral(tool.steps)})` }],
+      declarations: [{ name: names.stepsConstant, type: 'readonly ComposedStep[]', initializer: `deepFreeze(${toLiteral(tool.steps)})` }],
     });
   }
 
@@ -75,9 +75,9 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     property('name', undefined, `${stringLiteral(tool.name)} as const`),
     property('displayName', 'string', stringLiteral(tool.displayName)),
     property('description', 'string', stringLiteral(tool.description)),
-    property('inputSchema', 'JSONSchemaObject', `${names.camel}InputSchema`),
-    ...(tool.outputSchema ? [property('outputSchema', 'JSONSchemaObject', `${names.camel}OutputSchema`)] : []),
-    property('requiredCapabilities', 'string[]', `deepFreeze(${toLiteral(tool.requiredCapabilities)})`, tool.requiredCapabilities.length > 0 ? 'Capabilities the calling persona must hold (exact strings).' : undefined),
+    property('inputSchema', 'JSONSchemaObject', names.inputSchemaConstant),
+    ...(tool.outputSchema ? [property('outputSchema', 'JSONSchemaObject', names.outputSchemaConstant)] : []),
+    property('requiredCapabilities', 'readonly string[]', `deepFreeze(${toLiteral(tool.requiredCapabilities)})`, tool.requiredCapabilities.length > 0 ? 'Capabilities the calling persona must hold (exact strings).' : undefined),
     ...(tool.category !== undefined ? [property('category', 'string', stringLiteral(tool.category))] : []),
     ...(tool.version !== undefined ? [property('version', 'string', stringLiteral(tool.version))] : []),
     property('hasSideEffects', 'boolean', String(tool.hasSideEffects)),
@@ -89,7 +89,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       `Object.freeze({ input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} })`,
       'The generated standalone validators: no schema is compiled at run time.',
     ),
-    ...(composed ? [property('steps', 'readonly ComposedStep[]', `${names.camel}Steps`)] : []),
+    ...(composed ? [property('steps', 'readonly ComposedStep[]', names.stepsConstant)] : []),
   ];
   const description = [
     docText(tool.description),
@@ -100,7 +100,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     const fields = properties
       .filter((entry) => entry.name !== 'validators' && entry.name !== 'steps')
       .map((entry) => `${entry.name}: ${entry.initializer.replace(/ as const$/, '')}`);
-    fields.push(`validators: { input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} }`, `steps: ${names.camel}Steps`);
+    fields.push(`validators: { input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} }`, `steps: ${names.stepsConstant}`);
     statements.push({
       kind: StructureKind.Class,
       name: names.base,
@@ -122,8 +122,9 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
         {
           name: 'execute',
           isAbstract: true,
+          docs: [{ description: `Runs \`${docText(tool.name)}\` on validated arguments (defaults filled in); answer \`{ success: true, output }\` or \`{ success: false, error }\`.` }],
           parameters: [
-            { name: 'args', type: names.inputType },
+            { name: 'args', type: names.argsType },
             { name: 'context', type: 'ToolExecutionContext' },
           ],
           returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,

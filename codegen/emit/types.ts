@@ -6,6 +6,7 @@ import { decodeFragment, parsePointer } from '../pointer.js';
 import { DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
 import { schemaDialect } from '../../src/schema-dialect.js';
 import { banner } from './banner.js';
+import { jsDoc, quoted, typeKey } from './literal.js';
 
 /** json-schema-to-typescript, configured to avoid its known traps (see ARCHITECTURE.md). */
 const COMPILE_OPTIONS: Partial<Options> = {
@@ -46,8 +47,9 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
     const origin = hasOwn(tool.definitionOrigins, key) ? tool.definitionOrigins[key] : undefined;
     return origin?.typeName;
   };
-  const emitRoot = async (schema: JSONSchema7, typeName: string) => {
+  const emitRoot = async (schema: JSONSchema7, typeName: string, after?: string) => {
     declarations.push(await compileType(prepare(stripDefinitions(schema), typeName, localTypeName, used, tuples2020), typeName));
+    if (after !== undefined) declarations.push(after);
     const definitions: Record<string, unknown> = {};
     for (const container of DEFINITION_CONTAINERS) {
       const entries = (schema as Record<string, unknown>)[container];
@@ -62,7 +64,7 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
   };
   const emitted = new Set<string>();
   const tuples2020 = schemaDialect(tool.inputSchema) === '2020-12';
-  await emitRoot(tool.inputSchema, tool.names.inputType);
+  await emitRoot(tool.inputSchema, tool.names.inputType, argsDeclaration(tool));
   if (tool.outputSchema) await emitRoot(tool.outputSchema, tool.names.outputType);
   else declarations.push(`/** \`${tool.name}\` declares no outputSchema, so its output is not checked. */\nexport type ${tool.names.outputType} = unknown;\n`);
   const content = [banner(tool.source.file, ctx), importsFor(path, used, homes, emitted), ...declarations].filter((part) => part !== '').join('\n');
@@ -80,6 +82,62 @@ export async function emitSharedTypes(shared: SharedSchemaModel, homes: TypeHome
   }
   const content = [banner(shared.source, ctx), importsFor(path, used, homes, own), ...declarations].filter((part) => part !== '').join('\n');
   return { path, content, kind: 'generated' };
+}
+
+/** The defaults the input validator fills in, as a tree: keys given their default, and object properties whose own properties get one. */
+interface FilledDefaults {
+  keys: string[];
+  nested: Map<string, FilledDefaults>;
+}
+
+/**
+ * What Ajv's `useDefaults` really fills in, conservatively: a property whose own schema carries a
+ * `default` (not already required), at the root and inside a property whose schema is a plain
+ * `"type": "object"` with `properties` (filled when that object is present or itself defaulted).
+ * Not claimed: defaults inside `anyOf`/`oneOf` branches (Ajv ignores them), on the target of a
+ * `$ref` (ignored too), under `items`, `allOf` or `additionalProperties` (filled, but left optional
+ * here), and a `null` default on a schema that does not allow null (a "no default" idiom, not filled).
+ */
+function filledDefaults(schema: JSONSchema7): FilledDefaults {
+  const filled: FilledDefaults = { keys: [], nested: new Map() };
+  if (!isObject(schema.properties)) return filled;
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  for (const key of Object.keys(schema.properties).sort(compareStrings)) {
+    const property = schema.properties[key];
+    if (key === '__proto__' || !isObject(property)) continue;
+    if (hasOwn(property, 'default') && !required.has(key) && !(property.default === null && !allowsNull(property))) filled.keys.push(key);
+    if (property.type === 'object' && !hasOwn(property, '$ref')) {
+      const inner = filledDefaults(property as JSONSchema7);
+      if (inner.keys.length > 0 || inner.nested.size > 0) filled.nested.set(key, inner);
+    }
+  }
+  return filled;
+}
+
+function allowsNull(schema: Record<string, unknown>): boolean {
+  if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
+  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
+  if (hasOwn(schema, 'const') && schema.const === null) return true;
+  for (const keyword of ['anyOf', 'oneOf'] as const) if (Array.isArray(schema[keyword]) && (schema[keyword] as unknown[]).some((branch) => isObject(branch) && allowsNull(branch))) return true;
+  return false;
+}
+
+/** `base` with the filled-in keys required, recursively: `X & Required<Pick<X, 'a'>> & { o?: … }`. */
+function withDefaults(base: string, filled: FilledDefaults): string {
+  const parts = [base];
+  if (filled.keys.length > 0) parts.push(`Required<Pick<${base}, ${filled.keys.map((key) => quoted(key)).join(' | ')}>>`);
+  if (filled.nested.size > 0) {
+    const members = [...filled.nested].map(([key, inner]) => `${typeKey(key)}${filled.keys.includes(key) ? '' : '?'}: ${withDefaults(`NonNullable<${base}[${quoted(key)}]>`, inner)}`);
+    parts.push(`{ ${members.join('; ')} }`);
+  }
+  return parts.join(' & ');
+}
+
+/** `<Pascal>Args`: the input as `execute` gets it, validated, with the defaults the validator fills in present. */
+function argsDeclaration(tool: ToolModel): string {
+  const { inputType, argsType } = tool.names;
+  const doc = jsDoc(`The arguments \`execute\` of \`${tool.name}\` gets: a validated \`${inputType}\` in which every property the input validator fills with its default is present.`);
+  return `${doc}\nexport type ${argsType} = ${withDefaults(inputType, filledDefaults(tool.inputSchema))};\n`;
 }
 
 function importsFor(fromPath: string, used: Set<string>, homes: TypeHomes, local: Set<string>): string {
@@ -101,57 +159,94 @@ function stripDefinitions(schema: JSONSchema7): JSONSchema7 {
   return out as JSONSchema7;
 }
 
+/** Keywords dropped before json-schema-to-typescript sees a schema: each would let it name types itself or inject code. */
+const DROPPED_KEYWORDS: ReadonlySet<string> = new Set(['title', '$id', 'id', '$schema', 'tsType', 'tsEnumNames', 'extends', 'not', 'if', 'then', 'else']);
+
+/** A schema with none of these is typed by json-schema-to-typescript as an object (`{ [k: string]: unknown }`), which is not sound. */
+const SHAPE_KEYWORDS = ['type', 'tsType', '$ref', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'items', 'properties', 'patternProperties'];
+
 /**
- * Rewrites a bundled schema for json-schema-to-typescript: every `$ref` becomes a `tsType` naming
- * our type (so names come from naming.ts, never `Foo1`, and shared types are imported), titles and
- * ids are dropped (they would rename types), `__proto__` keys get a stand-in.
+ * Rewrites a bundled schema for json-schema-to-typescript so that its types are sound and every
+ * name comes from naming.ts:
+ * - every `$ref` becomes a `tsType` naming our type (never `Foo1`; shared types are imported);
+ * - `title`, `$id`, `id` (they would rename types) and its own `tsType`/`tsEnumNames`/`extends` are dropped;
+ * - `not` is dropped: the type is the rest of the schema (a value that validates fits it; nothing is narrowed);
+ * - `if`/`then`/`else` with both branches becomes the base intersected with `Then | Else` (a valid value
+ *   meets `then` or `else`), each branch taking the base's `type` when it has none and its `required`
+ *   names as present properties; with a branch missing, the type is the base (the missing branch allows anything);
+ * - a schema that says nothing about its shape (`{ "minimum": 1 }`, `{ "required": [...] }`, only a
+ *   description) is `unknown`, where json-schema-to-typescript would claim an object;
+ * - `__proto__` keys get a stand-in.
  */
 function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: string) => string | undefined, used: Set<string>, tuples2020 = false): JSONSchema7 {
-  return mapSchema(schema, '', (node) => {
-    const record = node as Record<string, unknown>;
-    const needsRewrite = hasOwn(record, '$ref') || (tuples2020 && (hasOwn(record, 'prefixItems') || record.unevaluatedProperties === false)) || hasOwn(record, 'title') || hasOwn(record, '$id') || hasOwn(record, '$schema') || (isObject(record.properties) && Object.keys(record.properties).some(needsStandIn)) || (Array.isArray(record.required) && record.required.some(needsStandIn));
-    if (!needsRewrite) return undefined;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(record)) {
-      if (key === 'title' || key === '$id' || key === '$schema') continue;
-      setOwn(out, key, record[key]);
-    }
-    if (tuples2020 && record.unevaluatedProperties === false && !hasOwn(record, 'additionalProperties') && !['allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', '$ref'].some((keyword) => hasOwn(record, keyword))) {
-      // Without composition, 2020-12's `unevaluatedProperties: false` closes the object as `additionalProperties: false` does.
-      setOwn(out, 'additionalProperties', false);
-    }
-    if (tuples2020 && Array.isArray(record.prefixItems)) {
-      // 2020-12 tuples in the draft-07 form json-schema-to-typescript reads: `prefixItems` → `items`, `items` → `additionalItems`.
-      delete out.prefixItems;
-      setOwn(out, 'items', record.prefixItems);
-      if (hasOwn(record, 'items')) setOwn(out, 'additionalItems', record.items);
-      else delete out.additionalItems;
-    }
-    if (typeof record.$ref === 'string') {
-      const ref = record.$ref;
-      delete out.$ref;
-      // The fragment is percent-decoded once (`#/definitions/50%25` names `50%`), then split on `~0`/`~1`.
-      const fragment = decodeFragment(ref);
-      const segments = 'pointer' in fragment ? parsePointer(fragment.pointer) : [];
-      const key = ref === '#' || segments.length !== 2 || (segments[0] !== 'definitions' && segments[0] !== '$defs') ? undefined : segments[1];
-      const typeName = ref === '#' ? rootTypeName : key === undefined ? undefined : typeNameOf(key);
-      if (typeName === undefined) return { ...(out as JSONSchema7), tsType: 'unknown' } as JSONSchema7;
-      used.add(typeName);
-      for (const keyword of ['type', 'properties', 'items', 'required', 'additionalProperties', 'enum', 'const', 'allOf', 'anyOf', 'oneOf']) delete out[keyword];
-      setOwn(out, 'tsType', typeName);
-      return out as JSONSchema7;
-    }
-    if (isObject(record.properties) && Object.keys(record.properties).some(needsStandIn)) {
-      const properties: Record<string, unknown> = {};
-      for (const key of Object.keys(record.properties)) setOwn(properties, STAND_INS.get(key) ?? key, record.properties[key]);
-      setOwn(out, 'properties', properties);
-    }
-    if (Array.isArray(record.required)) setOwn(out, 'required', record.required.map((key) => (typeof key === 'string' ? (STAND_INS.get(key) ?? key) : key)));
-    return mapSchema(out as JSONSchema7, '', (child) => (child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020))) as JSONSchema7;
-  }) as JSONSchema7;
+  const record = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) if (!DROPPED_KEYWORDS.has(key)) setOwn(out, key, record[key]);
+  if (tuples2020 && record.unevaluatedProperties === false && !hasOwn(record, 'additionalProperties') && !['allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', '$ref'].some((keyword) => hasOwn(record, keyword))) {
+    // Without composition, 2020-12's `unevaluatedProperties: false` closes the object as `additionalProperties: false` does.
+    setOwn(out, 'additionalProperties', false);
+  }
+  if (tuples2020 && Array.isArray(record.prefixItems)) {
+    // 2020-12 tuples in the draft-07 form json-schema-to-typescript reads: `prefixItems` → `items`, `items` → `additionalItems`.
+    delete out.prefixItems;
+    setOwn(out, 'items', record.prefixItems);
+    if (hasOwn(record, 'items')) setOwn(out, 'additionalItems', record.items);
+    else delete out.additionalItems;
+  }
+  if (typeof record.$ref === 'string') {
+    const ref = record.$ref;
+    delete out.$ref;
+    // The fragment is percent-decoded once (`#/definitions/50%25` names `50%`), then split on `~0`/`~1`.
+    const fragment = decodeFragment(ref);
+    const segments = 'pointer' in fragment ? parsePointer(fragment.pointer) : [];
+    const key = ref === '#' || segments.length !== 2 || (segments[0] !== 'definitions' && segments[0] !== '$defs') ? undefined : segments[1];
+    const typeName = ref === '#' ? rootTypeName : key === undefined ? undefined : typeNameOf(key);
+    for (const keyword of ['type', 'properties', 'items', 'required', 'additionalProperties', 'enum', 'const', 'allOf', 'anyOf', 'oneOf']) delete out[keyword];
+    if (typeName === undefined) return { ...(out as JSONSchema7), tsType: 'unknown' } as JSONSchema7;
+    used.add(typeName);
+    setOwn(out, 'tsType', typeName);
+    return out as JSONSchema7;
+  }
+  if (hasOwn(record, 'then') && hasOwn(record, 'else')) {
+    const branch = (value: unknown): unknown => {
+      if (!isObject(value)) return value;
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) setOwn(copy, key, value[key]);
+      if (!hasOwn(copy, 'type') && hasOwn(record, 'type')) copy.type = record.type;
+      const objectTyped = copy.type === 'object' || (Array.isArray(copy.type) && copy.type.includes('object'));
+      if (objectTyped && Array.isArray(copy.required)) {
+        const properties: Record<string, unknown> = {};
+        if (isObject(copy.properties)) for (const key of Object.keys(copy.properties)) setOwn(properties, key, copy.properties[key]);
+        for (const name of copy.required) if (typeof name === 'string' && !hasOwn(properties, name)) setOwn(properties, name, {});
+        copy.properties = properties;
+      }
+      return copy;
+    };
+    out.allOf = [...(Array.isArray(record.allOf) ? record.allOf : []), { anyOf: [branch(record.then), branch(record.else)] }];
+  }
+  if (isObject(out.properties) && Object.keys(out.properties).some(needsStandIn)) {
+    const properties: Record<string, unknown> = {};
+    for (const key of Object.keys(out.properties)) setOwn(properties, STAND_INS.get(key) ?? key, out.properties[key]);
+    setOwn(out, 'properties', properties);
+  }
+  if (Array.isArray(out.required)) setOwn(out, 'required', out.required.map((key) => (typeof key === 'string' ? (STAND_INS.get(key) ?? key) : key)));
+  const prepared = mapSchema(out as JSONSchema7, '', (child) => (child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020))) as Record<string, unknown>;
+  if (Object.keys(prepared).length > 0 && !SHAPE_KEYWORDS.some((keyword) => hasOwn(prepared, keyword))) prepared.tsType = 'unknown';
+  return prepared as JSONSchema7;
 }
 
+/**
+ * json-schema-to-typescript never derives a name: it compiles under a placeholder no naming.ts name
+ * can be (`$` is never part of one), and the one declaration it must produce is renamed to ours.
+ */
+const PLACEHOLDER = '$ToolsmithType';
+
 async function compileType(schema: JSONSchema7, typeName: string): Promise<string> {
-  const source = await compile(schema as never, typeName, COMPILE_OPTIONS);
-  return source.replace(STAND_IN_PATTERN, (_, index: string) => PROTOTYPE_KEYS[Number(index)]!).replace(/(^|\n)(\s*)__proto__(\??):/g, '$1$2"__proto__"$3:');
+  const source = await compile(schema as never, PLACEHOLDER, COMPILE_OPTIONS);
+  const declared = [...source.matchAll(/^export (?:interface|type|enum|const enum|declare const) ([^\s<=]+)/gm)].map((match) => match[1]);
+  if (declared.length !== 1 || declared[0] !== PLACEHOLDER) {
+    throw new Error(`internal error: json-schema-to-typescript declared ${JSON.stringify(declared)} for ${typeName}; expected one declaration`);
+  }
+  const renamed = source.replace(/^(export (?:interface|type) )\$ToolsmithType\b/m, `$1${typeName}`);
+  return renamed.replace(STAND_IN_PATTERN, (_, index: string) => PROTOTYPE_KEYS[Number(index)]!).replace(/(^|\n)(\s*)__proto__(\??):/g, '$1$2"__proto__"$3:');
 }

@@ -10,7 +10,7 @@ import {
   type ToolExecutionResult,
   deepFreeze,
 } from '../../src/index.js';
-import type { CalculatorInput, CalculatorOutput } from '../types/calculator.js';
+import type { CalculatorArgs, CalculatorInput, CalculatorOutput } from '../types/calculator.js';
 import { validateCalculatorInput, validateCalculatorOutput } from '../validators/calculator.js';
 
 /** The input schema of `calculator`, bundled (every `$ref` local) and frozen. */
@@ -64,7 +64,7 @@ export abstract class CalculatorToolBase implements ITool<CalculatorInput, Calcu
     'Evaluates an arithmetic expression with + - * / % ^, parentheses, unary minus and the functions sqrt, abs, round, floor, ceil, min, max. The expression is parsed, never evaluated as code.';
   readonly inputSchema: JSONSchemaObject = calculatorInputSchema;
   readonly outputSchema: JSONSchemaObject = calculatorOutputSchema;
-  readonly requiredCapabilities: string[] = deepFreeze([]);
+  readonly requiredCapabilities: readonly string[] = deepFreeze([]);
   readonly category: string = 'utility';
   readonly version: string = '1.0.0';
   readonly hasSideEffects: boolean = false;
@@ -75,8 +75,6 @@ export abstract class CalculatorToolBase implements ITool<CalculatorInput, Calcu
   /** The generated standalone validators: no schema is compiled at run time. */
   readonly validators = Object.freeze({ input: validateCalculatorInput, output: validateCalculatorOutput });
 
-  abstract execute(
-    args: CalculatorInput,
-    context: ToolExecutionContext,
-  ): Promise<ToolExecutionResult<CalculatorOutput>>;
+  /** Runs `calculator` on validated arguments (defaults filled in); answer `{ success: true, output }` or `{ success: false, error }`. */
+  abstract execute(args: CalculatorArgs, context: ToolExecutionContext): Promise<ToolExecutionResult<CalculatorOutput>>;
 }

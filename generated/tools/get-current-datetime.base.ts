@@ -9,7 +9,11 @@ import {
   type ToolExecutionResult,
   deepFreeze,
 } from '../../src/index.js';
-import type { GetCurrentDatetimeInput, GetCurrentDatetimeOutput } from '../types/get-current-datetime.js';
+import type {
+  GetCurrentDatetimeArgs,
+  GetCurrentDatetimeInput,
+  GetCurrentDatetimeOutput,
+} from '../types/get-current-datetime.js';
 import {
   validateGetCurrentDatetimeInput,
   validateGetCurrentDatetimeOutput,
@@ -112,7 +116,7 @@ export abstract class GetCurrentDatetimeToolBase implements ITool<GetCurrentDate
     'Tells the current date and time in an IANA time zone (UTC by default), as an ISO 8601 timestamp and as calendar parts.';
   readonly inputSchema: JSONSchemaObject = getCurrentDatetimeInputSchema;
   readonly outputSchema: JSONSchemaObject = getCurrentDatetimeOutputSchema;
-  readonly requiredCapabilities: string[] = deepFreeze([]);
+  readonly requiredCapabilities: readonly string[] = deepFreeze([]);
   readonly category: string = 'utility';
   readonly version: string = '1.0.0';
   readonly hasSideEffects: boolean = false;
@@ -122,8 +126,9 @@ export abstract class GetCurrentDatetimeToolBase implements ITool<GetCurrentDate
     output: validateGetCurrentDatetimeOutput,
   });
 
+  /** Runs `get_current_datetime` on validated arguments (defaults filled in); answer `{ success: true, output }` or `{ success: false, error }`. */
   abstract execute(
-    args: GetCurrentDatetimeInput,
+    args: GetCurrentDatetimeArgs,
     context: ToolExecutionContext,
   ): Promise<ToolExecutionResult<GetCurrentDatetimeOutput>>;
 }

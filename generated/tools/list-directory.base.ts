@@ -9,7 +9,7 @@ import {
   type ToolExecutionResult,
   deepFreeze,
 } from '../../src/index.js';
-import type { ListDirectoryInput, ListDirectoryOutput } from '../types/list-directory.js';
+import type { ListDirectoryArgs, ListDirectoryInput, ListDirectoryOutput } from '../types/list-directory.js';
 import { validateListDirectoryInput, validateListDirectoryOutput } from '../validators/list-directory.js';
 
 /** The input schema of `list_directory`, bundled (every `$ref` local) and frozen. */
@@ -119,15 +119,16 @@ export abstract class ListDirectoryToolBase implements ITool<ListDirectoryInput,
   readonly inputSchema: JSONSchemaObject = listDirectoryInputSchema;
   readonly outputSchema: JSONSchemaObject = listDirectoryOutputSchema;
   /** Capabilities the calling persona must hold (exact strings). */
-  readonly requiredCapabilities: string[] = deepFreeze(['capability:filesystem:read']);
+  readonly requiredCapabilities: readonly string[] = deepFreeze(['capability:filesystem:read']);
   readonly category: string = 'files';
   readonly version: string = '1.0.0';
   readonly hasSideEffects: boolean = false;
   /** The generated standalone validators: no schema is compiled at run time. */
   readonly validators = Object.freeze({ input: validateListDirectoryInput, output: validateListDirectoryOutput });
 
+  /** Runs `list_directory` on validated arguments (defaults filled in); answer `{ success: true, output }` or `{ success: false, error }`. */
   abstract execute(
-    args: ListDirectoryInput,
+    args: ListDirectoryArgs,
     context: ToolExecutionContext,
   ): Promise<ToolExecutionResult<ListDirectoryOutput>>;
 }

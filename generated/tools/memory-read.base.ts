@@ -9,7 +9,7 @@ import {
   type ToolExecutionResult,
   deepFreeze,
 } from '../../src/index.js';
-import type { MemoryReadInput, MemoryReadOutput } from '../types/memory-read.js';
+import type { MemoryReadArgs, MemoryReadInput, MemoryReadOutput } from '../types/memory-read.js';
 import { validateMemoryReadInput, validateMemoryReadOutput } from '../validators/memory-read.js';
 
 /** The input schema of `memory_read`, bundled (every `$ref` local) and frozen. */
@@ -143,15 +143,13 @@ export abstract class MemoryReadToolBase implements ITool<MemoryReadInput, Memor
     "Reads the agent's persistent working memory: one entry by key, or every entry whose key starts with a prefix or that carries a tag.";
   readonly inputSchema: JSONSchemaObject = memoryReadInputSchema;
   readonly outputSchema: JSONSchemaObject = memoryReadOutputSchema;
-  readonly requiredCapabilities: string[] = deepFreeze([]);
+  readonly requiredCapabilities: readonly string[] = deepFreeze([]);
   readonly category: string = 'memory';
   readonly version: string = '1.0.0';
   readonly hasSideEffects: boolean = false;
   /** The generated standalone validators: no schema is compiled at run time. */
   readonly validators = Object.freeze({ input: validateMemoryReadInput, output: validateMemoryReadOutput });
 
-  abstract execute(
-    args: MemoryReadInput,
-    context: ToolExecutionContext,
-  ): Promise<ToolExecutionResult<MemoryReadOutput>>;
+  /** Runs `memory_read` on validated arguments (defaults filled in); answer `{ success: true, output }` or `{ success: false, error }`. */
+  abstract execute(args: MemoryReadArgs, context: ToolExecutionContext): Promise<ToolExecutionResult<MemoryReadOutput>>;
 }

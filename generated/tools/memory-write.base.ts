@@ -9,7 +9,7 @@ import {
   type ToolExecutionResult,
   deepFreeze,
 } from '../../src/index.js';
-import type { MemoryWriteInput, MemoryWriteOutput } from '../types/memory-write.js';
+import type { MemoryWriteArgs, MemoryWriteInput, MemoryWriteOutput } from '../types/memory-write.js';
 import { validateMemoryWriteInput, validateMemoryWriteOutput } from '../validators/memory-write.js';
 
 /** The input schema of `memory_write`, bundled (every `$ref` local) and frozen. */
@@ -113,15 +113,16 @@ export abstract class MemoryWriteToolBase implements ITool<MemoryWriteInput, Mem
   readonly inputSchema: JSONSchemaObject = memoryWriteInputSchema;
   readonly outputSchema: JSONSchemaObject = memoryWriteOutputSchema;
   /** Capabilities the calling persona must hold (exact strings). */
-  readonly requiredCapabilities: string[] = deepFreeze(['capability:memory:write']);
+  readonly requiredCapabilities: readonly string[] = deepFreeze(['capability:memory:write']);
   readonly category: string = 'memory';
   readonly version: string = '1.0.0';
   readonly hasSideEffects: boolean = true;
   /** The generated standalone validators: no schema is compiled at run time. */
   readonly validators = Object.freeze({ input: validateMemoryWriteInput, output: validateMemoryWriteOutput });
 
+  /** Runs `memory_write` on validated arguments (defaults filled in); answer `{ success: true, output }` or `{ success: false, error }`. */
   abstract execute(
-    args: MemoryWriteInput,
+    args: MemoryWriteArgs,
     context: ToolExecutionContext,
   ): Promise<ToolExecutionResult<MemoryWriteOutput>>;
 }

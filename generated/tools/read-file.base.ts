@@ -9,7 +9,7 @@ import {
   type ToolExecutionResult,
   deepFreeze,
 } from '../../src/index.js';
-import type { ReadFileInput, ReadFileOutput } from '../types/read-file.js';
+import type { ReadFileArgs, ReadFileInput, ReadFileOutput } from '../types/read-file.js';
 import { validateReadFileInput, validateReadFileOutput } from '../validators/read-file.js';
 
 /** The input schema of `read_file`, bundled (every `$ref` local) and frozen. */
@@ -82,12 +82,13 @@ export abstract class ReadFileToolBase implements ITool<ReadFileInput, ReadFileO
   readonly inputSchema: JSONSchemaObject = readFileInputSchema;
   readonly outputSchema: JSONSchemaObject = readFileOutputSchema;
   /** Capabilities the calling persona must hold (exact strings). */
-  readonly requiredCapabilities: string[] = deepFreeze(['capability:filesystem:read']);
+  readonly requiredCapabilities: readonly string[] = deepFreeze(['capability:filesystem:read']);
   readonly category: string = 'files';
   readonly version: string = '1.0.0';
   readonly hasSideEffects: boolean = false;
   /** The generated standalone validators: no schema is compiled at run time. */
   readonly validators = Object.freeze({ input: validateReadFileInput, output: validateReadFileOutput });
 
-  abstract execute(args: ReadFileInput, context: ToolExecutionContext): Promise<ToolExecutionResult<ReadFileOutput>>;
+  /** Runs `read_file` on validated arguments (defaults filled in); answer `{ success: true, output }` or `{ success: false, error }`. */
+  abstract execute(args: ReadFileArgs, context: ToolExecutionContext): Promise<ToolExecutionResult<ReadFileOutput>>;
 }

@@ -14,6 +14,11 @@ export interface CalculatorInput {
   precision?: number;
 }
 
+/**
+ * The arguments `execute` of `calculator` gets: a validated `CalculatorInput` in which every property the input validator fills with its default is present.
+ */
+export type CalculatorArgs = CalculatorInput & Required<Pick<CalculatorInput, 'precision'>>;
+
 export interface CalculatorOutput {
   /**
    * The expression as evaluated.

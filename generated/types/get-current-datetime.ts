@@ -14,6 +14,12 @@ export interface GetCurrentDatetimeInput {
   locale?: 'en-US' | 'en-GB' | 'de-DE' | 'fr-FR' | 'ja-JP';
 }
 
+/**
+ * The arguments `execute` of `get_current_datetime` gets: a validated `GetCurrentDatetimeInput` in which every property the input validator fills with its default is present.
+ */
+export type GetCurrentDatetimeArgs = GetCurrentDatetimeInput &
+  Required<Pick<GetCurrentDatetimeInput, 'locale' | 'timeZone'>>;
+
 export interface GetCurrentDatetimeOutput {
   timeZone: string;
   /**

@@ -23,6 +23,12 @@ export interface ListDirectoryInput {
   maxBytes?: number;
 }
 
+/**
+ * The arguments `execute` of `list_directory` gets: a validated `ListDirectoryInput` in which every property the input validator fills with its default is present.
+ */
+export type ListDirectoryArgs = ListDirectoryInput &
+  Required<Pick<ListDirectoryInput, 'depth' | 'include' | 'maxBytes' | 'maxEntries' | 'path'>>;
+
 export interface ListDirectoryOutput {
   root: ListDirectoryEntry;
   /**

@@ -28,6 +28,11 @@ export interface MemoryReadInput {
   limit?: number;
 }
 
+/**
+ * The arguments `execute` of `memory_read` gets: a validated `MemoryReadInput` in which every property the input validator fills with its default is present.
+ */
+export type MemoryReadArgs = MemoryReadInput & Required<Pick<MemoryReadInput, 'limit'>>;
+
 export interface MemoryReadOutput {
   entries: MemoryEntry[];
   /**

@@ -17,6 +17,11 @@ export interface MemoryWriteInput {
   tags?: string[];
 }
 
+/**
+ * The arguments `execute` of `memory_write` gets: a validated `MemoryWriteInput` in which every property the input validator fills with its default is present.
+ */
+export type MemoryWriteArgs = MemoryWriteInput & Required<Pick<MemoryWriteInput, 'tags'>>;
+
 export interface MemoryWriteOutput {
   entry: MemoryEntry;
   /**

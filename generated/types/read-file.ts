@@ -18,6 +18,11 @@ export interface ReadFileInput {
   maxBytes?: number;
 }
 
+/**
+ * The arguments `execute` of `read_file` gets: a validated `ReadFileInput` in which every property the input validator fills with its default is present.
+ */
+export type ReadFileArgs = ReadFileInput & Required<Pick<ReadFileInput, 'encoding' | 'maxBytes'>>;
+
 export interface ReadFileOutput {
   /**
    * The path read, relative to the root.

@@ -13,6 +13,11 @@ export interface RememberCalculationInput {
   key: MemoryKey;
 }
 
+/**
+ * The arguments `execute` of `remember_calculation` gets: a validated `RememberCalculationInput` in which every property the input validator fills with its default is present.
+ */
+export type RememberCalculationArgs = RememberCalculationInput;
+
 export interface RememberCalculationOutput {
   entry: MemoryEntry;
   created: boolean;

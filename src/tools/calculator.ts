@@ -4,11 +4,11 @@
  */
 import type { ToolExecutionContext, ToolExecutionResult } from '../index.js';
 import { CalculatorToolBase } from '../../generated/tools/calculator.base.js';
-import type { CalculatorInput, CalculatorOutput } from '../../generated/types/calculator.js';
+import type { CalculatorArgs, CalculatorOutput } from '../../generated/types/calculator.js';
 
 /** `calculator`: parses the expression with a small recursive-descent parser; never `eval`. */
 export class CalculatorTool extends CalculatorToolBase {
-  async execute(args: CalculatorInput, _context: ToolExecutionContext): Promise<ToolExecutionResult<CalculatorOutput>> {
+  async execute(args: CalculatorArgs, _context: ToolExecutionContext): Promise<ToolExecutionResult<CalculatorOutput>> {
     let value: number;
     try {
       value = evaluateExpression(args.expression);
@@ -17,8 +17,7 @@ export class CalculatorTool extends CalculatorToolBase {
       throw error;
     }
     if (!Number.isFinite(value)) return { success: false, error: `the result of "${args.expression}" is not a finite number` };
-    const precision = args.precision ?? 10;
-    const rounded = Number(value.toFixed(precision));
+    const rounded = Number(value.toFixed(args.precision));
     return { success: true, output: { expression: args.expression, result: Object.is(rounded, -0) ? 0 : rounded } };
   }
 }

@@ -116,6 +116,7 @@ const EXPECTED: Record<string, string[]> = {
   'generated/types/nasty-tool.ts': [
     'import { NastyEntry } from ./shared/nasty-entry.js',
     'export interface NastyToolInput (10 members)',
+    'export type NastyToolArgs',
     'export type NastyToolLocalThing',
     'export interface NastyToolOutput (1 members)',
   ],
@@ -128,7 +129,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'generated/tools/nasty-tool.base.ts': [
     'import { deepFreeze, type ITool, type JSONSchemaObject, type ToolExecutionContext, type ToolExecutionResult } from RUNTIME',
-    'import { NastyToolInput, NastyToolOutput } from ../types/nasty-tool.js',
+    'import { NastyToolArgs, NastyToolInput, NastyToolOutput } from ../types/nasty-tool.js',
     'import { validateNastyToolInput, validateNastyToolOutput } from ../validators/nasty-tool.js',
     'export const nastyToolInputSchema',
     'export const nastyToolOutputSchema',
@@ -137,7 +138,7 @@ const EXPECTED: Record<string, string[]> = {
   'src/tools/nasty-tool.ts': [
     'import { ToolExecutionContext, ToolExecutionResult } from RUNTIME',
     'import { NastyToolToolBase } from ../../generated/tools/nasty-tool.base.js',
-    'import { NastyToolInput, NastyToolOutput } from ../../generated/types/nasty-tool.js',
+    'import { NastyToolArgs, NastyToolOutput } from ../../generated/types/nasty-tool.js',
     'export class NastyToolTool { execute }',
   ],
 };

@@ -131,6 +131,20 @@ const SHAPES_FIXTURE = {
         matrix: { type: 'array', maxItems: 3, items: { type: 'array', maxItems: 2, items: { type: 'number', multipleOf: 0.5 } } },
         described: { $ref: '#/definitions/Labelled', description: 'A $ref with a sibling description.' },
         coerced: { type: 'integer', default: 3 },
+        // if/then/else: typed as the base intersected with Then | Else; not: the base; no shape keyword: unknown.
+        conditional: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['kind'],
+          properties: { kind: { enum: ['a', 'b'] }, a: { type: 'string' }, b: { type: 'number' } },
+          if: { properties: { kind: { const: 'a' } } },
+          then: { required: ['a'] },
+          else: { required: ['b'] },
+        },
+        notNull: { not: { type: 'null' } },
+        bounded: { minimum: 5 },
+        describedOnly: { description: 'Any JSON value.' },
+        typedIf: { type: 'integer', if: { minimum: 10 }, then: { multipleOf: 2 }, else: { multipleOf: 3 } },
         // `constructor` is required: TypeScript gives every object literal an apparent `constructor:
         // Function`, so no literal without it fits an optional `constructor?: number` (a TS limit).
         names: { type: 'object', additionalProperties: false, required: ['constructor'], properties: { 'my-prop': { type: 'boolean' }, class: { type: 'string' }, constructor: { type: 'number' }, '0': { type: 'null' } } },

@@ -17,8 +17,12 @@ export function useOrchestrators(): (options?: ConstructorParameters<typeof Tool
   };
 }
 
-/** A hand-written tool (its input schema is compiled at registration); override any field. */
-export function makeTool(name: string, overrides: Partial<ITool> = {}): ITool {
+/**
+ * A hand-written tool (its input schema is compiled at registration); override any field. `execute`
+ * and `refusal` may answer anything (`{ success: boolean }` from a mock, hostile values): the
+ * runtime must cope with whatever a tool that is not type-checked returns.
+ */
+export function makeTool(name: string, overrides: Partial<Omit<ITool, 'execute' | 'refusal'>> & { execute?: (...args: any[]) => unknown; refusal?: (...args: any[]) => unknown } = {}): ITool {
   return {
     id: `test:${name}`,
     name,
@@ -28,7 +32,7 @@ export function makeTool(name: string, overrides: Partial<ITool> = {}): ITool {
     async execute(args) {
       return { success: true, output: { echoed: args } };
     },
-    ...overrides,
+    ...(overrides as Partial<ITool>),
   };
 }
 
