@@ -240,10 +240,9 @@ describe('names with digits', () => {
     expect(await callAll(project, calls)).toEqual(calls);
   }, 120_000);
 
-  // Fails until one naming rule serves every emitter (issue #11 §3: json-schema-to-typescript names
-  // `md5sum`'s input `Md5SumInput`, the base and registry import `Md5sumInput`, TS2724). When that
-  // lands this starts to pass, and `it.fails` must become `it`.
-  it.fails('type-checks (tsc, strict)', async () => {
+  // One naming rule serves every emitter: json-schema-to-typescript would name `md5sum`'s input
+  // `Md5SumInput` while the base and registry import `Md5sumInput` (TS2724) without it.
+  it('type-checks (tsc, strict)', async () => {
     const result = await typeCheck(project, ['generated', 'src']);
     expect(result.output).toBe('');
     expect(result.code).toBe(0);

@@ -727,7 +727,7 @@ describe('docs: every field full of comment closers, pipes, backticks and line b
         required: [text(NASTY)],
         definitions: { Local: { type: 'object', description: text(NASTY), properties: { [text(NASTY)]: { const: text(NASTY) } } } },
       },
-      outputSchema: { type: 'object', properties: { [text(NASTY)]: { $ref: '#/definitions/Local' } }, definitions: { Local: { type: 'object', description: text(NASTY) } } },
+      outputSchema: { type: 'object', properties: { [text(NASTY)]: { $ref: '#/definitions/Local' } }, definitions: { Local: { type: 'object', description: text(NASTY), properties: { [text(NASTY)]: { const: text(NASTY) } } } } },
       examples: [{ input: { [text(NASTY)]: text(NASTY) } }],
     };
   }
