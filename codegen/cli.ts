@@ -169,13 +169,26 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean }, io: 
   return EXIT.ok;
 }
 
-/** An orchestrator with every tool of the project's generated registry (`<out>/registry.ts`, imported through tsx). */
-async function createProjectOrchestrator(generateOptions: GenerateOptions): Promise<import('../src/index.js').ToolOrchestrator> {
-  const resolved = resolveOptions(generateOptions);
-  const registryUrl = pathToFileURL(path.join(resolved.outDir, 'registry.ts')).href;
-  const runtime = await import('../src/index.js');
-  const registry = (await import(registryUrl)) as { createTools: () => import('../src/index.js').ITool[] };
-  return new runtime.ToolOrchestrator({ tools: registry.createTools() });
+/**
+ * The project's orchestrator for `call` and `serve` (see `entry.ts`: the user's entry module, else
+ * the generated registry; TypeScript through tsx, else the built JavaScript). `undefined` after
+ * printing what to do when neither can be loaded.
+ */
+async function createProjectOrchestrator(
+  generateOptions: GenerateOptions,
+  entry: string | undefined,
+  command: string,
+  io: Io,
+): Promise<import('../src/index.js').ToolOrchestrator | undefined> {
+  const { EntryError, loadProjectOrchestrator } = await import('./entry.js');
+  try {
+    const resolved = resolveOptions(generateOptions);
+    return await loadProjectOrchestrator({ root: resolved.root, outDir: resolved.outDir, ...(entry === undefined ? {} : { entry }) });
+  } catch (error) {
+    if (!(error instanceof EntryError)) throw error;
+    io.stderr(`toolsmith ${command}: ${error.message}\n`);
+    return undefined;
+  }
 }
 
 /**
@@ -183,7 +196,7 @@ async function createProjectOrchestrator(generateOptions: GenerateOptions): Prom
  * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
  */
 export async function runServe(
-  flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; maxMessageBytes?: string; shutdownTimeout?: string },
+  flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; maxMessageBytes?: string; shutdownTimeout?: string; entry?: string },
   io: Io = defaultIo,
 ): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
@@ -194,7 +207,8 @@ export async function runServe(
   const maxMessageBytes = positiveInteger(flags.maxMessageBytes, '--max-message-bytes', io);
   const shutdownTimeoutMs = positiveInteger(flags.shutdownTimeout, '--shutdown-timeout', io, true);
   if (maxMessageBytes === null || shutdownTimeoutMs === null) return EXIT.usage;
-  const orchestrator = await createProjectOrchestrator(generateOptions);
+  const orchestrator = await createProjectOrchestrator(generateOptions, flags.entry ?? config.entry, 'serve', io);
+  if (orchestrator === undefined) return EXIT.invalid;
   const { serveStdio } = await import('../src/mcp.js');
   const { shutdown } = await serveStdio(orchestrator, {
     name: 'toolsmith',
@@ -224,13 +238,14 @@ function positiveInteger(value: string | undefined, flag: string, io: Io, zero =
 }
 
 /** `call`: one tool call through the orchestrator, printed as JSON. */
-export async function runCall(tool: string, json: string | undefined, flags: CommonFlags & { capability?: string[]; persona?: string }, io: Io = defaultIo): Promise<number> {
+export async function runCall(tool: string, json: string | undefined, flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string }, io: Io = defaultIo): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
     return EXIT.invalid;
   }
-  const orchestrator = await createProjectOrchestrator(generateOptions);
+  const orchestrator = await createProjectOrchestrator(generateOptions, flags.entry ?? config.entry, 'call', io);
+  if (orchestrator === undefined) return EXIT.invalid;
   const result = await orchestrator.processToolCall({
     toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
     gmiId: 'cli',
@@ -266,7 +281,10 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
         return setExit(EXIT.invalid);
       }
       const devDependencies = report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
-      io.stdout(`toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}${devDependencies}.\nNext: npm install, npm run generate, then implement src/tools/greet.ts.\n`);
+      const kept = report.kept.length > 0 ? `\nKept your ${report.kept.join(', ')}: for \`npm run build\` it needs "allowJs": true, "resolveJsonModule": true and "generated/**/*.json" in "include" (see the README).` : '';
+      io.stdout(
+        `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}${devDependencies}.${kept}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
+      );
       setExit(EXIT.ok);
     });
   common(program.command('generate').description('generate types, validators, tool bases, stubs, registry, manifests and docs'))
@@ -292,6 +310,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
     .argument('[arguments]', 'the arguments as a JSON object (default {})')
     .addOption(new Option('--capability <cap>', 'a capability of the calling persona (repeatable)').argParser((value: string, previous: string[] = []) => [...previous, value]))
     .option('--persona <id>', 'the calling persona id', 'cli')
+    .option('--entry <module>', 'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)')
     .action(async (tool, json, flags) => setExit(await runCall(tool, json, flags, io)));
   program
     .command('serve')
@@ -304,6 +323,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       ),
     )
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
+    .option('--entry <module>', 'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)')
     .option('--max-message-bytes <n>', 'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)')
     .option('--shutdown-timeout <ms>', 'when the client disconnects, how long calls in flight and tool shutdowns may take before the server exits anyway (default 5000)')
     .addHelpText('after', '\nExample (an MCP client config): { "command": "npx", "args": ["toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n')

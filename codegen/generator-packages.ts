@@ -1,7 +1,9 @@
 /**
- * The packages only the generator needs (peer dependencies of toolsmith, installed as
- * devDependencies by `toolsmith init`), at the exact versions toolsmith is tested with. Keep in
- * sync with package.json (a test checks it).
+ * The packages only the generator needs, at the exact versions toolsmith is tested with.
+ * `toolsmith init` adds them to the project's devDependencies; toolsmith itself does not declare
+ * them as peer dependencies, because npm 7+ marks an optional peer that is also a devDependency of
+ * the project `devOptional`, and `npm ci --omit=dev` keeps `devOptional` packages. Keep in sync with
+ * toolsmith's own devDependencies (a test checks it).
  */
 export const GENERATOR_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
   "json-schema-to-typescript": "16.0.0",
@@ -10,4 +12,10 @@ export const GENERATOR_PACKAGES: Readonly<Record<string, string>> = Object.freez
   "handlebars": "4.7.10",
   "chokidar": "4.0.3",
   "tsx": "4.23.15"
+});
+
+/** What `npm run build` needs in a project (`toolsmith init` adds them as devDependencies with the generator's packages). */
+export const BUILD_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
+  "typescript": "7.0.2",
+  "@types/node": "20.19.9"
 });

@@ -36,9 +36,14 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   lines.push('/** The output type of the tool named `N`. */');
   lines.push("export type ToolOutput<N extends ToolName> = ToolTypes[N]['output'];");
   lines.push('');
-  lines.push('/** A new instance of every tool, in name order. */');
-  lines.push('export function createTools(): ITool[] {');
-  lines.push(layoutList(tools.map((tool) => `new ${tool.names.impl}()`), 'return ', ';', '  '));
+  lines.push(...emitToolFactories(tools));
+  lines.push('/**');
+  lines.push(' * A new instance of every tool, in name order: made by its factory when `factories` has one, else');
+  lines.push(' * by `new` without arguments. A tool whose constructor takes arguments (an SMTP client, a database)');
+  lines.push(' * must have a factory: leaving it out does not compile.');
+  lines.push(' */');
+  lines.push('export function createTools(...[factories]: CreateToolsArguments): ITool[] {');
+  lines.push(layoutList(tools.map((tool) => `makeTool(factories, ${quoted(tool.name)}, ${tool.names.impl})`), 'return ', ';', '  '));
   lines.push('}');
   lines.push('');
   lines.push('/** A client whose `call(name, args)` is typed by tool name: wrong arguments do not compile. */');
@@ -61,6 +66,41 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
     { path: 'index.ts', content: `${index.join('\n')}\n`, kind: 'generated', preformatted: true },
     ...emitLazyRegistry(project, ctx),
   ];
+}
+
+/**
+ * The typed factories of `createTools(factories)`: `ToolClasses` (every implementation class by
+ * name), `ToolsWithDependencies` (the names whose constructor needs arguments, decided by the
+ * compiler from the user's class, not by the generator) and `ToolFactories`, where those names are
+ * required and the others optional; plus `makeTool`, which reads a factory only when it is the
+ * object's own property (a tool may be named `constructor`).
+ */
+function emitToolFactories(tools: readonly ToolModel[]): string[] {
+  const lines: string[] = [];
+  lines.push('/** Every tool\'s implementation class, by name. */');
+  lines.push('export interface ToolClasses {');
+  for (const tool of tools) lines.push(`  ${typeKey(tool.name)}: typeof ${tool.names.impl};`);
+  lines.push('}');
+  lines.push('');
+  lines.push('/** Makes one instance of the tool named `N` (called once per `createTools()`). */');
+  lines.push('export type ToolFactory<N extends ToolName> = () => InstanceType<ToolClasses[N]>;');
+  lines.push('');
+  lines.push('/** The tools whose constructor takes arguments: `createTools` needs a factory for each. */');
+  lines.push('export type ToolsWithDependencies = { [N in ToolName]: ToolClasses[N] extends new () => ITool ? never : N }[ToolName];');
+  lines.push('');
+  lines.push('/** A factory per tool: required for the tools with dependencies, optional for the others. */');
+  lines.push('export type ToolFactories = { [N in ToolsWithDependencies]: ToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: ToolFactory<N> };');
+  lines.push('');
+  lines.push('/** `createTools`\' arguments: the factories may be left out only when no tool needs one. */');
+  lines.push('export type CreateToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: ToolFactories] : [factories: ToolFactories];');
+  lines.push('');
+  lines.push('function makeTool(factories: Partial<Record<ToolName, () => ITool>> | undefined, name: ToolName, implementation: abstract new (...args: never[]) => ITool): ITool {');
+  lines.push('  const factory = factories !== undefined && Object.hasOwn(factories, name) ? factories[name] : undefined;');
+  lines.push('  // Without a factory the constructor takes no arguments: `CreateToolsArguments` requires one otherwise.');
+  lines.push('  return factory !== undefined ? factory() : new (implementation as new () => ITool)();');
+  lines.push('}');
+  lines.push('');
+  return lines;
 }
 
 /** `schemas/<tool>.json`: a tool's bundled schemas, which the lazy registry reads when first needed (depends on that tool only). */
