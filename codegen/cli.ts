@@ -281,7 +281,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
         return setExit(EXIT.invalid);
       }
       const devDependencies = report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
-      const kept = report.kept.length > 0 ? `\nKept your ${report.kept.join(', ')}: for \`npm run build\` it needs "allowJs": true, "resolveJsonModule": true and "generated/**/*.json" in "include" (see the README).` : '';
+      const kept = report.kept.length > 0 ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node needs tsc with "allowJs": true, "resolveJsonModule": true and "generated/**/*.json" in "include" (see the README).` : '';
       io.stdout(
         `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}${devDependencies}.${kept}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
       );

@@ -9,7 +9,7 @@ export interface InitReport {
   scripts: string[];
   /** Generator and build packages added to devDependencies (installed by the next `npm install`). */
   devDependencies: string[];
-  /** Files init would have written but left as they were (an existing `tsconfig.json`). */
+  /** What init would have written but left as it was: an existing `tsconfig.json`, a different `build` script. */
   kept: string[];
   /** Files that already exist: init refuses to overwrite any of them and writes nothing. */
   conflicts: string[];
@@ -87,7 +87,12 @@ export function initProject(root: string): InitReport {
   const wanted: Record<string, string> = { generate: 'toolsmith generate', 'generate:check': 'toolsmith check', build: 'tsc -p tsconfig.json' };
   for (const [name, command] of Object.entries(wanted)) {
     const existing = packageJson?.scripts?.[name];
-    if (existing !== undefined && existing !== command) conflicts.push(`package.json scripts.${name}`);
+    if (existing === undefined || existing === command) continue;
+    // A project's own build stays (it may already run tsc); the generate scripts must be toolsmith's.
+    if (name === 'build') {
+      kept.push('package.json scripts.build');
+      delete wanted[name];
+    } else conflicts.push(`package.json scripts.${name}`);
   }
   if (conflicts.length > 0) return { created: [], scripts: [], devDependencies: [], kept: [], conflicts };
   for (const [file, content] of Object.entries(files)) {
