@@ -137,6 +137,7 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
   lines.push(`import { readFileSync } from 'node:fs';`);
   lines.push(`import { defineLazyTools, type ITool, type LazyToolMetadata, type LazyToolSchemas, type LazyToolSet } from ${quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport))};`);
+  lines.push("import type { ToolClasses, ToolName, ToolsWithDependencies } from './registry.js';");
   lines.push('');
   lines.push('/**');
   lines.push(' * Every tool, one per line: its name, its file stem (the implementation is');
@@ -172,13 +173,31 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push('  },');
   lines.push('};');
   lines.push('');
+  lines.push('/** Makes the tool named `N` on its first call; it may import the implementation itself, to stay lazy. */');
+  lines.push('export type LazyToolFactory<N extends ToolName> = () => InstanceType<ToolClasses[N]> | Promise<InstanceType<ToolClasses[N]>>;');
+  lines.push('');
+  lines.push('/** A factory per tool: required for the tools whose constructor takes arguments, optional for the others. */');
+  lines.push('export type LazyToolFactories = { [N in ToolsWithDependencies]: LazyToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: LazyToolFactory<N> };');
+  lines.push('');
+  lines.push('/** `createLazyTools`\' arguments: the factories may be left out only when no tool needs one. */');
+  lines.push('export type CreateLazyToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: LazyToolFactories] : [factories: LazyToolFactories];');
+  lines.push('');
   lines.push('/**');
   lines.push(' * Every tool, registered by its name and loaded on its first call: registering loads no');
   lines.push(' * implementation, base class, validator, schema or catalog, so start-up barely grows with the tools.');
+  lines.push(" * A tool's factory, when `factories` has one, is called instead of its constructor, on that first call.");
   lines.push(' */');
-  lines.push('export function createLazyTools(): ITool[] {');
+  lines.push('export function createLazyTools(...[factories]: CreateLazyToolsArguments): ITool[] {');
   lines.push("  const entries = TOOLS.split('\\n').filter((line) => line !== '').map((line) => line.split('|') as unknown as Entry);");
-  lines.push('  return defineLazyTools(entries, source);');
+  lines.push('  if (factories === undefined) return defineLazyTools(entries, source);');
+  lines.push('  const made = factories as Partial<Record<string, () => ITool | Promise<ITool>>>;');
+  lines.push('  return defineLazyTools(entries, {');
+  lines.push('    ...source,');
+  lines.push('    async load(entry) {');
+  lines.push('      const factory = Object.hasOwn(made, entry[0]) ? made[entry[0]] : undefined;');
+  lines.push('      return factory !== undefined ? await factory() : source.load(entry);');
+  lines.push('    },');
+  lines.push('  });');
   lines.push('}');
   return [
     { path: 'catalog.json', content: `${JSON.stringify(catalog, null, 2)}\n`, kind: 'generated' },

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
 import { builtFile, readBuildLayout } from '../../codegen/entry.js';
-import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';
+import { createTempProject, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
 async function cli(argv: string[], cwd: string) {
   let stdout = '';
@@ -102,6 +102,39 @@ export { sent, toolNames };
     });
     expect(result.output).toEqual({ id: 'msg-1' });
     expect(module.sent).toEqual(['ada@example.com']);
+  }, 60_000);
+
+  it('createLazyTools takes the same typed factories and calls one only on its tool\'s first call', async () => {
+    project.write('lazy-missing.ts', `import { createLazyTools } from './generated/lazy-registry.js';\nexport const tools = createLazyTools();\n`);
+    const missing = await typeCheck(project, ['generated', 'src', 'lazy-missing.ts']);
+    expect(missing.output).toMatch(/^lazy-missing\.ts\(2,22\): error TS2554: Expected 1 arguments, but got 0\.\n$/);
+    // Run with tsx: the lazy registry's computed import() of a tool is beyond what vitest rewrites.
+    project.write(
+      'lazy-main.ts',
+      `import { ToolOrchestrator } from '${project.runtimeImport}';
+import { createLazyTools } from './generated/lazy-registry.js';
+
+const made: string[] = [];
+const orchestrator = new ToolOrchestrator({
+  tools: createLazyTools({
+    send_email: async () => {
+      made.push('send_email');
+      const { SendEmailTool } = await import('./src/tools/send-email.js');
+      return new SendEmailTool({ send: (to) => 'lazy ' + to });
+    },
+  }),
+});
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await orchestrator.processToolCall({ toolCallRequest: { id: name, name, arguments: args }, gmiId: 'g', personaId: 'p', personaCapabilities: [], userContext: { userId: 'u' } })).output;
+const steps: unknown[] = [[...made]];
+steps.push(await call('echo', { text: 'x' }), [...made]);
+steps.push(await call('send_email', { to: 'a@example.com' }), await call('send_email', { to: 'b@example.com' }), [...made]);
+console.log(JSON.stringify(steps));
+`,
+    );
+    expect((await typeCheck(project, ['generated', 'src', 'lazy-main.ts'])).output).toBe('');
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lazy-main.ts'], { cwd: project.root });
+    expect(JSON.parse(stdout)).toEqual([[], { text: 'x' }, [], { id: 'lazy a@example.com' }, { id: 'lazy b@example.com' }, ['send_email']]);
   }, 60_000);
 
   it('call takes the orchestrator from the entry module (config or --entry): its approval gate, hooks and tool dependencies', async () => {
