@@ -281,7 +281,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
         return setExit(EXIT.invalid);
       }
       const devDependencies = report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
-      const kept = report.kept.length > 0 ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node needs tsc with "allowJs": true, "resolveJsonModule": true and "generated/**/*.json" in "include" (see the README).` : '';
+      const kept = report.kept.length > 0 ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node runs \`toolsmith copy-assets\` after tsc, which reads "outDir" and "rootDir" of tsconfig.json (see the README).` : '';
       io.stdout(
         `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}${devDependencies}.${kept}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
       );
@@ -305,6 +305,26 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
     });
   common(program.command('check').description('exit 1 and list every stale or missing file when the output does not match the definitions'))
     .action(async (flags) => setExit(await runGenerate({ ...flags, check: true }, io)));
+  program
+    .command('copy-assets')
+    .description("after tsc: copy the generated files tsc does not emit (validators' .js and .d.ts, catalog.json, schemas/, manifests' JSON) into the build, so dist/ runs with plain node")
+    .option('--config <file>', 'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)')
+    .option('--out <dir>', 'generated output folder (default: generated)')
+    .action(async (flags) => {
+      const { options: generateOptions, problems } = await options(flags, io);
+      if (problems.length > 0) {
+        reportProblems(problems, io);
+        return setExit(EXIT.invalid);
+      }
+      const { copyGeneratedAssets } = await import('./copy-assets.js');
+      const report = copyGeneratedAssets(io.cwd, resolveOptions(generateOptions).outDir);
+      if (report.problem !== undefined) {
+        io.stderr(`toolsmith copy-assets: ${report.problem}\n`);
+        return setExit(EXIT.invalid);
+      }
+      io.stdout(`toolsmith copy-assets: ${report.copied.length} files copied to ${path.relative(io.cwd, report.target) || '.'}/\n`);
+      setExit(EXIT.ok);
+    });
   common(program.command('call').description("call one tool through the orchestrator and print the result as JSON, e.g. call calculator '{\"expression\":\"2*(3+4)\"}'"))
     .argument('<tool>', 'the tool name')
     .argument('[arguments]', 'the arguments as a JSON object (default {})')

@@ -42,13 +42,13 @@ const EXAMPLE = {
 const CONFIG = { schemas: 'schemas', out: 'generated', stubs: 'src/tools', capabilities: [] };
 
 /**
- * The project's tsconfig: what `npm run build` (plain `tsc`) needs to write a `dist/` that runs
- * with `node` alone. The generated validators are JavaScript (`allowJs` emits them) and the lazy
- * registry and the typed manifests read JSON files beside them (`resolveJsonModule` and a JSON
- * include pattern make tsc copy them).
+ * The project's tsconfig: strict, NodeNext, Node's types, `src/` and `generated/` compiled into
+ * `dist/`. tsc does not emit the generated validators (JavaScript) nor the JSON the lazy registry
+ * and the manifests read; the `build` script's `toolsmith copy-assets` copies them.
  */
 export const TSCONFIG = `{
-  // Written by \`toolsmith init\`. \`npm run build\` (tsc) writes dist/, which runs with plain node.
+  // Written by \`toolsmith init\`. \`npm run build\` (tsc, then toolsmith copy-assets) writes dist/,
+  // which runs with plain node.
   "compilerOptions": {
     "target": "ES2022",
     "module": "NodeNext",
@@ -56,16 +56,15 @@ export const TSCONFIG = `{
     "strict": true,
     "types": ["node"],
     "skipLibCheck": true,
-    // The generated validators (generated/validators/*.js) are JavaScript: emit them into dist/ too.
-    "allowJs": true,
-    // catalog.json, schemas/*.json and manifests/*.json are read at run time: copy them into dist/.
-    "resolveJsonModule": true,
     "outDir": "dist",
     "rootDir": "."
   },
-  "include": ["src", "generated", "generated/**/*.json"]
+  "include": ["src", "generated"]
 }
 `;
+
+/** The `build` script init adds: tsc, then the generated files tsc does not emit. */
+export const BUILD_SCRIPT = 'tsc -p tsconfig.json && toolsmith copy-assets';
 
 /**
  * Scaffolds toolsmith in a project: `schemas/greet.tool.json` (its `$schema` pointing at the
@@ -84,7 +83,7 @@ export function initProject(root: string): InitReport {
   if (kept.length === 0) files['tsconfig.json'] = TSCONFIG;
   const packageFile = path.join(root, 'package.json');
   const packageJson = existsSync(packageFile) ? (JSON.parse(readFileSync(packageFile, 'utf8')) as { scripts?: Record<string, string>; type?: string }) : undefined;
-  const wanted: Record<string, string> = { generate: 'toolsmith generate', 'generate:check': 'toolsmith check', build: 'tsc -p tsconfig.json' };
+  const wanted: Record<string, string> = { generate: 'toolsmith generate', 'generate:check': 'toolsmith check', build: BUILD_SCRIPT };
   for (const [name, command] of Object.entries(wanted)) {
     const existing = packageJson?.scripts?.[name];
     if (existing === undefined || existing === command) continue;

@@ -85,7 +85,7 @@ describe('toolsmith as an installed package', () => {
     const definition = JSON.parse(readFileSync(path.join(project, 'schemas/greet.tool.json'), 'utf8'));
     expect(definition.$schema).toBe('../node_modules/toolsmith/tool-definition.schema.json');
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
-    expect(manifest.scripts).toEqual({ generate: 'toolsmith generate', 'generate:check': 'toolsmith check', build: 'tsc -p tsconfig.json' });
+    expect(manifest.scripts).toEqual({ generate: 'toolsmith generate', 'generate:check': 'toolsmith check', build: 'tsc -p tsconfig.json && toolsmith copy-assets' });
     expect(manifest.devDependencies).toEqual({ ...GENERATOR_PACKAGES, ...BUILD_PACKAGES });
     expect(Object.keys(manifest.dependencies)).toEqual(['toolsmith']);
     await expect(run(npx, ['toolsmith', 'init'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('refusing to overwrite schemas/greet.tool.json') });
@@ -136,6 +136,7 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
 
     const build = await run(npm, ['run', 'build']);
     expect(build.stderr).toBe('');
+    expect(build.stdout).toContain('toolsmith copy-assets: 12 files copied to dist/generated/');
     for (const file of ['generated/registry.js', 'generated/lazy-registry.js', 'generated/validators/greet.js', 'generated/catalog.json', 'generated/schemas/greet.json', 'generated/manifests/mcp.json', 'src/main.js', 'src/tools/greet.js']) {
       expect(readdirSync(path.join(project, 'dist', path.dirname(file)))).toContain(path.basename(file));
     }
@@ -152,6 +153,10 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
 
     const called = await toolsmith(['call', 'greet', '{"name":"Ada","language":"de"}']);
     expect(JSON.parse(called.stdout)).toMatchObject({ toolName: 'greet', isError: false, output: { greeting: 'Hallo, Ada!' } });
+    // The copied standalone validator checks the input: minLength 1, at the JSON pointer.
+    const invalid = await toolsmith(['call', 'greet', '{"name":""}']).catch((error) => error);
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.stdout).errorDetails).toMatchObject({ code: 'INVALID_ARGUMENTS', details: { errors: [expect.objectContaining({ path: '/name', keyword: 'minLength' })] } });
     const rejected = await toolsmith(['call', 'greet', '{"name":"Ada"}', '--entry', 'src/reject-all.ts']).catch((error) => error);
     expect(rejected.code).toBe(1);
     expect(JSON.parse(rejected.stdout).errorDetails).toMatchObject({ code: 'APPROVAL_REJECTED', details: { reason: 'no calls today' } });
