@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { cacheFile, modelsFile, takeSnapshot, unchangedRun, writeCache, writeModels } from './cache.js';
 import { initProject } from './init.js';
 import { loadConfig, type ToolsmithConfig } from './config.js';
-import { GENERATOR_PACKAGES } from './generator-packages.js';
+import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
 import type { Problem } from './model.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
 import { formatProblem } from './problems.js';
@@ -28,6 +28,9 @@ async function loadGenerator(io: Io, module: './generate.js' | './watch.js' = '.
     const install = Object.entries(GENERATOR_PACKAGES).map(([name, version]) => `${name}@${version}`).join(' ');
     io.stderr(`toolsmith: the generator's packages are not installed (missing: ${missing.join(', ')}).\n    hint: npm install --save-dev --save-exact ${install}\n`);
     return undefined;
+  }
+  for (const { name, installed, tested } of generatorVersionMismatches(path.dirname(fileURLToPath(import.meta.url)), needed)) {
+    io.stderr(`toolsmith: warning: ${name} ${installed} is installed; toolsmith is tested with ${tested}.\n    hint: npm install --save-dev --save-exact ${name}@${tested}\n`);
   }
   return module === './watch.js' ? await import('./watch.js') : await import('./generate.js');
 }

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { BUILD_PACKAGES, GENERATOR_PACKAGES } from '../../codegen/generator-packages.js';
+import { BUILD_PACKAGES, GENERATOR_PACKAGES, generatorVersionMismatches } from '../../codegen/generator-packages.js';
 import { initProject, TSCONFIG } from '../../codegen/init.js';
 import { createTempProject } from '../helpers/temp-project.js';
 
@@ -113,6 +113,27 @@ describe('toolsmith copy-assets', () => {
       expect((await cli(['copy-assets'], project.root)).stderr).toBe("toolsmith copy-assets: sdk/ is outside the tsconfig's rootDir src/; move it inside, or set rootDir.\n");
     } finally {
       project.dispose();
+    }
+  });
+});
+
+describe('generator package versions', () => {
+  it('names a package installed at another major than toolsmith tests with, found as Node resolves it (nearest node_modules up the tree)', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'toolsmith-versions-'));
+    try {
+      const install = (dir: string, name: string, version: string) => {
+        mkdirSync(path.join(root, dir, 'node_modules', name), { recursive: true });
+        writeFileSync(path.join(root, dir, 'node_modules', name, 'package.json'), JSON.stringify({ name, version }));
+      };
+      install('.', 'ts-morph', '27.0.2');
+      install('.', 'prettier', GENERATOR_PACKAGES.prettier!.replace(/\.\d+$/, '.99'));
+      install('app', 'ts-morph', GENERATOR_PACKAGES['ts-morph']!);
+      install('.', 'handlebars', '5.0.0');
+      mkdirSync(path.join(root, 'app/node_modules/toolsmith/dist'), { recursive: true });
+      expect(generatorVersionMismatches(path.join(root, 'app/node_modules/toolsmith/dist'))).toEqual([{ name: 'handlebars', installed: '5.0.0', tested: GENERATOR_PACKAGES.handlebars }]);
+      expect(generatorVersionMismatches(root, ['ts-morph', 'prettier', 'json-schema-to-typescript'])).toEqual([{ name: 'ts-morph', installed: '27.0.2', tested: GENERATOR_PACKAGES['ts-morph'] }]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
