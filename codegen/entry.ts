@@ -71,6 +71,34 @@ export function resolveModule(source: string, root: string, what: { missing: str
   throw new EntryError(`neither ${shown(source)} nor ${built === undefined ? 'a build of it' : shown(built)} exists. ${what.missing}`);
 }
 
+/**
+ * Imports a project module. When it is built JavaScript whose import of a generated validator
+ * fails because tsc does not emit those (`ERR_MODULE_NOT_FOUND …/dist/generated/validators/x.js`),
+ * throws an `EntryError` that says to run `toolsmith copy-assets` instead of Node's trace.
+ */
+async function importProjectModule(file: string, options: ProjectEntryOptions): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    const built = builtFile(path.join(options.outDir, 'registry.ts'), readBuildLayout(options.root));
+    const builtGenerated = built === undefined ? undefined : path.dirname(built);
+    const message = (error as { message?: unknown }).message;
+    if (
+      builtGenerated === undefined ||
+      builtGenerated === options.outDir ||
+      (error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND' ||
+      typeof message !== 'string' ||
+      !message.includes(builtGenerated + path.sep)
+    ) {
+      throw error;
+    }
+    const missing = /Cannot find module '([^']+)'/.exec(message)?.[1] ?? builtGenerated;
+    throw new EntryError(
+      `${path.relative(options.root, missing)} is missing from the build: tsc does not emit the generated validators. Run \`npx toolsmith copy-assets\` after tsc (the \`build\` script toolsmith init writes does).`,
+    );
+  }
+}
+
 /** What an entry module's default export (or its `orchestrator` export) may be. */
 export type ProjectEntry = ToolOrchestrator | ToolOrchestratorOptions | (() => ToolOrchestrator | ToolOrchestratorOptions | Promise<ToolOrchestrator | ToolOrchestratorOptions>);
 
@@ -95,7 +123,7 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
     const registry = resolveModule(path.join(options.outDir, 'registry.ts'), options.root, {
       missing: 'Run `npx toolsmith generate` first (and `npm run build` for a production install).',
     });
-    const module = (await import(pathToFileURL(registry).href)) as { createTools?: () => ITool[] };
+    const module = (await importProjectModule(registry, options)) as { createTools?: () => ITool[] };
     if (typeof module.createTools !== 'function') throw new EntryError(`${path.relative(options.root, registry)} exports no createTools(); regenerate it with \`npx toolsmith generate\`.`);
     return module.createTools();
   };
@@ -103,7 +131,7 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
   const source = path.resolve(options.root, options.entry);
   const shown = path.relative(options.root, source) || source;
   const file = resolveModule(source, options.root, { missing: 'Check `entry` in the config or --entry.' });
-  const module = (await import(pathToFileURL(file).href)) as { default?: unknown; orchestrator?: unknown };
+  const module = (await importProjectModule(file, options)) as { default?: unknown; orchestrator?: unknown };
   let value = module.default ?? module.orchestrator;
   if (typeof value === 'function') value = await (value as () => unknown)();
   if (typeof value === 'object' && value !== null && typeof (value as { processToolCall?: unknown }).processToolCall === 'function') return value as ToolOrchestrator;

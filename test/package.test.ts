@@ -177,6 +177,15 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     }
     expect(serveErrors).toBe('');
 
+    // A build without copy-assets: call says to run it instead of Node's ERR_MODULE_NOT_FOUND trace.
+    renameSync(path.join(project, 'dist/generated/validators'), path.join(project, 'validators-away'));
+    const uncopied = await toolsmith(['call', 'greet', '{"name":"Ada"}']).catch((error) => error);
+    renameSync(path.join(project, 'validators-away'), path.join(project, 'dist/generated/validators'));
+    expect(uncopied).toMatchObject({ code: 1, stdout: '' });
+    expect(uncopied.stderr).toBe(
+      'toolsmith call: dist/generated/validators/greet.js is missing from the build: tsc does not emit the generated validators. Run `npx toolsmith copy-assets` after tsc (the `build` script toolsmith init writes does).\n',
+    );
+
     // Without tsx and without a build, call says what to do instead of Node's ERR_UNKNOWN_FILE_EXTENSION.
     renameSync(path.join(project, 'dist'), path.join(project, 'dist-away'));
     const unbuilt = await toolsmith(['call', 'greet', '{"name":"Ada"}']).catch((error) => error);
