@@ -177,6 +177,17 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     }
     expect(serveErrors).toBe('');
 
+    // serve takes the entry module too: its gate rejects the call, which the client gets as a tool error.
+    const gated = new Client({ name: 'package-test-entry', version: '1.0.0' });
+    await gated.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), 'serve', '--entry', 'src/reject-all.ts'], cwd: project }));
+    try {
+      const result = await gated.callTool({ name: 'greet', arguments: { name: 'Bob' } });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('no calls today');
+    } finally {
+      await gated.close();
+    }
+
     // A build without copy-assets: call says to run it instead of Node's ERR_MODULE_NOT_FOUND trace.
     renameSync(path.join(project, 'dist/generated/validators'), path.join(project, 'validators-away'));
     const uncopied = await toolsmith(['call', 'greet', '{"name":"Ada"}']).catch((error) => error);
