@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { cacheFile, modelsFile, takeSnapshot, unchangedRun, writeCache, writeModels } from './cache.js';
 import { initProject } from './init.js';
 import { loadConfig, type ToolsmithConfig } from './config.js';
-import { GENERATOR_PACKAGES } from './generator-packages.js';
+import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
 import type { Problem } from './model.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
 import { formatProblem, isWarning, sortProblems } from './problems.js';
@@ -30,6 +30,9 @@ async function loadGenerator(io: Io, module: './generate.js' | './watch.js' = '.
     const install = Object.entries(GENERATOR_PACKAGES).map(([name, version]) => `${name}@${version}`).join(' ');
     io.stderr(`toolsmith: the generator's packages are not installed (missing: ${missing.join(', ')}).\n    hint: npm install --save-dev --save-exact ${install}\n`);
     return undefined;
+  }
+  for (const { name, installed, tested } of generatorVersionMismatches(path.dirname(fileURLToPath(import.meta.url)), needed)) {
+    io.stderr(`toolsmith: warning: ${name} ${installed} is installed; toolsmith is tested with ${tested}.\n    hint: npm install --save-dev --save-exact ${name}@${tested}\n`);
   }
   return module === './watch.js' ? await import('./watch.js') : await import('./generate.js');
 }
@@ -201,21 +204,35 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean; json?:
 }
 
 /**
- * An orchestrator with every tool of the project's generated registry (`<out>/registry.ts`, imported through tsx).
- * With `refuseSideEffects` (serve without `--allow-side-effects`), a call to a tool with side effects is
- * answered APPROVAL_REJECTED: nothing that acts runs on a server nobody decided about.
+ * The project's orchestrator for `call` and `serve` (see `entry.ts`: the user's entry module, else
+ * the generated registry; TypeScript through tsx, else the built JavaScript). `undefined` after
+ * printing what to do when neither can be loaded. With `refuseSideEffects` (serve without
+ * `--allow-side-effects` and without an entry module, whose orchestrator is the user's decision), a
+ * call to a tool with side effects is answered APPROVAL_REJECTED: nothing that acts runs on a server
+ * nobody decided about.
  */
-async function createProjectOrchestrator(generateOptions: GenerateOptions, refuseSideEffects = false): Promise<import('../src/index.js').ToolOrchestrator> {
-  const resolved = resolveOptions(generateOptions);
-  const registryUrl = pathToFileURL(path.join(resolved.outDir, 'registry.ts')).href;
-  const runtime = await import('../src/index.js');
-  const registry = (await import(registryUrl)) as { createTools: () => import('../src/index.js').ITool[] };
-  if (!refuseSideEffects) return new runtime.ToolOrchestrator({ tools: registry.createTools() });
-  return new runtime.ToolOrchestrator({
-    tools: registry.createTools(),
-    requireApproval: 'side-effects',
-    approvalGate: async ({ tool }) => ({ approved: false, reason: `'${tool.name}' has side effects, and this server was started without a decision about them; restart it with --allow-side-effects to let such tools run.` }),
-  });
+async function createProjectOrchestrator(
+  generateOptions: GenerateOptions,
+  entry: string | undefined,
+  command: string,
+  io: Io,
+  refuseSideEffects = false,
+): Promise<import('../src/index.js').ToolOrchestrator | undefined> {
+  const { EntryError, loadProjectOrchestrator } = await import('./entry.js');
+  const defaults = refuseSideEffects
+    ? {
+        requireApproval: 'side-effects' as const,
+        approvalGate: async ({ tool }: { tool: { name: string } }) => ({ approved: false, reason: `'${tool.name}' has side effects, and this server was started without a decision about them; restart it with --allow-side-effects (or an --entry module with an approval gate) to let such tools run.` }),
+      }
+    : undefined;
+  try {
+    const resolved = resolveOptions(generateOptions);
+    return await loadProjectOrchestrator({ root: resolved.root, outDir: resolved.outDir, ...(entry === undefined ? {} : { entry }), ...(defaults === undefined ? {} : { defaults }) });
+  } catch (error) {
+    if (!(error instanceof EntryError)) throw error;
+    io.stderr(`toolsmith ${command}: ${error.message}\n`);
+    return undefined;
+  }
 }
 
 /**
@@ -223,7 +240,7 @@ async function createProjectOrchestrator(generateOptions: GenerateOptions, refus
  * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
  */
 export async function runServe(
-  flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; maxMessageBytes?: string; shutdownTimeout?: string; http?: boolean; allowSideEffects?: boolean } & ServeHttpFlags,
+  flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; maxMessageBytes?: string; shutdownTimeout?: string; entry?: string; http?: boolean; allowSideEffects?: boolean } & ServeHttpFlags,
   io: Io = defaultIo,
 ): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
@@ -234,7 +251,8 @@ export async function runServe(
   const maxMessageBytes = positiveInteger(flags.maxMessageBytes, '--max-message-bytes', io);
   const shutdownTimeoutMs = positiveInteger(flags.shutdownTimeout, '--shutdown-timeout', io, true);
   if (maxMessageBytes === null || shutdownTimeoutMs === null) return EXIT.usage;
-  const orchestrator = await createProjectOrchestrator(generateOptions, flags.allowSideEffects !== true);
+  const orchestrator = await createProjectOrchestrator(generateOptions, flags.entry ?? config.entry, 'serve', io, flags.allowSideEffects !== true);
+  if (orchestrator === undefined) return EXIT.invalid;
   if (flags.http) {
     const settings = { capabilities: flags.capability ?? config.capabilities ?? [], personaId: flags.persona ?? 'mcp', name: 'toolsmith', version: GENERATOR_VERSION };
     return runServeHttp(orchestrator, flags, settings, io);
@@ -268,13 +286,14 @@ function positiveInteger(value: string | undefined, flag: string, io: Io, zero =
 }
 
 /** `call`: one tool call through the orchestrator, printed as JSON. */
-export async function runCall(tool: string, json: string | undefined, flags: CommonFlags & { capability?: string[]; persona?: string }, io: Io = defaultIo): Promise<number> {
+export async function runCall(tool: string, json: string | undefined, flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string }, io: Io = defaultIo): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
     return EXIT.invalid;
   }
-  const orchestrator = await createProjectOrchestrator(generateOptions);
+  const orchestrator = await createProjectOrchestrator(generateOptions, flags.entry ?? config.entry, 'call', io);
+  if (orchestrator === undefined) return EXIT.invalid;
   const result = await orchestrator.processToolCall({
     toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
     gmiId: 'cli',
@@ -310,7 +329,10 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
         return setExit(EXIT.invalid);
       }
       const devDependencies = report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
-      io.stdout(`toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}${devDependencies}.\nNext: npm install, npm run generate, then implement src/tools/greet.ts.\n`);
+      const kept = report.kept.length > 0 ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node runs \`toolsmith copy-assets\` after tsc, which reads "outDir" and "rootDir" of tsconfig.json (see the README).` : '';
+      io.stdout(
+        `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}${devDependencies}.${kept}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
+      );
       setExit(EXIT.ok);
     });
   common(program.command('generate').description('generate types, validators, tool bases, stubs, registry, manifests and docs'))
@@ -343,11 +365,32 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
     .option('--json', 'print one JSON object on stdout: the summary, the drift and every diagnostic')
     .option('--silent', 'print errors only')
     .action(async (flags) => setExit(await runGenerate({ ...flags, check: true }, io)));
+  program
+    .command('copy-assets')
+    .description("after tsc: copy the generated files tsc does not emit (validators' .js and .d.ts, catalog.json, schemas/, manifests' JSON) into the build, so dist/ runs with plain node")
+    .option('--config <file>', 'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)')
+    .option('--out <dir>', 'generated output folder (default: generated)')
+    .action(async (flags) => {
+      const { options: generateOptions, problems } = await options(flags, io);
+      if (problems.length > 0) {
+        reportProblems(problems, io);
+        return setExit(EXIT.invalid);
+      }
+      const { copyGeneratedAssets } = await import('./copy-assets.js');
+      const report = copyGeneratedAssets(io.cwd, resolveOptions(generateOptions).outDir);
+      if (report.problem !== undefined) {
+        io.stderr(`toolsmith copy-assets: ${report.problem}\n`);
+        return setExit(EXIT.invalid);
+      }
+      io.stdout(`toolsmith copy-assets: ${report.copied.length} files copied to ${path.relative(io.cwd, report.target) || '.'}/\n`);
+      setExit(EXIT.ok);
+    });
   common(program.command('call').description("call one tool through the orchestrator and print the result as JSON, e.g. call calculator '{\"expression\":\"2*(3+4)\"}'"))
     .argument('<tool>', 'the tool name')
     .argument('[arguments]', 'the arguments as a JSON object (default {})')
     .addOption(new Option('--capability <cap>', 'a capability of the calling persona (repeatable)').argParser((value: string, previous: string[] = []) => [...previous, value]))
     .option('--persona <id>', 'the calling persona id', 'cli')
+    .option('--entry <module>', 'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)')
     .action(async (tool, json, flags) => setExit(await runCall(tool, json, flags, io)));
   program
     .command('serve')
@@ -360,6 +403,7 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       ),
     )
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
+    .option('--entry <module>', 'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)')
     .option('--max-message-bytes <n>', 'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)')
     .option('--shutdown-timeout <ms>', 'when the client disconnects, how long calls in flight and tool shutdowns may take before the server exits anyway (default 5000)')
     .option('--allow-side-effects', 'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED')

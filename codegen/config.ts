@@ -25,6 +25,12 @@ export interface ToolsmithConfig {
    * take: `"unrepresentable": "omit"` (default: left out of that target, warned, in the loss report) or `"error"`.
    */
   manifests?: { targets?: string[]; unrepresentable?: 'omit' | 'error'; describeLosses?: boolean };
+  /**
+   * The module `call` and `serve` take the orchestrator from (relative to the project): its default
+   * export is a `ToolOrchestrator`, its options, or a function returning either. A `.ts` entry runs
+   * through tsx in development and from what `tsc` built of it (tsconfig `outDir`) otherwise.
+   */
+  entry?: string;
   /** Capabilities of the persona `call` and `serve` act as. */
   capabilities?: string[];
   /** Format generated TypeScript with prettier (default true); false is faster and keeps the emitters' layout. */
@@ -34,7 +40,7 @@ export interface ToolsmithConfig {
 }
 
 /** Every key a config may have. */
-export const CONFIG_KEYS = ['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'templates', 'manifests', 'capabilities', 'format', 'strict'] as const;
+export const CONFIG_KEYS = ['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'templates', 'manifests', 'capabilities', 'format', 'strict', 'entry'] as const;
 
 /** The config files looked for, in order. */
 export const CONFIG_FILES = ['toolsmith.config.json', 'toolsmith.config.mjs'] as const;

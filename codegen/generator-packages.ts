@@ -1,7 +1,12 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
 /**
- * The packages only the generator needs (peer dependencies of toolsmith, installed as
- * devDependencies by `toolsmith init`), at the exact versions toolsmith is tested with. Keep in
- * sync with package.json (a test checks it).
+ * The packages only the generator needs, at the exact versions toolsmith is tested with.
+ * `toolsmith init` adds them to the project's devDependencies; toolsmith itself does not declare
+ * them as peer dependencies, because npm 7+ marks an optional peer that is also a devDependency of
+ * the project `devOptional`, and `npm ci --omit=dev` keeps `devOptional` packages. Keep in sync with
+ * toolsmith's own devDependencies (a test checks it).
  */
 export const GENERATOR_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
   "json-schema-to-typescript": "16.0.0",
@@ -11,3 +16,39 @@ export const GENERATOR_PACKAGES: Readonly<Record<string, string>> = Object.freez
   "chokidar": "4.0.3",
   "tsx": "4.23.15"
 });
+
+/** What `npm run build` needs in a project (`toolsmith init` adds them as devDependencies with the generator's packages). */
+export const BUILD_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
+  "typescript": "7.0.2",
+  "@types/node": "20.19.9"
+});
+
+/** A generator package installed at another major version than the one toolsmith is tested with. */
+export interface VersionMismatch {
+  name: string;
+  installed: string;
+  tested: string;
+}
+
+/**
+ * The generator packages found, as Node resolves them from `fromDir` (each `node_modules` up the
+ * tree), at a major version other than `GENERATOR_PACKAGES` pins. Not being peer dependencies,
+ * nothing else tells the user; a package not found is left to the missing-package message.
+ */
+export function generatorVersionMismatches(fromDir: string, names: readonly string[] = Object.keys(GENERATOR_PACKAGES)): VersionMismatch[] {
+  const mismatches: VersionMismatch[] = [];
+  for (const name of names) {
+    const tested = GENERATOR_PACKAGES[name];
+    if (tested === undefined) continue;
+    for (let dir = path.resolve(fromDir); ; dir = path.dirname(dir)) {
+      const manifest = path.join(dir, 'node_modules', name, 'package.json');
+      if (existsSync(manifest)) {
+        const installed = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown }).version;
+        if (typeof installed === 'string' && installed.split('.')[0] !== tested.split('.')[0]) mismatches.push({ name, installed, tested });
+        break;
+      }
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  return mismatches;
+}

@@ -1,14 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { GENERATOR_PACKAGES } from './generator-packages.js';
+import { BUILD_PACKAGES, GENERATOR_PACKAGES } from './generator-packages.js';
 
 /** What `toolsmith init` did, or why it refused. */
 export interface InitReport {
   created: string[];
   /** package.json scripts added. */
   scripts: string[];
-  /** Generator packages added to devDependencies (installed by the next `npm install`). */
+  /** Generator and build packages added to devDependencies (installed by the next `npm install`). */
   devDependencies: string[];
+  /** What init would have written but left as it was: an existing `tsconfig.json`, a different `build` script. */
+  kept: string[];
   /** Files that already exist: init refuses to overwrite any of them and writes nothing. */
   conflicts: string[];
 }
@@ -40,10 +42,36 @@ const EXAMPLE = {
 const CONFIG = { schemas: 'schemas', out: 'generated', stubs: 'src/tools', capabilities: [] };
 
 /**
+ * The project's tsconfig: strict, NodeNext, Node's types, `src/` and `generated/` compiled into
+ * `dist/`. tsc does not emit the generated validators (JavaScript) nor the JSON the lazy registry
+ * and the manifests read; the `build` script's `toolsmith copy-assets` copies them.
+ */
+export const TSCONFIG = `{
+  // Written by \`toolsmith init\`. \`npm run build\` (tsc, then toolsmith copy-assets) writes dist/,
+  // which runs with plain node.
+  "compilerOptions": {
+    "target": "ES2022",
+    "module": "NodeNext",
+    "moduleResolution": "NodeNext",
+    "strict": true,
+    "types": ["node"],
+    "skipLibCheck": true,
+    "outDir": "dist",
+    "rootDir": "."
+  },
+  "include": ["src", "generated"]
+}
+`;
+
+/** The `build` script init adds: tsc, then the generated files tsc does not emit. */
+export const BUILD_SCRIPT = 'tsc -p tsconfig.json && toolsmith copy-assets';
+
+/**
  * Scaffolds toolsmith in a project: `schemas/greet.tool.json` (its `$schema` pointing at the
- * installed meta-schema, for editor autocomplete), `toolsmith.config.json`, the npm scripts
- * `generate` and `generate:check`, and the generator's packages as devDependencies. Refuses,
- * writing nothing, when any of the files exists.
+ * installed meta-schema, for editor autocomplete), `toolsmith.config.json`, `tsconfig.json` (kept
+ * when the project has one), the npm scripts `generate`, `generate:check` and `build`, and the
+ * generator's packages, TypeScript and `@types/node` as devDependencies. Refuses, writing nothing,
+ * when a scaffolded file or a different script of the same name exists.
  */
 export function initProject(root: string): InitReport {
   const files: Record<string, string> = {
@@ -51,14 +79,21 @@ export function initProject(root: string): InitReport {
     'toolsmith.config.json': `${JSON.stringify(CONFIG, null, 2)}\n`,
   };
   const conflicts = Object.keys(files).filter((file) => existsSync(path.join(root, file)));
+  const kept = existsSync(path.join(root, 'tsconfig.json')) ? ['tsconfig.json'] : [];
+  if (kept.length === 0) files['tsconfig.json'] = TSCONFIG;
   const packageFile = path.join(root, 'package.json');
   const packageJson = existsSync(packageFile) ? (JSON.parse(readFileSync(packageFile, 'utf8')) as { scripts?: Record<string, string>; type?: string }) : undefined;
-  const wanted: Record<string, string> = { generate: 'toolsmith generate', 'generate:check': 'toolsmith check' };
+  const wanted: Record<string, string> = { generate: 'toolsmith generate', 'generate:check': 'toolsmith check', build: BUILD_SCRIPT };
   for (const [name, command] of Object.entries(wanted)) {
     const existing = packageJson?.scripts?.[name];
-    if (existing !== undefined && existing !== command) conflicts.push(`package.json scripts.${name}`);
+    if (existing === undefined || existing === command) continue;
+    // A project's own build stays (it may already run tsc); the generate scripts must be toolsmith's.
+    if (name === 'build') {
+      kept.push('package.json scripts.build');
+      delete wanted[name];
+    } else conflicts.push(`package.json scripts.${name}`);
   }
-  if (conflicts.length > 0) return { created: [], scripts: [], devDependencies: [], conflicts };
+  if (conflicts.length > 0) return { created: [], scripts: [], devDependencies: [], kept: [], conflicts };
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), content, { flag: 'wx' });
@@ -66,9 +101,11 @@ export function initProject(root: string): InitReport {
   const next: { scripts?: Record<string, string>; devDependencies?: Record<string, string>; dependencies?: Record<string, string>; [key: string]: unknown } =
     packageJson ?? { name: path.basename(root), private: true, type: 'module' };
   next.scripts = { ...next.scripts, ...wanted };
-  // The generator's packages are development tools: generated code and the runtime never import them.
-  const added = Object.keys(GENERATOR_PACKAGES).filter((name) => next.devDependencies?.[name] === undefined && next.dependencies?.[name] === undefined);
-  if (added.length > 0) next.devDependencies = { ...next.devDependencies, ...Object.fromEntries(added.map((name) => [name, GENERATOR_PACKAGES[name]!])) };
+  // The generator's packages and the compiler are development tools: generated code and the runtime
+  // never import them, so a production install (`npm ci --omit=dev`) leaves them out.
+  const development = new Map([...Object.entries(GENERATOR_PACKAGES), ...Object.entries(BUILD_PACKAGES)]);
+  const added = [...development.keys()].filter((name) => next.devDependencies?.[name] === undefined && next.dependencies?.[name] === undefined);
+  if (added.length > 0) next.devDependencies = { ...next.devDependencies, ...Object.fromEntries(added.map((name) => [name, development.get(name)!])) };
   writeFileSync(packageFile, `${JSON.stringify(next, null, 2)}\n`);
-  return { created: [...Object.keys(files), ...(packageJson ? [] : ['package.json'])], scripts: Object.keys(wanted), devDependencies: added, conflicts: [] };
+  return { created: [...Object.keys(files), ...(packageJson ? [] : ['package.json'])], scripts: Object.keys(wanted), devDependencies: added, kept, conflicts: [] };
 }

@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { defineLazyTools, type ITool, type LazyToolMetadata, type LazyToolSchemas, type LazyToolSet } from '../src/index.js';
+import type { ToolClasses, ToolName, ToolsWithDependencies } from './registry.js';
 
 /**
  * Every tool, one per line: its name, its file stem (the implementation is
@@ -40,11 +41,29 @@ const source: LazyToolSet<Entry> = {
   },
 };
 
+/** Makes the tool named `N` on its first call; it may import the implementation itself, to stay lazy. */
+export type LazyToolFactory<N extends ToolName> = () => InstanceType<ToolClasses[N]> | Promise<InstanceType<ToolClasses[N]>>;
+
+/** A factory per tool: required for the tools whose constructor takes arguments, optional for the others. */
+export type LazyToolFactories = { [N in ToolsWithDependencies]: LazyToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: LazyToolFactory<N> };
+
+/** `createLazyTools`' arguments: the factories may be left out only when no tool needs one. */
+export type CreateLazyToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: LazyToolFactories] : [factories: LazyToolFactories];
+
 /**
  * Every tool, registered by its name and loaded on its first call: registering loads no
  * implementation, base class, validator, schema or catalog, so start-up barely grows with the tools.
+ * A tool's factory, when `factories` has one, is called instead of its constructor, on that first call.
  */
-export function createLazyTools(): ITool[] {
+export function createLazyTools(...[factories]: CreateLazyToolsArguments): ITool[] {
   const entries = TOOLS.split('\n').filter((line) => line !== '').map((line) => line.split('|') as unknown as Entry);
-  return defineLazyTools(entries, source);
+  if (factories === undefined) return defineLazyTools(entries, source);
+  const made = factories as Partial<Record<string, () => ITool | Promise<ITool>>>;
+  return defineLazyTools(entries, {
+    ...source,
+    async load(entry) {
+      const factory = Object.hasOwn(made, entry[0]) ? made[entry[0]] : undefined;
+      return factory !== undefined ? await factory() : source.load(entry);
+    },
+  });
 }

@@ -50,16 +50,49 @@ export type ToolInput<N extends ToolName> = ToolTypes[N]['input'];
 /** The output type of the tool named `N`. */
 export type ToolOutput<N extends ToolName> = ToolTypes[N]['output'];
 
-/** A new instance of every tool, in name order. */
-export function createTools(): ITool[] {
+/** Every tool's implementation class, by name. */
+export interface ToolClasses {
+  calculator: typeof CalculatorTool;
+  get_current_datetime: typeof GetCurrentDatetimeTool;
+  list_directory: typeof ListDirectoryTool;
+  memory_read: typeof MemoryReadTool;
+  memory_write: typeof MemoryWriteTool;
+  read_file: typeof ReadFileTool;
+  remember_calculation: typeof RememberCalculationTool;
+}
+
+/** Makes one instance of the tool named `N` (called once per `createTools()`). */
+export type ToolFactory<N extends ToolName> = () => InstanceType<ToolClasses[N]>;
+
+/** The tools whose constructor takes arguments: `createTools` needs a factory for each. */
+export type ToolsWithDependencies = { [N in ToolName]: ToolClasses[N] extends new () => ITool ? never : N }[ToolName];
+
+/** A factory per tool: required for the tools with dependencies, optional for the others. */
+export type ToolFactories = { [N in ToolsWithDependencies]: ToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: ToolFactory<N> };
+
+/** `createTools`' arguments: the factories may be left out only when no tool needs one. */
+export type CreateToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: ToolFactories] : [factories: ToolFactories];
+
+function makeTool(factories: Partial<Record<ToolName, () => ITool>> | undefined, name: ToolName, implementation: abstract new (...args: never[]) => ITool): ITool {
+  const factory = factories !== undefined && Object.hasOwn(factories, name) ? factories[name] : undefined;
+  // Without a factory the constructor takes no arguments: `CreateToolsArguments` requires one otherwise.
+  return factory !== undefined ? factory() : new (implementation as new () => ITool)();
+}
+
+/**
+ * A new instance of every tool, in name order: made by its factory when `factories` has one, else
+ * by `new` without arguments. A tool whose constructor takes arguments (an SMTP client, a database)
+ * must have a factory: leaving it out does not compile.
+ */
+export function createTools(...[factories]: CreateToolsArguments): ITool[] {
   const tools: ITool[] = [];
-  tools.push(new CalculatorTool());
-  tools.push(new GetCurrentDatetimeTool());
-  tools.push(new ListDirectoryTool());
-  tools.push(new MemoryReadTool());
-  tools.push(new MemoryWriteTool());
-  tools.push(new ReadFileTool());
-  tools.push(new RememberCalculationTool());
+  tools.push(makeTool(factories, 'calculator', CalculatorTool));
+  tools.push(makeTool(factories, 'get_current_datetime', GetCurrentDatetimeTool));
+  tools.push(makeTool(factories, 'list_directory', ListDirectoryTool));
+  tools.push(makeTool(factories, 'memory_read', MemoryReadTool));
+  tools.push(makeTool(factories, 'memory_write', MemoryWriteTool));
+  tools.push(makeTool(factories, 'read_file', ReadFileTool));
+  tools.push(makeTool(factories, 'remember_calculation', RememberCalculationTool));
   return tools;
 }
 

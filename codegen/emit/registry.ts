@@ -36,12 +36,17 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   lines.push('/** The output type of the tool named `N`. */');
   lines.push("export type ToolOutput<N extends ToolName> = ToolTypes[N]['output'];");
   lines.push('');
-  lines.push('/** A new instance of every tool, in name order. */');
-  lines.push('export function createTools(): ITool[] {');
+  lines.push(...emitToolFactories(tools));
+  lines.push('/**');
+  lines.push(' * A new instance of every tool, in name order: made by its factory when `factories` has one, else');
+  lines.push(' * by `new` without arguments. A tool whose constructor takes arguments (an SMTP client, a database)');
+  lines.push(' * must have a factory: leaving it out does not compile.');
+  lines.push(' */');
+  lines.push('export function createTools(...[factories]: CreateToolsArguments): ITool[] {');
   // One push per tool, not an array literal: TypeScript then checks each instance against ITool
   // instead of building the union of every class (TS2590 "too complex" from about 1,000 tools).
   lines.push('  const tools: ITool[] = [];');
-  for (const tool of tools) lines.push(`  tools.push(new ${tool.names.impl}());`);
+  for (const tool of tools) lines.push(`  tools.push(makeTool(factories, ${quoted(tool.name)}, ${tool.names.impl}));`);
   lines.push('  return tools;');
   lines.push('}');
   lines.push('');
@@ -65,6 +70,41 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
     { path: 'index.ts', content: `${index.join('\n')}\n`, kind: 'generated', preformatted: true },
     ...emitLazyRegistry(project, ctx),
   ];
+}
+
+/**
+ * The typed factories of `createTools(factories)`: `ToolClasses` (every implementation class by
+ * name), `ToolsWithDependencies` (the names whose constructor needs arguments, decided by the
+ * compiler from the user's class, not by the generator) and `ToolFactories`, where those names are
+ * required and the others optional; plus `makeTool`, which reads a factory only when it is the
+ * object's own property (a tool may be named `constructor`).
+ */
+function emitToolFactories(tools: readonly ToolModel[]): string[] {
+  const lines: string[] = [];
+  lines.push('/** Every tool\'s implementation class, by name. */');
+  lines.push('export interface ToolClasses {');
+  for (const tool of tools) lines.push(`  ${typeKey(tool.name)}: typeof ${tool.names.impl};`);
+  lines.push('}');
+  lines.push('');
+  lines.push('/** Makes one instance of the tool named `N` (called once per `createTools()`). */');
+  lines.push('export type ToolFactory<N extends ToolName> = () => InstanceType<ToolClasses[N]>;');
+  lines.push('');
+  lines.push('/** The tools whose constructor takes arguments: `createTools` needs a factory for each. */');
+  lines.push('export type ToolsWithDependencies = { [N in ToolName]: ToolClasses[N] extends new () => ITool ? never : N }[ToolName];');
+  lines.push('');
+  lines.push('/** A factory per tool: required for the tools with dependencies, optional for the others. */');
+  lines.push('export type ToolFactories = { [N in ToolsWithDependencies]: ToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: ToolFactory<N> };');
+  lines.push('');
+  lines.push('/** `createTools`\' arguments: the factories may be left out only when no tool needs one. */');
+  lines.push('export type CreateToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: ToolFactories] : [factories: ToolFactories];');
+  lines.push('');
+  lines.push('function makeTool(factories: Partial<Record<ToolName, () => ITool>> | undefined, name: ToolName, implementation: abstract new (...args: never[]) => ITool): ITool {');
+  lines.push('  const factory = factories !== undefined && Object.hasOwn(factories, name) ? factories[name] : undefined;');
+  lines.push('  // Without a factory the constructor takes no arguments: `CreateToolsArguments` requires one otherwise.');
+  lines.push('  return factory !== undefined ? factory() : new (implementation as new () => ITool)();');
+  lines.push('}');
+  lines.push('');
+  return lines;
 }
 
 /** `schemas/<tool>.json`: a tool's bundled schemas, which the lazy registry reads when first needed (depends on that tool only). */
@@ -101,6 +141,7 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
   lines.push(`import { readFileSync } from 'node:fs';`);
   lines.push(`import { defineLazyTools, type ITool, type LazyToolMetadata, type LazyToolSchemas, type LazyToolSet } from ${quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport))};`);
+  lines.push("import type { ToolClasses, ToolName, ToolsWithDependencies } from './registry.js';");
   lines.push('');
   lines.push('/**');
   lines.push(' * Every tool, one per line: its name, its file stem (the implementation is');
@@ -136,13 +177,31 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push('  },');
   lines.push('};');
   lines.push('');
+  lines.push('/** Makes the tool named `N` on its first call; it may import the implementation itself, to stay lazy. */');
+  lines.push('export type LazyToolFactory<N extends ToolName> = () => InstanceType<ToolClasses[N]> | Promise<InstanceType<ToolClasses[N]>>;');
+  lines.push('');
+  lines.push('/** A factory per tool: required for the tools whose constructor takes arguments, optional for the others. */');
+  lines.push('export type LazyToolFactories = { [N in ToolsWithDependencies]: LazyToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: LazyToolFactory<N> };');
+  lines.push('');
+  lines.push('/** `createLazyTools`\' arguments: the factories may be left out only when no tool needs one. */');
+  lines.push('export type CreateLazyToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: LazyToolFactories] : [factories: LazyToolFactories];');
+  lines.push('');
   lines.push('/**');
   lines.push(' * Every tool, registered by its name and loaded on its first call: registering loads no');
   lines.push(' * implementation, base class, validator, schema or catalog, so start-up barely grows with the tools.');
+  lines.push(" * A tool's factory, when `factories` has one, is called instead of its constructor, on that first call.");
   lines.push(' */');
-  lines.push('export function createLazyTools(): ITool[] {');
+  lines.push('export function createLazyTools(...[factories]: CreateLazyToolsArguments): ITool[] {');
   lines.push("  const entries = TOOLS.split('\\n').filter((line) => line !== '').map((line) => line.split('|') as unknown as Entry);");
-  lines.push('  return defineLazyTools(entries, source);');
+  lines.push('  if (factories === undefined) return defineLazyTools(entries, source);');
+  lines.push('  const made = factories as Partial<Record<string, () => ITool | Promise<ITool>>>;');
+  lines.push('  return defineLazyTools(entries, {');
+  lines.push('    ...source,');
+  lines.push('    async load(entry) {');
+  lines.push('      const factory = Object.hasOwn(made, entry[0]) ? made[entry[0]] : undefined;');
+  lines.push('      return factory !== undefined ? await factory() : source.load(entry);');
+  lines.push('    },');
+  lines.push('  });');
   lines.push('}');
   return [
     { path: 'catalog.json', content: `${JSON.stringify(catalog, null, 2)}\n`, kind: 'generated' },

@@ -1,0 +1,147 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parse, type ParseError } from 'jsonc-parser';
+import type { ITool, ToolOrchestrator, ToolOrchestratorOptions } from '../src/index.js';
+
+/**
+ * Set to `true` on `globalThis` by `bin/toolsmith.js` once it has registered tsx's loader: the
+ * process can then import a project's TypeScript (its generated registry, its entry module).
+ */
+export const TYPESCRIPT_LOADER = Symbol.for('toolsmith.typescript-loader');
+
+/** True when this process can import `.ts` files: tsx is registered, or the CLI itself runs as TypeScript (tsx, vitest). */
+export function canImportTypeScript(): boolean {
+  return (globalThis as Record<symbol, unknown>)[TYPESCRIPT_LOADER] === true || import.meta.url.endsWith('.ts');
+}
+
+/** Where `tsc` writes a project's JavaScript: from its `tsconfig.json` (`rootDir`, `outDir`), else `dist/` for the project root. */
+export interface BuildLayout {
+  rootDir: string;
+  outDir: string;
+}
+
+/**
+ * Reads `outDir` and `rootDir` from the project's `tsconfig.json` (JSON with comments; `extends`
+ * is not followed). Without a tsconfig, the layout `toolsmith init` writes: `.` → `dist/`. A
+ * tsconfig without `outDir` emits beside the sources.
+ */
+export function readBuildLayout(root: string): BuildLayout {
+  const file = path.join(root, 'tsconfig.json');
+  if (!existsSync(file)) return { rootDir: root, outDir: path.join(root, 'dist') };
+  const errors: ParseError[] = [];
+  const parsed = parse(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true }) as { compilerOptions?: { outDir?: unknown; rootDir?: unknown } } | undefined;
+  const options = errors.length === 0 && typeof parsed?.compilerOptions === 'object' && parsed.compilerOptions !== null ? parsed.compilerOptions : {};
+  const rootDir = typeof options.rootDir === 'string' ? path.resolve(root, options.rootDir) : root;
+  return { rootDir, outDir: typeof options.outDir === 'string' ? path.resolve(root, options.outDir) : rootDir };
+}
+
+/** The file `tsc` writes for a TypeScript source (`src/a.ts` → `dist/src/a.js`); `undefined` when the source is outside `rootDir`. */
+export function builtFile(source: string, layout: BuildLayout): string | undefined {
+  const relative = path.relative(layout.rootDir, source);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return path.join(layout.outDir, relative).replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs');
+}
+
+/** Why `call`/`serve` cannot load the project's tools, said as what to do. */
+export class EntryError extends Error {
+  readonly code = 'ENTRY_UNAVAILABLE';
+}
+
+/**
+ * The module to import for a project file: a JavaScript file as it is; a TypeScript file itself
+ * when this process can import TypeScript, else what `tsc` built from it. Throws an `EntryError`
+ * naming the command that fixes it when neither can run.
+ */
+export function resolveModule(source: string, root: string, what: { missing: string }): string {
+  const shown = (file: string) => path.relative(root, file) || file;
+  if (!/\.m?ts$/.test(source)) {
+    if (existsSync(source)) return source;
+    throw new EntryError(`${shown(source)} does not exist. ${what.missing}`);
+  }
+  if (canImportTypeScript() && existsSync(source)) return source;
+  const built = builtFile(source, readBuildLayout(root));
+  if (built !== undefined && existsSync(built)) return built;
+  const build = built === undefined ? 'build it with tsc' : `\`npm run build\` writes ${shown(built)}`;
+  if (existsSync(source)) {
+    throw new EntryError(
+      `${shown(source)} is TypeScript, which node runs only with tsx, and it is not built. For production, build it (${build}); in development, install tsx (npm install --save-dev tsx).`,
+    );
+  }
+  throw new EntryError(`neither ${shown(source)} nor ${built === undefined ? 'a build of it' : shown(built)} exists. ${what.missing}`);
+}
+
+/**
+ * Imports a project module. When it is built JavaScript whose import of a generated validator
+ * fails because tsc does not emit those (`ERR_MODULE_NOT_FOUND …/dist/generated/validators/x.js`),
+ * throws an `EntryError` that says to run `toolsmith copy-assets` instead of Node's trace.
+ */
+async function importProjectModule(file: string, options: ProjectEntryOptions): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    const built = builtFile(path.join(options.outDir, 'registry.ts'), readBuildLayout(options.root));
+    const builtGenerated = built === undefined ? undefined : path.dirname(built);
+    const message = (error as { message?: unknown }).message;
+    if (
+      builtGenerated === undefined ||
+      builtGenerated === options.outDir ||
+      (error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND' ||
+      typeof message !== 'string' ||
+      !message.includes(builtGenerated + path.sep)
+    ) {
+      throw error;
+    }
+    const missing = /Cannot find module '([^']+)'/.exec(message)?.[1] ?? builtGenerated;
+    throw new EntryError(
+      `${path.relative(options.root, missing)} is missing from the build: tsc does not emit the generated validators. Run \`npx toolsmith copy-assets\` after tsc (the \`build\` script toolsmith init writes does).`,
+    );
+  }
+}
+
+/** What an entry module's default export (or its `orchestrator` export) may be. */
+export type ProjectEntry = ToolOrchestrator | ToolOrchestratorOptions | (() => ToolOrchestrator | ToolOrchestratorOptions | Promise<ToolOrchestrator | ToolOrchestratorOptions>);
+
+/** Where the CLI finds a project's tools: the generated registry, and optionally the user's entry module. */
+export interface ProjectEntryOptions {
+  root: string;
+  /** The generated output folder (absolute). */
+  outDir: string;
+  /** The entry module (relative to the root or absolute), from `--entry` or the config's `entry`. */
+  entry?: string;
+  /** Options of the orchestrator made when there is no entry module (e.g. serve's refusal of side effects without a decision). */
+  defaults?: Omit<ToolOrchestratorOptions, 'tools'>;
+}
+
+/**
+ * The orchestrator `call` and `serve` use. With an entry module, what it exports: a
+ * `ToolOrchestrator`, its options (the registry's `createTools()` when they name no `tools`), or a
+ * function (possibly async) returning either — so the approval gate, hooks, the tools' dependencies
+ * and limits are the user's. Without one, every tool of the generated registry with default options.
+ */
+export async function loadProjectOrchestrator(options: ProjectEntryOptions): Promise<ToolOrchestrator> {
+  const runtime = await import('../src/index.js');
+  const registryTools = async (): Promise<ITool[]> => {
+    const registry = resolveModule(path.join(options.outDir, 'registry.ts'), options.root, {
+      missing: 'Run `npx toolsmith generate` first (and `npm run build` for a production install).',
+    });
+    const module = (await importProjectModule(registry, options)) as { createTools?: () => ITool[] };
+    if (typeof module.createTools !== 'function') throw new EntryError(`${path.relative(options.root, registry)} exports no createTools(); regenerate it with \`npx toolsmith generate\`.`);
+    return module.createTools();
+  };
+  if (options.entry === undefined) return new runtime.ToolOrchestrator({ ...options.defaults, tools: await registryTools() });
+  const source = path.resolve(options.root, options.entry);
+  const shown = path.relative(options.root, source) || source;
+  const file = resolveModule(source, options.root, { missing: 'Check `entry` in the config or --entry.' });
+  const module = (await importProjectModule(file, options)) as { default?: unknown; orchestrator?: unknown };
+  let value = module.default ?? module.orchestrator;
+  if (typeof value === 'function') value = await (value as () => unknown)();
+  if (typeof value === 'object' && value !== null && typeof (value as { processToolCall?: unknown }).processToolCall === 'function') return value as ToolOrchestrator;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const given = value as ToolOrchestratorOptions;
+    return new runtime.ToolOrchestrator({ ...given, tools: given.tools ?? (await registryTools()) });
+  }
+  throw new EntryError(
+    `${shown} must export (as default or as \`orchestrator\`) a ToolOrchestrator, ToolOrchestratorOptions, or a function returning either; it exports ${value === undefined ? 'neither' : typeof value}.`,
+  );
+}
