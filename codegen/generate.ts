@@ -190,6 +190,15 @@ function emitFailure(tool: ToolModel, error: unknown): Problem {
 /** Tools emitted at once by one `emitAll` (their awaits interleave; the CPU work does not). */
 const EMIT_IN_FLIGHT = 4;
 
+/** Runs `task` over `items`, `EMIT_IN_FLIGHT` at a time (the order of completion does not matter to the callers). */
+async function inLanes<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(EMIT_IN_FLIGHT, items.length) }, lane));
+}
+
 /** Options of `emitAll`. */
 export interface EmitAllOptions {
   templates: DocTemplates;
@@ -287,11 +296,7 @@ export async function emitAll(
     };
     // A few tools in flight at once, not every one: the parser trees and intermediate text of
     // 1,000 tools emitted together peaked at 1.7 GB; the output does not depend on the order.
-    let next = 0;
-    const lane = async () => {
-      while (next < freshTools.length) await emitOne(freshTools[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(EMIT_IN_FLIGHT, freshTools.length) }, lane));
+    await inLanes(freshTools, emitOne);
   }
   let projectFiles = options.reuseProjectFiles?.();
   const projectFilesReused = projectFiles !== undefined;
@@ -316,7 +321,10 @@ export async function emitAll(
   let stubs: GeneratedFile[] = [];
   if (stubTools.length > 0) {
     const { emitStub, createEmitProject } = await emitters();
-    stubs = await formatFiles(stubTools.map((tool) => emitStub(tool, ctx, (tsProject ??= createEmitProject()))));
+    const morph = (tsProject ??= createEmitProject());
+    await inLanes(stubTools, async (tool) => {
+      stubs.push(...(await formatFiles([emitStub(tool, ctx, morph)])));
+    });
   }
   return {
     files: files.sort((a, b) => compareStrings(a.path, b.path)),
