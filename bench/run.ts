@@ -220,6 +220,8 @@ interface ScaleResult {
   generateSummary?: string;
   files?: number;
   generatePeakMb?: number;
+  /** Sizes of the generated validator modules, KB per tool. */
+  validatorKb?: { median: number; max: number; mean: number; totalMb: number; count: number };
   /** Set when the generate child did not finish (deadline, out of memory). */
   generateFailed?: { reason: string; afterMs: number; timedOut: boolean; stderrTail: string };
   compileMs?: number;
@@ -262,6 +264,7 @@ async function measureScale(tools: number, root: string, warmupRoot: string, pla
     out.files = report.files as number;
     out.generatePeakMb = report.peakMb as number;
     out.generateSummary = report.summary as string;
+    out.validatorKb = report.validatorKb as ScaleResult['validatorKb'];
     log(`  ${tools} tools: full generate ${fmt(out.fullMs / 1000)} s (${out.files} files, peak RSS ${fmt(out.generatePeakMb)} MB)`);
   } catch (error) {
     if (!(error instanceof ChildFailedError)) throw error;
@@ -457,6 +460,7 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
         tools: main.tools,
         peakMb: Object.fromEntries(scales.map((scale) => [String(scale.tools), at(scale) ?? null])),
         checkPeakMb: main.checkPeakMb,
+        validatorKbPerTool: main.validatorKb,
         method: 'VmHWM of the full-generate child (toolsmith generate into an empty folder, no cache, --max-old-space-size=8192; after a warm-up check of the 2-tool project); 5,000 tools only with --full',
       },
     };
@@ -568,7 +572,8 @@ function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void
   if (rows.P7) {
     const peaks = d(rows.P7).peakMb as unknown as Record<string, number | null>;
     const shown = Object.entries(peaks).map(([tools, mb]) => `${tools} tools: ${mb === null ? 'DNF' : `${fmt(mb)} MB`}`).join(', ');
-    lines.push(['P7', `peak RSS, full generate, ${d(rows.P7).tools} tools`, rows.P7.value === undefined ? 'DNF' : `${fmt(rows.P7.value)} MB`, rows.P7.target, mark(rows.P7.pass), shown]);
+    const validators = d(rows.P7).validatorKbPerTool as unknown as { median: number; max: number } | undefined;
+    lines.push(['P7', `peak RSS, full generate, ${d(rows.P7).tools} tools`, rows.P7.value === undefined ? 'DNF' : `${fmt(rows.P7.value)} MB`, rows.P7.target, mark(rows.P7.pass), `${shown}${validators ? `; validator module per tool: median ${fmt(validators.median)} KB, max ${fmt(validators.max)} KB` : ''}`]);
   }
   if (rows.P4) {
     const detail = d(rows.P4) as Record<string, number>;

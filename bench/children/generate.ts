@@ -63,6 +63,13 @@ async function jsonSchemaToTypescript(schemasDir: string): Promise<{ ms: number;
   return { ms: performance.now() - started, schemas };
 }
 
+/** Sizes of the generated validator modules (`*.js`), KB: median, largest, mean, total. */
+function validatorSizes(dir: string): { median: number; max: number; mean: number; totalMb: number; count: number } {
+  const sizes = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.js')).map((file) => statSync(path.join(dir, file)).size / 1024).sort((a, b) => a - b) : [];
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  return { median: sizes[Math.floor(sizes.length / 2)] ?? 0, max: sizes.at(-1) ?? 0, mean: sizes.length === 0 ? 0 : total / sizes.length, totalMb: total / 1024, count: sizes.length };
+}
+
 // CommonJS modules: under NodeNext their default import may be `module.exports` or the function.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv, refsOrFunc: unknown) => string;
@@ -128,7 +135,7 @@ if (mode === 'toolsmith' || mode === 'check') {
     finishGenerated(root, model, (JSON.parse(readFileSync(path.join(root, 'corpus.json'), 'utf8')) as Corpus).tools);
     files = /(\d+) files written/.exec(stdout) ? Number(/(\d+) files written/.exec(stdout)![1]) : undefined;
   }
-  report({ ms, files, summary: stdout.trim(), ...peakRssMb() });
+  report({ ms, files, summary: stdout.trim(), ...(finish === 'finish' ? { validatorKb: validatorSizes(path.join(root, 'generated', 'validators')) } : {}), ...peakRssMb() });
 } else if (mode === 'j2t') {
   await jsonSchemaToTypescript(path.join(warmupRoot, 'schemas'));
   const { ms, schemas } = await jsonSchemaToTypescript(path.join(root, 'schemas'));
