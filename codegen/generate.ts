@@ -8,7 +8,7 @@ import type { DocRenderer } from './emit/docs.js';
 import { emitToolValidators } from './emit/validators.js';
 import { loadDefinitions, positionOf, toPosix } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
-import { encoded } from './write.js';
+import { encoded, heldAsBytes } from './write.js';
 import { dictionary, ownValue } from './dictionary.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
@@ -286,7 +286,7 @@ export async function emitAll(
           emitToolSchemaFile(tool),
           pages.toolPage(tool, ctx, { losses, unavailable }),
         ];
-        perTool.set(tool.name, await formatFiles(files));
+        perTool.set(tool.name, (await formatFiles(files)).map(heldAsBytes));
         options.onProgress?.(perTool.size, project.tools.length);
       } catch (error) {
         // An emitter or library that throws on an accepted definition: that tool's problem, reported
