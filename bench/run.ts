@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: toolsmith against its peers, P1..P6 of issue 6, each a ratio measured in the
+ * `npm run bench`: toolsmith against its peers, P1..P8 (issues 6, 17), each a ratio measured in the
  * same run. Prints a table and merges the figures into `bench/results.json`.
  *
  *   npm run bench                        # 1,000 tools; growth 100 → 1,000; P4 at 1,000 tools
@@ -32,7 +32,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CHILDREN = path.join(BENCH_DIR, 'children');
 const RESULTS_FILE = path.join(BENCH_DIR, 'results.json');
-const IDS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P8'] as const;
+const IDS = ['P1', 'P2', 'P3', 'P3b', 'P3c', 'P4', 'P5', 'P6', 'P7', 'P8'] as const;
 type Id = (typeof IDS)[number];
 
 /** One row of results.json. */
@@ -71,9 +71,10 @@ function parseArgs(argv: string[]): Plan {
   const timeoutIndex = argv.indexOf('--generate-timeout');
   const timeoutArg = timeoutIndex >= 0 ? Number(argv[timeoutIndex + 1]) * 1000 : undefined;
   const only = new Set<Id>();
-  for (const id of (onlyArg ?? IDS.join(',')).split(',').map((part) => part.trim().toUpperCase())) {
-    if (!(IDS as readonly string[]).includes(id)) throw new Error(`--only: unknown measure "${id}"; the measures are ${IDS.join(', ')}`);
-    only.add(id as Id);
+  for (const part of (onlyArg ?? IDS.join(',')).split(',')) {
+    const id = IDS.find((candidate) => candidate.toUpperCase() === part.trim().toUpperCase());
+    if (id === undefined) throw new Error(`--only: unknown measure "${part.trim()}"; the measures are ${IDS.join(', ')}`);
+    only.add(id);
   }
   if (quick) {
     return { quick, only, mainTools: 20, growth: [10, 20], p4Tools: 20, micro: { rounds: 1, time: 150, warmupTime: 50, batch: 20 }, childRuns: 1, p4Runs: 1, generateTimeoutMs: 180_000, keep: argv.includes('--keep') };
@@ -219,11 +220,20 @@ interface ScaleResult {
   generateSummary?: string;
   files?: number;
   generatePeakMb?: number;
+  /** Sizes of the generated validator modules, KB per tool. */
+  validatorKb?: { median: number; max: number; mean: number; totalMb: number; count: number };
   /** Set when the generate child did not finish (deadline, out of memory). */
   generateFailed?: { reason: string; afterMs: number; timedOut: boolean; stderrTail: string };
   compileMs?: number;
   typeErrors?: number;
   jsonSchemaToTypescriptMs?: number;
+  /** The hand-written pipeline (json-schema-to-typescript + Ajv standalone + write, per tool), ms and peak RSS. */
+  pipelineMs?: number;
+  pipelinePeakMb?: number;
+  /** `toolsmith check` of the freshly generated project (no cache), ms and peak RSS. */
+  checkMs?: number;
+  checkPeakMb?: number;
+  checkFailed?: string;
   startup?: {
     toolsmithFirstCallMs: number;
     ajvFirstCallMs: number;
@@ -244,7 +254,7 @@ const GENERATE_CHILD = path.join(CHILDREN, 'generate.ts');
 /** The generate child gets a large heap cap: at 5,000 tools (`--full`) the generator grew to 5.0 GB RSS with it; 1,000 tools run in a 600 MB heap. */
 const GENERATE_NODE_ARGS = ['--max-old-space-size=8192', '--import', 'tsx'];
 
-async function measureScale(tools: number, root: string, warmupRoot: string, plan: Plan, needs: { startup: boolean; p3: boolean; p4: boolean }): Promise<ScaleResult> {
+async function measureScale(tools: number, root: string, warmupRoot: string, plan: Plan, needs: { startup: boolean; p3: boolean; p4: boolean; pipeline: boolean; check: boolean }): Promise<ScaleResult> {
   log(`  ${tools} tools: corpus + full generate (child process, deadline ${plan.generateTimeoutMs ? `${plan.generateTimeoutMs / 1000} s` : 'none'})…`);
   const project = prepareProject({ root, count: tools });
   const out: ScaleResult = { tools, notes: project.notes };
@@ -254,11 +264,30 @@ async function measureScale(tools: number, root: string, warmupRoot: string, pla
     out.files = report.files as number;
     out.generatePeakMb = report.peakMb as number;
     out.generateSummary = report.summary as string;
+    out.validatorKb = report.validatorKb as ScaleResult['validatorKb'];
     log(`  ${tools} tools: full generate ${fmt(out.fullMs / 1000)} s (${out.files} files, peak RSS ${fmt(out.generatePeakMb)} MB)`);
   } catch (error) {
     if (!(error instanceof ChildFailedError)) throw error;
     out.generateFailed = { reason: error.message.split('\n')[0]!, afterMs: error.wallMs, timedOut: error.timedOut, stderrTail: error.message.split('\n').slice(1).join('\n').slice(-600) };
     log(`  ${tools} tools: generate ${out.generateFailed.reason} (after ${fmt(error.wallMs / 1000)} s)`);
+  }
+  if (needs.check && out.generateFailed === undefined) {
+    try {
+      const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'check', root, warmupRoot], REPO_ROOT, plan.generateTimeoutMs);
+      out.checkMs = report.ms as number;
+      out.checkPeakMb = report.peakMb as number;
+      log(`  ${tools} tools: toolsmith check ${fmt(out.checkMs / 1000)} s (peak RSS ${fmt(out.checkPeakMb)} MB)`);
+    } catch (error) {
+      if (!(error instanceof ChildFailedError)) throw error;
+      out.checkFailed = error.message.split('\n')[0]!;
+      log(`  ${tools} tools: check ${out.checkFailed}`);
+    }
+  }
+  if (needs.pipeline) {
+    const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'pipeline', root, warmupRoot], REPO_ROOT);
+    out.pipelineMs = report.ms as number;
+    out.pipelinePeakMb = report.peakMb as number;
+    log(`  ${tools} tools: hand-written pipeline (json-schema-to-typescript + Ajv standalone + write) ${fmt(out.pipelineMs / 1000)} s (peak RSS ${fmt(out.pipelinePeakMb)} MB)`);
   }
   if (needs.p3) {
     const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'j2t', root, warmupRoot], REPO_ROOT);
@@ -380,16 +409,72 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
       };
     }
   }
-  if (plan.only.has('P3') && main?.jsonSchemaToTypescriptMs !== undefined) {
+  const pipelineMethod =
+    'one run per size in a cold child process (after a warm-up on the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI command (every artifact); the hand-written pipeline = per tool json-schema-to-typescript compile() with default options (prettier on) on both schemas, one Ajv (the generated validators\' options, x- keywords allowed, shared schemas added once under their file URLs) standalone ESM module of both validators, both files written (bench/children/generate.ts handWrittenPipeline)';
+  if (plan.only.has('P3') && main?.pipelineMs !== undefined) {
+    const pipeline = main.pipelineMs;
+    if (main.fullMs === undefined) rows.P3 = notMeasured('<= 0.5', main, { ratioAtLeast: main.generateFailed!.afterMs / pipeline, pipelineMs: pipeline, method: pipelineMethod });
+    else {
+      const ratio = main.fullMs / pipeline;
+      rows.P3 = {
+        ratio,
+        target: '<= 0.5',
+        pass: ratio <= 0.5,
+        detail: {
+          tools: main.tools,
+          toolsmithMs: main.fullMs,
+          toolsmithSummary: main.generateSummary,
+          pipelineMs: pipeline,
+          pipelinePeakMb: main.pipelinePeakMb,
+          toolsmithMsPerTool: main.fullMs / main.tools,
+          pipelineMsPerTool: pipeline / main.tools,
+          growth: growth((scale) => scale.pipelineMs !== undefined && scale.fullMs !== undefined && { toolsmithMsPerTool: scale.fullMs / scale.tools, pipelineMsPerTool: scale.pipelineMs / scale.tools, ratio: scale.fullMs / scale.pipelineMs }),
+          method: `toolsmith generate into an empty folder with no cache; ${pipelineMethod}`,
+        },
+      };
+    }
+  }
+  if (plan.only.has('P3c') && main?.pipelineMs !== undefined) {
+    const pipeline = main.pipelineMs;
+    if (main.checkMs === undefined) rows.P3c = { ratio: null as unknown as number, target: '<= 0.5', pass: false, detail: { tools: main.tools, notMeasured: main.checkFailed ?? (main.generateFailed ? `generate ${main.generateFailed.reason}` : 'check did not run'), pipelineMs: pipeline } };
+    else {
+      const ratio = main.checkMs / pipeline;
+      rows.P3c = {
+        ratio,
+        target: '<= 0.5',
+        pass: ratio <= 0.5,
+        detail: { tools: main.tools, checkMs: main.checkMs, checkPeakMb: main.checkPeakMb, pipelineMs: pipeline, checkMsPerTool: main.checkMs / main.tools, pipelineMsPerTool: pipeline / main.tools, method: `toolsmith check (never reads the cache: every file emitted and compared) in the project just generated; ${pipelineMethod}` },
+      };
+    }
+  }
+  if (plan.only.has('P7') && main) {
+    const targets: Record<number, number> = { 1000: 500, 5000: 600 };
+    const sizes = scales.filter((scale) => targets[scale.tools] !== undefined);
+    const at = (scale: ScaleResult) => scale.generatePeakMb;
+    const value = at(main);
+    rows.P7 = {
+      ...(value === undefined ? {} : { value }),
+      target: '<= 500 MB at 1,000 tools; <= 600 MB at 5,000',
+      pass: sizes.length > 0 && sizes.every((scale) => at(scale) !== undefined && at(scale)! <= targets[scale.tools]!),
+      detail: {
+        tools: main.tools,
+        peakMb: Object.fromEntries(scales.map((scale) => [String(scale.tools), at(scale) ?? null])),
+        checkPeakMb: main.checkPeakMb,
+        validatorKbPerTool: main.validatorKb,
+        method: 'VmHWM of the full-generate child (toolsmith generate into an empty folder, no cache, --max-old-space-size=8192; after a warm-up check of the 2-tool project); 5,000 tools only with --full',
+      },
+    };
+  }
+  if (plan.only.has('P3b') && main?.jsonSchemaToTypescriptMs !== undefined) {
     const j2t = main.jsonSchemaToTypescriptMs;
     const method =
       'one run per size in a cold child process (after a warm-up generate of the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI command toolsmith generate (every artifact, written, cache written) into an empty folder with no cache; json-schema-to-typescript = compile() with default options (prettier on) on every input and output schema, in the same kind of child';
     if (main.fullMs === undefined) {
       const lowerBound = main.generateFailed!.afterMs / j2t;
-      rows.P3 = notMeasured('<= 0.5', main, { ratioAtLeast: lowerBound, jsonSchemaToTypescriptMs: j2t, method });
+      rows.P3b = notMeasured('<= 0.5', main, { ratioAtLeast: lowerBound, jsonSchemaToTypescriptMs: j2t, method });
     } else {
       const ratio = main.fullMs / j2t;
-      rows.P3 = {
+      rows.P3b = {
         ratio,
         target: '<= 0.5',
         pass: ratio <= 0.5,
@@ -470,9 +555,25 @@ function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void
     else lines.push(['P2', measure, fmt(rows.P2.ratio!, 3), rows.P2.target, mark(rows.P2.pass), `${fmt(d(rows.P2).toolsmithFirstCallMs)} ms vs ${fmt(d(rows.P2).ajvFirstCallMs)} ms (bare node ${fmt(d(rows.P2).emptyNodeMs)} ms)`]);
   }
   if (rows.P3) {
-    const measure = `full generate, ${d(rows.P3).tools} tools: toolsmith / json-schema-to-typescript`;
+    const measure = `full generate, ${d(rows.P3).tools} tools: toolsmith / hand-written pipeline`;
     if (d(rows.P3).notMeasured) dnf('P3', measure, rows.P3);
-    else lines.push(['P3', measure, fmt(rows.P3.ratio!, 3), rows.P3.target, mark(rows.P3.pass), `${fmt(d(rows.P3).toolsmithMsPerTool)} vs ${fmt(d(rows.P3).jsonSchemaToTypescriptMsPerTool)} ms per tool`]);
+    else lines.push(['P3', measure, fmt(rows.P3.ratio!, 3), rows.P3.target, mark(rows.P3.pass), `${fmt(d(rows.P3).toolsmithMsPerTool)} vs ${fmt(d(rows.P3).pipelineMsPerTool)} ms per tool`]);
+  }
+  if (rows.P3b) {
+    const measure = `full generate, ${d(rows.P3b).tools} tools: toolsmith / json-schema-to-typescript alone`;
+    if (d(rows.P3b).notMeasured) dnf('P3b', measure, rows.P3b);
+    else lines.push(['P3b', measure, fmt(rows.P3b.ratio!, 3), 'report', '-', `${fmt(d(rows.P3b).toolsmithMsPerTool)} vs ${fmt(d(rows.P3b).jsonSchemaToTypescriptMsPerTool)} ms per tool`]);
+  }
+  if (rows.P3c) {
+    const measure = `toolsmith check, ${d(rows.P3c).tools} tools, no cache / hand-written pipeline`;
+    if (d(rows.P3c).notMeasured) lines.push(['P3c', measure, 'DNF', rows.P3c.target, 'MISS', String(d(rows.P3c).notMeasured)]);
+    else lines.push(['P3c', measure, fmt(rows.P3c.ratio!, 3), rows.P3c.target, mark(rows.P3c.pass), `${fmt(d(rows.P3c).checkMsPerTool)} vs ${fmt(d(rows.P3c).pipelineMsPerTool)} ms per tool`]);
+  }
+  if (rows.P7) {
+    const peaks = d(rows.P7).peakMb as unknown as Record<string, number | null>;
+    const shown = Object.entries(peaks).map(([tools, mb]) => `${tools} tools: ${mb === null ? 'DNF' : `${fmt(mb)} MB`}`).join(', ');
+    const validators = d(rows.P7).validatorKbPerTool as unknown as { median: number; max: number } | undefined;
+    lines.push(['P7', `peak RSS, full generate, ${d(rows.P7).tools} tools`, rows.P7.value === undefined ? 'DNF' : `${fmt(rows.P7.value)} MB`, rows.P7.target, mark(rows.P7.pass), `${shown}${validators ? `; validator module per tool: median ${fmt(validators.median)} KB, max ${fmt(validators.max)} KB` : ''}`]);
   }
   if (rows.P4) {
     const detail = d(rows.P4) as Record<string, number>;
@@ -562,13 +663,19 @@ async function main(): Promise<void> {
       rows.P5 = await measureP5(small!, plan);
     }
     const startup = plan.only.has('P2') || plan.only.has('P6');
-    const p3 = plan.only.has('P3');
+    const p3 = plan.only.has('P3') || plan.only.has('P3b') || plan.only.has('P3c') || plan.only.has('P7');
     const p4 = plan.only.has('P4');
     if (startup || p3 || p4) {
       const sizes = [...new Set([...(startup || p3 ? plan.growth : []), ...(p4 ? [plan.p4Tools] : [])])].sort((a, b) => a - b);
       for (const tools of sizes) {
         const inGrowth = plan.growth.includes(tools) && (startup || p3);
-        scales.push(await measureScale(tools, path.join(tmp, `p${tools}`), small!.root, plan, { startup: startup && inGrowth, p3: p3 && inGrowth, p4: p4 && tools === plan.p4Tools }));
+        scales.push(await measureScale(tools, path.join(tmp, `p${tools}`), small!.root, plan, {
+          startup: startup && inGrowth,
+          p3: plan.only.has('P3b') && inGrowth,
+          pipeline: (plan.only.has('P3') || plan.only.has('P3c')) && inGrowth,
+          check: plan.only.has('P3c') && tools === plan.mainTools,
+          p4: p4 && tools === plan.p4Tools,
+        }));
       }
     }
     Object.assign(rows, rowsFromScales(scales, plan));

@@ -8,7 +8,7 @@ import type { DocRenderer } from './emit/docs.js';
 import { emitToolValidators } from './emit/validators.js';
 import { loadDefinitions, positionOf, toPosix } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
-import { encoded } from './write.js';
+import { encoded, heldAsBytes } from './write.js';
 import { dictionary, ownValue } from './dictionary.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
@@ -187,6 +187,18 @@ function emitFailure(tool: ToolModel, error: unknown): Problem {
   };
 }
 
+/** Tools emitted at once by one `emitAll` (their awaits interleave; the CPU work does not). */
+const EMIT_IN_FLIGHT = 4;
+
+/** Runs `task` over `items`, `EMIT_IN_FLIGHT` at a time (the order of completion does not matter to the callers). */
+async function inLanes<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(EMIT_IN_FLIGHT, items.length) }, lane));
+}
+
 /** Options of `emitAll`. */
 export interface EmitAllOptions {
   templates: DocTemplates;
@@ -258,36 +270,34 @@ export async function emitAll(
       emitManifests(project, ctx, options.manifests ?? {}));
   let docs: DocRenderer | undefined;
   const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
-  const fresh: Promise<void>[] = [];
   const failures: Problem[] = [];
-  for (const tool of freshTools) {
+  if (freshTools.length > 0) {
     const { createEmitProject, emitToolTypes, emitToolBase } = await emitters();
-    tsProject ??= createEmitProject();
-    const morph = tsProject;
+    const morph = (tsProject ??= createEmitProject());
     const { losses, unavailable } = manifestsOnce();
     const pages = await renderer();
-    fresh.push(
-      (async () => {
-        try {
-          // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
-          const files = [
-            await emitToolTypes(tool, homes, ctx),
-            ...emitToolValidators(tool, ctx),
-            emitToolBase(tool, ctx, morph),
-            emitToolSchemaFile(tool),
-            pages.toolPage(tool, ctx, { losses, unavailable }),
-          ];
-          perTool.set(tool.name, await formatFiles(files));
-          options.onProgress?.(perTool.size, project.tools.length);
-        } catch (error) {
-          // An emitter or library that throws on an accepted definition: that tool's problem, reported
-          // with every other one, instead of a stack trace that hides them.
-          failures.push(emitFailure(tool, error));
-        }
-      })(),
-    );
+    const emitOne = async (tool: ToolModel) => {
+      try {
+        // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
+        const files = [
+          await emitToolTypes(tool, homes, ctx),
+          ...emitToolValidators(tool, ctx),
+          emitToolBase(tool, ctx, morph),
+          emitToolSchemaFile(tool),
+          pages.toolPage(tool, ctx, { losses, unavailable }),
+        ];
+        perTool.set(tool.name, (await formatFiles(files)).map(heldAsBytes));
+        options.onProgress?.(perTool.size, project.tools.length);
+      } catch (error) {
+        // An emitter or library that throws on an accepted definition: that tool's problem, reported
+        // with every other one, instead of a stack trace that hides them.
+        failures.push(emitFailure(tool, error));
+      }
+    };
+    // A few tools in flight at once, not every one: the parser trees and intermediate text of
+    // 1,000 tools emitted together peaked at 1.7 GB; the output does not depend on the order.
+    await inLanes(freshTools, emitOne);
   }
-  await Promise.all(fresh);
   let projectFiles = options.reuseProjectFiles?.();
   const projectFilesReused = projectFiles !== undefined;
   let problems: Problem[] = [];
@@ -311,7 +321,10 @@ export async function emitAll(
   let stubs: GeneratedFile[] = [];
   if (stubTools.length > 0) {
     const { emitStub, createEmitProject } = await emitters();
-    stubs = await formatFiles(stubTools.map((tool) => emitStub(tool, ctx, (tsProject ??= createEmitProject()))));
+    const morph = (tsProject ??= createEmitProject());
+    await inLanes(stubTools, async (tool) => {
+      stubs.push(...(await formatFiles([emitStub(tool, ctx, morph)])));
+    });
   }
   return {
     files: files.sort((a, b) => compareStrings(a.path, b.path)),

@@ -5,15 +5,24 @@
  *   toolsmith <root> <warm-up root> [finish]  the CLI's `toolsmith generate` in <root> (its config,
  *                                             its incremental cache); `finish` then writes the trivial
  *                                             implementations and bundled schemas (untimed)
+ *   check <root> <warm-up root>               the CLI's `toolsmith check` in <root> (never uses a cache)
  *   j2t <root> <warm-up root>                 json-schema-to-typescript compile() with default options
  *                                             (prettier on) on every input and output schema
+ *   pipeline <root> <warm-up root>            the hand-written pipeline a user would script: per tool,
+ *                                             json-schema-to-typescript (prettier on) for both schemas,
+ *                                             an Ajv standalone compile of both, and both files written
  *
  * Run with `node --import tsx` (the codegen is TypeScript); the loader is the same for both sides
  * and its cost falls outside the timed part.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import standaloneModule from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
+import { AJV_OPTIONS } from '../../src/ajv-options.js';
 import { toPascalCase } from '../../codegen/naming.js';
 import type { Corpus } from '../corpus.js';
 import { main } from '../../codegen/cli.js';
@@ -54,7 +63,57 @@ async function jsonSchemaToTypescript(schemasDir: string): Promise<{ ms: number;
   return { ms: performance.now() - started, schemas };
 }
 
-if (mode === 'toolsmith') {
+/** Sizes of the generated validator modules (`*.js`), KB: median, largest, mean, total. */
+function validatorSizes(dir: string): { median: number; max: number; mean: number; totalMb: number; count: number } {
+  const sizes = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.js')).map((file) => statSync(path.join(dir, file)).size / 1024).sort((a, b) => a - b) : [];
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  return { median: sizes[Math.floor(sizes.length / 2)] ?? 0, max: sizes.at(-1) ?? 0, mean: sizes.length === 0 ? 0 : total / sizes.length, totalMb: total / 1024, count: sizes.length };
+}
+
+// CommonJS modules: under NodeNext their default import may be `module.exports` or the function.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv, refsOrFunc: unknown) => string;
+
+/**
+ * The short script a user would write instead of toolsmith: for each definition, the types of both
+ * schemas with json-schema-to-typescript (default options: prettier on, `$ref`s resolved from the
+ * file's folder) and one Ajv standalone module validating both, written to `<root>/handwritten/`.
+ * One Ajv for the run, holding the shared schemas under their file URLs so that relative `$ref`s
+ * resolve; the same options as the generated validators, `x-` keywords allowed.
+ */
+async function handWrittenPipeline(root: string): Promise<{ ms: number; tools: number }> {
+  const schemasDir = path.join(root, 'schemas');
+  const outDir = path.join(root, 'handwritten');
+  rmSync(outDir, { recursive: true, force: true });
+  const started = performance.now();
+  const definitions = toolFiles(schemasDir).map((file) => ({ file, definition: JSON.parse(readFileSync(file, 'utf8')) as { name: string; inputSchema: object; outputSchema?: object } }));
+  const ajv = new Ajv({ ...AJV_OPTIONS, strict: false, code: { source: true, esm: true } });
+  addFormats(ajv);
+  const sharedDir = path.join(schemasDir, 'shared');
+  for (const entry of existsSync(sharedDir) ? readdirSync(sharedDir).sort() : []) {
+    if (entry.endsWith('.json')) ajv.addSchema(JSON.parse(readFileSync(path.join(sharedDir, entry), 'utf8')) as object, pathToFileURL(path.join(sharedDir, entry)).href);
+  }
+  mkdirSync(outDir, { recursive: true });
+  for (const { file, definition } of definitions) {
+    const cwd = path.dirname(file);
+    const pascal = toPascalCase(definition.name);
+    const url = pathToFileURL(file).href;
+    let types = await compile(definition.inputSchema as never, `${pascal}Input`, { cwd });
+    const refs: Record<string, string> = { [`validate${pascal}Input`]: `${url}?input` };
+    ajv.addSchema({ ...definition.inputSchema, $id: `${url}?input` });
+    if (definition.outputSchema) {
+      types += await compile(definition.outputSchema as never, `${pascal}Output`, { cwd });
+      ajv.addSchema({ ...definition.outputSchema, $id: `${url}?output` });
+      refs[`validate${pascal}Output`] = `${url}?output`;
+    }
+    const validators = standaloneCode(ajv, refs);
+    writeFileSync(path.join(outDir, `${definition.name}.ts`), types);
+    writeFileSync(path.join(outDir, `${definition.name}.js`), validators);
+  }
+  return { ms: performance.now() - started, tools: definitions.length };
+}
+
+if (mode === 'toolsmith' || mode === 'check') {
   // Exactly what `toolsmith generate` runs (incremental cache included), with the project as cwd.
   let stdout = '';
   let stderr = '';
@@ -64,9 +123,10 @@ if (mode === 'toolsmith') {
   stdout = '';
   stderr = '';
   const started = performance.now();
-  const code = await main(['generate'], { ...io, cwd: root });
+  const command = mode === 'check' ? 'check' : 'generate';
+  const code = await main([command], { ...io, cwd: root });
   const ms = performance.now() - started;
-  if (code !== 0) throw new Error(`toolsmith generate exited ${code}: ${stderr.slice(0, 2000)}`);
+  if (code !== 0) throw new Error(`toolsmith ${command} exited ${code}: ${stderr.slice(0, 2000)}`);
   let files: number | undefined;
   if (finish === 'finish') {
     // Untimed: the model (bundled schemas, names) for the implementations and the Ajv baseline;
@@ -75,11 +135,15 @@ if (mode === 'toolsmith') {
     finishGenerated(root, model, (JSON.parse(readFileSync(path.join(root, 'corpus.json'), 'utf8')) as Corpus).tools);
     files = /(\d+) files written/.exec(stdout) ? Number(/(\d+) files written/.exec(stdout)![1]) : undefined;
   }
-  report({ ms, files, summary: stdout.trim(), ...peakRssMb() });
+  report({ ms, files, summary: stdout.trim(), ...(finish === 'finish' ? { validatorKb: validatorSizes(path.join(root, 'generated', 'validators')) } : {}), ...peakRssMb() });
 } else if (mode === 'j2t') {
   await jsonSchemaToTypescript(path.join(warmupRoot, 'schemas'));
   const { ms, schemas } = await jsonSchemaToTypescript(path.join(root, 'schemas'));
   report({ ms, schemas, ...peakRssMb() });
+} else if (mode === 'pipeline') {
+  await handWrittenPipeline(warmupRoot);
+  const { ms, tools } = await handWrittenPipeline(root);
+  report({ ms, tools, ...peakRssMb() });
 } else {
   throw new Error(`unknown mode ${mode}`);
 }
