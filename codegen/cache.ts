@@ -281,22 +281,31 @@ export function unchangedRun(resolved: ResolvedOptions): { tools: number; files:
 let fingerprint: string | undefined;
 
 /**
- * A hash of the generator's own code (every file of codegen/, and the shared Ajv options), part of the cache key: an upgraded
- * or edited generator never reuses output of the old one, even under the same version number.
+ * A hash of the generator's own code, part of the cache key: an upgraded or edited generator never
+ * reuses output of the old one, even under the same version number.
  */
 export function generatorFingerprint(): string {
-  if (fingerprint !== undefined) return fingerprint;
-  const dir = path.dirname(fileURLToPath(import.meta.url));
-  const hash = createHash('sha256');
-  for (const file of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
-    if (!/\.(ts|js|hbs|json)$/.test(file)) continue;
-    hash.update(file).update('\0').update(readFileSync(path.join(dir, file))).update('\0');
-  }
-  // The validator options, the defaults check and the keyword rule live in the runtime but shape every generated validator and warning.
-  for (const candidate of ['../src/ajv-options.ts', '../src/ajv-options.js', '../src/schema-defaults.ts', '../src/schema-defaults.js', '../src/schema-dialect.ts', '../src/schema-dialect.js']) {
-    const file = path.join(dir, candidate);
-    if (existsSync(file)) hash.update(candidate).update('\0').update(readFileSync(file));
-  }
-  fingerprint = hash.digest('hex');
+  fingerprint ??= codeFingerprint(path.dirname(fileURLToPath(import.meta.url)));
   return fingerprint;
+}
+
+/**
+ * The fingerprint of the generator in `codegenDir`: every file of it, and every runtime module beside
+ * it in `../src` (the generator imports several — MCP entries, the 2020-12 translation, the Ajv options,
+ * the defaults check, the keyword rule — that shape what it writes; hashing them all over-approximates
+ * its import graph, so no edit there leaves stale output). The example tools (`src/tools`) and the
+ * framework adapters (`src/adapters`), which the generator never imports, are left out.
+ */
+export function codeFingerprint(codegenDir: string): string {
+  const hash = createHash('sha256');
+  const add = (dir: string, label: string, skip: (file: string) => boolean) => {
+    if (!existsSync(dir)) return;
+    for (const file of (readdirSync(dir, { recursive: true }) as string[]).map((name) => name.split(path.sep).join('/')).sort()) {
+      if (!/\.(ts|js|mjs|hbs|json)$/.test(file) || skip(file)) continue;
+      hash.update(label).update(file).update('\0').update(readFileSync(path.join(dir, file))).update('\0');
+    }
+  };
+  add(codegenDir, 'codegen/', () => false);
+  add(path.join(codegenDir, '..', 'src'), 'src/', (file) => file.startsWith('tools/') || file.startsWith('adapters/'));
+  return hash.digest('hex');
 }

@@ -16,7 +16,7 @@ import type { ITool, ToolAnnotations } from './tool.js';
  *   `destructiveHint` to true, `idempotentHint` to false, `openWorldHint` to true. A definition's own
  *   `annotations` win; without them a tool without side effects is `readOnlyHint: true,
  *   destructiveHint: false, idempotentHint: true` (reading twice is reading once), and a tool with them is
- *   `readOnlyHint: false` with the other defaults. `openWorldHint` is said only when the definition says it.
+ *   `readOnlyHint: false, destructiveHint: true` (said outright), the other defaults left to MCP. `openWorldHint` is said only when the definition says it.
  */
 
 /** The JSON Schema dialect stamped on every published MCP schema. */
@@ -119,9 +119,10 @@ export function mcpAnnotations(tool: McpToolSource): McpToolAnnotations {
   const own = tool.annotations ?? {};
   const readOnly = own.readOnlyHint ?? tool.hasSideEffects !== true;
   const annotations: McpToolAnnotations = { title, readOnlyHint: readOnly };
-  // destructive/idempotent mean something only for a tool that writes (MCP's ToolAnnotations docs).
+  // destructive/idempotent mean something only for a tool that writes (MCP's ToolAnnotations docs);
+  // a writer is said to be destructive outright rather than left to the spec's default, which hosts read differently.
   if (own.destructiveHint !== undefined) annotations.destructiveHint = own.destructiveHint;
-  else if (readOnly) annotations.destructiveHint = false;
+  else annotations.destructiveHint = !readOnly;
   if (own.idempotentHint !== undefined) annotations.idempotentHint = own.idempotentHint;
   else if (readOnly) annotations.idempotentHint = true;
   if (own.openWorldHint !== undefined) annotations.openWorldHint = own.openWorldHint;

@@ -3,6 +3,7 @@ import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolM
 import { ownValue } from '../dictionary.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
+import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp-tool.js';
 import type { LossReport, ManifestTarget } from './manifests/loss-report.js';
 import { codeSpan, hasOwn, isSchemaObject, parseLocalRef, type SchemaObject } from './manifests/schema-walk.js';
 
@@ -233,6 +234,24 @@ function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
   };
 }
 
+
+/** What clients assume for an MCP hint the tool leaves unsaid (the spec's defaults). */
+const ANNOTATION_DEFAULTS: ReadonlyArray<readonly [keyof McpToolAnnotations & string, string]> = [
+  ['readOnlyHint', 'may write'],
+  ['destructiveHint', 'may be destructive'],
+  ['idempotentHint', 'is not idempotent'],
+  ['openWorldHint', 'reaches the outside world'],
+];
+
+/** The tool page's line on its MCP annotations: the hints `mcp.json` says, and those left to the spec's defaults. */
+function describeAnnotations(annotations: McpToolAnnotations): string {
+  const said = ANNOTATION_DEFAULTS.filter(([key]) => annotations[key] !== undefined).map(([key]) => `\`${key}: ${String(annotations[key])}\``);
+  const left = ANNOTATION_DEFAULTS.filter(([key]) => annotations[key] === undefined);
+  if (left.length === 0) return said.join(', ');
+  const names = left.map(([key]) => `\`${key}\``).join(' and ');
+  return `${said.join(', ')}; ${names} left to ${left.length > 1 ? 'their defaults' : 'its default'} (clients assume it ${left.map(([, meaning]) => meaning).join(' and ')})`;
+}
+
 /** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */
 function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   const moduleOf = new Map<string, string>();
@@ -295,9 +314,7 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
       ? 'asked before every call when an approval gate is configured (the default policy, `side-effects`)'
       : 'not asked under the default policy (`side-effects`); asked only when the policy is `always`',
     timeout: tool.timeoutMs === undefined ? '' : `${tool.timeoutMs} ms`,
-    mcpAnnotations: tool.hasSideEffects
-      ? '`readOnlyHint: false`; `destructiveHint`, `idempotentHint` and `openWorldHint` left to their defaults (clients assume it may be destructive, is not idempotent, and reaches the outside world)'
-      : '`readOnlyHint: true`, `destructiveHint: false`; `openWorldHint` left to its default (`true`)',
+    mcpAnnotations: describeAnnotations(mcpAnnotations(tool)),
     input: { rows: schemaRows(tool.inputSchema, link) },
     output: tool.outputSchema === undefined ? undefined : { rows: schemaRows(tool.outputSchema, link) },
     localTypes,

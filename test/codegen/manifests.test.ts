@@ -335,9 +335,9 @@ describe('mcp', () => {
     });
   });
 
-  it('a tool with side effects is not read-only and keeps the destructive default', () => {
+  it('a tool with side effects is not read-only and is said to be destructive outright', () => {
     const result = emit([tool({ type: 'object', properties: {} }, { hasSideEffects: true })]);
-    expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: false });
+    expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: false, destructiveHint: true });
   });
 
   it('translates every schema to 2020-12: $defs, prefixItems, dependentRequired, refs repointed', () => {

@@ -95,7 +95,7 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
     expect(measure.annotations).toEqual({ title: 'Measure', readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     const listedWriter = tools.find((tool) => tool.name === 'writer')!;
     expect(listedWriter.outputSchema).toBeUndefined();
-    expect(listedWriter.annotations).toEqual({ title: 'writer', readOnlyHint: false });
+    expect(listedWriter.annotations).toEqual({ title: 'writer', readOnlyHint: false, destructiveHint: true });
   });
 
   it('lists only the tools the persona may call (a call to another fails PERMISSION_DENIED), and no disabled ones', async () => {
