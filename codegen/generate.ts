@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Project } from 'ts-morph';
 import { cacheFile, generationCacheKey, modelsFile, readCache, readModels, sharedInputsHash, untouchedSinceSnapshot, type ModelCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
 import { emitManifests, type FileSegments, MANIFEST_TARGETS, type ManifestEmission, type ManifestOptions, patchManifests } from './emit/manifests/index.js';
 import { emitRegistry, emitToolSchemaFile } from './emit/registry.js';
@@ -13,6 +12,7 @@ import { dictionary, ownValue } from './dictionary.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
 import { resolveOptions, type GenerateOptions } from './options.js';
+import { emitInWorkers, workerCount, type WorkerOptions } from './emit-pool.js';
 
 export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
 import { sortProblems } from './problems.js';
@@ -32,7 +32,8 @@ async function loadEmitters() {
     import('./emit/format.js'),
     import('./emit/docs.js'),
   ]);
-  return { ...types, ...toolBases, ...stubs, ...format, ...docs };
+  const toolFiles = await import('./emit/tool-files.js');
+  return { ...types, ...toolBases, ...stubs, ...format, ...docs, ...toolFiles };
 }
 
 
@@ -56,7 +57,7 @@ export interface GenerateResult {
  * definition is invalid (then no files). Reads the definitions and, unless `incremental` is off,
  * the previous output of tools whose content hash did not change (see cache.ts); writes nothing.
  */
-export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number; inputs: Record<string, string>; models?: ModelCache }> {
+export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number; inputs: Record<string, string>; models?: ModelCache; threads?: number }> {
   const resolved = resolveOptions(options);
   let templates: DocTemplates;
   try {
@@ -126,6 +127,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
             ),
     stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    workers: { ...(options.workers !== undefined ? { count: options.workers } : {}), ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}) },
   });
   if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems.map(place)) };
   const emittedWarnings = emitted.warnings.map(place);
@@ -166,7 +168,7 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     const { validatorSource: _source, ...model } = tool;
     nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
   }
-  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings: sortProblems([...warnings, ...emittedWarnings]), cache, reused: emitted.reused, inputs, models: nextModels };
+  return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings: sortProblems([...warnings, ...emittedWarnings]), cache, reused: emitted.reused, inputs, models: nextModels, threads: emitted.threads };
 }
 
 /** A tool whose emission threw, as a problem at its definition (describing the thrown value cannot throw). */
@@ -216,6 +218,8 @@ export interface EmitAllOptions {
   onProgress?: (done: number, total: number) => void;
   /** The manifests from the previous run's files, given the tools emitted again; undefined to emit them whole. */
   patchManifests?: ((fresh: readonly ToolModel[]) => ManifestEmission | undefined) | undefined;
+  /** Worker threads for the per-tool emission (default: one per core from 50 tools to emit; see emit-pool.ts). */
+  workers?: WorkerOptions;
 }
 
 /**
@@ -239,6 +243,8 @@ export async function emitAll(
   manifestSegments?: Record<string, FileSegments>;
   /** The files that list every tool were reused as they were. */
   projectFilesReused: boolean;
+  /** Worker threads the tools were emitted on (1: in process). */
+  threads: number;
 }> {
   let loaded: Awaited<ReturnType<typeof loadEmitters>> | undefined;
   const emitters = async () => (loaded ??= await loadEmitters());
@@ -246,7 +252,6 @@ export async function emitAll(
     const { formatFiles: prettierFormat, normalizeLineEndings } = await emitters();
     return options.format === false ? files.map(normalizeLineEndings) : prettierFormat(files);
   };
-  let tsProject: Project | undefined;
   const homes = new Map<string, string>();
   for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
   const perTool = new Map<string, GeneratedFile[]>();
@@ -271,32 +276,54 @@ export async function emitAll(
   let docs: DocRenderer | undefined;
   const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
   const failures: Problem[] = [];
+  let stubs: GeneratedFile[] = [];
+  // Tools whose stub came back with their files (from a worker), not to be emitted again below.
+  const stubbed = new Set<string>();
+  let threads = 1;
+  let toolEmitter: ReturnType<Awaited<ReturnType<typeof loadEmitters>>['createToolEmitter']> | undefined;
   if (freshTools.length > 0) {
-    const { createEmitProject, emitToolTypes, emitToolBase } = await emitters();
-    const morph = (tsProject ??= createEmitProject());
     const { losses, unavailable } = manifestsOnce();
-    const pages = await renderer();
-    const emitOne = async (tool: ToolModel) => {
-      try {
-        // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
-        const files = [
-          await emitToolTypes(tool, homes, ctx),
-          ...emitToolValidators(tool, ctx),
-          emitToolBase(tool, ctx, morph),
-          emitToolSchemaFile(tool),
-          pages.toolPage(tool, ctx, { losses, unavailable }),
-        ];
-        perTool.set(tool.name, (await formatFiles(files)).map(heldAsBytes));
-        options.onProgress?.(perTool.size, project.tools.length);
-      } catch (error) {
-        // An emitter or library that throws on an accepted definition: that tool's problem, reported
-        // with every other one, instead of a stack trace that hides them.
-        failures.push(emitFailure(tool, error));
-      }
-    };
-    // A few tools in flight at once, not every one: the parser trees and intermediate text of
-    // 1,000 tools emitted together peaked at 1.7 GB; the output does not depend on the order.
-    await inLanes(freshTools, emitOne);
+    threads = workerCount(freshTools.length, options.workers);
+    if (threads > 1) {
+      const stubWanted = freshTools.map((tool) => options.stubNeeded?.(tool) ?? true);
+      let done = perTool.size;
+      const outcomes = await emitInWorkers(
+        freshTools,
+        stubWanted,
+        { homes: [...homes], ctx, templates: options.templates, losses, unavailable, format: options.format !== false },
+        threads,
+        () => options.onProgress?.(++done, project.tools.length),
+      );
+      // Assembled in the tools' order, whichever worker finished first: the output is the in-process one.
+      outcomes.forEach((outcome, index) => {
+        const tool = freshTools[index]!;
+        if ('error' in outcome) {
+          failures.push(emitFailure(tool, outcome.error));
+          return;
+        }
+        perTool.set(tool.name, outcome.files);
+        if (outcome.stub !== undefined) {
+          stubs.push(outcome.stub);
+          stubbed.add(tool.name);
+        }
+      });
+    } else {
+      const { createToolEmitter } = await emitters();
+      const emitter = (toolEmitter ??= createToolEmitter({ homes, ctx, templates: options.templates, losses, unavailable, format: options.format !== false }));
+      const emitOne = async (tool: ToolModel) => {
+        try {
+          perTool.set(tool.name, (await emitter.toolFiles(tool)).map(heldAsBytes));
+          options.onProgress?.(perTool.size, project.tools.length);
+        } catch (error) {
+          // An emitter or library that throws on an accepted definition: that tool's problem, reported
+          // with every other one, instead of a stack trace that hides them.
+          failures.push(emitFailure(tool, error));
+        }
+      };
+      // A few tools in flight at once, not every one: the parser trees and intermediate text of
+      // 1,000 tools emitted together peaked at 1.7 GB; the output does not depend on the order.
+      await inLanes(freshTools, emitOne);
+    }
   }
   let projectFiles = options.reuseProjectFiles?.();
   const projectFilesReused = projectFiles !== undefined;
@@ -306,7 +333,7 @@ export async function emitAll(
     // A target that cannot take a tool is a problem (or a warning) whenever the manifests were built.
     ({ problems, warnings } = manifestsOnce());
   }
-  if (failures.length > 0) return { files: [], stubs: [], problems: [...problems, ...failures], warnings, perTool, projectFiles: [], reused, projectFilesReused: false };
+  if (failures.length > 0) return { files: [], stubs: [], problems: [...problems, ...failures], warnings, perTool, projectFiles: [], reused, projectFilesReused: false, threads };
   if (projectFiles === undefined) {
     const { emitSharedTypes } = await emitters();
     const built = manifestsOnce();
@@ -317,13 +344,12 @@ export async function emitAll(
     ];
   }
   const files = [...[...perTool.values()].flat(), ...projectFiles];
-  const stubTools = project.tools.filter((tool) => options.stubNeeded?.(tool) ?? true);
-  let stubs: GeneratedFile[] = [];
+  const stubTools = project.tools.filter((tool) => !stubbed.has(tool.name) && (options.stubNeeded?.(tool) ?? true));
   if (stubTools.length > 0) {
-    const { emitStub, createEmitProject } = await emitters();
-    const morph = (tsProject ??= createEmitProject());
+    const { emitStub, createToolEmitter } = await emitters();
+    const emitter = (toolEmitter ??= createToolEmitter({ homes, ctx, templates: options.templates, losses: dictionary(), unavailable: dictionary(), format: options.format !== false }));
     await inLanes(stubTools, async (tool) => {
-      stubs.push(...(await formatFiles([emitStub(tool, ctx, morph)])));
+      stubs.push(await emitter.stub(tool, emitStub));
     });
   }
   return {
@@ -336,5 +362,6 @@ export async function emitAll(
     reused,
     ...(manifests?.segments ? { manifestSegments: manifests.segments } : {}),
     projectFilesReused,
+    threads,
   };
 }
