@@ -4,7 +4,7 @@
  * copied). Why a worker: the per-tool emission (types, base class, docs page, prettier) is most of a
  * full generate, and one thread per core runs it side by side.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { EmitContext, GeneratedFile, ToolModel } from './model.js';
 import type { ManifestEmission } from './emit/manifests/index.js';
 import type { DocTemplates } from './templates/names.js';
@@ -19,6 +19,11 @@ export interface EmitWorkerData {
   losses: ManifestEmission['losses'];
   unavailable: ManifestEmission['unavailable'];
   format: boolean;
+}
+
+/** The first message a worker gets: what every task shares. */
+export interface EmitSetup {
+  setup: EmitWorkerData;
 }
 
 /** One tool to emit; `stub` when its implementation stub is wanted too. */
@@ -62,18 +67,27 @@ function described(error: unknown): { name: string; message: string } {
 
 if (parentPort !== null) {
   const port = parentPort;
-  const data = workerData as EmitWorkerData;
-  // Tool names key these: back to objects without a prototype, as in the main thread (a clone has one).
-  const losses = Object.assign(Object.create(null) as ManifestEmission['losses'], data.losses);
-  const unavailable = Object.assign(Object.create(null) as ManifestEmission['unavailable'], data.unavailable);
-  const emitter = createToolEmitter({ homes: new Map(data.homes), ctx: data.ctx, templates: data.templates, losses, unavailable, format: data.format });
+  let emitter: ReturnType<typeof createToolEmitter> | undefined;
+  /** The emitter for the pool's shared data (the first message). */
+  const setUp = (data: EmitWorkerData) => {
+    // Tool names key these: back to objects without a prototype, as in the main thread (a clone has one).
+    const losses = Object.assign(Object.create(null) as ManifestEmission['losses'], data.losses);
+    const unavailable = Object.assign(Object.create(null) as ManifestEmission['unavailable'], data.unavailable);
+    emitter = createToolEmitter({ homes: new Map(data.homes), ctx: data.ctx, templates: data.templates, losses, unavailable, format: data.format });
+  };
   // One task at a time, in the order they arrive: the CPU work does not overlap anyway.
   let chain = Promise.resolve();
-  port.on('message', (task: EmitTask) => {
+  port.on('message', (message: EmitSetup | EmitTask) => {
+    if ('setup' in message) {
+      setUp(message.setup);
+      return;
+    }
+    const task = message;
     chain = chain.then(async () => {
       let reply: EmitReply;
       const transfer: ArrayBuffer[] = [];
       try {
+        if (emitter === undefined) throw new Error('the emit worker got a task before its setup');
         const files = (await emitter.toolFiles(task.tool)).map((file) => toWire(file, transfer));
         const stub = task.stub ? toWire(await emitter.stub(task.tool, emitStub), transfer) : undefined;
         reply = { index: task.index, files, ...(stub ? { stub } : {}) };

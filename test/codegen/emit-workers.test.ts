@@ -77,6 +77,24 @@ describe('the emission on worker threads', () => {
     ]);
   }, 60_000);
 
+  it('emits in process the tools whose worker stopped (here: out of memory under a tiny heap cap), with the same bytes', async () => {
+    const tools = ['alpha', 'beta', 'gamma', 'delta'].map((name) => makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }));
+    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), workers: { count: 1 } });
+    const saved = process.env.TOOLSMITH_WORKER_HEAP_MB;
+    process.env.TOOLSMITH_WORKER_HEAP_MB = '2';
+    let pooled: Awaited<ReturnType<typeof emitAll>>;
+    try {
+      pooled = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), workers: { count: 2, threshold: 1 } });
+    } finally {
+      if (saved === undefined) delete process.env.TOOLSMITH_WORKER_HEAP_MB;
+      else process.env.TOOLSMITH_WORKER_HEAP_MB = saved;
+    }
+    expect(pooled.threads).toBe(2);
+    expect(pooled.problems).toEqual([]);
+    expect(bytesOf(pooled.files)).toEqual(bytesOf(inProcess.files));
+    expect(bytesOf(pooled.stubs)).toEqual(bytesOf(inProcess.stubs));
+  }, 60_000);
+
   it('hands each tool to another thread: a model that cannot be cloned is that tool’s problem only there', async () => {
     const odd = { ...makeTool({ name: 'odd' }), extra: () => 'not cloneable' } as unknown as ToolModel;
     const tools = [makeTool({ name: 'plain' }), odd];
