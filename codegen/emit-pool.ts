@@ -6,13 +6,13 @@ import type { GeneratedFile, ToolModel } from './model.js';
 import type { EmitReply, EmitSetup, EmitTask, EmitWorkerData, WireFile } from './emit-worker.js';
 
 /** Below this many tools to emit, `emitAll` stays in process: starting workers costs more than it saves. */
-export const DEFAULT_WORKER_THRESHOLD = 50;
+export const DEFAULT_WORKER_THRESHOLD = 200;
 
 /** How many worker threads emit tools, and from how many tools on. */
 export interface WorkerOptions {
   /** Worker threads; 1 emits in process (default: `TOOLSMITH_WORKERS`, else one per core). */
   count?: number;
-  /** The fewest tools to emit for which workers are used (default 50, or `TOOLSMITH_WORKER_THRESHOLD`). */
+  /** The fewest tools to emit for which workers are used (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
   threshold?: number;
   /** Workers already started (by `generate`, before normalize), used instead of new ones. */
   pool?: EmitPool;

@@ -228,7 +228,7 @@ export interface EmitAllOptions {
   onProgress?: (done: number, total: number) => void;
   /** The manifests from the previous run's files, given the tools emitted again; undefined to emit them whole. */
   patchManifests?: ((fresh: readonly ToolModel[]) => ManifestEmission | undefined) | undefined;
-  /** Worker threads for the per-tool emission (default: one per core from 50 tools to emit; see emit-pool.ts). */
+  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit-pool.ts). */
   workers?: WorkerOptions;
 }
 

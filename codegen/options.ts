@@ -35,7 +35,7 @@ export interface GenerateOptions {
   strict?: boolean;
   /** Worker threads emitting tools (default `TOOLSMITH_WORKERS`, else one per core); 1 emits in process. */
   workers?: number;
-  /** The fewest tools to emit for which workers are started (default 50, or `TOOLSMITH_WORKER_THRESHOLD`). */
+  /** The fewest tools to emit for which workers are started (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
   workerThreshold?: number;
 }
 

@@ -57,8 +57,8 @@ describe('the emission on worker threads', () => {
   }, 120_000);
 
   it('stays in process below the threshold, and with one worker', () => {
-    expect(workerCount(49, { count: 2 })).toBe(1);
-    expect(workerCount(50, { count: 2 })).toBe(2);
+    expect(workerCount(199, { count: 2 })).toBe(1);
+    expect(workerCount(200, { count: 2 })).toBe(2);
     expect(workerCount(500, { count: 1, threshold: 1 })).toBe(1);
     expect(workerCount(3, { count: 8, threshold: 1 })).toBe(3);
   });
