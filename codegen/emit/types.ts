@@ -36,7 +36,7 @@ const needsStandIn = (key: unknown): boolean => typeof key === 'string' && STAND
 
 
 /** Where each type name is declared: the module stem under `types/`. */
-type TypeHomes = ReadonlyMap<string, string>;
+export type TypeHomes = ReadonlyMap<string, string>;
 
 /** The types of one tool, `types/<tool>.ts`: `<Pascal>Input`, `<Pascal>Output` and the tool's own definitions. */
 export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: EmitContext): Promise<GeneratedFile> {

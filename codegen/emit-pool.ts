@@ -1,0 +1,192 @@
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { GeneratedFile, ToolModel } from './model.js';
+import type { EmitReply, EmitSetup, EmitTask, EmitWorkerData, WireFile } from './emit-worker.js';
+
+/** Below this many tools to emit, `emitAll` stays in process: starting workers costs more than it saves. */
+export const DEFAULT_WORKER_THRESHOLD = 200;
+
+/** How many worker threads emit tools, and from how many tools on. */
+export interface WorkerOptions {
+  /** Worker threads; 1 emits in process (default: `TOOLSMITH_WORKERS`, else one per core). */
+  count?: number;
+  /** The fewest tools to emit for which workers are used (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
+  threshold?: number;
+  /** Workers already started (by `generate`, before normalize), used instead of new ones. */
+  pool?: EmitPool;
+}
+
+/** A whole number ≥ 1 from the environment, or undefined. */
+function fromEnv(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
+  const parsed = Number.parseInt(value, 10);
+  return parsed >= 1 ? parsed : undefined;
+}
+
+/** The number of workers to use for `tools` tools to emit: 1 means in process. */
+export function workerCount(tools: number, options: WorkerOptions = {}): number {
+  const count = options.count ?? fromEnv('TOOLSMITH_WORKERS') ?? os.availableParallelism();
+  const threshold = options.threshold ?? fromEnv('TOOLSMITH_WORKER_THRESHOLD') ?? DEFAULT_WORKER_THRESHOLD;
+  if (count <= 1 || tools < Math.max(threshold, 2)) return 1;
+  return Math.min(count, tools);
+}
+
+/**
+ * What one tool's emission gave: its formatted files (held as bytes) and stub, or what it threw;
+ * `lost` when its worker stopped (out of memory, a crash) rather than the emitter throwing.
+ */
+export type EmitOutcome = { files: GeneratedFile[]; stub?: GeneratedFile } | { error: Error; lost?: true };
+
+/** A wire file back as a `GeneratedFile` held as bytes, as `heldAsBytes` makes it. */
+function fromWire(wire: WireFile): GeneratedFile {
+  const base = { path: wire.path, kind: wire.kind, ...(wire.preformatted ? { preformatted: true as const } : {}) };
+  if (wire.bytes === undefined) return { ...base, content: wire.content! };
+  const bytes = Buffer.from(wire.bytes.buffer, wire.bytes.byteOffset, wire.bytes.byteLength);
+  return Object.defineProperty({ ...base, bytes }, 'content', { get: () => bytes.toString('utf8'), enumerable: true }) as GeneratedFile;
+}
+
+/** An Error carrying a worker's error name and message, so `emitFailure` describes it as in process. */
+function remoteError(error: { name: string; message: string }): Error {
+  const made = new Error(error.message);
+  made.name = error.name;
+  return made;
+}
+
+/**
+ * A worker's heap cap: its live set is one tool in flight plus the emitters (~100 MB), and a cap makes
+ * V8 collect instead of letting garbage grow the heap to a multiple of that (peak RSS, P7).
+ */
+const workerLimits = () => ({ maxOldGenerationSizeMb: fromEnv('TOOLSMITH_WORKER_HEAP_MB') ?? 256 });
+
+/**
+ * Starts one emit worker. From the TypeScript sources (tsx, vitest) the worker gets no loader of
+ * its own in Node 20, so a small CommonJS bootstrap registers tsx before importing the entry; from
+ * the built package the entry is plain JavaScript.
+ */
+function startWorker(): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSource ? './emit-worker.ts' : './emit-worker.js', import.meta.url);
+  if (!fromSource) return new Worker(entry, { resourceLimits: workerLimits() });
+  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry.href)}); });`;
+  return new Worker(bootstrap, { eval: true, resourceLimits: workerLimits() });
+}
+
+/** One started worker and how it stopped, if it did (recorded from its start, so no error goes unheard). */
+interface PooledWorker {
+  worker: Worker;
+  stopped?: Error;
+  onStop?: (error: Error) => void;
+}
+
+/**
+ * Worker threads started ahead of the emission, so that loading their emitters (prettier,
+ * ts-morph, json-schema-to-typescript: seconds) overlaps the main thread's load and normalize.
+ */
+export interface EmitPool {
+  readonly size: number;
+  /** Emits `tools` (see `emitInWorkers`); once per pool. */
+  run(tools: readonly ToolModel[], stubWanted: readonly boolean[], data: EmitWorkerData, onDone?: () => void): Promise<EmitOutcome[]>;
+  /** Stops every worker (settles once they are gone). */
+  close(): Promise<void>;
+}
+
+/** Starts `count` emit workers. */
+export function startEmitPool(count: number): EmitPool {
+  const pooled: PooledWorker[] = [];
+  for (let i = 0; i < count; i++) {
+    const entry: PooledWorker = { worker: startWorker() };
+    const stop = (error: Error) => {
+      if (entry.stopped !== undefined) return;
+      entry.stopped = error;
+      entry.onStop?.(error);
+    };
+    entry.worker.on('error', stop);
+    entry.worker.on('exit', (code) => stop(new Error(`the emit worker stopped (exit code ${code})`)));
+    pooled.push(entry);
+  }
+  let closed: Promise<void> | undefined;
+  return {
+    size: count,
+    run: (tools, stubWanted, data, onDone) => runOnPool(pooled, tools, stubWanted, data, onDone),
+    close: () => (closed ??= Promise.all(pooled.map((entry) => entry.worker.terminate())).then(() => undefined)),
+  };
+}
+
+/** Tasks handed to one worker before its answers come back (keeps it busy between messages). */
+const TASKS_PER_WORKER = 2;
+
+/**
+ * Emits `tools` on `count` new worker threads (stopped when done) and returns each tool's outcome
+ * at its index in `tools`, so what the caller assembles does not depend on which worker finished
+ * first. A tool whose emitter throws, or a worker that dies, becomes that tool's error, never a rejection.
+ */
+export async function emitInWorkers(tools: readonly ToolModel[], stubWanted: readonly boolean[], data: EmitWorkerData, count: number, onDone?: () => void): Promise<EmitOutcome[]> {
+  const pool = startEmitPool(count);
+  try {
+    return await pool.run(tools, stubWanted, data, onDone);
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Hands out `tools` to the pool's workers, `TASKS_PER_WORKER` each at a time. */
+function runOnPool(pooled: readonly PooledWorker[], tools: readonly ToolModel[], stubWanted: readonly boolean[], data: EmitWorkerData, onDone?: () => void): Promise<EmitOutcome[]> {
+  const outcomes: (EmitOutcome | undefined)[] = new Array(tools.length).fill(undefined);
+  let next = 0;
+  let settled = 0;
+  let alive = pooled.length;
+  return new Promise((resolve) => {
+    const finishIfDone = () => {
+      if (settled === tools.length) resolve(outcomes as EmitOutcome[]);
+    };
+    const settle = (index: number, outcome: EmitOutcome) => {
+      if (outcomes[index] !== undefined) return;
+      outcomes[index] = outcome;
+      settled++;
+      if (!('lost' in outcome)) onDone?.();
+    };
+    for (const entry of pooled) {
+      const { worker } = entry;
+      const inFlight = new Set<number>();
+      const die = (error: Error) => {
+        alive--;
+        for (const index of inFlight) settle(index, { error, lost: true });
+        inFlight.clear();
+        // The last worker gone: what no worker took is lost the same way.
+        if (alive === 0) while (next < tools.length) settle(next++, { error, lost: true });
+        finishIfDone();
+      };
+      const feed = () => {
+        while (entry.stopped === undefined && inFlight.size < TASKS_PER_WORKER && next < tools.length) {
+          const index = next++;
+          inFlight.add(index);
+          const task: EmitTask = { index, tool: tools[index]!, stub: stubWanted[index] ?? false };
+          try {
+            worker.postMessage(task);
+          } catch (error) {
+            inFlight.delete(index);
+            settle(index, { error: error instanceof Error ? error : new Error(String(error)) });
+          }
+        }
+      };
+      worker.on('message', (reply: EmitReply) => {
+        inFlight.delete(reply.index);
+        settle(reply.index, 'error' in reply ? { error: remoteError(reply.error) } : { files: reply.files.map(fromWire), ...(reply.stub ? { stub: fromWire(reply.stub) } : {}) });
+        feed();
+        finishIfDone();
+      });
+      if (entry.stopped !== undefined) {
+        die(entry.stopped);
+        continue;
+      }
+      entry.onStop = die;
+      worker.postMessage({ setup: data } satisfies EmitSetup);
+      feed();
+    }
+    finishIfDone();
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * The worker-thread side of `emitInWorkers` (emit-pool.ts): emits and formats one tool at a time,
+ * exactly as `emitAll` does in process, and sends back each file's UTF-8 bytes (transferred, not
+ * copied). Why a worker: the per-tool emission (types, base class, docs page, prettier) is most of a
+ * full generate, and one thread per core runs it side by side.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { EmitContext, GeneratedFile, ToolModel } from './model.js';
+import type { ManifestEmission } from './emit/manifests/index.js';
+import type { DocTemplates } from './templates/names.js';
+import { emitStub } from './emit/stubs.js';
+import { createToolEmitter } from './emit/tool-files.js';
+
+/** What every task of one pool shares, given once to each worker. */
+export interface EmitWorkerData {
+  homes: [string, string][];
+  ctx: EmitContext;
+  templates: DocTemplates;
+  losses: ManifestEmission['losses'];
+  unavailable: ManifestEmission['unavailable'];
+  format: boolean;
+}
+
+/** The first message a worker gets: what every task shares. */
+export interface EmitSetup {
+  setup: EmitWorkerData;
+}
+
+/** One tool to emit; `stub` when its implementation stub is wanted too. */
+export interface EmitTask {
+  index: number;
+  tool: ToolModel;
+  stub: boolean;
+}
+
+/** A file as it crosses the thread boundary: bytes when the text is well-formed UTF-16, else the text. */
+export interface WireFile {
+  path: string;
+  kind: GeneratedFile['kind'];
+  preformatted?: true;
+  bytes?: Uint8Array;
+  content?: string;
+}
+
+/** The answer to one task. */
+export type EmitReply = { index: number; files: WireFile[]; stub?: WireFile } | { index: number; error: { name: string; message: string } };
+
+const encoder = new TextEncoder();
+
+/** A file for the wire, plus the buffer to transfer with it. */
+function toWire(file: GeneratedFile, transfer: ArrayBuffer[]): WireFile {
+  const wire: WireFile = { path: file.path, kind: file.kind, ...(file.preformatted ? { preformatted: true as const } : {}) };
+  if (!(file.content as string & { isWellFormed(): boolean }).isWellFormed()) return { ...wire, content: file.content };
+  const bytes = encoder.encode(file.content);
+  transfer.push(bytes.buffer as ArrayBuffer);
+  return { ...wire, bytes };
+}
+
+/** Describes a thrown value (describing it cannot throw). */
+function described(error: unknown): { name: string; message: string } {
+  try {
+    return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };
+  } catch {
+    return { name: 'Error', message: 'an exception that cannot be described' };
+  }
+}
+
+if (parentPort !== null) {
+  const port = parentPort;
+  let emitter: ReturnType<typeof createToolEmitter> | undefined;
+  /** The emitter for the pool's shared data (the first message). */
+  const setUp = (data: EmitWorkerData) => {
+    // Tool names key these: back to objects without a prototype, as in the main thread (a clone has one).
+    const losses = Object.assign(Object.create(null) as ManifestEmission['losses'], data.losses);
+    const unavailable = Object.assign(Object.create(null) as ManifestEmission['unavailable'], data.unavailable);
+    emitter = createToolEmitter({ homes: new Map(data.homes), ctx: data.ctx, templates: data.templates, losses, unavailable, format: data.format });
+  };
+  // One task at a time, in the order they arrive: the CPU work does not overlap anyway.
+  let chain = Promise.resolve();
+  port.on('message', (message: EmitSetup | EmitTask) => {
+    if ('setup' in message) {
+      setUp(message.setup);
+      return;
+    }
+    const task = message;
+    chain = chain.then(async () => {
+      let reply: EmitReply;
+      const transfer: ArrayBuffer[] = [];
+      try {
+        if (emitter === undefined) throw new Error('the emit worker got a task before its setup');
+        const files = (await emitter.toolFiles(task.tool)).map((file) => toWire(file, transfer));
+        const stub = task.stub ? toWire(await emitter.stub(task.tool, emitStub), transfer) : undefined;
+        reply = { index: task.index, files, ...(stub ? { stub } : {}) };
+      } catch (error) {
+        transfer.length = 0;
+        reply = { index: task.index, error: described(error) };
+      }
+      port.postMessage(reply, transfer);
+    });
+  });
+}

@@ -1,0 +1,144 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateCorpus } from '../../bench/corpus.js';
+import { modelsFile, cacheFile } from '../../codegen/cache.js';
+import { main } from '../../codegen/cli.js';
+import { emitAll, generate } from '../../codegen/generate.js';
+import { workerCount } from '../../codegen/emit-pool.js';
+import { encoded } from '../../codegen/write.js';
+import { loadTemplates } from '../../codegen/templates/index.js';
+import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
+import { createTempProject, type TempProject } from '../helpers/temp-project.js';
+import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+
+const projects: TempProject[] = [];
+afterEach(() => {
+  for (const project of projects.splice(0)) project.dispose();
+});
+
+/** A temp project with the bench's synthetic corpus of `count` tools (shared schemas, composed refs, examples). */
+function corpusProject(count: number): TempProject {
+  const project = createTempProject();
+  projects.push(project);
+  generateCorpus({ dir: path.join(project.root, 'schemas'), count });
+  project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+  return project;
+}
+
+/** Every file as path → its bytes, in the order generate returned them. */
+function bytesOf(files: readonly GeneratedFile[]): [string, Buffer][] {
+  return files.map((file) => [file.path, encoded(file)]);
+}
+
+describe('the emission on worker threads', () => {
+  it('gives every byte of a 60-tool project a single thread gives, whatever the number of workers', async () => {
+    const project = corpusProject(60);
+    const options = { root: project.root, runtimeImport: project.runtimeImport, incremental: false };
+    const single = await generate({ ...options, workers: 1 });
+    expect(single.problems).toEqual([]);
+    expect(single.threads).toBe(1);
+    expect(single.files.length).toBeGreaterThan(60 * 5);
+    expect(single.stubs).toHaveLength(60);
+    for (const workers of [2, 3]) {
+      const pooled = await generate({ ...options, workers, workerThreshold: 1 });
+      expect(pooled.problems).toEqual([]);
+      expect(pooled.threads).toBe(workers);
+      expect(bytesOf(pooled.files).map(([file]) => file)).toEqual(bytesOf(single.files).map(([file]) => file));
+      const expected = new Map(bytesOf([...single.files, ...single.stubs.map((stub) => ({ ...stub, path: `stubs/${stub.path}` }))]));
+      for (const [file, bytes] of bytesOf([...pooled.files, ...pooled.stubs.map((stub) => ({ ...stub, path: `stubs/${stub.path}` }))])) {
+        expect(bytes.equals(expected.get(file)!), file).toBe(true);
+        expected.delete(file);
+      }
+      expect([...expected.keys()]).toEqual([]);
+      // The cache records the same hash for each tool's files, so the next incremental run reuses them.
+      expect(pooled.cache).toEqual(single.cache);
+    }
+  }, 120_000);
+
+  it('stays in process below the threshold, and with one worker', () => {
+    expect(workerCount(199, { count: 2 })).toBe(1);
+    expect(workerCount(200, { count: 2 })).toBe(2);
+    expect(workerCount(500, { count: 1, threshold: 1 })).toBe(1);
+    expect(workerCount(3, { count: 8, threshold: 1 })).toBe(3);
+  });
+
+  it('reports a tool whose emitter throws in a worker as that tool’s problem, the same as in process, and returns no files', async () => {
+    // A validator source that is not text: emit/validators.ts throws a TypeError on it.
+    const tools = [makeTool({ name: 'alpha' }), makeTool({ name: 'broken', validatorSource: 42 as unknown as string }), makeTool({ name: 'gamma' })];
+    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), format: false, workers: { count: 1 } });
+    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), format: false, workers: { count: 2, threshold: 1 } });
+    expect(pooled.threads).toBe(2);
+    expect(pooled.files).toEqual([]);
+    expect(pooled.stubs).toEqual([]);
+    expect(pooled.problems).toEqual(inProcess.problems);
+    expect(pooled.problems.map((problem) => [problem.file, problem.message.replace(/\(TypeError: .*\)$/, '(TypeError)')])).toEqual([
+      ['schemas/broken.tool.json', 'the generator failed on this tool (TypeError)'],
+    ]);
+  }, 60_000);
+
+  it('emits in process the tools whose worker stopped (here: out of memory under a tiny heap cap), with the same bytes', async () => {
+    const tools = ['alpha', 'beta', 'gamma', 'delta'].map((name) => makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }));
+    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), workers: { count: 1 } });
+    const saved = process.env.TOOLSMITH_WORKER_HEAP_MB;
+    process.env.TOOLSMITH_WORKER_HEAP_MB = '2';
+    let pooled: Awaited<ReturnType<typeof emitAll>>;
+    try {
+      pooled = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), workers: { count: 2, threshold: 1 } });
+    } finally {
+      if (saved === undefined) delete process.env.TOOLSMITH_WORKER_HEAP_MB;
+      else process.env.TOOLSMITH_WORKER_HEAP_MB = saved;
+    }
+    expect(pooled.threads).toBe(2);
+    expect(pooled.problems).toEqual([]);
+    expect(bytesOf(pooled.files)).toEqual(bytesOf(inProcess.files));
+    expect(bytesOf(pooled.stubs)).toEqual(bytesOf(inProcess.stubs));
+  }, 60_000);
+
+  it('hands each tool to another thread: a model that cannot be cloned is that tool’s problem only there', async () => {
+    const odd = { ...makeTool({ name: 'odd' }), extra: () => 'not cloneable' } as unknown as ToolModel;
+    const tools = [makeTool({ name: 'plain' }), odd];
+    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), format: false, workers: { count: 1 } });
+    expect(inProcess.problems).toEqual([]);
+    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), format: false, workers: { count: 2, threshold: 1 } });
+    expect(pooled.problems.map((problem) => [problem.file, problem.message.replace(/\(DataCloneError: .*\)$/, '(DataCloneError)')])).toEqual([
+      ['schemas/odd.tool.json', 'the generator failed on this tool (DataCloneError)'],
+    ]);
+  }, 60_000);
+
+  it('makes `toolsmith generate` on workers (TOOLSMITH_WORKERS) report a worker’s failure as a problem and write nothing', async () => {
+    const project = corpusProject(12);
+    let stdout = '';
+    let stderr = '';
+    const io = { cwd: project.root, stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
+    expect(await main(['generate'], io)).toBe(0);
+    const outDir = path.join(project.root, 'generated');
+    // A cached model with a type no emitter knows: its emission, now in a worker, throws. Without the
+    // generation cache every tool is emitted again, from these models.
+    const models = modelsFile(project.root, outDir)!;
+    const cached = JSON.parse(readFileSync(models, 'utf8'));
+    const [first] = Object.keys(cached.tools).sort();
+    cached.tools[first!].model.inputSchema = { type: 'no-such-type' };
+    writeFileSync(models, JSON.stringify(cached));
+    rmSync(cacheFile(project.root, outDir)!);
+    rmSync(path.join(outDir, 'docs/index.md'));
+    const before = project.snapshot('generated');
+    const saved = { workers: process.env.TOOLSMITH_WORKERS, threshold: process.env.TOOLSMITH_WORKER_THRESHOLD };
+    process.env.TOOLSMITH_WORKERS = '2';
+    process.env.TOOLSMITH_WORKER_THRESHOLD = '1';
+    stdout = '';
+    stderr = '';
+    try {
+      expect(await main(['generate'], io)).toBe(1);
+    } finally {
+      for (const [name, value] of [['TOOLSMITH_WORKERS', saved.workers], ['TOOLSMITH_WORKER_THRESHOLD', saved.threshold]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    expect(stderr.split('\n')[0]).toBe('toolsmith: 1 problem; nothing was written.');
+    expect(stderr).toContain(`schemas/${first}:1:1: the generator failed on this tool (Error: type must be JSONType or JSONType[]: no-such-type)`);
+    expect(existsSync(path.join(outDir, 'docs/index.md'))).toBe(false);
+    expect(project.snapshot('generated')).toEqual(before);
+  }, 60_000);
+});
