@@ -16,7 +16,7 @@ type JsonObject = { [key: string]: Json };
 
 /** What a corpus generator run wrote. */
 export interface Corpus {
-  /** The schemas folder (contains `<category>/<name>.tool.json` and `shared/*.schema.json`). */
+  /** The schemas folder (contains `<category>/<name>.tool.json` and `common/*.schema.json`). */
   dir: string;
   tools: CorpusTool[];
   /** Shared schema files, relative to `dir`. */
@@ -127,6 +127,9 @@ const DESCRIPTION_PHRASES = [
   'Safe to retry: repeating the call with the same arguments has the same effect.',
   'Large results are truncated to the configured limit.',
 ];
+
+/** The corpus folder of the shared schemas, beside the category folders (its tools `$ref` `../common/x.schema.json`). */
+export const SHARED_FOLDER = 'common';
 
 /**
  * The shared schemas: a fixed set, so their number does not grow with N (as in a real project).
@@ -298,8 +301,8 @@ function sharedSchemas(): Record<string, { schema: JsonObject; sample: Json; def
 function sharedRefs(shared: ReturnType<typeof sharedSchemas>): Field[] {
   const refs: Field[] = [];
   for (const [file, entry] of Object.entries(shared)) {
-    refs.push({ schema: { $ref: `../shared/${file}` }, sample: entry.sample });
-    for (const [key, sample] of Object.entries(entry.defs ?? {})) refs.push({ schema: { $ref: `../shared/${file}#/definitions/${key}` }, sample });
+    refs.push({ schema: { $ref: `../${SHARED_FOLDER}/${file}` }, sample: entry.sample });
+    for (const [key, sample] of Object.entries(entry.defs ?? {})) refs.push({ schema: { $ref: `../${SHARED_FOLDER}/${file}#/definitions/${key}` }, sample });
   }
   return refs;
 }
@@ -422,7 +425,7 @@ export function buildCorpus(count: number, seed = 0x5eed): { tools: (CorpusTool 
     const hasOutput = random.chance(0.7);
     const output = hasOutput ? factory.object(2, random.int(2, 6)) : undefined;
     if (output && random.chance(0.3)) {
-      (output.schema.properties as JsonObject).page = { $ref: '../shared/pagination.schema.json#/definitions/PageInfo' };
+      (output.schema.properties as JsonObject).page = { $ref: `../${SHARED_FOLDER}/pagination.schema.json#/definitions/PageInfo` };
       output.sample.page = shared['pagination.schema.json']!.defs!.PageInfo!;
     }
     const hasSideEffects = ['create', 'update', 'delete', 'sync', 'import', 'archive', 'merge', 'assign', 'schedule'].includes(verb);
@@ -457,8 +460,8 @@ export function buildCorpus(count: number, seed = 0x5eed): { tools: (CorpusTool 
 /** Writes a corpus of `count` tools into `dir` and describes it. */
 export function generateCorpus(options: CorpusOptions): Corpus {
   const { tools, shared } = buildCorpus(options.count, options.seed);
-  mkdirSync(path.join(options.dir, 'shared'), { recursive: true });
-  for (const [file, schema] of Object.entries(shared)) writeFileSync(path.join(options.dir, 'shared', file), `${JSON.stringify(schema, null, 2)}\n`);
+  mkdirSync(path.join(options.dir, SHARED_FOLDER), { recursive: true });
+  for (const [file, schema] of Object.entries(shared)) writeFileSync(path.join(options.dir, SHARED_FOLDER, file), `${JSON.stringify(schema, null, 2)}\n`);
   for (const tool of tools) {
     const target = path.join(options.dir, tool.file);
     mkdirSync(path.dirname(target), { recursive: true });
@@ -467,6 +470,6 @@ export function generateCorpus(options: CorpusOptions): Corpus {
   return {
     dir: options.dir,
     tools: tools.map(({ definition: _definition, ...tool }) => tool),
-    shared: Object.keys(shared).map((file) => `shared/${file}`),
+    shared: Object.keys(shared).map((file) => `${SHARED_FOLDER}/${file}`),
   };
 }

@@ -24,7 +24,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
 import { AJV_OPTIONS } from '../../src/ajv-options.js';
 import { toPascalCase } from '../../codegen/naming.js';
-import type { Corpus } from '../corpus.js';
+import { SHARED_FOLDER, type Corpus } from '../corpus.js';
 import { main } from '../../codegen/cli.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
@@ -89,7 +89,7 @@ async function handWrittenPipeline(root: string): Promise<{ ms: number; tools: n
   const definitions = toolFiles(schemasDir).map((file) => ({ file, definition: JSON.parse(readFileSync(file, 'utf8')) as { name: string; inputSchema: object; outputSchema?: object } }));
   const ajv = new Ajv({ ...AJV_OPTIONS, strict: false, code: { source: true, esm: true } });
   addFormats(ajv);
-  const sharedDir = path.join(schemasDir, 'shared');
+  const sharedDir = path.join(schemasDir, SHARED_FOLDER);
   for (const entry of existsSync(sharedDir) ? readdirSync(sharedDir).sort() : []) {
     if (entry.endsWith('.json')) ajv.addSchema(JSON.parse(readFileSync(path.join(sharedDir, entry), 'utf8')) as object, pathToFileURL(path.join(sharedDir, entry)).href);
   }
