@@ -27,6 +27,8 @@ export type {
 
 // Errors.
 export { TOOL_ERROR_CODES, ToolsmithError, isToolsmithError, type ToolErrorCode } from './errors.js';
+/** The text of a failed call as a model or an MCP client sees it (the MCP server and the framework adapters send it). */
+export { formatCallError } from './call-error-text.js';
 
 // Validation (the same Ajv options as the generator).
 export { AJV_OPTIONS } from './ajv-options.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { formatCallError } from './call-error-text.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -81,7 +82,6 @@ export interface ServeStdioResult {
 const DEFAULT_NAME = 'toolsmith';
 const DEFAULT_VERSION = '0.1.0';
 /** Longest `details` JSON copied into an error text. */
-const MAX_DETAILS_LENGTH = 4000;
 /** Codes that mean the request could not be routed to a tool: protocol errors, not tool results. */
 const PROTOCOL_ERROR_CODES: ReadonlySet<string> = new Set(['TOOL_NOT_FOUND', 'INVALID_REQUEST']);
 
@@ -170,45 +170,6 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
 }
 
 /**
- * The text of a failed call: `CODE: message`, then one line per validation error
- * (`- /pointer: message`), or the other details as JSON.
- */
-export function formatCallError(error: ToolCallErrorDetails): string {
-  const first = `${error.code}: ${error.message}`;
-  try {
-    return formatDetails(first, error.details);
-  } catch {
-    return `${first}\nDetails: (not readable)`; // details from a tool that cannot even be read
-  }
-}
-
-function formatDetails(first: string, details: Record<string, any> | undefined): string {
-  const lines = [first];
-  if (details !== undefined && details !== null) {
-    const { errors, ...rest } = details as { errors?: unknown; [key: string]: unknown };
-    if (Array.isArray(errors)) {
-      for (const issue of errors.slice(0, 20)) {
-        const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown };
-        lines.push(`- ${typeof path === 'string' && path !== '' ? path : '(root)'}: ${typeof message === 'string' ? message : 'invalid'}`);
-      }
-      if (errors.length > 20) lines.push(`- (and ${errors.length - 20} more)`);
-    } else if (errors !== undefined) {
-      rest.errors = errors;
-    }
-    if (Object.keys(rest).length > 0) lines.push(`Details: ${truncateText(safeJson(rest), MAX_DETAILS_LENGTH)}`);
-  }
-  return lines.join('\n');
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch {
-    return '(details not serializable)';
-  }
-}
-
-/**
  * Serves `orchestrator` over stdio until the client closes the connection (stdin ends) or the
  * process gets SIGINT/SIGTERM; then closes the server, shuts the orchestrator down and resolves.
  * Writes nothing but protocol messages to stdout; errors go to `onError` (default: one line on stderr).
@@ -268,3 +229,5 @@ export async function serveStdio(orchestrator: ToolOrchestrator, options: ServeS
 // The Streamable HTTP server (stateless, OAuth resource server) is part of `toolsmith/mcp` too.
 export { isLoopbackHost, startHttpServer, type McpHttpServer, type ServeHttpOptions, type ServeHttpResult } from './mcp-http.js';
 export { createBearerAuth, resourceMetadataPath, resourceMetadataUrl, type AuthenticatedCaller, type AuthOutcome, type AuthRefusal, type BearerAuth, type BearerAuthOptions } from './auth.js';
+
+export { formatCallError } from './call-error-text.js';

@@ -1,4 +1,5 @@
 import {
+  formatCallError,
   ToolClient,
   ToolOrchestrator,
   ToolsmithError,
@@ -79,34 +80,9 @@ export class ToolCallError extends Error {
   }
 }
 
-const MAX_LISTED_ISSUES = 20;
-
-/**
- * The model-facing text of a failed call: `CODE: message`, then one line per validation issue
- * (`- /pointer message`) and, for other details, their JSON.
- */
+/** The model-facing text of a failed call: the MCP server's text (`formatCallError`), each pointer said once. */
 export function formatToolError(error: ToolCallErrorDetails): string {
-  const lines = [`${error.code}: ${error.message}`];
-  const { errors, ...rest } = (error.details ?? {}) as { errors?: unknown; [key: string]: unknown };
-  if (Array.isArray(errors)) {
-    for (const issue of errors.slice(0, MAX_LISTED_ISSUES)) {
-      const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown };
-      const at = typeof path === 'string' && path !== '' ? path : '(root)';
-      const text = typeof message === 'string' ? message : 'invalid';
-      lines.push(`- ${text.startsWith(`${at} `) ? text : `${at}: ${text}`}`);
-    }
-    if (errors.length > MAX_LISTED_ISSUES) lines.push(`- (and ${errors.length - MAX_LISTED_ISSUES} more)`);
-  }
-  if (Object.keys(rest).length > 0) {
-    let json: string;
-    try {
-      json = JSON.stringify(rest) ?? 'null';
-    } catch {
-      json = '(details not serializable)';
-    }
-    lines.push(`Details: ${json.length > 4000 ? `${json.slice(0, 4000)}…` : json}`);
-  }
-  return lines.join('\n');
+  return formatCallError(error, { pointerOnce: true });
 }
 
 /** The orchestrator, default context and tools an adapter works with, checked once when it is made. */
