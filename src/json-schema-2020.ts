@@ -24,6 +24,7 @@
  *   ignored by draft-07: removed, so they do not start to apply. `$defs` is kept (Ajv resolves it in draft-07).
  * - `$schema` is removed below the root; the root's is set by the caller.
  */
+import { unescapePointerSegment } from './json-pointer.js';
 
 /** The 2020-12 meta-schema URI, as `$schema` declares it. */
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';

@@ -1,4 +1,5 @@
 import { JSON_SCHEMA_2020_12, toJsonSchema2020 } from './json-schema-2020.js';
+import { resolveLocalRef } from './json-pointer.js';
 import type { ITool, ToolAnnotations } from './tool.js';
 
 /*
@@ -65,30 +66,13 @@ function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The node a local `$ref` (`#/definitions/X`) points at inside `root`, or undefined. */
-function resolveLocal(root: Node, ref: string): unknown {
-  if (!ref.startsWith('#/')) return ref === '#' ? root : undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    let token: string;
-    try {
-      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    if (!isNode(node) || !Object.hasOwn(node, token)) return undefined;
-    node = node[token];
-  }
-  return node;
-}
-
 /** True when the schema's root is `type: "object"`, directly or through a chain of local `$ref`s. */
 function objectRoot(root: Node, node: unknown, seen: Set<string>): boolean {
   if (!isNode(node)) return false;
   if (node.type === 'object') return true;
   if (node.type !== undefined || typeof node.$ref !== 'string' || seen.has(node.$ref)) return false;
   seen.add(node.$ref);
-  return objectRoot(root, resolveLocal(root, node.$ref), seen);
+  return objectRoot(root, resolveLocalRef(root, node.$ref), seen);
 }
 
 /**

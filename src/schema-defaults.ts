@@ -1,4 +1,5 @@
 import type { Ajv, ValidateFunction } from 'ajv';
+import { escapePointerSegment, parsePointer } from './json-pointer.js';
 import { findIgnoredDefaults } from './schema-dialect.js';
 
 /**
@@ -33,17 +34,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 /** Calls `visit` for `schema` and every subschema under it (draft-07 keywords), with its JSON pointer. */
 function walk(schema: unknown, pointer: string, visit: (node: Record<string, unknown>, pointer: string) => void, depth = 0): void {
   if (!isRecord(schema) || depth > 256) return;
   visit(schema, pointer);
   for (const keyword of MAP_KEYWORDS) {
     const map = hasOwn(schema, keyword) ? schema[keyword] : undefined;
-    if (isRecord(map)) for (const key of Object.keys(map)) walk(map[key], `${pointer}/${keyword}/${escapeSegment(key)}`, visit, depth + 1);
+    if (isRecord(map)) for (const key of Object.keys(map)) walk(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, visit, depth + 1);
   }
   for (const keyword of ONE_KEYWORDS) if (hasOwn(schema, keyword) && isRecord(schema[keyword])) walk(schema[keyword], `${pointer}/${keyword}`, visit, depth + 1);
   for (const keyword of LIST_KEYWORDS) {
@@ -158,8 +155,7 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
 
 function stripDefault(document: Record<string, unknown>, pointer: string): void {
   let node: unknown = document;
-  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const segment of parsePointer(pointer)) {
     node = (node as Record<string, unknown>)[segment];
   }
   if (isRecord(node)) delete node.default;
@@ -178,8 +174,7 @@ export function withoutDefaults<T>(schema: T, pointers: readonly string[]): T {
   const out = copy(schema) as Record<string, unknown>;
   for (const pointer of pointers) {
     let node: unknown = out;
-    for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
-      const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    for (const segment of parsePointer(pointer)) {
       node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
     }
     if (isRecord(node)) delete node.default;

@@ -6,6 +6,7 @@
  * says, and only warned about by the generator. Shared by the generator and the runtime compiler
  * so both accept exactly the same schemas. Imports nothing.
  */
+import { escapePointerSegment, resolveLocalRef } from './json-pointer.js';
 
 /** A supported dialect. */
 export type SchemaDialect = 'draft-07' | '2020-12';
@@ -215,16 +216,12 @@ function isSchemaRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 /** Calls `each` for every direct subschema of a schema object, with its pointer and the keyword it sits under. */
 function forEachSubschema(node: Record<string, unknown>, pointer: string, each: (child: unknown, pointer: string, keyword: string) => void): void {
   const own = (key: string) => Object.prototype.hasOwnProperty.call(node, key);
   for (const keyword of MAP_CHILDREN) {
     const map = own(keyword) ? node[keyword] : undefined;
-    if (isSchemaRecord(map)) for (const key of Object.keys(map)) each(map[key], `${pointer}/${keyword}/${escapeSegment(key)}`, keyword);
+    if (isSchemaRecord(map)) for (const key of Object.keys(map)) each(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, keyword);
   }
   for (const keyword of ONE_CHILD) if (own(keyword) && isSchemaRecord(node[keyword])) each(node[keyword], `${pointer}/${keyword}`, keyword);
   for (const keyword of LIST_CHILDREN) {
@@ -237,18 +234,7 @@ function forEachSubschema(node: Record<string, unknown>, pointer: string, each: 
     else if (isSchemaRecord(items)) each(items, `${pointer}/items`, 'items');
   }
   const dependencies = own('dependencies') ? node.dependencies : undefined;
-  if (isSchemaRecord(dependencies)) for (const key of Object.keys(dependencies)) if (isSchemaRecord(dependencies[key])) each(dependencies[key], `${pointer}/dependencies/${escapeSegment(key)}`, 'dependencies');
-}
-
-function resolveLocal(root: unknown, ref: string): unknown {
-  let current: unknown = root;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(current) && /^(0|[1-9][0-9]*)$/.test(segment)) current = current[Number(segment)];
-    else if (isSchemaRecord(current) && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment];
-    else return undefined;
-  }
-  return current;
+  if (isSchemaRecord(dependencies)) for (const key of Object.keys(dependencies)) if (isSchemaRecord(dependencies[key])) each(dependencies[key], `${pointer}/dependencies/${escapePointerSegment(key)}`, 'dependencies');
 }
 
 function containsRef(schema: unknown): boolean {
@@ -286,7 +272,7 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
     }
     if (place.composite !== undefined && typeof node.$ref === 'string' && node.$ref.startsWith('#') && !followed.has(node.$ref)) {
       followed.add(node.$ref);
-      const target = resolveLocal(schema, node.$ref);
+      const target = resolveLocalRef(schema, node.$ref);
       if (isSchemaRecord(target) && !containsRef(target)) visit(target, node.$ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
     }
     const tuple = Array.isArray(node.items);

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { escapePointerSegment, resolveLocalRef } from './json-pointer.js';
 import type { Ajv } from 'ajv';
 import { AJV_OPTIONS, ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from './ajv-options.js';
 import { ToolsmithError, describeThrown, truncateText } from './errors.js';
@@ -118,10 +119,8 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
   }
 }
 
-/** Escapes one JSON-pointer segment (RFC 6901). */
-export function escapePointerSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+/** Escapes one JSON-pointer segment (RFC 6901); kept here for the modules that import it from validation. */
+export { escapePointerSegment } from './json-pointer.js';
 
 /** The Ajv error shape `toValidationIssues` reads (generated and runtime validators both give it). */
 type AjvErrorLike = NonNullable<ValidateFunction['errors']>[number];
@@ -237,32 +236,13 @@ export interface NullPlan {
 
 const MAX_SCHEMA_DEPTH = 32;
 
-function resolveLocalRef(ref: string, root: unknown): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  let node: unknown = root;
-  let pointer: string;
-  try {
-    pointer = decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
-  }
-  if (pointer === '') return root;
-  if (!pointer.startsWith('/')) return undefined;
-  for (const raw of pointer.slice(1).split('/')) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  return node;
-}
-
 /** Whether a value valid against `schema` may be `null` (unknown or unresolvable: assume it may). */
 function allowsNull(schema: unknown, root: unknown, depth: number): boolean {
   if (typeof schema === 'boolean') return schema;
   if (schema === null || typeof schema !== 'object' || depth > MAX_SCHEMA_DEPTH) return true;
   const node = schema as Record<string, unknown>;
   if (typeof node.$ref === 'string') {
-    const target = resolveLocalRef(node.$ref, root);
+    const target = resolveLocalRef(root, node.$ref);
     return target === undefined ? true : allowsNull(target, root, depth + 1); // draft-07 ignores $ref siblings
   }
   if ('type' in node) {
@@ -281,7 +261,7 @@ function planFor(schema: unknown, root: unknown, ancestors: Set<unknown>): NullP
   let node = schema;
   for (let hops = 0; node !== null && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string'; hops++) {
     if (hops > MAX_SCHEMA_DEPTH) return undefined;
-    node = resolveLocalRef((node as { $ref: string }).$ref, root);
+    node = resolveLocalRef(root, (node as { $ref: string }).$ref);
   }
   if (node === null || typeof node !== 'object' || ancestors.has(node) || ancestors.size > MAX_SCHEMA_DEPTH) return undefined;
   const properties = (node as { properties?: unknown }).properties;

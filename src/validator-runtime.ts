@@ -6,6 +6,7 @@
  * loads no CommonJS module at all (P2 of the benchmarks: ~15 ms of a cold start on the 2-core
  * machine). String length and formats are Ajv's own functions; deep equality is `jsonEqual`.
  */
+import { unescapePointerSegment } from './json-pointer.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 
@@ -110,10 +111,6 @@ export const MAX_COERCION_ROUNDS = 8;
 
 const NO_CHANGE: readonly unknown[] = Object.freeze([]);
 
-function unescapeSegment(segment: string): string {
-  return segment.indexOf('~') === -1 ? segment : segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 /** Whether `error` was reported by a schema under the `oneOf` that reported `oneOf`, at or below its value. */
 function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
   const at = oneOf.instancePath;
@@ -157,7 +154,7 @@ function coerceAtTypeErrors(root: unknown, errors: readonly ErrorLike[], undo: u
           break;
         }
         holder = value as Record<string, unknown>;
-        key = unescapeSegment(segments[index]!);
+        key = unescapePointerSegment(segments[index]!);
         if (!hasOwn.call(holder, key)) {
           reachable = false;
           break;
