@@ -103,10 +103,99 @@ const FORMATS: readonly (readonly [string, string])[] = [
   ['hostname', 'api.example.com'],
 ];
 
-const CATEGORIES = ['crm', 'billing', 'files', 'calendar', 'search', 'messaging', 'devops', 'analytics', 'inventory', 'support'] as const;
-const VERBS = ['get', 'list', 'create', 'update', 'delete', 'search', 'sync', 'export', 'import', 'archive', 'validate', 'summarize', 'schedule', 'assign', 'merge'] as const;
-const NOUNS = ['contact', 'invoice', 'document', 'event', 'ticket', 'order', 'deployment', 'report', 'product', 'message', 'account', 'shipment', 'dataset', 'incident', 'subscription', 'folder', 'meeting', 'payment', 'customer', 'build'] as const;
-const PROPERTY_WORDS = ['query', 'limit', 'owner', 'status', 'priority', 'title', 'notes', 'region', 'language', 'channel', 'reason', 'source', 'target', 'label', 'mode', 'scope', 'format', 'level', 'amount', 'quantity', 'window', 'filter', 'sort', 'cursor', 'project', 'team', 'assignee', 'deadline', 'contact', 'reference', 'comment', 'threshold', 'category', 'kind', 'timezone', 'currency', 'version', 'environment', 'metric', 'recipient'] as const;
+const CATEGORIES = [
+  'crm',
+  'billing',
+  'files',
+  'calendar',
+  'search',
+  'messaging',
+  'devops',
+  'analytics',
+  'inventory',
+  'support',
+] as const;
+const VERBS = [
+  'get',
+  'list',
+  'create',
+  'update',
+  'delete',
+  'search',
+  'sync',
+  'export',
+  'import',
+  'archive',
+  'validate',
+  'summarize',
+  'schedule',
+  'assign',
+  'merge',
+] as const;
+const NOUNS = [
+  'contact',
+  'invoice',
+  'document',
+  'event',
+  'ticket',
+  'order',
+  'deployment',
+  'report',
+  'product',
+  'message',
+  'account',
+  'shipment',
+  'dataset',
+  'incident',
+  'subscription',
+  'folder',
+  'meeting',
+  'payment',
+  'customer',
+  'build',
+] as const;
+const PROPERTY_WORDS = [
+  'query',
+  'limit',
+  'owner',
+  'status',
+  'priority',
+  'title',
+  'notes',
+  'region',
+  'language',
+  'channel',
+  'reason',
+  'source',
+  'target',
+  'label',
+  'mode',
+  'scope',
+  'format',
+  'level',
+  'amount',
+  'quantity',
+  'window',
+  'filter',
+  'sort',
+  'cursor',
+  'project',
+  'team',
+  'assignee',
+  'deadline',
+  'contact',
+  'reference',
+  'comment',
+  'threshold',
+  'category',
+  'kind',
+  'timezone',
+  'currency',
+  'version',
+  'environment',
+  'metric',
+  'recipient',
+] as const;
 const ENUM_SETS: readonly (readonly string[])[] = [
   ['low', 'normal', 'high', 'urgent'],
   ['draft', 'open', 'pending', 'closed', 'archived'],
@@ -163,11 +252,21 @@ function sharedSchemas(): Record<string, { schema: JsonObject; sample: Json; def
           street: { type: 'string', minLength: 1, maxLength: 200 },
           city: { type: 'string', minLength: 1, maxLength: 100 },
           postalCode: { type: 'string', pattern: '^[A-Z0-9 -]{3,10}$' },
-          country: { type: 'string', enum: ['US', 'GB', 'DE', 'FR', 'JP', 'BR'], description: 'ISO 3166-1 alpha-2 code.' },
+          country: {
+            type: 'string',
+            enum: ['US', 'GB', 'DE', 'FR', 'JP', 'BR'],
+            description: 'ISO 3166-1 alpha-2 code.',
+          },
           location: { $ref: './geo-point.schema.json' },
         },
       },
-      sample: { street: '1 Main Street', city: 'Springfield', postalCode: 'AB1 2CD', country: 'US', location: { lat: 48.8566, lon: 2.3522 } },
+      sample: {
+        street: '1 Main Street',
+        city: 'Springfield',
+        postalCode: 'AB1 2CD',
+        country: 'US',
+        location: { lat: 48.8566, lon: 2.3522 },
+      },
     },
     'money.schema.json': {
       schema: {
@@ -181,7 +280,11 @@ function sharedSchemas(): Record<string, { schema: JsonObject; sample: Json; def
           currency: { $ref: '#/definitions/CurrencyCode' },
         },
         definitions: {
-          CurrencyCode: { type: 'string', enum: ['USD', 'EUR', 'GBP', 'JPY', 'BRL'], description: 'ISO 4217 currency code.' },
+          CurrencyCode: {
+            type: 'string',
+            enum: ['USD', 'EUR', 'GBP', 'JPY', 'BRL'],
+            description: 'ISO 4217 currency code.',
+          },
         },
       },
       sample: { amount: 19.99, currency: 'EUR' },
@@ -302,7 +405,8 @@ function sharedRefs(shared: ReturnType<typeof sharedSchemas>): Field[] {
   const refs: Field[] = [];
   for (const [file, entry] of Object.entries(shared)) {
     refs.push({ schema: { $ref: `../${SHARED_FOLDER}/${file}` }, sample: entry.sample });
-    for (const [key, sample] of Object.entries(entry.defs ?? {})) refs.push({ schema: { $ref: `../${SHARED_FOLDER}/${file}#/definitions/${key}` }, sample });
+    for (const [key, sample] of Object.entries(entry.defs ?? {}))
+      refs.push({ schema: { $ref: `../${SHARED_FOLDER}/${file}#/definitions/${key}` }, sample });
   }
   return refs;
 }
@@ -332,7 +436,10 @@ class FieldFactory {
 
   string(): Field {
     const max = this.random.pick([40, 80, 200, 1000]);
-    return { schema: { type: 'string', minLength: 1, maxLength: max, description: 'Free text.' }, sample: 'hello world' };
+    return {
+      schema: { type: 'string', minLength: 1, maxLength: max, description: 'Free text.' },
+      sample: 'hello world',
+    };
   }
 
   formatted(): Field {
@@ -355,7 +462,10 @@ class FieldFactory {
   }
 
   number(): Field {
-    return { schema: { type: 'number', minimum: 0, exclusiveMaximum: 1e9, description: 'A non-negative number.' }, sample: 3.5 };
+    return {
+      schema: { type: 'number', minimum: 0, exclusiveMaximum: 1e9, description: 'A non-negative number.' },
+      sample: 3.5,
+    };
   }
 
   boolean(): Field {
@@ -366,7 +476,13 @@ class FieldFactory {
 
   stringArray(): Field {
     return {
-      schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 }, uniqueItems: true, maxItems: 50, default: [] },
+      schema: {
+        type: 'array',
+        items: { type: 'string', minLength: 1, maxLength: 64 },
+        uniqueItems: true,
+        maxItems: 50,
+        default: [],
+      },
       sample: ['one', 'two'],
     };
   }
@@ -403,7 +519,10 @@ function toolDescription(random: Random, verb: string, noun: string): string {
 }
 
 /** Builds (without writing) the tool definitions of a corpus. */
-export function buildCorpus(count: number, seed = 0x5eed): { tools: (CorpusTool & { definition: JsonObject })[]; shared: Record<string, JsonObject> } {
+export function buildCorpus(
+  count: number,
+  seed = 0x5eed,
+): { tools: (CorpusTool & { definition: JsonObject })[]; shared: Record<string, JsonObject> } {
   const random = createRandom(seed);
   const shared = sharedSchemas();
   const factory = new FieldFactory(random, sharedRefs(shared));
@@ -425,11 +544,25 @@ export function buildCorpus(count: number, seed = 0x5eed): { tools: (CorpusTool 
     const hasOutput = random.chance(0.7);
     const output = hasOutput ? factory.object(2, random.int(2, 6)) : undefined;
     if (output && random.chance(0.3)) {
-      (output.schema.properties as JsonObject).page = { $ref: `../${SHARED_FOLDER}/pagination.schema.json#/definitions/PageInfo` };
+      (output.schema.properties as JsonObject).page = {
+        $ref: `../${SHARED_FOLDER}/pagination.schema.json#/definitions/PageInfo`,
+      };
       output.sample.page = shared['pagination.schema.json']!.defs!.PageInfo!;
     }
-    const hasSideEffects = ['create', 'update', 'delete', 'sync', 'import', 'archive', 'merge', 'assign', 'schedule'].includes(verb);
-    const requiredCapabilities = random.chance(0.25) ? [`capability:${category}:${hasSideEffects ? 'write' : 'read'}`] : [];
+    const hasSideEffects = [
+      'create',
+      'update',
+      'delete',
+      'sync',
+      'import',
+      'archive',
+      'merge',
+      'assign',
+      'schedule',
+    ].includes(verb);
+    const requiredCapabilities = random.chance(0.25)
+      ? [`capability:${category}:${hasSideEffects ? 'write' : 'read'}`]
+      : [];
     const definition: JsonObject = {
       $schema: '../../tool-definition.schema.json',
       name,
@@ -442,7 +575,10 @@ export function buildCorpus(count: number, seed = 0x5eed): { tools: (CorpusTool 
     if (hasSideEffects) definition.hasSideEffects = true;
     if (requiredCapabilities.length > 0) definition.requiredCapabilities = requiredCapabilities;
     // Examples are checked by the generator: one per tenth tool proves the samples are valid.
-    if (i % 10 === 0) definition.examples = [{ description: 'A typical call', input: input.sample, ...(output ? { output: output.sample } : {}) }];
+    if (i % 10 === 0)
+      definition.examples = [
+        { description: 'A typical call', input: input.sample, ...(output ? { output: output.sample } : {}) },
+      ];
     tools.push({
       name,
       file: `${category}/${name}.tool.json`,
@@ -461,7 +597,8 @@ export function buildCorpus(count: number, seed = 0x5eed): { tools: (CorpusTool 
 export function generateCorpus(options: CorpusOptions): Corpus {
   const { tools, shared } = buildCorpus(options.count, options.seed);
   mkdirSync(path.join(options.dir, SHARED_FOLDER), { recursive: true });
-  for (const [file, schema] of Object.entries(shared)) writeFileSync(path.join(options.dir, SHARED_FOLDER, file), `${JSON.stringify(schema, null, 2)}\n`);
+  for (const [file, schema] of Object.entries(shared))
+    writeFileSync(path.join(options.dir, SHARED_FOLDER, file), `${JSON.stringify(schema, null, 2)}\n`);
   for (const tool of tools) {
     const target = path.join(options.dir, tool.file);
     mkdirSync(path.dirname(target), { recursive: true });

@@ -82,7 +82,13 @@ export const CREATE_ORDER_TOOL: Json = {
       priority: { type: 'string', enum: ['low', 'normal', 'high'], default: 'normal' },
       requestedDelivery: { type: 'string', format: 'date' },
       notes: { type: 'string', maxLength: 1000 },
-      tags: { type: 'array', items: { type: 'string', pattern: TAG_PATTERN }, uniqueItems: true, maxItems: 10, default: [] },
+      tags: {
+        type: 'array',
+        items: { type: 'string', pattern: TAG_PATTERN },
+        uniqueItems: true,
+        maxItems: 10,
+        default: [],
+      },
     },
   },
 };

@@ -39,7 +39,12 @@ export interface HttpBenchResult {
 }
 
 const CHILDREN = path.join(REPO_ROOT, 'bench', 'children');
-const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add_numbers', arguments: { a: 2, b: 3 } } });
+const CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'add_numbers', arguments: { a: 2, b: 3 } },
+});
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -48,7 +53,11 @@ const median = (values: number[]) => {
 
 /** Starts a server child and waits for its `LISTENING <url>` line. */
 function startServer(script: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(CHILDREN, script)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(CHILDREN, script)], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
@@ -77,17 +86,44 @@ async function stopServer(child: ChildProcess): Promise<void> {
 
 /** The answer of one call, checked: `{ sum: 5 }` as structured content. Its text is what every loaded answer must equal. */
 async function verifiedAnswer(url: string, side: string): Promise<string> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, body: CALL });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: CALL,
+  });
   const text = await response.text();
   const parsed = JSON.parse(text) as { result?: { structuredContent?: unknown; isError?: boolean } };
-  if (response.status !== 200 || parsed.result?.isError || JSON.stringify(parsed.result?.structuredContent) !== '{"sum":5}') throw new Error(`P8: the ${side} server answered ${response.status} ${text.slice(0, 500)}`);
+  if (
+    response.status !== 200 ||
+    parsed.result?.isError ||
+    JSON.stringify(parsed.result?.structuredContent) !== '{"sum":5}'
+  )
+    throw new Error(`P8: the ${side} server answered ${response.status} ${text.slice(0, 500)}`);
   return text;
 }
 
-async function load(url: string, expectBody: string, connections: number, seconds: number, side: string): Promise<LoadRound> {
-  const { report } = await runChild([path.join(CHILDREN, 'http-load.mjs'), JSON.stringify({ url, body: CALL, expectBody, connections, duration: seconds })], REPO_ROOT, (seconds + 60) * 1000);
+async function load(
+  url: string,
+  expectBody: string,
+  connections: number,
+  seconds: number,
+  side: string,
+): Promise<LoadRound> {
+  const { report } = await runChild(
+    [
+      path.join(CHILDREN, 'http-load.mjs'),
+      JSON.stringify({ url, body: CALL, expectBody, connections, duration: seconds }),
+    ],
+    REPO_ROOT,
+    (seconds + 60) * 1000,
+  );
   const round = report as unknown as LoadRound;
-  if (round.non2xx + round.errors + round.timeouts + round.mismatches > 0 || round.total === 0) throw new Error(`P8: the ${side} server failed under load: ${JSON.stringify(round)}`);
+  if (round.non2xx + round.errors + round.timeouts + round.mismatches > 0 || round.total === 0)
+    throw new Error(`P8: the ${side} server failed under load: ${JSON.stringify(round)}`);
   return round;
 }
 
@@ -99,7 +135,12 @@ export async function measureHttp(plan: HttpBenchPlan, log: (text: string) => vo
     for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
     const [toolsmith, sdk] = servers as [(typeof servers)[number], (typeof servers)[number]];
     const sides = [
-      { name: 'toolsmith', url: toolsmith.url, expect: await verifiedAnswer(toolsmith.url, 'toolsmith'), rounds: [] as LoadRound[] },
+      {
+        name: 'toolsmith',
+        url: toolsmith.url,
+        expect: await verifiedAnswer(toolsmith.url, 'toolsmith'),
+        rounds: [] as LoadRound[],
+      },
       { name: 'sdk', url: sdk.url, expect: await verifiedAnswer(sdk.url, 'sdk'), rounds: [] as LoadRound[] },
     ];
     for (const side of sides) await load(side.url, side.expect, plan.connections, 1, side.name);
@@ -111,7 +152,12 @@ export async function measureHttp(plan: HttpBenchPlan, log: (text: string) => vo
         log(`  round ${round + 1} ${side.name}: ${result.callsPerSecond.toFixed(0)} calls/s, p99 ${result.p99Ms} ms`);
       }
     }
-    const summary = (rounds: LoadRound[]) => ({ callsPerSecond: median(rounds.map((r) => r.callsPerSecond)), p99Ms: median(rounds.map((r) => r.p99Ms)), p50Ms: median(rounds.map((r) => r.p50Ms)), rounds });
+    const summary = (rounds: LoadRound[]) => ({
+      callsPerSecond: median(rounds.map((r) => r.callsPerSecond)),
+      p99Ms: median(rounds.map((r) => r.p99Ms)),
+      p50Ms: median(rounds.map((r) => r.p50Ms)),
+      rounds,
+    });
     const ts = summary(sides[0]!.rounds);
     const base = summary(sides[1]!.rounds);
     return {

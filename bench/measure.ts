@@ -36,7 +36,13 @@ export type MicroResult = Record<string, number[]>;
 export async function compareMicro(tasks: Record<string, () => unknown>, options: MicroOptions): Promise<MicroResult> {
   const out: MicroResult = Object.fromEntries(Object.keys(tasks).map((name) => [name, [] as number[]]));
   for (let round = 0; round < options.rounds; round++) {
-    const bench = new Bench({ time: options.time, warmupTime: options.warmupTime, iterations: 10, warmupIterations: 5, throws: true });
+    const bench = new Bench({
+      time: options.time,
+      warmupTime: options.warmupTime,
+      iterations: 10,
+      warmupIterations: 5,
+      throws: true,
+    });
     // Alternate the order between rounds so neither side always runs first.
     const names = round % 2 === 0 ? Object.keys(tasks) : Object.keys(tasks).reverse();
     for (const name of names) {
@@ -56,7 +62,8 @@ export async function compareMicro(tasks: Record<string, () => unknown>, options
     await bench.run();
     for (const task of bench.tasks) {
       const result = task.result as { state: string; latency?: { p50: number }; error?: unknown };
-      if (result.state !== 'completed' || result.latency === undefined) throw new Error(`benchmark task ${task.name} did not complete: ${String(result.error ?? result.state)}`);
+      if (result.state !== 'completed' || result.latency === undefined)
+        throw new Error(`benchmark task ${task.name} did not complete: ${String(result.error ?? result.state)}`);
       out[task.name]!.push((result.latency.p50 * 1000) / options.batch);
     }
   }
@@ -90,20 +97,41 @@ export class ChildFailedError extends Error {
 export function runChild(args: string[], cwd: string, timeoutMs = 0): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    execFile(process.execPath, args, { cwd, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } }, (error, stdout, stderr) => {
-      const wallMs = performance.now() - started;
-      if (error) {
-        const timedOut = timeoutMs > 0 && wallMs >= timeoutMs - 50 && error.signal === 'SIGKILL';
-        const reason = timedOut ? `did not finish within ${Math.round(timeoutMs / 1000)} s` : /heap out of memory/.test(stderr) ? 'ran out of memory (JavaScript heap)' : `failed: ${error.message.split('\n')[0]}`;
-        return reject(new ChildFailedError(`${reason}\n${stderr.slice(-1500)}`, timedOut, wallMs));
-      }
-      const line = stdout.trim().split('\n').pop() ?? '';
-      try {
-        resolve({ report: JSON.parse(line) as Record<string, unknown>, wallMs });
-      } catch {
-        reject(new ChildFailedError(`printed no JSON report: ${stdout.slice(-500)}\n${stderr.slice(0, 2000)}`, false, wallMs));
-      }
-    });
+    execFile(
+      process.execPath,
+      args,
+      {
+        cwd,
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+      (error, stdout, stderr) => {
+        const wallMs = performance.now() - started;
+        if (error) {
+          const timedOut = timeoutMs > 0 && wallMs >= timeoutMs - 50 && error.signal === 'SIGKILL';
+          const reason = timedOut
+            ? `did not finish within ${Math.round(timeoutMs / 1000)} s`
+            : /heap out of memory/.test(stderr)
+              ? 'ran out of memory (JavaScript heap)'
+              : `failed: ${error.message.split('\n')[0]}`;
+          return reject(new ChildFailedError(`${reason}\n${stderr.slice(-1500)}`, timedOut, wallMs));
+        }
+        const line = stdout.trim().split('\n').pop() ?? '';
+        try {
+          resolve({ report: JSON.parse(line) as Record<string, unknown>, wallMs });
+        } catch {
+          reject(
+            new ChildFailedError(
+              `printed no JSON report: ${stdout.slice(-500)}\n${stderr.slice(0, 2000)}`,
+              false,
+              wallMs,
+            ),
+          );
+        }
+      },
+    );
   });
 }
 

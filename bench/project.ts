@@ -6,7 +6,16 @@
  * loader in the measured process.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from '../codegen/generate.js';
@@ -64,13 +73,20 @@ export function prepareProject(options: BuildProjectOptions): PreparedProject {
   const root = options.root;
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
-  const corpus = generateCorpus({ dir: path.join(root, 'schemas'), count: options.count, ...(options.seed === undefined ? {} : { seed: options.seed }) });
+  const corpus = generateCorpus({
+    dir: path.join(root, 'schemas'),
+    count: options.count,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+  });
   for (const [file, definition] of Object.entries(options.extraDefinitions ?? {})) {
     mkdirSync(path.dirname(path.join(root, 'schemas', file)), { recursive: true });
     writeFileSync(path.join(root, 'schemas', file), `${JSON.stringify(definition, null, 2)}\n`);
   }
   const notes = copyRuntime(root);
-  writeFileSync(path.join(root, 'package.json'), `${JSON.stringify({ name: 'toolsmith-bench-project', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    path.join(root, 'package.json'),
+    `${JSON.stringify({ name: 'toolsmith-bench-project', private: true, type: 'module' }, null, 2)}\n`,
+  );
   writeFileSync(path.join(root, 'corpus.json'), JSON.stringify(corpus));
   writeFileSync(
     path.join(root, 'toolsmith.config.json'),
@@ -80,7 +96,8 @@ export function prepareProject(options: BuildProjectOptions): PreparedProject {
   // which must stay inside the scratch project.
   mkdirSync(path.join(root, 'node_modules'));
   for (const entry of readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
-    if (entry !== '.cache') symlinkSync(path.join(REPO_ROOT, 'node_modules', entry), path.join(root, 'node_modules', entry), 'dir');
+    if (entry !== '.cache')
+      symlinkSync(path.join(REPO_ROOT, 'node_modules', entry), path.join(root, 'node_modules', entry), 'dir');
   }
   return { root, corpus, notes };
 }
@@ -106,23 +123,42 @@ export async function buildProject(options: BuildProjectOptions): Promise<BenchP
 }
 
 /** After a generate: fails on problems, writes trivial implementations and the bundled schemas for the Ajv baseline. */
-export function finishGenerated(root: string, result: Pick<GenerateResult, 'project' | 'problems'>, tools: readonly CorpusTool[]): void {
+export function finishGenerated(
+  root: string,
+  result: Pick<GenerateResult, 'project' | 'problems'>,
+  tools: readonly CorpusTool[],
+): void {
   if (result.problems.length > 0) {
-    throw new Error(`generate reported ${result.problems.length} problems on the synthetic corpus, e.g. ${JSON.stringify(result.problems.slice(0, 3))}`);
+    throw new Error(
+      `generate reported ${result.problems.length} problems on the synthetic corpus, e.g. ${JSON.stringify(result.problems.slice(0, 3))}`,
+    );
   }
   writeImplementations(root, result, tools);
   writeFileSync(
     projectPaths(root).bundledSchemas,
-    JSON.stringify(result.project.tools.map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? null }))),
+    JSON.stringify(
+      result.project.tools.map((tool) => ({
+        name: tool.name,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema ?? null,
+      })),
+    ),
   );
 }
 
 /** One timed `generate()` + `writeOutput()` of a project, as `toolsmith generate` does it. */
-export async function generateAndWrite(root: string): Promise<{ result: GenerateResult; generateMs: number; writeMs: number }> {
+export async function generateAndWrite(
+  root: string,
+): Promise<{ result: GenerateResult; generateMs: number; writeMs: number }> {
   const started = performance.now();
-  const result = await generate({ root, runtimeImport: `./${RUNTIME_DIR}/index.js`, regenerateCommand: REGENERATE_COMMAND });
+  const result = await generate({
+    root,
+    runtimeImport: `./${RUNTIME_DIR}/index.js`,
+    regenerateCommand: REGENERATE_COMMAND,
+  });
   const generated = performance.now();
-  if (result.problems.length === 0) writeOutput(path.join(root, 'generated'), result.files, path.join(root, 'src', 'tools'), result.stubs);
+  if (result.problems.length === 0)
+    writeOutput(path.join(root, 'generated'), result.files, path.join(root, 'src', 'tools'), result.stubs);
   return { result, generateMs: generated - started, writeMs: performance.now() - generated };
 }
 
@@ -140,19 +176,29 @@ function copyRuntime(root: string): string[] {
   const index = readFileSync(path.join(target, 'index.ts'), 'utf8');
   // The generated registry imports ToolClient from the runtime; src/index.ts may not export it yet.
   if (!/\bToolClient\b/.test(index) && existsSync(path.join(target, 'client.ts'))) {
-    writeFileSync(path.join(target, 'index.ts'), `${index}\nexport { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';\n`);
-    notes.push('src/index.ts does not export ToolClient (imported by generated/registry.ts); the bench snapshot adds the export');
+    writeFileSync(
+      path.join(target, 'index.ts'),
+      `${index}\nexport { ToolClient, type ToolCallDefaults, type TypedToolCallResult } from './client.js';\n`,
+    );
+    notes.push(
+      'src/index.ts does not export ToolClient (imported by generated/registry.ts); the bench snapshot adds the export',
+    );
   }
   return notes;
 }
 
 /** Replaces every stub with a one-line implementation answering the corpus's valid sample output. */
-function writeImplementations(root: string, result: Pick<GenerateResult, 'project'>, tools: readonly CorpusTool[]): void {
+function writeImplementations(
+  root: string,
+  result: Pick<GenerateResult, 'project'>,
+  tools: readonly CorpusTool[],
+): void {
   const samples = new Map(tools.map((tool) => [tool.name, tool.sampleOutput]));
   for (const tool of result.project.tools) {
     if (tool.steps !== undefined) continue;
     const { names } = tool;
-    const output = tool.name === 'add_numbers' ? '{ sum: args.a + args.b }' : JSON.stringify(samples.get(tool.name) ?? { ok: true });
+    const output =
+      tool.name === 'add_numbers' ? '{ sum: args.a + args.b }' : JSON.stringify(samples.get(tool.name) ?? { ok: true });
     const source = [
       `import type { ToolExecutionContext, ToolExecutionResult } from '../../${RUNTIME_DIR}/index.js';`,
       `import { ${names.base} } from '../../generated/tools/${names.kebab}.base.js';`,
@@ -199,25 +245,36 @@ export function compileProject(root: string): { compileMs: number; typeErrors: n
   const started = performance.now();
   let typeErrors = 0;
   try {
-    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: root, stdio: 'pipe', maxBuffer: 256 * 1024 * 1024 });
+    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
+      cwd: root,
+      stdio: 'pipe',
+      maxBuffer: 256 * 1024 * 1024,
+    });
   } catch (error) {
     const output = String((error as { stdout?: Buffer }).stdout ?? '');
     typeErrors = (output.match(/error TS\d+/g) ?? []).length;
-    if (!existsSync(path.join(root, 'dist', 'generated', 'lazy-registry.js'))) throw new Error(`tsc emitted nothing:\n${output.slice(0, 2000)}`);
+    if (!existsSync(path.join(root, 'dist', 'generated', 'lazy-registry.js')))
+      throw new Error(`tsc emitted nothing:\n${output.slice(0, 2000)}`);
   }
   // The runtime as the package ships it: one bundled module (scripts/bundle-runtime.mjs, run by `npm run build`).
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'bundle-runtime.mjs'), path.join(root, 'dist', RUNTIME_DIR, 'index.js')], { cwd: root, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [path.join(REPO_ROOT, 'scripts', 'bundle-runtime.mjs'), path.join(root, 'dist', RUNTIME_DIR, 'index.js')],
+    { cwd: root, stdio: 'pipe' },
+  );
   // The standalone validators are JavaScript already (with .d.ts beside them): copy them over.
   const validators = path.join(root, 'generated', 'validators');
   const target = path.join(root, 'dist', 'generated', 'validators');
   mkdirSync(target, { recursive: true });
-  for (const file of readdirSync(validators)) if (file.endsWith('.js')) copyFileSync(path.join(validators, file), path.join(target, file));
+  for (const file of readdirSync(validators))
+    if (file.endsWith('.js')) copyFileSync(path.join(validators, file), path.join(target, file));
   // The lazy registry reads catalog.json and each tool's generated/schemas/*.json when first needed.
   copyFileSync(path.join(root, 'generated', 'catalog.json'), path.join(root, 'dist', 'generated', 'catalog.json'));
   const schemas = path.join(root, 'generated', 'schemas');
   if (existsSync(schemas)) {
     mkdirSync(path.join(root, 'dist', 'generated', 'schemas'), { recursive: true });
-    for (const file of readdirSync(schemas)) copyFileSync(path.join(schemas, file), path.join(root, 'dist', 'generated', 'schemas', file));
+    for (const file of readdirSync(schemas))
+      copyFileSync(path.join(schemas, file), path.join(root, 'dist', 'generated', 'schemas', file));
   }
   return { compileMs: performance.now() - started, typeErrors };
 }

@@ -23,12 +23,30 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ADD_NUMBERS_TOOL, CREATE_ORDER_TOOL, createOrderZod, invalidOrder, validOrder } from './fixtures.js';
-import { ChildFailedError, compareMicro, median, roundRatio, runChild, withSilentConsole, type MicroOptions } from './measure.js';
+import {
+  ChildFailedError,
+  compareMicro,
+  median,
+  roundRatio,
+  runChild,
+  withSilentConsole,
+  type MicroOptions,
+} from './measure.js';
 import { measureHttp } from './http.js';
-import { buildProject, compileProject, prepareProject, projectPaths, REPO_ROOT, type BenchProject, type PreparedProject } from './project.js';
+import {
+  buildProject,
+  compileProject,
+  prepareProject,
+  projectPaths,
+  REPO_ROOT,
+  type BenchProject,
+  type PreparedProject,
+} from './project.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import may be `module.exports` or the plugin.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CHILDREN = path.join(BENCH_DIR, 'children');
 const RESULTS_FILE = path.join(BENCH_DIR, 'results.json');
@@ -67,17 +85,31 @@ function parseArgs(argv: string[]): Plan {
   const quick = argv.includes('--quick');
   const full = argv.includes('--full');
   const onlyIndex = argv.indexOf('--only');
-  const onlyArg = argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? (onlyIndex >= 0 ? argv[onlyIndex + 1] : undefined);
+  const onlyArg =
+    argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ??
+    (onlyIndex >= 0 ? argv[onlyIndex + 1] : undefined);
   const timeoutIndex = argv.indexOf('--generate-timeout');
   const timeoutArg = timeoutIndex >= 0 ? Number(argv[timeoutIndex + 1]) * 1000 : undefined;
   const only = new Set<Id>();
   for (const part of (onlyArg ?? IDS.join(',')).split(',')) {
     const id = IDS.find((candidate) => candidate.toUpperCase() === part.trim().toUpperCase());
-    if (id === undefined) throw new Error(`--only: unknown measure "${part.trim()}"; the measures are ${IDS.join(', ')}`);
+    if (id === undefined)
+      throw new Error(`--only: unknown measure "${part.trim()}"; the measures are ${IDS.join(', ')}`);
     only.add(id);
   }
   if (quick) {
-    return { quick, only, mainTools: 20, growth: [10, 20], p4Tools: 20, micro: { rounds: 1, time: 150, warmupTime: 50, batch: 20 }, childRuns: 1, p4Runs: 1, generateTimeoutMs: 180_000, keep: argv.includes('--keep') };
+    return {
+      quick,
+      only,
+      mainTools: 20,
+      growth: [10, 20],
+      p4Tools: 20,
+      micro: { rounds: 1, time: 150, warmupTime: 50, batch: 20 },
+      childRuns: 1,
+      p4Runs: 1,
+      generateTimeoutMs: 180_000,
+      keep: argv.includes('--keep'),
+    };
   }
   return {
     quick,
@@ -89,38 +121,59 @@ function parseArgs(argv: string[]): Plan {
     micro: { rounds: 5, time: 600, warmupTime: 200, batch: 50 },
     childRuns: 5,
     p4Runs: 3,
-    generateTimeoutMs: full ? 0 : timeoutArg ?? 240_000,
+    generateTimeoutMs: full ? 0 : (timeoutArg ?? 240_000),
     keep: argv.includes('--keep'),
   };
 }
 
-const CALL_CONTEXT = { gmiId: 'bench', personaId: 'bench', personaCapabilities: [] as string[], userContext: { userId: 'bench' } };
+const CALL_CONTEXT = {
+  gmiId: 'bench',
+  personaId: 'bench',
+  personaCapabilities: [] as string[],
+  userContext: { userId: 'bench' },
+};
 
 /** P1: processToolCall of a trivial tool, toolsmith vs AgentOS's ToolOrchestrator, same tool class. */
 async function measureP1(small: BenchProject, plan: Plan): Promise<Row> {
   const runtime = await import(pathToFileURL(small.distRuntime).href);
-  const { AddNumbersTool } = await import(pathToFileURL(path.join(small.root, 'dist', 'src', 'tools', 'add-numbers.js')).href);
+  const { AddNumbersTool } = await import(
+    pathToFileURL(path.join(small.root, 'dist', 'src', 'tools', 'add-numbers.js')).href
+  );
   const agentosTools = await import('@framers/agentos/core/tools');
   const toolsmith = new runtime.ToolOrchestrator({ tools: [new AddNumbersTool()] });
-  const call = (orchestrator: { processToolCall: (details: never) => Promise<{ isError: boolean; output: unknown }> }) =>
-    orchestrator.processToolCall({ toolCallRequest: { id: 'call-1', name: 'add_numbers', arguments: { a: 1, b: 2 } }, ...CALL_CONTEXT } as never);
+  const call = (orchestrator: {
+    processToolCall: (details: never) => Promise<{ isError: boolean; output: unknown }>;
+  }) =>
+    orchestrator.processToolCall({
+      toolCallRequest: { id: 'call-1', name: 'add_numbers', arguments: { a: 1, b: 2 } },
+      ...CALL_CONTEXT,
+    } as never);
   return withSilentConsole(async () => {
     const permissions = new agentosTools.ToolPermissionManager();
     await permissions.initialize({ strictCapabilityChecking: false, logToolCalls: false });
     const agentos = new agentosTools.ToolOrchestrator();
-    await agentos.initialize({ logToolCalls: false } as never, permissions, new agentosTools.ToolExecutor(), [new AddNumbersTool()]);
+    await agentos.initialize({ logToolCalls: false } as never, permissions, new agentosTools.ToolExecutor(), [
+      new AddNumbersTool(),
+    ]);
     // AgentOS as shipped logs every call (logToolCalls defaults to true); console is silenced for both.
     const agentosDefault = new agentosTools.ToolOrchestrator();
     await agentosDefault.initialize(undefined, permissions, new agentosTools.ToolExecutor(), [new AddNumbersTool()]);
-    const check = { toolsmith: await call(toolsmith), agentos: await call(agentos as never), agentosDefault: await call(agentosDefault as never) };
+    const check = {
+      toolsmith: await call(toolsmith),
+      agentos: await call(agentos as never),
+      agentosDefault: await call(agentosDefault as never),
+    };
     for (const [side, result] of Object.entries(check)) {
-      if (result.isError || (result.output as { sum?: number }).sum !== 3) throw new Error(`P1: the ${side} call failed: ${JSON.stringify(result)}`);
+      if (result.isError || (result.output as { sum?: number }).sum !== 3)
+        throw new Error(`P1: the ${side} call failed: ${JSON.stringify(result)}`);
     }
     // The floor any validating orchestrator pays here: copy the arguments, validate them, await the
     // tool, validate a copy of its output, build the result — no lookup, checks or bookkeeping.
     const bare = new AddNumbersTool();
     const validators = bare.validators as { input: (data: unknown) => boolean; output: (data: unknown) => boolean };
-    const floor = async (details: { toolCallRequest: { id: string; name: string; arguments: Record<string, unknown> } }) => {
+    const floor = async (details: {
+      toolCallRequest: { id: string; name: string; arguments: Record<string, unknown> };
+    }) => {
       const args = { ...details.toolCallRequest.arguments };
       if (!validators.input(args)) throw new Error('P1 floor: invalid input');
       const result = await bare.execute(args, CALL_CONTEXT as never);
@@ -133,7 +186,8 @@ async function measureP1(small: BenchProject, plan: Plan): Promise<Row> {
         toolsmith: () => call(toolsmith),
         agentos: () => call(agentos as never),
         agentosDefault: () => call(agentosDefault as never),
-        floor: () => floor({ toolCallRequest: { id: 'call-1', name: 'add_numbers', arguments: { a: 1, b: 2 } }, ...CALL_CONTEXT }),
+        floor: () =>
+          floor({ toolCallRequest: { id: 'call-1', name: 'add_numbers', arguments: { a: 1, b: 2 } }, ...CALL_CONTEXT }),
       },
       plan.micro,
     );
@@ -159,7 +213,9 @@ async function measureP1(small: BenchProject, plan: Plan): Promise<Row> {
 
 /** P5: validation throughput of the generated standalone validator vs zod 4 and runtime-compiled Ajv. */
 async function measureP5(small: BenchProject, plan: Plan): Promise<Row> {
-  const module = await import(pathToFileURL(path.join(small.root, 'dist', 'generated', 'validators', 'create-order.js')).href);
+  const module = await import(
+    pathToFileURL(path.join(small.root, 'dist', 'generated', 'validators', 'create-order.js')).href
+  );
   const generated = module.validateCreateOrderInput as (data: unknown) => boolean;
   const { AJV_OPTIONS } = (await import(pathToFileURL(small.distRuntime).href)) as { AJV_OPTIONS: AjvOptions };
   const ajv = new Ajv({ ...AJV_OPTIONS });
@@ -172,19 +228,32 @@ async function measureP5(small: BenchProject, plan: Plan): Promise<Row> {
     zod: [createOrderZod.safeParse(validOrder()).success, createOrderZod.safeParse(invalidOrder()).success],
   };
   for (const [side, [valid, invalid]] of Object.entries(agreement)) {
-    if (valid !== true || invalid !== false) throw new Error(`P5: ${side} does not accept the valid order and reject the invalid one`);
+    if (valid !== true || invalid !== false)
+      throw new Error(`P5: ${side} does not accept the valid order and reject the invalid one`);
   }
   const data = { generated: validOrder(), zod: validOrder(), ajv: validOrder() };
   const bad = { generated: invalidOrder(), zod: invalidOrder(), ajv: invalidOrder() };
   // Nine rounds at least: both validators are the same code, so the ratio sits near 1 and the target
   // (>= 0.95) is within one noisy round of it.
-  const micro = { ...plan.micro, rounds: plan.quick ? plan.micro.rounds : Math.max(plan.micro.rounds, 9), batch: plan.micro.batch * 20 };
+  const micro = {
+    ...plan.micro,
+    rounds: plan.quick ? plan.micro.rounds : Math.max(plan.micro.rounds, 9),
+    batch: plan.micro.batch * 20,
+  };
   const valid = await compareMicro(
-    { generated: () => generated(data.generated), zod: () => createOrderZod.safeParse(data.zod), ajv: () => runtimeAjv(data.ajv) },
+    {
+      generated: () => generated(data.generated),
+      zod: () => createOrderZod.safeParse(data.zod),
+      ajv: () => runtimeAjv(data.ajv),
+    },
     micro,
   );
   const invalid = await compareMicro(
-    { generated: () => generated(bad.generated), zod: () => createOrderZod.safeParse(bad.zod), ajv: () => runtimeAjv(bad.ajv) },
+    {
+      generated: () => generated(bad.generated),
+      zod: () => createOrderZod.safeParse(bad.zod),
+      ajv: () => runtimeAjv(bad.ajv),
+    },
     { ...micro, rounds: Math.max(1, Math.ceil(micro.rounds / 2)) },
   );
   // Throughput ratio = time of the peer / time of the generated validator.
@@ -199,13 +268,22 @@ async function measureP5(small: BenchProject, plan: Plan): Promise<Row> {
       vsAjv,
       passVsZod: vsZod >= 2.5,
       passVsAjv: vsAjv >= 0.95,
-      microsecondsPerValidation: { generated: median(valid.generated!), zod: median(valid.zod!), ajv: median(valid.ajv!) },
+      microsecondsPerValidation: {
+        generated: median(valid.generated!),
+        zod: median(valid.zod!),
+        ajv: median(valid.ajv!),
+      },
       invalidInput: {
-        microsecondsPerValidation: { generated: median(invalid.generated!), zod: median(invalid.zod!), ajv: median(invalid.ajv!) },
+        microsecondsPerValidation: {
+          generated: median(invalid.generated!),
+          zod: median(invalid.zod!),
+          ajv: median(invalid.ajv!),
+        },
         vsZod: roundRatio(invalid, 'zod', 'generated'),
         vsAjv: roundRatio(invalid, 'ajv', 'generated'),
       },
-      schema: 'create_order input (bench/fixtures.ts): 3 nested objects, array of 3 objects, uuid/email/date formats, 3 patterns, enums, defaults, uniqueItems',
+      schema:
+        'create_order input (bench/fixtures.ts): 3 nested objects, array of 3 objects, uuid/email/date formats, 3 patterns, enums, defaults, uniqueItems',
       note: 'generated and Ajv validate in place (coerceTypes, useDefaults, allErrors); zod safeParse builds a new object',
     },
   };
@@ -246,7 +324,13 @@ interface ScaleResult {
     wallMs: { toolsmith: number; ajv: number; emptyNode: number };
     runs: { toolsmith: unknown[]; ajv: unknown[]; emptyNode: unknown[] };
   };
-  incremental?: { unchangedMs: number; oneChangedMs: number; fullMs: number; runs: { unchangedMs: number[]; oneChangedMs: number[] }; summaries: Record<string, unknown> };
+  incremental?: {
+    unchangedMs: number;
+    oneChangedMs: number;
+    fullMs: number;
+    runs: { unchangedMs: number[]; oneChangedMs: number[] };
+    summaries: Record<string, unknown>;
+  };
   notes: string[];
 }
 
@@ -254,26 +338,49 @@ const GENERATE_CHILD = path.join(CHILDREN, 'generate.ts');
 /** The generate child gets a large heap cap: at 5,000 tools (`--full`) the generator grew to 5.0 GB RSS with it; 1,000 tools run in a 600 MB heap. */
 const GENERATE_NODE_ARGS = ['--max-old-space-size=8192', '--import', 'tsx'];
 
-async function measureScale(tools: number, root: string, warmupRoot: string, plan: Plan, needs: { startup: boolean; p3: boolean; p4: boolean; pipeline: boolean; check: boolean }): Promise<ScaleResult> {
-  log(`  ${tools} tools: corpus + full generate (child process, deadline ${plan.generateTimeoutMs ? `${plan.generateTimeoutMs / 1000} s` : 'none'})…`);
+async function measureScale(
+  tools: number,
+  root: string,
+  warmupRoot: string,
+  plan: Plan,
+  needs: { startup: boolean; p3: boolean; p4: boolean; pipeline: boolean; check: boolean },
+): Promise<ScaleResult> {
+  log(
+    `  ${tools} tools: corpus + full generate (child process, deadline ${plan.generateTimeoutMs ? `${plan.generateTimeoutMs / 1000} s` : 'none'})…`,
+  );
   const project = prepareProject({ root, count: tools });
   const out: ScaleResult = { tools, notes: project.notes };
   try {
-    const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot, 'finish'], REPO_ROOT, plan.generateTimeoutMs);
+    const { report } = await runChild(
+      [...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot, 'finish'],
+      REPO_ROOT,
+      plan.generateTimeoutMs,
+    );
     out.fullMs = report.ms as number;
     out.files = report.files as number;
     out.generatePeakMb = report.peakMb as number;
     out.generateSummary = report.summary as string;
     out.validatorKb = report.validatorKb as ScaleResult['validatorKb'];
-    log(`  ${tools} tools: full generate ${fmt(out.fullMs / 1000)} s (${out.files} files, peak RSS ${fmt(out.generatePeakMb)} MB)`);
+    log(
+      `  ${tools} tools: full generate ${fmt(out.fullMs / 1000)} s (${out.files} files, peak RSS ${fmt(out.generatePeakMb)} MB)`,
+    );
   } catch (error) {
     if (!(error instanceof ChildFailedError)) throw error;
-    out.generateFailed = { reason: error.message.split('\n')[0]!, afterMs: error.wallMs, timedOut: error.timedOut, stderrTail: error.message.split('\n').slice(1).join('\n').slice(-600) };
+    out.generateFailed = {
+      reason: error.message.split('\n')[0]!,
+      afterMs: error.wallMs,
+      timedOut: error.timedOut,
+      stderrTail: error.message.split('\n').slice(1).join('\n').slice(-600),
+    };
     log(`  ${tools} tools: generate ${out.generateFailed.reason} (after ${fmt(error.wallMs / 1000)} s)`);
   }
   if (needs.check && out.generateFailed === undefined) {
     try {
-      const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'check', root, warmupRoot], REPO_ROOT, plan.generateTimeoutMs);
+      const { report } = await runChild(
+        [...GENERATE_NODE_ARGS, GENERATE_CHILD, 'check', root, warmupRoot],
+        REPO_ROOT,
+        plan.generateTimeoutMs,
+      );
       out.checkMs = report.ms as number;
       out.checkPeakMb = report.peakMb as number;
       log(`  ${tools} tools: toolsmith check ${fmt(out.checkMs / 1000)} s (peak RSS ${fmt(out.checkPeakMb)} MB)`);
@@ -287,12 +394,16 @@ async function measureScale(tools: number, root: string, warmupRoot: string, pla
     const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'pipeline', root, warmupRoot], REPO_ROOT);
     out.pipelineMs = report.ms as number;
     out.pipelinePeakMb = report.peakMb as number;
-    log(`  ${tools} tools: hand-written pipeline (json-schema-to-typescript + Ajv standalone + write) ${fmt(out.pipelineMs / 1000)} s (peak RSS ${fmt(out.pipelinePeakMb)} MB)`);
+    log(
+      `  ${tools} tools: hand-written pipeline (json-schema-to-typescript + Ajv standalone + write) ${fmt(out.pipelineMs / 1000)} s (peak RSS ${fmt(out.pipelinePeakMb)} MB)`,
+    );
   }
   if (needs.p3) {
     const { report } = await runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'j2t', root, warmupRoot], REPO_ROOT);
     out.jsonSchemaToTypescriptMs = report.ms as number;
-    log(`  ${tools} tools: json-schema-to-typescript ${fmt(out.jsonSchemaToTypescriptMs / 1000)} s (${report.schemas} schemas)`);
+    log(
+      `  ${tools} tools: json-schema-to-typescript ${fmt(out.jsonSchemaToTypescriptMs / 1000)} s (${report.schemas} schemas)`,
+    );
   }
   if (out.generateFailed === undefined) {
     if (needs.startup) {
@@ -302,9 +413,16 @@ async function measureScale(tools: number, root: string, warmupRoot: string, pla
       out.startup = await measureStartup(project, plan);
     }
     if (needs.p4) {
-      log(`  ${tools} tools: P4 generate with nothing changed, then with one tool changed (${plan.p4Runs} runs each, median)…`);
+      log(
+        `  ${tools} tools: P4 generate with nothing changed, then with one tool changed (${plan.p4Runs} runs each, median)…`,
+      );
       // Each run a cold child (warmed up on the small project), like the full generate.
-      const generateOnce = () => runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot], REPO_ROOT, plan.generateTimeoutMs);
+      const generateOnce = () =>
+        runChild(
+          [...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot],
+          REPO_ROOT,
+          plan.generateTimeoutMs,
+        );
       const unchanged: Awaited<ReturnType<typeof runChild>>[] = [];
       for (let run = 0; run < plan.p4Runs; run++) unchanged.push(await generateOnce());
       const changed = project.corpus.tools[Math.floor(tools / 2)]!;
@@ -313,7 +431,10 @@ async function measureScale(tools: number, root: string, warmupRoot: string, pla
       const oneChanged: Awaited<ReturnType<typeof runChild>>[] = [];
       for (let run = 0; run < plan.p4Runs; run++) {
         // The same tool changes again before each run: every run regenerates exactly one tool.
-        writeFileSync(file, `${JSON.stringify({ ...original, description: `${original.description} Changed for the incremental benchmark (${run + 1}).` }, null, 2)}\n`);
+        writeFileSync(
+          file,
+          `${JSON.stringify({ ...original, description: `${original.description} Changed for the incremental benchmark (${run + 1}).` }, null, 2)}\n`,
+        );
         oneChanged.push(await generateOnce());
       }
       const ms = (list: typeof unchanged) => list.map((run) => run.report.ms as number);
@@ -322,9 +443,15 @@ async function measureScale(tools: number, root: string, warmupRoot: string, pla
         oneChangedMs: median(ms(oneChanged)),
         fullMs: out.fullMs!,
         runs: { unchangedMs: ms(unchanged), oneChangedMs: ms(oneChanged) },
-        summaries: { full: out.generateSummary, unchanged: unchanged.at(-1)!.report.summary, oneChanged: oneChanged.at(-1)!.report.summary },
+        summaries: {
+          full: out.generateSummary,
+          unchanged: unchanged.at(-1)!.report.summary,
+          oneChanged: oneChanged.at(-1)!.report.summary,
+        },
       };
-      log(`  ${tools} tools: unchanged ${fmt(out.incremental.unchangedMs / 1000)} s, one changed ${fmt(out.incremental.oneChangedMs / 1000)} s, full ${fmt(out.fullMs! / 1000)} s`);
+      log(
+        `  ${tools} tools: unchanged ${fmt(out.incremental.unchangedMs / 1000)} s, one changed ${fmt(out.incremental.oneChangedMs / 1000)} s, full ${fmt(out.fullMs! / 1000)} s`,
+      );
     }
   }
   if (!plan.keep) rmSync(root, { recursive: true, force: true });
@@ -336,16 +463,42 @@ async function measureStartup(project: PreparedProject, plan: Plan): Promise<Non
   const target = project.corpus.tools.find((tool) => tool.sampleOutput !== undefined) ?? project.corpus.tools[0]!;
   const args = JSON.stringify(target.sampleInput);
   const paths = projectPaths(project.root);
-  const runs = { toolsmith: [] as Awaited<ReturnType<typeof runChild>>[], ajv: [] as Awaited<ReturnType<typeof runChild>>[], emptyNode: [] as Awaited<ReturnType<typeof runChild>>[] };
+  const runs = {
+    toolsmith: [] as Awaited<ReturnType<typeof runChild>>[],
+    ajv: [] as Awaited<ReturnType<typeof runChild>>[],
+    emptyNode: [] as Awaited<ReturnType<typeof runChild>>[],
+  };
   for (let run = 0; run < plan.childRuns; run++) {
     runs.emptyNode.push(await runChild([path.join(CHILDREN, 'empty.mjs')], project.root));
-    runs.toolsmith.push(await runChild([path.join(CHILDREN, 'startup-toolsmith.mjs'), paths.distRegistry, paths.distRuntime, target.name, args, JSON.stringify(target.requiredCapabilities)], project.root));
-    runs.ajv.push(await runChild([path.join(CHILDREN, 'startup-ajv.mjs'), paths.bundledSchemas, target.name, args, JSON.stringify(AJV_OPTIONS)], project.root));
+    runs.toolsmith.push(
+      await runChild(
+        [
+          path.join(CHILDREN, 'startup-toolsmith.mjs'),
+          paths.distRegistry,
+          paths.distRuntime,
+          target.name,
+          args,
+          JSON.stringify(target.requiredCapabilities),
+        ],
+        project.root,
+      ),
+    );
+    runs.ajv.push(
+      await runChild(
+        [path.join(CHILDREN, 'startup-ajv.mjs'), paths.bundledSchemas, target.name, args, JSON.stringify(AJV_OPTIONS)],
+        project.root,
+      ),
+    );
   }
   for (const [side, list] of Object.entries(runs)) {
-    for (const { report } of list) if (report.isError === true) throw new Error(`P2: the ${side} child's first call failed: ${JSON.stringify(report.errorDetails).slice(0, 1000)}`);
+    for (const { report } of list)
+      if (report.isError === true)
+        throw new Error(
+          `P2: the ${side} child's first call failed: ${JSON.stringify(report.errorDetails).slice(0, 1000)}`,
+        );
   }
-  const med = (list: typeof runs.toolsmith, pick: (report: Record<string, unknown>) => number) => median(list.map(({ report }) => pick(report)));
+  const med = (list: typeof runs.toolsmith, pick: (report: Record<string, unknown>) => number) =>
+    median(list.map(({ report }) => pick(report)));
   const result = {
     toolsmithFirstCallMs: med(runs.toolsmith, (r) => r.firstCallMs as number),
     ajvFirstCallMs: med(runs.ajv, (r) => r.firstCallMs as number),
@@ -365,21 +518,42 @@ async function measureStartup(project: PreparedProject, plan: Plan): Promise<Non
       ajv: median(runs.ajv.map((run) => run.wallMs)),
       emptyNode: median(runs.emptyNode.map((run) => run.wallMs)),
     },
-    runs: { toolsmith: runs.toolsmith.map((run) => run.report), ajv: runs.ajv.map((run) => run.report), emptyNode: runs.emptyNode.map((run) => run.report) },
+    runs: {
+      toolsmith: runs.toolsmith.map((run) => run.report),
+      ajv: runs.ajv.map((run) => run.report),
+      emptyNode: runs.emptyNode.map((run) => run.report),
+    },
   };
-  log(`  ${project.corpus.tools.length} tools: first validated call ${fmt(result.toolsmithFirstCallMs)} ms (toolsmith) vs ${fmt(result.ajvFirstCallMs)} ms (Ajv); peak RSS ${fmt(result.toolsmithPeakMb)} MB`);
+  log(
+    `  ${project.corpus.tools.length} tools: first validated call ${fmt(result.toolsmithFirstCallMs)} ms (toolsmith) vs ${fmt(result.ajvFirstCallMs)} ms (Ajv); peak RSS ${fmt(result.toolsmithPeakMb)} MB`,
+  );
   return result;
 }
 
 /** A row for a measure the run could not take because generation did not finish at that size. */
 function notMeasured(target: string, scale: ScaleResult, extra: Record<string, unknown> = {}): Row {
-  return { ratio: null as unknown as number, target, pass: false, detail: { tools: scale.tools, notMeasured: `generate ${scale.generateFailed!.reason} (after ${Math.round(scale.generateFailed!.afterMs / 1000)} s)`, generateFailed: scale.generateFailed, ...extra } };
+  return {
+    ratio: null as unknown as number,
+    target,
+    pass: false,
+    detail: {
+      tools: scale.tools,
+      notMeasured: `generate ${scale.generateFailed!.reason} (after ${Math.round(scale.generateFailed!.afterMs / 1000)} s)`,
+      generateFailed: scale.generateFailed,
+      ...extra,
+    },
+  };
 }
 
 function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, Row>> {
   const rows: Partial<Record<Id, Row>> = {};
   const main = scales.find((scale) => scale.tools === plan.mainTools);
-  const growth = (pick: (scale: ScaleResult) => unknown) => Object.fromEntries(scales.filter((scale) => plan.growth.includes(scale.tools)).map((scale) => [String(scale.tools), pick(scale) ?? null]));
+  const growth = (pick: (scale: ScaleResult) => unknown) =>
+    Object.fromEntries(
+      scales
+        .filter((scale) => plan.growth.includes(scale.tools))
+        .map((scale) => [String(scale.tools), pick(scale) ?? null]),
+    );
   if (plan.only.has('P2') && main) {
     const s = main.startup;
     if (!s) rows.P2 = notMeasured('<= 0.02', main);
@@ -401,7 +575,14 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
           ajvMsPerTool: s.ajvFirstCallMs / main.tools,
           wallMs: s.wallMs,
           typeErrorsInCompiledProject: main.typeErrors,
-          growth: growth((scale) => scale.startup && { toolsmithFirstCallMs: scale.startup.toolsmithFirstCallMs, ajvFirstCallMs: scale.startup.ajvFirstCallMs, ratio: scale.startup.toolsmithFirstCallMs / scale.startup.ajvFirstCallMs }),
+          growth: growth(
+            (scale) =>
+              scale.startup && {
+                toolsmithFirstCallMs: scale.startup.toolsmithFirstCallMs,
+                ajvFirstCallMs: scale.startup.ajvFirstCallMs,
+                ratio: scale.startup.toolsmithFirstCallMs / scale.startup.ajvFirstCallMs,
+              },
+          ),
           method:
             'child processes on plain node (project compiled by tsc); time from process start (performance.timeOrigin) to the resolved processToolCall of one tool through a ToolOrchestrator holding every generated tool vs loading the same bundled schemas from one JSON file and compiling all of them (input and output) with Ajv, then validating one input',
           runs: s.runs,
@@ -410,10 +591,15 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
     }
   }
   const pipelineMethod =
-    'one run per size in a cold child process (after a warm-up on the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI command (every artifact); the hand-written pipeline = per tool json-schema-to-typescript compile() with default options (prettier on) on both schemas, one Ajv (the generated validators\' options, x- keywords allowed, shared schemas added once under their file URLs) standalone ESM module of both validators, both files written (bench/children/generate.ts handWrittenPipeline)';
+    "one run per size in a cold child process (after a warm-up on the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI command (every artifact); the hand-written pipeline = per tool json-schema-to-typescript compile() with default options (prettier on) on both schemas, one Ajv (the generated validators' options, x- keywords allowed, shared schemas added once under their file URLs) standalone ESM module of both validators, both files written (bench/children/generate.ts handWrittenPipeline)";
   if (plan.only.has('P3') && main?.pipelineMs !== undefined) {
     const pipeline = main.pipelineMs;
-    if (main.fullMs === undefined) rows.P3 = notMeasured('<= 0.5', main, { ratioAtLeast: main.generateFailed!.afterMs / pipeline, pipelineMs: pipeline, method: pipelineMethod });
+    if (main.fullMs === undefined)
+      rows.P3 = notMeasured('<= 0.5', main, {
+        ratioAtLeast: main.generateFailed!.afterMs / pipeline,
+        pipelineMs: pipeline,
+        method: pipelineMethod,
+      });
     else {
       const ratio = main.fullMs / pipeline;
       rows.P3 = {
@@ -428,7 +614,15 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
           pipelinePeakMb: main.pipelinePeakMb,
           toolsmithMsPerTool: main.fullMs / main.tools,
           pipelineMsPerTool: pipeline / main.tools,
-          growth: growth((scale) => scale.pipelineMs !== undefined && scale.fullMs !== undefined && { toolsmithMsPerTool: scale.fullMs / scale.tools, pipelineMsPerTool: scale.pipelineMs / scale.tools, ratio: scale.fullMs / scale.pipelineMs }),
+          growth: growth(
+            (scale) =>
+              scale.pipelineMs !== undefined &&
+              scale.fullMs !== undefined && {
+                toolsmithMsPerTool: scale.fullMs / scale.tools,
+                pipelineMsPerTool: scale.pipelineMs / scale.tools,
+                ratio: scale.fullMs / scale.pipelineMs,
+              },
+          ),
           method: `toolsmith generate into an empty folder with no cache; ${pipelineMethod}`,
         },
       };
@@ -436,14 +630,33 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
   }
   if (plan.only.has('P3c') && main?.pipelineMs !== undefined) {
     const pipeline = main.pipelineMs;
-    if (main.checkMs === undefined) rows.P3c = { ratio: null as unknown as number, target: '<= 0.5', pass: false, detail: { tools: main.tools, notMeasured: main.checkFailed ?? (main.generateFailed ? `generate ${main.generateFailed.reason}` : 'check did not run'), pipelineMs: pipeline } };
+    if (main.checkMs === undefined)
+      rows.P3c = {
+        ratio: null as unknown as number,
+        target: '<= 0.5',
+        pass: false,
+        detail: {
+          tools: main.tools,
+          notMeasured:
+            main.checkFailed ?? (main.generateFailed ? `generate ${main.generateFailed.reason}` : 'check did not run'),
+          pipelineMs: pipeline,
+        },
+      };
     else {
       const ratio = main.checkMs / pipeline;
       rows.P3c = {
         ratio,
         target: '<= 0.5',
         pass: ratio <= 0.5,
-        detail: { tools: main.tools, checkMs: main.checkMs, checkPeakMb: main.checkPeakMb, pipelineMs: pipeline, checkMsPerTool: main.checkMs / main.tools, pipelineMsPerTool: pipeline / main.tools, method: `toolsmith check (never reads the cache: every file emitted and compared) in the project just generated; ${pipelineMethod}` },
+        detail: {
+          tools: main.tools,
+          checkMs: main.checkMs,
+          checkPeakMb: main.checkPeakMb,
+          pipelineMs: pipeline,
+          checkMsPerTool: main.checkMs / main.tools,
+          pipelineMsPerTool: pipeline / main.tools,
+          method: `toolsmith check (never reads the cache: every file emitted and compared) in the project just generated; ${pipelineMethod}`,
+        },
       };
     }
   }
@@ -461,7 +674,8 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
         peakMb: Object.fromEntries(scales.map((scale) => [String(scale.tools), at(scale) ?? null])),
         checkPeakMb: main.checkPeakMb,
         validatorKbPerTool: main.validatorKb,
-        method: 'VmHWM of the full-generate child (toolsmith generate into an empty folder, no cache, --max-old-space-size=8192; after a warm-up check of the 2-tool project); 5,000 tools only with --full',
+        method:
+          'VmHWM of the full-generate child (toolsmith generate into an empty folder, no cache, --max-old-space-size=8192; after a warm-up check of the 2-tool project); 5,000 tools only with --full',
       },
     };
   }
@@ -487,7 +701,15 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
           jsonSchemaToTypescriptMs: j2t,
           toolsmithMsPerTool: main.fullMs / main.tools,
           jsonSchemaToTypescriptMsPerTool: j2t / main.tools,
-          growth: growth((scale) => scale.jsonSchemaToTypescriptMs !== undefined && scale.fullMs !== undefined && { toolsmithMsPerTool: scale.fullMs / scale.tools, jsonSchemaToTypescriptMsPerTool: scale.jsonSchemaToTypescriptMs / scale.tools, ratio: scale.fullMs / scale.jsonSchemaToTypescriptMs }),
+          growth: growth(
+            (scale) =>
+              scale.jsonSchemaToTypescriptMs !== undefined &&
+              scale.fullMs !== undefined && {
+                toolsmithMsPerTool: scale.fullMs / scale.tools,
+                jsonSchemaToTypescriptMsPerTool: scale.jsonSchemaToTypescriptMs / scale.tools,
+                ratio: scale.fullMs / scale.jsonSchemaToTypescriptMs,
+              },
+          ),
           method,
         },
       };
@@ -508,7 +730,10 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
           unchangedRatio: unchanged,
           oneChangedRatio: oneChanged,
           ...p4.incremental,
-          note: p4.tools === 1000 ? undefined : `measured at ${p4.tools} tools (a --quick run); the issue's measure is at 1,000`,
+          note:
+            p4.tools === 1000
+              ? undefined
+              : `measured at ${p4.tools} tools (a --quick run); the issue's measure is at 1,000`,
         },
       };
     }
@@ -527,8 +752,12 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
           ajvBaselinePeakMb: main.startup.ajvPeakMb,
           emptyNodePeakMb: main.startup.emptyNodePeakMb,
           toolsmithAboveEmptyNodeMb: value - main.startup.emptyNodePeakMb,
-          growth: growth((scale) => scale.startup && { toolsmithPeakMb: scale.startup.toolsmithPeakMb, ajvPeakMb: scale.startup.ajvPeakMb }),
-          method: 'VmHWM of the P2 toolsmith child after its first call (registry of every tool loaded, orchestrator built)',
+          growth: growth(
+            (scale) =>
+              scale.startup && { toolsmithPeakMb: scale.startup.toolsmithPeakMb, ajvPeakMb: scale.startup.ajvPeakMb },
+          ),
+          method:
+            'VmHWM of the P2 toolsmith child after its first call (registry of every tool loaded, orchestrator built)',
         },
       };
     }
@@ -548,65 +777,177 @@ function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void
     const bound = typeof detail.ratioAtLeast === 'number' ? `>= ${fmt(detail.ratioAtLeast)}` : 'DNF';
     lines.push([id, measure, bound, row.target, 'MISS', String(detail.notMeasured)]);
   };
-  if (rows.P1) lines.push(['P1', 'processToolCall, trivial tool: toolsmith / AgentOS', fmt(rows.P1.ratio!, 3), rows.P1.target, mark(rows.P1.pass), `${fmt(d(rows.P1).toolsmithMicrosecondsPerCall)} µs vs ${fmt(d(rows.P1).agentosMicrosecondsPerCall)} µs per call (floor ${fmt(d(rows.P1).floorMicrosecondsPerCall)} µs)`]);
+  if (rows.P1)
+    lines.push([
+      'P1',
+      'processToolCall, trivial tool: toolsmith / AgentOS',
+      fmt(rows.P1.ratio!, 3),
+      rows.P1.target,
+      mark(rows.P1.pass),
+      `${fmt(d(rows.P1).toolsmithMicrosecondsPerCall)} µs vs ${fmt(d(rows.P1).agentosMicrosecondsPerCall)} µs per call (floor ${fmt(d(rows.P1).floorMicrosecondsPerCall)} µs)`,
+    ]);
   if (rows.P2) {
     const measure = `start → first validated call, ${d(rows.P2).tools} tools: generated / Ajv compile`;
     if (d(rows.P2).notMeasured) dnf('P2', measure, rows.P2);
-    else lines.push(['P2', measure, fmt(rows.P2.ratio!, 3), rows.P2.target, mark(rows.P2.pass), `${fmt(d(rows.P2).toolsmithFirstCallMs)} ms vs ${fmt(d(rows.P2).ajvFirstCallMs)} ms (bare node ${fmt(d(rows.P2).emptyNodeMs)} ms)`]);
+    else
+      lines.push([
+        'P2',
+        measure,
+        fmt(rows.P2.ratio!, 3),
+        rows.P2.target,
+        mark(rows.P2.pass),
+        `${fmt(d(rows.P2).toolsmithFirstCallMs)} ms vs ${fmt(d(rows.P2).ajvFirstCallMs)} ms (bare node ${fmt(d(rows.P2).emptyNodeMs)} ms)`,
+      ]);
   }
   if (rows.P3) {
     const measure = `full generate, ${d(rows.P3).tools} tools: toolsmith / hand-written pipeline`;
     if (d(rows.P3).notMeasured) dnf('P3', measure, rows.P3);
-    else lines.push(['P3', measure, fmt(rows.P3.ratio!, 3), rows.P3.target, mark(rows.P3.pass), `${fmt(d(rows.P3).toolsmithMsPerTool)} vs ${fmt(d(rows.P3).pipelineMsPerTool)} ms per tool`]);
+    else
+      lines.push([
+        'P3',
+        measure,
+        fmt(rows.P3.ratio!, 3),
+        rows.P3.target,
+        mark(rows.P3.pass),
+        `${fmt(d(rows.P3).toolsmithMsPerTool)} vs ${fmt(d(rows.P3).pipelineMsPerTool)} ms per tool`,
+      ]);
   }
   if (rows.P3b) {
     const measure = `full generate, ${d(rows.P3b).tools} tools: toolsmith / json-schema-to-typescript alone`;
     if (d(rows.P3b).notMeasured) dnf('P3b', measure, rows.P3b);
-    else lines.push(['P3b', measure, fmt(rows.P3b.ratio!, 3), 'report', '-', `${fmt(d(rows.P3b).toolsmithMsPerTool)} vs ${fmt(d(rows.P3b).jsonSchemaToTypescriptMsPerTool)} ms per tool`]);
+    else
+      lines.push([
+        'P3b',
+        measure,
+        fmt(rows.P3b.ratio!, 3),
+        'report',
+        '-',
+        `${fmt(d(rows.P3b).toolsmithMsPerTool)} vs ${fmt(d(rows.P3b).jsonSchemaToTypescriptMsPerTool)} ms per tool`,
+      ]);
   }
   if (rows.P3c) {
     const measure = `toolsmith check, ${d(rows.P3c).tools} tools, no cache / hand-written pipeline`;
-    if (d(rows.P3c).notMeasured) lines.push(['P3c', measure, 'DNF', rows.P3c.target, 'MISS', String(d(rows.P3c).notMeasured)]);
-    else lines.push(['P3c', measure, fmt(rows.P3c.ratio!, 3), rows.P3c.target, mark(rows.P3c.pass), `${fmt(d(rows.P3c).checkMsPerTool)} vs ${fmt(d(rows.P3c).pipelineMsPerTool)} ms per tool`]);
+    if (d(rows.P3c).notMeasured)
+      lines.push(['P3c', measure, 'DNF', rows.P3c.target, 'MISS', String(d(rows.P3c).notMeasured)]);
+    else
+      lines.push([
+        'P3c',
+        measure,
+        fmt(rows.P3c.ratio!, 3),
+        rows.P3c.target,
+        mark(rows.P3c.pass),
+        `${fmt(d(rows.P3c).checkMsPerTool)} vs ${fmt(d(rows.P3c).pipelineMsPerTool)} ms per tool`,
+      ]);
   }
   if (rows.P7) {
     const peaks = d(rows.P7).peakMb as unknown as Record<string, number | null>;
-    const shown = Object.entries(peaks).map(([tools, mb]) => `${tools} tools: ${mb === null ? 'DNF' : `${fmt(mb)} MB`}`).join(', ');
+    const shown = Object.entries(peaks)
+      .map(([tools, mb]) => `${tools} tools: ${mb === null ? 'DNF' : `${fmt(mb)} MB`}`)
+      .join(', ');
     const validators = d(rows.P7).validatorKbPerTool as unknown as { median: number; max: number } | undefined;
-    lines.push(['P7', `peak RSS, full generate, ${d(rows.P7).tools} tools`, rows.P7.value === undefined ? 'DNF' : `${fmt(rows.P7.value)} MB`, rows.P7.target, mark(rows.P7.pass), `${shown}${validators ? `; validator module per tool: median ${fmt(validators.median)} KB, max ${fmt(validators.max)} KB` : ''}`]);
+    lines.push([
+      'P7',
+      `peak RSS, full generate, ${d(rows.P7).tools} tools`,
+      rows.P7.value === undefined ? 'DNF' : `${fmt(rows.P7.value)} MB`,
+      rows.P7.target,
+      mark(rows.P7.pass),
+      `${shown}${validators ? `; validator module per tool: median ${fmt(validators.median)} KB, max ${fmt(validators.max)} KB` : ''}`,
+    ]);
   }
   if (rows.P4) {
     const detail = d(rows.P4) as Record<string, number>;
-    if (detail.notMeasured) dnf('P4', `generate, nothing changed / one changed / full (${detail.tools} tools)`, rows.P4);
+    if (detail.notMeasured)
+      dnf('P4', `generate, nothing changed / one changed / full (${detail.tools} tools)`, rows.P4);
     else {
-      lines.push(['P4', `generate, nothing changed / full (${detail.tools} tools)`, fmt(detail.unchangedRatio!, 3), '<= 0.03', mark(detail.unchangedRatio! <= 0.03), `${fmt(detail.unchangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`]);
-      lines.push(['P4', `generate, one tool changed / full (${detail.tools} tools)`, fmt(detail.oneChangedRatio!, 3), '<= 0.05', mark(detail.oneChangedRatio! <= 0.05), `${fmt(detail.oneChangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`]);
+      lines.push([
+        'P4',
+        `generate, nothing changed / full (${detail.tools} tools)`,
+        fmt(detail.unchangedRatio!, 3),
+        '<= 0.03',
+        mark(detail.unchangedRatio! <= 0.03),
+        `${fmt(detail.unchangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`,
+      ]);
+      lines.push([
+        'P4',
+        `generate, one tool changed / full (${detail.tools} tools)`,
+        fmt(detail.oneChangedRatio!, 3),
+        '<= 0.05',
+        mark(detail.oneChangedRatio! <= 0.05),
+        `${fmt(detail.oneChangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`,
+      ]);
     }
   }
   if (rows.P5) {
     const detail = d(rows.P5) as Record<string, never>;
     const us = detail.microsecondsPerValidation as Record<string, number>;
-    lines.push(['P5', 'validation throughput: generated / zod 4', fmt(detail.vsZod, 2), '>= 2.5', mark(detail.passVsZod), `${fmt(us.generated!)} µs vs ${fmt(us.zod!)} µs per validation`]);
-    lines.push(['P5', 'validation throughput: generated / runtime Ajv', fmt(detail.vsAjv, 2), '>= 0.95', mark(detail.passVsAjv), `${fmt(us.generated!)} µs vs ${fmt(us.ajv!)} µs per validation`]);
+    lines.push([
+      'P5',
+      'validation throughput: generated / zod 4',
+      fmt(detail.vsZod, 2),
+      '>= 2.5',
+      mark(detail.passVsZod),
+      `${fmt(us.generated!)} µs vs ${fmt(us.zod!)} µs per validation`,
+    ]);
+    lines.push([
+      'P5',
+      'validation throughput: generated / runtime Ajv',
+      fmt(detail.vsAjv, 2),
+      '>= 0.95',
+      mark(detail.passVsAjv),
+      `${fmt(us.generated!)} µs vs ${fmt(us.ajv!)} µs per validation`,
+    ]);
   }
   if (rows.P6) {
     const measure = `peak RSS, ${d(rows.P6).tools}-tool registry ready to call`;
     if (d(rows.P6).notMeasured) dnf('P6', measure, rows.P6);
-    else lines.push(['P6', measure, `${fmt(rows.P6.value!)} MB`, rows.P6.target, mark(rows.P6.pass), `Ajv baseline ${fmt(d(rows.P6).ajvBaselinePeakMb)} MB, bare node ${fmt(d(rows.P6).emptyNodePeakMb)} MB`]);
+    else
+      lines.push([
+        'P6',
+        measure,
+        `${fmt(rows.P6.value!)} MB`,
+        rows.P6.target,
+        mark(rows.P6.pass),
+        `Ajv baseline ${fmt(d(rows.P6).ajvBaselinePeakMb)} MB, bare node ${fmt(d(rows.P6).emptyNodePeakMb)} MB`,
+      ]);
   }
   if (rows.P8) {
-    const detail = d(rows.P8) as unknown as { toolsmith: { callsPerSecond: number; p99Ms: number }; sdk: { callsPerSecond: number; p99Ms: number }; connections: number };
-    lines.push(['P8', `MCP Streamable HTTP calls/s, ${detail.connections} connections: toolsmith / SDK McpServer`, fmt(rows.P8.ratio!, 3), rows.P8.target, mark(rows.P8.pass), `${fmt(detail.toolsmith.callsPerSecond)} vs ${fmt(detail.sdk.callsPerSecond)} calls/s; p99 ${fmt(detail.toolsmith.p99Ms)} vs ${fmt(detail.sdk.p99Ms)} ms`]);
+    const detail = d(rows.P8) as unknown as {
+      toolsmith: { callsPerSecond: number; p99Ms: number };
+      sdk: { callsPerSecond: number; p99Ms: number };
+      connections: number;
+    };
+    lines.push([
+      'P8',
+      `MCP Streamable HTTP calls/s, ${detail.connections} connections: toolsmith / SDK McpServer`,
+      fmt(rows.P8.ratio!, 3),
+      rows.P8.target,
+      mark(rows.P8.pass),
+      `${fmt(detail.toolsmith.callsPerSecond)} vs ${fmt(detail.sdk.callsPerSecond)} calls/s; p99 ${fmt(detail.toolsmith.p99Ms)} vs ${fmt(detail.sdk.p99Ms)} ms`,
+    ]);
   }
   process.stdout.write(`\n${renderTable(lines)}\n`);
   if (scales.length > 0) {
-    const growth: string[][] = [['tools', 'generate ms/tool', 'j2t ms/tool', 'P3', 'first call ms (toolsmith)', 'first call ms (Ajv)', 'P2', 'peak MB (toolsmith)', 'peak MB (Ajv)']];
+    const growth: string[][] = [
+      [
+        'tools',
+        'generate ms/tool',
+        'j2t ms/tool',
+        'P3',
+        'first call ms (toolsmith)',
+        'first call ms (Ajv)',
+        'P2',
+        'peak MB (toolsmith)',
+        'peak MB (Ajv)',
+      ],
+    ];
     for (const scale of scales) {
       const s = scale.startup;
       const j2t = scale.jsonSchemaToTypescriptMs;
       growth.push([
         String(scale.tools),
-        scale.fullMs === undefined ? `DNF (${scale.generateFailed?.reason.split(' ').slice(0, 6).join(' ')})` : fmt(scale.fullMs / scale.tools),
+        scale.fullMs === undefined
+          ? `DNF (${scale.generateFailed?.reason.split(' ').slice(0, 6).join(' ')})`
+          : fmt(scale.fullMs / scale.tools),
         j2t === undefined ? '-' : fmt(j2t / scale.tools),
         j2t === undefined || scale.fullMs === undefined ? '-' : fmt(scale.fullMs / j2t, 3),
         s ? fmt(s.toolsmithFirstCallMs) : '-',
@@ -623,12 +964,23 @@ function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void
 function renderTable(lines: string[][]): string {
   const widths = lines[0]!.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length)));
   const render = (line: string[]) => `| ${line.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
-  return [render(lines[0]!), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...lines.slice(1).map(render)].join('\n');
+  return [
+    render(lines[0]!),
+    `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
+    ...lines.slice(1).map(render),
+  ].join('\n');
 }
 
 function machine(): Record<string, unknown> {
   const cpus = os.cpus();
-  return { node: process.version, platform: `${os.platform()} ${os.release()}`, cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memoryGb: Math.round(os.totalmem() / 2 ** 30), loadAverageAtStart: os.loadavg() };
+  return {
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    loadAverageAtStart: os.loadavg(),
+  };
 }
 
 async function main(): Promise<void> {
@@ -641,8 +993,11 @@ async function main(): Promise<void> {
   const scales: ScaleResult[] = [];
   try {
     if (plan.only.has('P8')) {
-      log('P8: MCP over Streamable HTTP, toolsmith serve --http vs the SDK\'s McpServer (autocannon)…');
-      const http = await measureHttp(plan.quick ? { rounds: 1, seconds: 1, connections: 10 } : { rounds: 3, seconds: 4, connections: 10 }, log);
+      log("P8: MCP over Streamable HTTP, toolsmith serve --http vs the SDK's McpServer (autocannon)…");
+      const http = await measureHttp(
+        plan.quick ? { rounds: 1, seconds: 1, connections: 10 } : { rounds: 3, seconds: 4, connections: 10 },
+        log,
+      );
       rows.P8 = {
         ratio: http.throughputRatio,
         target: '>= 1.0 calls/s, p99 <= SDK',
@@ -653,7 +1008,16 @@ async function main(): Promise<void> {
     // The small project (P1, P5) also warms the generator up before the timed runs; P8 needs none.
     const onlyHttp = [...plan.only].every((id) => id === 'P8');
     if (!onlyHttp) log('small project (add_numbers, create_order): generate + tsc…');
-    const small = onlyHttp ? undefined : await buildProject({ root: path.join(tmp, 'small'), count: 0, extraDefinitions: { 'bench/add_numbers.tool.json': ADD_NUMBERS_TOOL, 'bench/create_order.tool.json': CREATE_ORDER_TOOL } });
+    const small = onlyHttp
+      ? undefined
+      : await buildProject({
+          root: path.join(tmp, 'small'),
+          count: 0,
+          extraDefinitions: {
+            'bench/add_numbers.tool.json': ADD_NUMBERS_TOOL,
+            'bench/create_order.tool.json': CREATE_ORDER_TOOL,
+          },
+        });
     if (plan.only.has('P1')) {
       log('P1: processToolCall, toolsmith vs AgentOS…');
       rows.P1 = await measureP1(small!, plan);
@@ -666,16 +1030,20 @@ async function main(): Promise<void> {
     const p3 = plan.only.has('P3') || plan.only.has('P3b') || plan.only.has('P3c') || plan.only.has('P7');
     const p4 = plan.only.has('P4');
     if (startup || p3 || p4) {
-      const sizes = [...new Set([...(startup || p3 ? plan.growth : []), ...(p4 ? [plan.p4Tools] : [])])].sort((a, b) => a - b);
+      const sizes = [...new Set([...(startup || p3 ? plan.growth : []), ...(p4 ? [plan.p4Tools] : [])])].sort(
+        (a, b) => a - b,
+      );
       for (const tools of sizes) {
         const inGrowth = plan.growth.includes(tools) && (startup || p3);
-        scales.push(await measureScale(tools, path.join(tmp, `p${tools}`), small!.root, plan, {
-          startup: startup && inGrowth,
-          p3: plan.only.has('P3b') && inGrowth,
-          pipeline: (plan.only.has('P3') || plan.only.has('P3c')) && inGrowth,
-          check: plan.only.has('P3c') && tools === plan.mainTools,
-          p4: p4 && tools === plan.p4Tools,
-        }));
+        scales.push(
+          await measureScale(tools, path.join(tmp, `p${tools}`), small!.root, plan, {
+            startup: startup && inGrowth,
+            p3: plan.only.has('P3b') && inGrowth,
+            pipeline: (plan.only.has('P3') || plan.only.has('P3c')) && inGrowth,
+            check: plan.only.has('P3c') && tools === plan.mainTools,
+            p4: p4 && tools === plan.p4Tools,
+          }),
+        );
       }
     }
     Object.assign(rows, rowsFromScales(scales, plan));
@@ -684,8 +1052,13 @@ async function main(): Promise<void> {
     if (!plan.keep) rmSync(tmp, { recursive: true, force: true });
   }
   const elapsedS = (performance.now() - started) / 1000;
-  printTable(rows, scales.filter((scale) => plan.growth.includes(scale.tools)));
-  process.stdout.write(`\n${meta.cpu} × ${meta.cores}, ${meta.node}; load average at start ${(meta.loadAverageAtStart as number[]).map((v) => v.toFixed(1)).join(' ')}; ran ${fmt(elapsedS)} s${plan.quick ? ' (quick mode: small sizes, one round — a smoke test, not a result)' : ''}\n`);
+  printTable(
+    rows,
+    scales.filter((scale) => plan.growth.includes(scale.tools)),
+  );
+  process.stdout.write(
+    `\n${meta.cpu} × ${meta.cores}, ${meta.node}; load average at start ${(meta.loadAverageAtStart as number[]).map((v) => v.toFixed(1)).join(' ')}; ran ${fmt(elapsedS)} s${plan.quick ? ' (quick mode: small sizes, one round — a smoke test, not a result)' : ''}\n`,
+  );
   let previous: Record<string, unknown> = {};
   try {
     previous = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>;
@@ -694,7 +1067,14 @@ async function main(): Promise<void> {
   }
   const merged: Record<string, unknown> = {};
   for (const id of IDS) if (rows[id] ?? previous[id]) merged[id] = rows[id] ?? previous[id];
-  merged.meta = { ...meta, loadAverageAtEnd: os.loadavg(), mode: plan.quick ? 'quick' : 'default', measured: [...plan.only], elapsedSeconds: elapsedS, growth: scales };
+  merged.meta = {
+    ...meta,
+    loadAverageAtEnd: os.loadavg(),
+    mode: plan.quick ? 'quick' : 'default',
+    measured: [...plan.only],
+    elapsedSeconds: elapsedS,
+    growth: scales,
+  };
   writeFileSync(RESULTS_FILE, `${JSON.stringify(merged, null, 2)}\n`);
   log(`wrote ${path.relative(process.cwd(), RESULTS_FILE)}`);
 }

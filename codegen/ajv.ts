@@ -18,7 +18,9 @@ export const KNOWN_FORMATS: ReadonlySet<string> = new Set(Object.keys(fullFormat
  * (`lenientStrictLogger`). `overrides` is for tests only (the JSON-Schema-Test-Suite needs no
  * coercion, no defaults, no strict mode).
  */
-export function createGeneratorAjv(options: { code?: boolean; overrides?: Options; dialect?: SchemaDialect } = {}): Ajv {
+export function createGeneratorAjv(
+  options: { code?: boolean; overrides?: Options; dialect?: SchemaDialect } = {},
+): Ajv {
   const settings: Options = {
     ...AJV_OPTIONS,
     strictSchema: 'log',
@@ -44,21 +46,24 @@ export function allowExtensionKeywords(ajv: Ajv, keywords: Iterable<string>): vo
  */
 export function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
   for (const format of formatsIn(schema)) {
-    if (classifyFormat(format, KNOWN_FORMATS).kind === 'ignored' && ajv.formats[format] === undefined) ajv.addFormat(format, true);
+    if (classifyFormat(format, KNOWN_FORMATS).kind === 'ignored' && ajv.formats[format] === undefined)
+      ajv.addFormat(format, true);
   }
 }
 
 type StandaloneCode = typeof standaloneModule.default;
 
 /** Ajv's standalone code generator (a CommonJS module whose default export TypeScript sees as the module). */
-const ajvStandaloneCode: StandaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ?? standaloneModule) as StandaloneCode;
+const ajvStandaloneCode: StandaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ??
+  standaloneModule) as StandaloneCode;
 
 /**
  * Ajv's standalone code, as one flat string. Ajv builds it by concatenation: V8 keeps such a string
  * as a tree of its thousands of pieces, ~7× the size of its characters — 200 MB of the 280 MB the
  * models of 1,000 tools held, since each model keeps its validator's code until it is emitted.
  */
-export const standaloneCode = ((ajv: Parameters<StandaloneCode>[0], refsOrFunc?: Parameters<StandaloneCode>[1]) => flatString(ajvStandaloneCode(ajv, refsOrFunc))) as StandaloneCode;
+export const standaloneCode = ((ajv: Parameters<StandaloneCode>[0], refsOrFunc?: Parameters<StandaloneCode>[1]) =>
+  flatString(ajvStandaloneCode(ajv, refsOrFunc))) as StandaloneCode;
 
 /**
  * The same characters in one contiguous string (lossless, lone surrogates included: well-formed

@@ -89,7 +89,10 @@ export function modelsFile(root: string, outDir: string): string | undefined {
 }
 
 /** The hash `ModelCache.shared` is compared with: every shared schema's path and content hash. */
-export function sharedInputsHash(shared: ReadonlyArray<{ relPath: string }>, inputs: Readonly<Record<string, string>>): string {
+export function sharedInputsHash(
+  shared: ReadonlyArray<{ relPath: string }>,
+  inputs: Readonly<Record<string, string>>,
+): string {
   return sha256(JSON.stringify(shared.map((source) => [source.relPath, inputs[source.relPath]])));
 }
 
@@ -98,7 +101,9 @@ export function readModels(file: string | undefined, key: string, shared: string
   if (file === undefined || !existsSync(file)) return {};
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as ModelCache;
-    return data.key === key && data.shared === shared && typeof data.tools === 'object' && data.tools !== null ? data.tools : {};
+    return data.key === key && data.shared === shared && typeof data.tools === 'object' && data.tools !== null
+      ? data.tools
+      : {};
   } catch {
     return {};
   }
@@ -155,7 +160,12 @@ export function reuseFromCache(cache: GenerationCache, outDir: string, tool: Too
  * whose size, modification time and inode are those the last run's snapshot recorded is taken as
  * it is (its content read only if asked for); any other is read and compared by hash.
  */
-export function reuseEntry(entry: CacheEntry | undefined, hash: string, outDir: string, snapshot?: RunSnapshot): GeneratedFile[] | undefined {
+export function reuseEntry(
+  entry: CacheEntry | undefined,
+  hash: string,
+  outDir: string,
+  snapshot?: RunSnapshot,
+): GeneratedFile[] | undefined {
   if (!entry || entry.hash !== hash) return undefined;
   const files: GeneratedFile[] = [];
   for (const [file, fileHash] of Object.entries(entry.files)) {
@@ -201,8 +211,21 @@ function sameStat(actual: [number, string, number] | undefined, expected: [numbe
 }
 
 /** The cache key of a run: the generator's code, the emit context, the templates (read here unless given), the manifest targets, formatting. */
-export function generationCacheKey(resolved: ResolvedOptions, templates: DocTemplates = loadTemplates(resolved.templatesDir)): string {
-  return sha256(JSON.stringify({ generator: generatorFingerprint(), ctx: resolved.ctx, templates, targets: resolved.manifestTargets ?? null, policy: resolved.manifestPolicy ?? null, describeLosses: resolved.manifestDescribeLosses ?? null, format: resolved.format }));
+export function generationCacheKey(
+  resolved: ResolvedOptions,
+  templates: DocTemplates = loadTemplates(resolved.templatesDir),
+): string {
+  return sha256(
+    JSON.stringify({
+      generator: generatorFingerprint(),
+      ctx: resolved.ctx,
+      templates,
+      targets: resolved.manifestTargets ?? null,
+      policy: resolved.manifestPolicy ?? null,
+      describeLosses: resolved.manifestDescribeLosses ?? null,
+      format: resolved.format,
+    }),
+  );
 }
 
 /** The stat fields a snapshot records for a file, or undefined when it cannot be read. */
@@ -216,7 +239,13 @@ function statEntry(file: string): [number, string, number] | undefined {
 }
 
 /** Records a successful run: the inputs it read (by content) and the files now in the output folder (by stat). */
-export function takeSnapshot(inputs: Record<string, string>, outDir: string, outputs: readonly string[], stubs: readonly string[], tools: number): RunSnapshot | undefined {
+export function takeSnapshot(
+  inputs: Record<string, string>,
+  outDir: string,
+  outputs: readonly string[],
+  stubs: readonly string[],
+  tools: number,
+): RunSnapshot | undefined {
   const recorded: RunSnapshot['outputs'] = {};
   for (const file of outputs) {
     const entry = statEntry(path.join(outDir, file));
@@ -300,9 +329,16 @@ export function codeFingerprint(codegenDir: string): string {
   const hash = createHash('sha256');
   const add = (dir: string, label: string, skip: (file: string) => boolean) => {
     if (!existsSync(dir)) return;
-    for (const file of (readdirSync(dir, { recursive: true }) as string[]).map((name) => name.split(path.sep).join('/')).sort()) {
+    for (const file of (readdirSync(dir, { recursive: true }) as string[])
+      .map((name) => name.split(path.sep).join('/'))
+      .sort()) {
       if (!/\.(ts|js|mjs|hbs|json)$/.test(file) || skip(file)) continue;
-      hash.update(label).update(file).update('\0').update(readFileSync(path.join(dir, file))).update('\0');
+      hash
+        .update(label)
+        .update(file)
+        .update('\0')
+        .update(readFileSync(path.join(dir, file)))
+        .update('\0');
     }
   };
   add(codegenDir, 'codegen/', () => false);

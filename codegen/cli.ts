@@ -24,15 +24,25 @@ async function loadGenerator(io: Io, module: './watch.js'): Promise<typeof impor
 async function loadGenerator(io: Io, module: './generate.js' | './watch.js' = './generate.js'): Promise<unknown> {
   // The emitters import their packages only when something must be emitted, so check up front
   // that they resolve (without loading them) rather than fail half-way through a run.
-  const needed = module === './watch.js' ? ['chokidar'] : ['json-schema-to-typescript', 'ts-morph', 'prettier', 'handlebars'];
+  const needed =
+    module === './watch.js' ? ['chokidar'] : ['json-schema-to-typescript', 'ts-morph', 'prettier', 'handlebars'];
   const missing = needed.filter((name) => !isInstalled(name));
   if (missing.length > 0) {
-    const install = Object.entries(GENERATOR_PACKAGES).map(([name, version]) => `${name}@${version}`).join(' ');
-    io.stderr(`toolsmith: the generator's packages are not installed (missing: ${missing.join(', ')}).\n    hint: npm install --save-dev --save-exact ${install}\n`);
+    const install = Object.entries(GENERATOR_PACKAGES)
+      .map(([name, version]) => `${name}@${version}`)
+      .join(' ');
+    io.stderr(
+      `toolsmith: the generator's packages are not installed (missing: ${missing.join(', ')}).\n    hint: npm install --save-dev --save-exact ${install}\n`,
+    );
     return undefined;
   }
-  for (const { name, installed, tested } of generatorVersionMismatches(path.dirname(fileURLToPath(import.meta.url)), needed)) {
-    io.stderr(`toolsmith: warning: ${name} ${installed} is installed; toolsmith is tested with ${tested}.\n    hint: npm install --save-dev --save-exact ${name}@${tested}\n`);
+  for (const { name, installed, tested } of generatorVersionMismatches(
+    path.dirname(fileURLToPath(import.meta.url)),
+    needed,
+  )) {
+    io.stderr(
+      `toolsmith: warning: ${name} ${installed} is installed; toolsmith is tested with ${tested}.\n    hint: npm install --save-dev --save-exact ${name}@${tested}\n`,
+    );
   }
   return module === './watch.js' ? await import('./watch.js') : await import('./generate.js');
 }
@@ -82,7 +92,10 @@ const defaultIo: Io = {
 };
 
 /** Merges config file and flags (flags win). */
-async function options(flags: CommonFlags, io: Io): Promise<{ options: GenerateOptions; config: ToolsmithConfig; problems: Problem[] }> {
+async function options(
+  flags: CommonFlags,
+  io: Io,
+): Promise<{ options: GenerateOptions; config: ToolsmithConfig; problems: Problem[] }> {
   const { config, problems } = await loadConfig(io.cwd, flags.config);
   const merged: GenerateOptions = { root: io.cwd };
   const schemas = flags.schemas ?? config.schemas;
@@ -111,20 +124,39 @@ function plural(count: number, word: string): string {
 /** Prints what blocked a run (and the warnings beside it), every one sorted by file and position. */
 function reportProblems(problems: readonly Problem[], io: Io, warnings: readonly Problem[] = []): void {
   const strictWarnings = problems.filter(isWarning).length;
-  const counted = strictWarnings > 0 ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)` : warnings.length > 0 ? ` and ${plural(warnings.length, 'warning')}` : '';
+  const counted =
+    strictWarnings > 0
+      ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)`
+      : warnings.length > 0
+        ? ` and ${plural(warnings.length, 'warning')}`
+        : '';
   io.stderr(`toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.\n`);
   for (const problem of sortProblems([...problems, ...warnings])) io.stderr(`${formatProblem(problem)}\n`);
 }
 
 /** `generate`: regenerate the SDK, or with `check` report drift without writing. `--json`/`--silent` choose the output (see reporter.ts). */
-export async function runGenerate(flags: CommonFlags & { check?: boolean; json?: boolean; silent?: boolean }, io: Io = defaultIo): Promise<number> {
-  const report = createReporter(flags.check ? 'check' : 'generate', flags.json ? 'json' : flags.silent ? 'silent' : 'text', io);
+export async function runGenerate(
+  flags: CommonFlags & { check?: boolean; json?: boolean; silent?: boolean },
+  io: Io = defaultIo,
+): Promise<number> {
+  const report = createReporter(
+    flags.check ? 'check' : 'generate',
+    flags.json ? 'json' : flags.silent ? 'silent' : 'text',
+    io,
+  );
   const out: Io = { ...io, ...report.io };
   // What blocked a run (and the warnings beside it), every one sorted by file and position.
   const failed = (problems: readonly Problem[], warnings: readonly Problem[] = []) => {
     const strictWarnings = problems.filter(isWarning).length;
-    const counted = strictWarnings > 0 ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)` : warnings.length > 0 ? ` and ${plural(warnings.length, 'warning')}` : '';
-    out.stderr(`${report.paint.red(`toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.`)}\n`);
+    const counted =
+      strictWarnings > 0
+        ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)`
+        : warnings.length > 0
+          ? ` and ${plural(warnings.length, 'warning')}`
+          : '';
+    out.stderr(
+      `${report.paint.red(`toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.`)}\n`,
+    );
     report.diagnostics(sortProblems([...problems, ...warnings]));
     return report.finish(EXIT.invalid);
   };
@@ -136,8 +168,18 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean; json?:
     const unchanged = unchangedRun(resolveOptions(generateOptions));
     if (unchanged !== undefined) {
       const durationMs = Math.round(performance.now() - started);
-      report.summarize({ tools: unchanged.tools, unchanged: unchanged.tools, written: 0, upToDate: unchanged.files, removed: 0, stubsCreated: 0, durationMs });
-      out.stdout(`toolsmith: ${unchanged.tools} tools (${unchanged.tools} unchanged, skipped), 0 files written, ${unchanged.files} up to date, 0 removed, 0 stubs created (${durationMs} ms)\n`);
+      report.summarize({
+        tools: unchanged.tools,
+        unchanged: unchanged.tools,
+        written: 0,
+        upToDate: unchanged.files,
+        removed: 0,
+        stubsCreated: 0,
+        durationMs,
+      });
+      out.stdout(
+        `toolsmith: ${unchanged.tools} tools (${unchanged.tools} unchanged, skipped), 0 files written, ${unchanged.files} up to date, 0 removed, 0 stubs created (${durationMs} ms)\n`,
+      );
       return report.finish(EXIT.ok);
     }
   }
@@ -147,18 +189,25 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean; json?:
   // A check never trusts the cache: it compares freshly generated bytes with the output folder.
   // A progress line only for a terminal and a long run; never in pipes, CI logs, tests, --json or --silent.
   let lastProgress = 0;
-  const progress = io.isTTY && report.mode === 'text'
-    ? (done: number, total: number) => {
-        if (total < 50 || performance.now() - lastProgress < 100) return;
-        lastProgress = performance.now();
-        io.stdout(`\rtoolsmith: ${done}/${total} tools emitted`);
-      }
-    : undefined;
-  const result = await generate({ ...generateOptions, incremental: !flags.check, ...(progress ? { onProgress: progress } : {}) });
+  const progress =
+    io.isTTY && report.mode === 'text'
+      ? (done: number, total: number) => {
+          if (total < 50 || performance.now() - lastProgress < 100) return;
+          lastProgress = performance.now();
+          io.stdout(`\rtoolsmith: ${done}/${total} tools emitted`);
+        }
+      : undefined;
+  const result = await generate({
+    ...generateOptions,
+    incremental: !flags.check,
+    ...(progress ? { onProgress: progress } : {}),
+  });
   if (progress && lastProgress > 0) io.stdout('\r\x1b[2K');
   if (result.problems.length > 0) return failed(result.problems, result.warnings);
   if (result.warnings.length > 0 && report.mode === 'text') {
-    out.stderr(`${report.paint.yellow(`toolsmith: ${plural(result.warnings.length, 'warning')} (the schemas are valid and generate; --strict makes warnings errors):`)}\n`);
+    out.stderr(
+      `${report.paint.yellow(`toolsmith: ${plural(result.warnings.length, 'warning')} (the schemas are valid and generate; --strict makes warnings errors):`)}\n`,
+    );
   }
   report.diagnostics(result.warnings);
   const resolved = resolveOptions(generateOptions);
@@ -168,9 +217,20 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean; json?:
     const stubs = missingStubs(resolved.stubsDir, result.stubs);
     const relative = (file: string) => `${shownOut}/${file}`;
     const missingStubFiles = stubs.map((file) => path.relative(resolved.root, path.join(resolved.stubsDir, file)));
-    report.summarize({ tools: result.project.tools.length, files: result.files.length, drift: { stale: diff.stale.map(relative), missing: diff.missing.map(relative), extra: diff.extra.map(relative), missingStubs: missingStubFiles } });
+    report.summarize({
+      tools: result.project.tools.length,
+      files: result.files.length,
+      drift: {
+        stale: diff.stale.map(relative),
+        missing: diff.missing.map(relative),
+        extra: diff.extra.map(relative),
+        missingStubs: missingStubFiles,
+      },
+    });
     if (hasDrift(diff) || stubs.length > 0) {
-      out.stderr(`${report.paint.red(`toolsmith check: ${shownOut}/ does not match the definitions; run the generator.`)}\n`);
+      out.stderr(
+        `${report.paint.red(`toolsmith check: ${shownOut}/ does not match the definitions; run the generator.`)}\n`,
+      );
       for (const file of diff.stale) out.stderr(`  stale:   ${shownOut}/${file}\n`);
       for (const file of diff.missing) out.stderr(`  missing: ${shownOut}/${file}\n`);
       for (const file of diff.extra) out.stderr(`  extra:   ${shownOut}/${file}\n`);
@@ -179,24 +239,42 @@ export async function runGenerate(flags: CommonFlags & { check?: boolean; json?:
     }
     const durationMs = Math.round(performance.now() - started);
     report.summarize({ durationMs });
-    out.stdout(`toolsmith check: ${result.project.tools.length} tools, ${result.files.length} files up to date (${durationMs} ms)\n`);
+    out.stdout(
+      `toolsmith check: ${result.project.tools.length} tools, ${result.files.length} files up to date (${durationMs} ms)\n`,
+    );
     return report.finish(EXIT.ok);
   }
-  const written = writeOutput(resolved.outDir, result.files, resolved.stubsDir, result.stubs, { removeInBackground: true });
+  const written = writeOutput(resolved.outDir, result.files, resolved.stubsDir, result.stubs, {
+    removeInBackground: true,
+  });
   // A run with warnings records no snapshot: the nothing-changed shortcut would not print them again.
-  const snapshot = result.warnings.length > 0 ? undefined : takeSnapshot(
-    result.inputs,
-    resolved.outDir,
-    result.files.map((file) => file.path),
-    result.project.tools.map((tool) => `${tool.names.kebab}.ts`),
-    result.project.tools.length,
+  const snapshot =
+    result.warnings.length > 0
+      ? undefined
+      : takeSnapshot(
+          result.inputs,
+          resolved.outDir,
+          result.files.map((file) => file.path),
+          result.project.tools.map((tool) => `${tool.names.kebab}.ts`),
+          result.project.tools.length,
+        );
+  writeCache(
+    cacheFile(resolved.root, resolved.outDir),
+    snapshot === undefined ? result.cache : { ...result.cache, snapshot },
   );
-  writeCache(cacheFile(resolved.root, resolved.outDir), snapshot === undefined ? result.cache : { ...result.cache, snapshot });
   if (result.models !== undefined) writeModels(modelsFile(resolved.root, resolved.outDir), result.models);
   await written.removed;
   const count = written.replaced ? written.diff.stale.length + written.diff.missing.length : 0;
   const durationMs = Math.round(performance.now() - started);
-  report.summarize({ tools: result.project.tools.length, unchanged: result.reused, written: count, upToDate: written.diff.same.length, removed: written.diff.extra.length, stubsCreated: written.stubsCreated.length, durationMs });
+  report.summarize({
+    tools: result.project.tools.length,
+    unchanged: result.reused,
+    written: count,
+    upToDate: written.diff.same.length,
+    removed: written.diff.extra.length,
+    stubsCreated: written.stubsCreated.length,
+    durationMs,
+  });
   out.stdout(
     `toolsmith: ${result.project.tools.length} tools (${result.reused} unchanged, skipped), ${count} files written, ${written.diff.same.length} up to date, ${written.diff.extra.length} removed, ${written.stubsCreated.length} stubs created (${durationMs} ms)\n`,
   );
@@ -222,12 +300,20 @@ async function createProjectOrchestrator(
   const defaults = refuseSideEffects
     ? {
         requireApproval: 'side-effects' as const,
-        approvalGate: async ({ tool }: { tool: { name: string } }) => ({ approved: false, reason: `'${tool.name}' has side effects, and this server was started without a decision about them; restart it with --allow-side-effects (or an --entry module with an approval gate) to let such tools run.` }),
+        approvalGate: async ({ tool }: { tool: { name: string } }) => ({
+          approved: false,
+          reason: `'${tool.name}' has side effects, and this server was started without a decision about them; restart it with --allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
+        }),
       }
     : undefined;
   try {
     const resolved = resolveOptions(generateOptions);
-    return await loadProjectOrchestrator({ root: resolved.root, outDir: resolved.outDir, ...(entry === undefined ? {} : { entry }), ...(defaults === undefined ? {} : { defaults }) });
+    return await loadProjectOrchestrator({
+      root: resolved.root,
+      outDir: resolved.outDir,
+      ...(entry === undefined ? {} : { entry }),
+      ...(defaults === undefined ? {} : { defaults }),
+    });
   } catch (error) {
     if (!(error instanceof EntryError)) throw error;
     io.stderr(`toolsmith ${command}: ${error.message}\n`);
@@ -240,7 +326,15 @@ async function createProjectOrchestrator(
  * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
  */
 export async function runServe(
-  flags: Pick<CommonFlags, 'config' | 'out'> & { capability?: string[]; persona?: string; maxMessageBytes?: string; shutdownTimeout?: string; entry?: string; http?: boolean; allowSideEffects?: boolean } & ServeHttpFlags,
+  flags: Pick<CommonFlags, 'config' | 'out'> & {
+    capability?: string[];
+    persona?: string;
+    maxMessageBytes?: string;
+    shutdownTimeout?: string;
+    entry?: string;
+    http?: boolean;
+    allowSideEffects?: boolean;
+  } & ServeHttpFlags,
   io: Io = defaultIo,
 ): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
@@ -251,10 +345,21 @@ export async function runServe(
   const maxMessageBytes = positiveInteger(flags.maxMessageBytes, '--max-message-bytes', io);
   const shutdownTimeoutMs = positiveInteger(flags.shutdownTimeout, '--shutdown-timeout', io, true);
   if (maxMessageBytes === null || shutdownTimeoutMs === null) return EXIT.usage;
-  const orchestrator = await createProjectOrchestrator(generateOptions, flags.entry ?? config.entry, 'serve', io, flags.allowSideEffects !== true);
+  const orchestrator = await createProjectOrchestrator(
+    generateOptions,
+    flags.entry ?? config.entry,
+    'serve',
+    io,
+    flags.allowSideEffects !== true,
+  );
   if (orchestrator === undefined) return EXIT.invalid;
   if (flags.http) {
-    const settings = { capabilities: flags.capability ?? config.capabilities ?? [], personaId: flags.persona ?? 'mcp', name: 'toolsmith', version: GENERATOR_VERSION };
+    const settings = {
+      capabilities: flags.capability ?? config.capabilities ?? [],
+      personaId: flags.persona ?? 'mcp',
+      name: 'toolsmith',
+      version: GENERATOR_VERSION,
+    };
     return runServeHttp(orchestrator, flags, settings, io);
   }
   const { serveStdio } = await import('../src/mcp.js');
@@ -267,7 +372,8 @@ export async function runServe(
     ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
     ...(shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs }),
   });
-  for (const failure of shutdown.errors) io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
+  for (const failure of shutdown.errors)
+    io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
   if (shutdown.errors.some((failure) => (failure.error as { code?: unknown } | undefined)?.code === 'TIMEOUT')) {
     // A tool left running past the deadline may hold the event loop open (a socket, a timer): the
     // client is gone and everything else is closed, so exit once this turn is over.
@@ -281,12 +387,19 @@ function positiveInteger(value: string | undefined, flag: string, io: Io, zero =
   if (value === undefined) return undefined;
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (Number.isSafeInteger(number) && (zero || number > 0)) return number;
-  io.stderr(`toolsmith serve: ${flag} needs a ${zero ? 'non-negative' : 'positive'} integer; got ${JSON.stringify(value)}.\n`);
+  io.stderr(
+    `toolsmith serve: ${flag} needs a ${zero ? 'non-negative' : 'positive'} integer; got ${JSON.stringify(value)}.\n`,
+  );
   return null;
 }
 
 /** `call`: one tool call through the orchestrator, printed as JSON. */
-export async function runCall(tool: string, json: string | undefined, flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string }, io: Io = defaultIo): Promise<number> {
+export async function runCall(
+  tool: string,
+  json: string | undefined,
+  flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string },
+  io: Io = defaultIo,
+): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
@@ -307,40 +420,67 @@ export async function runCall(tool: string, json: string | undefined, flags: Com
 }
 
 /** The command-line program. */
-export function createProgram(io: Io = defaultIo, setExit: (code: number) => void = (code) => (process.exitCode = code)): Command {
+export function createProgram(
+  io: Io = defaultIo,
+  setExit: (code: number) => void = (code) => (process.exitCode = code),
+): Command {
   const program = new Command('toolsmith')
-    .description('Schema-first tools for LLM agents: definition files → typed SDK, validators, manifests, docs; a runtime to call them.')
+    .description(
+      'Schema-first tools for LLM agents: definition files → typed SDK, validators, manifests, docs; a runtime to call them.',
+    )
     .version(GENERATOR_VERSION, '-v, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   const common = (command: Command) =>
     command
-      .option('--config <file>', 'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)')
+      .option(
+        '--config <file>',
+        'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)',
+      )
       .option('--schemas <dir>', 'definitions folder (default: schemas)')
       .option('--out <dir>', 'generated output folder (default: generated)')
       .option('--stubs <dir>', 'implementation stubs folder (default: src/tools)');
   program
     .command('init')
-    .description('scaffold schemas/ with an example definition, toolsmith.config.json and npm scripts; never overwrites')
+    .description(
+      'scaffold schemas/ with an example definition, toolsmith.config.json and npm scripts; never overwrites',
+    )
     .action(() => {
       const report = initProject(io.cwd);
       if (report.conflicts.length > 0) {
         io.stderr(`toolsmith init: refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.\n`);
         return setExit(EXIT.invalid);
       }
-      const devDependencies = report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
-      const kept = report.kept.length > 0 ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node runs \`toolsmith copy-assets\` after tsc, which reads "outDir" and "rootDir" of tsconfig.json (see the README).` : '';
+      const devDependencies =
+        report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
+      const kept =
+        report.kept.length > 0
+          ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node runs \`toolsmith copy-assets\` after tsc, which reads "outDir" and "rootDir" of tsconfig.json (see the README).`
+          : '';
       io.stdout(
         `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}${devDependencies}.${kept}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
       );
       setExit(EXIT.ok);
     });
-  common(program.command('generate').description('generate types, validators, tool bases, stubs, registry, manifests and docs'))
+  common(
+    program
+      .command('generate')
+      .description('generate types, validators, tool bases, stubs, registry, manifests and docs'),
+  )
     .option('--check', 'write nothing; exit 1 listing every stale or missing file when the output does not match')
-    .option('--strict', 'warnings (unknown keywords and formats, defaults never filled in) are errors: exit 1, nothing written')
+    .option(
+      '--strict',
+      'warnings (unknown keywords and formats, defaults never filled in) are errors: exit 1, nothing written',
+    )
     .option('--templates <dir>', 'folder of handlebars templates overriding the default docs templates')
-    .option('--watch', 'regenerate whenever a definition or template changes (debounced); errors are printed and the last good output kept')
-    .option('--json', 'print one JSON object on stdout: the summary and every diagnostic (for CI annotations and editors)')
+    .option(
+      '--watch',
+      'regenerate whenever a definition or template changes (debounced); errors are printed and the last good output kept',
+    )
+    .option(
+      '--json',
+      'print one JSON object on stdout: the summary and every diagnostic (for CI annotations and editors)',
+    )
     .option('--silent', 'print errors only')
     .action(async (flags) => {
       if (!flags.watch) return setExit(await runGenerate(flags, io));
@@ -348,27 +488,42 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
       const resolved = resolveOptions(generateOptions);
       const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
       const quiet = flags.json === true || flags.silent === true;
-      if (!quiet) io.stdout(`toolsmith: watching ${watched.map((dir) => path.relative(io.cwd, dir) || '.').join(', ')} (Ctrl-C to stop)\n`);
+      if (!quiet)
+        io.stdout(
+          `toolsmith: watching ${watched.map((dir) => path.relative(io.cwd, dir) || '.').join(', ')} (Ctrl-C to stop)\n`,
+        );
       const watching = await loadGenerator(io, './watch.js');
       if (watching === undefined) return setExit(EXIT.invalid);
       const onRun = (changed: readonly string[]) => {
         const files = changed.map((file) => path.relative(io.cwd, file) || '.');
-        if (!quiet) io.stdout(`[${clockTime()}] ${files.length === 0 ? 'first run' : `changed: ${files.join(', ')}`}\n`);
+        if (!quiet)
+          io.stdout(`[${clockTime()}] ${files.length === 0 ? 'first run' : `changed: ${files.join(', ')}`}\n`);
         return runGenerate(flags, io);
       };
-      const watcher = watching.watchAndRun(watched, onRun, { onError: (error) => io.stderr(`toolsmith: ${(error as Error).message}\n`) });
+      const watcher = watching.watchAndRun(watched, onRun, {
+        onError: (error) => io.stderr(`toolsmith: ${(error as Error).message}\n`),
+      });
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       await watcher.close();
     });
-  common(program.command('check').description('exit 1 and list every stale or missing file when the output does not match the definitions'))
+  common(
+    program
+      .command('check')
+      .description('exit 1 and list every stale or missing file when the output does not match the definitions'),
+  )
     .option('--strict', 'warnings are errors: exit 1')
     .option('--json', 'print one JSON object on stdout: the summary, the drift and every diagnostic')
     .option('--silent', 'print errors only')
     .action(async (flags) => setExit(await runGenerate({ ...flags, check: true }, io)));
   program
     .command('copy-assets')
-    .description("after tsc: copy the generated files tsc does not emit (validators' .js and .d.ts, catalog.json, schemas/, manifests' JSON) into the build, so dist/ runs with plain node")
-    .option('--config <file>', 'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)')
+    .description(
+      "after tsc: copy the generated files tsc does not emit (validators' .js and .d.ts, catalog.json, schemas/, manifests' JSON) into the build, so dist/ runs with plain node",
+    )
+    .option(
+      '--config <file>',
+      'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)',
+    )
     .option('--out <dir>', 'generated output folder (default: generated)')
     .action(async (flags) => {
       const { options: generateOptions, problems } = await options(flags, io);
@@ -382,45 +537,106 @@ export function createProgram(io: Io = defaultIo, setExit: (code: number) => voi
         io.stderr(`toolsmith copy-assets: ${report.problem}\n`);
         return setExit(EXIT.invalid);
       }
-      io.stdout(`toolsmith copy-assets: ${report.copied.length} files copied to ${path.relative(io.cwd, report.target) || '.'}/\n`);
+      io.stdout(
+        `toolsmith copy-assets: ${report.copied.length} files copied to ${path.relative(io.cwd, report.target) || '.'}/\n`,
+      );
       setExit(EXIT.ok);
     });
-  common(program.command('call').description("call one tool through the orchestrator and print the result as JSON, e.g. call calculator '{\"expression\":\"2*(3+4)\"}'"))
+  common(
+    program
+      .command('call')
+      .description(
+        'call one tool through the orchestrator and print the result as JSON, e.g. call calculator \'{"expression":"2*(3+4)"}\'',
+      ),
+  )
     .argument('<tool>', 'the tool name')
     .argument('[arguments]', 'the arguments as a JSON object (default {})')
-    .addOption(new Option('--capability <cap>', 'a capability of the calling persona (repeatable)').argParser((value: string, previous: string[] = []) => [...previous, value]))
-    .option('--persona <id>', 'the calling persona id', 'cli')
-    .option('--entry <module>', 'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)')
-    .action(async (tool, json, flags) => setExit(await runCall(tool, json, flags, io)));
-  program
-    .command('serve')
-    .description('serve the tools as an MCP server over stdio (tools/list as in mcp.json; tools/call through the orchestrator) until the client disconnects')
-    .option('--config <file>', 'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)')
-    .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')
     .addOption(
-      new Option('--capability <cap>', 'a capability the connection\'s persona has (repeatable; default: "capabilities" of the config file, else none)').argParser(
+      new Option('--capability <cap>', 'a capability of the calling persona (repeatable)').argParser(
         (value: string, previous: string[] = []) => [...previous, value],
       ),
     )
+    .option('--persona <id>', 'the calling persona id', 'cli')
+    .option(
+      '--entry <module>',
+      'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)',
+    )
+    .action(async (tool, json, flags) => setExit(await runCall(tool, json, flags, io)));
+  program
+    .command('serve')
+    .description(
+      'serve the tools as an MCP server over stdio (tools/list as in mcp.json; tools/call through the orchestrator) until the client disconnects',
+    )
+    .option(
+      '--config <file>',
+      'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)',
+    )
+    .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')
+    .addOption(
+      new Option(
+        '--capability <cap>',
+        'a capability the connection\'s persona has (repeatable; default: "capabilities" of the config file, else none)',
+      ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+    )
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
-    .option('--entry <module>', 'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)')
-    .option('--max-message-bytes <n>', 'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)')
-    .option('--shutdown-timeout <ms>', 'when the client disconnects, how long calls in flight and tool shutdowns may take before the server exits anyway (default 5000)')
-    .option('--allow-side-effects', 'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED')
-    .option('--http', 'serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; see the README\'s deployment section')
+    .option(
+      '--entry <module>',
+      'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)',
+    )
+    .option(
+      '--max-message-bytes <n>',
+      'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)',
+    )
+    .option(
+      '--shutdown-timeout <ms>',
+      'when the client disconnects, how long calls in flight and tool shutdowns may take before the server exits anyway (default 5000)',
+    )
+    .option(
+      '--allow-side-effects',
+      'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED',
+    )
+    .option(
+      '--http',
+      "serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; see the README's deployment section",
+    )
     .option('--host <host>', 'with --http: the interface to bind (default 127.0.0.1; env TOOLSMITH_HOST)')
     .option('--port <port>', 'with --http: the port (default 3000, 0 = any free one; env TOOLSMITH_PORT or PORT)')
     .option('--no-auth', 'with --http: no bearer tokens; only a loopback --host is accepted')
-    .option('--auth-issuer <url>', "with --http: the authorization server's issuer, the tokens' iss (env TOOLSMITH_AUTH_ISSUER)")
-    .option('--auth-resource <url>', "with --http: this server's public MCP URL, the tokens' aud (env TOOLSMITH_AUTH_RESOURCE)")
-    .option('--auth-jwks <url|file>', "with --http: the authorization server's JWKS, a URL or a JSON file (env TOOLSMITH_AUTH_JWKS)")
-    .option('--scope-map <file>', 'with --http: JSON { "scope": ["capability", ...] }, the capabilities each token scope grants (env TOOLSMITH_AUTH_SCOPE_MAP)')
-    .addOption(new Option('--required-scope <scope>', 'with --http: a scope every request needs (repeatable; env TOOLSMITH_AUTH_REQUIRED_SCOPES)').argParser((value: string, previous: string[] = []) => [...previous, value]))
-    .addOption(new Option('--allowed-origin <origin>', 'with --http: a browser Origin allowed to call /mcp (repeatable; default none)').argParser((value: string, previous: string[] = []) => [...previous, value]))
+    .option(
+      '--auth-issuer <url>',
+      "with --http: the authorization server's issuer, the tokens' iss (env TOOLSMITH_AUTH_ISSUER)",
+    )
+    .option(
+      '--auth-resource <url>',
+      "with --http: this server's public MCP URL, the tokens' aud (env TOOLSMITH_AUTH_RESOURCE)",
+    )
+    .option(
+      '--auth-jwks <url|file>',
+      "with --http: the authorization server's JWKS, a URL or a JSON file (env TOOLSMITH_AUTH_JWKS)",
+    )
+    .option(
+      '--scope-map <file>',
+      'with --http: JSON { "scope": ["capability", ...] }, the capabilities each token scope grants (env TOOLSMITH_AUTH_SCOPE_MAP)',
+    )
+    .addOption(
+      new Option(
+        '--required-scope <scope>',
+        'with --http: a scope every request needs (repeatable; env TOOLSMITH_AUTH_REQUIRED_SCOPES)',
+      ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+    )
+    .addOption(
+      new Option(
+        '--allowed-origin <origin>',
+        'with --http: a browser Origin allowed to call /mcp (repeatable; default none)',
+      ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+    )
     .option('--max-body-bytes <n>', 'with --http: the largest request body (default 1048576)')
     .option('--request-timeout <ms>', 'with --http: the longest a request may take before a 504 (default 60000)')
     .option('--drain-timeout <ms>', 'with --http: on SIGTERM, how long calls in flight may finish (default 10000)')
-    .addHelpText('after', '\nExample (an MCP client config): { "command": "npx", "args": ["toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n')
+    .addHelpText(
+      'after',
+      '\nExample (an MCP client config): { "command": "npx", "args": ["toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n',
+    )
     .action(async (flags) => setExit(await runServe(flags, io)));
   return program;
 }

@@ -30,9 +30,19 @@ export function copyGeneratedAssets(root: string, outDir: string): CopyAssetsRep
   const layout = readBuildLayout(root);
   const shown = (file: string) => path.relative(root, file) || '.';
   const target = builtFile(path.join(outDir, 'registry.ts'), layout);
-  if (target === undefined) return { target: outDir, copied: [], problem: `${shown(outDir)}/ is outside the tsconfig's rootDir ${shown(layout.rootDir)}/; move it inside, or set rootDir.` };
+  if (target === undefined)
+    return {
+      target: outDir,
+      copied: [],
+      problem: `${shown(outDir)}/ is outside the tsconfig's rootDir ${shown(layout.rootDir)}/; move it inside, or set rootDir.`,
+    };
   const targetDir = path.dirname(target);
-  if (!existsSync(path.join(outDir, 'registry.ts'))) return { target: targetDir, copied: [], problem: `${shown(outDir)}/ has no registry.ts; run \`npx toolsmith generate\` first.` };
+  if (!existsSync(path.join(outDir, 'registry.ts')))
+    return {
+      target: targetDir,
+      copied: [],
+      problem: `${shown(outDir)}/ has no registry.ts; run \`npx toolsmith generate\` first.`,
+    };
   if (path.resolve(targetDir) === path.resolve(outDir)) return { target: targetDir, copied: [] };
   const copied: string[] = [];
   const walk = (relative: string) => {

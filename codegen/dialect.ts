@@ -1,6 +1,14 @@
 import type { JSONSchema7 } from 'json-schema';
 import { schemaDialect } from '../src/schema-dialect.js';
-import { cloneJson, hasOwn, isObject, SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS, setOwn } from './schema-walk.js';
+import {
+  cloneJson,
+  hasOwn,
+  isObject,
+  SCHEMA_ARRAY_KEYWORDS,
+  SCHEMA_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+  setOwn,
+} from './schema-walk.js';
 
 const SINGLE = new Set<string>(SCHEMA_KEYWORDS);
 const ARRAYS = new Set<string>(SCHEMA_ARRAY_KEYWORDS);
@@ -31,7 +39,9 @@ function convert(node: unknown): unknown {
     else if (key === 'items') setOwn(out, tuple ? 'additionalItems' : 'items', convert(value));
     else if (key === 'dependentRequired' || key === 'dependentSchemas') {
       const dependencies = (out.dependencies as Record<string, unknown> | undefined) ?? {};
-      if (isObject(value)) for (const name of Object.keys(value)) setOwn(dependencies, name, key === 'dependentSchemas' ? convert(value[name]) : cloneJson(value[name]));
+      if (isObject(value))
+        for (const name of Object.keys(value))
+          setOwn(dependencies, name, key === 'dependentSchemas' ? convert(value[name]) : cloneJson(value[name]));
       setOwn(out, 'dependencies', dependencies);
     } else if (MAPS.has(key) && isObject(value)) {
       const map: Record<string, unknown> = {};

@@ -45,7 +45,10 @@ function fromWire(wire: WireFile): GeneratedFile {
   const base = { path: wire.path, kind: wire.kind, ...(wire.preformatted ? { preformatted: true as const } : {}) };
   if (wire.bytes === undefined) return { ...base, content: wire.content! };
   const bytes = Buffer.from(wire.bytes.buffer, wire.bytes.byteOffset, wire.bytes.byteLength);
-  return Object.defineProperty({ ...base, bytes }, 'content', { get: () => bytes.toString('utf8'), enumerable: true }) as GeneratedFile;
+  return Object.defineProperty({ ...base, bytes }, 'content', {
+    get: () => bytes.toString('utf8'),
+    enumerable: true,
+  }) as GeneratedFile;
 }
 
 /** An Error carrying a worker's error name and message, so `emitFailure` describes it as in process. */
@@ -70,7 +73,11 @@ function startWorker(): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSource ? './emit-worker.ts' : './emit-worker.js', import.meta.url);
   if (!fromSource) return new Worker(entry, { resourceLimits: workerLimits() });
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const tsxApi = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry.href)}); });`;
   return new Worker(bootstrap, { eval: true, resourceLimits: workerLimits() });
 }
@@ -89,7 +96,12 @@ interface PooledWorker {
 export interface EmitPool {
   readonly size: number;
   /** Emits `tools` (see `emitInWorkers`); once per pool. */
-  run(tools: readonly ToolModel[], stubWanted: readonly boolean[], data: EmitWorkerData, onDone?: () => void): Promise<EmitOutcome[]>;
+  run(
+    tools: readonly ToolModel[],
+    stubWanted: readonly boolean[],
+    data: EmitWorkerData,
+    onDone?: () => void,
+  ): Promise<EmitOutcome[]>;
   /** Stops every worker (settles once they are gone). */
   close(): Promise<void>;
 }
@@ -124,7 +136,13 @@ const TASKS_PER_WORKER = 2;
  * at its index in `tools`, so what the caller assembles does not depend on which worker finished
  * first. A tool whose emitter throws, or a worker that dies, becomes that tool's error, never a rejection.
  */
-export async function emitInWorkers(tools: readonly ToolModel[], stubWanted: readonly boolean[], data: EmitWorkerData, count: number, onDone?: () => void): Promise<EmitOutcome[]> {
+export async function emitInWorkers(
+  tools: readonly ToolModel[],
+  stubWanted: readonly boolean[],
+  data: EmitWorkerData,
+  count: number,
+  onDone?: () => void,
+): Promise<EmitOutcome[]> {
   const pool = startEmitPool(count);
   try {
     return await pool.run(tools, stubWanted, data, onDone);
@@ -134,7 +152,13 @@ export async function emitInWorkers(tools: readonly ToolModel[], stubWanted: rea
 }
 
 /** Hands out `tools` to the pool's workers, `TASKS_PER_WORKER` each at a time. */
-function runOnPool(pooled: readonly PooledWorker[], tools: readonly ToolModel[], stubWanted: readonly boolean[], data: EmitWorkerData, onDone?: () => void): Promise<EmitOutcome[]> {
+function runOnPool(
+  pooled: readonly PooledWorker[],
+  tools: readonly ToolModel[],
+  stubWanted: readonly boolean[],
+  data: EmitWorkerData,
+  onDone?: () => void,
+): Promise<EmitOutcome[]> {
   const outcomes: (EmitOutcome | undefined)[] = new Array(tools.length).fill(undefined);
   let next = 0;
   let settled = 0;
@@ -175,7 +199,12 @@ function runOnPool(pooled: readonly PooledWorker[], tools: readonly ToolModel[],
       };
       worker.on('message', (reply: EmitReply) => {
         inFlight.delete(reply.index);
-        settle(reply.index, 'error' in reply ? { error: remoteError(reply.error) } : { files: reply.files.map(fromWire), ...(reply.stub ? { stub: fromWire(reply.stub) } : {}) });
+        settle(
+          reply.index,
+          'error' in reply
+            ? { error: remoteError(reply.error) }
+            : { files: reply.files.map(fromWire), ...(reply.stub ? { stub: fromWire(reply.stub) } : {}) },
+        );
         feed();
         finishIfDone();
       });

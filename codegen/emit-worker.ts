@@ -43,13 +43,18 @@ export interface WireFile {
 }
 
 /** The answer to one task. */
-export type EmitReply = { index: number; files: WireFile[]; stub?: WireFile } | { index: number; error: { name: string; message: string } };
+export type EmitReply =
+  { index: number; files: WireFile[]; stub?: WireFile } | { index: number; error: { name: string; message: string } };
 
 const encoder = new TextEncoder();
 
 /** A file for the wire, plus the buffer to transfer with it. */
 function toWire(file: GeneratedFile, transfer: ArrayBuffer[]): WireFile {
-  const wire: WireFile = { path: file.path, kind: file.kind, ...(file.preformatted ? { preformatted: true as const } : {}) };
+  const wire: WireFile = {
+    path: file.path,
+    kind: file.kind,
+    ...(file.preformatted ? { preformatted: true as const } : {}),
+  };
   if (!(file.content as string & { isWellFormed(): boolean }).isWellFormed()) return { ...wire, content: file.content };
   const bytes = encoder.encode(file.content);
   transfer.push(bytes.buffer as ArrayBuffer);
@@ -59,7 +64,9 @@ function toWire(file: GeneratedFile, transfer: ArrayBuffer[]): WireFile {
 /** Describes a thrown value (describing it cannot throw). */
 function described(error: unknown): { name: string; message: string } {
   try {
-    return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };
+    return error instanceof Error
+      ? { name: error.name, message: error.message }
+      : { name: 'Error', message: String(error) };
   } catch {
     return { name: 'Error', message: 'an exception that cannot be described' };
   }
@@ -73,7 +80,14 @@ if (parentPort !== null) {
     // Tool names key these: back to objects without a prototype, as in the main thread (a clone has one).
     const losses = Object.assign(Object.create(null) as ManifestEmission['losses'], data.losses);
     const unavailable = Object.assign(Object.create(null) as ManifestEmission['unavailable'], data.unavailable);
-    emitter = createToolEmitter({ homes: new Map(data.homes), ctx: data.ctx, templates: data.templates, losses, unavailable, format: data.format });
+    emitter = createToolEmitter({
+      homes: new Map(data.homes),
+      ctx: data.ctx,
+      templates: data.templates,
+      losses,
+      unavailable,
+      format: data.format,
+    });
   };
   // One task at a time, in the order they arrive: the CPU work does not overlap anyway.
   let chain = Promise.resolve();

@@ -30,8 +30,12 @@ export function readBuildLayout(root: string): BuildLayout {
   const file = path.join(root, 'tsconfig.json');
   if (!existsSync(file)) return { rootDir: root, outDir: path.join(root, 'dist') };
   const errors: ParseError[] = [];
-  const parsed = parse(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true }) as { compilerOptions?: { outDir?: unknown; rootDir?: unknown } } | undefined;
-  const options = errors.length === 0 && typeof parsed?.compilerOptions === 'object' && parsed.compilerOptions !== null ? parsed.compilerOptions : {};
+  const parsed = parse(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true }) as
+    { compilerOptions?: { outDir?: unknown; rootDir?: unknown } } | undefined;
+  const options =
+    errors.length === 0 && typeof parsed?.compilerOptions === 'object' && parsed.compilerOptions !== null
+      ? parsed.compilerOptions
+      : {};
   const rootDir = typeof options.rootDir === 'string' ? path.resolve(root, options.rootDir) : root;
   return { rootDir, outDir: typeof options.outDir === 'string' ? path.resolve(root, options.outDir) : rootDir };
 }
@@ -40,7 +44,10 @@ export function readBuildLayout(root: string): BuildLayout {
 export function builtFile(source: string, layout: BuildLayout): string | undefined {
   const relative = path.relative(layout.rootDir, source);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  return path.join(layout.outDir, relative).replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs');
+  return path
+    .join(layout.outDir, relative)
+    .replace(/\.ts$/, '.js')
+    .replace(/\.mts$/, '.mjs');
 }
 
 /** Why `call`/`serve` cannot load the project's tools, said as what to do. */
@@ -68,7 +75,9 @@ export function resolveModule(source: string, root: string, what: { missing: str
       `${shown(source)} is TypeScript, which node runs only with tsx, and it is not built. For production, build it (${build}); in development, install tsx (npm install --save-dev tsx).`,
     );
   }
-  throw new EntryError(`neither ${shown(source)} nor ${built === undefined ? 'a build of it' : shown(built)} exists. ${what.missing}`);
+  throw new EntryError(
+    `neither ${shown(source)} nor ${built === undefined ? 'a build of it' : shown(built)} exists. ${what.missing}`,
+  );
 }
 
 /**
@@ -100,7 +109,10 @@ async function importProjectModule(file: string, options: ProjectEntryOptions): 
 }
 
 /** What an entry module's default export (or its `orchestrator` export) may be. */
-export type ProjectEntry = ToolOrchestrator | ToolOrchestratorOptions | (() => ToolOrchestrator | ToolOrchestratorOptions | Promise<ToolOrchestrator | ToolOrchestratorOptions>);
+export type ProjectEntry =
+  | ToolOrchestrator
+  | ToolOrchestratorOptions
+  | (() => ToolOrchestrator | ToolOrchestratorOptions | Promise<ToolOrchestrator | ToolOrchestratorOptions>);
 
 /** Where the CLI finds a project's tools: the generated registry, and optionally the user's entry module. */
 export interface ProjectEntryOptions {
@@ -126,17 +138,26 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
       missing: 'Run `npx toolsmith generate` first (and `npm run build` for a production install).',
     });
     const module = (await importProjectModule(registry, options)) as { createTools?: () => ITool[] };
-    if (typeof module.createTools !== 'function') throw new EntryError(`${path.relative(options.root, registry)} exports no createTools(); regenerate it with \`npx toolsmith generate\`.`);
+    if (typeof module.createTools !== 'function')
+      throw new EntryError(
+        `${path.relative(options.root, registry)} exports no createTools(); regenerate it with \`npx toolsmith generate\`.`,
+      );
     return module.createTools();
   };
-  if (options.entry === undefined) return new runtime.ToolOrchestrator({ ...options.defaults, tools: await registryTools() });
+  if (options.entry === undefined)
+    return new runtime.ToolOrchestrator({ ...options.defaults, tools: await registryTools() });
   const source = path.resolve(options.root, options.entry);
   const shown = path.relative(options.root, source) || source;
   const file = resolveModule(source, options.root, { missing: 'Check `entry` in the config or --entry.' });
   const module = (await importProjectModule(file, options)) as { default?: unknown; orchestrator?: unknown };
   let value = module.default ?? module.orchestrator;
   if (typeof value === 'function') value = await (value as () => unknown)();
-  if (typeof value === 'object' && value !== null && typeof (value as { processToolCall?: unknown }).processToolCall === 'function') return value as ToolOrchestrator;
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { processToolCall?: unknown }).processToolCall === 'function'
+  )
+    return value as ToolOrchestrator;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const given = value as ToolOrchestratorOptions;
     return new runtime.ToolOrchestrator({ ...given, tools: given.tools ?? (await registryTools()) });

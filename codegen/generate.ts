@@ -1,10 +1,29 @@
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { cacheFile, generationCacheKey, modelsFile, readCache, readModels, sharedInputsHash, untouchedSinceSnapshot, type ModelCache, reuseEntry, reuseFromCache, sha256, type GenerationCache } from './cache.js';
-import { emitManifests, type FileSegments, MANIFEST_TARGETS, type ManifestEmission, type ManifestOptions, patchManifests } from './emit/manifests/index.js';
-import { emitRegistry, emitToolSchemaFile } from './emit/registry.js';
+import {
+  cacheFile,
+  generationCacheKey,
+  modelsFile,
+  readCache,
+  readModels,
+  sharedInputsHash,
+  untouchedSinceSnapshot,
+  type ModelCache,
+  reuseEntry,
+  reuseFromCache,
+  sha256,
+  type GenerationCache,
+} from './cache.js';
+import {
+  emitManifests,
+  type FileSegments,
+  MANIFEST_TARGETS,
+  type ManifestEmission,
+  type ManifestOptions,
+  patchManifests,
+} from './emit/manifests/index.js';
+import { emitRegistry } from './emit/registry.js';
 import type { DocRenderer } from './emit/docs.js';
-import { emitToolValidators } from './emit/validators.js';
 import { loadDefinitions, positionOf, toPosix } from './load.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { encoded, heldAsBytes } from './write.js';
@@ -36,8 +55,6 @@ async function loadEmitters() {
   return { ...types, ...toolBases, ...stubs, ...format, ...docs, ...toolFiles };
 }
 
-
-
 /** What a generate run produced, before anything is written. */
 export interface GenerateResult {
   project: ProjectModel;
@@ -51,26 +68,57 @@ export interface GenerateResult {
   warnings: Problem[];
 }
 
-
 /**
  * Runs load → normalize → emit → format and returns every file, or the problems when any
  * definition is invalid (then no files). Reads the definitions and, unless `incremental` is off,
  * the previous output of tools whose content hash did not change (see cache.ts); writes nothing.
  */
-export async function generate(options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void }): Promise<GenerateResult & { cache: GenerationCache; reused: number; inputs: Record<string, string>; models?: ModelCache; threads?: number }> {
+export async function generate(
+  options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void },
+): Promise<
+  GenerateResult & {
+    cache: GenerationCache;
+    reused: number;
+    inputs: Record<string, string>;
+    models?: ModelCache;
+    threads?: number;
+  }
+> {
   const resolved = resolveOptions(options);
   let templates: DocTemplates;
   try {
     templates = loadTemplates(resolved.templatesDir);
   } catch (error) {
     if (!(error instanceof TemplateReadError)) throw error;
-    const problem: Problem = { file: toPosix(path.relative(resolved.root, error.file)), line: 1, column: 1, pointer: '', message: error.message, hint: error.hint };
-    return { project: { tools: [], shared: [] }, files: [], stubs: [], problems: [problem], warnings: [], cache: { version: 1, key: '', tools: dictionary() }, reused: 0, inputs: dictionary() };
+    const problem: Problem = {
+      file: toPosix(path.relative(resolved.root, error.file)),
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: error.message,
+      hint: error.hint,
+    };
+    return {
+      project: { tools: [], shared: [] },
+      files: [],
+      stubs: [],
+      problems: [problem],
+      warnings: [],
+      cache: { version: 1, key: '', tools: dictionary() },
+      reused: 0,
+      inputs: dictionary(),
+    };
   }
   const cacheKey = generationCacheKey(resolved, templates);
-  const previous = options.incremental === false ? readCache(undefined, cacheKey) : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
+  const previous =
+    options.incremental === false
+      ? readCache(undefined, cacheKey)
+      : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
-  const workerOptions = { ...(options.workers !== undefined ? { count: options.workers } : {}), ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}) };
+  const workerOptions = {
+    ...(options.workers !== undefined ? { count: options.workers } : {}),
+    ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}),
+  };
   // With no previous output to reuse, every tool is emitted: the workers start now and load their
   // emitters while this thread normalizes.
   const everyToolFresh = options.incremental === false || Object.keys(previous.tools).length === 0;
@@ -81,8 +129,13 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     const inputs: Record<string, string> = dictionary();
     for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
     const sharedHash = sharedInputsHash(loaded.shared, inputs);
-    const models = options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
-    const { project, problems: errors, warnings: found } = normalize(loaded, {
+    const models =
+      options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
+    const {
+      project,
+      problems: errors,
+      warnings: found,
+    } = normalize(loaded, {
       isUnchanged: (name, hash) => ownValue(previous.tools, name)?.hash === hash,
       cached: (source) => {
         const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
@@ -92,13 +145,27 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     // With `strict`, warnings block the run as errors do (still marked as warnings, for the reader).
     const problems = options.strict ? sortProblems([...errors, ...found]) : errors;
     const warnings = options.strict ? [] : found;
-    const unknownTargets = (options.manifestTargets ?? []).filter((target) => !(MANIFEST_TARGETS as readonly string[]).includes(target));
+    const unknownTargets = (options.manifestTargets ?? []).filter(
+      (target) => !(MANIFEST_TARGETS as readonly string[]).includes(target),
+    );
     for (const target of unknownTargets) {
-      problems.push({ file: 'toolsmith.config.json', line: 1, column: 1, pointer: '/manifests/targets', message: `unknown manifest target "${target}"`, hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}` });
+      problems.push({
+        file: 'toolsmith.config.json',
+        line: 1,
+        column: 1,
+        pointer: '/manifests/targets',
+        message: `unknown manifest target "${target}"`,
+        hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}`,
+      });
     }
     const empty = { project, files: [], stubs: [], cache: previous, reused: 0, inputs, warnings };
     // The files that list every tool depend on the whole model: every tool's hash and every shared schema.
-    const projectHash = sha256(JSON.stringify({ tools: project.tools.map((tool) => [tool.name, tool.hash]), shared: project.shared.map((entry) => [entry.relPath, entry.schema]) }));
+    const projectHash = sha256(
+      JSON.stringify({
+        tools: project.tools.map((tool) => [tool.name, tool.hash]),
+        shared: project.shared.map((entry) => [entry.relPath, entry.schema]),
+      }),
+    );
     if (problems.length > 0) return { ...empty, problems };
     const manifestOptions: ManifestOptions = {
       ...(resolved.manifestTargets ? { targets: resolved.manifestTargets } : {}),
@@ -128,7 +195,10 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
                 manifestOptions,
                 {
                   segments: previous.project!.segments!,
-                  read: (file) => (untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file) ? readFileSync(path.join(resolved.outDir, file)) : undefined),
+                  read: (file) =>
+                    untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file)
+                      ? readFileSync(path.join(resolved.outDir, file))
+                      : undefined,
                 },
                 fresh,
               ),
@@ -148,12 +218,15 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
     const projectFiles: Record<string, string> = {};
     const lengths: Record<string, number> = {};
     // Re-emitted with the bytes the last run wrote, and untouched on disk since: `write` need not read it back.
-    const sameAsLastRun = (file: GeneratedFile) => previous.project?.files[file.path] === file.hash && untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path);
+    const sameAsLastRun = (file: GeneratedFile) =>
+      previous.project?.files[file.path] === file.hash &&
+      untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path);
     for (const file of emitted.projectFiles) {
       // Made as bytes (spliced manifests): hashed as they are, never decoded, so no length is recorded.
       const asText = file.bytes === undefined;
       // A reused file keeps its recorded length: reading its (lazy) content just for that would undo the reuse.
-      const known = file.hash !== undefined ? previous.project?.lengths?.[file.path] : asText ? file.content.length : undefined;
+      const known =
+        file.hash !== undefined ? previous.project?.lengths?.[file.path] : asText ? file.content.length : undefined;
       if (known !== undefined) lengths[file.path] = known;
       if (file.hash === undefined) {
         const recordedLength = previous.project?.lengths?.[file.path];
@@ -175,7 +248,18 @@ export async function generate(options: GenerateOptions & { incremental?: boolea
       const { validatorSource: _source, ...model } = tool;
       nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
     }
-    return { project, files: emitted.files, stubs: emitted.stubs, problems: [], warnings: sortProblems([...warnings, ...emittedWarnings]), cache, reused: emitted.reused, inputs, models: nextModels, threads: emitted.threads };
+    return {
+      project,
+      files: emitted.files,
+      stubs: emitted.stubs,
+      problems: [],
+      warnings: sortProblems([...warnings, ...emittedWarnings]),
+      cache,
+      reused: emitted.reused,
+      inputs,
+      models: nextModels,
+      threads: emitted.threads,
+    };
   } finally {
     await pool?.close();
   }
@@ -280,13 +364,11 @@ export async function emitAll(
   }
   let manifests: ManifestEmission | undefined;
   const manifestsOnce = () =>
-    (manifests ??=
-      options.patchManifests?.(freshTools) ??
-      emitManifests(project, ctx, options.manifests ?? {}));
+    (manifests ??= options.patchManifests?.(freshTools) ?? emitManifests(project, ctx, options.manifests ?? {}));
   let docs: DocRenderer | undefined;
   const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
   const failures: Problem[] = [];
-  let stubs: GeneratedFile[] = [];
+  const stubs: GeneratedFile[] = [];
   // Tools whose stub came back with their files (from a worker), not to be emitted again below.
   const stubbed = new Set<string>();
   let threads = 1;
@@ -298,11 +380,21 @@ export async function emitAll(
     if (threads > 1) {
       const stubWanted = freshTools.map((tool) => options.stubNeeded?.(tool) ?? true);
       let done = perTool.size;
-      const data = { homes: [...homes], ctx, templates: options.templates, losses, unavailable, format: options.format !== false };
+      const data = {
+        homes: [...homes],
+        ctx,
+        templates: options.templates,
+        losses,
+        unavailable,
+        format: options.format !== false,
+      };
       const progress = () => options.onProgress?.(++done, project.tools.length);
       const pool = options.workers?.pool;
       if (pool !== undefined) threads = pool.size;
-      const outcomes = pool !== undefined ? await pool.run(freshTools, stubWanted, data, progress) : await emitInWorkers(freshTools, stubWanted, data, threads, progress);
+      const outcomes =
+        pool !== undefined
+          ? await pool.run(freshTools, stubWanted, data, progress)
+          : await emitInWorkers(freshTools, stubWanted, data, threads, progress);
       // Assembled in the tools' order, whichever worker finished first: the output is the in-process one.
       outcomes.forEach((outcome, index) => {
         const tool = freshTools[index]!;
@@ -323,7 +415,14 @@ export async function emitAll(
     const inProcess = threads > 1 ? lost : freshTools;
     if (inProcess.length > 0) {
       const { createToolEmitter } = await emitters();
-      const emitter = (toolEmitter ??= createToolEmitter({ homes, ctx, templates: options.templates, losses, unavailable, format: options.format !== false }));
+      const emitter = (toolEmitter ??= createToolEmitter({
+        homes,
+        ctx,
+        templates: options.templates,
+        losses,
+        unavailable,
+        format: options.format !== false,
+      }));
       const emitOne = async (tool: ToolModel) => {
         try {
           perTool.set(tool.name, (await emitter.toolFiles(tool)).map(heldAsBytes));
@@ -347,12 +446,26 @@ export async function emitAll(
     // A target that cannot take a tool is a problem (or a warning) whenever the manifests were built.
     ({ problems, warnings } = manifestsOnce());
   }
-  if (failures.length > 0) return { files: [], stubs: [], problems: [...problems, ...failures], warnings, perTool, projectFiles: [], reused, projectFilesReused: false, threads };
+  if (failures.length > 0)
+    return {
+      files: [],
+      stubs: [],
+      problems: [...problems, ...failures],
+      warnings,
+      perTool,
+      projectFiles: [],
+      reused,
+      projectFilesReused: false,
+      threads,
+    };
   if (projectFiles === undefined) {
     const { emitSharedTypes } = await emitters();
     const built = manifestsOnce();
     projectFiles = [
-      ...(await formatFiles([...(await Promise.all(project.shared.map((entry) => emitSharedTypes(entry, homes, ctx)))), ...emitRegistry(project, ctx)])),
+      ...(await formatFiles([
+        ...(await Promise.all(project.shared.map((entry) => emitSharedTypes(entry, homes, ctx)))),
+        ...emitRegistry(project, ctx),
+      ])),
       ...built.files,
       ...(await formatFiles((await renderer()).projectPages(project, ctx))),
     ];
@@ -361,7 +474,14 @@ export async function emitAll(
   const stubTools = project.tools.filter((tool) => !stubbed.has(tool.name) && (options.stubNeeded?.(tool) ?? true));
   if (stubTools.length > 0) {
     const { emitStub, createToolEmitter } = await emitters();
-    const emitter = (toolEmitter ??= createToolEmitter({ homes, ctx, templates: options.templates, losses: dictionary(), unavailable: dictionary(), format: options.format !== false }));
+    const emitter = (toolEmitter ??= createToolEmitter({
+      homes,
+      ctx,
+      templates: options.templates,
+      losses: dictionary(),
+      unavailable: dictionary(),
+      format: options.format !== false,
+    }));
     await inLanes(stubTools, async (tool) => {
       stubs.push(await emitter.stub(tool, emitStub));
     });

@@ -9,18 +9,18 @@ import path from 'node:path';
  * toolsmith's own devDependencies (a test checks it).
  */
 export const GENERATOR_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
-  "json-schema-to-typescript": "16.0.0",
-  "ts-morph": "28.0.0",
-  "prettier": "3.10.1",
-  "handlebars": "4.7.10",
-  "chokidar": "4.0.3",
-  "tsx": "4.23.15"
+  'json-schema-to-typescript': '16.0.0',
+  'ts-morph': '28.0.0',
+  prettier: '3.10.1',
+  handlebars: '4.7.10',
+  chokidar: '4.0.3',
+  tsx: '4.23.15',
 });
 
 /** What `npm run build` needs in a project (`toolsmith init` adds them as devDependencies with the generator's packages). */
 export const BUILD_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
-  "typescript": "7.0.2",
-  "@types/node": "20.19.9"
+  typescript: '7.0.2',
+  '@types/node': '20.19.9',
 });
 
 /** A generator package installed at another major version than the one toolsmith is tested with. */
@@ -35,7 +35,10 @@ export interface VersionMismatch {
  * tree), at a major version other than `GENERATOR_PACKAGES` pins. Not being peer dependencies,
  * nothing else tells the user; a package not found is left to the missing-package message.
  */
-export function generatorVersionMismatches(fromDir: string, names: readonly string[] = Object.keys(GENERATOR_PACKAGES)): VersionMismatch[] {
+export function generatorVersionMismatches(
+  fromDir: string,
+  names: readonly string[] = Object.keys(GENERATOR_PACKAGES),
+): VersionMismatch[] {
   const mismatches: VersionMismatch[] = [];
   for (const name of names) {
     const tested = GENERATOR_PACKAGES[name];
@@ -44,7 +47,8 @@ export function generatorVersionMismatches(fromDir: string, names: readonly stri
       const manifest = path.join(dir, 'node_modules', name, 'package.json');
       if (existsSync(manifest)) {
         const installed = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown }).version;
-        if (typeof installed === 'string' && installed.split('.')[0] !== tested.split('.')[0]) mismatches.push({ name, installed, tested });
+        if (typeof installed === 'string' && installed.split('.')[0] !== tested.split('.')[0])
+          mismatches.push({ name, installed, tested });
         break;
       }
       if (path.dirname(dir) === dir) break;

@@ -1,7 +1,15 @@
 /**
  * toolsmith's generator as a library (`toolsmith/codegen`): the same stages the CLI runs.
  */
-export { generate, emitAll, resolveOptions, type GenerateOptions, type GenerateResult, type ResolvedOptions, type EmitAllOptions } from './generate.js';
+export {
+  generate,
+  emitAll,
+  resolveOptions,
+  type GenerateOptions,
+  type GenerateResult,
+  type ResolvedOptions,
+  type EmitAllOptions,
+} from './generate.js';
 export { loadDefinitions, type LoadedFiles, type SourceFile } from './load.js';
 export { normalize, GENERATOR_VERSION, type NormalizeResult } from './normalize.js';
 export { writeOutput, diffOutput, hasDrift, recoverInterrupted, type OutputDiff, type WriteReport } from './write.js';
@@ -9,4 +17,14 @@ export { loadConfig, CONFIG_KEYS, type ToolsmithConfig } from './config.js';
 export { formatProblem, isWarning } from './problems.js';
 export { watchAndRun, type Watcher } from './watch.js';
 export { main as runCli, EXIT } from './cli.js';
-export type { ComposedStep, EmitContext, GeneratedFile, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel, ToolNames } from './model.js';
+export type {
+  ComposedStep,
+  EmitContext,
+  GeneratedFile,
+  Problem,
+  ProjectModel,
+  SharedSchemaModel,
+  ToolExample,
+  ToolModel,
+  ToolNames,
+} from './model.js';

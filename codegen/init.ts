@@ -27,7 +27,12 @@ const EXAMPLE = {
     additionalProperties: false,
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 100, description: 'Who to greet.' },
-      language: { type: 'string', enum: ['en', 'fr', 'de'], default: 'en', description: 'The language of the greeting.' },
+      language: {
+        type: 'string',
+        enum: ['en', 'fr', 'de'],
+        default: 'en',
+        description: 'The language of the greeting.',
+      },
     },
   },
   outputSchema: {
@@ -82,8 +87,14 @@ export function initProject(root: string): InitReport {
   const kept = existsSync(path.join(root, 'tsconfig.json')) ? ['tsconfig.json'] : [];
   if (kept.length === 0) files['tsconfig.json'] = TSCONFIG;
   const packageFile = path.join(root, 'package.json');
-  const packageJson = existsSync(packageFile) ? (JSON.parse(readFileSync(packageFile, 'utf8')) as { scripts?: Record<string, string>; type?: string }) : undefined;
-  const wanted: Record<string, string> = { generate: 'toolsmith generate', 'generate:check': 'toolsmith check', build: BUILD_SCRIPT };
+  const packageJson = existsSync(packageFile)
+    ? (JSON.parse(readFileSync(packageFile, 'utf8')) as { scripts?: Record<string, string>; type?: string })
+    : undefined;
+  const wanted: Record<string, string> = {
+    generate: 'toolsmith generate',
+    'generate:check': 'toolsmith check',
+    build: BUILD_SCRIPT,
+  };
   for (const [name, command] of Object.entries(wanted)) {
     const existing = packageJson?.scripts?.[name];
     if (existing === undefined || existing === command) continue;
@@ -98,14 +109,30 @@ export function initProject(root: string): InitReport {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), content, { flag: 'wx' });
   }
-  const next: { scripts?: Record<string, string>; devDependencies?: Record<string, string>; dependencies?: Record<string, string>; [key: string]: unknown } =
-    packageJson ?? { name: path.basename(root), private: true, type: 'module' };
+  const next: {
+    scripts?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+    dependencies?: Record<string, string>;
+    [key: string]: unknown;
+  } = packageJson ?? { name: path.basename(root), private: true, type: 'module' };
   next.scripts = { ...next.scripts, ...wanted };
   // The generator's packages and the compiler are development tools: generated code and the runtime
   // never import them, so a production install (`npm ci --omit=dev`) leaves them out.
   const development = new Map([...Object.entries(GENERATOR_PACKAGES), ...Object.entries(BUILD_PACKAGES)]);
-  const added = [...development.keys()].filter((name) => next.devDependencies?.[name] === undefined && next.dependencies?.[name] === undefined);
-  if (added.length > 0) next.devDependencies = { ...next.devDependencies, ...Object.fromEntries(added.map((name) => [name, development.get(name)!])) };
+  const added = [...development.keys()].filter(
+    (name) => next.devDependencies?.[name] === undefined && next.dependencies?.[name] === undefined,
+  );
+  if (added.length > 0)
+    next.devDependencies = {
+      ...next.devDependencies,
+      ...Object.fromEntries(added.map((name) => [name, development.get(name)!])),
+    };
   writeFileSync(packageFile, `${JSON.stringify(next, null, 2)}\n`);
-  return { created: [...Object.keys(files), ...(packageJson ? [] : ['package.json'])], scripts: Object.keys(wanted), devDependencies: added, kept, conflicts: [] };
+  return {
+    created: [...Object.keys(files), ...(packageJson ? [] : ['package.json'])],
+    scripts: Object.keys(wanted),
+    devDependencies: added,
+    kept,
+    conflicts: [],
+  };
 }

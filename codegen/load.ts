@@ -1,4 +1,16 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  type Stats,
+  type Dirent,
+} from 'node:fs';
 import path from 'node:path';
 import { findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
 import type { Problem } from './model.js';
@@ -44,11 +56,14 @@ export function lineColumn(text: string, offset: number): { line: number; column
  */
 export function positionOf(source: SourceFile, pointer: string, atKey = false): { line: number; column: number } {
   if (!source.tree) return { line: 1, column: 1 };
-  const segments: (string | number)[] = parsePointer(pointer).map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
+  const segments: (string | number)[] = parsePointer(pointer).map((segment) =>
+    /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment,
+  );
   for (let length = segments.length; length >= 0; length--) {
     const node = findNodeAtLocation(source.tree, segments.slice(0, length));
     if (node) {
-      const target = atKey && length === segments.length && node.parent?.type === 'property' ? node.parent.children![0]! : node;
+      const target =
+        atKey && length === segments.length && node.parent?.type === 'property' ? node.parent.children![0]! : node;
       return lineColumn(source.text, target.offset);
     }
   }
@@ -58,7 +73,9 @@ export function positionOf(source: SourceFile, pointer: string, atKey = false): 
 /** Builds a problem located at a pointer of a file. */
 export function problemAt(source: SourceFile, pointer: string, message: string, hint?: string, atKey = false): Problem {
   const { line, column } = positionOf(source, pointer, atKey);
-  return hint === undefined ? { file: source.file, line, column, pointer, message } : { file: source.file, line, column, pointer, message, hint };
+  return hint === undefined
+    ? { file: source.file, line, column, pointer, message }
+    : { file: source.file, line, column, pointer, message, hint };
 }
 
 /** True for a name the generator reads: a definition (`*.tool.json`) or a shared schema (`*.schema.json`). */
@@ -82,7 +99,7 @@ export interface FolderScan {
 export function scanSchemasFolder(dir: string): FolderScan {
   const scan: FolderScan = { files: [], unreadable: [] };
   const walk = (folder: string, prefix: string, ancestors: ReadonlySet<string>) => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch (error) {
@@ -113,7 +130,10 @@ export function scanSchemasFolder(dir: string): FolderScan {
         continue;
       }
       if (ancestors.has(real)) {
-        scan.unreadable.push({ relPath: rel, message: 'the folder link leads back to a folder that contains it (a loop); it is not followed' });
+        scan.unreadable.push({
+          relPath: rel,
+          message: 'the folder link leads back to a folder that contains it (a loop); it is not followed',
+        });
         continue;
       }
       walk(absolute, rel, new Set([...ancestors, real]));
@@ -148,10 +168,14 @@ export function readRegularFile(file: string): { bytes: Buffer } | { error: stri
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return { error: `it is ${kindOf(stats)}, not a regular file`, hint: 'only regular files are read (links to them are followed): replace it with one or move it away' };
+    if (!stats.isFile())
+      return {
+        error: `it is ${kindOf(stats)}, not a regular file`,
+        hint: 'only regular files are read (links to them are followed): replace it with one or move it away',
+      };
     return { bytes: readFileSync(fd) };
   } catch (error) {
-    return { error: `it cannot be read (${errorCode(error)})`, hint: 'check the file\'s permissions' };
+    return { error: `it cannot be read (${errorCode(error)})`, hint: "check the file's permissions" };
   } finally {
     closeSync(fd);
   }
@@ -159,7 +183,8 @@ export function readRegularFile(file: string): { bytes: Buffer } | { error: stri
 
 function openError(file: string, error: unknown): { error: string; hint: string } {
   const code = errorCode(error);
-  if (code === 'ELOOP') return { error: 'it is a symbolic link that loops (ELOOP)', hint: 'point the link at a regular file or remove it' };
+  if (code === 'ELOOP')
+    return { error: 'it is a symbolic link that loops (ELOOP)', hint: 'point the link at a regular file or remove it' };
   if (code === 'ENOENT') {
     let dangling = false;
     try {
@@ -168,11 +193,19 @@ function openError(file: string, error: unknown): { error: string; hint: string 
       dangling = false;
     }
     return dangling
-      ? { error: 'it is a symbolic link to a file that does not exist (ENOENT)', hint: 'point the link at a regular file or remove it' }
+      ? {
+          error: 'it is a symbolic link to a file that does not exist (ENOENT)',
+          hint: 'point the link at a regular file or remove it',
+        }
       : { error: 'it disappeared while it was read (ENOENT)', hint: 'run the generator again' };
   }
-  if (code === 'EISDIR') return { error: 'it is a folder, not a regular file', hint: 'rename the folder: only files may end in .tool.json or .schema.json' };
-  if (code === 'EACCES' || code === 'EPERM') return { error: `it cannot be read (${code})`, hint: "check the file's permissions" };
+  if (code === 'EISDIR')
+    return {
+      error: 'it is a folder, not a regular file',
+      hint: 'rename the folder: only files may end in .tool.json or .schema.json',
+    };
+  if (code === 'EACCES' || code === 'EPERM')
+    return { error: `it cannot be read (${code})`, hint: "check the file's permissions" };
   return { error: `it cannot be opened (${code})`, hint: 'definitions and shared schemas must be regular files' };
 }
 
@@ -240,7 +273,8 @@ export function parseSource(relPath: string, file: string, text: string): { sour
       text,
       value,
       get tree(): Node | undefined {
-        if (tree === null) tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+        if (tree === null)
+          tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
         return tree;
       },
     };
@@ -248,7 +282,14 @@ export function parseSource(relPath: string, file: string, text: string): { sour
   }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const source: SourceFile = { relPath, file, kind, text, tree: errors.length > 0 ? undefined : tree, value: undefined };
+  const source: SourceFile = {
+    relPath,
+    file,
+    kind,
+    text,
+    tree: errors.length > 0 ? undefined : tree,
+    value: undefined,
+  };
   if (errors.length > 0) {
     return {
       source,
@@ -341,11 +382,25 @@ export function loadDefinitions(schemasDir: string, projectRoot: string): Loaded
     if (!statSync(schemasDir).isDirectory()) throw new Error('not a directory');
     scan = scanSchemasFolder(schemasDir);
   } catch {
-    problems.push({ file: shown(schemasDir), line: 1, column: 1, pointer: '', message: 'the schemas folder does not exist or cannot be read', hint: 'pass --schemas DIR or create the folder (toolsmith init)' });
+    problems.push({
+      file: shown(schemasDir),
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: 'the schemas folder does not exist or cannot be read',
+      hint: 'pass --schemas DIR or create the folder (toolsmith init)',
+    });
     return { tools, shared, problems };
   }
   for (const { relPath, message } of scan.unreadable) {
-    problems.push({ file: shown(path.join(schemasDir, relPath)), line: 1, column: 1, pointer: '', message, hint: 'fix or remove it: the definitions below it would be missed' });
+    problems.push({
+      file: shown(path.join(schemasDir, relPath)),
+      line: 1,
+      column: 1,
+      pointer: '',
+      message,
+      hint: 'fix or remove it: the definitions below it would be missed',
+    });
   }
   for (const relPath of scan.files.sort(compareStrings)) {
     const absolute = path.join(schemasDir, relPath);

@@ -102,7 +102,9 @@ export interface ToolModel {
   rawInputSchema: JSONSchema7;
   rawOutputSchema?: JSONSchema7;
   /** Bundled definition key → where it came from (`shared` with the shared module, or `local`). */
-  definitionOrigins: Readonly<Record<string, { kind: 'shared'; module: string; typeName: string } | { kind: 'local'; typeName: string }>>;
+  definitionOrigins: Readonly<
+    Record<string, { kind: 'shared'; module: string; typeName: string } | { kind: 'local'; typeName: string }>
+  >;
   examples: readonly ToolExample[];
   steps?: readonly ComposedStep[];
   timeoutMs?: number;

@@ -49,7 +49,17 @@ export function toDisplayName(name: string): string {
 export function toolNames(toolName: string, typeName?: string): ToolNames {
   if (typeName !== undefined) {
     const names = toolNames(typeName);
-    return { ...names, pascal: typeName, camel: typeName[0]!.toLowerCase() + typeName.slice(1), inputType: `${typeName}Input`, outputType: `${typeName}Output`, inputValidator: `validate${typeName}Input`, outputValidator: `validate${typeName}Output`, base: `${typeName}ToolBase`, impl: `${typeName}Tool` };
+    return {
+      ...names,
+      pascal: typeName,
+      camel: typeName[0]!.toLowerCase() + typeName.slice(1),
+      inputType: `${typeName}Input`,
+      outputType: `${typeName}Output`,
+      inputValidator: `validate${typeName}Input`,
+      outputValidator: `validate${typeName}Output`,
+      base: `${typeName}ToolBase`,
+      impl: `${typeName}Tool`,
+    };
   }
   const pascal = toPascalCase(toolName);
   return {
@@ -71,7 +81,10 @@ export function toolNames(toolName: string, typeName?: string): ToolNames {
 
 /** Type name of a shared schema file: `shared/geo-point.schema.json` → `GeoPoint`. */
 export function sharedRootTypeName(relPath: string): string {
-  const base = relPath.split('/').pop()!.replace(/\.schema\.json$/, '');
+  const base = relPath
+    .split('/')
+    .pop()!
+    .replace(/\.schema\.json$/, '');
   return toPascalCase(base);
 }
 
@@ -93,12 +106,26 @@ export function definitionTypeName(key: string, toolPascal?: string): string {
  * global TypeScript names the generated code uses: no tool, definition or shared schema may take one.
  */
 export const RESERVED_IDENTIFIERS: ReadonlyMap<string, string> = new Map([
-  ...['ITool', 'JSONSchemaObject', 'ToolExecutionContext', 'ToolExecutionResult', 'deepFreeze', 'ComposedTool', 'ComposedStep', 'ValidateFunction', 'ToolClient', 'ToolCallDefaults', 'ToolOrchestrator'].map(
-    (name) => [name, `the runtime's \`${name}\`, which generated files import`] as const,
+  ...[
+    'ITool',
+    'JSONSchemaObject',
+    'ToolExecutionContext',
+    'ToolExecutionResult',
+    'deepFreeze',
+    'ComposedTool',
+    'ComposedStep',
+    'ValidateFunction',
+    'ToolClient',
+    'ToolCallDefaults',
+    'ToolOrchestrator',
+  ].map((name) => [name, `the runtime's \`${name}\`, which generated files import`] as const),
+  ...['toolNames', 'ToolName', 'ToolTypes', 'ToolInput', 'ToolOutput', 'createTools', 'createToolClient'].map(
+    (name) => [name, `the registry's \`${name}\``] as const,
   ),
-  ...['toolNames', 'ToolName', 'ToolTypes', 'ToolInput', 'ToolOutput', 'createTools', 'createToolClient'].map((name) => [name, `the registry's \`${name}\``] as const),
   // The globals a types file uses (in `<Pascal>Args`), where a shared or local type of that name would shadow them.
-  ...['NonNullable', 'Pick', 'Required'].map((name) => [name, `TypeScript's global \`${name}\`, which generated code uses`] as const),
+  ...['NonNullable', 'Pick', 'Required'].map(
+    (name) => [name, `TypeScript's global \`${name}\`, which generated code uses`] as const,
+  ),
 ]);
 
 /** One generated identifier and what in the definitions it comes from. */
@@ -132,26 +159,47 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
   const claims: IdentifierClaim[] = [
     { identifier: names.inputType, file, pointer: '/inputSchema', what: `the input type of ${of}` },
     { identifier: names.argsType, file, pointer: '/inputSchema', what: `the execute-arguments type of ${of}` },
-    { identifier: names.outputType, file, pointer: tool.outputSchema ? '/outputSchema' : '/name', what: `the output type of ${of}` },
+    {
+      identifier: names.outputType,
+      file,
+      pointer: tool.outputSchema ? '/outputSchema' : '/name',
+      what: `the output type of ${of}`,
+    },
     { identifier: names.inputValidator, file, pointer: '/inputSchema', what: `the input validator of ${of}` },
     { identifier: names.base, file, pointer: '/name', what: `the base class of ${of}` },
     { identifier: names.impl, file, pointer: '/name', what: `the implementation class of ${of}` },
-    { identifier: names.inputSchemaConstant, file, pointer: '/inputSchema', what: `the input schema constant of ${of}` },
+    {
+      identifier: names.inputSchemaConstant,
+      file,
+      pointer: '/inputSchema',
+      what: `the input schema constant of ${of}`,
+    },
   ];
   if (tool.outputSchema) {
     claims.push(
       { identifier: names.outputValidator, file, pointer: '/outputSchema', what: `the output validator of ${of}` },
-      { identifier: names.outputSchemaConstant, file, pointer: '/outputSchema', what: `the output schema constant of ${of}` },
+      {
+        identifier: names.outputSchemaConstant,
+        file,
+        pointer: '/outputSchema',
+        what: `the output schema constant of ${of}`,
+      },
     );
   }
-  if (tool.steps !== undefined) claims.push({ identifier: names.stepsConstant, file, pointer: '/steps', what: `the steps constant of ${of}` });
+  if (tool.steps !== undefined)
+    claims.push({ identifier: names.stepsConstant, file, pointer: '/steps', what: `the steps constant of ${of}` });
   const differing: string[] = [];
   const seen = new Map<string, string>();
-  for (const [root, schema] of [['inputSchema', tool.inputSchema], ['outputSchema', tool.outputSchema]] as const) {
+  for (const [root, schema] of [
+    ['inputSchema', tool.inputSchema],
+    ['outputSchema', tool.outputSchema],
+  ] as const) {
     const definitions = schema?.definitions;
     if (definitions === undefined) continue;
     for (const key of Object.keys(definitions)) {
-      const origin = Object.prototype.hasOwnProperty.call(tool.definitionOrigins, key) ? tool.definitionOrigins[key] : undefined;
+      const origin = Object.prototype.hasOwnProperty.call(tool.definitionOrigins, key)
+        ? tool.definitionOrigins[key]
+        : undefined;
       if (origin?.kind !== 'local') continue;
       const pointer = `/${root}/definitions/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (seen.has(key)) {
@@ -171,7 +219,8 @@ export function sharedIdentifierClaims(shared: SharedSchemaModel): IdentifierCla
     identifier: shared.typeNames[pointer]!,
     file: shared.source,
     pointer: pointer === '#' ? '' : pointer.slice(1),
-    what: pointer === '#' ? `the type of the shared schema ${shared.relPath}` : `the type of ${shared.relPath} ${pointer}`,
+    what:
+      pointer === '#' ? `the type of the shared schema ${shared.relPath}` : `the type of ${shared.relPath} ${pointer}`,
   }));
 }
 
@@ -191,7 +240,8 @@ export function findIdentifierCollisions(claims: readonly IdentifierClaim[]): Id
     }
     const earlier = taken.get(claim.identifier);
     if (earlier === undefined) taken.set(claim.identifier, claim);
-    else if (earlier.file !== claim.file || earlier.pointer !== claim.pointer) collisions.push({ claim, takenBy: earlier });
+    else if (earlier.file !== claim.file || earlier.pointer !== claim.pointer)
+      collisions.push({ claim, takenBy: earlier });
   }
   return collisions;
 }

@@ -3,21 +3,49 @@ import { GENERATOR_VERSION } from './version.js';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import definitionMetaSchema from '../tool-definition.schema.json' with { type: 'json' };
-import { classifyFormat, classifyKeyword, DIALECT_URIS, findIgnoredDefaults, schemaDialect, type SchemaDialect } from '../src/schema-dialect.js';
+import {
+  classifyFormat,
+  classifyKeyword,
+  DIALECT_URIS,
+  findIgnoredDefaults,
+  schemaDialect,
+  type SchemaDialect,
+} from '../src/schema-dialect.js';
 import { allowUnknownFormats, createGeneratorAjv, KNOWN_FORMATS, standaloneCode } from './ajv.js';
 import { addValidatorSchema } from './emit/validators.js';
 import { prepareValidatorSchema } from '../src/schema-defaults.js';
 import { coerceWhereNeeded } from '../src/validator-runtime.js';
 import { problemAt, type LoadedFiles, type SourceFile } from './load.js';
 import type { ComposedStep, Problem, ProjectModel, SharedSchemaModel, ToolExample, ToolModel } from './model.js';
-import { compareStrings, definitionTypeName, findIdentifierCollisions, sharedIdentifierClaims, sharedModuleStem, sharedRootTypeName, toDisplayName, toolIdentifierClaims, TOOL_NAME_PATTERN, toolNames, type IdentifierClaim } from './naming.js';
+import {
+  compareStrings,
+  definitionTypeName,
+  findIdentifierCollisions,
+  sharedIdentifierClaims,
+  sharedModuleStem,
+  sharedRootTypeName,
+  toDisplayName,
+  toolIdentifierClaims,
+  TOOL_NAME_PATTERN,
+  toolNames,
+  type IdentifierClaim,
+} from './naming.js';
 import { asWarning, closest, isWarning, sortProblems } from './problems.js';
 import { dictionary } from './dictionary.js';
 import { checkBooleanSchemas } from './rules/boolean-schemas.js';
 import { checkComposedCycles } from './rules/composed-cycles.js';
 import { relocateToShared, type SharedHome } from './rules/shared-positions.js';
 import { decodeFragment, decodePercent, escapePointerSegment, parsePointer } from './pointer.js';
-import { cloneJson, DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn, sortKeysDeep, walkSchema } from './schema-walk.js';
+import {
+  cloneJson,
+  DEFINITION_CONTAINERS,
+  hasOwn,
+  isObject,
+  mapSchema,
+  setOwn,
+  sortKeysDeep,
+  walkSchema,
+} from './schema-walk.js';
 
 export { GENERATOR_VERSION } from './version.js';
 
@@ -31,7 +59,11 @@ const { definitions: _schemaDefinitions, ...definitionFields } = definitionMetaS
 const DEFINITION_CHECK = {
   ...definitionFields,
   // Boolean schemas are reported by rules/boolean-schemas.ts, with their own message.
-  properties: { ...definitionMetaSchema.properties, inputSchema: { type: ['object', 'boolean'] }, outputSchema: { type: ['object', 'boolean'] } },
+  properties: {
+    ...definitionMetaSchema.properties,
+    inputSchema: { type: ['object', 'boolean'] },
+    outputSchema: { type: ['object', 'boolean'] },
+  },
 };
 
 const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
@@ -77,7 +109,12 @@ export function normalize(
   const ajv = createGeneratorAjv();
   // Ajv's 2020-12 class (and its meta-schemas) only for a project that has a 2020-12 schema.
   let ajv2020: Ajv | undefined;
-  const metaAjv = { 'draft-07': ajv, get '2020-12'() { return (ajv2020 ??= createGeneratorAjv({ dialect: '2020-12' })); } } as Record<SchemaDialect, Ajv>;
+  const metaAjv = {
+    'draft-07': ajv,
+    get '2020-12'() {
+      return (ajv2020 ??= createGeneratorAjv({ dialect: '2020-12' }));
+    },
+  } as Record<SchemaDialect, Ajv>;
   const checkDefinition = ajv.compile(DEFINITION_CHECK);
 
   const shared = indexShared(loaded.shared, problems, metaAjv);
@@ -90,14 +127,26 @@ export function normalize(
     if (source.value === undefined) continue;
     // Built from these very bytes by the last successful run: no definition, keyword or example check can fail.
     const cached = options.cached?.(source);
-    if (cached !== undefined && isObject(source.value) && (source.value as Record<string, unknown>).name === cached.name && !sourcesByName.has(cached.name)) {
+    if (
+      cached !== undefined &&
+      isObject(source.value) &&
+      (source.value as Record<string, unknown>).name === cached.name &&
+      !sourcesByName.has(cached.name)
+    ) {
       sourcesByName.set(cached.name, source);
       if (cached.warnings !== undefined) problems.push(...cached.warnings);
       candidates.push({ source, definition: source.value as Record<string, any>, cached });
       continue;
     }
     if (!isObject(source.value)) {
-      problems.push(problemAt(source, '', 'a tool definition must be a JSON object', 'see tool-definition.schema.json for the fields'));
+      problems.push(
+        problemAt(
+          source,
+          '',
+          'a tool definition must be a JSON object',
+          'see tool-definition.schema.json for the fields',
+        ),
+      );
       continue;
     }
     const definition = source.value as Record<string, any>;
@@ -111,7 +160,14 @@ export function normalize(
       const dialect = checkDialect(source, definition[key], `/${key}`, metaAjv, problems);
       if (dialect === undefined) continue;
       if (dialects.size > 0 && !dialects.has(dialect)) {
-        problems.push(problemAt(source, `/${key}`, `the outputSchema is ${dialect} but the inputSchema is ${[...dialects][0]}`, 'give both schemas the same `$schema`: one tool compiles to one validator module'));
+        problems.push(
+          problemAt(
+            source,
+            `/${key}`,
+            `the outputSchema is ${dialect} but the inputSchema is ${[...dialects][0]}`,
+            'give both schemas the same `$schema`: one tool compiles to one validator module',
+          ),
+        );
       }
       dialects.add(dialect);
       checkKeywords(source, definition[key], `/${key}`, problems, dialect, warnings);
@@ -120,14 +176,32 @@ export function normalize(
     problems.push(...warnings);
     if (warnings.length > 0) toolWarnings.set(source, warnings);
     if (isObject(definition.inputSchema) && definition.inputSchema.type !== 'object') {
-      problems.push(problemAt(source, '/inputSchema', `the input schema's root must be \`"type": "object"\` (it is ${JSON.stringify(definition.inputSchema.type ?? 'unset')})`, 'LLM providers pass tool arguments as one object: wrap the values in `properties`'));
+      problems.push(
+        problemAt(
+          source,
+          '/inputSchema',
+          `the input schema's root must be \`"type": "object"\` (it is ${JSON.stringify(definition.inputSchema.type ?? 'unset')})`,
+          'LLM providers pass tool arguments as one object: wrap the values in `properties`',
+        ),
+      );
     }
     problemCount.set(source, problems.length - before - warnings.length);
     if (typeof definition.name !== 'string' || !TOOL_NAME_PATTERN.test(definition.name)) continue;
-    if (hasOwn(definition, 'typeName') && (typeof definition.typeName !== 'string' || !TYPE_NAME_PATTERN.test(definition.typeName))) continue;
+    if (
+      hasOwn(definition, 'typeName') &&
+      (typeof definition.typeName !== 'string' || !TYPE_NAME_PATTERN.test(definition.typeName))
+    )
+      continue;
     const previous = sourcesByName.get(definition.name);
     if (previous) {
-      problems.push(problemAt(source, '/name', `the tool name "${definition.name}" is already used by ${previous.file}`, 'tool names must be unique: rename one of them'));
+      problems.push(
+        problemAt(
+          source,
+          '/name',
+          `the tool name "${definition.name}" is already used by ${previous.file}`,
+          'tool names must be unique: rename one of them',
+        ),
+      );
       continue;
     }
     sourcesByName.set(definition.name, source);
@@ -142,9 +216,21 @@ export function normalize(
       tools.push(cached);
       continue;
     }
-    if (!isObject(definition.inputSchema) || (definition.outputSchema !== undefined && !isObject(definition.outputSchema))) continue;
+    if (
+      !isObject(definition.inputSchema) ||
+      (definition.outputSchema !== undefined && !isObject(definition.outputSchema))
+    )
+      continue;
     const defaultWarnings: Problem[] = [];
-    const model = buildTool(source, definition, shared, problems, (problemCount.get(source) ?? 0) > 0, options.isUnchanged, defaultWarnings);
+    const model = buildTool(
+      source,
+      definition,
+      shared,
+      problems,
+      (problemCount.get(source) ?? 0) > 0,
+      options.isUnchanged,
+      defaultWarnings,
+    );
     problems.push(...defaultWarnings);
     if (model) {
       // The model keeps its file's warnings: a later run that reuses it (cache.ts `readModels`) reports them again.
@@ -154,15 +240,39 @@ export function normalize(
     }
   }
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
-  problems.push(...checkComposedCycles(candidates.filter(({ definition }) => Array.isArray(definition.steps)).map(({ source, definition }) => ({ name: definition.name, source, calls: definition.steps.map((step: unknown) => (step as { tool?: unknown } | null)?.tool) }))));
+  problems.push(
+    ...checkComposedCycles(
+      candidates
+        .filter(({ definition }) => Array.isArray(definition.steps))
+        .map(({ source, definition }) => ({
+          name: definition.name,
+          source,
+          calls: definition.steps.map((step: unknown) => (step as { tool?: unknown } | null)?.tool),
+        })),
+    ),
+  );
   for (const { source, definition } of candidates) {
-    if (Array.isArray(definition.steps)) checkSteps(definition.name, definition.steps, toolsByName.get(definition.name)?.inputSchema, sourcesByName, toolsByName, source, problems);
+    if (Array.isArray(definition.steps))
+      checkSteps(
+        definition.steps,
+        toolsByName.get(definition.name)?.inputSchema,
+        sourcesByName,
+        toolsByName,
+        source,
+        problems,
+      );
   }
 
   tools.sort((a, b) => compareStrings(a.name, b.name));
   checkIdentifiers(tools, shared, [...loaded.tools, ...loaded.shared], problems);
-  const sharedModels = [...shared.values()].map((entry) => entry.model).sort((a, b) => compareStrings(a.relPath, b.relPath));
-  const unique = [...new Map(problems.map((problem) => [`${problem.file}\0${problem.pointer}\0${problem.message}`, problem])).values()];
+  const sharedModels = [...shared.values()]
+    .map((entry) => entry.model)
+    .sort((a, b) => compareStrings(a.relPath, b.relPath));
+  const unique = [
+    ...new Map(
+      problems.map((problem) => [`${problem.file}\0${problem.pointer}\0${problem.message}`, problem]),
+    ).values(),
+  ];
   return {
     project: deepFreeze({ tools, shared: sharedModels }),
     problems: sortProblems(unique.filter((problem) => !isWarning(problem))),
@@ -174,10 +284,23 @@ export function normalize(
  * The dialect of one schema field and its check against that dialect's meta-schema; undefined (with
  * an error at `$schema`) for a `$schema` toolsmith does not support.
  */
-function checkDialect(source: SourceFile, schema: Record<string, unknown>, pointer: string, metaAjv: Record<SchemaDialect, Ajv>, problems: Problem[]): SchemaDialect | undefined {
+function checkDialect(
+  source: SourceFile,
+  schema: Record<string, unknown>,
+  pointer: string,
+  metaAjv: Record<SchemaDialect, Ajv>,
+  problems: Problem[],
+): SchemaDialect | undefined {
   const dialect = schemaDialect(schema);
   if (dialect === undefined) {
-    problems.push(problemAt(source, `${pointer}/$schema`, `unsupported $schema ${truncate(JSON.stringify(schema.$schema))}`, `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`));
+    problems.push(
+      problemAt(
+        source,
+        `${pointer}/$schema`,
+        `unsupported $schema ${truncate(JSON.stringify(schema.$schema))}`,
+        `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`,
+      ),
+    );
     return undefined;
   }
   // The dialect is decided: the instance's own meta-schema checks it (whatever spelling of the URI it used).
@@ -185,7 +308,13 @@ function checkDialect(source: SourceFile, schema: Record<string, unknown>, point
   for (const key of Object.keys(schema)) if (key !== '$schema') setOwn(body, key, schema[key]);
   const ajv = metaAjv[dialect];
   if (!ajv.validateSchema(body)) {
-    problems.push(...definitionErrors(source, (ajv.errors ?? []).map((error) => ({ ...error, instancePath: `${pointer}${error.instancePath}` })), dialect));
+    problems.push(
+      ...definitionErrors(
+        source,
+        (ajv.errors ?? []).map((error) => ({ ...error, instancePath: `${pointer}${error.instancePath}` })),
+        dialect,
+      ),
+    );
   }
   return dialect;
 }
@@ -200,25 +329,65 @@ function definitionErrors(source: SourceFile, errors: ErrorObject[], dialect: Sc
     if (error.keyword === 'additionalProperties' && error.instancePath === '') {
       const field = String(error.params.additionalProperty);
       const suggestion = closest(field, DEFINITION_FIELDS);
-      problem = problemAt(source, `/${escapePointerSegment(field)}`, `unknown field "${field}" in a tool definition`, suggestion ? `did you mean \`${suggestion}\`?` : `the fields are: ${DEFINITION_FIELDS.join(', ')}`, true);
+      problem = problemAt(
+        source,
+        `/${escapePointerSegment(field)}`,
+        `unknown field "${field}" in a tool definition`,
+        suggestion ? `did you mean \`${suggestion}\`?` : `the fields are: ${DEFINITION_FIELDS.join(', ')}`,
+        true,
+      );
     } else if (error.keyword === 'additionalProperties') {
       const field = String(error.params.additionalProperty);
-      problem = problemAt(source, `${error.instancePath}/${escapePointerSegment(field)}`, `unknown field "${field}"`, undefined, true);
+      problem = problemAt(
+        source,
+        `${error.instancePath}/${escapePointerSegment(field)}`,
+        `unknown field "${field}"`,
+        undefined,
+        true,
+      );
     } else if (error.keyword === 'required') {
       const field = String(error.params.missingProperty);
-      problem = problemAt(source, error.instancePath, `missing required field "${field}"`, error.instancePath === '' ? `a definition needs name, description and inputSchema` : undefined);
+      problem = problemAt(
+        source,
+        error.instancePath,
+        `missing required field "${field}"`,
+        error.instancePath === '' ? `a definition needs name, description and inputSchema` : undefined,
+      );
     } else if (error.keyword === 'pattern' && error.instancePath === '/name') {
-      problem = problemAt(source, '/name', `the tool name ${JSON.stringify(truncate(String(source.value && (source.value as any).name)))} does not match ${error.params.pattern}`, 'use letters, digits, `_` and `-`, starting with a letter or `_`, at most 64 characters');
+      problem = problemAt(
+        source,
+        '/name',
+        `the tool name ${JSON.stringify(truncate(String(source.value && (source.value as any).name)))} does not match ${error.params.pattern}`,
+        'use letters, digits, `_` and `-`, starting with a letter or `_`, at most 64 characters',
+      );
     } else if (error.keyword === 'pattern' && error.instancePath === '/typeName') {
-      problem = problemAt(source, '/typeName', `the typeName ${JSON.stringify(truncate(String((source.value as any).typeName)))} is not a PascalCase identifier`, 'use letters and digits, starting with an upper-case letter, e.g. "CalculateBmiImperial"');
-    } else if (/^\/(inputSchema|outputSchema)(\/.*)?\/type(\/\d+)?$/.test(error.instancePath) && (error.keyword === 'enum' || error.keyword === 'type')) {
+      problem = problemAt(
+        source,
+        '/typeName',
+        `the typeName ${JSON.stringify(truncate(String((source.value as any).typeName)))} is not a PascalCase identifier`,
+        'use letters and digits, starting with an upper-case letter, e.g. "CalculateBmiImperial"',
+      );
+    } else if (
+      /^\/(inputSchema|outputSchema)(\/.*)?\/type(\/\d+)?$/.test(error.instancePath) &&
+      (error.keyword === 'enum' || error.keyword === 'type')
+    ) {
       const value = resolvePointer(source.value, parsePointer(error.instancePath));
       const typeNames = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
       const suggestion = typeof value === 'string' ? closest(value, typeNames) : undefined;
-      problem = problemAt(source, error.instancePath, `${JSON.stringify(value)} is not a JSON Schema type`, suggestion ? `did you mean "${suggestion}"?` : `the types are: ${typeNames.join(', ')} (or an array of them)`);
+      problem = problemAt(
+        source,
+        error.instancePath,
+        `${JSON.stringify(value)} is not a JSON Schema type`,
+        suggestion ? `did you mean "${suggestion}"?` : `the types are: ${typeNames.join(', ')} (or an array of them)`,
+      );
     } else {
       const inSchema = /^\/(inputSchema|outputSchema)/.test(error.instancePath);
-      problem = problemAt(source, error.instancePath, `${inSchema ? `not a valid ${dialect} schema: ` : ''}${error.instancePath || 'the definition'} ${error.message}`, inSchema ? `see ${DIALECT_DOCS[dialect]}` : undefined);
+      problem = problemAt(
+        source,
+        error.instancePath,
+        `${inSchema ? `not a valid ${dialect} schema: ` : ''}${error.instancePath || 'the definition'} ${error.message}`,
+        inSchema ? `see ${DIALECT_DOCS[dialect]}` : undefined,
+      );
     }
     const key = `${problem.pointer}\0${problem.message}`;
     if (!seen.has(key)) {
@@ -235,14 +404,29 @@ function definitionErrors(source: SourceFile, errors: ErrorObject[], dialect: Sc
  * (`nullable`) is an error; anything else is ignored by the dialect, so it is a warning
  * (`optional`, `markdownDescription`, a vendor annotation, `format: "json"`).
  */
-function checkKeywords(source: SourceFile, schema: JSONSchema7Definition, pointer: string, problems: Problem[], dialect: SchemaDialect, warnings: Problem[] = problems): void {
+function checkKeywords(
+  source: SourceFile,
+  schema: JSONSchema7Definition,
+  pointer: string,
+  problems: Problem[],
+  dialect: SchemaDialect,
+  warnings: Problem[] = problems,
+): void {
   walkSchema(schema, pointer, (node, at) => {
     for (const key of Object.keys(node)) {
       const verdict = classifyKeyword(key, dialect);
       if (verdict.kind === 'known') continue;
       const where = `${at}/${escapePointerSegment(key)}`;
       if (verdict.kind === 'typo') {
-        problems.push(problemAt(source, where, `unknown keyword "${key}"`, `did you mean \`${verdict.suggestion}\`? (an extension keyword must start with \`x-\`)`, true));
+        problems.push(
+          problemAt(
+            source,
+            where,
+            `unknown keyword "${key}"`,
+            `did you mean \`${verdict.suggestion}\`? (an extension keyword must start with \`x-\`)`,
+            true,
+          ),
+        );
       } else if (verdict.kind === 'ajv-only') {
         const hint =
           key === 'nullable'
@@ -254,7 +438,17 @@ function checkKeywords(source: SourceFile, schema: JSONSchema7Definition, pointe
                 : `${dialect} does not define it, but Ajv would apply it: remove it (an extension keyword must start with \`x-\`)`;
         problems.push(problemAt(source, where, `unknown keyword "${key}"`, hint, true));
       } else if (verdict.kind === 'other-dialect') {
-        warnings.push(asWarning(problemAt(source, where, `the keyword "${key}" is ignored: it is ${verdict.dialect}, and this schema is ${dialect}`, `declare \`"$schema": "${DIALECT_URIS[verdict.dialect]}"\` at the schema's root to use it, or remove it`, true)));
+        warnings.push(
+          asWarning(
+            problemAt(
+              source,
+              where,
+              `the keyword "${key}" is ignored: it is ${verdict.dialect}, and this schema is ${dialect}`,
+              `declare \`"$schema": "${DIALECT_URIS[verdict.dialect]}"\` at the schema's root to use it, or remove it`,
+              true,
+            ),
+          ),
+        );
       } else {
         const hint =
           key === 'optional'
@@ -268,9 +462,25 @@ function checkKeywords(source: SourceFile, schema: JSONSchema7Definition, pointe
     if (hasOwn(node, 'format') && typeof node.format === 'string') {
       const verdict = classifyFormat(node.format, KNOWN_FORMATS);
       if (verdict.kind === 'typo') {
-        problems.push(problemAt(source, `${at}/format`, `unknown format "${node.format}"`, `did you mean \`${verdict.suggestion}\`? Known formats: ${[...KNOWN_FORMATS].join(', ')}`));
+        problems.push(
+          problemAt(
+            source,
+            `${at}/format`,
+            `unknown format "${node.format}"`,
+            `did you mean \`${verdict.suggestion}\`? Known formats: ${[...KNOWN_FORMATS].join(', ')}`,
+          ),
+        );
       } else if (verdict.kind === 'ignored') {
-        warnings.push(asWarning(problemAt(source, `${at}/format`, `unknown format "${node.format}" is ignored: every value passes it`, `toolsmith checks these formats: ${[...KNOWN_FORMATS].join(', ')}`)));
+        warnings.push(
+          asWarning(
+            problemAt(
+              source,
+              `${at}/format`,
+              `unknown format "${node.format}" is ignored: every value passes it`,
+              `toolsmith checks these formats: ${[...KNOWN_FORMATS].join(', ')}`,
+            ),
+          ),
+        );
       }
     }
   });
@@ -280,22 +490,47 @@ function checkKeywords(source: SourceFile, schema: JSONSchema7Definition, pointe
  * Defaults Ajv never fills in (`findIgnoredDefaults`), each a warning at its pointer (the defaults
  * check, `findDefaultMismatches`, leaves them alone: they cannot be filled in and rejected).
  */
-function checkIgnoredDefaults(source: SourceFile, schema: Record<string, unknown>, pointer: string, warnings: Problem[]): void {
+function checkIgnoredDefaults(
+  source: SourceFile,
+  schema: Record<string, unknown>,
+  pointer: string,
+  warnings: Problem[],
+): void {
   for (const { pointer: at, value, reason } of findIgnoredDefaults(schema)) {
     const shown = truncate(JSON.stringify(value));
     const [message, hint] =
       reason.kind === 'composite'
-        ? [`it is inside \`${reason.keyword}\``, `Ajv fills in defaults only outside anyOf, oneOf, not and if: put the default on the property that holds the \`${reason.keyword}\`, or remove it`]
+        ? [
+            `it is inside \`${reason.keyword}\``,
+            `Ajv fills in defaults only outside anyOf, oneOf, not and if: put the default on the property that holds the \`${reason.keyword}\`, or remove it`,
+          ]
         : reason.kind === 'root'
-          ? ['it is at the schema root', 'defaults are filled in for properties: give each property its own `default`, or remove this one']
+          ? [
+              'it is at the schema root',
+              'defaults are filled in for properties: give each property its own `default`, or remove this one',
+            ]
           : reason.kind === 'definition'
-            ? ['it is on a definition', "put the default beside the `$ref` that uses the definition (a property's own `default` is filled in)"]
-            : [`only a property's (or tuple item's) default is filled in, and this one is under \`${reason.keyword}\``, 'put the default on the property that holds this schema, or remove it'];
-    warnings.push(asWarning(problemAt(source, `${pointer}${at}/default`, `the default ${shown} is never filled in: ${message}`, hint)));
+            ? [
+                'it is on a definition',
+                "put the default beside the `$ref` that uses the definition (a property's own `default` is filled in)",
+              ]
+            : [
+                `only a property's (or tuple item's) default is filled in, and this one is under \`${reason.keyword}\``,
+                'put the default on the property that holds this schema, or remove it',
+              ];
+    warnings.push(
+      asWarning(
+        problemAt(source, `${pointer}${at}/default`, `the default ${shown} is never filled in: ${message}`, hint),
+      ),
+    );
   }
 }
 
-function indexShared(sources: SourceFile[], problems: Problem[], metaAjv: Record<SchemaDialect, Ajv>): Map<string, SharedEntry> {
+function indexShared(
+  sources: SourceFile[],
+  problems: Problem[],
+  metaAjv: Record<SchemaDialect, Ajv>,
+): Map<string, SharedEntry> {
   const shared = new Map<string, SharedEntry>();
   const typeOwners = new Map<string, string>();
   for (const source of sources) {
@@ -308,7 +543,14 @@ function indexShared(sources: SourceFile[], problems: Problem[], metaAjv: Record
     const before = problems.length;
     const dialect = schemaDialect(schema);
     if (dialect === undefined) {
-      problems.push(problemAt(source, '/$schema', `unsupported $schema ${truncate(JSON.stringify(schema.$schema))}`, `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`));
+      problems.push(
+        problemAt(
+          source,
+          '/$schema',
+          `unsupported $schema ${truncate(JSON.stringify(schema.$schema))}`,
+          `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`,
+        ),
+      );
       continue;
     }
     const body: Record<string, unknown> = {};
@@ -317,7 +559,13 @@ function indexShared(sources: SourceFile[], problems: Problem[], metaAjv: Record
     if (!ajv.validateSchema(body)) {
       for (const error of ajv.errors ?? []) {
         if (error.keyword === 'anyOf') continue;
-        problems.push(problemAt(source, error.instancePath, `not a valid ${dialect} schema: ${error.instancePath || 'the schema'} ${error.message}`));
+        problems.push(
+          problemAt(
+            source,
+            error.instancePath,
+            `not a valid ${dialect} schema: ${error.instancePath || 'the schema'} ${error.message}`,
+          ),
+        );
       }
     }
     const warnings: Problem[] = [];
@@ -330,13 +578,21 @@ function indexShared(sources: SourceFile[], problems: Problem[], metaAjv: Record
     for (const container of DEFINITION_CONTAINERS) {
       const definitions = schema[container];
       if (!hasOwn(schema, container) || !isObject(definitions)) continue;
-      for (const key of Object.keys(definitions).sort(compareStrings)) typeNames[`#/${container}/${escapePointerSegment(key)}`] = definitionTypeName(key);
+      for (const key of Object.keys(definitions).sort(compareStrings))
+        typeNames[`#/${container}/${escapePointerSegment(key)}`] = definitionTypeName(key);
     }
     let clash = false;
     for (const [pointer, typeName] of Object.entries(typeNames)) {
       const owner = typeOwners.get(typeName);
       if (owner) {
-        problems.push(problemAt(source, pointer === '#' ? '' : pointer.slice(1), `shared type name "${typeName}" is already taken by ${owner}`, 'rename the file or the definition: generated type names must be unique'));
+        problems.push(
+          problemAt(
+            source,
+            pointer === '#' ? '' : pointer.slice(1),
+            `shared type name "${typeName}" is already taken by ${owner}`,
+            'rename the file or the definition: generated type names must be unique',
+          ),
+        );
         clash = true;
       } else typeOwners.set(typeName, `${source.file}${pointer === '#' ? '' : ` ${pointer}`}`);
     }
@@ -345,18 +601,40 @@ function indexShared(sources: SourceFile[], problems: Problem[], metaAjv: Record
       source,
       schema,
       dialect,
-      model: { relPath: source.relPath, source: source.file, schema: schema as JSONSchema7, module: sharedModuleStem(source.relPath), typeNames, types: [] },
+      model: {
+        relPath: source.relPath,
+        source: source.file,
+        schema: schema as JSONSchema7,
+        module: sharedModuleStem(source.relPath),
+        typeNames,
+        types: [],
+      },
     });
   }
   for (const entry of shared.values()) {
-    const state: BundleState = { source: entry.source, rootPointer: '', definitions: new Map(), origins: dictionary(), sharedUsed: new Set(), problems, shared, toolPascal: '', rootTypeName: '', dialect: entry.dialect, container: 'definitions' };
+    const state: BundleState = {
+      source: entry.source,
+      rootPointer: '',
+      definitions: new Map(),
+      origins: dictionary(),
+      sharedUsed: new Set(),
+      problems,
+      shared,
+      toolPascal: '',
+      rootTypeName: '',
+      dialect: entry.dialect,
+      container: 'definitions',
+    };
     const noop = (target: string): JSONSchema7 => ({ $ref: target });
     const fail = (message: string, hint: string): JSONSchema7 => {
       problems.push(problemAt(entry.source, '', message, hint));
       return {};
     };
     for (const pointer of Object.keys(entry.model.typeNames)) includeShared(entry, pointer.slice(1), state, noop, fail);
-    entry.model.types = Object.entries(entry.model.typeNames).map(([, typeName]) => ({ typeName, schema: state.definitions.get(typeName) as JSONSchema7 }));
+    entry.model.types = Object.entries(entry.model.typeNames).map(([, typeName]) => ({
+      typeName,
+      schema: state.definitions.get(typeName) as JSONSchema7,
+    }));
   }
   return shared;
 }
@@ -366,7 +644,10 @@ function suggestTypeName(pascal: string): string {
   return `${pascal}Alt`;
 }
 
-function checkNameCollisions(candidates: { source: SourceFile; definition: Record<string, any> }[], problems: Problem[]): void {
+function checkNameCollisions(
+  candidates: { source: SourceFile; definition: Record<string, any> }[],
+  problems: Problem[],
+): void {
   const byKebab = new Map<string, { file: string; toolName: string }>();
   const byPascal = new Map<string, { file: string; toolName: string }>();
   for (const candidate of [...candidates]) {
@@ -377,7 +658,14 @@ function checkNameCollisions(candidates: { source: SourceFile; definition: Recor
     ] as const) {
       const other = map.get(key);
       if (other && other.toolName !== candidate.definition.name) {
-        problems.push(problemAt(candidate.source, hasOwn(candidate.definition, 'typeName') ? '/typeName' : '/name', `the tool names "${other.toolName}" (${other.file}) and "${candidate.definition.name}" map to the same ${what}`, `rename one of them, or give one a \`"typeName"\` of its own (e.g. "${suggestTypeName(names.pascal)}"): generated names are never suffixed with numbers`));
+        problems.push(
+          problemAt(
+            candidate.source,
+            hasOwn(candidate.definition, 'typeName') ? '/typeName' : '/name',
+            `the tool names "${other.toolName}" (${other.file}) and "${candidate.definition.name}" map to the same ${what}`,
+            `rename one of them, or give one a \`"typeName"\` of its own (e.g. "${suggestTypeName(names.pascal)}"): generated names are never suffixed with numbers`,
+          ),
+        );
         candidates.splice(candidates.indexOf(candidate), 1);
         break;
       }
@@ -387,20 +675,45 @@ function checkNameCollisions(candidates: { source: SourceFile; definition: Recor
 }
 
 /** Every generated identifier is unique in the project and none is a reserved name (naming.ts decides; this reports). */
-function checkIdentifiers(tools: readonly ToolModel[], shared: Map<string, SharedEntry>, sources: readonly SourceFile[], problems: Problem[]): void {
+function checkIdentifiers(
+  tools: readonly ToolModel[],
+  shared: Map<string, SharedEntry>,
+  sources: readonly SourceFile[],
+  problems: Problem[],
+): void {
   const byFile = new Map(sources.map((source) => [source.file, source]));
   const claims: IdentifierClaim[] = [];
-  for (const entry of [...shared.values()].sort((a, b) => compareStrings(a.model.relPath, b.model.relPath))) claims.push(...sharedIdentifierClaims(entry.model));
+  for (const entry of [...shared.values()].sort((a, b) => compareStrings(a.model.relPath, b.model.relPath)))
+    claims.push(...sharedIdentifierClaims(entry.model));
   for (const tool of tools) {
     const { claims: own, differing } = toolIdentifierClaims(tool);
     claims.push(...own);
     for (const key of differing) {
-      problems.push(problemAt(byFile.get(tool.source.file)!, `/outputSchema/definitions/${escapePointerSegment(key)}`, `the definition "${key}" differs between inputSchema and outputSchema, but both would be the type \`${tool.definitionOrigins[key]!.typeName}\``, 'rename the definition in one of them, or make both the same: two different types are never merged into one', true));
+      problems.push(
+        problemAt(
+          byFile.get(tool.source.file)!,
+          `/outputSchema/definitions/${escapePointerSegment(key)}`,
+          `the definition "${key}" differs between inputSchema and outputSchema, but both would be the type \`${tool.definitionOrigins[key]!.typeName}\``,
+          'rename the definition in one of them, or make both the same: two different types are never merged into one',
+          true,
+        ),
+      );
     }
   }
   for (const { claim, takenBy } of findIdentifierCollisions(claims)) {
-    const other = typeof takenBy === 'string' ? takenBy : `${takenBy.what} (${takenBy.file}${takenBy.pointer === '' ? '' : ` ${takenBy.pointer}`})`;
-    problems.push(problemAt(byFile.get(claim.file)!, claim.pointer, `${claim.what} would be named \`${claim.identifier}\`, which is already ${other}`, 'rename the tool, the definition or the shared file: generated names are never suffixed with numbers, and two types are never merged into one', claim.pointer.includes('/definitions/')));
+    const other =
+      typeof takenBy === 'string'
+        ? takenBy
+        : `${takenBy.what} (${takenBy.file}${takenBy.pointer === '' ? '' : ` ${takenBy.pointer}`})`;
+    problems.push(
+      problemAt(
+        byFile.get(claim.file)!,
+        claim.pointer,
+        `${claim.what} would be named \`${claim.identifier}\`, which is already ${other}`,
+        'rename the tool, the definition or the shared file: generated names are never suffixed with numbers, and two types are never merged into one',
+        claim.pointer.includes('/definitions/'),
+      ),
+    );
   }
 }
 
@@ -427,26 +740,46 @@ interface BundleState {
  */
 function bundleSchema(schema: JSONSchema7, state: BundleState): JSONSchema7 {
   const record = schema as Record<string, unknown>;
-  state.container = state.dialect === '2020-12' || (hasOwn(record, '$defs') && !hasOwn(record, 'definitions')) ? '$defs' : 'definitions';
+  state.container =
+    state.dialect === '2020-12' || (hasOwn(record, '$defs') && !hasOwn(record, 'definitions'))
+      ? '$defs'
+      : 'definitions';
   for (const container of DEFINITION_CONTAINERS) {
     const local = record[container];
     if (!hasOwn(record, container) || !isObject(local)) continue;
     for (const key of Object.keys(local)) {
       if (hasOwn(state.origins, key)) {
-        state.problems.push(problemAt(state.source, `${state.rootPointer}/${container}/${escapePointerSegment(key)}`, `the definition "${key}" is in both \`definitions\` and \`$defs\``, 'keep one of them: both would become the same generated type'));
+        state.problems.push(
+          problemAt(
+            state.source,
+            `${state.rootPointer}/${container}/${escapePointerSegment(key)}`,
+            `the definition "${key}" is in both \`definitions\` and \`$defs\``,
+            'keep one of them: both would become the same generated type',
+          ),
+        );
         continue;
       }
       setOwn(state.origins, key, { kind: 'local', typeName: definitionTypeName(key, state.toolPascal) });
     }
   }
   const container = state.container;
-  const rewritten = mapSchema(schema, state.rootPointer, (node, at) => rewriteRef(node, at, state, { kind: 'tool', root: schema })) as Record<string, unknown>;
+  const rewritten = mapSchema(schema, state.rootPointer, (node, at) =>
+    rewriteRef(node, at, state, { kind: 'tool', root: schema }),
+  ) as Record<string, unknown>;
   const definitions: Record<string, unknown> = {};
   const own = rewritten[container];
-  if (hasOwn(rewritten, container) && isObject(own)) for (const key of Object.keys(own)) setOwn(definitions, key, own[key]);
+  if (hasOwn(rewritten, container) && isObject(own))
+    for (const key of Object.keys(own)) setOwn(definitions, key, own[key]);
   for (const [key, value] of state.definitions) {
     if (hasOwn(definitions, key)) {
-      state.problems.push(problemAt(state.source, `${state.rootPointer}/${container}/${escapePointerSegment(key)}`, `the definition "${key}" has the name of a shared type it also uses`, 'rename the local definition'));
+      state.problems.push(
+        problemAt(
+          state.source,
+          `${state.rootPointer}/${container}/${escapePointerSegment(key)}`,
+          `the definition "${key}" has the name of a shared type it also uses`,
+          'rename the local definition',
+        ),
+      );
       continue;
     }
     setOwn(definitions, key, value);
@@ -471,7 +804,8 @@ function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: 
   const refPointer = context.kind === 'tool' ? `${at}/$ref` : `${at}/$ref`;
   const copy = (target: string): JSONSchema7 => {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(node)) setOwn(out, key, key === '$ref' ? target : cloneJson((node as Record<string, unknown>)[key]));
+    for (const key of Object.keys(node))
+      setOwn(out, key, key === '$ref' ? target : cloneJson((node as Record<string, unknown>)[key]));
     return out as JSONSchema7;
   };
   const fail = (message: string, hint: string): JSONSchema7 => {
@@ -483,7 +817,10 @@ function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: 
     if ('error' in fragment) return fail(`the $ref "${ref}" ${fragment.error}`, REF_FRAGMENT_HINT);
     if (context.kind === 'tool') {
       if (resolvePointer(context.root, parsePointer(fragment.pointer)) === undefined) {
-        return fail(`the $ref "${ref}" does not resolve: there is nothing at that pointer in the schema`, 'a `#/...` reference is resolved against the input or output schema it appears in; define the target under `definitions` (or `$defs`)');
+        return fail(
+          `the $ref "${ref}" does not resolve: there is nothing at that pointer in the schema`,
+          'a `#/...` reference is resolved against the input or output schema it appears in; define the target under `definitions` (or `$defs`)',
+        );
       }
       return undefined;
     }
@@ -494,10 +831,16 @@ function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: 
   try {
     url = new URL(ref, `file:///schemas/${fromRelPath}`);
   } catch {
-    return fail(`the $ref "${ref}" is not a valid URI reference`, 'use a relative path such as `./shared/geo-point.schema.json#/definitions/Point`');
+    return fail(
+      `the $ref "${ref}" is not a valid URI reference`,
+      'use a relative path such as `./shared/geo-point.schema.json#/definitions/Point`',
+    );
   }
   if (url.protocol !== 'file:' || !url.pathname.startsWith('/schemas/')) {
-    return fail(`the $ref "${ref}" points outside the schemas folder`, 'shared schemas must live under the schemas folder and be referenced by a relative path');
+    return fail(
+      `the $ref "${ref}" points outside the schemas folder`,
+      'shared schemas must live under the schemas folder and be referenced by a relative path',
+    );
   }
   const filePart = decodePercent(url.pathname.slice('/schemas/'.length));
   if ('error' in filePart) return fail(`the $ref "${ref}" ${filePart.error}`, REF_FRAGMENT_HINT);
@@ -505,14 +848,20 @@ function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: 
   const entry = state.shared.get(relPath);
   if (!entry) {
     const suggestion = closest(relPath, state.shared.keys());
-    return fail(`the $ref "${ref}" does not resolve: no shared schema file "${relPath}"`, suggestion ? `did you mean "${suggestion}"? (paths are relative to ${fromRelPath})` : 'shared schemas are `*.schema.json` files under the schemas folder');
+    return fail(
+      `the $ref "${ref}" does not resolve: no shared schema file "${relPath}"`,
+      suggestion
+        ? `did you mean "${suggestion}"? (paths are relative to ${fromRelPath})`
+        : 'shared schemas are `*.schema.json` files under the schemas folder',
+    );
   }
   const fragment = decodeFragment(url.hash);
   if ('error' in fragment) return fail(`the $ref "${ref}" ${fragment.error}`, REF_FRAGMENT_HINT);
   return includeShared(entry, fragment.pointer, state, copy, fail);
 }
 
-const REF_FRAGMENT_HINT = 'a `$ref` is a URI reference: its fragment is a JSON pointer (`#/definitions/Name`) in which `~0` is `~`, `~1` is `/` and `%25` is `%`';
+const REF_FRAGMENT_HINT =
+  'a `$ref` is a URI reference: its fragment is a JSON pointer (`#/definitions/Name`) in which `~0` is `~`, `~1` is `/` and `%25` is `%`';
 
 function includeShared(
   entry: SharedEntry,
@@ -526,12 +875,21 @@ function includeShared(
   if (typeName === undefined) {
     const segments = parsePointer(key);
     if (resolvePointer(entry.schema, segments) === undefined) {
-      return fail(`the $ref does not resolve: ${entry.source.file} has nothing at "${key}"`, `available: ${Object.keys(entry.model.typeNames).join(', ')}`);
+      return fail(
+        `the $ref does not resolve: ${entry.source.file} has nothing at "${key}"`,
+        `available: ${Object.keys(entry.model.typeNames).join(', ')}`,
+      );
     }
-    return fail(`the $ref points at "${key}" inside ${entry.source.file}`, 'point at the file itself or at one of its `#/definitions/<name>` (or `#/$defs/<name>`)');
+    return fail(
+      `the $ref points at "${key}" inside ${entry.source.file}`,
+      'point at the file itself or at one of its `#/definitions/<name>` (or `#/$defs/<name>`)',
+    );
   }
   if (entry.dialect !== state.dialect) {
-    return fail(`the $ref points into ${entry.source.file}, a ${entry.dialect} schema, from a ${state.dialect} schema`, `one schema is one dialect: give both the same \`$schema\` (draft-07 when absent)`);
+    return fail(
+      `the $ref points into ${entry.source.file}, a ${entry.dialect} schema, from a ${state.dialect} schema`,
+      `one schema is one dialect: give both the same \`$schema\` (draft-07 when absent)`,
+    );
   }
   state.sharedUsed.add(entry.model.module);
   if (!state.definitions.has(typeName)) {
@@ -539,8 +897,12 @@ function includeShared(
     state.origins[typeName] = { kind: 'shared', module: entry.model.module, typeName };
     const target = key === '#' ? entry.schema : resolvePointer(entry.schema, parsePointer(key));
     const body: Record<string, unknown> = {};
-    for (const name of Object.keys(target as object)) if (!(key === '#' && (name === 'definitions' || name === '$defs' || name === '$schema' || name === '$id'))) setOwn(body, name, (target as Record<string, unknown>)[name]);
-    const rewritten = mapSchema(body as JSONSchema7, key === '#' ? '' : key.slice(1), (node, at) => rewriteRef(node, at, state, { kind: 'shared', entry }));
+    for (const name of Object.keys(target as object))
+      if (!(key === '#' && (name === 'definitions' || name === '$defs' || name === '$schema' || name === '$id')))
+        setOwn(body, name, (target as Record<string, unknown>)[name]);
+    const rewritten = mapSchema(body as JSONSchema7, key === '#' ? '' : key.slice(1), (node, at) =>
+      rewriteRef(node, at, state, { kind: 'shared', entry }),
+    );
     state.definitions.set(typeName, rewritten);
   }
   return copy(`#/${state.container}/${escapePointerSegment(typeName)}`);
@@ -556,19 +918,42 @@ function resolvePointer(root: unknown, segments: string[]): unknown {
   return current;
 }
 
-function buildTool(source: SourceFile, definition: Record<string, any>, shared: Map<string, SharedEntry>, problems: Problem[], hadProblems: boolean, isUnchanged?: (name: string, hash: string) => boolean, warnings: Problem[] = problems): ToolModel | undefined {
+function buildTool(
+  source: SourceFile,
+  definition: Record<string, any>,
+  shared: Map<string, SharedEntry>,
+  problems: Problem[],
+  hadProblems: boolean,
+  isUnchanged?: (name: string, hash: string) => boolean,
+  warnings: Problem[] = problems,
+): ToolModel | undefined {
   const names = toolNames(definition.name, definition.typeName);
   // One dialect per tool (checked with the definition): the input schema's.
   const dialect = schemaDialect(definition.inputSchema) ?? 'draft-07';
   const before = problems.length;
   const sharedUsed = new Set<string>();
   const bundle = (schema: JSONSchema7, pointer: string, rootTypeName: string) => {
-    const state: BundleState = { source, rootPointer: pointer, definitions: new Map(), origins: dictionary(), sharedUsed, problems, shared, toolPascal: names.pascal, rootTypeName, dialect, container: 'definitions' };
+    const state: BundleState = {
+      source,
+      rootPointer: pointer,
+      definitions: new Map(),
+      origins: dictionary(),
+      sharedUsed,
+      problems,
+      shared,
+      toolPascal: names.pascal,
+      rootTypeName,
+      dialect,
+      container: 'definitions',
+    };
     const bundled = bundleSchema(schema, state);
     return { bundled, origins: state.origins };
   };
   const input = bundle(definition.inputSchema, '/inputSchema', names.inputType);
-  const output = definition.outputSchema === undefined ? undefined : bundle(definition.outputSchema, '/outputSchema', names.outputType);
+  const output =
+    definition.outputSchema === undefined
+      ? undefined
+      : bundle(definition.outputSchema, '/outputSchema', names.outputType);
   if (hadProblems || problems.length > before) return undefined;
 
   const usedShared = [...sharedUsed].sort(compareStrings);
@@ -591,7 +976,9 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   // One Ajv per tool, compiled once: its validators check the examples here and its standalone
   // source becomes the tool's validator module (emit/validators.ts only lays it out). Schemas were
   // checked against draft-07 with the definition, so Ajv's own meta-schema pass is skipped.
-  const toolAjv = unchanged ? undefined : createGeneratorAjv({ code: true, overrides: { validateSchema: false }, dialect });
+  const toolAjv = unchanged
+    ? undefined
+    : createGeneratorAjv({ code: true, overrides: { validateSchema: false }, dialect });
   if (toolAjv) {
     // The defaults check compiles parts of the schemas: the formats the dialect ignores are declared first.
     allowUnknownFormats(toolAjv, input.bundled);
@@ -599,25 +986,61 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   }
   // Defaults are checked first: a `default: null` the schema does not allow is left out of the validator.
   const defaultProblems: Problem[] = [];
-  const inputChecked = toolAjv ? checkDefaults(toolAjv, input.bundled, source, '/inputSchema', defaultProblems) : input.bundled;
+  const inputChecked = toolAjv
+    ? checkDefaults(toolAjv, input.bundled, source, '/inputSchema', defaultProblems)
+    : input.bundled;
   const fromOutput = defaultProblems.length;
-  const outputChecked = toolAjv && output ? checkDefaults(toolAjv, output.bundled, source, '/outputSchema', defaultProblems) : output?.bundled;
+  const outputChecked =
+    toolAjv && output
+      ? checkDefaults(toolAjv, output.bundled, source, '/outputSchema', defaultProblems)
+      : output?.bundled;
   // A default inside a shared schema is that file's problem: reported at its position.
   for (let index = 0; index < defaultProblems.length; index++) {
-    defaultProblems[index] = index < fromOutput ? relocateToShared(defaultProblems[index]!, '/inputSchema', input.origins, sharedHomes(shared)) : relocateToShared(defaultProblems[index]!, '/outputSchema', output!.origins, sharedHomes(shared));
+    defaultProblems[index] =
+      index < fromOutput
+        ? relocateToShared(defaultProblems[index]!, '/inputSchema', input.origins, sharedHomes(shared))
+        : relocateToShared(defaultProblems[index]!, '/outputSchema', output!.origins, sharedHomes(shared));
   }
-  const inputValidator = toolAjv ? compileChecked(toolAjv, inputChecked, 'input', source, '/inputSchema', problems) : undefined;
-  const outputValidator = toolAjv && outputChecked ? compileChecked(toolAjv, outputChecked, 'output', source, '/outputSchema', problems) : undefined;
+  const inputValidator = toolAjv
+    ? compileChecked(toolAjv, inputChecked, 'input', source, '/inputSchema', problems)
+    : undefined;
+  const outputValidator =
+    toolAjv && outputChecked
+      ? compileChecked(toolAjv, outputChecked, 'output', source, '/outputSchema', problems)
+      : undefined;
   if (problems.length > before) return undefined;
   for (const problem of defaultProblems) (problem.severity === 'warning' ? warnings : problems).push(problem);
   const examples: ToolExample[] = [];
   (definition.examples ?? []).forEach((example: ToolExample, index: number) => {
     examples.push(cloneJson(example));
     if (unchanged) return;
-    checkExample(coerceWhereNeeded(inputValidator!), example.input, source, `/examples/${index}/input`, 'input', problems);
+    checkExample(
+      coerceWhereNeeded(inputValidator!),
+      example.input,
+      source,
+      `/examples/${index}/input`,
+      'input',
+      problems,
+    );
     if (example.output !== undefined) {
-      if (outputValidator) checkExample(coerceWhereNeeded(outputValidator), example.output, source, `/examples/${index}/output`, 'output', problems);
-      else problems.push(problemAt(source, `/examples/${index}/output`, 'the example has an output but the tool has no outputSchema', 'add an outputSchema or remove the example output'));
+      if (outputValidator)
+        checkExample(
+          coerceWhereNeeded(outputValidator),
+          example.output,
+          source,
+          `/examples/${index}/output`,
+          'output',
+          problems,
+        );
+      else
+        problems.push(
+          problemAt(
+            source,
+            `/examples/${index}/output`,
+            'the example has an output but the tool has no outputSchema',
+            'add an outputSchema or remove the example output',
+          ),
+        );
     }
   });
   if (problems.length > before) return undefined;
@@ -648,7 +1071,9 @@ function buildTool(source: SourceFile, definition: Record<string, any>, shared: 
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
   if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
   if (definition.targets !== undefined) {
-    const excluded = Object.keys(definition.targets).filter((target) => definition.targets[target] === false).sort();
+    const excluded = Object.keys(definition.targets)
+      .filter((target) => definition.targets[target] === false)
+      .sort();
     if (excluded.length > 0) model.excludedTargets = excluded;
   }
   if (toolAjv) {
@@ -666,28 +1091,61 @@ function sharedHomes(shared: Map<string, SharedEntry>): Map<string, SharedHome> 
   let homes = homesOf.get(shared);
   if (homes === undefined) {
     homes = new Map();
-    for (const entry of shared.values()) for (const [key, typeName] of Object.entries(entry.model.typeNames)) homes.set(typeName, { source: entry.source, pointer: key === '#' ? '' : key.slice(1) });
+    for (const entry of shared.values())
+      for (const [key, typeName] of Object.entries(entry.model.typeNames))
+        homes.set(typeName, { source: entry.source, pointer: key === '#' ? '' : key.slice(1) });
     homesOf.set(shared, homes);
   }
   return homes;
 }
 
-function compileChecked(ajv: Ajv, schema: JSONSchema7, key: string, source: SourceFile, pointer: string, problems: Problem[]): ValidateFunction | undefined {
+function compileChecked(
+  ajv: Ajv,
+  schema: JSONSchema7,
+  key: string,
+  source: SourceFile,
+  pointer: string,
+  problems: Problem[],
+): ValidateFunction | undefined {
   try {
     addValidatorSchema(ajv, schema, key, { unknownFormats: true });
     return ajv.getSchema(key);
   } catch (error) {
-    problems.push(problemAt(source, pointer, `the schema does not compile: ${(error as Error).message}`, 'fix the schema; the runtime would reject it too'));
+    problems.push(
+      problemAt(
+        source,
+        pointer,
+        `the schema does not compile: ${(error as Error).message}`,
+        'fix the schema; the runtime would reject it too',
+      ),
+    );
     return undefined;
   }
 }
 
-function checkExample(validate: ValidateFunction, value: unknown, source: SourceFile, pointer: string, what: string, problems: Problem[]): void {
+function checkExample(
+  validate: ValidateFunction,
+  value: unknown,
+  source: SourceFile,
+  pointer: string,
+  what: string,
+  problems: Problem[],
+): void {
   const copy = cloneJson(value);
   if (validate(copy)) return;
   for (const error of validate.errors ?? []) {
-    const detail = error.keyword === 'required' ? `the required property "${error.params.missingProperty}" is missing${error.instancePath ? ` at ${error.instancePath}` : ''}` : `${error.instancePath || '/'} ${error.message}`;
-    problems.push(problemAt(source, `${pointer}${error.instancePath}`, `the example ${what} does not match the ${what} schema: ${detail}`, 'fix the example or the schema'));
+    const detail =
+      error.keyword === 'required'
+        ? `the required property "${error.params.missingProperty}" is missing${error.instancePath ? ` at ${error.instancePath}` : ''}`
+        : `${error.instancePath || '/'} ${error.message}`;
+    problems.push(
+      problemAt(
+        source,
+        `${pointer}${error.instancePath}`,
+        `the example ${what} does not match the ${what} schema: ${detail}`,
+        'fix the example or the schema',
+      ),
+    );
   }
 }
 
@@ -697,7 +1155,13 @@ function checkExample(validate: ValidateFunction, value: unknown, source: Source
  * null (the "no default" idiom) is a warning instead, and is left out of the validator: the
  * returned schema is the one to compile (the published schema keeps the default as written).
  */
-function checkDefaults(ajv: Ajv, root: JSONSchema7, source: SourceFile, pointer: string, problems: Problem[]): JSONSchema7 {
+function checkDefaults(
+  ajv: Ajv,
+  root: JSONSchema7,
+  source: SourceFile,
+  pointer: string,
+  problems: Problem[],
+): JSONSchema7 {
   const prepared = prepareValidatorSchema(ajv, root);
   for (const entry of prepared.mismatches) {
     const problem = problemAt(
@@ -706,7 +1170,9 @@ function checkDefaults(ajv: Ajv, root: JSONSchema7, source: SourceFile, pointer:
       entry.noDefaultIdiom
         ? 'the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)'
         : `the default ${truncate(JSON.stringify(entry.value))} does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`.trimEnd(),
-      entry.noDefaultIdiom ? 'remove `"default": null`, or allow null (`"type": ["string", "null"]` or `anyOf` with `{ "type": "null" }`) if null is meant' : 'fix the default or the schema: it would be filled in and then rejected',
+      entry.noDefaultIdiom
+        ? 'remove `"default": null`, or allow null (`"type": ["string", "null"]` or `anyOf` with `{ "type": "null" }`) if null is meant'
+        : 'fix the default or the schema: it would be filled in and then rejected',
     );
     if (entry.noDefaultIdiom) problem.severity = 'warning';
     problems.push(problem);
@@ -717,7 +1183,6 @@ function checkDefaults(ajv: Ajv, root: JSONSchema7, source: SourceFile, pointer:
 const REFERENCE = /^\$(input|steps)((?:\.[^.]+)*)$/;
 
 function checkSteps(
-  toolName: string,
   steps: ComposedStep[],
   inputSchema: JSONSchema7 | undefined,
   sources: Map<string, SourceFile>,
@@ -728,34 +1193,76 @@ function checkSteps(
   steps.forEach((step, index) => {
     if (!sources.has(step.tool)) {
       const suggestion = closest(step.tool, sources.keys());
-      problems.push(problemAt(source, `/steps/${index}/tool`, `step ${index} calls the tool "${step.tool}", which does not exist`, suggestion ? `did you mean \`${suggestion}\`?` : `defined tools: ${[...sources.keys()].join(', ')}`));
+      problems.push(
+        problemAt(
+          source,
+          `/steps/${index}/tool`,
+          `step ${index} calls the tool "${step.tool}", which does not exist`,
+          suggestion ? `did you mean \`${suggestion}\`?` : `defined tools: ${[...sources.keys()].join(', ')}`,
+        ),
+      );
       return;
     }
     const visit = (value: unknown, pointer: string): void => {
       if (typeof value === 'string' && value.startsWith('$')) {
         const match = REFERENCE.exec(value);
         if (!match) {
-          problems.push(problemAt(source, pointer, `"${value}" is not a reference`, 'use `$input.<field>` or `$steps.<n>.output.<field>`'));
+          problems.push(
+            problemAt(
+              source,
+              pointer,
+              `"${value}" is not a reference`,
+              'use `$input.<field>` or `$steps.<n>.output.<field>`',
+            ),
+          );
           return;
         }
         const path = match[2] ? match[2].slice(1).split('.') : [];
         if (match[1] === 'input') {
-          if (inputSchema && !schemaHasPath(inputSchema, inputSchema, path)) problems.push(problemAt(source, pointer, `"${value}" names a field the input schema does not have`, `input fields: ${Object.keys(inputSchema.properties ?? {}).join(', ')}`));
+          if (inputSchema && !schemaHasPath(inputSchema, inputSchema, path))
+            problems.push(
+              problemAt(
+                source,
+                pointer,
+                `"${value}" names a field the input schema does not have`,
+                `input fields: ${Object.keys(inputSchema.properties ?? {}).join(', ')}`,
+              ),
+            );
           return;
         }
         const stepIndex = Number(path[0]);
         if (!(path[0] !== undefined && /^[0-9]+$/.test(path[0]) && stepIndex < index) || path[1] !== 'output') {
-          problems.push(problemAt(source, pointer, `"${value}" must reference an earlier step's output as \`$steps.<n>.output.<field>\` (n < ${index})`, 'steps run in order; a step can only use the outputs before it'));
+          problems.push(
+            problemAt(
+              source,
+              pointer,
+              `"${value}" must reference an earlier step's output as \`$steps.<n>.output.<field>\` (n < ${index})`,
+              'steps run in order; a step can only use the outputs before it',
+            ),
+          );
           return;
         }
         const earlier = tools.get(steps[stepIndex]!.tool);
-        if (earlier && (!earlier.outputSchema || !schemaHasPath(earlier.outputSchema, earlier.outputSchema, path.slice(2)))) {
-          problems.push(problemAt(source, pointer, `"${value}" names a field the output of "${earlier.name}" does not have`, earlier.outputSchema ? `output fields: ${Object.keys(earlier.outputSchema.properties ?? {}).join(', ')}` : `"${earlier.name}" has no outputSchema`));
+        if (
+          earlier &&
+          (!earlier.outputSchema || !schemaHasPath(earlier.outputSchema, earlier.outputSchema, path.slice(2)))
+        ) {
+          problems.push(
+            problemAt(
+              source,
+              pointer,
+              `"${value}" names a field the output of "${earlier.name}" does not have`,
+              earlier.outputSchema
+                ? `output fields: ${Object.keys(earlier.outputSchema.properties ?? {}).join(', ')}`
+                : `"${earlier.name}" has no outputSchema`,
+            ),
+          );
         }
         return;
       }
       if (Array.isArray(value)) value.forEach((item, i) => visit(item, `${pointer}/${i}`));
-      else if (isObject(value)) for (const key of Object.keys(value)) visit(value[key], `${pointer}/${escapePointerSegment(key)}`);
+      else if (isObject(value))
+        for (const key of Object.keys(value)) visit(value[key], `${pointer}/${escapePointerSegment(key)}`);
     };
     visit(step.arguments, `/steps/${index}/arguments`);
   });
@@ -766,14 +1273,19 @@ function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefi
   if (typeof schema !== 'object' || schema === null) return false;
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
     const fragment = decodeFragment(schema.$ref);
-    return 'pointer' in fragment && schemaHasPath(root, resolvePointer(root, parsePointer(fragment.pointer)) as JSONSchema7, path);
+    return (
+      'pointer' in fragment &&
+      schemaHasPath(root, resolvePointer(root, parsePointer(fragment.pointer)) as JSONSchema7, path)
+    );
   }
   const [head, ...rest] = path;
-  if (isObject(schema.properties) && hasOwn(schema.properties, head!)) return schemaHasPath(root, schema.properties[head!], rest);
+  if (isObject(schema.properties) && hasOwn(schema.properties, head!))
+    return schemaHasPath(root, schema.properties[head!], rest);
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
     for (const branch of schema[keyword] ?? []) if (schemaHasPath(root, branch, path)) return true;
   }
-  if (schema.items && !Array.isArray(schema.items) && /^[0-9]+$/.test(head!)) return schemaHasPath(root, schema.items, rest);
+  if (schema.items && !Array.isArray(schema.items) && /^[0-9]+$/.test(head!))
+    return schemaHasPath(root, schema.items, rest);
   return false;
 }
 

@@ -1,2 +1,11 @@
 /** JSON pointers for the generator: the runtime's one pointer module (src/json-pointer.ts). */
-export { decodeFragment, decodePercent, escapePointerSegment, formatPointer, parsePointer, resolveLocalRef, unescapePointerSegment, type DecodedFragment } from '../src/json-pointer.js';
+export {
+  decodeFragment,
+  decodePercent,
+  escapePointerSegment,
+  formatPointer,
+  parsePointer,
+  resolveLocalRef,
+  unescapePointerSegment,
+  type DecodedFragment,
+} from '../src/json-pointer.js';

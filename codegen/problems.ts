@@ -10,7 +10,15 @@ export function formatProblem(problem: Problem): string {
 
 /** Text from a definition (a file name, a key in a pointer or a message) on one line: line breaks and other control characters written as escapes (`\n`). */
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) => (char === '\n' ? '\\n' : char === '\r' ? '\\r' : char === '\t' ? '\\t' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) =>
+    char === '\n'
+      ? '\\n'
+      : char === '\r'
+        ? '\\r'
+        : char === '\t'
+          ? '\\t'
+          : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The same problem as a warning: reported, but the run succeeds (unless `strict`). */

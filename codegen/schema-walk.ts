@@ -2,9 +2,27 @@ import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { escapePointerSegment, unescapePointerSegment } from './pointer.js';
 
 /** Keywords whose value is a map of name → schema (draft-07's and 2020-12's: a walk serves both dialects). */
-export const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'] as const;
+export const SCHEMA_MAP_KEYWORDS = [
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependentSchemas',
+] as const;
 /** Keywords whose value is one schema. */
-export const SCHEMA_KEYWORDS = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'] as const;
+export const SCHEMA_KEYWORDS = [
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'not',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+] as const;
 /** Keywords whose value is an array of schemas. */
 export const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 /** The keywords that hold a schema's definitions: draft-07's `definitions` and 2020-12's `$defs` (Ajv resolves `$ref`s into both, in both dialects). */
@@ -12,12 +30,52 @@ export const DEFINITION_CONTAINERS = ['definitions', '$defs'] as const;
 
 /** Every keyword draft-07 defines (validation, annotation and core). */
 export const DRAFT7_KEYWORDS: ReadonlySet<string> = new Set([
-  '$schema', '$id', '$ref', '$comment', 'title', 'description', 'default', 'readOnly', 'writeOnly', 'examples',
-  'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
-  'additionalItems', 'items', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties', 'minProperties',
-  'required', 'additionalProperties', 'definitions', 'properties', 'patternProperties', 'dependencies',
-  'propertyNames', 'const', 'enum', 'type', 'format', 'contentMediaType', 'contentEncoding', 'if', 'then', 'else',
-  'allOf', 'anyOf', 'oneOf', 'not',
+  '$schema',
+  '$id',
+  '$ref',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'readOnly',
+  'writeOnly',
+  'examples',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'additionalItems',
+  'items',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'contains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'additionalProperties',
+  'definitions',
+  'properties',
+  'patternProperties',
+  'dependencies',
+  'propertyNames',
+  'const',
+  'enum',
+  'type',
+  'format',
+  'contentMediaType',
+  'contentEncoding',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
 ]);
 
 /** True for an own property (never an inherited `constructor` or `__proto__`). */
@@ -29,7 +87,8 @@ export function hasOwn(object: object, key: string): boolean {
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   // Only `__proto__` has a setter on Object.prototype; any other key assigned creates an own data
   // property. (Defining every key made V8 keep these objects in slow dictionary mode.)
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 
@@ -49,7 +108,8 @@ export function sortKeysDeep<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => sortKeysDeep(item)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) setOwn(out, key, sortKeysDeep((value as Record<string, unknown>)[key]));
+    for (const key of Object.keys(value).sort())
+      setOwn(out, key, sortKeysDeep((value as Record<string, unknown>)[key]));
     return out as T;
   }
   return value;
@@ -76,25 +136,30 @@ export function forEachChild(
   for (const keyword of SCHEMA_MAP_KEYWORDS) {
     const map = record[keyword];
     if (hasOwn(record, keyword) && isObject(map)) {
-      for (const key of Object.keys(map)) each(map[key] as JSONSchema7Definition, `${pointer}/${keyword}/${escapePointerSegment(key)}`);
+      for (const key of Object.keys(map))
+        each(map[key] as JSONSchema7Definition, `${pointer}/${keyword}/${escapePointerSegment(key)}`);
     }
   }
   for (const keyword of SCHEMA_KEYWORDS) {
-    if (hasOwn(record, keyword) && isObject(record[keyword])) each(record[keyword] as JSONSchema7Definition, `${pointer}/${keyword}`);
+    if (hasOwn(record, keyword) && isObject(record[keyword]))
+      each(record[keyword] as JSONSchema7Definition, `${pointer}/${keyword}`);
   }
   for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
     const list = record[keyword];
-    if (hasOwn(record, keyword) && Array.isArray(list)) list.forEach((child, index) => each(child as JSONSchema7Definition, `${pointer}/${keyword}/${index}`));
+    if (hasOwn(record, keyword) && Array.isArray(list))
+      list.forEach((child, index) => each(child as JSONSchema7Definition, `${pointer}/${keyword}/${index}`));
   }
   if (hasOwn(record, 'items')) {
     const items = record.items;
-    if (Array.isArray(items)) items.forEach((child, index) => each(child as JSONSchema7Definition, `${pointer}/items/${index}`));
+    if (Array.isArray(items))
+      items.forEach((child, index) => each(child as JSONSchema7Definition, `${pointer}/items/${index}`));
     else if (isObject(items)) each(items as JSONSchema7Definition, `${pointer}/items`);
   }
   if (hasOwn(record, 'dependencies') && isObject(record.dependencies)) {
     const dependencies = record.dependencies as Record<string, unknown>;
     for (const key of Object.keys(dependencies)) {
-      if (isObject(dependencies[key])) each(dependencies[key] as JSONSchema7Definition, `${pointer}/dependencies/${escapePointerSegment(key)}`);
+      if (isObject(dependencies[key]))
+        each(dependencies[key] as JSONSchema7Definition, `${pointer}/dependencies/${escapePointerSegment(key)}`);
     }
   }
 }

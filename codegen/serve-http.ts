@@ -44,13 +44,16 @@ export async function runServeHttp(
   const numberFlag = (value: string | undefined, name: string): number | undefined | Error => {
     if (value === undefined) return undefined;
     const parsed = Number(value);
-    return Number.isInteger(parsed) && parsed >= 0 ? parsed : new Error(`${name} must be a whole number, got '${value}'.`);
+    return Number.isInteger(parsed) && parsed >= 0
+      ? parsed
+      : new Error(`${name} must be a whole number, got '${value}'.`);
   };
   const port = numberFlag(flags.port ?? env.TOOLSMITH_PORT ?? env.PORT, '--port');
   const maxBodyBytes = numberFlag(flags.maxBodyBytes, '--max-body-bytes');
   const requestTimeoutMs = numberFlag(flags.requestTimeout, '--request-timeout');
   const drainTimeoutMs = numberFlag(flags.drainTimeout, '--drain-timeout');
-  for (const value of [port, maxBodyBytes, requestTimeoutMs, drainTimeoutMs]) if (value instanceof Error) return fail(value.message);
+  for (const value of [port, maxBodyBytes, requestTimeoutMs, drainTimeoutMs])
+    if (value instanceof Error) return fail(value.message);
 
   const { startHttpServer } = await import('../src/mcp-http.js');
   type Options = NonNullable<Parameters<typeof startHttpServer>[1]>;
@@ -90,7 +93,8 @@ export async function runServeHttp(
       if (read instanceof Error) return fail(read.message);
       scopeCapabilities = read;
     }
-    const required = flags.requiredScope ?? env.TOOLSMITH_AUTH_REQUIRED_SCOPES?.split(/[\s,]+/).filter((scope) => scope !== '') ?? [];
+    const required =
+      flags.requiredScope ?? env.TOOLSMITH_AUTH_REQUIRED_SCOPES?.split(/[\s,]+/).filter((scope) => scope !== '') ?? [];
     options.auth = {
       issuer: issuer!,
       resource: resource!,
@@ -106,10 +110,15 @@ export async function runServeHttp(
   } catch (error) {
     return fail((error as Error).message);
   }
-  io.stderr(`toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${flags.auth === false ? 'no auth: loopback only' : `bearer tokens from ${options.auth !== undefined && 'issuer' in options.auth ? options.auth.issuer : ''}`}); health at /healthz\n`);
+  io.stderr(
+    `toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${flags.auth === false ? 'no auth: loopback only' : `bearer tokens from ${options.auth !== undefined && 'issuer' in options.auth ? options.auth.issuer : ''}`}); health at /healthz\n`,
+  );
   const result = await server.done;
-  io.stderr(`toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} in flight, ${result.abandoned} aborted at the deadline.\n`);
-  for (const failure of result.shutdown.errors) io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
+  io.stderr(
+    `toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} in flight, ${result.abandoned} aborted at the deadline.\n`,
+  );
+  for (const failure of result.shutdown.errors)
+    io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
   return 0;
 }
 
@@ -121,7 +130,8 @@ function readScopeMap(file: string): Map<string, string[]> | Error {
   } catch (error) {
     return new Error(`the scope map ${file} could not be read as JSON (${(error as Error).message}).`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new Error(`the scope map ${file} must be an object { "scope": ["capability", …] }.`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return new Error(`the scope map ${file} must be an object { "scope": ["capability", …] }.`);
   const map = new Map<string, string[]>();
   for (const [scope, capabilities] of Object.entries(value)) {
     if (!Array.isArray(capabilities) || !capabilities.every((item) => typeof item === 'string')) {

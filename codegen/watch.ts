@@ -13,7 +13,11 @@ export interface Watcher {
  * run schedule exactly one more. `run` reports its own errors; a failing run leaves the previous
  * output (generate writes nothing when it fails).
  */
-export function watchAndRun(paths: string[], run: (changed: string[]) => Promise<unknown>, options: { debounceMs?: number; onError?: (error: unknown) => void } = {}): Watcher {
+export function watchAndRun(
+  paths: string[],
+  run: (changed: string[]) => Promise<unknown>,
+  options: { debounceMs?: number; onError?: (error: unknown) => void } = {},
+): Watcher {
   const debounceMs = options.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

@@ -1,4 +1,14 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { GeneratedFile } from './model.js';
@@ -30,7 +40,10 @@ export function heldAsBytes(file: GeneratedFile): GeneratedFile {
   if (file.bytes !== undefined || !(file.content as string & { isWellFormed(): boolean }).isWellFormed()) return file;
   const { content, ...rest } = file;
   const bytes = Buffer.from(content, 'utf8');
-  return Object.defineProperty({ ...rest, bytes }, 'content', { get: () => bytes.toString('utf8'), enumerable: true }) as GeneratedFile;
+  return Object.defineProperty({ ...rest, bytes }, 'content', {
+    get: () => bytes.toString('utf8'),
+    enumerable: true,
+  }) as GeneratedFile;
 }
 
 /** How the output on disk differs from what generate produced. */
@@ -118,7 +131,9 @@ export function recoverInterrupted(outDir: string): void {
   const parent = path.dirname(outDir);
   const base = path.basename(outDir);
   if (!existsSync(parent)) return;
-  const leftovers = readdirSync(parent).filter((name) => name.startsWith(`${base}.toolsmith-`)).sort(compareStrings);
+  const leftovers = readdirSync(parent)
+    .filter((name) => name.startsWith(`${base}.toolsmith-`))
+    .sort(compareStrings);
   for (const name of leftovers) {
     const full = path.join(parent, name);
     if (name.startsWith(`${base}.toolsmith-old-`) && !existsSync(outDir)) renameSync(full, outDir);
@@ -131,7 +146,13 @@ export function recoverInterrupted(outDir: string): void {
  * with renames, so a failed or killed run leaves the previous output intact. Nothing is written
  * when the folder already matches. Stubs are created only where absent, never overwritten.
  */
-export function writeOutput(outDir: string, files: readonly GeneratedFile[], stubsDir: string, stubs: readonly GeneratedFile[], options: WriteOptions = {}): WriteReport {
+export function writeOutput(
+  outDir: string,
+  files: readonly GeneratedFile[],
+  stubsDir: string,
+  stubs: readonly GeneratedFile[],
+  options: WriteOptions = {},
+): WriteReport {
   recoverInterrupted(outDir);
   const diff = diffOutput(outDir, files);
   let replaced = false;

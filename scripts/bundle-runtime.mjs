@@ -32,7 +32,9 @@ await build({
     {
       name: 'external-packages-but-validator-helpers',
       setup(context) {
-        context.onResolve({ filter: /^[^./]/ }, (args) => (INLINED.some((pattern) => pattern.test(args.path)) ? undefined : { path: args.path, external: true }));
+        context.onResolve({ filter: /^[^./]/ }, (args) =>
+          INLINED.some((pattern) => pattern.test(args.path)) ? undefined : { path: args.path, external: true },
+        );
       },
     },
   ],

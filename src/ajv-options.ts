@@ -30,4 +30,9 @@ export const AJV_OPTIONS = Object.freeze({
 export const EXTENSION_KEYWORD = /^x-/;
 
 /** Keywords the generator and the definition format use as annotations; allowed everywhere. */
-export const ANNOTATION_KEYWORDS: readonly string[] = Object.freeze(['examples', 'deprecated', 'readOnly', 'writeOnly']);
+export const ANNOTATION_KEYWORDS: readonly string[] = Object.freeze([
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);

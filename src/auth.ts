@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 
 /*
  * The OAuth 2.1 resource-server side of MCP authorization (spec 2025-11-25): bearer JWTs verified
@@ -92,12 +100,17 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     ['issuer', options.issuer],
     ['resource', options.resource],
   ] as const) {
-    if (!URL.canParse(value)) throw new TypeError(`auth ${name} '${value}' is not an absolute URL; give e.g. https://auth.example.com/.`);
+    if (!URL.canParse(value))
+      throw new TypeError(`auth ${name} '${value}' is not an absolute URL; give e.g. https://auth.example.com/.`);
   }
   const resource = options.resource;
   const metadataUrl = resourceMetadataUrl(resource);
   const keys = loadKeySet(options.jwks);
-  const table = new Map<string, readonly string[]>(options.scopeCapabilities instanceof Map ? options.scopeCapabilities : Object.entries(options.scopeCapabilities ?? {}));
+  const table = new Map<string, readonly string[]>(
+    options.scopeCapabilities instanceof Map
+      ? options.scopeCapabilities
+      : Object.entries(options.scopeCapabilities ?? {}),
+  );
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const verifyOptions = {
     issuer: options.issuer,
@@ -105,12 +118,21 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     clockTolerance: options.clockToleranceSeconds ?? 5,
     ...(options.algorithms === undefined ? {} : { algorithms: [...options.algorithms] }),
   };
-  const challenge = (fields: Array<[string, string]>) => ['Bearer', [['resource_metadata', metadataUrl], ...fields].map(([key, value]) => `${key}="${quote(value)}"`).join(', ')].join(' ');
+  const challenge = (fields: Array<[string, string]>) =>
+    [
+      'Bearer',
+      [['resource_metadata', metadataUrl], ...fields].map(([key, value]) => `${key}="${quote(value)}"`).join(', '),
+    ].join(' ');
   const unauthorized = (error: string | undefined, description: string): AuthRefusal => ({
     status: 401,
     wwwAuthenticate: challenge([
       ...(requiredScopes.length > 0 ? ([['scope', requiredScopes.join(' ')]] as Array<[string, string]>) : []),
-      ...(error === undefined ? [] : ([['error', error], ['error_description', description]] as Array<[string, string]>)),
+      ...(error === undefined
+        ? []
+        : ([
+            ['error', error],
+            ['error_description', description],
+          ] as Array<[string, string]>)),
     ]),
     error: error ?? 'unauthorized',
     description,
@@ -133,24 +155,57 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
 
   return {
     async authenticate(header) {
-      if (header === undefined || header === '') return { ok: false, refusal: unauthorized(undefined, 'This server needs a bearer token (Authorization: Bearer <token>).') };
+      if (header === undefined || header === '')
+        return {
+          ok: false,
+          refusal: unauthorized(undefined, 'This server needs a bearer token (Authorization: Bearer <token>).'),
+        };
       const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
-      if (match === null) return { ok: false, refusal: unauthorized('invalid_request', 'The Authorization header must be "Bearer <token>".') };
+      if (match === null)
+        return {
+          ok: false,
+          refusal: unauthorized('invalid_request', 'The Authorization header must be "Bearer <token>".'),
+        };
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(match[1]!, keys, verifyOptions));
       } catch (error) {
         if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) {
-          return { ok: false, refusal: { status: 503, error: 'temporarily_unavailable', description: `The authorization server's keys could not be fetched: ${(error as Error).message}` } };
+          return {
+            ok: false,
+            refusal: {
+              status: 503,
+              error: 'temporarily_unavailable',
+              description: `The authorization server's keys could not be fetched: ${(error as Error).message}`,
+            },
+          };
         }
         return { ok: false, refusal: unauthorized('invalid_token', describeTokenError(error)) };
       }
-      if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, refusal: unauthorized('invalid_token', 'The token has no subject (sub).') };
+      if (typeof payload.sub !== 'string' || payload.sub === '')
+        return { ok: false, refusal: unauthorized('invalid_token', 'The token has no subject (sub).') };
       const scopes = scopesOf(payload);
       const missing = requiredScopes.filter((scope) => !scopes.includes(scope));
-      if (missing.length > 0) return { ok: false, refusal: insufficientScope(requiredScopes, `The token lacks the scope${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`) };
-      const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
-      const caller: AuthenticatedCaller = { subject: payload.sub, scopes, capabilities: capabilitiesFor(scopes), claims: payload };
+      if (missing.length > 0)
+        return {
+          ok: false,
+          refusal: insufficientScope(
+            requiredScopes,
+            `The token lacks the scope${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`,
+          ),
+        };
+      const clientId =
+        typeof payload.client_id === 'string'
+          ? payload.client_id
+          : typeof payload.azp === 'string'
+            ? payload.azp
+            : undefined;
+      const caller: AuthenticatedCaller = {
+        subject: payload.sub,
+        scopes,
+        capabilities: capabilitiesFor(scopes),
+        claims: payload,
+      };
       if (clientId !== undefined) caller.clientId = clientId;
       return { ok: true, caller };
     },
@@ -166,7 +221,8 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     capabilitiesFor,
     scopesGranting(capabilities) {
       const scopes: string[] = [];
-      for (const [scope, granted] of table) if (granted.some((capability) => capabilities.includes(capability))) scopes.push(scope);
+      for (const [scope, granted] of table)
+        if (granted.some((capability) => capabilities.includes(capability))) scopes.push(scope);
       return scopes.sort();
     },
     insufficientScope,
@@ -179,9 +235,12 @@ function loadKeySet(jwks: string): JWTVerifyGetKey {
   try {
     set = JSON.parse(readFileSync(jwks, 'utf8')) as JSONWebKeySet;
   } catch (error) {
-    throw new TypeError(`auth jwks '${jwks}' could not be read as a JWKS file (${(error as Error).message}); give an https:// URL or the path of a JSON file { "keys": [...] }.`);
+    throw new TypeError(
+      `auth jwks '${jwks}' could not be read as a JWKS file (${(error as Error).message}); give an https:// URL or the path of a JSON file { "keys": [...] }.`,
+    );
   }
-  if (!Array.isArray(set?.keys)) throw new TypeError(`auth jwks '${jwks}' has no "keys" array; a JWKS file is { "keys": [...] }.`);
+  if (!Array.isArray(set?.keys))
+    throw new TypeError(`auth jwks '${jwks}' has no "keys" array; a JWKS file is { "keys": [...] }.`);
   return createLocalJWKSet(set);
 }
 
@@ -201,7 +260,8 @@ function describeTokenError(error: unknown): string {
     return `The token's "${error.claim}" claim is not valid: ${error.message}.`;
   }
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The token signature does not verify.';
-  if (error instanceof joseErrors.JWKSNoMatchingKey) return "No key of the authorization server's JWKS matches the token.";
+  if (error instanceof joseErrors.JWKSNoMatchingKey)
+    return "No key of the authorization server's JWKS matches the token.";
   return `The token is not valid: ${(error as Error).message}.`;
 }
 

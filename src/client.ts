@@ -4,10 +4,18 @@ import type { ToolCallDetails, ToolCallErrorDetails, ToolCallResult, ToolOrchest
 export type ToolCallDefaults = Omit<ToolCallDetails, 'toolCallRequest'>;
 
 /** A call that succeeded: `output` is the tool's output, checked against its output schema. */
-export type TypedToolCallSuccess<TOutput> = Omit<ToolCallResult, 'output' | 'isError' | 'errorDetails'> & { isError: false; output: TOutput; errorDetails?: undefined };
+export type TypedToolCallSuccess<TOutput> = Omit<ToolCallResult, 'output' | 'isError' | 'errorDetails'> & {
+  isError: false;
+  output: TOutput;
+  errorDetails?: undefined;
+};
 
 /** A call that failed: no output, and `errorDetails` says why (a stable `code`, a message). */
-export type TypedToolCallFailure = Omit<ToolCallResult, 'output' | 'isError' | 'errorDetails'> & { isError: true; output: null; errorDetails: ToolCallErrorDetails };
+export type TypedToolCallFailure = Omit<ToolCallResult, 'output' | 'isError' | 'errorDetails'> & {
+  isError: true;
+  output: null;
+  errorDetails: ToolCallErrorDetails;
+};
 
 /** A call result discriminated by `isError`: after `if (!result.isError)`, `output` has the tool's generated output type. */
 export type TypedToolCallResult<TOutput> = TypedToolCallSuccess<TOutput> | TypedToolCallFailure;
@@ -26,7 +34,11 @@ export class ToolClient<TTypes extends { [N in keyof TTypes]: { input: unknown; 
   ) {}
 
   /** Calls `name` with typed arguments; `overrides` replace defaults for this call (signal, timeout…). */
-  call<N extends keyof TTypes & string>(name: N, args: TTypes[N]['input'], overrides: Partial<ToolCallDefaults> & { id?: string } = {}): Promise<TypedToolCallResult<TTypes[N]['output']>> {
+  call<N extends keyof TTypes & string>(
+    name: N,
+    args: TTypes[N]['input'],
+    overrides: Partial<ToolCallDefaults> & { id?: string } = {},
+  ): Promise<TypedToolCallResult<TTypes[N]['output']>> {
     const { id, ...rest } = overrides;
     return this.orchestrator.processToolCall({
       ...this.defaults,

@@ -80,7 +80,10 @@ export function parseReference(value: string): ParsedReference | undefined {
   if (value.charCodeAt(0) !== 36 /* $ */) return undefined;
   const match = REFERENCE.exec(value);
   if (match === null) return undefined;
-  return { step: match[1] === undefined ? -1 : Number(match[1]), path: match[2] === '' ? [] : match[2].slice(1).split('.') };
+  return {
+    step: match[1] === undefined ? -1 : Number(match[1]),
+    path: match[2] === '' ? [] : match[2].slice(1).split('.'),
+  };
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -109,7 +112,8 @@ export function resolveTemplate(template: unknown, scope: ReferenceScope): unkno
   for (const key of Object.keys(template)) {
     const value = resolveTemplate((template as Record<string, unknown>)[key], scope);
     if (value === undefined) continue;
-    if (key === '__proto__') Object.defineProperty(resolved, key, { value, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(resolved, key, { value, enumerable: true, writable: true, configurable: true });
     else resolved[key] = value;
   }
   return resolved;
@@ -135,7 +139,10 @@ function checkDefinition(definition: ComposedToolDefinition<any, any>): void {
   }
   steps.forEach((step, index) => {
     if (typeof step?.tool !== 'string' || step.tool === '') {
-      throw new ToolsmithError('INVALID_TOOL', `Step ${index} of composed tool '${truncateText(name)}' needs a 'tool' name.`);
+      throw new ToolsmithError(
+        'INVALID_TOOL',
+        `Step ${index} of composed tool '${truncateText(name)}' needs a 'tool' name.`,
+      );
     }
     for (const reference of collectReferences(step.arguments)) {
       if (reference.step >= index) {
@@ -148,7 +155,10 @@ function checkDefinition(definition: ComposedToolDefinition<any, any>): void {
   });
   for (const reference of collectReferences(definition.output)) {
     if (reference.step >= steps.length) {
-      throw new ToolsmithError('INVALID_TOOL', `The output of composed tool '${truncateText(name)}' refers to a step that does not exist ($steps.${reference.step}).`);
+      throw new ToolsmithError(
+        'INVALID_TOOL',
+        `The output of composed tool '${truncateText(name)}' refers to a step that does not exist ($steps.${reference.step}).`,
+      );
     }
   }
 }
@@ -165,7 +175,10 @@ function checkDefinition(definition: ComposedToolDefinition<any, any>): void {
  * constructor's `orchestrator` option set it by hand. A composed tool belongs to one orchestrator;
  * run elsewhere (e.g. in AgentOS's executor) without one, its calls fail.
  */
-export class ComposedTool<TInput extends Record<string, any> = Record<string, any>, TOutput = unknown> implements ITool<TInput, TOutput> {
+export class ComposedTool<TInput extends Record<string, any> = Record<string, any>, TOutput = unknown> implements ITool<
+  TInput,
+  TOutput
+> {
   readonly id: string;
   readonly name: string;
   readonly displayName: string;
@@ -185,7 +198,8 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
   constructor(definition: ComposedToolDefinition<TInput, TOutput>, options: { orchestrator?: ToolCaller } = {}) {
     checkDefinition(definition);
     this.name = definition.name;
-    this.id = definition.id ?? `composed:${definition.name}${definition.version === undefined ? '' : `@${definition.version}`}`;
+    this.id =
+      definition.id ?? `composed:${definition.name}${definition.version === undefined ? '' : `@${definition.version}`}`;
     this.displayName = definition.displayName ?? definition.name;
     this.description = definition.description;
     this.inputSchema = definition.inputSchema;
@@ -204,7 +218,10 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
   /** Sets the orchestrator the steps run through; a composed tool belongs to one orchestrator. */
   attach(orchestrator: ToolCaller): void {
     if (this.#orchestrator !== undefined && this.#orchestrator !== orchestrator) {
-      throw new ToolsmithError('INVALID_TOOL', `Composed tool '${truncateText(this.name)}' is already attached to another orchestrator.`);
+      throw new ToolsmithError(
+        'INVALID_TOOL',
+        `Composed tool '${truncateText(this.name)}' is already attached to another orchestrator.`,
+      );
     }
     this.#orchestrator = orchestrator;
   }
@@ -218,7 +235,10 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
   async execute(args: TInput, context: ToolExecutionContext): Promise<ToolExecutionResult<TOutput>> {
     const orchestrator = this.#orchestrator;
     if (orchestrator === undefined) {
-      return { success: false, error: `Composed tool '${this.name}' is not attached to an orchestrator; register it with a ToolOrchestrator.` };
+      return {
+        success: false,
+        error: `Composed tool '${this.name}' is not attached to an orchestrator; register it with a ToolOrchestrator.`,
+      };
     }
     const outputs: Array<{ output: unknown }> = [];
     const scope: ReferenceScope = { input: args, steps: outputs };

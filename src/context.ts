@@ -16,9 +16,7 @@ export interface ApprovalRequest {
 }
 
 /** Decides whether a call may act; `true`/`{ approved: true }` lets it run. */
-export type ApprovalGate = (
-  request: ApprovalRequest,
-) => Promise<boolean | { approved: boolean; reason?: string }>;
+export type ApprovalGate = (request: ApprovalRequest) => Promise<boolean | { approved: boolean; reason?: string }>;
 
 /** A per-turn tool-call budget shared by every call of that turn (composed steps included). */
 export interface TurnBudget {

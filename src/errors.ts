@@ -56,7 +56,9 @@ export function isToolsmithError(value: unknown): value is ToolsmithError {
   try {
     return (
       value instanceof ToolsmithError ||
-      (value instanceof Error && value.name === 'ToolsmithError' && typeof (value as { code?: unknown }).code === 'string')
+      (value instanceof Error &&
+        value.name === 'ToolsmithError' &&
+        typeof (value as { code?: unknown }).code === 'string')
     );
   } catch {
     return false; // a Proxy whose traps throw, a revoked Proxy, a throwing getter

@@ -72,7 +72,9 @@ export interface RegisterOptions {
 function assertTool(tool: ITool): void {
   const name = (tool as Partial<ITool> | undefined)?.name;
   if (typeof name !== 'string' || name === '' || name.trim() !== name) {
-    throw new ToolsmithError('INVALID_TOOL', "A tool needs a non-empty 'name' without surrounding spaces.", { details: { name } });
+    throw new ToolsmithError('INVALID_TOOL', "A tool needs a non-empty 'name' without surrounding spaces.", {
+      details: { name },
+    });
   }
   // A lazy tool's other fields may be read on demand (from its catalog): they are checked when it loads.
   if (!isLazyTool(tool) && (typeof tool.id !== 'string' || tool.id === '')) {
@@ -117,12 +119,22 @@ export function prepareTool(tool: ITool): RegisteredTool {
             return undefined;
           } catch (error) {
             loading = undefined; // a later call tries again
-            return new ToolCallFailure('TOOL_ERROR', `Tool '${tool.name}' could not be loaded: ${describeThrown(error)}`, undefined, error);
+            return new ToolCallFailure(
+              'TOOL_ERROR',
+              `Tool '${tool.name}' could not be loaded: ${describeThrown(error)}`,
+              undefined,
+              error,
+            );
           }
         },
         (error: unknown) => {
           loading = undefined;
-          return new ToolCallFailure('TOOL_ERROR', `Tool '${tool.name}' could not be loaded: ${describeThrown(error)}`, undefined, error);
+          return new ToolCallFailure(
+            'TOOL_ERROR',
+            `Tool '${tool.name}' could not be loaded: ${describeThrown(error)}`,
+            undefined,
+            error,
+          );
         },
       ));
     return entry;
@@ -248,12 +260,18 @@ export function readArguments(raw: unknown, toolName: string): Record<string, un
     return copyJsonValue(value as Record<string, unknown>);
   } catch (error) {
     const message = isToolsmithError(error) ? error.message : describeThrown(error);
-    return new ToolCallFailure('INVALID_REQUEST', `Arguments for tool '${truncateText(toolName)}' are not JSON data: ${message}`);
+    return new ToolCallFailure(
+      'INVALID_REQUEST',
+      `Arguments for tool '${truncateText(toolName)}' are not JSON data: ${message}`,
+    );
   }
 }
 
 /** The capabilities of `entry` missing from `capabilities` (exact string match). */
-export function missingCapabilities(entry: RegisteredTool, capabilities: readonly string[] | undefined): string[] | undefined {
+export function missingCapabilities(
+  entry: RegisteredTool,
+  capabilities: readonly string[] | undefined,
+): string[] | undefined {
   let required = entry.requiredCapabilities;
   if (entry.load !== undefined) {
     // A lazy tool not loaded yet: its stand-in knows its capabilities.
@@ -275,13 +293,19 @@ function issuesFromValidateArgs(errors: unknown[] | undefined): ValidationIssue[
   return errors.slice(0, 100).map((error): ValidationIssue => {
     if (error !== null && typeof error === 'object') {
       const record = error as Record<string, unknown>;
-      const path = typeof record.path === 'string' ? record.path : typeof record.instancePath === 'string' ? record.instancePath : '';
+      const path =
+        typeof record.path === 'string'
+          ? record.path
+          : typeof record.instancePath === 'string'
+            ? record.instancePath
+            : '';
       const text = typeof record.message === 'string' ? truncateText(record.message, 1000) : 'is invalid';
       return {
         path,
         message: text.startsWith(path) && path !== '' ? text : `${path === '' ? '(root)' : truncateText(path)} ${text}`,
         keyword: typeof record.keyword === 'string' ? record.keyword : 'validateArgs',
-        params: record.params !== null && typeof record.params === 'object' ? (record.params as Record<string, unknown>) : {},
+        params:
+          record.params !== null && typeof record.params === 'object' ? (record.params as Record<string, unknown>) : {},
       };
     }
     return { path: '', message: `(root) ${describeThrown(error, 1000)}`, keyword: 'validateArgs', params: {} };
@@ -295,9 +319,13 @@ function issuesFromValidateArgs(errors: unknown[] | undefined): ValidationIssue[
 export function checkArguments(entry: RegisteredTool, args: Record<string, unknown>): ToolCallFailure | undefined {
   const input = entry.input;
   if (input.validateFunction === undefined) {
-    return new ToolCallFailure('SCHEMA_INVALID', `Tool '${entry.name}' cannot be called: its input schema does not compile (${input.schemaError}).`, {
-      schemaError: input.schemaError,
-    });
+    return new ToolCallFailure(
+      'SCHEMA_INVALID',
+      `Tool '${entry.name}' cannot be called: its input schema does not compile (${input.schemaError}).`,
+      {
+        schemaError: input.schemaError,
+      },
+    );
   }
   const errors = input.check(args);
   if (errors !== undefined) return invalidArguments(entry.name, errors);
@@ -308,16 +336,28 @@ export function checkArguments(entry: RegisteredTool, args: Record<string, unkno
       if (!verdict?.isValid) return invalidArguments(entry.name, issuesFromValidateArgs(verdict?.errors));
     } catch (error) {
       // It threw, or answered a verdict (or errors) that cannot be read.
-      return new ToolCallFailure('TOOL_ERROR', `Tool '${entry.name}' threw while validating its arguments: ${describeThrown(error)}`, undefined, error);
+      return new ToolCallFailure(
+        'TOOL_ERROR',
+        `Tool '${entry.name}' threw while validating its arguments: ${describeThrown(error)}`,
+        undefined,
+        error,
+      );
     }
   }
   return undefined;
 }
 
 function invalidArguments(toolName: string, errors: ValidationIssue[]): ToolCallFailure {
-  const shown = errors.slice(0, 3).map((error) => error.message).join('; ');
+  const shown = errors
+    .slice(0, 3)
+    .map((error) => error.message)
+    .join('; ');
   const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
-  return new ToolCallFailure('INVALID_ARGUMENTS', `Invalid arguments for tool '${toolName}': ${shown}${more}. Fix them and call again.`, { errors });
+  return new ToolCallFailure(
+    'INVALID_ARGUMENTS',
+    `Invalid arguments for tool '${toolName}': ${shown}${more}. Fix them and call again.`,
+    { errors },
+  );
 }
 
 /**
@@ -328,20 +368,34 @@ export function checkOutput(entry: RegisteredTool, output: unknown): CheckedOutp
   const validator = entry.output;
   if (validator === undefined) return { output };
   if (validator.validateFunction === undefined) {
-    return new ToolCallFailure('OUTPUT_INVALID', `Tool '${entry.name}' has an output schema that does not compile (${validator.schemaError}).`, {
-      schemaError: validator.schemaError,
-    });
+    return new ToolCallFailure(
+      'OUTPUT_INVALID',
+      `Tool '${entry.name}' has an output schema that does not compile (${validator.schemaError}).`,
+      {
+        schemaError: validator.schemaError,
+      },
+    );
   }
   let copy: unknown;
   try {
     copy = copyJsonValue(output);
   } catch (error) {
-    return new ToolCallFailure('OUTPUT_INVALID', `Tool '${entry.name}' produced output that is not JSON data: ${describeThrown(error)}`);
+    return new ToolCallFailure(
+      'OUTPUT_INVALID',
+      `Tool '${entry.name}' produced output that is not JSON data: ${describeThrown(error)}`,
+    );
   }
   const errors = validator.check(copy);
   if (errors === undefined) return { output: copy };
-  const shown = errors.slice(0, 3).map((error) => error.message).join('; ');
-  return new ToolCallFailure('OUTPUT_INVALID', `Tool '${entry.name}' produced output that fails its output schema: ${shown}.`, { errors });
+  const shown = errors
+    .slice(0, 3)
+    .map((error) => error.message)
+    .join('; ');
+  return new ToolCallFailure(
+    'OUTPUT_INVALID',
+    `Tool '${entry.name}' produced output that fails its output schema: ${shown}.`,
+    { errors },
+  );
 }
 
 /** Copies a tool's failure details without a `stack` entry: stack traces never reach a result. */
@@ -409,7 +463,11 @@ export class ToolExecutor {
     const missing = missingCapabilities(entry, request.personaCapabilities);
     if (missing !== undefined) {
       return failed(
-        new ToolCallFailure('PERMISSION_DENIED', `Tool '${entry.name}' needs capabilities the caller lacks: ${missing.join(', ')}.`, { missing }),
+        new ToolCallFailure(
+          'PERMISSION_DENIED',
+          `Tool '${entry.name}' needs capabilities the caller lacks: ${missing.join(', ')}.`,
+          { missing },
+        ),
       );
     }
     const args = readArguments(call.arguments, entry.name);
@@ -428,7 +486,12 @@ export class ToolExecutor {
     try {
       const result = await entry.tool.execute(args, context);
       if (result === null || typeof result !== 'object') {
-        return failed(new ToolCallFailure('TOOL_ERROR', `Tool '${entry.name}' returned ${describeKind(result)} instead of a result object.`));
+        return failed(
+          new ToolCallFailure(
+            'TOOL_ERROR',
+            `Tool '${entry.name}' returned ${describeKind(result)} instead of a result object.`,
+          ),
+        );
       }
       if (!result.success) return { ...result, details: { code: 'TOOL_FAILED', ...withoutStack(result.details) } };
       const checked = checkOutput(entry, result.output);

@@ -110,4 +110,10 @@ export {
 } from './lazy.js';
 
 // Typed calls by tool name (used by the generated registry).
-export { ToolClient, type ToolCallDefaults, type TypedToolCallFailure, type TypedToolCallResult, type TypedToolCallSuccess } from './client.js';
+export {
+  ToolClient,
+  type ToolCallDefaults,
+  type TypedToolCallFailure,
+  type TypedToolCallResult,
+  type TypedToolCallSuccess,
+} from './client.js';

@@ -58,7 +58,8 @@ export function decodeFragment(fragment: string): DecodedFragment {
   const body = fragment.startsWith('#') ? fragment.slice(1) : fragment;
   const decoded = decodePercent(body);
   if ('error' in decoded) return decoded;
-  if (decoded.text !== '' && !decoded.text.startsWith('/')) return { error: `has the fragment "#${body}", which is not a JSON pointer (it must be empty or start with "/")` };
+  if (decoded.text !== '' && !decoded.text.startsWith('/'))
+    return { error: `has the fragment "#${body}", which is not a JSON pointer (it must be empty or start with "/")` };
   return { pointer: decoded.text };
 }
 
@@ -72,7 +73,12 @@ export function resolveLocalRef(root: unknown, ref: string): unknown {
   if ('error' in fragment) return undefined;
   let node: unknown = root;
   for (const segment of parsePointer(fragment.pointer)) {
-    if (Array.isArray(node) ? !/^(0|[1-9][0-9]*)$/.test(segment) : node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+    if (
+      Array.isArray(node)
+        ? !/^(0|[1-9][0-9]*)$/.test(segment)
+        : node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, segment)
+    )
+      return undefined;
     node = (node as Record<string, unknown>)[segment];
   }
   return node;

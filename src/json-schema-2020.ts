@@ -1,31 +1,3 @@
-/*
- * Draft-07 → JSON Schema 2020-12, keeping what toolsmith's validators (Ajv, draft-07) accept. Used by the MCP
- * entries (MCP 2025-11-25 reads schemas as 2020-12, SEP-1613), Anthropic's `input_schema` and Gemini's
- * `parametersJsonSchema`; it runs in codegen and in the MCP server, so it imports nothing.
- *
- * json-schema-migrate (`draft2020`) was tried first and does not fit: it leaves every `$ref` pointing at
- * `#/definitions/…` (no repointing), keeps `definitions`, needs an Ajv 2019 compile of a meta-schema to run
- * (the runtime must not load Ajv's compiler for `tools/list`), rewrites one-value `enum`s and `{}` for no
- * reason of meaning, and mutates its input. The rules here are proven on the JSON-Schema-Test-Suite
- * (test/src/json-schema-2020.test.ts): the translated schema gives under Ajv 2020 the verdict draft-07 Ajv
- * gives on the original, case by case.
- *
- * - `definitions` → `$defs` (unless a `$defs` beside it already has one of its names: then left as is, a
- *   JSON pointer still reaches it).
- * - tuple `items: [...]` → `prefixItems`, its `additionalItems` → `items`; `additionalItems` beside a
- *   single-schema `items` (or none) is ignored by draft-07, so it is removed.
- * - `dependencies` → `dependentRequired` (arrays) / `dependentSchemas` (schemas).
- * - Every `$ref`'s JSON pointer is repointed along those renames (`#/definitions/A` → `#/$defs/A`,
- *   `#/items/0` → `#/prefixItems/0`, …), property names left alone.
- * - `$id: "#foo"` (a plain-name fragment) → `$anchor: "foo"`; `$id: "x#foo"` → `$id: "x"`, `$anchor`.
- * - `$ref` siblings: the draft-07 specification ignores them, but Ajv (which validates every toolsmith call)
- *   applies them, as 2020-12 does; they are kept, so the manifest says what the runtime enforces.
- * - Keywords 2020-12 has and draft-07 does not (`prefixItems`, `unevaluatedProperties`, `$anchor`, …) are
- *   ignored by draft-07: removed, so they do not start to apply. `$defs` is kept (Ajv resolves it in draft-07).
- * - `$schema` is removed below the root; the root's is set by the caller.
- */
-import { unescapePointerSegment } from './json-pointer.js';
-
 /** The 2020-12 meta-schema URI, as `$schema` declares it. */
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -39,8 +11,19 @@ const SCHEMA_SINGLE = new Set(['additionalProperties', 'contains', 'propertyName
 const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf']);
 /** 2020-12 keywords that draft-07 ignores: they must not start to apply. */
 const NOT_IN_DRAFT_07 = new Set([
-  'prefixItems', 'unevaluatedProperties', 'unevaluatedItems', 'dependentRequired', 'dependentSchemas',
-  'minContains', 'maxContains', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary',
+  'prefixItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'dependentRequired',
+  'dependentSchemas',
+  'minContains',
+  'maxContains',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
+  '$vocabulary',
 ]);
 
 function isNode(value: unknown): value is Node {
@@ -119,7 +102,10 @@ function translate(node: unknown, root: boolean): unknown {
   if (!isNode(node)) return node;
   const out: Node = {};
   const tuple = Array.isArray(node.items);
-  const defsTaken = isNode(node.$defs) && isNode(node.definitions) && Object.keys(node.definitions).some((name) => Object.hasOwn(node.$defs as Node, name));
+  const defsTaken =
+    isNode(node.$defs) &&
+    isNode(node.definitions) &&
+    Object.keys(node.definitions).some((name) => Object.hasOwn(node.$defs as Node, name));
   for (const key of Object.keys(node)) {
     const value = node[key];
     if (NOT_IN_DRAFT_07.has(key)) continue;
@@ -151,7 +137,12 @@ function translate(node: unknown, root: boolean): unknown {
       set(out, key, translateMap(value));
     } else if (key === 'items') {
       if (!tuple) set(out, 'items', translate(value, false));
-      else if ((value as unknown[]).length > 0) set(out, 'prefixItems', (value as unknown[]).map((item) => translate(item, false)));
+      else if ((value as unknown[]).length > 0)
+        set(
+          out,
+          'prefixItems',
+          (value as unknown[]).map((item) => translate(item, false)),
+        );
     } else if (key === 'additionalItems') {
       // Draft-07 reads it only beside a tuple `items`.
       if (tuple) set(out, 'items', translate(value, false));
@@ -166,7 +157,11 @@ function translate(node: unknown, root: boolean): unknown {
     } else if (SCHEMA_SINGLE.has(key)) {
       set(out, key, translate(value, false));
     } else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) {
-      set(out, key, value.map((item) => translate(item, false)));
+      set(
+        out,
+        key,
+        value.map((item) => translate(item, false)),
+      );
     } else {
       set(out, key, structuredClone(value));
     }

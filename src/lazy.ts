@@ -82,13 +82,20 @@ export function defineLazyTool<TInput extends Record<string, any> = any, TOutput
   load: () => Promise<ITool<TInput, TOutput>>,
   schemas?: () => LazyToolSchemas,
 ): LazyTool<TInput, TOutput> {
-  const resolve = () => (typeof (metadata as LazyToolSource).metadata === 'function' ? (metadata as LazyToolSource).metadata() : (metadata as LazyToolMetadata));
+  const resolve = () =>
+    typeof (metadata as LazyToolSource).metadata === 'function'
+      ? (metadata as LazyToolSource).metadata()
+      : (metadata as LazyToolMetadata);
   const single: LazyToolSet<readonly [string]> = {
     metadata: resolve,
     load: load as () => Promise<ITool>,
     schemas: () => {
       const read = schemas ?? resolve().schemas;
-      if (read === undefined) throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${metadata.name}' has neither 'inputSchema' nor 'schemas'.`);
+      if (read === undefined)
+        throw new ToolsmithError(
+          'INVALID_TOOL',
+          `Lazy tool '${metadata.name}' has neither 'inputSchema' nor 'schemas'.`,
+        );
       return read();
     },
   };
@@ -99,9 +106,13 @@ export function defineLazyTool<TInput extends Record<string, any> = any, TOutput
  * Many lazy tools at once (the generated `createLazyTools()`): one stand-in per entry, every one
  * reading its metadata, schemas and implementation through `set`, given its entry.
  */
-export function defineLazyTools<TEntry extends readonly [string, ...unknown[]]>(entries: readonly TEntry[], set: LazyToolSet<TEntry>): LazyTool[] {
+export function defineLazyTools<TEntry extends readonly [string, ...unknown[]]>(
+  entries: readonly TEntry[],
+  set: LazyToolSet<TEntry>,
+): LazyTool[] {
   const tools: LazyTool[] = new Array(entries.length);
-  for (let index = 0; index < entries.length; index++) tools[index] = new LazyToolStandIn(entries[index]!, set as unknown as LazyToolSet);
+  for (let index = 0; index < entries.length; index++)
+    tools[index] = new LazyToolStandIn(entries[index]!, set as unknown as LazyToolSet);
   return tools;
 }
 
@@ -130,7 +141,8 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     const state = (this.#state ??= {});
     if (state.metadata === undefined) {
       const metadata = this.#set.metadata(this.#entry);
-      if (metadata === null || typeof metadata !== 'object') throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${this.name}' has no metadata.`);
+      if (metadata === null || typeof metadata !== 'object')
+        throw new ToolsmithError('INVALID_TOOL', `Lazy tool '${this.name}' has no metadata.`);
       state.metadata = metadata;
     }
     return state.metadata;
@@ -190,7 +202,13 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
    * this a stand-in would serialize as `{ "name": … }` alone (reads the metadata if not read yet).
    */
   toJSON(): Record<string, unknown> {
-    const json: Record<string, unknown> = { id: this.id, name: this.name, displayName: this.displayName, description: this.description, inputSchema: this.inputSchema };
+    const json: Record<string, unknown> = {
+      id: this.id,
+      name: this.name,
+      displayName: this.displayName,
+      description: this.description,
+      inputSchema: this.inputSchema,
+    };
     if (this.outputSchema !== undefined) json.outputSchema = this.outputSchema;
     json.requiredCapabilities = this.requiredCapabilities;
     if (this.category !== undefined) json.category = this.category;
@@ -207,7 +225,10 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     return (state.loading ??= new Promise<ITool>((resolve) => resolve(this.#set.load(this.#entry)))
       .then((tool) => {
         if (tool === null || typeof tool !== 'object' || tool.name !== this.name) {
-          throw new ToolsmithError('INVALID_TOOL', `The loader of tool '${this.name}' answered ${tool === null || typeof tool !== 'object' ? 'no tool' : `tool '${String(tool.name)}'`}.`);
+          throw new ToolsmithError(
+            'INVALID_TOOL',
+            `The loader of tool '${this.name}' answered ${tool === null || typeof tool !== 'object' ? 'no tool' : `tool '${String(tool.name)}'`}.`,
+          );
         }
         return tool;
       })
@@ -222,7 +243,10 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     const state = this.#state!;
     if (state.schemas === undefined) {
       if (metadata.inputSchema !== undefined) {
-        state.schemas = metadata.outputSchema !== undefined ? { inputSchema: metadata.inputSchema, outputSchema: metadata.outputSchema } : { inputSchema: metadata.inputSchema };
+        state.schemas =
+          metadata.outputSchema !== undefined
+            ? { inputSchema: metadata.inputSchema, outputSchema: metadata.outputSchema }
+            : { inputSchema: metadata.inputSchema };
       } else {
         state.schemas = this.#set.schemas(this.#entry);
       }

@@ -14,15 +14,34 @@
  */
 import { buildAnthropicManifest, type AnthropicTool } from '../codegen/emit/manifests/anthropic.js';
 import { buildGeminiManifest, type GeminiFunctionDeclaration } from '../codegen/emit/manifests/gemini.js';
-import { buildGeminiLegacyManifest, type GeminiLegacyFunctionDeclaration } from '../codegen/emit/manifests/gemini-legacy.js';
+import {
+  buildGeminiLegacyManifest,
+  type GeminiLegacyFunctionDeclaration,
+} from '../codegen/emit/manifests/gemini-legacy.js';
 import type { ManifestTarget } from '../codegen/emit/manifests/loss-report.js';
-import { buildOpenAiManifest, buildOpenAiResponsesManifest, type OpenAiResponsesTool, type OpenAiTool } from '../codegen/emit/manifests/openai.js';
-import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from '../codegen/emit/manifests/openai-strict.js';
+import {
+  buildOpenAiManifest,
+  buildOpenAiResponsesManifest,
+  type OpenAiResponsesTool,
+  type OpenAiTool,
+} from '../codegen/emit/manifests/openai.js';
+import {
+  buildOpenAiResponsesStrictManifest,
+  buildOpenAiStrictManifest,
+} from '../codegen/emit/manifests/openai-strict.js';
 import type { ManifestProject, ManifestTool, TargetBuild } from '../codegen/emit/manifests/schema-walk.js';
 import { type McpToolEntry, toMcpTool } from './mcp-tool.js';
 import type { ITool, ToolAnnotations } from './tool.js';
 
-export type { AnthropicTool, GeminiFunctionDeclaration, GeminiLegacyFunctionDeclaration, ManifestTarget, McpToolEntry, OpenAiResponsesTool, OpenAiTool };
+export type {
+  AnthropicTool,
+  GeminiFunctionDeclaration,
+  GeminiLegacyFunctionDeclaration,
+  ManifestTarget,
+  McpToolEntry,
+  OpenAiResponsesTool,
+  OpenAiTool,
+};
 
 /** `{ functionDeclarations }`: a Gemini `Tool` (assignable to @google/genai's `Tool`). */
 export interface GeminiToolManifest {
@@ -64,35 +83,62 @@ export interface RuntimeManifestOptions {
   onOmitted?: (tool: string, reason: string) => void;
 }
 
-function run<T>(build: (project: ManifestProject) => TargetBuild<T>, tools: readonly ManifestToolSource[], options: RuntimeManifestOptions): T {
-  const project: ManifestProject = { tools: tools as readonly ManifestTool[], describeLosses: options.describeLosses ?? true };
+function run<T>(
+  build: (project: ManifestProject) => TargetBuild<T>,
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions,
+): T {
+  const project: ManifestProject = {
+    tools: tools as readonly ManifestTool[],
+    describeLosses: options.describeLosses ?? true,
+  };
   const result = build(project);
-  if (options.onOmitted !== undefined) for (const name of Object.keys(result.unavailable).sort()) options.onOmitted(name, result.unavailable[name]!);
+  if (options.onOmitted !== undefined)
+    for (const name of Object.keys(result.unavailable).sort()) options.onOmitted(name, result.unavailable[name]!);
   return result.content;
 }
 
 /** OpenAI Chat Completions function tools (`strict: true` for Structured Outputs), as manifests/openai*.json. */
-export function toOpenAITools(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions & { strict?: boolean } = {}): OpenAiTool[] {
+export function toOpenAITools(
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions & { strict?: boolean } = {},
+): OpenAiTool[] {
   return run(options.strict === true ? buildOpenAiStrictManifest : buildOpenAiManifest, tools, options);
 }
 
 /** OpenAI Responses API function tools (`{ type: "function", name, description, parameters, strict }`), as manifests/openai-responses*.json. */
-export function toOpenAIResponsesTools(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions & { strict?: boolean } = {}): OpenAiResponsesTool[] {
-  return run(options.strict === true ? buildOpenAiResponsesStrictManifest : buildOpenAiResponsesManifest, tools, options);
+export function toOpenAIResponsesTools(
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions & { strict?: boolean } = {},
+): OpenAiResponsesTool[] {
+  return run(
+    options.strict === true ? buildOpenAiResponsesStrictManifest : buildOpenAiResponsesManifest,
+    tools,
+    options,
+  );
 }
 
 /** Anthropic Messages API tools (`input_schema` in JSON Schema 2020-12), as manifests/anthropic.json. */
-export function toAnthropicTools(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions = {}): AnthropicTool[] {
+export function toAnthropicTools(
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions = {},
+): AnthropicTool[] {
   return run(buildAnthropicManifest, tools, options);
 }
 
 /** A Gemini `Tool` with `parametersJsonSchema` / `responseJsonSchema`, as manifests/gemini.json. */
-export function toGeminiTool(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions = {}): GeminiToolManifest {
+export function toGeminiTool(
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions = {},
+): GeminiToolManifest {
   return run(buildGeminiManifest, tools, options);
 }
 
 /** A Gemini `Tool` with the legacy OpenAPI-subset `parameters`, as manifests/gemini-legacy.json. */
-export function toGeminiLegacyTool(tools: readonly ManifestToolSource[], options: RuntimeManifestOptions = {}): GeminiLegacyToolManifest {
+export function toGeminiLegacyTool(
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions = {},
+): GeminiLegacyToolManifest {
   return run(buildGeminiLegacyManifest, tools, options);
 }
 

@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createBearerAuth, resourceMetadataPath, type AuthenticatedCaller, type AuthRefusal, type BearerAuth, type BearerAuthOptions } from './auth.js';
+import {
+  createBearerAuth,
+  resourceMetadataPath,
+  type AuthenticatedCaller,
+  type AuthRefusal,
+  type BearerAuth,
+  type BearerAuthOptions,
+} from './auth.js';
 import { createMcpServer, type McpServerOptions } from './mcp.js';
 import type { ShutdownReport, ToolOrchestrator } from './orchestrator.js';
 
@@ -92,17 +99,33 @@ interface InFlight {
  * Serves `orchestrator` over MCP Streamable HTTP at `/mcp` until `close()` or SIGTERM/SIGINT.
  * Rejects (a setup mistake) when `auth` is missing and `host` is not loopback, or the port is taken.
  */
-export async function startHttpServer(orchestrator: ToolOrchestrator, options: ServeHttpOptions = {}): Promise<McpHttpServer> {
+export async function startHttpServer(
+  orchestrator: ToolOrchestrator,
+  options: ServeHttpOptions = {},
+): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   if (options.auth === undefined && !isLoopbackHost(host)) {
-    throw new TypeError(`toolsmith serves without auth only on loopback; '${host}' is reachable from other machines. Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).`);
+    throw new TypeError(
+      `toolsmith serves without auth only on loopback; '${host}' is reachable from other machines. Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).`,
+    );
   }
-  const auth: BearerAuth | undefined = options.auth === undefined ? undefined : 'authenticate' in options.auth ? options.auth : createBearerAuth(options.auth);
+  const auth: BearerAuth | undefined =
+    options.auth === undefined
+      ? undefined
+      : 'authenticate' in options.auth
+        ? options.auth
+        : createBearerAuth(options.auth);
   const metadataPaths = new Set<string>();
-  if (options.auth !== undefined && !('authenticate' in options.auth)) metadataPaths.add(resourceMetadataPath(options.auth.resource));
+  if (options.auth !== undefined && !('authenticate' in options.auth))
+    metadataPaths.add(resourceMetadataPath(options.auth.resource));
   if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  const allowedHosts = options.allowedHosts !== undefined ? new Set(options.allowedHosts) : isLoopbackHost(host) ? LOOPBACK_HOSTS : undefined;
+  const allowedHosts =
+    options.allowedHosts !== undefined
+      ? new Set(options.allowedHosts)
+      : isLoopbackHost(host)
+        ? LOOPBACK_HOSTS
+        : undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
@@ -131,7 +154,10 @@ export async function startHttpServer(orchestrator: ToolOrchestrator, options: S
       },
     };
     inFlight.add(entry);
-    const timer = setTimeout(() => entry.abort(504, `The request took longer than ${requestTimeoutMs} ms and was aborted.`), requestTimeoutMs);
+    const timer = setTimeout(
+      () => entry.abort(504, `The request took longer than ${requestTimeoutMs} ms and was aborted.`),
+      requestTimeoutMs,
+    );
     let closed = false;
     response.once('close', () => {
       closed = true;
@@ -141,13 +167,29 @@ export async function startHttpServer(orchestrator: ToolOrchestrator, options: S
       done();
     });
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) return sendJsonRpcError(response, 403, -32000, `Origin '${origin}' is not allowed; add it to the allowed origins to call from a browser.`);
+    if (origin !== undefined && !allowedOrigins.has(origin))
+      return sendJsonRpcError(
+        response,
+        403,
+        -32000,
+        `Origin '${origin}' is not allowed; add it to the allowed origins to call from a browser.`,
+      );
     if (allowedHosts !== undefined && !allowedHosts.has(hostnameOf(request.headers.host))) {
-      return sendJsonRpcError(response, 403, -32000, `Host '${request.headers.host ?? ''}' is not allowed (DNS-rebinding protection).`);
+      return sendJsonRpcError(
+        response,
+        403,
+        -32000,
+        `Host '${request.headers.host ?? ''}' is not allowed (DNS-rebinding protection).`,
+      );
     }
     if (request.method !== 'POST') {
       response.setHeader('Allow', 'POST');
-      return sendJsonRpcError(response, 405, -32000, 'This server is stateless: send each JSON-RPC message as a POST to /mcp (no GET stream, no sessions).');
+      return sendJsonRpcError(
+        response,
+        405,
+        -32000,
+        'This server is stateless: send each JSON-RPC message as a POST to /mcp (no GET stream, no sessions).',
+      );
     }
     let caller: AuthenticatedCaller | undefined;
     if (auth !== undefined) {
@@ -175,11 +217,22 @@ export async function startHttpServer(orchestrator: ToolOrchestrator, options: S
       capabilities: caller?.capabilities ?? openCapabilities,
       persona: {
         personaId,
-        userContext: caller === undefined ? { userId: 'mcp' } : { userId: caller.subject, scopes: caller.scopes, ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }) },
+        userContext:
+          caller === undefined
+            ? { userId: 'mcp' }
+            : {
+                userId: caller.subject,
+                scopes: caller.scopes,
+                ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
+              },
       },
       onError,
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: maxBodyBytes,
+    });
     // Closing the server aborts its handlers' signals: the orchestrator's call stops.
     stop = () => void server.close().catch(() => {});
     // Answered meanwhile (timeout, drain deadline) or the client went away: nothing to serve.
@@ -194,7 +247,10 @@ export async function startHttpServer(orchestrator: ToolOrchestrator, options: S
     if (draining) {
       response.shouldKeepAlive = false;
       response.setHeader('Retry-After', '1');
-      return sendJson(response, 503, { status: 'draining', error: 'This server is shutting down; retry on another replica.' });
+      return sendJson(response, 503, {
+        status: 'draining',
+        error: 'This server is shutting down; retry on another replica.',
+      });
     }
     if (pathname === '/healthz') return sendJson(response, 200, { status: 'ok' });
     if (auth !== undefined && metadataPaths.has(pathname)) {
@@ -244,7 +300,10 @@ export async function startHttpServer(orchestrator: ToolOrchestrator, options: S
       for (const entry of pending) if (!entry.response.headersSent) entry.response.shouldKeepAlive = false;
       httpServer.closeIdleConnections();
       let deadline: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(pending.map((entry) => entry.finished)), new Promise<void>((resolve) => (deadline = setTimeout(resolve, drainTimeoutMs)))]);
+      await Promise.race([
+        Promise.all(pending.map((entry) => entry.finished)),
+        new Promise<void>((resolve) => (deadline = setTimeout(resolve, drainTimeoutMs))),
+      ]);
       clearTimeout(deadline);
       const late = pending.filter((entry) => inFlight.has(entry));
       for (const entry of late) entry.abort(503, 'This server shut down before the request finished; retry it.');
@@ -253,15 +312,28 @@ export async function startHttpServer(orchestrator: ToolOrchestrator, options: S
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       });
-      const shutdown = await orchestrator.shutdown(options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs });
-      const result: ServeHttpResult = { reason, completed: pending.length - late.length, abandoned: late.length, shutdown };
+      const shutdown = await orchestrator.shutdown(
+        options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
+      );
+      const result: ServeHttpResult = {
+        reason,
+        completed: pending.length - late.length,
+        abandoned: late.length,
+        shutdown,
+      };
       markDone(result);
       return result;
     })();
     return draining$;
   };
 
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`, host, port, close: () => drain('closed'), done: donePromise };
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`,
+    host,
+    port,
+    close: () => drain('closed'),
+    done: donePromise,
+  };
 }
 
 /**
@@ -269,7 +341,12 @@ export async function startHttpServer(orchestrator: ToolOrchestrator, options: S
  * caller lacks a capability the scope table can grant (MCP's step-up authorization). A capability no
  * scope grants is left to the orchestrator, which answers PERMISSION_DENIED.
  */
-function scopeRefusal(message: unknown, caller: AuthenticatedCaller, auth: BearerAuth, orchestrator: ToolOrchestrator): AuthRefusal | undefined {
+function scopeRefusal(
+  message: unknown,
+  caller: AuthenticatedCaller,
+  auth: BearerAuth,
+  orchestrator: ToolOrchestrator,
+): AuthRefusal | undefined {
   const missing = new Set<string>();
   const tools: string[] = [];
   for (const item of Array.isArray(message) ? message : [message]) {
@@ -285,7 +362,10 @@ function scopeRefusal(message: unknown, caller: AuthenticatedCaller, auth: Beare
   const scopes = auth.scopesGranting([...missing]);
   if (scopes.length === 0) return undefined;
   const needed = [...new Set([...caller.scopes, ...scopes])];
-  return auth.insufficientScope(needed, `Tool ${tools.map((name) => `'${name}'`).join(', ')} needs ${[...missing].sort().join(', ')}; a token with scope ${scopes.join(' or ')} grants it.`);
+  return auth.insufficientScope(
+    needed,
+    `Tool ${tools.map((name) => `'${name}'`).join(', ')} needs ${[...missing].sort().join(', ')}; a token with scope ${scopes.join(' or ')} grants it.`,
+  );
 }
 
 /** Reads the body as text, or `undefined` when it is over `limit` bytes (declared or sent). */
@@ -338,7 +418,13 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(text);
 }
 
-function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
+function sendJsonRpcError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): void {
   sendJson(response, status, { jsonrpc: '2.0', error: { code, message }, id });
 }
 

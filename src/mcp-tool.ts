@@ -87,7 +87,11 @@ export function isMcpObjectSchema(schema: unknown): boolean {
 function publish(schema: object): McpObjectSchema {
   // A schema that declares 2020-12 already speaks MCP's dialect: published as written.
   const own = (schema as { $schema?: unknown }).$schema;
-  const translated = (typeof own === 'string' && /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/.test(own) ? schema : toJsonSchema2020(schema)) as Node;
+  const translated = (
+    typeof own === 'string' && /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/.test(own)
+      ? schema
+      : toJsonSchema2020(schema)
+  ) as Node;
   const out: Node = { $schema: MCP_SCHEMA_DIALECT };
   if (translated.type === undefined) out.type = 'object';
   for (const key of Object.keys(translated)) {
@@ -116,10 +120,23 @@ export function mcpAnnotations(tool: McpToolSource): McpToolAnnotations {
 /** The MCP `tools/list` entry of a tool (from an `ITool` at run time or a `ToolModel` at generate time). */
 export function toMcpTool(tool: McpToolSource): McpToolEntry {
   const title = tool.displayName ?? tool.name;
-  const entry: McpToolEntry = { name: tool.name, title, description: tool.description, inputSchema: publish(tool.inputSchema), annotations: mcpAnnotations(tool) };
+  const entry: McpToolEntry = {
+    name: tool.name,
+    title,
+    description: tool.description,
+    inputSchema: publish(tool.inputSchema),
+    annotations: mcpAnnotations(tool),
+  };
   if (tool.outputSchema !== undefined && isMcpObjectSchema(tool.outputSchema)) {
     // Keep the key order of the manifest: outputSchema before annotations.
-    return { name: entry.name, title, description: entry.description, inputSchema: entry.inputSchema, outputSchema: publish(tool.outputSchema), annotations: entry.annotations };
+    return {
+      name: entry.name,
+      title,
+      description: entry.description,
+      inputSchema: entry.inputSchema,
+      outputSchema: publish(tool.outputSchema),
+      annotations: entry.annotations,
+    };
   }
   return entry;
 }

@@ -1,5 +1,10 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describeThrown, truncateText } from './errors.js';
 
 /*
@@ -48,7 +53,9 @@ function kindOf(value: unknown): string {
  */
 function idOfOversizeLine(head: string, tail: string): RequestId | null {
   const value = String.raw`(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")`;
-  const found = new RegExp(String.raw`^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*${value}`).exec(head) ?? new RegExp(String.raw`,\s*"id"\s*:\s*${value}\s*\}\s*$`).exec(tail);
+  const found =
+    new RegExp(String.raw`^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*${value}`).exec(head) ??
+    new RegExp(String.raw`,\s*"id"\s*:\s*${value}\s*\}\s*$`).exec(tail);
   if (found === null) return null;
   try {
     const id: unknown = JSON.parse(found[1]!);
@@ -91,7 +98,8 @@ export class StdioJsonRpcTransport implements Transport {
     options: StdioJsonRpcTransportOptions = {},
   ) {
     const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    if (!(Number.isSafeInteger(limit) && limit > 0)) throw new RangeError(`maxMessageBytes must be a positive integer; got ${String(limit)}.`);
+    if (!(Number.isSafeInteger(limit) && limit > 0))
+      throw new RangeError(`maxMessageBytes must be a positive integer; got ${String(limit)}.`);
     this.maxMessageBytes = limit;
   }
 
@@ -139,7 +147,11 @@ export class StdioJsonRpcTransport implements Transport {
     if (this.#size > this.maxMessageBytes) {
       const line = Buffer.concat(this.#pieces);
       // Copies, so the skipped bytes are not kept alive.
-      this.#oversize = { head: Buffer.from(line.subarray(0, KEPT_BYTES)), tail: Buffer.from(line.subarray(-KEPT_BYTES)), size: line.length };
+      this.#oversize = {
+        head: Buffer.from(line.subarray(0, KEPT_BYTES)),
+        tail: Buffer.from(line.subarray(-KEPT_BYTES)),
+        size: line.length,
+      };
       this.#pieces = [];
       this.#size = 0;
     }
@@ -174,7 +186,13 @@ export class StdioJsonRpcTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      void this.#reply(errorResponse(null, ErrorCode.ParseError, `Parse error: ${describeThrown(error, 200)}. Send one JSON-RPC message per line.`));
+      void this.#reply(
+        errorResponse(
+          null,
+          ErrorCode.ParseError,
+          `Parse error: ${describeThrown(error, 200)}. Send one JSON-RPC message per line.`,
+        ),
+      );
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
@@ -182,7 +200,10 @@ export class StdioJsonRpcTransport implements Transport {
       this.onmessage?.(parsed.data);
       return;
     }
-    const record = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const record =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : undefined;
     // A broken response (to a request of the server's) is reported, not answered: answering it could start a loop.
     if (record !== undefined && ('result' in record || 'error' in record) && !('method' in record)) {
       this.onerror?.(new Error(`Ignored an invalid JSON-RPC response: ${truncateText(line)}`));
@@ -200,12 +221,18 @@ export class StdioJsonRpcTransport implements Transport {
             ? 'an object with neither a "method" (a request or notification) nor a "result" or "error" (a response)'
             : 'a request whose id is neither a string nor an integer, or whose params are not an object';
     void this.#reply(
-      errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: a JSON-RPC 2.0 message is an object with "jsonrpc": "2.0" and a "method", "result" or "error"; got ${what}.`),
+      errorResponse(
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: a JSON-RPC 2.0 message is an object with "jsonrpc": "2.0" and a "method", "result" or "error"; got ${what}.`,
+      ),
     );
   }
 
   #reply(message: JSONRPCMessage): Promise<void> {
-    return this.send(message).catch((error: unknown) => this.onerror?.(new Error(`Could not answer: ${describeThrown(error)}`)));
+    return this.send(message).catch((error: unknown) =>
+      this.onerror?.(new Error(`Could not answer: ${describeThrown(error)}`)),
+    );
   }
 
   /** Writes one message as a line; a message that cannot be serialized is answered -32603 for its id instead. */
@@ -215,7 +242,8 @@ export class StdioJsonRpcTransport implements Transport {
       json = `${JSON.stringify(message)}\n`;
     } catch (error) {
       const id = (message as { id?: unknown }).id;
-      if (!isRequestId(id) || 'method' in message) return Promise.reject(error instanceof Error ? error : new Error(describeThrown(error)));
+      if (!isRequestId(id) || 'method' in message)
+        return Promise.reject(error instanceof Error ? error : new Error(describeThrown(error)));
       json = `${JSON.stringify(errorResponse(id, ErrorCode.InternalError, `Internal error: the answer could not be serialized (${describeThrown(error, 200)}).`))}\n`;
     }
     return new Promise((resolve, reject) => {
@@ -243,9 +271,11 @@ export class StdioJsonRpcTransport implements Transport {
 
 /** What is wrong with a `tools/call` request's params, or `undefined` when they can be routed. */
 function invalidCallParams(params: unknown): string | undefined {
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
+  if (params === null || typeof params !== 'object' || Array.isArray(params))
+    return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-  if (typeof name !== 'string' || name === '') return `tools/call needs params.name, the tool's name as a non-empty string; got ${name === '' ? 'an empty string' : kindOf(name)}.`;
+  if (typeof name !== 'string' || name === '')
+    return `tools/call needs params.name, the tool's name as a non-empty string; got ${name === '' ? 'an empty string' : kindOf(name)}.`;
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
     return `tools/call params.arguments must be an object (the tool's input); got ${kindOf(args)} for tool '${truncateText(name)}'.`;
   }
@@ -287,7 +317,9 @@ export class GuardedTransport implements Transport {
       if (request.method === 'tools/call' && isRequestId(request.id)) {
         const problem = invalidCallParams(request.params);
         if (problem !== undefined) {
-          this.inner.send(errorResponse(request.id, ErrorCode.InvalidParams, problem)).catch((error: unknown) => this.onerror?.(new Error(describeThrown(error))));
+          this.inner
+            .send(errorResponse(request.id, ErrorCode.InvalidParams, problem))
+            .catch((error: unknown) => this.onerror?.(new Error(describeThrown(error))));
           return;
         }
       }

@@ -2,10 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { formatCallError } from './call-error-text.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { UserContext } from './context.js';
 import { describeThrown, truncateText } from './errors.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, GuardedTransport, StdioJsonRpcTransport, type MessageInput } from './mcp-transport.js';
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  GuardedTransport,
+  StdioJsonRpcTransport,
+  type MessageInput,
+} from './mcp-transport.js';
 import { isMcpObjectSchema, toMcpToolFromTool } from './mcp-tool.js';
 import type { ShutdownReport, ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from './orchestrator.js';
 
@@ -29,7 +41,12 @@ import type { ShutdownReport, ToolCallErrorDetails, ToolCallResult, ToolOrchestr
  *   malformed JSON (-32700), non-messages (-32600) and oversize lines (-32600) and keeps serving.
  */
 
-export { DEFAULT_MAX_MESSAGE_BYTES, GuardedTransport, StdioJsonRpcTransport, type StdioJsonRpcTransportOptions } from './mcp-transport.js';
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  GuardedTransport,
+  StdioJsonRpcTransport,
+  type StdioJsonRpcTransportOptions,
+} from './mcp-transport.js';
 
 /** Who calls through an MCP connection; MCP carries no identity, so the server supplies it. */
 export interface McpPersona {
@@ -93,7 +110,9 @@ const PROTOCOL_ERROR_CODES: ReadonlySet<string> = new Set(['TOOL_NOT_FOUND', 'IN
 export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServerOptions = {}): Server {
   const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
-    options.instructions === undefined ? { capabilities: { tools: {} } } : { capabilities: { tools: {} }, instructions: options.instructions },
+    options.instructions === undefined
+      ? { capabilities: { tools: {} } }
+      : { capabilities: { tools: {} }, instructions: options.instructions },
   );
   const capabilities = [...(options.capabilities ?? [])];
   const personaId = options.persona?.personaId ?? 'mcp';
@@ -134,7 +153,9 @@ class ToolsmithMcpServer extends Server {
  */
 export function listMcpTools(orchestrator: ToolOrchestrator, capabilities?: readonly string[]): Tool[] {
   const tools: Tool[] = [];
-  for (const definition of orchestrator.listTools(capabilities === undefined ? undefined : { personaCapabilities: capabilities })) {
+  for (const definition of orchestrator.listTools(
+    capabilities === undefined ? undefined : { personaCapabilities: capabilities },
+  )) {
     const tool = orchestrator.getTool(definition.name);
     if (tool !== undefined) tools.push(toMcpToolFromTool(tool) as Tool);
   }
@@ -150,8 +171,12 @@ export function listMcpTools(orchestrator: ToolOrchestrator, capabilities?: read
  */
 export function toCallToolResult(result: ToolCallResult, structured: boolean): CallToolResult {
   if (result.isError) {
-    const error: ToolCallErrorDetails = result.errorDetails ?? { code: 'TOOL_ERROR', message: `Tool '${result.toolName}' failed without details.` };
-    if (PROTOCOL_ERROR_CODES.has(error.code)) throw new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
+    const error: ToolCallErrorDetails = result.errorDetails ?? {
+      code: 'TOOL_ERROR',
+      message: `Tool '${result.toolName}' failed without details.`,
+    };
+    if (PROTOCOL_ERROR_CODES.has(error.code))
+      throw new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
     return { content: [{ type: 'text', text: formatCallError(error) }], isError: true };
   }
   let text: string;
@@ -174,12 +199,18 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
  * process gets SIGINT/SIGTERM; then closes the server, shuts the orchestrator down and resolves.
  * Writes nothing but protocol messages to stdout; errors go to `onError` (default: one line on stderr).
  */
-export async function serveStdio(orchestrator: ToolOrchestrator, options: ServeStdioOptions = {}): Promise<ServeStdioResult> {
+export async function serveStdio(
+  orchestrator: ToolOrchestrator,
+  options: ServeStdioOptions = {},
+): Promise<ServeStdioResult> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const onError = options.onError ?? ((error: Error) => void process.stderr.write(`toolsmith serve: ${error.message}\n`));
+  const onError =
+    options.onError ?? ((error: Error) => void process.stderr.write(`toolsmith serve: ${error.message}\n`));
   const server = createMcpServer(orchestrator, { ...options, onError });
-  const transport = new StdioJsonRpcTransport(stdin, stdout, { maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES });
+  const transport = new StdioJsonRpcTransport(stdin, stdout, {
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+  });
 
   let reason: ServeStdioResult['reason'] = 'closed';
   let markClosed!: () => void;
@@ -211,7 +242,9 @@ export async function serveStdio(orchestrator: ToolOrchestrator, options: ServeS
     await server.connect(transport);
     await closed;
   } catch (error) {
-    await orchestrator.shutdown(options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs });
+    await orchestrator.shutdown(
+      options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
+    );
     throw error;
   } finally {
     stdin.off('end', onEnd);
@@ -222,12 +255,29 @@ export async function serveStdio(orchestrator: ToolOrchestrator, options: ServeS
       process.off('SIGTERM', onSigterm);
     }
   }
-  const shutdown = await orchestrator.shutdown(options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs });
+  const shutdown = await orchestrator.shutdown(
+    options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
+  );
   return { reason, shutdown };
 }
 
 // The Streamable HTTP server (stateless, OAuth resource server) is part of `toolsmith/mcp` too.
-export { isLoopbackHost, startHttpServer, type McpHttpServer, type ServeHttpOptions, type ServeHttpResult } from './mcp-http.js';
-export { createBearerAuth, resourceMetadataPath, resourceMetadataUrl, type AuthenticatedCaller, type AuthOutcome, type AuthRefusal, type BearerAuth, type BearerAuthOptions } from './auth.js';
+export {
+  isLoopbackHost,
+  startHttpServer,
+  type McpHttpServer,
+  type ServeHttpOptions,
+  type ServeHttpResult,
+} from './mcp-http.js';
+export {
+  createBearerAuth,
+  resourceMetadataPath,
+  resourceMetadataUrl,
+  type AuthenticatedCaller,
+  type AuthOutcome,
+  type AuthRefusal,
+  type BearerAuth,
+  type BearerAuthOptions,
+} from './auth.js';
 
 export { formatCallError } from './call-error-text.js';

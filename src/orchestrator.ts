@@ -180,7 +180,8 @@ function onCallTimeout(call: PendingCall): void {
 function callHook<T>(hook: (event: T) => unknown, event: T): void {
   try {
     const returned = hook(event) as { then?: unknown } | undefined;
-    if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') follow(returned, noop, noop);
+    if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function')
+      follow(returned, noop, noop);
   } catch {
     // A hook must never change the outcome of a call.
   }
@@ -208,7 +209,11 @@ function follow<T>(pending: T | PromiseLike<T>, onValue: (value: T) => void, onE
   }
 }
 
-function subscribePinned(pending: unknown, onValue: (value: unknown) => void, onError: (error: unknown) => void): boolean {
+function subscribePinned(
+  pending: unknown,
+  onValue: (value: unknown) => void,
+  onError: (error: unknown) => void,
+): boolean {
   try {
     Object.defineProperty(pending, 'constructor', { value: Promise, configurable: true, writable: true });
     promiseThen.call(pending, onValue, onError);
@@ -219,7 +224,10 @@ function subscribePinned(pending: unknown, onValue: (value: unknown) => void, on
 }
 
 function isApproved(answer: unknown): boolean {
-  return answer === true || (answer !== null && typeof answer === 'object' && (answer as { approved?: unknown }).approved === true);
+  return (
+    answer === true ||
+    (answer !== null && typeof answer === 'object' && (answer as { approved?: unknown }).approved === true)
+  );
 }
 
 /**
@@ -269,10 +277,16 @@ export class ToolOrchestrator {
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     this.#maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
     if (!(Number.isInteger(this.#maxCompositionDepth) && this.#maxCompositionDepth > 0)) {
-      throw new ToolsmithError('INVALID_TOOL', `maxCompositionDepth must be a positive integer; got ${String(options.maxCompositionDepth)}.`);
+      throw new ToolsmithError(
+        'INVALID_TOOL',
+        `maxCompositionDepth must be a positive integer; got ${String(options.maxCompositionDepth)}.`,
+      );
     }
     if (this.#maxConcurrency !== undefined && !(Number.isInteger(this.#maxConcurrency) && this.#maxConcurrency > 0)) {
-      throw new ToolsmithError('INVALID_TOOL', `maxConcurrency must be a positive integer; got ${String(this.#maxConcurrency)}.`);
+      throw new ToolsmithError(
+        'INVALID_TOOL',
+        `maxConcurrency must be a positive integer; got ${String(this.#maxConcurrency)}.`,
+      );
     }
     for (const tool of options.tools ?? []) this.registerTool(tool);
   }
@@ -284,7 +298,8 @@ export class ToolOrchestrator {
    * finished its in-flight calls and been shut down.
    */
   registerTool(tool: ITool, options: RegisterOptions = {}): Promise<void> {
-    if (this.#closing) throw new ToolsmithError('SHUTTING_DOWN', 'The orchestrator is shutting down; no tool can be registered.');
+    if (this.#closing)
+      throw new ToolsmithError('SHUTTING_DOWN', 'The orchestrator is shutting down; no tool can be registered.');
     const entry = prepareTool(tool);
     const attach = (tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
     if (!options.replace) this.#executor.registry.assertAvailable(entry.name);
@@ -317,7 +332,11 @@ export class ToolOrchestrator {
       const tool = entry.tool;
       if (this.#isDisabled(tool)) continue;
       if (context !== undefined && missingCapabilities(entry, context.personaCapabilities) !== undefined) continue;
-      const definition: ToolDefinitionForLLM = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+      const definition: ToolDefinitionForLLM = {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+      };
       if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
       definitions.push(definition);
     }
@@ -382,7 +401,11 @@ export class ToolOrchestrator {
       this.#track(call);
       if (this.#onCallEnd !== undefined) call.startedAt = performance.now();
       if (this.#onCallStart !== undefined) {
-        callHook(this.#onCallStart, { toolName: call.toolName, toolCallId: call.toolCallId, correlationId: call.correlationId });
+        callHook(this.#onCallStart, {
+          toolName: call.toolName,
+          toolCallId: call.toolCallId,
+          correlationId: call.correlationId,
+        });
       }
 
       // 0. Shutting down.
@@ -483,7 +506,8 @@ export class ToolOrchestrator {
     // 3. Already stopped.
     const signal = details.signal;
     if (signal !== undefined) {
-      if (signal.aborted) return this.#fail(call, 'ABORTED', `The call to tool '${tool.name}' was aborted before it started.`);
+      if (signal.aborted)
+        return this.#fail(call, 'ABORTED', `The call to tool '${tool.name}' was aborted before it started.`);
       call.signal = signal;
       signal.addEventListener('abort', call);
     }
@@ -498,7 +522,8 @@ export class ToolOrchestrator {
       callerTurn: details.callerTurn,
     };
     const chain = details[CALL_CHAIN];
-    if (chain !== undefined) (call.context as ToolExecutionContext & { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN] = chain;
+    if (chain !== undefined)
+      (call.context as ToolExecutionContext & { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN] = chain;
 
     // 4. Refusal.
     if (tool.refusal === undefined) return this.#checks(call, entry, undefined);
@@ -526,7 +551,13 @@ export class ToolOrchestrator {
 
   #refusalThrew(call: PendingCall, error: unknown): void {
     if (call.done) return;
-    this.#fail(call, 'TOOL_ERROR', `Tool '${call.toolName}' threw in its refusal check: ${describeThrown(error)}`, undefined, error);
+    this.#fail(
+      call,
+      'TOOL_ERROR',
+      `Tool '${call.toolName}' threw in its refusal check: ${describeThrown(error)}`,
+      undefined,
+      error,
+    );
   }
 
   /** Steps 4 (its answer) to 8: refused, permissions, budget, input, approval. */
@@ -550,15 +581,25 @@ export class ToolOrchestrator {
     // 5. Permissions.
     const missing = missingCapabilities(entry, details.personaCapabilities);
     if (missing !== undefined) {
-      return this.#fail(call, 'PERMISSION_DENIED', `Tool '${tool.name}' needs capabilities the caller lacks: ${missing.join(', ')}.`, { missing });
+      return this.#fail(
+        call,
+        'PERMISSION_DENIED',
+        `Tool '${tool.name}' needs capabilities the caller lacks: ${missing.join(', ')}.`,
+        { missing },
+      );
     }
-    if (this.#isDisabled(tool)) return this.#fail(call, 'TOOL_DISABLED', `Tool '${tool.name}' is disabled by configuration.`);
+    if (this.#isDisabled(tool))
+      return this.#fail(call, 'TOOL_DISABLED', `Tool '${tool.name}' is disabled by configuration.`);
 
     // 6. Budget.
     const budget = details.callerTurn?.budget;
     if (budget !== undefined) {
       if (!(budget.remaining > 0)) {
-        return this.#fail(call, 'BUDGET_EXCEEDED', `The tool-call budget of this turn is spent; tool '${tool.name}' was not called.`);
+        return this.#fail(
+          call,
+          'BUDGET_EXCEEDED',
+          `The tool-call budget of this turn is spent; tool '${tool.name}' was not called.`,
+        );
       }
       budget.remaining -= 1;
     }
@@ -588,7 +629,11 @@ export class ToolOrchestrator {
         return;
       }
       if (policy === 'always') {
-        return this.#fail(call, 'APPROVAL_UNAVAILABLE', `Tool '${tool.name}' needs approval but no approval gate is configured.`);
+        return this.#fail(
+          call,
+          'APPROVAL_UNAVAILABLE',
+          `Tool '${tool.name}' needs approval but no approval gate is configured.`,
+        );
       }
     }
     this.#schedule(call, entry);
@@ -596,7 +641,13 @@ export class ToolOrchestrator {
 
   #approvalFailed(call: PendingCall, error: unknown): void {
     if (call.done) return;
-    this.#fail(call, 'APPROVAL_FAILED', `The approval gate failed for tool '${call.toolName}': ${describeThrown(error)}`, undefined, error);
+    this.#fail(
+      call,
+      'APPROVAL_FAILED',
+      `The approval gate failed for tool '${call.toolName}': ${describeThrown(error)}`,
+      undefined,
+      error,
+    );
   }
 
   #afterApproval(call: PendingCall, entry: RegisteredTool, answer: unknown): void {
@@ -632,9 +683,17 @@ export class ToolOrchestrator {
         this.#running++;
         call.holdsSlot = true;
       } else if (this.#queued >= this.#maxQueue) {
-        return this.#fail(call, 'QUEUE_FULL', `Too many calls are waiting (${this.#queued}); tool '${tool.name}' was not called. Retry later.`);
+        return this.#fail(
+          call,
+          'QUEUE_FULL',
+          `Too many calls are waiting (${this.#queued}); tool '${tool.name}' was not called. Retry later.`,
+        );
       } else {
-        follow(this.#waitForSlot(call), () => this.#execute(call, entry), (error: unknown) => this.#internalError(call, error));
+        follow(
+          this.#waitForSlot(call),
+          () => this.#execute(call, entry),
+          (error: unknown) => this.#internalError(call, error),
+        );
         return;
       }
     }
@@ -671,10 +730,17 @@ export class ToolOrchestrator {
       if (call.done) return; // timed out or aborted: already answered
       const tool = entry.tool;
       if (result === null || typeof result !== 'object') {
-        return this.#fail(call, 'TOOL_ERROR', `Tool '${tool.name}' returned ${result === null ? 'null' : typeof result} instead of a result object.`);
+        return this.#fail(
+          call,
+          'TOOL_ERROR',
+          `Tool '${tool.name}' returned ${result === null ? 'null' : typeof result} instead of a result object.`,
+        );
       }
       if (!result.success) {
-        const error = typeof result.error === 'string' && result.error !== '' ? truncateText(result.error, 1000) : 'no error message';
+        const error =
+          typeof result.error === 'string' && result.error !== ''
+            ? truncateText(result.error, 1000)
+            : 'no error message';
         if (tool instanceof ComposedTool) {
           const details = result.details;
           if (details?.code === 'COMPOSITION_TOO_DEEP') {
@@ -690,16 +756,33 @@ export class ToolOrchestrator {
       // 10. Output.
       const checked = checkOutput(entry, result.output);
       if (checked instanceof ToolCallFailure) return this.#failWith(call, checked);
-      this.#finish(call, { toolCallId: call.toolCallId, toolName: call.toolName, output: checked.output ?? null, isError: false }, undefined, undefined);
+      this.#finish(
+        call,
+        { toolCallId: call.toolCallId, toolName: call.toolName, output: checked.output ?? null, isError: false },
+        undefined,
+        undefined,
+      );
     } catch (error) {
       if (call.done) return;
-      this.#fail(call, 'TOOL_ERROR', `Tool '${call.toolName}' answered a result that cannot be read: ${describeThrown(error)}`, undefined, error);
+      this.#fail(
+        call,
+        'TOOL_ERROR',
+        `Tool '${call.toolName}' answered a result that cannot be read: ${describeThrown(error)}`,
+        undefined,
+        error,
+      );
     }
   }
 
   #internalError(call: PendingCall, error: unknown): void {
     if (call.done) return;
-    this.#fail(call, 'TOOL_ERROR', `Internal error while calling tool '${call.toolName}': ${describeThrown(error)}`, undefined, error);
+    this.#fail(
+      call,
+      'TOOL_ERROR',
+      `Internal error while calling tool '${call.toolName}': ${describeThrown(error)}`,
+      undefined,
+      error,
+    );
   }
 
   #isDisabled(tool: ITool): boolean {
@@ -709,7 +792,12 @@ export class ToolOrchestrator {
   #fail(call: PendingCall, code: ToolErrorCode, message: string, details?: Record<string, any>, error?: unknown): void {
     if (call.done) return;
     const errorDetails: ToolCallErrorDetails = details === undefined ? { code, message } : { code, message, details };
-    this.#finish(call, { toolCallId: call.toolCallId, toolName: call.toolName, output: null, isError: true, errorDetails }, code, error);
+    this.#finish(
+      call,
+      { toolCallId: call.toolCallId, toolName: call.toolName, output: null, isError: true, errorDetails },
+      code,
+      error,
+    );
   }
 
   #failWith(call: PendingCall, failure: ToolCallFailure): void {
@@ -760,7 +848,9 @@ export class ToolOrchestrator {
     const name = call.toolName;
     let abortReason: unknown;
     if (reason === 'timeout') {
-      this.#fail(call, 'TIMEOUT', `Tool '${name}' did not finish within ${call.timeoutMs} ms; the call was stopped.`, { timeoutMs: call.timeoutMs });
+      this.#fail(call, 'TIMEOUT', `Tool '${name}' did not finish within ${call.timeoutMs} ms; the call was stopped.`, {
+        timeoutMs: call.timeoutMs,
+      });
       abortReason = new DOMException(`Tool '${name}' timed out after ${call.timeoutMs} ms.`, 'TimeoutError');
     } else if (reason === 'caller') {
       this.#fail(call, 'ABORTED', `The call to tool '${name}' was aborted by the caller.`);
@@ -770,7 +860,9 @@ export class ToolOrchestrator {
         abortReason = error;
       }
     } else {
-      this.#fail(call, 'ABORTED', `The call to tool '${name}' was aborted because the orchestrator shut down.`, { reason: 'shutdown' });
+      this.#fail(call, 'ABORTED', `The call to tool '${name}' was aborted because the orchestrator shut down.`, {
+        reason: 'shutdown',
+      });
       abortReason = new DOMException('The orchestrator shut down.', 'AbortError');
     }
     call.controller?.abort(abortReason);

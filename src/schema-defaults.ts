@@ -24,8 +24,28 @@ export interface DefaultMismatch {
   readonly noDefaultIdiom: boolean;
 }
 
-const MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies', 'dependentSchemas'] as const;
-const ONE_KEYWORDS = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'items', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'] as const;
+const MAP_KEYWORDS = [
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependencies',
+  'dependentSchemas',
+] as const;
+const ONE_KEYWORDS = [
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'not',
+  'items',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+] as const;
 const LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'items', 'prefixItems'] as const;
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
@@ -35,17 +55,27 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Calls `visit` for `schema` and every subschema under it (draft-07 keywords), with its JSON pointer. */
-function walk(schema: unknown, pointer: string, visit: (node: Record<string, unknown>, pointer: string) => void, depth = 0): void {
+function walk(
+  schema: unknown,
+  pointer: string,
+  visit: (node: Record<string, unknown>, pointer: string) => void,
+  depth = 0,
+): void {
   if (!isRecord(schema) || depth > 256) return;
   visit(schema, pointer);
   for (const keyword of MAP_KEYWORDS) {
     const map = hasOwn(schema, keyword) ? schema[keyword] : undefined;
-    if (isRecord(map)) for (const key of Object.keys(map)) walk(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, visit, depth + 1);
+    if (isRecord(map))
+      for (const key of Object.keys(map))
+        walk(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, visit, depth + 1);
   }
-  for (const keyword of ONE_KEYWORDS) if (hasOwn(schema, keyword) && isRecord(schema[keyword])) walk(schema[keyword], `${pointer}/${keyword}`, visit, depth + 1);
+  for (const keyword of ONE_KEYWORDS)
+    if (hasOwn(schema, keyword) && isRecord(schema[keyword]))
+      walk(schema[keyword], `${pointer}/${keyword}`, visit, depth + 1);
   for (const keyword of LIST_KEYWORDS) {
     const list = hasOwn(schema, keyword) ? schema[keyword] : undefined;
-    if (Array.isArray(list)) list.forEach((child, index) => walk(child, `${pointer}/${keyword}/${index}`, visit, depth + 1));
+    if (Array.isArray(list))
+      list.forEach((child, index) => walk(child, `${pointer}/${keyword}/${index}`, visit, depth + 1));
   }
 }
 
@@ -68,12 +98,19 @@ function copy<T>(value: T): T {
 }
 
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 
 function mismatch(entry: { pointer: string; value: unknown }, instancePath: string, message: string): DefaultMismatch {
-  return { pointer: entry.pointer, value: entry.value, instancePath, message, noDefaultIdiom: entry.value === null && instancePath === '' };
+  return {
+    pointer: entry.pointer,
+    value: entry.value,
+    instancePath,
+    message,
+    noDefaultIdiom: entry.value === null && instancePath === '',
+  };
 }
 
 /** Numbers the documents the one-by-one check adds (and removes): deterministic, so generated code is byte-stable. */
@@ -93,16 +130,20 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
   // A default Ajv never fills in (`findIgnoredDefaults`: at the root, inside anyOf, ...) cannot be filled in and rejected.
   const ignored = new Set(findIgnoredDefaults(root).map((entry) => entry.pointer));
   walk(root, '', (node, pointer) => {
-    if (typeof node.$ref === 'string' && !node.$ref.startsWith('#/definitions/') && !node.$ref.startsWith('#/$defs/')) otherRefs = true;
+    if (typeof node.$ref === 'string' && !node.$ref.startsWith('#/definitions/') && !node.$ref.startsWith('#/$defs/'))
+      otherRefs = true;
     if (!hasOwn(node, 'default') || ignored.has(pointer)) return;
     const schema: Record<string, unknown> = {};
-    for (const key of Object.keys(node)) if (key !== 'default' && !(pointer === '' && (key === '$id' || key === '$schema'))) setOwn(schema, key, node[key]);
+    for (const key of Object.keys(node))
+      if (key !== 'default' && !(pointer === '' && (key === '$id' || key === '$schema')))
+        setOwn(schema, key, node[key]);
     entries.push({ pointer, schema, value: node.default });
   });
   if (entries.length === 0) return [];
   const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
   entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
-  for (const container of ['definitions', '$defs']) if (isRecord(root) && hasOwn(root, container)) setOwn(wrapper, container, root[container]);
+  for (const container of ['definitions', '$defs'])
+    if (isRecord(root) && hasOwn(root, container)) setOwn(wrapper, container, root[container]);
   let validate: ValidateFunction | undefined;
   if (!otherRefs) {
     try {

@@ -39,22 +39,101 @@ const ANNOTATIONS = ['title', 'description', 'default', 'readOnly', 'writeOnly',
 /** Every keyword draft-07 defines, plus `$defs` (Ajv's draft-07 class knows it and `$ref` resolves into it) and `deprecated`. */
 export const DRAFT_07_KEYWORDS: ReadonlySet<string> = new Set([
   ...ANNOTATIONS,
-  '$schema', '$id', '$ref', '$defs', 'definitions',
-  'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
-  'additionalItems', 'items', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties', 'minProperties',
-  'required', 'additionalProperties', 'properties', 'patternProperties', 'dependencies', 'propertyNames',
-  'const', 'enum', 'type', 'format', 'contentMediaType', 'contentEncoding', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not',
+  '$schema',
+  '$id',
+  '$ref',
+  '$defs',
+  'definitions',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'additionalItems',
+  'items',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'contains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'additionalProperties',
+  'properties',
+  'patternProperties',
+  'dependencies',
+  'propertyNames',
+  'const',
+  'enum',
+  'type',
+  'format',
+  'contentMediaType',
+  'contentEncoding',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
 ]);
 
 /** Every keyword draft 2020-12 defines, plus `definitions` (still written by many tools; Ajv resolves `$ref` into it). */
 export const DRAFT_2020_12_KEYWORDS: ReadonlySet<string> = new Set([
   ...ANNOTATIONS,
-  '$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$defs', 'definitions',
-  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'prefixItems', 'items', 'contains',
-  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
-  'type', 'const', 'enum', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength',
-  'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties',
-  'minProperties', 'required', 'dependentRequired', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema',
+  '$schema',
+  '$id',
+  '$ref',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$vocabulary',
+  '$defs',
+  'definitions',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'prefixItems',
+  'items',
+  'contains',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'type',
+  'const',
+  'enum',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxContains',
+  'minContains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'dependentRequired',
+  'format',
+  'contentEncoding',
+  'contentMediaType',
+  'contentSchema',
 ]);
 
 /** The keywords of a dialect. */
@@ -66,7 +145,17 @@ export function dialectKeywords(dialect: SchemaDialect): ReadonlySet<string> {
  * Keywords outside the dialect that Ajv nevertheless gives a meaning (`nullable` lets `null` through,
  * ajv-formats' `formatMaximum` compares): "ignored" would be untrue, so they stay errors.
  */
-const AJV_MEANINGFUL = new Set(['nullable', 'formatMaximum', 'formatMinimum', 'formatExclusiveMaximum', 'formatExclusiveMinimum', '$async', 'id', '$recursiveRef', '$recursiveAnchor']);
+const AJV_MEANINGFUL = new Set([
+  'nullable',
+  'formatMaximum',
+  'formatMinimum',
+  'formatExclusiveMaximum',
+  'formatExclusiveMinimum',
+  '$async',
+  'id',
+  '$recursiveRef',
+  '$recursiveAnchor',
+]);
 
 /** Keywords of other specifications that are never typos, though one edit from a JSON Schema keyword. */
 const FOREIGN_ANNOTATIONS = new Set(['example']);
@@ -98,16 +187,42 @@ export function classifyKeyword(keyword: string, dialect: SchemaDialect): Keywor
 
 /** Formats ajv-formats validates (its full set), kept here so the runtime needs no import to tell them. */
 export const KNOWN_FORMAT_NAMES: readonly string[] = Object.freeze([
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email',
-  'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte',
-  'int32', 'int64', 'float', 'double', 'password', 'binary',
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
 ]);
 
 /**
  * The verdict on a `format` value: known, a near-typo of a known one (an error), or unknown and so
  * ignored (every value passes; the generator warns).
  */
-export function classifyFormat(format: string, known: Iterable<string> = KNOWN_FORMAT_NAMES): { kind: 'known' } | { kind: 'ignored' } | { kind: 'typo'; suggestion: string } {
+export function classifyFormat(
+  format: string,
+  known: Iterable<string> = KNOWN_FORMAT_NAMES,
+): { kind: 'known' } | { kind: 'ignored' } | { kind: 'typo'; suggestion: string } {
   const names = [...known];
   if (names.includes(format)) return { kind: 'known' };
   const suggestion = nearTypoOf(format, names);
@@ -144,14 +259,15 @@ function typoDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, rows[i - 2]![j - 2]! + 1);
       rows[i]![j] = value;
     }
   }
   return rows[a.length]![b.length]!;
 }
 
-const UNKNOWN_KEYWORD_MESSAGE = /^strict mode: unknown keyword: "([^]*)"$/; // [^]: a keyword may hold line breaks
+const UNKNOWN_KEYWORD_MESSAGE = /^strict mode: unknown keyword: "([\s\S]*)"$/; // [\s\S]: a keyword may hold line breaks
 const IGNORED_DEFAULT_MESSAGE = /^strict mode: default is ignored (in the schema root|for: )/;
 
 /**
@@ -161,7 +277,11 @@ const IGNORED_DEFAULT_MESSAGE = /^strict mode: default is ignored (in the schema
  * thrown, exactly as `strict: true` would. The generator reports the ignored ones as warnings, with
  * their positions, before it compiles.
  */
-export function lenientStrictLogger(dialect: SchemaDialect): { log: (...args: unknown[]) => void; warn: (...args: unknown[]) => void; error: (...args: unknown[]) => void } {
+export function lenientStrictLogger(dialect: SchemaDialect): {
+  log: (...args: unknown[]) => void;
+  warn: (...args: unknown[]) => void;
+  error: (...args: unknown[]) => void;
+} {
   return {
     log: () => {},
     warn: (...args: unknown[]) => {
@@ -193,7 +313,8 @@ export function formatsIn(schema: unknown, out: Set<string> = new Set(), seen: S
   const record = schema as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key === 'format' && typeof record[key] === 'string') out.add(record[key] as string);
-    else if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples') formatsIn(record[key], out, seen);
+    else if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples')
+      formatsIn(record[key], out, seen);
   }
   return out;
 }
@@ -204,11 +325,27 @@ export interface IgnoredDefault {
   readonly pointer: string;
   readonly value: unknown;
   /** `composite`: inside `keyword` (anyOf, oneOf, not, if, contains, propertyNames); `root`; `definition`; `other`: under `keyword` (items, additionalProperties, an anyOf branch itself, ...). */
-  readonly reason: { kind: 'composite'; keyword: string } | { kind: 'root' } | { kind: 'definition' } | { kind: 'other'; keyword: string };
+  readonly reason:
+    | { kind: 'composite'; keyword: string }
+    | { kind: 'root' }
+    | { kind: 'definition' }
+    | { kind: 'other'; keyword: string };
 }
 
 const MAP_CHILDREN = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'];
-const ONE_CHILD = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const ONE_CHILD = [
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'not',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const LIST_CHILDREN = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const COMPOSITE = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains', 'propertyNames']);
 
@@ -217,13 +354,19 @@ function isSchemaRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Calls `each` for every direct subschema of a schema object, with its pointer and the keyword it sits under. */
-function forEachSubschema(node: Record<string, unknown>, pointer: string, each: (child: unknown, pointer: string, keyword: string) => void): void {
+function forEachSubschema(
+  node: Record<string, unknown>,
+  pointer: string,
+  each: (child: unknown, pointer: string, keyword: string) => void,
+): void {
   const own = (key: string) => Object.prototype.hasOwnProperty.call(node, key);
   for (const keyword of MAP_CHILDREN) {
     const map = own(keyword) ? node[keyword] : undefined;
-    if (isSchemaRecord(map)) for (const key of Object.keys(map)) each(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, keyword);
+    if (isSchemaRecord(map))
+      for (const key of Object.keys(map)) each(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, keyword);
   }
-  for (const keyword of ONE_CHILD) if (own(keyword) && isSchemaRecord(node[keyword])) each(node[keyword], `${pointer}/${keyword}`, keyword);
+  for (const keyword of ONE_CHILD)
+    if (own(keyword) && isSchemaRecord(node[keyword])) each(node[keyword], `${pointer}/${keyword}`, keyword);
   for (const keyword of LIST_CHILDREN) {
     const list = own(keyword) ? node[keyword] : undefined;
     if (Array.isArray(list)) list.forEach((child, index) => each(child, `${pointer}/${keyword}/${index}`, keyword));
@@ -234,13 +377,20 @@ function forEachSubschema(node: Record<string, unknown>, pointer: string, each: 
     else if (isSchemaRecord(items)) each(items, `${pointer}/items`, 'items');
   }
   const dependencies = own('dependencies') ? node.dependencies : undefined;
-  if (isSchemaRecord(dependencies)) for (const key of Object.keys(dependencies)) if (isSchemaRecord(dependencies[key])) each(dependencies[key], `${pointer}/dependencies/${escapePointerSegment(key)}`, 'dependencies');
+  if (isSchemaRecord(dependencies))
+    for (const key of Object.keys(dependencies))
+      if (isSchemaRecord(dependencies[key]))
+        each(dependencies[key], `${pointer}/dependencies/${escapePointerSegment(key)}`, 'dependencies');
 }
 
 function containsRef(schema: unknown): boolean {
   if (Array.isArray(schema)) return schema.some(containsRef);
   if (!isSchemaRecord(schema)) return false;
-  return Object.keys(schema).some((key) => (key === '$ref' && typeof schema[key] === 'string') || (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && containsRef(schema[key])));
+  return Object.keys(schema).some(
+    (key) =>
+      (key === '$ref' && typeof schema[key] === 'string') ||
+      (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && containsRef(schema[key])),
+  );
 }
 
 /**
@@ -257,9 +407,18 @@ function containsRef(schema: unknown): boolean {
 export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
   const found = new Map<string, IgnoredDefault>();
   const followed = new Set<string>();
-  const visit = (node: unknown, pointer: string, place: { keyword: string; fillable: boolean; composite?: string }, depth: number) => {
+  const visit = (
+    node: unknown,
+    pointer: string,
+    place: { keyword: string; fillable: boolean; composite?: string },
+    depth: number,
+  ) => {
     if (!isSchemaRecord(node) || depth > 256) return;
-    if (Object.prototype.hasOwnProperty.call(node, 'default') && !(place.fillable && place.composite === undefined) && !found.has(pointer)) {
+    if (
+      Object.prototype.hasOwnProperty.call(node, 'default') &&
+      !(place.fillable && place.composite === undefined) &&
+      !found.has(pointer)
+    ) {
       const reason: IgnoredDefault['reason'] =
         place.composite !== undefined
           ? { kind: 'composite', keyword: place.composite }
@@ -270,15 +429,30 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
               : { kind: 'other', keyword: place.keyword };
       found.set(pointer, { pointer, value: node.default, reason });
     }
-    if (place.composite !== undefined && typeof node.$ref === 'string' && node.$ref.startsWith('#') && !followed.has(node.$ref)) {
+    if (
+      place.composite !== undefined &&
+      typeof node.$ref === 'string' &&
+      node.$ref.startsWith('#') &&
+      !followed.has(node.$ref)
+    ) {
       followed.add(node.$ref);
       const target = resolveLocalRef(schema, node.$ref);
-      if (isSchemaRecord(target) && !containsRef(target)) visit(target, node.$ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
+      if (isSchemaRecord(target) && !containsRef(target))
+        visit(target, node.$ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
     }
     const tuple = Array.isArray(node.items);
     forEachSubschema(node, pointer, (child, childPointer, keyword) => {
       const composite = place.composite ?? (COMPOSITE.has(keyword) ? keyword : undefined);
-      visit(child, childPointer, { keyword, fillable: keyword === 'properties' || (keyword === 'items' && tuple), ...(composite !== undefined ? { composite } : {}) }, depth + 1);
+      visit(
+        child,
+        childPointer,
+        {
+          keyword,
+          fillable: keyword === 'properties' || (keyword === 'items' && tuple),
+          ...(composite !== undefined ? { composite } : {}),
+        },
+        depth + 1,
+      );
     });
   };
   visit(schema, '', { keyword: '', fillable: false }, 0);

@@ -24,7 +24,9 @@ export interface ToolExecutionSuccess<TOutput = any> {
  * A successful answer without `output`, allowed only when the output type admits `undefined` (a
  * tool without an output schema): for a tool with one, `{ success: true }` alone does not compile.
  */
-export type ToolExecutionSuccessWithoutOutput<TOutput = any> = undefined extends TOutput ? Omit<ToolExecutionSuccess<TOutput>, 'output'> & { output?: TOutput } : never;
+export type ToolExecutionSuccessWithoutOutput<TOutput = any> = undefined extends TOutput
+  ? Omit<ToolExecutionSuccess<TOutput>, 'output'> & { output?: TOutput }
+  : never;
 
 /** A failed answer: `error` says what went wrong; `output`, if any, is whatever the tool had (not checked). */
 export interface ToolExecutionFailure {
@@ -39,7 +41,8 @@ export interface ToolExecutionFailure {
  * What a tool's `execute` (or `refusal`) answers, discriminated by `success`; field names follow
  * the AgentOS tool layer (each member is assignable to AgentOS's `ToolExecutionResult`).
  */
-export type ToolExecutionResult<TOutput = any> = ToolExecutionSuccess<TOutput> | ToolExecutionSuccessWithoutOutput<TOutput> | ToolExecutionFailure;
+export type ToolExecutionResult<TOutput = any> =
+  ToolExecutionSuccess<TOutput> | ToolExecutionSuccessWithoutOutput<TOutput> | ToolExecutionFailure;
 
 /** One validation problem, with `path` a JSON pointer into the validated value. */
 export interface ValidationIssue {
@@ -56,7 +59,13 @@ export interface ValidationIssue {
  */
 export interface ValidateFunction<T = unknown> {
   (data: unknown): data is T;
-  errors?: null | Array<{ instancePath: string; keyword: string; params: Record<string, any>; message?: string; schemaPath?: string }>;
+  errors?: null | Array<{
+    instancePath: string;
+    keyword: string;
+    params: Record<string, any>;
+    message?: string;
+    schemaPath?: string;
+  }>;
 }
 
 /** toolsmith extension: the generated validators a tool carries, so no schema is compiled at run time. */
@@ -91,6 +100,9 @@ export interface ITool<TInput extends Record<string, any> = any, TOutput = any> 
   execute(args: TInput, context: ToolExecutionContext): Promise<ToolExecutionResult<TOutput>>;
   validateArgs?(args: Record<string, any>): { isValid: boolean; errors?: any[] };
   /** The refusal a call meets before it acts: a result ends the call `REFUSED`; `undefined` lets it go on. */
-  refusal?(args: TInput, context: ToolExecutionContext): ToolExecutionResult<TOutput> | undefined | Promise<ToolExecutionResult<TOutput> | undefined>;
+  refusal?(
+    args: TInput,
+    context: ToolExecutionContext,
+  ): ToolExecutionResult<TOutput> | undefined | Promise<ToolExecutionResult<TOutput> | undefined>;
   shutdown?(): Promise<void>;
 }

@@ -17,9 +17,15 @@ const requireCommonJs = createRequire(import.meta.url);
 
 function loadAjv(dialect: SchemaDialect): { Ajv: typeof Ajv; addFormats: (ajv: Ajv) => Ajv } {
   // Ajv's 2020-12 class is its own module (a `$schema` of 2020-12 picks it).
-  const ajvModule = (dialect === '2020-12' ? requireCommonJs('ajv/dist/2020') : requireCommonJs('ajv')) as { Ajv?: typeof Ajv; Ajv2020?: typeof Ajv };
+  const ajvModule = (dialect === '2020-12' ? requireCommonJs('ajv/dist/2020') : requireCommonJs('ajv')) as {
+    Ajv?: typeof Ajv;
+    Ajv2020?: typeof Ajv;
+  };
   const formatsModule = requireCommonJs('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
-  return { Ajv: (dialect === '2020-12' ? ajvModule.Ajv2020 : ajvModule.Ajv)!, addFormats: formatsModule.default ?? formatsModule };
+  return {
+    Ajv: (dialect === '2020-12' ? ajvModule.Ajv2020 : ajvModule.Ajv)!,
+    addFormats: formatsModule.default ?? formatsModule,
+  };
 }
 
 /** Most validation problems reported for one value; the rest are counted, not listed. */
@@ -86,7 +92,10 @@ function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
 export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): ValidateFunction<T> {
   const dialect = schemaDialect(schema);
   if (dialect === undefined) {
-    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: unsupported $schema ${truncateText(JSON.stringify((schema as { $schema?: unknown }).$schema), 200)} (draft-07 and 2020-12 are supported).`);
+    throw new ToolsmithError(
+      'SCHEMA_INVALID',
+      `Schema does not compile: unsupported $schema ${truncateText(JSON.stringify((schema as { $schema?: unknown }).$schema), 200)} (draft-07 and 2020-12 are supported).`,
+    );
   }
   let ajv = sharedAjv.get(dialect);
   if (ajv === undefined) {
@@ -99,11 +108,15 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
   const wrong = prepared.mismatches.filter((entry) => !entry.noDefaultIdiom);
   if (wrong.length > 0) {
     const more = wrong.length > 1 ? ` (and ${wrong.length - 1} more)` : '';
-    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeDefaultMismatch(wrong[0]!)}${more}. Fix the default or the schema: it would be filled in and then rejected.`);
+    throw new ToolsmithError(
+      'SCHEMA_INVALID',
+      `Schema does not compile: ${describeDefaultMismatch(wrong[0]!)}${more}. Fix the default or the schema: it would be filled in and then rejected.`,
+    );
   }
   try {
     return coerceWhereNeeded(ajv.compile(prepared.schema)) as unknown as ValidateFunction<T>;
-  } catch (error) {
+  } catch (thrown) {
+    let error = thrown;
     // Another schema with the same `$id` was compiled before: this one gets an instance of its own.
     if (error instanceof Error && /already exists/.test(error.message)) {
       const fresh = createAjv(dialect);
@@ -115,7 +128,9 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
         error = retryError;
       }
     }
-    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeThrown(error, 500)}`, { cause: error });
+    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeThrown(error, 500)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -189,7 +204,10 @@ function isPlainObject(value: object): boolean {
 function copyAt(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth > MAX_COPY_DEPTH) {
-    throw new ToolsmithError('INVALID_REQUEST', `Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`);
+    throw new ToolsmithError(
+      'INVALID_REQUEST',
+      `Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`,
+    );
   }
   if (Array.isArray(value)) {
     const length = value.length;
@@ -206,7 +224,12 @@ function copyAt(value: unknown, depth: number): unknown {
     if (child === null || typeof child !== 'object' || !hasOwn.call(copy, key)) continue;
     if (key === '__proto__') {
       // Assigning `__proto__` would replace the copy's prototype: redefine the own data property.
-      Object.defineProperty(copy, key, { value: copyAt(child, depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(copy, key, {
+        value: copyAt(child, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } else {
       copy[key] = copyAt(child, depth + 1);
     }
@@ -259,11 +282,16 @@ function allowsNull(schema: unknown, root: unknown, depth: number): boolean {
 
 function planFor(schema: unknown, root: unknown, ancestors: Set<unknown>): NullPlan | undefined {
   let node = schema;
-  for (let hops = 0; node !== null && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string'; hops++) {
+  for (
+    let hops = 0;
+    node !== null && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string';
+    hops++
+  ) {
     if (hops > MAX_SCHEMA_DEPTH) return undefined;
     node = resolveLocalRef(root, (node as { $ref: string }).$ref);
   }
-  if (node === null || typeof node !== 'object' || ancestors.has(node) || ancestors.size > MAX_SCHEMA_DEPTH) return undefined;
+  if (node === null || typeof node !== 'object' || ancestors.has(node) || ancestors.size > MAX_SCHEMA_DEPTH)
+    return undefined;
   const properties = (node as { properties?: unknown }).properties;
   if (properties === null || typeof properties !== 'object') return undefined;
   const required = (node as { required?: unknown }).required;
@@ -383,7 +411,14 @@ export class SchemaValidator<T = unknown> {
     } catch (error) {
       // A validator that throws on some data (Ajv's fast-deep-equal does, on an object whose
       // `toString` is a string) rejects it rather than failing the call with an internal error.
-      return [{ path: '', message: `(root) could not be validated: ${describeThrown(error, 300)}`, keyword: 'exception', params: {} }];
+      return [
+        {
+          path: '',
+          message: `(root) could not be validated: ${describeThrown(error, 300)}`,
+          keyword: 'exception',
+          params: {},
+        },
+      ];
     }
     return valid ? undefined : toValidationIssues(validateFunction.errors);
   }
@@ -394,7 +429,12 @@ export class SchemaValidator<T = unknown> {
    */
   validate(value: unknown): ValidationOutcome<T> {
     const holder = [copyJsonValue(value)];
-    const errors = this.run(holder[0], { instancePath: '', parentData: holder, parentDataProperty: 0, rootData: holder[0] });
+    const errors = this.run(holder[0], {
+      instancePath: '',
+      parentData: holder,
+      parentDataProperty: 0,
+      rootData: holder[0],
+    });
     const result = holder[0];
     return errors === undefined ? { valid: true, value: result as T } : { valid: false, value: result, errors };
   }

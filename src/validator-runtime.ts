@@ -43,7 +43,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   for (const key of keys) {
-    if (!hasOwn.call(b, key) || !jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+    if (!hasOwn.call(b, key) || !jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+      return false;
   }
   return true;
 }
@@ -116,7 +117,11 @@ function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
   const at = oneOf.instancePath;
   const path = error.instancePath;
   if (!(path === at || (path.startsWith(at) && path.charCodeAt(at.length) === 47))) return false;
-  return error.schemaPath === undefined || oneOf.schemaPath === undefined || error.schemaPath.startsWith(`${oneOf.schemaPath}/`);
+  return (
+    error.schemaPath === undefined ||
+    oneOf.schemaPath === undefined ||
+    error.schemaPath.startsWith(`${oneOf.schemaPath}/`)
+  );
 }
 
 /**
@@ -128,7 +133,8 @@ function coerceAtTypeErrors(root: unknown, errors: readonly ErrorLike[], undo: u
   // A `oneOf` that failed because several branches accept the value as it is: no branch's type is
   // forced on the values inside it (Ajv reports those branches in `params.passingSchemas`).
   let accepted: ErrorLike[] | undefined;
-  for (const error of errors) if (error.keyword === 'oneOf' && Array.isArray(error.params.passingSchemas)) (accepted ??= []).push(error);
+  for (const error of errors)
+    if (error.keyword === 'oneOf' && Array.isArray(error.params.passingSchemas)) (accepted ??= []).push(error);
   // The types wanted at each place, in the order the schema asks for them (first branch first).
   const wanted = new Map<string, string[]>();
   for (const error of errors) {
@@ -203,7 +209,12 @@ export function coerceWhereNeeded<F extends StrictValidate>(strict: F): F {
   return validate as F;
 }
 
-function coerceAndRetry(strict: StrictValidate, outer: StrictValidate, data: unknown, dataContext: DataContext | undefined): boolean {
+function coerceAndRetry(
+  strict: StrictValidate,
+  outer: StrictValidate,
+  data: unknown,
+  dataContext: DataContext | undefined,
+): boolean {
   const undo: unknown[] = [];
   let root = data;
   let errors = strict.errors;
@@ -212,13 +223,15 @@ function coerceAndRetry(strict: StrictValidate, outer: StrictValidate, data: unk
     if (next === NO_CHANGE) break;
     root = next;
     if (strict(root, dataContext)) {
-      if (root !== data && dataContext?.parentData !== undefined) dataContext.parentData[dataContext.parentDataProperty!] = root;
+      if (root !== data && dataContext?.parentData !== undefined)
+        dataContext.parentData[dataContext.parentDataProperty!] = root;
       outer.errors = null;
       return true;
     }
     errors = strict.errors;
   }
-  for (let index = undo.length - 3; index >= 0; index -= 3) (undo[index] as Record<string, unknown>)[undo[index + 1] as string] = undo[index + 2];
+  for (let index = undo.length - 3; index >= 0; index -= 3)
+    (undo[index] as Record<string, unknown>)[undo[index + 1] as string] = undo[index + 2];
   outer.errors = errors ?? null;
   return false;
 }

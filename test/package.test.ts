@@ -25,11 +25,16 @@ describe('toolsmith as an installed package', () => {
   let dir: string;
   let project: string;
   const run = async (command: string, args: string[]) => {
-    const { stdout, stderr } = await exec(command, args, { cwd: project, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(command, args, {
+      cwd: project,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return { stdout, stderr };
   };
   /** The installed CLI run with plain node (no tsx flag, no loader but what bin/toolsmith.js registers). */
-  const toolsmith = (args: string[]) => run(process.execPath, [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), ...args]);
+  const toolsmith = (args: string[]) =>
+    run(process.execPath, [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), ...args]);
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'toolsmith-package-'));
@@ -37,21 +42,34 @@ describe('toolsmith as an installed package', () => {
     mkdirSync(project);
     await exec(npm, ['pack', '--pack-destination', dir], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
     const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))!;
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2),
+    );
     await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball)]);
   }, 240_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('has a clean exports map (@arethetypeswrong/cli, ESM-only profile)', async () => {
-    const { stdout } = await exec(npx, ['attw', '--pack', '.', '--profile', 'esm-only', '--format', 'ascii'], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await exec(npx, ['attw', '--pack', '.', '--profile', 'esm-only', '--format', 'ascii'], {
+      cwd: REPO,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     expect(stdout).toContain('"toolsmith/codegen"');
     expect(stdout).not.toMatch(/^(node16 \(from ESM\)|bundler): (?!🟢)/m);
   }, 240_000);
 
   it('ships only what users need', () => {
     const installed = path.join(project, 'node_modules/toolsmith');
-    expect(readdirSync(installed).sort()).toEqual(['ARCHITECTURE.md', 'README.md', 'bin', 'dist', 'package.json', 'tool-definition.schema.json']);
+    expect(readdirSync(installed).sort()).toEqual([
+      'ARCHITECTURE.md',
+      'README.md',
+      'bin',
+      'dist',
+      'package.json',
+      'tool-definition.schema.json',
+    ]);
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
     for (const condition of Object.values(manifest.exports) as Array<string | Record<string, string>>) {
       if (typeof condition === 'object') expect(Object.keys(condition)[0]).toBe('types');
@@ -61,13 +79,16 @@ describe('toolsmith as an installed package', () => {
 
   it('a runtime-only install has no generator packages; generate says how to add them, call and serve say to generate', async () => {
     const installed = readdirSync(path.join(project, 'node_modules'));
-    for (const name of [...Object.keys(GENERATOR_PACKAGES), ...Object.keys(BUILD_PACKAGES)]) expect(installed).not.toContain(name.split('/')[0]);
+    for (const name of [...Object.keys(GENERATOR_PACKAGES), ...Object.keys(BUILD_PACKAGES)])
+      expect(installed).not.toContain(name.split('/')[0]);
     expect(installed).toEqual(expect.arrayContaining(['ajv', 'ajv-formats', 'toolsmith']));
     mkdirSync(path.join(project, 'schemas'));
     const failed = await run(npx, ['toolsmith', 'generate']).catch((error) => error);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain("the generator's packages are not installed");
-    expect(failed.stderr).toMatch(/hint: npm install --save-dev --save-exact json-schema-to-typescript@16\.0\.0 ts-morph@28\.0\.0/);
+    expect(failed.stderr).toMatch(
+      /hint: npm install --save-dev --save-exact json-schema-to-typescript@16\.0\.0 ts-morph@28\.0\.0/,
+    );
     rmSync(path.join(project, 'schemas'), { recursive: true });
     for (const command of ['call', 'serve']) {
       const early = await toolsmith(command === 'call' ? ['call', 'greet', '{}'] : ['serve']).catch((error) => error);
@@ -81,14 +102,23 @@ describe('toolsmith as an installed package', () => {
   it('init scaffolds, refuses to overwrite; generate, tsc and a typed call work; the build runs with plain node after npm ci --omit=dev, and so do call and serve', async () => {
     const init = await run(npx, ['toolsmith', 'init']);
     expect(init.stdout).toContain('created schemas/greet.tool.json, toolsmith.config.json, tsconfig.json');
-    expect(init.stdout).toContain('added devDependencies json-schema-to-typescript, ts-morph, prettier, handlebars, chokidar, tsx, typescript, @types/node');
+    expect(init.stdout).toContain(
+      'added devDependencies json-schema-to-typescript, ts-morph, prettier, handlebars, chokidar, tsx, typescript, @types/node',
+    );
     const definition = JSON.parse(readFileSync(path.join(project, 'schemas/greet.tool.json'), 'utf8'));
     expect(definition.$schema).toBe('../node_modules/toolsmith/tool-definition.schema.json');
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
-    expect(manifest.scripts).toEqual({ generate: 'toolsmith generate', 'generate:check': 'toolsmith check', build: 'tsc -p tsconfig.json && toolsmith copy-assets' });
+    expect(manifest.scripts).toEqual({
+      generate: 'toolsmith generate',
+      'generate:check': 'toolsmith check',
+      build: 'tsc -p tsconfig.json && toolsmith copy-assets',
+    });
     expect(manifest.devDependencies).toEqual({ ...GENERATOR_PACKAGES, ...BUILD_PACKAGES });
     expect(Object.keys(manifest.dependencies)).toEqual(['toolsmith']);
-    await expect(run(npx, ['toolsmith', 'init'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('refusing to overwrite schemas/greet.tool.json') });
+    await expect(run(npx, ['toolsmith', 'init'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('refusing to overwrite schemas/greet.tool.json'),
+    });
     await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund']);
 
     const generate = await run(npm, ['run', 'generate']);
@@ -124,44 +154,85 @@ for (const tools of [createTools(), createLazyTools()]) {
 export default { requireApproval: 'always', approvalGate: async () => ({ approved: false, reason: 'no calls today' }) } satisfies ToolOrchestratorOptions;
 `,
     );
-    const typeCheck = await run(path.join(project, 'node_modules/.bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']).catch((error) => error);
+    const typeCheck = await run(path.join(project, 'node_modules/.bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']).catch(
+      (error) => error,
+    );
     expect(`${typeCheck.stdout ?? ''}${typeCheck.stderr ?? ''}`).toBe('');
     const expected = [
       { greeting: 'Bonjour, Ada!', isError: false, description: definition.description },
       { greeting: 'Bonjour, Ada!', isError: false, description: definition.description },
     ];
-    const lines = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (stdout: string) =>
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
     expect(lines((await run(process.execPath, ['--import', 'tsx', 'src/main.ts'])).stdout)).toEqual(expected);
     expect((await run(npm, ['run', 'generate:check'])).stdout).toContain('up to date');
 
     const build = await run(npm, ['run', 'build']);
     expect(build.stderr).toBe('');
     expect(build.stdout).toContain('toolsmith copy-assets: 12 files copied to dist/generated/');
-    for (const file of ['generated/registry.js', 'generated/lazy-registry.js', 'generated/validators/greet.js', 'generated/catalog.json', 'generated/schemas/greet.json', 'generated/manifests/mcp.json', 'src/main.js', 'src/tools/greet.js']) {
+    for (const file of [
+      'generated/registry.js',
+      'generated/lazy-registry.js',
+      'generated/validators/greet.js',
+      'generated/catalog.json',
+      'generated/schemas/greet.json',
+      'generated/manifests/mcp.json',
+      'src/main.js',
+      'src/tools/greet.js',
+    ]) {
       expect(readdirSync(path.join(project, 'dist', path.dirname(file)))).toContain(path.basename(file));
     }
 
     // Production: only the runtime is installed (nothing dev, nothing devOptional), and the build runs with plain node.
     await run(npm, ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund']);
     const installed = readdirSync(path.join(project, 'node_modules'));
-    for (const name of [...Object.keys(GENERATOR_PACKAGES), ...Object.keys(BUILD_PACKAGES), 'esbuild', '@ts-morph']) expect(installed).not.toContain(name.split('/')[0]);
-    const lock = JSON.parse(readFileSync(path.join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; devOptional?: boolean }> };
-    const kept = Object.entries(lock.packages).filter(([name, entry]) => name !== '' && !entry.dev && !entry.devOptional).map(([name]) => name.replace(/^node_modules\//, ''));
-    expect(Object.entries(lock.packages).filter(([, entry]) => entry.devOptional).map(([name]) => name)).toEqual([]);
+    for (const name of [...Object.keys(GENERATOR_PACKAGES), ...Object.keys(BUILD_PACKAGES), 'esbuild', '@ts-morph'])
+      expect(installed).not.toContain(name.split('/')[0]);
+    const lock = JSON.parse(readFileSync(path.join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean; devOptional?: boolean }>;
+    };
+    const kept = Object.entries(lock.packages)
+      .filter(([name, entry]) => name !== '' && !entry.dev && !entry.devOptional)
+      .map(([name]) => name.replace(/^node_modules\//, ''));
+    expect(
+      Object.entries(lock.packages)
+        .filter(([, entry]) => entry.devOptional)
+        .map(([name]) => name),
+    ).toEqual([]);
     expect(kept).toEqual(expect.arrayContaining(['toolsmith', 'ajv', 'ajv-formats', '@modelcontextprotocol/sdk']));
     expect(lines((await run(process.execPath, ['dist/src/main.js'])).stdout)).toEqual(expected);
 
     const called = await toolsmith(['call', 'greet', '{"name":"Ada","language":"de"}']);
-    expect(JSON.parse(called.stdout)).toMatchObject({ toolName: 'greet', isError: false, output: { greeting: 'Hallo, Ada!' } });
+    expect(JSON.parse(called.stdout)).toMatchObject({
+      toolName: 'greet',
+      isError: false,
+      output: { greeting: 'Hallo, Ada!' },
+    });
     // The copied standalone validator checks the input: minLength 1, at the JSON pointer.
     const invalid = await toolsmith(['call', 'greet', '{"name":""}']).catch((error) => error);
     expect(invalid.code).toBe(1);
-    expect(JSON.parse(invalid.stdout).errorDetails).toMatchObject({ code: 'INVALID_ARGUMENTS', details: { errors: [expect.objectContaining({ path: '/name', keyword: 'minLength' })] } });
-    const rejected = await toolsmith(['call', 'greet', '{"name":"Ada"}', '--entry', 'src/reject-all.ts']).catch((error) => error);
+    expect(JSON.parse(invalid.stdout).errorDetails).toMatchObject({
+      code: 'INVALID_ARGUMENTS',
+      details: { errors: [expect.objectContaining({ path: '/name', keyword: 'minLength' })] },
+    });
+    const rejected = await toolsmith(['call', 'greet', '{"name":"Ada"}', '--entry', 'src/reject-all.ts']).catch(
+      (error) => error,
+    );
     expect(rejected.code).toBe(1);
-    expect(JSON.parse(rejected.stdout).errorDetails).toMatchObject({ code: 'APPROVAL_REJECTED', details: { reason: 'no calls today' } });
+    expect(JSON.parse(rejected.stdout).errorDetails).toMatchObject({
+      code: 'APPROVAL_REJECTED',
+      details: { reason: 'no calls today' },
+    });
 
-    const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), 'serve'], cwd: project, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), 'serve'],
+      cwd: project,
+      stderr: 'pipe',
+    });
     let serveErrors = '';
     transport.stderr?.on('data', (chunk: Buffer) => (serveErrors += chunk.toString('utf8')));
     const client = new Client({ name: 'package-test', version: '1.0.0' });
@@ -179,7 +250,13 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
 
     // serve takes the entry module too: its gate rejects the call, which the client gets as a tool error.
     const gated = new Client({ name: 'package-test-entry', version: '1.0.0' });
-    await gated.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), 'serve', '--entry', 'src/reject-all.ts'], cwd: project }));
+    await gated.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), 'serve', '--entry', 'src/reject-all.ts'],
+        cwd: project,
+      }),
+    );
     try {
       const result = await gated.callTool({ name: 'greet', arguments: { name: 'Bob' } });
       expect(result.isError).toBe(true);
@@ -215,17 +292,32 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
    */
   describe('with the agent frameworks', () => {
     let adapters: string;
-    const runIn = (command: string, args: string[]) => exec(command, args, { cwd: adapters, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 16 * 1024 * 1024 });
+    const runIn = (command: string, args: string[]) =>
+      exec(command, args, {
+        cwd: adapters,
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+        maxBuffer: 16 * 1024 * 1024,
+      });
 
     beforeAll(async () => {
       adapters = path.join(dir, 'adapters');
       mkdirSync(adapters);
-      writeFileSync(path.join(adapters, 'package.json'), JSON.stringify({ name: 'adapter-user', private: true, type: 'module' }, null, 2));
+      writeFileSync(
+        path.join(adapters, 'package.json'),
+        JSON.stringify({ name: 'adapter-user', private: true, type: 'module' }, null, 2),
+      );
       const lock = JSON.parse(readFileSync(path.join(REPO, 'package-lock.json'), 'utf8'));
       const pinned = (name: string) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
       const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))!;
       const packages = ['typescript', '@types/node', 'ai', '@openai/agents', '@langchain/core', 'zod'].map(pinned);
-      await runIn(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball), ...packages]);
+      await runIn(npm, [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        path.join(dir, tarball),
+        ...packages,
+      ]);
     }, 240_000);
 
     it('the runtime bundle imports no framework', () => {
@@ -238,9 +330,22 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
       writeFileSync(path.join(adapters, 'main.ts'), ADAPTER_CONSUMER);
       writeFileSync(
         path.join(adapters, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'out', types: ['node'] }, include: ['main.ts'] }),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            skipLibCheck: true,
+            outDir: 'out',
+            types: ['node'],
+          },
+          include: ['main.ts'],
+        }),
       );
-      const tsc = await runIn(path.join(adapters, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']).catch((error) => error);
+      const tsc = await runIn(path.join(adapters, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']).catch(
+        (error) => error,
+      );
       expect(`${tsc.stdout ?? ''}${tsc.stderr ?? ''}`).toBe('');
       const { stdout } = await runIn(process.execPath, ['out/main.js']);
       expect(JSON.parse(stdout)).toEqual({

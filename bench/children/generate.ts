@@ -65,14 +65,30 @@ async function jsonSchemaToTypescript(schemasDir: string): Promise<{ ms: number;
 
 /** Sizes of the generated validator modules (`*.js`), KB: median, largest, mean, total. */
 function validatorSizes(dir: string): { median: number; max: number; mean: number; totalMb: number; count: number } {
-  const sizes = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.js')).map((file) => statSync(path.join(dir, file)).size / 1024).sort((a, b) => a - b) : [];
+  const sizes = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((file) => file.endsWith('.js'))
+        .map((file) => statSync(path.join(dir, file)).size / 1024)
+        .sort((a, b) => a - b)
+    : [];
   const total = sizes.reduce((sum, size) => sum + size, 0);
-  return { median: sizes[Math.floor(sizes.length / 2)] ?? 0, max: sizes.at(-1) ?? 0, mean: sizes.length === 0 ? 0 : total / sizes.length, totalMb: total / 1024, count: sizes.length };
+  return {
+    median: sizes[Math.floor(sizes.length / 2)] ?? 0,
+    max: sizes.at(-1) ?? 0,
+    mean: sizes.length === 0 ? 0 : total / sizes.length,
+    totalMb: total / 1024,
+    count: sizes.length,
+  };
 }
 
 // CommonJS modules: under NodeNext their default import may be `module.exports` or the function.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
-const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv, refsOrFunc: unknown) => string;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
+const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (
+  ajv: Ajv,
+  refsOrFunc: unknown,
+) => string;
 
 /**
  * The short script a user would write instead of toolsmith: for each definition, the types of both
@@ -86,12 +102,19 @@ async function handWrittenPipeline(root: string): Promise<{ ms: number; tools: n
   const outDir = path.join(root, 'handwritten');
   rmSync(outDir, { recursive: true, force: true });
   const started = performance.now();
-  const definitions = toolFiles(schemasDir).map((file) => ({ file, definition: JSON.parse(readFileSync(file, 'utf8')) as { name: string; inputSchema: object; outputSchema?: object } }));
+  const definitions = toolFiles(schemasDir).map((file) => ({
+    file,
+    definition: JSON.parse(readFileSync(file, 'utf8')) as { name: string; inputSchema: object; outputSchema?: object },
+  }));
   const ajv = new Ajv({ ...AJV_OPTIONS, strict: false, code: { source: true, esm: true } });
   addFormats(ajv);
   const sharedDir = path.join(schemasDir, SHARED_FOLDER);
   for (const entry of existsSync(sharedDir) ? readdirSync(sharedDir).sort() : []) {
-    if (entry.endsWith('.json')) ajv.addSchema(JSON.parse(readFileSync(path.join(sharedDir, entry), 'utf8')) as object, pathToFileURL(path.join(sharedDir, entry)).href);
+    if (entry.endsWith('.json'))
+      ajv.addSchema(
+        JSON.parse(readFileSync(path.join(sharedDir, entry), 'utf8')) as object,
+        pathToFileURL(path.join(sharedDir, entry)).href,
+      );
   }
   mkdirSync(outDir, { recursive: true });
   for (const { file, definition } of definitions) {
@@ -117,7 +140,11 @@ if (mode === 'toolsmith' || mode === 'check') {
   // Exactly what `toolsmith generate` runs (incremental cache included), with the project as cwd.
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), isTTY: false };
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+    isTTY: false,
+  };
   // Warm-up: `check` always emits everything and writes nothing.
   await main(['check'], { ...io, cwd: warmupRoot });
   stdout = '';
@@ -135,7 +162,13 @@ if (mode === 'toolsmith' || mode === 'check') {
     finishGenerated(root, model, (JSON.parse(readFileSync(path.join(root, 'corpus.json'), 'utf8')) as Corpus).tools);
     files = /(\d+) files written/.exec(stdout) ? Number(/(\d+) files written/.exec(stdout)![1]) : undefined;
   }
-  report({ ms, files, summary: stdout.trim(), ...(finish === 'finish' ? { validatorKb: validatorSizes(path.join(root, 'generated', 'validators')) } : {}), ...peakRssMb() });
+  report({
+    ms,
+    files,
+    summary: stdout.trim(),
+    ...(finish === 'finish' ? { validatorKb: validatorSizes(path.join(root, 'generated', 'validators')) } : {}),
+    ...peakRssMb(),
+  });
 } else if (mode === 'j2t') {
   await jsonSchemaToTypescript(path.join(warmupRoot, 'schemas'));
   const { ms, schemas } = await jsonSchemaToTypescript(path.join(root, 'schemas'));

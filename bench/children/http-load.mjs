@@ -6,7 +6,11 @@ const { url, body, expectBody, connections, duration } = JSON.parse(process.argv
 const result = await autocannon({
   url,
   method: 'POST',
-  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+  headers: {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  },
   body,
   expectBody,
   connections,

@@ -14,7 +14,11 @@ const http = createServer((request, response) => {
   const server = new McpServer({ name: 'sdk-bench', version: '1.0.0' });
   server.registerTool(
     'add_numbers',
-    { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() }, outputSchema: { sum: z.number() } },
+    {
+      description: 'Adds two numbers.',
+      inputSchema: { a: z.number(), b: z.number() },
+      outputSchema: { sum: z.number() },
+    },
     async ({ a, b }) => {
       const output = { sum: a + b };
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
@@ -33,7 +37,9 @@ const http = createServer((request, response) => {
       if (!response.headersSent) response.writeHead(500).end();
     });
 });
-http.listen(0, '127.0.0.1', () => process.stdout.write(`LISTENING http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
+http.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`LISTENING http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`),
+);
 process.once('SIGTERM', () => {
   http.close();
   http.closeAllConnections();

@@ -7,7 +7,6 @@ import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp-tool.js';
 import type { LossReport, ManifestTarget } from './manifests/loss-report.js';
 import { codeSpan, hasOwn, isSchemaObject, parseLocalRef, type SchemaObject } from './manifests/schema-walk.js';
 
-
 import { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';
 
 export { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';
@@ -59,7 +58,11 @@ export function escapeMarkdownParagraph(text: string): string {
  * span a `\|` of the text therefore shows as `|`, the one thing a table cannot carry.
  */
 export function tableCell(markdown: string): string {
-  return markdown.replace(/(\\*)\|/g, (_, backslashes: string) => `${backslashes}${backslashes.length % 2 === 0 ? '\\' : ''}|`).replace(/\r\n|\r|\n/g, '<br>').replace(/[\u2028\u2029]/g, ' ').trim();
+  return markdown
+    .replace(/(\\*)\|/g, (_, backslashes: string) => `${backslashes}${backslashes.length % 2 === 0 ? '\\' : ''}|`)
+    .replace(/\r\n|\r|\n/g, '<br>')
+    .replace(/[\u2028\u2029]/g, ' ')
+    .trim();
 }
 
 /** A JSON value as an inline code span. */
@@ -96,8 +99,20 @@ export interface PropertyRow {
 type RefLinker = (ref: string) => { text: string; href: string } | undefined;
 
 const CONSTRAINT_KEYWORDS = [
-  'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf',
-  'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
 ] as const;
 
 function typeText(schema: unknown, link: RefLinker): string {
@@ -107,11 +122,17 @@ function typeText(schema: unknown, link: RefLinker): string {
     const target = link(schema.$ref);
     return target === undefined ? codeSpan(schema.$ref) : `[${escapeMarkdown(target.text)}](${target.href})`;
   }
-  const branches = (Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined) as unknown[] | undefined;
+  const branches = (
+    Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined
+  ) as unknown[] | undefined;
   if (branches !== undefined && schema.type === undefined) {
     return `${schema.oneOf !== undefined ? 'one of' : 'any of'}: ${branches.map((branch) => typeText(branch, link)).join(', ')}`;
   }
-  const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
+  const types = Array.isArray(schema.type)
+    ? (schema.type as string[])
+    : typeof schema.type === 'string'
+      ? [schema.type]
+      : [];
   if (types.length === 0) {
     if (hasOwn(schema, 'const')) return 'constant';
     if (Array.isArray(schema.enum)) return 'enum';
@@ -135,7 +156,11 @@ function constraintsText(schema: unknown): string {
   for (const keyword of CONSTRAINT_KEYWORDS) {
     if (hasOwn(schema, keyword)) parts.push(codeSpan(`${keyword}: ${JSON.stringify(schema[keyword])}`));
   }
-  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false && isSchemaObject(schema.properties)) {
+  if (
+    schema.additionalProperties !== undefined &&
+    schema.additionalProperties !== false &&
+    isSchemaObject(schema.properties)
+  ) {
     parts.push('other properties allowed');
   }
   return parts.join(', ');
@@ -143,7 +168,12 @@ function constraintsText(schema: unknown): string {
 
 /** True when a property's own schema is an inline object whose properties get rows of their own. */
 function hasNestedProperties(schema: unknown): schema is SchemaObject {
-  return isSchemaObject(schema) && schema.$ref === undefined && isSchemaObject(schema.properties) && Object.keys(schema.properties).length > 0;
+  return (
+    isSchemaObject(schema) &&
+    schema.$ref === undefined &&
+    isSchemaObject(schema.properties) &&
+    Object.keys(schema.properties).length > 0
+  );
 }
 
 /** The rows of an object schema: nested inline objects flattened with dotted paths (`a.b`, `list[].c`). */
@@ -154,7 +184,10 @@ export function propertyRows(schema: unknown, link: RefLinker, prefix = ''): Pro
   for (const name of Object.keys(schema.properties)) {
     const property = schema.properties[name];
     const path = prefix === '' ? name : `${prefix}.${name}`;
-    const description = isSchemaObject(property) && typeof property.description === 'string' ? escapeMarkdownParagraph(property.description) : '';
+    const description =
+      isSchemaObject(property) && typeof property.description === 'string'
+        ? escapeMarkdownParagraph(property.description)
+        : '';
     rows.push({
       property: tableCell(codeSpan(path)),
       type: tableCell(typeText(property, link)),
@@ -164,14 +197,18 @@ export function propertyRows(schema: unknown, link: RefLinker, prefix = ''): Pro
       description: tableCell(description),
     });
     if (hasNestedProperties(property)) rows.push(...propertyRows(property, link, path));
-    else if (isSchemaObject(property) && hasNestedProperties(property.items)) rows.push(...propertyRows(property.items, link, `${path}[]`));
+    else if (isSchemaObject(property) && hasNestedProperties(property.items))
+      rows.push(...propertyRows(property.items, link, `${path}[]`));
   }
   return rows;
 }
 
 /** The table of a schema whose root is not an object: one row describing the whole value. */
 function valueRows(schema: unknown, link: RefLinker, withDescription: boolean): PropertyRow[] {
-  const description = withDescription && isSchemaObject(schema) && typeof schema.description === 'string' ? escapeMarkdownParagraph(schema.description) : '';
+  const description =
+    withDescription && isSchemaObject(schema) && typeof schema.description === 'string'
+      ? escapeMarkdownParagraph(schema.description)
+      : '';
   return [
     {
       property: '(the value)',
@@ -191,7 +228,8 @@ function valueRows(schema: unknown, link: RefLinker, withDescription: boolean): 
 function schemaRows(schema: unknown, link: RefLinker, withDescription = true): PropertyRow[] {
   const rows = propertyRows(schema, link);
   if (rows.length > 0) return rows;
-  if (isSchemaObject(schema) && schema.type === 'object' && schema.oneOf === undefined && schema.anyOf === undefined) return [];
+  if (isSchemaObject(schema) && schema.type === 'object' && schema.oneOf === undefined && schema.anyOf === undefined)
+    return [];
   return valueRows(schema, link, withDescription);
 }
 
@@ -224,16 +262,19 @@ function typesPagePath(module: string): string {
 function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
   return (ref) => {
     const tokens = parseLocalRef(ref);
-    if (tokens === undefined || tokens.length !== 2 || (tokens[0] !== 'definitions' && tokens[0] !== '$defs')) return undefined;
+    if (tokens === undefined || tokens.length !== 2 || (tokens[0] !== 'definitions' && tokens[0] !== '$defs'))
+      return undefined;
     const origin = ownValue(tool.definitionOrigins, tokens[1]!);
     if (origin === undefined) return { text: tokens[1]!, href: `#${anchorOf(tokens[1]!)}` };
     if (origin.kind === 'shared') {
-      return { text: origin.typeName, href: `${relativeImport(fromPage, typesPagePath(origin.module))}#${anchorOf(origin.typeName)}` };
+      return {
+        text: origin.typeName,
+        href: `${relativeImport(fromPage, typesPagePath(origin.module))}#${anchorOf(origin.typeName)}`,
+      };
     }
     return { text: origin.typeName, href: `#${anchorOf(origin.typeName)}` };
   };
 }
-
 
 /** What clients assume for an MCP hint the tool leaves unsaid (the spec's defaults). */
 const ANNOTATION_DEFAULTS: ReadonlyArray<readonly [keyof McpToolAnnotations & string, string]> = [
@@ -245,7 +286,9 @@ const ANNOTATION_DEFAULTS: ReadonlyArray<readonly [keyof McpToolAnnotations & st
 
 /** The tool page's line on its MCP annotations: the hints `mcp.json` says, and those left to the spec's defaults. */
 function describeAnnotations(annotations: McpToolAnnotations): string {
-  const said = ANNOTATION_DEFAULTS.filter(([key]) => annotations[key] !== undefined).map(([key]) => `\`${key}: ${String(annotations[key])}\``);
+  const said = ANNOTATION_DEFAULTS.filter(([key]) => annotations[key] !== undefined).map(
+    ([key]) => `\`${key}: ${String(annotations[key])}\``,
+  );
   const left = ANNOTATION_DEFAULTS.filter(([key]) => annotations[key] === undefined);
   if (left.length === 0) return said.join(', ');
   const names = left.map(([key]) => `\`${key}\``).join(' and ');
@@ -255,10 +298,12 @@ function describeAnnotations(annotations: McpToolAnnotations): string {
 /** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */
 function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   const moduleOf = new Map<string, string>();
-  for (const shared of project.shared) for (const type of shared.types ?? []) moduleOf.set(type.typeName, shared.module);
+  for (const shared of project.shared)
+    for (const type of shared.types ?? []) moduleOf.set(type.typeName, shared.module);
   return (ref) => {
     const tokens = parseLocalRef(ref);
-    if (tokens === undefined || tokens.length !== 2 || (tokens[0] !== 'definitions' && tokens[0] !== '$defs')) return undefined;
+    if (tokens === undefined || tokens.length !== 2 || (tokens[0] !== 'definitions' && tokens[0] !== '$defs'))
+      return undefined;
     const typeName = tokens[1]!;
     const module = moduleOf.get(typeName);
     if (module === undefined) return undefined;
@@ -274,11 +319,17 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
     .filter((key) => ownValue(tool.definitionOrigins, key)!.kind === 'local')
     .sort(compareStrings)
     .map((key) => {
-      const schema = [tool.inputSchema, tool.outputSchema].flatMap((root) => [root?.definitions, (root as { $defs?: Record<string, unknown> } | undefined)?.$defs]).map((container) => ownValue(container, key)).find((value) => value !== undefined) as unknown;
+      const schema = [tool.inputSchema, tool.outputSchema]
+        .flatMap((root) => [root?.definitions, (root as { $defs?: Record<string, unknown> } | undefined)?.$defs])
+        .map((container) => ownValue(container, key))
+        .find((value) => value !== undefined) as unknown;
       const typeName = ownValue(tool.definitionOrigins, key)!.typeName;
       return {
         name: escapeMarkdown(typeName),
-        description: isSchemaObject(schema) && typeof schema.description === 'string' ? escapeMarkdownParagraph(schema.description) : '',
+        description:
+          isSchemaObject(schema) && typeof schema.description === 'string'
+            ? escapeMarkdownParagraph(schema.description)
+            : '',
         rows: schemaRows(schema, link, false),
       };
     });
@@ -352,18 +403,23 @@ function indexView(project: ProjectModel, ctx: EmitContext): Record<string, unkn
     }));
   const types = [...project.shared]
     .sort((a, b) => compareStrings(a.module, b.module))
-    .map((shared) => ({ module: codeSpan(shared.module), link: relativeImport('docs/index.md', typesPagePath(shared.module)) }));
+    .map((shared) => ({
+      module: codeSpan(shared.module),
+      link: relativeImport('docs/index.md', typesPagePath(shared.module)),
+    }));
   return { banner: banner('the tool definitions in schemas/', ctx), categories, types };
 }
 
 function typesView(shared: SharedSchemaModel, project: ProjectModel, ctx: EmitContext): Record<string, unknown> {
   const page = typesPagePath(shared.module);
   const link = sharedLinker(project, page);
-  const types = (shared.types ?? [{ typeName: shared.typeNames['#'] ?? shared.module, schema: shared.schema }]).map((type) => ({
-    name: escapeMarkdown(type.typeName),
-    description: typeof type.schema.description === 'string' ? escapeMarkdownParagraph(type.schema.description) : '',
-    rows: schemaRows(type.schema, link, false),
-  }));
+  const types = (shared.types ?? [{ typeName: shared.typeNames['#'] ?? shared.module, schema: shared.schema }]).map(
+    (type) => ({
+      name: escapeMarkdown(type.typeName),
+      description: typeof type.schema.description === 'string' ? escapeMarkdownParagraph(type.schema.description) : '',
+      rows: schemaRows(type.schema, link, false),
+    }),
+  );
   return {
     banner: banner(shared.source, ctx),
     module: codeSpan(shared.module),
@@ -379,7 +435,10 @@ function compile(templates: DocTemplates): Record<(typeof DOC_TEMPLATE_NAMES)[nu
   const compiled = {} as Record<(typeof DOC_TEMPLATE_NAMES)[number], Handlebars.TemplateDelegate>;
   for (const name of DOC_TEMPLATE_NAMES) {
     const text = templates[name];
-    if (text === undefined) throw new Error(`Docs template '${name}' is missing. Given: ${Object.keys(templates).sort(compareStrings).join(', ') || 'none'}.`);
+    if (text === undefined)
+      throw new Error(
+        `Docs template '${name}' is missing. Given: ${Object.keys(templates).sort(compareStrings).join(', ') || 'none'}.`,
+      );
     compiled[name] = handlebars.compile(text.replace(/\r\n?/g, '\n'), { noEscape: true });
   }
   return compiled;
@@ -406,12 +465,20 @@ export interface DocRenderer {
 export function createDocRenderer(templateTexts: DocTemplates): DocRenderer {
   const templates = compile(templateTexts);
   return {
-    toolPage: (tool, ctx, options) => ({ path: toolPagePath(tool), content: tidy(templates.tool(toolView(tool, ctx, options))), kind: 'generated' }),
+    toolPage: (tool, ctx, options) => ({
+      path: toolPagePath(tool),
+      content: tidy(templates.tool(toolView(tool, ctx, options))),
+      kind: 'generated',
+    }),
     projectPages: (project, ctx) => [
       { path: 'docs/index.md', content: tidy(templates.index(indexView(project, ctx))), kind: 'generated' },
       ...[...project.shared]
         .sort((a, b) => compareStrings(a.module, b.module))
-        .map((shared): GeneratedFile => ({ path: typesPagePath(shared.module), content: tidy(templates.types(typesView(shared, project, ctx))), kind: 'generated' })),
+        .map((shared): GeneratedFile => ({
+          path: typesPagePath(shared.module),
+          content: tidy(templates.types(typesView(shared, project, ctx))),
+          kind: 'generated',
+        })),
     ],
   };
 }
@@ -423,6 +490,8 @@ export function createDocRenderer(templateTexts: DocTemplates): DocRenderer {
 export function emitDocs(project: ProjectModel, ctx: EmitContext, options: DocsOptions): GeneratedFile[] {
   const renderer = createDocRenderer(options.templates);
   const [index, ...types] = renderer.projectPages(project, ctx);
-  const tools = [...project.tools].sort((a, b) => compareStrings(a.name, b.name)).map((tool) => renderer.toolPage(tool, ctx, options));
+  const tools = [...project.tools]
+    .sort((a, b) => compareStrings(a.name, b.name))
+    .map((tool) => renderer.toolPage(tool, ctx, options));
   return [index!, ...tools, ...types];
 }

@@ -15,7 +15,9 @@ export function toLiteral(value: unknown, indent = ''): string {
   if (typeof value === 'object') {
     const keys = Object.keys(value as object);
     if (keys.length === 0) return '{}';
-    const entries = keys.map((key) => `${inner}${propertyKey(key)}: ${toLiteral((value as Record<string, unknown>)[key], inner)}`);
+    const entries = keys.map(
+      (key) => `${inner}${propertyKey(key)}: ${toLiteral((value as Record<string, unknown>)[key], inner)}`,
+    );
     return `{\n${entries.join(',\n')},\n${indent}}`;
   }
   throw new TypeError(`not a JSON value: ${typeof value}`);
@@ -23,7 +25,9 @@ export function toLiteral(value: unknown, indent = ''): string {
 
 /** A double-quoted string literal, safe in any JS/TS context (also U+2028/U+2029). */
 export function stringLiteral(text: string): string {
-  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(text)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -46,7 +50,13 @@ export const PRINT_WIDTH = 120;
  * A bracketed list laid out as prettier would: on the line when `before + list + after` fits in
  * `PRINT_WIDTH`, otherwise one item per line (trailing commas), `indent` being the line's indentation.
  */
-export function layoutList(items: readonly string[], before: string, after: string, indent = '', brackets: readonly [string, string] = ['[', ']']): string {
+export function layoutList(
+  items: readonly string[],
+  before: string,
+  after: string,
+  indent = '',
+  brackets: readonly [string, string] = ['[', ']'],
+): string {
   const [open, close] = brackets;
   const inline = `${indent}${before}${open}${items.join(', ')}${close}${after}`;
   if (inline.length <= PRINT_WIDTH || items.length === 0) return inline;

@@ -12,22 +12,46 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   const tools = project.tools;
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
   const runtime = runtimeSpecifier('registry.ts', ctx.runtimeImport);
-  const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
-  lines.push(`import { ToolClient, type ITool, type ToolCallDefaults, type ToolOrchestrator } from ${quoted(runtime)};`);
+  const lines: string[] = [
+    banner(
+      tools.map((tool) => tool.source.file),
+      ctx,
+    ),
+  ];
+  lines.push(
+    `import { ToolClient, type ITool, type ToolCallDefaults, type ToolOrchestrator } from ${quoted(runtime)};`,
+  );
   for (const tool of tools) {
-    lines.push(layoutList([tool.names.impl], 'import ', ` from ${quoted(`${stubs}/${tool.names.kebab}.js`)};`, '', ['{ ', ' }']));
-    lines.push(layoutList([tool.names.inputType, tool.names.outputType], 'import type ', ` from ${quoted(`./types/${tool.names.kebab}.js`)};`, '', ['{ ', ' }']));
+    lines.push(
+      layoutList([tool.names.impl], 'import ', ` from ${quoted(`${stubs}/${tool.names.kebab}.js`)};`, '', ['{ ', ' }']),
+    );
+    lines.push(
+      layoutList(
+        [tool.names.inputType, tool.names.outputType],
+        'import type ',
+        ` from ${quoted(`./types/${tool.names.kebab}.js`)};`,
+        '',
+        ['{ ', ' }'],
+      ),
+    );
   }
   lines.push('');
   lines.push('/** Every tool name, sorted. */');
-  lines.push(layoutList(tools.map((tool) => quoted(tool.name)), 'export const toolNames = ', ' as const;'));
+  lines.push(
+    layoutList(
+      tools.map((tool) => quoted(tool.name)),
+      'export const toolNames = ',
+      ' as const;',
+    ),
+  );
   lines.push('');
   lines.push('/** The name of a generated tool. */');
   lines.push('export type ToolName = (typeof toolNames)[number];');
   lines.push('');
   lines.push('/** Input and output types of every tool, by name. */');
   lines.push('export interface ToolTypes {');
-  for (const tool of tools) lines.push(`  ${typeKey(tool.name)}: { input: ${tool.names.inputType}; output: ${tool.names.outputType} };`);
+  for (const tool of tools)
+    lines.push(`  ${typeKey(tool.name)}: { input: ${tool.names.inputType}; output: ${tool.names.outputType} };`);
   lines.push('}');
   lines.push('');
   lines.push('/** The input type of the tool named `N`. */');
@@ -51,12 +75,19 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   lines.push('}');
   lines.push('');
   lines.push('/** A client whose `call(name, args)` is typed by tool name: wrong arguments do not compile. */');
-  lines.push('export function createToolClient(orchestrator: ToolOrchestrator, defaults: ToolCallDefaults): ToolClient<ToolTypes> {');
+  lines.push(
+    'export function createToolClient(orchestrator: ToolOrchestrator, defaults: ToolCallDefaults): ToolClient<ToolTypes> {',
+  );
   lines.push('  return new ToolClient<ToolTypes>(orchestrator, defaults);');
   lines.push('}');
   const registry = `${lines.join('\n')}\n`;
 
-  const index: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
+  const index: string[] = [
+    banner(
+      tools.map((tool) => tool.source.file),
+      ctx,
+    ),
+  ];
   for (const shared of project.shared) index.push(`export type * from ${quoted(`./types/${shared.module}.js`)};`);
   for (const tool of tools) {
     index.push(`export type * from ${quoted(`./types/${tool.names.kebab}.js`)};`);
@@ -81,7 +112,7 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
  */
 function emitToolFactories(tools: readonly ToolModel[]): string[] {
   const lines: string[] = [];
-  lines.push('/** Every tool\'s implementation class, by name. */');
+  lines.push("/** Every tool's implementation class, by name. */");
   lines.push('export interface ToolClasses {');
   for (const tool of tools) lines.push(`  ${typeKey(tool.name)}: typeof ${tool.names.impl};`);
   lines.push('}');
@@ -90,17 +121,29 @@ function emitToolFactories(tools: readonly ToolModel[]): string[] {
   lines.push('export type ToolFactory<N extends ToolName> = () => InstanceType<ToolClasses[N]>;');
   lines.push('');
   lines.push('/** The tools whose constructor takes arguments: `createTools` needs a factory for each. */');
-  lines.push('export type ToolsWithDependencies = { [N in ToolName]: ToolClasses[N] extends new () => ITool ? never : N }[ToolName];');
+  lines.push(
+    'export type ToolsWithDependencies = { [N in ToolName]: ToolClasses[N] extends new () => ITool ? never : N }[ToolName];',
+  );
   lines.push('');
   lines.push('/** A factory per tool: required for the tools with dependencies, optional for the others. */');
-  lines.push('export type ToolFactories = { [N in ToolsWithDependencies]: ToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: ToolFactory<N> };');
+  lines.push(
+    'export type ToolFactories = { [N in ToolsWithDependencies]: ToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: ToolFactory<N> };',
+  );
   lines.push('');
-  lines.push('/** `createTools`\' arguments: the factories may be left out only when no tool needs one. */');
-  lines.push('export type CreateToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: ToolFactories] : [factories: ToolFactories];');
+  lines.push("/** `createTools`' arguments: the factories may be left out only when no tool needs one. */");
+  lines.push(
+    'export type CreateToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: ToolFactories] : [factories: ToolFactories];',
+  );
   lines.push('');
-  lines.push('function makeTool(factories: Partial<Record<ToolName, () => ITool>> | undefined, name: ToolName, implementation: abstract new (...args: never[]) => ITool): ITool {');
-  lines.push('  const factory = factories !== undefined && Object.hasOwn(factories, name) ? factories[name] : undefined;');
-  lines.push('  // Without a factory the constructor takes no arguments: `CreateToolsArguments` requires one otherwise.');
+  lines.push(
+    'function makeTool(factories: Partial<Record<ToolName, () => ITool>> | undefined, name: ToolName, implementation: abstract new (...args: never[]) => ITool): ITool {',
+  );
+  lines.push(
+    '  const factory = factories !== undefined && Object.hasOwn(factories, name) ? factories[name] : undefined;',
+  );
+  lines.push(
+    '  // Without a factory the constructor takes no arguments: `CreateToolsArguments` requires one otherwise.',
+  );
   lines.push('  return factory !== undefined ? factory() : new (implementation as new () => ITool)();');
   lines.push('}');
   lines.push('');
@@ -127,7 +170,11 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
   const catalog: Record<string, unknown> = {};
   for (const tool of tools) {
-    const entry: Record<string, unknown> = { id: tool.id, displayName: tool.displayName, description: tool.description };
+    const entry: Record<string, unknown> = {
+      id: tool.id,
+      displayName: tool.displayName,
+      description: tool.description,
+    };
     entry.requiredCapabilities = tool.requiredCapabilities;
     if (tool.category !== undefined) entry.category = tool.category;
     if (tool.version !== undefined) entry.version = tool.version;
@@ -138,9 +185,16 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   }
   // Tool names are [A-Za-z0-9_-], file stems kebab-case and class names identifiers: none holds `|` or a newline.
   const table = tools.map((tool) => `${tool.name}|${tool.names.kebab}|${tool.names.impl}`).join('\n');
-  const lines: string[] = [banner(tools.map((tool) => tool.source.file), ctx)];
+  const lines: string[] = [
+    banner(
+      tools.map((tool) => tool.source.file),
+      ctx,
+    ),
+  ];
   lines.push(`import { readFileSync } from 'node:fs';`);
-  lines.push(`import { defineLazyTools, type ITool, type LazyToolMetadata, type LazyToolSchemas, type LazyToolSet } from ${quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport))};`);
+  lines.push(
+    `import { defineLazyTools, type ITool, type LazyToolMetadata, type LazyToolSchemas, type LazyToolSet } from ${quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport))};`,
+  );
   lines.push("import type { ToolClasses, ToolName, ToolsWithDependencies } from './registry.js';");
   lines.push('');
   lines.push('/**');
@@ -151,11 +205,11 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push(`const TOOLS = ${quoted(table)};`);
   lines.push('');
   lines.push('type Entry = readonly [name: string, stem: string, implementation: string];');
-  lines.push('type Catalog = Record<string, Omit<LazyToolMetadata, \'name\'>>;');
+  lines.push("type Catalog = Record<string, Omit<LazyToolMetadata, 'name'>>;");
   lines.push('let catalog: Catalog | undefined;');
   lines.push('');
   lines.push('/**');
-  lines.push(' * Imports a tool\'s implementation module. The specifier is computed, so a bundler does not follow it:');
+  lines.push(" * Imports a tool's implementation module. The specifier is computed, so a bundler does not follow it:");
   lines.push(' * bundle `registry.ts` (`createTools()`, static imports) instead; Node, tsx and vitest load it as is.');
   lines.push(' */');
   lines.push('function importTool(stem: string): Promise<Record<string, new () => ITool>> {');
@@ -163,36 +217,56 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   lines.push('  return import(specifier) as Promise<Record<string, new () => ITool>>;');
   lines.push('}');
   lines.push('');
-  lines.push('/** How a tool not loaded yet reaches its metadata (catalog.json, read once when first needed), implementation and schemas. */');
+  lines.push(
+    '/** How a tool not loaded yet reaches its metadata (catalog.json, read once when first needed), implementation and schemas. */',
+  );
   lines.push('const source: LazyToolSet<Entry> = {');
   lines.push('  metadata([name]) {');
-  lines.push("    catalog ??= JSON.parse(readFileSync(new URL('./catalog.json', import.meta.url), 'utf8')) as Catalog;");
+  lines.push(
+    "    catalog ??= JSON.parse(readFileSync(new URL('./catalog.json', import.meta.url), 'utf8')) as Catalog;",
+  );
   lines.push('    return catalog[name]!;');
   lines.push('  },');
   lines.push('  async load([, stem, implementation]) {');
   lines.push('    return new (await importTool(stem))[implementation]!();');
   lines.push('  },');
   lines.push('  schemas([, stem]) {');
-  lines.push("    return JSON.parse(readFileSync(new URL(`./schemas/${stem}.json`, import.meta.url), 'utf8')) as LazyToolSchemas;");
+  lines.push(
+    "    return JSON.parse(readFileSync(new URL(`./schemas/${stem}.json`, import.meta.url), 'utf8')) as LazyToolSchemas;",
+  );
   lines.push('  },');
   lines.push('};');
   lines.push('');
-  lines.push('/** Makes the tool named `N` on its first call; it may import the implementation itself, to stay lazy. */');
-  lines.push('export type LazyToolFactory<N extends ToolName> = () => InstanceType<ToolClasses[N]> | Promise<InstanceType<ToolClasses[N]>>;');
+  lines.push(
+    '/** Makes the tool named `N` on its first call; it may import the implementation itself, to stay lazy. */',
+  );
+  lines.push(
+    'export type LazyToolFactory<N extends ToolName> = () => InstanceType<ToolClasses[N]> | Promise<InstanceType<ToolClasses[N]>>;',
+  );
   lines.push('');
-  lines.push('/** A factory per tool: required for the tools whose constructor takes arguments, optional for the others. */');
-  lines.push('export type LazyToolFactories = { [N in ToolsWithDependencies]: LazyToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: LazyToolFactory<N> };');
+  lines.push(
+    '/** A factory per tool: required for the tools whose constructor takes arguments, optional for the others. */',
+  );
+  lines.push(
+    'export type LazyToolFactories = { [N in ToolsWithDependencies]: LazyToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: LazyToolFactory<N> };',
+  );
   lines.push('');
-  lines.push('/** `createLazyTools`\' arguments: the factories may be left out only when no tool needs one. */');
-  lines.push('export type CreateLazyToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: LazyToolFactories] : [factories: LazyToolFactories];');
+  lines.push("/** `createLazyTools`' arguments: the factories may be left out only when no tool needs one. */");
+  lines.push(
+    'export type CreateLazyToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: LazyToolFactories] : [factories: LazyToolFactories];',
+  );
   lines.push('');
   lines.push('/**');
   lines.push(' * Every tool, registered by its name and loaded on its first call: registering loads no');
   lines.push(' * implementation, base class, validator, schema or catalog, so start-up barely grows with the tools.');
-  lines.push(" * A tool's factory, when `factories` has one, is called instead of its constructor, on that first call.");
+  lines.push(
+    " * A tool's factory, when `factories` has one, is called instead of its constructor, on that first call.",
+  );
   lines.push(' */');
   lines.push('export function createLazyTools(...[factories]: CreateLazyToolsArguments): ITool[] {');
-  lines.push("  const entries = TOOLS.split('\\n').filter((line) => line !== '').map((line) => line.split('|') as unknown as Entry);");
+  lines.push(
+    "  const entries = TOOLS.split('\\n').filter((line) => line !== '').map((line) => line.split('|') as unknown as Entry);",
+  );
   lines.push('  if (factories === undefined) return defineLazyTools(entries, source);');
   lines.push('  const made = factories as Partial<Record<string, () => ITool | Promise<ITool>>>;');
   lines.push('  return defineLazyTools(entries, {');

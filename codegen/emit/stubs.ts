@@ -1,5 +1,5 @@
 import { StructureKind } from 'ts-morph';
-import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
+import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
 import { BLANK_LINE, createEmitProject, docText, printStatements, type Statement } from './tool-bases.js';
 
 /**
@@ -14,11 +14,25 @@ export function emitStub(tool: ToolModel, ctx: EmitContext, tsProject = createEm
   const generated = ctx.generatedFromStubs.replace(/\/$/, '');
   const composed = tool.steps !== undefined;
   if (!composed) {
-    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: ctx.stubsRuntimeImport, isTypeOnly: true, namedImports: ['ToolExecutionContext', 'ToolExecutionResult'] });
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: ctx.stubsRuntimeImport,
+      isTypeOnly: true,
+      namedImports: ['ToolExecutionContext', 'ToolExecutionResult'],
+    });
   }
-  statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `${generated}/tools/${names.kebab}.base.js`, namedImports: [names.base] });
+  statements.push({
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: `${generated}/tools/${names.kebab}.base.js`,
+    namedImports: [names.base],
+  });
   if (!composed) {
-    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `${generated}/types/${names.kebab}.js`, isTypeOnly: true, namedImports: [names.argsType, names.outputType] });
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: `${generated}/types/${names.kebab}.js`,
+      isTypeOnly: true,
+      namedImports: [names.argsType, names.outputType],
+    });
   }
   statements.push(BLANK_LINE, {
     kind: StructureKind.Class,

@@ -1,5 +1,11 @@
-import { Project, StructureKind, VariableDeclarationKind, type StatementStructures, type WriterFunction } from 'ts-morph';
-import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
+import {
+  Project,
+  StructureKind,
+  VariableDeclarationKind,
+  type StatementStructures,
+  type WriterFunction,
+} from 'ts-morph';
+import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
 import { stringLiteral, toLiteral } from './literal.js';
@@ -11,7 +17,10 @@ export function createEmitProject(): Project {
 
 /** Text safe inside a ts-morph JSDoc description. */
 export function docText(text: string): string {
-  return text.replace(/\*\//g, '*\\/').replace(/[\u2028\u2029]/g, '\n').replace(/(^|\n)(\s*)@/g, '$1$2\\@');
+  return text
+    .replace(/\*\//g, '*\\/')
+    .replace(/[\u2028\u2029]/g, '\n')
+    .replace(/(^|\n)(\s*)@/g, '$1$2\\@');
 }
 
 /**
@@ -24,16 +33,36 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
   const statements: Statement[] = [];
   const names = tool.names;
   const composed = tool.steps !== undefined;
-  const runtimeNames = ['deepFreeze', 'type ITool', 'type JSONSchemaObject', 'type ToolExecutionContext', 'type ToolExecutionResult'];
-  if (composed) runtimeNames.splice(0, runtimeNames.length, 'ComposedTool', 'deepFreeze', 'type ComposedStep', 'type JSONSchemaObject');
+  const runtimeNames = [
+    'deepFreeze',
+    'type ITool',
+    'type JSONSchemaObject',
+    'type ToolExecutionContext',
+    'type ToolExecutionResult',
+  ];
+  if (composed)
+    runtimeNames.splice(
+      0,
+      runtimeNames.length,
+      'ComposedTool',
+      'deepFreeze',
+      'type ComposedStep',
+      'type JSONSchemaObject',
+    );
   else if (tool.annotations !== undefined) runtimeNames.push('type ToolAnnotations');
   statements.push(
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: runtimeSpecifier(path, ctx.runtimeImport), namedImports: runtimeNames.sort(byName) },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: runtimeSpecifier(path, ctx.runtimeImport),
+      namedImports: runtimeNames.sort(byName),
+    },
     {
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: relativeImport(path, `types/${names.kebab}.js`),
       isTypeOnly: true,
-      namedImports: composed ? [names.inputType, names.outputType] : [names.argsType, names.inputType, names.outputType],
+      namedImports: composed
+        ? [names.inputType, names.outputType]
+        : [names.argsType, names.inputType, names.outputType],
     },
     {
       kind: StructureKind.ImportDeclaration,
@@ -47,8 +76,18 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     kind: StructureKind.VariableStatement as const,
     declarationKind: VariableDeclarationKind.Const,
     isExported: true,
-    docs: [{ description: `The ${which.toLowerCase()} schema of \`${docText(tool.name)}\`, bundled (every \`$ref\` local) and frozen.` }],
-    declarations: [{ name: which === 'Input' ? names.inputSchemaConstant : names.outputSchemaConstant, type: 'JSONSchemaObject', initializer: `deepFreeze(${toLiteral(schema)})` }],
+    docs: [
+      {
+        description: `The ${which.toLowerCase()} schema of \`${docText(tool.name)}\`, bundled (every \`$ref\` local) and frozen.`,
+      },
+    ],
+    declarations: [
+      {
+        name: which === 'Input' ? names.inputSchemaConstant : names.outputSchemaConstant,
+        type: 'JSONSchemaObject',
+        initializer: `deepFreeze(${toLiteral(schema)})`,
+      },
+    ],
   });
   statements.push(schemaConst('Input', tool.inputSchema));
   if (tool.outputSchema) statements.push(schemaConst('Output', tool.outputSchema));
@@ -57,8 +96,16 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       kind: StructureKind.VariableStatement,
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
-      docs: [{ description: `The steps of the composed tool \`${docText(tool.name)}\`, as declared in its definition.` }],
-      declarations: [{ name: names.stepsConstant, type: 'readonly ComposedStep[]', initializer: `deepFreeze(${toLiteral(tool.steps)})` }],
+      docs: [
+        { description: `The steps of the composed tool \`${docText(tool.name)}\`, as declared in its definition.` },
+      ],
+      declarations: [
+        {
+          name: names.stepsConstant,
+          type: 'readonly ComposedStep[]',
+          initializer: `deepFreeze(${toLiteral(tool.steps)})`,
+        },
+      ],
     });
   }
 
@@ -77,11 +124,25 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     property('description', 'string', stringLiteral(tool.description)),
     property('inputSchema', 'JSONSchemaObject', names.inputSchemaConstant),
     ...(tool.outputSchema ? [property('outputSchema', 'JSONSchemaObject', names.outputSchemaConstant)] : []),
-    property('requiredCapabilities', 'readonly string[]', `deepFreeze(${toLiteral(tool.requiredCapabilities)})`, tool.requiredCapabilities.length > 0 ? 'Capabilities the calling persona must hold (exact strings).' : undefined),
+    property(
+      'requiredCapabilities',
+      'readonly string[]',
+      `deepFreeze(${toLiteral(tool.requiredCapabilities)})`,
+      tool.requiredCapabilities.length > 0 ? 'Capabilities the calling persona must hold (exact strings).' : undefined,
+    ),
     ...(tool.category !== undefined ? [property('category', 'string', stringLiteral(tool.category))] : []),
     ...(tool.version !== undefined ? [property('version', 'string', stringLiteral(tool.version))] : []),
     property('hasSideEffects', 'boolean', String(tool.hasSideEffects)),
-    ...(tool.annotations !== undefined && !composed ? [property('annotations', 'ToolAnnotations', `deepFreeze(${toLiteral(tool.annotations)})`, 'MCP annotation hints from the definition.')] : []),
+    ...(tool.annotations !== undefined && !composed
+      ? [
+          property(
+            'annotations',
+            'ToolAnnotations',
+            `deepFreeze(${toLiteral(tool.annotations)})`,
+            'MCP annotation hints from the definition.',
+          ),
+        ]
+      : []),
     ...(tool.timeoutMs !== undefined ? [property('timeoutMs', 'number', String(tool.timeoutMs))] : []),
     property(
       'validators',
@@ -100,7 +161,10 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     const fields = properties
       .filter((entry) => entry.name !== 'validators' && entry.name !== 'steps')
       .map((entry) => `${entry.name}: ${entry.initializer.replace(/ as const$/, '')}`);
-    fields.push(`validators: { input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} }`, `steps: ${names.stepsConstant}`);
+    fields.push(
+      `validators: { input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} }`,
+      `steps: ${names.stepsConstant}`,
+    );
     statements.push({
       kind: StructureKind.Class,
       name: names.base,
@@ -122,7 +186,11 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
         {
           name: 'execute',
           isAbstract: true,
-          docs: [{ description: `Runs \`${docText(tool.name)}\` on validated arguments (defaults filled in); answer \`{ success: true, output }\` or \`{ success: false, error }\`.` }],
+          docs: [
+            {
+              description: `Runs \`${docText(tool.name)}\` on validated arguments (defaults filled in); answer \`{ success: true, output }\` or \`{ success: false, error }\`.`,
+            },
+          ],
           parameters: [
             { name: 'args', type: names.argsType },
             { name: 'context', type: 'ToolExecutionContext' },
@@ -132,7 +200,11 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       ],
     });
   }
-  return { path, content: printStatements(tsProject, path, banner(tool.source.file, ctx), statements), kind: 'generated' };
+  return {
+    path,
+    content: printStatements(tsProject, path, banner(tool.source.file, ctx), statements),
+    kind: 'generated',
+  };
 }
 
 /** A statement of a file ts-morph prints from structures. */

@@ -26,11 +26,15 @@ export interface ToolEmitterOptions {
  */
 export function createToolEmitter(options: ToolEmitterOptions): {
   toolFiles(tool: ToolModel): Promise<GeneratedFile[]>;
-  stub(tool: ToolModel, emit: (tool: ToolModel, ctx: EmitContext, morph: Project) => GeneratedFile): Promise<GeneratedFile>;
+  stub(
+    tool: ToolModel,
+    emit: (tool: ToolModel, ctx: EmitContext, morph: Project) => GeneratedFile,
+  ): Promise<GeneratedFile>;
 } {
   let morph: Project | undefined;
   const pages = createDocRenderer(options.templates);
-  const format = (files: GeneratedFile[]) => (options.format ? formatFiles(files) : Promise.resolve(files.map(normalizeLineEndings)));
+  const format = (files: GeneratedFile[]) =>
+    options.format ? formatFiles(files) : Promise.resolve(files.map(normalizeLineEndings));
   const { ctx } = options;
   return {
     async toolFiles(tool) {

@@ -1,6 +1,6 @@
 import { compile, type Options } from 'json-schema-to-typescript';
 import type { JSONSchema7 } from 'json-schema';
-import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
+import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from '../model.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { decodeFragment, parsePointer } from '../pointer.js';
 import { DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
@@ -34,7 +34,6 @@ const STAND_INS = new Map(PROTOTYPE_KEYS.map((key, index) => [key, `__toolsmith_
 const STAND_IN_PATTERN = /__toolsmith_key_(\d+)__/g;
 const needsStandIn = (key: unknown): boolean => typeof key === 'string' && STAND_INS.has(key);
 
-
 /** Where each type name is declared: the module stem under `types/`. */
 export type TypeHomes = ReadonlyMap<string, string>;
 
@@ -48,39 +47,63 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
     return origin?.typeName;
   };
   const emitRoot = async (schema: JSONSchema7, typeName: string, after?: string) => {
-    declarations.push(await compileType(prepare(stripDefinitions(schema), typeName, localTypeName, used, tuples2020), typeName));
+    declarations.push(
+      await compileType(prepare(stripDefinitions(schema), typeName, localTypeName, used, tuples2020), typeName),
+    );
     if (after !== undefined) declarations.push(after);
     const definitions: Record<string, unknown> = {};
     for (const container of DEFINITION_CONTAINERS) {
       const entries = (schema as Record<string, unknown>)[container];
-      if (hasOwn(schema, container) && isObject(entries)) for (const key of Object.keys(entries)) setOwn(definitions, key, entries[key]);
+      if (hasOwn(schema, container) && isObject(entries))
+        for (const key of Object.keys(entries)) setOwn(definitions, key, entries[key]);
     }
     for (const key of Object.keys(definitions)) {
       const origin = tool.definitionOrigins[key];
       if (!origin || origin.kind !== 'local' || emitted.has(origin.typeName)) continue;
       emitted.add(origin.typeName);
-      declarations.push(await compileType(prepare(definitions[key] as JSONSchema7, typeName, localTypeName, used, tuples2020), origin.typeName));
+      declarations.push(
+        await compileType(
+          prepare(definitions[key] as JSONSchema7, typeName, localTypeName, used, tuples2020),
+          origin.typeName,
+        ),
+      );
     }
   };
   const emitted = new Set<string>();
   const tuples2020 = schemaDialect(tool.inputSchema) === '2020-12';
   await emitRoot(tool.inputSchema, tool.names.inputType, argsDeclaration(tool));
   if (tool.outputSchema) await emitRoot(tool.outputSchema, tool.names.outputType);
-  else declarations.push(`/** \`${tool.name}\` declares no outputSchema, so its output is not checked. */\nexport type ${tool.names.outputType} = unknown;\n`);
-  const content = [banner(tool.source.file, ctx), importsFor(path, used, homes, emitted), ...declarations].filter((part) => part !== '').join('\n');
+  else
+    declarations.push(
+      `/** \`${tool.name}\` declares no outputSchema, so its output is not checked. */\nexport type ${tool.names.outputType} = unknown;\n`,
+    );
+  const content = [banner(tool.source.file, ctx), importsFor(path, used, homes, emitted), ...declarations]
+    .filter((part) => part !== '')
+    .join('\n');
   return { path, content, kind: 'generated' };
 }
 
 /** The types of one shared schema file, `types/<module>.ts`: one declaration per schema and definition, imported by every tool that uses it — never copied. */
-export async function emitSharedTypes(shared: SharedSchemaModel, homes: TypeHomes, ctx: EmitContext): Promise<GeneratedFile> {
+export async function emitSharedTypes(
+  shared: SharedSchemaModel,
+  homes: TypeHomes,
+  ctx: EmitContext,
+): Promise<GeneratedFile> {
   const path = `types/${shared.module}.ts`;
   const used = new Set<string>();
   const own = new Set(shared.types.map((type) => type.typeName));
   const declarations: string[] = [];
   for (const { typeName, schema } of shared.types) {
-    declarations.push(await compileType(prepare(schema, typeName, (key) => key, used, schemaDialect(shared.schema) === '2020-12'), typeName));
+    declarations.push(
+      await compileType(
+        prepare(schema, typeName, (key) => key, used, schemaDialect(shared.schema) === '2020-12'),
+        typeName,
+      ),
+    );
   }
-  const content = [banner(shared.source, ctx), importsFor(path, used, homes, own), ...declarations].filter((part) => part !== '').join('\n');
+  const content = [banner(shared.source, ctx), importsFor(path, used, homes, own), ...declarations]
+    .filter((part) => part !== '')
+    .join('\n');
   return { path, content, kind: 'generated' };
 }
 
@@ -105,7 +128,8 @@ function filledDefaults(schema: JSONSchema7): FilledDefaults {
   for (const key of Object.keys(schema.properties).sort(compareStrings)) {
     const property = schema.properties[key];
     if (key === '__proto__' || !isObject(property)) continue;
-    if (hasOwn(property, 'default') && !required.has(key) && !(property.default === null && !allowsNull(property))) filled.keys.push(key);
+    if (hasOwn(property, 'default') && !required.has(key) && !(property.default === null && !allowsNull(property)))
+      filled.keys.push(key);
     if (property.type === 'object' && !hasOwn(property, '$ref')) {
       const inner = filledDefaults(property as JSONSchema7);
       if (inner.keys.length > 0 || inner.nested.size > 0) filled.nested.set(key, inner);
@@ -118,16 +142,25 @@ function allowsNull(schema: Record<string, unknown>): boolean {
   if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
   if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
   if (hasOwn(schema, 'const') && schema.const === null) return true;
-  for (const keyword of ['anyOf', 'oneOf'] as const) if (Array.isArray(schema[keyword]) && (schema[keyword] as unknown[]).some((branch) => isObject(branch) && allowsNull(branch))) return true;
+  for (const keyword of ['anyOf', 'oneOf'] as const)
+    if (
+      Array.isArray(schema[keyword]) &&
+      (schema[keyword] as unknown[]).some((branch) => isObject(branch) && allowsNull(branch))
+    )
+      return true;
   return false;
 }
 
 /** `base` with the filled-in keys required, recursively: `X & Required<Pick<X, 'a'>> & { o?: … }`. */
 function withDefaults(base: string, filled: FilledDefaults): string {
   const parts = [base];
-  if (filled.keys.length > 0) parts.push(`Required<Pick<${base}, ${filled.keys.map((key) => quoted(key)).join(' | ')}>>`);
+  if (filled.keys.length > 0)
+    parts.push(`Required<Pick<${base}, ${filled.keys.map((key) => quoted(key)).join(' | ')}>>`);
   if (filled.nested.size > 0) {
-    const members = [...filled.nested].map(([key, inner]) => `${typeKey(key)}${filled.keys.includes(key) ? '' : '?'}: ${withDefaults(`NonNullable<${base}[${quoted(key)}]>`, inner)}`);
+    const members = [...filled.nested].map(
+      ([key, inner]) =>
+        `${typeKey(key)}${filled.keys.includes(key) ? '' : '?'}: ${withDefaults(`NonNullable<${base}[${quoted(key)}]>`, inner)}`,
+    );
     parts.push(`{ ${members.join('; ')} }`);
   }
   return parts.join(' & ');
@@ -136,7 +169,9 @@ function withDefaults(base: string, filled: FilledDefaults): string {
 /** `<Pascal>Args`: the input as `execute` gets it, validated, with the defaults the validator fills in present. */
 function argsDeclaration(tool: ToolModel): string {
   const { inputType, argsType } = tool.names;
-  const doc = jsDoc(`The arguments \`execute\` of \`${tool.name}\` gets: a validated \`${inputType}\` in which every property the input validator fills with its default is present.`);
+  const doc = jsDoc(
+    `The arguments \`execute\` of \`${tool.name}\` gets: a validated \`${inputType}\` in which every property the input validator fills with its default is present.`,
+  );
   return `${doc}\nexport type ${argsType} = ${withDefaults(inputType, filledDefaults(tool.inputSchema))};\n`;
 }
 
@@ -149,21 +184,49 @@ function importsFor(fromPath: string, used: Set<string>, homes: TypeHomes, local
   }
   return [...byModule.keys()]
     .sort(compareStrings)
-    .map((home) => `import type { ${byModule.get(home)!.sort(compareStrings).join(', ')} } from '${relativeImport(fromPath, `types/${home}.js`)}';\n`)
+    .map(
+      (home) =>
+        `import type { ${byModule.get(home)!.sort(compareStrings).join(', ')} } from '${relativeImport(fromPath, `types/${home}.js`)}';\n`,
+    )
     .join('');
 }
 
 function stripDefinitions(schema: JSONSchema7): JSONSchema7 {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(schema)) if (key !== 'definitions' && key !== '$defs') setOwn(out, key, (schema as Record<string, unknown>)[key]);
+  for (const key of Object.keys(schema))
+    if (key !== 'definitions' && key !== '$defs') setOwn(out, key, (schema as Record<string, unknown>)[key]);
   return out as JSONSchema7;
 }
 
 /** Keywords dropped before json-schema-to-typescript sees a schema: each would let it name types itself or inject code. */
-const DROPPED_KEYWORDS: ReadonlySet<string> = new Set(['title', '$id', 'id', '$schema', 'tsType', 'tsEnumNames', 'extends', 'not', 'if', 'then', 'else']);
+const DROPPED_KEYWORDS: ReadonlySet<string> = new Set([
+  'title',
+  '$id',
+  'id',
+  '$schema',
+  'tsType',
+  'tsEnumNames',
+  'extends',
+  'not',
+  'if',
+  'then',
+  'else',
+]);
 
 /** A schema with none of these is typed by json-schema-to-typescript as an object (`{ [k: string]: unknown }`), which is not sound. */
-const SHAPE_KEYWORDS = ['type', 'tsType', '$ref', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'items', 'properties', 'patternProperties'];
+const SHAPE_KEYWORDS = [
+  'type',
+  'tsType',
+  '$ref',
+  'enum',
+  'const',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'items',
+  'properties',
+  'patternProperties',
+];
 
 /**
  * Rewrites a bundled schema for json-schema-to-typescript so that its types are sound and every
@@ -178,11 +241,22 @@ const SHAPE_KEYWORDS = ['type', 'tsType', '$ref', 'enum', 'const', 'allOf', 'any
  *   description) is `unknown`, where json-schema-to-typescript would claim an object;
  * - `__proto__` keys get a stand-in.
  */
-function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: string) => string | undefined, used: Set<string>, tuples2020 = false): JSONSchema7 {
+function prepare(
+  schema: JSONSchema7,
+  rootTypeName: string,
+  typeNameOf: (key: string) => string | undefined,
+  used: Set<string>,
+  tuples2020 = false,
+): JSONSchema7 {
   const record = schema as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) if (!DROPPED_KEYWORDS.has(key)) setOwn(out, key, record[key]);
-  if (tuples2020 && record.unevaluatedProperties === false && !hasOwn(record, 'additionalProperties') && !['allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', '$ref'].some((keyword) => hasOwn(record, keyword))) {
+  if (
+    tuples2020 &&
+    record.unevaluatedProperties === false &&
+    !hasOwn(record, 'additionalProperties') &&
+    !['allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', '$ref'].some((keyword) => hasOwn(record, keyword))
+  ) {
     // Without composition, 2020-12's `unevaluatedProperties: false` closes the object as `additionalProperties: false` does.
     setOwn(out, 'additionalProperties', false);
   }
@@ -199,9 +273,24 @@ function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: st
     // The fragment is percent-decoded once (`#/definitions/50%25` names `50%`), then split on `~0`/`~1`.
     const fragment = decodeFragment(ref);
     const segments = 'pointer' in fragment ? parsePointer(fragment.pointer) : [];
-    const key = ref === '#' || segments.length !== 2 || (segments[0] !== 'definitions' && segments[0] !== '$defs') ? undefined : segments[1];
+    const key =
+      ref === '#' || segments.length !== 2 || (segments[0] !== 'definitions' && segments[0] !== '$defs')
+        ? undefined
+        : segments[1];
     const typeName = ref === '#' ? rootTypeName : key === undefined ? undefined : typeNameOf(key);
-    for (const keyword of ['type', 'properties', 'items', 'required', 'additionalProperties', 'enum', 'const', 'allOf', 'anyOf', 'oneOf']) delete out[keyword];
+    for (const keyword of [
+      'type',
+      'properties',
+      'items',
+      'required',
+      'additionalProperties',
+      'enum',
+      'const',
+      'allOf',
+      'anyOf',
+      'oneOf',
+    ])
+      delete out[keyword];
     if (typeName === undefined) return { ...(out as JSONSchema7), tsType: 'unknown' } as JSONSchema7;
     used.add(typeName);
     setOwn(out, 'tsType', typeName);
@@ -216,22 +305,35 @@ function prepare(schema: JSONSchema7, rootTypeName: string, typeNameOf: (key: st
       const objectTyped = copy.type === 'object' || (Array.isArray(copy.type) && copy.type.includes('object'));
       if (objectTyped && Array.isArray(copy.required)) {
         const properties: Record<string, unknown> = {};
-        if (isObject(copy.properties)) for (const key of Object.keys(copy.properties)) setOwn(properties, key, copy.properties[key]);
-        for (const name of copy.required) if (typeof name === 'string' && !hasOwn(properties, name)) setOwn(properties, name, {});
+        if (isObject(copy.properties))
+          for (const key of Object.keys(copy.properties)) setOwn(properties, key, copy.properties[key]);
+        for (const name of copy.required)
+          if (typeof name === 'string' && !hasOwn(properties, name)) setOwn(properties, name, {});
         copy.properties = properties;
       }
       return copy;
     };
-    out.allOf = [...(Array.isArray(record.allOf) ? record.allOf : []), { anyOf: [branch(record.then), branch(record.else)] }];
+    out.allOf = [
+      ...(Array.isArray(record.allOf) ? record.allOf : []),
+      { anyOf: [branch(record.then), branch(record.else)] },
+    ];
   }
   if (isObject(out.properties) && Object.keys(out.properties).some(needsStandIn)) {
     const properties: Record<string, unknown> = {};
     for (const key of Object.keys(out.properties)) setOwn(properties, STAND_INS.get(key) ?? key, out.properties[key]);
     setOwn(out, 'properties', properties);
   }
-  if (Array.isArray(out.required)) setOwn(out, 'required', out.required.map((key) => (typeof key === 'string' ? (STAND_INS.get(key) ?? key) : key)));
-  const prepared = mapSchema(out as JSONSchema7, '', (child) => (child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020))) as Record<string, unknown>;
-  if (Object.keys(prepared).length > 0 && !SHAPE_KEYWORDS.some((keyword) => hasOwn(prepared, keyword))) prepared.tsType = 'unknown';
+  if (Array.isArray(out.required))
+    setOwn(
+      out,
+      'required',
+      out.required.map((key) => (typeof key === 'string' ? (STAND_INS.get(key) ?? key) : key)),
+    );
+  const prepared = mapSchema(out as JSONSchema7, '', (child) =>
+    child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020),
+  ) as Record<string, unknown>;
+  if (Object.keys(prepared).length > 0 && !SHAPE_KEYWORDS.some((keyword) => hasOwn(prepared, keyword)))
+    prepared.tsType = 'unknown';
   return prepared as JSONSchema7;
 }
 
@@ -243,10 +345,16 @@ const PLACEHOLDER = '$ToolsmithType';
 
 async function compileType(schema: JSONSchema7, typeName: string): Promise<string> {
   const source = await compile(schema as never, PLACEHOLDER, COMPILE_OPTIONS);
-  const declared = [...source.matchAll(/^export (?:interface|type|enum|const enum|declare const) ([^\s<=]+)/gm)].map((match) => match[1]);
+  const declared = [...source.matchAll(/^export (?:interface|type|enum|const enum|declare const) ([^\s<=]+)/gm)].map(
+    (match) => match[1],
+  );
   if (declared.length !== 1 || declared[0] !== PLACEHOLDER) {
-    throw new Error(`internal error: json-schema-to-typescript declared ${JSON.stringify(declared)} for ${typeName}; expected one declaration`);
+    throw new Error(
+      `internal error: json-schema-to-typescript declared ${JSON.stringify(declared)} for ${typeName}; expected one declaration`,
+    );
   }
   const renamed = source.replace(/^(export (?:interface|type) )\$ToolsmithType\b/m, `$1${typeName}`);
-  return renamed.replace(STAND_IN_PATTERN, (_, index: string) => PROTOTYPE_KEYS[Number(index)]!).replace(/(^|\n)(\s*)__proto__(\??):/g, '$1$2"__proto__"$3:');
+  return renamed
+    .replace(STAND_IN_PATTERN, (_, index: string) => PROTOTYPE_KEYS[Number(index)]!)
+    .replace(/(^|\n)(\s*)__proto__(\??):/g, '$1$2"__proto__"$3:');
 }

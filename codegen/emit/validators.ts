@@ -1,7 +1,7 @@
 import type { JSONSchema7 } from 'json-schema';
 import { schemaDialect } from '../../src/schema-dialect.js';
 import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
-import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
+import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { walkSchema } from '../schema-walk.js';
 import { prepareValidatorSchema } from '../../src/schema-defaults.js';
@@ -44,7 +44,12 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext): Generated
  * declared, and with `unknownFormats` its formats that are no near-typo of a known one declared as
  * always valid (the dialect ignores them; normalize has warned about them).
  */
-export function addValidatorSchema(ajv: ReturnType<typeof createGeneratorAjv>, schema: JSONSchema7 | boolean, id: string, options: { unknownFormats?: boolean } = {}): void {
+export function addValidatorSchema(
+  ajv: ReturnType<typeof createGeneratorAjv>,
+  schema: JSONSchema7 | boolean,
+  id: string,
+  options: { unknownFormats?: boolean } = {},
+): void {
   const keywords = new Set<string>();
   walkSchema(schema, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
   allowExtensionKeywords(ajv, keywords);
@@ -55,7 +60,11 @@ export function addValidatorSchema(ajv: ReturnType<typeof createGeneratorAjv>, s
 /** Ajv's standalone code of a tool's validators, for a model that does not carry it already. */
 function compileStandalone(tool: ToolModel): string {
   // The schema was checked against draft-07 in normalize; Ajv's own meta-schema pass is skipped.
-  const ajv = createGeneratorAjv({ code: true, overrides: { validateSchema: false }, dialect: schemaDialect(tool.inputSchema) ?? 'draft-07' });
+  const ajv = createGeneratorAjv({
+    code: true,
+    overrides: { validateSchema: false },
+    dialect: schemaDialect(tool.inputSchema) ?? 'draft-07',
+  });
   const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
   addValidatorSchema(ajv, prepareValidatorSchema(ajv, tool.inputSchema).schema, 'input', { unknownFormats: true });
   if (tool.outputSchema) {
@@ -117,13 +126,19 @@ export function toEsm(code: string, runtime?: string): string {
   let wrapped = body;
   if (runtime !== undefined) {
     // Every exported validator coerces only where the value does not validate as sent (the runtime's `coerceWhereNeeded`).
-    wrapped = body.replace(EXPORTED_VALIDATOR, (_match, name: string, local: string) => `export const ${name} = validatorRuntime.coerceWhereNeeded(${local});`);
+    wrapped = body.replace(
+      EXPORTED_VALIDATOR,
+      (_match, name: string, local: string) => `export const ${name} = validatorRuntime.coerceWhereNeeded(${local});`,
+    );
     usesRuntime ||= wrapped !== body;
   }
   const header = [
     ...(usesRuntime ? [`import { validatorRuntime } from ${JSON.stringify(runtime)};\n`] : []),
     ...[...defaults].map(([file, local]) => `import ${local} from ${JSON.stringify(file)};\n`),
-    ...[...named].map(([file, members]) => `import { ${[...members].map(([name, local]) => `${name} as ${local}`).join(', ')} } from ${JSON.stringify(file)};\n`),
+    ...[...named].map(
+      ([file, members]) =>
+        `import { ${[...members].map(([name, local]) => `${name} as ${local}`).join(', ')} } from ${JSON.stringify(file)};\n`,
+    ),
   ].join('');
   return `${header}${wrapped.replace(/^"use strict";/, '')}`;
 }
@@ -147,7 +162,10 @@ export function indentCode(code: string): string {
     out.push(`${'  '.repeat(indent)}${line}`);
     depth = Math.max(0, depth + opened);
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 /** Net `{`/`}` balance of a line outside string literals, and how many `}` lead it. */

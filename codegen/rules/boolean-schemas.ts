@@ -16,7 +16,9 @@ export function checkBooleanSchemas(source: SourceFile, definition: Record<strin
         source,
         '/inputSchema',
         `the input schema is \`${input}\`, a boolean schema; a tool's input schema must be an object schema with \`"type": "object"\``,
-        input ? 'for a tool that takes any arguments write `{ "type": "object" }`' : 'a schema that accepts no arguments makes the tool uncallable: describe the arguments (`{ "type": "object", "properties": {} , "additionalProperties": false }` takes none)',
+        input
+          ? 'for a tool that takes any arguments write `{ "type": "object" }`'
+          : 'a schema that accepts no arguments makes the tool uncallable: describe the arguments (`{ "type": "object", "properties": {} , "additionalProperties": false }` takes none)',
       ),
     );
   }
@@ -26,8 +28,12 @@ export function checkBooleanSchemas(source: SourceFile, definition: Record<strin
       problemAt(
         source,
         '/outputSchema',
-        output ? 'the output schema is `true`: it accepts any output, so it checks nothing' : 'the output schema is `false`: it accepts no output, so every call of the tool would fail',
-        output ? 'remove `outputSchema` (the output is then not checked and typed `unknown`), or describe the output' : 'describe the output the tool returns, or remove `outputSchema`',
+        output
+          ? 'the output schema is `true`: it accepts any output, so it checks nothing'
+          : 'the output schema is `false`: it accepts no output, so every call of the tool would fail',
+        output
+          ? 'remove `outputSchema` (the output is then not checked and typed `unknown`), or describe the output'
+          : 'describe the output the tool returns, or remove `outputSchema`',
       ),
     );
   }

@@ -17,7 +17,8 @@ export interface ComposedNode {
 export function checkComposedCycles(nodes: readonly ComposedNode[]): Problem[] {
   const byName = new Map<string, ComposedNode>();
   for (const node of nodes) if (!byName.has(node.name)) byName.set(node.name, node);
-  const callsOf = (name: string): string[] => (byName.get(name)?.calls ?? []).filter((call): call is string => typeof call === 'string' && byName.has(call));
+  const callsOf = (name: string): string[] =>
+    (byName.get(name)?.calls ?? []).filter((call): call is string => typeof call === 'string' && byName.has(call));
   const problems: Problem[] = [];
   for (const node of byName.values()) {
     node.calls.forEach((call, index) => {
@@ -29,7 +30,9 @@ export function checkComposedCycles(nodes: readonly ComposedNode[]): Problem[] {
         problemAt(
           node.source,
           `/steps/${index}/tool`,
-          call === node.name ? `step ${index} calls the composed tool itself: ${cycle}` : `step ${index} calls "${call}", which leads back to "${node.name}": ${cycle}`,
+          call === node.name
+            ? `step ${index} calls the composed tool itself: ${cycle}`
+            : `step ${index} calls "${call}", which leads back to "${node.name}": ${cycle}`,
           'composed tools must not call each other in a cycle (a call would recurse until the nesting limit stops it): remove the step or call a tool that is not part of the cycle',
         ),
       );

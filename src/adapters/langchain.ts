@@ -2,9 +2,23 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import { SchemaValidator, copyJsonValue, type ITool, type JSONSchemaObject } from '../index.js';
-import { resolveSource, runToolCall, type AdapterOptions, type ToolSource, type ToolTypeMap, type UntypedToolTypes } from './shared.js';
+import {
+  resolveSource,
+  runToolCall,
+  type AdapterOptions,
+  type ToolSource,
+  type ToolTypeMap,
+  type UntypedToolTypes,
+} from './shared.js';
 
-export { ToolCallError, formatToolError, type CallContext, type ContextSource, type ToolTypeMap, type UntypedToolTypes } from './shared.js';
+export {
+  ToolCallError,
+  formatToolError,
+  type CallContext,
+  type ContextSource,
+  type ToolTypeMap,
+  type UntypedToolTypes,
+} from './shared.js';
 
 /*
  * `toolsmith/langchain`: the registry's tools as LangChain.js (`@langchain/core` 1) structured tools, from
@@ -23,14 +37,10 @@ export { ToolCallError, formatToolError, type CallContext, type ContextSource, t
  */
 
 /** The LangChain tool for the tool named `N`, typed `T`: `invoke(args)` takes its input and answers its output. */
-export type LangChainTool<T extends { input: unknown; output: unknown }, N extends string = string> = DynamicStructuredTool<
-  LangChainToolSchema<T['input']>,
-  T['input'],
-  T['input'],
-  T['output'],
-  unknown,
-  N
->;
+export type LangChainTool<
+  T extends { input: unknown; output: unknown },
+  N extends string = string,
+> = DynamicStructuredTool<LangChainToolSchema<T['input']>, T['input'], T['input'], T['output'], unknown, N>;
 
 /** The tools for the names in `TNames`, in order, each typed by its generated input and output. */
 export type LangChainTools<TTypes extends ToolTypeMap<TTypes>, TNames extends readonly (keyof TTypes & string)[]> = {
@@ -38,7 +48,10 @@ export type LangChainTools<TTypes extends ToolTypeMap<TTypes>, TNames extends re
 };
 
 /** Options of `langChainTools`: the per-call context function receives the tool's runnable config. */
-export type LangChainToolsOptions<TNames extends readonly string[]> = Omit<AdapterOptions<TNames, ToolRunnableConfig>, 'approval'>;
+export type LangChainToolsOptions<TNames extends readonly string[]> = Omit<
+  AdapterOptions<TNames, ToolRunnableConfig>,
+  'approval'
+>;
 
 /**
  * The tools of `source` (an orchestrator, or the generated registry's typed `ToolClient`) as LangChain
@@ -56,10 +69,22 @@ export function langChainTools<
         name: tool.name,
         description: tool.description,
         schema: toStandardSchema(tool) as LangChainToolSchema<unknown>,
-        metadata: { toolsmith: { id: tool.id, hasSideEffects: tool.hasSideEffects === true, requiredCapabilities: tool.requiredCapabilities ?? [] } },
+        metadata: {
+          toolsmith: {
+            id: tool.id,
+            hasSideEffects: tool.hasSideEffects === true,
+            requiredCapabilities: tool.requiredCapabilities ?? [],
+          },
+        },
         func: (input: unknown, _runManager?: unknown, config?: RunnableConfig) => {
           const toolConfig = (config ?? {}) as ToolRunnableConfig;
-          return runToolCall(resolved, { tool, args: input, id: toolConfig.toolCall?.id, frameworkContext: toolConfig, signal: toolConfig.signal });
+          return runToolCall(resolved, {
+            tool,
+            args: input,
+            id: toolConfig.toolCall?.id,
+            frameworkContext: toolConfig,
+            signal: toolConfig.signal,
+          });
         },
       }),
   ) as unknown as LangChainTools<TTypes, TNames>;
@@ -76,7 +101,9 @@ export interface ToolsmithStandardSchema<TInput> {
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: 'toolsmith';
-    validate(value: unknown): { value: TInput; issues?: undefined } | { issues: ReadonlyArray<{ message: string; path: readonly string[] }> };
+    validate(
+      value: unknown,
+    ): { value: TInput; issues?: undefined } | { issues: ReadonlyArray<{ message: string; path: readonly string[] }> };
     readonly jsonSchema: { input(options?: unknown): JSONSchemaObject; output(options?: unknown): JSONSchemaObject };
     readonly types?: { readonly input: TInput; readonly output: TInput };
   };
@@ -85,7 +112,10 @@ export interface ToolsmithStandardSchema<TInput> {
 /** The tool's input schema as a Standard JSON Schema: the definition's schema, validated by the generated validator when there is one. */
 export function toStandardSchema<TInput>(tool: ITool): ToolsmithStandardSchema<TInput> {
   const generated = tool.validators?.input;
-  const validator = generated === undefined ? undefined : new SchemaValidator({ schema: tool.inputSchema, generated, stripOptionalNulls: true });
+  const validator =
+    generated === undefined
+      ? undefined
+      : new SchemaValidator({ schema: tool.inputSchema, generated, stripOptionalNulls: true });
   const schema = () => copyJsonValue(tool.inputSchema); // a copy: callers may annotate what they are given
   return {
     '~standard': {
@@ -95,7 +125,15 @@ export function toStandardSchema<TInput>(tool: ITool): ToolsmithStandardSchema<T
         if (validator === undefined) return { value: value as TInput }; // the orchestrator validates it
         const outcome = validator.validate(value);
         if (outcome.valid) return { value: outcome.value as TInput };
-        return { issues: outcome.errors.map((issue) => ({ message: issue.message, path: issue.path.split('/').slice(1).map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~')) })) };
+        return {
+          issues: outcome.errors.map((issue) => ({
+            message: issue.message,
+            path: issue.path
+              .split('/')
+              .slice(1)
+              .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~')),
+          })),
+        };
       },
       jsonSchema: { input: schema, output: schema },
     },

@@ -14,7 +14,15 @@ import {
   type UntypedToolTypes,
 } from './shared.js';
 
-export { ToolCallError, formatToolError, type ApprovalMode, type CallContext, type ContextSource, type ToolTypeMap, type UntypedToolTypes } from './shared.js';
+export {
+  ToolCallError,
+  formatToolError,
+  type ApprovalMode,
+  type CallContext,
+  type ContextSource,
+  type ToolTypeMap,
+  type UntypedToolTypes,
+} from './shared.js';
 
 /*
  * `toolsmith/openai-agents`: the registry's tools as OpenAI Agents JS (`@openai/agents` 0.20) function tools.
@@ -31,15 +39,26 @@ export { ToolCallError, formatToolError, type ApprovalMode, type CallContext, ty
  */
 
 /** The OpenAI Agents function tool for the tool typed `T`: its result is the tool's output type. */
-export type OpenAiAgentsTool<T extends { input: unknown; output: unknown }, TContext = unknown> = FunctionTool<TContext, any, T['output']>;
+export type OpenAiAgentsTool<T extends { input: unknown; output: unknown }, TContext = unknown> = FunctionTool<
+  TContext,
+  any,
+  T['output']
+>;
 
 /** The tools for the names in `TNames`, in order, each typed by its generated output. */
-export type OpenAiAgentsTools<TTypes extends ToolTypeMap<TTypes>, TNames extends readonly (keyof TTypes)[], TContext> = {
+export type OpenAiAgentsTools<
+  TTypes extends ToolTypeMap<TTypes>,
+  TNames extends readonly (keyof TTypes)[],
+  TContext,
+> = {
   -readonly [I in keyof TNames]: OpenAiAgentsTool<TTypes[TNames[I]], TContext>;
 };
 
 /** Options of `openAiAgentsTools`: the per-call context function receives the run context. */
-export interface OpenAiAgentsToolsOptions<TNames extends readonly string[], TContext> extends AdapterOptions<TNames, RunContext<TContext>> {
+export interface OpenAiAgentsToolsOptions<TNames extends readonly string[], TContext> extends AdapterOptions<
+  TNames,
+  RunContext<TContext>
+> {
   /** `'auto'` (default): strict when the tool is strict-compatible; `false`: never strict. */
   strict?: 'auto' | false;
 }
@@ -53,16 +72,30 @@ export function openAiAgentsTools<
   TTypes extends ToolTypeMap<TTypes> = UntypedToolTypes,
   const TNames extends readonly (keyof TTypes & string)[] = Array<keyof TTypes & string>,
   TContext = unknown,
->(source: ToolSource<TTypes>, options: OpenAiAgentsToolsOptions<TNames, TContext> = {}): OpenAiAgentsTools<TTypes, TNames, TContext> {
+>(
+  source: ToolSource<TTypes>,
+  options: OpenAiAgentsToolsOptions<TNames, TContext> = {},
+): OpenAiAgentsTools<TTypes, TNames, TContext> {
   const resolved = resolveSource<RunContext<TContext>>(source, options);
   return resolved.tools.map((tool) => {
-    const execute = (input: unknown, runContext?: RunContext<TContext>, details?: { toolCall?: { callId?: string }; signal?: AbortSignal }) =>
-      runToolCall(resolved, { tool, args: input, id: details?.toolCall?.callId, frameworkContext: runContext as RunContext<TContext>, signal: details?.signal });
+    const execute = (
+      input: unknown,
+      runContext?: RunContext<TContext>,
+      details?: { toolCall?: { callId?: string }; signal?: AbortSignal },
+    ) =>
+      runToolCall(resolved, {
+        tool,
+        args: input,
+        id: details?.toolCall?.callId,
+        frameworkContext: runContext as RunContext<TContext>,
+        signal: details?.signal,
+      });
     const common = {
       name: tool.name,
       description: tool.description,
       execute,
-      errorFunction: (_context: unknown, error: unknown) => (error instanceof ToolCallError ? error.message : `Tool '${tool.name}' failed: ${String(error)}`),
+      errorFunction: (_context: unknown, error: unknown) =>
+        error instanceof ToolCallError ? error.message : `Tool '${tool.name}' failed: ${String(error)}`,
       needsApproval: frameworkApproves(resolved, tool),
     };
     const strict = options.strict === false ? undefined : strictParameters(tool);
@@ -82,7 +115,10 @@ export function openAiAgentsTools<
 export function strictParameters(tool: ITool): Record<string, unknown> | undefined {
   try {
     // As openai-strict.json has it: what strict mode drops is told in the descriptions (describeLosses).
-    const model = { name: tool.name, inputSchema: tool.inputSchema } as Pick<ToolModel, 'name' | 'inputSchema'> as ToolModel;
+    const model = { name: tool.name, inputSchema: tool.inputSchema } as Pick<
+      ToolModel,
+      'name' | 'inputSchema'
+    > as ToolModel;
     return toOpenAiStrictParameters(model, new LossRecorder('openai-strict', true));
   } catch {
     return undefined;

@@ -1,7 +1,7 @@
 import {
   formatCallError,
   ToolClient,
-  ToolOrchestrator,
+  type ToolOrchestrator,
   ToolsmithError,
   type CallerTurn,
   type ITool,
@@ -29,7 +29,8 @@ export interface UntypedToolTypes {
 export type CallContext = ToolCallDefaults;
 
 /** A fixed context, or one made per call from the framework's own per-call context (permissions per caller). */
-export type ContextSource<TFrameworkContext> = CallContext | ((frameworkContext: TFrameworkContext) => CallContext | Promise<CallContext>);
+export type ContextSource<TFrameworkContext> =
+  CallContext | ((frameworkContext: TFrameworkContext) => CallContext | Promise<CallContext>);
 
 /**
  * Where calls go: an orchestrator, or the typed client of the generated registry
@@ -67,7 +68,10 @@ export class ToolCallError extends Error {
   readonly details: Record<string, unknown> | undefined;
 
   constructor(readonly result: ToolCallResult) {
-    const error = result.errorDetails ?? { code: 'TOOL_ERROR' as const, message: `Tool '${result.toolName}' failed without details.` };
+    const error = result.errorDetails ?? {
+      code: 'TOOL_ERROR' as const,
+      message: `Tool '${result.toolName}' failed without details.`,
+    };
     super(formatToolError(error));
     this.name = 'ToolCallError';
     this.code = error.code;
@@ -106,7 +110,10 @@ export function resolveSource<TFrameworkContext>(
   const orchestrator = client?.orchestrator ?? (source as ToolOrchestrator);
   const context = options.context ?? client?.defaults;
   if (context === undefined) {
-    throw new ToolsmithError('INVALID_REQUEST', 'A toolsmith adapter needs a `context` (who calls: gmiId, personaId, personaCapabilities, userContext) or a ToolClient with defaults.');
+    throw new ToolsmithError(
+      'INVALID_REQUEST',
+      'A toolsmith adapter needs a `context` (who calls: gmiId, personaId, personaCapabilities, userContext) or a ToolClient with defaults.',
+    );
   }
   const offered = new Map(orchestrator.listTools().map((definition) => [definition.name, definition]));
   const names = options.tools ?? [...offered.keys()];
@@ -114,7 +121,10 @@ export function resolveSource<TFrameworkContext>(
   for (const name of names) {
     const tool = offered.has(name) ? orchestrator.getTool(name) : undefined;
     if (tool === undefined) {
-      throw new ToolsmithError('TOOL_NOT_FOUND', `Tool '${name}' is not registered (or is disabled). Registered: ${[...offered.keys()].join(', ') || 'none'}.`);
+      throw new ToolsmithError(
+        'TOOL_NOT_FOUND',
+        `Tool '${name}' is not registered (or is disabled). Registered: ${[...offered.keys()].join(', ') || 'none'}.`,
+      );
     }
     tools.push(tool);
   }
@@ -145,7 +155,10 @@ let sequence = 0;
  * Runs one framework tool call through `processToolCall` and answers the tool's output; a failed
  * call throws a `ToolCallError`. The framework's signal and the context's own signal both stop it.
  */
-export async function runToolCall<TFrameworkContext>(resolved: ResolvedSource<TFrameworkContext>, call: FrameworkCall<TFrameworkContext>): Promise<unknown> {
+export async function runToolCall<TFrameworkContext>(
+  resolved: ResolvedSource<TFrameworkContext>,
+  call: FrameworkCall<TFrameworkContext>,
+): Promise<unknown> {
   const source = resolved.context;
   const context = typeof source === 'function' ? await source(call.frameworkContext) : source;
   const signals = [context.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
@@ -153,7 +166,11 @@ export async function runToolCall<TFrameworkContext>(resolved: ResolvedSource<TF
   if (frameworkApproves(resolved, call.tool)) callerTurn = { ...callerTurn, approvalGate: APPROVED_BY_FRAMEWORK };
   const details: Parameters<ToolOrchestrator['processToolCall']>[0] = {
     ...context,
-    toolCallRequest: { id: call.id ?? `adapter-call-${++sequence}`, name: call.tool.name, arguments: call.args as Record<string, unknown> },
+    toolCallRequest: {
+      id: call.id ?? `adapter-call-${++sequence}`,
+      name: call.tool.name,
+      arguments: call.args as Record<string, unknown>,
+    },
   };
   if (signals.length > 0) details.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
   if (callerTurn !== undefined) details.callerTurn = callerTurn;

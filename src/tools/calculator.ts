@@ -13,10 +13,12 @@ export class CalculatorTool extends CalculatorToolBase {
     try {
       value = evaluateExpression(args.expression);
     } catch (error) {
-      if (error instanceof ExpressionError) return { success: false, error: error.message, details: { position: error.position } };
+      if (error instanceof ExpressionError)
+        return { success: false, error: error.message, details: { position: error.position } };
       throw error;
     }
-    if (!Number.isFinite(value)) return { success: false, error: `the result of "${args.expression}" is not a finite number` };
+    if (!Number.isFinite(value))
+      return { success: false, error: `the result of "${args.expression}" is not a finite number` };
     const rounded = Number(value.toFixed(args.precision));
     return { success: true, output: { expression: args.expression, result: Object.is(rounded, -0) ? 0 : rounded } };
   }
@@ -33,15 +35,16 @@ export class ExpressionError extends Error {
   }
 }
 
-const FUNCTIONS: Readonly<Record<string, { arity: [number, number]; apply: (...values: number[]) => number }>> = Object.freeze({
-  sqrt: { arity: [1, 1], apply: Math.sqrt },
-  abs: { arity: [1, 1], apply: Math.abs },
-  round: { arity: [1, 1], apply: Math.round },
-  floor: { arity: [1, 1], apply: Math.floor },
-  ceil: { arity: [1, 1], apply: Math.ceil },
-  min: { arity: [1, 64], apply: Math.min },
-  max: { arity: [1, 64], apply: Math.max },
-});
+const FUNCTIONS: Readonly<Record<string, { arity: [number, number]; apply: (...values: number[]) => number }>> =
+  Object.freeze({
+    sqrt: { arity: [1, 1], apply: Math.sqrt },
+    abs: { arity: [1, 1], apply: Math.abs },
+    round: { arity: [1, 1], apply: Math.round },
+    floor: { arity: [1, 1], apply: Math.floor },
+    ceil: { arity: [1, 1], apply: Math.ceil },
+    min: { arity: [1, 64], apply: Math.min },
+    max: { arity: [1, 64], apply: Math.max },
+  });
 
 const CONSTANTS: Readonly<Record<string, number>> = Object.freeze({ pi: Math.PI, e: Math.E });
 
@@ -59,7 +62,10 @@ export function evaluateExpression(text: string): number {
     return text[position];
   };
   const fail = (message: string): never => {
-    throw new ExpressionError(`${message} at position ${position + 1} of "${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`, position);
+    throw new ExpressionError(
+      `${message} at position ${position + 1} of "${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`,
+      position,
+    );
   };
   const expect = (char: string) => {
     if (peek() !== char) fail(`expected "${char}"`);
@@ -136,7 +142,9 @@ export function evaluateExpression(text: string): number {
         expect(')');
         if (values.length < fn.arity[0] || values.length > fn.arity[1]) {
           position = start;
-          fail(`${name}() takes ${fn.arity[0] === fn.arity[1] ? fn.arity[0] : `${fn.arity[0]} to ${fn.arity[1]}`} argument${fn.arity[1] === 1 ? '' : 's'}, not ${values.length}`);
+          fail(
+            `${name}() takes ${fn.arity[0] === fn.arity[1] ? fn.arity[0] : `${fn.arity[0]} to ${fn.arity[1]}`} argument${fn.arity[1] === 1 ? '' : 's'}, not ${values.length}`,
+          );
         }
         return fn.apply(...values);
       }

@@ -13,8 +13,10 @@ export function defaultFilesRoot(): string {
  */
 export function pathRefusal(requested: string): string | undefined {
   if (requested.includes('\0')) return 'the path contains a NUL byte';
-  if (path.isAbsolute(requested) || /^[A-Za-z]:/.test(requested) || requested.startsWith('\\')) return `absolute paths are refused ("${requested.slice(0, 200)}"): give a path relative to the root folder`;
-  if (requested.split(/[\\/]/).includes('..')) return `".." segments are refused ("${requested.slice(0, 200)}"): give a path inside the root folder`;
+  if (path.isAbsolute(requested) || /^[A-Za-z]:/.test(requested) || requested.startsWith('\\'))
+    return `absolute paths are refused ("${requested.slice(0, 200)}"): give a path relative to the root folder`;
+  if (requested.split(/[\\/]/).includes('..'))
+    return `".." segments are refused ("${requested.slice(0, 200)}"): give a path inside the root folder`;
   return undefined;
 }
 
@@ -22,7 +24,12 @@ export function pathRefusal(requested: string): string | undefined {
  * The real absolute path of `requested` under `root`, following symlinks; fails when the real
  * path lands outside the root (a symlink pointing out).
  */
-export async function resolveInside(root: string, requested: string): Promise<{ ok: true; absolute: string; relative: string; realRoot: string } | { ok: false; reason: string; code?: string }> {
+export async function resolveInside(
+  root: string,
+  requested: string,
+): Promise<
+  { ok: true; absolute: string; relative: string; realRoot: string } | { ok: false; reason: string; code?: string }
+> {
   const refusal = pathRefusal(requested);
   if (refusal) return { ok: false, reason: refusal };
   const realRoot = await realpath(root);
@@ -31,9 +38,20 @@ export async function resolveInside(root: string, requested: string): Promise<{ 
     absolute = await realpath(path.resolve(realRoot, requested));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, code, reason: code === 'ENOENT' ? `"${requested.slice(0, 200)}" does not exist under the root folder` : `"${requested.slice(0, 200)}" cannot be opened (${code})` };
+    return {
+      ok: false,
+      code,
+      reason:
+        code === 'ENOENT'
+          ? `"${requested.slice(0, 200)}" does not exist under the root folder`
+          : `"${requested.slice(0, 200)}" cannot be opened (${code})`,
+    };
   }
-  if (!isInside(realRoot, absolute)) return { ok: false, reason: `"${requested.slice(0, 200)}" resolves outside the root folder (through a symbolic link)` };
+  if (!isInside(realRoot, absolute))
+    return {
+      ok: false,
+      reason: `"${requested.slice(0, 200)}" resolves outside the root folder (through a symbolic link)`,
+    };
   return { ok: true, absolute, relative: path.relative(realRoot, absolute).split(path.sep).join('/') || '.', realRoot };
 }
 
@@ -59,15 +77,25 @@ const KINDS: ReadonlyArray<[(stats: Stats) => boolean, string]> = [
  * component for a symbolic link between the check and the open cannot redirect the read. A FIFO,
  * socket or device is refused without blocking.
  */
-export async function openRegularFileInside(realRoot: string, absolute: string, requested: string): Promise<{ ok: true; handle: FileHandle; stats: Stats } | { ok: false; reason: string; code?: string }> {
+export async function openRegularFileInside(
+  realRoot: string,
+  absolute: string,
+  requested: string,
+): Promise<{ ok: true; handle: FileHandle; stats: Stats } | { ok: false; reason: string; code?: string }> {
   const shown = `"${requested.slice(0, 200)}"`;
   let handle: FileHandle;
   try {
     handle = await open(absolute, OPEN_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return { ok: false, code, reason: `${shown} became a symbolic link while it was being opened: refused` };
-    if (code === 'ENXIO') return { ok: false, code, reason: `${shown} is not a regular file (a socket or device): only regular files are read` };
+    if (code === 'ELOOP')
+      return { ok: false, code, reason: `${shown} became a symbolic link while it was being opened: refused` };
+    if (code === 'ENXIO')
+      return {
+        ok: false,
+        code,
+        reason: `${shown} is not a regular file (a socket or device): only regular files are read`,
+      };
     if (code === 'ENOENT') return { ok: false, code, reason: `${shown} does not exist under the root folder` };
     return { ok: false, code, reason: `${shown} cannot be opened (${code})` };
   }
@@ -80,7 +108,10 @@ export async function openRegularFileInside(realRoot: string, absolute: string, 
     }
     if (!(await openedInside(handle, stats, realRoot, absolute))) {
       await handle.close();
-      return { ok: false, reason: `${shown} resolves outside the root folder (a path component was swapped for a symbolic link): refused` };
+      return {
+        ok: false,
+        reason: `${shown} resolves outside the root folder (a path component was swapped for a symbolic link): refused`,
+      };
     }
     return { ok: true, handle, stats };
   } catch (error) {

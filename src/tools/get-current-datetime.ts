@@ -28,11 +28,21 @@ export class GetCurrentDatetimeTool extends GetCurrentDatetimeToolBase {
     if (typeof timeZone === 'string' && isTimeZone(timeZone)) return { isValid: true };
     return {
       isValid: false,
-      errors: [{ path: '/timeZone', keyword: 'timeZone', params: { timeZone }, message: `"${String(timeZone).slice(0, 64)}" is not an IANA time zone (e.g. "Europe/Paris", "UTC")` }],
+      errors: [
+        {
+          path: '/timeZone',
+          keyword: 'timeZone',
+          params: { timeZone },
+          message: `"${String(timeZone).slice(0, 64)}" is not an IANA time zone (e.g. "Europe/Paris", "UTC")`,
+        },
+      ],
     };
   }
 
-  async execute(args: GetCurrentDatetimeInput, _context: ToolExecutionContext): Promise<ToolExecutionResult<GetCurrentDatetimeOutput>> {
+  async execute(
+    args: GetCurrentDatetimeInput,
+    _context: ToolExecutionContext,
+  ): Promise<ToolExecutionResult<GetCurrentDatetimeOutput>> {
     const timeZone = args.timeZone ?? 'UTC';
     const locale = args.locale ?? 'en-US';
     if (!isTimeZone(timeZone)) return { success: false, error: `"${timeZone}" is not an IANA time zone` };

@@ -7,7 +7,11 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolExecutionContext, ToolExecutionResult } from '../index.js';
 import { ListDirectoryToolBase } from '../../generated/tools/list-directory.base.js';
-import type { ListDirectoryEntry, ListDirectoryInput, ListDirectoryOutput } from '../../generated/types/list-directory.js';
+import type {
+  ListDirectoryEntry,
+  ListDirectoryInput,
+  ListDirectoryOutput,
+} from '../../generated/types/list-directory.js';
 import { defaultFilesRoot, pathRefusal, resolveInside } from './confine.js';
 import type { FileToolOptions } from './read-file.js';
 
@@ -47,13 +51,21 @@ export class ListDirectoryTool extends ListDirectoryToolBase {
     return reason ? { success: false, error: reason } : undefined;
   }
 
-  async execute(args: ListDirectoryInput, context: ToolExecutionContext): Promise<ToolExecutionResult<ListDirectoryOutput>> {
+  async execute(
+    args: ListDirectoryInput,
+    context: ToolExecutionContext,
+  ): Promise<ToolExecutionResult<ListDirectoryOutput>> {
     const resolved = await resolveInside(this.root, args.path ?? '.');
     if (!resolved.ok) return { success: false, error: resolved.reason };
-    if (!(await stat(resolved.absolute)).isDirectory()) return { success: false, error: `"${args.path}" is not a folder` };
+    if (!(await stat(resolved.absolute)).isDirectory())
+      return { success: false, error: `"${args.path}" is not a folder` };
     const include = args.include ?? 'all';
     const maxEntries = args.maxEntries ?? LIST_DIRECTORY_DEFAULTS.maxEntries;
-    const root: ListDirectoryEntry = { name: path.basename(resolved.absolute), path: resolved.relative, type: 'directory' };
+    const root: ListDirectoryEntry = {
+      name: path.basename(resolved.absolute),
+      path: resolved.relative,
+      type: 'directory',
+    };
     // The root's entry with its children array and the largest `truncated`/`omitted` it can carry.
     let bytes = byteLength({ root, truncated: false, omitted: Number.MAX_SAFE_INTEGER }) + CHILDREN_ARRAY_BYTES;
     const budget = args.maxBytes ?? LIST_DIRECTORY_DEFAULTS.maxBytes;
@@ -62,7 +74,14 @@ export class ListDirectoryTool extends ListDirectoryToolBase {
     let full = false;
     root.children = [];
 
-    const queue: Folder[] = [{ node: root, absolute: resolved.absolute, relative: resolved.relative, depth: args.depth ?? LIST_DIRECTORY_DEFAULTS.depth }];
+    const queue: Folder[] = [
+      {
+        node: root,
+        absolute: resolved.absolute,
+        relative: resolved.relative,
+        depth: args.depth ?? LIST_DIRECTORY_DEFAULTS.depth,
+      },
+    ];
     for (let next = 0; next < queue.length; next++) {
       context.signal?.throwIfAborted();
       const folder = queue[next]!;
@@ -75,7 +94,9 @@ export class ListDirectoryTool extends ListDirectoryToolBase {
         const childRelative = folder.relative === '.' ? entry.name : `${folder.relative}/${entry.name}`;
         let node: ListDirectoryEntry | undefined;
         if (folder.node && !full) {
-          node = isFolder ? { name: entry.name, path: childRelative, type: 'directory' } : { name: entry.name, path: childRelative, type: 'file', size: (await lstat(childAbsolute)).size };
+          node = isFolder
+            ? { name: entry.name, path: childRelative, type: 'directory' }
+            : { name: entry.name, path: childRelative, type: 'file', size: (await lstat(childAbsolute)).size };
           const cost = shown ? byteLength(node) + 1 + (expand && include !== 'files' ? CHILDREN_ARRAY_BYTES : 0) : 0;
           if (shown && (kept >= maxEntries || bytes + cost > budget)) {
             full = true;
@@ -107,7 +128,9 @@ async function listFolder(absolute: string, realRoot: string, isListedFolder: bo
     const real = await realpath(absolute);
     const relative = path.relative(realRoot, real);
     if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return [];
-    return (await readdir(real, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return (await readdir(real, { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
   } catch (error) {
     if (isListedFolder) throw error;
     return [];

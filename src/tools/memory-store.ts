@@ -35,11 +35,21 @@ interface EntryRow {
 }
 
 function toRow(entry: MemoryEntry): EntryRow {
-  return { key: entry.key, value_json: JSON.stringify(entry.value), tags_json: JSON.stringify(entry.tags ?? []), updated_at: entry.updatedAt };
+  return {
+    key: entry.key,
+    value_json: JSON.stringify(entry.value),
+    tags_json: JSON.stringify(entry.tags ?? []),
+    updated_at: entry.updatedAt,
+  };
 }
 
 function fromRow(row: EntryRow): MemoryEntry {
-  return { key: row.key, value: JSON.parse(row.value_json) as string, tags: JSON.parse(row.tags_json) as string[], updatedAt: row.updated_at };
+  return {
+    key: row.key,
+    value: JSON.parse(row.value_json) as string,
+    tags: JSON.parse(row.tags_json) as string[],
+    updatedAt: row.updated_at,
+  };
 }
 
 interface Statements {
@@ -72,7 +82,10 @@ const SCHEMA = `
 function condition(query: MemoryQuery): { where: string; parameter: string } {
   if ('key' in query) return { where: 'key = @parameter', parameter: query.key };
   if ('prefix' in query) return { where: 'substr(key, 1, length(@parameter)) = @parameter', parameter: query.prefix };
-  return { where: 'key IN (SELECT key FROM entry_tags WHERE tag_json = @parameter)', parameter: JSON.stringify(query.tag) };
+  return {
+    where: 'key IN (SELECT key FROM entry_tags WHERE tag_json = @parameter)',
+    parameter: JSON.stringify(query.tag),
+  };
 }
 
 /**
@@ -111,9 +124,17 @@ export class MemoryStore {
   }
 
   /** Writes one entry in its own transaction, resolving once it is committed; `created` tells whether the key was new. */
-  async write(entry: Omit<MemoryEntry, 'updatedAt'>, now: Date = new Date()): Promise<{ entry: MemoryEntry; created: boolean }> {
+  async write(
+    entry: Omit<MemoryEntry, 'updatedAt'>,
+    now: Date = new Date(),
+  ): Promise<{ entry: MemoryEntry; created: boolean }> {
     const { statements } = (await this.#open(true))!;
-    const stored: MemoryEntry = { key: entry.key, value: entry.value, tags: [...(entry.tags ?? [])], updatedAt: now.toISOString() };
+    const stored: MemoryEntry = {
+      key: entry.key,
+      value: entry.value,
+      tags: [...(entry.tags ?? [])],
+      updatedAt: now.toISOString(),
+    };
     const created = statements.write.immediate(stored);
     return { entry: stored, created };
   }
@@ -135,7 +156,8 @@ export class MemoryStore {
   /** The connection, opening it first; `undefined` when `create` is false and the folder holds no memory yet (reading creates nothing). */
   #open(create: boolean): Promise<Connection | undefined> {
     if (this.#opening) return this.#opening;
-    if (!create && !exists(this.file) && !exists(path.join(this.dir, LEGACY_MEMORY_FILE))) return Promise.resolve(undefined);
+    if (!create && !exists(this.file) && !exists(path.join(this.dir, LEGACY_MEMORY_FILE)))
+      return Promise.resolve(undefined);
     const opening = connect(this.dir, this.file);
     this.#opening = opening;
     opening.catch(() => {
@@ -176,18 +198,29 @@ function prepare(database: BetterSqlite3.Database): Statements {
   );
   const tagsOf = tagWriter(database);
   type Parameters = [{ parameter: string; limit?: number }];
-  const queries = new Map<string, { select: BetterSqlite3.Statement<Parameters, EntryRow>; count: BetterSqlite3.Statement<Parameters, { total: number }> }>();
+  const queries = new Map<
+    string,
+    {
+      select: BetterSqlite3.Statement<Parameters, EntryRow>;
+      count: BetterSqlite3.Statement<Parameters, { total: number }>;
+    }
+  >();
   const read = (query: MemoryQuery, limit: number) => {
     const { where, parameter } = condition(query);
     let prepared = queries.get(where);
     if (!prepared) {
       prepared = {
-        select: database.prepare<Parameters, EntryRow>(`SELECT key, value_json, tags_json, updated_at FROM entries WHERE ${where} ORDER BY updated_at DESC, key LIMIT @limit`),
+        select: database.prepare<Parameters, EntryRow>(
+          `SELECT key, value_json, tags_json, updated_at FROM entries WHERE ${where} ORDER BY updated_at DESC, key LIMIT @limit`,
+        ),
         count: database.prepare<Parameters, { total: number }>(`SELECT count(*) AS total FROM entries WHERE ${where}`),
       };
       queries.set(where, prepared);
     }
-    return { entries: prepared.select.all({ parameter, limit }).map(fromRow), total: prepared.count.get({ parameter })!.total };
+    return {
+      entries: prepared.select.all({ parameter, limit }).map(fromRow),
+      total: prepared.count.get({ parameter })!.total,
+    };
   };
   return {
     write: database.transaction((entry: MemoryEntry) => {
@@ -235,7 +268,9 @@ function importLegacyFile(database: BetterSqlite3.Database, dir: string): void {
     .transaction(() => {
       if (database.prepare('SELECT 1 FROM imports WHERE sha256 = ?').get(sha256) !== undefined) return;
       for (const entry of entries) if (keepNewer.run(toRow(entry)).changes > 0) tagsOf(entry);
-      database.prepare('INSERT INTO imports (sha256, file, entries, imported_at) VALUES (?, ?, ?, ?)').run(sha256, file, entries.length, new Date().toISOString());
+      database
+        .prepare('INSERT INTO imports (sha256, file, entries, imported_at) VALUES (?, ?, ?, ?)')
+        .run(sha256, file, entries.length, new Date().toISOString());
     })
     .immediate();
   try {
@@ -255,24 +290,39 @@ export function parseLegacyFile(text: string, file: string): MemoryEntry[] {
       `${file}:${before.length}:${before[before.length - 1]!.length + 1}: ${problem}. The memory tools import this file once into ${MEMORY_DATABASE_FILE}: fix it, or move it out of the data folder to start without it.`,
     );
   };
-  if (errors.length > 0 || !tree) return fail(errors[0]?.offset ?? 0, `not valid JSON (${errors[0] ? printParseErrorCode(errors[0].error) : 'empty'})`);
+  if (errors.length > 0 || !tree)
+    return fail(
+      errors[0]?.offset ?? 0,
+      `not valid JSON (${errors[0] ? printParseErrorCode(errors[0].error) : 'empty'})`,
+    );
   const at = (location: JSONPath) => findNodeAtLocation(tree, location) ?? tree;
-  const pointer = (location: JSONPath) => location.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  const pointer = (location: JSONPath) =>
+    location.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
   const list = at(['entries']);
-  if (tree.type !== 'object' || list === tree || list.type !== 'array') return fail(list.offset, 'expected an object with an "entries" array (at /entries)');
+  if (tree.type !== 'object' || list === tree || list.type !== 'array')
+    return fail(list.offset, 'expected an object with an "entries" array (at /entries)');
   const entries: MemoryEntry[] = [];
   list.children!.forEach((_, index) => {
     const node = (field: string) => findNodeAtLocation(tree, ['entries', index, field]);
     const expectString = (field: string): string => {
       const found = node(field);
-      if (found?.type !== 'string') return fail((found ?? at(['entries', index])).offset, `expected a string at ${pointer(['entries', index, field])}`);
+      if (found?.type !== 'string')
+        return fail(
+          (found ?? at(['entries', index])).offset,
+          `expected a string at ${pointer(['entries', index, field])}`,
+        );
       return found.value as string;
     };
-    const entry: MemoryEntry = { key: expectString('key'), value: expectString('value'), updatedAt: expectString('updatedAt') };
+    const entry: MemoryEntry = {
+      key: expectString('key'),
+      value: expectString('value'),
+      updatedAt: expectString('updatedAt'),
+    };
     const tags = node('tags');
     if (tags !== undefined) {
       const items = tags.type === 'array' ? tags.children! : [];
-      if (tags.type !== 'array' || items.some((item) => item.type !== 'string')) return fail(tags.offset, `expected an array of strings at ${pointer(['entries', index, 'tags'])}`);
+      if (tags.type !== 'array' || items.some((item) => item.type !== 'string'))
+        return fail(tags.offset, `expected an array of strings at ${pointer(['entries', index, 'tags'])}`);
       entry.tags = items.map((item) => item.value as string);
     }
     entries.push(entry);

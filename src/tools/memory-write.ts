@@ -25,7 +25,10 @@ export class MemoryWriteTool extends MemoryWriteToolBase {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async execute(args: MemoryWriteInput, _context: ToolExecutionContext): Promise<ToolExecutionResult<MemoryWriteOutput>> {
+  async execute(
+    args: MemoryWriteInput,
+    _context: ToolExecutionContext,
+  ): Promise<ToolExecutionResult<MemoryWriteOutput>> {
     const output = await this.#store.write({ key: args.key, value: args.value, tags: args.tags ?? [] }, this.#now());
     return { success: true, output };
   }

@@ -46,7 +46,13 @@ export class ReadFileTool extends ReadFileToolBase {
       const encoding = args.encoding ?? 'utf8';
       return {
         success: true,
-        output: { path: resolved.relative, size: stat.size, encoding, content: buffer.subarray(0, bytesRead).toString(encoding), truncated: stat.size > bytesRead },
+        output: {
+          path: resolved.relative,
+          size: stat.size,
+          encoding,
+          content: buffer.subarray(0, bytesRead).toString(encoding),
+          truncated: stat.size > bytesRead,
+        },
       };
     } finally {
       await handle.close();

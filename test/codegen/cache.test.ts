@@ -48,22 +48,37 @@ describe('incremental generation', () => {
 
       // The manifests and loss reports were spliced from the last run's files (bytes first, text decoded
       // only when asked for), not printed whole again.
-      for (const listing of ['manifests/openai.json', 'manifests/mcp.json', 'manifests/loss-report.json', 'manifests/loss-report.md']) {
+      for (const listing of [
+        'manifests/openai.json',
+        'manifests/mcp.json',
+        'manifests/loss-report.json',
+        'manifests/loss-report.md',
+      ]) {
         const entry = changed.files.find((candidate) => candidate.path === listing)!;
         expect(Object.getOwnPropertyDescriptor(entry, 'content')?.get, listing).toBeTypeOf('function');
       }
       // What incremental generation produces equals a full run from scratch.
-      expect(byPath).toEqual(Object.fromEntries((await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content])));
+      expect(byPath).toEqual(
+        Object.fromEntries(
+          (await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]),
+        ),
+      );
 
       expect(await main(['generate'], quiet(project.root))).toBe(0);
       project.write('generated/tools/read-file.base.ts', '// tampered\n');
       const repaired = await generate(options);
       expect(repaired.reused).toBe(6);
-      expect(repaired.files.find((entry) => entry.path === 'tools/read-file.base.ts')?.content).toBe(full['tools/read-file.base.ts']);
+      expect(repaired.files.find((entry) => entry.path === 'tools/read-file.base.ts')?.content).toBe(
+        full['tools/read-file.base.ts'],
+      );
       // The repaired tool is emitted again from a model whose compile was skipped: its validator is compiled anew, byte-identical.
-      expect(repaired.files.find((entry) => entry.path === 'validators/read-file.js')?.content).toBe(full['validators/read-file.js']);
+      expect(repaired.files.find((entry) => entry.path === 'validators/read-file.js')?.content).toBe(
+        full['validators/read-file.js'],
+      );
       // Its doc page shows what each target loses, from its manifest parts made anew.
-      expect(repaired.files.find((entry) => entry.path === 'docs/tools/read-file.md')?.content).toBe(full['docs/tools/read-file.md']);
+      expect(repaired.files.find((entry) => entry.path === 'docs/tools/read-file.md')?.content).toBe(
+        full['docs/tools/read-file.md'],
+      );
 
       // A manifest edited by hand is not spliced: the listings are printed whole, and right.
       expect(await main(['generate'], quiet(project.root))).toBe(0);
@@ -73,24 +88,48 @@ describe('incremental generation', () => {
       const afterEdit = await generate(options);
       const openai = afterEdit.files.find((entry) => entry.path === 'manifests/openai.json')!;
       expect(Object.getOwnPropertyDescriptor(openai, 'content')?.get).toBeUndefined();
-      const fromScratch = Object.fromEntries((await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]));
+      const fromScratch = Object.fromEntries(
+        (await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]),
+      );
       expect(Object.fromEntries(afterEdit.files.map((entry) => [entry.path, entry.content]))).toEqual(fromScratch);
 
       // A tool added: the listings have another tool, so they are printed whole, and right.
       expect(await main(['generate'], quiet(project.root))).toBe(0);
-      project.write('schemas/utility/extra_tool.tool.json', { ...definition, name: 'extra_tool', description: 'Another tool — with “quotes”.' });
+      project.write('schemas/utility/extra_tool.tool.json', {
+        ...definition,
+        name: 'extra_tool',
+        description: 'Another tool — with “quotes”.',
+      });
       const added = await generate(options);
-      expect(Object.getOwnPropertyDescriptor(added.files.find((entry) => entry.path === 'manifests/openai.json')!, 'content')?.get).toBeUndefined();
+      expect(
+        Object.getOwnPropertyDescriptor(
+          added.files.find((entry) => entry.path === 'manifests/openai.json')!,
+          'content',
+        )?.get,
+      ).toBeUndefined();
       expect(Object.fromEntries(added.files.map((entry) => [entry.path, entry.content]))).toEqual(
-        Object.fromEntries((await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content])),
+        Object.fromEntries(
+          (await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]),
+        ),
       );
       // And the next change after it is spliced again, with non-ASCII text in the part.
       expect(await main(['generate'], quiet(project.root))).toBe(0);
-      project.write('schemas/utility/extra_tool.tool.json', { ...definition, name: 'extra_tool', description: 'Ünïcode — changed.' });
+      project.write('schemas/utility/extra_tool.tool.json', {
+        ...definition,
+        name: 'extra_tool',
+        description: 'Ünïcode — changed.',
+      });
       const again = await generate(options);
-      expect(Object.getOwnPropertyDescriptor(again.files.find((entry) => entry.path === 'manifests/openai.json')!, 'content')?.get).toBeTypeOf('function');
+      expect(
+        Object.getOwnPropertyDescriptor(
+          again.files.find((entry) => entry.path === 'manifests/openai.json')!,
+          'content',
+        )?.get,
+      ).toBeTypeOf('function');
       expect(Object.fromEntries(again.files.map((entry) => [entry.path, entry.content]))).toEqual(
-        Object.fromEntries((await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content])),
+        Object.fromEntries(
+          (await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]),
+        ),
       );
     } finally {
       project.dispose();
@@ -111,14 +150,40 @@ describe('the nothing-changed shortcut', () => {
       const files = Object.keys(project.snapshot('generated')).length;
       expect(unchangedRun(resolved)).toEqual({ tools: 7, files });
       expect(await main(['generate'], io)).toBe(0);
-      expect(output.at(-1)).toMatch(new RegExp(`^toolsmith: 7 tools \\(7 unchanged, skipped\\), 0 files written, ${files} up to date`));
+      expect(output.at(-1)).toMatch(
+        new RegExp(`^toolsmith: 7 tools \\(7 unchanged, skipped\\), 0 files written, ${files} up to date`),
+      );
 
       // Each change below must send the run down the full path, which repairs it.
       const changes: Array<[string, () => void, () => void]> = [
-        ['a definition changed', () => project.write('schemas/utility/calculator.tool.json', `${project.read('schemas/utility/calculator.tool.json')} `), () => undefined],
-        ['a definition added', () => project.write('schemas/utility/extra.schema.json', { type: 'string' }), () => rmSync(path.join(project.root, 'schemas/utility/extra.schema.json'))],
-        ['a generated file rewritten at the same size', () => project.write('generated/tools/read-file.base.ts', project.read('generated/tools/read-file.base.ts').replace('a', 'b')), () => undefined],
-        ['a generated file removed', () => rmSync(path.join(project.root, 'generated/manifests/openai.json')), () => undefined],
+        [
+          'a definition changed',
+          () =>
+            project.write(
+              'schemas/utility/calculator.tool.json',
+              `${project.read('schemas/utility/calculator.tool.json')} `,
+            ),
+          () => undefined,
+        ],
+        [
+          'a definition added',
+          () => project.write('schemas/utility/extra.schema.json', { type: 'string' }),
+          () => rmSync(path.join(project.root, 'schemas/utility/extra.schema.json')),
+        ],
+        [
+          'a generated file rewritten at the same size',
+          () =>
+            project.write(
+              'generated/tools/read-file.base.ts',
+              project.read('generated/tools/read-file.base.ts').replace('a', 'b'),
+            ),
+          () => undefined,
+        ],
+        [
+          'a generated file removed',
+          () => rmSync(path.join(project.root, 'generated/manifests/openai.json')),
+          () => undefined,
+        ],
         ['a file added to the output', () => project.write('generated/notes.txt', 'mine'), () => undefined],
         ['a stub removed', () => rmSync(path.join(project.root, 'src/tools/calculator.ts')), () => undefined],
       ];
@@ -157,12 +222,16 @@ describe('the model cache', () => {
       stored.tools[relPath]!.model.description = 'Described by the cache.';
       writeFileSync(file, JSON.stringify(stored));
       const fromCache = await generate({ ...options, incremental: true });
-      expect(fromCache.project.tools.find((tool) => tool.name === 'calculator')?.description).toBe('Described by the cache.');
+      expect(fromCache.project.tools.find((tool) => tool.name === 'calculator')?.description).toBe(
+        'Described by the cache.',
+      );
 
       // …and not once they change (here: one more space at the end).
       project.write(`schemas/${relPath}`, `${project.read(`schemas/${relPath}`)} `);
       const rebuilt = await generate({ ...options, incremental: true });
-      expect(rebuilt.project.tools.find((tool) => tool.name === 'calculator')?.description).toMatch(/^Evaluates an arithmetic expression/);
+      expect(rebuilt.project.tools.find((tool) => tool.name === 'calculator')?.description).toMatch(
+        /^Evaluates an arithmetic expression/,
+      );
       expect(rebuilt.models?.tools[relPath]?.raw).not.toBe(stored.tools[relPath]!.raw);
     } finally {
       project.dispose();

@@ -7,13 +7,22 @@ import { clockTime, formatDiagnostic, shouldColor, type CommandReport } from '..
 import { watchAndRun } from '../../codegen/watch.js';
 import { createTempProject, REPO, type TempProject } from '../helpers/temp-project.js';
 
-const echo = (description: string) => ({ name: 'echo', description, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+const echo = (description: string) => ({
+  name: 'echo',
+  description,
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+});
 const broken = { name: 'broken', description: 'Broken.', inputSchema: { type: 'object' }, categroy: 'x' };
 
 async function cli(argv: string[], cwd: string, extra: { color?: boolean } = {}) {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { cwd, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), ...extra });
+  const code = await main(argv, {
+    cwd,
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    ...extra,
+  });
   return { code, stdout, stderr };
 }
 
@@ -41,7 +50,14 @@ describe('the CLI in CI and at a terminal', () => {
     const first = await cli(['generate', '--json'], root);
     expect([first.code, first.stderr]).toEqual([0, '']);
     const report = JSON.parse(first.stdout) as CommandReport;
-    expect(report).toMatchObject({ command: 'generate', ok: true, exitCode: 0, diagnostics: [], messages: [], summary: { tools: 1, unchanged: 0, removed: 0, stubsCreated: 1 } });
+    expect(report).toMatchObject({
+      command: 'generate',
+      ok: true,
+      exitCode: 0,
+      diagnostics: [],
+      messages: [],
+      summary: { tools: 1, unchanged: 0, removed: 0, stubsCreated: 1 },
+    });
     expect(report.summary.written).toBeGreaterThan(5);
     const again = JSON.parse((await cli(['generate', '--json'], root)).stdout) as CommandReport;
     expect(again.summary).toMatchObject({ tools: 1, unchanged: 1, written: 0 });
@@ -53,9 +69,22 @@ describe('the CLI in CI and at a terminal', () => {
     const result = await cli(['generate', '--json'], root);
     expect([result.code, result.stderr]).toEqual([1, '']);
     const report = JSON.parse(result.stdout) as CommandReport;
-    expect(report).toMatchObject({ command: 'generate', ok: false, exitCode: 1, messages: ['toolsmith: 1 problem; nothing was written.'] });
+    expect(report).toMatchObject({
+      command: 'generate',
+      ok: false,
+      exitCode: 1,
+      messages: ['toolsmith: 1 problem; nothing was written.'],
+    });
     expect(report.diagnostics).toEqual([
-      { severity: 'error', file: 'schemas/broken.tool.json', line: 7, column: 3, pointer: '/categroy', message: 'unknown field "categroy" in a tool definition', hint: 'did you mean `category`?' },
+      {
+        severity: 'error',
+        file: 'schemas/broken.tool.json',
+        line: 7,
+        column: 3,
+        pointer: '/categroy',
+        message: 'unknown field "categroy" in a tool definition',
+        hint: 'did you mean `category`?',
+      },
     ]);
   }, 60_000);
 
@@ -66,7 +95,15 @@ describe('the CLI in CI and at a terminal', () => {
     const result = await cli(['check', '--json'], root);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as CommandReport;
-    expect(report).toMatchObject({ command: 'check', ok: false, exitCode: 1, summary: { tools: 1, drift: { stale: ['generated/tools/echo.base.ts'], missing: [], extra: [], missingStubs: [] } } });
+    expect(report).toMatchObject({
+      command: 'check',
+      ok: false,
+      exitCode: 1,
+      summary: {
+        tools: 1,
+        drift: { stale: ['generated/tools/echo.base.ts'], missing: [], extra: [], missingStubs: [] },
+      },
+    });
   }, 60_000);
 
   it('--silent prints nothing on success and only the errors on failure', async () => {
@@ -76,7 +113,9 @@ describe('the CLI in CI and at a terminal', () => {
     project!.write('schemas/broken.tool.json', broken);
     const failed = await cli(['generate', '--silent'], root);
     expect([failed.code, failed.stdout]).toEqual([1, '']);
-    expect(failed.stderr).toBe('toolsmith: 1 problem; nothing was written.\nschemas/broken.tool.json:7:3 /categroy: unknown field "categroy" in a tool definition\n    hint: did you mean `category`?\n');
+    expect(failed.stderr).toBe(
+      'toolsmith: 1 problem; nothing was written.\nschemas/broken.tool.json:7:3 /categroy: unknown field "categroy" in a tool definition\n    hint: did you mean `category`?\n',
+    );
   }, 60_000);
 
   it('colours diagnostics only when colour is on; piped output has no escape codes', async () => {
@@ -104,7 +143,9 @@ describe('the CLI in CI and at a terminal', () => {
     const problem = { file: 'a.json', line: 1, column: 2, pointer: '/x', message: 'bad' };
     const warning = { ...problem, severity: 'warning' as const };
     expect(formatDiagnostic(warning, false)).toBe('a.json:1:2 /x: warning: bad');
-    expect(formatDiagnostic(warning, true)).toBe('\x1b[1ma.json:1:2\x1b[0m \x1b[2m/x\x1b[0m: \x1b[33mwarning:\x1b[0m bad');
+    expect(formatDiagnostic(warning, true)).toBe(
+      '\x1b[1ma.json:1:2\x1b[0m \x1b[2m/x\x1b[0m: \x1b[33mwarning:\x1b[0m bad',
+    );
     expect(formatDiagnostic(problem, true)).toBe('\x1b[1ma.json:1:2\x1b[0m \x1b[2m/x\x1b[0m: \x1b[31mbad\x1b[0m');
     expect(clockTime(new Date(2026, 0, 2, 3, 4, 5))).toBe('03:04:05');
   });
@@ -112,14 +153,19 @@ describe('the CLI in CI and at a terminal', () => {
   it('watchAndRun passes the files changed since the previous run', async () => {
     const { root } = newProject();
     const runs: string[][] = [];
-    const watcher = watchAndRun([path.join(root, 'schemas')], async (changed) => void runs.push(changed), { debounceMs: 100 });
+    const watcher = watchAndRun([path.join(root, 'schemas')], async (changed) => void runs.push(changed), {
+      debounceMs: 100,
+    });
     try {
       await until(() => runs.length === 1);
       await new Promise((resolve) => setTimeout(resolve, 300));
       writeFileSync(path.join(root, 'schemas/echo.tool.json'), JSON.stringify(echo('Second.')));
       writeFileSync(path.join(root, 'schemas/other.tool.json'), JSON.stringify({ ...echo('Other.'), name: 'other' }));
       await until(() => runs.length === 2);
-      expect(runs).toEqual([[], [path.join(root, 'schemas/echo.tool.json'), path.join(root, 'schemas/other.tool.json')]]);
+      expect(runs).toEqual([
+        [],
+        [path.join(root, 'schemas/echo.tool.json'), path.join(root, 'schemas/other.tool.json')],
+      ]);
     } finally {
       await watcher.close();
     }
@@ -127,13 +173,18 @@ describe('the CLI in CI and at a terminal', () => {
 
   it('generate --watch prints a timestamp and the changed files per run (child process)', async () => {
     const { root } = newProject();
-    const child = spawn(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'generate', '--watch'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'generate', '--watch'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       await until(() => /toolsmith: 1 tools/.test(stdout), 30_000);
-      expect(stdout).toMatch(/^toolsmith: watching schemas \(Ctrl-C to stop\)\n\[\d\d:\d\d:\d\d\] first run\ntoolsmith: 1 tools/);
+      expect(stdout).toMatch(
+        /^toolsmith: watching schemas \(Ctrl-C to stop\)\n\[\d\d:\d\d:\d\d\] first run\ntoolsmith: 1 tools/,
+      );
       writeFileSync(path.join(root, 'schemas/echo.tool.json'), JSON.stringify(echo('Changed.')));
       await until(() => /changed: schemas\/echo\.tool\.json\ntoolsmith: 1 tools/.test(stdout), 30_000);
       expect(stdout).toMatch(/\n\[\d\d:\d\d:\d\d\] changed: schemas\/echo\.tool\.json\n/);

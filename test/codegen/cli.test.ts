@@ -31,7 +31,8 @@ describe('the CLI', () => {
       expect((await cli(['frobnicate'], project.root)).code).toBe(2);
       const help = await cli(['generate', '--help'], project.root);
       expect(help.code).toBe(0);
-      for (const option of ['--check', '--watch', '--schemas', '--out', '--stubs', '--templates', '--config']) expect(help.stdout).toContain(option);
+      for (const option of ['--check', '--watch', '--schemas', '--out', '--stubs', '--templates', '--config'])
+        expect(help.stdout).toContain(option);
       const callHelp = await cli(['call', '--help'], project.root);
       expect(callHelp.stdout).toContain('--capability');
       const version = await cli(['--version'], project.root);
@@ -50,12 +51,23 @@ describe('the CLI', () => {
       expect(bad.stderr).toContain('toolsmith.config.json:3:3 /outt: unknown config key "outt"');
       expect(bad.stderr).toContain('did you mean `out`?');
 
-      project.write('toolsmith.config.json', { schemas: 'missing-folder', runtimeImport: project.runtimeImport, manifests: { targets: ['openai', 'mcp'] } });
+      project.write('toolsmith.config.json', {
+        schemas: 'missing-folder',
+        runtimeImport: project.runtimeImport,
+        manifests: { targets: ['openai', 'mcp'] },
+      });
       expect((await cli(['generate'], project.root)).stderr).toContain('the schemas folder does not exist');
       const ok = await cli(['generate', '--schemas', 'schemas', '--out', 'sdk'], project.root);
       expect(ok.code).toBe(0);
       const files = Object.keys(project.snapshot('sdk'));
-      expect(files.filter((file) => file.startsWith('manifests/')).sort()).toEqual(['manifests/loss-report.json', 'manifests/loss-report.md', 'manifests/mcp.json', 'manifests/mcp.ts', 'manifests/openai.json', 'manifests/openai.ts']);
+      expect(files.filter((file) => file.startsWith('manifests/')).sort()).toEqual([
+        'manifests/loss-report.json',
+        'manifests/loss-report.md',
+        'manifests/mcp.json',
+        'manifests/mcp.ts',
+        'manifests/openai.json',
+        'manifests/openai.ts',
+      ]);
       expect(ok.stdout).toMatch(/^toolsmith: 7 tools \(0 unchanged, skipped\), \d+ files written/);
       expect(ok.stderr).toBe('');
     } finally {

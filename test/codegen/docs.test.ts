@@ -33,7 +33,12 @@ describe('emitDocs', () => {
   });
 
   it('emits one page per tool and per shared schema module', () => {
-    expect(files.map((file) => file.path)).toEqual(['docs/index.md', 'docs/tools/ping.md', 'docs/tools/place-search.md', 'docs/types/shared/geo-point.md']);
+    expect(files.map((file) => file.path)).toEqual([
+      'docs/index.md',
+      'docs/tools/ping.md',
+      'docs/tools/place-search.md',
+      'docs/types/shared/geo-point.md',
+    ]);
   });
 
   it('links shared $ref types to their types page and local definitions to a section', () => {
@@ -47,15 +52,28 @@ describe('emitDocs', () => {
   it('says what each provider manifest loses for the tool', () => {
     const tool = page(files, 'docs/tools/place-search.md');
     expect(tool).toContain('- **Anthropic**: nothing lost.');
-    expect(tool).toContain('  - `maxLength: 200` at `/inputSchema/properties/query` dropped for openai-strict: the model is not told the length limit; the runtime still enforces it');
+    expect(tool).toContain(
+      '  - `maxLength: 200` at `/inputSchema/properties/query` dropped for openai-strict: the model is not told the length limit; the runtime still enforces it',
+    );
     expect(tool).toContain('  - `format: "uuid"` at `/inputSchema/definitions/Area/oneOf/0` dropped for gemini');
   });
 
   it('shows a target that cannot take the tool, and one turned off', () => {
-    const project = makeProject([makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })]);
+    const project = makeProject([
+      makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }),
+    ]);
     const manifests = emitManifests(project, TEST_CONTEXT, { targets: ['openai', 'gemini'] });
-    const tool = page(emitDocs(project, TEST_CONTEXT, { templates: loadTemplates(), losses: manifests.losses, unavailable: manifests.unavailable }), 'docs/tools/web-search.md');
-    expect(tool).toContain("- **OpenAI (function calling)**: not available. Tool name 'web.search' cannot be sent to openai");
+    const tool = page(
+      emitDocs(project, TEST_CONTEXT, {
+        templates: loadTemplates(),
+        losses: manifests.losses,
+        unavailable: manifests.unavailable,
+      }),
+      'docs/tools/web-search.md',
+    );
+    expect(tool).toContain(
+      "- **OpenAI (function calling)**: not available. Tool name 'web.search' cannot be sent to openai",
+    );
     expect(tool).toContain('- **Gemini (JSON Schema)**: nothing lost.');
     expect(tool).toContain('- **Anthropic**: not generated (target turned off).');
   });
@@ -83,7 +101,9 @@ describe('Markdown escaping of schema text', () => {
   });
 
   it('a paragraph cannot open a heading, list or quote', () => {
-    expect(escapeMarkdownParagraph('# title\n- item\n> quote\n1. one')).toBe('\\# title\n\\- item\n&gt; quote\n1\\. one');
+    expect(escapeMarkdownParagraph('# title\n- item\n> quote\n1. one')).toBe(
+      '\\# title\n\\- item\n&gt; quote\n1\\. one',
+    );
   });
 
   it('inline text keeps no HTML or entities', () => {
@@ -91,7 +111,15 @@ describe('Markdown escaping of schema text', () => {
   });
 
   it('a description with a pipe and a newline stays inside its table row', () => {
-    const project = makeProject([makeTool({ name: 'probe', inputSchema: { type: 'object', properties: { q: { type: 'string', description: 'a|b\n`c`', enum: ['x|y', 'with `tick`'] } } } })]);
+    const project = makeProject([
+      makeTool({
+        name: 'probe',
+        inputSchema: {
+          type: 'object',
+          properties: { q: { type: 'string', description: 'a|b\n`c`', enum: ['x|y', 'with `tick`'] } },
+        },
+      }),
+    ]);
     const tool = page(render(project), 'docs/tools/probe.md');
     expect(tool).toContain('| `q` | string | no |  | one of `"x\\|y"`, ``"with `tick`"`` | a\\|b<br>\\`c\\` |');
   });
@@ -116,6 +144,8 @@ describe('loadTemplates', () => {
   });
 
   it('names a missing template', () => {
-    expect(() => emitDocs(docsProject, TEST_CONTEXT, { templates: { index: '' }, losses: {} })).toThrow("Docs template 'tool' is missing. Given: index.");
+    expect(() => emitDocs(docsProject, TEST_CONTEXT, { templates: { index: '' }, losses: {} })).toThrow(
+      "Docs template 'tool' is missing. Given: index.",
+    );
   });
 });

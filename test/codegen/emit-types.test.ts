@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { emitToolTypes } from '../../codegen/emit/types.js';
 import { makeTool, TEST_CONTEXT } from './model-factory.js';
 
-const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', additionalProperties: false, properties, ...extra }) as JSONSchema7;
+const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  ({ type: 'object', additionalProperties: false, properties, ...extra }) as JSONSchema7;
 
 async function declarations(name: string, inputSchema: JSONSchema7): Promise<string> {
   const { content } = await emitToolTypes(makeTool({ name, inputSchema }), new Map(), TEST_CONTEXT);
@@ -38,8 +39,16 @@ const CASES: Case[] = [
   {
     name: 'root defaults are present in the args type; a required one needs nothing',
     tool: 'calc',
-    schema: object({ expression: { type: 'string', default: '1' }, precision: { type: 'integer', default: 10 }, 'odd-key': { type: 'boolean', default: false } }, { required: ['expression'] }),
-    expected: "export interface CalcInput {\nexpression: string\nprecision?: number\n\"odd-key\"?: boolean\n}\n\nexport type CalcArgs = CalcInput & Required<Pick<CalcInput, 'odd-key' | 'precision'>>;",
+    schema: object(
+      {
+        expression: { type: 'string', default: '1' },
+        precision: { type: 'integer', default: 10 },
+        'odd-key': { type: 'boolean', default: false },
+      },
+      { required: ['expression'] },
+    ),
+    expected:
+      "export interface CalcInput {\nexpression: string\nprecision?: number\n\"odd-key\"?: boolean\n}\n\nexport type CalcArgs = CalcInput & Required<Pick<CalcInput, 'odd-key' | 'precision'>>;",
   },
   {
     name: 'nested defaults, a defaulted object, a null default on a non-null schema (not filled), a $ref target’s default (not filled), an anyOf branch’s default (not filled)',
@@ -61,8 +70,17 @@ const CASES: Case[] = [
   {
     name: 'if/then/else: the base intersected with Then | Else (branches take the base type; their required names become present properties)',
     tool: 'cond',
-    schema: object({ kind: { enum: ['a', 'b'] }, a: { type: 'string' }, b: { type: 'number' } }, { required: ['kind'], if: { properties: { kind: { const: 'a' } } }, then: { required: ['a'] }, else: { required: ['b'] } }),
-    expected: 'export type CondInput = (({\na: unknown\n[k: string]: unknown\n} | {\nb: unknown\n[k: string]: unknown\n}) & {\nkind: ("a" | "b")\na?: string\nb?: number\n})\n\nexport type CondArgs = CondInput;',
+    schema: object(
+      { kind: { enum: ['a', 'b'] }, a: { type: 'string' }, b: { type: 'number' } },
+      {
+        required: ['kind'],
+        if: { properties: { kind: { const: 'a' } } },
+        then: { required: ['a'] },
+        else: { required: ['b'] },
+      },
+    ),
+    expected:
+      'export type CondInput = (({\na: unknown\n[k: string]: unknown\n} | {\nb: unknown\n[k: string]: unknown\n}) & {\nkind: ("a" | "b")\na?: string\nb?: number\n})\n\nexport type CondArgs = CondInput;',
   },
   {
     name: '`not`, an `if` without `else`, shapeless schemas and json-schema-to-typescript keywords',
@@ -75,7 +93,8 @@ const CASES: Case[] = [
       hack: { tsType: 'any' },
       named: { enum: [1, 2], tsEnumNames: ['One', 'Two'] },
     } as Record<string, unknown>),
-    expected: 'export interface LooseInput {\nnotNull?: unknown\nonlyThen?: string\nbounded?: unknown\n/**\n * Anything.\n */\ndescribed?: unknown\nhack?: unknown\nnamed?: (1 | 2)\n}\n\nexport type LooseArgs = LooseInput;',
+    expected:
+      'export interface LooseInput {\nnotNull?: unknown\nonlyThen?: string\nbounded?: unknown\n/**\n * Anything.\n */\ndescribed?: unknown\nhack?: unknown\nnamed?: (1 | 2)\n}\n\nexport type LooseArgs = LooseInput;',
   },
 ];
 

@@ -45,8 +45,13 @@ describe('the emission on worker threads', () => {
       expect(pooled.problems).toEqual([]);
       expect(pooled.threads).toBe(workers);
       expect(bytesOf(pooled.files).map(([file]) => file)).toEqual(bytesOf(single.files).map(([file]) => file));
-      const expected = new Map(bytesOf([...single.files, ...single.stubs.map((stub) => ({ ...stub, path: `stubs/${stub.path}` }))]));
-      for (const [file, bytes] of bytesOf([...pooled.files, ...pooled.stubs.map((stub) => ({ ...stub, path: `stubs/${stub.path}` }))])) {
+      const expected = new Map(
+        bytesOf([...single.files, ...single.stubs.map((stub) => ({ ...stub, path: `stubs/${stub.path}` }))]),
+      );
+      for (const [file, bytes] of bytesOf([
+        ...pooled.files,
+        ...pooled.stubs.map((stub) => ({ ...stub, path: `stubs/${stub.path}` })),
+      ])) {
         expect(bytes.equals(expected.get(file)!), file).toBe(true);
         expected.delete(file);
       }
@@ -65,26 +70,46 @@ describe('the emission on worker threads', () => {
 
   it('reports a tool whose emitter throws in a worker as that tool’s problem, the same as in process, and returns no files', async () => {
     // A validator source that is not text: emit/validators.ts throws a TypeError on it.
-    const tools = [makeTool({ name: 'alpha' }), makeTool({ name: 'broken', validatorSource: 42 as unknown as string }), makeTool({ name: 'gamma' })];
-    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), format: false, workers: { count: 1 } });
-    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), format: false, workers: { count: 2, threshold: 1 } });
+    const tools = [
+      makeTool({ name: 'alpha' }),
+      makeTool({ name: 'broken', validatorSource: 42 as unknown as string }),
+      makeTool({ name: 'gamma' }),
+    ];
+    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, {
+      templates: loadTemplates(),
+      format: false,
+      workers: { count: 1 },
+    });
+    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, {
+      templates: loadTemplates(),
+      format: false,
+      workers: { count: 2, threshold: 1 },
+    });
     expect(pooled.threads).toBe(2);
     expect(pooled.files).toEqual([]);
     expect(pooled.stubs).toEqual([]);
     expect(pooled.problems).toEqual(inProcess.problems);
-    expect(pooled.problems.map((problem) => [problem.file, problem.message.replace(/\(TypeError: .*\)$/, '(TypeError)')])).toEqual([
-      ['schemas/broken.tool.json', 'the generator failed on this tool (TypeError)'],
-    ]);
+    expect(
+      pooled.problems.map((problem) => [problem.file, problem.message.replace(/\(TypeError: .*\)$/, '(TypeError)')]),
+    ).toEqual([['schemas/broken.tool.json', 'the generator failed on this tool (TypeError)']]);
   }, 60_000);
 
   it('emits in process the tools whose worker stopped (here: out of memory under a tiny heap cap), with the same bytes', async () => {
-    const tools = ['alpha', 'beta', 'gamma', 'delta'].map((name) => makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }));
-    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), workers: { count: 1 } });
+    const tools = ['alpha', 'beta', 'gamma', 'delta'].map((name) =>
+      makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }),
+    );
+    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, {
+      templates: loadTemplates(),
+      workers: { count: 1 },
+    });
     const saved = process.env.TOOLSMITH_WORKER_HEAP_MB;
     process.env.TOOLSMITH_WORKER_HEAP_MB = '2';
     let pooled: Awaited<ReturnType<typeof emitAll>>;
     try {
-      pooled = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), workers: { count: 2, threshold: 1 } });
+      pooled = await emitAll(makeProject(tools), TEST_CONTEXT, {
+        templates: loadTemplates(),
+        workers: { count: 2, threshold: 1 },
+      });
     } finally {
       if (saved === undefined) delete process.env.TOOLSMITH_WORKER_HEAP_MB;
       else process.env.TOOLSMITH_WORKER_HEAP_MB = saved;
@@ -98,19 +123,34 @@ describe('the emission on worker threads', () => {
   it('hands each tool to another thread: a model that cannot be cloned is that tool’s problem only there', async () => {
     const odd = { ...makeTool({ name: 'odd' }), extra: () => 'not cloneable' } as unknown as ToolModel;
     const tools = [makeTool({ name: 'plain' }), odd];
-    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), format: false, workers: { count: 1 } });
+    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, {
+      templates: loadTemplates(),
+      format: false,
+      workers: { count: 1 },
+    });
     expect(inProcess.problems).toEqual([]);
-    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, { templates: loadTemplates(), format: false, workers: { count: 2, threshold: 1 } });
-    expect(pooled.problems.map((problem) => [problem.file, problem.message.replace(/\(DataCloneError: .*\)$/, '(DataCloneError)')])).toEqual([
-      ['schemas/odd.tool.json', 'the generator failed on this tool (DataCloneError)'],
-    ]);
+    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, {
+      templates: loadTemplates(),
+      format: false,
+      workers: { count: 2, threshold: 1 },
+    });
+    expect(
+      pooled.problems.map((problem) => [
+        problem.file,
+        problem.message.replace(/\(DataCloneError: .*\)$/, '(DataCloneError)'),
+      ]),
+    ).toEqual([['schemas/odd.tool.json', 'the generator failed on this tool (DataCloneError)']]);
   }, 60_000);
 
   it('makes `toolsmith generate` on workers (TOOLSMITH_WORKERS) report a worker’s failure as a problem and write nothing', async () => {
     const project = corpusProject(12);
     let stdout = '';
     let stderr = '';
-    const io = { cwd: project.root, stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
+    const io = {
+      cwd: project.root,
+      stdout: (text: string) => (stdout += text),
+      stderr: (text: string) => (stderr += text),
+    };
     expect(await main(['generate'], io)).toBe(0);
     const outDir = path.join(project.root, 'generated');
     // A cached model with a type no emitter knows: its emission, now in a worker, throws. Without the
@@ -131,13 +171,18 @@ describe('the emission on worker threads', () => {
     try {
       expect(await main(['generate'], io)).toBe(1);
     } finally {
-      for (const [name, value] of [['TOOLSMITH_WORKERS', saved.workers], ['TOOLSMITH_WORKER_THRESHOLD', saved.threshold]] as const) {
+      for (const [name, value] of [
+        ['TOOLSMITH_WORKERS', saved.workers],
+        ['TOOLSMITH_WORKER_THRESHOLD', saved.threshold],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
     }
     expect(stderr.split('\n')[0]).toBe('toolsmith: 1 problem; nothing was written.');
-    expect(stderr).toContain(`schemas/${first}:1:1: the generator failed on this tool (Error: type must be JSONType or JSONType[]: no-such-type)`);
+    expect(stderr).toContain(
+      `schemas/${first}:1:1: the generator failed on this tool (Error: type must be JSONType or JSONType[]: no-such-type)`,
+    );
     expect(existsSync(path.join(outDir, 'docs/index.md'))).toBe(false);
     expect(project.snapshot('generated')).toEqual(before);
   }, 60_000);

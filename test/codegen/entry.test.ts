@@ -16,18 +16,40 @@ const SEND_EMAIL = {
   name: 'send_email',
   description: 'Sends an email.',
   hasSideEffects: true,
-  inputSchema: { type: 'object', required: ['to'], additionalProperties: false, properties: { to: { type: 'string' } } },
-  outputSchema: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string' } } },
+  inputSchema: {
+    type: 'object',
+    required: ['to'],
+    additionalProperties: false,
+    properties: { to: { type: 'string' } },
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['id'],
+    additionalProperties: false,
+    properties: { id: { type: 'string' } },
+  },
 };
 const ECHO = {
   name: 'echo',
   description: 'Echoes a text.',
-  inputSchema: { type: 'object', required: ['text'], additionalProperties: false, properties: { text: { type: 'string' } } },
-  outputSchema: { type: 'object', required: ['text'], additionalProperties: false, properties: { text: { type: 'string' } } },
+  inputSchema: {
+    type: 'object',
+    required: ['text'],
+    additionalProperties: false,
+    properties: { text: { type: 'string' } },
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['text'],
+    additionalProperties: false,
+    properties: { text: { type: 'string' } },
+  },
 };
 
 /** A send_email tool whose constructor takes its SMTP client, as a user writes it. */
-const SEND_EMAIL_IMPL = (runtime: string) => `import type { ToolExecutionContext, ToolExecutionResult } from '${runtime}';
+const SEND_EMAIL_IMPL = (
+  runtime: string,
+) => `import type { ToolExecutionContext, ToolExecutionResult } from '${runtime}';
 import { SendEmailToolBase } from '../../generated/tools/send-email.base.js';
 import type { SendEmailInput, SendEmailOutput } from '../../generated/types/send-email.js';
 
@@ -54,11 +76,19 @@ describe('tools with dependencies and the user entry module', () => {
     project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, format: false });
     const generated = await cli(['generate'], project.root);
     expect(generated.stderr).toBe('');
-    runtime = path.relative(path.join(project.root, 'src/tools'), path.join(project.root, project.runtimeImport)).split(path.sep).join('/');
+    runtime = path
+      .relative(path.join(project.root, 'src/tools'), path.join(project.root, project.runtimeImport))
+      .split(path.sep)
+      .join('/');
     project.write('src/tools/send-email.ts', SEND_EMAIL_IMPL(runtime));
     project.write(
       'src/tools/echo.ts',
-      project.read('src/tools/echo.ts').replace(/void args;\s*return \{ success: false[^\n]*\n/, 'return { success: true, output: { text: args.text } };\n'),
+      project
+        .read('src/tools/echo.ts')
+        .replace(
+          /void args;\s*return \{ success: false[^\n]*\n/,
+          'return { success: true, output: { text: args.text } };\n',
+        ),
     );
   }, 120_000);
 
@@ -68,7 +98,10 @@ describe('tools with dependencies and the user entry module', () => {
     const registry = './generated/registry.js';
     project.write('missing.ts', `import { createTools } from '${registry}';\nexport const tools = createTools();\n`);
     project.write('empty.ts', `import { createTools } from '${registry}';\nexport const tools = createTools({});\n`);
-    project.write('wrong.ts', `import { createTools } from '${registry}';\nimport { EchoTool } from './src/tools/echo.js';\nexport const tools = createTools({ send_email: () => new EchoTool() });\n`);
+    project.write(
+      'wrong.ts',
+      `import { createTools } from '${registry}';\nimport { EchoTool } from './src/tools/echo.js';\nexport const tools = createTools({ send_email: () => new EchoTool() });\n`,
+    );
     const missing = await typeCheck(project, ['generated', 'src', 'missing.ts', 'empty.ts', 'wrong.ts']);
     expect(missing.code).not.toBe(0);
     expect(missing.output).toMatch(/missing\.ts\(2,22\): error TS2554: Expected 1 arguments, but got 0/);
@@ -104,8 +137,11 @@ export { sent, toolNames };
     expect(module.sent).toEqual(['ada@example.com']);
   }, 60_000);
 
-  it('createLazyTools takes the same typed factories and calls one only on its tool\'s first call', async () => {
-    project.write('lazy-missing.ts', `import { createLazyTools } from './generated/lazy-registry.js';\nexport const tools = createLazyTools();\n`);
+  it("createLazyTools takes the same typed factories and calls one only on its tool's first call", async () => {
+    project.write(
+      'lazy-missing.ts',
+      `import { createLazyTools } from './generated/lazy-registry.js';\nexport const tools = createLazyTools();\n`,
+    );
     const missing = await typeCheck(project, ['generated', 'src', 'lazy-missing.ts']);
     expect(missing.output).toMatch(/^lazy-missing\.ts\(2,22\): error TS2554: Expected 1 arguments, but got 0\.\n$/);
     // Run with tsx: the lazy registry's computed import() of a tool is beyond what vitest rewrites.
@@ -134,7 +170,14 @@ console.log(JSON.stringify(steps));
     );
     expect((await typeCheck(project, ['generated', 'src', 'lazy-main.ts'])).output).toBe('');
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lazy-main.ts'], { cwd: project.root });
-    expect(JSON.parse(stdout)).toEqual([[], { text: 'x' }, [], { id: 'lazy a@example.com' }, { id: 'lazy b@example.com' }, ['send_email']]);
+    expect(JSON.parse(stdout)).toEqual([
+      [],
+      { text: 'x' },
+      [],
+      { id: 'lazy a@example.com' },
+      { id: 'lazy b@example.com' },
+      ['send_email'],
+    ]);
   }, 60_000);
 
   it('call takes the orchestrator from the entry module (config or --entry): its approval gate, hooks and tool dependencies', async () => {
@@ -153,7 +196,11 @@ export default async (): Promise<ToolOrchestratorOptions> => ({
 });
 `,
     );
-    project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, format: false, entry: 'src/toolsmith.ts' });
+    project.write('toolsmith.config.json', {
+      runtimeImport: project.runtimeImport,
+      format: false,
+      entry: 'src/toolsmith.ts',
+    });
     const approved = await cli(['call', 'send_email', '{"to":"ada@example.com"}'], project.root);
     expect(approved.stderr).toBe('');
     expect(JSON.parse(approved.stdout).output).toEqual({ id: 'sent to ada@example.com' });
@@ -162,8 +209,14 @@ export default async (): Promise<ToolOrchestratorOptions> => ({
     expect(JSON.parse(denied.stdout).errorDetails.code).toBe('APPROVAL_REJECTED');
     expect(project.read('calls.log')).toBe('send_email ok\nsend_email APPROVAL_REJECTED\n');
 
-    project.write('other-entry.ts', `import { ToolOrchestrator } from '${project.runtimeImport}';\nimport { EchoTool } from './src/tools/echo.js';\nexport const orchestrator = new ToolOrchestrator({ tools: [new EchoTool()] });\n`);
-    const flagged = await cli(['call', 'send_email', '{"to":"ada@example.com"}', '--entry', 'other-entry.ts'], project.root);
+    project.write(
+      'other-entry.ts',
+      `import { ToolOrchestrator } from '${project.runtimeImport}';\nimport { EchoTool } from './src/tools/echo.js';\nexport const orchestrator = new ToolOrchestrator({ tools: [new EchoTool()] });\n`,
+    );
+    const flagged = await cli(
+      ['call', 'send_email', '{"to":"ada@example.com"}', '--entry', 'other-entry.ts'],
+      project.root,
+    );
     expect(JSON.parse(flagged.stdout).errorDetails.code).toBe('TOOL_NOT_FOUND');
     // A module is imported once per process and call shuts its orchestrator down: a second file for a second call here.
     project.write('echo-entry.ts', project.read('other-entry.ts'));
@@ -173,10 +226,14 @@ export default async (): Promise<ToolOrchestratorOptions> => ({
     project.write('bad-entry.ts', 'export default 42;\n');
     const bad = await cli(['call', 'echo', '{}', '--entry', 'bad-entry.ts'], project.root);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe('toolsmith call: bad-entry.ts must export (as default or as `orchestrator`) a ToolOrchestrator, ToolOrchestratorOptions, or a function returning either; it exports number.\n');
+    expect(bad.stderr).toBe(
+      'toolsmith call: bad-entry.ts must export (as default or as `orchestrator`) a ToolOrchestrator, ToolOrchestratorOptions, or a function returning either; it exports number.\n',
+    );
     // The project's tsconfig (written by the type check above) has no outDir: tsc would build beside the source.
     const absent = await cli(['call', 'echo', '{}', '--entry', 'nope.ts'], project.root);
-    expect(absent.stderr).toBe('toolsmith call: neither nope.ts nor nope.js exists. Check `entry` in the config or --entry.\n');
+    expect(absent.stderr).toBe(
+      'toolsmith call: neither nope.ts nor nope.js exists. Check `entry` in the config or --entry.\n',
+    );
   }, 60_000);
 
   it('before anything is generated, call and serve say to generate, with no stack trace', async () => {
@@ -186,11 +243,14 @@ export default async (): Promise<ToolOrchestratorOptions> => ({
       expect(call).toEqual({
         code: 1,
         stdout: '',
-        stderr: 'toolsmith call: neither generated/registry.ts nor dist/generated/registry.js exists. Run `npx toolsmith generate` first (and `npm run build` for a production install).\n',
+        stderr:
+          'toolsmith call: neither generated/registry.ts nor dist/generated/registry.js exists. Run `npx toolsmith generate` first (and `npm run build` for a production install).\n',
       });
       const serve = await cli(['serve'], empty.root);
       expect(serve.code).toBe(1);
-      expect(serve.stderr).toMatch(/^toolsmith serve: neither generated\/registry\.ts nor dist\/generated\/registry\.js exists\./);
+      expect(serve.stderr).toMatch(
+        /^toolsmith serve: neither generated\/registry\.ts nor dist\/generated\/registry\.js exists\./,
+      );
     } finally {
       empty.dispose();
     }
@@ -201,12 +261,23 @@ describe('the build layout call and serve look in', () => {
   it('maps a source to what tsc writes, from the tsconfig (comments allowed) or dist/ without one', () => {
     const project = createTempProject();
     try {
-      expect(builtFile(path.join(project.root, 'generated/registry.ts'), readBuildLayout(project.root))).toBe(path.join(project.root, 'dist/generated/registry.js'));
-      project.write('tsconfig.json', '{\n  // ours\n  "compilerOptions": { "outDir": "build/out", "rootDir": ".", },\n}\n');
-      expect(builtFile(path.join(project.root, 'src/entry.mts'), readBuildLayout(project.root))).toBe(path.join(project.root, 'build/out/src/entry.mjs'));
+      expect(builtFile(path.join(project.root, 'generated/registry.ts'), readBuildLayout(project.root))).toBe(
+        path.join(project.root, 'dist/generated/registry.js'),
+      );
+      project.write(
+        'tsconfig.json',
+        '{\n  // ours\n  "compilerOptions": { "outDir": "build/out", "rootDir": ".", },\n}\n',
+      );
+      expect(builtFile(path.join(project.root, 'src/entry.mts'), readBuildLayout(project.root))).toBe(
+        path.join(project.root, 'build/out/src/entry.mjs'),
+      );
       project.write('tsconfig.json', '{ "compilerOptions": { "rootDir": "src" } }');
-      expect(builtFile(path.join(project.root, 'src/a.ts'), readBuildLayout(project.root))).toBe(path.join(project.root, 'src/a.js'));
-      expect(builtFile(path.join(project.root, 'generated/registry.ts'), readBuildLayout(project.root))).toBeUndefined();
+      expect(builtFile(path.join(project.root, 'src/a.ts'), readBuildLayout(project.root))).toBe(
+        path.join(project.root, 'src/a.js'),
+      );
+      expect(
+        builtFile(path.join(project.root, 'generated/registry.ts'), readBuildLayout(project.root)),
+      ).toBeUndefined();
     } finally {
       project.dispose();
     }

@@ -10,9 +10,28 @@ const cases = readdirSync(FIXTURES).sort();
 describe('generate reports every problem with file:line:column, pointer and hint, and writes nothing', () => {
   it('has a fixture for each error the issue lists', () => {
     expect(cases).toEqual([
-      'bad-default', 'bad-name', 'case-collision', 'composed-step', 'defs-both', 'dialect-mix', 'duplicate-name', 'errors-and-warnings', 'example-mismatch',
-      'invalid-json', 'meta-schema', 'meta-schema-2020', 'missing-field', 'name-collision', 'ref-file', 'ref-pointer', 'root-not-object', 'typo-2020',
-      'unknown-field', 'unknown-format', 'unknown-keyword', 'unsupported-schema',
+      'bad-default',
+      'bad-name',
+      'case-collision',
+      'composed-step',
+      'defs-both',
+      'dialect-mix',
+      'duplicate-name',
+      'errors-and-warnings',
+      'example-mismatch',
+      'invalid-json',
+      'meta-schema',
+      'meta-schema-2020',
+      'missing-field',
+      'name-collision',
+      'ref-file',
+      'ref-pointer',
+      'root-not-object',
+      'typo-2020',
+      'unknown-field',
+      'unknown-format',
+      'unknown-keyword',
+      'unsupported-schema',
     ]);
   });
 
@@ -26,7 +45,11 @@ describe('generate reports every problem with file:line:column, pointer and hint
       const before = { generated: project.snapshot('generated'), tools: project.snapshot('src/tools') };
       let stderr = '';
       let stdout = '';
-      const code = await main(['generate'], { cwd: project.root, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+      const code = await main(['generate'], {
+        cwd: project.root,
+        stdout: (text) => (stdout += text),
+        stderr: (text) => (stderr += text),
+      });
       expect(code).toBe(1);
       expect(stdout).toBe('');
       expect(stderr).toBe(readFileSync(path.join(FIXTURES, name, 'expected-errors.txt'), 'utf8'));
@@ -42,7 +65,11 @@ describe('generate reports every problem with file:line:column, pointer and hint
 describe('problems found outside the definition checks are placed at real positions too', () => {
   async function generateIn(project: ReturnType<typeof createTempProject>): Promise<{ code: number; stderr: string }> {
     let stderr = '';
-    const code = await main(['generate'], { cwd: project.root, stdout: () => undefined, stderr: (text) => (stderr += text) });
+    const code = await main(['generate'], {
+      cwd: project.root,
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+    });
     return { code, stderr };
   }
 
@@ -66,11 +93,16 @@ describe('problems found outside the definition checks are placed at real positi
   it('a schema a manifest target cannot take, at its pointer in the definition file', async () => {
     const project = createTempProject();
     try {
-      project.write('schemas/a.tool.json', '{\n  "name": "a",\n  "description": "A.",\n  "inputSchema": {\n    "type": "object",\n    "properties": { "list": { "type": "array" } }\n  }\n}\n');
+      project.write(
+        'schemas/a.tool.json',
+        '{\n  "name": "a",\n  "description": "A.",\n  "inputSchema": {\n    "type": "object",\n    "properties": { "list": { "type": "array" } }\n  }\n}\n',
+      );
       const { code, stderr } = await generateIn(project);
       // Left out of that target (the default policy, \`omit\`): a warning at the keyword's position.
       expect(code).toBe(0);
-      expect(stderr).toContain("schemas/a.tool.json:6:21 /inputSchema/properties/list: warning: Tool 'a' cannot be sent to openai-strict");
+      expect(stderr).toContain(
+        "schemas/a.tool.json:6:21 /inputSchema/properties/list: warning: Tool 'a' cannot be sent to openai-strict",
+      );
       expect(stderr).not.toMatch(/:1:1 /);
     } finally {
       project.dispose();

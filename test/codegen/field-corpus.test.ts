@@ -26,7 +26,11 @@ interface CorpusCall {
 async function cli(project: TempProject, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { cwd: project.root, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  const code = await main(argv, {
+    cwd: project.root,
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
   return { code, stdout, stderr };
 }
 
@@ -59,9 +63,15 @@ console.log(JSON.stringify(results));
 function corpusProject(): TempProject {
   const project = createTempProject();
   cpSync(path.join(FIXTURE, 'schemas'), path.join(project.root, 'schemas'), { recursive: true });
-  const runtime = path.relative(path.join(project.root, 'src/tools'), path.join(REPO, 'src/index.js')).split(path.sep).join('/');
+  const runtime = path
+    .relative(path.join(project.root, 'src/tools'), path.join(REPO, 'src/index.js'))
+    .split(path.sep)
+    .join('/');
   for (const file of readdirSync(path.join(FIXTURE, 'tools'))) {
-    project.write(`src/tools/${file}`, readFileSync(path.join(FIXTURE, 'tools', file), 'utf8').replace('__RUNTIME__', runtime));
+    project.write(
+      `src/tools/${file}`,
+      readFileSync(path.join(FIXTURE, 'tools', file), 'utf8').replace('__RUNTIME__', runtime),
+    );
   }
   project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
   return project;
@@ -89,7 +99,9 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
     const files = Object.keys(project.snapshot('generated'));
     expect(files).toContain('tools/calculate-bmi.base.ts');
     expect(files).toContain('tools/calculate-bmi-imperial.base.ts');
-    expect(project.read('generated/types/calculate-bmi-imperial.ts')).toContain('export interface CalculateBmiImperialInput');
+    expect(project.read('generated/types/calculate-bmi-imperial.ts')).toContain(
+      'export interface CalculateBmiImperialInput',
+    );
   });
 
   it('gives $defs types of their own and 2020-12 tuples tuple types', () => {
@@ -101,7 +113,12 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
     const range = project.read('generated/types/parse-range.ts');
     expect(range).toContain('bounds: [number, number];');
     // `unevaluatedProperties: false` closes the input type; the output (no such keyword) stays open.
-    expect(range.slice(range.indexOf('export interface ParseRangeInput'), range.indexOf('export interface ParseRangeOutput'))).not.toContain('[k: string]: unknown');
+    expect(
+      range.slice(
+        range.indexOf('export interface ParseRangeInput'),
+        range.indexOf('export interface ParseRangeOutput'),
+      ),
+    ).not.toContain('[k: string]: unknown');
     expect(range.slice(range.indexOf('export interface ParseRangeOutput'))).toContain('[k: string]: unknown');
     // A shared schema's `$defs` become shared types, imported (never copied) by the tool that uses them.
     const place = project.read('generated/types/find-place.ts');
@@ -122,7 +139,14 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
     expect(Object.keys(schemas.outputSchema.$defs as object)).toEqual(['Geo', 'Place', 'Point']);
     expect(schemas.outputSchema.definitions).toBeUndefined();
     expect((schemas.outputSchema.$defs as Record<string, unknown>).Place).toEqual({ $ref: '#/$defs/Geo' });
-    expect(schemas.inputSchema.definitions).toEqual({ Point: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } }, required: ['lat', 'lon'], additionalProperties: false } });
+    expect(schemas.inputSchema.definitions).toEqual({
+      Point: {
+        type: 'object',
+        properties: { lat: { type: 'number' }, lon: { type: 'number' } },
+        required: ['lat', 'lon'],
+        additionalProperties: false,
+      },
+    });
   });
 
   it('type-checks the output and the implementations (tsc, strict)', async () => {
@@ -137,10 +161,20 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
   }, 120_000);
 
   it('publishes every tool to MCP in 2020-12 (the 2020-12 tool as written, the others translated)', () => {
-    const mcp = JSON.parse(project.read('generated/manifests/mcp.json')) as { tools: { name: string; inputSchema: { $schema: string }; outputSchema?: { $schema: string } }[] };
-    const dialects = Object.fromEntries(mcp.tools.map((tool) => [tool.name, [tool.inputSchema.$schema, tool.outputSchema?.$schema]]));
-    expect(dialects.parse_range).toEqual(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema']);
-    expect(dialects.search_notes).toEqual(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema']);
+    const mcp = JSON.parse(project.read('generated/manifests/mcp.json')) as {
+      tools: { name: string; inputSchema: { $schema: string }; outputSchema?: { $schema: string } }[];
+    };
+    const dialects = Object.fromEntries(
+      mcp.tools.map((tool) => [tool.name, [tool.inputSchema.$schema, tool.outputSchema?.$schema]]),
+    );
+    expect(dialects.parse_range).toEqual([
+      'https://json-schema.org/draft/2020-12/schema',
+      'https://json-schema.org/draft/2020-12/schema',
+    ]);
+    expect(dialects.search_notes).toEqual([
+      'https://json-schema.org/draft/2020-12/schema',
+      'https://json-schema.org/draft/2020-12/schema',
+    ]);
     // The providers get the draft-07 form: the tuple as `items` + `additionalItems` (OpenAI), `prefixItems` again for Anthropic.
     const openai = project.read('generated/manifests/openai.json');
     expect(openai).not.toContain('prefixItems');
@@ -149,18 +183,30 @@ describe('the field corpus generates, type-checks and calls correctly', () => {
 
   it('with --strict, the warnings are errors: exit 1 and nothing is written', async () => {
     const before = { generated: project.snapshot('generated'), tools: project.snapshot('src/tools') };
-    writeFileSync(path.join(project.root, 'schemas/score_text.tool.json'), readFileSync(path.join(project.root, 'schemas/score_text.tool.json'), 'utf8').replace('"minLength": 1', '"minLength": 2'));
+    writeFileSync(
+      path.join(project.root, 'schemas/score_text.tool.json'),
+      readFileSync(path.join(project.root, 'schemas/score_text.tool.json'), 'utf8').replace(
+        '"minLength": 1',
+        '"minLength": 2',
+      ),
+    );
     const strict = await cli(project, ['generate', '--strict']);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toBe('');
-    expect(strict.stderr.split('\n')[0]).toBe('toolsmith: 6 problems (6 of them warnings, errors under --strict); nothing was written.');
-    expect(strict.stderr).toContain('schemas/render_chart.tool.json:9:37 /inputSchema/properties/width/optional: warning: unknown keyword "optional" is ignored');
+    expect(strict.stderr.split('\n')[0]).toBe(
+      'toolsmith: 6 problems (6 of them warnings, errors under --strict); nothing was written.',
+    );
+    expect(strict.stderr).toContain(
+      'schemas/render_chart.tool.json:9:37 /inputSchema/properties/width/optional: warning: unknown keyword "optional" is ignored',
+    );
     expect({ generated: project.snapshot('generated'), tools: project.snapshot('src/tools') }).toEqual(before);
     // The config key does the same; `check` honours it too.
     project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, strict: true });
     const check = await cli(project, ['check']);
     expect(check.code).toBe(1);
-    expect(check.stderr.split('\n')[0]).toBe('toolsmith: 6 problems (6 of them warnings, errors under --strict); nothing was written.');
+    expect(check.stderr.split('\n')[0]).toBe(
+      'toolsmith: 6 problems (6 of them warnings, errors under --strict); nothing was written.',
+    );
     project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
     // Without strict the edited definition generates, and the warnings are printed again (a run with warnings records no shortcut).
     const again = await cli(project, ['generate']);
@@ -189,7 +235,9 @@ describe('the programmatic API', () => {
       const result = await generate({ root: project.root, runtimeImport: project.runtimeImport, incremental: false });
       expect(result.problems).toEqual([]);
       expect(result.files.length).toBeGreaterThan(0);
-      expect(result.warnings.map((warning) => `${warning.file}:${warning.line}:${warning.column} ${warning.pointer}`)).toEqual([
+      expect(
+        result.warnings.map((warning) => `${warning.file}:${warning.line}:${warning.column} ${warning.pointer}`),
+      ).toEqual([
         'schemas/render_chart.tool.json:6:16 /inputSchema/default',
         'schemas/render_chart.tool.json:8:45 /inputSchema/properties/spec/format',
         'schemas/render_chart.tool.json:8:53 /inputSchema/properties/spec/markdownDescription',
@@ -198,7 +246,12 @@ describe('the programmatic API', () => {
         'schemas/search_notes.tool.json:20:111 /inputSchema/$defs/Filter/properties/exact/default',
       ]);
       expect(result.warnings.every((warning) => warning.severity === 'warning')).toBe(true);
-      const strict = await generate({ root: project.root, runtimeImport: project.runtimeImport, incremental: false, strict: true });
+      const strict = await generate({
+        root: project.root,
+        runtimeImport: project.runtimeImport,
+        incremental: false,
+        strict: true,
+      });
       expect(strict.files).toEqual([]);
       expect(strict.warnings).toEqual([]);
       expect(strict.problems).toEqual(result.warnings);

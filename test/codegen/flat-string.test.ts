@@ -11,12 +11,20 @@ describe('flatString', () => {
 
   it('gives the same standalone code as Ajv builds it', async () => {
     const ajv = createGeneratorAjv({ code: true });
-    ajv.addSchema({ type: 'object', properties: { name: { type: 'string', pattern: '^\ud83d\ude00+$' } }, required: ['name'] }, 'input');
+    ajv.addSchema(
+      { type: 'object', properties: { name: { type: 'string', pattern: '^\ud83d\ude00+$' } }, required: ['name'] },
+      'input',
+    );
     const code = standaloneCode(ajv, { validateInput: 'input' });
-    const module = (await import('ajv/dist/standalone/index.js')) as unknown as { default: ((ajv: unknown, refs: unknown) => string) | { default: (ajv: unknown, refs: unknown) => string } };
+    const module = (await import('ajv/dist/standalone/index.js')) as unknown as {
+      default: ((ajv: unknown, refs: unknown) => string) | { default: (ajv: unknown, refs: unknown) => string };
+    };
     const direct = typeof module.default === 'function' ? module.default : module.default.default;
     const again = createGeneratorAjv({ code: true });
-    again.addSchema({ type: 'object', properties: { name: { type: 'string', pattern: '^\ud83d\ude00+$' } }, required: ['name'] }, 'input');
+    again.addSchema(
+      { type: 'object', properties: { name: { type: 'string', pattern: '^\ud83d\ude00+$' } }, required: ['name'] },
+      'input',
+    );
     expect(code).toBe(direct(again, { validateInput: 'input' }));
     expect(code).toContain('export const validateInput');
   });

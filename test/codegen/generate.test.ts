@@ -4,12 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
 import { createTempProject, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
-const quiet = { stdout: () => undefined, stderr: () => undefined };
 
-async function generateIn(project: TempProject, extra: string[] = []): Promise<{ code: number; stderr: string; stdout: string }> {
+async function generateIn(
+  project: TempProject,
+  extra: string[] = [],
+): Promise<{ code: number; stderr: string; stdout: string }> {
   let stderr = '';
   let stdout = '';
-  const code = await main(['generate', ...extra], { cwd: project.root, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  const code = await main(['generate', ...extra], {
+    cwd: project.root,
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
   return { code, stderr, stdout };
 }
 
@@ -28,7 +34,15 @@ describe('generate on a temporary project with the example schemas', () => {
 
   it('emits every artifact for every tool', () => {
     const files = Object.keys(project.snapshot('generated'));
-    for (const stem of ['calculator', 'memory-read', 'memory-write', 'read-file', 'list-directory', 'get-current-datetime', 'remember-calculation']) {
+    for (const stem of [
+      'calculator',
+      'memory-read',
+      'memory-write',
+      'read-file',
+      'list-directory',
+      'get-current-datetime',
+      'remember-calculation',
+    ]) {
       expect(files).toContain(`types/${stem}.ts`);
       expect(files).toContain(`validators/${stem}.js`);
       expect(files).toContain(`validators/${stem}.d.ts`);
@@ -37,16 +51,26 @@ describe('generate on a temporary project with the example schemas', () => {
     expect(files).toContain('types/shared/memory-entry.ts');
     expect(files).toContain('registry.ts');
     expect(files).toContain('index.ts');
-    expect(Object.keys(project.snapshot('src/tools')).sort()).toEqual(
-      ['calculator.ts', 'get-current-datetime.ts', 'list-directory.ts', 'memory-read.ts', 'memory-write.ts', 'read-file.ts', 'remember-calculation.ts'],
-    );
+    expect(Object.keys(project.snapshot('src/tools')).sort()).toEqual([
+      'calculator.ts',
+      'get-current-datetime.ts',
+      'list-directory.ts',
+      'memory-read.ts',
+      'memory-write.ts',
+      'read-file.ts',
+      'remember-calculation.ts',
+    ]);
   });
 
   it('declares a shared $ref schema once and imports it everywhere', () => {
     const generated = project.snapshot('generated');
-    const declaring = Object.entries(generated).filter(([, content]) => /export (interface|type) MemoryEntry\b/.test(content));
+    const declaring = Object.entries(generated).filter(([, content]) =>
+      /export (interface|type) MemoryEntry\b/.test(content),
+    );
     expect(declaring.map(([file]) => file)).toEqual(['types/shared/memory-entry.ts']);
-    expect(generated['types/memory-write.ts']).toContain("import type { MemoryEntry, MemoryKey } from './shared/memory-entry.js';");
+    expect(generated['types/memory-write.ts']).toContain(
+      "import type { MemoryEntry, MemoryKey } from './shared/memory-entry.js';",
+    );
     expect(Object.values(generated).some((content) => /MemoryEntry1|MemoryKey1/.test(content))).toBe(false);
   });
 
@@ -62,7 +86,8 @@ describe('generate on a temporary project with the example schemas', () => {
   }, 60_000);
 
   it('rejects a wrongly typed call by name at compile time', async () => {
-    const call = (args: string) => `import { createToolClient } from '../generated/registry.js';\nimport { ToolOrchestrator } from '${path.posix.join('..', project.runtimeImport)}';\nconst client = createToolClient(new ToolOrchestrator(), { gmiId: 'g', personaId: 'p', personaCapabilities: [], userContext: { userId: 'u' } });\nexport const result = client.call('calculator', ${args});\n`;
+    const call = (args: string) =>
+      `import { createToolClient } from '../generated/registry.js';\nimport { ToolOrchestrator } from '${path.posix.join('..', project.runtimeImport)}';\nconst client = createToolClient(new ToolOrchestrator(), { gmiId: 'g', personaId: 'p', personaCapabilities: [], userContext: { userId: 'u' } });\nexport const result = client.call('calculator', ${args});\n`;
     project.write('check/good.ts', call("{ expression: '1+1' }"));
     expect(await typeCheck(project, ['check/good.ts'])).toEqual({ code: 0, output: '' });
     project.write('check/good.ts', call('{ expression: 42 }'));
@@ -95,7 +120,9 @@ console.log(JSON.stringify({ okA, a, b, okC, c, errors: validateMemoryWriteInput
     expect(result.b).toEqual({ expression: '1', precision: 10 });
     expect(result.okC).toBe(false);
     expect(result.c.value).toBe(1); // still invalid after coercing it to "1": the value is put back as sent
-    expect(result.errors.map((error: { instancePath: string; keyword: string }) => `${error.instancePath} ${error.keyword}`)).toEqual(['/key pattern']);
+    expect(
+      result.errors.map((error: { instancePath: string; keyword: string }) => `${error.instancePath} ${error.keyword}`),
+    ).toEqual(['/key pattern']);
   });
 
   it("importing a validator does not load Ajv's compiler", async () => {
@@ -113,7 +140,9 @@ console.log(JSON.stringify(loaded.map((file) => file.slice(file.lastIndexOf('nod
     expect(loaded.length).toBeGreaterThan(0);
     expect(loaded.filter((file) => file.startsWith('ajv/') && !file.startsWith('ajv/dist/runtime/'))).toEqual([]);
     expect(loaded.some((file) => file.startsWith('ajv-formats/dist/formats'))).toBe(true);
-    expect(loaded.filter((file) => file.startsWith('ajv-formats/') && !file.startsWith('ajv-formats/dist/formats'))).toEqual([]);
+    expect(
+      loaded.filter((file) => file.startsWith('ajv-formats/') && !file.startsWith('ajv-formats/dist/formats')),
+    ).toEqual([]);
     // The helpers come through the runtime's one `validatorRuntime` import (bundled in the package), not from ajv directly.
     const source = project.read('generated/validators/memory-write.js');
     expect(source).toMatch(/^import \{ validatorRuntime \} from "[^"]+";$/m);

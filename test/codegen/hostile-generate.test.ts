@@ -15,24 +15,44 @@ import { createTempProject, REPO, run, typeCheck, type TempProject } from '../he
 const PROTOTYPE_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'] as const;
 
 /** Runs `toolsmith generate` in a temp project holding `files` under schemas/. */
-async function generateIn(project: TempProject, files: Record<string, unknown>, options: { child?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  for (const [file, value] of Object.entries(files)) project.write(`schemas/${file}`, typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`);
-  if (!Object.hasOwn(files, '../toolsmith.config.json') && !existsSync(path.join(project.root, 'toolsmith.config.json'))) project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+async function generateIn(
+  project: TempProject,
+  files: Record<string, unknown>,
+  options: { child?: boolean } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  for (const [file, value] of Object.entries(files))
+    project.write(`schemas/${file}`, typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`);
+  if (
+    !Object.hasOwn(files, '../toolsmith.config.json') &&
+    !existsSync(path.join(project.root, 'toolsmith.config.json'))
+  )
+    project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
   if (options.child) {
     // In a child process with a deadline: a read that blocks (a FIFO) would otherwise hang this
     // worker, timeouts included, instead of failing the test.
     try {
-      const { stdout, stderr } = await run(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'generate'], { cwd: project.root, timeout: 20_000 });
+      const { stdout, stderr } = await run(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'generate'], {
+        cwd: project.root,
+        timeout: 20_000,
+      });
       return { code: 0, stdout, stderr };
     } catch (error) {
       const failure = error as { code?: number; killed?: boolean; stdout?: string; stderr?: string };
       if (failure.killed) throw new Error('generate did not finish within 20 s (a blocking read?)');
-      return { code: typeof failure.code === 'number' ? failure.code : 1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? '' };
+      return {
+        code: typeof failure.code === 'number' ? failure.code : 1,
+        stdout: failure.stdout ?? '',
+        stderr: failure.stderr ?? '',
+      };
     }
   }
   let stdout = '';
   let stderr = '';
-  const code = await main(['generate'], { cwd: project.root, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  const code = await main(['generate'], {
+    cwd: project.root,
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
   return { code, stdout, stderr };
 }
 
@@ -40,7 +60,11 @@ async function generateIn(project: TempProject, files: Record<string, unknown>, 
  * Generates where generate must fail and returns stderr, after checking that it exited 1, printed
  * nothing on stdout, left the previous output and stubs byte-identical and left no temp folder.
  */
-async function expectFailure(files: Record<string, unknown>, prepare?: (project: TempProject) => void, options: { child?: boolean } = {}): Promise<string> {
+async function expectFailure(
+  files: Record<string, unknown>,
+  prepare?: (project: TempProject) => void,
+  options: { child?: boolean } = {},
+): Promise<string> {
   const project = createTempProject();
   try {
     project.write('generated/index.ts', '// previous output\n');
@@ -61,7 +85,12 @@ async function expectFailure(files: Record<string, unknown>, prepare?: (project:
 
 /** A minimal valid definition. */
 function tool(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, ...extra };
+  return {
+    name,
+    description: `The ${name} tool.`,
+    inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+    ...extra,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -81,7 +110,10 @@ describe('names that are Object.prototype members (tools, definitions, propertie
       const outputProperties: Record<string, unknown> = {};
       for (const key of PROTOTYPE_NAMES) {
         Object.defineProperty(properties, key, { value: { $ref: `#/definitions/${key}` }, enumerable: true });
-        Object.defineProperty(definitions, key, { value: { type: 'string', description: `the ${key} definition` }, enumerable: true });
+        Object.defineProperty(definitions, key, {
+          value: { type: 'string', description: `the ${key} definition` },
+          enumerable: true,
+        });
         Object.defineProperty(outputProperties, key, { value: { type: 'string' }, enumerable: true });
       }
       files[`${name}.tool.json`] = {
@@ -98,9 +130,12 @@ describe('names that are Object.prototype members (tools, definitions, propertie
     // A shared schema whose properties carry the same names (its definitions get them in the next block:
     // here their type names would collide with the tools' own \`Constructor\`, … definitions).
     const sharedProperties: Record<string, unknown> = {};
-    for (const key of PROTOTYPE_NAMES) Object.defineProperty(sharedProperties, key, { value: { type: 'integer' }, enumerable: true });
+    for (const key of PROTOTYPE_NAMES)
+      Object.defineProperty(sharedProperties, key, { value: { type: 'integer' }, enumerable: true });
     files['shared/prototype-keys.schema.json'] = { type: 'object', properties: sharedProperties };
-    files['uses-shared.tool.json'] = tool('uses_shared', { inputSchema: { type: 'object', properties: { a: { $ref: './shared/prototype-keys.schema.json' } } } });
+    files['uses-shared.tool.json'] = tool('uses_shared', {
+      inputSchema: { type: 'object', properties: { a: { $ref: './shared/prototype-keys.schema.json' } } },
+    });
     return files;
   }
 
@@ -136,7 +171,17 @@ export class ${pascal}Tool extends ${pascal}ToolBase {
   });
 
   it('does not pollute Object.prototype in the generating process', () => {
-    for (const target of ['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict', 'anthropic', 'gemini', 'gemini-legacy', 'mcp']) expect(Object.prototype.hasOwnProperty.call(Object.prototype, target), target).toBe(false);
+    for (const target of [
+      'openai',
+      'openai-strict',
+      'openai-responses',
+      'openai-responses-strict',
+      'anthropic',
+      'gemini',
+      'gemini-legacy',
+      'mcp',
+    ])
+      expect(Object.prototype.hasOwnProperty.call(Object.prototype, target), target).toBe(false);
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).openai).toBeUndefined();
   });
@@ -149,19 +194,30 @@ export class ${pascal}Tool extends ${pascal}ToolBase {
     const names = [...PROTOTYPE_NAMES, 'uses_shared'].sort();
     const mcp = JSON.parse(project.read('generated/manifests/mcp.json')) as { tools: { name: string }[] };
     expect(mcp.tools.map((entry) => entry.name)).toEqual(names);
-    const openai = JSON.parse(project.read('generated/manifests/openai.json')) as { function: { name: string; parameters: { properties: object } } }[];
+    const openai = JSON.parse(project.read('generated/manifests/openai.json')) as {
+      function: { name: string; parameters: { properties: object } };
+    }[];
     expect(openai.map((entry) => entry.function.name)).toEqual(names);
     const constructorTool = openai.find((entry) => entry.function.name === 'constructor')!;
     expect(Object.keys(constructorTool.function.parameters.properties).sort()).toEqual([...PROTOTYPE_NAMES].sort());
     const report = JSON.parse(project.read('generated/manifests/loss-report.json')) as Record<string, unknown>;
     expect(Object.keys(report).sort()).toEqual(names);
-    expect(Object.keys(report['__proto__'] as object).sort()).toEqual(['anthropic', 'gemini', 'mcp', 'openai', 'openai-responses', 'openai-responses-strict', 'openai-strict']);
+    expect(Object.keys(report['__proto__'] as object).sort()).toEqual([
+      'anthropic',
+      'gemini',
+      'mcp',
+      'openai',
+      'openai-responses',
+      'openai-responses-strict',
+      'openai-strict',
+    ]);
     expect(project.read('generated/manifests/loss-report.md')).toContain('## __proto__');
   });
 
   it('renders a docs page per tool with every category in the index', () => {
     const index = project.read('generated/docs/index.md');
-    for (const name of ['constructor', 'to-string', 'value-of', 'has-own-property', 'proto']) expect(project.read(`generated/docs/tools/${name}.md`)).toContain('## Input');
+    for (const name of ['constructor', 'to-string', 'value-of', 'has-own-property', 'proto'])
+      expect(project.read(`generated/docs/tools/${name}.md`)).toContain('## Input');
     for (const name of PROTOTYPE_NAMES) expect(index).toMatch(new RegExp(`^## ${name.replace(/_/g, '\\\\_')}$`, 'm'));
     const page = project.read('generated/docs/tools/proto.md');
     expect(page).toMatch(/^\| Capabilities \| `__proto__` \|$/m);
@@ -187,18 +243,29 @@ console.log(JSON.stringify(out));
     );
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'check/run.ts'], { cwd: project.root });
     const results = JSON.parse(stdout) as [string, boolean, Record<string, string>, boolean][];
-    expect(results.map(([name, isError, , badIsError]) => [name, isError, badIsError])).toEqual(PROTOTYPE_NAMES.map((name) => [name, false, true]));
+    expect(results.map(([name, isError, , badIsError]) => [name, isError, badIsError])).toEqual(
+      PROTOTYPE_NAMES.map((name) => [name, false, true]),
+    );
     for (const [name, , output] of results) {
       expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
       expect(Object.keys(output).sort()).toEqual([...PROTOTYPE_NAMES].sort());
-      for (const key of PROTOTYPE_NAMES) expect(Object.getOwnPropertyDescriptor(output, key)?.value).toBe(`${name}:${key}`);
+      for (const key of PROTOTYPE_NAMES)
+        expect(Object.getOwnPropertyDescriptor(output, key)?.value).toBe(`${name}:${key}`);
     }
   }, 60_000);
 });
 
 describe('any names, Object.prototype members among them, through normalize, manifests, registry and docs (property)', () => {
   it('never throws, never touches Object.prototype, and lists every tool everywhere', async () => {
-    const [{ parseSource }, { normalize }, { emitManifests }, { emitRegistry }, { createDocRenderer }, { loadTemplates }, { TEST_CONTEXT }] = await Promise.all([
+    const [
+      { parseSource },
+      { normalize },
+      { emitManifests },
+      { emitRegistry },
+      { createDocRenderer },
+      { loadTemplates },
+      { TEST_CONTEXT },
+    ] = await Promise.all([
       import('../../codegen/load.js'),
       import('../../codegen/normalize.js'),
       import('../../codegen/emit/manifests/index.js'),
@@ -209,51 +276,102 @@ describe('any names, Object.prototype members among them, through normalize, man
     ]);
     const renderer = createDocRenderer(loadTemplates());
     let complete = 0;
-    const prototypeNames = Object.getOwnPropertyNames(Object.prototype).filter((name) => /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name));
+    const prototypeNames = Object.getOwnPropertyNames(Object.prototype).filter((name) =>
+      /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name),
+    );
     const before = Object.getOwnPropertyNames(Object.prototype).sort();
     const key = fc.oneof(fc.constantFrom(...prototypeNames), fc.string({ maxLength: 6 }));
     const own = (entries: [string, unknown][]) => {
       const out: Record<string, unknown> = {};
-      for (const [name, value] of entries) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+      for (const [name, value] of entries)
+        Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
       return out;
     };
     fc.assert(
-      fc.property(fc.uniqueArray(fc.constantFrom(...prototypeNames, 'plain'), { minLength: 1, maxLength: 4 }), fc.uniqueArray(key, { maxLength: 4 }), fc.uniqueArray(key, { maxLength: 3 }), (toolNames, propertyNames, definitionNames) => {
-        const sources = toolNames.map((name) => {
-          const definitions = own(definitionNames.map((definition) => [definition, { type: 'string', description: definition }]));
-          const properties = own(propertyNames.map((property, index) => [property, definitionNames.length > 0 ? { $ref: `#/definitions/${encodeURIComponent(definitionNames[index % definitionNames.length]!.replace(/~/g, '~0').replace(/\//g, '~1'))}` } : { type: 'number' }]));
-          const text = JSON.stringify({ name, description: name, category: name, requiredCapabilities: [name], inputSchema: { type: 'object', properties, definitions }, outputSchema: { type: 'object', properties } }, null, 2);
-          return parseSource(`${name}.tool.json`, `schemas/${name}.tool.json`, text).source;
-        });
-        const { project, problems } = normalize({ tools: sources, shared: [], problems: [] });
-        expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
-        if (problems.length > 0) return; // e.g. two names with one type name: a problem, never a crash
-        const manifests = emitManifests(project, TEST_CONTEXT);
-        expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
-        const names = [...toolNames].sort();
-        expect(Object.keys(manifests.losses).sort()).toEqual(names);
-        for (const name of names) expect(Object.keys(Object.getOwnPropertyDescriptor(manifests.losses, name)!.value).sort()).toEqual(['anthropic', 'gemini', 'mcp', 'openai', 'openai-responses', 'openai-responses-strict', 'openai-strict']);
-        const mcp = JSON.parse(manifests.files.find((file) => file.path === 'manifests/mcp.json')!.content) as { tools: { name: string; inputSchema: { properties: object } }[] };
-        expect(mcp.tools.map((entry) => entry.name)).toEqual(names);
-        for (const entry of mcp.tools) expect(Object.keys(entry.inputSchema.properties).sort()).toEqual([...propertyNames].sort());
-        // Every target carries every property under its own name.
-        const content = (file: string) => JSON.parse(manifests.files.find((entry) => entry.path === `manifests/${file}.json`)!.content) as unknown;
-        const parameters: Record<string, (value: any) => object[]> = {
-          openai: (value) => value.map((entry: any) => entry.function.parameters.properties),
-          'openai-strict': (value) => value.map((entry: any) => entry.function.parameters.properties),
-          anthropic: (value) => value.map((entry: any) => entry.input_schema.properties),
-          gemini: (value) => value.functionDeclarations.map((entry: any) => entry.parametersJsonSchema?.properties ?? {}),
-        };
-        for (const [target, read] of Object.entries(parameters)) {
-          if (Object.values(manifests.unavailable).some((reasons) => Object.hasOwn(reasons, target))) continue;
-          for (const properties of read(content(target))) expect(Object.keys(properties).sort(), target).toEqual([...propertyNames].sort());
-        }
-        const registry = emitRegistry(project, TEST_CONTEXT).find((file) => file.path === 'registry.ts')!.content;
-        for (const name of names) expect(registry).toContain(JSON.stringify(name).replace(/"/g, "'"));
-        for (const tool of project.tools) expect(renderer.toolPage(tool, TEST_CONTEXT, manifests).content).toContain(`(\`${tool.name}\`)`);
-        expect(renderer.projectPages(project, TEST_CONTEXT)[0]!.content.split('\n').filter((line) => line.startsWith('| [')).length).toBe(names.length);
-        complete++;
-      }),
+      fc.property(
+        fc.uniqueArray(fc.constantFrom(...prototypeNames, 'plain'), { minLength: 1, maxLength: 4 }),
+        fc.uniqueArray(key, { maxLength: 4 }),
+        fc.uniqueArray(key, { maxLength: 3 }),
+        (toolNames, propertyNames, definitionNames) => {
+          const sources = toolNames.map((name) => {
+            const definitions = own(
+              definitionNames.map((definition) => [definition, { type: 'string', description: definition }]),
+            );
+            const properties = own(
+              propertyNames.map((property, index) => [
+                property,
+                definitionNames.length > 0
+                  ? {
+                      $ref: `#/definitions/${encodeURIComponent(definitionNames[index % definitionNames.length]!.replace(/~/g, '~0').replace(/\//g, '~1'))}`,
+                    }
+                  : { type: 'number' },
+              ]),
+            );
+            const text = JSON.stringify(
+              {
+                name,
+                description: name,
+                category: name,
+                requiredCapabilities: [name],
+                inputSchema: { type: 'object', properties, definitions },
+                outputSchema: { type: 'object', properties },
+              },
+              null,
+              2,
+            );
+            return parseSource(`${name}.tool.json`, `schemas/${name}.tool.json`, text).source;
+          });
+          const { project, problems } = normalize({ tools: sources, shared: [], problems: [] });
+          expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
+          if (problems.length > 0) return; // e.g. two names with one type name: a problem, never a crash
+          const manifests = emitManifests(project, TEST_CONTEXT);
+          expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
+          const names = [...toolNames].sort();
+          expect(Object.keys(manifests.losses).sort()).toEqual(names);
+          for (const name of names)
+            expect(Object.keys(Object.getOwnPropertyDescriptor(manifests.losses, name)!.value).sort()).toEqual([
+              'anthropic',
+              'gemini',
+              'mcp',
+              'openai',
+              'openai-responses',
+              'openai-responses-strict',
+              'openai-strict',
+            ]);
+          const mcp = JSON.parse(manifests.files.find((file) => file.path === 'manifests/mcp.json')!.content) as {
+            tools: { name: string; inputSchema: { properties: object } }[];
+          };
+          expect(mcp.tools.map((entry) => entry.name)).toEqual(names);
+          for (const entry of mcp.tools)
+            expect(Object.keys(entry.inputSchema.properties).sort()).toEqual([...propertyNames].sort());
+          // Every target carries every property under its own name.
+          const content = (file: string) =>
+            JSON.parse(manifests.files.find((entry) => entry.path === `manifests/${file}.json`)!.content) as unknown;
+          const parameters: Record<string, (value: any) => object[]> = {
+            openai: (value) => value.map((entry: any) => entry.function.parameters.properties),
+            'openai-strict': (value) => value.map((entry: any) => entry.function.parameters.properties),
+            anthropic: (value) => value.map((entry: any) => entry.input_schema.properties),
+            gemini: (value) =>
+              value.functionDeclarations.map((entry: any) => entry.parametersJsonSchema?.properties ?? {}),
+          };
+          for (const [target, read] of Object.entries(parameters)) {
+            if (Object.values(manifests.unavailable).some((reasons) => Object.hasOwn(reasons, target))) continue;
+            for (const properties of read(content(target)))
+              expect(Object.keys(properties).sort(), target).toEqual([...propertyNames].sort());
+          }
+          const registry = emitRegistry(project, TEST_CONTEXT).find((file) => file.path === 'registry.ts')!.content;
+          for (const name of names) expect(registry).toContain(JSON.stringify(name).replace(/"/g, "'"));
+          for (const tool of project.tools)
+            expect(renderer.toolPage(tool, TEST_CONTEXT, manifests).content).toContain(`(\`${tool.name}\`)`);
+          expect(
+            renderer
+              .projectPages(project, TEST_CONTEXT)[0]!
+              .content.split('\n')
+              .filter((line) => line.startsWith('| [')).length,
+          ).toBe(names.length);
+          complete++;
+        },
+      ),
       { numRuns: 40 },
     );
     // Most runs got through every emitter (a run whose names collide ends at normalize's problems).
@@ -266,14 +384,23 @@ describe('shared schema definitions named after Object.prototype members', () =>
     const project = createTempProject();
     try {
       const definitions: Record<string, unknown> = {};
-      for (const key of PROTOTYPE_NAMES) Object.defineProperty(definitions, key, { value: { type: 'integer', minimum: 1 }, enumerable: true });
+      for (const key of PROTOTYPE_NAMES)
+        Object.defineProperty(definitions, key, { value: { type: 'integer', minimum: 1 }, enumerable: true });
       const properties: Record<string, unknown> = {};
-      for (const key of PROTOTYPE_NAMES) Object.defineProperty(properties, key, { value: { $ref: `./shared/keys.schema.json#/definitions/${key}` }, enumerable: true });
-      const result = await generateIn(project, { 'shared/keys.schema.json': { definitions }, 'plain.tool.json': tool('plain', { inputSchema: { type: 'object', properties } }) });
+      for (const key of PROTOTYPE_NAMES)
+        Object.defineProperty(properties, key, {
+          value: { $ref: `./shared/keys.schema.json#/definitions/${key}` },
+          enumerable: true,
+        });
+      const result = await generateIn(project, {
+        'shared/keys.schema.json': { definitions },
+        'plain.tool.json': tool('plain', { inputSchema: { type: 'object', properties } }),
+      });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       const types = project.read('generated/types/shared/keys.ts');
-      for (const name of ['Constructor', 'ToString', 'ValueOf', 'HasOwnProperty', 'Proto']) expect(types).toMatch(new RegExp(`^export type ${name} = number;$`, 'm'));
+      for (const name of ['Constructor', 'ToString', 'ValueOf', 'HasOwnProperty', 'Proto'])
+        expect(types).toMatch(new RegExp(`^export type ${name} = number;$`, 'm'));
       expect(await typeCheck(project, ['generated', 'src'])).toEqual({ code: 0, output: '' });
       project.write(
         'check/validate.ts',
@@ -295,7 +422,11 @@ console.log(JSON.stringify([validatePlainInput(JSON.parse('{"constructor":2,"val
 
 describe('JSON pointers: ~0/~1 only, a $ref fragment decoded once where it is read', () => {
   it('reports a problem under a property named `50%` at its pointer (no URIError)', async () => {
-    const stderr = await expectFailure({ 'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { '50%': { type: 'string', minLength: 'x' } } } }) });
+    const stderr = await expectFailure({
+      'a.tool.json': tool('a', {
+        inputSchema: { type: 'object', properties: { '50%': { type: 'string', minLength: 'x' } } },
+      }),
+    });
     expect(stderr).toBe(
       'toolsmith: 1 problem; nothing was written.\n' +
         'schemas/a.tool.json:9:22 /inputSchema/properties/50%/minLength: not a valid draft-07 schema: /inputSchema/properties/50%/minLength must be integer\n' +
@@ -304,8 +435,12 @@ describe('JSON pointers: ~0/~1 only, a $ref fragment decoded once where it is re
   });
 
   it('reports a property named `a~b/c%25` with its pointer escaped as ~0/~1 and `%25` kept', async () => {
-    const stderr = await expectFailure({ 'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { 'a~b/c%25': { type: 'nope' } } } }) });
-    expect(stderr).toContain('schemas/a.tool.json:8:17 /inputSchema/properties/a~0b~1c%25/type: "nope" is not a JSON Schema type');
+    const stderr = await expectFailure({
+      'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { 'a~b/c%25': { type: 'nope' } } } }),
+    });
+    expect(stderr).toContain(
+      'schemas/a.tool.json:8:17 /inputSchema/properties/a~0b~1c%25/type: "nope" is not a JSON Schema type',
+    );
   });
 
   it.each([
@@ -320,20 +455,31 @@ describe('JSON pointers: ~0/~1 only, a $ref fragment decoded once where it is re
       'shared/s.schema.json': { definitions: { ok: { type: 'string' } } },
       'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { q: { $ref: ref } } } }),
     });
-    expect(stderr).toContain(`schemas/a.tool.json:8:17 /inputSchema/properties/q/$ref: the $ref ${JSON.stringify(ref)} ${expected}`);
+    expect(stderr).toContain(
+      `schemas/a.tool.json:8:17 /inputSchema/properties/q/$ref: the $ref ${JSON.stringify(ref)} ${expected}`,
+    );
     expect(stderr).toContain('hint: a `$ref` is a URI reference: its fragment is a JSON pointer');
   });
 
   it('resolves percent-encoded and ~-escaped fragments once: `50%25` → `50%`, `a~1b` → `a/b`, `%7E0` stays `~0`', async () => {
     const project = createTempProject();
     try {
-      const definitions = { '50%': { type: 'integer' }, 'a/b': { type: 'boolean' }, '~0': { type: 'string', enum: ['tilde'] } };
+      const definitions = {
+        '50%': { type: 'integer' },
+        'a/b': { type: 'boolean' },
+        '~0': { type: 'string', enum: ['tilde'] },
+      };
       const result = await generateIn(project, {
         'shared/s.schema.json': { definitions: { 'x%y': { type: 'number' } } },
         'a.tool.json': tool('a', {
           inputSchema: {
             type: 'object',
-            properties: { p: { $ref: '#/definitions/50%25' }, s: { $ref: '#/definitions/a~1b' }, t: { $ref: '#/definitions/%7E00' }, u: { $ref: './shared/s.schema.json#/definitions/x%25y' } },
+            properties: {
+              p: { $ref: '#/definitions/50%25' },
+              s: { $ref: '#/definitions/a~1b' },
+              t: { $ref: '#/definitions/%7E00' },
+              u: { $ref: './shared/s.schema.json#/definitions/x%25y' },
+            },
             definitions,
           },
         }),
@@ -341,7 +487,9 @@ describe('JSON pointers: ~0/~1 only, a $ref fragment decoded once where it is re
       expect(result.stderr).toBe('');
       // The types name the same definitions: no `unknown` for a reference that only needed decoding.
       const types = project.read('generated/types/a.ts');
-      expect(types).toContain('export interface AInput {\n  p?: A_50;\n  s?: AB;\n  t?: A_0;\n  u?: XY;\n  [k: string]: unknown;\n}');
+      expect(types).toContain(
+        'export interface AInput {\n  p?: A_50;\n  s?: AB;\n  t?: A_0;\n  u?: XY;\n  [k: string]: unknown;\n}',
+      );
       expect(types).toContain("export type A_50 = number;\n\nexport type AB = boolean;\n\nexport type A_0 = 'tilde';");
       expect(await typeCheck(project, ['generated', 'src'])).toEqual({ code: 0, output: '' });
       project.write(
@@ -358,7 +506,8 @@ console.log(JSON.stringify([validateAInput({ p: 1, s: true, t: 'tilde', u: 2.5 }
   }, 60_000);
 
   it('pointer helpers round-trip any segments (property)', async () => {
-    const { escapePointerSegment, formatPointer, parsePointer, decodeFragment } = await import('../../codegen/pointer.js');
+    const { escapePointerSegment, formatPointer, parsePointer, decodeFragment } =
+      await import('../../codegen/pointer.js');
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'grapheme' })), (segments) => {
         expect(parsePointer(formatPointer(segments))).toEqual(segments);
@@ -387,10 +536,14 @@ describe('only regular files are read; every other entry is a problem with its p
   const good = tool('good');
 
   it('a FIFO named x.tool.json does not hang generate', async () => {
-    const stderr = await expectFailure({ 'good.tool.json': good }, (project) => {
-      mkdirSync(path.join(project.root, 'schemas'), { recursive: true });
-      execFileSync('mkfifo', [path.join(project.root, 'schemas/x.tool.json')]);
-    }, { child: true });
+    const stderr = await expectFailure(
+      { 'good.tool.json': good },
+      (project) => {
+        mkdirSync(path.join(project.root, 'schemas'), { recursive: true });
+        execFileSync('mkfifo', [path.join(project.root, 'schemas/x.tool.json')]);
+      },
+      { child: true },
+    );
     expect(stderr).toBe(
       'toolsmith: 1 problem; nothing was written.\n' +
         'schemas/x.tool.json:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
@@ -408,7 +561,9 @@ describe('only regular files are read; every other entry is a problem with its p
       execFileSync('mkfifo', [path.join(project.root, 'schemas/x.tool.json')]);
       const again = await generateIn(project, {}, { child: true });
       expect(again.code).toBe(1);
-      expect(again.stderr).toContain('schemas/x.tool.json:1:1: not read: it is a named pipe (FIFO), not a regular file');
+      expect(again.stderr).toContain(
+        'schemas/x.tool.json:1:1: not read: it is a named pipe (FIFO), not a regular file',
+      );
       expect(project.snapshot('generated')).toEqual(before);
     } finally {
       project.dispose();
@@ -416,11 +571,43 @@ describe('only regular files are read; every other entry is a problem with its p
   }, 30_000);
 
   it.each([
-    ['a symlink loop', (dir: string) => { symlinkSync('loop-b.tool.json', path.join(dir, 'loop-a.tool.json')); symlinkSync('loop-a.tool.json', path.join(dir, 'loop-b.tool.json')); }, ['schemas/loop-a.tool.json:1:1: not read: it is a symbolic link that loops (ELOOP)', 'schemas/loop-b.tool.json:1:1: not read: it is a symbolic link that loops (ELOOP)']],
-    ['a dangling symlink', (dir: string) => symlinkSync('missing.json', path.join(dir, 'dangling.tool.json')), ['schemas/dangling.tool.json:1:1: not read: it is a symbolic link to a file that does not exist (ENOENT)']],
-    ['a symlink to a folder', (dir: string) => { mkdirSync(path.join(dir, 'real-folder')); symlinkSync('real-folder', path.join(dir, 'folder.tool.json')); }, ['schemas/folder.tool.json:1:1: not read: it is a folder, not a regular file']],
-    ['a folder named like a definition', (dir: string) => mkdirSync(path.join(dir, 'folder.schema.json')), ['schemas/folder.schema.json:1:1: not read: it is a folder, not a regular file']],
-    ['a folder link that loops back', (dir: string) => { mkdirSync(path.join(dir, 'sub')); symlinkSync('..', path.join(dir, 'sub', 'up')); }, ['schemas/sub/up:1:1: the folder link leads back to a folder that contains it (a loop); it is not followed']],
+    [
+      'a symlink loop',
+      (dir: string) => {
+        symlinkSync('loop-b.tool.json', path.join(dir, 'loop-a.tool.json'));
+        symlinkSync('loop-a.tool.json', path.join(dir, 'loop-b.tool.json'));
+      },
+      [
+        'schemas/loop-a.tool.json:1:1: not read: it is a symbolic link that loops (ELOOP)',
+        'schemas/loop-b.tool.json:1:1: not read: it is a symbolic link that loops (ELOOP)',
+      ],
+    ],
+    [
+      'a dangling symlink',
+      (dir: string) => symlinkSync('missing.json', path.join(dir, 'dangling.tool.json')),
+      ['schemas/dangling.tool.json:1:1: not read: it is a symbolic link to a file that does not exist (ENOENT)'],
+    ],
+    [
+      'a symlink to a folder',
+      (dir: string) => {
+        mkdirSync(path.join(dir, 'real-folder'));
+        symlinkSync('real-folder', path.join(dir, 'folder.tool.json'));
+      },
+      ['schemas/folder.tool.json:1:1: not read: it is a folder, not a regular file'],
+    ],
+    [
+      'a folder named like a definition',
+      (dir: string) => mkdirSync(path.join(dir, 'folder.schema.json')),
+      ['schemas/folder.schema.json:1:1: not read: it is a folder, not a regular file'],
+    ],
+    [
+      'a folder link that loops back',
+      (dir: string) => {
+        mkdirSync(path.join(dir, 'sub'));
+        symlinkSync('..', path.join(dir, 'sub', 'up'));
+      },
+      ['schemas/sub/up:1:1: the folder link leads back to a folder that contains it (a loop); it is not followed'],
+    ],
   ])('%s is a problem with the path, no raw errno trace', async (_label, make, expected) => {
     const stderr = await expectFailure({ 'good.tool.json': good }, (project) => {
       mkdirSync(path.join(project.root, 'schemas'), { recursive: true });
@@ -437,7 +624,9 @@ describe('only regular files are read; every other entry is a problem with its p
       mkdirSync(path.join(project.root, 'schemas/sub'));
       symlinkSync('..', path.join(project.root, 'schemas/sub/up'));
       const again = await generateIn(project, {});
-      expect(again.stderr).toContain('schemas/sub/up:1:1: the folder link leads back to a folder that contains it (a loop); it is not followed');
+      expect(again.stderr).toContain(
+        'schemas/sub/up:1:1: the folder link leads back to a folder that contains it (a loop); it is not followed',
+      );
       expect(again.code).toBe(1);
     } finally {
       project.dispose();
@@ -445,7 +634,11 @@ describe('only regular files are read; every other entry is a problem with its p
   }, 30_000);
 
   it('a FIFO as toolsmith.config.json is a problem, not a hang', async () => {
-    const stderr = await expectFailure({ 'good.tool.json': good }, (project) => execFileSync('mkfifo', [path.join(project.root, 'toolsmith.config.json')]), { child: true });
+    const stderr = await expectFailure(
+      { 'good.tool.json': good },
+      (project) => execFileSync('mkfifo', [path.join(project.root, 'toolsmith.config.json')]),
+      { child: true },
+    );
     expect(stderr).toBe(
       'toolsmith: 1 problem; nothing was written.\n' +
         'toolsmith.config.json:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
@@ -454,10 +647,14 @@ describe('only regular files are read; every other entry is a problem with its p
   }, 30_000);
 
   it('a FIFO as a docs template (--templates) is a problem naming it, not a hang or a trace', async () => {
-    const stderr = await expectFailure({ 'good.tool.json': good, '../toolsmith.config.json': { templates: 'my-templates' } }, (project) => {
-      mkdirSync(path.join(project.root, 'my-templates'));
-      execFileSync('mkfifo', [path.join(project.root, 'my-templates/tool.hbs')]);
-    }, { child: true });
+    const stderr = await expectFailure(
+      { 'good.tool.json': good, '../toolsmith.config.json': { templates: 'my-templates' } },
+      (project) => {
+        mkdirSync(path.join(project.root, 'my-templates'));
+        execFileSync('mkfifo', [path.join(project.root, 'my-templates/tool.hbs')]);
+      },
+      { child: true },
+    );
     expect(stderr).toBe(
       'toolsmith: 1 problem; nothing was written.\n' +
         'my-templates/tool.hbs:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
@@ -473,7 +670,11 @@ describe('only regular files are read; every other entry is a problem with its p
       mkdirSync(path.join(project.root, 'schemas'), { recursive: true });
       symlinkSync('../elsewhere/linked.tool.json', path.join(project.root, 'schemas/linked.tool.json'));
       symlinkSync('../elsewhere/shared', path.join(project.root, 'schemas/shared'));
-      const result = await generateIn(project, { 'uses.tool.json': tool('uses', { inputSchema: { type: 'object', properties: { at: { $ref: './shared/point.schema.json' } } } }) });
+      const result = await generateIn(project, {
+        'uses.tool.json': tool('uses', {
+          inputSchema: { type: 'object', properties: { at: { $ref: './shared/point.schema.json' } } },
+        }),
+      });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(project.read('generated/registry.ts')).toContain("export const toolNames = ['linked', 'uses'] as const;");
@@ -490,7 +691,8 @@ describe('only regular files are read; every other entry is a problem with its p
 
 /** Nests `wrap` around a string schema until the definition file is as deep as `depth` allows. */
 function nestedTool(name: string, wrap: (schema: object) => object, depth: number): Record<string, unknown> {
-  const depthOf = (value: unknown): number => (value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value as object).map(depthOf)) : 0);
+  const depthOf = (value: unknown): number =>
+    value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value as object).map(depthOf)) : 0;
   let schema: object = wrap({ type: 'string' });
   let best: Record<string, unknown> | undefined;
   for (;;) {
@@ -521,8 +723,14 @@ describe('deep nesting: generated up to the limit, a clear "too deep" problem wi
     const { MAX_JSON_DEPTH } = await import('../../codegen/json-scan.js');
     const project = createTempProject();
     try {
-      const files: Record<string, unknown> = { '../toolsmith.config.json': { runtimeImport: project.runtimeImport, manifests: { targets: ['openai', 'anthropic', 'mcp'] } } };
-      for (const [keyword, wrap] of Object.entries(NESTING_KEYWORDS)) files[`${keyword}.tool.json`] = nestedTool(keyword, wrap, MAX_JSON_DEPTH);
+      const files: Record<string, unknown> = {
+        '../toolsmith.config.json': {
+          runtimeImport: project.runtimeImport,
+          manifests: { targets: ['openai', 'anthropic', 'mcp'] },
+        },
+      };
+      for (const [keyword, wrap] of Object.entries(NESTING_KEYWORDS))
+        files[`${keyword}.tool.json`] = nestedTool(keyword, wrap, MAX_JSON_DEPTH);
       const result = await generateIn(project, files);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
@@ -532,22 +740,26 @@ describe('deep nesting: generated up to the limit, a clear "too deep" problem wi
     }
   }, 120_000);
 
-  it.each([200, 5_000])('%i levels deep is one problem at the first container past the limit, with its pointer', async (levels) => {
-    // Written as text: JSON.stringify itself overflows the stack on 5,000 levels.
-    const head = '{"name":"deep","description":"d","inputSchema":{"type":"object","properties":{"x":';
-    const level = '{"type":"object","properties":{"a":';
-    const text = `${head}${level.repeat(levels / 2)}{"type":"string"}${'}}'.repeat(levels / 2)}}}}\n`;
-    const stderr = await expectFailure({ 'good.tool.json': good(), 'deep.tool.json': text });
-    // Levels: the file 1, inputSchema 2, properties 3, x 4, then two per `properties/a`: the 65th opens at …/properties.
-    const pointer = `/inputSchema/properties/x${'/properties/a'.repeat(30)}/properties`;
-    const column = head.length + 30 * level.length + '{"type":"object","properties":'.length + 1;
-    expect(stderr).toBe(
-      'toolsmith: 1 problem; nothing was written.\n' +
-        `schemas/deep.tool.json:1:${column} ${pointer}: the file nests objects and arrays more than 64 levels deep\n` +
-        '    hint: flatten the schema: move deep parts under `definitions` and `$ref` them (generated code, validators and docs must stay within the stack)\n',
-    );
-    expect(text[column - 1]).toBe('{');
-  }, 30_000);
+  it.each([200, 5_000])(
+    '%i levels deep is one problem at the first container past the limit, with its pointer',
+    async (levels) => {
+      // Written as text: JSON.stringify itself overflows the stack on 5,000 levels.
+      const head = '{"name":"deep","description":"d","inputSchema":{"type":"object","properties":{"x":';
+      const level = '{"type":"object","properties":{"a":';
+      const text = `${head}${level.repeat(levels / 2)}{"type":"string"}${'}}'.repeat(levels / 2)}}}}\n`;
+      const stderr = await expectFailure({ 'good.tool.json': good(), 'deep.tool.json': text });
+      // Levels: the file 1, inputSchema 2, properties 3, x 4, then two per `properties/a`: the 65th opens at …/properties.
+      const pointer = `/inputSchema/properties/x${'/properties/a'.repeat(30)}/properties`;
+      const column = head.length + 30 * level.length + '{"type":"object","properties":'.length + 1;
+      expect(stderr).toBe(
+        'toolsmith: 1 problem; nothing was written.\n' +
+          `schemas/deep.tool.json:1:${column} ${pointer}: the file nests objects and arrays more than 64 levels deep\n` +
+          '    hint: flatten the schema: move deep parts under `definitions` and `$ref` them (generated code, validators and docs must stay within the stack)\n',
+      );
+      expect(text[column - 1]).toBe('{');
+    },
+    30_000,
+  );
 
   function good(): Record<string, unknown> {
     return tool('good');
@@ -560,10 +772,26 @@ describe('deep nesting: generated up to the limit, a clear "too deep" problem wi
 
 describe('definitions that JSON.parse or draft-07 accept but a tool cannot have', () => {
   it.each([
-    ['inputSchema: true', { inputSchema: true }, 'schemas/a.tool.json:4:18 /inputSchema: the input schema is `true`, a boolean schema; a tool\'s input schema must be an object schema with `"type": "object"`'],
-    ['inputSchema: false', { inputSchema: false }, 'schemas/a.tool.json:4:18 /inputSchema: the input schema is `false`, a boolean schema; a tool\'s input schema must be an object schema with `"type": "object"`'],
-    ['outputSchema: false', { outputSchema: false }, 'schemas/a.tool.json:12:19 /outputSchema: the output schema is `false`: it accepts no output, so every call of the tool would fail'],
-    ['outputSchema: true', { outputSchema: true }, 'schemas/a.tool.json:12:19 /outputSchema: the output schema is `true`: it accepts any output, so it checks nothing'],
+    [
+      'inputSchema: true',
+      { inputSchema: true },
+      'schemas/a.tool.json:4:18 /inputSchema: the input schema is `true`, a boolean schema; a tool\'s input schema must be an object schema with `"type": "object"`',
+    ],
+    [
+      'inputSchema: false',
+      { inputSchema: false },
+      'schemas/a.tool.json:4:18 /inputSchema: the input schema is `false`, a boolean schema; a tool\'s input schema must be an object schema with `"type": "object"`',
+    ],
+    [
+      'outputSchema: false',
+      { outputSchema: false },
+      'schemas/a.tool.json:12:19 /outputSchema: the output schema is `false`: it accepts no output, so every call of the tool would fail',
+    ],
+    [
+      'outputSchema: true',
+      { outputSchema: true },
+      'schemas/a.tool.json:12:19 /outputSchema: the output schema is `true`: it accepts any output, so it checks nothing',
+    ],
   ])('%s is a problem at the field, not a tool silently left out', async (_label, extra, expected) => {
     const stderr = await expectFailure({ 'a.tool.json': tool('a', extra), 'b.tool.json': tool('b') });
     expect(stderr.split('\n').filter((line) => line.startsWith('schemas/'))).toEqual([expected]);
@@ -615,9 +843,21 @@ describe('definitions that JSON.parse or draft-07 accept but a tool cannot have'
 
   it('a default that breaks its schema inside a shared file is reported at the shared file, once', async () => {
     const stderr = await expectFailure({
-      'shared/s.schema.json': { type: 'object', properties: { n: { $ref: '#/definitions/N' }, m: { type: 'boolean', default: [] } }, definitions: { N: { type: 'integer', default: 'x' } } },
-      'a.tool.json': tool('a', { inputSchema: { type: 'object', properties: { q: { $ref: './shared/s.schema.json#/definitions/N' }, r: { $ref: './shared/s.schema.json' } } } }),
-      'b.tool.json': tool('b', { inputSchema: { type: 'object', properties: { own: { type: 'number', default: 'no' } } }, outputSchema: { type: 'object', properties: { q: { $ref: './shared/s.schema.json#/definitions/N' } } } }),
+      'shared/s.schema.json': {
+        type: 'object',
+        properties: { n: { $ref: '#/definitions/N' }, m: { type: 'boolean', default: [] } },
+        definitions: { N: { type: 'integer', default: 'x' } },
+      },
+      'a.tool.json': tool('a', {
+        inputSchema: {
+          type: 'object',
+          properties: { q: { $ref: './shared/s.schema.json#/definitions/N' }, r: { $ref: './shared/s.schema.json' } },
+        },
+      }),
+      'b.tool.json': tool('b', {
+        inputSchema: { type: 'object', properties: { own: { type: 'number', default: 'no' } } },
+        outputSchema: { type: 'object', properties: { q: { $ref: './shared/s.schema.json#/definitions/N' } } },
+      }),
     });
     expect(stderr).toBe(
       'toolsmith: 2 problems and 1 warning; nothing was written.\n' +
@@ -638,16 +878,24 @@ describe('definitions that JSON.parse or draft-07 accept but a tool cannot have'
 
 describe('composed tools: a cycle is rejected at generate, named, at the step', () => {
   const composed = (name: string, calls: string[]) =>
-    tool(name, { inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, steps: calls.map((call) => ({ tool: call, arguments: {} })) });
+    tool(name, {
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object' },
+      steps: calls.map((call) => ({ tool: call, arguments: {} })),
+    });
   const plain = (name: string) => tool(name, { inputSchema: { type: 'object' }, outputSchema: { type: 'object' } });
   const lines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('schemas/'));
 
   it('a self-cycle: a → a', async () => {
-    expect(lines(await expectFailure({ 'a.tool.json': composed('a', ['a']) }))).toEqual(['schemas/a.tool.json:12:15 /steps/0/tool: step 0 calls the composed tool itself: a → a']);
+    expect(lines(await expectFailure({ 'a.tool.json': composed('a', ['a']) }))).toEqual([
+      'schemas/a.tool.json:12:15 /steps/0/tool: step 0 calls the composed tool itself: a → a',
+    ]);
   });
 
   it('a → b → a, at both steps', async () => {
-    expect(lines(await expectFailure({ 'a.tool.json': composed('a', ['b']), 'b.tool.json': composed('b', ['a']) }))).toEqual([
+    expect(
+      lines(await expectFailure({ 'a.tool.json': composed('a', ['b']), 'b.tool.json': composed('b', ['a']) })),
+    ).toEqual([
       'schemas/a.tool.json:12:15 /steps/0/tool: step 0 calls "b", which leads back to "a": a → b → a',
       'schemas/b.tool.json:12:15 /steps/0/tool: step 0 calls "a", which leads back to "b": b → a → b',
     ]);
@@ -673,25 +921,49 @@ describe('composed tools: a cycle is rejected at generate, named, at the step', 
     const { checkComposedCycles } = await import('../../codegen/rules/composed-cycles.js');
     const { parseSource } = await import('../../codegen/load.js');
     fc.assert(
-      fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 3 }), { minLength: 1, maxLength: 6 }), (graph) => {
-        const names = graph.map((_, index) => `t${index}`);
-        const nodes = graph.map((calls, index) => {
-          const calling = calls.filter((call) => call < graph.length).map((call) => names[call]!);
-          const text = JSON.stringify({ name: names[index], steps: calling.map((call) => ({ tool: call, arguments: {} })) }, null, 2);
-          return { name: names[index]!, source: parseSource(`${names[index]}.tool.json`, `schemas/${names[index]}.tool.json`, text).source, calls: calling };
-        });
-        // Oracle: a node is on a cycle when it can reach itself (transitive closure by repeated squaring of reachability).
-        const reach = nodes.map((node) => new Set(node.calls));
-        for (let round = 0; round < nodes.length; round++) for (const set of reach) for (const name of [...set]) for (const next of reach[names.indexOf(name)]!) set.add(next);
-        const expected = nodes.flatMap((node, index) => node.calls.flatMap((call, step) => (reach[names.indexOf(call)]!.has(names[index]!) || call === names[index] ? [`${node.name}/steps/${step}/tool`] : [])));
-        const problems = checkComposedCycles(nodes);
-        expect(problems.map((problem) => `${problem.file.replace(/^schemas\/|\.tool\.json$/g, '')}${problem.pointer}`).sort()).toEqual([...expected].sort());
-        for (const problem of problems) {
-          const cycle = problem.message.split(': ').pop()!.split(' → ');
-          expect(cycle[0]).toBe(cycle[cycle.length - 1]);
-          for (let i = 0; i + 1 < cycle.length; i++) expect(nodes[names.indexOf(cycle[i]!)]!.calls).toContain(cycle[i + 1]);
-        }
-      }),
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 3 }), { minLength: 1, maxLength: 6 }),
+        (graph) => {
+          const names = graph.map((_, index) => `t${index}`);
+          const nodes = graph.map((calls, index) => {
+            const calling = calls.filter((call) => call < graph.length).map((call) => names[call]!);
+            const text = JSON.stringify(
+              { name: names[index], steps: calling.map((call) => ({ tool: call, arguments: {} })) },
+              null,
+              2,
+            );
+            return {
+              name: names[index]!,
+              source: parseSource(`${names[index]}.tool.json`, `schemas/${names[index]}.tool.json`, text).source,
+              calls: calling,
+            };
+          });
+          // Oracle: a node is on a cycle when it can reach itself (transitive closure by repeated squaring of reachability).
+          const reach = nodes.map((node) => new Set(node.calls));
+          for (let round = 0; round < nodes.length; round++)
+            for (const set of reach)
+              for (const name of [...set]) for (const next of reach[names.indexOf(name)]!) set.add(next);
+          const expected = nodes.flatMap((node, index) =>
+            node.calls.flatMap((call, step) =>
+              reach[names.indexOf(call)]!.has(names[index]!) || call === names[index]
+                ? [`${node.name}/steps/${step}/tool`]
+                : [],
+            ),
+          );
+          const problems = checkComposedCycles(nodes);
+          expect(
+            problems
+              .map((problem) => `${problem.file.replace(/^schemas\/|\.tool\.json$/g, '')}${problem.pointer}`)
+              .sort(),
+          ).toEqual([...expected].sort());
+          for (const problem of problems) {
+            const cycle = problem.message.split(': ').pop()!.split(' → ');
+            expect(cycle[0]).toBe(cycle[cycle.length - 1]);
+            for (let i = 0; i + 1 < cycle.length; i++)
+              expect(nodes[names.indexOf(cycle[i]!)]!.calls).toContain(cycle[i + 1]);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -707,7 +979,8 @@ describe('docs: every field full of comment closers, pipes, backticks and line b
   /** A folder and file name carrying the same (no `/` is possible in a name, so `*\/` spans the folder). */
   const NASTY_FILE = 'x*/a|b`<!--c-->\nd--->e.tool.json';
   const fragments = ['*/', '-->', '--->', '--!>', '<!--', '|', '`', '\r\n', '\n', '\u2028', '\\'];
-  const defang = (text: string) => fragments.reduce((out, fragment, index) => out.split(fragment).join(`Z${index}Z`), text);
+  const defang = (text: string) =>
+    fragments.reduce((out, fragment, index) => out.split(fragment).join(`Z${index}Z`), text);
 
   function definition(text: (value: string) => string): Record<string, unknown> {
     return {
@@ -721,25 +994,55 @@ describe('docs: every field full of comment closers, pipes, backticks and line b
       inputSchema: {
         type: 'object',
         properties: {
-          [text(NASTY)]: { type: 'string', description: text(NASTY), default: text(NASTY), enum: [text(NASTY), 'b'], pattern: text('b|c') },
-          plain: { type: 'object', description: text(NASTY), properties: { [text(NASTY)]: { type: 'number', description: text(NASTY) } } },
+          [text(NASTY)]: {
+            type: 'string',
+            description: text(NASTY),
+            default: text(NASTY),
+            enum: [text(NASTY), 'b'],
+            pattern: text('b|c'),
+          },
+          plain: {
+            type: 'object',
+            description: text(NASTY),
+            properties: { [text(NASTY)]: { type: 'number', description: text(NASTY) } },
+          },
         },
         required: [text(NASTY)],
-        definitions: { Local: { type: 'object', description: text(NASTY), properties: { [text(NASTY)]: { const: text(NASTY) } } } },
+        definitions: {
+          Local: { type: 'object', description: text(NASTY), properties: { [text(NASTY)]: { const: text(NASTY) } } },
+        },
       },
-      outputSchema: { type: 'object', properties: { [text(NASTY)]: { $ref: '#/definitions/Local' } }, definitions: { Local: { type: 'object', description: text(NASTY), properties: { [text(NASTY)]: { const: text(NASTY) } } } } },
+      outputSchema: {
+        type: 'object',
+        properties: { [text(NASTY)]: { $ref: '#/definitions/Local' } },
+        definitions: {
+          Local: { type: 'object', description: text(NASTY), properties: { [text(NASTY)]: { const: text(NASTY) } } },
+        },
+      },
       examples: [{ input: { [text(NASTY)]: text(NASTY) } }],
     };
   }
 
-  type Token = { type: string; raw: string; text?: string; tokens?: Token[]; items?: Token[]; header?: { text: string; tokens: Token[] }[]; rows?: { text: string; tokens: Token[] }[][] };
+  type Token = {
+    type: string;
+    raw: string;
+    text?: string;
+    tokens?: Token[];
+    items?: Token[];
+    header?: { text: string; tokens: Token[] }[];
+    rows?: { text: string; tokens: Token[] }[][];
+  };
   /** The page's Markdown structure: block and inline token types, table dimensions; no text. */
   function shape(tokens: Token[]): unknown[] {
     // Inline escapes differ between the twins by design; code spans, links, emphasis and HTML must not.
     // `<br>` is how tableCell writes a line break of the text (the twin has none).
-    const inline = (children: Token[] | undefined) => (children ?? []).filter((token) => !['text', 'escape', 'br'].includes(token.type) && token.raw !== '<br>').map((token) => token.type);
+    const inline = (children: Token[] | undefined) =>
+      (children ?? [])
+        .filter((token) => !['text', 'escape', 'br'].includes(token.type) && token.raw !== '<br>')
+        .map((token) => token.type);
     return tokens.map((token) => {
-      if (token.type === 'table') return ['table', token.header!.length, token.rows!.map((row) => row.map((cell) => inline(cell.tokens)))];
+      if (token.type === 'table')
+        return ['table', token.header!.length, token.rows!.map((row) => row.map((cell) => inline(cell.tokens)))];
       if (token.type === 'list') return ['list', shape(token.items!)];
       if (token.type === 'list_item') return ['item', shape(token.tokens!)];
       return [token.type, inline(token.tokens)];
@@ -753,7 +1056,13 @@ describe('docs: every field full of comment closers, pipes, backticks and line b
       ...(token.rows ?? []).flatMap((row) => row.flatMap((cell) => htmlTokens(cell.tokens))),
     ]);
   }
-  const decode = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  const decode = (text: string) =>
+    text
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
 
   let nasty: TempProject;
   let twin: TempProject;
@@ -776,38 +1085,60 @@ describe('docs: every field full of comment closers, pipes, backticks and line b
     expect(await typeCheck(nasty, ['generated', 'src'])).toEqual({ code: 0, output: '' });
   }, 60_000);
 
-  it.each(['docs/tools/nasty.md', 'docs/index.md', 'manifests/loss-report.md'])('%s has the Markdown structure of its benign twin', async (page) => {
-    const { marked } = await import('marked');
-    const tokens = marked.lexer(nasty.read(`generated/${page}`)) as unknown as Token[];
-    expect(shape(tokens)).toEqual(shape(marked.lexer(twin.read(`generated/${page}`)) as unknown as Token[]));
-  });
+  it.each(['docs/tools/nasty.md', 'docs/index.md', 'manifests/loss-report.md'])(
+    '%s has the Markdown structure of its benign twin',
+    async (page) => {
+      const { marked } = await import('marked');
+      const tokens = marked.lexer(nasty.read(`generated/${page}`)) as unknown as Token[];
+      expect(shape(tokens)).toEqual(shape(marked.lexer(twin.read(`generated/${page}`)) as unknown as Token[]));
+    },
+  );
 
-  it.each(['docs/tools/nasty.md', 'docs/index.md', 'manifests/loss-report.md'])('%s has one HTML comment, the banner, on its first line', async (page) => {
-    const { marked } = await import('marked');
-    const text = nasty.read(`generated/${page}`);
-    const firstLine = text.split('\n')[0]!;
-    expect(firstLine).toMatch(/^<!-- Generated by toolsmith .* -->$/);
-    expect(firstLine.indexOf('-->')).toBe(firstLine.length - 3);
-    expect(firstLine.slice(4, -3)).not.toContain('--');
-    // `<br>` is the line break tableCell puts in a cell; any other HTML came from schema text.
-    expect(htmlTokens(marked.lexer(text) as unknown as Token[]).map((raw) => raw.trim()).filter((raw) => raw !== '<br>')).toEqual([firstLine]);
-  });
+  it.each(['docs/tools/nasty.md', 'docs/index.md', 'manifests/loss-report.md'])(
+    '%s has one HTML comment, the banner, on its first line',
+    async (page) => {
+      const { marked } = await import('marked');
+      const text = nasty.read(`generated/${page}`);
+      const firstLine = text.split('\n')[0]!;
+      expect(firstLine).toMatch(/^<!-- Generated by toolsmith .* -->$/);
+      expect(firstLine.indexOf('-->')).toBe(firstLine.length - 3);
+      expect(firstLine.slice(4, -3)).not.toContain('--');
+      // `<br>` is the line break tableCell puts in a cell; any other HTML came from schema text.
+      expect(
+        htmlTokens(marked.lexer(text) as unknown as Token[])
+          .map((raw) => raw.trim())
+          .filter((raw) => raw !== '<br>'),
+      ).toEqual([firstLine]);
+    },
+  );
 
   it('shows every field verbatim in its table cell (id, version, category, capabilities, source, properties)', async () => {
     const { marked } = await import('marked');
-    const tables = (marked.lexer(nasty.read('generated/docs/tools/nasty.md')) as unknown as Token[]).filter((token) => token.type === 'table');
+    const tables = (marked.lexer(nasty.read('generated/docs/tools/nasty.md')) as unknown as Token[]).filter(
+      (token) => token.type === 'table',
+    );
     const meta = new Map(tables[0]!.rows!.map((row) => [row[0]!.text, row[1]!.tokens]));
     // Line breaks become spaces in a code span; a backslash right before a pipe is the one thing a GFM
     // table cell cannot carry inside code (its `\|` means "a pipe"), so `\|` shows as `|` (see tableCell).
     const flat = (text: string) => text.replace(/\r\n|\r|\n|\u2028/g, ' ').replace(/\\\|/g, '|');
-    const code = (tokens: Token[] | undefined) => tokens?.filter((token) => token.type === 'codespan').map((token) => decode(token.text!));
+    const code = (tokens: Token[] | undefined) =>
+      tokens?.filter((token) => token.type === 'codespan').map((token) => decode(token.text!));
     expect(code(meta.get('Id'))).toEqual([flat(NASTY)]);
     expect(code(meta.get('Version'))).toEqual([flat(NASTY)]);
     expect(code(meta.get('Capabilities'))).toEqual([flat(NASTY), 'plain']);
     expect(code(meta.get('Defined in'))).toEqual([flat(`schemas/${NASTY_FILE}`)]);
-    expect(meta.get('Category')!.map((token) => decode(token.raw)).join('')).toContain('c\\`d');
+    expect(
+      meta
+        .get('Category')!
+        .map((token) => decode(token.raw))
+        .join(''),
+    ).toContain('c\\`d');
     const input = tables[1]!;
-    expect(input.rows!.map((row) => code(row[0]!.tokens))).toEqual([[flat(NASTY)], ['plain'], [flat(`plain.${NASTY}`)]]);
+    expect(input.rows!.map((row) => code(row[0]!.tokens))).toEqual([
+      [flat(NASTY)],
+      ['plain'],
+      [flat(`plain.${NASTY}`)],
+    ]);
     expect(input.rows!.every((row) => row.length === 6)).toBe(true);
   });
 });
@@ -818,17 +1149,28 @@ describe('docs: every field full of comment closers, pipes, backticks and line b
 
 describe('all problems of a run are reported at once, each with its position; nothing is written', () => {
   it('a FIFO, a dangling link, a duplicate key, a malformed $ref, a boolean schema, a cycle, a deep file and a bad shared default in one run', async () => {
-    const composed = (name: string, call: string) => tool(name, { inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, steps: [{ tool: call, arguments: {} }] });
+    const composed = (name: string, call: string) =>
+      tool(name, {
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object' },
+        steps: [{ tool: call, arguments: {} }],
+      });
     const stderr = await expectFailure(
       {
         'dup.tool.json': '{ "name": "dup", "name": "dup", "description": "d", "inputSchema": { "type": "object" } }\n',
-        'ref.tool.json': tool('ref', { inputSchema: { type: 'object', properties: { q: { $ref: '#/definitions/%zz' } } } }),
+        'ref.tool.json': tool('ref', {
+          inputSchema: { type: 'object', properties: { q: { $ref: '#/definitions/%zz' } } },
+        }),
         'bool.tool.json': tool('bool', { outputSchema: false }),
         'c1.tool.json': composed('c1', 'c2'),
         'c2.tool.json': composed('c2', 'c1'),
         'deep.tool.json': `{"name":"deep","description":"d","inputSchema":${'{"not":'.repeat(70)}{}${'}'.repeat(70)}}\n`,
-        'shared/s.schema.json': { definitions: { N: { type: 'object', properties: { k: { type: 'integer', default: 'x' } } } } },
-        'uses.tool.json': tool('uses', { inputSchema: { type: 'object', properties: { n: { $ref: './shared/s.schema.json#/definitions/N' } } } }),
+        'shared/s.schema.json': {
+          definitions: { N: { type: 'object', properties: { k: { type: 'integer', default: 'x' } } } },
+        },
+        'uses.tool.json': tool('uses', {
+          inputSchema: { type: 'object', properties: { n: { $ref: './shared/s.schema.json#/definitions/N' } } },
+        }),
         'fine.tool.json': tool('fine'),
       },
       (project) => {
@@ -855,7 +1197,11 @@ describe('all problems of a run are reported at once, each with its position; no
 
 describe('an emitter that throws on an accepted tool', () => {
   it('is a problem at that tool, reported with the others, and no files are returned', async () => {
-    const [{ emitAll }, { loadTemplates }, { makeProject, makeTool, TEST_CONTEXT }] = await Promise.all([import('../../codegen/generate.js'), import('../../codegen/templates/index.js'), import('./model-factory.js')]);
+    const [{ emitAll }, { loadTemplates }, { makeProject, makeTool, TEST_CONTEXT }] = await Promise.all([
+      import('../../codegen/generate.js'),
+      import('../../codegen/templates/index.js'),
+      import('./model-factory.js'),
+    ]);
     const bad = makeTool({ name: 'bad' });
     // Stands in for a library that overflows or throws on some schema: only the per-tool emitters read this field.
     Object.defineProperty(bad, 'validatorSource', {
@@ -863,7 +1209,10 @@ describe('an emitter that throws on an accepted tool', () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
     });
-    const result = await emitAll(makeProject([makeTool({ name: 'fine' }), bad]), TEST_CONTEXT, { templates: loadTemplates(), format: false });
+    const result = await emitAll(makeProject([makeTool({ name: 'fine' }), bad]), TEST_CONTEXT, {
+      templates: loadTemplates(),
+      format: false,
+    });
     expect(result.files).toEqual([]);
     expect(result.problems).toEqual([
       {
@@ -880,7 +1229,11 @@ describe('an emitter that throws on an accepted tool', () => {
 
 describe('problem lines stay lines', () => {
   it('a key or file name with line breaks is printed with escapes, one line per problem and one per hint', async () => {
-    const stderr = await expectFailure({ 'we\nird.tool.json': tool('a', { inputSchema: { type: 'object', properties: { q: { type: 'string', 'ty\npe': 1 } } } }) });
+    const stderr = await expectFailure({
+      'we\nird.tool.json': tool('a', {
+        inputSchema: { type: 'object', properties: { q: { type: 'string', 'ty\npe': 1 } } },
+      }),
+    });
     expect(stderr).toBe(
       'toolsmith: 1 problem; nothing was written.\n' +
         'schemas/we\\nird.tool.json:9:9 /inputSchema/properties/q/ty\\npe: unknown keyword "ty\\npe"\n' +

@@ -12,8 +12,18 @@ import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
 import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
-const object = (properties: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({ type: 'object', additionalProperties: false, properties, ...extra });
-const tool = (name: string, inputSchema: object = object(), outputSchema?: object) => ({ name, description: `The ${name} tool.`, inputSchema, ...(outputSchema ? { outputSchema } : {}) });
+const object = (properties: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  ...extra,
+});
+const tool = (name: string, inputSchema: object = object(), outputSchema?: object) => ({
+  name,
+  description: `The ${name} tool.`,
+  inputSchema,
+  ...(outputSchema ? { outputSchema } : {}),
+});
 
 interface ErrorCase {
   name: string;
@@ -26,20 +36,46 @@ const ERROR_CASES: ErrorCase[] = [
   {
     name: 'a tool named `i` (its class would be the runtime’s `ITool`)',
     files: { 'i.tool.json': tool('i') },
-    expected: [{ file: 'schemas/i.tool.json', pointer: '/name', message: 'the implementation class of "i" would be named `ITool`, which is already the runtime\'s `ITool`' }],
+    expected: [
+      {
+        file: 'schemas/i.tool.json',
+        pointer: '/name',
+        message: 'the implementation class of "i" would be named `ITool`, which is already the runtime\'s `ITool`',
+      },
+    ],
   },
   {
     name: 'a tool named `tool` (its input type would be the registry’s `ToolInput<N>`)',
     files: { 'tool.tool.json': tool('tool') },
     expected: [
-      { file: 'schemas/tool.tool.json', pointer: '/name', message: 'the output type of "tool" would be named `ToolOutput`, which is already the registry\'s `ToolOutput`' },
-      { file: 'schemas/tool.tool.json', pointer: '/inputSchema', message: 'the input type of "tool" would be named `ToolInput`, which is already the registry\'s `ToolInput`' },
+      {
+        file: 'schemas/tool.tool.json',
+        pointer: '/name',
+        message: 'the output type of "tool" would be named `ToolOutput`, which is already the registry\'s `ToolOutput`',
+      },
+      {
+        file: 'schemas/tool.tool.json',
+        pointer: '/inputSchema',
+        message: 'the input type of "tool" would be named `ToolInput`, which is already the registry\'s `ToolInput`',
+      },
     ],
   },
   {
     name: 'a local definition named `input` (its type would be the tool’s input type)',
-    files: { 'foo.tool.json': tool('foo', object({ a: { $ref: '#/definitions/input' } }, { definitions: { input: { type: 'string' } } })) },
-    expected: [{ file: 'schemas/foo.tool.json', pointer: '/inputSchema/definitions/input', message: 'the type of the definition "input" of "foo" would be named `FooInput`, which is already the input type of "foo" (schemas/foo.tool.json /inputSchema)' }],
+    files: {
+      'foo.tool.json': tool(
+        'foo',
+        object({ a: { $ref: '#/definitions/input' } }, { definitions: { input: { type: 'string' } } }),
+      ),
+    },
+    expected: [
+      {
+        file: 'schemas/foo.tool.json',
+        pointer: '/inputSchema/definitions/input',
+        message:
+          'the type of the definition "input" of "foo" would be named `FooInput`, which is already the input type of "foo" (schemas/foo.tool.json /inputSchema)',
+      },
+    ],
   },
   {
     name: 'a shared file `base-tool-input.schema.json` and a tool `base_tool`',
@@ -47,34 +83,85 @@ const ERROR_CASES: ErrorCase[] = [
       'shared/base-tool-input.schema.json': { type: 'string' },
       'base_tool.tool.json': tool('base_tool', object({ a: { $ref: './shared/base-tool-input.schema.json' } })),
     },
-    expected: [{ file: 'schemas/base_tool.tool.json', pointer: '/inputSchema', message: 'the input type of "base_tool" would be named `BaseToolInput`, which is already the type of the shared schema shared/base-tool-input.schema.json' }],
+    expected: [
+      {
+        file: 'schemas/base_tool.tool.json',
+        pointer: '/inputSchema',
+        message:
+          'the input type of "base_tool" would be named `BaseToolInput`, which is already the type of the shared schema shared/base-tool-input.schema.json',
+      },
+    ],
   },
   {
     name: 'definitions `foo_bar` and `fooBar` in one schema (one type name for two types)',
     files: {
-      'x.tool.json': tool('x', object({ a: { $ref: '#/definitions/foo_bar' }, b: { $ref: '#/definitions/fooBar' } }, { definitions: { foo_bar: { type: 'string' }, fooBar: { type: 'number' } } })),
+      'x.tool.json': tool(
+        'x',
+        object(
+          { a: { $ref: '#/definitions/foo_bar' }, b: { $ref: '#/definitions/fooBar' } },
+          { definitions: { foo_bar: { type: 'string' }, fooBar: { type: 'number' } } },
+        ),
+      ),
     },
-    expected: [{ file: 'schemas/x.tool.json', pointer: '/inputSchema/definitions/foo_bar', message: 'the type of the definition "foo_bar" of "x" would be named `XFooBar`, which is already the type of the definition "fooBar" of "x" (schemas/x.tool.json /inputSchema/definitions/fooBar)' }],
+    expected: [
+      {
+        file: 'schemas/x.tool.json',
+        pointer: '/inputSchema/definitions/foo_bar',
+        message:
+          'the type of the definition "foo_bar" of "x" would be named `XFooBar`, which is already the type of the definition "fooBar" of "x" (schemas/x.tool.json /inputSchema/definitions/fooBar)',
+      },
+    ],
   },
   {
     name: 'the same definition key in input and output with different schemas',
     files: {
-      'y.tool.json': tool('y', object({ a: { $ref: '#/definitions/item' } }, { definitions: { item: { type: 'string' } } }), object({ b: { $ref: '#/definitions/item' } }, { definitions: { item: { type: 'number' } } })),
+      'y.tool.json': tool(
+        'y',
+        object({ a: { $ref: '#/definitions/item' } }, { definitions: { item: { type: 'string' } } }),
+        object({ b: { $ref: '#/definitions/item' } }, { definitions: { item: { type: 'number' } } }),
+      ),
     },
-    expected: [{ file: 'schemas/y.tool.json', pointer: '/outputSchema/definitions/item', message: 'the definition "item" differs between inputSchema and outputSchema, but both would be the type `YItem`' }],
+    expected: [
+      {
+        file: 'schemas/y.tool.json',
+        pointer: '/outputSchema/definitions/item',
+        message:
+          'the definition "item" differs between inputSchema and outputSchema, but both would be the type `YItem`',
+      },
+    ],
   },
   {
     name: 'two tools: `foo_bar`’s input type and a definition `bar_input` of `foo`',
     files: {
-      'foo.tool.json': tool('foo', object({ a: { $ref: '#/definitions/bar_input' } }, { definitions: { bar_input: { type: 'string' } } })),
+      'foo.tool.json': tool(
+        'foo',
+        object({ a: { $ref: '#/definitions/bar_input' } }, { definitions: { bar_input: { type: 'string' } } }),
+      ),
       'foo_bar.tool.json': tool('foo_bar'),
     },
-    expected: [{ file: 'schemas/foo_bar.tool.json', pointer: '/inputSchema', message: 'the input type of "foo_bar" would be named `FooBarInput`, which is already the type of the definition "bar_input" of "foo" (schemas/foo.tool.json /inputSchema/definitions/bar_input)' }],
+    expected: [
+      {
+        file: 'schemas/foo_bar.tool.json',
+        pointer: '/inputSchema',
+        message:
+          'the input type of "foo_bar" would be named `FooBarInput`, which is already the type of the definition "bar_input" of "foo" (schemas/foo.tool.json /inputSchema/definitions/bar_input)',
+      },
+    ],
   },
   {
     name: 'a shared file named after a TypeScript global the generated code uses (`required.schema.json`)',
-    files: { 'shared/required.schema.json': { type: 'string' }, 'z.tool.json': tool('z', object({ a: { $ref: './shared/required.schema.json' } })) },
-    expected: [{ file: 'schemas/shared/required.schema.json', pointer: '', message: "the type of the shared schema shared/required.schema.json would be named `Required`, which is already TypeScript's global `Required`" }],
+    files: {
+      'shared/required.schema.json': { type: 'string' },
+      'z.tool.json': tool('z', object({ a: { $ref: './shared/required.schema.json' } })),
+    },
+    expected: [
+      {
+        file: 'schemas/shared/required.schema.json',
+        pointer: '',
+        message:
+          "the type of the shared schema shared/required.schema.json would be named `Required`, which is already TypeScript's global `Required`",
+      },
+    ],
   },
 ];
 
@@ -95,7 +182,16 @@ describe('identifier collisions are errors with both sides named', () => {
   it.each(ERROR_CASES)('$name', async ({ files, expected }) => {
     const temp = projectWith(files);
     const { problems } = normalize(loadDefinitions(path.join(temp.root, 'schemas'), temp.root));
-    expect(problems.map(({ file, pointer, message }) => ({ file, pointer, message: message.slice(0, expected.find((entry) => entry.pointer === pointer && entry.file === file)?.message.length ?? message.length) }))).toEqual(expected);
+    expect(
+      problems.map(({ file, pointer, message }) => ({
+        file,
+        pointer,
+        message: message.slice(
+          0,
+          expected.find((entry) => entry.pointer === pointer && entry.file === file)?.message.length ?? message.length,
+        ),
+      })),
+    ).toEqual(expected);
     for (const problem of problems) {
       expect(problem.hint).toMatch(/^rename /);
       // A real position: the file's root is line 1, anything inside it further down.
@@ -109,28 +205,45 @@ describe('identifier collisions are errors with both sides named', () => {
 
 describe('near-collisions that naming.ts keeps apart generate code tsc accepts', () => {
   it('an identical definition in input and output is one type; a definition named like another tool’s type but distinct; digits', async () => {
-    const item = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string' } } };
+    const item = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id'],
+      properties: { id: { type: 'string' } },
+    };
     const temp = projectWith({
-      'y.tool.json': tool('y', object({ a: { $ref: '#/definitions/item' } }, { definitions: { item } }), object({ b: { $ref: '#/definitions/item' } }, { required: ['b'], definitions: { item } })),
-      'foo.tool.json': tool('foo', object({ a: { $ref: '#/definitions/bar' } }, { definitions: { bar: { type: 'string' } } })),
+      'y.tool.json': tool(
+        'y',
+        object({ a: { $ref: '#/definitions/item' } }, { definitions: { item } }),
+        object({ b: { $ref: '#/definitions/item' } }, { required: ['b'], definitions: { item } }),
+      ),
+      'foo.tool.json': tool(
+        'foo',
+        object({ a: { $ref: '#/definitions/bar' } }, { definitions: { bar: { type: 'string' } } }),
+      ),
       'foo_bar.tool.json': tool('foo_bar'),
       'i2.tool.json': tool('i2'),
     });
     let stderr = '';
-    expect(await main(['generate'], { cwd: temp.root, stdout: () => undefined, stderr: (text) => (stderr += text) })).toBe(0);
+    expect(
+      await main(['generate'], { cwd: temp.root, stdout: () => undefined, stderr: (text) => (stderr += text) }),
+    ).toBe(0);
     expect(stderr).toBe('');
     const types = temp.read('generated/types/y.ts');
     expect(types.match(/^export interface YItem\b/gm)).toHaveLength(1);
     expect(types).toMatch(/export interface YOutput \{\n\s+b: YItem;/);
     // `foo`'s definition `bar` is `FooBar`, the tool `foo_bar` is `FooBarInput`/`FooBarTool`: different names.
     expect(temp.read('generated/types/foo.ts')).toMatch(/^export type FooBar = string;/m);
-    temp.write('check/use.ts', [
-      "import type { FooBar, FooBarInput, YItem, YOutput } from '../generated/index.js';",
-      'export const bar: FooBar = "x";',
-      'export const input: FooBarInput = {};',
-      "export const out: YOutput = { b: { id: 'a' } satisfies YItem };",
-      '',
-    ].join('\n'));
+    temp.write(
+      'check/use.ts',
+      [
+        "import type { FooBar, FooBarInput, YItem, YOutput } from '../generated/index.js';",
+        'export const bar: FooBar = "x";',
+        'export const input: FooBarInput = {};',
+        "export const out: YOutput = { b: { id: 'a' } satisfies YItem };",
+        '',
+      ].join('\n'),
+    );
     const result = await typeCheck(temp, ['generated', 'src', 'check']);
     expect(result.output).toBe('');
     expect(result.code).toBe(0);

@@ -17,7 +17,15 @@ describe('toolsmith init', () => {
   const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
   it('writes the tsconfig a plain-node build needs, the build script, and the compiler and Node types as devDependencies', () => {
-    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'app', type: 'module', dependencies: { toolsmith: '0.1.0' }, scripts: { test: 'vitest' } }));
+    writeFileSync(
+      path.join(root, 'package.json'),
+      JSON.stringify({
+        name: 'app',
+        type: 'module',
+        dependencies: { toolsmith: '0.1.0' },
+        scripts: { test: 'vitest' },
+      }),
+    );
     const report = initProject(root);
     expect(report).toEqual({
       created: ['schemas/greet.tool.json', 'toolsmith.config.json', 'tsconfig.json'],
@@ -41,7 +49,12 @@ describe('toolsmith init', () => {
       include: ['src', 'generated'],
     });
     const manifest = JSON.parse(read('package.json'));
-    expect(manifest.scripts).toEqual({ test: 'vitest', generate: 'toolsmith generate', 'generate:check': 'toolsmith check', build: 'tsc -p tsconfig.json && toolsmith copy-assets' });
+    expect(manifest.scripts).toEqual({
+      test: 'vitest',
+      generate: 'toolsmith generate',
+      'generate:check': 'toolsmith check',
+      build: 'tsc -p tsconfig.json && toolsmith copy-assets',
+    });
     expect(manifest.devDependencies).toEqual({ ...GENERATOR_PACKAGES, ...BUILD_PACKAGES });
     expect(manifest.dependencies).toEqual({ toolsmith: '0.1.0' });
   });
@@ -54,16 +67,24 @@ describe('toolsmith init', () => {
     expect(code).toBe(0);
     expect(read('tsconfig.json')).toBe(own);
     expect(stdout).toContain('created schemas/greet.tool.json, toolsmith.config.json, package.json;');
-    expect(stdout).toContain('Kept your tsconfig.json: a build that runs with plain node runs `toolsmith copy-assets` after tsc, which reads "outDir" and "rootDir" of tsconfig.json');
+    expect(stdout).toContain(
+      'Kept your tsconfig.json: a build that runs with plain node runs `toolsmith copy-assets` after tsc, which reads "outDir" and "rootDir" of tsconfig.json',
+    );
   });
 
   it('keeps a different build script, and refuses, writing nothing, when a different generate script exists', async () => {
     writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'app', scripts: { build: 'vite build' } }));
     let stdout = '';
     expect(await main(['init'], { cwd: root, stdout: (text) => (stdout += text), stderr: () => undefined })).toBe(0);
-    expect(JSON.parse(read('package.json')).scripts).toEqual({ build: 'vite build', generate: 'toolsmith generate', 'generate:check': 'toolsmith check' });
+    expect(JSON.parse(read('package.json')).scripts).toEqual({
+      build: 'vite build',
+      generate: 'toolsmith generate',
+      'generate:check': 'toolsmith check',
+    });
     expect(stdout).toContain('added npm scripts generate, generate:check;');
-    expect(stdout).toContain('Kept your package.json scripts.build: a build that runs with plain node runs `toolsmith copy-assets` after tsc');
+    expect(stdout).toContain(
+      'Kept your package.json scripts.build: a build that runs with plain node runs `toolsmith copy-assets` after tsc',
+    );
 
     rmSync(root, { recursive: true, force: true });
     root = mkdtempSync(path.join(tmpdir(), 'toolsmith-init-'));
@@ -87,7 +108,11 @@ describe('toolsmith copy-assets', () => {
   it('copies the validators, their declarations and the JSON (not the TypeScript, not the docs) to where tsc writes the generated folder', async () => {
     const project = createTempProject();
     try {
-      expect(await cli(['copy-assets'], project.root)).toEqual({ code: 1, stdout: '', stderr: 'toolsmith copy-assets: generated/ has no registry.ts; run `npx toolsmith generate` first.\n' });
+      expect(await cli(['copy-assets'], project.root)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'toolsmith copy-assets: generated/ has no registry.ts; run `npx toolsmith generate` first.\n',
+      });
       const files: Record<string, string> = {
         'registry.ts': 'export {};\n',
         'validators/a.js': 'export const v = 1;\n',
@@ -100,8 +125,15 @@ describe('toolsmith copy-assets', () => {
       };
       for (const [file, content] of Object.entries(files)) project.write(`sdk/${file}`, content);
       project.write('toolsmith.config.json', { out: 'sdk' });
-      project.write('tsconfig.json', '{\n  // built elsewhere\n  "compilerOptions": { "outDir": "build", "rootDir": "." }\n}\n');
-      expect(await cli(['copy-assets'], project.root)).toEqual({ code: 0, stdout: 'toolsmith copy-assets: 5 files copied to build/sdk/\n', stderr: '' });
+      project.write(
+        'tsconfig.json',
+        '{\n  // built elsewhere\n  "compilerOptions": { "outDir": "build", "rootDir": "." }\n}\n',
+      );
+      expect(await cli(['copy-assets'], project.root)).toEqual({
+        code: 0,
+        stdout: 'toolsmith copy-assets: 5 files copied to build/sdk/\n',
+        stderr: '',
+      });
       expect(project.snapshot('build/sdk')).toEqual({
         'catalog.json': files['catalog.json'],
         'manifests/openai.json': files['manifests/openai.json'],
@@ -110,7 +142,9 @@ describe('toolsmith copy-assets', () => {
         'validators/a.js': files['validators/a.js'],
       });
       project.write('tsconfig.json', '{ "compilerOptions": { "outDir": "build", "rootDir": "src" } }');
-      expect((await cli(['copy-assets'], project.root)).stderr).toBe("toolsmith copy-assets: sdk/ is outside the tsconfig's rootDir src/; move it inside, or set rootDir.\n");
+      expect((await cli(['copy-assets'], project.root)).stderr).toBe(
+        "toolsmith copy-assets: sdk/ is outside the tsconfig's rootDir src/; move it inside, or set rootDir.\n",
+      );
     } finally {
       project.dispose();
     }
@@ -130,8 +164,12 @@ describe('generator package versions', () => {
       install('app', 'ts-morph', GENERATOR_PACKAGES['ts-morph']!);
       install('.', 'handlebars', '5.0.0');
       mkdirSync(path.join(root, 'app/node_modules/toolsmith/dist'), { recursive: true });
-      expect(generatorVersionMismatches(path.join(root, 'app/node_modules/toolsmith/dist'))).toEqual([{ name: 'handlebars', installed: '5.0.0', tested: GENERATOR_PACKAGES.handlebars }]);
-      expect(generatorVersionMismatches(root, ['ts-morph', 'prettier', 'json-schema-to-typescript'])).toEqual([{ name: 'ts-morph', installed: '27.0.2', tested: GENERATOR_PACKAGES['ts-morph'] }]);
+      expect(generatorVersionMismatches(path.join(root, 'app/node_modules/toolsmith/dist'))).toEqual([
+        { name: 'handlebars', installed: '5.0.0', tested: GENERATOR_PACKAGES.handlebars },
+      ]);
+      expect(generatorVersionMismatches(root, ['ts-morph', 'prettier', 'json-schema-to-typescript'])).toEqual([
+        { name: 'ts-morph', installed: '27.0.2', tested: GENERATOR_PACKAGES['ts-morph'] },
+      ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

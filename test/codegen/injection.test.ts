@@ -24,7 +24,25 @@ import { REPO, createTempProject, run, typeCheck, type TempProject } from '../he
 
 const FIXTURE = path.join(REPO, 'test/fixtures/injection/schemas');
 /** Every fragment that could end a comment, a string, a template, a script block, a fence or a line. */
-const FRAGMENTS = ['*/', '/*', '```', '`', '${', '</script>', '<!--', '-->', '"', "'", '\\', '\n', '\r', '\u2028', '\u2029', '@param', '@returns'];
+const FRAGMENTS = [
+  '*/',
+  '/*',
+  '```',
+  '`',
+  '${',
+  '</script>',
+  '<!--',
+  '-->',
+  '"',
+  "'",
+  '\\',
+  '\n',
+  '\r',
+  '\u2028',
+  '\u2029',
+  '@param',
+  '@returns',
+];
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -32,12 +50,19 @@ const FRAGMENTS = ['*/', '/*', '```', '`', '${', '</script>', '<!--', '-->', '"'
 
 /** Replaces every dangerous fragment in every string (keys included) with a plain token (`Z<n>Z`). */
 function defang(value: unknown): unknown {
-  const clean = (text: string) => FRAGMENTS.reduce((out, fragment, index) => out.split(fragment).join(`Z${index}Z`), text);
+  const clean = (text: string) =>
+    FRAGMENTS.reduce((out, fragment, index) => out.split(fragment).join(`Z${index}Z`), text);
   if (typeof value === 'string') return clean(value);
   if (Array.isArray(value)) return value.map(defang);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) Object.defineProperty(out, clean(key), { value: defang((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    for (const key of Object.keys(value))
+      Object.defineProperty(out, clean(key), {
+        value: defang((value as Record<string, unknown>)[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return value;
@@ -46,41 +71,72 @@ function defang(value: unknown): unknown {
 function listFiles(dir: string, prefix = ''): string[] {
   return readdirSync(dir)
     .sort()
-    .flatMap((name) => (statSync(path.join(dir, name)).isDirectory() ? listFiles(path.join(dir, name), `${prefix}${name}/`) : [`${prefix}${name}`]));
+    .flatMap((name) =>
+      statSync(path.join(dir, name)).isDirectory()
+        ? listFiles(path.join(dir, name), `${prefix}${name}/`)
+        : [`${prefix}${name}`],
+    );
 }
 
 /** Copies a schemas folder (optionally transformed) into a fresh temp project and generates. */
-async function generateProject(schemas: Record<string, unknown>): Promise<{ project: TempProject; code: number; stderr: string }> {
+async function generateProject(
+  schemas: Record<string, unknown>,
+): Promise<{ project: TempProject; code: number; stderr: string }> {
   const project = createTempProject();
-  for (const [file, value] of Object.entries(schemas)) project.write(`schemas/${file}`, `${JSON.stringify(value, null, 2)}\n`);
+  for (const [file, value] of Object.entries(schemas))
+    project.write(`schemas/${file}`, `${JSON.stringify(value, null, 2)}\n`);
   project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
   let stderr = '';
-  const code = await main(['generate'], { cwd: project.root, stdout: () => undefined, stderr: (text) => (stderr += text) });
+  const code = await main(['generate'], {
+    cwd: project.root,
+    stdout: () => undefined,
+    stderr: (text) => (stderr += text),
+  });
   return { project, code, stderr };
 }
 
 function readFixture(): Record<string, unknown> {
-  return Object.fromEntries(listFiles(FIXTURE).map((file) => [file, JSON.parse(readFileSync(path.join(FIXTURE, file), 'utf8'))]));
+  return Object.fromEntries(
+    listFiles(FIXTURE).map((file) => [file, JSON.parse(readFileSync(path.join(FIXTURE, file), 'utf8'))]),
+  );
 }
 
 /** One line per top-level statement: what it declares and whether it is exported; class members too. */
 function describeStatement(statement: Statement): string[] {
   const exported = Node.isExportable(statement) && statement.isExported() ? 'export ' : '';
   if (Node.isImportDeclaration(statement)) {
-    const names = statement.getNamedImports().map((named) => named.getText()).sort();
+    const names = statement
+      .getNamedImports()
+      .map((named) => named.getText())
+      .sort();
     const fallback = statement.getDefaultImport()?.getText();
-    return [`import ${[fallback, names.length ? `{ ${names.join(', ')} }` : undefined].filter(Boolean).join(', ')} from ${statement.getModuleSpecifierValue()}`];
+    return [
+      `import ${[fallback, names.length ? `{ ${names.join(', ')} }` : undefined].filter(Boolean).join(', ')} from ${statement.getModuleSpecifierValue()}`,
+    ];
   }
   if (Node.isExportDeclaration(statement)) {
-    const names = statement.getNamedExports().map((named) => named.getText()).sort();
-    return [`export ${names.length ? `{ ${names.join(', ')} }` : '*'}${statement.getModuleSpecifierValue() ? ` from ${statement.getModuleSpecifierValue()}` : ''}`];
+    const names = statement
+      .getNamedExports()
+      .map((named) => named.getText())
+      .sort();
+    return [
+      `export ${names.length ? `{ ${names.join(', ')} }` : '*'}${statement.getModuleSpecifierValue() ? ` from ${statement.getModuleSpecifierValue()}` : ''}`,
+    ];
   }
-  if (Node.isVariableStatement(statement)) return statement.getDeclarations().map((declaration) => `${exported}const ${declaration.getName()}`);
+  if (Node.isVariableStatement(statement))
+    return statement.getDeclarations().map((declaration) => `${exported}const ${declaration.getName()}`);
   if (Node.isClassDeclaration(statement)) {
-    const members = statement.getMembers().map((member) => (Node.isPropertyDeclaration(member) || Node.isMethodDeclaration(member) ? member.getName() : member.getKindName()));
+    const members = statement
+      .getMembers()
+      .map((member) =>
+        Node.isPropertyDeclaration(member) || Node.isMethodDeclaration(member)
+          ? member.getName()
+          : member.getKindName(),
+      );
     return [`${exported}class ${statement.getName()} { ${members.join(', ')} }`];
   }
-  if (Node.isInterfaceDeclaration(statement)) return [`${exported}interface ${statement.getName()} (${statement.getMembers().length} members)`];
+  if (Node.isInterfaceDeclaration(statement))
+    return [`${exported}interface ${statement.getName()} (${statement.getMembers().length} members)`];
   if (Node.isTypeAliasDeclaration(statement)) return [`${exported}type ${statement.getName()}`];
   if (Node.isFunctionDeclaration(statement)) return [`${exported}function ${statement.getName()}`];
   return [statement.getKindName()];
@@ -150,7 +206,10 @@ describe('a definition full of dangerous strings and non-identifier names', () =
 
   beforeAll(async () => {
     const fixture = readFixture();
-    const [a, b] = await Promise.all([generateProject(fixture), generateProject(defang(fixture) as Record<string, unknown>)]);
+    const [a, b] = await Promise.all([
+      generateProject(fixture),
+      generateProject(defang(fixture) as Record<string, unknown>),
+    ]);
     nasty = a.project;
     benign = b.project;
     expect(a.stderr).toBe('');
@@ -171,7 +230,8 @@ describe('a definition full of dangerous strings and non-identifier names', () =
 
   it('declares exactly the expected names in every TypeScript file', () => {
     const runtime = (text: string) => text.replace(/from \S*src\/index\.js$/, 'from RUNTIME');
-    for (const [file, expected] of Object.entries(EXPECTED)) expect(nastyDeclarations[file]?.map(runtime), file).toEqual(expected);
+    for (const [file, expected] of Object.entries(EXPECTED))
+      expect(nastyDeclarations[file]?.map(runtime), file).toEqual(expected);
   });
 
   it('declares the same as its benign twin in every generated .ts/.js file', () => {
@@ -179,10 +239,9 @@ describe('a definition full of dangerous strings and non-identifier names', () =
     expect(Object.keys(nastyDeclarations).sort()).toEqual(Object.keys(twin).sort());
     for (const file of Object.keys(twin)) expect(nastyDeclarations[file], file).toEqual(twin[file]);
     // The validator module exports exactly its two validators.
-    expect(nastyDeclarations['generated/validators/nasty-tool.js']!.filter((line) => line.startsWith('export'))).toEqual([
-      'export const validateNastyToolInput',
-      'export const validateNastyToolOutput',
-    ]);
+    expect(
+      nastyDeclarations['generated/validators/nasty-tool.js']!.filter((line) => line.startsWith('export')),
+    ).toEqual(['export const validateNastyToolInput', 'export const validateNastyToolOutput']);
   });
 
   it('validators accept and reject objects with those keys; frozen schemas equal the bundled ones at run time', async () => {
@@ -254,7 +313,13 @@ console.log(JSON.stringify({
     const json = Object.entries(nasty.snapshot('generated')).filter(([file]) => file.endsWith('.json'));
     expect(json.length).toBeGreaterThan(0);
     const strings = (value: unknown): string[] =>
-      typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(strings) : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
+      typeof value === 'string'
+        ? [value]
+        : Array.isArray(value)
+          ? value.flatMap(strings)
+          : value && typeof value === 'object'
+            ? Object.values(value).flatMap(strings)
+            : [];
     const manifests = json.filter(([file]) => /manifests\/(mcp|openai|anthropic|gemini)/.test(file));
     expect(manifests.length).toBeGreaterThan(0);
     for (const [file, content] of json) {
@@ -272,16 +337,31 @@ console.log(JSON.stringify({
     const skeleton = (text: string) =>
       text
         .split('\n')
-        .map((line) => (line.startsWith('#') ? '#'.repeat(/^#+/.exec(line)![0].length) : line.startsWith('|') ? `|${line.split(/(?<!\\)\|/).length}` : /^`{3,}/.test(line) ? `fence${line.replace(/^`+/, '')}` : line === '' ? '' : 'text'))
+        .map((line) =>
+          line.startsWith('#')
+            ? '#'.repeat(/^#+/.exec(line)![0].length)
+            : line.startsWith('|')
+              ? `|${line.split(/(?<!\\)\|/).length}`
+              : /^`{3,}/.test(line)
+                ? `fence${line.replace(/^`+/, '')}`
+                : line === ''
+                  ? ''
+                  : 'text',
+        )
         .join('\n')
         .replace(/text(\ntext)+/g, 'text');
     for (const [file, content] of markdown) {
       expect(twin[file], file).toBeDefined();
       expect(skeleton(content), file).toBe(skeleton(twin[file]!));
       // Outside code (where Markdown shows text literally) no raw HTML may come from the data.
-      const outsideCode = (text: string) => text.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1[ \t]*$/gm, '').replace(/(?<![\\`])(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, '');
+      const outsideCode = (text: string) =>
+        text
+          .replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1[ \t]*$/gm, '')
+          .replace(/(?<![\\`])(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, '');
       for (const raw of ['<script', '</script>', '<!--', '-->']) {
-        expect(outsideCode(content).split(raw).length, `${file} ${raw}`).toBe(outsideCode(twin[file]!).split(raw).length);
+        expect(outsideCode(content).split(raw).length, `${file} ${raw}`).toBe(
+          outsideCode(twin[file]!).split(raw).length,
+        );
       }
     }
   });
@@ -295,7 +375,12 @@ const RANDOM_RUNS = 4;
 const nastyString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.constantFrom(...FRAGMENTS),
-  fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ unit: 'binary', maxLength: 4 })), { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')),
+  fc
+    .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ unit: 'binary', maxLength: 4 })), {
+      minLength: 1,
+      maxLength: 8,
+    })
+    .map((parts) => parts.join('')),
 );
 
 /** A definition with random strings as descriptions, titles, enum values, defaults, examples and names. */
@@ -306,15 +391,34 @@ function randomDefinition(strings: string[], keys: string[], enumValues: string[
     free: { type: 'string', description: at(2), default: at(3), examples: [at(4)] },
     count: { type: 'integer', description: at(5), title: at(6) },
   };
-  keys.forEach((key, index) => Object.defineProperty(properties, key, { value: { type: 'string', description: at(7 + index) }, enumerable: true, writable: true, configurable: true }));
+  keys.forEach((key, index) =>
+    Object.defineProperty(properties, key, {
+      value: { type: 'string', description: at(7 + index) },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    }),
+  );
   return {
     name: 'random_tool',
     description: `${at(10)}.`,
     displayName: `${at(11)}!`,
     category: `${at(12)}?`,
     requiredCapabilities: [`${at(13)}:`],
-    inputSchema: { type: 'object', title: at(14), description: at(15), additionalProperties: false, required: ['picked'], properties },
-    outputSchema: { type: 'object', description: at(16), additionalProperties: false, properties: { echo: { type: 'string', const: at(17), description: at(18) } } },
+    inputSchema: {
+      type: 'object',
+      title: at(14),
+      description: at(15),
+      additionalProperties: false,
+      required: ['picked'],
+      properties,
+    },
+    outputSchema: {
+      type: 'object',
+      description: at(16),
+      additionalProperties: false,
+      properties: { echo: { type: 'string', const: at(17), description: at(18) } },
+    },
     examples: [{ description: at(19), input: { picked: enumValues[0], free: at(20) } }],
   };
 }
@@ -324,7 +428,9 @@ describe('random strings as descriptions, enum values, defaults, examples and pr
 
   beforeAll(async () => {
     const plain = Array.from({ length: 24 }, (_, index) => `plain ${index}`);
-    const { project, code, stderr } = await generateProject({ 'random_tool.tool.json': randomDefinition(plain, ['k1', 'k2'], ['e1', 'e2']) });
+    const { project, code, stderr } = await generateProject({
+      'random_tool.tool.json': randomDefinition(plain, ['k1', 'k2'], ['e1', 'e2']),
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     baseline = declarationsOf(project);
@@ -335,10 +441,14 @@ describe('random strings as descriptions, enum values, defaults, examples and pr
     await fc.assert(
       fc.asyncProperty(
         fc.array(nastyString, { minLength: 24, maxLength: 24 }),
-        fc.uniqueArray(nastyString, { minLength: 2, maxLength: 2, selector: (key) => key }).filter((keys) => keys.every((key) => !['picked', 'free', 'count'].includes(key))),
+        fc
+          .uniqueArray(nastyString, { minLength: 2, maxLength: 2, selector: (key) => key })
+          .filter((keys) => keys.every((key) => !['picked', 'free', 'count'].includes(key))),
         fc.uniqueArray(nastyString, { minLength: 1, maxLength: 6 }),
         async (strings, keys, enumValues) => {
-          const { project, code, stderr } = await generateProject({ 'random_tool.tool.json': randomDefinition(strings, keys, enumValues) });
+          const { project, code, stderr } = await generateProject({
+            'random_tool.tool.json': randomDefinition(strings, keys, enumValues),
+          });
           try {
             expect(stderr).toBe('');
             expect(code).toBe(0);

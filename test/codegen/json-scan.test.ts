@@ -11,7 +11,8 @@ import { formatPointer } from '../../codegen/pointer.js';
 /** Every object and array node with its depth (the root is 1). */
 function containers(node: Node, depth = 1): { node: Node; depth: number }[] {
   if (node.type !== 'object' && node.type !== 'array') return [];
-  const children = node.type === 'object' ? (node.children ?? []).map((property) => property.children![1]!) : (node.children ?? []);
+  const children =
+    node.type === 'object' ? (node.children ?? []).map((property) => property.children![1]!) : (node.children ?? []);
   return [{ node, depth }, ...children.flatMap((child) => containers(child, depth + 1))];
 }
 
@@ -19,7 +20,9 @@ function properties(node: Node): number {
   return (node.type === 'property' ? 1 : 0) + (node.children ?? []).reduce((sum, child) => sum + properties(child), 0);
 }
 
-const texts = fc.tuple(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom(undefined, 1, 2, '\t')).map(([value, space]) => JSON.stringify(value, null, space));
+const texts = fc
+  .tuple(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom(undefined, 1, 2, '\t'))
+  .map(([value, space]) => JSON.stringify(value, null, space));
 
 describe('scanJson and pointerAt', () => {
   it('count every key, quotes and backslashes in strings included (property)', () => {
@@ -34,7 +37,8 @@ describe('scanJson and pointerAt', () => {
   it('give the pointer of every container, as jsonc-parser does (property)', () => {
     fc.assert(
       fc.property(texts, (text) => {
-        for (const { node } of containers(parseTree(text)!)) expect(pointerAt(text, node.offset)).toBe(formatPointer(getNodePath(node)));
+        for (const { node } of containers(parseTree(text)!))
+          expect(pointerAt(text, node.offset)).toBe(formatPointer(getNodePath(node)));
       }),
       { numRuns: 500 },
     );
@@ -43,7 +47,9 @@ describe('scanJson and pointerAt', () => {
   it('find the first container deeper than the limit (property)', () => {
     fc.assert(
       fc.property(texts, fc.integer({ min: 0, max: 7 }), (text, limit) => {
-        const deeper = containers(parseTree(text)!).filter(({ depth }) => depth > limit).map(({ node }) => node.offset);
+        const deeper = containers(parseTree(text)!)
+          .filter(({ depth }) => depth > limit)
+          .map(({ node }) => node.offset);
         expect(scanJson(text, limit).tooDeepAt).toBe(deeper.length === 0 ? undefined : Math.min(...deeper));
       }),
       { numRuns: 500 },

@@ -33,7 +33,10 @@ const SHIP_ORDER = {
       billing: { $ref: './shared/address.schema.json', description: 'Where the bill goes.' },
       shipping: { $ref: './shared/address.schema.json', description: 'Where the parcel goes.' },
       status: { title: 'Status', type: 'string', enum: ['open', 'closed'] },
-      history: { type: 'array', items: { title: 'Status', type: 'object', additionalProperties: false, properties: { at: { type: 'string' } } } },
+      history: {
+        type: 'array',
+        items: { title: 'Status', type: 'object', additionalProperties: false, properties: { at: { type: 'string' } } },
+      },
       tags: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 5 },
       meta: { type: 'object', additionalProperties: { type: 'string' } },
       open: { type: 'object', properties: { a: { type: 'string' } } },
@@ -47,18 +50,30 @@ const SHIP_ORDER = {
         type: 'object',
         additionalProperties: false,
         required: ['label'],
-        properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/definitions/TreeNode' } } },
+        properties: {
+          label: { type: 'string' },
+          children: { type: 'array', items: { $ref: '#/definitions/TreeNode' } },
+        },
       },
     },
   },
-  outputSchema: { type: 'object', additionalProperties: false, required: ['to'], properties: { to: { $ref: './shared/address.schema.json' } } },
+  outputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['to'],
+    properties: { to: { $ref: './shared/address.schema.json' } },
+  },
 };
 
 const TRACK_ORDER = {
   name: 'track_order',
   description: 'Tracks an order.',
   inputSchema: { type: 'object', additionalProperties: false, properties: { id: { type: 'string' } } },
-  outputSchema: { type: 'object', additionalProperties: false, properties: { at: { $ref: './shared/address.schema.json', description: 'Where the parcel is.' } } },
+  outputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { at: { $ref: './shared/address.schema.json', description: 'Where the parcel is.' } },
+  },
 };
 
 /** Whitespace-insensitive text of a property's type in an interface. */
@@ -78,9 +93,16 @@ describe("json-schema-to-typescript's traps", () => {
     project.write('schemas/ship_order.tool.json', SHIP_ORDER);
     project.write('schemas/track_order.tool.json', TRACK_ORDER);
     // Gemini has no `$ref`: the recursive tree cannot go there.
-    project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, manifests: { targets: ['mcp', 'openai', 'anthropic'] } });
+    project.write('toolsmith.config.json', {
+      runtimeImport: project.runtimeImport,
+      manifests: { targets: ['mcp', 'openai', 'anthropic'] },
+    });
     let stderr = '';
-    const code = await main(['generate'], { cwd: project.root, stdout: () => undefined, stderr: (text) => (stderr += text) });
+    const code = await main(['generate'], {
+      cwd: project.root,
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     generated = project.snapshot('generated');
@@ -97,13 +119,34 @@ describe("json-schema-to-typescript's traps", () => {
     for (const [, content] of Object.entries(generated)) expect(content).not.toMatch(/\b(Address|PostalAddress)\d/);
     expect(propertyType(input, 'billing')).toBe('Address');
     expect(propertyType(input, 'shipping')).toBe('Address');
-    expect(input.getPropertyOrThrow('billing').getJsDocs().map((doc) => doc.getDescription().trim())).toEqual(['Where the bill goes.']);
-    expect(input.getPropertyOrThrow('shipping').getJsDocs().map((doc) => doc.getDescription().trim())).toEqual(['Where the parcel goes.']);
+    expect(
+      input
+        .getPropertyOrThrow('billing')
+        .getJsDocs()
+        .map((doc) => doc.getDescription().trim()),
+    ).toEqual(['Where the bill goes.']);
+    expect(
+      input
+        .getPropertyOrThrow('shipping')
+        .getJsDocs()
+        .map((doc) => doc.getDescription().trim()),
+    ).toEqual(['Where the parcel goes.']);
   });
 
   it('titles never name or rename a type (no Status, no Status1, no type from a root title)', () => {
-    const declared = typeFiles().flatMap(([, content]) => [...content.matchAll(/export (?:interface|type) (\w+)/g)].map((match) => match[1]));
-    expect(declared.sort()).toEqual(['Address', 'ShipOrderArgs', 'ShipOrderInput', 'ShipOrderOutput', 'ShipOrderTreeNode', 'TrackOrderArgs', 'TrackOrderInput', 'TrackOrderOutput']);
+    const declared = typeFiles().flatMap(([, content]) =>
+      [...content.matchAll(/export (?:interface|type) (\w+)/g)].map((match) => match[1]),
+    );
+    expect(declared.sort()).toEqual([
+      'Address',
+      'ShipOrderArgs',
+      'ShipOrderInput',
+      'ShipOrderOutput',
+      'ShipOrderTreeNode',
+      'TrackOrderArgs',
+      'TrackOrderInput',
+      'TrackOrderOutput',
+    ]);
     expect(propertyType(input, 'status')).toBe("'open' | 'closed'");
     expect(propertyType(input, 'history')).toBe('{ at?: string }[]');
   });
@@ -115,7 +158,9 @@ describe("json-schema-to-typescript's traps", () => {
     expect(propertyType(input, 'anything')).toBe('{ [k: string]: unknown }');
     expect(propertyType(input, 'closed')).toBe('{ a?: string }');
     expect(shipTypes.getInterfaceOrThrow('ShipOrderTreeNode').getIndexSignatures()).toEqual([]);
-    const address = new Project({ useInMemoryFileSystem: true }).createSourceFile('/a.ts', generated['types/shared/address.ts']!).getInterfaceOrThrow('Address');
+    const address = new Project({ useInMemoryFileSystem: true })
+      .createSourceFile('/a.ts', generated['types/shared/address.ts']!)
+      .getInterfaceOrThrow('Address');
     expect(address.getIndexSignatures()).toEqual([]);
   });
 
@@ -124,7 +169,9 @@ describe("json-schema-to-typescript's traps", () => {
   });
 
   it('shared types are declared once and imported everywhere', () => {
-    const declaring = typeFiles().filter(([, content]) => /export (interface|type) Address\b/.test(content)).map(([file]) => file);
+    const declaring = typeFiles()
+      .filter(([, content]) => /export (interface|type) Address\b/.test(content))
+      .map(([file]) => file);
     expect(declaring).toEqual(['types/shared/address.ts']);
     expect(generated['types/ship-order.ts']).toContain("import type { Address } from './shared/address.js';");
     expect(generated['types/track-order.ts']).toContain("import type { Address } from './shared/address.js';");

@@ -17,11 +17,18 @@ const inputSchema: JSONSchema7 = {
     outline: { $ref: '#/definitions/Section' },
   },
   definitions: {
-    GeoPoint: { type: 'object', required: ['lat', 'lon'], properties: { lat: { type: 'number' }, lon: { type: 'number' } } },
+    GeoPoint: {
+      type: 'object',
+      required: ['lat', 'lon'],
+      properties: { lat: { type: 'number' }, lon: { type: 'number' } },
+    },
     Section: {
       type: 'object',
       required: ['title'],
-      properties: { title: { type: 'string', maxLength: 80 }, children: { type: 'array', items: { $ref: '#/definitions/Section' } } },
+      properties: {
+        title: { type: 'string', maxLength: 80 },
+        children: { type: 'array', items: { $ref: '#/definitions/Section' } },
+      },
     },
   },
 };
@@ -41,7 +48,12 @@ function summary(targets: ManifestTarget[]) {
   const result = emitManifests(project, TEST_CONTEXT, { targets, unrepresentable: 'error', describeLosses: false });
   return {
     losses: Object.fromEntries(
-      targets.map((target) => [target, (result.losses.research![target] ?? []).map((e) => `${e.action} ${e.keyword} ${JSON.stringify(e.value)} at ${e.pointer}`)]),
+      targets.map((target) => [
+        target,
+        (result.losses.research![target] ?? []).map(
+          (e) => `${e.action} ${e.keyword} ${JSON.stringify(e.value)} at ${e.pointer}`,
+        ),
+      ]),
     ),
     problems: result.problems.map((problem) => `${problem.pointer}: ${problem.message}`),
   };
@@ -49,7 +61,10 @@ function summary(targets: ManifestTarget[]) {
 
 describe('loss report for a definition with oneOf, maxLength, formats, $ref and recursion', () => {
   it('openai, anthropic and mcp carry the whole schema: nothing lost', () => {
-    expect(summary(['openai', 'anthropic', 'mcp'])).toEqual({ losses: { openai: [], anthropic: [], mcp: [] }, problems: [] });
+    expect(summary(['openai', 'anthropic', 'mcp'])).toEqual({
+      losses: { openai: [], anthropic: [], mcp: [] },
+      problems: [],
+    });
   });
 
   it('openai-strict drops maxLength and unsupported formats, rewrites oneOf, keeps $ref and recursion', () => {
@@ -80,7 +95,9 @@ describe('loss report for a definition with oneOf, maxLength, formats, $ref and 
       },
       problems: [],
     });
-    const parameters = JSON.parse(emitManifests(project, TEST_CONTEXT, { targets: ['gemini'], describeLosses: false }).files[0]!.content).functionDeclarations[0].parametersJsonSchema;
+    const parameters = JSON.parse(
+      emitManifests(project, TEST_CONTEXT, { targets: ['gemini'], describeLosses: false }).files[0]!.content,
+    ).functionDeclarations[0].parametersJsonSchema;
     expect(parameters.$defs.Section.properties.children).toEqual({ type: 'array', items: { $ref: '#/$defs/Section' } });
     expect(parameters.properties.target).toEqual({ anyOf: [{ type: 'string' }, { $ref: '#/$defs/GeoPoint' }] });
   });
@@ -97,7 +114,9 @@ describe('loss report for a definition with oneOf, maxLength, formats, $ref and 
   it('gemini-legacy, once the recursion is gone, inlines $refs and reports formats and oneOf', () => {
     const flat = structuredClone(inputSchema) as any;
     delete flat.definitions.Section.properties.children;
-    const result = emitManifests(makeProject([makeTool({ name: 'research', inputSchema: flat })]), TEST_CONTEXT, { targets: ['gemini-legacy'] });
+    const result = emitManifests(makeProject([makeTool({ name: 'research', inputSchema: flat })]), TEST_CONTEXT, {
+      targets: ['gemini-legacy'],
+    });
     expect(result.problems).toEqual([]);
     expect(result.losses.research!['gemini-legacy']!.map((e) => `${e.action} ${e.keyword} at ${e.pointer}`)).toEqual([
       'dropped format at /inputSchema/properties/homepage',

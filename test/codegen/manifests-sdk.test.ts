@@ -45,7 +45,11 @@ const project = makeProject([
 ]);
 
 const runtimeFromOut = `./${relative(dir, join(root, 'src', 'index.js'))}`;
-const emission = emitManifests(project, { ...TEST_CONTEXT, runtimeImport: runtimeFromOut }, { targets: MANIFEST_TARGETS });
+const emission = emitManifests(
+  project,
+  { ...TEST_CONTEXT, runtimeImport: runtimeFromOut },
+  { targets: MANIFEST_TARGETS },
+);
 for (const file of emission.files) {
   mkdirSync(dirname(join(dir, file.path)), { recursive: true });
   writeFileSync(join(dir, file.path), file.content);
@@ -60,12 +64,22 @@ async function typeCheck(source: string): Promise<{ code: number; output: string
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+      },
       files: ['check.ts'],
     }),
   );
   try {
-    const { stdout } = await run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(dir, 'tsconfig.json')], { cwd: dir });
+    const { stdout } = await run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(dir, 'tsconfig.json')], {
+      cwd: dir,
+    });
     return { code: 0, output: stdout };
   } catch (error) {
     const failure = error as { code?: number; stdout?: string; stderr?: string };
@@ -85,7 +99,9 @@ const IMPORTS = [
 describe('manifests type-check against the official SDK types', () => {
   it('every target is emitted for every tool here (nothing omitted but gemini-legacy’s recursion and free-form object)', () => {
     expect(emission.problems).toEqual([]);
-    expect(Object.fromEntries(Object.entries(emission.unavailable).map(([tool, byTarget]) => [tool, Object.keys(byTarget)]))).toEqual({ free_form: ['gemini-legacy'], recursive_tree: ['gemini-legacy'] });
+    expect(
+      Object.fromEntries(Object.entries(emission.unavailable).map(([tool, byTarget]) => [tool, Object.keys(byTarget)])),
+    ).toEqual({ free_form: ['gemini-legacy'], recursive_tree: ['gemini-legacy'] });
   });
 
   it('every JSON manifest, as written, is the SDK’s type', async () => {
@@ -150,10 +166,21 @@ describe('manifests type-check against the official SDK types', () => {
   }, 120_000);
 
   it('the check fails for a manifest of the wrong shape, or a count given as a number (so it can fail)', async () => {
-    const wrong = await typeCheck([...IMPORTS, "import { anthropicTools } from './manifests/anthropic.js';", 'export const openai: ChatCompletionTool[] = anthropicTools;'].join('\n'));
+    const wrong = await typeCheck(
+      [
+        ...IMPORTS,
+        "import { anthropicTools } from './manifests/anthropic.js';",
+        'export const openai: ChatCompletionTool[] = anthropicTools;',
+      ].join('\n'),
+    );
     expect(wrong.code).not.toBe(0);
     expect(wrong.output).toMatch(/error TS/);
-    const number = await typeCheck([...IMPORTS, "export const legacy: FunctionDeclaration[] = [{ name: 'x', parameters: { type: Type.STRING, maxLength: 5 } }];"].join('\n'));
+    const number = await typeCheck(
+      [
+        ...IMPORTS,
+        "export const legacy: FunctionDeclaration[] = [{ name: 'x', parameters: { type: Type.STRING, maxLength: 5 } }];",
+      ].join('\n'),
+    );
     expect(number.output).toContain("error TS2322: Type 'number' is not assignable to type 'string'.");
   }, 120_000);
 });

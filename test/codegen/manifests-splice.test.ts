@@ -8,13 +8,21 @@ describe('splicing the parts of a listing file', () => {
       fc.property(
         fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }),
         fc.array(fc.string({ unit: 'binary', maxLength: 12 }), { minLength: 8, maxLength: 8 }),
-        fc.array(fc.option(fc.string({ unit: 'binary', maxLength: 12 }), { nil: undefined }), { minLength: 8, maxLength: 8 }),
+        fc.array(fc.option(fc.string({ unit: 'binary', maxLength: 12 }), { nil: undefined }), {
+          minLength: 8,
+          maxLength: 8,
+        }),
         (tools, texts, changes) => {
           const parts = tools.map((tool, index) => [tool, texts[index]!] as [string, string]);
           const before = assemble('[\n', parts, ',\n', '\n]\n');
           const replacements = new Map<string, string>();
           tools.forEach((tool, index) => changes[index] !== undefined && replacements.set(tool, changes[index]!));
-          const after = assemble('[\n', parts.map(([tool, text]) => [tool, replacements.get(tool) ?? text] as [string, string]), ',\n', '\n]\n');
+          const after = assemble(
+            '[\n',
+            parts.map(([tool, text]) => [tool, replacements.get(tool) ?? text] as [string, string]),
+            ',\n',
+            '\n]\n',
+          );
           const spliced = splice(Buffer.from(before.content), before.segments, replacements)!;
           expect(spliced.bytes.toString('utf8')).toBe(after.content);
           expect(spliced.segments).toEqual(after.segments);
@@ -30,7 +38,15 @@ describe('splicing the parts of a listing file', () => {
   });
 
   it('refuses ranges that do not fit the bytes', () => {
-    const { content, segments } = assemble('{', [['a', 'x'], ['b', 'yy']], ',', '}');
+    const { content, segments } = assemble(
+      '{',
+      [
+        ['a', 'x'],
+        ['b', 'yy'],
+      ],
+      ',',
+      '}',
+    );
     expect(splice(Buffer.from(content), { ...segments, ranges: [1, 2, 3, 99] }, new Map([['b', 'z']]))).toBeUndefined();
     expect(splice(Buffer.from(content), { ...segments, ranges: [3, 5, 1, 2] }, new Map([['b', 'z']]))).toBeUndefined();
     expect(splice(Buffer.from(content), { ...segments, ranges: [1, 2] }, new Map())).toBeUndefined();

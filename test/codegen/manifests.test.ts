@@ -32,10 +32,14 @@ function losses(result: ReturnType<typeof emit>, target: ManifestTarget, name = 
   return (result.losses[name]?.[target] ?? []).map(({ pointer, keyword, action }) => `${action} ${keyword} ${pointer}`);
 }
 
-const openaiParameters = (result: ReturnType<typeof emit>): Json => file(result, 'manifests/openai.json')[0].function.parameters;
-const strictParameters = (result: ReturnType<typeof emit>): Json => file(result, 'manifests/openai-strict.json')[0].function.parameters;
-const anthropicSchema = (result: ReturnType<typeof emit>): Json => file(result, 'manifests/anthropic.json')[0].input_schema;
-const geminiParameters = (result: ReturnType<typeof emit>): Json | undefined => file(result, 'manifests/gemini-legacy.json').functionDeclarations[0]?.parameters;
+const openaiParameters = (result: ReturnType<typeof emit>): Json =>
+  file(result, 'manifests/openai.json')[0].function.parameters;
+const strictParameters = (result: ReturnType<typeof emit>): Json =>
+  file(result, 'manifests/openai-strict.json')[0].function.parameters;
+const anthropicSchema = (result: ReturnType<typeof emit>): Json =>
+  file(result, 'manifests/anthropic.json')[0].input_schema;
+const geminiParameters = (result: ReturnType<typeof emit>): Json | undefined =>
+  file(result, 'manifests/gemini-legacy.json').functionDeclarations[0]?.parameters;
 
 describe('tool names', () => {
   it.each([
@@ -51,19 +55,25 @@ describe('tool names', () => {
       expect(problem).toMatchObject({ file: `schemas/${name}.tool.json`, line: 1, column: 1, pointer: '/name' });
       expect(problem.message).toContain(`Tool name '${name}'`);
       expect(problem.message).toMatch(/must match \^/);
-      expect(problem.hint).toMatch(/^turn [a-z-]+ off for this tool \(`"targets": \{ "[a-z-]+": false \}` in its definition\)/);
+      expect(problem.hint).toMatch(
+        /^turn [a-z-]+ off for this tool \(`"targets": \{ "[a-z-]+": false \}` in its definition\)/,
+      );
     }
   });
 
   it('gives the exact OpenAI message with the pattern', () => {
-    const result = emit([makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: {} } })], ['openai']);
+    const result = emit(
+      [makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: {} } })],
+      ['openai'],
+    );
     expect(result.problems).toEqual([
       {
         file: 'schemas/web.search.tool.json',
         line: 1,
         column: 1,
         pointer: '/name',
-        message: "Tool name 'web.search' cannot be sent to openai: OpenAI function names must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, _ and -, at most 64).",
+        message:
+          "Tool name 'web.search' cannot be sent to openai: OpenAI function names must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, _ and -, at most 64).",
         hint: 'turn openai off for this tool (`"targets": { "openai": false }` in its definition), or let generate leave it out of openai with a warning (`"manifests": { "unrepresentable": "omit" }` in toolsmith.config.json, the default)',
       },
     ]);
@@ -71,22 +81,45 @@ describe('tool names', () => {
   });
 
   it('a target turned off reports no problem for it', () => {
-    const result = emit([makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: {} } })], ['gemini', 'mcp']);
+    const result = emit(
+      [makeTool({ name: 'web.search', inputSchema: { type: 'object', properties: {} } })],
+      ['gemini', 'mcp'],
+    );
     expect(result.problems).toEqual([]);
-    expect(result.files.map((f) => f.path)).toEqual(['manifests/gemini.json', 'manifests/gemini.ts', 'manifests/mcp.json', 'manifests/mcp.ts', 'manifests/loss-report.json', 'manifests/loss-report.md']);
+    expect(result.files.map((f) => f.path)).toEqual([
+      'manifests/gemini.json',
+      'manifests/gemini.ts',
+      'manifests/mcp.json',
+      'manifests/mcp.ts',
+      'manifests/loss-report.json',
+      'manifests/loss-report.md',
+    ]);
   });
 });
 
 describe('openai', () => {
   it('emits function tools with the whole schema', () => {
-    const schema: JSONSchema7 = { type: 'object', required: ['q'], properties: { q: { type: 'string', maxLength: 5, default: 'x' } } };
+    const schema: JSONSchema7 = {
+      type: 'object',
+      required: ['q'],
+      properties: { q: { type: 'string', maxLength: 5, default: 'x' } },
+    };
     const result = emit([tool(schema, { description: 'Finds.' })]);
-    expect(file(result, 'manifests/openai.json')).toEqual([{ type: 'function', function: { name: 'probe', description: 'Finds.', parameters: schema } }]);
+    expect(file(result, 'manifests/openai.json')).toEqual([
+      { type: 'function', function: { name: 'probe', description: 'Finds.', parameters: schema } },
+    ]);
     expect(losses(result, 'openai')).toEqual([]);
   });
 
   it('drops root combinators OpenAI refuses at the top level', () => {
-    const result = emit([tool({ type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ required: ['a'] }], not: { required: ['b'] } })]);
+    const result = emit([
+      tool({
+        type: 'object',
+        properties: { a: { type: 'string' } },
+        anyOf: [{ required: ['a'] }],
+        not: { required: ['b'] },
+      }),
+    ]);
     expect(openaiParameters(result)).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
     expect(losses(result, 'openai')).toEqual(['dropped anyOf /inputSchema', 'dropped not /inputSchema']);
   });
@@ -99,7 +132,10 @@ describe('openai', () => {
   it('refuses a root that is not an object', () => {
     const result = emit([tool({ type: 'string' } as JSONSchema7)], ['openai']);
     expect(result.problems.map((problem) => [problem.pointer, problem.message])).toEqual([
-      ['/inputSchema', `Tool 'probe' cannot be sent to openai: its input schema root must be \`type: "object"\` (got "string").`],
+      [
+        '/inputSchema',
+        `Tool 'probe' cannot be sent to openai: its input schema root must be \`type: "object"\` (got "string").`,
+      ],
     ]);
   });
 });
@@ -146,16 +182,30 @@ describe('openai-strict', () => {
     expect(parameters.properties.q.type).toBe('string');
     expect(parameters.properties.when.type).toEqual(['string', 'null']);
     expect(parameters.properties.unit).toEqual({ type: ['string', 'null'], enum: ['c', 'f', null] });
-    expect(parameters.properties.at).toEqual({ anyOf: [{ $ref: '#/definitions/Point' }, { type: 'null' }], description: 'where' });
-    expect(parameters.properties.pick.anyOf).toEqual([{ type: 'string' }, { type: 'integer', minimum: 0 }, { type: 'null' }]);
+    expect(parameters.properties.at).toEqual({
+      anyOf: [{ $ref: '#/definitions/Point' }, { type: 'null' }],
+      description: 'where',
+    });
+    expect(parameters.properties.pick.anyOf).toEqual([
+      { type: 'string' },
+      { type: 'integer', minimum: 0 },
+      { type: 'null' },
+    ]);
     expect(parameters.definitions.Point.properties.y.type).toEqual(['number', 'null']);
     expect(parameters.definitions.Point.properties.x.type).toBe('number');
   });
 
   it('tells the runtime which nulls stand for omitted properties', () => {
     expect(result.nullableOptionals.probe).toEqual([
-      '/properties/when', '/properties/site', '/properties/unit', '/properties/at', '/properties/pick',
-      '/properties/meta', '/properties/tags', '/properties/both', '/definitions/Point/properties/y',
+      '/properties/when',
+      '/properties/site',
+      '/properties/unit',
+      '/properties/at',
+      '/properties/pick',
+      '/properties/meta',
+      '/properties/tags',
+      '/properties/both',
+      '/definitions/Point/properties/y',
     ]);
   });
 
@@ -184,7 +234,18 @@ describe('openai-strict', () => {
   });
 
   it('keeps recursion through $ref', () => {
-    const recursive = emit([tool({ type: 'object', properties: { tree: { $ref: '#/definitions/Node' } }, definitions: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/Node' } } } } } })], ['openai-strict']);
+    const recursive = emit(
+      [
+        tool({
+          type: 'object',
+          properties: { tree: { $ref: '#/definitions/Node' } },
+          definitions: {
+            Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/Node' } } } },
+          },
+        }),
+      ],
+      ['openai-strict'],
+    );
     expect(recursive.problems).toEqual([]);
     expect(strictParameters(recursive).definitions.Node.properties.kids.items).toEqual({ $ref: '#/definitions/Node' });
   });
@@ -200,7 +261,7 @@ describe('openai-strict', () => {
     const properties: Record<string, JSONSchema7> = {};
     for (let index = 0; index < 5001; index += 1) properties[`p${index}`] = { type: 'string' };
     const wide = emit([tool({ type: 'object', properties })], ['openai-strict']);
-    expect(wide.problems[0]!.message).toContain('5001 object properties, over strict mode\'s limit of 5000');
+    expect(wide.problems[0]!.message).toContain("5001 object properties, over strict mode's limit of 5000");
     let deep: JSONSchema7 = { type: 'string' };
     for (let level = 0; level < 11; level += 1) deep = { type: 'object', properties: { d: deep } };
     const nested = emit([tool(deep)], ['openai-strict']);
@@ -230,47 +291,97 @@ describe('anthropic', () => {
     expect(schema.properties.definitions).toEqual({ type: 'string' });
     expect(schema.$defs).toEqual({ Point: { type: 'object', properties: { x: { type: 'number' } } } });
     expect(schema.definitions).toBeUndefined();
-    expect(schema.properties.pair).toEqual({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false });
+    expect(schema.properties.pair).toEqual({
+      type: 'array',
+      prefixItems: [{ type: 'string' }, { type: 'number' }],
+      items: false,
+    });
     expect(schema.dependentRequired).toEqual({ a: ['b'] });
     expect(schema.dependentSchemas).toEqual({ c: { required: ['d'] } });
     expect(losses(result, 'anthropic')).toEqual([]);
   });
 
   it('keeps validation keywords (the model sees the whole schema) and drops top-level combinators', () => {
-    const result = emit([tool({ type: 'object', properties: { q: { type: 'string', maxLength: 200, format: 'uri' } }, oneOf: [{ required: ['q'] }] })]);
-    expect(anthropicSchema(result)).toEqual({ type: 'object', properties: { q: { type: 'string', maxLength: 200, format: 'uri' } } });
+    const result = emit([
+      tool({
+        type: 'object',
+        properties: { q: { type: 'string', maxLength: 200, format: 'uri' } },
+        oneOf: [{ required: ['q'] }],
+      }),
+    ]);
+    expect(anthropicSchema(result)).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string', maxLength: 200, format: 'uri' } },
+    });
     expect(losses(result, 'anthropic')).toEqual(['dropped oneOf /inputSchema']);
   });
 
   it('emits name, description and input_schema', () => {
     const result = emit([tool({ type: 'object', properties: {} }, { description: 'Probes.' })]);
-    expect(file(result, 'manifests/anthropic.json')).toEqual([{ name: 'probe', description: 'Probes.', input_schema: { type: 'object', properties: {} } }]);
+    expect(file(result, 'manifests/anthropic.json')).toEqual([
+      { name: 'probe', description: 'Probes.', input_schema: { type: 'object', properties: {} } },
+    ]);
   });
 });
 
 describe('gemini-legacy (the OpenAPI subset, opt-in)', () => {
   it('inlines $refs and removes definitions', () => {
-    const result = emit([tool({ type: 'object', properties: { at: { $ref: '#/definitions/Point', description: 'where' } }, definitions: { Point: { type: 'object', properties: { x: { type: 'number' } } } } })]);
-    expect(geminiParameters(result)).toEqual({ type: 'OBJECT', properties: { at: { type: 'OBJECT', properties: { x: { type: 'NUMBER' } }, description: 'where' } } });
+    const result = emit([
+      tool({
+        type: 'object',
+        properties: { at: { $ref: '#/definitions/Point', description: 'where' } },
+        definitions: { Point: { type: 'object', properties: { x: { type: 'number' } } } },
+      }),
+    ]);
+    expect(geminiParameters(result)).toEqual({
+      type: 'OBJECT',
+      properties: { at: { type: 'OBJECT', properties: { x: { type: 'NUMBER' } }, description: 'where' } },
+    });
     expect(losses(result, 'gemini-legacy')).toEqual([]);
   });
 
   it('refuses recursion', () => {
-    const result = emit([tool({ type: 'object', properties: { tree: { $ref: '#/definitions/Node' } }, definitions: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/Node' } } } } } })], ['gemini-legacy']);
+    const result = emit(
+      [
+        tool({
+          type: 'object',
+          properties: { tree: { $ref: '#/definitions/Node' } },
+          definitions: {
+            Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/Node' } } } },
+          },
+        }),
+      ],
+      ['gemini-legacy'],
+    );
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]).toMatchObject({ pointer: '/inputSchema/definitions/Node/properties/kids/items' });
-    expect(result.problems[0]!.message).toContain("Tool 'probe' cannot be sent to gemini-legacy: its schema is recursive");
+    expect(result.problems[0]!.message).toContain(
+      "Tool 'probe' cannot be sent to gemini-legacy: its schema is recursive",
+    );
     expect(file(result, 'manifests/gemini-legacy.json')).toEqual({ functionDeclarations: [] });
   });
 
   it('keeps only the formats Gemini takes, per type', () => {
-    const result = emit([tool({ type: 'object', properties: { a: { type: 'string', format: 'date-time' }, b: { type: 'string', format: 'uuid' }, c: { type: 'integer', format: 'int64' }, d: { type: 'number', format: 'int32' } } })]);
+    const result = emit([
+      tool({
+        type: 'object',
+        properties: {
+          a: { type: 'string', format: 'date-time' },
+          b: { type: 'string', format: 'uuid' },
+          c: { type: 'integer', format: 'int64' },
+          d: { type: 'number', format: 'int32' },
+        },
+      }),
+    ]);
     const properties = geminiParameters(result)!.properties;
     expect(properties.a.format).toBe('date-time');
     expect(properties.b.format).toBeUndefined();
     expect(properties.c.format).toBe('int64');
     expect(properties.d.format).toBeUndefined();
-    expect(losses(result, 'gemini-legacy')).toEqual(['dropped format /inputSchema/properties/b', 'dropped format /inputSchema/properties/d']);
+    expect(losses(result, 'gemini-legacy')).toEqual([
+      'dropped format /inputSchema/properties/b',
+      'dropped format /inputSchema/properties/d',
+    ]);
   });
 
   it('rewrites oneOf, null types and string consts; drops what the OpenAPI subset lacks', () => {
@@ -306,13 +417,20 @@ describe('gemini-legacy (the OpenAPI subset, opt-in)', () => {
 
   it('leaves parameters out for a tool without properties and refuses an empty nested object', () => {
     const none = emit([tool({ type: 'object' })]);
-    expect(file(none, 'manifests/gemini-legacy.json')).toEqual({ functionDeclarations: [{ name: 'probe', description: 'The probe tool.' }] });
+    expect(file(none, 'manifests/gemini-legacy.json')).toEqual({
+      functionDeclarations: [{ name: 'probe', description: 'The probe tool.' }],
+    });
     const empty = emit([tool({ type: 'object', properties: { meta: { type: 'object' } } })], ['gemini-legacy']);
     expect(empty.problems.map((problem) => problem.pointer)).toEqual(['/inputSchema/properties/meta']);
   });
 
   it('accepts dots and colons in names', () => {
-    expect(emit([makeTool({ name: 'ns:web.search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })], ['gemini-legacy']).problems).toEqual([]);
+    expect(
+      emit(
+        [makeTool({ name: 'ns:web.search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } })],
+        ['gemini-legacy'],
+      ).problems,
+    ).toEqual([]);
   });
 });
 
@@ -320,7 +438,12 @@ describe('mcp', () => {
   const output: JSONSchema7 = { type: 'object', properties: { ok: { type: 'boolean' } } };
 
   it('stamps $schema 2020-12 on every schema and derives annotations', () => {
-    const result = emit([tool({ $schema: 'http://json-schema.org/draft-07/schema', type: 'object', properties: {} }, { outputSchema: output, displayName: 'Probe It' })]);
+    const result = emit([
+      tool(
+        { $schema: 'http://json-schema.org/draft-07/schema', type: 'object', properties: {} },
+        { outputSchema: output, displayName: 'Probe It' },
+      ),
+    ]);
     expect(file(result, 'manifests/mcp.json')).toEqual({
       tools: [
         {
@@ -337,30 +460,59 @@ describe('mcp', () => {
 
   it('a tool with side effects is not read-only and is said to be destructive outright', () => {
     const result = emit([tool({ type: 'object', properties: {} }, { hasSideEffects: true })]);
-    expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: false, destructiveHint: true });
+    expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({
+      title: 'Probe',
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
   });
 
   it('translates every schema to 2020-12: $defs, prefixItems, dependentRequired, refs repointed', () => {
     const result = emit([
       tool(
-        { type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }, { $ref: '#/definitions/N' }], additionalItems: false }, a: { type: 'string' } }, dependencies: { a: ['pair'] }, definitions: { N: { type: 'number' } } },
-        { outputSchema: { type: 'object', properties: { n: { $ref: '#/definitions/N', description: 'a number' } }, definitions: { N: { type: 'number' } } } },
+        {
+          type: 'object',
+          properties: {
+            pair: { type: 'array', items: [{ type: 'string' }, { $ref: '#/definitions/N' }], additionalItems: false },
+            a: { type: 'string' },
+          },
+          dependencies: { a: ['pair'] },
+          definitions: { N: { type: 'number' } },
+        },
+        {
+          outputSchema: {
+            type: 'object',
+            properties: { n: { $ref: '#/definitions/N', description: 'a number' } },
+            definitions: { N: { type: 'number' } },
+          },
+        },
       ),
     ]);
     const [entry] = file(result, 'manifests/mcp.json').tools;
     expect(entry.inputSchema).toEqual({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/$defs/N' }], items: false }, a: { type: 'string' } },
+      properties: {
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/$defs/N' }], items: false },
+        a: { type: 'string' },
+      },
       dependentRequired: { a: ['pair'] },
       $defs: { N: { type: 'number' } },
     });
-    expect(entry.outputSchema).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { n: { $ref: '#/$defs/N', description: 'a number' } }, $defs: { N: { type: 'number' } } });
+    expect(entry.outputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { n: { $ref: '#/$defs/N', description: 'a number' } },
+      $defs: { N: { type: 'number' } },
+    });
     expect(losses(result, 'mcp')).toEqual([]);
   });
 
   it('keeps an output schema whose root is a $ref to an object schema (a shared type as output)', () => {
-    const outputSchema = { $ref: '#/definitions/Entry', definitions: { Entry: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } } } } as JSONSchema7;
+    const outputSchema = {
+      $ref: '#/definitions/Entry',
+      definitions: { Entry: { type: 'object', required: ['key'], properties: { key: { type: 'string' } } } },
+    } as JSONSchema7;
     const result = emit([tool({ type: 'object', properties: {} }, { outputSchema })]);
     expect(file(result, 'manifests/mcp.json').tools[0].outputSchema).toEqual({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -375,23 +527,50 @@ describe('mcp', () => {
   });
 
   it('takes the annotations a definition states and completes the rest', () => {
-    const result = emit([tool({ type: 'object', properties: {} }, { hasSideEffects: true, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true } })]);
-    expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    const result = emit([
+      tool(
+        { type: 'object', properties: {} },
+        { hasSideEffects: true, annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true } },
+      ),
+    ]);
+    expect(file(result, 'manifests/mcp.json').tools[0].annotations).toEqual({
+      title: 'Probe',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
     const readOnly = emit([tool({ type: 'object', properties: {} }, { annotations: { openWorldHint: false } })]);
-    expect(file(readOnly, 'manifests/mcp.json').tools[0].annotations).toEqual({ title: 'Probe', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(file(readOnly, 'manifests/mcp.json').tools[0].annotations).toEqual({
+      title: 'Probe',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 
   it('leaves out an output schema whose root is not an object, with a loss entry', () => {
-    const result = emit([tool({ type: 'object', properties: {} }, { outputSchema: { type: 'array', items: { type: 'string' } } })]);
+    const result = emit([
+      tool({ type: 'object', properties: {} }, { outputSchema: { type: 'array', items: { type: 'string' } } }),
+    ]);
     expect(file(result, 'manifests/mcp.json').tools[0].outputSchema).toBeUndefined();
     expect(losses(result, 'mcp')).toEqual(['dropped outputSchema /outputSchema']);
   });
 
   it('builds the same entry from an ITool at run time', () => {
-    const model = tool({ type: 'object', properties: { q: { type: 'string' } } }, { outputSchema: output, hasSideEffects: true });
+    const model = tool(
+      { type: 'object', properties: { q: { type: 'string' } } },
+      { outputSchema: output, hasSideEffects: true },
+    );
     const runtimeTool: ITool = {
-      id: model.id, name: model.name, displayName: model.displayName, description: model.description,
-      inputSchema: model.inputSchema, outputSchema: model.outputSchema, hasSideEffects: true,
+      id: model.id,
+      name: model.name,
+      displayName: model.displayName,
+      description: model.description,
+      inputSchema: model.inputSchema,
+      outputSchema: model.outputSchema,
+      hasSideEffects: true,
       execute: async () => ({ success: true }),
     };
     expect(toMcpToolFromTool(runtimeTool)).toEqual(file(emit([model]), 'manifests/mcp.json').tools[0]);
@@ -424,14 +603,17 @@ describe('emitManifests', () => {
       keyword: 'maxLength',
       action: 'dropped',
       value: 9,
-      message: '`maxLength: 9` at `/inputSchema/properties/q` dropped for openai-strict: the model is not told the length limit; the runtime still enforces it',
+      message:
+        '`maxLength: 9` at `/inputSchema/properties/q` dropped for openai-strict: the model is not told the length limit; the runtime still enforces it',
     });
   });
 
   it('writes a readable loss-report.md per tool and target', () => {
     const markdown = emit(tools).files.find((f) => f.path === 'manifests/loss-report.md')!.content;
     expect(markdown).toContain('## alpha\n\n- **anthropic**: nothing lost\n');
-    expect(markdown).toContain('- **openai-strict**:\n  - `maxLength: 9` at `/inputSchema/properties/q` dropped for openai-strict');
+    expect(markdown).toContain(
+      '- **openai-strict**:\n  - `maxLength: 9` at `/inputSchema/properties/q` dropped for openai-strict',
+    );
     expect(markdown.startsWith('<!-- Generated by toolsmith')).toBe(true);
   });
 });

@@ -39,24 +39,49 @@ function definitionFor(tool: string): object {
       type: 'object',
       additionalProperties: false,
       required: ['item'],
-      properties: { item: { $ref: '#/definitions/item2go' }, count: { type: 'integer', default: 1 }, mode: { $ref: '#/definitions/v1beta' } },
+      properties: {
+        item: { $ref: '#/definitions/item2go' },
+        count: { type: 'integer', default: 1 },
+        mode: { $ref: '#/definitions/v1beta' },
+      },
       definitions: {
-        item2go: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string' } } },
+        item2go: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id'],
+          properties: { id: { type: 'string' } },
+        },
         v1beta: { enum: ['a', 'b'] },
       },
     },
-    outputSchema: { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { type: 'boolean' } } },
+    outputSchema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['ok'],
+      properties: { ok: { type: 'boolean' } },
+    },
   };
 }
 
 describe('naming.ts decides every identifier', () => {
   it.each(NAMES)('$tool → $pascal', ({ tool, pascal }) => {
     expect(toPascalCase(tool)).toBe(pascal);
-    expect(toolNames(tool)).toMatchObject({ inputType: `${pascal}Input`, argsType: `${pascal}Args`, outputType: `${pascal}Output`, base: `${pascal}ToolBase`, impl: `${pascal}Tool` });
+    expect(toolNames(tool)).toMatchObject({
+      inputType: `${pascal}Input`,
+      argsType: `${pascal}Args`,
+      outputType: `${pascal}Output`,
+      base: `${pascal}ToolBase`,
+      impl: `${pascal}Tool`,
+    });
   });
 
   it('the table has no two names that collide (else the project below could not generate)', () => {
-    const claims = NAMES.map(({ tool }) => ({ identifier: toolNames(tool).inputType, file: tool, pointer: '', what: tool }));
+    const claims = NAMES.map(({ tool }) => ({
+      identifier: toolNames(tool).inputType,
+      file: tool,
+      pointer: '',
+      what: tool,
+    }));
     expect(findIdentifierCollisions(claims)).toEqual([]);
   });
 });
@@ -69,19 +94,26 @@ describe('a project of tools whose names have digits before lower-case letters',
     for (const { tool } of NAMES) project.write(`schemas/${tool}.tool.json`, definitionFor(tool));
     project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
     // One real implementation (written first, so generate leaves it alone); the others get stubs.
-    project.write('src/tools/md5sum.ts', [
-      `import type { ToolExecutionResult } from '${path.posix.join('../..', project.runtimeImport)}';`,
-      "import { Md5sumToolBase } from '../../generated/tools/md5sum.base.js';",
-      "import type { Md5sumArgs, Md5sumOutput } from '../../generated/types/md5sum.js';",
-      'export class Md5sumTool extends Md5sumToolBase {',
-      '  async execute(args: Md5sumArgs): Promise<ToolExecutionResult<Md5sumOutput>> {',
-      "    return { success: args.item.id === 'x' && args.count === 1, output: { ok: true } } as ToolExecutionResult<Md5sumOutput>;",
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
+    project.write(
+      'src/tools/md5sum.ts',
+      [
+        `import type { ToolExecutionResult } from '${path.posix.join('../..', project.runtimeImport)}';`,
+        "import { Md5sumToolBase } from '../../generated/tools/md5sum.base.js';",
+        "import type { Md5sumArgs, Md5sumOutput } from '../../generated/types/md5sum.js';",
+        'export class Md5sumTool extends Md5sumToolBase {',
+        '  async execute(args: Md5sumArgs): Promise<ToolExecutionResult<Md5sumOutput>> {',
+        "    return { success: args.item.id === 'x' && args.count === 1, output: { ok: true } } as ToolExecutionResult<Md5sumOutput>;",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
     let stderr = '';
-    const code = await main(['generate'], { cwd: project.root, stdout: () => undefined, stderr: (text) => (stderr += text) });
+    const code = await main(['generate'], {
+      cwd: project.root,
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
   }, 120_000);
@@ -93,27 +125,38 @@ describe('a project of tools whose names have digits before lower-case letters',
     expect(model.problems).toEqual([]);
     for (const tool of model.project.tools) {
       const types = project.read(`generated/types/${tool.names.kebab}.ts`);
-      for (const name of [tool.names.inputType, tool.names.argsType, tool.names.outputType, `${tool.names.pascal}Item2go`, `${tool.names.pascal}V1beta`]) {
+      for (const name of [
+        tool.names.inputType,
+        tool.names.argsType,
+        tool.names.outputType,
+        `${tool.names.pascal}Item2go`,
+        `${tool.names.pascal}V1beta`,
+      ]) {
         expect(types, tool.name).toMatch(new RegExp(`^export (interface|type) ${name.replace(/\$/g, '\\$')}\\b`, 'm'));
       }
       expect(types).not.toContain('$ToolsmithType');
-      expect(project.read(`generated/tools/${tool.names.kebab}.base.ts`)).toMatch(new RegExp(`args: ${tool.names.argsType},`));
+      expect(project.read(`generated/tools/${tool.names.kebab}.base.ts`)).toMatch(
+        new RegExp(`args: ${tool.names.argsType},`),
+      );
     }
   });
 
   it('calls a tool through createTools() and the typed client at run time', async () => {
-    project.write('check/call.ts', [
-      `import { ToolOrchestrator } from '${path.posix.join('..', project.runtimeImport)}';`,
-      "import { createToolClient, createTools } from '../generated/registry.js';",
-      'const orchestrator = new ToolOrchestrator({ tools: createTools() });',
-      "const client = createToolClient(orchestrator, { gmiId: 'g', personaId: 'p', userContext: { userId: 'u' } });",
-      "const ok = await client.call('md5sum', { item: { id: 'x' } });",
-      "const stub = await client.call('base64decode', { item: { id: 'x' } });",
-      "const bad = await client.call('md5sum', { item: {} as { id: string } });",
-      'console.log(JSON.stringify({ ok, stub: stub.errorDetails?.code, bad: bad.errorDetails?.code, count: orchestrator.listTools().length }));',
-      'await orchestrator.shutdown();',
-      '',
-    ].join('\n'));
+    project.write(
+      'check/call.ts',
+      [
+        `import { ToolOrchestrator } from '${path.posix.join('..', project.runtimeImport)}';`,
+        "import { createToolClient, createTools } from '../generated/registry.js';",
+        'const orchestrator = new ToolOrchestrator({ tools: createTools() });',
+        "const client = createToolClient(orchestrator, { gmiId: 'g', personaId: 'p', userContext: { userId: 'u' } });",
+        "const ok = await client.call('md5sum', { item: { id: 'x' } });",
+        "const stub = await client.call('base64decode', { item: { id: 'x' } });",
+        "const bad = await client.call('md5sum', { item: {} as { id: string } });",
+        'console.log(JSON.stringify({ ok, stub: stub.errorDetails?.code, bad: bad.errorDetails?.code, count: orchestrator.listTools().length }));',
+        'await orchestrator.shutdown();',
+        '',
+      ].join('\n'),
+    );
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'check/call.ts'], { cwd: project.root });
     const result = JSON.parse(stdout);
     expect(result.ok).toEqual({ toolCallId: 'call-1', toolName: 'md5sum', output: { ok: true }, isError: false });

@@ -36,7 +36,13 @@ const FORMATS = ['date', 'email', 'uuid', 'date-time'] as const;
 
 type Schema = Record<string, unknown>;
 
-const primitive = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 5 }), fc.double({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 4 }));
+const primitive = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -5, max: 5 }),
+  fc.double({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true }),
+  fc.string({ maxLength: 4 }),
+);
 /** Strings that coercion turns into numbers, booleans or null, and some that it cannot. */
 const coercible = fc.constantFrom('1', '0', '-2.5', '1e3', 'true', 'false', '', 'null', 'abc', ' 7', '2024-01-31');
 
@@ -53,7 +59,10 @@ const valueArb: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => (
 
 const defaultValue = fc.oneof(primitive, coercible, fc.constant([]), fc.constant({}));
 
-function withOptional<T extends Schema>(base: fc.Arbitrary<T>, optional: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Schema> {
+function withOptional<T extends Schema>(
+  base: fc.Arbitrary<T>,
+  optional: Record<string, fc.Arbitrary<unknown>>,
+): fc.Arbitrary<Schema> {
   return fc.tuple(base, fc.record(optional, { requiredKeys: [] })).map(([schema, extra]) => ({ ...schema, ...extra }));
 }
 
@@ -84,8 +93,19 @@ function schemaArb(depth: number, withDefault: boolean): fc.Arbitrary<Schema> {
       ...dflt,
     }),
     withOptional(fc.record({ type: fc.constantFrom('boolean', 'null') }), dflt),
-    withOptional(fc.record({ type: fc.uniqueArray(fc.constantFrom('string', 'number', 'integer', 'boolean', 'null', 'array', 'object'), { minLength: 2, maxLength: 3 }) }), dflt),
-    withOptional(fc.record({ enum: fc.uniqueArray(primitive, { minLength: 1, maxLength: 4, comparator: isDeepStrictEqual }) }), dflt),
+    withOptional(
+      fc.record({
+        type: fc.uniqueArray(fc.constantFrom('string', 'number', 'integer', 'boolean', 'null', 'array', 'object'), {
+          minLength: 2,
+          maxLength: 3,
+        }),
+      }),
+      dflt,
+    ),
+    withOptional(
+      fc.record({ enum: fc.uniqueArray(primitive, { minLength: 1, maxLength: 4, comparator: isDeepStrictEqual }) }),
+      dflt,
+    ),
     withOptional(fc.record({ const: primitive }), dflt),
   ];
   let arb: fc.Arbitrary<Schema>;
@@ -95,8 +115,15 @@ function schemaArb(depth: number, withDefault: boolean): fc.Arbitrary<Schema> {
     const property = schemaArb(depth - 1, true);
     const composites: fc.Arbitrary<Schema>[] = [
       withOptional(
-        fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.constantFrom(...NAMES), property, { maxKeys: 4 }) }),
-        { required: fc.subarray([...NAMES], { maxLength: 3 }), additionalProperties: fc.oneof(fc.boolean(), child), ...dflt },
+        fc.record({
+          type: fc.constant('object'),
+          properties: fc.dictionary(fc.constantFrom(...NAMES), property, { maxKeys: 4 }),
+        }),
+        {
+          required: fc.subarray([...NAMES], { maxLength: 3 }),
+          additionalProperties: fc.oneof(fc.boolean(), child),
+          ...dflt,
+        },
       ),
       withOptional(fc.record({ type: fc.constant('array'), items: child }), {
         minItems: fc.integer({ min: 0, max: 2 }),
@@ -116,7 +143,9 @@ function schemaArb(depth: number, withDefault: boolean): fc.Arbitrary<Schema> {
     arb = arb.chain((schema) => {
       if (!Object.hasOwn(schema, 'default')) return fc.constant(schema);
       const { default: drawn, ...rest } = schema;
-      return fc.oneof(fc.constant(drawn), valueFor(rest), fc.constant(null)).map((value) => ({ ...rest, default: value }));
+      return fc
+        .oneof(fc.constant(drawn), valueFor(rest), fc.constant(null))
+        .map((value) => ({ ...rest, default: value }));
     });
   }
   memo.set(key, arb);
@@ -129,7 +158,12 @@ const rootSchema = fc.oneof(
   { weight: 1, arbitrary: schemaArb(2, false) },
 );
 
-const FORMAT_SAMPLES: Record<string, string> = { date: '2024-01-31', email: 'a@b.co', uuid: '123e4567-e89b-12d3-a456-426614174000', 'date-time': '2024-01-31T10:00:00Z' };
+const FORMAT_SAMPLES: Record<string, string> = {
+  date: '2024-01-31',
+  email: 'a@b.co',
+  uuid: '123e4567-e89b-12d3-a456-426614174000',
+  'date-time': '2024-01-31T10:00:00Z',
+};
 
 /** A value shaped by the schema (often valid, sometimes a string that needs coercion). */
 function valueFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
@@ -137,9 +171,12 @@ function valueFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
-    if (Array.isArray(schema[keyword])) return fc.oneof(...(schema[keyword] as Schema[]).map((branch) => valueFor(branch, depth + 1)));
+    if (Array.isArray(schema[keyword]))
+      return fc.oneof(...(schema[keyword] as Schema[]).map((branch) => valueFor(branch, depth + 1)));
   }
-  const type = Array.isArray(schema.type) ? fc.constantFrom(...(schema.type as string[])) : fc.constant(schema.type as string);
+  const type = Array.isArray(schema.type)
+    ? fc.constantFrom(...(schema.type as string[]))
+    : fc.constant(schema.type as string);
   return type.chain((name): fc.Arbitrary<unknown> => {
     switch (name) {
       case 'object': {
@@ -151,11 +188,17 @@ function valueFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
         return fc.record(shape, { requiredKeys: (schema.required ?? []) as string[] });
       }
       case 'array':
-        return fc.array(valueFor((schema.items ?? {}) as Schema, depth + 1), { minLength: (schema.minItems as number) ?? 0, maxLength: Math.max((schema.maxItems as number) ?? 3, (schema.minItems as number) ?? 0) });
+        return fc.array(valueFor((schema.items ?? {}) as Schema, depth + 1), {
+          minLength: (schema.minItems as number) ?? 0,
+          maxLength: Math.max((schema.maxItems as number) ?? 3, (schema.minItems as number) ?? 0),
+        });
       case 'string':
         if (typeof schema.format === 'string') return fc.constant(FORMAT_SAMPLES[schema.format]);
         if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u'));
-        return fc.string({ minLength: (schema.minLength as number) ?? 0, maxLength: Math.max((schema.maxLength as number) ?? 5, (schema.minLength as number) ?? 0) });
+        return fc.string({
+          minLength: (schema.minLength as number) ?? 0,
+          maxLength: Math.max((schema.maxLength as number) ?? 5, (schema.minLength as number) ?? 0),
+        });
       case 'number':
       case 'integer': {
         const number = fc.integer({ min: -6, max: 10 });
@@ -176,7 +219,10 @@ interface Case {
   values: unknown[];
 }
 const caseArb: fc.Arbitrary<Case> = rootSchema.chain((schema) =>
-  fc.record({ schema: fc.constant(schema), values: fc.array(fc.oneof(valueFor(schema), valueArb), { minLength: 2, maxLength: 8 }) }),
+  fc.record({
+    schema: fc.constant(schema),
+    values: fc.array(fc.oneof(valueFor(schema), valueArb), { minLength: 2, maxLength: 8 }),
+  }),
 );
 
 interface Outcome {
@@ -188,14 +234,25 @@ interface Outcome {
 }
 
 function reduceErrors(errors: ErrorObject[] | null | undefined): unknown[] {
-  return (errors ?? []).map(({ keyword, instancePath, schemaPath, params, message }) => ({ keyword, instancePath, schemaPath, params, message }));
+  return (errors ?? []).map(({ keyword, instancePath, schemaPath, params, message }) => ({
+    keyword,
+    instancePath,
+    schemaPath,
+    params,
+    message,
+  }));
 }
 
 function validateCopy(validate: ValidateFunction, value: unknown): Outcome {
   // Held by a parent, as Ajv passes it on, so a coerced root value is visible afterwards too.
   const holder = [cloneJson(value)];
   try {
-    const valid = (validate as (data: unknown, context: object) => boolean)(holder[0], { instancePath: '', parentData: holder, parentDataProperty: 0, rootData: holder[0] });
+    const valid = (validate as (data: unknown, context: object) => boolean)(holder[0], {
+      instancePath: '',
+      parentData: holder,
+      parentDataProperty: 0,
+      rootData: holder[0],
+    });
     return { valid, errors: reduceErrors(validate.errors), after: holder[0] };
   } catch (error) {
     return { valid: false, errors: [], after: holder[0], threw: (error as Error).message };
@@ -215,10 +272,19 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /** Whether `after` holds every part of `sent` unchanged (objects may have gained properties: defaults). */
 function keepsWhatWasSent(sent: unknown, after: unknown): boolean {
-  if (Array.isArray(sent)) return Array.isArray(after) && after.length === sent.length && sent.every((item, index) => keepsWhatWasSent(item, after[index]));
+  if (Array.isArray(sent))
+    return (
+      Array.isArray(after) &&
+      after.length === sent.length &&
+      sent.every((item, index) => keepsWhatWasSent(item, after[index]))
+    );
   if (sent !== null && typeof sent === 'object') {
     if (after === null || typeof after !== 'object' || Array.isArray(after)) return false;
-    return Object.keys(sent).every((key) => Object.hasOwn(after, key) && keepsWhatWasSent((sent as Record<string, unknown>)[key], (after as Record<string, unknown>)[key]));
+    return Object.keys(sent).every(
+      (key) =>
+        Object.hasOwn(after, key) &&
+        keepsWhatWasSent((sent as Record<string, unknown>)[key], (after as Record<string, unknown>)[key]),
+    );
   }
   return Object.is(sent, after);
 }
@@ -247,7 +313,9 @@ function generatedModuleSource(entries: readonly { exportName: string; schema: S
 let scratch: string;
 let counter = 0;
 
-async function importGenerated(entries: readonly { exportName: string; schema: Schema }[]): Promise<Record<string, ValidateFunction>> {
+async function importGenerated(
+  entries: readonly { exportName: string; schema: Schema }[],
+): Promise<Record<string, ValidateFunction>> {
   const file = path.join(scratch, `random-${counter++}.mjs`);
   writeFileSync(file, generatedModuleSource(entries));
   return (await import(file)) as Record<string, ValidateFunction>;
@@ -273,7 +341,9 @@ describe('generated validators vs runtime-compiled ones on random schemas (produ
         });
         // The oracle: Ajv with the production options (no coercion, defaults on), on the schema the validator is built from.
         const oracleAjv = createAjvLikeGenerator({ code: false });
-        const entries = cases.flatMap(({ schema }, index) => (runtime[index] ? [{ exportName: `randomCase${index}`, schema }] : []));
+        const entries = cases.flatMap(({ schema }, index) =>
+          runtime[index] ? [{ exportName: `randomCase${index}`, schema }] : [],
+        );
         const module = await importGenerated(entries);
         for (const [index, { schema, values }] of cases.entries()) {
           stats.schemas++;
@@ -294,13 +364,17 @@ describe('generated validators vs runtime-compiled ones on random schemas (produ
             else stats.invalid++;
             if (!isDeepStrictEqual(a.after, value)) stats.changed++;
             if (!sameJson(a, b)) {
-              throw new Error(`standalone and runtime differ\nschema: ${JSON.stringify(schema)}\nvalue: ${JSON.stringify(value)}\nruntime: ${JSON.stringify(a)}\nstandalone: ${JSON.stringify(b)}`);
+              throw new Error(
+                `standalone and runtime differ\nschema: ${JSON.stringify(schema)}\nvalue: ${JSON.stringify(value)}\nruntime: ${JSON.stringify(a)}\nstandalone: ${JSON.stringify(b)}`,
+              );
             }
             const asSent = validateCopy(oracle as ValidateFunction, value);
             if (asSent.valid && asSent.threw === undefined) {
               stats.fitAsSent++;
               if (!b.valid || !sameJson(b.after, asSent.after) || !keepsWhatWasSent(value, b.after)) {
-                throw new Error(`a value that fits as sent was changed\nschema: ${JSON.stringify(schema)}\nvalue: ${JSON.stringify(value)}\nwithout coercion: ${JSON.stringify(asSent.after)}\ngenerated: ${JSON.stringify(b)}`);
+                throw new Error(
+                  `a value that fits as sent was changed\nschema: ${JSON.stringify(schema)}\nvalue: ${JSON.stringify(value)}\nwithout coercion: ${JSON.stringify(asSent.after)}\ngenerated: ${JSON.stringify(b)}`,
+                );
               }
             } else if (b.valid) {
               stats.coerced++;

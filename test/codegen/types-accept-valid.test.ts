@@ -38,7 +38,9 @@ function arbitraryFor(schema: Schema, root: JSONSchema7, depth = 0): fc.Arbitrar
   if (schema === true) return fc.jsonValue({ maxDepth: 1 });
   if (schema === false) return fc.constant(Symbol('never'));
   if (typeof schema.$ref === 'string') {
-    const key = decodeURIComponent(schema.$ref.replace(/^#\/definitions\//, '')).replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = decodeURIComponent(schema.$ref.replace(/^#\/definitions\//, ''))
+      .replace(/~1/g, '/')
+      .replace(/~0/g, '~');
     const target = schema.$ref === '#' ? root : (root.definitions?.[key] as Schema);
     return arbitraryFor(target, root, depth + 1);
   }
@@ -46,8 +48,20 @@ function arbitraryFor(schema: Schema, root: JSONSchema7, depth = 0): fc.Arbitrar
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
   const branches = schema.anyOf ?? schema.oneOf;
   if (branches) return fc.oneof(...branches.map((branch) => arbitraryFor(branch, root, depth + 1)));
-  if (schema.allOf) return arbitraryFor(Object.assign({}, ...schema.allOf.filter((branch) => typeof branch === 'object'), { ...schema, allOf: undefined }), root, depth + 1);
-  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : ['string', 'number', 'boolean', 'null'];
+  if (schema.allOf)
+    return arbitraryFor(
+      Object.assign({}, ...schema.allOf.filter((branch) => typeof branch === 'object'), {
+        ...schema,
+        allOf: undefined,
+      }),
+      root,
+      depth + 1,
+    );
+  const types = Array.isArray(schema.type)
+    ? schema.type
+    : schema.type
+      ? [schema.type]
+      : ['string', 'number', 'boolean', 'null'];
   return fc.constantFrom(...types).chain((type): fc.Arbitrary<unknown> => {
     switch (type) {
       case 'object': {
@@ -56,28 +70,42 @@ function arbitraryFor(schema: Schema, root: JSONSchema7, depth = 0): fc.Arbitrar
         // Deep in a recursive schema, only required properties: the sample must end.
         const keys = Object.keys(properties).filter((key) => depth < 4 || required.has(key));
         const shape: Record<string, fc.Arbitrary<unknown>> = {};
-        for (const key of keys) Object.defineProperty(shape, key, { value: arbitraryFor(properties[key]!, root, depth + 1), enumerable: true });
+        for (const key of keys)
+          Object.defineProperty(shape, key, {
+            value: arbitraryFor(properties[key]!, root, depth + 1),
+            enumerable: true,
+          });
         const known = fc.record(shape, { requiredKeys: keys.filter((key) => required.has(key)) });
         const extra = schema.additionalProperties;
         if (extra === false || depth >= 4) return known;
-        const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }).filter((key) => !Object.hasOwn(properties, key)), arbitraryFor(extra ?? true, root, depth + 1), { maxKeys: 2 });
+        const extras = fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 6 }).filter((key) => !Object.hasOwn(properties, key)),
+          arbitraryFor(extra ?? true, root, depth + 1),
+          { maxKeys: 2 },
+        );
         return fc.tuple(known, extras).map(([a, b]) => Object.assign(cloneJson(b), a));
       }
       case 'array': {
         const items = Array.isArray(schema.items) ? true : (schema.items ?? true);
         const min = schema.minItems ?? 0;
-        return fc.array(arbitraryFor(items, root, depth + 1), { minLength: min, maxLength: depth >= 4 ? min : Math.min(schema.maxItems ?? 3, min + 3) });
+        return fc.array(arbitraryFor(items, root, depth + 1), {
+          minLength: min,
+          maxLength: depth >= 4 ? min : Math.min(schema.maxItems ?? 3, min + 3),
+        });
       }
       case 'string': {
-        if (typeof schema.format === 'string' && FORMAT_SAMPLES[schema.format]) return fc.constantFrom(...FORMAT_SAMPLES[schema.format]!);
+        if (typeof schema.format === 'string' && FORMAT_SAMPLES[schema.format])
+          return fc.constantFrom(...FORMAT_SAMPLES[schema.format]!);
         if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u'));
         const min = schema.minLength ?? 0;
         return fc.string({ minLength: min, maxLength: Math.min(schema.maxLength ?? min + 8, min + 8) });
       }
       case 'integer':
       case 'number': {
-        const min = schema.minimum ?? (typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : -1000);
-        const max = schema.maximum ?? (typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : 1000);
+        const min =
+          schema.minimum ?? (typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : -1000);
+        const max =
+          schema.maximum ?? (typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : 1000);
         const step = schema.multipleOf ?? (type === 'integer' ? 1 : undefined);
         if (step === undefined) return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
         return fc.integer({ min: Math.ceil(min / step), max: Math.floor(max / step) }).map((n) => n * step);
@@ -103,11 +131,22 @@ function acceptedValues(schema: JSONSchema7, seed: number): unknown[] {
 
 /** The check file of one tool: every accepted input and output, and the examples. */
 function checkFile(tool: ToolModel, seed: number): { source: string; count: number } {
-  const lines = [`import type { ${tool.names.inputType}, ${tool.names.outputType} } from '../generated/types/${tool.names.kebab}.js';`];
+  const lines = [
+    `import type { ${tool.names.inputType}, ${tool.names.outputType} } from '../generated/types/${tool.names.kebab}.js';`,
+  ];
   const inputs = [...acceptedValues(tool.inputSchema, seed), ...tool.examples.map((example) => example.input)];
-  const outputs = tool.outputSchema ? [...acceptedValues(tool.outputSchema, seed + 1), ...tool.examples.flatMap((example) => (example.output === undefined ? [] : [example.output]))] : [];
-  inputs.forEach((value, index) => lines.push(`export const input${index}: ${tool.names.inputType} = ${toLiteral(value)};`));
-  outputs.forEach((value, index) => lines.push(`export const output${index}: ${tool.names.outputType} = ${toLiteral(value)};`));
+  const outputs = tool.outputSchema
+    ? [
+        ...acceptedValues(tool.outputSchema, seed + 1),
+        ...tool.examples.flatMap((example) => (example.output === undefined ? [] : [example.output])),
+      ]
+    : [];
+  inputs.forEach((value, index) =>
+    lines.push(`export const input${index}: ${tool.names.inputType} = ${toLiteral(value)};`),
+  );
+  outputs.forEach((value, index) =>
+    lines.push(`export const output${index}: ${tool.names.outputType} = ${toLiteral(value)};`),
+  );
   return { source: `${lines.join('\n')}\n`, count: inputs.length + outputs.length };
 }
 
@@ -123,12 +162,35 @@ const SHAPES_FIXTURE = {
       properties: {
         tree: { $ref: '#/definitions/TreeNode' },
         open: { type: 'object', properties: { a: { type: 'integer' } } },
-        typedExtras: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'number' } },
+        typedExtras: {
+          type: 'object',
+          properties: { a: { type: 'string' } },
+          additionalProperties: { type: 'number' },
+        },
         closed: { type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } },
         nullable: { type: ['string', 'null'] },
-        union: { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'array', items: { type: 'integer' }, maxItems: 2 }] },
-        oneOf: { oneOf: [{ type: 'object', additionalProperties: false, required: ['kind'], properties: { kind: { const: 'a' } } }, { type: 'object', additionalProperties: false, required: ['kind', 'n'], properties: { kind: { const: 'b' }, n: { type: 'number' } } }] },
-        matrix: { type: 'array', maxItems: 3, items: { type: 'array', maxItems: 2, items: { type: 'number', multipleOf: 0.5 } } },
+        union: {
+          anyOf: [
+            { type: 'string', maxLength: 3 },
+            { type: 'array', items: { type: 'integer' }, maxItems: 2 },
+          ],
+        },
+        oneOf: {
+          oneOf: [
+            { type: 'object', additionalProperties: false, required: ['kind'], properties: { kind: { const: 'a' } } },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['kind', 'n'],
+              properties: { kind: { const: 'b' }, n: { type: 'number' } },
+            },
+          ],
+        },
+        matrix: {
+          type: 'array',
+          maxItems: 3,
+          items: { type: 'array', maxItems: 2, items: { type: 'number', multipleOf: 0.5 } },
+        },
         described: { $ref: '#/definitions/Labelled', description: 'A $ref with a sibling description.' },
         coerced: { type: 'integer', default: 3 },
         // if/then/else: typed as the base intersected with Then | Else; not: the base; no shape keyword: unknown.
@@ -147,19 +209,45 @@ const SHAPES_FIXTURE = {
         typedIf: { type: 'integer', if: { minimum: 10 }, then: { multipleOf: 2 }, else: { multipleOf: 3 } },
         // `constructor` is required: TypeScript gives every object literal an apparent `constructor:
         // Function`, so no literal without it fits an optional `constructor?: number` (a TS limit).
-        names: { type: 'object', additionalProperties: false, required: ['constructor'], properties: { 'my-prop': { type: 'boolean' }, class: { type: 'string' }, constructor: { type: 'number' }, '0': { type: 'null' } } },
+        names: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['constructor'],
+          properties: {
+            'my-prop': { type: 'boolean' },
+            class: { type: 'string' },
+            constructor: { type: 'number' },
+            '0': { type: 'null' },
+          },
+        },
       },
       definitions: {
         TreeNode: {
           type: 'object',
           additionalProperties: false,
           required: ['label'],
-          properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/definitions/TreeNode' } } },
+          properties: {
+            label: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/definitions/TreeNode' } },
+          },
         },
-        Labelled: { type: 'object', additionalProperties: false, required: ['label'], properties: { label: { type: 'string', enum: ['x', 'y'] } } },
+        Labelled: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['label'],
+          properties: { label: { type: 'string', enum: ['x', 'y'] } },
+        },
       },
     },
-    outputSchema: { type: 'object', additionalProperties: false, required: ['count'], properties: { count: { type: 'integer', minimum: 0 }, tree: { $ref: '#/definitions/Node' } }, definitions: { Node: { type: 'object', additionalProperties: false, properties: { next: { $ref: '#/definitions/Node' } } } } },
+    outputSchema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['count'],
+      properties: { count: { type: 'integer', minimum: 0 }, tree: { $ref: '#/definitions/Node' } },
+      definitions: {
+        Node: { type: 'object', additionalProperties: false, properties: { next: { $ref: '#/definitions/Node' } } },
+      },
+    },
   },
 };
 
@@ -176,41 +264,53 @@ const CASES: Case[] = [
   { name: 'the example tools (schemas/)', schemas: 'schemas', minTools: 7 },
   { name: 'the injection fixture', schemas: 'test/fixtures/injection/schemas', minTools: 1 },
   // Gemini has no `$ref`, so a recursive schema cannot be sent there: that target is off.
-  { name: 'the shapes fixture', files: SHAPES_FIXTURE, config: { manifests: { targets: ['mcp', 'openai', 'anthropic'] } }, minTools: 1 },
+  {
+    name: 'the shapes fixture',
+    files: SHAPES_FIXTURE,
+    config: { manifests: { targets: ['mcp', 'openai', 'anthropic'] } },
+    minTools: 1,
+  },
 ];
 
-describe.each(CASES)('generated types accept the values the validator accepts: $name', ({ schemas, files, config, minTools }) => {
-  let project: TempProject;
-  let tools: readonly ToolModel[];
+describe.each(CASES)(
+  'generated types accept the values the validator accepts: $name',
+  ({ schemas, files, config, minTools }) => {
+    let project: TempProject;
+    let tools: readonly ToolModel[];
 
-  beforeAll(async () => {
-    project = createTempProject(schemas ? { schemas } : {});
-    for (const [file, value] of Object.entries(files ?? {})) project.write(`schemas/${file}`, value as object);
-    project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, ...config });
-    let stderr = '';
-    const code = await main(['generate'], { cwd: project.root, stdout: () => undefined, stderr: (text) => (stderr += text) });
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    const normalized = normalize(loadDefinitions(path.join(project.root, 'schemas'), project.root));
-    expect(normalized.problems).toEqual([]);
-    tools = normalized.project.tools;
-  }, 60_000);
+    beforeAll(async () => {
+      project = createTempProject(schemas ? { schemas } : {});
+      for (const [file, value] of Object.entries(files ?? {})) project.write(`schemas/${file}`, value as object);
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, ...config });
+      let stderr = '';
+      const code = await main(['generate'], {
+        cwd: project.root,
+        stdout: () => undefined,
+        stderr: (text) => (stderr += text),
+      });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const normalized = normalize(loadDefinitions(path.join(project.root, 'schemas'), project.root));
+      expect(normalized.problems).toEqual([]);
+      tools = normalized.project.tools;
+    }, 60_000);
 
-  afterAll(() => project?.dispose());
+    afterAll(() => project?.dispose());
 
-  it('type-checks every sampled valid value and every example', async () => {
-    expect(tools.length).toBeGreaterThanOrEqual(minTools);
-    let total = 0;
-    tools.forEach((tool, index) => {
-      const { source, count } = checkFile(tool, 1000 + index);
-      // Enough valid samples per tool that the check means something.
-      expect(count, tool.name).toBeGreaterThanOrEqual(5);
-      total += count;
-      project.write(`check/${tool.names.kebab}.ts`, source);
-    });
-    const result = await typeCheck(project, ['check']);
-    expect(result.output).toBe('');
-    expect(result.code).toBe(0);
-    expect(total).toBeGreaterThan(tools.length * 5);
-  }, 60_000);
-});
+    it('type-checks every sampled valid value and every example', async () => {
+      expect(tools.length).toBeGreaterThanOrEqual(minTools);
+      let total = 0;
+      tools.forEach((tool, index) => {
+        const { source, count } = checkFile(tool, 1000 + index);
+        // Enough valid samples per tool that the check means something.
+        expect(count, tool.name).toBeGreaterThanOrEqual(5);
+        total += count;
+        project.write(`check/${tool.names.kebab}.ts`, source);
+      });
+      const result = await typeCheck(project, ['check']);
+      expect(result.output).toBe('');
+      expect(result.code).toBe(0);
+      expect(total).toBeGreaterThan(tools.length * 5);
+    }, 60_000);
+  },
+);

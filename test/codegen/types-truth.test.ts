@@ -34,16 +34,31 @@ const DEFAULTS_TOOL = {
         additionalProperties: false,
         properties: {
           inner: { type: 'boolean', default: true },
-          deep: { type: 'object', additionalProperties: false, default: {}, properties: { x: { type: 'number', default: 1 } } },
+          deep: {
+            type: 'object',
+            additionalProperties: false,
+            default: {},
+            properties: { x: { type: 'number', default: 1 } },
+          },
         },
       },
-      nestedDefaulted: { type: 'object', additionalProperties: false, default: {}, properties: { a: { type: 'string', default: 'a' } } },
+      nestedDefaulted: {
+        type: 'object',
+        additionalProperties: false,
+        default: {},
+        properties: { a: { type: 'string', default: 'a' } },
+      },
       viaRef: { $ref: '#/definitions/withDefault' },
       plain: { type: 'string' },
     },
     definitions: { withDefault: { type: 'integer', default: 5 } },
   },
-  outputSchema: { type: 'object', additionalProperties: false, required: ['value'], properties: { value: { type: 'number' } } },
+  outputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['value'],
+    properties: { value: { type: 'number' } },
+  },
 };
 
 const CONDITIONAL_TOOL = {
@@ -68,7 +83,11 @@ const CONDITIONAL_TOOL = {
   },
 };
 
-const NO_OUTPUT_TOOL = { name: 'no_output', description: 'No output schema.', inputSchema: { type: 'object', properties: {} } };
+const NO_OUTPUT_TOOL = {
+  name: 'no_output',
+  description: 'No output schema.',
+  inputSchema: { type: 'object', properties: {} },
+};
 
 const CHECK = `import type { ITool as AgentOSTool } from '@framers/agentos/core/tools';
 import { expectTypeOf } from 'vitest';
@@ -177,13 +196,23 @@ describe('generated types tell the truth at run time', () => {
 
   beforeAll(async () => {
     project = createTempProject();
-    for (const definition of [DEFAULTS_TOOL, CONDITIONAL_TOOL, NO_OUTPUT_TOOL]) project.write(`schemas/${definition.name}.tool.json`, definition);
+    for (const definition of [DEFAULTS_TOOL, CONDITIONAL_TOOL, NO_OUTPUT_TOOL])
+      project.write(`schemas/${definition.name}.tool.json`, definition);
     // openai-strict needs a `type` on every value (`notNull`, `bounded` have none): off.
-    project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, manifests: { targets: ['mcp', 'anthropic', 'openai'] } });
+    project.write('toolsmith.config.json', {
+      runtimeImport: project.runtimeImport,
+      manifests: { targets: ['mcp', 'anthropic', 'openai'] },
+    });
     let stderr = '';
-    const code = await main(['generate'], { cwd: project.root, stdout: () => undefined, stderr: (text) => (stderr += text) });
+    const code = await main(['generate'], {
+      cwd: project.root,
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+    });
     // The one warning: the default on a definition, which Ajv never fills in (and XArgs does not claim).
-    expect(stderr).toMatch(/^toolsmith: 1 warning .*\nschemas\/defaults\.tool\.json:\d+:\d+ \/inputSchema\/definitions\/withDefault\/default: warning: the default 5 is never filled in: it is on a definition\n/);
+    expect(stderr).toMatch(
+      /^toolsmith: 1 warning .*\nschemas\/defaults\.tool\.json:\d+:\d+ \/inputSchema\/definitions\/withDefault\/default: warning: the default 5 is never filled in: it is on a definition\n/,
+    );
     expect(code).toBe(0);
     const model = normalize(loadDefinitions(path.join(project.root, 'schemas'), project.root));
     expect(model.problems).toEqual([]);
@@ -218,14 +247,26 @@ describe('generated types tell the truth at run time', () => {
       ],
     });
     try {
-      const call = (id: string, args: Record<string, unknown>) => orchestrator.processToolCall({ gmiId: 'g', personaId: 'p', userContext: { userId: 'u' }, toolCallRequest: { id, name: 'defaults', arguments: args } });
+      const call = (id: string, args: Record<string, unknown>) =>
+        orchestrator.processToolCall({
+          gmiId: 'g',
+          personaId: 'p',
+          userContext: { userId: 'u' },
+          toolCallRequest: { id, name: 'defaults', arguments: args },
+        });
       expect((await call('1', { req: 'x' })).isError).toBe(false);
       expect((await call('2', { req: 'x', nested: {} })).isError).toBe(false);
     } finally {
       await orchestrator.shutdown();
     }
     expect(seen[0]).toEqual({ req: 'x', top: 3, nullableDefault: null, nestedDefaulted: { a: 'a' } });
-    expect(seen[1]).toEqual({ req: 'x', top: 3, nullableDefault: null, nestedDefaulted: { a: 'a' }, nested: { inner: true, deep: { x: 1 } } });
+    expect(seen[1]).toEqual({
+      req: 'x',
+      top: 3,
+      nullableDefault: null,
+      nestedDefaulted: { a: 'a' },
+      nested: { inner: true, deep: { x: 1 } },
+    });
     // The type leaves `viaRef` optional because Ajv does not fill a default on a $ref target.
     expect(seen.every((args) => !Object.hasOwn(args, 'viaRef'))).toBe(true);
     const types = project.read('generated/types/defaults.ts');

@@ -20,18 +20,33 @@ describe('warnings: printed with file:line:column, pointer and hint; the run suc
     const project = createTempProject();
     try {
       cpSync(path.join(FIXTURES, name, 'schemas'), path.join(project.root, 'schemas'), { recursive: true });
-      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, manifests: { targets: ['openai', 'anthropic', 'mcp'] } });
+      project.write('toolsmith.config.json', {
+        runtimeImport: project.runtimeImport,
+        manifests: { targets: ['openai', 'anthropic', 'mcp'] },
+      });
       const expected = readFileSync(path.join(FIXTURES, name, 'expected-warnings.txt'), 'utf8');
       const io = () => {
         const out = { stdout: '', stderr: '' };
-        return { out, io: { cwd: project.root, stdout: (text: string) => (out.stdout += text), stderr: (text: string) => (out.stderr += text) } };
+        return {
+          out,
+          io: {
+            cwd: project.root,
+            stdout: (text: string) => (out.stdout += text),
+            stderr: (text: string) => (out.stderr += text),
+          },
+        };
       };
 
       const strict = io();
       expect(await main(['generate', '--strict'], strict.io)).toBe(1);
       expect(strict.out.stdout).toBe('');
       const count = expected.split('\n').filter((line) => /^schemas\/.*: warning: /.test(line)).length;
-      expect(strict.out.stderr).toBe(expected.replace(/^toolsmith: .*\n/, `toolsmith: ${count} problems (${count} of them warnings, errors under --strict); nothing was written.\n`));
+      expect(strict.out.stderr).toBe(
+        expected.replace(
+          /^toolsmith: .*\n/,
+          `toolsmith: ${count} problems (${count} of them warnings, errors under --strict); nothing was written.\n`,
+        ),
+      );
       expect(project.snapshot('generated')).toEqual({});
       expect(project.snapshot('src/tools')).toEqual({});
 

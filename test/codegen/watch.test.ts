@@ -5,7 +5,11 @@ import { runGenerate } from '../../codegen/cli.js';
 import { watchAndRun } from '../../codegen/watch.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 
-const definition = (description: string) => ({ name: 'echo', description, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+const definition = (description: string) => ({
+  name: 'echo',
+  description,
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+});
 
 async function until(predicate: () => boolean, timeoutMs = 20_000): Promise<void> {
   const started = Date.now();
@@ -25,18 +29,29 @@ describe('generate --watch', () => {
     project.write('schemas/echo.tool.json', definition('first description'));
     let stdout = '';
     let stderr = '';
-    const io = { cwd: project.root, stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
+    const io = {
+      cwd: project.root,
+      stdout: (text: string) => (stdout += text),
+      stderr: (text: string) => (stderr += text),
+    };
     let runs = 0;
-    const watcher = watchAndRun([path.join(project.root, 'schemas')], async () => {
-      await runGenerate({}, io);
-      runs++;
-    }, { debounceMs: 50 });
+    const watcher = watchAndRun(
+      [path.join(project.root, 'schemas')],
+      async () => {
+        await runGenerate({}, io);
+        runs++;
+      },
+      { debounceMs: 50 },
+    );
     try {
       await until(() => runs === 1);
       const base = path.join(project.root, 'generated/tools/echo.base.ts');
       expect(readFileSync(base, 'utf8')).toContain('first description');
 
-      writeFileSync(path.join(project.root, 'schemas/echo.tool.json'), JSON.stringify(definition('second description')));
+      writeFileSync(
+        path.join(project.root, 'schemas/echo.tool.json'),
+        JSON.stringify(definition('second description')),
+      );
       await until(() => readFileSync(base, 'utf8').includes('second description'));
 
       const good = project.snapshot('generated');
@@ -58,9 +73,13 @@ describe('generate --watch', () => {
     project = createTempProject();
     project.write('schemas/a.txt', 'x');
     let runs = 0;
-    const watcher = watchAndRun([path.join(project.root, 'schemas')], async () => {
-      runs++;
-    }, { debounceMs: 200 });
+    const watcher = watchAndRun(
+      [path.join(project.root, 'schemas')],
+      async () => {
+        runs++;
+      },
+      { debounceMs: 200 },
+    );
     try {
       await until(() => runs === 1);
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -13,11 +13,29 @@ describe('write', () => {
     const project = createTempProject();
     try {
       const out = path.join(project.root, 'generated');
-      writeOutput(out, [{ path: 'a.ts', content: 'a\n', kind: 'generated' }, { path: 'old/b.ts', content: 'b\n', kind: 'generated' }], path.join(project.root, 'stubs'), []);
-      const report = writeOutput(out, [{ path: 'a.ts', content: 'a2\n', kind: 'generated' }], path.join(project.root, 'stubs'), []);
+      writeOutput(
+        out,
+        [
+          { path: 'a.ts', content: 'a\n', kind: 'generated' },
+          { path: 'old/b.ts', content: 'b\n', kind: 'generated' },
+        ],
+        path.join(project.root, 'stubs'),
+        [],
+      );
+      const report = writeOutput(
+        out,
+        [{ path: 'a.ts', content: 'a2\n', kind: 'generated' }],
+        path.join(project.root, 'stubs'),
+        [],
+      );
       expect(report.diff).toEqual({ stale: ['a.ts'], missing: [], extra: ['old/b.ts'], same: [] });
       expect(project.snapshot('generated')).toEqual({ 'a.ts': 'a2\n' });
-      const again = writeOutput(out, [{ path: 'a.ts', content: 'a2\n', kind: 'generated' }], path.join(project.root, 'stubs'), []);
+      const again = writeOutput(
+        out,
+        [{ path: 'a.ts', content: 'a2\n', kind: 'generated' }],
+        path.join(project.root, 'stubs'),
+        [],
+      );
       expect(again.replaced).toBe(false);
     } finally {
       project.dispose();
@@ -28,9 +46,19 @@ describe('write', () => {
     const project = createTempProject();
     try {
       const out = path.join(project.root, 'generated');
-      const many = Array.from({ length: 200 }, (_, index) => ({ path: `old/f${index}.ts`, content: `${index}\n`, kind: 'generated' as const }));
+      const many = Array.from({ length: 200 }, (_, index) => ({
+        path: `old/f${index}.ts`,
+        content: `${index}\n`,
+        kind: 'generated' as const,
+      }));
       await writeOutput(out, many, path.join(project.root, 'stubs'), [], { removeInBackground: true }).removed;
-      const report = writeOutput(out, [{ path: 'a.ts', content: 'new\n', kind: 'generated' }], path.join(project.root, 'stubs'), [], { removeInBackground: true });
+      const report = writeOutput(
+        out,
+        [{ path: 'a.ts', content: 'new\n', kind: 'generated' }],
+        path.join(project.root, 'stubs'),
+        [],
+        { removeInBackground: true },
+      );
       expect(report.replaced).toBe(true);
       expect(project.snapshot('generated')).toEqual({ 'a.ts': 'new\n' });
       // Still there: its removal goes on while the caller works (fs.promises.rm needs the event loop to turn).
@@ -48,14 +76,37 @@ describe('write', () => {
       const out = path.join(project.root, 'generated');
       const big = `${'x'.repeat(100_000)} — é 😀\n`;
       const small = 'grüße\n';
-      writeOutput(out, [{ path: 'big.json', content: big, kind: 'generated' }, { path: 'small.md', content: small, kind: 'generated' }], path.join(project.root, 'stubs'), []);
+      writeOutput(
+        out,
+        [
+          { path: 'big.json', content: big, kind: 'generated' },
+          { path: 'small.md', content: small, kind: 'generated' },
+        ],
+        path.join(project.root, 'stubs'),
+        [],
+      );
       const file = (p: string, content: string) => ({ path: p, content, kind: 'generated' as const });
-      expect(diffOutput(out, [file('big.json', big), file('small.md', small)])).toEqual({ stale: [], missing: [], extra: [], same: ['big.json', 'small.md'] });
+      expect(diffOutput(out, [file('big.json', big), file('small.md', small)])).toEqual({
+        stale: [],
+        missing: [],
+        extra: [],
+        same: ['big.json', 'small.md'],
+      });
       // Same length in UTF-16 and in UTF-8 bytes, one character different.
       const bigChanged = big.replace('é', 'è');
       const smallChanged = small.replace('ü', 'ö');
-      expect(diffOutput(out, [file('big.json', bigChanged), file('small.md', smallChanged)])).toEqual({ stale: ['big.json', 'small.md'], missing: [], extra: [], same: [] });
-      const report = writeOutput(out, [file('big.json', bigChanged), file('small.md', smallChanged)], path.join(project.root, 'stubs'), []);
+      expect(diffOutput(out, [file('big.json', bigChanged), file('small.md', smallChanged)])).toEqual({
+        stale: ['big.json', 'small.md'],
+        missing: [],
+        extra: [],
+        same: [],
+      });
+      const report = writeOutput(
+        out,
+        [file('big.json', bigChanged), file('small.md', smallChanged)],
+        path.join(project.root, 'stubs'),
+        [],
+      );
       expect(report.diff.stale).toEqual(['big.json', 'small.md']);
       expect(project.snapshot('generated')).toEqual({ 'big.json': bigChanged, 'small.md': smallChanged });
     } finally {
@@ -67,10 +118,14 @@ describe('write', () => {
     const project = createTempProject();
     try {
       const stubs = path.join(project.root, 'stubs');
-      const first = writeOutput(path.join(project.root, 'generated'), [], stubs, [{ path: 'x.ts', content: 'stub\n', kind: 'stub' }]);
+      const first = writeOutput(path.join(project.root, 'generated'), [], stubs, [
+        { path: 'x.ts', content: 'stub\n', kind: 'stub' },
+      ]);
       expect(first.stubsCreated).toEqual(['x.ts']);
       writeFileSync(path.join(stubs, 'x.ts'), 'mine\n');
-      const second = writeOutput(path.join(project.root, 'generated'), [], stubs, [{ path: 'x.ts', content: 'stub\n', kind: 'stub' }]);
+      const second = writeOutput(path.join(project.root, 'generated'), [], stubs, [
+        { path: 'x.ts', content: 'stub\n', kind: 'stub' },
+      ]);
       expect(second.stubsCreated).toEqual([]);
       expect(project.read('stubs/x.ts')).toBe('mine\n');
       expect(readdirSync(stubs)).toEqual(['x.ts']);
@@ -111,7 +166,10 @@ describe('write', () => {
       }
       const outcomes = new Set<string>();
       for (const delay of [300, 900, 1500, 2100, 2700, 3300]) {
-        const child = spawn(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'generate'], { cwd: project.root, stdio: 'ignore' });
+        const child = spawn(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'generate'], {
+          cwd: project.root,
+          stdio: 'ignore',
+        });
         // Listen before the delay: a run that finishes first must not leave us waiting for an exit that already happened.
         const exited = new Promise((resolve) => child.once('exit', resolve));
         await new Promise((resolve) => setTimeout(resolve, delay));
@@ -126,7 +184,12 @@ describe('write', () => {
           outcomes.add('new');
           // Put the previous tree back for the next attempt.
           const out = path.join(project.root, 'generated');
-          writeOutput(out, Object.entries(previous).map(([file, content]) => ({ path: file, content, kind: 'generated' as const })), path.join(project.root, 'src/tools'), []);
+          writeOutput(
+            out,
+            Object.entries(previous).map(([file, content]) => ({ path: file, content, kind: 'generated' as const })),
+            path.join(project.root, 'src/tools'),
+            [],
+          );
         } else outcomes.add('old');
         expect(existsSync(path.join(project.root, 'generated'))).toBe(true);
       }
@@ -148,7 +211,8 @@ describe('same bytes every time', () => {
       const files = Object.entries(first.snapshot('schemas')).reverse();
       for (const [file, content] of files) second.write(`schemas/${file}`, content);
       // Both temp roots sit side by side, so the same relative runtime import works for both.
-      for (const project of [first, second]) project.write('toolsmith.config.json', { runtimeImport: first.runtimeImport });
+      for (const project of [first, second])
+        project.write('toolsmith.config.json', { runtimeImport: first.runtimeImport });
       expect(await main(['generate'], quiet(first.root))).toBe(0);
       const once = first.snapshot('generated');
       expect(await main(['generate', '--out', 'generated-2'], quiet(first.root))).toBe(0);

@@ -1,11 +1,18 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation/types.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
 /** The 2020-12 meta-schema URIs the validator takes (http and https, trailing `#` stripped). */
-const DRAFT_2020_12_URIS = new Set(['https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft/2020-12/schema']);
+const DRAFT_2020_12_URIS = new Set([
+  'https://json-schema.org/draft/2020-12/schema',
+  'http://json-schema.org/draft/2020-12/schema',
+]);
 
 /**
  * The default JSON Schema validator of the MCP TypeScript SDK v2 betas (`AjvJsonSchemaValidator` in

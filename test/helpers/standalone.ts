@@ -23,7 +23,10 @@ export interface StandaloneOptions {
 
 /** The Ajv the generator uses (same factory, same options), with the remotes added. */
 export function createAjvLikeGenerator(options: StandaloneOptions & { code: boolean }): Ajv {
-  const ajv = createGeneratorAjv({ code: options.code, ...(options.overrides ? { overrides: options.overrides } : {}) });
+  const ajv = createGeneratorAjv({
+    code: options.code,
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+  });
   for (const [uri, document] of Object.entries(options.remotes ?? {})) ajv.addSchema(document, uri);
   return ajv;
 }
@@ -78,6 +81,11 @@ export function createModuleDir(): ModuleDir {
 }
 
 /** Compiles entries to one standalone module, writes it and imports it. */
-export async function importStandalone(dir: ModuleDir, name: string, entries: readonly StandaloneEntry[], options: StandaloneOptions = {}): Promise<Record<string, ValidateFunction>> {
+export async function importStandalone(
+  dir: ModuleDir,
+  name: string,
+  entries: readonly StandaloneEntry[],
+  options: StandaloneOptions = {},
+): Promise<Record<string, ValidateFunction>> {
   return dir.load(name, standaloneSource(entries, options));
 }

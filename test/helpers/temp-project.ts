@@ -1,5 +1,15 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -37,7 +47,10 @@ function linkRepoModules(root: string): void {
 export function createTempProject(options: { schemas?: string } = {}): TempProject {
   const root = mkdtempSync(path.join(tmpdir(), 'toolsmith-test-'));
   linkRepoModules(root);
-  writeFileSync(path.join(root, 'package.json'), '{ "name": "toolsmith-test-project", "private": true, "type": "module" }\n');
+  writeFileSync(
+    path.join(root, 'package.json'),
+    '{ "name": "toolsmith-test-project", "private": true, "type": "module" }\n',
+  );
   if (options.schemas) cpSync(path.join(REPO, options.schemas), path.join(root, 'schemas'), { recursive: true });
   const write = (file: string, content: string | object) => {
     const target = path.join(root, file);
@@ -89,10 +102,17 @@ export async function typeCheck(project: TempProject, include: string[]): Promis
     include,
   });
   try {
-    const { stdout, stderr } = await run(path.join(REPO, 'node_modules/.bin/tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: project.root });
+    const { stdout, stderr } = await run(
+      path.join(REPO, 'node_modules/.bin/tsc'),
+      ['--noEmit', '-p', 'tsconfig.json'],
+      { cwd: project.root },
+    );
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failure.code === 'number' ? failure.code : 1, output: `${failure.stdout ?? ''}${failure.stderr ?? ''}` };
+    return {
+      code: typeof failure.code === 'number' ? failure.code : 1,
+      output: `${failure.stdout ?? ''}${failure.stderr ?? ''}`,
+    };
   }
 }

@@ -7,8 +7,10 @@ import fc from 'fast-check';
 
 const FIXED_SEED = 20261130;
 const requested = process.env.FC_SEED;
-const seed = requested === 'random' ? Math.floor(Math.random() * 0x7fffffff) : requested ? Number(requested) : FIXED_SEED;
-if (!Number.isInteger(seed)) throw new Error(`FC_SEED must be an integer or "random", got ${JSON.stringify(requested)}`);
+const seed =
+  requested === 'random' ? Math.floor(Math.random() * 0x7fffffff) : requested ? Number(requested) : FIXED_SEED;
+if (!Number.isInteger(seed))
+  throw new Error(`FC_SEED must be an integer or "random", got ${JSON.stringify(requested)}`);
 
 fc.configureGlobal({ seed });
 if (requested === 'random') {

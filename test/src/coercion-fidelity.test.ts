@@ -61,8 +61,14 @@ beforeAll(async () => {
   project.write('toolsmith.config.json', { runtimeImport: path.join(REPO, 'src/index.ts') });
   project.write('schemas/fidelity-probe.tool.json', definition);
   generateOutput = await generateIn(project);
-  const module = (await import(path.join(project.root, 'generated/validators/fidelity-probe.js'))) as Record<string, ValidateFunction>;
-  generated = { input: module.validateFidelityProbeInput as Validators['input'], output: module.validateFidelityProbeOutput! };
+  const module = (await import(path.join(project.root, 'generated/validators/fidelity-probe.js'))) as Record<
+    string,
+    ValidateFunction
+  >;
+  generated = {
+    input: module.validateFidelityProbeInput as Validators['input'],
+    output: module.validateFidelityProbeOutput!,
+  };
 }, 60_000);
 afterAll(() => project?.dispose());
 
@@ -98,16 +104,24 @@ function probe(path: 'generated' | 'runtime') {
 describe('generate: the defaults check never fills a coerced or disallowed default', () => {
   it('generates with a warning for `default: null` on a string, naming the position', () => {
     expect(generateOutput.code).toBe(0);
-    expect(generateOutput.stderr).toMatch(/^schemas\/fidelity-probe\.tool\.json:\d+:\d+ \/inputSchema\/properties\/z\/default: warning: the default null is not allowed by its own schema/m);
+    expect(generateOutput.stderr).toMatch(
+      /^schemas\/fidelity-probe\.tool\.json:\d+:\d+ \/inputSchema\/properties\/z\/default: warning: the default null is not allowed by its own schema/m,
+    );
     // The validator: Ajv's code without coercion, wrapped; `z`'s null default is not in it, `d`'s is.
     const source = project.read('generated/validators/fidelity-probe.js');
-    expect(source).toMatch(/^export const validateFidelityProbeInput = validatorRuntime\.coerceWhereNeeded\(validate\d+\);$/m);
-    expect(source).toMatch(/^export const validateFidelityProbeOutput = validatorRuntime\.coerceWhereNeeded\(validate\d+\);$/m);
+    expect(source).toMatch(
+      /^export const validateFidelityProbeInput = validatorRuntime\.coerceWhereNeeded\(validate\d+\);$/m,
+    );
+    expect(source).toMatch(
+      /^export const validateFidelityProbeOutput = validatorRuntime\.coerceWhereNeeded\(validate\d+\);$/m,
+    );
     expect(source).not.toMatch(/\bcoerced\b/);
     expect(source).toContain('data.d = 10;');
     expect(source).not.toMatch(/data\.z = /);
     // The published schema keeps the default as written; only the validator leaves it out.
-    expect(JSON.parse(project.read('generated/schemas/fidelity-probe.json')).inputSchema.properties.z.default).toBeNull();
+    expect(
+      JSON.parse(project.read('generated/schemas/fidelity-probe.json')).inputSchema.properties.z.default,
+    ).toBeNull();
   });
 
   it('refuses a default that matches only after coercion ("10" for an integer), and `default: 0` for a string', async () => {
@@ -116,12 +130,19 @@ describe('generate: the defaults check never fills a coerced or disallowed defau
       other.write('schemas/bad-default.tool.json', {
         name: 'bad_default',
         description: 'A default that would be filled in converted.',
-        inputSchema: { type: 'object', properties: { count: { type: 'integer', default: '10' }, label: { type: 'string', default: 0 } } },
+        inputSchema: {
+          type: 'object',
+          properties: { count: { type: 'integer', default: '10' }, label: { type: 'string', default: 0 } },
+        },
       });
       const result = await generateIn(other);
       expect(result.code).not.toBe(0);
-      expect(result.stderr).toMatch(/\/inputSchema\/properties\/count\/default: the default "10" does not match its own schema: \/ must be integer/);
-      expect(result.stderr).toMatch(/\/inputSchema\/properties\/label\/default: the default 0 does not match its own schema: \/ must be string/);
+      expect(result.stderr).toMatch(
+        /\/inputSchema\/properties\/count\/default: the default "10" does not match its own schema: \/ must be integer/,
+      );
+      expect(result.stderr).toMatch(
+        /\/inputSchema\/properties\/label\/default: the default 0 does not match its own schema: \/ must be string/,
+      );
       expect(result.stderr).toContain('nothing was written');
     } finally {
       other.dispose();
@@ -155,10 +176,23 @@ describe.each(['generated', 'runtime'] as const)('%s validators: the issue 11 §
   });
 
   it('a value that cannot be coerced is rejected, and the caller is told where', async () => {
-    const result = await callTool(orchestrator({ tools: [makeTool('fidelity_probe', { inputSchema: INPUT_SCHEMA, ...(path === 'generated' ? { validators: generated } : {}) })] }), 'fidelity_probe', { a: 'three', n: '5' });
+    const result = await callTool(
+      orchestrator({
+        tools: [
+          makeTool('fidelity_probe', {
+            inputSchema: INPUT_SCHEMA,
+            ...(path === 'generated' ? { validators: generated } : {}),
+          }),
+        ],
+      }),
+      'fidelity_probe',
+      { a: 'three', n: '5' },
+    );
     expect(result.isError).toBe(true);
     expect(result.errorDetails?.code).toBe('INVALID_ARGUMENTS');
-    expect(result.errorDetails?.details?.errors).toEqual([{ path: '/a', message: '/a must be integer', keyword: 'type', params: { type: 'integer' } }]);
+    expect(result.errorDetails?.details?.errors).toEqual([
+      { path: '/a', message: '/a must be integer', keyword: 'type', params: { type: 'integer' } },
+    ]);
   });
 
   it('output { score: null } for anyOf [number, null] and null for oneOf [integer, null] are valid and unchanged', async () => {
@@ -179,7 +213,10 @@ describe.each(['generated', 'runtime'] as const)('%s validators: the issue 11 §
 
 describe('the runtime-compiled path checks defaults like the generator', () => {
   it('does not fill `default: null` where null is not allowed', () => {
-    const validate = compileSchema({ type: 'object', properties: { z: { type: 'string', default: null }, k: { type: 'integer', default: 1 } } });
+    const validate = compileSchema({
+      type: 'object',
+      properties: { z: { type: 'string', default: null }, k: { type: 'integer', default: 1 } },
+    });
     const data: Record<string, unknown> = {};
     expect(validate(data)).toBe(true);
     expect(data).toEqual({ k: 1 });
@@ -187,9 +224,20 @@ describe('the runtime-compiled path checks defaults like the generator', () => {
 
   it('refuses (SCHEMA_INVALID) a default that matches only after coercion', async () => {
     expect(() => compileSchema({ type: 'object', properties: { count: { type: 'integer', default: '10' } } })).toThrow(
-      expect.objectContaining({ code: 'SCHEMA_INVALID', message: expect.stringContaining('the default "10" at /properties/count/default does not match its own schema: / must be integer') }),
+      expect.objectContaining({
+        code: 'SCHEMA_INVALID',
+        message: expect.stringContaining(
+          'the default "10" at /properties/count/default does not match its own schema: / must be integer',
+        ),
+      }),
     );
-    const tools = orchestrator({ tools: [makeTool('sloppy', { inputSchema: { type: 'object', properties: { count: { type: 'integer', default: '10' } } } })] });
+    const tools = orchestrator({
+      tools: [
+        makeTool('sloppy', {
+          inputSchema: { type: 'object', properties: { count: { type: 'integer', default: '10' } } },
+        }),
+      ],
+    });
     const result = await callTool(tools, 'sloppy', {});
     expect(result.isError).toBe(true);
     expect(result.errorDetails?.code).toBe('SCHEMA_INVALID');
@@ -209,8 +257,16 @@ describe('the runtime-compiled path checks defaults like the generator', () => {
     const data: Record<string, unknown> = { b: 2 };
     expect(validate(data)).toBe(true);
     expect(data).toEqual({ b: 2, c: 4 });
-    const wrong = { ...schema, properties: { ...schema.properties, c: { allOf: [{ $ref: '#/properties/a' }], default: '4' } } };
-    expect(() => compileSchema(wrong)).toThrow(expect.objectContaining({ code: 'SCHEMA_INVALID', message: expect.stringContaining('the default "4" at /properties/c/default') }));
+    const wrong = {
+      ...schema,
+      properties: { ...schema.properties, c: { allOf: [{ $ref: '#/properties/a' }], default: '4' } },
+    };
+    expect(() => compileSchema(wrong)).toThrow(
+      expect.objectContaining({
+        code: 'SCHEMA_INVALID',
+        message: expect.stringContaining('the default "4" at /properties/c/default'),
+      }),
+    );
   });
 
   it('keeps a default that fits, nested defaults filled into it, and resolves $ref defaults against the root', () => {
@@ -218,7 +274,12 @@ describe('the runtime-compiled path checks defaults like the generator', () => {
       type: 'object',
       definitions: { unit: { type: 'string', enum: ['m', 'ft'] } },
       properties: {
-        box: { type: 'object', properties: { unit: { $ref: '#/definitions/unit' }, size: { type: 'integer', default: 1 } }, required: ['size'], default: {} },
+        box: {
+          type: 'object',
+          properties: { unit: { $ref: '#/definitions/unit' }, size: { type: 'integer', default: 1 } },
+          required: ['size'],
+          default: {},
+        },
         unit: { $ref: '#/definitions/unit' },
       },
     });
@@ -232,12 +293,25 @@ describe('coerceWhereNeeded: where coercion applies (runtime-compiled; generated
   const check = (schema: object, value: unknown) => {
     const validate = compileSchema(schema);
     const holder = [structuredClone(value)];
-    const valid = (validate as unknown as (data: unknown, context: object) => boolean)(holder[0], { instancePath: '', parentData: holder, parentDataProperty: 0, rootData: holder[0] });
-    return { valid, value: holder[0], errors: validate.errors?.map((error) => `${error.instancePath} ${error.keyword}`) };
+    const valid = (validate as unknown as (data: unknown, context: object) => boolean)(holder[0], {
+      instancePath: '',
+      parentData: holder,
+      parentDataProperty: 0,
+      rootData: holder[0],
+    });
+    return {
+      valid,
+      value: holder[0],
+      errors: validate.errors?.map((error) => `${error.instancePath} ${error.keyword}`),
+    };
   };
 
   it('keeps null for anyOf [string, null] and oneOf [integer, null]; Ajv coerceTypes turned it into "" / failed oneOf', () => {
-    expect(check({ anyOf: [{ type: 'string' }, { type: 'null' }] }, null)).toEqual({ valid: true, value: null, errors: undefined });
+    expect(check({ anyOf: [{ type: 'string' }, { type: 'null' }] }, null)).toEqual({
+      valid: true,
+      value: null,
+      errors: undefined,
+    });
     expect(check({ oneOf: [{ type: 'integer' }, { type: 'null' }] }, null)).toMatchObject({ valid: true, value: null });
     expect(check({ type: ['string', 'null'] }, null)).toMatchObject({ valid: true, value: null });
     // Ajv's coerceTypes also converted inside `not` and `if`, rejecting values that fit as sent.
@@ -247,7 +321,10 @@ describe('coerceWhereNeeded: where coercion applies (runtime-compiled; generated
 
   it('coerces a value no branch accepts to the first branch type it converts to', () => {
     expect(check({ anyOf: [{ type: 'integer' }, { type: 'boolean' }] }, '3')).toMatchObject({ valid: true, value: 3 });
-    expect(check({ anyOf: [{ type: 'integer' }, { type: 'boolean' }] }, 'true')).toMatchObject({ valid: true, value: true });
+    expect(check({ anyOf: [{ type: 'integer' }, { type: 'boolean' }] }, 'true')).toMatchObject({
+      valid: true,
+      value: true,
+    });
     expect(check({ oneOf: [{ type: 'integer' }, { type: 'null' }] }, '7')).toMatchObject({ valid: true, value: 7 });
     expect(check({ type: ['integer', 'boolean'] }, 'false')).toMatchObject({ valid: true, value: false });
   });
@@ -284,10 +361,21 @@ describe('coerceWhereNeeded: where coercion applies (runtime-compiled; generated
   });
 
   it('coerces own properties named like Object.prototype members, and only those that fail', () => {
-    const schema = { type: 'object', properties: { constructor: { type: 'integer' }, toString: { type: 'boolean' }, valueOf: { anyOf: [{ type: 'number' }, { type: 'string' }] } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        constructor: { type: 'integer' },
+        toString: { type: 'boolean' },
+        valueOf: { anyOf: [{ type: 'number' }, { type: 'string' }] },
+      },
+    };
     const result = check(schema, { constructor: '2', toString: 'true', valueOf: '3' });
     expect(result.valid).toBe(true);
     expect(Object.getPrototypeOf(result.value)).toBe(Object.prototype);
-    expect(Object.entries(result.value as object)).toEqual([['constructor', 2], ['toString', true], ['valueOf', '3']]);
+    expect(Object.entries(result.value as object)).toEqual([
+      ['constructor', 2],
+      ['toString', true],
+      ['valueOf', '3'],
+    ]);
   });
 });

@@ -12,20 +12,35 @@ import { caller, callTool, deferred, hangingTool, makeTool, sleep, useOrchestrat
 
 const orchestrator = useOrchestrators();
 
-const topicSchema = { type: 'object', properties: { topic: { type: 'string' }, limit: { type: 'integer', default: 2 } }, required: ['topic'] };
+const topicSchema = {
+  type: 'object',
+  properties: { topic: { type: 'string' }, limit: { type: 'integer', default: 2 } },
+  required: ['topic'],
+};
 
 function searchTool(sideEffects: { count: number }): ITool {
   return makeTool('search', {
-    inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } }, required: ['query'] },
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string' }, limit: { type: 'integer' } },
+      required: ['query'],
+    },
     execute: async (args) => {
       sideEffects.count++;
-      return { success: true, output: { body: `results for ${args.query}`, hits: [{ title: 'first' }], limit: args.limit } };
+      return {
+        success: true,
+        output: { body: `results for ${args.query}`, hits: [{ title: 'first' }], limit: args.limit },
+      };
     },
   });
 }
 
 const summarizeTool = makeTool('summarize', {
-  inputSchema: { type: 'object', properties: { text: { type: 'string' }, style: { type: 'string' } }, required: ['text'] },
+  inputSchema: {
+    type: 'object',
+    properties: { text: { type: 'string' }, style: { type: 'string' } },
+    required: ['text'],
+  },
   execute: async (args) => ({ success: true, output: { summary: `${args.style ?? 'plain'}: ${args.text}` } }),
 });
 
@@ -34,19 +49,50 @@ describe('references', () => {
     expect(parseReference('$input')).toEqual({ step: -1, path: [] });
     expect(parseReference('$input.topic')).toEqual({ step: -1, path: ['topic'] });
     expect(parseReference('$steps.12.output.hits.0.title')).toEqual({ step: 12, path: ['hits', '0', 'title'] });
-    for (const literal of ['$inputs', '$5.00', 'see $input.topic', '$steps.01.output', '$steps.a.output', '$steps.0', 'plain', '$input.']) {
+    for (const literal of [
+      '$inputs',
+      '$5.00',
+      'see $input.topic',
+      '$steps.01.output',
+      '$steps.a.output',
+      '$steps.0',
+      'plain',
+      '$input.',
+    ]) {
       expect(parseReference(literal), literal).toBeUndefined();
     }
   });
 
   it('replaces references recursively, keeps literals and leaves out missing fields', () => {
-    const scope = { input: { topic: 'owls', tags: ['a'] }, steps: [{ output: { body: 'text', hits: [{ title: 'T' }] } }] };
+    const scope = {
+      input: { topic: 'owls', tags: ['a'] },
+      steps: [{ output: { body: 'text', hits: [{ title: 'T' }] } }],
+    };
     expect(
       resolveTemplate(
-        { query: '$input.topic', body: '$steps.0.output.body', first: '$steps.0.output.hits.0.title', price: '$5.00', n: 3, list: ['$input.tags', 'x'], nested: { all: '$input' }, missing: '$input.nope', proto: '$input.__proto__', ctor: '$input.constructor' },
+        {
+          query: '$input.topic',
+          body: '$steps.0.output.body',
+          first: '$steps.0.output.hits.0.title',
+          price: '$5.00',
+          n: 3,
+          list: ['$input.tags', 'x'],
+          nested: { all: '$input' },
+          missing: '$input.nope',
+          proto: '$input.__proto__',
+          ctor: '$input.constructor',
+        },
         scope,
       ),
-    ).toEqual({ query: 'owls', body: 'text', first: 'T', price: '$5.00', n: 3, list: [['a'], 'x'], nested: { all: scope.input } });
+    ).toEqual({
+      query: 'owls',
+      body: 'text',
+      first: 'T',
+      price: '$5.00',
+      n: 3,
+      list: [['a'], 'x'],
+      nested: { all: scope.input },
+    });
   });
 });
 
@@ -76,11 +122,17 @@ describe('ComposedTool', () => {
       name: 'research',
       description: 'd',
       inputSchema: topicSchema,
-      steps: [{ tool: 'search', arguments: { query: '$input.topic' } }, { tool: 'summarize', arguments: { text: '$steps.0.output.hits.0.title' } }],
+      steps: [
+        { tool: 'search', arguments: { query: '$input.topic' } },
+        { tool: 'summarize', arguments: { text: '$steps.0.output.hits.0.title' } },
+      ],
       output: { topic: '$input.topic', summary: '$steps.1.output.summary', limit: '$steps.0.output.limit' },
     });
     const o = orchestrator({ tools: [searchTool(sideEffects), summarizeTool, composed] });
-    expect((await callTool(o, 'research', { topic: 'owls', limit: '5' })).output).toEqual({ topic: 'owls', summary: 'plain: first' });
+    expect((await callTool(o, 'research', { topic: 'owls', limit: '5' })).output).toEqual({
+      topic: 'owls',
+      summary: 'plain: first',
+    });
   });
 
   it('STEP_FAILED when the second step needs a capability the caller lacks; the first step ran exactly once', async () => {
@@ -90,19 +142,29 @@ describe('ComposedTool', () => {
       name: 'research_and_publish',
       description: 'd',
       inputSchema: topicSchema,
-      steps: [{ tool: 'search', arguments: { query: '$input.topic' } }, { tool: 'publish', arguments: { text: '$steps.0.output.body' } }],
+      steps: [
+        { tool: 'search', arguments: { query: '$input.topic' } },
+        { tool: 'publish', arguments: { text: '$steps.0.output.body' } },
+      ],
     });
     const o = orchestrator({ tools: [searchTool(sideEffects), privileged, composed] });
     const result = await callTool(o, 'research_and_publish', { topic: 'owls' }, { personaCapabilities: ['cap:other'] });
     expect(result.output).toBeNull();
     expect(result.errorDetails).toEqual({
       code: 'STEP_FAILED',
-      message: "Step 1 ('publish') of composed tool 'research_and_publish' failed with PERMISSION_DENIED: Tool 'publish' needs capabilities the caller lacks: cap:publish.",
-      details: { step: 1, code: 'PERMISSION_DENIED', message: "Tool 'publish' needs capabilities the caller lacks: cap:publish." },
+      message:
+        "Step 1 ('publish') of composed tool 'research_and_publish' failed with PERMISSION_DENIED: Tool 'publish' needs capabilities the caller lacks: cap:publish.",
+      details: {
+        step: 1,
+        code: 'PERMISSION_DENIED',
+        message: "Tool 'publish' needs capabilities the caller lacks: cap:publish.",
+      },
     });
     expect(sideEffects.count).toBe(1);
     // With the capability, the same composed call succeeds.
-    expect((await callTool(o, 'research_and_publish', { topic: 'owls' }, { personaCapabilities: ['cap:publish'] })).isError).toBe(false);
+    expect(
+      (await callTool(o, 'research_and_publish', { topic: 'owls' }, { personaCapabilities: ['cap:publish'] })).isError,
+    ).toBe(false);
     expect(sideEffects.count).toBe(2);
   });
 
@@ -112,7 +174,10 @@ describe('ComposedTool', () => {
       name: 'twice',
       description: 'd',
       inputSchema: topicSchema,
-      steps: [{ tool: 'search', arguments: { query: '$input.topic' } }, { tool: 'search', arguments: { query: 'again' } }],
+      steps: [
+        { tool: 'search', arguments: { query: '$input.topic' } },
+        { tool: 'search', arguments: { query: 'again' } },
+      ],
     });
     const o = orchestrator({ tools: [searchTool(sideEffects), composed] });
     const callerTurn = { budget: { remaining: 2 } };
@@ -123,7 +188,12 @@ describe('ComposedTool', () => {
   });
 
   it('applies a step’s own timeout', async () => {
-    const composed = new ComposedTool({ name: 'slow', description: 'd', inputSchema: { type: 'object' }, steps: [{ tool: 'hang', timeoutMs: 30 }] });
+    const composed = new ComposedTool({
+      name: 'slow',
+      description: 'd',
+      inputSchema: { type: 'object' },
+      steps: [{ tool: 'hang', timeoutMs: 30 }],
+    });
     const o = orchestrator({ tools: [hangingTool('hang'), composed] });
     const started = performance.now();
     const result = await callTool(o, 'slow');
@@ -134,9 +204,19 @@ describe('ComposedTool', () => {
   it('passes the composed call’s stop to the running step', async () => {
     let stepSignal: AbortSignal | undefined;
     const started = deferred();
-    const composed = new ComposedTool({ name: 'c', description: 'd', inputSchema: { type: 'object' }, steps: [{ tool: 'hang' }] });
+    const composed = new ComposedTool({
+      name: 'c',
+      description: 'd',
+      inputSchema: { type: 'object' },
+      steps: [{ tool: 'hang' }],
+    });
     const o = orchestrator({
-      tools: [hangingTool('hang', { execute: (_args, context) => ((stepSignal = context.signal), started.resolve(), new Promise(() => {})) }), composed],
+      tools: [
+        hangingTool('hang', {
+          execute: (_args, context) => ((stepSignal = context.signal), started.resolve(), new Promise(() => {})),
+        }),
+        composed,
+      ],
     });
     const controller = new AbortController();
     const pending = callTool(o, 'c', {}, { signal: controller.signal });
@@ -161,7 +241,10 @@ describe('ComposedTool', () => {
       inputSchema: { type: 'object' },
       steps: [{ tool: 'write' }, { tool: 'write' }],
     });
-    const o = orchestrator({ tools: [makeTool('write', { hasSideEffects: true, execute: writes }), composed], approvalGate: gate });
+    const o = orchestrator({
+      tools: [makeTool('write', { hasSideEffects: true, execute: writes }), composed],
+      approvalGate: gate,
+    });
     const pending = callTool(o, 'c', {}, { signal: controller.signal });
     await sleep(5);
     expect(gateCalls).toEqual(['write']);
@@ -176,27 +259,47 @@ describe('ComposedTool', () => {
   it('rejects definitions that refer to steps that have not run', () => {
     const base = { name: 'c', description: 'd', inputSchema: { type: 'object' } };
     expect(() => new ComposedTool({ ...base, steps: [] })).toThrow(expect.objectContaining({ code: 'INVALID_TOOL' }));
-    expect(() => new ComposedTool({ ...base, steps: [{ tool: 'a', arguments: { x: '$steps.0.output' } }] })).toThrow(/has not run yet/);
-    expect(() => new ComposedTool({ ...base, steps: [{ tool: 'a' }], output: '$steps.1.output' })).toThrow(/does not exist/);
+    expect(() => new ComposedTool({ ...base, steps: [{ tool: 'a', arguments: { x: '$steps.0.output' } }] })).toThrow(
+      /has not run yet/,
+    );
+    expect(() => new ComposedTool({ ...base, steps: [{ tool: 'a' }], output: '$steps.1.output' })).toThrow(
+      /does not exist/,
+    );
     expect(() => new ComposedTool({ ...base, steps: [{ tool: '' }] })).toThrow(/needs a 'tool' name/);
   });
 
   it('fails when not attached, and belongs to one orchestrator', async () => {
-    const composed = new ComposedTool({ name: 'c', description: 'd', inputSchema: { type: 'object' }, steps: [{ tool: 'a' }] });
-    expect(await composed.execute({}, { ...caller })).toMatchObject({ success: false, error: expect.stringMatching(/not attached/) });
+    const composed = new ComposedTool({
+      name: 'c',
+      description: 'd',
+      inputSchema: { type: 'object' },
+      steps: [{ tool: 'a' }],
+    });
+    expect(await composed.execute({}, { ...caller })).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/not attached/),
+    });
     orchestrator({ tools: [composed] });
     expect(() => orchestrator({ tools: [composed] })).toThrow(expect.objectContaining({ code: 'INVALID_TOOL' }));
   });
 
   it('an ordinary tool failure stays TOOL_FAILED even with a step number in its details', async () => {
-    const o = orchestrator({ tools: [makeTool('t', { execute: async () => ({ success: false, error: 'e', details: { step: 1 } }) })] });
+    const o = orchestrator({
+      tools: [makeTool('t', { execute: async () => ({ success: false, error: 'e', details: { step: 1 } }) })],
+    });
     expect((await callTool(o, 't')).errorDetails?.code).toBe('TOOL_FAILED');
   });
 });
 
 describe('run-time nesting limit', () => {
   const looseInput = { type: 'object' };
-  const composedCalling = (name: string, next: string) => defineComposedTool({ name, description: `${name} calls ${next}`, inputSchema: looseInput, steps: [{ tool: next }] });
+  const composedCalling = (name: string, next: string) =>
+    defineComposedTool({
+      name,
+      description: `${name} calls ${next}`,
+      inputSchema: looseInput,
+      steps: [{ tool: next }],
+    });
 
   it('a composed tool that calls itself ends COMPOSITION_TOO_DEEP, naming the cycle, instead of a stack overflow', async () => {
     let ends = 0;
@@ -222,7 +325,12 @@ describe('run-time nesting limit', () => {
 
   it('a cycle reached through an asynchronous step ends too (it would never overflow the stack: it would run forever)', async () => {
     const slowStart = makeTool('pause', { execute: async () => (await sleep(0), { success: true, output: {} }) });
-    const looping = defineComposedTool({ name: 'again', description: 'pause, then again', inputSchema: looseInput, steps: [{ tool: 'pause' }, { tool: 'again' }] });
+    const looping = defineComposedTool({
+      name: 'again',
+      description: 'pause, then again',
+      inputSchema: looseInput,
+      steps: [{ tool: 'pause' }, { tool: 'again' }],
+    });
     const o = orchestrator({ tools: [slowStart, looping] });
     const result = await callTool(o, 'again');
     expect(result.errorDetails?.code).toBe('COMPOSITION_TOO_DEEP');
@@ -231,7 +339,9 @@ describe('run-time nesting limit', () => {
 
   it('a chain of distinct composed tools: 20 deep runs, 40 deep ends COMPOSITION_TOO_DEEP, unless the limit is raised', async () => {
     const chain = (length: number) => [
-      ...Array.from({ length }, (_, index) => composedCalling(`c${index}`, index === length - 1 ? 'leaf' : `c${index + 1}`)),
+      ...Array.from({ length }, (_, index) =>
+        composedCalling(`c${index}`, index === length - 1 ? 'leaf' : `c${index + 1}`),
+      ),
       makeTool('leaf', { execute: async () => ({ success: true, output: 'leaf ran' }) }),
     ];
     const short = await callTool(orchestrator({ tools: chain(20) }), 'c0');
@@ -248,6 +358,8 @@ describe('run-time nesting limit', () => {
   });
 
   it('rejects a maxCompositionDepth that is not a positive integer', () => {
-    expect(() => new ToolOrchestrator({ maxCompositionDepth: 0 })).toThrow(/maxCompositionDepth must be a positive integer; got 0/);
+    expect(() => new ToolOrchestrator({ maxCompositionDepth: 0 })).toThrow(
+      /maxCompositionDepth must be a positive integer; got 0/,
+    );
   });
 });

@@ -17,9 +17,27 @@ describe('ToolsmithError', () => {
   it('lists every code of the call pipeline once', () => {
     expect(new Set(TOOL_ERROR_CODES).size).toBe(TOOL_ERROR_CODES.length);
     for (const code of [
-      'INVALID_REQUEST', 'TOOL_NOT_FOUND', 'ABORTED', 'REFUSED', 'PERMISSION_DENIED', 'TOOL_DISABLED', 'BUDGET_EXCEEDED',
-      'INVALID_ARGUMENTS', 'SCHEMA_INVALID', 'APPROVAL_REJECTED', 'APPROVAL_UNAVAILABLE', 'APPROVAL_FAILED', 'TIMEOUT',
-      'QUEUE_FULL', 'TOOL_FAILED', 'TOOL_ERROR', 'OUTPUT_INVALID', 'STEP_FAILED', 'COMPOSITION_TOO_DEEP', 'ALREADY_REGISTERED', 'SHUTTING_DOWN',
+      'INVALID_REQUEST',
+      'TOOL_NOT_FOUND',
+      'ABORTED',
+      'REFUSED',
+      'PERMISSION_DENIED',
+      'TOOL_DISABLED',
+      'BUDGET_EXCEEDED',
+      'INVALID_ARGUMENTS',
+      'SCHEMA_INVALID',
+      'APPROVAL_REJECTED',
+      'APPROVAL_UNAVAILABLE',
+      'APPROVAL_FAILED',
+      'TIMEOUT',
+      'QUEUE_FULL',
+      'TOOL_FAILED',
+      'TOOL_ERROR',
+      'OUTPUT_INVALID',
+      'STEP_FAILED',
+      'COMPOSITION_TOO_DEEP',
+      'ALREADY_REGISTERED',
+      'SHUTTING_DOWN',
     ]) {
       expect(TOOL_ERROR_CODES).toContain(code);
     }

@@ -11,13 +11,19 @@ const schema = {
 };
 
 function execute(executor: ToolExecutor, name: string, args: unknown, personaCapabilities: string[] = []) {
-  return executor.executeTool({ ...caller, personaCapabilities, toolCallRequest: { id: 'c', name, arguments: args as Record<string, unknown> } });
+  return executor.executeTool({
+    ...caller,
+    personaCapabilities,
+    toolCallRequest: { id: 'c', name, arguments: args as Record<string, unknown> },
+  });
 }
 
 describe('ToolExecutor', () => {
   it('validates on a copy, coerces and fills defaults; the caller’s object is unchanged', async () => {
     const executor = new ToolExecutor();
-    executor.registerTool(makeTool('count', { inputSchema: schema, execute: async (args) => ({ success: true, output: args }) }));
+    executor.registerTool(
+      makeTool('count', { inputSchema: schema, execute: async (args) => ({ success: true, output: args }) }),
+    );
     const args = { count: '4' };
     expect(await execute(executor, 'count', args)).toEqual({ success: true, output: { count: 4, unit: 'm' } });
     expect(args).toEqual({ count: '4' });
@@ -36,7 +42,10 @@ describe('ToolExecutor', () => {
     const executor = new ToolExecutor();
     // A schema that would not compile: with a generated validator it is never compiled.
     executor.registerTool(makeTool('gen', { inputSchema: { type: 'object', notAKeyword: 1 }, validators: { input } }));
-    expect(await execute(executor, 'gen', { a: 1 })).toEqual({ success: true, output: { echoed: { a: 1, filled: true } } });
+    expect(await execute(executor, 'gen', { a: 1 })).toEqual({
+      success: true,
+      output: { echoed: { a: 1, filled: true } },
+    });
     expect(calls).toBe(1);
   });
 
@@ -52,7 +61,9 @@ describe('ToolExecutor', () => {
 
   it('a failing output fails the call but the result keeps the output', async () => {
     const executor = new ToolExecutor();
-    executor.registerTool(makeTool('out', { outputSchema: { type: 'integer' }, execute: async () => ({ success: true, output: 'seven' }) }));
+    executor.registerTool(
+      makeTool('out', { outputSchema: { type: 'integer' }, execute: async () => ({ success: true, output: 'seven' }) }),
+    );
     const result = await execute(executor, 'out', {});
     expect(result.success).toBe(false);
     expect(result.output).toBe('seven');
@@ -62,28 +73,52 @@ describe('ToolExecutor', () => {
   it('answers the coerced output, without touching the tool’s own object', async () => {
     const produced = { n: '7' };
     const executor = new ToolExecutor();
-    executor.registerTool(makeTool('out', { outputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, execute: async () => ({ success: true, output: produced }) }));
+    executor.registerTool(
+      makeTool('out', {
+        outputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+        execute: async () => ({ success: true, output: produced }),
+      }),
+    );
     expect(await execute(executor, 'out', {})).toEqual({ success: true, output: { n: 7 } });
     expect(produced).toEqual({ n: '7' });
   });
 
   it('turns a throw into a failed result, and checks lookup, capabilities and arguments', async () => {
     const executor = new ToolExecutor();
-    executor.registerTool(makeTool('boom', { execute: async () => { throw new Error('kaput'); } }));
+    executor.registerTool(
+      makeTool('boom', {
+        execute: async () => {
+          throw new Error('kaput');
+        },
+      }),
+    );
     executor.registerTool(makeTool('secret', { requiredCapabilities: ['cap:s'] }));
     executor.registerTool(makeTool('count', { inputSchema: schema }));
-    expect(await execute(executor, 'boom', {})).toEqual({ success: false, error: "Tool 'boom' threw: kaput", details: { code: 'TOOL_ERROR' } });
+    expect(await execute(executor, 'boom', {})).toEqual({
+      success: false,
+      error: "Tool 'boom' threw: kaput",
+      details: { code: 'TOOL_ERROR' },
+    });
     expect((await execute(executor, 'nope', {})).details?.code).toBe('TOOL_NOT_FOUND');
     expect((await execute(executor, 'secret', {})).details).toEqual({ code: 'PERMISSION_DENIED', missing: ['cap:s'] });
     expect((await execute(executor, 'secret', {}, ['cap:s'])).success).toBe(true);
     expect((await execute(executor, 'count', '[]')).details?.code).toBe('INVALID_REQUEST');
-    expect((await execute(executor, 'count', { count: 'x' })).details).toMatchObject({ code: 'INVALID_ARGUMENTS', errors: [{ path: '/count' }] });
+    expect((await execute(executor, 'count', { count: 'x' })).details).toMatchObject({
+      code: 'INVALID_ARGUMENTS',
+      errors: [{ path: '/count' }],
+    });
   });
 
   it('keeps a failed result as the tool gave it, with its code and without a stack', async () => {
     const executor = new ToolExecutor();
-    executor.registerTool(makeTool('f', { execute: async () => ({ success: false, error: 'no', details: { why: 1, stack: 's' } }) }));
-    expect(await execute(executor, 'f', {})).toEqual({ success: false, error: 'no', details: { code: 'TOOL_FAILED', why: 1 } });
+    executor.registerTool(
+      makeTool('f', { execute: async () => ({ success: false, error: 'no', details: { why: 1, stack: 's' } }) }),
+    );
+    expect(await execute(executor, 'f', {})).toEqual({
+      success: false,
+      error: 'no',
+      details: { code: 'TOOL_FAILED', why: 1 },
+    });
   });
 
   it('registers, replaces, lists and removes', () => {
@@ -101,7 +136,9 @@ describe('ToolExecutor', () => {
 
 describe('compatibility with AgentOS', () => {
   it('a tool satisfying our ITool registers and runs in AgentOS’s own ToolExecutor', async () => {
-    const silence = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) => vi.spyOn(console, method).mockImplementation(() => {}));
+    const silence = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation(() => {}),
+    );
     try {
       const tool: ITool<{ count: number; unit?: string }, { text: string }> = {
         id: 'toolsmith:format-count',
@@ -127,7 +164,11 @@ describe('compatibility with AgentOS', () => {
         toolCallRequest: { id: 'c1', name: 'format_count', arguments: { count: '3' } },
       });
       expect(ok).toEqual({ success: true, output: { text: '3 m' } });
-      const denied = await agentos.executeTool({ ...caller, personaCapabilities: [], toolCallRequest: { id: 'c2', name: 'format_count', arguments: { count: 3 } } });
+      const denied = await agentos.executeTool({
+        ...caller,
+        personaCapabilities: [],
+        toolCallRequest: { id: 'c2', name: 'format_count', arguments: { count: 3 } },
+      });
       expect(denied.success).toBe(false);
 
       // And the same tool runs in ours with the same answer.

@@ -3,7 +3,11 @@ import { deepFreeze } from '../../src/index.js';
 
 describe('deepFreeze', () => {
   it('freezes nested objects and arrays and returns the same value', () => {
-    const schema = { type: 'object', properties: { tags: { type: 'array', items: { enum: ['a', 'b'] } } }, required: ['tags'] };
+    const schema = {
+      type: 'object',
+      properties: { tags: { type: 'array', items: { enum: ['a', 'b'] } } },
+      required: ['tags'],
+    };
     const frozen = deepFreeze(schema);
     expect(frozen).toBe(schema);
     expect(Object.isFrozen(schema)).toBe(true);

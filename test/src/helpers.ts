@@ -22,7 +22,13 @@ export function useOrchestrators(): (options?: ConstructorParameters<typeof Tool
  * and `refusal` may answer anything (`{ success: boolean }` from a mock, hostile values): the
  * runtime must cope with whatever a tool that is not type-checked returns.
  */
-export function makeTool(name: string, overrides: Partial<Omit<ITool, 'execute' | 'refusal'>> & { execute?: (...args: any[]) => unknown; refusal?: (...args: any[]) => unknown } = {}): ITool {
+export function makeTool(
+  name: string,
+  overrides: Partial<Omit<ITool, 'execute' | 'refusal'>> & {
+    execute?: (...args: any[]) => unknown;
+    refusal?: (...args: any[]) => unknown;
+  } = {},
+): ITool {
   return {
     id: `test:${name}`,
     name,
@@ -64,7 +70,11 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** A promise plus its resolver. */
-export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+export function deferred<T = void>(): {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+} {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
   const promise = new Promise<T>((res, rej) => {

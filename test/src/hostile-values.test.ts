@@ -4,7 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TOOL_ERROR_CODES, ToolOrchestrator, defineComposedTool, defineLazyTool, type ITool, type ToolCallDetails, type ToolCallResult, type ToolOrchestratorOptions } from '../../src/index.js';
+import {
+  TOOL_ERROR_CODES,
+  ToolOrchestrator,
+  defineComposedTool,
+  defineLazyTool,
+  type ITool,
+  type ToolCallDetails,
+  type ToolCallResult,
+  type ToolOrchestratorOptions,
+} from '../../src/index.js';
 import { describeThrown, isToolsmithError } from '../../src/errors.js';
 import { caller, makeTool } from './helpers.js';
 import { HOSTILE_VALUES, buildHostile, hostileRecipe, makeHostile, type HostileRecipe } from './hostile.js';
@@ -14,7 +23,13 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** Where a hostile value enters a call, and the codes the call may end with. */
 interface Site {
   /** The tools to register (the one called is named `t`), options and request details. */
-  setup(value: unknown): { tools: ITool[]; options?: ToolOrchestratorOptions; extra?: Partial<ToolCallDetails>; args?: unknown; abort?: unknown };
+  setup(value: unknown): {
+    tools: ITool[];
+    options?: ToolOrchestratorOptions;
+    extra?: Partial<ToolCallDetails>;
+    args?: unknown;
+    abort?: unknown;
+  };
   codes: readonly string[];
 }
 
@@ -58,15 +73,66 @@ function rejectedWithThrowingSpecies(value: unknown): Promise<never> {
 }
 
 const SITES: Record<string, Site> = {
-  'execute throws': { setup: (v) => ({ tools: [makeTool('t', { execute: () => { throw v; } })] }), codes: ['TOOL_ERROR'] },
-  'execute rejects': { setup: (v) => ({ tools: [makeTool('t', { execute: async () => { throw v; } })] }), codes: ['TOOL_ERROR'] },
-  'execute rejects later': { setup: (v) => ({ tools: [makeTool('t', { execute: () => later(() => { throw v; }) })] }), codes: ['TOOL_ERROR'] },
+  'execute throws': {
+    setup: (v) => ({
+      tools: [
+        makeTool('t', {
+          execute: () => {
+            throw v;
+          },
+        }),
+      ],
+    }),
+    codes: ['TOOL_ERROR'],
+  },
+  'execute rejects': {
+    setup: (v) => ({
+      tools: [
+        makeTool('t', {
+          execute: async () => {
+            throw v;
+          },
+        }),
+      ],
+    }),
+    codes: ['TOOL_ERROR'],
+  },
+  'execute rejects later': {
+    setup: (v) => ({
+      tools: [
+        makeTool('t', {
+          execute: () =>
+            later(() => {
+              throw v;
+            }),
+        }),
+      ],
+    }),
+    codes: ['TOOL_ERROR'],
+  },
   'execute answers a rejected thenable': {
-    setup: (v) => ({ tools: [makeTool('t', { execute: () => ({ then: (_ok: unknown, reject: (e: unknown) => void) => reject(v) }) as never })] }),
+    setup: (v) => ({
+      tools: [
+        makeTool('t', {
+          execute: () => ({ then: (_ok: unknown, reject: (e: unknown) => void) => reject(v) }) as never,
+        }),
+      ],
+    }),
     codes: ['TOOL_ERROR'],
   },
   'execute answers a thenable whose then throws': {
-    setup: (v) => ({ tools: [makeTool('t', { execute: () => ({ get then() { throw v; } }) as never })] }),
+    setup: (v) => ({
+      tools: [
+        makeTool('t', {
+          execute: () =>
+            ({
+              get then() {
+                throw v;
+              },
+            }) as never,
+        }),
+      ],
+    }),
     codes: ['TOOL_ERROR'],
   },
   'execute answers a rejected promise whose constructor throws': {
@@ -84,7 +150,12 @@ const SITES: Record<string, Site> = {
   'hooks answer rejected promises whose constructor throws': {
     setup: (v) => ({
       tools: [makeTool('t', { execute: fine })],
-      options: { hooks: { onCallStart: () => rejectedWithThrowingConstructor(v), onCallEnd: () => rejectedWithThrowingSpecies(v) } },
+      options: {
+        hooks: {
+          onCallStart: () => rejectedWithThrowingConstructor(v),
+          onCallEnd: () => rejectedWithThrowingSpecies(v),
+        },
+      },
     }),
     codes: ['OK'],
   },
@@ -93,48 +164,183 @@ const SITES: Record<string, Site> = {
     codes: ['TOOL_ERROR', 'TOOL_FAILED'],
   },
   'result whose success getter throws it': {
-    setup: (v) => ({ tools: [makeTool('t', { execute: async () => ({ get success(): boolean { throw v; } }) as never })] }),
+    setup: (v) => ({
+      tools: [
+        makeTool('t', {
+          execute: async () =>
+            ({
+              get success(): boolean {
+                throw v;
+              },
+            }) as never,
+        }),
+      ],
+    }),
     codes: ['TOOL_ERROR'],
   },
   'failure details': {
-    setup: (v) => ({ tools: [makeTool('t', { execute: async () => ({ success: false, error: 'no', details: v as never }) })] }),
+    setup: (v) => ({
+      tools: [makeTool('t', { execute: async () => ({ success: false, error: 'no', details: v as never }) })],
+    }),
     codes: ['TOOL_FAILED', 'TOOL_ERROR'],
   },
   'output checked against a schema': {
-    setup: (v) => ({ tools: [makeTool('t', { outputSchema: OBJECT_OUTPUT, execute: async () => ({ success: true, output: v }) })] }),
+    setup: (v) => ({
+      tools: [makeTool('t', { outputSchema: OBJECT_OUTPUT, execute: async () => ({ success: true, output: v }) })],
+    }),
     codes: ['OUTPUT_INVALID'],
   },
-  'refusal throws': { setup: (v) => ({ tools: [makeTool('t', { refusal: () => { throw v; } })] }), codes: ['TOOL_ERROR'] },
-  'refusal rejects later': { setup: (v) => ({ tools: [makeTool('t', { refusal: () => later(() => { throw v; }) })] }), codes: ['TOOL_ERROR'] },
+  'refusal throws': {
+    setup: (v) => ({
+      tools: [
+        makeTool('t', {
+          refusal: () => {
+            throw v;
+          },
+        }),
+      ],
+    }),
+    codes: ['TOOL_ERROR'],
+  },
+  'refusal rejects later': {
+    setup: (v) => ({
+      tools: [
+        makeTool('t', {
+          refusal: () =>
+            later(() => {
+              throw v;
+            }),
+        }),
+      ],
+    }),
+    codes: ['TOOL_ERROR'],
+  },
   'refusal answers it': {
     setup: (v) => ({ tools: [makeTool('t', { refusal: () => v as never, execute: fine })] }),
     codes: ['TOOL_ERROR', 'REFUSED', 'OK'], // null and undefined are "no refusal"
   },
   'approval gate throws': {
-    setup: (v) => ({ tools: [makeTool('t', { hasSideEffects: true })], options: { approvalGate: () => { throw v; } } }),
+    setup: (v) => ({
+      tools: [makeTool('t', { hasSideEffects: true })],
+      options: {
+        approvalGate: () => {
+          throw v;
+        },
+      },
+    }),
     codes: ['APPROVAL_FAILED'],
   },
   'approval gate rejects later': {
-    setup: (v) => ({ tools: [makeTool('t', { hasSideEffects: true })], options: { approvalGate: () => later(() => { throw v; }) } }),
+    setup: (v) => ({
+      tools: [makeTool('t', { hasSideEffects: true })],
+      options: {
+        approvalGate: () =>
+          later(() => {
+            throw v;
+          }),
+      },
+    }),
     codes: ['APPROVAL_FAILED'],
   },
   'approval gate answers it': {
-    setup: (v) => ({ tools: [makeTool('t', { hasSideEffects: true })], options: { approvalGate: async () => v as never } }),
+    setup: (v) => ({
+      tools: [makeTool('t', { hasSideEffects: true })],
+      options: { approvalGate: async () => v as never },
+    }),
     codes: ['APPROVAL_FAILED', 'APPROVAL_REJECTED'],
   },
-  'validateArgs throws': { setup: (v) => ({ tools: [makeTool('t', { validateArgs: () => { throw v; } })] }), codes: ['TOOL_ERROR'] },
-  'validateArgs answers it': { setup: (v) => ({ tools: [makeTool('t', { validateArgs: () => v as never })] }), codes: ['TOOL_ERROR', 'INVALID_ARGUMENTS'] },
+  'validateArgs throws': {
+    setup: (v) => ({
+      tools: [
+        makeTool('t', {
+          validateArgs: () => {
+            throw v;
+          },
+        }),
+      ],
+    }),
+    codes: ['TOOL_ERROR'],
+  },
+  'validateArgs answers it': {
+    setup: (v) => ({ tools: [makeTool('t', { validateArgs: () => v as never })] }),
+    codes: ['TOOL_ERROR', 'INVALID_ARGUMENTS'],
+  },
   'validateArgs lists it as an error': {
     setup: (v) => ({ tools: [makeTool('t', { validateArgs: () => ({ isValid: false, errors: [v] }) })] }),
     codes: ['TOOL_ERROR', 'INVALID_ARGUMENTS'],
   },
-  'lazy load throws': { setup: (v) => ({ tools: [defineLazyTool({ name: 't', metadata: () => { throw v; } }, () => { throw v; })] }), codes: ['TOOL_ERROR'] },
-  'lazy load rejects later': { setup: (v) => ({ tools: [defineLazyTool({ name: 't', metadata: () => { throw v; } }, () => later(() => { throw v; }))] }), codes: ['TOOL_ERROR'] },
-  'lazy load answers it': { setup: (v) => ({ tools: [defineLazyTool({ name: 't', metadata: () => { throw v; } }, async () => v as never)] }), codes: ['TOOL_ERROR'] },
+  'lazy load throws': {
+    setup: (v) => ({
+      tools: [
+        defineLazyTool(
+          {
+            name: 't',
+            metadata: () => {
+              throw v;
+            },
+          },
+          () => {
+            throw v;
+          },
+        ),
+      ],
+    }),
+    codes: ['TOOL_ERROR'],
+  },
+  'lazy load rejects later': {
+    setup: (v) => ({
+      tools: [
+        defineLazyTool(
+          {
+            name: 't',
+            metadata: () => {
+              throw v;
+            },
+          },
+          () =>
+            later(() => {
+              throw v;
+            }),
+        ),
+      ],
+    }),
+    codes: ['TOOL_ERROR'],
+  },
+  'lazy load answers it': {
+    setup: (v) => ({
+      tools: [
+        defineLazyTool(
+          {
+            name: 't',
+            metadata: () => {
+              throw v;
+            },
+          },
+          async () => v as never,
+        ),
+      ],
+    }),
+    codes: ['TOOL_ERROR'],
+  },
   'hooks throw it (and the tool too)': {
     setup: (v) => ({
-      tools: [makeTool('t', { execute: async () => { throw v; } })],
-      options: { hooks: { onCallStart: () => { throw v; }, onCallEnd: () => { throw v; } } },
+      tools: [
+        makeTool('t', {
+          execute: async () => {
+            throw v;
+          },
+        }),
+      ],
+      options: {
+        hooks: {
+          onCallStart: () => {
+            throw v;
+          },
+          onCallEnd: () => {
+            throw v;
+          },
+        },
+      },
     }),
     codes: ['TOOL_ERROR'],
   },
@@ -142,7 +348,10 @@ const SITES: Record<string, Site> = {
     setup: (v) => ({
       tools: [
         makeTool('t', {
-          execute: (_args, context) => new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal?.reason))),
+          execute: (_args, context) =>
+            new Promise((_resolve, reject) =>
+              context.signal?.addEventListener('abort', () => reject(context.signal?.reason)),
+            ),
         }),
       ],
       abort: v,
@@ -152,16 +361,36 @@ const SITES: Record<string, Site> = {
   'rejects with it after the deadline': {
     setup: (v) => ({
       // Rejects once the deadline has answered (on its signal, a turn later): timers of different lengths do not fire in a fixed order when the process is late.
-      tools: [makeTool('t', { timeoutMs: 2, execute: (_args, context) => new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => setTimeout(() => reject(v), 1))) })],
+      tools: [
+        makeTool('t', {
+          timeoutMs: 2,
+          execute: (_args, context) =>
+            new Promise((_resolve, reject) =>
+              context.signal?.addEventListener('abort', () => setTimeout(() => reject(v), 1)),
+            ),
+        }),
+      ],
     }),
     codes: ['TIMEOUT'],
   },
-  'arguments': { setup: (v) => ({ tools: [makeTool('t', { execute: fine })], args: v }), codes: ['INVALID_REQUEST', 'OK'] },
+  arguments: {
+    setup: (v) => ({ tools: [makeTool('t', { execute: fine })], args: v }),
+    codes: ['INVALID_REQUEST', 'OK'],
+  },
   'composed step throws': {
     setup: (v) => ({
       tools: [
-        makeTool('inner', { execute: async () => { throw v; } }),
-        defineComposedTool({ name: 't', description: 'x', inputSchema: { type: 'object' }, steps: [{ tool: 'inner' }] }),
+        makeTool('inner', {
+          execute: async () => {
+            throw v;
+          },
+        }),
+        defineComposedTool({
+          name: 't',
+          description: 'x',
+          inputSchema: { type: 'object' },
+          steps: [{ tool: 'inner' }],
+        }),
       ],
     }),
     codes: ['STEP_FAILED'],
@@ -207,7 +436,10 @@ async function run(siteName: string, kind: string | HostileRecipe): Promise<{ re
   });
   if (abort !== undefined || siteName.startsWith('abort')) setTimeout(() => controller.abort(abort), 2);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const outcome = await Promise.race([pending, new Promise<typeof NEVER>((resolve) => (timer = setTimeout(resolve, 2_000, NEVER)))]);
+  const outcome = await Promise.race([
+    pending,
+    new Promise<typeof NEVER>((resolve) => (timer = setTimeout(resolve, 2_000, NEVER))),
+  ]);
   clearTimeout(timer);
   if (outcome === NEVER) throw new Error(`${siteName} / ${JSON.stringify(kind)}: the call never resolved`);
   await new Promise((resolve) => setTimeout(resolve, siteName.includes('deadline') ? 25 : 0)); // let late rejections and unhandled-rejection checks run
@@ -259,10 +491,13 @@ describe('processToolCall resolves exactly once, whatever is thrown or answered'
     for (const [site, kind] of cases) {
       const { result, ends } = await run(site, kind);
       const code = codeOf(result);
-      if (!SITES[site]!.codes.includes(code)) wrong.push(`${site} / ${kind}: ${code} ${result.errorDetails?.message ?? ''}`);
+      if (!SITES[site]!.codes.includes(code))
+        wrong.push(`${site} / ${kind}: ${code} ${result.errorDetails?.message ?? ''}`);
       if (ends !== 1) wrong.push(`${site} / ${kind}: onCallEnd ran ${ends} times`);
-      if (result.toolCallId !== 'hostile' || result.toolName !== 't') wrong.push(`${site} / ${kind}: ${result.toolCallId} ${result.toolName}`);
-      if (result.isError && (typeof result.errorDetails?.message !== 'string' || result.output !== null)) wrong.push(`${site} / ${kind}: malformed error`);
+      if (result.toolCallId !== 'hostile' || result.toolName !== 't')
+        wrong.push(`${site} / ${kind}: ${result.toolCallId} ${result.toolName}`);
+      if (result.isError && (typeof result.errorDetails?.message !== 'string' || result.output !== null))
+        wrong.push(`${site} / ${kind}: malformed error`);
     }
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(wrong).toEqual([]);
@@ -286,14 +521,21 @@ describe('processToolCall resolves exactly once, whatever is thrown or answered'
     const { result } = await run('execute rejects', 'error-message-getter-throws');
     expect(result.errorDetails).toEqual({ code: 'TOOL_ERROR', message: "Tool 't' threw: unprintable value" });
     const approval = await run('approval gate throws', 'proxy-every-trap-throws');
-    expect(approval.result.errorDetails).toEqual({ code: 'APPROVAL_FAILED', message: "The approval gate failed for tool 't': unprintable value" });
+    expect(approval.result.errorDetails).toEqual({
+      code: 'APPROVAL_FAILED',
+      message: "The approval gate failed for tool 't': unprintable value",
+    });
   });
 });
 
 describe('a hostile request, and the executor view', () => {
   it.each(HOSTILE_VALUES.map(([name]) => name))('details, request or name %s: one isError answer', async (kind) => {
     let ends = 0;
-    const o = new ToolOrchestrator({ tools: [makeTool('t')], hooks: { onCallEnd: () => void ends++ }, shutdownTimeoutMs: 20 });
+    const o = new ToolOrchestrator({
+      tools: [makeTool('t')],
+      hooks: { onCallEnd: () => void ends++ },
+      shutdownTimeoutMs: 20,
+    });
     const answers = await Promise.all([
       o.processToolCall(makeHostile(kind) as ToolCallDetails),
       o.processToolCall({ ...caller, toolCallRequest: makeHostile(kind) as never }),
@@ -303,33 +545,70 @@ describe('a hostile request, and the executor view', () => {
       if (kind === 'null' || kind === 'undefined' || kind === 'huge-string' || kind === 'symbol' || kind === 'bigint') {
         expect(answer.isError).toBe(true); // no request or no name: INVALID_REQUEST
       }
-      if (answer.isError) expect(['INVALID_REQUEST', 'TOOL_ERROR', 'TOOL_NOT_FOUND']).toContain(answer.errorDetails!.code);
+      if (answer.isError)
+        expect(['INVALID_REQUEST', 'TOOL_ERROR', 'TOOL_NOT_FOUND']).toContain(answer.errorDetails!.code);
     }
     expect(ends).toBe(3);
     await o.shutdown();
   });
 
-  it.each(HOSTILE_VALUES.map(([name]) => name))('ToolExecutor.executeTool with a tool throwing %s: a failed TOOL_ERROR result', async (kind) => {
-    const { ToolExecutor } = await import('../../src/executor.js');
-    const executor = new ToolExecutor();
-    executor.registerTool(makeTool('t', { execute: async () => { throw makeHostile(kind); } }));
-    const result = await executor.executeTool({ ...caller, toolCallRequest: { id: 'x', name: 't', arguments: {} } });
-    expect(result.success).toBe(false);
-    expect(result.details?.code).toBe('TOOL_ERROR');
-    expect(result.error).toMatch(/^Tool 't' threw: /);
-  });
+  it.each(HOSTILE_VALUES.map(([name]) => name))(
+    'ToolExecutor.executeTool with a tool throwing %s: a failed TOOL_ERROR result',
+    async (kind) => {
+      const { ToolExecutor } = await import('../../src/executor.js');
+      const executor = new ToolExecutor();
+      executor.registerTool(
+        makeTool('t', {
+          execute: async () => {
+            throw makeHostile(kind);
+          },
+        }),
+      );
+      const result = await executor.executeTool({ ...caller, toolCallRequest: { id: 'x', name: 't', arguments: {} } });
+      expect(result.success).toBe(false);
+      expect(result.details?.code).toBe('TOOL_ERROR');
+      expect(result.error).toMatch(/^Tool 't' threw: /);
+    },
+  );
 });
 
 describe('the host process survives (child process, Node default unhandled-rejection handling)', () => {
   it('answers every hostile call and exits 0', async () => {
     const script = path.join(REPO, 'test/fixtures/hostile/call-hostile-tools.ts');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: REPO, timeout: 60_000 });
-    const answers = stdout.trim().split('\n').map((line) => JSON.parse(line) as { site: string; kind: string; code: string });
-    const sites = ['execute throws', 'execute rejects', 'execute rejects later', 'execute answers a promise whose constructor throws', 'execute answers a promise whose species throws', 'refusal rejects later', 'approval gate rejects later', 'abort reason', 'late rejection after the deadline', 'lazy load rejects later'];
-    expect(answers.map((answer) => `${answer.site} / ${answer.kind}`)).toEqual(sites.flatMap((site) => HOSTILE_VALUES.map(([kind]) => `${site} / ${kind}`)));
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+      cwd: REPO,
+      timeout: 60_000,
+    });
+    const answers = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { site: string; kind: string; code: string });
+    const sites = [
+      'execute throws',
+      'execute rejects',
+      'execute rejects later',
+      'execute answers a promise whose constructor throws',
+      'execute answers a promise whose species throws',
+      'refusal rejects later',
+      'approval gate rejects later',
+      'abort reason',
+      'late rejection after the deadline',
+      'lazy load rejects later',
+    ];
+    expect(answers.map((answer) => `${answer.site} / ${answer.kind}`)).toEqual(
+      sites.flatMap((site) => HOSTILE_VALUES.map(([kind]) => `${site} / ${kind}`)),
+    );
     for (const answer of answers) expect(answer.code, `${answer.site} / ${answer.kind}`).toMatch(/^[A-Z_]+$/);
-    expect(new Set(answers.filter((answer) => answer.site === 'execute throws').map((answer) => answer.code))).toEqual(new Set(['TOOL_ERROR']));
-    expect(new Set(answers.filter((answer) => answer.site === 'abort reason').map((answer) => answer.code))).toEqual(new Set(['ABORTED']));
-    expect(new Set(answers.filter((answer) => answer.site === 'late rejection after the deadline').map((answer) => answer.code))).toEqual(new Set(['TIMEOUT']));
+    expect(new Set(answers.filter((answer) => answer.site === 'execute throws').map((answer) => answer.code))).toEqual(
+      new Set(['TOOL_ERROR']),
+    );
+    expect(new Set(answers.filter((answer) => answer.site === 'abort reason').map((answer) => answer.code))).toEqual(
+      new Set(['ABORTED']),
+    );
+    expect(
+      new Set(
+        answers.filter((answer) => answer.site === 'late rejection after the deadline').map((answer) => answer.code),
+      ),
+    ).toEqual(new Set(['TIMEOUT']));
   }, 90_000);
 });

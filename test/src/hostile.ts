@@ -144,7 +144,10 @@ export const hostileName: fc.Arbitrary<string> = fc.constantFrom(...HOSTILE_VALU
  */
 export type HostileRecipe =
   | { kind: 'value'; name: string }
-  | { kind: 'trap-throws' | 'message-throws' | 'cause' | 'in-object' | 'in-array' | 'then-throws'; inner: HostileRecipe };
+  | {
+      kind: 'trap-throws' | 'message-throws' | 'cause' | 'in-object' | 'in-array' | 'then-throws';
+      inner: HostileRecipe;
+    };
 
 /** Builds the value a recipe describes (fresh each time). */
 export function buildHostile(recipe: HostileRecipe): unknown {
@@ -183,7 +186,17 @@ export const hostileRecipe: fc.Arbitrary<HostileRecipe> = fc.letrec<{ recipe: Ho
     { depthSize: 'small', maxDepth: 3 },
     hostileName.map((name): HostileRecipe => ({ kind: 'value', name })),
     fc
-      .record({ kind: fc.constantFrom('trap-throws', 'message-throws', 'cause', 'in-object', 'in-array', 'then-throws' as const), inner: tie('recipe') })
+      .record({
+        kind: fc.constantFrom(
+          'trap-throws',
+          'message-throws',
+          'cause',
+          'in-object',
+          'in-array',
+          'then-throws' as const,
+        ),
+        inner: tie('recipe'),
+      })
       .map((wrapped) => wrapped as HostileRecipe),
   ),
 })).recipe;

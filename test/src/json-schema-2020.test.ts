@@ -17,36 +17,74 @@ import { JSON_SCHEMA_2020_12, toJsonSchema2020, translateRef } from '../../src/j
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
 const suite = join(import.meta.dirname, '..', 'fixtures', 'json-schema-test-suite');
-const OPTIONS: Options = { ...AJV_OPTIONS, strict: false, strictSchema: false, strictNumbers: false, coerceTypes: false, useDefaults: false, allErrors: true, logger: false };
+const OPTIONS: Options = {
+  ...AJV_OPTIONS,
+  strict: false,
+  strictSchema: false,
+  strictNumbers: false,
+  coerceTypes: false,
+  useDefaults: false,
+  allErrors: true,
+  logger: false,
+};
 
 /**
  * Groups draft-07 Ajv itself cannot compile (so there is no verdict to keep), with the reason. They are
  * still run: the 2020 side must not compile them either. No group is skipped.
  */
 const UNCOMPILABLE: ReadonlyMap<string, string> = new Map([
-  ['optional/cross-draft.json: refs to future drafts are processed as future drafts', 'refers to the 2019-09 meta-schema, which a draft-07 Ajv does not have'],
-  ['optional/unknownKeyword.json: $id inside an unknown keyword is not a real identifier', 'Ajv registers the `$id`s inside the unknown keyword and refuses them as duplicates'],
+  [
+    'optional/cross-draft.json: refs to future drafts are processed as future drafts',
+    'refers to the 2019-09 meta-schema, which a draft-07 Ajv does not have',
+  ],
+  [
+    'optional/unknownKeyword.json: $id inside an unknown keyword is not a real identifier',
+    'Ajv registers the `$id`s inside the unknown keyword and refuses them as duplicates',
+  ],
 ]);
 
-interface Case { description: string; data: unknown; valid: boolean }
-interface Group { description: string; schema: unknown; tests: Case[] }
+interface Case {
+  description: string;
+  data: unknown;
+  valid: boolean;
+}
+interface Group {
+  description: string;
+  schema: unknown;
+  tests: Case[];
+}
 
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir)
-    .flatMap((name) => (statSync(join(dir, name)).isDirectory() ? jsonFiles(join(dir, name)) : name.endsWith('.json') ? [join(dir, name)] : []))
+    .flatMap((name) =>
+      statSync(join(dir, name)).isDirectory()
+        ? jsonFiles(join(dir, name))
+        : name.endsWith('.json')
+          ? [join(dir, name)]
+          : [],
+    )
     .sort();
 }
 
 const remotes = jsonFiles(join(suite, 'remotes'))
   .filter((file) => !/remotes\/(draft2019-09|draft2020-12|draft3|draft4|draft6|v1)\//.test(file))
-  .map((file) => ({ uri: `http://localhost:1234/${relative(join(suite, 'remotes'), file)}`, schema: JSON.parse(readFileSync(file, 'utf8')) as unknown }));
+  .map((file) => ({
+    uri: `http://localhost:1234/${relative(join(suite, 'remotes'), file)}`,
+    schema: JSON.parse(readFileSync(file, 'utf8')) as unknown,
+  }));
 
-const draft07MetaSchema = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'node_modules', 'ajv', 'dist', 'refs', 'json-schema-draft-07.json'), 'utf8')) as Record<string, unknown>;
+const draft07MetaSchema = JSON.parse(
+  readFileSync(
+    join(import.meta.dirname, '..', '..', 'node_modules', 'ajv', 'dist', 'refs', 'json-schema-draft-07.json'),
+    'utf8',
+  ),
+) as Record<string, unknown>;
 delete draft07MetaSchema.$id;
 
 function as2020(schema: unknown): unknown {
   const translated = toJsonSchema2020(schema);
-  if (typeof translated === 'object' && translated !== null && '$schema' in translated) (translated as Record<string, unknown>).$schema = JSON_SCHEMA_2020_12;
+  if (typeof translated === 'object' && translated !== null && '$schema' in translated)
+    (translated as Record<string, unknown>).$schema = JSON_SCHEMA_2020_12;
   return translated;
 }
 
@@ -84,8 +122,19 @@ for (const file of files) {
     const id = `${name}: ${group.description}`;
     const { draft7, draft2020 } = instances();
     const before = verdicts(() => draft7.compile(group.schema as object) as (data: unknown) => boolean, group.tests);
-    const after = verdicts(() => draft2020.compile(as2020(group.schema) as object) as (data: unknown) => boolean, group.tests);
-    group.tests.forEach((test, index) => results.push({ group: id, test: test.description, draft7: before[index]!, draft2020: after[index]!, expected: test.valid }));
+    const after = verdicts(
+      () => draft2020.compile(as2020(group.schema) as object) as (data: unknown) => boolean,
+      group.tests,
+    );
+    group.tests.forEach((test, index) =>
+      results.push({
+        group: id,
+        test: test.description,
+        draft7: before[index]!,
+        draft2020: after[index]!,
+        expected: test.valid,
+      }),
+    );
   }
 }
 
@@ -93,11 +142,15 @@ describe('draft-07 → 2020-12 translation on the JSON-Schema-Test-Suite', () =>
   it('covers the whole draft-07 suite (required and optional tests)', () => {
     expect(files.length).toBeGreaterThan(50);
     expect(results.length).toBeGreaterThan(1100);
-    expect([...new Set(results.filter((result) => result.draft7 === 'compile error').map((result) => result.group))]).toEqual([...UNCOMPILABLE.keys()]);
+    expect([
+      ...new Set(results.filter((result) => result.draft7 === 'compile error').map((result) => result.group)),
+    ]).toEqual([...UNCOMPILABLE.keys()]);
   });
 
   it('gives under Ajv 2020 the verdict draft-07 Ajv gives on the original, case by case', () => {
-    const different = results.filter((result) => result.draft7 !== result.draft2020).map((result) => `${result.group} / ${result.test}: draft-07 ${result.draft7}, 2020-12 ${result.draft2020}`);
+    const different = results
+      .filter((result) => result.draft7 !== result.draft2020)
+      .map((result) => `${result.group} / ${result.test}: draft-07 ${result.draft7}, 2020-12 ${result.draft2020}`);
     expect(different).toEqual([]);
   });
 
@@ -125,12 +178,18 @@ describe('draft-07 → 2020-12 translation on the JSON-Schema-Test-Suite', () =>
         later: {},
       },
     });
-    expect(translateRef('#/properties/definitions/dependencies/x/items/2/additionalItems')).toBe('#/properties/definitions/dependentSchemas/x/prefixItems/2/items');
+    expect(translateRef('#/properties/definitions/dependencies/x/items/2/additionalItems')).toBe(
+      '#/properties/definitions/dependentSchemas/x/prefixItems/2/items',
+    );
     expect(translateRef('other.json#/definitions/a%20b')).toBe('other.json#/$defs/a%20b');
     expect(translateRef('#/definitions/a:b~1c/items/0')).toBe('#/$defs/a:b~1c/prefixItems/0');
     expect(translateRef('#/definitions/items/items/1')).toBe('#/$defs/items/prefixItems/1');
     expect(translateRef('#foo')).toBe('#foo');
-    expect(toJsonSchema2020({ $id: 'http://x.test/s.json#node', type: 'string' })).toEqual({ $id: 'http://x.test/s.json', $anchor: 'node', type: 'string' });
+    expect(toJsonSchema2020({ $id: 'http://x.test/s.json#node', type: 'string' })).toEqual({
+      $id: 'http://x.test/s.json',
+      $anchor: 'node',
+      type: 'string',
+    });
   });
 
   it('never changes the source schema', () => {
@@ -155,16 +214,33 @@ const { schema: schemaArbitrary } = fc.letrec<{ schema: unknown }>((tie) => ({
   schema: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     leaf,
-    fc.record({ items: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }), additionalItems: fc.option(tie('schema'), { nil: undefined }) }, { requiredKeys: ['items'] }),
+    fc.record(
+      {
+        items: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }),
+        additionalItems: fc.option(tie('schema'), { nil: undefined }),
+      },
+      { requiredKeys: ['items'] },
+    ),
     fc.record({ items: tie('schema'), additionalItems: tie('schema') }),
-    fc.record({ properties: fc.dictionary(fc.constantFrom('a', 'b', 'definitions', 'items'), tie('schema'), { maxKeys: 3 }), required: fc.subarray(['a', 'b']) }),
-    fc.record({ dependencies: fc.dictionary(fc.constantFrom('a', 'b'), fc.oneof(fc.subarray(['a', 'b', 'c']), tie('schema')), { maxKeys: 2 }) }),
+    fc.record({
+      properties: fc.dictionary(fc.constantFrom('a', 'b', 'definitions', 'items'), tie('schema'), { maxKeys: 3 }),
+      required: fc.subarray(['a', 'b']),
+    }),
+    fc.record({
+      dependencies: fc.dictionary(fc.constantFrom('a', 'b'), fc.oneof(fc.subarray(['a', 'b', 'c']), tie('schema')), {
+        maxKeys: 2,
+      }),
+    }),
     fc.record({ anyOf: fc.array(tie('schema'), { minLength: 1, maxLength: 2 }) }),
     fc.record({ not: tie('schema') }),
   ),
 }));
 /** The item `#/definitions/T/items/0` points at (no ref back to itself). */
-const tupleItemArbitrary = fc.oneof(fc.constant<unknown>({ type: 'string', maxLength: 1 }), fc.constant<unknown>({ $ref: '#/definitions/D', maximum: 2 }), fc.boolean());
+const tupleItemArbitrary = fc.oneof(
+  fc.constant<unknown>({ type: 'string', maxLength: 1 }),
+  fc.constant<unknown>({ $ref: '#/definitions/D', maximum: 2 }),
+  fc.boolean(),
+);
 const value = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -179,12 +255,20 @@ const value = fc.letrec<{ value: unknown }>((tie) => ({
 describe('draft-07 → 2020-12 translation, property', () => {
   it('random schemas with definitions, tuples, additionalItems, dependencies and $ref siblings: same verdicts', () => {
     fc.assert(
-      fc.property(schemaArbitrary, tupleItemArbitrary, fc.array(value, { minLength: 1, maxLength: 6 }), (body, tupleItem, data) => {
-        const schema = { ...(typeof body === 'object' && body !== null ? body : { allOf: [body] }), definitions: { D: { type: 'integer', minimum: 1 }, T: { items: [tupleItem] } } };
-        const draft7 = new Ajv(OPTIONS).compile(schema);
-        const draft2020 = new Ajv2020(OPTIONS).compile(toJsonSchema2020(schema) as object);
-        for (const item of data) expect(draft2020(structuredClone(item))).toBe(draft7(structuredClone(item)));
-      }),
+      fc.property(
+        schemaArbitrary,
+        tupleItemArbitrary,
+        fc.array(value, { minLength: 1, maxLength: 6 }),
+        (body, tupleItem, data) => {
+          const schema = {
+            ...(typeof body === 'object' && body !== null ? body : { allOf: [body] }),
+            definitions: { D: { type: 'integer', minimum: 1 }, T: { items: [tupleItem] } },
+          };
+          const draft7 = new Ajv(OPTIONS).compile(schema);
+          const draft2020 = new Ajv2020(OPTIONS).compile(toJsonSchema2020(schema) as object);
+          for (const item of data) expect(draft2020(structuredClone(item))).toBe(draft7(structuredClone(item)));
+        },
+      ),
       { numRuns: Number(process.env.FC_RUNS ?? 200) },
     );
   });

@@ -8,10 +8,18 @@ import { mcpToolList } from '../../generated/manifests/mcp.js';
 import { openaiResponsesTools } from '../../generated/manifests/openai-responses.js';
 import { createTools } from '../../generated/registry.js';
 import { ToolOrchestrator } from '../../src/index.js';
-import { toAnthropicTools, toGeminiLegacyTool, toGeminiTool, toMcpTools, toOpenAIResponsesTools, toOpenAITools } from '../../src/manifests.js';
+import {
+  toAnthropicTools,
+  toGeminiLegacyTool,
+  toGeminiTool,
+  toMcpTools,
+  toOpenAIResponsesTools,
+  toOpenAITools,
+} from '../../src/manifests.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const manifest = (name: string) => JSON.parse(readFileSync(path.join(repoRoot, 'generated', 'manifests', name), 'utf8'));
+const manifest = (name: string) =>
+  JSON.parse(readFileSync(path.join(repoRoot, 'generated', 'manifests', name), 'utf8'));
 
 describe('runtime manifest builders (toolsmith/manifests)', () => {
   const orchestrator = new ToolOrchestrator({ tools: createTools() });
@@ -39,31 +47,74 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
 
   it('send each persona only the tools it may call', () => {
     const names = (tools: Array<{ name: string }>) => tools.map((tool) => tool.name);
-    expect(names(toOpenAIResponsesTools(orchestrator.listTools({ personaCapabilities: [] })))).toEqual(['calculator', 'get_current_datetime', 'memory_read', 'remember_calculation']);
-    expect(names(toOpenAIResponsesTools(orchestrator.listTools({ personaCapabilities: ['capability:filesystem:read'] })))).toEqual([
-      'calculator', 'get_current_datetime', 'list_directory', 'memory_read', 'read_file', 'remember_calculation',
+    expect(names(toOpenAIResponsesTools(orchestrator.listTools({ personaCapabilities: [] })))).toEqual([
+      'calculator',
+      'get_current_datetime',
+      'memory_read',
+      'remember_calculation',
+    ]);
+    expect(
+      names(toOpenAIResponsesTools(orchestrator.listTools({ personaCapabilities: ['capability:filesystem:read'] }))),
+    ).toEqual([
+      'calculator',
+      'get_current_datetime',
+      'list_directory',
+      'memory_read',
+      'read_file',
+      'remember_calculation',
     ]);
   });
 
   it('leave out a tool the target cannot take and say why; describeLosses: false keeps descriptions as written', () => {
     const omitted: string[] = [];
-    const tree = { name: 'tree', description: 'Trees.', inputSchema: { type: 'object', properties: { root: { $ref: '#/definitions/N' } }, definitions: { N: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/N' } } } } } } };
-    const plain = { name: 'plain', description: 'Plain.', inputSchema: { type: 'object', properties: { n: { type: 'integer', default: 3 } } } };
-    const legacy = toGeminiLegacyTool([tree, plain], { onOmitted: (tool, reason) => omitted.push(`${tool}: ${reason}`) });
+    const tree = {
+      name: 'tree',
+      description: 'Trees.',
+      inputSchema: {
+        type: 'object',
+        properties: { root: { $ref: '#/definitions/N' } },
+        definitions: {
+          N: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/definitions/N' } } } },
+        },
+      },
+    };
+    const plain = {
+      name: 'plain',
+      description: 'Plain.',
+      inputSchema: { type: 'object', properties: { n: { type: 'integer', default: 3 } } },
+    };
+    const legacy = toGeminiLegacyTool([tree, plain], {
+      onOmitted: (tool, reason) => omitted.push(`${tool}: ${reason}`),
+    });
     expect(legacy.functionDeclarations.map((entry) => entry.name)).toEqual(['plain']);
-    expect(legacy.functionDeclarations[0]!.parameters).toEqual({ type: 'OBJECT', properties: { n: { type: 'INTEGER', description: 'Default: 3.' } } });
-    expect(omitted).toEqual([expect.stringMatching(/^tree: Tool 'tree' cannot be sent to gemini-legacy: its schema is recursive/)]);
-    expect(toGeminiTool([tree, plain], { describeLosses: false }).functionDeclarations.map((entry) => entry.parametersJsonSchema.properties)).toEqual([
-      { n: { type: 'integer' } },
-      { root: { $ref: '#/$defs/N' } },
+    expect(legacy.functionDeclarations[0]!.parameters).toEqual({
+      type: 'OBJECT',
+      properties: { n: { type: 'INTEGER', description: 'Default: 3.' } },
+    });
+    expect(omitted).toEqual([
+      expect.stringMatching(/^tree: Tool 'tree' cannot be sent to gemini-legacy: its schema is recursive/),
     ]);
+    expect(
+      toGeminiTool([tree, plain], { describeLosses: false }).functionDeclarations.map(
+        (entry) => entry.parametersJsonSchema.properties,
+      ),
+    ).toEqual([{ n: { type: 'integer' } }, { root: { $ref: '#/$defs/N' } }]);
   });
 
   it('import no provider SDK at run time (type-only imports)', () => {
-    const files = ['src/manifests.ts', 'src/mcp-tool.ts', 'src/json-schema-2020.ts', ...['anthropic', 'gemini', 'gemini-legacy', 'loss-report', 'mcp', 'openai', 'openai-strict', 'schema-walk'].map((name) => `codegen/emit/manifests/${name}.ts`)];
+    const files = [
+      'src/manifests.ts',
+      'src/mcp-tool.ts',
+      'src/json-schema-2020.ts',
+      ...['anthropic', 'gemini', 'gemini-legacy', 'loss-report', 'mcp', 'openai', 'openai-strict', 'schema-walk'].map(
+        (name) => `codegen/emit/manifests/${name}.ts`,
+      ),
+    ];
     for (const file of files) {
       const source = readFileSync(path.join(repoRoot, file), 'utf8');
-      expect(source, file).not.toMatch(/^import (?!type )[^;]*from '(openai|@anthropic-ai\/sdk|@google\/genai|@modelcontextprotocol\/sdk)[^']*'/m);
+      expect(source, file).not.toMatch(
+        /^import (?!type )[^;]*from '(openai|@anthropic-ai\/sdk|@google\/genai|@modelcontextprotocol\/sdk)[^']*'/m,
+      );
     }
   });
 });

@@ -15,7 +15,9 @@ import { Mcp2020OnlyValidator } from '../helpers/mcp-2020-validator.js';
 import { makeTool } from './helpers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp.json'), 'utf8')) as { tools: Tool[] };
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp.json'), 'utf8')) as {
+  tools: Tool[];
+};
 
 describe('a 2020-12-only MCP client (as the SDK v2 betas default) against `toolsmith serve`', () => {
   let folder: string;
@@ -28,7 +30,15 @@ describe('a 2020-12-only MCP client (as the SDK v2 betas default) against `tools
     writeFileSync(path.join(folder, 'files', 'hello.txt'), 'Hello.\n');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['bin/toolsmith.js', 'serve', '--allow-side-effects', '--capability', 'capability:filesystem:read', '--capability', 'capability:memory:write'],
+      args: [
+        'bin/toolsmith.js',
+        'serve',
+        '--allow-side-effects',
+        '--capability',
+        'capability:filesystem:read',
+        '--capability',
+        'capability:memory:write',
+      ],
       cwd: repoRoot,
       env: { TOOLSMITH_DATA_DIR: path.join(folder, 'data'), TOOLSMITH_FILES_ROOT: path.join(folder, 'files') },
       stderr: 'pipe',
@@ -46,7 +56,15 @@ describe('a 2020-12-only MCP client (as the SDK v2 betas default) against `tools
   it('lists every tool with 2020-12 schemas the client accepts, as in mcp.json', async () => {
     const { tools } = await client.listTools();
     expect(tools).toEqual(manifest.tools);
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['calculator', 'get_current_datetime', 'list_directory', 'memory_read', 'memory_write', 'read_file', 'remember_calculation']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'calculator',
+      'get_current_datetime',
+      'list_directory',
+      'memory_read',
+      'memory_write',
+      'read_file',
+      'remember_calculation',
+    ]);
     for (const tool of tools) {
       expect(tool.inputSchema.$schema).toBe(JSON_SCHEMA_2020_12);
       // The 1.x client compiles only output schemas: compile the input schemas with the same validator.
@@ -84,25 +102,41 @@ describe('a 2020-12-only MCP client (as the SDK v2 betas default) against `tools
 
   it('refuses a draft-07 outputSchema (what toolsmith published before), so the checks above can fail', async () => {
     const server = new Server({ name: 'old', version: '1.0.0' }, { capabilities: { tools: {} } });
-    const old = { ...manifest.tools[0]!, outputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' as const, properties: {} } };
+    const old = {
+      ...manifest.tools[0]!,
+      outputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' as const, properties: {} },
+    };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [old] }));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const strict = new Client({ name: 'strict', version: '1.0.0' }, { jsonSchemaValidator: new Mcp2020OnlyValidator() });
+    const strict = new Client(
+      { name: 'strict', version: '1.0.0' },
+      { jsonSchemaValidator: new Mcp2020OnlyValidator() },
+    );
     await Promise.all([server.connect(serverSide), strict.connect(clientSide)]);
-    await expect(strict.listTools()).rejects.toThrow('JSON Schema declares an unsupported dialect ("$schema": "http://json-schema.org/draft-07/schema#")');
+    await expect(strict.listTools()).rejects.toThrow(
+      'JSON Schema declares an unsupported dialect ("$schema": "http://json-schema.org/draft-07/schema#")',
+    );
     await strict.close();
   });
 });
 
 describe('a tool whose outputSchema is a $ref to a shared object schema', () => {
-  const entrySchema = { type: 'object', required: ['key', 'value'], additionalProperties: false, properties: { key: { type: 'string' }, value: { type: 'string' } } };
+  const entrySchema = {
+    type: 'object',
+    required: ['key', 'value'],
+    additionalProperties: false,
+    properties: { key: { type: 'string' }, value: { type: 'string' } },
+  };
   const outputSchema = { $ref: '#/definitions/MemoryEntry', definitions: { MemoryEntry: entrySchema } };
 
   async function connect(output: unknown) {
     const tool = makeTool('lookup', { outputSchema, execute: async () => ({ success: true, output }) });
     const server = createMcpServer(new ToolOrchestrator({ tools: [tool] }));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'strict', version: '1.0.0' }, { jsonSchemaValidator: new Mcp2020OnlyValidator() });
+    const client = new Client(
+      { name: 'strict', version: '1.0.0' },
+      { jsonSchemaValidator: new Mcp2020OnlyValidator() },
+    );
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
     return client;
   }
@@ -110,7 +144,12 @@ describe('a tool whose outputSchema is a $ref to a shared object schema', () => 
   it('keeps its output schema and sends structuredContent, which the 2020-12-only client validates', async () => {
     const client = await connect({ key: 'k', value: 'v' });
     const { tools } = await client.listTools();
-    expect(tools[0]!.outputSchema).toEqual({ $schema: JSON_SCHEMA_2020_12, type: 'object', $ref: '#/$defs/MemoryEntry', $defs: { MemoryEntry: entrySchema } });
+    expect(tools[0]!.outputSchema).toEqual({
+      $schema: JSON_SCHEMA_2020_12,
+      type: 'object',
+      $ref: '#/$defs/MemoryEntry',
+      $defs: { MemoryEntry: entrySchema },
+    });
     const result = (await client.callTool({ name: 'lookup', arguments: {} })) as CallToolResult;
     expect(result.structuredContent).toEqual({ key: 'k', value: 'v' });
     await client.close();

@@ -14,14 +14,22 @@ import { makeTool, sleep } from './helpers.js';
 
 const ISSUER = 'https://auth.test.example/';
 const RESOURCE = 'https://tools.test.example/mcp';
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** A tool answering who called it and with which capabilities. */
 const whoami = makeTool('whoami', {
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   async execute(_args, context: ToolExecutionContext) {
-    return { success: true, output: { userId: context.userContext.userId, capabilities: context.personaCapabilities ?? [] } };
+    return {
+      success: true,
+      output: { userId: context.userContext.userId, capabilities: context.personaCapabilities ?? [] },
+    };
   },
 });
 /** A tool needing a capability the scope table grants. */
@@ -68,7 +76,10 @@ async function serve(tools: ITool[], options: ServeHttpOptions = {}): Promise<Mc
 
 async function connect(url: string, token?: string): Promise<Client> {
   const client = new Client({ name: 'http-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), token === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    token === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${token}` } } },
+  );
   await client.connect(transport);
   clients.push(client);
   return client;
@@ -81,7 +92,10 @@ function structured(result: unknown): Record<string, unknown> {
 }
 
 /** A raw HTTP exchange (node:http, so the Host header can be anything). */
-function raw(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method: init.method ?? 'POST', headers: init.headers ?? {} }, (response) => {
       let body = '';
@@ -100,14 +114,25 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = await connect(server.url);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami']);
-    expect(structured(await client.callTool({ name: 'whoami', arguments: {} }))).toEqual({ userId: 'mcp', capabilities: ['capability:a'] });
+    expect(structured(await client.callTool({ name: 'whoami', arguments: {} }))).toEqual({
+      userId: 'mcp',
+      capabilities: ['capability:a'],
+    });
     const transport = client.transport as StreamableHTTPClientTransport;
     expect(transport.sessionId).toBeUndefined();
     // A tools/list with no initialize before it, as a request reaching another replica would be.
-    const listed = await fetch(server.url, { method: 'POST', headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) });
+    const listed = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+    });
     expect(listed.status).toBe(200);
     expect(listed.headers.get('mcp-session-id')).toBeNull();
-    expect(((await listed.json()) as { id: number; result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name)).toEqual(['whoami']);
+    expect(
+      ((await listed.json()) as { id: number; result: { tools: Array<{ name: string }> } }).result.tools.map(
+        (tool) => tool.name,
+      ),
+    ).toEqual(['whoami']);
   });
 
   it('answers /healthz, 404 elsewhere, 405 for GET /mcp, and refuses to bind beyond loopback', async () => {
@@ -121,7 +146,9 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
     // No metadata without auth.
     expect((await fetch(`${base}/.well-known/oauth-protected-resource`)).status).toBe(404);
     const orchestrator = new ToolOrchestrator({ tools: [whoami] });
-    await expect(startHttpServer(orchestrator, { host: '0.0.0.0', port: 0, handleSignals: false })).rejects.toThrow(/without auth only on loopback; '0\.0\.0\.0'/);
+    await expect(startHttpServer(orchestrator, { host: '0.0.0.0', port: 0, handleSignals: false })).rejects.toThrow(
+      /without auth only on loopback; '0\.0\.0\.0'/,
+    );
     await orchestrator.shutdown();
   });
 
@@ -160,10 +187,19 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
     const response = await fetch(server.url, {
       method: 'POST',
       headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: { tag: 't' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'slow', arguments: { tag: 't' } },
+      }),
     });
     expect(response.status).toBe(504);
-    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32001, message: 'The request took longer than 200 ms and was aborted.' } });
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32001, message: 'The request took longer than 200 ms and was aborted.' },
+    });
     expect(Date.now() - started).toBeLessThan(4_000);
     await sleep(50);
     expect(log).toEqual(['start:t', 'aborted:t']);
@@ -196,7 +232,12 @@ describe('drain (close): in-flight calls finish, new requests 503', () => {
     const pending = fetch(server.url, {
       method: 'POST',
       headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'slow', arguments: { tag: 'x' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'slow', arguments: { tag: 'x' } },
+      }),
     });
     await sleep(100);
     const result = await server.close();
@@ -204,7 +245,9 @@ describe('drain (close): in-flight calls finish, new requests 503', () => {
     expect([result.completed, result.abandoned]).toEqual([0, 1]);
     const response = await pending;
     expect(response.status).toBe(503);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toContain('shut down before the request finished');
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+      'shut down before the request finished',
+    );
     expect(log).toEqual(['start:x', 'aborted:x']);
   });
 });
@@ -240,7 +283,10 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
     rmSync(folder, { recursive: true, force: true });
   });
 
-  function token(claims: Record<string, unknown>, options: { key?: CryptoKey; audience?: string; issuer?: string; expires?: string | number } = {}): Promise<string> {
+  function token(
+    claims: Record<string, unknown>,
+    options: { key?: CryptoKey; audience?: string; issuer?: string; expires?: string | number } = {},
+  ): Promise<string> {
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'ES256', kid: 'test-key' })
       .setIssuer(options.issuer ?? ISSUER)
@@ -251,7 +297,14 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
   }
 
   const auth = (jwks: string, extra: object = {}) => ({
-    auth: { issuer: ISSUER, resource: RESOURCE, jwks, scopeCapabilities: { 'secrets:read': ['capability:secrets:read'], 'tools:basic': [] }, requiredScopes: ['tools:basic'], ...extra },
+    auth: {
+      issuer: ISSUER,
+      resource: RESOURCE,
+      jwks,
+      scopeCapabilities: { 'secrets:read': ['capability:secrets:read'], 'tools:basic': [] },
+      requiredScopes: ['tools:basic'],
+      ...extra,
+    },
   });
 
   it('serves the RFC 9728 metadata and answers no token 401 with WWW-Authenticate pointing at it', async () => {
@@ -259,35 +312,59 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
     const base = server.url.replace(/\/mcp$/, '');
     for (const metadataPath of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
       const metadata = await fetch(`${base}${metadataPath}`);
-      expect(await metadata.json()).toEqual({ resource: RESOURCE, authorization_servers: [ISSUER], scopes_supported: ['secrets:read', 'tools:basic'], bearer_methods_supported: ['header'] });
+      expect(await metadata.json()).toEqual({
+        resource: RESOURCE,
+        authorization_servers: [ISSUER],
+        scopes_supported: ['secrets:read', 'tools:basic'],
+        bearer_methods_supported: ['header'],
+      });
     }
     const response = await raw(server.url, { headers: HEADERS, body: JSON.stringify(INIT) });
     expect(response.status).toBe(401);
-    expect(response.headers['www-authenticate']).toBe('Bearer resource_metadata="https://tools.test.example/.well-known/oauth-protected-resource/mcp", scope="tools:basic"');
+    expect(response.headers['www-authenticate']).toBe(
+      'Bearer resource_metadata="https://tools.test.example/.well-known/oauth-protected-resource/mcp", scope="tools:basic"',
+    );
   });
 
   it('answers a bad signature, another audience, another issuer, an expired token and no subject 401 invalid_token', async () => {
     const server = await serve([whoami], auth(jwksFile));
     const cases: Array<[Promise<string>, string]> = [
       [token({ sub: 'ann', scope: 'tools:basic' }, { key: otherKey }), 'The token signature does not verify.'],
-      [token({ sub: 'ann', scope: 'tools:basic' }, { audience: 'https://other.example/mcp' }), 'The token is not meant for this server (aud).'],
-      [token({ sub: 'ann', scope: 'tools:basic' }, { issuer: 'https://evil.example/' }), 'The token comes from another issuer (iss).'],
-      [token({ sub: 'ann', scope: 'tools:basic' }, { expires: Math.floor(Date.now() / 1000) - 60 }), 'The token has expired.'],
+      [
+        token({ sub: 'ann', scope: 'tools:basic' }, { audience: 'https://other.example/mcp' }),
+        'The token is not meant for this server (aud).',
+      ],
+      [
+        token({ sub: 'ann', scope: 'tools:basic' }, { issuer: 'https://evil.example/' }),
+        'The token comes from another issuer (iss).',
+      ],
+      [
+        token({ sub: 'ann', scope: 'tools:basic' }, { expires: Math.floor(Date.now() / 1000) - 60 }),
+        'The token has expired.',
+      ],
       [token({ scope: 'tools:basic' }), 'The token has no subject (sub).'],
       [Promise.resolve('not-a-jwt'), 'The token is not valid: Invalid Compact JWS.'],
     ];
     for (const [signed, description] of cases) {
-      const response = await raw(server.url, { headers: { ...HEADERS, authorization: `Bearer ${await signed}` }, body: JSON.stringify(INIT) });
+      const response = await raw(server.url, {
+        headers: { ...HEADERS, authorization: `Bearer ${await signed}` },
+        body: JSON.stringify(INIT),
+      });
       expect(response.status, description).toBe(401);
       expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
-      expect(response.headers['www-authenticate']).toContain('resource_metadata="https://tools.test.example/.well-known/oauth-protected-resource/mcp"');
+      expect(response.headers['www-authenticate']).toContain(
+        'resource_metadata="https://tools.test.example/.well-known/oauth-protected-resource/mcp"',
+      );
       expect(JSON.parse(response.body)).toEqual({ error: 'invalid_token', error_description: description });
     }
   });
 
   it('answers a token without a required scope 403 insufficient_scope', async () => {
     const server = await serve([whoami], auth(jwksFile));
-    const response = await raw(server.url, { headers: { ...HEADERS, authorization: `Bearer ${await token({ sub: 'ann', scope: 'secrets:read' })}` }, body: JSON.stringify(INIT) });
+    const response = await raw(server.url, {
+      headers: { ...HEADERS, authorization: `Bearer ${await token({ sub: 'ann', scope: 'secrets:read' })}` },
+      body: JSON.stringify(INIT),
+    });
     expect(response.status).toBe(403);
     expect(response.headers['www-authenticate']).toContain('error="insufficient_scope", scope="tools:basic"');
   });
@@ -295,25 +372,47 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
   it("makes the token's subject the call's user and its scopes the persona's capabilities (JWKS by URL)", async () => {
     const server = await serve([whoami, readSecret], auth(jwksUrl));
     const fetchesBefore = jwksFetches;
-    const client = await connect(server.url, await token({ sub: 'ann@example.com', scope: 'tools:basic secrets:read' }));
-    expect(structured(await client.callTool({ name: 'whoami', arguments: {} }))).toEqual({ userId: 'ann@example.com', capabilities: ['capability:secrets:read'] });
+    const client = await connect(
+      server.url,
+      await token({ sub: 'ann@example.com', scope: 'tools:basic secrets:read' }),
+    );
+    expect(structured(await client.callTool({ name: 'whoami', arguments: {} }))).toEqual({
+      userId: 'ann@example.com',
+      capabilities: ['capability:secrets:read'],
+    });
     expect(structured(await client.callTool({ name: 'read_secret', arguments: {} }))).toEqual({ secret: 42 });
     expect(jwksFetches - fetchesBefore).toBe(1);
 
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'read_secret']);
 
     const basic = await connect(server.url, await token({ sub: 'bob', scp: ['tools:basic'] }));
-    expect(structured(await basic.callTool({ name: 'whoami', arguments: {} }))).toEqual({ userId: 'bob', capabilities: [] });
+    expect(structured(await basic.callTool({ name: 'whoami', arguments: {} }))).toEqual({
+      userId: 'bob',
+      capabilities: [],
+    });
     // tools/list shows a caller only what its token's scopes allow.
     expect((await basic.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami']);
     // A call the scopes do not cover: 403 naming the scope that would grant it (step-up).
     const refused = await raw(server.url, {
-      headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${await token({ sub: 'bob', scope: 'tools:basic' })}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_secret', arguments: {} } }),
+      headers: {
+        ...HEADERS,
+        'mcp-protocol-version': '2025-11-25',
+        authorization: `Bearer ${await token({ sub: 'bob', scope: 'tools:basic' })}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'read_secret', arguments: {} },
+      }),
     });
     expect(refused.status).toBe(403);
-    expect(refused.headers['www-authenticate']).toContain('error="insufficient_scope", scope="tools:basic secrets:read"');
-    expect(JSON.parse(refused.body).error_description).toBe("Tool 'read_secret' needs capability:secrets:read; a token with scope secrets:read grants it.");
+    expect(refused.headers['www-authenticate']).toContain(
+      'error="insufficient_scope", scope="tools:basic secrets:read"',
+    );
+    expect(JSON.parse(refused.body).error_description).toBe(
+      "Tool 'read_secret' needs capability:secrets:read; a token with scope secrets:read grants it.",
+    );
     await expect(basic.callTool({ name: 'read_secret', arguments: {} })).rejects.toThrow(/insufficient_scope/);
   });
 });

@@ -67,7 +67,9 @@ class RawServer {
   }
 
   request(id: number | string, method: string, params?: unknown): Promise<JsonRpcAnswer> {
-    return this.send(`${JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params })}\n`);
+    return this.send(
+      `${JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params })}\n`,
+    );
   }
 }
 
@@ -116,11 +118,23 @@ describe('toolsmith serve answers every line as JSON-RPC says (raw bytes on its 
 
   it('tools/call without a name or with non-object arguments → -32602 Invalid params saying what is wrong', async () => {
     const cases: Array<[unknown, string]> = [
-      [{ name: 'calculator', arguments: [1] }, "tools/call params.arguments must be an object (the tool's input); got an array for tool 'calculator'."],
-      [{ name: 'calculator', arguments: '{"expression":"1+1"}' }, "tools/call params.arguments must be an object (the tool's input); got a string for tool 'calculator'."],
-      [{ name: 'calculator', arguments: null }, "tools/call params.arguments must be an object (the tool's input); got null for tool 'calculator'."],
+      [
+        { name: 'calculator', arguments: [1] },
+        "tools/call params.arguments must be an object (the tool's input); got an array for tool 'calculator'.",
+      ],
+      [
+        { name: 'calculator', arguments: '{"expression":"1+1"}' },
+        "tools/call params.arguments must be an object (the tool's input); got a string for tool 'calculator'.",
+      ],
+      [
+        { name: 'calculator', arguments: null },
+        "tools/call params.arguments must be an object (the tool's input); got null for tool 'calculator'.",
+      ],
       [{ arguments: {} }, "tools/call needs params.name, the tool's name as a non-empty string; got nothing."],
-      [{ name: '', arguments: {} }, "tools/call needs params.name, the tool's name as a non-empty string; got an empty string."],
+      [
+        { name: '', arguments: {} },
+        "tools/call needs params.name, the tool's name as a non-empty string; got an empty string.",
+      ],
       [{ name: 7 }, "tools/call needs params.name, the tool's name as a non-empty string; got a number."],
       [undefined, 'tools/call needs params { name, arguments }; got nothing.'],
     ];
@@ -140,24 +154,39 @@ describe('toolsmith serve answers every line as JSON-RPC says (raw bytes on its 
   it('a line over the limit is answered -32600 for its id (first or last in the line), skipped, and the server keeps serving', async () => {
     const pad = 'x'.repeat(LIMIT + 10);
     // The SDK's client writes the id last.
-    const idLast = await server.send(`${JSON.stringify({ method: 'tools/call', params: { name: 'calculator', arguments: { expression: '1+1', pad } }, jsonrpc: '2.0', id: 300 })}\n`);
+    const idLast = await server.send(
+      `${JSON.stringify({ method: 'tools/call', params: { name: 'calculator', arguments: { expression: '1+1', pad } }, jsonrpc: '2.0', id: 300 })}\n`,
+    );
     expect(idLast).toMatchObject({ id: 300, error: { code: ErrorCode.InvalidRequest, data: { limit: LIMIT } } });
-    expect(idLast.error?.message).toMatch(new RegExp(`^Invalid Request: the message is \\d+ bytes, more than this server's limit of ${LIMIT} bytes`));
-    const idFirst = await server.send(`${JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'tools/call', params: { name: 'calculator', arguments: { pad } } })}\n`);
+    expect(idLast.error?.message).toMatch(
+      new RegExp(`^Invalid Request: the message is \\d+ bytes, more than this server's limit of ${LIMIT} bytes`),
+    );
+    const idFirst = await server.send(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'tools/call', params: { name: 'calculator', arguments: { pad } } })}\n`,
+    );
     expect(idFirst).toMatchObject({ id: 'big', error: { code: ErrorCode.InvalidRequest } });
     // Written in many small chunks, a line several times the limit: one answer.
     const chunks = `{"jsonrpc":"2.0","method":"x","params":{"a":"${'y'.repeat(4 * LIMIT)}"}}\n`;
-    for (let offset = 0; offset < chunks.length; offset += 1000) server.child.stdin.write(chunks.slice(offset, offset + 1000));
-    expect(await server.nextLine().then((line) => JSON.parse(line))).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
+    for (let offset = 0; offset < chunks.length; offset += 1000)
+      server.child.stdin.write(chunks.slice(offset, offset + 1000));
+    expect(await server.nextLine().then((line) => JSON.parse(line))).toMatchObject({
+      id: null,
+      error: { code: ErrorCode.InvalidRequest },
+    });
     // Still serving: a real call, a message just under the limit.
-    const under = await server.request(301, 'tools/call', { name: 'calculator', arguments: { expression: `1+${' '.repeat(LIMIT - 200)}1` } });
+    const under = await server.request(301, 'tools/call', {
+      name: 'calculator',
+      arguments: { expression: `1+${' '.repeat(LIMIT - 200)}1` },
+    });
     expect(under.error?.message ?? '').not.toMatch(/limit/);
     const call = await server.request(302, 'tools/call', { name: 'calculator', arguments: { expression: '6*7' } });
     expect(call.result?.structuredContent).toEqual({ expression: '6*7', result: 42 });
   });
 
   it('two messages in one write, CRLF endings and blank lines are read as the SDK reads them', async () => {
-    server.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 400, method: 'ping' })}\r\n\n${JSON.stringify({ jsonrpc: '2.0', id: 401, method: 'ping' })}\n`);
+    server.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 400, method: 'ping' })}\r\n\n${JSON.stringify({ jsonrpc: '2.0', id: 401, method: 'ping' })}\n`,
+    );
     expect(JSON.parse(await server.nextLine())).toEqual({ jsonrpc: '2.0', id: 400, result: {} });
     expect(JSON.parse(await server.nextLine())).toEqual({ jsonrpc: '2.0', id: 401, result: {} });
   });
@@ -194,7 +223,11 @@ describe('toolsmith serve exits when a tool’s own shutdown never settles', () 
   });
 
   it('answers, then on stdin end reports the stuck tool and exits 0 at the --shutdown-timeout deadline', async () => {
-    const server = new RawServer(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'serve', '--shutdown-timeout', '300'], folder);
+    const server = new RawServer(
+      process.execPath,
+      [path.join(REPO, 'bin/toolsmith.js'), 'serve', '--shutdown-timeout', '300'],
+      folder,
+    );
     const answer = await server.request(1, 'tools/call', { name: 'stuck', arguments: {} });
     expect(answer.result?.content).toEqual([{ type: 'text', text: '{"ok":true}' }]);
     server.child.stdin.end();
@@ -202,11 +235,17 @@ describe('toolsmith serve exits when a tool’s own shutdown never settles', () 
     const code = await server.exited;
     clearTimeout(timer);
     expect(code).toBe(0);
-    expect(server.stderr).toBe("toolsmith serve: tool 'stuck' failed to shut down: Tool 'stuck' did not finish shutting down within the 300 ms deadline; it was left running.\n");
+    expect(server.stderr).toBe(
+      "toolsmith serve: tool 'stuck' failed to shut down: Tool 'stuck' did not finish shutting down within the 300 ms deadline; it was left running.\n",
+    );
   }, 30_000);
 
   it('rejects a malformed --max-message-bytes as a usage error', async () => {
-    const server = new RawServer(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), 'serve', '--max-message-bytes', '10MB'], folder);
+    const server = new RawServer(
+      process.execPath,
+      [path.join(REPO, 'bin/toolsmith.js'), 'serve', '--max-message-bytes', '10MB'],
+      folder,
+    );
     expect(await server.exited).toBe(2);
     expect(server.stderr).toBe('toolsmith serve: --max-message-bytes needs a positive integer; got "10MB".\n');
   }, 30_000);
@@ -242,14 +281,24 @@ describe('output that cannot be serialized and hostile values, over a real stdio
       const result = await call(name);
       expect(result.isError, name).toBe(true);
       expect(result.structuredContent).toBeUndefined();
-      expect(text(result), name).toMatch(new RegExp(`^OUTPUT_INVALID: Tool '${name}' answered output that cannot be serialized to JSON: `));
+      expect(text(result), name).toMatch(
+        new RegExp(`^OUTPUT_INVALID: Tool '${name}' answered output that cannot be serialized to JSON: `),
+      );
       expect(text(result), name).toMatch(cause);
     }
   });
 
   it('a tool throwing a hostile value, or failing with unreadable details: isError results', async () => {
-    expect(await call('hostile_throw')).toEqual({ content: [{ type: 'text', text: "TOOL_ERROR: Tool 'hostile_throw' threw: unprintable value" }], isError: true });
-    expect(await call('hostile_details')).toEqual({ content: [{ type: 'text', text: "TOOL_ERROR: Tool 'hostile_details' answered a result that cannot be read: trap" }], isError: true });
+    expect(await call('hostile_throw')).toEqual({
+      content: [{ type: 'text', text: "TOOL_ERROR: Tool 'hostile_throw' threw: unprintable value" }],
+      isError: true,
+    });
+    expect(await call('hostile_details')).toEqual({
+      content: [
+        { type: 'text', text: "TOOL_ERROR: Tool 'hostile_details' answered a result that cannot be read: trap" },
+      ],
+      isError: true,
+    });
   });
 
   it('an unknown tool: the client’s error says "MCP error -32602" once', async () => {
@@ -264,13 +313,17 @@ describe('output that cannot be serialized and hostile values, over a real stdio
   });
 
   it('still serves after all that, and exits at the shutdown deadline though one tool never finishes shutting down', async () => {
-    expect((await client.callTool({ name: 'echo', arguments: { a: 1 } })).content).toEqual([{ type: 'text', text: '{"a":1}' }]);
+    expect((await client.callTool({ name: 'echo', arguments: { a: 1 } })).content).toEqual([
+      { type: 'text', text: '{"a":1}' },
+    ]);
     const started = Date.now();
     await client.close();
     // The client transport kills the server only after 2 s: a quicker close means the server exited itself.
     expect(Date.now() - started).toBeLessThan(1_900);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(stderr).toBe("closed: closed; Tool 'stuck' did not finish shutting down within the 200 ms deadline; it was left running.\n");
+    expect(stderr).toBe(
+      "closed: closed; Tool 'stuck' did not finish shutting down within the 200 ms deadline; it was left running.\n",
+    );
   });
 });
 
@@ -314,7 +367,9 @@ describe('createMcpServer over any transport (official client, in memory)', () =
       (thrown: unknown) => thrown as McpError,
     );
     expect(error?.code).toBe(ErrorCode.InvalidParams);
-    expect(error?.message).toBe("MCP error -32602: tools/call params.arguments must be an object (the tool's input); got an array for tool 'echo'.");
+    expect(error?.message).toBe(
+      "MCP error -32602: tools/call params.arguments must be an object (the tool's input); got an array for tool 'echo'.",
+    );
     await client.close();
     await orchestrator.shutdown();
   });

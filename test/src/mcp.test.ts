@@ -14,7 +14,9 @@ import { createMcpServer, formatCallError, serveStdio, type McpServerOptions } f
 import { deferred, makeTool } from './helpers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp.json'), 'utf8')) as { tools: Tool[] };
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp.json'), 'utf8')) as {
+  tools: Tool[];
+};
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 /** The text of a result's first content block (every toolsmith result has exactly one, a text). */
@@ -43,8 +45,18 @@ async function rejection(promise: Promise<unknown>): Promise<McpError> {
 const typedTool = makeTool('measure', {
   displayName: 'Measure',
   description: 'Measures a count.',
-  inputSchema: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', minimum: 0 }, unit: { type: 'string', default: 'm' } } },
-  outputSchema: { type: 'object', required: ['length'], additionalProperties: false, properties: { length: { type: 'string' } } },
+  inputSchema: {
+    type: 'object',
+    required: ['count'],
+    additionalProperties: false,
+    properties: { count: { type: 'integer', minimum: 0 }, unit: { type: 'string', default: 'm' } },
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['length'],
+    additionalProperties: false,
+    properties: { length: { type: 'string' } },
+  },
   async execute(args) {
     return { success: true, output: { length: `${args.count} ${args.unit}` } };
   },
@@ -77,11 +89,21 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
   });
 
   it('lists the example tools exactly as generated/manifests/mcp.json', async () => {
-    const client = await connect(createTools(), { capabilities: ['capability:filesystem:read', 'capability:memory:write'] });
+    const client = await connect(createTools(), {
+      capabilities: ['capability:filesystem:read', 'capability:memory:write'],
+    });
     const { tools } = await client.listTools();
     const byName = (list: Tool[]) => [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     expect(byName(tools)).toEqual(byName(manifest.tools));
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['calculator', 'get_current_datetime', 'list_directory', 'memory_read', 'memory_write', 'read_file', 'remember_calculation']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'calculator',
+      'get_current_datetime',
+      'list_directory',
+      'memory_read',
+      'memory_write',
+      'read_file',
+      'remember_calculation',
+    ]);
   });
 
   it('stamps 2020-12 on every published schema and derives annotations from hasSideEffects', async () => {
@@ -92,7 +114,12 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
     expect(measure.inputSchema.$schema).toBe(DRAFT_2020_12);
     expect(measure.outputSchema?.$schema).toBe(DRAFT_2020_12);
     expect(measure).toEqual(JSON.parse(JSON.stringify(toMcpToolFromTool(typedTool))));
-    expect(measure.annotations).toEqual({ title: 'Measure', readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(measure.annotations).toEqual({
+      title: 'Measure',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
     const listedWriter = tools.find((tool) => tool.name === 'writer')!;
     expect(listedWriter.outputSchema).toBeUndefined();
     expect(listedWriter.annotations).toEqual({ title: 'writer', readOnlyHint: false, destructiveHint: true });
@@ -100,7 +127,10 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
 
   it('lists only the tools the persona may call (a call to another fails PERMISSION_DENIED), and no disabled ones', async () => {
     const guarded = makeTool('guarded', { requiredCapabilities: ['capability:secret'] });
-    const orchestrator = new ToolOrchestrator({ tools: [guarded, makeTool('open'), makeTool('off')], disabledTools: ['off'] });
+    const orchestrator = new ToolOrchestrator({
+      tools: [guarded, makeTool('open'), makeTool('off')],
+      disabledTools: ['off'],
+    });
     const server = createMcpServer(orchestrator);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'mcp-test', version: '1.0.0' });
@@ -115,7 +145,9 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
     await allowedClient.close();
     const denied = await client.callTool({ name: 'guarded', arguments: {} });
     expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toMatch(/^PERMISSION_DENIED: Tool 'guarded' needs capabilities the caller lacks: capability:secret\.\nDetails: \{"missing":\["capability:secret"\]\}$/);
+    expect(textOf(denied)).toMatch(
+      /^PERMISSION_DENIED: Tool 'guarded' needs capabilities the caller lacks: capability:secret\.\nDetails: \{"missing":\["capability:secret"\]\}$/,
+    );
     const disabled = await client.callTool({ name: 'off', arguments: {} });
     expect(disabled.isError).toBe(true);
     expect(textOf(disabled)).toMatch(/^TOOL_DISABLED: /);
@@ -136,7 +168,9 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
     await client.listTools();
     const result = await client.callTool({ name: 'calculator', arguments: { expression: '2*(3+4)' } });
     expect(result.structuredContent).toEqual({ expression: '2*(3+4)', result: 14 });
-    expect(conformance(manifest.tools.find((tool) => tool.name === 'calculator')!.outputSchema, result.structuredContent)).toEqual({ valid: true });
+    expect(
+      conformance(manifest.tools.find((tool) => tool.name === 'calculator')!.outputSchema, result.structuredContent),
+    ).toEqual({ valid: true });
   });
 
   it('answers text only for a tool without an output schema', async () => {
@@ -160,7 +194,9 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
   });
 
   it('answers a failing and a throwing tool as isError results', async () => {
-    const failing = makeTool('failing', { execute: async () => ({ success: false, error: 'disk full', details: { free: 0 } }) });
+    const failing = makeTool('failing', {
+      execute: async () => ({ success: false, error: 'disk full', details: { free: 0 } }),
+    });
     const throwing = makeTool('throwing', {
       execute: async () => {
         throw new Error('boom');
@@ -192,7 +228,10 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
         return { success: true, output: {} };
       },
     });
-    const client = await connect([spy], { capabilities: ['capability:a', 'capability:b'], persona: { personaId: 'agent-7', userContext: { userId: 'u-1' } } });
+    const client = await connect([spy], {
+      capabilities: ['capability:a', 'capability:b'],
+      persona: { personaId: 'agent-7', userContext: { userId: 'u-1' } },
+    });
     const result = await client.callTool({ name: 'spy', arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(seen?.personaId).toBe('agent-7');
@@ -228,12 +267,27 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
 describe('formatCallError', () => {
   it.each([
     [{ code: 'TIMEOUT' as const, message: 'Too slow.' }, 'TIMEOUT: Too slow.'],
-    [{ code: 'TIMEOUT' as const, message: 'Too slow.', details: { timeoutMs: 5 } }, 'TIMEOUT: Too slow.\nDetails: {"timeoutMs":5}'],
     [
-      { code: 'INVALID_ARGUMENTS' as const, message: 'Bad.', details: { errors: [{ path: '', message: 'must be object' }, { path: '/a', message: 'must be string' }] } },
+      { code: 'TIMEOUT' as const, message: 'Too slow.', details: { timeoutMs: 5 } },
+      'TIMEOUT: Too slow.\nDetails: {"timeoutMs":5}',
+    ],
+    [
+      {
+        code: 'INVALID_ARGUMENTS' as const,
+        message: 'Bad.',
+        details: {
+          errors: [
+            { path: '', message: 'must be object' },
+            { path: '/a', message: 'must be string' },
+          ],
+        },
+      },
       'INVALID_ARGUMENTS: Bad.\n- (root): must be object\n- /a: must be string',
     ],
-    [{ code: 'TOOL_FAILED' as const, message: 'No.', details: { errors: 'not a list' } }, 'TOOL_FAILED: No.\nDetails: {"errors":"not a list"}'],
+    [
+      { code: 'TOOL_FAILED' as const, message: 'No.', details: { errors: 'not a list' } },
+      'TOOL_FAILED: No.\nDetails: {"errors":"not a list"}',
+    ],
   ])('formats %j', (error, expected) => {
     expect(formatCallError(error)).toBe(expected);
   });
@@ -261,14 +315,20 @@ describe('serveStdio (in process, streams given)', () => {
     const served = serveStdio(orchestrator, { stdin, stdout, handleSignals: false });
     const lines: string[] = [];
     stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     stdin.end();
     const result = await served;
     expect(result).toEqual({ reason: 'closed', shutdown: { abortedCalls: 0, errors: [] } });
     expect(shutDown).toBe(1);
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'toolsmith' }, capabilities: { tools: {} } } });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { serverInfo: { name: 'toolsmith' }, capabilities: { tools: {} } },
+    });
   });
 });
 
@@ -286,7 +346,15 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
     writeFileSync(path.join(folder, 'files', 'notes', 'todo.md'), '- ship it\n');
     transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['bin/toolsmith.js', 'serve', '--allow-side-effects', '--capability', 'capability:filesystem:read', '--capability', 'capability:memory:write'],
+      args: [
+        'bin/toolsmith.js',
+        'serve',
+        '--allow-side-effects',
+        '--capability',
+        'capability:filesystem:read',
+        '--capability',
+        'capability:memory:write',
+      ],
       cwd: repoRoot,
       env: { TOOLSMITH_DATA_DIR: path.join(folder, 'data'), TOOLSMITH_FILES_ROOT: path.join(folder, 'files') },
       stderr: 'pipe',
@@ -323,7 +391,10 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
       return result.structuredContent as Record<string, any>;
     };
 
-    expect(structured('calculator', await call('calculator', { expression: '2*(3+4)^2' }))).toEqual({ expression: '2*(3+4)^2', result: 98 });
+    expect(structured('calculator', await call('calculator', { expression: '2*(3+4)^2' }))).toEqual({
+      expression: '2*(3+4)^2',
+      result: 98,
+    });
 
     const before = Date.now();
     const now = structured('get_current_datetime', await call('get_current_datetime', { timeZone: 'Asia/Tokyo' }));
@@ -331,8 +402,14 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
     expect(now.iso).toMatch(/\+09:00$/);
     expect(Math.abs(Date.parse(now.utc) - before)).toBeLessThan(60_000);
 
-    const written = structured('memory_write', await call('memory_write', { key: 'notes.greeting', value: 'hello', tags: ['greeting'] }));
-    expect(written).toMatchObject({ created: true, entry: { key: 'notes.greeting', value: 'hello', tags: ['greeting'] } });
+    const written = structured(
+      'memory_write',
+      await call('memory_write', { key: 'notes.greeting', value: 'hello', tags: ['greeting'] }),
+    );
+    expect(written).toMatchObject({
+      created: true,
+      entry: { key: 'notes.greeting', value: 'hello', tags: ['greeting'] },
+    });
     expect(existsSync(path.join(folder, 'data', 'memory.sqlite'))).toBe(true);
 
     const read = structured('memory_read', await call('memory_read', { query: { key: 'notes.greeting' } }));
@@ -340,15 +417,29 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
     expect(read.entries[0]).toMatchObject({ key: 'notes.greeting', value: 'hello' });
 
     const file = structured('read_file', await call('read_file', { path: 'hello.txt' }));
-    expect(file).toEqual({ path: 'hello.txt', size: 21, encoding: 'utf8', content: 'Hello from the test.\n', truncated: false });
+    expect(file).toEqual({
+      path: 'hello.txt',
+      size: 21,
+      encoding: 'utf8',
+      content: 'Hello from the test.\n',
+      truncated: false,
+    });
 
     const listing = structured('list_directory', await call('list_directory', {}));
-    const children = (listing.root.children as Array<{ path: string; type: string; children?: Array<{ path: string }> }>).map((entry) => `${entry.type}:${entry.path}`);
+    const children = (
+      listing.root.children as Array<{ path: string; type: string; children?: Array<{ path: string }> }>
+    ).map((entry) => `${entry.type}:${entry.path}`);
     expect(children).toEqual(expect.arrayContaining(['file:hello.txt', 'directory:notes']));
     expect(JSON.stringify(listing)).toContain('notes/todo.md');
 
-    const remembered = structured('remember_calculation', await call('remember_calculation', { expression: '12*7', key: 'calc.answer' }));
-    expect(remembered).toMatchObject({ created: true, entry: { key: 'calc.answer', value: '84', tags: ['calculation'] } });
+    const remembered = structured(
+      'remember_calculation',
+      await call('remember_calculation', { expression: '12*7', key: 'calc.answer' }),
+    );
+    expect(remembered).toMatchObject({
+      created: true,
+      entry: { key: 'calc.answer', value: '84', tags: ['calculation'] },
+    });
     const tagged = structured('memory_read', await call('memory_read', { query: { tag: 'calculation' } }));
     expect(tagged.entries.map((entry: { key: string }) => entry.key)).toEqual(['calc.answer']);
   }, 20_000);
@@ -389,8 +480,18 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
 describe('formatCallError with details that cannot be read', () => {
   it('falls back to the code and message', async () => {
     const { makeHostile } = await import('./hostile.js');
-    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: makeHostile('proxy-every-trap-throws') as never })).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
-    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { errors: [makeHostile('revoked-proxy')] } })).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
-    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { n: 1n } })).toBe('TOOL_FAILED: No.\nDetails: (details not serializable)');
+    expect(
+      formatCallError({
+        code: 'TOOL_FAILED',
+        message: 'No.',
+        details: makeHostile('proxy-every-trap-throws') as never,
+      }),
+    ).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
+    expect(
+      formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { errors: [makeHostile('revoked-proxy')] } }),
+    ).toBe('TOOL_FAILED: No.\nDetails: (not readable)');
+    expect(formatCallError({ code: 'TOOL_FAILED', message: 'No.', details: { n: 1n } })).toBe(
+      'TOOL_FAILED: No.\nDetails: (details not serializable)',
+    );
   });
 });

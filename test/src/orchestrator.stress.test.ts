@@ -17,20 +17,43 @@ describe('10,000 mixed calls', () => {
     const o = new ToolOrchestrator({
       tools: [
         makeTool('ok', { execute: async (args) => ({ success: true, output: args.i }) }),
-        makeTool('throws', { execute: () => { throw new Error('sync'); } }),
+        makeTool('throws', {
+          execute: () => {
+            throw new Error('sync');
+          },
+        }),
         makeTool('rejects', { execute: () => Promise.reject(new Error('async')) }),
-        makeTool('late_reject', { execute: () => sleep(40).then(() => Promise.reject(new Error('after the deadline'))) }),
+        makeTool('late_reject', {
+          execute: () => sleep(40).then(() => Promise.reject(new Error('after the deadline'))),
+        }),
         hangingTool('hangs'),
-        makeTool('bad_output', { outputSchema: { type: 'integer' }, execute: async () => ({ success: true, output: 'x' }) }),
+        makeTool('bad_output', {
+          outputSchema: { type: 'integer' },
+          execute: async () => ({ success: true, output: 'x' }),
+        }),
         makeTool('fails', { execute: async () => ({ success: false, error: 'no' }) }),
-        makeTool('slow', { execute: (_args, context) => new Promise((resolve, reject) => {
-          const timer = setTimeout(() => resolve({ success: true, output: 'slow' }), 5);
-          context.signal?.addEventListener('abort', () => (clearTimeout(timer), reject(context.signal?.reason)));
-        }) }),
+        makeTool('slow', {
+          execute: (_args, context) =>
+            new Promise((resolve, reject) => {
+              const timer = setTimeout(() => resolve({ success: true, output: 'slow' }), 5);
+              context.signal?.addEventListener('abort', () => (clearTimeout(timer), reject(context.signal?.reason)));
+            }),
+        }),
       ],
       maxConcurrency: 500,
     });
-    const kinds = ['ok', 'throws', 'rejects', 'late_reject', 'hangs', 'bad_output', 'fails', 'slow', 'aborted', 'missing'] as const;
+    const kinds = [
+      'ok',
+      'throws',
+      'rejects',
+      'late_reject',
+      'hangs',
+      'bad_output',
+      'fails',
+      'slow',
+      'aborted',
+      'missing',
+    ] as const;
     const expected: Record<(typeof kinds)[number], string> = {
       ok: 'OK',
       throws: 'TOOL_ERROR',
@@ -73,7 +96,10 @@ describe('10,000 mixed calls', () => {
       else expect(code, `${i} ${kind}`).toBe(expected[kind]);
       expect(result.isError ? result.output : 0).toBe(result.isError ? null : 0);
     });
-    expect(results.filter((result, i) => kinds[i % kinds.length] === 'slow' && result.errorDetails?.code === 'ABORTED').length).toBeGreaterThan(0);
+    expect(
+      results.filter((result, i) => kinds[i % kinds.length] === 'slow' && result.errorDetails?.code === 'ABORTED')
+        .length,
+    ).toBeGreaterThan(0);
     expect(unhandled).toEqual([]);
     const report = await o.shutdown({ timeoutMs: 10 });
     expect(report.abortedCalls).toBe(0);

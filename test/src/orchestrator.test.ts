@@ -5,7 +5,6 @@ import {
   type ApprovalGate,
   type CallEndEvent,
   type CallStartEvent,
-  type ITool,
   type ToolExecutionContext,
 } from '../../src/index.js';
 import { caller, callTool, deferred, hangingTool, makeTool, sleep, useOrchestrators } from './helpers.js';
@@ -14,7 +13,11 @@ const orchestrator = useOrchestrators();
 
 const countSchema = {
   type: 'object',
-  properties: { count: { type: 'integer' }, unit: { type: 'string', default: 'm' }, tags: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    count: { type: 'integer' },
+    unit: { type: 'string', default: 'm' },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
   required: ['count'],
   additionalProperties: false,
 };
@@ -22,7 +25,10 @@ const countSchema = {
 describe('processToolCall: a successful call', () => {
   it('answers the output with toolCallId and toolName', async () => {
     const o = orchestrator({ tools: [makeTool('echo')] });
-    const result = await o.processToolCall({ ...caller, toolCallRequest: { id: 'c1', name: 'echo', arguments: { text: 'hi' } } });
+    const result = await o.processToolCall({
+      ...caller,
+      toolCallRequest: { id: 'c1', name: 'echo', arguments: { text: 'hi' } },
+    });
     expect(result).toEqual({ toolCallId: 'c1', toolName: 'echo', output: { echoed: { text: 'hi' } }, isError: false });
   });
 
@@ -33,7 +39,14 @@ describe('processToolCall: a successful call', () => {
 
   it('coerces and fills defaults on a copy: the caller’s object is unchanged', async () => {
     let seen: unknown;
-    const o = orchestrator({ tools: [makeTool('count', { inputSchema: countSchema, execute: async (args) => ((seen = args), { success: true, output: args }) })] });
+    const o = orchestrator({
+      tools: [
+        makeTool('count', {
+          inputSchema: countSchema,
+          execute: async (args) => ((seen = args), { success: true, output: args }),
+        }),
+      ],
+    });
     const args = { count: '3', tags: ['a'] };
     const result = await callTool(o, 'count', args);
     expect(result.output).toEqual({ count: 3, unit: 'm', tags: ['a'] });
@@ -44,17 +57,30 @@ describe('processToolCall: a successful call', () => {
   });
 
   it('removes null for optional properties (OpenAI strict mode) so defaults apply', async () => {
-    const o = orchestrator({ tools: [makeTool('count', { inputSchema: countSchema, execute: async (args) => ({ success: true, output: args }) })] });
+    const o = orchestrator({
+      tools: [
+        makeTool('count', { inputSchema: countSchema, execute: async (args) => ({ success: true, output: args }) }),
+      ],
+    });
     const result = await callTool(o, 'count', '{"count": 2, "unit": null, "tags": null}');
     expect(result.output).toEqual({ count: 2, unit: 'm' });
   });
 
   it('gives the tool a context with a generated correlationId, the caller and the turn', async () => {
     let context: ToolExecutionContext | undefined;
-    const o = orchestrator({ tools: [makeTool('ctx', { execute: async (_args, c) => ((context = c), { success: true, output: 1 }) })] });
+    const o = orchestrator({
+      tools: [makeTool('ctx', { execute: async (_args, c) => ((context = c), { success: true, output: 1 }) })],
+    });
     const callerTurn = { budget: { remaining: 5 } };
     await callTool(o, 'ctx', {}, { sessionData: { s: 1 }, personaCapabilities: ['cap:a'], callerTurn });
-    expect(context).toMatchObject({ gmiId: 'gmi-1', personaId: 'persona-1', userContext: { userId: 'user-1' }, sessionData: { s: 1 }, personaCapabilities: ['cap:a'], callerTurn });
+    expect(context).toMatchObject({
+      gmiId: 'gmi-1',
+      personaId: 'persona-1',
+      userContext: { userId: 'user-1' },
+      sessionData: { s: 1 },
+      personaCapabilities: ['cap:a'],
+      callerTurn,
+    });
     const generated = context?.correlationId;
     expect(generated).toMatch(/^[0-9a-f-]{36}-[0-9a-z]+$/);
     await callTool(o, 'ctx');
@@ -88,12 +114,20 @@ describe('processToolCall: one code per failure, in order', () => {
     const o = orchestrator({ tools: [makeTool('echo')] });
     const bad: unknown[] = [[1, 2], 5, null, undefined, 'not json', '[1,2]', '"text"', 'null', ''];
     for (const args of bad) {
-      const result = await o.processToolCall({ ...caller, toolCallRequest: { id: 'bad', name: 'echo', arguments: args as never } });
+      const result = await o.processToolCall({
+        ...caller,
+        toolCallRequest: { id: 'bad', name: 'echo', arguments: args as never },
+      });
       expect(result.errorDetails?.code, JSON.stringify(args)).toBe('INVALID_REQUEST');
       expect(result.errorDetails?.message).toContain("tool 'echo'");
     }
     const noName = await o.processToolCall({ ...caller, toolCallRequest: { id: 'x', arguments: {} } as never });
-    expect(noName).toMatchObject({ toolCallId: 'x', output: null, isError: true, errorDetails: { code: 'INVALID_REQUEST' } });
+    expect(noName).toMatchObject({
+      toolCallId: 'x',
+      output: null,
+      isError: true,
+      errorDetails: { code: 'INVALID_REQUEST' },
+    });
     const noRequest = await o.processToolCall({ ...caller } as never);
     expect(noRequest.errorDetails?.code).toBe('INVALID_REQUEST');
     const cyclic: Record<string, unknown> = {};
@@ -106,7 +140,8 @@ describe('processToolCall: one code per failure, in order', () => {
     const result = await callTool(o, 'memory_raed');
     expect(result.errorDetails).toEqual({
       code: 'TOOL_NOT_FOUND',
-      message: "Tool 'memory_raed' not found. Nearest registered: memory_read, memory_write, calculator. Names match exactly (case and spaces count).",
+      message:
+        "Tool 'memory_raed' not found. Nearest registered: memory_read, memory_write, calculator. Names match exactly (case and spaces count).",
     });
     expect((await callTool(o, 'Calculator')).errorDetails?.code).toBe('TOOL_NOT_FOUND');
     expect((await callTool(o, ' calculator ')).errorDetails?.code).toBe('TOOL_NOT_FOUND');
@@ -130,7 +165,9 @@ describe('processToolCall: one code per failure, in order', () => {
       hasSideEffects: true,
       execute,
       refusal: (args: Record<string, unknown>) =>
-        args.confirm === true ? undefined : { success: false, error: 'confirm must be true', details: { hint: 'pass confirm: true', stack: 'secret' } },
+        args.confirm === true
+          ? undefined
+          : { success: false, error: 'confirm must be true', details: { hint: 'pass confirm: true', stack: 'secret' } },
     });
     const o = orchestrator({ tools: [tool], approvalGate: gate });
     const result = await callTool(o, 'delete_all', { confirm: false });
@@ -147,14 +184,18 @@ describe('processToolCall: one code per failure, in order', () => {
 
   it('REFUSED also from an async refusal, checked before permissions', async () => {
     const o = orchestrator({
-      tools: [makeTool('t', { requiredCapabilities: ['cap:x'], refusal: async () => ({ success: false, error: 'no' }) })],
+      tools: [
+        makeTool('t', { requiredCapabilities: ['cap:x'], refusal: async () => ({ success: false, error: 'no' }) }),
+      ],
     });
     expect((await callTool(o, 't')).errorDetails?.code).toBe('REFUSED');
   });
 
   it('PERMISSION_DENIED lists the missing capabilities; capabilities are exact strings', async () => {
     const execute = vi.fn(async () => ({ success: true, output: 'ok' }));
-    const o = orchestrator({ tools: [makeTool('read_file', { requiredCapabilities: ['capability:filesystem:read', 'cap:b'], execute })] });
+    const o = orchestrator({
+      tools: [makeTool('read_file', { requiredCapabilities: ['capability:filesystem:read', 'cap:b'], execute })],
+    });
     const denied = await callTool(o, 'read_file', {}, { personaCapabilities: ['cap:b', 'Capability:Filesystem:Read'] });
     expect(denied.errorDetails).toEqual({
       code: 'PERMISSION_DENIED',
@@ -165,14 +206,25 @@ describe('processToolCall: one code per failure, in order', () => {
       missing: ['capability:filesystem:read', 'cap:b'],
     });
     expect(execute).not.toHaveBeenCalled();
-    const allowed = await callTool(o, 'read_file', {}, { personaCapabilities: ['capability:filesystem:read', 'cap:b'] });
+    const allowed = await callTool(
+      o,
+      'read_file',
+      {},
+      { personaCapabilities: ['capability:filesystem:read', 'cap:b'] },
+    );
     expect(allowed.output).toBe('ok');
   });
 
   it('TOOL_DISABLED for tools disabled by configuration (by name or id)', async () => {
     const execute = vi.fn(async () => ({ success: true }));
-    const o = orchestrator({ tools: [makeTool('a', { execute }), makeTool('b', { id: 'b-id', execute })], disabledTools: ['a', 'b-id'] });
-    expect((await callTool(o, 'a')).errorDetails).toEqual({ code: 'TOOL_DISABLED', message: "Tool 'a' is disabled by configuration." });
+    const o = orchestrator({
+      tools: [makeTool('a', { execute }), makeTool('b', { id: 'b-id', execute })],
+      disabledTools: ['a', 'b-id'],
+    });
+    expect((await callTool(o, 'a')).errorDetails).toEqual({
+      code: 'TOOL_DISABLED',
+      message: "Tool 'a' is disabled by configuration.",
+    });
     expect((await callTool(o, 'b')).errorDetails?.code).toBe('TOOL_DISABLED');
     expect(execute).not.toHaveBeenCalled();
   });
@@ -194,10 +246,14 @@ describe('processToolCall: one code per failure, in order', () => {
 
   it('SCHEMA_INVALID for a tool whose input schema does not compile: it registers but never runs', async () => {
     const execute = vi.fn(async () => ({ success: true }));
-    const o = orchestrator({ tools: [makeTool('typo', { inputSchema: { type: 'object', requried: ['x'] }, execute })] });
+    const o = orchestrator({
+      tools: [makeTool('typo', { inputSchema: { type: 'object', requried: ['x'] }, execute })],
+    });
     const result = await callTool(o, 'typo', { x: 1 });
     expect(result.errorDetails?.code).toBe('SCHEMA_INVALID');
-    expect(result.errorDetails?.message).toMatch(/^Tool 'typo' cannot be called: its input schema does not compile .*requried/);
+    expect(result.errorDetails?.message).toMatch(
+      /^Tool 'typo' cannot be called: its input schema does not compile .*requried/,
+    );
     expect(execute).not.toHaveBeenCalled();
   });
 
@@ -225,7 +281,9 @@ describe('processToolCall: one code per failure, in order', () => {
 
   it('INVALID_ARGUMENTS from the tool’s own validateArgs, after the schema', async () => {
     const validateArgs = vi.fn((args: Record<string, any>) =>
-      args.count > 10 ? { isValid: false, errors: [{ path: '/count', message: 'must be at most 10' }] } : { isValid: true },
+      args.count > 10
+        ? { isValid: false, errors: [{ path: '/count', message: 'must be at most 10' }] }
+        : { isValid: true },
     );
     const o = orchestrator({ tools: [makeTool('count', { inputSchema: countSchema, validateArgs })] });
     const result = await callTool(o, 'count', { count: '11' });
@@ -254,7 +312,10 @@ describe('processToolCall: one code per failure, in order', () => {
       requests.push(request.args);
       return request.args.count === 1 ? false : { approved: false, reason: 'too many' };
     };
-    const o = orchestrator({ tools: [makeTool('write', { inputSchema: countSchema, hasSideEffects: true, execute })], approvalGate: gate });
+    const o = orchestrator({
+      tools: [makeTool('write', { inputSchema: countSchema, hasSideEffects: true, execute })],
+      approvalGate: gate,
+    });
     expect((await callTool(o, 'write', { count: '1' })).errorDetails).toEqual({
       code: 'APPROVAL_REJECTED',
       message: "The call to tool 'write' was not approved.",
@@ -264,16 +325,30 @@ describe('processToolCall: one code per failure, in order', () => {
       message: "The call to tool 'write' was not approved: too many",
       details: { reason: 'too many' },
     });
-    expect(requests).toEqual([{ count: 1, unit: 'm' }, { count: 2, unit: 'm' }]);
+    expect(requests).toEqual([
+      { count: 1, unit: 'm' },
+      { count: 2, unit: 'm' },
+    ]);
     expect(execute).not.toHaveBeenCalled();
   });
 
   it('APPROVAL_FAILED when the gate throws or rejects', async () => {
     const execute = vi.fn(async () => ({ success: true }));
-    const o = orchestrator({ tools: [makeTool('write', { hasSideEffects: true, execute })], approvalGate: async () => Promise.reject(new Error('gate down')) });
+    const o = orchestrator({
+      tools: [makeTool('write', { hasSideEffects: true, execute })],
+      approvalGate: async () => Promise.reject(new Error('gate down')),
+    });
     const result = await callTool(o, 'write');
-    expect(result.errorDetails).toEqual({ code: 'APPROVAL_FAILED', message: "The approval gate failed for tool 'write': gate down" });
-    const throwing = orchestrator({ tools: [makeTool('write', { hasSideEffects: true, execute })], approvalGate: () => { throw new Error('sync'); } });
+    expect(result.errorDetails).toEqual({
+      code: 'APPROVAL_FAILED',
+      message: "The approval gate failed for tool 'write': gate down",
+    });
+    const throwing = orchestrator({
+      tools: [makeTool('write', { hasSideEffects: true, execute })],
+      approvalGate: () => {
+        throw new Error('sync');
+      },
+    });
     expect((await callTool(throwing, 'write')).errorDetails?.code).toBe('APPROVAL_FAILED');
     expect(execute).not.toHaveBeenCalled();
   });
@@ -281,7 +356,10 @@ describe('processToolCall: one code per failure, in order', () => {
   it('asks for approval only when the policy says so; a turn’s gate wins over the orchestrator’s', async () => {
     const orchestratorGate = vi.fn<ApprovalGate>(async () => true);
     const turnGate = vi.fn<ApprovalGate>(async () => ({ approved: true }));
-    const o = orchestrator({ tools: [makeTool('read'), makeTool('write', { hasSideEffects: true })], approvalGate: orchestratorGate });
+    const o = orchestrator({
+      tools: [makeTool('read'), makeTool('write', { hasSideEffects: true })],
+      approvalGate: orchestratorGate,
+    });
     await callTool(o, 'read');
     expect(orchestratorGate).not.toHaveBeenCalled();
     await callTool(o, 'write');
@@ -290,10 +368,18 @@ describe('processToolCall: one code per failure, in order', () => {
     expect(turnGate).toHaveBeenCalledTimes(1);
     expect(orchestratorGate).toHaveBeenCalledTimes(1);
 
-    const always = orchestrator({ tools: [makeTool('read')], approvalGate: orchestratorGate, requireApproval: 'always' });
+    const always = orchestrator({
+      tools: [makeTool('read')],
+      approvalGate: orchestratorGate,
+      requireApproval: 'always',
+    });
     await callTool(always, 'read');
     expect(orchestratorGate).toHaveBeenCalledTimes(2);
-    const never = orchestrator({ tools: [makeTool('write', { hasSideEffects: true })], approvalGate: orchestratorGate, requireApproval: 'never' });
+    const never = orchestrator({
+      tools: [makeTool('write', { hasSideEffects: true })],
+      approvalGate: orchestratorGate,
+      requireApproval: 'never',
+    });
     await callTool(never, 'write');
     expect(orchestratorGate).toHaveBeenCalledTimes(2);
     // Default policy without any gate: a side-effect tool runs.
@@ -322,7 +408,11 @@ describe('processToolCall: one code per failure, in order', () => {
 
   it('TIMEOUT at the deadline even if the tool ignores its signal', async () => {
     let toolSignal: AbortSignal | undefined;
-    const o = orchestrator({ tools: [hangingTool('hang', { execute: (_args, context) => ((toolSignal = context.signal), new Promise(() => {})) })] });
+    const o = orchestrator({
+      tools: [
+        hangingTool('hang', { execute: (_args, context) => ((toolSignal = context.signal), new Promise(() => {})) }),
+      ],
+    });
     const started = performance.now();
     const result = await callTool(o, 'hang', {}, { timeoutMs: 50 });
     const elapsed = performance.now() - started;
@@ -334,11 +424,14 @@ describe('processToolCall: one code per failure, in order', () => {
     expect(elapsed).toBeGreaterThanOrEqual(45);
     expect(elapsed).toBeLessThan(1000);
     expect(toolSignal?.aborted).toBe(true);
-    expect((toolSignal?.reason as DOMException).name).toBe('TimeoutError');
+    expect((toolSignal?.reason as DOMException | undefined)?.name).toBe('TimeoutError');
   });
 
   it('takes the timeout from the call, else the tool, else the orchestrator default', async () => {
-    const o = orchestrator({ tools: [hangingTool('own', { timeoutMs: 30 }), hangingTool('none')], defaultTimeoutMs: 60 });
+    const o = orchestrator({
+      tools: [hangingTool('own', { timeoutMs: 30 }), hangingTool('none')],
+      defaultTimeoutMs: 60,
+    });
     expect((await callTool(o, 'own')).errorDetails?.details).toEqual({ timeoutMs: 30 });
     expect((await callTool(o, 'none')).errorDetails?.details).toEqual({ timeoutMs: 60 });
     expect((await callTool(o, 'own', {}, { timeoutMs: 40 })).errorDetails?.details).toEqual({ timeoutMs: 40 });
@@ -346,7 +439,9 @@ describe('processToolCall: one code per failure, in order', () => {
 
   it('gives no signal and starts no timer when neither a timeout nor a signal applies', async () => {
     let context: ToolExecutionContext | undefined;
-    const o = orchestrator({ tools: [makeTool('t', { execute: async (_args, c) => ((context = c), { success: true }) })] });
+    const o = orchestrator({
+      tools: [makeTool('t', { execute: async (_args, c) => ((context = c), { success: true }) })],
+    });
     await callTool(o, 't');
     expect(context?.signal).toBeUndefined();
     const signal = new AbortController().signal;
@@ -357,19 +452,32 @@ describe('processToolCall: one code per failure, in order', () => {
   it('ABORTED when the caller stops a running call; the tool’s signal fires', async () => {
     let toolSignal: AbortSignal | undefined;
     const started = deferred();
-    const o = orchestrator({ tools: [hangingTool('hang', { execute: (_args, c) => ((toolSignal = c.signal), started.resolve(), new Promise(() => {})) })] });
+    const o = orchestrator({
+      tools: [
+        hangingTool('hang', {
+          execute: (_args, c) => ((toolSignal = c.signal), started.resolve(), new Promise(() => {})),
+        }),
+      ],
+    });
     const controller = new AbortController();
     const pending = callTool(o, 'hang', {}, { signal: controller.signal, timeoutMs: 10_000 });
     await started.promise;
     controller.abort(new Error('user pressed stop'));
-    expect((await pending).errorDetails).toEqual({ code: 'ABORTED', message: "The call to tool 'hang' was aborted by the caller." });
+    expect((await pending).errorDetails).toEqual({
+      code: 'ABORTED',
+      message: "The call to tool 'hang' was aborted by the caller.",
+    });
     expect(toolSignal?.aborted).toBe(true);
-    expect((toolSignal?.reason as Error).message).toBe('user pressed stop');
+    expect((toolSignal?.reason as Error | undefined)?.message).toBe('user pressed stop');
   });
 
   it('TOOL_FAILED carries the tool’s error and details (without a stack)', async () => {
     const o = orchestrator({
-      tools: [makeTool('f', { execute: async () => ({ success: false, error: 'disk full', details: { free: 0, stack: 'Error: at x' } }) })],
+      tools: [
+        makeTool('f', {
+          execute: async () => ({ success: false, error: 'disk full', details: { free: 0, stack: 'Error: at x' } }),
+        }),
+      ],
     });
     expect(await callTool(o, 'f')).toMatchObject({
       output: null,
@@ -383,8 +491,16 @@ describe('processToolCall: one code per failure, in order', () => {
     const ends: CallEndEvent[] = [];
     const o = orchestrator({
       tools: [
-        makeTool('throws', { execute: () => { throw new Error('sync boom'); } }),
-        makeTool('rejects', { execute: async () => { throw new TypeError('async boom'); } }),
+        makeTool('throws', {
+          execute: () => {
+            throw new Error('sync boom');
+          },
+        }),
+        makeTool('rejects', {
+          execute: async () => {
+            throw new TypeError('async boom');
+          },
+        }),
         makeTool('bad_result', { execute: async () => 42 as never }),
       ],
       hooks: { onCallEnd: (event) => ends.push(event) },
@@ -403,9 +519,22 @@ describe('processToolCall: one code per failure, in order', () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const trap = { get then(): never { throw new Error('no then for you'); } };
-      const o = orchestrator({ maxConcurrency: 1, tools: [makeTool('trap', { execute: () => trap as never }), makeTool('slow', { execute: async () => (await sleep(30), { success: true, output: {} }) })] });
-      expect((await callTool(o, 'trap')).errorDetails).toEqual({ code: 'TOOL_ERROR', message: "Tool 'trap' threw: no then for you" });
+      const trap = {
+        get then(): never {
+          throw new Error('no then for you');
+        },
+      };
+      const o = orchestrator({
+        maxConcurrency: 1,
+        tools: [
+          makeTool('trap', { execute: () => trap as never }),
+          makeTool('slow', { execute: async () => (await sleep(30), { success: true, output: {} }) }),
+        ],
+      });
+      expect((await callTool(o, 'trap')).errorDetails).toEqual({
+        code: 'TOOL_ERROR',
+        message: "Tool 'trap' threw: no then for you",
+      });
       // The second call waits for the slot, then runs `execute` from the queue's continuation.
       const [, queued] = await Promise.all([callTool(o, 'slow'), callTool(o, 'trap')]);
       expect(queued.errorDetails?.code).toBe('TOOL_ERROR');
@@ -419,14 +548,25 @@ describe('processToolCall: one code per failure, in order', () => {
   it('OUTPUT_INVALID for an output that fails its schema, or an output schema that does not compile', async () => {
     const o = orchestrator({
       tools: [
-        makeTool('bad_output', { outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, execute: async () => ({ success: true, output: { n: 'x' } }) }),
-        makeTool('broken_schema', { outputSchema: { type: 'object', propertees: {} }, execute: async () => ({ success: true, output: {} }) }),
-        makeTool('coerced', { outputSchema: { type: 'object', properties: { n: { type: 'integer' }, d: { type: 'string', default: 'z' } } }, execute: async () => ({ success: true, output: { n: '7' } }) }),
+        makeTool('bad_output', {
+          outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+          execute: async () => ({ success: true, output: { n: 'x' } }),
+        }),
+        makeTool('broken_schema', {
+          outputSchema: { type: 'object', propertees: {} },
+          execute: async () => ({ success: true, output: {} }),
+        }),
+        makeTool('coerced', {
+          outputSchema: { type: 'object', properties: { n: { type: 'integer' }, d: { type: 'string', default: 'z' } } },
+          execute: async () => ({ success: true, output: { n: '7' } }),
+        }),
       ],
     });
     const bad = await callTool(o, 'bad_output');
     expect(bad).toMatchObject({ output: null, isError: true, errorDetails: { code: 'OUTPUT_INVALID' } });
-    expect(bad.errorDetails?.details?.errors).toEqual([{ path: '/n', message: '/n must be integer', keyword: 'type', params: { type: 'integer' } }]);
+    expect(bad.errorDetails?.details?.errors).toEqual([
+      { path: '/n', message: '/n must be integer', keyword: 'type', params: { type: 'integer' } },
+    ]);
     expect((await callTool(o, 'broken_schema')).errorDetails?.code).toBe('OUTPUT_INVALID');
     expect((await callTool(o, 'coerced')).output).toEqual({ n: 7, d: 'z' });
   });
@@ -453,7 +593,11 @@ describe('concurrency', () => {
 
   it('QUEUE_FULL beyond maxQueue', async () => {
     const release = deferred();
-    const o = orchestrator({ tools: [makeTool('slow', { execute: async () => (await release.promise, { success: true, output: 'done' }) })], maxConcurrency: 1, maxQueue: 1 });
+    const o = orchestrator({
+      tools: [makeTool('slow', { execute: async () => (await release.promise, { success: true, output: 'done' }) })],
+      maxConcurrency: 1,
+      maxQueue: 1,
+    });
     const running = callTool(o, 'slow');
     const queued = callTool(o, 'slow');
     const rejected = await callTool(o, 'slow');
@@ -493,7 +637,9 @@ describe('concurrency', () => {
 describe('registration', () => {
   it('ALREADY_REGISTERED for a taken name unless replace is asked for; a replaced tool is shut down', async () => {
     const shutdown = vi.fn(async () => {});
-    const o = orchestrator({ tools: [makeTool('t', { shutdown, execute: async () => ({ success: true, output: 'old' }) })] });
+    const o = orchestrator({
+      tools: [makeTool('t', { shutdown, execute: async () => ({ success: true, output: 'old' }) })],
+    });
     expect(() => o.registerTool(makeTool('t'))).toThrow(ToolsmithError);
     try {
       o.registerTool(makeTool('t'));
@@ -508,9 +654,15 @@ describe('registration', () => {
 
   it('INVALID_TOOL for a malformed tool', () => {
     const o = orchestrator();
-    expect(() => o.registerTool({ ...makeTool('x'), name: '' })).toThrow(expect.objectContaining({ code: 'INVALID_TOOL' }));
-    expect(() => o.registerTool({ ...makeTool('x'), name: ' x' })).toThrow(expect.objectContaining({ code: 'INVALID_TOOL' }));
-    expect(() => o.registerTool({ ...makeTool('x'), execute: undefined as never })).toThrow(expect.objectContaining({ code: 'INVALID_TOOL' }));
+    expect(() => o.registerTool({ ...makeTool('x'), name: '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_TOOL' }),
+    );
+    expect(() => o.registerTool({ ...makeTool('x'), name: ' x' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_TOOL' }),
+    );
+    expect(() => o.registerTool({ ...makeTool('x'), execute: undefined as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_TOOL' }),
+    );
   });
 
   it('a replaced tool finishes its in-flight calls before it is shut down', async () => {
@@ -535,10 +687,12 @@ describe('registration', () => {
     const release = deferred();
     const events: string[] = [];
     const o = orchestrator({
-      tools: [makeTool('t', {
-        execute: async () => (await release.promise, events.push('call done'), { success: true, output: 1 }),
-        shutdown: async () => void events.push('shut down'),
-      })],
+      tools: [
+        makeTool('t', {
+          execute: async () => (await release.promise, events.push('call done'), { success: true, output: 1 }),
+          shutdown: async () => void events.push('shut down'),
+        }),
+      ],
     });
     const inFlight = callTool(o, 't');
     const unregistered = o.unregisterTool('t');
@@ -556,25 +710,35 @@ describe('registration', () => {
 describe('shutdown', () => {
   it('resolves every in-flight call exactly once and calls each tool’s shutdown once', async () => {
     const quickShutdown = vi.fn(async () => {});
-    const hangShutdown = vi.fn(async () => { throw new Error('cannot close'); });
+    const hangShutdown = vi.fn(async () => {
+      throw new Error('cannot close');
+    });
     const release = deferred();
     const o = new ToolOrchestrator({
       tools: [
-        makeTool('quick', { execute: async () => (await release.promise, { success: true, output: 'q' }), shutdown: quickShutdown }),
+        makeTool('quick', {
+          execute: async () => (await release.promise, { success: true, output: 'q' }),
+          shutdown: quickShutdown,
+        }),
         hangingTool('hang', { shutdown: hangShutdown }),
       ],
       shutdownTimeoutMs: 100,
     });
     const settled: string[] = [];
-    const calls = [callTool(o, 'quick'), callTool(o, 'hang'), callTool(o, 'quick'), callTool(o, 'hang')].map((promise, index) =>
-      promise.then((result) => (settled.push(`${index}`), result)),
+    const calls = [callTool(o, 'quick'), callTool(o, 'hang'), callTool(o, 'quick'), callTool(o, 'hang')].map(
+      (promise, index) => promise.then((result) => (settled.push(`${index}`), result)),
     );
     setTimeout(() => release.resolve(), 10);
     const started = performance.now();
     const report = await o.shutdown();
     expect(performance.now() - started).toBeLessThan(2000);
     const results = await Promise.all(calls);
-    expect(results.map((result) => result.errorDetails?.code ?? result.output)).toEqual(['q', 'ABORTED', 'q', 'ABORTED']);
+    expect(results.map((result) => result.errorDetails?.code ?? result.output)).toEqual([
+      'q',
+      'ABORTED',
+      'q',
+      'ABORTED',
+    ]);
     expect(settled.sort()).toEqual(['0', '1', '2', '3']);
     expect(report.abortedCalls).toBe(2);
     expect(report.errors).toEqual([{ toolName: 'hang', message: 'cannot close', error: expect.any(Error) }]);
@@ -589,7 +753,11 @@ describe('shutdown', () => {
 
   it('resolves an approval-pending call when shutdown aborts it; the tool never starts', async () => {
     const execute = vi.fn(async () => ({ success: true }));
-    const o = new ToolOrchestrator({ tools: [makeTool('w', { hasSideEffects: true, execute })], approvalGate: () => new Promise(() => {}), shutdownTimeoutMs: 20 });
+    const o = new ToolOrchestrator({
+      tools: [makeTool('w', { hasSideEffects: true, execute })],
+      approvalGate: () => new Promise(() => {}),
+      shutdownTimeoutMs: 20,
+    });
     const pending = callTool(o, 'w');
     await sleep(1);
     await o.shutdown();
@@ -633,13 +801,23 @@ describe('hooks', () => {
       tools: [makeTool('ok'), makeTool('fail', { execute: async () => ({ success: false, error: 'no' }) })],
       hooks: { onCallStart: (event) => starts.push(event), onCallEnd: (event) => ends.push(event) },
     });
-    await o.processToolCall({ ...caller, correlationId: 'corr', toolCallRequest: { id: 'c1', name: 'ok', arguments: {} } });
+    await o.processToolCall({
+      ...caller,
+      correlationId: 'corr',
+      toolCallRequest: { id: 'c1', name: 'ok', arguments: {} },
+    });
     await o.processToolCall({ ...caller, toolCallRequest: { id: 'c2', name: 'fail', arguments: {} } });
     expect(starts).toEqual([
       { toolName: 'ok', toolCallId: 'c1', correlationId: 'corr' },
       { toolName: 'fail', toolCallId: 'c2', correlationId: expect.any(String) },
     ]);
-    expect(ends[0]).toEqual({ toolName: 'ok', toolCallId: 'c1', correlationId: 'corr', durationMs: expect.any(Number), isError: false });
+    expect(ends[0]).toEqual({
+      toolName: 'ok',
+      toolCallId: 'c1',
+      correlationId: 'corr',
+      durationMs: expect.any(Number),
+      isError: false,
+    });
     expect(ends[1]).toMatchObject({ toolName: 'fail', toolCallId: 'c2', isError: true, code: 'TOOL_FAILED' });
     expect(ends[1].correlationId).toBe(starts[1].correlationId);
     expect(ends[0].durationMs).toBeGreaterThanOrEqual(0);
@@ -648,7 +826,14 @@ describe('hooks', () => {
   it('a throwing or rejecting hook changes nothing', async () => {
     const o = orchestrator({
       tools: [makeTool('ok')],
-      hooks: { onCallStart: () => { throw new Error('hook'); }, onCallEnd: (async () => { throw new Error('async hook'); }) as never },
+      hooks: {
+        onCallStart: () => {
+          throw new Error('hook');
+        },
+        onCallEnd: (async () => {
+          throw new Error('async hook');
+        }) as never,
+      },
     });
     expect((await callTool(o, 'ok')).isError).toBe(false);
   });
@@ -657,7 +842,11 @@ describe('hooks', () => {
 describe('security', () => {
   it('arguments never pollute a prototype', async () => {
     let seen: Record<string, unknown> | undefined;
-    const o = orchestrator({ tools: [makeTool('t', { execute: async (args) => ((seen = args), { success: true, output: Object.keys(args) }) })] });
+    const o = orchestrator({
+      tools: [
+        makeTool('t', { execute: async (args) => ((seen = args), { success: true, output: Object.keys(args) }) }),
+      ],
+    });
     const payloads = [
       '{"__proto__": {"polluted": true}}',
       '{"constructor": {"prototype": {"polluted": true}}}',
@@ -676,7 +865,17 @@ describe('security', () => {
 
   it('never echoes megabytes of input back in a message', async () => {
     const huge = 'x'.repeat(2_000_000);
-    const o = orchestrator({ tools: [makeTool('strict', { inputSchema: { type: 'object', additionalProperties: false } }), makeTool('fails', { execute: async () => ({ success: false, error: huge }) }), makeTool('throws', { execute: async () => { throw new Error(huge); } })] });
+    const o = orchestrator({
+      tools: [
+        makeTool('strict', { inputSchema: { type: 'object', additionalProperties: false } }),
+        makeTool('fails', { execute: async () => ({ success: false, error: huge }) }),
+        makeTool('throws', {
+          execute: async () => {
+            throw new Error(huge);
+          },
+        }),
+      ],
+    });
     const results = [
       await callTool(o, huge),
       await callTool(o, 'strict', `{"a": "${huge}`),
@@ -684,7 +883,13 @@ describe('security', () => {
       await callTool(o, 'fails'),
       await callTool(o, 'throws'),
     ];
-    expect(results.map((result) => result.errorDetails?.code)).toEqual(['TOOL_NOT_FOUND', 'INVALID_REQUEST', 'INVALID_ARGUMENTS', 'TOOL_FAILED', 'TOOL_ERROR']);
+    expect(results.map((result) => result.errorDetails?.code)).toEqual([
+      'TOOL_NOT_FOUND',
+      'INVALID_REQUEST',
+      'INVALID_ARGUMENTS',
+      'TOOL_FAILED',
+      'TOOL_ERROR',
+    ]);
     for (const result of results) {
       expect(result.errorDetails!.message.length).toBeLessThan(2_000);
       expect(JSON.stringify(result).length).toBeLessThan(10_000);

@@ -12,7 +12,8 @@ async function load(args: string[] = []): Promise<{ output: unknown; loaded: str
   return JSON.parse(stdout);
 }
 
-const compiler = (files: string[]) => files.filter((file) => file.startsWith('ajv/') && !file.startsWith('ajv/dist/runtime/'));
+const compiler = (files: string[]) =>
+  files.filter((file) => file.startsWith('ajv/') && !file.startsWith('ajv/dist/runtime/'));
 
 describe('the runtime loads Ajv only when a tool needs it', () => {
   it('runs generated tools without ever loading Ajv’s compiler', async () => {

@@ -60,25 +60,43 @@ describe('classifyKeyword: near-typos are errors, other unknown keywords are ign
 
 describe('compileSchema (the runtime path) accepts what the dialect ignores and supports 2020-12', () => {
   it('compiles unknown keywords and formats that are no near-typo, and ignores them', () => {
-    const validate = compileSchema({ type: 'object', properties: { spec: { type: 'string', format: 'json', markdownDescription: 'x' }, n: { type: 'integer', optional: true } } });
+    const validate = compileSchema({
+      type: 'object',
+      properties: {
+        spec: { type: 'string', format: 'json', markdownDescription: 'x' },
+        n: { type: 'integer', optional: true },
+      },
+    });
     expect(validate({ spec: 'not json', n: 1 })).toBe(true);
     expect(validate({ spec: 1.5, n: 'x' })).toBe(false);
   });
 
   it('still refuses a near-typo, naming the keyword it resembles', () => {
-    expect(() => compileSchema({ type: 'object', requried: ['a'] })).toThrow(/unknown keyword: "requried" \(did you mean "required"\?\)/);
+    expect(() => compileSchema({ type: 'object', requried: ['a'] })).toThrow(
+      /unknown keyword: "requried" \(did you mean "required"\?\)/,
+    );
     expect(() => compileSchema({ type: 'string', format: 'emial' })).toThrow(/unknown format "emial"/);
   });
 
   it('compiles a default Ajv never fills in, and does not fill it in', () => {
-    const validate = compileSchema({ type: 'object', default: {}, properties: { a: { anyOf: [{ type: 'object', properties: { b: { type: 'string', default: 'x' } } }, { type: 'null' }] } } });
+    const validate = compileSchema({
+      type: 'object',
+      default: {},
+      properties: {
+        a: { anyOf: [{ type: 'object', properties: { b: { type: 'string', default: 'x' } } }, { type: 'null' }] },
+      },
+    });
     const data = { a: {} };
     expect(validate(data)).toBe(true);
     expect(data).toEqual({ a: {} });
   });
 
   it('resolves $ref into $defs in draft-07', () => {
-    const validate = compileSchema({ type: 'object', properties: { u: { $ref: '#/$defs/Unit' } }, $defs: { Unit: { enum: ['s', 'ms'] } } });
+    const validate = compileSchema({
+      type: 'object',
+      properties: { u: { $ref: '#/$defs/Unit' } },
+      $defs: { Unit: { enum: ['s', 'ms'] } },
+    });
     expect(validate({ u: 's' })).toBe(true);
     expect(validate({ u: 'h' })).toBe(false);
   });
@@ -87,7 +105,11 @@ describe('compileSchema (the runtime path) accepts what the dialect ignores and 
     const validate = compileSchema({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      properties: { bounds: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'integer' }], items: false }, step: { type: 'integer' }, unit: { type: 'string' } },
+      properties: {
+        bounds: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'integer' }], items: false },
+        step: { type: 'integer' },
+        unit: { type: 'string' },
+      },
       dependentRequired: { step: ['unit'] },
       unevaluatedProperties: false,
     });
@@ -99,7 +121,9 @@ describe('compileSchema (the runtime path) accepts what the dialect ignores and 
   });
 
   it('refuses a $schema it does not support, naming it', () => {
-    expect(() => compileSchema({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' })).toThrow('unsupported $schema "http://json-schema.org/draft-04/schema#"');
+    expect(() => compileSchema({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' })).toThrow(
+      'unsupported $schema "http://json-schema.org/draft-04/schema#"',
+    );
   });
 });
 
@@ -109,11 +133,23 @@ describe('MCP entries keep a 2020-12 schema 2020-12', () => {
     const entry = toMcpTool({
       name: 't',
       description: 'd',
-      inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { p: { prefixItems: [{ type: 'string' }] } } },
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { p: { prefixItems: [{ type: 'string' }] } },
+      },
       outputSchema: { type: 'object', properties: { t: { type: 'array', items: [{ type: 'string' }] } } },
     });
-    expect(entry.inputSchema).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { p: { prefixItems: [{ type: 'string' }] } } });
-    expect(entry.outputSchema).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { t: { type: 'array', prefixItems: [{ type: 'string' }] } } });
+    expect(entry.inputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { p: { prefixItems: [{ type: 'string' }] } },
+    });
+    expect(entry.outputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { t: { type: 'array', prefixItems: [{ type: 'string' }] } },
+    });
   });
 });
 
@@ -128,7 +164,13 @@ describe('findIgnoredDefaults', () => {
           filled: { type: 'string', default: 'a' },
           list: { type: 'array', items: { default: 1 } },
           tuple: { type: 'array', items: [{ default: 2 }] },
-          either: { anyOf: [{ type: 'object', properties: { x: { default: 3 } } }, { $ref: '#/definitions/Inline' }, { $ref: '#/definitions/Separate' }] },
+          either: {
+            anyOf: [
+              { type: 'object', properties: { x: { default: 3 } } },
+              { $ref: '#/definitions/Inline' },
+              { $ref: '#/definitions/Separate' },
+            ],
+          },
         },
         definitions: {
           Inline: { type: 'object', properties: { i: { default: 4 } } },
@@ -155,7 +197,11 @@ describe('lenientStrictLogger', () => {
     expect(logger.warn('strict mode: unknown keyword: "prefixItems"')).toBeUndefined();
     expect(logger.warn('strict mode: default is ignored for: data5.exact')).toBeUndefined();
     expect(logger.warn('strict mode: default is ignored in the schema root')).toBeUndefined();
-    expect(() => logger.warn('strict mode: unknown keyword: "requried"')).toThrow('strict mode: unknown keyword: "requried" (did you mean "required"?)');
-    expect(() => logger.warn('strict mode: "if" without "then" and "else" is ignored')).toThrow('strict mode: "if" without "then" and "else" is ignored');
+    expect(() => logger.warn('strict mode: unknown keyword: "requried"')).toThrow(
+      'strict mode: unknown keyword: "requried" (did you mean "required"?)',
+    );
+    expect(() => logger.warn('strict mode: "if" without "then" and "else" is ignored')).toThrow(
+      'strict mode: "if" without "then" and "else" is ignored',
+    );
   });
 });

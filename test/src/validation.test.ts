@@ -51,7 +51,10 @@ describe('toValidationIssues', () => {
     const validate = compileSchema({
       type: 'object',
       properties: {
-        items: { type: 'array', items: { type: 'object', properties: { 'a/b': { type: 'integer' } }, required: ['id'] } },
+        items: {
+          type: 'array',
+          items: { type: 'object', properties: { 'a/b': { type: 'integer' } }, required: ['id'] },
+        },
       },
       required: ['name'],
       additionalProperties: false,
@@ -61,9 +64,24 @@ describe('toValidationIssues', () => {
     expect(issues).toEqual(
       expect.arrayContaining([
         { path: '/name', message: '/name is required', keyword: 'required', params: { missingProperty: 'name' } },
-        { path: '/extra', message: '/extra is not allowed', keyword: 'additionalProperties', params: { additionalProperty: 'extra' } },
-        { path: '/items/0/id', message: '/items/0/id is required', keyword: 'required', params: { missingProperty: 'id' } },
-        { path: '/items/0/a~1b', message: '/items/0/a~1b must be integer', keyword: 'type', params: { type: 'integer' } },
+        {
+          path: '/extra',
+          message: '/extra is not allowed',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: 'extra' },
+        },
+        {
+          path: '/items/0/id',
+          message: '/items/0/id is required',
+          keyword: 'required',
+          params: { missingProperty: 'id' },
+        },
+        {
+          path: '/items/0/a~1b',
+          message: '/items/0/a~1b must be integer',
+          keyword: 'type',
+          params: { type: 'integer' },
+        },
       ]),
     );
     expect(issues).toHaveLength(4);
@@ -115,27 +133,55 @@ describe('optional nulls', () => {
       mode: { enum: ['a', 'b', null] },
       anything: {},
       ref: { $ref: '#/definitions/count' },
-      nested: { type: 'object', properties: { depth: { type: 'integer', default: 1 }, keep: { type: ['integer', 'null'] }, either: { anyOf: [{ type: 'string' }, { type: 'null' }] } } },
+      nested: {
+        type: 'object',
+        properties: {
+          depth: { type: 'integer', default: 1 },
+          keep: { type: ['integer', 'null'] },
+          either: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        },
+      },
     },
     definitions: { count: { type: 'integer', default: 7 } },
   };
 
   it('plans removal only for optional properties whose schema does not allow null', () => {
-    expect(buildNullPlan(schema)).toEqual({ optional: ['limit', 'ref'], nested: [['nested', { optional: ['depth'], nested: [] }]] });
+    expect(buildNullPlan(schema)).toEqual({
+      optional: ['limit', 'ref'],
+      nested: [['nested', { optional: ['depth'], nested: [] }]],
+    });
   });
 
   it('removes them so defaults apply, and leaves nullable and required ones', () => {
     const validator = new SchemaValidator({ schema, stripOptionalNulls: true });
-    const args = { id: 'x', limit: null, note: null, mode: null, anything: null, ref: null, nested: { depth: null, keep: null } };
+    const args = {
+      id: 'x',
+      limit: null,
+      note: null,
+      mode: null,
+      anything: null,
+      ref: null,
+      nested: { depth: null, keep: null },
+    };
     const outcome = validator.validate(args);
     expect(outcome.valid).toBe(true);
     // `ref` is removed; Ajv does not apply a default inside a $ref'd definition (see DEPENDENCIES.md).
-    expect(outcome.value).toEqual({ id: 'x', limit: 10, note: null, mode: null, anything: null, nested: { depth: 1, keep: null } });
+    expect(outcome.value).toEqual({
+      id: 'x',
+      limit: 10,
+      note: null,
+      mode: null,
+      anything: null,
+      nested: { depth: 1, keep: null },
+    });
     expect(args.limit).toBeNull(); // the caller's object is untouched
   });
 
   it('does not remove a null for a required property', () => {
-    const validator = new SchemaValidator({ schema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, stripOptionalNulls: true });
+    const validator = new SchemaValidator({
+      schema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
+      stripOptionalNulls: true,
+    });
     const data: Record<string, unknown> = { id: null };
     expect(validator.check(data)).toBeUndefined(); // null does not fit `integer`: coerced (Ajv's rule) to 0
     expect(data).toEqual({ id: 0 });
@@ -146,7 +192,9 @@ describe('optional nulls', () => {
 
 describe('SchemaValidator', () => {
   it('validate answers a copy that changed only where it did not fit, a coerced root included', () => {
-    const validator = new SchemaValidator({ schema: { type: 'object', properties: { n: { type: ['number', 'string'] }, k: { type: 'integer', default: 2 } } } });
+    const validator = new SchemaValidator({
+      schema: { type: 'object', properties: { n: { type: ['number', 'string'] }, k: { type: 'integer', default: 2 } } },
+    });
     const sent = { n: '5' };
     expect(validator.validate(sent)).toEqual({ valid: true, value: { n: '5', k: 2 } });
     expect(sent).toEqual({ n: '5' });
@@ -158,10 +206,13 @@ describe('SchemaValidator', () => {
 
   it('uses a generated validator as is and reports a schema that does not compile', () => {
     let calls = 0;
-    const generated = Object.assign((data: unknown): data is string => {
-      calls++;
-      return typeof data === 'string';
-    }, { errors: null });
+    const generated = Object.assign(
+      (data: unknown): data is string => {
+        calls++;
+        return typeof data === 'string';
+      },
+      { errors: null },
+    );
     const validator = new SchemaValidator({ generated, schema: { type: 'string' } });
     expect(validator.validateFunction).toBe(generated);
     expect(validator.validate('a').valid).toBe(true);

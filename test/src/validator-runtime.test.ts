@@ -23,7 +23,10 @@ async function generatedValidator(schema: object): Promise<(data: unknown) => bo
 }
 
 /** Ajv's own deep equality (fast-deep-equal), as its runtime module exports it under Node and vite alike. */
-const fastDeepEqual = ((equalModule as unknown as { default?: unknown }).default ?? equalModule) as unknown as (a: unknown, b: unknown) => boolean;
+const fastDeepEqual = ((equalModule as unknown as { default?: unknown }).default ?? equalModule) as unknown as (
+  a: unknown,
+  b: unknown,
+) => boolean;
 
 const FAST_DEEP_EQUAL_KEYS = new Set(['constructor', 'valueOf', 'toString']);
 
@@ -67,7 +70,12 @@ describe('jsonEqual (the deep equality generated validators use)', () => {
   it('a runtime-compiled validator that throws rejects the arguments (INVALID_ARGUMENTS), never an internal error', async () => {
     const validator = new SchemaValidator({ schema: TO_STRING_ITEMS });
     expect(validator.check([{ toString: '' }, { toString: '' }])).toEqual([
-      { path: '', message: expect.stringMatching(/^\(root\) could not be validated: .*toString is not a function/), keyword: 'exception', params: {} },
+      {
+        path: '',
+        message: expect.stringMatching(/^\(root\) could not be validated: .*toString is not a function/),
+        keyword: 'exception',
+        params: {},
+      },
     ]);
     const tool: ITool = {
       id: 'tags',

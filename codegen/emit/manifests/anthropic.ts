@@ -3,14 +3,9 @@ import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from 
 import {
   buildPerTool,
   checkObjectRoot,
-  cloneJson,
-  isSchemaObject,
-  LossRecorder,
+  type LossRecorder,
   prepareRoot,
-  renameRefKeyword,
   type SchemaObject,
-  setOwn,
-  SINGLE_KEYWORDS,
   type TargetBuild,
   UnrepresentableError,
 } from './schema-walk.js';
@@ -54,7 +49,10 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
     );
   }
   checkObjectRoot(tool, 'anthropic', tool.inputSchema);
-  const root = recorder.describeInto('/inputSchema', prepareRoot(tool.inputSchema as SchemaObject, recorder, ['oneOf', 'anyOf', 'allOf']));
+  const root = recorder.describeInto(
+    '/inputSchema',
+    prepareRoot(tool.inputSchema as SchemaObject, recorder, ['oneOf', 'anyOf', 'allOf']),
+  );
   return toDraft2020(root) as AnthropicTool['input_schema'];
 }
 
@@ -62,6 +60,10 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
 export function buildAnthropicManifest(project: ProjectModel): TargetBuild<AnthropicTool[]> {
   const build: TargetBuild<AnthropicTool[]> = { content: [], losses: {}, problems: [], unavailable: {} };
   return buildPerTool(project, 'anthropic', build, (tool, recorder) => {
-    build.content.push({ name: tool.name, description: tool.description, input_schema: toAnthropicInputSchema(tool, recorder) });
+    build.content.push({
+      name: tool.name,
+      description: tool.description,
+      input_schema: toAnthropicInputSchema(tool, recorder),
+    });
   });
 }

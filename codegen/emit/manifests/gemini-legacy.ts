@@ -6,7 +6,7 @@ import {
   cloneJson,
   hasOwn,
   isSchemaObject,
-  LossRecorder,
+  type LossRecorder,
   parseLocalRef,
   resolveLocalRef,
   type SchemaObject,
@@ -67,7 +67,9 @@ function typeName(type: string): string {
 function upper(node: unknown): void {
   if (!isSchemaObject(node)) return;
   if (typeof node.type === 'string') node.type = typeName(node.type);
-  for (const key of ['properties']) if (isSchemaObject(node[key])) for (const name of Object.keys(node[key] as SchemaObject)) upper((node[key] as SchemaObject)[name]);
+  for (const key of ['properties'])
+    if (isSchemaObject(node[key]))
+      for (const name of Object.keys(node[key] as SchemaObject)) upper((node[key] as SchemaObject)[name]);
   if (node.items !== undefined) upper(node.items);
   if (Array.isArray(node.anyOf)) node.anyOf.forEach(upper);
 }
@@ -96,10 +98,15 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
   if (typeof node.$ref === 'string') {
     const ref = node.$ref;
     if (refs.includes(ref)) {
-      fail(context, pointer, `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`);
+      fail(
+        context,
+        pointer,
+        `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
+      );
     }
     const target = resolveLocalRef(context.root, ref);
-    if (target === undefined) fail(context, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
+    if (target === undefined)
+      fail(context, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
     const inlined = convert(target, refPointer(ref), context, [...refs, ref]);
     // Draft-07 ignores a `$ref`'s siblings; keep the annotations the author put there for the model.
     for (const key of ['title', 'description']) if (typeof node[key] === 'string') setOwn(inlined, key, node[key]);
@@ -121,29 +128,63 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
     } else if (key === 'type') {
       if (nonNull.length === 1) setOwn(out, 'type', single);
       else if (nonNull.length === 0) setOwn(out, 'type', 'null');
-      else setOwn(out, 'anyOf', nonNull.map((type) => ({ type })));
+      else
+        setOwn(
+          out,
+          'anyOf',
+          nonNull.map((type) => ({ type })),
+        );
       if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
     } else if (key === 'format') {
-      if (single !== undefined && typeof value === 'string' && (GEMINI_FORMATS[single] ?? []).includes(value)) setOwn(out, key, value);
-      else recorder.dropped(pointer, key, value, `the model is not told the format (Gemini takes only ${Object.entries(GEMINI_FORMATS).map(([type, formats]) => `${formats.join('/')} for ${type}`).join(', ')}); the runtime still enforces it`);
+      if (single !== undefined && typeof value === 'string' && (GEMINI_FORMATS[single] ?? []).includes(value))
+        setOwn(out, key, value);
+      else
+        recorder.dropped(
+          pointer,
+          key,
+          value,
+          `the model is not told the format (Gemini takes only ${Object.entries(GEMINI_FORMATS)
+            .map(([type, formats]) => `${formats.join('/')} for ${type}`)
+            .join(', ')}); the runtime still enforces it`,
+        );
     } else if (key === 'enum') {
       if (Array.isArray(value) && value.every((item) => typeof item === 'string')) setOwn(out, key, cloneJson(value));
-      else recorder.dropped(pointer, key, value, 'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it');
+      else
+        recorder.dropped(
+          pointer,
+          key,
+          value,
+          'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
+        );
     } else if (key === 'const') {
       if (typeof value === 'string') setOwn(out, 'enum', [value]);
-      else recorder.dropped(pointer, key, value, 'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it');
+      else
+        recorder.dropped(
+          pointer,
+          key,
+          value,
+          'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
+        );
     } else if (key === 'properties') {
       const properties: SchemaObject = {};
       if (isSchemaObject(value)) {
-        for (const name of Object.keys(value)) setOwn(properties, name, convert(value[name], childPointer(pointer, 'properties', name), context, refs));
+        for (const name of Object.keys(value))
+          setOwn(properties, name, convert(value[name], childPointer(pointer, 'properties', name), context, refs));
       }
       setOwn(out, key, properties);
     } else if (key === 'required') {
       setOwn(out, key, cloneJson(value));
     } else if (key === 'items') {
       if (Array.isArray(value)) {
-        recorder.rewritten(pointer, key, value, 'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it');
-        setOwn(out, key, { anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context, refs)) });
+        recorder.rewritten(
+          pointer,
+          key,
+          value,
+          'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it',
+        );
+        setOwn(out, key, {
+          anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context, refs)),
+        });
       } else {
         setOwn(out, key, convert(value, childPointer(pointer, 'items'), context, refs));
       }
@@ -154,20 +195,33 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
           recorder.dropped(pointer, key, value);
           continue;
         }
-        recorder.rewritten(pointer, key, value, 'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
+        recorder.rewritten(
+          pointer,
+          key,
+          value,
+          'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
+        );
       }
       const branches = value
         .map((item, index) => ({ item, index }))
         .filter(({ item }) => !(isSchemaObject(item) && item.type === 'null' && Object.keys(item).length === 1));
       if (branches.length < value.length) setOwn(out, 'nullable', true);
-      setOwn(out, 'anyOf', branches.map(({ item, index }) => convert(item, childPointer(pointer, key, index), context, refs)));
+      setOwn(
+        out,
+        'anyOf',
+        branches.map(({ item, index }) => convert(item, childPointer(pointer, key, index), context, refs)),
+      );
     } else {
       recorder.dropped(pointer, key, value);
     }
   }
   const isObject = single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
   if (isObject && (!isSchemaObject(out.properties) || Object.keys(out.properties).length === 0)) {
-    fail(context, pointer, `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`);
+    fail(
+      context,
+      pointer,
+      `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`,
+    );
   }
   return recorder.describeInto(pointer, out);
 }
@@ -198,7 +252,9 @@ export function toGeminiLegacyParameters(tool: ToolModel, recorder: LossRecorder
 }
 
 /** `manifests/gemini-legacy.json`: `{ functionDeclarations }` with the OpenAPI-subset `parameters` (opt-in target). */
-export function buildGeminiLegacyManifest(project: ProjectModel): TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> {
+export function buildGeminiLegacyManifest(
+  project: ProjectModel,
+): TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> {
   const build: TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> = {
     content: { functionDeclarations: [] },
     losses: {},

@@ -7,7 +7,7 @@ import {
   childPointer,
   cloneJson,
   isSchemaObject,
-  LossRecorder,
+  type LossRecorder,
   type SchemaObject,
   setOwn,
   type TargetBuild,
@@ -31,8 +31,24 @@ import {
 
 /** Draft-07 keywords Gemini's JSON Schema support takes (before the 2020-12 translation renames them). */
 const KEPT = new Set([
-  'type', 'title', 'description', 'enum', 'minimum', 'maximum', 'items', 'additionalItems', 'minItems', 'maxItems',
-  'properties', 'required', 'additionalProperties', 'anyOf', '$ref', 'definitions', '$defs', '$id',
+  'type',
+  'title',
+  'description',
+  'enum',
+  'minimum',
+  'maximum',
+  'items',
+  'additionalItems',
+  'minItems',
+  'maxItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'anyOf',
+  '$ref',
+  'definitions',
+  '$defs',
+  '$id',
 ]);
 /** String formats Gemini's JSON Schema support names. */
 const FORMATS = new Set(['date-time', 'date', 'time', 'int32', 'int64', 'float', 'double', 'enum']);
@@ -55,15 +71,35 @@ function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown
     if (TOOLING_KEYWORDS.has(key) && key !== '$id') continue;
     if (MAPS.has(key) && isSchemaObject(value)) {
       const map: SchemaObject = {};
-      for (const name of Object.keys(value)) setOwn(map, name, filter(value[name], childPointer(pointer, key, name), recorder));
+      for (const name of Object.keys(value))
+        setOwn(map, name, filter(value[name], childPointer(pointer, key, name), recorder));
       setOwn(out, key, map);
     } else if (key === 'items' || key === 'additionalItems' || key === 'additionalProperties') {
-      setOwn(out, key, Array.isArray(value) ? value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)) : filter(value, childPointer(pointer, key), recorder));
+      setOwn(
+        out,
+        key,
+        Array.isArray(value)
+          ? value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder))
+          : filter(value, childPointer(pointer, key), recorder),
+      );
     } else if (key === 'anyOf' && Array.isArray(value)) {
-      setOwn(out, key, value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)));
+      setOwn(
+        out,
+        key,
+        value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)),
+      );
     } else if (key === 'oneOf' && Array.isArray(value) && !Object.hasOwn(node, 'anyOf')) {
-      recorder.rewritten(pointer, key, value, 'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
-      setOwn(out, 'anyOf', value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)));
+      recorder.rewritten(
+        pointer,
+        key,
+        value,
+        'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
+      );
+      setOwn(
+        out,
+        'anyOf',
+        value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)),
+      );
     } else if (key === 'const') {
       // Same meaning as a one-value `enum`, which Gemini takes: not a loss.
       setOwn(out, 'enum', [cloneJson(value)]);
@@ -94,14 +130,26 @@ export function toGeminiDeclaration(tool: ToolModel, recorder: LossRecorder): Ge
     );
   }
   checkObjectRoot(tool, 'gemini', tool.inputSchema);
-  const declaration: GeminiFunctionDeclaration = { name: tool.name, description: tool.description, parametersJsonSchema: geminiSchema(tool.inputSchema, '/inputSchema', recorder) };
-  if (tool.outputSchema !== undefined) declaration.responseJsonSchema = geminiSchema(tool.outputSchema, '/outputSchema', recorder);
+  const declaration: GeminiFunctionDeclaration = {
+    name: tool.name,
+    description: tool.description,
+    parametersJsonSchema: geminiSchema(tool.inputSchema, '/inputSchema', recorder),
+  };
+  if (tool.outputSchema !== undefined)
+    declaration.responseJsonSchema = geminiSchema(tool.outputSchema, '/outputSchema', recorder);
   return declaration;
 }
 
 /** `manifests/gemini.json`: `{ functionDeclarations }` for a Gemini `Tool`, in JSON Schema. */
-export function buildGeminiManifest(project: ProjectModel): TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> {
-  const build: TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> = { content: { functionDeclarations: [] }, losses: {}, problems: [], unavailable: {} };
+export function buildGeminiManifest(
+  project: ProjectModel,
+): TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> {
+  const build: TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> = {
+    content: { functionDeclarations: [] },
+    losses: {},
+    problems: [],
+    unavailable: {},
+  };
   return buildPerTool(project, 'gemini', build, (tool, recorder) => {
     build.content.functionDeclarations.push(toGeminiDeclaration(tool, recorder));
   });

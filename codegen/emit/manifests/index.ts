@@ -7,14 +7,29 @@ import { banner as codeBanner, markdownBanner } from '../banner.js';
 import { buildAnthropicManifest } from './anthropic.js';
 import { buildGeminiManifest } from './gemini.js';
 import { buildGeminiLegacyManifest } from './gemini-legacy.js';
-import { DEFAULT_MANIFEST_TARGETS, emitLossReport, LOSS_REPORT_LAYOUT, type LossReport, MANIFEST_TARGETS, type ManifestTarget, sortLossReport, toolLossText } from './loss-report.js';
+import {
+  DEFAULT_MANIFEST_TARGETS,
+  emitLossReport,
+  LOSS_REPORT_LAYOUT,
+  type LossReport,
+  MANIFEST_TARGETS,
+  type ManifestTarget,
+  sortLossReport,
+  toolLossText,
+} from './loss-report.js';
 import { assemble, type FileSegments, splice } from './splice.js';
 import { buildMcpManifest } from './mcp.js';
 import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
 import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
 import type { ManifestProject, TargetBuild } from './schema-walk.js';
 
-export { DEFAULT_MANIFEST_TARGETS, type LossEntry, type LossReport, MANIFEST_TARGETS, type ManifestTarget } from './loss-report.js';
+export {
+  DEFAULT_MANIFEST_TARGETS,
+  type LossEntry,
+  type LossReport,
+  MANIFEST_TARGETS,
+  type ManifestTarget,
+} from './loss-report.js';
 export type { FileSegments } from './splice.js';
 export { OPENAI_STRICT_NULL_CONVENTION } from './openai-strict.js';
 export { toMcpToolFromModel } from './mcp.js';
@@ -56,24 +71,42 @@ export interface ManifestEmission {
 }
 
 /** How each target's file wraps the list of tools: the root array, or an array under `key`. */
-export const BUILDERS: Record<ManifestTarget, { file: string; key?: string; build: (project: ManifestProject) => TargetBuild<unknown> }> = {
+export const BUILDERS: Record<
+  ManifestTarget,
+  { file: string; key?: string; build: (project: ManifestProject) => TargetBuild<unknown> }
+> = {
   openai: { file: 'manifests/openai.json', build: inDraft07(buildOpenAiManifest) },
   'openai-strict': { file: 'manifests/openai-strict.json', build: inDraft07(buildOpenAiStrictManifest) },
   'openai-responses': { file: 'manifests/openai-responses.json', build: inDraft07(buildOpenAiResponsesManifest) },
-  'openai-responses-strict': { file: 'manifests/openai-responses-strict.json', build: inDraft07(buildOpenAiResponsesStrictManifest) },
+  'openai-responses-strict': {
+    file: 'manifests/openai-responses-strict.json',
+    build: inDraft07(buildOpenAiResponsesStrictManifest),
+  },
   anthropic: { file: 'manifests/anthropic.json', build: inDraft07(buildAnthropicManifest) },
   gemini: { file: 'manifests/gemini.json', key: 'functionDeclarations', build: inDraft07(buildGeminiManifest) },
-  'gemini-legacy': { file: 'manifests/gemini-legacy.json', key: 'functionDeclarations', build: inDraft07(buildGeminiLegacyManifest) },
+  'gemini-legacy': {
+    file: 'manifests/gemini-legacy.json',
+    key: 'functionDeclarations',
+    build: inDraft07(buildGeminiLegacyManifest),
+  },
   // MCP carries a 2020-12 source as it is (its spec's default dialect); draft-07 is translated by `toMcpTool`.
   mcp: { file: 'manifests/mcp.json', key: 'tools', build: buildMcpManifest },
 };
 
 /** A builder given the draft-07 form of every 2020-12 tool schema (`toDraft07`): the provider converters speak draft-07. */
-function inDraft07(build: (project: ManifestProject) => TargetBuild<unknown>): (project: ManifestProject) => TargetBuild<unknown> {
+function inDraft07(
+  build: (project: ManifestProject) => TargetBuild<unknown>,
+): (project: ManifestProject) => TargetBuild<unknown> {
   return (project) => {
     if (!project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
     const tools = project.tools.map((tool) =>
-      schemaDialect(tool.inputSchema) !== '2020-12' ? tool : { ...tool, inputSchema: toDraft07(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}) },
+      schemaDialect(tool.inputSchema) !== '2020-12'
+        ? tool
+        : {
+            ...tool,
+            inputSchema: toDraft07(tool.inputSchema),
+            ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}),
+          },
     );
     return build({ ...project, tools });
   };
@@ -86,12 +119,42 @@ function inDraft07(build: (project: ManifestProject) => TargetBuild<unknown>): (
  */
 export const TYPED_MODULES: Record<ManifestTarget, { file: string; name: string; type: string; element: string }> = {
   openai: { file: 'manifests/openai.ts', name: 'openaiTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
-  'openai-strict': { file: 'manifests/openai-strict.ts', name: 'openaiStrictTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
-  'openai-responses': { file: 'manifests/openai-responses.ts', name: 'openaiResponsesTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
-  'openai-responses-strict': { file: 'manifests/openai-responses-strict.ts', name: 'openaiResponsesStrictTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
-  anthropic: { file: 'manifests/anthropic.ts', name: 'anthropicTools', type: 'AnthropicTool[]', element: 'AnthropicTool' },
-  gemini: { file: 'manifests/gemini.ts', name: 'geminiTool', type: 'GeminiToolManifest', element: 'GeminiToolManifest' },
-  'gemini-legacy': { file: 'manifests/gemini-legacy.ts', name: 'geminiLegacyTool', type: 'GeminiLegacyToolManifest', element: 'GeminiLegacyToolManifest' },
+  'openai-strict': {
+    file: 'manifests/openai-strict.ts',
+    name: 'openaiStrictTools',
+    type: 'OpenAiTool[]',
+    element: 'OpenAiTool',
+  },
+  'openai-responses': {
+    file: 'manifests/openai-responses.ts',
+    name: 'openaiResponsesTools',
+    type: 'OpenAiResponsesTool[]',
+    element: 'OpenAiResponsesTool',
+  },
+  'openai-responses-strict': {
+    file: 'manifests/openai-responses-strict.ts',
+    name: 'openaiResponsesStrictTools',
+    type: 'OpenAiResponsesTool[]',
+    element: 'OpenAiResponsesTool',
+  },
+  anthropic: {
+    file: 'manifests/anthropic.ts',
+    name: 'anthropicTools',
+    type: 'AnthropicTool[]',
+    element: 'AnthropicTool',
+  },
+  gemini: {
+    file: 'manifests/gemini.ts',
+    name: 'geminiTool',
+    type: 'GeminiToolManifest',
+    element: 'GeminiToolManifest',
+  },
+  'gemini-legacy': {
+    file: 'manifests/gemini-legacy.ts',
+    name: 'geminiLegacyTool',
+    type: 'GeminiLegacyToolManifest',
+    element: 'GeminiLegacyToolManifest',
+  },
   mcp: { file: 'manifests/mcp.ts', name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
 };
 
@@ -125,7 +188,10 @@ function includedTools(project: ProjectModel, target: ManifestTarget): readonly 
 
 /** Runs a target's builder on the tools that take part in it. */
 function buildTarget(project: ProjectModel, target: ManifestTarget, options: ManifestOptions): TargetBuild<unknown> {
-  return BUILDERS[target].build({ tools: includedTools(project, target), describeLosses: options.describeLosses ?? true });
+  return BUILDERS[target].build({
+    tools: includedTools(project, target),
+    describeLosses: options.describeLosses ?? true,
+  });
 }
 
 /**
@@ -156,11 +222,22 @@ function jsonFile(path: string, value: unknown): GeneratedFile {
  * Records what a target's build says of `tools` in `emission`: problems (errors or, under `omit`,
  * warnings), losses, unavailability (also for a tool whose definition turns the target off), nullable optionals.
  */
-function absorb(emission: ManifestEmission, target: ManifestTarget, result: TargetBuild<unknown>, tools: readonly ToolModel[], policy: UnrepresentablePolicy): void {
+function absorb(
+  emission: ManifestEmission,
+  target: ManifestTarget,
+  result: TargetBuild<unknown>,
+  tools: readonly ToolModel[],
+  policy: UnrepresentablePolicy,
+): void {
   if (policy === 'error') emission.problems.push(...result.problems);
   else {
     for (const problem of result.problems) {
-      emission.warnings.push({ ...problem, severity: 'warning', message: `${problem.message} It is left out of manifests/${target}.json.`, hint: `see manifests/loss-report.md; to stop the warning, turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition)` });
+      emission.warnings.push({
+        ...problem,
+        severity: 'warning',
+        message: `${problem.message} It is left out of manifests/${target}.json.`,
+        hint: `see manifests/loss-report.md; to stop the warning, turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition)`,
+      });
     }
   }
   // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups, prototype-free maps.
@@ -169,7 +246,8 @@ function absorb(emission: ManifestEmission, target: ManifestTarget, result: Targ
     const losses = (emission.losses[tool.name] = ownValue(emission.losses, tool.name) ?? {});
     losses[target] = ownValue(result.losses, tool.name) ?? [];
     const reason = tool.excludedTargets?.includes(target) ? TURNED_OFF_REASON : ownValue(result.unavailable, tool.name);
-    if (reason !== undefined) (emission.unavailable[tool.name] = ownValue(emission.unavailable, tool.name) ?? {})[target] = reason;
+    if (reason !== undefined)
+      (emission.unavailable[tool.name] = ownValue(emission.unavailable, tool.name) ?? {})[target] = reason;
     const optionals = ownValue(nullable, tool.name);
     if (optionals !== undefined) emission.nullableOptionals[tool.name] = optionals;
   }
@@ -181,7 +259,11 @@ function enabledTargets(options: ManifestOptions): ManifestTarget[] {
 }
 
 /** The names of the tools that have an entry in a target's file (in name order). */
-function entryNames(names: readonly string[], unavailable: ManifestEmission['unavailable'], target: ManifestTarget): string[] {
+function entryNames(
+  names: readonly string[],
+  unavailable: ManifestEmission['unavailable'],
+  target: ManifestTarget,
+): string[] {
   return names.filter((name) => unavailable[name]?.[target] === undefined);
 }
 
@@ -191,10 +273,21 @@ function entryNames(names: readonly string[], unavailable: ManifestEmission['una
  * target with a warning (`omit`, the default) or is a problem (`error`); a tool whose definition turns a
  * target off is left out of it silently. Either way the loss report says so.
  */
-export function emitManifests(project: ProjectModel, ctx: EmitContext, options: ManifestOptions = {}): ManifestEmission {
+export function emitManifests(
+  project: ProjectModel,
+  ctx: EmitContext,
+  options: ManifestOptions = {},
+): ManifestEmission {
   const targets = enabledTargets(options);
   const policy = options.unrepresentable ?? 'omit';
-  const emission: ManifestEmission = { files: [], problems: [], warnings: [], losses: dictionary(), unavailable: dictionary(), nullableOptionals: dictionary() };
+  const emission: ManifestEmission = {
+    files: [],
+    problems: [],
+    warnings: [],
+    losses: dictionary(),
+    unavailable: dictionary(),
+    nullableOptionals: dictionary(),
+  };
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
   const builds: [ManifestTarget, TargetBuild<unknown>][] = [];
   for (const tool of project.tools) emission.losses[tool.name] = {};
@@ -207,13 +300,18 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
   const banner = markdownBanner('the tool definitions', ctx).trimEnd();
   if (names.length === 0) {
     // No parts to keep track of: printed whole.
-    for (const [target, result] of builds) emission.files.push(jsonFile(BUILDERS[target].file, result.content), typedModule(target, ctx));
+    for (const [target, result] of builds)
+      emission.files.push(jsonFile(BUILDERS[target].file, result.content), typedModule(target, ctx));
     if (targets.length > 0) emission.files.push(...emitLossReport(emission.losses, emission.unavailable, banner));
     return emission;
   }
   // Each target's tools in name order: laid out part by part, ranges recorded.
   emission.segments = {};
-  const place = (path: string, layout: { head: string; separator: string; tail: string }, parts: [string, string][]) => {
+  const place = (
+    path: string,
+    layout: { head: string; separator: string; tail: string },
+    parts: [string, string][],
+  ) => {
     const { content, segments } = assemble(layout.head, parts, layout.separator, layout.tail);
     emission.files.push({ path, content, kind: 'generated' });
     emission.segments![path] = segments;
@@ -227,15 +325,30 @@ export function emitManifests(project: ProjectModel, ctx: EmitContext, options: 
       emission.files.push(jsonFile(file, result.content));
       emission.segments[file] = { tools: [], ranges: [] };
     } else {
-      place(file, layout, entries.map((entry, index) => [listed[index]!, entryText(entry, layout.indent)]));
+      place(
+        file,
+        layout,
+        entries.map((entry, index) => [listed[index]!, entryText(entry, layout.indent)]),
+      );
     }
     emission.files.push(typedModule(target, ctx));
   }
   if (targets.length > 0) {
-    const texts = names.map((name) => [name, toolLossText(name, ownValue(emission.losses, name)!, ownValue(emission.unavailable, name))] as const);
+    const texts = names.map(
+      (name) =>
+        [name, toolLossText(name, ownValue(emission.losses, name)!, ownValue(emission.unavailable, name))] as const,
+    );
     const { json, markdown } = LOSS_REPORT_LAYOUT;
-    place(json.path, { ...json, head: json.head() }, texts.map(([name, text]) => [name, text.json]));
-    place(markdown.path, { ...markdown, head: markdown.head(banner) }, texts.map(([name, text]) => [name, text.markdown]));
+    place(
+      json.path,
+      { ...json, head: json.head() },
+      texts.map(([name, text]) => [name, text.json]),
+    );
+    place(
+      markdown.path,
+      { ...markdown, head: markdown.head(banner) },
+      texts.map(([name, text]) => [name, text.markdown]),
+    );
   }
   return emission;
 }
@@ -254,7 +367,13 @@ export interface PreviousManifests {
  * previous file cannot be read, undefined (the caller emits them whole). The emission's `losses` hold
  * the changed tools only.
  */
-export function patchManifests(project: ProjectModel, ctx: EmitContext, options: ManifestOptions, previous: PreviousManifests, changed: readonly ToolModel[]): ManifestEmission | undefined {
+export function patchManifests(
+  project: ProjectModel,
+  ctx: EmitContext,
+  options: ManifestOptions,
+  previous: PreviousManifests,
+  changed: readonly ToolModel[],
+): ManifestEmission | undefined {
   const targets = enabledTargets(options);
   const policy = options.unrepresentable ?? 'omit';
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
@@ -265,10 +384,30 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
     const recorded = previous.segments[path];
     if (recorded === undefined) return undefined;
     // The loss reports list every tool; a target's file, those it took (a subset, in name order).
-    if (reports.includes(path) && (recorded.tools.length !== names.length || recorded.tools.some((name, index) => name !== names[index]))) return undefined;
-    if (!reports.includes(path) && recorded.tools.some((name, index) => !project.tools.some((tool) => tool.name === name) || (index > 0 && compareStrings(recorded.tools[index - 1]!, name) >= 0))) return undefined;
+    if (
+      reports.includes(path) &&
+      (recorded.tools.length !== names.length || recorded.tools.some((name, index) => name !== names[index]))
+    )
+      return undefined;
+    if (
+      !reports.includes(path) &&
+      recorded.tools.some(
+        (name, index) =>
+          !project.tools.some((tool) => tool.name === name) ||
+          (index > 0 && compareStrings(recorded.tools[index - 1]!, name) >= 0),
+      )
+    )
+      return undefined;
   }
-  const emission: ManifestEmission = { files: [], problems: [], warnings: [], losses: dictionary(), unavailable: dictionary(), nullableOptionals: dictionary(), segments: {} };
+  const emission: ManifestEmission = {
+    files: [],
+    problems: [],
+    warnings: [],
+    losses: dictionary(),
+    unavailable: dictionary(),
+    nullableOptionals: dictionary(),
+    segments: {},
+  };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const single: ProjectModel = { ...project, tools: [tool] };
@@ -283,7 +422,11 @@ export function patchManifests(project: ProjectModel, ctx: EmitContext, options:
       if (entry !== undefined) replacements.get(file)!.set(tool.name, entryText(entry, targetLayout(key).indent));
     }
     if (targets.length > 0) {
-      const text = toolLossText(tool.name, ownValue(emission.losses, tool.name)!, ownValue(emission.unavailable, tool.name));
+      const text = toolLossText(
+        tool.name,
+        ownValue(emission.losses, tool.name)!,
+        ownValue(emission.unavailable, tool.name),
+      );
       replacements.get(LOSS_REPORT_LAYOUT.json.path)!.set(tool.name, text.json);
       replacements.get(LOSS_REPORT_LAYOUT.markdown.path)!.set(tool.name, text.markdown);
     }

@@ -3,13 +3,32 @@ import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 
 /** Every manifest target toolsmith emits; `manifests.targets` in toolsmith.config.json picks among them. */
-export type ManifestTarget = 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict' | 'anthropic' | 'gemini' | 'gemini-legacy' | 'mcp';
+export type ManifestTarget =
+  | 'openai'
+  | 'openai-strict'
+  | 'openai-responses'
+  | 'openai-responses-strict'
+  | 'anthropic'
+  | 'gemini'
+  | 'gemini-legacy'
+  | 'mcp';
 
 /** All targets, in file order. */
-export const MANIFEST_TARGETS: readonly ManifestTarget[] = ['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict', 'anthropic', 'gemini', 'gemini-legacy', 'mcp'];
+export const MANIFEST_TARGETS: readonly ManifestTarget[] = [
+  'openai',
+  'openai-strict',
+  'openai-responses',
+  'openai-responses-strict',
+  'anthropic',
+  'gemini',
+  'gemini-legacy',
+  'mcp',
+];
 
 /** The targets emitted when the config names none: all but `gemini-legacy` (the OpenAPI subset, opt-in). */
-export const DEFAULT_MANIFEST_TARGETS: readonly ManifestTarget[] = MANIFEST_TARGETS.filter((target) => target !== 'gemini-legacy');
+export const DEFAULT_MANIFEST_TARGETS: readonly ManifestTarget[] = MANIFEST_TARGETS.filter(
+  (target) => target !== 'gemini-legacy',
+);
 
 /** One keyword a target's manifest could not carry as written. */
 export interface LossEntry {
@@ -45,7 +64,9 @@ export function sortLossReport(report: LossReport): LossReport {
 }
 
 function compareLossEntries(a: LossEntry, b: LossEntry): number {
-  return compareStrings(a.pointer, b.pointer) || compareStrings(a.keyword, b.keyword) || compareStrings(a.action, b.action);
+  return (
+    compareStrings(a.pointer, b.pointer) || compareStrings(a.keyword, b.keyword) || compareStrings(a.action, b.action)
+  );
 }
 
 /** The Markdown report's opening lines (under the banner). */
@@ -57,7 +78,7 @@ const REPORT_INTRO = [
   'definition; what is listed here is only what the model is no longer told. Rewrites that keep the',
   'meaning (for example `definitions` renamed `$defs`, `$ref`s inlined) are not listed. What a short',
   'sentence can say (a default, a length limit, a pattern, a format, a bound, "exactly one of") is told in',
-  'the property\'s description instead; an entry says so, and the rest is really lost. A tool a target',
+  "the property's description instead; an entry says so, and the rest is really lost. A tool a target",
   'cannot take at all is listed as not available there.',
   '',
 ];
@@ -71,7 +92,11 @@ export interface ToolLossText {
 }
 
 /** A tool's part of the loss reports: its losses by target and the targets that cannot take it. */
-export function toolLossText(tool: string, byTarget: Partial<Record<ManifestTarget, LossEntry[]>>, unavailable: Readonly<Partial<Record<ManifestTarget, string>>> = {}): ToolLossText {
+export function toolLossText(
+  tool: string,
+  byTarget: Partial<Record<ManifestTarget, LossEntry[]>>,
+  unavailable: Readonly<Partial<Record<ManifestTarget, string>>> = {},
+): ToolLossText {
   const sorted = ownValue(sortLossReport({ [tool]: byTarget }), tool)!;
   const lines: string[] = [`## ${tool}`, ''];
   for (const target of Object.keys(sorted) as ManifestTarget[]) {
@@ -92,15 +117,26 @@ export function toolLossText(tool: string, byTarget: Partial<Record<ManifestTarg
   const json: Partial<Record<ManifestTarget, LossEntry[]>> = {};
   for (const target of Object.keys(sorted) as ManifestTarget[]) {
     const reason = unavailable[target];
-    json[target] = reason === undefined ? sorted[target]! : [{ pointer: '', keyword: '', action: 'omitted', value: null, message: reason }];
+    json[target] =
+      reason === undefined
+        ? sorted[target]!
+        : [{ pointer: '', keyword: '', action: 'omitted', value: null, message: reason }];
   }
-  return { json: `  ${JSON.stringify(tool)}: ${JSON.stringify(json, null, 2).replace(/\n/g, '\n  ')}`, markdown: lines.join('\n') };
+  return {
+    json: `  ${JSON.stringify(tool)}: ${JSON.stringify(json, null, 2).replace(/\n/g, '\n  ')}`,
+    markdown: lines.join('\n'),
+  };
 }
 
 /** The loss reports' files laid out around the tools' parts (in tool-name order): head, parts, separator, tail. */
 export const LOSS_REPORT_LAYOUT = {
   json: { path: 'manifests/loss-report.json', head: () => '{\n', separator: ',\n', tail: '\n}\n' },
-  markdown: { path: 'manifests/loss-report.md', head: (banner: string) => `${[banner, '', ...REPORT_INTRO].join('\n')}\n`, separator: '\n\n', tail: '\n' },
+  markdown: {
+    path: 'manifests/loss-report.md',
+    head: (banner: string) => `${[banner, '', ...REPORT_INTRO].join('\n')}\n`,
+    separator: '\n\n',
+    tail: '\n',
+  },
 } as const;
 
 /**

@@ -13,7 +13,12 @@ export function toMcpToolFromModel(tool: ToolModel): McpToolEntry {
  * `$schema` draft-07); the only loss is an output schema whose root is not an object, which MCP cannot carry.
  */
 export function buildMcpManifest(project: ProjectModel): TargetBuild<{ tools: McpToolEntry[] }> {
-  const build: TargetBuild<{ tools: McpToolEntry[] }> = { content: { tools: [] }, losses: {}, problems: [], unavailable: {} };
+  const build: TargetBuild<{ tools: McpToolEntry[] }> = {
+    content: { tools: [] },
+    losses: {},
+    problems: [],
+    unavailable: {},
+  };
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const recorder = new LossRecorder('mcp');
     if (tool.outputSchema !== undefined && !isMcpObjectSchema(tool.outputSchema)) {

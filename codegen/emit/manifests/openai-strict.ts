@@ -9,7 +9,7 @@ import {
   describesObject,
   hasOwn,
   isSchemaObject,
-  LossRecorder,
+  type LossRecorder,
   prepareRoot,
   type SchemaObject,
   setOwn,
@@ -38,7 +38,15 @@ import {
 
 /** String formats strict mode supports. */
 export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
-  'date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid',
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
 ]);
 
 /** Size limits of a strict schema (structured-outputs guide, "Objects have limitations on nesting depth and size"). */
@@ -67,8 +75,20 @@ export const OPENAI_STRICT_NULL_CONVENTION = {
 
 /** Keywords kept as they are. */
 const KEPT = new Set([
-  'type', 'title', 'description', 'enum', 'const', '$ref',
-  'pattern', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'minItems', 'maxItems',
+  'type',
+  'title',
+  'description',
+  'enum',
+  'const',
+  '$ref',
+  'pattern',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'minItems',
+  'maxItems',
 ]);
 
 /** What the strict builder returns besides the manifest. */
@@ -131,7 +151,8 @@ export function makeNullable(schema: SchemaObject): SchemaObject {
 function convertMap(value: unknown, pointer: string, keyword: string, context: StrictContext): SchemaObject {
   const out: SchemaObject = {};
   if (!isSchemaObject(value)) return out;
-  for (const name of Object.keys(value)) setOwn(out, name, convert(value[name], childPointer(pointer, keyword, name), context));
+  for (const name of Object.keys(value))
+    setOwn(out, name, convert(value[name], childPointer(pointer, keyword, name), context));
   return out;
 }
 
@@ -143,10 +164,14 @@ function relative(pointer: string): string {
 function convert(node: unknown, pointer: string, context: StrictContext): SchemaObject {
   const { tool, recorder } = context;
   const unrepresentable = (why: string): never => {
-    throw new UnrepresentableError(pointer, `Tool '${tool.name}' cannot be sent to ${recorder.target}: the schema at ${pointer} ${why}.`);
+    throw new UnrepresentableError(
+      pointer,
+      `Tool '${tool.name}' cannot be sent to ${recorder.target}: the schema at ${pointer} ${why}.`,
+    );
   };
   if (node === false) unrepresentable('is `false` (accepts nothing)');
-  if (node === true || !isSchemaObject(node)) return unrepresentable('accepts any value; strict mode needs a `type` for every value');
+  if (node === true || !isSchemaObject(node))
+    return unrepresentable('accepts any value; strict mode needs a `type` for every value');
   if (Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key))) {
     unrepresentable('accepts any value; strict mode needs a `type` for every value');
   }
@@ -157,10 +182,15 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
     if (KEPT.has(key)) {
       setOwn(out, key, cloneJson(value));
     } else if (TOOLING_KEYWORDS.has(key)) {
-      continue;
     } else if (key === 'format') {
       if (typeof value === 'string' && OPENAI_STRICT_FORMATS.has(value)) setOwn(out, key, value);
-      else recorder.dropped(pointer, key, value, `the model is not told the format (strict mode supports only ${[...OPENAI_STRICT_FORMATS].join(', ')}); the runtime still enforces it`);
+      else
+        recorder.dropped(
+          pointer,
+          key,
+          value,
+          `the model is not told the format (strict mode supports only ${[...OPENAI_STRICT_FORMATS].join(', ')}); the runtime still enforces it`,
+        );
     } else if (key === 'properties') {
       const required = new Set(Array.isArray(node.required) ? (node.required as unknown[]) : []);
       const properties: SchemaObject = {};
@@ -180,21 +210,48 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
       setOwn(out, key, []);
     } else if (key === 'additionalProperties') {
       if (value !== false) {
-        recorder.rewritten(pointer, key, value, 'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them');
+        recorder.rewritten(
+          pointer,
+          key,
+          value,
+          'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them',
+        );
       }
       setOwn(out, key, false);
     } else if (key === 'items') {
       if (Array.isArray(value)) {
-        recorder.rewritten(pointer, key, value, 'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it');
-        setOwn(out, key, { anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context)) });
+        recorder.rewritten(
+          pointer,
+          key,
+          value,
+          'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it',
+        );
+        setOwn(out, key, {
+          anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context)),
+        });
       } else {
         setOwn(out, key, convert(value, childPointer(pointer, 'items'), context));
       }
     } else if (key === 'anyOf') {
-      setOwn(out, key, Array.isArray(value) ? value.map((item, index) => convert(item, childPointer(pointer, key, index), context)) : value);
+      setOwn(
+        out,
+        key,
+        Array.isArray(value)
+          ? value.map((item, index) => convert(item, childPointer(pointer, key, index), context))
+          : value,
+      );
     } else if (key === 'oneOf' && !hasOwn(node, 'anyOf') && Array.isArray(value)) {
-      recorder.rewritten(pointer, key, value, 'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it');
-      setOwn(out, 'anyOf', value.map((item, index) => convert(item, childPointer(pointer, key, index), context)));
+      recorder.rewritten(
+        pointer,
+        key,
+        value,
+        'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
+      );
+      setOwn(
+        out,
+        'anyOf',
+        value.map((item, index) => convert(item, childPointer(pointer, key, index), context)),
+      );
     } else if (key === 'definitions' || key === '$defs') {
       setOwn(out, key, convertMap(value, pointer, key, context));
     } else {
@@ -214,7 +271,12 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
     if (!hasOwn(out, 'properties')) {
       setOwn(out, 'properties', {});
       if (!hasOwn(node, 'additionalProperties')) {
-        recorder.rewritten(pointer, 'additionalProperties', true, 'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them');
+        recorder.rewritten(
+          pointer,
+          'additionalProperties',
+          true,
+          'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them',
+        );
       }
     }
     if (!hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);
@@ -272,7 +334,11 @@ function checkLimits(tool: ToolModel, parameters: SchemaObject, target: string):
 }
 
 /** The strict-mode input schema of one tool; throws `UnrepresentableError` when strict mode cannot take it. */
-export function toOpenAiStrictParameters(tool: ToolModel, recorder: LossRecorder, nullableOptionals: string[] = []): SchemaObject {
+export function toOpenAiStrictParameters(
+  tool: ToolModel,
+  recorder: LossRecorder,
+  nullableOptionals: string[] = [],
+): SchemaObject {
   checkObjectRoot(tool, recorder.target, tool.inputSchema);
   const root = prepareRoot(tool.inputSchema as SchemaObject, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
   const parameters = convert(root, '/inputSchema', { tool, recorder, nullableOptionals });
@@ -287,7 +353,10 @@ export function buildOpenAiStrictManifest(project: ProjectModel): OpenAiStrictBu
     const nullable: string[] = [];
     checkOpenAiName(tool, 'openai-strict');
     const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
-    build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters, strict: true } });
+    build.content.push({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters, strict: true },
+    });
     setOwn(build.nullableOptionals, tool.name, nullable);
   });
 }
@@ -299,7 +368,13 @@ export interface OpenAiResponsesStrictBuild extends TargetBuild<OpenAiResponsesT
 
 /** `manifests/openai-responses-strict.json`: Responses API function tools with `strict: true` (the strict rules above). */
 export function buildOpenAiResponsesStrictManifest(project: ProjectModel): OpenAiResponsesStrictBuild {
-  const build: OpenAiResponsesStrictBuild = { content: [], losses: {}, problems: [], unavailable: {}, nullableOptionals: {} };
+  const build: OpenAiResponsesStrictBuild = {
+    content: [],
+    losses: {},
+    problems: [],
+    unavailable: {},
+    nullableOptionals: {},
+  };
   return buildPerTool(project, 'openai-responses-strict', build, (tool, recorder) => {
     const nullable: string[] = [];
     checkOpenAiName(tool, 'openai-responses-strict');

@@ -35,7 +35,10 @@ export interface OpenAiTool {
 }
 
 /** Checks a tool name against OpenAI's pattern; throws the problem message when it does not match. */
-export function checkOpenAiName(tool: ToolModel, target: 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict'): void {
+export function checkOpenAiName(
+  tool: ToolModel,
+  target: 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict',
+): void {
   if (!OPENAI_FUNCTION_NAME_PATTERN.test(tool.name)) {
     throw new UnrepresentableError(
       '/name',
@@ -53,7 +56,10 @@ export function buildOpenAiManifest(project: ProjectModel): TargetBuild<OpenAiTo
   return buildPerTool(project, 'openai', build, (tool, recorder) => {
     checkOpenAiName(tool, 'openai');
     checkObjectRoot(tool, 'openai', tool.inputSchema);
-    const parameters = recorder.describeInto('/inputSchema', prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT));
+    const parameters = recorder.describeInto(
+      '/inputSchema',
+      prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT),
+    );
     build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
   });
 }
@@ -77,7 +83,10 @@ export function buildOpenAiResponsesManifest(project: ProjectModel): TargetBuild
   return buildPerTool(project, 'openai-responses', build, (tool, recorder) => {
     checkOpenAiName(tool, 'openai-responses');
     checkObjectRoot(tool, 'openai-responses', tool.inputSchema);
-    const parameters = recorder.describeInto('/inputSchema', prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT));
+    const parameters = recorder.describeInto(
+      '/inputSchema',
+      prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT),
+    );
     build.content.push({ type: 'function', name: tool.name, description: tool.description, parameters, strict: false });
   });
 }

@@ -42,13 +42,26 @@ export function turnTargetOffHint(target: string): string {
 export const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
 /** Keywords whose value is one schema. */
 export const SINGLE_KEYWORDS: ReadonlySet<string> = new Set([
-  'additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'not',
 ]);
 /** Keywords whose value is an array of schemas. */
 export const ARRAY_KEYWORDS: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** Keywords that only annotate: they never change what validates. */
 export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
-  'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly', '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'readOnly',
+  'writeOnly',
+  '$comment',
 ]);
 /** Root keywords that are addressed to tools reading the schema, never to a model: removed without a loss entry. */
 export const TOOLING_KEYWORDS: ReadonlySet<string> = new Set(['$schema', '$id', '$comment']);
@@ -180,7 +193,8 @@ const CONSEQUENCES: Readonly<Record<string, string>> = {
 
 /** What the runtime does about a keyword the model was not told. */
 function runtimeNote(keyword: string): string {
-  if (keyword === 'default') return 'the model is not told the default; the runtime fills it in when the argument is absent';
+  if (keyword === 'default')
+    return 'the model is not told the default; the runtime fills it in when the argument is absent';
   if (keyword === 'examples') return 'the model does not see these examples';
   if (keyword === 'title' || keyword === 'readOnly' || keyword === 'writeOnly' || keyword.startsWith('x-')) {
     return 'the model is not told this annotation';
@@ -190,7 +204,7 @@ function runtimeNote(keyword: string): string {
 
 /** A number or value as the description states it. */
 function stated(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
 }
 
 function plural(count: unknown, word: string): string {
@@ -201,7 +215,11 @@ function plural(count: unknown, word: string): string {
  * The short, fixed sentence that tells the model what a dropped keyword said, or undefined when there is
  * none (the keyword is then really lost). Kept short: descriptions count against the model's context.
  */
-export function carriedText(keyword: string, value: unknown, action: LossEntry['action'] = 'dropped'): string | undefined {
+export function carriedText(
+  keyword: string,
+  value: unknown,
+  action: LossEntry['action'] = 'dropped',
+): string | undefined {
   // A rewritten keyword has a weaker form in the schema: only `oneOf` sent as `anyOf` has words for the rest.
   if (action === 'rewritten' && keyword !== 'oneOf') return undefined;
   switch (keyword) {
@@ -234,9 +252,13 @@ export function carriedText(keyword: string, value: unknown, action: LossEntry['
     case 'additionalProperties':
       return value === false ? 'No other properties.' : undefined;
     case 'minProperties':
-      return typeof value === 'number' ? `At least ${plural(value, 'property').replace(/propertys$/, 'properties')}.` : undefined;
+      return typeof value === 'number'
+        ? `At least ${plural(value, 'property').replace(/propertys$/, 'properties')}.`
+        : undefined;
     case 'maxProperties':
-      return typeof value === 'number' ? `At most ${plural(value, 'property').replace(/propertys$/, 'properties')}.` : undefined;
+      return typeof value === 'number'
+        ? `At most ${plural(value, 'property').replace(/propertys$/, 'properties')}.`
+        : undefined;
     case 'const':
       return `Always ${stated(value)}.`;
     case 'enum':
@@ -291,11 +313,18 @@ export class LossRecorder {
   /** Appends to `node.description` what was carried from the keywords dropped at `pointer`; returns `node`. */
   describeInto<T extends SchemaObject>(pointer: string, node: T): T {
     const notes = this.notes.get(pointer);
-    if (notes !== undefined && notes.length > 0) setOwn(node, 'description', appendDescription(node.description, notes));
+    if (notes !== undefined && notes.length > 0)
+      setOwn(node, 'description', appendDescription(node.description, notes));
     return node;
   }
 
-  private add(pointer: string, keyword: string, action: LossEntry['action'], value: unknown, consequence: string): void {
+  private add(
+    pointer: string,
+    keyword: string,
+    action: LossEntry['action'],
+    value: unknown,
+    consequence: string,
+  ): void {
     const key = `${pointer}\u0000${keyword}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
@@ -305,13 +334,17 @@ export class LossRecorder {
     const where = `${subject} at ${codeSpan(pointer || '/')}`;
     let message: string;
     if (carried !== undefined) {
-      const runtime = keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
+      const runtime =
+        keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
       message = `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtime}`;
       const list = this.notes.get(pointer) ?? [];
       list.push(carried);
       this.notes.set(pointer, list);
     } else {
-      message = action === 'dropped' ? `${where} dropped for ${this.target}: ${consequence}` : `${where} rewritten for ${this.target} ${consequence}`;
+      message =
+        action === 'dropped'
+          ? `${where} dropped for ${this.target}: ${consequence}`
+          : `${where} rewritten for ${this.target} ${consequence}`;
     }
     const entry: LossEntry = { pointer, keyword, action, value: cloneJson(value), message };
     if (carried !== undefined) entry.carried = carried;
@@ -321,7 +354,14 @@ export class LossRecorder {
 
 /** A problem that makes a tool unavailable for one target: an error at generate time. */
 export function targetProblem(tool: ManifestTool, pointer: string, message: string, target: ManifestTarget): Problem {
-  return { file: tool.source?.file ?? tool.name, line: 1, column: 1, pointer, message, hint: turnTargetOffHint(target) };
+  return {
+    file: tool.source?.file ?? tool.name,
+    line: 1,
+    column: 1,
+    pointer,
+    message,
+    hint: turnTargetOffHint(target),
+  };
 }
 
 /** Thrown inside a builder when a tool cannot be expressed for a target; caught per tool. */
@@ -377,9 +417,15 @@ export function describesObject(schema: SchemaObject): boolean {
   if (type === 'object') return true;
   if (Array.isArray(type)) return type.includes('object');
   if (type !== undefined) return false;
-  return ['properties', 'additionalProperties', 'required', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties'].some(
-    (keyword) => hasOwn(schema, keyword),
-  );
+  return [
+    'properties',
+    'additionalProperties',
+    'required',
+    'patternProperties',
+    'propertyNames',
+    'minProperties',
+    'maxProperties',
+  ].some((keyword) => hasOwn(schema, keyword));
 }
 
 /** The root checks every LLM target shares: the input root must be an object schema. */
@@ -397,12 +443,21 @@ export function checkObjectRoot(tool: ManifestTool, target: ManifestTarget, sche
  * Removes root keywords addressed to tooling (`$schema`, `$id`, `$comment`) without a loss entry, and
  * drops the listed root combinators with one (some targets refuse them at the top level).
  */
-export function prepareRoot(schema: SchemaObject, recorder: LossRecorder, forbiddenAtRoot: readonly string[]): SchemaObject {
+export function prepareRoot(
+  schema: SchemaObject,
+  recorder: LossRecorder,
+  forbiddenAtRoot: readonly string[],
+): SchemaObject {
   const out: SchemaObject = {};
   for (const key of Object.keys(schema)) {
     if (TOOLING_KEYWORDS.has(key)) continue;
     if (forbiddenAtRoot.includes(key)) {
-      recorder.dropped('/inputSchema', key, schema[key], `${runtimeNote(key)} (${recorder.target} takes no \`${key}\` at the top level)`);
+      recorder.dropped(
+        '/inputSchema',
+        key,
+        schema[key],
+        `${runtimeNote(key)} (${recorder.target} takes no \`${key}\` at the top level)`,
+      );
       continue;
     }
     setOwn(out, key, schema[key]);

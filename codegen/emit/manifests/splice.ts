@@ -13,7 +13,12 @@ export interface FileSegments {
 }
 
 /** A file laid out as head, parts joined by `separator`, tail — with the byte range of every part. */
-export function assemble(head: string, parts: ReadonlyArray<readonly [tool: string, text: string]>, separator: string, tail: string): { content: string; segments: FileSegments } {
+export function assemble(
+  head: string,
+  parts: ReadonlyArray<readonly [tool: string, text: string]>,
+  separator: string,
+  tail: string,
+): { content: string; segments: FileSegments } {
   const segments: FileSegments = { tools: [], ranges: [] };
   let offset = Buffer.byteLength(head);
   const separatorBytes = Buffer.byteLength(separator);
@@ -31,7 +36,11 @@ export function assemble(head: string, parts: ReadonlyArray<readonly [tool: stri
  * The previous file's bytes with the parts of the tools in `replacements` replaced, and the new
  * ranges; undefined when the recorded ranges do not fit the bytes (the caller rebuilds the file).
  */
-export function splice(previous: Buffer, segments: FileSegments, replacements: ReadonlyMap<string, string>): { bytes: Buffer; segments: FileSegments } | undefined {
+export function splice(
+  previous: Buffer,
+  segments: FileSegments,
+  replacements: ReadonlyMap<string, string>,
+): { bytes: Buffer; segments: FileSegments } | undefined {
   const { tools, ranges } = segments;
   if (ranges.length !== tools.length * 2) return undefined;
   const chunks: Buffer[] = [];

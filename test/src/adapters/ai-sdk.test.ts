@@ -4,7 +4,13 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { aiSdkTools, type AiSdkTool } from '../../../src/adapters/ai-sdk.js';
 import type { CallEndEvent } from '../../../src/index.js';
 import { createLazyTools } from '../../../generated/lazy-registry.js';
-import { createToolClient, createTools, type ToolInput, type ToolOutput, type ToolTypes } from '../../../generated/registry.js';
+import {
+  createToolClient,
+  createTools,
+  type ToolInput,
+  type ToolOutput,
+  type ToolTypes,
+} from '../../../generated/registry.js';
 import { caller, makeTool, useOrchestrators } from '../helpers.js';
 
 type Prompt = Parameters<MockLanguageModelV4['doGenerate']>[0]['prompt'];
@@ -26,9 +32,22 @@ function scriptedModel(steps: Array<(prompt: Prompt) => Step>) {
     doGenerate: async ({ prompt }) => {
       prompts.push(prompt);
       const step = steps[index++]!(prompt);
-      if ('text' in step) return { content: [{ type: 'text', text: step.text }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      if ('text' in step)
+        return {
+          content: [{ type: 'text', text: step.text }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
       return {
-        content: [{ type: 'tool-call', toolCallId: `call-${index}`, toolName: step.toolCall.name, input: JSON.stringify(step.toolCall.input) }],
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: `call-${index}`,
+            toolName: step.toolCall.name,
+            input: JSON.stringify(step.toolCall.input),
+          },
+        ],
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
         usage,
         warnings: [],
@@ -39,15 +58,24 @@ function scriptedModel(steps: Array<(prompt: Prompt) => Step>) {
 }
 
 /** The tool results the model was sent in `prompt`, in order. */
-function toolResults(prompt: Prompt): Array<{ toolName: string; output: { type: string; value?: unknown; reason?: string } }> {
-  return prompt.flatMap((message) => (message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [])) as never;
+function toolResults(
+  prompt: Prompt,
+): Array<{ toolName: string; output: { type: string; value?: unknown; reason?: string } }> {
+  return prompt.flatMap((message) =>
+    message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
+  ) as never;
 }
 
 /** A tool with side effects, defined here so no test writes outside its process. */
 function sendTool(sent: string[]) {
   return makeTool('send_message', {
     hasSideEffects: true,
-    inputSchema: { type: 'object', required: ['to'], additionalProperties: false, properties: { to: { type: 'string' } } },
+    inputSchema: {
+      type: 'object',
+      required: ['to'],
+      additionalProperties: false,
+      properties: { to: { type: 'string' } },
+    },
     async execute(args) {
       sent.push(args.to);
       return { success: true, output: { sent: true, to: args.to } };
@@ -76,10 +104,17 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     expect(Object.keys(tools)).toEqual(['calculator']);
     // The conversation keeps the model's own arguments (the default precision is applied by the orchestrator, on its copy).
     expect(result.steps[0]!.toolCalls.map((call) => call.input)).toEqual([{ expression: '2*(3+4)' }]);
-    expect(lastResult(prompts[1]!)).toMatchObject({ toolName: 'calculator', output: { type: 'json', value: { expression: '2*(3+4)', result: 14 } } });
-    expect(ends.map((event) => [event.toolName, event.toolCallId, event.isError])).toEqual([['calculator', 'call-1', false]]);
+    expect(lastResult(prompts[1]!)).toMatchObject({
+      toolName: 'calculator',
+      output: { type: 'json', value: { expression: '2*(3+4)', result: 14 } },
+    });
+    expect(ends.map((event) => [event.toolName, event.toolCallId, event.isError])).toEqual([
+      ['calculator', 'call-1', false],
+    ]);
     // The model is offered the definition's own schema.
-    const offered = model.doGenerateCalls[0]!.tools!.find((entry) => entry.name === 'calculator') as { inputSchema: unknown };
+    const offered = model.doGenerateCalls[0]!.tools!.find((entry) => entry.name === 'calculator') as {
+      inputSchema: unknown;
+    };
     expect(offered.inputSchema).toMatchObject({ required: ['expression'], properties: { precision: { maximum: 15 } } });
   });
 
@@ -106,20 +141,37 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
 
   it('a tool without a generated validator is validated by the orchestrator; the model still sees the errors', async () => {
     const orchestrator = makeOrchestrator({
-      tools: [makeTool('echo', { inputSchema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } })],
+      tools: [
+        makeTool('echo', {
+          inputSchema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
+        }),
+      ],
     });
     const tools = aiSdkTools(orchestrator, { context: caller });
-    const { model, prompts } = scriptedModel([() => ({ toolCall: { name: 'echo', input: { text: { not: 'a string' } } } }), () => ({ text: 'done' })]);
+    const { model, prompts } = scriptedModel([
+      () => ({ toolCall: { name: 'echo', input: { text: { not: 'a string' } } } }),
+      () => ({ text: 'done' }),
+    ]);
     await generateText({ model, tools, prompt: 'echo', stopWhen: isStepCount(3) });
-    expect(lastResult(prompts[1]!).output).toEqual({ type: 'error-text', value: "INVALID_ARGUMENTS: Invalid arguments for tool 'echo': /text must be string. Fix them and call again.\n- /text must be string" });
+    expect(lastResult(prompts[1]!).output).toEqual({
+      type: 'error-text',
+      value:
+        "INVALID_ARGUMENTS: Invalid arguments for tool 'echo': /text must be string. Fix them and call again.\n- /text must be string",
+    });
   });
 
   it('a missing capability is a PERMISSION_DENIED tool error naming it; a caller with it gets the file', async () => {
     const orchestrator = makeOrchestrator({ tools: createTools() });
-    const context = (execution: { context: unknown }) => ({ ...caller, personaCapabilities: (execution.context as { capabilities?: string[] } | undefined)?.capabilities ?? [] });
+    const context = (execution: { context: unknown }) => ({
+      ...caller,
+      personaCapabilities: (execution.context as { capabilities?: string[] } | undefined)?.capabilities ?? [],
+    });
     const tools = aiSdkTools<ToolTypes>(orchestrator, { tools: ['read_file'], context });
     const script = () =>
-      scriptedModel([() => ({ toolCall: { name: 'read_file', input: { path: 'package.json', maxBytes: 20 } } }), (prompt) => ({ text: JSON.stringify(lastResult(prompt).output) })]);
+      scriptedModel([
+        () => ({ toolCall: { name: 'read_file', input: { path: 'package.json', maxBytes: 20 } } }),
+        (prompt) => ({ text: JSON.stringify(lastResult(prompt).output) }),
+      ]);
 
     const denied = script();
     await generateText({ model: denied.model, tools, prompt: 'read it', stopWhen: isStepCount(3) });
@@ -137,7 +189,10 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       // The tools declare no contextSchema, so the SDK types their context as undefined; it passes it on as given.
       toolsContext: { read_file: { capabilities: ['capability:filesystem:read'] } } as never,
     });
-    expect(lastResult(allowed.prompts[1]!).output).toMatchObject({ type: 'json', value: { content: expect.stringContaining('"name"') } });
+    expect(lastResult(allowed.prompts[1]!).output).toMatchObject({
+      type: 'json',
+      value: { content: expect.stringContaining('"name"') },
+    });
   });
 
   it('approval rejected by the orchestrator gate: the model is told APPROVAL_REJECTED with the reason', async () => {
@@ -151,13 +206,17 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       },
     });
     const tools = aiSdkTools(orchestrator, { context: caller });
-    const { model, prompts } = scriptedModel([() => ({ toolCall: { name: 'send_message', input: { to: 'ada' } } }), () => ({ text: 'could not send' })]);
+    const { model, prompts } = scriptedModel([
+      () => ({ toolCall: { name: 'send_message', input: { to: 'ada' } } }),
+      () => ({ text: 'could not send' }),
+    ]);
     const result = await generateText({ model, tools, prompt: 'tell ada', stopWhen: isStepCount(3) });
     expect(asked).toEqual(['send_message']);
     expect(sent).toEqual([]);
     expect(lastResult(prompts[1]!).output).toEqual({
       type: 'error-text',
-      value: "APPROVAL_REJECTED: The call to tool 'send_message' was not approved: no messages today\nDetails: {\"reason\":\"no messages today\"}",
+      value:
+        'APPROVAL_REJECTED: The call to tool \'send_message\' was not approved: no messages today\nDetails: {"reason":"no messages today"}',
     });
     expect(result.text).toBe('could not send');
   });
@@ -175,7 +234,11 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       },
       hooks: { onCallEnd: (event) => ends.push(event) },
     });
-    const tools = aiSdkTools(orchestrator, { tools: ['send_message', 'calculator'], context: caller, approval: 'framework' });
+    const tools = aiSdkTools(orchestrator, {
+      tools: ['send_message', 'calculator'],
+      context: caller,
+      approval: 'framework',
+    });
     expect(tools.send_message!.needsApproval).toBe(true);
     expect(tools.calculator!.needsApproval).toBeUndefined();
 
@@ -188,14 +251,34 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     const answer = (approved: boolean): ModelMessage[] => [
       { role: 'user', content: 'tell ada' },
       ...first.response.messages,
-      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved, ...(approved ? {} : { reason: 'not now' }) }] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-approval-response',
+            approvalId: request!.approvalId,
+            approved,
+            ...(approved ? {} : { reason: 'not now' }),
+          },
+        ],
+      },
     ];
     const echo = () => scriptedModel([(prompt) => ({ text: JSON.stringify(lastResult(prompt).output) })]);
-    const denied = await generateText({ model: echo().model, tools, messages: answer(false), stopWhen: isStepCount(3) });
+    const denied = await generateText({
+      model: echo().model,
+      tools,
+      messages: answer(false),
+      stopWhen: isStepCount(3),
+    });
     expect(JSON.parse(denied.text)).toMatchObject({ type: 'execution-denied', reason: 'not now' });
     expect(ends).toEqual([]);
 
-    const approved = await generateText({ model: echo().model, tools, messages: answer(true), stopWhen: isStepCount(3) });
+    const approved = await generateText({
+      model: echo().model,
+      tools,
+      messages: answer(true),
+      stopWhen: isStepCount(3),
+    });
     expect(JSON.parse(approved.text)).toEqual({ type: 'json', value: { sent: true, to: 'ada' } });
     // requireApproval 'always' with a gate that says no: the framework's yes was the approval.
     expect(asked).toEqual([]);
@@ -223,9 +306,18 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       hooks: { onCallEnd: (event) => ends.push(event) },
     });
     const tools = aiSdkTools(orchestrator, { context: caller });
-    const { model } = scriptedModel([() => ({ toolCall: { name: 'slow', input: {} } }), () => ({ text: 'unreachable' })]);
+    const { model } = scriptedModel([
+      () => ({ toolCall: { name: 'slow', input: {} } }),
+      () => ({ text: 'unreachable' }),
+    ]);
     const controller = new AbortController();
-    const generation = generateText({ model, tools, prompt: 'go', stopWhen: isStepCount(3), abortSignal: controller.signal });
+    const generation = generateText({
+      model,
+      tools,
+      prompt: 'go',
+      stopWhen: isStepCount(3),
+      abortSignal: controller.signal,
+    });
     await running;
     controller.abort(new Error('user pressed stop'));
     await expect(generation).rejects.toThrow();
@@ -244,10 +336,18 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       ],
     });
     const tools = aiSdkTools(orchestrator, { tools: ['calculator', 'bad_output'], context: caller });
-    expect(await tools.calculator.outputSchema && (tools.calculator as { outputSchema: { jsonSchema: unknown } }).outputSchema.jsonSchema).toMatchObject({ required: ['expression', 'result'] });
-    const { model, prompts } = scriptedModel([() => ({ toolCall: { name: 'bad_output', input: {} } }), () => ({ text: 'ok' })]);
+    expect(
+      (await tools.calculator.outputSchema) &&
+        (tools.calculator as { outputSchema: { jsonSchema: unknown } }).outputSchema.jsonSchema,
+    ).toMatchObject({ required: ['expression', 'result'] });
+    const { model, prompts } = scriptedModel([
+      () => ({ toolCall: { name: 'bad_output', input: {} } }),
+      () => ({ text: 'ok' }),
+    ]);
     await generateText({ model, tools, prompt: 'go', stopWhen: isStepCount(3) });
-    expect(lastResult(prompts[1]!).output.value).toContain("OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.");
+    expect(lastResult(prompts[1]!).output.value).toContain(
+      "OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.",
+    );
   });
 
   it('lazily registered tools (createLazyTools) work the same: loaded on the first call, validated by the orchestrator', async () => {
@@ -259,7 +359,9 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       (prompt) => ({ text: JSON.stringify(lastResult(prompt).output) }),
     ]);
     const result = await generateText({ model, tools, prompt: '2^10', stopWhen: isStepCount(5) });
-    expect(lastResult(prompts[1]!).output.value).toContain("INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must NOT have fewer than 1 characters.");
+    expect(lastResult(prompts[1]!).output.value).toContain(
+      "INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must NOT have fewer than 1 characters.",
+    );
     expect(JSON.parse(result.text)).toEqual({ type: 'json', value: { expression: '2^10', result: 1024 } });
   });
 
@@ -269,7 +371,10 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       defaultTimeoutMs: 30,
     });
     const budget = { remaining: 2 };
-    const tools = aiSdkTools(orchestrator, { tools: ['stuck', 'calculator'], context: { ...caller, callerTurn: { budget } } });
+    const tools = aiSdkTools(orchestrator, {
+      tools: ['stuck', 'calculator'],
+      context: { ...caller, callerTurn: { budget } },
+    });
     const { model, prompts } = scriptedModel([
       () => ({ toolCall: { name: 'stuck', input: {} } }),
       () => ({ toolCall: { name: 'calculator', input: { expression: '1+1' } } }),
@@ -277,15 +382,21 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       () => ({ text: 'done' }),
     ]);
     await generateText({ model, tools, prompt: 'go', stopWhen: isStepCount(5) });
-    const answers = toolResults(prompts[3]!).map((part) => (part.output.type === 'json' ? part.output.value : String(part.output.value).split(':')[0]));
+    const answers = toolResults(prompts[3]!).map((part) =>
+      part.output.type === 'json' ? part.output.value : String(part.output.value).split(':')[0],
+    );
     expect(answers).toEqual(['TIMEOUT', { expression: '1+1', result: 2 }, 'BUDGET_EXCEEDED']);
     expect(budget.remaining).toBe(0);
   });
 
   it('unknown tool names and a missing context are programmer errors', () => {
     const orchestrator = makeOrchestrator({ tools: createTools(), disabledTools: ['read_file'] });
-    expect(() => aiSdkTools(orchestrator, { tools: ['calculater'], context: caller })).toThrow("Tool 'calculater' is not registered (or is disabled). Registered: calculator,");
-    expect(() => aiSdkTools(orchestrator, { tools: ['read_file'], context: caller })).toThrow(/not registered \(or is disabled\)/);
+    expect(() => aiSdkTools(orchestrator, { tools: ['calculater'], context: caller })).toThrow(
+      "Tool 'calculater' is not registered (or is disabled). Registered: calculator,",
+    );
+    expect(() => aiSdkTools(orchestrator, { tools: ['read_file'], context: caller })).toThrow(
+      /not registered \(or is disabled\)/,
+    );
     expect(() => aiSdkTools(orchestrator)).toThrow(/needs a `context`/);
     expect(Object.keys(aiSdkTools(orchestrator, { context: caller }))).not.toContain('read_file');
   });
@@ -293,19 +404,31 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
   it('a ToolClient gives its defaults as the context and its types to the tools', async () => {
     const orchestrator = makeOrchestrator({ tools: createTools() });
     const tools = aiSdkTools(createToolClient(orchestrator, caller), { tools: ['calculator'] });
-    const output = await tools.calculator.execute!({ expression: '1+1' }, { toolCallId: 'direct', messages: [], context: undefined });
+    const output = await tools.calculator.execute!(
+      { expression: '1+1' },
+      { toolCallId: 'direct', messages: [], context: undefined },
+    );
     expect(output).toEqual({ expression: '1+1', result: 2 });
   });
 
   it('types: input and output of each tool survive the adapter', () => {
     const orchestrator = makeOrchestrator({ tools: createTools() });
     const typed = aiSdkTools(createToolClient(orchestrator, caller), { tools: ['calculator', 'read_file'] });
-    expectTypeOf(typed).toEqualTypeOf<{ calculator: AiSdkTool<ToolTypes['calculator']>; read_file: AiSdkTool<ToolTypes['read_file']> }>();
-    expectTypeOf<Parameters<NonNullable<typeof typed.calculator.execute>>[0]>().toEqualTypeOf<ToolInput<'calculator'>>();
-    expectTypeOf<Awaited<ReturnType<NonNullable<typeof typed.read_file.execute>>>>().toMatchTypeOf<ToolOutput<'read_file'> | AsyncIterable<ToolOutput<'read_file'>>>();
+    expectTypeOf(typed).toEqualTypeOf<{
+      calculator: AiSdkTool<ToolTypes['calculator']>;
+      read_file: AiSdkTool<ToolTypes['read_file']>;
+    }>();
+    expectTypeOf<Parameters<NonNullable<typeof typed.calculator.execute>>[0]>().toEqualTypeOf<
+      ToolInput<'calculator'>
+    >();
+    expectTypeOf<Awaited<ReturnType<NonNullable<typeof typed.read_file.execute>>>>().toMatchTypeOf<
+      ToolOutput<'read_file'> | AsyncIterable<ToolOutput<'read_file'>>
+    >();
     const all = aiSdkTools<ToolTypes>(orchestrator, { context: caller });
     expectTypeOf(all.memory_write).toEqualTypeOf<AiSdkTool<ToolTypes['memory_write']>>();
     // @ts-expect-error not a registered tool name
-    expect(() => aiSdkTools(createToolClient(orchestrator, caller), { tools: ['calculater'] })).toThrow(/not registered/);
+    expect(() => aiSdkTools(createToolClient(orchestrator, caller), { tools: ['calculater'] })).toThrow(
+      /not registered/,
+    );
   });
 });

@@ -39,7 +39,8 @@ describe('the core stays lean', () => {
   });
 
   it('each adapter imports its own framework only', async () => {
-    const frameworksOf = async (entry: string) => (await importGraph(entry)).packages.filter((name) => FRAMEWORKS.test(name));
+    const frameworksOf = async (entry: string) =>
+      (await importGraph(entry)).packages.filter((name) => FRAMEWORKS.test(name));
     expect(await frameworksOf('src/adapters/ai-sdk.ts')).toEqual(['ai']);
     expect(await frameworksOf('src/adapters/openai-agents.ts')).toEqual(['@openai/agents']);
     expect(await frameworksOf('src/adapters/langchain.ts')).toEqual(['@langchain/core/tools']);

@@ -5,7 +5,13 @@ import { createAgent } from 'langchain';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { langChainTools, type LangChainTool } from '../../../src/adapters/langchain.js';
 import type { CallEndEvent } from '../../../src/index.js';
-import { createToolClient, createTools, type ToolInput, type ToolOutput, type ToolTypes } from '../../../generated/registry.js';
+import {
+  createToolClient,
+  createTools,
+  type ToolInput,
+  type ToolOutput,
+  type ToolTypes,
+} from '../../../generated/registry.js';
 import { caller, makeTool, useOrchestrators } from '../helpers.js';
 
 /** The last tool message the model was sent. */
@@ -28,12 +34,16 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
     const tools = langChainTools(createToolClient(orchestrator, caller), { tools: ['calculator'] });
     const model = fakeModel()
       .respondWithTools([{ name: 'calculator', args: { expression: '2*(3+4)' }, id: 'call-1' }])
-      .respond((messages) => new AIMessage(`The answer is ${JSON.parse(String(lastToolMessage(messages).content)).result}.`));
+      .respond(
+        (messages) => new AIMessage(`The answer is ${JSON.parse(String(lastToolMessage(messages).content)).result}.`),
+      );
     const agent = createAgent({ model, tools });
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'What is 2*(3+4)?' }] });
 
     expect(result.messages.at(-1)!.content).toBe('The answer is 14.');
-    expect(ends.map((event) => [event.toolName, event.toolCallId, event.isError])).toEqual([['calculator', 'call-1', false]]);
+    expect(ends.map((event) => [event.toolName, event.toolCallId, event.isError])).toEqual([
+      ['calculator', 'call-1', false],
+    ]);
     // What bindTools sends (providers convert tools with convertToOpenAITool / toJsonSchema): the definition's own schema.
     expect(convertToOpenAITool(tools[0]).function).toEqual({
       name: 'calculator',
@@ -53,7 +63,9 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
     const agent = createAgent({ model, tools });
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'six times seven' }] });
 
-    const rejected = result.messages.find((message) => ToolMessage.isInstance(message) && message.tool_call_id === 'call-1') as ToolMessage;
+    const rejected = result.messages.find(
+      (message) => ToolMessage.isInstance(message) && message.tool_call_id === 'call-1',
+    ) as ToolMessage;
     expect(rejected.status).toBe('error');
     expect(rejected.content).toBe(
       "INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must NOT have fewer than 1 characters; /precision must be <= 15. Fix them and call again.\n- /expression must NOT have fewer than 1 characters\n- /precision must be <= 15\n Please fix your mistakes.",
@@ -84,30 +96,44 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
     const orchestrator = makeOrchestrator({ tools: createTools() });
     const tools = langChainTools<ToolTypes, ['read_file']>(orchestrator, {
       tools: ['read_file'],
-      context: (config) => ({ ...caller, personaCapabilities: (config.configurable?.capabilities as string[] | undefined) ?? [] }),
+      context: (config) => ({
+        ...caller,
+        personaCapabilities: (config.configurable?.capabilities as string[] | undefined) ?? [],
+      }),
     });
     const run = (capabilities: string[]) =>
-      createAgent({ model: fakeModel().respondWithTools([{ name: 'read_file', args: { path: 'package.json', maxBytes: 20 }, id: 'call-1' }]).respond(echoLastTool), tools }).invoke(
-        { messages: [{ role: 'user', content: 'read it' }] },
-        { configurable: { capabilities } },
-      );
+      createAgent({
+        model: fakeModel()
+          .respondWithTools([{ name: 'read_file', args: { path: 'package.json', maxBytes: 20 }, id: 'call-1' }])
+          .respond(echoLastTool),
+        tools,
+      }).invoke({ messages: [{ role: 'user', content: 'read it' }] }, { configurable: { capabilities } });
 
     const denied = await run([]);
     expect(denied.messages.at(-1)!.content).toMatch(/^error: PERMISSION_DENIED: .*capability:filesystem:read/);
     const allowed = await run(['capability:filesystem:read']);
     const answer = String(allowed.messages.at(-1)!.content);
     expect(answer.startsWith('success: ')).toBe(true);
-    expect(JSON.parse(answer.slice('success: '.length))).toMatchObject({ path: 'package.json', truncated: true, content: '{\n  "name": "toolsmi' });
+    expect(JSON.parse(answer.slice('success: '.length))).toMatchObject({
+      path: 'package.json',
+      truncated: true,
+      content: '{\n  "name": "toolsmi',
+    });
   });
 
   it('approval rejected by the orchestrator gate: the model is told APPROVAL_REJECTED', async () => {
     const sent: string[] = [];
-    const orchestrator = makeOrchestrator({ tools: [sendTool(sent)], approvalGate: async () => ({ approved: false, reason: 'no messages today' }) });
+    const orchestrator = makeOrchestrator({
+      tools: [sendTool(sent)],
+      approvalGate: async () => ({ approved: false, reason: 'no messages today' }),
+    });
     const tools = langChainTools(orchestrator, { context: caller });
-    const model = fakeModel().respondWithTools([{ name: 'send_message', args: { to: 'ada' }, id: 'call-1' }]).respond(echoLastTool);
+    const model = fakeModel()
+      .respondWithTools([{ name: 'send_message', args: { to: 'ada' }, id: 'call-1' }])
+      .respond(echoLastTool);
     const result = await createAgent({ model, tools }).invoke({ messages: [{ role: 'user', content: 'tell ada' }] });
     expect(result.messages.at(-1)!.content).toBe(
-      "error: APPROVAL_REJECTED: The call to tool 'send_message' was not approved: no messages today\nDetails: {\"reason\":\"no messages today\"}\n Please fix your mistakes.",
+      'error: APPROVAL_REJECTED: The call to tool \'send_message\' was not approved: no messages today\nDetails: {"reason":"no messages today"}\n Please fix your mistakes.',
     );
     expect(sent).toEqual([]);
   });
@@ -131,9 +157,14 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
       hooks: { onCallEnd: (event) => ends.push(event) },
     });
     const tools = langChainTools(orchestrator, { context: caller });
-    const model = fakeModel().respondWithTools([{ name: 'slow', args: {}, id: 'call-1' }]).respond(new AIMessage('unreachable'));
+    const model = fakeModel()
+      .respondWithTools([{ name: 'slow', args: {}, id: 'call-1' }])
+      .respond(new AIMessage('unreachable'));
     const controller = new AbortController();
-    const run = createAgent({ model, tools }).invoke({ messages: [{ role: 'user', content: 'go' }] }, { signal: controller.signal });
+    const run = createAgent({ model, tools }).invoke(
+      { messages: [{ role: 'user', content: 'go' }] },
+      { signal: controller.signal },
+    );
     await running;
     controller.abort(new Error('user pressed stop'));
     await expect(run).rejects.toThrow();
@@ -156,20 +187,30 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
     expect(await calculator.invoke({ expression: '1+1' })).toEqual({ expression: '1+1', result: 2 });
 
     const tools = langChainTools(orchestrator, { tools: ['bad_output'], context: caller });
-    const model = fakeModel().respondWithTools([{ name: 'bad_output', args: {}, id: 'call-1' }]).respond(echoLastTool);
+    const model = fakeModel()
+      .respondWithTools([{ name: 'bad_output', args: {}, id: 'call-1' }])
+      .respond(echoLastTool);
     const result = await createAgent({ model, tools }).invoke({ messages: [{ role: 'user', content: 'go' }] });
-    expect(result.messages.at(-1)!.content).toBe("error: OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n must be integer\n Please fix your mistakes.");
+    expect(result.messages.at(-1)!.content).toBe(
+      "error: OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n must be integer\n Please fix your mistakes.",
+    );
   });
 
   it('types: each tool keeps its name, input and output types, in the order of the names', () => {
     const orchestrator = makeOrchestrator({ tools: createTools() });
     const tools = langChainTools(createToolClient(orchestrator, caller), { tools: ['calculator', 'read_file'] });
-    expectTypeOf(tools).toEqualTypeOf<[LangChainTool<ToolTypes['calculator'], 'calculator'>, LangChainTool<ToolTypes['read_file'], 'read_file'>]>();
+    expectTypeOf(tools).toEqualTypeOf<
+      [LangChainTool<ToolTypes['calculator'], 'calculator'>, LangChainTool<ToolTypes['read_file'], 'read_file'>]
+    >();
     expectTypeOf(tools[0].name).toEqualTypeOf<'calculator'>();
     expectTypeOf<Parameters<(typeof tools)[0]['func']>[0]>().toEqualTypeOf<ToolInput<'calculator'>>();
-    expectTypeOf<Awaited<Extract<ReturnType<(typeof tools)[1]['func']>, Promise<unknown>>>>().toEqualTypeOf<ToolOutput<'read_file'>>();
+    expectTypeOf<Awaited<Extract<ReturnType<(typeof tools)[1]['func']>, Promise<unknown>>>>().toEqualTypeOf<
+      ToolOutput<'read_file'>
+    >();
     // @ts-expect-error not a registered tool name
-    expect(() => langChainTools(createToolClient(orchestrator, caller), { tools: ['calculater'] })).toThrow(/not registered/);
+    expect(() => langChainTools(createToolClient(orchestrator, caller), { tools: ['calculater'] })).toThrow(
+      /not registered/,
+    );
   });
 });
 
@@ -177,7 +218,12 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
 function sendTool(sent: string[]) {
   return makeTool('send_message', {
     hasSideEffects: true,
-    inputSchema: { type: 'object', required: ['to'], additionalProperties: false, properties: { to: { type: 'string' } } },
+    inputSchema: {
+      type: 'object',
+      required: ['to'],
+      additionalProperties: false,
+      properties: { to: { type: 'string' } },
+    },
     async execute(args) {
       sent.push(args.to);
       return { success: true, output: { sent: true, to: args.to } };

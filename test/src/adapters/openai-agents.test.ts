@@ -1,4 +1,13 @@
-import { Agent, Runner, Usage, setTracingDisabled, type Model, type ModelRequest, type ModelResponse, type RunContext } from '@openai/agents';
+import {
+  Agent,
+  Runner,
+  Usage,
+  setTracingDisabled,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type RunContext,
+} from '@openai/agents';
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { openAiAgentsTools, strictParameters, type OpenAiAgentsTool } from '../../../src/adapters/openai-agents.js';
 import type { CallEndEvent } from '../../../src/index.js';
@@ -22,11 +31,29 @@ class ScriptedModel implements Model {
     this.requests.push(request);
     const step = this.steps[this.#index++]!(request);
     if ('text' in step) {
-      return { usage: new Usage(), output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text }] }] };
+      return {
+        usage: new Usage(),
+        output: [
+          {
+            type: 'message',
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: step.text }],
+          },
+        ],
+      };
     }
     return {
       usage: new Usage(),
-      output: [{ type: 'function_call', callId: `call-${this.#index}`, name: step.toolCall.name, arguments: JSON.stringify(step.toolCall.input), status: 'completed' }],
+      output: [
+        {
+          type: 'function_call',
+          callId: `call-${this.#index}`,
+          name: step.toolCall.name,
+          arguments: JSON.stringify(step.toolCall.input),
+          status: 'completed',
+        },
+      ],
     };
   }
 
@@ -38,7 +65,9 @@ class ScriptedModel implements Model {
 
 /** The text of the last tool result the model was sent. */
 function lastToolOutput(request: ModelRequest): string {
-  const items = (Array.isArray(request.input) ? request.input : []).filter((item) => item.type === 'function_call_result');
+  const items = (Array.isArray(request.input) ? request.input : []).filter(
+    (item) => item.type === 'function_call_result',
+  );
   const output = (items.at(-1) as { output: string | { type: string; text: string } } | undefined)?.output;
   return typeof output === 'string' ? output : (output?.text ?? '');
 }
@@ -58,23 +87,38 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
       () => ({ toolCall: { name: 'calculator', input: { expression: '2/3', precision: null } } }),
       (request) => ({ text: `= ${JSON.parse(lastToolOutput(request)).result}` }),
     ]);
-    const result = await runner().run(new Agent({ name: 'math', instructions: 'Compute.', model, tools }), 'What is 2/3?');
+    const result = await runner().run(
+      new Agent({ name: 'math', instructions: 'Compute.', model, tools }),
+      'What is 2/3?',
+    );
 
     expect(result.finalOutput).toBe('= 0.6666666667');
-    expect(ends.map((event) => [event.toolName, event.toolCallId, event.isError])).toEqual([['calculator', 'call-1', false]]);
-    const offered = model.requests[0]!.tools.find((entry) => entry.name === 'calculator') as { strict: boolean; parameters: unknown };
+    expect(ends.map((event) => [event.toolName, event.toolCallId, event.isError])).toEqual([
+      ['calculator', 'call-1', false],
+    ]);
+    const offered = model.requests[0]!.tools.find((entry) => entry.name === 'calculator') as {
+      strict: boolean;
+      parameters: unknown;
+    };
     expect(offered.strict).toBe(true);
     // The same schema the generator publishes in openai-strict.json.
-    expect(offered.parameters).toEqual(strictManifest.find((entry) => entry.function.name === 'calculator')!.function.parameters);
+    expect(offered.parameters).toEqual(
+      strictManifest.find((entry) => entry.function.name === 'calculator')!.function.parameters,
+    );
   });
 
   it('a tool strict mode cannot take is offered non-strict with its own schema', async () => {
-    const free = makeTool('free_form', { inputSchema: { type: 'object', properties: { anything: {} }, additionalProperties: true } });
+    const free = makeTool('free_form', {
+      inputSchema: { type: 'object', properties: { anything: {} }, additionalProperties: true },
+    });
     expect(strictParameters(free)).toBeUndefined();
     const orchestrator = makeOrchestrator({ tools: [free] });
     const [tool] = openAiAgentsTools(orchestrator, { context: caller });
     expect(tool).toMatchObject({ strict: false, parameters: free.inputSchema });
-    const model = new ScriptedModel([() => ({ toolCall: { name: 'free_form', input: { anything: [1, 'two'] } } }), (request) => ({ text: lastToolOutput(request) })]);
+    const model = new ScriptedModel([
+      () => ({ toolCall: { name: 'free_form', input: { anything: [1, 'two'] } } }),
+      (request) => ({ text: lastToolOutput(request) }),
+    ]);
     const result = await runner().run(new Agent({ name: 'free', model, tools: [tool!] }), 'go');
     expect(JSON.parse(result.finalOutput!)).toEqual({ echoed: { anything: [1, 'two'] } });
   });
@@ -100,24 +144,38 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
       tools: ['read_file'],
       context: (run) => ({ ...caller, personaCapabilities: run.context.capabilities }),
     });
-    const script = () => new ScriptedModel([() => ({ toolCall: { name: 'read_file', input: { path: 'package.json', maxBytes: 20, encoding: null } } }), (request) => ({ text: lastToolOutput(request) })]);
+    const script = () =>
+      new ScriptedModel([
+        () => ({ toolCall: { name: 'read_file', input: { path: 'package.json', maxBytes: 20, encoding: null } } }),
+        (request) => ({ text: lastToolOutput(request) }),
+      ]);
     const agent = (model: Model) => new Agent<{ capabilities: string[] }>({ name: 'files', model, tools });
 
     const denied = await runner().run(agent(script()), 'read it', { context: { capabilities: [] } });
     expect(denied.finalOutput).toContain('PERMISSION_DENIED');
     expect(denied.finalOutput).toContain('capability:filesystem:read');
 
-    const allowed = await runner().run(agent(script()), 'read it', { context: { capabilities: ['capability:filesystem:read'] } });
+    const allowed = await runner().run(agent(script()), 'read it', {
+      context: { capabilities: ['capability:filesystem:read'] },
+    });
     expect(JSON.parse(allowed.finalOutput!)).toMatchObject({ content: expect.stringContaining('"name"') });
   });
 
   it('approval rejected by the orchestrator gate: the model is told APPROVAL_REJECTED', async () => {
     const sent: string[] = [];
-    const orchestrator = makeOrchestrator({ tools: [sendTool(sent)], approvalGate: async () => ({ approved: false, reason: 'no messages today' }) });
+    const orchestrator = makeOrchestrator({
+      tools: [sendTool(sent)],
+      approvalGate: async () => ({ approved: false, reason: 'no messages today' }),
+    });
     const tools = openAiAgentsTools(orchestrator, { context: caller });
-    const model = new ScriptedModel([() => ({ toolCall: { name: 'send_message', input: { to: 'ada' } } }), (request) => ({ text: lastToolOutput(request) })]);
+    const model = new ScriptedModel([
+      () => ({ toolCall: { name: 'send_message', input: { to: 'ada' } } }),
+      (request) => ({ text: lastToolOutput(request) }),
+    ]);
     const result = await runner().run(new Agent({ name: 'mail', model, tools }), 'tell ada');
-    expect(result.finalOutput).toBe("APPROVAL_REJECTED: The call to tool 'send_message' was not approved: no messages today\nDetails: {\"reason\":\"no messages today\"}");
+    expect(result.finalOutput).toBe(
+      'APPROVAL_REJECTED: The call to tool \'send_message\' was not approved: no messages today\nDetails: {"reason":"no messages today"}',
+    );
     expect(sent).toEqual([]);
   });
 
@@ -135,7 +193,10 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
       hooks: { onCallEnd: (event) => ends.push(event) },
     });
     const tools = openAiAgentsTools(orchestrator, { context: caller, approval: 'framework' });
-    const step = (): Array<(request: ModelRequest) => Step> => [() => ({ toolCall: { name: 'send_message', input: { to: 'ada' } } }), (request) => ({ text: lastToolOutput(request) })];
+    const step = (): Array<(request: ModelRequest) => Step> => [
+      () => ({ toolCall: { name: 'send_message', input: { to: 'ada' } } }),
+      (request) => ({ text: lastToolOutput(request) }),
+    ];
 
     const rejecting = new Agent({ name: 'mail', model: new ScriptedModel(step()), tools });
     const first = await runner().run(rejecting, 'tell ada');
@@ -176,7 +237,10 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
       hooks: { onCallEnd: (event) => ends.push(event) },
     });
     const tools = openAiAgentsTools(orchestrator, { context: caller });
-    const model = new ScriptedModel([() => ({ toolCall: { name: 'slow', input: {} } }), () => ({ text: 'unreachable' })]);
+    const model = new ScriptedModel([
+      () => ({ toolCall: { name: 'slow', input: {} } }),
+      () => ({ text: 'unreachable' }),
+    ]);
     const controller = new AbortController();
     const run = runner().run(new Agent({ name: 'slow', model, tools }), 'go', { signal: controller.signal });
     await running;
@@ -198,22 +262,40 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
       ],
     });
     const tools = openAiAgentsTools(orchestrator, { context: caller });
-    const model = new ScriptedModel([() => ({ toolCall: { name: 'bad_output', input: {} } }), (request) => ({ text: lastToolOutput(request) })]);
+    const model = new ScriptedModel([
+      () => ({ toolCall: { name: 'bad_output', input: {} } }),
+      (request) => ({ text: lastToolOutput(request) }),
+    ]);
     const result = await runner().run(new Agent({ name: 'out', model, tools }), 'go');
-    expect(result.finalOutput).toBe("OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n must be integer");
+    expect(result.finalOutput).toBe(
+      "OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n must be integer",
+    );
   });
 
   it('types: each tool keeps its output type, in the order of the names', () => {
     const orchestrator = makeOrchestrator({ tools: createTools() });
     const tools = openAiAgentsTools(createToolClient(orchestrator, caller), { tools: ['calculator', 'read_file'] });
-    expectTypeOf(tools).toEqualTypeOf<[OpenAiAgentsTool<ToolTypes['calculator']>, OpenAiAgentsTool<ToolTypes['read_file']>]>();
-    expectTypeOf<Awaited<ReturnType<(typeof tools)[0]['invoke']>>>().toEqualTypeOf<string | ToolTypes['calculator']['output']>();
+    expectTypeOf(tools).toEqualTypeOf<
+      [OpenAiAgentsTool<ToolTypes['calculator']>, OpenAiAgentsTool<ToolTypes['read_file']>]
+    >();
+    expectTypeOf<Awaited<ReturnType<(typeof tools)[0]['invoke']>>>().toEqualTypeOf<
+      string | ToolTypes['calculator']['output']
+    >();
     expectTypeOf<Parameters<(typeof tools)[1]['invoke']>[0]>().toEqualTypeOf<RunContext<unknown>>();
     // The run context's type is inferred from the context function (as in the README).
-    const perCaller = openAiAgentsTools(orchestrator, { context: (run: RunContext<{ capabilities: string[] }>) => ({ ...caller, personaCapabilities: run.context.capabilities }) });
-    expectTypeOf(perCaller[0]!).toEqualTypeOf<OpenAiAgentsTool<{ input: Record<string, unknown>; output: unknown }, { capabilities: string[] }>>();
+    const perCaller = openAiAgentsTools(orchestrator, {
+      context: (run: RunContext<{ capabilities: string[] }>) => ({
+        ...caller,
+        personaCapabilities: run.context.capabilities,
+      }),
+    });
+    expectTypeOf(perCaller[0]!).toEqualTypeOf<
+      OpenAiAgentsTool<{ input: Record<string, unknown>; output: unknown }, { capabilities: string[] }>
+    >();
     // @ts-expect-error not a registered tool name
-    expect(() => openAiAgentsTools(createToolClient(orchestrator, caller), { tools: ['calculater'] })).toThrow(/not registered/);
+    expect(() => openAiAgentsTools(createToolClient(orchestrator, caller), { tools: ['calculater'] })).toThrow(
+      /not registered/,
+    );
   });
 });
 
@@ -221,7 +303,12 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
 function sendTool(sent: string[]) {
   return makeTool('send_message', {
     hasSideEffects: true,
-    inputSchema: { type: 'object', required: ['to'], additionalProperties: false, properties: { to: { type: 'string' } } },
+    inputSchema: {
+      type: 'object',
+      required: ['to'],
+      additionalProperties: false,
+      properties: { to: { type: 'string' } },
+    },
     async execute(args) {
       sent.push(args.to);
       return { success: true, output: { sent: true, to: args.to } };

@@ -47,7 +47,13 @@ function orchestrator(options: { approvalGate?: (request: ApprovalRequest) => Pr
   });
 }
 
-function call(o: ToolOrchestrator, name: string, args: unknown, capabilities = ALL, extra: Partial<ToolCallDetails> = {}) {
+function call(
+  o: ToolOrchestrator,
+  name: string,
+  args: unknown,
+  capabilities = ALL,
+  extra: Partial<ToolCallDetails> = {},
+) {
   return o.processToolCall({
     toolCallRequest: { id: `t-${name}`, name, arguments: args as Record<string, unknown> },
     gmiId: 'g',
@@ -60,11 +66,24 @@ function call(o: ToolOrchestrator, name: string, args: unknown, capabilities = A
 
 describe('the generated registry', () => {
   it('creates every example tool, in name order', () => {
-    expect(createTools().map((tool) => tool.name)).toEqual(['calculator', 'get_current_datetime', 'list_directory', 'memory_read', 'memory_write', 'read_file', 'remember_calculation']);
+    expect(createTools().map((tool) => tool.name)).toEqual([
+      'calculator',
+      'get_current_datetime',
+      'list_directory',
+      'memory_read',
+      'memory_write',
+      'read_file',
+      'remember_calculation',
+    ]);
   });
 
   it('gives a typed client that calls through the orchestrator', async () => {
-    const client = createToolClient(orchestrator(), { gmiId: 'g', personaId: 'p', personaCapabilities: [], userContext: { userId: 'u' } });
+    const client = createToolClient(orchestrator(), {
+      gmiId: 'g',
+      personaId: 'p',
+      personaCapabilities: [],
+      userContext: { userId: 'u' },
+    });
     const result = await client.call('calculator', { expression: '6*7' });
     expect(result.output?.result).toBe(42);
   });
@@ -87,7 +106,12 @@ describe('calculator', () => {
 
   it('answers through the orchestrator, coercing precision and rounding', async () => {
     const result = await call(orchestrator(), 'calculator', '{"expression":"10/3","precision":"2"}');
-    expect(result).toEqual({ toolCallId: 't-calculator', toolName: 'calculator', output: { expression: '10/3', result: 3.33 }, isError: false });
+    expect(result).toEqual({
+      toolCallId: 't-calculator',
+      toolName: 'calculator',
+      output: { expression: '10/3', result: 3.33 },
+      isError: false,
+    });
   });
 
   it.each([
@@ -115,7 +139,10 @@ describe('calculator', () => {
   it('rejects bad input before running', async () => {
     const result = await call(orchestrator(), 'calculator', { expression: '', precision: 99 });
     expect(result.errorDetails?.code).toBe('INVALID_ARGUMENTS');
-    expect(result.errorDetails?.details?.errors.map((error: { path: string }) => error.path).sort()).toEqual(['/expression', '/precision']);
+    expect(result.errorDetails?.details?.errors.map((error: { path: string }) => error.path).sort()).toEqual([
+      '/expression',
+      '/precision',
+    ]);
   });
 });
 
@@ -147,30 +174,53 @@ describe('memory_write and memory_read', () => {
   it('writes with the capability, then reads by key, prefix and tag', async () => {
     const o = orchestrator();
     const written = await call(o, 'memory_write', { key: 'user.units', value: 'metric', tags: ['prefs'] });
-    expect(written.output).toEqual({ entry: { key: 'user.units', value: 'metric', tags: ['prefs'], updatedAt: '2026-03-29T00:30:00.000Z' }, created: true });
+    expect(written.output).toEqual({
+      entry: { key: 'user.units', value: 'metric', tags: ['prefs'], updatedAt: '2026-03-29T00:30:00.000Z' },
+      created: true,
+    });
     const again = await call(o, 'memory_write', { key: 'user.units', value: 'imperial' });
     expect(again.output).toMatchObject({ created: false, entry: { value: 'imperial', tags: [] } });
     await call(o, 'memory_write', { key: 'user.name', value: 'Ada', tags: ['prefs'] });
-    expect((await call(o, 'memory_read', { query: { key: 'user.units' } })).output).toMatchObject({ total: 1, entries: [{ value: 'imperial' }] });
+    expect((await call(o, 'memory_read', { query: { key: 'user.units' } })).output).toMatchObject({
+      total: 1,
+      entries: [{ value: 'imperial' }],
+    });
     expect((await call(o, 'memory_read', { query: { prefix: 'user.' }, limit: 1 })).output).toMatchObject({ total: 2 });
-    expect(((await call(o, 'memory_read', { query: { tag: 'prefs' } })).output as { entries: { key: string }[] }).entries.map((entry) => entry.key)).toEqual(['user.name']);
+    expect(
+      (
+        (await call(o, 'memory_read', { query: { tag: 'prefs' } })).output as { entries: { key: string }[] }
+      ).entries.map((entry) => entry.key),
+    ).toEqual(['user.name']);
   });
 
   it('is denied without the write capability and writes nothing', async () => {
     const o = orchestrator();
     const result = await call(o, 'memory_write', { key: 'denied.key', value: 'x' }, []);
-    expect(result.errorDetails).toMatchObject({ code: 'PERMISSION_DENIED', details: { missing: ['capability:memory:write'] } });
+    expect(result.errorDetails).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      details: { missing: ['capability:memory:write'] },
+    });
     expect((await call(o, 'memory_read', { query: { key: 'denied.key' } })).output).toEqual({ entries: [], total: 0 });
   });
 
   it('needs approval when a gate is configured; a rejection writes nothing', async () => {
     const asked: string[] = [];
-    const o = orchestrator({ approvalGate: async ({ tool, args }) => (asked.push(`${tool.name}:${String(args.key)}`), args.key !== 'rejected.key') });
-    expect((await call(o, 'memory_write', { key: 'rejected.key', value: 'x' })).errorDetails?.code).toBe('APPROVAL_REJECTED');
+    const o = orchestrator({
+      approvalGate: async ({ tool, args }) => (
+        asked.push(`${tool.name}:${String(args.key)}`),
+        args.key !== 'rejected.key'
+      ),
+    });
+    expect((await call(o, 'memory_write', { key: 'rejected.key', value: 'x' })).errorDetails?.code).toBe(
+      'APPROVAL_REJECTED',
+    );
     expect((await call(o, 'memory_write', { key: 'approved.key', value: 'y' })).isError).toBe(false);
     expect((await call(o, 'memory_read', { query: { prefix: '' } })).isError).toBe(false);
     expect(asked).toEqual(['memory_write:rejected.key', 'memory_write:approved.key']);
-    expect((await call(o, 'memory_read', { query: { key: 'rejected.key' } })).output).toEqual({ entries: [], total: 0 });
+    expect((await call(o, 'memory_read', { query: { key: 'rejected.key' } })).output).toEqual({
+      entries: [],
+      total: 0,
+    });
   });
 
   it('rejects a query that is not exactly one of key, prefix or tag', async () => {
@@ -180,27 +230,44 @@ describe('memory_write and memory_read', () => {
 
   it('serializes concurrent writes: none is lost', async () => {
     const o = orchestrator();
-    await Promise.all(Array.from({ length: 25 }, (_, i) => call(o, 'memory_write', { key: `burst.${i}`, value: String(i) })));
-    expect((await call(o, 'memory_read', { query: { prefix: 'burst.' }, limit: 100 })).output).toMatchObject({ total: 25 });
+    await Promise.all(
+      Array.from({ length: 25 }, (_, i) => call(o, 'memory_write', { key: `burst.${i}`, value: String(i) })),
+    );
+    expect((await call(o, 'memory_read', { query: { prefix: 'burst.' }, limit: 100 })).output).toMatchObject({
+      total: 25,
+    });
   });
 });
 
 describe('read_file and list_directory', () => {
   it('reads a file under the root', async () => {
     const result = await call(orchestrator(), 'read_file', { path: 'notes/todo.md' });
-    expect(result.output).toEqual({ path: 'notes/todo.md', size: 21, encoding: 'utf8', content: '# Todo\n- write tests\n', truncated: false });
+    expect(result.output).toEqual({
+      path: 'notes/todo.md',
+      size: 21,
+      encoding: 'utf8',
+      content: '# Todo\n- write tests\n',
+      truncated: false,
+    });
   });
 
   it('truncates at maxBytes and can answer base64', async () => {
     const result = await call(orchestrator(), 'read_file', { path: 'notes/todo.md', maxBytes: 6, encoding: 'base64' });
-    expect(result.output).toMatchObject({ content: Buffer.from('# Todo').toString('base64'), truncated: true, size: 21 });
+    expect(result.output).toMatchObject({
+      content: Buffer.from('# Todo').toString('base64'),
+      truncated: true,
+      size: 21,
+    });
   });
 
-  it.each(['../secret.txt', 'notes/../../secret.txt', path.join(tmpdir(), 'x'), '..'])('refuses the path escape %s before acting', async (escape) => {
-    const result = await call(orchestrator(), 'read_file', { path: escape });
-    expect(result.errorDetails?.code).toBe('REFUSED');
-    expect(result.output).toBeNull();
-  });
+  it.each(['../secret.txt', 'notes/../../secret.txt', path.join(tmpdir(), 'x'), '..'])(
+    'refuses the path escape %s before acting',
+    async (attempt) => {
+      const result = await call(orchestrator(), 'read_file', { path: attempt });
+      expect(result.errorDetails?.code).toBe('REFUSED');
+      expect(result.output).toBeNull();
+    },
+  );
 
   it('refuses a symbolic link that points outside the root', async () => {
     const result = await call(orchestrator(), 'read_file', { path: 'escape.txt' });
@@ -210,7 +277,10 @@ describe('read_file and list_directory', () => {
 
   it('needs the filesystem capability', async () => {
     const result = await call(orchestrator(), 'read_file', { path: 'notes/todo.md' }, []);
-    expect(result.errorDetails).toMatchObject({ code: 'PERMISSION_DENIED', details: { missing: ['capability:filesystem:read'] } });
+    expect(result.errorDetails).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      details: { missing: ['capability:filesystem:read'] },
+    });
   });
 
   it('reports a missing file as a failure', async () => {
@@ -227,7 +297,12 @@ describe('read_file and list_directory', () => {
         path: 'notes',
         type: 'directory',
         children: [
-          { name: 'deep', path: 'notes/deep', type: 'directory', children: [{ name: 'x.txt', path: 'notes/deep/x.txt', type: 'file', size: 1 }] },
+          {
+            name: 'deep',
+            path: 'notes/deep',
+            type: 'directory',
+            children: [{ name: 'x.txt', path: 'notes/deep/x.txt', type: 'file', size: 1 }],
+          },
           { name: 'todo.md', path: 'notes/todo.md', type: 'file', size: 21 },
         ],
       },
@@ -235,7 +310,16 @@ describe('read_file and list_directory', () => {
       omitted: 0,
     });
     const shallow = await call(orchestrator(), 'list_directory', { path: 'notes', depth: 1, include: 'directories' });
-    expect(shallow.output).toEqual({ root: { name: 'notes', path: 'notes', type: 'directory', children: [{ name: 'deep', path: 'notes/deep', type: 'directory' }] }, truncated: false, omitted: 0 });
+    expect(shallow.output).toEqual({
+      root: {
+        name: 'notes',
+        path: 'notes',
+        type: 'directory',
+        children: [{ name: 'deep', path: 'notes/deep', type: 'directory' }],
+      },
+      truncated: false,
+      omitted: 0,
+    });
   });
 
   it('refuses ../ for list_directory too', async () => {
@@ -243,7 +327,9 @@ describe('read_file and list_directory', () => {
   });
 
   it('a path of the wrong type reaches validation, not the refusal check', async () => {
-    expect((await call(orchestrator(), 'list_directory', { path: { nested: true } })).errorDetails?.code).toBe('INVALID_ARGUMENTS');
+    expect((await call(orchestrator(), 'list_directory', { path: { nested: true } })).errorDetails?.code).toBe(
+      'INVALID_ARGUMENTS',
+    );
     expect((await call(orchestrator(), 'read_file', { path: ['a'] })).errorDetails?.code).toBe('INVALID_ARGUMENTS');
   });
 });
@@ -253,7 +339,10 @@ describe('remember_calculation (composed)', () => {
     const o = orchestrator();
     const result = await call(o, 'remember_calculation', { expression: '12*7', key: 'calc.result' });
     expect(result.isError).toBe(false);
-    expect(result.output).toMatchObject({ created: true, entry: { key: 'calc.result', value: '84', tags: ['calculation'] } });
+    expect(result.output).toMatchObject({
+      created: true,
+      entry: { key: 'calc.result', value: '84', tags: ['calculation'] },
+    });
   });
 
   it('fails STEP_FAILED when the caller lacks the second step’s capability; the first step ran', async () => {

@@ -1,5 +1,18 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -67,21 +80,32 @@ function orWedged<T>(promise: Promise<T>, ms = 10_000): Promise<T | 'wedged'> {
 describe('read_file opens only regular files under the root', () => {
   it('answers four concurrent FIFO reads with a clear error, and a normal read afterwards still works', async () => {
     const o = orchestrator();
-    const results = await orWedged(Promise.all(fifos.map((fifo) => call(o, 'read_file', { path: path.basename(fifo) }))));
+    const results = await orWedged(
+      Promise.all(fifos.map((fifo) => call(o, 'read_file', { path: path.basename(fifo) }))),
+    );
     expect(results).not.toBe('wedged');
     for (const result of results as Awaited<ReturnType<typeof call>>[]) {
       expect(result.errorDetails?.code).toBe('TOOL_FAILED');
-      expect(result.errorDetails?.message).toMatch(/"pipe-\d" is a named pipe \(FIFO\), not a regular file: only regular files are read/);
+      expect(result.errorDetails?.message).toMatch(
+        /"pipe-\d" is a named pipe \(FIFO\), not a regular file: only regular files are read/,
+      );
     }
     // With four libuv threads blocked in open(), this read (and all file I/O of the process) would never finish.
     const normal = await orWedged(call(o, 'read_file', { path: 'notes/todo.md' }));
-    expect(normal).toMatchObject({ isError: false, output: { path: 'notes/todo.md', content: '- ship it\n', size: 10, truncated: false } });
+    expect(normal).toMatchObject({
+      isError: false,
+      output: { path: 'notes/todo.md', content: '- ship it\n', size: 10, truncated: false },
+    });
   });
 
   it('refuses a FIFO reached through a symbolic link, and a folder', async () => {
     const o = orchestrator();
-    expect(await orWedged(call(o, 'read_file', { path: 'link-to-pipe' }))).toMatchObject({ errorDetails: { message: expect.stringMatching(/is a named pipe \(FIFO\)/) } });
-    expect((await call(o, 'read_file', { path: 'notes' })).errorDetails?.message).toMatch(/"notes" is a folder, not a regular file/);
+    expect(await orWedged(call(o, 'read_file', { path: 'link-to-pipe' }))).toMatchObject({
+      errorDetails: { message: expect.stringMatching(/is a named pipe \(FIFO\)/) },
+    });
+    expect((await call(o, 'read_file', { path: 'notes' })).errorDetails?.message).toMatch(
+      /"notes" is a folder, not a regular file/,
+    );
   });
 
   it('refuses a path through a symbolic link to a folder outside the root', async () => {
@@ -93,10 +117,22 @@ describe('read_file opens only regular files under the root', () => {
 
   it('checks the opened descriptor: a path whose folder became a link outside after the check is refused', async () => {
     // What a swap between the check and the open leaves: a checked path that now runs through a link.
-    const swapped = await openRegularFileInside(files, path.join(files, 'outside-folder', 'secret.txt'), 'notes/secret.txt');
-    expect(swapped).toEqual({ ok: false, reason: '"notes/secret.txt" resolves outside the root folder (a path component was swapped for a symbolic link): refused' });
+    const swapped = await openRegularFileInside(
+      files,
+      path.join(files, 'outside-folder', 'secret.txt'),
+      'notes/secret.txt',
+    );
+    expect(swapped).toEqual({
+      ok: false,
+      reason:
+        '"notes/secret.txt" resolves outside the root folder (a path component was swapped for a symbolic link): refused',
+    });
     const lastIsLink = await openRegularFileInside(files, path.join(files, 'link-to-pipe'), 'notes/pipe');
-    expect(lastIsLink).toMatchObject({ ok: false, code: 'ELOOP', reason: '"notes/pipe" became a symbolic link while it was being opened: refused' });
+    expect(lastIsLink).toMatchObject({
+      ok: false,
+      code: 'ELOOP',
+      reason: '"notes/pipe" became a symbolic link while it was being opened: refused',
+    });
     const inside = await openRegularFileInside(files, path.join(files, 'notes', 'todo.md'), 'notes/todo.md');
     expect(inside.ok).toBe(true);
     if (inside.ok) {
@@ -134,7 +170,9 @@ describe('read_file opens only regular files under the root', () => {
       expect(contents.has('SECRET')).toBe(false);
       // Under load every read may land in a swapped moment; once the swapping stops, the same read works.
       swapper.kill('SIGKILL');
-      await new Promise((resolve) => (swapper.exitCode !== null || swapper.signalCode !== null ? resolve(undefined) : swapper.once('exit', resolve)));
+      await new Promise((resolve) =>
+        swapper.exitCode !== null || swapper.signalCode !== null ? resolve(undefined) : swapper.once('exit', resolve),
+      );
       const folder = path.join(swapRoot, 'folder');
       if (existsSync(`${folder}.real`)) {
         rmSync(folder, { force: true });
@@ -154,7 +192,9 @@ function allEntries(folder: string, depth: number, include: 'all' | 'files' | 'd
   const queue: Array<[string, string, number]> = [[folder, '', depth]];
   for (let next = 0; next < queue.length; next++) {
     const [absolute, relative, left] = queue[next]!;
-    for (const entry of readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const entry of readdirSync(absolute, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    )) {
       const child = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (include !== 'files') out.push(child);
@@ -174,7 +214,8 @@ describe('list_directory caps its output', () => {
   beforeAll(() => {
     tree = path.join(dir, 'tree');
     for (const folder of ['a', 'b', 'a/x', 'a/y', 'b/z']) mkdirSync(path.join(tree, folder), { recursive: true });
-    for (const file of ['a/1.txt', 'a/x/2.txt', 'a/y/3.txt', 'b/z/4.txt', 'top.txt']) writeFileSync(path.join(tree, file), file);
+    for (const file of ['a/1.txt', 'a/x/2.txt', 'a/y/3.txt', 'b/z/4.txt', 'top.txt'])
+      writeFileSync(path.join(tree, file), file);
   });
 
   it('keeps entries breadth-first up to maxEntries and says how many were left out', async () => {
@@ -185,7 +226,12 @@ describe('list_directory caps its output', () => {
         path: '.',
         type: 'directory',
         children: [
-          { name: 'a', path: 'a', type: 'directory', children: [{ name: '1.txt', path: 'a/1.txt', type: 'file', size: 7 }] },
+          {
+            name: 'a',
+            path: 'a',
+            type: 'directory',
+            children: [{ name: '1.txt', path: 'a/1.txt', type: 'file', size: 7 }],
+          },
           { name: 'b', path: 'b', type: 'directory' },
           { name: 'top.txt', path: 'top.txt', type: 'file', size: 7 },
         ],
@@ -215,7 +261,8 @@ describe('list_directory caps its output', () => {
     const wide = path.join(dir, 'wide');
     mkdirSync(wide);
     for (let i = 0; i < 1200; i++) writeFileSync(path.join(wide, `f${String(i).padStart(4, '0')}`), '');
-    const output = (await call(orchestrator(wide), 'list_directory', { maxBytes: 1048576 })).output as ListDirectoryOutput;
+    const output = (await call(orchestrator(wide), 'list_directory', { maxBytes: 1048576 }))
+      .output as ListDirectoryOutput;
     expect(output.root.children).toHaveLength(1000);
     expect(output.root.children!.at(-1)!.name).toBe('f0999');
     expect(output).toMatchObject({ truncated: true, omitted: 200 });
@@ -239,7 +286,14 @@ describe('list_directory caps its output', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.constantFrom('', 'd1/', 'd1/d2/', 'd3/', 'd3/d4/d5/'), fc.stringMatching(/^[a-z0-9]{1,40}$/), fc.boolean()), { maxLength: 30 }),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('', 'd1/', 'd1/d2/', 'd3/', 'd3/d4/d5/'),
+            fc.stringMatching(/^[a-z0-9]{1,40}$/),
+            fc.boolean(),
+          ),
+          { maxLength: 30 },
+        ),
         fc.integer({ min: 1, max: 40 }),
         fc.integer({ min: 1024, max: 4096 }),
         fc.integer({ min: 1, max: 5 }),
@@ -257,9 +311,11 @@ describe('list_directory caps its output', () => {
               // The name (or a folder on its path) is taken by a file already.
             }
           }
-          const output = (await call(orchestrator(root), 'list_directory', { depth, include, maxEntries, maxBytes })).output as ListDirectoryOutput;
+          const output = (await call(orchestrator(root), 'list_directory', { depth, include, maxEntries, maxBytes }))
+            .output as ListDirectoryOutput;
           const expected = allEntries(root, depth, include);
-          const kept = include === 'files' ? output.root.children!.map((entry) => entry.path) : pathsOf(output.root.children);
+          const kept =
+            include === 'files' ? output.root.children!.map((entry) => entry.path) : pathsOf(output.root.children);
           expect(Buffer.byteLength(JSON.stringify(output))).toBeLessThanOrEqual(maxBytes);
           expect(kept.length).toBeLessThanOrEqual(maxEntries);
           expect([...kept].sort()).toEqual(expected.slice(0, kept.length).sort());

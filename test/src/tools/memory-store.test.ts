@@ -1,5 +1,15 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +21,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolOrchestrator } from '../../../src/index.js';
 import { MemoryReadTool } from '../../../src/tools/memory-read.js';
-import { LEGACY_MEMORY_FILE, MEMORY_DATABASE_FILE, MemoryStore, parseLegacyFile } from '../../../src/tools/memory-store.js';
+import {
+  LEGACY_MEMORY_FILE,
+  MEMORY_DATABASE_FILE,
+  MemoryStore,
+  parseLegacyFile,
+} from '../../../src/tools/memory-store.js';
 import { MemoryWriteTool } from '../../../src/tools/memory-write.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -65,7 +80,10 @@ interface Writer {
 
 /** A real child process writing `<prefix>.0 … <prefix>.<count-1>` (count 0: until killed) through an orchestrator. */
 function startWriter(dataDir: string, prefix: string, count: number): Writer {
-  const child = spawn(process.execPath, ['--import', 'tsx', writerScript, dataDir, prefix, String(count)], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', writerScript, dataDir, prefix, String(count)], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const acknowledged: string[] = [];
   const waiting: Array<{ count: number; resolve: () => void }> = [];
   let stderr = '';
@@ -83,14 +101,22 @@ function startWriter(dataDir: string, prefix: string, count: number): Writer {
     }
     for (const wait of waiting.filter((candidate) => acknowledged.length >= candidate.count)) wait.resolve();
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stderr })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
   return {
     child,
     acknowledged,
-    ready: Promise.race([ready, exited.then(({ stderr: text }) => Promise.reject(new Error(`writer exited before it was ready: ${text}`)))]),
+    ready: Promise.race([
+      ready,
+      exited.then(({ stderr: text }) => Promise.reject(new Error(`writer exited before it was ready: ${text}`))),
+    ]),
     exited,
     go: () => child.stdin!.write('go\n'),
-    acknowledgedAtLeast: (atLeast) => (acknowledged.length >= atLeast ? Promise.resolve() : new Promise((resolve) => waiting.push({ count: atLeast, resolve }))),
+    acknowledgedAtLeast: (atLeast) =>
+      acknowledged.length >= atLeast
+        ? Promise.resolve()
+        : new Promise((resolve) => waiting.push({ count: atLeast, resolve })),
   };
 }
 
@@ -130,7 +156,10 @@ describe('the memory store across processes', () => {
         Promise.all(
           Array.from({ length: 25 }, async (_, i) => {
             const key = `serve-${server}.${i}`;
-            const result = (await client.callTool({ name: 'memory_write', arguments: { key, value: `value of ${key}`, tags: [`serve-${server}`] } })) as CallToolResult;
+            const result = (await client.callTool({
+              name: 'memory_write',
+              arguments: { key, value: `value of ${key}`, tags: [`serve-${server}`] },
+            })) as CallToolResult;
             expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
             return key;
           }),
@@ -149,10 +178,14 @@ describe('the memory store across processes', () => {
     } finally {
       await Promise.all(servers.map((client) => client.close()));
     }
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/toolsmith.js', 'call', 'memory_read', '{"query":{"prefix":""},"limit":100}'], {
-      cwd: repoRoot,
-      env: { ...process.env, TOOLSMITH_DATA_DIR: dataDir },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['bin/toolsmith.js', 'call', 'memory_read', '{"query":{"prefix":""},"limit":100}'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, TOOLSMITH_DATA_DIR: dataDir },
+      },
+    );
     const result = JSON.parse(stdout) as { isError: boolean; output: { total: number; entries: unknown[] } };
     expect(result.isError).toBe(false);
     expect(result.output.total).toBe(100);
@@ -174,7 +207,8 @@ describe('the memory store across processes', () => {
 
     const entries = await entriesOf(dataDir);
     expect(killed.acknowledged.length).toBeGreaterThanOrEqual(30);
-    for (const key of [...killed.acknowledged, ...survivor.acknowledged]) expect(entries.get(key)?.value, key).toBe(`value of ${key}`);
+    for (const key of [...killed.acknowledged, ...survivor.acknowledged])
+      expect(entries.get(key)?.value, key).toBe(`value of ${key}`);
     expect(survivor.acknowledged).toHaveLength(25);
     // At most the one write in flight at the kill may have committed without being reported.
     expect(entries.size - killed.acknowledged.length - 25).toBeLessThanOrEqual(1);
@@ -188,9 +222,14 @@ describe('the memory store in one process', () => {
     const linked = path.join(scratch, `link-${folders}`);
     symlinkSync(dataDir, linked);
     const direct = new ToolOrchestrator({ tools: [new MemoryWriteTool({ dataDir })] });
-    const throughLink = new ToolOrchestrator({ tools: [new MemoryWriteTool({ dataDir: linked }), new MemoryReadTool({ dataDir: linked })] });
+    const throughLink = new ToolOrchestrator({
+      tools: [new MemoryWriteTool({ dataDir: linked }), new MemoryReadTool({ dataDir: linked })],
+    });
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => [call(direct, 'memory_write', { key: `direct.${i}`, value: `d${i}` }), call(throughLink, 'memory_write', { key: `linked.${i}`, value: `l${i}` })]).flat(),
+      Array.from({ length: 50 }, (_, i) => [
+        call(direct, 'memory_write', { key: `direct.${i}`, value: `d${i}` }),
+        call(throughLink, 'memory_write', { key: `linked.${i}`, value: `l${i}` }),
+      ]).flat(),
     );
     expect(results.filter((result) => result.isError)).toEqual([]);
     const read = await call(throughLink, 'memory_read', { query: { prefix: 'direct.' }, limit: 100 });
@@ -211,7 +250,10 @@ describe('the memory store in one process', () => {
   it('reads an empty folder as no entries without creating anything', async () => {
     const dataDir = dataFolder();
     const orchestrator = new ToolOrchestrator({ tools: [new MemoryReadTool({ dataDir })] });
-    expect((await call(orchestrator, 'memory_read', { query: { prefix: '' } })).output).toEqual({ entries: [], total: 0 });
+    expect((await call(orchestrator, 'memory_read', { query: { prefix: '' } })).output).toEqual({
+      entries: [],
+      total: 0,
+    });
     expect(readdirSync(dataDir)).toEqual([]);
   });
 
@@ -259,9 +301,20 @@ describe('migration from memory.json', () => {
     const dataDir = dataFolder();
     const text = legacy(old);
     writeFileSync(path.join(dataDir, LEGACY_MEMORY_FILE), text);
-    const orchestrator = new ToolOrchestrator({ tools: [new MemoryReadTool({ dataDir }), new MemoryWriteTool({ dataDir, now: () => new Date('2026-06-01T00:00:00.000Z') })] });
-    expect((await call(orchestrator, 'memory_read', { query: { tag: 'prefs' } })).output).toEqual({ entries: [old[0]], total: 1 });
-    expect((await call(orchestrator, 'memory_read', { query: { key: 'note' } })).output).toEqual({ entries: [{ ...old[2], tags: [] }], total: 1 });
+    const orchestrator = new ToolOrchestrator({
+      tools: [
+        new MemoryReadTool({ dataDir }),
+        new MemoryWriteTool({ dataDir, now: () => new Date('2026-06-01T00:00:00.000Z') }),
+      ],
+    });
+    expect((await call(orchestrator, 'memory_read', { query: { tag: 'prefs' } })).output).toEqual({
+      entries: [old[0]],
+      total: 1,
+    });
+    expect((await call(orchestrator, 'memory_read', { query: { key: 'note' } })).output).toEqual({
+      entries: [{ ...old[2], tags: [] }],
+      total: 1,
+    });
 
     const kept = readdirSync(dataDir).filter((name) => name.startsWith(`${LEGACY_MEMORY_FILE}.imported-`));
     expect(kept).toHaveLength(1);
@@ -269,7 +322,9 @@ describe('migration from memory.json', () => {
     expect(readFileSync(path.join(dataDir, kept[0]!), 'utf8')).toBe(text);
 
     // A write after the import, then the same file back (a crash between the commit and the rename, or a restored backup): not imported again.
-    expect((await call(orchestrator, 'memory_write', { key: 'user.units', value: 'imperial' })).output).toMatchObject({ created: false });
+    expect((await call(orchestrator, 'memory_write', { key: 'user.units', value: 'imperial' })).output).toMatchObject({
+      created: false,
+    });
     await orchestrator.shutdown();
     copyFileSync(path.join(dataDir, kept[0]!), path.join(dataDir, LEGACY_MEMORY_FILE));
     const entries = await entriesOf(dataDir);
@@ -296,8 +351,16 @@ describe('migration from memory.json', () => {
   it.each([
     ['not JSON', '{"version": 1, "entries": [\n  {"key": "a",\n', /memory\.json:3:1: not valid JSON \(\w+\)/],
     ['a JSON array', '[]', /memory\.json:1:1: expected an object with an "entries" array/],
-    ['an entry without a value', legacy([old[0], { key: 'b', updatedAt: 'x' }]), /memory\.json:12:5: expected a string at \/entries\/1\/value/],
-    ['tags that are not strings', legacy([{ ...old[0], tags: [1] }]), /memory\.json:7:15: expected an array of strings at \/entries\/0\/tags/],
+    [
+      'an entry without a value',
+      legacy([old[0], { key: 'b', updatedAt: 'x' }]),
+      /memory\.json:12:5: expected a string at \/entries\/1\/value/,
+    ],
+    [
+      'tags that are not strings',
+      legacy([{ ...old[0], tags: [1] }]),
+      /memory\.json:7:15: expected an array of strings at \/entries\/0\/tags/,
+    ],
   ])('refuses %s with the file, line:column and what to do, importing nothing', async (_, text, message) => {
     const dataDir = dataFolder();
     writeFileSync(path.join(dataDir, LEGACY_MEMORY_FILE), text);
