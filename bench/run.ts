@@ -58,7 +58,8 @@ interface Row {
   ratio?: number;
   value?: number;
   target: string;
-  pass: boolean;
+  /** Absent for a figure that is reported, not judged (target `report`). */
+  pass?: boolean;
   detail: Record<string, unknown>;
 }
 
@@ -545,420 +546,465 @@ function notMeasured(target: string, scale: ScaleResult, extra: Record<string, u
   };
 }
 
+/** Per-size figures of the growth table, keyed by size; `null` where a size did not measure them. */
+type Growth = (pick: (scale: ScaleResult) => unknown) => Record<string, unknown>;
+
+/** The rows that come from the corpus sizes (every measure but P1, P5 and P8). */
 function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, Row>> {
   const rows: Partial<Record<Id, Row>> = {};
   const main = scales.find((scale) => scale.tools === plan.mainTools);
-  const growth = (pick: (scale: ScaleResult) => unknown) =>
+  const p4 = scales.find((scale) => scale.tools === plan.p4Tools);
+  const growth: Growth = (pick) =>
     Object.fromEntries(
       scales
         .filter((scale) => plan.growth.includes(scale.tools))
         .map((scale) => [String(scale.tools), pick(scale) ?? null]),
     );
-  if (plan.only.has('P2') && main) {
-    const s = main.startup;
-    if (!s) rows.P2 = notMeasured('<= 0.02', main);
-    else {
-      const ratio = s.toolsmithFirstCallMs / s.ajvFirstCallMs;
-      rows.P2 = {
-        ratio,
-        target: '<= 0.02',
-        pass: ratio <= 0.02,
-        detail: {
-          tools: main.tools,
-          toolsmithFirstCallMs: s.toolsmithFirstCallMs,
-          ajvFirstCallMs: s.ajvFirstCallMs,
-          emptyNodeMs: s.emptyNodeMs,
-          ratioWithoutNodeBoot: (s.toolsmithFirstCallMs - s.emptyNodeMs) / (s.ajvFirstCallMs - s.emptyNodeMs),
-          toolsmithBreakdownMs: s.toolsmithBreakdownMs,
-          ajvCompileMs: s.ajvCompileMs,
-          toolsmithMsPerTool: s.toolsmithFirstCallMs / main.tools,
-          ajvMsPerTool: s.ajvFirstCallMs / main.tools,
-          wallMs: s.wallMs,
-          typeErrorsInCompiledProject: main.typeErrors,
-          growth: growth(
-            (scale) =>
-              scale.startup && {
-                toolsmithFirstCallMs: scale.startup.toolsmithFirstCallMs,
-                ajvFirstCallMs: scale.startup.ajvFirstCallMs,
-                ratio: scale.startup.toolsmithFirstCallMs / scale.startup.ajvFirstCallMs,
-              },
-          ),
-          method:
-            'child processes on plain node (project compiled by tsc); time from process start (performance.timeOrigin) to the resolved processToolCall of one tool through a ToolOrchestrator holding every generated tool vs loading the same bundled schemas from one JSON file and compiling all of them (input and output) with Ajv, then validating one input',
-          runs: s.runs,
-        },
-      };
-    }
+  if (plan.only.has('P2') && main) rows.P2 = rowP2(main, growth);
+  for (const id of VERSUS_IDS) {
+    const spec = VERSUS[id];
+    if (plan.only.has(id) && main && spec.baselineMs(main) !== undefined) rows[id] = versusRow(spec, main, growth);
   }
-  const pipelineMethod =
-    "one run per size in a cold child process (after a warm-up on the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI command (every artifact); the hand-written pipeline = per tool json-schema-to-typescript compile() with default options (prettier on) on both schemas, one Ajv (the generated validators' options, x- keywords allowed, shared schemas added once under their file URLs) standalone ESM module of both validators, both files written (bench/children/generate.ts handWrittenPipeline)";
-  if (plan.only.has('P3') && main?.pipelineMs !== undefined) {
-    const pipeline = main.pipelineMs;
-    if (main.fullMs === undefined)
-      rows.P3 = notMeasured('<= 0.5', main, {
-        ratioAtLeast: main.generateFailed!.afterMs / pipeline,
-        pipelineMs: pipeline,
-        method: pipelineMethod,
-      });
-    else {
-      const ratio = main.fullMs / pipeline;
-      rows.P3 = {
-        ratio,
-        target: '<= 0.5',
-        pass: ratio <= 0.5,
-        detail: {
-          tools: main.tools,
-          toolsmithMs: main.fullMs,
-          toolsmithSummary: main.generateSummary,
-          pipelineMs: pipeline,
-          pipelinePeakMb: main.pipelinePeakMb,
-          toolsmithMsPerTool: main.fullMs / main.tools,
-          pipelineMsPerTool: pipeline / main.tools,
-          growth: growth(
-            (scale) =>
-              scale.pipelineMs !== undefined &&
-              scale.fullMs !== undefined && {
-                toolsmithMsPerTool: scale.fullMs / scale.tools,
-                pipelineMsPerTool: scale.pipelineMs / scale.tools,
-                ratio: scale.fullMs / scale.pipelineMs,
-              },
-          ),
-          method: `toolsmith generate into an empty folder with no cache; ${pipelineMethod}`,
-        },
-      };
-    }
-  }
-  if (plan.only.has('P3c') && main?.pipelineMs !== undefined) {
-    const pipeline = main.pipelineMs;
-    if (main.checkMs === undefined)
-      rows.P3c = {
-        ratio: null as unknown as number,
-        target: '<= 0.5',
-        pass: false,
-        detail: {
-          tools: main.tools,
-          notMeasured:
-            main.checkFailed ?? (main.generateFailed ? `generate ${main.generateFailed.reason}` : 'check did not run'),
-          pipelineMs: pipeline,
-        },
-      };
-    else {
-      const ratio = main.checkMs / pipeline;
-      rows.P3c = {
-        ratio,
-        target: '<= 0.5',
-        pass: ratio <= 0.5,
-        detail: {
-          tools: main.tools,
-          checkMs: main.checkMs,
-          checkPeakMb: main.checkPeakMb,
-          pipelineMs: pipeline,
-          checkMsPerTool: main.checkMs / main.tools,
-          pipelineMsPerTool: pipeline / main.tools,
-          method: `toolsmith check (never reads the cache: every file emitted and compared) in the project just generated; ${pipelineMethod}`,
-        },
-      };
-    }
-  }
-  if (plan.only.has('P7') && main) {
-    const targets: Record<number, number> = { 1000: 500, 5000: 600 };
-    const sizes = scales.filter((scale) => targets[scale.tools] !== undefined);
-    const at = (scale: ScaleResult) => scale.generatePeakMb;
-    const value = at(main);
-    rows.P7 = {
-      ...(value === undefined ? {} : { value }),
-      target: '<= 500 MB at 1,000 tools; <= 600 MB at 5,000',
-      pass: sizes.length > 0 && sizes.every((scale) => at(scale) !== undefined && at(scale)! <= targets[scale.tools]!),
+  if (plan.only.has('P7') && main) rows.P7 = rowP7(main, scales);
+  if (plan.only.has('P4') && p4) rows.P4 = rowP4(p4);
+  if (plan.only.has('P6') && main) rows.P6 = rowP6(main, growth);
+  return rows;
+}
+
+function rowP2(main: ScaleResult, growth: Growth): Row {
+  const s = main.startup;
+  if (!s) return notMeasured('<= 0.02', main);
+  const ratio = s.toolsmithFirstCallMs / s.ajvFirstCallMs;
+  return {
+    ratio,
+    target: '<= 0.02',
+    pass: ratio <= 0.02,
+    detail: {
+      tools: main.tools,
+      toolsmithFirstCallMs: s.toolsmithFirstCallMs,
+      ajvFirstCallMs: s.ajvFirstCallMs,
+      emptyNodeMs: s.emptyNodeMs,
+      ratioWithoutNodeBoot: (s.toolsmithFirstCallMs - s.emptyNodeMs) / (s.ajvFirstCallMs - s.emptyNodeMs),
+      toolsmithBreakdownMs: s.toolsmithBreakdownMs,
+      ajvCompileMs: s.ajvCompileMs,
+      toolsmithMsPerTool: s.toolsmithFirstCallMs / main.tools,
+      ajvMsPerTool: s.ajvFirstCallMs / main.tools,
+      wallMs: s.wallMs,
+      typeErrorsInCompiledProject: main.typeErrors,
+      growth: growth(
+        (scale) =>
+          scale.startup && {
+            toolsmithFirstCallMs: scale.startup.toolsmithFirstCallMs,
+            ajvFirstCallMs: scale.startup.ajvFirstCallMs,
+            ratio: scale.startup.toolsmithFirstCallMs / scale.startup.ajvFirstCallMs,
+          },
+      ),
+      method:
+        'child processes on plain node (project compiled by tsc); time from process start (performance.timeOrigin) to the resolved processToolCall of one tool through a ToolOrchestrator holding every generated tool vs loading the same bundled schemas from one JSON file and compiling all of them (input and output) with Ajv, then validating one input',
+      runs: s.runs,
+    },
+  };
+}
+
+const PIPELINE_METHOD =
+  "one run per size in a cold child process (after a warm-up on the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI command (every artifact); the hand-written pipeline = per tool json-schema-to-typescript compile() with default options (prettier on) on both schemas, one Ajv (the generated validators' options, x- keywords allowed, shared schemas added once under their file URLs) standalone ESM module of both validators, both files written (bench/children/generate.ts handWrittenPipeline)";
+
+/** P3, P3b, P3c: the time of a toolsmith command over a baseline's, on the same corpus in the same run. */
+interface VersusSpec {
+  /** The table's measure, for a corpus of `tools`. */
+  measure: (tools: number) => string;
+  /** Upper bound of the ratio; undefined: the figure is reported, not judged. */
+  limit?: number;
+  /** The detail keys' prefix for toolsmith's side (`toolsmithMs`, `checkMs`, `…MsPerTool`). */
+  side: 'toolsmith' | 'check';
+  /** The detail keys' prefix for the baseline (`pipelineMs`, `jsonSchemaToTypescriptMs`, `…MsPerTool`). */
+  baseline: 'pipeline' | 'jsonSchemaToTypescript';
+  /** toolsmith's time, ms; undefined when it did not finish. */
+  ms: (scale: ScaleResult) => number | undefined;
+  baselineMs: (scale: ScaleResult) => number | undefined;
+  /** Why toolsmith's side has no time. */
+  whyNotMeasured: (scale: ScaleResult) => string;
+  /** Detail only this row carries. */
+  extra: (scale: ScaleResult) => Record<string, unknown>;
+  /** Whether the row carries the per-size figures of the growth table. */
+  growth: boolean;
+  method: string;
+}
+
+const VERSUS_IDS = ['P3', 'P3c', 'P3b'] as const;
+const generateNotFinished = (scale: ScaleResult) =>
+  `generate ${scale.generateFailed!.reason} (after ${Math.round(scale.generateFailed!.afterMs / 1000)} s)`;
+
+const VERSUS: Record<(typeof VERSUS_IDS)[number], VersusSpec> = {
+  P3: {
+    measure: (tools) => `full generate, ${tools} tools: toolsmith / hand-written pipeline`,
+    limit: 0.5,
+    side: 'toolsmith',
+    baseline: 'pipeline',
+    ms: (scale) => scale.fullMs,
+    baselineMs: (scale) => scale.pipelineMs,
+    whyNotMeasured: generateNotFinished,
+    extra: (scale) => ({ toolsmithSummary: scale.generateSummary, pipelinePeakMb: scale.pipelinePeakMb }),
+    growth: true,
+    method: `toolsmith generate into an empty folder with no cache; ${PIPELINE_METHOD}`,
+  },
+  P3b: {
+    measure: (tools) => `full generate, ${tools} tools: toolsmith / json-schema-to-typescript alone`,
+    side: 'toolsmith',
+    baseline: 'jsonSchemaToTypescript',
+    ms: (scale) => scale.fullMs,
+    baselineMs: (scale) => scale.jsonSchemaToTypescriptMs,
+    whyNotMeasured: generateNotFinished,
+    extra: (scale) => ({
+      toolsmithSummary: scale.generateSummary,
+      toolsmithGeneratePeakMb: scale.generatePeakMb,
+      filesWritten: scale.files,
+    }),
+    growth: true,
+    method:
+      'one run per size in a cold child process (after a warm-up generate of the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI command toolsmith generate (every artifact, written, cache written) into an empty folder with no cache; json-schema-to-typescript = compile() with default options (prettier on) on every input and output schema, in the same kind of child',
+  },
+  P3c: {
+    measure: (tools) => `toolsmith check, ${tools} tools, no cache / hand-written pipeline`,
+    limit: 0.5,
+    side: 'check',
+    baseline: 'pipeline',
+    ms: (scale) => scale.checkMs,
+    baselineMs: (scale) => scale.pipelineMs,
+    whyNotMeasured: (scale) =>
+      scale.checkFailed ?? (scale.generateFailed ? `generate ${scale.generateFailed.reason}` : 'check did not run'),
+    extra: (scale) => ({ checkPeakMb: scale.checkPeakMb }),
+    growth: false,
+    method: `toolsmith check (never reads the cache: every file emitted and compared) in the project just generated; ${PIPELINE_METHOD}`,
+  },
+};
+
+/** A `VersusSpec` row; a ratio past the limit misses, a spec without a limit only reports. */
+function versusRow(spec: VersusSpec, main: ScaleResult, growth: Growth): Row {
+  const target = spec.limit === undefined ? 'report' : `<= ${spec.limit}`;
+  const judged = (ratio: number) => (spec.limit === undefined ? {} : { pass: ratio <= spec.limit });
+  const baselineMs = spec.baselineMs(main)!;
+  const ms = spec.ms(main);
+  const baselineKey = `${spec.baseline}Ms`;
+  if (ms === undefined) {
+    // A generate that did not finish ran at least this long: a lower bound on the ratio.
+    const lowerBound =
+      spec.side === 'toolsmith' && main.generateFailed
+        ? { ratioAtLeast: main.generateFailed.afterMs / baselineMs }
+        : {};
+    return {
+      ratio: null as unknown as number,
+      target,
+      ...(spec.limit === undefined ? {} : { pass: false }),
       detail: {
         tools: main.tools,
-        peakMb: Object.fromEntries(scales.map((scale) => [String(scale.tools), at(scale) ?? null])),
-        checkPeakMb: main.checkPeakMb,
-        validatorKbPerTool: main.validatorKb,
-        method:
-          'VmHWM of the full-generate child (toolsmith generate into an empty folder, no cache, --max-old-space-size=8192; after a warm-up check of the 2-tool project); 5,000 tools only with --full',
+        notMeasured: spec.whyNotMeasured(main),
+        ...(spec.side === 'toolsmith' ? { generateFailed: main.generateFailed } : {}),
+        ...lowerBound,
+        [baselineKey]: baselineMs,
+        method: spec.method,
       },
     };
   }
-  if (plan.only.has('P3b') && main?.jsonSchemaToTypescriptMs !== undefined) {
-    const j2t = main.jsonSchemaToTypescriptMs;
-    const method =
-      'one run per size in a cold child process (after a warm-up generate of the 2-tool project), --max-old-space-size=8192; toolsmith = the CLI command toolsmith generate (every artifact, written, cache written) into an empty folder with no cache; json-schema-to-typescript = compile() with default options (prettier on) on every input and output schema, in the same kind of child';
-    if (main.fullMs === undefined) {
-      const lowerBound = main.generateFailed!.afterMs / j2t;
-      rows.P3b = notMeasured('<= 0.5', main, { ratioAtLeast: lowerBound, jsonSchemaToTypescriptMs: j2t, method });
-    } else {
-      const ratio = main.fullMs / j2t;
-      rows.P3b = {
-        ratio,
-        target: '<= 0.5',
-        pass: ratio <= 0.5,
-        detail: {
-          tools: main.tools,
-          toolsmithMs: main.fullMs,
-          toolsmithSummary: main.generateSummary,
-          toolsmithGeneratePeakMb: main.generatePeakMb,
-          filesWritten: main.files,
-          jsonSchemaToTypescriptMs: j2t,
-          toolsmithMsPerTool: main.fullMs / main.tools,
-          jsonSchemaToTypescriptMsPerTool: j2t / main.tools,
-          growth: growth(
-            (scale) =>
-              scale.jsonSchemaToTypescriptMs !== undefined &&
-              scale.fullMs !== undefined && {
-                toolsmithMsPerTool: scale.fullMs / scale.tools,
-                jsonSchemaToTypescriptMsPerTool: scale.jsonSchemaToTypescriptMs / scale.tools,
-                ratio: scale.fullMs / scale.jsonSchemaToTypescriptMs,
-              },
-          ),
-          method,
-        },
-      };
-    }
-  }
-  const p4 = scales.find((scale) => scale.tools === plan.p4Tools);
-  if (plan.only.has('P4') && p4) {
-    if (!p4.incremental) rows.P4 = notMeasured('<= 0.03 unchanged; <= 0.05 one changed', p4);
-    else {
-      const unchanged = p4.incremental.unchangedMs / p4.incremental.fullMs;
-      const oneChanged = p4.incremental.oneChangedMs / p4.incremental.fullMs;
-      rows.P4 = {
-        ratio: unchanged,
-        target: '<= 0.03 unchanged; <= 0.05 one changed',
-        pass: unchanged <= 0.03 && oneChanged <= 0.05,
-        detail: {
-          tools: p4.tools,
-          unchangedRatio: unchanged,
-          oneChangedRatio: oneChanged,
-          ...p4.incremental,
-          note:
-            p4.tools === 1000
-              ? undefined
-              : `measured at ${p4.tools} tools (a --quick run); the issue's measure is at 1,000`,
-        },
-      };
-    }
-  }
-  if (plan.only.has('P6') && main) {
-    if (!main.startup) rows.P6 = notMeasured('<= 60 MB', main);
-    else {
-      const value = main.startup.toolsmithPeakMb;
-      rows.P6 = {
-        value,
-        target: '<= 60 MB',
-        pass: value <= 60,
-        detail: {
-          tools: main.tools,
-          toolsmithPeakMb: value,
-          ajvBaselinePeakMb: main.startup.ajvPeakMb,
-          emptyNodePeakMb: main.startup.emptyNodePeakMb,
-          toolsmithAboveEmptyNodeMb: value - main.startup.emptyNodePeakMb,
-          growth: growth(
-            (scale) =>
-              scale.startup && { toolsmithPeakMb: scale.startup.toolsmithPeakMb, ajvPeakMb: scale.startup.ajvPeakMb },
-          ),
-          method:
-            'VmHWM of the P2 toolsmith child after its first call (registry of every tool loaded, orchestrator built)',
-        },
-      };
-    }
-  }
-  return rows;
+  const ratio = ms / baselineMs;
+  const versus = (scale: ScaleResult) => {
+    const [mine, theirs] = [spec.ms(scale), spec.baselineMs(scale)];
+    return (
+      mine !== undefined &&
+      theirs !== undefined && {
+        [`${spec.side}MsPerTool`]: mine / scale.tools,
+        [`${spec.baseline}MsPerTool`]: theirs / scale.tools,
+        ratio: mine / theirs,
+      }
+    );
+  };
+  return {
+    ratio,
+    target,
+    ...judged(ratio),
+    detail: {
+      tools: main.tools,
+      [`${spec.side}Ms`]: ms,
+      [baselineKey]: baselineMs,
+      ...spec.extra(main),
+      [`${spec.side}MsPerTool`]: ms / main.tools,
+      [`${spec.baseline}MsPerTool`]: baselineMs / main.tools,
+      ...(spec.growth ? { growth: growth(versus) } : {}),
+      method: spec.method,
+    },
+  };
+}
+
+function rowP7(main: ScaleResult, scales: ScaleResult[]): Row {
+  const targets: Record<number, number> = { 1000: 500, 5000: 600 };
+  const sizes = scales.filter((scale) => targets[scale.tools] !== undefined);
+  const at = (scale: ScaleResult) => scale.generatePeakMb;
+  const value = at(main);
+  return {
+    ...(value === undefined ? {} : { value }),
+    target: '<= 500 MB at 1,000 tools; <= 600 MB at 5,000',
+    pass: sizes.length > 0 && sizes.every((scale) => at(scale) !== undefined && at(scale)! <= targets[scale.tools]!),
+    detail: {
+      tools: main.tools,
+      peakMb: Object.fromEntries(scales.map((scale) => [String(scale.tools), at(scale) ?? null])),
+      checkPeakMb: main.checkPeakMb,
+      validatorKbPerTool: main.validatorKb,
+      method:
+        'VmHWM of the full-generate child (toolsmith generate into an empty folder, no cache, --max-old-space-size=8192; after a warm-up check of the 2-tool project); 5,000 tools only with --full',
+    },
+  };
+}
+
+function rowP4(p4: ScaleResult): Row {
+  if (!p4.incremental) return notMeasured('<= 0.03 unchanged; <= 0.05 one changed', p4);
+  const unchanged = p4.incremental.unchangedMs / p4.incremental.fullMs;
+  const oneChanged = p4.incremental.oneChangedMs / p4.incremental.fullMs;
+  return {
+    ratio: unchanged,
+    target: '<= 0.03 unchanged; <= 0.05 one changed',
+    pass: unchanged <= 0.03 && oneChanged <= 0.05,
+    detail: {
+      tools: p4.tools,
+      unchangedRatio: unchanged,
+      oneChangedRatio: oneChanged,
+      ...p4.incremental,
+      note:
+        p4.tools === 1000
+          ? undefined
+          : `measured at ${p4.tools} tools (a --quick run); the issue's measure is at 1,000`,
+    },
+  };
+}
+
+function rowP6(main: ScaleResult, growth: Growth): Row {
+  if (!main.startup) return notMeasured('<= 60 MB', main);
+  const value = main.startup.toolsmithPeakMb;
+  return {
+    value,
+    target: '<= 60 MB',
+    pass: value <= 60,
+    detail: {
+      tools: main.tools,
+      toolsmithPeakMb: value,
+      ajvBaselinePeakMb: main.startup.ajvPeakMb,
+      emptyNodePeakMb: main.startup.emptyNodePeakMb,
+      toolsmithAboveEmptyNodeMb: value - main.startup.emptyNodePeakMb,
+      growth: growth(
+        (scale) =>
+          scale.startup && { toolsmithPeakMb: scale.startup.toolsmithPeakMb, ajvPeakMb: scale.startup.ajvPeakMb },
+      ),
+      method:
+        'VmHWM of the P2 toolsmith child after its first call (registry of every tool loaded, orchestrator built)',
+    },
+  };
 }
 
 const fmt = (value: number, digits = value >= 100 ? 0 : value >= 10 ? 1 : 2) => value.toFixed(digits);
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
-function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void {
-  const lines: string[][] = [['id', 'measure', 'value', 'target', 'result', 'absolute']];
-  const mark = (pass: boolean) => (pass ? 'pass' : 'MISS');
-  const d = (row: Row) => row.detail as Record<string, never>;
-  const dnf = (id: Id, measure: string, row: Row) => {
-    const detail = d(row) as Record<string, unknown>;
-    const bound = typeof detail.ratioAtLeast === 'number' ? `>= ${fmt(detail.ratioAtLeast)}` : 'DNF';
-    lines.push([id, measure, bound, row.target, 'MISS', String(detail.notMeasured)]);
-  };
-  if (rows.P1)
-    lines.push([
-      'P1',
-      'processToolCall, trivial tool: toolsmith / AgentOS',
-      fmt(rows.P1.ratio!, 3),
-      rows.P1.target,
-      mark(rows.P1.pass),
-      `${fmt(d(rows.P1).toolsmithMicrosecondsPerCall)} µs vs ${fmt(d(rows.P1).agentosMicrosecondsPerCall)} µs per call (floor ${fmt(d(rows.P1).floorMicrosecondsPerCall)} µs)`,
-    ]);
-  if (rows.P2) {
-    const measure = `start → first validated call, ${d(rows.P2).tools} tools: generated / Ajv compile`;
-    if (d(rows.P2).notMeasured) dnf('P2', measure, rows.P2);
-    else
-      lines.push([
-        'P2',
-        measure,
-        fmt(rows.P2.ratio!, 3),
-        rows.P2.target,
-        mark(rows.P2.pass),
-        `${fmt(d(rows.P2).toolsmithFirstCallMs)} ms vs ${fmt(d(rows.P2).ajvFirstCallMs)} ms (bare node ${fmt(d(rows.P2).emptyNodeMs)} ms)`,
-      ]);
-  }
-  if (rows.P3) {
-    const measure = `full generate, ${d(rows.P3).tools} tools: toolsmith / hand-written pipeline`;
-    if (d(rows.P3).notMeasured) dnf('P3', measure, rows.P3);
-    else
-      lines.push([
-        'P3',
-        measure,
-        fmt(rows.P3.ratio!, 3),
-        rows.P3.target,
-        mark(rows.P3.pass),
-        `${fmt(d(rows.P3).toolsmithMsPerTool)} vs ${fmt(d(rows.P3).pipelineMsPerTool)} ms per tool`,
-      ]);
-  }
-  if (rows.P3b) {
-    const measure = `full generate, ${d(rows.P3b).tools} tools: toolsmith / json-schema-to-typescript alone`;
-    if (d(rows.P3b).notMeasured) dnf('P3b', measure, rows.P3b);
-    else
-      lines.push([
-        'P3b',
-        measure,
-        fmt(rows.P3b.ratio!, 3),
-        'report',
-        '-',
-        `${fmt(d(rows.P3b).toolsmithMsPerTool)} vs ${fmt(d(rows.P3b).jsonSchemaToTypescriptMsPerTool)} ms per tool`,
-      ]);
-  }
-  if (rows.P3c) {
-    const measure = `toolsmith check, ${d(rows.P3c).tools} tools, no cache / hand-written pipeline`;
-    if (d(rows.P3c).notMeasured)
-      lines.push(['P3c', measure, 'DNF', rows.P3c.target, 'MISS', String(d(rows.P3c).notMeasured)]);
-    else
-      lines.push([
-        'P3c',
-        measure,
-        fmt(rows.P3c.ratio!, 3),
-        rows.P3c.target,
-        mark(rows.P3c.pass),
-        `${fmt(d(rows.P3c).checkMsPerTool)} vs ${fmt(d(rows.P3c).pipelineMsPerTool)} ms per tool`,
-      ]);
-  }
-  if (rows.P7) {
-    const peaks = d(rows.P7).peakMb as unknown as Record<string, number | null>;
-    const shown = Object.entries(peaks)
-      .map(([tools, mb]) => `${tools} tools: ${mb === null ? 'DNF' : `${fmt(mb)} MB`}`)
-      .join(', ');
-    const validators = d(rows.P7).validatorKbPerTool as unknown as { median: number; max: number } | undefined;
-    lines.push([
+/** `pass` or `MISS`; `-` for a row that is reported, not judged. */
+const mark = (pass: boolean | undefined) => (pass === undefined ? '-' : pass ? 'pass' : 'MISS');
+const d = (row: Row) => row.detail as Record<string, never>;
+
+/** A table line for a measure that was not taken: its lower bound when one is known, else DNF. */
+function notMeasuredLine(id: Id, measure: string, row: Row): string[] {
+  const detail = d(row) as Record<string, unknown>;
+  const bound = typeof detail.ratioAtLeast === 'number' ? `>= ${fmt(detail.ratioAtLeast)}` : 'DNF';
+  return [id, measure, bound, row.target, mark(row.pass), String(detail.notMeasured)];
+}
+
+function versusLines(id: (typeof VERSUS_IDS)[number], row: Row): string[][] {
+  const spec = VERSUS[id];
+  const measure = spec.measure(d(row).tools);
+  if (d(row).notMeasured) return [notMeasuredLine(id, measure, row)];
+  const [mine, theirs] = [d(row)[`${spec.side}MsPerTool`], d(row)[`${spec.baseline}MsPerTool`]];
+  return [[id, measure, fmt(row.ratio!, 3), row.target, mark(row.pass), `${fmt(mine)} vs ${fmt(theirs)} ms per tool`]];
+}
+
+/** The result table's lines of each measure, in the table's order. */
+const TABLE_LINES: [Id, (row: Row) => string[][]][] = [
+  [
+    'P1',
+    (row) => [
+      [
+        'P1',
+        'processToolCall, trivial tool: toolsmith / AgentOS',
+        fmt(row.ratio!, 3),
+        row.target,
+        mark(row.pass),
+        `${fmt(d(row).toolsmithMicrosecondsPerCall)} µs vs ${fmt(d(row).agentosMicrosecondsPerCall)} µs per call (floor ${fmt(d(row).floorMicrosecondsPerCall)} µs)`,
+      ],
+    ],
+  ],
+  [
+    'P2',
+    (row) => {
+      const measure = `start → first validated call, ${d(row).tools} tools: generated / Ajv compile`;
+      if (d(row).notMeasured) return [notMeasuredLine('P2', measure, row)];
+      return [
+        [
+          'P2',
+          measure,
+          fmt(row.ratio!, 3),
+          row.target,
+          mark(row.pass),
+          `${fmt(d(row).toolsmithFirstCallMs)} ms vs ${fmt(d(row).ajvFirstCallMs)} ms (bare node ${fmt(d(row).emptyNodeMs)} ms)`,
+        ],
+      ];
+    },
+  ],
+  ['P3', (row) => versusLines('P3', row)],
+  ['P3b', (row) => versusLines('P3b', row)],
+  ['P3c', (row) => versusLines('P3c', row)],
+  ['P7', p7Lines],
+  ['P4', p4Lines],
+  ['P5', p5Lines],
+  [
+    'P6',
+    (row) => {
+      const measure = `peak RSS, ${d(row).tools}-tool registry ready to call`;
+      if (d(row).notMeasured) return [notMeasuredLine('P6', measure, row)];
+      return [
+        [
+          'P6',
+          measure,
+          `${fmt(row.value!)} MB`,
+          row.target,
+          mark(row.pass),
+          `Ajv baseline ${fmt(d(row).ajvBaselinePeakMb)} MB, bare node ${fmt(d(row).emptyNodePeakMb)} MB`,
+        ],
+      ];
+    },
+  ],
+  ['P8', p8Lines],
+];
+
+function p7Lines(row: Row): string[][] {
+  const peaks = d(row).peakMb as unknown as Record<string, number | null>;
+  const shown = Object.entries(peaks)
+    .map(([tools, mb]) => `${tools} tools: ${mb === null ? 'DNF' : `${fmt(mb)} MB`}`)
+    .join(', ');
+  const validators = d(row).validatorKbPerTool as unknown as { median: number; max: number } | undefined;
+  return [
+    [
       'P7',
-      `peak RSS, full generate, ${d(rows.P7).tools} tools`,
-      rows.P7.value === undefined ? 'DNF' : `${fmt(rows.P7.value)} MB`,
-      rows.P7.target,
-      mark(rows.P7.pass),
+      `peak RSS, full generate, ${d(row).tools} tools`,
+      row.value === undefined ? 'DNF' : `${fmt(row.value)} MB`,
+      row.target,
+      mark(row.pass),
       `${shown}${validators ? `; validator module per tool: median ${fmt(validators.median)} KB, max ${fmt(validators.max)} KB` : ''}`,
-    ]);
-  }
-  if (rows.P4) {
-    const detail = d(rows.P4) as Record<string, number>;
-    if (detail.notMeasured)
-      dnf('P4', `generate, nothing changed / one changed / full (${detail.tools} tools)`, rows.P4);
-    else {
-      lines.push([
-        'P4',
-        `generate, nothing changed / full (${detail.tools} tools)`,
-        fmt(detail.unchangedRatio!, 3),
-        '<= 0.03',
-        mark(detail.unchangedRatio! <= 0.03),
-        `${fmt(detail.unchangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`,
-      ]);
-      lines.push([
-        'P4',
-        `generate, one tool changed / full (${detail.tools} tools)`,
-        fmt(detail.oneChangedRatio!, 3),
-        '<= 0.05',
-        mark(detail.oneChangedRatio! <= 0.05),
-        `${fmt(detail.oneChangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`,
-      ]);
-    }
-  }
-  if (rows.P5) {
-    const detail = d(rows.P5) as Record<string, never>;
-    const us = detail.microsecondsPerValidation as Record<string, number>;
-    lines.push([
+    ],
+  ];
+}
+
+function p4Lines(row: Row): string[][] {
+  const detail = d(row) as Record<string, number>;
+  if (detail.notMeasured)
+    return [notMeasuredLine('P4', `generate, nothing changed / one changed / full (${detail.tools} tools)`, row)];
+  return [
+    [
+      'P4',
+      `generate, nothing changed / full (${detail.tools} tools)`,
+      fmt(detail.unchangedRatio!, 3),
+      '<= 0.03',
+      mark(detail.unchangedRatio! <= 0.03),
+      `${fmt(detail.unchangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`,
+    ],
+    [
+      'P4',
+      `generate, one tool changed / full (${detail.tools} tools)`,
+      fmt(detail.oneChangedRatio!, 3),
+      '<= 0.05',
+      mark(detail.oneChangedRatio! <= 0.05),
+      `${fmt(detail.oneChangedMs! / 1000)} s vs ${fmt(detail.fullMs! / 1000)} s`,
+    ],
+  ];
+}
+
+function p5Lines(row: Row): string[][] {
+  const detail = d(row) as Record<string, never>;
+  const us = detail.microsecondsPerValidation as Record<string, number>;
+  return [
+    [
       'P5',
       'validation throughput: generated / zod 4',
       fmt(detail.vsZod, 2),
       '>= 2.5',
       mark(detail.passVsZod),
       `${fmt(us.generated!)} µs vs ${fmt(us.zod!)} µs per validation`,
-    ]);
-    lines.push([
+    ],
+    [
       'P5',
       'validation throughput: generated / runtime Ajv',
       fmt(detail.vsAjv, 2),
       '>= 0.95',
       mark(detail.passVsAjv),
       `${fmt(us.generated!)} µs vs ${fmt(us.ajv!)} µs per validation`,
-    ]);
-  }
-  if (rows.P6) {
-    const measure = `peak RSS, ${d(rows.P6).tools}-tool registry ready to call`;
-    if (d(rows.P6).notMeasured) dnf('P6', measure, rows.P6);
-    else
-      lines.push([
-        'P6',
-        measure,
-        `${fmt(rows.P6.value!)} MB`,
-        rows.P6.target,
-        mark(rows.P6.pass),
-        `Ajv baseline ${fmt(d(rows.P6).ajvBaselinePeakMb)} MB, bare node ${fmt(d(rows.P6).emptyNodePeakMb)} MB`,
-      ]);
-  }
-  if (rows.P8) {
-    const detail = d(rows.P8) as unknown as {
-      toolsmith: { callsPerSecond: number; p99Ms: number };
-      sdk: { callsPerSecond: number; p99Ms: number };
-      connections: number;
-    };
-    lines.push([
+    ],
+  ];
+}
+
+function p8Lines(row: Row): string[][] {
+  const detail = d(row) as unknown as {
+    toolsmith: { callsPerSecond: number; p99Ms: number };
+    sdk: { callsPerSecond: number; p99Ms: number };
+    connections: number;
+  };
+  return [
+    [
       'P8',
       `MCP Streamable HTTP calls/s, ${detail.connections} connections: toolsmith / SDK McpServer`,
-      fmt(rows.P8.ratio!, 3),
-      rows.P8.target,
-      mark(rows.P8.pass),
+      fmt(row.ratio!, 3),
+      row.target,
+      mark(row.pass),
       `${fmt(detail.toolsmith.callsPerSecond)} vs ${fmt(detail.sdk.callsPerSecond)} calls/s; p99 ${fmt(detail.toolsmith.p99Ms)} vs ${fmt(detail.sdk.p99Ms)} ms`,
-    ]);
+    ],
+  ];
+}
+
+function printTable(rows: Partial<Record<Id, Row>>, scales: ScaleResult[]): void {
+  const lines: string[][] = [['id', 'measure', 'value', 'target', 'result', 'absolute']];
+  for (const [id, toLines] of TABLE_LINES) {
+    const row = rows[id];
+    if (row) lines.push(...toLines(row));
   }
   process.stdout.write(`\n${renderTable(lines)}\n`);
-  if (scales.length > 0) {
-    const growth: string[][] = [
-      [
-        'tools',
-        'generate ms/tool',
-        'j2t ms/tool',
-        'P3',
-        'first call ms (toolsmith)',
-        'first call ms (Ajv)',
-        'P2',
-        'peak MB (toolsmith)',
-        'peak MB (Ajv)',
-      ],
-    ];
-    for (const scale of scales) {
-      const s = scale.startup;
-      const j2t = scale.jsonSchemaToTypescriptMs;
-      growth.push([
-        String(scale.tools),
-        scale.fullMs === undefined
-          ? `DNF (${scale.generateFailed?.reason.split(' ').slice(0, 6).join(' ')})`
-          : fmt(scale.fullMs / scale.tools),
-        j2t === undefined ? '-' : fmt(j2t / scale.tools),
-        j2t === undefined || scale.fullMs === undefined ? '-' : fmt(scale.fullMs / j2t, 3),
-        s ? fmt(s.toolsmithFirstCallMs) : '-',
-        s ? fmt(s.ajvFirstCallMs) : '-',
-        s ? fmt(s.toolsmithFirstCallMs / s.ajvFirstCallMs, 3) : '-',
-        s ? fmt(s.toolsmithPeakMb) : '-',
-        s ? fmt(s.ajvPeakMb) : '-',
-      ]);
-    }
-    process.stdout.write(`\nGrowth\n${renderTable(growth)}\n`);
+  if (scales.length > 0) process.stdout.write(`\nGrowth\n${renderTable(growthLines(scales))}\n`);
+}
+
+/** The growth table: generation and start-up per corpus size. */
+function growthLines(scales: ScaleResult[]): string[][] {
+  const growth: string[][] = [
+    [
+      'tools',
+      'generate ms/tool',
+      'j2t ms/tool',
+      'P3b',
+      'first call ms (toolsmith)',
+      'first call ms (Ajv)',
+      'P2',
+      'peak MB (toolsmith)',
+      'peak MB (Ajv)',
+    ],
+  ];
+  for (const scale of scales) {
+    const s = scale.startup;
+    const j2t = scale.jsonSchemaToTypescriptMs;
+    growth.push([
+      String(scale.tools),
+      scale.fullMs === undefined
+        ? `DNF (${scale.generateFailed?.reason.split(' ').slice(0, 6).join(' ')})`
+        : fmt(scale.fullMs / scale.tools),
+      j2t === undefined ? '-' : fmt(j2t / scale.tools),
+      j2t === undefined || scale.fullMs === undefined ? '-' : fmt(scale.fullMs / j2t, 3),
+      s ? fmt(s.toolsmithFirstCallMs) : '-',
+      s ? fmt(s.ajvFirstCallMs) : '-',
+      s ? fmt(s.toolsmithFirstCallMs / s.ajvFirstCallMs, 3) : '-',
+      s ? fmt(s.toolsmithPeakMb) : '-',
+      s ? fmt(s.ajvPeakMb) : '-',
+    ]);
   }
+  return growth;
 }
 
 function renderTable(lines: string[][]): string {
@@ -992,19 +1038,7 @@ async function main(): Promise<void> {
   const rows: Partial<Record<Id, Row>> = {};
   const scales: ScaleResult[] = [];
   try {
-    if (plan.only.has('P8')) {
-      log("P8: MCP over Streamable HTTP, toolsmith serve --http vs the SDK's McpServer (autocannon)…");
-      const http = await measureHttp(
-        plan.quick ? { rounds: 1, seconds: 1, connections: 10 } : { rounds: 3, seconds: 4, connections: 10 },
-        log,
-      );
-      rows.P8 = {
-        ratio: http.throughputRatio,
-        target: '>= 1.0 calls/s, p99 <= SDK',
-        pass: http.throughputRatio >= 1 && http.toolsmith.p99Ms <= http.sdk.p99Ms,
-        detail: http as unknown as Record<string, unknown>,
-      };
-    }
+    if (plan.only.has('P8')) rows.P8 = await measureP8(plan);
     // The small project (P1, P5) also warms the generator up before the timed runs; P8 needs none.
     const onlyHttp = [...plan.only].every((id) => id === 'P8');
     if (!onlyHttp) log('small project (add_numbers, create_order): generate + tsc…');
@@ -1026,26 +1060,7 @@ async function main(): Promise<void> {
       log('P5: generated validator vs zod 4 vs runtime Ajv…');
       rows.P5 = await measureP5(small!, plan);
     }
-    const startup = plan.only.has('P2') || plan.only.has('P6');
-    const p3 = plan.only.has('P3') || plan.only.has('P3b') || plan.only.has('P3c') || plan.only.has('P7');
-    const p4 = plan.only.has('P4');
-    if (startup || p3 || p4) {
-      const sizes = [...new Set([...(startup || p3 ? plan.growth : []), ...(p4 ? [plan.p4Tools] : [])])].sort(
-        (a, b) => a - b,
-      );
-      for (const tools of sizes) {
-        const inGrowth = plan.growth.includes(tools) && (startup || p3);
-        scales.push(
-          await measureScale(tools, path.join(tmp, `p${tools}`), small!.root, plan, {
-            startup: startup && inGrowth,
-            p3: plan.only.has('P3b') && inGrowth,
-            pipeline: (plan.only.has('P3') || plan.only.has('P3c')) && inGrowth,
-            check: plan.only.has('P3c') && tools === plan.mainTools,
-            p4: p4 && tools === plan.p4Tools,
-          }),
-        );
-      }
-    }
+    if (small) scales.push(...(await measureScales(plan, tmp, small)));
     Object.assign(rows, rowsFromScales(scales, plan));
     for (const row of Object.values(rows)) row.detail.mode = plan.quick ? 'quick' : 'default';
   } finally {
@@ -1059,6 +1074,56 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\n${meta.cpu} × ${meta.cores}, ${meta.node}; load average at start ${(meta.loadAverageAtStart as number[]).map((v) => v.toFixed(1)).join(' ')}; ran ${fmt(elapsedS)} s${plan.quick ? ' (quick mode: small sizes, one round — a smoke test, not a result)' : ''}\n`,
   );
+  writeResults(rows, {
+    ...meta,
+    mode: plan.quick ? 'quick' : 'default',
+    measured: [...plan.only],
+    elapsedSeconds: elapsedS,
+    growth: scales,
+  });
+}
+
+/** P8: MCP over Streamable HTTP, toolsmith's server against the SDK's. */
+async function measureP8(plan: Plan): Promise<Row> {
+  log("P8: MCP over Streamable HTTP, toolsmith serve --http vs the SDK's McpServer (autocannon)…");
+  const http = await measureHttp(
+    plan.quick ? { rounds: 1, seconds: 1, connections: 10 } : { rounds: 3, seconds: 4, connections: 10 },
+    log,
+  );
+  return {
+    ratio: http.throughputRatio,
+    target: '>= 1.0 calls/s, p99 <= SDK',
+    pass: http.throughputRatio >= 1 && http.toolsmith.p99Ms <= http.sdk.p99Ms,
+    detail: http as unknown as Record<string, unknown>,
+  };
+}
+
+/** Every corpus size the chosen measures need (P2, P3*, P6, P7 over the growth sizes; P4 at its own). */
+async function measureScales(plan: Plan, tmp: string, small: BenchProject): Promise<ScaleResult[]> {
+  const startup = plan.only.has('P2') || plan.only.has('P6');
+  const p3 = plan.only.has('P3') || plan.only.has('P3b') || plan.only.has('P3c') || plan.only.has('P7');
+  const p4 = plan.only.has('P4');
+  const sizes = [...new Set([...(startup || p3 ? plan.growth : []), ...(p4 ? [plan.p4Tools] : [])])].sort(
+    (a, b) => a - b,
+  );
+  const scales: ScaleResult[] = [];
+  for (const tools of sizes) {
+    const inGrowth = plan.growth.includes(tools) && (startup || p3);
+    scales.push(
+      await measureScale(tools, path.join(tmp, `p${tools}`), small.root, plan, {
+        startup: startup && inGrowth,
+        p3: plan.only.has('P3b') && inGrowth,
+        pipeline: (plan.only.has('P3') || plan.only.has('P3c')) && inGrowth,
+        check: plan.only.has('P3c') && tools === plan.mainTools,
+        p4: p4 && tools === plan.p4Tools,
+      }),
+    );
+  }
+  return scales;
+}
+
+/** Merges this run's rows into results.json: a measure not run keeps its previous row. */
+function writeResults(rows: Partial<Record<Id, Row>>, meta: Record<string, unknown>): void {
   let previous: Record<string, unknown> = {};
   try {
     previous = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>;
@@ -1067,14 +1132,7 @@ async function main(): Promise<void> {
   }
   const merged: Record<string, unknown> = {};
   for (const id of IDS) if (rows[id] ?? previous[id]) merged[id] = rows[id] ?? previous[id];
-  merged.meta = {
-    ...meta,
-    loadAverageAtEnd: os.loadavg(),
-    mode: plan.quick ? 'quick' : 'default',
-    measured: [...plan.only],
-    elapsedSeconds: elapsedS,
-    growth: scales,
-  };
+  merged.meta = { ...meta, loadAverageAtEnd: os.loadavg() };
   writeFileSync(RESULTS_FILE, `${JSON.stringify(merged, null, 2)}\n`);
   log(`wrote ${path.relative(process.cwd(), RESULTS_FILE)}`);
 }

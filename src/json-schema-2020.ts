@@ -98,76 +98,105 @@ function translateMap(value: unknown): unknown {
   return out;
 }
 
+/** What a keyword's translation needs to know about the schema object it sits in. */
+interface TranslateScope {
+  /** The schema is the document root (its `$schema` is kept). */
+  root: boolean;
+  /** `items` is an array (draft-07's tuple form). */
+  tuple: boolean;
+  /** A `definitions` name is also a `$defs` name: merging would lose one, so `definitions` keeps its own name. */
+  defsTaken: boolean;
+}
+
 function translate(node: unknown, root: boolean): unknown {
   if (!isNode(node)) return node;
   const out: Node = {};
-  const tuple = Array.isArray(node.items);
-  const defsTaken =
-    isNode(node.$defs) &&
-    isNode(node.definitions) &&
-    Object.keys(node.definitions).some((name) => Object.hasOwn(node.$defs as Node, name));
+  const scope: TranslateScope = {
+    root,
+    tuple: Array.isArray(node.items),
+    defsTaken:
+      isNode(node.$defs) &&
+      isNode(node.definitions) &&
+      Object.keys(node.definitions).some((name) => Object.hasOwn(node.$defs as Node, name)),
+  };
   for (const key of Object.keys(node)) {
-    const value = node[key];
-    if (NOT_IN_DRAFT_07.has(key)) continue;
-    if (key === '$schema') {
-      if (root) set(out, key, value);
-    } else if (key === '$ref' && typeof value === 'string') {
-      set(out, key, translateRef(value));
-    } else if (key === '$id' && typeof value === 'string' && value.includes('#')) {
-      const [id, anchor] = [value.slice(0, value.indexOf('#')), value.slice(value.indexOf('#') + 1)];
-      if (id !== '') set(out, '$id', id);
-      if (/^[A-Za-z][-A-Za-z0-9.:_]*$/.test(anchor)) set(out, '$anchor', anchor);
-    } else if (key === 'definitions') {
-      if (defsTaken) set(out, key, translateMap(value));
-      else {
-        const merged: Node = isNode(out.$defs) ? (out.$defs as Node) : {};
-        const translated = translateMap(value) as Node;
-        for (const name of Object.keys(translated)) set(merged, name, translated[name]);
-        set(out, '$defs', merged);
-      }
-    } else if (key === '$defs') {
-      const merged: Node = isNode(out.$defs) ? (out.$defs as Node) : {};
-      const translated = translateMap(value);
-      if (!isNode(translated)) set(out, key, translated);
-      else {
-        for (const name of Object.keys(translated)) set(merged, name, translated[name]);
-        set(out, '$defs', merged);
-      }
-    } else if (SCHEMA_MAPS.has(key)) {
-      set(out, key, translateMap(value));
-    } else if (key === 'items') {
-      if (!tuple) set(out, 'items', translate(value, false));
-      else if ((value as unknown[]).length > 0)
-        set(
-          out,
-          'prefixItems',
-          (value as unknown[]).map((item) => translate(item, false)),
-        );
-    } else if (key === 'additionalItems') {
-      // Draft-07 reads it only beside a tuple `items`.
-      if (tuple) set(out, 'items', translate(value, false));
-    } else if (key === 'dependencies' && isNode(value)) {
-      for (const name of Object.keys(value)) {
-        const dependency = value[name];
-        const keyword = Array.isArray(dependency) ? 'dependentRequired' : 'dependentSchemas';
-        const map: Node = isNode(out[keyword]) ? (out[keyword] as Node) : {};
-        set(map, name, Array.isArray(dependency) ? [...dependency] : translate(dependency, false));
-        set(out, keyword, map);
-      }
-    } else if (SCHEMA_SINGLE.has(key)) {
-      set(out, key, translate(value, false));
-    } else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) {
-      set(
-        out,
-        key,
-        value.map((item) => translate(item, false)),
-      );
-    } else {
-      set(out, key, structuredClone(value));
-    }
+    if (!NOT_IN_DRAFT_07.has(key)) translateKeyword(out, key, node[key], scope);
   }
   // `prefixItems` must come before its `items` for readers; keys are set in source order otherwise.
   return out;
+}
+
+/** Sets on `out` the 2020-12 form of one draft-07 keyword. */
+function translateKeyword(out: Node, key: string, value: unknown, scope: TranslateScope): void {
+  if (key === '$schema') {
+    if (scope.root) set(out, key, value);
+  } else if (key === '$ref' && typeof value === 'string') {
+    set(out, key, translateRef(value));
+  } else if (key === '$id' && typeof value === 'string' && value.includes('#')) {
+    translateIdWithFragment(out, value);
+  } else if (key === 'definitions') {
+    if (scope.defsTaken) set(out, key, translateMap(value));
+    else mergeIntoDefs(out, translateMap(value) as Node);
+  } else if (key === '$defs') {
+    const translated = translateMap(value);
+    if (!isNode(translated)) set(out, key, translated);
+    else mergeIntoDefs(out, translated);
+  } else if (SCHEMA_MAPS.has(key)) {
+    set(out, key, translateMap(value));
+  } else if (key === 'items') {
+    translateItems(out, value, scope.tuple);
+  } else if (key === 'additionalItems') {
+    // Draft-07 reads it only beside a tuple `items`.
+    if (scope.tuple) set(out, 'items', translate(value, false));
+  } else if (key === 'dependencies' && isNode(value)) {
+    translateDependencies(out, value);
+  } else if (SCHEMA_SINGLE.has(key)) {
+    set(out, key, translate(value, false));
+  } else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) {
+    set(
+      out,
+      key,
+      value.map((item) => translate(item, false)),
+    );
+  } else {
+    set(out, key, structuredClone(value));
+  }
+}
+
+/** `$id: "base#name"`: the base stays the `$id`, a plain-name fragment becomes `$anchor`. */
+function translateIdWithFragment(out: Node, value: string): void {
+  const [id, anchor] = [value.slice(0, value.indexOf('#')), value.slice(value.indexOf('#') + 1)];
+  if (id !== '') set(out, '$id', id);
+  if (/^[A-Za-z][-A-Za-z0-9.:_]*$/.test(anchor)) set(out, '$anchor', anchor);
+}
+
+/** Adds translated definitions to `out.$defs` (`definitions` and `$defs` share it when no name clashes). */
+function mergeIntoDefs(out: Node, translated: Node): void {
+  const merged: Node = isNode(out.$defs) ? (out.$defs as Node) : {};
+  for (const name of Object.keys(translated)) set(merged, name, translated[name]);
+  set(out, '$defs', merged);
+}
+
+/** `items`: one schema stays `items`; a tuple becomes `prefixItems` (an empty tuple constrains nothing). */
+function translateItems(out: Node, value: unknown, tuple: boolean): void {
+  if (!tuple) set(out, 'items', translate(value, false));
+  else if ((value as unknown[]).length > 0)
+    set(
+      out,
+      'prefixItems',
+      (value as unknown[]).map((item) => translate(item, false)),
+    );
+}
+
+/** `dependencies` splits by kind: name arrays into `dependentRequired`, schemas into `dependentSchemas`. */
+function translateDependencies(out: Node, value: Node): void {
+  for (const name of Object.keys(value)) {
+    const dependency = value[name];
+    const keyword = Array.isArray(dependency) ? 'dependentRequired' : 'dependentSchemas';
+    const map: Node = isNode(out[keyword]) ? (out[keyword] as Node) : {};
+    set(map, name, Array.isArray(dependency) ? [...dependency] : translate(dependency, false));
+    set(out, keyword, map);
+  }
 }
 
 /**

@@ -3,8 +3,8 @@
  * ajv-formats' formats), gathered in one object that generated validators import from the
  * runtime instead of `require`-ing three CommonJS modules each. In the published package the
  * runtime is one bundled file with these helpers inside, so the first call to a generated tool
- * loads no CommonJS module at all (P2 of the benchmarks: ~15 ms of a cold start on the 2-core
- * machine). String length and formats are Ajv's own functions; deep equality is `jsonEqual`.
+ * loads no CommonJS module at all (loading them is a measurable part of a cold start: P2 of the
+ * benchmarks). String length and formats are Ajv's own functions; deep equality is `jsonEqual`.
  */
 import { unescapePointerSegment } from './json-pointer.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
@@ -130,12 +130,34 @@ function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
  * Returns the root (replaced when the root itself was coerced), or `NO_CHANGE` when nothing converted.
  */
 function coerceAtTypeErrors(root: unknown, errors: readonly ErrorLike[], undo: unknown[]): unknown {
-  // A `oneOf` that failed because several branches accept the value as it is: no branch's type is
-  // forced on the values inside it (Ajv reports those branches in `params.passingSchemas`).
+  let changed = false;
+  for (const [path, types] of wantedTypes(errors)) {
+    const place = locate(root, path);
+    if (place === undefined || (place.value !== null && typeof place.value === 'object')) continue;
+    for (const type of types) {
+      const coerced = coerceValue(place.value, type);
+      if (coerced === NOT_COERCIBLE) continue;
+      if (place.holder === undefined) root = coerced;
+      else {
+        undo.push(place.holder, place.key, place.value);
+        place.holder[place.key] = coerced;
+      }
+      changed = true;
+      break;
+    }
+  }
+  return changed ? root : NO_CHANGE;
+}
+
+/**
+ * The types wanted at each place a `type` error names, in the order the schema asks for them (first
+ * branch first). A `oneOf` that failed because several branches accept the value as it is forces no
+ * branch's type on the values inside it (Ajv reports those branches in `params.passingSchemas`).
+ */
+function wantedTypes(errors: readonly ErrorLike[]): Map<string, string[]> {
   let accepted: ErrorLike[] | undefined;
   for (const error of errors)
     if (error.keyword === 'oneOf' && Array.isArray(error.params.passingSchemas)) (accepted ??= []).push(error);
-  // The types wanted at each place, in the order the schema asks for them (first branch first).
   const wanted = new Map<string, string[]>();
   for (const error of errors) {
     if (error.keyword !== 'type') continue;
@@ -146,43 +168,31 @@ function coerceAtTypeErrors(root: unknown, errors: readonly ErrorLike[], undo: u
     if (list === undefined) wanted.set(error.instancePath, [...types]);
     else list.push(...types);
   }
-  let changed = false;
-  for (const [path, types] of wanted) {
-    let holder: Record<string, unknown> | undefined;
-    let key = '';
-    let value = root;
-    if (path !== '') {
-      const segments = path.split('/');
-      let reachable = true;
-      for (let index = 1; index < segments.length; index++) {
-        if (value === null || typeof value !== 'object') {
-          reachable = false;
-          break;
-        }
-        holder = value as Record<string, unknown>;
-        key = unescapePointerSegment(segments[index]!);
-        if (!hasOwn.call(holder, key)) {
-          reachable = false;
-          break;
-        }
-        value = holder[key];
-      }
-      if (!reachable) continue;
-    }
-    if (value !== null && typeof value === 'object') continue;
-    for (const type of types) {
-      const coerced = coerceValue(value, type);
-      if (coerced === NOT_COERCIBLE) continue;
-      if (holder === undefined) root = coerced;
-      else {
-        undo.push(holder, key, value);
-        holder[key] = coerced;
-      }
-      changed = true;
-      break;
-    }
+  return wanted;
+}
+
+/** A value found by an instance path, with the object and key holding it (no holder: the root). */
+interface Place {
+  holder: Record<string, unknown> | undefined;
+  key: string;
+  value: unknown;
+}
+
+/** The value at an Ajv instance path (`/a/0/b`), or undefined when the path leads through a missing key or a scalar. */
+function locate(root: unknown, path: string): Place | undefined {
+  const place: Place = { holder: undefined, key: '', value: root };
+  if (path === '') return place;
+  const segments = path.split('/');
+  for (let index = 1; index < segments.length; index++) {
+    if (place.value === null || typeof place.value !== 'object') return undefined;
+    const holder = place.value as Record<string, unknown>;
+    const key = unescapePointerSegment(segments[index]!);
+    if (!hasOwn.call(holder, key)) return undefined;
+    place.holder = holder;
+    place.key = key;
+    place.value = holder[key];
   }
-  return changed ? root : NO_CHANGE;
+  return place;
 }
 
 /**

@@ -30,6 +30,19 @@ interface Folder {
   depth: number;
 }
 
+/** What a listing has used of its caps so far. */
+interface Listing {
+  include: NonNullable<ListDirectoryInput['include']>;
+  maxEntries: number;
+  /** `maxBytes`: the most bytes of JSON the output may take. */
+  budget: number;
+  bytes: number;
+  kept: number;
+  omitted: number;
+  /** A cap was reached: later entries are only counted. */
+  full: boolean;
+}
+
 /**
  * `list_directory`: a folder under the root as a tree, sorted by name, symbolic links skipped.
  * The output is capped (`maxEntries` entries, `maxBytes` bytes of JSON): entries are kept in
@@ -59,19 +72,21 @@ export class ListDirectoryTool extends ListDirectoryToolBase {
     if (!resolved.ok) return { success: false, error: resolved.reason };
     if (!(await stat(resolved.absolute)).isDirectory())
       return { success: false, error: `"${args.path}" is not a folder` };
-    const include = args.include ?? 'all';
-    const maxEntries = args.maxEntries ?? LIST_DIRECTORY_DEFAULTS.maxEntries;
     const root: ListDirectoryEntry = {
       name: path.basename(resolved.absolute),
       path: resolved.relative,
       type: 'directory',
     };
-    // The root's entry with its children array and the largest `truncated`/`omitted` it can carry.
-    let bytes = byteLength({ root, truncated: false, omitted: Number.MAX_SAFE_INTEGER }) + CHILDREN_ARRAY_BYTES;
-    const budget = args.maxBytes ?? LIST_DIRECTORY_DEFAULTS.maxBytes;
-    let kept = 0;
-    let omitted = 0;
-    let full = false;
+    const listing: Listing = {
+      include: args.include ?? 'all',
+      maxEntries: args.maxEntries ?? LIST_DIRECTORY_DEFAULTS.maxEntries,
+      budget: args.maxBytes ?? LIST_DIRECTORY_DEFAULTS.maxBytes,
+      // The root's entry with its children array and the largest `truncated`/`omitted` it can carry.
+      bytes: byteLength({ root, truncated: false, omitted: Number.MAX_SAFE_INTEGER }) + CHILDREN_ARRAY_BYTES,
+      kept: 0,
+      omitted: 0,
+      full: false,
+    };
     root.children = [];
 
     const queue: Folder[] = [
@@ -86,36 +101,46 @@ export class ListDirectoryTool extends ListDirectoryToolBase {
       context.signal?.throwIfAborted();
       const folder = queue[next]!;
       for (const entry of await listFolder(folder.absolute, resolved.realRoot, next === 0)) {
-        const isFolder = entry.isDirectory();
-        if (!isFolder && !(entry.isFile() && include !== 'directories')) continue;
-        const shown = !isFolder || include !== 'files';
-        const expand = isFolder && folder.depth > 1;
-        const childAbsolute = path.join(folder.absolute, entry.name);
-        const childRelative = folder.relative === '.' ? entry.name : `${folder.relative}/${entry.name}`;
-        let node: ListDirectoryEntry | undefined;
-        if (folder.node && !full) {
-          node = isFolder
-            ? { name: entry.name, path: childRelative, type: 'directory' }
-            : { name: entry.name, path: childRelative, type: 'file', size: (await lstat(childAbsolute)).size };
-          const cost = shown ? byteLength(node) + 1 + (expand && include !== 'files' ? CHILDREN_ARRAY_BYTES : 0) : 0;
-          if (shown && (kept >= maxEntries || bytes + cost > budget)) {
-            full = true;
-            node = undefined;
-          } else {
-            if (shown) kept++;
-            bytes += cost;
-            (folder.node.children ??= []).push(node);
-          }
-        }
-        if (shown && !node) omitted++;
-        if (expand) queue.push({ node, absolute: childAbsolute, relative: childRelative, depth: folder.depth - 1 });
+        const subfolder = await visitEntry(listing, folder, entry);
+        if (subfolder) queue.push(subfolder);
       }
       // Listed to the end: an empty folder shows `children: []` (a folder without `children` was not listed).
-      if (folder.node && !full) folder.node.children ??= [];
+      if (folder.node && !listing.full) folder.node.children ??= [];
     }
+    const { include, omitted } = listing;
     if (include === 'files') root.children = flattenFiles(root.children ?? []);
     return { success: true, output: { root, truncated: omitted > 0, omitted } };
   }
+}
+
+/**
+ * Adds one entry of `folder` to the output while the caps allow (counts it as omitted otherwise) and
+ * returns the subfolder to list next, if the entry is one and the depth goes on.
+ */
+async function visitEntry(listing: Listing, folder: Folder, entry: Dirent): Promise<Folder | undefined> {
+  const isFolder = entry.isDirectory();
+  if (!isFolder && !(entry.isFile() && listing.include !== 'directories')) return undefined;
+  const shown = !isFolder || listing.include !== 'files';
+  const expand = isFolder && folder.depth > 1;
+  const absolute = path.join(folder.absolute, entry.name);
+  const relative = folder.relative === '.' ? entry.name : `${folder.relative}/${entry.name}`;
+  let node: ListDirectoryEntry | undefined;
+  if (folder.node && !listing.full) {
+    node = isFolder
+      ? { name: entry.name, path: relative, type: 'directory' }
+      : { name: entry.name, path: relative, type: 'file', size: (await lstat(absolute)).size };
+    const cost = shown ? byteLength(node) + 1 + (expand && listing.include !== 'files' ? CHILDREN_ARRAY_BYTES : 0) : 0;
+    if (shown && (listing.kept >= listing.maxEntries || listing.bytes + cost > listing.budget)) {
+      listing.full = true;
+      node = undefined;
+    } else {
+      if (shown) listing.kept++;
+      listing.bytes += cost;
+      (folder.node.children ??= []).push(node);
+    }
+  }
+  if (shown && !node) listing.omitted++;
+  return expand ? { node, absolute, relative, depth: folder.depth - 1 } : undefined;
 }
 
 /**

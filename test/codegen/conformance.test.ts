@@ -287,6 +287,19 @@ interface ProfileResult {
   compileErrors: string[];
 }
 
+/** What one profile compiles with: the Ajv option overrides, the suite's remotes, the module folder. */
+interface ProfileSetup {
+  remotes: Record<string, object>;
+  overrides: Options;
+  dir: ModuleDir;
+}
+
+/** A suite group with its index in its file. */
+interface IndexedGroup {
+  group: SuiteGroup;
+  index: number;
+}
+
 /**
  * Runs every suite file through runtime Ajv (a fresh instance per schema, as a runtime would compile
  * a hand-written tool's schema) and through imported standalone modules (one per file).
@@ -304,84 +317,106 @@ async function runProfile(
     modules: 0,
     compileErrors: [],
   };
+  const setup: ProfileSetup = { remotes, overrides, dir };
   for (const file of files) {
-    const compiled: { group: SuiteGroup; index: number }[] = [];
-    file.groups.forEach((group, index) => {
-      for (const test of group.tests) result.expected.set(testName(file.name, group, test), test.valid);
-      let validate: ValidateFunction;
-      try {
-        validate = createAjvLikeGenerator({ code: false, overrides, remotes }).compile(group.schema as object);
-      } catch {
-        result.compileErrors.push(`${file.name} / ${group.description}`);
-        for (const test of group.tests)
-          result.runtime.set(testName(file.name, group, test), { valid: 'compile-error' });
-        return;
-      }
-      for (const test of group.tests) result.runtime.set(testName(file.name, group, test), run(validate, test.data));
-      compiled.push({ group, index });
-    });
+    const compiled = runRuntime(file, setup, result);
+    await checkStandaloneCompileErrors(file, compiled, setup, result);
+    for (const batch of batchesWithoutIdClash(compiled)) await runStandaloneBatch(file, batch, setup, result);
+  }
+  return result;
+}
 
-    // Standalone: schemas runtime could not compile must not compile standalone either.
-    for (const [index, group] of file.groups.entries()) {
-      if (compiled.some((entry) => entry.index === index)) continue;
-      let threw = false;
-      try {
-        await importStandalone(dir, `${file.name}-${index}`, [{ exportName: 'validate', schema: group.schema }], {
-          overrides,
-          remotes,
-        });
-      } catch {
-        threw = true;
-      }
-      for (const test of group.tests)
-        result.standalone.set(
-          testName(file.name, group, test),
-          threw ? { valid: 'compile-error' } : { valid: 'threw' },
-        );
+/** Runtime Ajv on every group of `file`; answers the groups it compiled. */
+function runRuntime(file: SuiteFile, { overrides, remotes }: ProfileSetup, result: ProfileResult): IndexedGroup[] {
+  const compiled: IndexedGroup[] = [];
+  file.groups.forEach((group, index) => {
+    for (const test of group.tests) result.expected.set(testName(file.name, group, test), test.valid);
+    let validate: ValidateFunction;
+    try {
+      validate = createAjvLikeGenerator({ code: false, overrides, remotes }).compile(group.schema as object);
+    } catch {
+      result.compileErrors.push(`${file.name} / ${group.description}`);
+      for (const test of group.tests) result.runtime.set(testName(file.name, group, test), { valid: 'compile-error' });
+      return;
     }
+    for (const test of group.tests) result.runtime.set(testName(file.name, group, test), run(validate, test.data));
+    compiled.push({ group, index });
+  });
+  return compiled;
+}
 
-    // One module per file, split only where `$id`s would clash inside one Ajv instance.
-    const batches: { group: SuiteGroup; index: number }[][] = [];
-    let batchIds = new Set<string>();
-    for (const entry of compiled) {
-      const ids = idsOf(entry.group.schema);
-      if (batches.length === 0 || [...ids].some((id) => batchIds.has(id))) {
-        batches.push([]);
-        batchIds = new Set();
-      }
-      batches.at(-1)!.push(entry);
-      ids.forEach((id) => batchIds.add(id));
+/** Standalone: schemas runtime could not compile must not compile standalone either. */
+async function checkStandaloneCompileErrors(
+  file: SuiteFile,
+  compiled: IndexedGroup[],
+  { overrides, remotes, dir }: ProfileSetup,
+  result: ProfileResult,
+): Promise<void> {
+  for (const [index, group] of file.groups.entries()) {
+    if (compiled.some((entry) => entry.index === index)) continue;
+    let threw = false;
+    try {
+      await importStandalone(dir, `${file.name}-${index}`, [{ exportName: 'validate', schema: group.schema }], {
+        overrides,
+        remotes,
+      });
+    } catch {
+      threw = true;
     }
-    for (const batch of batches) {
-      const entries = batch.map(({ group, index }) => ({ exportName: `suiteCase${index}`, schema: group.schema }));
-      let module: Record<string, ValidateFunction>;
+    for (const test of group.tests)
+      result.standalone.set(testName(file.name, group, test), threw ? { valid: 'compile-error' } : { valid: 'threw' });
+  }
+}
+
+/** One module per file, split only where `$id`s would clash inside one Ajv instance. */
+function batchesWithoutIdClash(compiled: IndexedGroup[]): IndexedGroup[][] {
+  const batches: IndexedGroup[][] = [];
+  let batchIds = new Set<string>();
+  for (const entry of compiled) {
+    const ids = idsOf(entry.group.schema);
+    if (batches.length === 0 || [...ids].some((id) => batchIds.has(id))) {
+      batches.push([]);
+      batchIds = new Set();
+    }
+    batches.at(-1)!.push(entry);
+    ids.forEach((id) => batchIds.add(id));
+  }
+  return batches;
+}
+
+/** The standalone module of one batch, imported, run on every test of its groups. */
+async function runStandaloneBatch(
+  file: SuiteFile,
+  batch: IndexedGroup[],
+  { overrides, remotes, dir }: ProfileSetup,
+  result: ProfileResult,
+): Promise<void> {
+  const entries = batch.map(({ group, index }) => ({ exportName: `suiteCase${index}`, schema: group.schema }));
+  let module: Record<string, ValidateFunction>;
+  try {
+    module = await importStandalone(dir, file.name, entries, { overrides, remotes });
+    result.modules++;
+  } catch {
+    // An id clash the static check missed: fall back to one module per schema.
+    module = {};
+    for (const entry of entries) {
       try {
-        module = await importStandalone(dir, file.name, entries, { overrides, remotes });
+        Object.assign(module, await importStandalone(dir, file.name, [entry], { overrides, remotes }));
         result.modules++;
       } catch {
-        // An id clash the static check missed: fall back to one module per schema.
-        module = {};
-        for (const entry of entries) {
-          try {
-            Object.assign(module, await importStandalone(dir, file.name, [entry], { overrides, remotes }));
-            result.modules++;
-          } catch {
-            // Left undefined: recorded as a compile error below.
-          }
-        }
-      }
-      for (const { group, index } of batch) {
-        const validate = module[`suiteCase${index}`];
-        for (const test of group.tests) {
-          result.standalone.set(
-            testName(file.name, group, test),
-            validate ? run(validate, test.data) : { valid: 'compile-error' },
-          );
-        }
+        // Left undefined: recorded as a compile error below.
       }
     }
   }
-  return result;
+  for (const { group, index } of batch) {
+    const validate = module[`suiteCase${index}`];
+    for (const test of group.tests) {
+      result.standalone.set(
+        testName(file.name, group, test),
+        validate ? run(validate, test.data) : { valid: 'compile-error' },
+      );
+    }
+  }
 }
 
 function failures(result: ProfileResult, outcomes: Map<string, Outcome>): string[] {

@@ -62,60 +62,70 @@ function arbitraryFor(schema: Schema, root: JSONSchema7, depth = 0): fc.Arbitrar
     : schema.type
       ? [schema.type]
       : ['string', 'number', 'boolean', 'null'];
-  return fc.constantFrom(...types).chain((type): fc.Arbitrary<unknown> => {
-    switch (type) {
-      case 'object': {
-        const properties = (schema.properties ?? {}) as Record<string, Schema>;
-        const required = new Set(schema.required ?? []);
-        // Deep in a recursive schema, only required properties: the sample must end.
-        const keys = Object.keys(properties).filter((key) => depth < 4 || required.has(key));
-        const shape: Record<string, fc.Arbitrary<unknown>> = {};
-        for (const key of keys)
-          Object.defineProperty(shape, key, {
-            value: arbitraryFor(properties[key]!, root, depth + 1),
-            enumerable: true,
-          });
-        const known = fc.record(shape, { requiredKeys: keys.filter((key) => required.has(key)) });
-        const extra = schema.additionalProperties;
-        if (extra === false || depth >= 4) return known;
-        const extras = fc.dictionary(
-          fc.string({ minLength: 1, maxLength: 6 }).filter((key) => !Object.hasOwn(properties, key)),
-          arbitraryFor(extra ?? true, root, depth + 1),
-          { maxKeys: 2 },
-        );
-        return fc.tuple(known, extras).map(([a, b]) => Object.assign(cloneJson(b), a));
-      }
-      case 'array': {
-        const items = Array.isArray(schema.items) ? true : (schema.items ?? true);
-        const min = schema.minItems ?? 0;
-        return fc.array(arbitraryFor(items, root, depth + 1), {
-          minLength: min,
-          maxLength: depth >= 4 ? min : Math.min(schema.maxItems ?? 3, min + 3),
-        });
-      }
-      case 'string': {
-        if (typeof schema.format === 'string' && FORMAT_SAMPLES[schema.format])
-          return fc.constantFrom(...FORMAT_SAMPLES[schema.format]!);
-        if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u'));
-        const min = schema.minLength ?? 0;
-        return fc.string({ minLength: min, maxLength: Math.min(schema.maxLength ?? min + 8, min + 8) });
-      }
-      case 'integer':
-      case 'number': {
-        const min =
-          schema.minimum ?? (typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : -1000);
-        const max =
-          schema.maximum ?? (typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : 1000);
-        const step = schema.multipleOf ?? (type === 'integer' ? 1 : undefined);
-        if (step === undefined) return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
-        return fc.integer({ min: Math.ceil(min / step), max: Math.floor(max / step) }).map((n) => n * step);
-      }
-      case 'boolean':
-        return fc.boolean();
-      default:
-        return fc.constant(null);
+  return fc.constantFrom(...types).chain((type) => arbitraryOfType(type, schema, root, depth));
+}
+
+/** Values of one JSON type under `schema`'s constraints for that type. */
+function arbitraryOfType(type: string, schema: JSONSchema7, root: JSONSchema7, depth: number): fc.Arbitrary<unknown> {
+  switch (type) {
+    case 'object':
+      return objectArbitrary(schema, root, depth);
+    case 'array': {
+      const items = Array.isArray(schema.items) ? true : (schema.items ?? true);
+      const min = schema.minItems ?? 0;
+      return fc.array(arbitraryFor(items, root, depth + 1), {
+        minLength: min,
+        maxLength: depth >= 4 ? min : Math.min(schema.maxItems ?? 3, min + 3),
+      });
     }
-  });
+    case 'string':
+      return stringArbitrary(schema);
+    case 'integer':
+    case 'number':
+      return numberArbitrary(type, schema);
+    case 'boolean':
+      return fc.boolean();
+    default:
+      return fc.constant(null);
+  }
+}
+
+function objectArbitrary(schema: JSONSchema7, root: JSONSchema7, depth: number): fc.Arbitrary<unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const required = new Set(schema.required ?? []);
+  // Deep in a recursive schema, only required properties: the sample must end.
+  const keys = Object.keys(properties).filter((key) => depth < 4 || required.has(key));
+  const shape: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const key of keys)
+    Object.defineProperty(shape, key, {
+      value: arbitraryFor(properties[key]!, root, depth + 1),
+      enumerable: true,
+    });
+  const known = fc.record(shape, { requiredKeys: keys.filter((key) => required.has(key)) });
+  const extra = schema.additionalProperties;
+  if (extra === false || depth >= 4) return known;
+  const extras = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: 6 }).filter((key) => !Object.hasOwn(properties, key)),
+    arbitraryFor(extra ?? true, root, depth + 1),
+    { maxKeys: 2 },
+  );
+  return fc.tuple(known, extras).map(([a, b]) => Object.assign(cloneJson(b), a));
+}
+
+function stringArbitrary(schema: JSONSchema7): fc.Arbitrary<unknown> {
+  if (typeof schema.format === 'string' && FORMAT_SAMPLES[schema.format])
+    return fc.constantFrom(...FORMAT_SAMPLES[schema.format]!);
+  if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u'));
+  const min = schema.minLength ?? 0;
+  return fc.string({ minLength: min, maxLength: Math.min(schema.maxLength ?? min + 8, min + 8) });
+}
+
+function numberArbitrary(type: 'integer' | 'number', schema: JSONSchema7): fc.Arbitrary<unknown> {
+  const min = schema.minimum ?? (typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : -1000);
+  const max = schema.maximum ?? (typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : 1000);
+  const step = schema.multipleOf ?? (type === 'integer' ? 1 : undefined);
+  if (step === undefined) return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+  return fc.integer({ min: Math.ceil(min / step), max: Math.floor(max / step) }).map((n) => n * step);
 }
 
 /** Sampled values the validator accepts, as the validator leaves them (coerced, defaults filled). */
