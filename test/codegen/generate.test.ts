@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
 import { createTempProject, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
-
 async function generateIn(
   project: TempProject,
   extra: string[] = [],
