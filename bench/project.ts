@@ -88,10 +88,14 @@ export function prepareProject(options: BuildProjectOptions): PreparedProject {
     `${JSON.stringify({ name: 'toolsmith-bench-project', private: true, type: 'module' }, null, 2)}\n`,
   );
   writeFileSync(path.join(root, 'corpus.json'), JSON.stringify(corpus));
-  writeFileSync(
-    path.join(root, 'toolsmith.config.json'),
-    `${JSON.stringify({ schemas: 'schemas', out: 'generated', stubs: 'src/tools', runtimeImport: `./${RUNTIME_DIR}/index.js`, regenerateCommand: REGENERATE_COMMAND }, null, 2)}\n`,
-  );
+  const config = {
+    schemas: 'schemas',
+    out: 'generated',
+    stubs: 'src/tools',
+    runtimeImport: `./${RUNTIME_DIR}/index.js`,
+    regenerateCommand: REGENERATE_COMMAND,
+  };
+  writeFileSync(path.join(root, 'toolsmith.config.json'), `${JSON.stringify(config, null, 2)}\n`);
   // A folder of links rather than one link: the generator keeps its cache in node_modules/.cache,
   // which must stay inside the scratch project.
   mkdirSync(path.join(root, 'node_modules'));

@@ -59,8 +59,8 @@ const ajvStandaloneCode: StandaloneCode = ((standaloneModule as unknown as { def
 
 /**
  * Ajv's standalone code, as one flat string. Ajv builds it by concatenation: V8 keeps such a string
- * as a tree of its thousands of pieces, ~7× the size of its characters — 200 MB of the 280 MB the
- * models of 1,000 tools held, since each model keeps its validator's code until it is emitted.
+ * as a tree of its thousands of pieces, several times the size of its characters, and each model keeps
+ * its validator's code until it is emitted (most of the models' memory; see bench/README.md).
  */
 export const standaloneCode = ((ajv: Parameters<StandaloneCode>[0], refsOrFunc?: Parameters<StandaloneCode>[1]) =>
   flatString(ajvStandaloneCode(ajv, refsOrFunc))) as StandaloneCode;

@@ -24,7 +24,8 @@ export function isAsset(file: string): boolean {
 /**
  * Copies the generated folder's assets into the build, beside what `tsc` wrote from its
  * TypeScript (`outDir`/`rootDir` of the project's `tsconfig.json`, else `dist/`). A copy rather
- * than `allowJs`: at 1,000 tools it made tsc ~16× slower (3 s → 48 s), re-printing 48 MB of validators.
+ * than `allowJs`, with which tsc re-prints every generated validator (many times slower at scale; see
+ * bench/README.md).
  */
 export function copyGeneratedAssets(root: string, outDir: string): CopyAssetsReport {
   const layout = readBuildLayout(root);

@@ -137,7 +137,7 @@ export interface GeneratedFile {
   kind: 'generated' | 'stub';
   /**
    * Already laid out by its emitter; the formatter leaves it alone. Set for the Ajv validator
-   * modules, which prettier would take ~100 ms per tool to reformat (most of a full generate).
+   * modules, whose reformatting by prettier would be most of a full generate (see bench/README.md).
    */
   preformatted?: true;
   /**

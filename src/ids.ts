@@ -1,7 +1,7 @@
 /**
  * Identifiers for correlating calls in logs: unique within a process and, with overwhelming
  * probability, across processes. Not secrets, so `Math.random` is enough: importing `node:crypto`
- * for `randomUUID` cost ~7 ms of start-up on the 2-core benchmark machine (P2).
+ * for `randomUUID` is a measurable part of a cold start (P2; see bench/README.md).
  */
 
 const HEX = '0123456789abcdef';
@@ -25,9 +25,9 @@ let endings: string[] | undefined;
 /**
  * A counter of ids `<prefix>-<n in base 32, at least three digits>`, starting at `start`. The last
  * two digits come from a table and the rest is rebuilt once per 1,024 ids, so an id costs one string
- * concatenation: a number-to-string conversion per call cost ~7 % of a trivial call in P1, and
+ * concatenation: a number-to-string conversion per call is a visible part of a trivial call (P1), and
  * `String(n)` is worse still, since V8's number-string cache keeps each result alive through the next
- * scavenge (measured in P1: ~0.75 µs per call instead of ~0.4 µs).
+ * scavenge (see bench/README.md).
  */
 export function idSequence(prefix: string, start = 0): () => string {
   let sequence = start;
