@@ -110,9 +110,9 @@ export async function runServeHttp(
   } catch (error) {
     return fail((error as Error).message);
   }
-  io.stderr(
-    `toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${flags.auth === false ? 'no auth: loopback only' : `bearer tokens from ${options.auth !== undefined && 'issuer' in options.auth ? options.auth.issuer : ''}`}); health at /healthz\n`,
-  );
+  const issuer = options.auth !== undefined && 'issuer' in options.auth ? options.auth.issuer : '';
+  const auth = flags.auth === false ? 'no auth: loopback only' : `bearer tokens from ${issuer}`;
+  io.stderr(`toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${auth}); health at /healthz\n`);
   const result = await server.done;
   io.stderr(
     `toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} in flight, ${result.abandoned} aborted at the deadline.\n`,

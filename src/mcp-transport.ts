@@ -244,7 +244,8 @@ export class StdioJsonRpcTransport implements Transport {
       const id = (message as { id?: unknown }).id;
       if (!isRequestId(id) || 'method' in message)
         return Promise.reject(error instanceof Error ? error : new Error(describeThrown(error)));
-      json = `${JSON.stringify(errorResponse(id, ErrorCode.InternalError, `Internal error: the answer could not be serialized (${describeThrown(error, 200)}).`))}\n`;
+      const reason = `Internal error: the answer could not be serialized (${describeThrown(error, 200)}).`;
+      json = `${JSON.stringify(errorResponse(id, ErrorCode.InternalError, reason))}\n`;
     }
     return new Promise((resolve, reject) => {
       if (this.#closed) return resolve();

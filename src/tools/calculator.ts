@@ -142,9 +142,9 @@ export function evaluateExpression(text: string): number {
         expect(')');
         if (values.length < fn.arity[0] || values.length > fn.arity[1]) {
           position = start;
-          fail(
-            `${name}() takes ${fn.arity[0] === fn.arity[1] ? fn.arity[0] : `${fn.arity[0]} to ${fn.arity[1]}`} argument${fn.arity[1] === 1 ? '' : 's'}, not ${values.length}`,
-          );
+          const [least, most] = fn.arity;
+          const count = least === most ? String(least) : `${least} to ${most}`;
+          fail(`${name}() takes ${count} argument${most === 1 ? '' : 's'}, not ${values.length}`);
         }
         return fn.apply(...values);
       }
