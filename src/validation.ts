@@ -92,9 +92,10 @@ function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
 export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): ValidateFunction<T> {
   const dialect = schemaDialect(schema);
   if (dialect === undefined) {
+    const declared = truncateText(JSON.stringify((schema as { $schema?: unknown }).$schema), 200);
     throw new ToolsmithError(
       'SCHEMA_INVALID',
-      `Schema does not compile: unsupported $schema ${truncateText(JSON.stringify((schema as { $schema?: unknown }).$schema), 200)} (draft-07 and 2020-12 are supported).`,
+      `Schema does not compile: unsupported $schema ${declared} (draft-07 and 2020-12 are supported).`,
     );
   }
   let ajv = sharedAjv.get(dialect);
