@@ -531,6 +531,10 @@ async function measureStartup(project: PreparedProject, plan: Plan): Promise<Non
   return result;
 }
 
+/** Why a measure that needs the full generate was not taken. */
+const generateNotFinished = (scale: ScaleResult) =>
+  `generate ${scale.generateFailed!.reason} (after ${Math.round(scale.generateFailed!.afterMs / 1000)} s)`;
+
 /** A row for a measure the run could not take because generation did not finish at that size. */
 function notMeasured(target: string, scale: ScaleResult, extra: Record<string, unknown> = {}): Row {
   return {
@@ -539,7 +543,7 @@ function notMeasured(target: string, scale: ScaleResult, extra: Record<string, u
     pass: false,
     detail: {
       tools: scale.tools,
-      notMeasured: `generate ${scale.generateFailed!.reason} (after ${Math.round(scale.generateFailed!.afterMs / 1000)} s)`,
+      notMeasured: generateNotFinished(scale),
       generateFailed: scale.generateFailed,
       ...extra,
     },
@@ -631,9 +635,7 @@ interface VersusSpec {
   method: string;
 }
 
-const VERSUS_IDS = ['P3', 'P3c', 'P3b'] as const;
-const generateNotFinished = (scale: ScaleResult) =>
-  `generate ${scale.generateFailed!.reason} (after ${Math.round(scale.generateFailed!.afterMs / 1000)} s)`;
+const VERSUS_IDS = ['P3', 'P3b', 'P3c'] as const;
 
 const VERSUS: Record<(typeof VERSUS_IDS)[number], VersusSpec> = {
   P3: {
