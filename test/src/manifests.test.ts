@@ -106,8 +106,8 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
       'src/manifests.ts',
       'src/mcp-tool.ts',
       'src/json-schema-2020.ts',
-      ...['anthropic', 'gemini', 'gemini-legacy', 'loss-report', 'mcp', 'openai', 'openai-strict', 'schema-walk'].map(
-        (name) => `codegen/emit/manifests/${name}.ts`,
+      ...['anthropic', 'build', 'gemini', 'gemini-legacy', 'mcp', 'openai', 'openai-strict', 'table'].map(
+        (name) => `src/manifest-targets/${name}.ts`,
       ),
     ];
     for (const file of files) {

@@ -1,4 +1,4 @@
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
 import { checkOpenAiName, type OpenAiResponsesTool, type OpenAiTool } from './openai.js';
 import {
   ANNOTATION_KEYWORDS,
@@ -16,7 +16,7 @@ import {
   type TargetBuild,
   TOOLING_KEYWORDS,
   UnrepresentableError,
-} from './schema-walk.js';
+} from './build.js';
 
 /*
  * OpenAI Structured Outputs (`strict: true`) rules. Sources:

@@ -1,4 +1,5 @@
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
+import { parseLocalRef, resolveLocalRef } from '../json-pointer.js';
 import {
   buildPerTool,
   checkObjectRoot,
@@ -7,14 +8,12 @@ import {
   hasOwn,
   isSchemaObject,
   type LossRecorder,
-  parseLocalRef,
-  resolveLocalRef,
   type SchemaObject,
   setOwn,
   type TargetBuild,
   TOOLING_KEYWORDS,
   UnrepresentableError,
-} from './schema-walk.js';
+} from './build.js';
 
 /*
  * Gemini function declaration rules. Sources:
@@ -104,7 +103,8 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
         `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
       );
     }
-    const target = resolveLocalRef(context.root, ref);
+    const found = resolveLocalRef(context.root, ref);
+    const target = isSchemaObject(found) || typeof found === 'boolean' ? found : undefined;
     if (target === undefined)
       fail(context, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
     const inlined = convert(target, refPointer(ref), context, [...refs, ref]);
