@@ -14,6 +14,7 @@ import {
   toGeminiTool,
   toMcpTools,
   toOpenAIResponsesTools,
+  toOpenAIStrictParameters,
   toOpenAITools,
 } from '../../src/manifests.js';
 
@@ -99,6 +100,27 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
         (entry) => entry.parametersJsonSchema.properties,
       ),
     ).toEqual([{ n: { type: 'integer' } }, { root: { $ref: '#/$defs/N' } }]);
+  });
+
+  it('give a 2020-12 tool to the draft-07 builders in its draft-07 form, as generate does (the target table)', () => {
+    const tuple = {
+      name: 'pair',
+      description: 'A pair.',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false } },
+      },
+    };
+    expect(toOpenAITools([tuple])[0]!.function.parameters).toEqual({
+      type: 'object',
+      properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false } },
+    });
+    // The strict parameters the OpenAI Agents adapter uses come from the same builder.
+    expect(toOpenAIStrictParameters(tuple)?.properties).toEqual({
+      pair: { type: ['array', 'null'], items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+    });
+    expect(toOpenAIStrictParameters({ ...tuple, name: 'not a name' })).toBeUndefined();
   });
 
   it('import no provider SDK at run time (type-only imports)', () => {
