@@ -83,6 +83,18 @@ function run<T>(target: ManifestTarget, tools: readonly ManifestToolSource[], op
   return result.content as T;
 }
 
+/**
+ * Any target of the manifest target table by name, as its manifests/<target>.json holds it (the
+ * functions below are typed shorthands): a target added to the table is available here at once.
+ */
+export function buildManifest(
+  target: ManifestTarget,
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions = {},
+): unknown {
+  return run(target, tools, options);
+}
+
 /** OpenAI Chat Completions function tools (`strict: true` for Structured Outputs), as manifests/openai*.json. */
 export function toOpenAITools(
   tools: readonly ManifestToolSource[],

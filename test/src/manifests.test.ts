@@ -8,7 +8,9 @@ import { mcpToolList } from '../../generated/manifests/mcp.js';
 import { openaiResponsesTools } from '../../generated/manifests/openai-responses.js';
 import { createTools } from '../../generated/registry.js';
 import { ToolOrchestrator } from '../../src/index.js';
+import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 import {
+  buildManifest,
   toAnthropicTools,
   toGeminiLegacyTool,
   toGeminiTool,
@@ -33,6 +35,9 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
     expect(toOpenAIResponsesTools(listed, { strict: true })).toEqual(manifest('openai-responses-strict.json'));
     expect(toAnthropicTools(listed)).toEqual(manifest('anthropic.json'));
     expect(toGeminiTool(listed)).toEqual(manifest('gemini.json'));
+    // Every target of the table by name, without a function of its own.
+    for (const target of MANIFEST_TARGETS.filter((name) => name !== 'mcp' && name !== 'gemini-legacy'))
+      expect(buildManifest(target, listed), target).toEqual(manifest(`${target}.json`));
     const registered = listed.map((definition) => orchestrator.getTool(definition.name)!);
     expect(toMcpTools(registered)).toEqual(manifest('mcp.json').tools);
     // Lazy stand-ins carry the definition's annotations in their catalog metadata too.
