@@ -373,7 +373,7 @@ function checkLimits(tool: ToolModel, parameters: SchemaObject, target: string):
       for (const value of node.enum) if (typeof value === 'string') totals.stringChars += value.length;
     }
     if (typeof node.const === 'string') totals.stringChars += node.const.length;
-    for (const keyword of ['definitions', '$defs']) {
+    for (const keyword of DEFINITION_CONTAINERS) {
       const map = node[keyword];
       if (!isSchemaObject(map)) continue;
       for (const name of Object.keys(map)) {
