@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MANIFEST_TARGETS } from './emit/manifests/loss-report.js';
+import { MANIFEST_TARGETS } from '../src/manifest-targets/table.js';
 import { parseSource, problemAt, readRegularFile } from './load.js';
 import type { Problem } from './model.js';
 import { closest } from './problems.js';

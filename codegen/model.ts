@@ -1,4 +1,5 @@
 import type { JSONSchema7 } from 'json-schema';
+import type { ComposedStep } from '../src/composed.js';
 import type { ToolAnnotations } from '../src/tool.js';
 
 /** A problem found in the definitions; codegen collects them all and reports them at once. */
@@ -22,12 +23,12 @@ export interface ToolExample {
   output?: unknown;
 }
 
-/** One step of a composed tool: `arguments` values may be `$input.<path>` or `$steps.<n>.output.<path>`. */
-export interface ComposedStep {
-  tool: string;
-  arguments: Record<string, unknown>;
-  timeoutMs?: number;
-}
+/**
+ * One step of a composed tool: the runtime's type (src/composed.ts), so the model and the generated
+ * bases agree; `arguments` values may be `$input.<path>` or `$steps.<n>.output.<path>` (the definition
+ * format requires `arguments`; the runtime reads an absent one as `{}`).
+ */
+export type { ComposedStep };
 
 /** Every identifier and file name generated for one tool (all from codegen/naming.ts). */
 export interface ToolNames {
@@ -164,4 +165,11 @@ export interface EmitContext {
   /** The command that regenerates, quoted in banners. */
   regenerateCommand: string;
   generatorVersion: string;
+}
+
+/** Where each tool's part lies in a file that lists every tool (a manifest, a loss report): tool names in file order and `[start, end)` byte offsets. */
+export interface FileSegments {
+  tools: string[];
+  /** `start0, end0, start1, end1, …` in bytes. */
+  ranges: number[];
 }

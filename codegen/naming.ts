@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { SharedSchemaModel, ToolModel, ToolNames } from './model.js';
+import { formatPointer } from './pointer.js';
 
 /** The pattern a tool name must match (the definition format's rule, before any target's own). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -201,7 +202,7 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
         ? tool.definitionOrigins[key]
         : undefined;
       if (origin?.kind !== 'local') continue;
-      const pointer = `/${root}/definitions/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const pointer = formatPointer([root, 'definitions', key]);
       if (seen.has(key)) {
         if (!isDeepStrictEqual(tool.inputSchema.definitions?.[key], definitions[key])) differing.push(key);
         continue;

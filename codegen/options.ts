@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ManifestTarget } from './emit/manifests/loss-report.js';
+import type { ManifestTarget } from '../src/manifest-targets/table.js';
 import { toPosix } from './load.js';
 import type { EmitContext } from './model.js';
 import { GENERATOR_VERSION } from './version.js';

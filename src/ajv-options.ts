@@ -28,11 +28,3 @@ export const AJV_OPTIONS = Object.freeze({
 
 /** Matches an `x-` extension keyword, which every schema may carry. */
 export const EXTENSION_KEYWORD = /^x-/;
-
-/** Keywords the generator and the definition format use as annotations; allowed everywhere. */
-export const ANNOTATION_KEYWORDS: readonly string[] = Object.freeze([
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-]);

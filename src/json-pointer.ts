@@ -63,6 +63,13 @@ export function decodeFragment(fragment: string): DecodedFragment {
   return { pointer: decoded.text };
 }
 
+/** The segments of a local `$ref` (`#/definitions/A~1B` → [definitions, A/B]); undefined when not local or malformed. */
+export function parseLocalRef(ref: string): string[] | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  const fragment = decodeFragment(ref);
+  return 'error' in fragment ? undefined : parsePointer(fragment.pointer);
+}
+
 /**
  * The value a local `$ref` (`#`, `#/definitions/X`) points at inside `root`, through own properties
  * and array indices only; undefined when the ref is not local, malformed or points at nothing.

@@ -1,30 +1,33 @@
+import { keywordsWhere, type SubschemaPosition } from './schema-keywords.js';
+import { unescapePointerSegment } from './json-pointer.js';
+
 /** The 2020-12 meta-schema URI, as `$schema` declares it. */
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 type Node = Record<string, unknown>;
 
-/** Keywords whose value is a map of name → schema. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
-/** Keywords whose value is one schema. */
-const SCHEMA_SINGLE = new Set(['additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not']);
-/** Keywords whose value is an array of schemas. */
-const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf']);
-/** 2020-12 keywords that draft-07 ignores: they must not start to apply. */
-const NOT_IN_DRAFT_07 = new Set([
-  'prefixItems',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'dependentRequired',
-  'dependentSchemas',
-  'minContains',
-  'maxContains',
-  '$anchor',
-  '$dynamicRef',
-  '$dynamicAnchor',
-  '$recursiveRef',
-  '$recursiveAnchor',
-  '$vocabulary',
-]);
+/** Draft-07 keywords whose value is a map of name → schema (the keyword table's). */
+const SCHEMA_MAPS = draft07At('map');
+/** Draft-07 keywords whose value is one schema. */
+const SCHEMA_SINGLE = draft07At('schema');
+/** Draft-07 keywords whose value is an array of schemas. */
+const SCHEMA_ARRAYS = draft07At('list');
+/**
+ * Keywords of 2019-09 and 2020-12 that draft-07 ignores and that validate: they must not start to
+ * apply (annotations such as `contentSchema` are kept, meaning nothing in either).
+ */
+const NOT_IN_DRAFT_07: ReadonlySet<string> = new Set(
+  keywordsWhere(
+    (info) =>
+      (info.origin === '2019-09' || info.origin === '2020-12') &&
+      !info.dialects.includes('draft-07') &&
+      info.kind !== 'annotation',
+  ),
+);
+
+function draft07At(position: SubschemaPosition): ReadonlySet<string> {
+  return new Set(keywordsWhere((info) => info.subschemas === position && info.dialects.includes('draft-07')));
+}
 
 function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -66,10 +69,6 @@ export function translatePointerTokens(tokens: readonly string[]): string[] {
   return out;
 }
 
-function decodeToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 /**
  * A `$ref` with its fragment's JSON pointer repointed; other refs (anchors, none) unchanged. Tokens that
  * are not renamed keep their spelling (percent-encoding included).
@@ -82,7 +81,7 @@ export function translateRef(ref: string): string {
   const raw = fragment.slice(1).split('/');
   let decoded: string[];
   try {
-    decoded = raw.map((token) => decodeToken(decodeURIComponent(token)));
+    decoded = raw.map((token) => unescapePointerSegment(decodeURIComponent(token)));
   } catch {
     return ref;
   }

@@ -1,6 +1,6 @@
 /*
  * Provider manifests at run time: the same builders `toolsmith generate` writes generated/manifests/*.json
- * with (codegen/emit/manifests/*, which import nothing but each other), applied to the tools a program
+ * with (src/manifest-targets/*, one file per target and the target table), applied to the tools a program
  * has, so each caller is sent only the tools it may call:
  *
  *   client.responses.create({ tools: toOpenAIResponsesTools(orchestrator.listTools({ personaCapabilities })) })
@@ -12,24 +12,12 @@
  * them passes the result straight in. This module is `toolsmith/manifests`, not the main entry, so a
  * process that only runs tools does not load the builders.
  */
-import { buildAnthropicManifest, type AnthropicTool } from '../codegen/emit/manifests/anthropic.js';
-import { buildGeminiManifest, type GeminiFunctionDeclaration } from '../codegen/emit/manifests/gemini.js';
-import {
-  buildGeminiLegacyManifest,
-  type GeminiLegacyFunctionDeclaration,
-} from '../codegen/emit/manifests/gemini-legacy.js';
-import type { ManifestTarget } from '../codegen/emit/manifests/loss-report.js';
-import {
-  buildOpenAiManifest,
-  buildOpenAiResponsesManifest,
-  type OpenAiResponsesTool,
-  type OpenAiTool,
-} from '../codegen/emit/manifests/openai.js';
-import {
-  buildOpenAiResponsesStrictManifest,
-  buildOpenAiStrictManifest,
-} from '../codegen/emit/manifests/openai-strict.js';
-import type { ManifestProject, ManifestTool, TargetBuild } from '../codegen/emit/manifests/schema-walk.js';
+import type { AnthropicTool } from './manifest-targets/anthropic.js';
+import type { ManifestProject, ManifestTool } from './manifest-targets/build.js';
+import type { GeminiFunctionDeclaration } from './manifest-targets/gemini.js';
+import type { GeminiLegacyFunctionDeclaration } from './manifest-targets/gemini-legacy.js';
+import type { OpenAiResponsesTool, OpenAiTool } from './manifest-targets/openai.js';
+import { buildManifestTarget, type ManifestTarget } from './manifest-targets/table.js';
 import { type McpToolEntry, toMcpTool } from './mcp-tool.js';
 import type { ITool, ToolAnnotations } from './tool.js';
 
@@ -83,19 +71,28 @@ export interface RuntimeManifestOptions {
   onOmitted?: (tool: string, reason: string) => void;
 }
 
-function run<T>(
-  build: (project: ManifestProject) => TargetBuild<T>,
-  tools: readonly ManifestToolSource[],
-  options: RuntimeManifestOptions,
-): T {
+/** Builds one target of the table for `tools`, as generate does (a 2020-12 schema in its draft-07 form where the builder reads draft-07). */
+function run<T>(target: ManifestTarget, tools: readonly ManifestToolSource[], options: RuntimeManifestOptions): T {
   const project: ManifestProject = {
     tools: tools as readonly ManifestTool[],
     describeLosses: options.describeLosses ?? true,
   };
-  const result = build(project);
+  const result = buildManifestTarget(target, project);
   if (options.onOmitted !== undefined)
     for (const name of Object.keys(result.unavailable).sort()) options.onOmitted(name, result.unavailable[name]!);
-  return result.content;
+  return result.content as T;
+}
+
+/**
+ * Any target of the manifest target table by name, as its manifests/<target>.json holds it (the
+ * functions below are typed shorthands): a target added to the table is available here at once.
+ */
+export function buildManifest(
+  target: ManifestTarget,
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions = {},
+): unknown {
+  return run(target, tools, options);
 }
 
 /** OpenAI Chat Completions function tools (`strict: true` for Structured Outputs), as manifests/openai*.json. */
@@ -103,7 +100,7 @@ export function toOpenAITools(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions & { strict?: boolean } = {},
 ): OpenAiTool[] {
-  return run(options.strict === true ? buildOpenAiStrictManifest : buildOpenAiManifest, tools, options);
+  return run(options.strict === true ? 'openai-strict' : 'openai', tools, options);
 }
 
 /** OpenAI Responses API function tools (`{ type: "function", name, description, parameters, strict }`), as manifests/openai-responses*.json. */
@@ -111,11 +108,7 @@ export function toOpenAIResponsesTools(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions & { strict?: boolean } = {},
 ): OpenAiResponsesTool[] {
-  return run(
-    options.strict === true ? buildOpenAiResponsesStrictManifest : buildOpenAiResponsesManifest,
-    tools,
-    options,
-  );
+  return run(options.strict === true ? 'openai-responses-strict' : 'openai-responses', tools, options);
 }
 
 /** Anthropic Messages API tools (`input_schema` in JSON Schema 2020-12), as manifests/anthropic.json. */
@@ -123,7 +116,7 @@ export function toAnthropicTools(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions = {},
 ): AnthropicTool[] {
-  return run(buildAnthropicManifest, tools, options);
+  return run('anthropic', tools, options);
 }
 
 /** A Gemini `Tool` with `parametersJsonSchema` / `responseJsonSchema`, as manifests/gemini.json. */
@@ -131,7 +124,7 @@ export function toGeminiTool(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions = {},
 ): GeminiToolManifest {
-  return run(buildGeminiManifest, tools, options);
+  return run('gemini', tools, options);
 }
 
 /** A Gemini `Tool` with the legacy OpenAPI-subset `parameters`, as manifests/gemini-legacy.json. */
@@ -139,7 +132,17 @@ export function toGeminiLegacyTool(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions = {},
 ): GeminiLegacyToolManifest {
-  return run(buildGeminiLegacyManifest, tools, options);
+  return run('gemini-legacy', tools, options);
+}
+
+/**
+ * One tool's strict-mode parameters, as openai-strict.json has them (every property required, optional
+ * ones nullable; what strict mode drops told in the descriptions), or undefined when strict mode cannot
+ * take the tool (its name, its schema): the OpenAI Agents adapter offers such a tool non-strict.
+ */
+export function toOpenAIStrictParameters(tool: ManifestToolSource): Record<string, unknown> | undefined {
+  const [entry] = toOpenAITools([tool], { strict: true });
+  return entry?.function.parameters;
 }
 
 /**

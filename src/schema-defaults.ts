@@ -1,6 +1,8 @@
 import type { Ajv, ValidateFunction } from 'ajv';
-import { escapePointerSegment, parsePointer } from './json-pointer.js';
+import { parsePointer } from './json-pointer.js';
 import { findIgnoredDefaults } from './schema-dialect.js';
+import { DEFINITION_CONTAINERS } from './schema-keywords.js';
+import { cloneJson, hasOwn, isObject, setOwn, walkSchema } from './schema-walk.js';
 
 /**
  * A `default` that does not validate, without coercion, against the schema that carries it. Ajv
@@ -24,59 +26,9 @@ export interface DefaultMismatch {
   readonly noDefaultIdiom: boolean;
 }
 
-const MAP_KEYWORDS = [
-  'properties',
-  'patternProperties',
-  'definitions',
-  '$defs',
-  'dependencies',
-  'dependentSchemas',
-] as const;
-const ONE_KEYWORDS = [
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'propertyNames',
-  'if',
-  'then',
-  'else',
-  'not',
-  'items',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
-] as const;
-const LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'items', 'prefixItems'] as const;
-
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Calls `visit` for `schema` and every subschema under it (draft-07 keywords), with its JSON pointer. */
-function walk(
-  schema: unknown,
-  pointer: string,
-  visit: (node: Record<string, unknown>, pointer: string) => void,
-  depth = 0,
-): void {
-  if (!isRecord(schema) || depth > 256) return;
-  visit(schema, pointer);
-  for (const keyword of MAP_KEYWORDS) {
-    const map = hasOwn(schema, keyword) ? schema[keyword] : undefined;
-    if (isRecord(map))
-      for (const key of Object.keys(map))
-        walk(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, visit, depth + 1);
-  }
-  for (const keyword of ONE_KEYWORDS)
-    if (hasOwn(schema, keyword) && isRecord(schema[keyword]))
-      walk(schema[keyword], `${pointer}/${keyword}`, visit, depth + 1);
-  for (const keyword of LIST_KEYWORDS) {
-    const list = hasOwn(schema, keyword) ? schema[keyword] : undefined;
-    if (Array.isArray(list))
-      list.forEach((child, index) => walk(child, `${pointer}/${keyword}/${index}`, visit, depth + 1));
-  }
+/** Calls `visit` for `schema` and every subschema under it, with its JSON pointer (the one walker, at most 256 deep). */
+function walk(schema: unknown, pointer: string, visit: (node: Record<string, unknown>, pointer: string) => void): void {
+  walkSchema(schema, pointer, visit, 256);
 }
 
 /** Whether any schema node under `schema` carries a `default`. */
@@ -86,21 +38,6 @@ export function hasDefaults(schema: unknown): boolean {
     if (hasOwn(node, 'default')) found = true;
   });
   return found;
-}
-
-/** A deep copy of JSON data; an own `__proto__` key stays a plain own property. */
-function copy<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(copy) as T;
-  if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) setOwn(out, key, copy(value[key]));
-  return out as T;
-}
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 function mismatch(entry: { pointer: string; value: unknown }, instancePath: string, message: string): DefaultMismatch {
@@ -142,8 +79,8 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
   if (entries.length === 0) return [];
   const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
   entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
-  for (const container of ['definitions', '$defs'])
-    if (isRecord(root) && hasOwn(root, container)) setOwn(wrapper, container, root[container]);
+  for (const container of DEFINITION_CONTAINERS)
+    if (isObject(root) && hasOwn(root, container)) setOwn(wrapper, container, root[container]);
   let validate: ValidateFunction | undefined;
   if (!otherRefs) {
     try {
@@ -157,7 +94,7 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
   const found: DefaultMismatch[] = [];
   if (validate !== undefined) {
     const data: Record<string, unknown> = {};
-    entries.forEach((entry, index) => setOwn(data, String(index), copy(entry.value)));
+    entries.forEach((entry, index) => setOwn(data, String(index), cloneJson(entry.value)));
     if (validate(data)) return [];
     const reported = new Set<number>();
     for (const error of validate.errors ?? []) {
@@ -172,7 +109,7 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
   }
   for (const entry of entries) {
     // Alone: the schema at its place in a copy of the root (so every local `$ref` resolves), as a fragment.
-    const document = copy(root) as Record<string, unknown>;
+    const document = cloneJson(root) as Record<string, unknown>;
     let single: ValidateFunction | undefined;
     const key = `toolsmith-default-check:${fragmentChecks++}`;
     try {
@@ -183,7 +120,7 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
       single = undefined; // the schema's own compile reports it
     }
     try {
-      if (single !== undefined && !single(copy(entry.value))) {
+      if (single !== undefined && !single(cloneJson(entry.value))) {
         const first = single.errors?.[0];
         found.push(mismatch(entry, first?.instancePath ?? '', first?.message ?? 'is invalid'));
       }
@@ -199,7 +136,7 @@ function stripDefault(document: Record<string, unknown>, pointer: string): void 
   for (const segment of parsePointer(pointer)) {
     node = (node as Record<string, unknown>)[segment];
   }
-  if (isRecord(node)) delete node.default;
+  if (isObject(node)) delete node.default;
   if (pointer === '') {
     delete document.$id;
     delete document.$schema;
@@ -212,13 +149,13 @@ function stripDefault(document: Record<string, unknown>, pointer: string): void 
  */
 export function withoutDefaults<T>(schema: T, pointers: readonly string[]): T {
   if (pointers.length === 0) return schema;
-  const out = copy(schema) as Record<string, unknown>;
+  const out = cloneJson(schema) as Record<string, unknown>;
   for (const pointer of pointers) {
     let node: unknown = out;
     for (const segment of parsePointer(pointer)) {
-      node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
+      node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
     }
-    if (isRecord(node)) delete node.default;
+    if (isObject(node)) delete node.default;
   }
   return out as T;
 }

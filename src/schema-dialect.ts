@@ -4,9 +4,11 @@
  * a near-typo of a known one (`requried`, `emial`) is an error, anything else (`optional`,
  * `markdownDescription`, a vendor annotation, `format: "json"`) is ignored, as the specification
  * says, and only warned about by the generator. Shared by the generator and the runtime compiler
- * so both accept exactly the same schemas. Imports nothing.
+ * so both accept exactly the same schemas. Its keyword lists come from the keyword table.
  */
-import { escapePointerSegment, resolveLocalRef } from './json-pointer.js';
+import { resolveLocalRef } from './json-pointer.js';
+import { keywordInfo, keywordsOfDialect } from './schema-keywords.js';
+import { forEachSubschema, isObject } from './schema-walk.js';
 
 /** A supported dialect. */
 export type SchemaDialect = 'draft-07' | '2020-12';
@@ -34,128 +36,16 @@ export function schemaDialect(schema: unknown): SchemaDialect | undefined {
   return undefined;
 }
 
-const ANNOTATIONS = ['title', 'description', 'default', 'readOnly', 'writeOnly', 'examples', 'deprecated', '$comment'];
-
-/** Every keyword draft-07 defines, plus `$defs` (Ajv's draft-07 class knows it and `$ref` resolves into it) and `deprecated`. */
-export const DRAFT_07_KEYWORDS: ReadonlySet<string> = new Set([
-  ...ANNOTATIONS,
-  '$schema',
-  '$id',
-  '$ref',
-  '$defs',
-  'definitions',
-  'multipleOf',
-  'maximum',
-  'exclusiveMaximum',
-  'minimum',
-  'exclusiveMinimum',
-  'maxLength',
-  'minLength',
-  'pattern',
-  'additionalItems',
-  'items',
-  'maxItems',
-  'minItems',
-  'uniqueItems',
-  'contains',
-  'maxProperties',
-  'minProperties',
-  'required',
-  'additionalProperties',
-  'properties',
-  'patternProperties',
-  'dependencies',
-  'propertyNames',
-  'const',
-  'enum',
-  'type',
-  'format',
-  'contentMediaType',
-  'contentEncoding',
-  'if',
-  'then',
-  'else',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-]);
+/** Every keyword draft-07 defines, plus `$defs` (Ajv's draft-07 class knows it and `$ref` resolves into it) and `deprecated` (the keyword table, `schema-keywords.ts`). */
+export const DRAFT_07_KEYWORDS: ReadonlySet<string> = keywordsOfDialect('draft-07');
 
 /** Every keyword draft 2020-12 defines, plus `definitions` (still written by many tools; Ajv resolves `$ref` into it). */
-export const DRAFT_2020_12_KEYWORDS: ReadonlySet<string> = new Set([
-  ...ANNOTATIONS,
-  '$schema',
-  '$id',
-  '$ref',
-  '$anchor',
-  '$dynamicRef',
-  '$dynamicAnchor',
-  '$vocabulary',
-  '$defs',
-  'definitions',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'dependentSchemas',
-  'prefixItems',
-  'items',
-  'contains',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'type',
-  'const',
-  'enum',
-  'multipleOf',
-  'maximum',
-  'exclusiveMaximum',
-  'minimum',
-  'exclusiveMinimum',
-  'maxLength',
-  'minLength',
-  'pattern',
-  'maxItems',
-  'minItems',
-  'uniqueItems',
-  'maxContains',
-  'minContains',
-  'maxProperties',
-  'minProperties',
-  'required',
-  'dependentRequired',
-  'format',
-  'contentEncoding',
-  'contentMediaType',
-  'contentSchema',
-]);
+export const DRAFT_2020_12_KEYWORDS: ReadonlySet<string> = keywordsOfDialect('2020-12');
 
 /** The keywords of a dialect. */
 export function dialectKeywords(dialect: SchemaDialect): ReadonlySet<string> {
   return dialect === '2020-12' ? DRAFT_2020_12_KEYWORDS : DRAFT_07_KEYWORDS;
 }
-
-/**
- * Keywords outside the dialect that Ajv nevertheless gives a meaning (`nullable` lets `null` through,
- * ajv-formats' `formatMaximum` compares): "ignored" would be untrue, so they stay errors.
- */
-const AJV_MEANINGFUL = new Set([
-  'nullable',
-  'formatMaximum',
-  'formatMinimum',
-  'formatExclusiveMaximum',
-  'formatExclusiveMinimum',
-  '$async',
-  'id',
-  '$recursiveRef',
-  '$recursiveAnchor',
-]);
 
 /** Keywords of other specifications that are never typos, though one edit from a JSON Schema keyword. */
 const FOREIGN_ANNOTATIONS = new Set(['example']);
@@ -167,7 +57,7 @@ export type KeywordVerdict =
   | { kind: 'ignored' }
   /** A near-typo of `suggestion`: an error. */
   | { kind: 'typo'; suggestion: string }
-  /** Given a meaning by Ajv that the dialect does not have (see `AJV_MEANINGFUL`): an error. */
+  /** Given a meaning by Ajv that the dialect does not have (`ajvMeaning` in the keyword table): an error. */
   | { kind: 'ajv-only' }
   /** Of the other supported dialect (`prefixItems` in draft-07, `additionalItems` in 2020-12): ignored there. */
   | { kind: 'other-dialect'; dialect: SchemaDialect };
@@ -176,8 +66,8 @@ export type KeywordVerdict =
 export function classifyKeyword(keyword: string, dialect: SchemaDialect): KeywordVerdict {
   const known = dialectKeywords(dialect);
   if (known.has(keyword) || keyword.startsWith('x-')) return { kind: 'known' };
-  // Ajv's 2020-12 class still applies draft-07's `dependencies`.
-  if (AJV_MEANINGFUL.has(keyword) || (dialect === '2020-12' && keyword === 'dependencies')) return { kind: 'ajv-only' };
+  // Outside the dialect but given a meaning by Ajv (`nullable`, ajv-formats' `formatMaximum`, 2020-12's `dependencies`).
+  if (keywordInfo(keyword)?.ajvMeaning?.includes(dialect) === true) return { kind: 'ajv-only' };
   const other: SchemaDialect = dialect === '2020-12' ? 'draft-07' : '2020-12';
   if (dialectKeywords(other).has(keyword)) return { kind: 'other-dialect', dialect: other };
   if (FOREIGN_ANNOTATIONS.has(keyword)) return { kind: 'ignored' };
@@ -332,60 +222,11 @@ export interface IgnoredDefault {
     | { kind: 'other'; keyword: string };
 }
 
-const MAP_CHILDREN = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas'];
-const ONE_CHILD = [
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'propertyNames',
-  'if',
-  'then',
-  'else',
-  'not',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
-];
-const LIST_CHILDREN = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const COMPOSITE = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains', 'propertyNames']);
-
-function isSchemaRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Calls `each` for every direct subschema of a schema object, with its pointer and the keyword it sits under. */
-function forEachSubschema(
-  node: Record<string, unknown>,
-  pointer: string,
-  each: (child: unknown, pointer: string, keyword: string) => void,
-): void {
-  const own = (key: string) => Object.prototype.hasOwnProperty.call(node, key);
-  for (const keyword of MAP_CHILDREN) {
-    const map = own(keyword) ? node[keyword] : undefined;
-    if (isSchemaRecord(map))
-      for (const key of Object.keys(map)) each(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, keyword);
-  }
-  for (const keyword of ONE_CHILD)
-    if (own(keyword) && isSchemaRecord(node[keyword])) each(node[keyword], `${pointer}/${keyword}`, keyword);
-  for (const keyword of LIST_CHILDREN) {
-    const list = own(keyword) ? node[keyword] : undefined;
-    if (Array.isArray(list)) list.forEach((child, index) => each(child, `${pointer}/${keyword}/${index}`, keyword));
-  }
-  if (own('items')) {
-    const items = node.items;
-    if (Array.isArray(items)) items.forEach((child, index) => each(child, `${pointer}/items/${index}`, 'items'));
-    else if (isSchemaRecord(items)) each(items, `${pointer}/items`, 'items');
-  }
-  const dependencies = own('dependencies') ? node.dependencies : undefined;
-  if (isSchemaRecord(dependencies))
-    for (const key of Object.keys(dependencies))
-      if (isSchemaRecord(dependencies[key]))
-        each(dependencies[key], `${pointer}/dependencies/${escapePointerSegment(key)}`, 'dependencies');
-}
 
 function containsRef(schema: unknown): boolean {
   if (Array.isArray(schema)) return schema.some(containsRef);
-  if (!isSchemaRecord(schema)) return false;
+  if (!isObject(schema)) return false;
   return Object.keys(schema).some(
     (key) =>
       (key === '$ref' && typeof schema[key] === 'string') ||
@@ -413,7 +254,7 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
     place: { keyword: string; fillable: boolean; composite?: string },
     depth: number,
   ) => {
-    if (!isSchemaRecord(node) || depth > 256) return;
+    if (!isObject(node) || depth > 256) return;
     if (
       Object.prototype.hasOwnProperty.call(node, 'default') &&
       !(place.fillable && place.composite === undefined) &&
@@ -437,11 +278,11 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
     ) {
       followed.add(node.$ref);
       const target = resolveLocalRef(schema, node.$ref);
-      if (isSchemaRecord(target) && !containsRef(target))
+      if (isObject(target) && !containsRef(target))
         visit(target, node.$ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
     }
     const tuple = Array.isArray(node.items);
-    forEachSubschema(node, pointer, (child, childPointer, keyword) => {
+    forEachSubschema(node, pointer, (child, childPointer, { keyword }) => {
       const composite = place.composite ?? (COMPOSITE.has(keyword) ? keyword : undefined);
       visit(
         child,

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { escapePointerSegment, resolveLocalRef } from './json-pointer.js';
 import type { Ajv } from 'ajv';
-import { AJV_OPTIONS, ANNOTATION_KEYWORDS, EXTENSION_KEYWORD } from './ajv-options.js';
+import { AJV_OPTIONS, EXTENSION_KEYWORD } from './ajv-options.js';
+import { ANNOTATION_KEYWORDS } from './schema-keywords.js';
 import { ToolsmithError, describeThrown, truncateText } from './errors.js';
 import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './schema-dialect.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './schema-defaults.js';
@@ -49,7 +50,7 @@ function createAjv(dialect: SchemaDialect): Ajv {
     try {
       ajv.addKeyword(keyword);
     } catch {
-      // Already an Ajv keyword (draft-07 has `examples`, `readOnly`, ...).
+      // Already an Ajv keyword (both classes know every annotation of the table today; declared in case a version drops one).
     }
   }
   return ajv;

@@ -4,8 +4,11 @@ import { ownValue } from '../dictionary.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp-tool.js';
-import type { LossReport, ManifestTarget } from './manifests/loss-report.js';
-import { codeSpan, hasOwn, isSchemaObject, parseLocalRef, type SchemaObject } from './manifests/schema-walk.js';
+import type { LossReport } from './manifests/index.js';
+import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
+import { parseLocalRef } from '../../src/json-pointer.js';
+import { codeSpan } from '../../src/markdown-text.js';
+import { hasOwn, isObject as isSchemaObject, type SchemaNode as SchemaObject } from '../../src/schema-walk.js';
 
 import { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';
 
@@ -235,17 +238,6 @@ function schemaRows(schema: unknown, link: RefLinker, withDescription = true): P
 
 /* ---------- Pages ---------- */
 
-const TARGET_LABELS: Readonly<Record<ManifestTarget, string>> = {
-  openai: 'OpenAI (function calling)',
-  'openai-strict': 'OpenAI (strict structured outputs)',
-  'openai-responses': 'OpenAI Responses (function tools)',
-  'openai-responses-strict': 'OpenAI Responses (strict)',
-  anthropic: 'Anthropic',
-  gemini: 'Gemini (JSON Schema)',
-  'gemini-legacy': 'Gemini (legacy OpenAPI subset)',
-  mcp: 'MCP',
-};
-
 function banner(source: string, ctx: EmitContext): string {
   return markdownBanner(source, ctx).trimEnd();
 }
@@ -336,11 +328,11 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
   // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
   const losses = ownValue(options.losses, tool.name) ?? {};
   const unavailable = ownValue(options.unavailable, tool.name) ?? {};
-  const manifests = (Object.keys(TARGET_LABELS) as ManifestTarget[]).map((target) => {
+  const manifests = MANIFEST_TARGETS.map((target: ManifestTarget) => {
     const reason = ownValue(unavailable, target);
     const entries = ownValue(losses, target);
     return {
-      target: TARGET_LABELS[target],
+      target: MANIFEST_TARGET_TABLE[target].label,
       unavailable: reason === undefined ? '' : escapeMarkdownParagraph(reason),
       notGenerated: reason === undefined && entries === undefined,
       lossless: reason === undefined && entries !== undefined && entries.length === 0,

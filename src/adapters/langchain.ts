@@ -2,6 +2,7 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import { SchemaValidator, copyJsonValue, type ITool, type JSONSchemaObject } from '../index.js';
+import { parsePointer } from '../json-pointer.js';
 import {
   resolveSource,
   runToolCall,
@@ -128,10 +129,7 @@ export function toStandardSchema<TInput>(tool: ITool): ToolsmithStandardSchema<T
         return {
           issues: outcome.errors.map((issue) => ({
             message: issue.message,
-            path: issue.path
-              .split('/')
-              .slice(1)
-              .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~')),
+            path: parsePointer(issue.path),
           })),
         };
       },

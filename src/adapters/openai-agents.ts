@@ -1,7 +1,5 @@
 import { tool as agentsTool, type FunctionTool, type RunContext } from '@openai/agents';
-import type { ToolModel } from '../../codegen/model.js';
-import { toOpenAiStrictParameters } from '../../codegen/emit/manifests/openai-strict.js';
-import { LossRecorder } from '../../codegen/emit/manifests/schema-walk.js';
+import { toOpenAIStrictParameters } from '../manifests.js';
 import { copyJsonValue, type ITool } from '../index.js';
 import {
   ToolCallError,
@@ -26,7 +24,7 @@ export {
 
 /*
  * `toolsmith/openai-agents`: the registry's tools as OpenAI Agents JS (`@openai/agents` 0.20) function tools.
- * - Parameters: the same strict schema as generated/manifests/openai-strict.json (the generator's converter:
+ * - Parameters: the same strict schema as generated/manifests/openai-strict.json (`toolsmith/manifests`:
  *   every property required, optional ones nullable; the orchestrator turns those nulls back into "absent")
  *   with `strict: true` when the tool is strict-compatible; otherwise the tool's own schema, `strict: false`.
  *   Keywords strict mode cannot carry are still enforced by the orchestrator.
@@ -113,14 +111,5 @@ export function openAiAgentsTools<
 
 /** The tool's strict-mode parameters (as in openai-strict.json), or `undefined` when strict mode cannot take it. */
 export function strictParameters(tool: ITool): Record<string, unknown> | undefined {
-  try {
-    // As openai-strict.json has it: what strict mode drops is told in the descriptions (describeLosses).
-    const model = { name: tool.name, inputSchema: tool.inputSchema } as Pick<
-      ToolModel,
-      'name' | 'inputSchema'
-    > as ToolModel;
-    return toOpenAiStrictParameters(model, new LossRecorder('openai-strict', true));
-  } catch {
-    return undefined;
-  }
+  return toOpenAIStrictParameters(tool);
 }

@@ -8,12 +8,15 @@ import { mcpToolList } from '../../generated/manifests/mcp.js';
 import { openaiResponsesTools } from '../../generated/manifests/openai-responses.js';
 import { createTools } from '../../generated/registry.js';
 import { ToolOrchestrator } from '../../src/index.js';
+import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 import {
+  buildManifest,
   toAnthropicTools,
   toGeminiLegacyTool,
   toGeminiTool,
   toMcpTools,
   toOpenAIResponsesTools,
+  toOpenAIStrictParameters,
   toOpenAITools,
 } from '../../src/manifests.js';
 
@@ -32,6 +35,9 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
     expect(toOpenAIResponsesTools(listed, { strict: true })).toEqual(manifest('openai-responses-strict.json'));
     expect(toAnthropicTools(listed)).toEqual(manifest('anthropic.json'));
     expect(toGeminiTool(listed)).toEqual(manifest('gemini.json'));
+    // Every target of the table by name, without a function of its own.
+    for (const target of MANIFEST_TARGETS.filter((name) => name !== 'mcp' && name !== 'gemini-legacy'))
+      expect(buildManifest(target, listed), target).toEqual(manifest(`${target}.json`));
     const registered = listed.map((definition) => orchestrator.getTool(definition.name)!);
     expect(toMcpTools(registered)).toEqual(manifest('mcp.json').tools);
     // Lazy stand-ins carry the definition's annotations in their catalog metadata too.
@@ -101,13 +107,34 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
     ).toEqual([{ n: { type: 'integer' } }, { root: { $ref: '#/$defs/N' } }]);
   });
 
+  it('give a 2020-12 tool to the draft-07 builders in its draft-07 form, as generate does (the target table)', () => {
+    const tuple = {
+      name: 'pair',
+      description: 'A pair.',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false } },
+      },
+    };
+    expect(toOpenAITools([tuple])[0]!.function.parameters).toEqual({
+      type: 'object',
+      properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false } },
+    });
+    // The strict parameters the OpenAI Agents adapter uses come from the same builder.
+    expect(toOpenAIStrictParameters(tuple)?.properties).toEqual({
+      pair: { type: ['array', 'null'], items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+    });
+    expect(toOpenAIStrictParameters({ ...tuple, name: 'not a name' })).toBeUndefined();
+  });
+
   it('import no provider SDK at run time (type-only imports)', () => {
     const files = [
       'src/manifests.ts',
       'src/mcp-tool.ts',
       'src/json-schema-2020.ts',
-      ...['anthropic', 'gemini', 'gemini-legacy', 'loss-report', 'mcp', 'openai', 'openai-strict', 'schema-walk'].map(
-        (name) => `codegen/emit/manifests/${name}.ts`,
+      ...['anthropic', 'build', 'gemini', 'gemini-legacy', 'mcp', 'openai', 'openai-strict', 'table'].map(
+        (name) => `src/manifest-targets/${name}.ts`,
       ),
     ];
     for (const file of files) {

@@ -4,8 +4,8 @@
  */
 import type { Tool as AnthropicSdkTool } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatCompletionFunctionTool, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { AnthropicTool } from '../../codegen/emit/manifests/anthropic.js';
-import type { OpenAiTool } from '../../codegen/emit/manifests/openai.js';
+import type { AnthropicTool } from '../../src/manifest-targets/anthropic.js';
+import type { OpenAiTool } from '../../src/manifest-targets/openai.js';
 
 export function asOpenAi(tool: OpenAiTool): ChatCompletionFunctionTool {
   return tool;

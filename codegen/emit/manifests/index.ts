@@ -1,38 +1,28 @@
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
-import { schemaDialect } from '../../../src/schema-dialect.js';
-import { toDraft07 } from '../../dialect.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings, runtimeSpecifier } from '../../naming.js';
 import { banner as codeBanner, markdownBanner } from '../banner.js';
-import { buildAnthropicManifest } from './anthropic.js';
-import { buildGeminiManifest } from './gemini.js';
-import { buildGeminiLegacyManifest } from './gemini-legacy.js';
+import type { TargetBuild } from '../../../src/manifest-targets/build.js';
 import {
+  buildManifestTarget,
   DEFAULT_MANIFEST_TARGETS,
-  emitLossReport,
-  LOSS_REPORT_LAYOUT,
-  type LossReport,
+  MANIFEST_TARGET_TABLE,
   MANIFEST_TARGETS,
   type ManifestTarget,
-  sortLossReport,
-  toolLossText,
-} from './loss-report.js';
+} from '../../../src/manifest-targets/table.js';
+import { emitLossReport, LOSS_REPORT_LAYOUT, type LossReport, sortLossReport, toolLossText } from './loss-report.js';
 import { assemble, type FileSegments, splice } from './splice.js';
-import { buildMcpManifest } from './mcp.js';
-import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
-import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
-import type { ManifestProject, TargetBuild } from './schema-walk.js';
 
+export type { LossEntry } from '../../../src/manifest-targets/build.js';
+export { OPENAI_STRICT_NULL_CONVENTION } from '../../../src/manifest-targets/openai-strict.js';
 export {
   DEFAULT_MANIFEST_TARGETS,
-  type LossEntry,
-  type LossReport,
+  MANIFEST_TARGET_TABLE,
   MANIFEST_TARGETS,
   type ManifestTarget,
-} from './loss-report.js';
+} from '../../../src/manifest-targets/table.js';
+export type { LossReport } from './loss-report.js';
 export type { FileSegments } from './splice.js';
-export { OPENAI_STRICT_NULL_CONVENTION } from './openai-strict.js';
-export { toMcpToolFromModel } from './mcp.js';
 
 /** What generate does with a tool a target cannot take (`manifests.unrepresentable` in toolsmith.config.json). */
 export type UnrepresentablePolicy = 'omit' | 'error';
@@ -70,102 +60,22 @@ export interface ManifestEmission {
   segments?: Record<string, FileSegments>;
 }
 
-/** How each target's file wraps the list of tools: the root array, or an array under `key`. */
-export const BUILDERS: Record<
-  ManifestTarget,
-  { file: string; key?: string; build: (project: ManifestProject) => TargetBuild<unknown> }
-> = {
-  openai: { file: 'manifests/openai.json', build: inDraft07(buildOpenAiManifest) },
-  'openai-strict': { file: 'manifests/openai-strict.json', build: inDraft07(buildOpenAiStrictManifest) },
-  'openai-responses': { file: 'manifests/openai-responses.json', build: inDraft07(buildOpenAiResponsesManifest) },
-  'openai-responses-strict': {
-    file: 'manifests/openai-responses-strict.json',
-    build: inDraft07(buildOpenAiResponsesStrictManifest),
-  },
-  anthropic: { file: 'manifests/anthropic.json', build: inDraft07(buildAnthropicManifest) },
-  gemini: { file: 'manifests/gemini.json', key: 'functionDeclarations', build: inDraft07(buildGeminiManifest) },
-  'gemini-legacy': {
-    file: 'manifests/gemini-legacy.json',
-    key: 'functionDeclarations',
-    build: inDraft07(buildGeminiLegacyManifest),
-  },
-  // MCP carries a 2020-12 source as it is (its spec's default dialect); draft-07 is translated by `toMcpTool`.
-  mcp: { file: 'manifests/mcp.json', key: 'tools', build: buildMcpManifest },
-};
-
-/** A builder given the draft-07 form of every 2020-12 tool schema (`toDraft07`): the provider converters speak draft-07. */
-function inDraft07(
-  build: (project: ManifestProject) => TargetBuild<unknown>,
-): (project: ManifestProject) => TargetBuild<unknown> {
-  return (project) => {
-    if (!project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
-    const tools = project.tools.map((tool) =>
-      schemaDialect(tool.inputSchema) !== '2020-12'
-        ? tool
-        : {
-            ...tool,
-            inputSchema: toDraft07(tool.inputSchema),
-            ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}),
-          },
-    );
-    return build({ ...project, tools });
-  };
+/** The typed module beside a target's JSON (`manifests/<target>.ts`). */
+function typedModulePath(target: ManifestTarget): string {
+  return MANIFEST_TARGET_TABLE[target].file.replace(/\.json$/, '.ts');
 }
 
 /**
- * The typed module beside each target's JSON (`manifests/<target>.ts`): the JSON as a constant typed with
- * toolsmith's entry type (assignable to the provider SDK's), so importing it keeps `type: "function"` a
- * literal instead of widening it to `string` as a JSON import does.
- */
-export const TYPED_MODULES: Record<ManifestTarget, { file: string; name: string; type: string; element: string }> = {
-  openai: { file: 'manifests/openai.ts', name: 'openaiTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
-  'openai-strict': {
-    file: 'manifests/openai-strict.ts',
-    name: 'openaiStrictTools',
-    type: 'OpenAiTool[]',
-    element: 'OpenAiTool',
-  },
-  'openai-responses': {
-    file: 'manifests/openai-responses.ts',
-    name: 'openaiResponsesTools',
-    type: 'OpenAiResponsesTool[]',
-    element: 'OpenAiResponsesTool',
-  },
-  'openai-responses-strict': {
-    file: 'manifests/openai-responses-strict.ts',
-    name: 'openaiResponsesStrictTools',
-    type: 'OpenAiResponsesTool[]',
-    element: 'OpenAiResponsesTool',
-  },
-  anthropic: {
-    file: 'manifests/anthropic.ts',
-    name: 'anthropicTools',
-    type: 'AnthropicTool[]',
-    element: 'AnthropicTool',
-  },
-  gemini: {
-    file: 'manifests/gemini.ts',
-    name: 'geminiTool',
-    type: 'GeminiToolManifest',
-    element: 'GeminiToolManifest',
-  },
-  'gemini-legacy': {
-    file: 'manifests/gemini-legacy.ts',
-    name: 'geminiLegacyTool',
-    type: 'GeminiLegacyToolManifest',
-    element: 'GeminiLegacyToolManifest',
-  },
-  mcp: { file: 'manifests/mcp.ts', name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
-};
-
-/**
- * The typed module of a target: reads the JSON beside it (as the lazy registry reads catalog.json) into a
+ * The typed module of a target (`manifests/<target>.ts`): the JSON as a constant typed with toolsmith's
+ * entry type (assignable to the provider SDK's), so importing it keeps `type: "function"` a literal instead
+ * of widening it to `string` as a JSON import does. It reads the JSON beside it (as the lazy registry reads catalog.json) into a
  * constant of the entry type. A few lines whatever the tool count, so neither generate nor a project's
  * tsc handles the manifest twice.
  */
 function typedModule(target: ManifestTarget, ctx: EmitContext): GeneratedFile {
-  const { file, name, type, element } = TYPED_MODULES[target];
-  const json = BUILDERS[target].file.slice('manifests/'.length);
+  const { name, type, element } = MANIFEST_TARGET_TABLE[target].typed;
+  const file = typedModulePath(target);
+  const json = MANIFEST_TARGET_TABLE[target].file.slice('manifests/'.length);
   const content = [
     codeBanner('the tool definitions', ctx).trimEnd(),
     "import { readFileSync } from 'node:fs';",
@@ -188,7 +98,7 @@ function includedTools(project: ProjectModel, target: ManifestTarget): readonly 
 
 /** Runs a target's builder on the tools that take part in it. */
 function buildTarget(project: ProjectModel, target: ManifestTarget, options: ManifestOptions): TargetBuild<unknown> {
-  return BUILDERS[target].build({
+  return buildManifestTarget(target, {
     tools: includedTools(project, target),
     describeLosses: options.describeLosses ?? true,
   });
@@ -301,7 +211,7 @@ export function emitManifests(
   if (names.length === 0) {
     // No parts to keep track of: printed whole.
     for (const [target, result] of builds)
-      emission.files.push(jsonFile(BUILDERS[target].file, result.content), typedModule(target, ctx));
+      emission.files.push(jsonFile(MANIFEST_TARGET_TABLE[target].file, result.content), typedModule(target, ctx));
     if (targets.length > 0) emission.files.push(...emitLossReport(emission.losses, emission.unavailable, banner));
     return emission;
   }
@@ -317,7 +227,7 @@ export function emitManifests(
     emission.segments![path] = segments;
   };
   for (const [target, result] of builds) {
-    const { file, key } = BUILDERS[target];
+    const { file, key } = MANIFEST_TARGET_TABLE[target];
     const layout = targetLayout(key);
     const listed = entryNames(names, emission.unavailable, target);
     const entries = entriesOf(result.content, key);
@@ -378,7 +288,7 @@ export function patchManifests(
   const policy = options.unrepresentable ?? 'omit';
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
   const reports: string[] = targets.length > 0 ? [LOSS_REPORT_LAYOUT.json.path, LOSS_REPORT_LAYOUT.markdown.path] : [];
-  const paths = [...targets.map((target) => BUILDERS[target].file), ...reports];
+  const paths = [...targets.map((target) => MANIFEST_TARGET_TABLE[target].file), ...reports];
   if (names.length === 0) return undefined;
   for (const path of paths) {
     const recorded = previous.segments[path];
@@ -413,7 +323,7 @@ export function patchManifests(
     const single: ProjectModel = { ...project, tools: [tool] };
     emission.losses[tool.name] = {};
     for (const target of targets) {
-      const { file, key } = BUILDERS[target];
+      const { file, key } = MANIFEST_TARGET_TABLE[target];
       const result = buildTarget(single, target, options);
       absorb(emission, target, result, single.tools, policy);
       const [entry] = entriesOf(result.content, key);
@@ -442,7 +352,7 @@ export function patchManifests(
     emission.files.push(bytesFile(path, spliced.bytes));
     emission.segments![path] = spliced.segments;
     // Each target's typed module after its JSON, as `emitManifests` lists them.
-    const target = targets.find((candidate) => BUILDERS[candidate].file === path);
+    const target = targets.find((candidate) => MANIFEST_TARGET_TABLE[candidate].file === path);
     if (target !== undefined) emission.files.push(typedModule(target, ctx));
   }
   return emission;

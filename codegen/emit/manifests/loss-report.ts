@@ -1,49 +1,10 @@
 import type { GeneratedFile } from '../../model.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
+import type { LossEntry } from '../../../src/manifest-targets/build.js';
+import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
 
-/** Every manifest target toolsmith emits; `manifests.targets` in toolsmith.config.json picks among them. */
-export type ManifestTarget =
-  | 'openai'
-  | 'openai-strict'
-  | 'openai-responses'
-  | 'openai-responses-strict'
-  | 'anthropic'
-  | 'gemini'
-  | 'gemini-legacy'
-  | 'mcp';
-
-/** All targets, in file order. */
-export const MANIFEST_TARGETS: readonly ManifestTarget[] = [
-  'openai',
-  'openai-strict',
-  'openai-responses',
-  'openai-responses-strict',
-  'anthropic',
-  'gemini',
-  'gemini-legacy',
-  'mcp',
-];
-
-/** The targets emitted when the config names none: all but `gemini-legacy` (the OpenAPI subset, opt-in). */
-export const DEFAULT_MANIFEST_TARGETS: readonly ManifestTarget[] = MANIFEST_TARGETS.filter(
-  (target) => target !== 'gemini-legacy',
-);
-
-/** One keyword a target's manifest could not carry as written. */
-export interface LossEntry {
-  /** JSON pointer into the tool definition's (bundled) schemas, e.g. `/inputSchema/properties/query`. */
-  pointer: string;
-  keyword: string;
-  /** `omitted`: loss-report.json only — the target does not list the tool at all (`message` says why). */
-  action: 'dropped' | 'rewritten' | 'omitted';
-  /** The keyword's value as written in the definition. */
-  value: unknown;
-  /** What the model is no longer told, in one sentence of Markdown. */
-  message: string;
-  /** The sentence the description carries instead (`manifests.describeLosses`); absent when really lost. */
-  carried?: string;
-}
+export type { LossEntry, ManifestTarget };
 
 /** tool name → target → losses (every tool and enabled target present, possibly with no entries). */
 export type LossReport = Record<string, Partial<Record<ManifestTarget, LossEntry[]>>>;

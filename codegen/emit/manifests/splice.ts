@@ -4,13 +4,9 @@
  * which a few tools changed rewrites those parts inside the previous file's bytes instead of
  * converting and printing every tool again (at 1,000 tools: 34 MB of JSON and Markdown).
  */
+import type { FileSegments } from '../../model.js';
 
-/** Where each tool's part lies in a file: tool names in file order and `[start, end)` byte offsets. */
-export interface FileSegments {
-  tools: string[];
-  /** `start0, end0, start1, end1, …` in bytes. */
-  ranges: number[];
-}
+export type { FileSegments };
 
 /** A file laid out as head, parts joined by `separator`, tail — with the byte range of every part. */
 export function assemble(

@@ -1,4 +1,6 @@
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
+import { parseLocalRef, resolveLocalRef } from '../json-pointer.js';
+import { walkSchema } from '../schema-walk.js';
 import {
   buildPerTool,
   checkObjectRoot,
@@ -7,14 +9,12 @@ import {
   hasOwn,
   isSchemaObject,
   type LossRecorder,
-  parseLocalRef,
-  resolveLocalRef,
   type SchemaObject,
   setOwn,
   type TargetBuild,
   TOOLING_KEYWORDS,
   UnrepresentableError,
-} from './schema-walk.js';
+} from './build.js';
 
 /*
  * Gemini function declaration rules. Sources:
@@ -63,15 +63,11 @@ function typeName(type: string): string {
   return type.toUpperCase();
 }
 
-/** Rewrites every `type` of a converted schema to the `Type` enum's spelling. */
+/** Rewrites every `type` of a converted schema (its properties, items and `anyOf` branches) to the `Type` enum's spelling. */
 function upper(node: unknown): void {
-  if (!isSchemaObject(node)) return;
-  if (typeof node.type === 'string') node.type = typeName(node.type);
-  for (const key of ['properties'])
-    if (isSchemaObject(node[key]))
-      for (const name of Object.keys(node[key] as SchemaObject)) upper((node[key] as SchemaObject)[name]);
-  if (node.items !== undefined) upper(node.items);
-  if (Array.isArray(node.anyOf)) node.anyOf.forEach(upper);
+  walkSchema(node, '', (schema) => {
+    if (typeof schema.type === 'string') schema.type = typeName(schema.type);
+  });
 }
 
 interface GeminiContext {
@@ -90,42 +86,82 @@ function refPointer(ref: string): string {
   return childPointer('/inputSchema', ...(parseLocalRef(ref) ?? []));
 }
 
-function convert(node: unknown, pointer: string, context: GeminiContext, refs: readonly string[]): SchemaObject {
-  const { recorder } = context;
-  if (node === true) return {};
-  if (!isSchemaObject(node)) return fail(context, pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
+/** A `$ref`, inlined (Gemini has none): its target converted, the annotations written beside it kept. */
+function convertRef(node: SchemaObject, ref: string, pointer: string, context: GeminiContext, refs: readonly string[]) {
+  if (refs.includes(ref)) {
+    fail(
+      context,
+      pointer,
+      `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
+    );
+  }
+  const found = resolveLocalRef(context.root, ref);
+  const target = isSchemaObject(found) || typeof found === 'boolean' ? found : undefined;
+  if (target === undefined)
+    fail(context, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
+  const inlined = convert(target, refPointer(ref), context, [...refs, ref]);
+  // Draft-07 ignores a `$ref`'s siblings; keep the annotations the author put there for the model.
+  for (const key of ['title', 'description']) if (typeof node[key] === 'string') setOwn(inlined, key, node[key]);
+  return inlined;
+}
 
-  if (typeof node.$ref === 'string') {
-    const ref = node.$ref;
-    if (refs.includes(ref)) {
-      fail(
-        context,
-        pointer,
-        `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
+/** One schema node being converted: the node as written, where it is, its types, and the converted copy. */
+interface NodeState {
+  node: SchemaObject;
+  pointer: string;
+  context: GeminiContext;
+  refs: readonly string[];
+  out: SchemaObject;
+  types: string[];
+  nonNull: string[];
+  /** The one non-null type, if there is exactly one. */
+  single: string | undefined;
+}
+
+/** Converts one keyword into `state.out` (or records it as dropped or rewritten). */
+type KeywordHandler = (value: unknown, state: NodeState) => void;
+
+/** Converts each item of a list of schemas, keeping each item's own pointer. */
+function convertItems(items: ReadonlyArray<{ item: unknown; index: number }>, keyword: string, state: NodeState) {
+  return items.map(({ item, index }) =>
+    convert(item, childPointer(state.pointer, keyword, index), state.context, state.refs),
+  );
+}
+
+function indexed(list: readonly unknown[]): Array<{ item: unknown; index: number }> {
+  return list.map((item, index) => ({ item, index }));
+}
+
+/** `anyOf` as it is and `oneOf` as `anyOf` (a rewrite), with a `null` branch turned into `nullable`. */
+function convertAlternatives(keyword: 'anyOf' | 'oneOf'): KeywordHandler {
+  return (value, state) => {
+    if (!Array.isArray(value)) return;
+    const { recorder } = state.context;
+    if (keyword === 'oneOf') {
+      if (hasOwn(state.node, 'anyOf')) {
+        recorder.dropped(state.pointer, keyword, value);
+        return;
+      }
+      recorder.rewritten(
+        state.pointer,
+        keyword,
+        value,
+        'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
       );
     }
-    const target = resolveLocalRef(context.root, ref);
-    if (target === undefined)
-      fail(context, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
-    const inlined = convert(target, refPointer(ref), context, [...refs, ref]);
-    // Draft-07 ignores a `$ref`'s siblings; keep the annotations the author put there for the model.
-    for (const key of ['title', 'description']) if (typeof node[key] === 'string') setOwn(inlined, key, node[key]);
-    return inlined;
-  }
+    const branches = indexed(value).filter(
+      ({ item }) => !(isSchemaObject(item) && item.type === 'null' && Object.keys(item).length === 1),
+    );
+    if (branches.length < value.length) setOwn(state.out, 'nullable', true);
+    setOwn(state.out, 'anyOf', convertItems(branches, keyword, state));
+  };
+}
 
-  const out: SchemaObject = {};
-  const types = Array.isArray(node.type) ? (node.type as string[]) : typeof node.type === 'string' ? [node.type] : [];
-  const nonNull = types.filter((type) => type !== 'null');
-  const single = nonNull.length === 1 ? nonNull[0] : undefined;
-
-  for (const key of Object.keys(node)) {
-    const value = node[key];
-    if (TOOLING_KEYWORDS.has(key) || key === 'definitions' || key === '$defs') continue;
-    if (KEPT.has(key)) {
-      setOwn(out, key, cloneJson(value));
-    } else if (COUNTS.has(key)) {
-      setOwn(out, key, String(value));
-    } else if (key === 'type') {
+/** Keywords Gemini takes in a changed form, by keyword (a Map: keys come from user schemas). */
+const GEMINI_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, KeywordHandler>([
+  [
+    'type',
+    (_value, { out, types, nonNull, single }) => {
       if (nonNull.length === 1) setOwn(out, 'type', single);
       else if (nonNull.length === 0) setOwn(out, 'type', 'null');
       else
@@ -135,87 +171,118 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
           nonNull.map((type) => ({ type })),
         );
       if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
-    } else if (key === 'format') {
+    },
+  ],
+  [
+    'format',
+    (value, { pointer, context, out, single }) => {
       if (single !== undefined && typeof value === 'string' && (GEMINI_FORMATS[single] ?? []).includes(value))
-        setOwn(out, key, value);
+        setOwn(out, 'format', value);
       else
-        recorder.dropped(
+        context.recorder.dropped(
           pointer,
-          key,
+          'format',
           value,
           `the model is not told the format (Gemini takes only ${Object.entries(GEMINI_FORMATS)
             .map(([type, formats]) => `${formats.join('/')} for ${type}`)
             .join(', ')}); the runtime still enforces it`,
         );
-    } else if (key === 'enum') {
-      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) setOwn(out, key, cloneJson(value));
+    },
+  ],
+  [
+    'enum',
+    (value, { pointer, context, out }) => {
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+        setOwn(out, 'enum', cloneJson(value));
       else
-        recorder.dropped(
+        context.recorder.dropped(
           pointer,
-          key,
+          'enum',
           value,
           'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
         );
-    } else if (key === 'const') {
+    },
+  ],
+  [
+    'const',
+    (value, { pointer, context, out }) => {
       if (typeof value === 'string') setOwn(out, 'enum', [value]);
       else
-        recorder.dropped(
+        context.recorder.dropped(
           pointer,
-          key,
+          'const',
           value,
           'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
         );
-    } else if (key === 'properties') {
+    },
+  ],
+  [
+    'properties',
+    (value, state) => {
       const properties: SchemaObject = {};
       if (isSchemaObject(value)) {
         for (const name of Object.keys(value))
-          setOwn(properties, name, convert(value[name], childPointer(pointer, 'properties', name), context, refs));
+          setOwn(
+            properties,
+            name,
+            convert(value[name], childPointer(state.pointer, 'properties', name), state.context, state.refs),
+          );
       }
-      setOwn(out, key, properties);
-    } else if (key === 'required') {
-      setOwn(out, key, cloneJson(value));
-    } else if (key === 'items') {
-      if (Array.isArray(value)) {
-        recorder.rewritten(
-          pointer,
-          key,
-          value,
-          'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it',
-        );
-        setOwn(out, key, {
-          anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context, refs)),
-        });
-      } else {
-        setOwn(out, key, convert(value, childPointer(pointer, 'items'), context, refs));
+      setOwn(state.out, 'properties', properties);
+    },
+  ],
+  ['required', (value, { out }) => setOwn(out, 'required', cloneJson(value))],
+  [
+    'items',
+    (value, state) => {
+      if (!Array.isArray(value)) {
+        setOwn(state.out, 'items', convert(value, childPointer(state.pointer, 'items'), state.context, state.refs));
+        return;
       }
-    } else if (key === 'anyOf' || key === 'oneOf') {
-      if (!Array.isArray(value)) continue;
-      if (key === 'oneOf') {
-        if (hasOwn(node, 'anyOf')) {
-          recorder.dropped(pointer, key, value);
-          continue;
-        }
-        recorder.rewritten(
-          pointer,
-          key,
-          value,
-          'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
-        );
-      }
-      const branches = value
-        .map((item, index) => ({ item, index }))
-        .filter(({ item }) => !(isSchemaObject(item) && item.type === 'null' && Object.keys(item).length === 1));
-      if (branches.length < value.length) setOwn(out, 'nullable', true);
-      setOwn(
-        out,
-        'anyOf',
-        branches.map(({ item, index }) => convert(item, childPointer(pointer, key, index), context, refs)),
+      state.context.recorder.rewritten(
+        state.pointer,
+        'items',
+        value,
+        'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it',
       );
-    } else {
-      recorder.dropped(pointer, key, value);
-    }
+      setOwn(state.out, 'items', { anyOf: convertItems(indexed(value), 'items', state) });
+    },
+  ],
+  ['anyOf', convertAlternatives('anyOf')],
+  ['oneOf', convertAlternatives('oneOf')],
+]);
+
+/** Carries one keyword into the converted node: left out (tooling, definitions), kept, counted, converted, or dropped. */
+function convertKeyword(key: string, value: unknown, state: NodeState): void {
+  if (TOOLING_KEYWORDS.has(key) || key === 'definitions' || key === '$defs') return;
+  if (KEPT.has(key)) setOwn(state.out, key, cloneJson(value));
+  else if (COUNTS.has(key)) setOwn(state.out, key, String(value));
+  else {
+    const handler = GEMINI_HANDLERS.get(key);
+    if (handler === undefined) state.context.recorder.dropped(state.pointer, key, value);
+    else handler(value, state);
   }
-  const isObject = single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
+}
+
+function convert(node: unknown, pointer: string, context: GeminiContext, refs: readonly string[]): SchemaObject {
+  if (node === true) return {};
+  if (!isSchemaObject(node)) return fail(context, pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
+  if (typeof node.$ref === 'string') return convertRef(node, node.$ref, pointer, context, refs);
+  const types = Array.isArray(node.type) ? (node.type as string[]) : typeof node.type === 'string' ? [node.type] : [];
+  const nonNull = types.filter((type) => type !== 'null');
+  const state: NodeState = {
+    node,
+    pointer,
+    context,
+    refs,
+    out: {},
+    types,
+    nonNull,
+    single: nonNull.length === 1 ? nonNull[0] : undefined,
+  };
+  for (const key of Object.keys(node)) convertKeyword(key, node[key], state);
+  const { out } = state;
+  const isObject = state.single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
   if (isObject && (!isSchemaObject(out.properties) || Object.keys(out.properties).length === 0)) {
     fail(
       context,
@@ -223,7 +290,7 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
       `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`,
     );
   }
-  return recorder.describeInto(pointer, out);
+  return context.recorder.describeInto(pointer, out);
 }
 
 /** The Gemini `parameters` of one tool (undefined when it takes none); throws `UnrepresentableError` when Gemini cannot take it. */

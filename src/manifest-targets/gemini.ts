@@ -1,5 +1,5 @@
-import { toJsonSchema2020 } from '../../../src/json-schema-2020.js';
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
+import { toJsonSchema2020 } from '../json-schema-2020.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
 import { GEMINI_FUNCTION_NAME_PATTERN } from './gemini-legacy.js';
 import {
   buildPerTool,
@@ -13,7 +13,7 @@ import {
   type TargetBuild,
   TOOLING_KEYWORDS,
   UnrepresentableError,
-} from './schema-walk.js';
+} from './build.js';
 
 /*
  * Gemini function declarations with `parametersJsonSchema` / `responseJsonSchema` (the Gemini API since

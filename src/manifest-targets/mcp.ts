@@ -1,7 +1,6 @@
-import { isMcpObjectSchema, type McpToolEntry, toMcpTool } from '../../../src/mcp-tool.js';
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
-import { compareStrings } from '../../naming.js';
-import { LossRecorder, setOwn, type TargetBuild } from './schema-walk.js';
+import { isMcpObjectSchema, type McpToolEntry, toMcpTool } from '../mcp-tool.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
+import { compareStrings, LossRecorder, setOwn, type TargetBuild } from './build.js';
 
 /** The MCP entry of one tool, from the model (the same function the MCP server calls with an `ITool`). */
 export function toMcpToolFromModel(tool: ToolModel): McpToolEntry {

@@ -1,4 +1,4 @@
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
 import { checkOpenAiName, type OpenAiResponsesTool, type OpenAiTool } from './openai.js';
 import {
   ANNOTATION_KEYWORDS,
@@ -16,7 +16,8 @@ import {
   type TargetBuild,
   TOOLING_KEYWORDS,
   UnrepresentableError,
-} from './schema-walk.js';
+} from './build.js';
+import { DEFINITION_CONTAINERS } from '../schema-keywords.js';
 
 /*
  * OpenAI Structured Outputs (`strict: true`) rules. Sources:
@@ -123,29 +124,30 @@ export function makeNullable(schema: SchemaObject): SchemaObject {
     }
     return wrapper;
   }
-  const out: SchemaObject = {};
-  const type = schema.type;
-  const hasType = type !== undefined;
+  const hasType = schema.type !== undefined;
   if (!hasType && !hasOwn(schema, 'anyOf') && !hasOwn(schema, 'enum') && !hasOwn(schema, 'const')) {
     return { anyOf: [schema, NULL_SCHEMA()] };
   }
-  for (const key of Object.keys(schema)) {
-    const value = schema[key];
-    if (key === 'type') {
-      if (typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
-      else if (Array.isArray(value)) setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
-      else setOwn(out, key, value);
-    } else if (key === 'anyOf' && !hasType && Array.isArray(value)) {
-      setOwn(out, key, value.some(isNullSchema) ? value : [...value, NULL_SCHEMA()]);
-    } else if (key === 'enum' && Array.isArray(value)) {
-      setOwn(out, key, value.includes(null) ? value : [...value, null]);
-    } else if (key === 'const') {
-      setOwn(out, value === null ? 'const' : 'enum', value === null ? null : [value, null]);
-    } else {
-      setOwn(out, key, value);
-    }
-  }
+  const out: SchemaObject = {};
+  for (const key of Object.keys(schema)) setNullable(out, key, schema[key], hasType);
   return out;
+}
+
+/** Copies one keyword of a schema made nullable: `type`, a type-less `anyOf`, `enum` and `const` also admit `null`. */
+function setNullable(out: SchemaObject, key: string, value: unknown, hasType: boolean): void {
+  if (key === 'type') {
+    if (typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
+    else if (Array.isArray(value)) setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
+    else setOwn(out, key, value);
+  } else if (key === 'anyOf' && !hasType && Array.isArray(value)) {
+    setOwn(out, key, value.some(isNullSchema) ? value : [...value, NULL_SCHEMA()]);
+  } else if (key === 'enum' && Array.isArray(value)) {
+    setOwn(out, key, value.includes(null) ? value : [...value, null]);
+  } else if (key === 'const') {
+    setOwn(out, value === null ? 'const' : 'enum', value === null ? null : [value, null]);
+  } else {
+    setOwn(out, key, value);
+  }
 }
 
 function convertMap(value: unknown, pointer: string, keyword: string, context: StrictContext): SchemaObject {
@@ -159,6 +161,171 @@ function convertMap(value: unknown, pointer: string, keyword: string, context: S
 /** Pointer of a node relative to the input schema (what the runtime sees), from its definition pointer. */
 function relative(pointer: string): string {
   return pointer.slice('/inputSchema'.length);
+}
+
+/** One schema node being converted: the node as written, where it is, and the converted copy. */
+interface NodeState {
+  node: SchemaObject;
+  pointer: string;
+  context: StrictContext;
+  out: SchemaObject;
+}
+
+/** Converts one keyword into `state.out`; false when the keyword cannot be carried (it is then dropped with a loss entry). */
+type KeywordHandler = (value: unknown, state: NodeState) => boolean;
+
+/** Converts each item of a list of schemas. */
+function convertList(value: unknown[], state: NodeState, keyword: string): SchemaObject[] {
+  return value.map((item, index) => convert(item, childPointer(state.pointer, keyword, index), state.context));
+}
+
+/** The `properties` of a strict object: every property converted, the optional ones made nullable. */
+function convertProperties(value: unknown, state: NodeState): boolean {
+  const { node, pointer, context } = state;
+  const required = new Set(Array.isArray(node.required) ? (node.required as unknown[]) : []);
+  const properties: SchemaObject = {};
+  if (isSchemaObject(value)) {
+    for (const name of Object.keys(value)) {
+      const propertyPointer = childPointer(pointer, 'properties', name);
+      let converted = convert(value[name], propertyPointer, context);
+      if (!required.has(name)) {
+        converted = makeNullable(converted);
+        context.nullableOptionals.push(relative(propertyPointer));
+      }
+      setOwn(properties, name, converted);
+    }
+  }
+  setOwn(state.out, 'properties', properties);
+  return true;
+}
+
+/** Keywords strict mode takes in a changed form, by keyword (a Map: keys come from user schemas). */
+const STRICT_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, KeywordHandler>([
+  [
+    'format',
+    (value, { pointer, context, out }) => {
+      if (typeof value === 'string' && OPENAI_STRICT_FORMATS.has(value)) setOwn(out, 'format', value);
+      else
+        context.recorder.dropped(
+          pointer,
+          'format',
+          value,
+          `the model is not told the format (strict mode supports only ${[...OPENAI_STRICT_FORMATS].join(', ')}); the runtime still enforces it`,
+        );
+      return true;
+    },
+  ],
+  ['properties', convertProperties],
+  [
+    'required',
+    (_value, { out }) => {
+      setOwn(out, 'required', []);
+      return true;
+    },
+  ],
+  [
+    'additionalProperties',
+    (value, { pointer, context, out }) => {
+      if (value !== false) {
+        context.recorder.rewritten(
+          pointer,
+          'additionalProperties',
+          value,
+          'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them',
+        );
+      }
+      setOwn(out, 'additionalProperties', false);
+      return true;
+    },
+  ],
+  [
+    'items',
+    (value, state) => {
+      if (!Array.isArray(value)) {
+        setOwn(state.out, 'items', convert(value, childPointer(state.pointer, 'items'), state.context));
+        return true;
+      }
+      state.context.recorder.rewritten(
+        state.pointer,
+        'items',
+        value,
+        'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it',
+      );
+      setOwn(state.out, 'items', { anyOf: convertList(value, state, 'items') });
+      return true;
+    },
+  ],
+  [
+    'anyOf',
+    (value, state) => {
+      setOwn(state.out, 'anyOf', Array.isArray(value) ? convertList(value, state, 'anyOf') : value);
+      return true;
+    },
+  ],
+  [
+    'oneOf',
+    (value, state) => {
+      if (hasOwn(state.node, 'anyOf') || !Array.isArray(value)) return false;
+      state.context.recorder.rewritten(
+        state.pointer,
+        'oneOf',
+        value,
+        'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
+      );
+      setOwn(state.out, 'anyOf', convertList(value, state, 'oneOf'));
+      return true;
+    },
+  ],
+  ...DEFINITION_CONTAINERS.map((keyword): [string, KeywordHandler] => [
+    keyword,
+    (value, state) => {
+      setOwn(state.out, keyword, convertMap(value, state.pointer, keyword, state.context));
+      return true;
+    },
+  ]),
+]);
+
+/** Carries one keyword into the converted node: kept as is, left out (tooling), converted, or dropped with a loss entry. */
+function convertKeyword(key: string, value: unknown, state: NodeState): void {
+  if (KEPT.has(key)) setOwn(state.out, key, cloneJson(value));
+  else if (TOOLING_KEYWORDS.has(key)) return;
+  else if (STRICT_HANDLERS.get(key)?.(value, state) !== true) state.context.recorder.dropped(state.pointer, key, value);
+}
+
+/** Strict mode allows only annotations beside a `$ref` (openai/lib/transform.mjs, validateRefSchemas): the rest is dropped. */
+function keepOnlyRefAnnotations({ node, pointer, context, out }: NodeState): void {
+  for (const key of Object.keys(out)) {
+    if (key === '$ref' || key === 'title' || key === 'description') continue;
+    if (KEPT.has(key) || key === 'format') context.recorder.dropped(pointer, key, node[key]);
+    delete out[key];
+  }
+}
+
+/** A strict object lists every property in `required` and allows no others. */
+function closeObject({ node, pointer, context, out }: NodeState): void {
+  if (!hasOwn(out, 'properties')) {
+    setOwn(out, 'properties', {});
+    if (!hasOwn(node, 'additionalProperties')) {
+      context.recorder.rewritten(
+        pointer,
+        'additionalProperties',
+        true,
+        'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them',
+      );
+    }
+  }
+  if (!hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);
+  setOwn(out, 'required', Object.keys(out.properties as SchemaObject));
+}
+
+/** Why strict mode cannot take a converted node (an array without `items`, a value without a type), if it cannot. */
+function missingShape(out: SchemaObject): string | undefined {
+  const type = out.type;
+  if ((type === 'array' || (Array.isArray(type) && type.includes('array'))) && !hasOwn(out, 'items'))
+    return 'is an array without `items`; strict mode needs the item schema';
+  if (type === undefined && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(out, key)))
+    return 'has no `type`; strict mode needs a `type` for every value';
+  return undefined;
 }
 
 function convert(node: unknown, pointer: string, context: StrictContext): SchemaObject {
@@ -175,121 +342,16 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
   if (Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key))) {
     unrepresentable('accepts any value; strict mode needs a `type` for every value');
   }
-  const isObject = describesObject(node);
-  const out: SchemaObject = {};
-  for (const key of Object.keys(node)) {
-    const value = node[key];
-    if (KEPT.has(key)) {
-      setOwn(out, key, cloneJson(value));
-    } else if (TOOLING_KEYWORDS.has(key)) {
-    } else if (key === 'format') {
-      if (typeof value === 'string' && OPENAI_STRICT_FORMATS.has(value)) setOwn(out, key, value);
-      else
-        recorder.dropped(
-          pointer,
-          key,
-          value,
-          `the model is not told the format (strict mode supports only ${[...OPENAI_STRICT_FORMATS].join(', ')}); the runtime still enforces it`,
-        );
-    } else if (key === 'properties') {
-      const required = new Set(Array.isArray(node.required) ? (node.required as unknown[]) : []);
-      const properties: SchemaObject = {};
-      if (isSchemaObject(value)) {
-        for (const name of Object.keys(value)) {
-          const propertyPointer = childPointer(pointer, 'properties', name);
-          let converted = convert(value[name], propertyPointer, context);
-          if (!required.has(name)) {
-            converted = makeNullable(converted);
-            context.nullableOptionals.push(relative(propertyPointer));
-          }
-          setOwn(properties, name, converted);
-        }
-      }
-      setOwn(out, key, properties);
-    } else if (key === 'required') {
-      setOwn(out, key, []);
-    } else if (key === 'additionalProperties') {
-      if (value !== false) {
-        recorder.rewritten(
-          pointer,
-          key,
-          value,
-          'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them',
-        );
-      }
-      setOwn(out, key, false);
-    } else if (key === 'items') {
-      if (Array.isArray(value)) {
-        recorder.rewritten(
-          pointer,
-          key,
-          value,
-          'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it',
-        );
-        setOwn(out, key, {
-          anyOf: value.map((item, index) => convert(item, childPointer(pointer, 'items', index), context)),
-        });
-      } else {
-        setOwn(out, key, convert(value, childPointer(pointer, 'items'), context));
-      }
-    } else if (key === 'anyOf') {
-      setOwn(
-        out,
-        key,
-        Array.isArray(value)
-          ? value.map((item, index) => convert(item, childPointer(pointer, key, index), context))
-          : value,
-      );
-    } else if (key === 'oneOf' && !hasOwn(node, 'anyOf') && Array.isArray(value)) {
-      recorder.rewritten(
-        pointer,
-        key,
-        value,
-        'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
-      );
-      setOwn(
-        out,
-        'anyOf',
-        value.map((item, index) => convert(item, childPointer(pointer, key, index), context)),
-      );
-    } else if (key === 'definitions' || key === '$defs') {
-      setOwn(out, key, convertMap(value, pointer, key, context));
-    } else {
-      recorder.dropped(pointer, key, value);
-    }
+  const state: NodeState = { node, pointer, context, out: {} };
+  for (const key of Object.keys(node)) convertKeyword(key, node[key], state);
+  if (hasOwn(state.out, '$ref')) {
+    keepOnlyRefAnnotations(state);
+    return recorder.describeInto(pointer, state.out);
   }
-  if (hasOwn(out, '$ref')) {
-    // Strict mode allows only annotations beside a `$ref` (openai/lib/transform.mjs, validateRefSchemas).
-    for (const key of Object.keys(out)) {
-      if (key === '$ref' || key === 'title' || key === 'description') continue;
-      if (KEPT.has(key) || key === 'format') recorder.dropped(pointer, key, node[key]);
-      delete out[key];
-    }
-    return recorder.describeInto(pointer, out);
-  }
-  if (isObject) {
-    if (!hasOwn(out, 'properties')) {
-      setOwn(out, 'properties', {});
-      if (!hasOwn(node, 'additionalProperties')) {
-        recorder.rewritten(
-          pointer,
-          'additionalProperties',
-          true,
-          'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them',
-        );
-      }
-    }
-    if (!hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);
-    setOwn(out, 'required', Object.keys(out.properties as SchemaObject));
-  }
-  const type = out.type;
-  if ((type === 'array' || (Array.isArray(type) && type.includes('array'))) && !hasOwn(out, 'items')) {
-    unrepresentable('is an array without `items`; strict mode needs the item schema');
-  }
-  if (type === undefined && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(out, key))) {
-    unrepresentable('has no `type`; strict mode needs a `type` for every value');
-  }
-  return recorder.describeInto(pointer, out);
+  if (describesObject(node)) closeObject(state);
+  const missing = missingShape(state.out);
+  if (missing !== undefined) unrepresentable(missing);
+  return recorder.describeInto(pointer, state.out);
 }
 
 /** Checks the strict size limits on the converted schema. */
@@ -311,7 +373,7 @@ function checkLimits(tool: ToolModel, parameters: SchemaObject, target: string):
       for (const value of node.enum) if (typeof value === 'string') totals.stringChars += value.length;
     }
     if (typeof node.const === 'string') totals.stringChars += node.const.length;
-    for (const keyword of ['definitions', '$defs']) {
+    for (const keyword of DEFINITION_CONTAINERS) {
       const map = node[keyword];
       if (!isSchemaObject(map)) continue;
       for (const name of Object.keys(map)) {

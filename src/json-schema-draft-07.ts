@@ -1,5 +1,4 @@
-import type { JSONSchema7 } from 'json-schema';
-import { schemaDialect } from '../src/schema-dialect.js';
+import { schemaDialect } from './schema-dialect.js';
 import {
   cloneJson,
   hasOwn,
@@ -22,11 +21,11 @@ const MAPS = new Set<string>(SCHEMA_MAP_KEYWORDS);
  * are kept for the reader to report. A draft-07 schema is returned as it is. The provider
  * manifests are built from this form (their converters speak draft-07).
  */
-export function toDraft07(schema: JSONSchema7): JSONSchema7 {
+export function toDraft07<T extends object>(schema: T): T {
   if (schemaDialect(schema) !== '2020-12') return schema;
   const out = convert(schema) as Record<string, unknown>;
   delete out.$schema;
-  return out as JSONSchema7;
+  return out as T;
 }
 
 function convert(node: unknown): unknown {

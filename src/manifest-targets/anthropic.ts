@@ -1,5 +1,5 @@
-import { toJsonSchema2020 } from '../../../src/json-schema-2020.js';
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
+import { toJsonSchema2020 } from '../json-schema-2020.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
 import {
   buildPerTool,
   checkObjectRoot,
@@ -8,7 +8,7 @@ import {
   type SchemaObject,
   type TargetBuild,
   UnrepresentableError,
-} from './schema-walk.js';
+} from './build.js';
 
 /*
  * Anthropic Messages API tool rules. Sources:

@@ -1,4 +1,4 @@
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './schema-walk.js';
+import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
 import {
   buildPerTool,
   checkObjectRoot,
@@ -7,7 +7,7 @@ import {
   type SchemaObject,
   type TargetBuild,
   UnrepresentableError,
-} from './schema-walk.js';
+} from './build.js';
 
 /**
  * OpenAI function names: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum

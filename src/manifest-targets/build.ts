@@ -1,9 +1,50 @@
-import type { ToolAnnotations } from '../../../src/tool.js';
-import type { Problem } from '../../model.js';
-import { compareStrings } from '../../naming.js';
-import type { LossEntry, ManifestTarget } from './loss-report.js';
-import { escapePointerSegment } from '../../problems.js';
-import { cloneJson, hasOwn, isObject, setOwn } from '../../schema-walk.js';
+/*
+ * What every manifest target builder shares: the tool shape a builder reads (`ManifestTool`), the loss
+ * recorder (what a target drops or rewrites, and the sentence the description carries instead), the
+ * per-tool build loop and the root rules every LLM target has. The generator writes
+ * generated/manifests/*.json with these builders and the runtime (`toolsmith/manifests`) runs them per
+ * caller, so they live in src/ and import nothing from codegen/.
+ */
+import { formatPointer } from '../json-pointer.js';
+import { codeSpan } from '../markdown-text.js';
+import { cloneJson, hasOwn, isObject, setOwn } from '../schema-walk.js';
+import { TOOLING_KEYWORDS } from '../schema-keywords.js';
+import type { ToolAnnotations } from '../tool.js';
+import type { ManifestTarget } from './table.js';
+
+export { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema-keywords.js';
+export { cloneJson, hasOwn, setOwn };
+
+/** One keyword a target's manifest could not carry as written. */
+export interface LossEntry {
+  /** JSON pointer into the tool definition's (bundled) schemas, e.g. `/inputSchema/properties/query`. */
+  pointer: string;
+  keyword: string;
+  /** `omitted`: loss-report.json only — the target does not list the tool at all (`message` says why). */
+  action: 'dropped' | 'rewritten' | 'omitted';
+  /** The keyword's value as written in the definition. */
+  value: unknown;
+  /** What the model is no longer told, in one sentence of Markdown. */
+  message: string;
+  /** The sentence the description carries instead (`manifests.describeLosses`); absent when really lost. */
+  carried?: string;
+}
+
+/** A problem a builder reports (the generator's `Problem`: file, position, pointer, message, hint). */
+export interface ManifestProblem {
+  file: string;
+  line: number;
+  column: number;
+  pointer: string;
+  message: string;
+  hint?: string;
+  severity?: 'error' | 'warning';
+}
+
+/** Code-unit order (as the generator sorts), never locale order: byte-stable output. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /**
  * What a manifest builder reads of a tool: the fields a codegen `ToolModel` and a runtime `ITool` both have
@@ -38,115 +79,12 @@ export function turnTargetOffHint(target: string): string {
   return `turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition), or let generate leave it out of ${target} with a warning (\`"manifests": { "unrepresentable": "omit" }\` in toolsmith.config.json, the default)`;
 }
 
-/** Keywords whose value is a map of name → schema. */
-export const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
-/** Keywords whose value is one schema. */
-export const SINGLE_KEYWORDS: ReadonlySet<string> = new Set([
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'propertyNames',
-  'if',
-  'then',
-  'else',
-  'not',
-]);
-/** Keywords whose value is an array of schemas. */
-export const ARRAY_KEYWORDS: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-/** Keywords that only annotate: they never change what validates. */
-export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
-  'title',
-  'description',
-  'default',
-  'examples',
-  'readOnly',
-  'writeOnly',
-  '$comment',
-]);
-/** Root keywords that are addressed to tools reading the schema, never to a model: removed without a loss entry. */
-export const TOOLING_KEYWORDS: ReadonlySet<string> = new Set(['$schema', '$id', '$comment']);
-
 /** True for a plain JSON object (not an array, not null). */
 export const isSchemaObject: (value: unknown) => value is SchemaObject = isObject;
 
-// One implementation of each, shared with normalize (codegen/schema-walk.ts, codegen/problems.ts).
-export { cloneJson, hasOwn, setOwn };
-
-/** Escapes one JSON-pointer token (RFC 6901). */
-export const escapePointerToken: (token: string) => string = escapePointerSegment;
-
 /** `pointer` extended by `tokens`, each escaped. */
 export function childPointer(pointer: string, ...tokens: Array<string | number>): string {
-  return tokens.reduce<string>((acc, token) => `${acc}/${escapePointerToken(String(token))}`, pointer);
-}
-
-/** The tokens of a local `$ref` (`#/definitions/A~1B` → [definitions, A/B]); undefined when not local. */
-export function parseLocalRef(ref: string): string[] | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let pointer: string;
-  try {
-    pointer = decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
-  }
-  if (pointer === '') return [];
-  if (!pointer.startsWith('/')) return undefined;
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** Resolves a local `$ref` inside `root`; undefined when it does not point at a schema. */
-export function resolveLocalRef(root: unknown, ref: string): unknown {
-  const tokens = parseLocalRef(ref);
-  if (tokens === undefined) return undefined;
-  let node: unknown = root;
-  for (const token of tokens) {
-    if (Array.isArray(node)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
-      node = node[Number(token)];
-    } else if (isSchemaObject(node) && hasOwn(node, token)) {
-      node = node[token];
-    } else {
-      return undefined;
-    }
-  }
-  return isSchemaObject(node) || typeof node === 'boolean' ? node : undefined;
-}
-
-/**
- * Rewrites the keyword tokens of a local `$ref` (`#/definitions/X` → `#/$defs/X`) while leaving
- * property names alone, so a property that happens to be called `definitions` keeps its name.
- */
-export function renameRefKeyword(ref: string, from: string, to: string): string {
-  const tokens = parseLocalRef(ref);
-  if (tokens === undefined) return ref;
-  const out: string[] = [];
-  let expect: 'keyword' | 'name' | 'index' | 'items' = 'keyword';
-  for (const token of tokens) {
-    // `items` holds one schema (a keyword follows) or an array of them (an index follows).
-    if (expect === 'items') expect = /^(0|[1-9][0-9]*)$/.test(token) ? 'index' : 'keyword';
-    if (expect === 'keyword') {
-      out.push(token === from ? to : token);
-      if (MAP_KEYWORDS.has(token) || token === 'dependencies') expect = 'name';
-      else if (ARRAY_KEYWORDS.has(token)) expect = 'index';
-      else if (token === 'items') expect = 'items';
-    } else {
-      out.push(token);
-      expect = 'keyword';
-    }
-  }
-  return out.length === 0 ? '#' : `#/${out.map(escapePointerToken).join('/')}`;
-}
-
-/** A Markdown code span that survives backticks (and table pipes) in its text. */
-export function codeSpan(text: string): string {
-  const flat = text.replace(/\r\n|\r|\n/g, ' ');
-  let fence = '`';
-  while (flat.includes(fence)) fence += '`';
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
+  return `${pointer}${formatPointer(tokens)}`;
 }
 
 /** A keyword's value for a message: short JSON, or nothing when it would not fit on a line. */
@@ -211,6 +149,30 @@ function plural(count: unknown, word: string): string {
   return `${stated(count)} ${word}${count === 1 ? '' : 's'}`;
 }
 
+/** The sentence for a keyword whose value is a number (a limit, a bound, a step), by keyword. */
+const NUMBER_SENTENCES: ReadonlyMap<string, (value: number) => string> = new Map([
+  ['minLength', (value: number) => `At least ${plural(value, 'character')}.`],
+  ['maxLength', (value: number) => `At most ${plural(value, 'character')}.`],
+  ['minimum', (value: number) => `At least ${value}.`],
+  ['maximum', (value: number) => `At most ${value}.`],
+  ['exclusiveMinimum', (value: number) => `Greater than ${value}.`],
+  ['exclusiveMaximum', (value: number) => `Less than ${value}.`],
+  ['multipleOf', (value: number) => `A multiple of ${value}.`],
+  ['minItems', (value: number) => `At least ${plural(value, 'item')}.`],
+  ['maxItems', (value: number) => `At most ${plural(value, 'item')}.`],
+  ['minProperties', (value: number) => `At least ${plural(value, 'property').replace(/propertys$/, 'properties')}.`],
+  ['maxProperties', (value: number) => `At most ${plural(value, 'property').replace(/propertys$/, 'properties')}.`],
+]);
+
+/** `dependencies`' property lists as sentences ("With a, also give b."); schema dependencies have no words. */
+function dependencySentences(value: unknown): string | undefined {
+  if (!isSchemaObject(value)) return undefined;
+  const sentences = Object.keys(value)
+    .filter((name) => Array.isArray(value[name]) && (value[name] as unknown[]).length > 0)
+    .map((name) => `With ${name}, also give ${(value[name] as unknown[]).join(', ')}.`);
+  return sentences.length > 0 ? sentences.join(' ') : undefined;
+}
+
 /**
  * The short, fixed sentence that tells the model what a dropped keyword said, or undefined when there is
  * none (the keyword is then really lost). Kept short: descriptions count against the model's context.
@@ -222,56 +184,27 @@ export function carriedText(
 ): string | undefined {
   // A rewritten keyword has a weaker form in the schema: only `oneOf` sent as `anyOf` has words for the rest.
   if (action === 'rewritten' && keyword !== 'oneOf') return undefined;
+  const numberSentence = NUMBER_SENTENCES.get(keyword);
+  if (numberSentence !== undefined) return typeof value === 'number' ? numberSentence(value) : undefined;
   switch (keyword) {
     case 'default':
       return `Default: ${stated(value)}.`;
-    case 'minLength':
-      return typeof value === 'number' ? `At least ${plural(value, 'character')}.` : undefined;
-    case 'maxLength':
-      return typeof value === 'number' ? `At most ${plural(value, 'character')}.` : undefined;
     case 'pattern':
       return typeof value === 'string' ? `Matches the pattern ${value}.` : undefined;
     case 'format':
       return typeof value === 'string' ? `Format: ${value}.` : undefined;
-    case 'minimum':
-      return typeof value === 'number' ? `At least ${value}.` : undefined;
-    case 'maximum':
-      return typeof value === 'number' ? `At most ${value}.` : undefined;
-    case 'exclusiveMinimum':
-      return typeof value === 'number' ? `Greater than ${value}.` : undefined;
-    case 'exclusiveMaximum':
-      return typeof value === 'number' ? `Less than ${value}.` : undefined;
-    case 'multipleOf':
-      return typeof value === 'number' ? `A multiple of ${value}.` : undefined;
-    case 'minItems':
-      return typeof value === 'number' ? `At least ${plural(value, 'item')}.` : undefined;
-    case 'maxItems':
-      return typeof value === 'number' ? `At most ${plural(value, 'item')}.` : undefined;
     case 'uniqueItems':
       return value === true ? 'Items are unique.' : undefined;
     case 'additionalProperties':
       return value === false ? 'No other properties.' : undefined;
-    case 'minProperties':
-      return typeof value === 'number'
-        ? `At least ${plural(value, 'property').replace(/propertys$/, 'properties')}.`
-        : undefined;
-    case 'maxProperties':
-      return typeof value === 'number'
-        ? `At most ${plural(value, 'property').replace(/propertys$/, 'properties')}.`
-        : undefined;
     case 'const':
       return `Always ${stated(value)}.`;
     case 'enum':
       return Array.isArray(value) ? `One of ${value.map(stated).join(', ')}.` : undefined;
     case 'oneOf':
       return action === 'rewritten' ? 'Exactly one of the alternatives.' : undefined;
-    case 'dependencies': {
-      if (!isSchemaObject(value)) return undefined;
-      const sentences = Object.keys(value)
-        .filter((name) => Array.isArray(value[name]) && (value[name] as unknown[]).length > 0)
-        .map((name) => `With ${name}, also give ${(value[name] as unknown[]).join(', ')}.`);
-      return sentences.length > 0 ? sentences.join(' ') : undefined;
-    }
+    case 'dependencies':
+      return dependencySentences(value);
     default:
       return undefined;
   }
@@ -353,7 +286,12 @@ export class LossRecorder {
 }
 
 /** A problem that makes a tool unavailable for one target: an error at generate time. */
-export function targetProblem(tool: ManifestTool, pointer: string, message: string, target: ManifestTarget): Problem {
+export function targetProblem(
+  tool: ManifestTool,
+  pointer: string,
+  message: string,
+  target: ManifestTarget,
+): ManifestProblem {
   return {
     file: tool.source?.file ?? tool.name,
     line: 1,
@@ -375,7 +313,6 @@ export class UnrepresentableError extends Error {
   }
 }
 
-/** What every target builder returns. */
 /**
  * Builds one target's manifest tool by tool, in name order: `add` puts a tool's entry into the
  * build while recording losses; a tool the target cannot take (`UnrepresentableError`) becomes a
@@ -406,7 +343,7 @@ export interface TargetBuild<TContent> {
   content: TContent;
   /** tool name → losses for this target. */
   losses: Record<string, LossEntry[]>;
-  problems: Problem[];
+  problems: ManifestProblem[];
   /** tool name → why this target cannot take it (also in `problems`). */
   unavailable: Record<string, string>;
 }

@@ -1,0 +1,148 @@
+/*
+ * The manifest target table: one line per provider format toolsmith emits. Adding a target is one new
+ * builder file beside this one (its rules, with their sources, and what it drops, recorded through
+ * `LossRecorder`) plus its name in `ManifestTarget` and one line in `MANIFEST_TARGET_TABLE`. The
+ * generator (codegen/emit/manifests: files, typed modules, loss report, docs), the config check and
+ * the runtime builders (`toolsmith/manifests`) all read the targets from here.
+ */
+import { toDraft07 } from '../json-schema-draft-07.js';
+import { schemaDialect } from '../schema-dialect.js';
+import { buildAnthropicManifest } from './anthropic.js';
+import type { ManifestProject, TargetBuild } from './build.js';
+import { buildGeminiManifest } from './gemini.js';
+import { buildGeminiLegacyManifest } from './gemini-legacy.js';
+import { buildMcpManifest } from './mcp.js';
+import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
+import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
+
+/** Every manifest target toolsmith emits; `manifests.targets` in toolsmith.config.json picks among them. */
+export type ManifestTarget =
+  | 'openai'
+  | 'openai-strict'
+  | 'openai-responses'
+  | 'openai-responses-strict'
+  | 'anthropic'
+  | 'gemini'
+  | 'gemini-legacy'
+  | 'mcp';
+
+/** One target: where its file goes, how it is built, and how the generator presents it. */
+export interface ManifestTargetEntry {
+  /** The JSON file, relative to the output folder (its typed module is the same path ending `.ts`). */
+  readonly file: string;
+  /** The key of the tool list in the file's object; absent when the file is the list itself. */
+  readonly key?: string;
+  /** Builds the target from the tools, recording what it drops or rewrites (the target's loss rules). */
+  readonly build: (project: ManifestProject) => TargetBuild<unknown>;
+  /** The builder reads draft-07: a 2020-12 tool schema is handed to it in its draft-07 form (`toDraft07`). */
+  readonly draft07: boolean;
+  /** Emitted only when `manifests.targets` names it (not among the defaults). */
+  readonly optIn: boolean;
+  /** The typed module beside the JSON: the constant, its type, and the runtime type it imports. */
+  readonly typed: { readonly name: string; readonly type: string; readonly element: string };
+  /** The target's name on the docs pages. */
+  readonly label: string;
+}
+
+/** The targets, in file order. */
+export const MANIFEST_TARGET_TABLE: Readonly<Record<ManifestTarget, ManifestTargetEntry>> = Object.freeze({
+  openai: {
+    file: 'manifests/openai.json',
+    build: buildOpenAiManifest,
+    draft07: true,
+    optIn: false,
+    typed: { name: 'openaiTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
+    label: 'OpenAI (function calling)',
+  },
+  'openai-strict': {
+    file: 'manifests/openai-strict.json',
+    build: buildOpenAiStrictManifest,
+    draft07: true,
+    optIn: false,
+    typed: { name: 'openaiStrictTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
+    label: 'OpenAI (strict structured outputs)',
+  },
+  'openai-responses': {
+    file: 'manifests/openai-responses.json',
+    build: buildOpenAiResponsesManifest,
+    draft07: true,
+    optIn: false,
+    typed: { name: 'openaiResponsesTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
+    label: 'OpenAI Responses (function tools)',
+  },
+  'openai-responses-strict': {
+    file: 'manifests/openai-responses-strict.json',
+    build: buildOpenAiResponsesStrictManifest,
+    draft07: true,
+    optIn: false,
+    typed: { name: 'openaiResponsesStrictTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
+    label: 'OpenAI Responses (strict)',
+  },
+  anthropic: {
+    file: 'manifests/anthropic.json',
+    build: buildAnthropicManifest,
+    draft07: true,
+    optIn: false,
+    typed: { name: 'anthropicTools', type: 'AnthropicTool[]', element: 'AnthropicTool' },
+    label: 'Anthropic',
+  },
+  gemini: {
+    file: 'manifests/gemini.json',
+    key: 'functionDeclarations',
+    build: buildGeminiManifest,
+    draft07: true,
+    optIn: false,
+    typed: { name: 'geminiTool', type: 'GeminiToolManifest', element: 'GeminiToolManifest' },
+    label: 'Gemini (JSON Schema)',
+  },
+  'gemini-legacy': {
+    file: 'manifests/gemini-legacy.json',
+    key: 'functionDeclarations',
+    build: buildGeminiLegacyManifest,
+    draft07: true,
+    optIn: true,
+    typed: { name: 'geminiLegacyTool', type: 'GeminiLegacyToolManifest', element: 'GeminiLegacyToolManifest' },
+    label: 'Gemini (legacy OpenAPI subset)',
+  },
+  // MCP carries a 2020-12 source as it is (its spec's default dialect); draft-07 is translated by `toMcpTool`.
+  mcp: {
+    file: 'manifests/mcp.json',
+    key: 'tools',
+    build: buildMcpManifest,
+    draft07: false,
+    optIn: false,
+    typed: { name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
+    label: 'MCP',
+  },
+});
+
+/** All targets, in file order. */
+export const MANIFEST_TARGETS: readonly ManifestTarget[] = Object.freeze(
+  Object.keys(MANIFEST_TARGET_TABLE) as ManifestTarget[],
+);
+
+/** The targets emitted when the config names none: all but the opt-in ones (`gemini-legacy`, the OpenAPI subset). */
+export const DEFAULT_MANIFEST_TARGETS: readonly ManifestTarget[] = Object.freeze(
+  MANIFEST_TARGETS.filter((target) => !MANIFEST_TARGET_TABLE[target].optIn),
+);
+
+/** True for a target name of the table (a config value, a flag). */
+export function isManifestTarget(name: string): name is ManifestTarget {
+  return (MANIFEST_TARGETS as readonly string[]).includes(name);
+}
+
+/** Builds one target: its builder, given the draft-07 form of every 2020-12 tool schema when it reads draft-07. */
+export function buildManifestTarget(target: ManifestTarget, project: ManifestProject): TargetBuild<unknown> {
+  const { build, draft07 } = MANIFEST_TARGET_TABLE[target];
+  if (!draft07 || !project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
+  const tools = project.tools.map((tool) =>
+    schemaDialect(tool.inputSchema) !== '2020-12'
+      ? tool
+      : {
+          ...tool,
+          inputSchema: toDraft07(tool.inputSchema),
+          ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}),
+        },
+  );
+  return build({ ...project, tools });
+}

@@ -1,0 +1,182 @@
+/**
+ * The one keyword table: every JSON Schema keyword toolsmith knows (draft-07's, 2020-12's, and those
+ * Ajv gives a meaning outside both) with its kind, where its value holds subschemas, and the dialects
+ * it belongs to. The schema walker (`schema-walk.ts`), the dialect rule (`schema-dialect.ts`), the
+ * 2020-12 translation, the defaults check and the manifest builders all read their keyword lists from
+ * here, so they cannot disagree. Imports nothing but types.
+ */
+import type { SchemaDialect } from './schema-dialect.js';
+
+/**
+ * What a keyword does. `annotation`: never changes what validates (Ajv has no code for it);
+ * `applicator`: applies subschemas to the instance or its parts; `validation`: asserts on the
+ * instance itself; `meta`: structures or references schemas (`$ref`, `$defs`, anchors);
+ * `tooling`: addressed to programs reading the schema, never to a validator or a model.
+ */
+export type KeywordKind = 'annotation' | 'applicator' | 'validation' | 'meta' | 'tooling';
+
+/**
+ * Where a keyword's value holds subschemas: `schema` one schema (`not`); `list` an array of them
+ * (`anyOf`); `map` name → schema (`properties`, `$defs`); `schema-or-list` one schema or a tuple
+ * (draft-07 `items`); `map-of-schema-or-names` name → schema or a list of property names
+ * (draft-07 `dependencies`).
+ */
+export type SubschemaPosition = 'schema' | 'list' | 'map' | 'schema-or-list' | 'map-of-schema-or-names';
+
+/** The specification (or library) that defines a keyword: the earliest of draft-07, 2019-09, 2020-12 that has it. */
+export type KeywordOrigin = 'draft-07' | '2019-09' | '2020-12' | 'draft-04' | 'ajv' | 'ajv-formats';
+
+/** One row of the table. */
+export interface KeywordInfo {
+  readonly kind: KeywordKind;
+  readonly origin: KeywordOrigin;
+  /** The dialects toolsmith counts it a keyword of (a few beyond their specification: `beyondSpec`). */
+  readonly dialects: readonly SchemaDialect[];
+  readonly subschemas?: SubschemaPosition;
+  /**
+   * Dialects in `dialects` whose specification does not define it: draft-07's `$defs` (Ajv's draft-07
+   * class knows it and `$ref` resolves into it), `deprecated` (Ajv's draft-07 metadata vocabulary),
+   * 2020-12's `definitions` (still written by many tools; Ajv resolves `$ref` into it).
+   */
+  readonly beyondSpec?: readonly SchemaDialect[];
+  /** Dialects where it is not the dialect's keyword but Ajv gives it a meaning, so "ignored" would be untrue: an error. */
+  readonly ajvMeaning?: readonly SchemaDialect[];
+}
+
+const BOTH: readonly SchemaDialect[] = ['draft-07', '2020-12'];
+const DRAFT_07: readonly SchemaDialect[] = ['draft-07'];
+const ONLY_2020: readonly SchemaDialect[] = ['2020-12'];
+const NONE: readonly SchemaDialect[] = [];
+
+function row(
+  kind: KeywordKind,
+  origin: KeywordOrigin,
+  dialects: readonly SchemaDialect[],
+  extra: Partial<Pick<KeywordInfo, 'subschemas' | 'beyondSpec' | 'ajvMeaning'>> = {},
+): KeywordInfo {
+  return Object.freeze({ kind, origin, dialects, ...extra });
+}
+
+/*
+ * The order of the rows is the order the walker visits subschemas in: maps, then single schemas, then
+ * lists, then `items` and `dependencies` (kept from the walkers this table replaced, so problems and
+ * generated output keep their order).
+ */
+const ROWS: ReadonlyArray<readonly [string, KeywordInfo]> = [
+  // Subschema maps.
+  ['properties', row('applicator', 'draft-07', BOTH, { subschemas: 'map' })],
+  ['patternProperties', row('applicator', 'draft-07', BOTH, { subschemas: 'map' })],
+  ['definitions', row('meta', 'draft-07', BOTH, { subschemas: 'map', beyondSpec: ONLY_2020 })],
+  ['$defs', row('meta', '2019-09', BOTH, { subschemas: 'map', beyondSpec: DRAFT_07 })],
+  ['dependentSchemas', row('applicator', '2019-09', ONLY_2020, { subschemas: 'map' })],
+  // One subschema.
+  ['additionalItems', row('applicator', 'draft-07', DRAFT_07, { subschemas: 'schema' })],
+  ['additionalProperties', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
+  ['contains', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
+  ['propertyNames', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
+  ['if', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
+  ['then', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
+  ['else', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
+  ['not', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
+  ['unevaluatedItems', row('applicator', '2019-09', ONLY_2020, { subschemas: 'schema' })],
+  ['unevaluatedProperties', row('applicator', '2019-09', ONLY_2020, { subschemas: 'schema' })],
+  ['contentSchema', row('annotation', '2019-09', ONLY_2020, { subschemas: 'schema' })],
+  // Lists of subschemas.
+  ['allOf', row('applicator', 'draft-07', BOTH, { subschemas: 'list' })],
+  ['anyOf', row('applicator', 'draft-07', BOTH, { subschemas: 'list' })],
+  ['oneOf', row('applicator', 'draft-07', BOTH, { subschemas: 'list' })],
+  ['prefixItems', row('applicator', '2020-12', ONLY_2020, { subschemas: 'list' })],
+  ['items', row('applicator', 'draft-07', BOTH, { subschemas: 'schema-or-list' })],
+  [
+    'dependencies',
+    row('applicator', 'draft-07', DRAFT_07, { subschemas: 'map-of-schema-or-names', ajvMeaning: ONLY_2020 }),
+  ],
+  // Core.
+  ['$schema', row('tooling', 'draft-07', BOTH)],
+  ['$id', row('tooling', 'draft-07', BOTH)],
+  ['$comment', row('tooling', 'draft-07', BOTH)],
+  ['$ref', row('meta', 'draft-07', BOTH)],
+  ['$anchor', row('meta', '2019-09', ONLY_2020)],
+  ['$dynamicRef', row('meta', '2020-12', ONLY_2020)],
+  ['$dynamicAnchor', row('meta', '2020-12', ONLY_2020)],
+  ['$vocabulary', row('meta', '2019-09', ONLY_2020)],
+  ['$recursiveRef', row('meta', '2019-09', NONE, { ajvMeaning: BOTH })],
+  ['$recursiveAnchor', row('meta', '2019-09', NONE, { ajvMeaning: BOTH })],
+  // Annotations.
+  ['title', row('annotation', 'draft-07', BOTH)],
+  ['description', row('annotation', 'draft-07', BOTH)],
+  ['default', row('annotation', 'draft-07', BOTH)],
+  ['examples', row('annotation', 'draft-07', BOTH)],
+  ['readOnly', row('annotation', 'draft-07', BOTH)],
+  ['writeOnly', row('annotation', 'draft-07', BOTH)],
+  ['deprecated', row('annotation', '2019-09', BOTH, { beyondSpec: DRAFT_07 })],
+  ['contentMediaType', row('annotation', 'draft-07', BOTH)],
+  ['contentEncoding', row('annotation', 'draft-07', BOTH)],
+  // Validation.
+  ['type', row('validation', 'draft-07', BOTH)],
+  ['enum', row('validation', 'draft-07', BOTH)],
+  ['const', row('validation', 'draft-07', BOTH)],
+  ['multipleOf', row('validation', 'draft-07', BOTH)],
+  ['maximum', row('validation', 'draft-07', BOTH)],
+  ['exclusiveMaximum', row('validation', 'draft-07', BOTH)],
+  ['minimum', row('validation', 'draft-07', BOTH)],
+  ['exclusiveMinimum', row('validation', 'draft-07', BOTH)],
+  ['maxLength', row('validation', 'draft-07', BOTH)],
+  ['minLength', row('validation', 'draft-07', BOTH)],
+  ['pattern', row('validation', 'draft-07', BOTH)],
+  ['maxItems', row('validation', 'draft-07', BOTH)],
+  ['minItems', row('validation', 'draft-07', BOTH)],
+  ['uniqueItems', row('validation', 'draft-07', BOTH)],
+  ['maxContains', row('validation', '2019-09', ONLY_2020)],
+  ['minContains', row('validation', '2019-09', ONLY_2020)],
+  ['maxProperties', row('validation', 'draft-07', BOTH)],
+  ['minProperties', row('validation', 'draft-07', BOTH)],
+  ['required', row('validation', 'draft-07', BOTH)],
+  ['dependentRequired', row('validation', '2019-09', ONLY_2020)],
+  ['format', row('validation', 'draft-07', BOTH)],
+  // Outside both dialects, given a meaning by Ajv or ajv-formats.
+  ['nullable', row('validation', 'ajv', NONE, { ajvMeaning: BOTH })],
+  ['$async', row('meta', 'ajv', NONE, { ajvMeaning: BOTH })],
+  ['id', row('meta', 'draft-04', NONE, { ajvMeaning: BOTH })],
+  ['formatMaximum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
+  ['formatMinimum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
+  ['formatExclusiveMaximum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
+  ['formatExclusiveMinimum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
+];
+
+/** keyword → its row (a Map: keywords come from user schemas, `constructor` is no keyword). */
+export const SCHEMA_KEYWORDS: ReadonlyMap<string, KeywordInfo> = new Map(ROWS);
+
+/** The row of a keyword, or undefined for one toolsmith does not know. */
+export function keywordInfo(keyword: string): KeywordInfo | undefined {
+  return SCHEMA_KEYWORDS.get(keyword);
+}
+
+/** The keywords (in table order) whose row passes `test`. */
+export function keywordsWhere(test: (info: KeywordInfo, keyword: string) => boolean): string[] {
+  return ROWS.filter(([keyword, info]) => test(info, keyword)).map(([keyword]) => keyword);
+}
+
+/** The keywords of a kind, as a set. */
+export function keywordsOfKind(kind: KeywordKind): ReadonlySet<string> {
+  return new Set(keywordsWhere((info) => info.kind === kind));
+}
+
+/** The keywords of a dialect (its specification's, plus `beyondSpec` ones). */
+export function keywordsOfDialect(dialect: SchemaDialect): ReadonlySet<string> {
+  return new Set(keywordsWhere((info) => info.dialects.includes(dialect)));
+}
+
+/** The keywords whose value holds subschemas at `position` (in walk order). */
+export function keywordsAt(position: SubschemaPosition): readonly string[] {
+  return keywordsWhere((info) => info.subschemas === position);
+}
+
+/** The keywords that hold a schema's definitions: draft-07's `definitions` and 2020-12's `$defs` (Ajv resolves `$ref`s into both, in both dialects). */
+export const DEFINITION_CONTAINERS = ['definitions', '$defs'] as const;
+
+/** Keywords that only annotate: a schema made of these (and tooling keywords) accepts every value. */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = keywordsOfKind('annotation');
+
+/** Keywords addressed to programs reading the schema (`$schema`, `$id`, `$comment`): removed from a manifest without a loss entry. */
+export const TOOLING_KEYWORDS: ReadonlySet<string> = keywordsOfKind('tooling');

@@ -1,0 +1,146 @@
+/**
+ * The one schema walker, for the runtime and the generator (`codegen/schema-walk.ts` re-exports it):
+ * where a schema's subschemas are (read from the keyword table, `schema-keywords.ts`, so both
+ * dialects' keywords are known) with the JSON pointer of each, and the JSON helpers every walk needs
+ * (own properties only, `__proto__` kept as data).
+ */
+import { escapePointerSegment } from './json-pointer.js';
+import { keywordsAt } from './schema-keywords.js';
+
+/** A schema object as the walker hands it over (boolean schemas have no subschemas and are not visited). */
+export type SchemaNode = Record<string, unknown>;
+
+/** Where a subschema sits in its parent: the keyword, and the name (maps) or index (lists) under it. */
+export interface SubschemaPlace {
+  readonly keyword: string;
+  readonly at?: string | number;
+}
+
+/** Keywords whose value is a map of name → schema (both dialects'). */
+export const SCHEMA_MAP_KEYWORDS: readonly string[] = keywordsAt('map');
+/** Keywords whose value is one schema. */
+export const SCHEMA_KEYWORDS: readonly string[] = keywordsAt('schema');
+/** Keywords whose value is an array of schemas. */
+export const SCHEMA_ARRAY_KEYWORDS: readonly string[] = keywordsAt('list');
+
+/** True for an own property (never an inherited `constructor` or `__proto__`). */
+export function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** A plain object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Sets an own data property, even for keys such as `__proto__`. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  // Only `__proto__` has a setter on Object.prototype; any other key assigned creates an own data
+  // property. (Defining every key made V8 keep these objects in slow dictionary mode.)
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** A deep copy of JSON data that keeps `__proto__` keys as plain own properties. */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) setOwn(out, key, cloneJson((value as Record<string, unknown>)[key]));
+    return out as T;
+  }
+  return value;
+}
+
+/** A JSON value with object keys sorted by code unit, recursively (for hashing and stable output). */
+export function sortKeysDeep<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item) => sortKeysDeep(item)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort())
+      setOwn(out, key, sortKeysDeep((value as Record<string, unknown>)[key]));
+    return out as T;
+  }
+  return value;
+}
+
+type Each = (child: unknown, pointer: string, place: SubschemaPlace) => void;
+
+function eachInMap(map: unknown, pointer: string, keyword: string, each: Each, schemasOnly: boolean): void {
+  if (!isObject(map)) return;
+  for (const key of Object.keys(map)) {
+    if (!schemasOnly || isObject(map[key]))
+      each(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, { keyword, at: key });
+  }
+}
+
+function eachInList(list: unknown, pointer: string, keyword: string, each: Each): void {
+  if (Array.isArray(list))
+    list.forEach((child, index) => each(child, `${pointer}/${keyword}/${index}`, { keyword, at: index }));
+}
+
+/**
+ * Calls `each` for every direct subschema of a schema object, with its pointer and place: map
+ * entries and list items as they are (boolean schemas included), single schemas and `dependencies`
+ * entries only when they are objects (`additionalProperties: false` holds no keywords to walk).
+ */
+export function forEachSubschema(schema: SchemaNode, pointer: string, each: Each): void {
+  for (const keyword of SCHEMA_MAP_KEYWORDS)
+    if (hasOwn(schema, keyword)) eachInMap(schema[keyword], pointer, keyword, each, false);
+  for (const keyword of SCHEMA_KEYWORDS)
+    if (hasOwn(schema, keyword) && isObject(schema[keyword]))
+      each(schema[keyword], `${pointer}/${keyword}`, { keyword });
+  for (const keyword of SCHEMA_ARRAY_KEYWORDS)
+    if (hasOwn(schema, keyword)) eachInList(schema[keyword], pointer, keyword, each);
+  for (const keyword of keywordsAt('schema-or-list')) {
+    if (!hasOwn(schema, keyword)) continue;
+    const value = schema[keyword];
+    if (Array.isArray(value)) eachInList(value, pointer, keyword, each);
+    else if (isObject(value)) each(value, `${pointer}/${keyword}`, { keyword });
+  }
+  for (const keyword of keywordsAt('map-of-schema-or-names'))
+    if (hasOwn(schema, keyword)) eachInMap(schema[keyword], pointer, keyword, each, true);
+}
+
+/**
+ * Calls `visit` for a schema and every subschema below it, with its JSON pointer and place (the
+ * root's keyword is `''`). `maxDepth` stops a walk of a hand-written schema that nests without end.
+ */
+export function walkSchema<TNode extends object = SchemaNode>(
+  schema: unknown,
+  pointer: string,
+  visit: (schema: TNode, pointer: string, place: SubschemaPlace) => void,
+  maxDepth = Number.POSITIVE_INFINITY,
+): void {
+  const step = (node: unknown, at: string, place: SubschemaPlace, depth: number): void => {
+    if (!isObject(node) || depth > maxDepth) return;
+    visit(node as TNode, at, place);
+    forEachSubschema(node, at, (child, childPointer, childPlace) => step(child, childPointer, childPlace, depth + 1));
+  };
+  step(schema, pointer, { keyword: '' }, 0);
+}
+
+/**
+ * A copy of a schema in which `transform` may replace any subschema (called top-down; return
+ * `undefined` to copy the node and recurse into its subschemas). Data keywords (`enum`, `const`,
+ * `default`, `examples`) are copied verbatim, never transformed.
+ */
+export function mapSchema<TNode extends object = SchemaNode, TOut = unknown>(
+  schema: unknown,
+  pointer: string,
+  transform: (schema: TNode, pointer: string) => TOut | undefined,
+): TOut {
+  if (!isObject(schema)) return cloneJson(schema) as TOut;
+  const replaced = transform(schema as TNode, pointer);
+  if (replaced !== undefined) return replaced;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) setOwn(out, key, cloneJson(schema[key]));
+  forEachSubschema(schema, pointer, (child, childPointer, { keyword, at }) => {
+    const mapped = mapSchema(child, childPointer, transform);
+    if (at === undefined) setOwn(out, keyword, mapped);
+    else if (typeof at === 'number') (out[keyword] as unknown[])[at] = mapped;
+    else setOwn(out[keyword] as Record<string, unknown>, at, mapped);
+  });
+  return out as TOut;
+}
