@@ -251,6 +251,7 @@ function prepare(
   const record = schema as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) if (!DROPPED_KEYWORDS.has(key)) setOwn(out, key, record[key]);
+  if (typeof record.description === 'string') out.description = commentText(record.description);
   if (
     tuples2020 &&
     record.unevaluatedProperties === false &&
@@ -335,6 +336,15 @@ function prepare(
   if (Object.keys(prepared).length > 0 && !SHAPE_KEYWORDS.some((keyword) => hasOwn(prepared, keyword)))
     prepared.tsType = 'unknown';
   return prepared as JSONSchema7;
+}
+
+/**
+ * A description as json-schema-to-typescript may print it in a JSDoc block: one kind of line break
+ * (it splits on `\n` only) and no line starting with `@`, which would read as a tag (`@deprecated`,
+ * `@param`); it escapes `*\/` itself.
+ */
+function commentText(text: string): string {
+  return text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/(^|\n)([^\S\n]*)@/g, '$1$2\\@');
 }
 
 /**
