@@ -22,9 +22,8 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
     `import { ToolClient, type ITool, type ToolCallDefaults, type ToolOrchestrator } from ${quoted(runtime)};`,
   );
   for (const tool of tools) {
-    lines.push(
-      layoutList([tool.names.impl], 'import ', ` from ${quoted(`${stubs}/${tool.names.kebab}.js`)};`, '', ['{ ', ' }']),
-    );
+    // One name: prettier keeps the import on one line however long it is.
+    lines.push(`import { ${tool.names.impl} } from ${quoted(`${stubs}/${tool.names.kebab}.js`)};`);
     lines.push(
       layoutList(
         [tool.names.inputType, tool.names.outputType],

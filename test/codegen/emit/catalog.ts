@@ -107,7 +107,7 @@ export const CATALOG: Definitions = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          constructor: { type: 'string', description: 'Closes */ a comment? `not` code.' },
+          constructor: { type: 'string', description: 'Closes */ a comment? `not` code | a pipe\nsecond line' },
           PROTO: { type: 'string', enum: ['"quoted"', "it's", 'back\\slash'] },
         },
       }).replace(/PROTO/g, '__proto__'),
