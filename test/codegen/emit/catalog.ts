@@ -120,3 +120,18 @@ export const CATALOG: Definitions = {
 
 /** The catalog's model, built by normalize. */
 export const catalogProject = (): ProjectModel => projectOf(CATALOG);
+
+/** Tools named after Object.prototype members. */
+export const PROTOTYPE_NAMES: Definitions = {
+  '__proto__.tool.json': tool('__proto__', { type: 'object' }),
+  'toString.tool.json': tool('toString', { type: 'object' }),
+};
+
+/** 64 characters, the longest name a definition may have. */
+export const LONG_NAME = 'a_tool_name_as_long_as_a_definition_allows_so_imports_must_break';
+
+/** A tool whose generated names are too long for one import line, beside a short one. */
+export const LONG_NAMES: Definitions = {
+  [`${LONG_NAME}.tool.json`]: tool(LONG_NAME, { type: 'object' }),
+  'b.tool.json': tool('b', { type: 'object' }),
+};

@@ -7,14 +7,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emitRegistry, emitToolSchemaFile } from '../../../codegen/emit/registry.js';
 import type { EmitContext, ProjectModel } from '../../../codegen/model.js';
-import { catalogProject } from './catalog.js';
+import { catalogProject, LONG_NAMES, PROTOTYPE_NAMES } from './catalog.js';
 import { EMIT_CONTEXT, projectOf, tool, toolOf } from './project.js';
 
 const FIXTURES = path.join(import.meta.dirname, '..', '..', 'fixtures', 'emit');
 const FILES = ['registry.ts', 'index.ts', 'catalog.json', 'lazy-registry.ts'];
-
-/** 64 characters, the longest name a definition may have. */
-const LONG = 'a_tool_name_as_long_as_a_definition_allows_so_imports_must_break';
 
 interface Case {
   name: string;
@@ -65,11 +62,7 @@ const CASES: Case[] = [
   {
     name: 'tools named after Object.prototype members (`__proto__`, `toString`): plain keys, found by `Object.hasOwn`',
     fixture: 'registry-prototype-names',
-    project: () =>
-      projectOf({
-        '__proto__.tool.json': tool('__proto__', { type: 'object' }),
-        'toString.tool.json': tool('toString', { type: 'object' }),
-      }),
+    project: () => projectOf(PROTOTYPE_NAMES),
     lines: {
       'registry.ts': [
         "export const toolNames = ['__proto__', 'toString'] as const;",
@@ -83,11 +76,7 @@ const CASES: Case[] = [
   {
     name: 'a relative runtime, a stubs folder with a trailing slash, and a name too long for one import line',
     fixture: 'registry-layout',
-    project: () =>
-      projectOf({
-        [`${LONG}.tool.json`]: tool(LONG, { type: 'object' }),
-        'b.tool.json': tool('b', { type: 'object' }),
-      }),
+    project: () => projectOf(LONG_NAMES),
     ctx: { ...EMIT_CONTEXT, runtimeImport: './lib/runtime.js', stubsFromGenerated: '../impl/' },
     lines: {
       'registry.ts': [
