@@ -112,7 +112,7 @@ export const CATALOG: Definitions = {
         },
       }).replace(/PROTO/g, '__proto__'),
     ),
-    { description: 'Ends */ here, `ticks`, "quotes", back\\slash, ${x},\nline\u2028two\n@internal not a tag' },
+    { description: 'Ends */ here, `ticks`, "quotes", back\\slash, ${x},\nline\u2028two\r@internal not a tag' },
   ),
   /** A tool named after an Object.prototype member, with an empty input object. */
   'constructor.tool.json': tool('constructor', { type: 'object', properties: {}, additionalProperties: false }),

@@ -61,7 +61,7 @@ const CASES: Case[] = [
     lines: [
       ' * Ends *\\/ here, `ticks`, "quotes", back\\slash, ${x},',
       ' * \\@internal not a tag',
-      '    readonly description: string = "Ends */ here, `ticks`, \\"quotes\\", back\\\\slash, ${x},\\nline\\u2028two\\n@internal not a tag";',
+      '    readonly description: string = "Ends */ here, `ticks`, \\"quotes\\", back\\\\slash, ${x},\\nline\\u2028two\\r@internal not a tag";',
       '        ["__proto__"]: {',
       '            "\\"quoted\\"",',
       '        constructor: {',

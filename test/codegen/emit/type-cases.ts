@@ -205,6 +205,42 @@ export const TOOL_CASES: ToolCase[] = [
     ].join('\n'),
   },
   {
+    name: 'a keyword as the tool name; property names that differ only in case, keywords, empty and starting with a digit',
+    definitions: {
+      'delete.tool.json': tool(
+        'delete',
+        closed(
+          {
+            id: { type: 'string' },
+            ID: { type: 'integer' },
+            Id: { type: 'boolean' },
+            default: { type: 'string' },
+            new: { type: 'string' },
+            '': { type: 'string' },
+            '1st': { type: 'number' },
+          },
+          { required: ['ID'] },
+        ),
+      ),
+    },
+    tool: 'delete',
+    expected: [
+      lines(
+        'export interface DeleteInput {',
+        'id?: string',
+        'ID: number',
+        'Id?: boolean',
+        'default?: string',
+        'new?: string',
+        '""?: string',
+        '"1st"?: number',
+        '}',
+      ),
+      args('delete', 'DeleteInput', 'export type DeleteArgs = DeleteInput;'),
+      noOutput('delete', 'DeleteOutput'),
+    ].join('\n'),
+  },
+  {
     name: 'an empty closed object is `{}`, an empty open one an index signature',
     definitions: {
       'empty.tool.json': tool('empty', closed({}), { outputSchema: object({}) }),
