@@ -1,5 +1,5 @@
 import type { EmitContext, ProjectModel, ToolModel } from '../../../codegen/model.js';
-import { parseSource } from '../../../codegen/load.js';
+import { parseSource, type SourceFile } from '../../../codegen/load.js';
 import { normalize } from '../../../codegen/normalize.js';
 import { compareStrings } from '../../../codegen/naming.js';
 
@@ -22,8 +22,8 @@ export type Definitions = Readonly<Record<string, unknown>>;
  * Why not a hand-written `ToolModel`: the emitters must be tested on what normalize really gives them.
  */
 export function projectOf(definitions: Definitions): ProjectModel {
-  const tools = [];
-  const shared = [];
+  const tools: SourceFile[] = [];
+  const shared: SourceFile[] = [];
   for (const relPath of Object.keys(definitions).sort(compareStrings)) {
     const text = `${JSON.stringify(definitions[relPath], null, 2)}\n`;
     const { source, problems } = parseSource(relPath, `schemas/${relPath}`, text);

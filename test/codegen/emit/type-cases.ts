@@ -205,6 +205,35 @@ export const TOOL_CASES: ToolCase[] = [
     ].join('\n'),
   },
   {
+    name: 'a property named like the stand-in a prototype key compiles under keeps its name, and so does its description',
+    definitions: {
+      'st.tool.json': tool(
+        'st',
+        closed(
+          {
+            __toolsmith_key_0__: { type: 'string', description: 'Not __toolsmith_key_11__.' },
+            hasOwnProperty: { type: 'boolean' },
+          },
+          { required: ['hasOwnProperty'] },
+        ),
+      ),
+    },
+    tool: 'st',
+    expected: [
+      lines(
+        'export interface StInput {',
+        '/**',
+        ' * Not __toolsmith_key_11__.',
+        ' */',
+        '__toolsmith_key_0__?: string',
+        'hasOwnProperty: boolean',
+        '}',
+      ),
+      args('st', 'StInput', 'export type StArgs = StInput;'),
+      noOutput('st', 'StOutput'),
+    ].join('\n'),
+  },
+  {
     name: 'a keyword as the tool name; property names that differ only in case, keywords, empty and starting with a digit',
     definitions: {
       'delete.tool.json': tool(
