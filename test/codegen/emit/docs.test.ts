@@ -10,7 +10,7 @@ import { createDocRenderer } from '../../../codegen/emit/docs.js';
 import { emitManifests } from '../../../codegen/emit/manifests/index.js';
 import { loadTemplates } from '../../../codegen/templates/index.js';
 import { catalogProject } from './catalog.js';
-import { EMIT_CONTEXT, toolOf } from './project.js';
+import { EMIT_CONTEXT, projectOf, tool, toolOf } from './project.js';
 
 const FIXTURES = path.join(import.meta.dirname, '..', '..', 'fixtures', 'emit');
 
@@ -93,5 +93,41 @@ describe('createDocRenderer', () => {
     expect(index.indexOf('## web')).toBeLessThan(index.indexOf('## Other'));
     await expect(pages[0]!.content).toMatchFileSnapshot(path.join(FIXTURES, 'docs-catalog', 'index.md.snap'));
     await expect(pages[1]!.content).toMatchFileSnapshot(path.join(FIXTURES, 'docs-catalog', 'geo-point.md.snap'));
+  });
+});
+
+describe('createDocRenderer: schema shapes', () => {
+  it('`definitions` and `$defs` sections, a nullable type, a map, an array of objects with its item rows', async () => {
+    const project = projectOf({
+      'shapes.tool.json': tool('shapes', {
+        type: 'object',
+        additionalProperties: false,
+        required: ['rows'],
+        properties: {
+          a: { $ref: '#/definitions/Point' },
+          b: { $ref: '#/$defs/Size' },
+          m: { type: 'object', additionalProperties: { type: 'number' } },
+          n: { type: ['string', 'null'] },
+          rows: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } },
+        },
+        definitions: { Point: { type: 'object', properties: { x: { type: 'number' } } } },
+        $defs: { Size: { enum: ['s', 'm'] } },
+      }),
+    });
+    const { losses, unavailable } = emitManifests(project, EMIT_CONTEXT, { describeLosses: false });
+    const page = createDocRenderer(loadTemplates()).toolPage(toolOf(project, 'shapes'), EMIT_CONTEXT, {
+      losses,
+      unavailable,
+    });
+    const content = page.content.split('\n');
+    for (const line of [
+      '| `a` | [ShapesPoint](#shapespoint) | no |  |  |  |',
+      '| `b` | [ShapesSize](#shapessize) | no |  |  |  |',
+      '| `n` | string or null | no |  |  |  |',
+      '| `rows[].id` | string | yes |  |  |  |',
+      '### ShapesSize',
+    ])
+      expect(content).toContain(line);
+    await expect(page.content).toMatchFileSnapshot(path.join(FIXTURES, 'shapes', 'page.md.snap'));
   });
 });
