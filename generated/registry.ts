@@ -73,7 +73,7 @@ export type ToolFactories = { [N in ToolsWithDependencies]: ToolFactory<N> } & {
 /** `createTools`' arguments: the factories may be left out only when no tool needs one. */
 export type CreateToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: ToolFactories] : [factories: ToolFactories];
 
-function makeTool(factories: Partial<Record<ToolName, () => ITool>> | undefined, name: ToolName, implementation: abstract new (...args: never[]) => ITool): ITool {
+function makeTool(factories: Partial<Record<string, () => ITool>> | undefined, name: string, implementation: abstract new (...args: never[]) => ITool): ITool {
   const factory = factories !== undefined && Object.hasOwn(factories, name) ? factories[name] : undefined;
   // Without a factory the constructor takes no arguments: `CreateToolsArguments` requires one otherwise.
   return factory !== undefined ? factory() : new (implementation as new () => ITool)();

@@ -60,7 +60,8 @@ export function layoutList(
   const [open, close] = brackets;
   const inline = `${indent}${before}${open}${items.join(', ')}${close}${after}`;
   if (inline.length <= PRINT_WIDTH || items.length === 0) return inline;
-  return `${indent}${before}${open}\n${items.map((item) => `${indent}  ${item},`).join('\n')}\n${indent}${close}${after}`;
+  // Broken over lines, the brackets lose their inner padding: `{ ` + `a` + ` }` becomes `{`, `  a,`, `}`.
+  return `${indent}${before}${open.trimEnd()}\n${items.map((item) => `${indent}  ${item},`).join('\n')}\n${indent}${close.trimStart()}${after}`;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -22,9 +22,8 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
     `import { ToolClient, type ITool, type ToolCallDefaults, type ToolOrchestrator } from ${quoted(runtime)};`,
   );
   for (const tool of tools) {
-    lines.push(
-      layoutList([tool.names.impl], 'import ', ` from ${quoted(`${stubs}/${tool.names.kebab}.js`)};`, '', ['{ ', ' }']),
-    );
+    // One name: prettier keeps the import on one line however long it is.
+    lines.push(`import { ${tool.names.impl} } from ${quoted(`${stubs}/${tool.names.kebab}.js`)};`);
     lines.push(
       layoutList(
         [tool.names.inputType, tool.names.outputType],
@@ -135,8 +134,9 @@ function emitToolFactories(tools: readonly ToolModel[]): string[] {
     'export type CreateToolsArguments = [ToolsWithDependencies] extends [never] ? [factories?: ToolFactories] : [factories: ToolFactories];',
   );
   lines.push('');
+  // Keyed by string, not ToolName: with no tools ToolName is `never`, and a factory looked up by it could not be called.
   lines.push(
-    'function makeTool(factories: Partial<Record<ToolName, () => ITool>> | undefined, name: ToolName, implementation: abstract new (...args: never[]) => ITool): ITool {',
+    'function makeTool(factories: Partial<Record<string, () => ITool>> | undefined, name: string, implementation: abstract new (...args: never[]) => ITool): ITool {',
   );
   lines.push(
     '  const factory = factories !== undefined && Object.hasOwn(factories, name) ? factories[name] : undefined;',

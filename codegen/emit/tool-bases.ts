@@ -15,11 +15,11 @@ export function createEmitProject(): Project {
   return new Project({ useInMemoryFileSystem: true, skipFileDependencyResolution: true, skipLoadingLibFiles: true });
 }
 
-/** Text safe inside a ts-morph JSDoc description. */
+/** Text safe inside a ts-morph JSDoc description: no `*\/` ends it, every line break is LF, no line starts a tag. */
 export function docText(text: string): string {
   return text
     .replace(/\*\//g, '*\\/')
-    .replace(/[\u2028\u2029]/g, '\n')
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
     .replace(/(^|\n)(\s*)@/g, '$1$2\\@');
 }
 

@@ -30,9 +30,28 @@ const COMPILE_OPTIONS: Partial<Options> = {
  * other `Object.prototype` member) crashes it. They pass through it under stand-in names.
  */
 const PROTOTYPE_KEYS: readonly string[] = Object.getOwnPropertyNames(Object.prototype).sort(compareStrings);
-const STAND_INS = new Map(PROTOTYPE_KEYS.map((key, index) => [key, `__toolsmith_key_${index}__`]));
-const STAND_IN_PATTERN = /__toolsmith_key_(\d+)__/g;
-const needsStandIn = (key: unknown): boolean => typeof key === 'string' && STAND_INS.has(key);
+const PROTOTYPE_KEY_SET: ReadonlySet<string> = new Set(PROTOTYPE_KEYS);
+const needsStandIn = (key: unknown): boolean => typeof key === 'string' && PROTOTYPE_KEY_SET.has(key);
+
+/** The stand-in of each prototype key, and the pattern that finds them in the compiled text. */
+interface StandIns {
+  names: ReadonlyMap<string, string>;
+  pattern: RegExp;
+}
+
+/**
+ * Stand-ins under a prefix that no text of `schemas` contains (`__toolsmith_key_<n>__` unless a
+ * property or description already holds that), so restoring them never rewrites the user's text.
+ */
+function standInsFor(schemas: readonly unknown[]): StandIns {
+  const text = JSON.stringify(schemas);
+  let prefix = '__toolsmith_key_';
+  while (text.includes(prefix)) prefix = `${prefix}x_`;
+  return {
+    names: new Map(PROTOTYPE_KEYS.map((key, index) => [key, `${prefix}${index}__`])),
+    pattern: new RegExp(`${prefix}(\\d+)__`, 'g'),
+  };
+}
 
 /** Where each type name is declared: the module stem under `types/`. */
 export type TypeHomes = ReadonlyMap<string, string>;
@@ -48,7 +67,11 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
   };
   const emitRoot = async (schema: JSONSchema7, typeName: string, after?: string) => {
     declarations.push(
-      await compileType(prepare(stripDefinitions(schema), typeName, localTypeName, used, tuples2020), typeName),
+      await compileType(
+        prepare(stripDefinitions(schema), typeName, localTypeName, used, tuples2020, standIns),
+        typeName,
+        standIns,
+      ),
     );
     if (after !== undefined) declarations.push(after);
     const definitions: Record<string, unknown> = {};
@@ -63,14 +86,16 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
       emitted.add(origin.typeName);
       declarations.push(
         await compileType(
-          prepare(definitions[key] as JSONSchema7, typeName, localTypeName, used, tuples2020),
+          prepare(definitions[key] as JSONSchema7, typeName, localTypeName, used, tuples2020, standIns),
           origin.typeName,
+          standIns,
         ),
       );
     }
   };
   const emitted = new Set<string>();
   const tuples2020 = schemaDialect(tool.inputSchema) === '2020-12';
+  const standIns = standInsFor([tool.inputSchema, tool.outputSchema]);
   await emitRoot(tool.inputSchema, tool.names.inputType, argsDeclaration(tool));
   if (tool.outputSchema) await emitRoot(tool.outputSchema, tool.names.outputType);
   else
@@ -93,11 +118,13 @@ export async function emitSharedTypes(
   const used = new Set<string>();
   const own = new Set(shared.types.map((type) => type.typeName));
   const declarations: string[] = [];
+  const standIns = standInsFor(shared.types.map((type) => type.schema));
   for (const { typeName, schema } of shared.types) {
     declarations.push(
       await compileType(
-        prepare(schema, typeName, (key) => key, used, schemaDialect(shared.schema) === '2020-12'),
+        prepare(schema, typeName, (key) => key, used, schemaDialect(shared.schema) === '2020-12', standIns),
         typeName,
+        standIns,
       ),
     );
   }
@@ -246,11 +273,13 @@ function prepare(
   rootTypeName: string,
   typeNameOf: (key: string) => string | undefined,
   used: Set<string>,
-  tuples2020 = false,
+  tuples2020: boolean,
+  standIns: StandIns,
 ): JSONSchema7 {
   const record = schema as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) if (!DROPPED_KEYWORDS.has(key)) setOwn(out, key, record[key]);
+  if (typeof record.description === 'string') out.description = commentText(record.description);
   if (
     tuples2020 &&
     record.unevaluatedProperties === false &&
@@ -320,21 +349,31 @@ function prepare(
   }
   if (isObject(out.properties) && Object.keys(out.properties).some(needsStandIn)) {
     const properties: Record<string, unknown> = {};
-    for (const key of Object.keys(out.properties)) setOwn(properties, STAND_INS.get(key) ?? key, out.properties[key]);
+    for (const key of Object.keys(out.properties))
+      setOwn(properties, standIns.names.get(key) ?? key, out.properties[key]);
     setOwn(out, 'properties', properties);
   }
   if (Array.isArray(out.required))
     setOwn(
       out,
       'required',
-      out.required.map((key) => (typeof key === 'string' ? (STAND_INS.get(key) ?? key) : key)),
+      out.required.map((key) => (typeof key === 'string' ? (standIns.names.get(key) ?? key) : key)),
     );
   const prepared = mapSchema(out as JSONSchema7, '', (child) =>
-    child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020),
+    child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020, standIns),
   ) as Record<string, unknown>;
   if (Object.keys(prepared).length > 0 && !SHAPE_KEYWORDS.some((keyword) => hasOwn(prepared, keyword)))
     prepared.tsType = 'unknown';
   return prepared as JSONSchema7;
+}
+
+/**
+ * A description as json-schema-to-typescript may print it in a JSDoc block: one kind of line break
+ * (it splits on `\n` only) and no line starting with `@`, which would read as a tag (`@deprecated`,
+ * `@param`); it escapes `*\/` itself.
+ */
+function commentText(text: string): string {
+  return text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/(^|\n)([^\S\n]*)@/g, '$1$2\\@');
 }
 
 /**
@@ -343,7 +382,7 @@ function prepare(
  */
 const PLACEHOLDER = '$ToolsmithType';
 
-async function compileType(schema: JSONSchema7, typeName: string): Promise<string> {
+async function compileType(schema: JSONSchema7, typeName: string, standIns: StandIns): Promise<string> {
   const source = await compile(schema as never, PLACEHOLDER, COMPILE_OPTIONS);
   const declared = [...source.matchAll(/^export (?:interface|type|enum|const enum|declare const) ([^\s<=]+)/gm)].map(
     (match) => match[1],
@@ -355,6 +394,6 @@ async function compileType(schema: JSONSchema7, typeName: string): Promise<strin
   }
   const renamed = source.replace(/^(export (?:interface|type) )\$ToolsmithType\b/m, `$1${typeName}`);
   return renamed
-    .replace(STAND_IN_PATTERN, (_, index: string) => PROTOTYPE_KEYS[Number(index)]!)
+    .replace(standIns.pattern, (_, index: string) => PROTOTYPE_KEYS[Number(index)]!)
     .replace(/(^|\n)(\s*)__proto__(\??):/g, '$1$2"__proto__"$3:');
 }
