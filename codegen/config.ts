@@ -84,7 +84,7 @@ export async function loadConfig(projectRoot: string, file?: string): Promise<Lo
   const read =
     kind === 'json'
       ? readJsonConfig(candidate, shown(candidate))
-      : await importConfig(candidate, shown(candidate), kind);
+      : await importConfig(candidate, shown(candidate), kind, root);
   if ('problems' in read) return { config: {}, file: candidate, problems: read.problems };
   const problems = checkConfig(read, shown(candidate));
   return { config: problems.length === 0 ? (read.value as ToolsmithConfig) : {}, file: candidate, problems };
@@ -118,14 +118,18 @@ async function importConfig(
   file: string,
   shown: string,
   kind: 'typescript' | 'javascript',
+  root: string,
 ): Promise<ReadConfig | { problems: Problem[] }> {
   let module: Record<string, unknown>;
   try {
     if (kind === 'javascript') module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     else {
       const { createJiti } = await import('jiti');
-      // No module cache: `generate --watch` reads the config again on each run.
-      module = await createJiti(import.meta.url, { moduleCache: false, interopDefault: false }).import(file);
+      // No module cache: `generate --watch` reads the config again on each run. The transpiled copy is
+      // kept beside toolsmith's own cache in the project (not in the system's temp folder).
+      const modules = path.join(root, 'node_modules');
+      const fsCache = existsSync(modules) ? path.join(modules, '.cache', 'jiti') : false;
+      module = await createJiti(import.meta.url, { moduleCache: false, interopDefault: false, fsCache }).import(file);
     }
   } catch (error) {
     return { problems: [loadFailure(file, shown, error)] };
