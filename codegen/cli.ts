@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { cacheFile, modelsFile, takeSnapshot, unchangedRun, writeCache, writeModels } from './cache.js';
 import { initProject } from './init.js';
-import { loadConfig, type ToolsmithConfig } from './config.js';
+import { CONFIG_FILES, loadConfig, type ToolsmithConfig } from './config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
 import type { Problem } from './model.js';
-import { resolveOptions, type GenerateOptions } from './options.js';
+import { optionsFromConfig, resolveOptions, type GenerateOptions } from './options.js';
 import { formatProblem, isWarning, sortProblems } from './problems.js';
 import { clockTime, createReporter, shouldColor } from './reporter.js';
 import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
@@ -71,6 +71,8 @@ interface CommonFlags {
   templates?: string;
   /** Warnings are errors (`--strict`). */
   strict?: boolean;
+  /** Worker threads emitting tools (`--workers`, parsed by `parseWorkers`). */
+  workers?: number;
 }
 
 interface Io {
@@ -91,31 +93,44 @@ const defaultIo: Io = {
   color: shouldColor(process.stderr),
 };
 
+// ── Config and flags: the config file is read and checked once, and the flags that are config keys win over it.
+
+/** The flags that stand for config keys, as a config (absent flags left out). */
+function flagsAsConfig(flags: CommonFlags): ToolsmithConfig {
+  const config: ToolsmithConfig = {};
+  for (const key of ['schemas', 'out', 'stubs', 'templates', 'strict', 'workers'] as const) {
+    if (flags[key] !== undefined) (config as Record<string, unknown>)[key] = flags[key];
+  }
+  return config;
+}
+
 /** Merges config file and flags (flags win). */
 async function options(
   flags: CommonFlags,
   io: Io,
 ): Promise<{ options: GenerateOptions; config: ToolsmithConfig; problems: Problem[] }> {
   const { config, problems } = await loadConfig(io.cwd, flags.config);
-  const merged: GenerateOptions = { root: io.cwd };
-  const schemas = flags.schemas ?? config.schemas;
-  const out = flags.out ?? config.out;
-  const stubs = flags.stubs ?? config.stubs;
-  if (schemas !== undefined) merged.schemas = schemas;
-  if (out !== undefined) merged.out = out;
-  if (stubs !== undefined) merged.stubs = stubs;
-  if (config.runtimeImport !== undefined) merged.runtimeImport = config.runtimeImport;
-  if (config.regenerateCommand !== undefined) merged.regenerateCommand = config.regenerateCommand;
-  const templates = flags.templates ?? config.templates;
-  if (templates !== undefined) merged.templates = templates;
-  if (config.manifests?.targets !== undefined) merged.manifestTargets = config.manifests.targets;
-  if (config.manifests?.unrepresentable !== undefined) merged.manifestPolicy = config.manifests.unrepresentable;
-  if (config.manifests?.describeLosses !== undefined) merged.manifestDescribeLosses = config.manifests.describeLosses;
-  if (config.format !== undefined) merged.format = config.format;
-  const strict = flags.strict ?? config.strict;
-  if (strict !== undefined) merged.strict = strict;
-  return { options: merged, config, problems };
+  return { options: optionsFromConfig(io.cwd, config, flagsAsConfig(flags)), config, problems };
 }
+
+/** The help of `--config`. */
+const CONFIG_FLAG_HELP = `config file (default: ${CONFIG_FILES.join(', ')} in the current folder; only one may exist)`;
+
+/** `--workers <n>`: a positive whole number, else a usage error (exit 2) saying what is wanted. */
+function parseWorkers(value: string): number {
+  const number = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (Number.isSafeInteger(number) && number >= 1) return number;
+  throw new InvalidArgumentError('It must be a positive whole number (1 emits in process), e.g. --workers 2.');
+}
+
+/** The `--workers` option of `generate` and `check`. */
+const workersOption = () =>
+  new Option(
+    '--workers <n>',
+    'worker threads emitting tools in a full generate or check (default: "workers" of the config, else TOOLSMITH_WORKERS, else one per core; 1 emits in process)',
+  ).argParser(parseWorkers);
+
+// ── End of config and flags.
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -433,10 +448,7 @@ export function createProgram(
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   const common = (command: Command) =>
     command
-      .option(
-        '--config <file>',
-        'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)',
-      )
+      .option('--config <file>', CONFIG_FLAG_HELP)
       .option('--schemas <dir>', 'definitions folder (default: schemas)')
       .option('--out <dir>', 'generated output folder (default: generated)')
       .option('--stubs <dir>', 'implementation stubs folder (default: src/tools)');
@@ -482,6 +494,7 @@ export function createProgram(
       'print one JSON object on stdout: the summary and every diagnostic (for CI annotations and editors)',
     )
     .option('--silent', 'print errors only')
+    .addOption(workersOption())
     .action(async (flags) => {
       if (!flags.watch) return setExit(await runGenerate(flags, io));
       const { options: generateOptions } = await options(flags, io);
@@ -514,16 +527,14 @@ export function createProgram(
     .option('--strict', 'warnings are errors: exit 1')
     .option('--json', 'print one JSON object on stdout: the summary, the drift and every diagnostic')
     .option('--silent', 'print errors only')
+    .addOption(workersOption())
     .action(async (flags) => setExit(await runGenerate({ ...flags, check: true }, io)));
   program
     .command('copy-assets')
     .description(
       "after tsc: copy the generated files tsc does not emit (validators' .js and .d.ts, catalog.json, schemas/, manifests' JSON) into the build, so dist/ runs with plain node",
     )
-    .option(
-      '--config <file>',
-      'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)',
-    )
+    .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder (default: generated)')
     .action(async (flags) => {
       const { options: generateOptions, problems } = await options(flags, io);
@@ -567,10 +578,7 @@ export function createProgram(
     .description(
       'serve the tools as an MCP server over stdio (tools/list as in mcp.json; tools/call through the orchestrator) until the client disconnects',
     )
-    .option(
-      '--config <file>',
-      'config file (default: toolsmith.config.json or toolsmith.config.mjs in the current folder)',
-    )
+    .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')
     .addOption(
       new Option(

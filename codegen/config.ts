@@ -1,175 +1,273 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MANIFEST_TARGETS } from '../src/manifest-targets/table.js';
-import { parseSource, problemAt, readRegularFile } from './load.js';
+import type { ErrorObject } from 'ajv';
+import { CONFIG_SCHEMA } from './config-schema.js';
+import type { ToolsmithConfig } from './config-type.js';
+import { validate } from './config-validator.js';
+import { parseSource, positionOf, readRegularFile, toPosix } from './load.js';
 import type { Problem } from './model.js';
+import { escapePointerSegment, parsePointer, resolveLocalRef } from './pointer.js';
 import { closest } from './problems.js';
 
-/** `toolsmith.config.json` (or `.mjs` exporting the same object as default). Flags override it. */
-export interface ToolsmithConfig {
-  /** Definitions folder (default `schemas`). */
-  schemas?: string;
-  /** Generated output folder (default `generated`). */
-  out?: string;
-  /** Implementation stubs folder (default `src/tools`). */
-  stubs?: string;
-  /** Where generated code imports the runtime from (default `toolsmith`). */
-  runtimeImport?: string;
-  /** The command generated banners quote (default `npx toolsmith generate`). */
-  regenerateCommand?: string;
-  /** A folder of handlebars templates overriding the default docs templates. */
-  templates?: string;
-  /**
-   * Manifest targets to emit (default all but `gemini-legacy`), and what to do with a tool a target cannot
-   * take: `"unrepresentable": "omit"` (default: left out of that target, warned, in the loss report) or `"error"`.
-   */
-  manifests?: { targets?: string[]; unrepresentable?: 'omit' | 'error'; describeLosses?: boolean };
-  /**
-   * The module `call` and `serve` take the orchestrator from (relative to the project): its default
-   * export is a `ToolOrchestrator`, its options, or a function returning either. A `.ts` entry runs
-   * through tsx in development and from what `tsc` built of it (tsconfig `outDir`) otherwise.
-   */
-  entry?: string;
-  /** Capabilities of the persona `call` and `serve` act as. */
-  capabilities?: string[];
-  /** Format generated TypeScript with prettier (default true); false is faster and keeps the emitters' layout. */
-  format?: boolean;
-  /** Warnings are errors (for CI), as with `--strict`. */
-  strict?: boolean;
-}
+export { CONFIG_KEYS, CONFIG_SCHEMA } from './config-schema.js';
+export type { ToolsmithConfig } from './config-type.js';
 
-/** Every key a config may have. */
-export const CONFIG_KEYS = [
-  'schemas',
-  'out',
-  'stubs',
-  'runtimeImport',
-  'regenerateCommand',
-  'templates',
-  'manifests',
-  'capabilities',
-  'format',
-  'strict',
-  'entry',
+/** The config files looked for in the project root; more than one present is a problem naming them. */
+export const CONFIG_FILES = [
+  'toolsmith.config.json',
+  'toolsmith.config.ts',
+  'toolsmith.config.mts',
+  'toolsmith.config.js',
+  'toolsmith.config.mjs',
 ] as const;
 
-/** The config files looked for, in order. */
-export const CONFIG_FILES = ['toolsmith.config.json', 'toolsmith.config.mjs'] as const;
+/** What `loadConfig` read: the config (empty when there is none or it has problems), its file, its problems. */
+export interface LoadedConfig {
+  config: ToolsmithConfig;
+  /** The absolute path of the config file read, when there is one. */
+  file?: string;
+  problems: Problem[];
+}
 
-/** Reads the config of a project (or the given file); unknown keys and wrong types are problems. */
-export async function loadConfig(
-  root: string,
-  file?: string,
-): Promise<{ config: ToolsmithConfig; file?: string; problems: Problem[] }> {
-  const candidate = file
-    ? path.resolve(root, file)
-    : CONFIG_FILES.map((name) => path.join(root, name)).find((full) => existsSync(full));
-  if (!candidate) return { config: {}, problems: [] };
-  const shown = path.relative(root, candidate) || candidate;
-  if (!existsSync(candidate))
+/** A config's value and where a JSON pointer into it is (line:column in a JSON file; 1:1 in a module). */
+interface ReadConfig {
+  value: unknown;
+  locate: (pointer: string, atKey: boolean) => { line: number; column: number };
+}
+
+const checkConfigValue = validate as unknown as { (data: unknown): boolean; errors?: ErrorObject[] | null };
+
+/**
+ * Reads the config of a project (or the given file) and checks it against `CONFIG_SCHEMA` with the
+ * Ajv standalone validator generated from it. JSON is parsed with positions, so a problem is placed at
+ * its key or value; a TypeScript or JavaScript config is imported (TypeScript through jiti, so an
+ * installed toolsmith runs one without tsx) and its problems carry the key path.
+ */
+export async function loadConfig(projectRoot: string, file?: string): Promise<LoadedConfig> {
+  const root = path.resolve(projectRoot);
+  const shown = (full: string) => toPosix(path.relative(root, full)) || full;
+  const found = file
+    ? [path.resolve(root, file)]
+    : CONFIG_FILES.map((name) => path.join(root, name)).filter((full) => existsSync(full));
+  const candidate = found[0];
+  if (candidate === undefined) return { config: {}, problems: [] };
+  if (found.length > 1)
     return {
       config: {},
       problems: [
-        {
-          file: shown,
-          line: 1,
-          column: 1,
-          pointer: '',
-          message: 'the config file does not exist',
-          hint: 'check the --config path',
-        },
+        fileProblem(
+          shown(candidate),
+          `${found.length} config files: ${found.map(shown).join(' and ')}; toolsmith reads one`,
+          'keep one of them and move what the others say into it',
+        ),
       ],
     };
-  if (candidate.endsWith('.mjs') || candidate.endsWith('.js')) {
-    const module = (await import(pathToFileURL(candidate).href)) as { default?: unknown };
+  if (!existsSync(candidate))
     return {
-      config: (module.default ?? {}) as ToolsmithConfig,
-      file: candidate,
-      problems: checkConfig(module.default ?? {}, shown, undefined),
+      config: {},
+      problems: [fileProblem(shown(candidate), 'the config file does not exist', 'check the --config path')],
     };
-  }
-  const read = readRegularFile(candidate);
-  if ('error' in read)
+  const kind = configKind(candidate);
+  if (kind === undefined)
     return {
       config: {},
       file: candidate,
-      problems: [{ file: shown, line: 1, column: 1, pointer: '', message: `not read: ${read.error}`, hint: read.hint }],
+      problems: [
+        fileProblem(
+          shown(candidate),
+          'toolsmith cannot read a config of this kind',
+          'name it toolsmith.config.json, .ts, .mts, .js or .mjs',
+        ),
+      ],
     };
-  const parsed = parseSource(shown, shown, read.bytes.toString('utf8'));
-  if (parsed.problems.length > 0) return { config: {}, file: candidate, problems: parsed.problems };
-  const problems = checkConfig(parsed.source.value, shown, parsed.source);
-  return { config: parsed.source.value as ToolsmithConfig, file: candidate, problems };
+  const read =
+    kind === 'json'
+      ? readJsonConfig(candidate, shown(candidate))
+      : await importConfig(candidate, shown(candidate), kind, root);
+  if ('problems' in read) return { config: {}, file: candidate, problems: read.problems };
+  const problems = checkConfig(read, shown(candidate));
+  return { config: problems.length === 0 ? (read.value as ToolsmithConfig) : {}, file: candidate, problems };
 }
 
-function checkConfig(
-  value: unknown,
+function configKind(file: string): 'json' | 'typescript' | 'javascript' | undefined {
+  if (file.endsWith('.json')) return 'json';
+  if (/\.[mc]?ts$/.test(file)) return 'typescript';
+  if (/\.[mc]?js$/.test(file)) return 'javascript';
+  return undefined;
+}
+
+function fileProblem(file: string, message: string, hint: string, line = 1, column = 1): Problem {
+  return { file, line, column, pointer: '', message, hint };
+}
+
+function readJsonConfig(file: string, shown: string): ReadConfig | { problems: Problem[] } {
+  const read = readRegularFile(file);
+  if ('error' in read) return { problems: [fileProblem(shown, `not read: ${read.error}`, read.hint)] };
+  const parsed = parseSource(shown, shown, read.bytes.toString('utf8'));
+  if (parsed.problems.length > 0) return { problems: parsed.problems };
+  const { source } = parsed;
+  return { value: source.value, locate: (pointer, atKey) => positionOf(source, pointer, atKey) };
+}
+
+/**
+ * Imports a config module's default export: JavaScript natively, TypeScript through jiti (Node 20
+ * cannot strip types). A module that throws, or does not parse, is a problem naming the file.
+ */
+async function importConfig(
   file: string,
-  source: ReturnType<typeof parseSource>['source'] | undefined,
-): Problem[] {
-  const at = (pointer: string, message: string, hint?: string): Problem =>
-    source
-      ? problemAt(source, pointer, message, hint, true)
-      : hint === undefined
-        ? { file, line: 1, column: 1, pointer, message }
-        : { file, line: 1, column: 1, pointer, message, hint };
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return [at('', 'the config must be an object')];
-  const problems: Problem[] = [];
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
-      const suggestion = closest(key, CONFIG_KEYS);
-      problems.push(
-        at(
-          `/${key}`,
-          `unknown config key "${key}"`,
-          suggestion ? `did you mean \`${suggestion}\`?` : `the keys are: ${CONFIG_KEYS.join(', ')}`,
-        ),
-      );
-      continue;
+  shown: string,
+  kind: 'typescript' | 'javascript',
+  root: string,
+): Promise<ReadConfig | { problems: Problem[] }> {
+  let module: Record<string, unknown>;
+  try {
+    if (kind === 'javascript') module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    else {
+      const { createJiti } = await import('jiti');
+      // No module cache: `generate --watch` reads the config again on each run. The transpiled copy is
+      // kept beside toolsmith's own cache in the project (not in the system's temp folder).
+      const modules = path.join(root, 'node_modules');
+      const fsCache = existsSync(modules) ? path.join(modules, '.cache', 'jiti') : false;
+      module = await createJiti(import.meta.url, { moduleCache: false, interopDefault: false, fsCache }).import(file);
     }
-    const entry = record[key];
-    if (key === 'manifests') {
-      const targets = (entry as { targets?: unknown } | null)?.targets;
-      const policy = (entry as { unrepresentable?: unknown } | null)?.unrepresentable;
-      const describe = (entry as { describeLosses?: unknown } | null)?.describeLosses;
-      const valid =
-        typeof entry === 'object' &&
-        entry !== null &&
-        !Array.isArray(entry) &&
-        Object.keys(entry).every(
-          (name) => name === 'targets' || name === 'unrepresentable' || name === 'describeLosses',
-        ) &&
-        (targets === undefined || (Array.isArray(targets) && targets.every((target) => typeof target === 'string'))) &&
-        (policy === undefined || policy === 'omit' || policy === 'error') &&
-        (describe === undefined || typeof describe === 'boolean');
-      if (!valid)
-        problems.push(
-          at(
-            `/${key}`,
-            '"manifests" must be `{ "targets": ["openai", …], "unrepresentable": "omit" | "error", "describeLosses": true | false }`',
-          ),
-        );
-      else if (Array.isArray(targets)) {
-        targets.forEach((target: string, index: number) => {
-          if ((MANIFEST_TARGETS as readonly string[]).includes(target)) return;
-          const suggestion = closest(target, MANIFEST_TARGETS);
-          problems.push(
-            at(
-              `/manifests/targets/${index}`,
-              `unknown manifest target "${target}"`,
-              `${suggestion ? `did you mean \`${suggestion}\`? ` : ''}the targets are: ${MANIFEST_TARGETS.join(', ')}`,
-            ),
-          );
-        });
-      }
-    } else if (key === 'capabilities') {
-      if (!Array.isArray(entry) || !entry.every((item) => typeof item === 'string'))
-        problems.push(at(`/${key}`, '"capabilities" must be an array of strings'));
-    } else if (key === 'format' || key === 'strict') {
-      if (typeof entry !== 'boolean') problems.push(at(`/${key}`, `"${key}" must be true or false`));
-    } else if (typeof entry !== 'string') problems.push(at(`/${key}`, `"${key}" must be a string`));
+  } catch (error) {
+    return { problems: [loadFailure(file, shown, error)] };
   }
-  return problems;
+  if (module.default === undefined)
+    return {
+      problems: [
+        fileProblem(
+          shown,
+          'the config module has no default export',
+          "export the configuration: `export default defineConfig({ … })` (import { defineConfig } from 'toolsmith/config')",
+        ),
+      ],
+    };
+  return { value: module.default, locate: () => ({ line: 1, column: 1 }) };
+}
+
+/**
+ * A config module that threw or did not parse, as a problem naming the file; a syntax error is placed
+ * at its line:column (jiti's parse errors end with `<file>:<line>:<column>`, the column counted from 0).
+ */
+function loadFailure(file: string, shown: string, error: unknown): Problem {
+  const message = String((error as { message?: unknown } | null)?.message ?? error);
+  const lines = message.split('\n');
+  const at = lines.map((line) => line.trim()).find((line) => line.startsWith(`${file}:`));
+  const position = at === undefined ? undefined : /:(\d+):(\d+)$/.exec(at);
+  return fileProblem(
+    shown,
+    `the config could not be loaded: ${lines[0]!.trim()}`,
+    'fix the config module: toolsmith imports it to read the configuration',
+    position ? Number(position[1]) : 1,
+    position ? Number(position[2]) + 1 : 1,
+  );
+}
+
+/** Every problem the schema finds in a config, at its key (unknown keys) or its value. */
+function checkConfig(read: ReadConfig, file: string): Problem[] {
+  if (checkConfigValue(read.value)) return [];
+  return (checkConfigValue.errors ?? []).map((error) => {
+    const described = describeError(error, read.value);
+    const { line, column } = read.locate(described.pointer, described.atKey);
+    const problem: Problem = { file, line, column, pointer: described.pointer, message: described.message };
+    return described.hint === undefined ? problem : { ...problem, hint: described.hint };
+  });
+}
+
+interface Described {
+  pointer: string;
+  atKey: boolean;
+  message: string;
+  hint?: string;
+}
+
+/** An Ajv error as a sentence about the config: the key path, what is wanted, what was found, a suggestion. */
+function describeError(error: ErrorObject, config: unknown): Described {
+  const pointer = error.instancePath;
+  const label = keyPath(pointer);
+  const value = valueAt(config, pointer);
+  const schema = resolveLocalRef(CONFIG_SCHEMA, error.schemaPath.replace(/\/[^/]*$/, '')) as
+    { title?: string; properties?: Record<string, unknown> } | undefined;
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      const known = Object.keys(schema?.properties ?? {});
+      const suggestion = closest(key, known);
+      return {
+        pointer: `${pointer}/${escapePointerSegment(key)}`,
+        atKey: true,
+        message: pointer === '' ? `unknown config key "${key}"` : `unknown key "${key}" in ${label}`,
+        hint: suggestion ? `did you mean \`${suggestion}\`?` : `the keys are: ${known.join(', ')}`,
+      };
+    }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map(String);
+      const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
+      const didYouMean = suggestion ? `did you mean \`${suggestion}\`? ` : '';
+      return schema?.title
+        ? {
+            pointer,
+            atKey: false,
+            message: `unknown ${schema.title} ${shownValue(value)}`,
+            hint: `${didYouMean}the ${schema.title}s are: ${allowed.join(', ')}`,
+          }
+        : {
+            pointer,
+            atKey: false,
+            message: `${label} must be ${allowed.map((item) => JSON.stringify(item)).join(' or ')}, not ${shownValue(value)}`,
+            ...(suggestion ? { hint: `did you mean \`${suggestion}\`?` } : {}),
+          };
+    }
+    case 'type':
+      return {
+        pointer,
+        atKey: false,
+        message: `${label} must be ${TYPE_WORDS.get(String((error.params as { type: string }).type)) ?? error.params.type}, not ${shownValue(value)}`,
+      };
+    case 'minimum':
+      return {
+        pointer,
+        atKey: false,
+        message: `${label} must be at least ${(error.params as { limit: number }).limit}, not ${shownValue(value)}`,
+      };
+    case 'minLength':
+      return { pointer, atKey: false, message: `${label} must not be empty` };
+    default:
+      return { pointer, atKey: false, message: `${label} ${error.message ?? 'is invalid'}` };
+  }
+}
+
+const TYPE_WORDS = new Map([
+  ['string', 'a string'],
+  ['boolean', 'true or false'],
+  ['integer', 'a whole number'],
+  ['number', 'a number'],
+  ['array', 'an array'],
+  ['object', 'an object'],
+]);
+
+/** `/manifests/targets/1` → `"manifests.targets[1]"`; the root is "the config". */
+function keyPath(pointer: string): string {
+  if (pointer === '') return 'the config';
+  const path = parsePointer(pointer)
+    .map((segment, index) =>
+      /^(0|[1-9][0-9]*)$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`,
+    )
+    .join('');
+  return JSON.stringify(path);
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  return pointer === '' ? root : resolveLocalRef(root, `#${pointer.replace(/%/g, '%25')}`);
+}
+
+/** A value as the message shows it: JSON for what JSON can hold, else its kind (`a function`). */
+function shownValue(value: unknown): string {
+  if (typeof value === 'function') return 'a function';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  if (value !== null && typeof value === 'object') return 'an object';
+  return JSON.stringify(value) ?? String(value);
 }

@@ -13,7 +13,16 @@ export {
 export { loadDefinitions, type LoadedFiles, type SourceFile } from './load.js';
 export { normalize, GENERATOR_VERSION, type NormalizeResult } from './normalize.js';
 export { writeOutput, diffOutput, hasDrift, recoverInterrupted, type OutputDiff, type WriteReport } from './write.js';
-export { loadConfig, CONFIG_KEYS, type ToolsmithConfig } from './config.js';
+export {
+  loadConfig,
+  CONFIG_FILES,
+  CONFIG_KEYS,
+  CONFIG_SCHEMA,
+  type LoadedConfig,
+  type ToolsmithConfig,
+} from './config.js';
+export { defineConfig } from './define-config.js';
+export { optionsFromConfig } from './options.js';
 export { formatProblem, isWarning } from './problems.js';
 export { watchAndRun, type Watcher } from './watch.js';
 export { main as runCli, EXIT } from './cli.js';

@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CONFIG_FILES } from './config.js';
+import type { ToolsmithConfig } from './config-type.js';
 import { BUILD_PACKAGES, GENERATOR_PACKAGES } from './generator-packages.js';
 
 /** What `toolsmith init` did, or why it refused. */
@@ -44,7 +46,14 @@ const EXAMPLE = {
   examples: [{ input: { name: 'Ada' }, output: { greeting: 'Hello, Ada!' } }],
 };
 
-const CONFIG = { schemas: 'schemas', out: 'generated', stubs: 'src/tools', capabilities: [] };
+/** The config init writes; its `$schema` gives editors the installed config schema (completion, hover, checks). */
+export const INIT_CONFIG: ToolsmithConfig = {
+  $schema: './node_modules/toolsmith/toolsmith.config.schema.json',
+  schemas: 'schemas',
+  out: 'generated',
+  stubs: 'src/tools',
+  capabilities: [],
+};
 
 /**
  * The project's tsconfig: strict, NodeNext, Node's types, `src/` and `generated/` compiled into
@@ -72,8 +81,8 @@ export const TSCONFIG = `{
 export const BUILD_SCRIPT = 'tsc -p tsconfig.json && toolsmith copy-assets';
 
 /**
- * Scaffolds toolsmith in a project: `schemas/greet.tool.json` (its `$schema` pointing at the
- * installed meta-schema, for editor autocomplete), `toolsmith.config.json`, `tsconfig.json` (kept
+ * Scaffolds toolsmith in a project: `schemas/greet.tool.json` and `toolsmith.config.json` (their
+ * `$schema` pointing at the installed schemas, for editor autocomplete), `tsconfig.json` (kept
  * when the project has one), the npm scripts `generate`, `generate:check` and `build`, and the
  * generator's packages, TypeScript and `@types/node` as devDependencies. Refuses, writing nothing,
  * when a scaffolded file or a different script of the same name exists.
@@ -81,9 +90,12 @@ export const BUILD_SCRIPT = 'tsc -p tsconfig.json && toolsmith copy-assets';
 export function initProject(root: string): InitReport {
   const files: Record<string, string> = {
     'schemas/greet.tool.json': `${JSON.stringify(EXAMPLE, null, 2)}\n`,
-    'toolsmith.config.json': `${JSON.stringify(CONFIG, null, 2)}\n`,
+    'toolsmith.config.json': `${JSON.stringify(INIT_CONFIG, null, 2)}\n`,
   };
-  const conflicts = Object.keys(files).filter((file) => existsSync(path.join(root, file)));
+  // A config of another kind (toolsmith.config.ts, …) is a conflict too: two configs are an error.
+  const conflicts = [...new Set([...Object.keys(files), ...CONFIG_FILES])].filter((file) =>
+    existsSync(path.join(root, file)),
+  );
   const kept = existsSync(path.join(root, 'tsconfig.json')) ? ['tsconfig.json'] : [];
   if (kept.length === 0) files['tsconfig.json'] = TSCONFIG;
   const packageFile = path.join(root, 'package.json');

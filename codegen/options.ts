@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ManifestTarget } from '../src/manifest-targets/table.js';
+import type { ToolsmithConfig } from './config-type.js';
 import { toPosix } from './load.js';
 import type { EmitContext } from './model.js';
 import { GENERATOR_VERSION } from './version.js';
@@ -37,6 +38,37 @@ export interface GenerateOptions {
   workers?: number;
   /** The fewest tools to emit for which workers are started (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
   workerThreshold?: number;
+}
+
+/** The config keys that are generator options of the same name (the others are renamed below, or belong to `call`/`serve`). */
+const SAME_NAME_OPTIONS = [
+  'schemas',
+  'out',
+  'stubs',
+  'runtimeImport',
+  'regenerateCommand',
+  'templates',
+  'format',
+  'strict',
+  'workers',
+] as const satisfies readonly (keyof ToolsmithConfig & keyof GenerateOptions)[];
+
+/**
+ * The generator's options from a checked config, with the command-line flags (given as config keys:
+ * `--out` is `out`) over it: the one place a config becomes `GenerateOptions`.
+ */
+export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: ToolsmithConfig = {}): GenerateOptions {
+  const options: GenerateOptions = { root };
+  const set = options as unknown as Record<string, unknown>;
+  for (const key of SAME_NAME_OPTIONS) {
+    const value = flags[key] ?? config[key];
+    if (value !== undefined) set[key] = value;
+  }
+  const manifests = config.manifests;
+  if (manifests?.targets !== undefined) options.manifestTargets = manifests.targets;
+  if (manifests?.unrepresentable !== undefined) options.manifestPolicy = manifests.unrepresentable;
+  if (manifests?.describeLosses !== undefined) options.manifestDescribeLosses = manifests.describeLosses;
+  return options;
 }
 
 /** Absolute folders and the emit context derived from the options. */

@@ -69,6 +69,7 @@ describe('toolsmith as an installed package', () => {
       'dist',
       'package.json',
       'tool-definition.schema.json',
+      'toolsmith.config.schema.json',
     ]);
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
     for (const condition of Object.values(manifest.exports) as Array<string | Record<string, string>>) {
@@ -169,6 +170,40 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
         .map((line) => JSON.parse(line));
     expect(lines((await run(process.execPath, ['--import', 'tsx', 'src/main.ts'])).stdout)).toEqual(expected);
     expect((await run(npm, ['run', 'generate:check'])).stdout).toContain('up to date');
+
+    // The config as toolsmith.config.ts, typed by defineConfig from toolsmith/config: tsc checks it
+    // (a typo does not compile), and check reads it (its manifest targets make the output differ).
+    const jsonConfig = path.join(project, 'toolsmith.config.json');
+    const tsConfig = path.join(project, 'toolsmith.config.ts');
+    const initConfig = JSON.parse(readFileSync(jsonConfig, 'utf8'));
+    expect(readFileSync(path.join(project, initConfig.$schema), 'utf8')).toContain('"workers"');
+    renameSync(jsonConfig, path.join(dir, 'toolsmith.config.json'));
+    const typedConfig = (body: string) =>
+      writeFileSync(
+        tsConfig,
+        `import { defineConfig } from 'toolsmith/config';\nexport default defineConfig(${body});\n`,
+      );
+    writeFileSync(
+      path.join(project, 'tsconfig.config.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        compilerOptions: { noEmit: true },
+        include: ['toolsmith.config.ts'],
+      }),
+    );
+    const tscConfig = () =>
+      run(path.join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.config.json']).catch((error) => error);
+    typedConfig("{ outt: 'generated' }");
+    expect((await tscConfig()).stdout).toContain("'outt' does not exist in type 'ToolsmithConfig'");
+    typedConfig("{ capabilities: [], manifests: { targets: ['mcp'] } }");
+    const typed = await tscConfig();
+    expect(`${typed.stdout ?? ''}${typed.stderr ?? ''}`).toBe('');
+    const drift = await run(npm, ['run', 'generate:check']).catch((error) => error);
+    expect(drift.code).toBe(1);
+    expect(drift.stderr).toContain('extra:   generated/manifests/openai.json');
+    rmSync(tsConfig);
+    rmSync(path.join(project, 'tsconfig.config.json'));
+    renameSync(path.join(dir, 'toolsmith.config.json'), jsonConfig);
 
     const build = await run(npm, ['run', 'build']);
     expect(build.stderr).toBe('');
@@ -281,6 +316,23 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     expect(unbuilt).toMatchObject({ code: 1, stdout: '' });
     expect(unbuilt.stderr).toBe(
       'toolsmith call: generated/registry.ts is TypeScript, which node runs only with tsx, and it is not built. For production, build it (`npm run build` writes dist/generated/registry.js); in development, install tsx (npm install --save-dev tsx).\n',
+    );
+
+    // A toolsmith.config.ts in a production install (no tsx): read through jiti; its entry rejects the call.
+    renameSync(path.join(project, 'toolsmith.config.json'), path.join(dir, 'toolsmith.config.json'));
+    writeFileSync(
+      path.join(project, 'toolsmith.config.ts'),
+      "import { defineConfig } from 'toolsmith/config';\nconst entry: string = 'src/reject-all.ts';\nexport default defineConfig({ entry });\n",
+    );
+    const configured = await toolsmith(['call', 'greet', '{"name":"Ada"}']).catch((error) => error);
+    expect(configured.code).toBe(1);
+    expect(JSON.parse(configured.stdout).errorDetails).toMatchObject({ code: 'APPROVAL_REJECTED' });
+    // With the JSON config back beside it, both are named.
+    renameSync(path.join(dir, 'toolsmith.config.json'), path.join(project, 'toolsmith.config.json'));
+    const twoConfigs = await toolsmith(['call', 'greet', '{"name":"Ada"}']).catch((error) => error);
+    expect(twoConfigs).toMatchObject({ code: 1, stdout: '' });
+    expect(twoConfigs.stderr).toContain(
+      'toolsmith.config.json:1:1: 2 config files: toolsmith.config.json and toolsmith.config.ts; toolsmith reads one',
     );
   }, 300_000);
 

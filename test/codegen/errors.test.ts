@@ -83,7 +83,7 @@ describe('problems found outside the definition checks are placed at real positi
         stderr:
           'toolsmith: 1 problem; nothing was written.\n' +
           'toolsmith.config.json:2:40 /manifests/targets/1: unknown manifest target "gemni"\n' +
-          '    hint: did you mean `gemini`? the targets are: openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, gemini-legacy, mcp\n',
+          '    hint: did you mean `gemini`? the manifest targets are: openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, gemini-legacy, mcp\n',
       });
     } finally {
       project.dispose();

@@ -1,0 +1,117 @@
+import { MANIFEST_TARGETS } from '../src/manifest-targets/table.js';
+
+/**
+ * The one declaration of toolsmith's configuration: every key of `toolsmith.config.json` (and of a
+ * `toolsmith.config.ts` default export), as draft-07 JSON Schema. `npm run config-schema` derives from
+ * it the shipped `toolsmith.config.schema.json` (editor autocomplete), the `ToolsmithConfig` type
+ * (`config-type.ts`, json-schema-to-typescript) and the Ajv standalone validator the CLI checks a
+ * config with (`config-validator.ts`); a test fails when those are stale. Adding a key is adding it here.
+ */
+export const CONFIG_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'toolsmith configuration',
+  description:
+    'toolsmith.config.json (or the default export of toolsmith.config.ts / .mts / .js / .mjs). Command-line flags override it.',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: {
+      type: 'string',
+      description:
+        'The JSON schema of this file, for editor autocomplete: `./node_modules/toolsmith/toolsmith.config.schema.json`.',
+    },
+    schemas: {
+      type: 'string',
+      minLength: 1,
+      default: 'schemas',
+      description:
+        'The definitions folder (`*.tool.json`, `*.schema.json`), relative to the project. Flag: `--schemas`.',
+    },
+    out: {
+      type: 'string',
+      minLength: 1,
+      default: 'generated',
+      description: 'The generated output folder, relative to the project. Flag: `--out`.',
+    },
+    stubs: {
+      type: 'string',
+      minLength: 1,
+      default: 'src/tools',
+      description: 'The implementation stubs folder (written only when a stub is absent). Flag: `--stubs`.',
+    },
+    runtimeImport: {
+      type: 'string',
+      minLength: 1,
+      default: 'toolsmith',
+      description:
+        'Where generated code imports the runtime from: a package name, or a path relative to the project (`./src/index.js`).',
+    },
+    regenerateCommand: {
+      type: 'string',
+      minLength: 1,
+      default: 'npx toolsmith generate',
+      description: 'The command the banners of generated files tell readers to run.',
+    },
+    templates: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'A folder of handlebars templates overriding the default docs templates, file by file. Flag: `--templates`.',
+    },
+    manifests: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The provider manifests generated under `<out>/manifests/`.',
+      properties: {
+        targets: {
+          type: 'array',
+          description: 'The manifest targets to emit (default: all but `gemini-legacy`).',
+          items: { title: 'manifest target', type: 'string', enum: [...MANIFEST_TARGETS] },
+        },
+        unrepresentable: {
+          type: 'string',
+          enum: ['omit', 'error'],
+          default: 'omit',
+          description:
+            'A tool a target cannot take: left out of that target with a warning and listed in the loss report (`omit`), or a problem that blocks the run (`error`).',
+        },
+        describeLosses: {
+          type: 'boolean',
+          default: true,
+          description:
+            'Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).',
+        },
+      },
+    },
+    entry: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'The module `call` and `serve` take the orchestrator from (relative to the project): its default export is a `ToolOrchestrator`, its options, or a function returning either. Flag: `--entry`.',
+    },
+    capabilities: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'The capabilities of the persona `call` and `serve` act as. Flag: `--capability` (repeatable).',
+    },
+    format: {
+      type: 'boolean',
+      default: true,
+      description: "Format generated TypeScript with prettier; `false` is faster and keeps the emitters' own layout.",
+    },
+    strict: {
+      type: 'boolean',
+      default: false,
+      description: 'Warnings are errors (for CI). Flag: `--strict`.',
+    },
+    workers: {
+      type: 'integer',
+      minimum: 1,
+      description:
+        'Worker threads emitting tools in a full generate or check (default: `TOOLSMITH_WORKERS`, else one per core); 1 emits in process. Flag: `--workers`.',
+    },
+  },
+} as const;
+
+/** Every key a config may have. */
+export const CONFIG_KEYS = Object.keys(CONFIG_SCHEMA.properties) as (keyof typeof CONFIG_SCHEMA.properties)[];

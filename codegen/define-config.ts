@@ -1,0 +1,11 @@
+import type { ToolsmithConfig } from './config-type.js';
+
+export type { ToolsmithConfig } from './config-type.js';
+
+/**
+ * Types a `toolsmith.config.ts` (`export default defineConfig({ out: 'sdk' })`): the identity
+ * function, so an editor completes and checks every key against the type generated from the config schema.
+ */
+export function defineConfig(config: ToolsmithConfig): ToolsmithConfig {
+  return config;
+}
