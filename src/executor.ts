@@ -29,6 +29,8 @@ class ExecutorHost implements CallHost {
 
   attach(): void {}
 
+  begin(): void {}
+
   acquireSlot(): undefined {
     return undefined;
   }

@@ -274,7 +274,6 @@ export class ToolOrchestrator {
   readonly #host: OrchestratorHost;
   readonly #registry: ToolRegistry<RegisteredTool>;
   readonly #shutdownTimeoutMs: number;
-  readonly #begin: (call: PipelineCall) => void;
 
   #shutdown: Promise<ShutdownReport> | undefined;
   readonly #shutDownTools = new WeakSet<ITool>();
@@ -287,7 +286,6 @@ export class ToolOrchestrator {
     const host = new OrchestratorHost(this, options);
     this.#host = host;
     this.#registry = host.registry;
-    this.#begin = (call) => host.begin(call);
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     for (const tool of options.tools ?? []) this.registerTool(tool);
   }
@@ -368,7 +366,7 @@ export class ToolOrchestrator {
     const result = new Promise<ToolCallResult>((resolve) => {
       call.resolve = resolve as (result: unknown) => void;
     });
-    startCall(call, details, this.#begin);
+    startCall(call, details);
     return result;
   }
 

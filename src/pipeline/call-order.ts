@@ -8,10 +8,8 @@
 export const CALL_STEP_ORDER = [
   ['shutdown', ['SHUTTING_DOWN']],
   ['request', ['INVALID_REQUEST']],
-  ['lookup', ['TOOL_NOT_FOUND']],
-  ['composition-depth', ['COMPOSITION_TOO_DEEP']],
-  ['deadline', ['TIMEOUT']],
-  ['load', ['TOOL_ERROR']],
+  ['lookup', ['TOOL_NOT_FOUND', 'COMPOSITION_TOO_DEEP']],
+  ['deadline', ['TIMEOUT', 'TOOL_ERROR']],
   ['signal', ['ABORTED']],
   ['refusal', ['REFUSED', 'TOOL_ERROR']],
   ['permissions', ['PERMISSION_DENIED', 'TOOL_DISABLED']],
@@ -19,10 +17,8 @@ export const CALL_STEP_ORDER = [
   ['arguments', ['SCHEMA_INVALID', 'INVALID_ARGUMENTS', 'TOOL_ERROR']],
   ['approval', ['APPROVAL_UNAVAILABLE', 'APPROVAL_REJECTED', 'APPROVAL_FAILED']],
   ['slot', ['QUEUE_FULL']],
-  ['execute', ['TOOL_ERROR']],
-  ['tool-result', ['TOOL_ERROR', 'TOOL_FAILED', 'STEP_FAILED', 'COMPOSITION_TOO_DEEP']],
+  ['execute', ['TOOL_ERROR', 'TOOL_FAILED', 'STEP_FAILED', 'COMPOSITION_TOO_DEEP']],
   ['output', ['OUTPUT_INVALID']],
-  ['result', []],
 ] as const;
 
 /** The name of a call step. */

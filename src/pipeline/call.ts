@@ -33,6 +33,8 @@ export interface CallHost {
    * promise that resolves once it holds a slot.
    */
   acquireSlot(call: PipelineCall): PromiseLike<void> | undefined;
+  /** Called once per call before its first step, once it knows its id and name (the orchestrator tracks it and calls its hook). */
+  begin(call: PipelineCall): void;
   /** Called once per call, when it is answered: releases what the host holds for it and resolves it. */
   settle(call: PipelineCall): void;
 }

@@ -2,10 +2,10 @@ import { CALL_STEP_ORDER, type CallStepName } from './call-order.js';
 import type { CallStep, CallStepImplementation } from './step.js';
 import { approvalStep } from './steps/approval.js';
 import { argumentsStep } from './steps/arguments.js';
-import { deadlineStep, loadStep } from './steps/deadline.js';
-import { executeStep, slotStep, toolResultStep } from './steps/execute.js';
-import { outputStep, resultStep } from './steps/output.js';
-import { compositionDepthStep, lookupStep, requestStep, shutdownStep } from './steps/request.js';
+import { deadlineStep } from './steps/deadline.js';
+import { executeStep, slotStep } from './steps/execute.js';
+import { outputStep } from './steps/output.js';
+import { lookupStep, requestStep, shutdownStep } from './steps/request.js';
 import { budgetStep, permissionsStep, refusalStep, signalStep } from './steps/screen.js';
 
 /** Every step's implementation by name; the type asks for one per name of `CALL_STEP_ORDER`. */
@@ -13,9 +13,7 @@ const IMPLEMENTATIONS: { readonly [N in CallStepName]: CallStepImplementation } 
   shutdown: shutdownStep,
   request: requestStep,
   lookup: lookupStep,
-  'composition-depth': compositionDepthStep,
   deadline: deadlineStep,
-  load: loadStep,
   signal: signalStep,
   refusal: refusalStep,
   permissions: permissionsStep,
@@ -24,9 +22,7 @@ const IMPLEMENTATIONS: { readonly [N in CallStepName]: CallStepImplementation } 
   approval: approvalStep,
   slot: slotStep,
   execute: executeStep,
-  'tool-result': toolResultStep,
   output: outputStep,
-  result: resultStep,
 };
 
 /**

@@ -10,8 +10,11 @@ import {
   type ITool,
   type ToolExecutionRequestDetails,
 } from '../../src/index.js';
+import { PipelineCall, endCall, failCall, type CallHost } from '../../src/pipeline/call.js';
 import { CALL_STEP_ORDER } from '../../src/pipeline/call-order.js';
+import { UNROLLED_STEPS, createDriver } from '../../src/pipeline/driver.js';
 import { COMPOSED_TOOL } from '../../src/pipeline/markers.js';
+import type { CallStep, CallStepImplementation } from '../../src/pipeline/step.js';
 import { CALL_STEPS } from '../../src/pipeline/steps.js';
 import { CalculatorTool } from '../../src/tools/calculator.js';
 import { REPO } from '../helpers/temp-project.js';
@@ -162,5 +165,82 @@ describe('the step list', () => {
     expect(await code('marked')).toBe('STEP_FAILED');
     expect(await code('plain')).toBe('TOOL_FAILED');
     await orchestrator.shutdown();
+  });
+});
+
+describe('the driver', () => {
+  /** A call whose host records how it was settled. */
+  function recordedCall(): { call: PipelineCall; settled: Promise<PipelineCall> } {
+    let settle!: (call: PipelineCall) => void;
+    const settled = new Promise<PipelineCall>((resolve) => {
+      settle = resolve;
+    });
+    const host = { settle } as unknown as CallHost;
+    return { call: new PipelineCall(host), settled };
+  }
+
+  function step(implementation: CallStepImplementation): CallStep {
+    return { name: 'request', codes: [], resume: undefined, reject: undefined, ...implementation };
+  }
+
+  it('runs every step in order, synchronously until one returns something pending, then from its resume', async () => {
+    const ran: string[] = [];
+    const count = UNROLLED_STEPS + 6; // past the unrolled positions: the rest run through the loop
+    const steps = Array.from({ length: count }, (_, index) =>
+      step({
+        run(call) {
+          ran.push(`run ${index}`);
+          if (index === count - 1) return endCall(call);
+          if (index === 2 || index === UNROLLED_STEPS + 2) return Promise.resolve(index * 10);
+        },
+        resume(_call, value) {
+          ran.push(`resume ${index} with ${String(value)}`);
+        },
+      }),
+    );
+    const { call, settled } = recordedCall();
+    createDriver(steps)(call, 0);
+    expect(ran).toEqual(['run 0', 'run 1', 'run 2']); // synchronous up to the first pending step
+    expect((await settled).code).toBeUndefined();
+    const expected: string[] = [];
+    for (let index = 0; index < count; index++) {
+      expected.push(`run ${index}`);
+      if (index === 2 || index === UNROLLED_STEPS + 2) expected.push(`resume ${index} with ${index * 10}`);
+    }
+    expect(ran).toEqual(expected);
+  });
+
+  it('stops at the step that ends the call; a throw or a rejection without a handler is TOOL_ERROR', async () => {
+    const ran: number[] = [];
+    const steps = [0, 1, 2].map((index) =>
+      step({
+        run(call) {
+          ran.push(index);
+          if (index === 1) failCall(call, 'REFUSED', 'no');
+        },
+      }),
+    );
+    const first = recordedCall();
+    createDriver(steps)(first.call, 0);
+    expect(ran).toEqual([0, 1]);
+    expect((await first.settled).code).toBe('REFUSED');
+
+    const throwing = recordedCall();
+    createDriver([
+      step({
+        run() {
+          throw new Error('bug');
+        },
+      }),
+    ])(throwing.call, 0);
+    expect((await throwing.settled).message).toMatch(/Internal error while calling tool 'unknown': bug/);
+
+    const rejected = recordedCall();
+    createDriver([step({ run: () => Promise.reject(new Error('late')) })])(rejected.call, 0);
+    expect((await rejected.settled).message).toMatch(/: late$/);
+
+    const unended = recordedCall();
+    createDriver([step({ run: () => undefined })])(unended.call, 0);
+    expect((await unended.settled).message).toMatch(/ended without an answer/);
   });
 });

@@ -4,25 +4,21 @@ import type { CallStepImplementation } from '../step.js';
 
 /**
  * `TIMEOUT`: arms the call's deadline (the request's `timeoutMs`, else the tool's, else the host's
- * default); from here on it covers whatever the call waits for. A lazy tool's own timeout is known
- * only once it has loaded: the load step re-arms it, counted from here.
+ * default); from here on it covers whatever the call waits for. Then a lazy tool loads (its
+ * implementation and generated validators, once, shared by racing calls; `TOOL_ERROR` when it
+ * cannot), and its own timeout, known only now, re-arms the deadline counted from the lookup.
  */
 export const deadlineStep: CallStepImplementation = {
   run(call) {
     const details = call.details;
     const entry = call.entry!;
-    const lazy = entry.load !== undefined;
-    const timeoutMs = details.timeoutMs ?? (lazy ? undefined : entry.tool.timeoutMs) ?? call.host.defaultTimeoutMs;
+    const load = entry.load;
+    const timeoutMs =
+      details.timeoutMs ?? (load !== undefined ? undefined : entry.tool.timeoutMs) ?? call.host.defaultTimeoutMs;
     if (timeoutMs !== undefined) armDeadline(call, timeoutMs);
-    if (lazy && details.timeoutMs === undefined) call.armedAt = performance.now();
-  },
-};
-
-/** A lazy tool loads on its first call (its implementation and generated validators; shared by racing calls). */
-export const loadStep: CallStepImplementation = {
-  run(call) {
-    const load = call.entry!.load;
-    return load === undefined ? undefined : load();
+    if (load === undefined) return;
+    if (details.timeoutMs === undefined) call.armedAt = performance.now();
+    return load();
   },
   resume(call, failure) {
     if (failure !== undefined) return failWith(call, failure as ToolCallFailure);

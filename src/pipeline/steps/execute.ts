@@ -13,7 +13,12 @@ export const slotStep: CallStepImplementation = {
   },
 };
 
-/** The tool runs, with a signal that fires on the caller's stop or the deadline; a throw is `TOOL_ERROR`. */
+/**
+ * The tool runs, with a signal that fires on the caller's stop or the deadline; a throw is
+ * `TOOL_ERROR`. Its answer: `TOOL_ERROR` for no result object, `TOOL_FAILED` for `success: false`;
+ * a composed tool's failed step is `STEP_FAILED`, and a step's `COMPOSITION_TOO_DEEP` is passed up
+ * as it is (not wrapped at every level).
+ */
 export const executeStep: CallStepImplementation = {
   run(call) {
     let pending: ToolExecutionResult | PromiseLike<ToolExecutionResult>;
@@ -24,10 +29,10 @@ export const executeStep: CallStepImplementation = {
       // `execute` threw, or answered something whose `then` cannot even be read.
       return executeThrew(call, error);
     }
-    call.toolResult = pending;
+    toolAnswered(call, pending);
   },
   resume(call, result) {
-    call.toolResult = result as ToolExecutionResult;
+    toolAnswered(call, result as ToolExecutionResult);
   },
   reject: executeThrew,
 };
@@ -47,22 +52,16 @@ export function unreadableResult(call: PipelineCall, error: unknown): void {
   );
 }
 
-/**
- * The tool's answer: `TOOL_ERROR` for no result object, `TOOL_FAILED` for `success: false`; a
- * composed tool's failed step is `STEP_FAILED`, and a step's `COMPOSITION_TOO_DEEP` is passed up
- * as it is (not wrapped at every level).
- */
-export const toolResultStep: CallStepImplementation = {
-  run(call) {
-    try {
-      checkToolResult(call, call.toolResult);
-    } catch (error) {
-      unreadableResult(call, error);
-    }
-  },
-};
+function toolAnswered(call: PipelineCall, result: ToolExecutionResult): void {
+  call.toolResult = result;
+  try {
+    checkToolResult(call, result);
+  } catch (error) {
+    unreadableResult(call, error);
+  }
+}
 
-function checkToolResult(call: PipelineCall, result: ToolExecutionResult | undefined): void {
+function checkToolResult(call: PipelineCall, result: ToolExecutionResult): void {
   const tool = call.entry!.tool;
   if (result === null || typeof result !== 'object') {
     return failCall(

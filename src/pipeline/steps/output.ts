@@ -1,44 +1,38 @@
 import { describeThrown } from '../../errors.js';
 import { copyJsonValue } from '../../validation.js';
-import { endCall, failWith } from '../call.js';
+import { endCall, failWith, type PipelineCall } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import type { RegisteredTool } from '../registered-tool.js';
 import type { CallStepImplementation } from '../step.js';
 import { unreadableResult } from './execute.js';
 
-/** `OUTPUT_INVALID`: the output checked against the output schema, on a copy (coerced only where needed). */
+/**
+ * `OUTPUT_INVALID`: the output checked against the output schema, on a copy (coerced only where
+ * needed); a valid one is the call's answer.
+ */
 export const outputStep: CallStepImplementation = {
   run(call) {
-    let checked: CheckedOutput | ToolCallFailure;
+    let failure: ToolCallFailure | undefined;
     try {
-      checked = checkOutput(call.entry!, call.toolResult!.output);
+      failure = checkOutput(call, call.entry!, call.toolResult!.output);
     } catch (error) {
       return unreadableResult(call, error);
     }
-    if (checked instanceof ToolCallFailure) return failWith(call, checked);
-    call.output = checked.output;
-  },
-};
-
-/** The call succeeded: the host answers it with the checked output. */
-export const resultStep: CallStepImplementation = {
-  run(call) {
+    if (failure !== undefined) return failWith(call, failure);
     endCall(call);
   },
 };
 
-/** What `checkOutput` answers when the output is valid: the coerced copy. */
-export interface CheckedOutput {
-  readonly output: unknown;
-}
-
 /**
- * Checks a successful execute's output against the output schema, on a copy, and answers the
- * coerced copy; `OUTPUT_INVALID` when it fails or the schema does not compile.
+ * Checks a successful execute's output against the output schema, on a copy, and sets the coerced
+ * copy as the call's output; answers `OUTPUT_INVALID` when it fails or the schema does not compile.
  */
-export function checkOutput(entry: RegisteredTool, output: unknown): CheckedOutput | ToolCallFailure {
+function checkOutput(call: PipelineCall, entry: RegisteredTool, output: unknown): ToolCallFailure | undefined {
   const validator = entry.output;
-  if (validator === undefined) return { output };
+  if (validator === undefined) {
+    call.output = output;
+    return undefined;
+  }
   if (validator.validateFunction === undefined) {
     return new ToolCallFailure(
       'OUTPUT_INVALID',
@@ -58,7 +52,10 @@ export function checkOutput(entry: RegisteredTool, output: unknown): CheckedOutp
     );
   }
   const errors = validator.check(copy);
-  if (errors === undefined) return { output: copy };
+  if (errors === undefined) {
+    call.output = copy;
+    return undefined;
+  }
   const shown = errors
     .slice(0, 3)
     .map((error) => error.message)

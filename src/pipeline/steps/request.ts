@@ -25,7 +25,10 @@ export const requestStep: CallStepImplementation = {
   },
 };
 
-/** `TOOL_NOT_FOUND`: the tool registered under exactly the name (the message lists the nearest). */
+/**
+ * `TOOL_NOT_FOUND`: the tool registered under exactly the name (the message lists the nearest);
+ * `COMPOSITION_TOO_DEEP` for a composed tool's step nested deeper than the host's `maxCompositionDepth`.
+ */
 export const lookupStep: CallStepImplementation = {
   run(call) {
     const name = call.name as string;
@@ -34,12 +37,6 @@ export const lookupStep: CallStepImplementation = {
     if (entry === undefined) return failCall(call, 'TOOL_NOT_FOUND', registry.notFoundMessage(name));
     entry.inFlight++;
     call.entry = entry;
-  },
-};
-
-/** `COMPOSITION_TOO_DEEP`: a composed tool's step nested deeper than the host's `maxCompositionDepth`. */
-export const compositionDepthStep: CallStepImplementation = {
-  run(call) {
     const chain = call.details[CALL_CHAIN];
     if (chain !== undefined && chain.length >= call.host.maxCompositionDepth) tooDeep(call, chain);
   },
