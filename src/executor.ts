@@ -1,5 +1,6 @@
 import type { ApprovalGate } from './context.js';
-import { PipelineCall, type CallHost } from './pipeline/call.js';
+import { describeThrown } from './errors.js';
+import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, type CallHost } from './pipeline/call.js';
 import { startCall } from './pipeline/driver.js';
 import { withoutStack } from './pipeline/failure.js';
 import { prepareTool, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
@@ -9,9 +10,6 @@ import type { ITool, ToolExecutionResult } from './tool.js';
 
 export type { RegisterOptions, RegisteredTool } from './pipeline/registered-tool.js';
 export type { ToolCallRequest, ToolExecutionRequestDetails } from './pipeline/types.js';
-
-/** Default nesting limit of composed calls (the orchestrator's `maxCompositionDepth` default). */
-const DEFAULT_MAX_COMPOSITION_DEPTH = 32;
 
 /** The executor as a host of the call pipeline: no shutdown, gate, queue or disabled tools; answers AgentOS-shaped results. */
 class ExecutorHost implements CallHost {
@@ -36,7 +34,18 @@ class ExecutorHost implements CallHost {
   }
 
   settle(call: PipelineCall): void {
-    call.resolve(executionResult(call));
+    let result: ToolExecutionResult;
+    try {
+      result = executionResult(call);
+    } catch (error) {
+      // A result whose fields cannot be copied (a throwing getter): the call still resolves, once.
+      result = {
+        success: false,
+        error: `Tool '${call.toolName}' answered a result that cannot be read: ${describeThrown(error)}`,
+        details: { code: 'TOOL_ERROR' },
+      };
+    }
+    call.resolve(result);
   }
 }
 

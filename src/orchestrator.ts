@@ -1,6 +1,6 @@
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
-import { PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';
+import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';
 import { startCall } from './pipeline/driver.js';
 import { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
 import { prepareTool, waitForIdle, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
@@ -87,8 +87,7 @@ export interface ShutdownReport {
 
 const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
-/** Default of `maxCompositionDepth`. */
-export const DEFAULT_MAX_COMPOSITION_DEPTH = 32;
+export { DEFAULT_MAX_COMPOSITION_DEPTH } from './pipeline/call.js';
 
 function checkPositiveInteger(name: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isInteger(value) && value > 0))

@@ -39,6 +39,9 @@ export interface CallHost {
   settle(call: PipelineCall): void;
 }
 
+/** Default of `maxCompositionDepth`: most composed tools nested above one call. */
+export const DEFAULT_MAX_COMPOSITION_DEPTH = 32;
+
 /** Why a call is stopped from outside its steps. */
 export type StopReason = 'caller' | 'timeout' | 'shutdown';
 

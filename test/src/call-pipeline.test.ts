@@ -244,3 +244,23 @@ describe('the driver', () => {
     expect((await unended.settled).message).toMatch(/ended without an answer/);
   });
 });
+
+describe('the executor view resolves once, whatever the tool answers', () => {
+  it('a successful result with a getter that throws is a TOOL_ERROR result, not a call left pending', async () => {
+    const hostile = {
+      success: true,
+      output: { ok: true },
+      get extra(): unknown {
+        throw new Error('no reading me');
+      },
+    };
+    const executor = new ToolExecutor();
+    executor.registerTool(makeTool('hostile', { execute: async () => hostile }));
+    const answer = await executor.executeTool(request('hostile', {}, []));
+    expect(answer).toEqual({
+      success: false,
+      error: "Tool 'hostile' answered a result that cannot be read: no reading me",
+      details: { code: 'TOOL_ERROR' },
+    });
+  });
+});
