@@ -56,11 +56,12 @@ class ExecutorHost implements CallHost {
  */
 function executionResult(call: PipelineCall): ToolExecutionResult {
   const result = call.toolResult;
-  const code = call.code;
-  if (code === undefined) {
+  const failure = call.failure;
+  if (failure === undefined) {
     const output = call.output;
     return output === undefined ? result! : { ...result!, output };
   }
+  const code = failure.code;
   if (result !== undefined && (code === 'TOOL_FAILED' || code === 'STEP_FAILED' || code === 'COMPOSITION_TOO_DEEP')) {
     try {
       return { ...result, details: { code: 'TOOL_FAILED', ...withoutStack(result.details) } };
@@ -70,8 +71,8 @@ function executionResult(call: PipelineCall): ToolExecutionResult {
   }
   const failed: ToolExecutionResult = {
     success: false,
-    error: call.message,
-    details: { code, ...call.failureDetails },
+    error: failure.message,
+    details: { code, ...failure.details },
   };
   if (code === 'OUTPUT_INVALID' && result !== undefined) {
     const output = result.output;

@@ -197,14 +197,13 @@ class OrchestratorHost implements CallHost {
     }
     this.#untrack(call);
     if (this.onAllSettled !== undefined && this.callCount === 0) this.onAllSettled();
-    const code = call.code;
+    const failure = call.failure;
     let result: ToolCallResult;
-    if (code === undefined) {
+    if (failure === undefined) {
       result = { toolCallId: call.toolCallId, toolName: call.toolName, output: call.output ?? null, isError: false };
     } else {
-      const details = call.failureDetails;
-      const errorDetails: ToolCallErrorDetails =
-        details === undefined ? { code, message: call.message } : { code, message: call.message, details };
+      const { code, message, details } = failure;
+      const errorDetails: ToolCallErrorDetails = details === undefined ? { code, message } : { code, message, details };
       result = { toolCallId: call.toolCallId, toolName: call.toolName, output: null, isError: true, errorDetails };
     }
     if (this.#onCallEnd !== undefined) this.#callEndHook(call, result.isError);
@@ -219,8 +218,11 @@ class OrchestratorHost implements CallHost {
       durationMs: performance.now() - call.startedAt,
       isError,
     };
-    if (call.code !== undefined) event.code = call.code;
-    if (call.error !== undefined) event.error = call.error;
+    const failure = call.failure;
+    if (failure !== undefined) {
+      event.code = failure.code;
+      if (failure.error !== undefined) event.error = failure.error;
+    }
     callHook(this.#onCallEnd!, event);
   }
 

@@ -3,7 +3,7 @@ import { describeThrown, truncateText, type ToolErrorCode } from '../errors.js';
 import { nextCorrelationId } from '../ids.js';
 import type { ToolRegistry } from '../registry.js';
 import type { ITool, ToolExecutionResult } from '../tool.js';
-import type { ToolCallFailure } from './failure.js';
+import { ToolCallFailure } from './failure.js';
 import { releaseEntry, type RegisteredTool } from './registered-tool.js';
 import type { ApprovalPolicy, ToolCallDetails, ToolCallRequest } from './types.js';
 
@@ -90,10 +90,7 @@ export class PipelineCall {
   /** The checked (coerced) output of a successful call. */
   output: unknown = undefined;
   /** Set when the call failed: its code, message, details and what was thrown (for hooks, never in a result). */
-  code: ToolErrorCode | undefined = undefined;
-  message = '';
-  failureDetails: Record<string, any> | undefined = undefined;
-  error: unknown = undefined;
+  failure: ToolCallFailure | undefined = undefined;
 
   constructor(readonly host: CallHost) {}
 
@@ -140,16 +137,15 @@ export function failCall(
   error?: unknown,
 ): void {
   if (call.done) return;
-  call.code = code;
-  call.message = message;
-  call.failureDetails = details;
-  call.error = error;
+  call.failure = new ToolCallFailure(code, message, details, error);
   endCall(call);
 }
 
 /** Ends `call` with a prepared failure. */
 export function failWith(call: PipelineCall, failure: ToolCallFailure): void {
-  failCall(call, failure.code, failure.message, failure.details, failure.error);
+  if (call.done) return;
+  call.failure = failure;
+  endCall(call);
 }
 
 /** Ends `call` with `TOOL_ERROR` for something thrown where nothing should throw. */

@@ -201,7 +201,7 @@ describe('the driver', () => {
     const { call, settled } = recordedCall();
     createDriver(steps)(call, 0);
     expect(ran).toEqual(['run 0', 'run 1', 'run 2']); // synchronous up to the first pending step
-    expect((await settled).code).toBeUndefined();
+    expect((await settled).failure).toBeUndefined();
     const expected: string[] = [];
     for (let index = 0; index < count; index++) {
       expected.push(`run ${index}`);
@@ -223,7 +223,7 @@ describe('the driver', () => {
     const first = recordedCall();
     createDriver(steps)(first.call, 0);
     expect(ran).toEqual([0, 1]);
-    expect((await first.settled).code).toBe('REFUSED');
+    expect((await first.settled).failure?.code).toBe('REFUSED');
 
     const throwing = recordedCall();
     createDriver([
@@ -233,15 +233,15 @@ describe('the driver', () => {
         },
       }),
     ])(throwing.call, 0);
-    expect((await throwing.settled).message).toMatch(/Internal error while calling tool 'unknown': bug/);
+    expect((await throwing.settled).failure?.message).toMatch(/Internal error while calling tool 'unknown': bug/);
 
     const rejected = recordedCall();
     createDriver([step({ run: () => Promise.reject(new Error('late')) })])(rejected.call, 0);
-    expect((await rejected.settled).message).toMatch(/: late$/);
+    expect((await rejected.settled).failure?.message).toMatch(/: late$/);
 
     const unended = recordedCall();
     createDriver([step({ run: () => undefined })])(unended.call, 0);
-    expect((await unended.settled).message).toMatch(/ended without an answer/);
+    expect((await unended.settled).failure?.message).toMatch(/ended without an answer/);
   });
 });
 
