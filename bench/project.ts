@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -174,8 +175,12 @@ function copyRuntime(root: string): string[] {
   const notes: string[] = [];
   const target = path.join(root, RUNTIME_DIR);
   mkdirSync(target, { recursive: true });
-  for (const file of readdirSync(path.join(REPO_ROOT, 'src'))) {
-    if (file.endsWith('.ts')) copyFileSync(path.join(REPO_ROOT, 'src', file), path.join(target, file));
+  for (const entry of readdirSync(path.join(REPO_ROOT, 'src'), { withFileTypes: true })) {
+    const from = path.join(REPO_ROOT, 'src', entry.name);
+    // Subfolders of the runtime (the call pipeline) too; the example tools and the framework adapters are not the runtime.
+    if (entry.isDirectory() && entry.name !== 'tools' && entry.name !== 'adapters')
+      cpSync(from, path.join(target, entry.name), { recursive: true });
+    else if (entry.isFile() && entry.name.endsWith('.ts')) copyFileSync(from, path.join(target, entry.name));
   }
   const index = readFileSync(path.join(target, 'index.ts'), 'utf8');
   // The generated registry imports ToolClient from the runtime; src/index.ts may not export it yet.

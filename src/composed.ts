@@ -1,22 +1,10 @@
 import type { ToolExecutionContext } from './context.js';
 import { ToolsmithError, truncateText } from './errors.js';
-import type { ToolCallDetails, ToolCallResult } from './orchestrator.js';
+import { ATTACH_ORCHESTRATOR, CALL_CHAIN, COMPOSED_TOOL } from './pipeline/markers.js';
+import type { ToolCallDetails, ToolCallResult } from './pipeline/types.js';
 import type { ITool, JSONSchemaObject, ToolExecutionResult, ToolValidators } from './tool.js';
 
-/**
- * A tool that wants the orchestrator it is registered with (a composed tool runs its steps
- * through it) implements a method under this symbol; `ToolOrchestrator.registerTool` calls it
- * with the orchestrator. A registry-wide symbol, so copies of the package agree on it.
- */
-export const ATTACH_ORCHESTRATOR: unique symbol = Symbol.for('toolsmith.attachOrchestrator') as never;
-
-/**
- * Where a composed tool's step calls carry the composed tools running above them (outermost
- * first), on the call's details and on the context the called tool gets: the orchestrator ends a
- * call nested deeper than its `maxCompositionDepth` with `COMPOSITION_TOO_DEEP`, so a composed
- * tool that reaches itself through its steps stops with a clear answer instead of a stack overflow.
- */
-export const CALL_CHAIN: unique symbol = Symbol.for('toolsmith.callChain') as never;
+export { ATTACH_ORCHESTRATOR, CALL_CHAIN } from './pipeline/markers.js';
 
 /** What an `ATTACH_ORCHESTRATOR` method receives: something that runs tool calls. */
 export interface ToolCaller {
@@ -193,6 +181,8 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
   readonly validators?: ToolValidators<TInput, TOutput>;
   readonly steps: readonly ComposedStep[];
   readonly output: unknown;
+  /** Tells the call pipeline that this tool's failed results speak for its steps (`STEP_FAILED`). */
+  readonly [COMPOSED_TOOL] = true;
   #orchestrator: ToolCaller | undefined;
 
   constructor(definition: ComposedToolDefinition<TInput, TOutput>, options: { orchestrator?: ToolCaller } = {}) {

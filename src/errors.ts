@@ -1,38 +1,23 @@
-/**
- * Every error code toolsmith answers with, in the order the orchestrator checks them (see
- * `ToolOrchestrator.processToolCall`), followed by the codes of the calls around it.
- */
-export const TOOL_ERROR_CODES = Object.freeze([
-  'SHUTTING_DOWN',
-  'INVALID_REQUEST',
-  'TOOL_NOT_FOUND',
-  'ABORTED',
-  'REFUSED',
-  'PERMISSION_DENIED',
-  'TOOL_DISABLED',
-  'BUDGET_EXCEEDED',
-  'SCHEMA_INVALID',
-  'INVALID_ARGUMENTS',
-  'APPROVAL_UNAVAILABLE',
-  'APPROVAL_REJECTED',
-  'APPROVAL_FAILED',
-  'QUEUE_FULL',
-  'TIMEOUT',
-  'TOOL_FAILED',
-  'TOOL_ERROR',
-  'STEP_FAILED',
-  'COMPOSITION_TOO_DEEP',
-  'OUTPUT_INVALID',
-  'ALREADY_REGISTERED',
-  'INVALID_TOOL',
-] as const);
+import { CALL_STEP_ORDER, type CallStepCode } from './pipeline/call-order.js';
+
+/** Codes thrown by registration (programmer mistakes), never answered by a call. */
+const REGISTRATION_CODES = ['ALREADY_REGISTERED', 'INVALID_TOOL'] as const;
 
 /**
  * A stable error code. Call failures carry one in `errorDetails.code`; programmer mistakes
  * (`ALREADY_REGISTERED`, `INVALID_TOOL`, a schema that does not compile when compiled directly)
  * throw a `ToolsmithError` with one.
  */
-export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+export type ToolErrorCode = CallStepCode | (typeof REGISTRATION_CODES)[number];
+
+/**
+ * Every error code toolsmith answers with, in the order of the call's steps (each code at the first
+ * step that answers it; the steps are `CALL_STEP_ORDER` in src/pipeline/call-order.ts), followed by
+ * the codes of registration. Derived, so a new step's codes take their place here by themselves.
+ */
+export const TOOL_ERROR_CODES: readonly ToolErrorCode[] = Object.freeze([
+  ...new Set<ToolErrorCode>([...CALL_STEP_ORDER.flatMap(([, codes]) => codes), ...REGISTRATION_CODES]),
+]);
 
 /**
  * The one error class of toolsmith: a message plus a stable `code` and optional `details`.

@@ -3,9 +3,9 @@ import type { ToolExecutionContext } from './context.js';
 import type { ITool, JSONSchemaObject, ToolAnnotations, ToolExecutionResult } from './tool.js';
 
 /**
- * Marks a tool whose implementation (and generated validators) load on first use; the executor
- * prepares it when the orchestrator first calls it. A registry-wide symbol, so copies of the
- * package agree on it.
+ * Marks a tool whose implementation (and generated validators) load on first use: the call
+ * pipeline's deadline step loads it on its first call, through `ToolOrchestrator` or
+ * `ToolExecutor` alike. A registry-wide symbol, so copies of the package agree on it.
  */
 export const LOAD_TOOL: unique symbol = Symbol.for('toolsmith.loadTool') as never;
 
@@ -73,9 +73,9 @@ export function isLazyTool(tool: unknown): tool is LazyTool {
 /**
  * A tool registered by its metadata (or only its name, with `LazyToolSource`) and loaded on its
  * first call: with 1,000 generated tools, registering them loads no implementation, base class or
- * validator module and parses no schema; the orchestrator loads a tool (and its standalone
- * validators) the first time it is called. Outside toolsmith's orchestrator (e.g. in an AgentOS
- * executor) `execute` loads and delegates.
+ * validator module and parses no schema; toolsmith's orchestrator and executor load a tool (and
+ * its standalone validators) the first time it is called. Elsewhere (e.g. in an AgentOS executor)
+ * `execute` loads and delegates.
  */
 export function defineLazyTool<TInput extends Record<string, any> = any, TOutput = any>(
   metadata: LazyToolMetadata | LazyToolSource,

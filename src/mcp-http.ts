@@ -9,7 +9,7 @@ import {
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';
-import { createMcpServer, type McpServerOptions } from './mcp.js';
+import { createMcpServer, type McpServerOptions } from './mcp-server.js';
 import type { ShutdownReport, ToolOrchestrator } from './orchestrator.js';
 
 /*

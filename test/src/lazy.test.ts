@@ -132,15 +132,30 @@ describe('lazily loaded tools', () => {
     expect(result.output).toEqual({ expression: '1+2', result: 3 });
     expect([reads, loads]).toEqual([1, 1]);
 
-    // Outside the orchestrator (no load before the checks), a tool not loaded yet still gets its capability check.
+    // The executor runs the same steps: it loads the tool, then checks the loaded tool's capabilities.
+    class MathCalculator extends CalculatorTool {
+      override readonly requiredCapabilities = ['capability:math'];
+    }
+    const lazyMath = () => defineLazyTool({ name, metadata }, async () => new MathCalculator());
     const executor = new ToolExecutor();
-    executor.registerTool(defineLazyTool({ name, metadata }, async () => new CalculatorTool()));
-    const denied = await executor.executeTool({
+    executor.registerTool(lazyMath());
+    const request = (personaCapabilities: string[]) => ({
       ...caller,
-      personaCapabilities: [],
-      toolCallRequest: { id: '2', name, arguments: { expression: '1' } },
+      personaCapabilities,
+      toolCallRequest: { id: '2', name, arguments: { expression: '1+1' } },
     });
-    expect(denied.details?.code).toBe('PERMISSION_DENIED');
+    expect((await executor.executeTool(request([]))).details).toEqual({
+      code: 'PERMISSION_DENIED',
+      missing: ['capability:math'],
+    });
+    expect(await executor.executeTool(request(['capability:math']))).toEqual({
+      success: true,
+      output: { expression: '1+1', result: 2 },
+    });
+    const orchestrator2 = new ToolOrchestrator({ tools: [lazyMath()] });
+    expect((await orchestrator2.processToolCall(request([]))).errorDetails?.details).toEqual({
+      missing: ['capability:math'],
+    });
   });
 
   it('a failed load is a TOOL_ERROR result, and a later call tries again', async () => {

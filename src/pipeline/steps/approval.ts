@@ -1,0 +1,74 @@
+import { describeThrown, truncateText } from '../../errors.js';
+import { failCall, type PipelineCall } from '../call.js';
+import { isThenable } from '../settle.js';
+import type { CallStepImplementation } from '../step.js';
+
+/**
+ * Approval, for tools with side effects (or every call, by the host's policy): the turn's gate wins
+ * over the host's. `APPROVAL_REJECTED`, `APPROVAL_UNAVAILABLE` (policy `always`, no gate),
+ * `APPROVAL_FAILED` (the gate threw or answered something unreadable); `ABORTED` while pending.
+ */
+export const approvalStep: CallStepImplementation = {
+  run(call) {
+    const host = call.host;
+    const policy = host.requireApproval;
+    const tool = call.entry!.tool;
+    if (!(policy === 'always' || (policy === 'side-effects' && tool.hasSideEffects === true))) return;
+    const gate = call.details.callerTurn?.approvalGate ?? host.approvalGate;
+    if (gate === undefined) {
+      if (policy === 'always') {
+        failCall(
+          call,
+          'APPROVAL_UNAVAILABLE',
+          `Tool '${tool.name}' needs approval but no approval gate is configured.`,
+        );
+      }
+      return;
+    }
+    let answer: unknown;
+    try {
+      answer = gate({ tool, args: call.args!, context: call.context! });
+      if (isThenable(answer)) return answer;
+    } catch (error) {
+      return approvalFailed(call, error);
+    }
+    approved(call, answer);
+  },
+  resume: approved,
+  reject: approvalFailed,
+};
+
+function isApproved(answer: unknown): boolean {
+  return (
+    answer === true ||
+    (answer !== null && typeof answer === 'object' && (answer as { approved?: unknown }).approved === true)
+  );
+}
+
+function approvalFailed(call: PipelineCall, error: unknown): void {
+  failCall(
+    call,
+    'APPROVAL_FAILED',
+    `The approval gate failed for tool '${call.toolName}': ${describeThrown(error)}`,
+    undefined,
+    error,
+  );
+}
+
+function approved(call: PipelineCall, answer: unknown): void {
+  let approved: boolean;
+  let reason: unknown;
+  try {
+    approved = isApproved(answer);
+    if (!approved) reason = (answer as { reason?: unknown } | null)?.reason;
+  } catch (error) {
+    return approvalFailed(call, error); // an answer that cannot be read
+  }
+  if (approved) return;
+  failCall(
+    call,
+    'APPROVAL_REJECTED',
+    `The call to tool '${call.entry!.tool.name}' was not approved${typeof reason === 'string' ? `: ${truncateText(reason, 1000)}` : '.'}`,
+    typeof reason === 'string' ? { reason } : undefined,
+  );
+}

@@ -1,0 +1,148 @@
+import { describeThrown, isToolsmithError, truncateText } from '../../errors.js';
+import { MAX_COPY_DEPTH, copyJsonValue } from '../../validation.js';
+import { failCall, failWith, type PipelineCall } from '../call.js';
+import { ToolCallFailure } from '../failure.js';
+import { CALL_CHAIN } from '../markers.js';
+import type { CallStepImplementation } from '../step.js';
+
+/** `SHUTTING_DOWN`: the host accepts no more calls (checked before anything else). */
+export const shutdownStep: CallStepImplementation = {
+  run(call) {
+    if (call.host.closing)
+      failCall(call, 'SHUTTING_DOWN', 'The orchestrator is shutting down and accepts no more calls.');
+  },
+};
+
+/** `INVALID_REQUEST`: a name, and `arguments` an object or a JSON string of one, read into the call's own copy. */
+export const requestStep: CallStepImplementation = {
+  run(call) {
+    const name = call.name;
+    if (typeof name !== 'string' || name === '')
+      return failCall(call, 'INVALID_REQUEST', "The tool call has no 'name'. Send { id, name, arguments }.");
+    const args = readArguments(call.request!.arguments, call.toolName);
+    if (args instanceof ToolCallFailure) return failWith(call, args);
+    call.args = args;
+  },
+};
+
+/**
+ * `TOOL_NOT_FOUND`: the tool registered under exactly the name (the message lists the nearest);
+ * `COMPOSITION_TOO_DEEP` for a composed tool's step nested deeper than the host's `maxCompositionDepth`.
+ */
+export const lookupStep: CallStepImplementation = {
+  run(call) {
+    const name = call.name as string;
+    const registry = call.host.registry;
+    const entry = registry.get(name);
+    if (entry === undefined) return failCall(call, 'TOOL_NOT_FOUND', registry.notFoundMessage(name));
+    entry.inFlight++;
+    call.entry = entry;
+    const chain = call.details[CALL_CHAIN];
+    if (chain !== undefined && chain.length >= call.host.maxCompositionDepth) tooDeep(call, chain);
+  },
+};
+
+function tooDeep(call: PipelineCall, chain: readonly string[]): void {
+  const name = call.toolName;
+  const limit = call.host.maxCompositionDepth;
+  const cycleStart = chain.lastIndexOf(name); // the shortest cycle back to this tool
+  const path = [...chain, name];
+  const shown = path.length > 8 ? [...path.slice(0, 4), '…', ...path.slice(-3)] : path;
+  const why =
+    cycleStart === -1
+      ? 'shorten the chain or raise the maxCompositionDepth option'
+      : `composed tool '${name}' reaches itself through its steps (${[...chain.slice(cycleStart, cycleStart + 8), name].join(' → ')}); remove the cycle`;
+  failCall(
+    call,
+    'COMPOSITION_TOO_DEEP',
+    `Composed tools nest deeper than ${limit} levels (${shown.join(' → ')}): ${why}.`,
+    { limit, chain: path.length > 64 ? path.slice(-64) : path },
+  );
+}
+
+function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * How deep the containers of a JSON text nest (`{}` at the top is 1), given that it parsed. A loop
+ * over the text, not a walk over the parsed value: it cannot overflow the stack however deep.
+ */
+function jsonNesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 34 /* " */) {
+      // Skip the string (the text is valid JSON, so it ends), with its escapes.
+      for (index++; index < length; index++) {
+        const inner = text.charCodeAt(index);
+        if (inner === 92 /* \ */) index++;
+        else if (inner === 34) break;
+      }
+    } else if (code === 123 /* { */ || code === 91 /* [ */) {
+      if (++depth > deepest) deepest = depth;
+    } else if (code === 125 /* } */ || code === 93 /* ] */) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/** A text this short cannot nest deeper than the copy limit (each level takes two characters). */
+const SHORT_JSON = 2 * (MAX_COPY_DEPTH + 1);
+
+/**
+ * Reads a call's `arguments` into an object the call owns: a JSON string is parsed, an object is
+ * copied (so validation never touches the caller's object). Anything else is `INVALID_REQUEST`.
+ */
+export function readArguments(raw: unknown, toolName: string): Record<string, unknown> | ToolCallFailure {
+  let value: unknown;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      return new ToolCallFailure(
+        'INVALID_REQUEST',
+        `Arguments for tool '${truncateText(toolName)}' are not valid JSON (${describeThrown(error, 200)}). Send a JSON object.`,
+      );
+    }
+  } else {
+    value = raw;
+  }
+  let isArray: boolean;
+  try {
+    isArray = Array.isArray(value);
+  } catch {
+    isArray = false; // a revoked Proxy: the copy below says it is not JSON data
+  }
+  if (value === null || typeof value !== 'object' || isArray) {
+    return new ToolCallFailure(
+      'INVALID_REQUEST',
+      `Arguments for tool '${truncateText(toolName)}' must be a JSON object or a JSON string of one; got ${describeKind(value)}.`,
+    );
+  }
+  if (typeof raw === 'string') {
+    // The same depth limit as object arguments (JSON.parse itself takes any depth, but what
+    // walks the value afterwards, a validator, a tool, JSON.stringify, may not).
+    if (raw.length > SHORT_JSON && jsonNesting(raw) > MAX_COPY_DEPTH + 1) {
+      return new ToolCallFailure(
+        'INVALID_REQUEST',
+        `Arguments for tool '${truncateText(toolName)}' are not JSON data: Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`,
+      );
+    }
+    return value as Record<string, unknown>;
+  }
+  try {
+    return copyJsonValue(value as Record<string, unknown>);
+  } catch (error) {
+    const message = isToolsmithError(error) ? error.message : describeThrown(error);
+    return new ToolCallFailure(
+      'INVALID_REQUEST',
+      `Arguments for tool '${truncateText(toolName)}' are not JSON data: ${message}`,
+    );
+  }
+}

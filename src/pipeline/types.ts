@@ -1,0 +1,56 @@
+import type { CallerTurn, UserContext } from '../context.js';
+import type { ToolErrorCode } from '../errors.js';
+import type { CALL_CHAIN } from './markers.js';
+
+/** A tool call as an LLM makes it; `arguments` is an object or a JSON string of one. */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: Record<string, any> | string;
+}
+
+/** One call to execute, with who is calling (field names as in AgentOS's `ToolExecutionRequestDetails`). */
+export interface ToolExecutionRequestDetails {
+  toolCallRequest: ToolCallRequest;
+  gmiId: string;
+  personaId: string;
+  personaCapabilities?: string[];
+  userContext: UserContext;
+  correlationId?: string;
+  sessionData?: Record<string, any>;
+}
+
+/** One call for `processToolCall`: the LLM's request, who calls, and how the call may be stopped. */
+export interface ToolCallDetails extends ToolExecutionRequestDetails {
+  /** Stops the call: before it starts (`ABORTED`, nothing runs), while approval is pending, queued or running. */
+  signal?: AbortSignal;
+  /** The LLM turn the call belongs to: its shared budget and an approval gate that wins over the orchestrator's. */
+  callerTurn?: CallerTurn;
+  /**
+   * This call's timeout in milliseconds; wins over the tool's `timeoutMs` and the orchestrator
+   * default. The deadline covers the whole call from the lookup on: a lazy load, the refusal, the
+   * approval gate, the wait for a slot and `execute`.
+   */
+  timeoutMs?: number;
+  /** Set by a composed tool on its steps' calls: the composed tools running above this call, outermost first. */
+  [CALL_CHAIN]?: readonly string[];
+}
+
+/** What a failed call reports: a stable code, a message naming the tool, and details. */
+export interface ToolCallErrorDetails {
+  code: ToolErrorCode;
+  message: string;
+  details?: Record<string, any>;
+}
+
+/** The answer to one tool call, ready to hand back to an LLM; `output` is `null` whenever `isError`. */
+export interface ToolCallResult<TOutput = any> {
+  toolCallId: string;
+  toolName: string;
+  output: TOutput | null;
+  isError: boolean;
+  errorDetails?: ToolCallErrorDetails;
+}
+
+/** When a call needs approval: tools with side effects (default), every call, or none. */
+export type ApprovalPolicy = 'side-effects' | 'always' | 'never';

@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/temp-project.js';
+
+/** One static import or re-export: the module it names, and whether only types come through it. */
+interface ImportEdge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+// `import … from './x.js'`, `import './x.js'`, `export … from './x.js'` at the start of a line (so not in JSDoc).
+const STATIC_IMPORT =
+  /^[ \t]*(?:import|export)[ \t]+(type[ \t]+)?(?:[^'";]*?[ \t\n]from[ \t]*)?['"](\.\.?\/[^'"]+)['"]/gm;
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(file);
+    return entry.name.endsWith('.ts') ? [file] : [];
+  });
+}
+
+/** The relative static imports between the modules under `folder`, read with a regular expression (no compiler). */
+function importEdges(folder: string): ImportEdge[] {
+  const edges: ImportEdge[] = [];
+  for (const file of sourceFiles(folder)) {
+    for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+      const target = path.resolve(path.dirname(file), match[2]!.replace(/\.js$/, '.ts'));
+      edges.push({
+        from: path.relative(REPO, file),
+        to: path.relative(REPO, target),
+        typeOnly: match[1] !== undefined,
+      });
+    }
+  }
+  return edges;
+}
+
+/** Tarjan's strongly connected components: each module → the id of its component. */
+function components(edges: ImportEdge[]): Map<string, number> {
+  const next = new Map<string, string[]>();
+  for (const edge of edges) {
+    next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+    if (!next.has(edge.to)) next.set(edge.to, []);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const component = new Map<string, number>();
+  const stack: string[] = [];
+  let counter = 0;
+  const visit = (node: string): void => {
+    index.set(node, counter);
+    low.set(node, counter++);
+    stack.push(node);
+    for (const target of next.get(node)!) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (!component.has(target)) {
+        low.set(node, Math.min(low.get(node)!, index.get(target)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      let member: string;
+      do {
+        member = stack.pop()!;
+        component.set(member, index.get(node)!);
+      } while (member !== node);
+    }
+  };
+  for (const node of next.keys()) if (!index.has(node)) visit(node);
+  return component;
+}
+
+/**
+ * The imports that lie on a cycle and carry code: an edge whose two ends are in one component. A
+ * cycle made only of `import type` edges (two files of mutually recursive declarations, such as
+ * tool.ts and context.ts) emits nothing and is allowed; any other cycle is reported.
+ */
+function cyclicImports(edges: ImportEdge[]): string[] {
+  const component = components(edges);
+  return edges
+    .filter((edge) => !edge.typeOnly && component.get(edge.from) === component.get(edge.to))
+    .map((edge) => `${edge.from} → ${edge.to}`);
+}
+
+describe('the import graph of src/', () => {
+  it('has no cycle through a value import (type-only cycles of declarations aside)', () => {
+    expect(cyclicImports(importEdges(path.join(REPO, 'src')))).toEqual([]);
+  });
+
+  it('composed.ts and orchestrator.ts do not import each other, not even for types', () => {
+    const edges = importEdges(path.join(REPO, 'src'));
+    const between = edges.filter(
+      (edge) =>
+        (edge.from === 'src/composed.ts' && edge.to === 'src/orchestrator.ts') ||
+        (edge.from === 'src/orchestrator.ts' && edge.to === 'src/composed.ts'),
+    );
+    expect(between).toEqual([]);
+  });
+
+  it('the check finds a cycle when there is one (and reads multi-line and type imports)', () => {
+    const edges: ImportEdge[] = [
+      { from: 'a.ts', to: 'b.ts', typeOnly: false },
+      { from: 'b.ts', to: 'c.ts', typeOnly: true },
+      { from: 'c.ts', to: 'a.ts', typeOnly: true },
+      { from: 'c.ts', to: 'd.ts', typeOnly: false },
+      { from: 'x.ts', to: 'y.ts', typeOnly: true },
+      { from: 'y.ts', to: 'x.ts', typeOnly: true },
+    ];
+    expect(cyclicImports(edges)).toEqual(['a.ts → b.ts']);
+    const text =
+      "import {\n  a,\n  type B,\n} from './a.js';\nimport type { C } from '../c.js';\n * import { x } from './doc.js';\nexport * from './d.js';\n";
+    expect([...text.matchAll(STATIC_IMPORT)].map((match) => [match[2], match[1] !== undefined])).toEqual([
+      ['./a.js', false],
+      ['../c.js', true],
+      ['./d.js', false],
+    ]);
+  });
+});
