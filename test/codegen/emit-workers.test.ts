@@ -69,10 +69,10 @@ describe('the emission on worker threads', () => {
   });
 
   it('reports a tool whose emitter throws in a worker as that tool’s problem, the same as in process, and returns no files', async () => {
-    // A validator source that is not text: emit/validators.ts throws a TypeError on it.
+    // Definition origins that are not a record: the per-tool types emitter throws a TypeError on them.
     const tools = [
       makeTool({ name: 'alpha' }),
-      makeTool({ name: 'broken', validatorSource: 42 as unknown as string }),
+      makeTool({ name: 'broken', definitionOrigins: null as unknown as ToolModel['definitionOrigins'] }),
       makeTool({ name: 'gamma' }),
     ];
     const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, {
