@@ -112,7 +112,7 @@ export function normalize(loaded: LoadedFiles, options: NormalizeHooks = {}): No
 }
 
 /** The Ajv instances every rule of one run shares (the 2020-12 one only for a project that has a 2020-12 schema). */
-function ruleEnvironment(): RuleEnvironment {
+export function ruleEnvironment(): RuleEnvironment {
   const ajv = createGeneratorAjv();
   let ajv2020: Ajv | undefined;
   const metaAjv = {
@@ -180,7 +180,8 @@ function buildTool(
   return model;
 }
 
-function toolSubject(
+/** A definition as the tool rules see it, with its own Ajv made on first use. */
+export function toolSubject(
   source: SourceFile,
   definition: Record<string, any>,
   shared: Map<string, SharedEntry>,
