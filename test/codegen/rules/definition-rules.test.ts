@@ -45,7 +45,10 @@ describe('definition-shape', () => {
   });
 
   it('gives the hint a reader acts on', () => {
-    const { diagnostics } = runRule(definitionShape, definitionSubject({ ...base, descripton: 'x', inputSchema: object }));
+    const { diagnostics } = runRule(
+      definitionShape,
+      definitionSubject({ ...base, descripton: 'x', inputSchema: object }),
+    );
     expect(diagnostics.problems().map((problem) => problem.hint)).toEqual(['did you mean `description`?']);
   });
 });
@@ -55,7 +58,7 @@ describe('boolean-schemas', () => {
     [
       { ...base, inputSchema: true },
       [
-        "error schemas/a.tool.json:4:18 /inputSchema the input schema is `true`, a boolean schema; a tool's input schema must be an object schema with `\"type\": \"object\"`",
+        'error schemas/a.tool.json:4:18 /inputSchema the input schema is `true`, a boolean schema; a tool\'s input schema must be an object schema with `"type": "object"`',
       ],
     ],
     [
@@ -66,7 +69,9 @@ describe('boolean-schemas', () => {
     ],
     [
       { ...base, inputSchema: object, outputSchema: true },
-      ['error schemas/a.tool.json:7:19 /outputSchema the output schema is `true`: it accepts any output, so it checks nothing'],
+      [
+        'error schemas/a.tool.json:7:19 /outputSchema the output schema is `true`: it accepts any output, so it checks nothing',
+      ],
     ],
     [{ ...base, inputSchema: object, outputSchema: object }, []],
   ])('%j', (definition, expected) => {
@@ -115,7 +120,10 @@ describe('schema-dialects', () => {
 describe('keyword-lint', () => {
   const draft07 = new Map([['inputSchema', 'draft-07']] as const);
   it.each([
-    [{ type: 'object', requried: ['q'] }, ['error schemas/a.tool.json:6:5 /inputSchema/requried unknown keyword "requried"']],
+    [
+      { type: 'object', requried: ['q'] },
+      ['error schemas/a.tool.json:6:5 /inputSchema/requried unknown keyword "requried"'],
+    ],
     [
       { type: 'object', properties: { q: { type: 'string', nullable: true } } },
       ['error schemas/a.tool.json:9:9 /inputSchema/properties/q/nullable unknown keyword "nullable"'],
@@ -156,7 +164,9 @@ describe('ignored-defaults', () => {
   it.each([
     [
       { type: 'object', default: {} },
-      ['warning schemas/a.tool.json:6:16 /inputSchema/default the default {} is never filled in: it is at the schema root'],
+      [
+        'warning schemas/a.tool.json:6:16 /inputSchema/default the default {} is never filled in: it is at the schema root',
+      ],
     ],
     [
       { type: 'object', properties: { q: { anyOf: [{ type: 'string', default: 'x' }] } } },
@@ -166,7 +176,9 @@ describe('ignored-defaults', () => {
     ],
     [{ type: 'object', properties: { q: { type: 'string', default: 'x' } } }, []],
   ])('%j', (inputSchema, expected) => {
-    expect(runRule(ignoredDefaults, definitionSubject({ ...base, inputSchema }, new Map(draft07))).lines).toEqual(expected);
+    expect(runRule(ignoredDefaults, definitionSubject({ ...base, inputSchema }, new Map(draft07))).lines).toEqual(
+      expected,
+    );
   });
 });
 
@@ -174,9 +186,16 @@ describe('input-root-object', () => {
   it.each([
     [
       { type: 'string' },
-      ['error schemas/a.tool.json:4:18 /inputSchema the input schema\'s root must be `"type": "object"` (it is "string")'],
+      [
+        'error schemas/a.tool.json:4:18 /inputSchema the input schema\'s root must be `"type": "object"` (it is "string")',
+      ],
     ],
-    [{}, ['error schemas/a.tool.json:4:18 /inputSchema the input schema\'s root must be `"type": "object"` (it is "unset")']],
+    [
+      {},
+      [
+        'error schemas/a.tool.json:4:18 /inputSchema the input schema\'s root must be `"type": "object"` (it is "unset")',
+      ],
+    ],
     [object, []],
   ])('%j', (inputSchema, expected) => {
     expect(runRule(inputRootObject, definitionSubject({ ...base, inputSchema })).lines).toEqual(expected);

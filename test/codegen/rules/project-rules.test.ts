@@ -18,10 +18,7 @@ function candidate(name: string, fields: Record<string, unknown> = {}): Candidat
 
 describe('composed-cycles', () => {
   it.each([
-    [
-      [['a', ['a']]],
-      ['error schemas/a.tool.json:9:15 /steps/0/tool step 0 calls the composed tool itself: a → a'],
-    ],
+    [[['a', ['a']]], ['error schemas/a.tool.json:9:15 /steps/0/tool step 0 calls the composed tool itself: a → a']],
     [
       [
         ['a', ['b']],
@@ -76,23 +73,34 @@ describe('composed-steps', () => {
   };
 
   it.each([
-    [[{ tool: 'search', arguments: { q: '$input.topic' } }, { tool: 'search', arguments: { q: '$steps.0.output.hits.0' } }], []],
+    [
+      [
+        { tool: 'search', arguments: { q: '$input.topic' } },
+        { tool: 'search', arguments: { q: '$steps.0.output.hits.0' } },
+      ],
+      [],
+    ],
     [
       [{ tool: 'serch', arguments: {} }],
       ['error schemas/both.tool.json:14:15 /steps/0/tool step 0 calls the tool "serch", which does not exist'],
     ],
     [
       [{ tool: 'search', arguments: { q: '$input.subject' } }],
-      ['error schemas/both.tool.json:16:14 /steps/0/arguments/q "$input.subject" names a field the input schema does not have'],
+      [
+        'error schemas/both.tool.json:16:14 /steps/0/arguments/q "$input.subject" names a field the input schema does not have',
+      ],
     ],
     [
       [{ tool: 'search', arguments: { q: '$steps.0.output.hits' } }],
       [
-        "error schemas/both.tool.json:16:14 /steps/0/arguments/q \"$steps.0.output.hits\" must reference an earlier step's output as `$steps.<n>.output.<field>` (n < 0)",
+        'error schemas/both.tool.json:16:14 /steps/0/arguments/q "$steps.0.output.hits" must reference an earlier step\'s output as `$steps.<n>.output.<field>` (n < 0)',
       ],
     ],
     [
-      [{ tool: 'search', arguments: {} }, { tool: 'search', arguments: { q: '$steps.0.output.count' } }],
+      [
+        { tool: 'search', arguments: {} },
+        { tool: 'search', arguments: { q: '$steps.0.output.count' } },
+      ],
       [
         'error schemas/both.tool.json:20:14 /steps/1/arguments/q "$steps.0.output.count" names a field the output of "search" does not have',
       ],
@@ -129,8 +137,8 @@ describe('identifiers', () => {
     const tool = makeTool({ name: 'tool' });
     const source = sourceOf('tool.tool.json', { name: 'tool', description: 'x', inputSchema: { type: 'object' } });
     expect(runRule(identifiers, { tools: [tool], shared: new Map(), sources: [source] }).lines).toEqual([
-      "error schemas/tool.tool.json:4:18 /inputSchema the input type of \"tool\" would be named `ToolInput`, which is already the registry's `ToolInput`",
-      "error schemas/tool.tool.json:2:11 /name the output type of \"tool\" would be named `ToolOutput`, which is already the registry's `ToolOutput`",
+      'error schemas/tool.tool.json:4:18 /inputSchema the input type of "tool" would be named `ToolInput`, which is already the registry\'s `ToolInput`',
+      'error schemas/tool.tool.json:2:11 /name the output type of "tool" would be named `ToolOutput`, which is already the registry\'s `ToolOutput`',
     ]);
   });
 });

@@ -156,26 +156,38 @@ function bundled(definition: Record<string, unknown>, checkValues = true): ToolS
 
 describe('default-values', () => {
   it.each([
-    [{ type: 'object', properties: { n: { type: 'integer', default: 'x' } } }, [
-      'error schemas/a.tool.json:9:20 /inputSchema/properties/n/default the default "x" does not match its own schema: / must be integer',
-    ]],
-    [{ type: 'object', properties: { n: { type: 'integer', default: null } } }, [
-      'warning schemas/a.tool.json:9:20 /inputSchema/properties/n/default the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)',
-    ]],
+    [
+      { type: 'object', properties: { n: { type: 'integer', default: 'x' } } },
+      [
+        'error schemas/a.tool.json:9:20 /inputSchema/properties/n/default the default "x" does not match its own schema: / must be integer',
+      ],
+    ],
+    [
+      { type: 'object', properties: { n: { type: 'integer', default: null } } },
+      [
+        'warning schemas/a.tool.json:9:20 /inputSchema/properties/n/default the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)',
+      ],
+    ],
     [{ type: 'object', properties: { n: { type: 'integer', default: 1 } } }, []],
   ])('%j', (inputSchema, expected) => {
     expect(runRule(defaultValues, bundled({ ...base, inputSchema })).lines).toEqual(expected);
   });
 
   it('leaves a null default the schema forbids out of the schema the validator is compiled from, not out of the model', () => {
-    const subject = bundled({ ...base, inputSchema: { type: 'object', properties: { n: { type: 'integer', default: null } } } });
+    const subject = bundled({
+      ...base,
+      inputSchema: { type: 'object', properties: { n: { type: 'integer', default: null } } },
+    });
     runRule(defaultValues, subject);
     expect(subject.validatorSchemas).toEqual({ input: { type: 'object', properties: { n: { type: 'integer' } } } });
     expect(subject.input!.bundled).toEqual({ type: 'object', properties: { n: { type: 'integer', default: null } } });
   });
 
   it('checks nothing for a tool whose hash is unchanged, and compiles from the bundled schemas', () => {
-    const subject = bundled({ ...base, inputSchema: { type: 'object', properties: { n: { type: 'integer', default: 'x' } } } }, false);
+    const subject = bundled(
+      { ...base, inputSchema: { type: 'object', properties: { n: { type: 'integer', default: 'x' } } } },
+      false,
+    );
     expect(runRule(defaultValues, subject).lines).toEqual([]);
     expect(subject.validatorSchemas!.input).toBe(subject.input!.bundled);
   });
@@ -191,22 +203,31 @@ describe('examples', () => {
 
   it.each([
     [[{ input: { q: 'abc' } }], []],
-    [[{ input: { q: 'abcd' } }], [
-      'error schemas/a.tool.json:19:14 /examples/0/input/q the example input does not match the input schema: /q must NOT have more than 3 characters',
-    ]],
-    [[{ input: {} }], [
-      'error schemas/a.tool.json:18:16 /examples/0/input the example input does not match the input schema: the required property "q" is missing',
-    ]],
-    [[{ input: { q: 'a' }, output: 1 }], [
-      'error schemas/a.tool.json:21:17 /examples/0/output the example has an output but the tool has no outputSchema',
-    ]],
+    [
+      [{ input: { q: 'abcd' } }],
+      [
+        'error schemas/a.tool.json:19:14 /examples/0/input/q the example input does not match the input schema: /q must NOT have more than 3 characters',
+      ],
+    ],
+    [
+      [{ input: {} }],
+      [
+        'error schemas/a.tool.json:18:16 /examples/0/input the example input does not match the input schema: the required property "q" is missing',
+      ],
+    ],
+    [
+      [{ input: { q: 'a' }, output: 1 }],
+      ['error schemas/a.tool.json:21:17 /examples/0/output the example has an output but the tool has no outputSchema'],
+    ],
   ])('%j', (list, expected) => {
     expect(run({ ...base, inputSchema, examples: list })).toEqual(expected);
   });
 
   it('checks the output against the output schema, coercing as the validator does', () => {
     const outputSchema = { type: 'object', properties: { n: { type: 'integer' } } };
-    expect(run({ ...base, inputSchema, outputSchema, examples: [{ input: { q: 'a' }, output: { n: '2' } }] })).toEqual([]);
+    expect(run({ ...base, inputSchema, outputSchema, examples: [{ input: { q: 'a' }, output: { n: '2' } }] })).toEqual(
+      [],
+    );
     expect(run({ ...base, inputSchema, outputSchema, examples: [{ input: { q: 'a' }, output: { n: 'x' } }] })).toEqual([
       'error schemas/a.tool.json:30:14 /examples/0/output/n the example output does not match the output schema: /n must be integer',
     ]);
