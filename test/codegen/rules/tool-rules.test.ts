@@ -11,6 +11,7 @@ import { refBundling } from '../../../codegen/rules/ref-bundling.js';
 import type { SharedEntry, ToolSubject } from '../../../codegen/rules/rule.js';
 import { sharedSchemas } from '../../../codegen/rules/shared-schemas.js';
 import { type Candidate, nameCollisions, uniqueToolNames } from '../../../codegen/rules/tool-names.js';
+import { assembleToolModel, toolHash } from '../../../codegen/rules/tool-model.js';
 import { ENV, runRule, sourceOf } from './rule-fixtures.js';
 
 const base = { name: 'a', description: 'A tool.' };
@@ -242,5 +243,62 @@ describe('examples', () => {
 
   it('checks nothing for a tool whose hash is unchanged', () => {
     expect(run({ ...base, inputSchema, examples: [{ input: {} }] }, false)).toEqual([]);
+  });
+});
+
+describe('default-values in a shared schema', () => {
+  it('reports a default that breaks its schema at the shared file, not at the tool', () => {
+    const { shared } = sharedOf({
+      'common/n.schema.json': { type: 'object', properties: { k: { type: 'integer', default: 'x' } } },
+    });
+    const subject = subjectOf(
+      { ...base, inputSchema: { type: 'object', properties: { n: { $ref: 'common/n.schema.json' } } } },
+      shared,
+    );
+    runRule(refBundling, subject);
+    expect(runRule(defaultValues, subject).lines).toEqual([
+      'error schemas/common/n.schema.json:6:18 /properties/k/default the default "x" does not match its own schema: / must be integer',
+    ]);
+  });
+});
+
+describe('tool-model', () => {
+  it('assembles the model from the definition and the bundled schemas', () => {
+    const subject = bundled({
+      ...base,
+      version: '2.1.0',
+      inputSchema: { type: 'object' },
+      targets: { gemini: false, openai: true, anthropic: false },
+    });
+    const model = assembleToolModel(subject, 'h');
+    expect(model).toMatchObject({
+      name: 'a',
+      id: 'a@2.1.0',
+      displayName: 'A',
+      version: '2.1.0',
+      hasSideEffects: false,
+      excludedTargets: ['anthropic', 'gemini'],
+      inputSchema: { type: 'object' },
+      source: { file: 'schemas/a.tool.json', relPath: 'a.tool.json' },
+      hash: 'h',
+    });
+    expect(model.outputSchema).toBeUndefined();
+  });
+
+  it('hashes the definition and the shared schemas it uses, not those it does not', () => {
+    const geo = (lat: string) => ({
+      'common/geo.schema.json': { type: 'object', properties: { [lat]: { type: 'number' } } },
+    });
+    const hashWith = (files: Record<string, unknown>, ref: boolean) => {
+      const { shared } = sharedOf(files);
+      const subject = subjectOf(
+        { ...base, inputSchema: { type: 'object', properties: ref ? { at: { $ref: 'common/geo.schema.json' } } : {} } },
+        shared,
+      );
+      runRule(refBundling, subject);
+      return toolHash(subject);
+    };
+    expect(hashWith(geo('lat'), true)).not.toBe(hashWith(geo('latitude'), true));
+    expect(hashWith(geo('lat'), false)).toBe(hashWith(geo('latitude'), false));
   });
 });
