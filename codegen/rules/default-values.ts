@@ -110,6 +110,7 @@ export function relocateToShared(
   if (origin.kind !== 'shared') return problem;
   const home = homes.get(origin.typeName);
   if (home === undefined) return problem;
-  // As before this move: the relocated problem is an error whatever the severity it had.
-  return problemAt(home.source, `${home.pointer}${formatPointer(rest)}`, problem.message, problem.hint);
+  const relocated = problemAt(home.source, `${home.pointer}${formatPointer(rest)}`, problem.message, problem.hint);
+  // A warning stays one (a shared `default: null` the schema forbids), as in the tool's own schema.
+  return problem.severity === undefined ? relocated : { ...relocated, severity: problem.severity };
 }

@@ -262,6 +262,22 @@ describe('default-values in a shared schema', () => {
   });
 });
 
+describe('default-values in a shared schema, the null idiom', () => {
+  it('stays a warning at the shared file', () => {
+    const { shared } = sharedOf({
+      'common/n.schema.json': { type: 'object', properties: { k: { type: 'integer', default: null } } },
+    });
+    const subject = subjectOf(
+      { ...base, inputSchema: { type: 'object', properties: { n: { $ref: 'common/n.schema.json' } } } },
+      shared,
+    );
+    runRule(refBundling, subject);
+    expect(runRule(defaultValues, subject).lines).toEqual([
+      'warning schemas/common/n.schema.json:6:18 /properties/k/default the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)',
+    ]);
+  });
+});
+
 describe('tool-model', () => {
   it('assembles the model from the definition and the bundled schemas', () => {
     const subject = bundled({
