@@ -1,10 +1,11 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/ajv-options.js';
 import { classifyFormat, formatsIn, lenientStrictLogger, type SchemaDialect } from '../src/schema-dialect.js';
+import { walkSchema } from './schema-walk.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -48,6 +49,56 @@ export function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
   for (const format of formatsIn(schema)) {
     if (classifyFormat(format, KNOWN_FORMATS).kind === 'ignored' && ajv.formats[format] === undefined)
       ajv.addFormat(format, true);
+  }
+}
+
+/**
+ * Adds one schema under `id` the way every generated validator is built: its `x-` keywords
+ * declared, and with `unknownFormats` its formats that are no near-typo of a known one declared as
+ * always valid (the dialect ignores them; normalize has warned about them).
+ */
+export function addValidatorSchema(
+  ajv: Ajv,
+  schema: object | boolean,
+  id: string,
+  options: { unknownFormats?: boolean } = {},
+): void {
+  const keywords = new Set<string>();
+  walkSchema(schema as never, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
+  allowExtensionKeywords(ajv, keywords);
+  if (options.unknownFormats) allowUnknownFormats(ajv, schema);
+  ajv.addSchema(schema, id);
+}
+
+/** A schema Ajv rejected: what the problem at the schema field says. */
+export interface SchemaRejection {
+  /** `/inputSchema` or `/outputSchema`. */
+  pointer: string;
+  message: string;
+  hint: string;
+}
+
+/**
+ * Adds and compiles one of a tool's schemas (`addValidatorSchema`, unknown formats allowed) under
+ * `id`; the rejection when Ajv throws on it. Why here: normalize (for the examples) and the
+ * validator emitter compile the same way and must word a rejected schema the same.
+ */
+export function compileToolSchema(
+  ajv: Ajv,
+  schema: object,
+  id: 'input' | 'output',
+): { validate: ValidateFunction } | { rejection: SchemaRejection } {
+  try {
+    addValidatorSchema(ajv, schema, id, { unknownFormats: true });
+    return { validate: ajv.getSchema(id)! };
+  } catch (error) {
+    return {
+      rejection: {
+        pointer: id === 'input' ? '/inputSchema' : '/outputSchema',
+        message: `the schema does not compile: ${(error as Error).message}`,
+        hint: 'fix the schema; the runtime would reject it too',
+      },
+    };
   }
 }
 

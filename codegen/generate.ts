@@ -24,7 +24,9 @@ import {
 } from './emit/manifests/index.js';
 import { emitRegistry } from './emit/registry.js';
 import type { DocRenderer } from './emit/docs.js';
-import { loadDefinitions, positionOf, toPosix } from './load.js';
+import { loadDefinitions, toPosix } from './load.js';
+import { placeProblem } from './diagnostics.js';
+import { rejectedSchemaProblems } from './emit/validators.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { encoded, heldAsBytes } from './write.js';
 import { dictionary, ownValue } from './dictionary.js';
@@ -175,7 +177,7 @@ export async function generate(
     // A manifest problem names a pointer into a definition: placed at its line and column there.
     const place = (problem: Problem): Problem => {
       const source = loaded.tools.find((candidate) => candidate.file === problem.file);
-      return source === undefined ? problem : { ...problem, ...positionOf(source, problem.pointer, true) };
+      return source === undefined ? problem : placeProblem(source, problem);
     };
     const emitted = await emitAll(project, resolved.ctx, {
       templates,
@@ -244,10 +246,8 @@ export async function generate(
     const segments = emitted.manifestSegments ?? (emitted.projectFilesReused ? previous.project?.segments : undefined);
     cache.project = { hash: projectHash, files: projectFiles, lengths, ...(segments ? { segments } : {}) };
     const nextModels: ModelCache = { key: cacheKey, shared: sharedHash, tools: dictionary() };
-    for (const tool of project.tools) {
-      const { validatorSource: _source, ...model } = tool;
-      nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model };
-    }
+    for (const tool of project.tools)
+      nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model: tool };
     return {
       project,
       files: emitted.files,
@@ -266,21 +266,26 @@ export async function generate(
 }
 
 /** A tool whose emission threw, as a problem at its definition (describing the thrown value cannot throw). */
-function emitFailure(tool: ToolModel, error: unknown): Problem {
+function emitFailure(tool: ToolModel, error: unknown): Problem[] {
+  // A schema Ajv rejects (emit/validators.ts compiles it) is a problem of the definition, at that schema.
+  const rejected = rejectedSchemaProblems(tool, error);
+  if (rejected !== undefined) return rejected;
   let detail: string;
   try {
     detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   } catch {
     detail = 'an exception that cannot be described';
   }
-  return {
-    file: tool.source.file,
-    line: 1,
-    column: 1,
-    pointer: '',
-    message: `the generator failed on this tool (${detail})`,
-    hint: 'a bug in toolsmith or a library it uses: please report it with this definition; until then, simplify the part of the schema the error points at',
-  };
+  return [
+    {
+      file: tool.source.file,
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: `the generator failed on this tool (${detail})`,
+      hint: 'a bug in toolsmith or a library it uses: please report it with this definition; until then, simplify the part of the schema the error points at',
+    },
+  ];
 }
 
 /** Tools emitted at once by one `emitAll` (their awaits interleave; the CPU work does not). */
@@ -400,7 +405,7 @@ export async function emitAll(
         const tool = freshTools[index]!;
         if ('error' in outcome) {
           if (outcome.lost) lost.push(tool);
-          else failures.push(emitFailure(tool, outcome.error));
+          else failures.push(...emitFailure(tool, outcome.error));
           return;
         }
         perTool.set(tool.name, outcome.files);
@@ -430,7 +435,7 @@ export async function emitAll(
         } catch (error) {
           // An emitter or library that throws on an accepted definition: that tool's problem, reported
           // with every other one, instead of a stack trace that hides them.
-          failures.push(emitFailure(tool, error));
+          failures.push(...emitFailure(tool, error));
         }
       };
       // A few tools in flight at once, not every one: the parser trees and intermediate text of

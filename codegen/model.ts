@@ -117,11 +117,6 @@ export interface ToolModel {
   hash: string;
   /** The warnings its definition file gave (kept with a cached model, so every run reports them). */
   warnings?: Problem[];
-  /**
-   * Ajv's standalone code for the tool's validators, from the one compile normalize does (absent
-   * for a tool the incremental cache skipped); emit/validators.ts turns it into the ESM module.
-   */
-  validatorSource?: string;
 }
 
 /** The whole normalized input of the emitters. */

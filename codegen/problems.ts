@@ -1,3 +1,4 @@
+import { editDistance } from '../src/registry.js';
 import type { Problem } from './model.js';
 
 /** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` (a warning's message starts with `warning: `). */
@@ -42,27 +43,12 @@ export function sortProblems(problems: Problem[]): Problem[] {
   );
 }
 
-/** Levenshtein distance, for "did you mean" hints. */
-export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** The closest candidate within a small distance, for a "did you mean `x`?" hint. */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    const distance = editDistance(word, candidate);
     if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
       best = candidate;
       bestDistance = distance;

@@ -1,9 +1,14 @@
-import type { JSONSchema7 } from 'json-schema';
 import { schemaDialect } from '../../src/schema-dialect.js';
-import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
-import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
+import {
+  allowUnknownFormats,
+  compileToolSchema,
+  createGeneratorAjv,
+  type SchemaRejection,
+  standaloneCode,
+} from '../ajv.js';
+import { unplacedProblem } from '../diagnostics.js';
+import type { EmitContext, GeneratedFile, Problem, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
-import { walkSchema } from '../schema-walk.js';
 import { prepareValidatorSchema } from '../../src/schema-defaults.js';
 import { banner } from './banner.js';
 
@@ -21,7 +26,7 @@ const REQUIRE_CALL = /require\("([^"]+)"\)(\.[A-Za-z_$][\w$]*)?(\[[^\]]+\])?/g;
 export function emitToolValidators(tool: ToolModel, ctx: EmitContext): GeneratedFile[] {
   const jsPath = `validators/${tool.names.kebab}.js`;
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
-  const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(tool.validatorSource ?? compileStandalone(tool), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
+  const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(compileToolValidators(tool), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
   const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
   const dts = [
     banner(tool.source.file, ctx),
@@ -39,39 +44,64 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext): Generated
   ];
 }
 
-/**
- * Adds one schema under `id` the way every generated validator is built: its `x-` keywords
- * declared, and with `unknownFormats` its formats that are no near-typo of a known one declared as
- * always valid (the dialect ignores them; normalize has warned about them).
- */
-export function addValidatorSchema(
-  ajv: ReturnType<typeof createGeneratorAjv>,
-  schema: JSONSchema7 | boolean,
-  id: string,
-  options: { unknownFormats?: boolean } = {},
-): void {
-  const keywords = new Set<string>();
-  walkSchema(schema, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
-  allowExtensionKeywords(ajv, keywords);
-  if (options.unknownFormats) allowUnknownFormats(ajv, schema);
-  ajv.addSchema(schema as object | boolean, id);
-}
+/** The `addValidatorSchema` every generated validator is built with (codegen/ajv.ts). */
+export { addValidatorSchema } from '../ajv.js';
 
-/** Ajv's standalone code of a tool's validators, for a model that does not carry it already. */
-function compileStandalone(tool: ToolModel): string {
-  // The schema was checked against draft-07 in normalize; Ajv's own meta-schema pass is skipped.
+/**
+ * Ajv's standalone code of a tool's validators, compiled here on whichever thread emits the tool.
+ * A schema Ajv rejects throws a `SchemaRejectedError` naming each rejected schema, which generate
+ * reports as that definition's problem. The order of the calls is part of the output: Ajv numbers
+ * its functions across every compile of an instance (the defaults check's too).
+ */
+export function compileToolValidators(tool: ToolModel): string {
+  // The schema was checked against its meta-schema in normalize; Ajv's own pass is skipped.
   const ajv = createGeneratorAjv({
     code: true,
     overrides: { validateSchema: false },
     dialect: schemaDialect(tool.inputSchema) ?? 'draft-07',
   });
+  allowUnknownFormats(ajv, tool.inputSchema);
+  if (tool.outputSchema) allowUnknownFormats(ajv, tool.outputSchema);
+  const input = prepareValidatorSchema(ajv, tool.inputSchema).schema;
+  const output = tool.outputSchema ? prepareValidatorSchema(ajv, tool.outputSchema).schema : undefined;
   const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
-  addValidatorSchema(ajv, prepareValidatorSchema(ajv, tool.inputSchema).schema, 'input', { unknownFormats: true });
-  if (tool.outputSchema) {
-    addValidatorSchema(ajv, prepareValidatorSchema(ajv, tool.outputSchema).schema, 'output', { unknownFormats: true });
+  const outcomes = [compileToolSchema(ajv, input, 'input')];
+  if (output) {
+    outcomes.push(compileToolSchema(ajv, output, 'output'));
     exports[tool.names.outputValidator] = 'output';
   }
+  const rejections = outcomes.flatMap((outcome) => ('rejection' in outcome ? [outcome.rejection] : []));
+  if (rejections.length > 0) throw new SchemaRejectedError(rejections);
   return standaloneCode(ajv, exports);
+}
+
+/**
+ * A tool schema Ajv rejected, thrown by `emitToolValidators`. Its message is the rejections as JSON,
+ * since an error crosses the emit-worker boundary as its name and message only (emit-worker.ts).
+ */
+export class SchemaRejectedError extends Error {
+  override readonly name = 'SchemaRejectedError';
+  constructor(readonly rejections: readonly SchemaRejection[]) {
+    super(JSON.stringify(rejections));
+  }
+}
+
+/**
+ * The definition problems a failed emission stands for when it is a `SchemaRejectedError` (thrown in
+ * process, or its name and message back from a worker); undefined for any other failure. Each is at
+ * its schema field's value, as normalize places the same problem (`unplacedProblem`).
+ */
+export function rejectedSchemaProblems(tool: ToolModel, error: unknown): Problem[] | undefined {
+  if (!(error instanceof Error) || error.name !== 'SchemaRejectedError') return undefined;
+  let rejections: SchemaRejection[];
+  try {
+    rejections = JSON.parse(error.message) as SchemaRejection[];
+  } catch {
+    return undefined;
+  }
+  return rejections.map((rejection) =>
+    unplacedProblem(tool.source.file, rejection.pointer, rejection.message, rejection.hint, { atKey: false }),
+  );
 }
 
 /** Ajv's runtime helpers that toolsmith's runtime carries in `validatorRuntime` (src/validator-runtime.ts), by `require` specifier and member. */

@@ -1,5 +1,4 @@
-import { problemAt, type SourceFile } from '../load.js';
-import type { Problem } from '../model.js';
+import type { DefinitionSubject, Rule } from './rule.js';
 
 /**
  * `inputSchema` and `outputSchema` given as a boolean schema. Draft-07 allows `true` (anything) and
@@ -7,25 +6,23 @@ import type { Problem } from '../model.js';
  * output schema that accepts nothing makes every call fail, one that accepts anything checks
  * nothing. Each is a problem at the field, never a tool silently left out of the registry.
  */
-export function checkBooleanSchemas(source: SourceFile, definition: Record<string, unknown>): Problem[] {
-  const problems: Problem[] = [];
-  const input = definition.inputSchema;
-  if (typeof input === 'boolean') {
-    problems.push(
-      problemAt(
+export const booleanSchemas: Rule<DefinitionSubject> = {
+  name: 'boolean-schemas',
+  run({ source, definition }, diagnostics) {
+    const input = definition.inputSchema;
+    if (typeof input === 'boolean') {
+      diagnostics.error(
         source,
         '/inputSchema',
         `the input schema is \`${input}\`, a boolean schema; a tool's input schema must be an object schema with \`"type": "object"\``,
         input
           ? 'for a tool that takes any arguments write `{ "type": "object" }`'
           : 'a schema that accepts no arguments makes the tool uncallable: describe the arguments (`{ "type": "object", "properties": {} , "additionalProperties": false }` takes none)',
-      ),
-    );
-  }
-  const output = definition.outputSchema;
-  if (typeof output === 'boolean') {
-    problems.push(
-      problemAt(
+      );
+    }
+    const output = definition.outputSchema;
+    if (typeof output === 'boolean') {
+      diagnostics.error(
         source,
         '/outputSchema',
         output
@@ -34,8 +31,7 @@ export function checkBooleanSchemas(source: SourceFile, definition: Record<strin
         output
           ? 'remove `outputSchema` (the output is then not checked and typed `unknown`), or describe the output'
           : 'describe the output the tool returns, or remove `outputSchema`',
-      ),
-    );
-  }
-  return problems;
-}
+      );
+    }
+  },
+};

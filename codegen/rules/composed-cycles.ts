@@ -1,5 +1,7 @@
-import { problemAt, type SourceFile } from '../load.js';
+import { Diagnostics } from '../diagnostics.js';
+import type { SourceFile } from '../load.js';
 import type { Problem } from '../model.js';
+import type { Rule } from './rule.js';
 
 /** A composed tool as the cycle check needs it: its name, its file and the tools its steps call. */
 export interface ComposedNode {
@@ -14,31 +16,37 @@ export interface ComposedNode {
  * such a call would recurse until the run-time nesting limit ends it. Every step that starts a way
  * back to its own tool is a problem at that step's `tool`, naming the shortest such cycle.
  */
-export function checkComposedCycles(nodes: readonly ComposedNode[]): Problem[] {
-  const byName = new Map<string, ComposedNode>();
-  for (const node of nodes) if (!byName.has(node.name)) byName.set(node.name, node);
-  const callsOf = (name: string): string[] =>
-    (byName.get(name)?.calls ?? []).filter((call): call is string => typeof call === 'string' && byName.has(call));
-  const problems: Problem[] = [];
-  for (const node of byName.values()) {
-    node.calls.forEach((call, index) => {
-      if (typeof call !== 'string' || !byName.has(call)) return;
-      const back = shortestPath(call, node.name, callsOf);
-      if (back === undefined) return;
-      const cycle = [node.name, ...back].join(' → ');
-      problems.push(
-        problemAt(
+export const composedCycles: Rule<readonly ComposedNode[]> = {
+  name: 'composed-cycles',
+  run(nodes, diagnostics) {
+    const byName = new Map<string, ComposedNode>();
+    for (const node of nodes) if (!byName.has(node.name)) byName.set(node.name, node);
+    const callsOf = (name: string): string[] =>
+      (byName.get(name)?.calls ?? []).filter((call): call is string => typeof call === 'string' && byName.has(call));
+    for (const node of byName.values()) {
+      node.calls.forEach((call, index) => {
+        if (typeof call !== 'string' || !byName.has(call)) return;
+        const back = shortestPath(call, node.name, callsOf);
+        if (back === undefined) return;
+        const cycle = [node.name, ...back].join(' → ');
+        diagnostics.error(
           node.source,
           `/steps/${index}/tool`,
           call === node.name
             ? `step ${index} calls the composed tool itself: ${cycle}`
             : `step ${index} calls "${call}", which leads back to "${node.name}": ${cycle}`,
           'composed tools must not call each other in a cycle (a call would recurse until the nesting limit stops it): remove the step or call a tool that is not part of the cycle',
-        ),
-      );
-    });
-  }
-  return problems;
+        );
+      });
+    }
+  },
+};
+
+/** The `composed-cycles` rule's problems for `nodes`, as a list. */
+export function checkComposedCycles(nodes: readonly ComposedNode[]): Problem[] {
+  const diagnostics = new Diagnostics();
+  composedCycles.run(nodes, diagnostics);
+  return [...diagnostics.problems()];
 }
 
 /** The shortest call path from `from` to `to` (both included), breadth first; undefined when there is none. */

@@ -69,10 +69,10 @@ describe('the emission on worker threads', () => {
   });
 
   it('reports a tool whose emitter throws in a worker as that tool’s problem, the same as in process, and returns no files', async () => {
-    // A validator source that is not text: emit/validators.ts throws a TypeError on it.
+    // Definition origins that are not a record: the per-tool types emitter throws a TypeError on them.
     const tools = [
       makeTool({ name: 'alpha' }),
-      makeTool({ name: 'broken', validatorSource: 42 as unknown as string }),
+      makeTool({ name: 'broken', definitionOrigins: null as unknown as ToolModel['definitionOrigins'] }),
       makeTool({ name: 'gamma' }),
     ];
     const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, {
@@ -153,7 +153,7 @@ describe('the emission on worker threads', () => {
     };
     expect(await main(['generate'], io)).toBe(0);
     const outDir = path.join(project.root, 'generated');
-    // A cached model with a type no emitter knows: its emission, now in a worker, throws. Without the
+    // A cached model with a type Ajv does not know: its emission, now in a worker, throws. Without the
     // generation cache every tool is emitted again, from these models.
     const models = modelsFile(project.root, outDir)!;
     const cached = JSON.parse(readFileSync(models, 'utf8'));
@@ -180,8 +180,9 @@ describe('the emission on worker threads', () => {
       }
     }
     expect(stderr.split('\n')[0]).toBe('toolsmith: 1 problem; nothing was written.');
+    // Ajv rejects the schema in the worker's validator compile: the definition's problem, at its schema's line and column.
     expect(stderr).toContain(
-      `schemas/${first}:1:1: the generator failed on this tool (Error: type must be JSONType or JSONType[]: no-such-type)`,
+      `schemas/${first}:7:18 /inputSchema: the schema does not compile: type must be JSONType or JSONType[]: no-such-type\n    hint: fix the schema; the runtime would reject it too\n`,
     );
     expect(existsSync(path.join(outDir, 'docs/index.md'))).toBe(false);
     expect(project.snapshot('generated')).toEqual(before);

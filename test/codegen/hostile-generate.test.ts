@@ -1204,7 +1204,7 @@ describe('an emitter that throws on an accepted tool', () => {
     ]);
     const bad = makeTool({ name: 'bad' });
     // Stands in for a library that overflows or throws on some schema: only the per-tool emitters read this field.
-    Object.defineProperty(bad, 'validatorSource', {
+    Object.defineProperty(bad, 'definitionOrigins', {
       get() {
         throw new RangeError('Maximum call stack size exceeded');
       },

@@ -1,0 +1,138 @@
+import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
+import type { Diagnostics } from '../diagnostics.js';
+import type { SourceFile } from '../load.js';
+import type { ComposedStep, ToolModel } from '../model.js';
+import { decodeFragment, escapePointerSegment, parsePointer } from '../pointer.js';
+import { closest } from '../problems.js';
+import { hasOwn, isObject } from '../schema-walk.js';
+import { resolvePointer, type Rule } from './rule.js';
+import type { Candidate } from './tool-names.js';
+
+/** The tools of a project as the step check needs them. */
+export interface StepsSubject {
+  candidates: readonly Candidate[];
+  /** Every named definition, by tool name (also those that became no tool). */
+  sources: Map<string, SourceFile>;
+  /** The tools that were built, by name. */
+  tools: Map<string, ToolModel>;
+}
+
+/**
+ * A composed tool's steps call tools that exist, and their `arguments` reference only fields that
+ * exist: `$input.<path>` in the tool's input schema, `$steps.<n>.output.<path>` in the output of an
+ * earlier step. Each broken reference is an error at it.
+ */
+export const composedSteps: Rule<StepsSubject> = {
+  name: 'composed-steps',
+  run({ candidates, sources, tools }, diagnostics) {
+    for (const { source, definition } of candidates) {
+      if (!Array.isArray(definition.steps)) continue;
+      const context: StepContext = {
+        steps: definition.steps,
+        inputSchema: tools.get(definition.name)?.inputSchema,
+        tools,
+        source,
+        diagnostics,
+      };
+      definition.steps.forEach((step: ComposedStep, index: number) => {
+        if (!sources.has(step.tool)) {
+          const suggestion = closest(step.tool, sources.keys());
+          diagnostics.error(
+            source,
+            `/steps/${index}/tool`,
+            `step ${index} calls the tool "${step.tool}", which does not exist`,
+            suggestion ? `did you mean \`${suggestion}\`?` : `defined tools: ${[...sources.keys()].join(', ')}`,
+          );
+          return;
+        }
+        visitArguments(step.arguments, `/steps/${index}/arguments`, index, context);
+      });
+    }
+  },
+};
+
+interface StepContext {
+  steps: ComposedStep[];
+  inputSchema: JSONSchema7 | undefined;
+  tools: Map<string, ToolModel>;
+  source: SourceFile;
+  diagnostics: Diagnostics;
+}
+
+const REFERENCE = /^\$(input|steps)((?:\.[^.]+)*)$/;
+
+function visitArguments(value: unknown, pointer: string, index: number, context: StepContext): void {
+  if (typeof value === 'string' && value.startsWith('$')) checkReference(value, pointer, index, context);
+  else if (Array.isArray(value)) value.forEach((item, i) => visitArguments(item, `${pointer}/${i}`, index, context));
+  else if (isObject(value))
+    for (const key of Object.keys(value))
+      visitArguments(value[key], `${pointer}/${escapePointerSegment(key)}`, index, context);
+}
+
+function checkReference(value: string, pointer: string, index: number, context: StepContext): void {
+  const { source, diagnostics, inputSchema } = context;
+  const match = REFERENCE.exec(value);
+  if (!match) {
+    diagnostics.error(
+      source,
+      pointer,
+      `"${value}" is not a reference`,
+      'use `$input.<field>` or `$steps.<n>.output.<field>`',
+    );
+    return;
+  }
+  const path = match[2] ? match[2].slice(1).split('.') : [];
+  if (match[1] === 'input') {
+    if (inputSchema && !schemaHasPath(inputSchema, inputSchema, path))
+      diagnostics.error(
+        source,
+        pointer,
+        `"${value}" names a field the input schema does not have`,
+        `input fields: ${Object.keys(inputSchema.properties ?? {}).join(', ')}`,
+      );
+    return;
+  }
+  const stepIndex = Number(path[0]);
+  if (!(path[0] !== undefined && /^[0-9]+$/.test(path[0]) && stepIndex < index) || path[1] !== 'output') {
+    diagnostics.error(
+      source,
+      pointer,
+      `"${value}" must reference an earlier step's output as \`$steps.<n>.output.<field>\` (n < ${index})`,
+      'steps run in order; a step can only use the outputs before it',
+    );
+    return;
+  }
+  const earlier = context.tools.get(context.steps[stepIndex]!.tool);
+  if (earlier && (!earlier.outputSchema || !schemaHasPath(earlier.outputSchema, earlier.outputSchema, path.slice(2)))) {
+    diagnostics.error(
+      source,
+      pointer,
+      `"${value}" names a field the output of "${earlier.name}" does not have`,
+      earlier.outputSchema
+        ? `output fields: ${Object.keys(earlier.outputSchema.properties ?? {}).join(', ')}`
+        : `"${earlier.name}" has no outputSchema`,
+    );
+  }
+}
+
+/** Whether `path` (property names, or indices into `items`) leads somewhere inside `schema`, through local refs and composition. */
+export function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefined, path: string[]): boolean {
+  if (path.length === 0) return true;
+  if (typeof schema !== 'object' || schema === null) return false;
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
+    const fragment = decodeFragment(schema.$ref);
+    return (
+      'pointer' in fragment &&
+      schemaHasPath(root, resolvePointer(root, parsePointer(fragment.pointer)) as JSONSchema7, path)
+    );
+  }
+  const [head, ...rest] = path;
+  if (isObject(schema.properties) && hasOwn(schema.properties, head!))
+    return schemaHasPath(root, schema.properties[head!], rest);
+  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+    for (const branch of schema[keyword] ?? []) if (schemaHasPath(root, branch, path)) return true;
+  }
+  if (schema.items && !Array.isArray(schema.items) && /^[0-9]+$/.test(head!))
+    return schemaHasPath(root, schema.items, rest);
+  return false;
+}

@@ -1,0 +1,116 @@
+import type { JSONSchema7 } from 'json-schema';
+import { hasDefaults, prepareValidatorSchema } from '../../src/schema-defaults.js';
+import { Diagnostics } from '../diagnostics.js';
+import { problemAt, type SourceFile } from '../load.js';
+import type { Problem, ToolModel } from '../model.js';
+import { formatPointer, parsePointer } from '../pointer.js';
+import { hasOwn } from '../schema-walk.js';
+import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
+import { truncate } from './rule.js';
+
+/**
+ * A `default` that breaks its own schema (checked without coercion) would be filled in and then
+ * rejected, or filled in converted: an error. `default: null` where the schema does not allow null
+ * (the "no default" idiom) is a warning instead, and is left out of the validator: the rule sets
+ * `subject.validatorSchemas`, the schemas to compile (the published schema keeps the default as
+ * written). A default inside a shared schema is that file's problem, reported at its position.
+ */
+export const defaultValues: Rule<ToolSubject> = {
+  name: 'default-values',
+  run(subject, diagnostics) {
+    const { input, output } = subject;
+    if (input === undefined) return;
+    if (!subject.checkValues) {
+      subject.validatorSchemas = { input: input.bundled, ...(output ? { output: output.bundled } : {}) };
+      return;
+    }
+    const homes = sharedHomes(subject.shared);
+    const checked = (bundle: BundledSchema, pointer: string) => {
+      const found = new Diagnostics();
+      const schema = checkDefaults(subject, bundle.bundled, pointer, found);
+      for (const problem of found.problems())
+        diagnostics.add(relocateToShared(problem, pointer, bundle.origins, homes));
+      return schema;
+    };
+    const inputSchema = checked(input, '/inputSchema');
+    subject.validatorSchemas = {
+      input: inputSchema,
+      ...(output ? { output: checked(output, '/outputSchema') } : {}),
+    };
+  },
+};
+
+function checkDefaults(
+  subject: ToolSubject,
+  root: JSONSchema7,
+  pointer: string,
+  diagnostics: Diagnostics,
+): JSONSchema7 {
+  if (!hasDefaults(root)) return root;
+  const prepared = prepareValidatorSchema(subject.ajv(), root);
+  for (const entry of prepared.mismatches) {
+    const at = `${pointer}${entry.pointer}/default`;
+    if (entry.noDefaultIdiom)
+      diagnostics.warning(
+        subject.source,
+        at,
+        'the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)',
+        'remove `"default": null`, or allow null (`"type": ["string", "null"]` or `anyOf` with `{ "type": "null" }`) if null is meant',
+      );
+    else
+      diagnostics.error(
+        subject.source,
+        at,
+        `the default ${truncate(JSON.stringify(entry.value))} does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`.trimEnd(),
+        'fix the default or the schema: it would be filled in and then rejected',
+      );
+  }
+  return prepared.schema;
+}
+
+const homesOf = new WeakMap<Map<string, SharedEntry>, Map<string, SharedHome>>();
+
+/** Shared type name → its file and pointer, built once per set of shared schemas. */
+function sharedHomes(shared: Map<string, SharedEntry>): Map<string, SharedHome> {
+  let homes = homesOf.get(shared);
+  if (homes === undefined) {
+    homes = new Map();
+    for (const entry of shared.values())
+      for (const [key, typeName] of Object.entries(entry.model.typeNames))
+        homes.set(typeName, { source: entry.source, pointer: key === '#' ? '' : key.slice(1) });
+    homesOf.set(shared, homes);
+  }
+  return homes;
+}
+
+/** Where a shared type lives: the shared file and the pointer of its schema there (`''` for the file's root). */
+export interface SharedHome {
+  source: SourceFile;
+  pointer: string;
+}
+
+/**
+ * Moves a problem found in a tool's bundled schema to the shared file it came from. Bundling copies a
+ * shared schema under `definitions/<TypeName>` of every tool that uses it (only `$ref`s rewritten, the
+ * root's `definitions`, `$schema` and `$id` left out), so a pointer below that copy maps one to one
+ * onto the shared file: a `default` that breaks its schema there is reported at the shared file's
+ * line and column, once, not at each tool that happens to use it.
+ */
+export function relocateToShared(
+  problem: Problem,
+  rootPointer: string,
+  origins: Readonly<Record<string, ToolModel['definitionOrigins'][string]>>,
+  homes: ReadonlyMap<string, SharedHome>,
+): Problem {
+  const prefix = `${rootPointer}/definitions/`;
+  if (!problem.pointer.startsWith(prefix)) return problem;
+  const [key, ...rest] = parsePointer(problem.pointer.slice(rootPointer.length + '/definitions'.length));
+  if (key === undefined || !hasOwn(origins, key)) return problem;
+  const origin = origins[key]!;
+  if (origin.kind !== 'shared') return problem;
+  const home = homes.get(origin.typeName);
+  if (home === undefined) return problem;
+  const relocated = problemAt(home.source, `${home.pointer}${formatPointer(rest)}`, problem.message, problem.hint);
+  // A warning stays one (a shared `default: null` the schema forbids), as in the tool's own schema.
+  return problem.severity === undefined ? relocated : { ...relocated, severity: problem.severity };
+}

@@ -1,0 +1,99 @@
+import type { JSONSchema7Definition } from 'json-schema';
+import { classifyFormat, classifyKeyword, DIALECT_URIS, type SchemaDialect } from '../../src/schema-dialect.js';
+import { KNOWN_FORMATS } from '../ajv.js';
+import type { Diagnostics } from '../diagnostics.js';
+import type { SourceFile } from '../load.js';
+import { escapePointerSegment } from '../pointer.js';
+import { hasOwn, walkSchema } from '../schema-walk.js';
+import type { DefinitionSubject, Rule } from './rule.js';
+
+/**
+ * Keywords and formats a schema field's dialect does not define, each at its pointer: a near-typo
+ * of a known one (`requried`, `emial`) or a keyword Ajv would give a meaning the dialect does not
+ * (`nullable`) is an error; anything else is ignored by the dialect, so it is a warning
+ * (`optional`, `markdownDescription`, a vendor annotation, `format: "json"`).
+ */
+export const keywordLint: Rule<DefinitionSubject> = {
+  name: 'keyword-lint',
+  run({ source, definition, dialects }, diagnostics) {
+    for (const [key, dialect] of dialects) lintKeywords(source, definition[key], `/${key}`, dialect, diagnostics);
+  },
+};
+
+/** The `keyword-lint` check of one schema (a schema field, or a shared schema file at `''`). */
+export function lintKeywords(
+  source: SourceFile,
+  schema: JSONSchema7Definition,
+  pointer: string,
+  dialect: SchemaDialect,
+  diagnostics: Diagnostics,
+): void {
+  walkSchema(schema, pointer, (node, at) => {
+    for (const key of Object.keys(node))
+      lintKeyword(source, key, `${at}/${escapePointerSegment(key)}`, dialect, diagnostics);
+    if (hasOwn(node, 'format') && typeof node.format === 'string')
+      lintFormat(source, node.format, `${at}/format`, diagnostics);
+  });
+}
+
+function lintKeyword(source: SourceFile, key: string, where: string, dialect: SchemaDialect, diagnostics: Diagnostics) {
+  const verdict = classifyKeyword(key, dialect);
+  if (verdict.kind === 'known') return;
+  if (verdict.kind === 'typo') {
+    diagnostics.error(
+      source,
+      where,
+      `unknown keyword "${key}"`,
+      `did you mean \`${verdict.suggestion}\`? (an extension keyword must start with \`x-\`)`,
+      { atKey: true },
+    );
+  } else if (verdict.kind === 'ajv-only') {
+    diagnostics.error(source, where, `unknown keyword "${key}"`, ajvOnlyHint(key, dialect), { atKey: true });
+  } else if (verdict.kind === 'other-dialect') {
+    diagnostics.warning(
+      source,
+      where,
+      `the keyword "${key}" is ignored: it is ${verdict.dialect}, and this schema is ${dialect}`,
+      `declare \`"$schema": "${DIALECT_URIS[verdict.dialect]}"\` at the schema's root to use it, or remove it`,
+      { atKey: true },
+    );
+  } else {
+    diagnostics.warning(source, where, `unknown keyword "${key}" is ignored`, ignoredHint(key, dialect), {
+      atKey: true,
+    });
+  }
+}
+
+function ajvOnlyHint(key: string, dialect: SchemaDialect): string {
+  if (key === 'nullable') return `${dialect} has no \`nullable\`: use \`"type": ["string", "null"]\``;
+  if (key === 'dependencies')
+    return '2020-12 splits `dependencies` into `dependentRequired` (lists) and `dependentSchemas` (schemas)';
+  if (key === 'id') return 'the schema id is `$id` since draft-06';
+  return `${dialect} does not define it, but Ajv would apply it: remove it (an extension keyword must start with \`x-\`)`;
+}
+
+function ignoredHint(key: string, dialect: SchemaDialect): string {
+  if (key === 'optional')
+    return `${dialect} has no \`optional\`: a property is optional unless its parent lists it in \`required\``;
+  if (key === 'example') return `${dialect}'s keyword is \`examples\` (an array); \`example\` is OpenAPI's`;
+  return `${dialect} ignores keywords it does not define; remove it, or rename it \`x-${key}\` to mark it as an extension`;
+}
+
+function lintFormat(source: SourceFile, format: string, where: string, diagnostics: Diagnostics) {
+  const verdict = classifyFormat(format, KNOWN_FORMATS);
+  if (verdict.kind === 'typo') {
+    diagnostics.error(
+      source,
+      where,
+      `unknown format "${format}"`,
+      `did you mean \`${verdict.suggestion}\`? Known formats: ${[...KNOWN_FORMATS].join(', ')}`,
+    );
+  } else if (verdict.kind === 'ignored') {
+    diagnostics.warning(
+      source,
+      where,
+      `unknown format "${format}" is ignored: every value passes it`,
+      `toolsmith checks these formats: ${[...KNOWN_FORMATS].join(', ')}`,
+    );
+  }
+}

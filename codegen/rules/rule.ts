@@ -1,0 +1,96 @@
+import type { Ajv, ValidateFunction } from 'ajv';
+import type { SchemaDialect } from '../../src/schema-dialect.js';
+import type { Diagnostics } from '../diagnostics.js';
+import type { SourceFile } from '../load.js';
+import type { JSONSchema7 } from 'json-schema';
+import type { SharedSchemaModel, ToolModel, ToolNames } from '../model.js';
+import { hasOwn, isObject } from '../schema-walk.js';
+
+/**
+ * A named normalize rule: one check (or one change) over one kind of subject, reporting through
+ * the collector. Why named units: normalize runs them from lists (see normalize.ts), each is
+ * tested alone with in/out fixtures, and a new check is one new file plus one list entry.
+ */
+export interface Rule<Subject> {
+  readonly name: string;
+  run(subject: Subject, diagnostics: Diagnostics): void;
+}
+
+/** The two schema fields of a definition. */
+export const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
+
+/** One of the two schema fields. */
+export type SchemaField = (typeof SCHEMA_FIELDS)[number];
+
+/** What every rule of one normalize run shares: the Ajv instances that check definitions and schemas. */
+export interface RuleEnvironment {
+  /** Checks a whole definition file (tool-definition.schema.json, schema fields only as objects). */
+  checkDefinition: ValidateFunction;
+  /** Each dialect's Ajv, for its meta-schema (the 2020-12 one made on first use). */
+  metaAjv: Record<SchemaDialect, Ajv>;
+}
+
+/** One definition file as the definition rules see it. */
+export interface DefinitionSubject {
+  source: SourceFile;
+  definition: Record<string, any>;
+  env: RuleEnvironment;
+  /** Each schema field's dialect, once the `schema-dialects` rule has decided it (absent: unsupported or not an object). */
+  dialects: Map<SchemaField, SchemaDialect>;
+}
+
+/** A shared schema file that passed its checks, and the model it becomes. */
+export interface SharedEntry {
+  source: SourceFile;
+  model: SharedSchemaModel;
+  schema: Record<string, unknown>;
+  dialect: SchemaDialect;
+}
+
+/** The schema fields of a definition that hold an object, in field order. */
+export function objectSchemaFields(definition: Record<string, unknown>): SchemaField[] {
+  return SCHEMA_FIELDS.filter((key) => hasOwn(definition, key) && isObject(definition[key]));
+}
+
+/** `text`, cut to `max` characters with an ellipsis (a value a message echoes back). */
+export function truncate(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** The value at `segments` inside `root` (own properties and array indices only); undefined when absent. */
+export function resolvePointer(root: unknown, segments: string[]): unknown {
+  let current: unknown = root;
+  for (const segment of segments) {
+    if (Array.isArray(current) && /^(0|[1-9][0-9]*)$/.test(segment)) current = current[Number(segment)];
+    else if (isObject(current) && hasOwn(current, segment)) current = current[segment];
+    else return undefined;
+  }
+  return current;
+}
+
+/** One tool schema after `$ref` bundling: self-contained, and where each bundled definition came from. */
+export interface BundledSchema {
+  bundled: JSONSchema7;
+  origins: Record<string, ToolModel['definitionOrigins'][string]>;
+}
+
+/** One named, accepted definition as the tool rules (bundling, defaults, examples) see it. */
+export interface ToolSubject {
+  source: SourceFile;
+  definition: Record<string, any>;
+  shared: Map<string, SharedEntry>;
+  names: ToolNames;
+  /** The tool's dialect (its input schema's; the definition rules checked that both agree). */
+  dialect: SchemaDialect;
+  /** The shared modules the bundled schemas use (filled by `ref-bundling`). */
+  sharedUsed: Set<string>;
+  /** Set by `ref-bundling`. */
+  input?: BundledSchema;
+  output?: BundledSchema;
+  /** False for a tool whose hash matches the last successful run: its defaults and examples passed then. */
+  checkValues: boolean;
+  /** The schemas a validator is compiled from (`default-values` leaves out a `default: null` the schema forbids). */
+  validatorSchemas?: { input: JSONSchema7; output?: JSONSchema7 };
+  /** This tool's Ajv (the generator's options, its dialect), made on first use. */
+  ajv(): Ajv;
+}

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { GENERATOR_VERSION } from '../version.js';
+import type { ComposedStep, ToolExample, ToolModel } from '../model.js';
+import { compareStrings, toDisplayName } from '../naming.js';
+import { cloneJson, sortKeysDeep } from '../schema-walk.js';
+import type { SharedEntry, ToolSubject } from './rule.js';
+
+/**
+ * The content hash of a tool: the generator version, its definition and the shared schemas it uses.
+ * Why: the incremental cache reuses a tool's files (and skips its value checks) while it is unchanged.
+ */
+export function toolHash(subject: Pick<ToolSubject, 'definition' | 'shared' | 'sharedUsed'>): string {
+  return createHash('sha256')
+    .update(GENERATOR_VERSION)
+    .update('\0')
+    .update(JSON.stringify(sortKeysDeep(subject.definition)))
+    .update('\0')
+    .update(
+      [...subject.shared.values()]
+        .filter((entry: SharedEntry) => subject.sharedUsed.has(entry.model.module))
+        .map((entry) => `${entry.model.relPath}\0${JSON.stringify(sortKeysDeep(entry.schema))}`)
+        .sort(compareStrings)
+        .join('\0'),
+    )
+    .digest('hex');
+}
+
+/** The model of a tool whose rules all passed (`ref-bundling` has set its bundled schemas). */
+export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel {
+  const { definition, source, names } = subject;
+  const input = subject.input!;
+  const output = subject.output;
+  const model: ToolModel = {
+    name: definition.name,
+    id: definition.id ?? (definition.version ? `${definition.name}@${definition.version}` : definition.name),
+    displayName: definition.displayName ?? toDisplayName(definition.name),
+    description: definition.description,
+    hasSideEffects: definition.hasSideEffects ?? false,
+    requiredCapabilities: [...(definition.requiredCapabilities ?? [])],
+    inputSchema: input.bundled,
+    rawInputSchema: cloneJson(definition.inputSchema),
+    definitionOrigins: { ...input.origins, ...(output?.origins ?? {}) },
+    examples: ((definition.examples ?? []) as ToolExample[]).map((example) => cloneJson(example)),
+    source: { file: source.file, relPath: source.relPath },
+    names,
+    sharedRefs: [...subject.sharedUsed].sort(compareStrings),
+    hash,
+  };
+  if (definition.category !== undefined) model.category = definition.category;
+  if (definition.version !== undefined) model.version = definition.version;
+  if (output) {
+    model.outputSchema = output.bundled;
+    model.rawOutputSchema = cloneJson(definition.outputSchema);
+  }
+  if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
+  if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
+  if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
+  const excluded = excludedTargets(definition.targets);
+  if (excluded.length > 0) model.excludedTargets = excluded;
+  return model;
+}
+
+function excludedTargets(targets: Record<string, unknown> | undefined): string[] {
+  if (targets === undefined) return [];
+  return Object.keys(targets)
+    .filter((target) => targets[target] === false)
+    .sort();
+}
