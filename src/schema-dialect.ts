@@ -10,8 +10,8 @@ import { resolveLocalRef } from './json-pointer.js';
 import { keywordInfo, keywordsOfDialect } from './schema-keywords.js';
 import { forEachSubschema, isObject } from './schema-walk.js';
 
-/** A supported dialect. */
-export type SchemaDialect = 'draft-07' | '2020-12';
+export type { SchemaDialect } from './schema-keywords.js';
+import type { SchemaDialect } from './schema-keywords.js';
 
 /** The `$schema` URI of each dialect, as toolsmith writes it. */
 export const DIALECT_URIS: Readonly<Record<SchemaDialect, string>> = Object.freeze({

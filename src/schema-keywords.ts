@@ -5,7 +5,8 @@
  * 2020-12 translation, the defaults check and the manifest builders all read their keyword lists from
  * here, so they cannot disagree. Imports nothing but types.
  */
-import type { SchemaDialect } from './schema-dialect.js';
+/** The JSON Schema dialects toolsmith reads: draft-07 (its own) and 2020-12 (MCP's). */
+export type SchemaDialect = 'draft-07' | '2020-12';
 
 /**
  * What a keyword does. `annotation`: never changes what validates (Ajv has no code for it);

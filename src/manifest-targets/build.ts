@@ -10,7 +10,6 @@ import { codeSpan } from '../markdown-text.js';
 import { cloneJson, hasOwn, isObject, setOwn } from '../schema-walk.js';
 import { TOOLING_KEYWORDS } from '../schema-keywords.js';
 import type { ToolAnnotations } from '../tool.js';
-import type { ManifestTarget } from './table.js';
 
 export { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema-keywords.js';
 export { cloneJson, hasOwn, setOwn };
@@ -229,7 +228,7 @@ export class LossRecorder {
 
   /** `describeLosses`: carry what is dropped into the descriptions (see `carriedText`). */
   constructor(
-    readonly target: ManifestTarget,
+    readonly target: string,
     readonly describeLosses = false,
   ) {}
 
@@ -286,12 +285,7 @@ export class LossRecorder {
 }
 
 /** A problem that makes a tool unavailable for one target: an error at generate time. */
-export function targetProblem(
-  tool: ManifestTool,
-  pointer: string,
-  message: string,
-  target: ManifestTarget,
-): ManifestProblem {
+export function targetProblem(tool: ManifestTool, pointer: string, message: string, target: string): ManifestProblem {
   return {
     file: tool.source?.file ?? tool.name,
     line: 1,
@@ -320,7 +314,7 @@ export class UnrepresentableError extends Error {
  */
 export function buildPerTool<TBuild extends TargetBuild<unknown>>(
   project: ManifestProject,
-  target: ManifestTarget,
+  target: string,
   build: TBuild,
   add: (tool: ManifestTool, recorder: LossRecorder) => void,
 ): TBuild {
@@ -366,7 +360,7 @@ export function describesObject(schema: SchemaObject): boolean {
 }
 
 /** The root checks every LLM target shares: the input root must be an object schema. */
-export function checkObjectRoot(tool: ManifestTool, target: ManifestTarget, schema: unknown): void {
+export function checkObjectRoot(tool: ManifestTool, target: string, schema: unknown): void {
   if (!isSchemaObject(schema) || schema.type !== 'object') {
     const got = isSchemaObject(schema) ? JSON.stringify(schema.type ?? null) : JSON.stringify(schema);
     throw new UnrepresentableError(
