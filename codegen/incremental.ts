@@ -544,6 +544,15 @@ async function stageRun(
     workers: { ...workerOptions(run.options), ...(pool ? { pool } : {}) },
   };
   const stubsWanted = run.options.check ? new Set<string>() : generator.absentStubs(run.resolved, project);
+  const listingFiles: Record<string, string> = {};
+  const putListing = (file: GeneratedFile) => {
+    listingFiles[file.path] = cachedHash(staging.put(file));
+    paths.push(file.path);
+  };
+  // The manifests are staged first and their text let go: at 1,000 tools they are tens of MB that
+  // would otherwise live through the whole emission.
+  if (plan.listings === undefined && manifests !== undefined)
+    for (const file of manifests.files.splice(0)) putListing(file);
   const stubs: GeneratedFile[] = [];
   const emitted = await generator.emitToolUnits(project, plan.fresh, settings, manifests ?? noLosses(), {
     stubs: stubsWanted,
@@ -558,8 +567,9 @@ async function stageRun(
     },
     onProgress: () => run.options.onProgress?.(++done, total),
   });
+  // The workers are done: stopped now, not after the files that list every tool.
+  await pool?.close();
   if (emitted.problems.length > 0) return { cache, paths, stubs, problems: emitted.problems, threads: emitted.threads };
-  const listingFiles: Record<string, string> = {};
   if (plan.listings !== undefined) {
     for (const file of plan.listings) {
       staging.keep(file);
@@ -567,10 +577,7 @@ async function stageRun(
     }
     paths.push(...plan.listings);
   } else {
-    for (const file of await generator.emitProjectFiles(project, settings, manifests!.files)) {
-      listingFiles[file.path] = cachedHash(staging.put(file));
-      paths.push(file.path);
-    }
+    for (const file of await generator.emitProjectFiles(project, settings, [])) putListing(file);
   }
   const segments = plan.listings !== undefined ? run.previous.project?.segments : manifests?.segments;
   cache.project = { hash: projectHash(project), files: listingFiles, ...(segments ? { segments } : {}) };
