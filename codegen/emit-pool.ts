@@ -100,8 +100,8 @@ export interface EmitPool {
     tools: readonly ToolModel[],
     stubWanted: readonly boolean[],
     data: EmitWorkerData,
-    onDone?: () => void,
-  ): Promise<EmitOutcome[]>;
+    onOutcome: (index: number, outcome: EmitOutcome) => void,
+  ): Promise<void>;
   /** Stops every worker (settles once they are gone). */
   close(): Promise<void>;
 }
@@ -123,7 +123,7 @@ export function startEmitPool(count: number): EmitPool {
   let closed: Promise<void> | undefined;
   return {
     size: count,
-    run: (tools, stubWanted, data, onDone) => runOnPool(pooled, tools, stubWanted, data, onDone),
+    run: (tools, stubWanted, data, onOutcome) => runOnPool(pooled, tools, stubWanted, data, onOutcome),
     close: () => (closed ??= Promise.all(pooled.map((entry) => entry.worker.terminate())).then(() => undefined)),
   };
 }
@@ -132,20 +132,21 @@ export function startEmitPool(count: number): EmitPool {
 const TASKS_PER_WORKER = 2;
 
 /**
- * Emits `tools` on `count` new worker threads (stopped when done) and returns each tool's outcome
- * at its index in `tools`, so what the caller assembles does not depend on which worker finished
- * first. A tool whose emitter throws, or a worker that dies, becomes that tool's error, never a rejection.
+ * Emits `tools` on `count` new worker threads (stopped when done), handing each tool's outcome to
+ * `onOutcome` with its index in `tools` as soon as it arrives, so the caller can stage its files and
+ * let them go (what it assembles must not depend on which worker finished first). A tool whose
+ * emitter throws, or a worker that dies, becomes that tool's error, never a rejection.
  */
 export async function emitInWorkers(
   tools: readonly ToolModel[],
   stubWanted: readonly boolean[],
   data: EmitWorkerData,
   count: number,
-  onDone?: () => void,
-): Promise<EmitOutcome[]> {
+  onOutcome: (index: number, outcome: EmitOutcome) => void,
+): Promise<void> {
   const pool = startEmitPool(count);
   try {
-    return await pool.run(tools, stubWanted, data, onDone);
+    await pool.run(tools, stubWanted, data, onOutcome);
   } finally {
     await pool.close();
   }
@@ -157,21 +158,26 @@ function runOnPool(
   tools: readonly ToolModel[],
   stubWanted: readonly boolean[],
   data: EmitWorkerData,
-  onDone?: () => void,
-): Promise<EmitOutcome[]> {
-  const outcomes: (EmitOutcome | undefined)[] = new Array(tools.length).fill(undefined);
+  onOutcome: (index: number, outcome: EmitOutcome) => void,
+): Promise<void> {
+  const done = new Uint8Array(tools.length);
   let next = 0;
   let settled = 0;
   let alive = pooled.length;
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const finishIfDone = () => {
-      if (settled === tools.length) resolve(outcomes as EmitOutcome[]);
+      if (settled === tools.length) resolve();
     };
     const settle = (index: number, outcome: EmitOutcome) => {
-      if (outcomes[index] !== undefined) return;
-      outcomes[index] = outcome;
+      if (done[index] === 1) return;
+      done[index] = 1;
       settled++;
-      if (!('lost' in outcome)) onDone?.();
+      // The caller's own failure (its staging cannot write) ends the run as it would in process.
+      try {
+        onOutcome(index, outcome);
+      } catch (error) {
+        reject(error);
+      }
     };
     for (const entry of pooled) {
       const { worker } = entry;

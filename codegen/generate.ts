@@ -1,268 +1,162 @@
+/**
+ * The generator: a pure function of the project model. Each tool is one emit unit (types,
+ * validators, base class, schemas file, doc page, stub); the files that list every tool (shared
+ * types, registry, index, manifests, docs index) are the project-wide part. Nothing here reads a
+ * cache or compares with the disk: incremental.ts memoizes these functions, write.ts stores what
+ * they give.
+ */
 import path from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
-import {
-  cacheFile,
-  generationCacheKey,
-  modelsFile,
-  readCache,
-  readModels,
-  sharedInputsHash,
-  untouchedSinceSnapshot,
-  type ModelCache,
-  reuseEntry,
-  reuseFromCache,
-  sha256,
-  type GenerationCache,
-} from './cache.js';
+import { existsSync } from 'node:fs';
 import {
   emitManifests,
-  type FileSegments,
   MANIFEST_TARGETS,
   type ManifestEmission,
   type ManifestOptions,
-  patchManifests,
 } from './emit/manifests/index.js';
 import { emitRegistry } from './emit/registry.js';
-import type { DocRenderer } from './emit/docs.js';
-import { loadDefinitions, toPosix } from './load.js';
+import { loadDefinitions, toPosix, type LoadedFiles } from './load.js';
 import { placeProblem } from './diagnostics.js';
 import { rejectedSchemaProblems } from './emit/validators.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
-import { encoded, heldAsBytes } from './write.js';
-import { dictionary, ownValue } from './dictionary.js';
+import { heldAsBytes } from './write.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
-import { resolveOptions, type GenerateOptions } from './options.js';
-import { emitInWorkers, startEmitPool, workerCount, type EmitPool, type WorkerOptions } from './emit-pool.js';
-
-export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
+import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
+import { emitInWorkers, workerCount, type EmitOutcome, type WorkerOptions } from './emit-pool.js';
 import { sortProblems } from './problems.js';
 import { loadTemplates, TemplateReadError } from './templates/index.js';
 import type { DocTemplates } from './templates/names.js';
+
+export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
 
 /**
  * The emitters that need heavy packages (json-schema-to-typescript, ts-morph, prettier,
  * handlebars), imported the first time something must be emitted: a run with nothing changed
  * loads none of them.
  */
-async function loadEmitters() {
-  const [types, toolBases, stubs, format, docs] = await Promise.all([
+async function importEmitters() {
+  const [types, stubs, format, docs, toolFiles] = await Promise.all([
     import('./emit/types.js'),
-    import('./emit/tool-bases.js'),
     import('./emit/stubs.js'),
     import('./emit/format.js'),
     import('./emit/docs.js'),
+    import('./emit/tool-files.js'),
   ]);
-  const toolFiles = await import('./emit/tool-files.js');
-  return { ...types, ...toolBases, ...stubs, ...format, ...docs, ...toolFiles };
+  return { ...types, ...stubs, ...format, ...docs, ...toolFiles };
 }
+let emittersLoaded: ReturnType<typeof importEmitters> | undefined;
+const emitters = () => (emittersLoaded ??= importEmitters());
 
-/** What a generate run produced, before anything is written. */
-export interface GenerateResult {
+/** The hooks `normalize` takes: how the incremental layer hands it the models it already has. */
+export type NormalizeHooks = NonNullable<Parameters<typeof normalize>[1]>;
+
+/** The project a run emits, or what stops it. */
+export interface ModelledProject {
   project: ProjectModel;
-  /** Files under the output folder, sorted by path. */
-  files: GeneratedFile[];
-  /** Stubs (paths relative to the stubs folder), written only when absent. */
-  stubs: GeneratedFile[];
-  /** What blocks the run (then no files): the errors, and with `strict` the warnings too. */
+  /** What blocks the run: the errors, and with `strict` the warnings too. */
   problems: Problem[];
-  /** What is ignored but does not block the run (unknown keywords and formats, defaults never filled in); empty with `strict`. */
+  /** What is ignored but does not block the run; empty with `strict`. */
   warnings: Problem[];
 }
 
-/**
- * Runs load → normalize → emit → format and returns every file, or the problems when any
- * definition is invalid (then no files). Reads the definitions and, unless `incremental` is off,
- * the previous output of tools whose content hash did not change (see cache.ts); writes nothing.
- */
-export async function generate(
-  options: GenerateOptions & { incremental?: boolean; onProgress?: (done: number, total: number) => void },
-): Promise<
-  GenerateResult & {
-    cache: GenerationCache;
-    reused: number;
-    inputs: Record<string, string>;
-    models?: ModelCache;
-    threads?: number;
-  }
-> {
-  const resolved = resolveOptions(options);
-  let templates: DocTemplates;
+/** The docs templates of a run, or the problem that they cannot be read. */
+export function readTemplates(resolved: ResolvedOptions): { templates: DocTemplates } | { problem: Problem } {
   try {
-    templates = loadTemplates(resolved.templatesDir);
+    return { templates: loadTemplates(resolved.templatesDir) };
   } catch (error) {
     if (!(error instanceof TemplateReadError)) throw error;
-    const problem: Problem = {
-      file: toPosix(path.relative(resolved.root, error.file)),
-      line: 1,
-      column: 1,
-      pointer: '',
-      message: error.message,
-      hint: error.hint,
-    };
     return {
-      project: { tools: [], shared: [] },
-      files: [],
-      stubs: [],
-      problems: [problem],
-      warnings: [],
-      cache: { version: 1, key: '', tools: dictionary() },
-      reused: 0,
-      inputs: dictionary(),
-    };
-  }
-  const cacheKey = generationCacheKey(resolved, templates);
-  const previous =
-    options.incremental === false
-      ? readCache(undefined, cacheKey)
-      : readCache(cacheFile(resolved.root, resolved.outDir), cacheKey);
-  const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
-  const workerOptions = {
-    ...(options.workers !== undefined ? { count: options.workers } : {}),
-    ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}),
-  };
-  // With no previous output to reuse, every tool is emitted: the workers start now and load their
-  // emitters while this thread normalizes.
-  const everyToolFresh = options.incremental === false || Object.keys(previous.tools).length === 0;
-  const threads = everyToolFresh ? workerCount(loaded.tools.length, workerOptions) : 1;
-  const pool: EmitPool | undefined = threads > 1 ? startEmitPool(threads) : undefined;
-  try {
-    // What was read, by content: recorded for the nothing-changed shortcut (cache.ts `unchangedRun`).
-    const inputs: Record<string, string> = dictionary();
-    for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
-    const sharedHash = sharedInputsHash(loaded.shared, inputs);
-    const models =
-      options.incremental === false ? {} : readModels(modelsFile(resolved.root, resolved.outDir), cacheKey, sharedHash);
-    const {
-      project,
-      problems: errors,
-      warnings: found,
-    } = normalize(loaded, {
-      isUnchanged: (name, hash) => ownValue(previous.tools, name)?.hash === hash,
-      cached: (source) => {
-        const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
-        return entry !== undefined && entry.raw === inputs[source.relPath] ? entry.model : undefined;
-      },
-    });
-    // With `strict`, warnings block the run as errors do (still marked as warnings, for the reader).
-    const problems = options.strict ? sortProblems([...errors, ...found]) : errors;
-    const warnings = options.strict ? [] : found;
-    const unknownTargets = (options.manifestTargets ?? []).filter(
-      (target) => !(MANIFEST_TARGETS as readonly string[]).includes(target),
-    );
-    for (const target of unknownTargets) {
-      problems.push({
-        file: 'toolsmith.config.json',
+      problem: {
+        file: toPosix(path.relative(resolved.root, error.file)),
         line: 1,
         column: 1,
-        pointer: '/manifests/targets',
-        message: `unknown manifest target "${target}"`,
-        hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}`,
-      });
-    }
-    const empty = { project, files: [], stubs: [], cache: previous, reused: 0, inputs, warnings };
-    // The files that list every tool depend on the whole model: every tool's hash and every shared schema.
-    const projectHash = sha256(
-      JSON.stringify({
-        tools: project.tools.map((tool) => [tool.name, tool.hash]),
-        shared: project.shared.map((entry) => [entry.relPath, entry.schema]),
-      }),
-    );
-    if (problems.length > 0) return { ...empty, problems };
-    const manifestOptions: ManifestOptions = {
-      ...(resolved.manifestTargets ? { targets: resolved.manifestTargets } : {}),
-      ...(resolved.manifestPolicy ? { unrepresentable: resolved.manifestPolicy } : {}),
-      ...(resolved.manifestDescribeLosses !== undefined ? { describeLosses: resolved.manifestDescribeLosses } : {}),
+        pointer: '',
+        message: error.message,
+        hint: error.hint,
+      },
     };
-    // A manifest problem names a pointer into a definition: placed at its line and column there.
-    const place = (problem: Problem): Problem => {
-      const source = loaded.tools.find((candidate) => candidate.file === problem.file);
-      return source === undefined ? problem : placeProblem(source, problem);
-    };
-    const emitted = await emitAll(project, resolved.ctx, {
-      templates,
-      manifests: manifestOptions,
-      format: resolved.format,
-      reuse: (tool) => reuseFromCache(previous, resolved.outDir, tool),
-      reuseProjectFiles: () => reuseEntry(previous.project, projectHash, resolved.outDir, previous.snapshot),
-      // The manifests and loss reports from the last run's files, with the parts of the tools emitted
-      // again made anew (every changed tool is: reuse needs an unchanged hash); see `patchManifests`.
-      patchManifests:
-        options.incremental === false || previous.project?.segments === undefined
-          ? undefined
-          : (fresh) =>
-              patchManifests(
-                project,
-                resolved.ctx,
-                manifestOptions,
-                {
-                  segments: previous.project!.segments!,
-                  read: (file) =>
-                    untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file)
-                      ? readFileSync(path.join(resolved.outDir, file))
-                      : undefined,
-                },
-                fresh,
-              ),
-      stubNeeded: (tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      workers: { ...workerOptions, ...(pool ? { pool } : {}) },
-    });
-    if (emitted.problems.length > 0) return { ...empty, problems: sortProblems(emitted.problems.map(place)) };
-    const emittedWarnings = emitted.warnings.map(place);
-    if (options.strict && emittedWarnings.length > 0) return { ...empty, problems: sortProblems(emittedWarnings) };
-    const cache: GenerationCache = { version: 1, key: cacheKey, tools: dictionary() };
-    for (const tool of project.tools) {
-      const files: Record<string, string> = {};
-      for (const file of emitted.perTool.get(tool.name) ?? []) files[file.path] = file.hash ?? sha256(encoded(file));
-      cache.tools[tool.name] = { hash: tool.hash, files };
-    }
-    const projectFiles: Record<string, string> = {};
-    const lengths: Record<string, number> = {};
-    // Re-emitted with the bytes the last run wrote, and untouched on disk since: `write` need not read it back.
-    const sameAsLastRun = (file: GeneratedFile) =>
-      previous.project?.files[file.path] === file.hash &&
-      untouchedSinceSnapshot(previous.snapshot, resolved.outDir, file.path);
-    for (const file of emitted.projectFiles) {
-      // Made as bytes (spliced manifests): hashed as they are, never decoded, so no length is recorded.
-      const asText = file.bytes === undefined;
-      // A reused file keeps its recorded length: reading its (lazy) content just for that would undo the reuse.
-      const known =
-        file.hash !== undefined ? previous.project?.lengths?.[file.path] : asText ? file.content.length : undefined;
-      if (known !== undefined) lengths[file.path] = known;
-      if (file.hash === undefined) {
-        const recordedLength = previous.project?.lengths?.[file.path];
-        if (asText && recordedLength !== undefined && recordedLength !== file.content.length) {
-          // Another length than the file the last run wrote: changed, no need to hash it (tens of MB for
-          // the manifests of 1,000 tools). Without a hash the next run trusts it only by its snapshot stat.
-          file.hash = '';
-        } else {
-          file.hash = sha256(encoded(file));
-          if (sameAsLastRun(file)) file.onDisk = true;
-        }
-      }
-      projectFiles[file.path] = file.hash;
-    }
-    const segments = emitted.manifestSegments ?? (emitted.projectFilesReused ? previous.project?.segments : undefined);
-    cache.project = { hash: projectHash, files: projectFiles, lengths, ...(segments ? { segments } : {}) };
-    const nextModels: ModelCache = { key: cacheKey, shared: sharedHash, tools: dictionary() };
-    for (const tool of project.tools)
-      nextModels.tools[tool.source.relPath] = { raw: inputs[tool.source.relPath]!, model: tool };
-    return {
-      project,
-      files: emitted.files,
-      stubs: emitted.stubs,
-      problems: [],
-      warnings: sortProblems([...warnings, ...emittedWarnings]),
-      cache,
-      reused: emitted.reused,
-      inputs,
-      models: nextModels,
-      threads: emitted.threads,
-    };
-  } finally {
-    await pool?.close();
   }
+}
+
+/** Splits problems found by an emitter into what blocks the run and warnings, as `strict` decides. */
+function bySeverity(
+  errors: Problem[],
+  warnings: Problem[],
+  strict: boolean | undefined,
+): Omit<ModelledProject, 'project'> {
+  // With `strict`, warnings block the run as errors do (still marked as warnings, for the reader).
+  return strict ? { problems: sortProblems([...errors, ...warnings]), warnings: [] } : { problems: errors, warnings };
+}
+
+/** normalize, then the run's own checks (the manifest targets named in the options exist). */
+export function modelProject(loaded: LoadedFiles, options: GenerateOptions, hooks?: NormalizeHooks): ModelledProject {
+  const { project, problems: errors, warnings } = normalize(loaded, hooks);
+  const { problems, warnings: kept } = bySeverity(errors, warnings, options.strict);
+  for (const target of options.manifestTargets ?? []) {
+    if ((MANIFEST_TARGETS as readonly string[]).includes(target)) continue;
+    problems.push({
+      file: 'toolsmith.config.json',
+      line: 1,
+      column: 1,
+      pointer: '/manifests/targets',
+      message: `unknown manifest target "${target}"`,
+      hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}`,
+    });
+  }
+  return { project, problems, warnings: kept };
+}
+
+/** The manifests' options from the resolved ones. */
+export function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
+  return {
+    ...(resolved.manifestTargets ? { targets: resolved.manifestTargets } : {}),
+    ...(resolved.manifestPolicy ? { unrepresentable: resolved.manifestPolicy } : {}),
+    ...(resolved.manifestDescribeLosses !== undefined ? { describeLosses: resolved.manifestDescribeLosses } : {}),
+  };
+}
+
+/**
+ * What the emission (manifests, emitters that threw) says blocks the run, placed in the definitions:
+ * a manifest problem names a pointer into a definition, given its line and column there.
+ */
+export function emissionVerdict(
+  emitted: Pick<ManifestEmission, 'problems' | 'warnings'>,
+  loaded: LoadedFiles,
+  strict: boolean | undefined,
+): Omit<ModelledProject, 'project'> {
+  const place = (problem: Problem): Problem => {
+    const source = loaded.tools.find((candidate) => candidate.file === problem.file);
+    return source === undefined ? problem : placeProblem(source, problem);
+  };
+  const errors = emitted.problems.map(place);
+  return bySeverity(errors.length > 0 ? sortProblems(errors) : errors, emitted.warnings.map(place), strict);
+}
+
+/** What every tool's emission in one run shares. */
+export interface EmitSettings {
+  ctx: EmitContext;
+  templates: DocTemplates;
+  /** Format with prettier (default true). */
+  format?: boolean;
+  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit-pool.ts). */
+  workers?: WorkerOptions;
+}
+
+/** One tool's emit unit: every file that depends on that tool alone, and its stub when asked for. */
+export interface ToolUnit {
+  tool: ToolModel;
+  files: GeneratedFile[];
+  stub?: GeneratedFile;
+}
+
+/** Options of `emitToolUnits`. */
+export interface ToolUnitOptions {
+  /** Names of the tools whose stub is wanted with their unit. */
+  stubs: ReadonlySet<string>;
+  /** Takes each unit as soon as it is done, in any order (no unit depends on another). */
+  sink: (unit: ToolUnit) => void;
+  /** Called as each tool is done (for a progress line). */
+  onProgress?: () => void;
 }
 
 /** A tool whose emission threw, as a problem at its definition (describing the thrown value cannot throw). */
@@ -288,7 +182,7 @@ function emitFailure(tool: ToolModel, error: unknown): Problem[] {
   ];
 }
 
-/** Tools emitted at once by one `emitAll` (their awaits interleave; the CPU work does not). */
+/** Tools emitted at once in process (their awaits interleave; the CPU work does not). */
 const EMIT_IN_FLIGHT = 4;
 
 /** Runs `task` over `items`, `EMIT_IN_FLIGHT` at a time (the order of completion does not matter to the callers). */
@@ -300,207 +194,242 @@ async function inLanes<T>(items: readonly T[], task: (item: T) => Promise<void>)
   await Promise.all(Array.from({ length: Math.min(EMIT_IN_FLIGHT, items.length) }, lane));
 }
 
-/** Options of `emitAll`. */
-export interface EmitAllOptions {
-  templates: DocTemplates;
-  /** Targets and policy of the manifests. */
-  manifests?: ManifestOptions;
-  /** The unchanged previous files of a tool, to use instead of emitting it again. */
-  reuse?: (tool: ToolModel) => GeneratedFile[] | undefined;
-  /** Whether a tool's stub must be emitted (default: always). */
-  stubNeeded?: (tool: ToolModel) => boolean;
-  /** Format with prettier (default true). */
-  format?: boolean;
-  /** The unchanged previous files that list every tool, to use instead of emitting them again. */
-  reuseProjectFiles?: () => GeneratedFile[] | undefined;
-  /** Called as each tool's files are done (for a progress line). */
-  onProgress?: (done: number, total: number) => void;
-  /** The manifests from the previous run's files, given the tools emitted again; undefined to emit them whole. */
-  patchManifests?: ((fresh: readonly ToolModel[]) => ManifestEmission | undefined) | undefined;
-  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit-pool.ts). */
-  workers?: WorkerOptions;
+/** Type names of the shared schemas → the module declaring each. */
+function typeHomes(project: ProjectModel): Map<string, string> {
+  const homes = new Map<string, string>();
+  for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
+  return homes;
+}
+
+/** The in-process emitter of one run's tools. */
+async function inProcessEmitter(
+  project: ProjectModel,
+  settings: EmitSettings,
+  manifests: Pick<ManifestEmission, 'losses' | 'unavailable'>,
+) {
+  const { createToolEmitter } = await emitters();
+  return createToolEmitter({
+    homes: typeHomes(project),
+    ctx: settings.ctx,
+    templates: settings.templates,
+    losses: manifests.losses,
+    unavailable: manifests.unavailable,
+    format: settings.format !== false,
+  });
 }
 
 /**
- * Every emitter over one model. Per-tool files (types, validators, base class) are emitted and
- * formatted only for tools `reuse` cannot supply; the files that list every tool are always
- * emitted. `problems` are targets that cannot take a tool.
+ * Emits the unit of every tool in `tools` (on worker threads from `WorkerOptions.threshold` tools)
+ * and hands each to `sink` as soon as it is done, so no unit's text outlives its turn. Answers one
+ * problem per tool whose emission threw, and the threads used. A tool whose worker stopped under it
+ * (its heap cap, a crash) is emitted in process: a worker's end never fails a tool.
  */
-export async function emitAll(
+export async function emitToolUnits(
   project: ProjectModel,
-  ctx: EmitContext,
-  options: EmitAllOptions,
-): Promise<{
-  files: GeneratedFile[];
-  stubs: GeneratedFile[];
-  problems: Problem[];
-  warnings: Problem[];
-  perTool: Map<string, GeneratedFile[]>;
-  projectFiles: GeneratedFile[];
-  reused: number;
-  /** Where each tool's part lies in the manifests and loss reports, when they were made in this run. */
-  manifestSegments?: Record<string, FileSegments>;
-  /** The files that list every tool were reused as they were. */
-  projectFilesReused: boolean;
-  /** Worker threads the tools were emitted on (1: in process). */
-  threads: number;
-}> {
-  let loaded: Awaited<ReturnType<typeof loadEmitters>> | undefined;
-  const emitters = async () => (loaded ??= await loadEmitters());
-  const formatFiles = async (files: GeneratedFile[]) => {
-    const { formatFiles: prettierFormat, normalizeLineEndings } = await emitters();
-    return options.format === false ? files.map(normalizeLineEndings) : prettierFormat(files);
-  };
-  const homes = new Map<string, string>();
-  for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
-  const perTool = new Map<string, GeneratedFile[]>();
-  let reused = 0;
-  // The manifests (and what each target loses, which a tool's doc page shows) are built once, and
-  // only when something must be emitted: a tool that changed, or the files that list every tool.
-  const freshTools: ToolModel[] = [];
-  for (const tool of project.tools) {
-    const previous = options.reuse?.(tool);
-    if (previous) {
-      perTool.set(tool.name, previous);
-      reused++;
-    } else {
-      freshTools.push(tool);
-    }
-  }
-  let manifests: ManifestEmission | undefined;
-  const manifestsOnce = () =>
-    (manifests ??= options.patchManifests?.(freshTools) ?? emitManifests(project, ctx, options.manifests ?? {}));
-  let docs: DocRenderer | undefined;
-  const renderer = async () => (docs ??= (await emitters()).createDocRenderer(options.templates));
+  tools: readonly ToolModel[],
+  settings: EmitSettings,
+  manifests: Pick<ManifestEmission, 'losses' | 'unavailable'>,
+  options: ToolUnitOptions,
+): Promise<{ problems: Problem[]; threads: number }> {
   const failures: Problem[] = [];
-  const stubs: GeneratedFile[] = [];
-  // Tools whose stub came back with their files (from a worker), not to be emitted again below.
-  const stubbed = new Set<string>();
-  let threads = 1;
-  let toolEmitter: ReturnType<Awaited<ReturnType<typeof loadEmitters>>['createToolEmitter']> | undefined;
-  if (freshTools.length > 0) {
-    const { losses, unavailable } = manifestsOnce();
-    threads = workerCount(freshTools.length, options.workers);
-    const lost: ToolModel[] = [];
-    if (threads > 1) {
-      const stubWanted = freshTools.map((tool) => options.stubNeeded?.(tool) ?? true);
-      let done = perTool.size;
-      const data = {
-        homes: [...homes],
-        ctx,
-        templates: options.templates,
-        losses,
-        unavailable,
-        format: options.format !== false,
-      };
-      const progress = () => options.onProgress?.(++done, project.tools.length);
-      const pool = options.workers?.pool;
-      if (pool !== undefined) threads = pool.size;
-      const outcomes =
-        pool !== undefined
-          ? await pool.run(freshTools, stubWanted, data, progress)
-          : await emitInWorkers(freshTools, stubWanted, data, threads, progress);
-      // Assembled in the tools' order, whichever worker finished first: the output is the in-process one.
-      outcomes.forEach((outcome, index) => {
-        const tool = freshTools[index]!;
-        if ('error' in outcome) {
-          if (outcome.lost) lost.push(tool);
-          else failures.push(...emitFailure(tool, outcome.error));
-          return;
-        }
-        perTool.set(tool.name, outcome.files);
-        if (outcome.stub !== undefined) {
-          stubs.push(outcome.stub);
-          stubbed.add(tool.name);
-        }
-      });
-    }
-    // In process: every tool below the threshold, and those whose worker stopped under them (its
-    // heap cap, a crash), so a worker's end never fails a tool this thread can emit.
-    const inProcess = threads > 1 ? lost : freshTools;
-    if (inProcess.length > 0) {
-      const { createToolEmitter } = await emitters();
-      const emitter = (toolEmitter ??= createToolEmitter({
-        homes,
-        ctx,
-        templates: options.templates,
-        losses,
-        unavailable,
-        format: options.format !== false,
-      }));
-      const emitOne = async (tool: ToolModel) => {
-        try {
-          perTool.set(tool.name, (await emitter.toolFiles(tool)).map(heldAsBytes));
-          options.onProgress?.(perTool.size, project.tools.length);
-        } catch (error) {
-          // An emitter or library that throws on an accepted definition: that tool's problem, reported
-          // with every other one, instead of a stack trace that hides them.
-          failures.push(...emitFailure(tool, error));
-        }
-      };
-      // A few tools in flight at once, not every one: the parser trees and intermediate text of
-      // 1,000 tools emitted together peaked at 1.7 GB; the output does not depend on the order.
-      await inLanes(inProcess, emitOne);
-    }
-  }
-  let projectFiles = options.reuseProjectFiles?.();
-  const projectFilesReused = projectFiles !== undefined;
-  let problems: Problem[] = [];
-  let warnings: Problem[] = [];
-  if (projectFiles === undefined || manifests !== undefined) {
-    // A target that cannot take a tool is a problem (or a warning) whenever the manifests were built.
-    ({ problems, warnings } = manifestsOnce());
-  }
-  if (failures.length > 0)
-    return {
-      files: [],
-      stubs: [],
-      problems: [...problems, ...failures],
-      warnings,
-      perTool,
-      projectFiles: [],
-      reused,
-      projectFilesReused: false,
-      threads,
+  const pool = settings.workers?.pool;
+  const threads = tools.length === 0 ? 1 : (pool?.size ?? workerCount(tools.length, settings.workers));
+  const lost: ToolModel[] = [];
+  if (threads > 1) {
+    const stubWanted = tools.map((tool) => options.stubs.has(tool.name));
+    const data = {
+      homes: [...typeHomes(project)],
+      ctx: settings.ctx,
+      templates: settings.templates,
+      losses: manifests.losses,
+      unavailable: manifests.unavailable,
+      format: settings.format !== false,
     };
-  if (projectFiles === undefined) {
-    const { emitSharedTypes } = await emitters();
-    const built = manifestsOnce();
-    projectFiles = [
-      ...(await formatFiles([
-        ...(await Promise.all(project.shared.map((entry) => emitSharedTypes(entry, homes, ctx)))),
-        ...emitRegistry(project, ctx),
-      ])),
-      ...built.files,
-      ...(await formatFiles((await renderer()).projectPages(project, ctx))),
-    ];
+    const take = (index: number, outcome: EmitOutcome) => {
+      const tool = tools[index]!;
+      if (!('error' in outcome)) {
+        options.sink({ tool, files: outcome.files, ...(outcome.stub ? { stub: outcome.stub } : {}) });
+        options.onProgress?.();
+      } else if (outcome.lost) lost.push(tool);
+      else failures.push(...emitFailure(tool, outcome.error));
+    };
+    if (pool !== undefined) await pool.run(tools, stubWanted, data, take);
+    else await emitInWorkers(tools, stubWanted, data, threads, take);
   }
-  const files = [...[...perTool.values()].flat(), ...projectFiles];
-  const stubTools = project.tools.filter((tool) => !stubbed.has(tool.name) && (options.stubNeeded?.(tool) ?? true));
-  if (stubTools.length > 0) {
-    const { emitStub, createToolEmitter } = await emitters();
-    const emitter = (toolEmitter ??= createToolEmitter({
-      homes,
-      ctx,
-      templates: options.templates,
-      losses: dictionary(),
-      unavailable: dictionary(),
-      format: options.format !== false,
-    }));
-    await inLanes(stubTools, async (tool) => {
-      stubs.push(await emitter.stub(tool, emitStub));
+  const inProcess = threads > 1 ? lost : tools;
+  if (inProcess.length > 0) {
+    const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings, manifests), emitters()]);
+    // A few tools in flight at once, not every one: the parser trees and intermediate text of
+    // 1,000 tools emitted together is what made the heap grow.
+    await inLanes(inProcess, async (tool) => {
+      let unit: ToolUnit;
+      try {
+        const files = (await emitter.toolFiles(tool)).map(heldAsBytes);
+        unit = { tool, files, ...(options.stubs.has(tool.name) ? { stub: await emitter.stub(tool, emitStub) } : {}) };
+      } catch (error) {
+        // An emitter or library that throws on an accepted definition: that tool's problem, reported
+        // with every other one, instead of a stack trace that hides them.
+        failures.push(...emitFailure(tool, error));
+        return;
+      }
+      options.sink(unit);
+      options.onProgress?.();
     });
   }
+  return { problems: failures, threads };
+}
+
+/** The stubs of `tools` (implementation files, written only where absent), sorted by path. */
+export async function emitStubs(
+  project: ProjectModel,
+  tools: readonly ToolModel[],
+  settings: EmitSettings,
+): Promise<GeneratedFile[]> {
+  if (tools.length === 0) return [];
+  const noLosses = { losses: Object.create(null), unavailable: Object.create(null) };
+  const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings, noLosses), emitters()]);
+  const stubs: GeneratedFile[] = [];
+  await inLanes(tools, async (tool) => {
+    stubs.push(await emitter.stub(tool, emitStub));
+  });
+  return stubs.sort((a, b) => compareStrings(a.path, b.path));
+}
+
+/**
+ * The files that list every tool: shared types, registry and index (with the lazy registry and
+ * catalog of a large project), the given manifest files, the docs index pages.
+ */
+export async function emitProjectFiles(
+  project: ProjectModel,
+  settings: EmitSettings,
+  manifestFiles: readonly GeneratedFile[],
+): Promise<GeneratedFile[]> {
+  const { emitSharedTypes, formatFiles, normalizeLineEndings, createDocRenderer } = await emitters();
+  const format = (files: GeneratedFile[]) =>
+    settings.format === false ? Promise.resolve(files.map(normalizeLineEndings)) : formatFiles(files);
+  const homes = typeHomes(project);
+  return [
+    ...(await format([
+      ...(await Promise.all(project.shared.map((entry) => emitSharedTypes(entry, homes, settings.ctx)))),
+      ...emitRegistry(project, settings.ctx),
+    ])),
+    ...manifestFiles,
+    ...(await format(createDocRenderer(settings.templates).projectPages(project, settings.ctx))),
+  ];
+}
+
+/** Options of `emitAll`. */
+export interface EmitAllOptions extends Omit<EmitSettings, 'ctx'> {
+  /** Targets and policy of the manifests. */
+  manifests?: ManifestOptions;
+  /** Names of the tools whose stub is wanted (default: every tool). */
+  stubs?: ReadonlySet<string>;
+  /** Called as each tool's files are done (for a progress line). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What `emitAll` gives: every file of the project, or (then no files) the problems. */
+export interface Emission {
+  /** Files under the output folder, sorted by path. */
+  files: GeneratedFile[];
+  /** Stubs (paths relative to the stubs folder), sorted; written only when absent. */
+  stubs: GeneratedFile[];
+  /** Targets that cannot take a tool (under the `error` policy), tools whose emission threw. */
+  problems: Problem[];
+  /** Tools a target leaves out (under `omit`). */
+  warnings: Problem[];
+  /** Worker threads the tools were emitted on (1: in process). */
+  threads: number;
+}
+
+/** The whole output of a project, in memory: every tool's unit and the project-wide files. */
+export async function emitAll(project: ProjectModel, ctx: EmitContext, options: EmitAllOptions): Promise<Emission> {
+  const settings: EmitSettings = { ...options, ctx };
+  const manifests = emitManifests(project, ctx, options.manifests ?? {});
+  const files: GeneratedFile[] = [];
+  const stubs: GeneratedFile[] = [];
+  let done = 0;
+  const { problems: failures, threads } = await emitToolUnits(project, project.tools, settings, manifests, {
+    stubs: options.stubs ?? new Set(project.tools.map((tool) => tool.name)),
+    sink: (unit) => {
+      files.push(...unit.files);
+      if (unit.stub !== undefined) stubs.push(unit.stub);
+    },
+    onProgress: () => options.onProgress?.(++done, project.tools.length),
+  });
+  const problems = [...manifests.problems, ...failures];
+  if (problems.length > 0) return { files: [], stubs: [], problems, warnings: manifests.warnings, threads };
+  files.push(...(await emitProjectFiles(project, settings, manifests.files)));
   return {
     files: files.sort((a, b) => compareStrings(a.path, b.path)),
     stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),
-    problems,
-    warnings,
-    perTool,
-    projectFiles,
-    reused,
-    ...(manifests?.segments ? { manifestSegments: manifests.segments } : {}),
-    projectFilesReused,
+    problems: [],
+    warnings: manifests.warnings,
     threads,
+  };
+}
+
+/** What a generate run produced, before anything is written. */
+export interface GenerateResult {
+  project: ProjectModel;
+  /** Files under the output folder, sorted by path. */
+  files: GeneratedFile[];
+  /** Stubs (paths relative to the stubs folder), written only when absent. */
+  stubs: GeneratedFile[];
+  /** What blocks the run (then no files): the errors, and with `strict` the warnings too. */
+  problems: Problem[];
+  /** What is ignored but does not block the run (unknown keywords and formats, defaults never filled in); empty with `strict`. */
+  warnings: Problem[];
+  /** Worker threads the tools were emitted on (1: in process). */
+  threads: number;
+}
+
+/** The names of the project's tools whose stub does not exist yet. */
+export function absentStubs(resolved: ResolvedOptions, project: ProjectModel): Set<string> {
+  return new Set(
+    project.tools
+      .filter((tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)))
+      .map((tool) => tool.name),
+  );
+}
+
+/**
+ * Runs load → normalize → emit → format over the definitions and returns every file in memory,
+ * or the problems when any definition is invalid (then no files); reads no cache, writes nothing.
+ * The CLI runs the same stages through incremental.ts, which memoizes them and streams the files
+ * to the disk.
+ */
+export async function generate(
+  options: GenerateOptions & { onProgress?: (done: number, total: number) => void },
+): Promise<GenerateResult> {
+  const resolved = resolveOptions(options);
+  const read = readTemplates(resolved);
+  const nothing = { files: [], stubs: [], threads: 1 };
+  if ('problem' in read)
+    return { project: { tools: [], shared: [] }, ...nothing, problems: [read.problem], warnings: [] };
+  const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
+  const modelled = modelProject(loaded, options);
+  if (modelled.problems.length > 0) return { ...modelled, ...nothing };
+  const emitted = await emitAll(modelled.project, resolved.ctx, {
+    templates: read.templates,
+    manifests: manifestOptions(resolved),
+    format: resolved.format,
+    stubs: absentStubs(resolved, modelled.project),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    workers: {
+      ...(options.workers !== undefined ? { count: options.workers } : {}),
+      ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}),
+    },
+  });
+  const verdict = emissionVerdict(emitted, loaded, options.strict);
+  if (verdict.problems.length > 0)
+    return { project: modelled.project, ...nothing, problems: verdict.problems, warnings: modelled.warnings };
+  return {
+    project: modelled.project,
+    files: emitted.files,
+    stubs: emitted.stubs,
+    problems: [],
+    warnings: sortProblems([...modelled.warnings, ...verdict.warnings]),
+    threads: emitted.threads,
   };
 }

@@ -125,7 +125,7 @@ export interface ProjectModel {
   shared: readonly SharedSchemaModel[];
 }
 
-/** One file an emitter produces. `stub` files are written only when absent. */
+/** One file an emitter produces: a path and its content (text, or bytes). `stub` files are written only when absent. */
 export interface GeneratedFile {
   /** Relative to the output root (`generated`) or, for stubs, to the stubs root. */
   path: string;
@@ -137,13 +137,9 @@ export interface GeneratedFile {
    */
   preformatted?: true;
   /**
-   * Found unchanged in the output folder (a tool reused from the cache): `write` need not compare
-   * it again. Its `content` may be read from disk only when first asked for.
+   * The content as UTF-8 bytes, for a file made or held as bytes (a spliced manifest, a file back from
+   * an emit worker, `heldAsBytes`): then `content` is decoded from them only when read.
    */
-  onDisk?: true;
-  /** sha256 of `content` when already known (files reused from the cache), so it is not hashed again. */
-  hash?: string;
-  /** `content` encoded as UTF-8, kept by `encoded()` for big files so hashing, comparing and writing encode once. */
   bytes?: Buffer;
 }
 

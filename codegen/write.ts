@@ -1,4 +1,5 @@
 import {
+  copyFileSync,
   existsSync,
   linkSync,
   mkdirSync,
@@ -14,20 +15,9 @@ import path from 'node:path';
 import type { GeneratedFile } from './model.js';
 import { compareStrings } from './naming.js';
 
-/** Files at least this long (UTF-16 code units) keep their UTF-8 bytes once encoded (see `encoded`). */
-const KEEP_BYTES_FROM = 64 * 1024;
-
-/**
- * A file's content as UTF-8 bytes. A big file keeps them, so that the cache's hash, `write`'s
- * comparison with the disk and the write itself encode it once: hashing and comparing the 34 MB of
- * manifests and loss reports of 1,000 tools as strings took ~0.6 s of a one-tool-changed run, as
- * bytes ~0.05 s.
- */
+/** A file's content as UTF-8 bytes: those it holds (made as bytes, or `heldAsBytes`), else its text encoded. */
 export function encoded(file: GeneratedFile): Buffer {
-  if (file.bytes !== undefined) return file.bytes;
-  const bytes = Buffer.from(file.content, 'utf8');
-  if (file.content.length >= KEEP_BYTES_FROM) file.bytes = bytes;
-  return bytes;
+  return file.bytes ?? Buffer.from(file.content, 'utf8');
 }
 
 /**
@@ -103,7 +93,7 @@ export function diffOutput(outDir: string, files: readonly GeneratedFile[]): Out
   const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
   for (const file of files) {
     if (!onDisk.has(file.path)) diff.missing.push(file.path);
-    else if (file.onDisk !== true && differsOnDisk(path.join(outDir, file.path), file)) diff.stale.push(file.path);
+    else if (differsOnDisk(path.join(outDir, file.path), encoded(file))) diff.stale.push(file.path);
     else diff.same.push(file.path);
     onDisk.delete(file.path);
   }
@@ -111,9 +101,8 @@ export function diffOutput(outDir: string, files: readonly GeneratedFile[]): Out
   return diff;
 }
 
-/** Whether the file on disk differs from the generated one: a different size answers without reading it; else the bytes are compared. */
-function differsOnDisk(file: string, generated: GeneratedFile): boolean {
-  const bytes = encoded(generated);
+/** Whether the file on disk differs from `bytes`: a different size answers without reading it; else the bytes are compared. */
+function differsOnDisk(file: string, bytes: Buffer): boolean {
   if (statSync(file).size !== bytes.length) return true;
   return !readFileSync(file).equals(bytes);
 }
@@ -142,6 +131,103 @@ export function recoverInterrupted(outDir: string): void {
 }
 
 /**
+ * The new output tree, built file by file as a run emits them, beside the output folder: each file is
+ * compared with the current output when it arrives (size, then bytes), linked from it when the same,
+ * else written, and then forgotten, so a run holds no file's text longer than its emission. Nothing
+ * is created until the first file that differs (a run that changes nothing writes nothing); `commit`
+ * swaps the tree in with two renames, `discard` removes it (a failed run leaves the output as it was).
+ */
+export interface OutputStaging {
+  /** Stages a generated file and answers its UTF-8 bytes (for the caller's hash). */
+  put(file: GeneratedFile): Buffer;
+  /** Stages a file the caller knows to be unchanged in the current output (linked, never read). */
+  keep(relPath: string): void;
+  /** Publishes the new tree when anything differs (stale, missing or extra files); else removes nothing. */
+  commit(options?: WriteOptions): Omit<WriteReport, 'stubsCreated'>;
+  /** Removes what was staged; the output folder is untouched. */
+  discard(): void;
+}
+
+/** Options of `stageOutput`. */
+export interface StagingOptions {
+  /** Compare only (`check`): nothing is ever written, `commit` only reports the diff. */
+  compareOnly?: boolean;
+}
+
+/** Starts the new output tree of `outDir` (see `OutputStaging`); recovers an interrupted earlier run first. */
+export function stageOutput(outDir: string, options: StagingOptions = {}): OutputStaging {
+  recoverInterrupted(outDir);
+  const remaining = new Set(listFiles(outDir));
+  const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
+  const suffix = `${process.pid}-${Date.now()}`;
+  const staging = `${outDir}.toolsmith-new-${suffix}`;
+  let started = false;
+  const made = new Set<string>();
+  const target = (relPath: string) => {
+    const full = path.join(staging, relPath);
+    const dir = path.dirname(full);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    return full;
+  };
+  // An unchanged file is hard-linked from the current tree (no bytes copied); the swap still publishes at once.
+  const link = (relPath: string) => {
+    const to = target(relPath);
+    if (!tryLink(path.join(outDir, relPath), to)) copyFileSync(path.join(outDir, relPath), to);
+  };
+  // The first difference: the tree is started, with the unchanged files seen so far.
+  const start = () => {
+    if (started || options.compareOnly) return;
+    started = true;
+    mkdirSync(staging, { recursive: true });
+    for (const relPath of diff.same) link(relPath);
+  };
+  const same = (relPath: string) => {
+    diff.same.push(relPath);
+    if (started) link(relPath);
+  };
+  return {
+    put(file) {
+      const bytes = encoded(file);
+      const existed = remaining.delete(file.path);
+      if (existed && !differsOnDisk(path.join(outDir, file.path), bytes)) same(file.path);
+      else {
+        (existed ? diff.stale : diff.missing).push(file.path);
+        start();
+        if (started) writeFileSync(target(file.path), bytes);
+      }
+      return bytes;
+    },
+    keep(relPath) {
+      remaining.delete(relPath);
+      same(relPath);
+    },
+    commit(commitOptions = {}) {
+      diff.extra = [...remaining].sort(compareStrings);
+      for (const list of [diff.stale, diff.missing, diff.same]) list.sort(compareStrings);
+      let removed: Promise<void> = Promise.resolve();
+      if (!hasDrift(diff) || options.compareOnly) return { diff, replaced: false, removed };
+      start();
+      const previous = `${outDir}.toolsmith-old-${suffix}`;
+      const hadPrevious = existsSync(outDir);
+      if (hadPrevious) renameSync(outDir, previous);
+      renameSync(staging, outDir);
+      if (hadPrevious) {
+        if (commitOptions.removeInBackground)
+          removed = rm(previous, { recursive: true, force: true }).catch(() => undefined);
+        else rmSync(previous, { recursive: true, force: true });
+      }
+      return { diff, replaced: true, removed };
+    },
+    discard() {
+      if (started) rmSync(staging, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * Writes the output folder atomically: the complete new tree is built beside it and swapped in
  * with renames, so a failed or killed run leaves the previous output intact. Nothing is written
  * when the folder already matches. Stubs are created only where absent, never overwritten.
@@ -153,50 +239,27 @@ export function writeOutput(
   stubs: readonly GeneratedFile[],
   options: WriteOptions = {},
 ): WriteReport {
-  recoverInterrupted(outDir);
-  const diff = diffOutput(outDir, files);
-  let replaced = false;
-  let removed: Promise<void> = Promise.resolve();
-  if (hasDrift(diff)) {
-    const suffix = `${process.pid}-${Date.now()}`;
-    const staging = `${outDir}.toolsmith-new-${suffix}`;
-    const previous = `${outDir}.toolsmith-old-${suffix}`;
-    try {
-      const same = new Set(diff.same);
-      const made = new Set<string>();
-      for (const file of files) {
-        const target = path.join(staging, file.path);
-        const dir = path.dirname(target);
-        if (!made.has(dir)) {
-          mkdirSync(dir, { recursive: true });
-          made.add(dir);
-        }
-        // An unchanged file is hard-linked from the current tree (no bytes copied); the swap then
-        // publishes the new tree at once all the same.
-        if (same.has(file.path) && tryLink(path.join(outDir, file.path), target)) continue;
-        writeFileSync(target, encoded(file));
-      }
-      if (files.length === 0) mkdirSync(staging, { recursive: true });
-    } catch (error) {
-      rmSync(staging, { recursive: true, force: true });
-      throw error;
-    }
-    const hadPrevious = existsSync(outDir);
-    if (hadPrevious) renameSync(outDir, previous);
-    renameSync(staging, outDir);
-    if (hadPrevious) {
-      if (options.removeInBackground) removed = rm(previous, { recursive: true, force: true }).catch(() => undefined);
-      else rmSync(previous, { recursive: true, force: true });
-    }
-    replaced = true;
+  const staging = stageOutput(outDir);
+  let staged: Omit<WriteReport, 'stubsCreated'>;
+  try {
+    for (const file of files) staging.put(file);
+    staged = staging.commit(options);
+  } catch (error) {
+    staging.discard();
+    throw error;
   }
+  return { ...staged, stubsCreated: writeStubs(stubsDir, stubs) };
+}
+
+/** Creates each stub that is absent (published with a hard link, so an existing file is never overwritten); answers those created. */
+export function writeStubs(stubsDir: string, stubs: readonly GeneratedFile[]): string[] {
   const stubsCreated: string[] = [];
   for (const stub of stubs) {
     const target = path.join(stubsDir, stub.path);
     if (existsSync(target)) continue;
     mkdirSync(path.dirname(target), { recursive: true });
     const temporary = `${target}.toolsmith-${process.pid}`;
-    writeFileSync(temporary, stub.content);
+    writeFileSync(temporary, encoded(stub));
     try {
       // A hard link publishes the complete file at once and fails if the target appeared meanwhile.
       linkSync(temporary, target);
@@ -207,7 +270,7 @@ export function writeOutput(
       rmSync(temporary, { force: true });
     }
   }
-  return { diff, replaced, stubsCreated, removed };
+  return stubsCreated;
 }
 
 /** Hard-links `from` at `to`; false when the file system cannot (the caller writes a copy). */

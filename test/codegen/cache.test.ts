@@ -2,7 +2,14 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { modelsFile, readModels, unchangedRun, type ModelCache } from '../../codegen/cache.js';
+import {
+  cacheFile,
+  generateIncrementally,
+  modelsFile,
+  readModels,
+  unchangedRun,
+  type ModelCache,
+} from '../../codegen/incremental.js';
 import { generate } from '../../codegen/generate.js';
 import { resolveOptions } from '../../codegen/options.js';
 import { createTempProject } from '../helpers/temp-project.js';
@@ -16,26 +23,36 @@ describe('incremental generation', () => {
       project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
       expect(await main(['generate'], quiet(project.root))).toBe(0);
       const options = { root: project.root, runtimeImport: project.runtimeImport };
+      const resolved = resolveOptions(options);
       const full = project.snapshot('generated');
+      // What a run from scratch gives (the pure generator, in memory): incremental output must equal it.
+      const fromScratch = async () =>
+        Object.fromEntries((await generate(options)).files.map((entry) => [entry.path, entry.content]));
+      expect(await fromScratch()).toEqual(full);
 
-      const unchanged = await generate(options);
-      expect(unchanged.reused).toBe(7);
-      expect(Object.fromEntries(unchanged.files.map((file) => [file.path, file.content]))).toEqual(full);
+      const unchanged = await generateIncrementally(options);
+      expect([unchanged.reused, unchanged.listings, unchanged.replaced]).toEqual([7, 'reused', false]);
+      expect(unchanged.diff.same).toHaveLength(Object.keys(full).length);
 
       const file = path.join(project.root, 'schemas/utility/calculator.tool.json');
       const definition = JSON.parse(readFileSync(file, 'utf8'));
       definition.description = 'A changed description.';
       writeFileSync(file, JSON.stringify(definition));
-      const changed = await generate(options);
+      const changed = await generateIncrementally(options);
       expect(changed.reused).toBe(6);
-      const byPath = Object.fromEntries(changed.files.map((entry) => [entry.path, entry.content]));
+      // The manifests and loss reports were spliced from the last run's files, not printed whole again.
+      expect(changed.listings).toBe('spliced');
+      const byPath = project.snapshot('generated');
       expect(byPath['tools/calculator.base.ts']).toContain('A changed description.');
       expect(byPath['manifests/openai.json']).toContain('A changed description.');
       expect(byPath['docs/tools/calculator.md']).toContain('A changed description.');
       expect(byPath['tools/memory-read.base.ts']).toBe(full['tools/memory-read.base.ts']);
+      expect(changed.diff.stale).toContain('docs/tools/calculator.md');
+      expect(changed.diff.stale).not.toContain('docs/tools/memory-read.md');
       // A tool's doc page and schemas file belong to that tool (cached with it), so an unchanged tool's
       // are reused with its other files rather than rendered again with the files that list every tool.
-      expect(Object.keys(changed.cache.tools.memory_read!.files).sort()).toEqual([
+      const cache = JSON.parse(readFileSync(cacheFile(resolved.root, resolved.outDir)!, 'utf8'));
+      expect(Object.keys(cache.tools.memory_read.files).sort()).toEqual([
         'docs/tools/memory-read.md',
         'schemas/memory-read.json',
         'tools/memory-read.base.ts',
@@ -43,94 +60,41 @@ describe('incremental generation', () => {
         'validators/memory-read.d.ts',
         'validators/memory-read.js',
       ]);
-      expect(changed.files.find((entry) => entry.path === 'docs/tools/memory-read.md')?.onDisk).toBe(true);
-      expect(changed.files.find((entry) => entry.path === 'docs/tools/calculator.md')?.onDisk).toBeUndefined();
+      expect(byPath).toEqual(await fromScratch());
 
-      // The manifests and loss reports were spliced from the last run's files (bytes first, text decoded
-      // only when asked for), not printed whole again.
-      for (const listing of [
-        'manifests/openai.json',
-        'manifests/mcp.json',
-        'manifests/loss-report.json',
-        'manifests/loss-report.md',
-      ]) {
-        const entry = changed.files.find((candidate) => candidate.path === listing)!;
-        expect(Object.getOwnPropertyDescriptor(entry, 'content')?.get, listing).toBeTypeOf('function');
-      }
-      // What incremental generation produces equals a full run from scratch.
-      expect(byPath).toEqual(
-        Object.fromEntries(
-          (await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]),
-        ),
-      );
-
-      expect(await main(['generate'], quiet(project.root))).toBe(0);
       project.write('generated/tools/read-file.base.ts', '// tampered\n');
-      const repaired = await generate(options);
-      expect(repaired.reused).toBe(6);
-      expect(repaired.files.find((entry) => entry.path === 'tools/read-file.base.ts')?.content).toBe(
-        full['tools/read-file.base.ts'],
-      );
-      // The repaired tool is emitted again from a model whose compile was skipped: its validator is compiled anew, byte-identical.
-      expect(repaired.files.find((entry) => entry.path === 'validators/read-file.js')?.content).toBe(
-        full['validators/read-file.js'],
-      );
-      // Its doc page shows what each target loses, from its manifest parts made anew.
-      expect(repaired.files.find((entry) => entry.path === 'docs/tools/read-file.md')?.content).toBe(
-        full['docs/tools/read-file.md'],
-      );
+      const repaired = await generateIncrementally(options);
+      expect([repaired.reused, repaired.listings]).toEqual([6, 'reused']);
+      expect(repaired.diff.stale).toEqual(['tools/read-file.base.ts']);
+      // The repaired tool is emitted again from a model whose compile was skipped: its validator is
+      // compiled anew, byte-identical, and its doc page shows what each target loses, from its
+      // manifest parts made anew.
+      expect(project.snapshot('generated')).toEqual(byPath);
 
       // A manifest edited by hand is not spliced: the listings are printed whole, and right.
-      expect(await main(['generate'], quiet(project.root))).toBe(0);
       project.write('generated/manifests/openai.json', '[]\n');
       definition.description = 'Changed again.';
       writeFileSync(file, JSON.stringify(definition));
-      const afterEdit = await generate(options);
-      const openai = afterEdit.files.find((entry) => entry.path === 'manifests/openai.json')!;
-      expect(Object.getOwnPropertyDescriptor(openai, 'content')?.get).toBeUndefined();
-      const fromScratch = Object.fromEntries(
-        (await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]),
-      );
-      expect(Object.fromEntries(afterEdit.files.map((entry) => [entry.path, entry.content]))).toEqual(fromScratch);
+      expect((await generateIncrementally(options)).listings).toBe('emitted');
+      expect(project.snapshot('generated')).toEqual(await fromScratch());
 
       // A tool added: the listings have another tool, so they are printed whole, and right.
-      expect(await main(['generate'], quiet(project.root))).toBe(0);
       project.write('schemas/utility/extra_tool.tool.json', {
         ...definition,
         name: 'extra_tool',
         description: 'Another tool — with “quotes”.',
       });
-      const added = await generate(options);
-      expect(
-        Object.getOwnPropertyDescriptor(
-          added.files.find((entry) => entry.path === 'manifests/openai.json')!,
-          'content',
-        )?.get,
-      ).toBeUndefined();
-      expect(Object.fromEntries(added.files.map((entry) => [entry.path, entry.content]))).toEqual(
-        Object.fromEntries(
-          (await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]),
-        ),
-      );
+      const added = await generateIncrementally(options);
+      expect([added.reused, added.listings]).toEqual([7, 'emitted']);
+      expect(project.snapshot('generated')).toEqual(await fromScratch());
       // And the next change after it is spliced again, with non-ASCII text in the part.
-      expect(await main(['generate'], quiet(project.root))).toBe(0);
       project.write('schemas/utility/extra_tool.tool.json', {
         ...definition,
         name: 'extra_tool',
         description: 'Ünïcode — changed.',
       });
-      const again = await generate(options);
-      expect(
-        Object.getOwnPropertyDescriptor(
-          again.files.find((entry) => entry.path === 'manifests/openai.json')!,
-          'content',
-        )?.get,
-      ).toBeTypeOf('function');
-      expect(Object.fromEntries(again.files.map((entry) => [entry.path, entry.content]))).toEqual(
-        Object.fromEntries(
-          (await generate({ ...options, incremental: false })).files.map((entry) => [entry.path, entry.content]),
-        ),
-      );
+      expect((await generateIncrementally(options)).listings).toBe('spliced');
+      expect(project.snapshot('generated')).toEqual(await fromScratch());
     } finally {
       project.dispose();
     }
@@ -221,18 +185,20 @@ describe('the model cache', () => {
       const relPath = 'utility/calculator.tool.json';
       stored.tools[relPath]!.model.description = 'Described by the cache.';
       writeFileSync(file, JSON.stringify(stored));
-      const fromCache = await generate({ ...options, incremental: true });
+      const fromCache = await generateIncrementally(options);
       expect(fromCache.project.tools.find((tool) => tool.name === 'calculator')?.description).toBe(
         'Described by the cache.',
       );
 
       // …and not once they change (here: one more space at the end).
       project.write(`schemas/${relPath}`, `${project.read(`schemas/${relPath}`)} `);
-      const rebuilt = await generate({ ...options, incremental: true });
+      const rebuilt = await generateIncrementally(options);
       expect(rebuilt.project.tools.find((tool) => tool.name === 'calculator')?.description).toMatch(
         /^Evaluates an arithmetic expression/,
       );
-      expect(rebuilt.models?.tools[relPath]?.raw).not.toBe(stored.tools[relPath]!.raw);
+      const next = JSON.parse(readFileSync(file, 'utf8')) as ModelCache;
+      expect(next.tools[relPath]?.raw).not.toBe(stored.tools[relPath]!.raw);
+      expect(next.tools[relPath]?.model.description).toMatch(/^Evaluates an arithmetic expression/);
     } finally {
       project.dispose();
     }
@@ -241,7 +207,7 @@ describe('the model cache', () => {
 
 describe('the generator fingerprint covers the runtime modules the generator imports', () => {
   it('changes when a src/ module changes (e.g. mcp-tool.ts, which builds mcp.json), not for the example tools or adapters', async () => {
-    const { codeFingerprint } = await import('../../codegen/cache.js');
+    const { codeFingerprint } = await import('../../codegen/incremental.js');
     const { mkdtempSync, mkdirSync: mkdir, writeFileSync: write, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const nodePath = await import('node:path');

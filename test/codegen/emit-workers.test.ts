@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/corpus.js';
-import { modelsFile, cacheFile } from '../../codegen/cache.js';
+import { modelsFile, cacheFile, generateIncrementally } from '../../codegen/incremental.js';
 import { main } from '../../codegen/cli.js';
 import { emitAll, generate } from '../../codegen/generate.js';
 import { workerCount } from '../../codegen/emit-pool.js';
@@ -34,7 +34,7 @@ function bytesOf(files: readonly GeneratedFile[]): [string, Buffer][] {
 describe('the emission on worker threads', () => {
   it('gives every byte of a 60-tool project a single thread gives, whatever the number of workers', async () => {
     const project = corpusProject(60);
-    const options = { root: project.root, runtimeImport: project.runtimeImport, incremental: false };
+    const options = { root: project.root, runtimeImport: project.runtimeImport };
     const single = await generate({ ...options, workers: 1 });
     expect(single.problems).toEqual([]);
     expect(single.threads).toBe(1);
@@ -56,10 +56,26 @@ describe('the emission on worker threads', () => {
         expected.delete(file);
       }
       expect([...expected.keys()]).toEqual([]);
-      // The cache records the same hash for each tool's files, so the next incremental run reuses them.
-      expect(pooled.cache).toEqual(single.cache);
     }
-  }, 120_000);
+    // Streamed into the staging tree as each worker answers, in whatever order: the same bytes, and the
+    // cache records the same hash for each tool's files, so the next incremental run reuses them.
+    const expected = Object.fromEntries(single.files.map((file) => [file.path, file.content]));
+    const caches: unknown[] = [];
+    for (const [out, workers] of [
+      ['generated-1', 1],
+      ['generated-2', 2],
+    ] as const) {
+      const written = await generateIncrementally({ ...options, out, workers, workerThreshold: 1 });
+      expect(written.problems).toEqual([]);
+      expect(written.threads).toBe(workers);
+      expect(written.diff.missing).toHaveLength(single.files.length);
+      expect(project.snapshot(out)).toEqual(expected);
+      const { tools } = JSON.parse(readFileSync(cacheFile(project.root, path.join(project.root, out))!, 'utf8'));
+      caches.push(tools);
+    }
+    expect(caches[1]).toEqual(caches[0]);
+    expect(Object.keys(caches[0] as object)).toHaveLength(60);
+  }, 180_000);
 
   it('stays in process below the threshold, and with one worker', () => {
     expect(workerCount(199, { count: 2 })).toBe(1);

@@ -232,7 +232,7 @@ describe('the programmatic API', () => {
   it('returns the warnings beside the files, and with strict as problems without files', async () => {
     const project = corpusProject();
     try {
-      const result = await generate({ root: project.root, runtimeImport: project.runtimeImport, incremental: false });
+      const result = await generate({ root: project.root, runtimeImport: project.runtimeImport });
       expect(result.problems).toEqual([]);
       expect(result.files.length).toBeGreaterThan(0);
       expect(
@@ -249,7 +249,6 @@ describe('the programmatic API', () => {
       const strict = await generate({
         root: project.root,
         runtimeImport: project.runtimeImport,
-        incremental: false,
         strict: true,
       });
       expect(strict.files).toEqual([]);

@@ -1,0 +1,709 @@
+/**
+ * The one layer that makes generation incremental, around the pure generator (generate.ts): it
+ * reads the cache and the last run's snapshot, hands normalize the models it already has, reuses
+ * every tool unit whose hash and files are unchanged, splices the manifests, streams every emitted
+ * file into the output's staging tree (write.ts) as soon as it is made, and records the new cache,
+ * model cache and snapshot. The CLI's `generate` and `check` run it; nothing else touches the cache.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { dictionary, ownValue } from './dictionary.js';
+import { loadDefinitions, readRegularFile, scanSchemasFolder, type LoadedFiles } from './load.js';
+import type { ManifestEmission } from './emit/manifests/index.js';
+import type { EmitPool } from './emit-pool.js';
+import type { EmitSettings, NormalizeHooks } from './generate.js';
+import type { FileSegments, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
+import { compareStrings } from './naming.js';
+import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
+import { sortProblems } from './problems.js';
+import { loadTemplates } from './templates/index.js';
+import type { DocTemplates } from './templates/names.js';
+import {
+  listFiles,
+  recoverInterrupted,
+  stageOutput,
+  writeStubs,
+  type OutputDiff,
+  type OutputStaging,
+} from './write.js';
+
+/**
+ * The incremental-generation cache: per tool, the content hash it was generated from (its
+ * definition, the shared schemas it uses, the generator version — see `ToolModel.hash`) and the
+ * hashes of the files it produced. Kept in `node_modules/.cache/toolsmith/`, never in the output, so
+ * a clean clone simply regenerates everything. A tool is reused only when its hash matches and
+ * its files on disk are still byte-for-byte what was written.
+ */
+export interface GenerationCache {
+  version: 1;
+  /** Hash of everything besides the tools that shapes the output (emit context, templates). */
+  key: string;
+  tools: Record<string, CacheEntry>;
+  /** The files that list every tool (registry, index, shared types, manifests, docs), keyed by the whole model. */
+  project?: CacheEntry & {
+    /** Where each tool's part lies in the manifests and loss reports (see `patchManifests`). */
+    segments?: Record<string, FileSegments>;
+  };
+  /** What the last successful run read and wrote, for the nothing-changed shortcut (`unchangedRun`). */
+  snapshot?: RunSnapshot;
+}
+
+/**
+ * The inputs and outputs of a successful run. Inputs are recorded by content; outputs by what
+ * `stat` says right after they were written (size, modification time in ns, inode), as git's
+ * index does, so a later run can tell they are untouched without reading them back.
+ */
+export interface RunSnapshot {
+  /** Schemas-relative path of every definition and shared schema → sha256 of its bytes. */
+  inputs: Record<string, string>;
+  /** Output-relative path of every generated file → [size, mtime ns as a decimal string, inode]. */
+  outputs: Record<string, [number, string, number]>;
+  /** Stubs-relative path of every tool's implementation file (must still exist). */
+  stubs: string[];
+  /** How many tools the run had. */
+  tools: number;
+}
+
+/** What produced some files (a hash of their inputs) and the hashes of those files. */
+export interface CacheEntry {
+  hash: string;
+  /** Path → sha256 of the content; `''` when it was not computed (then only the snapshot stat can prove the file unchanged). */
+  files: Record<string, string>;
+}
+
+/** sha256 of a text (as UTF-8) or of bytes, hex. */
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Where the cache of an output folder lives, or undefined when the project has no node_modules. */
+export function cacheFile(root: string, outDir: string): string | undefined {
+  const modules = path.join(root, 'node_modules');
+  if (!existsSync(modules)) return undefined;
+  return path.join(modules, '.cache', 'toolsmith', `${sha256(path.resolve(outDir)).slice(0, 16)}.json`);
+}
+
+/**
+ * The models the last successful run built, by definition file, with the hash of the bytes each
+ * was built from: a definition whose bytes are the same (and whose generator, options and shared
+ * schemas are the same — `key`, `shared`) gets its model back without being checked, bundled or
+ * compiled again. Kept in a file of its own beside the cache, read only by a run that generates.
+ */
+export interface ModelCache {
+  key: string;
+  /** Hash of every shared schema's path and bytes. */
+  shared: string;
+  /** Schemas-relative definition path → the hash of its bytes and the model built from them. */
+  tools: Record<string, { raw: string; model: ToolModel }>;
+}
+
+/** Where the model cache of an output folder lives (beside the cache), or undefined without node_modules. */
+export function modelsFile(root: string, outDir: string): string | undefined {
+  return cacheFile(root, outDir)?.replace(/\.json$/, '.models.json');
+}
+
+/** The hash `ModelCache.shared` is compared with: every shared schema's path and content hash. */
+export function sharedInputsHash(
+  shared: ReadonlyArray<{ relPath: string }>,
+  inputs: Readonly<Record<string, string>>,
+): string {
+  return sha256(JSON.stringify(shared.map((source) => [source.relPath, inputs[source.relPath]])));
+}
+
+/** The model cache for `key` and `shared`; empty when missing, unreadable or made for other inputs. */
+export function readModels(file: string | undefined, key: string, shared: string): ModelCache['tools'] {
+  if (file === undefined || !existsSync(file)) return {};
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as ModelCache;
+    return data.key === key && data.shared === shared && typeof data.tools === 'object' && data.tools !== null
+      ? data.tools
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Writes the model cache atomically; best effort, like the cache (the next run builds every model again). */
+function writeModels(file: string | undefined, models: ModelCache): void {
+  writeJsonAtomically(file, models);
+}
+
+/**
+ * Writes `value` as JSON to a temporary file renamed over `file`, so a reader never sees half of it.
+ * Best effort: a cache that cannot be written only costs speed, so failures are ignored.
+ */
+function writeJsonAtomically(file: string | undefined, value: unknown): void {
+  if (file === undefined) return;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(value));
+    renameSync(temporary, file);
+  } catch {
+    // ignored (see above)
+  }
+}
+
+/** Reads the cache; a missing, unreadable or foreign cache is an empty one. */
+export function readCache(file: string | undefined, key: string): GenerationCache {
+  const empty: GenerationCache = { version: 1, key, tools: {} };
+  if (file === undefined || !existsSync(file)) return empty;
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as GenerationCache;
+    return data.version === 1 && data.key === key && typeof data.tools === 'object' ? data : empty;
+  } catch {
+    return empty;
+  }
+}
+
+/** Writes the cache atomically (best effort: without it the next run regenerates in full). */
+function writeCache(file: string | undefined, cache: GenerationCache): void {
+  writeJsonAtomically(file, cache);
+}
+
+/**
+ * The files of a cache entry when its hash is `hash` and every one of them is still in the output
+ * folder as written: a file whose size, modification time and inode are those the last run's
+ * snapshot recorded is taken as it is; any other is read and compared by hash. Undefined when any
+ * differs (the unit is emitted again).
+ */
+function unchangedFiles(
+  entry: CacheEntry | undefined,
+  hash: string,
+  outDir: string,
+  snapshot: RunSnapshot | undefined,
+): string[] | undefined {
+  if (!entry || entry.hash !== hash) return undefined;
+  const files = Object.keys(entry.files);
+  for (const file of files) {
+    if (untouchedSinceSnapshot(snapshot, outDir, file)) continue;
+    const expected = entry.files[file];
+    if (expected === '' || expected === undefined) return undefined;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path.join(outDir, file));
+    } catch {
+      return undefined;
+    }
+    if (sha256(bytes) !== expected) return undefined;
+  }
+  return files;
+}
+
+/** True when the file at `relPath` under `outDir` still has the size, mtime and inode `snapshot` recorded. */
+export function untouchedSinceSnapshot(snapshot: RunSnapshot | undefined, outDir: string, relPath: string): boolean {
+  const recorded = snapshot?.outputs[relPath];
+  return recorded !== undefined && sameStat(statEntry(path.join(outDir, relPath)), recorded);
+}
+
+function sameStat(actual: [number, string, number] | undefined, expected: [number, string, number]): boolean {
+  return actual !== undefined && actual[0] === expected[0] && actual[1] === expected[1] && actual[2] === expected[2];
+}
+
+/**
+ * The cache key of a run: the generator's code (`fingerprint`, default `generatorFingerprint()`), the
+ * emit context, the templates (read here unless given), the manifest targets, formatting.
+ */
+export function generationCacheKey(
+  resolved: ResolvedOptions,
+  templates: DocTemplates = loadTemplates(resolved.templatesDir),
+  fingerprint: string = generatorFingerprint(),
+): string {
+  return sha256(
+    JSON.stringify({
+      generator: fingerprint,
+      ctx: resolved.ctx,
+      templates,
+      targets: resolved.manifestTargets ?? null,
+      policy: resolved.manifestPolicy ?? null,
+      describeLosses: resolved.manifestDescribeLosses ?? null,
+      format: resolved.format,
+    }),
+  );
+}
+
+/** The stat fields a snapshot records for a file, or undefined when it cannot be read. */
+function statEntry(file: string): [number, string, number] | undefined {
+  try {
+    const stat = statSync(file, { bigint: true });
+    return stat.isFile() ? [Number(stat.size), stat.mtimeNs.toString(), Number(stat.ino)] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records a successful run: the inputs it read (by content) and the files now in the output folder (by stat). */
+export function takeSnapshot(
+  inputs: Record<string, string>,
+  outDir: string,
+  outputs: readonly string[],
+  stubs: readonly string[],
+  tools: number,
+): RunSnapshot | undefined {
+  const recorded: RunSnapshot['outputs'] = {};
+  for (const file of outputs) {
+    const entry = statEntry(path.join(outDir, file));
+    if (entry === undefined) return undefined;
+    recorded[file] = entry;
+  }
+  return { inputs, outputs: recorded, stubs: [...stubs], tools };
+}
+
+/**
+ * The nothing-changed shortcut, checked before the generator itself is even loaded: when the
+ * cache key (generator code, options, templates) is the same, every definition and shared schema
+ * has the bytes it had at the last successful run, no file was added or removed, every generated
+ * file still has the size, modification time and inode recorded right after it was written, and
+ * every stub exists, then a run would write nothing. Answers the number of tools and of generated
+ * files, or undefined when anything differs (a full incremental run decides then).
+ *
+ * The limit, as with git's index: a generated file rewritten to the same size within the same
+ * file-system timestamp tick as toolsmith's own write is not noticed here (`toolsmith check`
+ * always compares bytes).
+ */
+export function unchangedRun(
+  resolved: ResolvedOptions,
+  fingerprint?: string,
+): { tools: number; files: number } | undefined {
+  const file = cacheFile(resolved.root, resolved.outDir);
+  if (file === undefined || !existsSync(file)) return undefined;
+  recoverInterrupted(resolved.outDir);
+  let key: string;
+  try {
+    key = generationCacheKey(resolved, undefined, fingerprint);
+  } catch {
+    return undefined; // a template that cannot be read: the full run reports it
+  }
+  const cache = readCache(file, key);
+  const snapshot = cache.snapshot;
+  if (snapshot === undefined) return undefined;
+  let inputs: string[];
+  try {
+    const scan = scanSchemasFolder(resolved.schemasDir);
+    // A folder that cannot be walked is a problem of the full run, never "nothing changed".
+    if (scan.unreadable.length > 0) return undefined;
+    inputs = scan.files;
+  } catch {
+    return undefined;
+  }
+  if (inputs.length !== Object.keys(snapshot.inputs).length) return undefined;
+  for (const relPath of inputs) {
+    const expected = snapshot.inputs[relPath];
+    if (expected === undefined) return undefined;
+    // Never blocks on a FIFO that took a definition's name: anything but a regular file means "run".
+    const read = readRegularFile(path.join(resolved.schemasDir, relPath));
+    if ('error' in read || sha256(read.bytes) !== expected) return undefined;
+  }
+  const outputs = listFiles(resolved.outDir);
+  if (outputs.length !== Object.keys(snapshot.outputs).length) return undefined;
+  for (const relPath of outputs) {
+    const expected = snapshot.outputs[relPath];
+    if (expected === undefined || !sameStat(statEntry(path.join(resolved.outDir, relPath)), expected)) return undefined;
+  }
+  for (const stub of snapshot.stubs) if (!existsSync(path.join(resolved.stubsDir, stub))) return undefined;
+  return { tools: snapshot.tools, files: outputs.length };
+}
+
+let fingerprint: string | undefined;
+
+/**
+ * A hash of the generator's own code, part of the cache key: an upgraded or edited generator never
+ * reuses output of the old one, even under the same version number.
+ */
+export function generatorFingerprint(): string {
+  fingerprint ??= codeFingerprint(path.dirname(fileURLToPath(import.meta.url)));
+  return fingerprint;
+}
+
+/**
+ * The fingerprint of the generator in `codegenDir`: every file of it, and every runtime module beside
+ * it in `../src` (the generator imports several — MCP entries, the 2020-12 translation, the Ajv options,
+ * the defaults check, the keyword rule — that shape what it writes; hashing them all over-approximates
+ * its import graph, so no edit there leaves stale output). The example tools (`src/tools`) and the
+ * framework adapters (`src/adapters`), which the generator never imports, are left out.
+ */
+export function codeFingerprint(codegenDir: string): string {
+  const hash = createHash('sha256');
+  const add = (dir: string, label: string, skip: (file: string) => boolean) => {
+    if (!existsSync(dir)) return;
+    for (const file of (readdirSync(dir, { recursive: true }) as string[])
+      .map((name) => name.split(path.sep).join('/'))
+      .sort()) {
+      if (!/\.(ts|js|mjs|hbs|json)$/.test(file) || skip(file)) continue;
+      hash
+        .update(label)
+        .update(file)
+        .update('\0')
+        .update(readFileSync(path.join(dir, file)))
+        .update('\0');
+    }
+  };
+  add(codegenDir, 'codegen/', () => false);
+  add(path.join(codegenDir, '..', 'src'), 'src/', (file) => file.startsWith('tools/') || file.startsWith('adapters/'));
+  return hash.digest('hex');
+}
+
+/** Options of `generateIncrementally`. */
+export interface IncrementalOptions extends GenerateOptions {
+  /**
+   * Compare with the output folder only (`toolsmith check`): every file is emitted and compared, the
+   * cache is neither read nor written, nothing is written.
+   */
+  check?: boolean;
+  /** Called as each tool is done, reused ones included (for a progress line). */
+  onProgress?: (done: number, total: number) => void;
+  /** The generator's code in the cache key (default `generatorFingerprint()`): another fingerprint is another generator. */
+  fingerprint?: string;
+}
+
+/** What a run did. */
+export interface IncrementalReport {
+  project: ProjectModel;
+  /** What blocked the run (then the output folder is untouched). */
+  problems: Problem[];
+  /** What is ignored but does not block the run. */
+  warnings: Problem[];
+  /** Tools whose unit was taken from the output as the last run left it. */
+  reused: number;
+  /** How the files that list every tool were made: taken as they were, spliced (manifests), or emitted whole. */
+  listings: 'reused' | 'spliced' | 'emitted';
+  /** Worker threads the tools were emitted on (1: in process). */
+  threads: number;
+  /** How the output folder differed from what the run produced. */
+  diff: OutputDiff;
+  /** True when the output folder was replaced. */
+  replaced: boolean;
+  /** Stubs created (write), or missing (check), relative to the stubs folder. */
+  stubs: string[];
+}
+
+/** The generator's modules, loaded when a run must emit (the nothing-changed shortcut never loads them). */
+const generatorModules = () =>
+  Promise.all([import('./generate.js'), import('./emit/manifests/index.js'), import('./emit-pool.js')]);
+type GeneratorModules = Awaited<ReturnType<typeof generatorModules>>;
+
+/** What a run knows before it emits: the options, the previous run's records, what was read. */
+interface RunInputs {
+  options: IncrementalOptions;
+  resolved: ResolvedOptions;
+  templates: DocTemplates;
+  key: string;
+  previous: GenerationCache;
+  loaded: LoadedFiles;
+  /** Schemas-relative path → sha256 of its bytes (for the snapshot and the model cache). */
+  inputs: Record<string, string>;
+  sharedHash: string;
+  modules: GeneratorModules;
+}
+
+/** A report for a run that stopped before it wrote anything. */
+function stopped(problems: Problem[], warnings: Problem[], project: ProjectModel = { tools: [], shared: [] }) {
+  const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
+  return {
+    project,
+    problems,
+    warnings,
+    reused: 0,
+    listings: 'emitted' as const,
+    threads: 1,
+    diff,
+    replaced: false,
+    stubs: [],
+  } satisfies IncrementalReport;
+}
+
+/** The normalize hooks: unchanged tools skip the validator compile, unchanged definitions get their model back. */
+function normalizeHooks(run: RunInputs): NormalizeHooks {
+  if (run.options.check) return {};
+  const models = readModels(modelsFile(run.resolved.root, run.resolved.outDir), run.key, run.sharedHash);
+  return {
+    isUnchanged: (name, hash) => ownValue(run.previous.tools, name)?.hash === hash,
+    cached: (source) => {
+      const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
+      return entry !== undefined && entry.raw === run.inputs[source.relPath] ? entry.model : undefined;
+    },
+  };
+}
+
+/** The hash the files that list every tool are cached under: every tool's hash and every shared schema. */
+function projectHash(project: ProjectModel): string {
+  return sha256(
+    JSON.stringify({
+      tools: project.tools.map((tool) => [tool.name, tool.hash]),
+      shared: project.shared.map((entry) => [entry.relPath, entry.schema]),
+    }),
+  );
+}
+
+/** Which tool units and listings the output already holds, and which tools must be emitted. */
+interface ReusePlan {
+  /** Tool name → its unchanged files. */
+  units: Map<string, string[]>;
+  fresh: ToolModel[];
+  /** The unchanged files that list every tool, when the whole model is unchanged. */
+  listings?: string[];
+}
+
+function planReuse(run: RunInputs, project: ProjectModel, hash: string): ReusePlan {
+  const { previous } = run;
+  const { outDir } = run.resolved;
+  const plan: ReusePlan = { units: new Map(), fresh: [] };
+  if (run.options.check) return { ...plan, fresh: [...project.tools] };
+  for (const tool of project.tools) {
+    const files = unchangedFiles(ownValue(previous.tools, tool.name), tool.hash, outDir, previous.snapshot);
+    if (files === undefined) plan.fresh.push(tool);
+    else plan.units.set(tool.name, files);
+  }
+  const listings = unchangedFiles(previous.project, hash, outDir, previous.snapshot);
+  return listings === undefined ? plan : { ...plan, listings };
+}
+
+/**
+ * The manifests of a run that emits anything: the last run's files with the parts of the fresh tools
+ * made anew (`patchManifests`, only while those files are untouched since), else emitted whole.
+ */
+function buildManifests(
+  run: RunInputs,
+  project: ProjectModel,
+  fresh: readonly ToolModel[],
+): { emission: ManifestEmission; spliced: boolean } {
+  const { emitManifests, patchManifests } = run.modules[1];
+  const options = run.modules[0].manifestOptions(run.resolved);
+  const { previous } = run;
+  const { outDir } = run.resolved;
+  const segments = previous.project?.segments;
+  const patched =
+    segments === undefined || run.options.check
+      ? undefined
+      : patchManifests(
+          project,
+          run.resolved.ctx,
+          options,
+          {
+            segments,
+            read: (file) =>
+              untouchedSinceSnapshot(previous.snapshot, outDir, file)
+                ? readFileSync(path.join(outDir, file))
+                : undefined,
+          },
+          fresh,
+        );
+  return patched !== undefined
+    ? { emission: patched, spliced: true }
+    : { emission: emitManifests(project, run.resolved.ctx, options), spliced: false };
+}
+
+/** Files at least this large are cached without a hash (trusted only by their snapshot stat): hashing the manifests of 1,000 tools costs more than emitting them again when touched. */
+const HASHED_BELOW = 1024 * 1024;
+
+/** The hash a cache entry records for staged bytes. */
+function cachedHash(bytes: Buffer): string {
+  return bytes.length < HASHED_BELOW ? sha256(bytes) : '';
+}
+
+/** What the emission of a run gave the staging tree. */
+interface Staged {
+  cache: GenerationCache;
+  /** Every generated file's path. */
+  paths: string[];
+  stubs: GeneratedFile[];
+  problems: Problem[];
+  threads: number;
+}
+
+/**
+ * Streams the run's output into `staging`: reused units and listings are kept as they are, every
+ * emitted unit is staged (and hashed for the cache) as it arrives and then let go, the listings are
+ * emitted or spliced last. On a problem the caller discards the staging tree.
+ */
+async function stageRun(
+  run: RunInputs,
+  project: ProjectModel,
+  plan: ReusePlan,
+  manifests: ManifestEmission | undefined,
+  staging: OutputStaging,
+  pool: EmitPool | undefined,
+): Promise<Staged> {
+  const [generator] = run.modules;
+  const cache: GenerationCache = { version: 1, key: run.key, tools: dictionary() };
+  const paths: string[] = [];
+  const total = project.tools.length;
+  let done = 0;
+  for (const [name, files] of plan.units) {
+    for (const file of files) staging.keep(file);
+    paths.push(...files);
+    cache.tools[name] = ownValue(run.previous.tools, name)!;
+    run.options.onProgress?.(++done, total);
+  }
+  const settings: EmitSettings = {
+    ctx: run.resolved.ctx,
+    templates: run.templates,
+    format: run.resolved.format,
+    workers: { ...workerOptions(run.options), ...(pool ? { pool } : {}) },
+  };
+  const stubsWanted = run.options.check ? new Set<string>() : generator.absentStubs(run.resolved, project);
+  const listingFiles: Record<string, string> = {};
+  const putListing = (file: GeneratedFile) => {
+    listingFiles[file.path] = cachedHash(staging.put(file));
+    paths.push(file.path);
+  };
+  // The manifests are staged first and their text let go: at 1,000 tools they are tens of MB that
+  // would otherwise live through the whole emission.
+  if (plan.listings === undefined && manifests !== undefined)
+    for (const file of manifests.files.splice(0)) putListing(file);
+  const stubs: GeneratedFile[] = [];
+  const emitted = await generator.emitToolUnits(project, plan.fresh, settings, manifests ?? noLosses(), {
+    stubs: stubsWanted,
+    sink: (unit) => {
+      const files: Record<string, string> = {};
+      for (const file of unit.files) {
+        files[file.path] = sha256(staging.put(file));
+        paths.push(file.path);
+      }
+      cache.tools[unit.tool.name] = { hash: unit.tool.hash, files };
+      if (unit.stub !== undefined) stubs.push(unit.stub);
+    },
+    onProgress: () => run.options.onProgress?.(++done, total),
+  });
+  // The workers are done: stopped now, not after the files that list every tool.
+  await pool?.close();
+  if (emitted.problems.length > 0) return { cache, paths, stubs, problems: emitted.problems, threads: emitted.threads };
+  if (plan.listings !== undefined) {
+    for (const file of plan.listings) {
+      staging.keep(file);
+      listingFiles[file] = run.previous.project!.files[file]!;
+    }
+    paths.push(...plan.listings);
+  } else {
+    for (const file of await generator.emitProjectFiles(project, settings, [])) putListing(file);
+  }
+  const segments = plan.listings !== undefined ? run.previous.project?.segments : manifests?.segments;
+  cache.project = { hash: projectHash(project), files: listingFiles, ...(segments ? { segments } : {}) };
+  // Reused tools whose stub was removed get it back.
+  const reusedStubless = project.tools.filter((tool) => plan.units.has(tool.name) && stubsWanted.has(tool.name));
+  stubs.push(...(await generator.emitStubs(project, reusedStubless, settings)));
+  return { cache, paths, stubs, problems: [], threads: emitted.threads };
+}
+
+/** No losses and no unavailable targets (a run whose units and listings are all reused emits nothing). */
+function noLosses(): Pick<ManifestEmission, 'losses' | 'unavailable'> {
+  return { losses: dictionary(), unavailable: dictionary() };
+}
+
+/** The worker options given in the generate options. */
+function workerOptions(options: GenerateOptions) {
+  return {
+    ...(options.workers !== undefined ? { count: options.workers } : {}),
+    ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}),
+  };
+}
+
+/** Reads what a run starts from; a template that cannot be read stops it. */
+async function readRunInputs(options: IncrementalOptions): Promise<RunInputs | { problem: Problem }> {
+  const resolved = resolveOptions(options);
+  const modules = await generatorModules();
+  const read = modules[0].readTemplates(resolved);
+  if ('problem' in read) return read;
+  const key = generationCacheKey(resolved, read.templates, options.fingerprint);
+  const previous = readCache(options.check ? undefined : cacheFile(resolved.root, resolved.outDir), key);
+  const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
+  // What was read, by content: recorded for the nothing-changed shortcut (`unchangedRun`).
+  const inputs: Record<string, string> = dictionary();
+  for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
+  const sharedHash = sharedInputsHash(loaded.shared, inputs);
+  return { options, resolved, templates: read.templates, key, previous, loaded, inputs, sharedHash, modules };
+}
+
+/**
+ * Records a successful write: the cache (with the snapshot, unless the run had warnings: the
+ * nothing-changed shortcut would not print them again) and the model cache.
+ */
+function recordRun(run: RunInputs, project: ProjectModel, staged: Staged, warnings: readonly Problem[]): void {
+  const { resolved } = run;
+  const snapshot =
+    warnings.length > 0
+      ? undefined
+      : takeSnapshot(
+          run.inputs,
+          resolved.outDir,
+          staged.paths,
+          project.tools.map((tool) => `${tool.names.kebab}.ts`),
+          project.tools.length,
+        );
+  writeCache(
+    cacheFile(resolved.root, resolved.outDir),
+    snapshot === undefined ? staged.cache : { ...staged.cache, snapshot },
+  );
+  const models: ModelCache = { key: run.key, shared: run.sharedHash, tools: dictionary() };
+  for (const tool of project.tools)
+    models.tools[tool.source.relPath] = { raw: run.inputs[tool.source.relPath]!, model: tool };
+  writeModels(modelsFile(resolved.root, resolved.outDir), models);
+}
+
+/**
+ * `toolsmith generate` (or, with `check`, `toolsmith check`): load → normalize → emit, memoized by
+ * the cache, every file streamed into the staging tree of the output folder as it is made, then the
+ * tree swapped in (or, with `check`, only compared) and the cache and snapshot recorded. A run with
+ * problems writes nothing: its staging tree is discarded.
+ */
+export async function generateIncrementally(options: IncrementalOptions): Promise<IncrementalReport> {
+  const read = await readRunInputs(options);
+  if ('problem' in read) return stopped([read.problem], []);
+  const run = read;
+  const [generator, , emitPool] = run.modules;
+  // With no previous output to reuse, every tool is emitted: the workers start now and load their
+  // emitters while this thread normalizes.
+  const everyToolFresh = Object.keys(run.previous.tools).length === 0;
+  const threads = everyToolFresh ? emitPool.workerCount(run.loaded.tools.length, workerOptions(options)) : 1;
+  const pool = threads > 1 ? emitPool.startEmitPool(threads) : undefined;
+  try {
+    const modelled = generator.modelProject(run.loaded, options, normalizeHooks(run));
+    if (modelled.problems.length > 0) return stopped(modelled.problems, modelled.warnings, modelled.project);
+    const { project } = modelled;
+    const plan = planReuse(run, project, projectHash(project));
+    const mustEmit = plan.fresh.length > 0 || plan.listings === undefined;
+    const manifests = mustEmit ? buildManifests(run, project, plan.fresh) : undefined;
+    const verdict = manifests ? generator.emissionVerdict(manifests.emission, run.loaded, options.strict) : undefined;
+    if (verdict !== undefined && verdict.problems.length > 0)
+      return stopped(verdict.problems, modelled.warnings, project);
+    const staging = stageOutput(run.resolved.outDir, { compareOnly: options.check === true });
+    let staged: Staged;
+    try {
+      staged = await stageRun(run, project, plan, manifests?.emission, staging, pool);
+    } catch (error) {
+      staging.discard();
+      throw error;
+    }
+    if (staged.problems.length > 0) {
+      staging.discard();
+      const failed = generator.emissionVerdict({ problems: staged.problems, warnings: [] }, run.loaded, false);
+      return stopped(failed.problems, modelled.warnings, project);
+    }
+    const warnings = sortProblems([...modelled.warnings, ...(verdict?.warnings ?? [])]);
+    const committed = staging.commit({ removeInBackground: true });
+    const report: IncrementalReport = {
+      project,
+      problems: [],
+      warnings,
+      reused: plan.units.size,
+      listings: plan.listings !== undefined ? 'reused' : manifests?.spliced ? 'spliced' : 'emitted',
+      threads: staged.threads,
+      diff: committed.diff,
+      replaced: committed.replaced,
+      stubs: [],
+    };
+    if (options.check) {
+      const absent = generator.absentStubs(run.resolved, project);
+      const missing = project.tools.filter((tool) => absent.has(tool.name)).map((tool) => `${tool.names.kebab}.ts`);
+      return { ...report, stubs: missing.sort(compareStrings) };
+    }
+    report.stubs = writeStubs(run.resolved.stubsDir, staged.stubs);
+    recordRun(run, project, staged, warnings);
+    await committed.removed;
+    return report;
+  } finally {
+    await pool?.close();
+  }
+}
