@@ -98,7 +98,7 @@ describe('streaming into the staging tree', () => {
       const file = 'schemas/utility/calculator.tool.json';
       const definition = JSON.parse(project.read(file));
       // Calculator's files change (so the staging tree is started), and the cached model of another tool
-      // has a type no emitter knows, so its emission throws; without the generation cache every tool
+      // has a type Ajv rejects, so its emission fails (a problem at that schema); without the generation cache every tool
       // is emitted, the others staged before or after the failure.
       project.write(file, { ...definition, description: 'Changed before the failure.' });
       const resolved = resolveOptions(options);
@@ -109,7 +109,7 @@ describe('streaming into the staging tree', () => {
       rmSync(cacheFile(resolved.root, resolved.outDir)!);
       const failed = await generateIncrementally(options);
       expect(failed.problems.map((problem) => problem.message)).toEqual([
-        'the generator failed on this tool (Error: type must be JSONType or JSONType[]: no-such-type)',
+        'the schema does not compile: type must be JSONType or JSONType[]: no-such-type',
       ]);
       expect(failed.replaced).toBe(false);
       expect(project.snapshot('generated')).toEqual(before);
