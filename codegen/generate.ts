@@ -16,7 +16,7 @@ import {
 import { emitRegistry } from './emit/registry.js';
 import { loadDefinitions, toPosix, type LoadedFiles } from './load.js';
 import { placeProblem } from './diagnostics.js';
-import { rejectedSchemaProblems } from './emit/validators.js';
+import { rejectedSchemaProblems, schemaRejections } from './emit/validators.js';
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
 import { heldAsBytes } from './write.js';
 import { compareStrings } from './naming.js';
@@ -103,7 +103,18 @@ export function modelProject(loaded: LoadedFiles, options: GenerateOptions, hook
       hint: `the targets are: ${MANIFEST_TARGETS.join(', ')}`,
     });
   }
+  // Nothing is emitted now, so the schemas only the validator emitter would have rejected are told too.
+  if (problems.length > 0)
+    return { project, problems: sortProblems([...problems, ...rejectedSchemas(project, loaded)]), warnings: kept };
   return { project, problems, warnings: kept };
+}
+
+/** Every accepted tool's schemas Ajv rejects, placed in their definitions. */
+function rejectedSchemas(project: ProjectModel, loaded: LoadedFiles): Problem[] {
+  return project.tools.flatMap((tool) => {
+    const source = loaded.tools.find((candidate) => candidate.file === tool.source.file);
+    return schemaRejections(tool).map((problem) => (source === undefined ? problem : placeProblem(source, problem)));
+  });
 }
 
 /** The manifests' options from the resolved ones. */

@@ -54,9 +54,27 @@ export { addValidatorSchema } from '../ajv.js';
  * its functions across every compile of an instance (the defaults check's too).
  */
 export function compileToolValidators(tool: ToolModel): string {
+  const { ajv, exports, rejections } = compileSchemas(tool, true);
+  if (rejections.length > 0) throw new SchemaRejectedError(rejections);
+  return standaloneCode(ajv, exports);
+}
+
+/**
+ * The schemas of a tool Ajv rejects, compiled as `compileToolValidators` does but without
+ * standalone code. Why: a run that already has problems emits nothing, and reports these with them.
+ */
+export function schemaRejections(tool: ToolModel): Problem[] {
+  if (tool.examples.length > 0) return []; // normalize's `examples` rule compiled it and reported it
+  return compileSchemas(tool, false).rejections.map((rejection) =>
+    unplacedProblem(tool.source.file, rejection.pointer, rejection.message, rejection.hint, { atKey: false }),
+  );
+}
+
+/** One Ajv instance with a tool's input (and output) schema compiled, and what it rejected. */
+function compileSchemas(tool: ToolModel, code: boolean) {
   // The schema was checked against its meta-schema in normalize; Ajv's own pass is skipped.
   const ajv = createGeneratorAjv({
-    code: true,
+    code,
     overrides: { validateSchema: false },
     dialect: schemaDialect(tool.inputSchema) ?? 'draft-07',
   });
@@ -71,8 +89,7 @@ export function compileToolValidators(tool: ToolModel): string {
     exports[tool.names.outputValidator] = 'output';
   }
   const rejections = outcomes.flatMap((outcome) => ('rejection' in outcome ? [outcome.rejection] : []));
-  if (rejections.length > 0) throw new SchemaRejectedError(rejections);
-  return standaloneCode(ajv, exports);
+  return { ajv, exports, rejections };
 }
 
 /**

@@ -297,4 +297,21 @@ describe('generate with a schema Ajv rejects', () => {
       'good.tool.json',
     ]);
   }, 60_000);
+
+  it('is reported with another definition’s problem in the same run (nothing is emitted then)', async () => {
+    project = createTempProject();
+    project.write('schemas/bad.tool.json', definition('bad', REJECTED));
+    // A near-typo field: a definition problem that stops the run before any emission.
+    project.write('schemas/odd.tool.json', {
+      ...definition('odd', { type: 'object', properties: { q: { type: 'string' } } }),
+      descripton: 'typo',
+    });
+    const result = await generate({ root: project.root, runtimeImport: project.runtimeImport });
+    expect(result.files).toEqual([]);
+    expect(result.problems.map((problem) => [problem.file, problem.pointer, problem.message])).toEqual([
+      ['schemas/bad.tool.json', '/inputSchema', REJECTION_MESSAGE],
+      ['schemas/odd.tool.json', '/descripton', expect.stringContaining('descripton')],
+    ]);
+    expect(result.problems[0]).toMatchObject({ line: 4, column: 18 });
+  }, 60_000);
 });
