@@ -22,7 +22,7 @@ export function encoded(file: GeneratedFile): Buffer {
 
 /**
  * The same file holding its UTF-8 bytes instead of its text, `content` decoded again only when
- * read. Why: the text of 1,000 tools' files (127 MB) lived on the V8 heap until the write, and the
+ * read. Why: the text of every tool's files lived on the V8 heap until the write, and the
  * heap grows by a multiple of what it holds; bytes live outside it at their size. A text that is not
  * well-formed UTF-16 (a lone surrogate) is kept as text: UTF-8 cannot give it back.
  */
