@@ -1,4 +1,5 @@
-import { internalError, identifyCall, type PipelineCall } from './call.js';
+import { internalError, identifyCall, type CallHost, type PipelineCall } from './call.js';
+import type { RegisteredTool } from './registered-tool.js';
 import { follow } from './settle.js';
 import type { CallStep, StepOutcome } from './step.js';
 import { CALL_STEPS } from './steps.js';
@@ -28,7 +29,11 @@ const PASS: CallStep = Object.freeze({
   run: () => undefined,
   resume: undefined,
   reject: undefined,
+  plain: undefined,
 });
+
+/** How many positions can be skipped for a plain call (one bit each in a small integer). */
+const PLANNED_STEPS = 30;
 
 /** How many positions the runner calls through a fixed index (later ones through a loop). */
 export const UNROLLED_STEPS = 16;
@@ -82,32 +87,82 @@ export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, f
   };
   const rest = (call: PipelineCall, from: number): void => {
     for (let index = Math.max(from, UNROLLED_STEPS); index < steps.length; index++) {
+      if (index < PLANNED_STEPS && (call.skip & (1 << index)) !== 0) continue;
       if (stopped(call, index, steps[index]!.run(call))) return;
     }
     // A call must end at a step (the last one answers it); this guard leaves no call unanswered.
     internalError(call, new Error('the call pipeline ended without an answer'));
   };
-  const first = (call: PipelineCall, from: number): boolean =>
-    (from <= 0 && stopped(call, 0, at[0]!.run(call))) ||
-    (from <= 1 && stopped(call, 1, at[1]!.run(call))) ||
-    (from <= 2 && stopped(call, 2, at[2]!.run(call))) ||
-    (from <= 3 && stopped(call, 3, at[3]!.run(call))) ||
-    (from <= 4 && stopped(call, 4, at[4]!.run(call))) ||
-    (from <= 5 && stopped(call, 5, at[5]!.run(call))) ||
-    (from <= 6 && stopped(call, 6, at[6]!.run(call))) ||
-    (from <= 7 && stopped(call, 7, at[7]!.run(call)));
-  const second = (call: PipelineCall, from: number): boolean =>
-    (from <= 8 && stopped(call, 8, at[8]!.run(call))) ||
-    (from <= 9 && stopped(call, 9, at[9]!.run(call))) ||
-    (from <= 10 && stopped(call, 10, at[10]!.run(call))) ||
-    (from <= 11 && stopped(call, 11, at[11]!.run(call))) ||
-    (from <= 12 && stopped(call, 12, at[12]!.run(call))) ||
-    (from <= 13 && stopped(call, 13, at[13]!.run(call))) ||
-    (from <= 14 && stopped(call, 14, at[14]!.run(call))) ||
-    (from <= 15 && stopped(call, 15, at[15]!.run(call)));
+  // Position k runs its step, then hands over to position k + 1 (each a call site of its own).
+  const p15 = (call: PipelineCall): void => {
+    if ((call.skip & 32768) === 0 && stopped(call, 15, at[15]!.run(call))) return;
+    rest(call, UNROLLED_STEPS);
+  };
+  const p14 = (call: PipelineCall): void => {
+    if ((call.skip & 16384) === 0 && stopped(call, 14, at[14]!.run(call))) return;
+    p15(call);
+  };
+  const p13 = (call: PipelineCall): void => {
+    if ((call.skip & 8192) === 0 && stopped(call, 13, at[13]!.run(call))) return;
+    p14(call);
+  };
+  const p12 = (call: PipelineCall): void => {
+    if ((call.skip & 4096) === 0 && stopped(call, 12, at[12]!.run(call))) return;
+    p13(call);
+  };
+  const p11 = (call: PipelineCall): void => {
+    if ((call.skip & 2048) === 0 && stopped(call, 11, at[11]!.run(call))) return;
+    p12(call);
+  };
+  const p10 = (call: PipelineCall): void => {
+    if ((call.skip & 1024) === 0 && stopped(call, 10, at[10]!.run(call))) return;
+    p11(call);
+  };
+  const p9 = (call: PipelineCall): void => {
+    if ((call.skip & 512) === 0 && stopped(call, 9, at[9]!.run(call))) return;
+    p10(call);
+  };
+  const p8 = (call: PipelineCall): void => {
+    if ((call.skip & 256) === 0 && stopped(call, 8, at[8]!.run(call))) return;
+    p9(call);
+  };
+  const p7 = (call: PipelineCall): void => {
+    if ((call.skip & 128) === 0 && stopped(call, 7, at[7]!.run(call))) return;
+    p8(call);
+  };
+  const p6 = (call: PipelineCall): void => {
+    if ((call.skip & 64) === 0 && stopped(call, 6, at[6]!.run(call))) return;
+    p7(call);
+  };
+  const p5 = (call: PipelineCall): void => {
+    if ((call.skip & 32) === 0 && stopped(call, 5, at[5]!.run(call))) return;
+    p6(call);
+  };
+  const p4 = (call: PipelineCall): void => {
+    if ((call.skip & 16) === 0 && stopped(call, 4, at[4]!.run(call))) return;
+    p5(call);
+  };
+  const p3 = (call: PipelineCall): void => {
+    if ((call.skip & 8) === 0 && stopped(call, 3, at[3]!.run(call))) return;
+    p4(call);
+  };
+  const p2 = (call: PipelineCall): void => {
+    if ((call.skip & 4) === 0 && stopped(call, 2, at[2]!.run(call))) return;
+    p3(call);
+  };
+  const p1 = (call: PipelineCall): void => {
+    if ((call.skip & 2) === 0 && stopped(call, 1, at[1]!.run(call))) return;
+    p2(call);
+  };
+  const p0 = (call: PipelineCall): void => {
+    if ((call.skip & 1) === 0 && stopped(call, 0, at[0]!.run(call))) return;
+    p1(call);
+  };
+  const positions = [p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15];
   const run = (call: PipelineCall, from: number): void => {
     try {
-      if (!(first(call, from) || second(call, from))) rest(call, from);
+      if (from < UNROLLED_STEPS) positions[from]!(call);
+      else rest(call, from);
     } catch (error) {
       internalError(call, error);
     }
@@ -116,3 +171,17 @@ export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, f
 }
 
 const runSteps = createDriver(CALL_STEPS);
+
+/**
+ * The positions of `CALL_STEPS` (bit `1 << index`) whose step is plain for `entry` on `host`: the
+ * steps a plain call of it skips. -1 while a lazy tool is not loaded (its stand-in decides nothing).
+ */
+export function planSteps(entry: RegisteredTool, host: CallHost): number {
+  if (entry.load !== undefined) return -1;
+  let mask = 0;
+  for (let index = 0; index < CALL_STEPS.length && index < PLANNED_STEPS; index++) {
+    const plain = CALL_STEPS[index]!.plain;
+    if (plain?.(entry, host)) mask |= 1 << index;
+  }
+  return mask;
+}
