@@ -41,10 +41,12 @@ export const UNROLLED_STEPS = 16;
 /**
  * Makes the function that runs `steps` from a position on until one ends the call or leaves it
  * pending (then it continues, from the same step's `resume`, once that settles). Each position is
- * its own call site reading a fixed element of an array captured by a closure made once: V8 then
- * knows each step and calls it directly, where one loop over the list makes a single call site
- * with every step behind it. Positions past `UNROLLED_STEPS` run through a loop; positions past
- * the list do nothing. Exported for its tests; the pipeline makes one driver, for `CALL_STEPS`.
+ * a small function of its own calling its step's `run` (and `resume`) through a constant of its
+ * own, then the next position: V8 then knows each step and calls or inlines it directly, where a
+ * loop, or a read from an array, makes one call site with every step behind it. A position the
+ * call's `skip` marks (a step plain for its registration) is passed over. Positions past
+ * `UNROLLED_STEPS` run through a loop; positions past the list do nothing. Exported for its
+ * tests; the pipeline makes one driver, for `CALL_STEPS`.
  */
 export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, from: number) => void {
   const at = Object.freeze(Array.from({ length: UNROLLED_STEPS }, (_, index) => steps[index] ?? PASS));
