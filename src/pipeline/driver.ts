@@ -40,10 +40,11 @@ export const UNROLLED_STEPS = 16;
 
 /**
  * Makes the function that runs `steps` from a position on until one ends the call or leaves it
- * pending (then it continues, from the same step's `resume`, once that settles). Each position is
- * a small function of its own calling its step's `run` (and `resume`) through a constant of its
- * own, then the next position: V8 then knows each step and calls or inlines it directly, where a
- * loop, or a read from an array, makes one call site with every step behind it. A position the
+ * pending (then it continues, from the same step's `resume`, once that settles). Every call site of
+ * a step's `run` (and `resume`) is its own and calls it through a constant of its own: straight
+ * code from the first position, and one small function per position for what resumes. V8 then
+ * knows each step and calls or inlines it directly, where a loop, or a read from an array, makes
+ * one call site with every step behind it. A position the
  * call's `skip` marks (a step plain for its registration) is passed over. Positions past
  * `UNROLLED_STEPS` run through a loop; positions past the list do nothing. Exported for its
  * tests; the pipeline makes one driver, for `CALL_STEPS`.
