@@ -2,7 +2,7 @@ import type { ToolExecutionContext } from './context.js';
 import { ToolsmithError, truncateText } from './errors.js';
 import { ATTACH_ORCHESTRATOR, CALL_CHAIN, COMPOSED_TOOL } from './pipeline/markers.js';
 import type { ToolCallDetails, ToolCallResult } from './pipeline/types.js';
-import type { ITool, JSONSchemaObject, ToolExecutionResult, ToolValidators } from './tool.js';
+import type { ITool, JSONSchemaObject, ToolAnnotations, ToolExecutionResult, ToolValidators } from './tool.js';
 
 export { ATTACH_ORCHESTRATOR, CALL_CHAIN } from './pipeline/markers.js';
 
@@ -42,6 +42,8 @@ export interface ComposedToolDefinition<TInput extends Record<string, any> = Rec
   /** Capabilities for the composed tool itself; each step also checks its own, as the caller. */
   requiredCapabilities?: string[];
   timeoutMs?: number;
+  /** MCP annotation hints (as in the definition format): what `listTools` of the MCP server reports. */
+  annotations?: ToolAnnotations;
   validators?: ToolValidators<TInput, TOutput>;
   steps: readonly ComposedStep[];
   /** What the call answers, resolved like step arguments (e.g. `"$steps.1.output"`). Default: the last step's output. */
@@ -178,6 +180,7 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
   readonly version?: string;
   readonly hasSideEffects: boolean;
   readonly timeoutMs?: number;
+  readonly annotations?: ToolAnnotations;
   readonly validators?: ToolValidators<TInput, TOutput>;
   readonly steps: readonly ComposedStep[];
   readonly output: unknown;
@@ -199,6 +202,7 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
     if (definition.version !== undefined) this.version = definition.version;
     this.hasSideEffects = definition.hasSideEffects ?? false;
     if (definition.timeoutMs !== undefined) this.timeoutMs = definition.timeoutMs;
+    if (definition.annotations !== undefined) this.annotations = definition.annotations;
     if (definition.validators !== undefined) this.validators = definition.validators;
     this.steps = Object.freeze(definition.steps.map((step) => Object.freeze({ ...step })));
     this.output = definition.output;

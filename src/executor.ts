@@ -1,7 +1,7 @@
 import type { ApprovalGate } from './context.js';
 import { describeThrown } from './errors.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, type CallHost } from './pipeline/call.js';
-import { startCall } from './pipeline/driver.js';
+import { planSteps, startCall } from './pipeline/driver.js';
 import { withoutStack } from './pipeline/failure.js';
 import { prepareTool, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
 import type { ApprovalPolicy, ToolCallDetails, ToolExecutionRequestDetails } from './pipeline/types.js';
@@ -18,8 +18,13 @@ class ExecutorHost implements CallHost {
   readonly defaultTimeoutMs = undefined;
   readonly approvalGate: ApprovalGate | undefined = undefined;
   readonly requireApproval: ApprovalPolicy = 'side-effects';
+  readonly limitsConcurrency = false;
 
   constructor(readonly registry: ToolRegistry<RegisteredTool>) {}
+
+  planSteps(entry: RegisteredTool): number {
+    return planSteps(entry, this);
+  }
 
   isDisabled(): boolean {
     return false;

@@ -1,7 +1,7 @@
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';
-import { startCall } from './pipeline/driver.js';
+import { planSteps, startCall } from './pipeline/driver.js';
 import { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
 import { prepareTool, waitForIdle, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
 import { callHook, follow } from './pipeline/settle.js';
@@ -106,6 +106,7 @@ class OrchestratorHost implements CallHost {
   readonly requireApproval: ApprovalPolicy;
   readonly defaultTimeoutMs: number | undefined;
   readonly maxCompositionDepth: number;
+  readonly limitsConcurrency: boolean;
   readonly #maxConcurrency: number | undefined;
   readonly #maxQueue: number;
   readonly #disabled: ReadonlySet<string>;
@@ -129,12 +130,17 @@ class OrchestratorHost implements CallHost {
     this.defaultTimeoutMs = options.defaultTimeoutMs;
     this.maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
     this.#maxConcurrency = options.maxConcurrency;
+    this.limitsConcurrency = options.maxConcurrency !== undefined;
     this.#maxQueue = options.maxQueue ?? Number.POSITIVE_INFINITY;
     this.#disabled = new Set(options.disabledTools ?? []);
     this.onCallStart = options.hooks?.onCallStart?.bind(options.hooks);
     this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
     checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth ?? this.maxCompositionDepth);
     checkPositiveInteger('maxConcurrency', this.#maxConcurrency);
+  }
+
+  planSteps(entry: RegisteredTool): number {
+    return planSteps(entry, this);
   }
 
   isDisabled(tool: ITool): boolean {

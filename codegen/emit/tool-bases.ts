@@ -49,7 +49,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
       'type ComposedStep',
       'type JSONSchemaObject',
     );
-  else if (tool.annotations !== undefined) runtimeNames.push('type ToolAnnotations');
+  if (tool.annotations !== undefined) runtimeNames.push('type ToolAnnotations');
   statements.push(
     {
       kind: StructureKind.ImportDeclaration,
@@ -133,7 +133,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = crea
     ...(tool.category !== undefined ? [property('category', 'string', stringLiteral(tool.category))] : []),
     ...(tool.version !== undefined ? [property('version', 'string', stringLiteral(tool.version))] : []),
     property('hasSideEffects', 'boolean', String(tool.hasSideEffects)),
-    ...(tool.annotations !== undefined && !composed
+    ...(tool.annotations !== undefined
       ? [
           property(
             'annotations',

@@ -26,6 +26,10 @@ export interface CallHost {
   readonly requireApproval: ApprovalPolicy;
   /** True for a tool disabled by configuration (`TOOL_DISABLED`). */
   isDisabled(tool: ITool): boolean;
+  /** False when `acquireSlot` always answers "run now" (no concurrency limit). */
+  readonly limitsConcurrency: boolean;
+  /** The steps a plain call of `entry` skips (`planSteps` of the driver, which the steps cannot import). */
+  planSteps(entry: RegisteredTool): number;
   /** Called with a lazy tool once it has loaded (the orchestrator attaches composed tools to itself). */
   attach(tool: ITool): void;
   /**
@@ -91,6 +95,8 @@ export class PipelineCall {
   output: unknown = undefined;
   /** Set when the call failed: its code, message, details and what was thrown (for hooks, never in a result). */
   failure: ToolCallFailure | undefined = undefined;
+  /** The positions of the steps the driver skips for this call (bit `1 << index`), set by the lookup. */
+  skip = 0;
 
   constructor(readonly host: CallHost) {}
 

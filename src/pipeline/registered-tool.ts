@@ -24,6 +24,8 @@ export interface RegisteredTool {
   inFlight: number;
   /** Called when `inFlight` drops to 0 while someone waits for it. */
   onIdle: (() => void) | undefined;
+  /** The steps a plain call of this registration skips (bit `1 << index`, see `planSteps`); -1 until the first call. */
+  plainSteps: number;
 }
 
 /** Options of `registerTool`. */
@@ -74,6 +76,7 @@ function prepareLazyTool(tool: LazyTool): RegisteredTool {
     load: undefined,
     inFlight: 0,
     onIdle: undefined,
+    plainSteps: -1,
   };
   let loading: Promise<ToolCallFailure | undefined> | undefined;
   entry.load = () =>
@@ -119,6 +122,7 @@ export function prepareTool(tool: ITool): RegisteredTool {
     load: undefined,
     inFlight: 0,
     onIdle: undefined,
+    plainSteps: -1,
   };
 }
 

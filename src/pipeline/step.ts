@@ -1,6 +1,8 @@
 import type { ToolErrorCode } from '../errors.js';
-import type { PipelineCall } from './call.js';
+import type { CallHost, PipelineCall } from './call.js';
 import type { CallStepName } from './call-order.js';
+import type { RegisteredTool } from './registered-tool.js';
+import type { ToolCallDetails } from './types.js';
 
 /** What a step answers: nothing (go on, unless it ended the call) or something pending to wait for. */
 export type StepOutcome = PromiseLike<unknown> | undefined | void;
@@ -15,6 +17,21 @@ export interface CallStepImplementation {
   run(call: PipelineCall): StepOutcome;
   resume?(call: PipelineCall, value: unknown): StepOutcome;
   reject?(call: PipelineCall, error: unknown): void;
+  /**
+   * True when the step has nothing to do for any plain call (see `isPlainRequest`) of this
+   * registration on this host; asked once per registration, so the driver skips the step there.
+   * It may read only what is fixed at registration (the tool, its prepared validators, the host's
+   * settings), never the call. A step without it always runs.
+   */
+  plain?(entry: RegisteredTool, host: CallHost): boolean;
+}
+
+/**
+ * True for a request that sets none of the per-call options a step may read (`timeoutMs`,
+ * `callerTurn`): for it, the steps that answer `plain` for its registration are skipped.
+ */
+export function isPlainRequest(details: ToolCallDetails): boolean {
+  return details.timeoutMs === undefined && details.callerTurn === undefined;
 }
 
 /** A step with its name and the codes it may answer (from `CALL_STEP_ORDER`). */
@@ -24,4 +41,5 @@ export interface CallStep {
   readonly run: CallStepImplementation['run'];
   readonly resume: CallStepImplementation['resume'];
   readonly reject: CallStepImplementation['reject'];
+  readonly plain?: CallStepImplementation['plain'];
 }

@@ -27,7 +27,7 @@ const IMPLEMENTATIONS: { readonly [N in CallStepName]: CallStepImplementation } 
 
 /**
  * The call's steps, in the order of `CALL_STEP_ORDER`: what the driver runs for every call of
- * every host. Each step has the same shape (name, codes, run, resume, reject), so the driver's
+ * every host. Each step has the same shape (name, codes, run, resume, reject, plain), so the driver's
  * property reads stay monomorphic.
  */
 export const CALL_STEPS: readonly CallStep[] = Object.freeze(
@@ -39,6 +39,7 @@ export const CALL_STEPS: readonly CallStep[] = Object.freeze(
       run: implementation.run,
       resume: implementation.resume,
       reject: implementation.reject,
+      plain: implementation.plain,
     });
   }),
 );

@@ -36,6 +36,12 @@ export const approvalStep: CallStepImplementation = {
   },
   resume: approved,
   reject: approvalFailed,
+  plain(entry, host) {
+    // Without a turn, only the host's gate can be asked; `always` without one must still fail.
+    const policy = host.requireApproval;
+    if (policy === 'never') return true;
+    return policy === 'side-effects' && (entry.tool.hasSideEffects !== true || host.approvalGate === undefined);
+  },
 };
 
 function isApproved(answer: unknown): boolean {

@@ -20,6 +20,9 @@ export const deadlineStep: CallStepImplementation = {
     if (details.timeoutMs === undefined) call.armedAt = performance.now();
     return load();
   },
+  plain(entry, host) {
+    return entry.load === undefined && entry.tool.timeoutMs === undefined && host.defaultTimeoutMs === undefined;
+  },
   resume(call, failure) {
     if (failure !== undefined) return failWith(call, failure as ToolCallFailure);
     const entry = call.entry!;

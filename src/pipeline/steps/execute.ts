@@ -11,6 +11,9 @@ export const slotStep: CallStepImplementation = {
   run(call) {
     return call.host.acquireSlot(call);
   },
+  plain(_entry, host) {
+    return !host.limitsConcurrency;
+  },
 };
 
 /**

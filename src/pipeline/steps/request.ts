@@ -3,7 +3,7 @@ import { MAX_COPY_DEPTH, copyJsonValue } from '../../validation.js';
 import { failCall, failWith, type PipelineCall } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';
-import type { CallStepImplementation } from '../step.js';
+import { isPlainRequest, type CallStepImplementation } from '../step.js';
 
 /** `SHUTTING_DOWN`: the host accepts no more calls (checked before anything else). */
 export const shutdownStep: CallStepImplementation = {
@@ -26,7 +26,8 @@ export const requestStep: CallStepImplementation = {
 };
 
 /**
- * `TOOL_NOT_FOUND`: the tool registered under exactly the name (the message lists the nearest);
+ * `TOOL_NOT_FOUND`: the tool registered under exactly the name (the message lists the nearest),
+ * whose plan (the steps plain for it, asked of the host once) a plain call then follows;
  * `COMPOSITION_TOO_DEEP` for a composed tool's step nested deeper than the host's `maxCompositionDepth`.
  */
 export const lookupStep: CallStepImplementation = {
@@ -37,7 +38,13 @@ export const lookupStep: CallStepImplementation = {
     if (entry === undefined) return failCall(call, 'TOOL_NOT_FOUND', registry.notFoundMessage(name));
     entry.inFlight++;
     call.entry = entry;
-    const chain = call.details[CALL_CHAIN];
+    const details = call.details;
+    if (isPlainRequest(details)) {
+      let plain = entry.plainSteps;
+      if (plain < 0) plain = entry.plainSteps = call.host.planSteps(entry);
+      if (plain > 0) call.skip = plain;
+    }
+    const chain = details[CALL_CHAIN];
     if (chain !== undefined && chain.length >= call.host.maxCompositionDepth) tooDeep(call, chain);
   },
 };

@@ -53,6 +53,9 @@ export const refusalStep: CallStepImplementation = {
     refused(call, answer as ToolExecutionResult | undefined | null);
   },
   reject: refusalThrew,
+  plain(entry) {
+    return entry.tool.refusal === undefined;
+  },
 };
 
 function refusalThrew(call: PipelineCall, error: unknown): void {
@@ -96,6 +99,9 @@ export const permissionsStep: CallStepImplementation = {
     if (call.host.isDisabled(tool))
       failCall(call, 'TOOL_DISABLED', `Tool '${tool.name}' is disabled by configuration.`);
   },
+  plain(entry, host) {
+    return missingCapabilities(entry, undefined) === undefined && !host.isDisabled(entry.tool);
+  },
 };
 
 /** `BUDGET_EXCEEDED` once the turn's `callerTurn.budget.remaining` is spent; else it is decremented. */
@@ -111,6 +117,9 @@ export const budgetStep: CallStepImplementation = {
       );
     }
     budget.remaining -= 1;
+  },
+  plain() {
+    return true; // a budget comes only with the call's `callerTurn`
   },
 };
 
