@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { GeneratedFile, ToolModel } from './model.js';
@@ -64,10 +65,40 @@ function remoteError(error: { name: string; message: string }): Error {
  */
 const workerLimits = () => ({ maxOldGenerationSizeMb: fromEnv('TOOLSMITH_WORKER_HEAP_MB') ?? 256 });
 
+/** The V8 heap-size flags this process was started with (`--max-old-space-size=N`, ...), as given. */
+function heapFlags(): string[] {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return given.filter((arg) => /^--max[-_](old|semi)[-_]space[-_]size=\d+$/.test(arg));
+}
+
+/**
+ * Runs `start` with the process's heap-size flags cleared until `online` settles (the workers'
+ * isolates exist then), and restores them after. Why: V8 gives those flags precedence over a
+ * worker's `resourceLimits`, so under `--max-old-space-size` (a common CI setting) every worker
+ * would get that whole heap instead of its cap.
+ */
+export function withWorkerLimits<T>(start: () => T, online: (started: T) => Promise<unknown>): T {
+  const flags = heapFlags();
+  if (flags.length === 0) return start();
+  v8.setFlagsFromString('--max-old-space-size=0');
+  v8.setFlagsFromString('--max-semi-space-size=0');
+  let started: T;
+  try {
+    started = start();
+  } catch (error) {
+    for (const flag of flags) v8.setFlagsFromString(flag);
+    throw error;
+  }
+  void online(started).finally(() => {
+    for (const flag of flags) v8.setFlagsFromString(flag);
+  });
+  return started;
+}
+
 /**
  * Starts one emit worker. From the TypeScript sources (tsx, vitest) the worker gets no loader of
- * its own in Node 20, so a small CommonJS bootstrap registers tsx before importing the entry; from
- * the built package the entry is plain JavaScript.
+ * its own in Node 20, so a small CommonJS bootstrap loads the emitters' packages, registers tsx and
+ * imports the entry; from the built package the entry is plain JavaScript.
  */
 function startWorker(): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
@@ -78,8 +109,27 @@ function startWorker(): Worker {
       .resolve('tsx/esm/api')
       .replace(/\.cjs$/, '.mjs'),
   ).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry.href)}); });`;
+  const preload = JSON.stringify(preloadedPackages());
+  const bootstrap = `(async () => {
+    const [prettier] = await Promise.all(${preload}.map((url) => import(url)));
+    await prettier.format('a', { parser: 'typescript' });
+    await prettier.format('a', { parser: 'babel' });
+    (await import(${JSON.stringify(tsxApi)})).register();
+    await import(${JSON.stringify(entry.href)});
+  })();`;
   return new Worker(bootstrap, { eval: true, resourceLimits: workerLimits() });
+}
+
+/**
+ * The emitters' packages (prettier first), as URLs: a worker from the sources imports them, and
+ * formats once with each parser (prettier loads its parser plugins on first use), before tsx is
+ * registered. Why: every module loaded through tsx's hooks costs a copy of its source in the hooks
+ * thread, and these are megabytes of plain JavaScript that need no transform.
+ */
+function preloadedPackages(): string[] {
+  return ['prettier', 'json-schema-to-typescript', 'ts-morph', 'handlebars', 'ajv'].map((name) =>
+    import.meta.resolve(name),
+  );
 }
 
 /** One started worker and how it stopped, if it did (recorded from its start, so no error goes unheard). */
@@ -108,9 +158,14 @@ export interface EmitPool {
 
 /** Starts `count` emit workers. */
 export function startEmitPool(count: number): EmitPool {
-  const pooled: PooledWorker[] = [];
-  for (let i = 0; i < count; i++) {
-    const entry: PooledWorker = { worker: startWorker() };
+  const pooled = withWorkerLimits(
+    () => Array.from({ length: count }, (): PooledWorker => ({ worker: startWorker() })),
+    (entries) =>
+      Promise.all(
+        entries.map(({ worker }) => new Promise((settle) => worker.once('online', settle).once('exit', settle))),
+      ),
+  );
+  for (const entry of pooled) {
     const stop = (error: Error) => {
       if (entry.stopped !== undefined) return;
       entry.stopped = error;
@@ -118,7 +173,6 @@ export function startEmitPool(count: number): EmitPool {
     };
     entry.worker.on('error', stop);
     entry.worker.on('exit', (code) => stop(new Error(`the emit worker stopped (exit code ${code})`)));
-    pooled.push(entry);
   }
   let closed: Promise<void> | undefined;
   return {

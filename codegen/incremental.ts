@@ -12,6 +12,7 @@ import path from 'node:path';
 import { dictionary, ownValue } from './dictionary.js';
 import { loadDefinitions, readRegularFile, scanSchemasFolder, type LoadedFiles } from './load.js';
 import type { ManifestEmission } from './emit/manifests/index.js';
+import { collectGarbage } from './collect-garbage.js';
 import type { EmitPool } from './emit-pool.js';
 import type { EmitSettings, NormalizeHooks } from './generate.js';
 import type { FileSegments, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
@@ -495,6 +496,14 @@ function buildManifests(
     : { emission: emitManifests(project, run.resolved.ctx, options), spliced: false };
 }
 
+/**
+ * A run that emits enough tools for the main thread's heap to matter: it collects its garbage at
+ * two points (see `collectGarbage`) where a full collection costs little beside the emission.
+ */
+function largeEmission(run: RunInputs, plan: ReusePlan): boolean {
+  return plan.fresh.length >= run.modules[2].DEFAULT_WORKER_THRESHOLD;
+}
+
 /** Files at least this large are cached without a hash (trusted only by their snapshot stat): hashing the manifests of 1,000 tools costs more than emitting them again when touched. */
 const HASHED_BELOW = 1024 * 1024;
 
@@ -553,6 +562,8 @@ async function stageRun(
   // would otherwise live through the whole emission.
   if (plan.listings === undefined && manifests !== undefined)
     for (const file of manifests.files.splice(0)) putListing(file);
+  // Their garbage too: this thread mostly waits during the emission and would never collect it.
+  if (largeEmission(run, plan)) collectGarbage();
   const stubs: GeneratedFile[] = [];
   const emitted = await generator.emitToolUnits(project, plan.fresh, settings, manifests ?? noLosses(), {
     stubs: stubsWanted,
@@ -663,6 +674,8 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
     if (modelled.problems.length > 0) return stopped(modelled.problems, modelled.warnings, modelled.project);
     const { project } = modelled;
     const plan = planReuse(run, project, projectHash(project));
+    // normalize's garbage goes before the manifests add theirs (the run's highest point).
+    if (largeEmission(run, plan)) collectGarbage();
     const mustEmit = plan.fresh.length > 0 || plan.listings === undefined;
     const manifests = mustEmit ? buildManifests(run, project, plan.fresh) : undefined;
     const verdict = manifests ? generator.emissionVerdict(manifests.emission, run.loaded, options.strict) : undefined;
