@@ -60,7 +60,7 @@ function remoteError(error: { name: string; message: string }): Error {
 }
 
 /**
- * A worker's heap cap: its live set is one tool in flight plus the emitters (~100 MB), and a cap makes
+ * A worker's heap cap: its live set is one tool in flight plus the emitters, and a cap makes
  * V8 collect instead of letting garbage grow the heap to a multiple of that (peak RSS, P7).
  */
 const workerLimits = () => ({ maxOldGenerationSizeMb: fromEnv('TOOLSMITH_WORKER_HEAP_MB') ?? 256 });
