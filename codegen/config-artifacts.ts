@@ -3,26 +3,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import { compile } from 'json-schema-to-typescript';
-import { format, type Options as PrettierOptions } from 'prettier';
+import { format } from 'prettier';
+import { PRETTIER_OPTIONS as PRETTIER } from './emit/format.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import { standaloneCode } from './ajv.js';
 
 /** The repository root (this file lives in `codegen/`). */
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** The repository's own prettier options (`.prettierrc.json`), so the generated modules pass `format:check`. */
-const PRETTIER: PrettierOptions = {
-  printWidth: 120,
-  tabWidth: 2,
-  useTabs: false,
-  semi: true,
-  singleQuote: true,
-  trailingComma: 'all',
-  bracketSpacing: true,
-  arrowParens: 'always',
-  endOfLine: 'lf',
-  quoteProps: 'as-needed',
-};
 
 const BANNER = (what: string) =>
   `// ${what}, generated from codegen/config-schema.ts by \`npm run config-schema\`. Do not edit.\n`;

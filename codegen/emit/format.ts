@@ -1,8 +1,11 @@
 import { format, type Options } from 'prettier';
 import type { GeneratedFile } from '../model.js';
 
-/** Formatter options fixed inside the generator (a user's .prettierrc never changes our bytes). */
-const PRETTIER_OPTIONS: Options = {
+/**
+ * Formatter options fixed inside the generator (a user's .prettierrc never changes our bytes); the
+ * repository's own `.prettierrc.json` is the same (a test keeps them equal).
+ */
+export const PRETTIER_OPTIONS: Options = {
   printWidth: 120,
   tabWidth: 2,
   useTabs: false,
