@@ -136,8 +136,8 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-/** Prints what blocked a run (and the warnings beside it), every one sorted by file and position. */
-function reportProblems(problems: readonly Problem[], io: Io, warnings: readonly Problem[] = []): void {
+/** The line that heads a blocked run's report: how many problems (and warnings beside them). */
+function problemSummary(problems: readonly Problem[], warnings: readonly Problem[]): string {
   const strictWarnings = problems.filter(isWarning).length;
   const counted =
     strictWarnings > 0
@@ -145,7 +145,12 @@ function reportProblems(problems: readonly Problem[], io: Io, warnings: readonly
       : warnings.length > 0
         ? ` and ${plural(warnings.length, 'warning')}`
         : '';
-  io.stderr(`toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.\n`);
+  return `toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.`;
+}
+
+/** Prints what blocked a run (and the warnings beside it), every one sorted by file and position. */
+function reportProblems(problems: readonly Problem[], io: Io, warnings: readonly Problem[] = []): void {
+  io.stderr(`${problemSummary(problems, warnings)}\n`);
   for (const problem of sortProblems([...problems, ...warnings])) io.stderr(`${formatProblem(problem)}\n`);
 }
 
@@ -162,16 +167,7 @@ export async function runGenerate(
   const out: Io = { ...io, ...report.io };
   // What blocked a run (and the warnings beside it), every one sorted by file and position.
   const failed = (problems: readonly Problem[], warnings: readonly Problem[] = []) => {
-    const strictWarnings = problems.filter(isWarning).length;
-    const counted =
-      strictWarnings > 0
-        ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)`
-        : warnings.length > 0
-          ? ` and ${plural(warnings.length, 'warning')}`
-          : '';
-    out.stderr(
-      `${report.paint.red(`toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.`)}\n`,
-    );
+    out.stderr(`${report.paint.red(problemSummary(problems, warnings))}\n`);
     report.diagnostics(sortProblems([...problems, ...warnings]));
     return report.finish(EXIT.invalid);
   };

@@ -1,20 +1,10 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { ComposedStep } from '../src/composed.js';
+import type { ManifestProblem } from '../src/manifest-targets/build.js';
 import type { ToolAnnotations } from '../src/tool.js';
 
-/** A problem found in the definitions; codegen collects them all and reports them at once. */
-export interface Problem {
-  /** Path relative to the project root (forward slashes). */
-  file: string;
-  line: number;
-  column: number;
-  /** JSON pointer inside the file. */
-  pointer: string;
-  message: string;
-  hint?: string;
-  /** `warning` does not stop generate (printed, files still written); absent means an error. */
-  severity?: 'error' | 'warning';
-}
+/** A problem found in the definitions: one shape with the manifest builders' (src/manifest-targets/build.ts). */
+export type Problem = ManifestProblem;
 
 /** One example of a tool's use, checked against its schemas at generate time. */
 export interface ToolExample {

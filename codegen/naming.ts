@@ -247,10 +247,8 @@ export function findIdentifierCollisions(claims: readonly IdentifierClaim[]): Id
   return collisions;
 }
 
-/** Plain code-unit comparison, for byte-stable ordering (never `localeCompare`). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+/** Plain code-unit comparison, for byte-stable ordering: the runtime's one (the manifest builders sort with it too). */
+export { compareStrings } from '../src/manifest-targets/build.js';
 
 /** A relative import specifier from one generated file to another path (both relative to one root). */
 export function relativeImport(fromFile: string, toPath: string): string {

@@ -29,14 +29,17 @@ export interface LossEntry {
   carried?: string;
 }
 
-/** A problem a builder reports (the generator's `Problem`: file, position, pointer, message, hint). */
+/** A problem found in the definitions (the generator's `Problem` is this type); codegen collects them all and reports them at once. */
 export interface ManifestProblem {
+  /** Path relative to the project root (forward slashes). */
   file: string;
   line: number;
   column: number;
+  /** JSON pointer inside the file. */
   pointer: string;
   message: string;
   hint?: string;
+  /** `warning` does not stop generate (printed, files still written); absent means an error. */
   severity?: 'error' | 'warning';
 }
 

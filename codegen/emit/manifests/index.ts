@@ -177,6 +177,18 @@ function entryNames(
   return names.filter((name) => unavailable[name]?.[target] === undefined);
 }
 
+/** A manifest emission with nothing in it yet. */
+function emptyEmission(): ManifestEmission {
+  return {
+    files: [],
+    problems: [],
+    warnings: [],
+    losses: dictionary(),
+    unavailable: dictionary(),
+    nullableOptionals: dictionary(),
+  };
+}
+
 /**
  * Emits `manifests/<target>.json` for each enabled target and the loss report. A tool that a target cannot
  * take at all (name pattern, non-object root, recursion without `$ref`, size limits) is left out of that
@@ -190,14 +202,7 @@ export function emitManifests(
 ): ManifestEmission {
   const targets = enabledTargets(options);
   const policy = options.unrepresentable ?? 'omit';
-  const emission: ManifestEmission = {
-    files: [],
-    problems: [],
-    warnings: [],
-    losses: dictionary(),
-    unavailable: dictionary(),
-    nullableOptionals: dictionary(),
-  };
+  const emission = emptyEmission();
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
   const builds: [ManifestTarget, TargetBuild<unknown>][] = [];
   for (const tool of project.tools) emission.losses[tool.name] = {};
@@ -309,15 +314,7 @@ export function patchManifests(
     )
       return undefined;
   }
-  const emission: ManifestEmission = {
-    files: [],
-    problems: [],
-    warnings: [],
-    losses: dictionary(),
-    unavailable: dictionary(),
-    nullableOptionals: dictionary(),
-    segments: {},
-  };
+  const emission: ManifestEmission = { ...emptyEmission(), segments: {} };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const single: ProjectModel = { ...project, tools: [tool] };
