@@ -15,8 +15,8 @@ import { GENERATOR_VERSION } from './version.js';
 import { hasDrift } from './write.js';
 
 /**
- * The generator's modules, loaded only by the commands that generate: they need packages (ts-morph,
- * json-schema-to-typescript, prettier, …) that a runtime-only install does not have. When they are
+ * The generator's modules, loaded only by the commands that generate: they need packages
+ * (json-schema-to-typescript, prettier, …) that a runtime-only install does not have. When they are
  * missing, the user is told the one command that adds them.
  */
 async function loadGenerator(io: Io): Promise<typeof import('./generate.js') | undefined>;
@@ -24,8 +24,7 @@ async function loadGenerator(io: Io, module: './watch.js'): Promise<typeof impor
 async function loadGenerator(io: Io, module: './generate.js' | './watch.js' = './generate.js'): Promise<unknown> {
   // The emitters import their packages only when something must be emitted, so check up front
   // that they resolve (without loading them) rather than fail half-way through a run.
-  const needed =
-    module === './watch.js' ? ['chokidar'] : ['json-schema-to-typescript', 'ts-morph', 'prettier', 'handlebars'];
+  const needed = module === './watch.js' ? ['chokidar'] : ['json-schema-to-typescript', 'prettier', 'handlebars'];
   const missing = needed.filter((name) => !isInstalled(name));
   if (missing.length > 0) {
     const install = Object.entries(GENERATOR_PACKAGES)

@@ -127,9 +127,7 @@ function startWorker(): Worker {
  * thread, and these are megabytes of plain JavaScript that need no transform.
  */
 function preloadedPackages(): string[] {
-  return ['prettier', 'json-schema-to-typescript', 'ts-morph', 'handlebars', 'ajv'].map((name) =>
-    import.meta.resolve(name),
-  );
+  return ['prettier', 'json-schema-to-typescript', 'handlebars', 'ajv'].map((name) => import.meta.resolve(name));
 }
 
 /** One started worker and how it stopped, if it did (recorded from its start, so no error goes unheard). */
@@ -141,7 +139,7 @@ interface PooledWorker {
 
 /**
  * Worker threads started ahead of the emission, so that loading their emitters (prettier,
- * ts-morph, json-schema-to-typescript: seconds) overlaps the main thread's load and normalize.
+ * json-schema-to-typescript: seconds) overlaps the main thread's load and normalize.
  */
 export interface EmitPool {
   readonly size: number;

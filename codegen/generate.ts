@@ -30,7 +30,7 @@ import type { DocTemplates } from './templates/names.js';
 export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
 
 /**
- * The emitters that need heavy packages (json-schema-to-typescript, ts-morph, prettier,
+ * The emitters that need heavy packages (json-schema-to-typescript, prettier,
  * handlebars), imported the first time something must be emitted: a run with nothing changed
  * loads none of them.
  */

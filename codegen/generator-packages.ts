@@ -10,7 +10,6 @@ import path from 'node:path';
  */
 export const GENERATOR_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
   'json-schema-to-typescript': '16.0.0',
-  'ts-morph': '28.0.0',
   prettier: '3.10.1',
   handlebars: '4.7.10',
   chokidar: '4.0.3',

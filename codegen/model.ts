@@ -89,6 +89,12 @@ export interface ToolModel {
    */
   inputSchema: JSONSchema7;
   outputSchema?: JSONSchema7;
+  /**
+   * The `default`s normalize's defaults check left out of each validator (pointers into the bundled
+   * schema: a `default: null` the schema forbids), so the emitter compiles without checking again.
+   * Absent when the check was skipped (an unchanged tool): the emitter then checks itself.
+   */
+  validatorOmits?: { readonly input: readonly string[]; readonly output?: readonly string[] };
   /** The schemas as written in the definition file (refs unresolved), for docs. */
   rawInputSchema: JSONSchema7;
   rawOutputSchema?: JSONSchema7;

@@ -1,21 +1,21 @@
-import {
-  Project,
-  StructureKind,
-  VariableDeclarationKind,
-  type StatementStructures,
-  type WriterFunction,
-} from 'ts-morph';
 import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
-import { stringLiteral, toLiteral } from './literal.js';
+import {
+  assignmentLine,
+  callWithFlatObject,
+  callWithLiteral,
+  docBlock,
+  fitsOrInexact,
+  flatObject,
+  importDeclaration,
+  type Layout,
+  newLayout,
+  propertyLine,
+} from './layout.js';
+import { PRINT_WIDTH, quoted } from './literal.js';
 
-/** One in-memory ts-morph project for a run: emitters never touch the disk. */
-export function createEmitProject(): Project {
-  return new Project({ useInMemoryFileSystem: true, skipFileDependencyResolution: true, skipLoadingLibFiles: true });
-}
-
-/** Text safe inside a ts-morph JSDoc description: no `*\/` ends it, every line break is LF, no line starts a tag. */
+/** Text safe inside a JSDoc description: no `*\/` ends it, every line break is LF, no line starts a tag. */
 export function docText(text: string): string {
   return text
     .replace(/\*\//g, '*\\/')
@@ -26,206 +26,193 @@ export function docText(text: string): string {
 /**
  * The base class file of one tool, `tools/<tool>.base.ts`: `export abstract class <Pascal>ToolBase implements ITool<Input, Output>`
  * with every metadata field, the frozen bundled schemas, the generated validators, and `execute`
- * abstract — or, for a composed tool, implemented by running its declared steps.
+ * abstract — or, for a composed tool, implemented by running its declared steps. Laid out as
+ * prettier would (layout.ts); `preformatted` unless some part was not sure to be.
  */
-export function emitToolBase(tool: ToolModel, ctx: EmitContext, tsProject = createEmitProject()): GeneratedFile {
+export function emitToolBase(tool: ToolModel, ctx: EmitContext): GeneratedFile {
   const path = `tools/${tool.names.kebab}.base.ts`;
-  const statements: Statement[] = [];
+  const layout = newLayout();
   const names = tool.names;
   const composed = tool.steps !== undefined;
-  const runtimeNames = [
-    'deepFreeze',
-    'type ITool',
-    'type JSONSchemaObject',
-    'type ToolExecutionContext',
-    'type ToolExecutionResult',
-  ];
-  if (composed)
-    runtimeNames.splice(
-      0,
-      runtimeNames.length,
-      'ComposedTool',
-      'deepFreeze',
-      'type ComposedStep',
-      'type JSONSchemaObject',
-    );
+  const runtimeNames = composed
+    ? ['ComposedTool', 'deepFreeze', 'type ComposedStep', 'type JSONSchemaObject']
+    : ['deepFreeze', 'type ITool', 'type JSONSchemaObject', 'type ToolExecutionContext', 'type ToolExecutionResult'];
   if (tool.annotations !== undefined) runtimeNames.push('type ToolAnnotations');
-  statements.push(
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: runtimeSpecifier(path, ctx.runtimeImport),
-      namedImports: runtimeNames.sort(byName),
-    },
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: relativeImport(path, `types/${names.kebab}.js`),
-      isTypeOnly: true,
-      namedImports: composed
-        ? [names.inputType, names.outputType]
-        : [names.argsType, names.inputType, names.outputType],
-    },
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: relativeImport(path, `validators/${names.kebab}.js`),
-      namedImports: tool.outputSchema ? [names.inputValidator, names.outputValidator] : [names.inputValidator],
-    },
-  );
-
-  statements.push(BLANK_LINE);
-  const schemaConst = (which: 'Input' | 'Output', schema: unknown) => ({
-    kind: StructureKind.VariableStatement as const,
-    declarationKind: VariableDeclarationKind.Const,
-    isExported: true,
-    docs: [
-      {
-        description: `The ${which.toLowerCase()} schema of \`${docText(tool.name)}\`, bundled (every \`$ref\` local) and frozen.`,
-      },
-    ],
-    declarations: [
-      {
-        name: which === 'Input' ? names.inputSchemaConstant : names.outputSchemaConstant,
-        type: 'JSONSchemaObject',
-        initializer: `deepFreeze(${toLiteral(schema)})`,
-      },
-    ],
-  });
-  statements.push(schemaConst('Input', tool.inputSchema));
-  if (tool.outputSchema) statements.push(schemaConst('Output', tool.outputSchema));
-  if (composed) {
-    statements.push({
-      kind: StructureKind.VariableStatement,
-      declarationKind: VariableDeclarationKind.Const,
-      isExported: true,
-      docs: [
-        { description: `The steps of the composed tool \`${docText(tool.name)}\`, as declared in its definition.` },
-      ],
-      declarations: [
-        {
-          name: names.stepsConstant,
-          type: 'readonly ComposedStep[]',
-          initializer: `deepFreeze(${toLiteral(tool.steps)})`,
-        },
-      ],
-    });
-  }
-
-  const property = (name: string, type: string | undefined, initializer: string, docs?: string) => ({
-    kind: StructureKind.Property as const,
-    name,
-    isReadonly: true,
-    ...(type ? { type } : {}),
-    initializer,
-    ...(docs ? { docs: [{ description: docs }] } : {}),
-  });
-  const properties = [
-    property('id', 'string', stringLiteral(tool.id)),
-    property('name', undefined, `${stringLiteral(tool.name)} as const`),
-    property('displayName', 'string', stringLiteral(tool.displayName)),
-    property('description', 'string', stringLiteral(tool.description)),
-    property('inputSchema', 'JSONSchemaObject', names.inputSchemaConstant),
-    ...(tool.outputSchema ? [property('outputSchema', 'JSONSchemaObject', names.outputSchemaConstant)] : []),
-    property(
-      'requiredCapabilities',
-      'readonly string[]',
-      `deepFreeze(${toLiteral(tool.requiredCapabilities)})`,
-      tool.requiredCapabilities.length > 0 ? 'Capabilities the calling persona must hold (exact strings).' : undefined,
+  const validatorNames = tool.outputSchema ? [names.inputValidator, names.outputValidator] : [names.inputValidator];
+  const parts = [
+    importDeclaration(runtimeNames.sort(byName), runtimeSpecifier(path, ctx.runtimeImport), layout),
+    importDeclaration(
+      composed ? [names.inputType, names.outputType] : [names.argsType, names.inputType, names.outputType],
+      relativeImport(path, `types/${names.kebab}.js`),
+      layout,
+      true,
     ),
-    ...(tool.category !== undefined ? [property('category', 'string', stringLiteral(tool.category))] : []),
-    ...(tool.version !== undefined ? [property('version', 'string', stringLiteral(tool.version))] : []),
-    property('hasSideEffects', 'boolean', String(tool.hasSideEffects)),
-    ...(tool.annotations !== undefined
-      ? [
-          property(
-            'annotations',
-            'ToolAnnotations',
-            `deepFreeze(${toLiteral(tool.annotations)})`,
-            'MCP annotation hints from the definition.',
-          ),
-        ]
-      : []),
-    ...(tool.timeoutMs !== undefined ? [property('timeoutMs', 'number', String(tool.timeoutMs))] : []),
-    property(
-      'validators',
-      undefined,
-      `Object.freeze({ input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} })`,
-      'The generated standalone validators: no schema is compiled at run time.',
-    ),
-    ...(composed ? [property('steps', 'readonly ComposedStep[]', names.stepsConstant)] : []),
+    importDeclaration(validatorNames, relativeImport(path, `validators/${names.kebab}.js`), layout),
+    '',
   ];
+  const frozenConst = (doc: string, name: string, type: string, value: unknown) => {
+    const left = `export const ${name}: ${type} = `;
+    parts.push(docBlock(doc, ''), `${left}${callWithLiteral('deepFreeze', value, '', left.length, 1, layout)};`);
+  };
+  const schemaDoc = (which: string) =>
+    `The ${which} schema of \`${docText(tool.name)}\`, bundled (every \`$ref\` local) and frozen.`;
+  frozenConst(schemaDoc('input'), names.inputSchemaConstant, 'JSONSchemaObject', tool.inputSchema);
+  if (tool.outputSchema)
+    frozenConst(schemaDoc('output'), names.outputSchemaConstant, 'JSONSchemaObject', tool.outputSchema);
+  if (composed)
+    frozenConst(
+      `The steps of the composed tool \`${docText(tool.name)}\`, as declared in its definition.`,
+      names.stepsConstant,
+      'readonly ComposedStep[]',
+      tool.steps,
+    );
   const description = [
     docText(tool.description),
     '',
     `Generated base of the tool \`${docText(tool.name)}\` (${docText(tool.source.file)}).${composed ? ' A composed tool: `execute` runs its steps through the orchestrator.' : ' Extend it and implement `execute`.'}`,
   ].join('\n');
-  if (composed) {
-    const fields = properties
-      .filter((entry) => entry.name !== 'validators' && entry.name !== 'steps')
-      .map((entry) => `${entry.name}: ${entry.initializer.replace(/ as const$/, '')}`);
-    fields.push(
-      `validators: { input: ${names.inputValidator}${tool.outputSchema ? `, output: ${names.outputValidator}` : ''} }`,
-      `steps: ${names.stepsConstant}`,
-    );
-    statements.push({
-      kind: StructureKind.Class,
-      name: names.base,
-      isExported: true,
-      extends: `ComposedTool<${names.inputType}, ${names.outputType}>`,
-      docs: [{ description }],
-      ctors: [{ statements: `super({\n${fields.map((field) => `  ${field},`).join('\n')}\n});` }],
-    });
-  } else {
-    statements.push({
-      kind: StructureKind.Class,
-      name: names.base,
-      isExported: true,
-      isAbstract: true,
-      implements: [`ITool<${names.inputType}, ${names.outputType}>`],
-      docs: [{ description }],
-      properties,
-      methods: [
-        {
-          name: 'execute',
-          isAbstract: true,
-          docs: [
-            {
-              description: `Runs \`${docText(tool.name)}\` on validated arguments (defaults filled in); answer \`{ success: true, output }\` or \`{ success: false, error }\`.`,
-            },
-          ],
-          parameters: [
-            { name: 'args', type: names.argsType },
-            { name: 'context', type: 'ToolExecutionContext' },
-          ],
-          returnType: `Promise<ToolExecutionResult<${names.outputType}>>`,
-        },
-      ],
-    });
-  }
-  return {
-    path,
-    content: printStatements(tsProject, path, banner(tool.source.file, ctx), statements),
-    kind: 'generated',
-  };
+  parts.push('', docBlock(description, ''));
+  parts.push(...(composed ? composedClass(tool, layout) : abstractClass(tool, layout)));
+  const content = `${banner(tool.source.file, ctx)}${parts.join('\n')}\n`;
+  return { path, content, kind: 'generated', ...(layout.exact ? { preformatted: true as const } : {}) };
 }
 
-/** A statement of a file ts-morph prints from structures. */
-export type Statement = StatementStructures | WriterFunction;
+/** One field of the base: its name, declared type (none: inferred), value and doc. */
+interface Field {
+  name: string;
+  type?: string;
+  /** The value: a string, a JSON value frozen with `deepFreeze`, or code written as is. */
+  string?: string;
+  frozen?: unknown;
+  code?: string;
+  /** The string is a literal type (`'name' as const`) in the abstract class. */
+  asConst?: true;
+  doc?: string;
+}
 
-/** Between the imports and the rest (ts-morph leaves one there when imports are added one by one). */
-export const BLANK_LINE: WriterFunction = (writer) => void writer.blankLine();
+/** The metadata fields every base carries, in order. */
+function fields(tool: ToolModel): Field[] {
+  const names = tool.names;
+  const list: Field[] = [
+    { name: 'id', type: 'string', string: tool.id },
+    { name: 'name', string: tool.name, asConst: true },
+    { name: 'displayName', type: 'string', string: tool.displayName },
+    { name: 'description', type: 'string', string: tool.description },
+    { name: 'inputSchema', type: 'JSONSchemaObject', code: names.inputSchemaConstant },
+  ];
+  if (tool.outputSchema)
+    list.push({ name: 'outputSchema', type: 'JSONSchemaObject', code: names.outputSchemaConstant });
+  list.push({
+    name: 'requiredCapabilities',
+    type: 'readonly string[]',
+    frozen: tool.requiredCapabilities,
+    ...(tool.requiredCapabilities.length > 0
+      ? { doc: 'Capabilities the calling persona must hold (exact strings).' }
+      : {}),
+  });
+  if (tool.category !== undefined) list.push({ name: 'category', type: 'string', string: tool.category });
+  if (tool.version !== undefined) list.push({ name: 'version', type: 'string', string: tool.version });
+  list.push({ name: 'hasSideEffects', type: 'boolean', code: String(tool.hasSideEffects) });
+  if (tool.annotations !== undefined)
+    list.push({
+      name: 'annotations',
+      type: 'ToolAnnotations',
+      frozen: tool.annotations,
+      doc: 'MCP annotation hints from the definition.',
+    });
+  if (tool.timeoutMs !== undefined) list.push({ name: 'timeoutMs', type: 'number', code: String(tool.timeoutMs) });
+  return list;
+}
+
+/** `input: validateXInput, output: validateXOutput`. */
+function validatorEntries(tool: ToolModel): string[] {
+  const names = tool.names;
+  return [`input: ${names.inputValidator}`, ...(tool.outputSchema ? [`output: ${names.outputValidator}`] : [])];
+}
 
 /**
- * The text of a file made of `statements` under `header`, printed by ts-morph from the structures
- * in one go: one print and one parse, where adding them one by one re-parsed the file after each
- * (most of ts-morph's share of a full generate).
+ * `<start>Input, Output> {` on one line when it fits, else prettier's layout: the type arguments
+ * one per line (no trailing comma), `> {` on a line of its own.
  */
-export function printStatements(tsProject: Project, path: string, header: string, statements: Statement[]): string {
-  const file = tsProject.createSourceFile(`/${path}`, { statements }, { overwrite: true });
-  const text = file.getFullText();
-  // Done with it: keeping every file in the in-memory project made large runs hold gigabytes.
-  tsProject.removeSourceFile(file);
-  return header + text;
+function classHeader(start: string, tool: ToolModel, layout: Layout): string[] {
+  const { inputType, outputType } = tool.names;
+  const header = `${start}${inputType}, ${outputType}> {`;
+  if (header.length <= PRINT_WIDTH) return [header];
+  fitsOrInexact(layout, start.length);
+  return [start, `  ${inputType},`, `  ${outputType}`, '> {'];
 }
 
+/** The abstract class of a tool the user implements. */
+function abstractClass(tool: ToolModel, layout: Layout): string[] {
+  const names = tool.names;
+  const lines = classHeader(`export abstract class ${names.base} implements ITool<`, tool, layout);
+  const indent = '  ';
+  for (const field of fields(tool)) {
+    if (field.doc !== undefined) lines.push(docBlock(field.doc, indent));
+    const left = `readonly ${field.name}${field.type === undefined ? '' : `: ${field.type}`}`;
+    if (field.string !== undefined)
+      lines.push(assignmentLine(left, `${quoted(field.string)}${field.asConst ? ' as const' : ''}`, indent, layout));
+    else if (field.code !== undefined) lines.push(assignmentLine(left, field.code, indent, layout));
+    else {
+      const head = `${indent}${left} = `;
+      lines.push(`${head}${callWithLiteral('deepFreeze', field.frozen, indent, head.length, 1, layout)};`);
+    }
+  }
+  lines.push(docBlock('The generated standalone validators: no schema is compiled at run time.', indent));
+  const validators = `${indent}readonly validators = `;
+  lines.push(
+    `${validators}${callWithFlatObject('Object.freeze', validatorEntries(tool), indent, validators.length, 1, layout)};`,
+    '',
+    docBlock(
+      `Runs \`${docText(tool.name)}\` on validated arguments (defaults filled in); answer \`{ success: true, output }\` or \`{ success: false, error }\`.`,
+      indent,
+    ),
+  );
+  const returns = `Promise<ToolExecutionResult<${names.outputType}>>`;
+  const params = [`args: ${names.argsType}`, 'context: ToolExecutionContext'];
+  const execute = `${indent}abstract execute(${params.join(', ')}): ${returns};`;
+  if (execute.length <= PRINT_WIDTH) lines.push(execute);
+  else {
+    fitsOrInexact(layout, `${indent}): ${returns};`.length);
+    lines.push(
+      `${indent}abstract execute(`,
+      ...params.map((param) => `${indent}  ${param},`),
+      `${indent}): ${returns};`,
+    );
+  }
+  lines.push('}');
+  return lines;
+}
+
+/** The class of a composed tool: its constructor hands every field and its steps to `ComposedTool`. */
+function composedClass(tool: ToolModel, layout: Layout): string[] {
+  const names = tool.names;
+  const indent = '      ';
+  const lines = [
+    ...classHeader(`export class ${names.base} extends ComposedTool<`, tool, layout),
+    '  constructor() {',
+    '    super({',
+  ];
+  for (const field of fields(tool)) {
+    if (field.string !== undefined) lines.push(propertyLine(field.name, field.string, indent, layout));
+    else if (field.code !== undefined) {
+      fitsOrInexact(layout, `${indent}${field.name}: ${field.code},`.length);
+      lines.push(`${indent}${field.name}: ${field.code},`);
+    } else {
+      const head = `${indent}${field.name}: `;
+      lines.push(`${head}${callWithLiteral('deepFreeze', field.frozen, indent, head.length, 1, layout)},`);
+    }
+  }
+  const head = `${indent}validators: `;
+  lines.push(
+    `${head}${flatObject(validatorEntries(tool), indent, head.length, 1)},`,
+    `${indent}steps: ${names.stepsConstant},`,
+    '    });',
+    '  }',
+    '}',
+  );
+  return lines;
+}
 function byName(a: string, b: string): number {
   const left = a.replace(/^type /, '');
   const right = b.replace(/^type /, '');

@@ -1,11 +1,10 @@
-import type { Project } from 'ts-morph';
 import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
 import type { ManifestEmission } from './manifests/index.js';
 import type { DocTemplates } from '../templates/names.js';
 import { createDocRenderer } from './docs.js';
 import { formatFiles, normalizeLineEndings } from './format.js';
 import { emitToolSchemaFile } from './registry.js';
-import { createEmitProject, emitToolBase } from './tool-bases.js';
+import { emitToolBase } from './tool-bases.js';
 import { emitToolTypes, type TypeHomes } from './types.js';
 import { emitToolValidators } from './validators.js';
 
@@ -26,31 +25,26 @@ export interface ToolEmitterOptions {
  */
 export function createToolEmitter(options: ToolEmitterOptions): {
   toolFiles(tool: ToolModel): Promise<GeneratedFile[]>;
-  stub(
-    tool: ToolModel,
-    emit: (tool: ToolModel, ctx: EmitContext, morph: Project) => GeneratedFile,
-  ): Promise<GeneratedFile>;
+  stub(tool: ToolModel, emit: (tool: ToolModel, ctx: EmitContext) => GeneratedFile): Promise<GeneratedFile>;
 } {
-  let morph: Project | undefined;
   const pages = createDocRenderer(options.templates);
   const format = (files: GeneratedFile[]) =>
     options.format ? formatFiles(files) : Promise.resolve(files.map(normalizeLineEndings));
   const { ctx } = options;
   return {
     async toolFiles(tool) {
-      const project = (morph ??= createEmitProject());
       // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
       const files = [
         await emitToolTypes(tool, options.homes, ctx),
         ...emitToolValidators(tool, ctx),
-        emitToolBase(tool, ctx, project),
+        emitToolBase(tool, ctx),
         emitToolSchemaFile(tool),
         pages.toolPage(tool, ctx, { losses: options.losses, unavailable: options.unavailable }),
       ];
       return format(files);
     },
     async stub(tool, emit) {
-      return (await format([emit(tool, ctx, (morph ??= createEmitProject()))]))[0]!;
+      return (await format([emit(tool, ctx)]))[0]!;
     },
   };
 }

@@ -9,7 +9,8 @@ import {
 import { unplacedProblem } from '../diagnostics.js';
 import type { EmitContext, GeneratedFile, Problem, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
-import { prepareValidatorSchema } from '../../src/schema-defaults.js';
+import type { JSONSchema7 } from 'json-schema';
+import { prepareValidatorSchema, withoutDefaults } from '../../src/schema-defaults.js';
 import { banner } from './banner.js';
 
 /** How Ajv's ESM standalone output exports a validator: `export const validateXInput = validate0;`. */
@@ -80,8 +81,22 @@ function compileSchemas(tool: ToolModel, code: boolean) {
   });
   allowUnknownFormats(ajv, tool.inputSchema);
   if (tool.outputSchema) allowUnknownFormats(ajv, tool.outputSchema);
-  const input = prepareValidatorSchema(ajv, tool.inputSchema).schema;
-  const output = tool.outputSchema ? prepareValidatorSchema(ajv, tool.outputSchema).schema : undefined;
+  // normalize checked the defaults and names the ones to leave out; a model it did not check (an
+  // unchanged tool emitted again) is checked here, on an Ajv of its own: compiles on this one would
+  // renumber the generated functions, and the bytes must not depend on which path made them.
+  const omits = tool.validatorOmits;
+  let checker: ReturnType<typeof createGeneratorAjv> | undefined;
+  const prepare = (schema: JSONSchema7, omitted: readonly string[] | undefined) => {
+    if (omitted !== undefined) return withoutDefaults(schema, omitted);
+    checker ??= createGeneratorAjv({
+      overrides: { validateSchema: false },
+      dialect: schemaDialect(tool.inputSchema) ?? 'draft-07',
+    });
+    allowUnknownFormats(checker, schema);
+    return prepareValidatorSchema(checker, schema).schema;
+  };
+  const input = prepare(tool.inputSchema, omits?.input);
+  const output = tool.outputSchema ? prepare(tool.outputSchema, omits && (omits.output ?? [])) : undefined;
   const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
   const outcomes = [compileToolSchema(ajv, input, 'input')];
   if (output) {

@@ -24,19 +24,22 @@ export const defaultValues: Rule<ToolSubject> = {
       subject.validatorSchemas = { input: input.bundled, ...(output ? { output: output.bundled } : {}) };
       return;
     }
+    const omitted: { input: string[]; output?: string[] } = { input: [] };
     const homes = sharedHomes(subject.shared);
-    const checked = (bundle: BundledSchema, pointer: string) => {
+    const checked = (bundle: BundledSchema, pointer: string, left: string[]) => {
       const found = new Diagnostics();
-      const schema = checkDefaults(subject, bundle.bundled, pointer, found);
+      const schema = checkDefaults(subject, bundle.bundled, pointer, found, left);
       for (const problem of found.problems())
         diagnostics.add(relocateToShared(problem, pointer, bundle.origins, homes));
       return schema;
     };
-    const inputSchema = checked(input, '/inputSchema');
+    const inputSchema = checked(input, '/inputSchema', omitted.input);
+    if (output) omitted.output = [];
     subject.validatorSchemas = {
       input: inputSchema,
-      ...(output ? { output: checked(output, '/outputSchema') } : {}),
+      ...(output ? { output: checked(output, '/outputSchema', omitted.output!) } : {}),
     };
+    subject.validatorOmits = omitted;
   },
 };
 
@@ -45,19 +48,21 @@ function checkDefaults(
   root: JSONSchema7,
   pointer: string,
   diagnostics: Diagnostics,
+  omitted: string[],
 ): JSONSchema7 {
   if (!hasDefaults(root)) return root;
   const prepared = prepareValidatorSchema(subject.ajv(), root);
   for (const entry of prepared.mismatches) {
     const at = `${pointer}${entry.pointer}/default`;
-    if (entry.noDefaultIdiom)
+    if (entry.noDefaultIdiom) {
+      omitted.push(entry.pointer);
       diagnostics.warning(
         subject.source,
         at,
         'the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)',
         'remove `"default": null`, or allow null (`"type": ["string", "null"]` or `anyOf` with `{ "type": "null" }`) if null is meant',
       );
-    else
+    } else
       diagnostics.error(
         subject.source,
         at,

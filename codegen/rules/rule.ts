@@ -91,6 +91,8 @@ export interface ToolSubject {
   checkValues: boolean;
   /** The schemas a validator is compiled from (`default-values` leaves out a `default: null` the schema forbids). */
   validatorSchemas?: { input: JSONSchema7; output?: JSONSchema7 };
+  /** Set by `default-values` when it checked: the pointers of the defaults it left out of each validator (the model keeps them). */
+  validatorOmits?: { input: string[]; output?: string[] };
   /** This tool's Ajv (the generator's options, its dialect), made on first use. */
   ajv(): Ajv;
 }

@@ -52,6 +52,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
     model.outputSchema = output.bundled;
     model.rawOutputSchema = cloneJson(definition.outputSchema);
   }
+  if (subject.validatorOmits !== undefined) model.validatorOmits = subject.validatorOmits;
   if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
   if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };

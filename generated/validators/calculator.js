@@ -4,12 +4,12 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateCalculatorInput = validatorRuntime.coerceWhereNeeded(validate1);
-const schema1 = {"type":"object","required":["expression"],"additionalProperties":false,"properties":{"expression":{"type":"string","minLength":1,"maxLength":500,"description":"The expression, e.g. `2*(3+4)`."},"precision":{"type":"integer","minimum":0,"maximum":15,"default":10,"description":"Significant decimal places kept in the result."}}};
+export const validateCalculatorInput = validatorRuntime.coerceWhereNeeded(validate0);
+const schema0 = {"type":"object","required":["expression"],"additionalProperties":false,"properties":{"expression":{"type":"string","minLength":1,"maxLength":500,"description":"The expression, e.g. `2*(3+4)`."},"precision":{"type":"integer","minimum":0,"maximum":15,"default":10,"description":"Significant decimal places kept in the result."}}};
 const func0 = Object.prototype.hasOwnProperty;
-const func3 = validatorRuntime.ucs2length;
+const func2 = validatorRuntime.ucs2length;
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41,7 +41,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     if(data.expression !== undefined && func0.call(data, "expression")){
       let data0 = data.expression;
       if(typeof data0 === "string"){
-        if(func3(data0) > 500){
+        if(func2(data0) > 500){
           const err2 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
           if(vErrors === null){
             vErrors = [err2];
@@ -51,7 +51,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if(func3(data0) < 1){
+        if(func2(data0) < 1){
           const err3 = {instancePath:instancePath+"/expression",schemaPath:"#/properties/expression/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
           if(vErrors === null){
             vErrors = [err3];
@@ -117,14 +117,14 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }
 
-export const validateCalculatorOutput = validatorRuntime.coerceWhereNeeded(validate2);
-const schema2 = {"type":"object","required":["expression","result"],"additionalProperties":false,"properties":{"expression":{"type":"string","description":"The expression as evaluated."},"result":{"type":"number","description":"The value."}}};
+export const validateCalculatorOutput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","required":["expression","result"],"additionalProperties":false,"properties":{"expression":{"type":"string","description":"The expression as evaluated."},"result":{"type":"number","description":"The value."}}};
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -196,6 +196,6 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate2.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }

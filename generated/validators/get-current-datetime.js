@@ -4,11 +4,11 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateGetCurrentDatetimeInput = validatorRuntime.coerceWhereNeeded(validate1);
-const schema1 = {"type":"object","additionalProperties":false,"properties":{"timeZone":{"type":"string","minLength":1,"maxLength":64,"default":"UTC","description":"An IANA time zone such as `Europe/Paris`."},"locale":{"type":"string","enum":["en-US","en-GB","de-DE","fr-FR","ja-JP"],"default":"en-US","description":"Locale of the human-readable text."}}};
-const func1 = validatorRuntime.ucs2length;
+export const validateGetCurrentDatetimeInput = validatorRuntime.coerceWhereNeeded(validate0);
+const schema0 = {"type":"object","additionalProperties":false,"properties":{"timeZone":{"type":"string","minLength":1,"maxLength":64,"default":"UTC","description":"An IANA time zone such as `Europe/Paris`."},"locale":{"type":"string","enum":["en-US","en-GB","de-DE","fr-FR","ja-JP"],"default":"en-US","description":"Locale of the human-readable text."}}};
+const func0 = validatorRuntime.ucs2length;
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32,7 +32,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     let data0 = data.timeZone;
     if(typeof data0 === "string"){
-      if(func1(data0) > 64){
+      if(func0(data0) > 64){
         const err1 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
         if(vErrors === null){
           vErrors = [err1];
@@ -42,7 +42,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
         }
         errors++;
       }
-      if(func1(data0) < 1){
+      if(func0(data0) < 1){
         const err2 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
         if(vErrors === null){
           vErrors = [err2];
@@ -75,7 +75,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       errors++;
     }
     if(!(((((data1 === "en-US") || (data1 === "en-GB")) || (data1 === "de-DE")) || (data1 === "fr-FR")) || (data1 === "ja-JP"))){
-      const err5 = {instancePath:instancePath+"/locale",schemaPath:"#/properties/locale/enum",keyword:"enum",params:{allowedValues: schema1.properties.locale.enum},message:"must be equal to one of the allowed values"};
+      const err5 = {instancePath:instancePath+"/locale",schemaPath:"#/properties/locale/enum",keyword:"enum",params:{allowedValues: schema0.properties.locale.enum},message:"must be equal to one of the allowed values"};
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -95,20 +95,20 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }
 
-export const validateGetCurrentDatetimeOutput = validatorRuntime.coerceWhereNeeded(validate2);
-const schema2 = {"type":"object","required":["timeZone","iso","utc","text","parts"],"additionalProperties":false,"properties":{"timeZone":{"type":"string"},"iso":{"type":"string","description":"Local time with its UTC offset, e.g. `2026-11-30T15:04:05+01:00`."},"utc":{"type":"string","format":"date-time","description":"The same instant in UTC."},"text":{"type":"string","description":"Human-readable local date and time in the locale."},"parts":{"type":"object","required":["year","month","day","hour","minute","second","weekday"],"additionalProperties":false,"properties":{"year":{"type":"integer"},"month":{"type":"integer","minimum":1,"maximum":12},"day":{"type":"integer","minimum":1,"maximum":31},"hour":{"type":"integer","minimum":0,"maximum":23},"minute":{"type":"integer","minimum":0,"maximum":59},"second":{"type":"integer","minimum":0,"maximum":59},"weekday":{"type":"string","enum":["Monday","Tuesday","Wednesday","Thursday","Friday","Saturday","Sunday"]}}}}};
-const func0 = Object.prototype.hasOwnProperty;
+export const validateGetCurrentDatetimeOutput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","required":["timeZone","iso","utc","text","parts"],"additionalProperties":false,"properties":{"timeZone":{"type":"string"},"iso":{"type":"string","description":"Local time with its UTC offset, e.g. `2026-11-30T15:04:05+01:00`."},"utc":{"type":"string","format":"date-time","description":"The same instant in UTC."},"text":{"type":"string","description":"Human-readable local date and time in the locale."},"parts":{"type":"object","required":["year","month","day","hour","minute","second","weekday"],"additionalProperties":false,"properties":{"year":{"type":"integer"},"month":{"type":"integer","minimum":1,"maximum":12},"day":{"type":"integer","minimum":1,"maximum":31},"hour":{"type":"integer","minimum":0,"maximum":23},"minute":{"type":"integer","minimum":0,"maximum":59},"second":{"type":"integer","minimum":0,"maximum":59},"weekday":{"type":"string","enum":["Monday","Tuesday","Wednesday","Thursday","Friday","Saturday","Sunday"]}}}}};
+const func2 = Object.prototype.hasOwnProperty;
 const formats0 = validatorRuntime.fullFormats["date-time"];
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
-    if((data.timeZone === undefined) || (!(func0.call(data, "timeZone")))){
+    if((data.timeZone === undefined) || (!(func2.call(data, "timeZone")))){
       const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeZone"},message:"must have required property '"+"timeZone"+"'"};
       if(vErrors === null){
         vErrors = [err0];
@@ -118,7 +118,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.iso === undefined) || (!(func0.call(data, "iso")))){
+    if((data.iso === undefined) || (!(func2.call(data, "iso")))){
       const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "iso"},message:"must have required property '"+"iso"+"'"};
       if(vErrors === null){
         vErrors = [err1];
@@ -128,7 +128,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.utc === undefined) || (!(func0.call(data, "utc")))){
+    if((data.utc === undefined) || (!(func2.call(data, "utc")))){
       const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utc"},message:"must have required property '"+"utc"+"'"};
       if(vErrors === null){
         vErrors = [err2];
@@ -138,7 +138,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.text === undefined) || (!(func0.call(data, "text")))){
+    if((data.text === undefined) || (!(func2.call(data, "text")))){
       const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
       if(vErrors === null){
         vErrors = [err3];
@@ -148,7 +148,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.parts === undefined) || (!(func0.call(data, "parts")))){
+    if((data.parts === undefined) || (!(func2.call(data, "parts")))){
       const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parts"},message:"must have required property '"+"parts"+"'"};
       if(vErrors === null){
         vErrors = [err4];
@@ -170,7 +170,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.timeZone !== undefined && func0.call(data, "timeZone")){
+    if(data.timeZone !== undefined && func2.call(data, "timeZone")){
       if(typeof data.timeZone !== "string"){
         const err6 = {instancePath:instancePath+"/timeZone",schemaPath:"#/properties/timeZone/type",keyword:"type",params:{type: "string"},message:"must be string"};
         if(vErrors === null){
@@ -182,7 +182,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.iso !== undefined && func0.call(data, "iso")){
+    if(data.iso !== undefined && func2.call(data, "iso")){
       if(typeof data.iso !== "string"){
         const err7 = {instancePath:instancePath+"/iso",schemaPath:"#/properties/iso/type",keyword:"type",params:{type: "string"},message:"must be string"};
         if(vErrors === null){
@@ -194,7 +194,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.utc !== undefined && func0.call(data, "utc")){
+    if(data.utc !== undefined && func2.call(data, "utc")){
       let data2 = data.utc;
       if(typeof data2 === "string"){
         if(!(formats0.validate(data2))){
@@ -219,7 +219,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.text !== undefined && func0.call(data, "text")){
+    if(data.text !== undefined && func2.call(data, "text")){
       if(typeof data.text !== "string"){
         const err10 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
         if(vErrors === null){
@@ -231,10 +231,10 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.parts !== undefined && func0.call(data, "parts")){
+    if(data.parts !== undefined && func2.call(data, "parts")){
       let data4 = data.parts;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-        if((data4.year === undefined) || (!(func0.call(data4, "year")))){
+        if((data4.year === undefined) || (!(func2.call(data4, "year")))){
           const err11 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "year"},message:"must have required property '"+"year"+"'"};
           if(vErrors === null){
             vErrors = [err11];
@@ -244,7 +244,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.month === undefined) || (!(func0.call(data4, "month")))){
+        if((data4.month === undefined) || (!(func2.call(data4, "month")))){
           const err12 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "month"},message:"must have required property '"+"month"+"'"};
           if(vErrors === null){
             vErrors = [err12];
@@ -254,7 +254,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.day === undefined) || (!(func0.call(data4, "day")))){
+        if((data4.day === undefined) || (!(func2.call(data4, "day")))){
           const err13 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "day"},message:"must have required property '"+"day"+"'"};
           if(vErrors === null){
             vErrors = [err13];
@@ -264,7 +264,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.hour === undefined) || (!(func0.call(data4, "hour")))){
+        if((data4.hour === undefined) || (!(func2.call(data4, "hour")))){
           const err14 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "hour"},message:"must have required property '"+"hour"+"'"};
           if(vErrors === null){
             vErrors = [err14];
@@ -274,7 +274,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.minute === undefined) || (!(func0.call(data4, "minute")))){
+        if((data4.minute === undefined) || (!(func2.call(data4, "minute")))){
           const err15 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "minute"},message:"must have required property '"+"minute"+"'"};
           if(vErrors === null){
             vErrors = [err15];
@@ -284,7 +284,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.second === undefined) || (!(func0.call(data4, "second")))){
+        if((data4.second === undefined) || (!(func2.call(data4, "second")))){
           const err16 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "second"},message:"must have required property '"+"second"+"'"};
           if(vErrors === null){
             vErrors = [err16];
@@ -294,7 +294,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if((data4.weekday === undefined) || (!(func0.call(data4, "weekday")))){
+        if((data4.weekday === undefined) || (!(func2.call(data4, "weekday")))){
           const err17 = {instancePath:instancePath+"/parts",schemaPath:"#/properties/parts/required",keyword:"required",params:{missingProperty: "weekday"},message:"must have required property '"+"weekday"+"'"};
           if(vErrors === null){
             vErrors = [err17];
@@ -316,7 +316,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
             errors++;
           }
         }
-        if(data4.year !== undefined && func0.call(data4, "year")){
+        if(data4.year !== undefined && func2.call(data4, "year")){
           let data5 = data4.year;
           if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
             const err19 = {instancePath:instancePath+"/parts/year",schemaPath:"#/properties/parts/properties/year/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -329,7 +329,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
             errors++;
           }
         }
-        if(data4.month !== undefined && func0.call(data4, "month")){
+        if(data4.month !== undefined && func2.call(data4, "month")){
           let data6 = data4.month;
           if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
             const err20 = {instancePath:instancePath+"/parts/month",schemaPath:"#/properties/parts/properties/month/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -364,7 +364,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.day !== undefined && func0.call(data4, "day")){
+        if(data4.day !== undefined && func2.call(data4, "day")){
           let data7 = data4.day;
           if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
             const err23 = {instancePath:instancePath+"/parts/day",schemaPath:"#/properties/parts/properties/day/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -399,7 +399,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.hour !== undefined && func0.call(data4, "hour")){
+        if(data4.hour !== undefined && func2.call(data4, "hour")){
           let data8 = data4.hour;
           if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
             const err26 = {instancePath:instancePath+"/parts/hour",schemaPath:"#/properties/parts/properties/hour/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -434,7 +434,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.minute !== undefined && func0.call(data4, "minute")){
+        if(data4.minute !== undefined && func2.call(data4, "minute")){
           let data9 = data4.minute;
           if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
             const err29 = {instancePath:instancePath+"/parts/minute",schemaPath:"#/properties/parts/properties/minute/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -469,7 +469,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.second !== undefined && func0.call(data4, "second")){
+        if(data4.second !== undefined && func2.call(data4, "second")){
           let data10 = data4.second;
           if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
             const err32 = {instancePath:instancePath+"/parts/second",schemaPath:"#/properties/parts/properties/second/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -504,7 +504,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
             }
           }
         }
-        if(data4.weekday !== undefined && func0.call(data4, "weekday")){
+        if(data4.weekday !== undefined && func2.call(data4, "weekday")){
           let data11 = data4.weekday;
           if(typeof data11 !== "string"){
             const err35 = {instancePath:instancePath+"/parts/weekday",schemaPath:"#/properties/parts/properties/weekday/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -517,7 +517,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
             errors++;
           }
           if(!(((((((data11 === "Monday") || (data11 === "Tuesday")) || (data11 === "Wednesday")) || (data11 === "Thursday")) || (data11 === "Friday")) || (data11 === "Saturday")) || (data11 === "Sunday"))){
-            const err36 = {instancePath:instancePath+"/parts/weekday",schemaPath:"#/properties/parts/properties/weekday/enum",keyword:"enum",params:{allowedValues: schema2.properties.parts.properties.weekday.enum},message:"must be equal to one of the allowed values"};
+            const err36 = {instancePath:instancePath+"/parts/weekday",schemaPath:"#/properties/parts/properties/weekday/enum",keyword:"enum",params:{allowedValues: schema1.properties.parts.properties.weekday.enum},message:"must be equal to one of the allowed values"};
             if(vErrors === null){
               vErrors = [err36];
             }
@@ -550,6 +550,6 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate2.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }

@@ -4,11 +4,11 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateListDirectoryInput = validatorRuntime.coerceWhereNeeded(validate1);
-const schema1 = {"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","maxLength":1024,"default":".","description":"The folder, relative to the root."},"depth":{"type":"integer","minimum":1,"maximum":5,"default":2,"description":"How many levels below the folder to list."},"include":{"type":"string","enum":["all","files","directories"],"default":"all"},"maxEntries":{"type":"integer","minimum":1,"maximum":10000,"default":1000,"description":"List at most this many entries (breadth-first: a folder's own entries before its subfolders')."},"maxBytes":{"type":"integer","minimum":1024,"maximum":1048576,"default":65536,"description":"Keep the listing's JSON within this many bytes."}}};
-const func1 = validatorRuntime.ucs2length;
+export const validateListDirectoryInput = validatorRuntime.coerceWhereNeeded(validate0);
+const schema0 = {"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","maxLength":1024,"default":".","description":"The folder, relative to the root."},"depth":{"type":"integer","minimum":1,"maximum":5,"default":2,"description":"How many levels below the folder to list."},"include":{"type":"string","enum":["all","files","directories"],"default":"all"},"maxEntries":{"type":"integer","minimum":1,"maximum":10000,"default":1000,"description":"List at most this many entries (breadth-first: a folder's own entries before its subfolders')."},"maxBytes":{"type":"integer","minimum":1024,"maximum":1048576,"default":65536,"description":"Keep the listing's JSON within this many bytes."}}};
+const func0 = validatorRuntime.ucs2length;
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41,7 +41,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     let data0 = data.path;
     if(typeof data0 === "string"){
-      if(func1(data0) > 1024){
+      if(func0(data0) > 1024){
         const err1 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
         if(vErrors === null){
           vErrors = [err1];
@@ -107,7 +107,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       errors++;
     }
     if(!(((data2 === "all") || (data2 === "files")) || (data2 === "directories"))){
-      const err7 = {instancePath:instancePath+"/include",schemaPath:"#/properties/include/enum",keyword:"enum",params:{allowedValues: schema1.properties.include.enum},message:"must be equal to one of the allowed values"};
+      const err7 = {instancePath:instancePath+"/include",schemaPath:"#/properties/include/enum",keyword:"enum",params:{allowedValues: schema0.properties.include.enum},message:"must be equal to one of the allowed values"};
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -193,21 +193,21 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }
 
-export const validateListDirectoryOutput = validatorRuntime.coerceWhereNeeded(validate2);
-const schema2 = {"type":"object","required":["root","truncated","omitted"],"additionalProperties":false,"properties":{"root":{"$ref":"#/definitions/entry"},"truncated":{"type":"boolean","description":"True when a cap (maxEntries, maxBytes) left entries out."},"omitted":{"type":"integer","minimum":0,"description":"How many entries, down to the depth, were left out by the caps."}},"definitions":{"entry":{"type":"object","description":"A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}}}};
-const func0 = Object.prototype.hasOwnProperty;
-const schema3 = {"type":"object","description":"A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}};
-const wrapper0 = {validate: validate3};
+export const validateListDirectoryOutput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","required":["root","truncated","omitted"],"additionalProperties":false,"properties":{"root":{"$ref":"#/definitions/entry"},"truncated":{"type":"boolean","description":"True when a cap (maxEntries, maxBytes) left entries out."},"omitted":{"type":"integer","minimum":0,"description":"How many entries, down to the depth, were left out by the caps."}},"definitions":{"entry":{"type":"object","description":"A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}}}};
+const func1 = Object.prototype.hasOwnProperty;
+const schema2 = {"type":"object","description":"A file or folder; a folder that was listed carries its children (none when the depth or a cap stopped before it).","required":["name","path","type"],"additionalProperties":false,"properties":{"name":{"type":"string"},"path":{"type":"string","description":"Relative to the root folder."},"type":{"type":"string","enum":["file","directory"]},"size":{"type":"integer","minimum":0,"description":"Bytes, for files."},"children":{"type":"array","items":{"$ref":"#/definitions/entry"}}}};
+const wrapper0 = {validate: validate2};
 
-function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
-    if((data.name === undefined) || (!(func0.call(data, "name")))){
+    if((data.name === undefined) || (!(func1.call(data, "name")))){
       const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
       if(vErrors === null){
         vErrors = [err0];
@@ -217,7 +217,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.path === undefined) || (!(func0.call(data, "path")))){
+    if((data.path === undefined) || (!(func1.call(data, "path")))){
       const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
       if(vErrors === null){
         vErrors = [err1];
@@ -227,7 +227,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.type === undefined) || (!(func0.call(data, "type")))){
+    if((data.type === undefined) || (!(func1.call(data, "type")))){
       const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
       if(vErrors === null){
         vErrors = [err2];
@@ -249,7 +249,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.name !== undefined && func0.call(data, "name")){
+    if(data.name !== undefined && func1.call(data, "name")){
       if(typeof data.name !== "string"){
         const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
         if(vErrors === null){
@@ -261,7 +261,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.path !== undefined && func0.call(data, "path")){
+    if(data.path !== undefined && func1.call(data, "path")){
       if(typeof data.path !== "string"){
         const err5 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
         if(vErrors === null){
@@ -273,7 +273,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.type !== undefined && func0.call(data, "type")){
+    if(data.type !== undefined && func1.call(data, "type")){
       let data2 = data.type;
       if(typeof data2 !== "string"){
         const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -286,7 +286,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
       if(!((data2 === "file") || (data2 === "directory"))){
-        const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema3.properties.type.enum},message:"must be equal to one of the allowed values"};
+        const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema2.properties.type.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -296,7 +296,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.size !== undefined && func0.call(data, "size")){
+    if(data.size !== undefined && func1.call(data, "size")){
       let data3 = data.size;
       if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
         const err8 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -321,7 +321,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
         }
       }
     }
-    if(data.children !== undefined && func0.call(data, "children")){
+    if(data.children !== undefined && func1.call(data, "children")){
       let data4 = data.children;
       if(Array.isArray(data4)){
         const len0 = data4.length;
@@ -354,15 +354,15 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate3.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
-    if((data.root === undefined) || (!(func0.call(data, "root")))){
+    if((data.root === undefined) || (!(func1.call(data, "root")))){
       const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "root"},message:"must have required property '"+"root"+"'"};
       if(vErrors === null){
         vErrors = [err0];
@@ -372,7 +372,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.truncated === undefined) || (!(func0.call(data, "truncated")))){
+    if((data.truncated === undefined) || (!(func1.call(data, "truncated")))){
       const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
       if(vErrors === null){
         vErrors = [err1];
@@ -382,7 +382,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
       errors++;
     }
-    if((data.omitted === undefined) || (!(func0.call(data, "omitted")))){
+    if((data.omitted === undefined) || (!(func1.call(data, "omitted")))){
       const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "omitted"},message:"must have required property '"+"omitted"+"'"};
       if(vErrors === null){
         vErrors = [err2];
@@ -404,13 +404,13 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.root !== undefined && func0.call(data, "root")){
-      if(!(validate3(data.root, {instancePath:instancePath+"/root",parentData:data,parentDataProperty:"root",rootData}))){
-        vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+    if(data.root !== undefined && func1.call(data, "root")){
+      if(!(validate2(data.root, {instancePath:instancePath+"/root",parentData:data,parentDataProperty:"root",rootData}))){
+        vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
         errors = vErrors.length;
       }
     }
-    if(data.truncated !== undefined && func0.call(data, "truncated")){
+    if(data.truncated !== undefined && func1.call(data, "truncated")){
       if(typeof data.truncated !== "boolean"){
         const err4 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
         if(vErrors === null){
@@ -422,7 +422,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
     }
-    if(data.omitted !== undefined && func0.call(data, "omitted")){
+    if(data.omitted !== undefined && func1.call(data, "omitted")){
       let data2 = data.omitted;
       if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
         const err5 = {instancePath:instancePath+"/omitted",schemaPath:"#/properties/omitted/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -458,6 +458,6 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate2.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }

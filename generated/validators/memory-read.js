@@ -4,14 +4,14 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateMemoryReadInput = validatorRuntime.coerceWhereNeeded(validate1);
-const schema1 = {"type":"object","required":["query"],"additionalProperties":false,"properties":{"query":{"description":"What to look up: exactly one of a key, a key prefix or a tag.","oneOf":[{"type":"object","required":["key"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"}}},{"type":"object","required":["prefix"],"additionalProperties":false,"properties":{"prefix":{"type":"string","maxLength":128,"description":"Every key starting with this text."}}},{"type":"object","required":["tag"],"additionalProperties":false,"properties":{"tag":{"type":"string","minLength":1,"maxLength":40}}}]},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20,"description":"At most this many entries, newest first."}},"definitions":{"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
-const schema2 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
+export const validateMemoryReadInput = validatorRuntime.coerceWhereNeeded(validate0);
+const schema0 = {"type":"object","required":["query"],"additionalProperties":false,"properties":{"query":{"description":"What to look up: exactly one of a key, a key prefix or a tag.","oneOf":[{"type":"object","required":["key"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"}}},{"type":"object","required":["prefix"],"additionalProperties":false,"properties":{"prefix":{"type":"string","maxLength":128,"description":"Every key starting with this text."}}},{"type":"object","required":["tag"],"additionalProperties":false,"properties":{"tag":{"type":"string","minLength":1,"maxLength":40}}}]},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20,"description":"At most this many entries, newest first."}},"definitions":{"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
+const schema1 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
 const func0 = Object.prototype.hasOwnProperty;
-const func7 = validatorRuntime.ucs2length;
+const func6 = validatorRuntime.ucs2length;
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]{0,127}$", "u");
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -137,7 +137,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
         if(data0.prefix !== undefined && func0.call(data0, "prefix")){
           let data2 = data0.prefix;
           if(typeof data2 === "string"){
-            if(func7(data2) > 128){
+            if(func6(data2) > 128){
               const err9 = {instancePath:instancePath+"/query/prefix",schemaPath:"#/properties/query/oneOf/1/properties/prefix/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
               if(vErrors === null){
                 vErrors = [err9];
@@ -207,7 +207,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
           if(data0.tag !== undefined && func0.call(data0, "tag")){
             let data3 = data0.tag;
             if(typeof data3 === "string"){
-              if(func7(data3) > 40){
+              if(func6(data3) > 40){
                 const err14 = {instancePath:instancePath+"/query/tag",schemaPath:"#/properties/query/oneOf/2/properties/tag/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
                 if(vErrors === null){
                   vErrors = [err14];
@@ -217,7 +217,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
                 }
                 errors++;
               }
-              if(func7(data3) < 1){
+              if(func6(data3) < 1){
                 const err15 = {instancePath:instancePath+"/query/tag",schemaPath:"#/properties/query/oneOf/2/properties/tag/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
                 if(vErrors === null){
                   vErrors = [err15];
@@ -328,17 +328,17 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }
 
-export const validateMemoryReadOutput = validatorRuntime.coerceWhereNeeded(validate2);
-const schema3 = {"type":"object","required":["entries","total"],"additionalProperties":false,"properties":{"entries":{"type":"array","items":{"$ref":"#/definitions/MemoryEntry"}},"total":{"type":"integer","minimum":0,"description":"How many entries matched before the limit."}},"definitions":{"MemoryEntry":{"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}},"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
-const schema4 = {"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}};
-const schema5 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
+export const validateMemoryReadOutput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema2 = {"type":"object","required":["entries","total"],"additionalProperties":false,"properties":{"entries":{"type":"array","items":{"$ref":"#/definitions/MemoryEntry"}},"total":{"type":"integer","minimum":0,"description":"How many entries matched before the limit."}},"definitions":{"MemoryEntry":{"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}},"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
+const schema3 = {"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}};
+const schema4 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
 const formats0 = validatorRuntime.fullFormats["date-time"];
 
-function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -428,7 +428,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
         for(let i0=0; i0<len0; i0++){
           let data3 = data2[i0];
           if(typeof data3 === "string"){
-            if(func7(data3) > 40){
+            if(func6(data3) > 40){
               const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
               if(vErrors === null){
                 vErrors = [err7];
@@ -438,7 +438,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
               }
               errors++;
             }
-            if(func7(data3) < 1){
+            if(func6(data3) < 1){
               const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
               if(vErrors === null){
                 vErrors = [err8];
@@ -532,11 +532,11 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate3.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -577,8 +577,8 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate3(data0[i0], {instancePath:instancePath+"/entries/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-            vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+          if(!(validate2(data0[i0], {instancePath:instancePath+"/entries/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
             errors = vErrors.length;
           }
         }
@@ -630,6 +630,6 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate2.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }

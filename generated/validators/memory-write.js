@@ -4,14 +4,14 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateMemoryWriteInput = validatorRuntime.coerceWhereNeeded(validate1);
-const schema1 = {"type":"object","required":["key","value"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","maxLength":10000,"description":"The text to remember."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"default":[],"description":"Labels for finding the entry again."}},"definitions":{"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
-const schema2 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
+export const validateMemoryWriteInput = validatorRuntime.coerceWhereNeeded(validate0);
+const schema0 = {"type":"object","required":["key","value"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","maxLength":10000,"description":"The text to remember."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"default":[],"description":"Labels for finding the entry again."}},"definitions":{"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
+const schema1 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
 const func0 = Object.prototype.hasOwnProperty;
-const func1 = validatorRuntime.ucs2length;
+const func4 = validatorRuntime.ucs2length;
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]{0,127}$", "u");
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -78,7 +78,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     if(data.value !== undefined && func0.call(data, "value")){
       let data1 = data.value;
       if(typeof data1 === "string"){
-        if(func1(data1) > 10000){
+        if(func4(data1) > 10000){
           const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
           if(vErrors === null){
             vErrors = [err5];
@@ -106,7 +106,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       for(let i0=0; i0<len0; i0++){
         let data3 = data2[i0];
         if(typeof data3 === "string"){
-          if(func1(data3) > 40){
+          if(func4(data3) > 40){
             const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
             if(vErrors === null){
               vErrors = [err7];
@@ -116,7 +116,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
             }
             errors++;
           }
-          if(func1(data3) < 1){
+          if(func4(data3) < 1){
             const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
             if(vErrors === null){
               vErrors = [err8];
@@ -184,17 +184,17 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }
 
-export const validateMemoryWriteOutput = validatorRuntime.coerceWhereNeeded(validate2);
-const schema3 = {"type":"object","required":["entry","created"],"additionalProperties":false,"properties":{"entry":{"$ref":"#/definitions/MemoryEntry"},"created":{"type":"boolean","description":"True when the key did not exist before."}},"definitions":{"MemoryEntry":{"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}},"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
-const schema4 = {"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}};
-const schema5 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
+export const validateMemoryWriteOutput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema2 = {"type":"object","required":["entry","created"],"additionalProperties":false,"properties":{"entry":{"$ref":"#/definitions/MemoryEntry"},"created":{"type":"boolean","description":"True when the key did not exist before."}},"definitions":{"MemoryEntry":{"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}},"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
+const schema3 = {"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}};
+const schema4 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
 const formats0 = validatorRuntime.fullFormats["date-time"];
 
-function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -284,7 +284,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
         for(let i0=0; i0<len0; i0++){
           let data3 = data2[i0];
           if(typeof data3 === "string"){
-            if(func1(data3) > 40){
+            if(func4(data3) > 40){
               const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
               if(vErrors === null){
                 vErrors = [err7];
@@ -294,7 +294,7 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
               }
               errors++;
             }
-            if(func1(data3) < 1){
+            if(func4(data3) < 1){
               const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
               if(vErrors === null){
                 vErrors = [err8];
@@ -388,11 +388,11 @@ function validate3(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate3.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -429,8 +429,8 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
       }
     }
     if(data.entry !== undefined && func0.call(data, "entry")){
-      if(!(validate3(data.entry, {instancePath:instancePath+"/entry",parentData:data,parentDataProperty:"entry",rootData}))){
-        vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+      if(!(validate2(data.entry, {instancePath:instancePath+"/entry",parentData:data,parentDataProperty:"entry",rootData}))){
+        vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
         errors = vErrors.length;
       }
     }
@@ -457,6 +457,6 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate2.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }

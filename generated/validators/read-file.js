@@ -4,12 +4,12 @@
  */
 import { validatorRuntime } from "../../src/index.js";
 
-export const validateReadFileInput = validatorRuntime.coerceWhereNeeded(validate1);
-const schema1 = {"type":"object","required":["path"],"additionalProperties":false,"properties":{"path":{"type":"string","minLength":1,"maxLength":1024,"description":"A path relative to the root folder, e.g. `notes/todo.md`."},"encoding":{"type":"string","enum":["utf8","base64"],"default":"utf8","description":"How the content is returned."},"maxBytes":{"type":"integer","minimum":1,"maximum":1048576,"default":65536,"description":"Read at most this many bytes."}}};
+export const validateReadFileInput = validatorRuntime.coerceWhereNeeded(validate0);
+const schema0 = {"type":"object","required":["path"],"additionalProperties":false,"properties":{"path":{"type":"string","minLength":1,"maxLength":1024,"description":"A path relative to the root folder, e.g. `notes/todo.md`."},"encoding":{"type":"string","enum":["utf8","base64"],"default":"utf8","description":"How the content is returned."},"maxBytes":{"type":"integer","minimum":1,"maximum":1048576,"default":65536,"description":"Read at most this many bytes."}}};
 const func0 = Object.prototype.hasOwnProperty;
-const func4 = validatorRuntime.ucs2length;
+const func2 = validatorRuntime.ucs2length;
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44,7 +44,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     if(data.path !== undefined && func0.call(data, "path")){
       let data0 = data.path;
       if(typeof data0 === "string"){
-        if(func4(data0) > 1024){
+        if(func2(data0) > 1024){
           const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
           if(vErrors === null){
             vErrors = [err2];
@@ -54,7 +54,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
           }
           errors++;
         }
-        if(func4(data0) < 1){
+        if(func2(data0) < 1){
           const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
           if(vErrors === null){
             vErrors = [err3];
@@ -88,7 +88,7 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       errors++;
     }
     if(!((data1 === "utf8") || (data1 === "base64"))){
-      const err6 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema1.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+      const err6 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema0.properties.encoding.enum},message:"must be equal to one of the allowed values"};
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -141,14 +141,14 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate1.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }
 
-export const validateReadFileOutput = validatorRuntime.coerceWhereNeeded(validate2);
-const schema2 = {"type":"object","required":["path","size","encoding","content","truncated"],"additionalProperties":false,"properties":{"path":{"type":"string","description":"The path read, relative to the root."},"size":{"type":"integer","minimum":0,"description":"The file's size in bytes."},"encoding":{"type":"string","enum":["utf8","base64"]},"content":{"type":"string"},"truncated":{"type":"boolean","description":"True when the file is longer than maxBytes."}}};
+export const validateReadFileOutput = validatorRuntime.coerceWhereNeeded(validate1);
+const schema1 = {"type":"object","required":["path","size","encoding","content","truncated"],"additionalProperties":false,"properties":{"path":{"type":"string","description":"The path read, relative to the root."},"size":{"type":"integer","minimum":0,"description":"The file's size in bytes."},"encoding":{"type":"string","enum":["utf8","base64"]},"content":{"type":"string"},"truncated":{"type":"boolean","description":"True when the file is longer than maxBytes."}}};
 
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -264,7 +264,7 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
         errors++;
       }
       if(!((data2 === "utf8") || (data2 === "base64"))){
-        const err10 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema2.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+        const err10 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema1.properties.encoding.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -309,6 +309,6 @@ function validate2(data, {instancePath="", parentData, parentDataProperty, rootD
     }
     errors++;
   }
-  validate2.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }

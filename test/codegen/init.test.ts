@@ -159,16 +159,20 @@ describe('generator package versions', () => {
         mkdirSync(path.join(root, dir, 'node_modules', name), { recursive: true });
         writeFileSync(path.join(root, dir, 'node_modules', name, 'package.json'), JSON.stringify({ name, version }));
       };
-      install('.', 'ts-morph', '27.0.2');
+      install('.', 'json-schema-to-typescript', '15.0.4');
       install('.', 'prettier', GENERATOR_PACKAGES.prettier!.replace(/\.\d+$/, '.99'));
-      install('app', 'ts-morph', GENERATOR_PACKAGES['ts-morph']!);
+      install('app', 'json-schema-to-typescript', GENERATOR_PACKAGES['json-schema-to-typescript']!);
       install('.', 'handlebars', '5.0.0');
       mkdirSync(path.join(root, 'app/node_modules/toolsmith/dist'), { recursive: true });
       expect(generatorVersionMismatches(path.join(root, 'app/node_modules/toolsmith/dist'))).toEqual([
         { name: 'handlebars', installed: '5.0.0', tested: GENERATOR_PACKAGES.handlebars },
       ]);
-      expect(generatorVersionMismatches(root, ['ts-morph', 'prettier', 'json-schema-to-typescript'])).toEqual([
-        { name: 'ts-morph', installed: '27.0.2', tested: GENERATOR_PACKAGES['ts-morph'] },
+      expect(generatorVersionMismatches(root, ['prettier', 'json-schema-to-typescript'])).toEqual([
+        {
+          name: 'json-schema-to-typescript',
+          installed: '15.0.4',
+          tested: GENERATOR_PACKAGES['json-schema-to-typescript'],
+        },
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emitRegistry, emitToolSchemaFile } from '../../../codegen/emit/registry.js';
 import { emitStub } from '../../../codegen/emit/stubs.js';
-import { createEmitProject, emitToolBase } from '../../../codegen/emit/tool-bases.js';
+import { emitToolBase } from '../../../codegen/emit/tool-bases.js';
 import { emitSharedTypes, emitToolTypes } from '../../../codegen/emit/types.js';
 import { emitToolValidators } from '../../../codegen/emit/validators.js';
 import type { EmitContext, GeneratedFile, ProjectModel } from '../../../codegen/model.js';
@@ -36,17 +36,16 @@ function contextFor(folder: string): EmitContext {
 async function writeEmitted(folder: string, project: ProjectModel): Promise<string[]> {
   const ctx = contextFor(folder);
   const homes = typeHomes(project);
-  const morph = createEmitProject();
   const generated: GeneratedFile[] = [];
   for (const shared of project.shared) generated.push(await emitSharedTypes(shared, homes, ctx));
   for (const tool of project.tools) {
     generated.push(await emitToolTypes(tool, homes, ctx), ...emitToolValidators(tool, ctx));
-    generated.push(emitToolBase(tool, ctx, morph), emitToolSchemaFile(tool));
+    generated.push(emitToolBase(tool, ctx), emitToolSchemaFile(tool));
   }
   generated.push(...emitRegistry(project, ctx));
   for (const file of generated) temp.write(`${folder}/generated/${file.path}`, file.content);
   for (const tool of project.tools) {
-    const stub = emitStub(tool, ctx, morph);
+    const stub = emitStub(tool, ctx);
     temp.write(`${folder}/src/tools/${stub.path}`, stub.content);
   }
   return generated.map((file) => file.path);

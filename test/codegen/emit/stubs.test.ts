@@ -1,9 +1,11 @@
 /**
- * `emitStub`, table-driven with the exact stub each tool gets (before prettier): imports relative
+ * `emitStub`, table-driven with the exact stub each tool gets (laid out as prettier would: the test also runs prettier on it): imports relative
  * to the stubs folder, a typed `execute` answering "not implemented", none for a composed tool, and
  * the tool's description kept from closing or tagging the JSDoc.
  */
+import { format } from 'prettier';
 import { describe, expect, it } from 'vitest';
+import { PRETTIER_OPTIONS } from '../../../codegen/emit/format.js';
 import { emitStub } from '../../../codegen/emit/stubs.js';
 import type { EmitContext } from '../../../codegen/model.js';
 import { catalogProject } from './catalog.js';
@@ -32,16 +34,19 @@ const CASES: Case[] = [
     tool: 'weather_lookup',
     path: 'weather-lookup.ts',
     expected: lines(
-      'import type { ToolExecutionContext, ToolExecutionResult } from "toolsmith";',
-      'import { WeatherLookupToolBase } from "../../generated/tools/weather-lookup.base.js";',
-      'import type { WeatherLookupArgs, WeatherLookupOutput } from "../../generated/types/weather-lookup.js";',
+      "import type { ToolExecutionContext, ToolExecutionResult } from 'toolsmith';",
+      "import { WeatherLookupToolBase } from '../../generated/tools/weather-lookup.base.js';",
+      "import type { WeatherLookupArgs, WeatherLookupOutput } from '../../generated/types/weather-lookup.js';",
       '',
       '/** `weather_lookup`: Looks up the weather forecast near a point. */',
       'export class WeatherLookupTool extends WeatherLookupToolBase {',
-      '    async execute(args: WeatherLookupArgs, _context: ToolExecutionContext): Promise<ToolExecutionResult<WeatherLookupOutput>> {',
-      '        void args;',
-      '        return { success: false, error: "weather_lookup is not implemented yet: write its execute() in weather-lookup.ts" };',
-      '    }',
+      '  async execute(',
+      '    args: WeatherLookupArgs,',
+      '    _context: ToolExecutionContext,',
+      '  ): Promise<ToolExecutionResult<WeatherLookupOutput>> {',
+      '    void args;',
+      "    return { success: false, error: 'weather_lookup is not implemented yet: write its execute() in weather-lookup.ts' };",
+      '  }',
       '}',
     ),
   },
@@ -50,11 +55,10 @@ const CASES: Case[] = [
     tool: 'forecast_mail',
     path: 'forecast-mail.ts',
     expected: lines(
-      'import { ForecastMailToolBase } from "../../generated/tools/forecast-mail.base.js";',
+      "import { ForecastMailToolBase } from '../../generated/tools/forecast-mail.base.js';",
       '',
       '/** `forecast_mail`: Mails the forecast near a point. */',
-      'export class ForecastMailTool extends ForecastMailToolBase {',
-      '}',
+      'export class ForecastMailTool extends ForecastMailToolBase {}',
     ),
   },
   {
@@ -62,9 +66,9 @@ const CASES: Case[] = [
     tool: 'odd_text',
     path: 'odd-text.ts',
     expected: lines(
-      'import type { ToolExecutionContext, ToolExecutionResult } from "toolsmith";',
-      'import { OddTextToolBase } from "../../generated/tools/odd-text.base.js";',
-      'import type { OddTextArgs, OddTextOutput } from "../../generated/types/odd-text.js";',
+      "import type { ToolExecutionContext, ToolExecutionResult } from 'toolsmith';",
+      "import { OddTextToolBase } from '../../generated/tools/odd-text.base.js';",
+      "import type { OddTextArgs, OddTextOutput } from '../../generated/types/odd-text.js';",
       '',
       '/**',
       ' * `odd_text`: Ends *\\/ here, `ticks`, "quotes", back\\slash, ${x},',
@@ -73,10 +77,10 @@ const CASES: Case[] = [
       ' * \\@internal not a tag',
       ' */',
       'export class OddTextTool extends OddTextToolBase {',
-      '    async execute(args: OddTextArgs, _context: ToolExecutionContext): Promise<ToolExecutionResult<OddTextOutput>> {',
-      '        void args;',
-      '        return { success: false, error: "odd_text is not implemented yet: write its execute() in odd-text.ts" };',
-      '    }',
+      '  async execute(args: OddTextArgs, _context: ToolExecutionContext): Promise<ToolExecutionResult<OddTextOutput>> {',
+      '    void args;',
+      "    return { success: false, error: 'odd_text is not implemented yet: write its execute() in odd-text.ts' };",
+      '  }',
       '}',
     ),
   },
@@ -86,16 +90,19 @@ const CASES: Case[] = [
     ctx: { ...EMIT_CONTEXT, stubsRuntimeImport: '../../lib/runtime.js', generatedFromStubs: '../out/' },
     path: 'constructor.ts',
     expected: lines(
-      'import type { ToolExecutionContext, ToolExecutionResult } from "../../lib/runtime.js";',
-      'import { ConstructorToolBase } from "../out/tools/constructor.base.js";',
-      'import type { ConstructorArgs, ConstructorOutput } from "../out/types/constructor.js";',
+      "import type { ToolExecutionContext, ToolExecutionResult } from '../../lib/runtime.js';",
+      "import { ConstructorToolBase } from '../out/tools/constructor.base.js';",
+      "import type { ConstructorArgs, ConstructorOutput } from '../out/types/constructor.js';",
       '',
       '/** `constructor`: The constructor tool. */',
       'export class ConstructorTool extends ConstructorToolBase {',
-      '    async execute(args: ConstructorArgs, _context: ToolExecutionContext): Promise<ToolExecutionResult<ConstructorOutput>> {',
-      '        void args;',
-      '        return { success: false, error: "constructor is not implemented yet: write its execute() in constructor.ts" };',
-      '    }',
+      '  async execute(',
+      '    args: ConstructorArgs,',
+      '    _context: ToolExecutionContext,',
+      '  ): Promise<ToolExecutionResult<ConstructorOutput>> {',
+      '    void args;',
+      "    return { success: false, error: 'constructor is not implemented yet: write its execute() in constructor.ts' };",
+      '  }',
       '}',
     ),
   },
@@ -104,8 +111,10 @@ const CASES: Case[] = [
 describe('emitStub', () => {
   const project = catalogProject();
 
-  it.each(CASES)('$tool: $name', ({ tool, ctx, path, expected }) => {
+  it.each(CASES)('$tool: $name', async ({ tool, ctx, path, expected }) => {
     const file = emitStub(toolOf(project, tool), ctx ?? EMIT_CONTEXT);
-    expect(file).toEqual({ path, kind: 'stub', content: `${header(tool)}${expected}` });
+    expect(file).toEqual({ path, kind: 'stub', content: `${header(tool)}${expected}`, preformatted: true });
+    // Laid out as prettier lays it out: the formatter leaves it as it is.
+    expect(await format(file.content, { ...PRETTIER_OPTIONS, parser: 'typescript' })).toBe(file.content);
   });
 });

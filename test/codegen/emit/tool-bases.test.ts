@@ -1,11 +1,13 @@
 /**
  * `emitToolBase`, table-driven: each row is one tool of the catalog, its whole base file compared
- * with `test/fixtures/emit/<tool>/base.ts.snap` (the emitter's text, before prettier), plus the lines
+ * with `test/fixtures/emit/<tool>/base.ts.snap` (the emitter's text, final: laid out as prettier would), plus the lines
  * that make the row's point, so an update of the expected files (`-u`) cannot silently lose them.
  */
 import path from 'node:path';
+import { format } from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { createEmitProject, emitToolBase } from '../../../codegen/emit/tool-bases.js';
+import { PRETTIER_OPTIONS } from '../../../codegen/emit/format.js';
+import { emitToolBase } from '../../../codegen/emit/tool-bases.js';
 import { catalogProject } from './catalog.js';
 import { EMIT_CONTEXT, toolOf } from './project.js';
 
@@ -24,35 +26,38 @@ const CASES: Case[] = [
     name: 'every metadata field, the bundled schemas with the shared type copied in, both validators',
     lines: [
       'export abstract class WeatherLookupToolBase implements ITool<WeatherLookupInput, WeatherLookupOutput> {',
-      '    readonly id: string = "weather_lookup@2.1.0";',
-      '    readonly outputSchema: JSONSchemaObject = weatherLookupOutputSchema;',
-      '    readonly version: string = "2.1.0";',
-      '    readonly timeoutMs: number = 5000;',
-      '    readonly annotations: ToolAnnotations = deepFreeze({',
-      '          $ref: "#/definitions/GeoPoint",',
-      '    readonly validators = Object.freeze({ input: validateWeatherLookupInput, output: validateWeatherLookupOutput });',
-      '    abstract execute(args: WeatherLookupArgs, context: ToolExecutionContext): Promise<ToolExecutionResult<WeatherLookupOutput>>;',
+      "  readonly id: string = 'weather_lookup@2.1.0';",
+      '  readonly outputSchema: JSONSchemaObject = weatherLookupOutputSchema;',
+      "  readonly version: string = '2.1.0';",
+      '  readonly timeoutMs: number = 5000;',
+      '  readonly annotations: ToolAnnotations = deepFreeze({',
+      "      $ref: '#/definitions/GeoPoint',",
+      '  readonly validators = Object.freeze({ input: validateWeatherLookupInput, output: validateWeatherLookupOutput });',
+      '  abstract execute(',
+      '    args: WeatherLookupArgs,',
+      '    context: ToolExecutionContext,',
+      '  ): Promise<ToolExecutionResult<WeatherLookupOutput>>;',
     ],
   },
   {
     tool: 'send_email',
     name: 'a side-effect tool without an output schema: no output validator, capabilities documented',
     lines: [
-      '    readonly hasSideEffects: boolean = true;',
-      '    /** Capabilities the calling persona must hold (exact strings). */',
-      '    readonly validators = Object.freeze({ input: validateSendEmailInput });',
-      'import { validateSendEmailInput } from "../validators/send-email.js";',
+      '  readonly hasSideEffects: boolean = true;',
+      '  /** Capabilities the calling persona must hold (exact strings). */',
+      '  readonly validators = Object.freeze({ input: validateSendEmailInput });',
+      "import { validateSendEmailInput } from '../validators/send-email.js';",
     ],
   },
   {
     tool: 'forecast_mail',
     name: 'a composed tool: a concrete class over ComposedTool, its steps frozen, no execute to write',
     lines: [
-      'import { type ComposedStep, ComposedTool, type JSONSchemaObject, deepFreeze } from "toolsmith";',
+      "import { type ComposedStep, ComposedTool, type JSONSchemaObject, deepFreeze } from 'toolsmith';",
       'export const forecastMailSteps: readonly ComposedStep[] = deepFreeze([',
       'export class ForecastMailToolBase extends ComposedTool<ForecastMailInput, ForecastMailOutput> {',
-      '          steps: forecastMailSteps,',
-      '        timeoutMs: 2000,',
+      '      steps: forecastMailSteps,',
+      '    timeoutMs: 2000,',
     ],
   },
   {
@@ -61,10 +66,11 @@ const CASES: Case[] = [
     lines: [
       ' * Ends *\\/ here, `ticks`, "quotes", back\\slash, ${x},',
       ' * \\@internal not a tag',
-      '    readonly description: string = "Ends */ here, `ticks`, \\"quotes\\", back\\\\slash, ${x},\\nline\\u2028two\\r@internal not a tag";',
-      '        ["__proto__"]: {',
-      '            "\\"quoted\\"",',
-      '        constructor: {',
+      '  readonly description: string =',
+      '    \'Ends */ here, `ticks`, "quotes", back\\\\slash, ${x},\\nline\\u2028two\\r@internal not a tag\';',
+      "    ['__proto__']: {",
+      "      enum: ['\"quoted\"', \"it's\", 'back\\\\slash'],",
+      '    constructor: {',
     ],
   },
   {
@@ -72,8 +78,8 @@ const CASES: Case[] = [
     name: 'a tool named `constructor` with an empty input object',
     lines: [
       'export abstract class ConstructorToolBase implements ITool<ConstructorInput, ConstructorOutput> {',
-      '    readonly name = "constructor" as const;',
-      '      properties: {},',
+      "  readonly name = 'constructor' as const;",
+      '  properties: {},',
     ],
   },
 ];
@@ -91,10 +97,11 @@ describe('emitToolBase', () => {
     await expect(file.content).toMatchFileSnapshot(path.join(FIXTURES, tool, 'base.ts.snap'));
   });
 
-  it('gives every tool the same bytes from one shared ts-morph project as from a fresh one each', () => {
-    const shared = createEmitProject();
-    for (const model of project.tools)
-      expect(emitToolBase(model, EMIT_CONTEXT, shared).content).toBe(emitToolBase(model, EMIT_CONTEXT).content);
-    expect(shared.getSourceFiles()).toEqual([]);
+  it('lays every tool out as prettier does: marked preformatted, and prettier leaves it as it is', async () => {
+    for (const model of project.tools) {
+      const file = emitToolBase(model, EMIT_CONTEXT);
+      expect(file.preformatted, model.name).toBe(true);
+      expect(await format(file.content, { ...PRETTIER_OPTIONS, parser: 'typescript' }), model.name).toBe(file.content);
+    }
   });
 });

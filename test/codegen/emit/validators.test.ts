@@ -4,6 +4,7 @@
  * and column (in process and from a worker thread), with nothing written.
  */
 import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../codegen/cli.js';
@@ -108,11 +109,11 @@ const CASES: { name: string; tool: ToolModel; js: string; dts: string }[] = [
         ' */',
         'import { validatorRuntime } from "toolsmith";',
         '',
-        'export const validateCountInput = validatorRuntime.coerceWhereNeeded(validate1);',
-        'const schema1 = {"type":"object","properties":{"n":{"type":"integer"}}};',
+        'export const validateCountInput = validatorRuntime.coerceWhereNeeded(validate0);',
+        'const schema0 = {"type":"object","properties":{"n":{"type":"integer"}}};',
         'const func0 = Object.prototype.hasOwnProperty;',
         '',
-        'function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){',
+        'function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){',
         '  let vErrors = null;',
         '  let errors = 0;',
         '  if(data && typeof data == "object" && !Array.isArray(data)){',
@@ -140,14 +141,14 @@ const CASES: { name: string; tool: ToolModel; js: string; dts: string }[] = [
         '    }',
         '    errors++;',
         '  }',
-        '  validate1.errors = vErrors;',
+        '  validate0.errors = vErrors;',
         '  return errors === 0;',
         '}',
         '',
-        'export const validateCountOutput = validatorRuntime.coerceWhereNeeded(validate2);',
-        'const schema2 = {"type":"integer"};',
+        'export const validateCountOutput = validatorRuntime.coerceWhereNeeded(validate1);',
+        'const schema1 = {"type":"integer"};',
         '',
-        'function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){',
+        'function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){',
         '  let vErrors = null;',
         '  let errors = 0;',
         '  if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){',
@@ -160,7 +161,7 @@ const CASES: { name: string; tool: ToolModel; js: string; dts: string }[] = [
         '    }',
         '    errors++;',
         '  }',
-        '  validate2.errors = vErrors;',
+        '  validate1.errors = vErrors;',
         '  return errors === 0;',
         '}',
       ].join('\n') + '\n',
@@ -194,6 +195,46 @@ describe('emitToolValidators', () => {
   it('compiles the same code each time (no state carried from one tool to the next)', () => {
     const [first] = CASES;
     expect(compileToolValidators(first!.tool)).toBe(compileToolValidators(first!.tool));
+  });
+});
+
+describe('the defaults normalize left out (validatorOmits)', () => {
+  /** A tool whose `a` defaults to 5 (which fits) and `b` to null (which its schema forbids). */
+  const withDefaults = (validatorOmits?: ToolModel['validatorOmits']) =>
+    makeTool({
+      name: 'defaults',
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'integer', default: 5 }, b: { type: 'string', default: null } },
+      } as never,
+      ...(validatorOmits ? { validatorOmits } : {}),
+    });
+  /** What the emitted input validator fills into `{}`. */
+  const filled = (tool: ToolModel): unknown => {
+    const code = compileToolValidators(tool).replace(
+      /require\("([^"]+)"\)/g,
+      (_m, id: string) => `__req(${JSON.stringify(id)})`,
+    );
+    const req = createRequire(import.meta.url);
+    const exports: Record<string, (data: unknown) => boolean> = {};
+    new Function('__req', 'exports', code.replace(/^export const (\w+) = (\w+);$/gm, 'exports.$1 = $2;'))(req, exports);
+    const data = {};
+    exports.validateDefaultsInput!(data);
+    return data;
+  };
+
+  it('are left out as given, without checking the defaults again (a fitting default named there is not filled)', () => {
+    expect(filled(withDefaults({ input: ['/properties/a'] }))).toEqual({ b: null });
+  });
+
+  it('are found by the emitter itself when normalize did not check (a model without them): the null that does not fit', () => {
+    expect(filled(withDefaults())).toEqual({ a: 5 });
+  });
+
+  it('give the same code whether normalize named them or the emitter checked itself', () => {
+    expect(compileToolValidators(withDefaults())).toBe(
+      compileToolValidators(withDefaults({ input: ['/properties/b'] })),
+    );
   });
 });
 
