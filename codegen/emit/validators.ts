@@ -12,6 +12,7 @@ import { relativeImport, runtimeSpecifier } from '../naming.js';
 import type { JSONSchema7 } from 'json-schema';
 import { prepareValidatorSchema, withoutDefaults } from '../../src/schema-defaults.js';
 import { banner } from './banner.js';
+import { importDeclaration, newLayout } from './layout.js';
 
 /** How Ajv's ESM standalone output exports a validator: `export const validateXInput = validate0;`. */
 const EXPORTED_VALIDATOR = /^export const ([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*);$/gm;
@@ -29,19 +30,23 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext): Generated
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
   const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(compileToolValidators(tool), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
   const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
+  const layout = newLayout();
+  const typeNames = tool.outputSchema ? [tool.names.inputType, tool.names.outputType] : [tool.names.inputType];
+  // prettier keeps these on one line at any length (one type argument, a name: nothing to break at).
+  const declaration = (name: string, type: string) => `export declare const ${name}: ValidateFunction<${type}>;`;
   const dts = [
     banner(tool.source.file, ctx),
-    `import type { ValidateFunction } from '${runtimeSpecifier(dtsPath, ctx.runtimeImport)}';\n`,
-    `import type { ${tool.outputSchema ? `${tool.names.inputType}, ${tool.names.outputType}` : tool.names.inputType} } from '${typesModule}';\n\n`,
+    `${importDeclaration(['ValidateFunction'], runtimeSpecifier(dtsPath, ctx.runtimeImport), layout, true)}\n`,
+    `${importDeclaration(typeNames, typesModule, layout, true)}\n\n`,
     `/** Validates \`${tool.name}\` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n`,
-    `export declare const ${tool.names.inputValidator}: ValidateFunction<${tool.names.inputType}>;\n`,
+    `${declaration(tool.names.inputValidator, tool.names.inputType)}\n`,
     tool.outputSchema
-      ? `\n/** Validates a \`${tool.name}\` output in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\nexport declare const ${tool.names.outputValidator}: ValidateFunction<${tool.names.outputType}>;\n`
+      ? `\n/** Validates a \`${tool.name}\` output in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n${declaration(tool.names.outputValidator, tool.names.outputType)}\n`
       : '',
   ].join('');
   return [
     { path: jsPath, content: js, kind: 'generated', preformatted: true },
-    { path: dtsPath, content: dts, kind: 'generated' },
+    { path: dtsPath, content: dts, kind: 'generated', ...(layout.exact ? { preformatted: true as const } : {}) },
   ];
 }
 

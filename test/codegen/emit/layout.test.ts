@@ -1,5 +1,5 @@
 /**
- * The generator lays bases and stubs out itself (codegen/emit/layout.ts) instead of printing them and
+ * The generator lays bases, stubs and validator declarations out itself (codegen/emit/layout.ts) instead of printing them and
  * running prettier: every file it marks `preformatted` must be exactly what prettier (the generator's
  * options) makes of it. Checked on seeded random JSON literals near the line width, on every tool of
  * the field corpus, the repository's examples and a bench corpus, and on names long enough that the
@@ -16,8 +16,9 @@ import { formatFile, PRETTIER_OPTIONS } from '../../../codegen/emit/format.js';
 import { callWithLiteral, newLayout } from '../../../codegen/emit/layout.js';
 import { emitStub } from '../../../codegen/emit/stubs.js';
 import { emitToolBase } from '../../../codegen/emit/tool-bases.js';
+import { emitToolValidators } from '../../../codegen/emit/validators.js';
 import { loadDefinitions } from '../../../codegen/load.js';
-import type { GeneratedFile, ToolModel } from '../../../codegen/model.js';
+import type { ToolModel } from '../../../codegen/model.js';
 import { normalize } from '../../../codegen/normalize.js';
 import { REPO } from '../../helpers/temp-project.js';
 import { EMIT_CONTEXT, projectOf } from './project.js';
@@ -117,12 +118,13 @@ describe('literals laid out as prettier lays them out', () => {
   });
 });
 
-/** Each tool's base and stub, checked: a preformatted file is prettier's layout; any other one gets prettier's. */
+/** Each tool's base, stub and validator declarations, checked: a preformatted file is prettier's layout; any other one gets prettier's. */
 async function checkTools(tools: readonly ToolModel[]): Promise<{ exact: number; files: number }> {
   let exact = 0;
   let files = 0;
   for (const tool of tools) {
-    for (const file of [emitToolBase(tool, EMIT_CONTEXT), emitStub(tool, EMIT_CONTEXT)] as GeneratedFile[]) {
+    const declarations = emitToolValidators(tool, EMIT_CONTEXT)[1]!;
+    for (const file of [emitToolBase(tool, EMIT_CONTEXT), emitStub(tool, EMIT_CONTEXT), declarations]) {
       files++;
       const expected = await prettier(file.content);
       if (file.preformatted) {
@@ -160,7 +162,7 @@ describe('bases and stubs laid out as prettier lays them out', () => {
         outputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
       },
     });
-    expect(await checkTools(project.tools)).toEqual({ exact: 2, files: 2 });
+    expect(await checkTools(project.tools)).toEqual({ exact: 3, files: 3 });
   });
 
   it('a key prettier would unquote (not ASCII): the base is handed to prettier and comes out as prettier makes it', async () => {
@@ -175,6 +177,6 @@ describe('bases and stubs laid out as prettier lays them out', () => {
     expect(base.preformatted).toBeUndefined();
     expect(base.content).toContain("'café': {");
     expect((await formatFile(base)).content).toMatch(/^ +café: \{$/m);
-    expect(await checkTools(project.tools)).toEqual({ exact: 1, files: 2 });
+    expect(await checkTools(project.tools)).toEqual({ exact: 2, files: 3 });
   });
 });

@@ -6,7 +6,9 @@
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { format } from 'prettier';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PRETTIER_OPTIONS } from '../../../codegen/emit/format.js';
 import { main } from '../../../codegen/cli.js';
 import { placeProblem } from '../../../codegen/diagnostics.js';
 import {
@@ -184,12 +186,14 @@ const CASES: { name: string; tool: ToolModel; js: string; dts: string }[] = [
 ];
 
 describe('emitToolValidators', () => {
-  it.each(CASES)('$name', ({ tool, js, dts }) => {
+  it.each(CASES)('$name', async ({ tool, js, dts }) => {
     const kebab = tool.names.kebab;
     expect(emitToolValidators(tool, TEST_CONTEXT)).toEqual([
       { path: `validators/${kebab}.js`, content: js, kind: 'generated', preformatted: true },
-      { path: `validators/${kebab}.d.ts`, content: dts, kind: 'generated' },
+      { path: `validators/${kebab}.d.ts`, content: dts, kind: 'generated', preformatted: true },
     ]);
+    // The declarations are laid out as prettier lays them out (it is not run on them).
+    expect(await format(dts, { ...PRETTIER_OPTIONS, parser: 'typescript' })).toBe(dts);
   });
 
   it('compiles the same code each time (no state carried from one tool to the next)', () => {
