@@ -77,6 +77,8 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
     entries.push({ pointer, schema, value: node.default });
   });
   if (entries.length === 0) return [];
+  // Most defaults are a scalar under a few plain keywords: those are decided without a compile.
+  if (entries.every((entry) => fitsPlainly(entry.schema, entry.value))) return [];
   const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
   entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
   for (const container of DEFINITION_CONTAINERS)
@@ -129,6 +131,89 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
     }
   }
   return found;
+}
+
+/** Keywords that never make a value invalid. */
+const ANNOTATIONS: ReadonlySet<string> = new Set([
+  'title',
+  'description',
+  '$comment',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
+
+/** What each JSON type name accepts (Ajv without coercion). */
+const TYPE_TESTS: Readonly<Record<string, (value: unknown) => boolean>> = {
+  string: (value) => typeof value === 'string',
+  number: (value) => typeof value === 'number' && Number.isFinite(value),
+  integer: (value) => typeof value === 'number' && Number.isInteger(value),
+  boolean: (value) => typeof value === 'boolean',
+  null: (value) => value === null,
+  array: (value) => Array.isArray(value),
+  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+};
+
+/** Whether a string or number meets one keyword; undefined when the keyword is not one decided here. */
+function meetsKeyword(key: string, bound: unknown, value: unknown): boolean | undefined {
+  if (ANNOTATIONS.has(key) || key.startsWith('x-')) return true;
+  const number = typeof value === 'number' ? value : undefined;
+  const text = typeof value === 'string' ? value : undefined;
+  switch (key) {
+    case 'type': {
+      const types = Array.isArray(bound) ? bound : [bound];
+      return types.some((type) => typeof type === 'string' && TYPE_TESTS[type]?.(value) === true);
+    }
+    case 'enum':
+      return Array.isArray(bound) && bound.some((item) => item === value);
+    case 'const':
+      return bound === value;
+    case 'minimum':
+      return typeof bound === 'number' && (number === undefined || number >= bound);
+    case 'maximum':
+      return typeof bound === 'number' && (number === undefined || number <= bound);
+    case 'exclusiveMinimum':
+      return typeof bound === 'number' && (number === undefined || number > bound);
+    case 'exclusiveMaximum':
+      return typeof bound === 'number' && (number === undefined || number < bound);
+    case 'minLength':
+      return typeof bound === 'number' && (text === undefined || [...text].length >= bound);
+    case 'maxLength':
+      return typeof bound === 'number' && (text === undefined || [...text].length <= bound);
+    case 'pattern':
+      return typeof bound === 'string' && (text === undefined || testPattern(bound, text));
+    default:
+      return undefined;
+  }
+}
+
+/** `pattern` as Ajv tests it (`unicodeRegExp`: the `u` flag); false for a pattern that does not compile, so the compile reports it. */
+function testPattern(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(text);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `value` certainly validates against `schema` without a compile: a string, number,
+ * boolean or null under only the keywords `meetsKeyword` decides (type, enum, const, bounds,
+ * lengths in code points, pattern, annotations), or an empty array under array-only keywords.
+ * False means "not decided here" (Ajv then checks every default), never "invalid".
+ */
+export function fitsPlainly(schema: Record<string, unknown>, value: unknown): boolean {
+  if (Array.isArray(value) && value.length === 0) {
+    return Object.keys(schema).every((key) => {
+      const bound = schema[key];
+      if (key === 'items' || key === 'uniqueItems' || key === 'maxItems') return true;
+      if (key === 'minItems') return bound === 0;
+      return key === 'type' ? meetsKeyword(key, bound, value) === true : ANNOTATIONS.has(key) || key.startsWith('x-');
+    });
+  }
+  if (typeof value === 'object' && value !== null) return false;
+  return Object.keys(schema).every((key) => meetsKeyword(key, schema[key], value) === true);
 }
 
 function stripDefault(document: Record<string, unknown>, pointer: string): void {

@@ -1,0 +1,13 @@
+import path from 'node:path';
+import { emitToolTypes } from './codegen/emit/types.js';
+import { typeHomes } from './test/codegen/emit/project.js';
+import { loadDefinitions } from './codegen/load.js';
+import { normalize } from './codegen/normalize.js';
+import { EMIT_CONTEXT } from './test/codegen/emit/project.js';
+import { format } from 'prettier';
+import { PRETTIER_OPTIONS } from './codegen/emit/format.js';
+const project = normalize(loadDefinitions(path.resolve('/tmp/prof/p1000/schemas'), process.cwd())).project;
+const homes = typeHomes(project);
+const t = project.tools[Number(process.argv[2] ?? 0)]!;
+const f = await emitToolTypes(t, homes, EMIT_CONTEXT);
+console.log(f.content); console.log('=========='); console.log(await format(f.content, { ...PRETTIER_OPTIONS, parser: 'typescript' }));
