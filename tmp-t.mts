@@ -10,4 +10,6 @@ const project = normalize(loadDefinitions(path.resolve('/tmp/prof/p1000/schemas'
 const homes = typeHomes(project);
 const t = project.tools[Number(process.argv[2] ?? 0)]!;
 const f = await emitToolTypes(t, homes, EMIT_CONTEXT);
-console.log(f.content); console.log('=========='); console.log(await format(f.content, { ...PRETTIER_OPTIONS, parser: 'typescript' }));
+console.log(f.content);
+console.log('==========');
+console.log(await format(f.content, { ...PRETTIER_OPTIONS, parser: 'typescript' }));
