@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { freezeParsed } from '../src/freeze.js';
 import { dictionary, ownValue } from './dictionary.js';
 import { loadDefinitions, readRegularFile, scanSchemasFolder, type LoadedFiles } from './load.js';
 import type { ManifestEmission } from './emit/manifests/index.js';
@@ -102,7 +103,7 @@ export interface ModelCache {
 
 /** Where the model cache of an output folder lives (beside the cache), or undefined without node_modules. */
 export function modelsFile(root: string, outDir: string): string | undefined {
-  return cacheFile(root, outDir)?.replace(/\.json$/, '.models.json');
+  return cacheFile(root, outDir)?.replace(/\.json$/, '.models.jsonl');
 }
 
 /** The hash `ModelCache.shared` is compared with: every shared schema's path and content hash. */
@@ -113,14 +114,47 @@ export function sharedInputsHash(
   return sha256(JSON.stringify(shared.map((source) => [source.relPath, inputs[source.relPath]])));
 }
 
+/**
+ * The model cache as text: a header line (`{ key, shared }`), then one line per definition,
+ * `[relPath, raw, model]`. Why lines: a run that changed one tool writes the other lines back as
+ * they were read, instead of serializing every model again.
+ */
+export function modelCacheText(models: ModelCache): string {
+  const lines = [JSON.stringify({ key: models.key, shared: models.shared })];
+  for (const [relPath, { raw, model }] of Object.entries(models.tools)) {
+    const read = READ_LINES.get(model);
+    lines.push(
+      read !== undefined && read.relPath === relPath && read.raw === raw
+        ? read.line
+        : JSON.stringify([relPath, raw, model]),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The line each model read from the model cache came from (a cached model is frozen: the line stays its text). */
+const READ_LINES = new WeakMap<ToolModel, { relPath: string; raw: string; line: string }>();
+
+/** The model cache parsed from `modelCacheText`'s text; throws on anything else. */
+export function parseModelCache(text: string): ModelCache {
+  const lines = text.split('\n');
+  const header = JSON.parse(lines[0]!) as { key: string; shared: string };
+  const tools: ModelCache['tools'] = dictionary();
+  for (const line of lines.slice(1)) {
+    if (line === '') continue;
+    const [relPath, raw, model] = JSON.parse(line) as [string, string, ToolModel];
+    tools[relPath] = { raw, model };
+    READ_LINES.set(model, { relPath, raw, line });
+  }
+  return { key: header.key, shared: header.shared, tools };
+}
+
 /** The model cache for `key` and `shared`; empty when missing, unreadable or made for other inputs. */
 export function readModels(file: string | undefined, key: string, shared: string): ModelCache['tools'] {
   if (file === undefined || !existsSync(file)) return {};
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as ModelCache;
-    return data.key === key && data.shared === shared && typeof data.tools === 'object' && data.tools !== null
-      ? data.tools
-      : {};
+    const data = parseModelCache(readFileSync(file, 'utf8'));
+    return data.key === key && data.shared === shared ? data.tools : {};
   } catch {
     return {};
   }
@@ -128,7 +162,7 @@ export function readModels(file: string | undefined, key: string, shared: string
 
 /** Writes the model cache atomically; best effort, like the cache (the next run builds every model again). */
 function writeModels(file: string | undefined, models: ModelCache): void {
-  writeJsonAtomically(file, models);
+  writeTextAtomically(file, modelCacheText(models));
 }
 
 /**
@@ -136,11 +170,16 @@ function writeModels(file: string | undefined, models: ModelCache): void {
  * Best effort: a cache that cannot be written only costs speed, so failures are ignored.
  */
 function writeJsonAtomically(file: string | undefined, value: unknown): void {
+  writeTextAtomically(file, JSON.stringify(value));
+}
+
+/** Writes `text` to a temporary file renamed over `file` (see `writeJsonAtomically`). */
+function writeTextAtomically(file: string | undefined, text: string): void {
   if (file === undefined) return;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(value));
+    writeFileSync(temporary, text);
     renameSync(temporary, file);
   } catch {
     // ignored (see above)
@@ -175,11 +214,15 @@ function unchangedFiles(
   hash: string,
   outDir: string,
   snapshot: RunSnapshot | undefined,
+  untouched?: Set<string>,
 ): string[] | undefined {
   if (!entry || entry.hash !== hash) return undefined;
   const files = Object.keys(entry.files);
   for (const file of files) {
-    if (untouchedSinceSnapshot(snapshot, outDir, file)) continue;
+    if (untouchedSinceSnapshot(snapshot, outDir, file)) {
+      untouched?.add(file);
+      continue;
+    }
     const expected = entry.files[file];
     if (expected === '' || expected === undefined) return undefined;
     let bytes: Buffer;
@@ -242,10 +285,13 @@ export function takeSnapshot(
   outputs: readonly string[],
   stubs: readonly string[],
   tools: number,
+  known?: { snapshot: RunSnapshot | undefined; untouched: ReadonlySet<string> },
 ): RunSnapshot | undefined {
   const recorded: RunSnapshot['outputs'] = {};
   for (const file of outputs) {
-    const entry = statEntry(path.join(outDir, file));
+    // A file kept from the last run by a hard link has the size, mtime and inode recorded then.
+    const entry =
+      known?.untouched.has(file) === true ? known.snapshot?.outputs[file] : statEntry(path.join(outDir, file));
     if (entry === undefined) return undefined;
     recorded[file] = entry;
   }
@@ -423,7 +469,8 @@ function normalizeHooks(run: RunInputs): NormalizeHooks {
     isUnchanged: (name, hash) => ownValue(run.previous.tools, name)?.hash === hash,
     cached: (source) => {
       const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
-      return entry !== undefined && entry.raw === run.inputs[source.relPath] ? entry.model : undefined;
+      // Straight from JSON.parse: frozen by the fast walk, which normalize's deepFreeze then skips.
+      return entry !== undefined && entry.raw === run.inputs[source.relPath] ? freezeParsed(entry.model) : undefined;
     },
   };
 }
@@ -445,19 +492,22 @@ interface ReusePlan {
   fresh: ToolModel[];
   /** The unchanged files that list every tool, when the whole model is unchanged. */
   listings?: string[];
+  /** The reused files whose stat is the one the last snapshot recorded (kept by a hard link, it stays so). */
+  untouched: Set<string>;
 }
 
 function planReuse(run: RunInputs, project: ProjectModel, hash: string): ReusePlan {
   const { previous } = run;
   const { outDir } = run.resolved;
-  const plan: ReusePlan = { units: new Map(), fresh: [] };
+  const plan: ReusePlan = { units: new Map(), fresh: [], untouched: new Set() };
   if (run.options.check) return { ...plan, fresh: [...project.tools] };
   for (const tool of project.tools) {
-    const files = unchangedFiles(ownValue(previous.tools, tool.name), tool.hash, outDir, previous.snapshot);
+    const entry = ownValue(previous.tools, tool.name);
+    const files = unchangedFiles(entry, tool.hash, outDir, previous.snapshot, plan.untouched);
     if (files === undefined) plan.fresh.push(tool);
     else plan.units.set(tool.name, files);
   }
-  const listings = unchangedFiles(previous.project, hash, outDir, previous.snapshot);
+  const listings = unchangedFiles(previous.project, hash, outDir, previous.snapshot, plan.untouched);
   return listings === undefined ? plan : { ...plan, listings };
 }
 
@@ -631,7 +681,13 @@ async function readRunInputs(options: IncrementalOptions): Promise<RunInputs | {
  * Records a successful write: the cache (with the snapshot, unless the run had warnings: the
  * nothing-changed shortcut would not print them again) and the model cache.
  */
-function recordRun(run: RunInputs, project: ProjectModel, staged: Staged, warnings: readonly Problem[]): void {
+function recordRun(
+  run: RunInputs,
+  project: ProjectModel,
+  staged: Staged,
+  warnings: readonly Problem[],
+  untouched: ReadonlySet<string>,
+): void {
   const { resolved } = run;
   const snapshot =
     warnings.length > 0
@@ -642,6 +698,7 @@ function recordRun(run: RunInputs, project: ProjectModel, staged: Staged, warnin
           staged.paths,
           project.tools.map((tool) => `${tool.names.kebab}.ts`),
           project.tools.length,
+          { snapshot: run.previous.snapshot, untouched },
         );
   writeCache(
     cacheFile(resolved.root, resolved.outDir),
@@ -713,7 +770,7 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
       return { ...report, stubs: missing.sort(compareStrings) };
     }
     report.stubs = writeStubs(run.resolved.stubsDir, staged.stubs);
-    recordRun(run, project, staged, warnings);
+    recordRun(run, project, staged, warnings, plan.untouched);
     await committed.removed;
     return report;
   } finally {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
@@ -6,9 +6,10 @@ import {
   cacheFile,
   generateIncrementally,
   modelsFile,
+  modelCacheText,
+  parseModelCache,
   readModels,
   unchangedRun,
-  type ModelCache,
 } from '../../codegen/incremental.js';
 import { generate } from '../../codegen/generate.js';
 import { resolveOptions } from '../../codegen/options.js';
@@ -168,6 +169,32 @@ describe('the nothing-changed shortcut', () => {
   }, 120_000);
 });
 
+describe('the snapshot after a run that reused files', () => {
+  it('records for every output exactly the stat it has now (reused files keep the stat checked before the run)', async () => {
+    const project = createTempProject({ schemas: 'schemas' });
+    try {
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      const relPath = 'schemas/utility/calculator.tool.json';
+      project.write(relPath, project.read(relPath).replace('"description": "', '"description": "Now: '));
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      const resolved = resolveOptions({ root: project.root, runtimeImport: project.runtimeImport });
+      const cache = JSON.parse(readFileSync(cacheFile(resolved.root, resolved.outDir)!, 'utf8')) as {
+        snapshot: { outputs: Record<string, [number, string, number]> };
+      };
+      const outputs = Object.entries(cache.snapshot.outputs);
+      expect(outputs.length).toBeGreaterThan(50);
+      for (const [file, recorded] of outputs) {
+        const stat = statSync(path.join(resolved.outDir, file), { bigint: true });
+        expect(recorded, file).toEqual([Number(stat.size), stat.mtimeNs.toString(), Number(stat.ino)]);
+      }
+      expect(unchangedRun(resolved)).toEqual({ tools: 7, files: outputs.length });
+    } finally {
+      project.dispose();
+    }
+  }, 60_000);
+});
+
 describe('the model cache', () => {
   it('gives a definition back the model built from the same bytes, and builds it again when a byte changes', async () => {
     const project = createTempProject({ schemas: 'schemas' });
@@ -177,26 +204,35 @@ describe('the model cache', () => {
       const options = { root: project.root, runtimeImport: project.runtimeImport };
       const resolved = resolveOptions(options);
       const file = modelsFile(resolved.root, resolved.outDir)!;
-      const stored = JSON.parse(readFileSync(file, 'utf8')) as ModelCache;
+      const stored = parseModelCache(readFileSync(file, 'utf8'));
       expect(Object.keys(stored.tools).sort()).toHaveLength(7);
       expect(readModels(file, stored.key, 'another set of shared schemas')).toEqual({});
 
       // A cached model is used as it is while the definition's bytes are unchanged…
       const relPath = 'utility/calculator.tool.json';
-      stored.tools[relPath]!.model.description = 'Described by the cache.';
-      writeFileSync(file, JSON.stringify(stored));
+      stored.tools[relPath] = {
+        ...stored.tools[relPath]!,
+        model: { ...stored.tools[relPath]!.model, description: 'Described by the cache.' },
+      };
+      writeFileSync(file, modelCacheText(stored));
       const fromCache = await generateIncrementally(options);
       expect(fromCache.project.tools.find((tool) => tool.name === 'calculator')?.description).toBe(
         'Described by the cache.',
       );
 
       // …and not once they change (here: one more space at the end).
+      const linesBefore = readFileSync(file, 'utf8').split('\n');
       project.write(`schemas/${relPath}`, `${project.read(`schemas/${relPath}`)} `);
       const rebuilt = await generateIncrementally(options);
+      // The other definitions' lines are written back as read; only the changed one is new.
+      const linesAfter = readFileSync(file, 'utf8').split('\n');
+      expect(
+        linesAfter.filter((line) => !linesBefore.includes(line)).map((line) => (JSON.parse(line) as unknown[])[0]),
+      ).toEqual([relPath]);
       expect(rebuilt.project.tools.find((tool) => tool.name === 'calculator')?.description).toMatch(
         /^Evaluates an arithmetic expression/,
       );
-      const next = JSON.parse(readFileSync(file, 'utf8')) as ModelCache;
+      const next = parseModelCache(readFileSync(file, 'utf8'));
       expect(next.tools[relPath]?.raw).not.toBe(stored.tools[relPath]!.raw);
       expect(next.tools[relPath]?.model.description).toMatch(/^Evaluates an arithmetic expression/);
     } finally {

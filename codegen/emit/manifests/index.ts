@@ -295,6 +295,7 @@ export function patchManifests(
   const reports: string[] = targets.length > 0 ? [LOSS_REPORT_LAYOUT.json.path, LOSS_REPORT_LAYOUT.markdown.path] : [];
   const paths = [...targets.map((target) => MANIFEST_TARGET_TABLE[target].file), ...reports];
   if (names.length === 0) return undefined;
+  const present = new Set(names);
   for (const path of paths) {
     const recorded = previous.segments[path];
     if (recorded === undefined) return undefined;
@@ -308,7 +309,7 @@ export function patchManifests(
       !reports.includes(path) &&
       recorded.tools.some(
         (name, index) =>
-          !project.tools.some((tool) => tool.name === name) ||
+          !present.has(name) ||
           (index > 0 && compareStrings(recorded.tools[index - 1]!, name) >= 0),
       )
     )
