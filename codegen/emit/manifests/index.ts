@@ -308,9 +308,7 @@ export function patchManifests(
     if (
       !reports.includes(path) &&
       recorded.tools.some(
-        (name, index) =>
-          !present.has(name) ||
-          (index > 0 && compareStrings(recorded.tools[index - 1]!, name) >= 0),
+        (name, index) => !present.has(name) || (index > 0 && compareStrings(recorded.tools[index - 1]!, name) >= 0),
       )
     )
       return undefined;
