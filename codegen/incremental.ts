@@ -132,17 +132,19 @@ export function modelCacheText(models: ModelCache): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The line each model read from the model cache came from (a cached model is frozen: the line stays its text). */
+/** The line each model read from the model cache came from. */
 const READ_LINES = new WeakMap<ToolModel, { relPath: string; raw: string; line: string }>();
 
-/** The model cache parsed from `modelCacheText`'s text; throws on anything else. */
+/** The model cache parsed from `modelCacheText`'s text, every model frozen; throws on anything else. */
 export function parseModelCache(text: string): ModelCache {
   const lines = text.split('\n');
   const header = JSON.parse(lines[0]!) as { key: string; shared: string };
   const tools: ModelCache['tools'] = dictionary();
   for (const line of lines.slice(1)) {
     if (line === '') continue;
-    const [relPath, raw, model] = JSON.parse(line) as [string, string, ToolModel];
+    const [relPath, raw, parsed] = JSON.parse(line) as [string, string, ToolModel];
+    // Frozen (by the fast walk normalize's deepFreeze then skips), so the line stays its text.
+    const model = freezeParsed(parsed);
     tools[relPath] = { raw, model };
     READ_LINES.set(model, { relPath, raw, line });
   }
@@ -469,8 +471,7 @@ function normalizeHooks(run: RunInputs): NormalizeHooks {
     isUnchanged: (name, hash) => ownValue(run.previous.tools, name)?.hash === hash,
     cached: (source) => {
       const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
-      // Straight from JSON.parse: frozen by the fast walk, which normalize's deepFreeze then skips.
-      return entry !== undefined && entry.raw === run.inputs[source.relPath] ? freezeParsed(entry.model) : undefined;
+      return entry !== undefined && entry.raw === run.inputs[source.relPath] ? entry.model : undefined;
     },
   };
 }

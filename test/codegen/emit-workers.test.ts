@@ -2,7 +2,13 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/corpus.js';
-import { modelsFile, cacheFile, generateIncrementally } from '../../codegen/incremental.js';
+import {
+  cacheFile,
+  generateIncrementally,
+  modelCacheText,
+  modelsFile,
+  parseModelCache,
+} from '../../codegen/incremental.js';
 import { main } from '../../codegen/cli.js';
 import { emitAll, generate } from '../../codegen/generate.js';
 import { workerCount } from '../../codegen/emit-pool.js';
@@ -172,10 +178,11 @@ describe('the emission on worker threads', () => {
     // A cached model with a type Ajv does not know: its emission, now in a worker, throws. Without the
     // generation cache every tool is emitted again, from these models.
     const models = modelsFile(project.root, outDir)!;
-    const cached = JSON.parse(readFileSync(models, 'utf8'));
+    const cached = parseModelCache(readFileSync(models, 'utf8'));
     const [first] = Object.keys(cached.tools).sort();
-    cached.tools[first!].model.inputSchema = { type: 'no-such-type' };
-    writeFileSync(models, JSON.stringify(cached));
+    const entry = cached.tools[first!]!;
+    cached.tools[first!] = { ...entry, model: { ...entry.model, inputSchema: { type: 'no-such-type' } as never } };
+    writeFileSync(models, modelCacheText(cached));
     rmSync(cacheFile(project.root, outDir)!);
     rmSync(path.join(outDir, 'docs/index.md'));
     const before = project.snapshot('generated');

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { cacheFile, generateIncrementally, modelsFile, unchangedRun } from '../../codegen/incremental.js';
+import {
+  cacheFile,
+  generateIncrementally,
+  modelCacheText,
+  modelsFile,
+  parseModelCache,
+  unchangedRun,
+} from '../../codegen/incremental.js';
 import { resolveOptions } from '../../codegen/options.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 
@@ -103,9 +110,13 @@ describe('streaming into the staging tree', () => {
       project.write(file, { ...definition, description: 'Changed before the failure.' });
       const resolved = resolveOptions(options);
       const models = modelsFile(resolved.root, resolved.outDir)!;
-      const cached = JSON.parse(readFileSync(models, 'utf8'));
-      cached.tools['memory/memory_read.tool.json'].model.inputSchema = { type: 'no-such-type' };
-      writeFileSync(models, JSON.stringify(cached));
+      const cached = parseModelCache(readFileSync(models, 'utf8'));
+      const entry = cached.tools['memory/memory_read.tool.json']!;
+      cached.tools['memory/memory_read.tool.json'] = {
+        ...entry,
+        model: { ...entry.model, inputSchema: { type: 'no-such-type' } as never },
+      };
+      writeFileSync(models, modelCacheText(cached));
       rmSync(cacheFile(resolved.root, resolved.outDir)!);
       const failed = await generateIncrementally(options);
       expect(failed.problems.map((problem) => problem.message)).toEqual([
