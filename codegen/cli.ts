@@ -70,7 +70,7 @@ interface CommonFlags {
   templates?: string;
   /** Warnings are errors (`--strict`). */
   strict?: boolean;
-  /** Worker threads emitting tools (`--workers`, parsed by `parseWorkers`). */
+  /** Threads emitting tools, the main thread one of them (`--workers`, parsed by `parseWorkers`). */
   workers?: number;
 }
 
@@ -126,7 +126,7 @@ function parseWorkers(value: string): number {
 const workersOption = () =>
   new Option(
     '--workers <n>',
-    'worker threads emitting tools in a full generate or check (default: "workers" of the config, else TOOLSMITH_WORKERS, else one per core; 1 emits in process)',
+    'threads emitting tools in a full generate or check, the main thread one of them (default: "workers" of the config, else TOOLSMITH_WORKERS, else one per core; 1 emits in process only)',
   ).argParser(parseWorkers);
 
 // ── End of config and flags.

@@ -108,7 +108,7 @@ export const CONFIG_SCHEMA = {
       type: 'integer',
       minimum: 1,
       description:
-        'Worker threads emitting tools in a full generate or check (default: `TOOLSMITH_WORKERS`, else one per core); 1 emits in process. Flag: `--workers`.',
+        'Threads emitting tools in a full generate or check, the main thread one of them (default: `TOOLSMITH_WORKERS`, else one per core); 1 emits in process only. Flag: `--workers`.',
     },
   },
 } as const;

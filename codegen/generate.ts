@@ -22,6 +22,7 @@ import { heldAsBytes } from './write.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
+import { collectWhenGrown } from './collect-garbage.js';
 import { emitInWorkers, workerCount, type EmitOutcome, type WorkerOptions } from './emit-pool.js';
 import { sortProblems } from './problems.js';
 import { loadTemplates, TemplateReadError } from './templates/index.js';
@@ -241,11 +242,13 @@ export async function emitToolUnits(
   settings: EmitSettings,
   manifests: Pick<ManifestEmission, 'losses' | 'unavailable'>,
   options: ToolUnitOptions,
-): Promise<{ problems: Problem[]; threads: number }> {
+): Promise<{ problems: Problem[]; threads: number; mainThread: number }> {
   const failures: Problem[] = [];
   const pool = settings.workers?.pool;
-  const threads = tools.length === 0 ? 1 : (pool?.size ?? workerCount(tools.length, settings.workers));
+  // The main thread is one of the threads: it emits beside `threads - 1` workers.
+  const threads = tools.length === 0 ? 1 : pool ? pool.size + 1 : workerCount(tools.length, settings.workers);
   const lost: ToolModel[] = [];
+  let mainThread = 0;
   if (threads > 1) {
     const stubWanted = tools.map((tool) => options.stubs.has(tool.name));
     const data = {
@@ -264,8 +267,20 @@ export async function emitToolUnits(
       } else if (outcome.lost) lost.push(tool);
       else failures.push(...emitFailure(tool, outcome.error));
     };
-    if (pool !== undefined) await pool.run(tools, stubWanted, data, take);
-    else await emitInWorkers(tools, stubWanted, data, threads, take);
+    const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings, manifests), emitters()]);
+    const local = async (index: number): Promise<EmitOutcome> => {
+      const tool = tools[index]!;
+      mainThread++;
+      collectWhenGrown();
+      try {
+        const files = (await emitter.toolFiles(tool)).map(heldAsBytes);
+        return { files, ...(stubWanted[index] ? { stub: await emitter.stub(tool, emitStub) } : {}) };
+      } catch (error) {
+        return { error: error instanceof Error ? error : new Error(String(error)) };
+      }
+    };
+    if (pool !== undefined) await pool.run(tools, stubWanted, data, take, local);
+    else await emitInWorkers(tools, stubWanted, data, threads - 1, take, local);
   }
   const inProcess = threads > 1 ? lost : tools;
   if (inProcess.length > 0) {
@@ -283,11 +298,12 @@ export async function emitToolUnits(
         failures.push(...emitFailure(tool, error));
         return;
       }
+      mainThread++;
       options.sink(unit);
       options.onProgress?.();
     });
   }
-  return { problems: failures, threads };
+  return { problems: failures, threads, mainThread };
 }
 
 /** The stubs of `tools` (implementation files, written only where absent), sorted by path. */
@@ -349,8 +365,10 @@ export interface Emission {
   problems: Problem[];
   /** Tools a target leaves out (under `omit`). */
   warnings: Problem[];
-  /** Worker threads the tools were emitted on (1: in process). */
+  /** Threads the tools were emitted on, the main thread included (1: in process only). */
   threads: number;
+  /** How many tools the main thread emitted itself. */
+  mainThread: number;
 }
 
 /** The whole output of a project, in memory: every tool's unit and the project-wide files. */
@@ -360,7 +378,11 @@ export async function emitAll(project: ProjectModel, ctx: EmitContext, options: 
   const files: GeneratedFile[] = [];
   const stubs: GeneratedFile[] = [];
   let done = 0;
-  const { problems: failures, threads } = await emitToolUnits(project, project.tools, settings, manifests, {
+  const {
+    problems: failures,
+    threads,
+    mainThread,
+  } = await emitToolUnits(project, project.tools, settings, manifests, {
     stubs: options.stubs ?? new Set(project.tools.map((tool) => tool.name)),
     sink: (unit) => {
       files.push(...unit.files);
@@ -369,7 +391,7 @@ export async function emitAll(project: ProjectModel, ctx: EmitContext, options: 
     onProgress: () => options.onProgress?.(++done, project.tools.length),
   });
   const problems = [...manifests.problems, ...failures];
-  if (problems.length > 0) return { files: [], stubs: [], problems, warnings: manifests.warnings, threads };
+  if (problems.length > 0) return { files: [], stubs: [], problems, warnings: manifests.warnings, threads, mainThread };
   files.push(...(await emitProjectFiles(project, settings, manifests.files)));
   return {
     files: files.sort((a, b) => compareStrings(a.path, b.path)),
@@ -377,6 +399,7 @@ export async function emitAll(project: ProjectModel, ctx: EmitContext, options: 
     problems: [],
     warnings: manifests.warnings,
     threads,
+    mainThread,
   };
 }
 
@@ -391,7 +414,7 @@ export interface GenerateResult {
   problems: Problem[];
   /** What is ignored but does not block the run (unknown keywords and formats, defaults never filled in); empty with `strict`. */
   warnings: Problem[];
-  /** Worker threads the tools were emitted on (1: in process). */
+  /** Threads the tools were emitted on, the main thread included (1: in process only). */
   threads: number;
 }
 

@@ -34,7 +34,7 @@ export interface GenerateOptions {
   format?: boolean;
   /** Warnings block the run like errors (for CI): `--strict`, or `"strict": true` in the config. */
   strict?: boolean;
-  /** Worker threads emitting tools (default `TOOLSMITH_WORKERS`, else one per core); 1 emits in process. */
+  /** Threads emitting tools, the main thread one of them (default `TOOLSMITH_WORKERS`, else one per core); 1 emits in process only. */
   workers?: number;
   /** The fewest tools to emit for which workers are started (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
   workerThreshold?: number;

@@ -3,7 +3,7 @@ import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../codegen/collect-garbage.js';
+import { collectGarbage, collectWhenGrown } from '../../codegen/collect-garbage.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const POOL = pathToFileURL(path.join(REPO, 'codegen/emit-pool.ts')).href;
@@ -64,5 +64,21 @@ describe('collectGarbage', () => {
     const after = getHeapStatistics().used_heap_size;
     // 200,000 strings of ~80 characters and their arrays: well over 20 MB.
     expect(held - after).toBeGreaterThan(20 * 1024 * 1024);
+  });
+});
+
+describe('collectWhenGrown', () => {
+  it('collects only once the heap has grown by its budget since its last collection, and then frees the garbage', () => {
+    collectWhenGrown(1); // sets the floor (collects if already 1 MB above the last one)
+    expect(collectWhenGrown(64)).toBe(false);
+    let garbage: string[][] | undefined = Array.from({ length: 2000 }, (_, i) =>
+      Array.from({ length: 100 }, (_, j) => `${i}:${j}:${'y'.repeat(64)}`),
+    );
+    expect(garbage.length).toBe(2000);
+    const held = getHeapStatistics().used_heap_size;
+    garbage = undefined;
+    expect(collectWhenGrown(16)).toBe(true);
+    expect(held - getHeapStatistics().used_heap_size).toBeGreaterThan(16 * 1024 * 1024);
+    expect(collectWhenGrown(16)).toBe(false);
   });
 });

@@ -83,6 +83,26 @@ describe('the emission on worker threads', () => {
     expect(Object.keys(caches[0] as object)).toHaveLength(60);
   }, 180_000);
 
+  it('lets the main thread emit beside the workers: two threads are the main thread and one worker, with the bytes of one thread', async () => {
+    const tools = Array.from({ length: 30 }, (_, i) =>
+      makeTool({
+        name: `tool_${i}`,
+        inputSchema: { type: 'object', properties: { q: { type: 'string', maxLength: i + 1 } }, required: ['q'] },
+      }),
+    );
+    const settings = { templates: loadTemplates(), format: false };
+    const single = await emitAll(makeProject(tools), TEST_CONTEXT, { ...settings, workers: { count: 1 } });
+    expect(single.mainThread).toBe(30);
+    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, {
+      ...settings,
+      workers: { count: 2, threshold: 1 },
+    });
+    expect(pooled.threads).toBe(2);
+    expect(pooled.mainThread).toBeGreaterThan(0);
+    expect(pooled.mainThread).toBeLessThan(30);
+    expect(bytesOf(pooled.files)).toEqual(bytesOf(single.files));
+  }, 60_000);
+
   it('stays in process below the threshold, and with one worker', () => {
     expect(workerCount(199, { count: 2 })).toBe(1);
     expect(workerCount(200, { count: 2 })).toBe(2);

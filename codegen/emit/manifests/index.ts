@@ -3,6 +3,7 @@ import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings, runtimeSpecifier } from '../../naming.js';
 import { banner as codeBanner, markdownBanner } from '../banner.js';
 import type { TargetBuild } from '../../../src/manifest-targets/build.js';
+import { collectWhenGrown } from '../../collect-garbage.js';
 import {
   buildManifestTarget,
   DEFAULT_MANIFEST_TARGETS,
@@ -204,42 +205,32 @@ export function emitManifests(
   const policy = options.unrepresentable ?? 'omit';
   const emission = emptyEmission();
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
-  const builds: [ManifestTarget, TargetBuild<unknown>][] = [];
   for (const tool of project.tools) emission.losses[tool.name] = {};
-  for (const target of targets) {
-    const result = buildTarget(project, target, options);
-    builds.push([target, result]);
-    absorb(emission, target, result, project.tools, policy);
-  }
-  emission.losses = sortLossReport(emission.losses);
-  const banner = markdownBanner('the tool definitions', ctx).trimEnd();
-  if (names.length === 0) {
-    // No parts to keep track of: printed whole.
-    for (const [target, result] of builds)
-      emission.files.push(jsonFile(MANIFEST_TARGET_TABLE[target].file, result.content), typedModule(target, ctx));
-    if (targets.length > 0) emission.files.push(...emitLossReport(emission.losses, emission.unavailable, banner));
-    return emission;
-  }
-  // Each target's tools in name order: laid out part by part, ranges recorded.
-  emission.segments = {};
+  // Each target's tools in name order: laid out part by part, ranges recorded. One target at a time,
+  // its converted schemas let go before the next is built (four sets of them were the run's peak).
+  if (names.length > 0) emission.segments = {};
   const place = (
     path: string,
     layout: { head: string; separator: string; tail: string },
     parts: [string, string][],
   ) => {
     const { content, segments } = assemble(layout.head, parts, layout.separator, layout.tail);
-    emission.files.push({ path, content, kind: 'generated' });
+    // Held as bytes from here on: tens of MB at 1,000 tools, otherwise alive twice (text, and its bytes when staged).
+    emission.files.push(bytesFile(path, Buffer.from(content, 'utf8')));
     emission.segments![path] = segments;
   };
-  for (const [target, result] of builds) {
+  for (const target of targets) {
+    const result = buildTarget(project, target, options);
+    absorb(emission, target, result, project.tools, policy);
     const { file, key } = MANIFEST_TARGET_TABLE[target];
-    const layout = targetLayout(key);
-    const listed = entryNames(names, emission.unavailable, target);
-    const entries = entriesOf(result.content, key);
+    const entries = names.length === 0 ? [] : entriesOf(result.content, key);
     if (entries.length === 0) {
       emission.files.push(jsonFile(file, result.content));
-      emission.segments[file] = { tools: [], ranges: [] };
+      // No parts to keep track of: printed whole.
+      if (names.length > 0) emission.segments![file] = { tools: [], ranges: [] };
     } else {
+      const layout = targetLayout(key);
+      const listed = entryNames(names, emission.unavailable, target);
       place(
         file,
         layout,
@@ -247,6 +238,13 @@ export function emitManifests(
       );
     }
     emission.files.push(typedModule(target, ctx));
+    collectWhenGrown();
+  }
+  emission.losses = sortLossReport(emission.losses);
+  const banner = markdownBanner('the tool definitions', ctx).trimEnd();
+  if (names.length === 0) {
+    if (targets.length > 0) emission.files.push(...emitLossReport(emission.losses, emission.unavailable, banner));
+    return emission;
   }
   if (targets.length > 0) {
     const texts = names.map(
@@ -360,6 +358,7 @@ function bytesFile(path: string, bytes: Buffer): GeneratedFile {
   return {
     path,
     kind: 'generated',
+    preformatted: true,
     bytes,
     get content(): string {
       return (content ??= bytes.toString('utf8'));
