@@ -629,7 +629,6 @@ async function stageRun(
     },
     onProgress: () => run.options.onProgress?.(++done, total),
   });
-  if (process.env.TT) console.error('TT emitted', Math.round(performance.now()));
   // The workers are done: stopped now, not after the files that list every tool.
   await pool?.close();
   if (emitted.problems.length > 0) return { cache, paths, stubs, problems: emitted.problems, threads: emitted.threads };
@@ -719,8 +718,6 @@ function recordRun(
  * problems writes nothing: its staging tree is discarded.
  */
 export async function generateIncrementally(options: IncrementalOptions): Promise<IncrementalReport> {
-  const T = (l: string) => process.env.TT && console.error('TT', l, Math.round(performance.now()));
-  T('start');
   const read = await readRunInputs(options);
   if ('problem' in read) return stopped([read.problem], []);
   const run = read;
@@ -733,7 +730,6 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
   const pool = threads > 1 ? emitPool.startEmitPool(threads - 1) : undefined;
   try {
     const modelled = generator.modelProject(run.loaded, options, normalizeHooks(run));
-    T('normalized');
     if (modelled.problems.length > 0) return stopped(modelled.problems, modelled.warnings, modelled.project);
     const { project } = modelled;
     const plan = planReuse(run, project, projectHash(project));
@@ -741,7 +737,6 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
     if (largeEmission(run, plan)) collectGarbage();
     const mustEmit = plan.fresh.length > 0 || plan.listings === undefined;
     const manifests = mustEmit ? buildManifests(run, project, plan.fresh) : undefined;
-    T('manifests');
     const verdict = manifests ? generator.emissionVerdict(manifests.emission, run.loaded, options.strict) : undefined;
     if (verdict !== undefined && verdict.problems.length > 0)
       return stopped(verdict.problems, modelled.warnings, project);
@@ -759,9 +754,7 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
       return stopped(failed.problems, modelled.warnings, project);
     }
     const warnings = sortProblems([...modelled.warnings, ...(verdict?.warnings ?? [])]);
-    T('staged');
     const committed = staging.commit({ removeInBackground: true });
-    T('committed');
     const report: IncrementalReport = {
       project,
       problems: [],
