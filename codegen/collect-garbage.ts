@@ -3,6 +3,9 @@ import { runInNewContext } from 'node:vm';
 
 let collector: (() => void) | undefined;
 
+/** This thread's heap after its last collection here (undefined: none yet). */
+let heapAfterLast: number | undefined;
+
 /**
  * Runs a full garbage collection of this thread's heap now. Why: a thread that built large
  * intermediates (normalize, the manifests) and then mostly waits allocates too little for V8 to
@@ -15,14 +18,12 @@ export function collectGarbage(): void {
     collector = runInNewContext('gc') as () => void;
   }
   collector();
+  heapAfterLast = v8.getHeapStatistics().used_heap_size;
 }
 
-/** This thread's heap after its last collection by `collectWhenGrown` (undefined: none yet). */
-let heapAfterLast: number | undefined;
-
 /**
- * Collects this thread's garbage once its heap has grown by `budgetMb` since the last such
- * collection. Why: the main thread emits tools beside the workers, and under a large
+ * Collects this thread's garbage once its heap has grown by `budgetMb` since its last collection
+ * (by either function). Why: the main thread emits tools beside the workers, and under a large
  * `--max-old-space-size` V8 lets that garbage grow the heap without bound (peak RSS, P7); a check
  * costs microseconds, a collection tens of milliseconds, about once per hundred tools.
  */
@@ -31,6 +32,5 @@ export function collectWhenGrown(budgetMb = 64): boolean {
   heapAfterLast ??= used;
   if (used - heapAfterLast < budgetMb * 1024 * 1024) return false;
   collectGarbage();
-  heapAfterLast = v8.getHeapStatistics().used_heap_size;
   return true;
 }

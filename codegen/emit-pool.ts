@@ -15,7 +15,7 @@ export interface WorkerOptions {
   count?: number;
   /** The fewest tools to emit for which workers are used (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
   threshold?: number;
-  /** Workers already started (by `generate`, before normalize), used instead of new ones. */
+  /** Workers already started (by `generate`, once the manifests are built), used instead of new ones. */
   pool?: EmitPool;
 }
 
@@ -145,8 +145,9 @@ interface PooledWorker {
 }
 
 /**
- * Worker threads started ahead of the emission, so that loading their emitters (prettier,
- * json-schema-to-typescript: seconds) overlaps the main thread's load and normalize.
+ * Worker threads started before the emission (by `generate`, once the manifests are built): while
+ * they load their emitters (prettier, json-schema-to-typescript: about a second) the main thread
+ * already emits (`LocalLane`).
  */
 export interface EmitPool {
   readonly size: number;

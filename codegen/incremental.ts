@@ -722,12 +722,13 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
   if ('problem' in read) return stopped([read.problem], []);
   const run = read;
   const [generator, , emitPool] = run.modules;
-  // With no previous output to reuse, every tool is emitted: the workers start now and load their
-  // emitters while this thread normalizes.
+  // With no previous output to reuse, every tool is emitted: the workers (`threads - 1`: the main
+  // thread emits too, see `LocalLane`) start once the manifests are built. Started before normalize,
+  // their load overlapped it, but their memory then stacked on the manifests' (the run's peak, P7);
+  // now the main thread emits while they load.
   const everyToolFresh = Object.keys(run.previous.tools).length === 0;
   const threads = everyToolFresh ? emitPool.workerCount(run.loaded.tools.length, workerOptions(options)) : 1;
-  // The main thread emits too (beside `threads - 1` workers): see `LocalLane`.
-  const pool = threads > 1 ? emitPool.startEmitPool(threads - 1) : undefined;
+  let pool: EmitPool | undefined;
   try {
     const modelled = generator.modelProject(run.loaded, options, normalizeHooks(run));
     if (modelled.problems.length > 0) return stopped(modelled.problems, modelled.warnings, modelled.project);
@@ -737,6 +738,7 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
     if (largeEmission(run, plan)) collectGarbage();
     const mustEmit = plan.fresh.length > 0 || plan.listings === undefined;
     const manifests = mustEmit ? buildManifests(run, project, plan.fresh) : undefined;
+    if (threads > 1) pool = emitPool.startEmitPool(threads - 1);
     const verdict = manifests ? generator.emissionVerdict(manifests.emission, run.loaded, options.strict) : undefined;
     if (verdict !== undefined && verdict.problems.length > 0)
       return stopped(verdict.problems, modelled.warnings, project);
