@@ -95,9 +95,6 @@ export interface ToolModel {
    * Absent when the check was skipped (an unchanged tool): the emitter then checks itself.
    */
   validatorOmits?: { readonly input: readonly string[]; readonly output?: readonly string[] };
-  /** The schemas as written in the definition file (refs unresolved), for docs. */
-  rawInputSchema: JSONSchema7;
-  rawOutputSchema?: JSONSchema7;
   /** Bundled definition key → where it came from (`shared` with the shared module, or `local`). */
   definitionOrigins: Readonly<
     Record<string, { kind: 'shared'; module: string; typeName: string } | { kind: 'local'; typeName: string }>

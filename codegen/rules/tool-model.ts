@@ -38,7 +38,6 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
     hasSideEffects: definition.hasSideEffects ?? false,
     requiredCapabilities: [...(definition.requiredCapabilities ?? [])],
     inputSchema: input.bundled,
-    rawInputSchema: cloneJson(definition.inputSchema),
     definitionOrigins: { ...input.origins, ...(output?.origins ?? {}) },
     examples: ((definition.examples ?? []) as ToolExample[]).map((example) => cloneJson(example)),
     source: { file: source.file, relPath: source.relPath },
@@ -48,10 +47,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   };
   if (definition.category !== undefined) model.category = definition.category;
   if (definition.version !== undefined) model.version = definition.version;
-  if (output) {
-    model.outputSchema = output.bundled;
-    model.rawOutputSchema = cloneJson(definition.outputSchema);
-  }
+  if (output) model.outputSchema = output.bundled;
   if (subject.validatorOmits !== undefined) model.validatorOmits = subject.validatorOmits;
   if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;

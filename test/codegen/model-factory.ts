@@ -22,7 +22,6 @@ export function makeTool(fields: Partial<ToolModel> & { name: string }): ToolMod
     hasSideEffects: false,
     requiredCapabilities: [],
     examples: [],
-    rawInputSchema: inputSchema,
     definitionOrigins: {},
     source: { file: `schemas/${fields.name}.tool.json`, relPath: `${fields.name}.tool.json` },
     names: toolNames(fields.name),
