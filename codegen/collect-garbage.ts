@@ -22,15 +22,17 @@ export function collectGarbage(): void {
 }
 
 /**
- * Collects this thread's garbage once its heap has grown by `budgetMb` since its last collection
- * (by either function). Why: the main thread emits tools beside the workers, and under a large
- * `--max-old-space-size` V8 lets that garbage grow the heap without bound (peak RSS, P7); a check
- * costs microseconds, a collection tens of milliseconds, about once per hundred tools.
+ * Collects this thread's garbage once its heap has grown since its last collection (by either
+ * function) by `budgetMb`, or by half of what was left then if that is more. Why: the main thread
+ * emits tools beside the workers, and under a large `--max-old-space-size` V8 lets that garbage grow
+ * the heap without bound (peak RSS, P7); a check costs microseconds, a collection tens of
+ * milliseconds. The budget grows with the live heap so that the collections' cost stays linear in
+ * the work (a fixed one made a 5,000-tool run collect a large heap every few dozen tools).
  */
 export function collectWhenGrown(budgetMb = 64): boolean {
   const used = v8.getHeapStatistics().used_heap_size;
   heapAfterLast ??= used;
-  if (used - heapAfterLast < budgetMb * 1024 * 1024) return false;
+  if (used - heapAfterLast < Math.max(budgetMb * 1024 * 1024, heapAfterLast / 2)) return false;
   collectGarbage();
   return true;
 }

@@ -9,8 +9,10 @@ import {
 import { unplacedProblem } from '../diagnostics.js';
 import type { EmitContext, GeneratedFile, Problem, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
+import type { ValidateFunction } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import { prepareValidatorSchema, withoutDefaults } from '../../src/schema-defaults.js';
+import { exampleRejections } from '../rules/examples.js';
 import { banner } from './banner.js';
 import { importDeclaration, newLayout } from './layout.js';
 
@@ -55,9 +57,9 @@ export { addValidatorSchema } from '../ajv.js';
 
 /**
  * Ajv's standalone code of a tool's validators, compiled here on whichever thread emits the tool.
- * A schema Ajv rejects throws a `SchemaRejectedError` naming each rejected schema, which generate
- * reports as that definition's problem. The order of the calls is part of the output: Ajv numbers
- * its functions across every compile of an instance (the defaults check's too).
+ * A schema Ajv rejects, or an example its validators reject, throws a `SchemaRejectedError` naming
+ * each, which generate reports as that definition's problems. The order of the calls is part of the
+ * output: Ajv numbers its functions across every compile of an instance.
  */
 export function compileToolValidators(tool: ToolModel): string {
   const { ajv, exports, rejections } = compileSchemas(tool, true);
@@ -70,7 +72,6 @@ export function compileToolValidators(tool: ToolModel): string {
  * standalone code. Why: a run that already has problems emits nothing, and reports these with them.
  */
 export function schemaRejections(tool: ToolModel): Problem[] {
-  if (tool.examples.length > 0) return []; // normalize's `examples` rule compiled it and reported it
   return compileSchemas(tool, false).rejections.map((rejection) =>
     unplacedProblem(tool.source.file, rejection.pointer, rejection.message, rejection.hint, { atKey: false }),
   );
@@ -109,6 +110,13 @@ function compileSchemas(tool: ToolModel, code: boolean) {
     exports[tool.names.outputValidator] = 'output';
   }
   const rejections = outcomes.flatMap((outcome) => ('rejection' in outcome ? [outcome.rejection] : []));
+  // The examples, with the validators just compiled (running them leaves the generated code as it is).
+  if (rejections.length === 0 && tool.examples.length > 0) {
+    const [input, output] = outcomes.map((outcome) => (outcome as { validate: ValidateFunction }).validate);
+    rejections.push(
+      ...exampleRejections(tool.examples, { input: input!, ...(output !== undefined ? { output } : {}) }),
+    );
+  }
   return { ajv, exports, rejections };
 }
 

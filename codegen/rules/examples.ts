@@ -1,34 +1,25 @@
 import type { ValidateFunction } from 'ajv';
 import { coerceWhereNeeded } from '../../src/validator-runtime.js';
-import { compileToolSchema } from '../ajv.js';
-import type { Diagnostics } from '../diagnostics.js';
-import type { SourceFile } from '../load.js';
+import type { SchemaRejection } from '../ajv.js';
 import type { ToolExample } from '../model.js';
 import { cloneJson } from '../schema-walk.js';
 import type { Rule, ToolSubject } from './rule.js';
 
 /**
- * Each example's input (and output) validates, as the generated validator would check it (coercing
- * only where a value does not fit as sent); an example output needs an outputSchema. The schemas are
- * compiled here only for a tool that has examples: a schema Ajv rejects is then reported here, and
- * otherwise by the validator emitter (emit/validators.ts), with the same words.
+ * An example output needs an outputSchema. Whether each example validates is checked where the
+ * tool's validators are compiled anyway (`exampleRejections`, from emit/validators.ts), so no
+ * schema is compiled twice: a failing example is the definition's problem at its place, reported
+ * with every other one, and nothing is written.
  */
 export const examples: Rule<ToolSubject> = {
   name: 'examples',
   run(subject, diagnostics) {
     const list = (subject.definition.examples ?? []) as ToolExample[];
-    if (!subject.checkValues || list.length === 0 || subject.validatorSchemas === undefined) return;
-    const validators = compileValidators(subject, diagnostics);
-    if (validators === undefined) return;
-    const { source } = subject;
+    if (!subject.checkValues || list.length === 0 || subject.output !== undefined) return;
     list.forEach((example, index) => {
-      checkExample(validators.input, example.input, source, `/examples/${index}/input`, 'input', diagnostics);
-      if (example.output === undefined) return;
-      if (validators.output)
-        checkExample(validators.output, example.output, source, `/examples/${index}/output`, 'output', diagnostics);
-      else
+      if (example.output !== undefined)
         diagnostics.error(
-          source,
+          subject.source,
           `/examples/${index}/output`,
           'the example has an output but the tool has no outputSchema',
           'add an outputSchema or remove the example output',
@@ -37,47 +28,37 @@ export const examples: Rule<ToolSubject> = {
   },
 };
 
-/** The tool's validators, coercing as generated ones do; undefined (each rejection an error) when Ajv rejects a schema. */
-function compileValidators(
-  subject: ToolSubject,
-  diagnostics: Diagnostics,
-): { input: ValidateFunction; output?: ValidateFunction } | undefined {
-  const schemas = subject.validatorSchemas!;
-  const ajv = subject.ajv();
-  const compiled = [compileToolSchema(ajv, schemas.input, 'input')];
-  if (schemas.output) compiled.push(compileToolSchema(ajv, schemas.output, 'output'));
-  let rejected = false;
-  for (const outcome of compiled) {
-    if (!('rejection' in outcome)) continue;
-    diagnostics.error(subject.source, outcome.rejection.pointer, outcome.rejection.message, outcome.rejection.hint);
-    rejected = true;
-  }
-  if (rejected) return undefined;
-  const [input, output] = compiled.map((outcome) =>
-    coerceWhereNeeded((outcome as { validate: ValidateFunction }).validate),
-  );
-  return compiled.length > 1 ? { input: input!, output: output! } : { input: input! };
+/**
+ * Each example's input (and output) checked as the generated validator checks it (coercing only
+ * where a value does not fit as sent), with the tool's compiled validators: one problem per Ajv
+ * error, at the example's value (an output without an outputSchema is the rule's, above).
+ */
+export function exampleRejections(
+  list: readonly ToolExample[],
+  validators: { input: ValidateFunction; output?: ValidateFunction },
+): SchemaRejection[] {
+  const input = coerceWhereNeeded(validators.input);
+  const output = validators.output ? coerceWhereNeeded(validators.output) : undefined;
+  const found: SchemaRejection[] = [];
+  list.forEach((example, index) => {
+    found.push(...checkExample(input, example.input, `/examples/${index}/input`, 'input'));
+    if (example.output !== undefined && output !== undefined)
+      found.push(...checkExample(output, example.output, `/examples/${index}/output`, 'output'));
+  });
+  return found;
 }
 
-function checkExample(
-  validate: ValidateFunction,
-  value: unknown,
-  source: SourceFile,
-  pointer: string,
-  what: string,
-  diagnostics: Diagnostics,
-): void {
-  if (validate(cloneJson(value))) return;
-  for (const error of validate.errors ?? []) {
+function checkExample(validate: ValidateFunction, value: unknown, pointer: string, what: string): SchemaRejection[] {
+  if (validate(cloneJson(value))) return [];
+  return (validate.errors ?? []).map((error) => {
     const detail =
       error.keyword === 'required'
         ? `the required property "${error.params.missingProperty}" is missing${error.instancePath ? ` at ${error.instancePath}` : ''}`
         : `${error.instancePath || '/'} ${error.message}`;
-    diagnostics.error(
-      source,
-      `${pointer}${error.instancePath}`,
-      `the example ${what} does not match the ${what} schema: ${detail}`,
-      'fix the example or the schema',
-    );
-  }
+    return {
+      pointer: `${pointer}${error.instancePath}`,
+      message: `the example ${what} does not match the ${what} schema: ${detail}`,
+      hint: 'fix the example or the schema',
+    };
+  });
 }

@@ -68,13 +68,15 @@ describe('collectGarbage', () => {
 });
 
 describe('collectWhenGrown', () => {
-  it('collects only once the heap has grown by its budget since its last collection, and then frees the garbage', () => {
-    collectWhenGrown(1); // sets the floor (collects if already 1 MB above the last one)
+  it('collects only once the heap has grown by its budget (or half the live heap) since the last collection, and frees the garbage', () => {
+    collectGarbage(); // the floor: the heap this leaves
+    const floor = getHeapStatistics().used_heap_size;
     expect(collectWhenGrown(64)).toBe(false);
-    let garbage: string[][] | undefined = Array.from({ length: 2000 }, (_, i) =>
-      Array.from({ length: 100 }, (_, j) => `${i}:${j}:${'y'.repeat(64)}`),
-    );
-    expect(garbage.length).toBe(2000);
+    // Garbage past both thresholds: 16 MB and half of the floor.
+    const needed = Math.max(16 * 1024 * 1024, floor / 2) + 8 * 1024 * 1024;
+    let garbage: string[][] | undefined = [];
+    while (getHeapStatistics().used_heap_size - floor < needed)
+      garbage.push(Array.from({ length: 100 }, (_, j) => `${garbage!.length}:${j}:${'y'.repeat(64)}`));
     const held = getHeapStatistics().used_heap_size;
     garbage = undefined;
     expect(collectWhenGrown(16)).toBe(true);

@@ -12,6 +12,8 @@ import type { SharedEntry, ToolSubject } from '../../../codegen/rules/rule.js';
 import { sharedSchemas } from '../../../codegen/rules/shared-schemas.js';
 import { type Candidate, nameCollisions, uniqueToolNames } from '../../../codegen/rules/tool-names.js';
 import { assembleToolModel, toolHash } from '../../../codegen/rules/tool-model.js';
+import { placeProblem } from '../../../codegen/diagnostics.js';
+import { schemaRejections } from '../../../codegen/emit/validators.js';
 import { ENV, runRule, sourceOf } from './rule-fixtures.js';
 
 const base = { name: 'a', description: 'A tool.' };
@@ -196,10 +198,21 @@ describe('default-values', () => {
 
 describe('examples', () => {
   const inputSchema = { type: 'object', properties: { q: { type: 'string', maxLength: 3 } }, required: ['q'] };
+  /**
+   * The rule, then (when it passed and the values are checked) the examples as the validator
+   * emitter checks them with the validators it compiles, placed as generate places them.
+   */
   const run = (definition: Record<string, unknown>, checkValues = true) => {
     const subject = bundled(definition, checkValues);
     runRule(defaultValues, subject);
-    return runRule(examples, subject).lines;
+    const rule = runRule(examples, subject).lines;
+    if (rule.length > 0 || !checkValues) return rule;
+    const model = assembleToolModel(subject, toolHash(subject));
+    return schemaRejections(model)
+      .map((problem) => placeProblem(subject.source, problem))
+      .map(
+        (problem) => `error ${problem.file}:${problem.line}:${problem.column} ${problem.pointer} ${problem.message}`,
+      );
   };
 
   it.each([
@@ -243,6 +256,19 @@ describe('examples', () => {
 
   it('checks nothing for a tool whose hash is unchanged', () => {
     expect(run({ ...base, inputSchema, examples: [{ input: {} }] }, false)).toEqual([]);
+  });
+
+  it('compiles no schema in the rule: the examples are checked by the validator emitter, once', () => {
+    const subject = bundled({ ...base, inputSchema, examples: [{ input: {} }] });
+    runRule(defaultValues, subject);
+    let compiled = 0;
+    const ajv = subject.ajv();
+    const compile = ajv.compile.bind(ajv);
+    const addSchema = ajv.addSchema.bind(ajv);
+    ajv.compile = ((schema: never) => (compiled++, compile(schema))) as typeof ajv.compile;
+    ajv.addSchema = ((...args: never[]) => (compiled++, addSchema(...(args as [never])))) as typeof ajv.addSchema;
+    expect(runRule(examples, subject).lines).toEqual([]);
+    expect(compiled).toBe(0);
   });
 });
 
