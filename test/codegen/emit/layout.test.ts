@@ -18,10 +18,11 @@ import { emitStub } from '../../../codegen/emit/stubs.js';
 import { emitToolBase } from '../../../codegen/emit/tool-bases.js';
 import { emitToolValidators } from '../../../codegen/emit/validators.js';
 import { loadDefinitions } from '../../../codegen/load.js';
-import type { ToolModel } from '../../../codegen/model.js';
+import type { ProjectModel, ToolModel } from '../../../codegen/model.js';
+import { emitSharedTypes, emitToolTypes } from '../../../codegen/emit/types.js';
 import { normalize } from '../../../codegen/normalize.js';
 import { REPO } from '../../helpers/temp-project.js';
-import { EMIT_CONTEXT, projectOf } from './project.js';
+import { EMIT_CONTEXT, projectOf, typeHomes } from './project.js';
 
 const prettier = (text: string) => format(text, { ...PRETTIER_OPTIONS, parser: 'typescript' });
 
@@ -118,6 +119,20 @@ describe('literals laid out as prettier lays them out', () => {
   });
 });
 
+/** Each tool's types file formatted as the generator formats it (`babel-ts`) and as prettier's `typescript` parser does: the same bytes. */
+async function checkTypes(project: ProjectModel): Promise<number> {
+  const homes = typeHomes(project);
+  for (const tool of project.tools) {
+    const file = await emitToolTypes(tool, homes, EMIT_CONTEXT);
+    expect((await formatFile(file)).content, `${tool.name}: ${file.path}`).toBe(await prettier(file.content));
+  }
+  for (const shared of project.shared) {
+    const file = await emitSharedTypes(shared, homes, EMIT_CONTEXT);
+    expect((await formatFile(file)).content, file.path).toBe(await prettier(file.content));
+  }
+  return project.tools.length + project.shared.length;
+}
+
 /** Each tool's base, stub and validator declarations, checked: a preformatted file is prettier's layout; any other one gets prettier's. */
 async function checkTools(tools: readonly ToolModel[]): Promise<{ exact: number; files: number }> {
   let exact = 0;
@@ -142,14 +157,19 @@ describe('bases and stubs laid out as prettier lays them out', () => {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('every tool of the field corpus, the repository’s examples and a 150-tool bench corpus', async () => {
-    const field = normalize(loadDefinitions(path.join(REPO, 'test/fixtures/field/schemas'), REPO)).project.tools;
-    const examples = normalize(loadDefinitions(path.join(REPO, 'schemas'), REPO)).project.tools;
+    const field = normalize(loadDefinitions(path.join(REPO, 'test/fixtures/field/schemas'), REPO)).project;
+    const examples = normalize(loadDefinitions(path.join(REPO, 'schemas'), REPO)).project;
     generateCorpus({ dir: path.join(scratch, 'schemas'), count: 150, seed: 5 });
-    const bench = normalize(loadDefinitions(path.join(scratch, 'schemas'), scratch)).project.tools;
-    expect(field.length + examples.length + bench.length).toBeGreaterThan(160);
-    const { exact, files } = await checkTools([...field, ...examples, ...bench]);
+    const bench = normalize(loadDefinitions(path.join(scratch, 'schemas'), scratch)).project;
+    const tools = [...field.tools, ...examples.tools, ...bench.tools];
+    expect(tools.length).toBeGreaterThan(160);
+    const { exact, files } = await checkTools(tools);
     expect(exact).toBe(files);
-  }, 120_000);
+    // The types files, which prettier still formats: its faster parser gives the same bytes.
+    let typesFiles = 0;
+    for (const project of [field, examples, bench]) typesFiles += await checkTypes(project);
+    expect(typesFiles).toBeGreaterThan(160);
+  }, 180_000);
 
   it('a 64-character name: every declaration broken as prettier breaks it (imports, class header, execute, stub)', async () => {
     const name = `a_${'very_long_'.repeat(6)}name`.slice(0, 64);
