@@ -109,17 +109,8 @@ const ajvStandaloneCode: StandaloneCode = ((standaloneModule as unknown as { def
   standaloneModule) as StandaloneCode;
 
 /**
- * Ajv's standalone code, as one flat string. Ajv builds it by concatenation: V8 keeps such a string
- * as a tree of its thousands of pieces, several times the size of its characters, and each model keeps
- * its validator's code until it is emitted (most of the models' memory; see bench/README.md).
+ * Ajv's standalone code generator. Its text is a concatenation tree of thousands of pieces; the
+ * emitter splits it into lines at once (`indentCode`), so it is not flattened here (it was while
+ * models held their validator's code until emission: ~7× its characters).
  */
-export const standaloneCode = ((ajv: Parameters<StandaloneCode>[0], refsOrFunc?: Parameters<StandaloneCode>[1]) =>
-  flatString(ajvStandaloneCode(ajv, refsOrFunc))) as StandaloneCode;
-
-/**
- * The same characters in one contiguous string (lossless, lone surrogates included: well-formed
- * `JSON.stringify` escapes them and `JSON.parse` restores them).
- */
-export function flatString(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
-}
+export const standaloneCode = ajvStandaloneCode;
