@@ -54,13 +54,14 @@ function mismatch(entry: { pointer: string; value: unknown }, instancePath: stri
 let fragmentChecks = 0;
 
 /**
- * Checks every `default` in `root` against its own schema with `ajv` (which must not coerce: the
- * one option set), in one compile: each default's schema, without the `default`, becomes a
+ * Checks every `default` in `root` against its own schema with `ajv` (or the function making it,
+ * called only when a default is not plain: `fitsPlainly`), which must not coerce (the one option
+ * set), in one compile: each default's schema, without the `default`, becomes a
  * property of a wrapper that carries the root's `definitions`, so `#/definitions/…` refs resolve.
  * When the wrapper does not compile (a `$ref` to the root, say), each default is checked alone.
  * Defaults nested in a default's schema are filled into a copy, as the validator would fill them.
  */
-export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[] {
+export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): DefaultMismatch[] {
   const entries: { pointer: string; schema: Record<string, unknown>; value: unknown }[] = [];
   // A `$ref` other than `#/definitions/…` (or `#/$defs/…`) would resolve against the wrapper, not the root.
   let otherRefs = false;
@@ -79,6 +80,8 @@ export function findDefaultMismatches(ajv: Ajv, root: unknown): DefaultMismatch[
   if (entries.length === 0) return [];
   // Most defaults are a scalar under a few plain keywords: those are decided without a compile.
   if (entries.every((entry) => fitsPlainly(entry.schema, entry.value))) return [];
+  // Only now an Ajv (given as a function, it is made only for a schema that needs one).
+  const ajv = typeof given === 'function' ? given() : given;
   const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
   entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
   for (const container of DEFINITION_CONTAINERS)
@@ -250,7 +253,10 @@ export function withoutDefaults<T>(schema: T, pointers: readonly string[]): T {
  * every default fits, else a copy without the `default: null`s that do not fit (see
  * `DefaultMismatch.noDefaultIdiom`). The generator and the runtime both build validators this way.
  */
-export function prepareValidatorSchema<T>(ajv: Ajv, schema: T): { schema: T; mismatches: DefaultMismatch[] } {
+export function prepareValidatorSchema<T>(
+  ajv: Ajv | (() => Ajv),
+  schema: T,
+): { schema: T; mismatches: DefaultMismatch[] } {
   if (!hasDefaults(schema)) return { schema, mismatches: [] };
   const mismatches = findDefaultMismatches(ajv, schema);
   const idioms = mismatches.filter((entry) => entry.noDefaultIdiom).map((entry) => entry.pointer);

@@ -1,5 +1,5 @@
 import type { JSONSchema7 } from 'json-schema';
-import { hasDefaults, prepareValidatorSchema } from '../../src/schema-defaults.js';
+import { prepareValidatorSchema } from '../../src/schema-defaults.js';
 import { Diagnostics } from '../diagnostics.js';
 import { problemAt, type SourceFile } from '../load.js';
 import type { Problem, ToolModel } from '../model.js';
@@ -50,8 +50,8 @@ function checkDefaults(
   diagnostics: Diagnostics,
   omitted: string[],
 ): JSONSchema7 {
-  if (!hasDefaults(root)) return root;
-  const prepared = prepareValidatorSchema(subject.ajv(), root);
+  // The tool's Ajv is made only if a default is not plain enough to decide without it.
+  const prepared = prepareValidatorSchema(() => subject.ajv(), root);
   for (const entry of prepared.mismatches) {
     const at = `${pointer}${entry.pointer}/default`;
     if (entry.noDefaultIdiom) {

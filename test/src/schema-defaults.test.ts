@@ -111,4 +111,21 @@ describe('fitsPlainly', () => {
       },
     ]);
   });
+
+  it('makes no Ajv for a schema whose defaults are all plain, and one for a schema that needs it', () => {
+    const plain = { type: 'object', properties: { n: { type: 'integer', minimum: 1, default: 10 } } };
+    expect(
+      findDefaultMismatches(() => {
+        throw new Error('an Ajv was made');
+      }, plain),
+    ).toEqual([]);
+    let made = 0;
+    const formatted = { type: 'object', properties: { e: { type: 'integer', multipleOf: 3, default: 10 } } };
+    const mismatches = findDefaultMismatches(() => {
+      made++;
+      return new Ajv({ ...AJV_OPTIONS, strict: false });
+    }, formatted);
+    expect(made).toBe(1);
+    expect(mismatches.map((entry) => entry.pointer)).toEqual(['/properties/e']);
+  });
 });
