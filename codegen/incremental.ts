@@ -26,9 +26,11 @@ import {
   listFiles,
   recoverInterrupted,
   stageOutput,
+  stagedLength,
   writeStubs,
   type OutputDiff,
   type OutputStaging,
+  type StagedBytes,
 } from './write.js';
 
 /**
@@ -559,8 +561,16 @@ function largeEmission(run: RunInputs, plan: ReusePlan): boolean {
 const HASHED_BELOW = 1024 * 1024;
 
 /** The hash a cache entry records for staged bytes. */
-function cachedHash(bytes: Buffer): string {
-  return bytes.length < HASHED_BELOW ? sha256(bytes) : '';
+function cachedHash(bytes: StagedBytes): string {
+  return stagedLength(bytes) < HASHED_BELOW ? hashOf(bytes) : '';
+}
+
+/** The sha256 of staged bytes (pieces hashed in order, never joined). */
+function hashOf(bytes: StagedBytes): string {
+  if (Buffer.isBuffer(bytes)) return sha256(bytes);
+  const hash = createHash('sha256');
+  for (const chunk of bytes) hash.update(chunk);
+  return hash.digest('hex');
 }
 
 /** What the emission of a run gave the staging tree. */
@@ -621,7 +631,7 @@ async function stageRun(
     sink: (unit) => {
       const files: Record<string, string> = {};
       for (const file of unit.files) {
-        files[file.path] = sha256(staging.put(file));
+        files[file.path] = hashOf(staging.put(file));
         paths.push(file.path);
       }
       cache.tools[unit.tool.name] = { hash: unit.tool.hash, files };

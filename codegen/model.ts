@@ -134,6 +134,11 @@ export interface GeneratedFile {
    * an emit worker, `heldAsBytes`): then `content` is decoded from them only when read.
    */
   bytes?: Buffer;
+  /**
+   * The bytes as pieces, for a manifest spliced from the last run's bytes: written piece by piece,
+   * never joined (joining tens of MB cost a copy and the allocation's garbage collections, P4).
+   */
+  chunks?: readonly Buffer[];
 }
 
 /** What emitters get besides the model. */

@@ -1,14 +1,17 @@
 import {
+  closeSync,
   copyFileSync,
   existsSync,
   linkSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +20,40 @@ import { compareStrings } from './naming.js';
 
 /** A file's content as UTF-8 bytes: those it holds (made as bytes, or `heldAsBytes`), else its text encoded. */
 export function encoded(file: GeneratedFile): Buffer {
-  return file.bytes ?? Buffer.from(file.content, 'utf8');
+  return file.bytes ?? (file.chunks ? Buffer.concat(file.chunks) : Buffer.from(file.content, 'utf8'));
+}
+
+/** What `put` staged: the file's bytes, or its pieces for a file given as chunks. */
+export type StagedBytes = Buffer | readonly Buffer[];
+
+/** The number of bytes `put` staged. */
+export function stagedLength(bytes: StagedBytes): number {
+  return Buffer.isBuffer(bytes) ? bytes.length : bytes.reduce((sum, chunk) => sum + chunk.length, 0);
+}
+
+/** Writes `chunks` one after the other to a new file (never joined into one buffer). */
+function writeChunks(file: string, chunks: readonly Buffer[]): void {
+  const fd = openSync(file, 'w');
+  try {
+    for (const chunk of chunks) {
+      let offset = 0;
+      while (offset < chunk.length) offset += writeSync(fd, chunk, offset, chunk.length - offset);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether the file on disk differs from `chunks` joined (compared piece by piece). */
+function chunksDifferOnDisk(file: string, chunks: readonly Buffer[]): boolean {
+  if (statSync(file).size !== stagedLength(chunks)) return true;
+  const disk = readFileSync(file);
+  let offset = 0;
+  for (const chunk of chunks) {
+    if (!disk.subarray(offset, offset + chunk.length).equals(chunk)) return true;
+    offset += chunk.length;
+  }
+  return false;
 }
 
 /**
@@ -139,7 +175,7 @@ export function recoverInterrupted(outDir: string): void {
  */
 export interface OutputStaging {
   /** Stages a generated file and answers its UTF-8 bytes (for the caller's hash). */
-  put(file: GeneratedFile): Buffer;
+  put(file: GeneratedFile): StagedBytes;
   /** Stages a file the caller knows to be unchanged in the current output (linked, never read). */
   keep(relPath: string): void;
   /** Publishes the new tree when anything differs (stale, missing or extra files); else removes nothing. */
@@ -190,13 +226,19 @@ export function stageOutput(outDir: string, options: StagingOptions = {}): Outpu
   };
   return {
     put(file) {
-      const bytes = encoded(file);
+      const { chunks } = file;
+      const bytes = chunks ?? encoded(file);
       const existed = remaining.delete(file.path);
-      if (existed && !differsOnDisk(path.join(outDir, file.path), bytes)) same(file.path);
+      const differs = (on: string) =>
+        Buffer.isBuffer(bytes) ? differsOnDisk(on, bytes) : chunksDifferOnDisk(on, bytes);
+      if (existed && !differs(path.join(outDir, file.path))) same(file.path);
       else {
         (existed ? diff.stale : diff.missing).push(file.path);
         start();
-        if (started) writeFileSync(target(file.path), bytes);
+        if (started) {
+          if (Buffer.isBuffer(bytes)) writeFileSync(target(file.path), bytes);
+          else writeChunks(target(file.path), bytes);
+        }
       }
       return bytes;
     },

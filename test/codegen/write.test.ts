@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { diffOutput, recoverInterrupted, writeOutput } from '../../codegen/write.js';
+import { diffOutput, recoverInterrupted, stageOutput, writeOutput } from '../../codegen/write.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 
 const quiet = (cwd: string) => ({ cwd, stdout: () => undefined, stderr: () => undefined });
@@ -244,5 +244,31 @@ describe('heldAsBytes', () => {
     const held = hold(file);
     expect(held.bytes).toBeUndefined();
     expect(held.content).toBe('lone \ud800 surrogate\n');
+  });
+});
+
+describe('a file given as chunks (a spliced manifest)', () => {
+  it('is written piece by piece as the joined bytes, and counts as unchanged when the disk holds them', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'out');
+      const chunks = [Buffer.from('{"tools": ['), Buffer.from('"a", "é"'), Buffer.from(']}\n')];
+      const file = { path: 'manifests/m.json', kind: 'generated' as const, content: '', chunks };
+      const first = stageOutput(out);
+      expect(first.put(file)).toBe(chunks);
+      expect(first.commit().replaced).toBe(true);
+      expect(readFileSync(path.join(out, 'manifests/m.json'))).toEqual(Buffer.concat(chunks));
+      // The same bytes in other pieces: nothing to write.
+      const again = stageOutput(out);
+      again.put({ ...file, chunks: [Buffer.from('{"tools": ["a"'), Buffer.from(', "é"]}\n')] });
+      expect(again.commit()).toMatchObject({ replaced: false, diff: { same: ['manifests/m.json'], stale: [] } });
+      // One byte changed at the same size: rewritten.
+      const changed = stageOutput(out);
+      changed.put({ ...file, chunks: [Buffer.from('{"tools": ["b", "é"]}\n')] });
+      expect(changed.commit()).toMatchObject({ replaced: true, diff: { stale: ['manifests/m.json'] } });
+      expect(readFileSync(path.join(out, 'manifests/m.json'), 'utf8')).toBe('{"tools": ["b", "é"]}\n');
+    } finally {
+      project.dispose();
+    }
   });
 });

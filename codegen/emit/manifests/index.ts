@@ -343,13 +343,27 @@ export function patchManifests(
     if (bytes === undefined) return undefined;
     const spliced = splice(bytes, previous.segments[path]!, replacements.get(path)!);
     if (spliced === undefined) return undefined;
-    emission.files.push(bytesFile(path, spliced.bytes));
+    emission.files.push(chunksFile(path, spliced.chunks));
     emission.segments![path] = spliced.segments;
     // Each target's typed module after its JSON, as `emitManifests` lists them.
     const target = targets.find((candidate) => MANIFEST_TARGET_TABLE[candidate].file === path);
     if (target !== undefined) emission.files.push(typedModule(target, ctx));
   }
   return emission;
+}
+
+/** A generated file given as pieces of bytes (a spliced manifest); its text is decoded only if asked for. */
+function chunksFile(path: string, chunks: readonly Buffer[]): GeneratedFile {
+  let content: string | undefined;
+  return {
+    path,
+    kind: 'generated',
+    preformatted: true,
+    chunks,
+    get content(): string {
+      return (content ??= Buffer.concat(chunks).toString('utf8'));
+    },
+  };
 }
 
 /** A generated file given as bytes; its text is decoded only if asked for. */

@@ -29,14 +29,15 @@ export function assemble(
 }
 
 /**
- * The previous file's bytes with the parts of the tools in `replacements` replaced, and the new
+ * The previous file's bytes (as pieces: views of `previous` and the new parts) with the parts of the
+ * tools in `replacements` replaced, and the new
  * ranges; undefined when the recorded ranges do not fit the bytes (the caller rebuilds the file).
  */
 export function splice(
   previous: Buffer,
   segments: FileSegments,
   replacements: ReadonlyMap<string, string>,
-): { bytes: Buffer; segments: FileSegments } | undefined {
+): { chunks: Buffer[]; segments: FileSegments } | undefined {
   const { tools, ranges } = segments;
   if (ranges.length !== tools.length * 2) return undefined;
   const chunks: Buffer[] = [];
@@ -62,5 +63,6 @@ export function splice(
     copied = end;
   }
   chunks.push(previous.subarray(copied));
-  return { bytes: Buffer.concat(chunks), segments: next };
+  // The pieces, not joined: the staging tree writes them one after the other.
+  return { chunks, segments: next };
 }
