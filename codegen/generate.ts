@@ -207,7 +207,7 @@ async function inLanes<T>(items: readonly T[], task: (item: T) => Promise<void>)
 }
 
 /** Type names of the shared schemas → the module declaring each. */
-function typeHomes(project: ProjectModel): Map<string, string> {
+export function typeHomes(project: ProjectModel): Map<string, string> {
   const homes = new Map<string, string>();
   for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
   return homes;

@@ -19,7 +19,7 @@ import type { GeminiLegacyFunctionDeclaration } from './manifest-targets/gemini-
 import type { OpenAiResponsesTool, OpenAiTool } from './manifest-targets/openai.js';
 import { buildManifestTarget, type ManifestTarget } from './manifest-targets/table.js';
 import { type McpToolEntry, toMcpTool } from './mcp-tool.js';
-import type { ITool, ToolAnnotations } from './tool.js';
+import type { ITool } from './tool.js';
 
 export type {
   AnthropicTool,
@@ -50,15 +50,7 @@ export interface McpToolsManifest {
  * What a runtime builder takes: `orchestrator.listTools(context)`'s definitions, registered `ITool`s, or
  * anything with a name, a description and a draft-07 input schema.
  */
-export interface ManifestToolSource {
-  name: string;
-  description: string;
-  inputSchema: object;
-  outputSchema?: object | undefined;
-  displayName?: string;
-  hasSideEffects?: boolean;
-  annotations?: ToolAnnotations;
-}
+export type ManifestToolSource = Omit<ManifestTool, 'excludedTargets'>;
 
 /** Options every runtime builder takes. */
 export interface RuntimeManifestOptions {

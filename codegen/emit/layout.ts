@@ -7,7 +7,7 @@
  * goes through prettier as before. `test/codegen/emit/layout.test.ts` runs prettier over generated
  * files and fails on any byte a file marked exact would change.
  */
-import { PRINT_WIDTH, quoted } from './literal.js';
+import { PRINT_WIDTH, quoted, typeKey } from './literal.js';
 
 /** Whether everything laid out so far is known to be prettier's layout. */
 export interface Layout {
@@ -24,16 +24,14 @@ export function fitsOrInexact(layout: Layout, width: number): void {
   if (width > PRINT_WIDTH) layout.exact = false;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** An object key as prettier prints it: bare when an identifier, single-quoted otherwise, computed for `__proto__`. */
 export function objectKey(key: string, layout: Layout): string {
   if (key === '__proto__') return "['__proto__']";
-  if (IDENTIFIER.test(key)) return key;
   // prettier unquotes every ES5 identifier name, Unicode letters included; not decided here.
   if (NON_ASCII.test(key)) layout.exact = false;
-  return quoted(key);
+  return typeKey(key);
 }
 
 /** A number as prettier prints it (JSON's text, `e+` shortened to `e`). */
@@ -169,10 +167,9 @@ export function callWithFlatObject(
   tail: number,
   layout: Layout,
 ): string {
-  const flat = `${callee}({ ${entries.join(', ')} })`;
-  if (head + flat.length + tail <= PRINT_WIDTH) return flat;
-  fitsOrInexact(layout, head + callee.length + 2);
-  return `${callee}({\n${entries.map((entry) => `${indent}  ${entry},`).join('\n')}\n${indent}})`;
+  const object = flatObject(entries, indent, head + callee.length + 1, tail + 1);
+  if (object.includes('\n')) fitsOrInexact(layout, head + callee.length + 2);
+  return `${callee}(${object})`;
 }
 
 /** `{ a: x, b: y }` written on one line: flat when it fits, else one entry per line. */

@@ -1,27 +1,8 @@
 /**
- * The one escaping helper for values that reach generated TypeScript/JavaScript as literals: a
- * JSON value printed as an object literal. Strings go through `JSON.stringify` (quotes, newlines,
- * backslashes escaped) with U+2028/U+2029 escaped too; the key `__proto__` is printed as a computed
- * key, since `{ "__proto__": … }` in a literal would set the prototype instead of a property.
+ * The escaping helpers for text that reaches generated TypeScript/JavaScript as a literal. Strings go
+ * through `JSON.stringify` (quotes, newlines, backslashes escaped) with U+2028/U+2029 escaped too;
+ * whole JSON values are printed by `valueLiteral` (layout.ts), which uses them.
  */
-export function toLiteral(value: unknown, indent = ''): string {
-  if (value === null || typeof value === 'boolean' || typeof value === 'number') return JSON.stringify(value);
-  if (typeof value === 'string') return stringLiteral(value);
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    return `[\n${value.map((item) => `${inner}${toLiteral(item, inner)}`).join(',\n')},\n${indent}]`;
-  }
-  if (typeof value === 'object') {
-    const keys = Object.keys(value as object);
-    if (keys.length === 0) return '{}';
-    const entries = keys.map(
-      (key) => `${inner}${propertyKey(key)}: ${toLiteral((value as Record<string, unknown>)[key], inner)}`,
-    );
-    return `{\n${entries.join(',\n')},\n${indent}}`;
-  }
-  throw new TypeError(`not a JSON value: ${typeof value}`);
-}
 
 /** A double-quoted string literal, safe in any JS/TS context (also U+2028/U+2029). */
 export function stringLiteral(text: string): string {
@@ -65,12 +46,6 @@ export function layoutList(
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** A property key: bare when it is a plain identifier, quoted otherwise, computed for `__proto__`. */
-export function propertyKey(key: string): string {
-  if (key === '__proto__') return '["__proto__"]';
-  return typeKey(key, stringLiteral);
-}
 
 /** A key of a type literal or interface (no prototype there to guard): bare when an identifier, else `quote(key)`. */
 export function typeKey(key: string, quote: (text: string) => string = quoted): string {

@@ -3,6 +3,7 @@ import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from 
 import {
   buildPerTool,
   checkObjectRoot,
+  emptyBuild,
   type LossRecorder,
   prepareRoot,
   type SchemaObject,
@@ -58,7 +59,7 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
 
 /** `manifests/anthropic.json`: Messages API tools. */
 export function buildAnthropicManifest(project: ProjectModel): TargetBuild<AnthropicTool[]> {
-  const build: TargetBuild<AnthropicTool[]> = { content: [], losses: {}, problems: [], unavailable: {} };
+  const build = emptyBuild<AnthropicTool[]>([]);
   return buildPerTool(project, 'anthropic', build, (tool, recorder) => {
     build.content.push({
       name: tool.name,

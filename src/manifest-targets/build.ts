@@ -345,6 +345,11 @@ export interface TargetBuild<TContent> {
   unavailable: Record<string, string>;
 }
 
+/** A target's build with nothing recorded yet, around its empty `content`. */
+export function emptyBuild<TContent>(content: TContent): TargetBuild<TContent> {
+  return { content, losses: {}, problems: [], unavailable: {} };
+}
+
 /** True when a schema describes objects (`type: object`, or object keywords without a type). */
 export function describesObject(schema: SchemaObject): boolean {
   const type = schema.type;

@@ -6,6 +6,7 @@ import {
   checkObjectRoot,
   childPointer,
   cloneJson,
+  emptyBuild,
   hasOwn,
   isSchemaObject,
   type LossRecorder,
@@ -322,12 +323,7 @@ export function toGeminiLegacyParameters(tool: ToolModel, recorder: LossRecorder
 export function buildGeminiLegacyManifest(
   project: ProjectModel,
 ): TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> {
-  const build: TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> = {
-    content: { functionDeclarations: [] },
-    losses: {},
-    problems: [],
-    unavailable: {},
-  };
+  const build = emptyBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }>({ functionDeclarations: [] });
   return buildPerTool(project, 'gemini-legacy', build, (tool, recorder) => {
     const parameters = toGeminiLegacyParameters(tool, recorder);
     const declaration: GeminiLegacyFunctionDeclaration = { name: tool.name, description: tool.description };

@@ -6,6 +6,7 @@ import {
   checkObjectRoot,
   childPointer,
   cloneJson,
+  emptyBuild,
   isSchemaObject,
   type LossRecorder,
   type SchemaObject,
@@ -144,12 +145,7 @@ export function toGeminiDeclaration(tool: ToolModel, recorder: LossRecorder): Ge
 export function buildGeminiManifest(
   project: ProjectModel,
 ): TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> {
-  const build: TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> = {
-    content: { functionDeclarations: [] },
-    losses: {},
-    problems: [],
-    unavailable: {},
-  };
+  const build = emptyBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }>({ functionDeclarations: [] });
   return buildPerTool(project, 'gemini', build, (tool, recorder) => {
     build.content.functionDeclarations.push(toGeminiDeclaration(tool, recorder));
   });

@@ -1,6 +1,6 @@
 import { isMcpObjectSchema, type McpToolEntry, toMcpTool } from '../mcp-tool.js';
 import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
-import { compareStrings, LossRecorder, setOwn, type TargetBuild } from './build.js';
+import { compareStrings, emptyBuild, LossRecorder, setOwn, type TargetBuild } from './build.js';
 
 /** The MCP entry of one tool, from the model (the same function the MCP server calls with an `ITool`). */
 export function toMcpToolFromModel(tool: ToolModel): McpToolEntry {
@@ -12,12 +12,7 @@ export function toMcpToolFromModel(tool: ToolModel): McpToolEntry {
  * `$schema` draft-07); the only loss is an output schema whose root is not an object, which MCP cannot carry.
  */
 export function buildMcpManifest(project: ProjectModel): TargetBuild<{ tools: McpToolEntry[] }> {
-  const build: TargetBuild<{ tools: McpToolEntry[] }> = {
-    content: { tools: [] },
-    losses: {},
-    problems: [],
-    unavailable: {},
-  };
+  const build = emptyBuild<{ tools: McpToolEntry[] }>({ tools: [] });
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const recorder = new LossRecorder('mcp');
     if (tool.outputSchema !== undefined && !isMcpObjectSchema(tool.outputSchema)) {

@@ -7,6 +7,7 @@ import {
   childPointer,
   cloneJson,
   describesObject,
+  emptyBuild,
   hasOwn,
   isSchemaObject,
   type LossRecorder,
@@ -410,7 +411,7 @@ export function toOpenAiStrictParameters(
 
 /** `manifests/openai-strict.json`: Chat Completions function tools with `strict: true`. */
 export function buildOpenAiStrictManifest(project: ProjectModel): OpenAiStrictBuild {
-  const build: OpenAiStrictBuild = { content: [], losses: {}, problems: [], unavailable: {}, nullableOptionals: {} };
+  const build: OpenAiStrictBuild = { ...emptyBuild<OpenAiTool[]>([]), nullableOptionals: {} };
   return buildPerTool(project, 'openai-strict', build, (tool, recorder) => {
     const nullable: string[] = [];
     checkOpenAiName(tool, 'openai-strict');
@@ -430,13 +431,7 @@ export interface OpenAiResponsesStrictBuild extends TargetBuild<OpenAiResponsesT
 
 /** `manifests/openai-responses-strict.json`: Responses API function tools with `strict: true` (the strict rules above). */
 export function buildOpenAiResponsesStrictManifest(project: ProjectModel): OpenAiResponsesStrictBuild {
-  const build: OpenAiResponsesStrictBuild = {
-    content: [],
-    losses: {},
-    problems: [],
-    unavailable: {},
-    nullableOptionals: {},
-  };
+  const build: OpenAiResponsesStrictBuild = { ...emptyBuild<OpenAiResponsesTool[]>([]), nullableOptionals: {} };
   return buildPerTool(project, 'openai-responses-strict', build, (tool, recorder) => {
     const nullable: string[] = [];
     checkOpenAiName(tool, 'openai-responses-strict');

@@ -3,6 +3,7 @@ import {
   buildPerTool,
   checkObjectRoot,
   cloneJson,
+  emptyBuild,
   prepareRoot,
   type SchemaObject,
   type TargetBuild,
@@ -52,7 +53,7 @@ export function checkOpenAiName(
  * so only the root rules apply.
  */
 export function buildOpenAiManifest(project: ProjectModel): TargetBuild<OpenAiTool[]> {
-  const build: TargetBuild<OpenAiTool[]> = { content: [], losses: {}, problems: [], unavailable: {} };
+  const build = emptyBuild<OpenAiTool[]>([]);
   return buildPerTool(project, 'openai', build, (tool, recorder) => {
     checkOpenAiName(tool, 'openai');
     checkObjectRoot(tool, 'openai', tool.inputSchema);
@@ -79,7 +80,7 @@ export interface OpenAiResponsesTool {
  * the whole schema, as for Chat Completions.
  */
 export function buildOpenAiResponsesManifest(project: ProjectModel): TargetBuild<OpenAiResponsesTool[]> {
-  const build: TargetBuild<OpenAiResponsesTool[]> = { content: [], losses: {}, problems: [], unavailable: {} };
+  const build = emptyBuild<OpenAiResponsesTool[]>([]);
   return buildPerTool(project, 'openai-responses', build, (tool, recorder) => {
     checkOpenAiName(tool, 'openai-responses');
     checkObjectRoot(tool, 'openai-responses', tool.inputSchema);

@@ -12,7 +12,10 @@ import type { JSONSchema7 } from 'json-schema';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { toLiteral } from '../../codegen/emit/literal.js';
+import { newLayout, valueLiteral } from '../../codegen/emit/layout.js';
+
+/** A JSON value as a TypeScript literal, as the generated code writes one. */
+const toLiteral = (value: unknown): string => valueLiteral(value, '', 0, 0, newLayout());
 import { loadDefinitions } from '../../codegen/load.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { normalize } from '../../codegen/normalize.js';

@@ -46,11 +46,7 @@ export function toolOf(project: ProjectModel, name: string): ToolModel {
 }
 
 /** Where each shared type is declared (the `homes` map `emitAll` builds). */
-export function typeHomes(project: ProjectModel): Map<string, string> {
-  const homes = new Map<string, string>();
-  for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
-  return homes;
-}
+export { typeHomes } from '../../../codegen/generate.js';
 
 /** A minimal tool definition: `name`, a description and the given input schema (plus any other fields). */
 export function tool(
