@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { GeneratedFile, ToolModel } from './model.js';
 import type { EmitReply, EmitSetup, EmitTask, EmitWorkerData, WireFile } from './emit-worker.js';
+import type { ToolManifests } from './emit/manifests/index.js';
 
 /** Below this many tools to emit, `emitAll` stays in process: starting workers costs more than it saves. */
 export const DEFAULT_WORKER_THRESHOLD = 200;
@@ -36,10 +37,12 @@ export function workerCount(tools: number, options: WorkerOptions = {}): number 
 }
 
 /**
- * What one tool's emission gave: its formatted files (held as bytes) and stub, or what it threw;
- * `lost` when its worker stopped (out of memory, a crash) rather than the emitter throwing.
+ * What one tool's emission gave: its formatted files (held as bytes), its part of the manifests and
+ * its stub, or what it threw; `lost` when its worker stopped (out of memory, a crash) rather than
+ * the emitter throwing.
  */
-export type EmitOutcome = { files: GeneratedFile[]; stub?: GeneratedFile } | { error: Error; lost?: true };
+export type EmitOutcome =
+  { files: GeneratedFile[]; manifests: ToolManifests; stub?: GeneratedFile } | { error: Error; lost?: true };
 
 /**
  * Emits the tool at an index on the calling (main) thread: its lane beside the workers. Why: the
@@ -277,7 +280,11 @@ function runOnPool(
           reply.index,
           'error' in reply
             ? { error: remoteError(reply.error) }
-            : { files: reply.files.map(fromWire), ...(reply.stub ? { stub: fromWire(reply.stub) } : {}) },
+            : {
+                files: reply.files.map(fromWire),
+                manifests: reply.manifests,
+                ...(reply.stub ? { stub: fromWire(reply.stub) } : {}),
+              },
         );
         feed();
         finishIfDone();

@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { EmitContext, GeneratedFile, ToolModel } from './model.js';
-import type { ManifestEmission } from './emit/manifests/index.js';
+import type { ManifestOptions, ToolManifests } from './emit/manifests/index.js';
 import type { DocTemplates } from './templates/names.js';
 import { emitStub } from './emit/stubs.js';
 import { createToolEmitter } from './emit/tool-files.js';
@@ -16,8 +16,7 @@ export interface EmitWorkerData {
   homes: [string, string][];
   ctx: EmitContext;
   templates: DocTemplates;
-  losses: ManifestEmission['losses'];
-  unavailable: ManifestEmission['unavailable'];
+  manifests: ManifestOptions;
   format: boolean;
 }
 
@@ -44,7 +43,8 @@ export interface WireFile {
 
 /** The answer to one task. */
 export type EmitReply =
-  { index: number; files: WireFile[]; stub?: WireFile } | { index: number; error: { name: string; message: string } };
+  | { index: number; files: WireFile[]; manifests: ToolManifests; stub?: WireFile }
+  | { index: number; error: { name: string; message: string } };
 
 const encoder = new TextEncoder();
 
@@ -77,15 +77,11 @@ if (parentPort !== null) {
   let emitter: ReturnType<typeof createToolEmitter> | undefined;
   /** The emitter for the pool's shared data (the first message). */
   const setUp = (data: EmitWorkerData) => {
-    // Tool names key these: back to objects without a prototype, as in the main thread (a clone has one).
-    const losses = Object.assign(Object.create(null) as ManifestEmission['losses'], data.losses);
-    const unavailable = Object.assign(Object.create(null) as ManifestEmission['unavailable'], data.unavailable);
     emitter = createToolEmitter({
       homes: new Map(data.homes),
       ctx: data.ctx,
       templates: data.templates,
-      losses,
-      unavailable,
+      manifests: data.manifests,
       format: data.format,
     });
   };
@@ -102,9 +98,10 @@ if (parentPort !== null) {
       const transfer: ArrayBuffer[] = [];
       try {
         if (emitter === undefined) throw new Error('the emit worker got a task before its setup');
-        const files = (await emitter.toolFiles(task.tool)).map((file) => toWire(file, transfer));
+        const output = await emitter.toolFiles(task.tool);
+        const files = output.files.map((file) => toWire(file, transfer));
         const stub = task.stub ? toWire(await emitter.stub(task.tool, emitStub), transfer) : undefined;
-        reply = { index: task.index, files, ...(stub ? { stub } : {}) };
+        reply = { index: task.index, files, manifests: output.manifests, ...(stub ? { stub } : {}) };
       } catch (error) {
         transfer.length = 0;
         reply = { index: task.index, error: described(error) };

@@ -8,10 +8,11 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import {
-  emitManifests,
+  createManifestAssembler,
   MANIFEST_TARGETS,
   type ManifestEmission,
   type ManifestOptions,
+  type ToolManifests,
 } from './emit/manifests/index.js';
 import { emitRegistry } from './emit/registry.js';
 import { loadDefinitions, toPosix, type LoadedFiles } from './load.js';
@@ -150,14 +151,17 @@ export interface EmitSettings {
   templates: DocTemplates;
   /** Format with prettier (default true). */
   format?: boolean;
+  /** Targets and policy of the manifests (each tool's emission makes its part of them). */
+  manifests?: ManifestOptions;
   /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit-pool.ts). */
   workers?: WorkerOptions;
 }
 
-/** One tool's emit unit: every file that depends on that tool alone, and its stub when asked for. */
+/** One tool's emit unit: every file that depends on that tool alone, its part of the manifests, and its stub when asked for. */
 export interface ToolUnit {
   tool: ToolModel;
   files: GeneratedFile[];
+  manifests: ToolManifests;
   stub?: GeneratedFile;
 }
 
@@ -214,18 +218,13 @@ export function typeHomes(project: ProjectModel): Map<string, string> {
 }
 
 /** The in-process emitter of one run's tools. */
-async function inProcessEmitter(
-  project: ProjectModel,
-  settings: EmitSettings,
-  manifests: Pick<ManifestEmission, 'losses' | 'unavailable'>,
-) {
+async function inProcessEmitter(project: ProjectModel, settings: EmitSettings) {
   const { createToolEmitter } = await emitters();
   return createToolEmitter({
     homes: typeHomes(project),
     ctx: settings.ctx,
     templates: settings.templates,
-    losses: manifests.losses,
-    unavailable: manifests.unavailable,
+    manifests: settings.manifests ?? {},
     format: settings.format !== false,
   });
 }
@@ -240,7 +239,6 @@ export async function emitToolUnits(
   project: ProjectModel,
   tools: readonly ToolModel[],
   settings: EmitSettings,
-  manifests: Pick<ManifestEmission, 'losses' | 'unavailable'>,
   options: ToolUnitOptions,
 ): Promise<{ problems: Problem[]; threads: number; mainThread: number }> {
   const failures: Problem[] = [];
@@ -255,26 +253,30 @@ export async function emitToolUnits(
       homes: [...typeHomes(project)],
       ctx: settings.ctx,
       templates: settings.templates,
-      losses: manifests.losses,
-      unavailable: manifests.unavailable,
+      manifests: settings.manifests ?? {},
       format: settings.format !== false,
     };
     const take = (index: number, outcome: EmitOutcome) => {
       const tool = tools[index]!;
       if (!('error' in outcome)) {
-        options.sink({ tool, files: outcome.files, ...(outcome.stub ? { stub: outcome.stub } : {}) });
+        options.sink({ tool, ...outcome });
         options.onProgress?.();
       } else if (outcome.lost) lost.push(tool);
       else failures.push(...emitFailure(tool, outcome.error));
     };
-    const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings, manifests), emitters()]);
+    const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings), emitters()]);
     const local = async (index: number): Promise<EmitOutcome> => {
       const tool = tools[index]!;
       mainThread++;
       collectWhenGrown();
       try {
-        const files = (await emitter.toolFiles(tool)).map(heldAsBytes);
-        return { files, ...(stubWanted[index] ? { stub: await emitter.stub(tool, emitStub) } : {}) };
+        const output = await emitter.toolFiles(tool);
+        const files = output.files.map(heldAsBytes);
+        return {
+          files,
+          manifests: output.manifests,
+          ...(stubWanted[index] ? { stub: await emitter.stub(tool, emitStub) } : {}),
+        };
       } catch (error) {
         return { error: error instanceof Error ? error : new Error(String(error)) };
       }
@@ -284,14 +286,20 @@ export async function emitToolUnits(
   }
   const inProcess = threads > 1 ? lost : tools;
   if (inProcess.length > 0) {
-    const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings, manifests), emitters()]);
+    const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings), emitters()]);
     // A few tools in flight at once, not every one: the parser trees and intermediate text of
     // 1,000 tools emitted together is what made the heap grow.
     await inLanes(inProcess, async (tool) => {
       let unit: ToolUnit;
       try {
-        const files = (await emitter.toolFiles(tool)).map(heldAsBytes);
-        unit = { tool, files, ...(options.stubs.has(tool.name) ? { stub: await emitter.stub(tool, emitStub) } : {}) };
+        const output = await emitter.toolFiles(tool);
+        const files = output.files.map(heldAsBytes);
+        unit = {
+          tool,
+          files,
+          manifests: output.manifests,
+          ...(options.stubs.has(tool.name) ? { stub: await emitter.stub(tool, emitStub) } : {}),
+        };
       } catch (error) {
         // An emitter or library that throws on an accepted definition: that tool's problem, reported
         // with every other one, instead of a stack trace that hides them.
@@ -313,8 +321,7 @@ export async function emitStubs(
   settings: EmitSettings,
 ): Promise<GeneratedFile[]> {
   if (tools.length === 0) return [];
-  const noLosses = { losses: Object.create(null), unavailable: Object.create(null) };
-  const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings, noLosses), emitters()]);
+  const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings), emitters()]);
   const stubs: GeneratedFile[] = [];
   await inLanes(tools, async (tool) => {
     stubs.push(await emitter.stub(tool, emitStub));
@@ -347,8 +354,6 @@ export async function emitProjectFiles(
 
 /** Options of `emitAll`. */
 export interface EmitAllOptions extends Omit<EmitSettings, 'ctx'> {
-  /** Targets and policy of the manifests. */
-  manifests?: ManifestOptions;
   /** Names of the tools whose stub is wanted (default: every tool). */
   stubs?: ReadonlySet<string>;
   /** Called as each tool's files are done (for a progress line). */
@@ -374,24 +379,33 @@ export interface Emission {
 /** The whole output of a project, in memory: every tool's unit and the project-wide files. */
 export async function emitAll(project: ProjectModel, ctx: EmitContext, options: EmitAllOptions): Promise<Emission> {
   const settings: EmitSettings = { ...options, ctx };
-  const manifests = emitManifests(project, ctx, options.manifests ?? {});
   const files: GeneratedFile[] = [];
   const stubs: GeneratedFile[] = [];
+  const assembler = createManifestAssembler(
+    project.tools.map((tool) => tool.name),
+    ctx,
+    options.manifests ?? {},
+  );
+  const verdicts = { problems: [] as Problem[], warnings: [] as Problem[] };
   let done = 0;
   const {
     problems: failures,
     threads,
     mainThread,
-  } = await emitToolUnits(project, project.tools, settings, manifests, {
+  } = await emitToolUnits(project, inNameOrder(project.tools), settings, {
     stubs: options.stubs ?? new Set(project.tools.map((tool) => tool.name)),
     sink: (unit) => {
       files.push(...unit.files);
       if (unit.stub !== undefined) stubs.push(unit.stub);
+      assembler.add(unit.manifests);
+      verdicts.problems.push(...unit.manifests.problems);
+      verdicts.warnings.push(...unit.manifests.warnings);
     },
     onProgress: () => options.onProgress?.(++done, project.tools.length),
   });
-  const problems = [...manifests.problems, ...failures];
-  if (problems.length > 0) return { files: [], stubs: [], problems, warnings: manifests.warnings, threads, mainThread };
+  const problems = [...verdicts.problems, ...failures];
+  if (problems.length > 0) return { files: [], stubs: [], problems, warnings: verdicts.warnings, threads, mainThread };
+  const manifests = assembler.finish();
   files.push(...(await emitProjectFiles(project, settings, manifests.files)));
   return {
     files: files.sort((a, b) => compareStrings(a.path, b.path)),
@@ -416,6 +430,14 @@ export interface GenerateResult {
   warnings: Problem[];
   /** Threads the tools were emitted on, the main thread included (1: in process only). */
   threads: number;
+}
+
+/**
+ * The tools in manifest order (by name). Why: each tool's part of the manifests is written once the
+ * tools before it are in, so emitting them in that order keeps only the few in flight waiting.
+ */
+export function inNameOrder(tools: readonly ToolModel[]): ToolModel[] {
+  return [...tools].sort((a, b) => compareStrings(a.name, b.name));
 }
 
 /** The names of the project's tools whose stub does not exist yet. */

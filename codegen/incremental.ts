@@ -12,7 +12,7 @@ import path from 'node:path';
 import { freezeParsed } from '../src/freeze.js';
 import { dictionary, ownValue } from './dictionary.js';
 import { loadDefinitions, readRegularFile, scanSchemasFolder, type LoadedFiles } from './load.js';
-import type { ManifestEmission } from './emit/manifests/index.js';
+import type { ManifestEmission, ManifestWriter } from './emit/manifests/index.js';
 import { collectGarbage } from './collect-garbage.js';
 import type { EmitPool } from './emit-pool.js';
 import type { EmitSettings, NormalizeHooks } from './generate.js';
@@ -516,13 +516,15 @@ function planReuse(run: RunInputs, project: ProjectModel, hash: string): ReusePl
 
 /**
  * The manifests of a run that emits anything: the last run's files with the parts of the fresh tools
- * made anew (`patchManifests`, only while those files are untouched since), else emitted whole.
+ * made anew (`patchManifests`, only while those files are untouched since); else, when every tool is
+ * emitted, assembled from the tools' parts as their emission makes them (`assembled`: built on the
+ * emitting threads, nothing of them held); else emitted whole.
  */
 function buildManifests(
   run: RunInputs,
   project: ProjectModel,
-  fresh: readonly ToolModel[],
-): { emission: ManifestEmission; spliced: boolean } {
+  plan: ReusePlan,
+): { emission: ManifestEmission; spliced: boolean } | 'assembled' {
   const { emitManifests, patchManifests } = run.modules[1];
   const options = run.modules[0].manifestOptions(run.resolved);
   const { previous } = run;
@@ -542,11 +544,11 @@ function buildManifests(
                 ? readFileSync(path.join(outDir, file))
                 : undefined,
           },
-          fresh,
+          plan.fresh,
         );
-  return patched !== undefined
-    ? { emission: patched, spliced: true }
-    : { emission: emitManifests(project, run.resolved.ctx, options), spliced: false };
+  if (patched !== undefined) return { emission: patched, spliced: true };
+  if (plan.listings === undefined && plan.fresh.length === project.tools.length) return 'assembled';
+  return { emission: emitManifests(project, run.resolved.ctx, options), spliced: false };
 }
 
 /**
@@ -579,20 +581,24 @@ interface Staged {
   /** Every generated file's path. */
   paths: string[];
   stubs: GeneratedFile[];
+  /** Tools whose emission threw, and (for assembled manifests) what the targets said of the tools. */
   problems: Problem[];
+  /** Assembled manifests only: the tools a target leaves out (placed by the caller). */
+  warnings: Problem[];
   threads: number;
 }
 
 /**
  * Streams the run's output into `staging`: reused units and listings are kept as they are, every
  * emitted unit is staged (and hashed for the cache) as it arrives and then let go, the listings are
- * emitted or spliced last. On a problem the caller discards the staging tree.
+ * emitted or spliced last. Assembled manifests are written into the staging tree piece by piece as
+ * the tools' parts come in (in name order). On a problem the caller discards the staging tree.
  */
 async function stageRun(
   run: RunInputs,
   project: ProjectModel,
   plan: ReusePlan,
-  manifests: ManifestEmission | undefined,
+  manifests: ManifestEmission | 'assembled' | undefined,
   staging: OutputStaging,
   pool: EmitPool | undefined,
 ): Promise<Staged> {
@@ -611,6 +617,7 @@ async function stageRun(
     ctx: run.resolved.ctx,
     templates: run.templates,
     format: run.resolved.format,
+    manifests: generator.manifestOptions(run.resolved),
     workers: { ...workerOptions(run.options), ...(pool ? { pool } : {}) },
   };
   const stubsWanted = run.options.check ? new Set<string>() : generator.absentStubs(run.resolved, project);
@@ -621,12 +628,22 @@ async function stageRun(
   };
   // The manifests are staged first and their text let go: at 1,000 tools they are tens of MB that
   // would otherwise live through the whole emission.
-  if (plan.listings === undefined && manifests !== undefined)
+  if (plan.listings === undefined && manifests !== undefined && manifests !== 'assembled')
     for (const file of manifests.files.splice(0)) putListing(file);
   // Their garbage too: this thread mostly waits during the emission and would never collect it.
   if (largeEmission(run, plan)) collectGarbage();
+  const assembler =
+    manifests === 'assembled'
+      ? run.modules[1].createManifestAssembler(
+          project.tools.map((tool) => tool.name),
+          run.resolved.ctx,
+          { ...settings.manifests, open: (file) => stagedListing(staging, file, listingFiles, paths) },
+        )
+      : undefined;
+  const verdicts = { problems: [] as Problem[], warnings: [] as Problem[] };
   const stubs: GeneratedFile[] = [];
-  const emitted = await generator.emitToolUnits(project, plan.fresh, settings, manifests ?? noLosses(), {
+  const fresh = assembler === undefined ? plan.fresh : generator.inNameOrder(plan.fresh);
+  const emitted = await generator.emitToolUnits(project, fresh, settings, {
     stubs: stubsWanted,
     sink: (unit) => {
       const files: Record<string, string> = {};
@@ -636,12 +653,21 @@ async function stageRun(
       }
       cache.tools[unit.tool.name] = { hash: unit.tool.hash, files };
       if (unit.stub !== undefined) stubs.push(unit.stub);
+      if (assembler === undefined) return;
+      assembler.add(unit.manifests);
+      verdicts.problems.push(...unit.manifests.problems);
+      verdicts.warnings.push(...unit.manifests.warnings);
     },
     onProgress: () => run.options.onProgress?.(++done, total),
   });
   // The workers are done: stopped now, not after the files that list every tool.
   await pool?.close();
-  if (emitted.problems.length > 0) return { cache, paths, stubs, problems: emitted.problems, threads: emitted.threads };
+  const problems = [...verdicts.problems, ...emitted.problems];
+  if (problems.length > 0) {
+    assembler?.abandon();
+    return { cache, paths, stubs, problems, warnings: verdicts.warnings, threads: emitted.threads };
+  }
+  const assembled = assembler?.finish();
   if (plan.listings !== undefined) {
     for (const file of plan.listings) {
       staging.keep(file);
@@ -651,17 +677,44 @@ async function stageRun(
   } else {
     for (const file of await generator.emitProjectFiles(project, settings, [])) putListing(file);
   }
-  const segments = plan.listings !== undefined ? run.previous.project?.segments : manifests?.segments;
+  const segments =
+    plan.listings !== undefined
+      ? run.previous.project?.segments
+      : manifests === 'assembled'
+        ? assembled?.segments
+        : manifests?.segments;
   cache.project = { hash: projectHash(project), files: listingFiles, ...(segments ? { segments } : {}) };
   // Reused tools whose stub was removed get it back.
   const reusedStubless = project.tools.filter((tool) => plan.units.has(tool.name) && stubsWanted.has(tool.name));
   stubs.push(...(await generator.emitStubs(project, reusedStubless, settings)));
-  return { cache, paths, stubs, problems: [], threads: emitted.threads };
+  return { cache, paths, stubs, problems: [], warnings: verdicts.warnings, threads: emitted.threads };
 }
 
-/** No losses and no unavailable targets (a run whose units and listings are all reused emits nothing). */
-function noLosses(): Pick<ManifestEmission, 'losses' | 'unavailable'> {
-  return { losses: dictionary(), unavailable: dictionary() };
+/**
+ * A listing written into the staging tree piece by piece (an assembled manifest), recorded in the
+ * cache as `putListing` records one: hashed while under `HASHED_BELOW`.
+ */
+function stagedListing(
+  staging: OutputStaging,
+  file: string,
+  listingFiles: Record<string, string>,
+  paths: string[],
+): ManifestWriter {
+  const stream = staging.stream(file);
+  const hash = createHash('sha256');
+  let length = 0;
+  return {
+    write(bytes) {
+      stream.write(bytes);
+      length += bytes.length;
+      if (length < HASHED_BELOW) hash.update(bytes);
+    },
+    close() {
+      stream.close();
+      listingFiles[file] = length < HASHED_BELOW ? hash.digest('hex') : '';
+      paths.push(file);
+    },
+  };
 }
 
 /** The worker options given in the generate options. */
@@ -747,22 +800,37 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
     // normalize's garbage goes before the manifests add theirs (the run's highest point).
     if (largeEmission(run, plan)) collectGarbage();
     const mustEmit = plan.fresh.length > 0 || plan.listings === undefined;
-    const manifests = mustEmit ? buildManifests(run, project, plan.fresh) : undefined;
+    const manifests = mustEmit ? buildManifests(run, project, plan) : undefined;
     if (threads > 1) pool = emitPool.startEmitPool(threads - 1);
-    const verdict = manifests ? generator.emissionVerdict(manifests.emission, run.loaded, options.strict) : undefined;
+    let verdict =
+      manifests === undefined || manifests === 'assembled'
+        ? undefined
+        : generator.emissionVerdict(manifests.emission, run.loaded, options.strict);
     if (verdict !== undefined && verdict.problems.length > 0)
       return stopped(verdict.problems, modelled.warnings, project);
     const staging = stageOutput(run.resolved.outDir, { compareOnly: options.check === true });
     let staged: Staged;
     try {
-      staged = await stageRun(run, project, plan, manifests?.emission, staging, pool);
+      staged = await stageRun(
+        run,
+        project,
+        plan,
+        manifests === 'assembled' ? manifests : manifests?.emission,
+        staging,
+        pool,
+      );
     } catch (error) {
       staging.discard();
       throw error;
     }
-    if (staged.problems.length > 0) {
+    // Assembled manifests: what the targets said of the tools is known now, placed and judged as above.
+    if (manifests === 'assembled') verdict = generator.emissionVerdict(staged, run.loaded, options.strict);
+    const failed =
+      manifests === 'assembled'
+        ? verdict!
+        : generator.emissionVerdict({ problems: staged.problems, warnings: [] }, run.loaded, false);
+    if (failed.problems.length > 0) {
       staging.discard();
-      const failed = generator.emissionVerdict({ problems: staged.problems, warnings: [] }, run.loaded, false);
       return stopped(failed.problems, modelled.warnings, project);
     }
     const warnings = sortProblems([...modelled.warnings, ...(verdict?.warnings ?? [])]);
@@ -772,7 +840,12 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
       problems: [],
       warnings,
       reused: plan.units.size,
-      listings: plan.listings !== undefined ? 'reused' : manifests?.spliced ? 'spliced' : 'emitted',
+      listings:
+        plan.listings !== undefined
+          ? 'reused'
+          : manifests !== undefined && manifests !== 'assembled' && manifests.spliced
+            ? 'spliced'
+            : 'emitted',
       threads: staged.threads,
       diff: committed.diff,
       replaced: committed.replaced,

@@ -1,5 +1,6 @@
 import {
   closeSync,
+  fstatSync,
   copyFileSync,
   existsSync,
   linkSync,
@@ -7,6 +8,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -31,17 +33,39 @@ export function stagedLength(bytes: StagedBytes): number {
   return Buffer.isBuffer(bytes) ? bytes.length : bytes.reduce((sum, chunk) => sum + chunk.length, 0);
 }
 
+/** Writes all of `chunk` at the descriptor's position. */
+function writeAll(fd: number, chunk: Buffer): void {
+  let offset = 0;
+  while (offset < chunk.length) offset += writeSync(fd, chunk, offset, chunk.length - offset);
+}
+
 /** Writes `chunks` one after the other to a new file (never joined into one buffer). */
 function writeChunks(file: string, chunks: readonly Buffer[]): void {
   const fd = openSync(file, 'w');
   try {
-    for (const chunk of chunks) {
-      let offset = 0;
-      while (offset < chunk.length) offset += writeSync(fd, chunk, offset, chunk.length - offset);
-    }
+    for (const chunk of chunks) writeAll(fd, chunk);
   } finally {
     closeSync(fd);
   }
+}
+
+/** `length` bytes of a file from `position` (fewer at its end). */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let read = 0;
+  while (read < length) {
+    const count = readSync(fd, buffer, read, length - read, position + read);
+    if (count === 0) break;
+    read += count;
+  }
+  return buffer.subarray(0, read);
+}
+
+/** Copies the first `length` bytes of the file open as `from` to `to`'s position, a block at a time. */
+function copyPrefix(from: number, to: number, length: number): void {
+  const block = 1024 * 1024;
+  for (let position = 0; position < length; position += block)
+    writeAll(to, readAt(from, position, Math.min(block, length - position)));
 }
 
 /** Whether the file on disk differs from `chunks` joined (compared piece by piece). */
@@ -176,12 +200,24 @@ export function recoverInterrupted(outDir: string): void {
 export interface OutputStaging {
   /** Stages a generated file and answers its UTF-8 bytes (for the caller's hash). */
   put(file: GeneratedFile): StagedBytes;
+  /**
+   * Stages a file given piece by piece, never held whole: each piece is compared with the current
+   * output as it comes (nothing is written while they agree) and written once they differ.
+   */
+  stream(relPath: string): StagedStream;
   /** Stages a file the caller knows to be unchanged in the current output (linked, never read). */
   keep(relPath: string): void;
   /** Publishes the new tree when anything differs (stale, missing or extra files); else removes nothing. */
   commit(options?: WriteOptions): Omit<WriteReport, 'stubsCreated'>;
   /** Removes what was staged; the output folder is untouched. */
   discard(): void;
+}
+
+/** A file being staged piece by piece (`OutputStaging.stream`). */
+export interface StagedStream {
+  write(chunk: Buffer): void;
+  /** Finishes the file (staged as the pieces written). */
+  close(): void;
 }
 
 /** Options of `stageOutput`. */
@@ -224,6 +260,50 @@ export function stageOutput(outDir: string, options: StagingOptions = {}): Outpu
     diff.same.push(relPath);
     if (started) link(relPath);
   };
+  const streams = new Set<() => void>();
+  const stream = (relPath: string): StagedStream => {
+    const existed = remaining.delete(relPath);
+    const current = path.join(outDir, relPath);
+    // While the pieces agree with the current file, only it is open (read); at the first difference
+    // the staged file is opened and given the agreeing prefix (copied from the current file).
+    let reading = existed ? openSync(current, 'r') : undefined;
+    const size = reading === undefined ? 0 : fstatSync(reading).size;
+    let writing: number | undefined;
+    let differs = !existed;
+    let offset = 0;
+    const release = () => {
+      if (reading !== undefined) closeSync(reading);
+      if (writing !== undefined) closeSync(writing);
+      reading = writing = undefined;
+    };
+    streams.add(release);
+    const diverge = () => {
+      differs = true;
+      start();
+      if (started) {
+        writing = openSync(target(relPath), 'w');
+        if (reading !== undefined) copyPrefix(reading, writing, offset);
+      }
+      if (reading !== undefined) closeSync(reading);
+      reading = undefined;
+    };
+    if (differs) diverge();
+    return {
+      write(chunk) {
+        if (!differs && (offset + chunk.length > size || !readAt(reading!, offset, chunk.length).equals(chunk)))
+          diverge();
+        if (writing !== undefined) writeAll(writing, chunk);
+        offset += chunk.length;
+      },
+      close() {
+        if (!differs && offset !== size) diverge();
+        release();
+        streams.delete(release);
+        if (!differs) same(relPath);
+        else (existed ? diff.stale : diff.missing).push(relPath);
+      },
+    };
+  };
   return {
     put(file) {
       const { chunks } = file;
@@ -242,6 +322,7 @@ export function stageOutput(outDir: string, options: StagingOptions = {}): Outpu
       }
       return bytes;
     },
+    stream,
     keep(relPath) {
       remaining.delete(relPath);
       same(relPath);
@@ -264,6 +345,8 @@ export function stageOutput(outDir: string, options: StagingOptions = {}): Outpu
       return { diff, replaced: true, removed };
     },
     discard() {
+      for (const release of streams) release();
+      streams.clear();
       if (started) rmSync(staging, { recursive: true, force: true });
     },
   };

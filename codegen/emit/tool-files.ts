@@ -1,5 +1,6 @@
 import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
-import type { ManifestEmission } from './manifests/index.js';
+import { dictionary } from '../dictionary.js';
+import { type ManifestOptions, type ToolManifests, toolManifests } from './manifests/index.js';
 import type { DocTemplates } from '../templates/names.js';
 import { createDocRenderer } from './docs.js';
 import { formatFiles, normalizeLineEndings } from './format.js';
@@ -13,9 +14,15 @@ export interface ToolEmitterOptions {
   homes: TypeHomes;
   ctx: EmitContext;
   templates: DocTemplates;
-  losses: ManifestEmission['losses'];
-  unavailable: ManifestEmission['unavailable'];
+  /** The manifests' options: the doc page lists what each target loses of the tool. */
+  manifests: ManifestOptions;
   format: boolean;
+}
+
+/** A tool's files and its part of the manifests (assembled by the caller, see `createManifestAssembler`). */
+export interface ToolOutput {
+  files: GeneratedFile[];
+  manifests: ToolManifests;
 }
 
 /**
@@ -24,7 +31,7 @@ export interface ToolEmitterOptions {
  * code, so both give the same bytes.
  */
 export function createToolEmitter(options: ToolEmitterOptions): {
-  toolFiles(tool: ToolModel): Promise<GeneratedFile[]>;
+  toolFiles(tool: ToolModel): Promise<ToolOutput>;
   stub(tool: ToolModel, emit: (tool: ToolModel, ctx: EmitContext) => GeneratedFile): Promise<GeneratedFile>;
 } {
   const pages = createDocRenderer(options.templates);
@@ -33,15 +40,21 @@ export function createToolEmitter(options: ToolEmitterOptions): {
   const { ctx } = options;
   return {
     async toolFiles(tool) {
+      // Its manifest entries and losses first: its doc page lists the losses.
+      const { manifests, losses } = toolManifests(tool, options.manifests);
+      const report = dictionary<typeof losses>();
+      report[tool.name] = losses;
+      const unavailable = dictionary<ToolManifests['unavailable']>();
+      unavailable[tool.name] = manifests.unavailable;
       // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
       const files = [
         await emitToolTypes(tool, options.homes, ctx),
         ...emitToolValidators(tool, ctx),
         emitToolBase(tool, ctx),
         emitToolSchemaFile(tool),
-        pages.toolPage(tool, ctx, { losses: options.losses, unavailable: options.unavailable }),
+        pages.toolPage(tool, ctx, { losses: report, unavailable }),
       ];
-      return format(files);
+      return { files: await format(files), manifests };
     },
     async stub(tool, emit) {
       return (await format([emit(tool, ctx)]))[0]!;

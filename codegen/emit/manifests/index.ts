@@ -2,7 +2,7 @@ import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } fro
 import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings, runtimeSpecifier } from '../../naming.js';
 import { banner as codeBanner, markdownBanner } from '../banner.js';
-import type { TargetBuild } from '../../../src/manifest-targets/build.js';
+import type { LossEntry, TargetBuild } from '../../../src/manifest-targets/build.js';
 import { collectWhenGrown } from '../../collect-garbage.js';
 import {
   buildManifestTarget,
@@ -11,8 +11,15 @@ import {
   MANIFEST_TARGETS,
   type ManifestTarget,
 } from '../../../src/manifest-targets/table.js';
-import { emitLossReport, LOSS_REPORT_LAYOUT, type LossReport, sortLossReport, toolLossText } from './loss-report.js';
-import { assemble, type FileSegments, splice } from './splice.js';
+import {
+  emitLossReport,
+  LOSS_REPORT_LAYOUT,
+  type LossReport,
+  sortLossReport,
+  type ToolLossText,
+  toolLossText,
+} from './loss-report.js';
+import { type FileSegments, splice } from './splice.js';
 
 export type { LossEntry } from '../../../src/manifest-targets/build.js';
 export { OPENAI_STRICT_NULL_CONVENTION } from '../../../src/manifest-targets/openai-strict.js';
@@ -92,15 +99,19 @@ function typedModule(target: ManifestTarget, ctx: EmitContext): GeneratedFile {
 /** The reason the loss report gives for a tool its definition turned off for a target. */
 export const TURNED_OFF_REASON = 'turned off in its definition (`targets`)';
 
-/** The tools of `project` whose definitions do not turn `target` off. */
-function includedTools(project: ProjectModel, target: ManifestTarget): readonly ToolModel[] {
-  return project.tools.filter((tool) => !tool.excludedTargets?.includes(target));
+/** The tools of `tools` whose definitions do not turn `target` off. */
+function includedTools(tools: readonly ToolModel[], target: ManifestTarget): readonly ToolModel[] {
+  return tools.filter((tool) => !tool.excludedTargets?.includes(target));
 }
 
 /** Runs a target's builder on the tools that take part in it. */
-function buildTarget(project: ProjectModel, target: ManifestTarget, options: ManifestOptions): TargetBuild<unknown> {
+function buildTarget(
+  tools: readonly ToolModel[],
+  target: ManifestTarget,
+  options: ManifestOptions,
+): TargetBuild<unknown> {
   return buildManifestTarget(target, {
-    tools: includedTools(project, target),
+    tools: includedTools(tools, target),
     describeLosses: options.describeLosses ?? true,
   });
 }
@@ -122,11 +133,6 @@ function entryText(entry: unknown, indent: string): string {
 /** The entries of a target build's content (its root array, or the array under `key`). */
 function entriesOf(content: unknown, key: string | undefined): unknown[] {
   return (key === undefined ? content : (content as Record<string, unknown>)[key]) as unknown[];
-}
-
-/** JSON with two-space indent and a trailing newline (LF). */
-function jsonFile(path: string, value: unknown): GeneratedFile {
-  return { path, content: `${JSON.stringify(value, null, 2)}\n`, kind: 'generated' };
 }
 
 /**
@@ -169,15 +175,6 @@ function enabledTargets(options: ManifestOptions): ManifestTarget[] {
   return MANIFEST_TARGETS.filter((target) => (options.targets ?? DEFAULT_MANIFEST_TARGETS).includes(target));
 }
 
-/** The names of the tools that have an entry in a target's file (in name order). */
-function entryNames(
-  names: readonly string[],
-  unavailable: ManifestEmission['unavailable'],
-  target: ManifestTarget,
-): string[] {
-  return names.filter((name) => unavailable[name]?.[target] === undefined);
-}
-
 /** A manifest emission with nothing in it yet. */
 function emptyEmission(): ManifestEmission {
   return {
@@ -191,79 +188,247 @@ function emptyEmission(): ManifestEmission {
 }
 
 /**
+ * One tool's part of every manifest file, as text: what each enabled target lists for it, its parts of
+ * the loss reports, and what the targets said of it. Plain data (it crosses the emit-worker boundary).
+ */
+export interface ToolManifests {
+  name: string;
+  /** Per enabled target, in file order: the tool's entry as text at its place in the file; null when the target does not list it. */
+  entries: (string | null)[];
+  /** Its parts of loss-report.json and loss-report.md (absent when no target is enabled). */
+  lossText?: ToolLossText;
+  /** Errors (a target cannot take it, under the `error` policy). */
+  problems: Problem[];
+  /** Warnings (a target leaves it out, under `omit`). */
+  warnings: Problem[];
+  /** target → why that target does not list it. */
+  unavailable: Partial<Record<ManifestTarget, string>>;
+  /** openai-strict only: pointers of optional properties made nullable. */
+  nullableOptionals?: string[];
+}
+
+/**
+ * A tool's part of every manifest file (`ToolManifests`) and its losses by target, sorted (its doc page
+ * lists them). Each target is built for this tool alone: a target's entry for a tool depends on that
+ * tool only, so the files assembled from these parts are the files built from every tool at once.
+ */
+export function toolManifests(
+  tool: ToolModel,
+  options: ManifestOptions,
+): { manifests: ToolManifests; losses: Partial<Record<ManifestTarget, LossEntry[]>> } {
+  const targets = enabledTargets(options);
+  const policy = options.unrepresentable ?? 'omit';
+  const emission = emptyEmission();
+  emission.losses[tool.name] = {};
+  const entries = targets.map((target) => {
+    const { key } = MANIFEST_TARGET_TABLE[target];
+    const result = buildTarget([tool], target, options);
+    absorb(emission, target, result, [tool], policy);
+    const [entry] = entriesOf(result.content, key);
+    return entry === undefined ? null : entryText(entry, targetLayout(key).indent);
+  });
+  const losses = ownValue(sortLossReport(emission.losses), tool.name)!;
+  const unavailable = ownValue(emission.unavailable, tool.name) ?? {};
+  const optionals = ownValue(emission.nullableOptionals, tool.name);
+  const manifests: ToolManifests = {
+    name: tool.name,
+    entries,
+    ...(targets.length > 0 ? { lossText: toolLossText(tool.name, losses, unavailable) } : {}),
+    problems: emission.problems,
+    warnings: emission.warnings,
+    unavailable,
+    ...(optionals !== undefined ? { nullableOptionals: optionals } : {}),
+  };
+  return { manifests, losses };
+}
+
+/** Where the assembler writes one file: its pieces in order, then `close`. */
+export interface ManifestWriter {
+  write(bytes: Buffer): void;
+  close(): void;
+}
+
+/** Opens a manifest file for writing (the staging tree, or memory). */
+export type OpenManifestFile = (path: string) => ManifestWriter;
+
+/** Options of `createManifestAssembler`. */
+export interface AssemblerOptions extends ManifestOptions {
+  /**
+   * Where each finished file goes, piece by piece (a run's staging tree: nothing of the manifests is
+   * held); without it the files are kept in memory and answered in the emission's `files`.
+   */
+  open?: OpenManifestFile;
+  /** Keep every tool's losses for the emission's `losses` (default: only with no `open`). */
+  keepLosses?: boolean;
+}
+
+/** One file being assembled: its writer (opened with its first part), where the next part starts, the parts' ranges. */
+interface AssembledFile {
+  path: string;
+  layout: { head: string; separator: string; tail: string };
+  writer?: ManifestWriter;
+  offset: number;
+  segments: FileSegments;
+}
+
+/**
+ * Assembles the manifests and loss reports from the tools' parts (`toolManifests`), given in any order:
+ * each part is written as soon as every tool before it (in name order) is in, so what is held is the
+ * parts that arrived early, not the files. `finish` once every tool's part is in.
+ */
+export interface ManifestAssembler {
+  add(part: ToolManifests, losses?: Partial<Record<ManifestTarget, LossEntry[]>>): void;
+  /** Writes the tails and the typed modules; the emission (with `files` only when kept in memory). */
+  finish(): ManifestEmission;
+  /** Closes what is open without finishing (a run that stops). */
+  abandon(): void;
+}
+
+/** The assembler of the manifests of the tools named `names` (any order). */
+export function createManifestAssembler(
+  names: readonly string[],
+  ctx: EmitContext,
+  options: AssemblerOptions = {},
+): ManifestAssembler {
+  const targets = enabledTargets(options);
+  const sorted = [...names].sort(compareStrings);
+  const position = new Map(sorted.map((name, index) => [name, index]));
+  const emission = emptyEmission();
+  const inMemory = options.open === undefined;
+  const keepLosses = options.keepLosses ?? inMemory;
+  const open: OpenManifestFile = options.open ?? ((path) => memoryWriter(path, emission.files));
+  const banner = markdownBanner('the tool definitions', ctx).trimEnd();
+  const targetFiles: AssembledFile[] = targets.map((target) => ({
+    path: MANIFEST_TARGET_TABLE[target].file,
+    layout: targetLayout(MANIFEST_TARGET_TABLE[target].key),
+    offset: 0,
+    segments: { tools: [], ranges: [] },
+  }));
+  const { json, markdown } = LOSS_REPORT_LAYOUT;
+  const reportFiles: AssembledFile[] =
+    targets.length === 0 || sorted.length === 0
+      ? []
+      : [
+          { path: json.path, layout: { ...json, head: json.head() }, offset: 0, segments: { tools: [], ranges: [] } },
+          {
+            path: markdown.path,
+            layout: { ...markdown, head: markdown.head(banner) },
+            offset: 0,
+            segments: { tools: [], ranges: [] },
+          },
+        ];
+  const pending = new Map<number, [ToolManifests, Partial<Record<ManifestTarget, LossEntry[]>> | undefined]>();
+  let next = 0;
+  const append = (file: AssembledFile, tool: string, text: string) => {
+    if (file.writer === undefined) {
+      file.writer = open(file.path);
+      file.writer.write(Buffer.from(file.layout.head, 'utf8'));
+      file.offset = Buffer.byteLength(file.layout.head);
+    } else {
+      file.writer.write(Buffer.from(file.layout.separator, 'utf8'));
+      file.offset += Buffer.byteLength(file.layout.separator);
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    file.writer.write(bytes);
+    file.segments.tools.push(tool);
+    file.segments.ranges.push(file.offset, file.offset + bytes.length);
+    file.offset += bytes.length;
+  };
+  const take = (part: ToolManifests, losses: Partial<Record<ManifestTarget, LossEntry[]>> | undefined) => {
+    part.entries.forEach((entry, index) => {
+      if (entry !== null) append(targetFiles[index]!, part.name, entry);
+    });
+    if (part.lossText !== undefined && reportFiles.length > 0) {
+      append(reportFiles[0]!, part.name, part.lossText.json);
+      append(reportFiles[1]!, part.name, part.lossText.markdown);
+    }
+    emission.problems.push(...part.problems);
+    emission.warnings.push(...part.warnings);
+    if (Object.keys(part.unavailable).length > 0) emission.unavailable[part.name] = part.unavailable;
+    if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
+    if (keepLosses) emission.losses[part.name] = losses ?? {};
+  };
+  const whole = (path: string, text: string) => {
+    const writer = open(path);
+    writer.write(Buffer.from(text, 'utf8'));
+    writer.close();
+  };
+  const close = (file: AssembledFile) => {
+    file.writer!.write(Buffer.from(file.layout.tail, 'utf8'));
+    file.writer!.close();
+    emission.segments![file.path] = file.segments;
+  };
+  return {
+    add(part, losses) {
+      const index = position.get(part.name);
+      if (index === undefined || index < next || pending.has(index))
+        throw new Error(`the manifests got a part for "${part.name}" twice or for a tool they do not list`);
+      pending.set(index, [part, losses]);
+      for (let ready = pending.get(next); ready !== undefined; ready = pending.get(next)) {
+        pending.delete(next++);
+        take(...ready);
+      }
+    },
+    finish() {
+      if (next !== sorted.length)
+        throw new Error(`the manifests are missing the part of "${sorted[next]}" (finish called too early)`);
+      if (sorted.length > 0) emission.segments = {};
+      targets.forEach((target, index) => {
+        const file = targetFiles[index]!;
+        if (file.writer !== undefined) close(file);
+        else {
+          // No tool listed: the target's empty content, printed whole.
+          whole(file.path, `${JSON.stringify(buildTarget([], target, options).content, null, 2)}\n`);
+          if (sorted.length > 0) emission.segments![file.path] = { tools: [], ranges: [] };
+        }
+        const typed = typedModule(target, ctx);
+        whole(typed.path, typed.content);
+      });
+      if (targets.length > 0 && sorted.length === 0)
+        for (const file of emitLossReport(emission.losses, emission.unavailable, banner))
+          whole(file.path, file.content);
+      for (const file of reportFiles) close(file);
+      emission.losses = sortLossReport(emission.losses);
+      return emission;
+    },
+    abandon() {
+      for (const file of [...targetFiles, ...reportFiles]) file.writer?.close();
+    },
+  };
+}
+
+/** A writer that keeps the file in memory, as its pieces, in `files` once closed. */
+function memoryWriter(path: string, files: GeneratedFile[]): ManifestWriter {
+  const chunks: Buffer[] = [];
+  return {
+    write: (bytes) => void chunks.push(bytes),
+    close: () => void files.push(chunksFile(path, chunks)),
+  };
+}
+
+/**
  * Emits `manifests/<target>.json` for each enabled target and the loss report. A tool that a target cannot
  * take at all (name pattern, non-object root, recursion without `$ref`, size limits) is left out of that
  * target with a warning (`omit`, the default) or is a problem (`error`); a tool whose definition turns a
- * target off is left out of it silently. Either way the loss report says so.
+ * target off is left out of it silently. Either way the loss report says so. The files are assembled from
+ * every tool's part (`toolManifests`), in memory, as a run's emission assembles them into its staging tree.
  */
 export function emitManifests(
   project: ProjectModel,
   ctx: EmitContext,
   options: ManifestOptions = {},
 ): ManifestEmission {
-  const targets = enabledTargets(options);
-  const policy = options.unrepresentable ?? 'omit';
-  const emission = emptyEmission();
-  const names = project.tools.map((tool) => tool.name).sort(compareStrings);
-  for (const tool of project.tools) emission.losses[tool.name] = {};
-  // Each target's tools in name order: laid out part by part, ranges recorded. One target at a time,
-  // its converted schemas let go before the next is built (four sets of them were the run's peak).
-  if (names.length > 0) emission.segments = {};
-  const place = (
-    path: string,
-    layout: { head: string; separator: string; tail: string },
-    parts: [string, string][],
-  ) => {
-    const { content, segments } = assemble(layout.head, parts, layout.separator, layout.tail);
-    // Held as bytes from here on: tens of MB at 1,000 tools, otherwise alive twice (text, and its bytes when staged).
-    emission.files.push(bytesFile(path, Buffer.from(content, 'utf8')));
-    emission.segments![path] = segments;
-  };
-  for (const target of targets) {
-    const result = buildTarget(project, target, options);
-    absorb(emission, target, result, project.tools, policy);
-    const { file, key } = MANIFEST_TARGET_TABLE[target];
-    const entries = names.length === 0 ? [] : entriesOf(result.content, key);
-    if (entries.length === 0) {
-      emission.files.push(jsonFile(file, result.content));
-      // No parts to keep track of: printed whole.
-      if (names.length > 0) emission.segments![file] = { tools: [], ranges: [] };
-    } else {
-      const layout = targetLayout(key);
-      const listed = entryNames(names, emission.unavailable, target);
-      place(
-        file,
-        layout,
-        entries.map((entry, index) => [listed[index]!, entryText(entry, layout.indent)]),
-      );
-    }
-    emission.files.push(typedModule(target, ctx));
+  const assembler = createManifestAssembler(
+    project.tools.map((tool) => tool.name),
+    ctx,
+    { ...options, keepLosses: true },
+  );
+  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
+    const { manifests, losses } = toolManifests(tool, options);
+    assembler.add(manifests, losses);
     collectWhenGrown();
   }
-  emission.losses = sortLossReport(emission.losses);
-  const banner = markdownBanner('the tool definitions', ctx).trimEnd();
-  if (names.length === 0) {
-    if (targets.length > 0) emission.files.push(...emitLossReport(emission.losses, emission.unavailable, banner));
-    return emission;
-  }
-  if (targets.length > 0) {
-    const texts = names.map(
-      (name) =>
-        [name, toolLossText(name, ownValue(emission.losses, name)!, ownValue(emission.unavailable, name))] as const,
-    );
-    const { json, markdown } = LOSS_REPORT_LAYOUT;
-    place(
-      json.path,
-      { ...json, head: json.head() },
-      texts.map(([name, text]) => [name, text.json]),
-    );
-    place(
-      markdown.path,
-      { ...markdown, head: markdown.head(banner) },
-      texts.map(([name, text]) => [name, text.markdown]),
-    );
-  }
-  return emission;
+  return assembler.finish();
 }
 
 /** The previous run's manifest files, as far as `patchManifests` needs them. */
@@ -288,7 +453,6 @@ export function patchManifests(
   changed: readonly ToolModel[],
 ): ManifestEmission | undefined {
   const targets = enabledTargets(options);
-  const policy = options.unrepresentable ?? 'omit';
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
   const reports: string[] = targets.length > 0 ? [LOSS_REPORT_LAYOUT.json.path, LOSS_REPORT_LAYOUT.markdown.path] : [];
   const paths = [...targets.map((target) => MANIFEST_TARGET_TABLE[target].file), ...reports];
@@ -314,25 +478,22 @@ export function patchManifests(
   const emission: ManifestEmission = { ...emptyEmission(), segments: {} };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
-    const single: ProjectModel = { ...project, tools: [tool] };
-    emission.losses[tool.name] = {};
-    for (const target of targets) {
-      const { file, key } = MANIFEST_TARGET_TABLE[target];
-      const result = buildTarget(single, target, options);
-      absorb(emission, target, result, single.tools, policy);
-      const [entry] = entriesOf(result.content, key);
+    const { manifests, losses } = toolManifests(tool, options);
+    emission.losses[tool.name] = losses;
+    emission.problems.push(...manifests.problems);
+    emission.warnings.push(...manifests.warnings);
+    if (Object.keys(manifests.unavailable).length > 0) emission.unavailable[tool.name] = manifests.unavailable;
+    if (manifests.nullableOptionals !== undefined) emission.nullableOptionals[tool.name] = manifests.nullableOptionals;
+    for (const [index, target] of targets.entries()) {
+      const { file } = MANIFEST_TARGET_TABLE[target];
+      const entry = manifests.entries[index]!;
       // A tool that joins or leaves a target's file changes its list: printed whole instead.
-      if ((entry !== undefined) !== previous.segments[file]!.tools.includes(tool.name)) return undefined;
-      if (entry !== undefined) replacements.get(file)!.set(tool.name, entryText(entry, targetLayout(key).indent));
+      if ((entry !== null) !== previous.segments[file]!.tools.includes(tool.name)) return undefined;
+      if (entry !== null) replacements.get(file)!.set(tool.name, entry);
     }
-    if (targets.length > 0) {
-      const text = toolLossText(
-        tool.name,
-        ownValue(emission.losses, tool.name)!,
-        ownValue(emission.unavailable, tool.name),
-      );
-      replacements.get(LOSS_REPORT_LAYOUT.json.path)!.set(tool.name, text.json);
-      replacements.get(LOSS_REPORT_LAYOUT.markdown.path)!.set(tool.name, text.markdown);
+    if (manifests.lossText !== undefined) {
+      replacements.get(LOSS_REPORT_LAYOUT.json.path)!.set(tool.name, manifests.lossText.json);
+      replacements.get(LOSS_REPORT_LAYOUT.markdown.path)!.set(tool.name, manifests.lossText.markdown);
     }
   }
   emission.losses = sortLossReport(emission.losses);
@@ -362,20 +523,6 @@ function chunksFile(path: string, chunks: readonly Buffer[]): GeneratedFile {
     chunks,
     get content(): string {
       return (content ??= Buffer.concat(chunks).toString('utf8'));
-    },
-  };
-}
-
-/** A generated file given as bytes; its text is decoded only if asked for. */
-function bytesFile(path: string, bytes: Buffer): GeneratedFile {
-  let content: string | undefined;
-  return {
-    path,
-    kind: 'generated',
-    preformatted: true,
-    bytes,
-    get content(): string {
-      return (content ??= bytes.toString('utf8'));
     },
   };
 }
