@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   DEFAULT_MANIFEST_TARGETS,
@@ -256,6 +257,8 @@ describe('generate and the CLI with a recursive tool and gemini-legacy', () => {
       `schemas/tree.tool.json:${line}:${column} /inputSchema/definitions/Node/properties/kids/items: Tool 'tree' cannot be sent to gemini-legacy`,
     );
     expect(() => temp.read('generated/manifests/mcp.json')).toThrow();
+    // Found while the manifests were assembled into the staging tree: that tree is discarded.
+    expect(readdirSync(temp.root).filter((name) => name.startsWith('generated'))).toEqual([]);
   });
 
   it('omit (default), from the CLI: exit 0, the warning on stderr, the manifests written', async () => {

@@ -272,3 +272,78 @@ describe('a file given as chunks (a spliced manifest)', () => {
     }
   });
 });
+
+describe('a file staged piece by piece (an assembled manifest)', () => {
+  const streamed = (staging: ReturnType<typeof stageOutput>, relPath: string, chunks: readonly Buffer[]) => {
+    const stream = staging.stream(relPath);
+    for (const chunk of chunks) stream.write(chunk);
+    stream.close();
+  };
+  const stagingTrees = (root: string) => readdirSync(root).filter((name) => name.includes('.toolsmith-'));
+
+  it('writes nothing while the pieces agree with the file on disk, and the new bytes from the first difference on', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'out');
+      // Past 1 MB, so the agreeing prefix is copied in more than one block.
+      const big = Buffer.alloc(2_500_000, 'a');
+      const original = Buffer.concat([big, Buffer.from('-é-tail\n')]);
+      const first = stageOutput(out);
+      streamed(first, 'm.json', [original.subarray(0, 10), original.subarray(10)]);
+      expect(first.commit()).toMatchObject({ replaced: true, diff: { missing: ['m.json'] } });
+      expect(readFileSync(path.join(out, 'm.json')).equals(original)).toBe(true);
+      // The same bytes in other pieces: same, and no staging tree was ever made.
+      const same = stageOutput(out);
+      streamed(same, 'm.json', [original.subarray(0, 1_500_001), original.subarray(1_500_001)]);
+      expect(stagingTrees(project.root)).toEqual([]);
+      expect(same.commit()).toMatchObject({ replaced: false, diff: { same: ['m.json'], stale: [] } });
+      // Each way of differing, with the bytes on disk after the swap.
+      const variants: [string, Buffer[]][] = [
+        [
+          'a byte inside a later piece',
+          [big.subarray(0, 7), Buffer.concat([big.subarray(7), Buffer.from('-e-tail\n')])],
+        ],
+        ['shorter (the disk has more)', [big, Buffer.from('-é-')]],
+        ['longer', [original, Buffer.from('more\n')]],
+        ['different at the first byte', [Buffer.from('b'), original.subarray(1)]],
+      ];
+      for (const [label, chunks] of variants) {
+        const staging = stageOutput(out);
+        streamed(staging, 'm.json', chunks);
+        expect(staging.commit().diff.stale, label).toEqual(['m.json']);
+        expect(readFileSync(path.join(out, 'm.json')).equals(Buffer.concat(chunks)), label).toBe(true);
+        const back = stageOutput(out);
+        streamed(back, 'm.json', [original]);
+        back.commit();
+      }
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('compares only under compareOnly, and leaves nothing behind when discarded mid-file', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'out');
+      const first = stageOutput(out);
+      streamed(first, 'm.json', [Buffer.from('[1, 2, 3]\n')]);
+      first.commit();
+      const check = stageOutput(out, { compareOnly: true });
+      streamed(check, 'm.json', [Buffer.from('[1, 2, '), Buffer.from('4]\n')]);
+      streamed(check, 'new.json', [Buffer.from('{}\n')]);
+      expect(check.commit().diff).toMatchObject({ stale: ['m.json'], missing: ['new.json'] });
+      expect(stagingTrees(project.root)).toEqual([]);
+      expect(readFileSync(path.join(out, 'm.json'), 'utf8')).toBe('[1, 2, 3]\n');
+      // A run that stops with a file half streamed (its staged copy open): discarded, nothing left.
+      const stopped = stageOutput(out);
+      const open = stopped.stream('m.json');
+      open.write(Buffer.from('[9'));
+      expect(stagingTrees(project.root)).toHaveLength(1);
+      stopped.discard();
+      expect(stagingTrees(project.root)).toEqual([]);
+      expect(readFileSync(path.join(out, 'm.json'), 'utf8')).toBe('[1, 2, 3]\n');
+    } finally {
+      project.dispose();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  createManifestAssembler,
+  emitManifests,
+  MANIFEST_TARGET_TABLE,
+  MANIFEST_TARGETS,
+  type ManifestTarget,
+  toolManifests,
+} from '../../codegen/emit/manifests/index.js';
+import { emitLossReport } from '../../codegen/emit/manifests/loss-report.js';
+import { markdownBanner } from '../../codegen/emit/banner.js';
+import { buildManifestTarget } from '../../src/manifest-targets/table.js';
+import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
+import { encoded } from '../../codegen/write.js';
+import { FIXTURE_TOOLS } from './manifest-fixtures.js';
+import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+
+/** The fixtures (shapes the targets disagree on), a tool that turns two targets off, and plain ones. */
+const TOOLS: readonly ToolModel[] = [
+  ...FIXTURE_TOOLS,
+  makeTool({
+    name: 'turned_off',
+    inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: '^a', default: 'a' } } },
+    excludedTargets: ['gemini', 'openai-strict'],
+  }),
+  ...Array.from({ length: 6 }, (_, index) =>
+    makeTool({
+      name: `plain_${index}`,
+      description: `Plain tool ${index}, é ✓.`,
+      inputSchema: {
+        type: 'object',
+        required: ['q'],
+        properties: { q: { type: 'string', maxLength: index + 1, format: 'email' }, n: { type: 'integer' } },
+      },
+    }),
+  ),
+];
+
+const OPTIONS = { targets: MANIFEST_TARGETS, describeLosses: true } as const;
+
+/** Each file's path and bytes (as hex: compared as strings, quickly). */
+const bytesByPath = (files: readonly GeneratedFile[]) =>
+  files.map((file) => [file.path, encoded(file).toString('hex')] as const);
+
+describe('manifests assembled from each tool’s part', () => {
+  it('are the files each target builds from every tool at once (a tool’s entry depends on that tool only)', () => {
+    const result = emitManifests(makeProject([...TOOLS]), TEST_CONTEXT, OPTIONS);
+    expect(result.problems).toEqual([]);
+    // Recursion, a free-form object, a tuple: some targets leave some tools out (warnings).
+    expect(result.warnings.length).toBeGreaterThan(0);
+    for (const target of MANIFEST_TARGETS) {
+      const included = TOOLS.filter((tool) => !tool.excludedTargets?.includes(target));
+      const whole = buildManifestTarget(target, { tools: included, describeLosses: true });
+      const file = result.files.find((candidate) => candidate.path === MANIFEST_TARGET_TABLE[target].file)!;
+      expect(file.content, target).toBe(`${JSON.stringify(whole.content, null, 2)}\n`);
+    }
+    const [, markdown] = emitLossReport(
+      result.losses,
+      result.unavailable,
+      markdownBanner('the tool definitions', TEST_CONTEXT).trimEnd(),
+    );
+    expect(result.files.find((file) => file.path === 'manifests/loss-report.md')!.content).toBe(markdown!.content);
+    // Every recorded range holds that tool's part.
+    for (const [file, segments] of Object.entries(result.segments!)) {
+      const bytes = encoded(result.files.find((candidate) => candidate.path === file)!);
+      segments.tools.forEach((tool, index) => {
+        const part = bytes.subarray(segments.ranges[index * 2]!, segments.ranges[index * 2 + 1]!).toString('utf8');
+        expect(part, `${file} ${tool}`).toContain(JSON.stringify(tool).slice(1, -1));
+      });
+    }
+  });
+
+  it('give the same bytes and ranges whatever order the parts come in', () => {
+    const expected = emitManifests(makeProject([...TOOLS]), TEST_CONTEXT, OPTIONS);
+    const parts = TOOLS.map((tool) => toolManifests(tool, OPTIONS));
+    fc.assert(
+      fc.property(fc.shuffledSubarray(parts, { minLength: parts.length, maxLength: parts.length }), (order) => {
+        const assembler = createManifestAssembler(
+          TOOLS.map((tool) => tool.name),
+          TEST_CONTEXT,
+          { ...OPTIONS, keepLosses: true },
+        );
+        for (const { manifests, losses } of order) assembler.add(manifests, losses);
+        const assembled = assembler.finish();
+        expect(bytesByPath(assembled.files)).toEqual(bytesByPath(expected.files));
+        expect(assembled.segments).toEqual(expected.segments);
+        expect(assembled.losses).toEqual(expected.losses);
+        expect(assembled.unavailable).toEqual(expected.unavailable);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('write through `open` the pieces of the in-memory files, keeping no file and no losses', () => {
+    const expected = emitManifests(makeProject([...TOOLS]), TEST_CONTEXT, OPTIONS);
+    const written = new Map<string, Buffer[]>();
+    const closed: string[] = [];
+    const assembler = createManifestAssembler(
+      TOOLS.map((tool) => tool.name),
+      TEST_CONTEXT,
+      {
+        ...OPTIONS,
+        open: (file) => {
+          const chunks: Buffer[] = [];
+          written.set(file, chunks);
+          return { write: (bytes) => void chunks.push(bytes), close: () => void closed.push(file) };
+        },
+      },
+    );
+    for (const tool of [...TOOLS].reverse()) assembler.add(toolManifests(tool, OPTIONS).manifests);
+    const assembled = assembler.finish();
+    expect(assembled.files).toEqual([]);
+    expect(assembled.losses).toEqual({});
+    expect(closed).toEqual(expected.files.map((file) => file.path));
+    for (const file of expected.files) expect(Buffer.concat(written.get(file.path)!)).toEqual(encoded(file));
+    // A target's tools are written as soon as every tool before them is in: given last-first, none until the first.
+    const partial = createManifestAssembler(['a', 'b'], TEST_CONTEXT, {
+      targets: ['mcp'],
+      open: (file) => {
+        closed.push(`open ${file}`);
+        return { write: () => undefined, close: () => undefined };
+      },
+    });
+    closed.length = 0;
+    partial.add(toolManifests(makeTool({ name: 'b' }), { targets: ['mcp'] }).manifests);
+    expect(closed).toEqual([]);
+    partial.add(toolManifests(makeTool({ name: 'a' }), { targets: ['mcp'] }).manifests);
+    expect(closed).toEqual([
+      'open manifests/mcp.json',
+      'open manifests/loss-report.json',
+      'open manifests/loss-report.md',
+    ]);
+  });
+
+  it('refuses a part given twice, a part of a tool it does not list, and a finish before every part is in', () => {
+    const targets: ManifestTarget[] = ['anthropic'];
+    const part = (name: string) => toolManifests(makeTool({ name }), { targets }).manifests;
+    const assembler = createManifestAssembler(['a', 'b'], TEST_CONTEXT, { targets });
+    assembler.add(part('b'));
+    expect(() => assembler.add(part('b'))).toThrow(/"b" twice/);
+    expect(() => assembler.add(part('c'))).toThrow(/"c"/);
+    expect(() => assembler.finish()).toThrow(/missing the part of "a"/);
+    assembler.add(part('a'));
+    expect(() => assembler.add(part('a'))).toThrow(/"a" twice/);
+    expect(assembler.finish().files.map((file) => file.path)).toEqual([
+      'manifests/anthropic.json',
+      'manifests/anthropic.ts',
+      'manifests/loss-report.json',
+      'manifests/loss-report.md',
+    ]);
+  });
+});
