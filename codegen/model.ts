@@ -139,6 +139,12 @@ export interface GeneratedFile {
    * never joined (joining tens of MB cost a copy and the allocation's garbage collections, P4).
    */
   chunks?: readonly Buffer[];
+  /**
+   * How these bytes compare with the output on disk, when the emitter already knows (a spliced
+   * manifest: made from the disk's bytes, and it knows whether any part changed): staging then
+   * neither reads the file again nor compares.
+   */
+  onDisk?: 'same' | 'differs';
 }
 
 /** What emitters get besides the model. */

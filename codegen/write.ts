@@ -309,8 +309,10 @@ export function stageOutput(outDir: string, options: StagingOptions = {}): Outpu
       const { chunks } = file;
       const bytes = chunks ?? encoded(file);
       const existed = remaining.delete(file.path);
-      const differs = (on: string) =>
-        Buffer.isBuffer(bytes) ? differsOnDisk(on, bytes) : chunksDifferOnDisk(on, bytes);
+      const differs = (on: string) => {
+        if (file.onDisk !== undefined) return file.onDisk === 'differs';
+        return Buffer.isBuffer(bytes) ? differsOnDisk(on, bytes) : chunksDifferOnDisk(on, bytes);
+      };
       if (existed && !differs(path.join(outDir, file.path))) same(file.path);
       else {
         (existed ? diff.stale : diff.missing).push(file.path);

@@ -27,6 +27,8 @@ describe('splicing the parts of a listing file', () => {
           const bytes = Buffer.concat(spliced.chunks);
           expect(bytes.toString('utf8')).toBe(after.content);
           expect(spliced.segments).toEqual(after.segments);
+          // Whether the bytes changed, known without comparing the files (staging trusts it).
+          expect(spliced.changed).toBe(after.content !== before.content);
           // Every range holds its part's bytes.
           tools.forEach((tool, index) => {
             const [start, end] = [spliced.segments.ranges[index * 2]!, spliced.segments.ranges[index * 2 + 1]!];

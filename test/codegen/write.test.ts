@@ -267,6 +267,13 @@ describe('a file given as chunks (a spliced manifest)', () => {
       changed.put({ ...file, chunks: [Buffer.from('{"tools": ["b", "é"]}\n')] });
       expect(changed.commit()).toMatchObject({ replaced: true, diff: { stale: ['manifests/m.json'] } });
       expect(readFileSync(path.join(out, 'manifests/m.json'), 'utf8')).toBe('{"tools": ["b", "é"]}\n');
+      // What the producer knows of the disk is taken as it is: neither read nor compared.
+      const trusted = stageOutput(out);
+      trusted.put({ ...file, chunks: [Buffer.from('never compared')], onDisk: 'same' });
+      expect(trusted.commit()).toMatchObject({ replaced: false, diff: { same: ['manifests/m.json'] } });
+      const told = stageOutput(out);
+      told.put({ ...file, chunks: [Buffer.from('{"tools": ["b", "é"]}\n')], onDisk: 'differs' });
+      expect(told.commit()).toMatchObject({ replaced: true, diff: { stale: ['manifests/m.json'] } });
     } finally {
       project.dispose();
     }

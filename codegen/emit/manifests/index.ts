@@ -504,7 +504,8 @@ export function patchManifests(
     if (bytes === undefined) return undefined;
     const spliced = splice(bytes, previous.segments[path]!, replacements.get(path)!);
     if (spliced === undefined) return undefined;
-    emission.files.push(chunksFile(path, spliced.chunks));
+    // Made from the bytes on disk: they differ exactly when a part changed (staging need not compare).
+    emission.files.push(chunksFile(path, spliced.chunks, spliced.changed ? 'differs' : 'same'));
     emission.segments![path] = spliced.segments;
     // Each target's typed module after its JSON, as `emitManifests` lists them.
     const target = targets.find((candidate) => MANIFEST_TARGET_TABLE[candidate].file === path);
@@ -514,13 +515,14 @@ export function patchManifests(
 }
 
 /** A generated file given as pieces of bytes (a spliced manifest); its text is decoded only if asked for. */
-function chunksFile(path: string, chunks: readonly Buffer[]): GeneratedFile {
+function chunksFile(path: string, chunks: readonly Buffer[], onDisk?: GeneratedFile['onDisk']): GeneratedFile {
   let content: string | undefined;
   return {
     path,
     kind: 'generated',
     preformatted: true,
     chunks,
+    ...(onDisk !== undefined ? { onDisk } : {}),
     get content(): string {
       return (content ??= Buffer.concat(chunks).toString('utf8'));
     },

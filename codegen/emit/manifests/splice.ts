@@ -30,14 +30,14 @@ export function assemble(
 
 /**
  * The previous file's bytes (as pieces: views of `previous` and the new parts) with the parts of the
- * tools in `replacements` replaced, and the new
- * ranges; undefined when the recorded ranges do not fit the bytes (the caller rebuilds the file).
+ * tools in `replacements` replaced, the new ranges, and whether any part's bytes changed; undefined
+ * when the recorded ranges do not fit the bytes (the caller rebuilds the file).
  */
 export function splice(
   previous: Buffer,
   segments: FileSegments,
   replacements: ReadonlyMap<string, string>,
-): { chunks: Buffer[]; segments: FileSegments } | undefined {
+): { chunks: Buffer[]; segments: FileSegments; changed: boolean } | undefined {
   const { tools, ranges } = segments;
   if (ranges.length !== tools.length * 2) return undefined;
   const chunks: Buffer[] = [];
@@ -45,6 +45,7 @@ export function splice(
   let copied = 0;
   let shift = 0;
   let lastEnd = 0;
+  let changed = false;
   for (let index = 0; index < tools.length; index++) {
     const start = ranges[index * 2]!;
     const end = ranges[index * 2 + 1]!;
@@ -57,6 +58,7 @@ export function splice(
       continue;
     }
     const bytes = Buffer.from(text, 'utf8');
+    changed ||= !bytes.equals(previous.subarray(start, end));
     chunks.push(previous.subarray(copied, start), bytes);
     next.ranges.push(start + shift, start + shift + bytes.length);
     shift += bytes.length - (end - start);
@@ -64,5 +66,5 @@ export function splice(
   }
   chunks.push(previous.subarray(copied));
   // The pieces, not joined: the staging tree writes them one after the other.
-  return { chunks, segments: next };
+  return { chunks, segments: next, changed };
 }
