@@ -786,12 +786,13 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
   const run = read;
   const [generator, , emitPool] = run.modules;
   // With no previous output to reuse, every tool is emitted: the workers (`threads - 1`: the main
-  // thread emits too, see `LocalLane`) start once the manifests are built. Started before normalize,
-  // their load overlapped it, but their memory then stacked on the manifests' (the run's peak, P7);
-  // now the main thread emits while they load.
+  // thread emits too, see `LocalLane`) start now, so that loading their emitters (about a second)
+  // overlaps normalize. (While the main thread built every manifest before the emission, they started
+  // after it: their memory stacked on the manifests', the run's peak, P7. The manifests are now made
+  // by the emission itself.)
   const everyToolFresh = Object.keys(run.previous.tools).length === 0;
   const threads = everyToolFresh ? emitPool.workerCount(run.loaded.tools.length, workerOptions(options)) : 1;
-  let pool: EmitPool | undefined;
+  const pool: EmitPool | undefined = threads > 1 ? emitPool.startEmitPool(threads - 1) : undefined;
   try {
     const modelled = generator.modelProject(run.loaded, options, normalizeHooks(run));
     if (modelled.problems.length > 0) return stopped(modelled.problems, modelled.warnings, modelled.project);
@@ -801,7 +802,6 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
     if (largeEmission(run, plan)) collectGarbage();
     const mustEmit = plan.fresh.length > 0 || plan.listings === undefined;
     const manifests = mustEmit ? buildManifests(run, project, plan) : undefined;
-    if (threads > 1) pool = emitPool.startEmitPool(threads - 1);
     let verdict =
       manifests === undefined || manifests === 'assembled'
         ? undefined

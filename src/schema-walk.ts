@@ -22,6 +22,10 @@ export const SCHEMA_MAP_KEYWORDS: readonly string[] = keywordsAt('map');
 export const SCHEMA_KEYWORDS: readonly string[] = keywordsAt('schema');
 /** Keywords whose value is an array of schemas. */
 export const SCHEMA_ARRAY_KEYWORDS: readonly string[] = keywordsAt('list');
+/** Keywords whose value is one subschema or a list of them (draft-07 `items`). */
+const SCHEMA_OR_LIST_KEYWORDS: readonly string[] = keywordsAt('schema-or-list');
+/** Keywords whose value maps names to a subschema or to a list of names (`dependencies`). */
+const SCHEMA_OR_NAMES_MAP_KEYWORDS: readonly string[] = keywordsAt('map-of-schema-or-names');
 
 /** True for an own property (never an inherited `constructor` or `__proto__`). */
 export function hasOwn(object: object, key: string): boolean {
@@ -93,13 +97,13 @@ export function forEachSubschema(schema: SchemaNode, pointer: string, each: Each
       each(schema[keyword], `${pointer}/${keyword}`, { keyword });
   for (const keyword of SCHEMA_ARRAY_KEYWORDS)
     if (hasOwn(schema, keyword)) eachInList(schema[keyword], pointer, keyword, each);
-  for (const keyword of keywordsAt('schema-or-list')) {
+  for (const keyword of SCHEMA_OR_LIST_KEYWORDS) {
     if (!hasOwn(schema, keyword)) continue;
     const value = schema[keyword];
     if (Array.isArray(value)) eachInList(value, pointer, keyword, each);
     else if (isObject(value)) each(value, `${pointer}/${keyword}`, { keyword });
   }
-  for (const keyword of keywordsAt('map-of-schema-or-names'))
+  for (const keyword of SCHEMA_OR_NAMES_MAP_KEYWORDS)
     if (hasOwn(schema, keyword)) eachInMap(schema[keyword], pointer, keyword, each, true);
 }
 
