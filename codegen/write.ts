@@ -10,12 +10,13 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
+  unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { GeneratedFile } from './model.js';
 import { compareStrings } from './naming.js';
@@ -125,9 +126,9 @@ export interface WriteReport {
 /** Options of `writeOutput`. */
 export interface WriteOptions {
   /**
-   * Remove the replaced tree on libuv's threads instead of before returning, so the caller's own
-   * work (the CLI's snapshot and caches) overlaps with its thousands of unlinks; await `removed`
-   * before writing to the same folder again.
+   * Remove the replaced tree after the caller's synchronous work (the CLI's snapshot and caches)
+   * instead of before returning; await `removed` before writing to the same folder again. (It was
+   * removed on libuv's threads: a promise per unlink and stat cost more than the removal itself.)
    */
   removeInBackground?: boolean;
 }
@@ -341,8 +342,8 @@ export function stageOutput(outDir: string, options: StagingOptions = {}): Outpu
       renameSync(staging, outDir);
       if (hadPrevious) {
         if (commitOptions.removeInBackground)
-          removed = rm(previous, { recursive: true, force: true }).catch(() => undefined);
-        else rmSync(previous, { recursive: true, force: true });
+          removed = new Promise((settle) => setImmediate(settle)).then(() => removeTree(previous));
+        else removeTree(previous);
       }
       return { diff, replaced: true, removed };
     },
@@ -398,6 +399,32 @@ export function writeStubs(stubsDir: string, stubs: readonly GeneratedFile[]): s
     }
   }
   return stubsCreated;
+}
+
+/**
+ * Removes a tree this module built (folders and files, no links to follow), one unlink per file:
+ * ~25 ms for the 6,000 files of a 1,000-tool output where `rm`'s recursive walk took 35–70 ms (it
+ * stats every entry first). Anything unexpected (a file system that answers otherwise, a folder
+ * changed meanwhile) falls back to `rmSync`; what is still left is removed by the next run.
+ */
+function removeTree(dir: string): void {
+  const walk = (current: string) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else unlinkSync(full);
+    }
+    rmdirSync(current);
+  };
+  try {
+    walk(dir);
+  } catch {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Left for `recoverInterrupted`.
+    }
+  }
 }
 
 /** Hard-links `from` at `to`; false when the file system cannot (the caller writes a copy). */
