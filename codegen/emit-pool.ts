@@ -16,7 +16,7 @@ export interface WorkerOptions {
   count?: number;
   /** The fewest tools to emit for which workers are used (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
   threshold?: number;
-  /** Workers already started (by `generate`, once the manifests are built), used instead of new ones. */
+  /** Workers already started (by `generateIncrementally`, before normalize), used instead of new ones. */
   pool?: EmitPool;
 }
 
@@ -153,9 +153,9 @@ interface PooledWorker {
 }
 
 /**
- * Worker threads started before the emission (by `generate`, once the manifests are built): while
- * they load their emitters (prettier, json-schema-to-typescript: about a second) the main thread
- * already emits (`LocalLane`).
+ * Worker threads started before the emission (by `generateIncrementally`, before normalize): they
+ * load their emitters (prettier, json-schema-to-typescript: about a second) while normalize runs, and
+ * the main thread emits beside them (`LocalLane`).
  */
 export interface EmitPool {
   readonly size: number;

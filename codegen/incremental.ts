@@ -90,6 +90,14 @@ export function cacheFile(root: string, outDir: string): string | undefined {
 }
 
 /**
+ * Where a run keeps the output tree its commit replaced, for the next run's staging to start from
+ * (`StagingOptions.spare`): beside the cache, out of the project's sight; undefined without one.
+ */
+export function spareTree(root: string, outDir: string): string | undefined {
+  return cacheFile(root, outDir)?.replace(/\.json$/, '.spare');
+}
+
+/**
  * The models the last successful run built, by definition file, with the hash of the bytes each
  * was built from: a definition whose bytes are the same (and whose generator, options and shared
  * schemas are the same — `key`, `shared`) gets its model back without being checked, bundled or
@@ -808,7 +816,11 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
         : generator.emissionVerdict(manifests.emission, run.loaded, options.strict);
     if (verdict !== undefined && verdict.problems.length > 0)
       return stopped(verdict.problems, modelled.warnings, project);
-    const staging = stageOutput(run.resolved.outDir, { compareOnly: options.check === true });
+    const spare = options.check ? undefined : spareTree(run.resolved.root, run.resolved.outDir);
+    const staging = stageOutput(run.resolved.outDir, {
+      compareOnly: options.check === true,
+      ...(spare !== undefined ? { spare } : {}),
+    });
     let staged: Staged;
     try {
       staged = await stageRun(

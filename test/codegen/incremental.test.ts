@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import {
   modelCacheText,
   modelsFile,
   parseModelCache,
+  spareTree,
   unchangedRun,
 } from '../../codegen/incremental.js';
 import { resolveOptions } from '../../codegen/options.js';
@@ -137,4 +138,46 @@ describe('streaming into the staging tree', () => {
       project.dispose();
     }
   }, 120_000);
+});
+
+describe('regenerating from the spare tree', () => {
+  it('a run of changes, a removal, an addition and a revert each gives the output a fresh check finds up to date', async () => {
+    const project = createTempProject({ schemas: 'schemas' });
+    try {
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+      const options = { root: project.root, runtimeImport: project.runtimeImport };
+      const resolved = resolveOptions(options);
+      const spare = spareTree(resolved.root, resolved.outDir)!;
+      expect((await generateIncrementally(options)).problems).toEqual([]);
+      const calculator = 'schemas/utility/calculator.tool.json';
+      const original = project.read(calculator);
+      const definition = JSON.parse(original);
+      const steps: [string, () => void][] = [
+        ['a description changed', () => project.write(calculator, { ...definition, description: 'Changed once.' })],
+        ['changed again', () => project.write(calculator, { ...definition, description: 'Changed twice.' })],
+        [
+          'a tool added',
+          () => project.write('schemas/utility/zz_extra.tool.json', { ...definition, name: 'zz_extra' }),
+        ],
+        ['a tool removed', () => rmSync(path.join(project.root, 'schemas/utility/zz_extra.tool.json'))],
+        ['reverted', () => writeFileSync(path.join(project.root, calculator), original)],
+      ];
+      for (const [label, step] of steps) {
+        step();
+        const run = await generateIncrementally(options);
+        expect(run.problems, label).toEqual([]);
+        expect(run.replaced, label).toBe(true);
+        // The replaced tree is the spare, with its record; nothing is left beside the output.
+        expect(existsSync(`${spare}.json`), label).toBe(true);
+        expect(
+          readdirSync(project.root).filter((name) => name.includes('.toolsmith-')),
+          label,
+        ).toEqual([]);
+        const checked = await generateIncrementally({ ...options, check: true });
+        expect(checked.diff, label).toMatchObject({ stale: [], missing: [], extra: [] });
+      }
+    } finally {
+      project.dispose();
+    }
+  }, 180_000);
 });

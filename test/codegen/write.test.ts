@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
@@ -349,6 +349,96 @@ describe('a file staged piece by piece (an assembled manifest)', () => {
       stopped.discard();
       expect(stagingTrees(project.root)).toEqual([]);
       expect(readFileSync(path.join(out, 'm.json'), 'utf8')).toBe('[1, 2, 3]\n');
+    } finally {
+      project.dispose();
+    }
+  });
+});
+
+describe('a spare tree (the tree the last commit replaced, kept for the next run)', () => {
+  const file = (relPath: string, content: string) => ({ path: relPath, content, kind: 'generated' as const });
+  const inode = (full: string) => statSync(full).ino;
+
+  it('is the next staging’s start: only what it records is linked again, no file is written through a link, the output is exact', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'out');
+      const spare = path.join(project.root, 'cache', 'out.spare');
+      writeOutput(
+        out,
+        [file('a.txt', '1'), file('b/c.txt', '2'), file('d.txt', '3')],
+        path.join(project.root, 's'),
+        [],
+      );
+      const kept = inode(path.join(out, 'a.txt'));
+      // Run 1: b/c changes, d goes, e comes; the replaced tree becomes the spare, with what differs.
+      const first = stageOutput(out, { spare });
+      first.keep('a.txt');
+      first.put(file('b/c.txt', '2x'));
+      first.put(file('e.txt', '5'));
+      first.commit();
+      expect(project.snapshot('out')).toEqual({ 'a.txt': '1', 'b/c.txt': '2x', 'e.txt': '5' });
+      expect(JSON.parse(readFileSync(`${spare}.json`, 'utf8')).differs.sort()).toEqual(['b/c.txt', 'd.txt', 'e.txt']);
+      expect(readFileSync(path.join(spare, 'd.txt'), 'utf8')).toBe('3');
+      // Run 2, from the spare: b/c rewritten (the output's copy untouched until the swap), f new.
+      const second = stageOutput(out, { spare });
+      second.keep('a.txt');
+      second.put(file('b/c.txt', '2y'));
+      second.put(file('e.txt', '5'));
+      second.put(file('f/g.txt', '6'));
+      expect(existsSync(spare)).toBe(false);
+      expect(readFileSync(path.join(out, 'b/c.txt'), 'utf8')).toBe('2x');
+      second.commit();
+      expect(project.snapshot('out')).toEqual({ 'a.txt': '1', 'b/c.txt': '2y', 'e.txt': '5', 'f/g.txt': '6' });
+      expect(inode(path.join(out, 'a.txt'))).toBe(kept);
+      // The output's e.txt replaced by another file (a branch checked out) whose bytes are what the run
+      // makes: the spare's e.txt is another file, so it is linked anew, not published as it was.
+      rmSync(path.join(out, 'e.txt'));
+      writeFileSync(path.join(out, 'e.txt'), 'E');
+      const third = stageOutput(out, { spare });
+      for (const kept of ['a.txt', 'b/c.txt']) third.keep(kept);
+      third.put(file('e.txt', 'E'));
+      third.put(file('f/g.txt', '7'));
+      third.commit();
+      expect(project.snapshot('out')).toEqual({ 'a.txt': '1', 'b/c.txt': '2y', 'e.txt': 'E', 'f/g.txt': '7' });
+      // A file the run no longer makes goes, with the folder it leaves empty.
+      const fourth = stageOutput(out, { spare });
+      for (const kept of ['a.txt', 'b/c.txt', 'e.txt']) fourth.keep(kept);
+      fourth.commit();
+      expect(project.snapshot('out')).toEqual({ 'a.txt': '1', 'b/c.txt': '2y', 'e.txt': 'E' });
+      expect(existsSync(path.join(out, 'f'))).toBe(false);
+      expect(readdirSync(project.root).filter((name) => name.includes('.toolsmith-'))).toEqual([]);
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('is not used for an output another writer replaced, nor left half-used by a run that stops', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'out');
+      const spare = path.join(project.root, 'cache', 'out.spare');
+      writeOutput(out, [file('a.txt', '1'), file('b.txt', '2')], path.join(project.root, 's'), []);
+      const first = stageOutput(out, { spare });
+      first.put(file('a.txt', '1x'));
+      first.put(file('b.txt', '2'));
+      first.commit();
+      expect(existsSync(spare)).toBe(true);
+      // Another writer swaps the folder in: the spare belongs to the output it replaced.
+      writeOutput(out, [file('a.txt', 'other'), file('b.txt', 'other')], path.join(project.root, 's'), []);
+      const second = stageOutput(out, { spare });
+      expect(existsSync(spare)).toBe(false);
+      second.put(file('a.txt', '1y'));
+      second.keep('b.txt');
+      second.commit();
+      expect(project.snapshot('out')).toEqual({ 'a.txt': '1y', 'b.txt': 'other' });
+      // A run that starts from the spare and stops: the output as it was, the spare gone, nothing left.
+      const stopped = stageOutput(out, { spare });
+      stopped.put(file('a.txt', 'never'));
+      stopped.discard();
+      expect(project.snapshot('out')).toEqual({ 'a.txt': '1y', 'b.txt': 'other' });
+      expect(existsSync(spare)).toBe(false);
+      expect(readdirSync(project.root).filter((name) => name.includes('.toolsmith-'))).toEqual([]);
     } finally {
       project.dispose();
     }
