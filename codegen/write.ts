@@ -237,8 +237,9 @@ export interface StagingOptions {
 /**
  * What `<spare>.json` records: the output folder the spare belongs to (its device and inode right
  * after the commit that made the spare; another writer's swap gives the folder another inode) and
- * the files in which the spare differs from that output (the commit's stale, missing and extra ones).
- * Every other file of the spare is the same file as the output's (a hard link to it), or a copy.
+ * the files in which the spare differs from that output (the commit's stale, missing and extra ones,
+ * removed from the spare when it is kept). Every other file of the spare is the same file as the
+ * output's (a hard link to it), or a copy.
  */
 interface SpareRecord {
   output: [number, number];
@@ -530,6 +531,9 @@ function keepAsSpare(previous: string, spare: string, outDir: string, diff: Outp
     return false;
   }
   try {
+    // Its own copies of what changed go now (a few unlinks after a small change): what stays is the
+    // output's files, linked, so the spare takes no room of its own.
+    for (const relPath of [...diff.stale, ...diff.extra]) removeFileAndEmptyFolders(spare, relPath);
     const folder = statSync(outDir);
     const record: SpareRecord = {
       output: [folder.dev, folder.ino],
