@@ -1,6 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assemble, splice } from '../../codegen/emit/manifests/splice.js';
+import { type FileSegments, splice } from '../../codegen/emit/manifests/splice.js';
+
+/** The reference: a file laid out as head, parts joined by `separator`, tail, with the byte range of every part. */
+function assemble(
+  head: string,
+  parts: ReadonlyArray<readonly [tool: string, text: string]>,
+  separator: string,
+  tail: string,
+): { content: string; segments: FileSegments } {
+  const segments: FileSegments = { tools: [], ranges: [] };
+  let offset = Buffer.byteLength(head);
+  const separatorBytes = Buffer.byteLength(separator);
+  parts.forEach(([tool, text], index) => {
+    if (index > 0) offset += separatorBytes;
+    const end = offset + Buffer.byteLength(text);
+    segments.tools.push(tool);
+    segments.ranges.push(offset, end);
+    offset = end;
+  });
+  return { content: `${head}${parts.map(([, text]) => text).join(separator)}${tail}`, segments };
+}
 
 describe('splicing the parts of a listing file', () => {
   it('gives the bytes and ranges of assembling the replaced parts anew', () => {

@@ -1,32 +1,13 @@
 /**
  * Files that list every tool — the manifests and the loss reports — are a head, one part per tool
- * (in tool-name order) joined by a separator, and a tail. Their byte ranges are recorded, so a run in
- * which a few tools changed rewrites those parts inside the previous file's bytes instead of
- * converting and printing every tool again (files that grow with the tool count).
+ * (in tool-name order) joined by a separator, and a tail (laid out by `createManifestAssembler`).
+ * Their byte ranges are recorded, so a run in which a few tools changed rewrites those parts inside
+ * the previous file's bytes instead of converting and printing every tool again (files that grow with
+ * the tool count).
  */
 import type { FileSegments } from '../../model.js';
 
 export type { FileSegments };
-
-/** A file laid out as head, parts joined by `separator`, tail — with the byte range of every part. */
-export function assemble(
-  head: string,
-  parts: ReadonlyArray<readonly [tool: string, text: string]>,
-  separator: string,
-  tail: string,
-): { content: string; segments: FileSegments } {
-  const segments: FileSegments = { tools: [], ranges: [] };
-  let offset = Buffer.byteLength(head);
-  const separatorBytes = Buffer.byteLength(separator);
-  parts.forEach(([tool, text], index) => {
-    if (index > 0) offset += separatorBytes;
-    const end = offset + Buffer.byteLength(text);
-    segments.tools.push(tool);
-    segments.ranges.push(offset, end);
-    offset = end;
-  });
-  return { content: `${head}${parts.map(([, text]) => text).join(separator)}${tail}`, segments };
-}
 
 /**
  * The previous file's bytes (as pieces: views of `previous` and the new parts) with the parts of the
