@@ -162,6 +162,26 @@ describe('the emission on worker threads', () => {
     expect(bytesOf(pooled.stubs)).toEqual(bytesOf(inProcess.stubs));
   }, 60_000);
 
+  it('streams the manifests into the staging tree right when a worker stops: the tools it lost come last, their parts wait, the bytes are one thread’s', async () => {
+    const project = corpusProject(12);
+    const options = { root: project.root, runtimeImport: project.runtimeImport };
+    const single = await generate({ ...options, workers: 1 });
+    expect(single.problems).toEqual([]);
+    const saved = process.env.TOOLSMITH_WORKER_HEAP_MB;
+    process.env.TOOLSMITH_WORKER_HEAP_MB = '2';
+    try {
+      const written = await generateIncrementally({ ...options, workers: 2, workerThreshold: 1 });
+      expect(written.problems).toEqual([]);
+      expect(written.threads).toBe(2);
+    } finally {
+      if (saved === undefined) delete process.env.TOOLSMITH_WORKER_HEAP_MB;
+      else process.env.TOOLSMITH_WORKER_HEAP_MB = saved;
+    }
+    expect(project.snapshot('generated')).toEqual(
+      Object.fromEntries(single.files.map((file) => [file.path, file.content])),
+    );
+  }, 120_000);
+
   it('hands each tool to another thread: a model that cannot be cloned is that tool’s problem only there', async () => {
     const odd = { ...makeTool({ name: 'odd' }), extra: () => 'not cloneable' } as unknown as ToolModel;
     const tools = [makeTool({ name: 'plain' }), odd];
