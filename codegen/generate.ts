@@ -386,7 +386,6 @@ export async function emitAll(project: ProjectModel, ctx: EmitContext, options: 
     ctx,
     options.manifests ?? {},
   );
-  const verdicts = { problems: [] as Problem[], warnings: [] as Problem[] };
   let done = 0;
   const {
     problems: failures,
@@ -398,13 +397,12 @@ export async function emitAll(project: ProjectModel, ctx: EmitContext, options: 
       files.push(...unit.files);
       if (unit.stub !== undefined) stubs.push(unit.stub);
       assembler.add(unit.manifests);
-      verdicts.problems.push(...unit.manifests.problems);
-      verdicts.warnings.push(...unit.manifests.warnings);
     },
     onProgress: () => options.onProgress?.(++done, project.tools.length),
   });
-  const problems = [...verdicts.problems, ...failures];
-  if (problems.length > 0) return { files: [], stubs: [], problems, warnings: verdicts.warnings, threads, mainThread };
+  const problems = [...assembler.problems, ...failures];
+  if (problems.length > 0)
+    return { files: [], stubs: [], problems, warnings: [...assembler.warnings], threads, mainThread };
   const manifests = assembler.finish();
   files.push(...(await emitProjectFiles(project, settings, manifests.files)));
   return {

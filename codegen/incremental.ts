@@ -523,16 +523,17 @@ function planReuse(run: RunInputs, project: ProjectModel, hash: string): ReusePl
 }
 
 /**
- * The manifests of a run that emits anything: the last run's files with the parts of the fresh tools
- * made anew (`patchManifests`, only while those files are untouched since); else, when every tool is
- * emitted, assembled from the tools' parts as their emission makes them (`assembled`: built on the
- * emitting threads, nothing of them held); else emitted whole.
+ * How a run's manifests are made: the last run's files with the fresh tools' parts spliced in
+ * (`spliced`), built whole on the main thread before the emission (`whole`), or assembled from the
+ * tools' parts as their emission makes them (`assembled`: on the emitting threads, nothing held).
  */
-function buildManifests(
-  run: RunInputs,
-  project: ProjectModel,
-  plan: ReusePlan,
-): { emission: ManifestEmission; spliced: boolean } | 'assembled' {
+type RunManifests = { made: 'spliced' | 'whole'; emission: ManifestEmission } | { made: 'assembled' };
+
+/**
+ * The manifests of a run that emits anything: spliced while the last run's files are untouched since
+ * (`patchManifests`); else, when every tool is emitted, assembled; else built whole.
+ */
+function buildManifests(run: RunInputs, project: ProjectModel, plan: ReusePlan): RunManifests {
   const { emitManifests, patchManifests } = run.modules[1];
   const options = run.modules[0].manifestOptions(run.resolved);
   const { previous } = run;
@@ -554,9 +555,9 @@ function buildManifests(
           },
           plan.fresh,
         );
-  if (patched !== undefined) return { emission: patched, spliced: true };
-  if (plan.listings === undefined && plan.fresh.length === project.tools.length) return 'assembled';
-  return { emission: emitManifests(project, run.resolved.ctx, options), spliced: false };
+  if (patched !== undefined) return { made: 'spliced', emission: patched };
+  if (plan.listings === undefined && plan.fresh.length === project.tools.length) return { made: 'assembled' };
+  return { made: 'whole', emission: emitManifests(project, run.resolved.ctx, options) };
 }
 
 /**
@@ -606,7 +607,7 @@ async function stageRun(
   run: RunInputs,
   project: ProjectModel,
   plan: ReusePlan,
-  manifests: ManifestEmission | 'assembled' | undefined,
+  manifests: RunManifests | undefined,
   staging: OutputStaging,
   pool: EmitPool | undefined,
 ): Promise<Staged> {
@@ -636,19 +637,18 @@ async function stageRun(
   };
   // The manifests are staged first and their text let go: at 1,000 tools they are tens of MB that
   // would otherwise live through the whole emission.
-  if (plan.listings === undefined && manifests !== undefined && manifests !== 'assembled')
-    for (const file of manifests.files.splice(0)) putListing(file);
+  const made = manifests !== undefined && 'emission' in manifests ? manifests.emission : undefined;
+  if (plan.listings === undefined && made !== undefined) for (const file of made.files.splice(0)) putListing(file);
   // Their garbage too: this thread mostly waits during the emission and would never collect it.
   if (largeEmission(run, plan)) collectGarbage();
   const assembler =
-    manifests === 'assembled'
+    manifests?.made === 'assembled'
       ? run.modules[1].createManifestAssembler(
           project.tools.map((tool) => tool.name),
           run.resolved.ctx,
           { ...settings.manifests, open: (file) => stagedListing(staging, file, listingFiles, paths) },
         )
       : undefined;
-  const verdicts = { problems: [] as Problem[], warnings: [] as Problem[] };
   const stubs: GeneratedFile[] = [];
   const fresh = assembler === undefined ? plan.fresh : generator.inNameOrder(plan.fresh);
   const emitted = await generator.emitToolUnits(project, fresh, settings, {
@@ -661,19 +661,17 @@ async function stageRun(
       }
       cache.tools[unit.tool.name] = { hash: unit.tool.hash, files };
       if (unit.stub !== undefined) stubs.push(unit.stub);
-      if (assembler === undefined) return;
-      assembler.add(unit.manifests);
-      verdicts.problems.push(...unit.manifests.problems);
-      verdicts.warnings.push(...unit.manifests.warnings);
+      assembler?.add(unit.manifests);
     },
     onProgress: () => run.options.onProgress?.(++done, total),
   });
   // The workers are done: stopped now, not after the files that list every tool.
   await pool?.close();
-  const problems = [...verdicts.problems, ...emitted.problems];
+  const problems = [...(assembler?.problems ?? []), ...emitted.problems];
+  const warnings = [...(assembler?.warnings ?? [])];
   if (problems.length > 0) {
     assembler?.abandon();
-    return { cache, paths, stubs, problems, warnings: verdicts.warnings, threads: emitted.threads };
+    return { cache, paths, stubs, problems, warnings, threads: emitted.threads };
   }
   const assembled = assembler?.finish();
   if (plan.listings !== undefined) {
@@ -685,17 +683,12 @@ async function stageRun(
   } else {
     for (const file of await generator.emitProjectFiles(project, settings, [])) putListing(file);
   }
-  const segments =
-    plan.listings !== undefined
-      ? run.previous.project?.segments
-      : manifests === 'assembled'
-        ? assembled?.segments
-        : manifests?.segments;
+  const segments = plan.listings !== undefined ? run.previous.project?.segments : (assembled ?? made)?.segments;
   cache.project = { hash: projectHash(project), files: listingFiles, ...(segments ? { segments } : {}) };
   // Reused tools whose stub was removed get it back.
   const reusedStubless = project.tools.filter((tool) => plan.units.has(tool.name) && stubsWanted.has(tool.name));
   stubs.push(...(await generator.emitStubs(project, reusedStubless, settings)));
-  return { cache, paths, stubs, problems: [], warnings: verdicts.warnings, threads: emitted.threads };
+  return { cache, paths, stubs, problems: [], warnings, threads: emitted.threads };
 }
 
 /**
@@ -813,10 +806,10 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
     if (largeEmission(run, plan)) collectGarbage();
     const mustEmit = plan.fresh.length > 0 || plan.listings === undefined;
     const manifests = mustEmit ? buildManifests(run, project, plan) : undefined;
-    let verdict =
-      manifests === undefined || manifests === 'assembled'
-        ? undefined
-        : generator.emissionVerdict(manifests.emission, run.loaded, options.strict);
+    const verdict =
+      manifests !== undefined && 'emission' in manifests
+        ? generator.emissionVerdict(manifests.emission, run.loaded, options.strict)
+        : undefined;
     if (verdict !== undefined && verdict.problems.length > 0)
       return stopped(verdict.problems, modelled.warnings, project);
     const spare = options.check ? undefined : spareTree(run.resolved.root, run.resolved.outDir);
@@ -826,41 +819,26 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
     });
     let staged: Staged;
     try {
-      staged = await stageRun(
-        run,
-        project,
-        plan,
-        manifests === 'assembled' ? manifests : manifests?.emission,
-        staging,
-        pool,
-      );
+      staged = await stageRun(run, project, plan, manifests, staging, pool);
     } catch (error) {
       staging.discard();
       throw error;
     }
-    // Assembled manifests: what the targets said of the tools is known now, placed and judged as above.
-    if (manifests === 'assembled') verdict = generator.emissionVerdict(staged, run.loaded, options.strict);
-    const failed =
-      manifests === 'assembled'
-        ? verdict!
-        : generator.emissionVerdict({ problems: staged.problems, warnings: [] }, run.loaded, false);
-    if (failed.problems.length > 0) {
+    // What the emission found (tools whose emitter threw; with assembled manifests, what the targets
+    // said of the tools), placed and judged as the manifests' verdict above.
+    const late = generator.emissionVerdict(staged, run.loaded, options.strict);
+    if (late.problems.length > 0) {
       staging.discard();
-      return stopped(failed.problems, modelled.warnings, project);
+      return stopped(late.problems, modelled.warnings, project);
     }
-    const warnings = sortProblems([...modelled.warnings, ...(verdict?.warnings ?? [])]);
+    const warnings = sortProblems([...modelled.warnings, ...(verdict?.warnings ?? []), ...late.warnings]);
     const committed = staging.commit({ removeInBackground: true });
     const report: IncrementalReport = {
       project,
       problems: [],
       warnings,
       reused: plan.units.size,
-      listings:
-        plan.listings !== undefined
-          ? 'reused'
-          : manifests !== undefined && manifests !== 'assembled' && manifests.spliced
-            ? 'spliced'
-            : 'emitted',
+      listings: plan.listings !== undefined ? 'reused' : manifests?.made === 'spliced' ? 'spliced' : 'emitted',
       threads: staged.threads,
       diff: committed.diff,
       replaced: committed.replaced,

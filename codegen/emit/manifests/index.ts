@@ -135,39 +135,14 @@ function entriesOf(content: unknown, key: string | undefined): unknown[] {
   return (key === undefined ? content : (content as Record<string, unknown>)[key]) as unknown[];
 }
 
-/**
- * Records what a target's build says of `tools` in `emission`: problems (errors or, under `omit`,
- * warnings), losses, unavailability (also for a tool whose definition turns the target off), nullable optionals.
- */
-function absorb(
-  emission: ManifestEmission,
-  target: ManifestTarget,
-  result: TargetBuild<unknown>,
-  tools: readonly ToolModel[],
-  policy: UnrepresentablePolicy,
-): void {
-  if (policy === 'error') emission.problems.push(...result.problems);
-  else {
-    for (const problem of result.problems) {
-      emission.warnings.push({
-        ...problem,
-        severity: 'warning',
-        message: `${problem.message} It is left out of manifests/${target}.json.`,
-        hint: `see manifests/loss-report.md; to stop the warning, turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition)`,
-      });
-    }
-  }
-  // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups, prototype-free maps.
-  const nullable = 'nullableOptionals' in result ? (result.nullableOptionals as Record<string, string[]>) : undefined;
-  for (const tool of tools) {
-    const losses = (emission.losses[tool.name] = ownValue(emission.losses, tool.name) ?? {});
-    losses[target] = ownValue(result.losses, tool.name) ?? [];
-    const reason = tool.excludedTargets?.includes(target) ? TURNED_OFF_REASON : ownValue(result.unavailable, tool.name);
-    if (reason !== undefined)
-      (emission.unavailable[tool.name] = ownValue(emission.unavailable, tool.name) ?? {})[target] = reason;
-    const optionals = ownValue(nullable, tool.name);
-    if (optionals !== undefined) emission.nullableOptionals[tool.name] = optionals;
-  }
+/** A problem a target found in a tool, as the warning it is under the `omit` policy. */
+function omittedWarning(problem: Problem, target: ManifestTarget): Problem {
+  return {
+    ...problem,
+    severity: 'warning',
+    message: `${problem.message} It is left out of manifests/${target}.json.`,
+    hint: `see manifests/loss-report.md; to stop the warning, turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition)`,
+  };
 }
 
 /** The enabled targets, in file order. */
@@ -218,28 +193,34 @@ export function toolManifests(
 ): { manifests: ToolManifests; losses: Partial<Record<ManifestTarget, LossEntry[]>> } {
   const targets = enabledTargets(options);
   const policy = options.unrepresentable ?? 'omit';
-  const emission = emptyEmission();
-  emission.losses[tool.name] = {};
-  const entries = targets.map((target) => {
+  const manifests: ToolManifests = { name: tool.name, entries: [], problems: [], warnings: [], unavailable: {} };
+  const byTarget: Partial<Record<ManifestTarget, LossEntry[]>> = {};
+  for (const target of targets) {
     const { key } = MANIFEST_TARGET_TABLE[target];
     const result = buildTarget([tool], target, options);
-    absorb(emission, target, result, [tool], policy);
+    if (policy === 'error') manifests.problems.push(...result.problems);
+    else manifests.warnings.push(...result.problems.map((problem) => omittedWarning(problem, target)));
+    // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups.
+    byTarget[target] = ownValue(result.losses, tool.name) ?? [];
+    const reason = tool.excludedTargets?.includes(target) ? TURNED_OFF_REASON : ownValue(result.unavailable, tool.name);
+    if (reason !== undefined) manifests.unavailable[target] = reason;
+    const nullable = 'nullableOptionals' in result ? (result.nullableOptionals as Record<string, string[]>) : undefined;
+    const optionals = ownValue(nullable, tool.name);
+    if (optionals !== undefined) manifests.nullableOptionals = optionals;
     const [entry] = entriesOf(result.content, key);
-    return entry === undefined ? null : entryText(entry, targetLayout(key).indent);
-  });
-  const losses = ownValue(sortLossReport(emission.losses), tool.name)!;
-  const unavailable = ownValue(emission.unavailable, tool.name) ?? {};
-  const optionals = ownValue(emission.nullableOptionals, tool.name);
-  const manifests: ToolManifests = {
-    name: tool.name,
-    entries,
-    ...(targets.length > 0 ? { lossText: toolLossText(tool.name, losses, unavailable) } : {}),
-    problems: emission.problems,
-    warnings: emission.warnings,
-    unavailable,
-    ...(optionals !== undefined ? { nullableOptionals: optionals } : {}),
-  };
+    manifests.entries.push(entry === undefined ? null : entryText(entry, targetLayout(key).indent));
+  }
+  const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
+  if (targets.length > 0) manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable);
   return { manifests, losses };
+}
+
+/** Records in `emission` what a tool's part says of the tool: problems, warnings, unavailability, nullable optionals. */
+function recordPart(emission: ManifestEmission, part: ToolManifests): void {
+  emission.problems.push(...part.problems);
+  emission.warnings.push(...part.warnings);
+  if (Object.keys(part.unavailable).length > 0) emission.unavailable[part.name] = part.unavailable;
+  if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
 }
 
 /** Where the assembler writes one file: its pieces in order, then `close`. */
@@ -278,6 +259,9 @@ interface AssembledFile {
  */
 export interface ManifestAssembler {
   add(part: ToolManifests, losses?: Partial<Record<ManifestTarget, LossEntry[]>>): void;
+  /** What the targets said of the tools added so far, in the order they were added (errors under `error`; warnings under `omit`). */
+  readonly problems: readonly Problem[];
+  readonly warnings: readonly Problem[];
   /** Writes the tails and the typed modules; the emission (with `files` only when kept in memory). */
   finish(): ManifestEmission;
   /** Closes what is open without finishing (a run that stops). */
@@ -342,10 +326,6 @@ export function createManifestAssembler(
       append(reportFiles[0]!, part.name, part.lossText.json);
       append(reportFiles[1]!, part.name, part.lossText.markdown);
     }
-    emission.problems.push(...part.problems);
-    emission.warnings.push(...part.warnings);
-    if (Object.keys(part.unavailable).length > 0) emission.unavailable[part.name] = part.unavailable;
-    if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
     if (keepLosses) emission.losses[part.name] = losses ?? {};
   };
   const whole = (path: string, text: string) => {
@@ -359,10 +339,14 @@ export function createManifestAssembler(
     emission.segments![file.path] = file.segments;
   };
   return {
+    problems: emission.problems,
+    warnings: emission.warnings,
     add(part, losses) {
       const index = position.get(part.name);
       if (index === undefined || index < next || pending.has(index))
         throw new Error(`the manifests got a part for "${part.name}" twice or for a tool they do not list`);
+      // Known at once, not when the part is written: a run that stops before every part is in reports them.
+      recordPart(emission, part);
       pending.set(index, [part, losses]);
       for (let ready = pending.get(next); ready !== undefined; ready = pending.get(next)) {
         pending.delete(next++);
@@ -480,10 +464,7 @@ export function patchManifests(
   for (const tool of changed) {
     const { manifests, losses } = toolManifests(tool, options);
     emission.losses[tool.name] = losses;
-    emission.problems.push(...manifests.problems);
-    emission.warnings.push(...manifests.warnings);
-    if (Object.keys(manifests.unavailable).length > 0) emission.unavailable[tool.name] = manifests.unavailable;
-    if (manifests.nullableOptionals !== undefined) emission.nullableOptionals[tool.name] = manifests.nullableOptionals;
+    recordPart(emission, manifests);
     for (const [index, target] of targets.entries()) {
       const { file } = MANIFEST_TARGET_TABLE[target];
       const entry = manifests.entries[index]!;
