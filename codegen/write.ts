@@ -261,11 +261,14 @@ function readSpare(outDir: string, spare: string): SpareRecord | undefined {
   } catch {
     // No spare, no record, or no output: nothing to start from.
   }
-  if (read === undefined) {
-    rmSync(record, { force: true });
-    if (existsSync(spare)) removeTree(spare);
-  }
+  if (read === undefined) removeSpare(spare);
   return read;
+}
+
+/** Removes a spare and its record, whichever is there. */
+function removeSpare(spare: string): void {
+  rmSync(`${spare}.json`, { force: true });
+  if (existsSync(spare)) removeTree(spare);
 }
 
 /** Unlinks a file if it is there (a staged file is never written through: it may be the output's, linked). */
@@ -523,8 +526,7 @@ function removeFileAndEmptyFolders(root: string, relPath: string): void {
  */
 function keepAsSpare(previous: string, spare: string, outDir: string, diff: OutputDiff): boolean {
   try {
-    rmSync(`${spare}.json`, { force: true });
-    if (existsSync(spare)) removeTree(spare);
+    removeSpare(spare);
     mkdirSync(path.dirname(spare), { recursive: true });
     renameSync(previous, spare);
   } catch {
