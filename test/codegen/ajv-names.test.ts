@@ -9,13 +9,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CodeGen, ValueScope } from 'ajv/dist/compile/codegen/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateCorpus } from '../../bench/corpus.js';
 import { AJV_VERSION, useFasterAjvNames, withShippedAjvNames } from '../../codegen/ajv-names.js';
 import { createGeneratorAjv, standaloneCode } from '../../codegen/ajv.js';
 import { compileToolValidators } from '../../codegen/emit/validators.js';
-import { loadDefinitions } from '../../codegen/load.js';
-import { normalize } from '../../codegen/normalize.js';
 import { REPO } from '../helpers/temp-project.js';
+import { corpora } from './emit/project.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'toolsmith-ajv-names-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -72,10 +70,7 @@ describe("Ajv's names counted the faster way", () => {
   });
 
   it('gives the code of Ajv’s own getter for every tool of the field corpus, the examples and a bench corpus', () => {
-    const field = normalize(loadDefinitions(path.join(REPO, 'test/fixtures/field/schemas'), REPO)).project;
-    const examples = normalize(loadDefinitions(path.join(REPO, 'schemas'), REPO)).project;
-    generateCorpus({ dir: path.join(scratch, 'schemas'), count: 150, seed: 11 });
-    const bench = normalize(loadDefinitions(path.join(scratch, 'schemas'), scratch)).project;
+    const { field, examples, bench } = corpora(scratch, 11);
     const tools = [...field.tools, ...examples.tools, ...bench.tools];
     expect(tools.length).toBe(164);
     for (const tool of tools) {

@@ -11,18 +11,14 @@ import path from 'node:path';
 import { format } from 'prettier';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRandom } from '../../../bench/corpus.js';
-import { generateCorpus } from '../../../bench/corpus.js';
 import { formatFile, PRETTIER_OPTIONS } from '../../../codegen/emit/format.js';
 import { callWithLiteral, newLayout } from '../../../codegen/emit/layout.js';
 import { emitStub } from '../../../codegen/emit/stubs.js';
 import { emitToolBase } from '../../../codegen/emit/tool-bases.js';
 import { emitToolValidators } from '../../../codegen/emit/validators.js';
-import { loadDefinitions } from '../../../codegen/load.js';
 import type { ProjectModel, ToolModel } from '../../../codegen/model.js';
 import { emitSharedTypes, emitToolTypes } from '../../../codegen/emit/types.js';
-import { normalize } from '../../../codegen/normalize.js';
-import { REPO } from '../../helpers/temp-project.js';
-import { EMIT_CONTEXT, projectOf, typeHomes } from './project.js';
+import { corpora, EMIT_CONTEXT, projectOf, typeHomes } from './project.js';
 
 const prettier = (text: string) => format(text, { ...PRETTIER_OPTIONS, parser: 'typescript' });
 
@@ -157,10 +153,7 @@ describe('bases and stubs laid out as prettier lays them out', () => {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('every tool of the field corpus, the repository’s examples and a 150-tool bench corpus', async () => {
-    const field = normalize(loadDefinitions(path.join(REPO, 'test/fixtures/field/schemas'), REPO)).project;
-    const examples = normalize(loadDefinitions(path.join(REPO, 'schemas'), REPO)).project;
-    generateCorpus({ dir: path.join(scratch, 'schemas'), count: 150, seed: 5 });
-    const bench = normalize(loadDefinitions(path.join(scratch, 'schemas'), scratch)).project;
+    const { field, examples, bench } = corpora(scratch, 5);
     const tools = [...field.tools, ...examples.tools, ...bench.tools];
     expect(tools.length).toBeGreaterThan(160);
     const { exact, files } = await checkTools(tools);

@@ -1,5 +1,8 @@
 import type { EmitContext, ProjectModel, ToolModel } from '../../../codegen/model.js';
-import { parseSource, type SourceFile } from '../../../codegen/load.js';
+import path from 'node:path';
+import { generateCorpus } from '../../../bench/corpus.js';
+import { loadDefinitions, parseSource, type SourceFile } from '../../../codegen/load.js';
+import { REPO } from '../../helpers/temp-project.js';
 import { normalize } from '../../../codegen/normalize.js';
 import { compareStrings } from '../../../codegen/naming.js';
 
@@ -55,4 +58,20 @@ export function tool(
   fields: Record<string, unknown> = {},
 ): Record<string, unknown> {
   return { name, description: `The ${name} tool.`, inputSchema, ...fields };
+}
+
+/**
+ * The corpora the generator's exactness tests run over, normalized: the field corpus, the repository's
+ * examples, and a 150-tool bench corpus written under `scratch` with `seed`.
+ */
+export function corpora(
+  scratch: string,
+  seed: number,
+): { field: ProjectModel; examples: ProjectModel; bench: ProjectModel } {
+  generateCorpus({ dir: path.join(scratch, 'schemas'), count: 150, seed });
+  return {
+    field: normalize(loadDefinitions(path.join(REPO, 'test/fixtures/field/schemas'), REPO)).project,
+    examples: normalize(loadDefinitions(path.join(REPO, 'schemas'), REPO)).project,
+    bench: normalize(loadDefinitions(path.join(scratch, 'schemas'), scratch)).project,
+  };
 }
