@@ -161,7 +161,7 @@ export interface EmitPool {
   readonly size: number;
   /** Emits `tools` (see `emitInWorkers`); once per pool. */
   run(
-    tools: readonly ToolModel[],
+    tools: readonly (ToolModel | undefined)[],
     stubWanted: readonly boolean[],
     data: EmitWorkerData,
     onOutcome: (index: number, outcome: EmitOutcome) => void,
@@ -207,7 +207,7 @@ const TASKS_PER_WORKER = 2;
  * emitter throws, or a worker that dies, becomes that tool's error, never a rejection.
  */
 export async function emitInWorkers(
-  tools: readonly ToolModel[],
+  tools: readonly (ToolModel | undefined)[],
   stubWanted: readonly boolean[],
   data: EmitWorkerData,
   count: number,
@@ -225,7 +225,7 @@ export async function emitInWorkers(
 /** Hands out `tools` to the pool's workers, `TASKS_PER_WORKER` each at a time, and one at a time to `local`. */
 function runOnPool(
   pooled: readonly PooledWorker[],
-  tools: readonly ToolModel[],
+  tools: readonly (ToolModel | undefined)[],
   stubWanted: readonly boolean[],
   data: EmitWorkerData,
   onOutcome: (index: number, outcome: EmitOutcome) => void,
@@ -265,6 +265,7 @@ function runOnPool(
         while (entry.stopped === undefined && inFlight.size < TASKS_PER_WORKER && next < tools.length) {
           const index = next++;
           inFlight.add(index);
+          // An entry is cleared only once its outcome is taken (`emitToolUnits`): never before it is sent.
           const task: EmitTask = { index, tool: tools[index]!, stub: stubWanted[index] ?? false };
           try {
             worker.postMessage(task);

@@ -18,7 +18,7 @@ import { emitRegistry } from './emit/registry.js';
 import { loadDefinitions, toPosix, type LoadedFiles } from './load.js';
 import { placeProblem } from './diagnostics.js';
 import { rejectedSchemaProblems, schemaRejections } from './emit/validators.js';
-import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from './model.js';
+import type { EmitContext, GeneratedFile, Problem, ProjectListing, ProjectModel, ToolModel } from './model.js';
 import { heldAsBytes } from './write.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
@@ -201,24 +201,35 @@ function emitFailure(tool: ToolModel, error: unknown): Problem[] {
 /** Tools emitted at once in process (their awaits interleave; the CPU work does not). */
 const EMIT_IN_FLIGHT = 4;
 
-/** Runs `task` over `items`, `EMIT_IN_FLIGHT` at a time (the order of completion does not matter to the callers). */
-async function inLanes<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `task` over `items`, `EMIT_IN_FLIGHT` at a time (the order of completion does not matter to
+ * the callers). Each entry is cleared as it is taken, so what the task is done with can be collected.
+ * A lane lets the event loop run between its tasks, as the local lane beside the workers does: a
+ * long emission in process would otherwise be one job from start to end (no timer, no I/O callback,
+ * and every object a `WeakRef` was made to or read from kept to its end).
+ */
+async function inLanes<T>(items: (T | undefined)[], task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {
-    while (next < items.length) await task(items[next++]!);
+    while (next < items.length) {
+      const item = items[next]!;
+      items[next++] = undefined;
+      await task(item);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   };
   await Promise.all(Array.from({ length: Math.min(EMIT_IN_FLIGHT, items.length) }, lane));
 }
 
 /** Type names of the shared schemas → the module declaring each. */
-export function typeHomes(project: ProjectModel): Map<string, string> {
+export function typeHomes(project: Pick<ProjectListing, 'shared'>): Map<string, string> {
   const homes = new Map<string, string>();
   for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
   return homes;
 }
 
 /** The in-process emitter of one run's tools. */
-async function inProcessEmitter(project: ProjectModel, settings: EmitSettings) {
+async function inProcessEmitter(project: Pick<ProjectListing, 'shared'>, settings: EmitSettings) {
   const { createToolEmitter } = await emitters();
   return createToolEmitter({
     homes: typeHomes(project),
@@ -234,10 +245,13 @@ async function inProcessEmitter(project: ProjectModel, settings: EmitSettings) {
  * and hands each to `sink` as soon as it is done, so no unit's text outlives its turn. Answers one
  * problem per tool whose emission threw, and the threads used. A tool whose worker stopped under it
  * (its heap cap, a crash) is emitted in process: a worker's end never fails a tool.
+ *
+ * `tools` is consumed: each entry is cleared once its tool is done, so that a caller holding only
+ * summaries lets every model go as it is emitted (pass an array of its own, e.g. `inNameOrder`'s).
  */
 export async function emitToolUnits(
-  project: ProjectModel,
-  tools: readonly ToolModel[],
+  project: Pick<ProjectListing, 'shared'>,
+  tools: (ToolModel | undefined)[],
   settings: EmitSettings,
   options: ToolUnitOptions,
 ): Promise<{ problems: Problem[]; threads: number; mainThread: number }> {
@@ -248,7 +262,7 @@ export async function emitToolUnits(
   const lost: ToolModel[] = [];
   let mainThread = 0;
   if (threads > 1) {
-    const stubWanted = tools.map((tool) => options.stubs.has(tool.name));
+    const stubWanted = tools.map((tool) => tool !== undefined && options.stubs.has(tool.name));
     const data = {
       homes: [...typeHomes(project)],
       ctx: settings.ctx,
@@ -258,6 +272,7 @@ export async function emitToolUnits(
     };
     const take = (index: number, outcome: EmitOutcome) => {
       const tool = tools[index]!;
+      tools[index] = undefined;
       if (!('error' in outcome)) {
         options.sink({ tool, ...outcome });
         options.onProgress?.();
@@ -284,7 +299,7 @@ export async function emitToolUnits(
     if (pool !== undefined) await pool.run(tools, stubWanted, data, take, local);
     else await emitInWorkers(tools, stubWanted, data, threads - 1, take, local);
   }
-  const inProcess = threads > 1 ? lost : tools;
+  const inProcess: (ToolModel | undefined)[] = threads > 1 ? lost : tools;
   if (inProcess.length > 0) {
     const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings), emitters()]);
     // A few tools in flight at once, not every one: the parser trees and intermediate text of
@@ -316,14 +331,14 @@ export async function emitToolUnits(
 
 /** The stubs of `tools` (implementation files, written only where absent), sorted by path. */
 export async function emitStubs(
-  project: ProjectModel,
+  project: Pick<ProjectListing, 'shared'>,
   tools: readonly ToolModel[],
   settings: EmitSettings,
 ): Promise<GeneratedFile[]> {
   if (tools.length === 0) return [];
   const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings), emitters()]);
   const stubs: GeneratedFile[] = [];
-  await inLanes(tools, async (tool) => {
+  await inLanes([...tools], async (tool) => {
     stubs.push(await emitter.stub(tool, emitStub));
   });
   return stubs.sort((a, b) => compareStrings(a.path, b.path));
@@ -334,7 +349,7 @@ export async function emitStubs(
  * catalog of a large project), the given manifest files, the docs index pages.
  */
 export async function emitProjectFiles(
-  project: ProjectModel,
+  project: ProjectListing,
   settings: EmitSettings,
   manifestFiles: readonly GeneratedFile[],
 ): Promise<GeneratedFile[]> {
@@ -439,7 +454,7 @@ export function inNameOrder(tools: readonly ToolModel[]): ToolModel[] {
 }
 
 /** The names of the project's tools whose stub does not exist yet. */
-export function absentStubs(resolved: ResolvedOptions, project: ProjectModel): Set<string> {
+export function absentStubs(resolved: ResolvedOptions, project: ProjectListing): Set<string> {
   return new Set(
     project.tools
       .filter((tool) => !existsSync(path.join(resolved.stubsDir, `${tool.names.kebab}.ts`)))

@@ -1,5 +1,13 @@
 import Handlebars from 'handlebars';
-import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
+import type {
+  EmitContext,
+  GeneratedFile,
+  ProjectListing,
+  ProjectModel,
+  SharedSchemaModel,
+  ToolModel,
+  ToolSummary,
+} from '../model.js';
 import { ownValue } from '../dictionary.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
@@ -242,7 +250,7 @@ function banner(source: string, ctx: EmitContext): string {
   return markdownBanner(source, ctx).trimEnd();
 }
 
-function toolPagePath(tool: ToolModel): string {
+function toolPagePath(tool: ToolSummary): string {
   return `docs/tools/${tool.names.kebab}.md`;
 }
 
@@ -288,7 +296,7 @@ function describeAnnotations(annotations: McpToolAnnotations): string {
 }
 
 /** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */
-function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
+function sharedLinker(project: ProjectListing, fromPage: string): RefLinker {
   const moduleOf = new Map<string, string>();
   for (const shared of project.shared)
     for (const type of shared.types ?? []) moduleOf.set(type.typeName, shared.module);
@@ -371,8 +379,8 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
   };
 }
 
-function indexView(project: ProjectModel, ctx: EmitContext): Record<string, unknown> {
-  const byCategory = new Map<string, ToolModel[]>();
+function indexView(project: ProjectListing, ctx: EmitContext): Record<string, unknown> {
+  const byCategory = new Map<string, ToolSummary[]>();
   for (const tool of project.tools) {
     const category = tool.category ?? '';
     byCategory.set(category, [...(byCategory.get(category) ?? []), tool]);
@@ -402,7 +410,7 @@ function indexView(project: ProjectModel, ctx: EmitContext): Record<string, unkn
   return { banner: banner('the tool definitions in schemas/', ctx), categories, types };
 }
 
-function typesView(shared: SharedSchemaModel, project: ProjectModel, ctx: EmitContext): Record<string, unknown> {
+function typesView(shared: SharedSchemaModel, project: ProjectListing, ctx: EmitContext): Record<string, unknown> {
   const page = typesPagePath(shared.module);
   const link = sharedLinker(project, page);
   const types = (shared.types ?? [{ typeName: shared.typeNames['#'] ?? shared.module, schema: shared.schema }]).map(
@@ -450,7 +458,7 @@ export interface DocRenderer {
   /** `docs/tools/<tool>.md`. */
   toolPage(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 'templates'>): GeneratedFile;
   /** `docs/index.md` (tools by category) and `docs/types/<module>.md` (one page per shared schema file). */
-  projectPages(project: ProjectModel, ctx: EmitContext): GeneratedFile[];
+  projectPages(project: ProjectListing, ctx: EmitContext): GeneratedFile[];
 }
 
 /** A renderer over the given templates (compiled here, once). */

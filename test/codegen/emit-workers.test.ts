@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/corpus.js';
@@ -249,5 +249,8 @@ describe('the emission on worker threads', () => {
     );
     expect(existsSync(path.join(outDir, 'docs/index.md'))).toBe(false);
     expect(project.snapshot('generated')).toEqual(before);
+    // The model cache the run wrote as it went is thrown away: the last one stays, no temporary file.
+    expect(readFileSync(models, 'utf8')).toBe(modelCacheText(cached));
+    expect(readdirSync(path.dirname(models)).filter((entry) => entry.endsWith('.tmp'))).toEqual([]);
   }, 60_000);
 });
