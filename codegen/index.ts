@@ -32,9 +32,11 @@ export type {
   EmitContext,
   GeneratedFile,
   Problem,
+  ProjectListing,
   ProjectModel,
   SharedSchemaModel,
   ToolExample,
   ToolModel,
   ToolNames,
+  ToolSummary,
 } from './model.js';
