@@ -5,7 +5,7 @@
  * full generate, and one thread per core runs it side by side.
  */
 import { parentPort } from 'node:worker_threads';
-import type { EmitContext, GeneratedFile, ToolModel } from './model.js';
+import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from './model.js';
 import type { ManifestOptions, ToolManifests } from './emit/manifests/index.js';
 import type { DocTemplates } from './templates/names.js';
 import { emitStub } from './emit/stubs.js';
@@ -18,6 +18,7 @@ export interface EmitWorkerData {
   templates: DocTemplates;
   manifests: ManifestOptions;
   format: boolean;
+  shared: SharedSchemaModel[];
 }
 
 /** The first message a worker gets: what every task shares. */
@@ -83,6 +84,7 @@ if (parentPort !== null) {
       templates: data.templates,
       manifests: data.manifests,
       format: data.format,
+      shared: data.shared,
     });
   };
   // One task at a time, in the order they arrive: the CPU work does not overlap anyway.

@@ -237,6 +237,7 @@ async function inProcessEmitter(project: Pick<ProjectListing, 'shared'>, setting
     templates: settings.templates,
     manifests: settings.manifests ?? {},
     format: settings.format !== false,
+    shared: project.shared,
   });
 }
 
@@ -269,6 +270,7 @@ export async function emitToolUnits(
       templates: settings.templates,
       manifests: settings.manifests ?? {},
       format: settings.format !== false,
+      shared: [...project.shared],
     };
     const take = (index: number, outcome: EmitOutcome) => {
       const tool = tools[index]!;
@@ -353,7 +355,8 @@ export async function emitProjectFiles(
   settings: EmitSettings,
   manifestFiles: readonly GeneratedFile[],
 ): Promise<GeneratedFile[]> {
-  const { emitSharedTypes, formatFiles, normalizeLineEndings, createDocRenderer } = await emitters();
+  const { emitSharedTypes, emitSharedValidatorModule, formatFiles, normalizeLineEndings, createDocRenderer } =
+    await emitters();
   const format = (files: GeneratedFile[]) =>
     settings.format === false ? Promise.resolve(files.map(normalizeLineEndings)) : formatFiles(files);
   const homes = typeHomes(project);
@@ -363,6 +366,7 @@ export async function emitProjectFiles(
       ...emitRegistry(project, settings.ctx),
     ])),
     ...manifestFiles,
+    ...[emitSharedValidatorModule(project.shared, settings.ctx)].filter((file) => file !== undefined),
     ...(await format(createDocRenderer(settings.templates).projectPages(project, settings.ctx))),
   ];
 }

@@ -1,4 +1,4 @@
-import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
+import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from '../model.js';
 import { dictionary } from '../dictionary.js';
 import { type ManifestOptions, type ToolManifests, toolManifests } from './manifests/index.js';
 import type { DocTemplates } from '../templates/names.js';
@@ -7,7 +7,8 @@ import { formatFiles, normalizeLineEndings } from './format.js';
 import { emitToolSchemaFile } from './registry.js';
 import { emitToolBase } from './tool-bases.js';
 import { emitToolTypes, type TypeHomes } from './types.js';
-import { emitToolValidators } from './validators.js';
+import { emitSharedValidators, sharedValidators } from './shared-validators.js';
+import { emitToolValidators, indentCode, toEsm } from './validators.js';
 
 /** What every tool's emission shares. */
 export interface ToolEmitterOptions {
@@ -17,6 +18,8 @@ export interface ToolEmitterOptions {
   /** The manifests' options: the doc page lists what each target loses of the tool. */
   manifests: ManifestOptions;
   format: boolean;
+  /** The project's shared schemas: their validators are called in the shared module (shared-validators.ts). */
+  shared: readonly SharedSchemaModel[];
 }
 
 /** A tool's files and its part of the manifests (assembled by the caller, see `createManifestAssembler`). */
@@ -38,6 +41,7 @@ export function createToolEmitter(options: ToolEmitterOptions): {
   const format = (files: GeneratedFile[]) =>
     options.format ? formatFiles(files) : Promise.resolve(files.map(normalizeLineEndings));
   const { ctx } = options;
+  const shared = sharedValidators(options.shared);
   return {
     async toolFiles(tool) {
       // Its manifest entries and losses first: its doc page lists the losses.
@@ -49,7 +53,7 @@ export function createToolEmitter(options: ToolEmitterOptions): {
       // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
       const files = [
         await emitToolTypes(tool, options.homes, ctx),
-        ...emitToolValidators(tool, ctx),
+        ...emitToolValidators(tool, ctx, shared),
         emitToolBase(tool, ctx),
         emitToolSchemaFile(tool),
         pages.toolPage(tool, ctx, { losses: report, unavailable }),
@@ -60,4 +64,22 @@ export function createToolEmitter(options: ToolEmitterOptions): {
       return (await format([emit(tool, ctx)]))[0]!;
     },
   };
+}
+
+/**
+ * `validators/shared/index.js`, the validators every tool module calls for the shared schemas it
+ * shares (shared-validators.ts); undefined when the project shares none.
+ */
+export function emitSharedValidatorModule(
+  shared: readonly SharedSchemaModel[],
+  ctx: EmitContext,
+): GeneratedFile | undefined {
+  const made = sharedValidators(shared);
+  if (made === undefined) return undefined;
+  return emitSharedValidators(
+    made,
+    shared.map((entry) => entry.source),
+    ctx,
+    (code, runtime) => indentCode(toEsm(code, runtime, { wrap: false })),
+  );
 }

@@ -15,6 +15,7 @@ import { prepareValidatorSchema, withoutDefaults } from '../../src/schema-defaul
 import { exampleRejections } from '../rules/examples.js';
 import { banner } from './banner.js';
 import { importDeclaration, newLayout } from './layout.js';
+import { addSharedKeyword, type SharedValidators, withSharedCalls } from './shared-validators.js';
 
 /** How Ajv's ESM standalone output exports a validator: `export const validateXInput = validate0;`. */
 const EXPORTED_VALIDATOR = /^export const ([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*);$/gm;
@@ -27,10 +28,10 @@ const REQUIRE_CALL = /require\("([^"]+)"\)(\.[A-Za-z_$][\w$]*)?(\[[^\]]+\])?/g;
  * and a `.d.ts` declaring them as type guards of the generated types. The module graph loads only
  * `ajv/dist/runtime/*` and `ajv-formats/dist/formats.js`, never Ajv's compiler.
  */
-export function emitToolValidators(tool: ToolModel, ctx: EmitContext): GeneratedFile[] {
+export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: SharedValidators): GeneratedFile[] {
   const jsPath = `validators/${tool.names.kebab}.js`;
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
-  const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(compileToolValidators(tool), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
+  const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(compileToolValidators(tool, shared), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
   const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
   const layout = newLayout();
   const typeNames = tool.outputSchema ? [tool.names.inputType, tool.names.outputType] : [tool.names.inputType];
@@ -59,10 +60,11 @@ export { addValidatorSchema } from '../ajv.js';
  * Ajv's standalone code of a tool's validators, compiled here on whichever thread emits the tool.
  * A schema Ajv rejects, or an example its validators reject, throws a `SchemaRejectedError` naming
  * each, which generate reports as that definition's problems. The order of the calls is part of the
- * output: Ajv numbers its functions across every compile of an instance.
+ * output: Ajv numbers its functions across every compile of an instance. With `shared`, the shared
+ * types it can share are called in the shared module (shared-validators.ts) instead of compiled here.
  */
-export function compileToolValidators(tool: ToolModel): string {
-  const { ajv, exports, rejections } = compileSchemas(tool, true);
+export function compileToolValidators(tool: ToolModel, shared?: SharedValidators): string {
+  const { ajv, exports, rejections } = compileSchemas(tool, true, shared);
   if (rejections.length > 0) throw new SchemaRejectedError(rejections);
   return standaloneCode(ajv, exports);
 }
@@ -77,8 +79,11 @@ export function schemaRejections(tool: ToolModel): Problem[] {
   );
 }
 
+/** The shared module as a tool's validator module imports it (both are under `validators/`). */
+const SHARED_FROM_TOOL = './shared/index.js';
+
 /** One Ajv instance with a tool's input (and output) schema compiled, and what it rejected. */
-function compileSchemas(tool: ToolModel, code: boolean) {
+function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidators) {
   // The schema was checked against its meta-schema in normalize; Ajv's own pass is skipped.
   const ajv = createGeneratorAjv({
     code,
@@ -101,8 +106,13 @@ function compileSchemas(tool: ToolModel, code: boolean) {
     allowUnknownFormats(checker, schema);
     return prepareValidatorSchema(checker, schema).schema;
   };
-  const input = prepare(tool.inputSchema, omits?.input);
-  const output = tool.outputSchema ? prepare(tool.outputSchema, omits && (omits.output ?? [])) : undefined;
+  // The shared module is draft-07: a tool of another dialect keeps its own copies.
+  const sharing =
+    shared !== undefined && (schemaDialect(tool.inputSchema) ?? 'draft-07') === 'draft-07' ? shared : undefined;
+  const calls = (schema: JSONSchema7) => (sharing === undefined ? schema : withSharedCalls(schema, sharing));
+  const input = calls(prepare(tool.inputSchema, omits?.input));
+  const output = tool.outputSchema ? calls(prepare(tool.outputSchema, omits && (omits.output ?? []))) : undefined;
+  if (sharing !== undefined) addSharedKeyword(ajv, sharing, SHARED_FROM_TOOL);
   const exports: Record<string, string> = { [tool.names.inputValidator]: 'input' };
   const outcomes = [compileToolSchema(ajv, input, 'input')];
   if (output) {
@@ -167,7 +177,7 @@ const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
  * Node gives a CommonJS module's `module.exports` as the default import while bundlers (vite,
  * esbuild) that honour `__esModule` give `exports.default`; any other member becomes a named import.
  */
-export function toEsm(code: string, runtime?: string): string {
+export function toEsm(code: string, runtime?: string, options: { wrap?: boolean } = {}): string {
   const defaults = new Map<string, string>();
   const named = new Map<string, Map<string, string>>();
   let usesRuntime = false;
@@ -199,7 +209,7 @@ export function toEsm(code: string, runtime?: string): string {
   });
   if (/\brequire\(/.test(body)) throw new Error('Ajv standalone output still contains require(): update toEsm');
   let wrapped = body;
-  if (runtime !== undefined) {
+  if (runtime !== undefined && options.wrap !== false) {
     // Every exported validator coerces only where the value does not validate as sent (the runtime's `coerceWhereNeeded`).
     wrapped = body.replace(
       EXPORTED_VALIDATOR,

@@ -3,6 +3,7 @@
  * Do not edit: change the definition and run `npm run generate`.
  */
 import { validatorRuntime } from "../../src/index.js";
+import { validateMemoryEntry as runtime0 } from "./shared/index.js";
 
 export const validateMemoryWriteInput = validatorRuntime.coerceWhereNeeded(validate0);
 const schema0 = {"type":"object","required":["key","value"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","maxLength":10000,"description":"The text to remember."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"default":[],"description":"Labels for finding the entry again."}},"definitions":{"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
@@ -189,208 +190,8 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 }
 
 export const validateMemoryWriteOutput = validatorRuntime.coerceWhereNeeded(validate1);
-const schema2 = {"type":"object","required":["entry","created"],"additionalProperties":false,"properties":{"entry":{"$ref":"#/definitions/MemoryEntry"},"created":{"type":"boolean","description":"True when the key did not exist before."}},"definitions":{"MemoryEntry":{"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}},"MemoryKey":{"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"}}};
-const schema3 = {"description":"One entry of the agent's persistent working memory.","type":"object","required":["key","value","updatedAt"],"additionalProperties":false,"properties":{"key":{"$ref":"#/definitions/MemoryKey"},"value":{"type":"string","description":"What was remembered."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40},"uniqueItems":true,"description":"Labels for finding the entry again."},"updatedAt":{"type":"string","format":"date-time","description":"When the entry was last written (UTC, ISO 8601)."}}};
-const schema4 = {"type":"string","description":"A memory key: lower-case words separated by dots, dashes or underscores.","pattern":"^[a-z0-9][a-z0-9._-]{0,127}$"};
-const formats0 = validatorRuntime.fullFormats["date-time"];
-
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if((data.key === undefined) || (!(func0.call(data, "key")))){
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if((data.value === undefined) || (!(func0.call(data, "value")))){
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if((data.updatedAt === undefined) || (!(func0.call(data, "updatedAt")))){
-      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
-      if(vErrors === null){
-        vErrors = [err2];
-      }
-      else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for(const key0 of Object.keys(data)){
-      if(!((((key0 === "key") || (key0 === "value")) || (key0 === "tags")) || (key0 === "updatedAt"))){
-        const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-        if(vErrors === null){
-          vErrors = [err3];
-        }
-        else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if(data.key !== undefined && func0.call(data, "key")){
-      let data0 = data.key;
-      if(typeof data0 === "string"){
-        if(!pattern0.test(data0)){
-          const err4 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
-          if(vErrors === null){
-            vErrors = [err4];
-          }
-          else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err5 = {instancePath:instancePath+"/key",schemaPath:"#/definitions/MemoryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null){
-          vErrors = [err5];
-        }
-        else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if(data.value !== undefined && func0.call(data, "value")){
-      if(typeof data.value !== "string"){
-        const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null){
-          vErrors = [err6];
-        }
-        else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if(data.tags !== undefined && func0.call(data, "tags")){
-      let data2 = data.tags;
-      if(Array.isArray(data2)){
-        const len0 = data2.length;
-        for(let i0=0; i0<len0; i0++){
-          let data3 = data2[i0];
-          if(typeof data3 === "string"){
-            if(func4(data3) > 40){
-              const err7 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
-              if(vErrors === null){
-                vErrors = [err7];
-              }
-              else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-            if(func4(data3) < 1){
-              const err8 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-              if(vErrors === null){
-                vErrors = [err8];
-              }
-              else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-          }
-          else {
-            const err9 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err9];
-            }
-            else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
-        }
-        let i1 = data2.length;
-        let j0;
-        if(i1 > 1){
-          const indices0 = {};
-          for(;i1--;){
-            let item0 = data2[i1];
-            if(typeof item0 !== "string"){
-              continue;
-            }
-            if(typeof indices0[item0] == "number"){
-              j0 = indices0[item0];
-              const err10 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
-              if(vErrors === null){
-                vErrors = [err10];
-              }
-              else {
-                vErrors.push(err10);
-              }
-              errors++;
-              break;
-            }
-            indices0[item0] = i1;
-          }
-        }
-      }
-      else {
-        const err11 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null){
-          vErrors = [err11];
-        }
-        else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
-      let data4 = data.updatedAt;
-      if(typeof data4 === "string"){
-        if(!(formats0.validate(data4))){
-          const err12 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-          if(vErrors === null){
-            vErrors = [err12];
-          }
-          else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      }
-      else {
-        const err13 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null){
-          vErrors = [err13];
-        }
-        else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-  }
-  else {
-    const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null){
-      vErrors = [err14];
-    }
-    else {
-      vErrors.push(err14);
-    }
-    errors++;
-  }
-  validate2.errors = vErrors;
-  return errors === 0;
-}
+const schema2 = {"type":"object","required":["entry","created"],"additionalProperties":false,"properties":{"entry":{"x-toolsmith-shared":"MemoryEntry"},"created":{"type":"boolean","description":"True when the key did not exist before."}}};
+const func10 = runtime0;
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -429,8 +230,8 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
       }
     }
     if(data.entry !== undefined && func0.call(data, "entry")){
-      if(!(validate2(data.entry, {instancePath:instancePath+"/entry",parentData:data,parentDataProperty:"entry",rootData}))){
-        vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+      if(!(func10(data.entry, {instancePath:instancePath+"/entry",parentData:data,parentDataProperty:"entry",rootData}))){
+        vErrors = vErrors === null ? func10.errors : vErrors.concat(func10.errors);
         errors = vErrors.length;
       }
     }
