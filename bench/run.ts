@@ -300,7 +300,7 @@ interface ScaleResult {
   files?: number;
   generatePeakMb?: number;
   /** Sizes of the generated validator modules, KB per tool. */
-  validatorKb?: { median: number; max: number; mean: number; totalMb: number; count: number };
+  validatorKb?: { median: number; max: number; mean: number; totalMb: number; count: number; sharedKb?: number };
   /** Set when the generate child did not finish (deadline, out of memory). */
   generateFailed?: { reason: string; afterMs: number; timedOut: boolean; stderrTail: string };
   compileMs?: number;
@@ -886,7 +886,8 @@ function p7Lines(row: Row): string[][] {
   const shown = Object.entries(peaks)
     .map(([tools, mb]) => `${tools} tools: ${mb === null ? 'DNF' : `${fmt(mb)} MB`}`)
     .join(', ');
-  const validators = d(row).validatorKbPerTool as unknown as { median: number; max: number } | undefined;
+  const validators = d(row).validatorKbPerTool as unknown as
+    { median: number; max: number; sharedKb?: number } | undefined;
   return [
     [
       'P7',
@@ -894,7 +895,7 @@ function p7Lines(row: Row): string[][] {
       row.value === undefined ? 'DNF' : `${fmt(row.value)} MB`,
       row.target,
       mark(row.pass),
-      `${shown}${validators ? `; validator module per tool: median ${fmt(validators.median)} KB, max ${fmt(validators.max)} KB` : ''}`,
+      `${shown}${validators ? `; validator module per tool: median ${fmt(validators.median)} KB, max ${fmt(validators.max)} KB${validators.sharedKb ? `, shared module ${fmt(validators.sharedKb)} KB` : ''}` : ''}`,
     ],
   ];
 }

@@ -63,8 +63,15 @@ async function jsonSchemaToTypescript(schemasDir: string): Promise<{ ms: number;
   return { ms: performance.now() - started, schemas };
 }
 
-/** Sizes of the generated validator modules (`*.js`), KB: median, largest, mean, total. */
-function validatorSizes(dir: string): { median: number; max: number; mean: number; totalMb: number; count: number } {
+/** Sizes of the generated validator modules (`*.js`), KB: median, largest, mean, total; and the shared module's. */
+function validatorSizes(dir: string): {
+  median: number;
+  max: number;
+  mean: number;
+  totalMb: number;
+  count: number;
+  sharedKb: number;
+} {
   const sizes = existsSync(dir)
     ? readdirSync(dir)
         .filter((file) => file.endsWith('.js'))
@@ -78,6 +85,9 @@ function validatorSizes(dir: string): { median: number; max: number; mean: numbe
     mean: sizes.length === 0 ? 0 : total / sizes.length,
     totalMb: total / 1024,
     count: sizes.length,
+    sharedKb: existsSync(path.join(dir, 'shared', 'index.js'))
+      ? statSync(path.join(dir, 'shared', 'index.js')).size / 1024
+      : 0,
   };
 }
 
