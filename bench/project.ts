@@ -271,12 +271,12 @@ export function compileProject(root: string): { compileMs: number; typeErrors: n
     [path.join(REPO_ROOT, 'scripts', 'bundle-runtime.mjs'), path.join(root, 'dist', RUNTIME_DIR, 'index.js')],
     { cwd: root, stdio: 'pipe' },
   );
-  // The standalone validators are JavaScript already (with .d.ts beside them): copy them over.
+  // The standalone validators are JavaScript already (with .d.ts beside them): copy them over, the
+  // shared module (validators/shared/) with them.
   const validators = path.join(root, 'generated', 'validators');
   const target = path.join(root, 'dist', 'generated', 'validators');
   mkdirSync(target, { recursive: true });
-  for (const file of readdirSync(validators))
-    if (file.endsWith('.js')) copyFileSync(path.join(validators, file), path.join(target, file));
+  cpSync(validators, target, { recursive: true, filter: (source) => !source.endsWith('.d.ts') });
   // The lazy registry reads catalog.json and each tool's generated/schemas/*.json when first needed.
   copyFileSync(path.join(root, 'generated', 'catalog.json'), path.join(root, 'dist', 'generated', 'catalog.json'));
   const schemas = path.join(root, 'generated', 'schemas');

@@ -46,11 +46,21 @@ export interface SharedValidators {
 /** The export of a shared type's validator. */
 export const sharedExport = (typeName: string): string => `validate${typeName}`;
 
+/** What `sharedValidators` made of each project's shared schemas, on this thread. */
+const MADE = new WeakMap<readonly SharedSchemaModel[], SharedValidators | undefined>();
+
 /**
- * The shared validators of a project, or undefined when it has no shared schema, one that is not
- * draft-07, or one Ajv does not compile (then every tool keeps its own code, and reports it).
+ * The shared validators of a project (once per thread: the emitter and the project's files both ask),
+ * or undefined when it has no shared schema or one that is not draft-07 (then every tool keeps its
+ * own code). A shared schema Ajv does not compile is left out of the module (`emitSharedValidators`);
+ * a tool calling it fails to compile, as it would with its own copy.
  */
 export function sharedValidators(shared: readonly SharedSchemaModel[]): SharedValidators | undefined {
+  if (!MADE.has(shared)) MADE.set(shared, makeSharedValidators(shared));
+  return MADE.get(shared);
+}
+
+function makeSharedValidators(shared: readonly SharedSchemaModel[]): SharedValidators | undefined {
   if (shared.length === 0) return undefined;
   if (shared.some((entry) => (schemaDialect(entry.schema) ?? 'draft-07') !== 'draft-07')) return undefined;
   const definitions: Record<string, JSONSchema7> = {};
@@ -60,13 +70,7 @@ export function sharedValidators(shared: readonly SharedSchemaModel[]): SharedVa
   const root = prepareValidatorSchema(checker, { definitions } as JSONSchema7).schema;
   const texts = new Map<string, string>();
   for (const [typeName, schema] of Object.entries(root.definitions ?? {})) texts.set(typeName, JSON.stringify(schema));
-  const made: SharedValidators = { root, texts };
-  try {
-    for (const typeName of texts.keys()) compiledShared(made, typeName);
-  } catch {
-    return undefined;
-  }
-  return made;
+  return { root, texts };
 }
 
 /** The definitions a schema node refers to (`#/definitions/<key>`). */
@@ -204,17 +208,37 @@ export function addSharedKeyword(ajv: Ajv, shared: SharedValidators, specifier: 
   });
 }
 
-/** `validators/shared/index.js`: every shared type's validator (Ajv standalone ESM, not wrapped: the tools' exported validators coerce). */
+/** Whether Ajv compiles a shared type (on this thread, where the tools' examples run it too). */
+function compiles(shared: SharedValidators, typeName: string): boolean {
+  try {
+    compiledShared(shared, typeName);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `validators/shared/index.js`: the validator of every shared type a tool may call (`worthCalling`)
+ * and Ajv compiles (Ajv standalone ESM, not wrapped: the tools' exported validators coerce);
+ * undefined when there is none. (A tool calling one Ajv rejects fails to compile: its keyword
+ * compiles the shared validator it calls, `addSharedKeyword`.)
+ */
 export function emitSharedValidators(
   shared: SharedValidators,
   sources: readonly string[],
   ctx: EmitContext,
   layout: (code: string, runtime: string) => string,
-): GeneratedFile {
+): GeneratedFile | undefined {
+  const definitions = shared.root.definitions ?? {};
+  const called = [...shared.texts.keys()].filter(
+    (typeName) => worthCalling(definitions[typeName]!) && compiles(shared, typeName),
+  );
+  if (called.length === 0) return undefined;
   const ajv = createGeneratorAjv({ code: true, overrides: { validateSchema: false } });
   addValidatorSchema(ajv, shared.root, SHARED_ID, { unknownFormats: true });
   const exports: Record<string, string> = {};
-  for (const typeName of shared.texts.keys()) exports[sharedExport(typeName)] = `${SHARED_ID}#/definitions/${typeName}`;
+  for (const typeName of called) exports[sharedExport(typeName)] = `${SHARED_ID}#/definitions/${typeName}`;
   const code = standaloneCode(ajv, exports);
   return {
     path: SHARED_VALIDATORS_FILE,

@@ -75,11 +75,12 @@ export function emitSharedValidatorModule(
   ctx: EmitContext,
 ): GeneratedFile | undefined {
   const made = sharedValidators(shared);
-  if (made === undefined) return undefined;
-  return emitSharedValidators(
-    made,
-    shared.map((entry) => entry.source),
-    ctx,
-    (code, runtime) => indentCode(toEsm(code, runtime, { wrap: false })),
-  );
+  return made === undefined
+    ? undefined
+    : emitSharedValidators(
+        made,
+        shared.map((entry) => entry.source),
+        ctx,
+        (code, runtime) => indentCode(toEsm(code, runtime, { wrap: false })),
+      );
 }

@@ -71,7 +71,7 @@ function writeModules(project: ProjectModel, dir: string) {
   const file = emitSharedValidators(shared, [], TEST_CONTEXT, (code) =>
     indentCode(toEsm(code, undefined, { wrap: false })),
   );
-  writeFileSync(path.join(dir, file.path), file.content);
+  if (file !== undefined) writeFileSync(path.join(dir, file.path), file.content);
   let calling = 0;
   let ownBytes = 0;
   let sharingBytes = 0;
@@ -224,13 +224,35 @@ describe('the shared validator module', () => {
     }
   });
 
-  it('is not made for a 2020-12 shared schema, nor one Ajv does not compile', () => {
+  it('is not made for 2020-12 shared schemas; holds only the schemas a tool may call that Ajv compiles', () => {
     expect(
       sharedValidators([
         makeShared('a', 'A', { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'string' }),
       ]),
     ).toBeUndefined();
-    expect(sharedValidators([makeShared('a', 'A', { type: 'no-such-type' } as never)])).toBeUndefined();
     expect(sharedValidators([])).toBeUndefined();
+    const layout = (code: string) => toEsm(code);
+    const broken = { type: 'object', properties: { a: { type: 'no-such-type' } } } as never;
+    const mixed = sharedValidators([
+      makeShared('address', 'Address', address),
+      makeShared('broken', 'Broken', broken),
+      makeShared('code', 'Code', { type: 'string', pattern: '^[A-Z]+$' }),
+    ])!;
+    const file = emitSharedValidators(mixed, ['schemas/shared/address.schema.json'], TEST_CONTEXT, layout)!;
+    expect([...file.content.matchAll(/^export const (\w+) =/gm)].map((match) => match[1])).toEqual(['validateAddress']);
+    // A tool that calls the schema Ajv rejects is that tool's problem, as with its own copy.
+    const user = makeTool({
+      name: 'uses_broken',
+      inputSchema: {
+        type: 'object',
+        properties: { b: { $ref: '#/definitions/Broken' } },
+        definitions: { Broken: broken },
+      },
+    });
+    expect(() => compileToolValidators(user, mixed)).toThrow(/no-such-type/);
+    expect(() => compileToolValidators(user)).toThrow(/no-such-type/);
+    // Only leaves, or nothing that compiles: no module.
+    const leaves = sharedValidators([makeShared('code', 'Code', { type: 'string', pattern: '^[A-Z]+$' })])!;
+    expect(emitSharedValidators(leaves, [], TEST_CONTEXT, layout)).toBeUndefined();
   });
 });

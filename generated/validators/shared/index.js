@@ -209,34 +209,3 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
   validate1.errors = vErrors;
   return errors === 0;
 }
-
-export const validateMemoryKey = validate2;
-
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(!pattern0.test(data)){
-      const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,127}$"+"\""};
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate2.errors = vErrors;
-  return errors === 0;
-}
