@@ -354,6 +354,7 @@ export async function emitProjectFiles(
   project: ProjectListing,
   settings: EmitSettings,
   manifestFiles: readonly GeneratedFile[],
+  options: { sharedValidators?: boolean } = {},
 ): Promise<GeneratedFile[]> {
   const { emitSharedTypes, emitSharedValidatorModule, formatFiles, normalizeLineEndings, createDocRenderer } =
     await emitters();
@@ -366,7 +367,9 @@ export async function emitProjectFiles(
       ...emitRegistry(project, settings.ctx),
     ])),
     ...manifestFiles,
-    ...[emitSharedValidatorModule(project.shared, settings.ctx)].filter((file) => file !== undefined),
+    ...(options.sharedValidators === false ? [] : [emitSharedValidatorModule(project.shared, settings.ctx)]).filter(
+      (file) => file !== undefined,
+    ),
     ...(await format(createDocRenderer(settings.templates).projectPages(project, settings.ctx))),
   ];
 }

@@ -37,7 +37,7 @@ import {
   type ProjectModel,
   type ToolModel,
 } from './model.js';
-import { compareStrings } from './naming.js';
+import { compareStrings, SHARED_VALIDATORS_FILE } from './naming.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
 import { sortProblems } from './problems.js';
 import { loadTemplates } from './templates/index.js';
@@ -69,6 +69,8 @@ export interface GenerationCache {
   project?: CacheEntry & {
     /** Where each tool's part lies in the manifests and loss reports (see `patchManifests`). */
     segments?: Record<string, FileSegments>;
+    /** `sharedInputsHash` of the run: its shared validator module is kept while this is the same. */
+    shared?: string;
   };
   /** What the last successful run read and wrote, for the nothing-changed shortcut (`unchangedRun`). */
   snapshot?: RunSnapshot;
@@ -337,23 +339,53 @@ function unchangedFiles(
 ): string[] | undefined {
   if (!entry || entry.hash !== hash) return undefined;
   const files = Object.keys(entry.files);
-  for (const file of files) {
-    if (untouchedSinceSnapshot(snapshot, outDir, file)) {
-      untouched?.add(file);
-      continue;
-    }
-    const expected = entry.files[file];
-    if (expected === '' || expected === undefined) return undefined;
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path.join(outDir, file));
-    } catch {
-      return undefined;
-    }
-    if (sha256(bytes) !== expected) return undefined;
-  }
+  for (const file of files) if (!unchangedFile(file, entry.files[file], outDir, snapshot, untouched)) return undefined;
   return files;
 }
+
+/**
+ * True when a file of the output is what the last run wrote: its stat is the snapshot's (then it
+ * goes into `untouched`), or its bytes have the recorded hash.
+ */
+function unchangedFile(
+  file: string,
+  expected: string | undefined,
+  outDir: string,
+  snapshot: RunSnapshot | undefined,
+  untouched?: Set<string>,
+): boolean {
+  if (untouchedSinceSnapshot(snapshot, outDir, file)) {
+    untouched?.add(file);
+    return true;
+  }
+  if (expected === '' || expected === undefined) return false;
+  try {
+    return sha256(readFileSync(path.join(outDir, file))) === expected;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the last run's shared validator module can be kept: the shared schemas are the same (the
+ * generator and options are, or the cache would not have been read) and the file is as written.
+ * Why: it is the one project-wide file that costs an Ajv compile, and a regenerate of one tool
+ * (P4) would otherwise compile every shared schema again.
+ */
+function sharedModuleUnchanged(run: RunInputs, untouched: Set<string>): boolean {
+  const last = run.previous.project;
+  if (last === undefined || last.shared !== run.sharedHash || !hasOwnKey(last.files, SHARED_VALIDATORS_FILE))
+    return false;
+  return unchangedFile(
+    SHARED_VALIDATORS_FILE,
+    last.files[SHARED_VALIDATORS_FILE],
+    run.resolved.outDir,
+    run.previous.snapshot,
+    untouched,
+  );
+}
+
+const hasOwnKey = (record: object, key: string): boolean => Object.prototype.hasOwnProperty.call(record, key);
 
 /** True when the file at `relPath` under `outDir` still has the size, mtime and inode `snapshot` recorded. */
 export function untouchedSinceSnapshot(snapshot: RunSnapshot | undefined, outDir: string, relPath: string): boolean {
@@ -830,10 +862,22 @@ async function stageTools(
     }
     paths.push(...plan.listings);
   } else {
-    for (const file of await generator.emitProjectFiles(project, settings, [])) putListing(file);
+    const keepShared = sharedModuleUnchanged(run, plan.untouched);
+    const files = await generator.emitProjectFiles(project, settings, [], { sharedValidators: !keepShared });
+    for (const file of files) putListing(file);
+    if (keepShared) {
+      staging.keep(SHARED_VALIDATORS_FILE);
+      listingFiles[SHARED_VALIDATORS_FILE] = run.previous.project!.files[SHARED_VALIDATORS_FILE]!;
+      paths.push(SHARED_VALIDATORS_FILE);
+    }
   }
   const segments = plan.listings !== undefined ? run.previous.project?.segments : (assembled ?? made)?.segments;
-  cache.project = { hash: projectHash(project), files: listingFiles, ...(segments ? { segments } : {}) };
+  cache.project = {
+    hash: projectHash(project),
+    files: listingFiles,
+    shared: run.sharedHash,
+    ...(segments ? { segments } : {}),
+  };
   stubs.push(...(await generator.emitStubs(project, reusedStubless, settings)));
   return { cache, paths, stubs, problems: [], warnings, threads: emitted.threads, models };
 }

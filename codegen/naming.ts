@@ -5,6 +5,9 @@ import { formatPointer } from './pointer.js';
 /** The pattern a tool name must match (the definition format's rule, before any target's own). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
+/** The shared validator module under the output folder (a folder: no tool's `validators/<kebab>.js` can be it). */
+export const SHARED_VALIDATORS_FILE = 'validators/shared/index.js';
+
 /** Splits a name into lower-case words: `webSearch`, `web_search`, `Web-Search` → [web, search]. */
 export function splitWords(name: string): string[] {
   return name

@@ -19,12 +19,11 @@ import { prepareValidatorSchema } from '../../src/schema-defaults.js';
 import { schemaDialect } from '../../src/schema-dialect.js';
 import { addValidatorSchema, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
 import type { EmitContext, GeneratedFile, SharedSchemaModel } from '../model.js';
-import { runtimeSpecifier } from '../naming.js';
+import { runtimeSpecifier, SHARED_VALIDATORS_FILE } from '../naming.js';
 import { hasOwn, isObject, mapSchema, walkSchema } from '../schema-walk.js';
 import { banner } from './banner.js';
 
-/** The shared module, under the output folder (a folder: no tool's `validators/<kebab>.js` can be it). */
-export const SHARED_VALIDATORS_FILE = 'validators/shared/index.js';
+export { SHARED_VALIDATORS_FILE } from '../naming.js';
 
 /** The keyword a replaced `$ref` becomes in a tool's validator schema (never in a written schema). */
 export const SHARED_KEYWORD = 'x-toolsmith-shared';

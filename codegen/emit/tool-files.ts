@@ -74,6 +74,7 @@ export function emitSharedValidatorModule(
   shared: readonly SharedSchemaModel[],
   ctx: EmitContext,
 ): GeneratedFile | undefined {
+  // (A run whose shared schemas are unchanged keeps the last run's module instead: incremental.ts.)
   const made = sharedValidators(shared);
   return made === undefined
     ? undefined

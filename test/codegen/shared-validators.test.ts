@@ -3,14 +3,16 @@
  * of each tool module carrying its own copy: the same verdicts, errors, defaults and coercion as the
  * tool's own copy gives, on every corpus.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateCorpus } from '../../bench/corpus.js';
+import { generateIncrementally } from '../../codegen/incremental.js';
 import {
   emitSharedValidators,
   SHARED_KEYWORD,
@@ -22,9 +24,22 @@ import type { ProjectModel, ToolModel } from '../../codegen/model.js';
 import { cloneJson } from '../../codegen/schema-walk.js';
 import { coerceWhereNeeded } from '../../src/validator-runtime.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
-import { REPO } from '../helpers/temp-project.js';
+import { createTempProject, REPO } from '../helpers/temp-project.js';
 import { corpora } from './emit/project.js';
 import { makeShared, makeTool, TEST_CONTEXT } from './model-factory.js';
+
+/** How many times the shared module was compiled (`emitSharedValidators`), the module itself unchanged. */
+const compiled = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../codegen/emit/shared-validators.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../codegen/emit/shared-validators.js')>();
+  return {
+    ...original,
+    emitSharedValidators: (...args: Parameters<typeof original.emitSharedValidators>) => {
+      compiled.count++;
+      return original.emitSharedValidators(...args);
+    },
+  };
+});
 
 /** Loads ES modules with Node's own loader (see test/helpers/standalone.ts: vitest's interop differs). */
 const nodeRequire = createRequire(import.meta.url);
@@ -255,4 +270,53 @@ describe('the shared validator module', () => {
     const leaves = sharedValidators([makeShared('code', 'Code', { type: 'string', pattern: '^[A-Z]+$' })])!;
     expect(emitSharedValidators(leaves, [], TEST_CONTEXT, layout)).toBeUndefined();
   });
+
+  it('is kept by a regenerate while the shared schemas are the same, and compiled again when one changes or the file was edited', async () => {
+    const project = createTempProject();
+    try {
+      generateCorpus({ dir: path.join(project.root, 'schemas'), count: 12 });
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+      const options = { root: project.root, runtimeImport: project.runtimeImport, workers: 1 };
+      const file = path.join(project.root, 'generated/validators/shared/index.js');
+      const run = async () => {
+        const report = await generateIncrementally(options);
+        expect(report.problems).toEqual([]);
+        return report;
+      };
+      const edit = (relPath: string, change: (value: Record<string, unknown>) => Record<string, unknown>) => {
+        const full = path.join(project.root, 'schemas', relPath);
+        writeFileSync(full, `${JSON.stringify(change(JSON.parse(readFileSync(full, 'utf8'))), null, 2)}\n`);
+      };
+      const tools = readdirSync(path.join(project.root, 'schemas'), { recursive: true, encoding: 'utf8' })
+        .filter((entry) => entry.endsWith('.tool.json'))
+        .sort();
+      compiled.count = 0;
+      await run();
+      expect(compiled.count).toBe(1);
+      const written = readFileSync(file, 'utf8');
+      // One tool changed: the listings are emitted again, the shared module is kept.
+      edit(tools[0]!, (value) => ({ ...value, description: `${value.description} Changed once.` }));
+      const second = await run();
+      expect(second.reused).toBe(11);
+      expect(compiled.count).toBe(1);
+      expect(readFileSync(file, 'utf8')).toBe(written);
+      // Edited by hand: compiled again and restored.
+      writeFileSync(file, 'export const broken = true;\n');
+      edit(tools[1]!, (value) => ({ ...value, description: `${value.description} Changed again.` }));
+      await run();
+      expect(compiled.count).toBe(2);
+      expect(readFileSync(file, 'utf8')).toBe(written);
+      // A shared schema changed: compiled again, with its new text.
+      const shared = readdirSync(path.join(project.root, 'schemas/common')).sort()[0]!;
+      edit(`common/${shared}`, (value) => ({ ...value, description: 'Changed for the test.' }));
+      await run();
+      expect(compiled.count).toBe(3);
+      // What every run left is what a fresh check makes.
+      const check = await generateIncrementally({ ...options, check: true });
+      expect(check.diff.stale).toEqual([]);
+      expect(check.diff.missing).toEqual([]);
+    } finally {
+      project.dispose();
+    }
+  }, 120_000);
 });
