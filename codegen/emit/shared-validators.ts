@@ -1,7 +1,7 @@
 /**
  * The shared schemas' validators, compiled once into `validators/shared/index.js` and called by
  * every tool validator that uses them, instead of each tool module carrying its own copy of their
- * code (#17: 37 % of the validator bytes and of the Ajv compile per tool on the bench corpus).
+ * code (#17: on the bench corpus a third of each module's bytes and of its Ajv compile).
  *
  * A tool's bundled schema holds a copy of each shared schema it uses under `definitions[<TypeName>]`
  * (normalize). Its validator schema has each `$ref` to such a copy replaced by `SHARED_KEYWORD`,
@@ -34,7 +34,7 @@ const SHARED_ID = 'toolsmith:shared-schemas';
 /** Unevaluated keywords: a tool using them keeps its own copies (Ajv tracks what a reference evaluated only when it compiles it). */
 const UNEVALUATED = ['unevaluatedProperties', 'unevaluatedItems'];
 
-/** What the tool validators share: the root schema of every shared type, each type's schema as JSON, and the functions compiled from it. */
+/** What the tool validators share: the root schema of every shared type, and each type's schema as JSON. */
 export interface SharedValidators {
   /** `{ definitions: { <TypeName>: schema } }`, each as the validator is compiled from it. */
   readonly root: JSONSchema7;
