@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateCorpus } from '../../bench/corpus.js';
 import {
   cacheFile,
   generateIncrementally,
@@ -15,7 +14,7 @@ import { workerCount } from '../../codegen/emit-pool.js';
 import { encoded } from '../../codegen/write.js';
 import { loadTemplates } from '../../codegen/templates/index.js';
 import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
-import { createTempProject, type TempProject } from '../helpers/temp-project.js';
+import { createCorpusProject, type TempProject } from '../helpers/temp-project.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
 
 const projects: TempProject[] = [];
@@ -23,12 +22,10 @@ afterEach(() => {
   for (const project of projects.splice(0)) project.dispose();
 });
 
-/** A temp project with the bench's synthetic corpus of `count` tools (shared schemas, composed refs, examples). */
+/** A temp project (disposed after the test) with the bench's synthetic corpus of `count` tools (shared schemas, composed refs, examples). */
 function corpusProject(count: number): TempProject {
-  const project = createTempProject();
+  const project = createCorpusProject(count);
   projects.push(project);
-  generateCorpus({ dir: path.join(project.root, 'schemas'), count });
-  project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
   return project;
 }
 

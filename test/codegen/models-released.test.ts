@@ -8,12 +8,11 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { generateCorpus } from '../../bench/corpus.js';
 import { cacheFile, generateIncrementally, modelsFile, parseModelCache } from '../../codegen/incremental.js';
 import { emitToolUnits, generate } from '../../codegen/generate.js';
 import { summarizeTool, type ToolModel } from '../../codegen/model.js';
 import { loadTemplates } from '../../codegen/templates/index.js';
-import { createTempProject, type TempProject } from '../helpers/temp-project.js';
+import { createCorpusProject, type TempProject } from '../helpers/temp-project.js';
 import { makeTool, TEST_CONTEXT } from './model-factory.js';
 
 /** A WeakRef to every model a run summarized (`summarizeTool`): each model of the project, as normalize made it. */
@@ -37,12 +36,10 @@ afterEach(() => {
   for (const project of projects.splice(0)) project.dispose();
 });
 
-/** A temp project with the bench's synthetic corpus of `count` tools. */
+/** A temp project (disposed after the test) with the bench's synthetic corpus of `count` tools. */
 function corpusProject(count: number): TempProject {
-  const project = createTempProject();
+  const project = createCorpusProject(count);
   projects.push(project);
-  generateCorpus({ dir: path.join(project.root, 'schemas'), count });
-  project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
   return project;
 }
 

@@ -11,7 +11,6 @@ import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateCorpus } from '../../bench/corpus.js';
 import { generateIncrementally } from '../../codegen/incremental.js';
 import {
   emitSharedValidators,
@@ -24,7 +23,7 @@ import type { ProjectModel, ToolModel } from '../../codegen/model.js';
 import { cloneJson } from '../../codegen/schema-walk.js';
 import { coerceWhereNeeded } from '../../src/validator-runtime.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
-import { createTempProject, REPO } from '../helpers/temp-project.js';
+import { createCorpusProject, REPO } from '../helpers/temp-project.js';
 import { corpora } from './emit/project.js';
 import { makeShared, makeTool, TEST_CONTEXT } from './model-factory.js';
 
@@ -272,10 +271,8 @@ describe('the shared validator module', () => {
   });
 
   it('is kept by a regenerate while the shared schemas are the same, and compiled again when one changes or the file was edited', async () => {
-    const project = createTempProject();
+    const project = createCorpusProject(12);
     try {
-      generateCorpus({ dir: path.join(project.root, 'schemas'), count: 12 });
-      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
       const options = { root: project.root, runtimeImport: project.runtimeImport, workers: 1 };
       const file = path.join(project.root, 'generated/validators/shared/index.js');
       const run = async () => {

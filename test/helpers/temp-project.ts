@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { generateCorpus } from '../../bench/corpus.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const run = promisify(execFile);
@@ -41,6 +42,17 @@ function linkRepoModules(root: string): void {
   for (const entry of readdirSync(path.join(REPO, 'node_modules'))) {
     if (entry !== '.cache') symlinkSync(path.join(REPO, 'node_modules', entry), path.join(modules, entry), 'dir');
   }
+}
+
+/**
+ * A temp project holding the bench's synthetic corpus of `count` tools (shared schemas, composed
+ * refs, examples) and a config pointing at the runtime; dispose it after use.
+ */
+export function createCorpusProject(count: number): TempProject {
+  const project = createTempProject();
+  generateCorpus({ dir: path.join(project.root, 'schemas'), count });
+  project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+  return project;
 }
 
 /** Creates a temp project; `schemas` copies a folder (relative to the repo) into `schemas/`. */
