@@ -374,18 +374,12 @@ function unchangedFile(
  */
 function sharedModuleUnchanged(run: RunInputs, untouched: Set<string>): boolean {
   const last = run.previous.project;
-  if (last === undefined || last.shared !== run.sharedHash || !hasOwnKey(last.files, SHARED_VALIDATORS_FILE))
-    return false;
-  return unchangedFile(
-    SHARED_VALIDATORS_FILE,
-    last.files[SHARED_VALIDATORS_FILE],
-    run.resolved.outDir,
-    run.previous.snapshot,
-    untouched,
+  const recorded = last?.shared === run.sharedHash ? ownValue(last.files, SHARED_VALIDATORS_FILE) : undefined;
+  return (
+    recorded !== undefined &&
+    unchangedFile(SHARED_VALIDATORS_FILE, recorded, run.resolved.outDir, run.previous.snapshot, untouched)
   );
 }
-
-const hasOwnKey = (record: object, key: string): boolean => Object.prototype.hasOwnProperty.call(record, key);
 
 /** True when the file at `relPath` under `outDir` still has the size, mtime and inode `snapshot` recorded. */
 export function untouchedSinceSnapshot(snapshot: RunSnapshot | undefined, outDir: string, relPath: string): boolean {
