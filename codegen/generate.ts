@@ -37,14 +37,15 @@ export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './op
  * loads none of them.
  */
 async function importEmitters() {
-  const [types, stubs, format, docs, toolFiles] = await Promise.all([
+  const [types, stubs, format, docs, toolFiles, validators] = await Promise.all([
     import('./emit/types.js'),
     import('./emit/stubs.js'),
     import('./emit/format.js'),
     import('./emit/docs.js'),
     import('./emit/tool-files.js'),
+    import('./emit/validators.js'),
   ]);
-  return { ...types, ...stubs, ...format, ...docs, ...toolFiles };
+  return { ...types, ...stubs, ...format, ...docs, ...toolFiles, ...validators };
 }
 let emittersLoaded: ReturnType<typeof importEmitters> | undefined;
 const emitters = () => (emittersLoaded ??= importEmitters());
@@ -356,7 +357,7 @@ export async function emitProjectFiles(
   manifestFiles: readonly GeneratedFile[],
   options: { sharedValidators?: boolean } = {},
 ): Promise<GeneratedFile[]> {
-  const { emitSharedTypes, emitSharedValidatorModule, formatFiles, normalizeLineEndings, createDocRenderer } =
+  const { emitSharedTypes, emitSharedValidators, formatFiles, normalizeLineEndings, createDocRenderer } =
     await emitters();
   const format = (files: GeneratedFile[]) =>
     settings.format === false ? Promise.resolve(files.map(normalizeLineEndings)) : formatFiles(files);
@@ -367,7 +368,7 @@ export async function emitProjectFiles(
       ...emitRegistry(project, settings.ctx),
     ])),
     ...manifestFiles,
-    ...(options.sharedValidators === false ? [] : [emitSharedValidatorModule(project.shared, settings.ctx)]).filter(
+    ...(options.sharedValidators === false ? [] : [emitSharedValidators(project.shared, settings.ctx)]).filter(
       (file) => file !== undefined,
     ),
     ...(await format(createDocRenderer(settings.templates).projectPages(project, settings.ctx))),

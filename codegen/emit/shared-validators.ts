@@ -18,12 +18,8 @@ import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { prepareValidatorSchema } from '../../src/schema-defaults.js';
 import { schemaDialect } from '../../src/schema-dialect.js';
 import { addValidatorSchema, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
-import type { EmitContext, GeneratedFile, SharedSchemaModel } from '../model.js';
-import { runtimeSpecifier, SHARED_VALIDATORS_FILE } from '../naming.js';
+import type { SharedSchemaModel } from '../model.js';
 import { hasOwn, isObject, mapSchema, walkSchema } from '../schema-walk.js';
-import { banner } from './banner.js';
-
-export { SHARED_VALIDATORS_FILE } from '../naming.js';
 
 /** The keyword a replaced `$ref` becomes in a tool's validator schema (never in a written schema). */
 export const SHARED_KEYWORD = 'x-toolsmith-shared';
@@ -218,17 +214,12 @@ function compiles(shared: SharedValidators, typeName: string): boolean {
 }
 
 /**
- * `validators/shared/index.js`: the validator of every shared type a tool may call (`worthCalling`)
- * and Ajv compiles (Ajv standalone ESM, not wrapped: the tools' exported validators coerce);
- * undefined when there is none. (A tool calling one Ajv rejects fails to compile: its keyword
- * compiles the shared validator it calls, `addSharedKeyword`.)
+ * Ajv's standalone code of `validators/shared/index.js`: the validator of every shared type a tool
+ * may call (`worthCalling`) and Ajv compiles; undefined when there is none (no module). The module
+ * is laid out by `emitSharedValidators` (validators.ts). A tool calling one Ajv rejects fails to
+ * compile: its keyword compiles the shared validator it calls (`addSharedKeyword`).
  */
-export function emitSharedValidators(
-  shared: SharedValidators,
-  sources: readonly string[],
-  ctx: EmitContext,
-  layout: (code: string, runtime: string) => string,
-): GeneratedFile | undefined {
+export function sharedModuleCode(shared: SharedValidators): string | undefined {
   const definitions = shared.root.definitions ?? {};
   const called = [...shared.texts.keys()].filter(
     (typeName) => worthCalling(definitions[typeName]!) && compiles(shared, typeName),
@@ -238,11 +229,5 @@ export function emitSharedValidators(
   addValidatorSchema(ajv, shared.root, SHARED_ID, { unknownFormats: true });
   const exports: Record<string, string> = {};
   for (const typeName of called) exports[sharedExport(typeName)] = `${SHARED_ID}#/definitions/${typeName}`;
-  const code = standaloneCode(ajv, exports);
-  return {
-    path: SHARED_VALIDATORS_FILE,
-    content: `${banner(sources, ctx)}${layout(code, runtimeSpecifier(SHARED_VALIDATORS_FILE, ctx.runtimeImport))}`,
-    kind: 'generated',
-    preformatted: true,
-  };
+  return standaloneCode(ajv, exports);
 }

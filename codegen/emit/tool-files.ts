@@ -7,8 +7,8 @@ import { formatFiles, normalizeLineEndings } from './format.js';
 import { emitToolSchemaFile } from './registry.js';
 import { emitToolBase } from './tool-bases.js';
 import { emitToolTypes, type TypeHomes } from './types.js';
-import { emitSharedValidators, sharedValidators } from './shared-validators.js';
-import { emitToolValidators, indentCode, toEsm } from './validators.js';
+import { sharedValidators } from './shared-validators.js';
+import { emitToolValidators } from './validators.js';
 
 /** What every tool's emission shares. */
 export interface ToolEmitterOptions {
@@ -64,24 +64,4 @@ export function createToolEmitter(options: ToolEmitterOptions): {
       return (await format([emit(tool, ctx)]))[0]!;
     },
   };
-}
-
-/**
- * `validators/shared/index.js`, the validators every tool module calls for the shared schemas it
- * shares (shared-validators.ts); undefined when the project shares none.
- */
-export function emitSharedValidatorModule(
-  shared: readonly SharedSchemaModel[],
-  ctx: EmitContext,
-): GeneratedFile | undefined {
-  // (A run whose shared schemas are unchanged keeps the last run's module instead: incremental.ts.)
-  const made = sharedValidators(shared);
-  return made === undefined
-    ? undefined
-    : emitSharedValidators(
-        made,
-        shared.map((entry) => entry.source),
-        ctx,
-        (code, runtime) => indentCode(toEsm(code, runtime, { wrap: false })),
-      );
 }

@@ -7,15 +7,21 @@ import {
   standaloneCode,
 } from '../ajv.js';
 import { unplacedProblem } from '../diagnostics.js';
-import type { EmitContext, GeneratedFile, Problem, ToolModel } from '../model.js';
-import { relativeImport, runtimeSpecifier } from '../naming.js';
+import type { EmitContext, GeneratedFile, Problem, SharedSchemaModel, ToolModel } from '../model.js';
+import { relativeImport, runtimeSpecifier, SHARED_VALIDATORS_FILE } from '../naming.js';
 import type { ValidateFunction } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import { prepareValidatorSchema, withoutDefaults } from '../../src/schema-defaults.js';
 import { exampleRejections } from '../rules/examples.js';
 import { banner } from './banner.js';
 import { importDeclaration, newLayout } from './layout.js';
-import { addSharedKeyword, type SharedValidators, withSharedCalls } from './shared-validators.js';
+import {
+  addSharedKeyword,
+  sharedModuleCode,
+  sharedValidators,
+  type SharedValidators,
+  withSharedCalls,
+} from './shared-validators.js';
 
 /** How Ajv's ESM standalone output exports a validator: `export const validateXInput = validate0;`. */
 const EXPORTED_VALIDATOR = /^export const ([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*);$/gm;
@@ -79,8 +85,33 @@ export function schemaRejections(tool: ToolModel): Problem[] {
   );
 }
 
-/** The shared module as a tool's validator module imports it (both are under `validators/`). */
-const SHARED_FROM_TOOL = './shared/index.js';
+/** The shared module as a tool's validator module (`validators/<tool>.js`) imports it. */
+const SHARED_FROM_TOOL = relativeImport('validators/tool.js', SHARED_VALIDATORS_FILE);
+
+/**
+ * `validators/shared/index.js`, the validators every tool module calls for the shared schemas it
+ * shares (shared-validators.ts), laid out as a tool's module is but not wrapped (the tools' exported
+ * validators coerce); undefined when the project shares none. (A run whose shared schemas are
+ * unchanged keeps the last run's module instead: incremental.ts.)
+ */
+export function emitSharedValidators(
+  shared: readonly SharedSchemaModel[],
+  ctx: EmitContext,
+): GeneratedFile | undefined {
+  const made = sharedValidators(shared);
+  const code = made === undefined ? undefined : sharedModuleCode(made);
+  if (code === undefined) return undefined;
+  const runtime = runtimeSpecifier(SHARED_VALIDATORS_FILE, ctx.runtimeImport);
+  return {
+    path: SHARED_VALIDATORS_FILE,
+    content: `${banner(
+      shared.map((entry) => entry.source),
+      ctx,
+    )}${indentCode(toEsm(code, runtime, { wrap: false }))}`,
+    kind: 'generated',
+    preformatted: true,
+  };
+}
 
 /** One Ajv instance with a tool's input (and output) schema compiled, and what it rejected. */
 function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidators) {

@@ -13,29 +13,30 @@ import type { JSONSchema7 } from 'json-schema';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateIncrementally } from '../../codegen/incremental.js';
 import {
-  emitSharedValidators,
+  sharedModuleCode,
   SHARED_KEYWORD,
   sharedValidators,
   withSharedCalls,
 } from '../../codegen/emit/shared-validators.js';
 import { compileToolValidators, indentCode, toEsm } from '../../codegen/emit/validators.js';
+import { SHARED_VALIDATORS_FILE } from '../../codegen/naming.js';
 import type { ProjectModel, ToolModel } from '../../codegen/model.js';
 import { cloneJson } from '../../codegen/schema-walk.js';
 import { coerceWhereNeeded } from '../../src/validator-runtime.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
 import { createCorpusProject, REPO } from '../helpers/temp-project.js';
 import { corpora } from './emit/project.js';
-import { makeShared, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeShared, makeTool } from './model-factory.js';
 
-/** How many times the shared module was compiled (`emitSharedValidators`), the module itself unchanged. */
+/** How many times the shared module was compiled (`sharedModuleCode`), the module itself unchanged. */
 const compiled = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../codegen/emit/shared-validators.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../codegen/emit/shared-validators.js')>();
   return {
     ...original,
-    emitSharedValidators: (...args: Parameters<typeof original.emitSharedValidators>) => {
+    sharedModuleCode: (...args: Parameters<typeof original.sharedModuleCode>) => {
       compiled.count++;
-      return original.emitSharedValidators(...args);
+      return original.sharedModuleCode(...args);
     },
   };
 });
@@ -82,10 +83,9 @@ function writeModules(project: ProjectModel, dir: string) {
   if (shared === undefined) return undefined;
   mkdirSync(path.join(dir, 'validators/shared'), { recursive: true });
   mkdirSync(path.join(dir, 'own'), { recursive: true });
-  const file = emitSharedValidators(shared, [], TEST_CONTEXT, (code) =>
-    indentCode(toEsm(code, undefined, { wrap: false })),
-  );
-  if (file !== undefined) writeFileSync(path.join(dir, file.path), file.content);
+  const code = sharedModuleCode(shared);
+  if (code !== undefined)
+    writeFileSync(path.join(dir, SHARED_VALIDATORS_FILE), indentCode(toEsm(code, undefined, { wrap: false })));
   let calling = 0;
   let ownBytes = 0;
   let sharingBytes = 0;
@@ -245,15 +245,14 @@ describe('the shared validator module', () => {
       ]),
     ).toBeUndefined();
     expect(sharedValidators([])).toBeUndefined();
-    const layout = (code: string) => toEsm(code);
     const broken = { type: 'object', properties: { a: { type: 'no-such-type' } } } as never;
     const mixed = sharedValidators([
       makeShared('address', 'Address', address),
       makeShared('broken', 'Broken', broken),
       makeShared('code', 'Code', { type: 'string', pattern: '^[A-Z]+$' }),
     ])!;
-    const file = emitSharedValidators(mixed, ['schemas/shared/address.schema.json'], TEST_CONTEXT, layout)!;
-    expect([...file.content.matchAll(/^export const (\w+) =/gm)].map((match) => match[1])).toEqual(['validateAddress']);
+    const code = toEsm(sharedModuleCode(mixed)!);
+    expect([...code.matchAll(/^export const (\w+) =/gm)].map((match) => match[1])).toEqual(['validateAddress']);
     // A tool that calls the schema Ajv rejects is that tool's problem, as with its own copy.
     const user = makeTool({
       name: 'uses_broken',
@@ -267,7 +266,7 @@ describe('the shared validator module', () => {
     expect(() => compileToolValidators(user)).toThrow(/no-such-type/);
     // Only leaves, or nothing that compiles: no module.
     const leaves = sharedValidators([makeShared('code', 'Code', { type: 'string', pattern: '^[A-Z]+$' })])!;
-    expect(emitSharedValidators(leaves, [], TEST_CONTEXT, layout)).toBeUndefined();
+    expect(sharedModuleCode(leaves)).toBeUndefined();
   });
 
   it('is kept by a regenerate while the shared schemas are the same, and compiled again when one changes or the file was edited', async () => {
