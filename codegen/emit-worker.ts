@@ -13,12 +13,11 @@ import { createToolEmitter } from './emit/tool-files.js';
 
 /** What every task of one pool shares, given once to each worker. */
 export interface EmitWorkerData {
-  homes: [string, string][];
   ctx: EmitContext;
   templates: DocTemplates;
   manifests: ManifestOptions;
   format: boolean;
-  shared: SharedSchemaModel[];
+  shared: readonly SharedSchemaModel[];
 }
 
 /** The first message a worker gets: what every task shares. */
@@ -79,7 +78,6 @@ if (parentPort !== null) {
   /** The emitter for the pool's shared data (the first message). */
   const setUp = (data: EmitWorkerData) => {
     emitter = createToolEmitter({
-      homes: new Map(data.homes),
       ctx: data.ctx,
       templates: data.templates,
       manifests: data.manifests,

@@ -18,7 +18,15 @@ import { emitRegistry } from './emit/registry.js';
 import { loadDefinitions, toPosix, type LoadedFiles } from './load.js';
 import { placeProblem } from './diagnostics.js';
 import { rejectedSchemaProblems, schemaRejections } from './emit/validators.js';
-import type { EmitContext, GeneratedFile, Problem, ProjectListing, ProjectModel, ToolModel } from './model.js';
+import {
+  typeHomes,
+  type EmitContext,
+  type GeneratedFile,
+  type Problem,
+  type ProjectListing,
+  type ProjectModel,
+  type ToolModel,
+} from './model.js';
 import { heldAsBytes } from './write.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
@@ -222,18 +230,12 @@ async function inLanes<T>(items: (T | undefined)[], task: (item: T) => Promise<v
   await Promise.all(Array.from({ length: Math.min(EMIT_IN_FLIGHT, items.length) }, lane));
 }
 
-/** Type names of the shared schemas → the module declaring each. */
-export function typeHomes(project: Pick<ProjectListing, 'shared'>): Map<string, string> {
-  const homes = new Map<string, string>();
-  for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
-  return homes;
-}
+export { typeHomes } from './model.js';
 
 /** The in-process emitter of one run's tools. */
 async function inProcessEmitter(project: Pick<ProjectListing, 'shared'>, settings: EmitSettings) {
   const { createToolEmitter } = await emitters();
   return createToolEmitter({
-    homes: typeHomes(project),
     ctx: settings.ctx,
     templates: settings.templates,
     manifests: settings.manifests ?? {},
@@ -266,12 +268,11 @@ export async function emitToolUnits(
   if (threads > 1) {
     const stubWanted = tools.map((tool) => tool !== undefined && options.stubs.has(tool.name));
     const data = {
-      homes: [...typeHomes(project)],
       ctx: settings.ctx,
       templates: settings.templates,
       manifests: settings.manifests ?? {},
       format: settings.format !== false,
-      shared: [...project.shared],
+      shared: project.shared,
     };
     const take = (index: number, outcome: EmitOutcome) => {
       const tool = tools[index]!;

@@ -135,6 +135,13 @@ export interface ProjectListing {
   shared: readonly SharedSchemaModel[];
 }
 
+/** Type names of the shared schemas → the module declaring each (`types/<module>.ts`). */
+export function typeHomes(project: Pick<ProjectListing, 'shared'>): Map<string, string> {
+  const homes = new Map<string, string>();
+  for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
+  return homes;
+}
+
 /** A tool's summary: a new object without the parts only its own files read (`ToolSummary`). */
 export function summarizeTool(tool: ToolSummary): ToolSummary {
   const {

@@ -1,4 +1,4 @@
-import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from '../model.js';
+import { typeHomes, type EmitContext, type GeneratedFile, type SharedSchemaModel, type ToolModel } from '../model.js';
 import { dictionary } from '../dictionary.js';
 import { type ManifestOptions, type ToolManifests, toolManifests } from './manifests/index.js';
 import type { DocTemplates } from '../templates/names.js';
@@ -6,19 +6,18 @@ import { createDocRenderer } from './docs.js';
 import { formatFiles, normalizeLineEndings } from './format.js';
 import { emitToolSchemaFile } from './registry.js';
 import { emitToolBase } from './tool-bases.js';
-import { emitToolTypes, type TypeHomes } from './types.js';
+import { emitToolTypes } from './types.js';
 import { sharedValidators } from './shared-validators.js';
 import { emitToolValidators } from './validators.js';
 
 /** What every tool's emission shares. */
 export interface ToolEmitterOptions {
-  homes: TypeHomes;
   ctx: EmitContext;
   templates: DocTemplates;
   /** The manifests' options: the doc page lists what each target loses of the tool. */
   manifests: ManifestOptions;
   format: boolean;
-  /** The project's shared schemas: their validators are called in the shared module (shared-validators.ts). */
+  /** The project's shared schemas: their types are imported from their modules, their validators called in the shared module. */
   shared: readonly SharedSchemaModel[];
 }
 
@@ -41,6 +40,7 @@ export function createToolEmitter(options: ToolEmitterOptions): {
   const format = (files: GeneratedFile[]) =>
     options.format ? formatFiles(files) : Promise.resolve(files.map(normalizeLineEndings));
   const { ctx } = options;
+  const homes = typeHomes({ shared: options.shared });
   const shared = sharedValidators(options.shared);
   return {
     async toolFiles(tool) {
@@ -52,7 +52,7 @@ export function createToolEmitter(options: ToolEmitterOptions): {
       unavailable[tool.name] = manifests.unavailable;
       // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
       const files = [
-        await emitToolTypes(tool, options.homes, ctx),
+        await emitToolTypes(tool, homes, ctx),
         ...emitToolValidators(tool, ctx, shared),
         emitToolBase(tool, ctx),
         emitToolSchemaFile(tool),
