@@ -291,16 +291,11 @@ export function readModels(file: string | undefined, key: string, shared: string
  * Best effort: a cache that cannot be written only costs speed, so failures are ignored.
  */
 function writeJsonAtomically(file: string | undefined, value: unknown): void {
-  writeTextAtomically(file, JSON.stringify(value));
-}
-
-/** Writes `text` to a temporary file renamed over `file` (see `writeJsonAtomically`). */
-function writeTextAtomically(file: string | undefined, text: string): void {
   if (file === undefined) return;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, text);
+    writeFileSync(temporary, JSON.stringify(value));
     renameSync(temporary, file);
   } catch {
     // ignored (see above)
