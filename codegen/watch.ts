@@ -16,7 +16,12 @@ export interface Watcher {
 export function watchAndRun(
   paths: string[],
   run: (changed: string[]) => Promise<unknown>,
-  options: { debounceMs?: number; onError?: (error: unknown) => void } = {},
+  options: {
+    debounceMs?: number;
+    onError?: (error: unknown) => void;
+    /** Called for each file-system event as it arrives, before the debounce (for logs and tests). */
+    onEvent?: (file: string) => void;
+  } = {},
 ): Watcher {
   const debounceMs = options.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
@@ -46,6 +51,7 @@ export function watchAndRun(
   };
   const watcher = chokidarWatch(paths, { ignoreInitial: true, awaitWriteFinish: false });
   watcher.on('all', (_event, file) => {
+    options.onEvent?.(file);
     changed.add(file);
     clearTimeout(timer);
     timer = setTimeout(start, debounceMs);

@@ -69,26 +69,54 @@ describe('generate --watch', () => {
     }
   }, 60_000);
 
-  it('coalesces a burst of changes into one run after the debounce', async () => {
+  it('coalesces a burst of changes: a run starts only after a quiet debounce, never once per event', async () => {
     project = createTempProject();
-    project.write('schemas/a.txt', 'x');
-    let runs = 0;
+    project.write('schemas/probe.txt', 'x');
+    const debounceMs = 200;
+    const events: number[] = [];
+    const runs: { at: number; changed: string[] }[] = [];
     const watcher = watchAndRun(
       [path.join(project.root, 'schemas')],
-      async () => {
-        runs++;
+      async (changed) => {
+        runs.push({ at: Date.now(), changed });
       },
-      { debounceMs: 200 },
+      { debounceMs, onEvent: () => events.push(Date.now()) },
     );
     try {
-      await until(() => runs === 1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      for (let i = 0; i < 10; i++) writeFileSync(path.join(project.root, 'schemas/a.txt'), `change ${i}`);
-      await until(() => runs === 2);
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(runs).toBe(2);
+      await until(() => runs.length === 1);
+      // The watcher is live once a write reaches a run (its initial scan may still be going on a loaded machine).
+      for (let i = 0; !runs.some((run) => run.changed.some((file) => file.endsWith('probe.txt'))); i++) {
+        writeFileSync(path.join(project.root, 'schemas/probe.txt'), `probe ${i}`);
+        await until(() => runs.length > 1, 2_000).catch(() => undefined);
+      }
+      await watcher.idle();
+      const quietSince = Date.now();
+      await until(() => Date.now() - (events.at(-1) ?? 0) > debounceMs * 2 && Date.now() - quietSince > debounceMs * 2);
+      await watcher.idle();
+      events.length = 0;
+      const before = runs.length;
+
+      const burst = Array.from({ length: 10 }, (_, i) => path.join(project!.root, `schemas/burst-${i}.txt`));
+      for (const file of burst) writeFileSync(file, 'change');
+      const delivered = () => new Set(runs.slice(before).flatMap((run) => run.changed));
+      await until(() => burst.every((file) => delivered().has(file)));
+      await until(() => Date.now() - (events.at(-1) ?? 0) > debounceMs * 3);
+      await watcher.idle();
+
+      const after = runs.slice(before);
+      // Each run starts a full debounce after the last event before it.
+      for (const run of after) {
+        const lastEvent = Math.max(...events.filter((at) => at <= run.at));
+        expect(run.at - lastEvent).toBeGreaterThanOrEqual(debounceMs - 1);
+      }
+      // No more runs than quiet gaps in the events observed (one run for a burst that arrived without one).
+      const quietGaps = events.slice(1).filter((at, i) => at - events[i]! >= debounceMs - 1).length;
+      expect(events.length).toBeGreaterThanOrEqual(burst.length);
+      expect(after.length).toBeGreaterThanOrEqual(1);
+      expect(after.length).toBeLessThanOrEqual(1 + quietGaps);
+      expect([...delivered()].filter((file) => file.includes('burst-')).sort()).toEqual([...burst].sort());
     } finally {
       await watcher.close();
     }
-  }, 30_000);
+  }, 60_000);
 });
