@@ -151,6 +151,13 @@ const typeRule: Rule = (before, after, pointer, ctx) => {
   const lost = [...a].filter((t) => !b.has(t) && !(t === 'integer' && b.has('number')));
   const gained = [...b].filter((t) => !a.has(t) && !(t === 'integer' && a.has('number')));
   const refused = lost.filter((t) => !coercible(t, b));
+  if (refused.length === 0 && lost.length > 0) {
+    ctx.out.push({
+      pointer: `${pointer}/type`,
+      direction: 'note',
+      message: `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${lost.join(', ')} values are now coerced by the runtime`,
+    });
+  }
   if (refused.length > 0) {
     ctx.out.push({
       pointer: `${pointer}/type`,
@@ -519,6 +526,14 @@ function unionRule(keyword: 'anyOf' | 'oneOf'): Rule {
       return;
     }
     for (const s of removed) {
+      if (keyword === 'oneOf' && b.length > 0) {
+        ctx.out.push({
+          pointer: `${at}/${as.indexOf(s)}`,
+          direction: 'undecidable',
+          message:
+            'oneOf branch removed: a value it and another branch matched now passes, and values only it matched fail (treated as breaking)',
+        });
+      }
       ctx.out.push({
         pointer: `${at}/${as.indexOf(s)}`,
         direction: 'narrowed',
@@ -623,8 +638,9 @@ function compareSchemas(
   ctx.seen.add(key);
   const a = deref(before, ctx.beforeRoot);
   const b = deref(after, ctx.afterRoot);
-  if (stable(strip(a)) === stable(strip(b))) return;
   if (a === undefined || b === undefined) return;
+  const same = stable(strip(a));
+  if (same === stable(strip(b)) && !same.includes('"$ref"')) return;
   if (a === true || b === false) {
     if (a === b) return;
     if (b === false)
