@@ -10,6 +10,7 @@ import type { Problem } from './model.js';
 import { optionsFromConfig, resolveOptions, type GenerateOptions } from './options.js';
 import { formatProblem, isWarning, sortProblems } from './problems.js';
 import { clockTime, createReporter, shouldColor } from './reporter.js';
+import { runDiff } from './diff/run.js';
 import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
 import { GENERATOR_VERSION } from './version.js';
 import { hasDrift } from './write.js';
@@ -547,6 +548,21 @@ export function createProgram(
       'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)',
     )
     .action(async (tool, json, flags) => setExit(await runCall(tool, json, flags, io)));
+  program
+    .command('diff')
+    .description(
+      'breaking-change check between two versions of the definitions (a folder or git:<ref>; one argument: against the working tree)',
+    )
+    .argument('<before>', 'a definitions folder or git:<ref>')
+    .argument('[after]', 'a definitions folder or git:<ref> (default: the schemas folder)')
+    .option('--json', 'one JSON object on stdout')
+    .option('--fail-on <level>', 'breaking | compatible | none (default: breaking)')
+    .option(
+      '--strict-open-objects',
+      'an optional property added to an object that accepts extra properties is breaking',
+    )
+    .option('--schemas <dir>', 'definitions folder (default: schemas)')
+    .action((before, after, flags) => setExit(runDiff(before, after, flags, io)));
   program
     .command('serve')
     .description(

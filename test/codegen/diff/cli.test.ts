@@ -1,0 +1,139 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../../codegen/cli.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tool(name: string, input: object, extra: object = {}): string {
+  return `${JSON.stringify({ name, description: `The ${name} tool.`, inputSchema: input, ...extra }, null, 2)}\n`;
+}
+
+const LIMIT = (maximum: number) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum } },
+});
+
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'toolsmith-diff-'));
+  dirs.push(dir);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+async function run(args: string[], cwd: string) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['diff', ...args], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd });
+  return { code, stdout, stderr };
+}
+
+describe('toolsmith diff (CLI)', () => {
+  it('a lowered maximum is breaking: exit 1, the pointer, both positions and a witness', async () => {
+    const root = tree({
+      'a/search.tool.json': tool('search', LIMIT(100)),
+      'b/search.tool.json': tool('search', LIMIT(50)),
+    });
+    const { code, stdout } = await run(['a', 'b'], root);
+    expect(code).toBe(1);
+    expect(stdout).toContain('breaking input /inputSchema/properties/limit/maximum: maximum 100 → 50');
+    expect(stdout).toMatch(/before a\/search\.tool\.json:\d+:\d+ {2}after b\/search\.tool\.json:\d+:\d+/);
+    expect(stdout).toContain('witness: 100');
+  });
+
+  it('--json: the documented shape; --fail-on none exits 0, --fail-on compatible fails on a compatible change', async () => {
+    const root = tree({
+      'a/search.tool.json': tool('search', LIMIT(50)),
+      'b/search.tool.json': tool('search', LIMIT(100)),
+      'b/added.tool.json': tool('added', LIMIT(1)),
+    });
+    const json = await run(['a', 'b', '--json'], root);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.verdict).toBe('compatible');
+    expect(report.tools.map((t: { name: string; change: string }) => [t.name, t.change])).toEqual([
+      ['added', 'added'],
+      ['search', 'changed'],
+    ]);
+    expect(report.tools[1].changes[0]).toMatchObject({
+      side: 'input',
+      pointer: '/inputSchema/properties/limit/maximum',
+      verdict: 'compatible',
+    });
+    expect((await run(['a', 'b', '--fail-on', 'compatible'], root)).code).toBe(1);
+    expect((await run(['a', 'b', '--fail-on', 'none'], root)).code).toBe(0);
+    expect((await run(['a', 'b', '--fail-on', 'sometimes'], root)).code).toBe(2);
+  });
+
+  it('a removed tool is breaking; a removed and an added tool with the same schemas is a rename', async () => {
+    const root = tree({
+      'a/old.tool.json': tool('old_name', LIMIT(5)),
+      'b/new.tool.json': tool('new_name', LIMIT(5)),
+      'c/x.tool.json': tool('other', LIMIT(9)),
+    });
+    const renamed = JSON.parse((await run(['a', 'b', '--json'], root)).stdout);
+    expect(renamed.tools).toEqual([
+      expect.objectContaining({ name: 'new_name', renamedFrom: 'old_name', verdict: 'breaking' }),
+    ]);
+    const removed = JSON.parse((await run(['a', 'c', '--json'], root)).stdout);
+    expect(removed.tools.find((t: { name: string }) => t.name === 'old_name')).toMatchObject({
+      change: 'removed',
+      verdict: 'breaking',
+    });
+  });
+
+  it('gaining side effects is breaking; a description change is unchanged with a compatible note; an under-bumped version is flagged', async () => {
+    const root = tree({
+      'a/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0' }),
+      'b/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0', hasSideEffects: true }),
+      'c/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0', description: 'Another text.' }),
+    });
+    const effects = JSON.parse((await run(['a', 'b', '--json'], root)).stdout).tools[0];
+    expect(effects.verdict).toBe('breaking');
+    expect(effects.changes.map((c: { pointer: string }) => c.pointer)).toEqual(['/hasSideEffects', '/version']);
+    expect(effects.suggestedVersion).toBe('2.0.0');
+    const text = JSON.parse((await run(['a', 'c', '--json', '--fail-on', 'breaking'], root)).stdout).tools[0];
+    expect(text).toMatchObject({ verdict: 'unchanged', suggestedVersion: '1.2.1' });
+    expect(text.changes[0]).toMatchObject({ pointer: '/description', verdict: 'compatible' });
+  });
+
+  it('a side that does not load: exit 2, file:line:col on stderr, { error, problems } with --json', async () => {
+    const root = tree({
+      'a/t.tool.json': tool('t', LIMIT(5)),
+      'b/t.tool.json': '{ "name": "t", \n  "inputSchema": [ }',
+    });
+    const { code, stdout, stderr } = await run(['a', 'b', '--json'], root);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^b\/t\.tool\.json:\d+:\d+/m);
+    const body = JSON.parse(stdout);
+    expect(body.error).toBeTypeOf('string');
+    expect(body.problems[0]).toMatchObject({
+      file: 'b/t.tool.json',
+      line: expect.any(Number),
+      column: expect.any(Number),
+    });
+  });
+
+  it('git:<ref> reads a commit of the schemas folder without checkout; one argument compares with the working tree', async () => {
+    const root = tree({ 'schemas/search.tool.json': tool('search', LIMIT(100)) });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '.');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'one');
+    writeFileSync(path.join(root, 'schemas/search.tool.json'), tool('search', LIMIT(10)));
+    const { code, stdout } = await run(['git:main'], root);
+    expect(code).toBe(1);
+    expect(stdout).toContain('maximum 100 → 10');
+    expect(stdout).toContain('before main:schemas/search.tool.json:');
+    expect((await run(['git:nosuchref'], root)).code).toBe(2);
+  });
+});

@@ -1,0 +1,296 @@
+import fc from 'fast-check';
+import type { JSONSchema7 } from 'json-schema';
+import { describe, expect, it } from 'vitest';
+import { createGeneratorAjv } from '../../../codegen/ajv.js';
+import { compareSchema, verdictOf } from '../../../codegen/diff/compare.js';
+import { arbitraryFor } from '../../helpers/schema-arbitrary.js';
+
+type S = JSONSchema7;
+type V = 'breaking' | 'compatible' | 'unchanged';
+/** [name, before, after, input verdict] */
+type Pair = [string, S, S, V];
+
+const obj = (properties: Record<string, S>, extra: Partial<S> = {}): S => ({ type: 'object', properties, ...extra });
+
+const PAIRS: Pair[] = [
+  // numbers
+  ['maximum lowered', { type: 'integer', maximum: 100 }, { type: 'integer', maximum: 50 }, 'breaking'],
+  ['maximum raised', { type: 'integer', maximum: 50 }, { type: 'integer', maximum: 100 }, 'compatible'],
+  ['minimum raised', { type: 'number', minimum: 0 }, { type: 'number', minimum: 1 }, 'breaking'],
+  ['minimum lowered', { type: 'number', minimum: 1 }, { type: 'number', minimum: 0 }, 'compatible'],
+  ['maximum added', { type: 'integer' }, { type: 'integer', maximum: 10 }, 'breaking'],
+  ['maximum removed', { type: 'integer', maximum: 10 }, { type: 'integer' }, 'compatible'],
+  [
+    'exclusiveMaximum lowered',
+    { type: 'number', exclusiveMaximum: 10 },
+    { type: 'number', exclusiveMaximum: 5 },
+    'breaking',
+  ],
+  ['integer from number', { type: 'number' }, { type: 'integer' }, 'breaking'],
+  ['number from integer', { type: 'integer' }, { type: 'number' }, 'compatible'],
+  ['multipleOf added', { type: 'number' }, { type: 'number', multipleOf: 2 }, 'breaking'],
+  // strings
+  ['maxLength lowered', { type: 'string', maxLength: 10 }, { type: 'string', maxLength: 5 }, 'breaking'],
+  ['maxLength raised', { type: 'string', maxLength: 5 }, { type: 'string', maxLength: 10 }, 'compatible'],
+  ['minLength raised', { type: 'string', minLength: 1 }, { type: 'string', minLength: 3 }, 'breaking'],
+  ['minLength removed', { type: 'string', minLength: 3 }, { type: 'string' }, 'compatible'],
+  ['pattern added', { type: 'string' }, { type: 'string', pattern: '^[a-z]+$' }, 'breaking'],
+  ['pattern removed', { type: 'string', pattern: '^[a-z]+$' }, { type: 'string' }, 'compatible'],
+  ['pattern changed', { type: 'string', pattern: '^a' }, { type: 'string', pattern: '^b' }, 'breaking'],
+  // formats
+  ['format email added', { type: 'string' }, { type: 'string', format: 'email' }, 'breaking'],
+  ['format removed', { type: 'string', format: 'email' }, { type: 'string' }, 'compatible'],
+  ['format changed', { type: 'string', format: 'email' }, { type: 'string', format: 'uri' }, 'breaking'],
+  ['format date-time added', { type: 'string' }, { type: 'string', format: 'date-time' }, 'breaking'],
+  // enum/const
+  ['enum value removed', { type: 'string', enum: ['a', 'b'] }, { type: 'string', enum: ['a'] }, 'breaking'],
+  ['enum value added', { type: 'string', enum: ['a'] }, { type: 'string', enum: ['a', 'b'] }, 'compatible'],
+  ['enum added', { type: 'string' }, { type: 'string', enum: ['a'] }, 'breaking'],
+  ['enum removed', { type: 'string', enum: ['a'] }, { type: 'string' }, 'compatible'],
+  ['enum reordered', { type: 'string', enum: ['a', 'b'] }, { type: 'string', enum: ['b', 'a'] }, 'unchanged'],
+  ['const changed', { const: 'a' }, { const: 'b' }, 'breaking'],
+  ['const to enum', { const: 'a' }, { enum: ['a', 'b'] }, 'compatible'],
+  // types
+  ['type narrowed', { type: ['string', 'null'] }, { type: 'string' }, 'breaking'],
+  ['type widened', { type: 'string' }, { type: ['string', 'null'] }, 'compatible'],
+  ['type array of one', { type: ['string'] }, { type: 'string' }, 'unchanged'],
+  ['number|string to string (coerced)', { type: ['number', 'string'] }, { type: 'string' }, 'compatible'],
+  ['boolean to integer', { type: 'boolean' }, { type: 'integer' }, 'breaking'],
+  // objects
+  ['required added', obj({ a: { type: 'string' } }), obj({ a: { type: 'string' } }, { required: ['a'] }), 'breaking'],
+  [
+    'required with default',
+    obj({ a: { type: 'string', default: 'x' } }),
+    obj({ a: { type: 'string', default: 'x' } }, { required: ['a'] }),
+    'compatible',
+  ],
+  [
+    'required removed',
+    obj({ a: { type: 'string' } }, { required: ['a'] }),
+    obj({ a: { type: 'string' } }),
+    'compatible',
+  ],
+  [
+    'property removed, closed',
+    obj({ a: { type: 'string' }, b: { type: 'string' } }, { additionalProperties: false }),
+    obj({ a: { type: 'string' } }, { additionalProperties: false }),
+    'breaking',
+  ],
+  [
+    'property removed, open',
+    obj({ a: { type: 'string' }, b: { type: 'string' } }),
+    obj({ a: { type: 'string' } }),
+    'compatible',
+  ],
+  [
+    'property renamed, closed',
+    obj({ a: { type: 'string' } }, { additionalProperties: false }),
+    obj({ b: { type: 'string' } }, { additionalProperties: false }),
+    'breaking',
+  ],
+  [
+    'optional property added, closed',
+    obj({ a: { type: 'string' } }, { additionalProperties: false }),
+    obj({ a: { type: 'string' }, b: { type: 'string' } }, { additionalProperties: false }),
+    'compatible',
+  ],
+  [
+    'optional property added, open',
+    obj({ a: { type: 'string' } }),
+    obj({ a: { type: 'string' }, b: { type: 'string' } }),
+    'compatible',
+  ],
+  [
+    'additionalProperties false added',
+    obj({ a: { type: 'string' } }),
+    obj({ a: { type: 'string' } }, { additionalProperties: false }),
+    'breaking',
+  ],
+  [
+    'additionalProperties false removed',
+    obj({ a: { type: 'string' } }, { additionalProperties: false }),
+    obj({ a: { type: 'string' } }),
+    'compatible',
+  ],
+  [
+    'additionalProperties schema narrowed',
+    obj({}, { additionalProperties: { type: ['string', 'number'] } }),
+    obj({}, { additionalProperties: { type: 'number' } }),
+    'breaking',
+  ],
+  [
+    'nested property maximum lowered',
+    obj({ o: obj({ n: { type: 'integer', maximum: 9 } }) }),
+    obj({ o: obj({ n: { type: 'integer', maximum: 3 } }) }),
+    'breaking',
+  ],
+  [
+    'property order',
+    obj({ a: { type: 'string' }, b: { type: 'number' } }),
+    obj({ b: { type: 'number' }, a: { type: 'string' } }),
+    'unchanged',
+  ],
+  [
+    'description only',
+    obj({ a: { type: 'string', description: 'x' } }),
+    obj({ a: { type: 'string', description: 'y' } }),
+    'unchanged',
+  ],
+  ['maxProperties added', obj({}), obj({}, { maxProperties: 1 }), 'breaking'],
+  // arrays
+  ['maxItems lowered', { type: 'array', maxItems: 5 }, { type: 'array', maxItems: 2 }, 'breaking'],
+  ['minItems raised', { type: 'array', minItems: 0 }, { type: 'array', minItems: 2 }, 'breaking'],
+  ['minItems lowered', { type: 'array', minItems: 2 }, { type: 'array', minItems: 0 }, 'compatible'],
+  ['uniqueItems added', { type: 'array' }, { type: 'array', uniqueItems: true }, 'breaking'],
+  ['uniqueItems removed', { type: 'array', uniqueItems: true }, { type: 'array' }, 'compatible'],
+  [
+    'items type narrowed',
+    { type: 'array', items: { type: ['string', 'null'] } },
+    { type: 'array', items: { type: 'string' } },
+    'breaking',
+  ],
+  [
+    'items enum widened',
+    { type: 'array', items: { enum: ['a'] } },
+    { type: 'array', items: { enum: ['a', 'b'] } },
+    'compatible',
+  ],
+  [
+    'array of objects: required added',
+    { type: 'array', items: obj({ id: { type: 'string' } }) },
+    { type: 'array', items: obj({ id: { type: 'string' } }, { required: ['id'] }) },
+    'breaking',
+  ],
+  [
+    'array of objects: property added, closed',
+    { type: 'array', items: obj({ id: { type: 'string' } }, { additionalProperties: false }) },
+    { type: 'array', items: obj({ id: { type: 'string' }, n: { type: 'number' } }, { additionalProperties: false }) },
+    'compatible',
+  ],
+  // anyOf / oneOf / allOf
+  [
+    'anyOf branch removed',
+    { anyOf: [{ type: 'string' }, { type: 'number' }] },
+    { anyOf: [{ type: 'string' }] },
+    'breaking',
+  ],
+  [
+    'anyOf branch added',
+    { anyOf: [{ type: 'string' }] },
+    { anyOf: [{ type: 'string' }, { type: 'number' }] },
+    'compatible',
+  ],
+  [
+    'oneOf branch added',
+    { oneOf: [{ type: 'string' }, { type: 'number' }] },
+    { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'integer' }] },
+    'breaking',
+  ],
+  [
+    'anyOf branch edited',
+    { anyOf: [{ type: 'string', maxLength: 9 }, { type: 'number' }] },
+    { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'number' }] },
+    'breaking',
+  ],
+  [
+    'anyOf reordered',
+    { anyOf: [{ type: 'string' }, { type: 'number' }] },
+    { anyOf: [{ type: 'number' }, { type: 'string' }] },
+    'unchanged',
+  ],
+  ['one-schema allOf', { type: 'string', maxLength: 4 }, { allOf: [{ type: 'string', maxLength: 4 }] }, 'unchanged'],
+  [
+    'allOf member narrowed',
+    { allOf: [{ type: 'integer' }, { maximum: 9 }] },
+    { allOf: [{ type: 'integer' }, { maximum: 2 }] },
+    'breaking',
+  ],
+  // $ref (bundled definitions)
+  [
+    'moved into definitions',
+    obj({ a: { type: 'string', maxLength: 3 } }),
+    { ...obj({ a: { $ref: '#/definitions/A' } }), definitions: { A: { type: 'string', maxLength: 3 } } },
+    'unchanged',
+  ],
+  [
+    'change inside a definition',
+    { ...obj({ a: { $ref: '#/definitions/A' } }), definitions: { A: { type: 'integer', maximum: 9 } } },
+    { ...obj({ a: { $ref: '#/definitions/A' } }), definitions: { A: { type: 'integer', maximum: 1 } } },
+    'breaking',
+  ],
+  [
+    'definition loosened',
+    { ...obj({ a: { $ref: '#/definitions/A' } }), definitions: { A: { type: 'string', enum: ['x'] } } },
+    { ...obj({ a: { $ref: '#/definitions/A' } }), definitions: { A: { type: 'string' } } },
+    'compatible',
+  ],
+];
+
+function verdictFor(changes: ReturnType<typeof compareSchema>, side: 'input' | 'output'): V {
+  const verdicts = changes.map((c) => verdictOf(side, c.direction));
+  if (verdicts.includes('breaking')) return 'breaking';
+  return verdicts.length > 0 ? 'compatible' : 'unchanged';
+}
+
+/** The pointer of the schema a witness is a value of: the change's keyword removed (and a property name with `properties`). */
+function schemaPointerOf(pointer: string): string {
+  const segs = pointer.split('/');
+  segs.pop();
+  if (segs.at(-1) === 'properties') segs.pop();
+  return segs.join('/');
+}
+
+function at(root: S, pointer: string): S {
+  let node: unknown = root;
+  for (const seg of pointer.split('/').slice(1)) node = (node as Record<string, unknown>)[seg];
+  const schema = node as S;
+  return root.definitions && schema !== root ? { ...schema, definitions: root.definitions } : schema;
+}
+
+function validator(schema: S): (value: unknown) => boolean {
+  const validate = createGeneratorAjv().compile(schema);
+  return (value) => validate(structuredClone(value)) as boolean;
+}
+
+describe('toolsmith diff: before/after pairs', () => {
+  it('has at least 60 pairs', () => expect(PAIRS.length).toBeGreaterThanOrEqual(60));
+
+  for (const [name, before, after, expected] of PAIRS) {
+    it(`${name}: input ${expected}`, () => {
+      const changes = compareSchema(before, after);
+      expect(verdictFor(changes, 'input')).toBe(expected);
+      // Output is judged the other way: the reverse pair has the same verdict on the output side.
+      // (Not where the runtime's coercion or filled defaults decide, or for a note about open objects: output has neither.)
+      if (!changes.some((c) => c.direction === 'note') && !name.includes('coerced')) {
+        expect(verdictFor(compareSchema(after, before), 'output')).toBe(expected);
+      }
+      if (expected === 'breaking') {
+        const witnessed = changes.filter((c) => c.direction === 'narrowed' && c.witness !== undefined);
+        for (const change of witnessed) {
+          const where = schemaPointerOf(change.pointer);
+          expect(validator(at(before, where))(change.witness), `${change.message}: valid before`).toBe(true);
+          expect(validator(at(after, where))(change.witness), `${change.message}: invalid after`).toBe(false);
+        }
+      } else {
+        // No sampled value is valid before and invalid after (what a coercing runtime accepts aside: plain Ajv here).
+        const validBefore = validator(before);
+        const validAfter = validator(after);
+        // Coerced values and undeclared properties on open objects are what the notes report (tested below).
+        if (!changes.some((c) => c.direction === 'note')) {
+          fc.assert(
+            fc.property(arbitraryFor(before, before), (value) => !validBefore(value) || validAfter(value)),
+            { numRuns: 200 },
+          );
+        }
+      }
+    });
+  }
+
+  it('an optional property added to an open object is breaking under --strict-open-objects, with a set witness', () => {
+    const before = obj({ a: { type: 'string' } });
+    const after = obj({ a: { type: 'string' }, b: { type: 'string' } });
+    expect(verdictFor(compareSchema(before, after, { strictOpenObjects: true }), 'input')).toBe('breaking');
+    expect(validator(before)({ b: 5 })).toBe(true);
+    expect(validator(after)({ b: 5 })).toBe(false);
+  });
+});
