@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
 import type { ApprovalGate } from './context.js';
 import { describeThrown } from './errors.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, type CallHost } from './pipeline/call.js';
@@ -19,6 +20,7 @@ class ExecutorHost implements CallHost {
   readonly approvalGate: ApprovalGate | undefined = undefined;
   readonly requireApproval: ApprovalPolicy = 'side-effects';
   readonly limitsConcurrency = false;
+  readonly maxContentBytes = DEFAULT_MAX_CONTENT_BYTES;
 
   constructor(readonly registry: ToolRegistry<RegisteredTool>) {}
 

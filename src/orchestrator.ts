@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';
@@ -41,6 +42,11 @@ export interface ToolOrchestratorOptions {
   approvalGate?: ApprovalGate;
   /** Default `'side-effects'`: asked only when a gate exists. `'always'` without a gate fails `APPROVAL_UNAVAILABLE`. */
   requireApproval?: ApprovalPolicy;
+  /**
+   * Most bytes one content block of a result may carry (base64 data decoded, text as UTF-8);
+   * default `DEFAULT_MAX_CONTENT_BYTES` (16 MiB). A larger block fails the call `OUTPUT_INVALID`.
+   */
+  maxContentBytes?: number;
   /** Timeout for calls whose tool and request set none. */
   defaultTimeoutMs?: number;
   /** Most calls executing at once; more wait in a queue (in order). Unset: no limit. */
@@ -104,6 +110,7 @@ class OrchestratorHost implements CallHost {
   closing = false;
   readonly approvalGate: ApprovalGate | undefined;
   readonly requireApproval: ApprovalPolicy;
+  readonly maxContentBytes: number;
   readonly defaultTimeoutMs: number | undefined;
   readonly maxCompositionDepth: number;
   readonly limitsConcurrency: boolean;
@@ -127,6 +134,7 @@ class OrchestratorHost implements CallHost {
     this.#orchestrator = orchestrator;
     this.approvalGate = options.approvalGate;
     this.requireApproval = options.requireApproval ?? 'side-effects';
+    this.maxContentBytes = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
     this.defaultTimeoutMs = options.defaultTimeoutMs;
     this.maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
     this.#maxConcurrency = options.maxConcurrency;
@@ -137,6 +145,7 @@ class OrchestratorHost implements CallHost {
     this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
     checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth ?? this.maxCompositionDepth);
     checkPositiveInteger('maxConcurrency', this.#maxConcurrency);
+    checkPositiveInteger('maxContentBytes', options.maxContentBytes);
   }
 
   planSteps(entry: RegisteredTool): number {
@@ -207,6 +216,7 @@ class OrchestratorHost implements CallHost {
     let result: ToolCallResult;
     if (failure === undefined) {
       result = { toolCallId: call.toolCallId, toolName: call.toolName, output: call.output ?? null, isError: false };
+      if (call.content !== undefined) result.content = call.content;
     } else {
       const { code, message, details } = failure;
       const errorDetails: ToolCallErrorDetails = details === undefined ? { code, message } : { code, message, details };
