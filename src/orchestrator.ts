@@ -40,8 +40,18 @@ export interface ToolOrchestratorOptions {
   tools?: ITool[];
   /** Asked before a call that needs approval (see `requireApproval`); a turn's own gate wins. */
   approvalGate?: ApprovalGate;
-  /** Default `'side-effects'`: asked only when a gate exists. `'always'` without a gate fails `APPROVAL_UNAVAILABLE`. */
+  /**
+   * Default `'side-effects'`: a tool with `hasSideEffects` is asked about (the turn's gate, else
+   * `approvalGate`); with neither, it is answered `APPROVAL_REJECTED` unless `allowSideEffects`.
+   * `'always'` without a gate fails `APPROVAL_UNAVAILABLE`; `'never'` asks nobody.
+   */
   requireApproval?: ApprovalPolicy;
+  /**
+   * Let tools with side effects run when no approval gate exists (neither the orchestrator's nor
+   * the turn's). Default `false`: such a call is answered `APPROVAL_REJECTED`, so nothing that acts
+   * runs silently. A gate, when there is one, is still asked.
+   */
+  allowSideEffects?: boolean;
   /**
    * Most bytes one content block of a result may carry (base64 data decoded, text as UTF-8);
    * default `DEFAULT_MAX_CONTENT_BYTES` (16 MiB). A larger block fails the call `OUTPUT_INVALID`.
@@ -111,6 +121,7 @@ class OrchestratorHost implements CallHost {
   readonly approvalGate: ApprovalGate | undefined;
   readonly requireApproval: ApprovalPolicy;
   readonly maxContentBytes: number;
+  readonly allowSideEffects: boolean;
   readonly defaultTimeoutMs: number | undefined;
   readonly maxCompositionDepth: number;
   readonly limitsConcurrency: boolean;
@@ -135,6 +146,7 @@ class OrchestratorHost implements CallHost {
     this.approvalGate = options.approvalGate;
     this.requireApproval = options.requireApproval ?? 'side-effects';
     this.maxContentBytes = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
+    this.allowSideEffects = options.allowSideEffects === true;
     this.defaultTimeoutMs = options.defaultTimeoutMs;
     this.maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
     this.#maxConcurrency = options.maxConcurrency;

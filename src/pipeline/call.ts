@@ -25,6 +25,8 @@ export interface CallHost {
   /** Asked before a call that needs approval, unless the turn brings its own gate. */
   readonly approvalGate: ApprovalGate | undefined;
   readonly requireApproval: ApprovalPolicy;
+  /** True when a side-effect tool may run with no approval gate at all (else `APPROVAL_REJECTED`). */
+  readonly allowSideEffects: boolean;
   /** Most bytes one content block may carry (decoded base64, or UTF-8 text). */
   readonly maxContentBytes: number;
   /** True for a tool disabled by configuration (`TOOL_DISABLED`). */
