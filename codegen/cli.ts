@@ -274,28 +274,29 @@ export async function runGenerate(
 /**
  * The project's orchestrator for `call` and `serve` (see `entry.ts`: the user's entry module, else
  * the generated registry; TypeScript through tsx, else the built JavaScript). `undefined` after
- * printing what to do when neither can be loaded. With `refuseSideEffects` (serve without
- * `--allow-side-effects` and without an entry module, whose orchestrator is the user's decision), a
- * call to a tool with side effects is answered APPROVAL_REJECTED: nothing that acts runs on a server
- * nobody decided about.
+ * printing what to do when neither can be loaded. Without an entry module (whose orchestrator is the
+ * user's decision) a call to a tool with side effects is answered APPROVAL_REJECTED, naming the
+ * flag, unless `allowSideEffects` (`--allow-side-effects`): nothing that acts runs unasked.
  */
 async function createProjectOrchestrator(
   generateOptions: GenerateOptions,
   entry: string | undefined,
   command: string,
   io: Io,
-  refuseSideEffects = false,
+  allowSideEffects: boolean,
 ): Promise<import('../src/index.js').ToolOrchestrator | undefined> {
   const { EntryError, loadProjectOrchestrator } = await import('./entry.js');
-  const defaults = refuseSideEffects
-    ? {
+  const started = command === 'serve' ? 'this server was started' : 'this call was made';
+  const again = command === 'serve' ? 'restart it' : 'call again';
+  const defaults = allowSideEffects
+    ? { allowSideEffects: true }
+    : {
         requireApproval: 'side-effects' as const,
         approvalGate: async ({ tool }: { tool: { name: string } }) => ({
           approved: false,
-          reason: `'${tool.name}' has side effects, and this server was started without a decision about them; restart it with --allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
+          reason: `'${tool.name}' has side effects, and ${started} without a decision about them; ${again} with --allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
         }),
-      }
-    : undefined;
+      };
   try {
     const resolved = resolveOptions(generateOptions);
     return await loadProjectOrchestrator({
@@ -340,7 +341,7 @@ export async function runServe(
     flags.entry ?? config.entry,
     'serve',
     io,
-    flags.allowSideEffects !== true,
+    flags.allowSideEffects === true,
   );
   if (orchestrator === undefined) return EXIT.invalid;
   if (flags.http) {
@@ -387,7 +388,7 @@ function positiveInteger(value: string | undefined, flag: string, io: Io, zero =
 export async function runCall(
   tool: string,
   json: string | undefined,
-  flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string },
+  flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string; allowSideEffects?: boolean },
   io: Io = defaultIo,
 ): Promise<number> {
   const { options: generateOptions, config, problems } = await options(flags, io);
@@ -395,7 +396,13 @@ export async function runCall(
     reportProblems(problems, io);
     return EXIT.invalid;
   }
-  const orchestrator = await createProjectOrchestrator(generateOptions, flags.entry ?? config.entry, 'call', io);
+  const orchestrator = await createProjectOrchestrator(
+    generateOptions,
+    flags.entry ?? config.entry,
+    'call',
+    io,
+    flags.allowSideEffects === true,
+  );
   if (orchestrator === undefined) return EXIT.invalid;
   const result = await orchestrator.processToolCall({
     toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
@@ -543,6 +550,10 @@ export function createProgram(
       ),
     )
     .option('--persona <id>', 'the calling persona id', 'cli')
+    .option(
+      '--allow-side-effects',
+      'let a tool with side effects (hasSideEffects) run; without it the call is answered APPROVAL_REJECTED',
+    )
     .option(
       '--entry <module>',
       'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)',

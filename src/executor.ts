@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
 import type { ApprovalGate } from './context.js';
 import { describeThrown } from './errors.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, type CallHost } from './pipeline/call.js';
@@ -19,6 +20,9 @@ class ExecutorHost implements CallHost {
   readonly approvalGate: ApprovalGate | undefined = undefined;
   readonly requireApproval: ApprovalPolicy = 'side-effects';
   readonly limitsConcurrency = false;
+  readonly maxContentBytes = DEFAULT_MAX_CONTENT_BYTES;
+  /** AgentOS's executor has no approval: it runs what it is given (approval is the orchestrator's). */
+  readonly allowSideEffects = true;
 
   constructor(readonly registry: ToolRegistry<RegisteredTool>) {}
 

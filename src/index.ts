@@ -29,6 +29,18 @@ export type {
 export { TOOL_ERROR_CODES, ToolsmithError, isToolsmithError, type ToolErrorCode } from './errors.js';
 /** The text of a failed call as a model or an MCP client sees it (the MCP server and the framework adapters send it). */
 export { formatCallError } from './call-error-text.js';
+export {
+  CONTENT_KINDS,
+  DEFAULT_MAX_CONTENT_BYTES,
+  findContentProblem,
+  type AudioContent,
+  type ContentBlock,
+  type ContentKind,
+  type EmbeddedResource,
+  type ImageContent,
+  type ResourceLink,
+  type TextContent,
+} from './content.js';
 
 // Validation (the same Ajv options as the generator).
 export { AJV_OPTIONS } from './ajv-options.js';

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';
@@ -39,8 +40,23 @@ export interface ToolOrchestratorOptions {
   tools?: ITool[];
   /** Asked before a call that needs approval (see `requireApproval`); a turn's own gate wins. */
   approvalGate?: ApprovalGate;
-  /** Default `'side-effects'`: asked only when a gate exists. `'always'` without a gate fails `APPROVAL_UNAVAILABLE`. */
+  /**
+   * Default `'side-effects'`: a tool with `hasSideEffects` is asked about (the turn's gate, else
+   * `approvalGate`); with neither, it is answered `APPROVAL_REJECTED` unless `allowSideEffects`.
+   * `'always'` without a gate fails `APPROVAL_UNAVAILABLE`; `'never'` asks nobody.
+   */
   requireApproval?: ApprovalPolicy;
+  /**
+   * Let tools with side effects run when no approval gate exists (neither the orchestrator's nor
+   * the turn's). Default `false`: such a call is answered `APPROVAL_REJECTED`, so nothing that acts
+   * runs silently. A gate, when there is one, is still asked.
+   */
+  allowSideEffects?: boolean;
+  /**
+   * Most bytes one content block of a result may carry (base64 data decoded, text as UTF-8);
+   * default `DEFAULT_MAX_CONTENT_BYTES` (16 MiB). A larger block fails the call `OUTPUT_INVALID`.
+   */
+  maxContentBytes?: number;
   /** Timeout for calls whose tool and request set none. */
   defaultTimeoutMs?: number;
   /** Most calls executing at once; more wait in a queue (in order). Unset: no limit. */
@@ -104,6 +120,8 @@ class OrchestratorHost implements CallHost {
   closing = false;
   readonly approvalGate: ApprovalGate | undefined;
   readonly requireApproval: ApprovalPolicy;
+  readonly maxContentBytes: number;
+  readonly allowSideEffects: boolean;
   readonly defaultTimeoutMs: number | undefined;
   readonly maxCompositionDepth: number;
   readonly limitsConcurrency: boolean;
@@ -127,6 +145,8 @@ class OrchestratorHost implements CallHost {
     this.#orchestrator = orchestrator;
     this.approvalGate = options.approvalGate;
     this.requireApproval = options.requireApproval ?? 'side-effects';
+    this.maxContentBytes = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
+    this.allowSideEffects = options.allowSideEffects === true;
     this.defaultTimeoutMs = options.defaultTimeoutMs;
     this.maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
     this.#maxConcurrency = options.maxConcurrency;
@@ -137,6 +157,7 @@ class OrchestratorHost implements CallHost {
     this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
     checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth ?? this.maxCompositionDepth);
     checkPositiveInteger('maxConcurrency', this.#maxConcurrency);
+    checkPositiveInteger('maxContentBytes', options.maxContentBytes);
   }
 
   planSteps(entry: RegisteredTool): number {
@@ -207,6 +228,7 @@ class OrchestratorHost implements CallHost {
     let result: ToolCallResult;
     if (failure === undefined) {
       result = { toolCallId: call.toolCallId, toolName: call.toolName, output: call.output ?? null, isError: false };
+      if (call.content !== undefined) result.content = call.content;
     } else {
       const { code, message, details } = failure;
       const errorDetails: ToolCallErrorDetails = details === undefined ? { code, message } : { code, message, details };

@@ -1,3 +1,4 @@
+import type { ContentBlock, ContentKind } from './content.js';
 import type { ToolExecutionContext } from './context.js';
 
 /** A JSON Schema object as tools carry it (draft-07). */
@@ -17,6 +18,8 @@ export interface ToolExecutionSuccess<TOutput = any> {
   output: TOutput;
   error?: undefined;
   contentType?: string;
+  /** toolsmith: content blocks beside the output (MCP's shapes), checked by the output step (`OUTPUT_INVALID`). */
+  content?: ContentBlock[];
   details?: Record<string, any>;
 }
 
@@ -34,6 +37,8 @@ export interface ToolExecutionFailure {
   error?: string;
   output?: unknown;
   contentType?: string;
+  /** Not read: a failed call carries no content. */
+  content?: undefined;
   details?: Record<string, any>;
 }
 
@@ -95,6 +100,8 @@ export interface ITool<TInput extends Record<string, any> = any, TOutput = any> 
   readonly annotations?: ToolAnnotations;
   /** toolsmith: generated validators; when absent the executor compiles `inputSchema` once at registration. */
   readonly validators?: ToolValidators<TInput, TOutput>;
+  /** toolsmith: the content kinds the tool's results may carry; a block of another kind is `OUTPUT_INVALID`. Unset: any kind. */
+  readonly contentTypes?: readonly ContentKind[];
   /** toolsmith: per-tool timeout in milliseconds (a call's own `timeoutMs` wins). */
   readonly timeoutMs?: number;
   execute(args: TInput, context: ToolExecutionContext): Promise<ToolExecutionResult<TOutput>>;

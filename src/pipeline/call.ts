@@ -2,6 +2,7 @@ import type { ApprovalGate, ToolExecutionContext } from '../context.js';
 import { describeThrown, truncateText, type ToolErrorCode } from '../errors.js';
 import { nextCorrelationId } from '../ids.js';
 import type { ToolRegistry } from '../registry.js';
+import type { ContentBlock } from '../content.js';
 import type { ITool, ToolExecutionResult } from '../tool.js';
 import { ToolCallFailure } from './failure.js';
 import { releaseEntry, type RegisteredTool } from './registered-tool.js';
@@ -24,6 +25,10 @@ export interface CallHost {
   /** Asked before a call that needs approval, unless the turn brings its own gate. */
   readonly approvalGate: ApprovalGate | undefined;
   readonly requireApproval: ApprovalPolicy;
+  /** True when a side-effect tool may run with no approval gate at all (else `APPROVAL_REJECTED`). */
+  readonly allowSideEffects: boolean;
+  /** Most bytes one content block may carry (decoded base64, or UTF-8 text). */
+  readonly maxContentBytes: number;
   /** True for a tool disabled by configuration (`TOOL_DISABLED`). */
   isDisabled(tool: ITool): boolean;
   /** False when `acquireSlot` always answers "run now" (no concurrency limit). */
@@ -93,6 +98,8 @@ export class PipelineCall {
   toolResult: ToolExecutionResult | undefined = undefined;
   /** The checked (coerced) output of a successful call. */
   output: unknown = undefined;
+  /** The checked content blocks of a successful call whose result carried some. */
+  content: ContentBlock[] | undefined = undefined;
   /** Set when the call failed: its code, message, details and what was thrown (for hooks, never in a result). */
   failure: ToolCallFailure | undefined = undefined;
   /** The positions of the steps the driver skips for this call (bit `1 << index`), set by the lookup. */

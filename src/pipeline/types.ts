@@ -1,3 +1,4 @@
+import type { ContentBlock } from '../content.js';
 import type { CallerTurn, UserContext } from '../context.js';
 import type { ToolErrorCode } from '../errors.js';
 import type { CALL_CHAIN } from './markers.js';
@@ -49,6 +50,8 @@ export interface ToolCallResult<TOutput = any> {
   toolName: string;
   output: TOutput | null;
   isError: boolean;
+  /** The content blocks of a successful call whose tool answered some (checked by the output step). */
+  content?: ContentBlock[];
   errorDetails?: ToolCallErrorDetails;
 }
 

@@ -116,7 +116,7 @@ import { createTools, toolNames } from './generated/registry.js';
 import { SendEmailTool } from './src/tools/send-email.js';
 
 const sent: string[] = [];
-export const orchestrator = new ToolOrchestrator({ tools: createTools({ send_email: () => new SendEmailTool({ send: (to) => (sent.push(to), \`msg-\${sent.length}\`) }) }) });
+export const orchestrator = new ToolOrchestrator({ allowSideEffects: true, tools: createTools({ send_email: () => new SendEmailTool({ send: (to) => (sent.push(to), \`msg-\${sent.length}\`) }) }) });
 export { sent, toolNames };
 `,
     );
@@ -152,6 +152,7 @@ import { createLazyTools } from './generated/lazy-registry.js';
 
 const made: string[] = [];
 const orchestrator = new ToolOrchestrator({
+  allowSideEffects: true,
   tools: createLazyTools({
     send_email: async () => {
       made.push('send_email');

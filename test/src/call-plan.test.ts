@@ -13,6 +13,7 @@ function host(settings: Partial<CallHost> = {}): CallHost {
     defaultTimeoutMs: undefined,
     requireApproval: 'side-effects',
     approvalGate: undefined,
+    allowSideEffects: false,
     limitsConcurrency: false,
     isDisabled: () => false,
     ...settings,
@@ -48,8 +49,9 @@ describe('the plan of a registration: the steps a plain call skips', () => {
     expect(skipped(makeTool('t'), host({ defaultTimeoutMs: 5 }))).not.toContain('deadline');
     expect(skipped(makeTool('t'), host({ isDisabled: () => true }))).not.toContain('permissions');
     expect(skipped(makeTool('t'), host({ requireApproval: 'always' }))).not.toContain('approval');
-    // Side effects but no gate and policy `side-effects`: approval has nothing to ask.
-    expect(skipped(makeTool('t', { hasSideEffects: true }), host())).toContain('approval');
+    // Side effects, no gate, policy `side-effects`: approval refuses unless the host allows side effects.
+    expect(skipped(makeTool('t', { hasSideEffects: true }), host())).not.toContain('approval');
+    expect(skipped(makeTool('t', { hasSideEffects: true }), host({ allowSideEffects: true }))).toContain('approval');
   });
 
   it('a lazy tool not loaded yet has no plan (-1): its stand-in decides nothing', async () => {

@@ -382,9 +382,32 @@ describe('processToolCall: one code per failure, in order', () => {
     });
     await callTool(never, 'write');
     expect(orchestratorGate).toHaveBeenCalledTimes(2);
-    // Default policy without any gate: a side-effect tool runs.
-    const ungated = orchestrator({ tools: [makeTool('write', { hasSideEffects: true })] });
-    expect((await callTool(ungated, 'write')).isError).toBe(false);
+    // Default policy without any gate: a side-effect tool is refused, unless allowSideEffects.
+    const execute = vi.fn(async () => ({ success: true, output: {} }));
+    const ungated = orchestrator({ tools: [makeTool('write', { hasSideEffects: true, execute })] });
+    const refused = await callTool(ungated, 'write');
+    expect(refused.errorDetails).toEqual({
+      code: 'APPROVAL_REJECTED',
+      message:
+        "Tool 'write' has side effects and nothing approved the call: give the orchestrator an approvalGate (or the turn one), or set allowSideEffects: true to let such tools run unasked.",
+      details: { reason: 'no-approval-gate' },
+    });
+    expect(execute).not.toHaveBeenCalled();
+    expect((await callTool(ungated, 'read')).errorDetails?.code).toBe('TOOL_NOT_FOUND');
+    const allowed = orchestrator({
+      tools: [makeTool('write', { hasSideEffects: true, execute })],
+      allowSideEffects: true,
+    });
+    expect((await callTool(allowed, 'write')).isError).toBe(false);
+    expect(execute).toHaveBeenCalledTimes(1);
+    // A gate, when there is one, is still asked with allowSideEffects.
+    const gated = orchestrator({
+      tools: [makeTool('write', { hasSideEffects: true, execute })],
+      allowSideEffects: true,
+      approvalGate: async () => false,
+    });
+    expect((await callTool(gated, 'write')).errorDetails?.code).toBe('APPROVAL_REJECTED');
+    expect(execute).toHaveBeenCalledTimes(1);
   });
 
   it('ABORTED when the signal stops while approval is pending: the tool never starts, whatever the gate answers', async () => {

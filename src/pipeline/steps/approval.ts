@@ -5,7 +5,8 @@ import type { CallStepImplementation } from '../step.js';
 
 /**
  * Approval, for tools with side effects (or every call, by the host's policy): the turn's gate wins
- * over the host's. `APPROVAL_REJECTED`, `APPROVAL_UNAVAILABLE` (policy `always`, no gate),
+ * over the host's. `APPROVAL_REJECTED` (also a side-effect tool with no gate at all, unless the host
+ * allows side effects), `APPROVAL_UNAVAILABLE` (policy `always`, no gate),
  * `APPROVAL_FAILED` (the gate threw or answered something unreadable); `ABORTED` while pending.
  */
 export const approvalStep: CallStepImplementation = {
@@ -21,6 +22,13 @@ export const approvalStep: CallStepImplementation = {
           call,
           'APPROVAL_UNAVAILABLE',
           `Tool '${tool.name}' needs approval but no approval gate is configured.`,
+        );
+      } else if (!host.allowSideEffects) {
+        failCall(
+          call,
+          'APPROVAL_REJECTED',
+          `Tool '${tool.name}' has side effects and nothing approved the call: give the orchestrator an approvalGate (or the turn one), or set allowSideEffects: true to let such tools run unasked.`,
+          { reason: 'no-approval-gate' },
         );
       }
       return;
@@ -40,7 +48,10 @@ export const approvalStep: CallStepImplementation = {
     // Without a turn, only the host's gate can be asked; `always` without one must still fail.
     const policy = host.requireApproval;
     if (policy === 'never') return true;
-    return policy === 'side-effects' && (entry.tool.hasSideEffects !== true || host.approvalGate === undefined);
+    return (
+      policy === 'side-effects' &&
+      (entry.tool.hasSideEffects !== true || (host.approvalGate === undefined && host.allowSideEffects))
+    );
   },
 };
 

@@ -1,3 +1,4 @@
+import { findContentProblem } from '../../content.js';
 import { describeThrown } from '../../errors.js';
 import { copyJsonValue } from '../../validation.js';
 import { endCall, failWith, type PipelineCall } from '../call.js';
@@ -8,7 +9,8 @@ import { unreadableResult } from './execute.js';
 
 /**
  * `OUTPUT_INVALID`: the output checked against the output schema, on a copy (coerced only where
- * needed); a valid one is the call's answer.
+ * needed), then the result's content blocks, if any (shape, base64, size, declared kinds); a valid
+ * one is the call's answer.
  */
 export const outputStep: CallStepImplementation = {
   run(call) {
@@ -19,6 +21,17 @@ export const outputStep: CallStepImplementation = {
       return unreadableResult(call, error);
     }
     if (failure !== undefined) return failWith(call, failure);
+    const content = call.toolResult!.content;
+    if (content !== undefined) {
+      const problem = findContentProblem(content, call.host.maxContentBytes, call.entry!.tool.contentTypes);
+      if (problem !== undefined) {
+        return failWith(
+          call,
+          new ToolCallFailure('OUTPUT_INVALID', `Tool '${call.toolName}' answered invalid content: ${problem}.`),
+        );
+      }
+      call.content = content;
+    }
     endCall(call);
   },
 };

@@ -34,6 +34,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function orchestrator(options: { approvalGate?: (request: ApprovalRequest) => Promise<boolean> } = {}) {
   const now = () => new Date('2026-03-29T00:30:00.000Z');
   return new ToolOrchestrator({
+    allowSideEffects: true,
     tools: [
       new CalculatorTool(),
       new GetCurrentDatetimeTool({ now }),

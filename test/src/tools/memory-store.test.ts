@@ -221,8 +221,9 @@ describe('the memory store in one process', () => {
     const dataDir = dataFolder();
     const linked = path.join(scratch, `link-${folders}`);
     symlinkSync(dataDir, linked);
-    const direct = new ToolOrchestrator({ tools: [new MemoryWriteTool({ dataDir })] });
+    const direct = new ToolOrchestrator({ tools: [new MemoryWriteTool({ dataDir })], allowSideEffects: true });
     const throughLink = new ToolOrchestrator({
+      allowSideEffects: true,
       tools: [new MemoryWriteTool({ dataDir: linked }), new MemoryReadTool({ dataDir: linked })],
     });
     const results = await Promise.all(
@@ -302,6 +303,7 @@ describe('migration from memory.json', () => {
     const text = legacy(old);
     writeFileSync(path.join(dataDir, LEGACY_MEMORY_FILE), text);
     const orchestrator = new ToolOrchestrator({
+      allowSideEffects: true,
       tools: [
         new MemoryReadTool({ dataDir }),
         new MemoryWriteTool({ dataDir, now: () => new Date('2026-06-01T00:00:00.000Z') }),

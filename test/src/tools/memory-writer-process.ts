@@ -11,7 +11,7 @@ import { MemoryWriteTool } from '../../../src/tools/memory-write.js';
 
 const [dataDir, prefix, countText] = process.argv.slice(2);
 const count = Number(countText);
-const orchestrator = new ToolOrchestrator({ tools: [new MemoryWriteTool({ dataDir })] });
+const orchestrator = new ToolOrchestrator({ tools: [new MemoryWriteTool({ dataDir })], allowSideEffects: true });
 const lines = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');
 await new Promise<void>((resolve) => lines.once('line', () => resolve()));
