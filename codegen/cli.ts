@@ -353,8 +353,8 @@ export async function runServe(
     };
     return runServeHttp(orchestrator, flags, settings, io);
   }
-  const { serveStdio } = await import('../src/mcp.js');
-  const { shutdown } = await serveStdio(orchestrator, {
+  const { serveStdioEras } = await import('../src/mcp/stdio.js');
+  const { shutdown } = await serveStdioEras(orchestrator, {
     name: 'toolsmith',
     version: GENERATOR_VERSION,
     capabilities: flags.capability ?? config.capabilities ?? [],

@@ -1,0 +1,74 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/server';
+import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
+import { DEFAULT_MAX_MESSAGE_BYTES, GuardedTransport, StdioJsonRpcTransport } from '../mcp-transport.js';
+import type { ServeStdioOptions, ServeStdioResult } from '../mcp.js';
+import type { ToolOrchestrator } from '../orchestrator.js';
+import { createMcpServerFactory } from './server.js';
+
+/**
+ * Serves `orchestrator` over stdio to clients of both MCP eras (2026-07-28 without `initialize`;
+ * 2025-11-25 / 2025-06-18 with the handshake) through the v2 SDK's `serveStdio`, until stdin ends or
+ * the process gets SIGINT/SIGTERM; then closes the connection, shuts the orchestrator down and
+ * resolves. Errors go to `onError` (default: one line on stderr); stdout carries only protocol messages.
+ */
+export async function serveStdioEras(
+  orchestrator: ToolOrchestrator,
+  options: ServeStdioOptions = {},
+): Promise<ServeStdioResult> {
+  const stdin = (options.stdin ?? process.stdin) as unknown as Readable;
+  const stdout = (options.stdout ?? process.stdout) as unknown as Writable;
+  const onError =
+    options.onError ?? ((error: Error) => void process.stderr.write(`toolsmith serve: ${error.message}\n`));
+  const factory = createMcpServerFactory(orchestrator, { ...options, onError });
+  // toolsmith's line reader answers malformed JSON (-32700), non-messages and oversize lines (-32600)
+  // and keeps serving; the guard answers invalid tools/call params -32602. The SDK entry then decides
+  // the era from the first message.
+  const transport = new GuardedTransport(
+    new StdioJsonRpcTransport(options.stdin ?? process.stdin, stdout, {
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    }),
+  ) as unknown as Transport;
+  let reason: ServeStdioResult['reason'] = 'closed';
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  const handle = serveSdkStdio(factory, { transport, onerror: onError });
+  let closing = false;
+  const close = (why: ServeStdioResult['reason']) => {
+    if (closing) return;
+    closing = true;
+    reason = why;
+    handle
+      .close()
+      .catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))))
+      .finally(markClosed);
+  };
+  const onEnd = () => close('closed');
+  const onSigint = () => close('SIGINT');
+  const onSigterm = () => close('SIGTERM');
+  const handleSignals = options.handleSignals ?? true;
+  stdin.on('end', onEnd);
+  stdin.on('close', onEnd);
+  stdout.on('error', onEnd);
+  if (handleSignals) {
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+  }
+  try {
+    await closed;
+  } finally {
+    stdin.off('end', onEnd);
+    stdin.off('close', onEnd);
+    stdout.off('error', onEnd);
+    if (handleSignals) {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+    }
+  }
+  const shutdown = await orchestrator.shutdown(
+    options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
+  );
+  return { reason, shutdown };
+}
