@@ -141,9 +141,11 @@ describe('the step list', () => {
     expect(TOOL_ERROR_CODES.indexOf('REFUSED')).toBeLessThan(TOOL_ERROR_CODES.indexOf('PERMISSION_DENIED'));
   });
 
-  it('the README’s call order table names every step, in the order they run', () => {
-    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### The call order and its error codes'));
+  it('the docs’ call order table names every step, in the order they run', () => {
+    const page = readFileSync(path.join(REPO, 'docs', 'calling.md'), 'utf8');
+    const heading = page.indexOf('## The call order and its error codes');
+    expect(heading).toBeGreaterThanOrEqual(0);
+    const section = page.slice(heading);
     const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| # |')));
     const named = table
       .split('\n')

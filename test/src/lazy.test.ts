@@ -181,7 +181,7 @@ describe('lazily loaded tools', () => {
   });
 
   it('the example tools, composed one included, work through the lazy registry', async () => {
-    const orchestrator = new ToolOrchestrator({ tools: createLazyTools() });
+    const orchestrator = new ToolOrchestrator({ tools: createLazyTools(), allowSideEffects: true });
     expect((await call(orchestrator, 'calculator', { expression: '2*(3+4)' })).output).toEqual({
       expression: '2*(3+4)',
       result: 14,
