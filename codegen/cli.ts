@@ -353,8 +353,8 @@ export async function runServe(
     };
     return runServeHttp(orchestrator, flags, settings, io);
   }
-  const { serveStdioEras } = await import('../src/mcp/stdio.js');
-  const { shutdown } = await serveStdioEras(orchestrator, {
+  const { serveStdio } = await import('../src/mcp/stdio.js');
+  const { shutdown } = await serveStdio(orchestrator, {
     name: 'toolsmith',
     version: GENERATOR_VERSION,
     capabilities: flags.capability ?? config.capabilities ?? [],

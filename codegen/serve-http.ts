@@ -55,7 +55,7 @@ export async function runServeHttp(
   for (const value of [port, maxBodyBytes, requestTimeoutMs, drainTimeoutMs])
     if (value instanceof Error) return fail(value.message);
 
-  const { startHttpServer } = await import('../src/mcp-http.js');
+  const { startHttpServer } = await import('../src/mcp/http.js');
   type Options = NonNullable<Parameters<typeof startHttpServer>[1]>;
   const options: Options = {
     host: flags.host ?? env.TOOLSMITH_HOST ?? '127.0.0.1',

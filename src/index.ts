@@ -93,9 +93,9 @@ export {
 export { deepFreeze } from './freeze.js';
 export { validatorRuntime } from './validator-runtime.js';
 
-// The MCP adapter lives at `toolsmith/mcp` (src/mcp.ts), not here: the MCP SDK loads Ajv's
+// The MCP adapter lives at `toolsmith/mcp` (src/mcp/index.ts), not here: the MCP SDK loads Ajv's
 // compiler and a dozen modules that a process running generated tools does not need.
-export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp-tool.js';
+export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp/tool.js';
 // The entry types of the provider manifests (generated/manifests/*.ts; the builders are `toolsmith/manifests`).
 export type {
   AnthropicTool,

@@ -18,7 +18,7 @@ import type { GeminiFunctionDeclaration } from './manifest-targets/gemini.js';
 import type { GeminiLegacyFunctionDeclaration } from './manifest-targets/gemini-legacy.js';
 import type { OpenAiResponsesTool, OpenAiTool } from './manifest-targets/openai.js';
 import { buildManifestTarget, type ManifestTarget } from './manifest-targets/table.js';
-import { type McpToolEntry, toMcpTool } from './mcp-tool.js';
+import { type McpToolEntry, toMcpTool } from './mcp/tool.js';
 import type { ITool } from './tool.js';
 
 export type {

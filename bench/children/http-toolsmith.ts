@@ -1,5 +1,5 @@
 // P8 server: toolsmith's `startHttpServer` (stateless Streamable HTTP, no auth, loopback) serving add_numbers.
-import { startHttpServer } from '../../src/mcp-http.js';
+import { startHttpServer } from '../../src/mcp/http.js';
 import { ToolOrchestrator } from '../../src/orchestrator.js';
 import { ADD_NUMBERS_TOOL } from '../fixtures.js';
 

@@ -11,7 +11,7 @@ import type {
 import { ownValue } from '../dictionary.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
-import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp-tool.js';
+import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
 import type { LossReport } from './manifests/index.js';
 import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
 import { parseLocalRef } from '../../src/json-pointer.js';

@@ -1,4 +1,4 @@
-import { isMcpObjectSchema, type McpToolEntry, toMcpTool } from '../mcp-tool.js';
+import { isMcpObjectSchema, type McpToolEntry, toMcpTool } from '../mcp/tool.js';
 import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
 import { compareStrings, emptyBuild, LossRecorder, setOwn, type TargetBuild } from './build.js';
 

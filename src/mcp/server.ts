@@ -2,79 +2,183 @@ import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
   type McpServerFactory,
+  PerRequestHTTPServerTransport,
   ProtocolError,
   ProtocolErrorCode,
   Server,
   type Tool,
+  type Transport,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { formatCallError } from '../call-error-text.js';
+import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
-import { isMcpObjectSchema, toMcpToolFromTool } from '../mcp-tool.js';
-import type { McpServerOptions } from '../mcp-server.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
+import { GuardedTransport } from './stdio-transport.js';
+import { isMcpObjectSchema, toMcpToolFromTool } from './tool.js';
 
 /*
- * The MCP server on the official v2 SDK (`@modelcontextprotocol/server`), serving both protocol eras
- * from one factory: the serving entries (`serveStdio` of the SDK's stdio module, `createMcpHandler`
- * for HTTP) build one low-level `Server` per connection (stdio) or per request (HTTP) and decide the
- * era from the opening message: a 2026-07-28 client (no `initialize`, `_meta` per request,
- * `server/discover`) gets the modern wire, a 2025-11-25 / 2025-06-18 client the handshake.
- * The handlers are era-blind: `tools/list` lists what the caller's capabilities allow, in registry
- * order; `tools/call` goes through `ToolOrchestrator.processToolCall`.
+ * The MCP server on the official v2 SDK (`@modelcontextprotocol/server`), the same for both protocol
+ * eras: the serving entries (`serveStdio` in ./stdio.ts, `startHttpServer` in ./http.ts) build one
+ * low-level `Server` per connection (stdio) or per request (HTTP) and the SDK decides the era from
+ * the opening message: a 2026-07-28 client (no `initialize`, `_meta` per request, `server/discover`)
+ * gets the modern wire, a 2025-11-25 / 2025-06-18 client the handshake. The handlers are era-blind:
+ * - `tools/list` lists the enabled tools the caller's capabilities allow, in registry order, each as
+ *   in generated/manifests/mcp.json (`toMcpToolFromTool`), one page unless `pageSize` is set; on
+ *   2026-07-28 the result carries `ttlMs` and `cacheScope` (the SDK adds `resultType`, `serverInfo`).
+ *   A caller is not shown what it may not call; a call to such a tool is still answered `isError:
+ *   true` with PERMISSION_DENIED and the missing capabilities.
+ * - `tools/call` goes through `ToolOrchestrator.processToolCall`, so approval, permissions,
+ *   validation, timeouts and output checks are those of any other caller; the request's signal is
+ *   the call's. Failures of the call are `isError: true` results, as the spec asks, so the model can
+ *   correct itself; only a call the server cannot route (an unknown tool, no name, `arguments` that
+ *   are not an object) is a protocol error (`InvalidParams`, -32602).
  */
+
+/** Who calls through an MCP connection; MCP carries no identity, so the server supplies it. */
+export interface McpPersona {
+  /** Default `'mcp'`. */
+  personaId?: string;
+  /** Default `'mcp'`. */
+  gmiId?: string;
+  /** Default `{ userId: 'mcp' }`. */
+  userContext?: UserContext;
+}
+
+/** How `createMcpServer` sets up the server. */
+export interface McpServerOptions {
+  /** Server name reported to clients (default `toolsmith`). */
+  name?: string;
+  /** Server version reported to clients (default toolsmith's). */
+  version?: string;
+  /** Instructions for the client. */
+  instructions?: string;
+  /** The persona capabilities every call of the connection has (default none). */
+  capabilities?: readonly string[];
+  /** Who the calls are made as. */
+  persona?: McpPersona;
+  /**
+   * Tools per `tools/list` page (default: all in one page). With a size, the result carries a
+   * `nextCursor` while tools remain; the cursor names a position of this registry.
+   */
+  pageSize?: number;
+  /** How long a 2026-07-28 client may reuse a `tools/list` answer, in ms (default 60 000). */
+  toolsListTtlMs?: number;
+  /**
+   * Whether a `tools/list` answer may be shared between callers (`public`) or is this caller's
+   * (`private`, the default: the list depends on the caller's capabilities).
+   */
+  cacheScope?: 'public' | 'private';
+  /** Called with transport and protocol errors (default: ignored; `serveStdio` prints them to stderr). */
+  onError?: (error: Error) => void;
+}
+
+/** A server `createMcpServer` builds (the v2 SDK's low-level `Server`). */
+export type McpServerInstance = Server;
 
 const DEFAULT_NAME = 'toolsmith';
 const DEFAULT_VERSION = '0.1.0';
+const DEFAULT_TOOLS_LIST_TTL_MS = 60_000;
 /** Codes that mean the request could not be routed to a tool: protocol errors, not tool results. */
 const PROTOCOL_ERROR_CODES: ReadonlySet<string> = new Set(['TOOL_NOT_FOUND', 'INVALID_REQUEST']);
 
 /**
- * A v2 SDK server factory answering `tools/list` and `tools/call` from `orchestrator`, for
- * `serveStdio(factory)` and `createMcpHandler(factory)`. Each instance is cheap (two handlers); the
- * orchestrator is shared and owned by the caller.
+ * An MCP server answering `tools/list` and `tools/call` from `orchestrator`, for one connection or
+ * one request: connect it to a transport (`server.connect(transport)`), or hand
+ * `createMcpServerFactory` to the SDK's serving entries. Closing it does not shut the orchestrator
+ * down: the caller owns it.
  */
-export function createMcpServerFactory(
-  orchestrator: ToolOrchestrator,
-  options: McpServerOptions = {},
-): McpServerFactory {
+export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServerOptions = {}): McpServerInstance {
   const capabilities = [...(options.capabilities ?? [])];
   const personaId = options.persona?.personaId ?? 'mcp';
   const gmiId = options.persona?.gmiId ?? 'mcp';
   const userContext = options.persona?.userContext ?? { userId: 'mcp' };
-  const info = { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION };
-  return () => {
-    const server = new Server(
-      info,
-      options.instructions === undefined
-        ? { capabilities: { tools: {} } }
-        : { capabilities: { tools: {} }, instructions: options.instructions },
-    );
-    if (options.onError !== undefined) server.onerror = options.onError;
-    server.setRequestHandler('tools/list', () => ({ tools: listMcpToolsV2(orchestrator, capabilities) }));
-    server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-      const { name, arguments: args } = request.params;
-      if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'tools/call: "arguments" must be an object.');
-      // Decided before the call, so a tool replaced meanwhile cannot change the result's shape.
-      const outputSchema = orchestrator.getTool(name)?.outputSchema;
-      const structured = isMcpObjectSchema(outputSchema);
-      const result = await orchestrator.processToolCall({
-        toolCallRequest: { id: `mcp-${randomUUID()}`, name, arguments: args ?? {} },
-        gmiId,
-        personaId,
-        personaCapabilities: [...capabilities],
-        userContext,
-        correlationId: `mcp-${String(ctx.mcpReq.id)}-${randomUUID()}`,
-        signal: ctx.mcpReq.signal,
-      });
-      return toCallToolResultV2(result, structured);
+  const pageSize = options.pageSize;
+  if (pageSize !== undefined && (!Number.isSafeInteger(pageSize) || pageSize < 1))
+    throw new RangeError(`pageSize must be a positive integer; got ${String(pageSize)}.`);
+  const ttlMs = options.toolsListTtlMs ?? DEFAULT_TOOLS_LIST_TTL_MS;
+  const cacheScope = options.cacheScope ?? 'private';
+  const server = new ToolsmithMcpServer(
+    { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
+    options.instructions === undefined
+      ? { capabilities: { tools: {} } }
+      : { capabilities: { tools: {} }, instructions: options.instructions },
+  );
+  if (options.onError !== undefined) server.onerror = options.onError;
+  server.setRequestHandler('tools/list', (request) => {
+    const tools = listMcpTools(orchestrator, capabilities);
+    const page = pageOf(tools, pageSize, request.params?.cursor);
+    return { ...page, ttlMs, cacheScope };
+  });
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'tools/call: "arguments" must be an object.');
+    // Decided before the call, so a tool replaced meanwhile cannot change the result's shape.
+    const structured = isMcpObjectSchema(orchestrator.getTool(name)?.outputSchema);
+    const result = await orchestrator.processToolCall({
+      toolCallRequest: { id: `mcp-${randomUUID()}`, name, arguments: args ?? {} },
+      gmiId,
+      personaId,
+      personaCapabilities: [...capabilities],
+      userContext,
+      correlationId: `mcp-${String(ctx.mcpReq.id)}-${randomUUID()}`,
+      signal: ctx.mcpReq.signal,
     });
-    return server;
-  };
+    return toCallToolResult(result, structured);
+  });
+  return server;
+}
+
+/**
+ * The SDK's `Server`, connecting through a `GuardedTransport` (invalid `tools/call` params answered
+ * -32602 saying what is wrong, before the SDK's schema check dumps its own) around any transport but
+ * the SDK's HTTP ones, whose requests `startHttpServer` has checked the same way before.
+ */
+class ToolsmithMcpServer extends Server {
+  override connect(transport: Transport): Promise<void> {
+    const checked =
+      transport instanceof GuardedTransport ||
+      transport instanceof PerRequestHTTPServerTransport ||
+      transport instanceof WebStandardStreamableHTTPServerTransport;
+    return super.connect(checked ? transport : new GuardedTransport(transport));
+  }
+}
+
+/** A factory for the v2 SDK's serving entries (`serveStdio(factory)`, `createMcpHandler(factory)`). */
+export function createMcpServerFactory(
+  orchestrator: ToolOrchestrator,
+  options: McpServerOptions = {},
+): McpServerFactory {
+  return () => createMcpServer(orchestrator, options);
+}
+
+/**
+ * One page of `tools` from `cursor` (an opaque position handed out as `nextCursor`). A cursor this
+ * server did not hand out is refused -32602, as the spec asks.
+ */
+function pageOf(
+  tools: Tool[],
+  pageSize: number | undefined,
+  cursor: string | undefined,
+): { tools: Tool[]; nextCursor?: string } {
+  let start = 0;
+  if (cursor !== undefined) {
+    const match = /^p(\d+)$/.exec(cursor);
+    start = match === null ? Number.NaN : Number(match[1]);
+    if (!Number.isSafeInteger(start) || start > tools.length || pageSize === undefined)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `tools/list: cursor '${truncateText(cursor)}' is not one this server handed out; list again without a cursor.`,
+      );
+  }
+  if (pageSize === undefined) return { tools };
+  const end = start + pageSize;
+  return end < tools.length ? { tools: tools.slice(start, end), nextCursor: `p${end}` } : { tools: tools.slice(start) };
 }
 
 /** The `tools/list` entries of the enabled tools `capabilities` allow (all enabled tools without). */
-export function listMcpToolsV2(orchestrator: ToolOrchestrator, capabilities?: readonly string[]): Tool[] {
+export function listMcpTools(orchestrator: ToolOrchestrator, capabilities?: readonly string[]): Tool[] {
   const tools: Tool[] = [];
   for (const definition of orchestrator.listTools(
     capabilities === undefined ? undefined : { personaCapabilities: capabilities },
@@ -90,7 +194,7 @@ export function listMcpToolsV2(orchestrator: ToolOrchestrator, capabilities?: re
  * `structuredContent` when `structured`; a failure as an `isError` result; a call that reached no
  * tool throws `ProtocolError(InvalidParams)` (-32602).
  */
-export function toCallToolResultV2(result: ToolCallResult, structured: boolean): CallToolResult {
+export function toCallToolResult(result: ToolCallResult, structured: boolean): CallToolResult {
   if (result.isError) {
     const error: ToolCallErrorDetails = result.errorDetails ?? {
       code: 'TOOL_ERROR',

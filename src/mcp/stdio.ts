@@ -1,10 +1,36 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
-import { DEFAULT_MAX_MESSAGE_BYTES, GuardedTransport, StdioJsonRpcTransport } from '../mcp-transport.js';
-import type { ServeStdioOptions, ServeStdioResult } from '../mcp.js';
-import type { ToolOrchestrator } from '../orchestrator.js';
-import { createMcpServerFactory } from './server.js';
+import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
+import { createMcpServerFactory, type McpServerOptions } from './server.js';
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  GuardedTransport,
+  type MessageInput,
+  StdioJsonRpcTransport,
+} from './stdio-transport.js';
+
+/** How `serveStdio` runs: the server options plus the streams (default the process's own). */
+export interface ServeStdioOptions extends McpServerOptions {
+  stdin?: MessageInput;
+  /**
+   * Longest JSON-RPC message read, in bytes (default 10 MiB, as the SDK's stdio transport). A longer
+   * line is answered with a -32600 error (naming its request id when it can be found) and skipped;
+   * the server keeps serving.
+   */
+  maxMessageBytes?: number;
+  stdout?: NodeJS.WritableStream;
+  /** Listen to SIGINT and SIGTERM and close on them (default true). */
+  handleSignals?: boolean;
+  /** How long the orchestrator's shutdown waits for calls in flight (default: its own option). */
+  shutdownTimeoutMs?: number;
+}
+
+/** Why `serveStdio` stopped, and what the orchestrator's shutdown reported. */
+export interface ServeStdioResult {
+  reason: 'closed' | 'SIGINT' | 'SIGTERM';
+  shutdown: ShutdownReport;
+}
 
 /**
  * Serves `orchestrator` over stdio to clients of both MCP eras (2026-07-28 without `initialize`;
@@ -12,7 +38,7 @@ import { createMcpServerFactory } from './server.js';
  * the process gets SIGINT/SIGTERM; then closes the connection, shuts the orchestrator down and
  * resolves. Errors go to `onError` (default: one line on stderr); stdout carries only protocol messages.
  */
-export async function serveStdioEras(
+export async function serveStdio(
   orchestrator: ToolOrchestrator,
   options: ServeStdioOptions = {},
 ): Promise<ServeStdioResult> {

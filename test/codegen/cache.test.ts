@@ -242,24 +242,24 @@ describe('the model cache', () => {
 });
 
 describe('the generator fingerprint covers the runtime modules the generator imports', () => {
-  it('changes when a src/ module changes (e.g. mcp-tool.ts, which builds mcp.json), not for the example tools or adapters', async () => {
+  it('changes when a src/ module changes (e.g. mcp/tool.ts, which builds mcp.json), not for the example tools or adapters', async () => {
     const { codeFingerprint } = await import('../../codegen/incremental.js');
     const { mkdtempSync, mkdirSync: mkdir, writeFileSync: write, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const nodePath = await import('node:path');
     const root = mkdtempSync(nodePath.join(tmpdir(), 'toolsmith-fingerprint-'));
     try {
-      for (const dir of ['codegen', 'src/tools', 'src/adapters']) mkdir(nodePath.join(root, dir), { recursive: true });
+      for (const dir of ['codegen', 'src/mcp', 'src/tools', 'src/adapters']) mkdir(nodePath.join(root, dir), { recursive: true });
       const file = (relative: string, text: string) => write(nodePath.join(root, relative), text);
       file('codegen/generate.ts', 'export {};');
-      file('src/mcp-tool.ts', "export const a = 'draft-07';");
+      file('src/mcp/tool.ts', "export const a = 'draft-07';");
       file('src/tools/calculator.ts', 'export {};');
       file('src/adapters/ai-sdk.ts', 'export {};');
       const before = codeFingerprint(nodePath.join(root, 'codegen'));
       file('src/tools/calculator.ts', 'export const changed = 1;');
       file('src/adapters/ai-sdk.ts', 'export const changed = 1;');
       expect(codeFingerprint(nodePath.join(root, 'codegen'))).toBe(before);
-      file('src/mcp-tool.ts', "export const a = '2020-12';");
+      file('src/mcp/tool.ts', "export const a = '2020-12';");
       const afterRuntime = codeFingerprint(nodePath.join(root, 'codegen'));
       expect(afterRuntime).not.toBe(before);
       file('codegen/generate.ts', 'export const changed = 1;');

@@ -30,7 +30,7 @@ describe('the cache key is the generator’s code', () => {
     try {
       project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
       // Two copies of the generator (codegen/, the src/ modules and the definition schema it imports) inside the temp project, so
-      // their packages resolve through its node_modules: as it is, and with src/mcp-tool.ts edited to
+      // their packages resolve through its node_modules: as it is, and with src/mcp/tool.ts edited to
       // give every MCP schema a `$comment` — the edit that used to leave generate answering "unchanged".
       const copy = (name: string) => {
         const root = path.join(project.root, name);
@@ -44,7 +44,7 @@ describe('the cache key is the generator’s code', () => {
       };
       const pristine = copy('generator-a');
       const edited = copy('generator-b');
-      const mcpTool = path.join(edited, 'src/mcp-tool.ts');
+      const mcpTool = path.join(edited, 'src/mcp/tool.ts');
       const source = readFileSync(mcpTool, 'utf8');
       const stamp = 'const out: Node = { $schema: MCP_SCHEMA_DIALECT };';
       expect(source).toContain(stamp);

@@ -2,7 +2,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { describe, expect, it } from 'vitest';
 import { emitManifests, type ManifestTarget } from '../../codegen/emit/manifests/index.js';
 import type { ToolModel } from '../../codegen/model.js';
-import { isMcpObjectSchema, MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp-tool.js';
+import { isMcpObjectSchema, MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp/tool.js';
 import type { ITool } from '../../src/tool.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLazyTools } from '../../generated/lazy-registry.js';
 import { createTools } from '../../generated/registry.js';
 import { ComposedTool, ToolOrchestrator, type ITool } from '../../src/index.js';
-import { createMcpServer } from '../../src/mcp.js';
+import { createMcpServer } from '../../src/mcp/index.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'toolsmith-composed-annotations-'));
 process.env.TOOLSMITH_DATA_DIR = dataDir;

@@ -131,7 +131,7 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
   it('import no provider SDK at run time (type-only imports)', () => {
     const files = [
       'src/manifests.ts',
-      'src/mcp-tool.ts',
+      'src/mcp/tool.ts',
       'src/json-schema-2020.ts',
       ...['anthropic', 'build', 'gemini', 'gemini-legacy', 'mcp', 'openai', 'openai-strict', 'table'].map(
         (name) => `src/manifest-targets/${name}.ts`,

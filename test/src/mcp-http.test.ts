@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ToolOrchestrator, type ITool, type ToolExecutionContext } from '../../src/index.js';
-import { startHttpServer, type McpHttpServer, type ServeHttpOptions } from '../../src/mcp-http.js';
+import { startHttpServer, type McpHttpServer, type ServeHttpOptions } from '../../src/mcp/http.js';
 import { makeTool, sleep } from './helpers.js';
 
 const ISSUER = 'https://auth.test.example/';

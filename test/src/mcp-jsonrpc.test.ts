@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolOrchestrator } from '../../src/index.js';
-import { createMcpServer } from '../../src/mcp.js';
+import { createMcpServer } from '../../src/mcp/index.js';
 import { makeTool } from './helpers.js';
 import { HOSTILE_VALUES, makeHostile } from './hostile.js';
 

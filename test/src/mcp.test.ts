@@ -10,7 +10,7 @@ import { Mcp2020OnlyValidator } from '../helpers/mcp-2020-validator.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTools } from '../../generated/registry.js';
 import { ToolOrchestrator, toMcpToolFromTool, type ITool, type ToolExecutionContext } from '../../src/index.js';
-import { createMcpServer, formatCallError, serveStdio, type McpServerOptions } from '../../src/mcp.js';
+import { createMcpServer, formatCallError, serveStdio, type McpServerOptions } from '../../src/mcp/index.js';
 import { deferred, makeTool } from './helpers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -129,7 +129,7 @@ describe('compileSchema (the runtime path) accepts what the dialect ignores and 
 
 describe('MCP entries keep a 2020-12 schema 2020-12', () => {
   it('publishes a 2020-12 schema as written and translates a draft-07 one to 2020-12', async () => {
-    const { toMcpTool } = await import('../../src/mcp-tool.js');
+    const { toMcpTool } = await import('../../src/mcp/tool.js');
     const entry = toMcpTool({
       name: 't',
       description: 'd',

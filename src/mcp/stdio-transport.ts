@@ -1,11 +1,12 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  ErrorCode,
-  JSONRPCMessageSchema,
   type JSONRPCMessage,
   type MessageExtraInfo,
-} from '@modelcontextprotocol/sdk/types.js';
-import { describeThrown, truncateText } from './errors.js';
+  parseJSONRPCMessage,
+  ProtocolErrorCode as ErrorCode,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import { describeThrown, truncateText } from '../errors.js';
 
 /*
  * Transports for the MCP server that answer what the SDK's own leave unanswered or get wrong:
@@ -195,9 +196,14 @@ export class StdioJsonRpcTransport implements Transport {
       );
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (parsed.success) {
-      this.onmessage?.(parsed.data);
+    let message: JSONRPCMessage | undefined;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
+      message = undefined;
+    }
+    if (message !== undefined) {
+      this.onmessage?.(message);
       return;
     }
     const record =
@@ -271,7 +277,7 @@ export class StdioJsonRpcTransport implements Transport {
 }
 
 /** What is wrong with a `tools/call` request's params, or `undefined` when they can be routed. */
-function invalidCallParams(params: unknown): string | undefined {
+export function invalidCallParams(params: unknown): string | undefined {
   if (params === null || typeof params !== 'object' || Array.isArray(params))
     return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };

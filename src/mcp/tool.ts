@@ -1,6 +1,6 @@
-import { JSON_SCHEMA_2020_12, toJsonSchema2020 } from './json-schema-2020.js';
-import { resolveLocalRef } from './json-pointer.js';
-import type { ITool, ToolAnnotations } from './tool.js';
+import { JSON_SCHEMA_2020_12, toJsonSchema2020 } from '../json-schema-2020.js';
+import { resolveLocalRef } from '../json-pointer.js';
+import type { ITool, ToolAnnotations } from '../tool.js';
 
 /*
  * Builds the MCP `tools/list` entry of a tool. Shared by codegen (manifests/mcp.json) and the MCP server

@@ -1,0 +1,641 @@
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type McpRequestContext,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import {
+  createBearerAuth,
+  resourceMetadataPath,
+  type AuthenticatedCaller,
+  type AuthRefusal,
+  type BearerAuth,
+  type BearerAuthOptions,
+} from './auth.js';
+import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
+import { invalidCallParams } from './stdio-transport.js';
+import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
+
+/*
+ * MCP over Streamable HTTP, stateless, for both protocol eras on one endpoint: a 2026-07-28 request
+ * (its revision in the body's `_meta` and the `MCP-Protocol-Version` header, no `initialize`) goes
+ * to the v2 SDK's `createMcpHandler`; a 2025-11-25 / 2025-06-18 request (the handshake, then plain
+ * requests) to a fresh SDK server over a stateless JSON-answering transport. Either way every
+ * request gets its own server instance, so any replica behind any load balancer can answer it.
+ *
+ * A request to /mcp goes through the named steps of `mcpSteps` in order; the first that refuses
+ * answers it, and a request none refuses is served by `serveEra`. Around them, on plain `node:http`:
+ * `GET /healthz` (200, or 503 while draining); with auth, the RFC 9728 metadata at
+ * `/.well-known/oauth-protected-resource[/<path>]`; a per-request timeout (504, the call's signal
+ * aborted); and a graceful drain on SIGTERM (or `close()`): new requests get 503 while the calls in
+ * flight finish, up to a deadline.
+ */
+
+/** How `startHttpServer` serves an orchestrator. */
+export interface ServeHttpOptions extends Pick<McpServerOptions, 'name' | 'version' | 'instructions' | 'pageSize'> {
+  /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
+  host?: string;
+  /** Port (default 3000; 0 picks a free one, see `McpHttpServer.port`). */
+  port?: number;
+  /** Bearer-token authorization; omitted means none, which `startHttpServer` allows on loopback only. */
+  auth?: BearerAuthOptions | BearerAuth;
+  /** Capabilities of every call when there is no auth (with auth they come from the token's scopes). */
+  capabilities?: readonly string[];
+  /** The persona id calls are made as (default `mcp`). */
+  personaId?: string;
+  /**
+   * Browser `Origin`s allowed to call /mcp besides the default: without auth on a loopback bind, the
+   * pages of this machine (`http(s)://localhost`, `127.0.0.1`, `[::1]`, any port) are allowed; with
+   * auth, only the origins listed here.
+   */
+  allowedOrigins?: readonly string[];
+  /** `Host` names allowed (default: the loopback names when bound to loopback, else any). */
+  allowedHosts?: readonly string[];
+  /** Largest request body in bytes (default 1 MiB); a larger one is answered 413. */
+  maxBodyBytes?: number;
+  /** Longest a request may take, in ms (default 60 000); then it is answered 504 and its call aborted. */
+  requestTimeoutMs?: number;
+  /** How long a drain waits for calls in flight, in ms (default 10 000); later ones are aborted. */
+  drainTimeoutMs?: number;
+  /** How long the orchestrator's shutdown waits after the drain (default: its own option). */
+  shutdownTimeoutMs?: number;
+  /** Drain and stop on SIGTERM and SIGINT (default true). */
+  handleSignals?: boolean;
+  /** Called with request and protocol errors (default: ignored). */
+  onError?: (error: Error) => void;
+}
+
+/** Why the server stopped and how the drain went. */
+export interface ServeHttpResult {
+  reason: 'closed' | 'SIGINT' | 'SIGTERM';
+  /** Requests that were in flight when the drain began and finished before its deadline. */
+  completed: number;
+  /** Requests still running at the deadline, aborted and answered 503. */
+  abandoned: number;
+  shutdown: ShutdownReport;
+}
+
+/** A running HTTP server. */
+export interface McpHttpServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  url: string;
+  host: string;
+  port: number;
+  /** Drains (new requests 503, calls in flight finish up to the deadline), stops and shuts the orchestrator down. */
+  close(): Promise<ServeHttpResult>;
+  /** Settles when the server has stopped, whatever stopped it. */
+  done: Promise<ServeHttpResult>;
+}
+
+const DEFAULT_PORT = 3000;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** True for an address only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** One request to /mcp on its way through the steps: what the earlier steps found out. */
+interface Exchange {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  caller?: AuthenticatedCaller;
+  body?: string;
+  message?: unknown;
+  /** Set by `serveEra`: closes the request's server instance, which aborts its call. */
+  stop?: () => void;
+}
+
+/** A step's refusal: an HTTP status with a JSON-RPC error body, or an OAuth refusal. */
+type Refusal =
+  | { status: number; code: number; message: string; headers?: Record<string, string> }
+  | { auth: AuthRefusal };
+
+/** One named check of the request chain: a refusal, or nothing to let the request go on. */
+interface Step {
+  name: string;
+  run(exchange: Exchange): Refusal | undefined | Promise<Refusal | undefined>;
+}
+
+interface InFlight {
+  response: ServerResponse;
+  finished: Promise<void>;
+  abort: (status: number, message: string) => void;
+}
+
+/** What the steps and `serveEra` need, resolved once from the options. */
+interface Served {
+  orchestrator: ToolOrchestrator;
+  auth: BearerAuth | undefined;
+  allowedOrigins: ReadonlySet<string>;
+  allowLoopbackOrigins: boolean;
+  allowedHosts: ReadonlySet<string> | undefined;
+  maxBodyBytes: number;
+  serverOptions: Pick<McpServerOptions, 'name' | 'version' | 'instructions' | 'pageSize'>;
+  personaId: string;
+  openCapabilities: readonly string[];
+  onError: (error: Error) => void;
+}
+
+/**
+ * Serves `orchestrator` over MCP Streamable HTTP at `/mcp` until `close()` or SIGTERM/SIGINT.
+ * Rejects (a setup mistake) when `auth` is missing and `host` is not loopback, or the port is taken.
+ */
+export async function startHttpServer(
+  orchestrator: ToolOrchestrator,
+  options: ServeHttpOptions = {},
+): Promise<McpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (options.auth === undefined && !isLoopbackHost(host)) {
+    throw new TypeError(
+      `toolsmith serves without auth only on loopback; '${host}' is reachable from other machines. Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).`,
+    );
+  }
+  const auth: BearerAuth | undefined =
+    options.auth === undefined
+      ? undefined
+      : 'authenticate' in options.auth
+        ? options.auth
+        : createBearerAuth(options.auth);
+  const metadataPaths = new Set<string>();
+  if (options.auth !== undefined && !('authenticate' in options.auth))
+    metadataPaths.add(resourceMetadataPath(options.auth.resource));
+  if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
+  const serverOptions: Served['serverOptions'] = {};
+  if (options.name !== undefined) serverOptions.name = options.name;
+  if (options.version !== undefined) serverOptions.version = options.version;
+  if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
+  if (options.pageSize !== undefined) serverOptions.pageSize = options.pageSize;
+  const served: Served = {
+    orchestrator,
+    auth,
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
+    allowedHosts:
+      options.allowedHosts !== undefined
+        ? new Set(options.allowedHosts)
+        : isLoopbackHost(host)
+          ? LOOPBACK_HOSTS
+          : undefined,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    serverOptions,
+    personaId: options.personaId ?? 'mcp',
+    openCapabilities: [...(options.capabilities ?? [])],
+    onError: options.onError ?? (() => {}),
+  };
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+  const steps = mcpSteps(served);
+  const serveEra = eraServing(served);
+
+  const inFlight = new Set<InFlight>();
+  let draining = false;
+
+  const handleMcp = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    // Tracked from the first byte, so a drain also waits for a request still being authenticated or read.
+    let done!: () => void;
+    const exchange: Exchange = { request, response };
+    const entry: InFlight = {
+      response,
+      finished: new Promise<void>((resolve) => (done = resolve)),
+      abort: (status, text) => {
+        exchange.stop?.();
+        if (!response.headersSent) sendJsonRpcError(response, status, -32001, text, idOf(exchange.message));
+      },
+    };
+    inFlight.add(entry);
+    const timer = setTimeout(
+      () => entry.abort(504, `The request took longer than ${requestTimeoutMs} ms and was aborted.`),
+      requestTimeoutMs,
+    );
+    response.once('close', () => {
+      clearTimeout(timer);
+      inFlight.delete(entry);
+      exchange.stop?.();
+      done();
+    });
+    for (const step of steps) {
+      const refusal = await step.run(exchange);
+      if (refusal !== undefined) return sendStepRefusal(response, refusal, idOf(exchange.message));
+      // Answered meanwhile (timeout, drain deadline) or the client went away: nothing to serve.
+      if (response.writableEnded || response.destroyed) return;
+    }
+    if (draining) response.shouldKeepAlive = false;
+    await serveEra(exchange);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const pathname = pathOf(request.url);
+    if (draining) {
+      response.shouldKeepAlive = false;
+      response.setHeader('Retry-After', '1');
+      return sendJson(response, 503, {
+        status: 'draining',
+        error: 'This server is shutting down; retry on another replica.',
+      });
+    }
+    if (pathname === '/healthz') return sendJson(response, 200, { status: 'ok' });
+    if (auth !== undefined && metadataPaths.has(pathname)) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return sendJson(response, 405, { error: 'Use GET.' });
+      return sendJson(response, 200, auth.metadata());
+    }
+    if (pathname === '/mcp') return handleMcp(request, response);
+    return sendJson(response, 404, { error: `Nothing at ${pathname}; MCP is served at /mcp.` });
+  };
+
+  const httpServer: HttpServer = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      served.onError(error instanceof Error ? error : new Error(String(error)));
+      if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal error.');
+      else response.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port ?? DEFAULT_PORT, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+
+  let markDone!: (result: ServeHttpResult) => void;
+  const donePromise = new Promise<ServeHttpResult>((resolve) => (markDone = resolve));
+  const handleSignals = options.handleSignals ?? true;
+  const onSigterm = () => void drain('SIGTERM');
+  const onSigint = () => void drain('SIGINT');
+  if (handleSignals) {
+    process.once('SIGTERM', onSigterm);
+    process.once('SIGINT', onSigint);
+  }
+
+  let draining$: Promise<ServeHttpResult> | undefined;
+  const drain = (reason: ServeHttpResult['reason']): Promise<ServeHttpResult> => {
+    draining$ ??= (async () => {
+      draining = true;
+      if (handleSignals) {
+        process.off('SIGTERM', onSigterm);
+        process.off('SIGINT', onSigint);
+      }
+      const pending = [...inFlight];
+      for (const entry of pending) if (!entry.response.headersSent) entry.response.shouldKeepAlive = false;
+      httpServer.closeIdleConnections();
+      let deadline: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(pending.map((entry) => entry.finished)),
+        new Promise<void>((resolve) => (deadline = setTimeout(resolve, drainTimeoutMs))),
+      ]);
+      clearTimeout(deadline);
+      const late = pending.filter((entry) => inFlight.has(entry));
+      for (const entry of late) entry.abort(503, 'This server shut down before the request finished; retry it.');
+      await Promise.all(late.map((entry) => entry.finished));
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+      const shutdown = await orchestrator.shutdown(
+        options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
+      );
+      const result: ServeHttpResult = {
+        reason,
+        completed: pending.length - late.length,
+        abandoned: late.length,
+        shutdown,
+      };
+      markDone(result);
+      return result;
+    })();
+    return draining$;
+  };
+
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`,
+    host,
+    port,
+    close: () => drain('closed'),
+    done: donePromise,
+  };
+}
+
+/**
+ * The checks a request to /mcp passes, in order: DNS-rebinding protection (`origin`, `host`), POST
+ * only (`method`), the bearer token (`auth`), the body limit (`body`), JSON (`json`), step-up scopes
+ * (`scopes`) and routable `tools/call` params (`call-params`).
+ */
+function mcpSteps(served: Served): readonly Step[] {
+  const { auth } = served;
+  const steps: Step[] = [
+    {
+      name: 'origin',
+      run: ({ request }) => {
+        const origin = request.headers.origin;
+        if (origin === undefined || served.allowedOrigins.has(origin)) return undefined;
+        if (served.allowLoopbackOrigins && isLoopbackOrigin(origin)) return undefined;
+        return {
+          status: 403,
+          code: -32000,
+          message: served.allowLoopbackOrigins
+            ? `Origin '${origin}' is not allowed: only pages of this machine (localhost, 127.0.0.1, [::1]) may call a loopback server; allow another with --allowed-origin.`
+            : `Origin '${origin}' is not allowed; allow it with --allowed-origin to call from that page.`,
+        };
+      },
+    },
+    {
+      name: 'host',
+      run: ({ request }) => {
+        if (served.allowedHosts === undefined || served.allowedHosts.has(hostnameOf(request.headers.host)))
+          return undefined;
+        return {
+          status: 403,
+          code: -32000,
+          message: `Host '${request.headers.host ?? ''}' is not allowed (DNS-rebinding protection).`,
+        };
+      },
+    },
+    {
+      name: 'method',
+      run: ({ request }) =>
+        request.method === 'POST'
+          ? undefined
+          : {
+              status: 405,
+              code: -32000,
+              message:
+                'This server is stateless: send each JSON-RPC message as a POST to /mcp (no GET stream, no sessions).',
+              headers: { Allow: 'POST' },
+            },
+    },
+  ];
+  if (auth !== undefined) {
+    steps.push({
+      name: 'auth',
+      run: async (exchange) => {
+        const outcome = await auth.authenticate(exchange.request.headers.authorization);
+        if (!outcome.ok) return { auth: outcome.refusal };
+        exchange.caller = outcome.caller;
+        return undefined;
+      },
+    });
+  }
+  steps.push(
+    {
+      name: 'body',
+      run: async (exchange) => {
+        const body = await readBody(exchange.request, served.maxBodyBytes);
+        if (body !== undefined) {
+          exchange.body = body;
+          return undefined;
+        }
+        exchange.response.shouldKeepAlive = false;
+        return { status: 413, code: -32000, message: `The request body is larger than ${served.maxBodyBytes} bytes.` };
+      },
+    },
+    {
+      name: 'json',
+      run: (exchange) => {
+        try {
+          exchange.message = JSON.parse(exchange.body ?? '');
+          return undefined;
+        } catch {
+          return { status: 400, code: -32700, message: 'Parse error: the body is not JSON.' };
+        }
+      },
+    },
+  );
+  if (auth !== undefined) {
+    steps.push({
+      name: 'scopes',
+      run: ({ message, caller }) => {
+        if (caller === undefined) return undefined;
+        const refusal = scopeRefusal(message, caller, auth, served.orchestrator);
+        return refusal === undefined ? undefined : { auth: refusal };
+      },
+    });
+  }
+  steps.push({
+    name: 'call-params',
+    run: ({ message }) => {
+      const { method, id, params } = (message ?? {}) as { method?: unknown; id?: unknown; params?: unknown };
+      if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+      const problem = invalidCallParams(params);
+      // A JSON-RPC error is an HTTP 200 answer to a delivered request.
+      return problem === undefined ? undefined : { status: 200, code: -32602, message: problem };
+    },
+  });
+  return steps;
+}
+
+/**
+ * Serves a checked request in its era: `createMcpHandler` for 2026-07-28 (which answers
+ * `server/discover`, checks the `Mcp-Method`/`Mcp-Name` headers against the body and answers an
+ * unsupported revision -32022), a stateless JSON transport for the 2025 handshake era. Both build
+ * the request's server from the same `createMcpServer`, as the caller's capabilities and persona.
+ */
+function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
+  const instances = new WeakMap<Request, McpServerInstance>();
+  const modern = createMcpHandler(
+    (context: McpRequestContext) => {
+      const server = context.requestInfo === undefined ? undefined : instances.get(context.requestInfo);
+      if (server === undefined) throw new Error('toolsmith: a 2026-07-28 request reached the SDK without its server.');
+      return server;
+    },
+    { legacy: 'reject', onerror: served.onError, maxRequestBodySize: served.maxBodyBytes },
+  );
+  return async (exchange) => {
+    const { request, response, message, caller } = exchange;
+    const aborter = new AbortController();
+    const webRequest = toWebRequest(request, exchange.body ?? '', aborter.signal);
+    const server = createMcpServer(served.orchestrator, {
+      ...served.serverOptions,
+      capabilities: caller?.capabilities ?? served.openCapabilities,
+      cacheScope: caller === undefined ? 'public' : 'private',
+      persona: {
+        personaId: served.personaId,
+        userContext:
+          caller === undefined
+            ? { userId: 'mcp' }
+            : {
+                userId: caller.subject,
+                scopes: caller.scopes,
+                ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
+              },
+      },
+      onError: served.onError,
+    });
+    // Closing the server aborts its handlers' signals: the orchestrator's call stops.
+    exchange.stop = () => {
+      aborter.abort();
+      server.close().catch(() => {});
+    };
+    if (response.writableEnded || response.destroyed) return exchange.stop();
+    let answer: Response;
+    if (await isLegacyRequest(webRequest, message, { maxRequestBodySize: served.maxBodyBytes })) {
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      await server.connect(transport);
+      answer = await transport.handleRequest(webRequest, { parsedBody: message });
+    } else {
+      instances.set(webRequest, server);
+      answer = await modern.fetch(webRequest, { parsedBody: message });
+    }
+    await sendWebResponse(response, answer);
+    exchange.stop();
+  };
+}
+
+/** `http(s)://` + a loopback host, any port: a page served by this machine. */
+function isLoopbackOrigin(origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
+}
+
+/** The request as a web `Request` for the SDK, with the body already read. */
+function toWebRequest(request: IncomingMessage, body: string, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`, {
+    method: request.method ?? 'POST',
+    headers,
+    body,
+    signal,
+  });
+}
+
+/** Writes the SDK's answer, streaming its body when it is a stream (SSE). */
+async function sendWebResponse(response: ServerResponse, answer: Response): Promise<void> {
+  if (response.writableEnded || response.destroyed) return;
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  response.writeHead(answer.status, headers);
+  if (answer.body === null) {
+    response.end();
+    return;
+  }
+  for await (const chunk of answer.body) {
+    if (response.destroyed) return;
+    response.write(chunk);
+  }
+  response.end();
+}
+
+/**
+ * A 403 asking for the scopes that would grant what a `tools/call` in `message` needs, when the
+ * caller lacks a capability the scope table can grant (MCP's step-up authorization). A capability no
+ * scope grants is left to the orchestrator, which answers PERMISSION_DENIED.
+ */
+function scopeRefusal(
+  message: unknown,
+  caller: AuthenticatedCaller,
+  auth: BearerAuth,
+  orchestrator: ToolOrchestrator,
+): AuthRefusal | undefined {
+  const missing = new Set<string>();
+  const tools: string[] = [];
+  for (const item of Array.isArray(message) ? message : [message]) {
+    const { method, params } = (item ?? {}) as { method?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
+    const required = orchestrator.getTool(params.name)?.requiredCapabilities ?? [];
+    const lacking = required.filter((capability) => !caller.capabilities.includes(capability));
+    if (lacking.length === 0) continue;
+    tools.push(params.name);
+    for (const capability of lacking) missing.add(capability);
+  }
+  if (missing.size === 0) return undefined;
+  const scopes = auth.scopesGranting([...missing]);
+  if (scopes.length === 0) return undefined;
+  const needed = [...new Set([...caller.scopes, ...scopes])];
+  return auth.insufficientScope(
+    needed,
+    `Tool ${tools.map((name) => `'${name}'`).join(', ')} needs ${[...missing].sort().join(', ')}; a token with scope ${scopes.join(' or ')} grants it.`,
+  );
+}
+
+/** Reads the body as text, or `undefined` when it is over `limit` bytes (declared or sent). */
+function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    request.resume();
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.off('data', onData);
+        request.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8')));
+    request.once('error', reject);
+  });
+}
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const query = raw.indexOf('?');
+  return query === -1 ? raw : raw.slice(0, query);
+}
+
+function hostnameOf(hostHeader: string | undefined): string {
+  if (hostHeader === undefined) return '';
+  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
+  const colon = hostHeader.lastIndexOf(':');
+  return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
+}
+
+function idOf(message: unknown): string | number | null {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function sendJsonRpcError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): void {
+  sendJson(response, status, { jsonrpc: '2.0', error: { code, message }, id });
+}
+
+function sendStepRefusal(response: ServerResponse, refusal: Refusal, id: string | number | null): void {
+  if ('auth' in refusal) {
+    const { auth } = refusal;
+    if (auth.wwwAuthenticate !== undefined) response.setHeader('WWW-Authenticate', auth.wwwAuthenticate);
+    return sendJson(response, auth.status, { error: auth.error, error_description: auth.description });
+  }
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) response.setHeader(name, value);
+  // Before the json step there is no message: the id is whatever could be read (else null).
+  sendJsonRpcError(response, refusal.status, refusal.code, refusal.message, id);
+}

@@ -1,0 +1,40 @@
+/*
+ * `toolsmith/mcp`: the MCP server for both protocol eras (2026-07-28 and the 2025 handshake) on the
+ * official v2 SDK — the tool mapping (./tool.ts), the era-blind handlers (./server.ts), stdio
+ * (./stdio.ts over ./stdio-transport.ts), Streamable HTTP (./http.ts) and its bearer auth (./auth.ts).
+ */
+
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  GuardedTransport,
+  StdioJsonRpcTransport,
+  type StdioJsonRpcTransportOptions,
+} from './stdio-transport.js';
+export {
+  createMcpServer,
+  createMcpServerFactory,
+  listMcpTools,
+  toCallToolResult,
+  type McpPersona,
+  type McpServerInstance,
+  type McpServerOptions,
+} from './server.js';
+export { serveStdio, type ServeStdioOptions, type ServeStdioResult } from './stdio.js';
+export {
+  isLoopbackHost,
+  startHttpServer,
+  type McpHttpServer,
+  type ServeHttpOptions,
+  type ServeHttpResult,
+} from './http.js';
+export {
+  createBearerAuth,
+  resourceMetadataPath,
+  resourceMetadataUrl,
+  type AuthenticatedCaller,
+  type AuthOutcome,
+  type AuthRefusal,
+  type BearerAuth,
+  type BearerAuthOptions,
+} from './auth.js';
+export { formatCallError } from '../call-error-text.js';
