@@ -1,17 +1,19 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpClientTransportV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as HttpClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
- * `toolsmith serve` (stdio) as a child process, driven by the official clients of both eras: the v2
- * client pinned to 2026-07-28 and in 'auto' mode negotiates the modern revision (no initialize); the
- * v1 client (1.32.2) does the 2025 handshake on the same binary.
+ * `toolsmith serve` (stdio) and `toolsmith serve --http` as child processes, driven by the official
+ * clients of both eras: the v2 client pinned to 2026-07-28 and in 'auto' mode negotiates the modern
+ * revision (no initialize); the v1 client (1.32.2) does the 2025 handshake on the same binary.
  */
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -99,6 +101,74 @@ describe('toolsmith serve over stdio: both MCP eras on one binary (child process
       await exercise(client as unknown as ToolsClient);
     } finally {
       await client.close();
+    }
+  }, 30_000);
+});
+
+/** `serve --http` on a free port: the child and its endpoint, from its "MCP at <url>" line. */
+async function startHttp(extra: string[] = []): Promise<{ child: ChildProcess; url: string; exit: Promise<unknown> }> {
+  const child = spawn(process.execPath, [...serveArgs, '--http', '--no-auth', '--port', '0', ...extra], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exit = new Promise((resolve) => child.once('exit', resolve));
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within 20 s; stderr: ${stderr}`)), 20_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = /MCP at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    void exit.then(() => reject(new Error(`exited before listening; stderr: ${stderr}`)));
+  });
+  return { child, url, exit };
+}
+
+describe('toolsmith serve --http: both MCP eras on one endpoint (child process)', () => {
+  let served: Awaited<ReturnType<typeof startHttp>>;
+  beforeAll(async () => {
+    served = await startHttp();
+  }, 30_000);
+  afterAll(async () => {
+    if (served === undefined || served.child.exitCode !== null) return;
+    served.child.kill('SIGTERM');
+    await served.exit;
+  });
+
+  for (const mode of [{ pin: '2026-07-28' }, 'auto'] as const) {
+    it(`v2 client (${JSON.stringify(mode)}) negotiates 2026-07-28, lists and calls`, async () => {
+      const client = new ClientV2({ name: 'eras-http', version: '1.0.0' }, { versionNegotiation: { mode } });
+      await client.connect(new HttpClientTransportV2(new URL(served.url)));
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+        await exercise(client as unknown as ToolsClient);
+      } finally {
+        await client.close();
+      }
+    }, 30_000);
+  }
+
+  it('v2 client in legacy mode and v1 client 1.32.2 do the 2025 handshake on the same endpoint', async () => {
+    const legacy = new ClientV2({ name: 'eras-http-legacy', version: '1.0.0' });
+    await legacy.connect(new HttpClientTransportV2(new URL(served.url)));
+    try {
+      expect(legacy.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      await exercise(legacy as unknown as ToolsClient);
+    } finally {
+      await legacy.close();
+    }
+    const v1 = new ClientV1({ name: 'eras-http-v1', version: '1.0.0' });
+    await v1.connect(new HttpClientTransportV1(new URL(served.url)));
+    try {
+      expect(v1.getServerVersion()?.name).toBe('toolsmith');
+      await exercise(v1 as unknown as ToolsClient);
+    } finally {
+      await v1.close();
     }
   }, 30_000);
 });
