@@ -3,6 +3,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -414,5 +415,60 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
       "Tool 'read_secret' needs capability:secrets:read; a token with scope secrets:read grants it.",
     );
     await expect(basic.callTool({ name: 'read_secret', arguments: {} })).rejects.toThrow(/insufficient_scope/);
+  });
+
+  it('does the same for a 2026-07-28 client (v2, pinned): subject, scopes, filtered private list, step-up 403', async () => {
+    const server = await serve([whoami, readSecret], auth(jwksUrl));
+    const connectModern = async (bearer: string) => {
+      const client = new ClientV2(
+        { name: 'modern-auth', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(
+        new HttpTransportV2(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }),
+      );
+      return client;
+    };
+    const ann = await connectModern(await token({ sub: 'ann@example.com', scope: 'tools:basic secrets:read' }));
+    try {
+      expect(ann.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect(structured(await ann.callTool({ name: 'whoami', arguments: {} }))).toEqual({
+        userId: 'ann@example.com',
+        capabilities: ['capability:secrets:read'],
+      });
+      expect((await ann.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'read_secret']);
+    } finally {
+      await ann.close();
+    }
+    const bob = await connectModern(await token({ sub: 'bob', scope: 'tools:basic' }));
+    try {
+      expect((await bob.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami']);
+      await expect(bob.callTool({ name: 'read_secret', arguments: {} })).rejects.toThrow(/Insufficient scope: required "tools:basic secrets:read"/);
+    } finally {
+      await bob.close();
+    }
+    // The list depends on the token: a shared cache must not keep it.
+    const listed = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        ...HEADERS,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+        authorization: `Bearer ${await token({ sub: 'bob', scope: 'tools:basic' })}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    expect(((await listed.json()) as { result: { cacheScope: string } }).result.cacheScope).toBe('private');
   });
 });
