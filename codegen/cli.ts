@@ -322,6 +322,7 @@ export async function runServe(
     persona?: string;
     maxMessageBytes?: string;
     shutdownTimeout?: string;
+    pageSize?: string;
     entry?: string;
     http?: boolean;
     allowSideEffects?: boolean;
@@ -335,7 +336,8 @@ export async function runServe(
   }
   const maxMessageBytes = positiveInteger(flags.maxMessageBytes, '--max-message-bytes', io);
   const shutdownTimeoutMs = positiveInteger(flags.shutdownTimeout, '--shutdown-timeout', io, true);
-  if (maxMessageBytes === null || shutdownTimeoutMs === null) return EXIT.usage;
+  const pageSize = positiveInteger(flags.pageSize, '--page-size', io);
+  if (maxMessageBytes === null || shutdownTimeoutMs === null || pageSize === null) return EXIT.usage;
   const orchestrator = await createProjectOrchestrator(
     generateOptions,
     flags.entry ?? config.entry,
@@ -350,6 +352,7 @@ export async function runServe(
       personaId: flags.persona ?? 'mcp',
       name: 'toolsmith',
       version: GENERATOR_VERSION,
+      ...(pageSize === undefined ? {} : { pageSize }),
     };
     return runServeHttp(orchestrator, flags, settings, io);
   }
@@ -362,6 +365,7 @@ export async function runServe(
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
     ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
     ...(shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs }),
+    ...(pageSize === undefined ? {} : { pageSize }),
   });
   for (const failure of shutdown.errors)
     io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
@@ -636,9 +640,10 @@ export function createProgram(
     .addOption(
       new Option(
         '--allowed-origin <origin>',
-        'with --http: a browser Origin allowed to call /mcp (repeatable; default none)',
+        'with --http: a browser Origin allowed to call /mcp besides this machine\'s pages, which a loopback server without auth accepts (repeatable)',
       ).argParser((value: string, previous: string[] = []) => [...previous, value]),
     )
+    .option('--page-size <n>', 'tools per tools/list page, with a cursor to the next (default: all in one page)')
     .option('--max-body-bytes <n>', 'with --http: the largest request body (default 1048576)')
     .option('--request-timeout <ms>', 'with --http: the longest a request may take before a 504 (default 60000)')
     .option('--drain-timeout <ms>', 'with --http: on SIGTERM, how long calls in flight may finish (default 10000)')

@@ -32,7 +32,7 @@ interface Io {
 export async function runServeHttp(
   orchestrator: ToolOrchestrator,
   flags: ServeHttpFlags,
-  settings: { capabilities: string[]; personaId: string; name: string; version: string },
+  settings: { capabilities: string[]; personaId: string; name: string; version: string; pageSize?: number },
   io: Io,
 ): Promise<number> {
   const fail = async (message: string) => {
@@ -63,6 +63,7 @@ export async function runServeHttp(
     version: settings.version,
     personaId: settings.personaId,
     allowedOrigins: flags.allowedOrigin ?? [],
+    ...(settings.pageSize === undefined ? {} : { pageSize: settings.pageSize }),
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
   };
   if (port !== undefined) options.port = port as number;

@@ -172,3 +172,46 @@ describe('toolsmith serve --http: both MCP eras on one endpoint (child process)'
     }
   }, 30_000);
 });
+
+describe('toolsmith serve --http --page-size', () => {
+  it('answers tools/list in pages with a cursor to the next, which the v2 client follows to the full list', async () => {
+    const paged = await startHttp(['--page-size', '2']);
+    try {
+      const response = await fetch(paged.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      });
+      const { result } = (await response.json()) as { result: { tools: unknown[]; nextCursor?: string } };
+      expect([result.tools.length, result.nextCursor]).toEqual([2, 'p2']);
+      const client = new ClientV2({ name: 'pager', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+      await client.connect(new HttpClientTransportV2(new URL(paged.url)));
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.length).toBeGreaterThan(2);
+        expect(new Set(tools.map((tool) => tool.name)).size).toBe(tools.length);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      paged.child.kill('SIGTERM');
+      await paged.exit;
+    }
+  }, 30_000);
+});
