@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { generateIncrementally, unchangedRun } from './incremental.js';
 import { initProject } from './init.js';
+import { followLauncher } from './launcher.js';
 import { CONFIG_FILES, loadConfig, type ToolsmithConfig } from './config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
 import type { Problem } from './model.js';
@@ -502,7 +503,12 @@ export function createProgram(
       const watcher = watching.watchAndRun(watched, onRun, {
         onError: (error) => io.stderr(`toolsmith: ${(error as Error).message}\n`),
       });
-      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      const unfollow = followLauncher();
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      unfollow();
       await watcher.close();
     });
   common(
@@ -640,7 +646,7 @@ export function createProgram(
     .addOption(
       new Option(
         '--allowed-origin <origin>',
-        'with --http: a browser Origin allowed to call /mcp besides this machine\'s pages, which a loopback server without auth accepts (repeatable)',
+        "with --http: a browser Origin allowed to call /mcp besides this machine's pages, which a loopback server without auth accepts (repeatable)",
       ).argParser((value: string, previous: string[] = []) => [...previous, value]),
     )
     .option('--page-size <n>', 'tools per tools/list page, with a cursor to the next (default: all in one page)')
@@ -651,7 +657,14 @@ export function createProgram(
       'after',
       '\nExample (an MCP client config): { "command": "npx", "args": ["toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n',
     )
-    .action(async (flags) => setExit(await runServe(flags, io)));
+    .action(async (flags) => {
+      const unfollow = followLauncher();
+      try {
+        setExit(await runServe(flags, io));
+      } finally {
+        unfollow();
+      }
+    });
   return program;
 }
 

@@ -113,8 +113,7 @@ interface Exchange {
 
 /** A step's refusal: an HTTP status with a JSON-RPC error body, or an OAuth refusal. */
 type Refusal =
-  | { status: number; code: number; message: string; headers?: Record<string, string> }
-  | { auth: AuthRefusal };
+  { status: number; code: number; message: string; headers?: Record<string, string> } | { auth: AuthRefusal };
 
 /** One named check of the request chain: a refusal, or nothing to let the request go on. */
 interface Step {

@@ -197,7 +197,12 @@ describe('serve --http on 2026-07-28: the request envelope and what the result c
           accept: 'application/json, text/event-stream',
           'mcp-protocol-version': '2025-11-25',
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'beta', arguments: args } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 4,
+          method: 'tools/call',
+          params: { name: 'beta', arguments: args },
+        }),
       });
       expect([legacy.body.error.code, legacy.body.id]).toEqual([-32602, 4]);
     }
@@ -252,11 +257,11 @@ describe('Origin on serve --http (DNS-rebinding protection, both eras)', () => {
 
   it('accepts an origin given in allowedOrigins, and nothing else beyond loopback', async () => {
     const server = await serve({ allowedOrigins: ['https://app.example'] });
-    expect((await raw(server.url, modern('tools/list', {}, { headers: { origin: 'https://app.example' } }))).status).toBe(
-      200,
-    );
-    expect((await raw(server.url, modern('tools/list', {}, { headers: { origin: 'https://app2.example' } }))).status).toBe(
-      403,
-    );
+    expect(
+      (await raw(server.url, modern('tools/list', {}, { headers: { origin: 'https://app.example' } }))).status,
+    ).toBe(200);
+    expect(
+      (await raw(server.url, modern('tools/list', {}, { headers: { origin: 'https://app2.example' } }))).status,
+    ).toBe(403);
   });
 });

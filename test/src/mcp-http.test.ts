@@ -443,7 +443,9 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
     const bob = await connectModern(await token({ sub: 'bob', scope: 'tools:basic' }));
     try {
       expect((await bob.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami']);
-      await expect(bob.callTool({ name: 'read_secret', arguments: {} })).rejects.toThrow(/Insufficient scope: required "tools:basic secrets:read"/);
+      await expect(bob.callTool({ name: 'read_secret', arguments: {} })).rejects.toThrow(
+        /Insufficient scope: required "tools:basic secrets:read"/,
+      );
     } finally {
       await bob.close();
     }
