@@ -77,15 +77,28 @@ export function readBaseline(file = BASELINE): string[] {
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
-/** Runs `node args…`, collecting its output; resolves to the exit code and the output. */
+/** The longest the suite may run (it takes seconds): then it is killed, and the run fails with its output so far. */
+const SUITE_TIMEOUT_MS = 150_000;
+
+/** Runs `node args…`, collecting its output; resolves to the exit code (null when killed) and the output. */
 function runNode(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    const timer = setTimeout(() => {
+      output += `\n[killed: the suite ran longer than ${SUITE_TIMEOUT_MS / 1000} s]\n`;
+      child.kill('SIGKILL');
+    }, SUITE_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output: output.replace(ANSI, '') }));
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: output.replace(ANSI, '') });
+    });
   });
 }
 
