@@ -1,7 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { inflateSync, crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ToolOrchestrator } from '../../src/index.js';
-import { toMcpTool } from '../../src/mcp-tool.js';
 import { createTools } from './generated/registry.js';
 import { RED_PIXEL_PNG, SILENT_WAV } from './tools/samples.js';
 import { SIMPLE_TEXT } from './tools/test-simple-text.js';
@@ -95,8 +95,11 @@ describe('the conformance tools, through the orchestrator', () => {
     expect((await call('json_schema_2020_12_tool', { name: 'Ada', address })).output).toEqual({ name: 'Ada', address });
     const refused = await call('json_schema_2020_12_tool', { name: 'Ada', extra: 1 });
     expect(refused.errorDetails?.code).toBe('INVALID_ARGUMENTS');
-    const tool = orchestrator.getTool('json_schema_2020_12_tool')!;
-    const listed = toMcpTool(tool).inputSchema;
+    // As `serve` lists it: the generator's MCP manifest is built by the function tools/list uses.
+    const manifest = JSON.parse(readFileSync(new URL('./generated/manifests/mcp.json', import.meta.url), 'utf8')) as {
+      tools: { name: string; inputSchema: Record<string, unknown> }[];
+    };
+    const listed = manifest.tools.find((tool) => tool.name === 'json_schema_2020_12_tool')!.inputSchema;
     expect(listed.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(listed.$defs).toEqual({
       address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
