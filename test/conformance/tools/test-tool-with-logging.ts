@@ -1,0 +1,25 @@
+/**
+ * Implementation of the tool `test_tool_with_logging` (schemas/test_tool_with_logging.tool.json), called by the conformance scenario `tools-call-with-logging`.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ToolExecutionContext, ToolExecutionResult } from '../../../src/index.js';
+import { TestToolWithLoggingToolBase } from '../generated/tools/test-tool-with-logging.base.js';
+import type { TestToolWithLoggingArgs, TestToolWithLoggingOutput } from '../generated/types/test-tool-with-logging.js';
+
+/**
+ * `test_tool_with_logging`: the scenario's three steps ~50 ms apart. A tool has no way yet to send an MCP
+ * log notification (issue "What a tool says and asks over MCP"), so the steps are the output's lines.
+ */
+export class TestToolWithLoggingTool extends TestToolWithLoggingToolBase {
+  async execute(
+    _args: TestToolWithLoggingArgs,
+    context: ToolExecutionContext,
+  ): Promise<ToolExecutionResult<TestToolWithLoggingOutput>> {
+    const steps = ['Tool execution started'];
+    await sleep(50, undefined, { signal: context.signal });
+    steps.push('Tool processing data');
+    await sleep(50, undefined, { signal: context.signal });
+    steps.push('Tool execution completed');
+    return { success: true, output: steps.join('\n') };
+  }
+}
