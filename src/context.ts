@@ -1,3 +1,4 @@
+import type { LogLevel, ProgressUpdate } from './call-reporting.js';
 import type { ITool } from './tool.js';
 
 /** Who is calling, as the AgentOS tool layer has it. */
@@ -40,4 +41,11 @@ export interface ToolExecutionContext {
   personaCapabilities?: string[];
   signal?: AbortSignal;
   callerTurn?: CallerTurn;
+  /**
+   * toolsmith: reports how far the call has come, when the caller listens (an MCP request with a
+   * progress token); absent otherwise. Rate-limited; progress must grow.
+   */
+  progress?: (update: ProgressUpdate) => void;
+  /** toolsmith: a log message for the caller (MCP logging), when it listens; absent otherwise. Rate-limited. */
+  log?: (level: LogLevel, data: unknown) => void;
 }

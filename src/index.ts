@@ -41,6 +41,14 @@ export {
   type ResourceLink,
   type TextContent,
 } from './content.js';
+export {
+  LOG_LEVELS,
+  reportingFunctions,
+  type CallReporter,
+  type LogLevel,
+  type ProgressUpdate,
+  type ReportLimits,
+} from './call-reporting.js';
 
 // Validation (the same Ajv options as the generator).
 export { AJV_OPTIONS } from './ajv-options.js';

@@ -93,6 +93,8 @@ const DEFAULT_PORT = 3000;
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+/** How long a streamed call stopped by the timeout or the drain has to send its aborted result. */
+const STREAM_CLOSE_GRACE_MS = 1_000;
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** True for an address only this machine can reach. */
@@ -109,6 +111,8 @@ interface Exchange {
   message?: unknown;
   /** Set by `serveEra`: closes the request's server instance, which aborts its call. */
   stop?: () => void;
+  /** Set by `serveEra`: stops the request's call, which then answers its aborted result (a streamed response). */
+  abortCall?: (reason: string) => void;
 }
 
 /** A step's refusal: an HTTP status with a JSON-RPC error body, or an OAuth refusal. */
@@ -203,8 +207,15 @@ export async function startHttpServer(
       response,
       finished: new Promise<void>((resolve) => (done = resolve)),
       abort: (status, text) => {
-        exchange.stop?.();
-        if (!response.headersSent) sendJsonRpcError(response, status, -32001, text, idOf(exchange.message));
+        if (!response.headersSent || exchange.abortCall === undefined) {
+          exchange.stop?.();
+          if (!response.headersSent) sendJsonRpcError(response, status, -32001, text, idOf(exchange.message));
+          return;
+        }
+        // A streamed (SSE) answer has begun: the call is stopped and answers its aborted result in the
+        // stream; the stream is closed if that takes longer than a moment.
+        exchange.abortCall(text);
+        setTimeout(() => exchange.stop?.(), STREAM_CLOSE_GRACE_MS).unref();
       },
     };
     inFlight.add(entry);
@@ -449,8 +460,10 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
   return async (exchange) => {
     const { request, response, message, caller } = exchange;
     const aborter = new AbortController();
+    const calls = new AbortController();
     const webRequest = toWebRequest(request, exchange.body ?? '', aborter.signal);
     const server = createMcpServer(served.orchestrator, {
+      signal: calls.signal,
       ...served.serverOptions,
       capabilities: caller?.capabilities ?? served.openCapabilities,
       cacheScope: caller === undefined ? 'public' : 'private',
@@ -467,6 +480,7 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
       },
       onError: served.onError,
     });
+    exchange.abortCall = (reason) => calls.abort(new Error(reason));
     // Closing the server aborts its handlers' signals: the orchestrator's call stops.
     exchange.stop = () => {
       aborter.abort();
@@ -475,9 +489,11 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     if (response.writableEnded || response.destroyed) return exchange.stop();
     let answer: Response;
     if (await isLegacyRequest(webRequest, message, { maxRequestBodySize: served.maxBodyBytes })) {
+      // A tools/call is answered as a stream, so the tool's progress and log messages reach the client
+      // before its result; everything else as one JSON body.
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
-        enableJsonResponse: true,
+        enableJsonResponse: (message as { method?: unknown } | undefined)?.method !== 'tools/call',
       });
       await server.connect(transport);
       answer = await transport.handleRequest(webRequest, { parsedBody: message });

@@ -3,6 +3,7 @@ import {
   type CallToolResult,
   type McpServerFactory,
   PerRequestHTTPServerTransport,
+  type ServerContext,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -11,6 +12,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { formatCallError } from '../call-error-text.js';
+import type { CallReporter } from '../call-reporting.js';
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
@@ -71,6 +73,8 @@ export interface McpServerOptions {
   cacheScope?: 'public' | 'private';
   /** Called with transport and protocol errors (default: ignored; `serveStdio` prints them to stderr). */
   onError?: (error: Error) => void;
+  /** Stops every call of this server when it fires (the HTTP server's timeout and drain), besides each request's own. */
+  signal?: AbortSignal;
 }
 
 /** A server `createMcpServer` builds (the v2 SDK's low-level `Server`). */
@@ -101,8 +105,8 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
   const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
     options.instructions === undefined
-      ? { capabilities: { tools: {} } }
-      : { capabilities: { tools: {} }, instructions: options.instructions },
+      ? { capabilities: { tools: {}, logging: {} } }
+      : { capabilities: { tools: {}, logging: {} }, instructions: options.instructions },
   );
   if (options.onError !== undefined) server.onerror = options.onError;
   server.setRequestHandler('tools/list', (request) => {
@@ -123,7 +127,8 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
       personaCapabilities: [...capabilities],
       userContext,
       correlationId: `mcp-${String(ctx.mcpReq.id)}-${randomUUID()}`,
-      signal: ctx.mcpReq.signal,
+      signal: options.signal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, options.signal]),
+      reporter: callReporter(ctx, request.params._meta?.progressToken, name, server.onerror),
     });
     return toCallToolResult(result, structured);
   });
@@ -143,6 +148,28 @@ class ToolsmithMcpServer extends Server {
       transport instanceof WebStandardStreamableHTTPServerTransport;
     return super.connect(checked ? transport : new GuardedTransport(transport));
   }
+}
+
+/**
+ * Where a call's reports go over MCP: progress as `notifications/progress` for the request's progress
+ * token (none without one), log messages as `notifications/message` under the tool's name, at the
+ * level the client set (`logging/setLevel`; all levels before it sets one).
+ */
+function callReporter(
+  ctx: ServerContext,
+  progressToken: string | number | undefined,
+  toolName: string,
+  onError: ((error: Error) => void) | undefined,
+): CallReporter {
+  const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
+  const reporter: CallReporter = {
+    log: (level, data) => void ctx.mcpReq.log(level, data, toolName).catch(failed),
+  };
+  if (progressToken !== undefined) {
+    reporter.progress = (update) =>
+      void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } }).catch(failed);
+  }
+  return reporter;
 }
 
 /** A factory for the v2 SDK's serving entries (`serveStdio(factory)`, `createMcpHandler(factory)`). */
@@ -204,6 +231,9 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code });
     return { content: [{ type: 'text', text: formatCallError(error) }], isError: true };
   }
+  const blocks = result.content;
+  if (blocks !== undefined && blocks.length > 0 && (result.output === null || result.output === undefined))
+    return { content: blocks as CallToolResult['content'] };
   let text: string;
   try {
     text = JSON.stringify(result.output ?? null) ?? 'null';
@@ -211,7 +241,10 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
     const message = `Tool '${truncateText(result.toolName)}' answered output that cannot be serialized to JSON: ${describeThrown(error, 200)}`;
     return { content: [{ type: 'text', text: `OUTPUT_INVALID: ${message}` }], isError: true };
   }
-  const answer: CallToolResult = { content: [{ type: 'text', text }] };
+  // The tool's blocks first, then the output's text mirror (what a client without structuredContent reads).
+  const answer: CallToolResult = {
+    content: [...((blocks ?? []) as CallToolResult['content']), { type: 'text', text }],
+  };
   if (structured && text.charCodeAt(0) === 123 /* { */) {
     answer.structuredContent = JSON.parse(text) as Record<string, unknown>;
   }

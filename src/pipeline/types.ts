@@ -1,3 +1,4 @@
+import type { CallReporter } from '../call-reporting.js';
 import type { ContentBlock } from '../content.js';
 import type { CallerTurn, UserContext } from '../context.js';
 import type { ToolErrorCode } from '../errors.js';
@@ -33,6 +34,8 @@ export interface ToolCallDetails extends ToolExecutionRequestDetails {
    * approval gate, the wait for a slot and `execute`.
    */
   timeoutMs?: number;
+  /** Where the tool's `context.progress` and `context.log` reports go; without it the tool gets neither. */
+  reporter?: CallReporter;
   /** Set by a composed tool on its steps' calls: the composed tools running above this call, outermost first. */
   [CALL_CHAIN]?: readonly string[];
 }

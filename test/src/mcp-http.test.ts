@@ -92,6 +92,16 @@ function structured(result: unknown): Record<string, unknown> {
   return JSON.parse((answer.content[0] as { text: string }).text) as Record<string, unknown>;
 }
 
+/** The JSON-RPC messages of an SSE body (its `data:` lines). */
+function sseMessages(body: string): any[] {
+  return body
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice('data:'.length).trim())
+    .filter((data) => data !== '')
+    .map((data) => JSON.parse(data));
+}
+
 /** A raw HTTP exchange (node:http, so the Host header can be anything). */
 function raw(
   url: string,
@@ -181,7 +191,7 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
     expect([broken.status, JSON.parse(broken.body).error.code]).toEqual([400, -32700]);
   });
 
-  it('answers a request over the timeout 504 and aborts its call', async () => {
+  it('answers a streamed 2025 tools/call over the timeout with its aborted result, having aborted the call', async () => {
     const log: string[] = [];
     const server = await serve([slowTool(5_000, log)], { requestTimeoutMs: 200 });
     const started = Date.now();
@@ -195,12 +205,13 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
         params: { name: 'slow', arguments: { tag: 't' } },
       }),
     });
-    expect(response.status).toBe(504);
-    expect(await response.json()).toEqual({
-      jsonrpc: '2.0',
-      id: 3,
-      error: { code: -32001, message: 'The request took longer than 200 ms and was aborted.' },
-    });
+    // A 2025 tools/call is answered as an SSE stream (progress and logs go first): the call is stopped
+    // and its result ends the stream.
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const messages = sseMessages(await response.text());
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ jsonrpc: '2.0', id: 3, result: { isError: true } });
+    expect(messages[0].result.content[0].text).toMatch(/^ABORTED: The call to tool 'slow' was aborted/);
     expect(Date.now() - started).toBeLessThan(4_000);
     await sleep(50);
     expect(log).toEqual(['start:t', 'aborted:t']);
@@ -227,7 +238,7 @@ describe('drain (close): in-flight calls finish, new requests 503', () => {
     clients.splice(clients.indexOf(client), 1);
   });
 
-  it('aborts the calls still running at the deadline and answers them 503', async () => {
+  it('aborts the calls still running at the deadline: a streamed call ends with its aborted result', async () => {
     const log: string[] = [];
     const server = await serve([slowTool(10_000, log)], { drainTimeoutMs: 150 });
     const pending = fetch(server.url, {
@@ -245,10 +256,10 @@ describe('drain (close): in-flight calls finish, new requests 503', () => {
     running.splice(running.indexOf(server), 1);
     expect([result.completed, result.abandoned]).toEqual([0, 1]);
     const response = await pending;
-    expect(response.status).toBe(503);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
-      'shut down before the request finished',
-    );
+    expect(response.status).toBe(200);
+    const [answer] = sseMessages(await response.text());
+    expect(answer).toMatchObject({ id: 9, result: { isError: true } });
+    expect(answer.result.content[0].text).toMatch(/^ABORTED:/);
     expect(log).toEqual(['start:x', 'aborted:x']);
   });
 });

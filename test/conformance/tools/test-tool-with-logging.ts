@@ -6,20 +6,22 @@ import type { ToolExecutionContext, ToolExecutionResult } from '../../../src/ind
 import { TestToolWithLoggingToolBase } from '../generated/tools/test-tool-with-logging.base.js';
 import type { TestToolWithLoggingArgs, TestToolWithLoggingOutput } from '../generated/types/test-tool-with-logging.js';
 
-/**
- * `test_tool_with_logging`: the scenario's three steps ~50 ms apart. A tool has no way yet to send an MCP
- * log notification (issue "What a tool says and asks over MCP"), so the steps are the output's lines.
- */
+/** `test_tool_with_logging`: the scenario's three info messages ~50 ms apart, each also a line of the output. */
 export class TestToolWithLoggingTool extends TestToolWithLoggingToolBase {
   async execute(
     _args: TestToolWithLoggingArgs,
     context: ToolExecutionContext,
   ): Promise<ToolExecutionResult<TestToolWithLoggingOutput>> {
-    const steps = ['Tool execution started'];
+    const steps: string[] = [];
+    const step = (message: string) => {
+      steps.push(message);
+      context.log?.('info', message);
+    };
+    step('Tool execution started');
     await sleep(50, undefined, { signal: context.signal });
-    steps.push('Tool processing data');
+    step('Tool processing data');
     await sleep(50, undefined, { signal: context.signal });
-    steps.push('Tool execution completed');
+    step('Tool execution completed');
     return { success: true, output: steps.join('\n') };
   }
 }

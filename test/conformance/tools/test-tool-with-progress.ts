@@ -9,21 +9,22 @@ import type {
   TestToolWithProgressOutput,
 } from '../generated/types/test-tool-with-progress.js';
 
-/**
- * `test_tool_with_progress`: the scenario's steps 0, 50 and 100 of 100, ~50 ms apart. A tool has no way yet
- * to send an MCP progress notification (issue "What a tool says and asks over MCP"): the spec's "without
- * a progress token, just execute with delays".
- */
+/** `test_tool_with_progress`: the scenario's steps 0, 50 and 100 of 100, ~50 ms apart, reported and in the output. */
 export class TestToolWithProgressTool extends TestToolWithProgressToolBase {
   async execute(
     _args: TestToolWithProgressArgs,
     context: ToolExecutionContext,
   ): Promise<ToolExecutionResult<TestToolWithProgressOutput>> {
-    const reached: number[] = [0];
+    const reached: number[] = [];
+    const reach = (progress: number) => {
+      reached.push(progress);
+      context.progress?.({ progress, total: 100 });
+    };
+    reach(0);
     await sleep(50, undefined, { signal: context.signal });
-    reached.push(50);
+    reach(50);
     await sleep(50, undefined, { signal: context.signal });
-    reached.push(100);
+    reach(100);
     return { success: true, output: `Progress ${reached.map((value) => `${value}/100`).join(', ')}` };
   }
 }

@@ -1,0 +1,122 @@
+/**
+ * What a running tool tells its caller before its result: progress and log messages. A caller that
+ * listens (the MCP server, for a request that asked for progress or a client that takes logs) passes a
+ * `CallReporter` with the call; the tool gets `context.progress` and `context.log`, which check what
+ * they are given, drop what would flood the caller, and never throw into the tool.
+ */
+
+/** MCP's log levels (RFC 5424 severities), least severe first. */
+export const LOG_LEVELS = Object.freeze([
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const);
+
+/** A log message's severity. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** How far a tool has come: `progress` of `total` (when known), with an optional message. */
+export interface ProgressUpdate {
+  /** Work done so far; each update's must be larger than the last one sent. */
+  progress: number;
+  /** Work in all, when known. */
+  total?: number;
+  /** A short human-readable note on the current step. */
+  message?: string;
+}
+
+/** Where a call's progress and log messages go (each optional: what is missing is dropped). */
+export interface CallReporter {
+  progress?(update: ProgressUpdate): void;
+  log?(level: LogLevel, data: unknown): void;
+}
+
+/** How many reports of each kind may go out at once, and how fast the allowance refills (per second). */
+export interface ReportLimits {
+  /** Default 10. */
+  burst?: number;
+  /** Default 20 per second. */
+  perSecond?: number;
+}
+
+const DEFAULT_BURST = 10;
+const DEFAULT_PER_SECOND = 20;
+const LEVELS: ReadonlySet<string> = new Set(LOG_LEVELS);
+
+/**
+ * A token bucket: `take()` is true while the allowance lasts; it refills at `perSecond`. A tight loop
+ * of reports gets the first `burst` through, then about `perSecond` a second.
+ */
+class Allowance {
+  private tokens: number;
+  private last = performance.now();
+
+  constructor(
+    private readonly burst: number,
+    private readonly perSecond: number,
+  ) {
+    this.tokens = burst;
+  }
+
+  take(): boolean {
+    const now = performance.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+/**
+ * The `progress` and `log` a tool's context gets for `reporter`. Progress that does not grow, or is
+ * not a finite number, is dropped, as is a report over the rate limit — except the last step of a
+ * known total (`progress === total`), which always goes out. A log level MCP does not know is
+ * reported as `info`. Whatever the reporter throws is swallowed: reporting never fails a call.
+ */
+export function reportingFunctions(
+  reporter: CallReporter,
+  limits: ReportLimits = {},
+): { progress?: (update: ProgressUpdate) => void; log?: (level: LogLevel, data: unknown) => void } {
+  const burst = limits.burst ?? DEFAULT_BURST;
+  const perSecond = limits.perSecond ?? DEFAULT_PER_SECOND;
+  const functions: ReturnType<typeof reportingFunctions> = {};
+  if (reporter.progress !== undefined) {
+    const send = reporter.progress.bind(reporter);
+    const allowance = new Allowance(burst, perSecond);
+    let last = Number.NEGATIVE_INFINITY;
+    functions.progress = (update) => {
+      const progress = update?.progress;
+      if (typeof progress !== 'number' || !Number.isFinite(progress) || progress <= last) return;
+      const total = typeof update.total === 'number' && Number.isFinite(update.total) ? update.total : undefined;
+      if (progress !== total && !allowance.take()) return;
+      last = progress;
+      const sent: ProgressUpdate = { progress };
+      if (total !== undefined) sent.total = total;
+      if (typeof update.message === 'string') sent.message = update.message;
+      try {
+        send(sent);
+      } catch {
+        // The caller's problem, not the tool's.
+      }
+    };
+  }
+  if (reporter.log !== undefined) {
+    const send = reporter.log.bind(reporter);
+    const allowance = new Allowance(burst, perSecond);
+    functions.log = (level, data) => {
+      if (!allowance.take()) return;
+      try {
+        send(LEVELS.has(level) ? level : 'info', data);
+      } catch {
+        // As above.
+      }
+    };
+  }
+  return functions;
+}
