@@ -489,11 +489,12 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     if (response.writableEnded || response.destroyed) return exchange.stop();
     let answer: Response;
     if (await isLegacyRequest(webRequest, message, { maxRequestBodySize: served.maxBodyBytes })) {
-      // A tools/call is answered as a stream, so the tool's progress and log messages reach the client
-      // before its result; everything else as one JSON body.
+      // A tools/call is served as a stream, so the tool's progress and log messages can reach the client
+      // before its result; `sendWebResponse` turns it into one JSON body when the result comes first.
+      const call = (message as { method?: unknown } | undefined)?.method === 'tools/call';
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
-        enableJsonResponse: (message as { method?: unknown } | undefined)?.method !== 'tools/call',
+        enableJsonResponse: !call,
       });
       await server.connect(transport);
       answer = await transport.handleRequest(webRequest, { parsedBody: message });
@@ -501,7 +502,7 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
       instances.set(webRequest, server);
       answer = await modern.fetch(webRequest, { parsedBody: message });
     }
-    await sendWebResponse(response, answer);
+    await sendWebResponse(response, answer, idOf(message));
     exchange.stop();
   };
 }
@@ -533,23 +534,85 @@ function toWebRequest(request: IncomingMessage, body: string, signal: AbortSigna
   });
 }
 
-/** Writes the SDK's answer, streaming its body when it is a stream (SSE). */
-async function sendWebResponse(response: ServerResponse, answer: Response): Promise<void> {
+/**
+ * Writes the SDK's answer. A stream (SSE) whose first message is the answer to request `id` is sent
+ * as that one JSON body (as a 2026-07-28 'auto' exchange is); a stream that begins with anything else
+ * (a progress or log notification, a request to the client) is sent as the stream it is.
+ */
+async function sendWebResponse(response: ServerResponse, answer: Response, id: string | number | null): Promise<void> {
   if (response.writableEnded || response.destroyed) return;
   const headers: Record<string, string> = {};
   answer.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  response.writeHead(answer.status, headers);
   if (answer.body === null) {
-    response.end();
+    response.writeHead(answer.status, headers).end();
     return;
   }
-  for await (const chunk of answer.body) {
-    if (response.destroyed) return;
-    response.write(chunk);
+  const reader = answer.body.getReader();
+  const streamed = (headers['content-type'] ?? '').startsWith('text/event-stream');
+  const decoder = new TextDecoder();
+  let head = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (response.writableEnded || response.destroyed) {
+      await reader.cancel().catch(() => {});
+      return;
+    }
+    if (done) {
+      response.writeHead(answer.status, headers).end(head);
+      return;
+    }
+    if (!streamed) {
+      response.writeHead(answer.status, headers);
+      response.write(value);
+      break;
+    }
+    head += decoder.decode(value, { stream: true });
+    const first = firstSseData(head);
+    if (first === undefined) continue;
+    const message = parseJson(first);
+    if (isAnswerTo(message, id)) {
+      await reader.cancel().catch(() => {});
+      return sendJson(response, answer.status, message);
+    }
+    response.writeHead(answer.status, headers);
+    response.write(head);
+    break;
+  }
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || response.destroyed) break;
+    response.write(value);
   }
   response.end();
+}
+
+/** The data of the first complete SSE event in `text` that carries any, or `undefined` while none has arrived. */
+function firstSseData(text: string): string | undefined {
+  for (const event of text.split(/\r?\n\r?\n/).slice(0, -1)) {
+    const data = event
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).replace(/^ /, ''));
+    if (data.length > 0) return data.join('\n');
+  }
+  return undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for a JSON-RPC response (result or error) to the request `id`. */
+function isAnswerTo(message: unknown, id: string | number | null): boolean {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
+  const record = message as Record<string, unknown>;
+  return record.id === id && id !== null && ('result' in record || 'error' in record) && !('method' in record);
 }
 
 /**

@@ -191,7 +191,7 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
     expect([broken.status, JSON.parse(broken.body).error.code]).toEqual([400, -32700]);
   });
 
-  it('answers a streamed 2025 tools/call over the timeout with its aborted result, having aborted the call', async () => {
+  it('answers a request over the timeout 504 and aborts its call', async () => {
     const log: string[] = [];
     const server = await serve([slowTool(5_000, log)], { requestTimeoutMs: 200 });
     const started = Date.now();
@@ -205,16 +205,59 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
         params: { name: 'slow', arguments: { tag: 't' } },
       }),
     });
-    // A 2025 tools/call is answered as an SSE stream (progress and logs go first): the call is stopped
-    // and its result ends the stream.
-    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
-    const messages = sseMessages(await response.text());
-    expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({ jsonrpc: '2.0', id: 3, result: { isError: true } });
-    expect(messages[0].result.content[0].text).toMatch(/^ABORTED: The call to tool 'slow' was aborted/);
+    expect(response.status).toBe(504);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32001, message: 'The request took longer than 200 ms and was aborted.' },
+    });
     expect(Date.now() - started).toBeLessThan(4_000);
     await sleep(50);
     expect(log).toEqual(['start:t', 'aborted:t']);
+  });
+});
+
+describe('a 2025 tools/call answered once, or as a stream when the tool reports first', () => {
+  it('is one JSON body when the tool reports nothing; an SSE stream with the progress first when it does', async () => {
+    const reporting = makeTool('reporting', {
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      async execute(_args, context) {
+        context.progress?.({ progress: 1, total: 2 });
+        await sleep(20);
+        context.progress?.({ progress: 2, total: 2 });
+        return { success: true, output: { done: true } };
+      },
+    });
+    const server = await serve([whoami, reporting]);
+    const call = (name: string, meta: object = {}) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'tools/call',
+          params: { name, arguments: {}, _meta: meta },
+        }),
+      });
+    const plain = await call('whoami');
+    expect(plain.headers.get('content-type')).toBe('application/json');
+    expect(((await plain.json()) as { id: number }).id).toBe(5);
+    // Without a progress token the tool has nothing to report to: one JSON body too.
+    const quiet = await call('reporting');
+    expect(quiet.headers.get('content-type')).toBe('application/json');
+    const streamed = await call('reporting', { progressToken: 'p' });
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    const messages = sseMessages(await streamed.text());
+    expect(messages.map((message) => message.method ?? `answer ${message.id}`)).toEqual([
+      'notifications/progress',
+      'notifications/progress',
+      'answer 5',
+    ]);
+    expect(messages[1].params).toEqual({ progressToken: 'p', progress: 2, total: 2 });
+    expect(messages[2].result.structuredContent ?? JSON.parse(messages[2].result.content[0].text)).toEqual({
+      done: true,
+    });
   });
 });
 
@@ -238,7 +281,7 @@ describe('drain (close): in-flight calls finish, new requests 503', () => {
     clients.splice(clients.indexOf(client), 1);
   });
 
-  it('aborts the calls still running at the deadline: a streamed call ends with its aborted result', async () => {
+  it('aborts the calls still running at the deadline and answers them 503', async () => {
     const log: string[] = [];
     const server = await serve([slowTool(10_000, log)], { drainTimeoutMs: 150 });
     const pending = fetch(server.url, {
@@ -256,10 +299,10 @@ describe('drain (close): in-flight calls finish, new requests 503', () => {
     running.splice(running.indexOf(server), 1);
     expect([result.completed, result.abandoned]).toEqual([0, 1]);
     const response = await pending;
-    expect(response.status).toBe(200);
-    const [answer] = sseMessages(await response.text());
-    expect(answer).toMatchObject({ id: 9, result: { isError: true } });
-    expect(answer.result.content[0].text).toMatch(/^ABORTED:/);
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+      'shut down before the request finished',
+    );
     expect(log).toEqual(['start:x', 'aborted:x']);
   });
 });
