@@ -151,3 +151,17 @@ export function invalidOrder(): Record<string, unknown> {
   (order.shippingAddress as Record<string, unknown>).country = 'XX';
   return order;
 }
+
+/**
+ * P8c: `count` self-contained tools, the same on both sides: the create_order input schema, each with
+ * a property of its own so no two schemas are equal.
+ */
+export function manyTools(count: number): { name: string; description: string; inputSchema: Json }[] {
+  type Schema = { properties: Record<string, Json> } & Record<string, Json>;
+  const input = (CREATE_ORDER_TOOL as unknown as { inputSchema: Schema }).inputSchema;
+  return Array.from({ length: count }, (_, index) => ({
+    name: `create_order_${String(index).padStart(4, '0')}`,
+    description: `Creates order ${index} (bench tool).`,
+    inputSchema: { ...input, properties: { ...input.properties, [`note_${index}`]: { type: 'string', maxLength: 200 } } },
+  }));
+}

@@ -32,7 +32,7 @@ import {
   withSilentConsole,
   type MicroOptions,
 } from './measure.js';
-import { measureHttp } from './http.js';
+import { measureHttp, measureListStartup } from './http.js';
 import {
   buildProject,
   compileProject,
@@ -50,7 +50,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CHILDREN = path.join(BENCH_DIR, 'children');
 const RESULTS_FILE = path.join(BENCH_DIR, 'results.json');
-const IDS = ['P1', 'P2', 'P3', 'P3b', 'P3c', 'P4', 'P5', 'P6', 'P7', 'P8'] as const;
+const IDS = ['P1', 'P2', 'P3', 'P3b', 'P3c', 'P4', 'P5', 'P6', 'P7', 'P8', 'P8b', 'P8c'] as const;
 type Id = (typeof IDS)[number];
 
 /** One row of results.json. */
@@ -879,6 +879,23 @@ const TABLE_LINES: [Id, (row: Row) => string[][]][] = [
     },
   ],
   ['P8', p8Lines],
+  ['P8b', (row) => p8Lines(row, 'P8b', '2026-07-28 calls/s', "v2 SDK's createMcpHandler")],
+  [
+    'P8c',
+    (row) => {
+      const detail = d(row) as unknown as { tools: number; toolsmithMs: number; sdkMs: number };
+      return [
+        [
+          'P8c',
+          `process start → first tools/list answer, ${detail.tools} tools: toolsmith / v2 SDK McpServer`,
+          fmt(row.ratio!, 3),
+          row.target,
+          mark(row.pass),
+          `${fmt(detail.toolsmithMs)} vs ${fmt(detail.sdkMs)} ms`,
+        ],
+      ];
+    },
+  ],
 ];
 
 function p7Lines(row: Row): string[][] {
@@ -947,7 +964,7 @@ function p5Lines(row: Row): string[][] {
   ];
 }
 
-function p8Lines(row: Row): string[][] {
+function p8Lines(row: Row, id = 'P8', what = 'MCP Streamable HTTP calls/s', baseline = 'SDK McpServer'): string[][] {
   const detail = d(row) as unknown as {
     toolsmith: { callsPerSecond: number; p99Ms: number };
     sdk: { callsPerSecond: number; p99Ms: number };
@@ -955,8 +972,8 @@ function p8Lines(row: Row): string[][] {
   };
   return [
     [
-      'P8',
-      `MCP Streamable HTTP calls/s, ${detail.connections} connections: toolsmith / SDK McpServer`,
+      id,
+      `${what}, ${detail.connections} connections: toolsmith / ${baseline}`,
       fmt(row.ratio!, 3),
       row.target,
       mark(row.pass),
@@ -1042,8 +1059,10 @@ async function main(): Promise<void> {
   const scales: ScaleResult[] = [];
   try {
     if (plan.only.has('P8')) rows.P8 = await measureP8(plan);
-    // The small project (P1, P5) also warms the generator up before the timed runs; P8 needs none.
-    const onlyHttp = [...plan.only].every((id) => id === 'P8');
+    if (plan.only.has('P8b')) rows.P8b = await measureP8b(plan);
+    if (plan.only.has('P8c')) rows.P8c = await measureP8c(plan);
+    // The small project (P1, P5) also warms the generator up before the timed runs; P8* need none.
+    const onlyHttp = [...plan.only].every((id) => id.startsWith('P8'));
     if (!onlyHttp) log('small project (add_numbers, create_order): generate + tsc…');
     const small = onlyHttp
       ? undefined
@@ -1100,6 +1119,34 @@ async function measureP8(plan: Plan): Promise<Row> {
     target: '>= 1.0 calls/s, p99 <= SDK',
     pass: http.throughputRatio >= 1 && http.toolsmith.p99Ms <= http.sdk.p99Ms,
     detail: http as unknown as Record<string, unknown>,
+  };
+}
+
+/** P8b: 2026-07-28 requests, toolsmith's server against the v2 SDK's `createMcpHandler`. */
+async function measureP8b(plan: Plan): Promise<Row> {
+  log("P8b: MCP 2026-07-28 over Streamable HTTP, toolsmith serve --http vs the v2 SDK's createMcpHandler (autocannon)…");
+  const http = await measureHttp(
+    plan.quick ? { rounds: 1, seconds: 1, connections: 10 } : { rounds: 3, seconds: 4, connections: 10 },
+    log,
+    'modern',
+  );
+  return {
+    ratio: http.throughputRatio,
+    target: '>= 1.0 calls/s, p99 <= SDK',
+    pass: http.throughputRatio >= 1 && http.toolsmith.p99Ms <= http.sdk.p99Ms,
+    detail: http as unknown as Record<string, unknown>,
+  };
+}
+
+/** P8c: process start → first tools/list answer with 1,000 tools, toolsmith against the v2 SDK's McpServer. */
+async function measureP8c(plan: Plan): Promise<Row> {
+  log('P8c: start → first tools/list, 1,000 tools, toolsmith serve --http vs the v2 SDK McpServer…');
+  const result = await measureListStartup(1000, plan.quick ? 1 : 5, log);
+  return {
+    ratio: result.ratio,
+    target: '<= 1.0 (time to first tools/list)',
+    pass: result.ratio <= 1,
+    detail: result as unknown as Record<string, unknown>,
   };
 }
 

@@ -2,11 +2,11 @@
 // `connections` keep-alive connections and checks every answer against the verified one.
 import autocannon from 'autocannon';
 
-const { url, body, expectBody, connections, duration } = JSON.parse(process.argv[2]);
+const { url, body, expectBody, connections, duration, headers } = JSON.parse(process.argv[2]);
 const result = await autocannon({
   url,
   method: 'POST',
-  headers: {
+  headers: headers ?? {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': '2025-11-25',
