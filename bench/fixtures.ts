@@ -162,6 +162,9 @@ export function manyTools(count: number): { name: string; description: string; i
   return Array.from({ length: count }, (_, index) => ({
     name: `create_order_${String(index).padStart(4, '0')}`,
     description: `Creates order ${index} (bench tool).`,
-    inputSchema: { ...input, properties: { ...input.properties, [`note_${index}`]: { type: 'string', maxLength: 200 } } },
+    inputSchema: {
+      ...input,
+      properties: { ...input.properties, [`note_${index}`]: { type: 'string', maxLength: 200 } },
+    },
   }));
 }

@@ -55,7 +55,10 @@ const HEADERS_2025 = {
 };
 const MODERN = '2026-07-28';
 /** A 2026-07-28 request: the envelope in `_meta`, the standard headers. */
-function modernRequest(method: string, params: Record<string, unknown>): { body: string; headers: Record<string, string> } {
+function modernRequest(
+  method: string,
+  params: Record<string, unknown>,
+): { body: string; headers: Record<string, string> } {
   return {
     body: JSON.stringify({
       jsonrpc: '2.0',

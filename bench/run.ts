@@ -1124,7 +1124,9 @@ async function measureP8(plan: Plan): Promise<Row> {
 
 /** P8b: 2026-07-28 requests, toolsmith's server against the v2 SDK's `createMcpHandler`. */
 async function measureP8b(plan: Plan): Promise<Row> {
-  log("P8b: MCP 2026-07-28 over Streamable HTTP, toolsmith serve --http vs the v2 SDK's createMcpHandler (autocannon)…");
+  log(
+    "P8b: MCP 2026-07-28 over Streamable HTTP, toolsmith serve --http vs the v2 SDK's createMcpHandler (autocannon)…",
+  );
   const http = await measureHttp(
     plan.quick ? { rounds: 1, seconds: 1, connections: 10 } : { rounds: 3, seconds: 4, connections: 10 },
     log,

@@ -1,11 +1,6 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createMcpHandler,
-  isLegacyRequest,
-  type McpRequestContext,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
 import {
   createBearerAuth,
   resourceMetadataPath,
@@ -442,20 +437,22 @@ function mcpSteps(served: Served): readonly Step[] {
 }
 
 /**
- * Serves a checked request in its era: `createMcpHandler` for 2026-07-28 (which answers
- * `server/discover`, checks the `Mcp-Method`/`Mcp-Name` headers against the body and answers an
- * unsupported revision -32022), a stateless JSON transport for the 2025 handshake era. Both build
- * the request's server from the same `createMcpServer`, as the caller's capabilities and persona.
+ * Serves a checked request in its era through the v2 SDK's `createMcpHandler`: 2026-07-28 on its
+ * modern path (which answers `server/discover`, checks the `Mcp-Method`/`Mcp-Name` headers against
+ * the body and answers an unsupported revision -32022), the 2025 handshake era on its stateless
+ * fallback. Either way the request's server is the one built here from `createMcpServer`, as the
+ * caller's capabilities and persona, and a streamed answer whose result comes first is sent as one
+ * JSON body (`sendWebResponse`).
  */
 function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
   const instances = new WeakMap<Request, McpServerInstance>();
-  const modern = createMcpHandler(
+  const handler = createMcpHandler(
     (context: McpRequestContext) => {
       const server = context.requestInfo === undefined ? undefined : instances.get(context.requestInfo);
-      if (server === undefined) throw new Error('toolsmith: a 2026-07-28 request reached the SDK without its server.');
+      if (server === undefined) throw new Error('toolsmith: a request reached the SDK without its server.');
       return server;
     },
-    { legacy: 'reject', onerror: served.onError, maxRequestBodySize: served.maxBodyBytes },
+    { onerror: served.onError, maxRequestBodySize: served.maxBodyBytes },
   );
   return async (exchange) => {
     const { request, response, message, caller } = exchange;
@@ -487,21 +484,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
       server.close().catch(() => {});
     };
     if (response.writableEnded || response.destroyed) return exchange.stop();
-    let answer: Response;
-    if (await isLegacyRequest(webRequest, message, { maxRequestBodySize: served.maxBodyBytes })) {
-      // A tools/call is served as a stream, so the tool's progress and log messages can reach the client
-      // before its result; `sendWebResponse` turns it into one JSON body when the result comes first.
-      const call = (message as { method?: unknown } | undefined)?.method === 'tools/call';
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: !call,
-      });
-      await server.connect(transport);
-      answer = await transport.handleRequest(webRequest, { parsedBody: message });
-    } else {
-      instances.set(webRequest, server);
-      answer = await modern.fetch(webRequest, { parsedBody: message });
-    }
+    instances.set(webRequest, server);
+    const answer = await handler.fetch(webRequest, { parsedBody: message });
     await sendWebResponse(response, answer, idOf(message));
     exchange.stop();
   };
@@ -564,9 +548,13 @@ async function sendWebResponse(response: ServerResponse, answer: Response, id: s
       return;
     }
     if (!streamed) {
-      response.writeHead(answer.status, headers);
-      response.write(value);
-      break;
+      // One JSON body: sent in one write, with its length.
+      const chunks: Uint8Array[] = [value];
+      for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+      const body = Buffer.concat(chunks);
+      headers['content-length'] = String(body.length);
+      if (!response.writableEnded && !response.destroyed) response.writeHead(answer.status, headers).end(body);
+      return;
     }
     head += decoder.decode(value, { stream: true });
     const first = firstSseData(head);
