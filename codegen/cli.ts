@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -242,7 +243,7 @@ export async function runGenerate(
     });
     if (hasDrift(diff) || missingStubFiles.length > 0) {
       out.stderr(
-        `${report.paint.red(`toolsmith check: ${shownOut}/ does not match the definitions; run the generator.`)}\n`,
+        `${report.paint.red(`toolsmith check: ${shownOut}/ does not match the definitions; run \`${regenerateCommand(flags, io.cwd)}\` and commit the result.`)}\n`,
       );
       for (const file of diff.stale) out.stderr(`  stale:   ${shownOut}/${file}\n`);
       for (const file of diff.missing) out.stderr(`  missing: ${shownOut}/${file}\n`);
@@ -310,6 +311,38 @@ async function createProjectOrchestrator(
     if (!(error instanceof EntryError)) throw error;
     io.stderr(`toolsmith ${command}: ${error.message}\n`);
     return undefined;
+  }
+}
+
+/** Words a shell passes through unquoted. */
+const SHELL_SAFE = /^[\w@%+=:,./-]+$/;
+
+/**
+ * The command that regenerates what a failed `check` compared: `npm run generate` when the project's
+ * package.json has that script (as `toolsmith init` writes it) and the check was given no folder
+ * flags, else `npx toolsmith generate` with the same `--config`/`--schemas`/`--out`/`--stubs`/`--templates`.
+ */
+function regenerateCommand(flags: CommonFlags, cwd: string): string {
+  const given = (['config', 'schemas', 'out', 'stubs', 'templates'] as const).filter(
+    (key) => typeof flags[key] === 'string',
+  );
+  if (given.length === 0 && hasGenerateScript(cwd)) return 'npm run generate';
+  const quote = (value: string) => (SHELL_SAFE.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+  return ['npx toolsmith generate', ...given.map((key) => `--${key} ${quote(flags[key] as string)}`)].join(' ');
+}
+
+function hasGenerateScript(cwd: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown };
+    const scripts = manifest.scripts;
+    return (
+      scripts !== null &&
+      typeof scripts === 'object' &&
+      Object.hasOwn(scripts, 'generate') &&
+      typeof (scripts as Record<string, unknown>).generate === 'string'
+    );
+  } catch {
+    return false;
   }
 }
 
@@ -587,7 +620,7 @@ export function createProgram(
   program
     .command('serve')
     .description(
-      'serve the tools as an MCP server over stdio (tools/list as in mcp.json; tools/call through the orchestrator) until the client disconnects',
+      'serve the tools as an MCP server over stdio until the client disconnects, or over Streamable HTTP with --http (tools/list as in mcp.json; tools/call through the orchestrator)',
     )
     .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')

@@ -108,6 +108,23 @@ async function importProjectModule(file: string, options: ProjectEntryOptions): 
   }
 }
 
+/**
+ * Why `call`/`serve` will not start: tools whose constructor takes arguments would be made by the
+ * registry's `createTools()` with none, and fail at their first call. Names them and the fix.
+ */
+function missingDependenciesMessage(tools: readonly string[], entry: string | undefined): string {
+  const names = tools.map((name) => `'${name}'`).join(', ');
+  const factories = tools.map(
+    (name) => `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`}: () => new …(its dependencies)`,
+  );
+  const example = `\`export default { tools: createTools({ ${factories.join(', ')} }) }\``;
+  const where =
+    entry === undefined
+      ? `no entry module gives them. Write one that makes them, e.g. src/toolsmith.ts with ${example}, and name it with \`"entry": "src/toolsmith.ts"\` in toolsmith.config.json or with --entry src/toolsmith.ts`
+      : `the entry module ${entry} names no \`tools\`, so the generated registry's createTools() would make them with none. Export \`tools\` from it: ${example}`;
+  return `${tools.length === 1 ? 'tool' : 'tools'} ${names} ${tools.length === 1 ? 'needs' : 'need'} constructor dependencies (${tools.length === 1 ? 'its constructor takes' : 'their constructors take'} arguments), and ${where}. A parameter the tool can do without needs a default (\`= {}\`) to count as none.`;
+}
+
 /** What an entry module's default export (or its `orchestrator` export) may be. */
 export type ProjectEntry =
   | ToolOrchestrator
@@ -137,11 +154,17 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
     const registry = resolveModule(path.join(options.outDir, 'registry.ts'), options.root, {
       missing: 'Run `npx toolsmith generate` first (and `npm run build` for a production install).',
     });
-    const module = (await importProjectModule(registry, options)) as { createTools?: () => ITool[] };
+    const module = (await importProjectModule(registry, options)) as {
+      createTools?: () => ITool[];
+      missingToolFactories?: () => string[];
+    };
     if (typeof module.createTools !== 'function')
       throw new EntryError(
         `${path.relative(options.root, registry)} exports no createTools(); regenerate it with \`npx toolsmith generate\`.`,
       );
+    // A registry generated before `missingToolFactories` existed is not checked (regenerating adds it).
+    const missing = typeof module.missingToolFactories === 'function' ? module.missingToolFactories() : [];
+    if (missing.length > 0) throw new EntryError(missingDependenciesMessage(missing, options.entry));
     return module.createTools();
   };
   if (options.entry === undefined)

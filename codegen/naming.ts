@@ -98,11 +98,25 @@ export function sharedModuleStem(relPath: string): string {
   return parts.map((part) => toKebabCase(part)).join('/');
 }
 
-/** Type name of a definition: shared ones keep their own name, a tool's own get the tool's prefix. */
+/** The endings of a tool's own type-space names: `<Pascal>Input`, `<Pascal>Args`, `<Pascal>Output`, `<Pascal>Tool`, `<Pascal>ToolBase`. */
+const TOOL_TYPE_SUFFIXES: readonly string[] = ['Input', 'Args', 'Output', 'Tool', 'ToolBase'];
+
+/** What a definition's type name gets when it would be one of its tool's own names: `FooOutput` → `FooOutputDefinition`. */
+export const DEFINITION_SUFFIX = 'Definition';
+
+/**
+ * Type name of a definition: shared ones keep their own name, a tool's own get the tool's prefix
+ * (unless they start with it). A tool's own definition that would take one of the tool's names
+ * (pydantic's `Input`/`Output`, an `args` model: `FooInput`, `FooOutput`, `FooArgs`; also `Tool`,
+ * `ToolBase`) gets the word `Definition` appended (`FooOutputDefinition`) — never a number, and
+ * never merged with the tool's type. A name that is then still taken (a definition `OutputDefinition`
+ * beside `Output`) is an error naming both, as every collision is.
+ */
 export function definitionTypeName(key: string, toolPascal?: string): string {
   const own = toPascalCase(key);
-  if (toolPascal === undefined || own.startsWith(toolPascal)) return own;
-  return `${toolPascal}${own}`;
+  if (toolPascal === undefined) return own;
+  const name = own.startsWith(toolPascal) ? own : `${toolPascal}${own}`;
+  return TOOL_TYPE_SUFFIXES.some((suffix) => name === `${toolPascal}${suffix}`) ? `${name}${DEFINITION_SUFFIX}` : name;
 }
 
 /**

@@ -22,6 +22,7 @@ import type { DefinitionSubject, Rule, RuleEnvironment, SharedEntry, ToolSubject
 import { schemaDialects } from './rules/schema-dialects.js';
 import { sharedSchemas } from './rules/shared-schemas.js';
 import { assembleToolModel, toolHash } from './rules/tool-model.js';
+import { unsatisfiableRequired } from './rules/unsatisfiable-required.js';
 import { type Candidate, hasUsableName, nameCollisions, uniqueToolNames } from './rules/tool-names.js';
 import { isObject } from './schema-walk.js';
 
@@ -34,6 +35,7 @@ export const DEFINITION_RULES: readonly Rule<DefinitionSubject>[] = [
   schemaDialects,
   keywordLint,
   ignoredDefaults,
+  unsatisfiableRequired,
   inputRootObject,
 ];
 

@@ -79,6 +79,10 @@ function makeTool(factories: Partial<Record<string, () => ITool>> | undefined, n
   return factory !== undefined ? factory() : new (implementation as new () => ITool)();
 }
 
+function noteMissingFactory(missing: string[], factories: Partial<Record<string, () => ITool>> | undefined, name: string, implementation: abstract new (...args: never[]) => ITool): void {
+  if (implementation.length > 0 && (factories === undefined || !Object.hasOwn(factories, name) || factories[name] === undefined)) missing.push(name);
+}
+
 /**
  * A new instance of every tool, in name order: made by its factory when `factories` has one, else
  * by `new` without arguments. A tool whose constructor takes arguments (an SMTP client, a database)
@@ -94,6 +98,24 @@ export function createTools(...[factories]: CreateToolsArguments): ITool[] {
   tools.push(makeTool(factories, 'read_file', ReadFileTool));
   tools.push(makeTool(factories, 'remember_calculation', RememberCalculationTool));
   return tools;
+}
+
+/**
+ * The tools `createTools(factories)` would make with `new` and no arguments although their
+ * constructor declares parameters (its `length`: a parameter without a default counts), in name
+ * order. `toolsmith call` and `serve` refuse to start while any is left, naming them: the tool would
+ * otherwise fail at its first call, on the dependency it never got.
+ */
+export function missingToolFactories(factories?: Partial<Record<string, () => ITool>>): string[] {
+  const missing: string[] = [];
+  noteMissingFactory(missing, factories, 'calculator', CalculatorTool);
+  noteMissingFactory(missing, factories, 'get_current_datetime', GetCurrentDatetimeTool);
+  noteMissingFactory(missing, factories, 'list_directory', ListDirectoryTool);
+  noteMissingFactory(missing, factories, 'memory_read', MemoryReadTool);
+  noteMissingFactory(missing, factories, 'memory_write', MemoryWriteTool);
+  noteMissingFactory(missing, factories, 'read_file', ReadFileTool);
+  noteMissingFactory(missing, factories, 'remember_calculation', RememberCalculationTool);
+  return missing;
 }
 
 /** A client whose `call(name, args)` is typed by tool name: wrong arguments do not compile. */

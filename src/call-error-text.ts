@@ -10,7 +10,9 @@ const MAX_DETAILS_LENGTH = 4000;
  * The text of a failed call, for a model or an MCP client: `CODE: message`, then one line per
  * validation issue (`- /pointer: message`; with `pointerOnce`, as the framework adapters send it,
  * the pointer is not repeated when the message starts with it), or the other details as JSON. Total:
- * details that cannot be read give a line saying so. The MCP server and the adapters share it.
+ * details that cannot be read give a line saying so. A string detail the message already ends with
+ * (`…was not approved: <reason>` with `details.reason`) is not repeated. The MCP server and the
+ * adapters share it.
  */
 export function formatCallError(error: ToolCallErrorDetails, options: { pointerOnce?: boolean } = {}): string {
   const first = `${error.code}: ${error.message}`;
@@ -35,6 +37,10 @@ function formatDetails(first: string, details: Record<string, any> | undefined, 
       if (errors.length > MAX_LISTED_ISSUES) lines.push(`- (and ${errors.length - MAX_LISTED_ISSUES} more)`);
     } else if (errors !== undefined) {
       rest.errors = errors;
+    }
+    for (const key of Object.keys(rest)) {
+      const value = rest[key];
+      if (typeof value === 'string' && value !== '' && first.endsWith(value)) delete rest[key];
     }
     if (Object.keys(rest).length > 0) lines.push(`Details: ${truncateText(safeJson(rest), MAX_DETAILS_LENGTH)}`);
   }

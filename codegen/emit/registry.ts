@@ -73,6 +73,20 @@ export function emitRegistry(project: ProjectListing, ctx: EmitContext): Generat
   lines.push('  return tools;');
   lines.push('}');
   lines.push('');
+  lines.push('/**');
+  lines.push(' * The tools `createTools(factories)` would make with `new` and no arguments although their');
+  lines.push(' * constructor declares parameters (its `length`: a parameter without a default counts), in name');
+  lines.push(' * order. `toolsmith call` and `serve` refuse to start while any is left, naming them: the tool would');
+  lines.push(' * otherwise fail at its first call, on the dependency it never got.');
+  lines.push(' */');
+  lines.push('export function missingToolFactories(factories?: Partial<Record<string, () => ITool>>): string[] {');
+  lines.push('  const missing: string[] = [];');
+  // One call per tool, no branch: an `if` per tool is too large for control flow analysis from about 1,500 tools (TS2563).
+  for (const tool of tools)
+    lines.push(`  noteMissingFactory(missing, factories, ${quoted(tool.name)}, ${tool.names.impl});`);
+  lines.push('  return missing;');
+  lines.push('}');
+  lines.push('');
   lines.push('/** A client whose `call(name, args)` is typed by tool name: wrong arguments do not compile. */');
   lines.push(
     'export function createToolClient(orchestrator: ToolOrchestrator, defaults: ToolCallDefaults): ToolClient<ToolTypes> {',
@@ -145,6 +159,14 @@ function emitToolFactories(tools: readonly ToolSummary[]): string[] {
     '  // Without a factory the constructor takes no arguments: `CreateToolsArguments` requires one otherwise.',
   );
   lines.push('  return factory !== undefined ? factory() : new (implementation as new () => ITool)();');
+  lines.push('}');
+  lines.push('');
+  lines.push(
+    'function noteMissingFactory(missing: string[], factories: Partial<Record<string, () => ITool>> | undefined, name: string, implementation: abstract new (...args: never[]) => ITool): void {',
+  );
+  lines.push(
+    '  if (implementation.length > 0 && (factories === undefined || !Object.hasOwn(factories, name) || factories[name] === undefined)) missing.push(name);',
+  );
   lines.push('}');
   lines.push('');
   return lines;

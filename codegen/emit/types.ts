@@ -1,9 +1,9 @@
 import { compile, type Options } from 'json-schema-to-typescript';
-import type { JSONSchema7 } from 'json-schema';
+import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from '../model.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { decodeFragment, parsePointer } from '../pointer.js';
-import { DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
+import { DEFINITION_CONTAINERS, forEachSubschema, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
 import { schemaDialect } from '../../src/schema-dialect.js';
 import { banner } from './banner.js';
 import { jsDoc, quoted, typeKey } from './literal.js';
@@ -264,18 +264,22 @@ const SHAPE_KEYWORDS = [
  * - `if`/`then`/`else` with both branches becomes the base intersected with `Then | Else` (a valid value
  *   meets `then` or `else`), each branch taking the base's `type` when it has none and its `required`
  *   names as present properties; with a branch missing, the type is the base (the missing branch allows anything);
- * - a schema that says nothing about its shape (`{ "minimum": 1 }`, `{ "required": [...] }`, only a
- *   description) is `unknown`, where json-schema-to-typescript would claim an object;
+ * - a schema that says nothing about its shape (`{}`, `{ "minimum": 1 }`, `{ "required": [...] }`, only a
+ *   description) is `unknown`, where json-schema-to-typescript would claim an object or, for an
+ *   accept-anything member of a named `anyOf`, declare nothing at all;
+ * - a boolean subschema is `unknown` (`true`) or `never` (`false`), but where json-schema-to-typescript
+ *   reads the boolean itself (`additionalProperties: false` closes an interface);
  * - `__proto__` keys get a stand-in.
  */
 function prepare(
-  schema: JSONSchema7,
+  schema: JSONSchema7Definition,
   rootTypeName: string,
   typeNameOf: (key: string) => string | undefined,
   used: Set<string>,
   tuples2020: boolean,
   standIns: StandIns,
 ): JSONSchema7 {
+  if (typeof schema === 'boolean') return booleanType(schema);
   const record = schema as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) if (!DROPPED_KEYWORDS.has(key)) setOwn(out, key, record[key]);
@@ -362,9 +366,27 @@ function prepare(
   const prepared = mapSchema(out as JSONSchema7, '', (child) =>
     child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020, standIns),
   ) as Record<string, unknown>;
-  if (Object.keys(prepared).length > 0 && !SHAPE_KEYWORDS.some((keyword) => hasOwn(prepared, keyword)))
-    prepared.tsType = 'unknown';
+  forEachSubschema(prepared, '', (child, _pointer, { keyword, at }) => {
+    if (typeof child !== 'boolean' || BOOLEAN_READERS.has(keyword)) return;
+    if (at === undefined) setOwn(prepared, keyword, booleanType(child));
+    else if (typeof at === 'number') (prepared[keyword] as unknown[])[at] = booleanType(child);
+    else setOwn(prepared[keyword] as Record<string, unknown>, at, booleanType(child));
+  });
+  if (!SHAPE_KEYWORDS.some((keyword) => hasOwn(prepared, keyword))) prepared.tsType = 'unknown';
   return prepared as JSONSchema7;
+}
+
+/** Keywords whose boolean value json-schema-to-typescript reads as such: `false` closes the object or tuple. */
+const BOOLEAN_READERS: ReadonlySet<string> = new Set([
+  'additionalProperties',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
+
+/** A boolean schema as a type: `true` accepts anything (`unknown`), `false` nothing (`never`). */
+function booleanType(schema: boolean): JSONSchema7 {
+  return { tsType: schema ? 'unknown' : 'never' } as JSONSchema7;
 }
 
 /**

@@ -270,6 +270,11 @@ function copySharedType(entry: SharedEntry, key: string, typeName: string, state
   state.definitions.set(typeName, {});
   state.origins[typeName] = { kind: 'shared', module: entry.model.module, typeName };
   const target = key === '#' ? entry.schema : resolvePointer(entry.schema, parsePointer(key));
+  if (typeof target === 'boolean') {
+    // A boolean definition is copied as it is: `false` must go on rejecting everything, not become `{}`.
+    state.definitions.set(typeName, target);
+    return;
+  }
   const body: Record<string, unknown> = {};
   for (const name of Object.keys(target as object))
     if (!(key === '#' && (name === 'definitions' || name === '$defs' || name === '$schema' || name === '$id')))

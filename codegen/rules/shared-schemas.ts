@@ -7,6 +7,7 @@ import { escapePointerSegment } from '../pointer.js';
 import { DEFINITION_CONTAINERS, hasOwn, isObject } from '../schema-walk.js';
 import { warnIgnoredDefaults } from './ignored-defaults.js';
 import { lintKeywords } from './keyword-lint.js';
+import { warnUnsatisfiableRequired } from './unsatisfiable-required.js';
 import { bundleState, includeShared } from './ref-bundling.js';
 import type { Rule, RuleEnvironment, SharedEntry } from './rule.js';
 import { SUPPORTED_DIALECTS_HINT, withoutDialect } from './schema-dialects.js';
@@ -70,6 +71,7 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
   }
   lintKeywords(source, schema as JSONSchema7, '', dialect, file);
   warnIgnoredDefaults(source, schema, '', file);
+  warnUnsatisfiableRequired(source, schema, '', file);
   if (file.errorCount > 0) return undefined;
   const typeNames: Record<string, string> = { '#': sharedRootTypeName(source.relPath) };
   for (const container of DEFINITION_CONTAINERS) {

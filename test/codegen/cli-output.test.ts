@@ -106,6 +106,40 @@ describe('the CLI in CI and at a terminal', () => {
     });
   }, 60_000);
 
+  it('a failed check names the exact command that regenerates: npm run generate, else npx toolsmith generate with the same folders', async () => {
+    const { root } = newProject();
+    expect((await cli(['generate', '--silent'], root)).code).toBe(0);
+    project!.write('generated/tools/echo.base.ts', '// edited\n');
+    const bare = await cli(['check'], root);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toBe(
+      'toolsmith check: generated/ does not match the definitions; run `npx toolsmith generate` and commit the result.\n  stale:   generated/tools/echo.base.ts\n',
+    );
+    const flagged = await cli(['check', '--out', 'generated', '--config', 'toolsmith.config.json'], root);
+    expect(flagged.stderr.split('\n')[0]).toBe(
+      'toolsmith check: generated/ does not match the definitions; run `npx toolsmith generate --config toolsmith.config.json --out generated` and commit the result.',
+    );
+    project!.write('package.json', {
+      name: 'p',
+      private: true,
+      type: 'module',
+      scripts: { generate: 'toolsmith generate' },
+    });
+    expect((await cli(['check'], root)).stderr.split('\n')[0]).toBe(
+      'toolsmith check: generated/ does not match the definitions; run `npm run generate` and commit the result.',
+    );
+  }, 60_000);
+
+  it('the top-level --help says serve speaks stdio and Streamable HTTP (--http)', async () => {
+    const { root } = newProject();
+    const help = await cli(['--help'], root);
+    expect(help.code).toBe(0);
+    // Commander wraps the description: read it with the line breaks folded.
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      'serve [options] serve the tools as an MCP server over stdio until the client disconnects, or over Streamable HTTP with --http',
+    );
+  });
+
   it('--silent prints nothing on success and only the errors on failure', async () => {
     const { root } = newProject();
     expect(await cli(['generate', '--silent'], root)).toEqual({ code: 0, stdout: '', stderr: '' });

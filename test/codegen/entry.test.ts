@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
 import { builtFile, readBuildLayout } from '../../codegen/entry.js';
-import { createTempProject, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
+import { createTempProject, REPO, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
 async function cli(argv: string[], cwd: string) {
   let stdout = '';
@@ -180,6 +180,31 @@ console.log(JSON.stringify(steps));
       ['send_email'],
     ]);
   }, 60_000);
+
+  it('without an entry, call and serve (stdio and --http, a real process) refuse to start, naming the tool that needs dependencies and the fix', async () => {
+    const expected =
+      'tool \'send_email\' needs constructor dependencies (its constructor takes arguments), and no entry module gives them. Write one that makes them, e.g. src/toolsmith.ts with `export default { tools: createTools({ send_email: () => new …(its dependencies) }) }`, and name it with `"entry": "src/toolsmith.ts"` in toolsmith.config.json or with --entry src/toolsmith.ts. A parameter the tool can do without needs a default (`= {}`) to count as none.';
+    // The tool that needs nothing is refused too: the server would list a tool that fails at its first call.
+    const call = await cli(['call', 'echo', '{"text":"hi"}', '--allow-side-effects'], project.root);
+    expect(call).toEqual({ code: 1, stdout: '', stderr: `toolsmith call: ${expected}\n` });
+    for (const args of [['serve'], ['serve', '--http', '--no-auth', '--port', '0']]) {
+      const child = await run(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), ...args], {
+        cwd: project.root,
+        timeout: 30_000,
+      }).then(
+        (done) => ({ code: 0, ...done }),
+        (error: { code?: number; stdout: string; stderr: string; killed?: boolean }) => error,
+      );
+      expect([child.code, child.stdout, child.stderr]).toEqual([1, '', `toolsmith serve: ${expected}\n`]);
+    }
+    // An entry module that gives options without `tools` leaves them to createTools(): the same refusal, naming the module.
+    project.write('options-entry.ts', 'export default { allowSideEffects: true };\n');
+    const options = await cli(['call', 'echo', '{"text":"hi"}', '--entry', 'options-entry.ts'], project.root);
+    expect(options.code).toBe(1);
+    expect(options.stderr).toBe(
+      "toolsmith call: tool 'send_email' needs constructor dependencies (its constructor takes arguments), and the entry module options-entry.ts names no `tools`, so the generated registry's createTools() would make them with none. Export `tools` from it: `export default { tools: createTools({ send_email: () => new …(its dependencies) }) }`. A parameter the tool can do without needs a default (`= {}`) to count as none.\n",
+    );
+  }, 90_000);
 
   it('call takes the orchestrator from the entry module (config or --entry): its approval gate, hooks and tool dependencies', async () => {
     project.write(

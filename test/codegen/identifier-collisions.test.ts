@@ -12,6 +12,8 @@ import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
 import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
+const FIELD_NAMES = 'test/fixtures/field-names/schemas';
+
 const object = (properties: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
   type: 'object',
   additionalProperties: false,
@@ -61,19 +63,22 @@ const ERROR_CASES: ErrorCase[] = [
     ],
   },
   {
-    name: 'a local definition named `input` (its type would be the tool’s input type)',
+    name: 'definitions `Output` and `OutputDefinition` (the first takes the distinguishing word, the second is that name)',
     files: {
       'foo.tool.json': tool(
         'foo',
-        object({ a: { $ref: '#/definitions/input' } }, { definitions: { input: { type: 'string' } } }),
+        object(
+          { a: { $ref: '#/definitions/Output' }, b: { $ref: '#/definitions/OutputDefinition' } },
+          { definitions: { Output: { type: 'string' }, OutputDefinition: { type: 'number' } } },
+        ),
       ),
     },
     expected: [
       {
         file: 'schemas/foo.tool.json',
-        pointer: '/inputSchema/definitions/input',
+        pointer: '/inputSchema/definitions/OutputDefinition',
         message:
-          'the type of the definition "input" of "foo" would be named `FooInput`, which is already the input type of "foo" (schemas/foo.tool.json /inputSchema)',
+          'the type of the definition "OutputDefinition" of "foo" would be named `FooOutputDefinition`, which is already the type of the definition "Output" of "foo" (schemas/foo.tool.json /inputSchema/definitions/Output)',
       },
     ],
   },
@@ -241,6 +246,72 @@ describe('near-collisions that naming.ts keeps apart generate code tsc accepts',
         'export const bar: FooBar = "x";',
         'export const input: FooBarInput = {};',
         "export const out: YOutput = { b: { id: 'a' } satisfies YItem };",
+        '',
+      ].join('\n'),
+    );
+    const result = await typeCheck(temp, ['generated', 'src', 'check']);
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  }, 60_000);
+});
+
+describe('definitions named like the tool’s own types (pydantic’s Input/Output/args, SchemaStore’s aiconfig and aspire names) get the word Definition', () => {
+  it('generates, declares every type once under its distinct name, and tsc accepts code that uses them', async () => {
+    project = createTempProject({ schemas: FIELD_NAMES });
+    const temp = project;
+    temp.write('toolsmith.config.json', {
+      runtimeImport: temp.runtimeImport,
+      manifests: { targets: ['mcp', 'openai', 'anthropic'] },
+    });
+    let stderr = '';
+    expect(
+      await main(['generate'], { cwd: temp.root, stdout: () => undefined, stderr: (text) => (stderr += text) }),
+    ).toBe(0);
+    expect(stderr).toBe('');
+    const declared = (file: string) =>
+      [...temp.read(`generated/types/${file}.ts`).matchAll(/^export (?:interface|type) (\w+)/gm)].map(
+        (match) => match[1],
+      );
+    expect(declared('summarize')).toEqual([
+      'SummarizeInput',
+      'SummarizeArgs',
+      'SummarizeInputDefinition',
+      'SummarizeOutputDefinition',
+      'SummarizeArgsDefinition',
+      'SummarizeOutput',
+    ]);
+    expect(declared('ai-config')).toEqual([
+      'AiConfigInput',
+      'AiConfigArgs',
+      'AiConfigAttachment',
+      'AiConfigOutputDefinition',
+      'AiConfigPromptInput',
+      'AiConfigSchemaVersion',
+      'AiConfigOutput',
+    ]);
+    expect(declared('aspire-manifest')).toEqual([
+      'AspireManifestInput',
+      'AspireManifestArgs',
+      'AspireManifestArgsDefinition',
+      'AspireManifestBindings',
+      'AspireManifestBuildArgs',
+      'AspireManifestEnv',
+      'AspireManifestOutput',
+    ]);
+    temp.write(
+      'check/use.ts',
+      [
+        "import type { AiConfigOutput, AiConfigOutputDefinition, AspireManifestArgsDefinition, AspireManifestInput, SummarizeArgs, SummarizeInput, SummarizeOutput, SummarizeOutputDefinition } from '../generated/index.js';",
+        "const summary: SummarizeOutputDefinition = { summary: 'short' };",
+        "export const input: SummarizeInput = { input: { text: 'long' }, args: { maxWords: 5 }, previous: summary };",
+        'export const args: SummarizeArgs = input;',
+        'export const output: SummarizeOutput = { result: summary };',
+        "const result: AiConfigOutputDefinition = { output_type: 'error', ename: 'E' };",
+        'export const outputs: AiConfigOutput = { outputs: [result] };',
+        "const list: AspireManifestArgsDefinition = ['--port', '80'];",
+        "export const manifest: AspireManifestInput = { type: 'container.v0', image: 'nginx', args: list };",
+        '// @ts-expect-error the definition is not the tool’s output type',
+        'export const wrong: SummarizeOutput = summary;',
         '',
       ].join('\n'),
     );

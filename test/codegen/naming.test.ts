@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
-import { findIdentifierCollisions, toolNames, toPascalCase } from '../../codegen/naming.js';
+import { definitionTypeName, findIdentifierCollisions, toolNames, toPascalCase } from '../../codegen/naming.js';
 import { createTempProject, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
 /** Tool names json-schema-to-typescript's own `toSafeString` would spell differently (a digit before a lower-case letter, runs of capitals, underscores). */
@@ -170,4 +170,24 @@ describe('a project of tools whose names have digits before lower-case letters',
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
   }, 120_000);
+});
+
+describe('definitionTypeName: a tool’s own definition never takes one of the tool’s names', () => {
+  it.each([
+    ['item', 'Summarize', 'SummarizeItem'],
+    ['SummarizeItem', 'Summarize', 'SummarizeItem'],
+    ['Input', 'Summarize', 'SummarizeInputDefinition'],
+    ['input', 'Summarize', 'SummarizeInputDefinition'],
+    ['Output', 'Summarize', 'SummarizeOutputDefinition'],
+    ['SummarizeOutput', 'Summarize', 'SummarizeOutputDefinition'],
+    ['args', 'Summarize', 'SummarizeArgsDefinition'],
+    ['tool', 'Summarize', 'SummarizeToolDefinition'],
+    ['tool_base', 'Summarize', 'SummarizeToolBaseDefinition'],
+    ['OutputItem', 'Summarize', 'SummarizeOutputItem'],
+    ['InputSchema', 'Summarize', 'SummarizeInputSchema'],
+    // Shared definitions keep their own names: no tool prefix, nothing to collide with.
+    ['Output', undefined, 'Output'],
+  ])('%s in %s → %s', (key, toolPascal, expected) => {
+    expect(definitionTypeName(key, toolPascal)).toBe(expected);
+  });
 });

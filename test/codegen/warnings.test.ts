@@ -13,7 +13,7 @@ const cases = readdirSync(FIXTURES).sort();
  */
 describe('warnings: printed with file:line:column, pointer and hint; the run succeeds unless --strict', () => {
   it('has the fixtures', () => {
-    expect(cases).toEqual(['ignored-defaults', 'ignored-keywords']);
+    expect(cases).toEqual(['ignored-defaults', 'ignored-keywords', 'unsatisfiable-required']);
   });
 
   it.each(cases)('%s', async (name) => {

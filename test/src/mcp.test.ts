@@ -495,3 +495,30 @@ describe('formatCallError with details that cannot be read', () => {
     );
   });
 });
+
+describe('formatCallError states a reason once', () => {
+  it('leaves out a string detail the message already ends with (an approval rejection’s reason)', () => {
+    expect(
+      formatCallError({
+        code: 'APPROVAL_REJECTED',
+        message: "The call to tool 'send' was not approved: no messages today",
+        details: { reason: 'no messages today' },
+      }),
+    ).toBe("APPROVAL_REJECTED: The call to tool 'send' was not approved: no messages today");
+  });
+
+  it('keeps a detail the message does not state (a machine reason, a longer text the message cut)', () => {
+    expect(
+      formatCallError({
+        code: 'APPROVAL_REJECTED',
+        message: "Tool 'send' has side effects and nothing approved the call.",
+        details: { reason: 'no-approval-gate' },
+      }),
+    ).toBe(
+      'APPROVAL_REJECTED: Tool \'send\' has side effects and nothing approved the call.\nDetails: {"reason":"no-approval-gate"}',
+    );
+    expect(
+      formatCallError({ code: 'TOOL_FAILED', message: 'Failed: abc…', details: { reason: 'abcdef', free: 0 } }),
+    ).toBe('TOOL_FAILED: Failed: abc…\nDetails: {"reason":"abcdef","free":0}');
+  });
+});

@@ -9,6 +9,7 @@ import { ignoredDefaults } from '../../../codegen/rules/ignored-defaults.js';
 import { inputRootObject } from '../../../codegen/rules/input-root-object.js';
 import { keywordLint } from '../../../codegen/rules/keyword-lint.js';
 import { schemaDialects } from '../../../codegen/rules/schema-dialects.js';
+import { unsatisfiableRequired } from '../../../codegen/rules/unsatisfiable-required.js';
 import { definitionSubject, runRule, sourceOf } from './rule-fixtures.js';
 
 const base = { name: 'a', description: 'A tool.' };
@@ -199,5 +200,45 @@ describe('input-root-object', () => {
     [object, []],
   ])('%j', (inputSchema, expected) => {
     expect(runRule(inputRootObject, definitionSubject({ ...base, inputSchema })).lines).toEqual(expected);
+  });
+});
+
+describe('unsatisfiable-required', () => {
+  const fields = new Map([
+    ['inputSchema', 'draft-07'],
+    ['outputSchema', 'draft-07'],
+  ] as const);
+  const closed = { type: 'object', additionalProperties: false };
+  it.each([
+    [{ ...closed, required: ['a'], properties: { a: { type: 'string' } } }, object, []],
+    [{ ...closed, required: ['x-a'], patternProperties: { '^x-': {} } }, object, []],
+    [{ type: 'object', required: ['a'] }, { type: 'object', additionalProperties: {}, required: ['b'] }, []],
+    [
+      { ...closed, required: ['a', 'b'], properties: { a: {} } },
+      object,
+      [
+        'warning schemas/a.tool.json:9:7 /inputSchema/required/1 `required` names "b", which `additionalProperties: false` forbids (no `properties` entry matches it): no arguments satisfy the input schema, so every call of the tool fails',
+      ],
+    ],
+    [
+      { ...closed, required: ['y'], patternProperties: { '^x-': {} } },
+      { ...closed, required: ['out'] },
+      [
+        'warning schemas/a.tool.json:8:7 /inputSchema/required/0 `required` names "y", which `additionalProperties: false` forbids (no `properties` entry or `patternProperties` pattern matches it): no arguments satisfy the input schema, so every call of the tool fails',
+        'warning schemas/a.tool.json:18:7 /outputSchema/required/0 `required` names "out", which `additionalProperties: false` forbids (no `properties` entry matches it): no output satisfies the output schema, so every call of the tool fails',
+      ],
+    ],
+    [
+      { type: 'object', properties: { o: { anyOf: [{ ...closed, required: ['k'] }, { type: 'string' }] } } },
+      { type: 'object', required: ['gone'], properties: { gone: false } },
+      [
+        'warning schemas/a.tool.json:13:15 /inputSchema/properties/o/anyOf/0/required/0 `required` names "k", which `additionalProperties: false` forbids (no `properties` entry matches it): no value satisfies this schema',
+        'warning schemas/a.tool.json:26:7 /outputSchema/required/0 `required` names "gone", whose schema in `properties` is `false` (it forbids the property): no output satisfies the output schema, so every call of the tool fails',
+      ],
+    ],
+  ])('%j / %j', (inputSchema, outputSchema, expected) => {
+    expect(
+      runRule(unsatisfiableRequired, definitionSubject({ ...base, inputSchema, outputSchema }, new Map(fields))).lines,
+    ).toEqual(expected);
   });
 });

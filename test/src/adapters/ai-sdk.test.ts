@@ -215,8 +215,7 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     expect(sent).toEqual([]);
     expect(lastResult(prompts[1]!).output).toEqual({
       type: 'error-text',
-      value:
-        'APPROVAL_REJECTED: The call to tool \'send_message\' was not approved: no messages today\nDetails: {"reason":"no messages today"}',
+      value: "APPROVAL_REJECTED: The call to tool 'send_message' was not approved: no messages today",
     });
     expect(result.text).toBe('could not send');
   });

@@ -133,7 +133,7 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
       .respond(echoLastTool);
     const result = await createAgent({ model, tools }).invoke({ messages: [{ role: 'user', content: 'tell ada' }] });
     expect(result.messages.at(-1)!.content).toBe(
-      'error: APPROVAL_REJECTED: The call to tool \'send_message\' was not approved: no messages today\nDetails: {"reason":"no messages today"}\n Please fix your mistakes.',
+      "error: APPROVAL_REJECTED: The call to tool 'send_message' was not approved: no messages today\n Please fix your mistakes.",
     );
     expect(sent).toEqual([]);
   });

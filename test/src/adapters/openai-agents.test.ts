@@ -174,7 +174,7 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
     ]);
     const result = await runner().run(new Agent({ name: 'mail', model, tools }), 'tell ada');
     expect(result.finalOutput).toBe(
-      'APPROVAL_REJECTED: The call to tool \'send_message\' was not approved: no messages today\nDetails: {"reason":"no messages today"}',
+      "APPROVAL_REJECTED: The call to tool 'send_message' was not approved: no messages today",
     );
     expect(sent).toEqual([]);
   });
