@@ -97,6 +97,10 @@ function makeTool(factories: Partial<Record<string, () => ITool>> | undefined, n
   return factory !== undefined ? factory() : new (implementation as new () => ITool)();
 }
 
+function noteMissingFactory(missing: string[], factories: Partial<Record<string, () => ITool>> | undefined, name: string, implementation: abstract new (...args: never[]) => ITool): void {
+  if (implementation.length > 0 && (factories === undefined || !Object.hasOwn(factories, name) || factories[name] === undefined)) missing.push(name);
+}
+
 /**
  * A new instance of every tool, in name order: made by its factory when `factories` has one, else
  * by `new` without arguments. A tool whose constructor takes arguments (an SMTP client, a database)
@@ -115,6 +119,27 @@ export function createTools(...[factories]: CreateToolsArguments): ITool[] {
   tools.push(makeTool(factories, 'test_tool_with_logging', TestToolWithLoggingTool));
   tools.push(makeTool(factories, 'test_tool_with_progress', TestToolWithProgressTool));
   return tools;
+}
+
+/**
+ * The tools `createTools(factories)` would make with `new` and no arguments although their
+ * constructor declares parameters (its `length`: a parameter without a default counts), in name
+ * order. `toolsmith call` and `serve` refuse to start while any is left, naming them: the tool would
+ * otherwise fail at its first call, on the dependency it never got.
+ */
+export function missingToolFactories(factories?: Partial<Record<string, () => ITool>>): string[] {
+  const missing: string[] = [];
+  noteMissingFactory(missing, factories, 'json_schema_2020_12_tool', JsonSchema202012ToolTool);
+  noteMissingFactory(missing, factories, 'test_audio_content', TestAudioContentTool);
+  noteMissingFactory(missing, factories, 'test_embedded_resource', TestEmbeddedResourceTool);
+  noteMissingFactory(missing, factories, 'test_error_handling', TestErrorHandlingTool);
+  noteMissingFactory(missing, factories, 'test_image_content', TestImageContentTool);
+  noteMissingFactory(missing, factories, 'test_multiple_content_types', TestMultipleContentTypesTool);
+  noteMissingFactory(missing, factories, 'test_reconnection', TestReconnectionTool);
+  noteMissingFactory(missing, factories, 'test_simple_text', TestSimpleTextTool);
+  noteMissingFactory(missing, factories, 'test_tool_with_logging', TestToolWithLoggingTool);
+  noteMissingFactory(missing, factories, 'test_tool_with_progress', TestToolWithProgressTool);
+  return missing;
 }
 
 /** A client whose `call(name, args)` is typed by tool name: wrong arguments do not compile. */
