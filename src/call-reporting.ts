@@ -1,3 +1,5 @@
+import { checkedElicit, type Elicit } from './elicitation.js';
+
 /**
  * What a running tool tells its caller before its result: progress and log messages. A caller that
  * listens (the MCP server, for a request that asked for progress or a client that takes logs) passes a
@@ -34,6 +36,8 @@ export interface ProgressUpdate {
 export interface CallReporter {
   progress?(update: ProgressUpdate): void;
   log?(level: LogLevel, data: unknown): void;
+  /** Asks the user (the tool gets it checked: see `checkedElicit`). */
+  elicit?: Elicit;
 }
 
 /** How many reports of each kind may go out at once, and how fast the allowance refills (per second). */
@@ -82,7 +86,7 @@ class Allowance {
 export function reportingFunctions(
   reporter: CallReporter,
   limits: ReportLimits = {},
-): { progress?: (update: ProgressUpdate) => void; log?: (level: LogLevel, data: unknown) => void } {
+): { progress?: (update: ProgressUpdate) => void; log?: (level: LogLevel, data: unknown) => void; elicit?: Elicit } {
   const burst = limits.burst ?? DEFAULT_BURST;
   const perSecond = limits.perSecond ?? DEFAULT_PER_SECOND;
   const functions: ReturnType<typeof reportingFunctions> = {};
@@ -118,5 +122,6 @@ export function reportingFunctions(
       }
     };
   }
+  if (reporter.elicit !== undefined) functions.elicit = checkedElicit(reporter.elicit);
   return functions;
 }

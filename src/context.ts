@@ -1,4 +1,5 @@
 import type { LogLevel, ProgressUpdate } from './call-reporting.js';
+import type { Elicit } from './elicitation.js';
 import type { ITool } from './tool.js';
 
 /** Who is calling, as the AgentOS tool layer has it. */
@@ -48,4 +49,11 @@ export interface ToolExecutionContext {
   progress?: (update: ProgressUpdate) => void;
   /** toolsmith: a log message for the caller (MCP logging), when it listens; absent otherwise. Rate-limited. */
   log?: (level: LogLevel, data: unknown) => void;
+  /**
+   * toolsmith: asks the user (MCP elicitation) when the caller can; absent otherwise. The form is
+   * checked before it is sent and the answer against the form before it is returned. Ask before the
+   * call's side effects: on MCP 2026-07-28 the call is answered `input_required` and run again from
+   * the start with the answer.
+   */
+  elicit?: Elicit;
 }

@@ -320,6 +320,16 @@ export class ToolOrchestrator {
   }
 
   /**
+   * True when a call to a tool with side effects is decided without asking its caller: an
+   * `approvalGate` is configured, side effects are allowed, or approval is never required. A caller
+   * that can ask its user (an MCP client that elicits) asks when this is false.
+   */
+  get decidesSideEffects(): boolean {
+    const host = this.#host;
+    return host.approvalGate !== undefined || host.allowSideEffects || host.requireApproval === 'never';
+  }
+
+  /**
    * Registers `tool`. Throws `ALREADY_REGISTERED` for a taken name unless `replace` is set,
    * `INVALID_TOOL` for a malformed tool, `SHUTTING_DOWN` after `shutdown()`. The tool is callable
    * as soon as this returns; the promise (which never rejects) resolves once a replaced tool has

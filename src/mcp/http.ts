@@ -10,6 +10,7 @@ import {
   type BearerAuthOptions,
 } from './auth.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
+import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './stdio-transport.js';
 import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
 
@@ -456,6 +457,19 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
   );
   return async (exchange) => {
     const { request, response, message, caller } = exchange;
+    // A client's answer to a question a call of this process asked it (2025 elicitation): to that call.
+    if (isClientAnswer(message)) {
+      if (deliverClientAnswer(message)) {
+        response.writeHead(202).end();
+        return;
+      }
+      return sendJsonRpcError(
+        response,
+        404,
+        -32600,
+        'No call on this server is waiting for this answer: it finished, or the question came from another replica (a 2025 client that elicits needs its answers to reach the replica that asked).',
+      );
+    }
     const aborter = new AbortController();
     const calls = new AbortController();
     const webRequest = toWebRequest(request, exchange.body ?? '', aborter.signal);

@@ -4,6 +4,10 @@ import {
   type McpServerFactory,
   PerRequestHTTPServerTransport,
   type ServerContext,
+  CLIENT_CAPABILITIES_META_KEY,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -13,9 +17,12 @@ import {
 } from '@modelcontextprotocol/server';
 import { formatCallError } from '../call-error-text.js';
 import type { CallReporter } from '../call-reporting.js';
+import type { ApprovalGate } from '../context.js';
+import { ElicitationError, type Elicit, type ElicitAnswer } from '../elicitation.js';
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
+import { ClientRequestRouter } from './client-requests.js';
 import { GuardedTransport } from './stdio-transport.js';
 import { isMcpObjectSchema, toMcpToolFromTool } from './tool.js';
 
@@ -119,18 +126,29 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'tools/call: "arguments" must be an object.');
     // Decided before the call, so a tool replaced meanwhile cannot change the result's shape.
-    const structured = isMcpObjectSchema(orchestrator.getTool(name)?.outputSchema);
-    const result = await orchestrator.processToolCall({
+    const tool = orchestrator.getTool(name);
+    const structured = isMcpObjectSchema(tool?.outputSchema);
+    const reporter = callReporter(ctx, request.params._meta?.progressToken, name, server.onerror);
+    const asking = elicitation(ctx, server);
+    if (asking.elicit !== undefined) reporter.elicit = asking.elicit;
+    const signals = [ctx.mcpReq.signal, asking.signal, ...(options.signal === undefined ? [] : [options.signal])];
+    // A side-effect tool no one decides for is asked about, when the client can ask its user.
+    const askApproval =
+      asking.elicit !== undefined && tool?.hasSideEffects === true && !orchestrator.decidesSideEffects;
+    const call = orchestrator.processToolCall({
       toolCallRequest: { id: `mcp-${randomUUID()}`, name, arguments: args ?? {} },
       gmiId,
       personaId,
       personaCapabilities: [...capabilities],
       userContext,
       correlationId: `mcp-${String(ctx.mcpReq.id)}-${randomUUID()}`,
-      signal: options.signal === undefined ? ctx.mcpReq.signal : AbortSignal.any([ctx.mcpReq.signal, options.signal]),
-      reporter: callReporter(ctx, request.params._meta?.progressToken, name, server.onerror),
+      signal: AbortSignal.any(signals),
+      reporter,
+      ...(askApproval ? { callerTurn: { approvalGate: approvalByElicitation(asking.approve ?? asking.elicit!) } } : {}),
     });
-    return toCallToolResult(result, structured);
+    const outcome = await Promise.race([call, asking.inputNeeded]);
+    if (outcome === INPUT_NEEDED) return asking.inputRequiredResult() as unknown as CallToolResult;
+    return toCallToolResult(outcome, structured);
   });
   return server;
 }
@@ -142,12 +160,126 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
  */
 class ToolsmithMcpServer extends Server {
   override connect(transport: Transport): Promise<void> {
-    const checked =
-      transport instanceof GuardedTransport ||
-      transport instanceof PerRequestHTTPServerTransport ||
-      transport instanceof WebStandardStreamableHTTPServerTransport;
+    if (transport instanceof WebStandardStreamableHTTPServerTransport)
+      return super.connect(new ClientRequestRouter(transport));
+    const checked = transport instanceof GuardedTransport || transport instanceof PerRequestHTTPServerTransport;
     return super.connect(checked ? transport : new GuardedTransport(transport));
   }
+}
+
+const INPUT_NEEDED = Symbol('input needed');
+
+/** How a call asks the client's user, by era; nothing when the client cannot elicit (forms). */
+interface Elicitation {
+  elicit?: Elicit;
+  /** The approval gate's question (keyed apart from the tool's own on 2026-07-28). */
+  approve?: Elicit;
+  /** Aborts the call when a 2026-07-28 answer must first come from the client. */
+  signal: AbortSignal;
+  /** Resolves when the call needs an answer it does not have yet (2026-07-28). */
+  inputNeeded: Promise<typeof INPUT_NEEDED>;
+  /** The `input_required` result naming the question(s) asked. */
+  inputRequiredResult(): InputRequiredResult;
+}
+
+/**
+ * Elicitation for one `tools/call`. On the 2025 era, `elicitation/create` is sent to the client and
+ * its answer awaited (over stateless HTTP the answer's POST is routed back, see client-requests.ts).
+ * On 2026-07-28 the call is answered `input_required` with the question, and the client retries the
+ * call with the answer in `inputResponses`: the call runs again from the start and this time the
+ * question is answered at once, so a tool that asks before its side effects does them once.
+ */
+function elicitation(ctx: ServerContext, server: Server): Elicitation {
+  const controller = new AbortController();
+  let markNeeded!: (value: typeof INPUT_NEEDED) => void;
+  const inputNeeded = new Promise<typeof INPUT_NEEDED>((resolve) => (markNeeded = resolve));
+  const needed: Record<string, ReturnType<typeof inputRequired.elicit>> = {};
+  const base = {
+    signal: controller.signal,
+    inputNeeded,
+    inputRequiredResult: () => inputRequired({ inputRequests: needed }),
+  };
+  const modern = ctx.mcpReq.envelope !== undefined;
+  const capabilities = modern
+    ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+        { elicitation?: { form?: unknown } } | undefined)
+    : (server.getClientCapabilities() as { elicitation?: { form?: unknown } } | undefined);
+  // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
+  // can do is unknown, so the question is sent and a client that cannot answer it says so.
+  const unknown = !modern && server.getClientCapabilities() === undefined;
+  if (!unknown && (capabilities?.elicitation === undefined || capabilities.elicitation === null)) return base;
+  if (!modern) {
+    const elicit: Elicit = async (request) => {
+      try {
+        return (await ctx.mcpReq.send({
+          method: 'elicitation/create',
+          params: { message: request.message, requestedSchema: request.requestedSchema },
+        })) as ElicitAnswer;
+      } catch (error) {
+        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound)
+          throw new ElicitationError(
+            'ELICITATION_UNAVAILABLE',
+            'This client cannot ask its user (it does not take elicitation/create).',
+          );
+        throw error;
+      }
+    };
+    return { ...base, elicit };
+  }
+  const asker = (prefix: string): Elicit => {
+    let asked = 0;
+    return (request) => {
+      const key = `${prefix}-${asked++}`;
+      const answer = inputResponse(ctx.mcpReq.inputResponses, key);
+      if (answer.kind === 'elicit')
+        return Promise.resolve({
+          action: answer.action,
+          ...(answer.content === undefined ? {} : { content: answer.content as ElicitAnswer['content'] }),
+        });
+      needed[key] = inputRequired.elicit({
+        message: request.message,
+        requestedSchema: request.requestedSchema as never,
+      });
+      markNeeded(INPUT_NEEDED);
+      controller.abort(new DOMException('The call waits for the client to answer a question.', 'AbortError'));
+      return Promise.reject(controller.signal.reason);
+    };
+  };
+  return { ...base, elicit: asker('elicit'), approve: asker('approval') };
+}
+
+/** `ask(request)`, or `undefined` when the client turned out not to be able to ask. */
+async function askOrUnavailable(ask: Elicit, request: Parameters<Elicit>[0]): Promise<ElicitAnswer | undefined> {
+  try {
+    return await ask(request);
+  } catch (error) {
+    if (error instanceof ElicitationError && error.code === 'ELICITATION_UNAVAILABLE') return undefined;
+    throw error;
+  }
+}
+
+/** The approval gate of a side-effect tool, asking the user (approve / deny) with the tool and its arguments. */
+function approvalByElicitation(ask: Elicit): ApprovalGate {
+  return async ({ tool, args }) => {
+    let shown = JSON.stringify(args);
+    if (shown.length > 2000) shown = `${shown.slice(0, 2000)}…`;
+    const answer = await askOrUnavailable(ask, {
+      message: `Allow the tool '${tool.name}' to run? It has side effects (${truncateText(tool.description, 300)}). Arguments: ${shown}`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          approve: { type: 'boolean', title: `Run ${tool.name}`, description: 'Approve this call', default: false },
+        },
+        required: ['approve'],
+      },
+    });
+    if (answer === undefined) return { approved: false, reason: 'The client cannot ask its user.' };
+    if (answer.action === 'accept' && answer.content?.approve === true) return true;
+    return {
+      approved: false,
+      reason: answer.action === 'accept' ? 'The user did not approve the call.' : `The user answered ${answer.action}.`,
+    };
+  };
 }
 
 /**

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+
+/*
+ * A request the server sends the client in the middle of a call (elicitation/create on the 2025
+ * era) is answered by the client in a POST of its own. On stateless HTTP that POST gets a server
+ * instance of its own too, which knows nothing of the request: so the instance that asked sends its
+ * request under an id unique to this process, and the POST carrying the answer is routed back to it
+ * (`deliverClientAnswer`). A replica answers only what it asked: behind a load balancer, a 2025
+ * client that elicits needs the answer to reach the same replica (2026-07-28 clients answer inside
+ * the retried call instead, which any replica can take).
+ */
+
+/** Where the answer to each request sent by a `ClientRequestRouter` in this process goes. */
+const PENDING = new Map<string, (message: JSONRPCMessage) => void>();
+const ID_PREFIX = 'toolsmith-';
+
+/**
+ * Routes `message` (a JSON-RPC response from the client) to the server instance whose request it
+ * answers; false when no instance of this process is waiting for it.
+ */
+export function deliverClientAnswer(message: unknown): boolean {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
+  const record = message as Record<string, unknown>;
+  if ('method' in record || !('result' in record || 'error' in record) || typeof record.id !== 'string') return false;
+  const deliver = PENDING.get(record.id);
+  if (deliver === undefined) return false;
+  PENDING.delete(record.id);
+  deliver(message as JSONRPCMessage);
+  return true;
+}
+
+/** True for a JSON-RPC response to a request toolsmith sent (its id has toolsmith's prefix). */
+export function isClientAnswer(message: unknown): boolean {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
+  const record = message as Record<string, unknown>;
+  return !('method' in record) && typeof record.id === 'string' && record.id.startsWith(ID_PREFIX);
+}
+
+/** Wraps a per-request HTTP transport so its server's requests to the client can be answered by a later POST. */
+export class ClientRequestRouter implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private readonly mine = new Set<string>();
+
+  constructor(readonly inner: Transport) {
+    const { onclose, onerror, onmessage } = inner;
+    inner.onclose = () => {
+      for (const id of this.mine) PENDING.delete(id);
+      this.mine.clear();
+      onclose?.();
+      this.onclose?.();
+    };
+    inner.onerror = (error) => {
+      onerror?.(error);
+      this.onerror?.(error);
+    };
+    inner.onmessage = (message, extra) => {
+      onmessage?.(message, extra);
+      this.onmessage?.(message, extra);
+    };
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const record = message as { method?: unknown; id?: unknown };
+    if (typeof record.method !== 'string' || record.id === undefined) return this.inner.send(message, options);
+    const original = record.id;
+    const routed = `${ID_PREFIX}${randomUUID()}`;
+    this.mine.add(routed);
+    PENDING.set(routed, (answer) => {
+      this.mine.delete(routed);
+      this.onmessage?.({ ...answer, id: original } as JSONRPCMessage);
+    });
+    return this.inner.send({ ...message, id: routed } as JSONRPCMessage, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
