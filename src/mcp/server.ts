@@ -147,7 +147,8 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
       ...(askApproval ? { callerTurn: { approvalGate: approvalByElicitation(asking.approve ?? asking.elicit!) } } : {}),
     });
     const outcome = await Promise.race([call, asking.inputNeeded]);
-    if (outcome === INPUT_NEEDED) return asking.inputRequiredResult() as unknown as CallToolResult;
+    // The call may have ended (aborted) before the race began: a question asked decides.
+    if (outcome === INPUT_NEEDED || asking.asked()) return asking.inputRequiredResult() as unknown as CallToolResult;
     return toCallToolResult(outcome, structured);
   });
   return server;
@@ -180,6 +181,8 @@ interface Elicitation {
   inputNeeded: Promise<typeof INPUT_NEEDED>;
   /** The `input_required` result naming the question(s) asked. */
   inputRequiredResult(): InputRequiredResult;
+  /** True once the call asked a question it has no answer to yet. */
+  asked(): boolean;
 }
 
 /**
@@ -198,6 +201,7 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
     signal: controller.signal,
     inputNeeded,
     inputRequiredResult: () => inputRequired({ inputRequests: needed }),
+    asked: () => Object.keys(needed).length > 0,
   };
   const modern = ctx.mcpReq.envelope !== undefined;
   const capabilities = modern
@@ -242,7 +246,10 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
       });
       markNeeded(INPUT_NEEDED);
       controller.abort(new DOMException('The call waits for the client to answer a question.', 'AbortError'));
-      return Promise.reject(controller.signal.reason);
+      // Rejected for whoever still awaits it; nobody may, once the call is answered input_required.
+      const stopped = Promise.reject(controller.signal.reason as Error);
+      stopped.catch(() => {});
+      return stopped;
     };
   };
   return { ...base, elicit: asker('elicit'), approve: asker('approval') };

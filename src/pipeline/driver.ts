@@ -78,11 +78,16 @@ export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, f
   };
   /** True when the call stopped at this step: answered, or waiting for what the step returned. */
   const stopped = (call: PipelineCall, index: number, pending: StepOutcome): boolean => {
-    if (call.done) return true;
+    if (call.done) {
+      // Answered while the step ran (stopped by its caller): what the step still awaits is dropped, quietly.
+      if (pending !== undefined) pending.then(undefined, ignore);
+      return true;
+    }
     if (pending === undefined) return false;
     wait(call, index, pending);
     return true;
   };
+  const ignore = (): void => {};
   const rest = (call: PipelineCall, from: number): void => {
     for (let index = Math.max(from, UNROLLED_STEPS); index < steps.length; index++) {
       if (index < PLANNED_STEPS && (call.skip & (1 << index)) !== 0) continue;
