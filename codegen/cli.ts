@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { CallReporter } from '../src/call-reporting.js';
 import { generateIncrementally, unchangedRun } from './incremental.js';
 import { initProject } from './init.js';
 import { followLauncher } from './launcher.js';
@@ -85,6 +86,8 @@ interface Io {
   isTTY?: boolean;
   /** Colour diagnostics on stderr (a terminal without NO_COLOR; see `shouldColor`); off for pipes and tests. */
   color?: boolean;
+  /** True when stderr is a terminal (`call` shows the tool's progress there). */
+  stderrIsTTY?: boolean;
 }
 
 const defaultIo: Io = {
@@ -93,6 +96,7 @@ const defaultIo: Io = {
   cwd: process.cwd(),
   isTTY: process.stdout.isTTY === true,
   color: shouldColor(process.stderr),
+  stderrIsTTY: process.stderr.isTTY === true,
 };
 
 // ── Config and flags: the config file is read and checked once, and the flags that are config keys win over it.
@@ -442,13 +446,30 @@ export async function runCall(
     flags.allowSideEffects === true,
   );
   if (orchestrator === undefined) return EXIT.invalid;
+  // The tool's log messages go to stderr (stdout carries the result); its progress too, on a terminal.
+  let progressShown = false;
+  const reporter: CallReporter = {
+    log: (level, data) => {
+      if (progressShown) io.stderr('\n');
+      progressShown = false;
+      io.stderr(`${tool} ${level}: ${typeof data === 'string' ? data : JSON.stringify(data)}\n`);
+    },
+  };
+  if (io.stderrIsTTY === true)
+    reporter.progress = ({ progress, total, message }) => {
+      progressShown = true;
+      const amount = total === undefined ? String(progress) : `${progress}/${total}`;
+      io.stderr(`\r\x1b[2K${tool}: ${amount}${message === undefined ? '' : ` ${message}`}`);
+    };
   const result = await orchestrator.processToolCall({
     toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
     gmiId: 'cli',
     personaId: flags.persona ?? 'cli',
     personaCapabilities: flags.capability ?? config.capabilities ?? [],
     userContext: { userId: 'cli' },
+    reporter,
   });
+  if (progressShown) io.stderr('\n');
   await orchestrator.shutdown();
   io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   return result.isError ? EXIT.invalid : EXIT.ok;

@@ -40,6 +40,43 @@ export interface CallReporter {
   elicit?: Elicit;
 }
 
+/** What the `onCallReport` hook sees: one report of one call, after the checks and the rate limit. */
+export type CallReportEvent = { toolName: string; toolCallId: string; correlationId: string } & (
+  { kind: 'progress'; progress: ProgressUpdate } | { kind: 'log'; level: LogLevel; data: unknown }
+);
+
+/**
+ * The caller's reporter and the host's hook as one reporter: each report goes to both (the hook's
+ * event names the call). Either may be missing; both missing is `undefined`.
+ */
+export function withReportHook(
+  reporter: CallReporter | undefined,
+  hook: ((event: CallReportEvent) => void) | undefined,
+  call: { toolName: string; toolCallId: string; correlationId: string },
+): CallReporter | undefined {
+  if (hook === undefined) return reporter;
+  const { toolName, toolCallId, correlationId } = call;
+  const notify = (event: CallReportEvent) => {
+    try {
+      hook(event);
+    } catch {
+      // Hook errors are ignored, as the other hooks'.
+    }
+  };
+  const combined: CallReporter = {
+    progress: (update) => {
+      notify({ toolName, toolCallId, correlationId, kind: 'progress', progress: update });
+      reporter?.progress?.(update);
+    },
+    log: (level, data) => {
+      notify({ toolName, toolCallId, correlationId, kind: 'log', level, data });
+      reporter?.log?.(level, data);
+    },
+  };
+  if (reporter?.elicit !== undefined) combined.elicit = reporter.elicit;
+  return combined;
+}
+
 /** How many reports of each kind may go out at once, and how fast the allowance refills (per second). */
 export interface ReportLimits {
   /** Default 10. */

@@ -1,5 +1,3 @@
-import { compileSchema, toValidationIssues } from './validation.js';
-
 /**
  * Asking the user something in the middle of a call (MCP elicitation): a message and the form to
  * fill (`requestedSchema`, a flat object of primitives as MCP requires), answered with an action
@@ -115,6 +113,8 @@ export function checkedElicit(ask: Elicit): Elicit {
         `elicit: the client answered action ${JSON.stringify(action)}.`,
       );
     if (action !== 'accept') return { action };
+    // Loaded here: validation.ts sits below the call pipeline, which hands tools this function.
+    const { compileSchema, toValidationIssues } = await import('./validation.js');
     const validate = compileSchema(checkable(request.requestedSchema));
     const content = structuredClone(answer.content ?? {});
     if (!validate(content)) {

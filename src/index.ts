@@ -44,11 +44,21 @@ export {
 export {
   LOG_LEVELS,
   reportingFunctions,
+  withReportHook,
+  type CallReportEvent,
   type CallReporter,
   type LogLevel,
   type ProgressUpdate,
   type ReportLimits,
 } from './call-reporting.js';
+export {
+  checkedElicit,
+  elicitationSchemaProblem,
+  ElicitationError,
+  type Elicit,
+  type ElicitAnswer,
+  type ElicitRequest,
+} from './elicitation.js';
 
 // Validation (the same Ajv options as the generator).
 export { AJV_OPTIONS } from './ajv-options.js';

@@ -1,3 +1,4 @@
+import type { CallReportEvent } from './call-reporting.js';
 import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
@@ -32,6 +33,8 @@ export interface CallEndEvent extends CallStartEvent {
 export interface OrchestratorHooks {
   onCallStart?(event: CallStartEvent): void;
   onCallEnd?(event: CallEndEvent): void;
+  /** Every progress and log report a tool makes (`context.progress`, `context.log`), whoever called it. */
+  onCallReport?(event: CallReportEvent): void;
 }
 
 /** How an orchestrator is set up. */
@@ -129,6 +132,7 @@ class OrchestratorHost implements CallHost {
   readonly #maxQueue: number;
   readonly #disabled: ReadonlySet<string>;
   readonly onCallStart: ((event: CallStartEvent) => void) | undefined;
+  readonly onCallReport: ((event: CallReportEvent) => void) | undefined;
   readonly #onCallEnd: ((event: CallEndEvent) => void) | undefined;
   readonly #orchestrator: ToolOrchestrator;
 
@@ -154,6 +158,7 @@ class OrchestratorHost implements CallHost {
     this.#maxQueue = options.maxQueue ?? Number.POSITIVE_INFINITY;
     this.#disabled = new Set(options.disabledTools ?? []);
     this.onCallStart = options.hooks?.onCallStart?.bind(options.hooks);
+    this.onCallReport = options.hooks?.onCallReport?.bind(options.hooks);
     this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
     checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth ?? this.maxCompositionDepth);
     checkPositiveInteger('maxConcurrency', this.#maxConcurrency);

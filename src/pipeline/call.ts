@@ -1,3 +1,4 @@
+import type { CallReportEvent } from '../call-reporting.js';
 import type { ApprovalGate, ToolExecutionContext } from '../context.js';
 import { describeThrown, truncateText, type ToolErrorCode } from '../errors.js';
 import { nextCorrelationId } from '../ids.js';
@@ -29,6 +30,8 @@ export interface CallHost {
   readonly allowSideEffects: boolean;
   /** Most bytes one content block may carry (decoded base64, or UTF-8 text). */
   readonly maxContentBytes: number;
+  /** Sees every progress and log report of every call (the `onCallReport` hook), if set. */
+  readonly onCallReport: ((event: CallReportEvent) => void) | undefined;
   /** True for a tool disabled by configuration (`TOOL_DISABLED`). */
   isDisabled(tool: ITool): boolean;
   /** False when `acquireSlot` always answers "run now" (no concurrency limit). */

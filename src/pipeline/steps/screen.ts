@@ -1,4 +1,4 @@
-import { reportingFunctions } from '../../call-reporting.js';
+import { reportingFunctions, withReportHook } from '../../call-reporting.js';
 import type { ToolExecutionContext } from '../../context.js';
 import { describeThrown, truncateText } from '../../errors.js';
 import type { ToolExecutionResult } from '../../tool.js';
@@ -30,7 +30,12 @@ export const signalStep: CallStepImplementation = {
       signal: call.controller === undefined ? signal : call.controller.signal,
       callerTurn: details.callerTurn,
     };
-    if (details.reporter !== undefined) Object.assign(call.context, reportingFunctions(details.reporter));
+    const reporter = withReportHook(details.reporter, call.host.onCallReport, {
+      toolName: call.toolName,
+      toolCallId: details.toolCallRequest.id,
+      correlationId: call.correlationId,
+    });
+    if (reporter !== undefined) Object.assign(call.context, reportingFunctions(reporter));
     const chain = details[CALL_CHAIN];
     if (chain !== undefined)
       (call.context as ToolExecutionContext & { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN] = chain;
