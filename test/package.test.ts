@@ -237,7 +237,8 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
         .filter(([, entry]) => entry.devOptional)
         .map(([name]) => name),
     ).toEqual([]);
-    expect(kept).toEqual(expect.arrayContaining(['toolsmith', 'ajv', 'ajv-formats', '@modelcontextprotocol/sdk']));
+    expect(kept).toEqual(expect.arrayContaining(['toolsmith', 'ajv', 'ajv-formats', '@modelcontextprotocol/server']));
+    expect(kept).not.toContain('@modelcontextprotocol/sdk');
     expect(lines((await run(process.execPath, ['dist/src/main.js'])).stdout)).toEqual(expected);
 
     const called = await toolsmith(['call', 'greet', '{"name":"Ada","language":"de"}']);
