@@ -1,3 +1,4 @@
+import type { ContentKind } from './content.js';
 import { ToolsmithError } from './errors.js';
 import type { ToolExecutionContext } from './context.js';
 import type { ITool, JSONSchemaObject, ToolAnnotations, ToolExecutionResult } from './tool.js';
@@ -35,6 +36,8 @@ export interface LazyToolMetadata {
   /** MCP annotation hints from the definition. */
   annotations?: ToolAnnotations;
   timeoutMs?: number;
+  /** The content block kinds results may carry. */
+  contentTypes?: readonly ContentKind[];
 }
 
 /**
@@ -185,6 +188,10 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     return this.#meta().timeoutMs;
   }
 
+  get contentTypes(): readonly ContentKind[] | undefined {
+    return this.#meta().contentTypes;
+  }
+
   get inputSchema(): JSONSchemaObject {
     return this.#readSchemas().inputSchema;
   }
@@ -216,6 +223,7 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     json.hasSideEffects = this.hasSideEffects;
     if (this.annotations !== undefined) json.annotations = this.annotations;
     if (this.timeoutMs !== undefined) json.timeoutMs = this.timeoutMs;
+    if (this.contentTypes !== undefined) json.contentTypes = this.contentTypes;
     return json;
   }
 

@@ -38,6 +38,7 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext): GeneratedFile {
     ? ['ComposedTool', 'deepFreeze', 'type ComposedStep', 'type JSONSchemaObject']
     : ['deepFreeze', 'type ITool', 'type JSONSchemaObject', 'type ToolExecutionContext', 'type ToolExecutionResult'];
   if (tool.annotations !== undefined) runtimeNames.push('type ToolAnnotations');
+  if (tool.contentTypes !== undefined) runtimeNames.push('type ContentKind');
   const validatorNames = tool.outputSchema ? [names.inputValidator, names.outputValidator] : [names.inputValidator];
   const parts = [
     importDeclaration(runtimeNames.sort(byName), runtimeSpecifier(path, ctx.runtimeImport), layout),
@@ -121,6 +122,13 @@ function fields(tool: ToolModel): Field[] {
       doc: 'MCP annotation hints from the definition.',
     });
   if (tool.timeoutMs !== undefined) list.push({ name: 'timeoutMs', type: 'number', code: String(tool.timeoutMs) });
+  if (tool.contentTypes !== undefined)
+    list.push({
+      name: 'contentTypes',
+      type: 'readonly ContentKind[]',
+      frozen: tool.contentTypes,
+      doc: 'The content block kinds results may carry (a result with another kind is OUTPUT_INVALID).',
+    });
   return list;
 }
 

@@ -51,6 +51,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   if (subject.validatorOmits !== undefined) model.validatorOmits = subject.validatorOmits;
   if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
+  if (definition.contentTypes !== undefined) model.contentTypes = [...definition.contentTypes];
   if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
   const excluded = excludedTargets(definition.targets);
   if (excluded.length > 0) model.excludedTargets = excluded;

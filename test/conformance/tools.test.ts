@@ -138,3 +138,31 @@ describe('the sample media', () => {
     expect(wav.readUInt32LE(40)).toBe(wav.length - 44);
   });
 });
+
+describe("a definition's contentTypes", () => {
+  it('reach the generated base (test_image_content declares image) and the docs page', () => {
+    const tool = createTools().find((candidate) => candidate.name === 'test_image_content')!;
+    expect(tool.contentTypes).toEqual(['image']);
+    const page = readFileSync(new URL('./generated/docs/tools/test-image-content.md', import.meta.url), 'utf8');
+    expect(page).toContain('| Content | `image` (blocks beside the output) |');
+  });
+
+  it('refuse a block of another kind OUTPUT_INVALID', async () => {
+    const tool = createTools().find((candidate) => candidate.name === 'test_image_content')!;
+    const liar = Object.assign(Object.create(Object.getPrototypeOf(tool)) as typeof tool, tool, {
+      execute: async () => ({ success: true, content: [{ type: 'text', text: 'not an image' }] }),
+    });
+    const own = new ToolOrchestrator({ tools: [liar] });
+    const result = await own.processToolCall({
+      toolCallRequest: { id: 'x', name: 'test_image_content', arguments: {} },
+      gmiId: 'g',
+      personaId: 'p',
+      userContext: { userId: 'u' },
+    });
+    expect(result.errorDetails?.code).toBe('OUTPUT_INVALID');
+    expect(result.errorDetails?.message).toContain(
+      "content[0] is of kind 'text', which the definition does not declare (contentTypes: image)",
+    );
+    await own.shutdown();
+  });
+});

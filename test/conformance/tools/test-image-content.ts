@@ -8,8 +8,6 @@ import { RED_PIXEL_PNG } from './samples.js';
 
 /** `test_image_content`: one image block, a 1×1 red PNG. */
 export class TestImageContentTool extends TestImageContentToolBase {
-  readonly contentTypes = ['image'] as const;
-
   async execute(
     _args: TestImageContentArgs,
     _context: ToolExecutionContext,

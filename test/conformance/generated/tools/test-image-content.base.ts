@@ -3,6 +3,7 @@
  * Do not edit: change the definition and run `npm run conformance:generate`.
  */
 import {
+  type ContentKind,
   type ITool,
   type JSONSchemaObject,
   type ToolExecutionContext,
@@ -39,6 +40,8 @@ export abstract class TestImageContentToolBase implements ITool<TestImageContent
   readonly category: string = 'conformance';
   readonly version: string = '1.0.0';
   readonly hasSideEffects: boolean = false;
+  /** The content block kinds results may carry (a result with another kind is OUTPUT_INVALID). */
+  readonly contentTypes: readonly ContentKind[] = deepFreeze(['image']);
   /** The generated standalone validators: no schema is compiled at run time. */
   readonly validators = Object.freeze({ input: validateTestImageContentInput });
 
