@@ -30,12 +30,15 @@ export const signalStep: CallStepImplementation = {
       signal: call.controller === undefined ? signal : call.controller.signal,
       callerTurn: details.callerTurn,
     };
-    const reporter = withReportHook(details.reporter, call.host.onCallReport, {
-      toolName: call.toolName,
-      toolCallId: details.toolCallRequest.id,
-      correlationId: call.correlationId,
-    });
-    if (reporter !== undefined) Object.assign(call.context, reportingFunctions(reporter));
+    // Only a call someone listens to gets reporting functions (a plain call allocates nothing for them).
+    if (details.reporter !== undefined || call.host.onCallReport !== undefined) {
+      const reporter = withReportHook(details.reporter, call.host.onCallReport, {
+        toolName: call.toolName,
+        toolCallId: details.toolCallRequest.id,
+        correlationId: call.correlationId,
+      });
+      if (reporter !== undefined) Object.assign(call.context, reportingFunctions(reporter));
+    }
     const chain = details[CALL_CHAIN];
     if (chain !== undefined)
       (call.context as ToolExecutionContext & { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN] = chain;
