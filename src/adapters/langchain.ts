@@ -38,6 +38,11 @@ export {
  *   validator. So LangChain's own JSON-Schema check (@cfworker/json-schema, which also writes into the
  *   schema it is given and so fails on the frozen generated schemas) has nothing to check, and the
  *   arguments are validated once, by the orchestrator, whose errors (JSON pointers) reach the model.
+ * - Content blocks: when the model called the tool (a tool call with an id) and the result has blocks,
+ *   `func` answers the `ToolMessage` itself, its content LangChain's standard blocks (text; image and
+ *   audio with their MIME type; an embedded blob as a file, an embedded text resource as text, a
+ *   resource link as a line of text) followed by the output's JSON text, and the output as its
+ *   `artifact`. Invoked directly with arguments, the tool answers the output.
  * - Approval stays with the orchestrator's gate (LangChain asks for approval with a middleware on the
  *   agent, not on the tool); a rejection reaches the model as an `APPROVAL_REJECTED` tool error.
  */
