@@ -6,11 +6,14 @@ import {
   type ToolExecuteFunction,
   type ToolExecutionOptions,
 } from 'ai';
-import { SchemaValidator, copyJsonValue, type ITool } from '../index.js';
+import { copyJsonValue, type ContentBlock } from '../index.js';
 import {
-  ToolCallError,
   frameworkApproves,
+  hasContent,
+  outputText,
   resolveSource,
+  resourceFileName,
+  resourceLinkText,
   runToolCall,
   type AdapterOptions,
   type ToolSource,
@@ -30,12 +33,20 @@ export {
 
 /*
  * `toolsmith/ai-sdk`: the registry's tools as a Vercel AI SDK (`ai` 7) `ToolSet`.
- * - Input schema: `jsonSchema(tool.inputSchema, { validate })`, `validate` being the tool's generated
- *   validator (on a copy; its errors, with JSON pointers, reach the model as an invalid tool call it can
- *   retry). Tools without a generated validator are validated by the orchestrator instead.
+ * - Input schema: `jsonSchema(tool.inputSchema)` with no `validate`: the SDK hands the model's arguments
+ *   to `execute` as they are, and the orchestrator validates them (so `INVALID_ARGUMENTS` reaches the
+ *   hooks and the model gets toolsmith's message, with its JSON pointers, as the tool's error).
  * - `execute` calls `processToolCall` (capabilities, refusal, approval, budget, timeout, validation,
  *   output check, hooks) with the SDK's `abortSignal` as the call's signal; a failed call throws, which
- *   the SDK reports to the model as a tool error (`error-text` with the code and message).
+ *   the SDK reports to the model as a tool error (`error-text`: toolsmith's code and message).
+ * - Per-caller context: the `context` function receives the SDK's `ToolExecutionOptions<TContext>`;
+ *   `TContext` (from its parameter's type) becomes every tool's context type, so `generateText`'s
+ *   `toolsContext` is typed by tool name (`{ read_file: { capabilities } }`).
+ * - Content blocks: `toModelOutput` gives a result with blocks to the model as `content` parts (text;
+ *   images, audio and embedded blobs as `file` parts with their media type; an embedded text resource as
+ *   text; a resource link as a line of text), followed by the output's JSON text when there is output.
+ *   The blocks are kept per tool-call id between `execute` and `toModelOutput`: a conversation rebuilt
+ *   later from UI messages (`convertToModelMessages`) has the output only.
  * - Approval `'framework'`: tools with side effects get `needsApproval: true` (the tool-level field, which
  *   ai 7 marks deprecated in favour of `generateText({ toolApproval })` but still honours; a
  *   `toolApproval` given to `generateText` wins over it), so `generateText` stops with a
@@ -43,21 +54,30 @@ export {
  *   never reaches the orchestrator.
  */
 
-/** The AI SDK function tool for the tool typed `T` (`{ input, output }`), with its `execute`. */
-export type AiSdkTool<T extends { input: unknown; output: unknown }> = Extract<
-  Tool<T['input'], T['output']>,
+/**
+ * The AI SDK function tool for the tool typed `T` (`{ input, output }`), with its `execute`; `TContext`
+ * is the per-call context (`generateText({ toolsContext: { [name]: TContext } })`), untyped by default.
+ */
+export type AiSdkTool<T extends { input: unknown; output: unknown }, TContext = unknown> = Extract<
+  Tool<T['input'], T['output'], TContext>,
   { type?: undefined | 'function' }
 > & {
-  execute: ToolExecuteFunction<T['input'], T['output'], any>;
+  execute: ToolExecuteFunction<T['input'], T['output'], TContext>;
 };
 
-/** The tool set for the names `N` of `TTypes`, each typed by its generated input and output. */
-export type AiSdkToolSet<TTypes extends ToolTypeMap<TTypes>, N extends keyof TTypes> = {
-  [K in N]: AiSdkTool<TTypes[K]>;
+/** The tool set for the names `N` of `TTypes`, each typed by its generated input and output and the per-call context. */
+export type AiSdkToolSet<TTypes extends ToolTypeMap<TTypes>, N extends keyof TTypes, TContext = unknown> = {
+  [K in N]: AiSdkTool<TTypes[K], TContext>;
 };
 
 /** Options of `aiSdkTools`: the per-call context function receives the SDK's tool execution options. */
-export type AiSdkToolsOptions<TNames extends readonly string[]> = AdapterOptions<TNames, ToolExecutionOptions<unknown>>;
+export type AiSdkToolsOptions<TNames extends readonly string[], TContext = unknown> = AdapterOptions<
+  TNames,
+  ToolExecutionOptions<TContext>
+>;
+
+/** Blocks kept between `execute` and `toModelOutput`, by tool-call id; the oldest go past this many. */
+const KEPT_CONTENT = 1024;
 
 /**
  * The tools of `source` (an orchestrator, or the generated registry's typed `ToolClient`) as an AI SDK
@@ -67,59 +87,83 @@ export type AiSdkToolsOptions<TNames extends readonly string[]> = AdapterOptions
 export function aiSdkTools<
   TTypes extends ToolTypeMap<TTypes> = UntypedToolTypes,
   const TNames extends readonly (keyof TTypes & string)[] = readonly (keyof TTypes & string)[],
->(source: ToolSource<TTypes>, options: AiSdkToolsOptions<TNames> = {}): AiSdkToolSet<TTypes, TNames[number]> {
-  const resolved = resolveSource<ToolExecutionOptions<unknown>>(source, options);
+  TContext = unknown,
+>(
+  source: ToolSource<TTypes>,
+  options: AiSdkToolsOptions<TNames, TContext> = {},
+): AiSdkToolSet<TTypes, TNames[number], TContext> {
+  const resolved = resolveSource<ToolExecutionOptions<TContext>>(source, options);
   const set: Record<string, Tool> = Object.create(null);
+  const kept = new Map<string, ContentBlock[]>();
   for (const tool of resolved.tools) {
     const toolEntry = aiTool<unknown, unknown, any>({
       description: tool.description,
       // Copies: the generated schemas are frozen, and a provider may annotate what it is given.
-      inputSchema: jsonSchema<unknown>(copyJsonValue(tool.inputSchema) as JSONSchema7, validateWith(tool)),
+      inputSchema: jsonSchema<unknown>(copyJsonValue(tool.inputSchema) as JSONSchema7),
       ...(tool.outputSchema === undefined
         ? {}
         : { outputSchema: jsonSchema<unknown>(copyJsonValue(tool.outputSchema) as JSONSchema7) }),
       ...(frameworkApproves(resolved, tool) ? { needsApproval: true } : {}),
-      execute: (input, execution) =>
-        runToolCall(resolved, {
+      execute: async (input, execution: ToolExecutionOptions<TContext>) => {
+        const result = await runToolCall(resolved, {
           tool,
           args: input,
           id: execution.toolCallId,
           frameworkContext: execution,
           signal: execution.abortSignal,
-        }),
+        });
+        if (hasContent(result)) {
+          kept.set(execution.toolCallId, result.content);
+          if (kept.size > KEPT_CONTENT) kept.delete(kept.keys().next().value!);
+        }
+        return result.output;
+      },
+      toModelOutput: ({ toolCallId, output }) => {
+        const content = kept.get(toolCallId);
+        kept.delete(toolCallId);
+        return toModelOutput(output, content);
+      },
     });
     Object.defineProperty(set, tool.name, { value: toolEntry, enumerable: true, writable: true, configurable: true });
   }
-  return set as AiSdkToolSet<TTypes, TNames[number]>;
+  return set as AiSdkToolSet<TTypes, TNames[number], TContext>;
 }
 
-/** `jsonSchema`'s `validate` from the tool's generated input validator, when it has one. */
-function validateWith(tool: ITool): {
-  validate?: (value: unknown) => { success: true; value: unknown } | { success: false; error: Error };
-} {
-  const generated = tool.validators?.input;
-  if (generated === undefined) return {};
-  const validator = new SchemaValidator({ schema: tool.inputSchema, generated, stripOptionalNulls: true });
-  return {
-    validate(value) {
-      const outcome = validator.validate(value);
-      // The model's own value, not the coerced copy: the SDK puts it back into the conversation, and the
-      // orchestrator coerces and fills defaults on its own copy anyway.
-      if (outcome.valid) return { success: true, value };
-      const shown = outcome.errors
-        .slice(0, 3)
-        .map((issue) => issue.message)
-        .join('; ');
-      const more = outcome.errors.length > 3 ? ` (and ${outcome.errors.length - 3} more)` : '';
-      const errorDetails = {
-        code: 'INVALID_ARGUMENTS' as const,
-        message: `Invalid arguments for tool '${tool.name}': ${shown}${more}. Fix them and call again.`,
-        details: { errors: outcome.errors },
-      };
+/** What `toModelOutput` answers (the SDK's `ToolResultOutput`, which `ai` does not export by name). */
+export type AiSdkToolResultOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
+
+type ContentPart = Extract<AiSdkToolResultOutput, { type: 'content' }>['value'][number];
+
+/** A result for the model: the SDK's own default (text or JSON) without blocks, else `content` parts. */
+export function toModelOutput(output: unknown, content: readonly ContentBlock[] | undefined): AiSdkToolResultOutput {
+  if (content === undefined || content.length === 0) {
+    if (typeof output === 'string') return { type: 'text', value: output };
+    const text = output === undefined ? undefined : JSON.stringify(output);
+    return { type: 'json', value: text === undefined ? null : JSON.parse(text) };
+  }
+  const parts = content.map(toContentPart);
+  const text = outputText(output);
+  if (text !== undefined) parts.push({ type: 'text', text });
+  return { type: 'content', value: parts };
+}
+
+/** One content block as an AI SDK tool-result content part. */
+function toContentPart(block: ContentBlock): ContentPart {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+    case 'audio':
+      return { type: 'file', mediaType: block.mimeType, data: { type: 'data', data: block.data } };
+    case 'resource':
+      if (block.resource.text !== undefined) return { type: 'text', text: block.resource.text };
       return {
-        success: false,
-        error: new ToolCallError({ toolCallId: '', toolName: tool.name, output: null, isError: true, errorDetails }),
+        type: 'file',
+        mediaType: block.resource.mimeType ?? 'application/octet-stream',
+        data: { type: 'data', data: block.resource.blob },
+        filename: resourceFileName(block.resource.uri),
       };
-    },
-  };
+    case 'resource_link':
+      return { type: 'text', text: resourceLinkText(block) };
+  }
 }

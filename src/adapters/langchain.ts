@@ -1,10 +1,15 @@
+import { ToolMessage, type ContentBlock as LangChainContentBlock } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
-import { SchemaValidator, copyJsonValue, type ITool, type JSONSchemaObject } from '../index.js';
+import { SchemaValidator, copyJsonValue, type ContentBlock, type ITool, type JSONSchemaObject } from '../index.js';
 import { parsePointer } from '../json-pointer.js';
 import {
+  hasContent,
+  outputText,
   resolveSource,
+  resourceFileName,
+  resourceLinkText,
   runToolCall,
   type AdapterOptions,
   type ToolSource,
@@ -33,6 +38,11 @@ export {
  *   validator. So LangChain's own JSON-Schema check (@cfworker/json-schema, which also writes into the
  *   schema it is given and so fails on the frozen generated schemas) has nothing to check, and the
  *   arguments are validated once, by the orchestrator, whose errors (JSON pointers) reach the model.
+ * - Content blocks: when the model called the tool (a tool call with an id) and the result has blocks,
+ *   `func` answers the `ToolMessage` itself, its content LangChain's standard blocks (text; image and
+ *   audio with their MIME type; an embedded blob as a file, an embedded text resource as text, a
+ *   resource link as a line of text) followed by the output's JSON text, and the output as its
+ *   `artifact`. Invoked directly with arguments, the tool answers the output.
  * - Approval stays with the orchestrator's gate (LangChain asks for approval with a middleware on the
  *   agent, not on the tool); a rejection reaches the model as an `APPROVAL_REJECTED` tool error.
  */
@@ -77,14 +87,24 @@ export function langChainTools<
             requiredCapabilities: tool.requiredCapabilities ?? [],
           },
         },
-        func: (input: unknown, _runManager?: unknown, config?: RunnableConfig) => {
+        func: async (input: unknown, _runManager?: unknown, config?: RunnableConfig) => {
           const toolConfig = (config ?? {}) as ToolRunnableConfig;
-          return runToolCall(resolved, {
+          const id = toolConfig.toolCall?.id;
+          const result = await runToolCall(resolved, {
             tool,
             args: input,
-            id: toolConfig.toolCall?.id,
+            id,
             frameworkContext: toolConfig,
             signal: toolConfig.signal,
+          });
+          if (id === undefined || !hasContent(result)) return result.output;
+          // A model's call with content blocks: the tool message carries them, the output as its artifact.
+          return new ToolMessage({
+            status: 'success',
+            tool_call_id: id,
+            name: tool.name,
+            content: toMessageContent(result.output, result.content),
+            artifact: result.output,
           });
         },
       }),
@@ -136,4 +156,34 @@ export function toStandardSchema<TInput>(tool: ITool): ToolsmithStandardSchema<T
       jsonSchema: { input: schema, output: schema },
     },
   };
+}
+
+/** A result with content blocks as LangChain's standard content blocks, the output's text last. */
+export function toMessageContent(output: unknown, content: readonly ContentBlock[]): LangChainContentBlock.Standard[] {
+  const blocks = content.map(toStandardBlock);
+  const text = outputText(output);
+  if (text !== undefined) blocks.push({ type: 'text', text });
+  return blocks;
+}
+
+function toStandardBlock(block: ContentBlock): LangChainContentBlock.Standard {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+    case 'audio':
+      return { type: block.type, mimeType: block.mimeType, data: block.data };
+    case 'resource': {
+      const { uri, mimeType, text, blob } = block.resource;
+      if (text !== undefined) return { type: 'text', text };
+      return {
+        type: 'file',
+        mimeType: mimeType ?? 'application/octet-stream',
+        data: blob,
+        metadata: { filename: resourceFileName(uri), uri },
+      };
+    }
+    case 'resource_link':
+      return { type: 'text', text: resourceLinkText(block) };
+  }
 }

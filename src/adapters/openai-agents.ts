@@ -1,10 +1,20 @@
-import { tool as agentsTool, type FunctionTool, type RunContext } from '@openai/agents';
+import {
+  tool as agentsTool,
+  type FunctionTool,
+  type RunContext,
+  type StandardSchemaWithJSON,
+  type ToolCallOutputContent,
+} from '@openai/agents';
 import { toOpenAIStrictParameters } from '../manifests.js';
-import { copyJsonValue, type ITool } from '../index.js';
+import { copyJsonValue, type ContentBlock, type ITool, type JSONSchemaObject } from '../index.js';
 import {
   ToolCallError,
   frameworkApproves,
+  hasContent,
+  outputText,
   resolveSource,
+  resourceFileName,
+  resourceLinkText,
   runToolCall,
   type AdapterOptions,
   type ToolSource,
@@ -26,21 +36,36 @@ export {
  * `toolsmith/openai-agents`: the registry's tools as OpenAI Agents JS (`@openai/agents` 0.20) function tools.
  * - Parameters: the same strict schema as generated/manifests/openai-strict.json (`toolsmith/manifests`:
  *   every property required, optional ones nullable; the orchestrator turns those nulls back into "absent")
- *   with `strict: true` when the tool is strict-compatible; otherwise the tool's own schema, `strict: false`.
- *   Keywords strict mode cannot carry are still enforced by the orchestrator.
+ *   with `strict: true` when the tool is strict-compatible, handed over as a Standard JSON Schema
+ *   (`~standard`, typed with the tool's input) whose `validate` accepts every value: the orchestrator
+ *   validates, so its `INVALID_ARGUMENTS` text reaches the model. Otherwise the tool's own schema,
+ *   `strict: false` (the SDK takes a Standard Schema in strict mode only). Keywords strict mode cannot
+ *   carry are still enforced by the orchestrator.
  * - `execute` calls `processToolCall` with the run context mapped to a toolsmith context and the SDK's
  *   signal; a failed call throws a `ToolCallError`, and `errorFunction` gives the model its text (the SDK's
  *   default would hide it behind a generic message), so it can correct its arguments.
+ * - Content blocks: a result with blocks answers the SDK's structured tool output (an array of `text`,
+ *   `image` and `file` items: text as text, an image as an image with its media type, an embedded blob as
+ *   a file, an embedded text resource as text, a resource link as a line of text), then the output's JSON
+ *   text when there is output. Audio has no tool-output form in the SDK: it reaches the model as a line of
+ *   text saying what was left out.
  * - Approval `'framework'`: tools with side effects get `needsApproval`, so the run stops with an
  *   interruption; `state.approve` runs the call without the orchestrator asking again, `state.reject`
  *   never reaches it.
  */
 
-/** The OpenAI Agents function tool for the tool typed `T`: its result is the tool's output type. */
+/** What a tool answers the SDK: its output, or (when the tool answered content blocks) the SDK's structured output. */
+export type OpenAiAgentsToolResult<TOutput> = TOutput | ToolCallOutputContent[];
+
+/**
+ * The OpenAI Agents function tool for the tool typed `T`: its parameters are typed with the tool's
+ * input (`needsApproval` and `customDataExtractor` get it), its result is the tool's output type (or
+ * the structured output of a result with content blocks).
+ */
 export type OpenAiAgentsTool<T extends { input: unknown; output: unknown }, TContext = unknown> = FunctionTool<
   TContext,
-  any,
-  T['output']
+  StandardSchemaWithJSON<T['input'], T['input']>,
+  OpenAiAgentsToolResult<T['output']>
 >;
 
 /** The tools for the names in `TNames`, in order, each typed by its generated output. */
@@ -76,18 +101,20 @@ export function openAiAgentsTools<
 ): OpenAiAgentsTools<TTypes, TNames, TContext> {
   const resolved = resolveSource<RunContext<TContext>>(source, options);
   return resolved.tools.map((tool) => {
-    const execute = (
+    const execute = async (
       input: unknown,
       runContext?: RunContext<TContext>,
       details?: { toolCall?: { callId?: string }; signal?: AbortSignal },
-    ) =>
-      runToolCall(resolved, {
+    ) => {
+      const result = await runToolCall(resolved, {
         tool,
         args: input,
         id: details?.toolCall?.callId,
         frameworkContext: runContext as RunContext<TContext>,
         signal: details?.signal,
       });
+      return hasContent(result) ? toStructuredOutput(result.output, result.content) : result.output;
+    };
     const common = {
       name: tool.name,
       description: tool.description,
@@ -99,7 +126,7 @@ export function openAiAgentsTools<
     const strict = options.strict === false ? undefined : strictParameters(tool);
     if (strict !== undefined) {
       try {
-        return agentsTool({ ...common, parameters: strict as never, strict: true });
+        return agentsTool({ ...common, parameters: acceptingStandardSchema(strict), strict: true });
       } catch {
         // The SDK's own strict check refused the schema: offer it non-strict.
       }
@@ -107,6 +134,56 @@ export function openAiAgentsTools<
     // A copy: the generated schemas are frozen, and a provider may annotate what it is given.
     return agentsTool({ ...common, parameters: copyJsonValue(tool.inputSchema) as never, strict: false });
   }) as unknown as OpenAiAgentsTools<TTypes, TNames, TContext>;
+}
+
+/**
+ * A strict schema as a Standard JSON Schema whose `validate` accepts every value as it is: the SDK
+ * sends the schema and types `execute`'s input with it, the orchestrator does the validating.
+ */
+function acceptingStandardSchema(schema: JSONSchemaObject): StandardSchemaWithJSON<unknown, unknown> {
+  const copy = () => copyJsonValue(schema);
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'toolsmith',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: copy, output: copy },
+    },
+  };
+}
+
+/** A result with content blocks as the SDK's structured tool output, the output's text last. */
+export function toStructuredOutput(output: unknown, content: readonly ContentBlock[]): ToolCallOutputContent[] {
+  const items = content.map(toOutputContent);
+  const text = outputText(output);
+  if (text !== undefined) items.push({ type: 'text', text });
+  return items;
+}
+
+function toOutputContent(block: ContentBlock): ToolCallOutputContent {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+      return { type: 'image', image: { data: block.data, mediaType: block.mimeType } };
+    case 'audio':
+      return {
+        type: 'text',
+        text: `[audio (${block.mimeType}) left out: OpenAI Agents tool outputs carry text, images and files]`,
+      };
+    case 'resource':
+      if (block.resource.text !== undefined) return { type: 'text', text: block.resource.text };
+      return {
+        type: 'file',
+        file: {
+          data: block.resource.blob,
+          mediaType: block.resource.mimeType ?? 'application/octet-stream',
+          filename: resourceFileName(block.resource.uri),
+        },
+      };
+    case 'resource_link':
+      return { type: 'text', text: resourceLinkText(block) };
+  }
 }
 
 /** The tool's strict-mode parameters (as in openai-strict.json), or `undefined` when strict mode cannot take it. */

@@ -4,7 +4,9 @@ import {
   type ToolOrchestrator,
   ToolsmithError,
   type CallerTurn,
+  type ContentBlock,
   type ITool,
+  type ResourceLink,
   type ToolCallDefaults,
   type ToolCallErrorDetails,
   type ToolCallResult,
@@ -152,13 +154,14 @@ export interface FrameworkCall<TFrameworkContext> {
 let sequence = 0;
 
 /**
- * Runs one framework tool call through `processToolCall` and answers the tool's output; a failed
- * call throws a `ToolCallError`. The framework's signal and the context's own signal both stop it.
+ * Runs one framework tool call through `processToolCall` and answers its successful result (the
+ * output and any content blocks); a failed call throws a `ToolCallError`. The framework's signal and
+ * the context's own signal both stop it.
  */
 export async function runToolCall<TFrameworkContext>(
   resolved: ResolvedSource<TFrameworkContext>,
   call: FrameworkCall<TFrameworkContext>,
-): Promise<unknown> {
+): Promise<ToolCallResult> {
   const source = resolved.context;
   const context = typeof source === 'function' ? await source(call.frameworkContext) : source;
   const signals = [context.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
@@ -176,5 +179,35 @@ export async function runToolCall<TFrameworkContext>(
   if (callerTurn !== undefined) details.callerTurn = callerTurn;
   const result = await resolved.orchestrator.processToolCall(details);
   if (result.isError) throw new ToolCallError(result);
-  return result.output;
+  return result;
+}
+
+/** Whether a successful result carries content blocks to pass on beside (or instead of) its output. */
+export function hasContent(result: ToolCallResult): result is ToolCallResult & { content: ContentBlock[] } {
+  return result.content !== undefined && result.content.length > 0;
+}
+
+/**
+ * The output as the text that follows a result's content blocks (as the MCP server's text mirror),
+ * or `undefined` when the tool answered no output (`null`/`undefined`): then the blocks are the answer.
+ */
+export function outputText(output: unknown): string | undefined {
+  if (output === null || output === undefined) return undefined;
+  return typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output));
+}
+
+/** A resource link as text: frameworks have no link block, and a link is not content to fetch for the model. */
+export function resourceLinkText(block: ResourceLink): string {
+  const about = [block.title, block.mimeType, block.description].filter((part) => part !== undefined && part !== '');
+  return `Resource link: ${block.name} <${block.uri}>${about.length > 0 ? ` (${about.join('; ')})` : ''}`;
+}
+
+/** The last path segment of a resource URI, as a file name for frameworks that want one. */
+export function resourceFileName(uri: string): string {
+  const segment = uri
+    .replace(/[?#].*$/, '')
+    .split('/')
+    .filter((part) => part !== '')
+    .at(-1);
+  return segment !== undefined && segment !== '' ? segment : 'resource';
 }

@@ -6,7 +6,7 @@ export const ADAPTER_CONSUMER = `import { ToolClient, ToolOrchestrator, type ITo
 import { aiSdkTools } from 'toolsmith/ai-sdk';
 import { openAiAgentsTools } from 'toolsmith/openai-agents';
 import { langChainTools } from 'toolsmith/langchain';
-import type { Tool } from 'ai';
+import type { Tool, ToolExecutionOptions, generateText } from 'ai';
 import { RunContext } from '@openai/agents';
 
 interface GreetInput { name: string }
@@ -27,7 +27,21 @@ const typed: Tool<GreetInput, GreetOutput> = ai.greet;
 // @ts-expect-error the input type survives: name is a string
 void ai.greet.execute({ name: 42 }, { toolCallId: 'x', messages: [], context: undefined });
 
+// The per-caller context's type comes from the context function: generateText's toolsContext is typed by tool name.
+const perCaller = aiSdkTools(client, {
+  tools: ['greet'],
+  context: (execution: ToolExecutionOptions<{ capabilities: string[] }>) => ({ ...client.defaults, personaCapabilities: execution.context.capabilities }),
+});
+type ToolsContext = Parameters<typeof generateText<typeof perCaller>>[0]['toolsContext'];
+export const toolsContext: ToolsContext = { greet: { capabilities: ['capability:greet'] } };
+// @ts-expect-error capabilities are strings
+export const wrongContext: ToolsContext = { greet: { capabilities: [1] } };
+
 const [agents] = openAiAgentsTools(client, { tools: ['greet'] });
+// The Agents SDK's tool is typed with the input: its approval policy gets GreetInput.
+export const approval = () => agents.needsApproval(new RunContext(), { name: 'Ada' });
+// @ts-expect-error the input type survives: name is a string
+export const wrongApproval = () => agents.needsApproval(new RunContext(), { name: 42 });
 const [langchain] = langChainTools(client, { tools: ['greet'] });
 const name: 'greet' = langchain.name;
 // @ts-expect-error the input type survives

@@ -88,3 +88,30 @@ export function deferred<T = void>(): {
 export function hangingTool(name: string, overrides: Partial<ITool> = {}): ITool {
   return makeTool(name, { execute: () => new Promise(() => {}), ...overrides });
 }
+
+/** One content block of each kind, as a tool answers them (MCP's shapes). */
+export const CONTENT_BLOCKS = [
+  { type: 'text', text: 'A chart of the week.' },
+  { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+  { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
+  { type: 'resource', resource: { uri: 'file:///reports/week.csv', mimeType: 'text/csv', text: 'day,n\nmon,3' } },
+  { type: 'resource', resource: { uri: 'file:///reports/week.bin', blob: 'AAECAw==' } },
+  {
+    type: 'resource_link',
+    uri: 'https://example.com/reports/week.pdf',
+    name: 'week.pdf',
+    mimeType: 'application/pdf',
+  },
+] as const;
+
+/** A tool answering `CONTENT_BLOCKS` beside `output` (no output at all when `output` is undefined). */
+export function contentTool(name: string, output?: unknown): ITool {
+  return makeTool(name, {
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    execute: async () => ({
+      success: true,
+      ...(output === undefined ? {} : { output }),
+      content: structuredClone(CONTENT_BLOCKS) as never,
+    }),
+  });
+}

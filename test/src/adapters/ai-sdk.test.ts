@@ -1,4 +1,4 @@
-import { generateText, isStepCount, type ModelMessage } from 'ai';
+import { generateText, isStepCount, type ModelMessage, type ToolExecutionOptions, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { aiSdkTools, type AiSdkTool } from '../../../src/adapters/ai-sdk.js';
@@ -11,7 +11,10 @@ import {
   type ToolOutput,
   type ToolTypes,
 } from '../../../generated/registry.js';
-import { caller, makeTool, useOrchestrators } from '../helpers.js';
+import { CONTENT_BLOCKS, caller, contentTool, makeTool, useOrchestrators } from '../helpers.js';
+
+/** What `generateText` takes as `toolsContext` for the tool set `T` (the SDK's own inference). */
+type ToolsContextOf<T extends ToolSet> = Parameters<typeof generateText<T>>[0]['toolsContext'];
 
 type Prompt = Parameters<MockLanguageModelV4['doGenerate']>[0]['prompt'];
 type Step = { toolCall: { name: string; input: unknown } } | { text: string };
@@ -118,7 +121,7 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     expect(offered.inputSchema).toMatchObject({ required: ['expression'], properties: { precision: { maximum: 15 } } });
   });
 
-  it('invalid arguments: the model sees the validation errors (JSON pointers) and retries', async () => {
+  it("invalid arguments reach the orchestrator: hooks see INVALID_ARGUMENTS, the model gets toolsmith's text and retries", async () => {
     const ends: CallEndEvent[] = [];
     const orchestrator = makeOrchestrator({ tools: createTools(), hooks: { onCallEnd: (event) => ends.push(event) } });
     const tools = aiSdkTools<ToolTypes>(orchestrator, { tools: ['calculator'], context: caller });
@@ -129,14 +132,22 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     ]);
     const result = await generateText({ model, tools, prompt: 'six times seven', stopWhen: isStepCount(5) });
 
-    const rejected = lastResult(prompts[1]!);
-    expect(rejected.output.type).toBe('error-text');
-    expect(rejected.output.value).toContain(
-      "INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must be string; /precision must be <= 15. Fix them and call again.\n- /expression must be string\n- /precision must be <= 15",
-    );
+    // toolsmith's message exactly (as the MCP server and the other adapters give it), not the SDK's wrapper.
+    expect(lastResult(prompts[1]!).output).toEqual({
+      type: 'error-text',
+      value:
+        "INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must be string; /precision must be <= 15. Fix them and call again.\n- /expression must be string\n- /precision must be <= 15",
+    });
+    expect(result.steps[0]!.content.find((part) => part.type === 'tool-error')).toMatchObject({
+      toolName: 'calculator',
+      input: { expression: ['6*7'], precision: 99 },
+    });
     expect(result.text).toBe('42');
-    // The generated validator rejected the first call before the orchestrator: only the retry ran.
-    expect(ends.map((event) => event.isError)).toEqual([false]);
+    // Both calls went through the orchestrator: its hooks saw the invalid one.
+    expect(ends.map((event) => [event.toolCallId, event.isError, event.code])).toEqual([
+      ['call-1', true, 'INVALID_ARGUMENTS'],
+      ['call-2', false, undefined],
+    ]);
   });
 
   it('a tool without a generated validator is validated by the orchestrator; the model still sees the errors', async () => {
@@ -162,11 +173,14 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
 
   it('a missing capability is a PERMISSION_DENIED tool error naming it; a caller with it gets the file', async () => {
     const orchestrator = makeOrchestrator({ tools: createTools() });
-    const context = (execution: { context: unknown }) => ({
-      ...caller,
-      personaCapabilities: (execution.context as { capabilities?: string[] } | undefined)?.capabilities ?? [],
+    // The per-call context's type comes from the context function: toolsContext is typed by tool name.
+    const tools = aiSdkTools(createToolClient(orchestrator, caller), {
+      tools: ['read_file'],
+      context: (execution: ToolExecutionOptions<{ capabilities: string[] } | undefined>) => ({
+        ...caller,
+        personaCapabilities: execution.context?.capabilities ?? [],
+      }),
     });
-    const tools = aiSdkTools<ToolTypes>(orchestrator, { tools: ['read_file'], context });
     const script = () =>
       scriptedModel([
         () => ({ toolCall: { name: 'read_file', input: { path: 'package.json', maxBytes: 20 } } }),
@@ -186,13 +200,47 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       tools,
       prompt: 'read it',
       stopWhen: isStepCount(3),
-      // The tools declare no contextSchema, so the SDK types their context as undefined; it passes it on as given.
-      toolsContext: { read_file: { capabilities: ['capability:filesystem:read'] } } as never,
+      toolsContext: { read_file: { capabilities: ['capability:filesystem:read'] } },
     });
     expect(lastResult(allowed.prompts[1]!).output).toMatchObject({
       type: 'json',
       value: { content: expect.stringContaining('"name"') },
     });
+  });
+
+  it("types: toolsContext is typed from the registry, by tool name, with the context function's type", () => {
+    const orchestrator = makeOrchestrator({ tools: createTools() });
+    const tools = aiSdkTools(createToolClient(orchestrator, caller), {
+      tools: ['read_file', 'calculator'],
+      context: (execution: ToolExecutionOptions<{ capabilities: string[] }>) => ({
+        ...caller,
+        personaCapabilities: execution.context.capabilities,
+      }),
+    });
+    expectTypeOf<ToolsContextOf<typeof tools>>().toEqualTypeOf<{
+      read_file: { capabilities: string[] };
+      calculator: { capabilities: string[] };
+    }>();
+    expectTypeOf(tools.read_file).toEqualTypeOf<AiSdkTool<ToolTypes['read_file'], { capabilities: string[] }>>();
+    const { model } = scriptedModel([() => ({ text: 'none' })]);
+    const settings = { model, tools, prompt: 'go' };
+    // A context for every tool, of the declared shape, is required; nothing else is accepted.
+    // @ts-expect-error toolsContext is required when the context type does not admit undefined
+    void (() => generateText(settings));
+    void (() =>
+      generateText({
+        ...settings,
+        // @ts-expect-error capabilities must be strings
+        toolsContext: { read_file: { capabilities: [1] }, calculator: { capabilities: [] } },
+      }));
+    void (() =>
+      generateText({
+        ...settings,
+        toolsContext: { read_file: { capabilities: ['capability:filesystem:read'] }, calculator: { capabilities: [] } },
+      }));
+    // Without a typed context function, tools take no per-call context.
+    const untyped = aiSdkTools(createToolClient(orchestrator, caller), { tools: ['calculator'] });
+    expectTypeOf<ToolsContextOf<typeof untyped>>().toEqualTypeOf<undefined>();
   });
 
   it('approval rejected by the orchestrator gate: the model is told APPROVAL_REJECTED with the reason', async () => {
@@ -347,6 +395,41 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     expect(lastResult(prompts[1]!).output.value).toContain(
       "OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.",
     );
+  });
+
+  it('content blocks reach the model as content parts (toModelOutput), the output as the last text', async () => {
+    const orchestrator = makeOrchestrator({
+      tools: [contentTool('report', { total: 3 }), contentTool('blocks_only'), ...createTools()],
+    });
+    const tools = aiSdkTools(orchestrator, { tools: ['report', 'blocks_only', 'calculator'], context: caller });
+    const { model, prompts } = scriptedModel([
+      () => ({ toolCall: { name: 'report', input: {} } }),
+      () => ({ toolCall: { name: 'blocks_only', input: {} } }),
+      () => ({ toolCall: { name: 'calculator', input: { expression: '1+1' } } }),
+      () => ({ text: 'done' }),
+    ]);
+    const result = await generateText({ model, tools, prompt: 'report', stopWhen: isStepCount(5) });
+    // The conversation keeps the output; the model is sent the blocks.
+    expect(result.steps[0]!.toolResults.map((part) => part.output)).toEqual([{ total: 3 }]);
+    const parts = [
+      { type: 'text', text: 'A chart of the week.' },
+      { type: 'file', mediaType: 'image/png', data: { type: 'data', data: 'iVBORw0KGgo=' } },
+      { type: 'file', mediaType: 'audio/wav', data: { type: 'data', data: 'UklGRg==' } },
+      { type: 'text', text: 'day,n\nmon,3' },
+      {
+        type: 'file',
+        mediaType: 'application/octet-stream',
+        data: { type: 'data', data: 'AAECAw==' },
+        filename: 'week.bin',
+      },
+      { type: 'text', text: 'Resource link: week.pdf <https://example.com/reports/week.pdf> (application/pdf)' },
+    ];
+    expect(CONTENT_BLOCKS).toHaveLength(parts.length);
+    const sent = toolResults(prompts[3]!).map((part) => part.output);
+    expect(sent[0]).toEqual({ type: 'content', value: [...parts, { type: 'text', text: '{"total":3}' }] });
+    expect(sent[1]).toEqual({ type: 'content', value: parts });
+    // A result without blocks keeps the SDK's own form.
+    expect(sent[2]).toEqual({ type: 'json', value: { expression: '1+1', result: 2 } });
   });
 
   it('lazily registered tools (createLazyTools) work the same: loaded on the first call, validated by the orchestrator', async () => {

@@ -43,6 +43,9 @@ describe('the core stays lean', () => {
       (await importGraph(entry)).packages.filter((name) => FRAMEWORKS.test(name));
     expect(await frameworksOf('src/adapters/ai-sdk.ts')).toEqual(['ai']);
     expect(await frameworksOf('src/adapters/openai-agents.ts')).toEqual(['@openai/agents']);
-    expect(await frameworksOf('src/adapters/langchain.ts')).toEqual(['@langchain/core/tools']);
+    expect(await frameworksOf('src/adapters/langchain.ts')).toEqual([
+      '@langchain/core/messages',
+      '@langchain/core/tools',
+    ]);
   });
 });

@@ -12,7 +12,7 @@ import {
   type ToolOutput,
   type ToolTypes,
 } from '../../../generated/registry.js';
-import { caller, makeTool, useOrchestrators } from '../helpers.js';
+import { CONTENT_BLOCKS, caller, contentTool, makeTool, useOrchestrators } from '../helpers.js';
 
 /** The last tool message the model was sent. */
 function lastToolMessage(messages: BaseMessage[]): ToolMessage {
@@ -194,6 +194,41 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
     expect(result.messages.at(-1)!.content).toBe(
       "error: OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n must be integer\n Please fix your mistakes.",
     );
+  });
+
+  it('content blocks reach the model in the tool message as standard content blocks, the output as its artifact', async () => {
+    const orchestrator = makeOrchestrator({ tools: [contentTool('report', { total: 3 }), contentTool('blocks_only')] });
+    const tools = langChainTools(orchestrator, { context: caller });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'report', args: {}, id: 'call-1' }])
+      .respondWithTools([{ name: 'blocks_only', args: {}, id: 'call-2' }])
+      .respond(new AIMessage('done'));
+    const result = await createAgent({ model, tools }).invoke({ messages: [{ role: 'user', content: 'report' }] });
+    const messages = result.messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
+    const blocks = [
+      { type: 'text', text: 'A chart of the week.' },
+      { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+      { type: 'audio', mimeType: 'audio/wav', data: 'UklGRg==' },
+      { type: 'text', text: 'day,n\nmon,3' },
+      {
+        type: 'file',
+        mimeType: 'application/octet-stream',
+        data: 'AAECAw==',
+        metadata: { filename: 'week.bin', uri: 'file:///reports/week.bin' },
+      },
+      { type: 'text', text: 'Resource link: week.pdf <https://example.com/reports/week.pdf> (application/pdf)' },
+    ];
+    expect(CONTENT_BLOCKS).toHaveLength(blocks.length);
+    expect(
+      messages.map((message) => [message.tool_call_id, message.status, message.content, message.artifact]),
+    ).toEqual([
+      ['call-1', 'success', [...blocks, { type: 'text', text: '{"total":3}' }], { total: 3 }],
+      ['call-2', 'success', blocks, null],
+    ]);
+    // What the model was sent on its third turn: the same tool messages.
+    expect(lastToolMessage(model.calls[2]!.messages as BaseMessage[]).content).toEqual(blocks);
+    // Invoked directly (no tool call), the tool answers its output.
+    expect(await tools[0]!.invoke({})).toEqual({ total: 3 });
   });
 
   it('types: each tool keeps its name, input and output types, in the order of the names', () => {

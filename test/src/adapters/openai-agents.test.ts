@@ -7,13 +7,14 @@ import {
   type ModelRequest,
   type ModelResponse,
   type RunContext,
+  type ToolCallOutputContent,
 } from '@openai/agents';
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { openAiAgentsTools, strictParameters, type OpenAiAgentsTool } from '../../../src/adapters/openai-agents.js';
 import type { CallEndEvent } from '../../../src/index.js';
-import { createToolClient, createTools, type ToolTypes } from '../../../generated/registry.js';
+import { createToolClient, createTools, type ToolInput, type ToolTypes } from '../../../generated/registry.js';
 import strictManifest from '../../../generated/manifests/openai-strict.json' with { type: 'json' };
-import { caller, makeTool, useOrchestrators } from '../helpers.js';
+import { CONTENT_BLOCKS, caller, contentTool, makeTool, useOrchestrators } from '../helpers.js';
 
 type Step = { toolCall: { name: string; input: unknown } } | { text: string };
 
@@ -272,6 +273,33 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
     );
   });
 
+  it('content blocks reach the model as structured tool output (text, image, file), the output as the last text', async () => {
+    const orchestrator = makeOrchestrator({ tools: [contentTool('report', { total: 3 }), contentTool('blocks_only')] });
+    const tools = openAiAgentsTools(orchestrator, { context: caller });
+    const model = new ScriptedModel([
+      () => ({ toolCall: { name: 'report', input: {} } }),
+      () => ({ toolCall: { name: 'blocks_only', input: {} } }),
+      () => ({ text: 'done' }),
+    ]);
+    await runner().run(new Agent({ name: 'reports', model, tools }), 'report');
+    const results = (model.requests[2]!.input as Array<{ type: string; output?: unknown }>)
+      .filter((item) => item.type === 'function_call_result')
+      .map((item) => item.output);
+    const items = [
+      { type: 'input_text', text: 'A chart of the week.' },
+      { type: 'input_image', image: 'data:image/png;base64,iVBORw0KGgo=' },
+      {
+        type: 'input_text',
+        text: '[audio (audio/wav) left out: OpenAI Agents tool outputs carry text, images and files]',
+      },
+      { type: 'input_text', text: 'day,n\nmon,3' },
+      { type: 'input_file', file: 'data:application/octet-stream;base64,AAECAw==', filename: 'week.bin' },
+      { type: 'input_text', text: 'Resource link: week.pdf <https://example.com/reports/week.pdf> (application/pdf)' },
+    ];
+    expect(CONTENT_BLOCKS).toHaveLength(items.length);
+    expect(results).toEqual([[...items, { type: 'input_text', text: '{"total":3}' }], items]);
+  });
+
   it('types: each tool keeps its output type, in the order of the names', () => {
     const orchestrator = makeOrchestrator({ tools: createTools() });
     const tools = openAiAgentsTools(createToolClient(orchestrator, caller), { tools: ['calculator', 'read_file'] });
@@ -279,8 +307,11 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
       [OpenAiAgentsTool<ToolTypes['calculator']>, OpenAiAgentsTool<ToolTypes['read_file']>]
     >();
     expectTypeOf<Awaited<ReturnType<(typeof tools)[0]['invoke']>>>().toEqualTypeOf<
-      string | ToolTypes['calculator']['output']
+      string | ToolTypes['calculator']['output'] | ToolCallOutputContent[]
     >();
+    // The parameters carry the tool's input type: what the SDK's approval policy gets (not `any`).
+    expectTypeOf<Parameters<(typeof tools)[0]['needsApproval']>[1]>().toEqualTypeOf<ToolInput<'calculator'>>();
+    expectTypeOf<Parameters<(typeof tools)[1]['needsApproval']>[1]>().toEqualTypeOf<ToolInput<'read_file'>>();
     expectTypeOf<Parameters<(typeof tools)[1]['invoke']>[0]>().toEqualTypeOf<RunContext<unknown>>();
     // The run context's type is inferred from the context function (as in the README).
     const perCaller = openAiAgentsTools(orchestrator, {
