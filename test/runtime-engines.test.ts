@@ -177,8 +177,8 @@ describe("the runtime's Node promise", () => {
 
   it('every package a production install brings accepts the oldest Node package.json promises', () => {
     const packages = runtimePackages();
-    // The MCP SDKs, ajv and the CLI's parsers, with theirs (express, hono, zod…).
-    expect(packages.length).toBeGreaterThan(20);
+    // The v2 MCP server, ajv, jose and the CLI's parsers, with theirs (zod…): the walk found them.
+    expect(packages.length).toBeGreaterThan(10);
     expect(packages.map((entry) => entry.name.replace(/@[^@]+$/, ''))).toEqual(
       expect.arrayContaining([
         '@modelcontextprotocol/sdk',
