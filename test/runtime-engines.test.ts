@@ -180,13 +180,7 @@ describe("the runtime's Node promise", () => {
     // The v2 MCP server, ajv, jose and the CLI's parsers, with theirs (zod…): the walk found them.
     expect(packages.length).toBeGreaterThan(10);
     expect(packages.map((entry) => entry.name.replace(/@[^@]+$/, ''))).toEqual(
-      expect.arrayContaining([
-        '@modelcontextprotocol/sdk',
-        '@modelcontextprotocol/server',
-        'ajv',
-        'commander',
-        'express',
-      ]),
+      expect.arrayContaining(['@modelcontextprotocol/server', 'ajv', 'commander', 'jose', 'zod']),
     );
     const refusing = packages
       .filter((entry) => entry.engines !== undefined && !satisfiesRange(oldest, entry.engines))
