@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryTaskStore } from '../../../src/tasks/index.js';
+import { findRedisServer, REDIS_INSTALL_HINT } from './redis-server.js';
+import { describeTaskStoreContract } from './task-store-contract.js';
+
+describeTaskStoreContract('MemoryTaskStore', async (timings) => new MemoryTaskStore(timings));
+
+describe('MemoryTaskStore', () => {
+  it('refuses nonsense timings with the option named', () => {
+    expect(() => new MemoryTaskStore({ leaseMs: 0 })).toThrow(/'leaseMs' must be a positive integer/);
+    expect(() => new MemoryTaskStore({ retentionMs: Number.NaN })).toThrow(/'retentionMs'/);
+  });
+});
+
+describe('the redis-server test helper', () => {
+  it('fails with the install command when redis-server is missing, never skips', () => {
+    expect(() => findRedisServer({ PATH: '/nonexistent' })).toThrow(REDIS_INSTALL_HINT);
+    expect(REDIS_INSTALL_HINT).toMatch(/apt-get install -y redis-server/);
+  });
+});
