@@ -1,0 +1,217 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisTaskStore, type TaskAbortedError, type TaskStore, TaskStoreError } from '../../../src/tasks/index.js';
+import { freePort, type RedisServer, startRedisServer } from './redis-server.js';
+import { describeTaskStoreContract, eventually } from './task-store-contract.js';
+
+// One real redis-server for this file (fails, with the install command, when redis-server is missing).
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+describeTaskStoreContract('RedisTaskStore', (timings) => RedisTaskStore.connect({ url: redis.url, ...timings }));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Two replicas: two stores, each with its own two Redis connections, on one Redis. */
+async function replicas(options: { leaseMs?: number } = {}): Promise<[RedisTaskStore, RedisTaskStore]> {
+  const a = await RedisTaskStore.connect({ url: redis.url, replicaId: 'replica-a', ...options });
+  const b = await RedisTaskStore.connect({ url: redis.url, replicaId: 'replica-b', ...options });
+  return [a, b];
+}
+
+async function closeAll(...stores: TaskStore[]): Promise<void> {
+  await Promise.all(stores.map((store) => store.close()));
+}
+
+describe('RedisTaskStore across replicas', () => {
+  it('a task created on A is read on B, completed on B, and read completed on A', async () => {
+    const [a, b] = await replicas();
+    try {
+      const running = await a.create({ toolName: 'report', subject: 'alice' });
+      expect(await b.get(running.task.taskId, 'alice')).toMatchObject({ status: 'working', replicaId: 'replica-a' });
+      const done = await b.complete(running.task.taskId, { content: [{ type: 'text', text: 'from B' }] });
+      expect(done.ok).toBe(true);
+      const read = await a.get(running.task.taskId, 'alice');
+      expect(read?.status).toBe('completed');
+      expect(read?.result).toEqual({ content: [{ type: 'text', text: 'from B' }] });
+      // A is told at once (pub/sub), and its own later answer is refused.
+      await eventually(() => running.signal.aborted, 1_000);
+      expect((running.signal.reason as TaskAbortedError).kind).toBe('ended-elsewhere');
+      const late = await running.complete({ content: [{ type: 'text', text: 'from A' }] });
+      expect(late.ok).toBe(false);
+      expect((await b.get(running.task.taskId, 'alice'))?.result).toEqual({
+        content: [{ type: 'text', text: 'from B' }],
+      });
+    } finally {
+      await closeAll(a, b);
+    }
+  });
+
+  it('A and B racing to complete: exactly one wins, over 50 tasks', async () => {
+    const [a, b] = await replicas();
+    try {
+      for (let round = 0; round < 50; round++) {
+        const running = await a.create({ toolName: 'race' });
+        const [fromA, fromB] = await Promise.all([
+          running.complete({ by: 'A' }),
+          b.complete(running.task.taskId, { by: 'B' }),
+        ]);
+        expect(Number(fromA.ok) + Number(fromB.ok)).toBe(1);
+        const winner = fromA.ok ? 'A' : 'B';
+        expect((await b.get(running.task.taskId))?.result).toEqual({ by: winner });
+      }
+    } finally {
+      await closeAll(a, b);
+    }
+  });
+
+  it('cancel on B fires the signal on A through pub/sub, long before a lease renewal could', async () => {
+    // A 60 s lease renews every 20 s: a signal within 500 ms can only have come by pub/sub.
+    const [a, b] = await replicas({ leaseMs: 60_000 });
+    try {
+      const running = await a.create({ toolName: 'slow' });
+      const started = Date.now();
+      const outcome = await b.cancel(running.task.taskId, undefined, 'Stopped from replica B.');
+      expect(outcome.ok).toBe(true);
+      const waited = await eventually(() => running.signal.aborted, 500);
+      expect(Date.now() - started).toBeLessThan(500);
+      expect((running.signal.reason as TaskAbortedError).kind).toBe('cancelled');
+      expect((running.signal.reason as TaskAbortedError).message).toBe('Stopped from replica B.');
+      expect((await running.complete({ late: true })).ok).toBe(false);
+      expect((await a.get(running.task.taskId))?.status).toBe('cancelled');
+      console.log(`cancel on B → signal on A: ${waited} ms`);
+    } finally {
+      await closeAll(a, b);
+    }
+  });
+
+  it('a live replica keeps renewing its lease: its task stays working well past the lease', async () => {
+    const [a, b] = await replicas({ leaseMs: 400 });
+    try {
+      const running = await a.create({ toolName: 'long' });
+      await sleep(1_500);
+      expect((await b.get(running.task.taskId))?.status).toBe('working');
+      expect(running.signal.aborted).toBe(false);
+      expect((await running.complete({ ok: true })).ok).toBe(true);
+    } finally {
+      await closeAll(a, b);
+    }
+  });
+
+  it("a replica killed mid-task (SIGKILL): once its lease is over the task is failed with a reason, never answered", async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/src/tasks/replica-child.ts', redis.url, '600'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [b] = await replicas({ leaseMs: 600 });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`replica child exited (${code}) before creating its task`)));
+      });
+      const { taskId, replicaId } = JSON.parse(line) as { taskId: string; replicaId: string };
+      expect((await b.get(taskId))?.status).toBe('working');
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      const killedAt = Date.now();
+      const waited = await eventually(async () => (await b.get(taskId))?.status === 'failed', 5_000);
+      const failed = await b.get(taskId);
+      expect(failed?.statusMessage).toMatch(new RegExp(`Replica '${replicaId}' stopped renewing the task's lease`));
+      expect(failed?.error).toMatchObject({ code: -32603 });
+      expect(Date.now() - killedAt).toBeLessThan(3_000);
+      expect((await b.complete(taskId, { late: true })).ok).toBe(false);
+      console.log(`killed replica's task marked failed ${waited} ms after the kill (lease 600 ms)`);
+    } finally {
+      child.kill('SIGKILL');
+      await closeAll(b);
+    }
+  });
+
+  it('Redis killed mid-run: operations reject with a clear error while it is down, and work again after', async () => {
+    const [a, b] = await replicas({ leaseMs: 5_000 });
+    try {
+      const before = await a.create({ toolName: 'before' });
+      expect((await before.complete({ n: 1 })).ok).toBe(true);
+      await redis.kill();
+      for (const attempt of [
+        () => a.create({ toolName: 'during' }),
+        () => b.get(before.task.taskId),
+        () => b.cancel(before.task.taskId),
+        () => a.complete(before.task.taskId, { n: 2 }),
+      ]) {
+        const error = await attempt().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(error).toBeInstanceOf(TaskStoreError);
+        expect((error as TaskStoreError).code).toBe('TASK_STORE_UNAVAILABLE');
+        expect((error as Error).message).toMatch(
+          new RegExp(`Task store redis://127\\.0\\.0\\.1:${redis.port} is unavailable: .*reconnects by itself`),
+        );
+      }
+      await redis.restart();
+      const recovery = await eventually(async () => {
+        try {
+          await a.create({ toolName: 'probe' }).then((probe) => probe.complete({}));
+          await b.get('any');
+          return true;
+        } catch {
+          return false;
+        }
+      }, 10_000);
+      // A fresh task round-trips A → B after the restart (the scripts are loaded again by EVAL).
+      const after = await a.create({ toolName: 'after' });
+      expect((await b.get(after.task.taskId))?.status).toBe('working');
+      expect((await b.complete(after.task.taskId, { n: 3 })).ok).toBe(true);
+      expect((await a.get(after.task.taskId))?.result).toEqual({ n: 3 });
+      // And a cancel still reaches A: its subscriber resubscribed after the reconnect.
+      const cancellable = await a.create({ toolName: 'cancel-after' });
+      await b.cancel(cancellable.task.taskId);
+      await eventually(() => cancellable.signal.aborted, 1_000);
+      console.log(`stores answered again ${recovery} ms after redis-server restarted`);
+    } finally {
+      await closeAll(a, b);
+    }
+  });
+
+  it('connect to a Redis that is not there fails with the address and the cause', async () => {
+    const port = await freePort();
+    const error = await RedisTaskStore.connect({ url: `redis://:secret@127.0.0.1:${port}`, connectTimeoutMs: 500 }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(TaskStoreError);
+    expect((error as TaskStoreError).code).toBe('TASK_STORE_UNAVAILABLE');
+    expect((error as Error).message).toContain(`redis://:***@127.0.0.1:${port} is unavailable`);
+    expect((error as Error).message).not.toContain('secret');
+  });
+
+  it('round trip: create on A, complete on A, result read on B (median of 200)', async () => {
+    const [a, b] = await replicas();
+    try {
+      const times: number[] = [];
+      for (let round = 0; round < 220; round++) {
+        const started = performance.now();
+        const running = await a.create({ toolName: 'bench' });
+        await running.complete({ content: [{ type: 'text', text: 'ok' }] });
+        const read = await b.get(running.task.taskId);
+        const elapsed = performance.now() - started;
+        expect(read?.status).toBe('completed');
+        if (round >= 20) times.push(elapsed);
+      }
+      times.sort((x, y) => x - y);
+      const median = times[Math.floor(times.length / 2)]!;
+      const p95 = times[Math.floor(times.length * 0.95)]!;
+      console.log(`task round trip on Redis (create A → complete A → get B): median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms, n=${times.length}`);
+      expect(median).toBeLessThan(50);
+    } finally {
+      await closeAll(a, b);
+    }
+  });
+});
