@@ -139,16 +139,22 @@ describe('RedisTaskStore across replicas', () => {
       const before = await a.create({ toolName: 'before' });
       expect((await before.complete({ n: 1 })).ok).toBe(true);
       await redis.kill();
+      await sleep(300); // the clients are now reconnecting: a queued command would wait, not fail
       for (const attempt of [
         () => a.create({ toolName: 'during' }),
         () => b.get(before.task.taskId),
         () => b.cancel(before.task.taskId),
         () => a.complete(before.task.taskId, { n: 2 }),
       ]) {
-        const error = await attempt().then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
+        const started = Date.now();
+        const error = await Promise.race([
+          attempt().then(
+            () => undefined,
+            (caught: unknown) => caught,
+          ),
+          sleep(1_000).then(() => new Error('the operation waited for Redis instead of failing')),
+        ]);
+        expect(Date.now() - started).toBeLessThan(1_000);
         expect(error).toBeInstanceOf(TaskStoreError);
         expect((error as TaskStoreError).code).toBe('TASK_STORE_UNAVAILABLE');
         expect((error as Error).message).toMatch(
@@ -177,6 +183,26 @@ describe('RedisTaskStore across replicas', () => {
       console.log(`stores answered again ${recovery} ms after redis-server restarted`);
     } finally {
       await closeAll(a, b);
+    }
+  });
+
+  it('Redis down for longer than the lease: the running replica gives up the task (lease-lost), never answers it later', async () => {
+    const [a] = await replicas({ leaseMs: 600 });
+    try {
+      const running = await a.create({ toolName: 'outage' });
+      await redis.kill();
+      const waited = await eventually(() => running.signal.aborted, 3_000);
+      expect((running.signal.reason as TaskAbortedError).kind).toBe('lease-lost');
+      expect((running.signal.reason as Error).message).toMatch(
+        /could not renew the lease of task .* for 600 ms: .*unavailable/,
+      );
+      await redis.restart();
+      // Redis ran without persistence: the task is gone, and the late answer is refused, not written.
+      await eventually(async () => (await a.get(running.task.taskId).catch(() => 'down')) === undefined, 10_000);
+      expect((await running.complete({ late: true })).ok).toBe(false);
+      console.log(`lease-lost signal ${waited} ms after Redis died (lease 600 ms)`);
+    } finally {
+      await closeAll(a);
     }
   });
 
