@@ -23,3 +23,15 @@ export {
   type TaskTransition,
   TERMINAL_TASK_STATUSES,
 } from './task-store.js';
+export {
+  RELATED_TASK_META_KEY,
+  TASK_NOT_FOUND_CODE,
+  TASKS_EXTENSION_ID,
+  taskNotFoundError,
+  toCreateTaskResult,
+  toGetTaskResult,
+  toLegacyCreateTaskResult,
+  toLegacyTask,
+  toLegacyTaskPayload,
+} from './task-wire.js';
+export { waitForTaskEnd } from './wait-for-task-end.js';

@@ -131,16 +131,14 @@ export class RedisTaskStore implements TaskStore {
     const subscriber = client.duplicate();
     const errors: Error[] = [];
     for (const connection of [client, subscriber]) connection.on('error', (error) => errors.push(error));
-    const replicaId = options.replicaId ?? `${(await import('node:os')).hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`;
+    const replicaId =
+      options.replicaId ?? `${(await import('node:os')).hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`;
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         Promise.all([client.connect(), subscriber.connect()]),
         new Promise((_, reject) => {
-          timer = setTimeout(
-            () => reject(errors.at(-1) ?? new Error(`no answer in ${timeoutMs} ms`)),
-            timeoutMs,
-          );
+          timer = setTimeout(() => reject(errors.at(-1) ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
     } catch (error) {
@@ -157,7 +155,9 @@ export class RedisTaskStore implements TaskStore {
       });
     }
     try {
-      await subscriber.subscribe(`${store.prefix}task-cancel:${replicaId}`, (message) => store.onCancelMessage(message));
+      await subscriber.subscribe(`${store.prefix}task-cancel:${replicaId}`, (message) =>
+        store.onCancelMessage(message),
+      );
     } catch (error) {
       await store.close();
       throw unavailable(location, error);
@@ -316,7 +316,8 @@ export class RedisTaskStore implements TaskStore {
           } else if (answer.task.status === 'cancelled') {
             this.running.abort(taskId, 'cancelled', answer.task.statusMessage ?? 'Cancelled by the client.');
           } else {
-            const message = answer.task.statusMessage ?? `Task '${taskId}' was ${answer.task.status} by another replica.`;
+            const message =
+              answer.task.statusMessage ?? `Task '${taskId}' was ${answer.task.status} by another replica.`;
             this.running.abort(taskId, /stopped renewing/.test(message) ? 'lease-lost' : 'ended-elsewhere', message);
           }
         } catch (error) {
@@ -384,7 +385,8 @@ function redactUrl(url: string): string {
 
 function unavailable(location: string, error: unknown, lastError?: Error): TaskStoreError {
   const detail = (error as Error)?.message ?? String(error);
-  const socket = lastError !== undefined && lastError.message !== detail ? ` (last connection error: ${lastError.message})` : '';
+  const socket =
+    lastError !== undefined && lastError.message !== detail ? ` (last connection error: ${lastError.message})` : '';
   return new TaskStoreError(
     'TASK_STORE_UNAVAILABLE',
     `Task store ${location} is unavailable: ${detail}${socket}. Tasks cannot be created, read or cancelled until Redis answers again; the store reconnects by itself.`,

@@ -104,7 +104,7 @@ describe('RedisTaskStore across replicas', () => {
     }
   });
 
-  it("a replica killed mid-task (SIGKILL): once its lease is over the task is failed with a reason, never answered", async () => {
+  it('a replica killed mid-task (SIGKILL): once its lease is over the task is failed with a reason, never answered', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/src/tasks/replica-child.ts', redis.url, '600'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -208,7 +208,10 @@ describe('RedisTaskStore across replicas', () => {
 
   it('connect to a Redis that is not there fails with the address and the cause', async () => {
     const port = await freePort();
-    const error = await RedisTaskStore.connect({ url: `redis://:secret@127.0.0.1:${port}`, connectTimeoutMs: 500 }).then(
+    const error = await RedisTaskStore.connect({
+      url: `redis://:secret@127.0.0.1:${port}`,
+      connectTimeoutMs: 500,
+    }).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -234,7 +237,9 @@ describe('RedisTaskStore across replicas', () => {
       times.sort((x, y) => x - y);
       const median = times[Math.floor(times.length / 2)]!;
       const p95 = times[Math.floor(times.length * 0.95)]!;
-      console.log(`task round trip on Redis (create A → complete A → get B): median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms, n=${times.length}`);
+      console.log(
+        `task round trip on Redis (create A → complete A → get B): median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms, n=${times.length}`,
+      );
       expect(median).toBeLessThan(50);
     } finally {
       await closeAll(a, b);

@@ -66,9 +66,7 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore): vo
       expect(second.reason).toBe('terminal');
       expect(second.message).toMatch(/already completed.*cannot become completed/);
       expect(refused(await tasks.complete(running.task.taskId, { overwritten: true })).reason).toBe('terminal');
-      expect(refused(await tasks.fail(running.task.taskId, { code: -32603, message: 'late' })).reason).toBe(
-        'terminal',
-      );
+      expect(refused(await tasks.fail(running.task.taskId, { code: -32603, message: 'late' })).reason).toBe('terminal');
       const read = await tasks.get(running.task.taskId);
       expect(read?.status).toBe('completed');
       expect(read?.result).toEqual({ content: [{ type: 'text', text: 'first' }], isError: false });
@@ -80,7 +78,9 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore): vo
       const running = await tasks.create({ toolName: 't' });
       const outcomes = await Promise.all(
         Array.from({ length: 20 }, (_, index) =>
-          index % 2 === 0 ? running.complete({ winner: index }) : tasks.complete(running.task.taskId, { winner: index }),
+          index % 2 === 0
+            ? running.complete({ winner: index })
+            : tasks.complete(running.task.taskId, { winner: index }),
         ),
       );
       const winners = outcomes.filter((outcome) => outcome.ok);
@@ -158,7 +158,9 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore): vo
       const shortDone = await short.complete({});
       const longDone = await long.complete({});
       const kept = (outcome: TaskTransition) =>
-        outcome.ok ? Date.parse(outcome.task.createdAt) + outcome.task.ttlMs - Date.parse(outcome.task.lastUpdatedAt) : 0;
+        outcome.ok
+          ? Date.parse(outcome.task.createdAt) + outcome.task.ttlMs - Date.parse(outcome.task.lastUpdatedAt)
+          : 0;
       expect(kept(shortDone)).toBe(5_000);
       expect(kept(longDone)).toBe(20_000);
     });
