@@ -3,6 +3,7 @@
  * loads the `redis` package only when it connects.
  */
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './memory-task-store.js';
+export { openTaskStore } from './open-task-store.js';
 export { RedisTaskStore, type RedisTaskClient, type RedisTaskStoreOptions } from './redis-task-store.js';
 export {
   type CreateTaskInput,

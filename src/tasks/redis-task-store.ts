@@ -129,8 +129,12 @@ export class RedisTaskStore implements TaskStore {
       socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) },
     }) as unknown as RedisTaskClient;
     const subscriber = client.duplicate();
-    const errors: Error[] = [];
-    for (const connection of [client, subscriber]) connection.on('error', (error) => errors.push(error));
+    let connectError: Error | undefined;
+    for (const connection of [client, subscriber]) {
+      connection.on('error', (error) => {
+        connectError = error;
+      });
+    }
     const replicaId =
       options.replicaId ?? `${(await import('node:os')).hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`;
     let timer: NodeJS.Timeout | undefined;
@@ -138,7 +142,7 @@ export class RedisTaskStore implements TaskStore {
       await Promise.race([
         Promise.all([client.connect(), subscriber.connect()]),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(errors.at(-1) ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(() => reject(connectError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
     } catch (error) {

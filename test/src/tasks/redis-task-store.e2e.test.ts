@@ -1,7 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisTaskStore, type TaskAbortedError, type TaskStore, TaskStoreError } from '../../../src/tasks/index.js';
+import {
+  openTaskStore,
+  RedisTaskStore,
+  type TaskAbortedError,
+  type TaskStore,
+  TaskStoreError,
+} from '../../../src/tasks/index.js';
 import { freePort, type RedisServer, startRedisServer } from './redis-server.js';
 import { describeTaskStoreContract, eventually } from './task-store-contract.js';
 
@@ -206,6 +212,18 @@ describe('RedisTaskStore across replicas', () => {
     }
   });
 
+  it('openTaskStore opens a RedisTaskStore for a redis:// URL', async () => {
+    const store = await openTaskStore(redis.url, { replicaId: 'from-flag' });
+    try {
+      expect(store).toBeInstanceOf(RedisTaskStore);
+      expect(store.location).toBe(redis.url);
+      const running = await store.create({ toolName: 't' });
+      expect(running.task.replicaId).toBe('from-flag');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('connect to a Redis that is not there fails with the address and the cause', async () => {
     const port = await freePort();
     const error = await RedisTaskStore.connect({
@@ -219,6 +237,28 @@ describe('RedisTaskStore across replicas', () => {
     expect((error as TaskStoreError).code).toBe('TASK_STORE_UNAVAILABLE');
     expect((error as Error).message).toContain(`redis://:***@127.0.0.1:${port} is unavailable`);
     expect((error as Error).message).not.toContain('secret');
+  });
+
+  it("without the optional 'redis' package, connect says how to install it", async () => {
+    const script = `const { RedisTaskStore } = await import('./src/tasks/index.ts');
+      await RedisTaskStore.connect({ url: '${redis.url}' }).then(
+        (store) => { console.log('CONNECTED'); return store.close(); },
+        (error) => console.log(error.code + ' ' + error.message));`;
+    const run = (preload: string[]) =>
+      new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', ...preload, '--input-type=module', '-e', script], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+        });
+        child.once('exit', () => resolve(output.trim()));
+      });
+    expect(await run(['--import', './test/src/tasks/no-redis-package.mjs'])).toBe(
+      `TASK_STORE_CLIENT_MISSING The Redis task store (${redis.url}) needs the 'redis' package: npm install -E redis@6.3.1`,
+    );
+    expect(await run([])).toBe('CONNECTED');
   });
 
   it('round trip: create on A, complete on A, result read on B (median of 200)', async () => {
