@@ -20,7 +20,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-describeTaskStoreContract('RedisTaskStore', (timings) => RedisTaskStore.connect({ url: redis.url, ...timings }));
+describeTaskStoreContract('RedisTaskStore', (timings) => RedisTaskStore.connect({ url: redis.url, ...timings }), {
+  leases: true,
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -98,10 +100,10 @@ describe('RedisTaskStore across replicas', () => {
   });
 
   it('a live replica keeps renewing its lease: its task stays working well past the lease', async () => {
-    const [a, b] = await replicas({ leaseMs: 400 });
+    const [a, b] = await replicas({ leaseMs: 1_000 });
     try {
       const running = await a.create({ toolName: 'long' });
-      await sleep(1_500);
+      await sleep(3_000);
       expect((await b.get(running.task.taskId))?.status).toBe('working');
       expect(running.signal.aborted).toBe(false);
       expect((await running.complete({ ok: true })).ok).toBe(true);
