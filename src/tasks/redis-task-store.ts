@@ -111,6 +111,11 @@ export class RedisTaskStore implements TaskStore {
 
   /** Connects two clients (commands, and the cancel subscription) and answers the store, or a clear error. */
   static async connect(options: RedisTaskStoreOptions): Promise<RedisTaskStore> {
+    if (!URL.canParse(options.url) || !/^rediss?:$/.test(new URL(options.url).protocol)) {
+      throw new RangeError(
+        `The Redis task store needs a redis:// or rediss:// URL (redis://host:port), got '${redactUrl(options.url)}'.`,
+      );
+    }
     const location = redactUrl(options.url);
     let redis: typeof import('redis');
     try {
@@ -383,7 +388,7 @@ function redactUrl(url: string): string {
     if (parsed.password !== '') parsed.password = '***';
     return parsed.toString().replace(/\/$/, '');
   } catch {
-    return '(an unparsable Redis URL)';
+    return url.replace(/:[^:@/]*@/, ':***@').slice(0, 200);
   }
 }
 

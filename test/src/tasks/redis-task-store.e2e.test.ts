@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   openTaskStore,
@@ -95,6 +96,33 @@ describe('RedisTaskStore across replicas', () => {
       expect((await a.get(running.task.taskId))?.status).toBe('cancelled');
       console.log(`cancel on B → signal on A: ${waited} ms`);
     } finally {
+      await closeAll(a, b);
+    }
+  });
+
+  it('a cancel whose pub/sub message never arrives still reaches A, by its next lease renewal', async () => {
+    const [a, b] = await replicas({ leaseMs: 900 });
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      const running = await a.create({ toolName: 'slow' });
+      // The state a cancel leaves, written without its PUBLISH: as if A's subscriber was reconnecting.
+      await raw.sendCommand([
+        'HSET',
+        `toolsmith:task:${running.task.taskId}`,
+        'status',
+        'cancelled',
+        'statusMessage',
+        'Stopped while A was deaf.',
+      ]);
+      const waited = await eventually(() => running.signal.aborted, 3_000);
+      expect((running.signal.reason as TaskAbortedError).kind).toBe('cancelled');
+      expect((running.signal.reason as Error).message).toBe('Stopped while A was deaf.');
+      expect(waited).toBeLessThan(1_000);
+      expect((await b.get(running.task.taskId))?.status).toBe('cancelled');
+      console.log(`cancel without its pub/sub message → signal on A: ${waited} ms (renewal every 300 ms)`);
+    } finally {
+      await raw.close();
       await closeAll(a, b);
     }
   });
@@ -224,6 +252,17 @@ describe('RedisTaskStore across replicas', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('connect refuses what is not a Redis URL, without echoing a password', async () => {
+    await expect(RedisTaskStore.connect({ url: 'http://127.0.0.1:6379' })).rejects.toThrow(
+      "The Redis task store needs a redis:// or rediss:// URL (redis://host:port), got 'http://127.0.0.1:6379'.",
+    );
+    const error = await RedisTaskStore.connect({ url: 'redis://user:hunter2@exa mple:1' }).catch(
+      (caught: Error) => caught,
+    );
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).not.toContain('hunter2');
   });
 
   it('connect to a Redis that is not there fails with the address and the cause', async () => {
