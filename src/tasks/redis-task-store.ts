@@ -93,6 +93,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly heartbeat: NodeJS.Timeout;
   private lastError: Error | undefined;
   private closed = false;
+  private renewing = false;
 
   private constructor(
     private readonly client: RedisTaskClient,
@@ -116,6 +117,7 @@ export class RedisTaskStore implements TaskStore {
         `The Redis task store needs a redis:// or rediss:// URL (redis://host:port), got '${redactUrl(options.url)}'.`,
       );
     }
+    resolveTaskStoreTimings(options); // a bad number throws before anything connects
     const location = redactUrl(options.url);
     let redis: typeof import('redis');
     try {
@@ -307,6 +309,17 @@ export class RedisTaskStore implements TaskStore {
 
   /** Renews the lease of every running task; fires the signal of one that ended elsewhere or whose lease is lost. */
   private async renewLeases(): Promise<void> {
+    // One round at a time: a slow Redis must not pile rounds up.
+    if (this.renewing) return;
+    this.renewing = true;
+    try {
+      await this.renewRound();
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  private async renewRound(): Promise<void> {
     await Promise.all(
       this.running.ids().map(async (taskId) => {
         try {

@@ -106,7 +106,10 @@ export interface RunningTask {
    * lease is lost, or at a drain's deadline; its `reason` is a `TaskAbortedError`.
    */
   readonly signal: AbortSignal;
-  /** Writes the result and `completed`, once. */
+  /**
+   * Writes the result and `completed`, once. Rejects with `TASK_STORE_UNAVAILABLE` while the store
+   * is unreachable: the lease is still renewed, so retry until it resolves or `signal` fires.
+   */
   complete(result: Record<string, unknown>): Promise<TaskTransition>;
   /** Writes the JSON-RPC error and `failed`, once. */
   fail(error: TaskError, statusMessage?: string): Promise<TaskTransition>;

@@ -174,6 +174,7 @@ describe('RedisTaskStore across replicas', () => {
     try {
       const before = await a.create({ toolName: 'before' });
       expect((await before.complete({ n: 1 })).ok).toBe(true);
+      const inFlight = await a.create({ toolName: 'in-flight' });
       await redis.kill();
       await sleep(300); // the clients are now reconnecting: a queued command would wait, not fail
       for (const attempt of [
@@ -181,6 +182,8 @@ describe('RedisTaskStore across replicas', () => {
         () => b.get(before.task.taskId),
         () => b.cancel(before.task.taskId),
         () => a.complete(before.task.taskId, { n: 2 }),
+        // The running task's own answer fails too, and the task stays this replica's to retry.
+        () => inFlight.complete({ n: 2 }),
       ]) {
         const started = Date.now();
         const error = await Promise.race([
@@ -197,7 +200,14 @@ describe('RedisTaskStore across replicas', () => {
           new RegExp(`Task store redis://127\\.0\\.0\\.1:${redis.port} is unavailable: .*reconnects by itself`),
         );
       }
+      expect(inFlight.signal.aborted).toBe(false);
       await redis.restart();
+      // Redis came back empty (no persistence): the next renewal finds the task gone and gives it up.
+      await eventually(() => inFlight.signal.aborted, 5_000);
+      expect((inFlight.signal.reason as TaskAbortedError).kind).toBe('lease-lost');
+      expect((inFlight.signal.reason as Error).message).toMatch(
+        /is gone from redis:.*Redis restarted without persistence/,
+      );
       const recovery = await eventually(async () => {
         try {
           await a.create({ toolName: 'probe' }).then((probe) => probe.complete({}));
