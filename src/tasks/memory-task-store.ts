@@ -1,0 +1,210 @@
+import { RunningTasks } from './running-tasks.js';
+import {
+  type CreateTaskInput,
+  isTerminalTaskStatus,
+  newTaskId,
+  notFoundRefusal,
+  type ResolvedTaskStoreTimings,
+  type RunningTask,
+  resolveTaskStoreTimings,
+  retentionFor,
+  type StoredTask,
+  TASK_INTERNAL_ERROR,
+  type TaskDrainReport,
+  type TaskError,
+  type TaskStatus,
+  type TaskStore,
+  TaskStoreError,
+  type TaskStoreTimings,
+  type TaskTransition,
+  terminalRefusal,
+} from './task-store.js';
+
+interface MemoryRecord {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: number;
+  lastUpdatedAt: number;
+  expiresAt: number;
+  retentionMs: number;
+  pollIntervalMs: number;
+  toolName: string;
+  subject?: string;
+  result?: Record<string, unknown>;
+  error?: TaskError;
+}
+
+/** Options of `MemoryTaskStore`. */
+export interface MemoryTaskStoreOptions extends TaskStoreTimings {
+  /** Default `memory-<random>`. */
+  replicaId?: string;
+  /** The clock, for tests of retention. Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * The task store of one process: tasks live in a `Map` and die with the process, so it serves a
+ * single `serve` (stdio, or one HTTP replica). Same contract as `RedisTaskStore`; no lease, since
+ * the tasks cannot outlive the replica that runs them.
+ */
+export class MemoryTaskStore implements TaskStore {
+  readonly replicaId: string;
+  readonly location = 'memory';
+  private readonly timings: ResolvedTaskStoreTimings;
+  private readonly now: () => number;
+  private readonly records = new Map<string, MemoryRecord>();
+  private readonly running = new RunningTasks();
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(options: MemoryTaskStoreOptions = {}) {
+    this.timings = resolveTaskStoreTimings(options);
+    this.replicaId = options.replicaId ?? `memory-${newTaskId().slice(0, 8)}`;
+    this.now = options.now ?? Date.now;
+    this.sweeper = setInterval(() => this.sweep(), Math.min(this.timings.retentionMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  async create(input: CreateTaskInput): Promise<RunningTask> {
+    if (this.closed) throw closedError(this.replicaId);
+    const now = this.now();
+    const retentionMs = retentionFor(input, this.timings);
+    const record: MemoryRecord = {
+      taskId: newTaskId(),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      expiresAt: now + retentionMs,
+      retentionMs,
+      pollIntervalMs: input.pollIntervalMs ?? this.timings.pollIntervalMs,
+      toolName: input.toolName,
+      ...(input.subject === undefined ? {} : { subject: input.subject }),
+    };
+    this.records.set(record.taskId, record);
+    const signal = this.running.add(record.taskId);
+    const finish = async (status: TaskStatus, fields: Partial<MemoryRecord>) => {
+      const outcome = this.transition(record.taskId, undefined, status, fields);
+      this.running.settle(record.taskId);
+      return outcome;
+    };
+    return {
+      task: this.view(record),
+      signal,
+      complete: (result) => finish('completed', { result }),
+      fail: (error, statusMessage) =>
+        finish('failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) }),
+    };
+  }
+
+  async get(taskId: string, subject?: string): Promise<StoredTask | undefined> {
+    const record = this.find(taskId, subject);
+    return record === undefined ? undefined : this.view(record);
+  }
+
+  async complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition> {
+    return this.endElsewhere(taskId, 'completed', { result });
+  }
+
+  async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
+    return this.endElsewhere(taskId, 'failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) });
+  }
+
+  async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
+    const message = statusMessage ?? 'Cancelled by the client (tasks/cancel).';
+    const outcome = this.transition(taskId, subject, 'cancelled', { statusMessage: message });
+    if (outcome.ok) this.running.abort(taskId, 'cancelled', message);
+    return outcome;
+  }
+
+  async drain(options: { deadlineMs?: number; reason?: string } = {}): Promise<TaskDrainReport> {
+    this.closed = true;
+    const before = this.running.size;
+    const remaining = await this.running.waitAll(options.deadlineMs ?? 0);
+    const message = drainMessage(this.replicaId, options.reason);
+    for (const taskId of remaining) {
+      this.transition(taskId, undefined, 'failed', {
+        statusMessage: message,
+        error: { code: TASK_INTERNAL_ERROR, message },
+      });
+      this.running.abort(taskId, 'drained', message);
+    }
+    return { finished: before - remaining.length, failed: remaining.length };
+  }
+
+  async close(): Promise<void> {
+    await this.drain({ deadlineMs: 0 });
+    clearInterval(this.sweeper);
+  }
+
+  /** A transition not made through the task's `RunningTask`: the running work is told by its signal. */
+  private endElsewhere(taskId: string, status: TaskStatus, fields: Partial<MemoryRecord>): TaskTransition {
+    const outcome = this.transition(taskId, undefined, status, fields);
+    if (outcome.ok) this.running.abort(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
+    return outcome;
+  }
+
+  private find(taskId: string, subject: string | undefined): MemoryRecord | undefined {
+    const record = this.records.get(taskId);
+    if (record === undefined) return undefined;
+    // A running task is kept however long it runs; its retention counts from its end.
+    if (isTerminalTaskStatus(record.status) && record.expiresAt <= this.now()) {
+      this.records.delete(taskId);
+      return undefined;
+    }
+    if (record.subject !== undefined && record.subject !== subject) return undefined;
+    return record;
+  }
+
+  private transition(
+    taskId: string,
+    subject: string | undefined,
+    status: TaskStatus,
+    fields: Partial<MemoryRecord>,
+  ): TaskTransition {
+    const record = this.find(taskId, subject);
+    if (record === undefined) return notFoundRefusal(taskId);
+    if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), status);
+    const now = this.now();
+    Object.assign(record, fields, { status, lastUpdatedAt: now, expiresAt: now + record.retentionMs });
+    return { ok: true, task: this.view(record) };
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [taskId, record] of this.records) {
+      if (isTerminalTaskStatus(record.status) && record.expiresAt <= now) this.records.delete(taskId);
+    }
+  }
+
+  private view(record: MemoryRecord): StoredTask {
+    return Object.freeze({
+      taskId: record.taskId,
+      status: record.status,
+      ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
+      createdAt: new Date(record.createdAt).toISOString(),
+      lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+      ttlMs:
+        (isTerminalTaskStatus(record.status) ? record.expiresAt : this.now() + record.retentionMs) - record.createdAt,
+      pollIntervalMs: record.pollIntervalMs,
+      toolName: record.toolName,
+      ...(record.subject === undefined ? {} : { subject: record.subject }),
+      replicaId: this.replicaId,
+      ...(record.result === undefined ? {} : { result: record.result }),
+      ...(record.error === undefined ? {} : { error: record.error }),
+    });
+  }
+}
+
+/** The error of `create` on a drained or closed store. */
+export function closedError(replicaId: string): TaskStoreError {
+  return new TaskStoreError(
+    'TASK_STORE_CLOSED',
+    `Task store of replica '${replicaId}' is draining or closed: it creates no new task. Send the call to another replica.`,
+  );
+}
+
+/** The reason written on a task still running when its replica's drain ran out of time. */
+export function drainMessage(replicaId: string, reason: string | undefined): string {
+  return `Replica '${replicaId}' shut down before the task finished${reason ? ` (${reason})` : ''}; the task was not completed. Call the tool again.`;
+}

@@ -1,0 +1,114 @@
+/**
+ * The Lua scripts of `RedisTaskStore`. Each transition is one script, so it is atomic on the Redis
+ * server: two replicas cannot both complete a task, nor complete one another replica cancelled or
+ * whose lease ran out. Time comes from Redis's `TIME`, so replicas with skewed clocks agree on
+ * leases and retention. Every script touches one key (Redis Cluster safe) and answers one JSON
+ * string `{ verdict, task }`, `task` being the hash's fields.
+ *
+ * A task is one hash: status, statusMessage, createdAt, lastUpdatedAt, expiresAt, retentionMs,
+ * pollIntervalMs, toolName, subject, replicaId, leaseUntil, result (JSON), error (JSON). Its key
+ * expires at `expiresAt`: while it runs, `leaseUntil + retentionMs`; once it ended, its end plus
+ * `retentionMs`.
+ */
+
+const PRELUDE = `
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function terminal(s)
+  return s == 'completed' or s == 'failed' or s == 'cancelled'
+end
+local function read(key)
+  local flat = redis.call('HGETALL', key)
+  local task = {}
+  for i = 1, #flat, 2 do task[flat[i]] = flat[i + 1] end
+  return task
+end
+local function answer(verdict, key)
+  if key == nil then return cjson.encode({ verdict = verdict }) end
+  return cjson.encode({ verdict = verdict, task = read(key) })
+end
+local function finish(key, now, status, message)
+  local retention = tonumber(redis.call('HGET', key, 'retentionMs'))
+  redis.call('HSET', key, 'status', status, 'lastUpdatedAt', now, 'expiresAt', now + retention)
+  if message ~= nil and message ~= '' then
+    redis.call('HSET', key, 'statusMessage', message)
+  end
+  redis.call('PEXPIREAT', key, now + retention)
+end
+-- A running task whose lease is over is failed, by whichever operation sees it first.
+local function expire_lease(key, now)
+  local status = redis.call('HGET', key, 'status')
+  if status == false or terminal(status) then return end
+  local lease = tonumber(redis.call('HGET', key, 'leaseUntil'))
+  if lease >= now then return end
+  local replica = redis.call('HGET', key, 'replicaId')
+  local message = "Replica '" .. replica .. "' stopped renewing the task's lease " .. (now - lease) ..
+    " ms ago (it died, froze or lost Redis) before the task finished; the task was not completed. Call the tool again."
+  finish(key, now, 'failed', message)
+  redis.call('HSET', key, 'error', cjson.encode({ code = -32603, message = message }))
+end
+`;
+
+/** KEYS[1] task; ARGV replicaId, leaseMs, retentionMs, pollIntervalMs, toolName, subject ('' for none). */
+export const CREATE_SCRIPT = `${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('task id already taken') end
+local now = now_ms()
+local lease = now + tonumber(ARGV[2])
+local expires = lease + tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'status', 'working', 'createdAt', now, 'lastUpdatedAt', now,
+  'expiresAt', expires, 'retentionMs', ARGV[3], 'pollIntervalMs', ARGV[4], 'toolName', ARGV[5],
+  'replicaId', ARGV[1], 'leaseUntil', lease)
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'subject', ARGV[6]) end
+redis.call('PEXPIREAT', KEYS[1], expires)
+return answer('ok', KEYS[1])
+`;
+
+/** KEYS[1] task. */
+export const GET_SCRIPT = `${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
+expire_lease(KEYS[1], now_ms())
+return answer('ok', KEYS[1])
+`;
+
+/**
+ * KEYS[1] task; ARGV status, payload field ('result', 'error' or ''), payload JSON, statusMessage,
+ * subject check ('' none, else '=' .. subject), channel prefix, the calling replica. Tells the
+ * running replica (pub/sub on `<prefix><replicaId>`: `taskId\n<cancelled|ended-elsewhere>\nmessage`)
+ * of a cancel, or of an ending another replica wrote.
+ */
+export const FINISH_SCRIPT = `${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
+if ARGV[5] ~= '' then
+  local subject = redis.call('HGET', KEYS[1], 'subject')
+  if subject ~= false and '=' .. subject ~= ARGV[5] then return answer('not-found') end
+end
+local now = now_ms()
+expire_lease(KEYS[1], now)
+if terminal(redis.call('HGET', KEYS[1], 'status')) then return answer('terminal', KEYS[1]) end
+finish(KEYS[1], now, ARGV[1], ARGV[4])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[3]) end
+local owner = redis.call('HGET', KEYS[1], 'replicaId')
+if ARGV[1] == 'cancelled' or owner ~= ARGV[7] then
+  local kind = 'ended-elsewhere'
+  if ARGV[1] == 'cancelled' then kind = 'cancelled' end
+  local taskId = string.match(KEYS[1], '[^:]+$')
+  redis.call('PUBLISH', ARGV[6] .. owner, taskId .. '\\n' .. kind .. '\\n' .. ARGV[4])
+end
+return answer('ok', KEYS[1])
+`;
+
+/** KEYS[1] task; ARGV replicaId, leaseMs. Answers the verdict 'ok' (renewed) or the task as it is. */
+export const RENEW_SCRIPT = `${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
+local now = now_ms()
+expire_lease(KEYS[1], now)
+local status = redis.call('HGET', KEYS[1], 'status')
+if terminal(status) or redis.call('HGET', KEYS[1], 'replicaId') ~= ARGV[1] then return answer('terminal', KEYS[1]) end
+local lease = now + tonumber(ARGV[2])
+local expires = math.max(tonumber(redis.call('HGET', KEYS[1], 'expiresAt')), lease + tonumber(redis.call('HGET', KEYS[1], 'retentionMs')))
+redis.call('HSET', KEYS[1], 'leaseUntil', lease, 'expiresAt', expires)
+redis.call('PEXPIREAT', KEYS[1], expires)
+return cjson.encode({ verdict = 'ok' })
+`;

@@ -1,0 +1,236 @@
+/**
+ * The task store: where an MCP task (a `tools/call` answered with a task handle, polled and
+ * cancelled later) keeps its state, so that any replica can read, answer and cancel a task another
+ * replica runs. Two implementations: `MemoryTaskStore` (one process) and `RedisTaskStore` (replicas).
+ *
+ * The MCP SDK v2 (`@modelcontextprotocol/server` 2.4.0) has no task runtime and no store interface
+ * (its task types are marked "2025-11-25 wire vocabulary with no SDK runtime"); the v1 SDK's
+ * experimental `TaskStore` is bound to its own `Protocol` and has no lease, owner or cancellation
+ * signal. So this interface is toolsmith's own, shaped after both task wires (the 2026-07-28
+ * extension `io.modelcontextprotocol/tasks` and the 2025-11-25 methods), and `src/tasks/wire.ts`
+ * turns a `StoredTask` into either era's result.
+ */
+
+/** A task's status, the same five words in both MCP eras. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** The statuses a task never leaves. */
+export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = Object.freeze(['completed', 'failed', 'cancelled']);
+
+/** True for `completed`, `failed` and `cancelled`. */
+export function isTerminalTaskStatus(status: TaskStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** The JSON-RPC error a `failed` task carries (MCP: `failed` is for protocol-level faults only). */
+export interface TaskError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** JSON-RPC's internal error, the code of a task failed by its replica's death or drain. */
+export const TASK_INTERNAL_ERROR = -32603;
+
+/** One task as the store holds it; `src/tasks/wire.ts` maps it onto either MCP era's shape. */
+export interface StoredTask {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  /** Why it is in its status: a failure's reason, a cancellation's, a drain's. */
+  readonly statusMessage?: string;
+  /** ISO 8601, from the store's clock (Redis's `TIME` for `RedisTaskStore`, so replicas agree). */
+  readonly createdAt: string;
+  readonly lastUpdatedAt: string;
+  /**
+   * How long after `createdAt` the task may be gone (MCP's `ttlMs`). It grows while the task runs
+   * and once more when it ends, so a result is kept for the store's retention after it was written.
+   */
+  readonly ttlMs: number;
+  /** Suggested polling interval for `tasks/get`. */
+  readonly pollIntervalMs: number;
+  /** The tool the task runs. */
+  readonly toolName: string;
+  /** The authenticated subject that created it; another subject does not find it. */
+  readonly subject?: string;
+  /** The replica running (or that ran) it. */
+  readonly replicaId: string;
+  /** The `CallToolResult` of a `completed` task (with `isError: true` for a tool-level failure). */
+  readonly result?: Record<string, unknown>;
+  /** The JSON-RPC error of a `failed` task. */
+  readonly error?: TaskError;
+}
+
+/** What `create` needs. */
+export interface CreateTaskInput {
+  toolName: string;
+  /** The caller's authenticated subject (the JWT `sub`); tasks are found only by the same subject. */
+  subject?: string;
+  /**
+   * How long the client asked to keep the result (the 2025 `task.ttl`); clamped to the store's
+   * `maxRetentionMs`, and the store's `retentionMs` when absent.
+   */
+  ttlMs?: number;
+  pollIntervalMs?: number;
+}
+
+/** Why a transition was refused. */
+export type TaskRefusal = 'not-found' | 'terminal';
+
+/** The outcome of `complete`, `fail` and `cancel`: the task after it, or why nothing changed. */
+export type TaskTransition =
+  | { readonly ok: true; readonly task: StoredTask }
+  | { readonly ok: false; readonly reason: TaskRefusal; readonly message: string; readonly task?: StoredTask };
+
+/** Why a running task's `signal` fired (its `reason` is a `TaskAbortedError` carrying one). */
+export type TaskAbortCause = 'cancelled' | 'ended-elsewhere' | 'lease-lost' | 'drained';
+
+/** The `reason` of a running task's aborted signal. */
+export class TaskAbortedError extends Error {
+  readonly kind: TaskAbortCause;
+  constructor(kind: TaskAbortCause, message: string) {
+    super(message);
+    this.name = 'TaskAbortedError';
+    this.kind = kind;
+  }
+}
+
+/**
+ * A task this replica created and runs. Hand `signal` to the tool; end it with `complete` or
+ * `fail` exactly once (a second ending, or one after a cancel or a lost lease, is refused).
+ */
+export interface RunningTask {
+  /** The seed state, durable before `create` resolved (what `CreateTaskResult` carries). */
+  readonly task: StoredTask;
+  /**
+   * Fires when a client cancels the task from any replica, when another replica ended it, when its
+   * lease is lost, or at a drain's deadline; its `reason` is a `TaskAbortedError`.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * Writes the result and `completed`, once. Rejects with `TASK_STORE_UNAVAILABLE` while the store
+   * is unreachable: the lease is still renewed, so retry until it resolves or `signal` fires.
+   */
+  complete(result: Record<string, unknown>): Promise<TaskTransition>;
+  /** Writes the JSON-RPC error and `failed`, once. */
+  fail(error: TaskError, statusMessage?: string): Promise<TaskTransition>;
+}
+
+/** What `drain` did. */
+export interface TaskDrainReport {
+  /** Tasks that ended (completed, failed or cancelled) before the deadline. */
+  readonly finished: number;
+  /** Tasks still running at the deadline, marked `failed` with the drain's reason. */
+  readonly failed: number;
+}
+
+/** The task store every replica reads. */
+export interface TaskStore {
+  /** This replica's id, recorded as the `replicaId` of the tasks it creates. */
+  readonly replicaId: string;
+  /** `memory`, or the Redis URL without its password; named in errors. */
+  readonly location: string;
+  /** Creates a `working` task run by this replica, durably (a `get` on any replica finds it once this resolves). */
+  create(input: CreateTaskInput): Promise<RunningTask>;
+  /** The task, or `undefined` when it never existed, expired, or belongs to another subject. */
+  get(taskId: string, subject?: string): Promise<StoredTask | undefined>;
+  /**
+   * Writes a task's result and `completed`, from any replica, once: refused when the task already
+   * ended (its result is never overwritten). The running replica's `signal` fires (`ended-elsewhere`).
+   */
+  complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition>;
+  /** Writes a task's JSON-RPC error and `failed`, from any replica, once (as `complete`). */
+  fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition>;
+  /** Marks a task `cancelled` (refused when it already ended) and fires its `signal` on the replica running it. */
+  cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition>;
+  /**
+   * Stops creating tasks, waits up to `deadlineMs` for this replica's running tasks to end, then
+   * marks the rest `failed` with `reason` and fires their signals. Never leaves a task `working`.
+   */
+  drain(options?: { deadlineMs?: number; reason?: string }): Promise<TaskDrainReport>;
+  /** `drain({ deadlineMs: 0 })`, then releases the store's connections and timers. */
+  close(): Promise<void>;
+}
+
+/** Codes of `TaskStoreError`. */
+export type TaskStoreErrorCode = 'TASK_STORE_UNAVAILABLE' | 'TASK_STORE_CLOSED' | 'TASK_STORE_CLIENT_MISSING';
+
+/** A task store operation that could not run: the store is unreachable, closed, or its client is not installed. */
+export class TaskStoreError extends Error {
+  readonly code: TaskStoreErrorCode;
+  constructor(code: TaskStoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'TaskStoreError';
+    this.code = code;
+  }
+}
+
+/** Retention and lease settings shared by both stores. */
+export interface TaskStoreTimings {
+  /** How long a result is kept after it was written, when the client asks for no TTL. Default 1 hour. */
+  retentionMs?: number;
+  /** The longest retention a client may ask for. Default 24 hours. */
+  maxRetentionMs?: number;
+  /** Default `pollIntervalMs` handed to clients. Default 1 second. */
+  pollIntervalMs?: number;
+  /**
+   * How long a running task's lease lasts without renewal; renewed every third of it. A replica
+   * that stops renewing (dead, frozen, cut off from the store) has its tasks marked `failed` once
+   * the lease is over. Default 15 seconds.
+   */
+  leaseMs?: number;
+}
+
+/** The settled timings with their defaults. */
+export interface ResolvedTaskStoreTimings {
+  readonly retentionMs: number;
+  readonly maxRetentionMs: number;
+  readonly pollIntervalMs: number;
+  readonly leaseMs: number;
+}
+
+/** Fills in the defaults and checks the numbers (a programmer mistake throws a `RangeError`). */
+export function resolveTaskStoreTimings(timings: TaskStoreTimings = {}): ResolvedTaskStoreTimings {
+  const resolved = {
+    retentionMs: timings.retentionMs ?? 3_600_000,
+    maxRetentionMs: timings.maxRetentionMs ?? 86_400_000,
+    pollIntervalMs: timings.pollIntervalMs ?? 1_000,
+    leaseMs: timings.leaseMs ?? 15_000,
+  };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`Task store option '${name}' must be a positive integer of milliseconds, got ${value}.`);
+    }
+  }
+  return Object.freeze(resolved);
+}
+
+/** The retention a task gets: the client's ask clamped to the maximum, or the default. */
+export function retentionFor(input: CreateTaskInput, timings: ResolvedTaskStoreTimings): number {
+  const asked = input.ttlMs;
+  if (asked === undefined || !Number.isFinite(asked) || asked <= 0) return timings.retentionMs;
+  return Math.min(Math.floor(asked), timings.maxRetentionMs);
+}
+
+/** The refusal of a transition on a task that ended already, naming its status. */
+export function terminalRefusal(task: StoredTask, attempted: TaskStatus): TaskTransition {
+  return {
+    ok: false,
+    reason: 'terminal',
+    task,
+    message: `Task '${task.taskId}' is already ${task.status}${task.statusMessage ? ` (${task.statusMessage})` : ''}; it cannot become ${attempted}.`,
+  };
+}
+
+/** The refusal of a transition on a task that is not there. */
+export function notFoundRefusal(taskId: string): TaskTransition {
+  return {
+    ok: false,
+    reason: 'not-found',
+    message: `Task '${taskId}' not found: it never existed, its result expired, or it belongs to another caller.`,
+  };
+}
+
+/** A task id: a random UUID, unguessable, since an id is all a caller needs to read a task. */
+export function newTaskId(): string {
+  return globalThis.crypto.randomUUID();
+}

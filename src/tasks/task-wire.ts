@@ -1,0 +1,97 @@
+/**
+ * A `StoredTask` in each MCP era's words, for the server's task methods. Pure: no store, no I/O.
+ *
+ * - 2026-07-28, extension `io.modelcontextprotocol/tasks`: `tools/call` answers
+ *   `{ resultType: 'task', ...Task }`; `tasks/get` answers the task with its `result` (completed) or
+ *   `error` (failed) inline; `tasks/cancel` and `tasks/update` an empty `{ resultType: 'complete' }`.
+ *   Fields `ttlMs`, `pollIntervalMs`.
+ * - 2025-11-25: `tools/call` with `params.task` answers `{ task }`; `tasks/get` and `tasks/cancel`
+ *   the task; `tasks/result` the stored `CallToolResult` with `_meta[related-task]` (or the failed
+ *   task's JSON-RPC error). Fields `ttl`, `pollInterval`.
+ */
+import type { StoredTask, TaskError } from './task-store.js';
+
+/** The 2026-07-28 extension's identifier, declared in `server/discover` capabilities and per request by clients. */
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
+/** `_meta` key tying a message to its task (both eras). */
+export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
+
+/** The error code MCP answers for an unknown or expired task id (both eras). */
+export const TASK_NOT_FOUND_CODE = -32602;
+
+/** The 2026-07-28 `Task` fields of a stored task. */
+function modernTask(task: StoredTask): Record<string, unknown> {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+  };
+}
+
+/** 2026-07-28: the `CreateTaskResult` a `tools/call` answers in lieu of its `CallToolResult`. */
+export function toCreateTaskResult(task: StoredTask): Record<string, unknown> {
+  return { resultType: 'task', ...modernTask(task) };
+}
+
+/** 2026-07-28: the `tasks/get` result, the `DetailedTask` with `result` or `error` inline. */
+export function toGetTaskResult(task: StoredTask): Record<string, unknown> {
+  return {
+    resultType: 'complete',
+    ...modernTask(task),
+    ...(task.status === 'completed' && task.result !== undefined ? { result: task.result } : {}),
+    ...(task.status === 'failed' && task.error !== undefined ? { error: task.error } : {}),
+  };
+}
+
+/** 2025-11-25: the `Task` object (`tasks/get`, `tasks/cancel`, and inside `CreateTaskResult`). */
+export function toLegacyTask(task: StoredTask): Record<string, unknown> {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    ttl: task.ttlMs,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    pollInterval: task.pollIntervalMs,
+    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+  };
+}
+
+/** 2025-11-25: the `CreateTaskResult` of a task-augmented `tools/call`. */
+export function toLegacyCreateTaskResult(task: StoredTask): Record<string, unknown> {
+  return { task: toLegacyTask(task) };
+}
+
+/**
+ * 2025-11-25: what `tasks/result` answers for a task that ended: the stored `CallToolResult` with
+ * the related-task `_meta`, or the JSON-RPC error to answer with (a failed task; a cancelled one is
+ * an error too). `undefined` while the task runs: the caller waits (`waitForTaskEnd`).
+ */
+export function toLegacyTaskPayload(
+  task: StoredTask,
+): { result: Record<string, unknown> } | { error: TaskError } | undefined {
+  if (task.status === 'completed') {
+    const result = task.result ?? {};
+    const meta = (result._meta as Record<string, unknown> | undefined) ?? {};
+    return { result: { ...result, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } } };
+  }
+  if (task.status === 'failed') {
+    return { error: task.error ?? { code: -32603, message: task.statusMessage ?? `Task '${task.taskId}' failed.` } };
+  }
+  if (task.status === 'cancelled') {
+    return { error: { code: -32603, message: task.statusMessage ?? `Task '${task.taskId}' was cancelled.` } };
+  }
+  return undefined;
+}
+
+/** The JSON-RPC error for a task id the store does not find (both eras). */
+export function taskNotFoundError(taskId: string): TaskError {
+  return {
+    code: TASK_NOT_FOUND_CODE,
+    message: `Failed to retrieve task: task '${taskId}' not found (it never existed, its result expired, or it belongs to another caller).`,
+  };
+}

@@ -1,0 +1,96 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createServer, Socket } from 'node:net';
+
+/** How to get `redis-server` when it is missing (the tests fail with this, they never skip). */
+export const REDIS_INSTALL_HINT =
+  'redis-server is not installed: the Redis task store tests need a real one. Install it with `apt-get update && apt-get install -y redis-server` (Debian/Ubuntu; `brew install redis` on macOS), then run the tests again.';
+
+/** The path of `redis-server`, or an error saying how to install it. */
+export function findRedisServer(env: NodeJS.ProcessEnv = process.env): string {
+  try {
+    return execFileSync('/bin/sh', ['-c', 'command -v redis-server'], { encoding: 'utf8', env }).trim();
+  } catch {
+    throw new Error(REDIS_INSTALL_HINT);
+  }
+}
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** A `redis-server` this test file started on its own port, without persistence. */
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Kills it (SIGKILL, like a crash) and waits for it to exit. */
+  kill(): Promise<void>;
+  /** Starts a fresh one on the same port (after `kill`). */
+  restart(): Promise<void>;
+  /** Kills it for good. */
+  stop(): Promise<void>;
+}
+
+/** Starts `redis-server --port P --save '' --appendonly no` on a free port and waits until it answers. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const binary = findRedisServer();
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const launch = async () => {
+    const output: string[] = [];
+    const started = spawn(
+      binary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    started.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child = started;
+    const deadline = Date.now() + 10_000;
+    while (!(await answersPing(port))) {
+      if (started.exitCode !== null || Date.now() > deadline) {
+        started.kill('SIGKILL');
+        throw new Error(`redis-server did not start on port ${port}:\n${output.join('')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const kill = async () => {
+    const running = child;
+    child = undefined;
+    if (running === undefined || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  };
+  await launch();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    kill,
+    restart: launch,
+    stop: kill,
+  };
+}
+
+/** True when something on the port answers `PING` with `+PONG`. */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (value: boolean) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}

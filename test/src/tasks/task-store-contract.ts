@@ -1,0 +1,190 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  TaskAbortedError,
+  type TaskStore,
+  TaskStoreError,
+  type TaskStoreTimings,
+  type TaskTransition,
+} from '../../../src/tasks/index.js';
+
+/** Opens a store of the kind under test with these timings (each test closes what it opened). */
+export type OpenTaskStore = (timings?: TaskStoreTimings) => Promise<TaskStore>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `check` is true, polling, or fails after `timeoutMs`. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(5);
+  }
+  return Date.now() - started;
+}
+
+function refused(outcome: TaskTransition): Extract<TaskTransition, { ok: false }> {
+  if (outcome.ok) throw new Error(`expected a refusal, got ${JSON.stringify(outcome.task)}`);
+  return outcome;
+}
+
+/**
+ * The contract every `TaskStore` keeps, run against `MemoryTaskStore` and `RedisTaskStore` alike:
+ * each test fails when its rule is broken (a second ending overwrites, a cancel does not fire the
+ * signal, a result outlives its retention, a drain leaves a task working).
+ */
+export function describeTaskStoreContract(name: string, open: OpenTaskStore, kind: { leases: boolean }): void {
+  describe(`${name}: the task store contract`, () => {
+    const opened: TaskStore[] = [];
+    const store = async (timings?: TaskStoreTimings) => {
+      const created = await open(timings);
+      opened.push(created);
+      return created;
+    };
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((each) => each.close()));
+    });
+
+    it('creates a working task that get finds, with the wire fields filled', async () => {
+      const tasks = await store({ retentionMs: 60_000, pollIntervalMs: 250 });
+      const running = await tasks.create({ toolName: 'slow_report' });
+      expect(running.task).toMatchObject({ status: 'working', toolName: 'slow_report', pollIntervalMs: 250 });
+      expect(running.task.replicaId).toBe(tasks.replicaId);
+      expect(running.task.ttlMs).toBeGreaterThanOrEqual(60_000);
+      expect(Date.parse(running.task.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+      expect(running.signal.aborted).toBe(false);
+      const read = await tasks.get(running.task.taskId);
+      expect(read).toMatchObject({ taskId: running.task.taskId, status: 'working', toolName: 'slow_report' });
+      expect(await tasks.get('no-such-task')).toBeUndefined();
+    });
+
+    it('writes a result once: a second completion or a failure after it is refused and changes nothing', async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't' });
+      const first = await running.complete({ content: [{ type: 'text', text: 'first' }], isError: false });
+      expect(first.ok).toBe(true);
+      const second = refused(await running.complete({ content: [{ type: 'text', text: 'second' }] }));
+      expect(second.reason).toBe('terminal');
+      expect(second.message).toMatch(/already completed.*cannot become completed/);
+      expect(refused(await tasks.complete(running.task.taskId, { overwritten: true })).reason).toBe('terminal');
+      expect(refused(await tasks.fail(running.task.taskId, { code: -32603, message: 'late' })).reason).toBe('terminal');
+      const read = await tasks.get(running.task.taskId);
+      expect(read?.status).toBe('completed');
+      expect(read?.result).toEqual({ content: [{ type: 'text', text: 'first' }], isError: false });
+      expect(read?.error).toBeUndefined();
+    });
+
+    it('of 20 concurrent endings exactly one wins, and its result is the one kept', async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't' });
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          index % 2 === 0
+            ? running.complete({ winner: index })
+            : tasks.complete(running.task.taskId, { winner: index }),
+        ),
+      );
+      const winners = outcomes.filter((outcome) => outcome.ok);
+      expect(winners).toHaveLength(1);
+      const winner = winners[0]!.task.result;
+      expect((await tasks.get(running.task.taskId))?.result).toEqual(winner);
+    });
+
+    it('fails a task with a JSON-RPC error and a status message', async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't' });
+      const outcome = await running.fail({ code: -32603, message: 'upstream down' }, 'The upstream API is down.');
+      expect(outcome.ok).toBe(true);
+      expect(await tasks.get(running.task.taskId)).toMatchObject({
+        status: 'failed',
+        statusMessage: 'The upstream API is down.',
+        error: { code: -32603, message: 'upstream down' },
+      });
+    });
+
+    it('cancel marks the task cancelled, fires its signal, and refuses a later result', async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't' });
+      const outcome = await tasks.cancel(running.task.taskId, undefined, 'The user pressed stop.');
+      expect(outcome.ok && outcome.task.status).toBe('cancelled');
+      await eventually(() => running.signal.aborted, 2_000);
+      expect(running.signal.reason).toBeInstanceOf(TaskAbortedError);
+      expect((running.signal.reason as TaskAbortedError).kind).toBe('cancelled');
+      expect((running.signal.reason as TaskAbortedError).message).toBe('The user pressed stop.');
+      expect(refused(await running.complete({ late: true })).reason).toBe('terminal');
+      expect(refused(await tasks.cancel(running.task.taskId)).message).toMatch(/already cancelled/);
+      expect(refused(await tasks.cancel('no-such-task')).reason).toBe('not-found');
+      expect((await tasks.get(running.task.taskId))?.result).toBeUndefined();
+    });
+
+    it('an ending written by id fires the running signal as ended-elsewhere', async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't' });
+      expect((await tasks.complete(running.task.taskId, { by: 'id' })).ok).toBe(true);
+      await eventually(() => running.signal.aborted, 2_000);
+      expect((running.signal.reason as TaskAbortedError).kind).toBe('ended-elsewhere');
+    });
+
+    it('a task created by one subject is not found, completed or cancelled by another', async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't', subject: 'alice' });
+      expect(await tasks.get(running.task.taskId, 'bob')).toBeUndefined();
+      expect(await tasks.get(running.task.taskId)).toBeUndefined();
+      expect(refused(await tasks.cancel(running.task.taskId, 'bob')).reason).toBe('not-found');
+      expect(running.signal.aborted).toBe(false);
+      expect((await tasks.get(running.task.taskId, 'alice'))?.subject).toBe('alice');
+      expect((await tasks.cancel(running.task.taskId, 'alice')).ok).toBe(true);
+    });
+
+    it('keeps a result for the retention after it was written, then it is gone', async () => {
+      const tasks = await store({ retentionMs: 400, leaseMs: 600 });
+      const running = await tasks.create({ toolName: 't' });
+      // A task that runs longer than its retention (and its lease and retention together, for a
+      // store with leases, whose renewals must push the expiry on) is not dropped while it runs.
+      await sleep(kind.leases ? 1_300 : 600);
+      expect((await tasks.get(running.task.taskId))?.status).toBe('working');
+      const done = await running.complete({ ok: 1 });
+      expect(done.ok).toBe(true);
+      const ended = Date.now();
+      expect(done.ok && Date.parse(done.task.createdAt) + done.task.ttlMs).toBeGreaterThanOrEqual(ended + 300);
+      expect((await tasks.get(running.task.taskId))?.result).toEqual({ ok: 1 });
+      await eventually(async () => (await tasks.get(running.task.taskId)) === undefined, 3_000);
+      expect(Date.now() - ended).toBeGreaterThanOrEqual(350);
+      expect(refused(await tasks.complete(running.task.taskId, { again: 1 })).reason).toBe('not-found');
+    });
+
+    it("takes the client's TTL, clamped to the maximum retention", async () => {
+      const tasks = await store({ retentionMs: 10_000, maxRetentionMs: 20_000, leaseMs: 1_000 });
+      const short = await tasks.create({ toolName: 't', ttlMs: 5_000 });
+      const long = await tasks.create({ toolName: 't', ttlMs: 10_000_000 });
+      const shortDone = await short.complete({});
+      const longDone = await long.complete({});
+      const kept = (outcome: TaskTransition) =>
+        outcome.ok
+          ? Date.parse(outcome.task.createdAt) + outcome.task.ttlMs - Date.parse(outcome.task.lastUpdatedAt)
+          : 0;
+      expect(kept(shortDone)).toBe(5_000);
+      expect(kept(longDone)).toBe(20_000);
+    });
+
+    it('drain finishes what ends in time, fails the rest with the reason, and creates nothing after', async () => {
+      const tasks = await store();
+      const quick = await tasks.create({ toolName: 'quick' });
+      const stuck = await tasks.create({ toolName: 'stuck' });
+      setTimeout(() => void quick.complete({ done: true }), 50);
+      const report = await tasks.drain({ deadlineMs: 400, reason: 'SIGTERM' });
+      expect(report).toEqual({ finished: 1, failed: 1 });
+      expect((await tasks.get(quick.task.taskId))?.status).toBe('completed');
+      const failed = await tasks.get(stuck.task.taskId);
+      expect(failed?.status).toBe('failed');
+      expect(failed?.statusMessage).toMatch(/shut down before the task finished \(SIGTERM\)/);
+      expect(failed?.error?.code).toBe(-32603);
+      expect(stuck.signal.aborted).toBe(true);
+      expect((stuck.signal.reason as TaskAbortedError).kind).toBe('drained');
+      expect(refused(await stuck.complete({ late: true })).reason).toBe('terminal');
+      const error = await tasks.create({ toolName: 't' }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TaskStoreError);
+      expect((error as TaskStoreError).code).toBe('TASK_STORE_CLOSED');
+      expect((error as Error).message).toMatch(/draining or closed.*another replica/);
+    });
+  });
+}
