@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { CallReporter } from '../src/call-reporting.js';
+import type { ToolOrchestrator } from '../src/orchestrator.js';
+import type { TaskStore } from '../src/tasks/index.js';
 import { generateIncrementally, unchangedRun } from './incremental.js';
 import { initProject } from './init.js';
 import { followLauncher } from './launcher.js';
@@ -361,6 +363,7 @@ export async function runServe(
     maxMessageBytes?: string;
     shutdownTimeout?: string;
     pageSize?: string;
+    taskStore?: string;
     entry?: string;
     http?: boolean;
     allowSideEffects?: boolean;
@@ -384,8 +387,40 @@ export async function runServe(
     flags.allowSideEffects === true,
   );
   if (orchestrator === undefined) return EXIT.invalid;
+  // Tasks of task-capable tools live in memory (one process) or in Redis (replicas).
+  const { openTaskStore } = await import('../src/tasks/index.js');
+  let taskStore: Awaited<ReturnType<typeof openTaskStore>>;
+  try {
+    taskStore = await openTaskStore(flags.taskStore ?? process.env.TOOLSMITH_TASK_STORE ?? 'memory');
+  } catch (error) {
+    io.stderr(`toolsmith serve: ${(error as Error).message}\n`);
+    await orchestrator.shutdown();
+    return EXIT.invalid;
+  }
+  try {
+    return await serveWith(orchestrator, taskStore, flags, config, io, {
+      pageSize,
+      maxMessageBytes,
+      shutdownTimeoutMs,
+    });
+  } finally {
+    await taskStore.close().catch(() => {});
+  }
+}
+
+/** `serve` once its orchestrator and task store are open: over HTTP or stdio. */
+async function serveWith(
+  orchestrator: ToolOrchestrator,
+  taskStore: TaskStore,
+  flags: Parameters<typeof runServe>[0],
+  config: ToolsmithConfig,
+  io: Io,
+  limits: { pageSize: number | undefined; maxMessageBytes: number | undefined; shutdownTimeoutMs: number | undefined },
+): Promise<number> {
+  const { pageSize, maxMessageBytes, shutdownTimeoutMs } = limits;
   if (flags.http) {
     const settings = {
+      taskStore,
       capabilities: flags.capability ?? config.capabilities ?? [],
       personaId: flags.persona ?? 'mcp',
       name: 'toolsmith',
@@ -404,6 +439,7 @@ export async function runServe(
     ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
     ...(shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs }),
     ...(pageSize === undefined ? {} : { pageSize }),
+    taskStore,
   });
   for (const failure of shutdown.errors)
     io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
@@ -702,6 +738,10 @@ export function createProgram(
         '--allowed-origin <origin>',
         "with --http: a browser Origin allowed to call /mcp besides this machine's pages, which a loopback server without auth accepts (repeatable)",
       ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+    )
+    .option(
+      '--task-store <memory|redis://…>',
+      'where tasks of task-capable tools live: memory (one process, the default) or a Redis URL every replica shares (env TOOLSMITH_TASK_STORE)',
     )
     .option('--page-size <n>', 'tools per tools/list page, with a cursor to the next (default: all in one page)')
     .option('--max-body-bytes <n>', 'with --http: the largest request body (default 1048576)')

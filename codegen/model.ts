@@ -102,6 +102,8 @@ export interface ToolModel {
   examples: readonly ToolExample[];
   steps?: readonly ComposedStep[];
   timeoutMs?: number;
+  /** Whether the tool may run as an MCP task (`taskSupport`). */
+  taskSupport?: 'optional' | 'required';
   /** The content block kinds the tool's results may carry (`contentTypes`), in the definition's order. */
   contentTypes?: readonly ('text' | 'image' | 'audio' | 'resource' | 'resource_link')[];
   source: { file: string; relPath: string };

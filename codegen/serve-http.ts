@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolOrchestrator } from '../src/orchestrator.js';
+import type { TaskStore } from '../src/tasks/index.js';
 
 /** The flags of `serve --http` (each also read from its `TOOLSMITH_*` environment variable, see the README). */
 export interface ServeHttpFlags {
@@ -32,7 +33,14 @@ interface Io {
 export async function runServeHttp(
   orchestrator: ToolOrchestrator,
   flags: ServeHttpFlags,
-  settings: { capabilities: string[]; personaId: string; name: string; version: string; pageSize?: number },
+  settings: {
+    capabilities: string[];
+    personaId: string;
+    name: string;
+    version: string;
+    pageSize?: number;
+    taskStore?: TaskStore;
+  },
   io: Io,
 ): Promise<number> {
   const fail = async (message: string) => {
@@ -64,6 +72,7 @@ export async function runServeHttp(
     personaId: settings.personaId,
     allowedOrigins: flags.allowedOrigin ?? [],
     ...(settings.pageSize === undefined ? {} : { pageSize: settings.pageSize }),
+    ...(settings.taskStore === undefined ? {} : { taskStore: settings.taskStore }),
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
   };
   if (port !== undefined) options.port = port as number;

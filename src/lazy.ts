@@ -38,6 +38,8 @@ export interface LazyToolMetadata {
   timeoutMs?: number;
   /** The content block kinds results may carry. */
   contentTypes?: readonly ContentKind[];
+  /** May run as an MCP task. */
+  taskSupport?: 'optional' | 'required';
 }
 
 /**
@@ -192,6 +194,10 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     return this.#meta().contentTypes;
   }
 
+  get taskSupport(): 'optional' | 'required' | undefined {
+    return this.#meta().taskSupport;
+  }
+
   get inputSchema(): JSONSchemaObject {
     return this.#readSchemas().inputSchema;
   }
@@ -224,6 +230,7 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     if (this.annotations !== undefined) json.annotations = this.annotations;
     if (this.timeoutMs !== undefined) json.timeoutMs = this.timeoutMs;
     if (this.contentTypes !== undefined) json.contentTypes = this.contentTypes;
+    if (this.taskSupport !== undefined) json.taskSupport = this.taskSupport;
     return json;
   }
 

@@ -102,6 +102,11 @@ export interface ITool<TInput extends Record<string, any> = any, TOutput = any> 
   readonly validators?: ToolValidators<TInput, TOutput>;
   /** toolsmith: the content kinds the tool's results may carry; a block of another kind is `OUTPUT_INVALID`. Unset: any kind. */
   readonly contentTypes?: readonly ContentKind[];
+  /**
+   * toolsmith: the tool may run as an MCP task (a long call the client polls): `optional` when the
+   * client may ask for one, `required` when it must. Unset: never a task.
+   */
+  readonly taskSupport?: 'optional' | 'required';
   /** toolsmith: per-tool timeout in milliseconds (a call's own `timeoutMs` wins). */
   readonly timeoutMs?: number;
   execute(args: TInput, context: ToolExecutionContext): Promise<ToolExecutionResult<TOutput>>;

@@ -204,6 +204,7 @@ function emitLazyRegistry(project: ProjectListing, ctx: EmitContext): GeneratedF
     if (tool.annotations !== undefined) entry.annotations = tool.annotations;
     if (tool.timeoutMs !== undefined) entry.timeoutMs = tool.timeoutMs;
     if (tool.contentTypes !== undefined) entry.contentTypes = tool.contentTypes;
+    if (tool.taskSupport !== undefined) entry.taskSupport = tool.taskSupport;
     Object.defineProperty(catalog, tool.name, { value: entry, enumerable: true, writable: true, configurable: true });
   }
   // Tool names are [A-Za-z0-9_-], file stems kebab-case and class names identifiers: none holds `|` or a newline.

@@ -122,6 +122,13 @@ function fields(tool: ToolModel): Field[] {
       doc: 'MCP annotation hints from the definition.',
     });
   if (tool.timeoutMs !== undefined) list.push({ name: 'timeoutMs', type: 'number', code: String(tool.timeoutMs) });
+  if (tool.taskSupport !== undefined)
+    list.push({
+      name: 'taskSupport',
+      type: "'optional' | 'required'",
+      string: tool.taskSupport,
+      doc: 'May run as an MCP task (a long call the client polls).',
+    });
   if (tool.contentTypes !== undefined)
     list.push({
       name: 'contentTypes',

@@ -52,6 +52,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
   if (definition.contentTypes !== undefined) model.contentTypes = [...definition.contentTypes];
+  if (definition.taskSupport !== undefined) model.taskSupport = definition.taskSupport;
   if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
   const excluded = excludedTargets(definition.targets);
   if (excluded.length > 0) model.excludedTargets = excluded;

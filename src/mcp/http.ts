@@ -30,7 +30,10 @@ import { createMcpServer, type McpServerOptions, type McpServerInstance } from '
  */
 
 /** How `startHttpServer` serves an orchestrator. */
-export interface ServeHttpOptions extends Pick<McpServerOptions, 'name' | 'version' | 'instructions' | 'pageSize'> {
+export interface ServeHttpOptions extends Pick<
+  McpServerOptions,
+  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore'
+> {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
   /** Port (default 3000; 0 picks a free one, see `McpHttpServer.port`). */
@@ -135,7 +138,7 @@ interface Served {
   allowLoopbackOrigins: boolean;
   allowedHosts: ReadonlySet<string> | undefined;
   maxBodyBytes: number;
-  serverOptions: Pick<McpServerOptions, 'name' | 'version' | 'instructions' | 'pageSize'>;
+  serverOptions: Pick<McpServerOptions, 'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore'>;
   personaId: string;
   openCapabilities: readonly string[];
   onError: (error: Error) => void;
@@ -170,6 +173,7 @@ export async function startHttpServer(
   if (options.version !== undefined) serverOptions.version = options.version;
   if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
   if (options.pageSize !== undefined) serverOptions.pageSize = options.pageSize;
+  if (options.taskStore !== undefined) serverOptions.taskStore = options.taskStore;
   const served: Served = {
     orchestrator,
     auth,
@@ -305,6 +309,11 @@ export async function startHttpServer(
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       });
+      // Tasks still running here get the drain's deadline too, then are marked failed with the reason.
+      if (options.taskStore !== undefined)
+        await options.taskStore
+          .drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
+          .catch((error: unknown) => served.onError(error instanceof Error ? error : new Error(String(error))));
       const shutdown = await orchestrator.shutdown(
         options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
       );

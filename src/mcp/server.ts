@@ -4,6 +4,7 @@ import {
   type McpServerFactory,
   PerRequestHTTPServerTransport,
   type ServerContext,
+  type ServerCapabilities,
   CLIENT_CAPABILITIES_META_KEY,
   type InputRequiredResult,
   inputRequired,
@@ -22,7 +23,9 @@ import { ElicitationError, type Elicit, type ElicitAnswer } from '../elicitation
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
+import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import { ClientRequestRouter } from './client-requests.js';
+import { asksForTask, handleTaskMethods, startTask, TASK_CAPABILITIES } from './tasks.js';
 import { GuardedTransport } from './stdio-transport.js';
 import { isMcpObjectSchema, toMcpToolFromTool } from './tool.js';
 
@@ -82,6 +85,12 @@ export interface McpServerOptions {
   onError?: (error: Error) => void;
   /** Stops every call of this server when it fires (the HTTP server's timeout and drain), besides each request's own. */
   signal?: AbortSignal;
+  /**
+   * Where tasks live: a tool with `taskSupport`, called by a client that asks for a task, answers a
+   * task handle at once and runs on; `tasks/get`, `tasks/result` and `tasks/cancel` answer from the
+   * store (`MemoryTaskStore` for one process, `RedisTaskStore` for replicas). Without one, no tasks.
+   */
+  taskStore?: TaskStore;
 }
 
 /** A server `createMcpServer` builds (the v2 SDK's low-level `Server`). */
@@ -109,13 +118,20 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     throw new RangeError(`pageSize must be a positive integer; got ${String(pageSize)}.`);
   const ttlMs = options.toolsListTtlMs ?? DEFAULT_TOOLS_LIST_TTL_MS;
   const cacheScope = options.cacheScope ?? 'private';
+  const store = options.taskStore;
+  const serverCapabilities = {
+    tools: {},
+    logging: {},
+    ...(store === undefined ? {} : TASK_CAPABILITIES),
+  } as ServerCapabilities;
   const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
     options.instructions === undefined
-      ? { capabilities: { tools: {}, logging: {} } }
-      : { capabilities: { tools: {}, logging: {} }, instructions: options.instructions },
+      ? { capabilities: serverCapabilities }
+      : { capabilities: serverCapabilities, instructions: options.instructions },
   );
   if (options.onError !== undefined) server.onerror = options.onError;
+  if (store !== undefined) handleTaskMethods(server, store, userContext.userId);
   server.setRequestHandler('tools/list', (request) => {
     const tools = listMcpTools(orchestrator, capabilities);
     const page = pageOf(tools, pageSize, request.params?.cursor);
@@ -128,6 +144,34 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     // Decided before the call, so a tool replaced meanwhile cannot change the result's shape.
     const tool = orchestrator.getTool(name);
     const structured = isMcpObjectSchema(tool?.outputSchema);
+    if (store !== undefined && tool?.taskSupport !== undefined) {
+      const task = asksForTask(ctx, request.params);
+      if (task !== undefined) {
+        // The request is answered at once: the call runs under the task's signal only, and reports nothing.
+        return (await startTask(
+          store,
+          ctx,
+          { toolName: name, subject: userContext.userId, ...task },
+          (signal) =>
+            orchestrator.processToolCall({
+              toolCallRequest: { id: `mcp-${randomUUID()}`, name, arguments: args ?? {} },
+              gmiId,
+              personaId,
+              personaCapabilities: [...capabilities],
+              userContext,
+              correlationId: `mcp-task-${randomUUID()}`,
+              signal,
+            }),
+          (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
+          server.onerror,
+        )) as unknown as CallToolResult;
+      }
+      if (tool.taskSupport === 'required')
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Tool '${name}' runs only as a task: call it with a task (2025-11-25: params.task; 2026-07-28: declare the ${TASKS_EXTENSION_ID} extension).`,
+        );
+    }
     const reporter = callReporter(ctx, request.params._meta?.progressToken, name, server.onerror);
     const asking = elicitation(ctx, server);
     if (asking.elicit !== undefined) reporter.elicit = asking.elicit;

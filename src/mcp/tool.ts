@@ -47,6 +47,8 @@ export interface McpToolEntry {
   inputSchema: McpObjectSchema;
   outputSchema?: McpObjectSchema;
   annotations: McpToolAnnotations;
+  /** MCP 2025-11-25 tasks: whether the tool may run as a task (listed only for a tool that may). */
+  execution?: { taskSupport: 'optional' | 'required' };
 }
 
 /** What an MCP entry is built from: the fields an `ITool` and a codegen `ToolModel` both carry. */
@@ -58,6 +60,7 @@ export interface McpToolSource {
   outputSchema?: object;
   hasSideEffects?: boolean;
   annotations?: ToolAnnotations;
+  taskSupport?: 'optional' | 'required';
 }
 
 type Node = Record<string, unknown>;
@@ -127,6 +130,7 @@ export function toMcpTool(tool: McpToolSource): McpToolEntry {
     inputSchema: publish(tool.inputSchema),
     annotations: mcpAnnotations(tool),
   };
+  const execution = tool.taskSupport === undefined ? undefined : { taskSupport: tool.taskSupport };
   if (tool.outputSchema !== undefined && isMcpObjectSchema(tool.outputSchema)) {
     // Keep the key order of the manifest: outputSchema before annotations.
     return {
@@ -136,9 +140,10 @@ export function toMcpTool(tool: McpToolSource): McpToolEntry {
       inputSchema: entry.inputSchema,
       outputSchema: publish(tool.outputSchema),
       annotations: entry.annotations,
+      ...(execution === undefined ? {} : { execution }),
     };
   }
-  return entry;
+  return execution === undefined ? entry : { ...entry, execution };
 }
 
 /** The MCP `tools/list` entry of a registered tool. */

@@ -1,0 +1,234 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TASKS_EXTENSION_ID } from '../../../src/tasks/index.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
+
+/*
+ * Long calls as tasks across replicas: two real `serve --http` processes sharing one real Redis
+ * (`--task-store redis://…`), the task-capable tool of test/fixtures/tasks/entry.ts. A task created
+ * on A is polled and answered on B; a cancel sent to B stops the tool's signal on A; A drained
+ * mid-task leaves the task failed with the reason, never lost; with Redis down a call fails clearly
+ * and works again once Redis is back.
+ */
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ENTRY = 'test/fixtures/tasks/entry.ts';
+
+let redis: RedisServer;
+let folder: string;
+let log: string;
+
+interface Replica {
+  child: ChildProcess;
+  url: string;
+  exit: Promise<number | null>;
+  stderr: () => string;
+}
+
+async function startReplica(extra: string[] = []): Promise<Replica> {
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/toolsmith.js',
+      'serve',
+      '--http',
+      '--no-auth',
+      '--port',
+      '0',
+      '--entry',
+      ENTRY,
+      '--task-store',
+      redis.url,
+      ...extra,
+    ],
+    { cwd: repoRoot, env: { ...process.env, TOOLSMITH_TASK_LOG: log }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within 30 s: ${stderr}`)), 30_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = /MCP at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    void exit.then((code) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
+  });
+  return { child, url, exit, stderr: () => stderr };
+}
+
+async function stopReplica(replica: Replica | undefined): Promise<void> {
+  if (replica === undefined || replica.child.exitCode !== null) return;
+  replica.child.kill('SIGTERM');
+  await replica.exit;
+}
+
+/** One 2026-07-28 request (the tasks extension declared) or a 2025-11-25 one; its JSON-RPC answer. */
+async function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  era: '2026-07-28' | '2025-11-25' = '2026-07-28',
+): Promise<{ result?: any; error?: { code: number; message: string } }> {
+  const modern = era === '2026-07-28';
+  const name = typeof params.name === 'string' ? params.name : (params.taskId as string | undefined);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': era,
+      ...(modern ? { 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: modern
+        ? {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': era,
+              'io.modelcontextprotocol/clientInfo': { name: 'replicas', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION_ID]: {} } },
+            },
+          }
+        : params,
+    }),
+  });
+  const text = await response.text();
+  return JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text));
+}
+
+function events(): string[] {
+  try {
+    return readFileSync(log, 'utf8').trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() - started > ms) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let a: Replica;
+let b: Replica;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  folder = mkdtempSync(path.join(tmpdir(), 'toolsmith-replicas-'));
+  log = path.join(folder, 'events.log');
+  writeFileSync(log, '');
+  [a, b] = await Promise.all([startReplica(), startReplica()]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([stopReplica(a), stopReplica(b)]);
+  await redis?.stop();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('serve --http replicas sharing a Redis task store', () => {
+  it('lists the tool as task-capable; a task created on A is polled on B and answered there', async () => {
+    // 2025-11-25 lists it with execution.taskSupport (the 2026-07-28 wire has no such field).
+    const listed = await rpc(a.url, 'tools/list', {}, '2025-11-25');
+    expect(listed.result.tools[0]).toMatchObject({ name: 'slow_report', execution: { taskSupport: 'optional' } });
+    const created = await rpc(a.url, 'tools/call', { name: 'slow_report', arguments: { ms: 400, tag: 'first' } });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.result.taskId as string;
+    expect((await rpc(b.url, 'tasks/get', { taskId })).result).toMatchObject({ status: 'working', taskId });
+    const done = await until(
+      () => rpc(b.url, 'tasks/get', { taskId }),
+      (answer) => answer.result?.status !== 'working',
+    );
+    expect(done.result.status).toBe('completed');
+    expect(done.result.result.structuredContent).toEqual({ tag: 'first', pid: a.child.pid });
+    expect(events()).toContain(`done ${a.child.pid} first`);
+  }, 30_000);
+
+  it('2025-11-25: params.task on B, tasks/result on A blocks until the result', async () => {
+    const created = await rpc(
+      b.url,
+      'tools/call',
+      { name: 'slow_report', arguments: { ms: 300, tag: 'legacy' }, task: { ttl: 60_000 } },
+      '2025-11-25',
+    );
+    const taskId = created.result.task.taskId as string;
+    expect(created.result.task.status).toBe('working');
+    const result = await rpc(a.url, 'tasks/result', { taskId }, '2025-11-25');
+    expect(result.result.structuredContent).toEqual({ tag: 'legacy', pid: b.child.pid });
+  }, 30_000);
+
+  it("a cancel sent to B stops the tool's signal on A; the task reads cancelled", async () => {
+    const created = await rpc(a.url, 'tools/call', {
+      name: 'slow_report',
+      arguments: { ms: 30_000, tag: 'cancel-me' },
+    });
+    const taskId = created.result.taskId as string;
+    await until(
+      async () => events(),
+      (lines) => lines.includes(`start ${a.child.pid} cancel-me`),
+    );
+    expect((await rpc(b.url, 'tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
+    const lines = await until(
+      async () => events(),
+      (all) => all.includes(`aborted ${a.child.pid} cancel-me`),
+      5_000,
+    );
+    expect(lines).toContain(`aborted ${a.child.pid} cancel-me`);
+    expect((await rpc(b.url, 'tasks/get', { taskId })).result.status).toBe('cancelled');
+    // Its late answer is refused: the task stays cancelled.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await rpc(a.url, 'tasks/get', { taskId })).result.status).toBe('cancelled');
+  }, 30_000);
+
+  it('with Redis down a call fails clearly, and works again once Redis is back', async () => {
+    await redis.kill();
+    const refused = await rpc(a.url, 'tools/call', { name: 'slow_report', arguments: { ms: 10, tag: 'down' } });
+    expect(refused.error?.message).toMatch(/Task store .* is unavailable/);
+    await redis.restart();
+    const back = await until(
+      () => rpc(a.url, 'tools/call', { name: 'slow_report', arguments: { ms: 10, tag: 'back' } }),
+      (answer) => answer.result !== undefined,
+      10_000,
+    );
+    expect(back.result).toMatchObject({ resultType: 'task' });
+    const done = await until(
+      () => rpc(b.url, 'tasks/get', { taskId: back.result.taskId }),
+      (answer) => answer.result?.status === 'completed',
+    );
+    expect(done.result.status).toBe('completed');
+  }, 40_000);
+
+  it('A drained (SIGTERM) mid-task: the task is marked failed with the reason on B, not lost', async () => {
+    const drained = await startReplica(['--drain-timeout', '300']);
+    const created = await rpc(drained.url, 'tools/call', {
+      name: 'slow_report',
+      arguments: { ms: 60_000, tag: 'drained' },
+    });
+    const taskId = created.result.taskId as string;
+    await until(
+      async () => events(),
+      (lines) => lines.includes(`start ${drained.child.pid} drained`),
+    );
+    drained.child.kill('SIGTERM');
+    expect(await drained.exit).toBe(0);
+    const task = (await rpc(b.url, 'tasks/get', { taskId })).result;
+    expect(task.status).toBe('failed');
+    expect(task.statusMessage).toMatch(/shut down before the task finished/);
+    expect(events()).toContain(`aborted ${drained.child.pid} drained`);
+  }, 40_000);
+});
