@@ -81,6 +81,34 @@ export const CONFIG_SCHEMA = {
           description:
             'Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).',
         },
+        tokenBudget: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.',
+          properties: Object.fromEntries(
+            MANIFEST_TARGETS.map((target) => [
+              target,
+              {
+                type: 'object',
+                additionalProperties: false,
+                description: `The budget of manifests/${target}.json.`,
+                properties: {
+                  total: {
+                    type: 'integer',
+                    minimum: 0,
+                    description: 'The most tokens every tool entry of the manifest may cost together.',
+                  },
+                  perTool: {
+                    type: 'integer',
+                    minimum: 0,
+                    description: "The most tokens any one tool's entry may cost.",
+                  },
+                },
+              },
+            ]),
+          ),
+        },
       },
     },
     entry: {

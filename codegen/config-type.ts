@@ -57,6 +57,115 @@ export interface ToolsmithConfig {
      * Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).
      */
     describeLosses?: boolean;
+    /**
+     * Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.
+     */
+    tokenBudget?: {
+      /**
+       * The budget of manifests/openai.json.
+       */
+      openai?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/openai-strict.json.
+       */
+      'openai-strict'?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/openai-responses.json.
+       */
+      'openai-responses'?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/openai-responses-strict.json.
+       */
+      'openai-responses-strict'?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/anthropic.json.
+       */
+      anthropic?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/gemini.json.
+       */
+      gemini?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/gemini-legacy.json.
+       */
+      'gemini-legacy'?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/mcp.json.
+       */
+      mcp?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+    };
   };
   /**
    * The module `call` and `serve` take the orchestrator from (relative to the project): its default export is a `ToolOrchestrator`, its options, or a function returning either. Flag: `--entry`.

@@ -90,6 +90,118 @@ const schema11 = {
           description:
             'Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).',
         },
+        tokenBudget: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.',
+          properties: {
+            openai: {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/openai.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            'openai-strict': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/openai-strict.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            'openai-responses': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/openai-responses.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            'openai-responses-strict': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/openai-responses-strict.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            anthropic: {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/anthropic.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            gemini: {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/gemini.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            'gemini-legacy': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/gemini-legacy.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            mcp: {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/mcp.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+          },
+        },
       },
     },
     entry: {
@@ -365,7 +477,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       let data7 = data.manifests;
       if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
         for (const key1 in data7) {
-          if (!(key1 === 'targets' || key1 === 'unrepresentable' || key1 === 'describeLosses')) {
+          if (!(
+            key1 === 'targets' ||
+            key1 === 'unrepresentable' ||
+            key1 === 'describeLosses' ||
+            key1 === 'tokenBudget'
+          )) {
             const err14 = {
               instancePath: instancePath + '/manifests',
               schemaPath: '#/properties/manifests/additionalProperties',
@@ -493,8 +610,939 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data7.tokenBudget !== undefined) {
+          let data12 = data7.tokenBudget;
+          if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
+            for (const key2 in data12) {
+              if (!(
+                key2 === 'openai' ||
+                key2 === 'openai-strict' ||
+                key2 === 'openai-responses' ||
+                key2 === 'openai-responses-strict' ||
+                key2 === 'anthropic' ||
+                key2 === 'gemini' ||
+                key2 === 'gemini-legacy' ||
+                key2 === 'mcp'
+              )) {
+                const err21 = {
+                  instancePath: instancePath + '/manifests/tokenBudget',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
+            if (data12.openai !== undefined) {
+              let data13 = data12.openai;
+              if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
+                for (const key3 in data13) {
+                  if (!(key3 === 'total' || key3 === 'perTool')) {
+                    const err22 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err22];
+                    } else {
+                      vErrors.push(err22);
+                    }
+                    errors++;
+                  }
+                }
+                if (data13.total !== undefined) {
+                  let data14 = data13.total;
+                  if (!(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14) && isFinite(data14))) {
+                    const err23 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                  if (typeof data14 == 'number' && isFinite(data14)) {
+                    if (data14 < 0 || isNaN(data14)) {
+                      const err24 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err24];
+                      } else {
+                        vErrors.push(err24);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data13.perTool !== undefined) {
+                  let data15 = data13.perTool;
+                  if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
+                    const err25 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err25];
+                    } else {
+                      vErrors.push(err25);
+                    }
+                    errors++;
+                  }
+                  if (typeof data15 == 'number' && isFinite(data15)) {
+                    if (data15 < 0 || isNaN(data15)) {
+                      const err26 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err26];
+                      } else {
+                        vErrors.push(err26);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err27 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data12['openai-strict'] !== undefined) {
+              let data16 = data12['openai-strict'];
+              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+                for (const key4 in data16) {
+                  if (!(key4 === 'total' || key4 === 'perTool')) {
+                    const err28 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key4 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
+                    }
+                    errors++;
+                  }
+                }
+                if (data16.total !== undefined) {
+                  let data17 = data16.total;
+                  if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
+                    const err29 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err29];
+                    } else {
+                      vErrors.push(err29);
+                    }
+                    errors++;
+                  }
+                  if (typeof data17 == 'number' && isFinite(data17)) {
+                    if (data17 < 0 || isNaN(data17)) {
+                      const err30 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err30];
+                      } else {
+                        vErrors.push(err30);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data16.perTool !== undefined) {
+                  let data18 = data16.perTool;
+                  if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
+                    const err31 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err31];
+                    } else {
+                      vErrors.push(err31);
+                    }
+                    errors++;
+                  }
+                  if (typeof data18 == 'number' && isFinite(data18)) {
+                    if (data18 < 0 || isNaN(data18)) {
+                      const err32 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err32];
+                      } else {
+                        vErrors.push(err32);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err33 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data12['openai-responses'] !== undefined) {
+              let data19 = data12['openai-responses'];
+              if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+                for (const key5 in data19) {
+                  if (!(key5 === 'total' || key5 === 'perTool')) {
+                    const err34 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err34];
+                    } else {
+                      vErrors.push(err34);
+                    }
+                    errors++;
+                  }
+                }
+                if (data19.total !== undefined) {
+                  let data20 = data19.total;
+                  if (!(typeof data20 == 'number' && !(data20 % 1) && !isNaN(data20) && isFinite(data20))) {
+                    const err35 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err35];
+                    } else {
+                      vErrors.push(err35);
+                    }
+                    errors++;
+                  }
+                  if (typeof data20 == 'number' && isFinite(data20)) {
+                    if (data20 < 0 || isNaN(data20)) {
+                      const err36 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err36];
+                      } else {
+                        vErrors.push(err36);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data19.perTool !== undefined) {
+                  let data21 = data19.perTool;
+                  if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
+                    const err37 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err37];
+                    } else {
+                      vErrors.push(err37);
+                    }
+                    errors++;
+                  }
+                  if (typeof data21 == 'number' && isFinite(data21)) {
+                    if (data21 < 0 || isNaN(data21)) {
+                      const err38 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err38];
+                      } else {
+                        vErrors.push(err38);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err39 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data12['openai-responses-strict'] !== undefined) {
+              let data22 = data12['openai-responses-strict'];
+              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                for (const key6 in data22) {
+                  if (!(key6 === 'total' || key6 === 'perTool')) {
+                    const err40 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key6 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err40];
+                    } else {
+                      vErrors.push(err40);
+                    }
+                    errors++;
+                  }
+                }
+                if (data22.total !== undefined) {
+                  let data23 = data22.total;
+                  if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
+                    const err41 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                  if (typeof data23 == 'number' && isFinite(data23)) {
+                    if (data23 < 0 || isNaN(data23)) {
+                      const err42 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err42];
+                      } else {
+                        vErrors.push(err42);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data22.perTool !== undefined) {
+                  let data24 = data22.perTool;
+                  if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
+                    const err43 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err43];
+                    } else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                  if (typeof data24 == 'number' && isFinite(data24)) {
+                    if (data24 < 0 || isNaN(data24)) {
+                      const err44 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err44];
+                      } else {
+                        vErrors.push(err44);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err45 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data12.anthropic !== undefined) {
+              let data25 = data12.anthropic;
+              if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
+                for (const key7 in data25) {
+                  if (!(key7 === 'total' || key7 === 'perTool')) {
+                    const err46 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err46];
+                    } else {
+                      vErrors.push(err46);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.total !== undefined) {
+                  let data26 = data25.total;
+                  if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
+                    const err47 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err47];
+                    } else {
+                      vErrors.push(err47);
+                    }
+                    errors++;
+                  }
+                  if (typeof data26 == 'number' && isFinite(data26)) {
+                    if (data26 < 0 || isNaN(data26)) {
+                      const err48 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err48];
+                      } else {
+                        vErrors.push(err48);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data25.perTool !== undefined) {
+                  let data27 = data25.perTool;
+                  if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
+                    const err49 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err49];
+                    } else {
+                      vErrors.push(err49);
+                    }
+                    errors++;
+                  }
+                  if (typeof data27 == 'number' && isFinite(data27)) {
+                    if (data27 < 0 || isNaN(data27)) {
+                      const err50 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err50];
+                      } else {
+                        vErrors.push(err50);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err51 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data12.gemini !== undefined) {
+              let data28 = data12.gemini;
+              if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+                for (const key8 in data28) {
+                  if (!(key8 === 'total' || key8 === 'perTool')) {
+                    const err52 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key8 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err52];
+                    } else {
+                      vErrors.push(err52);
+                    }
+                    errors++;
+                  }
+                }
+                if (data28.total !== undefined) {
+                  let data29 = data28.total;
+                  if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+                    const err53 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err53];
+                    } else {
+                      vErrors.push(err53);
+                    }
+                    errors++;
+                  }
+                  if (typeof data29 == 'number' && isFinite(data29)) {
+                    if (data29 < 0 || isNaN(data29)) {
+                      const err54 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err54];
+                      } else {
+                        vErrors.push(err54);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data28.perTool !== undefined) {
+                  let data30 = data28.perTool;
+                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
+                    const err55 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  }
+                  if (typeof data30 == 'number' && isFinite(data30)) {
+                    if (data30 < 0 || isNaN(data30)) {
+                      const err56 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err56];
+                      } else {
+                        vErrors.push(err56);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err57 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data12['gemini-legacy'] !== undefined) {
+              let data31 = data12['gemini-legacy'];
+              if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
+                for (const key9 in data31) {
+                  if (!(key9 === 'total' || key9 === 'perTool')) {
+                    const err58 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err58];
+                    } else {
+                      vErrors.push(err58);
+                    }
+                    errors++;
+                  }
+                }
+                if (data31.total !== undefined) {
+                  let data32 = data31.total;
+                  if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
+                    const err59 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err59];
+                    } else {
+                      vErrors.push(err59);
+                    }
+                    errors++;
+                  }
+                  if (typeof data32 == 'number' && isFinite(data32)) {
+                    if (data32 < 0 || isNaN(data32)) {
+                      const err60 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err60];
+                      } else {
+                        vErrors.push(err60);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data31.perTool !== undefined) {
+                  let data33 = data31.perTool;
+                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
+                    const err61 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err61];
+                    } else {
+                      vErrors.push(err61);
+                    }
+                    errors++;
+                  }
+                  if (typeof data33 == 'number' && isFinite(data33)) {
+                    if (data33 < 0 || isNaN(data33)) {
+                      const err62 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err62];
+                      } else {
+                        vErrors.push(err62);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err63 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data12.mcp !== undefined) {
+              let data34 = data12.mcp;
+              if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
+                for (const key10 in data34) {
+                  if (!(key10 === 'total' || key10 === 'perTool')) {
+                    const err64 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key10 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err64];
+                    } else {
+                      vErrors.push(err64);
+                    }
+                    errors++;
+                  }
+                }
+                if (data34.total !== undefined) {
+                  let data35 = data34.total;
+                  if (!(typeof data35 == 'number' && !(data35 % 1) && !isNaN(data35) && isFinite(data35))) {
+                    const err65 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err65];
+                    } else {
+                      vErrors.push(err65);
+                    }
+                    errors++;
+                  }
+                  if (typeof data35 == 'number' && isFinite(data35)) {
+                    if (data35 < 0 || isNaN(data35)) {
+                      const err66 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err66];
+                      } else {
+                        vErrors.push(err66);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data34.perTool !== undefined) {
+                  let data36 = data34.perTool;
+                  if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
+                    const err67 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err67];
+                    } else {
+                      vErrors.push(err67);
+                    }
+                    errors++;
+                  }
+                  if (typeof data36 == 'number' && isFinite(data36)) {
+                    if (data36 < 0 || isNaN(data36)) {
+                      const err68 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err68];
+                      } else {
+                        vErrors.push(err68);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err69 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/mcp',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err70 = {
+              instancePath: instancePath + '/manifests/tokenBudget',
+              schemaPath: '#/properties/manifests/properties/tokenBudget/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err70];
+            } else {
+              vErrors.push(err70);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err21 = {
+        const err71 = {
           instancePath: instancePath + '/manifests',
           schemaPath: '#/properties/manifests/type',
           keyword: 'type',
@@ -502,18 +1550,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err71];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err71);
         }
         errors++;
       }
     }
     if (data.entry !== undefined) {
-      let data12 = data.entry;
-      if (typeof data12 === 'string') {
-        if (data12.length < 1) {
-          const err22 = {
+      let data37 = data.entry;
+      if (typeof data37 === 'string') {
+        if (data37.length < 1) {
+          const err72 = {
             instancePath: instancePath + '/entry',
             schemaPath: '#/properties/entry/minLength',
             keyword: 'minLength',
@@ -521,14 +1569,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err72];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err72);
           }
           errors++;
         }
       } else {
-        const err23 = {
+        const err73 = {
           instancePath: instancePath + '/entry',
           schemaPath: '#/properties/entry/type',
           keyword: 'type',
@@ -536,20 +1584,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err73];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err73);
         }
         errors++;
       }
     }
     if (data.capabilities !== undefined) {
-      let data13 = data.capabilities;
-      if (Array.isArray(data13)) {
-        const len1 = data13.length;
+      let data38 = data.capabilities;
+      if (Array.isArray(data38)) {
+        const len1 = data38.length;
         for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data13[i1] !== 'string') {
-            const err24 = {
+          if (typeof data38[i1] !== 'string') {
+            const err74 = {
               instancePath: instancePath + '/capabilities/' + i1,
               schemaPath: '#/properties/capabilities/items/type',
               keyword: 'type',
@@ -557,15 +1605,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err74];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err74);
             }
             errors++;
           }
         }
       } else {
-        const err25 = {
+        const err75 = {
           instancePath: instancePath + '/capabilities',
           schemaPath: '#/properties/capabilities/type',
           keyword: 'type',
@@ -573,16 +1621,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err25];
+          vErrors = [err75];
         } else {
-          vErrors.push(err25);
+          vErrors.push(err75);
         }
         errors++;
       }
     }
     if (data.format !== undefined) {
       if (typeof data.format !== 'boolean') {
-        const err26 = {
+        const err76 = {
           instancePath: instancePath + '/format',
           schemaPath: '#/properties/format/type',
           keyword: 'type',
@@ -590,16 +1638,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err76];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err76);
         }
         errors++;
       }
     }
     if (data.strict !== undefined) {
       if (typeof data.strict !== 'boolean') {
-        const err27 = {
+        const err77 = {
           instancePath: instancePath + '/strict',
           schemaPath: '#/properties/strict/type',
           keyword: 'type',
@@ -607,17 +1655,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err77];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err77);
         }
         errors++;
       }
     }
     if (data.workers !== undefined) {
-      let data17 = data.workers;
-      if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
-        const err28 = {
+      let data42 = data.workers;
+      if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+        const err78 = {
           instancePath: instancePath + '/workers',
           schemaPath: '#/properties/workers/type',
           keyword: 'type',
@@ -625,15 +1673,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
         };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err78];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err78);
         }
         errors++;
       }
-      if (typeof data17 == 'number' && isFinite(data17)) {
-        if (data17 < 1 || isNaN(data17)) {
-          const err29 = {
+      if (typeof data42 == 'number' && isFinite(data42)) {
+        if (data42 < 1 || isNaN(data42)) {
+          const err79 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -641,16 +1689,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err29];
+            vErrors = [err79];
           } else {
-            vErrors.push(err29);
+            vErrors.push(err79);
           }
           errors++;
         }
       }
     }
   } else {
-    const err30 = {
+    const err80 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -658,9 +1706,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err30];
+      vErrors = [err80];
     } else {
-      vErrors.push(err30);
+      vErrors.push(err80);
     }
     errors++;
   }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ManifestTarget } from '../src/manifest-targets/table.js';
+import type { TokenBudgets } from './emit/manifests/index.js';
 import type { ToolsmithConfig } from './config-type.js';
 import { toPosix } from './load.js';
 import type { EmitContext } from './model.js';
@@ -30,6 +31,8 @@ export interface GenerateOptions {
   manifestPolicy?: 'omit' | 'error';
   /** Carry what a target drops into the descriptions (default true). */
   manifestDescribeLosses?: boolean;
+  /** Token budgets per target (`manifests.tokenBudget`): over budget is a warning, a problem with `strict`. */
+  manifestTokenBudget?: TokenBudgets;
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
   format?: boolean;
   /** Warnings block the run like errors (for CI): `--strict`, or `"strict": true` in the config. */
@@ -68,6 +71,7 @@ export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: 
   if (manifests?.targets !== undefined) options.manifestTargets = manifests.targets;
   if (manifests?.unrepresentable !== undefined) options.manifestPolicy = manifests.unrepresentable;
   if (manifests?.describeLosses !== undefined) options.manifestDescribeLosses = manifests.describeLosses;
+  if (manifests?.tokenBudget !== undefined) options.manifestTokenBudget = manifests.tokenBudget as TokenBudgets;
   return options;
 }
 
@@ -81,6 +85,9 @@ export interface ResolvedOptions {
   manifestTargets?: readonly ManifestTarget[];
   manifestPolicy?: 'omit' | 'error';
   manifestDescribeLosses?: boolean;
+  manifestTokenBudget?: TokenBudgets;
+  /** The token report relative to the root (where budget warnings are placed). */
+  tokenReportFile: string;
   format: boolean;
   ctx: EmitContext;
 }
@@ -106,6 +113,8 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     ...(options.manifestTargets !== undefined ? { manifestTargets: options.manifestTargets as ManifestTarget[] } : {}),
     ...(options.manifestPolicy !== undefined ? { manifestPolicy: options.manifestPolicy } : {}),
     ...(options.manifestDescribeLosses !== undefined ? { manifestDescribeLosses: options.manifestDescribeLosses } : {}),
+    ...(options.manifestTokenBudget !== undefined ? { manifestTokenBudget: options.manifestTokenBudget } : {}),
+    tokenReportFile: toPosix(path.relative(root, path.join(outDir, 'manifests', 'token-report.json'))),
     format: options.format ?? true,
     ctx: {
       runtimeImport: runtimeFrom(outDir),

@@ -20,6 +20,20 @@ import {
   toolLossText,
 } from './loss-report.js';
 import { type FileSegments, splice } from './splice.js';
+import {
+  BUDGET_WARNING_TOOLS,
+  budgetWarnings,
+  type EntryLookup,
+  previousTokens,
+  TOKEN_REPORT_PATH,
+  type TokenBudgets,
+  type TokenReport,
+  tokenReport,
+  tokenReportText,
+  tokenTotalsMarkdown,
+  type ToolTokens,
+  toolTokens,
+} from './token-report.js';
 
 export type { LossEntry } from '../../../src/manifest-targets/build.js';
 export { OPENAI_STRICT_NULL_CONVENTION } from '../../../src/manifest-targets/openai-strict.js';
@@ -31,6 +45,13 @@ export {
 } from '../../../src/manifest-targets/table.js';
 export type { LossReport } from './loss-report.js';
 export type { FileSegments } from './splice.js';
+export {
+  TOKEN_REPORT_PATH,
+  type TokenBudget,
+  type TokenBudgets,
+  type TokenReport,
+  tokenTotalRows,
+} from './token-report.js';
 
 /** What generate does with a tool a target cannot take (`manifests.unrepresentable` in toolsmith.config.json). */
 export type UnrepresentablePolicy = 'omit' | 'error';
@@ -49,6 +70,13 @@ export interface ManifestOptions {
    * into the property's `description` in short fixed sentences (default true; `manifests.describeLosses`).
    */
   describeLosses?: boolean;
+  /**
+   * Token budgets per target (`manifests.tokenBudget`): the whole manifest (`total`) and any one tool's
+   * entry (`perTool`); over budget is a warning naming the biggest tools and what in them costs most.
+   */
+  tokenBudget?: TokenBudgets;
+  /** The token report's path relative to the project root, where budget warnings are placed (default `manifests/token-report.json`). */
+  tokenReportFile?: string;
 }
 
 /** What `emitManifests` returns: the files, the problems that make generate fail, and the losses (for docs). */
@@ -66,6 +94,10 @@ export interface ManifestEmission {
   nullableOptionals: Record<string, string[]>;
   /** Where each tool's part lies in each file, by path (for `patchManifests` in a later run). */
   segments?: Record<string, FileSegments>;
+  /** What every tool's entries cost per target (`manifests/token-report.json`); absent when no target is enabled. */
+  tokens?: TokenReport;
+  /** The token budgets' warnings (also among `warnings`). */
+  budgetWarnings?: Problem[];
 }
 
 /** The typed module beside a target's JSON (`manifests/<target>.ts`). */
@@ -180,6 +212,8 @@ export interface ToolManifests {
   unavailable: Partial<Record<ManifestTarget, string>>;
   /** openai-strict only: pointers of optional properties made nullable. */
   nullableOptionals?: string[];
+  /** What its entries cost per enabled target, and their hash (absent when no target is enabled). */
+  tokens?: ToolTokens;
 }
 
 /**
@@ -195,6 +229,8 @@ export function toolManifests(
   const policy = options.unrepresentable ?? 'omit';
   const manifests: ToolManifests = { name: tool.name, entries: [], problems: [], warnings: [], unavailable: {} };
   const byTarget: Partial<Record<ManifestTarget, LossEntry[]>> = {};
+  // Each entry's JSON as an SDK sends it (no indentation): what the token report counts.
+  const compact: (string | null)[] = [];
   for (const target of targets) {
     const { key } = MANIFEST_TARGET_TABLE[target];
     const result = buildTarget([tool], target, options);
@@ -209,7 +245,9 @@ export function toolManifests(
     if (optionals !== undefined) manifests.nullableOptionals = optionals;
     const [entry] = entriesOf(result.content, key);
     manifests.entries.push(entry === undefined ? null : entryText(entry, targetLayout(key).indent));
+    compact.push(entry === undefined ? null : JSON.stringify(entry));
   }
+  if (targets.length > 0) manifests.tokens = toolTokens(targets, compact);
   const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
   if (targets.length > 0) manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable);
   return { manifests, losses };
@@ -303,6 +341,9 @@ export function createManifestAssembler(
         ];
   const pending = new Map<number, [ToolManifests, Partial<Record<ManifestTarget, LossEntry[]>> | undefined]>();
   let next = 0;
+  const tokens = new Map<string, ToolTokens>();
+  // With budgets, the biggest entries of each target (a warning names them and what in them costs most).
+  const biggest = options.tokenBudget === undefined ? undefined : targets.map(() => new BiggestEntries());
   const append = (file: AssembledFile, tool: string, text: string) => {
     if (file.writer === undefined) {
       file.writer = open(file.path);
@@ -320,8 +361,12 @@ export function createManifestAssembler(
   };
   const take = (part: ToolManifests, losses: Partial<Record<ManifestTarget, LossEntry[]>> | undefined) => {
     part.entries.forEach((entry, index) => {
-      if (entry !== null) append(targetFiles[index]!, part.name, entry);
+      if (entry === null) return;
+      append(targetFiles[index]!, part.name, entry);
+      const count = part.tokens?.counts[index];
+      if (biggest !== undefined && count != null) biggest[index]!.offer(part.name, count, entry);
     });
+    if (part.tokens !== undefined) tokens.set(part.name, part.tokens);
     if (part.lossText !== undefined && reportFiles.length > 0) {
       append(reportFiles[0]!, part.name, part.lossText.json);
       append(reportFiles[1]!, part.name, part.lossText.markdown);
@@ -371,7 +416,17 @@ export function createManifestAssembler(
       if (targets.length > 0 && sorted.length === 0)
         for (const file of emitLossReport(emission.losses, emission.unavailable, banner))
           whole(file.path, file.content);
+      const report = targets.length > 0 ? tokenReport(targets, tokens) : undefined;
+      if (report !== undefined && reportFiles.length > 0) reportFiles[1]!.layout.tail = lossReportTail(report);
       for (const file of reportFiles) close(file);
+      if (report !== undefined)
+        addTokenReport(
+          emission,
+          report,
+          options,
+          (text) => whole(TOKEN_REPORT_PATH, text),
+          (tool, target) => biggest?.[targets.indexOf(target)]?.entry(tool),
+        );
       emission.losses = sortLossReport(emission.losses);
       return emission;
     },
@@ -379,6 +434,46 @@ export function createManifestAssembler(
       for (const file of [...targetFiles, ...reportFiles]) file.writer?.close();
     },
   };
+}
+
+/** The loss report's Markdown tail: the token totals' section. */
+function lossReportTail(report: TokenReport): string {
+  return `\n\n${tokenTotalsMarkdown(report, 'token-report.json')}\n`;
+}
+
+/** Puts the token report into `emission` (and its text through `write`), with the budgets' warnings. */
+function addTokenReport(
+  emission: ManifestEmission,
+  report: TokenReport,
+  options: ManifestOptions,
+  write: (text: string) => void,
+  lookup: EntryLookup,
+): void {
+  emission.tokens = report;
+  write(tokenReportText(report));
+  emission.budgetWarnings = budgetWarnings(
+    report,
+    options.tokenBudget,
+    lookup,
+    options.tokenReportFile ?? TOKEN_REPORT_PATH,
+  );
+  emission.warnings.push(...emission.budgetWarnings);
+}
+
+/** The few biggest entries of one target seen so far (by count, ties by name), kept as their text. */
+class BiggestEntries {
+  private readonly kept: { name: string; count: number; text: string }[] = [];
+
+  offer(name: string, count: number, text: string): void {
+    this.kept.push({ name, count, text });
+    this.kept.sort((a, b) => b.count - a.count || compareStrings(a.name, b.name));
+    if (this.kept.length > BUDGET_WARNING_TOOLS) this.kept.pop();
+  }
+
+  entry(name: string): unknown {
+    const found = this.kept.find((kept) => kept.name === name);
+    return found === undefined ? undefined : JSON.parse(found.text);
+  }
 }
 
 /** A writer that keeps the file in memory, as its pieces, in `files` once closed. */
@@ -459,10 +554,14 @@ export function patchManifests(
     )
       return undefined;
   }
+  // The unchanged tools' counts from the last report: only the changed tools are counted again.
+  const tokens = targets.length > 0 ? previousTokens(previous.read(TOKEN_REPORT_PATH), targets, names) : new Map();
+  if (tokens === undefined) return undefined;
   const emission: ManifestEmission = { ...emptyEmission(), segments: {} };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const { manifests, losses } = toolManifests(tool, options);
+    if (manifests.tokens !== undefined) tokens.set(tool.name, manifests.tokens);
     emission.losses[tool.name] = losses;
     recordPart(emission, manifests);
     for (const [index, target] of targets.entries()) {
@@ -480,10 +579,17 @@ export function patchManifests(
   emission.losses = sortLossReport(emission.losses);
   // A target that cannot take a changed tool fails the run: nothing to splice.
   if (emission.problems.length > 0) return emission;
+  const report = targets.length > 0 ? tokenReport(targets, tokens) : undefined;
+  const read = new Map<string, Buffer>();
+  // The loss report's Markdown ends with the token totals.
+  const tails = new Map<string, string>(
+    report === undefined ? [] : [[LOSS_REPORT_LAYOUT.markdown.path, lossReportTail(report)]],
+  );
   for (const path of paths) {
     const bytes = previous.read(path);
     if (bytes === undefined) return undefined;
-    const spliced = splice(bytes, previous.segments[path]!, replacements.get(path)!);
+    read.set(path, bytes);
+    const spliced = splice(bytes, previous.segments[path]!, replacements.get(path)!, tails.get(path));
     if (spliced === undefined) return undefined;
     // Made from the bytes on disk: they differ exactly when a part changed (staging need not compare).
     emission.files.push(chunksFile(path, spliced.chunks, spliced.changed ? 'differs' : 'same'));
@@ -492,7 +598,33 @@ export function patchManifests(
     const target = targets.find((candidate) => MANIFEST_TARGET_TABLE[candidate].file === path);
     if (target !== undefined) emission.files.push(typedModule(target, ctx));
   }
+  if (report !== undefined)
+    addTokenReport(
+      emission,
+      report,
+      options,
+      (content) => emission.files.push({ path: TOKEN_REPORT_PATH, content, kind: 'generated', preformatted: true }),
+      splicedEntryLookup(previous.segments, replacements, read),
+    );
   return emission;
+}
+
+/** A tool's entry in a spliced file: a changed tool's new part, another's part of the last run's bytes. */
+function splicedEntryLookup(
+  segments: Readonly<Record<string, FileSegments>>,
+  replacements: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  read: ReadonlyMap<string, Buffer>,
+): EntryLookup {
+  return (tool, target) => {
+    const file = MANIFEST_TARGET_TABLE[target].file;
+    const text = replacements.get(file)?.get(tool);
+    if (text !== undefined) return JSON.parse(text);
+    const recorded = segments[file];
+    const bytes = read.get(file);
+    const index = recorded?.tools.indexOf(tool) ?? -1;
+    if (recorded === undefined || bytes === undefined || index < 0) return undefined;
+    return JSON.parse(bytes.subarray(recorded.ranges[index * 2]!, recorded.ranges[index * 2 + 1]!).toString('utf8'));
+  };
 }
 
 /** A generated file given as pieces of bytes (a spliced manifest); its text is decoded only if asked for. */
