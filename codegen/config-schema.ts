@@ -81,6 +81,13 @@ export const CONFIG_SCHEMA = {
           description:
             'Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).',
         },
+        inputExamples: {
+          type: 'integer',
+          minimum: 0,
+          default: 5,
+          description:
+            "The most of a definition's `examples` an Anthropic entry carries as `input_examples`, the most different first; 0 leaves them out.",
+        },
         tokenBudget: {
           type: 'object',
           additionalProperties: false,

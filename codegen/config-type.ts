@@ -58,6 +58,10 @@ export interface ToolsmithConfig {
      */
     describeLosses?: boolean;
     /**
+     * The most of a definition's `examples` an Anthropic entry carries as `input_examples`, the most different first; 0 leaves them out.
+     */
+    inputExamples?: number;
+    /**
      * Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.
      */
     tokenBudget?: {

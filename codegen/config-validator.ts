@@ -90,6 +90,13 @@ const schema11 = {
           description:
             'Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).',
         },
+        inputExamples: {
+          type: 'integer',
+          minimum: 0,
+          default: 5,
+          description:
+            "The most of a definition's `examples` an Anthropic entry carries as `input_examples`, the most different first; 0 leaves them out.",
+        },
         tokenBudget: {
           type: 'object',
           additionalProperties: false,
@@ -481,6 +488,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key1 === 'targets' ||
             key1 === 'unrepresentable' ||
             key1 === 'describeLosses' ||
+            key1 === 'inputExamples' ||
             key1 === 'tokenBudget'
           )) {
             const err14 = {
@@ -610,10 +618,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data7.inputExamples !== undefined) {
+          let data12 = data7.inputExamples;
+          if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+            const err21 = {
+              instancePath: instancePath + '/manifests/inputExamples',
+              schemaPath: '#/properties/manifests/properties/inputExamples/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+          if (typeof data12 == 'number' && isFinite(data12)) {
+            if (data12 < 0 || isNaN(data12)) {
+              const err22 = {
+                instancePath: instancePath + '/manifests/inputExamples',
+                schemaPath: '#/properties/manifests/properties/inputExamples/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err22];
+              } else {
+                vErrors.push(err22);
+              }
+              errors++;
+            }
+          }
+        }
         if (data7.tokenBudget !== undefined) {
-          let data12 = data7.tokenBudget;
-          if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
-            for (const key2 in data12) {
+          let data13 = data7.tokenBudget;
+          if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
+            for (const key2 in data13) {
               if (!(
                 key2 === 'openai' ||
                 key2 === 'openai-strict' ||
@@ -624,7 +667,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key2 === 'gemini-legacy' ||
                 key2 === 'mcp'
               )) {
-                const err21 = {
+                const err23 = {
                   instancePath: instancePath + '/manifests/tokenBudget',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
                   keyword: 'additionalProperties',
@@ -632,19 +675,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err21];
+                  vErrors = [err23];
                 } else {
-                  vErrors.push(err21);
+                  vErrors.push(err23);
                 }
                 errors++;
               }
             }
-            if (data12.openai !== undefined) {
-              let data13 = data12.openai;
-              if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
-                for (const key3 in data13) {
+            if (data13.openai !== undefined) {
+              let data14 = data13.openai;
+              if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
+                for (const key3 in data14) {
                   if (!(key3 === 'total' || key3 === 'perTool')) {
-                    const err22 = {
+                    const err24 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
@@ -653,57 +696,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err22];
+                      vErrors = [err24];
                     } else {
-                      vErrors.push(err22);
+                      vErrors.push(err24);
                     }
                     errors++;
                   }
                 }
-                if (data13.total !== undefined) {
-                  let data14 = data13.total;
-                  if (!(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14) && isFinite(data14))) {
-                    const err23 = {
+                if (data14.total !== undefined) {
+                  let data15 = data14.total;
+                  if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
+                    const err25 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err23];
-                    } else {
-                      vErrors.push(err23);
-                    }
-                    errors++;
-                  }
-                  if (typeof data14 == 'number' && isFinite(data14)) {
-                    if (data14 < 0 || isNaN(data14)) {
-                      const err24 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err24];
-                      } else {
-                        vErrors.push(err24);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data13.perTool !== undefined) {
-                  let data15 = data13.perTool;
-                  if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
-                    const err25 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -718,9 +724,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data15 == 'number' && isFinite(data15)) {
                     if (data15 < 0 || isNaN(data15)) {
                       const err26 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -734,8 +740,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data14.perTool !== undefined) {
+                  let data16 = data14.perTool;
+                  if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
+                    const err27 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
+                  }
+                  if (typeof data16 == 'number' && isFinite(data16)) {
+                    if (data16 < 0 || isNaN(data16)) {
+                      const err28 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err28];
+                      } else {
+                        vErrors.push(err28);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err27 = {
+                const err29 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
                   keyword: 'type',
@@ -743,19 +786,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err29];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err29);
                 }
                 errors++;
               }
             }
-            if (data12['openai-strict'] !== undefined) {
-              let data16 = data12['openai-strict'];
-              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
-                for (const key4 in data16) {
+            if (data13['openai-strict'] !== undefined) {
+              let data17 = data13['openai-strict'];
+              if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
+                for (const key4 in data17) {
                   if (!(key4 === 'total' || key4 === 'perTool')) {
-                    const err28 = {
+                    const err30 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
@@ -764,57 +807,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err28];
+                      vErrors = [err30];
                     } else {
-                      vErrors.push(err28);
+                      vErrors.push(err30);
                     }
                     errors++;
                   }
                 }
-                if (data16.total !== undefined) {
-                  let data17 = data16.total;
-                  if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
-                    const err29 = {
+                if (data17.total !== undefined) {
+                  let data18 = data17.total;
+                  if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
+                    const err31 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err29];
-                    } else {
-                      vErrors.push(err29);
-                    }
-                    errors++;
-                  }
-                  if (typeof data17 == 'number' && isFinite(data17)) {
-                    if (data17 < 0 || isNaN(data17)) {
-                      const err30 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err30];
-                      } else {
-                        vErrors.push(err30);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data16.perTool !== undefined) {
-                  let data18 = data16.perTool;
-                  if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
-                    const err31 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -829,9 +835,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data18 == 'number' && isFinite(data18)) {
                     if (data18 < 0 || isNaN(data18)) {
                       const err32 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -845,8 +851,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data17.perTool !== undefined) {
+                  let data19 = data17.perTool;
+                  if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
+                    const err33 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err33];
+                    } else {
+                      vErrors.push(err33);
+                    }
+                    errors++;
+                  }
+                  if (typeof data19 == 'number' && isFinite(data19)) {
+                    if (data19 < 0 || isNaN(data19)) {
+                      const err34 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err34];
+                      } else {
+                        vErrors.push(err34);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err33 = {
+                const err35 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
                   keyword: 'type',
@@ -854,19 +897,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err33];
+                  vErrors = [err35];
                 } else {
-                  vErrors.push(err33);
+                  vErrors.push(err35);
                 }
                 errors++;
               }
             }
-            if (data12['openai-responses'] !== undefined) {
-              let data19 = data12['openai-responses'];
-              if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
-                for (const key5 in data19) {
+            if (data13['openai-responses'] !== undefined) {
+              let data20 = data13['openai-responses'];
+              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+                for (const key5 in data20) {
                   if (!(key5 === 'total' || key5 === 'perTool')) {
-                    const err34 = {
+                    const err36 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
@@ -875,57 +918,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err34];
+                      vErrors = [err36];
                     } else {
-                      vErrors.push(err34);
+                      vErrors.push(err36);
                     }
                     errors++;
                   }
                 }
-                if (data19.total !== undefined) {
-                  let data20 = data19.total;
-                  if (!(typeof data20 == 'number' && !(data20 % 1) && !isNaN(data20) && isFinite(data20))) {
-                    const err35 = {
+                if (data20.total !== undefined) {
+                  let data21 = data20.total;
+                  if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
+                    const err37 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err35];
-                    } else {
-                      vErrors.push(err35);
-                    }
-                    errors++;
-                  }
-                  if (typeof data20 == 'number' && isFinite(data20)) {
-                    if (data20 < 0 || isNaN(data20)) {
-                      const err36 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err36];
-                      } else {
-                        vErrors.push(err36);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data19.perTool !== undefined) {
-                  let data21 = data19.perTool;
-                  if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
-                    const err37 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -940,9 +946,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data21 == 'number' && isFinite(data21)) {
                     if (data21 < 0 || isNaN(data21)) {
                       const err38 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -956,8 +962,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data20.perTool !== undefined) {
+                  let data22 = data20.perTool;
+                  if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
+                    const err39 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err39];
+                    } else {
+                      vErrors.push(err39);
+                    }
+                    errors++;
+                  }
+                  if (typeof data22 == 'number' && isFinite(data22)) {
+                    if (data22 < 0 || isNaN(data22)) {
+                      const err40 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err40];
+                      } else {
+                        vErrors.push(err40);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err39 = {
+                const err41 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
                   keyword: 'type',
@@ -965,19 +1008,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err39];
+                  vErrors = [err41];
                 } else {
-                  vErrors.push(err39);
+                  vErrors.push(err41);
                 }
                 errors++;
               }
             }
-            if (data12['openai-responses-strict'] !== undefined) {
-              let data22 = data12['openai-responses-strict'];
-              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
-                for (const key6 in data22) {
+            if (data13['openai-responses-strict'] !== undefined) {
+              let data23 = data13['openai-responses-strict'];
+              if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+                for (const key6 in data23) {
                   if (!(key6 === 'total' || key6 === 'perTool')) {
-                    const err40 = {
+                    const err42 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
@@ -986,57 +1029,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err40];
+                      vErrors = [err42];
                     } else {
-                      vErrors.push(err40);
+                      vErrors.push(err42);
                     }
                     errors++;
                   }
                 }
-                if (data22.total !== undefined) {
-                  let data23 = data22.total;
-                  if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
-                    const err41 = {
+                if (data23.total !== undefined) {
+                  let data24 = data23.total;
+                  if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
+                    const err43 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err41];
-                    } else {
-                      vErrors.push(err41);
-                    }
-                    errors++;
-                  }
-                  if (typeof data23 == 'number' && isFinite(data23)) {
-                    if (data23 < 0 || isNaN(data23)) {
-                      const err42 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err42];
-                      } else {
-                        vErrors.push(err42);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data22.perTool !== undefined) {
-                  let data24 = data22.perTool;
-                  if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-                    const err43 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1051,9 +1057,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data24 == 'number' && isFinite(data24)) {
                     if (data24 < 0 || isNaN(data24)) {
                       const err44 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1067,8 +1073,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data23.perTool !== undefined) {
+                  let data25 = data23.perTool;
+                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                    const err45 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err45];
+                    } else {
+                      vErrors.push(err45);
+                    }
+                    errors++;
+                  }
+                  if (typeof data25 == 'number' && isFinite(data25)) {
+                    if (data25 < 0 || isNaN(data25)) {
+                      const err46 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err46];
+                      } else {
+                        vErrors.push(err46);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err45 = {
+                const err47 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
                   keyword: 'type',
@@ -1076,19 +1119,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err47];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err47);
                 }
                 errors++;
               }
             }
-            if (data12.anthropic !== undefined) {
-              let data25 = data12.anthropic;
-              if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
-                for (const key7 in data25) {
+            if (data13.anthropic !== undefined) {
+              let data26 = data13.anthropic;
+              if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
+                for (const key7 in data26) {
                   if (!(key7 === 'total' || key7 === 'perTool')) {
-                    const err46 = {
+                    const err48 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
@@ -1097,57 +1140,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err46];
+                      vErrors = [err48];
                     } else {
-                      vErrors.push(err46);
+                      vErrors.push(err48);
                     }
                     errors++;
                   }
                 }
-                if (data25.total !== undefined) {
-                  let data26 = data25.total;
-                  if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-                    const err47 = {
+                if (data26.total !== undefined) {
+                  let data27 = data26.total;
+                  if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
+                    const err49 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err47];
-                    } else {
-                      vErrors.push(err47);
-                    }
-                    errors++;
-                  }
-                  if (typeof data26 == 'number' && isFinite(data26)) {
-                    if (data26 < 0 || isNaN(data26)) {
-                      const err48 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err48];
-                      } else {
-                        vErrors.push(err48);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data25.perTool !== undefined) {
-                  let data27 = data25.perTool;
-                  if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-                    const err49 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1162,9 +1168,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data27 == 'number' && isFinite(data27)) {
                     if (data27 < 0 || isNaN(data27)) {
                       const err50 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1178,8 +1184,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data26.perTool !== undefined) {
+                  let data28 = data26.perTool;
+                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
+                    const err51 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err51];
+                    } else {
+                      vErrors.push(err51);
+                    }
+                    errors++;
+                  }
+                  if (typeof data28 == 'number' && isFinite(data28)) {
+                    if (data28 < 0 || isNaN(data28)) {
+                      const err52 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err52];
+                      } else {
+                        vErrors.push(err52);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err51 = {
+                const err53 = {
                   instancePath: instancePath + '/manifests/tokenBudget/anthropic',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
                   keyword: 'type',
@@ -1187,19 +1230,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err51];
+                  vErrors = [err53];
                 } else {
-                  vErrors.push(err51);
+                  vErrors.push(err53);
                 }
                 errors++;
               }
             }
-            if (data12.gemini !== undefined) {
-              let data28 = data12.gemini;
-              if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
-                for (const key8 in data28) {
+            if (data13.gemini !== undefined) {
+              let data29 = data13.gemini;
+              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+                for (const key8 in data29) {
                   if (!(key8 === 'total' || key8 === 'perTool')) {
-                    const err52 = {
+                    const err54 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
@@ -1208,57 +1251,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err52];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err52);
+                      vErrors.push(err54);
                     }
                     errors++;
                   }
                 }
-                if (data28.total !== undefined) {
-                  let data29 = data28.total;
-                  if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
-                    const err53 = {
+                if (data29.total !== undefined) {
+                  let data30 = data29.total;
+                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
+                    const err55 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err53];
-                    } else {
-                      vErrors.push(err53);
-                    }
-                    errors++;
-                  }
-                  if (typeof data29 == 'number' && isFinite(data29)) {
-                    if (data29 < 0 || isNaN(data29)) {
-                      const err54 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err54];
-                      } else {
-                        vErrors.push(err54);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data28.perTool !== undefined) {
-                  let data30 = data28.perTool;
-                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-                    const err55 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1273,9 +1279,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data30 == 'number' && isFinite(data30)) {
                     if (data30 < 0 || isNaN(data30)) {
                       const err56 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1289,8 +1295,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data29.perTool !== undefined) {
+                  let data31 = data29.perTool;
+                  if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+                    const err57 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err57];
+                    } else {
+                      vErrors.push(err57);
+                    }
+                    errors++;
+                  }
+                  if (typeof data31 == 'number' && isFinite(data31)) {
+                    if (data31 < 0 || isNaN(data31)) {
+                      const err58 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err58];
+                      } else {
+                        vErrors.push(err58);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err57 = {
+                const err59 = {
                   instancePath: instancePath + '/manifests/tokenBudget/gemini',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
                   keyword: 'type',
@@ -1298,19 +1341,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err57];
+                  vErrors = [err59];
                 } else {
-                  vErrors.push(err57);
+                  vErrors.push(err59);
                 }
                 errors++;
               }
             }
-            if (data12['gemini-legacy'] !== undefined) {
-              let data31 = data12['gemini-legacy'];
-              if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
-                for (const key9 in data31) {
+            if (data13['gemini-legacy'] !== undefined) {
+              let data32 = data13['gemini-legacy'];
+              if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
+                for (const key9 in data32) {
                   if (!(key9 === 'total' || key9 === 'perTool')) {
-                    const err58 = {
+                    const err60 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
@@ -1319,57 +1362,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
                 }
-                if (data31.total !== undefined) {
-                  let data32 = data31.total;
-                  if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
-                    const err59 = {
+                if (data32.total !== undefined) {
+                  let data33 = data32.total;
+                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
+                    const err61 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err59];
-                    } else {
-                      vErrors.push(err59);
-                    }
-                    errors++;
-                  }
-                  if (typeof data32 == 'number' && isFinite(data32)) {
-                    if (data32 < 0 || isNaN(data32)) {
-                      const err60 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err60];
-                      } else {
-                        vErrors.push(err60);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data31.perTool !== undefined) {
-                  let data33 = data31.perTool;
-                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
-                    const err61 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1384,9 +1390,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data33 == 'number' && isFinite(data33)) {
                     if (data33 < 0 || isNaN(data33)) {
                       const err62 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1400,8 +1406,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data32.perTool !== undefined) {
+                  let data34 = data32.perTool;
+                  if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
+                    const err63 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err63];
+                    } else {
+                      vErrors.push(err63);
+                    }
+                    errors++;
+                  }
+                  if (typeof data34 == 'number' && isFinite(data34)) {
+                    if (data34 < 0 || isNaN(data34)) {
+                      const err64 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err64];
+                      } else {
+                        vErrors.push(err64);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err63 = {
+                const err65 = {
                   instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
                   keyword: 'type',
@@ -1409,19 +1452,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err63];
+                  vErrors = [err65];
                 } else {
-                  vErrors.push(err63);
+                  vErrors.push(err65);
                 }
                 errors++;
               }
             }
-            if (data12.mcp !== undefined) {
-              let data34 = data12.mcp;
-              if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
-                for (const key10 in data34) {
+            if (data13.mcp !== undefined) {
+              let data35 = data13.mcp;
+              if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
+                for (const key10 in data35) {
                   if (!(key10 === 'total' || key10 === 'perTool')) {
-                    const err64 = {
+                    const err66 = {
                       instancePath: instancePath + '/manifests/tokenBudget/mcp',
                       schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
                       keyword: 'additionalProperties',
@@ -1429,56 +1472,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err64];
+                      vErrors = [err66];
                     } else {
-                      vErrors.push(err64);
+                      vErrors.push(err66);
                     }
                     errors++;
                   }
                 }
-                if (data34.total !== undefined) {
-                  let data35 = data34.total;
-                  if (!(typeof data35 == 'number' && !(data35 % 1) && !isNaN(data35) && isFinite(data35))) {
-                    const err65 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err65];
-                    } else {
-                      vErrors.push(err65);
-                    }
-                    errors++;
-                  }
-                  if (typeof data35 == 'number' && isFinite(data35)) {
-                    if (data35 < 0 || isNaN(data35)) {
-                      const err66 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err66];
-                      } else {
-                        vErrors.push(err66);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data34.perTool !== undefined) {
-                  let data36 = data34.perTool;
+                if (data35.total !== undefined) {
+                  let data36 = data35.total;
                   if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
                     const err67 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1493,9 +1499,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data36 == 'number' && isFinite(data36)) {
                     if (data36 < 0 || isNaN(data36)) {
                       const err68 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1509,8 +1515,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data35.perTool !== undefined) {
+                  let data37 = data35.perTool;
+                  if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
+                    const err69 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err69];
+                    } else {
+                      vErrors.push(err69);
+                    }
+                    errors++;
+                  }
+                  if (typeof data37 == 'number' && isFinite(data37)) {
+                    if (data37 < 0 || isNaN(data37)) {
+                      const err70 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err70];
+                      } else {
+                        vErrors.push(err70);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err69 = {
+                const err71 = {
                   instancePath: instancePath + '/manifests/tokenBudget/mcp',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/type',
                   keyword: 'type',
@@ -1518,15 +1561,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err69];
+                  vErrors = [err71];
                 } else {
-                  vErrors.push(err69);
+                  vErrors.push(err71);
                 }
                 errors++;
               }
             }
           } else {
-            const err70 = {
+            const err72 = {
               instancePath: instancePath + '/manifests/tokenBudget',
               schemaPath: '#/properties/manifests/properties/tokenBudget/type',
               keyword: 'type',
@@ -1534,54 +1577,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err70];
+              vErrors = [err72];
             } else {
-              vErrors.push(err70);
+              vErrors.push(err72);
             }
             errors++;
           }
         }
       } else {
-        const err71 = {
+        const err73 = {
           instancePath: instancePath + '/manifests',
           schemaPath: '#/properties/manifests/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err71];
-        } else {
-          vErrors.push(err71);
-        }
-        errors++;
-      }
-    }
-    if (data.entry !== undefined) {
-      let data37 = data.entry;
-      if (typeof data37 === 'string') {
-        if (data37.length < 1) {
-          const err72 = {
-            instancePath: instancePath + '/entry',
-            schemaPath: '#/properties/entry/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err72];
-          } else {
-            vErrors.push(err72);
-          }
-          errors++;
-        }
-      } else {
-        const err73 = {
-          instancePath: instancePath + '/entry',
-          schemaPath: '#/properties/entry/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
         };
         if (vErrors === null) {
           vErrors = [err73];
@@ -1591,34 +1600,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.capabilities !== undefined) {
-      let data38 = data.capabilities;
-      if (Array.isArray(data38)) {
-        const len1 = data38.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data38[i1] !== 'string') {
-            const err74 = {
-              instancePath: instancePath + '/capabilities/' + i1,
-              schemaPath: '#/properties/capabilities/items/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err74];
-            } else {
-              vErrors.push(err74);
-            }
-            errors++;
+    if (data.entry !== undefined) {
+      let data38 = data.entry;
+      if (typeof data38 === 'string') {
+        if (data38.length < 1) {
+          const err74 = {
+            instancePath: instancePath + '/entry',
+            schemaPath: '#/properties/entry/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err74];
+          } else {
+            vErrors.push(err74);
           }
+          errors++;
         }
       } else {
         const err75 = {
-          instancePath: instancePath + '/capabilities',
-          schemaPath: '#/properties/capabilities/type',
+          instancePath: instancePath + '/entry',
+          schemaPath: '#/properties/entry/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
+          params: { type: 'string' },
+          message: 'must be string',
         };
         if (vErrors === null) {
           vErrors = [err75];
@@ -1628,31 +1634,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.format !== undefined) {
-      if (typeof data.format !== 'boolean') {
-        const err76 = {
-          instancePath: instancePath + '/format',
-          schemaPath: '#/properties/format/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err76];
-        } else {
-          vErrors.push(err76);
+    if (data.capabilities !== undefined) {
+      let data39 = data.capabilities;
+      if (Array.isArray(data39)) {
+        const len1 = data39.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          if (typeof data39[i1] !== 'string') {
+            const err76 = {
+              instancePath: instancePath + '/capabilities/' + i1,
+              schemaPath: '#/properties/capabilities/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err76];
+            } else {
+              vErrors.push(err76);
+            }
+            errors++;
+          }
         }
-        errors++;
-      }
-    }
-    if (data.strict !== undefined) {
-      if (typeof data.strict !== 'boolean') {
+      } else {
         const err77 = {
-          instancePath: instancePath + '/strict',
-          schemaPath: '#/properties/strict/type',
+          instancePath: instancePath + '/capabilities',
+          schemaPath: '#/properties/capabilities/type',
           keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
+          params: { type: 'array' },
+          message: 'must be array',
         };
         if (vErrors === null) {
           vErrors = [err77];
@@ -1662,15 +1671,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.workers !== undefined) {
-      let data42 = data.workers;
-      if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+    if (data.format !== undefined) {
+      if (typeof data.format !== 'boolean') {
         const err78 = {
-          instancePath: instancePath + '/workers',
-          schemaPath: '#/properties/workers/type',
+          instancePath: instancePath + '/format',
+          schemaPath: '#/properties/format/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err78];
@@ -1679,9 +1687,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data42 == 'number' && isFinite(data42)) {
-        if (data42 < 1 || isNaN(data42)) {
-          const err79 = {
+    }
+    if (data.strict !== undefined) {
+      if (typeof data.strict !== 'boolean') {
+        const err79 = {
+          instancePath: instancePath + '/strict',
+          schemaPath: '#/properties/strict/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err79];
+        } else {
+          vErrors.push(err79);
+        }
+        errors++;
+      }
+    }
+    if (data.workers !== undefined) {
+      let data43 = data.workers;
+      if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+        const err80 = {
+          instancePath: instancePath + '/workers',
+          schemaPath: '#/properties/workers/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err80];
+        } else {
+          vErrors.push(err80);
+        }
+        errors++;
+      }
+      if (typeof data43 == 'number' && isFinite(data43)) {
+        if (data43 < 1 || isNaN(data43)) {
+          const err81 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -1689,16 +1732,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err79];
+            vErrors = [err81];
           } else {
-            vErrors.push(err79);
+            vErrors.push(err81);
           }
           errors++;
         }
       }
     }
   } else {
-    const err80 = {
+    const err82 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1706,9 +1749,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err80];
+      vErrors = [err82];
     } else {
-      vErrors.push(err80);
+      vErrors.push(err82);
     }
     errors++;
   }

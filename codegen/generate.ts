@@ -136,6 +136,7 @@ export function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
     ...(resolved.manifestPolicy ? { unrepresentable: resolved.manifestPolicy } : {}),
     ...(resolved.manifestDescribeLosses !== undefined ? { describeLosses: resolved.manifestDescribeLosses } : {}),
     ...(resolved.manifestTokenBudget !== undefined ? { tokenBudget: resolved.manifestTokenBudget } : {}),
+    ...(resolved.manifestInputExamples !== undefined ? { inputExamples: resolved.manifestInputExamples } : {}),
     tokenReportFile: resolved.tokenReportFile,
   };
 }

@@ -410,6 +410,7 @@ export function generationCacheKey(
       targets: resolved.manifestTargets ?? null,
       policy: resolved.manifestPolicy ?? null,
       describeLosses: resolved.manifestDescribeLosses ?? null,
+      inputExamples: resolved.manifestInputExamples ?? null,
       format: resolved.format,
     }),
   );

@@ -31,6 +31,8 @@ export interface GenerateOptions {
   manifestPolicy?: 'omit' | 'error';
   /** Carry what a target drops into the descriptions (default true). */
   manifestDescribeLosses?: boolean;
+  /** The most examples an Anthropic entry carries as `input_examples` (default 5; 0: none). */
+  manifestInputExamples?: number;
   /** Token budgets per target (`manifests.tokenBudget`): over budget is a warning, a problem with `strict`. */
   manifestTokenBudget?: TokenBudgets;
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
@@ -71,6 +73,7 @@ export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: 
   if (manifests?.targets !== undefined) options.manifestTargets = manifests.targets;
   if (manifests?.unrepresentable !== undefined) options.manifestPolicy = manifests.unrepresentable;
   if (manifests?.describeLosses !== undefined) options.manifestDescribeLosses = manifests.describeLosses;
+  if (manifests?.inputExamples !== undefined) options.manifestInputExamples = manifests.inputExamples;
   if (manifests?.tokenBudget !== undefined) options.manifestTokenBudget = manifests.tokenBudget as TokenBudgets;
   return options;
 }
@@ -86,6 +89,7 @@ export interface ResolvedOptions {
   manifestPolicy?: 'omit' | 'error';
   manifestDescribeLosses?: boolean;
   manifestTokenBudget?: TokenBudgets;
+  manifestInputExamples?: number;
   /** The token report relative to the root (where budget warnings are placed). */
   tokenReportFile: string;
   format: boolean;
@@ -114,6 +118,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     ...(options.manifestPolicy !== undefined ? { manifestPolicy: options.manifestPolicy } : {}),
     ...(options.manifestDescribeLosses !== undefined ? { manifestDescribeLosses: options.manifestDescribeLosses } : {}),
     ...(options.manifestTokenBudget !== undefined ? { manifestTokenBudget: options.manifestTokenBudget } : {}),
+    ...(options.manifestInputExamples !== undefined ? { manifestInputExamples: options.manifestInputExamples } : {}),
     tokenReportFile: toPosix(path.relative(root, path.join(outDir, 'manifests', 'token-report.json'))),
     format: options.format ?? true,
     ctx: {

@@ -17,6 +17,7 @@ import type { ManifestProject, ManifestTool } from './manifest-targets/build.js'
 import type { GeminiFunctionDeclaration } from './manifest-targets/gemini.js';
 import type { GeminiLegacyFunctionDeclaration } from './manifest-targets/gemini-legacy.js';
 import type { OpenAiResponsesTool, OpenAiTool } from './manifest-targets/openai.js';
+import { DEFAULT_INPUT_EXAMPLES } from './manifest-targets/input-examples.js';
 import { buildManifestTarget, type ManifestTarget } from './manifest-targets/table.js';
 import { type McpToolEntry, toMcpTool } from './mcp-tool.js';
 import type { ITool } from './tool.js';
@@ -61,6 +62,11 @@ export interface RuntimeManifestOptions {
    * policy. Without it the tool is left out silently.
    */
   onOmitted?: (tool: string, reason: string) => void;
+  /**
+   * The most of a tool's `examples` an Anthropic entry carries as `input_examples`, the most different
+   * first (default 5, as generate; 0: none). Only tools given with `examples` have any.
+   */
+  inputExamples?: number;
 }
 
 /** Builds one target of the table for `tools`, as generate does (a 2020-12 schema in its draft-07 form where the builder reads draft-07). */
@@ -68,6 +74,7 @@ function run<T>(target: ManifestTarget, tools: readonly ManifestToolSource[], op
   const project: ManifestProject = {
     tools: tools as readonly ManifestTool[],
     describeLosses: options.describeLosses ?? true,
+    inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
   };
   const result = buildManifestTarget(target, project);
   if (options.onOmitted !== undefined)

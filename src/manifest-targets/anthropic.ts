@@ -10,6 +10,7 @@ import {
   type TargetBuild,
   UnrepresentableError,
 } from './build.js';
+import { selectInputExamples } from './input-examples.js';
 
 /*
  * Anthropic Messages API tool rules. Sources:
@@ -26,6 +27,10 @@ import {
  * - "input_schema does not support oneOf, allOf, or anyOf at the top level"
  *   (https://github.com/anthropics/claude-code/issues/5319): dropped with a loss entry.
  * Without `strict: true` the model is shown the whole schema, so nothing else is removed.
+ * - `input_examples`: example inputs the API validates against `input_schema` (`Tool.input_examples` in
+ *   @anthropic-ai/sdk 1.14.0; https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use):
+ *   the definition's examples, which generate validated against the full schema (so against the looser
+ *   `input_schema` too), the most different first (`selectInputExamples`).
  */
 
 /** Anthropic tool names. */
@@ -36,6 +41,8 @@ export interface AnthropicTool {
   name: string;
   description: string;
   input_schema: { type: 'object'; [keyword: string]: unknown };
+  /** Example inputs, the most different first (`Tool.input_examples` in @anthropic-ai/sdk 1.14.0). */
+  input_examples?: Record<string, unknown>[];
 }
 
 /** Translates one draft-07 schema to draft 2020-12 (same meaning): the one translation MCP also uses. */
@@ -61,10 +68,16 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
 export function buildAnthropicManifest(project: ProjectModel): TargetBuild<AnthropicTool[]> {
   const build = emptyBuild<AnthropicTool[]>([]);
   return buildPerTool(project, 'anthropic', build, (tool, recorder) => {
-    build.content.push({
+    const entry: AnthropicTool = {
       name: tool.name,
       description: tool.description,
       input_schema: toAnthropicInputSchema(tool, recorder),
-    });
+    };
+    const examples = selectInputExamples(
+      (tool.examples ?? []).map((example) => example.input),
+      project.inputExamples ?? 0,
+    );
+    if (examples.length > 0) entry.input_examples = examples;
+    build.content.push(entry);
   });
 }

@@ -62,6 +62,8 @@ export interface ManifestTool {
   annotations?: ToolAnnotations;
   /** Targets the definition turns off for itself. */
   excludedTargets?: readonly string[];
+  /** The definition's examples (validated at build); Anthropic entries carry their inputs as `input_examples`. */
+  examples?: readonly { input: unknown }[];
   /** The definition file, for problems (a runtime tool has none). */
   source?: { file: string };
 }
@@ -71,6 +73,8 @@ export interface ManifestProject {
   tools: readonly ManifestTool[];
   /** Tell the model in a property's `description` what the target drops (default true). */
   describeLosses?: boolean;
+  /** The most examples an Anthropic entry carries as `input_examples` (default 0: none; generate's default is `DEFAULT_INPUT_EXAMPLES`). */
+  inputExamples?: number;
 }
 
 /** A JSON Schema node as the manifest builders handle it: an object schema, or `true`/`false`. */

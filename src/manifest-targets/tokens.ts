@@ -11,9 +11,12 @@
  *   count on that corpus and holds it to `ESTIMATE_BOUND`. It estimates o200k-like tokens, not the
  *   provider's own count (Anthropic's `count_tokens` endpoint is the exact figure, over the network).
  *
- * Imported by the generator only (the runtime's `toolsmith/manifests` does not load a tokenizer).
+ * Imported by the generator only (the runtime's `toolsmith/manifests` does not load a tokenizer). The
+ * tokenizer is loaded on the first count, not with this module: its table costs ~150 ms and ~56 MB of
+ * RSS, which an emit worker (it imports the manifest code, but never counts) must not pay.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { isSchemaObject, type SchemaObject } from './build.js';
 import type { ManifestTarget } from './table.js';
 
@@ -51,9 +54,17 @@ export const ESTIMATE_BOUND = Object.freeze({ total: 0.01, perTool: 0.2 });
 /** The pinned tokenizer library (a test checks it against the installed package). */
 export const TOKENIZER_LIBRARY = 'gpt-tokenizer@4.0.0';
 
+let countTokens: typeof CountTokens | undefined;
+
+/** Special-token text (`<|endoftext|>`) in a description is text to the API: counted as such, never refused. */
+const AS_TEXT = Object.freeze({ disallowedSpecial: new Set<string>() });
+
 /** The exact o200k_base token count of `text`. */
 export function countO200k(text: string): number {
-  return countTokens(text);
+  countTokens ??= (
+    createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: typeof CountTokens }
+  ).countTokens;
+  return countTokens(text, AS_TEXT);
 }
 
 /** The character estimate of `text`'s tokens for `target`. */

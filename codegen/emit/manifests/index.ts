@@ -20,6 +20,7 @@ import {
   toolLossText,
 } from './loss-report.js';
 import { type FileSegments, splice } from './splice.js';
+import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
 import {
   BUDGET_WARNING_TOOLS,
   budgetWarnings,
@@ -75,6 +76,11 @@ export interface ManifestOptions {
    * entry (`perTool`); over budget is a warning naming the biggest tools and what in them costs most.
    */
   tokenBudget?: TokenBudgets;
+  /**
+   * The most examples an Anthropic entry carries as `input_examples`, the most different first (default
+   * `DEFAULT_INPUT_EXAMPLES`; 0: none); `manifests.inputExamples`.
+   */
+  inputExamples?: number;
   /** The token report's path relative to the project root, where budget warnings are placed (default `manifests/token-report.json`). */
   tokenReportFile?: string;
 }
@@ -145,6 +151,7 @@ function buildTarget(
   return buildManifestTarget(target, {
     tools: includedTools(tools, target),
     describeLosses: options.describeLosses ?? true,
+    inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
   });
 }
 
@@ -212,8 +219,12 @@ export interface ToolManifests {
   unavailable: Partial<Record<ManifestTarget, string>>;
   /** openai-strict only: pointers of optional properties made nullable. */
   nullableOptionals?: string[];
-  /** What its entries cost per enabled target, and their hash (absent when no target is enabled). */
-  tokens?: ToolTokens;
+  /**
+   * Per enabled target, in file order, its entry's JSON without indentation ('' where the target does
+   * not list it), joined by newlines (JSON text has none): what the token report counts, on the main
+   * thread once the emission is done (`createManifestAssembler`), so no emit worker loads the tokenizer.
+   */
+  compact?: string;
 }
 
 /**
@@ -247,7 +258,7 @@ export function toolManifests(
     manifests.entries.push(entry === undefined ? null : entryText(entry, targetLayout(key).indent));
     compact.push(entry === undefined ? null : JSON.stringify(entry));
   }
-  if (targets.length > 0) manifests.tokens = toolTokens(targets, compact);
+  if (targets.length > 0) manifests.compact = compact.map((json) => json ?? '').join('\n');
   const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
   if (targets.length > 0) manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable);
   return { manifests, losses };
@@ -341,9 +352,8 @@ export function createManifestAssembler(
         ];
   const pending = new Map<number, [ToolManifests, Partial<Record<ManifestTarget, LossEntry[]>> | undefined]>();
   let next = 0;
-  const tokens = new Map<string, ToolTokens>();
-  // With budgets, the biggest entries of each target (a warning names them and what in them costs most).
-  const biggest = options.tokenBudget === undefined ? undefined : targets.map(() => new BiggestEntries());
+  // Each tool's entries without indentation, as bytes (off the heap) until `finish` counts them.
+  const compact = new Map<string, Buffer>();
   const append = (file: AssembledFile, tool: string, text: string) => {
     if (file.writer === undefined) {
       file.writer = open(file.path);
@@ -361,12 +371,9 @@ export function createManifestAssembler(
   };
   const take = (part: ToolManifests, losses: Partial<Record<ManifestTarget, LossEntry[]>> | undefined) => {
     part.entries.forEach((entry, index) => {
-      if (entry === null) return;
-      append(targetFiles[index]!, part.name, entry);
-      const count = part.tokens?.counts[index];
-      if (biggest !== undefined && count != null) biggest[index]!.offer(part.name, count, entry);
+      if (entry !== null) append(targetFiles[index]!, part.name, entry);
     });
-    if (part.tokens !== undefined) tokens.set(part.name, part.tokens);
+    if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
     if (part.lossText !== undefined && reportFiles.length > 0) {
       append(reportFiles[0]!, part.name, part.lossText.json);
       append(reportFiles[1]!, part.name, part.lossText.markdown);
@@ -416,6 +423,19 @@ export function createManifestAssembler(
       if (targets.length > 0 && sorted.length === 0)
         for (const file of emitLossReport(emission.losses, emission.unavailable, banner))
           whole(file.path, file.content);
+      // Counted now that the emission is done (its workers stopped): the tokenizer's table is loaded once, on this thread.
+      // With budgets, the biggest entries of each target are kept (a warning names them and what in them costs most).
+      const biggest = options.tokenBudget === undefined ? undefined : targets.map(() => new BiggestEntries());
+      const tokens = new Map<string, ToolTokens>();
+      for (const [name, bytes] of compact) {
+        const entries = splitCompact(bytes.toString('utf8'));
+        const row = toolTokens(targets, entries);
+        tokens.set(name, row);
+        row.counts.forEach((count, index) => {
+          if (count !== null) biggest?.[index]!.offer(name, count, entries[index]!);
+        });
+      }
+      compact.clear();
       const report = targets.length > 0 ? tokenReport(targets, tokens) : undefined;
       if (report !== undefined && reportFiles.length > 0) reportFiles[1]!.layout.tail = lossReportTail(report);
       for (const file of reportFiles) close(file);
@@ -458,6 +478,11 @@ function addTokenReport(
     options.tokenReportFile ?? TOKEN_REPORT_PATH,
   );
   emission.warnings.push(...emission.budgetWarnings);
+}
+
+/** A part's `compact` as one JSON text or null per target. */
+function splitCompact(text: string): (string | null)[] {
+  return text.split('\n').map((json) => (json === '' ? null : json));
 }
 
 /** The few biggest entries of one target seen so far (by count, ties by name), kept as their text. */
@@ -561,7 +586,7 @@ export function patchManifests(
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const { manifests, losses } = toolManifests(tool, options);
-    if (manifests.tokens !== undefined) tokens.set(tool.name, manifests.tokens);
+    if (manifests.compact !== undefined) tokens.set(tool.name, toolTokens(targets, splitCompact(manifests.compact)));
     emission.losses[tool.name] = losses;
     recordPart(emission, manifests);
     for (const [index, target] of targets.entries()) {

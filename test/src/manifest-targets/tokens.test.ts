@@ -24,6 +24,11 @@ describe('token counters', () => {
     expect(countO200k(text)).toBe(encode(text).length);
   });
 
+  it('count special-token text as text (the API does), never refuse it', () => {
+    expect(countO200k('a <|endoftext|> b')).toBe(encode('a <|endoftext|> b', { disallowedSpecial: new Set() }).length);
+    expect(countO200k('a <|endoftext|> b')).toBeGreaterThan(3);
+  });
+
   it('pin the tokenizer the generator is tested with', () => {
     const installed = JSON.parse(readFileSync(path.join(REPO, 'node_modules/gpt-tokenizer/package.json'), 'utf8'));
     expect(TOKENIZER_LIBRARY).toBe(`gpt-tokenizer@${installed.version}`);
