@@ -81,6 +81,30 @@ export const CONFIG_SCHEMA = {
           description:
             'Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).',
         },
+        deferLoading: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'Deferred loading for large tool sets: every tool not kept loaded here is marked `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list the provider\'s tool search tool last (Anthropic `tool_search_tool_bm25_20251119` or `…regex…`, OpenAI `{ "type": "tool_search" }`).',
+          properties: {
+            loaded: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              description: 'Tool names that stay loaded.',
+            },
+            loadedCategories: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              description: 'Categories whose tools stay loaded.',
+            },
+            anthropicSearch: {
+              type: 'string',
+              enum: ['bm25', 'regex'],
+              default: 'bm25',
+              description: "Anthropic's tool search tool: BM25 (natural-language queries) or regex.",
+            },
+          },
+        },
         inputExamples: {
           type: 'integer',
           minimum: 0,

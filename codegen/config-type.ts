@@ -58,6 +58,23 @@ export interface ToolsmithConfig {
      */
     describeLosses?: boolean;
     /**
+     * Deferred loading for large tool sets: every tool not kept loaded here is marked `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list the provider's tool search tool last (Anthropic `tool_search_tool_bm25_20251119` or `…regex…`, OpenAI `{ "type": "tool_search" }`).
+     */
+    deferLoading?: {
+      /**
+       * Tool names that stay loaded.
+       */
+      loaded?: string[];
+      /**
+       * Categories whose tools stay loaded.
+       */
+      loadedCategories?: string[];
+      /**
+       * Anthropic's tool search tool: BM25 (natural-language queries) or regex.
+       */
+      anthropicSearch?: 'bm25' | 'regex';
+    };
+    /**
      * The most of a definition's `examples` an Anthropic entry carries as `input_examples`, the most different first; 0 leaves them out.
      */
     inputExamples?: number;

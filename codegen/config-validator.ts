@@ -90,6 +90,30 @@ const schema11 = {
           description:
             'Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).',
         },
+        deferLoading: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'Deferred loading for large tool sets: every tool not kept loaded here is marked `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list the provider\'s tool search tool last (Anthropic `tool_search_tool_bm25_20251119` or `…regex…`, OpenAI `{ "type": "tool_search" }`).',
+          properties: {
+            loaded: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              description: 'Tool names that stay loaded.',
+            },
+            loadedCategories: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              description: 'Categories whose tools stay loaded.',
+            },
+            anthropicSearch: {
+              type: 'string',
+              enum: ['bm25', 'regex'],
+              default: 'bm25',
+              description: "Anthropic's tool search tool: BM25 (natural-language queries) or regex.",
+            },
+          },
+        },
         inputExamples: {
           type: 'integer',
           minimum: 0,
@@ -488,6 +512,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key1 === 'targets' ||
             key1 === 'unrepresentable' ||
             key1 === 'describeLosses' ||
+            key1 === 'deferLoading' ||
             key1 === 'inputExamples' ||
             key1 === 'tokenBudget'
           )) {
@@ -618,172 +643,163 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data7.inputExamples !== undefined) {
-          let data12 = data7.inputExamples;
-          if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
-            const err21 = {
-              instancePath: instancePath + '/manifests/inputExamples',
-              schemaPath: '#/properties/manifests/properties/inputExamples/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-          if (typeof data12 == 'number' && isFinite(data12)) {
-            if (data12 < 0 || isNaN(data12)) {
-              const err22 = {
-                instancePath: instancePath + '/manifests/inputExamples',
-                schemaPath: '#/properties/manifests/properties/inputExamples/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data7.tokenBudget !== undefined) {
-          let data13 = data7.tokenBudget;
-          if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
-            for (const key2 in data13) {
-              if (!(
-                key2 === 'openai' ||
-                key2 === 'openai-strict' ||
-                key2 === 'openai-responses' ||
-                key2 === 'openai-responses-strict' ||
-                key2 === 'anthropic' ||
-                key2 === 'gemini' ||
-                key2 === 'gemini-legacy' ||
-                key2 === 'mcp'
-              )) {
-                const err23 = {
-                  instancePath: instancePath + '/manifests/tokenBudget',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
+        if (data7.deferLoading !== undefined) {
+          let data12 = data7.deferLoading;
+          if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
+            for (const key2 in data12) {
+              if (!(key2 === 'loaded' || key2 === 'loadedCategories' || key2 === 'anthropicSearch')) {
+                const err21 = {
+                  instancePath: instancePath + '/manifests/deferLoading',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key2 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err23];
+                  vErrors = [err21];
                 } else {
-                  vErrors.push(err23);
+                  vErrors.push(err21);
                 }
                 errors++;
               }
             }
-            if (data13.openai !== undefined) {
-              let data14 = data13.openai;
-              if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-                for (const key3 in data14) {
-                  if (!(key3 === 'total' || key3 === 'perTool')) {
-                    const err24 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err24];
-                    } else {
-                      vErrors.push(err24);
-                    }
-                    errors++;
-                  }
-                }
-                if (data14.total !== undefined) {
-                  let data15 = data14.total;
-                  if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
-                    const err25 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err25];
-                    } else {
-                      vErrors.push(err25);
-                    }
-                    errors++;
-                  }
-                  if (typeof data15 == 'number' && isFinite(data15)) {
-                    if (data15 < 0 || isNaN(data15)) {
-                      const err26 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
+            if (data12.loaded !== undefined) {
+              let data13 = data12.loaded;
+              if (Array.isArray(data13)) {
+                const len1 = data13.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data14 = data13[i1];
+                  if (typeof data14 === 'string') {
+                    if (data14.length < 1) {
+                      const err22 = {
+                        instancePath: instancePath + '/manifests/deferLoading/loaded/' + i1,
+                        schemaPath: '#/properties/manifests/properties/deferLoading/properties/loaded/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err26];
+                        vErrors = [err22];
                       } else {
-                        vErrors.push(err26);
+                        vErrors.push(err22);
                       }
                       errors++;
                     }
-                  }
-                }
-                if (data14.perTool !== undefined) {
-                  let data16 = data14.perTool;
-                  if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
-                    const err27 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
+                  } else {
+                    const err23 = {
+                      instancePath: instancePath + '/manifests/deferLoading/loaded/' + i1,
+                      schemaPath: '#/properties/manifests/properties/deferLoading/properties/loaded/items/type',
                       keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err27];
+                      vErrors = [err23];
                     } else {
-                      vErrors.push(err27);
+                      vErrors.push(err23);
                     }
                     errors++;
-                  }
-                  if (typeof data16 == 'number' && isFinite(data16)) {
-                    if (data16 < 0 || isNaN(data16)) {
-                      const err28 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err28];
-                      } else {
-                        vErrors.push(err28);
-                      }
-                      errors++;
-                    }
                   }
                 }
               } else {
-                const err29 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
+                const err24 = {
+                  instancePath: instancePath + '/manifests/deferLoading/loaded',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/loaded/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data12.loadedCategories !== undefined) {
+              let data15 = data12.loadedCategories;
+              if (Array.isArray(data15)) {
+                const len2 = data15.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data16 = data15[i2];
+                  if (typeof data16 === 'string') {
+                    if (data16.length < 1) {
+                      const err25 = {
+                        instancePath: instancePath + '/manifests/deferLoading/loadedCategories/' + i2,
+                        schemaPath:
+                          '#/properties/manifests/properties/deferLoading/properties/loadedCategories/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err25];
+                      } else {
+                        vErrors.push(err25);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err26 = {
+                      instancePath: instancePath + '/manifests/deferLoading/loadedCategories/' + i2,
+                      schemaPath:
+                        '#/properties/manifests/properties/deferLoading/properties/loadedCategories/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err27 = {
+                  instancePath: instancePath + '/manifests/deferLoading/loadedCategories',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/loadedCategories/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data12.anthropicSearch !== undefined) {
+              let data17 = data12.anthropicSearch;
+              if (typeof data17 !== 'string') {
+                const err28 = {
+                  instancePath: instancePath + '/manifests/deferLoading/anthropicSearch',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/anthropicSearch/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+              if (!(data17 === 'bm25' || data17 === 'regex')) {
+                const err29 = {
+                  instancePath: instancePath + '/manifests/deferLoading/anthropicSearch',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/anthropicSearch/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema11.properties.manifests.properties.deferLoading.properties.anthropicSearch.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err29];
@@ -793,134 +809,103 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data13['openai-strict'] !== undefined) {
-              let data17 = data13['openai-strict'];
-              if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
-                for (const key4 in data17) {
+          } else {
+            const err30 = {
+              instancePath: instancePath + '/manifests/deferLoading',
+              schemaPath: '#/properties/manifests/properties/deferLoading/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err30];
+            } else {
+              vErrors.push(err30);
+            }
+            errors++;
+          }
+        }
+        if (data7.inputExamples !== undefined) {
+          let data18 = data7.inputExamples;
+          if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
+            const err31 = {
+              instancePath: instancePath + '/manifests/inputExamples',
+              schemaPath: '#/properties/manifests/properties/inputExamples/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+          if (typeof data18 == 'number' && isFinite(data18)) {
+            if (data18 < 0 || isNaN(data18)) {
+              const err32 = {
+                instancePath: instancePath + '/manifests/inputExamples',
+                schemaPath: '#/properties/manifests/properties/inputExamples/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data7.tokenBudget !== undefined) {
+          let data19 = data7.tokenBudget;
+          if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+            for (const key3 in data19) {
+              if (!(
+                key3 === 'openai' ||
+                key3 === 'openai-strict' ||
+                key3 === 'openai-responses' ||
+                key3 === 'openai-responses-strict' ||
+                key3 === 'anthropic' ||
+                key3 === 'gemini' ||
+                key3 === 'gemini-legacy' ||
+                key3 === 'mcp'
+              )) {
+                const err33 = {
+                  instancePath: instancePath + '/manifests/tokenBudget',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key3 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data19.openai !== undefined) {
+              let data20 = data19.openai;
+              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+                for (const key4 in data20) {
                   if (!(key4 === 'total' || key4 === 'perTool')) {
-                    const err30 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                    const err34 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key4 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err30];
+                      vErrors = [err34];
                     } else {
-                      vErrors.push(err30);
-                    }
-                    errors++;
-                  }
-                }
-                if (data17.total !== undefined) {
-                  let data18 = data17.total;
-                  if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
-                    const err31 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err31];
-                    } else {
-                      vErrors.push(err31);
-                    }
-                    errors++;
-                  }
-                  if (typeof data18 == 'number' && isFinite(data18)) {
-                    if (data18 < 0 || isNaN(data18)) {
-                      const err32 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err32];
-                      } else {
-                        vErrors.push(err32);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data17.perTool !== undefined) {
-                  let data19 = data17.perTool;
-                  if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
-                    const err33 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err33];
-                    } else {
-                      vErrors.push(err33);
-                    }
-                    errors++;
-                  }
-                  if (typeof data19 == 'number' && isFinite(data19)) {
-                    if (data19 < 0 || isNaN(data19)) {
-                      const err34 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err34];
-                      } else {
-                        vErrors.push(err34);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-              } else {
-                const err35 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err35];
-                } else {
-                  vErrors.push(err35);
-                }
-                errors++;
-              }
-            }
-            if (data13['openai-responses'] !== undefined) {
-              let data20 = data13['openai-responses'];
-              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-                for (const key5 in data20) {
-                  if (!(key5 === 'total' || key5 === 'perTool')) {
-                    const err36 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err36];
-                    } else {
-                      vErrors.push(err36);
+                      vErrors.push(err34);
                     }
                     errors++;
                   }
@@ -928,10 +913,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data20.total !== undefined) {
                   let data21 = data20.total;
                   if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
-                    const err37 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
+                    const err35 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err35];
+                    } else {
+                      vErrors.push(err35);
+                    }
+                    errors++;
+                  }
+                  if (typeof data21 == 'number' && isFinite(data21)) {
+                    if (data21 < 0 || isNaN(data21)) {
+                      const err36 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err36];
+                      } else {
+                        vErrors.push(err36);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data20.perTool !== undefined) {
+                  let data22 = data20.perTool;
+                  if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
+                    const err37 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -943,12 +965,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (typeof data21 == 'number' && isFinite(data21)) {
-                    if (data21 < 0 || isNaN(data21)) {
+                  if (typeof data22 == 'number' && isFinite(data22)) {
+                    if (data22 < 0 || isNaN(data22)) {
                       const err38 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -962,76 +984,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-                if (data20.perTool !== undefined) {
-                  let data22 = data20.perTool;
-                  if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
-                    const err39 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err39];
-                    } else {
-                      vErrors.push(err39);
-                    }
-                    errors++;
-                  }
-                  if (typeof data22 == 'number' && isFinite(data22)) {
-                    if (data22 < 0 || isNaN(data22)) {
-                      const err40 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err40];
-                      } else {
-                        vErrors.push(err40);
-                      }
-                      errors++;
-                    }
-                  }
-                }
               } else {
-                const err41 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
+                const err39 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err41];
+                  vErrors = [err39];
                 } else {
-                  vErrors.push(err41);
+                  vErrors.push(err39);
                 }
                 errors++;
               }
             }
-            if (data13['openai-responses-strict'] !== undefined) {
-              let data23 = data13['openai-responses-strict'];
+            if (data19['openai-strict'] !== undefined) {
+              let data23 = data19['openai-strict'];
               if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-                for (const key6 in data23) {
-                  if (!(key6 === 'total' || key6 === 'perTool')) {
-                    const err42 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                for (const key5 in data23) {
+                  if (!(key5 === 'total' || key5 === 'perTool')) {
+                    const err40 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key6 },
+                      params: { additionalProperty: key5 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err42];
+                      vErrors = [err40];
                     } else {
-                      vErrors.push(err42);
+                      vErrors.push(err40);
                     }
                     errors++;
                   }
@@ -1039,10 +1024,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data23.total !== undefined) {
                   let data24 = data23.total;
                   if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-                    const err43 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
+                    const err41 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                  if (typeof data24 == 'number' && isFinite(data24)) {
+                    if (data24 < 0 || isNaN(data24)) {
+                      const err42 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err42];
+                      } else {
+                        vErrors.push(err42);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data23.perTool !== undefined) {
+                  let data25 = data23.perTool;
+                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                    const err43 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1054,12 +1076,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (typeof data24 == 'number' && isFinite(data24)) {
-                    if (data24 < 0 || isNaN(data24)) {
+                  if (typeof data25 == 'number' && isFinite(data25)) {
+                    if (data25 < 0 || isNaN(data25)) {
                       const err44 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1073,76 +1095,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-                if (data23.perTool !== undefined) {
-                  let data25 = data23.perTool;
-                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                    const err45 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err45];
-                    } else {
-                      vErrors.push(err45);
-                    }
-                    errors++;
-                  }
-                  if (typeof data25 == 'number' && isFinite(data25)) {
-                    if (data25 < 0 || isNaN(data25)) {
-                      const err46 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err46];
-                      } else {
-                        vErrors.push(err46);
-                      }
-                      errors++;
-                    }
-                  }
-                }
               } else {
-                const err47 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
+                const err45 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err47];
+                  vErrors = [err45];
                 } else {
-                  vErrors.push(err47);
+                  vErrors.push(err45);
                 }
                 errors++;
               }
             }
-            if (data13.anthropic !== undefined) {
-              let data26 = data13.anthropic;
+            if (data19['openai-responses'] !== undefined) {
+              let data26 = data19['openai-responses'];
               if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
-                for (const key7 in data26) {
-                  if (!(key7 === 'total' || key7 === 'perTool')) {
-                    const err48 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                for (const key6 in data26) {
+                  if (!(key6 === 'total' || key6 === 'perTool')) {
+                    const err46 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
+                      params: { additionalProperty: key6 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err48];
+                      vErrors = [err46];
                     } else {
-                      vErrors.push(err48);
+                      vErrors.push(err46);
                     }
                     errors++;
                   }
@@ -1150,10 +1135,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data26.total !== undefined) {
                   let data27 = data26.total;
                   if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-                    const err49 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
+                    const err47 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err47];
+                    } else {
+                      vErrors.push(err47);
+                    }
+                    errors++;
+                  }
+                  if (typeof data27 == 'number' && isFinite(data27)) {
+                    if (data27 < 0 || isNaN(data27)) {
+                      const err48 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err48];
+                      } else {
+                        vErrors.push(err48);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data26.perTool !== undefined) {
+                  let data28 = data26.perTool;
+                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
+                    const err49 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1165,12 +1187,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (typeof data27 == 'number' && isFinite(data27)) {
-                    if (data27 < 0 || isNaN(data27)) {
+                  if (typeof data28 == 'number' && isFinite(data28)) {
+                    if (data28 < 0 || isNaN(data28)) {
                       const err50 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1184,76 +1206,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-                if (data26.perTool !== undefined) {
-                  let data28 = data26.perTool;
-                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-                    const err51 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err51];
-                    } else {
-                      vErrors.push(err51);
-                    }
-                    errors++;
-                  }
-                  if (typeof data28 == 'number' && isFinite(data28)) {
-                    if (data28 < 0 || isNaN(data28)) {
-                      const err52 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err52];
-                      } else {
-                        vErrors.push(err52);
-                      }
-                      errors++;
-                    }
-                  }
-                }
               } else {
-                const err53 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/anthropic',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
+                const err51 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err53];
+                  vErrors = [err51];
                 } else {
-                  vErrors.push(err53);
+                  vErrors.push(err51);
                 }
                 errors++;
               }
             }
-            if (data13.gemini !== undefined) {
-              let data29 = data13.gemini;
+            if (data19['openai-responses-strict'] !== undefined) {
+              let data29 = data19['openai-responses-strict'];
               if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
-                for (const key8 in data29) {
-                  if (!(key8 === 'total' || key8 === 'perTool')) {
-                    const err54 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                for (const key7 in data29) {
+                  if (!(key7 === 'total' || key7 === 'perTool')) {
+                    const err52 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key8 },
+                      params: { additionalProperty: key7 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err54];
+                      vErrors = [err52];
                     } else {
-                      vErrors.push(err54);
+                      vErrors.push(err52);
                     }
                     errors++;
                   }
@@ -1261,10 +1246,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data29.total !== undefined) {
                   let data30 = data29.total;
                   if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-                    const err55 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                    const err53 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err53];
+                    } else {
+                      vErrors.push(err53);
+                    }
+                    errors++;
+                  }
+                  if (typeof data30 == 'number' && isFinite(data30)) {
+                    if (data30 < 0 || isNaN(data30)) {
+                      const err54 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err54];
+                      } else {
+                        vErrors.push(err54);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data29.perTool !== undefined) {
+                  let data31 = data29.perTool;
+                  if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+                    const err55 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1276,12 +1298,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (typeof data30 == 'number' && isFinite(data30)) {
-                    if (data30 < 0 || isNaN(data30)) {
+                  if (typeof data31 == 'number' && isFinite(data31)) {
+                    if (data31 < 0 || isNaN(data31)) {
                       const err56 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1295,76 +1317,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-                if (data29.perTool !== undefined) {
-                  let data31 = data29.perTool;
-                  if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-                    const err57 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err57];
-                    } else {
-                      vErrors.push(err57);
-                    }
-                    errors++;
-                  }
-                  if (typeof data31 == 'number' && isFinite(data31)) {
-                    if (data31 < 0 || isNaN(data31)) {
-                      const err58 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err58];
-                      } else {
-                        vErrors.push(err58);
-                      }
-                      errors++;
-                    }
-                  }
-                }
               } else {
-                const err59 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/gemini',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
+                const err57 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err59];
+                  vErrors = [err57];
                 } else {
-                  vErrors.push(err59);
+                  vErrors.push(err57);
                 }
                 errors++;
               }
             }
-            if (data13['gemini-legacy'] !== undefined) {
-              let data32 = data13['gemini-legacy'];
+            if (data19.anthropic !== undefined) {
+              let data32 = data19.anthropic;
               if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
-                for (const key9 in data32) {
-                  if (!(key9 === 'total' || key9 === 'perTool')) {
-                    const err60 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                for (const key8 in data32) {
+                  if (!(key8 === 'total' || key8 === 'perTool')) {
+                    const err58 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key9 },
+                      params: { additionalProperty: key8 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err60];
+                      vErrors = [err58];
                     } else {
-                      vErrors.push(err60);
+                      vErrors.push(err58);
                     }
                     errors++;
                   }
@@ -1372,10 +1357,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data32.total !== undefined) {
                   let data33 = data32.total;
                   if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
-                    const err61 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                    const err59 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err59];
+                    } else {
+                      vErrors.push(err59);
+                    }
+                    errors++;
+                  }
+                  if (typeof data33 == 'number' && isFinite(data33)) {
+                    if (data33 < 0 || isNaN(data33)) {
+                      const err60 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err60];
+                      } else {
+                        vErrors.push(err60);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data32.perTool !== undefined) {
+                  let data34 = data32.perTool;
+                  if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
+                    const err61 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1387,12 +1409,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (typeof data33 == 'number' && isFinite(data33)) {
-                    if (data33 < 0 || isNaN(data33)) {
+                  if (typeof data34 == 'number' && isFinite(data34)) {
+                    if (data34 < 0 || isNaN(data34)) {
                       const err62 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1406,75 +1428,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-                if (data32.perTool !== undefined) {
-                  let data34 = data32.perTool;
-                  if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
-                    const err63 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err63];
-                    } else {
-                      vErrors.push(err63);
-                    }
-                    errors++;
-                  }
-                  if (typeof data34 == 'number' && isFinite(data34)) {
-                    if (data34 < 0 || isNaN(data34)) {
-                      const err64 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err64];
-                      } else {
-                        vErrors.push(err64);
-                      }
-                      errors++;
-                    }
-                  }
-                }
               } else {
-                const err65 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
+                const err63 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err65];
+                  vErrors = [err63];
                 } else {
-                  vErrors.push(err65);
+                  vErrors.push(err63);
                 }
                 errors++;
               }
             }
-            if (data13.mcp !== undefined) {
-              let data35 = data13.mcp;
+            if (data19.gemini !== undefined) {
+              let data35 = data19.gemini;
               if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
-                for (const key10 in data35) {
-                  if (!(key10 === 'total' || key10 === 'perTool')) {
-                    const err66 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
+                for (const key9 in data35) {
+                  if (!(key9 === 'total' || key9 === 'perTool')) {
+                    const err64 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key10 },
+                      params: { additionalProperty: key9 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err66];
+                      vErrors = [err64];
                     } else {
-                      vErrors.push(err66);
+                      vErrors.push(err64);
                     }
                     errors++;
                   }
@@ -1482,9 +1468,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data35.total !== undefined) {
                   let data36 = data35.total;
                   if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
+                    const err65 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err65];
+                    } else {
+                      vErrors.push(err65);
+                    }
+                    errors++;
+                  }
+                  if (typeof data36 == 'number' && isFinite(data36)) {
+                    if (data36 < 0 || isNaN(data36)) {
+                      const err66 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err66];
+                      } else {
+                        vErrors.push(err66);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data35.perTool !== undefined) {
+                  let data37 = data35.perTool;
+                  if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
                     const err67 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1496,12 +1520,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (typeof data36 == 'number' && isFinite(data36)) {
-                    if (data36 < 0 || isNaN(data36)) {
+                  if (typeof data37 == 'number' && isFinite(data37)) {
+                    if (data37 < 0 || isNaN(data37)) {
                       const err68 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1515,10 +1539,193 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-                if (data35.perTool !== undefined) {
-                  let data37 = data35.perTool;
-                  if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
-                    const err69 = {
+              } else {
+                const err69 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data19['gemini-legacy'] !== undefined) {
+              let data38 = data19['gemini-legacy'];
+              if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
+                for (const key10 in data38) {
+                  if (!(key10 === 'total' || key10 === 'perTool')) {
+                    const err70 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key10 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err70];
+                    } else {
+                      vErrors.push(err70);
+                    }
+                    errors++;
+                  }
+                }
+                if (data38.total !== undefined) {
+                  let data39 = data38.total;
+                  if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
+                    const err71 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err71];
+                    } else {
+                      vErrors.push(err71);
+                    }
+                    errors++;
+                  }
+                  if (typeof data39 == 'number' && isFinite(data39)) {
+                    if (data39 < 0 || isNaN(data39)) {
+                      const err72 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err72];
+                      } else {
+                        vErrors.push(err72);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data38.perTool !== undefined) {
+                  let data40 = data38.perTool;
+                  if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
+                    const err73 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err73];
+                    } else {
+                      vErrors.push(err73);
+                    }
+                    errors++;
+                  }
+                  if (typeof data40 == 'number' && isFinite(data40)) {
+                    if (data40 < 0 || isNaN(data40)) {
+                      const err74 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err74];
+                      } else {
+                        vErrors.push(err74);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err75 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+            }
+            if (data19.mcp !== undefined) {
+              let data41 = data19.mcp;
+              if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+                for (const key11 in data41) {
+                  if (!(key11 === 'total' || key11 === 'perTool')) {
+                    const err76 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err76];
+                    } else {
+                      vErrors.push(err76);
+                    }
+                    errors++;
+                  }
+                }
+                if (data41.total !== undefined) {
+                  let data42 = data41.total;
+                  if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+                    const err77 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err77];
+                    } else {
+                      vErrors.push(err77);
+                    }
+                    errors++;
+                  }
+                  if (typeof data42 == 'number' && isFinite(data42)) {
+                    if (data42 < 0 || isNaN(data42)) {
+                      const err78 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err78];
+                      } else {
+                        vErrors.push(err78);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data41.perTool !== undefined) {
+                  let data43 = data41.perTool;
+                  if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+                    const err79 = {
                       instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
@@ -1527,15 +1734,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err69];
+                      vErrors = [err79];
                     } else {
-                      vErrors.push(err69);
+                      vErrors.push(err79);
                     }
                     errors++;
                   }
-                  if (typeof data37 == 'number' && isFinite(data37)) {
-                    if (data37 < 0 || isNaN(data37)) {
-                      const err70 = {
+                  if (typeof data43 == 'number' && isFinite(data43)) {
+                    if (data43 < 0 || isNaN(data43)) {
+                      const err80 = {
                         instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
@@ -1544,16 +1751,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err70];
+                        vErrors = [err80];
                       } else {
-                        vErrors.push(err70);
+                        vErrors.push(err80);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err71 = {
+                const err81 = {
                   instancePath: instancePath + '/manifests/tokenBudget/mcp',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/type',
                   keyword: 'type',
@@ -1561,15 +1768,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err71];
+                  vErrors = [err81];
                 } else {
-                  vErrors.push(err71);
+                  vErrors.push(err81);
                 }
                 errors++;
               }
             }
           } else {
-            const err72 = {
+            const err82 = {
               instancePath: instancePath + '/manifests/tokenBudget',
               schemaPath: '#/properties/manifests/properties/tokenBudget/type',
               keyword: 'type',
@@ -1577,15 +1784,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err72];
+              vErrors = [err82];
             } else {
-              vErrors.push(err72);
+              vErrors.push(err82);
             }
             errors++;
           }
         }
       } else {
-        const err73 = {
+        const err83 = {
           instancePath: instancePath + '/manifests',
           schemaPath: '#/properties/manifests/type',
           keyword: 'type',
@@ -1593,18 +1800,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err73];
+          vErrors = [err83];
         } else {
-          vErrors.push(err73);
+          vErrors.push(err83);
         }
         errors++;
       }
     }
     if (data.entry !== undefined) {
-      let data38 = data.entry;
-      if (typeof data38 === 'string') {
-        if (data38.length < 1) {
-          const err74 = {
+      let data44 = data.entry;
+      if (typeof data44 === 'string') {
+        if (data44.length < 1) {
+          const err84 = {
             instancePath: instancePath + '/entry',
             schemaPath: '#/properties/entry/minLength',
             keyword: 'minLength',
@@ -1612,14 +1819,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
-            vErrors = [err74];
+            vErrors = [err84];
           } else {
-            vErrors.push(err74);
+            vErrors.push(err84);
           }
           errors++;
         }
       } else {
-        const err75 = {
+        const err85 = {
           instancePath: instancePath + '/entry',
           schemaPath: '#/properties/entry/type',
           keyword: 'type',
@@ -1627,36 +1834,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err75];
+          vErrors = [err85];
         } else {
-          vErrors.push(err75);
+          vErrors.push(err85);
         }
         errors++;
       }
     }
     if (data.capabilities !== undefined) {
-      let data39 = data.capabilities;
-      if (Array.isArray(data39)) {
-        const len1 = data39.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data39[i1] !== 'string') {
-            const err76 = {
-              instancePath: instancePath + '/capabilities/' + i1,
+      let data45 = data.capabilities;
+      if (Array.isArray(data45)) {
+        const len3 = data45.length;
+        for (let i3 = 0; i3 < len3; i3++) {
+          if (typeof data45[i3] !== 'string') {
+            const err86 = {
+              instancePath: instancePath + '/capabilities/' + i3,
               schemaPath: '#/properties/capabilities/items/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err76];
+              vErrors = [err86];
             } else {
-              vErrors.push(err76);
+              vErrors.push(err86);
             }
             errors++;
           }
         }
       } else {
-        const err77 = {
+        const err87 = {
           instancePath: instancePath + '/capabilities',
           schemaPath: '#/properties/capabilities/type',
           keyword: 'type',
@@ -1664,16 +1871,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err77];
+          vErrors = [err87];
         } else {
-          vErrors.push(err77);
+          vErrors.push(err87);
         }
         errors++;
       }
     }
     if (data.format !== undefined) {
       if (typeof data.format !== 'boolean') {
-        const err78 = {
+        const err88 = {
           instancePath: instancePath + '/format',
           schemaPath: '#/properties/format/type',
           keyword: 'type',
@@ -1681,16 +1888,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err78];
+          vErrors = [err88];
         } else {
-          vErrors.push(err78);
+          vErrors.push(err88);
         }
         errors++;
       }
     }
     if (data.strict !== undefined) {
       if (typeof data.strict !== 'boolean') {
-        const err79 = {
+        const err89 = {
           instancePath: instancePath + '/strict',
           schemaPath: '#/properties/strict/type',
           keyword: 'type',
@@ -1698,17 +1905,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err79];
+          vErrors = [err89];
         } else {
-          vErrors.push(err79);
+          vErrors.push(err89);
         }
         errors++;
       }
     }
     if (data.workers !== undefined) {
-      let data43 = data.workers;
-      if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
-        const err80 = {
+      let data49 = data.workers;
+      if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
+        const err90 = {
           instancePath: instancePath + '/workers',
           schemaPath: '#/properties/workers/type',
           keyword: 'type',
@@ -1716,15 +1923,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
         };
         if (vErrors === null) {
-          vErrors = [err80];
+          vErrors = [err90];
         } else {
-          vErrors.push(err80);
+          vErrors.push(err90);
         }
         errors++;
       }
-      if (typeof data43 == 'number' && isFinite(data43)) {
-        if (data43 < 1 || isNaN(data43)) {
-          const err81 = {
+      if (typeof data49 == 'number' && isFinite(data49)) {
+        if (data49 < 1 || isNaN(data49)) {
+          const err91 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -1732,16 +1939,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err81];
+            vErrors = [err91];
           } else {
-            vErrors.push(err81);
+            vErrors.push(err91);
           }
           errors++;
         }
       }
     }
   } else {
-    const err82 = {
+    const err92 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1749,9 +1956,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err82];
+      vErrors = [err92];
     } else {
-      vErrors.push(err82);
+      vErrors.push(err92);
     }
     errors++;
   }

@@ -411,6 +411,7 @@ export function generationCacheKey(
       policy: resolved.manifestPolicy ?? null,
       describeLosses: resolved.manifestDescribeLosses ?? null,
       inputExamples: resolved.manifestInputExamples ?? null,
+      deferLoading: resolved.manifestDeferLoading ?? null,
       format: resolved.format,
     }),
   );

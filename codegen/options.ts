@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ManifestTarget } from '../src/manifest-targets/table.js';
-import type { TokenBudgets } from './emit/manifests/index.js';
+import type { DeferLoading, TokenBudgets } from './emit/manifests/index.js';
 import type { ToolsmithConfig } from './config-type.js';
 import { toPosix } from './load.js';
 import type { EmitContext } from './model.js';
@@ -33,6 +33,8 @@ export interface GenerateOptions {
   manifestDescribeLosses?: boolean;
   /** The most examples an Anthropic entry carries as `input_examples` (default 5; 0: none). */
   manifestInputExamples?: number;
+  /** Deferred loading for the Anthropic and OpenAI Responses manifests (`manifests.deferLoading`). */
+  manifestDeferLoading?: DeferLoading;
   /** Token budgets per target (`manifests.tokenBudget`): over budget is a warning, a problem with `strict`. */
   manifestTokenBudget?: TokenBudgets;
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
@@ -74,6 +76,7 @@ export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: 
   if (manifests?.unrepresentable !== undefined) options.manifestPolicy = manifests.unrepresentable;
   if (manifests?.describeLosses !== undefined) options.manifestDescribeLosses = manifests.describeLosses;
   if (manifests?.inputExamples !== undefined) options.manifestInputExamples = manifests.inputExamples;
+  if (manifests?.deferLoading !== undefined) options.manifestDeferLoading = manifests.deferLoading;
   if (manifests?.tokenBudget !== undefined) options.manifestTokenBudget = manifests.tokenBudget as TokenBudgets;
   return options;
 }
@@ -90,6 +93,7 @@ export interface ResolvedOptions {
   manifestDescribeLosses?: boolean;
   manifestTokenBudget?: TokenBudgets;
   manifestInputExamples?: number;
+  manifestDeferLoading?: DeferLoading;
   /** The token report relative to the root (where budget warnings are placed). */
   tokenReportFile: string;
   format: boolean;
@@ -119,6 +123,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     ...(options.manifestDescribeLosses !== undefined ? { manifestDescribeLosses: options.manifestDescribeLosses } : {}),
     ...(options.manifestTokenBudget !== undefined ? { manifestTokenBudget: options.manifestTokenBudget } : {}),
     ...(options.manifestInputExamples !== undefined ? { manifestInputExamples: options.manifestInputExamples } : {}),
+    ...(options.manifestDeferLoading !== undefined ? { manifestDeferLoading: options.manifestDeferLoading } : {}),
     tokenReportFile: toPosix(path.relative(root, path.join(outDir, 'manifests', 'token-report.json'))),
     format: options.format ?? true,
     ctx: {

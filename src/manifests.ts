@@ -12,22 +12,26 @@
  * them passes the result straight in. This module is `toolsmith/manifests`, not the main entry, so a
  * process that only runs tools does not load the builders.
  */
-import type { AnthropicTool } from './manifest-targets/anthropic.js';
+import type { AnthropicManifestEntry, AnthropicTool } from './manifest-targets/anthropic.js';
+import type { DeferLoading } from './manifest-targets/defer-loading.js';
 import type { ManifestProject, ManifestTool } from './manifest-targets/build.js';
 import type { GeminiFunctionDeclaration } from './manifest-targets/gemini.js';
 import type { GeminiLegacyFunctionDeclaration } from './manifest-targets/gemini-legacy.js';
-import type { OpenAiResponsesTool, OpenAiTool } from './manifest-targets/openai.js';
+import type { OpenAiResponsesManifestEntry, OpenAiResponsesTool, OpenAiTool } from './manifest-targets/openai.js';
 import { DEFAULT_INPUT_EXAMPLES } from './manifest-targets/input-examples.js';
 import { buildManifestTarget, type ManifestTarget } from './manifest-targets/table.js';
 import { type McpToolEntry, toMcpTool } from './mcp-tool.js';
 import type { ITool } from './tool.js';
 
 export type {
+  AnthropicManifestEntry,
   AnthropicTool,
+  DeferLoading,
   GeminiFunctionDeclaration,
   GeminiLegacyFunctionDeclaration,
   ManifestTarget,
   McpToolEntry,
+  OpenAiResponsesManifestEntry,
   OpenAiResponsesTool,
   OpenAiTool,
 };

@@ -10,6 +10,7 @@ import {
   type TargetBuild,
   UnrepresentableError,
 } from './build.js';
+import { type AnthropicToolSearchTool, isDeferred, toolSearchEntry } from './defer-loading.js';
 import { selectInputExamples } from './input-examples.js';
 
 /*
@@ -43,7 +44,12 @@ export interface AnthropicTool {
   input_schema: { type: 'object'; [keyword: string]: unknown };
   /** Example inputs, the most different first (`Tool.input_examples` in @anthropic-ai/sdk 1.14.0). */
   input_examples?: Record<string, unknown>[];
+  /** Found by the tool search tool rather than sent loaded (`manifests.deferLoading`). */
+  defer_loading?: true;
 }
+
+/** An entry of `manifests/anthropic.json` with deferred loading on: a tool, or the tool search tool (listed last). */
+export type AnthropicManifestEntry = AnthropicTool | AnthropicToolSearchTool;
 
 /** Translates one draft-07 schema to draft 2020-12 (same meaning): the one translation MCP also uses. */
 export const toDraft2020: (schema: unknown) => unknown = toJsonSchema2020;
@@ -64,10 +70,10 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
   return toDraft2020(root) as AnthropicTool['input_schema'];
 }
 
-/** `manifests/anthropic.json`: Messages API tools. */
+/** `manifests/anthropic.json`: Messages API tools (and the tool search tool last, when a tool is deferred). */
 export function buildAnthropicManifest(project: ProjectModel): TargetBuild<AnthropicTool[]> {
   const build = emptyBuild<AnthropicTool[]>([]);
-  return buildPerTool(project, 'anthropic', build, (tool, recorder) => {
+  buildPerTool(project, 'anthropic', build, (tool, recorder) => {
     const entry: AnthropicTool = {
       name: tool.name,
       description: tool.description,
@@ -78,6 +84,12 @@ export function buildAnthropicManifest(project: ProjectModel): TargetBuild<Anthr
       project.inputExamples ?? 0,
     );
     if (examples.length > 0) entry.input_examples = examples;
+    if (isDeferred(tool, project.deferLoading)) entry.defer_loading = true;
     build.content.push(entry);
   });
+  if (project.deferLoading !== undefined && build.content.some((entry) => entry.defer_loading === true))
+    (build.content as AnthropicManifestEntry[]).push(
+      toolSearchEntry('anthropic', project.deferLoading) as AnthropicToolSearchTool,
+    );
+  return build;
 }

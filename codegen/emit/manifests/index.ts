@@ -10,6 +10,7 @@ import {
   MANIFEST_TARGET_TABLE,
   MANIFEST_TARGETS,
   type ManifestTarget,
+  type ManifestTargetEntry,
 } from '../../../src/manifest-targets/table.js';
 import {
   emitLossReport,
@@ -21,6 +22,7 @@ import {
 } from './loss-report.js';
 import { type FileSegments, splice } from './splice.js';
 import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
+import { type DeferLoading, isDeferred, toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
 import {
   BUDGET_WARNING_TOOLS,
   budgetWarnings,
@@ -46,6 +48,7 @@ export {
 } from '../../../src/manifest-targets/table.js';
 export type { LossReport } from './loss-report.js';
 export type { FileSegments } from './splice.js';
+export type { DeferLoading } from '../../../src/manifest-targets/defer-loading.js';
 export {
   TOKEN_REPORT_PATH,
   type TokenBudget,
@@ -81,6 +84,12 @@ export interface ManifestOptions {
    * `DEFAULT_INPUT_EXAMPLES`; 0: none); `manifests.inputExamples`.
    */
   inputExamples?: number;
+  /**
+   * Deferred loading (`manifests.deferLoading`): the tools it does not keep loaded are marked
+   * `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list their
+   * provider's tool search tool last.
+   */
+  deferLoading?: DeferLoading;
   /** The token report's path relative to the project root, where budget warnings are placed (default `manifests/token-report.json`). */
   tokenReportFile?: string;
 }
@@ -118,8 +127,8 @@ function typedModulePath(target: ManifestTarget): string {
  * constant of the entry type. A few lines whatever the tool count, so neither generate nor a project's
  * tsc handles the manifest twice.
  */
-function typedModule(target: ManifestTarget, ctx: EmitContext): GeneratedFile {
-  const { name, type, element } = MANIFEST_TARGET_TABLE[target].typed;
+function typedModule(target: ManifestTarget, ctx: EmitContext, options: ManifestOptions): GeneratedFile {
+  const { name, type, element } = typedEntry(target, options);
   const file = typedModulePath(target);
   const json = MANIFEST_TARGET_TABLE[target].file.slice('manifests/'.length);
   const content = [
@@ -132,6 +141,22 @@ function typedModule(target: ManifestTarget, ctx: EmitContext): GeneratedFile {
     '',
   ].join('\n');
   return { path: file, content, kind: 'generated', preformatted: true };
+}
+
+/** The typed module's constant, type and imported type: with deferred loading, the entry union that includes the search tool. */
+function typedEntry(target: ManifestTarget, options: ManifestOptions): ManifestTargetEntry['typed'] {
+  const typed = MANIFEST_TARGET_TABLE[target].typed;
+  if (options.deferLoading === undefined || toolSearchEntry(target, options.deferLoading) === undefined) return typed;
+  const element = target === 'anthropic' ? 'AnthropicManifestEntry' : 'OpenAiResponsesManifestEntry';
+  return { name: typed.name, type: `${element}[]`, element };
+}
+
+/** The text after a target file's last tool: its tail, after the search tool entry when a listed tool is deferred. */
+function targetTail(target: ManifestTarget, options: ManifestOptions, deferred: boolean): string {
+  const layout = targetLayout(MANIFEST_TARGET_TABLE[target].key);
+  const search =
+    deferred && options.deferLoading !== undefined ? toolSearchEntry(target, options.deferLoading) : undefined;
+  return search === undefined ? layout.tail : `${layout.separator}${entryText(search, layout.indent)}${layout.tail}`;
 }
 
 /** The reason the loss report gives for a tool its definition turned off for a target. */
@@ -152,6 +177,7 @@ function buildTarget(
     tools: includedTools(tools, target),
     describeLosses: options.describeLosses ?? true,
     inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
+    ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
   });
 }
 
@@ -225,6 +251,8 @@ export interface ToolManifests {
    * thread once the emission is done (`createManifestAssembler`), so no emit worker loads the tokenizer.
    */
   compact?: string;
+  /** Deferred under `deferLoading` (its entries say `defer_loading: true` where the target has the field). */
+  deferred?: true;
 }
 
 /**
@@ -259,6 +287,7 @@ export function toolManifests(
     compact.push(entry === undefined ? null : JSON.stringify(entry));
   }
   if (targets.length > 0) manifests.compact = compact.map((json) => json ?? '').join('\n');
+  if (isDeferred(tool, options.deferLoading)) manifests.deferred = true;
   const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
   if (targets.length > 0) manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable);
   return { manifests, losses };
@@ -299,6 +328,8 @@ interface AssembledFile {
   writer?: ManifestWriter;
   offset: number;
   segments: FileSegments;
+  /** A tool listed in it is deferred (its tail then lists the search tool). */
+  deferred?: boolean;
 }
 
 /**
@@ -371,7 +402,9 @@ export function createManifestAssembler(
   };
   const take = (part: ToolManifests, losses: Partial<Record<ManifestTarget, LossEntry[]>> | undefined) => {
     part.entries.forEach((entry, index) => {
-      if (entry !== null) append(targetFiles[index]!, part.name, entry);
+      if (entry === null) return;
+      append(targetFiles[index]!, part.name, entry);
+      if (part.deferred) targetFiles[index]!.deferred = true;
     });
     if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
     if (part.lossText !== undefined && reportFiles.length > 0) {
@@ -411,13 +444,14 @@ export function createManifestAssembler(
       if (sorted.length > 0) emission.segments = {};
       targets.forEach((target, index) => {
         const file = targetFiles[index]!;
+        file.layout.tail = targetTail(target, options, file.deferred === true);
         if (file.writer !== undefined) close(file);
         else {
           // No tool listed: the target's empty content, printed whole.
           whole(file.path, `${JSON.stringify(buildTarget([], target, options).content, null, 2)}\n`);
           if (sorted.length > 0) emission.segments![file.path] = { tools: [], ranges: [] };
         }
-        const typed = typedModule(target, ctx);
+        const typed = typedModule(target, ctx, options);
         whole(typed.path, typed.content);
       });
       if (targets.length > 0 && sorted.length === 0)
@@ -606,10 +640,7 @@ export function patchManifests(
   if (emission.problems.length > 0) return emission;
   const report = targets.length > 0 ? tokenReport(targets, tokens) : undefined;
   const read = new Map<string, Buffer>();
-  // The loss report's Markdown ends with the token totals.
-  const tails = new Map<string, string>(
-    report === undefined ? [] : [[LOSS_REPORT_LAYOUT.markdown.path, lossReportTail(report)]],
-  );
+  const tails = splicedTails(project, targets, options, previous.segments, report);
   for (const path of paths) {
     const bytes = previous.read(path);
     if (bytes === undefined) return undefined;
@@ -621,7 +652,7 @@ export function patchManifests(
     emission.segments![path] = spliced.segments;
     // Each target's typed module after its JSON, as `emitManifests` lists them.
     const target = targets.find((candidate) => MANIFEST_TARGET_TABLE[candidate].file === path);
-    if (target !== undefined) emission.files.push(typedModule(target, ctx));
+    if (target !== undefined) emission.files.push(typedModule(target, ctx, options));
   }
   if (report !== undefined)
     addTokenReport(
@@ -632,6 +663,29 @@ export function patchManifests(
       splicedEntryLookup(previous.segments, replacements, read),
     );
   return emission;
+}
+
+/**
+ * The tails a splice writes after each file's last part: the loss report's Markdown ends with the
+ * token totals; with deferred loading, a target's file lists the search tool while a tool it lists is deferred.
+ */
+function splicedTails(
+  project: ProjectModel,
+  targets: readonly ManifestTarget[],
+  options: ManifestOptions,
+  segments: Readonly<Record<string, FileSegments>>,
+  report: TokenReport | undefined,
+): Map<string, string> {
+  const tails = new Map<string, string>();
+  if (report !== undefined) tails.set(LOSS_REPORT_LAYOUT.markdown.path, lossReportTail(report));
+  if (options.deferLoading === undefined) return tails;
+  const byName = new Map(project.tools.map((tool) => [tool.name, tool]));
+  for (const target of targets) {
+    const { file } = MANIFEST_TARGET_TABLE[target];
+    const deferred = segments[file]!.tools.some((name) => isDeferred(byName.get(name)!, options.deferLoading));
+    tails.set(file, targetTail(target, options, deferred));
+  }
+  return tails;
 }
 
 /** A tool's entry in a spliced file: a changed tool's new part, another's part of the last run's bytes. */
