@@ -103,6 +103,12 @@ export const CONFIG_SCHEMA = {
               default: 'bm25',
               description: "Anthropic's tool search tool: BM25 (natural-language queries) or regex.",
             },
+            namespaces: {
+              type: 'boolean',
+              default: false,
+              description:
+                'Also write `manifests/openai-responses-namespaced.json`: the deferred functions grouped in one OpenAI Responses namespace per category (a category over 10 deferred tools is a warning).',
+            },
           },
         },
         inputExamples: {

@@ -73,6 +73,10 @@ export interface ToolsmithConfig {
        * Anthropic's tool search tool: BM25 (natural-language queries) or regex.
        */
       anthropicSearch?: 'bm25' | 'regex';
+      /**
+       * Also write `manifests/openai-responses-namespaced.json`: the deferred functions grouped in one OpenAI Responses namespace per category (a category over 10 deferred tools is a warning).
+       */
+      namespaces?: boolean;
     };
     /**
      * The most of a definition's `examples` an Anthropic entry carries as `input_examples`, the most different first; 0 leaves them out.

@@ -112,6 +112,12 @@ const schema11 = {
               default: 'bm25',
               description: "Anthropic's tool search tool: BM25 (natural-language queries) or regex.",
             },
+            namespaces: {
+              type: 'boolean',
+              default: false,
+              description:
+                'Also write `manifests/openai-responses-namespaced.json`: the deferred functions grouped in one OpenAI Responses namespace per category (a category over 10 deferred tools is a warning).',
+            },
           },
         },
         inputExamples: {
@@ -647,7 +653,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data12 = data7.deferLoading;
           if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
             for (const key2 in data12) {
-              if (!(key2 === 'loaded' || key2 === 'loadedCategories' || key2 === 'anthropicSearch')) {
+              if (!(
+                key2 === 'loaded' ||
+                key2 === 'loadedCategories' ||
+                key2 === 'anthropicSearch' ||
+                key2 === 'namespaces'
+              )) {
                 const err21 = {
                   instancePath: instancePath + '/manifests/deferLoading',
                   schemaPath: '#/properties/manifests/properties/deferLoading/additionalProperties',
@@ -809,31 +820,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data12.namespaces !== undefined) {
+              if (typeof data12.namespaces !== 'boolean') {
+                const err30 = {
+                  instancePath: instancePath + '/manifests/deferLoading/namespaces',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/namespaces/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err30 = {
+            const err31 = {
               instancePath: instancePath + '/manifests/deferLoading',
               schemaPath: '#/properties/manifests/properties/deferLoading/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          }
-        }
-        if (data7.inputExamples !== undefined) {
-          let data18 = data7.inputExamples;
-          if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
-            const err31 = {
-              instancePath: instancePath + '/manifests/inputExamples',
-              schemaPath: '#/properties/manifests/properties/inputExamples/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err31];
@@ -842,9 +852,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data18 == 'number' && isFinite(data18)) {
-            if (data18 < 0 || isNaN(data18)) {
-              const err32 = {
+        }
+        if (data7.inputExamples !== undefined) {
+          let data19 = data7.inputExamples;
+          if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
+            const err32 = {
+              instancePath: instancePath + '/manifests/inputExamples',
+              schemaPath: '#/properties/manifests/properties/inputExamples/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+          if (typeof data19 == 'number' && isFinite(data19)) {
+            if (data19 < 0 || isNaN(data19)) {
+              const err33 = {
                 instancePath: instancePath + '/manifests/inputExamples',
                 schemaPath: '#/properties/manifests/properties/inputExamples/minimum',
                 keyword: 'minimum',
@@ -852,18 +880,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err32];
+                vErrors = [err33];
               } else {
-                vErrors.push(err32);
+                vErrors.push(err33);
               }
               errors++;
             }
           }
         }
         if (data7.tokenBudget !== undefined) {
-          let data19 = data7.tokenBudget;
-          if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
-            for (const key3 in data19) {
+          let data20 = data7.tokenBudget;
+          if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+            for (const key3 in data20) {
               if (!(
                 key3 === 'openai' ||
                 key3 === 'openai-strict' ||
@@ -874,7 +902,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key3 === 'gemini-legacy' ||
                 key3 === 'mcp'
               )) {
-                const err33 = {
+                const err34 = {
                   instancePath: instancePath + '/manifests/tokenBudget',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
                   keyword: 'additionalProperties',
@@ -882,19 +910,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err33];
+                  vErrors = [err34];
                 } else {
-                  vErrors.push(err33);
+                  vErrors.push(err34);
                 }
                 errors++;
               }
             }
-            if (data19.openai !== undefined) {
-              let data20 = data19.openai;
-              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-                for (const key4 in data20) {
+            if (data20.openai !== undefined) {
+              let data21 = data20.openai;
+              if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+                for (const key4 in data21) {
                   if (!(key4 === 'total' || key4 === 'perTool')) {
-                    const err34 = {
+                    const err35 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
@@ -903,17 +931,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err34];
+                      vErrors = [err35];
                     } else {
-                      vErrors.push(err34);
+                      vErrors.push(err35);
                     }
                     errors++;
                   }
                 }
-                if (data20.total !== undefined) {
-                  let data21 = data20.total;
-                  if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
-                    const err35 = {
+                if (data21.total !== undefined) {
+                  let data22 = data21.total;
+                  if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
+                    const err36 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
@@ -922,15 +950,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err35];
+                      vErrors = [err36];
                     } else {
-                      vErrors.push(err35);
+                      vErrors.push(err36);
                     }
                     errors++;
                   }
-                  if (typeof data21 == 'number' && isFinite(data21)) {
-                    if (data21 < 0 || isNaN(data21)) {
-                      const err36 = {
+                  if (typeof data22 == 'number' && isFinite(data22)) {
+                    if (data22 < 0 || isNaN(data22)) {
+                      const err37 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
@@ -939,18 +967,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err36];
+                        vErrors = [err37];
                       } else {
-                        vErrors.push(err36);
+                        vErrors.push(err37);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data20.perTool !== undefined) {
-                  let data22 = data20.perTool;
-                  if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
-                    const err37 = {
+                if (data21.perTool !== undefined) {
+                  let data23 = data21.perTool;
+                  if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
+                    const err38 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
@@ -959,15 +987,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
-                  if (typeof data22 == 'number' && isFinite(data22)) {
-                    if (data22 < 0 || isNaN(data22)) {
-                      const err38 = {
+                  if (typeof data23 == 'number' && isFinite(data23)) {
+                    if (data23 < 0 || isNaN(data23)) {
+                      const err39 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
@@ -976,16 +1004,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err38];
+                        vErrors = [err39];
                       } else {
-                        vErrors.push(err38);
+                        vErrors.push(err39);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err39 = {
+                const err40 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
                   keyword: 'type',
@@ -993,19 +1021,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err39];
+                  vErrors = [err40];
                 } else {
-                  vErrors.push(err39);
+                  vErrors.push(err40);
                 }
                 errors++;
               }
             }
-            if (data19['openai-strict'] !== undefined) {
-              let data23 = data19['openai-strict'];
-              if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-                for (const key5 in data23) {
+            if (data20['openai-strict'] !== undefined) {
+              let data24 = data20['openai-strict'];
+              if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
+                for (const key5 in data24) {
                   if (!(key5 === 'total' || key5 === 'perTool')) {
-                    const err40 = {
+                    const err41 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
@@ -1014,17 +1042,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err40];
+                      vErrors = [err41];
                     } else {
-                      vErrors.push(err40);
+                      vErrors.push(err41);
                     }
                     errors++;
                   }
                 }
-                if (data23.total !== undefined) {
-                  let data24 = data23.total;
-                  if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-                    const err41 = {
+                if (data24.total !== undefined) {
+                  let data25 = data24.total;
+                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                    const err42 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
@@ -1033,15 +1061,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err41];
+                      vErrors = [err42];
                     } else {
-                      vErrors.push(err41);
+                      vErrors.push(err42);
                     }
                     errors++;
                   }
-                  if (typeof data24 == 'number' && isFinite(data24)) {
-                    if (data24 < 0 || isNaN(data24)) {
-                      const err42 = {
+                  if (typeof data25 == 'number' && isFinite(data25)) {
+                    if (data25 < 0 || isNaN(data25)) {
+                      const err43 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
@@ -1050,18 +1078,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err42];
+                        vErrors = [err43];
                       } else {
-                        vErrors.push(err42);
+                        vErrors.push(err43);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data23.perTool !== undefined) {
-                  let data25 = data23.perTool;
-                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                    const err43 = {
+                if (data24.perTool !== undefined) {
+                  let data26 = data24.perTool;
+                  if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
+                    const err44 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
@@ -1070,15 +1098,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err43];
+                      vErrors = [err44];
                     } else {
-                      vErrors.push(err43);
+                      vErrors.push(err44);
                     }
                     errors++;
                   }
-                  if (typeof data25 == 'number' && isFinite(data25)) {
-                    if (data25 < 0 || isNaN(data25)) {
-                      const err44 = {
+                  if (typeof data26 == 'number' && isFinite(data26)) {
+                    if (data26 < 0 || isNaN(data26)) {
+                      const err45 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
@@ -1087,16 +1115,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err44];
+                        vErrors = [err45];
                       } else {
-                        vErrors.push(err44);
+                        vErrors.push(err45);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err45 = {
+                const err46 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
                   keyword: 'type',
@@ -1104,19 +1132,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err46);
                 }
                 errors++;
               }
             }
-            if (data19['openai-responses'] !== undefined) {
-              let data26 = data19['openai-responses'];
-              if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
-                for (const key6 in data26) {
+            if (data20['openai-responses'] !== undefined) {
+              let data27 = data20['openai-responses'];
+              if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
+                for (const key6 in data27) {
                   if (!(key6 === 'total' || key6 === 'perTool')) {
-                    const err46 = {
+                    const err47 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
@@ -1125,17 +1153,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err46];
+                      vErrors = [err47];
                     } else {
-                      vErrors.push(err46);
+                      vErrors.push(err47);
                     }
                     errors++;
                   }
                 }
-                if (data26.total !== undefined) {
-                  let data27 = data26.total;
-                  if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-                    const err47 = {
+                if (data27.total !== undefined) {
+                  let data28 = data27.total;
+                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
+                    const err48 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
@@ -1144,15 +1172,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err47];
+                      vErrors = [err48];
                     } else {
-                      vErrors.push(err47);
+                      vErrors.push(err48);
                     }
                     errors++;
                   }
-                  if (typeof data27 == 'number' && isFinite(data27)) {
-                    if (data27 < 0 || isNaN(data27)) {
-                      const err48 = {
+                  if (typeof data28 == 'number' && isFinite(data28)) {
+                    if (data28 < 0 || isNaN(data28)) {
+                      const err49 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
@@ -1161,18 +1189,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err48];
+                        vErrors = [err49];
                       } else {
-                        vErrors.push(err48);
+                        vErrors.push(err49);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data26.perTool !== undefined) {
-                  let data28 = data26.perTool;
-                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-                    const err49 = {
+                if (data27.perTool !== undefined) {
+                  let data29 = data27.perTool;
+                  if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+                    const err50 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
@@ -1181,15 +1209,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err49];
+                      vErrors = [err50];
                     } else {
-                      vErrors.push(err49);
+                      vErrors.push(err50);
                     }
                     errors++;
                   }
-                  if (typeof data28 == 'number' && isFinite(data28)) {
-                    if (data28 < 0 || isNaN(data28)) {
-                      const err50 = {
+                  if (typeof data29 == 'number' && isFinite(data29)) {
+                    if (data29 < 0 || isNaN(data29)) {
+                      const err51 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
@@ -1198,16 +1226,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err50];
+                        vErrors = [err51];
                       } else {
-                        vErrors.push(err50);
+                        vErrors.push(err51);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err51 = {
+                const err52 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
                   keyword: 'type',
@@ -1215,19 +1243,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err51];
+                  vErrors = [err52];
                 } else {
-                  vErrors.push(err51);
+                  vErrors.push(err52);
                 }
                 errors++;
               }
             }
-            if (data19['openai-responses-strict'] !== undefined) {
-              let data29 = data19['openai-responses-strict'];
-              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
-                for (const key7 in data29) {
+            if (data20['openai-responses-strict'] !== undefined) {
+              let data30 = data20['openai-responses-strict'];
+              if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
+                for (const key7 in data30) {
                   if (!(key7 === 'total' || key7 === 'perTool')) {
-                    const err52 = {
+                    const err53 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
@@ -1236,17 +1264,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err52];
+                      vErrors = [err53];
                     } else {
-                      vErrors.push(err52);
+                      vErrors.push(err53);
                     }
                     errors++;
                   }
                 }
-                if (data29.total !== undefined) {
-                  let data30 = data29.total;
-                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-                    const err53 = {
+                if (data30.total !== undefined) {
+                  let data31 = data30.total;
+                  if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+                    const err54 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
@@ -1255,15 +1283,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err53];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err53);
+                      vErrors.push(err54);
                     }
                     errors++;
                   }
-                  if (typeof data30 == 'number' && isFinite(data30)) {
-                    if (data30 < 0 || isNaN(data30)) {
-                      const err54 = {
+                  if (typeof data31 == 'number' && isFinite(data31)) {
+                    if (data31 < 0 || isNaN(data31)) {
+                      const err55 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
@@ -1272,18 +1300,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err54];
+                        vErrors = [err55];
                       } else {
-                        vErrors.push(err54);
+                        vErrors.push(err55);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data29.perTool !== undefined) {
-                  let data31 = data29.perTool;
-                  if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-                    const err55 = {
+                if (data30.perTool !== undefined) {
+                  let data32 = data30.perTool;
+                  if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
+                    const err56 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
@@ -1292,15 +1320,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err55];
+                      vErrors = [err56];
                     } else {
-                      vErrors.push(err55);
+                      vErrors.push(err56);
                     }
                     errors++;
                   }
-                  if (typeof data31 == 'number' && isFinite(data31)) {
-                    if (data31 < 0 || isNaN(data31)) {
-                      const err56 = {
+                  if (typeof data32 == 'number' && isFinite(data32)) {
+                    if (data32 < 0 || isNaN(data32)) {
+                      const err57 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
@@ -1309,16 +1337,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err56];
+                        vErrors = [err57];
                       } else {
-                        vErrors.push(err56);
+                        vErrors.push(err57);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err57 = {
+                const err58 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
                   keyword: 'type',
@@ -1326,19 +1354,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err57];
+                  vErrors = [err58];
                 } else {
-                  vErrors.push(err57);
+                  vErrors.push(err58);
                 }
                 errors++;
               }
             }
-            if (data19.anthropic !== undefined) {
-              let data32 = data19.anthropic;
-              if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
-                for (const key8 in data32) {
+            if (data20.anthropic !== undefined) {
+              let data33 = data20.anthropic;
+              if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
+                for (const key8 in data33) {
                   if (!(key8 === 'total' || key8 === 'perTool')) {
-                    const err58 = {
+                    const err59 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
@@ -1347,17 +1375,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
                 }
-                if (data32.total !== undefined) {
-                  let data33 = data32.total;
-                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
-                    const err59 = {
+                if (data33.total !== undefined) {
+                  let data34 = data33.total;
+                  if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
+                    const err60 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
@@ -1366,15 +1394,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err59];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err59);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
-                  if (typeof data33 == 'number' && isFinite(data33)) {
-                    if (data33 < 0 || isNaN(data33)) {
-                      const err60 = {
+                  if (typeof data34 == 'number' && isFinite(data34)) {
+                    if (data34 < 0 || isNaN(data34)) {
+                      const err61 = {
                         instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
@@ -1383,18 +1411,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err60];
+                        vErrors = [err61];
                       } else {
-                        vErrors.push(err60);
+                        vErrors.push(err61);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data32.perTool !== undefined) {
-                  let data34 = data32.perTool;
-                  if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
-                    const err61 = {
+                if (data33.perTool !== undefined) {
+                  let data35 = data33.perTool;
+                  if (!(typeof data35 == 'number' && !(data35 % 1) && !isNaN(data35) && isFinite(data35))) {
+                    const err62 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
@@ -1403,15 +1431,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err61];
+                      vErrors = [err62];
                     } else {
-                      vErrors.push(err61);
+                      vErrors.push(err62);
                     }
                     errors++;
                   }
-                  if (typeof data34 == 'number' && isFinite(data34)) {
-                    if (data34 < 0 || isNaN(data34)) {
-                      const err62 = {
+                  if (typeof data35 == 'number' && isFinite(data35)) {
+                    if (data35 < 0 || isNaN(data35)) {
+                      const err63 = {
                         instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
@@ -1420,16 +1448,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err62];
+                        vErrors = [err63];
                       } else {
-                        vErrors.push(err62);
+                        vErrors.push(err63);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err63 = {
+                const err64 = {
                   instancePath: instancePath + '/manifests/tokenBudget/anthropic',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
                   keyword: 'type',
@@ -1437,19 +1465,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err63];
+                  vErrors = [err64];
                 } else {
-                  vErrors.push(err63);
+                  vErrors.push(err64);
                 }
                 errors++;
               }
             }
-            if (data19.gemini !== undefined) {
-              let data35 = data19.gemini;
-              if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
-                for (const key9 in data35) {
+            if (data20.gemini !== undefined) {
+              let data36 = data20.gemini;
+              if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+                for (const key9 in data36) {
                   if (!(key9 === 'total' || key9 === 'perTool')) {
-                    const err64 = {
+                    const err65 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
@@ -1458,17 +1486,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err64];
+                      vErrors = [err65];
                     } else {
-                      vErrors.push(err64);
+                      vErrors.push(err65);
                     }
                     errors++;
                   }
                 }
-                if (data35.total !== undefined) {
-                  let data36 = data35.total;
-                  if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
-                    const err65 = {
+                if (data36.total !== undefined) {
+                  let data37 = data36.total;
+                  if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
+                    const err66 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
@@ -1477,15 +1505,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err65];
+                      vErrors = [err66];
                     } else {
-                      vErrors.push(err65);
+                      vErrors.push(err66);
                     }
                     errors++;
                   }
-                  if (typeof data36 == 'number' && isFinite(data36)) {
-                    if (data36 < 0 || isNaN(data36)) {
-                      const err66 = {
+                  if (typeof data37 == 'number' && isFinite(data37)) {
+                    if (data37 < 0 || isNaN(data37)) {
+                      const err67 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
@@ -1494,18 +1522,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err66];
+                        vErrors = [err67];
                       } else {
-                        vErrors.push(err66);
+                        vErrors.push(err67);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data35.perTool !== undefined) {
-                  let data37 = data35.perTool;
-                  if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
-                    const err67 = {
+                if (data36.perTool !== undefined) {
+                  let data38 = data36.perTool;
+                  if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38))) {
+                    const err68 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
@@ -1514,15 +1542,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err67];
+                      vErrors = [err68];
                     } else {
-                      vErrors.push(err67);
+                      vErrors.push(err68);
                     }
                     errors++;
                   }
-                  if (typeof data37 == 'number' && isFinite(data37)) {
-                    if (data37 < 0 || isNaN(data37)) {
-                      const err68 = {
+                  if (typeof data38 == 'number' && isFinite(data38)) {
+                    if (data38 < 0 || isNaN(data38)) {
+                      const err69 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
@@ -1531,16 +1559,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err68];
+                        vErrors = [err69];
                       } else {
-                        vErrors.push(err68);
+                        vErrors.push(err69);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err69 = {
+                const err70 = {
                   instancePath: instancePath + '/manifests/tokenBudget/gemini',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
                   keyword: 'type',
@@ -1548,19 +1576,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err69];
+                  vErrors = [err70];
                 } else {
-                  vErrors.push(err69);
+                  vErrors.push(err70);
                 }
                 errors++;
               }
             }
-            if (data19['gemini-legacy'] !== undefined) {
-              let data38 = data19['gemini-legacy'];
-              if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
-                for (const key10 in data38) {
+            if (data20['gemini-legacy'] !== undefined) {
+              let data39 = data20['gemini-legacy'];
+              if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+                for (const key10 in data39) {
                   if (!(key10 === 'total' || key10 === 'perTool')) {
-                    const err70 = {
+                    const err71 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
@@ -1569,17 +1597,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err70];
+                      vErrors = [err71];
                     } else {
-                      vErrors.push(err70);
+                      vErrors.push(err71);
                     }
                     errors++;
                   }
                 }
-                if (data38.total !== undefined) {
-                  let data39 = data38.total;
-                  if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
-                    const err71 = {
+                if (data39.total !== undefined) {
+                  let data40 = data39.total;
+                  if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
+                    const err72 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
@@ -1588,15 +1616,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err71];
+                      vErrors = [err72];
                     } else {
-                      vErrors.push(err71);
+                      vErrors.push(err72);
                     }
                     errors++;
                   }
-                  if (typeof data39 == 'number' && isFinite(data39)) {
-                    if (data39 < 0 || isNaN(data39)) {
-                      const err72 = {
+                  if (typeof data40 == 'number' && isFinite(data40)) {
+                    if (data40 < 0 || isNaN(data40)) {
+                      const err73 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
@@ -1605,18 +1633,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err72];
+                        vErrors = [err73];
                       } else {
-                        vErrors.push(err72);
+                        vErrors.push(err73);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data38.perTool !== undefined) {
-                  let data40 = data38.perTool;
-                  if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
-                    const err73 = {
+                if (data39.perTool !== undefined) {
+                  let data41 = data39.perTool;
+                  if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
+                    const err74 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
@@ -1625,15 +1653,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err73];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err73);
+                      vErrors.push(err74);
                     }
                     errors++;
                   }
-                  if (typeof data40 == 'number' && isFinite(data40)) {
-                    if (data40 < 0 || isNaN(data40)) {
-                      const err74 = {
+                  if (typeof data41 == 'number' && isFinite(data41)) {
+                    if (data41 < 0 || isNaN(data41)) {
+                      const err75 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
@@ -1642,16 +1670,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err74];
+                        vErrors = [err75];
                       } else {
-                        vErrors.push(err74);
+                        vErrors.push(err75);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err75 = {
+                const err76 = {
                   instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
                   keyword: 'type',
@@ -1659,42 +1687,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err75];
+                  vErrors = [err76];
                 } else {
-                  vErrors.push(err75);
+                  vErrors.push(err76);
                 }
                 errors++;
               }
             }
-            if (data19.mcp !== undefined) {
-              let data41 = data19.mcp;
-              if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
-                for (const key11 in data41) {
+            if (data20.mcp !== undefined) {
+              let data42 = data20.mcp;
+              if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
+                for (const key11 in data42) {
                   if (!(key11 === 'total' || key11 === 'perTool')) {
-                    const err76 = {
+                    const err77 = {
                       instancePath: instancePath + '/manifests/tokenBudget/mcp',
                       schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key11 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err76];
-                    } else {
-                      vErrors.push(err76);
-                    }
-                    errors++;
-                  }
-                }
-                if (data41.total !== undefined) {
-                  let data42 = data41.total;
-                  if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
-                    const err77 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
                     };
                     if (vErrors === null) {
                       vErrors = [err77];
@@ -1703,9 +1713,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (typeof data42 == 'number' && isFinite(data42)) {
-                    if (data42 < 0 || isNaN(data42)) {
-                      const err78 = {
+                }
+                if (data42.total !== undefined) {
+                  let data43 = data42.total;
+                  if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+                    const err78 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err78];
+                    } else {
+                      vErrors.push(err78);
+                    }
+                    errors++;
+                  }
+                  if (typeof data43 == 'number' && isFinite(data43)) {
+                    if (data43 < 0 || isNaN(data43)) {
+                      const err79 = {
                         instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
@@ -1714,18 +1742,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err78];
+                        vErrors = [err79];
                       } else {
-                        vErrors.push(err78);
+                        vErrors.push(err79);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data41.perTool !== undefined) {
-                  let data43 = data41.perTool;
-                  if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
-                    const err79 = {
+                if (data42.perTool !== undefined) {
+                  let data44 = data42.perTool;
+                  if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
+                    const err80 = {
                       instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
@@ -1734,15 +1762,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err79];
+                      vErrors = [err80];
                     } else {
-                      vErrors.push(err79);
+                      vErrors.push(err80);
                     }
                     errors++;
                   }
-                  if (typeof data43 == 'number' && isFinite(data43)) {
-                    if (data43 < 0 || isNaN(data43)) {
-                      const err80 = {
+                  if (typeof data44 == 'number' && isFinite(data44)) {
+                    if (data44 < 0 || isNaN(data44)) {
+                      const err81 = {
                         instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
@@ -1751,16 +1779,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err80];
+                        vErrors = [err81];
                       } else {
-                        vErrors.push(err80);
+                        vErrors.push(err81);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err81 = {
+                const err82 = {
                   instancePath: instancePath + '/manifests/tokenBudget/mcp',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/type',
                   keyword: 'type',
@@ -1768,15 +1796,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err81];
+                  vErrors = [err82];
                 } else {
-                  vErrors.push(err81);
+                  vErrors.push(err82);
                 }
                 errors++;
               }
             }
           } else {
-            const err82 = {
+            const err83 = {
               instancePath: instancePath + '/manifests/tokenBudget',
               schemaPath: '#/properties/manifests/properties/tokenBudget/type',
               keyword: 'type',
@@ -1784,15 +1812,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err82];
+              vErrors = [err83];
             } else {
-              vErrors.push(err82);
+              vErrors.push(err83);
             }
             errors++;
           }
         }
       } else {
-        const err83 = {
+        const err84 = {
           instancePath: instancePath + '/manifests',
           schemaPath: '#/properties/manifests/type',
           keyword: 'type',
@@ -1800,18 +1828,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err83];
+          vErrors = [err84];
         } else {
-          vErrors.push(err83);
+          vErrors.push(err84);
         }
         errors++;
       }
     }
     if (data.entry !== undefined) {
-      let data44 = data.entry;
-      if (typeof data44 === 'string') {
-        if (data44.length < 1) {
-          const err84 = {
+      let data45 = data.entry;
+      if (typeof data45 === 'string') {
+        if (data45.length < 1) {
+          const err85 = {
             instancePath: instancePath + '/entry',
             schemaPath: '#/properties/entry/minLength',
             keyword: 'minLength',
@@ -1819,14 +1847,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
-            vErrors = [err84];
+            vErrors = [err85];
           } else {
-            vErrors.push(err84);
+            vErrors.push(err85);
           }
           errors++;
         }
       } else {
-        const err85 = {
+        const err86 = {
           instancePath: instancePath + '/entry',
           schemaPath: '#/properties/entry/type',
           keyword: 'type',
@@ -1834,20 +1862,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err85];
+          vErrors = [err86];
         } else {
-          vErrors.push(err85);
+          vErrors.push(err86);
         }
         errors++;
       }
     }
     if (data.capabilities !== undefined) {
-      let data45 = data.capabilities;
-      if (Array.isArray(data45)) {
-        const len3 = data45.length;
+      let data46 = data.capabilities;
+      if (Array.isArray(data46)) {
+        const len3 = data46.length;
         for (let i3 = 0; i3 < len3; i3++) {
-          if (typeof data45[i3] !== 'string') {
-            const err86 = {
+          if (typeof data46[i3] !== 'string') {
+            const err87 = {
               instancePath: instancePath + '/capabilities/' + i3,
               schemaPath: '#/properties/capabilities/items/type',
               keyword: 'type',
@@ -1855,37 +1883,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err86];
+              vErrors = [err87];
             } else {
-              vErrors.push(err86);
+              vErrors.push(err87);
             }
             errors++;
           }
         }
       } else {
-        const err87 = {
+        const err88 = {
           instancePath: instancePath + '/capabilities',
           schemaPath: '#/properties/capabilities/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err87];
-        } else {
-          vErrors.push(err87);
-        }
-        errors++;
-      }
-    }
-    if (data.format !== undefined) {
-      if (typeof data.format !== 'boolean') {
-        const err88 = {
-          instancePath: instancePath + '/format',
-          schemaPath: '#/properties/format/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err88];
@@ -1895,11 +1906,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.strict !== undefined) {
-      if (typeof data.strict !== 'boolean') {
+    if (data.format !== undefined) {
+      if (typeof data.format !== 'boolean') {
         const err89 = {
-          instancePath: instancePath + '/strict',
-          schemaPath: '#/properties/strict/type',
+          instancePath: instancePath + '/format',
+          schemaPath: '#/properties/format/type',
           keyword: 'type',
           params: { type: 'boolean' },
           message: 'must be boolean',
@@ -1912,15 +1923,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.workers !== undefined) {
-      let data49 = data.workers;
-      if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
+    if (data.strict !== undefined) {
+      if (typeof data.strict !== 'boolean') {
         const err90 = {
-          instancePath: instancePath + '/workers',
-          schemaPath: '#/properties/workers/type',
+          instancePath: instancePath + '/strict',
+          schemaPath: '#/properties/strict/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err90];
@@ -1929,9 +1939,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data49 == 'number' && isFinite(data49)) {
-        if (data49 < 1 || isNaN(data49)) {
-          const err91 = {
+    }
+    if (data.workers !== undefined) {
+      let data50 = data.workers;
+      if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50) && isFinite(data50))) {
+        const err91 = {
+          instancePath: instancePath + '/workers',
+          schemaPath: '#/properties/workers/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err91];
+        } else {
+          vErrors.push(err91);
+        }
+        errors++;
+      }
+      if (typeof data50 == 'number' && isFinite(data50)) {
+        if (data50 < 1 || isNaN(data50)) {
+          const err92 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -1939,16 +1967,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err91];
+            vErrors = [err92];
           } else {
-            vErrors.push(err91);
+            vErrors.push(err92);
           }
           errors++;
         }
       }
     }
   } else {
-    const err92 = {
+    const err93 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1956,9 +1984,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err92];
+      vErrors = [err93];
     } else {
-      vErrors.push(err92);
+      vErrors.push(err93);
     }
     errors++;
   }

@@ -71,8 +71,8 @@ export interface GenerationCache {
     segments?: Record<string, FileSegments>;
     /** `sharedInputsHash` of the run: its shared validator module is kept while this is the same. */
     shared?: string;
-    /** The token budgets' warnings of the run (told again by a run that reuses the listings). */
-    budgetWarnings?: Problem[];
+    /** The warnings of the files that list every tool (token budgets, namespace sizes), told again by a run that reuses them. */
+    listingWarnings?: Problem[];
     /**
      * The token budgets those warnings are of (`budgetKey`). Not in the cache key: a budget changes no
      * file, so a run with another budget reuses every file and judges the last token report again.
@@ -876,15 +876,15 @@ async function stageTools(
     }
   }
   const segments = plan.listings !== undefined ? run.previous.project?.segments : (assembled ?? made)?.segments;
-  const budgetWarnings =
-    (made ?? assembled)?.budgetWarnings ??
-    (plan.listings !== undefined ? run.previous.project?.budgetWarnings : undefined);
+  const listingWarnings =
+    (made ?? assembled)?.listingWarnings ??
+    (plan.listings !== undefined ? run.previous.project?.listingWarnings : undefined);
   cache.project = {
     hash: projectHash(project),
     files: listingFiles,
     shared: run.sharedHash,
     ...(segments ? { segments } : {}),
-    ...(budgetWarnings !== undefined && budgetWarnings.length > 0 ? { budgetWarnings } : {}),
+    ...(listingWarnings !== undefined && listingWarnings.length > 0 ? { listingWarnings } : {}),
     budget: budgetKey(run.resolved.manifestTokenBudget),
   };
   stubs.push(...(await generator.emitStubs(project, reusedStubless, settings)));
@@ -1076,7 +1076,7 @@ function prepareRun(run: RunInputs): PreparedRun | { stop: IncrementalReport } {
   const sameBudget =
     (run.previous.project?.budget ?? budgetKey(undefined)) === budgetKey(run.resolved.manifestTokenBudget);
   const manifests = mustEmit || !sameBudget ? buildManifests(run, project, plan) : undefined;
-  const replayed = mustEmit || !sameBudget ? undefined : run.previous.project?.budgetWarnings;
+  const replayed = mustEmit || !sameBudget ? undefined : run.previous.project?.listingWarnings;
   const verdict =
     manifests !== undefined && 'emission' in manifests
       ? generator.emissionVerdict(manifests.emission, run.loaded, options.strict)

@@ -74,11 +74,24 @@ export interface RuntimeManifestOptions {
 }
 
 /** Builds one target of the table for `tools`, as generate does (a 2020-12 schema in its draft-07 form where the builder reads draft-07). */
-function run<T>(target: ManifestTarget, tools: readonly ManifestToolSource[], options: RuntimeManifestOptions): T {
+/**
+ * Options with deferred loading on (as `manifests.deferLoading`): the tools not kept loaded (by name, or
+ * by an `ITool`'s category) are marked `defer_loading: true` and the search tool is listed last.
+ */
+export interface DeferredManifestOptions extends RuntimeManifestOptions {
+  deferLoading: DeferLoading;
+}
+
+function run<T>(
+  target: ManifestTarget,
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions & { deferLoading?: DeferLoading },
+): T {
   const project: ManifestProject = {
     tools: tools as readonly ManifestTool[],
     describeLosses: options.describeLosses ?? true,
     inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
+    ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
   };
   const result = buildManifestTarget(target, project);
   if (options.onOmitted !== undefined)
@@ -109,16 +122,32 @@ export function toOpenAITools(
 /** OpenAI Responses API function tools (`{ type: "function", name, description, parameters, strict }`), as manifests/openai-responses*.json. */
 export function toOpenAIResponsesTools(
   tools: readonly ManifestToolSource[],
-  options: RuntimeManifestOptions & { strict?: boolean } = {},
-): OpenAiResponsesTool[] {
+  options: DeferredManifestOptions & { strict?: boolean },
+): OpenAiResponsesManifestEntry[];
+export function toOpenAIResponsesTools(
+  tools: readonly ManifestToolSource[],
+  options?: RuntimeManifestOptions & { strict?: boolean },
+): OpenAiResponsesTool[];
+export function toOpenAIResponsesTools(
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions & { strict?: boolean; deferLoading?: DeferLoading } = {},
+): OpenAiResponsesManifestEntry[] {
   return run(options.strict === true ? 'openai-responses-strict' : 'openai-responses', tools, options);
 }
 
 /** Anthropic Messages API tools (`input_schema` in JSON Schema 2020-12), as manifests/anthropic.json. */
 export function toAnthropicTools(
   tools: readonly ManifestToolSource[],
-  options: RuntimeManifestOptions = {},
-): AnthropicTool[] {
+  options: DeferredManifestOptions,
+): AnthropicManifestEntry[];
+export function toAnthropicTools(
+  tools: readonly ManifestToolSource[],
+  options?: RuntimeManifestOptions,
+): AnthropicTool[];
+export function toAnthropicTools(
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions & { deferLoading?: DeferLoading } = {},
+): AnthropicManifestEntry[] {
   return run('anthropic', tools, options);
 }
 

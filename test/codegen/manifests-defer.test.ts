@@ -12,6 +12,7 @@ import {
 } from '../../codegen/emit/manifests/index.js';
 import { encoded } from '../../codegen/write.js';
 import { buildManifestTarget } from '../../src/manifest-targets/table.js';
+import { toAnthropicTools, toOpenAIResponsesTools } from '../../src/manifests.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
 
 const run = promisify(execFile);
@@ -28,13 +29,19 @@ const TOOLS = [
   makeTool({ name: 'search_docs', category: 'core', inputSchema: input }),
   makeTool({ name: 'archive_invoice', category: 'billing', inputSchema: input }),
   makeTool({ name: 'refund_invoice', category: 'billing', inputSchema: input }),
+  // Eleven deferred tools of one category: one more than OpenAI advises per namespace.
+  ...Array.from({ length: 11 }, (_, index) =>
+    makeTool({ name: `crm_${String(index).padStart(2, '0')}`, category: 'crm', inputSchema: input }),
+  ),
 ];
 const OPTIONS: ManifestOptions = {
   targets: MANIFEST_TARGETS,
-  deferLoading: { loaded: ['ping'], loadedCategories: ['core'] },
+  deferLoading: { loaded: ['ping'], loadedCategories: ['core'], namespaces: true },
 };
+const crm = Array.from({ length: 11 }, (_, index) => `crm_${String(index).padStart(2, '0')}`);
 
 const runtimeFromOut = `./${relative(dir, join(root, 'src', 'index.js'))}`;
+const runtimeManifests = `./${relative(dir, join(root, 'src', 'manifests.js'))}`;
 const emission = emitManifests(makeProject(TOOLS), { ...TEST_CONTEXT, runtimeImport: runtimeFromOut }, OPTIONS);
 for (const file of emission.files) {
   mkdirSync(dirname(join(dir, file.path)), { recursive: true });
@@ -77,6 +84,7 @@ describe('manifests.deferLoading', () => {
       anthropic.map((entry: { name: string; defer_loading?: boolean }) => [entry.name, entry.defer_loading]),
     ).toEqual([
       ['archive_invoice', true],
+      ...crm.map((name) => [name, true]),
       ['ping', undefined],
       ['refund_invoice', true],
       ['search_docs', undefined],
@@ -86,9 +94,16 @@ describe('manifests.deferLoading', () => {
     for (const file of ['manifests/openai-responses.json', 'manifests/openai-responses-strict.json']) {
       const responses = JSON.parse(manifest(file));
       expect(
-        responses.map((entry: { defer_loading?: boolean }) => entry.defer_loading),
+        responses.map((entry: { name?: string; defer_loading?: boolean }) => [entry.name, entry.defer_loading]),
         file,
-      ).toEqual([true, undefined, true, undefined, undefined]);
+      ).toEqual([
+        ['archive_invoice', true],
+        ...crm.map((name) => [name, true]),
+        ['ping', undefined],
+        ['refund_invoice', true],
+        ['search_docs', undefined],
+        [undefined, undefined],
+      ]);
       expect(responses.at(-1), file).toEqual({ type: 'tool_search' });
     }
     // The other targets have no such field: unchanged.
@@ -106,10 +121,49 @@ describe('manifests.deferLoading', () => {
     }
   });
 
+  it('namespaces: the deferred functions grouped by category, the loaded ones first, tool_search last; a category over 10 is a warning', () => {
+    const namespaced = JSON.parse(manifest('manifests/openai-responses-namespaced.json'));
+    const flat = JSON.parse(manifest('manifests/openai-responses.json'));
+    const byName = (name: string) => flat.find((entry: { name?: string }) => entry.name === name);
+    expect(namespaced).toEqual([
+      byName('ping'),
+      byName('search_docs'),
+      {
+        type: 'namespace',
+        name: 'billing',
+        description: 'Tools of the billing category.',
+        tools: [byName('archive_invoice'), byName('refund_invoice')],
+      },
+      { type: 'namespace', name: 'crm', description: 'Tools of the crm category.', tools: crm.map(byName) },
+      { type: 'tool_search' },
+    ]);
+    const lines = manifest('manifests/openai-responses-namespaced.json').split('\n');
+    expect(emission.warnings).toEqual([
+      {
+        file: 'manifests/openai-responses-namespaced.json',
+        line: lines.indexOf('    "name": "crm",') + 1,
+        column: 5,
+        pointer: '/3/name',
+        severity: 'warning',
+        message: "Namespace 'crm' holds 11 functions, more than the 10 OpenAI advises per namespace.",
+        hint: 'split the category (`category` in the definitions), or keep some of its tools loaded (`manifests.deferLoading.loaded`)',
+      },
+    ]);
+  });
+
+  it('the runtime builders (toolsmith/manifests) give what generate writes, per call', () => {
+    const deferLoading = OPTIONS.deferLoading!;
+    expect(toAnthropicTools(TOOLS, { deferLoading })).toEqual(JSON.parse(manifest('manifests/anthropic.json')));
+    expect(toOpenAIResponsesTools(TOOLS, { deferLoading, strict: true })).toEqual(
+      JSON.parse(manifest('manifests/openai-responses-strict.json')),
+    );
+    expect(toAnthropicTools(TOOLS)).not.toContainEqual(expect.objectContaining({ name: 'tool_search_tool_bm25' }));
+  });
+
   it('lists no search tool when every tool stays loaded', () => {
     const loaded = emitManifests(makeProject(TOOLS), TEST_CONTEXT, {
       targets: ['anthropic', 'openai-responses'],
-      deferLoading: { loadedCategories: ['ops', 'core', 'billing'] },
+      deferLoading: { loadedCategories: ['ops', 'core', 'billing', 'crm'] },
     });
     for (const file of loaded.files.filter(
       (candidate) => candidate.path.endsWith('.json') && !candidate.path.includes('report'),
@@ -117,8 +171,9 @@ describe('manifests.deferLoading', () => {
       expect(file.content, file.path).not.toMatch(/defer_loading|tool_search/);
   });
 
-  it('a splice keeps the tail right when a change defers the last deferred tool’s category no more', () => {
-    const moved = TOOLS.map((tool) => (tool.name.endsWith('_invoice') ? { ...tool, category: 'core' } : tool));
+  it('a splice keeps the tails and the namespaced file right when the last deferred tools move to a loaded category', () => {
+    const deferred = (name: string) => name.endsWith('_invoice') || name.startsWith('crm_');
+    const moved = TOOLS.map((tool) => (deferred(tool.name) ? { ...tool, category: 'core' } : tool));
     const previous = {
       segments: emission.segments!,
       read: (path: string) => {
@@ -126,7 +181,7 @@ describe('manifests.deferLoading', () => {
         return file === undefined ? undefined : encoded(file);
       },
     };
-    const changed = moved.filter((tool) => tool.name.endsWith('_invoice'));
+    const changed = moved.filter((tool) => deferred(tool.name));
     const spliced = patchManifests(
       makeProject(moved),
       { ...TEST_CONTEXT, runtimeImport: runtimeFromOut },
@@ -149,9 +204,16 @@ describe('manifests.deferLoading', () => {
       "import { openaiResponsesStrictTools } from './manifests/openai-responses-strict.js';",
       `export const anthropic: ToolUnion[] = ${manifest('manifests/anthropic.json')};`,
       `export const responses: ResponsesTool[] = ${manifest('manifests/openai-responses.json')};`,
+      `export const namespaced: ResponsesTool[] = ${manifest('manifests/openai-responses-namespaced.json')};`,
       'export const typedAnthropic: ToolUnion[] = anthropicTools;',
       'export const typedResponses: ResponsesTool[] = openaiResponsesTools;',
       'export const typedResponsesStrict: ResponsesTool[] = openaiResponsesStrictTools;',
+      // The runtime builders take the same option per call.
+      `import { toAnthropicTools, toOpenAIResponsesTools } from '${runtimeManifests}';`,
+      `import type { ITool } from '${runtimeFromOut}';`,
+      'declare const registered: ITool[];',
+      "export const runtimeAnthropic: ToolUnion[] = toAnthropicTools(registered, { deferLoading: { loaded: ['ping'] } });",
+      "export const runtimeResponses: ResponsesTool[] = toOpenAIResponsesTools(registered, { deferLoading: { loadedCategories: ['core'] }, strict: true });",
     ].join('\n');
     const result = await typeCheck(source);
     expect(result.output).toBe('');

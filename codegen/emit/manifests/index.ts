@@ -22,7 +22,14 @@ import {
 } from './loss-report.js';
 import { type FileSegments, splice } from './splice.js';
 import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
-import { type DeferLoading, isDeferred, toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
+import {
+  type DeferLoading,
+  isDeferred,
+  NAMESPACE_ADVISED_SIZE,
+  namespacedResponsesTools,
+  toolSearchEntry,
+} from '../../../src/manifest-targets/defer-loading.js';
+import { posix } from 'node:path';
 import {
   BUDGET_WARNING_TOOLS,
   budgetWarnings,
@@ -111,8 +118,8 @@ export interface ManifestEmission {
   segments?: Record<string, FileSegments>;
   /** What every tool's entries cost per target (`manifests/token-report.json`); absent when no target is enabled. */
   tokens?: TokenReport;
-  /** The token budgets' warnings (also among `warnings`). */
-  budgetWarnings?: Problem[];
+  /** The warnings of the files that list every tool: token budgets, namespace sizes (also among `warnings`). */
+  listingWarnings?: Problem[];
 }
 
 /** The typed module beside a target's JSON (`manifests/<target>.ts`). */
@@ -253,6 +260,8 @@ export interface ToolManifests {
   compact?: string;
   /** Deferred under `deferLoading` (its entries say `defer_loading: true` where the target has the field). */
   deferred?: true;
+  /** Its category (the namespace it goes in, `deferLoading.namespaces`). */
+  category?: string;
 }
 
 /**
@@ -288,6 +297,7 @@ export function toolManifests(
   }
   if (targets.length > 0) manifests.compact = compact.map((json) => json ?? '').join('\n');
   if (isDeferred(tool, options.deferLoading)) manifests.deferred = true;
+  if (tool.category !== undefined && options.deferLoading?.namespaces === true) manifests.category = tool.category;
   const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
   if (targets.length > 0) manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable);
   return { manifests, losses };
@@ -385,6 +395,8 @@ export function createManifestAssembler(
   let next = 0;
   // Each tool's entries without indentation, as bytes (off the heap) until `finish` counts them.
   const compact = new Map<string, Buffer>();
+  const categories = new Map<string, string>();
+  const responsesIndex = writesNamespaces(targets, options) ? targets.indexOf('openai-responses') : -1;
   const append = (file: AssembledFile, tool: string, text: string) => {
     if (file.writer === undefined) {
       file.writer = open(file.path);
@@ -407,6 +419,7 @@ export function createManifestAssembler(
       if (part.deferred) targetFiles[index]!.deferred = true;
     });
     if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
+    if (part.category !== undefined) categories.set(part.name, part.category);
     if (part.lossText !== undefined && reportFiles.length > 0) {
       append(reportFiles[0]!, part.name, part.lossText.json);
       append(reportFiles[1]!, part.name, part.lossText.markdown);
@@ -461,6 +474,7 @@ export function createManifestAssembler(
       // With budgets, the biggest entries of each target are kept (a warning names them and what in them costs most).
       const biggest = options.tokenBudget === undefined ? undefined : targets.map(() => new BiggestEntries());
       const tokens = new Map<string, ToolTokens>();
+      const responses: Record<string, unknown>[] = [];
       for (const [name, bytes] of compact) {
         const entries = splitCompact(bytes.toString('utf8'));
         const row = toolTokens(targets, entries);
@@ -468,6 +482,8 @@ export function createManifestAssembler(
         row.counts.forEach((count, index) => {
           if (count !== null) biggest?.[index]!.offer(name, count, entries[index]!);
         });
+        if (responsesIndex >= 0 && entries[responsesIndex] !== null)
+          responses.push(JSON.parse(entries[responsesIndex]!));
       }
       compact.clear();
       const report = targets.length > 0 ? tokenReport(targets, tokens) : undefined;
@@ -481,6 +497,18 @@ export function createManifestAssembler(
           (text) => whole(TOKEN_REPORT_PATH, text),
           (tool, target) => biggest?.[targets.indexOf(target)]?.entry(tool),
         );
+      if (responsesIndex >= 0) {
+        // The flat file's list: its entries, then the search tool when one is deferred.
+        if (targetFiles[responsesIndex]!.deferred)
+          responses.push({ ...toolSearchEntry('openai-responses', options.deferLoading!) });
+        addNamespaced(
+          emission,
+          responses,
+          (tool) => categories.get(tool),
+          options,
+          (text) => whole(NAMESPACED_RESPONSES_PATH, text),
+        );
+      }
       emission.losses = sortLossReport(emission.losses);
       return emission;
     },
@@ -505,13 +533,67 @@ function addTokenReport(
 ): void {
   emission.tokens = report;
   write(tokenReportText(report));
-  emission.budgetWarnings = budgetWarnings(
+  emission.listingWarnings = budgetWarnings(
     report,
     options.tokenBudget,
     lookup,
     options.tokenReportFile ?? TOKEN_REPORT_PATH,
   );
-  emission.warnings.push(...emission.budgetWarnings);
+  emission.warnings.push(...emission.listingWarnings);
+}
+
+/** Where the namespaced Responses manifest goes (`deferLoading.namespaces`). */
+export const NAMESPACED_RESPONSES_PATH = 'manifests/openai-responses-namespaced.json';
+
+/** True when the run writes the namespaced Responses manifest. */
+function writesNamespaces(targets: readonly ManifestTarget[], options: ManifestOptions): boolean {
+  return options.deferLoading?.namespaces === true && targets.includes('openai-responses');
+}
+
+/**
+ * The namespaced Responses manifest, made from the flat one's entries (`namespacedResponsesTools`),
+ * written through `write`; a namespace over the advised size is a warning placed at its name.
+ */
+function addNamespaced(
+  emission: ManifestEmission,
+  entries: readonly Record<string, unknown>[],
+  categoryOf: (tool: string) => string | undefined,
+  options: ManifestOptions,
+  write: (text: string) => void,
+): void {
+  const { content, oversized } = namespacedResponsesTools(entries, categoryOf);
+  const text = `${JSON.stringify(content, null, 2)}\n`;
+  write(text);
+  const folder = posix.dirname(options.tokenReportFile ?? TOKEN_REPORT_PATH);
+  const warnings = oversized.map(({ name, size }): Problem => {
+    const at = text.indexOf(`    "type": "namespace",\n    "name": ${JSON.stringify(name)}`);
+    const index = content.findIndex((entry) => entry.type === 'namespace' && entry.name === name);
+    return {
+      file: `${folder}/${posix.basename(NAMESPACED_RESPONSES_PATH)}`,
+      line: text.slice(0, at).split('\n').length + 1,
+      column: 5,
+      pointer: `/${index}/name`,
+      severity: 'warning',
+      message: `Namespace '${name}' holds ${size} functions, more than the ${NAMESPACE_ADVISED_SIZE} OpenAI advises per namespace.`,
+      hint: 'split the category (`category` in the definitions), or keep some of its tools loaded (`manifests.deferLoading.loaded`)',
+    };
+  });
+  emission.listingWarnings = [...(emission.listingWarnings ?? []), ...warnings];
+  emission.warnings.push(...warnings);
+}
+
+/** The namespaced Responses manifest of a splice, from the spliced flat file. */
+function patchNamespaced(emission: ManifestEmission, project: ProjectModel, options: ManifestOptions): void {
+  const flat = emission.files.find((file) => file.path === MANIFEST_TARGET_TABLE['openai-responses'].file)!;
+  const byName = new Map(project.tools.map((tool) => [tool.name, tool]));
+  addNamespaced(
+    emission,
+    JSON.parse(flat.content),
+    (tool) => byName.get(tool)?.category,
+    options,
+    (content) =>
+      emission.files.push({ path: NAMESPACED_RESPONSES_PATH, content, kind: 'generated', preformatted: true }),
+  );
 }
 
 /** A part's `compact` as one JSON text or null per target. */
@@ -662,6 +744,7 @@ export function patchManifests(
       (content) => emission.files.push({ path: TOKEN_REPORT_PATH, content, kind: 'generated', preformatted: true }),
       splicedEntryLookup(previous.segments, replacements, read),
     );
+  if (writesNamespaces(targets, options)) patchNamespaced(emission, project, options);
   return emission;
 }
 
