@@ -52,6 +52,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
   if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
+  if (definition.loaded === true) model.loaded = true;
   const excluded = excludedTargets(definition.targets);
   if (excluded.length > 0) model.excludedTargets = excluded;
   return model;

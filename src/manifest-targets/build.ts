@@ -63,6 +63,8 @@ export interface ManifestTool {
   annotations?: ToolAnnotations;
   /** Targets the definition turns off for itself. */
   excludedTargets?: readonly string[];
+  /** Kept loaded under deferred loading (the definition's `loaded: true`). */
+  loaded?: boolean;
   /** The tool's category (deferred loading keeps categories loaded by name). */
   category?: string | undefined;
   /** The definition's examples (validated at build); Anthropic entries carry their inputs as `input_examples`. */

@@ -99,12 +99,12 @@ export interface OpenAiToolSearchTool {
   type: 'tool_search';
 }
 
-/** True when `tool` is deferred under `defer` (never without it). */
+/** True when `tool` is deferred under `defer` (never without it, nor for a definition with `loaded: true`). */
 export function isDeferred(
-  tool: { name: string; category?: string | undefined },
+  tool: { name: string; category?: string | undefined; loaded?: boolean | undefined },
   defer: DeferLoading | undefined,
 ): boolean {
-  if (defer === undefined) return false;
+  if (defer === undefined || tool.loaded === true) return false;
   if (defer.loaded?.includes(tool.name)) return false;
   return !(tool.category !== undefined && defer.loadedCategories?.includes(tool.category));
 }

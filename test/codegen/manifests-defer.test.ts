@@ -14,6 +14,7 @@ import { encoded } from '../../codegen/write.js';
 import { buildManifestTarget } from '../../src/manifest-targets/table.js';
 import { toAnthropicTools, toOpenAIResponsesTools } from '../../src/manifests.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { projectOf, tool } from './emit/project.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
@@ -158,6 +159,27 @@ describe('manifests.deferLoading', () => {
       JSON.parse(manifest('manifests/openai-responses-strict.json')),
     );
     expect(toAnthropicTools(TOOLS)).not.toContainEqual(expect.objectContaining({ name: 'tool_search_tool_bm25' }));
+  });
+
+  it('a definition with `loaded: true` stays loaded (through normalize, as generate reads it)', () => {
+    const project = projectOf({
+      'pinned.tool.json': tool('pinned', input, { category: 'billing', loaded: true }),
+      'other.tool.json': tool('other', input, { category: 'billing' }),
+    });
+    expect(project.tools.map((model) => [model.name, model.loaded])).toEqual([
+      ['other', undefined],
+      ['pinned', true],
+    ]);
+    const anthropic = JSON.parse(
+      emitManifests(project, TEST_CONTEXT, { targets: ['anthropic'], deferLoading: {} }).files[0]!.content,
+    );
+    expect(
+      anthropic.map((entry: { name: string; defer_loading?: boolean }) => [entry.name, entry.defer_loading]),
+    ).toEqual([
+      ['other', true],
+      ['pinned', undefined],
+      ['tool_search_tool_bm25', undefined],
+    ]);
   });
 
   it('lists no search tool when every tool stays loaded', () => {
