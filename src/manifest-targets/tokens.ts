@@ -37,10 +37,11 @@ export const TARGET_TOKENIZER: Readonly<Record<ManifestTarget, TokenizerKind>> =
 
 /**
  * Characters of entry JSON per token, by target, calibrated on the bench corpus (1,000 tools,
- * `buildCorpus(1000)`): its total characters over its total o200k tokens, rounded to two places.
+ * `buildCorpus(1000)`, the entries as generate writes them, Anthropic's with `input_examples`): its
+ * total characters over its total o200k tokens, rounded to two places.
  */
 export const ESTIMATE_CHARS_PER_TOKEN: Readonly<Partial<Record<ManifestTarget, number>>> = Object.freeze({
-  anthropic: 4.13,
+  anthropic: 4.09,
   gemini: 4.17,
   'gemini-legacy': 4.23,
 });
@@ -48,8 +49,10 @@ export const ESTIMATE_CHARS_PER_TOKEN: Readonly<Partial<Record<ManifestTarget, n
 /**
  * How far the estimate may be from the o200k count on the bench corpus, as a fraction of the o200k
  * count: for the corpus's total, and for any one tool's entry (measured by the test named above).
+ * An entry heavy with short values (numbers in `input_examples`) has fewer characters per token: the
+ * worst Anthropic entry of the corpus is 26 % under.
  */
-export const ESTIMATE_BOUND = Object.freeze({ total: 0.01, perTool: 0.2 });
+export const ESTIMATE_BOUND = Object.freeze({ total: 0.01, perTool: 0.3 });
 
 /** The pinned tokenizer library (a test checks it against the installed package). */
 export const TOKENIZER_LIBRARY = 'gpt-tokenizer@4.0.0';

@@ -7,12 +7,17 @@ import { loadDefinitions } from '../../../codegen/load.js';
 import type { ProjectModel } from '../../../codegen/model.js';
 import { normalize } from '../../../codegen/normalize.js';
 import { buildManifestTarget, type ManifestTarget } from '../../../src/manifest-targets/table.js';
+import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
 import { countO200k, ESTIMATE_BOUND, estimateTokens } from '../../../src/manifest-targets/tokens.js';
 
 /** A target's entries (its list, or the list under its key). */
 function entriesOf(target: ManifestTarget, project: ProjectModel): unknown[] {
-  const content = buildManifestTarget(target, { tools: project.tools, describeLosses: true }).content as
-    unknown[] | Record<string, unknown[]>;
+  // As generate writes them: Anthropic's with the definitions' examples as `input_examples`.
+  const content = buildManifestTarget(target, {
+    tools: project.tools,
+    describeLosses: true,
+    inputExamples: DEFAULT_INPUT_EXAMPLES,
+  }).content as unknown[] | Record<string, unknown[]>;
   return Array.isArray(content) ? content : Object.values(content)[0]!;
 }
 
