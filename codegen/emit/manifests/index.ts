@@ -702,7 +702,8 @@ export function patchManifests(
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const { manifests, losses } = toolManifests(tool, options);
-    if (manifests.compact !== undefined) tokens.set(tool.name, toolTokens(targets, splitCompact(manifests.compact)));
+    if (manifests.compact !== undefined)
+      tokens.set(tool.name, toolTokens(targets, splitCompact(manifests.compact), tokens.get(tool.name)));
     emission.losses[tool.name] = losses;
     recordPart(emission, manifests);
     for (const [index, target] of targets.entries()) {

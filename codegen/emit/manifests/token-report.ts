@@ -49,17 +49,32 @@ export interface TokenReport {
 /**
  * A tool's counts from its entries' JSON (`JSON.stringify(entry)`, per enabled target; null where the
  * target does not list it). The hash is sha256 over `<target>\n<json>\n` of each listed entry, in
- * file order: it changes exactly when one of the tool's entries does.
+ * file order: it changes exactly when one of the tool's entries does. `previous` (the tool's row in the
+ * last report) is answered as it is when its hash is the same.
  */
-export function toolTokens(targets: readonly ManifestTarget[], entries: readonly (string | null)[]): ToolTokens {
-  const hash = createHash('sha256');
+export function toolTokens(
+  targets: readonly ManifestTarget[],
+  entries: readonly (string | null)[],
+  previous?: ToolTokens,
+): ToolTokens {
+  const hash = entriesHash(targets, entries);
+  // Entries unchanged (a definition change no manifest shows): the last counts, no tokenizer.
+  if (previous !== undefined && previous.hash === hash) return previous;
   const counts = targets.map((target, index) => {
     const json = entries[index];
-    if (json === null || json === undefined) return null;
-    hash.update(`${target}\n${json}\n`);
-    return countTargetTokens(json, target);
+    return json === null || json === undefined ? null : countTargetTokens(json, target);
   });
-  return { counts, hash: hash.digest('hex') };
+  return { counts, hash };
+}
+
+/** sha256 over `<target>\n<json>\n` of each listed entry, in file order. */
+function entriesHash(targets: readonly ManifestTarget[], entries: readonly (string | null)[]): string {
+  const hash = createHash('sha256');
+  targets.forEach((target, index) => {
+    const json = entries[index];
+    if (json !== null && json !== undefined) hash.update(`${target}\n${json}\n`);
+  });
+  return hash.digest('hex');
 }
 
 /** The report of `rows` (tool → counts) for `targets`. */
