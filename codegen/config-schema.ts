@@ -118,6 +118,12 @@ export const CONFIG_SCHEMA = {
           description:
             "The most of a definition's `examples` an Anthropic entry carries as `input_examples`, the most different first; 0 leaves them out.",
         },
+        examplesInDescriptions: {
+          type: 'boolean',
+          default: false,
+          description:
+            "Tell a definition's examples at the end of the tool's description (`Example input: {…}.`) in the targets without an examples field (all but Anthropic), at most `inputExamples`; they cost tokens in every request.",
+        },
         tokenBudget: {
           type: 'object',
           additionalProperties: false,

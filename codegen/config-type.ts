@@ -83,6 +83,10 @@ export interface ToolsmithConfig {
      */
     inputExamples?: number;
     /**
+     * Tell a definition's examples at the end of the tool's description (`Example input: {…}.`) in the targets without an examples field (all but Anthropic), at most `inputExamples`; they cost tokens in every request.
+     */
+    examplesInDescriptions?: boolean;
+    /**
      * Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.
      */
     tokenBudget?: {

@@ -138,6 +138,9 @@ export function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
     ...(resolved.manifestTokenBudget !== undefined ? { tokenBudget: resolved.manifestTokenBudget } : {}),
     ...(resolved.manifestInputExamples !== undefined ? { inputExamples: resolved.manifestInputExamples } : {}),
     ...(resolved.manifestDeferLoading !== undefined ? { deferLoading: resolved.manifestDeferLoading } : {}),
+    ...(resolved.manifestExamplesInDescriptions !== undefined
+      ? { examplesInDescriptions: resolved.manifestExamplesInDescriptions }
+      : {}),
     tokenReportFile: resolved.tokenReportFile,
   };
 }

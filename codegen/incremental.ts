@@ -412,6 +412,7 @@ export function generationCacheKey(
       describeLosses: resolved.manifestDescribeLosses ?? null,
       inputExamples: resolved.manifestInputExamples ?? null,
       deferLoading: resolved.manifestDeferLoading ?? null,
+      examplesInDescriptions: resolved.manifestExamplesInDescriptions ?? null,
       format: resolved.format,
     }),
   );

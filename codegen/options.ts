@@ -35,6 +35,8 @@ export interface GenerateOptions {
   manifestInputExamples?: number;
   /** Deferred loading for the Anthropic and OpenAI Responses manifests (`manifests.deferLoading`). */
   manifestDeferLoading?: DeferLoading;
+  /** Tell the examples in the descriptions of the targets without an examples field (`manifests.examplesInDescriptions`). */
+  manifestExamplesInDescriptions?: boolean;
   /** Token budgets per target (`manifests.tokenBudget`): over budget is a warning, a problem with `strict`. */
   manifestTokenBudget?: TokenBudgets;
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
@@ -77,6 +79,8 @@ export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: 
   if (manifests?.describeLosses !== undefined) options.manifestDescribeLosses = manifests.describeLosses;
   if (manifests?.inputExamples !== undefined) options.manifestInputExamples = manifests.inputExamples;
   if (manifests?.deferLoading !== undefined) options.manifestDeferLoading = manifests.deferLoading;
+  if (manifests?.examplesInDescriptions !== undefined)
+    options.manifestExamplesInDescriptions = manifests.examplesInDescriptions;
   if (manifests?.tokenBudget !== undefined) options.manifestTokenBudget = manifests.tokenBudget as TokenBudgets;
   return options;
 }
@@ -94,6 +98,7 @@ export interface ResolvedOptions {
   manifestTokenBudget?: TokenBudgets;
   manifestInputExamples?: number;
   manifestDeferLoading?: DeferLoading;
+  manifestExamplesInDescriptions?: boolean;
   /** The token report relative to the root (where budget warnings are placed). */
   tokenReportFile: string;
   format: boolean;
@@ -124,6 +129,9 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     ...(options.manifestTokenBudget !== undefined ? { manifestTokenBudget: options.manifestTokenBudget } : {}),
     ...(options.manifestInputExamples !== undefined ? { manifestInputExamples: options.manifestInputExamples } : {}),
     ...(options.manifestDeferLoading !== undefined ? { manifestDeferLoading: options.manifestDeferLoading } : {}),
+    ...(options.manifestExamplesInDescriptions !== undefined
+      ? { manifestExamplesInDescriptions: options.manifestExamplesInDescriptions }
+      : {}),
     tokenReportFile: toPosix(path.relative(root, path.join(outDir, 'manifests', 'token-report.json'))),
     format: options.format ?? true,
     ctx: {

@@ -80,6 +80,8 @@ export interface ManifestProject {
   describeLosses?: boolean;
   /** The most examples an Anthropic entry carries as `input_examples` (default 0: none; generate's default is `DEFAULT_INPUT_EXAMPLES`). */
   inputExamples?: number;
+  /** Tell the examples in the descriptions of targets without an examples field (at most `inputExamples`). */
+  examplesInDescriptions?: boolean;
   /** Deferred loading (Anthropic, OpenAI Responses): which tools stay loaded; absent, none is deferred. */
   deferLoading?: DeferLoading;
 }

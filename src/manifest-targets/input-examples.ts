@@ -3,7 +3,7 @@
  * against the input schema at build), at most `limit`, the most different first, so a low limit
  * still shows the model the widest spread of calls.
  */
-import { cloneJson, isSchemaObject } from './build.js';
+import { appendDescription, cloneJson, isSchemaObject, type ManifestTool } from './build.js';
 
 /**
  * How many examples an Anthropic entry carries by default (`manifests.inputExamples`). Anthropic's
@@ -60,4 +60,24 @@ export function selectInputExamples(inputs: readonly unknown[], limit: number): 
       nearest.set(candidate.index, Math.min(nearest.get(candidate.index)!, distance(candidate.leaves, best!.leaves)));
   }
   return chosen.map((candidate) => cloneJson(candidate.input) as Record<string, unknown>);
+}
+
+/** The targets whose entries carry examples in a field of their own (`input_examples`). */
+export const EXAMPLES_FIELD_TARGETS: readonly string[] = Object.freeze(['anthropic']);
+
+/**
+ * The tools with their examples told at the end of the description (`Example input: {…}.`, at most
+ * `limit`, the most different first), for a target without an examples field
+ * (`manifests.examplesInDescriptions`); a tool without examples is given as it is.
+ */
+export function describeExamples<T extends ManifestTool>(tools: readonly T[], limit: number): T[] {
+  return tools.map((tool) => {
+    const examples = selectInputExamples(
+      (tool.examples ?? []).map((example) => example.input),
+      limit,
+    );
+    if (examples.length === 0) return tool;
+    const sentences = examples.map((example) => `Example input: ${JSON.stringify(example)}.`);
+    return { ...tool, description: appendDescription(tool.description, sentences) };
+  });
 }

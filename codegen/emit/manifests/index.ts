@@ -92,6 +92,12 @@ export interface ManifestOptions {
    */
   inputExamples?: number;
   /**
+   * Tell a definition's examples at the end of the tool's description in the targets without an examples
+   * field (all but Anthropic), at most `inputExamples`, the most different first (default false;
+   * `manifests.examplesInDescriptions`). They are counted in the token report like the rest of the entry.
+   */
+  examplesInDescriptions?: boolean;
+  /**
    * Deferred loading (`manifests.deferLoading`): the tools it does not keep loaded are marked
    * `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list their
    * provider's tool search tool last.
@@ -184,6 +190,7 @@ function buildTarget(
     tools: includedTools(tools, target),
     describeLosses: options.describeLosses ?? true,
     inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
+    ...(options.examplesInDescriptions === true ? { examplesInDescriptions: true } : {}),
     ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
   });
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildAnthropicManifest } from '../../../src/manifest-targets/anthropic.js';
 import { DEFAULT_INPUT_EXAMPLES, selectInputExamples } from '../../../src/manifest-targets/input-examples.js';
+import { buildManifestTarget } from '../../../src/manifest-targets/table.js';
+import { emitManifests } from '../../../codegen/emit/manifests/index.js';
+import { makeProject, makeTool, TEST_CONTEXT } from '../../codegen/model-factory.js';
 
 describe('input examples, the most different first', () => {
   const near = { city: 'Paris', units: 'metric' };
@@ -34,5 +37,36 @@ describe('input examples, the most different first', () => {
       buildAnthropicManifest({ tools: [tool], inputExamples: DEFAULT_INPUT_EXAMPLES }).content[0]!.input_examples,
     ).toEqual([rich, near]);
     expect(buildAnthropicManifest({ tools: [tool], inputExamples: 1 }).content[0]!.input_examples).toEqual([rich]);
+  });
+
+  it('examplesInDescriptions: told at the end of the description where the target has no field for them, and counted', () => {
+    const tool = {
+      name: 'forecast',
+      description: 'Forecasts the weather',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+      examples: [{ input: near }, { input: rich }, { input: far }],
+    };
+    const project = { tools: [tool], examplesInDescriptions: true, inputExamples: 2 };
+    const openai = buildManifestTarget('openai', project).content as { function: { description: string } }[];
+    expect(openai[0]!.function.description).toBe(
+      `Forecasts the weather. Example input: ${JSON.stringify(rich)}. Example input: ${JSON.stringify(far)}.`,
+    );
+    // Anthropic has `input_examples`: its description stays as written.
+    const anthropic = buildManifestTarget('anthropic', project).content as {
+      description: string;
+      input_examples: unknown;
+    }[];
+    expect(anthropic[0]!.description).toBe('Forecasts the weather');
+    expect(anthropic[0]!.input_examples).toEqual([rich, far]);
+    // Off by default; on, the token report counts the longer entries.
+    expect((buildManifestTarget('openai', { tools: [tool] }).content as typeof openai)[0]!.function.description).toBe(
+      'Forecasts the weather',
+    );
+    const model = makeTool({ ...tool, inputSchema: { type: 'object', properties: { city: { type: 'string' } } } });
+    const tokens = (examplesInDescriptions: boolean) =>
+      emitManifests(makeProject([model]), TEST_CONTEXT, { targets: ['openai', 'anthropic'], examplesInDescriptions })
+        .tokens!.tools.forecast!;
+    expect(tokens(true).openai).toBeGreaterThan((tokens(false).openai as number) + 20);
+    expect(tokens(true).anthropic).toBe(tokens(false).anthropic);
   });
 });
