@@ -30,7 +30,8 @@ async function loadGenerator(io: Io, module: './watch.js'): Promise<typeof impor
 async function loadGenerator(io: Io, module: './generate.js' | './watch.js' = './generate.js'): Promise<unknown> {
   // The emitters import their packages only when something must be emitted, so check up front
   // that they resolve (without loading them) rather than fail half-way through a run.
-  const needed = module === './watch.js' ? ['chokidar'] : ['json-schema-to-typescript', 'prettier', 'handlebars'];
+  const needed =
+    module === './watch.js' ? ['chokidar'] : ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer'];
   const missing = needed.filter((name) => !isInstalled(name));
   if (missing.length > 0) {
     const install = Object.entries(GENERATOR_PACKAGES)

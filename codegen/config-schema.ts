@@ -81,6 +81,77 @@ export const CONFIG_SCHEMA = {
           description:
             'Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).',
         },
+        deferLoading: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'Deferred loading for large tool sets: every tool not kept loaded here is marked `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list the provider\'s tool search tool last (Anthropic `tool_search_tool_bm25_20251119` or `…regex…`, OpenAI `{ "type": "tool_search" }`).',
+          properties: {
+            loaded: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              description: 'Tool names that stay loaded.',
+            },
+            loadedCategories: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              description: 'Categories whose tools stay loaded.',
+            },
+            anthropicSearch: {
+              type: 'string',
+              enum: ['bm25', 'regex'],
+              default: 'bm25',
+              description: "Anthropic's tool search tool: BM25 (natural-language queries) or regex.",
+            },
+            namespaces: {
+              type: 'boolean',
+              default: false,
+              description:
+                'Also write `manifests/openai-responses-namespaced.json`: the deferred functions grouped in one OpenAI Responses namespace per category (a category over 10 deferred tools is a warning).',
+            },
+          },
+        },
+        inputExamples: {
+          type: 'integer',
+          minimum: 0,
+          default: 5,
+          description:
+            "The most of a definition's `examples` an Anthropic entry carries as `input_examples`, the most different first; 0 leaves them out.",
+        },
+        examplesInDescriptions: {
+          type: 'boolean',
+          default: false,
+          description:
+            "Tell a definition's examples at the end of the tool's description (`Example input: {…}.`) in the targets without an examples field (all but Anthropic), at most `inputExamples`; they cost tokens in every request.",
+        },
+        tokenBudget: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.',
+          properties: Object.fromEntries(
+            MANIFEST_TARGETS.map((target) => [
+              target,
+              {
+                type: 'object',
+                additionalProperties: false,
+                description: `The budget of manifests/${target}.json.`,
+                properties: {
+                  total: {
+                    type: 'integer',
+                    minimum: 0,
+                    description: 'The most tokens every tool entry of the manifest may cost together.',
+                  },
+                  perTool: {
+                    type: 'integer',
+                    minimum: 0,
+                    description: "The most tokens any one tool's entry may cost.",
+                  },
+                },
+              },
+            ]),
+          ),
+        },
       },
     },
     entry: {

@@ -57,6 +57,144 @@ export interface ToolsmithConfig {
      * Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).
      */
     describeLosses?: boolean;
+    /**
+     * Deferred loading for large tool sets: every tool not kept loaded here is marked `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list the provider's tool search tool last (Anthropic `tool_search_tool_bm25_20251119` or `…regex…`, OpenAI `{ "type": "tool_search" }`).
+     */
+    deferLoading?: {
+      /**
+       * Tool names that stay loaded.
+       */
+      loaded?: string[];
+      /**
+       * Categories whose tools stay loaded.
+       */
+      loadedCategories?: string[];
+      /**
+       * Anthropic's tool search tool: BM25 (natural-language queries) or regex.
+       */
+      anthropicSearch?: 'bm25' | 'regex';
+      /**
+       * Also write `manifests/openai-responses-namespaced.json`: the deferred functions grouped in one OpenAI Responses namespace per category (a category over 10 deferred tools is a warning).
+       */
+      namespaces?: boolean;
+    };
+    /**
+     * The most of a definition's `examples` an Anthropic entry carries as `input_examples`, the most different first; 0 leaves them out.
+     */
+    inputExamples?: number;
+    /**
+     * Tell a definition's examples at the end of the tool's description (`Example input: {…}.`) in the targets without an examples field (all but Anthropic), at most `inputExamples`; they cost tokens in every request.
+     */
+    examplesInDescriptions?: boolean;
+    /**
+     * Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.
+     */
+    tokenBudget?: {
+      /**
+       * The budget of manifests/openai.json.
+       */
+      openai?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/openai-strict.json.
+       */
+      'openai-strict'?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/openai-responses.json.
+       */
+      'openai-responses'?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/openai-responses-strict.json.
+       */
+      'openai-responses-strict'?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/anthropic.json.
+       */
+      anthropic?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/gemini.json.
+       */
+      gemini?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/gemini-legacy.json.
+       */
+      'gemini-legacy'?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/mcp.json.
+       */
+      mcp?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+    };
   };
   /**
    * The module `call` and `serve` take the orchestrator from (relative to the project): its default export is a `ToolOrchestrator`, its options, or a function returning either. Flag: `--entry`.

@@ -90,6 +90,161 @@ const schema11 = {
           description:
             'Tell in the descriptions what a target drops (e.g. a `pattern` OpenAI strict mode cannot carry).',
         },
+        deferLoading: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'Deferred loading for large tool sets: every tool not kept loaded here is marked `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list the provider\'s tool search tool last (Anthropic `tool_search_tool_bm25_20251119` or `…regex…`, OpenAI `{ "type": "tool_search" }`).',
+          properties: {
+            loaded: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              description: 'Tool names that stay loaded.',
+            },
+            loadedCategories: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              description: 'Categories whose tools stay loaded.',
+            },
+            anthropicSearch: {
+              type: 'string',
+              enum: ['bm25', 'regex'],
+              default: 'bm25',
+              description: "Anthropic's tool search tool: BM25 (natural-language queries) or regex.",
+            },
+            namespaces: {
+              type: 'boolean',
+              default: false,
+              description:
+                'Also write `manifests/openai-responses-namespaced.json`: the deferred functions grouped in one OpenAI Responses namespace per category (a category over 10 deferred tools is a warning).',
+            },
+          },
+        },
+        inputExamples: {
+          type: 'integer',
+          minimum: 0,
+          default: 5,
+          description:
+            "The most of a definition's `examples` an Anthropic entry carries as `input_examples`, the most different first; 0 leaves them out.",
+        },
+        examplesInDescriptions: {
+          type: 'boolean',
+          default: false,
+          description:
+            "Tell a definition's examples at the end of the tool's description (`Example input: {…}.`) in the targets without an examples field (all but Anthropic), at most `inputExamples`; they cost tokens in every request.",
+        },
+        tokenBudget: {
+          type: 'object',
+          additionalProperties: false,
+          description:
+            'Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.',
+          properties: {
+            openai: {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/openai.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            'openai-strict': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/openai-strict.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            'openai-responses': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/openai-responses.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            'openai-responses-strict': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/openai-responses-strict.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            anthropic: {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/anthropic.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            gemini: {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/gemini.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            'gemini-legacy': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/gemini-legacy.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            mcp: {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/mcp.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+          },
+        },
       },
     },
     entry: {
@@ -365,7 +520,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       let data7 = data.manifests;
       if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
         for (const key1 in data7) {
-          if (!(key1 === 'targets' || key1 === 'unrepresentable' || key1 === 'describeLosses')) {
+          if (!(
+            key1 === 'targets' ||
+            key1 === 'unrepresentable' ||
+            key1 === 'describeLosses' ||
+            key1 === 'deferLoading' ||
+            key1 === 'inputExamples' ||
+            key1 === 'examplesInDescriptions' ||
+            key1 === 'tokenBudget'
+          )) {
             const err14 = {
               instancePath: instancePath + '/manifests',
               schemaPath: '#/properties/manifests/additionalProperties',
@@ -493,8 +656,1195 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data7.deferLoading !== undefined) {
+          let data12 = data7.deferLoading;
+          if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
+            for (const key2 in data12) {
+              if (!(
+                key2 === 'loaded' ||
+                key2 === 'loadedCategories' ||
+                key2 === 'anthropicSearch' ||
+                key2 === 'namespaces'
+              )) {
+                const err21 = {
+                  instancePath: instancePath + '/manifests/deferLoading',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
+            if (data12.loaded !== undefined) {
+              let data13 = data12.loaded;
+              if (Array.isArray(data13)) {
+                const len1 = data13.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data14 = data13[i1];
+                  if (typeof data14 === 'string') {
+                    if (data14.length < 1) {
+                      const err22 = {
+                        instancePath: instancePath + '/manifests/deferLoading/loaded/' + i1,
+                        schemaPath: '#/properties/manifests/properties/deferLoading/properties/loaded/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err22];
+                      } else {
+                        vErrors.push(err22);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err23 = {
+                      instancePath: instancePath + '/manifests/deferLoading/loaded/' + i1,
+                      schemaPath: '#/properties/manifests/properties/deferLoading/properties/loaded/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err24 = {
+                  instancePath: instancePath + '/manifests/deferLoading/loaded',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/loaded/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data12.loadedCategories !== undefined) {
+              let data15 = data12.loadedCategories;
+              if (Array.isArray(data15)) {
+                const len2 = data15.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data16 = data15[i2];
+                  if (typeof data16 === 'string') {
+                    if (data16.length < 1) {
+                      const err25 = {
+                        instancePath: instancePath + '/manifests/deferLoading/loadedCategories/' + i2,
+                        schemaPath:
+                          '#/properties/manifests/properties/deferLoading/properties/loadedCategories/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err25];
+                      } else {
+                        vErrors.push(err25);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err26 = {
+                      instancePath: instancePath + '/manifests/deferLoading/loadedCategories/' + i2,
+                      schemaPath:
+                        '#/properties/manifests/properties/deferLoading/properties/loadedCategories/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err27 = {
+                  instancePath: instancePath + '/manifests/deferLoading/loadedCategories',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/loadedCategories/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data12.anthropicSearch !== undefined) {
+              let data17 = data12.anthropicSearch;
+              if (typeof data17 !== 'string') {
+                const err28 = {
+                  instancePath: instancePath + '/manifests/deferLoading/anthropicSearch',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/anthropicSearch/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+              if (!(data17 === 'bm25' || data17 === 'regex')) {
+                const err29 = {
+                  instancePath: instancePath + '/manifests/deferLoading/anthropicSearch',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/anthropicSearch/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema11.properties.manifests.properties.deferLoading.properties.anthropicSearch.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
+            if (data12.namespaces !== undefined) {
+              if (typeof data12.namespaces !== 'boolean') {
+                const err30 = {
+                  instancePath: instancePath + '/manifests/deferLoading/namespaces',
+                  schemaPath: '#/properties/manifests/properties/deferLoading/properties/namespaces/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err31 = {
+              instancePath: instancePath + '/manifests/deferLoading',
+              schemaPath: '#/properties/manifests/properties/deferLoading/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+        }
+        if (data7.inputExamples !== undefined) {
+          let data19 = data7.inputExamples;
+          if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
+            const err32 = {
+              instancePath: instancePath + '/manifests/inputExamples',
+              schemaPath: '#/properties/manifests/properties/inputExamples/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+          if (typeof data19 == 'number' && isFinite(data19)) {
+            if (data19 < 0 || isNaN(data19)) {
+              const err33 = {
+                instancePath: instancePath + '/manifests/inputExamples',
+                schemaPath: '#/properties/manifests/properties/inputExamples/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err33];
+              } else {
+                vErrors.push(err33);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data7.examplesInDescriptions !== undefined) {
+          if (typeof data7.examplesInDescriptions !== 'boolean') {
+            const err34 = {
+              instancePath: instancePath + '/manifests/examplesInDescriptions',
+              schemaPath: '#/properties/manifests/properties/examplesInDescriptions/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+        }
+        if (data7.tokenBudget !== undefined) {
+          let data21 = data7.tokenBudget;
+          if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+            for (const key3 in data21) {
+              if (!(
+                key3 === 'openai' ||
+                key3 === 'openai-strict' ||
+                key3 === 'openai-responses' ||
+                key3 === 'openai-responses-strict' ||
+                key3 === 'anthropic' ||
+                key3 === 'gemini' ||
+                key3 === 'gemini-legacy' ||
+                key3 === 'mcp'
+              )) {
+                const err35 = {
+                  instancePath: instancePath + '/manifests/tokenBudget',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key3 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data21.openai !== undefined) {
+              let data22 = data21.openai;
+              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                for (const key4 in data22) {
+                  if (!(key4 === 'total' || key4 === 'perTool')) {
+                    const err36 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key4 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err36];
+                    } else {
+                      vErrors.push(err36);
+                    }
+                    errors++;
+                  }
+                }
+                if (data22.total !== undefined) {
+                  let data23 = data22.total;
+                  if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
+                    const err37 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err37];
+                    } else {
+                      vErrors.push(err37);
+                    }
+                    errors++;
+                  }
+                  if (typeof data23 == 'number' && isFinite(data23)) {
+                    if (data23 < 0 || isNaN(data23)) {
+                      const err38 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err38];
+                      } else {
+                        vErrors.push(err38);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data22.perTool !== undefined) {
+                  let data24 = data22.perTool;
+                  if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
+                    const err39 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err39];
+                    } else {
+                      vErrors.push(err39);
+                    }
+                    errors++;
+                  }
+                  if (typeof data24 == 'number' && isFinite(data24)) {
+                    if (data24 < 0 || isNaN(data24)) {
+                      const err40 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err40];
+                      } else {
+                        vErrors.push(err40);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err41 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data21['openai-strict'] !== undefined) {
+              let data25 = data21['openai-strict'];
+              if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
+                for (const key5 in data25) {
+                  if (!(key5 === 'total' || key5 === 'perTool')) {
+                    const err42 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err42];
+                    } else {
+                      vErrors.push(err42);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.total !== undefined) {
+                  let data26 = data25.total;
+                  if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
+                    const err43 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err43];
+                    } else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                  if (typeof data26 == 'number' && isFinite(data26)) {
+                    if (data26 < 0 || isNaN(data26)) {
+                      const err44 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err44];
+                      } else {
+                        vErrors.push(err44);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data25.perTool !== undefined) {
+                  let data27 = data25.perTool;
+                  if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
+                    const err45 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err45];
+                    } else {
+                      vErrors.push(err45);
+                    }
+                    errors++;
+                  }
+                  if (typeof data27 == 'number' && isFinite(data27)) {
+                    if (data27 < 0 || isNaN(data27)) {
+                      const err46 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err46];
+                      } else {
+                        vErrors.push(err46);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err47 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+            }
+            if (data21['openai-responses'] !== undefined) {
+              let data28 = data21['openai-responses'];
+              if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+                for (const key6 in data28) {
+                  if (!(key6 === 'total' || key6 === 'perTool')) {
+                    const err48 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key6 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err48];
+                    } else {
+                      vErrors.push(err48);
+                    }
+                    errors++;
+                  }
+                }
+                if (data28.total !== undefined) {
+                  let data29 = data28.total;
+                  if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+                    const err49 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err49];
+                    } else {
+                      vErrors.push(err49);
+                    }
+                    errors++;
+                  }
+                  if (typeof data29 == 'number' && isFinite(data29)) {
+                    if (data29 < 0 || isNaN(data29)) {
+                      const err50 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err50];
+                      } else {
+                        vErrors.push(err50);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data28.perTool !== undefined) {
+                  let data30 = data28.perTool;
+                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
+                    const err51 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err51];
+                    } else {
+                      vErrors.push(err51);
+                    }
+                    errors++;
+                  }
+                  if (typeof data30 == 'number' && isFinite(data30)) {
+                    if (data30 < 0 || isNaN(data30)) {
+                      const err52 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err52];
+                      } else {
+                        vErrors.push(err52);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err53 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data21['openai-responses-strict'] !== undefined) {
+              let data31 = data21['openai-responses-strict'];
+              if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
+                for (const key7 in data31) {
+                  if (!(key7 === 'total' || key7 === 'perTool')) {
+                    const err54 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err54];
+                    } else {
+                      vErrors.push(err54);
+                    }
+                    errors++;
+                  }
+                }
+                if (data31.total !== undefined) {
+                  let data32 = data31.total;
+                  if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
+                    const err55 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  }
+                  if (typeof data32 == 'number' && isFinite(data32)) {
+                    if (data32 < 0 || isNaN(data32)) {
+                      const err56 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err56];
+                      } else {
+                        vErrors.push(err56);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data31.perTool !== undefined) {
+                  let data33 = data31.perTool;
+                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
+                    const err57 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err57];
+                    } else {
+                      vErrors.push(err57);
+                    }
+                    errors++;
+                  }
+                  if (typeof data33 == 'number' && isFinite(data33)) {
+                    if (data33 < 0 || isNaN(data33)) {
+                      const err58 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err58];
+                      } else {
+                        vErrors.push(err58);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err59 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data21.anthropic !== undefined) {
+              let data34 = data21.anthropic;
+              if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
+                for (const key8 in data34) {
+                  if (!(key8 === 'total' || key8 === 'perTool')) {
+                    const err60 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key8 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err60];
+                    } else {
+                      vErrors.push(err60);
+                    }
+                    errors++;
+                  }
+                }
+                if (data34.total !== undefined) {
+                  let data35 = data34.total;
+                  if (!(typeof data35 == 'number' && !(data35 % 1) && !isNaN(data35) && isFinite(data35))) {
+                    const err61 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err61];
+                    } else {
+                      vErrors.push(err61);
+                    }
+                    errors++;
+                  }
+                  if (typeof data35 == 'number' && isFinite(data35)) {
+                    if (data35 < 0 || isNaN(data35)) {
+                      const err62 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err62];
+                      } else {
+                        vErrors.push(err62);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data34.perTool !== undefined) {
+                  let data36 = data34.perTool;
+                  if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
+                    const err63 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err63];
+                    } else {
+                      vErrors.push(err63);
+                    }
+                    errors++;
+                  }
+                  if (typeof data36 == 'number' && isFinite(data36)) {
+                    if (data36 < 0 || isNaN(data36)) {
+                      const err64 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err64];
+                      } else {
+                        vErrors.push(err64);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err65 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data21.gemini !== undefined) {
+              let data37 = data21.gemini;
+              if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
+                for (const key9 in data37) {
+                  if (!(key9 === 'total' || key9 === 'perTool')) {
+                    const err66 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err66];
+                    } else {
+                      vErrors.push(err66);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.total !== undefined) {
+                  let data38 = data37.total;
+                  if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38))) {
+                    const err67 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err67];
+                    } else {
+                      vErrors.push(err67);
+                    }
+                    errors++;
+                  }
+                  if (typeof data38 == 'number' && isFinite(data38)) {
+                    if (data38 < 0 || isNaN(data38)) {
+                      const err68 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err68];
+                      } else {
+                        vErrors.push(err68);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data37.perTool !== undefined) {
+                  let data39 = data37.perTool;
+                  if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
+                    const err69 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err69];
+                    } else {
+                      vErrors.push(err69);
+                    }
+                    errors++;
+                  }
+                  if (typeof data39 == 'number' && isFinite(data39)) {
+                    if (data39 < 0 || isNaN(data39)) {
+                      const err70 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err70];
+                      } else {
+                        vErrors.push(err70);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err71 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data21['gemini-legacy'] !== undefined) {
+              let data40 = data21['gemini-legacy'];
+              if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+                for (const key10 in data40) {
+                  if (!(key10 === 'total' || key10 === 'perTool')) {
+                    const err72 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key10 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err72];
+                    } else {
+                      vErrors.push(err72);
+                    }
+                    errors++;
+                  }
+                }
+                if (data40.total !== undefined) {
+                  let data41 = data40.total;
+                  if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
+                    const err73 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err73];
+                    } else {
+                      vErrors.push(err73);
+                    }
+                    errors++;
+                  }
+                  if (typeof data41 == 'number' && isFinite(data41)) {
+                    if (data41 < 0 || isNaN(data41)) {
+                      const err74 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err74];
+                      } else {
+                        vErrors.push(err74);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data40.perTool !== undefined) {
+                  let data42 = data40.perTool;
+                  if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+                    const err75 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err75];
+                    } else {
+                      vErrors.push(err75);
+                    }
+                    errors++;
+                  }
+                  if (typeof data42 == 'number' && isFinite(data42)) {
+                    if (data42 < 0 || isNaN(data42)) {
+                      const err76 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err76];
+                      } else {
+                        vErrors.push(err76);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err77 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data21.mcp !== undefined) {
+              let data43 = data21.mcp;
+              if (data43 && typeof data43 == 'object' && !Array.isArray(data43)) {
+                for (const key11 in data43) {
+                  if (!(key11 === 'total' || key11 === 'perTool')) {
+                    const err78 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err78];
+                    } else {
+                      vErrors.push(err78);
+                    }
+                    errors++;
+                  }
+                }
+                if (data43.total !== undefined) {
+                  let data44 = data43.total;
+                  if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
+                    const err79 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err79];
+                    } else {
+                      vErrors.push(err79);
+                    }
+                    errors++;
+                  }
+                  if (typeof data44 == 'number' && isFinite(data44)) {
+                    if (data44 < 0 || isNaN(data44)) {
+                      const err80 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err80];
+                      } else {
+                        vErrors.push(err80);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data43.perTool !== undefined) {
+                  let data45 = data43.perTool;
+                  if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
+                    const err81 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err81];
+                    } else {
+                      vErrors.push(err81);
+                    }
+                    errors++;
+                  }
+                  if (typeof data45 == 'number' && isFinite(data45)) {
+                    if (data45 < 0 || isNaN(data45)) {
+                      const err82 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err82];
+                      } else {
+                        vErrors.push(err82);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err83 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/mcp',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err84 = {
+              instancePath: instancePath + '/manifests/tokenBudget',
+              schemaPath: '#/properties/manifests/properties/tokenBudget/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err84];
+            } else {
+              vErrors.push(err84);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err21 = {
+        const err85 = {
           instancePath: instancePath + '/manifests',
           schemaPath: '#/properties/manifests/type',
           keyword: 'type',
@@ -502,18 +1852,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err85];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err85);
         }
         errors++;
       }
     }
     if (data.entry !== undefined) {
-      let data12 = data.entry;
-      if (typeof data12 === 'string') {
-        if (data12.length < 1) {
-          const err22 = {
+      let data46 = data.entry;
+      if (typeof data46 === 'string') {
+        if (data46.length < 1) {
+          const err86 = {
             instancePath: instancePath + '/entry',
             schemaPath: '#/properties/entry/minLength',
             keyword: 'minLength',
@@ -521,14 +1871,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err86];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err86);
           }
           errors++;
         }
       } else {
-        const err23 = {
+        const err87 = {
           instancePath: instancePath + '/entry',
           schemaPath: '#/properties/entry/type',
           keyword: 'type',
@@ -536,36 +1886,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err87];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err87);
         }
         errors++;
       }
     }
     if (data.capabilities !== undefined) {
-      let data13 = data.capabilities;
-      if (Array.isArray(data13)) {
-        const len1 = data13.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data13[i1] !== 'string') {
-            const err24 = {
-              instancePath: instancePath + '/capabilities/' + i1,
+      let data47 = data.capabilities;
+      if (Array.isArray(data47)) {
+        const len3 = data47.length;
+        for (let i3 = 0; i3 < len3; i3++) {
+          if (typeof data47[i3] !== 'string') {
+            const err88 = {
+              instancePath: instancePath + '/capabilities/' + i3,
               schemaPath: '#/properties/capabilities/items/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err88];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err88);
             }
             errors++;
           }
         }
       } else {
-        const err25 = {
+        const err89 = {
           instancePath: instancePath + '/capabilities',
           schemaPath: '#/properties/capabilities/type',
           keyword: 'type',
@@ -573,16 +1923,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err25];
+          vErrors = [err89];
         } else {
-          vErrors.push(err25);
+          vErrors.push(err89);
         }
         errors++;
       }
     }
     if (data.format !== undefined) {
       if (typeof data.format !== 'boolean') {
-        const err26 = {
+        const err90 = {
           instancePath: instancePath + '/format',
           schemaPath: '#/properties/format/type',
           keyword: 'type',
@@ -590,16 +1940,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err90];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err90);
         }
         errors++;
       }
     }
     if (data.strict !== undefined) {
       if (typeof data.strict !== 'boolean') {
-        const err27 = {
+        const err91 = {
           instancePath: instancePath + '/strict',
           schemaPath: '#/properties/strict/type',
           keyword: 'type',
@@ -607,17 +1957,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err91];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err91);
         }
         errors++;
       }
     }
     if (data.workers !== undefined) {
-      let data17 = data.workers;
-      if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
-        const err28 = {
+      let data51 = data.workers;
+      if (!(typeof data51 == 'number' && !(data51 % 1) && !isNaN(data51) && isFinite(data51))) {
+        const err92 = {
           instancePath: instancePath + '/workers',
           schemaPath: '#/properties/workers/type',
           keyword: 'type',
@@ -625,15 +1975,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
         };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err92];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err92);
         }
         errors++;
       }
-      if (typeof data17 == 'number' && isFinite(data17)) {
-        if (data17 < 1 || isNaN(data17)) {
-          const err29 = {
+      if (typeof data51 == 'number' && isFinite(data51)) {
+        if (data51 < 1 || isNaN(data51)) {
+          const err93 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -641,16 +1991,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err29];
+            vErrors = [err93];
           } else {
-            vErrors.push(err29);
+            vErrors.push(err93);
           }
           errors++;
         }
       }
     }
   } else {
-    const err30 = {
+    const err94 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -658,9 +2008,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err30];
+      vErrors = [err94];
     } else {
-      vErrors.push(err30);
+      vErrors.push(err94);
     }
     errors++;
   }

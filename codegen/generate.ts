@@ -12,6 +12,7 @@ import {
   MANIFEST_TARGETS,
   type ManifestEmission,
   type ManifestOptions,
+  type TokenReport,
   type ToolManifests,
 } from './emit/manifests/index.js';
 import { emitRegistry } from './emit/registry.js';
@@ -134,6 +135,13 @@ export function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
     ...(resolved.manifestTargets ? { targets: resolved.manifestTargets } : {}),
     ...(resolved.manifestPolicy ? { unrepresentable: resolved.manifestPolicy } : {}),
     ...(resolved.manifestDescribeLosses !== undefined ? { describeLosses: resolved.manifestDescribeLosses } : {}),
+    ...(resolved.manifestTokenBudget !== undefined ? { tokenBudget: resolved.manifestTokenBudget } : {}),
+    ...(resolved.manifestInputExamples !== undefined ? { inputExamples: resolved.manifestInputExamples } : {}),
+    ...(resolved.manifestDeferLoading !== undefined ? { deferLoading: resolved.manifestDeferLoading } : {}),
+    ...(resolved.manifestExamplesInDescriptions !== undefined
+      ? { examplesInDescriptions: resolved.manifestExamplesInDescriptions }
+      : {}),
+    tokenReportFile: resolved.tokenReportFile,
   };
 }
 
@@ -356,7 +364,7 @@ export async function emitProjectFiles(
   project: ProjectListing,
   settings: EmitSettings,
   manifestFiles: readonly GeneratedFile[],
-  options: { sharedValidators?: boolean } = {},
+  options: { sharedValidators?: boolean; tokens?: TokenReport | undefined } = {},
 ): Promise<GeneratedFile[]> {
   const { emitSharedTypes, emitSharedValidators, formatFiles, normalizeLineEndings, createDocRenderer } =
     await emitters();
@@ -372,7 +380,7 @@ export async function emitProjectFiles(
     ...(options.sharedValidators === false ? [] : [emitSharedValidators(project.shared, settings.ctx)]).filter(
       (file) => file !== undefined,
     ),
-    ...(await format(createDocRenderer(settings.templates).projectPages(project, settings.ctx))),
+    ...(await format(createDocRenderer(settings.templates).projectPages(project, settings.ctx, options.tokens))),
   ];
 }
 
@@ -428,7 +436,7 @@ export async function emitAll(project: ProjectModel, ctx: EmitContext, options: 
   if (problems.length > 0)
     return { files: [], stubs: [], problems, warnings: [...assembler.warnings], threads, mainThread };
   const manifests = assembler.finish();
-  files.push(...(await emitProjectFiles(project, settings, manifests.files)));
+  files.push(...(await emitProjectFiles(project, settings, manifests.files, { tokens: manifests.tokens })));
   return {
     files: files.sort((a, b) => compareStrings(a.path, b.path)),
     stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),

@@ -14,6 +14,8 @@ export const GENERATOR_PACKAGES: Readonly<Record<string, string>> = Object.freez
   handlebars: '4.7.10',
   chokidar: '4.0.3',
   tsx: '4.23.15',
+  // The token report's o200k_base count (src/manifest-targets/tokens.ts).
+  'gpt-tokenizer': '4.0.0',
 });
 
 /** What `npm run build` needs in a project (`toolsmith init` adds them as devDependencies with the generator's packages). */

@@ -71,6 +71,13 @@ export interface GenerationCache {
     segments?: Record<string, FileSegments>;
     /** `sharedInputsHash` of the run: its shared validator module is kept while this is the same. */
     shared?: string;
+    /** The warnings of the files that list every tool (token budgets, namespace sizes), told again by a run that reuses them. */
+    listingWarnings?: Problem[];
+    /**
+     * The token budgets those warnings are of (`budgetKey`). Not in the cache key: a budget changes no
+     * file, so a run with another budget reuses every file and judges the last token report again.
+     */
+    budget?: string;
   };
   /** What the last successful run read and wrote, for the nothing-changed shortcut (`unchangedRun`). */
   snapshot?: RunSnapshot;
@@ -403,6 +410,9 @@ export function generationCacheKey(
       targets: resolved.manifestTargets ?? null,
       policy: resolved.manifestPolicy ?? null,
       describeLosses: resolved.manifestDescribeLosses ?? null,
+      inputExamples: resolved.manifestInputExamples ?? null,
+      deferLoading: resolved.manifestDeferLoading ?? null,
+      examplesInDescriptions: resolved.manifestExamplesInDescriptions ?? null,
       format: resolved.format,
     }),
   );
@@ -466,6 +476,7 @@ export function unchangedRun(
   const cache = readCache(file, key);
   const snapshot = cache.snapshot;
   if (snapshot === undefined) return undefined;
+  if ((cache.project?.budget ?? budgetKey(undefined)) !== budgetKey(resolved.manifestTokenBudget)) return undefined;
   let inputs: string[];
   try {
     const scan = scanSchemasFolder(resolved.schemasDir);
@@ -844,6 +855,8 @@ async function stageTools(
     return { cache, paths, stubs, problems, warnings, threads: emitted.threads, models };
   }
   const assembled = assembler?.finish();
+  // The budgets' warnings are known once every tool's part is in.
+  if (assembled !== undefined) warnings.push(...assembled.warnings.slice(warnings.length));
   if (plan.listings !== undefined) {
     for (const file of plan.listings) {
       staging.keep(file);
@@ -852,7 +865,10 @@ async function stageTools(
     paths.push(...plan.listings);
   } else {
     const keepShared = sharedModuleUnchanged(run, plan.untouched);
-    const files = await generator.emitProjectFiles(project, settings, [], { sharedValidators: !keepShared });
+    const files = await generator.emitProjectFiles(project, settings, [], {
+      sharedValidators: !keepShared,
+      tokens: (assembled ?? made)?.tokens,
+    });
     for (const file of files) putListing(file);
     if (keepShared) {
       staging.keep(SHARED_VALIDATORS_FILE);
@@ -861,11 +877,16 @@ async function stageTools(
     }
   }
   const segments = plan.listings !== undefined ? run.previous.project?.segments : (assembled ?? made)?.segments;
+  const listingWarnings =
+    (made ?? assembled)?.listingWarnings ??
+    (plan.listings !== undefined ? run.previous.project?.listingWarnings : undefined);
   cache.project = {
     hash: projectHash(project),
     files: listingFiles,
     shared: run.sharedHash,
     ...(segments ? { segments } : {}),
+    ...(listingWarnings !== undefined && listingWarnings.length > 0 ? { listingWarnings } : {}),
+    budget: budgetKey(run.resolved.manifestTokenBudget),
   };
   stubs.push(...(await generator.emitStubs(project, reusedStubless, settings)));
   return { cache, paths, stubs, problems: [], warnings, threads: emitted.threads, models };
@@ -1051,11 +1072,18 @@ function prepareRun(run: RunInputs): PreparedRun | { stop: IncrementalReport } {
   // normalize's garbage goes before the manifests add theirs (the run's highest point).
   if (largeEmission(run, plan)) collectGarbage();
   const mustEmit = plan.fresh.length > 0 || plan.listings === undefined;
-  const manifests = mustEmit ? buildManifests(run, project, plan) : undefined;
+  // Listings reused as they are: their budgets' warnings are the last run's, or, when the budgets
+  // changed, judged again from the last token report (`patchManifests` with no tool changed).
+  const sameBudget =
+    (run.previous.project?.budget ?? budgetKey(undefined)) === budgetKey(run.resolved.manifestTokenBudget);
+  const manifests = mustEmit || !sameBudget ? buildManifests(run, project, plan) : undefined;
+  const replayed = mustEmit || !sameBudget ? undefined : run.previous.project?.listingWarnings;
   const verdict =
     manifests !== undefined && 'emission' in manifests
       ? generator.emissionVerdict(manifests.emission, run.loaded, options.strict)
-      : undefined;
+      : replayed !== undefined
+        ? generator.emissionVerdict({ problems: [], warnings: replayed }, run.loaded, options.strict)
+        : undefined;
   if (verdict !== undefined && verdict.problems.length > 0)
     return { stop: stopped(verdict.problems, modelled.warnings, project) };
   return {
@@ -1065,6 +1093,11 @@ function prepareRun(run: RunInputs): PreparedRun | { stop: IncrementalReport } {
     modelWarnings: modelled.warnings,
     verdictWarnings: verdict?.warnings ?? [],
   };
+}
+
+/** The token budgets as the cache records them. */
+function budgetKey(budget: ResolvedOptions['manifestTokenBudget']): string {
+  return JSON.stringify(budget ?? null);
 }
 
 /** The project as its summaries (`ToolSummary`). */

@@ -83,6 +83,8 @@ export interface ToolModel {
   annotations?: ToolAnnotations;
   /** Manifest targets the definition turns off for itself (`"targets": { "gemini": false }`), sorted. */
   excludedTargets?: readonly string[];
+  /** The definition's `loaded: true`: kept loaded under deferred loading. */
+  loaded?: true;
   /**
    * Self-contained, bundled schemas: every `$ref` is local (`#/definitions/...`). A shared schema a tool
    * uses is copied under `definitions[<its type name>]`; the tool's own definitions keep their keys.

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ManifestTarget } from '../src/manifest-targets/table.js';
+import type { DeferLoading, TokenBudgets } from './emit/manifests/index.js';
 import type { ToolsmithConfig } from './config-type.js';
 import { toPosix } from './load.js';
 import type { EmitContext } from './model.js';
@@ -30,6 +31,14 @@ export interface GenerateOptions {
   manifestPolicy?: 'omit' | 'error';
   /** Carry what a target drops into the descriptions (default true). */
   manifestDescribeLosses?: boolean;
+  /** The most examples an Anthropic entry carries as `input_examples` (default 5; 0: none). */
+  manifestInputExamples?: number;
+  /** Deferred loading for the Anthropic and OpenAI Responses manifests (`manifests.deferLoading`). */
+  manifestDeferLoading?: DeferLoading;
+  /** Tell the examples in the descriptions of the targets without an examples field (`manifests.examplesInDescriptions`). */
+  manifestExamplesInDescriptions?: boolean;
+  /** Token budgets per target (`manifests.tokenBudget`): over budget is a warning, a problem with `strict`. */
+  manifestTokenBudget?: TokenBudgets;
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
   format?: boolean;
   /** Warnings block the run like errors (for CI): `--strict`, or `"strict": true` in the config. */
@@ -68,6 +77,11 @@ export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: 
   if (manifests?.targets !== undefined) options.manifestTargets = manifests.targets;
   if (manifests?.unrepresentable !== undefined) options.manifestPolicy = manifests.unrepresentable;
   if (manifests?.describeLosses !== undefined) options.manifestDescribeLosses = manifests.describeLosses;
+  if (manifests?.inputExamples !== undefined) options.manifestInputExamples = manifests.inputExamples;
+  if (manifests?.deferLoading !== undefined) options.manifestDeferLoading = manifests.deferLoading;
+  if (manifests?.examplesInDescriptions !== undefined)
+    options.manifestExamplesInDescriptions = manifests.examplesInDescriptions;
+  if (manifests?.tokenBudget !== undefined) options.manifestTokenBudget = manifests.tokenBudget as TokenBudgets;
   return options;
 }
 
@@ -81,6 +95,12 @@ export interface ResolvedOptions {
   manifestTargets?: readonly ManifestTarget[];
   manifestPolicy?: 'omit' | 'error';
   manifestDescribeLosses?: boolean;
+  manifestTokenBudget?: TokenBudgets;
+  manifestInputExamples?: number;
+  manifestDeferLoading?: DeferLoading;
+  manifestExamplesInDescriptions?: boolean;
+  /** The token report relative to the root (where budget warnings are placed). */
+  tokenReportFile: string;
   format: boolean;
   ctx: EmitContext;
 }
@@ -106,6 +126,13 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     ...(options.manifestTargets !== undefined ? { manifestTargets: options.manifestTargets as ManifestTarget[] } : {}),
     ...(options.manifestPolicy !== undefined ? { manifestPolicy: options.manifestPolicy } : {}),
     ...(options.manifestDescribeLosses !== undefined ? { manifestDescribeLosses: options.manifestDescribeLosses } : {}),
+    ...(options.manifestTokenBudget !== undefined ? { manifestTokenBudget: options.manifestTokenBudget } : {}),
+    ...(options.manifestInputExamples !== undefined ? { manifestInputExamples: options.manifestInputExamples } : {}),
+    ...(options.manifestDeferLoading !== undefined ? { manifestDeferLoading: options.manifestDeferLoading } : {}),
+    ...(options.manifestExamplesInDescriptions !== undefined
+      ? { manifestExamplesInDescriptions: options.manifestExamplesInDescriptions }
+      : {}),
+    tokenReportFile: toPosix(path.relative(root, path.join(outDir, 'manifests', 'token-report.json'))),
     format: options.format ?? true,
     ctx: {
       runtimeImport: runtimeFrom(outDir),

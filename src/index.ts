@@ -116,12 +116,15 @@ export { validatorRuntime } from './validator-runtime.js';
 export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp/tool.js';
 // The entry types of the provider manifests (generated/manifests/*.ts; the builders are `toolsmith/manifests`).
 export type {
+  AnthropicManifestEntry,
   AnthropicTool,
+  DeferLoading,
   GeminiFunctionDeclaration,
   GeminiLegacyFunctionDeclaration,
   GeminiLegacyToolManifest,
   GeminiToolManifest,
   McpToolsManifest,
+  OpenAiResponsesManifestEntry,
   OpenAiResponsesTool,
   OpenAiTool,
 } from './manifests.js';

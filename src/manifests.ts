@@ -12,21 +12,26 @@
  * them passes the result straight in. This module is `toolsmith/manifests`, not the main entry, so a
  * process that only runs tools does not load the builders.
  */
-import type { AnthropicTool } from './manifest-targets/anthropic.js';
+import type { AnthropicManifestEntry, AnthropicTool } from './manifest-targets/anthropic.js';
+import type { DeferLoading } from './manifest-targets/defer-loading.js';
 import type { ManifestProject, ManifestTool } from './manifest-targets/build.js';
 import type { GeminiFunctionDeclaration } from './manifest-targets/gemini.js';
 import type { GeminiLegacyFunctionDeclaration } from './manifest-targets/gemini-legacy.js';
-import type { OpenAiResponsesTool, OpenAiTool } from './manifest-targets/openai.js';
+import type { OpenAiResponsesManifestEntry, OpenAiResponsesTool, OpenAiTool } from './manifest-targets/openai.js';
+import { DEFAULT_INPUT_EXAMPLES } from './manifest-targets/input-examples.js';
 import { buildManifestTarget, type ManifestTarget } from './manifest-targets/table.js';
 import { type McpToolEntry, toMcpTool } from './mcp/tool.js';
 import type { ITool } from './tool.js';
 
 export type {
+  AnthropicManifestEntry,
   AnthropicTool,
+  DeferLoading,
   GeminiFunctionDeclaration,
   GeminiLegacyFunctionDeclaration,
   ManifestTarget,
   McpToolEntry,
+  OpenAiResponsesManifestEntry,
   OpenAiResponsesTool,
   OpenAiTool,
 };
@@ -61,13 +66,32 @@ export interface RuntimeManifestOptions {
    * policy. Without it the tool is left out silently.
    */
   onOmitted?: (tool: string, reason: string) => void;
+  /**
+   * The most of a tool's `examples` an Anthropic entry carries as `input_examples`, the most different
+   * first (default 5, as generate; 0: none). Only tools given with `examples` have any.
+   */
+  inputExamples?: number;
 }
 
 /** Builds one target of the table for `tools`, as generate does (a 2020-12 schema in its draft-07 form where the builder reads draft-07). */
-function run<T>(target: ManifestTarget, tools: readonly ManifestToolSource[], options: RuntimeManifestOptions): T {
+/**
+ * Options with deferred loading on (as `manifests.deferLoading`): the tools not kept loaded (by name, or
+ * by an `ITool`'s category) are marked `defer_loading: true` and the search tool is listed last.
+ */
+export interface DeferredManifestOptions extends RuntimeManifestOptions {
+  deferLoading: DeferLoading;
+}
+
+function run<T>(
+  target: ManifestTarget,
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions & { deferLoading?: DeferLoading },
+): T {
   const project: ManifestProject = {
     tools: tools as readonly ManifestTool[],
     describeLosses: options.describeLosses ?? true,
+    inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
+    ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
   };
   const result = buildManifestTarget(target, project);
   if (options.onOmitted !== undefined)
@@ -98,16 +122,32 @@ export function toOpenAITools(
 /** OpenAI Responses API function tools (`{ type: "function", name, description, parameters, strict }`), as manifests/openai-responses*.json. */
 export function toOpenAIResponsesTools(
   tools: readonly ManifestToolSource[],
-  options: RuntimeManifestOptions & { strict?: boolean } = {},
-): OpenAiResponsesTool[] {
+  options: DeferredManifestOptions & { strict?: boolean },
+): OpenAiResponsesManifestEntry[];
+export function toOpenAIResponsesTools(
+  tools: readonly ManifestToolSource[],
+  options?: RuntimeManifestOptions & { strict?: boolean },
+): OpenAiResponsesTool[];
+export function toOpenAIResponsesTools(
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions & { strict?: boolean; deferLoading?: DeferLoading } = {},
+): OpenAiResponsesManifestEntry[] {
   return run(options.strict === true ? 'openai-responses-strict' : 'openai-responses', tools, options);
 }
 
 /** Anthropic Messages API tools (`input_schema` in JSON Schema 2020-12), as manifests/anthropic.json. */
 export function toAnthropicTools(
   tools: readonly ManifestToolSource[],
-  options: RuntimeManifestOptions = {},
-): AnthropicTool[] {
+  options: DeferredManifestOptions,
+): AnthropicManifestEntry[];
+export function toAnthropicTools(
+  tools: readonly ManifestToolSource[],
+  options?: RuntimeManifestOptions,
+): AnthropicTool[];
+export function toAnthropicTools(
+  tools: readonly ManifestToolSource[],
+  options: RuntimeManifestOptions & { deferLoading?: DeferLoading } = {},
+): AnthropicManifestEntry[] {
   return run('anthropic', tools, options);
 }
 

@@ -104,7 +104,7 @@ describe('toolsmith as an installed package', () => {
     const init = await run(npx, ['toolsmith', 'init']);
     expect(init.stdout).toContain('created schemas/greet.tool.json, toolsmith.config.json, tsconfig.json');
     expect(init.stdout).toContain(
-      'added devDependencies json-schema-to-typescript, prettier, handlebars, chokidar, tsx, typescript, @types/node',
+      'added devDependencies json-schema-to-typescript, prettier, handlebars, chokidar, tsx, gpt-tokenizer, typescript, @types/node',
     );
     const definition = JSON.parse(readFileSync(path.join(project, 'schemas/greet.tool.json'), 'utf8'));
     expect(definition.$schema).toBe('../node_modules/toolsmith/tool-definition.schema.json');

@@ -12,7 +12,7 @@ import { ownValue } from '../dictionary.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
-import type { LossReport } from './manifests/index.js';
+import { type LossReport, type TokenReport, tokenTotalRows } from './manifests/index.js';
 import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
 import { parseLocalRef } from '../../src/json-pointer.js';
 import { codeSpan } from '../../src/markdown-text.js';
@@ -380,7 +380,7 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
   };
 }
 
-function indexView(project: ProjectListing, ctx: EmitContext): Record<string, unknown> {
+function indexView(project: ProjectListing, ctx: EmitContext, tokens?: TokenReport): Record<string, unknown> {
   const byCategory = new Map<string, ToolSummary[]>();
   for (const tool of project.tools) {
     const category = tool.category ?? '';
@@ -408,7 +408,14 @@ function indexView(project: ProjectListing, ctx: EmitContext): Record<string, un
       module: codeSpan(shared.module),
       link: relativeImport('docs/index.md', typesPagePath(shared.module)),
     }));
-  return { banner: banner('the tool definitions in schemas/', ctx), categories, types };
+  const costs = tokens === undefined ? [] : tokenTotalRows(tokens);
+  return {
+    banner: banner('the tool definitions in schemas/', ctx),
+    categories,
+    types,
+    tokens: costs,
+    tokenReportLink: relativeImport('docs/index.md', 'manifests/token-report.json'),
+  };
 }
 
 function typesView(shared: SharedSchemaModel, project: ProjectListing, ctx: EmitContext): Record<string, unknown> {
@@ -458,8 +465,11 @@ function tidy(markdown: string): string {
 export interface DocRenderer {
   /** `docs/tools/<tool>.md`. */
   toolPage(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 'templates'>): GeneratedFile;
-  /** `docs/index.md` (tools by category) and `docs/types/<module>.md` (one page per shared schema file). */
-  projectPages(project: ProjectListing, ctx: EmitContext): GeneratedFile[];
+  /**
+   * `docs/index.md` (tools by category, and what the manifests cost when `tokens` is given) and
+   * `docs/types/<module>.md` (one page per shared schema file).
+   */
+  projectPages(project: ProjectListing, ctx: EmitContext, tokens?: TokenReport): GeneratedFile[];
 }
 
 /** A renderer over the given templates (compiled here, once). */
@@ -471,8 +481,8 @@ export function createDocRenderer(templateTexts: DocTemplates): DocRenderer {
       content: tidy(templates.tool(toolView(tool, ctx, options))),
       kind: 'generated',
     }),
-    projectPages: (project, ctx) => [
-      { path: 'docs/index.md', content: tidy(templates.index(indexView(project, ctx))), kind: 'generated' },
+    projectPages: (project, ctx, tokens) => [
+      { path: 'docs/index.md', content: tidy(templates.index(indexView(project, ctx, tokens))), kind: 'generated' },
       ...[...project.shared]
         .sort((a, b) => compareStrings(a.module, b.module))
         .map((shared): GeneratedFile => ({

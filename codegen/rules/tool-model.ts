@@ -54,6 +54,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   if (definition.contentTypes !== undefined) model.contentTypes = [...definition.contentTypes];
   if (definition.taskSupport !== undefined) model.taskSupport = definition.taskSupport;
   if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
+  if (definition.loaded === true) model.loaded = true;
   const excluded = excludedTargets(definition.targets);
   if (excluded.length > 0) model.excludedTargets = excluded;
   return model;

@@ -10,6 +10,8 @@ import {
   type TargetBuild,
   UnrepresentableError,
 } from './build.js';
+import { type AnthropicToolSearchTool, isDeferred, toolSearchEntry } from './defer-loading.js';
+import { selectInputExamples } from './input-examples.js';
 
 /*
  * Anthropic Messages API tool rules. Sources:
@@ -26,6 +28,10 @@ import {
  * - "input_schema does not support oneOf, allOf, or anyOf at the top level"
  *   (https://github.com/anthropics/claude-code/issues/5319): dropped with a loss entry.
  * Without `strict: true` the model is shown the whole schema, so nothing else is removed.
+ * - `input_examples`: example inputs the API validates against `input_schema` (`Tool.input_examples` in
+ *   @anthropic-ai/sdk 1.14.0; https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use):
+ *   the definition's examples, which generate validated against the full schema (so against the looser
+ *   `input_schema` too), the most different first (`selectInputExamples`).
  */
 
 /** Anthropic tool names. */
@@ -36,7 +42,14 @@ export interface AnthropicTool {
   name: string;
   description: string;
   input_schema: { type: 'object'; [keyword: string]: unknown };
+  /** Example inputs, the most different first (`Tool.input_examples` in @anthropic-ai/sdk 1.14.0). */
+  input_examples?: Record<string, unknown>[];
+  /** Found by the tool search tool rather than sent loaded (`manifests.deferLoading`). */
+  defer_loading?: true;
 }
+
+/** An entry of `manifests/anthropic.json` with deferred loading on: a tool, or the tool search tool (listed last). */
+export type AnthropicManifestEntry = AnthropicTool | AnthropicToolSearchTool;
 
 /** Translates one draft-07 schema to draft 2020-12 (same meaning): the one translation MCP also uses. */
 export const toDraft2020: (schema: unknown) => unknown = toJsonSchema2020;
@@ -57,14 +70,26 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
   return toDraft2020(root) as AnthropicTool['input_schema'];
 }
 
-/** `manifests/anthropic.json`: Messages API tools. */
+/** `manifests/anthropic.json`: Messages API tools (and the tool search tool last, when a tool is deferred). */
 export function buildAnthropicManifest(project: ProjectModel): TargetBuild<AnthropicTool[]> {
   const build = emptyBuild<AnthropicTool[]>([]);
-  return buildPerTool(project, 'anthropic', build, (tool, recorder) => {
-    build.content.push({
+  buildPerTool(project, 'anthropic', build, (tool, recorder) => {
+    const entry: AnthropicTool = {
       name: tool.name,
       description: tool.description,
       input_schema: toAnthropicInputSchema(tool, recorder),
-    });
+    };
+    const examples = selectInputExamples(
+      (tool.examples ?? []).map((example) => example.input),
+      project.inputExamples ?? 0,
+    );
+    if (examples.length > 0) entry.input_examples = examples;
+    if (isDeferred(tool, project.deferLoading)) entry.defer_loading = true;
+    build.content.push(entry);
   });
+  if (project.deferLoading !== undefined && build.content.some((entry) => entry.defer_loading === true))
+    (build.content as AnthropicManifestEntry[]).push(
+      toolSearchEntry('anthropic', project.deferLoading) as AnthropicToolSearchTool,
+    );
+  return build;
 }

@@ -10,6 +10,7 @@ import { codeSpan } from '../markdown-text.js';
 import { cloneJson, hasOwn, isObject, setOwn } from '../schema-walk.js';
 import { TOOLING_KEYWORDS } from '../schema-keywords.js';
 import type { ToolAnnotations } from '../tool.js';
+import type { DeferLoading } from './defer-loading.js';
 
 export { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema-keywords.js';
 export { cloneJson, hasOwn, setOwn };
@@ -62,6 +63,12 @@ export interface ManifestTool {
   annotations?: ToolAnnotations;
   /** Targets the definition turns off for itself. */
   excludedTargets?: readonly string[];
+  /** Kept loaded under deferred loading (the definition's `loaded: true`). */
+  loaded?: boolean;
+  /** The tool's category (deferred loading keeps categories loaded by name). */
+  category?: string | undefined;
+  /** The definition's examples (validated at build); Anthropic entries carry their inputs as `input_examples`. */
+  examples?: readonly { input: unknown }[];
   /** The definition file, for problems (a runtime tool has none). */
   source?: { file: string };
 }
@@ -71,6 +78,12 @@ export interface ManifestProject {
   tools: readonly ManifestTool[];
   /** Tell the model in a property's `description` what the target drops (default true). */
   describeLosses?: boolean;
+  /** The most examples an Anthropic entry carries as `input_examples` (default 0: none; generate's default is `DEFAULT_INPUT_EXAMPLES`). */
+  inputExamples?: number;
+  /** Tell the examples in the descriptions of targets without an examples field (at most `inputExamples`). */
+  examplesInDescriptions?: boolean;
+  /** Deferred loading (Anthropic, OpenAI Responses): which tools stay loaded; absent, none is deferred. */
+  deferLoading?: DeferLoading;
 }
 
 /** A JSON Schema node as the manifest builders handle it: an object schema, or `true`/`false`. */

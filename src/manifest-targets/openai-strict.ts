@@ -1,5 +1,5 @@
 import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
-import { checkOpenAiName, type OpenAiResponsesTool, type OpenAiTool } from './openai.js';
+import { checkOpenAiName, deferResponsesTools, type OpenAiResponsesTool, type OpenAiTool } from './openai.js';
 import {
   ANNOTATION_KEYWORDS,
   buildPerTool,
@@ -432,11 +432,12 @@ export interface OpenAiResponsesStrictBuild extends TargetBuild<OpenAiResponsesT
 /** `manifests/openai-responses-strict.json`: Responses API function tools with `strict: true` (the strict rules above). */
 export function buildOpenAiResponsesStrictManifest(project: ProjectModel): OpenAiResponsesStrictBuild {
   const build: OpenAiResponsesStrictBuild = { ...emptyBuild<OpenAiResponsesTool[]>([]), nullableOptionals: {} };
-  return buildPerTool(project, 'openai-responses-strict', build, (tool, recorder) => {
+  buildPerTool(project, 'openai-responses-strict', build, (tool, recorder) => {
     const nullable: string[] = [];
     checkOpenAiName(tool, 'openai-responses-strict');
     const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
     build.content.push({ type: 'function', name: tool.name, description: tool.description, parameters, strict: true });
     build.nullableOptionals[tool.name] = nullable;
   });
+  return deferResponsesTools(build, project);
 }

@@ -9,6 +9,7 @@ import {
   type TargetBuild,
   UnrepresentableError,
 } from './build.js';
+import { isDeferred, type OpenAiToolSearchTool } from './defer-loading.js';
 
 /**
  * OpenAI function names: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
@@ -72,6 +73,25 @@ export interface OpenAiResponsesTool {
   description: string;
   parameters: Record<string, unknown>;
   strict: boolean;
+  /** Found by `tool_search` rather than sent loaded (`manifests.deferLoading`). */
+  defer_loading?: true;
+}
+
+/** An entry of `manifests/openai-responses*.json` with deferred loading on: a function, or `tool_search` (listed last). */
+export type OpenAiResponsesManifestEntry = OpenAiResponsesTool | OpenAiToolSearchTool;
+
+/** Marks the deferred tools' entries and lists `tool_search` last, when a tool is deferred (`manifests.deferLoading`). */
+export function deferResponsesTools<TBuild extends TargetBuild<OpenAiResponsesTool[]>>(
+  build: TBuild,
+  project: ProjectModel,
+): TBuild {
+  const defer = project.deferLoading;
+  if (defer === undefined) return build;
+  const tools = new Map(project.tools.map((tool) => [tool.name, tool]));
+  for (const entry of build.content) if (isDeferred(tools.get(entry.name)!, defer)) entry.defer_loading = true;
+  if (build.content.some((entry) => entry.defer_loading === true))
+    (build.content as OpenAiResponsesManifestEntry[]).push({ type: 'tool_search' });
+  return build;
 }
 
 /**
@@ -81,7 +101,7 @@ export interface OpenAiResponsesTool {
  */
 export function buildOpenAiResponsesManifest(project: ProjectModel): TargetBuild<OpenAiResponsesTool[]> {
   const build = emptyBuild<OpenAiResponsesTool[]>([]);
-  return buildPerTool(project, 'openai-responses', build, (tool, recorder) => {
+  buildPerTool(project, 'openai-responses', build, (tool, recorder) => {
     checkOpenAiName(tool, 'openai-responses');
     checkObjectRoot(tool, 'openai-responses', tool.inputSchema);
     const parameters = recorder.describeInto(
@@ -90,4 +110,5 @@ export function buildOpenAiResponsesManifest(project: ProjectModel): TargetBuild
     );
     build.content.push({ type: 'function', name: tool.name, description: tool.description, parameters, strict: false });
   });
+  return deferResponsesTools(build, project);
 }

@@ -11,6 +11,7 @@ import { buildAnthropicManifest } from './anthropic.js';
 import type { ManifestProject, TargetBuild } from './build.js';
 import { buildGeminiManifest } from './gemini.js';
 import { buildGeminiLegacyManifest } from './gemini-legacy.js';
+import { DEFAULT_INPUT_EXAMPLES, describeExamples, EXAMPLES_FIELD_TARGETS } from './input-examples.js';
 import { buildMcpManifest } from './mcp.js';
 import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
 import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
@@ -132,8 +133,13 @@ export function isManifestTarget(name: string): name is ManifestTarget {
 }
 
 /** Builds one target: its builder, given the draft-07 form of every 2020-12 tool schema when it reads draft-07. */
-export function buildManifestTarget(target: ManifestTarget, project: ManifestProject): TargetBuild<unknown> {
+export function buildManifestTarget(target: ManifestTarget, given: ManifestProject): TargetBuild<unknown> {
   const { build, draft07 } = MANIFEST_TARGET_TABLE[target];
+  // Examples told in the description where the target has no field for them.
+  const project =
+    given.examplesInDescriptions === true && !EXAMPLES_FIELD_TARGETS.includes(target)
+      ? { ...given, tools: describeExamples(given.tools, given.inputExamples ?? DEFAULT_INPUT_EXAMPLES) }
+      : given;
   if (!draft07 || !project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
   const tools = project.tools.map((tool) =>
     schemaDialect(tool.inputSchema) !== '2020-12'

@@ -67,6 +67,7 @@ describe('the CLI', () => {
         'manifests/mcp.ts',
         'manifests/openai.json',
         'manifests/openai.ts',
+        'manifests/token-report.json',
       ]);
       expect(ok.stdout).toMatch(/^toolsmith: 7 tools \(0 unchanged, skipped\), \d+ files written/);
       expect(ok.stderr).toBe('');

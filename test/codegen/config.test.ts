@@ -177,6 +177,7 @@ export default defineConfig({ out: folder, runtimeImport: ${JSON.stringify(temp.
       'manifests/loss-report.md',
       'manifests/mcp.json',
       'manifests/mcp.ts',
+      'manifests/token-report.json',
     ]);
     expect(existsSync(path.join(temp.root, 'generated'))).toBe(false);
   }, 60_000);

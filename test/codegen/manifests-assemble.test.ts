@@ -59,8 +59,10 @@ describe('manifests assembled from each tool’s part', () => {
       result.losses,
       result.unavailable,
       markdownBanner('the tool definitions', TEST_CONTEXT).trimEnd(),
+      result.tokens,
     );
     expect(result.files.find((file) => file.path === 'manifests/loss-report.md')!.content).toBe(markdown!.content);
+    expect(markdown!.content).toContain('## What each manifest costs');
     // Every recorded range holds that tool's part.
     for (const [file, segments] of Object.entries(result.segments!)) {
       const bytes = encoded(result.files.find((candidate) => candidate.path === file)!);
@@ -148,6 +150,7 @@ describe('manifests assembled from each tool’s part', () => {
       'manifests/anthropic.ts',
       'manifests/loss-report.json',
       'manifests/loss-report.md',
+      'manifests/token-report.json',
     ]);
   });
 });

@@ -40,6 +40,8 @@ const project = makeProject([
       definitions: { GeoPoint: { type: 'object', properties: { lat: { type: 'number' } } } },
     },
     outputSchema: { type: 'object', properties: { hits: { type: 'array', items: { type: 'string' } } } },
+    // Anthropic's `input_examples` (`Tool.input_examples` in the pinned SDK).
+    examples: [{ input: { query: 'tides', limit: 3 } }, { input: { query: 'moon', origin: { lat: 1.5 } } }],
   }),
   makeTool({ name: 'ping' }),
 ]);
@@ -54,6 +56,16 @@ for (const file of emission.files) {
   mkdirSync(dirname(join(dir, file.path)), { recursive: true });
   writeFileSync(join(dir, file.path), file.content);
 }
+
+it('the Anthropic manifest carries the examples as input_examples (so the type check below covers them)', () => {
+  const research = JSON.parse(manifest('manifests/anthropic.json')).find(
+    (tool: { name: string }) => tool.name === 'research',
+  );
+  expect(research.input_examples).toEqual([
+    { query: 'tides', limit: 3 },
+    { query: 'moon', origin: { lat: 1.5 } },
+  ]);
+});
 
 function manifest(path: string): string {
   return emission.files.find((file) => file.path === path)!.content;

@@ -53,6 +53,7 @@ describe('default targets', () => {
       ]),
       'manifests/loss-report.json',
       'manifests/loss-report.md',
+      'manifests/token-report.json',
     ]);
   });
 

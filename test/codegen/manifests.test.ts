@@ -93,6 +93,7 @@ describe('tool names', () => {
       'manifests/mcp.ts',
       'manifests/loss-report.json',
       'manifests/loss-report.md',
+      'manifests/token-report.json',
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,16 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const manifest = (name: string) =>
   JSON.parse(readFileSync(path.join(repoRoot, 'generated', 'manifests', name), 'utf8'));
 
+/** A tool's examples as its definition under schemas/ gives them. */
+function definitionExamples(name: string): { input: unknown }[] {
+  const files = readdirSync(path.join(repoRoot, 'schemas'), { recursive: true }) as string[];
+  for (const file of files.filter((candidate) => candidate.endsWith('.tool.json'))) {
+    const definition = JSON.parse(readFileSync(path.join(repoRoot, 'schemas', file), 'utf8'));
+    if (definition.name === name) return definition.examples ?? [];
+  }
+  throw new Error(`no definition of ${name}`);
+}
+
 describe('runtime manifest builders (toolsmith/manifests)', () => {
   const orchestrator = new ToolOrchestrator({ tools: createTools() });
 
@@ -33,11 +43,18 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
     expect(toOpenAITools(listed, { strict: true })).toEqual(manifest('openai-strict.json'));
     expect(toOpenAIResponsesTools(listed)).toEqual(manifest('openai-responses.json'));
     expect(toOpenAIResponsesTools(listed, { strict: true })).toEqual(manifest('openai-responses-strict.json'));
-    expect(toAnthropicTools(listed)).toEqual(manifest('anthropic.json'));
+    // A registry's tools carry no examples: given the definitions' ones, the builder adds Anthropic's
+    // `input_examples` as generate does; without them, the same entries without that field.
+    const withExamples = listed.map((tool) => ({ ...tool, examples: definitionExamples(tool.name) }));
+    expect(toAnthropicTools(withExamples)).toEqual(manifest('anthropic.json'));
+    expect(manifest('anthropic.json').some((tool: object) => 'input_examples' in tool)).toBe(true);
+    expect(toAnthropicTools(listed)).toEqual(
+      manifest('anthropic.json').map(({ input_examples: _, ...tool }: { input_examples?: unknown }) => tool),
+    );
     expect(toGeminiTool(listed)).toEqual(manifest('gemini.json'));
     // Every target of the table by name, without a function of its own.
     for (const target of MANIFEST_TARGETS.filter((name) => name !== 'mcp' && name !== 'gemini-legacy'))
-      expect(buildManifest(target, listed), target).toEqual(manifest(`${target}.json`));
+      expect(buildManifest(target, withExamples), target).toEqual(manifest(`${target}.json`));
     const registered = listed.map((definition) => orchestrator.getTool(definition.name)!);
     expect(toMcpTools(registered)).toEqual(manifest('mcp.json').tools);
     // Lazy stand-ins carry the definition's annotations in their catalog metadata too.

@@ -10,6 +10,7 @@ import {
   MANIFEST_TARGET_TABLE,
   MANIFEST_TARGETS,
   type ManifestTarget,
+  type ManifestTargetEntry,
 } from '../../../src/manifest-targets/table.js';
 import {
   emitLossReport,
@@ -20,6 +21,29 @@ import {
   toolLossText,
 } from './loss-report.js';
 import { type FileSegments, splice } from './splice.js';
+import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
+import {
+  type DeferLoading,
+  isDeferred,
+  NAMESPACE_ADVISED_SIZE,
+  namespacedResponsesTools,
+  toolSearchEntry,
+} from '../../../src/manifest-targets/defer-loading.js';
+import { posix } from 'node:path';
+import {
+  BUDGET_WARNING_TOOLS,
+  budgetWarnings,
+  type EntryLookup,
+  previousTokens,
+  TOKEN_REPORT_PATH,
+  type TokenBudgets,
+  type TokenReport,
+  tokenReport,
+  tokenReportText,
+  tokenTotalsMarkdown,
+  type ToolTokens,
+  toolTokens,
+} from './token-report.js';
 
 export type { LossEntry } from '../../../src/manifest-targets/build.js';
 export { OPENAI_STRICT_NULL_CONVENTION } from '../../../src/manifest-targets/openai-strict.js';
@@ -31,6 +55,14 @@ export {
 } from '../../../src/manifest-targets/table.js';
 export type { LossReport } from './loss-report.js';
 export type { FileSegments } from './splice.js';
+export type { DeferLoading } from '../../../src/manifest-targets/defer-loading.js';
+export {
+  TOKEN_REPORT_PATH,
+  type TokenBudget,
+  type TokenBudgets,
+  type TokenReport,
+  tokenTotalRows,
+} from './token-report.js';
 
 /** What generate does with a tool a target cannot take (`manifests.unrepresentable` in toolsmith.config.json). */
 export type UnrepresentablePolicy = 'omit' | 'error';
@@ -49,6 +81,30 @@ export interface ManifestOptions {
    * into the property's `description` in short fixed sentences (default true; `manifests.describeLosses`).
    */
   describeLosses?: boolean;
+  /**
+   * Token budgets per target (`manifests.tokenBudget`): the whole manifest (`total`) and any one tool's
+   * entry (`perTool`); over budget is a warning naming the biggest tools and what in them costs most.
+   */
+  tokenBudget?: TokenBudgets;
+  /**
+   * The most examples an Anthropic entry carries as `input_examples`, the most different first (default
+   * `DEFAULT_INPUT_EXAMPLES`; 0: none); `manifests.inputExamples`.
+   */
+  inputExamples?: number;
+  /**
+   * Tell a definition's examples at the end of the tool's description in the targets without an examples
+   * field (all but Anthropic), at most `inputExamples`, the most different first (default false;
+   * `manifests.examplesInDescriptions`). They are counted in the token report like the rest of the entry.
+   */
+  examplesInDescriptions?: boolean;
+  /**
+   * Deferred loading (`manifests.deferLoading`): the tools it does not keep loaded are marked
+   * `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list their
+   * provider's tool search tool last.
+   */
+  deferLoading?: DeferLoading;
+  /** The token report's path relative to the project root, where budget warnings are placed (default `manifests/token-report.json`). */
+  tokenReportFile?: string;
 }
 
 /** What `emitManifests` returns: the files, the problems that make generate fail, and the losses (for docs). */
@@ -66,6 +122,10 @@ export interface ManifestEmission {
   nullableOptionals: Record<string, string[]>;
   /** Where each tool's part lies in each file, by path (for `patchManifests` in a later run). */
   segments?: Record<string, FileSegments>;
+  /** What every tool's entries cost per target (`manifests/token-report.json`); absent when no target is enabled. */
+  tokens?: TokenReport;
+  /** The warnings of the files that list every tool: token budgets, namespace sizes (also among `warnings`). */
+  listingWarnings?: Problem[];
 }
 
 /** The typed module beside a target's JSON (`manifests/<target>.ts`). */
@@ -80,8 +140,8 @@ function typedModulePath(target: ManifestTarget): string {
  * constant of the entry type. A few lines whatever the tool count, so neither generate nor a project's
  * tsc handles the manifest twice.
  */
-function typedModule(target: ManifestTarget, ctx: EmitContext): GeneratedFile {
-  const { name, type, element } = MANIFEST_TARGET_TABLE[target].typed;
+function typedModule(target: ManifestTarget, ctx: EmitContext, options: ManifestOptions): GeneratedFile {
+  const { name, type, element } = typedEntry(target, options);
   const file = typedModulePath(target);
   const json = MANIFEST_TARGET_TABLE[target].file.slice('manifests/'.length);
   const content = [
@@ -94,6 +154,22 @@ function typedModule(target: ManifestTarget, ctx: EmitContext): GeneratedFile {
     '',
   ].join('\n');
   return { path: file, content, kind: 'generated', preformatted: true };
+}
+
+/** The typed module's constant, type and imported type: with deferred loading, the entry union that includes the search tool. */
+function typedEntry(target: ManifestTarget, options: ManifestOptions): ManifestTargetEntry['typed'] {
+  const typed = MANIFEST_TARGET_TABLE[target].typed;
+  if (options.deferLoading === undefined || toolSearchEntry(target, options.deferLoading) === undefined) return typed;
+  const element = target === 'anthropic' ? 'AnthropicManifestEntry' : 'OpenAiResponsesManifestEntry';
+  return { name: typed.name, type: `${element}[]`, element };
+}
+
+/** The text after a target file's last tool: its tail, after the search tool entry when a listed tool is deferred. */
+function targetTail(target: ManifestTarget, options: ManifestOptions, deferred: boolean): string {
+  const layout = targetLayout(MANIFEST_TARGET_TABLE[target].key);
+  const search =
+    deferred && options.deferLoading !== undefined ? toolSearchEntry(target, options.deferLoading) : undefined;
+  return search === undefined ? layout.tail : `${layout.separator}${entryText(search, layout.indent)}${layout.tail}`;
 }
 
 /** The reason the loss report gives for a tool its definition turned off for a target. */
@@ -113,6 +189,9 @@ function buildTarget(
   return buildManifestTarget(target, {
     tools: includedTools(tools, target),
     describeLosses: options.describeLosses ?? true,
+    inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
+    ...(options.examplesInDescriptions === true ? { examplesInDescriptions: true } : {}),
+    ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
   });
 }
 
@@ -180,6 +259,16 @@ export interface ToolManifests {
   unavailable: Partial<Record<ManifestTarget, string>>;
   /** openai-strict only: pointers of optional properties made nullable. */
   nullableOptionals?: string[];
+  /**
+   * Per enabled target, in file order, its entry's JSON without indentation ('' where the target does
+   * not list it), joined by newlines (JSON text has none): what the token report counts, on the main
+   * thread once the emission is done (`createManifestAssembler`), so no emit worker loads the tokenizer.
+   */
+  compact?: string;
+  /** Deferred under `deferLoading` (its entries say `defer_loading: true` where the target has the field). */
+  deferred?: true;
+  /** Its category (the namespace it goes in, `deferLoading.namespaces`). */
+  category?: string;
 }
 
 /**
@@ -195,6 +284,8 @@ export function toolManifests(
   const policy = options.unrepresentable ?? 'omit';
   const manifests: ToolManifests = { name: tool.name, entries: [], problems: [], warnings: [], unavailable: {} };
   const byTarget: Partial<Record<ManifestTarget, LossEntry[]>> = {};
+  // Each entry's JSON as an SDK sends it (no indentation): what the token report counts.
+  const compact: (string | null)[] = [];
   for (const target of targets) {
     const { key } = MANIFEST_TARGET_TABLE[target];
     const result = buildTarget([tool], target, options);
@@ -209,7 +300,11 @@ export function toolManifests(
     if (optionals !== undefined) manifests.nullableOptionals = optionals;
     const [entry] = entriesOf(result.content, key);
     manifests.entries.push(entry === undefined ? null : entryText(entry, targetLayout(key).indent));
+    compact.push(entry === undefined ? null : JSON.stringify(entry));
   }
+  if (targets.length > 0) manifests.compact = compact.map((json) => json ?? '').join('\n');
+  if (isDeferred(tool, options.deferLoading)) manifests.deferred = true;
+  if (tool.category !== undefined && options.deferLoading?.namespaces === true) manifests.category = tool.category;
   const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
   if (targets.length > 0) manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable);
   return { manifests, losses };
@@ -250,6 +345,8 @@ interface AssembledFile {
   writer?: ManifestWriter;
   offset: number;
   segments: FileSegments;
+  /** A tool listed in it is deferred (its tail then lists the search tool). */
+  deferred?: boolean;
 }
 
 /**
@@ -303,6 +400,10 @@ export function createManifestAssembler(
         ];
   const pending = new Map<number, [ToolManifests, Partial<Record<ManifestTarget, LossEntry[]>> | undefined]>();
   let next = 0;
+  // Each tool's entries without indentation, as bytes (off the heap) until `finish` counts them.
+  const compact = new Map<string, Buffer>();
+  const categories = new Map<string, string>();
+  const responsesIndex = writesNamespaces(targets, options) ? targets.indexOf('openai-responses') : -1;
   const append = (file: AssembledFile, tool: string, text: string) => {
     if (file.writer === undefined) {
       file.writer = open(file.path);
@@ -320,8 +421,12 @@ export function createManifestAssembler(
   };
   const take = (part: ToolManifests, losses: Partial<Record<ManifestTarget, LossEntry[]>> | undefined) => {
     part.entries.forEach((entry, index) => {
-      if (entry !== null) append(targetFiles[index]!, part.name, entry);
+      if (entry === null) return;
+      append(targetFiles[index]!, part.name, entry);
+      if (part.deferred) targetFiles[index]!.deferred = true;
     });
+    if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
+    if (part.category !== undefined) categories.set(part.name, part.category);
     if (part.lossText !== undefined && reportFiles.length > 0) {
       append(reportFiles[0]!, part.name, part.lossText.json);
       append(reportFiles[1]!, part.name, part.lossText.markdown);
@@ -359,19 +464,58 @@ export function createManifestAssembler(
       if (sorted.length > 0) emission.segments = {};
       targets.forEach((target, index) => {
         const file = targetFiles[index]!;
+        file.layout.tail = targetTail(target, options, file.deferred === true);
         if (file.writer !== undefined) close(file);
         else {
           // No tool listed: the target's empty content, printed whole.
           whole(file.path, `${JSON.stringify(buildTarget([], target, options).content, null, 2)}\n`);
           if (sorted.length > 0) emission.segments![file.path] = { tools: [], ranges: [] };
         }
-        const typed = typedModule(target, ctx);
+        const typed = typedModule(target, ctx, options);
         whole(typed.path, typed.content);
       });
       if (targets.length > 0 && sorted.length === 0)
         for (const file of emitLossReport(emission.losses, emission.unavailable, banner))
           whole(file.path, file.content);
+      // Counted now that the emission is done (its workers stopped): the tokenizer's table is loaded once, on this thread.
+      // With budgets, the biggest entries of each target are kept (a warning names them and what in them costs most).
+      const biggest = options.tokenBudget === undefined ? undefined : targets.map(() => new BiggestEntries());
+      const tokens = new Map<string, ToolTokens>();
+      const responses: Record<string, unknown>[] = [];
+      for (const [name, bytes] of compact) {
+        const entries = splitCompact(bytes.toString('utf8'));
+        const row = toolTokens(targets, entries);
+        tokens.set(name, row);
+        row.counts.forEach((count, index) => {
+          if (count !== null) biggest?.[index]!.offer(name, count, entries[index]!);
+        });
+        if (responsesIndex >= 0 && entries[responsesIndex] !== null)
+          responses.push(JSON.parse(entries[responsesIndex]!));
+      }
+      compact.clear();
+      const report = targets.length > 0 ? tokenReport(targets, tokens) : undefined;
+      if (report !== undefined && reportFiles.length > 0) reportFiles[1]!.layout.tail = lossReportTail(report);
       for (const file of reportFiles) close(file);
+      if (report !== undefined)
+        addTokenReport(
+          emission,
+          report,
+          options,
+          (text) => whole(TOKEN_REPORT_PATH, text),
+          (tool, target) => biggest?.[targets.indexOf(target)]?.entry(tool),
+        );
+      if (responsesIndex >= 0) {
+        // The flat file's list: its entries, then the search tool when one is deferred.
+        if (targetFiles[responsesIndex]!.deferred)
+          responses.push({ ...toolSearchEntry('openai-responses', options.deferLoading!) });
+        addNamespaced(
+          emission,
+          responses,
+          (tool) => categories.get(tool),
+          options,
+          (text) => whole(NAMESPACED_RESPONSES_PATH, text),
+        );
+      }
       emission.losses = sortLossReport(emission.losses);
       return emission;
     },
@@ -379,6 +523,105 @@ export function createManifestAssembler(
       for (const file of [...targetFiles, ...reportFiles]) file.writer?.close();
     },
   };
+}
+
+/** The loss report's Markdown tail: the token totals' section. */
+function lossReportTail(report: TokenReport): string {
+  return `\n\n${tokenTotalsMarkdown(report, 'token-report.json')}\n`;
+}
+
+/** Puts the token report into `emission` (and its text through `write`), with the budgets' warnings. */
+function addTokenReport(
+  emission: ManifestEmission,
+  report: TokenReport,
+  options: ManifestOptions,
+  write: (text: string) => void,
+  lookup: EntryLookup,
+): void {
+  emission.tokens = report;
+  write(tokenReportText(report));
+  emission.listingWarnings = budgetWarnings(
+    report,
+    options.tokenBudget,
+    lookup,
+    options.tokenReportFile ?? TOKEN_REPORT_PATH,
+  );
+  emission.warnings.push(...emission.listingWarnings);
+}
+
+/** Where the namespaced Responses manifest goes (`deferLoading.namespaces`). */
+export const NAMESPACED_RESPONSES_PATH = 'manifests/openai-responses-namespaced.json';
+
+/** True when the run writes the namespaced Responses manifest. */
+function writesNamespaces(targets: readonly ManifestTarget[], options: ManifestOptions): boolean {
+  return options.deferLoading?.namespaces === true && targets.includes('openai-responses');
+}
+
+/**
+ * The namespaced Responses manifest, made from the flat one's entries (`namespacedResponsesTools`),
+ * written through `write`; a namespace over the advised size is a warning placed at its name.
+ */
+function addNamespaced(
+  emission: ManifestEmission,
+  entries: readonly Record<string, unknown>[],
+  categoryOf: (tool: string) => string | undefined,
+  options: ManifestOptions,
+  write: (text: string) => void,
+): void {
+  const { content, oversized } = namespacedResponsesTools(entries, categoryOf);
+  const text = `${JSON.stringify(content, null, 2)}\n`;
+  write(text);
+  const folder = posix.dirname(options.tokenReportFile ?? TOKEN_REPORT_PATH);
+  const warnings = oversized.map(({ name, size }): Problem => {
+    const at = text.indexOf(`    "type": "namespace",\n    "name": ${JSON.stringify(name)}`);
+    const index = content.findIndex((entry) => entry.type === 'namespace' && entry.name === name);
+    return {
+      file: `${folder}/${posix.basename(NAMESPACED_RESPONSES_PATH)}`,
+      line: text.slice(0, at).split('\n').length + 1,
+      column: 5,
+      pointer: `/${index}/name`,
+      severity: 'warning',
+      message: `Namespace '${name}' holds ${size} functions, more than the ${NAMESPACE_ADVISED_SIZE} OpenAI advises per namespace.`,
+      hint: 'split the category (`category` in the definitions), or keep some of its tools loaded (`manifests.deferLoading.loaded`)',
+    };
+  });
+  emission.listingWarnings = [...(emission.listingWarnings ?? []), ...warnings];
+  emission.warnings.push(...warnings);
+}
+
+/** The namespaced Responses manifest of a splice, from the spliced flat file. */
+function patchNamespaced(emission: ManifestEmission, project: ProjectModel, options: ManifestOptions): void {
+  const flat = emission.files.find((file) => file.path === MANIFEST_TARGET_TABLE['openai-responses'].file)!;
+  const byName = new Map(project.tools.map((tool) => [tool.name, tool]));
+  addNamespaced(
+    emission,
+    JSON.parse(flat.content),
+    (tool) => byName.get(tool)?.category,
+    options,
+    (content) =>
+      emission.files.push({ path: NAMESPACED_RESPONSES_PATH, content, kind: 'generated', preformatted: true }),
+  );
+}
+
+/** A part's `compact` as one JSON text or null per target. */
+function splitCompact(text: string): (string | null)[] {
+  return text.split('\n').map((json) => (json === '' ? null : json));
+}
+
+/** The few biggest entries of one target seen so far (by count, ties by name), kept as their text. */
+class BiggestEntries {
+  private readonly kept: { name: string; count: number; text: string }[] = [];
+
+  offer(name: string, count: number, text: string): void {
+    this.kept.push({ name, count, text });
+    this.kept.sort((a, b) => b.count - a.count || compareStrings(a.name, b.name));
+    if (this.kept.length > BUDGET_WARNING_TOOLS) this.kept.pop();
+  }
+
+  entry(name: string): unknown {
+    const found = this.kept.find((kept) => kept.name === name);
+    return found === undefined ? undefined : JSON.parse(found.text);
+  }
 }
 
 /** A writer that keeps the file in memory, as its pieces, in `files` once closed. */
@@ -459,10 +702,15 @@ export function patchManifests(
     )
       return undefined;
   }
+  // The unchanged tools' counts from the last report: only the changed tools are counted again.
+  const tokens = targets.length > 0 ? previousTokens(previous.read(TOKEN_REPORT_PATH), targets, names) : new Map();
+  if (tokens === undefined) return undefined;
   const emission: ManifestEmission = { ...emptyEmission(), segments: {} };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const { manifests, losses } = toolManifests(tool, options);
+    if (manifests.compact !== undefined)
+      tokens.set(tool.name, toolTokens(targets, splitCompact(manifests.compact), tokens.get(tool.name)));
     emission.losses[tool.name] = losses;
     recordPart(emission, manifests);
     for (const [index, target] of targets.entries()) {
@@ -480,19 +728,73 @@ export function patchManifests(
   emission.losses = sortLossReport(emission.losses);
   // A target that cannot take a changed tool fails the run: nothing to splice.
   if (emission.problems.length > 0) return emission;
+  const report = targets.length > 0 ? tokenReport(targets, tokens) : undefined;
+  const read = new Map<string, Buffer>();
+  const tails = splicedTails(project, targets, options, previous.segments, report);
   for (const path of paths) {
     const bytes = previous.read(path);
     if (bytes === undefined) return undefined;
-    const spliced = splice(bytes, previous.segments[path]!, replacements.get(path)!);
+    read.set(path, bytes);
+    const spliced = splice(bytes, previous.segments[path]!, replacements.get(path)!, tails.get(path));
     if (spliced === undefined) return undefined;
     // Made from the bytes on disk: they differ exactly when a part changed (staging need not compare).
     emission.files.push(chunksFile(path, spliced.chunks, spliced.changed ? 'differs' : 'same'));
     emission.segments![path] = spliced.segments;
     // Each target's typed module after its JSON, as `emitManifests` lists them.
     const target = targets.find((candidate) => MANIFEST_TARGET_TABLE[candidate].file === path);
-    if (target !== undefined) emission.files.push(typedModule(target, ctx));
+    if (target !== undefined) emission.files.push(typedModule(target, ctx, options));
   }
+  if (report !== undefined)
+    addTokenReport(
+      emission,
+      report,
+      options,
+      (content) => emission.files.push({ path: TOKEN_REPORT_PATH, content, kind: 'generated', preformatted: true }),
+      splicedEntryLookup(previous.segments, replacements, read),
+    );
+  if (writesNamespaces(targets, options)) patchNamespaced(emission, project, options);
   return emission;
+}
+
+/**
+ * The tails a splice writes after each file's last part: the loss report's Markdown ends with the
+ * token totals; with deferred loading, a target's file lists the search tool while a tool it lists is deferred.
+ */
+function splicedTails(
+  project: ProjectModel,
+  targets: readonly ManifestTarget[],
+  options: ManifestOptions,
+  segments: Readonly<Record<string, FileSegments>>,
+  report: TokenReport | undefined,
+): Map<string, string> {
+  const tails = new Map<string, string>();
+  if (report !== undefined) tails.set(LOSS_REPORT_LAYOUT.markdown.path, lossReportTail(report));
+  if (options.deferLoading === undefined) return tails;
+  const byName = new Map(project.tools.map((tool) => [tool.name, tool]));
+  for (const target of targets) {
+    const { file } = MANIFEST_TARGET_TABLE[target];
+    const deferred = segments[file]!.tools.some((name) => isDeferred(byName.get(name)!, options.deferLoading));
+    tails.set(file, targetTail(target, options, deferred));
+  }
+  return tails;
+}
+
+/** A tool's entry in a spliced file: a changed tool's new part, another's part of the last run's bytes. */
+function splicedEntryLookup(
+  segments: Readonly<Record<string, FileSegments>>,
+  replacements: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  read: ReadonlyMap<string, Buffer>,
+): EntryLookup {
+  return (tool, target) => {
+    const file = MANIFEST_TARGET_TABLE[target].file;
+    const text = replacements.get(file)?.get(tool);
+    if (text !== undefined) return JSON.parse(text);
+    const recorded = segments[file];
+    const bytes = read.get(file);
+    const index = recorded?.tools.indexOf(tool) ?? -1;
+    if (recorded === undefined || bytes === undefined || index < 0) return undefined;
+    return JSON.parse(bytes.subarray(recorded.ranges[index * 2]!, recorded.ranges[index * 2 + 1]!).toString('utf8'));
+  };
 }
 
 /** A generated file given as pieces of bytes (a spliced manifest); its text is decoded only if asked for. */

@@ -3,6 +3,7 @@ import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 import type { LossEntry } from '../../../src/manifest-targets/build.js';
 import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
+import { type TokenReport, tokenTotalsMarkdown } from './token-report.js';
 
 export type { LossEntry, ManifestTarget };
 
@@ -102,12 +103,13 @@ export const LOSS_REPORT_LAYOUT = {
 
 /**
  * `manifests/loss-report.json` and `manifests/loss-report.md` (headed by `banner`, a Markdown comment): for every tool and target, each keyword
- * its manifest dropped or rewrote, and what the model is therefore not told.
+ * its manifest dropped or rewrote, and what the model is therefore not told; with `tokens`, the Markdown ends with the token totals.
  */
 export function emitLossReport(
   report: LossReport,
   unavailable: Readonly<Record<string, Readonly<Partial<Record<ManifestTarget, string>>>>>,
   banner: string,
+  tokens?: TokenReport,
 ): GeneratedFile[] {
   const sorted = sortLossReport(report);
   const json = `${JSON.stringify(sorted, null, 2)}\n`;
@@ -115,6 +117,9 @@ export function emitLossReport(
   for (const tool of Object.keys(sorted)) {
     lines.push(toolLossText(tool, ownValue(sorted, tool)!, ownValue(unavailable, tool)).markdown, '');
   }
+  // The token totals close the report (when it lists a tool), as the assembler writes them in its tail.
+  if (tokens !== undefined && Object.keys(sorted).length > 0)
+    lines.push(tokenTotalsMarkdown(tokens, 'token-report.json'));
   const markdown = `${lines.join('\n').replace(/\n+$/, '')}\n`;
   return [
     { path: LOSS_REPORT_LAYOUT.json.path, content: json, kind: 'generated' },

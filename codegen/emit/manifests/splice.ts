@@ -11,13 +11,15 @@ export type { FileSegments };
 
 /**
  * The previous file's bytes (as pieces: views of `previous` and the new parts) with the parts of the
- * tools in `replacements` replaced, the new ranges, and whether any part's bytes changed; undefined
+ * tools in `replacements` replaced (and the bytes after the last part by `tail`, when given: the loss
+ * report's token totals), the new ranges, and whether any bytes changed; undefined
  * when the recorded ranges do not fit the bytes (the caller rebuilds the file).
  */
 export function splice(
   previous: Buffer,
   segments: FileSegments,
   replacements: ReadonlyMap<string, string>,
+  tail?: string,
 ): { chunks: Buffer[]; segments: FileSegments; changed: boolean } | undefined {
   const { tools, ranges } = segments;
   if (ranges.length !== tools.length * 2) return undefined;
@@ -45,7 +47,12 @@ export function splice(
     shift += bytes.length - (end - start);
     copied = end;
   }
-  chunks.push(previous.subarray(copied));
+  if (tail === undefined || tools.length === 0) chunks.push(previous.subarray(copied));
+  else {
+    const bytes = Buffer.from(tail, 'utf8');
+    changed ||= !bytes.equals(previous.subarray(lastEnd));
+    chunks.push(previous.subarray(copied, lastEnd), bytes);
+  }
   // The pieces, not joined: the staging tree writes them one after the other.
   return { chunks, segments: next, changed };
 }

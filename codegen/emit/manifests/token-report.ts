@@ -1,0 +1,271 @@
+/*
+ * `manifests/token-report.json`: what each tool's entry costs in each enabled target, the hash of its
+ * entries (a changed hash is a changed cached prompt prefix), the totals, and the budgets' warnings.
+ * The counts are made with each tool's part of the manifests (`toolManifests`, on the thread that
+ * emits it); a run that splices a few tools into the last run's files counts only those again and
+ * takes the others' counts from the last report.
+ */
+import { createHash } from 'node:crypto';
+import type { Problem } from '../../model.js';
+import { dictionary, ownValue } from '../../dictionary.js';
+import { compareStrings } from '../../naming.js';
+import { type ManifestTarget, MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
+import {
+  countTargetTokens,
+  entryCost,
+  TARGET_TOKENIZER,
+  tokenizerDescription,
+} from '../../../src/manifest-targets/tokens.js';
+
+/** Where the report goes, relative to the output folder. */
+export const TOKEN_REPORT_PATH = 'manifests/token-report.json';
+
+/** How many of the biggest tools a budget warning names. */
+export const BUDGET_WARNING_TOOLS = 5;
+
+/** A target's token budget (`manifests.tokenBudget.<target>`): the whole manifest, and any one tool's entry. */
+export interface TokenBudget {
+  total?: number;
+  perTool?: number;
+}
+
+/** Budgets by target. */
+export type TokenBudgets = Partial<Record<ManifestTarget, TokenBudget>>;
+
+/** One tool's counts: per enabled target in file order (null where the target does not list it), and its entries' hash. */
+export interface ToolTokens {
+  counts: (number | null)[];
+  hash: string;
+}
+
+/** What `token-report.json` holds. */
+export interface TokenReport {
+  tokenizer: Record<string, Record<string, unknown>>;
+  /** tool → target → tokens, and `hash`. */
+  tools: Record<string, Record<string, number | string>>;
+  totals: Record<string, number>;
+}
+
+/**
+ * A tool's counts from its entries' JSON (`JSON.stringify(entry)`, per enabled target; null where the
+ * target does not list it). The hash is sha256 over `<target>\n<json>\n` of each listed entry, in
+ * file order: it changes exactly when one of the tool's entries does. `previous` (the tool's row in the
+ * last report) is answered as it is when its hash is the same.
+ */
+export function toolTokens(
+  targets: readonly ManifestTarget[],
+  entries: readonly (string | null)[],
+  previous?: ToolTokens,
+): ToolTokens {
+  const hash = entriesHash(targets, entries);
+  // Entries unchanged (a definition change no manifest shows): the last counts, no tokenizer.
+  if (previous !== undefined && previous.hash === hash) return previous;
+  const counts = targets.map((target, index) => {
+    const json = entries[index];
+    return json === null || json === undefined ? null : countTargetTokens(json, target);
+  });
+  return { counts, hash };
+}
+
+/** sha256 over `<target>\n<json>\n` of each listed entry, in file order. */
+function entriesHash(targets: readonly ManifestTarget[], entries: readonly (string | null)[]): string {
+  const hash = createHash('sha256');
+  targets.forEach((target, index) => {
+    const json = entries[index];
+    if (json !== null && json !== undefined) hash.update(`${target}\n${json}\n`);
+  });
+  return hash.digest('hex');
+}
+
+/** The report of `rows` (tool → counts) for `targets`. */
+export function tokenReport(targets: readonly ManifestTarget[], rows: ReadonlyMap<string, ToolTokens>): TokenReport {
+  const sortedTargets = [...targets].sort(compareStrings);
+  const tokenizer: TokenReport['tokenizer'] = {};
+  for (const target of sortedTargets) tokenizer[target] = tokenizerDescription(target);
+  const tools: TokenReport['tools'] = dictionary();
+  const totals: Record<string, number> = {};
+  for (const target of sortedTargets) totals[target] = 0;
+  for (const name of [...rows.keys()].sort(compareStrings)) {
+    const row = rows.get(name)!;
+    const byTarget: Record<string, number | string> = {};
+    const values = new Map<string, number | string>([['hash', row.hash]]);
+    targets.forEach((target, index) => {
+      const count = row.counts[index];
+      if (count === null || count === undefined) return;
+      values.set(target, count);
+      totals[target]! += count;
+    });
+    for (const key of [...values.keys()].sort(compareStrings)) byTarget[key] = values.get(key)!;
+    tools[name] = byTarget;
+  }
+  return { tokenizer, tools, totals };
+}
+
+/** The report as its file's text: keys sorted, two-space indentation, one line per value (byte-stable). */
+export function tokenReportText(report: TokenReport): string {
+  const indent = (json: string, by: string) => json.replace(/\n/g, `\n${by}`);
+  const names = Object.keys(report.tools);
+  // Tool names may look like array indices, which an object would put first: each is printed in order.
+  const tools =
+    names.length === 0
+      ? '{}'
+      : `{\n${names
+          .map(
+            (name) =>
+              `    ${JSON.stringify(name)}: ${indent(JSON.stringify(ownValue(report.tools, name)!, null, 2), '    ')}`,
+          )
+          .join(',\n')}\n  }`;
+  return [
+    '{',
+    `  "tokenizer": ${indent(JSON.stringify(report.tokenizer, null, 2), '  ')},`,
+    `  "tools": ${tools},`,
+    `  "totals": ${indent(JSON.stringify(report.totals, null, 2), '  ')}`,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The counts of the last run's report for `targets`, by tool, when it lists exactly `names`; undefined
+ * when it cannot be read as such (the caller counts every tool again).
+ */
+export function previousTokens(
+  bytes: Buffer | undefined,
+  targets: readonly ManifestTarget[],
+  names: readonly string[],
+): Map<string, ToolTokens> | undefined {
+  if (bytes === undefined) return undefined;
+  let report: TokenReport;
+  try {
+    report = JSON.parse(bytes.toString('utf8')) as TokenReport;
+  } catch {
+    return undefined;
+  }
+  if (typeof report?.tools !== 'object' || report.tools === null) return undefined;
+  const listed = Object.keys(report.tools);
+  if (listed.length !== names.length) return undefined;
+  const rows = new Map<string, ToolTokens>();
+  for (const name of names) {
+    const row = ownValue(report.tools, name);
+    if (row === undefined || typeof row.hash !== 'string') return undefined;
+    rows.set(name, {
+      hash: row.hash,
+      counts: targets.map((target) => (typeof row[target] === 'number' ? (row[target] as number) : null)),
+    });
+  }
+  return rows;
+}
+
+/** The totals as a Markdown section (the loss report's last one; the docs index has the same table). */
+export function tokenTotalsMarkdown(report: TokenReport, reportLink: string): string {
+  return [
+    '## What each manifest costs',
+    '',
+    `The tokens of every tool's entry (its JSON without indentation), summed per target; [${reportLink.split('/').pop()}](${reportLink}) has each tool's count and a hash of its entries.`,
+    '',
+    '| Target | Tokens | Counted by |',
+    '| --- | --- | --- |',
+    ...tokenTotalRows(report).map((row) => `| ${row.target} | ${row.tokens} | ${row.countedBy} |`),
+  ].join('\n');
+}
+
+/** The totals as rows: target, tokens, and how they are counted. */
+export function tokenTotalRows(report: TokenReport): { target: string; tokens: number; countedBy: string }[] {
+  return Object.keys(report.totals).map((target) => ({
+    target,
+    tokens: report.totals[target]!,
+    countedBy:
+      TARGET_TOKENIZER[target as ManifestTarget] === 'o200k_base'
+        ? 'o200k_base (exact)'
+        : `estimate (characters / ${String(report.tokenizer[target]?.charsPerToken)})`,
+  }));
+}
+
+/** A tool's entry for a target (its JSON value), when it can be had; for a budget warning's breakdown. */
+export type EntryLookup = (tool: string, target: ManifestTarget) => unknown;
+
+/** The tools of `report` by their count in `target`, biggest first (ties by name). */
+function biggest(report: TokenReport, target: ManifestTarget): { name: string; tokens: number }[] {
+  const tools: { name: string; tokens: number }[] = [];
+  for (const name of Object.keys(report.tools)) {
+    const count = ownValue(report.tools, name)![target];
+    if (typeof count === 'number') tools.push({ name, tokens: count });
+  }
+  return tools.sort((a, b) => b.tokens - a.tokens || compareStrings(a.name, b.name));
+}
+
+/** "name (812 tokens: descriptions 300, enums 20, nested schemas 410)", the parts biggest first. */
+function describeTool(name: string, tokens: number, target: ManifestTarget, lookup: EntryLookup): string {
+  const entry = lookup(name, target);
+  if (entry === undefined) return `${name} (${tokens})`;
+  const cost = entryCost(entry, target);
+  const parts = (
+    [
+      ['descriptions', cost.descriptions],
+      ['enums', cost.enums],
+      ['nested schemas', cost.nestedSchemas],
+    ] as const
+  )
+    .filter(([, count]) => count > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return `${name} (${tokens}${parts.length > 0 ? `: ${parts.map(([part, count]) => `${part} ${count}`).join(', ')}` : ''})`;
+}
+
+/**
+ * The warnings of the budgets `report` exceeds: per target, the whole manifest over `total`, and the
+ * tools over `perTool`, each naming the biggest tools and what in them costs most. Placed in the report
+ * (`reportFile`, relative to the project root) at the count that is over.
+ */
+export function budgetWarnings(
+  report: TokenReport,
+  budgets: TokenBudgets | undefined,
+  lookup: EntryLookup,
+  reportFile: string,
+): Problem[] {
+  if (budgets === undefined) return [];
+  const warnings: Problem[] = [];
+  const text = tokenReportText(report);
+  // The line of the text after `needle`'s leading newline.
+  const lineOf = (needle: string) => {
+    const at = text.indexOf(needle);
+    return at < 0 ? 1 : text.slice(0, at).split('\n').length + 1;
+  };
+  const counted = (target: ManifestTarget) =>
+    TARGET_TOKENIZER[target] === 'o200k_base' ? 'o200k_base tokens' : 'estimated tokens';
+  for (const target of Object.keys(report.totals).sort(compareStrings) as ManifestTarget[]) {
+    const budget = budgets[target];
+    if (budget === undefined) continue;
+    const file = MANIFEST_TARGET_TABLE[target].file;
+    const tools = biggest(report, target);
+    const named = (list: { name: string; tokens: number }[]) =>
+      list
+        .slice(0, BUDGET_WARNING_TOOLS)
+        .map((tool) => describeTool(tool.name, tool.tokens, target, lookup))
+        .join(', ');
+    const total = report.totals[target]!;
+    if (budget.total !== undefined && total > budget.total)
+      warnings.push({
+        file: reportFile,
+        line: lineOf(`\n  "totals": {`) + 1 + Object.keys(report.totals).sort(compareStrings).indexOf(target),
+        column: 5,
+        pointer: `/totals/${target}`,
+        severity: 'warning',
+        message: `${file} costs ${total} ${counted(target)}, over its budget of ${budget.total} (manifests.tokenBudget.${target}.total). The biggest tools: ${named(tools)}.`,
+        hint: `shorten what the biggest tools' parts say (descriptions, enums), flatten nested schemas, turn ${target} off for tools its callers do not need (\`"targets": { "${target}": false }\` in the definition), or raise \`manifests.tokenBudget.${target}.total\` in the config`,
+      });
+    const over = budget.perTool === undefined ? [] : tools.filter((tool) => tool.tokens > budget.perTool!);
+    if (over.length > 0) {
+      const more = over.length > BUDGET_WARNING_TOOLS ? `, and ${over.length - BUDGET_WARNING_TOOLS} more` : '';
+      warnings.push({
+        file: reportFile,
+        line: lineOf(`\n    ${JSON.stringify(over[0]!.name)}: {`),
+        column: 5,
+        pointer: `/tools/${over[0]!.name.replace(/~/g, '~0').replace(/\//g, '~1')}/${target}`,
+        severity: 'warning',
+        message: `${over.length} ${over.length === 1 ? 'tool costs' : 'tools cost'} more than the per-tool budget of ${budget.perTool} ${counted(target)} in ${file} (manifests.tokenBudget.${target}.perTool): ${named(over)}${more}.`,
+        hint: `shorten the parts that cost most in those tools (descriptions, enums), flatten nested schemas, or raise \`manifests.tokenBudget.${target}.perTool\` in the config`,
+      });
+    }
+  }
+  return warnings;
+}

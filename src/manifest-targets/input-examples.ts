@@ -1,0 +1,83 @@
+/*
+ * A definition's `examples` as Anthropic's `input_examples`: the example inputs (already validated
+ * against the input schema at build), at most `limit`, the most different first, so a low limit
+ * still shows the model the widest spread of calls.
+ */
+import { appendDescription, cloneJson, isSchemaObject, type ManifestTool } from './build.js';
+
+/**
+ * How many examples an Anthropic entry carries by default (`manifests.inputExamples`). Anthropic's
+ * guide advises a few per tool (each costs tokens in every request); the API documents no maximum.
+ */
+export const DEFAULT_INPUT_EXAMPLES = 5;
+
+/** The leaves of a JSON value as `pointer=json` strings (an empty object or array is a leaf). */
+function leaves(value: unknown, pointer = '', out = new Set<string>()): Set<string> {
+  const container = Array.isArray(value) || isSchemaObject(value);
+  const keys = container ? Object.keys(value as object) : [];
+  if (keys.length === 0) {
+    out.add(`${pointer}=${JSON.stringify(value)}`);
+    return out;
+  }
+  for (const key of keys)
+    leaves((value as Record<string, unknown>)[key], `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+  return out;
+}
+
+/** Jaccard distance of two leaf sets: 0 for the same leaves, 1 for none in common. */
+function distance(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const leaf of a) if (b.has(leaf)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 0 : 1 - shared / union;
+}
+
+/**
+ * At most `limit` of `inputs`, the most different first: the one with the most leaves (paths and
+ * values), then each time the one farthest (Jaccard distance over leaves) from those already taken;
+ * ties go to the earlier example. Exact duplicates are taken once. Copies, never the model's values.
+ */
+export function selectInputExamples(inputs: readonly unknown[], limit: number): Record<string, unknown>[] {
+  const candidates = inputs
+    .map((input, index) => ({ input, index, leaves: leaves(input), key: JSON.stringify(input) }))
+    .filter((candidate) => isSchemaObject(candidate.input))
+    .filter((candidate, position, all) => all.findIndex((other) => other.key === candidate.key) === position);
+  const chosen: typeof candidates = [];
+  const nearest = new Map(candidates.map((candidate) => [candidate.index, Number.POSITIVE_INFINITY]));
+  while (chosen.length < limit && chosen.length < candidates.length) {
+    let best: (typeof candidates)[number] | undefined;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (const candidate of candidates) {
+      if (chosen.includes(candidate)) continue;
+      const score = chosen.length === 0 ? candidate.leaves.size : nearest.get(candidate.index)!;
+      if (score > bestScore) {
+        best = candidate;
+        bestScore = score;
+      }
+    }
+    chosen.push(best!);
+    for (const candidate of candidates)
+      nearest.set(candidate.index, Math.min(nearest.get(candidate.index)!, distance(candidate.leaves, best!.leaves)));
+  }
+  return chosen.map((candidate) => cloneJson(candidate.input) as Record<string, unknown>);
+}
+
+/** The targets whose entries carry examples in a field of their own (`input_examples`). */
+export const EXAMPLES_FIELD_TARGETS: readonly string[] = Object.freeze(['anthropic']);
+
+/**
+ * The tools with their examples told at the end of the description (`Example input: {…}.`, at most
+ * `limit`, the most different first), for a target without an examples field
+ * (`manifests.examplesInDescriptions`); a tool without examples is given as it is.
+ */
+export function describeExamples<T extends ManifestTool>(tools: readonly T[], limit: number): T[] {
+  return tools.map((tool) => {
+    const examples = selectInputExamples(
+      (tool.examples ?? []).map((example) => example.input),
+      limit,
+    );
+    if (examples.length === 0) return tool;
+    const sentences = examples.map((example) => `Example input: ${JSON.stringify(example)}.`);
+    return { ...tool, description: appendDescription(tool.description, sentences) };
+  });
+}

@@ -1,0 +1,166 @@
+/*
+ * What a tool's manifest entry costs in tokens, per target: the text counted is the entry's JSON
+ * (`JSON.stringify(entry)`, no indentation: what an SDK sends), read back from what generate wrote.
+ *
+ * - OpenAI targets and MCP: `o200k_base` (GPT-4o, GPT-4.1, o-series, GPT-5), exact for that text, with
+ *   the pinned pure-JS `gpt-tokenizer` 4.0.0. What a provider adds around its tool list (its own
+ *   rendering of the functions, a system preamble) is not in the count.
+ * - Anthropic and Gemini publish no tokenizer: an estimate, `ceil(characters / charsPerToken)`, with
+ *   `charsPerToken` calibrated on the entries of the bench's 1,000-tool corpus against their o200k
+ *   count. `test/src/manifest-targets/tokens-estimate.e2e.test.ts` measures how far the estimate is from the o200k
+ *   count on that corpus and holds it to `ESTIMATE_BOUND`. It estimates o200k-like tokens, not the
+ *   provider's own count (Anthropic's `count_tokens` endpoint is the exact figure, over the network).
+ *
+ * Imported by the generator only (the runtime's `toolsmith/manifests` does not load a tokenizer). The
+ * tokenizer is loaded on the first count, not with this module: its table costs ~150 ms and ~56 MB of
+ * RSS, which an emit worker (it imports the manifest code, but never counts) must not pay.
+ */
+import { createRequire } from 'node:module';
+import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { isSchemaObject, type SchemaObject } from './build.js';
+import type { ManifestTarget } from './table.js';
+
+/** How one target's entries are counted: exactly (o200k_base) or by the character estimate. */
+export type TokenizerKind = 'o200k_base' | 'estimate';
+
+/** The counter of each target. */
+export const TARGET_TOKENIZER: Readonly<Record<ManifestTarget, TokenizerKind>> = Object.freeze({
+  openai: 'o200k_base',
+  'openai-strict': 'o200k_base',
+  'openai-responses': 'o200k_base',
+  'openai-responses-strict': 'o200k_base',
+  anthropic: 'estimate',
+  gemini: 'estimate',
+  'gemini-legacy': 'estimate',
+  mcp: 'o200k_base',
+});
+
+/**
+ * Characters of entry JSON per token, by target, calibrated on the bench corpus (1,000 tools,
+ * `buildCorpus(1000)`, the entries as generate writes them, Anthropic's with `input_examples`): its
+ * total characters over its total o200k tokens, rounded to two places.
+ */
+export const ESTIMATE_CHARS_PER_TOKEN: Readonly<Partial<Record<ManifestTarget, number>>> = Object.freeze({
+  anthropic: 4.09,
+  gemini: 4.17,
+  'gemini-legacy': 4.23,
+});
+
+/**
+ * How far the estimate may be from the o200k count on the bench corpus, as a fraction of the o200k
+ * count: for the corpus's total, and for any one tool's entry (measured by the test named above).
+ * An entry heavy with short values (numbers in `input_examples`) has fewer characters per token: the
+ * worst Anthropic entry of the corpus is 26 % under.
+ */
+export const ESTIMATE_BOUND = Object.freeze({ total: 0.01, perTool: 0.3 });
+
+/** The pinned tokenizer library (a test checks it against the installed package). */
+export const TOKENIZER_LIBRARY = 'gpt-tokenizer@4.0.0';
+
+let countTokens: typeof CountTokens | undefined;
+
+/** Special-token text (`<|endoftext|>`) in a description is text to the API: counted as such, never refused. */
+const AS_TEXT = Object.freeze({ disallowedSpecial: new Set<string>() });
+
+/** The exact o200k_base token count of `text`. */
+export function countO200k(text: string): number {
+  countTokens ??= (
+    createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: typeof CountTokens }
+  ).countTokens;
+  return countTokens(text, AS_TEXT);
+}
+
+/** The character estimate of `text`'s tokens for `target`. */
+export function estimateTokens(text: string, target: ManifestTarget): number {
+  const perToken = ESTIMATE_CHARS_PER_TOKEN[target] ?? 4;
+  return text.length === 0 ? 0 : Math.ceil(text.length / perToken);
+}
+
+/** The tokens of `text` (an entry's JSON, or a part of it) by `target`'s counter. */
+export function countTargetTokens(text: string, target: ManifestTarget): number {
+  return TARGET_TOKENIZER[target] === 'o200k_base' ? countO200k(text) : estimateTokens(text, target);
+}
+
+/** The tokens of one entry (the JSON value of one tool in a target's list) by `target`'s counter. */
+export function entryTokens(entry: unknown, target: ManifestTarget): number {
+  return countTargetTokens(JSON.stringify(entry), target);
+}
+
+/** What `token-report.json` says of a target's counter. */
+export function tokenizerDescription(target: ManifestTarget): Record<string, unknown> {
+  const text = 'JSON.stringify(entry): the entry as written, without indentation';
+  if (TARGET_TOKENIZER[target] === 'o200k_base')
+    return { encoding: 'o200k_base', exact: true, library: TOKENIZER_LIBRARY, text };
+  const perToken = ESTIMATE_CHARS_PER_TOKEN[target] ?? 4;
+  return {
+    bound: `on the bench corpus (1,000 tools) within ${ESTIMATE_BOUND.total * 100} % of the o200k_base count in total and ${ESTIMATE_BOUND.perTool * 100} % per tool`,
+    charsPerToken: perToken,
+    exact: false,
+    method: `estimate: ceil(characters / ${perToken}); the provider publishes no tokenizer`,
+    text,
+  };
+}
+
+/** What in an entry costs most (each part by the target's counter; the parts may overlap). */
+export interface EntryCost {
+  /** Every `description` string: the tool's and its properties'. */
+  descriptions: number;
+  /** Every `enum` and `const` value. */
+  enums: number;
+  /** What lies below the root's own properties: local definitions, nested objects' properties, items, alternatives. */
+  nestedSchemas: number;
+}
+
+/** The keys under which a target's entry carries a tool schema (input, and output where the target has one). */
+const SCHEMA_KEYS = [
+  'parameters',
+  'input_schema',
+  'inputSchema',
+  'parametersJsonSchema',
+  'responseJsonSchema',
+  'outputSchema',
+];
+
+/** The subschema keywords of a property whose contents count as nested. */
+const NESTED_KEYWORDS = ['properties', 'items', 'prefixItems', 'additionalProperties', 'anyOf', 'oneOf', 'allOf'];
+
+/** The tool schemas of an entry (at its top level, or one level down: OpenAI Chat's `function`). */
+function entrySchemas(entry: unknown): SchemaObject[] {
+  if (!isSchemaObject(entry)) return [];
+  const holders = [entry, ...(isSchemaObject(entry.function) ? [entry.function] : [])];
+  return holders.flatMap((holder) => SCHEMA_KEYS.map((key) => holder[key]).filter(isSchemaObject));
+}
+
+/** The parts of an entry by token count: descriptions, enums, nested schemas. */
+export function entryCost(entry: unknown, target: ManifestTarget): EntryCost {
+  const cost: EntryCost = { descriptions: 0, enums: 0, nestedSchemas: 0 };
+  const count = (value: unknown) => countTargetTokens(JSON.stringify(value), target);
+  const visit = (value: unknown, parentKey: string | undefined): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, undefined);
+      return;
+    }
+    if (!isSchemaObject(value)) return;
+    for (const key of Object.keys(value)) {
+      const child = value[key];
+      // Under `properties` a key is a property name, not a keyword.
+      if (parentKey !== 'properties') {
+        if (key === 'description' && typeof child === 'string') cost.descriptions += count(child);
+        else if (key === 'enum' || key === 'const') cost.enums += count(child);
+      }
+      visit(child, key);
+    }
+  };
+  visit(entry, undefined);
+  for (const schema of entrySchemas(entry)) {
+    for (const key of ['definitions', '$defs']) if (schema[key] !== undefined) cost.nestedSchemas += count(schema[key]);
+    const properties = isSchemaObject(schema.properties) ? schema.properties : {};
+    for (const name of Object.keys(properties)) {
+      const property = properties[name];
+      if (!isSchemaObject(property)) continue;
+      for (const key of NESTED_KEYWORDS)
+        if (isSchemaObject(property[key]) || Array.isArray(property[key])) cost.nestedSchemas += count(property[key]);
+    }
+  }
+  return cost;
+}
