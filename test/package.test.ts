@@ -207,7 +207,7 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
 
     const build = await run(npm, ['run', 'build']);
     expect(build.stderr).toBe('');
-    expect(build.stdout).toContain('toolsmith copy-assets: 12 files copied to dist/generated/');
+    expect(build.stdout).toContain('toolsmith copy-assets: 13 files copied to dist/generated/');
     for (const file of [
       'generated/registry.js',
       'generated/lazy-registry.js',

@@ -16,8 +16,8 @@ async function cli(argv: string[], cwd: string) {
 describe('the CLI', () => {
   it('lists the generator packages at the versions toolsmith tests with, none of them a peer (npm would keep it under --omit=dev)', () => {
     const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
-    // The optional peers are the agent frameworks of the adapters (src/adapters), which a program imports at run time.
-    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['@langchain/core', '@openai/agents', 'ai']);
+    // The optional peers: the agent frameworks of the adapters (src/adapters) and redis for the Redis task store (src/tasks), which a program imports at run time.
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['@langchain/core', '@openai/agents', 'ai', 'redis']);
     for (const [name, version] of Object.entries({ ...GENERATOR_PACKAGES, ...BUILD_PACKAGES })) {
       expect(manifest.devDependencies[name]).toBe(version);
       expect(manifest.dependencies[name]).toBeUndefined();

@@ -40,7 +40,7 @@ const CASES: Case[] = [
     name: 'a side-effect tool: approval asked, destructive by default, an array default',
     lines: [
       '| Side effects | yes |',
-      '| Approval | asked before every call when an approval gate is configured (the default policy, `side-effects`) |',
+      '| Approval | every call needs a decision (the default policy, `side-effects`): the approval gate, or over MCP the user when the client can ask; without one it is refused unless side effects are allowed |',
       '| `cc` | array of string | no | `[]` |  |  |',
     ],
   },
