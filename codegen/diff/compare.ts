@@ -1,5 +1,9 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import type { ToolModel } from '../model.js';
+import type { McpToolAnnotations } from '../../src/mcp/tool.js';
+import type { SourceFile } from '../load.js';
+import { pointerIn2020 } from './dialect.js';
+import type { DiffTool, SharedOrigin } from './sources.js';
+import { findWitness } from './witness.js';
 
 /** Which part of a tool a change is in. */
 export type Side = 'input' | 'output' | 'tool';
@@ -18,16 +22,42 @@ export interface SchemaChange {
   message: string;
   /** A value (at `pointer`) the before schema accepts and the after one refuses (`narrowed`), or the reverse (`widened`). */
   witness?: unknown;
+  /** Where the change is in each version's text: the pointer after following `$ref`s, and the shared file it is in. */
+  before?: Place;
+  after?: Place;
+}
+
+/** A position in one version: a pointer into the bundled schema as written, or into a shared file. */
+export interface Place {
+  /** The pointer into the bundled schema once each `$ref` on the way is followed (`/definitions/A/maximum`). */
+  pointer: string;
+  /** The shared file the change is in, and the pointer in it. */
+  shared?: { origin: SharedOrigin; pointer: string };
+  /** The pointer (into the bundled schema) of the tool's own `$ref` that reaches the shared file. */
+  via?: string;
+}
+
+/** Where a change is in one version's files, for `file:line:col`. */
+export interface Position {
+  source: SourceFile;
+  pointer: string;
 }
 
 /** One change of a tool, with its verdict. */
 export interface ToolChange {
   side: Side;
-  /** JSON pointer into the tool definition (`/inputSchema/properties/limit/maximum`). */
+  /** JSON pointer into the tool definition (`/inputSchema/properties/limit/maximum`), or into `file` when it is set. */
   pointer: string;
   verdict: ChangeVerdict;
   message: string;
+  /** Whole arguments (input) or a whole output that show the change: checked with the generated validators. */
   witness?: unknown;
+  /** The shared schema file the change is in (`pointer` is then a pointer in that file). */
+  file?: string;
+  /** The pointer into the tool definition of the tool's `$ref` that reaches `file`. */
+  via?: string;
+  /** Both versions' positions (text output). */
+  positions?: { before?: Position; after?: Position };
 }
 
 /** Comparison options. */
@@ -45,12 +75,76 @@ interface Ctx {
   out: SchemaChange[];
   /** `$ref` pairs already compared (cycles). */
   seen: Set<string>;
+  /** Logical pointers where a side followed a `$ref`, and where it went. */
+  crossings: Map<string, { before?: Hop; after?: Hop }>;
+  beforeShared: ReadonlyMap<string, SharedOrigin>;
+  afterShared: ReadonlyMap<string, SharedOrigin>;
+}
+
+/** Where a `$ref` led: the pointer of its target in the bundled schema, and the shared file it is a copy of. */
+interface Hop {
+  target: string;
+  shared?: SharedOrigin;
+}
+
+/** The last `$ref` hop of a chain from `node` (local refs only). */
+function hopOf(
+  node: JSONSchema7Definition | undefined,
+  root: Schema,
+  shared: ReadonlyMap<string, SharedOrigin>,
+): Hop | undefined {
+  let hop: Hop | undefined;
+  let current: unknown = node;
+  for (let depth = 0; depth < 32; depth++) {
+    const ref = (current as Schema | null)?.$ref;
+    if (typeof current !== 'object' || typeof ref !== 'string' || !ref.startsWith('#/')) break;
+    const target = ref.slice(1);
+    const tokens = target
+      .split('/')
+      .slice(1)
+      .map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
+    const origin =
+      tokens.length === 2 && (tokens[0] === 'definitions' || tokens[0] === '$defs')
+        ? shared.get(tokens[1]!)
+        : undefined;
+    hop = origin === undefined ? { target } : { target, shared: origin };
+    current = resolvePointer(root, target);
+  }
+  return hop;
+}
+
+function within(pointer: string, prefix: string): boolean {
+  return pointer === prefix || pointer.startsWith(`${prefix}/`);
+}
+
+/** Where the logical `pointer` is in one version (`strict`: the crossing at `pointer` itself not followed: the `$ref` node). */
+function placeOf(ctx: Ctx, side: 'before' | 'after', pointer: string, strict = false): Place {
+  const hits: [string, Hop][] = [];
+  for (const [at, hops] of ctx.crossings) {
+    const hop = hops[side];
+    if (hop !== undefined && within(pointer, at) && !(strict && at === pointer)) hits.push([at, hop]);
+  }
+  if (hits.length === 0) return { pointer };
+  hits.sort((a, b) => a[0].length - b[0].length);
+  const [at, hop] = hits.at(-1)!;
+  const rest = pointer.slice(at.length);
+  const place: Place = { pointer: hop.target + rest };
+  const outer = hits.find(([, h]) => h.shared !== undefined);
+  if (hop.shared !== undefined && outer !== undefined) {
+    place.shared = { origin: hop.shared, pointer: hop.shared.pointer + rest };
+    place.via = placeOf(ctx, side, outer[0], true).pointer;
+  }
+  return place;
 }
 
 const SCALAR_TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'] as const;
 
 /** Follows local `$ref`s (`#/definitions/X`) of a bundled schema. */
-function deref(schema: JSONSchema7Definition | undefined, root: Schema, depth = 0): Schema | boolean | undefined {
+export function deref(
+  schema: JSONSchema7Definition | undefined,
+  root: Schema,
+  depth = 0,
+): Schema | boolean | undefined {
   if (schema === undefined || typeof schema === 'boolean') return schema;
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && depth < 32) {
     const target = resolvePointer(root, schema.$ref.slice(1));
@@ -209,7 +303,9 @@ function bound(
     const message = `${key} ${show(a)} → ${show(b)}`;
     if (narrowed) {
       const edge = a !== undefined ? (exclusive ? (isMin ? a + 1e-9 : a - 1e-9) : a) : isMin ? b - 1 : b + 1;
-      const w = isMin ? Math.min(edge, b - (exclusive ? 0 : 1)) : Math.max(edge, b + (exclusive ? 0 : 1));
+      // The value next to the new bound (the first one refused), kept inside the old bound.
+      const step = exclusive ? 0 : 1;
+      const w = isMin ? Math.max(edge, b - step) : Math.min(edge, b + step);
       const value =
         key.includes('Length') || key.includes('Items') || key.includes('Properties') ? Math.max(0, Math.round(w)) : w;
       ctx.out.push({
@@ -614,7 +710,7 @@ function strip(schema: Schema | boolean | undefined): unknown {
   return out;
 }
 
-function sampleFor(schema: JSONSchema7Definition, root: Schema): unknown {
+export function sampleFor(schema: JSONSchema7Definition, root: Schema): unknown {
   const s = deref(schema, root);
   if (typeof s !== 'object') return null;
   if (s.const !== undefined) return s.const;
@@ -633,9 +729,18 @@ function compareSchemas(
   pointer: string,
   ctx: Ctx,
 ): void {
-  const key = `${pointer}|${typeof before === 'object' ? before.$ref : ''}|${typeof after === 'object' ? after.$ref : ''}`;
-  if (ctx.seen.has(key)) return;
-  ctx.seen.add(key);
+  // A pair of `$ref` targets is compared once (recursive schemas end; the change is reported where first met).
+  const refA = typeof before === 'object' ? before.$ref : undefined;
+  const refB = typeof after === 'object' ? after.$ref : undefined;
+  if (refA !== undefined || refB !== undefined) {
+    const key = `${refA ?? `@${pointer}`}|${refB ?? `@${pointer}`}`;
+    if (ctx.seen.has(key)) return;
+    ctx.seen.add(key);
+  }
+  const hopBefore = hopOf(before, ctx.beforeRoot, ctx.beforeShared);
+  const hopAfter = hopOf(after, ctx.afterRoot, ctx.afterShared);
+  if (hopBefore !== undefined || hopAfter !== undefined)
+    ctx.crossings.set(pointer, { before: hopBefore, after: hopAfter });
   const a = deref(before, ctx.beforeRoot);
   const b = deref(after, ctx.afterRoot);
   if (a === undefined || b === undefined) return;
@@ -655,10 +760,31 @@ function compareSchemas(
   for (const { rule } of RULES) rule(a, b, pointer, ctx);
 }
 
-/** The schema-level changes between two bundled schemas of one side. */
-export function compareSchema(before: Schema, after: Schema, options: CompareOptions = {}): SchemaChange[] {
-  const ctx: Ctx = { beforeRoot: before, afterRoot: after, options, out: [], seen: new Set() };
+/**
+ * The schema-level changes between two bundled schemas of one side, each with its place in either
+ * version (`shared`: definition keys that are copies of shared types, per version).
+ */
+export function compareSchema(
+  before: Schema,
+  after: Schema,
+  options: CompareOptions = {},
+  shared: { before?: ReadonlyMap<string, SharedOrigin>; after?: ReadonlyMap<string, SharedOrigin> } = {},
+): SchemaChange[] {
+  const ctx: Ctx = {
+    beforeRoot: before,
+    afterRoot: after,
+    options,
+    out: [],
+    seen: new Set(),
+    crossings: new Map(),
+    beforeShared: shared.before ?? new Map(),
+    afterShared: shared.after ?? new Map(),
+  };
   compareSchemas(before, after, '', ctx);
+  for (const change of ctx.out) {
+    change.before = placeOf(ctx, 'before', change.pointer);
+    change.after = placeOf(ctx, 'after', change.pointer);
+  }
   return ctx.out;
 }
 
@@ -669,8 +795,21 @@ export function verdictOf(side: 'input' | 'output', direction: Direction): Chang
   return (side === 'input') === (direction === 'narrowed') ? 'breaking' : 'compatible';
 }
 
+/** The position of a schema change in one version's files. */
+function positionIn(tool: DiffTool, key: string, place: Place | undefined): Position | undefined {
+  if (place?.shared !== undefined) return { source: place.shared.origin.source, pointer: place.shared.pointer };
+  if (tool.source === undefined) return undefined;
+  const inSchema = place?.pointer ?? '';
+  return { source: tool.source, pointer: `${tool.base}/${key}${tool.translated ? pointerIn2020(inSchema) : inSchema}` };
+}
+
+/** A tool-level position (`/hasSideEffects`, `/description`) in one version. */
+export function toolPosition(tool: DiffTool | undefined, pointer: string): Position | undefined {
+  return tool?.source === undefined ? undefined : { source: tool.source, pointer: `${tool.base}${pointer}` };
+}
+
 /** Compares one tool's two versions: its input and output schemas and its tool-level fields. */
-export function compareTool(before: ToolModel, after: ToolModel, options: CompareOptions = {}): ToolChange[] {
+export function compareTool(before: DiffTool, after: DiffTool, options: CompareOptions = {}): ToolChange[] {
   const changes: ToolChange[] = [];
   for (const side of ['input', 'output'] as const) {
     const key = side === 'input' ? 'inputSchema' : 'outputSchema';
@@ -683,30 +822,106 @@ export function compareTool(before: ToolModel, after: ToolModel, options: Compar
         pointer: `/${key}`,
         verdict: side === 'output' && a === undefined ? 'compatible' : 'breaking',
         message: a === undefined ? `${key} added` : `${key} removed: callers relying on a checked output lose it`,
+        positions: { before: toolPosition(before, `/${key}`), after: toolPosition(after, `/${key}`) },
       });
       continue;
     }
-    for (const change of compareSchema(a, b, options)) {
+    const found = compareSchema(a, b, options, { before: before.shared, after: after.shared });
+    const witnesses = findWitness(a, b, side);
+    for (const change of found) {
       const verdict = verdictOf(side, change.direction);
       if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
       const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
-      if (
-        change.witness !== undefined &&
-        change.direction !== 'undecidable' &&
-        change.direction !== 'note' &&
-        verdict === 'breaking'
-      )
-        item.witness = change.witness;
+      const place = change.after?.shared !== undefined ? change.after : change.before;
+      if (place?.shared !== undefined) {
+        item.file = place.shared.origin.file;
+        item.pointer = place.shared.pointer;
+        item.via = `/${key}${place.via ?? ''}`;
+      }
+      if (verdict === 'breaking' && change.direction !== 'note') {
+        const witness = witnesses.find(change);
+        if (witness !== undefined) {
+          item.witness = witness;
+          item.message += `: e.g. ${side === 'input' ? 'the arguments' : 'the output'} ${brief(witness)} ${
+            side === 'input' ? 'were accepted and are now refused' : 'may now be returned and were invalid before'
+          }`;
+        }
+      }
+      item.positions = { before: positionIn(before, key, change.before), after: positionIn(after, key, change.after) };
       changes.push(item);
     }
     defaultChanges(a, b, `/${key}`, side, changes);
   }
   toolLevelChanges(before, after, changes);
+  for (const change of changes)
+    change.positions ??= { before: toolPosition(before, change.pointer), after: toolPosition(after, change.pointer) };
   return changes;
 }
 
-/** The tool-level changes: side effects, capabilities, timeout, description. */
-function toolLevelChanges(before: ToolModel, after: ToolModel, changes: ToolChange[]): void {
+function brief(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
+/** MCP's defaults for absent hints (`ToolAnnotations` in the MCP schema). */
+const HINT_DEFAULTS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;
+/** The value of each hint that lets a host run the tool with less care. */
+const SAFE_HINT = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+const HINT_MEANING = {
+  readOnlyHint: 'hosts that run read-only tools without asking must now ask',
+  destructiveHint: 'hosts that run non-destructive tools without asking must now ask',
+  idempotentHint: 'callers that retry it must no longer assume a retry is harmless',
+  openWorldHint: 'it now reaches outside the host (the network, other systems)',
+} as const;
+
+/** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
+function annotationChanges(
+  a: McpToolAnnotations,
+  b: McpToolAnnotations,
+  effective: boolean,
+  changes: ToolChange[],
+): void {
+  for (const hint of Object.keys(HINT_DEFAULTS) as (keyof typeof HINT_DEFAULTS)[]) {
+    if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
+    const x = a[hint] ?? HINT_DEFAULTS[hint];
+    const y = b[hint] ?? HINT_DEFAULTS[hint];
+    if (x === y) continue;
+    const riskier = x === SAFE_HINT[hint];
+    changes.push({
+      side: 'tool',
+      pointer: `/annotations/${hint}`,
+      verdict: riskier ? 'breaking' : 'compatible',
+      message: `${hint} ${x} → ${y}${riskier ? `: ${HINT_MEANING[hint]}` : ''}`,
+    });
+  }
+}
+
+/** The tool-level changes: side effects, capabilities, timeout, annotations, description. */
+function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
+  const snapshot = before.kind === 'snapshot' || after.kind === 'snapshot';
+  if (snapshot) {
+    // A snapshot says what MCP lists: the hints, completed with MCP's defaults; not capabilities nor timeouts.
+    annotationChanges(before.annotations, after.annotations, true, changes);
+  } else {
+    sideEffectChanges(before, after, changes);
+    annotationChanges(before.ownAnnotations, after.ownAnnotations, false, changes);
+  }
+  if (before.description !== after.description) {
+    changes.push({
+      side: 'tool',
+      pointer: '/description',
+      verdict: 'compatible',
+      message: 'description changed: models see a new description',
+    });
+  }
+}
+
+function sideEffectChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
   if (!before.hasSideEffects && after.hasSideEffects) {
     changes.push({
       side: 'tool',
@@ -722,8 +937,10 @@ function toolLevelChanges(before: ToolModel, after: ToolModel, changes: ToolChan
       message: 'the tool no longer has side effects',
     });
   }
-  const gained = after.requiredCapabilities.filter((c) => !before.requiredCapabilities.includes(c));
-  const lost = before.requiredCapabilities.filter((c) => !after.requiredCapabilities.includes(c));
+  const was = before.requiredCapabilities ?? [];
+  const now = after.requiredCapabilities ?? [];
+  const gained = now.filter((c) => !was.includes(c));
+  const lost = was.filter((c) => !now.includes(c));
   if (gained.length > 0)
     changes.push({
       side: 'tool',
@@ -746,14 +963,6 @@ function toolLevelChanges(before: ToolModel, after: ToolModel, changes: ToolChan
       pointer: '/timeoutMs',
       verdict: shorter ? 'breaking' : 'compatible',
       message: `timeout ${before.timeoutMs ?? 'none'} → ${after.timeoutMs ?? 'none'} ms${shorter ? ': calls that finished in time may now time out' : ''}`,
-    });
-  }
-  if (before.description !== after.description) {
-    changes.push({
-      side: 'tool',
-      pointer: '/description',
-      verdict: 'compatible',
-      message: 'description changed: models see a new description',
     });
   }
 }
@@ -784,7 +993,7 @@ function defaultChanges(
 }
 
 /** True when two tools' schemas are the same (a rename candidate). */
-export function sameSchemas(a: ToolModel, b: ToolModel): boolean {
+export function sameSchemas(a: DiffTool, b: DiffTool): boolean {
   return (
     stable(strip2(a.inputSchema)) === stable(strip2(b.inputSchema)) &&
     stable(strip2(a.outputSchema)) === stable(strip2(b.outputSchema))

@@ -47,7 +47,7 @@ describe('toolsmith diff (CLI)', () => {
     expect(code).toBe(1);
     expect(stdout).toContain('breaking input /inputSchema/properties/limit/maximum: maximum 100 → 50');
     expect(stdout).toMatch(/before a\/search\.tool\.json:\d+:\d+ {2}after b\/search\.tool\.json:\d+:\d+/);
-    expect(stdout).toContain('witness: 100');
+    expect(stdout).toContain('witness: {"limit":51}');
   });
 
   it('--json: the documented shape; --fail-on none exits 0, --fail-on compatible fails on a compatible change', async () => {

@@ -1,0 +1,139 @@
+import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
+import { coerceWhereNeeded } from '../../src/validator-runtime.js';
+import { compileToolSchema, createGeneratorAjv } from '../ajv.js';
+import { deref, sampleFor, type SchemaChange } from './compare.js';
+
+type Schema = JSONSchema7;
+type Check = (value: unknown) => boolean;
+
+/** Values tried at a change's position when its rule gave none (a pattern or an enum added, a branch removed). */
+const CANDIDATES: readonly unknown[] = [
+  '',
+  'a',
+  'A',
+  '0',
+  ' ',
+  '-',
+  'not a match',
+  'a'.repeat(300),
+  0,
+  -1,
+  1,
+  0.5,
+  1e9,
+  true,
+  false,
+  null,
+  [],
+  {},
+];
+
+/** A validator as the runtime runs one: the generator's Ajv, coercion only where a value does not validate as sent. */
+function validatorOf(schema: Schema): Check | undefined {
+  const compiled = compileToolSchema(createGeneratorAjv(), schema, 'input');
+  if ('rejection' in compiled) return undefined;
+  const validate = coerceWhereNeeded(compiled.validate as never) as unknown as (data: unknown) => boolean;
+  return (value) => validate(structuredClone(value));
+}
+
+/** The pointer of the schema a change's value is a value of: the keyword dropped (and `properties/<name>`). */
+export function valuePointerOf(pointer: string): string {
+  const segments = pointer.split('/');
+  segments.pop();
+  if (segments.at(-1) === 'properties') segments.pop();
+  return segments.join('/');
+}
+
+function decode(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** The required properties of an object schema, each given a sample value. */
+function filled(schema: Schema, root: Schema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of schema.required ?? []) {
+    const property = schema.properties?.[key];
+    Object.defineProperty(out, key, {
+      value: property === undefined ? 1 : sampleFor(property, root),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * A whole value of `root` whose part at `pointer` (a logical pointer: `$ref`s followed) is `value`,
+ * its other required properties sampled; undefined where the path is not one a value can take.
+ */
+export function embed(root: Schema, pointer: string, value: unknown): unknown {
+  const tokens = pointer === '' ? [] : pointer.split('/').slice(1).map(decode);
+  const build = (node: JSONSchema7Definition | undefined, i: number): unknown => {
+    const schema = deref(node, root);
+    if (schema === undefined) return undefined;
+    if (i === tokens.length) {
+      if (typeof schema === 'object' && value !== null && typeof value === 'object' && !Array.isArray(value))
+        return { ...filled(schema, root), ...(value as object) };
+      return value;
+    }
+    if (typeof schema !== 'object') return undefined;
+    const token = tokens[i]!;
+    if (token === 'properties' || token === 'additionalProperties') {
+      const name = token === 'properties' ? tokens[i + 1]! : '__extra';
+      const inner =
+        token === 'properties'
+          ? build(schema.properties?.[name], i + 2)
+          : build(schema.additionalProperties as JSONSchema7Definition, i + 1);
+      if (inner === undefined) return undefined;
+      const out = filled(schema, root);
+      Object.defineProperty(out, name, { value: inner, enumerable: true, writable: true, configurable: true });
+      return out;
+    }
+    if (token === 'items' && !Array.isArray(schema.items)) {
+      const inner = build(schema.items as JSONSchema7Definition, i + 1);
+      return inner === undefined ? undefined : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => inner);
+    }
+    if (token === 'anyOf' || token === 'oneOf' || token === 'allOf')
+      return build(schema[token]?.[Number(tokens[i + 1])], i + 2);
+    return undefined;
+  };
+  return build(root, 0);
+}
+
+/**
+ * Finds whole witnesses for one side's changes: arguments valid before and invalid after (input),
+ * or an output valid after and invalid before — each checked with validators compiled as the
+ * generated ones are. Validators are compiled on the first change that asks.
+ */
+export function findWitness(
+  before: Schema,
+  after: Schema,
+  side: 'input' | 'output',
+): { find(change: SchemaChange): unknown } {
+  let checks: { holds: Check; fails: Check } | null | undefined;
+  const ready = () => {
+    if (checks === undefined) {
+      const a = validatorOf(before);
+      const b = validatorOf(after);
+      checks =
+        a === undefined || b === undefined ? null : side === 'input' ? { holds: a, fails: b } : { holds: b, fails: a };
+    }
+    return checks;
+  };
+  // Input witnesses are arguments the before schema took; output witnesses outputs the after schema allows.
+  const frame = side === 'input' ? before : after;
+  return {
+    find(change) {
+      const c = ready();
+      if (c === null) return undefined;
+      const at = valuePointerOf(change.pointer);
+      const tries = change.witness === undefined ? CANDIDATES : [change.witness, ...CANDIDATES];
+      for (const candidate of tries) {
+        const whole = embed(frame, at, candidate);
+        if (whole !== undefined && c.holds(whole) && !c.fails(whole)) return whole;
+      }
+      return undefined;
+    },
+  };
+}
