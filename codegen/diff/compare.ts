@@ -218,12 +218,24 @@ function sampleOfType(type: string): unknown {
   }
 }
 
-/** What the runtime's coercion turns a value of type `from` into, when `to` is the only type allowed. */
+/**
+ * True when the runtime's coercion (Ajv's scalar rules, applied only where a value does not validate as
+ * sent) turns every value of type `from` into one of the types `to`: `null` → `""`/`0`/`false`,
+ * a boolean → `"true"`/`1`, a number → its string. A string is not (only numeric or `"true"`-like ones
+ * convert), nor an object or an array.
+ */
 function coercible(from: string, to: Set<string>): boolean {
-  // toolsmith coerces scalars where a value does not validate as sent (number ↔ string, boolean ↔ string).
+  if (from === 'null') return ['string', 'number', 'integer', 'boolean'].some((t) => to.has(t));
+  if (from === 'boolean') return to.has('string') || to.has('number') || to.has('integer');
   if (from === 'integer' || from === 'number') return to.has('string');
-  if (from === 'boolean') return to.has('string');
   return false;
+}
+
+/** A value of `type` that coercion does not turn into any of `to` (a witness of a lost type). */
+function refusedSample(type: string, to: Set<string>): unknown {
+  if (type === 'string') return 'x';
+  if (type === 'integer') return to.has('boolean') ? 2 : 1;
+  return sampleOfType(type);
 }
 
 function stable(value: unknown): string {
@@ -257,7 +269,7 @@ const typeRule: Rule = (before, after, pointer, ctx) => {
       pointer: `${pointer}/type`,
       direction: 'narrowed',
       message: `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${refused.join(', ')} values are now refused`,
-      witness: sampleOfType(refused[0]!),
+      witness: refusedSample(refused[0]!, b),
     });
   }
   if (gained.length > 0) {
@@ -808,6 +820,40 @@ export function toolPosition(tool: DiffTool | undefined, pointer: string): Posit
   return tool?.source === undefined ? undefined : { source: tool.source, pointer: `${tool.base}${pointer}` };
 }
 
+/** One side's schema changes as tool changes: shared-file places, witnesses, positions. */
+function schemaChanges(
+  before: DiffTool,
+  after: DiffTool,
+  side: 'input' | 'output',
+  options: CompareOptions,
+  changes: ToolChange[],
+): void {
+  const key = side === 'input' ? 'inputSchema' : 'outputSchema';
+  const a = before[key]!;
+  const b = after[key]!;
+  const witnesses = findWitness(a, b, side);
+  for (const change of compareSchema(a, b, options, { before: before.shared, after: after.shared })) {
+    const verdict = verdictOf(side, change.direction);
+    if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
+    const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
+    const place = change.after?.shared !== undefined ? change.after : change.before;
+    if (place?.shared !== undefined) {
+      item.file = place.shared.origin.file;
+      item.pointer = place.shared.pointer;
+      item.via = `/${key}${place.via ?? ''}`;
+    }
+    const witness = verdict === 'breaking' && change.direction !== 'note' ? witnesses.find(change) : undefined;
+    if (witness !== undefined) {
+      item.witness = witness;
+      item.message += `: e.g. ${side === 'input' ? 'the arguments' : 'the output'} ${brief(witness)} ${
+        side === 'input' ? 'were accepted and are now refused' : 'may now be returned and were invalid before'
+      }`;
+    }
+    item.positions = { before: positionIn(before, key, change.before), after: positionIn(after, key, change.after) };
+    changes.push(item);
+  }
+}
+
 /** Compares one tool's two versions: its input and output schemas and its tool-level fields. */
 export function compareTool(before: DiffTool, after: DiffTool, options: CompareOptions = {}): ToolChange[] {
   const changes: ToolChange[] = [];
@@ -826,30 +872,7 @@ export function compareTool(before: DiffTool, after: DiffTool, options: CompareO
       });
       continue;
     }
-    const found = compareSchema(a, b, options, { before: before.shared, after: after.shared });
-    const witnesses = findWitness(a, b, side);
-    for (const change of found) {
-      const verdict = verdictOf(side, change.direction);
-      if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
-      const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
-      const place = change.after?.shared !== undefined ? change.after : change.before;
-      if (place?.shared !== undefined) {
-        item.file = place.shared.origin.file;
-        item.pointer = place.shared.pointer;
-        item.via = `/${key}${place.via ?? ''}`;
-      }
-      if (verdict === 'breaking' && change.direction !== 'note') {
-        const witness = witnesses.find(change);
-        if (witness !== undefined) {
-          item.witness = witness;
-          item.message += `: e.g. ${side === 'input' ? 'the arguments' : 'the output'} ${brief(witness)} ${
-            side === 'input' ? 'were accepted and are now refused' : 'may now be returned and were invalid before'
-          }`;
-        }
-      }
-      item.positions = { before: positionIn(before, key, change.before), after: positionIn(after, key, change.after) };
-      changes.push(item);
-    }
+    schemaChanges(before, after, side, options, changes);
     defaultChanges(a, b, `/${key}`, side, changes);
   }
   toolLevelChanges(before, after, changes);

@@ -47,41 +47,34 @@ export function fromJsonSchema2020(schema: unknown): JSONSchema7 {
 function back(schema: unknown, root: boolean): unknown {
   if (!isNode(schema)) return schema;
   const out: Node = {};
-  const tuple = Array.isArray(schema.prefixItems);
-  for (const key of Object.keys(schema)) {
-    const value = schema[key];
-    if (root && key === '$schema') continue;
-    if (key === '$ref' && typeof value === 'string') set(out, key, backRef(value));
-    else if (key === 'prefixItems' && Array.isArray(value))
-      set(
-        out,
-        'items',
-        value.map((item) => back(item, false)),
-      );
-    else if (key === 'items' && tuple) set(out, 'additionalItems', back(value, false));
-    else if ((key === 'dependentRequired' || key === 'dependentSchemas') && isNode(value)) {
-      const dependencies: Node = isNode(out.dependencies) ? out.dependencies : {};
-      for (const name of Object.keys(value))
-        set(
-          dependencies,
-          name,
-          Array.isArray(value[name]) ? [...(value[name] as unknown[])] : back(value[name], false),
-        );
-      set(out, 'dependencies', dependencies);
-    } else if (MAP_OF_SCHEMAS.has(key) && isNode(value)) {
-      const map: Node = {};
-      for (const name of Object.keys(value)) set(map, name, back(value[name], false));
-      set(out, key === '$defs' && !Object.hasOwn(schema, 'definitions') ? 'definitions' : key, map);
-    } else if (ARRAY_OF_SCHEMAS.has(key) && Array.isArray(value))
-      set(
-        out,
-        key,
-        value.map((item) => back(item, false)),
-      );
-    else if (ONE_SCHEMA.has(key)) set(out, key, back(value, false));
-    else set(out, key, value);
-  }
+  for (const key of Object.keys(schema)) if (!(root && key === '$schema')) backKey(schema, key, out);
   return out;
+}
+
+function backList(value: unknown[]): unknown[] {
+  return value.map((item) => back(item, false));
+}
+
+/** One keyword of a 2020-12 schema, written into its draft-07 reading. */
+function backKey(schema: Node, key: string, out: Node): void {
+  const value = schema[key];
+  if (key === '$ref' && typeof value === 'string') set(out, key, backRef(value));
+  else if (key === 'prefixItems' && Array.isArray(value)) set(out, 'items', backList(value));
+  else if (key === 'items' && Array.isArray(schema.prefixItems)) set(out, 'additionalItems', back(value, false));
+  else if ((key === 'dependentRequired' || key === 'dependentSchemas') && isNode(value)) {
+    const dependencies: Node = isNode(out.dependencies) ? out.dependencies : {};
+    for (const name of Object.keys(value)) {
+      const dependency = value[name];
+      set(dependencies, name, Array.isArray(dependency) ? [...dependency] : back(dependency, false));
+    }
+    set(out, 'dependencies', dependencies);
+  } else if (MAP_OF_SCHEMAS.has(key) && isNode(value)) {
+    const map: Node = {};
+    for (const name of Object.keys(value)) set(map, name, back(value[name], false));
+    set(out, key === '$defs' && !Object.hasOwn(schema, 'definitions') ? 'definitions' : key, map);
+  } else if (ARRAY_OF_SCHEMAS.has(key) && Array.isArray(value)) set(out, key, backList(value));
+  else if (ONE_SCHEMA.has(key)) set(out, key, back(value, false));
+  else set(out, key, value);
 }
 
 /** `#/$defs/X/prefixItems/0` → `#/definitions/X/items/0`; other refs unchanged. */
