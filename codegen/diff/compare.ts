@@ -62,6 +62,8 @@ export interface ToolChange {
 
 /** Comparison options. */
 export interface CompareOptions {
+  /** The schema is a tool's input: its root is only ever given an object (the arguments). */
+  argumentsRoot?: boolean;
   /** An optional property added to an object that accepts extra properties is breaking (it narrows in set terms). */
   strictOpenObjects?: boolean;
 }
@@ -252,8 +254,11 @@ function stable(value: unknown): string {
 type Rule = (before: Schema, after: Schema, pointer: string, ctx: Ctx) => void;
 
 const typeRule: Rule = (before, after, pointer, ctx) => {
-  const a = typesOf(before);
-  const b = typesOf(after);
+  // Tool arguments are always an object (MCP's `arguments`, every adapter's): at the input root only objects count.
+  const only = (types: Set<string>) =>
+    pointer === '' && ctx.options.argumentsRoot ? new Set([...types].filter((t) => t === 'object')) : types;
+  const a = only(typesOf(before));
+  const b = only(typesOf(after));
   const lost = [...a].filter((t) => !b.has(t) && !(t === 'integer' && b.has('number')));
   const gained = [...b].filter((t) => !a.has(t) && !(t === 'integer' && a.has('number')));
   const refused = lost.filter((t) => !coercible(t, b));
@@ -832,7 +837,8 @@ function schemaChanges(
   const a = before[key]!;
   const b = after[key]!;
   const witnesses = findWitness(a, b, side);
-  for (const change of compareSchema(a, b, options, { before: before.shared, after: after.shared })) {
+  const shared = { before: before.shared, after: after.shared };
+  for (const change of compareSchema(a, b, { ...options, argumentsRoot: side === 'input' }, shared)) {
     const verdict = verdictOf(side, change.direction);
     if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
     const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
