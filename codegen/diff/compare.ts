@@ -836,6 +836,8 @@ function schemaChanges(
   const key = side === 'input' ? 'inputSchema' : 'outputSchema';
   const a = before[key]!;
   const b = after[key]!;
+  // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
+  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return;
   const witnesses = findWitness(a, b, side);
   const shared = { before: before.shared, after: after.shared };
   for (const change of compareSchema(a, b, { ...options, argumentsRoot: side === 'input' }, shared)) {

@@ -5,7 +5,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
 import { loadDefinitions, parseSource, problemAt, toPosix, type LoadedFiles, type SourceFile } from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
-import { normalize } from '../normalize.js';
+import { normalize, type NormalizeHooks } from '../normalize.js';
 import { fromJsonSchema2020, is2020 } from './dialect.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
@@ -51,6 +51,9 @@ export interface LoadedSide {
   label: string;
   tools: Map<string, DiffTool>;
   problems: Problem[];
+  /** A definitions side's files and models by `relPath` (for the other side's `reuse`). */
+  loaded?: LoadedFiles;
+  models?: ReadonlyMap<string, ToolModel>;
 }
 
 /**
@@ -60,12 +63,12 @@ export interface LoadedSide {
  * `result.tools`); anything else is a definitions folder. Definitions go through the generator's
  * loader and normalizer, so a side that does not load is what `toolsmith generate` would refuse.
  */
-export function loadSide(spec: string, cwd: string, schemasFolder = 'schemas'): LoadedSide {
+export function loadSide(spec: string, cwd: string, schemasFolder = 'schemas', reuse?: LoadedSide): LoadedSide {
   if (spec.startsWith('git:')) {
     const rest = spec.slice(4);
     const colon = rest.indexOf(':');
     if (colon > 0) return loadSnapshotFromGit(spec, rest.slice(0, colon), rest.slice(colon + 1), cwd);
-    return fromDefinitions(spec, loadFromGit(rest, cwd, schemasFolder));
+    return fromDefinitions(spec, loadFromGit(rest, cwd, schemasFolder), reuse);
   }
   const full = path.resolve(cwd, spec);
   let isFile = false;
@@ -78,11 +81,16 @@ export function loadSide(spec: string, cwd: string, schemasFolder = 'schemas'): 
     const file = toPosix(path.relative(cwd, full));
     return loadSnapshot(spec, file, readFileSync(full, 'utf8'));
   }
-  return fromDefinitions(spec, loadDefinitions(full, cwd));
+  return fromDefinitions(spec, loadDefinitions(full, cwd), reuse);
 }
 
-function fromDefinitions(label: string, loaded: LoadedFiles): LoadedSide {
-  const result = normalize(loaded);
+/**
+ * Normalizes a definitions side. With `reuse` (the other side, already loaded), a definition whose
+ * bytes are the same as there, when every shared schema file is too, gets that side's model back
+ * (normalize's `cached` hook, as the incremental cache uses it): the model is a function of those bytes.
+ */
+function fromDefinitions(label: string, loaded: LoadedFiles, reuse?: LoadedSide): LoadedSide {
+  const result = normalize(loaded, reuseHooks(loaded, reuse));
   const sources = new Map<string, SourceFile>();
   for (const source of loaded.tools) {
     const name = (source.value as { name?: unknown } | null)?.name;
@@ -92,7 +100,26 @@ function fromDefinitions(label: string, loaded: LoadedFiles): LoadedSide {
   const tools = new Map<string, DiffTool>();
   for (const tool of result.project.tools)
     tools.set(tool.name, definitionTool(tool, result.project, sources.get(tool.name), sharedSources));
-  return { label, tools, problems: result.problems };
+  return {
+    label,
+    tools,
+    problems: result.problems,
+    loaded,
+    models: new Map(result.project.tools.map((t) => [t.source.relPath, t])),
+  };
+}
+
+function reuseHooks(loaded: LoadedFiles, reuse: LoadedSide | undefined): NormalizeHooks {
+  const other = reuse?.loaded;
+  if (other === undefined || reuse?.models === undefined) return {};
+  const sharedText = (files: readonly SourceFile[]) =>
+    JSON.stringify(files.map((f) => [f.relPath, f.text]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0)));
+  if (sharedText(loaded.shared) !== sharedText(other.shared)) return {};
+  const texts = new Map(other.tools.map((source) => [source.relPath, source.text]));
+  const models = reuse.models;
+  return {
+    cached: (source) => (texts.get(source.relPath) === source.text ? models.get(source.relPath) : undefined),
+  };
 }
 
 function definitionTool(

@@ -1,6 +1,8 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { coerceWhereNeeded } from '../../src/validator-runtime.js';
-import { compileToolSchema, createGeneratorAjv } from '../ajv.js';
+import type { Ajv } from 'ajv';
+import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv } from '../ajv.js';
+import { walkSchema } from '../schema-walk.js';
 import { deref, sampleFor, type SchemaChange } from './compare.js';
 
 type Schema = JSONSchema7;
@@ -28,12 +30,29 @@ const CANDIDATES: readonly unknown[] = [
   {},
 ];
 
-/** A validator as the runtime runs one: the generator's Ajv, coercion only where a value does not validate as sent. */
+let sharedAjv: Ajv | undefined;
+
+/**
+ * A validator as the runtime runs one: the generator's Ajv settings, coercion only where a value does
+ * not validate as sent. One Ajv for the process, its code not optimized: a witness check runs each
+ * validator a few times, and a fresh Ajv per schema cost ~5× the compile (1,000-tool bench, P9).
+ */
 function validatorOf(schema: Schema): Check | undefined {
-  const compiled = compileToolSchema(createGeneratorAjv(), schema, 'input');
-  if ('rejection' in compiled) return undefined;
-  const validate = coerceWhereNeeded(compiled.validate as never) as unknown as (data: unknown) => boolean;
-  return (value) => validate(structuredClone(value));
+  sharedAjv ??= createGeneratorAjv({ overrides: { code: { optimize: false } } });
+  const ajv = sharedAjv;
+  const { $id: _, ...anonymous } = schema;
+  try {
+    const keywords = new Set<string>();
+    walkSchema(anonymous as never, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
+    allowExtensionKeywords(ajv, keywords);
+    allowUnknownFormats(ajv, anonymous);
+    const strict = ajv.compile(anonymous);
+    ajv.removeSchema(anonymous);
+    const validate = coerceWhereNeeded(strict as never) as unknown as (data: unknown) => boolean;
+    return (value) => validate(structuredClone(value));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The pointer of the schema a change's value is a value of: the keyword dropped (and `properties/<name>`). */
