@@ -638,6 +638,20 @@ function unionRule(keyword: 'anyOf' | 'oneOf'): Rule {
       compareSchemas(a[i], b[j], `${at}/${j}`, ctx);
       return;
     }
+    // A branch split or merged: each removed branch is compared in place with the closest added one of an
+    // overlapping type (fewest changes); the rest are removed or added.
+    for (const [i, j] of pairBranches(
+      a,
+      b,
+      removed.map((r) => as.indexOf(r)),
+      added.map((x) => bs.indexOf(x)),
+      at,
+      ctx,
+    )) {
+      compareSchemas(a[i], b[j], `${at}/${j}`, ctx);
+      removed.splice(removed.indexOf(as[i]!), 1);
+      added.splice(added.indexOf(bs[j]!), 1);
+    }
     for (const s of removed) {
       if (keyword === 'oneOf' && b.length > 0) {
         ctx.out.push({
@@ -651,6 +665,7 @@ function unionRule(keyword: 'anyOf' | 'oneOf'): Rule {
         pointer: `${at}/${as.indexOf(s)}`,
         direction: 'narrowed',
         message: `${keyword} branch removed: values only it matched are now refused`,
+        witness: sampleFor(a[as.indexOf(s)]!, ctx.beforeRoot),
       });
     }
     for (const s of added) {
@@ -666,16 +681,74 @@ function unionRule(keyword: 'anyOf' | 'oneOf'): Rule {
           pointer: `${at}/${index}`,
           direction: 'widened',
           message: 'oneOf branch added: values it alone matches are now accepted',
+          witness: sampleFor(b[index]!, ctx.afterRoot),
         });
       } else {
         ctx.out.push({
           pointer: `${at}/${index}`,
           direction: 'widened',
           message: `${keyword} branch added: values it matches are now accepted`,
+          witness: sampleFor(b[index]!, ctx.afterRoot),
         });
       }
     }
   };
+}
+
+/** How many changes `compareSchemas` finds between two branches (on a scratch context). */
+function changeCount(x: JSONSchema7Definition, y: JSONSchema7Definition, pointer: string, ctx: Ctx): number {
+  const scratch: Ctx = { ...ctx, out: [], seen: new Set(ctx.seen), crossings: new Map() };
+  compareSchemas(x, y, pointer, scratch);
+  return scratch.out.length;
+}
+
+/** Removed and added branch indexes paired by overlapping type and fewest changes (greedy, in order). */
+function pairBranches(
+  a: JSONSchema7Definition[],
+  b: JSONSchema7Definition[],
+  removed: number[],
+  added: number[],
+  at: string,
+  ctx: Ctx,
+): [number, number][] {
+  const pairs: [number, number][] = [];
+  const free = new Set(added);
+  for (const i of removed) {
+    const x = deref(a[i], ctx.beforeRoot);
+    if (typeof x !== 'object') continue;
+    let best: [number, number] | undefined;
+    for (const j of free) {
+      const y = deref(b[j], ctx.afterRoot);
+      if (typeof y !== 'object' || ![...typesOf(x)].some((t) => typesOf(y).has(t))) continue;
+      const count = changeCount(a[i]!, b[j]!, `${at}/${j}`, ctx);
+      if (best === undefined || count < best[1]) best = [j, count];
+    }
+    if (best !== undefined) {
+      pairs.push([i, best[0]]);
+      free.delete(best[0]);
+    }
+  }
+  return pairs;
+}
+
+/** The union keyword a schema is made of alone (`anyOf`/`oneOf` and metadata), if any. */
+function unionOnly(schema: Schema): 'anyOf' | 'oneOf' | undefined {
+  for (const keyword of ['anyOf', 'oneOf'] as const)
+    if (Array.isArray(schema[keyword]) && onlyKeys(schema, [keyword])) return keyword;
+  return undefined;
+}
+
+/**
+ * A schema that became a union of branches (or a union that became one schema): the single schema read
+ * as a one-branch union, so its branches are paired rather than every keyword reported as lost.
+ */
+function asUnions(a: Schema, b: Schema): { keyword: 'anyOf' | 'oneOf'; a: Schema; b: Schema } | undefined {
+  const ua = unionOnly(a);
+  const ub = unionOnly(b);
+  const plain = (s: Schema) => s.anyOf === undefined && s.oneOf === undefined;
+  if (ub !== undefined && ua === undefined && plain(a)) return { keyword: ub, a: { [ub]: [a] }, b };
+  if (ua !== undefined && ub === undefined && plain(b)) return { keyword: ua, a, b: { [ua]: [b] } };
+  return undefined;
 }
 
 const allOfRule: Rule = (before, after, pointer, ctx) => {
@@ -727,15 +800,31 @@ function strip(schema: Schema | boolean | undefined): unknown {
   return out;
 }
 
-export function sampleFor(schema: JSONSchema7Definition, root: Schema): unknown {
+/** A plain value a schema probably accepts (required properties and minimum items filled, a few levels deep). */
+export function sampleFor(schema: JSONSchema7Definition, root: Schema, depth = 0): unknown {
   const s = deref(schema, root);
   if (typeof s !== 'object') return null;
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   if (s.default !== undefined) return s.default;
-  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  const branch = s.anyOf?.[0] ?? s.oneOf?.[0];
+  if (s.type === undefined && branch !== undefined && depth < 8) return sampleFor(branch, root, depth + 1);
+  const type = Array.isArray(s.type) ? s.type[0] : (s.type ?? (s.properties ? 'object' : undefined));
   if (type === 'string') return 'a'.repeat(Math.max(1, s.minLength ?? 1));
   if (type === 'integer' || type === 'number') return s.minimum ?? 1;
+  if (type === 'object' && depth < 8) {
+    const out: Record<string, unknown> = {};
+    for (const key of s.required ?? [])
+      Object.defineProperty(out, key, {
+        value: s.properties?.[key] === undefined ? 1 : sampleFor(s.properties[key]!, root, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  }
+  if (type === 'array' && depth < 8 && (s.minItems ?? 0) > 0 && s.items !== undefined && !Array.isArray(s.items))
+    return Array.from({ length: s.minItems! }, () => sampleFor(s.items as JSONSchema7Definition, root, depth + 1));
   return type === undefined ? 1 : sampleOfType(type);
 }
 
@@ -772,6 +861,11 @@ function compareSchemas(
   }
   if (b === true || a === false) {
     ctx.out.push({ pointer, direction: 'widened', message: 'now accepts any value' });
+    return;
+  }
+  const unions = asUnions(a, b);
+  if (unions !== undefined) {
+    unionRule(unions.keyword)(unions.a, unions.b, pointer, ctx);
     return;
   }
   for (const { rule } of RULES) rule(a, b, pointer, ctx);

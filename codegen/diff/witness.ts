@@ -58,6 +58,9 @@ function validatorOf(schema: Schema): Check | undefined {
 /** The pointer of the schema a change's value is a value of: the keyword dropped (and `properties/<name>`). */
 export function valuePointerOf(pointer: string): string {
   const segments = pointer.split('/');
+  // A branch (`/anyOf/1`): the value is one of the branch.
+  if (/^\d+$/.test(segments.at(-1) ?? '') && ['anyOf', 'oneOf', 'allOf'].includes(segments.at(-2) ?? ''))
+    return pointer;
   segments.pop();
   if (segments.at(-1) === 'properties') segments.pop();
   return segments.join('/');
@@ -113,6 +116,8 @@ export function embed(root: Schema, pointer: string, value: unknown): unknown {
       const inner = build(schema.items as JSONSchema7Definition, i + 1);
       return inner === undefined ? undefined : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => inner);
     }
+    // A single schema the other side made a union of reads as its one branch.
+    if ((token === 'anyOf' || token === 'oneOf') && schema[token] === undefined) return build(schema, i + 2);
     if (token === 'anyOf' || token === 'oneOf' || token === 'allOf')
       return build(schema[token]?.[Number(tokens[i + 1])], i + 2);
     return undefined;
