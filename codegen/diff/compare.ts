@@ -975,7 +975,7 @@ export function compareTool(before: DiffTool, after: DiffTool, options: CompareO
       continue;
     }
     schemaChanges(before, after, side, options, changes);
-    defaultChanges(a, b, `/${key}`, side, changes);
+    if (a !== b) defaultChanges(a, b, `/${key}`, side, changes);
   }
   toolLevelChanges(before, after, changes);
   for (const change of changes)

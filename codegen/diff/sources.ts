@@ -98,8 +98,15 @@ function fromDefinitions(label: string, loaded: LoadedFiles, reuse?: LoadedSide)
   }
   const sharedSources = new Map(loaded.shared.map((source) => [source.relPath, source]));
   const tools = new Map<string, DiffTool>();
-  for (const tool of result.project.tools)
-    tools.set(tool.name, definitionTool(tool, result.project, sources.get(tool.name), sharedSources));
+  for (const tool of result.project.tools) {
+    // A model reused from the other side: its entry too, but at this side's file.
+    const same = reuse?.models?.get(tool.source.relPath) === tool ? reuse.tools.get(tool.name) : undefined;
+    const source = sources.get(tool.name);
+    tools.set(
+      tool.name,
+      same !== undefined ? { ...same, source } : definitionTool(tool, result.project, source, sharedSources),
+    );
+  }
   return {
     label,
     tools,
