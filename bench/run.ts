@@ -1,11 +1,12 @@
 /**
- * `npm run bench`: toolsmith against its peers, P1..P8 (issues 6, 17), each a ratio measured in the
+ * `npm run bench`: toolsmith against its peers, P1..P9 (issues 6, 17, 28), each a ratio measured in the
  * same run. Prints a table and merges the figures into `bench/results.json`.
  *
  *   npm run bench                        # 1,000 tools; growth 100 → 1,000; P4 at 1,000 tools
  *   npm run bench -- --quick             # smoke run: 20 tools, one round (not a result)
  *   npm run bench -- --only P1,P5        # only some measures
  *   npm run bench -- --only P8           # only the MCP-over-HTTP figure (no project is generated)
+ *   npm run bench -- --only P9           # toolsmith diff of two 1,000-tool trees vs a no-op generate
  *   npm run bench -- --full              # growth to 5,000 tools, no generate deadline
  *   npm run bench -- --generate-timeout 600   # deadline of one generate child, seconds (default 240)
  *   npm run bench -- --keep              # keep the scratch projects
@@ -16,7 +17,7 @@
  * misses its deadline or runs out of memory is reported as not finished (MISS), never extrapolated.
  */
 import { AJV_OPTIONS } from '../src/ajv-options.js';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -50,7 +51,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CHILDREN = path.join(BENCH_DIR, 'children');
 const RESULTS_FILE = path.join(BENCH_DIR, 'results.json');
-const IDS = ['P1', 'P2', 'P3', 'P3b', 'P3c', 'P4', 'P5', 'P6', 'P7', 'P8', 'P8b', 'P8c'] as const;
+const IDS = ['P1', 'P2', 'P3', 'P3b', 'P3c', 'P4', 'P5', 'P6', 'P7', 'P8', 'P8b', 'P8c', 'P9'] as const;
 type Id = (typeof IDS)[number];
 
 /** One row of results.json. */
@@ -878,6 +879,22 @@ const TABLE_LINES: [Id, (row: Row) => string[][]][] = [
       ];
     },
   ],
+  [
+    'P9',
+    (row) => {
+      const detail = d(row) as unknown as { tools: number; changed: number; diffMs: number; noopGenerateMs: number };
+      return [
+        [
+          'P9',
+          `toolsmith diff, two ${detail.tools}-tool trees, ${detail.changed} changed (ms; ratio to a no-op generate ${fmt(row.ratio!, 2)})`,
+          fmt(row.value!),
+          row.target,
+          mark(row.pass),
+          `${fmt(detail.diffMs)} ms vs no-op generate ${fmt(detail.noopGenerateMs)} ms`,
+        ],
+      ];
+    },
+  ],
   ['P8', p8Lines],
   ['P8b', (row) => p8Lines(row, 'P8b', '2026-07-28 calls/s', "v2 SDK's createMcpHandler")],
   [
@@ -1082,6 +1099,10 @@ async function main(): Promise<void> {
       log('P5: generated validator vs zod 4 vs runtime Ajv…');
       rows.P5 = await measureP5(small!, plan);
     }
+    if (plan.only.has('P9')) {
+      log(`P9: toolsmith diff of two ${plan.mainTools}-tool trees, 10 tools changed, vs a no-op generate…`);
+      rows.P9 = await measureP9(plan, tmp, small!);
+    }
     if (small) scales.push(...(await measureScales(plan, tmp, small)));
     Object.assign(rows, rowsFromScales(scales, plan));
     for (const row of Object.values(rows)) row.detail.mode = plan.quick ? 'quick' : 'default';
@@ -1149,6 +1170,61 @@ async function measureP8c(plan: Plan): Promise<Row> {
     target: '<= 1.0 (time to first tools/list)',
     pass: result.ratio <= 1,
     detail: result as unknown as Record<string, unknown>,
+  };
+}
+
+/** How many tools P9 changes between its two trees. */
+const P9_CHANGED = 10;
+
+/**
+ * P9: `toolsmith diff <before> <after>` of two trees of `mainTools` definitions with `P9_CHANGED` of them
+ * changed (a new required argument: breaking, so each gets its witness compiled), in a cold child
+ * warmed up on the small project, against `toolsmith generate` with nothing to do on the same tree
+ * (after a full generate, untimed). Median of `childRuns` runs each.
+ */
+async function measureP9(plan: Plan, tmp: string, small: BenchProject): Promise<Row> {
+  const { root, corpus } = prepareProject({ root: path.join(tmp, 'p9'), count: plan.mainTools });
+  const after = path.join(root, 'schemas-after');
+  cpSync(corpus.dir, after, { recursive: true });
+  const step = Math.max(1, Math.floor(corpus.tools.length / P9_CHANGED));
+  const changed = corpus.tools.filter((_, index) => index % step === 0).slice(0, P9_CHANGED);
+  for (const tool of changed) {
+    const file = path.join(after, tool.file);
+    const definition = JSON.parse(readFileSync(file, 'utf8')) as {
+      inputSchema: { properties?: Record<string, unknown>; required?: string[] };
+    };
+    definition.inputSchema.properties = { ...definition.inputSchema.properties, p9Extra: { type: 'string' } };
+    definition.inputSchema.required = [...(definition.inputSchema.required ?? []), 'p9Extra'];
+    writeFileSync(
+      file,
+      `${JSON.stringify(definition, null, 2)}
+`,
+    );
+  }
+  const child = (mode: string) =>
+    runChild([...GENERATE_NODE_ARGS, GENERATE_CHILD, mode, root, small.root], REPO_ROOT, plan.generateTimeoutMs);
+  log(`  ${plan.mainTools} tools: full generate (untimed), then ${plan.childRuns} no-op generates and diffs…`);
+  await child('toolsmith');
+  const generates: number[] = [];
+  const diffs: number[] = [];
+  let breaking = 0;
+  for (let run = 0; run < plan.childRuns; run++) {
+    generates.push((await child('toolsmith')).report.ms as number);
+    const diff = await child('diff');
+    diffs.push(diff.report.ms as number);
+    breaking = diff.report.breakingTools as number;
+  }
+  if (breaking !== changed.length)
+    throw new Error(`P9: the diff found ${breaking} breaking tools, ${changed.length} were changed`);
+  const diffMs = median(diffs);
+  const noopGenerateMs = median(generates);
+  log(`  diff ${fmt(diffMs)} ms, no-op generate ${fmt(noopGenerateMs)} ms`);
+  return {
+    value: diffMs,
+    ratio: diffMs / noopGenerateMs,
+    target: '<= 1000 ms',
+    pass: diffMs <= 1000,
+    detail: { tools: plan.mainTools, changed: changed.length, diffMs, noopGenerateMs, runs: { diffs, generates } },
   };
 }
 

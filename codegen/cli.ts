@@ -663,10 +663,13 @@ export function createProgram(
   program
     .command('diff')
     .description(
-      'breaking-change check between two versions of the definitions (a folder or git:<ref>; one argument: against the working tree)',
+      'breaking-change check between two versions of the definitions (a folder, git:<ref> or a manifest snapshot; one argument: against the working tree)',
     )
-    .argument('<before>', 'a definitions folder or git:<ref>')
-    .argument('[after]', 'a definitions folder or git:<ref> (default: the schemas folder)')
+    .argument(
+      '<before>',
+      'a definitions folder, git:<ref>, a manifest snapshot (mcp.json, a saved tools/list answer) or git:<ref>:<file>.json',
+    )
+    .argument('[after]', 'as <before> (default: the schemas folder)')
     .option('--json', 'one JSON object on stdout')
     .option('--fail-on <level>', 'breaking | compatible | none (default: breaking)')
     .option(

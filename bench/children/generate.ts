@@ -6,6 +6,8 @@
  *                                             its incremental cache); `finish` then writes the trivial
  *                                             implementations and bundled schemas (untimed)
  *   check <root> <warm-up root>               the CLI's `toolsmith check` in <root> (never uses a cache)
+ *   diff <root> <warm-up root>                the CLI's `toolsmith diff schemas schemas-after --json` in
+ *                                             <root> (P9), warmed up by diffing the small project with itself
  *   j2t <root> <warm-up root>                 json-schema-to-typescript compile() with default options
  *                                             (prettier on) on every input and output schema
  *   pipeline <root> <warm-up root>            the hand-written pipeline a user would script: per tool,
@@ -181,6 +183,22 @@ if (mode === 'toolsmith' || mode === 'check') {
     summary: stdout.trim(),
     ...(finish === 'finish' ? { validatorKb: validatorSizes(path.join(root, 'generated', 'validators')) } : {}),
     ...peak,
+  });
+} else if (mode === 'diff') {
+  let stdout = '';
+  const io = { stdout: (text: string) => void (stdout += text), stderr: () => {}, isTTY: false };
+  await main(['diff', 'schemas', 'schemas', '--json'], { ...io, cwd: warmupRoot });
+  stdout = '';
+  const started = performance.now();
+  const code = await main(['diff', 'schemas', 'schemas-after', '--json', '--fail-on', 'none'], { ...io, cwd: root });
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`toolsmith diff exited ${code}`);
+  const diff = JSON.parse(stdout) as { tools: { verdict: string }[] };
+  report({
+    ms,
+    tools: diff.tools.length,
+    breakingTools: diff.tools.filter((t) => t.verdict === 'breaking').length,
+    ...peakRssMb(),
   });
 } else if (mode === 'j2t') {
   await jsonSchemaToTypescript(path.join(warmupRoot, 'schemas'));

@@ -1,5 +1,9 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import type { ToolModel } from '../model.js';
+import type { McpToolAnnotations } from '../../src/mcp/tool.js';
+import type { SourceFile } from '../load.js';
+import { pointerIn2020 } from './dialect.js';
+import type { DiffTool, SharedOrigin } from './sources.js';
+import { findWitness } from './witness.js';
 
 /** Which part of a tool a change is in. */
 export type Side = 'input' | 'output' | 'tool';
@@ -18,20 +22,48 @@ export interface SchemaChange {
   message: string;
   /** A value (at `pointer`) the before schema accepts and the after one refuses (`narrowed`), or the reverse (`widened`). */
   witness?: unknown;
+  /** Where the change is in each version's text: the pointer after following `$ref`s, and the shared file it is in. */
+  before?: Place;
+  after?: Place;
+}
+
+/** A position in one version: a pointer into the bundled schema as written, or into a shared file. */
+export interface Place {
+  /** The pointer into the bundled schema once each `$ref` on the way is followed (`/definitions/A/maximum`). */
+  pointer: string;
+  /** The shared file the change is in, and the pointer in it. */
+  shared?: { origin: SharedOrigin; pointer: string };
+  /** The pointer (into the bundled schema) of the tool's own `$ref` that reaches the shared file. */
+  via?: string;
+}
+
+/** Where a change is in one version's files, for `file:line:col`. */
+export interface Position {
+  source: SourceFile;
+  pointer: string;
 }
 
 /** One change of a tool, with its verdict. */
 export interface ToolChange {
   side: Side;
-  /** JSON pointer into the tool definition (`/inputSchema/properties/limit/maximum`). */
+  /** JSON pointer into the tool definition (`/inputSchema/properties/limit/maximum`), or into `file` when it is set. */
   pointer: string;
   verdict: ChangeVerdict;
   message: string;
+  /** Whole arguments (input) or a whole output that show the change: checked with the generated validators. */
   witness?: unknown;
+  /** The shared schema file the change is in (`pointer` is then a pointer in that file). */
+  file?: string;
+  /** The pointer into the tool definition of the tool's `$ref` that reaches `file`. */
+  via?: string;
+  /** Both versions' positions (text output). */
+  positions?: { before?: Position; after?: Position };
 }
 
 /** Comparison options. */
 export interface CompareOptions {
+  /** The schema is a tool's input: its root is only ever given an object (the arguments). */
+  argumentsRoot?: boolean;
   /** An optional property added to an object that accepts extra properties is breaking (it narrows in set terms). */
   strictOpenObjects?: boolean;
 }
@@ -45,12 +77,76 @@ interface Ctx {
   out: SchemaChange[];
   /** `$ref` pairs already compared (cycles). */
   seen: Set<string>;
+  /** Logical pointers where a side followed a `$ref`, and where it went. */
+  crossings: Map<string, { before?: Hop; after?: Hop }>;
+  beforeShared: ReadonlyMap<string, SharedOrigin>;
+  afterShared: ReadonlyMap<string, SharedOrigin>;
+}
+
+/** Where a `$ref` led: the pointer of its target in the bundled schema, and the shared file it is a copy of. */
+interface Hop {
+  target: string;
+  shared?: SharedOrigin;
+}
+
+/** The last `$ref` hop of a chain from `node` (local refs only). */
+function hopOf(
+  node: JSONSchema7Definition | undefined,
+  root: Schema,
+  shared: ReadonlyMap<string, SharedOrigin>,
+): Hop | undefined {
+  let hop: Hop | undefined;
+  let current: unknown = node;
+  for (let depth = 0; depth < 32; depth++) {
+    const ref = (current as Schema | null)?.$ref;
+    if (typeof current !== 'object' || typeof ref !== 'string' || !ref.startsWith('#/')) break;
+    const target = ref.slice(1);
+    const tokens = target
+      .split('/')
+      .slice(1)
+      .map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
+    const origin =
+      tokens.length === 2 && (tokens[0] === 'definitions' || tokens[0] === '$defs')
+        ? shared.get(tokens[1]!)
+        : undefined;
+    hop = origin === undefined ? { target } : { target, shared: origin };
+    current = resolvePointer(root, target);
+  }
+  return hop;
+}
+
+function within(pointer: string, prefix: string): boolean {
+  return pointer === prefix || pointer.startsWith(`${prefix}/`);
+}
+
+/** Where the logical `pointer` is in one version (`strict`: the crossing at `pointer` itself not followed: the `$ref` node). */
+function placeOf(ctx: Ctx, side: 'before' | 'after', pointer: string, strict = false): Place {
+  const hits: [string, Hop][] = [];
+  for (const [at, hops] of ctx.crossings) {
+    const hop = hops[side];
+    if (hop !== undefined && within(pointer, at) && !(strict && at === pointer)) hits.push([at, hop]);
+  }
+  if (hits.length === 0) return { pointer };
+  hits.sort((a, b) => a[0].length - b[0].length);
+  const [at, hop] = hits.at(-1)!;
+  const rest = pointer.slice(at.length);
+  const place: Place = { pointer: hop.target + rest };
+  const outer = hits.find(([, h]) => h.shared !== undefined);
+  if (hop.shared !== undefined && outer !== undefined) {
+    place.shared = { origin: hop.shared, pointer: hop.shared.pointer + rest };
+    place.via = placeOf(ctx, side, outer[0], true).pointer;
+  }
+  return place;
 }
 
 const SCALAR_TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'] as const;
 
 /** Follows local `$ref`s (`#/definitions/X`) of a bundled schema. */
-function deref(schema: JSONSchema7Definition | undefined, root: Schema, depth = 0): Schema | boolean | undefined {
+export function deref(
+  schema: JSONSchema7Definition | undefined,
+  root: Schema,
+  depth = 0,
+): Schema | boolean | undefined {
   if (schema === undefined || typeof schema === 'boolean') return schema;
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && depth < 32) {
     const target = resolvePointer(root, schema.$ref.slice(1));
@@ -124,12 +220,24 @@ function sampleOfType(type: string): unknown {
   }
 }
 
-/** What the runtime's coercion turns a value of type `from` into, when `to` is the only type allowed. */
+/**
+ * True when the runtime's coercion (Ajv's scalar rules, applied only where a value does not validate as
+ * sent) turns every value of type `from` into one of the types `to`: `null` → `""`/`0`/`false`,
+ * a boolean → `"true"`/`1`, a number → its string. A string is not (only numeric or `"true"`-like ones
+ * convert), nor an object or an array.
+ */
 function coercible(from: string, to: Set<string>): boolean {
-  // toolsmith coerces scalars where a value does not validate as sent (number ↔ string, boolean ↔ string).
+  if (from === 'null') return ['string', 'number', 'integer', 'boolean'].some((t) => to.has(t));
+  if (from === 'boolean') return to.has('string') || to.has('number') || to.has('integer');
   if (from === 'integer' || from === 'number') return to.has('string');
-  if (from === 'boolean') return to.has('string');
   return false;
+}
+
+/** A value of `type` that coercion does not turn into any of `to` (a witness of a lost type). */
+function refusedSample(type: string, to: Set<string>): unknown {
+  if (type === 'string') return 'x';
+  if (type === 'integer') return to.has('boolean') ? 2 : 1;
+  return sampleOfType(type);
 }
 
 function stable(value: unknown): string {
@@ -146,8 +254,11 @@ function stable(value: unknown): string {
 type Rule = (before: Schema, after: Schema, pointer: string, ctx: Ctx) => void;
 
 const typeRule: Rule = (before, after, pointer, ctx) => {
-  const a = typesOf(before);
-  const b = typesOf(after);
+  // Tool arguments are always an object (MCP's `arguments`, every adapter's): at the input root only objects count.
+  const only = (types: Set<string>) =>
+    pointer === '' && ctx.options.argumentsRoot ? new Set([...types].filter((t) => t === 'object')) : types;
+  const a = only(typesOf(before));
+  const b = only(typesOf(after));
   const lost = [...a].filter((t) => !b.has(t) && !(t === 'integer' && b.has('number')));
   const gained = [...b].filter((t) => !a.has(t) && !(t === 'integer' && a.has('number')));
   const refused = lost.filter((t) => !coercible(t, b));
@@ -163,7 +274,7 @@ const typeRule: Rule = (before, after, pointer, ctx) => {
       pointer: `${pointer}/type`,
       direction: 'narrowed',
       message: `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${refused.join(', ')} values are now refused`,
-      witness: sampleOfType(refused[0]!),
+      witness: refusedSample(refused[0]!, b),
     });
   }
   if (gained.length > 0) {
@@ -209,7 +320,9 @@ function bound(
     const message = `${key} ${show(a)} → ${show(b)}`;
     if (narrowed) {
       const edge = a !== undefined ? (exclusive ? (isMin ? a + 1e-9 : a - 1e-9) : a) : isMin ? b - 1 : b + 1;
-      const w = isMin ? Math.min(edge, b - (exclusive ? 0 : 1)) : Math.max(edge, b + (exclusive ? 0 : 1));
+      // The value next to the new bound (the first one refused), kept inside the old bound.
+      const step = exclusive ? 0 : 1;
+      const w = isMin ? Math.max(edge, b - step) : Math.min(edge, b + step);
       const value =
         key.includes('Length') || key.includes('Items') || key.includes('Properties') ? Math.max(0, Math.round(w)) : w;
       ctx.out.push({
@@ -525,6 +638,20 @@ function unionRule(keyword: 'anyOf' | 'oneOf'): Rule {
       compareSchemas(a[i], b[j], `${at}/${j}`, ctx);
       return;
     }
+    // A branch split or merged: each removed branch is compared in place with the closest added one of an
+    // overlapping type (fewest changes); the rest are removed or added.
+    for (const [i, j] of pairBranches(
+      a,
+      b,
+      removed.map((r) => as.indexOf(r)),
+      added.map((x) => bs.indexOf(x)),
+      at,
+      ctx,
+    )) {
+      compareSchemas(a[i], b[j], `${at}/${j}`, ctx);
+      removed.splice(removed.indexOf(as[i]!), 1);
+      added.splice(added.indexOf(bs[j]!), 1);
+    }
     for (const s of removed) {
       if (keyword === 'oneOf' && b.length > 0) {
         ctx.out.push({
@@ -538,6 +665,7 @@ function unionRule(keyword: 'anyOf' | 'oneOf'): Rule {
         pointer: `${at}/${as.indexOf(s)}`,
         direction: 'narrowed',
         message: `${keyword} branch removed: values only it matched are now refused`,
+        witness: sampleFor(a[as.indexOf(s)]!, ctx.beforeRoot),
       });
     }
     for (const s of added) {
@@ -553,16 +681,74 @@ function unionRule(keyword: 'anyOf' | 'oneOf'): Rule {
           pointer: `${at}/${index}`,
           direction: 'widened',
           message: 'oneOf branch added: values it alone matches are now accepted',
+          witness: sampleFor(b[index]!, ctx.afterRoot),
         });
       } else {
         ctx.out.push({
           pointer: `${at}/${index}`,
           direction: 'widened',
           message: `${keyword} branch added: values it matches are now accepted`,
+          witness: sampleFor(b[index]!, ctx.afterRoot),
         });
       }
     }
   };
+}
+
+/** How many changes `compareSchemas` finds between two branches (on a scratch context). */
+function changeCount(x: JSONSchema7Definition, y: JSONSchema7Definition, pointer: string, ctx: Ctx): number {
+  const scratch: Ctx = { ...ctx, out: [], seen: new Set(ctx.seen), crossings: new Map() };
+  compareSchemas(x, y, pointer, scratch);
+  return scratch.out.length;
+}
+
+/** Removed and added branch indexes paired by overlapping type and fewest changes (greedy, in order). */
+function pairBranches(
+  a: JSONSchema7Definition[],
+  b: JSONSchema7Definition[],
+  removed: number[],
+  added: number[],
+  at: string,
+  ctx: Ctx,
+): [number, number][] {
+  const pairs: [number, number][] = [];
+  const free = new Set(added);
+  for (const i of removed) {
+    const x = deref(a[i], ctx.beforeRoot);
+    if (typeof x !== 'object') continue;
+    let best: [number, number] | undefined;
+    for (const j of free) {
+      const y = deref(b[j], ctx.afterRoot);
+      if (typeof y !== 'object' || ![...typesOf(x)].some((t) => typesOf(y).has(t))) continue;
+      const count = changeCount(a[i]!, b[j]!, `${at}/${j}`, ctx);
+      if (best === undefined || count < best[1]) best = [j, count];
+    }
+    if (best !== undefined) {
+      pairs.push([i, best[0]]);
+      free.delete(best[0]);
+    }
+  }
+  return pairs;
+}
+
+/** The union keyword a schema is made of alone (`anyOf`/`oneOf` and metadata), if any. */
+function unionOnly(schema: Schema): 'anyOf' | 'oneOf' | undefined {
+  for (const keyword of ['anyOf', 'oneOf'] as const)
+    if (Array.isArray(schema[keyword]) && onlyKeys(schema, [keyword])) return keyword;
+  return undefined;
+}
+
+/**
+ * A schema that became a union of branches (or a union that became one schema): the single schema read
+ * as a one-branch union, so its branches are paired rather than every keyword reported as lost.
+ */
+function asUnions(a: Schema, b: Schema): { keyword: 'anyOf' | 'oneOf'; a: Schema; b: Schema } | undefined {
+  const ua = unionOnly(a);
+  const ub = unionOnly(b);
+  const plain = (s: Schema) => s.anyOf === undefined && s.oneOf === undefined;
+  if (ub !== undefined && ua === undefined && plain(a)) return { keyword: ub, a: { [ub]: [a] }, b };
+  if (ua !== undefined && ub === undefined && plain(b)) return { keyword: ua, a, b: { [ua]: [b] } };
+  return undefined;
 }
 
 const allOfRule: Rule = (before, after, pointer, ctx) => {
@@ -614,15 +800,31 @@ function strip(schema: Schema | boolean | undefined): unknown {
   return out;
 }
 
-function sampleFor(schema: JSONSchema7Definition, root: Schema): unknown {
+/** A plain value a schema probably accepts (required properties and minimum items filled, a few levels deep). */
+export function sampleFor(schema: JSONSchema7Definition, root: Schema, depth = 0): unknown {
   const s = deref(schema, root);
   if (typeof s !== 'object') return null;
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   if (s.default !== undefined) return s.default;
-  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  const branch = s.anyOf?.[0] ?? s.oneOf?.[0];
+  if (s.type === undefined && branch !== undefined && depth < 8) return sampleFor(branch, root, depth + 1);
+  const type = Array.isArray(s.type) ? s.type[0] : (s.type ?? (s.properties ? 'object' : undefined));
   if (type === 'string') return 'a'.repeat(Math.max(1, s.minLength ?? 1));
   if (type === 'integer' || type === 'number') return s.minimum ?? 1;
+  if (type === 'object' && depth < 8) {
+    const out: Record<string, unknown> = {};
+    for (const key of s.required ?? [])
+      Object.defineProperty(out, key, {
+        value: s.properties?.[key] === undefined ? 1 : sampleFor(s.properties[key]!, root, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  }
+  if (type === 'array' && depth < 8 && (s.minItems ?? 0) > 0 && s.items !== undefined && !Array.isArray(s.items))
+    return Array.from({ length: s.minItems! }, () => sampleFor(s.items as JSONSchema7Definition, root, depth + 1));
   return type === undefined ? 1 : sampleOfType(type);
 }
 
@@ -633,9 +835,18 @@ function compareSchemas(
   pointer: string,
   ctx: Ctx,
 ): void {
-  const key = `${pointer}|${typeof before === 'object' ? before.$ref : ''}|${typeof after === 'object' ? after.$ref : ''}`;
-  if (ctx.seen.has(key)) return;
-  ctx.seen.add(key);
+  // A pair of `$ref` targets is compared once (recursive schemas end; the change is reported where first met).
+  const refA = typeof before === 'object' ? before.$ref : undefined;
+  const refB = typeof after === 'object' ? after.$ref : undefined;
+  if (refA !== undefined || refB !== undefined) {
+    const key = `${refA ?? `@${pointer}`}|${refB ?? `@${pointer}`}`;
+    if (ctx.seen.has(key)) return;
+    ctx.seen.add(key);
+  }
+  const hopBefore = hopOf(before, ctx.beforeRoot, ctx.beforeShared);
+  const hopAfter = hopOf(after, ctx.afterRoot, ctx.afterShared);
+  if (hopBefore !== undefined || hopAfter !== undefined)
+    ctx.crossings.set(pointer, { before: hopBefore, after: hopAfter });
   const a = deref(before, ctx.beforeRoot);
   const b = deref(after, ctx.afterRoot);
   if (a === undefined || b === undefined) return;
@@ -652,13 +863,39 @@ function compareSchemas(
     ctx.out.push({ pointer, direction: 'widened', message: 'now accepts any value' });
     return;
   }
+  const unions = asUnions(a, b);
+  if (unions !== undefined) {
+    unionRule(unions.keyword)(unions.a, unions.b, pointer, ctx);
+    return;
+  }
   for (const { rule } of RULES) rule(a, b, pointer, ctx);
 }
 
-/** The schema-level changes between two bundled schemas of one side. */
-export function compareSchema(before: Schema, after: Schema, options: CompareOptions = {}): SchemaChange[] {
-  const ctx: Ctx = { beforeRoot: before, afterRoot: after, options, out: [], seen: new Set() };
+/**
+ * The schema-level changes between two bundled schemas of one side, each with its place in either
+ * version (`shared`: definition keys that are copies of shared types, per version).
+ */
+export function compareSchema(
+  before: Schema,
+  after: Schema,
+  options: CompareOptions = {},
+  shared: { before?: ReadonlyMap<string, SharedOrigin>; after?: ReadonlyMap<string, SharedOrigin> } = {},
+): SchemaChange[] {
+  const ctx: Ctx = {
+    beforeRoot: before,
+    afterRoot: after,
+    options,
+    out: [],
+    seen: new Set(),
+    crossings: new Map(),
+    beforeShared: shared.before ?? new Map(),
+    afterShared: shared.after ?? new Map(),
+  };
   compareSchemas(before, after, '', ctx);
+  for (const change of ctx.out) {
+    change.before = placeOf(ctx, 'before', change.pointer);
+    change.after = placeOf(ctx, 'after', change.pointer);
+  }
   return ctx.out;
 }
 
@@ -669,8 +906,58 @@ export function verdictOf(side: 'input' | 'output', direction: Direction): Chang
   return (side === 'input') === (direction === 'narrowed') ? 'breaking' : 'compatible';
 }
 
+/** The position of a schema change in one version's files. */
+function positionIn(tool: DiffTool, key: string, place: Place | undefined): Position | undefined {
+  if (place?.shared !== undefined) return { source: place.shared.origin.source, pointer: place.shared.pointer };
+  if (tool.source === undefined) return undefined;
+  const inSchema = place?.pointer ?? '';
+  return { source: tool.source, pointer: `${tool.base}/${key}${tool.translated ? pointerIn2020(inSchema) : inSchema}` };
+}
+
+/** A tool-level position (`/hasSideEffects`, `/description`) in one version. */
+export function toolPosition(tool: DiffTool | undefined, pointer: string): Position | undefined {
+  return tool?.source === undefined ? undefined : { source: tool.source, pointer: `${tool.base}${pointer}` };
+}
+
+/** One side's schema changes as tool changes: shared-file places, witnesses, positions. */
+function schemaChanges(
+  before: DiffTool,
+  after: DiffTool,
+  side: 'input' | 'output',
+  options: CompareOptions,
+  changes: ToolChange[],
+): void {
+  const key = side === 'input' ? 'inputSchema' : 'outputSchema';
+  const a = before[key]!;
+  const b = after[key]!;
+  // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
+  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return;
+  const witnesses = findWitness(a, b, side);
+  const shared = { before: before.shared, after: after.shared };
+  for (const change of compareSchema(a, b, { ...options, argumentsRoot: side === 'input' }, shared)) {
+    const verdict = verdictOf(side, change.direction);
+    if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
+    const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
+    const place = change.after?.shared !== undefined ? change.after : change.before;
+    if (place?.shared !== undefined) {
+      item.file = place.shared.origin.file;
+      item.pointer = place.shared.pointer;
+      item.via = `/${key}${place.via ?? ''}`;
+    }
+    const witness = verdict === 'breaking' && change.direction !== 'note' ? witnesses.find(change) : undefined;
+    if (witness !== undefined) {
+      item.witness = witness;
+      item.message += `: e.g. ${side === 'input' ? 'the arguments' : 'the output'} ${brief(witness)} ${
+        side === 'input' ? 'were accepted and are now refused' : 'may now be returned and were invalid before'
+      }`;
+    }
+    item.positions = { before: positionIn(before, key, change.before), after: positionIn(after, key, change.after) };
+    changes.push(item);
+  }
+}
+
 /** Compares one tool's two versions: its input and output schemas and its tool-level fields. */
-export function compareTool(before: ToolModel, after: ToolModel, options: CompareOptions = {}): ToolChange[] {
+export function compareTool(before: DiffTool, after: DiffTool, options: CompareOptions = {}): ToolChange[] {
   const changes: ToolChange[] = [];
   for (const side of ['input', 'output'] as const) {
     const key = side === 'input' ? 'inputSchema' : 'outputSchema';
@@ -683,30 +970,83 @@ export function compareTool(before: ToolModel, after: ToolModel, options: Compar
         pointer: `/${key}`,
         verdict: side === 'output' && a === undefined ? 'compatible' : 'breaking',
         message: a === undefined ? `${key} added` : `${key} removed: callers relying on a checked output lose it`,
+        positions: { before: toolPosition(before, `/${key}`), after: toolPosition(after, `/${key}`) },
       });
       continue;
     }
-    for (const change of compareSchema(a, b, options)) {
-      const verdict = verdictOf(side, change.direction);
-      if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
-      const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
-      if (
-        change.witness !== undefined &&
-        change.direction !== 'undecidable' &&
-        change.direction !== 'note' &&
-        verdict === 'breaking'
-      )
-        item.witness = change.witness;
-      changes.push(item);
-    }
-    defaultChanges(a, b, `/${key}`, side, changes);
+    schemaChanges(before, after, side, options, changes);
+    if (a !== b) defaultChanges(a, b, `/${key}`, side, changes);
   }
   toolLevelChanges(before, after, changes);
+  for (const change of changes)
+    change.positions ??= { before: toolPosition(before, change.pointer), after: toolPosition(after, change.pointer) };
   return changes;
 }
 
-/** The tool-level changes: side effects, capabilities, timeout, description. */
-function toolLevelChanges(before: ToolModel, after: ToolModel, changes: ToolChange[]): void {
+function brief(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
+/** MCP's defaults for absent hints (`ToolAnnotations` in the MCP schema). */
+const HINT_DEFAULTS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;
+/** The value of each hint that lets a host run the tool with less care. */
+const SAFE_HINT = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+const HINT_MEANING = {
+  readOnlyHint: 'hosts that run read-only tools without asking must now ask',
+  destructiveHint: 'hosts that run non-destructive tools without asking must now ask',
+  idempotentHint: 'callers that retry it must no longer assume a retry is harmless',
+  openWorldHint: 'it now reaches outside the host (the network, other systems)',
+} as const;
+
+/** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
+function annotationChanges(
+  a: McpToolAnnotations,
+  b: McpToolAnnotations,
+  effective: boolean,
+  changes: ToolChange[],
+): void {
+  for (const hint of Object.keys(HINT_DEFAULTS) as (keyof typeof HINT_DEFAULTS)[]) {
+    if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
+    const x = a[hint] ?? HINT_DEFAULTS[hint];
+    const y = b[hint] ?? HINT_DEFAULTS[hint];
+    if (x === y) continue;
+    const riskier = x === SAFE_HINT[hint];
+    changes.push({
+      side: 'tool',
+      pointer: `/annotations/${hint}`,
+      verdict: riskier ? 'breaking' : 'compatible',
+      message: `${hint} ${x} → ${y}${riskier ? `: ${HINT_MEANING[hint]}` : ''}`,
+    });
+  }
+}
+
+/** The tool-level changes: side effects, capabilities, timeout, annotations, description. */
+function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
+  const snapshot = before.kind === 'snapshot' || after.kind === 'snapshot';
+  if (snapshot) {
+    // A snapshot says what MCP lists: the hints, completed with MCP's defaults; not capabilities nor timeouts.
+    annotationChanges(before.annotations, after.annotations, true, changes);
+  } else {
+    sideEffectChanges(before, after, changes);
+    annotationChanges(before.ownAnnotations, after.ownAnnotations, false, changes);
+  }
+  if (before.description !== after.description) {
+    changes.push({
+      side: 'tool',
+      pointer: '/description',
+      verdict: 'compatible',
+      message: 'description changed: models see a new description',
+    });
+  }
+}
+
+function sideEffectChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
   if (!before.hasSideEffects && after.hasSideEffects) {
     changes.push({
       side: 'tool',
@@ -722,8 +1062,10 @@ function toolLevelChanges(before: ToolModel, after: ToolModel, changes: ToolChan
       message: 'the tool no longer has side effects',
     });
   }
-  const gained = after.requiredCapabilities.filter((c) => !before.requiredCapabilities.includes(c));
-  const lost = before.requiredCapabilities.filter((c) => !after.requiredCapabilities.includes(c));
+  const was = before.requiredCapabilities ?? [];
+  const now = after.requiredCapabilities ?? [];
+  const gained = now.filter((c) => !was.includes(c));
+  const lost = was.filter((c) => !now.includes(c));
   if (gained.length > 0)
     changes.push({
       side: 'tool',
@@ -746,14 +1088,6 @@ function toolLevelChanges(before: ToolModel, after: ToolModel, changes: ToolChan
       pointer: '/timeoutMs',
       verdict: shorter ? 'breaking' : 'compatible',
       message: `timeout ${before.timeoutMs ?? 'none'} → ${after.timeoutMs ?? 'none'} ms${shorter ? ': calls that finished in time may now time out' : ''}`,
-    });
-  }
-  if (before.description !== after.description) {
-    changes.push({
-      side: 'tool',
-      pointer: '/description',
-      verdict: 'compatible',
-      message: 'description changed: models see a new description',
     });
   }
 }
@@ -784,7 +1118,7 @@ function defaultChanges(
 }
 
 /** True when two tools' schemas are the same (a rename candidate). */
-export function sameSchemas(a: ToolModel, b: ToolModel): boolean {
+export function sameSchemas(a: DiffTool, b: DiffTool): boolean {
   return (
     stable(strip2(a.inputSchema)) === stable(strip2(b.inputSchema)) &&
     stable(strip2(a.outputSchema)) === stable(strip2(b.outputSchema))

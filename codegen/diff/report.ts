@@ -1,10 +1,25 @@
-import { positionOf, type SourceFile } from '../load.js';
+import { positionOf } from '../load.js';
+import type { Position, ToolChange } from './compare.js';
 import type { DiffReport } from './verdict.js';
 
-function where(source: SourceFile | undefined, pointer: string): string {
-  if (source === undefined) return '-';
-  const { line, column } = positionOf(source, pointer);
-  return `${source.file}:${line}:${column}`;
+function where(position: Position | undefined): string {
+  if (position === undefined) return '-';
+  const { line, column } = positionOf(position.source, position.pointer);
+  return `${position.source.file}:${line}:${column}`;
+}
+
+/** A change as `--json` shows it (positions are for the text output). */
+function jsonChange(change: ToolChange): object {
+  const { side, file, pointer, via, verdict, message, witness } = change;
+  return {
+    side,
+    ...(file !== undefined ? { file } : {}),
+    pointer,
+    ...(via !== undefined ? { via } : {}),
+    verdict,
+    message,
+    ...(witness !== undefined ? { witness } : {}),
+  };
 }
 
 /** The report as text: one line per change with both versions' `file:line:col`. */
@@ -17,9 +32,11 @@ export function formatText(report: DiffReport): string {
       `${head}: ${tool.change}, ${tool.verdict}${tool.suggestedVersion ? ` (suggested version ${tool.suggestedVersion})` : ''}`,
     );
     for (const change of tool.changes) {
+      const at =
+        change.file === undefined ? change.pointer || '/' : `${change.file}#${change.pointer} (via ${change.via})`;
       const witness = change.witness === undefined ? '' : `\n      witness: ${JSON.stringify(change.witness)}`;
       lines.push(
-        `  ${change.verdict} ${change.side} ${change.pointer || '/'}: ${change.message}\n      before ${where(tool.before, change.pointer)}  after ${where(tool.after, change.pointer)}${witness}`,
+        `  ${change.verdict} ${change.side} ${at}: ${change.message}\n      before ${where(change.positions?.before)}  after ${where(change.positions?.after)}${witness}`,
       );
     }
   }
@@ -37,7 +54,7 @@ export function formatJson(report: DiffReport): string {
         change: t.change,
         verdict: t.verdict,
         ...(t.renamedFrom ? { renamedFrom: t.renamedFrom } : {}),
-        changes: t.changes,
+        changes: t.changes.map(jsonChange),
         ...(t.suggestedVersion ? { suggestedVersion: t.suggestedVersion } : {}),
         ...(t.underBumped ? { underBumped: true } : {}),
       })),

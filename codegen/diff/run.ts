@@ -24,7 +24,8 @@ export function runDiff(
     return 2;
   }
   const schemas = flags.schemas ?? 'schemas';
-  const sides = [loadSide(before, io.cwd, schemas), loadSide(after ?? schemas, io.cwd, schemas)];
+  const first = loadSide(before, io.cwd, schemas);
+  const sides = [first, loadSide(after ?? schemas, io.cwd, schemas, first.problems.length === 0 ? first : undefined)];
   const problems = sides.flatMap((side) => side.problems);
   if (problems.length > 0) {
     for (const problem of problems) io.stderr(`${formatProblem(problem)}\n`);

@@ -1,7 +1,5 @@
-import type { SourceFile } from '../load.js';
-import type { ToolModel } from '../model.js';
-import { compareTool, sameSchemas, type CompareOptions, type ToolChange } from './compare.js';
-import type { LoadedSide } from './sources.js';
+import { compareTool, sameSchemas, toolPosition, type CompareOptions, type ToolChange } from './compare.js';
+import type { DiffTool, LoadedSide } from './sources.js';
 import { actualBump, bumped, enough, neededBump } from './versions.js';
 
 /** The overall verdict of a diff or a tool. */
@@ -17,9 +15,9 @@ export interface ToolReport {
   suggestedVersion?: string;
   /** The after side's version is lower than its changes call for. */
   underBumped?: boolean;
-  /** The definition files of each side (for positions). */
-  before?: SourceFile;
-  after?: SourceFile;
+  /** The tool on each side (for positions). */
+  before?: DiffTool;
+  after?: DiffTool;
 }
 
 /** The whole diff. */
@@ -34,14 +32,7 @@ function worst(changes: readonly { verdict: 'breaking' | 'compatible' }[]): Verd
 }
 
 /** The entry of a tool on both sides: its changes, verdict and version check. */
-function changedTool(
-  name: string,
-  a: ToolModel,
-  b: ToolModel,
-  before: LoadedSide,
-  after: LoadedSide,
-  options: CompareOptions,
-): ToolReport {
+function changedTool(name: string, a: DiffTool, b: DiffTool, options: CompareOptions): ToolReport {
   const changes = compareTool(a, b, options);
   const metadataOnly = changes.every((c) => c.side === 'tool' && c.pointer === '/description');
   const verdict = metadataOnly ? 'unchanged' : worst(changes);
@@ -50,8 +41,8 @@ function changedTool(
     change: changes.length === 0 ? 'unchanged' : 'changed',
     verdict,
     changes,
-    before: before.sources.get(name),
-    after: after.sources.get(name),
+    before: a,
+    after: b,
   };
   if (b.version !== undefined && a.version !== undefined) {
     const need = neededBump(
@@ -68,6 +59,7 @@ function changedTool(
           pointer: '/version',
           verdict: need === 'patch' ? 'compatible' : verdict === 'breaking' ? 'breaking' : 'compatible',
           message: `version ${b.version} is not bumped enough: these changes call for ${report.suggestedVersion}`,
+          positions: { before: toolPosition(a, '/version'), after: toolPosition(b, '/version') },
         });
       }
     }
@@ -92,7 +84,7 @@ export function diffSides(before: LoadedSide, after: LoadedSide, options: Compar
     const a = before.tools.get(name);
     const b = after.tools.get(name);
     if (a !== undefined && b !== undefined) {
-      tools.push(changedTool(name, a, b, before, after, options));
+      tools.push(changedTool(name, a, b, options));
     } else if (b !== undefined) {
       const from = renamedTo.get(name);
       tools.push(
@@ -108,17 +100,26 @@ export function diffSides(before: LoadedSide, after: LoadedSide, options: Compar
                   pointer: '/name',
                   verdict: 'breaking',
                   message: `renamed from ${from} (same schemas): calls to ${from} now fail`,
+                  positions: { before: toolPosition(before.tools.get(from), '/name'), after: toolPosition(b, '/name') },
                 },
               ],
-              before: before.sources.get(from),
-              after: after.sources.get(name),
+              before: before.tools.get(from),
+              after: b,
             }
           : {
               name,
               change: 'added',
               verdict: 'compatible',
-              changes: [{ side: 'tool', pointer: '', verdict: 'compatible', message: 'tool added' }],
-              after: after.sources.get(name),
+              changes: [
+                {
+                  side: 'tool',
+                  pointer: '',
+                  verdict: 'compatible',
+                  message: 'tool added',
+                  positions: { after: toolPosition(b, '') },
+                },
+              ],
+              after: b,
             },
       );
     } else if (!renames.has(name)) {
@@ -126,8 +127,16 @@ export function diffSides(before: LoadedSide, after: LoadedSide, options: Compar
         name,
         change: 'removed',
         verdict: 'breaking',
-        changes: [{ side: 'tool', pointer: '', verdict: 'breaking', message: 'tool removed: calls to it now fail' }],
-        before: before.sources.get(name),
+        changes: [
+          {
+            side: 'tool',
+            pointer: '',
+            verdict: 'breaking',
+            message: 'tool removed: calls to it now fail',
+            positions: { before: toolPosition(a, '') },
+          },
+        ],
+        before: a,
       });
     }
   }

@@ -47,7 +47,7 @@ describe('toolsmith diff (CLI)', () => {
     expect(code).toBe(1);
     expect(stdout).toContain('breaking input /inputSchema/properties/limit/maximum: maximum 100 → 50');
     expect(stdout).toMatch(/before a\/search\.tool\.json:\d+:\d+ {2}after b\/search\.tool\.json:\d+:\d+/);
-    expect(stdout).toContain('witness: 100');
+    expect(stdout).toContain('witness: {"limit":51}');
   });
 
   it('--json: the documented shape; --fail-on none exits 0, --fail-on compatible fails on a compatible change', async () => {
@@ -135,5 +135,26 @@ describe('toolsmith diff (CLI)', () => {
     expect(stdout).toContain('maximum 100 → 10');
     expect(stdout).toContain('before main:schemas/search.tool.json:');
     expect((await run(['git:nosuchref'], root)).code).toBe(2);
+  });
+
+  it('git:<ref>:<file>.json reads a snapshot committed at that ref (what was last published)', async () => {
+    const snapshot = (maximum: number) =>
+      `${JSON.stringify({ tools: [{ name: 'search', description: 'The search tool.', inputSchema: LIMIT(maximum) }] }, null, 2)}\n`;
+    const root = tree({
+      'published/tools.json': snapshot(100),
+      'schemas/search.tool.json': tool('search', LIMIT(100)),
+    });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '.');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'one');
+    writeFileSync(path.join(root, 'schemas/search.tool.json'), tool('search', LIMIT(10)));
+    const { code, stdout } = await run(['git:main:published/tools.json'], root);
+    expect(code).toBe(1);
+    expect(stdout).toContain('maximum 100 → 10');
+    expect(stdout).toContain('before main:published/tools.json:');
+    const missing = await run(['git:main:published/nope.json'], root);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read published/nope.json at main');
   });
 });

@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import type { JSONSchema7 } from 'json-schema';
 import { describe, expect, it } from 'vitest';
 import { createGeneratorAjv } from '../../../codegen/ajv.js';
-import { compareSchema, verdictOf } from '../../../codegen/diff/compare.js';
+import { compareSchema, compareTool, verdictOf } from '../../../codegen/diff/compare.js';
+import { fromJsonSchema2020 } from '../../../codegen/diff/dialect.js';
+import type { DiffTool } from '../../../codegen/diff/sources.js';
+import { toJsonSchema2020 } from '../../../src/json-schema-2020.js';
+import { coerceWhereNeeded } from '../../../src/validator-runtime.js';
 import { arbitraryFor } from '../../helpers/schema-arbitrary.js';
 
 type S = JSONSchema7;
@@ -51,11 +55,13 @@ const PAIRS: Pair[] = [
   ['const changed', { const: 'a' }, { const: 'b' }, 'breaking'],
   ['const to enum', { const: 'a' }, { enum: ['a', 'b'] }, 'compatible'],
   // types
-  ['type narrowed', { type: ['string', 'null'] }, { type: 'string' }, 'breaking'],
+  ['type narrowed', { type: ['string', 'object'] }, { type: 'string' }, 'breaking'],
+  ['null dropped (coerced to "")', { type: ['string', 'null'] }, { type: 'string' }, 'compatible'],
   ['type widened', { type: 'string' }, { type: ['string', 'null'] }, 'compatible'],
   ['type array of one', { type: ['string'] }, { type: 'string' }, 'unchanged'],
   ['number|string to string (coerced)', { type: ['number', 'string'] }, { type: 'string' }, 'compatible'],
-  ['boolean to integer', { type: 'boolean' }, { type: 'integer' }, 'breaking'],
+  ['boolean to integer (coerced to 0/1)', { type: 'boolean' }, { type: 'integer' }, 'compatible'],
+  ['string to integer', { type: 'string' }, { type: 'integer' }, 'breaking'],
   // objects
   ['required added', obj({ a: { type: 'string' } }), obj({ a: { type: 'string' } }, { required: ['a'] }), 'breaking'],
   [
@@ -145,7 +151,7 @@ const PAIRS: Pair[] = [
   ['uniqueItems removed', { type: 'array', uniqueItems: true }, { type: 'array' }, 'compatible'],
   [
     'items type narrowed',
-    { type: 'array', items: { type: ['string', 'null'] } },
+    { type: 'array', items: { type: ['string', 'array'] } },
     { type: 'array', items: { type: 'string' } },
     'breaking',
   ],
@@ -170,7 +176,7 @@ const PAIRS: Pair[] = [
   // anyOf / oneOf / allOf
   [
     'anyOf branch removed',
-    { anyOf: [{ type: 'string' }, { type: 'number' }] },
+    { anyOf: [{ type: 'string' }, { type: 'object' }] },
     { anyOf: [{ type: 'string' }] },
     'breaking',
   ],
@@ -205,6 +211,29 @@ const PAIRS: Pair[] = [
     { allOf: [{ type: 'integer' }, { maximum: 2 }] },
     'breaking',
   ],
+  [
+    'one schema split into anyOf branches, one of them narrowed',
+    obj({ t: { enum: ['a', 'b', 'c'] } }, { required: ['t'] }),
+    {
+      anyOf: [
+        obj({ t: { enum: ['a', 'b'] } }, { required: ['t'] }),
+        obj({ r: { type: 'string' } }, { required: ['r'] }),
+      ],
+    },
+    'breaking',
+  ],
+  [
+    'one schema split into anyOf branches, loosened',
+    { type: 'string', maxLength: 3 },
+    { anyOf: [{ type: 'string', maxLength: 5 }, { type: 'number' }] },
+    'compatible',
+  ],
+  [
+    'anyOf merged into one of its branches',
+    { anyOf: [{ type: 'string' }, { type: 'array' }] },
+    { type: 'string' },
+    'breaking',
+  ],
   // $ref (bundled definitions)
   [
     'moved into definitions',
@@ -235,9 +264,20 @@ function verdictFor(changes: ReturnType<typeof compareSchema>, side: 'input' | '
 /** The pointer of the schema a witness is a value of: the change's keyword removed (and a property name with `properties`). */
 function schemaPointerOf(pointer: string): string {
   const segs = pointer.split('/');
+  // A branch added or removed: its value is checked against the whole union.
+  if (/^\d+$/.test(segs.at(-1)!) && ['anyOf', 'oneOf'].includes(segs.at(-2)!)) return segs.slice(0, -2).join('/');
   segs.pop();
   if (segs.at(-1) === 'properties') segs.pop();
   return segs.join('/');
+}
+
+function resolves(root: S, pointer: string): boolean {
+  let node: unknown = root;
+  for (const seg of pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, seg)) return false;
+    node = (node as Record<string, unknown>)[seg];
+  }
+  return true;
 }
 
 function at(root: S, pointer: string): S {
@@ -266,7 +306,8 @@ describe('toolsmith diff: before/after pairs', () => {
       }
       if (expected === 'breaking') {
         const witnessed = changes.filter((c) => c.direction === 'narrowed' && c.witness !== undefined);
-        for (const change of witnessed) {
+        // A union read from a single schema has no branch pointer on that side: its witness is checked whole (below).
+        for (const change of witnessed.filter((c) => resolves(before, schemaPointerOf(c.pointer)))) {
           const where = schemaPointerOf(change.pointer);
           expect(validator(at(before, where))(change.witness), `${change.message}: valid before`).toBe(true);
           expect(validator(at(after, where))(change.witness), `${change.message}: invalid after`).toBe(false);
@@ -292,5 +333,91 @@ describe('toolsmith diff: before/after pairs', () => {
     expect(verdictFor(compareSchema(before, after, { strictOpenObjects: true }), 'input')).toBe('breaking');
     expect(validator(before)({ b: 5 })).toBe(true);
     expect(validator(after)({ b: 5 })).toBe(false);
+  });
+});
+
+/** A definition-side tool whose input is `{ v }` with `v` the pair's schema (required). */
+function asTool(schema: S): DiffTool {
+  const { definitions, ...rest } = schema;
+  return {
+    name: 't',
+    description: 'd',
+    inputSchema: {
+      type: 'object',
+      required: ['v'],
+      properties: { v: rest },
+      ...(definitions ? { definitions } : {}),
+    } as S,
+    kind: 'definition',
+    annotations: {},
+    ownAnnotations: {},
+    shared: new Map(),
+    base: '',
+    translated: false,
+  };
+}
+
+function runtimeValidator(schema: S): (value: unknown) => boolean {
+  const validate = coerceWhereNeeded(createGeneratorAjv().compile(schema) as never) as unknown as (
+    v: unknown,
+  ) => boolean;
+  return (value) => validate(structuredClone(value));
+}
+
+describe('toolsmith diff: whole-argument witnesses', () => {
+  const breaking = PAIRS.filter(([, , , expected]) => expected === 'breaking');
+  for (const [name, before, after] of breaking) {
+    it(`${name}: each witness is whole arguments, valid before and refused after (runtime validators)`, () => {
+      const a = asTool(before);
+      const b = asTool(after);
+      const changes = compareTool(a, b);
+      const validBefore = runtimeValidator(a.inputSchema);
+      const validAfter = runtimeValidator(b.inputSchema);
+      for (const change of changes.filter((c) => c.witness !== undefined)) {
+        expect(change.witness).toHaveProperty('v');
+        expect(validBefore(change.witness), `${change.message}: valid before`).toBe(true);
+        expect(validAfter(change.witness), `${change.message}: refused after`).toBe(false);
+        expect(change.message).toContain(JSON.stringify(change.witness).slice(0, 100));
+      }
+      // A rule that knows a value gives a whole witness (the rest are undecidable: a pattern or a branch changed).
+      const decidable = compareSchema(before, after).some((c) => c.direction === 'narrowed' && c.witness !== undefined);
+      if (decidable) expect(changes.some((c) => c.witness !== undefined)).toBe(true);
+    });
+  }
+
+  it('finds a witness where the rule has none: a pattern added', () => {
+    const [change] = compareTool(asTool({ type: 'string' }), asTool({ type: 'string', pattern: '^[a-z]+$' }));
+    expect(change!.witness).toEqual({ v: '' });
+    expect(change!.message).toContain('e.g. the arguments {"v":""} were accepted and are now refused');
+  });
+
+  it('an output witness is an output valid after and invalid before', () => {
+    const before: DiffTool = {
+      ...asTool({ type: 'string' }),
+      outputSchema: obj({ n: { enum: ['a'] } }, { required: ['n'] }),
+    };
+    const after: DiffTool = { ...before, outputSchema: obj({ n: { enum: ['a', 'b'] } }, { required: ['n'] }) };
+    const [change] = compareTool(before, after);
+    expect(change).toMatchObject({ side: 'output', verdict: 'breaking', witness: { n: 'b' } });
+  });
+});
+
+describe('toolsmith diff: a 2020-12 copy compares as its draft-07 source', () => {
+  for (const [name, before, after] of PAIRS) {
+    it(name, () => {
+      const directions = (b: S) => compareSchema(before, b).map((c) => [c.pointer, c.direction]);
+      const after2020 = toJsonSchema2020(after) as S;
+      expect(directions(fromJsonSchema2020(after2020))).toEqual(directions(after));
+    });
+  }
+
+  it('a tuple and dependencies come back', () => {
+    const schema: S = {
+      type: 'array',
+      items: [{ type: 'string' }, { $ref: '#/definitions/N' }],
+      additionalItems: false,
+      definitions: { N: { type: 'object', dependencies: { a: ['b'], c: { required: ['d'] } } } },
+    };
+    expect(fromJsonSchema2020(toJsonSchema2020(schema))).toEqual(schema);
   });
 });
