@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { generateIncrementally, unchangedRun } from './incremental.js';
+import { generateIncrementally, unchangedRun } from './incremental/index.js';
 import { initProject } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES, loadConfig, type ToolsmithConfig } from './config.js';

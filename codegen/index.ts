@@ -10,7 +10,7 @@ export {
   type ResolvedOptions,
   type EmitAllOptions,
 } from './generate.js';
-export { generateIncrementally, unchangedRun, type IncrementalOptions, type IncrementalReport } from './incremental.js';
+export { generateIncrementally, unchangedRun, type IncrementalOptions, type IncrementalReport } from './incremental/index.js';
 export { loadDefinitions, type LoadedFiles, type SourceFile } from './load.js';
 export { normalize, GENERATOR_VERSION, type NormalizeResult } from './normalize.js';
 export { writeOutput, diffOutput, hasDrift, recoverInterrupted, type OutputDiff, type WriteReport } from './write.js';

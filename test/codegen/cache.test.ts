@@ -10,7 +10,7 @@ import {
   parseModelCache,
   readModels,
   unchangedRun,
-} from '../../codegen/incremental.js';
+} from '../../codegen/incremental/index.js';
 import { generate } from '../../codegen/generate.js';
 import { resolveOptions } from '../../codegen/options.js';
 import { createTempProject } from '../helpers/temp-project.js';
@@ -243,7 +243,7 @@ describe('the model cache', () => {
 
 describe('the generator fingerprint covers the runtime modules the generator imports', () => {
   it('changes when a src/ module changes (e.g. mcp/tool.ts, which builds mcp.json), not for the example tools or adapters', async () => {
-    const { codeFingerprint } = await import('../../codegen/incremental.js');
+    const { codeFingerprint } = await import('../../codegen/incremental/index.js');
     const { mkdtempSync, mkdirSync: mkdir, writeFileSync: write, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const nodePath = await import('node:path');

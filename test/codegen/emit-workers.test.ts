@@ -7,7 +7,7 @@ import {
   modelCacheText,
   modelsFile,
   parseModelCache,
-} from '../../codegen/incremental.js';
+} from '../../codegen/incremental/index.js';
 import { main } from '../../codegen/cli.js';
 import { emitAll, generate } from '../../codegen/generate.js';
 import { workerCount } from '../../codegen/emit-pool.js';

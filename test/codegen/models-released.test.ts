@@ -8,7 +8,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cacheFile, generateIncrementally, modelsFile, parseModelCache } from '../../codegen/incremental.js';
+import { cacheFile, generateIncrementally, modelsFile, parseModelCache } from '../../codegen/incremental/index.js';
 import { emitToolUnits, generate } from '../../codegen/generate.js';
 import { summarizeTool, type ToolModel } from '../../codegen/model.js';
 import { loadTemplates } from '../../codegen/templates/index.js';
