@@ -6,31 +6,16 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { ResolvedOptions } from '../options.js';
-import { loadTemplates } from '../templates/index.js';
-import type { DocTemplates } from '../templates/names.js';
+import type { EmitSettings } from '../emit-settings.js';
 import { sha256 } from './store.js';
 
 /**
- * The cache key of a run: the generator's code (`fingerprint`, default `generatorFingerprint()`), the
- * emit context, the templates (read here unless given), the manifest targets, formatting.
+ * The cache key of a run: the generator's code (`fingerprint`, default `generatorFingerprint()`) and
+ * the run's emission settings, whole (emit context, templates, manifests, formatting: whatever is
+ * added to `EmitSettings` is part of the key with no edit here).
  */
-export function generationCacheKey(
-  resolved: ResolvedOptions,
-  templates: DocTemplates = loadTemplates(resolved.templatesDir),
-  fingerprint: string = generatorFingerprint(),
-): string {
-  return sha256(
-    JSON.stringify({
-      generator: fingerprint,
-      ctx: resolved.ctx,
-      templates,
-      targets: resolved.manifestTargets ?? null,
-      policy: resolved.manifestPolicy ?? null,
-      describeLosses: resolved.manifestDescribeLosses ?? null,
-      format: resolved.format,
-    }),
-  );
+export function generationCacheKey(settings: EmitSettings, fingerprint: string = generatorFingerprint()): string {
+  return sha256(JSON.stringify({ generator: fingerprint, settings }));
 }
 
 let fingerprint: string | undefined;

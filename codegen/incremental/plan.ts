@@ -81,8 +81,8 @@ export type RunManifests = { made: 'spliced' | 'whole'; emission: ManifestEmissi
  * (`patchManifests`); else, when every tool is emitted, assembled; else built whole.
  */
 export function buildManifests(run: RunInputs, project: ProjectModel, plan: ReusePlan): RunManifests {
-  const { emitManifests, patchManifests } = run.modules[1];
-  const options = run.modules[0].manifestOptions(run.resolved);
+  const { emitManifests, patchManifests } = run.modules.manifests;
+  const options = run.settings.manifests;
   const { previous } = run;
   const { outDir } = run.resolved;
   const segments = previous.project?.segments;
@@ -112,5 +112,5 @@ export function buildManifests(run: RunInputs, project: ProjectModel, plan: Reus
  * two points (see `collectGarbage`) where a full collection costs little beside the emission.
  */
 export function largeEmission(run: RunInputs, plan: ReusePlan): boolean {
-  return plan.fresh.length >= run.modules[2].DEFAULT_WORKER_THRESHOLD;
+  return plan.fresh.length >= run.modules.emitPool.DEFAULT_WORKER_THRESHOLD;
 }

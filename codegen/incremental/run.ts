@@ -6,19 +6,19 @@
 import { collectGarbage } from '../collect-garbage.js';
 import { dictionary, ownValue } from '../dictionary.js';
 import type { EmitPool } from '../emit-pool.js';
+import { emitSettings, workerOptions, type EmitSettings } from '../emit-settings.js';
 import type { NormalizeHooks } from '../generate.js';
 import { loadDefinitions, type LoadedFiles } from '../load.js';
 import { summarizeTool, type Problem, type ProjectListing } from '../model.js';
 import { compareStrings } from '../naming.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from '../options.js';
 import { sortProblems } from '../problems.js';
-import type { DocTemplates } from '../templates/names.js';
 import { stageOutput, writeStubs, type OutputDiff } from '../write.js';
 import { generationCacheKey } from './fingerprint.js';
 import { modelsFile, readModels, sharedInputsHash } from './model-cache.js';
 import { buildManifests, largeEmission, planReuse, projectHash, type ReusePlan, type RunManifests } from './plan.js';
 import { takeSnapshot } from './snapshot.js';
-import { stageRun, workerOptions, type Staged } from './stage.js';
+import { stageRun, type Staged } from './stage.js';
 import { cacheFile, readCache, sha256, spareTree, writeCache, type GenerationCache } from './store.js';
 
 /** Options of `generateIncrementally`. */
@@ -57,15 +57,22 @@ export interface IncrementalReport {
 }
 
 /** The generator's modules, loaded when a run must emit (the nothing-changed shortcut never loads them). */
-const generatorModules = () =>
-  Promise.all([import('../generate.js'), import('../emit/manifests/index.js'), import('../emit-pool.js')]);
+const generatorModules = async () => {
+  const [generator, manifests, emitPool] = await Promise.all([
+    import('../generate.js'),
+    import('../emit/manifests/index.js'),
+    import('../emit-pool.js'),
+  ]);
+  return { generator, manifests, emitPool };
+};
 export type GeneratorModules = Awaited<ReturnType<typeof generatorModules>>;
 
 /** What a run knows before it emits: the options, the previous run's records, what was read. */
 export interface RunInputs {
   options: IncrementalOptions;
   resolved: ResolvedOptions;
-  templates: DocTemplates;
+  /** The run's emission settings (what the cache key is made of, and every emitter is given). */
+  settings: EmitSettings;
   key: string;
   previous: GenerationCache;
   loaded: LoadedFiles;
@@ -108,16 +115,17 @@ function normalizeHooks(run: RunInputs): NormalizeHooks {
 async function readRunInputs(options: IncrementalOptions): Promise<RunInputs | { problem: Problem }> {
   const resolved = resolveOptions(options);
   const modules = await generatorModules();
-  const read = modules[0].readTemplates(resolved);
+  const read = modules.generator.readTemplates(resolved);
   if ('problem' in read) return read;
-  const key = generationCacheKey(resolved, read.templates, options.fingerprint);
+  const settings = emitSettings(resolved, read.templates);
+  const key = generationCacheKey(settings, options.fingerprint);
   const previous = readCache(options.check ? undefined : cacheFile(resolved.root, resolved.outDir), key);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   // What was read, by content: recorded for the nothing-changed shortcut (`unchangedRun`).
   const inputs: Record<string, string> = dictionary();
   for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
   const sharedHash = sharedInputsHash(loaded.shared, inputs);
-  return { options, resolved, templates: read.templates, key, previous, loaded, inputs, sharedHash, modules };
+  return { options, resolved, settings, key, previous, loaded, inputs, sharedHash, modules };
 }
 
 /**
@@ -160,7 +168,7 @@ export async function generateIncrementally(options: IncrementalOptions): Promis
   const read = await readRunInputs(options);
   if ('problem' in read) return stopped([read.problem], []);
   const run = read;
-  const [generator, , emitPool] = run.modules;
+  const { generator, emitPool } = run.modules;
   // With no previous output to reuse, every tool is emitted: the workers (`threads - 1`: the main
   // thread emits too, see `LocalLane`) start now, so that loading their emitters (about a second)
   // overlaps normalize. (While the main thread built every manifest before the emission, they started
@@ -237,7 +245,7 @@ interface PreparedRun {
  * held by its frame only, and gone once it returns; the plan holds the models the run still needs.
  */
 function prepareRun(run: RunInputs): PreparedRun | { stop: IncrementalReport } {
-  const generator = run.modules[0];
+  const { generator } = run.modules;
   const { options } = run;
   const modelled = generator.modelProject(run.loaded, options, normalizeHooks(run));
   if (modelled.problems.length > 0) return { stop: stopped(modelled.problems, modelled.warnings, modelled.project) };

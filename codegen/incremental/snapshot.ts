@@ -4,8 +4,10 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { emitSettings } from '../emit-settings.js';
 import { readRegularFile, scanSchemasFolder } from '../load.js';
 import type { ResolvedOptions } from '../options.js';
+import { loadTemplates } from '../templates/index.js';
 import { listFiles, recoverInterrupted } from '../write.js';
 import { generationCacheKey } from './fingerprint.js';
 import { cacheFile, readCache, sha256, type CacheEntry, type RunSnapshot } from './store.js';
@@ -113,7 +115,7 @@ export function unchangedRun(
   recoverInterrupted(resolved.outDir);
   let key: string;
   try {
-    key = generationCacheKey(resolved, undefined, fingerprint);
+    key = generationCacheKey(emitSettings(resolved, loadTemplates(resolved.templatesDir)), fingerprint);
   } catch {
     return undefined; // a template that cannot be read: the full run reports it
   }

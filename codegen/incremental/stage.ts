@@ -7,10 +7,10 @@ import { collectGarbage } from '../collect-garbage.js';
 import { dictionary, ownValue } from '../dictionary.js';
 import type { ManifestWriter } from '../emit/manifests/index.js';
 import type { EmitPool } from '../emit-pool.js';
-import type { EmitSettings } from '../generate.js';
+import { workerOptions } from '../emit-settings.js';
+import type { ProjectSink } from '../generate.js';
 import type { GeneratedFile, Problem, ProjectListing, ToolModel } from '../model.js';
 import { SHARED_VALIDATORS_FILE } from '../naming.js';
-import type { GenerateOptions } from '../options.js';
 import { stagedLength, type OutputStaging, type StagedBytes } from '../write.js';
 import { modelsFile, NO_MODEL_CACHE, openModelCache, type ModelCacheWriter } from './model-cache.js';
 import { largeEmission, projectHash, sharedModuleUnchanged, type ReusePlan, type RunManifests } from './plan.js';
@@ -87,7 +87,7 @@ async function stageTools(
   pool: EmitPool | undefined,
   models: ModelCacheWriter,
 ): Promise<Staged> {
-  const [generator] = run.modules;
+  const { generator } = run.modules;
   const cache: GenerationCache = { version: 1, key: run.key, tools: dictionary() };
   const paths: string[] = [];
   const total = project.tools.length;
@@ -105,13 +105,7 @@ async function stageTools(
     if (stubsWanted.has(tool.name)) reusedStubless.push(tool);
     run.options.onProgress?.(++done, total);
   }
-  const settings: EmitSettings = {
-    ctx: run.resolved.ctx,
-    templates: run.templates,
-    format: run.resolved.format,
-    manifests: generator.manifestOptions(run.resolved),
-    workers: { ...workerOptions(run.options), ...(pool ? { pool } : {}) },
-  };
+  const { settings } = run;
   const listingFiles: Record<string, string> = {};
   const putListing = (file: GeneratedFile) => {
     listingFiles[file.path] = cachedHash(staging.put(file));
@@ -123,20 +117,10 @@ async function stageTools(
   if (plan.listings === undefined && made !== undefined) for (const file of made.files.splice(0)) putListing(file);
   // Their garbage too: this thread mostly waits during the emission and would never collect it.
   if (largeEmission(run, plan)) collectGarbage();
-  const assembler =
-    manifests?.made === 'assembled'
-      ? run.modules[1].createManifestAssembler(
-          project.tools.map((tool) => tool.name),
-          run.resolved.ctx,
-          { ...settings.manifests, open: (file) => stagedListing(staging, file, listingFiles, paths) },
-        )
-      : undefined;
+  const keepShared = plan.listings === undefined && sharedModuleUnchanged(run, plan.untouched);
   const stubs: GeneratedFile[] = [];
-  // Taken out of the plan: `emitToolUnits` clears its array's entries as the tools are done.
-  const fresh = assembler === undefined ? plan.fresh.splice(0) : generator.inNameOrder(plan.fresh.splice(0));
-  const emitted = await generator.emitToolUnits(project, fresh, settings, {
-    stubs: stubsWanted,
-    sink: (unit) => {
+  const sink: ProjectSink = {
+    unit: (unit) => {
       const files: Record<string, string> = {};
       for (const file of unit.files) {
         files[file.path] = hashOf(staging.put(file));
@@ -144,37 +128,36 @@ async function stageTools(
       }
       cache.tools[unit.tool.name] = { hash: unit.tool.hash, files };
       if (unit.stub !== undefined) stubs.push(unit.stub);
-      assembler?.add(unit.manifests);
       doneWith(unit.tool);
     },
+    file: putListing,
+    stream: (file) => stagedListing(staging, file, listingFiles, paths),
+  };
+  const emitted = await generator.emitProject(project, settings, sink, {
+    // Taken out of the plan: the emission clears its array's entries as the tools are done.
+    tools: plan.fresh.splice(0),
+    stubs: stubsWanted,
+    workers: { ...workerOptions(run.options), ...(pool ? { pool } : {}) },
     onProgress: () => run.options.onProgress?.(++done, total),
+    manifests: manifests?.made === 'assembled' ? 'assemble' : 'given',
+    listings: plan.listings === undefined,
+    sharedValidators: !keepShared,
   });
-  // The workers are done: stopped now, not after the files that list every tool.
-  await pool?.close();
-  const problems = [...(assembler?.problems ?? []), ...emitted.problems];
-  const warnings = [...(assembler?.warnings ?? [])];
-  if (problems.length > 0) {
-    assembler?.abandon();
-    return { cache, paths, stubs, problems, warnings, threads: emitted.threads, models };
-  }
-  const assembled = assembler?.finish();
+  const { problems, warnings, threads } = emitted;
+  if (problems.length > 0) return { cache, paths, stubs, problems, warnings, threads, models };
   if (plan.listings !== undefined) {
     for (const file of plan.listings) {
       staging.keep(file);
       listingFiles[file] = run.previous.project!.files[file]!;
     }
     paths.push(...plan.listings);
-  } else {
-    const keepShared = sharedModuleUnchanged(run, plan.untouched);
-    const files = await generator.emitProjectFiles(project, settings, [], { sharedValidators: !keepShared });
-    for (const file of files) putListing(file);
-    if (keepShared) {
-      staging.keep(SHARED_VALIDATORS_FILE);
-      listingFiles[SHARED_VALIDATORS_FILE] = run.previous.project!.files[SHARED_VALIDATORS_FILE]!;
-      paths.push(SHARED_VALIDATORS_FILE);
-    }
+  } else if (keepShared) {
+    staging.keep(SHARED_VALIDATORS_FILE);
+    listingFiles[SHARED_VALIDATORS_FILE] = run.previous.project!.files[SHARED_VALIDATORS_FILE]!;
+    paths.push(SHARED_VALIDATORS_FILE);
   }
-  const segments = plan.listings !== undefined ? run.previous.project?.segments : (assembled ?? made)?.segments;
+  const assembled = manifests?.made === 'assembled' ? emitted.segments : made?.segments;
+  const segments = plan.listings !== undefined ? run.previous.project?.segments : assembled;
   cache.project = {
     hash: projectHash(project),
     files: listingFiles,
@@ -182,7 +165,7 @@ async function stageTools(
     ...(segments ? { segments } : {}),
   };
   stubs.push(...(await generator.emitStubs(project, reusedStubless, settings)));
-  return { cache, paths, stubs, problems: [], warnings, threads: emitted.threads, models };
+  return { cache, paths, stubs, problems: [], warnings, threads, models };
 }
 
 /**
@@ -209,13 +192,5 @@ function stagedListing(
       listingFiles[file] = length < HASHED_BELOW ? hash.digest('hex') : '';
       paths.push(file);
     },
-  };
-}
-
-/** The worker options given in the generate options. */
-export function workerOptions(options: GenerateOptions) {
-  return {
-    ...(options.workers !== undefined ? { count: options.workers } : {}),
-    ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}),
   };
 }

@@ -1209,10 +1209,8 @@ describe('an emitter that throws on an accepted tool', () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
     });
-    const result = await emitAll(makeProject([makeTool({ name: 'fine' }), bad]), TEST_CONTEXT, {
-      templates: loadTemplates(),
-      format: false,
-    });
+    const settings = { ctx: TEST_CONTEXT, templates: loadTemplates(), format: false, manifests: {} };
+    const result = await emitAll(makeProject([makeTool({ name: 'fine' }), bad]), settings);
     expect(result.files).toEqual([]);
     expect(result.problems).toEqual([
       {

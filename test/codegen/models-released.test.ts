@@ -73,8 +73,9 @@ describe('the models of a generate', () => {
       await emitToolUnits(
         { shared: [] },
         given,
-        { ctx: TEST_CONTEXT, templates: loadTemplates(), workers },
+        { ctx: TEST_CONTEXT, templates: loadTemplates(), format: true, manifests: {} },
         {
+          workers,
           stubs: new Set(),
           sink: (unit) => {
             taken.push(unit.tool.name);
