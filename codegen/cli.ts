@@ -6,7 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { generateIncrementally, unchangedRun } from './incremental/index.js';
 import { initProject } from './init.js';
 import { followLauncher } from './launcher.js';
-import { CONFIG_FILES, loadConfig, type ToolsmithConfig } from './config.js';
+import { CONFIG_FILES, loadConfig, type ToolsmithConfig } from './config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
 import type { Problem } from './model.js';
 import { optionsFromConfig, resolveOptions, type GenerateOptions } from './options.js';

@@ -32,8 +32,8 @@ export {
   CONFIG_SCHEMA,
   type LoadedConfig,
   type ToolsmithConfig,
-} from './config.js';
-export { defineConfig } from './define-config.js';
+} from './config/config.js';
+export { defineConfig } from './config/define-config.js';
 export { optionsFromConfig } from './options.js';
 export { formatProblem, isWarning } from './problems.js';
 export { watchAndRun, type Watcher } from './watch.js';

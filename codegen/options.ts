@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ManifestTarget } from '../src/manifest-targets/table.js';
-import type { ToolsmithConfig } from './config-type.js';
+import type { ToolsmithConfig } from './config/config-type.js';
 import { toPosix } from './load.js';
 import type { EmitContext } from './model.js';
 import { GENERATOR_VERSION } from './version.js';
