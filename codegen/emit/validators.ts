@@ -50,7 +50,8 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
     `/** Validates \`${tool.name}\` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n`,
     `${declaration(tool.names.inputValidator, tool.names.inputType)}\n`,
     tool.outputSchema
-      ? `\n/** Validates a \`${tool.name}\` output in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n${declaration(tool.names.outputValidator, tool.names.outputType)}\n`
+      ? `\n/** Validates a \`${tool.name}\` output in place: fills defaults, coerces only values that ` +
+        `do not fit as sent; problems on \`.errors\`. */\n${declaration(tool.names.outputValidator, tool.names.outputType)}\n`
       : '',
   ].join('');
   return [

@@ -17,7 +17,10 @@ import { largeEmission, projectHash, sharedModuleUnchanged, type ReusePlan, type
 import type { RunInputs } from './run.js';
 import { sha256, type GenerationCache } from './store.js';
 
-/** Files at least this large are cached without a hash (trusted only by their snapshot stat): hashing the manifests of 1,000 tools costs more than emitting them again when touched. */
+/**
+ * Files at least this large are cached without a hash (trusted only by their snapshot stat): hashing
+ * the manifests of 1,000 tools costs more than emitting them again when touched.
+ */
 const HASHED_BELOW = 1024 * 1024;
 
 /** The hash a cache entry records for staged bytes. */
