@@ -249,7 +249,8 @@ describe('the generator fingerprint covers the runtime modules the generator imp
     const nodePath = await import('node:path');
     const root = mkdtempSync(nodePath.join(tmpdir(), 'toolsmith-fingerprint-'));
     try {
-      for (const dir of ['codegen', 'src/mcp', 'src/tools', 'src/adapters']) mkdir(nodePath.join(root, dir), { recursive: true });
+      for (const dir of ['codegen', 'src/mcp', 'src/tools', 'src/adapters'])
+        mkdir(nodePath.join(root, dir), { recursive: true });
       const file = (relative: string, text: string) => write(nodePath.join(root, relative), text);
       file('codegen/generate.ts', 'export {};');
       file('src/mcp/tool.ts', "export const a = 'draft-07';");

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ManifestWriter } from '../../codegen/emit/manifests/index.js';
-import { emitAll, emitProject, type EmitSettings, type ProjectSink, type ToolUnit } from '../../codegen/generate.js';
+import { emitAll, emitProject, type ProjectSink, type ToolUnit } from '../../codegen/generate.js';
 import type { GeneratedFile } from '../../codegen/model.js';
-import { loadTemplates } from '../../codegen/templates/index.js';
 import { encoded } from '../../codegen/write.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeSettings, makeTool } from './model-factory.js';
 
-const settings: EmitSettings = { ctx: TEST_CONTEXT, templates: loadTemplates(), format: false, manifests: {} };
+const settings = makeSettings();
 const tools = () =>
   ['zeta', 'alpha', 'mid'].map((name) =>
     makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }),

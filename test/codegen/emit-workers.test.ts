@@ -9,13 +9,12 @@ import {
   parseModelCache,
 } from '../../codegen/incremental/index.js';
 import { main } from '../../codegen/cli.js';
-import { emitAll, generate, type EmitSettings } from '../../codegen/generate.js';
+import { emitAll, generate } from '../../codegen/generate.js';
 import { workerCount } from '../../codegen/emit-pool.js';
 import { encoded } from '../../codegen/write.js';
-import { loadTemplates } from '../../codegen/templates/index.js';
 import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
 import { createCorpusProject, type TempProject } from '../helpers/temp-project.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeSettings, makeTool } from './model-factory.js';
 
 const projects: TempProject[] = [];
 afterEach(() => {
@@ -29,13 +28,8 @@ function corpusProject(count: number): TempProject {
   return project;
 }
 
-/** The emission settings of these tests (no manifest options: the default targets). */
-const settingsWith = (format: boolean): EmitSettings => ({
-  ctx: TEST_CONTEXT,
-  templates: loadTemplates(),
-  format,
-  manifests: {},
-});
+/** The emission settings of these tests, formatted or not. */
+const settingsWith = (format: boolean) => makeSettings({ format });
 
 /** Every file as path → its bytes, in the order generate returned them. */
 function bytesOf(files: readonly GeneratedFile[]): [string, Buffer][] {

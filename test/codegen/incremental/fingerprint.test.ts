@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EmitSettings } from '../../../codegen/emit-settings.js';
 import { generationCacheKey } from '../../../codegen/incremental/index.js';
-import { loadTemplates } from '../../../codegen/templates/index.js';
-import { TEST_CONTEXT } from '../model-factory.js';
+import { makeSettings } from '../model-factory.js';
 
-const settings: EmitSettings = { ctx: TEST_CONTEXT, templates: loadTemplates(), format: true, manifests: {} };
+const settings = makeSettings({ format: true });
 
 describe('the cache key', () => {
   it('is the same for the same generator and settings', () => {
