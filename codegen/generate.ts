@@ -2,7 +2,7 @@
  * The generator: a pure function of the project model. Each tool is one emit unit (types,
  * validators, base class, schemas file, doc page, stub); the files that list every tool (shared
  * types, registry, index, manifests, docs index) are the project-wide part. Nothing here reads a
- * cache or compares with the disk: incremental.ts memoizes these functions, write.ts stores what
+ * cache or compares with the disk: incremental/ memoizes these functions, write.ts stores what
  * they give.
  */
 import path from 'node:path';
@@ -534,7 +534,7 @@ export function absentStubs(resolved: ResolvedOptions, project: ProjectListing):
 /**
  * Runs load → normalize → emit → format over the definitions and returns every file in memory,
  * or the problems when any definition is invalid (then no files); reads no cache, writes nothing.
- * The CLI runs the same stages through incremental.ts, which memoizes them and streams the files
+ * The CLI runs the same stages through incremental/, which memoizes them and streams the files
  * to the disk.
  */
 export async function generate(
