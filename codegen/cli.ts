@@ -6,10 +6,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { CallReporter } from '../src/call-reporting.js';
 import type { ToolOrchestrator } from '../src/orchestrator.js';
 import type { TaskStore } from '../src/tasks/index.js';
-import { generateIncrementally, unchangedRun } from './incremental.js';
+import { generateIncrementally, unchangedRun } from './incremental/index.js';
 import { initProject } from './init.js';
 import { followLauncher } from './launcher.js';
-import { CONFIG_FILES, loadConfig, type ToolsmithConfig } from './config.js';
+import { CONFIG_FILES, loadConfig, type ToolsmithConfig } from './config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
 import type { Problem } from './model.js';
 import { optionsFromConfig, resolveOptions, type GenerateOptions } from './options.js';
@@ -47,7 +47,8 @@ async function loadGenerator(io: Io, module: './generate.js' | './watch.js' = '.
     needed,
   )) {
     io.stderr(
-      `toolsmith: warning: ${name} ${installed} is installed; toolsmith is tested with ${tested}.\n    hint: npm install --save-dev --save-exact ${name}@${tested}\n`,
+      `toolsmith: warning: ${name} ${installed} is installed; toolsmith is tested with ${tested}.\n` +
+        `    hint: npm install --save-dev --save-exact ${name}@${tested}\n`,
     );
   }
   return module === './watch.js' ? await import('./watch.js') : await import('./generate.js');
@@ -136,7 +137,8 @@ function parseWorkers(value: string): number {
 const workersOption = () =>
   new Option(
     '--workers <n>',
-    'threads emitting tools in a full generate or check, the main thread one of them (default: "workers" of the config, else TOOLSMITH_WORKERS, else one per core; 1 emits in process only)',
+    'threads emitting tools in a full generate or check, the main thread one of them (default: ' +
+      '"workers" of the config, else TOOLSMITH_WORKERS, else one per core; 1 emits in process only)',
   ).argParser(parseWorkers);
 
 // ── End of config and flags.
@@ -198,7 +200,8 @@ export async function runGenerate(
         durationMs,
       });
       out.stdout(
-        `toolsmith: ${unchanged.tools} tools (${unchanged.tools} unchanged, skipped), 0 files written, ${unchanged.files} up to date, 0 removed, 0 stubs created (${durationMs} ms)\n`,
+        `toolsmith: ${unchanged.tools} tools (${unchanged.tools} unchanged, skipped), 0 files written, ` +
+          `${unchanged.files} up to date, 0 removed, 0 stubs created (${durationMs} ms)\n`,
       );
       return report.finish(EXIT.ok);
     }
@@ -224,7 +227,10 @@ export async function runGenerate(
   if (result.problems.length > 0) return failed(result.problems, result.warnings);
   if (result.warnings.length > 0 && report.mode === 'text') {
     out.stderr(
-      `${report.paint.yellow(`toolsmith: ${plural(result.warnings.length, 'warning')} (the schemas are valid and generate; --strict makes warnings errors):`)}\n`,
+      `${report.paint.yellow(
+        `toolsmith: ${plural(result.warnings.length, 'warning')} ` +
+          '(the schemas are valid and generate; --strict makes warnings errors):',
+      )}\n`,
     );
   }
   report.diagnostics(result.warnings);
@@ -250,7 +256,10 @@ export async function runGenerate(
     });
     if (hasDrift(diff) || missingStubFiles.length > 0) {
       out.stderr(
-        `${report.paint.red(`toolsmith check: ${shownOut}/ does not match the definitions; run \`${regenerateCommand(flags, io.cwd)}\` and commit the result.`)}\n`,
+        `${report.paint.red(
+          `toolsmith check: ${shownOut}/ does not match the definitions; ` +
+            `run \`${regenerateCommand(flags, io.cwd)}\` and commit the result.`,
+        )}\n`,
       );
       for (const file of diff.stale) out.stderr(`  stale:   ${shownOut}/${file}\n`);
       for (const file of diff.missing) out.stderr(`  missing: ${shownOut}/${file}\n`);
@@ -275,7 +284,8 @@ export async function runGenerate(
     durationMs,
   });
   out.stdout(
-    `toolsmith: ${tools} tools (${result.reused} unchanged, skipped), ${count} files written, ${diff.same.length} up to date, ${diff.extra.length} removed, ${result.stubs.length} stubs created (${durationMs} ms)\n`,
+    `toolsmith: ${tools} tools (${result.reused} unchanged, skipped), ${count} files written, ${diff.same.length} ` +
+      `up to date, ${diff.extra.length} removed, ${result.stubs.length} stubs created (${durationMs} ms)\n`,
   );
   return report.finish(EXIT.ok);
 }
@@ -303,7 +313,9 @@ async function createProjectOrchestrator(
         requireApproval: 'side-effects' as const,
         approvalGate: async ({ tool }: { tool: { name: string } }) => ({
           approved: false,
-          reason: `'${tool.name}' has side effects, and ${started} without a decision about them; ${again} with --allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
+          reason:
+            `'${tool.name}' has side effects, and ${started} without a decision about them; ${again} with ` +
+            `--allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
         }),
       };
   try {
@@ -545,10 +557,12 @@ export function createProgram(
         report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
       const kept =
         report.kept.length > 0
-          ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node runs \`toolsmith copy-assets\` after tsc, which reads "outDir" and "rootDir" of tsconfig.json (see the README).`
+          ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node runs ` +
+            `\`toolsmith copy-assets\` after tsc, which reads "outDir" and "rootDir" of tsconfig.json (see the README).`
           : '';
       io.stdout(
-        `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}${devDependencies}.${kept}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
+        `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}` +
+          `${devDependencies}.${kept}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
       );
       setExit(EXIT.ok);
     });
@@ -615,7 +629,8 @@ export function createProgram(
   program
     .command('copy-assets')
     .description(
-      "after tsc: copy the generated files tsc does not emit (validators' .js and .d.ts, catalog.json, schemas/, manifests' JSON) into the build, so dist/ runs with plain node",
+      "after tsc: copy the generated files tsc does not emit (validators' .js and .d.ts, catalog.json, " +
+        "schemas/, manifests' JSON) into the build, so dist/ runs with plain node",
     )
     .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder (default: generated)')
@@ -657,7 +672,8 @@ export function createProgram(
     )
     .option(
       '--entry <module>',
-      'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)',
+      'a module whose default export is the ToolOrchestrator, its options, or a function returning ' +
+        'either (default: "entry" of the config, else the generated registry)',
     )
     .action(async (tool, json, flags) => setExit(await runCall(tool, json, flags, io)));
   program
@@ -681,7 +697,8 @@ export function createProgram(
   program
     .command('serve')
     .description(
-      'serve the tools as an MCP server over stdio until the client disconnects, or over Streamable HTTP with --http (tools/list as in mcp.json; tools/call through the orchestrator)',
+      'serve the tools as an MCP server over stdio until the client disconnects, or over Streamable ' +
+        'HTTP with --http (tools/list as in mcp.json; tools/call through the orchestrator)',
     )
     .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')
@@ -694,7 +711,8 @@ export function createProgram(
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
     .option(
       '--entry <module>',
-      'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)',
+      'a module whose default export is the ToolOrchestrator, its options, or a function returning ' +
+        'either (default: "entry" of the config, else the generated registry)',
     )
     .option(
       '--max-message-bytes <n>',

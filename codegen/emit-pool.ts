@@ -7,7 +7,7 @@ import type { GeneratedFile, ToolModel } from './model.js';
 import type { EmitReply, EmitSetup, EmitTask, EmitWorkerData, WireFile } from './emit-worker.js';
 import type { ToolManifests } from './emit/manifests/index.js';
 
-/** Below this many tools to emit, `emitAll` stays in process: starting workers costs more than it saves. */
+/** Below this many tools to emit, `emitToolUnits` stays in process: starting workers costs more than it saves. */
 export const DEFAULT_WORKER_THRESHOLD = 200;
 
 /** How many worker threads emit tools, and from how many tools on. */

@@ -1,24 +1,17 @@
 /**
  * The worker-thread side of `emitInWorkers` (emit-pool.ts): emits and formats one tool at a time,
- * exactly as `emitAll` does in process, and sends back each file's UTF-8 bytes (transferred, not
+ * exactly as `emitToolUnits` (generate.ts) does in process, and sends back each file's UTF-8 bytes (transferred, not
  * copied). Why a worker: the per-tool emission (types, base class, docs page, prettier) is most of a
  * full generate, and one thread per core runs it side by side.
  */
 import { parentPort } from 'node:worker_threads';
-import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from './model.js';
-import type { ManifestOptions, ToolManifests } from './emit/manifests/index.js';
-import type { DocTemplates } from './templates/names.js';
+import type { GeneratedFile, ToolModel } from './model.js';
+import type { ToolManifests } from './emit/manifests/index.js';
 import { emitStub } from './emit/stubs.js';
-import { createToolEmitter } from './emit/tool-files.js';
+import { createToolEmitter, type ToolEmitterOptions } from './emit/tool-files.js';
 
-/** What every task of one pool shares, given once to each worker. */
-export interface EmitWorkerData {
-  ctx: EmitContext;
-  templates: DocTemplates;
-  manifests: ManifestOptions;
-  format: boolean;
-  shared: readonly SharedSchemaModel[];
-}
+/** What every task of one pool shares, given once to each worker: the in-process emitter's options (generate.ts). */
+export type EmitWorkerData = ToolEmitterOptions;
 
 /** The first message a worker gets: what every task shares. */
 export interface EmitSetup {
@@ -77,13 +70,7 @@ if (parentPort !== null) {
   let emitter: ReturnType<typeof createToolEmitter> | undefined;
   /** The emitter for the pool's shared data (the first message). */
   const setUp = (data: EmitWorkerData) => {
-    emitter = createToolEmitter({
-      ctx: data.ctx,
-      templates: data.templates,
-      manifests: data.manifests,
-      format: data.format,
-      shared: data.shared,
-    });
+    emitter = createToolEmitter(data);
   };
   // One task at a time, in the order they arrive: the CPU work does not overlap anyway.
   let chain = Promise.resolve();

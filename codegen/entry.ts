@@ -72,7 +72,8 @@ export function resolveModule(source: string, root: string, what: { missing: str
   const build = built === undefined ? 'build it with tsc' : `\`npm run build\` writes ${shown(built)}`;
   if (existsSync(source)) {
     throw new EntryError(
-      `${shown(source)} is TypeScript, which node runs only with tsx, and it is not built. For production, build it (${build}); in development, install tsx (npm install --save-dev tsx).`,
+      `${shown(source)} is TypeScript, which node runs only with tsx, and it is not built. For production, ` +
+        `build it (${build}); in development, install tsx (npm install --save-dev tsx).`,
     );
   }
   throw new EntryError(
@@ -103,7 +104,8 @@ async function importProjectModule(file: string, options: ProjectEntryOptions): 
     }
     const missing = /Cannot find module '([^']+)'/.exec(message)?.[1] ?? builtGenerated;
     throw new EntryError(
-      `${path.relative(options.root, missing)} is missing from the build: tsc does not emit the generated validators. Run \`npx toolsmith copy-assets\` after tsc (the \`build\` script toolsmith init writes does).`,
+      `${path.relative(options.root, missing)} is missing from the build: tsc does not emit the generated validators. ` +
+        `Run \`npx toolsmith copy-assets\` after tsc (the \`build\` script toolsmith init writes does).`,
     );
   }
 }
@@ -120,9 +122,15 @@ function missingDependenciesMessage(tools: readonly string[], entry: string | un
   const example = `\`export default { tools: createTools({ ${factories.join(', ')} }) }\``;
   const where =
     entry === undefined
-      ? `no entry module gives them. Write one that makes them, e.g. src/toolsmith.ts with ${example}, and name it with \`"entry": "src/toolsmith.ts"\` in toolsmith.config.json or with --entry src/toolsmith.ts`
-      : `the entry module ${entry} names no \`tools\`, so the generated registry's createTools() would make them with none. Export \`tools\` from it: ${example}`;
-  return `${tools.length === 1 ? 'tool' : 'tools'} ${names} ${tools.length === 1 ? 'needs' : 'need'} constructor dependencies (${tools.length === 1 ? 'its constructor takes' : 'their constructors take'} arguments), and ${where}. A parameter the tool can do without needs a default (\`= {}\`) to count as none.`;
+      ? `no entry module gives them. Write one that makes them, e.g. src/toolsmith.ts with ${example}, ` +
+        `and name it with \`"entry": "src/toolsmith.ts"\` in toolsmith.config.json or with --entry src/toolsmith.ts`
+      : `the entry module ${entry} names no \`tools\`, so the generated registry's createTools() would ` +
+        `make them with none. Export \`tools\` from it: ${example}`;
+  return (
+    `${tools.length === 1 ? 'tool' : 'tools'} ${names} ${tools.length === 1 ? 'needs' : 'need'} ` +
+    `constructor dependencies (${tools.length === 1 ? 'its constructor takes' : 'their constructors take'} ` +
+    `arguments), and ${where}. A parameter the tool can do without needs a default (\`= {}\`) to count as none.`
+  );
 }
 
 /** What an entry module's default export (or its `orchestrator` export) may be. */
@@ -186,6 +194,7 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
     return new runtime.ToolOrchestrator({ ...given, tools: given.tools ?? (await registryTools()) });
   }
   throw new EntryError(
-    `${shown} must export (as default or as \`orchestrator\`) a ToolOrchestrator, ToolOrchestratorOptions, or a function returning either; it exports ${value === undefined ? 'neither' : typeof value}.`,
+    `${shown} must export (as default or as \`orchestrator\`) a ToolOrchestrator, ToolOrchestratorOptions, ` +
+      `or a function returning either; it exports ${value === undefined ? 'neither' : typeof value}.`,
   );
 }

@@ -2,7 +2,7 @@
  * The generator: a pure function of the project model. Each tool is one emit unit (types,
  * validators, base class, schemas file, doc page, stub); the files that list every tool (shared
  * types, registry, index, manifests, docs index) are the project-wide part. Nothing here reads a
- * cache or compares with the disk: incremental.ts memoizes these functions, write.ts stores what
+ * cache or compares with the disk: incremental/ memoizes these functions, write.ts stores what
  * they give.
  */
 import path from 'node:path';
@@ -11,7 +11,7 @@ import {
   createManifestAssembler,
   MANIFEST_TARGETS,
   type ManifestEmission,
-  type ManifestOptions,
+  type OpenManifestFile,
   type TokenReport,
   type ToolManifests,
 } from './emit/manifests/index.js';
@@ -21,7 +21,7 @@ import { placeProblem } from './diagnostics.js';
 import { rejectedSchemaProblems, schemaRejections } from './emit/validators.js';
 import {
   typeHomes,
-  type EmitContext,
+  type FileSegments,
   type GeneratedFile,
   type Problem,
   type ProjectListing,
@@ -34,11 +34,13 @@ import { normalize } from './normalize.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
 import { collectWhenGrown } from './collect-garbage.js';
 import { emitInWorkers, workerCount, type EmitOutcome, type WorkerOptions } from './emit-pool.js';
+import { emitSettings, workerOptions, type EmitSettings } from './emit-settings.js';
 import { sortProblems } from './problems.js';
 import { loadTemplates, TemplateReadError } from './templates/index.js';
 import type { DocTemplates } from './templates/names.js';
 
 export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
+export { emitSettings, manifestOptions, type EmitSettings } from './emit-settings.js';
 
 /**
  * The emitters that need heavy packages (json-schema-to-typescript, prettier,
@@ -129,22 +131,6 @@ function rejectedSchemas(project: ProjectModel, loaded: LoadedFiles): Problem[] 
   });
 }
 
-/** The manifests' options from the resolved ones. */
-export function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
-  return {
-    ...(resolved.manifestTargets ? { targets: resolved.manifestTargets } : {}),
-    ...(resolved.manifestPolicy ? { unrepresentable: resolved.manifestPolicy } : {}),
-    ...(resolved.manifestDescribeLosses !== undefined ? { describeLosses: resolved.manifestDescribeLosses } : {}),
-    ...(resolved.manifestTokenBudget !== undefined ? { tokenBudget: resolved.manifestTokenBudget } : {}),
-    ...(resolved.manifestInputExamples !== undefined ? { inputExamples: resolved.manifestInputExamples } : {}),
-    ...(resolved.manifestDeferLoading !== undefined ? { deferLoading: resolved.manifestDeferLoading } : {}),
-    ...(resolved.manifestExamplesInDescriptions !== undefined
-      ? { examplesInDescriptions: resolved.manifestExamplesInDescriptions }
-      : {}),
-    tokenReportFile: resolved.tokenReportFile,
-  };
-}
-
 /**
  * What the emission (manifests, emitters that threw) says blocks the run, placed in the definitions:
  * a manifest problem names a pointer into a definition, given its line and column there.
@@ -160,18 +146,6 @@ export function emissionVerdict(
   };
   const errors = emitted.problems.map(place);
   return bySeverity(errors.length > 0 ? sortProblems(errors) : errors, emitted.warnings.map(place), strict);
-}
-
-/** What every tool's emission in one run shares. */
-export interface EmitSettings {
-  ctx: EmitContext;
-  templates: DocTemplates;
-  /** Format with prettier (default true). */
-  format?: boolean;
-  /** Targets and policy of the manifests (each tool's emission makes its part of them). */
-  manifests?: ManifestOptions;
-  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit-pool.ts). */
-  workers?: WorkerOptions;
 }
 
 /** One tool's emit unit: every file that depends on that tool alone, its part of the manifests, and its stub when asked for. */
@@ -190,6 +164,8 @@ export interface ToolUnitOptions {
   sink: (unit: ToolUnit) => void;
   /** Called as each tool is done (for a progress line). */
   onProgress?: () => void;
+  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit-pool.ts). */
+  workers?: WorkerOptions;
 }
 
 /** A tool whose emission threw, as a problem at its definition (describing the thrown value cannot throw). */
@@ -240,16 +216,22 @@ async function inLanes<T>(items: (T | undefined)[], task: (item: T) => Promise<v
 
 export { typeHomes } from './model.js';
 
-/** The in-process emitter of one run's tools. */
+/**
+ * The in-process emitter of one run's tools: a tool's unit (files held as bytes, its part of the
+ * manifests, its stub when wanted) or its stub alone. Each worker (emit-worker.ts) makes the same
+ * emitter from the same settings.
+ */
 async function inProcessEmitter(project: Pick<ProjectListing, 'shared'>, settings: EmitSettings) {
-  const { createToolEmitter } = await emitters();
-  return createToolEmitter({
-    ctx: settings.ctx,
-    templates: settings.templates,
-    manifests: settings.manifests ?? {},
-    format: settings.format !== false,
-    shared: project.shared,
-  });
+  const { createToolEmitter, emitStub } = await emitters();
+  const emitter = createToolEmitter({ ...settings, shared: project.shared });
+  return {
+    stub: (tool: ToolModel) => emitter.stub(tool, emitStub),
+    async unit(tool: ToolModel, stub: boolean): Promise<Omit<ToolUnit, 'tool'>> {
+      const output = await emitter.toolFiles(tool);
+      const files = output.files.map(heldAsBytes);
+      return { files, manifests: output.manifests, ...(stub ? { stub: await emitter.stub(tool, emitStub) } : {}) };
+    },
+  };
 }
 
 /**
@@ -268,20 +250,17 @@ export async function emitToolUnits(
   options: ToolUnitOptions,
 ): Promise<{ problems: Problem[]; threads: number; mainThread: number }> {
   const failures: Problem[] = [];
-  const pool = settings.workers?.pool;
+  const pool = options.workers?.pool;
   // The main thread is one of the threads: it emits beside `threads - 1` workers.
-  const threads = tools.length === 0 ? 1 : pool ? pool.size + 1 : workerCount(tools.length, settings.workers);
+  const threads = tools.length === 0 ? 1 : pool ? pool.size + 1 : workerCount(tools.length, options.workers);
   const lost: ToolModel[] = [];
   let mainThread = 0;
+  let emitterMade: ReturnType<typeof inProcessEmitter> | undefined;
+  const inProcess = () => (emitterMade ??= inProcessEmitter(project, settings));
   if (threads > 1) {
     const stubWanted = tools.map((tool) => tool !== undefined && options.stubs.has(tool.name));
-    const data = {
-      ctx: settings.ctx,
-      templates: settings.templates,
-      manifests: settings.manifests ?? {},
-      format: settings.format !== false,
-      shared: project.shared,
-    };
+    // The workers' set-up: the same settings the in-process emitter is made from.
+    const data = { ...settings, shared: project.shared };
     const take = (index: number, outcome: EmitOutcome) => {
       const tool = tools[index]!;
       tools[index] = undefined;
@@ -291,19 +270,13 @@ export async function emitToolUnits(
       } else if (outcome.lost) lost.push(tool);
       else failures.push(...emitFailure(tool, outcome.error));
     };
-    const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings), emitters()]);
+    const emitter = await inProcess();
     const local = async (index: number): Promise<EmitOutcome> => {
       const tool = tools[index]!;
       mainThread++;
       collectWhenGrown();
       try {
-        const output = await emitter.toolFiles(tool);
-        const files = output.files.map(heldAsBytes);
-        return {
-          files,
-          manifests: output.manifests,
-          ...(stubWanted[index] ? { stub: await emitter.stub(tool, emitStub) } : {}),
-        };
+        return await emitter.unit(tool, stubWanted[index]!);
       } catch (error) {
         return { error: error instanceof Error ? error : new Error(String(error)) };
       }
@@ -311,22 +284,15 @@ export async function emitToolUnits(
     if (pool !== undefined) await pool.run(tools, stubWanted, data, take, local);
     else await emitInWorkers(tools, stubWanted, data, threads - 1, take, local);
   }
-  const inProcess: (ToolModel | undefined)[] = threads > 1 ? lost : tools;
-  if (inProcess.length > 0) {
-    const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings), emitters()]);
+  const here: (ToolModel | undefined)[] = threads > 1 ? lost : tools;
+  if (here.length > 0) {
+    const emitter = await inProcess();
     // A few tools in flight at once, not every one: the parser trees and intermediate text of
     // 1,000 tools emitted together is what made the heap grow.
-    await inLanes(inProcess, async (tool) => {
+    await inLanes(here, async (tool) => {
       let unit: ToolUnit;
       try {
-        const output = await emitter.toolFiles(tool);
-        const files = output.files.map(heldAsBytes);
-        unit = {
-          tool,
-          files,
-          manifests: output.manifests,
-          ...(options.stubs.has(tool.name) ? { stub: await emitter.stub(tool, emitStub) } : {}),
-        };
+        unit = { tool, ...(await emitter.unit(tool, options.stubs.has(tool.name))) };
       } catch (error) {
         // An emitter or library that throws on an accepted definition: that tool's problem, reported
         // with every other one, instead of a stack trace that hides them.
@@ -348,10 +314,10 @@ export async function emitStubs(
   settings: EmitSettings,
 ): Promise<GeneratedFile[]> {
   if (tools.length === 0) return [];
-  const [emitter, { emitStub }] = await Promise.all([inProcessEmitter(project, settings), emitters()]);
+  const emitter = await inProcessEmitter(project, settings);
   const stubs: GeneratedFile[] = [];
   await inLanes([...tools], async (tool) => {
-    stubs.push(await emitter.stub(tool, emitStub));
+    stubs.push(await emitter.stub(tool));
   });
   return stubs.sort((a, b) => compareStrings(a.path, b.path));
 }
@@ -369,7 +335,7 @@ export async function emitProjectFiles(
   const { emitSharedTypes, emitSharedValidators, formatFiles, normalizeLineEndings, createDocRenderer } =
     await emitters();
   const format = (files: GeneratedFile[]) =>
-    settings.format === false ? Promise.resolve(files.map(normalizeLineEndings)) : formatFiles(files);
+    settings.format ? formatFiles(files) : Promise.resolve(files.map(normalizeLineEndings));
   const homes = typeHomes(project);
   return [
     ...(await format([
@@ -384,21 +350,42 @@ export async function emitProjectFiles(
   ];
 }
 
-/** Options of `emitAll`. */
-export interface EmitAllOptions extends Omit<EmitSettings, 'ctx'> {
-  /** Names of the tools whose stub is wanted (default: every tool). */
-  stubs?: ReadonlySet<string>;
-  /** Called as each tool's files are done (for a progress line). */
-  onProgress?: (done: number, total: number) => void;
+/** Where `emitProject` puts what it makes, as soon as it is made. */
+export interface ProjectSink {
+  /** Each emitted tool's unit, in any order (its files, its stub when wanted). */
+  unit(unit: ToolUnit): void;
+  /** Each project-wide file, whole (the manifests too, unless `stream` is given). */
+  file(file: GeneratedFile): void;
+  /** Opens an assembled manifest file, to be written piece by piece as the tools' parts come in. */
+  stream?: OpenManifestFile;
 }
 
-/** What `emitAll` gives: every file of the project, or (then no files) the problems. */
-export interface Emission {
-  /** Files under the output folder, sorted by path. */
-  files: GeneratedFile[];
-  /** Stubs (paths relative to the stubs folder), sorted; written only when absent. */
-  stubs: GeneratedFile[];
-  /** Targets that cannot take a tool (under the `error` policy), tools whose emission threw. */
+/** Options of `emitProject`. */
+export interface EmitProjectOptions {
+  /**
+   * The tools to emit; consumed (each entry let go once its unit is taken). When the manifests are
+   * assembled, these are every tool of the project.
+   */
+  tools: ToolModel[];
+  /** Names of the tools whose stub is wanted with their unit. */
+  stubs: ReadonlySet<string>;
+  /** Worker threads for the per-tool emission; a `pool` given is closed once the units are done. */
+  workers?: WorkerOptions;
+  /** Called as each tool is done (for a progress line). */
+  onProgress?: () => void;
+  /** The manifests: assembled from the tools' parts (default), or `given` (made by the caller: spliced, or built whole). */
+  manifests?: 'assemble' | 'given';
+  /** Emit the project-wide files (default true; `false`: the caller keeps the last run's). */
+  listings?: boolean;
+  /** Emit the shared validator module among them (default true). */
+  sharedValidators?: boolean;
+  /** The token report of manifests made by the caller (`manifests: 'given'`), for the docs index. */
+  tokens?: TokenReport;
+}
+
+/** What `emitProject` says of its emission (the files went to the sink). */
+export interface ProjectEmission {
+  /** Targets that cannot take a tool (under the `error` policy), tools whose emission threw: then no project-wide file was made. */
   problems: Problem[];
   /** Tools a target leaves out (under `omit`). */
   warnings: Problem[];
@@ -406,42 +393,117 @@ export interface Emission {
   threads: number;
   /** How many tools the main thread emitted itself. */
   mainThread: number;
+  /** Where each tool's part lies in the assembled manifests (for a later splice). */
+  segments?: Record<string, FileSegments>;
+  /** What every tool's entries cost per target (the token report), when the manifests were assembled. */
+  tokens?: TokenReport;
+  /** The warnings of the files that list every tool (token budgets, namespace sizes). */
+  listingWarnings?: Problem[];
 }
 
-/** The whole output of a project, in memory: every tool's unit and the project-wide files. */
-export async function emitAll(project: ProjectModel, ctx: EmitContext, options: EmitAllOptions): Promise<Emission> {
-  const settings: EmitSettings = { ...options, ctx };
-  const files: GeneratedFile[] = [];
-  const stubs: GeneratedFile[] = [];
-  const assembler = createManifestAssembler(
-    project.tools.map((tool) => tool.name),
-    ctx,
-    options.manifests ?? {},
-  );
-  let done = 0;
-  const {
-    problems: failures,
+/**
+ * The one composition of a project's emission, for the library (`emitAll`, `generate`) and the
+ * CLI's runs (incremental/stage.ts) alike: every given tool's unit (on the workers from their
+ * threshold), its part of the manifests assembled in name order, the problems merged, then the
+ * project-wide files. Each file goes to `sink` as it is made.
+ */
+export async function emitProject(
+  project: ProjectListing,
+  settings: EmitSettings,
+  sink: ProjectSink,
+  options: EmitProjectOptions,
+): Promise<ProjectEmission> {
+  const assembler =
+    options.manifests === 'given'
+      ? undefined
+      : createManifestAssembler(
+          project.tools.map((tool) => tool.name),
+          settings.ctx,
+          { ...settings.manifests, ...(sink.stream !== undefined ? { open: sink.stream } : {}) },
+        );
+  // Taken out of the caller's array: `emitToolUnits` clears its array's entries as the tools are done.
+  const tools = assembler === undefined ? options.tools.splice(0) : inNameOrder(options.tools.splice(0));
+  const emitted = await emitToolUnits(project, tools, settings, {
+    stubs: options.stubs,
+    sink: (unit) => {
+      sink.unit(unit);
+      assembler?.add(unit.manifests);
+    },
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+  });
+  // The workers are done: stopped now, not after the files that list every tool.
+  await options.workers?.pool?.close();
+  const { threads, mainThread } = emitted;
+  const problems = [...(assembler?.problems ?? []), ...emitted.problems];
+  if (problems.length > 0) {
+    assembler?.abandon();
+    return { problems, warnings: [...(assembler?.warnings ?? [])], threads, mainThread };
+  }
+  const assembled = assembler?.finish();
+  if (options.listings !== false) {
+    const manifestFiles = assembled?.files ?? [];
+    const sharedValidators = options.sharedValidators !== false;
+    const listingOptions = { sharedValidators, tokens: assembled?.tokens ?? options.tokens };
+    for (const file of await emitProjectFiles(project, settings, manifestFiles, listingOptions)) sink.file(file);
+  }
+  return {
+    problems: [],
+    warnings: [...(assembled?.warnings ?? [])],
     threads,
     mainThread,
-  } = await emitToolUnits(project, inNameOrder(project.tools), settings, {
-    stubs: options.stubs ?? new Set(project.tools.map((tool) => tool.name)),
-    sink: (unit) => {
+    ...(assembled?.segments !== undefined ? { segments: assembled.segments } : {}),
+    ...(assembled?.tokens !== undefined ? { tokens: assembled.tokens } : {}),
+    ...(assembled?.listingWarnings !== undefined ? { listingWarnings: assembled.listingWarnings } : {}),
+  };
+}
+
+/** Options of `emitAll`. */
+export interface EmitAllOptions {
+  /** Names of the tools whose stub is wanted (default: every tool). */
+  stubs?: ReadonlySet<string>;
+  /** Called as each tool's files are done (for a progress line). */
+  onProgress?: (done: number, total: number) => void;
+  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit-pool.ts). */
+  workers?: WorkerOptions;
+}
+
+/** What `emitAll` gives: every file of the project, or (then no files) the problems. */
+export interface Emission extends Omit<ProjectEmission, 'segments' | 'tokens' | 'listingWarnings'> {
+  /** Files under the output folder, sorted by path. */
+  files: GeneratedFile[];
+  /** Stubs (paths relative to the stubs folder), sorted; written only when absent. */
+  stubs: GeneratedFile[];
+}
+
+/** The whole output of a project, in memory: `emitProject` into two lists. */
+export async function emitAll(
+  project: ProjectModel,
+  settings: EmitSettings,
+  options: EmitAllOptions = {},
+): Promise<Emission> {
+  const files: GeneratedFile[] = [];
+  const stubs: GeneratedFile[] = [];
+  let done = 0;
+  const sink: ProjectSink = {
+    unit: (unit) => {
       files.push(...unit.files);
       if (unit.stub !== undefined) stubs.push(unit.stub);
-      assembler.add(unit.manifests);
     },
+    file: (file) => files.push(file),
+  };
+  const { problems, warnings, threads, mainThread } = await emitProject(project, settings, sink, {
+    tools: [...project.tools],
+    stubs: options.stubs ?? new Set(project.tools.map((tool) => tool.name)),
     onProgress: () => options.onProgress?.(++done, project.tools.length),
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
   });
-  const problems = [...assembler.problems, ...failures];
-  if (problems.length > 0)
-    return { files: [], stubs: [], problems, warnings: [...assembler.warnings], threads, mainThread };
-  const manifests = assembler.finish();
-  files.push(...(await emitProjectFiles(project, settings, manifests.files, { tokens: manifests.tokens })));
+  if (problems.length > 0) return { files: [], stubs: [], problems, warnings, threads, mainThread };
   return {
     files: files.sort((a, b) => compareStrings(a.path, b.path)),
     stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),
     problems: [],
-    warnings: manifests.warnings,
+    warnings,
     threads,
     mainThread,
   };
@@ -482,7 +544,7 @@ export function absentStubs(resolved: ResolvedOptions, project: ProjectListing):
 /**
  * Runs load → normalize → emit → format over the definitions and returns every file in memory,
  * or the problems when any definition is invalid (then no files); reads no cache, writes nothing.
- * The CLI runs the same stages through incremental.ts, which memoizes them and streams the files
+ * The CLI runs the same stages through incremental/, which memoizes them and streams the files
  * to the disk.
  */
 export async function generate(
@@ -496,16 +558,10 @@ export async function generate(
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   const modelled = modelProject(loaded, options);
   if (modelled.problems.length > 0) return { ...modelled, ...nothing };
-  const emitted = await emitAll(modelled.project, resolved.ctx, {
-    templates: read.templates,
-    manifests: manifestOptions(resolved),
-    format: resolved.format,
+  const emitted = await emitAll(modelled.project, emitSettings(resolved, read.templates), {
     stubs: absentStubs(resolved, modelled.project),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    workers: {
-      ...(options.workers !== undefined ? { count: options.workers } : {}),
-      ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}),
-    },
+    workers: workerOptions(options),
   });
   const verdict = emissionVerdict(emitted, loaded, options.strict);
   if (verdict.problems.length > 0)

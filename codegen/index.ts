@@ -4,13 +4,24 @@
 export {
   generate,
   emitAll,
+  emitProject,
+  emitSettings,
   resolveOptions,
   type GenerateOptions,
   type GenerateResult,
   type ResolvedOptions,
   type EmitAllOptions,
+  type EmitProjectOptions,
+  type EmitSettings,
+  type ProjectEmission,
+  type ProjectSink,
 } from './generate.js';
-export { generateIncrementally, unchangedRun, type IncrementalOptions, type IncrementalReport } from './incremental.js';
+export {
+  generateIncrementally,
+  unchangedRun,
+  type IncrementalOptions,
+  type IncrementalReport,
+} from './incremental/index.js';
 export { loadDefinitions, type LoadedFiles, type SourceFile } from './load.js';
 export { normalize, GENERATOR_VERSION, type NormalizeResult } from './normalize.js';
 export { writeOutput, diffOutput, hasDrift, recoverInterrupted, type OutputDiff, type WriteReport } from './write.js';
@@ -21,8 +32,8 @@ export {
   CONFIG_SCHEMA,
   type LoadedConfig,
   type ToolsmithConfig,
-} from './config.js';
-export { defineConfig } from './define-config.js';
+} from './config/config.js';
+export { defineConfig } from './config/define-config.js';
 export { optionsFromConfig } from './options.js';
 export { formatProblem, isWarning } from './problems.js';
 export { watchAndRun, type Watcher } from './watch.js';

@@ -53,7 +53,7 @@ export interface NormalizeResult {
 /** Callbacks of the incremental layer. */
 export interface NormalizeHooks {
   isUnchanged?: (name: string, hash: string) => boolean;
-  /** A model the last successful run built from exactly this definition (see cache.ts `readModels`): used as it is. */
+  /** A model the last successful run built from exactly this definition (see incremental/model-cache.ts `readModels`): used as it is. */
   cached?: (source: SourceFile) => ToolModel | undefined;
 }
 

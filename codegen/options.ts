@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ManifestTarget } from '../src/manifest-targets/table.js';
 import type { DeferLoading, TokenBudgets } from './emit/manifests/index.js';
-import type { ToolsmithConfig } from './config-type.js';
+import type { ToolsmithConfig } from './config/config-type.js';
 import { toPosix } from './load.js';
 import type { EmitContext } from './model.js';
 import { GENERATOR_VERSION } from './version.js';

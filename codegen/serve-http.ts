@@ -93,7 +93,8 @@ export async function runServeHttp(
     ];
     if (missing.length > 0) {
       return fail(
-        `--http needs bearer-token auth: give ${missing.join(', ')} (or TOOLSMITH_AUTH_ISSUER, TOOLSMITH_AUTH_RESOURCE, TOOLSMITH_AUTH_JWKS), or --no-auth to serve on loopback only.`,
+        `--http needs bearer-token auth: give ${missing.join(', ')} (or TOOLSMITH_AUTH_ISSUER, TOOLSMITH_AUTH_RESOURCE, ` +
+          `TOOLSMITH_AUTH_JWKS), or --no-auth to serve on loopback only.`,
       );
     }
     const scopeMapFile = flags.scopeMap ?? env.TOOLSMITH_AUTH_SCOPE_MAP;
@@ -125,7 +126,8 @@ export async function runServeHttp(
   io.stderr(`toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${auth}); health at /healthz\n`);
   const result = await server.done;
   io.stderr(
-    `toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} in flight, ${result.abandoned} aborted at the deadline.\n`,
+    `toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} ` +
+      `in flight, ${result.abandoned} aborted at the deadline.\n`,
   );
   for (const failure of result.shutdown.errors)
     io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);

@@ -266,5 +266,8 @@ export function prepareValidatorSchema<T>(
 /** `the default "x" at /properties/a/default does not match its own schema: /inner must be integer` */
 export function describeDefaultMismatch(entry: DefaultMismatch): string {
   const shown = JSON.stringify(entry.value) ?? String(entry.value);
-  return `the default ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown} at ${entry.pointer}/default does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`;
+  return (
+    `the default ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown} at ${entry.pointer}/default ` +
+    `does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`
+  );
 }

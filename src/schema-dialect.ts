@@ -36,7 +36,10 @@ export function schemaDialect(schema: unknown): SchemaDialect | undefined {
   return undefined;
 }
 
-/** Every keyword draft-07 defines, plus `$defs` (Ajv's draft-07 class knows it and `$ref` resolves into it) and `deprecated` (the keyword table, `schema-keywords.ts`). */
+/**
+ * Every keyword draft-07 defines, plus `$defs` (Ajv's draft-07 class knows it and `$ref` resolves
+ * into it) and `deprecated` (the keyword table, `schema-keywords.ts`).
+ */
 export const DRAFT_07_KEYWORDS: ReadonlySet<string> = keywordsOfDialect('draft-07');
 
 /** Every keyword draft 2020-12 defines, plus `definitions` (still written by many tools; Ajv resolves `$ref` into it). */
@@ -214,7 +217,10 @@ export interface IgnoredDefault {
   /** JSON pointer of the schema node that carries the `default`. */
   readonly pointer: string;
   readonly value: unknown;
-  /** `composite`: inside `keyword` (anyOf, oneOf, not, if, contains, propertyNames); `root`; `definition`; `other`: under `keyword` (items, additionalProperties, an anyOf branch itself, ...). */
+  /**
+   * `composite`: inside `keyword` (anyOf, oneOf, not, if, contains, propertyNames); `root`;
+   * `definition`; `other`: under `keyword` (items, additionalProperties, an anyOf branch itself, ...).
+   */
   readonly reason:
     | { kind: 'composite'; keyword: string }
     | { kind: 'root' }

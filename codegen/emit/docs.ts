@@ -292,7 +292,10 @@ function describeAnnotations(annotations: McpToolAnnotations): string {
   const left = ANNOTATION_DEFAULTS.filter(([key]) => annotations[key] === undefined);
   if (left.length === 0) return said.join(', ');
   const names = left.map(([key]) => `\`${key}\``).join(' and ');
-  return `${said.join(', ')}; ${names} left to ${left.length > 1 ? 'their defaults' : 'its default'} (clients assume it ${left.map(([, meaning]) => meaning).join(' and ')})`;
+  return (
+    `${said.join(', ')}; ${names} left to ${left.length > 1 ? 'their defaults' : 'its default'} ` +
+    `(clients assume it ${left.map(([, meaning]) => meaning).join(' and ')})`
+  );
 }
 
 /** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */

@@ -150,7 +150,8 @@ function emitToolFactories(tools: readonly ToolSummary[]): string[] {
   lines.push('');
   // Keyed by string, not ToolName: with no tools ToolName is `never`, and a factory looked up by it could not be called.
   lines.push(
-    'function makeTool(factories: Partial<Record<string, () => ITool>> | undefined, name: string, implementation: abstract new (...args: never[]) => ITool): ITool {',
+    'function makeTool(factories: Partial<Record<string, () => ITool>> | undefined, name: string, ' +
+      'implementation: abstract new (...args: never[]) => ITool): ITool {',
   );
   lines.push(
     '  const factory = factories !== undefined && Object.hasOwn(factories, name) ? factories[name] : undefined;',
@@ -162,7 +163,8 @@ function emitToolFactories(tools: readonly ToolSummary[]): string[] {
   lines.push('}');
   lines.push('');
   lines.push(
-    'function noteMissingFactory(missing: string[], factories: Partial<Record<string, () => ITool>> | undefined, name: string, implementation: abstract new (...args: never[]) => ITool): void {',
+    'function noteMissingFactory(missing: string[], factories: Partial<Record<string, () => ITool>> | undefined, ' +
+      'name: string, implementation: abstract new (...args: never[]) => ITool): void {',
   );
   lines.push(
     '  if (implementation.length > 0 && (factories === undefined || !Object.hasOwn(factories, name) || factories[name] === undefined)) missing.push(name);',
@@ -174,9 +176,12 @@ function emitToolFactories(tools: readonly ToolSummary[]): string[] {
 
 /** `schemas/<tool>.json`: a tool's bundled schemas, which the lazy registry reads when first needed (depends on that tool only). */
 export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
+  const schemas = tool.outputSchema
+    ? { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }
+    : { inputSchema: tool.inputSchema };
   return {
     path: `schemas/${tool.names.kebab}.json`,
-    content: `${JSON.stringify(tool.outputSchema ? { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema } : { inputSchema: tool.inputSchema }, null, 2)}\n`,
+    content: `${JSON.stringify(schemas, null, 2)}\n`,
     kind: 'generated',
   };
 }
@@ -217,7 +222,8 @@ function emitLazyRegistry(project: ProjectListing, ctx: EmitContext): GeneratedF
   ];
   lines.push(`import { readFileSync } from 'node:fs';`);
   lines.push(
-    `import { defineLazyTools, type ITool, type LazyToolMetadata, type LazyToolSchemas, type LazyToolSet } from ${quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport))};`,
+    `import { defineLazyTools, type ITool, type LazyToolMetadata, type LazyToolSchemas, type LazyToolSet } ` +
+      `from ${quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport))};`,
   );
   lines.push("import type { ToolClasses, ToolName, ToolsWithDependencies } from './registry.js';");
   lines.push('');
@@ -272,7 +278,8 @@ function emitLazyRegistry(project: ProjectListing, ctx: EmitContext): GeneratedF
     '/** A factory per tool: required for the tools whose constructor takes arguments, optional for the others. */',
   );
   lines.push(
-    'export type LazyToolFactories = { [N in ToolsWithDependencies]: LazyToolFactory<N> } & { [N in Exclude<ToolName, ToolsWithDependencies>]?: LazyToolFactory<N> };',
+    'export type LazyToolFactories = { [N in ToolsWithDependencies]: LazyToolFactory<N> } & ' +
+      '{ [N in Exclude<ToolName, ToolsWithDependencies>]?: LazyToolFactory<N> };',
   );
   lines.push('');
   lines.push("/** `createLazyTools`' arguments: the factories may be left out only when no tool needs one. */");

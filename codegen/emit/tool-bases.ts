@@ -70,7 +70,10 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext): GeneratedFile {
   const description = [
     docText(tool.description),
     '',
-    `Generated base of the tool \`${docText(tool.name)}\` (${docText(tool.source.file)}).${composed ? ' A composed tool: `execute` runs its steps through the orchestrator.' : ' Extend it and implement `execute`.'}`,
+    `Generated base of the tool \`${docText(tool.name)}\` (${docText(tool.source.file)}).` +
+      (composed
+        ? ' A composed tool: `execute` runs its steps through the orchestrator.'
+        : ' Extend it and implement `execute`.'),
   ].join('\n');
   parts.push('', docBlock(description, ''));
   parts.push(...(composed ? composedClass(tool, layout) : abstractClass(tool, layout)));

@@ -1,7 +1,7 @@
 import { typeHomes, type EmitContext, type GeneratedFile, type SharedSchemaModel, type ToolModel } from '../model.js';
 import { dictionary } from '../dictionary.js';
-import { type ManifestOptions, type ToolManifests, toolManifests } from './manifests/index.js';
-import type { DocTemplates } from '../templates/names.js';
+import { type ToolManifests, toolManifests } from './manifests/index.js';
+import type { EmitSettings } from '../emit-settings.js';
 import { createDocRenderer } from './docs.js';
 import { formatFiles, normalizeLineEndings } from './format.js';
 import { emitToolSchemaFile } from './registry.js';
@@ -10,13 +10,8 @@ import { emitToolTypes } from './types.js';
 import { sharedValidators } from './shared-validators.js';
 import { emitToolValidators } from './validators.js';
 
-/** What every tool's emission shares. */
-export interface ToolEmitterOptions {
-  ctx: EmitContext;
-  templates: DocTemplates;
-  /** The manifests' options: the doc page lists what each target loses of the tool. */
-  manifests: ManifestOptions;
-  format: boolean;
+/** What every tool's emission shares: the run's settings and the project's shared schemas. */
+export interface ToolEmitterOptions extends EmitSettings {
   /** The project's shared schemas: their types are imported from their modules, their validators called in the shared module. */
   shared: readonly SharedSchemaModel[];
 }
@@ -29,7 +24,7 @@ export interface ToolOutput {
 
 /**
  * The per-tool emitters (types, validators, base class, schema file, doc page, stub), formatted.
- * Why one place: `emitAll` runs it in process and each worker thread (emit-worker.ts) runs the same
+ * Why one place: `emitToolUnits` (generate.ts) runs it in process and each worker thread (emit-worker.ts) runs the same
  * code, so both give the same bytes.
  */
 export function createToolEmitter(options: ToolEmitterOptions): {

@@ -197,7 +197,8 @@ function withDefaults(base: string, filled: FilledDefaults): string {
 function argsDeclaration(tool: ToolModel): string {
   const { inputType, argsType } = tool.names;
   const doc = jsDoc(
-    `The arguments \`execute\` of \`${tool.name}\` gets: a validated \`${inputType}\` in which every property the input validator fills with its default is present.`,
+    `The arguments \`execute\` of \`${tool.name}\` gets: a validated \`${inputType}\` in which ` +
+      `every property the input validator fills with its default is present.`,
   );
   return `${doc}\nexport type ${argsType} = ${withDefaults(inputType, filledDefaults(tool.inputSchema))};\n`;
 }

@@ -50,7 +50,8 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
     `/** Validates \`${tool.name}\` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n`,
     `${declaration(tool.names.inputValidator, tool.names.inputType)}\n`,
     tool.outputSchema
-      ? `\n/** Validates a \`${tool.name}\` output in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n${declaration(tool.names.outputValidator, tool.names.outputType)}\n`
+      ? `\n/** Validates a \`${tool.name}\` output in place: fills defaults, coerces only values that ` +
+        `do not fit as sent; problems on \`.errors\`. */\n${declaration(tool.names.outputValidator, tool.names.outputType)}\n`
       : '',
   ].join('');
   return [
@@ -92,7 +93,7 @@ const SHARED_FROM_TOOL = relativeImport('validators/tool.js', SHARED_VALIDATORS_
  * `validators/shared/index.js`, the validators every tool module calls for the shared schemas it
  * shares (shared-validators.ts), laid out as a tool's module is but not wrapped (the tools' exported
  * validators coerce); undefined when the project shares none. (A run whose shared schemas are
- * unchanged keeps the last run's module instead: incremental.ts.)
+ * unchanged keeps the last run's module instead: incremental/plan.ts.)
  */
 export function emitSharedValidators(
   shared: readonly SharedSchemaModel[],

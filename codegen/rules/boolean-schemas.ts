@@ -17,7 +17,8 @@ export const booleanSchemas: Rule<DefinitionSubject> = {
         `the input schema is \`${input}\`, a boolean schema; a tool's input schema must be an object schema with \`"type": "object"\``,
         input
           ? 'for a tool that takes any arguments write `{ "type": "object" }`'
-          : 'a schema that accepts no arguments makes the tool uncallable: describe the arguments (`{ "type": "object", "properties": {} , "additionalProperties": false }` takes none)',
+          : 'a schema that accepts no arguments makes the tool uncallable: describe the arguments ' +
+              '(`{ "type": "object", "properties": {} , "additionalProperties": false }` takes none)',
       );
     }
     const output = definition.outputSchema;

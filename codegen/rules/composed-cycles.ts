@@ -35,7 +35,8 @@ export const composedCycles: Rule<readonly ComposedNode[]> = {
           call === node.name
             ? `step ${index} calls the composed tool itself: ${cycle}`
             : `step ${index} calls "${call}", which leads back to "${node.name}": ${cycle}`,
-          'composed tools must not call each other in a cycle (a call would recurse until the nesting limit stops it): remove the step or call a tool that is not part of the cycle',
+          'composed tools must not call each other in a cycle (a call would recurse until the nesting ' +
+            'limit stops it): remove the step or call a tool that is not part of the cycle',
         );
       });
     }

@@ -75,7 +75,8 @@ export const nameCollisions: Rule<Candidate[]> = {
             candidate.source,
             hasOwn(candidate.definition, 'typeName') ? '/typeName' : '/name',
             `the tool names "${other.toolName}" (${other.file}) and "${candidate.definition.name}" map to the same ${what}`,
-            `rename one of them, or give one a \`"typeName"\` of its own (e.g. "${suggestTypeName(names.pascal)}"): generated names are never suffixed with numbers`,
+            `rename one of them, or give one a \`"typeName"\` of its own (e.g. "${suggestTypeName(names.pascal)}"): ` +
+              `generated names are never suffixed with numbers`,
           );
           candidates.splice(candidates.indexOf(candidate), 1);
           break;

@@ -52,7 +52,8 @@ export function warnUnsatisfiableRequired(
       diagnostics.warning(
         source,
         place,
-        `\`required\` names "${name}", which \`additionalProperties: false\` forbids (no \`properties\` entry${patterns.length > 0 ? ' or `patternProperties` pattern' : ''} matches it): ${consequence}`,
+        `\`required\` names "${name}", which \`additionalProperties: false\` forbids (no \`properties\` ` +
+          `entry${patterns.length > 0 ? ' or `patternProperties` pattern' : ''} matches it): ${consequence}`,
         `add "${name}" to \`properties\` at ${at === '' ? 'the schema root' : at}, or remove it from \`required\``,
       );
     });

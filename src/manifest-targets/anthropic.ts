@@ -59,7 +59,8 @@ export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder):
   if (!ANTHROPIC_TOOL_NAME_PATTERN.test(tool.name)) {
     throw new UnrepresentableError(
       '/name',
-      `Tool name '${tool.name}' cannot be sent to anthropic: Anthropic tool names must match ${ANTHROPIC_TOOL_NAME_PATTERN.source} (letters, digits, _ and -, at most 64).`,
+      `Tool name '${tool.name}' cannot be sent to anthropic: Anthropic tool names must match ${ANTHROPIC_TOOL_NAME_PATTERN.source} ` +
+        `(letters, digits, _ and -, at most 64).`,
     );
   }
   checkObjectRoot(tool, 'anthropic', tool.inputSchema);

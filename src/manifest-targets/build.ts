@@ -91,7 +91,11 @@ export type SchemaObject = Record<string, unknown>;
 
 /** The hint every "this target cannot take the tool" problem carries. */
 export function turnTargetOffHint(target: string): string {
-  return `turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition), or let generate leave it out of ${target} with a warning (\`"manifests": { "unrepresentable": "omit" }\` in toolsmith.config.json, the default)`;
+  return (
+    `turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition), ` +
+    `or let generate leave it out of ${target} with a warning ` +
+    `(\`"manifests": { "unrepresentable": "omit" }\` in toolsmith.config.json, the default)`
+  );
 }
 
 /** True for a plain JSON object (not an array, not null). */

@@ -299,7 +299,8 @@ export function toGeminiLegacyParameters(tool: ToolModel, recorder: LossRecorder
   if (!GEMINI_FUNCTION_NAME_PATTERN.test(tool.name)) {
     throw new UnrepresentableError(
       '/name',
-      `Tool name '${tool.name}' cannot be sent to gemini-legacy: Gemini function names must match ${GEMINI_FUNCTION_NAME_PATTERN.source} (start with a letter or _, then letters, digits, _ . : -, at most 64).`,
+      `Tool name '${tool.name}' cannot be sent to gemini-legacy: Gemini function names must match ` +
+        `${GEMINI_FUNCTION_NAME_PATTERN.source} (start with a letter or _, then letters, digits, _ . : -, at most 64).`,
     );
   }
   checkObjectRoot(tool, 'gemini-legacy', tool.inputSchema);

@@ -127,7 +127,8 @@ export function toGeminiDeclaration(tool: ToolModel, recorder: LossRecorder): Ge
   if (!GEMINI_FUNCTION_NAME_PATTERN.test(tool.name)) {
     throw new UnrepresentableError(
       '/name',
-      `Tool name '${tool.name}' cannot be sent to gemini: Gemini function names must match ${GEMINI_FUNCTION_NAME_PATTERN.source} (start with a letter or _, then letters, digits, _ . : -, at most 64).`,
+      `Tool name '${tool.name}' cannot be sent to gemini: Gemini function names must match ${GEMINI_FUNCTION_NAME_PATTERN.source} ` +
+        `(start with a letter or _, then letters, digits, _ . : -, at most 64).`,
     );
   }
   checkObjectRoot(tool, 'gemini', tool.inputSchema);

@@ -388,9 +388,18 @@ function checkLimits(tool: ToolModel, parameters: SchemaObject, target: string):
   visit(parameters, 0);
   for (const limit of Object.keys(OPENAI_STRICT_LIMITS) as Array<keyof typeof OPENAI_STRICT_LIMITS>) {
     if (totals[limit] > OPENAI_STRICT_LIMITS[limit]) {
+      const counted =
+        limit === 'nesting'
+          ? 'levels of object nesting'
+          : limit === 'stringChars'
+            ? 'characters of names and enum/const values'
+            : limit === 'enumValues'
+              ? 'enum values'
+              : 'object properties';
       throw new UnrepresentableError(
         '/inputSchema',
-        `Tool '${tool.name}' cannot be sent to ${target}: its input schema has ${totals[limit]} ${limit === 'nesting' ? 'levels of object nesting' : limit === 'stringChars' ? 'characters of names and enum/const values' : limit === 'enumValues' ? 'enum values' : 'object properties'}, over strict mode's limit of ${OPENAI_STRICT_LIMITS[limit]}.`,
+        `Tool '${tool.name}' cannot be sent to ${target}: its input schema has ${totals[limit]} ${counted}, ` +
+          `over strict mode's limit of ${OPENAI_STRICT_LIMITS[limit]}.`,
       );
     }
   }

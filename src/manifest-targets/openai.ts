@@ -44,7 +44,8 @@ export function checkOpenAiName(
   if (!OPENAI_FUNCTION_NAME_PATTERN.test(tool.name)) {
     throw new UnrepresentableError(
       '/name',
-      `Tool name '${tool.name}' cannot be sent to ${target}: OpenAI function names must match ${OPENAI_FUNCTION_NAME_PATTERN.source} (letters, digits, _ and -, at most 64).`,
+      `Tool name '${tool.name}' cannot be sent to ${target}: OpenAI function names must match ${OPENAI_FUNCTION_NAME_PATTERN.source} ` +
+        `(letters, digits, _ and -, at most 64).`,
     );
   }
 }

@@ -194,7 +194,10 @@ async function connect(dir: string, file: string): Promise<Connection> {
 function prepare(database: BetterSqlite3.Database): Statements {
   const exists = database.prepare<[string], unknown>('SELECT 1 FROM entries WHERE key = ?');
   const upsert = database.prepare<[EntryRow]>(
-    'INSERT INTO entries (key, value_json, tags_json, updated_at) VALUES (@key, @value_json, @tags_json, @updated_at) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, tags_json = excluded.tags_json, updated_at = excluded.updated_at',
+    'INSERT INTO entries (key, value_json, tags_json, updated_at) ' +
+      'VALUES (@key, @value_json, @tags_json, @updated_at) ' +
+      'ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, tags_json = excluded.tags_json, ' +
+      'updated_at = excluded.updated_at',
   );
   const tagsOf = tagWriter(database);
   type Parameters = [{ parameter: string; limit?: number }];
@@ -261,7 +264,11 @@ function importLegacyFile(database: BetterSqlite3.Database, dir: string): void {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const entries = parseLegacyFile(bytes.toString('utf8'), file);
   const keepNewer = database.prepare<[EntryRow]>(
-    'INSERT INTO entries (key, value_json, tags_json, updated_at) VALUES (@key, @value_json, @tags_json, @updated_at) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, tags_json = excluded.tags_json, updated_at = excluded.updated_at WHERE excluded.updated_at >= entries.updated_at',
+    'INSERT INTO entries (key, value_json, tags_json, updated_at) ' +
+      'VALUES (@key, @value_json, @tags_json, @updated_at) ' +
+      'ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, tags_json = excluded.tags_json, ' +
+      'updated_at = excluded.updated_at ' +
+      'WHERE excluded.updated_at >= entries.updated_at',
   );
   const tagsOf = tagWriter(database);
   database
@@ -287,7 +294,9 @@ export function parseLegacyFile(text: string, file: string): MemoryEntry[] {
   const fail = (offset: number, problem: string): never => {
     const before = text.slice(0, offset).split('\n');
     throw new Error(
-      `${file}:${before.length}:${before[before.length - 1]!.length + 1}: ${problem}. The memory tools import this file once into ${MEMORY_DATABASE_FILE}: fix it, or move it out of the data folder to start without it.`,
+      `${file}:${before.length}:${before[before.length - 1]!.length + 1}: ${problem}. The memory ` +
+        `tools import this file once into ${MEMORY_DATABASE_FILE}: fix it, or move it out of the data ` +
+        `folder to start without it.`,
     );
   };
   if (errors.length > 0 || !tree)

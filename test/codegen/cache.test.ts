@@ -10,7 +10,7 @@ import {
   parseModelCache,
   readModels,
   unchangedRun,
-} from '../../codegen/incremental.js';
+} from '../../codegen/incremental/index.js';
 import { generate } from '../../codegen/generate.js';
 import { resolveOptions } from '../../codegen/options.js';
 import { createTempProject } from '../helpers/temp-project.js';
@@ -243,13 +243,14 @@ describe('the model cache', () => {
 
 describe('the generator fingerprint covers the runtime modules the generator imports', () => {
   it('changes when a src/ module changes (e.g. mcp/tool.ts, which builds mcp.json), not for the example tools or adapters', async () => {
-    const { codeFingerprint } = await import('../../codegen/incremental.js');
+    const { codeFingerprint } = await import('../../codegen/incremental/index.js');
     const { mkdtempSync, mkdirSync: mkdir, writeFileSync: write, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const nodePath = await import('node:path');
     const root = mkdtempSync(nodePath.join(tmpdir(), 'toolsmith-fingerprint-'));
     try {
-      for (const dir of ['codegen', 'src/mcp', 'src/tools', 'src/adapters']) mkdir(nodePath.join(root, dir), { recursive: true });
+      for (const dir of ['codegen', 'src/mcp', 'src/tools', 'src/adapters'])
+        mkdir(nodePath.join(root, dir), { recursive: true });
       const file = (relative: string, text: string) => write(nodePath.join(root, relative), text);
       file('codegen/generate.ts', 'export {};');
       file('src/mcp/tool.ts', "export const a = 'draft-07';");

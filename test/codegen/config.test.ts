@@ -3,10 +3,10 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { configArtifacts } from '../../codegen/config-artifacts.js';
-import { CONFIG_KEYS, CONFIG_SCHEMA, loadConfig } from '../../codegen/config.js';
-import type { ToolsmithConfig } from '../../codegen/config-type.js';
-import { defineConfig } from '../../codegen/define-config.js';
+import { configArtifacts } from '../../codegen/config/config-artifacts.js';
+import { CONFIG_KEYS, CONFIG_SCHEMA, loadConfig } from '../../codegen/config/config.js';
+import type { ToolsmithConfig } from '../../codegen/config/config-type.js';
+import { defineConfig } from '../../codegen/config/define-config.js';
 import { INIT_CONFIG, initProject } from '../../codegen/init.js';
 import { optionsFromConfig } from '../../codegen/options.js';
 import { createTempProject, REPO, type TempProject } from '../helpers/temp-project.js';
@@ -41,14 +41,14 @@ async function cli(argv: string[], cwd: string) {
 }
 
 /** `import { defineConfig } from 'toolsmith/config'` as a temp project can spell it (the repository's source). */
-const DEFINE_CONFIG = JSON.stringify(path.join(REPO, 'codegen/define-config.ts'));
+const DEFINE_CONFIG = JSON.stringify(path.join(REPO, 'codegen/config/define-config.ts'));
 
 describe('the config schema', () => {
   it('the committed schema, type and validator are what codegen/config-schema.ts gives (npm run config-schema)', async () => {
     const artifacts = await configArtifacts();
     expect([...artifacts.keys()].sort()).toEqual([
-      'codegen/config-type.ts',
-      'codegen/config-validator.ts',
+      'codegen/config/config-type.ts',
+      'codegen/config/config-validator.ts',
       'toolsmith.config.schema.json',
     ]);
     for (const [file, content] of artifacts) expect(readFileSync(path.join(REPO, file), 'utf8'), file).toBe(content);
@@ -59,7 +59,7 @@ describe('the config schema', () => {
     const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
     expect(manifest.files).toContain('toolsmith.config.schema.json');
     expect(manifest.exports['./toolsmith.config.schema.json']).toBe('./toolsmith.config.schema.json');
-    expect(manifest.exports['./config'].import).toBe('./dist/codegen/define-config.js');
+    expect(manifest.exports['./config'].import).toBe('./dist/codegen/config/define-config.js');
     const schema = JSON.parse(readFileSync(path.join(REPO, 'toolsmith.config.schema.json'), 'utf8'));
     const validate = new Ajv({ strict: true, allErrors: true }).compile(schema);
     const repoConfig = JSON.parse(readFileSync(path.join(REPO, 'toolsmith.config.json'), 'utf8'));

@@ -7,15 +7,14 @@ import {
   modelCacheText,
   modelsFile,
   parseModelCache,
-} from '../../codegen/incremental.js';
+} from '../../codegen/incremental/index.js';
 import { main } from '../../codegen/cli.js';
 import { emitAll, generate } from '../../codegen/generate.js';
 import { workerCount } from '../../codegen/emit-pool.js';
 import { encoded } from '../../codegen/write.js';
-import { loadTemplates } from '../../codegen/templates/index.js';
 import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
 import { createCorpusProject, type TempProject } from '../helpers/temp-project.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeSettings, makeTool } from './model-factory.js';
 
 const projects: TempProject[] = [];
 afterEach(() => {
@@ -28,6 +27,9 @@ function corpusProject(count: number): TempProject {
   projects.push(project);
   return project;
 }
+
+/** The emission settings of these tests, formatted or not. */
+const settingsWith = (format: boolean) => makeSettings({ format });
 
 /** Every file as path → its bytes, in the order generate returned them. */
 function bytesOf(files: readonly GeneratedFile[]): [string, Buffer][] {
@@ -87,13 +89,10 @@ describe('the emission on worker threads', () => {
         inputSchema: { type: 'object', properties: { q: { type: 'string', maxLength: i + 1 } }, required: ['q'] },
       }),
     );
-    const settings = { templates: loadTemplates(), format: false };
-    const single = await emitAll(makeProject(tools), TEST_CONTEXT, { ...settings, workers: { count: 1 } });
+    const settings = settingsWith(false);
+    const single = await emitAll(makeProject(tools), settings, { workers: { count: 1 } });
     expect(single.mainThread).toBe(30);
-    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, {
-      ...settings,
-      workers: { count: 2, threshold: 1 },
-    });
+    const pooled = await emitAll(makeProject(tools), settings, { workers: { count: 2, threshold: 1 } });
     expect(pooled.threads).toBe(2);
     expect(pooled.mainThread).toBeGreaterThan(0);
     expect(pooled.mainThread).toBeLessThan(30);
@@ -114,16 +113,8 @@ describe('the emission on worker threads', () => {
       makeTool({ name: 'broken', definitionOrigins: null as unknown as ToolModel['definitionOrigins'] }),
       makeTool({ name: 'gamma' }),
     ];
-    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, {
-      templates: loadTemplates(),
-      format: false,
-      workers: { count: 1 },
-    });
-    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, {
-      templates: loadTemplates(),
-      format: false,
-      workers: { count: 2, threshold: 1 },
-    });
+    const inProcess = await emitAll(makeProject(tools), settingsWith(false), { workers: { count: 1 } });
+    const pooled = await emitAll(makeProject(tools), settingsWith(false), { workers: { count: 2, threshold: 1 } });
     expect(pooled.threads).toBe(2);
     expect(pooled.files).toEqual([]);
     expect(pooled.stubs).toEqual([]);
@@ -137,18 +128,12 @@ describe('the emission on worker threads', () => {
     const tools = ['alpha', 'beta', 'gamma', 'delta'].map((name) =>
       makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }),
     );
-    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, {
-      templates: loadTemplates(),
-      workers: { count: 1 },
-    });
+    const inProcess = await emitAll(makeProject(tools), settingsWith(true), { workers: { count: 1 } });
     const saved = process.env.TOOLSMITH_WORKER_HEAP_MB;
     process.env.TOOLSMITH_WORKER_HEAP_MB = '2';
     let pooled: Awaited<ReturnType<typeof emitAll>>;
     try {
-      pooled = await emitAll(makeProject(tools), TEST_CONTEXT, {
-        templates: loadTemplates(),
-        workers: { count: 2, threshold: 1 },
-      });
+      pooled = await emitAll(makeProject(tools), settingsWith(true), { workers: { count: 2, threshold: 1 } });
     } finally {
       if (saved === undefined) delete process.env.TOOLSMITH_WORKER_HEAP_MB;
       else process.env.TOOLSMITH_WORKER_HEAP_MB = saved;
@@ -182,17 +167,9 @@ describe('the emission on worker threads', () => {
   it('hands each tool to another thread: a model that cannot be cloned is that tool’s problem only there', async () => {
     const odd = { ...makeTool({ name: 'odd' }), extra: () => 'not cloneable' } as unknown as ToolModel;
     const tools = [makeTool({ name: 'plain' }), odd];
-    const inProcess = await emitAll(makeProject(tools), TEST_CONTEXT, {
-      templates: loadTemplates(),
-      format: false,
-      workers: { count: 1 },
-    });
+    const inProcess = await emitAll(makeProject(tools), settingsWith(false), { workers: { count: 1 } });
     expect(inProcess.problems).toEqual([]);
-    const pooled = await emitAll(makeProject(tools), TEST_CONTEXT, {
-      templates: loadTemplates(),
-      format: false,
-      workers: { count: 2, threshold: 1 },
-    });
+    const pooled = await emitAll(makeProject(tools), settingsWith(false), { workers: { count: 2, threshold: 1 } });
     expect(
       pooled.problems.map((problem) => [
         problem.file,

@@ -1197,9 +1197,8 @@ describe('all problems of a run are reported at once, each with its position; no
 
 describe('an emitter that throws on an accepted tool', () => {
   it('is a problem at that tool, reported with the others, and no files are returned', async () => {
-    const [{ emitAll }, { loadTemplates }, { makeProject, makeTool, TEST_CONTEXT }] = await Promise.all([
+    const [{ emitAll }, { makeProject, makeSettings, makeTool }] = await Promise.all([
       import('../../codegen/generate.js'),
-      import('../../codegen/templates/index.js'),
       import('./model-factory.js'),
     ]);
     const bad = makeTool({ name: 'bad' });
@@ -1209,10 +1208,7 @@ describe('an emitter that throws on an accepted tool', () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
     });
-    const result = await emitAll(makeProject([makeTool({ name: 'fine' }), bad]), TEST_CONTEXT, {
-      templates: loadTemplates(),
-      format: false,
-    });
+    const result = await emitAll(makeProject([makeTool({ name: 'fine' }), bad]), makeSettings());
     expect(result.files).toEqual([]);
     expect(result.problems).toEqual([
       {

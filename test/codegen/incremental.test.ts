@@ -11,7 +11,7 @@ import {
   parseModelCache,
   spareTree,
   unchangedRun,
-} from '../../codegen/incremental.js';
+} from '../../codegen/incremental/index.js';
 import { resolveOptions } from '../../codegen/options.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 

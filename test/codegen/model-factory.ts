@@ -1,6 +1,8 @@
 import type { JSONSchema7 } from 'json-schema';
+import type { EmitSettings } from '../../codegen/emit-settings.js';
 import type { EmitContext, ProjectModel, SharedSchemaModel, ToolModel } from '../../codegen/model.js';
 import { compareStrings, toDisplayName, toolNames } from '../../codegen/naming.js';
+import { loadTemplates } from '../../codegen/templates/index.js';
 
 /** The emit context tests use. */
 export const TEST_CONTEXT: EmitContext = {
@@ -11,6 +13,15 @@ export const TEST_CONTEXT: EmitContext = {
   regenerateCommand: 'npm run generate',
   generatorVersion: '0.0.0-test',
 };
+
+/**
+ * The emission settings tests use: the test context, the default templates, no prettier, the default
+ * manifest targets, with `fields` over them. The one place tests spell the settings, so a setting
+ * added to `EmitSettings` gets its test value here alone.
+ */
+export function makeSettings(fields: Partial<EmitSettings> = {}): EmitSettings {
+  return { ctx: TEST_CONTEXT, templates: loadTemplates(), format: false, manifests: {}, ...fields };
+}
 
 /** A ToolModel with every field filled from a few given ones, independent of the loader. */
 export function makeTool(fields: Partial<ToolModel> & { name: string }): ToolModel {

@@ -8,12 +8,11 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cacheFile, generateIncrementally, modelsFile, parseModelCache } from '../../codegen/incremental.js';
+import { cacheFile, generateIncrementally, modelsFile, parseModelCache } from '../../codegen/incremental/index.js';
 import { emitToolUnits, generate } from '../../codegen/generate.js';
 import { summarizeTool, type ToolModel } from '../../codegen/model.js';
-import { loadTemplates } from '../../codegen/templates/index.js';
 import { createCorpusProject, type TempProject } from '../helpers/temp-project.js';
-import { makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeSettings, makeTool } from './model-factory.js';
 
 /** A WeakRef to every model a run summarized (`summarizeTool`): each model of the project, as normalize made it. */
 const summarized = vi.hoisted(() => ({ refs: [] as WeakRef<object>[] }));
@@ -70,24 +69,20 @@ describe('the models of a generate', () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
       const taken: string[] = [];
       const alive: string[][] = [];
-      await emitToolUnits(
-        { shared: [] },
-        given,
-        { ctx: TEST_CONTEXT, templates: loadTemplates(), workers },
-        {
-          stubs: new Set(),
-          sink: (unit) => {
-            taken.push(unit.tool.name);
-            // Every tool taken at least 8 units ago (more than are ever in flight: 4 in process, the
-            // main thread's one and two per worker): collectable. Only those are looked at, since
-            // looking at a live target (`deref`) keeps it to the end of the job.
-            if (taken.length % 6 === 0) {
-              gc();
-              alive.push(taken.slice(0, -8).filter((name) => refs.get(name)!.deref() !== undefined));
-            }
-          },
+      await emitToolUnits({ shared: [] }, given, makeSettings({ format: true }), {
+        workers,
+        stubs: new Set(),
+        sink: (unit) => {
+          taken.push(unit.tool.name);
+          // Every tool taken at least 8 units ago (more than are ever in flight: 4 in process, the
+          // main thread's one and two per worker): collectable. Only those are looked at, since
+          // looking at a live target (`deref`) keeps it to the end of the job.
+          if (taken.length % 6 === 0) {
+            gc();
+            alive.push(taken.slice(0, -8).filter((name) => refs.get(name)!.deref() !== undefined));
+          }
         },
-      );
+      });
       expect(taken.sort()).toEqual([...refs.keys()]);
       expect(given.every((entry) => entry === undefined)).toBe(true);
       expect(alive).toEqual([[], [], [], []]);

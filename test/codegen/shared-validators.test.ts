@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateIncrementally } from '../../codegen/incremental.js';
+import { generateIncrementally } from '../../codegen/incremental/index.js';
 import {
   sharedModuleCode,
   SHARED_KEYWORD,

@@ -27,7 +27,8 @@ export const approvalStep: CallStepImplementation = {
         failCall(
           call,
           'APPROVAL_REJECTED',
-          `Tool '${tool.name}' has side effects and nothing approved the call: give the orchestrator an approvalGate (or the turn one), or set allowSideEffects: true to let such tools run unasked.`,
+          `Tool '${tool.name}' has side effects and nothing approved the call: give the orchestrator ` +
+            `an approvalGate (or the turn one), or set allowSideEffects: true to let such tools run unasked.`,
           { reason: 'no-approval-gate' },
         );
       }

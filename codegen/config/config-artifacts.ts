@@ -4,12 +4,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import { compile } from 'json-schema-to-typescript';
 import { format } from 'prettier';
-import { PRETTIER_OPTIONS as PRETTIER } from './emit/format.js';
-import { CONFIG_SCHEMA } from './config-schema.js';
-import { standaloneCode } from './ajv.js';
+import { PRETTIER_OPTIONS as PRETTIER } from '../emit/format.js';
+import { CONFIG_SCHEMA } from '../config-schema.js';
+import { standaloneCode } from '../ajv.js';
 
-/** The repository root (this file lives in `codegen/`). */
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository root (this file lives in `codegen/config/`). */
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const BANNER = (what: string) =>
   `// ${what}, generated from codegen/config-schema.ts by \`npm run config-schema\`. Do not edit.\n`;
@@ -51,10 +51,10 @@ export async function configArtifacts(): Promise<Map<string, string>> {
   return new Map([
     ['toolsmith.config.schema.json', await format(JSON.stringify(CONFIG_SCHEMA), { ...PRETTIER, parser: 'json' })],
     [
-      'codegen/config-type.ts',
+      'codegen/config/config-type.ts',
       await format(`${BANNER('The type of toolsmith.config.*')}${type}`, { ...PRETTIER, parser: 'typescript' }),
     ],
-    ['codegen/config-validator.ts', await format(validatorModule, { ...PRETTIER, parser: 'typescript' })],
+    ['codegen/config/config-validator.ts', await format(validatorModule, { ...PRETTIER, parser: 'typescript' })],
   ]);
 }
 

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { EmitSettings } from '../../../codegen/emit-settings.js';
+import { generationCacheKey } from '../../../codegen/incremental/index.js';
+import { makeSettings } from '../model-factory.js';
+
+const settings = makeSettings({ format: true });
+
+describe('the cache key', () => {
+  it('is the same for the same generator and settings', () => {
+    expect(generationCacheKey({ ...settings }, 'code')).toBe(generationCacheKey(settings, 'code'));
+  });
+
+  it('changes with the generator code', () => {
+    expect(generationCacheKey(settings, 'other code')).not.toBe(generationCacheKey(settings, 'code'));
+  });
+
+  // The key is made of the whole settings object: a setting added to `EmitSettings` is part of it with
+  // no list of fields to keep up to date.
+  const changed: [string, EmitSettings][] = [
+    ['ctx', { ...settings, ctx: { ...settings.ctx, regenerateCommand: 'another command' } }],
+    ['templates', { ...settings, templates: { ...settings.templates, tool: 'another page' } }],
+    ['format', { ...settings, format: false }],
+    ['manifests.targets', { ...settings, manifests: { targets: ['openai'] } }],
+    ['manifests.unrepresentable', { ...settings, manifests: { unrepresentable: 'error' } }],
+    ['manifests.describeLosses', { ...settings, manifests: { describeLosses: false } }],
+  ];
+  for (const [field, other] of changed)
+    it(`changes with ${field}`, () => {
+      expect(generationCacheKey(other, 'code')).not.toBe(generationCacheKey(settings, 'code'));
+    });
+
+  it('covers every field of the settings (a field left out of this test fails it)', () => {
+    expect(Object.keys(settings).sort()).toEqual(['ctx', 'format', 'manifests', 'templates']);
+  });
+});
