@@ -366,30 +366,44 @@ const ROOT_DATA_CONTEXT = Object.freeze({ instancePath: '' });
  * `schemaError` says why (the tool can still be registered; its calls fail `SCHEMA_INVALID`).
  */
 export class SchemaValidator<T = unknown> {
-  /** The validate function (fills defaults, coerces only where needed, in place); absent when `schemaError` is set. */
-  readonly validateFunction: ValidateFunction<T> | undefined;
-  /** Why the schema did not compile, or `undefined`. */
-  readonly schemaError: string | undefined;
   /** What `check` removes before validating, when `stripOptionalNulls` was asked for. */
   readonly nullPlan: NullPlan | undefined;
+  #validate: ValidateFunction<T> | undefined;
+  #schemaError: string | undefined;
+  /** The schema still to compile (a tool without a generated validator), until the first use. */
+  #pending: JSONSchemaObject | boolean | undefined;
 
   constructor(source: SchemaValidatorSource<T>) {
-    let validateFunction = source.generated;
-    let schemaError: string | undefined;
-    if (validateFunction === undefined) {
-      if (source.schema === undefined) {
-        schemaError = 'No schema and no validator given.';
-      } else {
-        try {
-          validateFunction = compileSchema<T>(source.schema);
-        } catch (error) {
-          schemaError = describeThrown(error, 500);
-        }
-      }
+    this.#validate = source.generated;
+    if (this.#validate === undefined) {
+      if (source.schema === undefined) this.#schemaError = 'No schema and no validator given.';
+      // Compiled on first use, not at registration: a process with many hand-written tools starts
+      // without compiling every schema, and a tool that is never called never costs a compile.
+      else this.#pending = source.schema;
     }
-    this.validateFunction = validateFunction;
-    this.schemaError = schemaError;
     this.nullPlan = source.stripOptionalNulls && source.schema !== undefined ? buildNullPlan(source.schema) : undefined;
+  }
+
+  /** The validate function (fills defaults, coerces only where needed, in place); absent when `schemaError` is set. */
+  get validateFunction(): ValidateFunction<T> | undefined {
+    if (this.#pending !== undefined) this.#compile();
+    return this.#validate;
+  }
+
+  /** Why the schema did not compile, or `undefined`. */
+  get schemaError(): string | undefined {
+    if (this.#pending !== undefined) this.#compile();
+    return this.#schemaError;
+  }
+
+  #compile(): void {
+    const schema = this.#pending!;
+    this.#pending = undefined;
+    try {
+      this.#validate = compileSchema<T>(schema);
+    } catch (error) {
+      this.#schemaError = describeThrown(error, 500);
+    }
   }
 
   /**
