@@ -510,7 +510,9 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     instances.set(webRequest, server);
     const answer = await handler.fetch(webRequest, { parsedBody: message });
     await sendWebResponse(response, answer, idOf(message));
-    exchange.stop();
+    // Answered: the SDK tore the request's server down with its response; nothing is left to stop.
+    exchange.stop = undefined;
+    exchange.abortCall = undefined;
   };
 }
 

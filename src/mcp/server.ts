@@ -175,7 +175,9 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     const reporter = callReporter(ctx, request.params._meta?.progressToken, name, server.onerror);
     const asking = elicitation(ctx, server);
     if (asking.elicit !== undefined) reporter.elicit = asking.elicit;
-    const signals = [ctx.mcpReq.signal, asking.signal, ...(options.signal === undefined ? [] : [options.signal])];
+    const signals = [ctx.mcpReq.signal];
+    if (asking.signal !== undefined) signals.push(asking.signal);
+    if (options.signal !== undefined) signals.push(options.signal);
     // A side-effect tool no one decides for is asked about, when the client can ask its user.
     const askApproval =
       asking.elicit !== undefined && tool?.hasSideEffects === true && !orchestrator.decidesSideEffects;
@@ -186,11 +188,11 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
       personaCapabilities: [...capabilities],
       userContext,
       correlationId: `mcp-${String(ctx.mcpReq.id)}-${randomUUID()}`,
-      signal: AbortSignal.any(signals),
+      signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
       reporter,
       ...(askApproval ? { callerTurn: { approvalGate: approvalByElicitation(asking.approve ?? asking.elicit!) } } : {}),
     });
-    const outcome = await Promise.race([call, asking.inputNeeded]);
+    const outcome = asking.inputNeeded === undefined ? await call : await Promise.race([call, asking.inputNeeded]);
     // The call may have ended (aborted) before the race began: a question asked decides.
     if (outcome === INPUT_NEEDED || asking.asked()) return asking.inputRequiredResult() as unknown as CallToolResult;
     return toCallToolResult(outcome, structured);
@@ -220,14 +222,20 @@ interface Elicitation {
   /** The approval gate's question (keyed apart from the tool's own on 2026-07-28). */
   approve?: Elicit;
   /** Aborts the call when a 2026-07-28 answer must first come from the client. */
-  signal: AbortSignal;
+  signal?: AbortSignal;
   /** Resolves when the call needs an answer it does not have yet (2026-07-28). */
-  inputNeeded: Promise<typeof INPUT_NEEDED>;
+  inputNeeded?: Promise<typeof INPUT_NEEDED>;
   /** The `input_required` result naming the question(s) asked. */
   inputRequiredResult(): InputRequiredResult;
   /** True once the call asked a question it has no answer to yet. */
   asked(): boolean;
 }
+
+/** A call whose client cannot ask its user: no question, nothing to wait for. */
+const NO_ELICITATION: Elicitation = {
+  inputRequiredResult: () => inputRequired({ inputRequests: {} }),
+  asked: () => false,
+};
 
 /**
  * Elicitation for one `tools/call`. On the 2025 era, `elicitation/create` is sent to the client and
@@ -237,6 +245,15 @@ interface Elicitation {
  * question is answered at once, so a tool that asks before its side effects does them once.
  */
 function elicitation(ctx: ServerContext, server: Server): Elicitation {
+  const modern = ctx.mcpReq.envelope !== undefined;
+  const capabilities = modern
+    ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+        { elicitation?: { form?: unknown } } | undefined)
+    : (server.getClientCapabilities() as { elicitation?: { form?: unknown } } | undefined);
+  // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
+  // can do is unknown, so the question is sent and a client that cannot answer it says so.
+  const unknown = !modern && server.getClientCapabilities() === undefined;
+  if (!unknown && (capabilities?.elicitation === undefined || capabilities.elicitation === null)) return NO_ELICITATION;
   const controller = new AbortController();
   let markNeeded!: (value: typeof INPUT_NEEDED) => void;
   const inputNeeded = new Promise<typeof INPUT_NEEDED>((resolve) => (markNeeded = resolve));
@@ -247,15 +264,6 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
     inputRequiredResult: () => inputRequired({ inputRequests: needed }),
     asked: () => Object.keys(needed).length > 0,
   };
-  const modern = ctx.mcpReq.envelope !== undefined;
-  const capabilities = modern
-    ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
-        { elicitation?: { form?: unknown } } | undefined)
-    : (server.getClientCapabilities() as { elicitation?: { form?: unknown } } | undefined);
-  // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
-  // can do is unknown, so the question is sent and a client that cannot answer it says so.
-  const unknown = !modern && server.getClientCapabilities() === undefined;
-  if (!unknown && (capabilities?.elicitation === undefined || capabilities.elicitation === null)) return base;
   if (!modern) {
     const elicit: Elicit = async (request) => {
       try {
