@@ -1,4 +1,4 @@
-import { checkedElicit, type Elicit } from './elicitation.js';
+import { checkedElicit, type Elicit, type Sample } from './elicitation.js';
 
 /**
  * What a running tool tells its caller before its result: progress and log messages. A caller that
@@ -38,6 +38,8 @@ export interface CallReporter {
   log?(level: LogLevel, data: unknown): void;
   /** Asks the user (the tool gets it checked: see `checkedElicit`). */
   elicit?: Elicit;
+  /** Asks the client for a model call. */
+  sample?: Sample;
 }
 
 /** What the `onCallReport` hook sees: one report of one call, after the checks and the rate limit. */
@@ -74,6 +76,7 @@ export function withReportHook(
     },
   };
   if (reporter?.elicit !== undefined) combined.elicit = reporter.elicit;
+  if (reporter?.sample !== undefined) combined.sample = reporter.sample;
   return combined;
 }
 
@@ -123,7 +126,12 @@ class Allowance {
 export function reportingFunctions(
   reporter: CallReporter,
   limits: ReportLimits = {},
-): { progress?: (update: ProgressUpdate) => void; log?: (level: LogLevel, data: unknown) => void; elicit?: Elicit } {
+): {
+  progress?: (update: ProgressUpdate) => void;
+  log?: (level: LogLevel, data: unknown) => void;
+  elicit?: Elicit;
+  sample?: Sample;
+} {
   const burst = limits.burst ?? DEFAULT_BURST;
   const perSecond = limits.perSecond ?? DEFAULT_PER_SECOND;
   const functions: ReturnType<typeof reportingFunctions> = {};
@@ -160,5 +168,6 @@ export function reportingFunctions(
     };
   }
   if (reporter.elicit !== undefined) functions.elicit = checkedElicit(reporter.elicit);
+  if (reporter.sample !== undefined) functions.sample = reporter.sample.bind(reporter);
   return functions;
 }

@@ -1,5 +1,5 @@
 import type { LogLevel, ProgressUpdate } from './call-reporting.js';
-import type { Elicit } from './elicitation.js';
+import type { Elicit, Sample } from './elicitation.js';
 import type { ITool } from './tool.js';
 
 /** Who is calling, as the AgentOS tool layer has it. */
@@ -56,4 +56,9 @@ export interface ToolExecutionContext {
    * the start with the answer.
    */
   elicit?: Elicit;
+  /**
+   * toolsmith: asks the caller's client to run a model call (MCP sampling) when it can; absent
+   * otherwise. On MCP 2026-07-28, like `elicit`, it ends the round and the call runs again with the answer.
+   */
+  sample?: Sample;
 }

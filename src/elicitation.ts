@@ -29,13 +29,40 @@ export interface ElicitAnswer {
  */
 export class ElicitationError extends Error {
   constructor(
-    readonly code: 'ELICITATION_FORM_INVALID' | 'ELICITATION_ANSWER_INVALID' | 'ELICITATION_UNAVAILABLE',
+    readonly code:
+      | 'ELICITATION_FORM_INVALID'
+      | 'ELICITATION_ANSWER_INVALID'
+      | 'ELICITATION_UNAVAILABLE'
+      | 'SAMPLING_UNAVAILABLE',
     message: string,
   ) {
     super(message);
     this.name = 'ElicitationError';
   }
 }
+
+/** A model call the tool asks the client to make (MCP sampling, `sampling/createMessage`). */
+export interface SampleRequest {
+  messages: { role: 'user' | 'assistant'; content: { type: 'text'; text: string } | Record<string, unknown> }[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** What the client's model answered. */
+export interface SampleResult {
+  role: 'assistant' | 'user';
+  content: { type: string; text?: string; [key: string]: unknown } | Record<string, unknown>;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
+/** Asks the caller's client for a model call; absent when it cannot. */
+export type Sample = (request: SampleRequest) => Promise<SampleResult>;
 
 /** Asks the user through the caller (an MCP client that can elicit); absent when the caller cannot. */
 export type Elicit = (request: ElicitRequest) => Promise<ElicitAnswer>;

@@ -58,6 +58,9 @@ export {
   type Elicit,
   type ElicitAnswer,
   type ElicitRequest,
+  type Sample,
+  type SampleRequest,
+  type SampleResult,
 } from './elicitation.js';
 
 // Validation (the same Ajv options as the generator).

@@ -19,7 +19,7 @@ import {
 import { formatCallError } from '../call-error-text.js';
 import type { CallReporter } from '../call-reporting.js';
 import type { ApprovalGate } from '../context.js';
-import { ElicitationError, type Elicit, type ElicitAnswer } from '../elicitation.js';
+import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type SampleResult } from '../elicitation.js';
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
@@ -175,6 +175,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     const reporter = callReporter(ctx, request.params._meta?.progressToken, name, server.onerror);
     const asking = elicitation(ctx, server);
     if (asking.elicit !== undefined) reporter.elicit = asking.elicit;
+    if (asking.sample !== undefined) reporter.sample = asking.sample;
     const signals = [ctx.mcpReq.signal];
     if (asking.signal !== undefined) signals.push(asking.signal);
     if (options.signal !== undefined) signals.push(options.signal);
@@ -221,6 +222,8 @@ interface Elicitation {
   elicit?: Elicit;
   /** The approval gate's question (keyed apart from the tool's own on 2026-07-28). */
   approve?: Elicit;
+  /** Asks the client for a model call (MCP sampling), when it can. */
+  sample?: Sample;
   /** Aborts the call when a 2026-07-28 answer must first come from the client. */
   signal?: AbortSignal;
   /** Resolves when the call needs an answer it does not have yet (2026-07-28). */
@@ -246,14 +249,16 @@ const NO_ELICITATION: Elicitation = {
  */
 function elicitation(ctx: ServerContext, server: Server): Elicitation {
   const modern = ctx.mcpReq.envelope !== undefined;
+  type Capabilities = { elicitation?: unknown; sampling?: unknown } | undefined;
   const capabilities = modern
-    ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
-        { elicitation?: { form?: unknown } } | undefined)
-    : (server.getClientCapabilities() as { elicitation?: { form?: unknown } } | undefined);
+    ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as Capabilities)
+    : (server.getClientCapabilities() as Capabilities);
   // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
   // can do is unknown, so the question is sent and a client that cannot answer it says so.
   const unknown = !modern && server.getClientCapabilities() === undefined;
-  if (!unknown && (capabilities?.elicitation === undefined || capabilities.elicitation === null)) return NO_ELICITATION;
+  const canElicit = unknown || (capabilities?.elicitation !== undefined && capabilities.elicitation !== null);
+  const canSample = unknown || (capabilities?.sampling !== undefined && capabilities.sampling !== null);
+  if (!canElicit && !canSample) return NO_ELICITATION;
   const controller = new AbortController();
   let markNeeded!: (value: typeof INPUT_NEEDED) => void;
   const inputNeeded = new Promise<typeof INPUT_NEEDED>((resolve) => (markNeeded = resolve));
@@ -265,23 +270,39 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
     asked: () => Object.keys(needed).length > 0,
   };
   if (!modern) {
-    const elicit: Elicit = async (request) => {
+    /** Sends `method` to the client; a client that does not take it is `unavailable`. */
+    const send = async (method: 'elicitation/create' | 'sampling/createMessage', params: object, unavailable: Error) => {
       try {
-        return (await ctx.mcpReq.send({
-          method: 'elicitation/create',
-          params: { message: request.message, requestedSchema: request.requestedSchema },
-        })) as ElicitAnswer;
+        return await ctx.mcpReq.send({ method, params: params as Record<string, unknown> });
       } catch (error) {
-        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound)
-          throw new ElicitationError(
-            'ELICITATION_UNAVAILABLE',
-            'This client cannot ask its user (it does not take elicitation/create).',
-          );
+        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) throw unavailable;
         throw error;
       }
     };
-    return { ...base, elicit };
+    const elicit: Elicit = async (request) =>
+      (await send(
+        'elicitation/create',
+        { message: request.message, requestedSchema: request.requestedSchema },
+        new ElicitationError('ELICITATION_UNAVAILABLE', 'This client cannot ask its user (it does not take elicitation/create).'),
+      )) as ElicitAnswer;
+    const sample: Sample = async (request) =>
+      (await send(
+        'sampling/createMessage',
+        request,
+        new ElicitationError('SAMPLING_UNAVAILABLE', 'This client cannot run a model call for the server (it does not take sampling/createMessage).'),
+      )) as SampleResult;
+    return { ...base, ...(canElicit ? { elicit } : {}), ...(canSample ? { sample } : {}) };
   }
+  /** Ends the round: the call is answered input_required with what it asked. */
+  const ask = (key: string, request: ReturnType<typeof inputRequired.elicit>): Promise<never> => {
+    needed[key] = request;
+    markNeeded(INPUT_NEEDED);
+    controller.abort(new DOMException('The call waits for the client to answer a question.', 'AbortError'));
+    // Rejected for whoever still awaits it; nobody may, once the call is answered input_required.
+    const stopped = Promise.reject(controller.signal.reason as Error);
+    stopped.catch(() => {});
+    return stopped;
+  };
   const asker = (prefix: string): Elicit => {
     let asked = 0;
     return (request) => {
@@ -292,19 +313,21 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
           action: answer.action,
           ...(answer.content === undefined ? {} : { content: answer.content as ElicitAnswer['content'] }),
         });
-      needed[key] = inputRequired.elicit({
-        message: request.message,
-        requestedSchema: request.requestedSchema as never,
-      });
-      markNeeded(INPUT_NEEDED);
-      controller.abort(new DOMException('The call waits for the client to answer a question.', 'AbortError'));
-      // Rejected for whoever still awaits it; nobody may, once the call is answered input_required.
-      const stopped = Promise.reject(controller.signal.reason as Error);
-      stopped.catch(() => {});
-      return stopped;
+      return ask(key, inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }));
     };
   };
-  return { ...base, elicit: asker('elicit'), approve: asker('approval') };
+  let sampled = 0;
+  const sample: Sample = (request) => {
+    const key = `sample-${sampled++}`;
+    const answer = inputResponse(ctx.mcpReq.inputResponses, key);
+    if (answer.kind === 'sampling') return Promise.resolve(answer.result as SampleResult);
+    return ask(key, inputRequired.createMessage(request as never));
+  };
+  return {
+    ...base,
+    ...(canElicit ? { elicit: asker('elicit'), approve: asker('approval') } : {}),
+    ...(canSample ? { sample } : {}),
+  };
 }
 
 /** `ask(request)`, or `undefined` when the client turned out not to be able to ask. */

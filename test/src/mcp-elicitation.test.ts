@@ -38,6 +38,25 @@ const book = makeTool('book_trip', {
   },
 });
 
+let samples = 0;
+const summarize = makeTool('summarize', {
+  inputSchema: {
+    type: 'object',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+    additionalProperties: false,
+  },
+  async execute(args, context) {
+    samples++;
+    if (context.sample === undefined) return { success: false, error: 'cannot sample' };
+    const answer = await context.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: `Summarize: ${String(args.text)}` } }],
+      maxTokens: 50,
+    });
+    return { success: true, output: { summary: (answer.content as { text?: string }).text, model: answer.model } };
+  },
+});
+
 let sent = 0;
 const sendEmail: ITool = {
   ...makeTool('send_email', {
@@ -58,7 +77,10 @@ const sendEmail: ITool = {
 
 let server: McpHttpServer;
 beforeAll(async () => {
-  server = await startHttpServer(new ToolOrchestrator({ tools: [book, sendEmail] }), { port: 0, handleSignals: false });
+  server = await startHttpServer(new ToolOrchestrator({ tools: [book, sendEmail, summarize] }), {
+    port: 0,
+    handleSignals: false,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -244,6 +266,55 @@ describe('a side-effect tool no gate decides: the user is asked', () => {
     } finally {
       await client.close();
       await orchestrator.shutdown();
+    }
+  });
+});
+
+describe('a tool asks for a model call (context.sample) over serve --http', () => {
+  for (const mode of MODES) {
+    it(`v2 client ${JSON.stringify(mode)} with sampling: the client's model answers, the tool sees it`, async () => {
+      const client = new Client(
+        { name: 'sampler', version: '1' },
+        { versionNegotiation: { mode }, capabilities: { sampling: {} } },
+      );
+      const prompts: string[] = [];
+      client.setRequestHandler('sampling/createMessage', async (request) => {
+        prompts.push(JSON.stringify(request.params.messages));
+        return {
+          role: 'assistant',
+          content: { type: 'text', text: 'Short.' },
+          model: 'test-model',
+          stopReason: 'endTurn',
+        } as never;
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      try {
+        samples = 0;
+        expect(output(await client.callTool({ name: 'summarize', arguments: { text: 'a long text' } }))).toEqual({
+          summary: 'Short.',
+          model: 'test-model',
+        });
+        expect(prompts[0]).toContain('Summarize: a long text');
+        // 2026-07-28: input_required, then the call again with the model's answer.
+        expect(samples).toBe(typeof mode === 'object' ? 2 : 1);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it('a 2026-07-28 client without sampling: the tool gets no sample', async () => {
+    const client = new Client({ name: 'mute', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    try {
+      const result = (await client.callTool({ name: 'summarize', arguments: { text: 'x' } })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toMatch(/^TOOL_ERROR: .*cannot sample/);
+    } finally {
+      await client.close();
     }
   });
 });
