@@ -30,10 +30,7 @@ export interface ElicitAnswer {
 export class ElicitationError extends Error {
   constructor(
     readonly code:
-      | 'ELICITATION_FORM_INVALID'
-      | 'ELICITATION_ANSWER_INVALID'
-      | 'ELICITATION_UNAVAILABLE'
-      | 'SAMPLING_UNAVAILABLE',
+      'ELICITATION_FORM_INVALID' | 'ELICITATION_ANSWER_INVALID' | 'ELICITATION_UNAVAILABLE' | 'SAMPLING_UNAVAILABLE',
     message: string,
   ) {
     super(message);

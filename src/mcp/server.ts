@@ -271,7 +271,11 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
   };
   if (!modern) {
     /** Sends `method` to the client; a client that does not take it is `unavailable`. */
-    const send = async (method: 'elicitation/create' | 'sampling/createMessage', params: object, unavailable: Error) => {
+    const send = async (
+      method: 'elicitation/create' | 'sampling/createMessage',
+      params: object,
+      unavailable: Error,
+    ) => {
       try {
         return await ctx.mcpReq.send({ method, params: params as Record<string, unknown> });
       } catch (error) {
@@ -283,13 +287,19 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
       (await send(
         'elicitation/create',
         { message: request.message, requestedSchema: request.requestedSchema },
-        new ElicitationError('ELICITATION_UNAVAILABLE', 'This client cannot ask its user (it does not take elicitation/create).'),
+        new ElicitationError(
+          'ELICITATION_UNAVAILABLE',
+          'This client cannot ask its user (it does not take elicitation/create).',
+        ),
       )) as ElicitAnswer;
     const sample: Sample = async (request) =>
       (await send(
         'sampling/createMessage',
         request,
-        new ElicitationError('SAMPLING_UNAVAILABLE', 'This client cannot run a model call for the server (it does not take sampling/createMessage).'),
+        new ElicitationError(
+          'SAMPLING_UNAVAILABLE',
+          'This client cannot run a model call for the server (it does not take sampling/createMessage).',
+        ),
       )) as SampleResult;
     return { ...base, ...(canElicit ? { elicit } : {}), ...(canSample ? { sample } : {}) };
   }
@@ -313,7 +323,10 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
           action: answer.action,
           ...(answer.content === undefined ? {} : { content: answer.content as ElicitAnswer['content'] }),
         });
-      return ask(key, inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }));
+      return ask(
+        key,
+        inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }),
+      );
     };
   };
   let sampled = 0;

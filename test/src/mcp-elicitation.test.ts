@@ -312,7 +312,7 @@ describe('a tool asks for a model call (context.sample) over serve --http', () =
         content: { text: string }[];
       };
       expect(result.isError).toBe(true);
-      expect(result.content[0]!.text).toMatch(/^TOOL_ERROR: .*cannot sample/);
+      expect(result.content[0]!.text).toMatch(/^TOOL_FAILED: .*cannot sample/);
     } finally {
       await client.close();
     }
