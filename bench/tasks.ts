@@ -160,7 +160,7 @@ async function rpc(
   params: Record<string, unknown>,
   tasks: boolean,
 ): Promise<JsonRpcAnswer> {
-  const name = typeof params.name === 'string' ? params.name : undefined;
+  const name = typeof params.name === 'string' ? params.name : (params.taskId as string | undefined);
   const response = await fetch(url, {
     method: 'POST',
     headers: {
