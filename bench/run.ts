@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: toolsmith against its peers, P1..P9 (issues 6, 17, 28), each a ratio measured in the
+ * `npm run bench`: toolsmith against its peers, P1..P10 (issues 6, 17, 27, 28), each a ratio measured in the
  * same run. Prints a table and merges the figures into `bench/results.json`.
  *
  *   npm run bench                        # 1,000 tools; growth 100 → 1,000; P4 at 1,000 tools
@@ -7,6 +7,7 @@
  *   npm run bench -- --only P1,P5        # only some measures
  *   npm run bench -- --only P8           # only the MCP-over-HTTP figure (no project is generated)
  *   npm run bench -- --only P9           # toolsmith diff of two 1,000-tool trees vs a no-op generate
+ *   npm run bench -- --only P10          # a task round trip across two replicas sharing redis-server
  *   npm run bench -- --full              # growth to 5,000 tools, no generate deadline
  *   npm run bench -- --generate-timeout 600   # deadline of one generate child, seconds (default 240)
  *   npm run bench -- --keep              # keep the scratch projects
@@ -34,6 +35,7 @@ import {
   type MicroOptions,
 } from './measure.js';
 import { measureHttp, measureListStartup } from './http.js';
+import { measureTaskRoundTrip } from './tasks.js';
 import {
   buildProject,
   compileProject,
@@ -51,7 +53,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CHILDREN = path.join(BENCH_DIR, 'children');
 const RESULTS_FILE = path.join(BENCH_DIR, 'results.json');
-const IDS = ['P1', 'P2', 'P3', 'P3b', 'P3c', 'P4', 'P5', 'P6', 'P7', 'P8', 'P8b', 'P8c', 'P9'] as const;
+const IDS = ['P1', 'P2', 'P3', 'P3b', 'P3c', 'P4', 'P5', 'P6', 'P7', 'P8', 'P8b', 'P8c', 'P9', 'P10'] as const;
 type Id = (typeof IDS)[number];
 
 /** One row of results.json. */
@@ -913,7 +915,30 @@ const TABLE_LINES: [Id, (row: Row) => string[][]][] = [
       ];
     },
   ],
+  ['P10', p10Lines],
 ];
+
+function p10Lines(row: Row): string[][] {
+  const measure = 'task round trip, tools/call on replica A → tasks/get on replica B (ms; ratio to a plain tools/call)';
+  const detail = d(row) as unknown as {
+    notMeasured?: string;
+    task: { medianMs: number; p99Ms: number; pollsPerRoundTrip: number };
+    plain: { medianMs: number; p99Ms: number };
+    roundTrips: number;
+  };
+  if (detail.notMeasured)
+    return [['P10', measure, '-', row.target, mark(row.pass), `not measured: ${detail.notMeasured}`]];
+  return [
+    [
+      'P10',
+      measure,
+      `${fmt(row.value!)} (${fmt(row.ratio!, 2)}×)`,
+      row.target,
+      mark(row.pass),
+      `median ${fmt(detail.task.medianMs)} ms, p99 ${fmt(detail.task.p99Ms)} ms over ${detail.roundTrips}, ${fmt(detail.task.pollsPerRoundTrip)} polls each; plain call median ${fmt(detail.plain.medianMs)} ms, p99 ${fmt(detail.plain.p99Ms)} ms`,
+    ],
+  ];
+}
 
 function p7Lines(row: Row): string[][] {
   const peaks = d(row).peakMb as unknown as Record<string, number | null>;
@@ -1078,8 +1103,9 @@ async function main(): Promise<void> {
     if (plan.only.has('P8')) rows.P8 = await measureP8(plan);
     if (plan.only.has('P8b')) rows.P8b = await measureP8b(plan);
     if (plan.only.has('P8c')) rows.P8c = await measureP8c(plan);
-    // The small project (P1, P5) also warms the generator up before the timed runs; P8* need none.
-    const onlyHttp = [...plan.only].every((id) => id.startsWith('P8'));
+    if (plan.only.has('P10')) rows.P10 = await measureP10(plan);
+    // The small project (P1, P5) also warms the generator up before the timed runs; P8* and P10 need none.
+    const onlyHttp = [...plan.only].every((id) => id.startsWith('P8') || id === 'P10');
     if (!onlyHttp) log('small project (add_numbers, create_order): generate + tsc…');
     const small = onlyHttp
       ? undefined
@@ -1169,6 +1195,28 @@ async function measureP8c(plan: Plan): Promise<Row> {
     ratio: result.ratio,
     target: '<= 1.0 (time to first tools/list)',
     pass: result.ratio <= 1,
+    detail: result as unknown as Record<string, unknown>,
+  };
+}
+
+/** P10: a task created on replica A, its result read from replica B (one Redis task store). */
+async function measureP10(plan: Plan): Promise<Row> {
+  log('P10: task round trip, tools/call on replica A → tasks/get on replica B (redis-server), vs a plain tools/call…');
+  const result = await measureTaskRoundTrip(
+    plan.quick ? { warmup: 10, roundTrips: 20 } : { warmup: 50, roundTrips: 200 },
+    log,
+  );
+  if ('notMeasured' in result) {
+    log(`  not measured: ${result.notMeasured}`);
+    return { target: 'report', detail: { notMeasured: result.notMeasured } };
+  }
+  log(
+    `  task round trip median ${fmt(result.task.medianMs)} ms, p99 ${fmt(result.task.p99Ms)} ms; plain call median ${fmt(result.plain.medianMs)} ms`,
+  );
+  return {
+    value: result.task.medianMs,
+    ratio: result.ratio,
+    target: 'report',
     detail: result as unknown as Record<string, unknown>,
   };
 }
