@@ -18,7 +18,7 @@
  * misses its deadline or runs out of memory is reported as not finished (MISS), never extrapolated.
  */
 import { AJV_OPTIONS } from '../src/ajv-options.js';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,6 +36,7 @@ import {
 } from './measure.js';
 import { measureHttp, measureListStartup } from './http.js';
 import { measureTaskRoundTrip } from './tasks.js';
+import { cacheFile, spareTree } from '../codegen/incremental/store.js';
 import {
   buildProject,
   compileProject,
@@ -53,7 +54,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CHILDREN = path.join(BENCH_DIR, 'children');
 const RESULTS_FILE = path.join(BENCH_DIR, 'results.json');
-const IDS = ['P1', 'P2', 'P3', 'P3b', 'P3c', 'P4', 'P5', 'P6', 'P7', 'P8', 'P8b', 'P8c', 'P9', 'P10'] as const;
+const IDS = ['P1', 'P2', 'P3', 'P3b', 'P3c', 'P3d', 'P4', 'P5', 'P6', 'P7', 'P8', 'P8b', 'P8c', 'P9', 'P10'] as const;
 type Id = (typeof IDS)[number];
 
 /** One row of results.json. */
@@ -316,6 +317,10 @@ interface ScaleResult {
   checkMs?: number;
   checkPeakMb?: number;
   checkFailed?: string;
+  /** P3d: full generates with the token report (the first one is the full generate above) and without, ms. */
+  tokenReport?: { withMs: number[]; withoutMs: number[] };
+  /** Why P3d has no figure (a generate child of its own that failed). */
+  tokenReportFailed?: string;
   startup?: {
     toolsmithFirstCallMs: number;
     ajvFirstCallMs: number;
@@ -347,7 +352,7 @@ async function measureScale(
   root: string,
   warmupRoot: string,
   plan: Plan,
-  needs: { startup: boolean; p3: boolean; p4: boolean; pipeline: boolean; check: boolean },
+  needs: { startup: boolean; p3: boolean; p3d: boolean; p4: boolean; pipeline: boolean; check: boolean },
 ): Promise<ScaleResult> {
   log(
     `  ${tools} tools: corpus + full generate (child process, deadline ${plan.generateTimeoutMs ? `${plan.generateTimeoutMs / 1000} s` : 'none'})…`,
@@ -378,6 +383,7 @@ async function measureScale(
     };
     log(`  ${tools} tools: generate ${out.generateFailed.reason} (after ${fmt(error.wallMs / 1000)} s)`);
   }
+  if (needs.p3d && out.generateFailed === undefined) await measureTokenReport(root, warmupRoot, plan, out);
   if (needs.check && out.generateFailed === undefined) {
     try {
       const { report } = await runChild(
@@ -460,6 +466,46 @@ async function measureScale(
   }
   if (!plan.keep) rmSync(root, { recursive: true, force: true });
   return out;
+}
+
+/**
+ * P3d: the full generate above (token report on) against the same with `manifests.tokenReport: false`,
+ * alternating: without, then with again, each a cold child under a config of its own
+ * (`p3d-<side>.config.json`, the project's with its own output and stubs folders under `p3d/<side>/`),
+ * its output, stubs and cache removed first so that every run is a full generate. Two generates more.
+ */
+async function measureTokenReport(root: string, warmupRoot: string, plan: Plan, out: ScaleResult): Promise<void> {
+  const base = JSON.parse(readFileSync(path.join(root, 'toolsmith.config.json'), 'utf8')) as Record<string, unknown>;
+  const runs = { withMs: [out.fullMs!], withoutMs: [] as number[] };
+  log(`  ${out.tools} tools: P3d full generate without the token report, then with it again…`);
+  try {
+    for (const side of ['without', 'with'] as const) {
+      const folder = path.join(root, 'p3d', side);
+      const outDir = path.join(folder, 'generated');
+      for (const stale of [folder, cacheFile(root, outDir), spareTree(root, outDir)])
+        if (stale !== undefined) rmSync(stale, { recursive: true, force: true });
+      const config = `p3d-${side}.config.json`;
+      writeFileSync(
+        path.join(root, config),
+        `${JSON.stringify({ ...base, out: `p3d/${side}/generated`, stubs: `p3d/${side}/src/tools`, ...(side === 'without' ? { manifests: { tokenReport: false } } : {}) }, null, 2)}\n`,
+      );
+      const { report } = await runChild(
+        [...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, warmupRoot, '--config', config],
+        REPO_ROOT,
+        plan.generateTimeoutMs,
+      );
+      // Each side did what it is named for.
+      if (existsSync(path.join(outDir, 'manifests', 'token-report.json')) !== (side === 'with'))
+        throw new Error(`P3d: the generate ${side} the token report wrote ${side === 'with' ? 'none' : 'one'}`);
+      (side === 'with' ? runs.withMs : runs.withoutMs).push(report.ms as number);
+      log(`  ${out.tools} tools: full generate ${side} the token report ${fmt((report.ms as number) / 1000)} s`);
+    }
+    out.tokenReport = runs;
+  } catch (error) {
+    if (!(error instanceof ChildFailedError)) throw error;
+    out.tokenReportFailed = error.message.split('\n')[0]!;
+    log(`  ${out.tools} tools: P3d generate ${out.tokenReportFailed}`);
+  }
 }
 
 /** P2/P6 children: toolsmith's generated registry vs Ajv compiling the same schemas, and bare node. */
@@ -572,6 +618,7 @@ function rowsFromScales(scales: ScaleResult[], plan: Plan): Partial<Record<Id, R
     const spec = VERSUS[id];
     if (plan.only.has(id) && main && spec.baselineMs(main) !== undefined) rows[id] = versusRow(spec, main, growth);
   }
+  if (plan.only.has('P3d') && main) rows.P3d = rowP3d(main);
   if (plan.only.has('P7') && main) rows.P7 = rowP7(main, scales);
   if (plan.only.has('P4') && p4) rows.P4 = rowP4(p4);
   if (plan.only.has('P6') && main) rows.P6 = rowP6(main, growth);
@@ -760,6 +807,36 @@ function rowP7(main: ScaleResult, scales: ScaleResult[]): Row {
   };
 }
 
+/** P3d: what the token report adds to a full generate (its counting, its file, the totals in two more). */
+function rowP3d(main: ScaleResult): Row {
+  const target = '<= 1.10';
+  if (main.generateFailed) return notMeasured(target, main);
+  if (!main.tokenReport)
+    return {
+      ratio: null as unknown as number,
+      target,
+      pass: false,
+      detail: { tools: main.tools, notMeasured: `generate ${main.tokenReportFailed}` },
+    };
+  const withMs = median(main.tokenReport.withMs);
+  const withoutMs = median(main.tokenReport.withoutMs);
+  const ratio = withMs / withoutMs;
+  return {
+    ratio,
+    target,
+    pass: ratio <= 1.1,
+    detail: {
+      tools: main.tools,
+      withMs,
+      withoutMs,
+      tokenReportMs: withMs - withoutMs,
+      runs: main.tokenReport,
+      method:
+        "cold children (after a warm-up check of the 2-tool project), alternating: P3's full generate (token report on), one with `manifests.tokenReport: false`, one with it on again, each of the last two into an empty output folder of its own with no cache; the medians of each side",
+    },
+  };
+}
+
 function rowP4(p4: ScaleResult): Row {
   if (!p4.incremental) return notMeasured('<= 0.03 unchanged; <= 0.05 one changed', p4);
   const unchanged = p4.incremental.unchangedMs / p4.incremental.fullMs;
@@ -861,6 +938,7 @@ const TABLE_LINES: [Id, (row: Row) => string[][]][] = [
   ['P3', (row) => versusLines('P3', row)],
   ['P3b', (row) => versusLines('P3b', row)],
   ['P3c', (row) => versusLines('P3c', row)],
+  ['P3d', p3dLines],
   ['P7', p7Lines],
   ['P4', p4Lines],
   ['P5', p5Lines],
@@ -955,6 +1033,22 @@ function p7Lines(row: Row): string[][] {
       row.target,
       mark(row.pass),
       `${shown}${validators ? `; validator module per tool: median ${fmt(validators.median)} KB, max ${fmt(validators.max)} KB${validators.sharedKb ? `, shared module ${fmt(validators.sharedKb)} KB` : ''}` : ''}`,
+    ],
+  ];
+}
+
+function p3dLines(row: Row): string[][] {
+  const detail = d(row) as Record<string, number>;
+  const measure = `full generate, token report on / off (${detail.tools} tools)`;
+  if (detail.notMeasured) return [notMeasuredLine('P3d', measure, row)];
+  return [
+    [
+      'P3d',
+      measure,
+      fmt(row.ratio!, 3),
+      row.target,
+      mark(row.pass),
+      `${fmt(detail.withMs! / 1000)} s vs ${fmt(detail.withoutMs! / 1000)} s`,
     ],
   ];
 }
@@ -1281,9 +1375,14 @@ async function measureScales(plan: Plan, tmp: string, small: BenchProject): Prom
   const startup = plan.only.has('P2') || plan.only.has('P6');
   const p3 = plan.only.has('P3') || plan.only.has('P3b') || plan.only.has('P3c') || plan.only.has('P7');
   const p4 = plan.only.has('P4');
-  const sizes = [...new Set([...(startup || p3 ? plan.growth : []), ...(p4 ? [plan.p4Tools] : [])])].sort(
-    (a, b) => a - b,
-  );
+  const p3d = plan.only.has('P3d');
+  const sizes = [
+    ...new Set([
+      ...(startup || p3 ? plan.growth : []),
+      ...(p3d ? [plan.mainTools] : []),
+      ...(p4 ? [plan.p4Tools] : []),
+    ]),
+  ].sort((a, b) => a - b);
   const scales: ScaleResult[] = [];
   for (const tools of sizes) {
     const inGrowth = plan.growth.includes(tools) && (startup || p3);
@@ -1293,6 +1392,7 @@ async function measureScales(plan: Plan, tmp: string, small: BenchProject): Prom
         p3: plan.only.has('P3b') && inGrowth,
         pipeline: (plan.only.has('P3') || plan.only.has('P3c')) && inGrowth,
         check: plan.only.has('P3c') && tools === plan.mainTools,
+        p3d: p3d && tools === plan.mainTools,
         p4: p4 && tools === plan.p4Tools,
       }),
     );

@@ -124,6 +124,12 @@ export const CONFIG_SCHEMA = {
           description:
             "Tell a definition's examples at the end of the tool's description (`Example input: {…}.`) in the targets without an examples field (all but Anthropic), at most `inputExamples`; they cost tokens in every request.",
         },
+        tokenReport: {
+          type: 'boolean',
+          default: true,
+          description:
+            "Count what each tool's entry costs per target into `manifests/token-report.json`, with the totals in the loss report and the docs index; `false` counts nothing and writes none of them (then `tokenBudget` cannot be set).",
+        },
         tokenBudget: {
           type: 'object',
           additionalProperties: false,

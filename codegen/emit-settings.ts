@@ -32,6 +32,7 @@ export function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
     ...(resolved.manifestPolicy ? { unrepresentable: resolved.manifestPolicy } : {}),
     ...(resolved.manifestDescribeLosses !== undefined ? { describeLosses: resolved.manifestDescribeLosses } : {}),
     ...(resolved.manifestTokenBudget !== undefined ? { tokenBudget: resolved.manifestTokenBudget } : {}),
+    ...(resolved.manifestTokenReport !== undefined ? { tokenReport: resolved.manifestTokenReport } : {}),
     ...(resolved.manifestInputExamples !== undefined ? { inputExamples: resolved.manifestInputExamples } : {}),
     ...(resolved.manifestDeferLoading !== undefined ? { deferLoading: resolved.manifestDeferLoading } : {}),
     ...(resolved.manifestExamplesInDescriptions !== undefined

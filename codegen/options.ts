@@ -39,6 +39,8 @@ export interface GenerateOptions {
   manifestExamplesInDescriptions?: boolean;
   /** Token budgets per target (`manifests.tokenBudget`): over budget is a warning, a problem with `strict`. */
   manifestTokenBudget?: TokenBudgets;
+  /** Count the manifests' tokens into `manifests/token-report.json` (default true; `manifests.tokenReport`). */
+  manifestTokenReport?: boolean;
   /** Format generated TypeScript with prettier (default true); `false` keeps the emitters' own layout, faster. */
   format?: boolean;
   /** Warnings block the run like errors (for CI): `--strict`, or `"strict": true` in the config. */
@@ -82,6 +84,7 @@ export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: 
   if (manifests?.examplesInDescriptions !== undefined)
     options.manifestExamplesInDescriptions = manifests.examplesInDescriptions;
   if (manifests?.tokenBudget !== undefined) options.manifestTokenBudget = manifests.tokenBudget as TokenBudgets;
+  if (manifests?.tokenReport !== undefined) options.manifestTokenReport = manifests.tokenReport;
   return options;
 }
 
@@ -96,6 +99,7 @@ export interface ResolvedOptions {
   manifestPolicy?: 'omit' | 'error';
   manifestDescribeLosses?: boolean;
   manifestTokenBudget?: TokenBudgets;
+  manifestTokenReport?: boolean;
   manifestInputExamples?: number;
   manifestDeferLoading?: DeferLoading;
   manifestExamplesInDescriptions?: boolean;
@@ -127,6 +131,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     ...(options.manifestPolicy !== undefined ? { manifestPolicy: options.manifestPolicy } : {}),
     ...(options.manifestDescribeLosses !== undefined ? { manifestDescribeLosses: options.manifestDescribeLosses } : {}),
     ...(options.manifestTokenBudget !== undefined ? { manifestTokenBudget: options.manifestTokenBudget } : {}),
+    ...(options.manifestTokenReport !== undefined ? { manifestTokenReport: options.manifestTokenReport } : {}),
     ...(options.manifestInputExamples !== undefined ? { manifestInputExamples: options.manifestInputExamples } : {}),
     ...(options.manifestDeferLoading !== undefined ? { manifestDeferLoading: options.manifestDeferLoading } : {}),
     ...(options.manifestExamplesInDescriptions !== undefined

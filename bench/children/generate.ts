@@ -4,7 +4,8 @@
  *
  *   toolsmith <root> <warm-up root> [finish]  the CLI's `toolsmith generate` in <root> (its config,
  *                                             its incremental cache); `finish` then writes the trivial
- *                                             implementations and bundled schemas (untimed)
+ *                                             implementations and bundled schemas (untimed);
+ *                                             `--config <file>` instead: generate under that config (P3d)
  *   check <root> <warm-up root>               the CLI's `toolsmith check` in <root> (never uses a cache)
  *   diff <root> <warm-up root>                the CLI's `toolsmith diff schemas schemas-after --json` in
  *                                             <root> (P9), warmed up by diffing the small project with itself
@@ -34,7 +35,13 @@ import { finishGenerated } from '../project.js';
 // @ts-expect-error: a plain ESM helper shared with the JavaScript children.
 import { peakRssMb, report } from './report.mjs';
 
-const [mode, root, warmupRoot, finish] = process.argv.slice(2) as [string, string, string, string | undefined];
+const [mode, root, warmupRoot, finish, config] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string | undefined,
+  string | undefined,
+];
 
 /** Every `*.tool.json` under a folder, sorted. */
 function toolFiles(dir: string): string[] {
@@ -163,7 +170,7 @@ if (mode === 'toolsmith' || mode === 'check') {
   stderr = '';
   const started = performance.now();
   const command = mode === 'check' ? 'check' : 'generate';
-  const code = await main([command], { ...io, cwd: root });
+  const code = await main([command, ...(finish === '--config' ? ['--config', config!] : [])], { ...io, cwd: root });
   const ms = performance.now() - started;
   // The peak of the run itself, read before the untimed `finish` (a second normalize of the whole
   // project, in this process: at 5,000 tools it added 140 MB to a peak that is not the generate's).

@@ -87,6 +87,10 @@ export interface ToolsmithConfig {
      */
     examplesInDescriptions?: boolean;
     /**
+     * Count what each tool's entry costs per target into `manifests/token-report.json`, with the totals in the loss report and the docs index; `false` counts nothing and writes none of them (then `tokenBudget` cannot be set).
+     */
+    tokenReport?: boolean;
+    /**
      * Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.
      */
     tokenBudget?: {

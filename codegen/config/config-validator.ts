@@ -133,6 +133,12 @@ const schema11 = {
           description:
             "Tell a definition's examples at the end of the tool's description (`Example input: {…}.`) in the targets without an examples field (all but Anthropic), at most `inputExamples`; they cost tokens in every request.",
         },
+        tokenReport: {
+          type: 'boolean',
+          default: true,
+          description:
+            "Count what each tool's entry costs per target into `manifests/token-report.json`, with the totals in the loss report and the docs index; `false` counts nothing and writes none of them (then `tokenBudget` cannot be set).",
+        },
         tokenBudget: {
           type: 'object',
           additionalProperties: false,
@@ -527,6 +533,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key1 === 'deferLoading' ||
             key1 === 'inputExamples' ||
             key1 === 'examplesInDescriptions' ||
+            key1 === 'tokenReport' ||
             key1 === 'tokenBudget'
           )) {
             const err14 = {
@@ -912,10 +919,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data7.tokenReport !== undefined) {
+          if (typeof data7.tokenReport !== 'boolean') {
+            const err35 = {
+              instancePath: instancePath + '/manifests/tokenReport',
+              schemaPath: '#/properties/manifests/properties/tokenReport/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+        }
         if (data7.tokenBudget !== undefined) {
-          let data21 = data7.tokenBudget;
-          if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
-            for (const key3 in data21) {
+          let data22 = data7.tokenBudget;
+          if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+            for (const key3 in data22) {
               if (!(
                 key3 === 'openai' ||
                 key3 === 'openai-strict' ||
@@ -926,7 +950,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key3 === 'gemini-legacy' ||
                 key3 === 'mcp'
               )) {
-                const err35 = {
+                const err36 = {
                   instancePath: instancePath + '/manifests/tokenBudget',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
                   keyword: 'additionalProperties',
@@ -934,19 +958,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err35];
+                  vErrors = [err36];
                 } else {
-                  vErrors.push(err35);
+                  vErrors.push(err36);
                 }
                 errors++;
               }
             }
-            if (data21.openai !== undefined) {
-              let data22 = data21.openai;
-              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
-                for (const key4 in data22) {
+            if (data22.openai !== undefined) {
+              let data23 = data22.openai;
+              if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+                for (const key4 in data23) {
                   if (!(key4 === 'total' || key4 === 'perTool')) {
-                    const err36 = {
+                    const err37 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
@@ -955,17 +979,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err36];
+                      vErrors = [err37];
                     } else {
-                      vErrors.push(err36);
+                      vErrors.push(err37);
                     }
                     errors++;
                   }
                 }
-                if (data22.total !== undefined) {
-                  let data23 = data22.total;
-                  if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
-                    const err37 = {
+                if (data23.total !== undefined) {
+                  let data24 = data23.total;
+                  if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
+                    const err38 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
@@ -974,15 +998,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
-                  if (typeof data23 == 'number' && isFinite(data23)) {
-                    if (data23 < 0 || isNaN(data23)) {
-                      const err38 = {
+                  if (typeof data24 == 'number' && isFinite(data24)) {
+                    if (data24 < 0 || isNaN(data24)) {
+                      const err39 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
@@ -991,18 +1015,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err38];
+                        vErrors = [err39];
                       } else {
-                        vErrors.push(err38);
+                        vErrors.push(err39);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data22.perTool !== undefined) {
-                  let data24 = data22.perTool;
-                  if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-                    const err39 = {
+                if (data23.perTool !== undefined) {
+                  let data25 = data23.perTool;
+                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                    const err40 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
@@ -1011,15 +1035,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err39];
+                      vErrors = [err40];
                     } else {
-                      vErrors.push(err39);
+                      vErrors.push(err40);
                     }
                     errors++;
                   }
-                  if (typeof data24 == 'number' && isFinite(data24)) {
-                    if (data24 < 0 || isNaN(data24)) {
-                      const err40 = {
+                  if (typeof data25 == 'number' && isFinite(data25)) {
+                    if (data25 < 0 || isNaN(data25)) {
+                      const err41 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
@@ -1028,16 +1052,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err40];
+                        vErrors = [err41];
                       } else {
-                        vErrors.push(err40);
+                        vErrors.push(err41);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err41 = {
+                const err42 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
                   keyword: 'type',
@@ -1045,19 +1069,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err41];
+                  vErrors = [err42];
                 } else {
-                  vErrors.push(err41);
+                  vErrors.push(err42);
                 }
                 errors++;
               }
             }
-            if (data21['openai-strict'] !== undefined) {
-              let data25 = data21['openai-strict'];
-              if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
-                for (const key5 in data25) {
+            if (data22['openai-strict'] !== undefined) {
+              let data26 = data22['openai-strict'];
+              if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
+                for (const key5 in data26) {
                   if (!(key5 === 'total' || key5 === 'perTool')) {
-                    const err42 = {
+                    const err43 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
@@ -1066,17 +1090,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err42];
+                      vErrors = [err43];
                     } else {
-                      vErrors.push(err42);
+                      vErrors.push(err43);
                     }
                     errors++;
                   }
                 }
-                if (data25.total !== undefined) {
-                  let data26 = data25.total;
-                  if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-                    const err43 = {
+                if (data26.total !== undefined) {
+                  let data27 = data26.total;
+                  if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
+                    const err44 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
@@ -1085,15 +1109,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err43];
+                      vErrors = [err44];
                     } else {
-                      vErrors.push(err43);
+                      vErrors.push(err44);
                     }
                     errors++;
                   }
-                  if (typeof data26 == 'number' && isFinite(data26)) {
-                    if (data26 < 0 || isNaN(data26)) {
-                      const err44 = {
+                  if (typeof data27 == 'number' && isFinite(data27)) {
+                    if (data27 < 0 || isNaN(data27)) {
+                      const err45 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
@@ -1102,18 +1126,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err44];
+                        vErrors = [err45];
                       } else {
-                        vErrors.push(err44);
+                        vErrors.push(err45);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data25.perTool !== undefined) {
-                  let data27 = data25.perTool;
-                  if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-                    const err45 = {
+                if (data26.perTool !== undefined) {
+                  let data28 = data26.perTool;
+                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
+                    const err46 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
@@ -1122,15 +1146,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err45];
+                      vErrors = [err46];
                     } else {
-                      vErrors.push(err45);
+                      vErrors.push(err46);
                     }
                     errors++;
                   }
-                  if (typeof data27 == 'number' && isFinite(data27)) {
-                    if (data27 < 0 || isNaN(data27)) {
-                      const err46 = {
+                  if (typeof data28 == 'number' && isFinite(data28)) {
+                    if (data28 < 0 || isNaN(data28)) {
+                      const err47 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
@@ -1139,16 +1163,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err46];
+                        vErrors = [err47];
                       } else {
-                        vErrors.push(err46);
+                        vErrors.push(err47);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err47 = {
+                const err48 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
                   keyword: 'type',
@@ -1156,19 +1180,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err47];
+                  vErrors = [err48];
                 } else {
-                  vErrors.push(err47);
+                  vErrors.push(err48);
                 }
                 errors++;
               }
             }
-            if (data21['openai-responses'] !== undefined) {
-              let data28 = data21['openai-responses'];
-              if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
-                for (const key6 in data28) {
+            if (data22['openai-responses'] !== undefined) {
+              let data29 = data22['openai-responses'];
+              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+                for (const key6 in data29) {
                   if (!(key6 === 'total' || key6 === 'perTool')) {
-                    const err48 = {
+                    const err49 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
@@ -1177,17 +1201,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err48];
+                      vErrors = [err49];
                     } else {
-                      vErrors.push(err48);
+                      vErrors.push(err49);
                     }
                     errors++;
                   }
                 }
-                if (data28.total !== undefined) {
-                  let data29 = data28.total;
-                  if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
-                    const err49 = {
+                if (data29.total !== undefined) {
+                  let data30 = data29.total;
+                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
+                    const err50 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
@@ -1196,15 +1220,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err49];
+                      vErrors = [err50];
                     } else {
-                      vErrors.push(err49);
+                      vErrors.push(err50);
                     }
                     errors++;
                   }
-                  if (typeof data29 == 'number' && isFinite(data29)) {
-                    if (data29 < 0 || isNaN(data29)) {
-                      const err50 = {
+                  if (typeof data30 == 'number' && isFinite(data30)) {
+                    if (data30 < 0 || isNaN(data30)) {
+                      const err51 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
@@ -1213,18 +1237,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err50];
+                        vErrors = [err51];
                       } else {
-                        vErrors.push(err50);
+                        vErrors.push(err51);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data28.perTool !== undefined) {
-                  let data30 = data28.perTool;
-                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-                    const err51 = {
+                if (data29.perTool !== undefined) {
+                  let data31 = data29.perTool;
+                  if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+                    const err52 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
@@ -1233,15 +1257,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err51];
+                      vErrors = [err52];
                     } else {
-                      vErrors.push(err51);
+                      vErrors.push(err52);
                     }
                     errors++;
                   }
-                  if (typeof data30 == 'number' && isFinite(data30)) {
-                    if (data30 < 0 || isNaN(data30)) {
-                      const err52 = {
+                  if (typeof data31 == 'number' && isFinite(data31)) {
+                    if (data31 < 0 || isNaN(data31)) {
+                      const err53 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
@@ -1250,16 +1274,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err52];
+                        vErrors = [err53];
                       } else {
-                        vErrors.push(err52);
+                        vErrors.push(err53);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err53 = {
+                const err54 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
                   keyword: 'type',
@@ -1267,19 +1291,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err53];
+                  vErrors = [err54];
                 } else {
-                  vErrors.push(err53);
+                  vErrors.push(err54);
                 }
                 errors++;
               }
             }
-            if (data21['openai-responses-strict'] !== undefined) {
-              let data31 = data21['openai-responses-strict'];
-              if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
-                for (const key7 in data31) {
+            if (data22['openai-responses-strict'] !== undefined) {
+              let data32 = data22['openai-responses-strict'];
+              if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
+                for (const key7 in data32) {
                   if (!(key7 === 'total' || key7 === 'perTool')) {
-                    const err54 = {
+                    const err55 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
@@ -1288,17 +1312,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err54];
+                      vErrors = [err55];
                     } else {
-                      vErrors.push(err54);
+                      vErrors.push(err55);
                     }
                     errors++;
                   }
                 }
-                if (data31.total !== undefined) {
-                  let data32 = data31.total;
-                  if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
-                    const err55 = {
+                if (data32.total !== undefined) {
+                  let data33 = data32.total;
+                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
+                    const err56 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
@@ -1307,15 +1331,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err55];
+                      vErrors = [err56];
                     } else {
-                      vErrors.push(err55);
+                      vErrors.push(err56);
                     }
                     errors++;
                   }
-                  if (typeof data32 == 'number' && isFinite(data32)) {
-                    if (data32 < 0 || isNaN(data32)) {
-                      const err56 = {
+                  if (typeof data33 == 'number' && isFinite(data33)) {
+                    if (data33 < 0 || isNaN(data33)) {
+                      const err57 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
@@ -1324,18 +1348,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err56];
+                        vErrors = [err57];
                       } else {
-                        vErrors.push(err56);
+                        vErrors.push(err57);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data31.perTool !== undefined) {
-                  let data33 = data31.perTool;
-                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
-                    const err57 = {
+                if (data32.perTool !== undefined) {
+                  let data34 = data32.perTool;
+                  if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
+                    const err58 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
@@ -1344,15 +1368,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err57];
+                      vErrors = [err58];
                     } else {
-                      vErrors.push(err57);
+                      vErrors.push(err58);
                     }
                     errors++;
                   }
-                  if (typeof data33 == 'number' && isFinite(data33)) {
-                    if (data33 < 0 || isNaN(data33)) {
-                      const err58 = {
+                  if (typeof data34 == 'number' && isFinite(data34)) {
+                    if (data34 < 0 || isNaN(data34)) {
+                      const err59 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
@@ -1361,16 +1385,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err58];
+                        vErrors = [err59];
                       } else {
-                        vErrors.push(err58);
+                        vErrors.push(err59);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err59 = {
+                const err60 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
                   keyword: 'type',
@@ -1378,19 +1402,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err59];
+                  vErrors = [err60];
                 } else {
-                  vErrors.push(err59);
+                  vErrors.push(err60);
                 }
                 errors++;
               }
             }
-            if (data21.anthropic !== undefined) {
-              let data34 = data21.anthropic;
-              if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
-                for (const key8 in data34) {
+            if (data22.anthropic !== undefined) {
+              let data35 = data22.anthropic;
+              if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
+                for (const key8 in data35) {
                   if (!(key8 === 'total' || key8 === 'perTool')) {
-                    const err60 = {
+                    const err61 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
@@ -1399,17 +1423,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err60];
+                      vErrors = [err61];
                     } else {
-                      vErrors.push(err60);
+                      vErrors.push(err61);
                     }
                     errors++;
                   }
                 }
-                if (data34.total !== undefined) {
-                  let data35 = data34.total;
-                  if (!(typeof data35 == 'number' && !(data35 % 1) && !isNaN(data35) && isFinite(data35))) {
-                    const err61 = {
+                if (data35.total !== undefined) {
+                  let data36 = data35.total;
+                  if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
+                    const err62 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
@@ -1418,15 +1442,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err61];
+                      vErrors = [err62];
                     } else {
-                      vErrors.push(err61);
+                      vErrors.push(err62);
                     }
                     errors++;
                   }
-                  if (typeof data35 == 'number' && isFinite(data35)) {
-                    if (data35 < 0 || isNaN(data35)) {
-                      const err62 = {
+                  if (typeof data36 == 'number' && isFinite(data36)) {
+                    if (data36 < 0 || isNaN(data36)) {
+                      const err63 = {
                         instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
@@ -1435,18 +1459,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err62];
+                        vErrors = [err63];
                       } else {
-                        vErrors.push(err62);
+                        vErrors.push(err63);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data34.perTool !== undefined) {
-                  let data36 = data34.perTool;
-                  if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
-                    const err63 = {
+                if (data35.perTool !== undefined) {
+                  let data37 = data35.perTool;
+                  if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
+                    const err64 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
@@ -1455,15 +1479,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err63];
+                      vErrors = [err64];
                     } else {
-                      vErrors.push(err63);
+                      vErrors.push(err64);
                     }
                     errors++;
                   }
-                  if (typeof data36 == 'number' && isFinite(data36)) {
-                    if (data36 < 0 || isNaN(data36)) {
-                      const err64 = {
+                  if (typeof data37 == 'number' && isFinite(data37)) {
+                    if (data37 < 0 || isNaN(data37)) {
+                      const err65 = {
                         instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
@@ -1472,16 +1496,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err64];
+                        vErrors = [err65];
                       } else {
-                        vErrors.push(err64);
+                        vErrors.push(err65);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err65 = {
+                const err66 = {
                   instancePath: instancePath + '/manifests/tokenBudget/anthropic',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
                   keyword: 'type',
@@ -1489,19 +1513,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err65];
+                  vErrors = [err66];
                 } else {
-                  vErrors.push(err65);
+                  vErrors.push(err66);
                 }
                 errors++;
               }
             }
-            if (data21.gemini !== undefined) {
-              let data37 = data21.gemini;
-              if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
-                for (const key9 in data37) {
+            if (data22.gemini !== undefined) {
+              let data38 = data22.gemini;
+              if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
+                for (const key9 in data38) {
                   if (!(key9 === 'total' || key9 === 'perTool')) {
-                    const err66 = {
+                    const err67 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
@@ -1510,17 +1534,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err66];
+                      vErrors = [err67];
                     } else {
-                      vErrors.push(err66);
+                      vErrors.push(err67);
                     }
                     errors++;
                   }
                 }
-                if (data37.total !== undefined) {
-                  let data38 = data37.total;
-                  if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38))) {
-                    const err67 = {
+                if (data38.total !== undefined) {
+                  let data39 = data38.total;
+                  if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
+                    const err68 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
@@ -1529,15 +1553,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err67];
+                      vErrors = [err68];
                     } else {
-                      vErrors.push(err67);
+                      vErrors.push(err68);
                     }
                     errors++;
                   }
-                  if (typeof data38 == 'number' && isFinite(data38)) {
-                    if (data38 < 0 || isNaN(data38)) {
-                      const err68 = {
+                  if (typeof data39 == 'number' && isFinite(data39)) {
+                    if (data39 < 0 || isNaN(data39)) {
+                      const err69 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
@@ -1546,18 +1570,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err68];
+                        vErrors = [err69];
                       } else {
-                        vErrors.push(err68);
+                        vErrors.push(err69);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data37.perTool !== undefined) {
-                  let data39 = data37.perTool;
-                  if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
-                    const err69 = {
+                if (data38.perTool !== undefined) {
+                  let data40 = data38.perTool;
+                  if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
+                    const err70 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
@@ -1566,15 +1590,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err69];
+                      vErrors = [err70];
                     } else {
-                      vErrors.push(err69);
+                      vErrors.push(err70);
                     }
                     errors++;
                   }
-                  if (typeof data39 == 'number' && isFinite(data39)) {
-                    if (data39 < 0 || isNaN(data39)) {
-                      const err70 = {
+                  if (typeof data40 == 'number' && isFinite(data40)) {
+                    if (data40 < 0 || isNaN(data40)) {
+                      const err71 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
@@ -1583,16 +1607,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err70];
+                        vErrors = [err71];
                       } else {
-                        vErrors.push(err70);
+                        vErrors.push(err71);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err71 = {
+                const err72 = {
                   instancePath: instancePath + '/manifests/tokenBudget/gemini',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
                   keyword: 'type',
@@ -1600,19 +1624,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err71];
+                  vErrors = [err72];
                 } else {
-                  vErrors.push(err71);
+                  vErrors.push(err72);
                 }
                 errors++;
               }
             }
-            if (data21['gemini-legacy'] !== undefined) {
-              let data40 = data21['gemini-legacy'];
-              if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
-                for (const key10 in data40) {
+            if (data22['gemini-legacy'] !== undefined) {
+              let data41 = data22['gemini-legacy'];
+              if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+                for (const key10 in data41) {
                   if (!(key10 === 'total' || key10 === 'perTool')) {
-                    const err72 = {
+                    const err73 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
@@ -1621,17 +1645,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err72];
+                      vErrors = [err73];
                     } else {
-                      vErrors.push(err72);
+                      vErrors.push(err73);
                     }
                     errors++;
                   }
                 }
-                if (data40.total !== undefined) {
-                  let data41 = data40.total;
-                  if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
-                    const err73 = {
+                if (data41.total !== undefined) {
+                  let data42 = data41.total;
+                  if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+                    const err74 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
@@ -1640,15 +1664,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err73];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err73);
+                      vErrors.push(err74);
                     }
                     errors++;
                   }
-                  if (typeof data41 == 'number' && isFinite(data41)) {
-                    if (data41 < 0 || isNaN(data41)) {
-                      const err74 = {
+                  if (typeof data42 == 'number' && isFinite(data42)) {
+                    if (data42 < 0 || isNaN(data42)) {
+                      const err75 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
@@ -1657,18 +1681,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err74];
+                        vErrors = [err75];
                       } else {
-                        vErrors.push(err74);
+                        vErrors.push(err75);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data40.perTool !== undefined) {
-                  let data42 = data40.perTool;
-                  if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
-                    const err75 = {
+                if (data41.perTool !== undefined) {
+                  let data43 = data41.perTool;
+                  if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+                    const err76 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
@@ -1677,15 +1701,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err75];
+                      vErrors = [err76];
                     } else {
-                      vErrors.push(err75);
+                      vErrors.push(err76);
                     }
                     errors++;
                   }
-                  if (typeof data42 == 'number' && isFinite(data42)) {
-                    if (data42 < 0 || isNaN(data42)) {
-                      const err76 = {
+                  if (typeof data43 == 'number' && isFinite(data43)) {
+                    if (data43 < 0 || isNaN(data43)) {
+                      const err77 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
@@ -1694,16 +1718,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err76];
+                        vErrors = [err77];
                       } else {
-                        vErrors.push(err76);
+                        vErrors.push(err77);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err77 = {
+                const err78 = {
                   instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
                   keyword: 'type',
@@ -1711,42 +1735,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err77];
+                  vErrors = [err78];
                 } else {
-                  vErrors.push(err77);
+                  vErrors.push(err78);
                 }
                 errors++;
               }
             }
-            if (data21.mcp !== undefined) {
-              let data43 = data21.mcp;
-              if (data43 && typeof data43 == 'object' && !Array.isArray(data43)) {
-                for (const key11 in data43) {
+            if (data22.mcp !== undefined) {
+              let data44 = data22.mcp;
+              if (data44 && typeof data44 == 'object' && !Array.isArray(data44)) {
+                for (const key11 in data44) {
                   if (!(key11 === 'total' || key11 === 'perTool')) {
-                    const err78 = {
+                    const err79 = {
                       instancePath: instancePath + '/manifests/tokenBudget/mcp',
                       schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key11 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err78];
-                    } else {
-                      vErrors.push(err78);
-                    }
-                    errors++;
-                  }
-                }
-                if (data43.total !== undefined) {
-                  let data44 = data43.total;
-                  if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
-                    const err79 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
                     };
                     if (vErrors === null) {
                       vErrors = [err79];
@@ -1755,9 +1761,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (typeof data44 == 'number' && isFinite(data44)) {
-                    if (data44 < 0 || isNaN(data44)) {
-                      const err80 = {
+                }
+                if (data44.total !== undefined) {
+                  let data45 = data44.total;
+                  if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
+                    const err80 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err80];
+                    } else {
+                      vErrors.push(err80);
+                    }
+                    errors++;
+                  }
+                  if (typeof data45 == 'number' && isFinite(data45)) {
+                    if (data45 < 0 || isNaN(data45)) {
+                      const err81 = {
                         instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
@@ -1766,18 +1790,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err80];
+                        vErrors = [err81];
                       } else {
-                        vErrors.push(err80);
+                        vErrors.push(err81);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data43.perTool !== undefined) {
-                  let data45 = data43.perTool;
-                  if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
-                    const err81 = {
+                if (data44.perTool !== undefined) {
+                  let data46 = data44.perTool;
+                  if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46) && isFinite(data46))) {
+                    const err82 = {
                       instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
@@ -1786,15 +1810,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err81];
+                      vErrors = [err82];
                     } else {
-                      vErrors.push(err81);
+                      vErrors.push(err82);
                     }
                     errors++;
                   }
-                  if (typeof data45 == 'number' && isFinite(data45)) {
-                    if (data45 < 0 || isNaN(data45)) {
-                      const err82 = {
+                  if (typeof data46 == 'number' && isFinite(data46)) {
+                    if (data46 < 0 || isNaN(data46)) {
+                      const err83 = {
                         instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
@@ -1803,16 +1827,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err82];
+                        vErrors = [err83];
                       } else {
-                        vErrors.push(err82);
+                        vErrors.push(err83);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err83 = {
+                const err84 = {
                   instancePath: instancePath + '/manifests/tokenBudget/mcp',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/type',
                   keyword: 'type',
@@ -1820,15 +1844,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err83];
+                  vErrors = [err84];
                 } else {
-                  vErrors.push(err83);
+                  vErrors.push(err84);
                 }
                 errors++;
               }
             }
           } else {
-            const err84 = {
+            const err85 = {
               instancePath: instancePath + '/manifests/tokenBudget',
               schemaPath: '#/properties/manifests/properties/tokenBudget/type',
               keyword: 'type',
@@ -1836,15 +1860,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err84];
+              vErrors = [err85];
             } else {
-              vErrors.push(err84);
+              vErrors.push(err85);
             }
             errors++;
           }
         }
       } else {
-        const err85 = {
+        const err86 = {
           instancePath: instancePath + '/manifests',
           schemaPath: '#/properties/manifests/type',
           keyword: 'type',
@@ -1852,18 +1876,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err85];
+          vErrors = [err86];
         } else {
-          vErrors.push(err85);
+          vErrors.push(err86);
         }
         errors++;
       }
     }
     if (data.entry !== undefined) {
-      let data46 = data.entry;
-      if (typeof data46 === 'string') {
-        if (data46.length < 1) {
-          const err86 = {
+      let data47 = data.entry;
+      if (typeof data47 === 'string') {
+        if (data47.length < 1) {
+          const err87 = {
             instancePath: instancePath + '/entry',
             schemaPath: '#/properties/entry/minLength',
             keyword: 'minLength',
@@ -1871,14 +1895,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
-            vErrors = [err86];
+            vErrors = [err87];
           } else {
-            vErrors.push(err86);
+            vErrors.push(err87);
           }
           errors++;
         }
       } else {
-        const err87 = {
+        const err88 = {
           instancePath: instancePath + '/entry',
           schemaPath: '#/properties/entry/type',
           keyword: 'type',
@@ -1886,20 +1910,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err87];
+          vErrors = [err88];
         } else {
-          vErrors.push(err87);
+          vErrors.push(err88);
         }
         errors++;
       }
     }
     if (data.capabilities !== undefined) {
-      let data47 = data.capabilities;
-      if (Array.isArray(data47)) {
-        const len3 = data47.length;
+      let data48 = data.capabilities;
+      if (Array.isArray(data48)) {
+        const len3 = data48.length;
         for (let i3 = 0; i3 < len3; i3++) {
-          if (typeof data47[i3] !== 'string') {
-            const err88 = {
+          if (typeof data48[i3] !== 'string') {
+            const err89 = {
               instancePath: instancePath + '/capabilities/' + i3,
               schemaPath: '#/properties/capabilities/items/type',
               keyword: 'type',
@@ -1907,37 +1931,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err88];
+              vErrors = [err89];
             } else {
-              vErrors.push(err88);
+              vErrors.push(err89);
             }
             errors++;
           }
         }
       } else {
-        const err89 = {
+        const err90 = {
           instancePath: instancePath + '/capabilities',
           schemaPath: '#/properties/capabilities/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err89];
-        } else {
-          vErrors.push(err89);
-        }
-        errors++;
-      }
-    }
-    if (data.format !== undefined) {
-      if (typeof data.format !== 'boolean') {
-        const err90 = {
-          instancePath: instancePath + '/format',
-          schemaPath: '#/properties/format/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err90];
@@ -1947,11 +1954,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.strict !== undefined) {
-      if (typeof data.strict !== 'boolean') {
+    if (data.format !== undefined) {
+      if (typeof data.format !== 'boolean') {
         const err91 = {
-          instancePath: instancePath + '/strict',
-          schemaPath: '#/properties/strict/type',
+          instancePath: instancePath + '/format',
+          schemaPath: '#/properties/format/type',
           keyword: 'type',
           params: { type: 'boolean' },
           message: 'must be boolean',
@@ -1964,15 +1971,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.workers !== undefined) {
-      let data51 = data.workers;
-      if (!(typeof data51 == 'number' && !(data51 % 1) && !isNaN(data51) && isFinite(data51))) {
+    if (data.strict !== undefined) {
+      if (typeof data.strict !== 'boolean') {
         const err92 = {
-          instancePath: instancePath + '/workers',
-          schemaPath: '#/properties/workers/type',
+          instancePath: instancePath + '/strict',
+          schemaPath: '#/properties/strict/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err92];
@@ -1981,9 +1987,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data51 == 'number' && isFinite(data51)) {
-        if (data51 < 1 || isNaN(data51)) {
-          const err93 = {
+    }
+    if (data.workers !== undefined) {
+      let data52 = data.workers;
+      if (!(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52))) {
+        const err93 = {
+          instancePath: instancePath + '/workers',
+          schemaPath: '#/properties/workers/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err93];
+        } else {
+          vErrors.push(err93);
+        }
+        errors++;
+      }
+      if (typeof data52 == 'number' && isFinite(data52)) {
+        if (data52 < 1 || isNaN(data52)) {
+          const err94 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -1991,16 +2015,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err93];
+            vErrors = [err94];
           } else {
-            vErrors.push(err93);
+            vErrors.push(err94);
           }
           errors++;
         }
       }
     }
   } else {
-    const err94 = {
+    const err95 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2008,9 +2032,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err94];
+      vErrors = [err95];
     } else {
-      vErrors.push(err94);
+      vErrors.push(err95);
     }
     errors++;
   }

@@ -167,13 +167,30 @@ function loadFailure(file: string, shown: string, error: unknown): Problem {
 
 /** Every problem the schema finds in a config, at its key (unknown keys) or its value. */
 function checkConfig(read: ReadConfig, file: string): Problem[] {
-  if (checkConfigValue(read.value)) return [];
+  if (checkConfigValue(read.value)) return conflictingKeys(read, file);
   return (checkConfigValue.errors ?? []).map((error) => {
     const described = describeError(error, read.value);
     const { line, column } = read.locate(described.pointer, described.atKey);
     const problem: Problem = { file, line, column, pointer: described.pointer, message: described.message };
     return described.hint === undefined ? problem : { ...problem, hint: described.hint };
   });
+}
+
+/** What the schema cannot say: keys that exclude each other (a budget needs the token report that counts it). */
+function conflictingKeys(read: ReadConfig, file: string): Problem[] {
+  const manifests = (read.value as ToolsmithConfig).manifests;
+  if (manifests?.tokenReport !== false || manifests.tokenBudget === undefined) return [];
+  const pointer = '/manifests/tokenBudget';
+  return [
+    {
+      file,
+      ...read.locate(pointer, true),
+      pointer,
+      message:
+        '"manifests.tokenBudget" is set while "manifests.tokenReport" is false: a budget is judged on the token report\'s counts, which are then not made',
+      hint: 'remove `manifests.tokenBudget`, or set `manifests.tokenReport` to true (its default)',
+    },
+  ];
 }
 
 interface Described {

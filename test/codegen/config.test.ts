@@ -144,6 +144,23 @@ describe('toolsmith.config.json is checked by the schema, every problem at its l
     expect(existsSync(path.join(temp.root, 'generated'))).toBe(false);
   });
 
+  it('a token budget with the token report off is a problem at the budget naming both keys', async () => {
+    const temp = project();
+    temp.write(
+      'toolsmith.config.json',
+      '{\n  "manifests": {\n    "tokenReport": false,\n    "tokenBudget": { "mcp": { "total": 10 } }\n  }\n}\n',
+    );
+    const { problems, config } = await loadConfig(temp.root);
+    expect(config).toEqual({});
+    const shown = (problem: (typeof problems)[number]) =>
+      `${problem.file}:${problem.line}:${problem.column} ${problem.pointer}: ${problem.message}${problem.hint ? ` | ${problem.hint}` : ''}`;
+    expect(problems.map(shown)).toEqual([
+      `toolsmith.config.json:4:5 /manifests/tokenBudget: "manifests.tokenBudget" is set while "manifests.tokenReport" is false: a budget is judged on the token report's counts, which are then not made | remove \`manifests.tokenBudget\`, or set \`manifests.tokenReport\` to true (its default)`,
+    ]);
+    temp.write('toolsmith.config.json', { manifests: { tokenReport: true, tokenBudget: { mcp: { total: 10 } } } });
+    expect((await loadConfig(temp.root)).problems).toEqual([]);
+  });
+
   it('a key that is no near-typo lists the keys; a config that is not an object says so', async () => {
     const temp = project();
     temp.write('toolsmith.config.json', { zzzzzzzz: 1 });
@@ -281,7 +298,7 @@ describe('one mapping from the config (and the flags) to the generator options',
       workers: 3,
       entry: 'src/entry.ts',
       capabilities: ['a'],
-      manifests: { targets: ['mcp'], unrepresentable: 'error', describeLosses: false },
+      manifests: { targets: ['mcp'], unrepresentable: 'error', describeLosses: false, tokenReport: false },
     };
     expect(optionsFromConfig('/project', config, { out: 'other', workers: 1, strict: true })).toEqual({
       root: '/project',
@@ -293,6 +310,7 @@ describe('one mapping from the config (and the flags) to the generator options',
       manifestTargets: ['mcp'],
       manifestPolicy: 'error',
       manifestDescribeLosses: false,
+      manifestTokenReport: false,
     });
     expect(optionsFromConfig('/project', {})).toEqual({ root: '/project' });
   });

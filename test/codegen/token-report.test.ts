@@ -144,6 +144,70 @@ describe('manifests/token-report.json', () => {
   });
 });
 
+describe('manifests.tokenReport', () => {
+  it('false: nothing counted, no token-report.json, no totals in the loss report or docs index; the manifests are the same bytes; true is as before', async () => {
+    // Namespaces too: their manifest is made from the entries the token report would count.
+    const manifests = { ...EVERY_TARGET.manifests, deferLoading: { namespaces: true } };
+    const counted = examplesProject({ manifests: { ...manifests, tokenReport: true } });
+    const off = examplesProject({ manifests: { ...manifests, tokenReport: false } });
+    try {
+      for (const project of [counted, off]) expect(await main(['generate'], recording(project.root).io)).toBe(0);
+      const withReport = counted.snapshot('generated');
+      const without = off.snapshot('generated');
+      const totals = '## What each manifest costs';
+      expect(withReport['manifests/token-report.json']).toContain('"totals"');
+      expect(withReport['manifests/loss-report.md']).toContain(totals);
+      expect(withReport['docs/index.md']).toContain('token-report.json');
+      expect(without['manifests/token-report.json']).toBeUndefined();
+      expect(without['manifests/loss-report.md']).not.toContain(totals);
+      expect(without['manifests/loss-report.md']).toBe(
+        withReport['manifests/loss-report.md']!.replace(/\n\n## What each manifest costs[\s\S]*$/, '\n'),
+      );
+      expect(without['docs/index.md']).not.toContain('token-report.json');
+      expect(Object.keys(without).sort()).toEqual(
+        Object.keys(withReport)
+          .filter((file) => file !== 'manifests/token-report.json')
+          .sort(),
+      );
+      for (const file of Object.keys(without))
+        if (file.startsWith('manifests/') && file !== 'manifests/loss-report.md')
+          expect(without[file], file).toBe(withReport[file]);
+
+      // A one-tool change spliced in with the report off: still no report, no totals.
+      const definitionFile = path.join(off.root, 'schemas/utility/calculator.tool.json');
+      const definition = JSON.parse(readFileSync(definitionFile, 'utf8'));
+      definition.description = `${definition.description} It also says more.`;
+      writeFileSync(definitionFile, `${JSON.stringify(definition, null, 2)}\n`);
+      expect(await main(['generate'], recording(off.root).io)).toBe(0);
+      const spliced = off.snapshot('generated');
+      expect(spliced['manifests/token-report.json']).toBeUndefined();
+      expect(spliced['manifests/loss-report.md']).not.toContain(totals);
+
+      // Turned on again: the report is back, as a project that always had it writes it.
+      off.write('toolsmith.config.json', {
+        runtimeImport: off.runtimeImport,
+        manifests: { ...manifests, tokenReport: true },
+      });
+      expect(await main(['generate'], recording(off.root).io)).toBe(0);
+      expect(readReport(off).tools.calculator!.openai).toBeGreaterThan(
+        readReport(counted).tools.calculator!.openai as number,
+      );
+      expect(off.read('generated/manifests/loss-report.md')).toContain(totals);
+
+      // Turned off in a project that had it: the report goes, the rest is as generated off from the start.
+      counted.write('toolsmith.config.json', {
+        runtimeImport: counted.runtimeImport,
+        manifests: { ...manifests, tokenReport: false },
+      });
+      expect(await main(['generate'], recording(counted.root).io)).toBe(0);
+      expect(counted.snapshot('generated')).toEqual(without);
+    } finally {
+      counted.dispose();
+      off.dispose();
+    }
+  });
+});
+
 describe('manifests.tokenBudget', () => {
   it('over budget is a warning naming the biggest tools and what in them costs most; a problem under --strict; a budget change alone judges again', async () => {
     const project = examplesProject({ manifests: { targets: ['openai', 'anthropic'] } });

@@ -87,6 +87,12 @@ export interface ManifestOptions {
    */
   tokenBudget?: TokenBudgets;
   /**
+   * Count every tool's entries into `manifests/token-report.json`, with the totals at the end of the loss
+   * report and in the docs index (default true; `manifests.tokenReport`); `false` counts nothing and
+   * writes none of them, and no budget is judged.
+   */
+  tokenReport?: boolean;
+  /**
    * The most examples an Anthropic entry carries as `input_examples`, the most different first (default
    * `DEFAULT_INPUT_EXAMPLES`; 0: none); `manifests.inputExamples`.
    */
@@ -302,12 +308,38 @@ export function toolManifests(
     manifests.entries.push(entry === undefined ? null : entryText(entry, targetLayout(key).indent));
     compact.push(entry === undefined ? null : JSON.stringify(entry));
   }
-  if (targets.length > 0) manifests.compact = compact.map((json) => json ?? '').join('\n');
+  // Wanted by the token report, and by the namespaced Responses manifest (made from the flat entries).
+  if (targets.length > 0 && (counts(options) || writesNamespaces(targets, options)))
+    manifests.compact = compact.map((json) => json ?? '').join('\n');
   if (isDeferred(tool, options.deferLoading)) manifests.deferred = true;
   if (tool.category !== undefined && options.deferLoading?.namespaces === true) manifests.category = tool.category;
   const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
   if (targets.length > 0) manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable);
   return { manifests, losses };
+}
+
+/** True unless the token report is turned off (`manifests.tokenReport: false`). */
+function counts(options: ManifestOptions): boolean {
+  return options.tokenReport !== false;
+}
+
+/** True when the run writes a token report: a target is enabled and the report is not turned off. */
+function countsAny(targets: readonly ManifestTarget[], options: ManifestOptions): boolean {
+  return targets.length > 0 && counts(options);
+}
+
+/**
+ * The counts a splice starts from: the last report's, by tool (only the changed tools are counted
+ * again); none when the run writes no report; undefined when the last report cannot be read as such.
+ */
+function splicedCounts(
+  previous: PreviousManifests,
+  targets: readonly ManifestTarget[],
+  names: readonly string[],
+  options: ManifestOptions,
+): Map<string, ToolTokens> | undefined {
+  if (!countsAny(targets, options)) return new Map();
+  return previousTokens(previous.read(TOKEN_REPORT_PATH), targets, names);
 }
 
 /** Records in `emission` what a tool's part says of the tool: problems, warnings, unavailability, nullable optionals. */
@@ -479,21 +511,25 @@ export function createManifestAssembler(
           whole(file.path, file.content);
       // Counted now that the emission is done (its workers stopped): the tokenizer's table is loaded once, on this thread.
       // With budgets, the biggest entries of each target are kept (a warning names them and what in them costs most).
-      const biggest = options.tokenBudget === undefined ? undefined : targets.map(() => new BiggestEntries());
+      const counting = counts(options);
+      const biggest =
+        options.tokenBudget === undefined || !counting ? undefined : targets.map(() => new BiggestEntries());
       const tokens = new Map<string, ToolTokens>();
       const responses: Record<string, unknown>[] = [];
       for (const [name, bytes] of compact) {
         const entries = splitCompact(bytes.toString('utf8'));
-        const row = toolTokens(targets, entries);
-        tokens.set(name, row);
-        row.counts.forEach((count, index) => {
-          if (count !== null) biggest?.[index]!.offer(name, count, entries[index]!);
-        });
+        if (counting) {
+          const row = toolTokens(targets, entries);
+          tokens.set(name, row);
+          row.counts.forEach((count, index) => {
+            if (count !== null) biggest?.[index]!.offer(name, count, entries[index]!);
+          });
+        }
         if (responsesIndex >= 0 && entries[responsesIndex] !== null)
           responses.push(JSON.parse(entries[responsesIndex]!));
       }
       compact.clear();
-      const report = targets.length > 0 ? tokenReport(targets, tokens) : undefined;
+      const report = countsAny(targets, options) ? tokenReport(targets, tokens) : undefined;
       if (report !== undefined && reportFiles.length > 0) reportFiles[1]!.layout.tail = lossReportTail(report);
       for (const file of reportFiles) close(file);
       if (report !== undefined)
@@ -703,13 +739,14 @@ export function patchManifests(
       return undefined;
   }
   // The unchanged tools' counts from the last report: only the changed tools are counted again.
-  const tokens = targets.length > 0 ? previousTokens(previous.read(TOKEN_REPORT_PATH), targets, names) : new Map();
+  const counting = countsAny(targets, options);
+  const tokens = splicedCounts(previous, targets, names, options);
   if (tokens === undefined) return undefined;
   const emission: ManifestEmission = { ...emptyEmission(), segments: {} };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   for (const tool of changed) {
     const { manifests, losses } = toolManifests(tool, options);
-    if (manifests.compact !== undefined)
+    if (manifests.compact !== undefined && counting)
       tokens.set(tool.name, toolTokens(targets, splitCompact(manifests.compact), tokens.get(tool.name)));
     emission.losses[tool.name] = losses;
     recordPart(emission, manifests);
@@ -728,7 +765,7 @@ export function patchManifests(
   emission.losses = sortLossReport(emission.losses);
   // A target that cannot take a changed tool fails the run: nothing to splice.
   if (emission.problems.length > 0) return emission;
-  const report = targets.length > 0 ? tokenReport(targets, tokens) : undefined;
+  const report = counting ? tokenReport(targets, tokens) : undefined;
   const read = new Map<string, Buffer>();
   const tails = splicedTails(project, targets, options, previous.segments, report);
   for (const path of paths) {
@@ -768,7 +805,11 @@ function splicedTails(
   report: TokenReport | undefined,
 ): Map<string, string> {
   const tails = new Map<string, string>();
-  if (report !== undefined) tails.set(LOSS_REPORT_LAYOUT.markdown.path, lossReportTail(report));
+  // Without a report, the layout's own tail: no totals, whatever the last run ended the file with.
+  tails.set(
+    LOSS_REPORT_LAYOUT.markdown.path,
+    report === undefined ? LOSS_REPORT_LAYOUT.markdown.tail : lossReportTail(report),
+  );
   if (options.deferLoading === undefined) return tails;
   const byName = new Map(project.tools.map((tool) => [tool.name, tool]));
   for (const target of targets) {

@@ -23,6 +23,7 @@ describe('the cache key', () => {
     ['manifests.targets', { ...settings, manifests: { targets: ['openai'] } }],
     ['manifests.unrepresentable', { ...settings, manifests: { unrepresentable: 'error' } }],
     ['manifests.describeLosses', { ...settings, manifests: { describeLosses: false } }],
+    ['manifests.tokenReport', { ...settings, manifests: { tokenReport: false } }],
   ];
   for (const [field, other] of changed)
     it(`changes with ${field}`, () => {
