@@ -28,7 +28,9 @@ export const objectRule: Rule = (before, after, pointer, ctx) => {
         ctx.out.push({
           pointer: `${pointer}/properties/${segment(key)}`,
           direction: ctx.options.strictOpenObjects ? 'narrowed' : 'note',
-          message: `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape is now refused (callers do not send undeclared properties)`,
+          message:
+            `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape ` +
+            'is now refused (callers do not send undeclared properties)',
         });
       }
     }

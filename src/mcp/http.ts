@@ -165,7 +165,8 @@ export async function startHttpServer(
   const host = options.host ?? '127.0.0.1';
   if (options.auth === undefined && !isLoopbackHost(host)) {
     throw new TypeError(
-      `toolsmith serves without auth only on loopback; '${host}' is reachable from other machines. Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).`,
+      `toolsmith serves without auth only on loopback; '${host}' is reachable from other machines. ` +
+        'Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).',
     );
   }
   const auth: BearerAuth | undefined =
@@ -366,7 +367,8 @@ function mcpSteps(served: Served): readonly Step[] {
           status: 403,
           code: -32000,
           message: served.allowLoopbackOrigins
-            ? `Origin '${origin}' is not allowed: only pages of this machine (localhost, 127.0.0.1, [::1]) may call a loopback server; allow another with --allowed-origin.`
+            ? `Origin '${origin}' is not allowed: only pages of this machine (localhost, 127.0.0.1, [::1]) ` +
+              'may call a loopback server; allow another with --allowed-origin.'
             : `Origin '${origin}' is not allowed; allow it with --allowed-origin to call from that page.`,
         };
       },
@@ -486,7 +488,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
         response,
         404,
         -32600,
-        'No call on this server is waiting for this answer: it finished, or the question came from another replica (a 2025 client that elicits needs its answers to reach the replica that asked).',
+        'No call on this server is waiting for this answer: it finished, or the question came from another replica ' +
+          '(a 2025 client that elicits needs its answers to reach the replica that asked).',
       );
     }
     const aborter = new AbortController();
