@@ -3,22 +3,31 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { CallReporter } from '../src/call-reporting.js';
-import type { ToolOrchestrator } from '../src/orchestrator.js';
-import type { TaskStore } from '../src/tasks/index.js';
+import {
+  defaultIo,
+  EXIT,
+  options,
+  plural,
+  problemSummary,
+  reportProblems,
+  type CommonFlags,
+  type Io,
+} from './cli-io.js';
+import { runCall, runServe } from './cli-run.js';
 import { generateIncrementally, unchangedRun } from './incremental/index.js';
 import { initProject } from './init.js';
 import { followLauncher } from './launcher.js';
-import { CONFIG_FILES, loadConfig, type ToolsmithConfig } from './config/config.js';
+import { CONFIG_FILES } from './config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
 import type { Problem } from './model.js';
-import { optionsFromConfig, resolveOptions, type GenerateOptions } from './options.js';
-import { formatProblem, isWarning, sortProblems } from './problems.js';
-import { clockTime, createReporter, shouldColor } from './reporter.js';
+import { resolveOptions } from './options.js';
+import { sortProblems } from './problems.js';
+import { clockTime, createReporter } from './reporter.js';
 import { runDiff } from './diff/run.js';
-import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
 import { GENERATOR_VERSION } from './version.js';
 import { hasDrift } from './write.js';
+
+export { EXIT } from './cli-io.js';
 
 /**
  * The generator's modules, loaded only by the commands that generate: they need packages
@@ -67,61 +76,7 @@ function isInstalled(name: string): boolean {
   }
 }
 
-/** Exit codes: documented in the README. */
-export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
-
-interface CommonFlags {
-  config?: string;
-  schemas?: string;
-  out?: string;
-  stubs?: string;
-  templates?: string;
-  /** Warnings are errors (`--strict`). */
-  strict?: boolean;
-  /** Threads emitting tools, the main thread one of them (`--workers`, parsed by `parseWorkers`). */
-  workers?: number;
-}
-
-interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
-  /** True when stdout is a terminal (progress lines); false for pipes and tests. */
-  isTTY?: boolean;
-  /** Colour diagnostics on stderr (a terminal without NO_COLOR; see `shouldColor`); off for pipes and tests. */
-  color?: boolean;
-  /** True when stderr is a terminal (`call` shows the tool's progress there). */
-  stderrIsTTY?: boolean;
-}
-
-const defaultIo: Io = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  cwd: process.cwd(),
-  isTTY: process.stdout.isTTY === true,
-  color: shouldColor(process.stderr),
-  stderrIsTTY: process.stderr.isTTY === true,
-};
-
 // ── Config and flags: the config file is read and checked once, and the flags that are config keys win over it.
-
-/** The flags that stand for config keys, as a config (absent flags left out). */
-function flagsAsConfig(flags: CommonFlags): ToolsmithConfig {
-  const config: ToolsmithConfig = {};
-  for (const key of ['schemas', 'out', 'stubs', 'templates', 'strict', 'workers'] as const) {
-    if (flags[key] !== undefined) (config as Record<string, unknown>)[key] = flags[key];
-  }
-  return config;
-}
-
-/** Merges config file and flags (flags win). */
-async function options(
-  flags: CommonFlags,
-  io: Io,
-): Promise<{ options: GenerateOptions; config: ToolsmithConfig; problems: Problem[] }> {
-  const { config, problems } = await loadConfig(io.cwd, flags.config);
-  return { options: optionsFromConfig(io.cwd, config, flagsAsConfig(flags)), config, problems };
-}
 
 /** The help of `--config`. */
 const CONFIG_FLAG_HELP = `config file (default: ${CONFIG_FILES.join(', ')} in the current folder; only one may exist)`;
@@ -142,28 +97,6 @@ const workersOption = () =>
   ).argParser(parseWorkers);
 
 // ── End of config and flags.
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
-/** The line that heads a blocked run's report: how many problems (and warnings beside them). */
-function problemSummary(problems: readonly Problem[], warnings: readonly Problem[]): string {
-  const strictWarnings = problems.filter(isWarning).length;
-  const counted =
-    strictWarnings > 0
-      ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)`
-      : warnings.length > 0
-        ? ` and ${plural(warnings.length, 'warning')}`
-        : '';
-  return `toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.`;
-}
-
-/** Prints what blocked a run (and the warnings beside it), every one sorted by file and position. */
-function reportProblems(problems: readonly Problem[], io: Io, warnings: readonly Problem[] = []): void {
-  io.stderr(`${problemSummary(problems, warnings)}\n`);
-  for (const problem of sortProblems([...problems, ...warnings])) io.stderr(`${formatProblem(problem)}\n`);
-}
 
 /** `generate`: regenerate the SDK, or with `check` report drift without writing. `--json`/`--silent` choose the output (see reporter.ts). */
 export async function runGenerate(
@@ -290,49 +223,6 @@ export async function runGenerate(
   return report.finish(EXIT.ok);
 }
 
-/**
- * The project's orchestrator for `call` and `serve` (see `entry.ts`: the user's entry module, else
- * the generated registry; TypeScript through tsx, else the built JavaScript). `undefined` after
- * printing what to do when neither can be loaded. Without an entry module (whose orchestrator is the
- * user's decision) a call to a tool with side effects is answered APPROVAL_REJECTED, naming the
- * flag, unless `allowSideEffects` (`--allow-side-effects`): nothing that acts runs unasked.
- */
-async function createProjectOrchestrator(
-  generateOptions: GenerateOptions,
-  entry: string | undefined,
-  command: string,
-  io: Io,
-  allowSideEffects: boolean,
-): Promise<import('../src/index.js').ToolOrchestrator | undefined> {
-  const { EntryError, loadProjectOrchestrator } = await import('./entry.js');
-  const started = command === 'serve' ? 'this server was started' : 'this call was made';
-  const again = command === 'serve' ? 'restart it' : 'call again';
-  const defaults = allowSideEffects
-    ? { allowSideEffects: true }
-    : {
-        requireApproval: 'side-effects' as const,
-        approvalGate: async ({ tool }: { tool: { name: string } }) => ({
-          approved: false,
-          reason:
-            `'${tool.name}' has side effects, and ${started} without a decision about them; ${again} with ` +
-            `--allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
-        }),
-      };
-  try {
-    const resolved = resolveOptions(generateOptions);
-    return await loadProjectOrchestrator({
-      root: resolved.root,
-      outDir: resolved.outDir,
-      ...(entry === undefined ? {} : { entry }),
-      ...(defaults === undefined ? {} : { defaults }),
-    });
-  } catch (error) {
-    if (!(error instanceof EntryError)) throw error;
-    io.stderr(`toolsmith ${command}: ${error.message}\n`);
-    return undefined;
-  }
-}
-
 /** Words a shell passes through unquoted. */
 const SHELL_SAFE = /^[\w@%+=:,./-]+$/;
 
@@ -363,165 +253,6 @@ function hasGenerateScript(cwd: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
- * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
- */
-export async function runServe(
-  flags: Pick<CommonFlags, 'config' | 'out'> & {
-    capability?: string[];
-    persona?: string;
-    maxMessageBytes?: string;
-    shutdownTimeout?: string;
-    pageSize?: string;
-    taskStore?: string;
-    entry?: string;
-    http?: boolean;
-    allowSideEffects?: boolean;
-  } & ServeHttpFlags,
-  io: Io = defaultIo,
-): Promise<number> {
-  const { options: generateOptions, config, problems } = await options(flags, io);
-  if (problems.length > 0) {
-    reportProblems(problems, io);
-    return EXIT.invalid;
-  }
-  const maxMessageBytes = positiveInteger(flags.maxMessageBytes, '--max-message-bytes', io);
-  const shutdownTimeoutMs = positiveInteger(flags.shutdownTimeout, '--shutdown-timeout', io, true);
-  const pageSize = positiveInteger(flags.pageSize, '--page-size', io);
-  if (maxMessageBytes === null || shutdownTimeoutMs === null || pageSize === null) return EXIT.usage;
-  const orchestrator = await createProjectOrchestrator(
-    generateOptions,
-    flags.entry ?? config.entry,
-    'serve',
-    io,
-    flags.allowSideEffects === true,
-  );
-  if (orchestrator === undefined) return EXIT.invalid;
-  // Tasks of task-capable tools live in memory (one process) or in Redis (replicas).
-  const { openTaskStore } = await import('../src/tasks/index.js');
-  let taskStore: Awaited<ReturnType<typeof openTaskStore>>;
-  try {
-    taskStore = await openTaskStore(flags.taskStore ?? process.env.TOOLSMITH_TASK_STORE ?? 'memory');
-  } catch (error) {
-    io.stderr(`toolsmith serve: ${(error as Error).message}\n`);
-    await orchestrator.shutdown();
-    return EXIT.invalid;
-  }
-  try {
-    return await serveWith(orchestrator, taskStore, flags, config, io, {
-      pageSize,
-      maxMessageBytes,
-      shutdownTimeoutMs,
-    });
-  } finally {
-    await taskStore.close().catch(() => {});
-  }
-}
-
-/** `serve` once its orchestrator and task store are open: over HTTP or stdio. */
-async function serveWith(
-  orchestrator: ToolOrchestrator,
-  taskStore: TaskStore,
-  flags: Parameters<typeof runServe>[0],
-  config: ToolsmithConfig,
-  io: Io,
-  limits: { pageSize: number | undefined; maxMessageBytes: number | undefined; shutdownTimeoutMs: number | undefined },
-): Promise<number> {
-  const { pageSize, maxMessageBytes, shutdownTimeoutMs } = limits;
-  if (flags.http) {
-    const settings = {
-      taskStore,
-      capabilities: flags.capability ?? config.capabilities ?? [],
-      personaId: flags.persona ?? 'mcp',
-      name: 'toolsmith',
-      version: GENERATOR_VERSION,
-      ...(pageSize === undefined ? {} : { pageSize }),
-    };
-    return runServeHttp(orchestrator, flags, settings, io);
-  }
-  const { serveStdio } = await import('../src/mcp/stdio.js');
-  const { shutdown } = await serveStdio(orchestrator, {
-    name: 'toolsmith',
-    version: GENERATOR_VERSION,
-    capabilities: flags.capability ?? config.capabilities ?? [],
-    persona: { personaId: flags.persona ?? 'mcp' },
-    onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
-    ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
-    ...(shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs }),
-    ...(pageSize === undefined ? {} : { pageSize }),
-    taskStore,
-  });
-  for (const failure of shutdown.errors)
-    io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
-  if (shutdown.errors.some((failure) => (failure.error as { code?: unknown } | undefined)?.code === 'TIMEOUT')) {
-    // A tool left running past the deadline may hold the event loop open (a socket, a timer): the
-    // client is gone and everything else is closed, so exit once this turn is over.
-    setTimeout(() => process.exit(), 0).unref();
-  }
-  return EXIT.ok;
-}
-
-/** A flag's value as a positive integer (zero allowed when `zero`); `undefined` when absent, `null` (after a message) when malformed. */
-function positiveInteger(value: string | undefined, flag: string, io: Io, zero = false): number | undefined | null {
-  if (value === undefined) return undefined;
-  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (Number.isSafeInteger(number) && (zero || number > 0)) return number;
-  io.stderr(
-    `toolsmith serve: ${flag} needs a ${zero ? 'non-negative' : 'positive'} integer; got ${JSON.stringify(value)}.\n`,
-  );
-  return null;
-}
-
-/** `call`: one tool call through the orchestrator, printed as JSON. */
-export async function runCall(
-  tool: string,
-  json: string | undefined,
-  flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string; allowSideEffects?: boolean },
-  io: Io = defaultIo,
-): Promise<number> {
-  const { options: generateOptions, config, problems } = await options(flags, io);
-  if (problems.length > 0) {
-    reportProblems(problems, io);
-    return EXIT.invalid;
-  }
-  const orchestrator = await createProjectOrchestrator(
-    generateOptions,
-    flags.entry ?? config.entry,
-    'call',
-    io,
-    flags.allowSideEffects === true,
-  );
-  if (orchestrator === undefined) return EXIT.invalid;
-  // The tool's log messages go to stderr (stdout carries the result); its progress too, on a terminal.
-  let progressShown = false;
-  const reporter: CallReporter = {
-    log: (level, data) => {
-      if (progressShown) io.stderr('\n');
-      progressShown = false;
-      io.stderr(`${tool} ${level}: ${typeof data === 'string' ? data : JSON.stringify(data)}\n`);
-    },
-  };
-  if (io.stderrIsTTY === true)
-    reporter.progress = ({ progress, total, message }) => {
-      progressShown = true;
-      const amount = total === undefined ? String(progress) : `${progress}/${total}`;
-      io.stderr(`\r\x1b[2K${tool}: ${amount}${message === undefined ? '' : ` ${message}`}`);
-    };
-  const result = await orchestrator.processToolCall({
-    toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
-    gmiId: 'cli',
-    personaId: flags.persona ?? 'cli',
-    personaCapabilities: flags.capability ?? config.capabilities ?? [],
-    userContext: { userId: 'cli' },
-    reporter,
-  });
-  if (progressShown) io.stderr('\n');
-  await orchestrator.shutdown();
-  io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  return result.isError ? EXIT.invalid : EXIT.ok;
 }
 
 /** The command-line program. */

@@ -36,7 +36,8 @@ export function formatText(report: DiffReport): string {
         change.file === undefined ? change.pointer || '/' : `${change.file}#${change.pointer} (via ${change.via})`;
       const witness = change.witness === undefined ? '' : `\n      witness: ${JSON.stringify(change.witness)}`;
       lines.push(
-        `  ${change.verdict} ${change.side} ${at}: ${change.message}\n      before ${where(change.positions?.before)}  after ${where(change.positions?.after)}${witness}`,
+        `  ${change.verdict} ${change.side} ${at}: ${change.message}\n` +
+          `      before ${where(change.positions?.before)}  after ${where(change.positions?.after)}${witness}`,
       );
     }
   }

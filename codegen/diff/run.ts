@@ -27,11 +27,18 @@ export function runDiff(
   const first = loadSide(before, io.cwd, schemas);
   const sides = [first, loadSide(after ?? schemas, io.cwd, schemas, first.problems.length === 0 ? first : undefined)];
   const problems = sides.flatMap((side) => side.problems);
+  const problemFields = ({ file, line, column, pointer, message }: (typeof problems)[number]) => ({
+    file,
+    line,
+    column,
+    pointer,
+    message,
+  });
   if (problems.length > 0) {
     for (const problem of problems) io.stderr(`${formatProblem(problem)}\n`);
     if (flags.json) {
       io.stdout(
-        `${JSON.stringify({ error: 'definitions do not load', problems: problems.map(({ file, line, column, pointer, message }) => ({ file, line, column, pointer, message })) }, null, 2)}\n`,
+        `${JSON.stringify({ error: 'definitions do not load', problems: problems.map(problemFields) }, null, 2)}\n`,
       );
     }
     return 2;

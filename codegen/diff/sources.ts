@@ -249,7 +249,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 const SNAPSHOT_HINT =
-  'pass an mcp.json (generated/manifests/mcp.json), a saved tools/list result ({ "tools": [...] }) or JSON-RPC response ({ "result": { "tools": [...] } }), or a definitions folder';
+  'pass an mcp.json (generated/manifests/mcp.json), a saved tools/list result ({ "tools": [...] }) ' +
+  'or JSON-RPC response ({ "result": { "tools": [...] } }), or a definitions folder';
 
 /** A manifest snapshot as a side: each listed tool with its schemas read as draft-07. */
 export function loadSnapshot(label: string, file: string, text: string): LoadedSide {

@@ -3,7 +3,7 @@ import { coerceWhereNeeded } from '../../src/validator-runtime.js';
 import type { Ajv } from 'ajv';
 import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv } from '../ajv.js';
 import { walkSchema } from '../schema-walk.js';
-import { deref, sampleFor, type SchemaChange } from './compare.js';
+import { deref, sampleFor, type SchemaChange } from './compare-kit.js';
 
 type Schema = JSONSchema7;
 type Check = (value: unknown) => boolean;

@@ -365,7 +365,8 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
     capabilities: tool.requiredCapabilities.map((capability) => tableCell(codeSpan(capability))),
     sideEffects: tool.hasSideEffects ? 'yes' : 'no',
     approval: tool.hasSideEffects
-      ? 'every call needs a decision (the default policy, `side-effects`): the approval gate, or over MCP the user when the client can ask; without one it is refused unless side effects are allowed'
+      ? 'every call needs a decision (the default policy, `side-effects`): the approval gate, or over MCP the user ' +
+        'when the client can ask; without one it is refused unless side effects are allowed'
       : 'not asked under the default policy (`side-effects`); asked only when the policy is `always`',
     contentTypes: tool.contentTypes === undefined ? '' : tool.contentTypes.map((kind) => codeSpan(kind)).join(', '),
     timeout: tool.timeoutMs === undefined ? '' : `${tool.timeoutMs} ms`,

@@ -93,7 +93,9 @@ export function tokenizerDescription(target: ManifestTarget): Record<string, unk
     return { encoding: 'o200k_base', exact: true, library: TOKENIZER_LIBRARY, text };
   const perToken = ESTIMATE_CHARS_PER_TOKEN[target] ?? 4;
   return {
-    bound: `on the bench corpus (1,000 tools) within ${ESTIMATE_BOUND.total * 100} % of the o200k_base count in total and ${ESTIMATE_BOUND.perTool * 100} % per tool`,
+    bound:
+      `on the bench corpus (1,000 tools) within ${ESTIMATE_BOUND.total * 100} % of the o200k_base count in total ` +
+      `and ${ESTIMATE_BOUND.perTool * 100} % per tool`,
     charsPerToken: perToken,
     exact: false,
     method: `estimate: ceil(characters / ${perToken}); the provider publishes no tokenizer`,

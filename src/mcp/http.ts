@@ -13,6 +13,16 @@ import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './stdio-transport.js';
 import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
+import {
+  hostnameOf,
+  idOf,
+  pathOf,
+  readBody,
+  sendJson,
+  sendJsonRpcError,
+  sendWebResponse,
+  toWebRequest,
+} from './http-wire.js';
 
 /*
  * MCP over Streamable HTTP, stateless, for both protocol eras on one endpoint: a 2026-07-28 request
@@ -155,7 +165,8 @@ export async function startHttpServer(
   const host = options.host ?? '127.0.0.1';
   if (options.auth === undefined && !isLoopbackHost(host)) {
     throw new TypeError(
-      `toolsmith serves without auth only on loopback; '${host}' is reachable from other machines. Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).`,
+      `toolsmith serves without auth only on loopback; '${host}' is reachable from other machines. ` +
+        'Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).',
     );
   }
   const auth: BearerAuth | undefined =
@@ -356,7 +367,8 @@ function mcpSteps(served: Served): readonly Step[] {
           status: 403,
           code: -32000,
           message: served.allowLoopbackOrigins
-            ? `Origin '${origin}' is not allowed: only pages of this machine (localhost, 127.0.0.1, [::1]) may call a loopback server; allow another with --allowed-origin.`
+            ? `Origin '${origin}' is not allowed: only pages of this machine (localhost, 127.0.0.1, [::1]) ` +
+              'may call a loopback server; allow another with --allowed-origin.'
             : `Origin '${origin}' is not allowed; allow it with --allowed-origin to call from that page.`,
         };
       },
@@ -476,7 +488,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
         response,
         404,
         -32600,
-        'No call on this server is waiting for this answer: it finished, or the question came from another replica (a 2025 client that elicits needs its answers to reach the replica that asked).',
+        'No call on this server is waiting for this answer: it finished, or the question came from another replica ' +
+          '(a 2025 client that elicits needs its answers to reach the replica that asked).',
       );
     }
     const aborter = new AbortController();
@@ -527,107 +540,6 @@ function isLoopbackOrigin(origin: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
 }
 
-/** The request as a web `Request` for the SDK, with the body already read. */
-function toWebRequest(request: IncomingMessage, body: string, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
-  }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`, {
-    method: request.method ?? 'POST',
-    headers,
-    body,
-    signal,
-  });
-}
-
-/**
- * Writes the SDK's answer. A stream (SSE) whose first message is the answer to request `id` is sent
- * as that one JSON body (as a 2026-07-28 'auto' exchange is); a stream that begins with anything else
- * (a progress or log notification, a request to the client) is sent as the stream it is.
- */
-async function sendWebResponse(response: ServerResponse, answer: Response, id: string | number | null): Promise<void> {
-  if (response.writableEnded || response.destroyed) return;
-  const headers: Record<string, string> = {};
-  answer.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  if (answer.body === null) {
-    response.writeHead(answer.status, headers).end();
-    return;
-  }
-  const reader = answer.body.getReader();
-  const streamed = (headers['content-type'] ?? '').startsWith('text/event-stream');
-  const decoder = new TextDecoder();
-  let head = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (response.writableEnded || response.destroyed) {
-      await reader.cancel().catch(() => {});
-      return;
-    }
-    if (done) {
-      response.writeHead(answer.status, headers).end(head);
-      return;
-    }
-    if (!streamed) {
-      // One JSON body: sent in one write, with its length.
-      const chunks: Uint8Array[] = [value];
-      for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
-      const body = Buffer.concat(chunks);
-      headers['content-length'] = String(body.length);
-      if (!response.writableEnded && !response.destroyed) response.writeHead(answer.status, headers).end(body);
-      return;
-    }
-    head += decoder.decode(value, { stream: true });
-    const first = firstSseData(head);
-    if (first === undefined) continue;
-    const message = parseJson(first);
-    if (isAnswerTo(message, id)) {
-      await reader.cancel().catch(() => {});
-      return sendJson(response, answer.status, message);
-    }
-    response.writeHead(answer.status, headers);
-    response.write(head);
-    break;
-  }
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done || response.destroyed) break;
-    response.write(value);
-  }
-  response.end();
-}
-
-/** The data of the first complete SSE event in `text` that carries any, or `undefined` while none has arrived. */
-function firstSseData(text: string): string | undefined {
-  for (const event of text.split(/\r?\n\r?\n/).slice(0, -1)) {
-    const data = event
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, ''));
-    if (data.length > 0) return data.join('\n');
-  }
-  return undefined;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** True for a JSON-RPC response (result or error) to the request `id`. */
-function isAnswerTo(message: unknown, id: string | number | null): boolean {
-  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
-  const record = message as Record<string, unknown>;
-  return record.id === id && id !== null && ('result' in record || 'error' in record) && !('method' in record);
-}
-
 /**
  * A 403 asking for the scopes that would grant what a `tools/call` in `message` needs, when the
  * caller lacks a capability the scope table can grant (MCP's step-up authorization). A capability no
@@ -658,66 +570,6 @@ function scopeRefusal(
     needed,
     `Tool ${tools.map((name) => `'${name}'`).join(', ')} needs ${[...missing].sort().join(', ')}; a token with scope ${scopes.join(' or ')} grants it.`,
   );
-}
-
-/** Reads the body as text, or `undefined` when it is over `limit` bytes (declared or sent). */
-function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    request.resume();
-    return Promise.resolve(undefined);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.off('data', onData);
-        request.resume();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on('data', onData);
-    request.once('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8')));
-    request.once('error', reject);
-  });
-}
-
-function pathOf(url: string | undefined): string {
-  const raw = url ?? '/';
-  const query = raw.indexOf('?');
-  return query === -1 ? raw : raw.slice(0, query);
-}
-
-function hostnameOf(hostHeader: string | undefined): string {
-  if (hostHeader === undefined) return '';
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
-  const colon = hostHeader.lastIndexOf(':');
-  return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
-}
-
-function idOf(message: unknown): string | number | null {
-  const id = (message as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  response.end(text);
-}
-
-function sendJsonRpcError(
-  response: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  id: string | number | null = null,
-): void {
-  sendJson(response, status, { jsonrpc: '2.0', error: { code, message }, id });
 }
 
 function sendStepRefusal(response: ServerResponse, refusal: Refusal, id: string | number | null): void {

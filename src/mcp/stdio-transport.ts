@@ -167,7 +167,8 @@ export class StdioJsonRpcTransport implements Transport {
         errorResponse(
           id,
           ErrorCode.InvalidRequest,
-          `Invalid Request: the message is ${oversize.size} bytes, more than this server's limit of ${this.maxMessageBytes} bytes (the maxMessageBytes option, \`toolsmith serve --max-message-bytes\`); it was not read.`,
+          `Invalid Request: the message is ${oversize.size} bytes, more than this server's limit of ${this.maxMessageBytes} ` +
+            'bytes (the maxMessageBytes option, `toolsmith serve --max-message-bytes`); it was not read.',
           { size: oversize.size, limit: this.maxMessageBytes },
         ),
       );

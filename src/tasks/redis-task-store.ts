@@ -411,7 +411,8 @@ function unavailable(location: string, error: unknown, lastError?: Error): TaskS
     lastError !== undefined && lastError.message !== detail ? ` (last connection error: ${lastError.message})` : '';
   return new TaskStoreError(
     'TASK_STORE_UNAVAILABLE',
-    `Task store ${location} is unavailable: ${detail}${socket}. Tasks cannot be created, read or cancelled until Redis answers again; the store reconnects by itself.`,
+    `Task store ${location} is unavailable: ${detail}${socket}. ` +
+      'Tasks cannot be created, read or cancelled until Redis answers again; the store reconnects by itself.',
     { cause: error },
   );
 }

@@ -1,0 +1,87 @@
+import type { Problem } from './model.js';
+import { loadConfig, type ToolsmithConfig } from './config/config.js';
+import { optionsFromConfig, type GenerateOptions } from './options.js';
+import { formatProblem, isWarning, sortProblems } from './problems.js';
+import { shouldColor } from './reporter.js';
+
+/*
+ * What every command of the CLI (./cli.ts, ./cli-run.ts) shares: the exit codes, the streams it
+ * writes to, the config file read once with the flags that are config keys laid over it, and how a
+ * blocked run's problems are printed.
+ */
+
+/** Exit codes: documented in the README. */
+export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+
+export interface CommonFlags {
+  config?: string;
+  schemas?: string;
+  out?: string;
+  stubs?: string;
+  templates?: string;
+  /** Warnings are errors (`--strict`). */
+  strict?: boolean;
+  /** Threads emitting tools, the main thread one of them (`--workers`, parsed by `parseWorkers`). */
+  workers?: number;
+}
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  /** True when stdout is a terminal (progress lines); false for pipes and tests. */
+  isTTY?: boolean;
+  /** Colour diagnostics on stderr (a terminal without NO_COLOR; see `shouldColor`); off for pipes and tests. */
+  color?: boolean;
+  /** True when stderr is a terminal (`call` shows the tool's progress there). */
+  stderrIsTTY?: boolean;
+}
+
+export const defaultIo: Io = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  cwd: process.cwd(),
+  isTTY: process.stdout.isTTY === true,
+  color: shouldColor(process.stderr),
+  stderrIsTTY: process.stderr.isTTY === true,
+};
+
+/** The flags that stand for config keys, as a config (absent flags left out). */
+export function flagsAsConfig(flags: CommonFlags): ToolsmithConfig {
+  const config: ToolsmithConfig = {};
+  for (const key of ['schemas', 'out', 'stubs', 'templates', 'strict', 'workers'] as const) {
+    if (flags[key] !== undefined) (config as Record<string, unknown>)[key] = flags[key];
+  }
+  return config;
+}
+
+/** Merges config file and flags (flags win). */
+export async function options(
+  flags: CommonFlags,
+  io: Io,
+): Promise<{ options: GenerateOptions; config: ToolsmithConfig; problems: Problem[] }> {
+  const { config, problems } = await loadConfig(io.cwd, flags.config);
+  return { options: optionsFromConfig(io.cwd, config, flagsAsConfig(flags)), config, problems };
+}
+
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** The line that heads a blocked run's report: how many problems (and warnings beside them). */
+export function problemSummary(problems: readonly Problem[], warnings: readonly Problem[]): string {
+  const strictWarnings = problems.filter(isWarning).length;
+  const counted =
+    strictWarnings > 0
+      ? ` (${strictWarnings} of them ${strictWarnings === 1 ? 'a warning' : 'warnings'}, errors under --strict)`
+      : warnings.length > 0
+        ? ` and ${plural(warnings.length, 'warning')}`
+        : '';
+  return `toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.`;
+}
+
+/** Prints what blocked a run (and the warnings beside it), every one sorted by file and position. */
+export function reportProblems(problems: readonly Problem[], io: Io, warnings: readonly Problem[] = []): void {
+  io.stderr(`${problemSummary(problems, warnings)}\n`);
+  for (const problem of sortProblems([...problems, ...warnings])) io.stderr(`${formatProblem(problem)}\n`);
+}

@@ -1,0 +1,216 @@
+import type { CallReporter } from '../src/call-reporting.js';
+import type { ToolOrchestrator } from '../src/orchestrator.js';
+import type { TaskStore } from '../src/tasks/index.js';
+import type { ToolsmithConfig } from './config/config.js';
+import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './cli-io.js';
+import { resolveOptions, type GenerateOptions } from './options.js';
+import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
+import { GENERATOR_VERSION } from './version.js';
+
+/*
+ * The commands that run the project's tools (`call`, `serve`): its orchestrator loaded from the
+ * entry module or the generated registry, then one call printed as JSON, or an MCP server over stdio
+ * or Streamable HTTP (./serve-http.ts).
+ */
+
+/**
+ * The project's orchestrator for `call` and `serve` (see `entry.ts`: the user's entry module, else
+ * the generated registry; TypeScript through tsx, else the built JavaScript). `undefined` after
+ * printing what to do when neither can be loaded. Without an entry module (whose orchestrator is the
+ * user's decision) a call to a tool with side effects is answered APPROVAL_REJECTED, naming the
+ * flag, unless `allowSideEffects` (`--allow-side-effects`): nothing that acts runs unasked.
+ */
+async function createProjectOrchestrator(
+  generateOptions: GenerateOptions,
+  entry: string | undefined,
+  command: string,
+  io: Io,
+  allowSideEffects: boolean,
+): Promise<import('../src/index.js').ToolOrchestrator | undefined> {
+  const { EntryError, loadProjectOrchestrator } = await import('./entry.js');
+  const started = command === 'serve' ? 'this server was started' : 'this call was made';
+  const again = command === 'serve' ? 'restart it' : 'call again';
+  const defaults = allowSideEffects
+    ? { allowSideEffects: true }
+    : {
+        requireApproval: 'side-effects' as const,
+        approvalGate: async ({ tool }: { tool: { name: string } }) => ({
+          approved: false,
+          reason:
+            `'${tool.name}' has side effects, and ${started} without a decision about them; ${again} with ` +
+            `--allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
+        }),
+      };
+  try {
+    const resolved = resolveOptions(generateOptions);
+    return await loadProjectOrchestrator({
+      root: resolved.root,
+      outDir: resolved.outDir,
+      ...(entry === undefined ? {} : { entry }),
+      ...(defaults === undefined ? {} : { defaults }),
+    });
+  } catch (error) {
+    if (!(error instanceof EntryError)) throw error;
+    io.stderr(`toolsmith ${command}: ${error.message}\n`);
+    return undefined;
+  }
+}
+
+/**
+ * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
+ * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
+ */
+export async function runServe(
+  flags: Pick<CommonFlags, 'config' | 'out'> & {
+    capability?: string[];
+    persona?: string;
+    maxMessageBytes?: string;
+    shutdownTimeout?: string;
+    pageSize?: string;
+    taskStore?: string;
+    entry?: string;
+    http?: boolean;
+    allowSideEffects?: boolean;
+  } & ServeHttpFlags,
+  io: Io = defaultIo,
+): Promise<number> {
+  const { options: generateOptions, config, problems } = await options(flags, io);
+  if (problems.length > 0) {
+    reportProblems(problems, io);
+    return EXIT.invalid;
+  }
+  const maxMessageBytes = positiveInteger(flags.maxMessageBytes, '--max-message-bytes', io);
+  const shutdownTimeoutMs = positiveInteger(flags.shutdownTimeout, '--shutdown-timeout', io, true);
+  const pageSize = positiveInteger(flags.pageSize, '--page-size', io);
+  if (maxMessageBytes === null || shutdownTimeoutMs === null || pageSize === null) return EXIT.usage;
+  const orchestrator = await createProjectOrchestrator(
+    generateOptions,
+    flags.entry ?? config.entry,
+    'serve',
+    io,
+    flags.allowSideEffects === true,
+  );
+  if (orchestrator === undefined) return EXIT.invalid;
+  // Tasks of task-capable tools live in memory (one process) or in Redis (replicas).
+  const { openTaskStore } = await import('../src/tasks/index.js');
+  let taskStore: Awaited<ReturnType<typeof openTaskStore>>;
+  try {
+    taskStore = await openTaskStore(flags.taskStore ?? process.env.TOOLSMITH_TASK_STORE ?? 'memory');
+  } catch (error) {
+    io.stderr(`toolsmith serve: ${(error as Error).message}\n`);
+    await orchestrator.shutdown();
+    return EXIT.invalid;
+  }
+  try {
+    return await serveWith(orchestrator, taskStore, flags, config, io, {
+      pageSize,
+      maxMessageBytes,
+      shutdownTimeoutMs,
+    });
+  } finally {
+    await taskStore.close().catch(() => {});
+  }
+}
+
+/** `serve` once its orchestrator and task store are open: over HTTP or stdio. */
+async function serveWith(
+  orchestrator: ToolOrchestrator,
+  taskStore: TaskStore,
+  flags: Parameters<typeof runServe>[0],
+  config: ToolsmithConfig,
+  io: Io,
+  limits: { pageSize: number | undefined; maxMessageBytes: number | undefined; shutdownTimeoutMs: number | undefined },
+): Promise<number> {
+  const { pageSize, maxMessageBytes, shutdownTimeoutMs } = limits;
+  if (flags.http) {
+    const settings = {
+      taskStore,
+      capabilities: flags.capability ?? config.capabilities ?? [],
+      personaId: flags.persona ?? 'mcp',
+      name: 'toolsmith',
+      version: GENERATOR_VERSION,
+      ...(pageSize === undefined ? {} : { pageSize }),
+    };
+    return runServeHttp(orchestrator, flags, settings, io);
+  }
+  const { serveStdio } = await import('../src/mcp/stdio.js');
+  const { shutdown } = await serveStdio(orchestrator, {
+    name: 'toolsmith',
+    version: GENERATOR_VERSION,
+    capabilities: flags.capability ?? config.capabilities ?? [],
+    persona: { personaId: flags.persona ?? 'mcp' },
+    onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
+    ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+    ...(shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs }),
+    ...(pageSize === undefined ? {} : { pageSize }),
+    taskStore,
+  });
+  for (const failure of shutdown.errors)
+    io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
+  if (shutdown.errors.some((failure) => (failure.error as { code?: unknown } | undefined)?.code === 'TIMEOUT')) {
+    // A tool left running past the deadline may hold the event loop open (a socket, a timer): the
+    // client is gone and everything else is closed, so exit once this turn is over.
+    setTimeout(() => process.exit(), 0).unref();
+  }
+  return EXIT.ok;
+}
+
+/** A flag's value as a positive integer (zero allowed when `zero`); `undefined` when absent, `null` (after a message) when malformed. */
+function positiveInteger(value: string | undefined, flag: string, io: Io, zero = false): number | undefined | null {
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isSafeInteger(number) && (zero || number > 0)) return number;
+  io.stderr(
+    `toolsmith serve: ${flag} needs a ${zero ? 'non-negative' : 'positive'} integer; got ${JSON.stringify(value)}.\n`,
+  );
+  return null;
+}
+
+/** `call`: one tool call through the orchestrator, printed as JSON. */
+export async function runCall(
+  tool: string,
+  json: string | undefined,
+  flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string; allowSideEffects?: boolean },
+  io: Io = defaultIo,
+): Promise<number> {
+  const { options: generateOptions, config, problems } = await options(flags, io);
+  if (problems.length > 0) {
+    reportProblems(problems, io);
+    return EXIT.invalid;
+  }
+  const orchestrator = await createProjectOrchestrator(
+    generateOptions,
+    flags.entry ?? config.entry,
+    'call',
+    io,
+    flags.allowSideEffects === true,
+  );
+  if (orchestrator === undefined) return EXIT.invalid;
+  // The tool's log messages go to stderr (stdout carries the result); its progress too, on a terminal.
+  let progressShown = false;
+  const reporter: CallReporter = {
+    log: (level, data) => {
+      if (progressShown) io.stderr('\n');
+      progressShown = false;
+      io.stderr(`${tool} ${level}: ${typeof data === 'string' ? data : JSON.stringify(data)}\n`);
+    },
+  };
+  if (io.stderrIsTTY === true)
+    reporter.progress = ({ progress, total, message }) => {
+      progressShown = true;
+      const amount = total === undefined ? String(progress) : `${progress}/${total}`;
+      io.stderr(`\r\x1b[2K${tool}: ${amount}${message === undefined ? '' : ` ${message}`}`);
+    };
+  const result = await orchestrator.processToolCall({
+    toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
+    gmiId: 'cli',
+    personaId: flags.persona ?? 'cli',
+    personaCapabilities: flags.capability ?? config.capabilities ?? [],
+    userContext: { userId: 'cli' },
+    reporter,
+  });
+  if (progressShown) io.stderr('\n');
+  await orchestrator.shutdown();
+  io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+  return result.isError ? EXIT.invalid : EXIT.ok;
+}

@@ -1,0 +1,190 @@
+import { bound, stable, sampleOfType, typesOf, type Rule, type Schema } from './compare-kit.js';
+
+/*
+ * The scalar keyword families of the schema comparison (./compare.ts): `type` (with the runtime's
+ * coercion), `enum`/`const`, the number keywords and the string keywords.
+ */
+
+/**
+ * True when the runtime's coercion (Ajv's scalar rules, applied only where a value does not validate as
+ * sent) turns every value of type `from` into one of the types `to`: `null` → `""`/`0`/`false`,
+ * a boolean → `"true"`/`1`, a number → its string. A string is not (only numeric or `"true"`-like ones
+ * convert), nor an object or an array.
+ */
+function coercible(from: string, to: Set<string>): boolean {
+  if (from === 'null') return ['string', 'number', 'integer', 'boolean'].some((t) => to.has(t));
+  if (from === 'boolean') return to.has('string') || to.has('number') || to.has('integer');
+  if (from === 'integer' || from === 'number') return to.has('string');
+  return false;
+}
+
+/** A value of `type` that coercion does not turn into any of `to` (a witness of a lost type). */
+function refusedSample(type: string, to: Set<string>): unknown {
+  if (type === 'string') return 'x';
+  if (type === 'integer') return to.has('boolean') ? 2 : 1;
+  return sampleOfType(type);
+}
+
+export const typeRule: Rule = (before, after, pointer, ctx) => {
+  // Tool arguments are always an object (MCP's `arguments`, every adapter's): at the input root only objects count.
+  const only = (types: Set<string>) =>
+    pointer === '' && ctx.options.argumentsRoot ? new Set([...types].filter((t) => t === 'object')) : types;
+  const a = only(typesOf(before));
+  const b = only(typesOf(after));
+  const lost = [...a].filter((t) => !b.has(t) && !(t === 'integer' && b.has('number')));
+  const gained = [...b].filter((t) => !a.has(t) && !(t === 'integer' && a.has('number')));
+  const refused = lost.filter((t) => !coercible(t, b));
+  if (refused.length === 0 && lost.length > 0) {
+    ctx.out.push({
+      pointer: `${pointer}/type`,
+      direction: 'note',
+      message: `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${lost.join(', ')} values are now coerced by the runtime`,
+    });
+  }
+  if (refused.length > 0) {
+    ctx.out.push({
+      pointer: `${pointer}/type`,
+      direction: 'narrowed',
+      message: `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${refused.join(', ')} values are now refused`,
+      witness: refusedSample(refused[0]!, b),
+    });
+  }
+  if (gained.length > 0) {
+    ctx.out.push({
+      pointer: `${pointer}/type`,
+      direction: 'widened',
+      message: `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${gained.join(', ')} values are now accepted`,
+      witness: sampleOfType(gained[0]!),
+    });
+  }
+};
+
+function fmtTypes(schema: Schema): string {
+  if (schema.type === undefined) return 'any';
+  return Array.isArray(schema.type) ? schema.type.join('|') : schema.type;
+}
+
+const num = (v: number) => v;
+const str = (n: number) => 'a'.repeat(n);
+
+export const numberRules: Rule[] = [
+  bound('minimum', true, num),
+  bound('maximum', false, num),
+  bound('exclusiveMinimum', true, num),
+  bound('exclusiveMaximum', false, num),
+  (before, after, pointer, ctx) => {
+    const a = before.multipleOf;
+    const b = after.multipleOf;
+    if (a === b) return;
+    if (
+      b !== undefined &&
+      (a === undefined || !Number.isInteger(b / a) || (a !== undefined && b / a !== 1 && !Number.isInteger(a / b)))
+    ) {
+      if (a === undefined || !Number.isInteger(a / b)) {
+        ctx.out.push({
+          pointer: `${pointer}/multipleOf`,
+          direction: 'narrowed',
+          message: `multipleOf ${a ?? 'none'} → ${b}`,
+          witness: a ?? 1e-7,
+        });
+        return;
+      }
+    }
+    ctx.out.push({
+      pointer: `${pointer}/multipleOf`,
+      direction: 'widened',
+      message: `multipleOf ${a ?? 'none'} → ${b ?? 'none'}`,
+    });
+  },
+];
+
+export const stringRules: Rule[] = [
+  bound('minLength', true, str),
+  bound('maxLength', false, str),
+  (before, after, pointer, ctx) => {
+    if (before.pattern === after.pattern) return;
+    if (after.pattern === undefined) {
+      ctx.out.push({
+        pointer: `${pointer}/pattern`,
+        direction: 'widened',
+        message: `pattern ${before.pattern} removed`,
+      });
+    } else if (before.pattern === undefined) {
+      ctx.out.push({
+        pointer: `${pointer}/pattern`,
+        direction: 'narrowed',
+        message: `pattern ${after.pattern} added: strings not matching it are now refused`,
+      });
+    } else {
+      ctx.out.push({
+        pointer: `${pointer}/pattern`,
+        direction: 'undecidable',
+        message: `pattern ${before.pattern} → ${after.pattern}: cannot decide whether every string it matched still matches (treated as breaking)`,
+      });
+    }
+  },
+  (before, after, pointer, ctx) => {
+    if (before.format === after.format) return;
+    if (after.format === undefined) {
+      ctx.out.push({ pointer: `${pointer}/format`, direction: 'widened', message: `format ${before.format} removed` });
+    } else {
+      ctx.out.push({
+        pointer: `${pointer}/format`,
+        direction: before.format === undefined ? 'narrowed' : 'undecidable',
+        message:
+          before.format === undefined
+            ? `format ${after.format} added: strings that are not a valid ${after.format} are now refused`
+            : `format ${before.format} → ${after.format}: strings valid as one may not be the other (treated as breaking)`,
+        witness: before.format === undefined ? '%not a ' + after.format : undefined,
+      });
+    }
+  },
+];
+
+export const enumRule: Rule = (before, after, pointer, ctx) => {
+  const a = valuesOf(before);
+  const b = valuesOf(after);
+  if (a === undefined && b === undefined) return;
+  const at = `${pointer}/${after.const !== undefined || (b === undefined && before.const !== undefined) ? 'const' : 'enum'}`;
+  if (b !== undefined) {
+    const keep = new Set(b.map(stable));
+    const lost = a === undefined ? undefined : a.filter((v) => !keep.has(stable(v)));
+    if (a === undefined) {
+      ctx.out.push({
+        pointer: at,
+        direction: 'narrowed',
+        message: `values limited to ${b.map((v) => JSON.stringify(v)).join(', ')}`,
+      });
+    } else if (lost !== undefined && lost.length > 0) {
+      ctx.out.push({
+        pointer: at,
+        direction: 'narrowed',
+        message: `value ${lost.map((v) => JSON.stringify(v)).join(', ')} removed: it is now refused`,
+        witness: lost[0],
+      });
+    }
+  }
+  if (a !== undefined) {
+    const had = new Set(a.map(stable));
+    const gained = b === undefined ? undefined : b.filter((v) => !had.has(stable(v)));
+    if (b === undefined) {
+      ctx.out.push({
+        pointer: at,
+        direction: 'widened',
+        message: 'the value list was removed: any value of the type is accepted',
+      });
+    } else if (gained !== undefined && gained.length > 0) {
+      ctx.out.push({
+        pointer: at,
+        direction: 'widened',
+        message: `value ${gained.map((v) => JSON.stringify(v)).join(', ')} added`,
+        witness: gained[0],
+      });
+    }
+  }
+};
+
+function valuesOf(schema: Schema): unknown[] | undefined {
+  if (schema.const !== undefined) return [schema.const];
+  return Array.isArray(schema.enum) ? schema.enum : undefined;
+}
