@@ -50,7 +50,7 @@ export interface ToolsmithConfig {
      */
     targets?: ManifestTarget[];
     /**
-     * A tool a target cannot take: left out of that target with a warning and listed in the loss report (`omit`), or a problem that blocks the run (`error`).
+     * A tool a target cannot take: left out with a warning and listed in the loss report (`omit`), or a problem (`error`).
      */
     unrepresentable?: 'omit' | 'error';
     /**
@@ -58,7 +58,7 @@ export interface ToolsmithConfig {
      */
     describeLosses?: boolean;
     /**
-     * Deferred loading for large tool sets: every tool not kept loaded here is marked `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list the provider's tool search tool last (Anthropic `tool_search_tool_bm25_20251119` or `…regex…`, OpenAI `{ "type": "tool_search" }`).
+     * Deferred loading: tools not kept loaded get `defer_loading: true` (Anthropic, OpenAI Responses), the tool search tool listed last.
      */
     deferLoading?: {
       /**
@@ -74,7 +74,7 @@ export interface ToolsmithConfig {
        */
       anthropicSearch?: 'bm25' | 'regex';
       /**
-       * Also write `manifests/openai-responses-namespaced.json`: the deferred functions grouped in one OpenAI Responses namespace per category (a category over 10 deferred tools is a warning).
+       * Also write `manifests/openai-responses-namespaced.json`: one namespace of deferred functions per category (over 10 is a warning).
        */
       namespaces?: boolean;
     };
@@ -83,15 +83,15 @@ export interface ToolsmithConfig {
      */
     inputExamples?: number;
     /**
-     * Tell a definition's examples at the end of the tool's description (`Example input: {…}.`) in the targets without an examples field (all but Anthropic), at most `inputExamples`; they cost tokens in every request.
+     * Append a definition's examples to the description in targets without an examples field (all but Anthropic), at most `inputExamples`.
      */
     examplesInDescriptions?: boolean;
     /**
-     * Count what each tool's entry costs per target into `manifests/token-report.json`, with the totals in the loss report and the docs index; `false` counts nothing and writes none of them (then `tokenBudget` cannot be set).
+     * Count each tool's entry cost per target into `manifests/token-report.json`; `false` counts nothing (and allows no `tokenBudget`).
      */
     tokenReport?: boolean;
     /**
-     * Token budgets per target, as `manifests/token-report.json` counts them (o200k_base for OpenAI and MCP, an estimate for Anthropic and Gemini): over budget is a warning naming the biggest tools and what in them costs most (descriptions, enums, nested schemas), a problem with `strict`.
+     * Token budgets per target (as the token report counts): over budget is a warning naming the biggest tools, a problem with `strict`.
      */
     tokenBudget?: {
       /**
@@ -201,7 +201,7 @@ export interface ToolsmithConfig {
     };
   };
   /**
-   * The module `call` and `serve` take the orchestrator from (relative to the project): its default export is a `ToolOrchestrator`, its options, or a function returning either. Flag: `--entry`.
+   * The module `call` and `serve` take their orchestrator from: default export a `ToolOrchestrator`, its options, or a function. `--entry`.
    */
   entry?: string;
   /**
@@ -217,7 +217,7 @@ export interface ToolsmithConfig {
    */
   strict?: boolean;
   /**
-   * Threads emitting tools in a full generate or check, the main thread one of them (default: `TOOLSMITH_WORKERS`, else one per core); 1 emits in process only. Flag: `--workers`.
+   * Threads emitting tools in a full generate or check (default: `TOOLSMITH_WORKERS`, else one per core); 1: in process. `--workers`.
    */
   workers?: number;
 }

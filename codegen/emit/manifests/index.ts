@@ -1,7 +1,7 @@
 import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
 import { dictionary, ownValue } from '../../dictionary.js';
-import { compareStrings, runtimeSpecifier } from '../../naming.js';
-import { banner as codeBanner, markdownBanner } from '../banner.js';
+import { compareStrings } from '../../naming.js';
+import { markdownBanner } from '../banner.js';
 import type { LossEntry, TargetBuild } from '../../../src/manifest-targets/build.js';
 import { collectWhenGrown } from '../../collect-garbage.js';
 import {
@@ -10,7 +10,6 @@ import {
   MANIFEST_TARGET_TABLE,
   MANIFEST_TARGETS,
   type ManifestTarget,
-  type ManifestTargetEntry,
 } from '../../../src/manifest-targets/table.js';
 import {
   emitLossReport,
@@ -20,29 +19,22 @@ import {
   type ToolLossText,
   toolLossText,
 } from './loss-report.js';
-import { type FileSegments, splice } from './splice.js';
+import { chunksFile, type FileSegments, splice, splicedEntryLookup } from './splice.js';
+import { addNamespaced, NAMESPACED_RESPONSES_PATH, patchNamespaced, writesNamespaces } from './namespaced.js';
+import { typedModule } from './typed-module.js';
 import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
+import { type DeferLoading, isDeferred, toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
 import {
-  type DeferLoading,
-  isDeferred,
-  NAMESPACE_ADVISED_SIZE,
-  namespacedResponsesTools,
-  toolSearchEntry,
-} from '../../../src/manifest-targets/defer-loading.js';
-import { posix } from 'node:path';
-import {
-  BUDGET_WARNING_TOOLS,
-  budgetWarnings,
-  type EntryLookup,
   previousTokens,
   TOKEN_REPORT_PATH,
   type TokenBudgets,
   type TokenReport,
   tokenReport,
-  tokenReportText,
-  tokenTotalsMarkdown,
   type ToolTokens,
   toolTokens,
+  addTokenReport,
+  BiggestEntries,
+  lossReportTail,
 } from './token-report.js';
 
 export type { LossEntry } from '../../../src/manifest-targets/build.js';
@@ -56,6 +48,7 @@ export {
 export type { LossReport } from './loss-report.js';
 export type { FileSegments } from './splice.js';
 export type { DeferLoading } from '../../../src/manifest-targets/defer-loading.js';
+export { NAMESPACED_RESPONSES_PATH } from './namespaced.js';
 export {
   TOKEN_REPORT_PATH,
   type TokenBudget,
@@ -132,42 +125,6 @@ export interface ManifestEmission {
   tokens?: TokenReport;
   /** The warnings of the files that list every tool: token budgets, namespace sizes (also among `warnings`). */
   listingWarnings?: Problem[];
-}
-
-/** The typed module beside a target's JSON (`manifests/<target>.ts`). */
-function typedModulePath(target: ManifestTarget): string {
-  return MANIFEST_TARGET_TABLE[target].file.replace(/\.json$/, '.ts');
-}
-
-/**
- * The typed module of a target (`manifests/<target>.ts`): the JSON as a constant typed with toolsmith's
- * entry type (assignable to the provider SDK's), so importing it keeps `type: "function"` a literal instead
- * of widening it to `string` as a JSON import does. It reads the JSON beside it (as the lazy registry reads catalog.json) into a
- * constant of the entry type. A few lines whatever the tool count, so neither generate nor a project's
- * tsc handles the manifest twice.
- */
-function typedModule(target: ManifestTarget, ctx: EmitContext, options: ManifestOptions): GeneratedFile {
-  const { name, type, element } = typedEntry(target, options);
-  const file = typedModulePath(target);
-  const json = MANIFEST_TARGET_TABLE[target].file.slice('manifests/'.length);
-  const content = [
-    codeBanner('the tool definitions', ctx).trimEnd(),
-    "import { readFileSync } from 'node:fs';",
-    `import type { ${element} } from '${runtimeSpecifier(file, ctx.runtimeImport)}';`,
-    '',
-    `/** The ${target} manifest (manifests/${json}), typed: a JSON import would widen \`type: "function"\` to \`string\`. */`,
-    `export const ${name}: ${type} = JSON.parse(readFileSync(new URL('./${json}', import.meta.url), 'utf8'));`,
-    '',
-  ].join('\n');
-  return { path: file, content, kind: 'generated', preformatted: true };
-}
-
-/** The typed module's constant, type and imported type: with deferred loading, the entry union that includes the search tool. */
-function typedEntry(target: ManifestTarget, options: ManifestOptions): ManifestTargetEntry['typed'] {
-  const typed = MANIFEST_TARGET_TABLE[target].typed;
-  if (options.deferLoading === undefined || toolSearchEntry(target, options.deferLoading) === undefined) return typed;
-  const element = target === 'anthropic' ? 'AnthropicManifestEntry' : 'OpenAiResponsesManifestEntry';
-  return { name: typed.name, type: `${element}[]`, element };
 }
 
 /** The text after a target file's last tool: its tail, after the search tool entry when a listed tool is deferred. */
@@ -561,103 +518,9 @@ export function createManifestAssembler(
   };
 }
 
-/** The loss report's Markdown tail: the token totals' section. */
-function lossReportTail(report: TokenReport): string {
-  return `\n\n${tokenTotalsMarkdown(report, 'token-report.json')}\n`;
-}
-
-/** Puts the token report into `emission` (and its text through `write`), with the budgets' warnings. */
-function addTokenReport(
-  emission: ManifestEmission,
-  report: TokenReport,
-  options: ManifestOptions,
-  write: (text: string) => void,
-  lookup: EntryLookup,
-): void {
-  emission.tokens = report;
-  write(tokenReportText(report));
-  emission.listingWarnings = budgetWarnings(
-    report,
-    options.tokenBudget,
-    lookup,
-    options.tokenReportFile ?? TOKEN_REPORT_PATH,
-  );
-  emission.warnings.push(...emission.listingWarnings);
-}
-
-/** Where the namespaced Responses manifest goes (`deferLoading.namespaces`). */
-export const NAMESPACED_RESPONSES_PATH = 'manifests/openai-responses-namespaced.json';
-
-/** True when the run writes the namespaced Responses manifest. */
-function writesNamespaces(targets: readonly ManifestTarget[], options: ManifestOptions): boolean {
-  return options.deferLoading?.namespaces === true && targets.includes('openai-responses');
-}
-
-/**
- * The namespaced Responses manifest, made from the flat one's entries (`namespacedResponsesTools`),
- * written through `write`; a namespace over the advised size is a warning placed at its name.
- */
-function addNamespaced(
-  emission: ManifestEmission,
-  entries: readonly Record<string, unknown>[],
-  categoryOf: (tool: string) => string | undefined,
-  options: ManifestOptions,
-  write: (text: string) => void,
-): void {
-  const { content, oversized } = namespacedResponsesTools(entries, categoryOf);
-  const text = `${JSON.stringify(content, null, 2)}\n`;
-  write(text);
-  const folder = posix.dirname(options.tokenReportFile ?? TOKEN_REPORT_PATH);
-  const warnings = oversized.map(({ name, size }): Problem => {
-    const at = text.indexOf(`    "type": "namespace",\n    "name": ${JSON.stringify(name)}`);
-    const index = content.findIndex((entry) => entry.type === 'namespace' && entry.name === name);
-    return {
-      file: `${folder}/${posix.basename(NAMESPACED_RESPONSES_PATH)}`,
-      line: text.slice(0, at).split('\n').length + 1,
-      column: 5,
-      pointer: `/${index}/name`,
-      severity: 'warning',
-      message: `Namespace '${name}' holds ${size} functions, more than the ${NAMESPACE_ADVISED_SIZE} OpenAI advises per namespace.`,
-      hint: 'split the category (`category` in the definitions), or keep some of its tools loaded (`manifests.deferLoading.loaded`)',
-    };
-  });
-  emission.listingWarnings = [...(emission.listingWarnings ?? []), ...warnings];
-  emission.warnings.push(...warnings);
-}
-
-/** The namespaced Responses manifest of a splice, from the spliced flat file. */
-function patchNamespaced(emission: ManifestEmission, project: ProjectModel, options: ManifestOptions): void {
-  const flat = emission.files.find((file) => file.path === MANIFEST_TARGET_TABLE['openai-responses'].file)!;
-  const byName = new Map(project.tools.map((tool) => [tool.name, tool]));
-  addNamespaced(
-    emission,
-    JSON.parse(flat.content),
-    (tool) => byName.get(tool)?.category,
-    options,
-    (content) =>
-      emission.files.push({ path: NAMESPACED_RESPONSES_PATH, content, kind: 'generated', preformatted: true }),
-  );
-}
-
 /** A part's `compact` as one JSON text or null per target. */
 function splitCompact(text: string): (string | null)[] {
   return text.split('\n').map((json) => (json === '' ? null : json));
-}
-
-/** The few biggest entries of one target seen so far (by count, ties by name), kept as their text. */
-class BiggestEntries {
-  private readonly kept: { name: string; count: number; text: string }[] = [];
-
-  offer(name: string, count: number, text: string): void {
-    this.kept.push({ name, count, text });
-    this.kept.sort((a, b) => b.count - a.count || compareStrings(a.name, b.name));
-    if (this.kept.length > BUDGET_WARNING_TOOLS) this.kept.pop();
-  }
-
-  entry(name: string): unknown {
-    const found = this.kept.find((kept) => kept.name === name);
-    return found === undefined ? undefined : JSON.parse(found.text);
-  }
 }
 
 /** A writer that keeps the file in memory, as its pieces, in `files` once closed. */
@@ -818,37 +681,4 @@ function splicedTails(
     tails.set(file, targetTail(target, options, deferred));
   }
   return tails;
-}
-
-/** A tool's entry in a spliced file: a changed tool's new part, another's part of the last run's bytes. */
-function splicedEntryLookup(
-  segments: Readonly<Record<string, FileSegments>>,
-  replacements: ReadonlyMap<string, ReadonlyMap<string, string>>,
-  read: ReadonlyMap<string, Buffer>,
-): EntryLookup {
-  return (tool, target) => {
-    const file = MANIFEST_TARGET_TABLE[target].file;
-    const text = replacements.get(file)?.get(tool);
-    if (text !== undefined) return JSON.parse(text);
-    const recorded = segments[file];
-    const bytes = read.get(file);
-    const index = recorded?.tools.indexOf(tool) ?? -1;
-    if (recorded === undefined || bytes === undefined || index < 0) return undefined;
-    return JSON.parse(bytes.subarray(recorded.ranges[index * 2]!, recorded.ranges[index * 2 + 1]!).toString('utf8'));
-  };
-}
-
-/** A generated file given as pieces of bytes (a spliced manifest); its text is decoded only if asked for. */
-function chunksFile(path: string, chunks: readonly Buffer[], onDisk?: GeneratedFile['onDisk']): GeneratedFile {
-  let content: string | undefined;
-  return {
-    path,
-    kind: 'generated',
-    preformatted: true,
-    chunks,
-    ...(onDisk !== undefined ? { onDisk } : {}),
-    get content(): string {
-      return (content ??= Buffer.concat(chunks).toString('utf8'));
-    },
-  };
 }

@@ -5,7 +5,9 @@
  * the previous file's bytes instead of converting and printing every tool again (files that grow with
  * the tool count).
  */
-import type { FileSegments } from '../../model.js';
+import type { FileSegments, GeneratedFile } from '../../model.js';
+import { MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
+import type { EntryLookup } from './token-report.js';
 
 export type { FileSegments };
 
@@ -55,4 +57,37 @@ export function splice(
   }
   // The pieces, not joined: the staging tree writes them one after the other.
   return { chunks, segments: next, changed };
+}
+
+/** A tool's entry in a spliced file: a changed tool's new part, another's part of the last run's bytes. */
+export function splicedEntryLookup(
+  segments: Readonly<Record<string, FileSegments>>,
+  replacements: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  read: ReadonlyMap<string, Buffer>,
+): EntryLookup {
+  return (tool, target) => {
+    const file = MANIFEST_TARGET_TABLE[target].file;
+    const text = replacements.get(file)?.get(tool);
+    if (text !== undefined) return JSON.parse(text);
+    const recorded = segments[file];
+    const bytes = read.get(file);
+    const index = recorded?.tools.indexOf(tool) ?? -1;
+    if (recorded === undefined || bytes === undefined || index < 0) return undefined;
+    return JSON.parse(bytes.subarray(recorded.ranges[index * 2]!, recorded.ranges[index * 2 + 1]!).toString('utf8'));
+  };
+}
+
+/** A generated file given as pieces of bytes (a spliced manifest); its text is decoded only if asked for. */
+export function chunksFile(path: string, chunks: readonly Buffer[], onDisk?: GeneratedFile['onDisk']): GeneratedFile {
+  let content: string | undefined;
+  return {
+    path,
+    kind: 'generated',
+    preformatted: true,
+    chunks,
+    ...(onDisk !== undefined ? { onDisk } : {}),
+    get content(): string {
+      return (content ??= Buffer.concat(chunks).toString('utf8'));
+    },
+  };
 }

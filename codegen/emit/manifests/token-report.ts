@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Problem } from '../../model.js';
+import type { ManifestEmission, ManifestOptions } from './index.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 import { type ManifestTarget, MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
@@ -161,7 +162,8 @@ export function tokenTotalsMarkdown(report: TokenReport, reportLink: string): st
   return [
     '## What each manifest costs',
     '',
-    `The tokens of every tool's entry (its JSON without indentation), summed per target; [${reportLink.split('/').pop()}](${reportLink}) has each tool's count and a hash of its entries.`,
+    `The tokens of every tool's entry (its JSON without indentation), summed per target; ` +
+      `[${reportLink.split('/').pop()}](${reportLink}) has each tool's count and a hash of its entries.`,
     '',
     '| Target | Tokens | Counted by |',
     '| --- | --- | --- |',
@@ -250,8 +252,13 @@ export function budgetWarnings(
         column: 5,
         pointer: `/totals/${target}`,
         severity: 'warning',
-        message: `${file} costs ${total} ${counted(target)}, over its budget of ${budget.total} (manifests.tokenBudget.${target}.total). The biggest tools: ${named(tools)}.`,
-        hint: `shorten what the biggest tools' parts say (descriptions, enums), flatten nested schemas, turn ${target} off for tools its callers do not need (\`"targets": { "${target}": false }\` in the definition), or raise \`manifests.tokenBudget.${target}.total\` in the config`,
+        message:
+          `${file} costs ${total} ${counted(target)}, over its budget of ${budget.total} ` +
+          `(manifests.tokenBudget.${target}.total). The biggest tools: ${named(tools)}.`,
+        hint:
+          "shorten what the biggest tools' parts say (descriptions, enums), flatten nested schemas, " +
+          `turn ${target} off for tools its callers do not need (\`"targets": { "${target}": false }\` in the definition), ` +
+          `or raise \`manifests.tokenBudget.${target}.total\` in the config`,
       });
     const over = budget.perTool === undefined ? [] : tools.filter((tool) => tool.tokens > budget.perTool!);
     if (over.length > 0) {
@@ -262,10 +269,54 @@ export function budgetWarnings(
         column: 5,
         pointer: `/tools/${over[0]!.name.replace(/~/g, '~0').replace(/\//g, '~1')}/${target}`,
         severity: 'warning',
-        message: `${over.length} ${over.length === 1 ? 'tool costs' : 'tools cost'} more than the per-tool budget of ${budget.perTool} ${counted(target)} in ${file} (manifests.tokenBudget.${target}.perTool): ${named(over)}${more}.`,
-        hint: `shorten the parts that cost most in those tools (descriptions, enums), flatten nested schemas, or raise \`manifests.tokenBudget.${target}.perTool\` in the config`,
+        message:
+          `${over.length} ${over.length === 1 ? 'tool costs' : 'tools cost'} more than the per-tool budget of ` +
+          `${budget.perTool} ${counted(target)} in ${file} (manifests.tokenBudget.${target}.perTool): ${named(over)}${more}.`,
+        hint:
+          'shorten the parts that cost most in those tools (descriptions, enums), flatten nested schemas, ' +
+          `or raise \`manifests.tokenBudget.${target}.perTool\` in the config`,
       });
     }
   }
   return warnings;
+}
+
+/** The loss report's Markdown tail: the token totals' section. */
+export function lossReportTail(report: TokenReport): string {
+  return `\n\n${tokenTotalsMarkdown(report, 'token-report.json')}\n`;
+}
+
+/** Puts the token report into `emission` (and its text through `write`), with the budgets' warnings. */
+export function addTokenReport(
+  emission: ManifestEmission,
+  report: TokenReport,
+  options: ManifestOptions,
+  write: (text: string) => void,
+  lookup: EntryLookup,
+): void {
+  emission.tokens = report;
+  write(tokenReportText(report));
+  emission.listingWarnings = budgetWarnings(
+    report,
+    options.tokenBudget,
+    lookup,
+    options.tokenReportFile ?? TOKEN_REPORT_PATH,
+  );
+  emission.warnings.push(...emission.listingWarnings);
+}
+
+/** The few biggest entries of one target seen so far (by count, ties by name), kept as their text. */
+export class BiggestEntries {
+  private readonly kept: { name: string; count: number; text: string }[] = [];
+
+  offer(name: string, count: number, text: string): void {
+    this.kept.push({ name, count, text });
+    this.kept.sort((a, b) => b.count - a.count || compareStrings(a.name, b.name));
+    if (this.kept.length > BUDGET_WARNING_TOOLS) this.kept.pop();
+  }
+
+  entry(name: string): unknown {
+    const found = this.kept.find((kept) => kept.name === name);
+    return found === undefined ? undefined : JSON.parse(found.text);
+  }
 }
