@@ -112,22 +112,22 @@ describe('toolsmith diff: a change inside a shared schema file', () => {
     inputSchema: {
       type: 'object',
       required: ['to'],
-      properties: { to: { $ref: '../shared/address.schema.json' } },
+      properties: { to: { $ref: '../common/address.schema.json' } },
     },
   };
 
   it('carries the file, the pointer in it and via (the tool $ref reaching it), in --json and in the text', async () => {
     const root = tree({
       'a/tools/ship.tool.json': tool,
-      'a/shared/address.schema.json': address(10),
+      'a/common/address.schema.json': address(10),
       'b/tools/ship.tool.json': tool,
-      'b/shared/address.schema.json': address(5),
+      'b/common/address.schema.json': address(5),
     });
     const json = JSON.parse((await run(['a', 'b', '--json'], root)).stdout);
     expect(json.tools[0].changes).toEqual([
       {
         side: 'input',
-        file: 'b/shared/address.schema.json',
+        file: 'b/common/address.schema.json',
         pointer: '/definitions/Zip/maxLength',
         via: '/inputSchema/properties/to',
         verdict: 'breaking',
@@ -137,12 +137,12 @@ describe('toolsmith diff: a change inside a shared schema file', () => {
     ]);
     const { code, stdout } = await run(['a', 'b'], root);
     expect(code).toBe(1);
-    const shared = readFileSync(path.join(root, 'b/shared/address.schema.json'), 'utf8');
+    const shared = readFileSync(path.join(root, 'b/common/address.schema.json'), 'utf8');
     expect(stdout).toContain(
-      'breaking input b/shared/address.schema.json#/definitions/Zip/maxLength (via /inputSchema/properties/to)',
+      'breaking input b/common/address.schema.json#/definitions/Zip/maxLength (via /inputSchema/properties/to)',
     );
-    expect(stdout).toContain(`after b/shared/address.schema.json:${lineOf(shared, '"maxLength": 5')}:`);
-    expect(stdout).toContain(`before a/shared/address.schema.json:${lineOf(shared, '"maxLength"')}:`);
+    expect(stdout).toContain(`after b/common/address.schema.json:${lineOf(shared, '"maxLength": 5')}:`);
+    expect(stdout).toContain(`before a/common/address.schema.json:${lineOf(shared, '"maxLength"')}:`);
   });
 
   it('a change in the tool file itself carries no file', async () => {
@@ -150,9 +150,9 @@ describe('toolsmith diff: a change inside a shared schema file', () => {
     (narrowed.inputSchema as { additionalProperties?: boolean }).additionalProperties = false;
     const root = tree({
       'a/tools/ship.tool.json': tool,
-      'a/shared/address.schema.json': address(10),
+      'a/common/address.schema.json': address(10),
       'b/tools/ship.tool.json': narrowed,
-      'b/shared/address.schema.json': address(10),
+      'b/common/address.schema.json': address(10),
     });
     const [change] = JSON.parse((await run(['a', 'b', '--json'], root)).stdout).tools[0].changes;
     expect(change).toMatchObject({ pointer: '/inputSchema/additionalProperties', verdict: 'breaking' });
