@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, TransportSendOptions } from '@modelcontextprotocol/server';
+import { WrappingTransport } from './wrapping-transport.js';
 
 /*
  * A request the server sends the client in the middle of a call (elicitation/create on the 2025
@@ -38,43 +39,15 @@ export function isClientAnswer(message: unknown): boolean {
 }
 
 /** Wraps a per-request HTTP transport so its server's requests to the client can be answered by a later POST. */
-export class ClientRequestRouter implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+export class ClientRequestRouter extends WrappingTransport {
   private readonly mine = new Set<string>();
 
-  constructor(readonly inner: Transport) {
-    const { onclose, onerror, onmessage } = inner;
-    inner.onclose = () => {
-      for (const id of this.mine) PENDING.delete(id);
-      this.mine.clear();
-      onclose?.();
-      this.onclose?.();
-    };
-    inner.onerror = (error) => {
-      onerror?.(error);
-      this.onerror?.(error);
-    };
-    inner.onmessage = (message, extra) => {
-      onmessage?.(message, extra);
-      this.onmessage?.(message, extra);
-    };
+  protected override closed(): void {
+    for (const id of this.mine) PENDING.delete(id);
+    this.mine.clear();
   }
 
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const record = message as { method?: unknown; id?: unknown };
     if (typeof record.method !== 'string' || record.id === undefined) return this.inner.send(message, options);
     const original = record.id;
@@ -85,9 +58,5 @@ export class ClientRequestRouter implements Transport {
       this.onmessage?.({ ...answer, id: original } as JSONRPCMessage);
     });
     return this.inner.send({ ...message, id: routed } as JSONRPCMessage, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }

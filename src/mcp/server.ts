@@ -144,24 +144,24 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     // Decided before the call, so a tool replaced meanwhile cannot change the result's shape.
     const tool = orchestrator.getTool(name);
     const structured = isMcpObjectSchema(tool?.outputSchema);
+    /** The call as this caller makes it; the rest (signal, reporter, turn) differs by how it runs. */
+    const details = (correlationId: string) => ({
+      toolCallRequest: { id: `mcp-${randomUUID()}`, name, arguments: args ?? {} },
+      gmiId,
+      personaId,
+      personaCapabilities: [...capabilities],
+      userContext,
+      correlationId: `${correlationId}-${randomUUID()}`,
+    });
     if (store !== undefined && tool?.taskSupport !== undefined) {
-      const task = asksForTask(ctx, request.params);
+      const task = asksForTask(ctx, clientCapabilities(ctx, server), request.params);
       if (task !== undefined) {
         // The request is answered at once: the call runs under the task's signal only, and reports nothing.
         return (await startTask(
           store,
           ctx,
           { toolName: name, subject: userContext.userId, ...task },
-          (signal) =>
-            orchestrator.processToolCall({
-              toolCallRequest: { id: `mcp-${randomUUID()}`, name, arguments: args ?? {} },
-              gmiId,
-              personaId,
-              personaCapabilities: [...capabilities],
-              userContext,
-              correlationId: `mcp-task-${randomUUID()}`,
-              signal,
-            }),
+          (signal) => orchestrator.processToolCall({ ...details('mcp-task'), signal }),
           (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
           server.onerror,
         )) as unknown as CallToolResult;
@@ -183,12 +183,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     const askApproval =
       asking.elicit !== undefined && tool?.hasSideEffects === true && !orchestrator.decidesSideEffects;
     const call = orchestrator.processToolCall({
-      toolCallRequest: { id: `mcp-${randomUUID()}`, name, arguments: args ?? {} },
-      gmiId,
-      personaId,
-      personaCapabilities: [...capabilities],
-      userContext,
-      correlationId: `mcp-${String(ctx.mcpReq.id)}-${randomUUID()}`,
+      ...details(`mcp-${String(ctx.mcpReq.id)}`),
       signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
       reporter,
       ...(askApproval ? { callerTurn: { approvalGate: approvalByElicitation(asking.approve ?? asking.elicit!) } } : {}),
@@ -234,6 +229,19 @@ interface Elicitation {
   asked(): boolean;
 }
 
+/**
+ * What the request's client can do: on 2026-07-28 the capabilities in its `_meta`, on 2025 those of
+ * its `initialize` (undefined on a stateless HTTP instance that never saw it).
+ */
+export function clientCapabilities(
+  ctx: ServerContext,
+  server: Server,
+): { elicitation?: unknown; sampling?: unknown; extensions?: Record<string, unknown> } | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope !== undefined) return envelope[CLIENT_CAPABILITIES_META_KEY] as ReturnType<typeof clientCapabilities>;
+  return server.getClientCapabilities() as ReturnType<typeof clientCapabilities>;
+}
+
 /** A call whose client cannot ask its user: no question, nothing to wait for. */
 const NO_ELICITATION: Elicitation = {
   inputRequiredResult: () => inputRequired({ inputRequests: {} }),
@@ -249,10 +257,7 @@ const NO_ELICITATION: Elicitation = {
  */
 function elicitation(ctx: ServerContext, server: Server): Elicitation {
   const modern = ctx.mcpReq.envelope !== undefined;
-  type Capabilities = { elicitation?: unknown; sampling?: unknown } | undefined;
-  const capabilities = modern
-    ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as Capabilities)
-    : (server.getClientCapabilities() as Capabilities);
+  const capabilities = clientCapabilities(ctx, server);
   // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
   // can do is unknown, so the question is sent and a client that cannot answer it says so.
   const unknown = !modern && server.getClientCapabilities() === undefined;

@@ -7,6 +7,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { describeThrown, truncateText } from '../errors.js';
+import { WrappingTransport } from './wrapping-transport.js';
 
 /*
  * Transports for the MCP server that answer what the SDK's own leave unanswered or get wrong:
@@ -303,55 +304,22 @@ function withoutCodePrefix(message: JSONRPCMessage): JSONRPCMessage {
  * Wraps a transport for toolsmith's MCP server: invalid `tools/call` params are answered -32602
  * here (before the SDK's schema check, which answers -32603), and error messages are sent once.
  */
-export class GuardedTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-
-  constructor(readonly inner: Transport) {
-    // Handlers the inner transport already had keep running, as the SDK's Protocol.connect does.
-    const { onclose, onerror, onmessage } = inner;
-    inner.onclose = () => {
-      onclose?.();
-      this.onclose?.();
-    };
-    inner.onerror = (error) => {
-      onerror?.(error);
-      this.onerror?.(error);
-    };
-    inner.onmessage = (message, extra) => {
-      onmessage?.(message, extra);
-      const request = message as { method?: unknown; id?: unknown; params?: unknown };
-      if (request.method === 'tools/call' && isRequestId(request.id)) {
-        const problem = invalidCallParams(request.params);
-        if (problem !== undefined) {
-          this.inner
-            .send(errorResponse(request.id, ErrorCode.InvalidParams, problem))
-            .catch((error: unknown) => this.onerror?.(new Error(describeThrown(error))));
-          return;
-        }
+export class GuardedTransport extends WrappingTransport {
+  protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    const request = message as { method?: unknown; id?: unknown; params?: unknown };
+    if (request.method === 'tools/call' && isRequestId(request.id)) {
+      const problem = invalidCallParams(request.params);
+      if (problem !== undefined) {
+        this.inner
+          .send(errorResponse(request.id, ErrorCode.InvalidParams, problem))
+          .catch((error: unknown) => this.onerror?.(new Error(describeThrown(error))));
+        return;
       }
-      this.onmessage?.(message, extra);
-    };
+    }
+    this.onmessage?.(message, extra);
   }
 
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     return this.inner.send(withoutCodePrefix(message), options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }

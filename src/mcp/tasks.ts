@@ -28,14 +28,17 @@ export const TASK_CAPABILITIES = {
   tasks: { requests: { tools: { call: {} } }, cancel: {} },
 };
 
-/** Whether this `tools/call` asks for a task: the 2026-07-28 extension declared, or 2025's `params.task`. */
-export function asksForTask(ctx: ServerContext, params: unknown): { ttlMs?: number } | undefined {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  if (envelope !== undefined) {
-    const capabilities = envelope['io.modelcontextprotocol/clientCapabilities'] as
-      { extensions?: Record<string, unknown> } | undefined;
+/**
+ * Whether this `tools/call` asks for a task: on 2026-07-28 its client declares the tasks extension
+ * (`capabilities`, from the request's `_meta`), on 2025-11-25 the request carries `params.task`.
+ */
+export function asksForTask(
+  ctx: ServerContext,
+  capabilities: { extensions?: Record<string, unknown> } | undefined,
+  params: unknown,
+): { ttlMs?: number } | undefined {
+  if (ctx.mcpReq.envelope !== undefined)
     return capabilities?.extensions?.[TASKS_EXTENSION_ID] === undefined ? undefined : {};
-  }
   const task = (params as { task?: { ttl?: unknown } } | undefined)?.task;
   if (task === undefined || task === null || typeof task !== 'object') return undefined;
   return typeof task.ttl === 'number' && Number.isFinite(task.ttl) && task.ttl > 0 ? { ttlMs: task.ttl } : {};
