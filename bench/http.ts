@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { runChild } from './measure.js';
+import { mcpRequest } from '../test/helpers/mcp-request.js';
 import { REPO_ROOT } from './project.js';
 
 /** What one load round reported. */
@@ -59,28 +60,7 @@ function modernRequest(
   method: string,
   params: Record<string, unknown>,
 ): { body: string; headers: Record<string, string> } {
-  return {
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
-    },
-  };
+  return mcpRequest(method, params, { version: MODERN, clientName: 'bench' });
 }
 /** What a P8 variant sends and to which baseline. */
 interface Variant {

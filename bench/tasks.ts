@@ -10,6 +10,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
 import { TASKS_EXTENSION_ID } from '../src/tasks/index.js';
+import { jsonRpcAnswer, mcpRequest } from '../test/helpers/mcp-request.js';
 import { REPO_ROOT } from './project.js';
 
 const ENTRY = 'test/fixtures/tasks/entry.ts';
@@ -160,32 +161,13 @@ async function rpc(
   params: Record<string, unknown>,
   tasks: boolean,
 ): Promise<JsonRpcAnswer> {
-  const name = typeof params.name === 'string' ? params.name : (params.taskId as string | undefined);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': VERSION,
-      'mcp-method': method,
-      ...(name === undefined ? {} : { 'mcp-name': name }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': VERSION,
-          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [TASKS_EXTENSION_ID]: {} } } : {},
-        },
-      },
-    }),
+  const request = mcpRequest(method, params, {
+    version: VERSION,
+    clientName: 'bench',
+    clientCapabilities: tasks ? { extensions: { [TASKS_EXTENSION_ID]: {} } } : {},
   });
-  const text = await response.text();
-  return JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text)) as JsonRpcAnswer;
+  const response = await fetch(url, { method: 'POST', ...request });
+  return jsonRpcAnswer<JsonRpcAnswer>(await response.text());
 }
 
 const CALL = { name: 'slow_report', arguments: { ms: 0, tag: 'p10' } };

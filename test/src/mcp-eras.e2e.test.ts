@@ -12,6 +12,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpRequest } from '../helpers/mcp-request.js';
 
 /*
  * `toolsmith serve` (stdio) and `toolsmith serve --http` as child processes, driven by the official
@@ -180,27 +181,7 @@ describe('toolsmith serve --http --page-size', () => {
   it('answers tools/list in pages with a cursor to the next, which the v2 client follows to the full list', async () => {
     const paged = await startHttp(['--page-size', '2']);
     try {
-      const response = await fetch(paged.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/list',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/list',
-          params: {
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
-          },
-        }),
-      });
+      const response = await fetch(paged.url, { method: 'POST', ...mcpRequest('tools/list') });
       const { result } = (await response.json()) as { result: { tools: unknown[]; nextCursor?: string } };
       expect([result.tools.length, result.nextCursor]).toEqual([2, 'p2']);
       const client = new ClientV2({ name: 'pager', version: '1' }, { versionNegotiation: { mode: 'auto' } });

@@ -1,15 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
-  SERVER_INFO_META_KEY,
-} from '@modelcontextprotocol/server';
+import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolOrchestrator, type ITool } from '../../src/index.js';
 import { startHttpServer, type McpHttpServer, type ServeHttpOptions } from '../../src/mcp/http.js';
+import { mcpRequest, type McpRequestOptions } from '../helpers/mcp-request.js';
 import { makeTool, sleep } from './helpers.js';
 
 /*
@@ -42,41 +38,8 @@ async function serve(options: ServeHttpOptions = {}, served: ITool[] = tools): P
 }
 
 /** A 2026-07-28 request: its revision, client info and capabilities in `_meta`, the standard headers. */
-function modern(
-  method: string,
-  params: Record<string, unknown> = {},
-  options: { version?: string; headers?: Record<string, string | undefined>; id?: number } = {},
-): { headers: Record<string, string>; body: string } {
-  const version = options.version ?? MODERN;
-  const headers: Record<string, string | undefined> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': version,
-    'mcp-method': method,
-    ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
-    ...options.headers,
-  };
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: options.id ?? 1,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        [PROTOCOL_VERSION_META_KEY]: version,
-        [CLIENT_INFO_META_KEY]: { name: 'raw', version: '1' },
-        [CLIENT_CAPABILITIES_META_KEY]: {},
-      },
-    },
-  });
-  return {
-    headers: Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)) as Record<
-      string,
-      string
-    >,
-    body,
-  };
-}
+const modern = (method: string, params: Record<string, unknown> = {}, options: McpRequestOptions = {}) =>
+  mcpRequest(method, params, options);
 
 /** A raw HTTP exchange (node:http, so Host and Origin can be anything). */
 function raw(

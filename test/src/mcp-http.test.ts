@@ -11,6 +11,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'j
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ToolOrchestrator, type ITool, type ToolExecutionContext } from '../../src/index.js';
 import { startHttpServer, type McpHttpServer, type ServeHttpOptions } from '../../src/mcp/http.js';
+import { mcpRequest } from '../helpers/mcp-request.js';
 import { makeTool, sleep } from './helpers.js';
 
 const ISSUER = 'https://auth.test.example/';
@@ -506,24 +507,14 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
     // The list depends on the token: a shared cache must not keep it.
     const listed = await fetch(server.url, {
       method: 'POST',
-      headers: {
-        ...HEADERS,
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/list',
-        authorization: `Bearer ${await token({ sub: 'bob', scope: 'tools:basic' })}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 3,
-        method: 'tools/list',
-        params: {
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
+      ...mcpRequest(
+        'tools/list',
+        {},
+        {
+          id: 3,
+          headers: { authorization: `Bearer ${await token({ sub: 'bob', scope: 'tools:basic' })}` },
         },
-      }),
+      ),
     });
     expect(((await listed.json()) as { result: { cacheScope: string } }).result.cacheScope).toBe('private');
   });

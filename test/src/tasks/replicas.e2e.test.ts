@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASKS_EXTENSION_ID } from '../../../src/tasks/index.js';
+import { jsonRpcAnswer, mcpRequest } from '../../helpers/mcp-request.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 /*
@@ -77,34 +78,13 @@ async function rpc(
   params: Record<string, unknown>,
   era: '2026-07-28' | '2025-11-25' = '2026-07-28',
 ): Promise<{ result?: any; error?: { code: number; message: string } }> {
-  const modern = era === '2026-07-28';
-  const name = typeof params.name === 'string' ? params.name : (params.taskId as string | undefined);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': era,
-      ...(modern ? { 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: modern
-        ? {
-            ...params,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': era,
-              'io.modelcontextprotocol/clientInfo': { name: 'replicas', version: '1' },
-              'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION_ID]: {} } },
-            },
-          }
-        : params,
-    }),
+  const request = mcpRequest(method, params, {
+    version: era,
+    clientName: 'replicas',
+    clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
   });
-  const text = await response.text();
-  return JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text));
+  const response = await fetch(url, { method: 'POST', ...request });
+  return jsonRpcAnswer(await response.text());
 }
 
 function events(): string[] {

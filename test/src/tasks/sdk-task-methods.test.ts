@@ -20,6 +20,7 @@ import {
   toLegacyTaskPayload,
   waitForTaskEnd,
 } from '../../../src/tasks/index.js';
+import { jsonRpcAnswer, mcpRequest } from '../../helpers/mcp-request.js';
 
 /**
  * The store behind the v2 SDK's `createMcpHandler` (2.4.0), the way the MCP server can wire it:
@@ -95,28 +96,12 @@ async function send(
   method: string,
   params: Record<string, unknown>,
 ): Promise<Rpc> {
-  const modern = era === '2026-07-28';
-  const envelope = {
-    'io.modelcontextprotocol/protocolVersion': era,
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION_ID]: {} } },
-  };
-  const name = typeof params.name === 'string' ? params.name : (params.taskId as string | undefined);
-  const response = await handler.fetch(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: modern ? { ...params, _meta: envelope } : params }),
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': era,
-        ...(modern ? { 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) } : {}),
-      },
-    }),
-  );
-  const text = await response.text();
-  const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text);
-  return JSON.parse(json) as Rpc;
+  const request = mcpRequest(method, params, {
+    version: era,
+    clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
+  });
+  const response = await handler.fetch(new Request('http://localhost/mcp', { method: 'POST', ...request }));
+  return jsonRpcAnswer<Rpc>(await response.text());
 }
 
 describe('the task store behind the v2 SDK (createMcpHandler)', () => {
