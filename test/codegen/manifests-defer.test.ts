@@ -15,8 +15,9 @@ import { buildManifestTarget } from '../../src/manifest-targets/table.js';
 import { toAnthropicTools, toOpenAIResponsesTools } from '../../src/manifests.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
 import { projectOf, tool } from './emit/project.js';
+import { typeCheckFolder } from '../helpers/temp-project.js';
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
 // Inside node_modules so the SDK packages resolve, and outside git.
 const cacheDir = join(root, 'node_modules', '.cache');
@@ -50,32 +51,10 @@ for (const file of emission.files) {
 }
 const manifest = (path: string) => emission.files.find((file) => file.path === path)!.content;
 
-async function typeCheck(source: string): Promise<{ code: number; output: string }> {
+/** Type-checks `source` as check.ts beside the emitted manifests. */
+function typeCheck(source: string): Promise<{ code: number; output: string }> {
   writeFileSync(join(dir, 'check.ts'), source);
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: ['node'],
-      },
-      files: ['check.ts'],
-    }),
-  );
-  try {
-    const { stdout } = await run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(dir, 'tsconfig.json')], {
-      cwd: dir,
-    });
-    return { code: 0, output: stdout };
-  } catch (error) {
-    const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failure.code ?? 1, output: `${failure.stdout ?? ''}${failure.stderr ?? ''}` };
-  }
+  return typeCheckFolder(dir, ['check.ts'], { verbatimModuleSyntax: false });
 }
 
 describe('manifests.deferLoading', () => {

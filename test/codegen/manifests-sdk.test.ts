@@ -7,6 +7,7 @@ import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import { MANIFEST_TARGETS } from '../../codegen/emit/manifests/index.js';
 import { FIXTURE_TOOLS } from './manifest-fixtures.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { typeCheckFolder } from '../helpers/temp-project.js';
 
 /*
  * The type checker as the oracle: the typed modules generate writes (manifests/<target>.ts) and the runtime
@@ -16,7 +17,7 @@ import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
  * dependencies, $ref siblings, $ref output root) and two plain ones.
  */
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
 // Inside node_modules so the SDK packages resolve, and outside git.
 const cacheDir = join(root, 'node_modules', '.cache');
@@ -71,32 +72,10 @@ function manifest(path: string): string {
   return emission.files.find((file) => file.path === path)!.content;
 }
 
-async function typeCheck(source: string): Promise<{ code: number; output: string }> {
+/** Type-checks `source` as check.ts beside the emitted manifests. */
+function typeCheck(source: string): Promise<{ code: number; output: string }> {
   writeFileSync(join(dir, 'check.ts'), source);
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: ['node'],
-      },
-      files: ['check.ts'],
-    }),
-  );
-  try {
-    const { stdout } = await run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(dir, 'tsconfig.json')], {
-      cwd: dir,
-    });
-    return { code: 0, output: stdout };
-  } catch (error) {
-    const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failure.code ?? 1, output: `${failure.stdout ?? ''}${failure.stderr ?? ''}` };
-  }
+  return typeCheckFolder(dir, ['check.ts'], { verbatimModuleSyntax: false });
 }
 
 const runtime = `./${relative(dir, join(root, 'src', 'manifests.js'))}`;

@@ -100,24 +100,40 @@ export function createTempProject(options: { schemas?: string } = {}): TempProje
 
 /** Runs `tsc --noEmit` (strict, NodeNext) over the given folders of a temp project; resolves to its output and exit code. */
 export async function typeCheck(project: TempProject, include: string[]): Promise<{ code: number; output: string }> {
-  project.write('tsconfig.json', {
-    compilerOptions: {
-      target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      verbatimModuleSyntax: true,
-      types: ['node'],
-    },
-    include,
-  });
+  return typeCheckFolder(project.root, include);
+}
+
+/**
+ * tsc (strict, NodeNext, no emit) over `include` in `root`, through a tsconfig.json written there;
+ * `compilerOptions` adds to or overrides the defaults. Resolves to tsc's exit code and output.
+ */
+export async function typeCheckFolder(
+  root: string,
+  include: string[],
+  compilerOptions: Record<string, unknown> = {},
+): Promise<{ code: number; output: string }> {
+  writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        verbatimModuleSyntax: true,
+        types: ['node'],
+        ...compilerOptions,
+      },
+      include,
+    }),
+  );
   try {
     const { stdout, stderr } = await run(
       path.join(REPO, 'node_modules/.bin/tsc'),
       ['--noEmit', '-p', 'tsconfig.json'],
-      { cwd: project.root },
+      { cwd: root },
     );
     return { code: 0, output: stdout + stderr };
   } catch (error) {
