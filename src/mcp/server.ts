@@ -138,9 +138,9 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     return { ...page, ttlMs, cacheScope };
   });
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    // Non-object `arguments` never get here: the SDK's request check refuses them (-32602), after
+    // toolsmith's transports (GuardedTransport, the HTTP call-params step) have said what is wrong.
     const { name, arguments: args } = request.params;
-    if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'tools/call: "arguments" must be an object.');
     // Decided before the call, so a tool replaced meanwhile cannot change the result's shape.
     const tool = orchestrator.getTool(name);
     const structured = isMcpObjectSchema(tool?.outputSchema);
