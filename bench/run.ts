@@ -17,7 +17,7 @@
  * plain `node` over the project compiled to JavaScript by `tsc` (see project.ts). A generate that
  * misses its deadline or runs out of memory is reported as not finished (MISS), never extrapolated.
  */
-import { AJV_OPTIONS } from '../src/ajv-options.js';
+import { AJV_OPTIONS } from '../src/schema/ajv-options.js';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

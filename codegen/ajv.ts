@@ -3,8 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/ajv-options.js';
-import { classifyFormat, formatsIn, lenientStrictLogger, type SchemaDialect } from '../src/schema-dialect.js';
+import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/schema/ajv-options.js';
+import { classifyFormat, formatsIn, lenientStrictLogger, type SchemaDialect } from '../src/schema/dialect.js';
 import { walkSchema } from './schema-walk.js';
 import { useFasterAjvNames } from './ajv-names.js';
 

@@ -1,7 +1,7 @@
 import type { Ajv } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import { deepFreeze } from '../src/freeze.js';
-import { type SchemaDialect, schemaDialect } from '../src/schema-dialect.js';
+import { type SchemaDialect, schemaDialect } from '../src/schema/dialect.js';
 import { allowUnknownFormats, createGeneratorAjv } from './ajv.js';
 import { Diagnostics } from './diagnostics.js';
 import type { LoadedFiles, SourceFile } from './load.js';

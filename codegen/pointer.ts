@@ -1,4 +1,4 @@
-/** JSON pointers for the generator: the runtime's one pointer module (src/json-pointer.ts). */
+/** JSON pointers for the generator: the runtime's one pointer module (src/schema/json-pointer.ts). */
 export {
   decodeFragment,
   decodePercent,
@@ -8,4 +8,4 @@ export {
   resolveLocalRef,
   unescapePointerSegment,
   type DecodedFragment,
-} from '../src/json-pointer.js';
+} from '../src/schema/json-pointer.js';

@@ -138,7 +138,7 @@ export function checkedElicit(ask: Elicit): Elicit {
       );
     if (action !== 'accept') return { action };
     // Loaded here: validation.ts sits below the call pipeline, which hands tools this function.
-    const { compileSchema, toValidationIssues } = await import('./validation.js');
+    const { compileSchema, toValidationIssues } = await import('./schema/validation.js');
     const validate = compileSchema(checkable(request.requestedSchema));
     const content = structuredClone(answer.content ?? {});
     if (!validate(content)) {

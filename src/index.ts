@@ -64,7 +64,7 @@ export {
 } from './elicitation.js';
 
 // Validation (the same Ajv options as the generator).
-export { AJV_OPTIONS } from './ajv-options.js';
+export { AJV_OPTIONS } from './schema/ajv-options.js';
 export {
   SchemaValidator,
   compileSchema,
@@ -72,7 +72,7 @@ export {
   toValidationIssues,
   type SchemaValidatorSource,
   type ValidationOutcome,
-} from './validation.js';
+} from './schema/validation.js';
 
 // Runtime.
 export { ToolRegistry } from './registry.js';
@@ -112,7 +112,7 @@ export {
 
 // Helpers for generated code.
 export { deepFreeze } from './freeze.js';
-export { validatorRuntime } from './validator-runtime.js';
+export { validatorRuntime } from './schema/validator-runtime.js';
 
 // The MCP adapter lives at `toolsmith/mcp` (src/mcp/index.ts), not here: the MCP SDK loads Ajv's
 // compiler and a dozen modules that a process running generated tools does not need.

@@ -25,7 +25,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
-import { AJV_OPTIONS } from '../../src/ajv-options.js';
+import { AJV_OPTIONS } from '../../src/schema/ajv-options.js';
 import { toPascalCase } from '../../codegen/naming.js';
 import { SHARED_FOLDER, type Corpus } from '../corpus.js';
 import { main } from '../../codegen/cli.js';

@@ -4,7 +4,7 @@
  * allErrors, ajv-formats, strict), then validates one call. Reports the time since process start
  * and the peak RSS.
  *
- * argv: <bundled-schemas.json> <tool name> <arguments JSON> <Ajv options JSON (src/ajv-options.ts AJV_OPTIONS)>
+ * argv: <bundled-schemas.json> <tool name> <arguments JSON> <Ajv options JSON (src/schema/ajv-options.ts AJV_OPTIONS)>
  */
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
@@ -15,7 +15,7 @@ const addFormats = addFormatsModule.default ?? addFormatsModule;
 const [schemasPath, toolName, argumentsJson, optionsJson] = process.argv.slice(2);
 const started = performance.now();
 const schemas = JSON.parse(readFileSync(schemasPath, 'utf8'));
-// Exactly toolsmith's options (passed by bench/run.ts from src/ajv-options.ts), so both sides validate alike.
+// Exactly toolsmith's options (passed by bench/run.ts from src/schema/ajv-options.ts), so both sides validate alike.
 const ajv = new Ajv(JSON.parse(optionsJson));
 addFormats(ajv);
 const validators = new Map();

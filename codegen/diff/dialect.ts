@@ -1,5 +1,5 @@
 import type { JSONSchema7 } from 'json-schema';
-import { JSON_SCHEMA_2020_12, translatePointerTokens } from '../../src/json-schema-2020.js';
+import { JSON_SCHEMA_2020_12, translatePointerTokens } from '../../src/schema/json-schema-2020.js';
 
 type Node = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ export function is2020(schema: unknown): boolean {
 
 /**
  * The draft-07 reading of a 2020-12 schema, so the comparison's rules (written for draft-07, the
- * definitions' dialect) see one shape: the inverse of `toJsonSchema2020` (src/json-schema-2020.ts) —
+ * definitions' dialect) see one shape: the inverse of `toJsonSchema2020` (src/schema/json-schema-2020.ts) —
  * `$defs` → `definitions`, `prefixItems`/`items` → `items` (a tuple)/`additionalItems`,
  * `dependentRequired`/`dependentSchemas` → `dependencies`, `$ref` fragments repointed. The root's
  * `$schema` is dropped.

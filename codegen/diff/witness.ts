@@ -1,5 +1,5 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import { coerceWhereNeeded } from '../../src/validator-runtime.js';
+import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { Ajv } from 'ajv';
 import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv } from '../ajv.js';
 import { walkSchema } from '../schema-walk.js';

@@ -15,8 +15,8 @@
 import { _, type Ajv, type KeywordCxt, Name, type ValidateFunction } from 'ajv';
 import { callRef } from 'ajv/dist/vocabularies/core/ref.js';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import { prepareValidatorSchema } from '../../src/schema-defaults.js';
-import { schemaDialect } from '../../src/schema-dialect.js';
+import { prepareValidatorSchema } from '../../src/schema/defaults.js';
+import { schemaDialect } from '../../src/schema/dialect.js';
 import { addValidatorSchema, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
 import type { SharedSchemaModel } from '../model.js';
 import { hasOwn, isObject, mapSchema, walkSchema } from '../schema-walk.js';

@@ -4,7 +4,7 @@ import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from '.
 import { compareStrings, relativeImport } from '../naming.js';
 import { decodeFragment, parsePointer } from '../pointer.js';
 import { DEFINITION_CONTAINERS, forEachSubschema, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
-import { schemaDialect } from '../../src/schema-dialect.js';
+import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
 import { jsDoc, quoted, typeKey } from './literal.js';
 

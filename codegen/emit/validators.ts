@@ -1,4 +1,4 @@
-import { schemaDialect } from '../../src/schema-dialect.js';
+import { schemaDialect } from '../../src/schema/dialect.js';
 import {
   allowUnknownFormats,
   compileToolSchema,
@@ -11,7 +11,7 @@ import type { EmitContext, GeneratedFile, Problem, SharedSchemaModel, ToolModel 
 import { relativeImport, runtimeSpecifier, SHARED_VALIDATORS_FILE } from '../naming.js';
 import type { ValidateFunction } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
-import { prepareValidatorSchema, withoutDefaults } from '../../src/schema-defaults.js';
+import { prepareValidatorSchema, withoutDefaults } from '../../src/schema/defaults.js';
 import { exampleRejections } from '../rules/examples.js';
 import { banner } from './banner.js';
 import { importDeclaration, newLayout } from './layout.js';
@@ -191,7 +191,7 @@ export function rejectedSchemaProblems(tool: ToolModel, error: unknown): Problem
   );
 }
 
-/** Ajv's runtime helpers that toolsmith's runtime carries in `validatorRuntime` (src/validator-runtime.ts), by `require` specifier and member. */
+/** Ajv's runtime helpers that toolsmith's runtime carries in `validatorRuntime` (src/schema/validator-runtime.ts), by `require` specifier and member. */
 const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
   'ajv/dist/runtime/ucs2length.default': 'ucs2length',
   'ajv/dist/runtime/equal.default': 'equal',

@@ -1,5 +1,5 @@
 import type { JSONSchema7 } from 'json-schema';
-import { prepareValidatorSchema } from '../../src/schema-defaults.js';
+import { prepareValidatorSchema } from '../../src/schema/defaults.js';
 import { Diagnostics } from '../diagnostics.js';
 import { problemAt, type SourceFile } from '../load.js';
 import type { Problem, ToolModel } from '../model.js';

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import definitionMetaSchema from '../../tool-definition.schema.json' with { type: 'json' };
-import type { SchemaDialect } from '../../src/schema-dialect.js';
+import type { SchemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { closest } from '../problems.js';

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { coerceWhereNeeded } from '../../src/validator-runtime.js';
+import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { SchemaRejection } from '../ajv.js';
 import type { ToolExample } from '../model.js';
 import { cloneJson } from '../schema-walk.js';

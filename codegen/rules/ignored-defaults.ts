@@ -1,4 +1,4 @@
-import { findIgnoredDefaults } from '../../src/schema-dialect.js';
+import { findIgnoredDefaults } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { type DefinitionSubject, type Rule, truncate } from './rule.js';

@@ -1,5 +1,5 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import type { SchemaDialect } from '../../src/schema-dialect.js';
+import type { SchemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { dictionary } from '../dictionary.js';
 import type { SourceFile } from '../load.js';

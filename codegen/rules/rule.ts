@@ -1,5 +1,5 @@
 import type { Ajv, ValidateFunction } from 'ajv';
-import type { SchemaDialect } from '../../src/schema-dialect.js';
+import type { SchemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import type { JSONSchema7 } from 'json-schema';

@@ -1,5 +1,5 @@
 import type { Ajv } from 'ajv';
-import { DIALECT_URIS, type SchemaDialect, schemaDialect } from '../../src/schema-dialect.js';
+import { DIALECT_URIS, type SchemaDialect, schemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { setOwn } from '../schema-walk.js';

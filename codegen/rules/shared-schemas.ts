@@ -1,5 +1,5 @@
 import type { JSONSchema7 } from 'json-schema';
-import { schemaDialect } from '../../src/schema-dialect.js';
+import { schemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName } from '../naming.js';

@@ -3,7 +3,7 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import { SchemaValidator, copyJsonValue, type ContentBlock, type ITool, type JSONSchemaObject } from '../index.js';
-import { parsePointer } from '../json-pointer.js';
+import { parsePointer } from '../schema/json-pointer.js';
 import {
   hasContent,
   outputText,

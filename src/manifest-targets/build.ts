@@ -5,14 +5,14 @@
  * generated/manifests/*.json with these builders and the runtime (`toolsmith/manifests`) runs them per
  * caller, so they live in src/ and import nothing from codegen/.
  */
-import { formatPointer } from '../json-pointer.js';
+import { formatPointer } from '../schema/json-pointer.js';
 import { codeSpan } from '../markdown-text.js';
-import { cloneJson, hasOwn, isObject, setOwn } from '../schema-walk.js';
-import { TOOLING_KEYWORDS } from '../schema-keywords.js';
+import { cloneJson, hasOwn, isObject, setOwn } from '../schema/walk.js';
+import { TOOLING_KEYWORDS } from '../schema/keywords.js';
 import type { ToolAnnotations } from '../tool.js';
 import type { DeferLoading } from './defer-loading.js';
 
-export { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema-keywords.js';
+export { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema/keywords.js';
 export { cloneJson, hasOwn, setOwn };
 
 /** One keyword a target's manifest could not carry as written. */

@@ -1,6 +1,6 @@
 import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
-import { parseLocalRef, resolveLocalRef } from '../json-pointer.js';
-import { walkSchema } from '../schema-walk.js';
+import { parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
+import { walkSchema } from '../schema/walk.js';
 import {
   buildPerTool,
   checkObjectRoot,

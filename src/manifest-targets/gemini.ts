@@ -1,4 +1,4 @@
-import { toJsonSchema2020 } from '../json-schema-2020.js';
+import { toJsonSchema2020 } from '../schema/json-schema-2020.js';
 import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
 import { GEMINI_FUNCTION_NAME_PATTERN } from './gemini-legacy.js';
 import {

@@ -18,7 +18,7 @@ import {
   TOOLING_KEYWORDS,
   UnrepresentableError,
 } from './build.js';
-import { DEFINITION_CONTAINERS } from '../schema-keywords.js';
+import { DEFINITION_CONTAINERS } from '../schema/keywords.js';
 
 /*
  * OpenAI Structured Outputs (`strict: true`) rules. Sources:

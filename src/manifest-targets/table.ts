@@ -5,8 +5,8 @@
  * generator (codegen/emit/manifests: files, typed modules, loss report, docs), the config check and
  * the runtime builders (`toolsmith/manifests`) all read the targets from here.
  */
-import { toDraft07 } from '../json-schema-draft-07.js';
-import { schemaDialect } from '../schema-dialect.js';
+import { toDraft07 } from '../schema/json-schema-draft-07.js';
+import { schemaDialect } from '../schema/dialect.js';
 import { buildAnthropicManifest } from './anthropic.js';
 import type { ManifestProject, TargetBuild } from './build.js';
 import { buildGeminiManifest } from './gemini.js';

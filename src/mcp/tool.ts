@@ -1,5 +1,5 @@
-import { JSON_SCHEMA_2020_12, toJsonSchema2020 } from '../json-schema-2020.js';
-import { resolveLocalRef } from '../json-pointer.js';
+import { JSON_SCHEMA_2020_12, toJsonSchema2020 } from '../schema/json-schema-2020.js';
+import { resolveLocalRef } from '../schema/json-pointer.js';
 import type { ITool, ToolAnnotations } from '../tool.js';
 
 /*
@@ -8,7 +8,7 @@ import type { ITool, ToolAnnotations } from '../tool.js';
  * - MCP 2025-11-25 makes JSON Schema 2020-12 the default dialect (SEP-1613), and hosts on the MCP TypeScript
  *   SDK v2 betas' default validator refuse any other declared `$schema` ("JSON Schema declares an unsupported
  *   dialect … supports JSON Schema 2020-12 only"). toolsmith's draft-07 schemas are translated
- *   (src/json-schema-2020.ts) and stamped `"$schema": "https://json-schema.org/draft/2020-12/schema"`.
+ *   (src/schema/json-schema-2020.ts) and stamped `"$schema": "https://json-schema.org/draft/2020-12/schema"`.
  * - `outputSchema` is "currently restricted to type: "object" at the root level" (`Tool.outputSchema` in
  *   @modelcontextprotocol/sdk spec.types.d.ts). A root that is a local `$ref` to an object schema (a shared
  *   type as output) is published with `type: "object"` beside the `$ref` — which changes nothing, since the

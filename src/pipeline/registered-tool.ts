@@ -1,7 +1,7 @@
 import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
 import { isLazyTool, LOAD_TOOL, type LazyTool } from '../lazy.js';
 import type { ITool, ValidateFunction } from '../tool.js';
-import { SchemaValidator } from '../validation.js';
+import { SchemaValidator } from '../schema/validation.js';
 import { ToolCallFailure } from './failure.js';
 
 /** A tool as a registry keeps it: the tool, its validators and capability list, prepared once at registration. */

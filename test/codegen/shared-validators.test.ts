@@ -22,7 +22,7 @@ import { compileToolValidators, indentCode, toEsm } from '../../codegen/emit/val
 import { SHARED_VALIDATORS_FILE } from '../../codegen/naming.js';
 import type { ProjectModel, ToolModel } from '../../codegen/model.js';
 import { cloneJson } from '../../codegen/schema-walk.js';
-import { coerceWhereNeeded } from '../../src/validator-runtime.js';
+import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
 import { createCorpusProject, REPO } from '../helpers/temp-project.js';
 import { corpora } from './emit/project.js';

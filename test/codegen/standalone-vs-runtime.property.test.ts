@@ -21,7 +21,7 @@ import { createGeneratorAjv, standaloneCode } from '../../codegen/ajv.js';
 import { addValidatorSchema, toEsm } from '../../codegen/emit/validators.js';
 import { cloneJson } from '../../codegen/schema-walk.js';
 import { compileSchema } from '../../src/index.js';
-import { prepareValidatorSchema } from '../../src/schema-defaults.js';
+import { prepareValidatorSchema } from '../../src/schema/defaults.js';
 import { createAjvLikeGenerator } from '../helpers/standalone.js';
 import { REPO } from '../helpers/temp-project.js';
 

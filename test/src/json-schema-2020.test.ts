@@ -5,8 +5,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AJV_OPTIONS } from '../../src/ajv-options.js';
-import { JSON_SCHEMA_2020_12, toJsonSchema2020, translateRef } from '../../src/json-schema-2020.js';
+import { AJV_OPTIONS } from '../../src/schema/ajv-options.js';
+import { JSON_SCHEMA_2020_12, toJsonSchema2020, translateRef } from '../../src/schema/json-schema-2020.js';
 
 /*
  * The translation's proof: every case of the draft-07 JSON-Schema-Test-Suite (vendored in

@@ -149,7 +149,7 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
     const files = [
       'src/manifests.ts',
       'src/mcp/tool.ts',
-      'src/json-schema-2020.ts',
+      'src/schema/json-schema-2020.ts',
       ...['anthropic', 'build', 'gemini', 'gemini-legacy', 'mcp', 'openai', 'openai-strict', 'table'].map(
         (name) => `src/manifest-targets/${name}.ts`,
       ),

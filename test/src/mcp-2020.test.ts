@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolOrchestrator } from '../../src/index.js';
-import { JSON_SCHEMA_2020_12 } from '../../src/json-schema-2020.js';
+import { JSON_SCHEMA_2020_12 } from '../../src/schema/json-schema-2020.js';
 import { createMcpServer } from '../../src/mcp/index.js';
 import { Mcp2020OnlyValidator } from '../helpers/mcp-2020-validator.js';
 import { makeTool } from './helpers.js';

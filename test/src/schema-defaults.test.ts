@@ -7,8 +7,8 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../bench/corpus.js';
-import { AJV_OPTIONS } from '../../src/ajv-options.js';
-import { findDefaultMismatches, fitsPlainly } from '../../src/schema-defaults.js';
+import { AJV_OPTIONS } from '../../src/schema/ajv-options.js';
+import { findDefaultMismatches, fitsPlainly } from '../../src/schema/defaults.js';
 
 const ajv = new Ajv({ ...AJV_OPTIONS, strict: false, strictSchema: false });
 const ajvAccepts = (schema: Record<string, unknown>, value: unknown): boolean => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFormat, classifyKeyword, nearTypoOf, schemaDialect } from '../../src/schema-dialect.js';
-import { compileSchema } from '../../src/validation.js';
+import { classifyFormat, classifyKeyword, nearTypoOf, schemaDialect } from '../../src/schema/dialect.js';
+import { compileSchema } from '../../src/schema/validation.js';
 
 describe('schemaDialect', () => {
   it.each([
@@ -155,7 +155,7 @@ describe('MCP entries keep a 2020-12 schema 2020-12', () => {
 
 describe('findIgnoredDefaults', () => {
   it('finds each default Ajv never fills in, with why, and none it does fill in', async () => {
-    const { findIgnoredDefaults } = await import('../../src/schema-dialect.js');
+    const { findIgnoredDefaults } = await import('../../src/schema/dialect.js');
     expect(
       findIgnoredDefaults({
         type: 'object',
@@ -190,7 +190,7 @@ describe('findIgnoredDefaults', () => {
 
 describe('lenientStrictLogger', () => {
   it('lets through what the dialect ignores and x- extensions, and throws every other strict complaint', async () => {
-    const { lenientStrictLogger } = await import('../../src/schema-dialect.js');
+    const { lenientStrictLogger } = await import('../../src/schema/dialect.js');
     const logger = lenientStrictLogger('draft-07');
     expect(logger.warn('strict mode: unknown keyword: "optional"')).toBeUndefined();
     expect(logger.warn('strict mode: unknown keyword: "x-a.b"')).toBeUndefined();

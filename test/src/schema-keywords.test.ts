@@ -4,13 +4,13 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import type { SchemaDialect } from '../../src/schema-dialect.js';
+import type { SchemaDialect } from '../../src/schema/dialect.js';
 import {
   SCHEMA_KEYWORDS,
   keywordsOfDialect,
   type KeywordInfo,
   type SubschemaPosition,
-} from '../../src/schema-keywords.js';
+} from '../../src/schema/keywords.js';
 
 const require = createRequire(import.meta.url);
 const ajvRefs = path.join(path.dirname(require.resolve('ajv/package.json')), 'dist', 'refs');

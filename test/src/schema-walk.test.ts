@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keywordsWhere } from '../../src/schema-keywords.js';
-import { forEachSubschema, mapSchema, walkSchema } from '../../src/schema-walk.js';
+import { keywordsWhere } from '../../src/schema/keywords.js';
+import { forEachSubschema, mapSchema, walkSchema } from '../../src/schema/walk.js';
 
 /** A schema with one subschema at every position of both dialects (`{ title: <pointer> }` each). */
 const EVERY_POSITION = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SchemaValidator, ToolsmithError, compileSchema, copyJsonValue, toValidationIssues } from '../../src/index.js';
-import { buildNullPlan, stripOptionalNulls } from '../../src/validation.js';
+import { buildNullPlan, stripOptionalNulls } from '../../src/schema/validation.js';
 
 describe('compileSchema', () => {
   it('coerces where a value does not fit and fills defaults, in place (draft-07, the one option set)', () => {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createGeneratorAjv, standaloneCode } from '../../codegen/ajv.js';
 import { addValidatorSchema, toEsm } from '../../codegen/emit/validators.js';
 import { SchemaValidator, ToolOrchestrator, type ITool } from '../../src/index.js';
-import { jsonEqual } from '../../src/validator-runtime.js';
+import { jsonEqual } from '../../src/schema/validator-runtime.js';
 import { REPO } from '../helpers/temp-project.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'toolsmith-validator-runtime-'));

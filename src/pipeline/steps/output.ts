@@ -1,6 +1,6 @@
 import { findContentProblem } from '../../content.js';
 import { describeThrown } from '../../errors.js';
-import { copyJsonValue } from '../../validation.js';
+import { copyJsonValue } from '../../schema/validation.js';
 import { endCall, failWith, type PipelineCall } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import type { RegisteredTool } from '../registered-tool.js';

@@ -1,5 +1,5 @@
 import { describeThrown, isToolsmithError, truncateText } from '../../errors.js';
-import { MAX_COPY_DEPTH, copyJsonValue } from '../../validation.js';
+import { MAX_COPY_DEPTH, copyJsonValue } from '../../schema/validation.js';
 import { failCall, failWith, type PipelineCall } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';

@@ -5,8 +5,8 @@ import { createGeneratorAjv } from '../../../codegen/ajv.js';
 import { compareSchema, compareTool, verdictOf } from '../../../codegen/diff/compare.js';
 import { fromJsonSchema2020 } from '../../../codegen/diff/dialect.js';
 import type { DiffTool } from '../../../codegen/diff/sources.js';
-import { toJsonSchema2020 } from '../../../src/json-schema-2020.js';
-import { coerceWhereNeeded } from '../../../src/validator-runtime.js';
+import { toJsonSchema2020 } from '../../../src/schema/json-schema-2020.js';
+import { coerceWhereNeeded } from '../../../src/schema/validator-runtime.js';
 import { arbitraryFor } from '../../helpers/schema-arbitrary.js';
 
 type S = JSONSchema7;

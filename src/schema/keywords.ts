@@ -1,7 +1,7 @@
 /**
  * The one keyword table: every JSON Schema keyword toolsmith knows (draft-07's, 2020-12's, and those
  * Ajv gives a meaning outside both) with its kind, where its value holds subschemas, and the dialects
- * it belongs to. The schema walker (`schema-walk.ts`), the dialect rule (`schema-dialect.ts`), the
+ * it belongs to. The schema walker (`walk.ts`), the dialect rule (`dialect.ts`), the
  * 2020-12 translation, the defaults check and the manifest builders all read their keyword lists from
  * here, so they cannot disagree. Imports nothing but types.
  */

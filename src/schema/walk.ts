@@ -1,11 +1,11 @@
 /**
  * The one schema walker, for the runtime and the generator (`codegen/schema-walk.ts` re-exports it):
- * where a schema's subschemas are (read from the keyword table, `schema-keywords.ts`, so both
+ * where a schema's subschemas are (read from the keyword table, `keywords.ts`, so both
  * dialects' keywords are known) with the JSON pointer of each, and the JSON helpers every walk needs
  * (own properties only, `__proto__` kept as data).
  */
 import { escapePointerSegment } from './json-pointer.js';
-import { keywordsAt } from './schema-keywords.js';
+import { keywordsAt } from './keywords.js';
 
 /** A schema object as the walker hands it over (boolean schemas have no subschemas and are not visited). */
 export type SchemaNode = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { schemaDialect } from './schema-dialect.js';
+import { schemaDialect } from './dialect.js';
 import {
   cloneJson,
   hasOwn,
@@ -7,7 +7,7 @@ import {
   SCHEMA_KEYWORDS,
   SCHEMA_MAP_KEYWORDS,
   setOwn,
-} from './schema-walk.js';
+} from './walk.js';
 
 const SINGLE = new Set<string>(SCHEMA_KEYWORDS);
 const ARRAYS = new Set<string>(SCHEMA_ARRAY_KEYWORDS);

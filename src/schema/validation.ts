@@ -2,12 +2,12 @@ import { createRequire } from 'node:module';
 import { escapePointerSegment, resolveLocalRef } from './json-pointer.js';
 import type { Ajv } from 'ajv';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from './ajv-options.js';
-import { ANNOTATION_KEYWORDS } from './schema-keywords.js';
-import { ToolsmithError, describeThrown, truncateText } from './errors.js';
-import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './schema-dialect.js';
-import { describeDefaultMismatch, prepareValidatorSchema } from './schema-defaults.js';
+import { ANNOTATION_KEYWORDS } from './keywords.js';
+import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
+import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './dialect.js';
+import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
 import { coerceWhereNeeded } from './validator-runtime.js';
-import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './tool.js';
+import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from '../tool.js';
 
 /**
  * Ajv's compiler is loaded on first use only: a process whose tools all carry generated

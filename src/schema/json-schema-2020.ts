@@ -1,4 +1,4 @@
-import { keywordsWhere, type SubschemaPosition } from './schema-keywords.js';
+import { keywordsWhere, type SubschemaPosition } from './keywords.js';
 import { unescapePointerSegment } from './json-pointer.js';
 
 /** The 2020-12 meta-schema URI, as `$schema` declares it. */

@@ -1,8 +1,8 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import { parsePointer } from './json-pointer.js';
-import { findIgnoredDefaults } from './schema-dialect.js';
-import { DEFINITION_CONTAINERS } from './schema-keywords.js';
-import { cloneJson, hasOwn, isObject, setOwn, walkSchema } from './schema-walk.js';
+import { findIgnoredDefaults } from './dialect.js';
+import { DEFINITION_CONTAINERS } from './keywords.js';
+import { cloneJson, hasOwn, isObject, setOwn, walkSchema } from './walk.js';
 
 /**
  * A `default` that does not validate, without coercion, against the schema that carries it. Ajv

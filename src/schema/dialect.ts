@@ -7,11 +7,11 @@
  * so both accept exactly the same schemas. Its keyword lists come from the keyword table.
  */
 import { resolveLocalRef } from './json-pointer.js';
-import { keywordInfo, keywordsOfDialect } from './schema-keywords.js';
-import { forEachSubschema, isObject } from './schema-walk.js';
+import { keywordInfo, keywordsOfDialect } from './keywords.js';
+import { forEachSubschema, isObject } from './walk.js';
 
-export type { SchemaDialect } from './schema-keywords.js';
-import type { SchemaDialect } from './schema-keywords.js';
+export type { SchemaDialect } from './keywords.js';
+import type { SchemaDialect } from './keywords.js';
 
 /** The `$schema` URI of each dialect, as toolsmith writes it. */
 export const DIALECT_URIS: Readonly<Record<SchemaDialect, string>> = Object.freeze({
@@ -38,7 +38,7 @@ export function schemaDialect(schema: unknown): SchemaDialect | undefined {
 
 /**
  * Every keyword draft-07 defines, plus `$defs` (Ajv's draft-07 class knows it and `$ref` resolves
- * into it) and `deprecated` (the keyword table, `schema-keywords.ts`).
+ * into it) and `deprecated` (the keyword table, `keywords.ts`).
  */
 export const DRAFT_07_KEYWORDS: ReadonlySet<string> = keywordsOfDialect('draft-07');
 
