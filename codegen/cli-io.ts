@@ -1,6 +1,6 @@
 import type { Problem } from './model.js';
 import { loadConfig, type ToolsmithConfig } from './config/config.js';
-import { optionsFromConfig, type GenerateOptions } from './options.js';
+import { optionsFromConfig, type GenerateOptions } from './config/options.js';
 import { formatProblem, isWarning, sortProblems } from './problems.js';
 import { shouldColor } from './reporter.js';
 

@@ -3,7 +3,7 @@ import type { ToolOrchestrator } from '../src/orchestrator.js';
 import type { TaskStore } from '../src/tasks/index.js';
 import type { ToolsmithConfig } from './config/config.js';
 import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './cli-io.js';
-import { resolveOptions, type GenerateOptions } from './options.js';
+import { resolveOptions, type GenerateOptions } from './config/options.js';
 import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
 import { GENERATOR_VERSION } from './version.js';
 

@@ -20,7 +20,7 @@ import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from './config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
 import type { Problem } from './model.js';
-import { resolveOptions } from './options.js';
+import { resolveOptions } from './config/options.js';
 import { sortProblems } from './problems.js';
 import { clockTime, createReporter } from './reporter.js';
 import { runDiff } from './diff/run.js';

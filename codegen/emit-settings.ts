@@ -1,43 +1,56 @@
 /**
  * The emission settings: everything besides the tools that shapes a generated file, as one object
  * made once from the resolved options and handed as it is to every emitter — in process and, as
- * the pool's set-up, on the worker threads — and hashed whole into the cache key. A setting added
- * here reaches all of them, and the cache, with no other edit.
+ * the pool's set-up, on the worker threads — and hashed whole into the cache key. A key declared in
+ * `config/config-schema.ts` reaches all of them, and the cache, with no other edit.
  */
-import type { ManifestOptions } from './emit/manifests/index.js';
+import type { ManifestTarget } from '../src/manifest-targets/table.js';
+import type { GenerateOptions, GeneratorSettings, ResolvedOptions } from './config/options.js';
+import type { ManifestOptions, TokenBudgets } from './emit/manifests/index.js';
 import type { WorkerOptions } from './emit-pool.js';
 import type { EmitContext } from './model.js';
-import type { GenerateOptions, ResolvedOptions } from './options.js';
 import type { DocTemplates } from './templates/names.js';
 
-/** What every tool's emission and the project-wide files of one run share. */
-export interface EmitSettings {
+/** The generator keys that do not shape a generated file (folders are resolved into `ctx`; `strict` and `workers` change how a run goes, not what it writes). */
+type NotEmissionKey = 'schemas' | 'out' | 'stubs' | 'templates' | 'runtimeImport' | 'regenerateCommand' | 'strict' | 'workers';
+
+/**
+ * What every tool's emission and the project-wide files of one run share: every generator setting but
+ * those (`format`, …, defaults filled), the emit context, the templates and the manifests' options.
+ * A key declared in `config-schema.ts` is here, hashed into the cache key and on the workers, unless it
+ * is named in `NotEmissionKey`.
+ */
+export type EmitSettings = Omit<GeneratorSettings, NotEmissionKey | 'manifests'> & {
   ctx: EmitContext;
   templates: DocTemplates;
-  /** Format with prettier; `false` keeps the emitters' own layout. */
-  format: boolean;
   /** Targets and policy of the manifests (each tool's emission makes its part of them). */
   manifests: ManifestOptions;
-}
+};
 
 /** The emission settings of a run: the resolved options' part that shapes the output, and its templates. */
 export function emitSettings(resolved: ResolvedOptions, templates: DocTemplates): EmitSettings {
-  return { ctx: resolved.ctx, templates, format: resolved.format, manifests: manifestOptions(resolved) };
+  const {
+    schemas: _schemas,
+    out: _out,
+    stubs: _stubs,
+    templates: _templates,
+    runtimeImport: _runtimeImport,
+    regenerateCommand: _regenerateCommand,
+    strict: _strict,
+    workers: _workers,
+    manifests: _manifests,
+    ...emission
+  } = resolved.settings satisfies Pick<GeneratorSettings, NotEmissionKey | 'manifests'>;
+  return { ...emission, ctx: resolved.ctx, templates, manifests: manifestOptions(resolved) };
 }
 
 /** The manifests' options from the resolved ones. */
 export function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
+  const { targets, tokenBudget, ...rest } = resolved.settings.manifests;
   return {
-    ...(resolved.manifestTargets ? { targets: resolved.manifestTargets } : {}),
-    ...(resolved.manifestPolicy ? { unrepresentable: resolved.manifestPolicy } : {}),
-    ...(resolved.manifestDescribeLosses !== undefined ? { describeLosses: resolved.manifestDescribeLosses } : {}),
-    ...(resolved.manifestTokenBudget !== undefined ? { tokenBudget: resolved.manifestTokenBudget } : {}),
-    ...(resolved.manifestTokenReport !== undefined ? { tokenReport: resolved.manifestTokenReport } : {}),
-    ...(resolved.manifestInputExamples !== undefined ? { inputExamples: resolved.manifestInputExamples } : {}),
-    ...(resolved.manifestDeferLoading !== undefined ? { deferLoading: resolved.manifestDeferLoading } : {}),
-    ...(resolved.manifestExamplesInDescriptions !== undefined
-      ? { examplesInDescriptions: resolved.manifestExamplesInDescriptions }
-      : {}),
+    ...rest,
+    ...(targets !== undefined ? { targets: targets as ManifestTarget[] } : {}),
+    ...(tokenBudget !== undefined ? { tokenBudget: tokenBudget as TokenBudgets } : {}),
     tokenReportFile: resolved.tokenReportFile,
   };
 }

@@ -31,7 +31,7 @@ import {
 import { heldAsBytes } from './write.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
-import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
+import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
 import { collectWhenGrown } from './collect-garbage.js';
 import { emitInWorkers, workerCount, type EmitOutcome, type WorkerOptions } from './emit-pool.js';
 import { emitSettings, workerOptions, type EmitSettings } from './emit-settings.js';
@@ -39,7 +39,7 @@ import { sortProblems } from './problems.js';
 import { loadTemplates, TemplateReadError } from './templates/index.js';
 import type { DocTemplates } from './templates/names.js';
 
-export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
+export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
 export { emitSettings, manifestOptions, type EmitSettings } from './emit-settings.js';
 
 /**
@@ -106,7 +106,7 @@ function bySeverity(
 export function modelProject(loaded: LoadedFiles, options: GenerateOptions, hooks?: NormalizeHooks): ModelledProject {
   const { project, problems: errors, warnings } = normalize(loaded, hooks);
   const { problems, warnings: kept } = bySeverity(errors, warnings, options.strict);
-  for (const target of options.manifestTargets ?? []) {
+  for (const target of options.manifests?.targets ?? []) {
     if ((MANIFEST_TARGETS as readonly string[]).includes(target)) continue;
     problems.push({
       file: 'toolsmith.config.json',

@@ -34,7 +34,7 @@ export {
   type ToolsmithConfig,
 } from './config/config.js';
 export { defineConfig } from './config/define-config.js';
-export { optionsFromConfig } from './options.js';
+export { optionsFromConfig } from './config/options.js';
 export { formatProblem, isWarning } from './problems.js';
 export { watchAndRun, type Watcher } from './watch.js';
 export { main as runCli, EXIT } from './cli.js';

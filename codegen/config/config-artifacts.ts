@@ -5,14 +5,14 @@ import { Ajv } from 'ajv';
 import { compile } from 'json-schema-to-typescript';
 import { format } from 'prettier';
 import { PRETTIER_OPTIONS as PRETTIER } from '../emit/format.js';
-import { CONFIG_SCHEMA } from '../config-schema.js';
+import { CONFIG_SCHEMA } from './config-schema.js';
 import { standaloneCode } from '../ajv.js';
 
 /** The repository root (this file lives in `codegen/config/`). */
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const BANNER = (what: string) =>
-  `// ${what}, generated from codegen/config-schema.ts by \`npm run config-schema\`. Do not edit.\n`;
+  `// ${what}, generated from codegen/config/config-schema.ts by \`npm run config-schema\`. Do not edit.\n`;
 
 /**
  * The files derived from `CONFIG_SCHEMA`, path (relative to the repository) → content: the shipped

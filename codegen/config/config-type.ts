@@ -1,4 +1,4 @@
-// The type of toolsmith.config.*, generated from codegen/config-schema.ts by `npm run config-schema`. Do not edit.
+// The type of toolsmith.config.*, generated from codegen/config/config-schema.ts by `npm run config-schema`. Do not edit.
 export type ManifestTarget =
   | 'openai'
   | 'openai-strict'

@@ -1,4 +1,4 @@
-// The Ajv standalone validator of toolsmith.config.*, generated from codegen/config-schema.ts by `npm run config-schema`. Do not edit.
+// The Ajv standalone validator of toolsmith.config.*, generated from codegen/config/config-schema.ts by `npm run config-schema`. Do not edit.
 // @ts-nocheck
 
 export const validate = validate10;
@@ -57,6 +57,7 @@ const schema11 = {
     manifests: {
       type: 'object',
       additionalProperties: false,
+      default: {},
       description: 'The provider manifests generated under `<out>/manifests/`.',
       properties: {
         targets: {

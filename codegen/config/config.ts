@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ErrorObject } from 'ajv';
-import { CONFIG_SCHEMA } from '../config-schema.js';
+import { CONFIG_SCHEMA } from './config-schema.js';
 import type { ToolsmithConfig } from './config-type.js';
 import { validate } from './config-validator.js';
 import { parseSource, positionOf, readRegularFile, toPosix } from '../load.js';
@@ -10,7 +10,7 @@ import type { Problem } from '../model.js';
 import { escapePointerSegment, parsePointer, resolveLocalRef } from '../pointer.js';
 import { closest } from '../problems.js';
 
-export { CONFIG_KEYS, CONFIG_SCHEMA } from '../config-schema.js';
+export { CONFIG_KEYS, CONFIG_SCHEMA } from './config-schema.js';
 export type { ToolsmithConfig } from './config-type.js';
 
 /** The config files looked for in the project root; more than one present is a problem naming them. */

@@ -11,7 +11,7 @@ import type { NormalizeHooks } from '../generate.js';
 import { loadDefinitions, type LoadedFiles } from '../load.js';
 import { summarizeTool, type Problem, type ProjectListing } from '../model.js';
 import { compareStrings } from '../naming.js';
-import { resolveOptions, type GenerateOptions, type ResolvedOptions } from '../options.js';
+import { resolveOptions, type GenerateOptions, type ResolvedOptions } from '../config/options.js';
 import { sortProblems } from '../problems.js';
 import { stageOutput, writeStubs, type OutputDiff } from '../write.js';
 import { generationCacheKey } from './fingerprint.js';
@@ -260,7 +260,7 @@ function prepareRun(run: RunInputs): PreparedRun | { stop: IncrementalReport } {
   // Listings reused as they are: their budgets' warnings are the last run's, or, when the budgets
   // changed, judged again from the last token report (`patchManifests` with no tool changed).
   const sameBudget =
-    (run.previous.project?.budget ?? budgetKey(undefined)) === budgetKey(run.resolved.manifestTokenBudget);
+    (run.previous.project?.budget ?? budgetKey(undefined)) === budgetKey(run.resolved.settings.manifests.tokenBudget);
   const manifests = mustEmit || !sameBudget ? buildManifests(run, project, plan) : undefined;
   const replayed = mustEmit || !sameBudget ? undefined : run.previous.project?.listingWarnings;
   const verdict =

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { emitSettings } from '../emit-settings.js';
 import { readRegularFile, scanSchemasFolder } from '../load.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../config/options.js';
 import { loadTemplates } from '../templates/index.js';
 import { listFiles, recoverInterrupted } from '../write.js';
 import { generationCacheKey } from './fingerprint.js';
@@ -122,7 +122,7 @@ export function unchangedRun(
   const cache = readCache(file, key);
   const snapshot = cache.snapshot;
   if (snapshot === undefined) return undefined;
-  if ((cache.project?.budget ?? budgetKey(undefined)) !== budgetKey(resolved.manifestTokenBudget)) return undefined;
+  if ((cache.project?.budget ?? budgetKey(undefined)) !== budgetKey(resolved.settings.manifests.tokenBudget)) return undefined;
   let inputs: string[];
   try {
     const scan = scanSchemasFolder(resolved.schemasDir);

@@ -171,7 +171,7 @@ async function stageTools(
     shared: run.sharedHash,
     ...(segments ? { segments } : {}),
     ...(listingWarnings !== undefined && listingWarnings.length > 0 ? { listingWarnings } : {}),
-    budget: budgetKey(run.resolved.manifestTokenBudget),
+    budget: budgetKey(run.resolved.settings.manifests.tokenBudget),
   };
   stubs.push(...(await generator.emitStubs(project, reusedStubless, settings)));
   return { cache, paths, stubs, problems: [], warnings, threads, models };

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileSegments, Problem } from '../model.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../config/options.js';
 
 /**
  * The incremental-generation cache: per tool, the content hash it was generated from (its
@@ -115,6 +115,6 @@ export function writeCache(file: string | undefined, cache: GenerationCache): vo
 }
 
 /** The token budgets as the cache records them. */
-export function budgetKey(budget: ResolvedOptions['manifestTokenBudget']): string {
+export function budgetKey(budget: ResolvedOptions['settings']['manifests']['tokenBudget']): string {
   return JSON.stringify(budget ?? null);
 }

@@ -12,7 +12,7 @@ import {
   unchangedRun,
 } from '../../codegen/incremental/index.js';
 import { generate } from '../../codegen/generate.js';
-import { resolveOptions } from '../../codegen/options.js';
+import { resolveOptions } from '../../codegen/config/options.js';
 import { createTempProject } from '../helpers/temp-project.js';
 
 const quiet = (cwd: string) => ({ cwd, stdout: () => undefined, stderr: () => undefined });

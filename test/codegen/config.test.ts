@@ -8,7 +8,9 @@ import { CONFIG_KEYS, CONFIG_SCHEMA, loadConfig } from '../../codegen/config/con
 import type { ToolsmithConfig } from '../../codegen/config/config-type.js';
 import { defineConfig } from '../../codegen/config/define-config.js';
 import { INIT_CONFIG, initProject } from '../../codegen/init.js';
-import { optionsFromConfig } from '../../codegen/options.js';
+import { generatorSettings, optionsFromConfig, resolveOptions, withDefaults } from '../../codegen/config/options.js';
+import { emitSettings } from '../../codegen/emit-settings.js';
+import { loadTemplates } from '../../codegen/templates/index.js';
 import { createTempProject, REPO, type TempProject } from '../helpers/temp-project.js';
 
 const projects: TempProject[] = [];
@@ -307,12 +309,58 @@ describe('one mapping from the config (and the flags) to the generator options',
       format: false,
       strict: true,
       workers: 1,
-      manifestTargets: ['mcp'],
-      manifestPolicy: 'error',
-      manifestDescribeLosses: false,
-      manifestTokenReport: false,
+      manifests: { targets: ['mcp'], unrepresentable: 'error', describeLosses: false, tokenReport: false },
     });
     expect(optionsFromConfig('/project', {})).toEqual({ root: '/project' });
+  });
+});
+
+describe('settings: the defaults come from config-schema.ts', () => {
+  it('fills every declared default, nested ones too, and keeps what is given', () => {
+    const settings = generatorSettings({ root: '/p', out: 'sdk', manifests: { inputExamples: 2 } });
+    expect(settings).toEqual({
+      schemas: 'schemas',
+      out: 'sdk',
+      stubs: 'src/tools',
+      runtimeImport: 'toolsmith',
+      regenerateCommand: 'npx toolsmith generate',
+      format: true,
+      strict: false,
+      manifests: { unrepresentable: 'omit', describeLosses: true, inputExamples: 2, examplesInDescriptions: false, tokenReport: true },
+    });
+  });
+
+  it('a declared default reaches the emitters: a key with a default in the schema is in the emit settings', () => {
+    const defaulted = Object.entries(CONFIG_SCHEMA.properties).filter(
+      ([key, property]) => 'default' in property && !['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'strict', 'manifests'].includes(key),
+    );
+    expect(defaulted.map(([key]) => key)).toContain('format');
+    const settings = emitSettings(resolveOptions({ root: '/p' }), loadTemplates(undefined));
+    for (const [key, property] of defaulted) expect(settings[key as keyof typeof settings]).toEqual((property as { default: unknown }).default);
+    expect(emitSettings(resolveOptions({ root: '/p', format: false }), loadTemplates(undefined)).format).toBe(false);
+  });
+
+  it('an absent object without a default of its own stays absent (deferLoading is a switch), a present one is filled', () => {
+    expect(generatorSettings({ root: '/p' }).manifests.deferLoading).toBeUndefined();
+    expect(generatorSettings({ root: '/p', manifests: { deferLoading: { loaded: ['a'] } } }).manifests.deferLoading).toEqual({
+      loaded: ['a'],
+      anthropicSearch: 'bm25',
+      namespaces: false,
+    });
+    expect(generatorSettings({ root: '/p', manifests: { tokenBudget: { mcp: { total: 9 } } } }).manifests.tokenBudget).toEqual({ mcp: { total: 9 } });
+  });
+
+  it('holds only config keys: what a caller adds to the options (root, a callback) is not a setting, so not in the cache key', () => {
+    const settings = generatorSettings({ root: '/p', workerThreshold: 3, onProgress: () => {} } as never);
+    expect(Object.keys(settings).sort()).toEqual(['format', 'manifests', 'out', 'regenerateCommand', 'runtimeImport', 'schemas', 'strict', 'stubs']);
+  });
+
+  it('never changes the options it is given', () => {
+    const options = { root: '/p', manifests: { targets: ['mcp' as const] } };
+    const copy = structuredClone(options);
+    withDefaults(CONFIG_SCHEMA as never, options);
+    generatorSettings(options);
+    expect(options).toEqual(copy);
   });
 });
 

@@ -12,7 +12,7 @@ import {
   spareTree,
   unchangedRun,
 } from '../../codegen/incremental/index.js';
-import { resolveOptions } from '../../codegen/options.js';
+import { resolveOptions } from '../../codegen/config/options.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 
 /** An io that records stdout lines. */

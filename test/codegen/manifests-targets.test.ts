@@ -289,7 +289,7 @@ describe('generate and the CLI with a recursive tool and gemini-legacy', () => {
     const result = await generate({
       root: temp.root,
       runtimeImport: temp.runtimeImport,
-      manifestTargets: ['gemini-legacy', 'mcp'],
+      manifests: { targets: ['gemini-legacy', 'mcp'] },
     });
     expect(result.problems).toEqual([]);
     expect(

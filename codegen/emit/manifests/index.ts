@@ -22,6 +22,7 @@ import {
 import { chunksFile, type FileSegments, splice, splicedEntryLookup } from './splice.js';
 import { addNamespaced, NAMESPACED_RESPONSES_PATH, patchNamespaced, writesNamespaces } from './namespaced.js';
 import { typedModule } from './typed-module.js';
+import type { ToolsmithConfig } from '../../config/config-type.js';
 import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
 import { type DeferLoading, isDeferred, toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
 import {
@@ -60,47 +61,19 @@ export {
 /** What generate does with a tool a target cannot take (`manifests.unrepresentable` in toolsmith.config.json). */
 export type UnrepresentablePolicy = 'omit' | 'error';
 
-/** Options of `emitManifests`. */
-export interface ManifestOptions {
-  /** The targets to emit (default: `DEFAULT_MANIFEST_TARGETS`); `manifests.targets` in toolsmith.config.json. */
+/** The config's `manifests` keys (`codegen/config/config-schema.ts` declares and describes each). */
+type ConfigManifests = NonNullable<ToolsmithConfig['manifests']>;
+
+/**
+ * Options of `emitManifests`: the config's `manifests` keys by their config names (a key declared there
+ * reaches the builders with no edit here), absent ones at their declared defaults.
+ */
+export interface ManifestOptions extends Omit<ConfigManifests, 'targets' | 'tokenBudget' | 'deferLoading'> {
+  /** The targets to emit (default: `DEFAULT_MANIFEST_TARGETS`). */
   targets?: readonly ManifestTarget[];
-  /**
-   * `omit` (default): the tool is left out of that target's manifest, with a warning and a line in the loss
-   * report, and generate goes on; `error`: every such tool is a problem, reported at once, and nothing is written.
-   */
-  unrepresentable?: UnrepresentablePolicy;
-  /**
-   * Carry what a target drops (`default`, length limits, `pattern`, `format`, bounds, `oneOf` as `anyOf`, …)
-   * into the property's `description` in short fixed sentences (default true; `manifests.describeLosses`).
-   */
-  describeLosses?: boolean;
-  /**
-   * Token budgets per target (`manifests.tokenBudget`): the whole manifest (`total`) and any one tool's
-   * entry (`perTool`); over budget is a warning naming the biggest tools and what in them costs most.
-   */
+  /** Token budgets per target: the whole manifest (`total`) and any one tool's entry (`perTool`). */
   tokenBudget?: TokenBudgets;
-  /**
-   * Count every tool's entries into `manifests/token-report.json`, with the totals at the end of the loss
-   * report and in the docs index (default true; `manifests.tokenReport`); `false` counts nothing and
-   * writes none of them, and no budget is judged.
-   */
-  tokenReport?: boolean;
-  /**
-   * The most examples an Anthropic entry carries as `input_examples`, the most different first (default
-   * `DEFAULT_INPUT_EXAMPLES`; 0: none); `manifests.inputExamples`.
-   */
-  inputExamples?: number;
-  /**
-   * Tell a definition's examples at the end of the tool's description in the targets without an examples
-   * field (all but Anthropic), at most `inputExamples`, the most different first (default false;
-   * `manifests.examplesInDescriptions`). They are counted in the token report like the rest of the entry.
-   */
-  examplesInDescriptions?: boolean;
-  /**
-   * Deferred loading (`manifests.deferLoading`): the tools it does not keep loaded are marked
-   * `defer_loading: true` in the Anthropic and OpenAI Responses manifests, which then list their
-   * provider's tool search tool last.
-   */
+  /** Deferred loading: the tools it does not keep loaded are marked `defer_loading: true` (Anthropic, OpenAI Responses). */
   deferLoading?: DeferLoading;
   /** The token report's path relative to the project root, where budget warnings are placed (default `manifests/token-report.json`). */
   tokenReportFile?: string;

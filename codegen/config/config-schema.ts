@@ -1,4 +1,4 @@
-import { MANIFEST_TARGETS } from '../src/manifest-targets/table.js';
+import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 
 /**
  * The one declaration of toolsmith's configuration: every key of `toolsmith.config.json` (and of a
@@ -61,6 +61,7 @@ export const CONFIG_SCHEMA = {
     manifests: {
       type: 'object',
       additionalProperties: false,
+      default: {},
       description: 'The provider manifests generated under `<out>/manifests/`.',
       properties: {
         targets: {

@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { toPosix } from '../load.js';
+import type { EmitContext } from '../model.js';
+import { GENERATOR_VERSION } from '../version.js';
+import { CONFIG_SCHEMA } from './config-schema.js';
+import type { ToolsmithConfig } from './config-type.js';
+
+/** The config keys that are not the generator's: the rest of `ToolsmithConfig` is `GenerateOptions` as it is. */
+type NotGeneratorKey = '$schema' | 'entry' | 'capabilities';
+
+/** The generator's part of a config: every key of `config-schema.ts` the generator reads, by its config name. */
+export type GeneratorConfig = Omit<ToolsmithConfig, NotGeneratorKey>;
+
+/**
+ * Where generate reads and writes and how it emits: the config's generator keys (`toolsmith.config.json`,
+ * `manifests` nested as there), every path absolute or relative to `root`.
+ */
+export interface GenerateOptions extends GeneratorConfig {
+  /** The project root: paths in messages and banners are relative to it. */
+  root: string;
+  /** The fewest tools to emit for which workers are started (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
+  workerThreshold?: number;
+}
+
+/** The keys of a schema's `properties` that declare a `default`. */
+type DefaultedKeys<P> = { [K in keyof P]: P[K] extends { default: unknown } ? K : never }[keyof P];
+
+/**
+ * `T` as `withDefaults` returns it for the schema `S`: a key whose schema declares a default is present,
+ * and an object whose schema has properties is filled the same way, so readers never repeat a default.
+ */
+export type WithDefaults<T, S> = S extends { properties: infer P }
+  ? { [K in keyof T & DefaultedKeys<P>]-?: Filled<NonNullable<T[K]>, P[K]> } & {
+      [K in Exclude<keyof T, DefaultedKeys<P>>]?: K extends keyof P ? Filled<NonNullable<T[K]>, P[K]> : T[K];
+    }
+  : T;
+
+/** A value of the schema `S`: an object with properties filled in turn, anything else as it is. */
+type Filled<T, S> = S extends { properties: object } ? WithDefaults<T, S> : T;
+
+/** The generator's settings: its config keys with the defaults `config-schema.ts` declares filled in. */
+export type GeneratorSettings = WithDefaults<GeneratorConfig, typeof CONFIG_SCHEMA>;
+
+interface SchemaNode {
+  default?: unknown;
+  properties?: Record<string, SchemaNode>;
+}
+
+/**
+ * `value` with every `default` of `schema` filled where absent, and each object with properties filled
+ * in turn where it is present or declares a default itself (an absent `deferLoading` stays absent: its
+ * presence is the switch). Copies; `value` is not changed.
+ */
+export function withDefaults(schema: SchemaNode, value: Record<string, unknown> = {}): Record<string, unknown> {
+  const filled: Record<string, unknown> = { ...value };
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    if (property.properties) {
+      if (filled[key] !== undefined || property.default !== undefined)
+        filled[key] = withDefaults(property, (filled[key] ?? property.default) as Record<string, unknown>);
+    } else if (filled[key] === undefined && property.default !== undefined) filled[key] = structuredClone(property.default);
+  }
+  return filled;
+}
+
+/**
+ * The generator's settings from its options: its config keys only (not `root`, nor what a caller adds,
+ * such as a progress callback), with the defaults of `config-schema.ts`, the one place they are written.
+ */
+export function generatorSettings(options: GenerateOptions): GeneratorSettings {
+  const declared = Object.entries(options).filter(([key]) => Object.hasOwn(CONFIG_SCHEMA.properties, key));
+  return withDefaults(CONFIG_SCHEMA as unknown as SchemaNode, Object.fromEntries(declared)) as unknown as GeneratorSettings;
+}
+
+/**
+ * The generator's options from a checked config, with the command-line flags (given as config keys:
+ * `--out` is `out`) over it: the one place a config becomes `GenerateOptions`.
+ */
+export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: ToolsmithConfig = {}): GenerateOptions {
+  const { $schema: _schema, entry: _entry, capabilities: _capabilities, ...generator } = { ...config, ...defined(flags) };
+  return { root, ...generator };
+}
+
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}
+
+/** Absolute folders, the emit context and the settings derived from the options. */
+export interface ResolvedOptions {
+  root: string;
+  schemasDir: string;
+  outDir: string;
+  stubsDir: string;
+  templatesDir?: string;
+  /** The token report relative to the root (where budget warnings are placed). */
+  tokenReportFile: string;
+  ctx: EmitContext;
+  /** Every generator key, defaults filled. */
+  settings: GeneratorSettings;
+}
+
+/** Resolves folders and import paths. */
+export function resolveOptions(options: GenerateOptions): ResolvedOptions {
+  const settings = generatorSettings(options);
+  const root = path.resolve(options.root);
+  const schemasDir = path.resolve(root, settings.schemas);
+  const outDir = path.resolve(root, settings.out);
+  const stubsDir = path.resolve(root, settings.stubs);
+  const runtime = settings.runtimeImport;
+  const relative = (from: string, to: string) => {
+    const rel = toPosix(path.relative(from, to));
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  };
+  const runtimeFrom = (dir: string) => (runtime.startsWith('.') ? relative(dir, path.resolve(root, runtime)) : runtime);
+  return {
+    root,
+    schemasDir,
+    outDir,
+    stubsDir,
+    ...(settings.templates !== undefined ? { templatesDir: path.resolve(root, settings.templates) } : {}),
+    tokenReportFile: toPosix(path.relative(root, path.join(outDir, 'manifests', 'token-report.json'))),
+    ctx: {
+      runtimeImport: runtimeFrom(outDir),
+      stubsRuntimeImport: runtimeFrom(stubsDir),
+      stubsFromGenerated: relative(outDir, stubsDir),
+      generatedFromStubs: relative(stubsDir, outDir),
+      regenerateCommand: settings.regenerateCommand,
+      generatorVersion: GENERATOR_VERSION,
+    },
+    settings,
+  };
+}
