@@ -12,7 +12,8 @@ import type { EmitContext } from './model.js';
 import type { DocTemplates } from './templates/names.js';
 
 /** The generator keys that do not shape a generated file (folders are resolved into `ctx`; `strict` and `workers` change how a run goes, not what it writes). */
-type NotEmissionKey = 'schemas' | 'out' | 'stubs' | 'templates' | 'runtimeImport' | 'regenerateCommand' | 'strict' | 'workers';
+type NotEmissionKey =
+  'schemas' | 'out' | 'stubs' | 'templates' | 'runtimeImport' | 'regenerateCommand' | 'strict' | 'workers';
 
 /**
  * What every tool's emission and the project-wide files of one run share: every generator setting but

@@ -57,7 +57,8 @@ export function withDefaults(schema: SchemaNode, value: Record<string, unknown> 
     if (property.properties) {
       if (filled[key] !== undefined || property.default !== undefined)
         filled[key] = withDefaults(property, (filled[key] ?? property.default) as Record<string, unknown>);
-    } else if (filled[key] === undefined && property.default !== undefined) filled[key] = structuredClone(property.default);
+    } else if (filled[key] === undefined && property.default !== undefined)
+      filled[key] = structuredClone(property.default);
   }
   return filled;
 }
@@ -68,7 +69,10 @@ export function withDefaults(schema: SchemaNode, value: Record<string, unknown> 
  */
 export function generatorSettings(options: GenerateOptions): GeneratorSettings {
   const declared = Object.entries(options).filter(([key]) => Object.hasOwn(CONFIG_SCHEMA.properties, key));
-  return withDefaults(CONFIG_SCHEMA as unknown as SchemaNode, Object.fromEntries(declared)) as unknown as GeneratorSettings;
+  return withDefaults(
+    CONFIG_SCHEMA as unknown as SchemaNode,
+    Object.fromEntries(declared),
+  ) as unknown as GeneratorSettings;
 }
 
 /**
@@ -76,7 +80,12 @@ export function generatorSettings(options: GenerateOptions): GeneratorSettings {
  * `--out` is `out`) over it: the one place a config becomes `GenerateOptions`.
  */
 export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: ToolsmithConfig = {}): GenerateOptions {
-  const { $schema: _schema, entry: _entry, capabilities: _capabilities, ...generator } = { ...config, ...defined(flags) };
+  const {
+    $schema: _schema,
+    entry: _entry,
+    capabilities: _capabilities,
+    ...generator
+  } = { ...config, ...defined(flags) };
   return { root, ...generator };
 }
 

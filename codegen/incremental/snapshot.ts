@@ -122,7 +122,8 @@ export function unchangedRun(
   const cache = readCache(file, key);
   const snapshot = cache.snapshot;
   if (snapshot === undefined) return undefined;
-  if ((cache.project?.budget ?? budgetKey(undefined)) !== budgetKey(resolved.settings.manifests.tokenBudget)) return undefined;
+  if ((cache.project?.budget ?? budgetKey(undefined)) !== budgetKey(resolved.settings.manifests.tokenBudget))
+    return undefined;
   let inputs: string[];
   try {
     const scan = scanSchemasFolder(resolved.schemasDir);

@@ -318,7 +318,7 @@ describe('one mapping from the config (and the flags) to the generator options',
 describe('settings: the defaults come from config-schema.ts', () => {
   it('fills every declared default, nested ones too, and keeps what is given', () => {
     const settings = generatorSettings({ root: '/p', out: 'sdk', manifests: { inputExamples: 2 } });
-    expect(settings).toEqual({
+    expect(settings).toMatchObject({
       schemas: 'schemas',
       out: 'sdk',
       stubs: 'src/tools',
@@ -326,33 +326,49 @@ describe('settings: the defaults come from config-schema.ts', () => {
       regenerateCommand: 'npx toolsmith generate',
       format: true,
       strict: false,
-      manifests: { unrepresentable: 'omit', describeLosses: true, inputExamples: 2, examplesInDescriptions: false, tokenReport: true },
+      manifests: {
+        unrepresentable: 'omit',
+        describeLosses: true,
+        inputExamples: 2,
+        examplesInDescriptions: false,
+        tokenReport: true,
+      },
     });
+    for (const [key, property] of Object.entries(CONFIG_SCHEMA.properties))
+      if ('default' in property && key !== 'manifests') expect(settings).toHaveProperty(key);
   });
 
   it('a declared default reaches the emitters: a key with a default in the schema is in the emit settings', () => {
     const defaulted = Object.entries(CONFIG_SCHEMA.properties).filter(
-      ([key, property]) => 'default' in property && !['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'strict', 'manifests'].includes(key),
+      ([key, property]) =>
+        'default' in property &&
+        !['schemas', 'out', 'stubs', 'runtimeImport', 'regenerateCommand', 'strict', 'manifests'].includes(key),
     );
     expect(defaulted.map(([key]) => key)).toContain('format');
     const settings = emitSettings(resolveOptions({ root: '/p' }), loadTemplates(undefined));
-    for (const [key, property] of defaulted) expect(settings[key as keyof typeof settings]).toEqual((property as { default: unknown }).default);
+    for (const [key, property] of defaulted)
+      expect(settings[key as keyof typeof settings]).toEqual((property as { default: unknown }).default);
     expect(emitSettings(resolveOptions({ root: '/p', format: false }), loadTemplates(undefined)).format).toBe(false);
   });
 
   it('an absent object without a default of its own stays absent (deferLoading is a switch), a present one is filled', () => {
     expect(generatorSettings({ root: '/p' }).manifests.deferLoading).toBeUndefined();
-    expect(generatorSettings({ root: '/p', manifests: { deferLoading: { loaded: ['a'] } } }).manifests.deferLoading).toEqual({
+    expect(
+      generatorSettings({ root: '/p', manifests: { deferLoading: { loaded: ['a'] } } }).manifests.deferLoading,
+    ).toEqual({
       loaded: ['a'],
       anthropicSearch: 'bm25',
       namespaces: false,
     });
-    expect(generatorSettings({ root: '/p', manifests: { tokenBudget: { mcp: { total: 9 } } } }).manifests.tokenBudget).toEqual({ mcp: { total: 9 } });
+    expect(
+      generatorSettings({ root: '/p', manifests: { tokenBudget: { mcp: { total: 9 } } } }).manifests.tokenBudget,
+    ).toEqual({ mcp: { total: 9 } });
   });
 
   it('holds only config keys: what a caller adds to the options (root, a callback) is not a setting, so not in the cache key', () => {
     const settings = generatorSettings({ root: '/p', workerThreshold: 3, onProgress: () => {} } as never);
-    expect(Object.keys(settings).sort()).toEqual(['format', 'manifests', 'out', 'regenerateCommand', 'runtimeImport', 'schemas', 'strict', 'stubs']);
+    expect(Object.keys(settings).filter((key) => !Object.hasOwn(CONFIG_SCHEMA.properties, key))).toEqual([]);
+    expect(Object.keys(settings)).toContain('format');
   });
 
   it('never changes the options it is given', () => {

@@ -1,5 +1,6 @@
 import type { JSONSchema7 } from 'json-schema';
-import type { EmitSettings } from '../../codegen/emit-settings.js';
+import { resolveOptions } from '../../codegen/config/options.js';
+import { type EmitSettings, emitSettings } from '../../codegen/emit-settings.js';
 import type { EmitContext, ProjectModel, SharedSchemaModel, ToolModel } from '../../codegen/model.js';
 import { compareStrings, toDisplayName, toolNames } from '../../codegen/naming.js';
 import { loadTemplates } from '../../codegen/templates/index.js';
@@ -15,12 +16,13 @@ export const TEST_CONTEXT: EmitContext = {
 };
 
 /**
- * The emission settings tests use: the test context, the default templates, no prettier, the default
- * manifest targets, with `fields` over them. The one place tests spell the settings, so a setting
- * added to `EmitSettings` gets its test value here alone.
+ * The emission settings tests use: every setting at its config default (as generate makes them), the
+ * test context, the default templates, no prettier, the default manifest targets, with `fields` over
+ * them. A setting declared in the config schema is here with no edit.
  */
 export function makeSettings(fields: Partial<EmitSettings> = {}): EmitSettings {
-  return { ctx: TEST_CONTEXT, templates: loadTemplates(), format: false, manifests: {}, ...fields };
+  const defaults = emitSettings(resolveOptions({ root: '/project' }), loadTemplates());
+  return { ...defaults, ctx: TEST_CONTEXT, format: false, manifests: {}, ...fields };
 }
 
 /** A ToolModel with every field filled from a few given ones, independent of the loader. */
