@@ -5,6 +5,8 @@
  * the answer against the form before the tool sees it.
  */
 
+import type { ValidateFunction } from './tool.js';
+
 /** What a tool (or the approval gate) asks the user. */
 export interface ElicitRequest {
   /** What to show the user. */
@@ -117,6 +119,31 @@ function checkable(schema: Record<string, unknown>): Record<string, unknown> {
   return copy(schema) as Record<string, unknown>;
 }
 
+/** How many distinct forms keep their compiled answer check (least recently asked dropped first). */
+export const FORM_VALIDATORS_KEPT = 64;
+
+const formValidators = new Map<string, ValidateFunction>();
+
+/**
+ * The compiled check of answers to `form`, one per distinct form (equal forms share it whatever
+ * their key order, so a tool that builds its form on every call compiles it once), at most
+ * `FORM_VALIDATORS_KEPT` kept. Compiled transient: a dropped form's check is freed, so forms built
+ * from run-time data (choices from a database) cannot grow the process.
+ */
+export async function formValidator(form: Record<string, unknown>): Promise<ValidateFunction> {
+  const [{ compileSchema }, { sortKeysDeep }] = await Promise.all([
+    import('./schema/validation.js'),
+    import('./schema/walk.js'),
+  ]);
+  const key = JSON.stringify(sortKeysDeep(form));
+  let validate = formValidators.get(key);
+  if (validate !== undefined) formValidators.delete(key);
+  else validate = compileSchema(checkable(form), { transient: true });
+  formValidators.set(key, validate);
+  if (formValidators.size > FORM_VALIDATORS_KEPT) formValidators.delete(formValidators.keys().next().value!);
+  return validate;
+}
+
 /**
  * Wraps `ask` (the caller's way to reach the user) into the `context.elicit` a tool gets: the form is
  * checked before it is sent (`ELICITATION_FORM_INVALID` naming the field), the answer after (an
@@ -138,8 +165,8 @@ export function checkedElicit(ask: Elicit): Elicit {
       );
     if (action !== 'accept') return { action };
     // Loaded here: validation.ts sits below the call pipeline, which hands tools this function.
-    const { compileSchema, toValidationIssues } = await import('./schema/validation.js');
-    const validate = compileSchema(checkable(request.requestedSchema));
+    const { toValidationIssues } = await import('./schema/validation.js');
+    const validate = await formValidator(request.requestedSchema);
     const content = structuredClone(answer.content ?? {});
     if (!validate(content)) {
       const issues = toValidationIssues(validate.errors)

@@ -37,6 +37,30 @@ export const MAX_COPY_DEPTH = 512;
 
 const sharedAjv = new Map<SchemaDialect, Ajv>();
 
+function sharedAjvFor(dialect: SchemaDialect): Ajv {
+  let ajv = sharedAjv.get(dialect);
+  if (ajv === undefined) {
+    ajv = createAjv(dialect);
+    sharedAjv.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+/** Compiles one Ajv instance takes for `transient` schemas before a fresh one replaces it. */
+export const TRANSIENT_COMPILES_PER_AJV = 64;
+
+const transientAjvs = new Map<SchemaDialect, { ajv: Ajv; compiles: number }>();
+
+function transientAjv(dialect: SchemaDialect): Ajv {
+  let current = transientAjvs.get(dialect);
+  if (current === undefined || current.compiles >= TRANSIENT_COMPILES_PER_AJV) {
+    current = { ajv: createAjv(dialect), compiles: 0 };
+    transientAjvs.set(dialect, current);
+  }
+  current.compiles++;
+  return current.ajv;
+}
+
 /**
  * A runtime Ajv (draft-07, or 2020-12) with the one option set (`AJV_OPTIONS`), ajv-formats and the
  * annotation keywords. Strict mode goes through `lenientStrictLogger`, as in the generator: what the
@@ -89,8 +113,16 @@ function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
  * validate as sent (`coerceWhereNeeded`). A `default: null` the schema does not allow is left out
  * (never filled in). Throws a `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile
  * (a near-typo keyword or format, unresolvable `$ref`, a `default` that breaks its own schema, ...).
+ *
+ * An Ajv instance keeps everything it ever compiled, which suits schemas that live as long as the
+ * process. `transient: true` is for schemas made while serving (an elicitation form built per
+ * question): they are compiled on an instance that is replaced after `TRANSIENT_COMPILES_PER_AJV`
+ * compiles, so once the caller drops the validators, their memory goes too.
  */
-export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): ValidateFunction<T> {
+export function compileSchema<T = unknown>(
+  schema: JSONSchemaObject | boolean,
+  options: { transient?: boolean } = {},
+): ValidateFunction<T> {
   const dialect = schemaDialect(schema);
   if (dialect === undefined) {
     const declared = truncateText(JSON.stringify((schema as { $schema?: unknown }).$schema), 200);
@@ -99,11 +131,7 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
       `Schema does not compile: unsupported $schema ${declared} (draft-07 and 2020-12 are supported).`,
     );
   }
-  let ajv = sharedAjv.get(dialect);
-  if (ajv === undefined) {
-    ajv = createAjv(dialect);
-    sharedAjv.set(dialect, ajv);
-  }
+  const ajv = options.transient === true ? transientAjv(dialect) : sharedAjvFor(dialect);
   allowExtensionKeywords(ajv, schema);
   allowUnknownFormats(ajv, schema);
   const prepared = prepareValidatorSchema(ajv, schema);

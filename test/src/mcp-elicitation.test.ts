@@ -4,9 +4,17 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolOrchestrator, type ITool } from '../../src/index.js';
-import { checkedElicit, elicitationSchemaProblem, type ElicitAnswer } from '../../src/elicitation.js';
+import {
+  checkedElicit,
+  elicitationSchemaProblem,
+  FORM_VALIDATORS_KEPT,
+  formValidator,
+  type ElicitAnswer,
+} from '../../src/elicitation.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
 import { makeTool } from './helpers.js';
@@ -361,5 +369,45 @@ describe('elicitation forms and answers', () => {
     await expect(broken({ message: 'x', requestedSchema: FORM })).rejects.toMatchObject({
       code: 'ELICITATION_ANSWER_INVALID',
     });
+  });
+
+  it('compiles each distinct form once, whatever its key order, and keeps the most recently asked', async () => {
+    const first = await formValidator(FORM);
+    const reordered = {
+      required: ['city'],
+      properties: { nights: FORM.properties.nights, city: { type: 'string' } },
+      type: 'object',
+    };
+    expect(await formValidator(structuredClone(reordered))).toBe(first);
+    const other = await formValidator({ type: 'object', properties: { city: { type: 'string', minLength: 2 } } });
+    expect(other).not.toBe(first);
+    const form = (index: number) => ({ type: 'object', properties: { [`field${index}`]: { type: 'boolean' } } });
+    for (let index = 0; index < FORM_VALIDATORS_KEPT - 1; index++) {
+      await formValidator(form(index));
+      await formValidator(FORM); // asked again: stays the most recent
+    }
+    expect(await formValidator(FORM)).toBe(first);
+    // `other` was the least recently asked: pushed out, compiled again on its next question.
+    expect(await formValidator({ type: 'object', properties: { city: { type: 'string', minLength: 2 } } })).not.toBe(
+      other,
+    );
+  });
+
+  it('forms built from run-time data do not grow the process (their compiled checks are freed)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const elicit = checkedElicit(async () => ({ action: 'accept', content: { choice: 'a' } }));
+    const ask = (index: number) =>
+      elicit({
+        message: 'pick',
+        requestedSchema: { type: 'object', properties: { choice: { type: 'string', enum: ['a', `b${index}`] } } },
+      });
+    for (let index = 0; index < 200; index++) await ask(index);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // Each compiled form check is ~6 KB: kept for good, 1,500 distinct forms would hold ~9 MB.
+    for (let index = 200; index < 1700; index++) await ask(index);
+    gc();
+    expect((process.memoryUsage().heapUsed - before) / 1e6).toBeLessThan(4);
   });
 });
