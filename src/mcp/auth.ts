@@ -7,6 +7,7 @@ import {
   type JSONWebKeySet,
   type JWTPayload,
   type JWTVerifyGetKey,
+  type JWTVerifyOptions,
 } from 'jose';
 
 /*
@@ -96,137 +97,159 @@ export function resourceMetadataUrl(resource: string): string {
  * issuer or resource is not an absolute URL or the JWKS file cannot be read.
  */
 export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
-  for (const [name, value] of [
-    ['issuer', options.issuer],
-    ['resource', options.resource],
-  ] as const) {
-    if (!URL.canParse(value))
-      throw new TypeError(`auth ${name} '${value}' is not an absolute URL; give e.g. https://auth.example.com/.`);
+  return new JwtBearerAuth(options);
+}
+
+/** The scope → capabilities table: what a token's scopes grant, and which scopes grant a capability. */
+export class ScopeTable {
+  private readonly table: ReadonlyMap<string, readonly string[]>;
+
+  constructor(scopeCapabilities: BearerAuthOptions['scopeCapabilities'] = {}) {
+    this.table = new Map(scopeCapabilities instanceof Map ? scopeCapabilities : Object.entries(scopeCapabilities));
   }
-  const resource = options.resource;
-  const metadataUrl = resourceMetadataUrl(resource);
-  const keys = loadKeySet(options.jwks);
-  const table = new Map<string, readonly string[]>(
-    options.scopeCapabilities instanceof Map
-      ? options.scopeCapabilities
-      : Object.entries(options.scopeCapabilities ?? {}),
-  );
-  const requiredScopes = [...(options.requiredScopes ?? [])];
-  const verifyOptions = {
-    issuer: options.issuer,
-    audience: resource,
-    clockTolerance: options.clockToleranceSeconds ?? 5,
-    ...(options.algorithms === undefined ? {} : { algorithms: [...options.algorithms] }),
-  };
-  const challenge = (fields: Array<[string, string]>) =>
-    [
-      'Bearer',
-      [['resource_metadata', metadataUrl], ...fields].map(([key, value]) => `${key}="${quote(value)}"`).join(', '),
-    ].join(' ');
-  const unauthorized = (error: string | undefined, description: string): AuthRefusal => ({
-    status: 401,
-    wwwAuthenticate: challenge([
-      ...(requiredScopes.length > 0 ? ([['scope', requiredScopes.join(' ')]] as Array<[string, string]>) : []),
-      ...(error === undefined
-        ? []
-        : ([
-            ['error', error],
-            ['error_description', description],
-          ] as Array<[string, string]>)),
-    ]),
-    error: error ?? 'unauthorized',
-    description,
-  });
-  const capabilitiesFor = (scopes: readonly string[]) => {
+
+  /** The scopes the table names. */
+  scopes(): string[] {
+    return [...this.table.keys()];
+  }
+
+  /** The capabilities `scopes` grant, sorted, each once; a scope not in the table grants nothing. */
+  capabilitiesFor(scopes: readonly string[]): string[] {
     const granted = new Set<string>();
-    for (const scope of scopes) for (const capability of table.get(scope) ?? []) granted.add(capability);
+    for (const scope of scopes) for (const capability of this.table.get(scope) ?? []) granted.add(capability);
     return [...granted].sort();
+  }
+
+  /** The scopes that grant at least one of `capabilities`, sorted. */
+  scopesGranting(capabilities: readonly string[]): string[] {
+    const scopes: string[] = [];
+    for (const [scope, granted] of this.table)
+      if (granted.some((capability) => capabilities.includes(capability))) scopes.push(scope);
+    return scopes.sort();
+  }
+}
+
+/**
+ * A `WWW-Authenticate: Bearer` value naming the protected-resource metadata first, then `fields`
+ * (each value quoted, with what a quoted-string cannot hold taken out).
+ */
+export function bearerChallenge(metadataUrl: string, fields: ReadonlyArray<readonly [string, string]>): string {
+  const params = [['resource_metadata', metadataUrl] as const, ...fields].map(
+    ([key, value]) => `${key}="${quote(value)}"`,
+  );
+  return `Bearer ${params.join(', ')}`;
+}
+
+/**
+ * What a verified token's claims make of the request: the caller (subject, scopes, the capabilities
+ * they grant, client), or why it is refused — no subject, or scopes it lacks of `requiredScopes`.
+ */
+export function callerFromClaims(
+  payload: JWTPayload,
+  requiredScopes: readonly string[],
+  table: ScopeTable,
+): { caller: AuthenticatedCaller } | { refused: 'no-subject' } | { refused: 'missing-scopes'; missing: string[] } {
+  if (typeof payload.sub !== 'string' || payload.sub === '') return { refused: 'no-subject' };
+  const scopes = scopesOf(payload);
+  const missing = requiredScopes.filter((scope) => !scopes.includes(scope));
+  if (missing.length > 0) return { refused: 'missing-scopes', missing };
+  const caller: AuthenticatedCaller = {
+    subject: payload.sub,
+    scopes,
+    capabilities: table.capabilitiesFor(scopes),
+    claims: payload,
   };
-  const insufficientScope = (scopes: readonly string[], description: string): AuthRefusal => ({
-    status: 403,
-    wwwAuthenticate: challenge([
+  const clientId = [payload.client_id, payload.azp].find((value) => typeof value === 'string');
+  if (clientId !== undefined) caller.clientId = clientId as string;
+  return { caller };
+}
+
+/** `BearerAuth` over JWTs verified with jose against the configured keys, issuer and resource. */
+class JwtBearerAuth implements BearerAuth {
+  private readonly metadataUrl: string;
+  private readonly keys: JWTVerifyGetKey;
+  private readonly table: ScopeTable;
+  private readonly requiredScopes: readonly string[];
+  private readonly verifyOptions: JWTVerifyOptions;
+
+  constructor(private readonly options: BearerAuthOptions) {
+    for (const [name, value] of [
+      ['issuer', options.issuer],
+      ['resource', options.resource],
+    ] as const) {
+      if (!URL.canParse(value))
+        throw new TypeError(`auth ${name} '${value}' is not an absolute URL; give e.g. https://auth.example.com/.`);
+    }
+    this.metadataUrl = resourceMetadataUrl(options.resource);
+    this.keys = loadKeySet(options.jwks);
+    this.table = new ScopeTable(options.scopeCapabilities);
+    this.requiredScopes = [...(options.requiredScopes ?? [])];
+    this.verifyOptions = {
+      issuer: options.issuer,
+      audience: options.resource,
+      clockTolerance: options.clockToleranceSeconds ?? 5,
+      ...(options.algorithms === undefined ? {} : { algorithms: [...options.algorithms] }),
+    };
+  }
+
+  async authenticate(header: string | undefined): Promise<AuthOutcome> {
+    if (header === undefined || header === '')
+      return this.refuse(undefined, 'This server needs a bearer token (Authorization: Bearer <token>).');
+    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+    if (match === null) return this.refuse('invalid_request', 'The Authorization header must be "Bearer <token>".');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(match[1]!, this.keys, this.verifyOptions));
+    } catch (error) {
+      if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) {
+        const description = `The authorization server's keys could not be fetched: ${(error as Error).message}`;
+        return { ok: false, refusal: { status: 503, error: 'temporarily_unavailable', description } };
+      }
+      return this.refuse('invalid_token', describeTokenError(error));
+    }
+    const outcome = callerFromClaims(payload, this.requiredScopes, this.table);
+    if ('caller' in outcome) return { ok: true, caller: outcome.caller };
+    if (outcome.refused === 'no-subject') return this.refuse('invalid_token', 'The token has no subject (sub).');
+    const { missing } = outcome;
+    const description = `The token lacks the scope${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`;
+    return { ok: false, refusal: this.insufficientScope(this.requiredScopes, description) };
+  }
+
+  metadata(): Record<string, unknown> {
+    const scopes = new Set<string>([...this.requiredScopes, ...this.table.scopes()]);
+    return {
+      resource: this.options.resource,
+      authorization_servers: [...(this.options.authorizationServers ?? [this.options.issuer])],
+      scopes_supported: [...scopes].sort(),
+      bearer_methods_supported: ['header'],
+    };
+  }
+
+  capabilitiesFor(scopes: readonly string[]): string[] {
+    return this.table.capabilitiesFor(scopes);
+  }
+
+  scopesGranting(capabilities: readonly string[]): string[] {
+    return this.table.scopesGranting(capabilities);
+  }
+
+  insufficientScope(scopes: readonly string[], description: string): AuthRefusal {
+    const wwwAuthenticate = bearerChallenge(this.metadataUrl, [
       ['error', 'insufficient_scope'],
       ['scope', scopes.join(' ')],
       ['error_description', description],
-    ]),
-    error: 'insufficient_scope',
-    description,
-  });
+    ]);
+    return { status: 403, wwwAuthenticate, error: 'insufficient_scope', description };
+  }
 
-  return {
-    async authenticate(header) {
-      if (header === undefined || header === '')
-        return {
-          ok: false,
-          refusal: unauthorized(undefined, 'This server needs a bearer token (Authorization: Bearer <token>).'),
-        };
-      const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
-      if (match === null)
-        return {
-          ok: false,
-          refusal: unauthorized('invalid_request', 'The Authorization header must be "Bearer <token>".'),
-        };
-      let payload: JWTPayload;
-      try {
-        ({ payload } = await jwtVerify(match[1]!, keys, verifyOptions));
-      } catch (error) {
-        if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) {
-          return {
-            ok: false,
-            refusal: {
-              status: 503,
-              error: 'temporarily_unavailable',
-              description: `The authorization server's keys could not be fetched: ${(error as Error).message}`,
-            },
-          };
-        }
-        return { ok: false, refusal: unauthorized('invalid_token', describeTokenError(error)) };
-      }
-      if (typeof payload.sub !== 'string' || payload.sub === '')
-        return { ok: false, refusal: unauthorized('invalid_token', 'The token has no subject (sub).') };
-      const scopes = scopesOf(payload);
-      const missing = requiredScopes.filter((scope) => !scopes.includes(scope));
-      if (missing.length > 0)
-        return {
-          ok: false,
-          refusal: insufficientScope(
-            requiredScopes,
-            `The token lacks the scope${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`,
-          ),
-        };
-      const clientId =
-        typeof payload.client_id === 'string'
-          ? payload.client_id
-          : typeof payload.azp === 'string'
-            ? payload.azp
-            : undefined;
-      const caller: AuthenticatedCaller = {
-        subject: payload.sub,
-        scopes,
-        capabilities: capabilitiesFor(scopes),
-        claims: payload,
-      };
-      if (clientId !== undefined) caller.clientId = clientId;
-      return { ok: true, caller };
-    },
-    metadata() {
-      const scopes = new Set<string>([...requiredScopes, ...table.keys()]);
-      return {
-        resource,
-        authorization_servers: [...(options.authorizationServers ?? [options.issuer])],
-        scopes_supported: [...scopes].sort(),
-        bearer_methods_supported: ['header'],
-      };
-    },
-    capabilitiesFor,
-    scopesGranting(capabilities) {
-      const scopes: string[] = [];
-      for (const [scope, granted] of table)
-        if (granted.some((capability) => capabilities.includes(capability))) scopes.push(scope);
-      return scopes.sort();
-    },
-    insufficientScope,
-  };
+  /** A 401: the challenge names the required scopes and, for a bad token or header, the error. */
+  private refuse(error: string | undefined, description: string): AuthOutcome {
+    const fields: Array<[string, string]> = [];
+    if (this.requiredScopes.length > 0) fields.push(['scope', this.requiredScopes.join(' ')]);
+    if (error !== undefined) fields.push(['error', error], ['error_description', description]);
+    const wwwAuthenticate = bearerChallenge(this.metadataUrl, fields);
+    return { ok: false, refusal: { status: 401, wwwAuthenticate, error: error ?? 'unauthorized', description } };
+  }
 }
 
 function loadKeySet(jwks: string): JWTVerifyGetKey {
