@@ -283,173 +283,247 @@ function unlinkIfThere(file: string): void {
 /** Starts the new output tree of `outDir` (see `OutputStaging`); recovers an interrupted earlier run first. */
 export function stageOutput(outDir: string, options: StagingOptions = {}): OutputStaging {
   recoverInterrupted(outDir);
-  const remaining = new Set(listFiles(outDir));
-  const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
-  const suffix = `${process.pid}-${Date.now()}`;
-  const staging = `${outDir}.toolsmith-new-${suffix}`;
-  // The tree the last commit replaced, when it can be this run's start: it then holds every file of
-  // the output but those it records, so only those are linked (and a file to write is unlinked first).
-  let spare = options.spare !== undefined && !options.compareOnly ? readSpare(outDir, options.spare) : undefined;
-  const onDisk = spare === undefined ? undefined : new Set(remaining);
-  let started = false;
-  const made = new Set<string>();
-  const target = (relPath: string) => {
-    const full = path.join(staging, relPath);
+  return new StagedOutput(outDir, options);
+}
+
+/**
+ * The new tree of an output folder, built beside it (`stagingDir`) from the first difference on:
+ * until then nothing is written, and the files found unchanged are only listed; at the first
+ * difference the tree is started — from the spare when there is one, else empty with the
+ * unchanged files seen so far hard-linked — and each later file is linked or written as it comes.
+ */
+export class StagedOutput implements OutputStaging {
+  /** The folder the new tree is built in, beside the output. */
+  readonly stagingDir: string;
+  /** What differs from the output so far (sorted by `commit`). */
+  readonly diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
+  /** The output's files not staged (yet): what is left at `commit` is extra. */
+  private readonly remaining: Set<string>;
+  private readonly suffix = `${process.pid}-${Date.now()}`;
+  /** The tree the last commit replaced, while it can be this run's start (see `readSpare`). */
+  private spare: SpareRecord | undefined;
+  /** The output's files when the run began (with a spare: what its recorded files are linked from). */
+  private readonly onDisk: ReadonlySet<string> | undefined;
+  private treeStarted = false;
+  private readonly madeFolders = new Set<string>();
+  /** Files the caller compared with the output's before the tree was started (a spare must show them too). */
+  private readonly checkedBeforeStart: string[] = [];
+  /** Streams not closed yet (released by `discard`). */
+  readonly openStreams = new Set<StagedFileStream>();
+
+  constructor(
+    readonly outDir: string,
+    private readonly options: StagingOptions = {},
+  ) {
+    this.remaining = new Set(listFiles(outDir));
+    this.stagingDir = `${outDir}.toolsmith-new-${this.suffix}`;
+    this.spare = options.spare !== undefined && !options.compareOnly ? readSpare(outDir, options.spare) : undefined;
+    this.onDisk = this.spare === undefined ? undefined : new Set(this.remaining);
+  }
+
+  /** Whether the new tree has been started (at the first difference). */
+  get started(): boolean {
+    return this.treeStarted;
+  }
+
+  /** Whether the output held `relPath` (and it is now staged). */
+  claim(relPath: string): boolean {
+    return this.remaining.delete(relPath);
+  }
+
+  put(file: GeneratedFile): StagedBytes {
+    const bytes = file.chunks ?? encoded(file);
+    const existed = this.claim(file.path);
+    const differs = (on: string) => {
+      if (file.onDisk !== undefined) return file.onDisk === 'differs';
+      return Buffer.isBuffer(bytes) ? differsOnDisk(on, bytes) : chunksDifferOnDisk(on, bytes);
+    };
+    if (existed && !differs(path.join(this.outDir, file.path))) this.same(file.path, true);
+    else {
+      this.changed(file.path, existed);
+      this.start();
+      if (this.treeStarted) {
+        if (Buffer.isBuffer(bytes)) writeFileSync(this.written(file.path), bytes);
+        else writeChunks(this.written(file.path), bytes);
+      }
+    }
+    return bytes;
+  }
+
+  stream(relPath: string): StagedStream {
+    return new StagedFileStream(this, relPath);
+  }
+
+  keep(relPath: string): void {
+    this.claim(relPath);
+    this.same(relPath, false);
+  }
+
+  commit(commitOptions: WriteOptions = {}): Omit<WriteReport, 'stubsCreated'> {
+    const { diff, options, outDir } = this;
+    diff.extra = [...this.remaining].sort(compareStrings);
+    for (const list of [diff.stale, diff.missing, diff.same]) list.sort(compareStrings);
+    let removed: Promise<void> = Promise.resolve();
+    if (!hasDrift(diff) || options.compareOnly) return { diff, replaced: false, removed };
+    this.start();
+    // Started from the spare, the tree still holds the output's files that this run no longer makes.
+    if (this.spare !== undefined) for (const relPath of diff.extra) removeFileAndEmptyFolders(this.stagingDir, relPath);
+    const previous = `${outDir}.toolsmith-old-${this.suffix}`;
+    const hadPrevious = existsSync(outDir);
+    if (hadPrevious) renameSync(outDir, previous);
+    renameSync(this.stagingDir, outDir);
+    if (hadPrevious && !(options.spare !== undefined && keepAsSpare(previous, options.spare, outDir, diff))) {
+      if (commitOptions.removeInBackground)
+        removed = new Promise((settle) => setImmediate(settle)).then(() => removeTree(previous));
+      else removeTree(previous);
+    }
+    return { diff, replaced: true, removed };
+  }
+
+  discard(): void {
+    for (const stream of this.openStreams) stream.release();
+    this.openStreams.clear();
+    if (this.treeStarted) rmSync(this.stagingDir, { recursive: true, force: true });
+  }
+
+  /** The first difference: the tree is started, with the unchanged files seen so far (never under `compareOnly`). */
+  start(): void {
+    if (this.treeStarted || this.options.compareOnly) return;
+    this.treeStarted = true;
+    if (this.spare !== undefined && this.startFromSpare(this.spare)) return;
+    this.spare = undefined;
+    mkdirSync(this.stagingDir, { recursive: true });
+    for (const relPath of this.diff.same) this.link(relPath);
+  }
+
+  /**
+   * `relPath` is the output's file unchanged. `checked`: the caller compared the bytes with the
+   * output's file (a spare's file is only trusted to be the output's by its inode; a file the caller
+   * keeps unread was verified by it).
+   */
+  same(relPath: string, checked: boolean): void {
+    this.diff.same.push(relPath);
+    if (!this.treeStarted) {
+      if (checked && this.spare !== undefined) this.checkedBeforeStart.push(relPath);
+      return;
+    }
+    if (this.spare === undefined) this.link(relPath);
+    else if (checked) this.relinkUnlessSame(relPath);
+  }
+
+  /** `relPath` differs from the output's (stale) or the output lacks it (missing). */
+  changed(relPath: string, existed: boolean): void {
+    (existed ? this.diff.stale : this.diff.missing).push(relPath);
+  }
+
+  /** The staged path of a file about to be written: its own new file, never the output's through a link of the spare. */
+  written(relPath: string): string {
+    const full = this.target(relPath);
+    if (this.spare !== undefined) unlinkIfThere(full);
+    return full;
+  }
+
+  /** The staged path of `relPath`, its folder made. */
+  private target(relPath: string): string {
+    const full = path.join(this.stagingDir, relPath);
     const dir = path.dirname(full);
-    if (!made.has(dir)) {
+    if (!this.madeFolders.has(dir)) {
       mkdirSync(dir, { recursive: true });
-      made.add(dir);
+      this.madeFolders.add(dir);
     }
     return full;
-  };
-  // An unchanged file is hard-linked from the current tree (no bytes copied); the swap still publishes at once.
-  const link = (relPath: string) => {
-    const to = target(relPath);
-    if (!tryLink(path.join(outDir, relPath), to)) copyFileSync(path.join(outDir, relPath), to);
-  };
-  // Files the caller compared with the output's before the tree was started (a spare must show them too).
-  const checkedBeforeStart: string[] = [];
-  const relinkUnlessSame = (relPath: string) => {
-    if (sameFile(path.join(staging, relPath), path.join(outDir, relPath))) return;
-    unlinkIfThere(path.join(staging, relPath));
-    link(relPath);
-  };
-  // A file about to be written: its own new file, never the output's through a link of the spare.
-  const written = (relPath: string) => {
-    const full = target(relPath);
-    if (spare !== undefined) unlinkIfThere(full);
-    return full;
-  };
-  // The spare made the output's tree again: the files it records are linked anew or removed.
-  const startFromSpare = (record: SpareRecord): boolean => {
+  }
+
+  /** An unchanged file is hard-linked from the current tree (no bytes copied); the swap still publishes at once. */
+  private link(relPath: string): void {
+    const to = this.target(relPath);
+    if (!tryLink(path.join(this.outDir, relPath), to)) copyFileSync(path.join(this.outDir, relPath), to);
+  }
+
+  private relinkUnlessSame(relPath: string): void {
+    if (sameFile(path.join(this.stagingDir, relPath), path.join(this.outDir, relPath))) return;
+    unlinkIfThere(path.join(this.stagingDir, relPath));
+    this.link(relPath);
+  }
+
+  /** The spare made the output's tree again: the files it records are linked anew or removed. */
+  private startFromSpare(record: SpareRecord): boolean {
     try {
-      rmSync(`${options.spare}.json`, { force: true });
-      renameSync(options.spare!, staging);
+      rmSync(`${this.options.spare}.json`, { force: true });
+      renameSync(this.options.spare!, this.stagingDir);
     } catch {
       return false;
     }
     for (const relPath of record.differs) {
-      unlinkIfThere(path.join(staging, relPath));
-      if (onDisk!.has(relPath)) link(relPath);
+      unlinkIfThere(path.join(this.stagingDir, relPath));
+      if (this.onDisk!.has(relPath)) this.link(relPath);
     }
     // The files found the same as the output's before the tree was started: checked now.
-    for (const relPath of checkedBeforeStart) relinkUnlessSame(relPath);
+    for (const relPath of this.checkedBeforeStart) this.relinkUnlessSame(relPath);
     return true;
-  };
-  // The first difference: the tree is started, with the unchanged files seen so far.
-  const start = () => {
-    if (started || options.compareOnly) return;
-    started = true;
-    if (spare !== undefined && startFromSpare(spare)) return;
-    spare = undefined;
-    mkdirSync(staging, { recursive: true });
-    for (const relPath of diff.same) link(relPath);
-  };
-  // `checked`: the caller compared the bytes with the output's file (a spare's file is only
-  // trusted to be the output's by its inode; a file the caller keeps unread was verified by it).
-  const same = (relPath: string, checked: boolean) => {
-    diff.same.push(relPath);
-    if (!started) {
-      if (checked && spare !== undefined) checkedBeforeStart.push(relPath);
-      return;
+  }
+}
+
+/**
+ * A file staged piece by piece: while the pieces agree with the current file, only it is open
+ * (read); at the first difference the staged file is opened and given the agreeing prefix (copied
+ * from the current file), and every later piece is written.
+ */
+class StagedFileStream implements StagedStream {
+  private readonly existed: boolean;
+  private reading: number | undefined;
+  private readonly size: number;
+  private writing: number | undefined;
+  private differs: boolean;
+  private offset = 0;
+
+  constructor(
+    private readonly tree: StagedOutput,
+    private readonly relPath: string,
+  ) {
+    this.existed = tree.claim(relPath);
+    this.reading = this.existed ? openSync(path.join(tree.outDir, relPath), 'r') : undefined;
+    this.size = this.reading === undefined ? 0 : fstatSync(this.reading).size;
+    this.differs = !this.existed;
+    tree.openStreams.add(this);
+    if (this.differs) this.diverge();
+  }
+
+  write(chunk: Buffer): void {
+    if (
+      !this.differs &&
+      (this.offset + chunk.length > this.size || !readAt(this.reading!, this.offset, chunk.length).equals(chunk))
+    )
+      this.diverge();
+    if (this.writing !== undefined) writeAll(this.writing, chunk);
+    this.offset += chunk.length;
+  }
+
+  close(): void {
+    if (!this.differs && this.offset !== this.size) this.diverge();
+    this.release();
+    this.tree.openStreams.delete(this);
+    if (!this.differs) this.tree.same(this.relPath, true);
+    else this.tree.changed(this.relPath, this.existed);
+  }
+
+  /** Closes the open files. */
+  release(): void {
+    if (this.reading !== undefined) closeSync(this.reading);
+    if (this.writing !== undefined) closeSync(this.writing);
+    this.reading = this.writing = undefined;
+  }
+
+  private diverge(): void {
+    this.differs = true;
+    this.tree.start();
+    if (this.tree.started) {
+      this.writing = openSync(this.tree.written(this.relPath), 'w');
+      if (this.reading !== undefined) copyPrefix(this.reading, this.writing, this.offset);
     }
-    if (spare === undefined) link(relPath);
-    else if (checked) relinkUnlessSame(relPath);
-  };
-  const streams = new Set<() => void>();
-  const stream = (relPath: string): StagedStream => {
-    const existed = remaining.delete(relPath);
-    const current = path.join(outDir, relPath);
-    // While the pieces agree with the current file, only it is open (read); at the first difference
-    // the staged file is opened and given the agreeing prefix (copied from the current file).
-    let reading = existed ? openSync(current, 'r') : undefined;
-    const size = reading === undefined ? 0 : fstatSync(reading).size;
-    let writing: number | undefined;
-    let differs = !existed;
-    let offset = 0;
-    const release = () => {
-      if (reading !== undefined) closeSync(reading);
-      if (writing !== undefined) closeSync(writing);
-      reading = writing = undefined;
-    };
-    streams.add(release);
-    const diverge = () => {
-      differs = true;
-      start();
-      if (started) {
-        writing = openSync(written(relPath), 'w');
-        if (reading !== undefined) copyPrefix(reading, writing, offset);
-      }
-      if (reading !== undefined) closeSync(reading);
-      reading = undefined;
-    };
-    if (differs) diverge();
-    return {
-      write(chunk) {
-        if (!differs && (offset + chunk.length > size || !readAt(reading!, offset, chunk.length).equals(chunk)))
-          diverge();
-        if (writing !== undefined) writeAll(writing, chunk);
-        offset += chunk.length;
-      },
-      close() {
-        if (!differs && offset !== size) diverge();
-        release();
-        streams.delete(release);
-        if (!differs) same(relPath, true);
-        else (existed ? diff.stale : diff.missing).push(relPath);
-      },
-    };
-  };
-  return {
-    put(file) {
-      const { chunks } = file;
-      const bytes = chunks ?? encoded(file);
-      const existed = remaining.delete(file.path);
-      const differs = (on: string) => {
-        if (file.onDisk !== undefined) return file.onDisk === 'differs';
-        return Buffer.isBuffer(bytes) ? differsOnDisk(on, bytes) : chunksDifferOnDisk(on, bytes);
-      };
-      if (existed && !differs(path.join(outDir, file.path))) same(file.path, true);
-      else {
-        (existed ? diff.stale : diff.missing).push(file.path);
-        start();
-        if (started) {
-          if (Buffer.isBuffer(bytes)) writeFileSync(written(file.path), bytes);
-          else writeChunks(written(file.path), bytes);
-        }
-      }
-      return bytes;
-    },
-    stream,
-    keep(relPath) {
-      remaining.delete(relPath);
-      same(relPath, false);
-    },
-    commit(commitOptions = {}) {
-      diff.extra = [...remaining].sort(compareStrings);
-      for (const list of [diff.stale, diff.missing, diff.same]) list.sort(compareStrings);
-      let removed: Promise<void> = Promise.resolve();
-      if (!hasDrift(diff) || options.compareOnly) return { diff, replaced: false, removed };
-      start();
-      // Started from the spare, the tree still holds the output's files that this run no longer makes.
-      if (spare !== undefined) for (const relPath of diff.extra) removeFileAndEmptyFolders(staging, relPath);
-      const previous = `${outDir}.toolsmith-old-${suffix}`;
-      const hadPrevious = existsSync(outDir);
-      if (hadPrevious) renameSync(outDir, previous);
-      renameSync(staging, outDir);
-      if (hadPrevious && !(options.spare !== undefined && keepAsSpare(previous, options.spare, outDir, diff))) {
-        if (commitOptions.removeInBackground)
-          removed = new Promise((settle) => setImmediate(settle)).then(() => removeTree(previous));
-        else removeTree(previous);
-      }
-      return { diff, replaced: true, removed };
-    },
-    discard() {
-      for (const release of streams) release();
-      streams.clear();
-      if (started) rmSync(staging, { recursive: true, force: true });
-    },
-  };
+    if (this.reading !== undefined) closeSync(this.reading);
+    this.reading = undefined;
+  }
 }
 
 /**

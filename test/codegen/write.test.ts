@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
-import { diffOutput, recoverInterrupted, stageOutput, writeOutput } from '../../codegen/write.js';
+import { diffOutput, recoverInterrupted, StagedOutput, stageOutput, writeOutput } from '../../codegen/write.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 
 const quiet = (cwd: string) => ({ cwd, stdout: () => undefined, stderr: () => undefined });
@@ -274,6 +274,59 @@ describe('a file given as chunks (a spliced manifest)', () => {
       const told = stageOutput(out);
       told.put({ ...file, chunks: [Buffer.from('{"tools": ["b", "é"]}\n')], onDisk: 'differs' });
       expect(told.commit()).toMatchObject({ replaced: true, diff: { stale: ['manifests/m.json'] } });
+    } finally {
+      project.dispose();
+    }
+  });
+});
+
+describe('StagedOutput: the new tree is started at the first difference', () => {
+  const file = (relPath: string, content: string) => ({ path: relPath, content, kind: 'generated' as const });
+
+  it('writes nothing while every file is unchanged; at the first difference links the unchanged files seen so far', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'out');
+      writeOutput(out, [file('a.ts', 'a\n'), file('b.ts', 'b\n'), file('sub/c.ts', 'c\n')], project.root, []);
+      const staging = new StagedOutput(out);
+      staging.put(file('a.ts', 'a\n'));
+      staging.keep('b.ts');
+      expect(staging.started).toBe(false);
+      expect(existsSync(staging.stagingDir)).toBe(false);
+      expect(staging.diff).toMatchObject({ same: ['a.ts', 'b.ts'], stale: [], missing: [] });
+
+      staging.put(file('sub/c.ts', 'changed\n'));
+      expect(staging.started).toBe(true);
+      // The unchanged files are the output's own (hard links), the changed one a new file.
+      for (const relPath of ['a.ts', 'b.ts'])
+        expect(statSync(path.join(staging.stagingDir, relPath)).ino).toBe(statSync(path.join(out, relPath)).ino);
+      expect(statSync(path.join(staging.stagingDir, 'sub/c.ts')).ino).not.toBe(
+        statSync(path.join(out, 'sub/c.ts')).ino,
+      );
+      expect(readFileSync(path.join(out, 'sub/c.ts'), 'utf8')).toBe('c\n');
+      expect(staging.diff.stale).toEqual(['sub/c.ts']);
+      staging.commit();
+      expect(readFileSync(path.join(out, 'sub/c.ts'), 'utf8')).toBe('changed\n');
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('under compareOnly never starts the tree, whatever differs, and commit only reports', () => {
+    const project = createTempProject();
+    try {
+      const out = path.join(project.root, 'out');
+      writeOutput(out, [file('a.ts', 'a\n'), file('gone.ts', 'x\n')], project.root, []);
+      const staging = new StagedOutput(out, { compareOnly: true });
+      staging.put(file('a.ts', 'other\n'));
+      staging.put(file('new.ts', 'n\n'));
+      expect(staging.started).toBe(false);
+      expect(staging.commit()).toMatchObject({
+        replaced: false,
+        diff: { stale: ['a.ts'], missing: ['new.ts'], extra: ['gone.ts'] },
+      });
+      expect(existsSync(staging.stagingDir)).toBe(false);
+      expect(readFileSync(path.join(out, 'a.ts'), 'utf8')).toBe('a\n');
     } finally {
       project.dispose();
     }
