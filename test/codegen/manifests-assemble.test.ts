@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  AssembledFile,
   createManifestAssembler,
+  InNameOrder,
   emitManifests,
   MANIFEST_TARGET_TABLE,
   MANIFEST_TARGETS,
@@ -152,5 +154,49 @@ describe('manifests assembled from each tool’s part', () => {
       'manifests/loss-report.md',
       'manifests/token-report.json',
     ]);
+  });
+});
+
+describe('the assembler’s parts', () => {
+  it('InNameOrder hands items on in name order as soon as each one’s predecessors are in, and holds only the early ones', () => {
+    const delivered: string[] = [];
+    const order = new InNameOrder<string>(['c', 'a', 'd', 'b'], (item) => delivered.push(item));
+    expect(order.missing).toBe('a');
+    order.add('c', 'C');
+    order.add('b', 'B');
+    expect(delivered).toEqual([]);
+    order.add('a', 'A');
+    expect(delivered).toEqual(['A', 'B', 'C']);
+    expect(order.missing).toBe('d');
+    expect(() => order.add('b', 'again')).toThrow(/twice or for a tool they do not list/);
+    expect(() => order.add('zz', 'unknown')).toThrow(/"zz"/);
+    order.add('d', 'D');
+    expect(delivered).toEqual(['A', 'B', 'C', 'D']);
+    expect(order.missing).toBeUndefined();
+    expect(order.size).toBe(4);
+  });
+
+  it('AssembledFile writes head, entries joined by the separator, tail, and records each entry’s byte range', () => {
+    const written: Buffer[] = [];
+    let opens = 0;
+    let closed = false;
+    const open = () => {
+      opens++;
+      return { write: (bytes: Buffer) => void written.push(bytes), close: () => void (closed = true) };
+    };
+    const file = new AssembledFile('m.json', { head: '[\n', separator: ',\n', tail: '\n]\n' });
+    expect(file.opened).toBe(false);
+    file.append(open, 'a', '"é"');
+    file.append(open, 'b', '"b"');
+    file.close();
+    const text = Buffer.concat(written).toString('utf8');
+    expect(text).toBe('[\n"é",\n"b"\n]\n');
+    expect(opens).toBe(1);
+    expect(closed).toBe(true);
+    expect(file.segments.tools).toEqual(['a', 'b']);
+    const bytes = Buffer.concat(written);
+    const [aStart, aEnd, bStart, bEnd] = file.segments.ranges;
+    expect(bytes.subarray(aStart, aEnd).toString('utf8')).toBe('"é"');
+    expect(bytes.subarray(bStart, bEnd).toString('utf8')).toBe('"b"');
   });
 });

@@ -300,16 +300,95 @@ export interface AssemblerOptions extends ManifestOptions {
   keepLosses?: boolean;
 }
 
-/** One file being assembled: its writer (opened with its first part), where the next part starts, the parts' ranges. */
-interface AssembledFile {
-  path: string;
-  layout: { head: string; separator: string; tail: string };
-  writer?: ManifestWriter;
-  offset: number;
-  segments: FileSegments;
-  /** A tool listed in it is deferred (its tail then lists the search tool). */
-  deferred?: boolean;
+/**
+ * Takes items named `names` in any order and hands each to `deliver` in name order, as soon as
+ * every name before it is in: what it holds is the items that came early.
+ */
+export class InNameOrder<T> {
+  private readonly sorted: readonly string[];
+  private readonly position: ReadonlyMap<string, number>;
+  private readonly early = new Map<number, T>();
+  private next = 0;
+
+  constructor(
+    names: readonly string[],
+    private readonly deliver: (item: T) => void,
+  ) {
+    this.sorted = [...names].sort(compareStrings);
+    this.position = new Map(this.sorted.map((name, index) => [name, index]));
+  }
+
+  /** How many names there are. */
+  get size(): number {
+    return this.sorted.length;
+  }
+
+  /** The first name whose item is not in yet (undefined once every item is in). */
+  get missing(): string | undefined {
+    return this.sorted[this.next];
+  }
+
+  add(name: string, item: T): void {
+    const index = this.position.get(name);
+    if (index === undefined || index < this.next || this.early.has(index))
+      throw new Error(`the manifests got a part for "${name}" twice or for a tool they do not list`);
+    this.early.set(index, item);
+    for (let ready = this.early.get(this.next); ready !== undefined; ready = this.early.get(this.next)) {
+      this.early.delete(this.next++);
+      this.deliver(ready);
+    }
+  }
 }
+
+/**
+ * One file being assembled: a head, the tools' entries joined by a separator, a tail. The writer is
+ * opened with the first entry; each entry's byte range is recorded (`segments`) for later splicing.
+ */
+export class AssembledFile {
+  readonly segments: FileSegments = { tools: [], ranges: [] };
+  /** A tool listed in it is deferred (its tail then lists the search tool). */
+  deferred = false;
+  private writer: ManifestWriter | undefined;
+  private offset = 0;
+
+  constructor(
+    readonly path: string,
+    readonly layout: { head: string; separator: string; tail: string },
+  ) {}
+
+  /** Whether an entry was written (the writer is open). */
+  get opened(): boolean {
+    return this.writer !== undefined;
+  }
+
+  append(open: OpenManifestFile, tool: string, text: string): void {
+    const lead = this.writer === undefined ? this.layout.head : this.layout.separator;
+    this.writer ??= open(this.path);
+    this.write(Buffer.from(lead, 'utf8'));
+    const bytes = Buffer.from(text, 'utf8');
+    this.segments.tools.push(tool);
+    this.segments.ranges.push(this.offset, this.offset + bytes.length);
+    this.write(bytes);
+  }
+
+  /** Writes the tail and closes the file. */
+  close(): void {
+    this.writer!.write(Buffer.from(this.layout.tail, 'utf8'));
+    this.writer!.close();
+  }
+
+  /** Closes the file as it is (a run that stops). */
+  abandon(): void {
+    this.writer?.close();
+  }
+
+  private write(bytes: Buffer): void {
+    this.writer!.write(bytes);
+    this.offset += bytes.length;
+  }
+}
+
+type LossesByTarget = Partial<Record<ManifestTarget, LossEntry[]>>;
 
 /**
  * Assembles the manifests and loss reports from the tools' parts (`toolManifests`), given in any order:
@@ -317,7 +396,7 @@ interface AssembledFile {
  * parts that arrived early, not the files. `finish` once every tool's part is in.
  */
 export interface ManifestAssembler {
-  add(part: ToolManifests, losses?: Partial<Record<ManifestTarget, LossEntry[]>>): void;
+  add(part: ToolManifests, losses?: LossesByTarget): void;
   /** What the targets said of the tools added so far, in the order they were added (errors under `error`; warnings under `omit`). */
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
@@ -333,162 +412,186 @@ export function createManifestAssembler(
   ctx: EmitContext,
   options: AssemblerOptions = {},
 ): ManifestAssembler {
-  const targets = enabledTargets(options);
-  const sorted = [...names].sort(compareStrings);
-  const position = new Map(sorted.map((name, index) => [name, index]));
-  const emission = emptyEmission();
-  const inMemory = options.open === undefined;
-  const keepLosses = options.keepLosses ?? inMemory;
-  const open: OpenManifestFile = options.open ?? ((path) => memoryWriter(path, emission.files));
-  const banner = markdownBanner('the tool definitions', ctx).trimEnd();
-  const targetFiles: AssembledFile[] = targets.map((target) => ({
-    path: MANIFEST_TARGET_TABLE[target].file,
-    layout: targetLayout(MANIFEST_TARGET_TABLE[target].key),
-    offset: 0,
-    segments: { tools: [], ranges: [] },
-  }));
-  const { json, markdown } = LOSS_REPORT_LAYOUT;
-  const reportFiles: AssembledFile[] =
-    targets.length === 0 || sorted.length === 0
-      ? []
-      : [
-          { path: json.path, layout: { ...json, head: json.head() }, offset: 0, segments: { tools: [], ranges: [] } },
-          {
-            path: markdown.path,
-            layout: { ...markdown, head: markdown.head(banner) },
-            offset: 0,
-            segments: { tools: [], ranges: [] },
-          },
-        ];
-  const pending = new Map<number, [ToolManifests, Partial<Record<ManifestTarget, LossEntry[]>> | undefined]>();
-  let next = 0;
-  // Each tool's entries without indentation, as bytes (off the heap) until `finish` counts them.
-  const compact = new Map<string, Buffer>();
-  const categories = new Map<string, string>();
-  const responsesIndex = writesNamespaces(targets, options) ? targets.indexOf('openai-responses') : -1;
-  const append = (file: AssembledFile, tool: string, text: string) => {
-    if (file.writer === undefined) {
-      file.writer = open(file.path);
-      file.writer.write(Buffer.from(file.layout.head, 'utf8'));
-      file.offset = Buffer.byteLength(file.layout.head);
-    } else {
-      file.writer.write(Buffer.from(file.layout.separator, 'utf8'));
-      file.offset += Buffer.byteLength(file.layout.separator);
-    }
-    const bytes = Buffer.from(text, 'utf8');
-    file.writer.write(bytes);
-    file.segments.tools.push(tool);
-    file.segments.ranges.push(file.offset, file.offset + bytes.length);
-    file.offset += bytes.length;
-  };
-  const take = (part: ToolManifests, losses: Partial<Record<ManifestTarget, LossEntry[]>> | undefined) => {
+  return new ManifestAssembly(names, ctx, options);
+}
+
+/** `ManifestAssembler`: the target files and the two loss reports, fed in name order. */
+class ManifestAssembly implements ManifestAssembler {
+  private readonly targets: readonly ManifestTarget[];
+  private readonly emission = emptyEmission();
+  private readonly keepLosses: boolean;
+  private readonly open: OpenManifestFile;
+  private readonly banner: string;
+  /** One per enabled target, in the targets' order. */
+  private readonly targetFiles: AssembledFile[];
+  /** The loss report's JSON and Markdown files (none without targets or tools). */
+  private readonly reportFiles: AssembledFile[];
+  private readonly inOrder: InNameOrder<[ToolManifests, LossesByTarget | undefined]>;
+  /** Each tool's entries without indentation, as bytes (off the heap) until `finish` counts them. */
+  private readonly compact = new Map<string, Buffer>();
+  private readonly categories = new Map<string, string>();
+  /** Where `openai-responses` is among the targets when the namespaced file is written, else -1. */
+  private readonly responsesIndex: number;
+
+  constructor(
+    names: readonly string[],
+    private readonly ctx: EmitContext,
+    private readonly options: AssemblerOptions,
+  ) {
+    this.targets = enabledTargets(options);
+    this.keepLosses = options.keepLosses ?? options.open === undefined;
+    this.open = options.open ?? ((path) => memoryWriter(path, this.emission.files));
+    this.banner = markdownBanner('the tool definitions', ctx).trimEnd();
+    this.targetFiles = this.targets.map(
+      (target) =>
+        new AssembledFile(MANIFEST_TARGET_TABLE[target].file, targetLayout(MANIFEST_TARGET_TABLE[target].key)),
+    );
+    const { json, markdown } = LOSS_REPORT_LAYOUT;
+    this.reportFiles =
+      this.targets.length === 0 || names.length === 0
+        ? []
+        : [
+            new AssembledFile(json.path, { ...json, head: json.head() }),
+            new AssembledFile(markdown.path, { ...markdown, head: markdown.head(this.banner) }),
+          ];
+    this.inOrder = new InNameOrder(names, ([part, losses]) => this.take(part, losses));
+    this.responsesIndex = writesNamespaces(this.targets, options) ? this.targets.indexOf('openai-responses') : -1;
+  }
+
+  get problems(): readonly Problem[] {
+    return this.emission.problems;
+  }
+
+  get warnings(): readonly Problem[] {
+    return this.emission.warnings;
+  }
+
+  add(part: ToolManifests, losses?: LossesByTarget): void {
+    // Known at once, not when the part is written: a run that stops before every part is in reports them.
+    recordPart(this.emission, part);
+    this.inOrder.add(part.name, [part, losses]);
+  }
+
+  finish(): ManifestEmission {
+    const missing = this.inOrder.missing;
+    if (missing !== undefined)
+      throw new Error(`the manifests are missing the part of "${missing}" (finish called too early)`);
+    const { emission, targets } = this;
+    if (this.inOrder.size > 0) emission.segments = {};
+    this.finishTargets();
+    if (targets.length > 0 && this.inOrder.size === 0)
+      for (const file of emitLossReport(emission.losses, emission.unavailable, this.banner))
+        this.whole(file.path, file.content);
+    const { tokens, biggest, responses } = this.countEntries();
+    const report = countsAny(targets, this.options) ? tokenReport(targets, tokens) : undefined;
+    if (report !== undefined && this.reportFiles.length > 0) this.reportFiles[1]!.layout.tail = lossReportTail(report);
+    for (const file of this.reportFiles) this.closeFile(file);
+    if (report !== undefined)
+      addTokenReport(
+        emission,
+        report,
+        this.options,
+        (text) => this.whole(TOKEN_REPORT_PATH, text),
+        (tool, target) => biggest?.[targets.indexOf(target)]?.entry(tool),
+      );
+    if (this.responsesIndex >= 0) this.finishNamespaced(responses);
+    emission.losses = sortLossReport(emission.losses);
+    return emission;
+  }
+
+  abandon(): void {
+    for (const file of [...this.targetFiles, ...this.reportFiles]) file.abandon();
+  }
+
+  /** Writes a part: its entry into each target's file, its loss text into the reports. */
+  private take(part: ToolManifests, losses: LossesByTarget | undefined): void {
     part.entries.forEach((entry, index) => {
       if (entry === null) return;
-      append(targetFiles[index]!, part.name, entry);
-      if (part.deferred) targetFiles[index]!.deferred = true;
+      const file = this.targetFiles[index]!;
+      file.append(this.open, part.name, entry);
+      if (part.deferred) file.deferred = true;
     });
-    if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
-    if (part.category !== undefined) categories.set(part.name, part.category);
-    if (part.lossText !== undefined && reportFiles.length > 0) {
-      append(reportFiles[0]!, part.name, part.lossText.json);
-      append(reportFiles[1]!, part.name, part.lossText.markdown);
+    if (part.compact !== undefined) this.compact.set(part.name, Buffer.from(part.compact, 'utf8'));
+    if (part.category !== undefined) this.categories.set(part.name, part.category);
+    if (part.lossText !== undefined && this.reportFiles.length > 0) {
+      this.reportFiles[0]!.append(this.open, part.name, part.lossText.json);
+      this.reportFiles[1]!.append(this.open, part.name, part.lossText.markdown);
     }
-    if (keepLosses) emission.losses[part.name] = losses ?? {};
-  };
-  const whole = (path: string, text: string) => {
-    const writer = open(path);
+    if (this.keepLosses) this.emission.losses[part.name] = losses ?? {};
+  }
+
+  /** Each target's file closed with its tail (or, with no tool listed, its empty content), and its typed module. */
+  private finishTargets(): void {
+    this.targets.forEach((target, index) => {
+      const file = this.targetFiles[index]!;
+      file.layout.tail = targetTail(target, this.options, file.deferred);
+      if (file.opened) this.closeFile(file);
+      else {
+        this.whole(file.path, `${JSON.stringify(buildTarget([], target, this.options).content, null, 2)}\n`);
+        if (this.inOrder.size > 0) this.emission.segments![file.path] = { tools: [], ranges: [] };
+      }
+      const typed = typedModule(target, this.ctx, this.options);
+      this.whole(typed.path, typed.content);
+    });
+  }
+
+  /**
+   * The tools' token counts (when counted), the biggest entries of each target (with budgets: a
+   * warning names them and what in them costs most), and the flat `openai-responses` entries.
+   * Counted now that the emission is done (its workers stopped): the tokenizer's table is loaded
+   * once, on this thread.
+   */
+  private countEntries(): {
+    tokens: Map<string, ToolTokens>;
+    biggest: BiggestEntries[] | undefined;
+    responses: Record<string, unknown>[];
+  } {
+    const { targets, options } = this;
+    const counting = counts(options);
+    const biggest =
+      options.tokenBudget === undefined || !counting ? undefined : targets.map(() => new BiggestEntries());
+    const tokens = new Map<string, ToolTokens>();
+    const responses: Record<string, unknown>[] = [];
+    for (const [name, bytes] of this.compact) {
+      const entries = splitCompact(bytes.toString('utf8'));
+      if (counting) {
+        const row = toolTokens(targets, entries);
+        tokens.set(name, row);
+        row.counts.forEach((count, index) => {
+          if (count !== null) biggest?.[index]!.offer(name, count, entries[index]!);
+        });
+      }
+      if (this.responsesIndex >= 0 && entries[this.responsesIndex] !== null)
+        responses.push(JSON.parse(entries[this.responsesIndex]!));
+    }
+    this.compact.clear();
+    return { tokens, biggest, responses };
+  }
+
+  /** The namespaced Responses file: the flat file's list, then the search tool when one is deferred. */
+  private finishNamespaced(responses: Record<string, unknown>[]): void {
+    if (this.targetFiles[this.responsesIndex]!.deferred)
+      responses.push({ ...toolSearchEntry('openai-responses', this.options.deferLoading!) });
+    addNamespaced(
+      this.emission,
+      responses,
+      (tool) => this.categories.get(tool),
+      this.options,
+      (text) => this.whole(NAMESPACED_RESPONSES_PATH, text),
+    );
+  }
+
+  private closeFile(file: AssembledFile): void {
+    file.close();
+    this.emission.segments![file.path] = file.segments;
+  }
+
+  /** A file written whole. */
+  private whole(path: string, text: string): void {
+    const writer = this.open(path);
     writer.write(Buffer.from(text, 'utf8'));
     writer.close();
-  };
-  const close = (file: AssembledFile) => {
-    file.writer!.write(Buffer.from(file.layout.tail, 'utf8'));
-    file.writer!.close();
-    emission.segments![file.path] = file.segments;
-  };
-  return {
-    problems: emission.problems,
-    warnings: emission.warnings,
-    add(part, losses) {
-      const index = position.get(part.name);
-      if (index === undefined || index < next || pending.has(index))
-        throw new Error(`the manifests got a part for "${part.name}" twice or for a tool they do not list`);
-      // Known at once, not when the part is written: a run that stops before every part is in reports them.
-      recordPart(emission, part);
-      pending.set(index, [part, losses]);
-      for (let ready = pending.get(next); ready !== undefined; ready = pending.get(next)) {
-        pending.delete(next++);
-        take(...ready);
-      }
-    },
-    finish() {
-      if (next !== sorted.length)
-        throw new Error(`the manifests are missing the part of "${sorted[next]}" (finish called too early)`);
-      if (sorted.length > 0) emission.segments = {};
-      targets.forEach((target, index) => {
-        const file = targetFiles[index]!;
-        file.layout.tail = targetTail(target, options, file.deferred === true);
-        if (file.writer !== undefined) close(file);
-        else {
-          // No tool listed: the target's empty content, printed whole.
-          whole(file.path, `${JSON.stringify(buildTarget([], target, options).content, null, 2)}\n`);
-          if (sorted.length > 0) emission.segments![file.path] = { tools: [], ranges: [] };
-        }
-        const typed = typedModule(target, ctx, options);
-        whole(typed.path, typed.content);
-      });
-      if (targets.length > 0 && sorted.length === 0)
-        for (const file of emitLossReport(emission.losses, emission.unavailable, banner))
-          whole(file.path, file.content);
-      // Counted now that the emission is done (its workers stopped): the tokenizer's table is loaded once, on this thread.
-      // With budgets, the biggest entries of each target are kept (a warning names them and what in them costs most).
-      const counting = counts(options);
-      const biggest =
-        options.tokenBudget === undefined || !counting ? undefined : targets.map(() => new BiggestEntries());
-      const tokens = new Map<string, ToolTokens>();
-      const responses: Record<string, unknown>[] = [];
-      for (const [name, bytes] of compact) {
-        const entries = splitCompact(bytes.toString('utf8'));
-        if (counting) {
-          const row = toolTokens(targets, entries);
-          tokens.set(name, row);
-          row.counts.forEach((count, index) => {
-            if (count !== null) biggest?.[index]!.offer(name, count, entries[index]!);
-          });
-        }
-        if (responsesIndex >= 0 && entries[responsesIndex] !== null)
-          responses.push(JSON.parse(entries[responsesIndex]!));
-      }
-      compact.clear();
-      const report = countsAny(targets, options) ? tokenReport(targets, tokens) : undefined;
-      if (report !== undefined && reportFiles.length > 0) reportFiles[1]!.layout.tail = lossReportTail(report);
-      for (const file of reportFiles) close(file);
-      if (report !== undefined)
-        addTokenReport(
-          emission,
-          report,
-          options,
-          (text) => whole(TOKEN_REPORT_PATH, text),
-          (tool, target) => biggest?.[targets.indexOf(target)]?.entry(tool),
-        );
-      if (responsesIndex >= 0) {
-        // The flat file's list: its entries, then the search tool when one is deferred.
-        if (targetFiles[responsesIndex]!.deferred)
-          responses.push({ ...toolSearchEntry('openai-responses', options.deferLoading!) });
-        addNamespaced(
-          emission,
-          responses,
-          (tool) => categories.get(tool),
-          options,
-          (text) => whole(NAMESPACED_RESPONSES_PATH, text),
-        );
-      }
-      emission.losses = sortLossReport(emission.losses);
-      return emission;
-    },
-    abandon() {
-      for (const file of [...targetFiles, ...reportFiles]) file.writer?.close();
-    },
-  };
+  }
 }
 
 /** A part's `compact` as one JSON text or null per target. */
