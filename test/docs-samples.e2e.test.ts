@@ -234,30 +234,43 @@ async function checkSamples(
     for (const { file, block } of definitionBlocks()) project.write(file, `${block.text}\n`);
     setUp(project);
     await cli(project, ['generate']);
+    project.write(PRELUDE_FILE, PRELUDE);
+    const files = new Map<string, Block>();
+    for (const block of samples) {
+      const file = samplePath(block);
+      const taken = files.get(file);
+      if (taken) throw new Error(`${where(block)} and ${where(taken)} both name ${file}; give one another path.`);
+      files.set(file, block);
+      project.write(file, `${block.text}\n`);
+    }
+    // Every sample a module of its own, even one without imports: no sample sees another's names.
+    const result = await typeCheckFolder(project.root, [PRELUDE_FILE, ...files.keys()], {
+      paths: toolsmithPaths(),
+      moduleDetection: 'force',
+    });
+    return { project, ...attribute(samples, files, result) };
   } catch (error) {
     project.dispose();
     throw error;
   }
-  project.write(PRELUDE_FILE, PRELUDE);
-  const files = new Map<string, Block>();
-  for (const block of samples) {
-    const file = samplePath(block);
-    const taken = files.get(file);
-    if (taken) throw new Error(`${where(block)} and ${where(taken)} both name ${file}; give one another path.`);
-    files.set(file, block);
-    project.write(file, `${block.text}\n`);
-  }
-  const result = await typeCheckFolder(project.root, [PRELUDE_FILE, ...files.keys()], {
-    paths: toolsmithPaths(),
-    moduleDetection: 'force',
-    resolveJsonModule: true,
-  });
+}
+
+/** tsc's diagnostics by sample, at the document's lines, and those of every other file. */
+function attribute(
+  samples: Block[],
+  files: Map<string, Block>,
+  result: { code: number; output: string },
+): Omit<CheckedProject, 'project'> {
   const bySample = new Map<Block, string[]>(samples.map((block) => [block, []]));
   const elsewhere: string[] = [];
   for (const diagnostic of parseDiagnostics(result.output)) {
     const block = files.get(diagnostic.file.split(path.sep).join('/'));
     if (block === undefined)
-      elsewhere.push(`${diagnostic.file}(${diagnostic.line},${diagnostic.column}): ${diagnostic.message}`);
+      elsewhere.push(
+        diagnostic.file === ''
+          ? diagnostic.message
+          : `${diagnostic.file}(${diagnostic.line},${diagnostic.column}): ${diagnostic.message}`,
+      );
     else
       bySample
         .get(block)!
@@ -273,7 +286,7 @@ async function checkSamples(
       if (list.length === 0)
         list.push(`not type-checked: tsc stops before types at the syntax errors of ${syntax.join(', ')}`);
   }
-  return { project, bySample, elsewhere };
+  return { bySample, elsewhere };
 }
 
 describe('the TypeScript samples of the README and docs/', () => {
@@ -281,7 +294,7 @@ describe('the TypeScript samples of the README and docs/', () => {
   let withDependencies: CheckedProject;
 
   beforeAll(async () => {
-    [example, withDependencies] = await Promise.all([
+    const settled = await Promise.allSettled([
       checkSamples(
         SAMPLES.filter((block) => !needsDependencies(block)),
         (project) => project.write('schemas/shop/refund_order.tool.json', REFUND_ORDER),
@@ -292,6 +305,12 @@ describe('the TypeScript samples of the README and docs/', () => {
         project.write('src/tools/send-email.ts', SEND_EMAIL_TOOL);
       }),
     ]);
+    const failure = settled.find((outcome) => outcome.status === 'rejected');
+    if (failure) {
+      for (const outcome of settled) if (outcome.status === 'fulfilled') outcome.value.project.dispose();
+      throw failure.reason;
+    }
+    [example, withDependencies] = settled.map((outcome) => (outcome as PromiseFulfilledResult<CheckedProject>).value);
   }, 240_000);
 
   afterAll(() => {
