@@ -1,7 +1,7 @@
 /*
  * The manifest target table: one line per provider format toolsmith emits. Adding a target is one new
  * builder file beside this one (its rules, with their sources, and what it drops, recorded through
- * `LossRecorder`) plus its name in `ManifestTarget` and one line in `MANIFEST_TARGET_TABLE`. The
+ * `LossRecorder`) plus one row in `TARGET_ROWS` (`ManifestTarget` is its keys). The
  * generator (codegen/emit/manifests: files, typed modules, loss report, docs), the config check and
  * the runtime builders (`toolsmith/manifests`) all read the targets from here.
  */
@@ -15,17 +15,6 @@ import { DEFAULT_INPUT_EXAMPLES, describeExamples, EXAMPLES_FIELD_TARGETS } from
 import { buildMcpManifest } from './mcp.js';
 import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
 import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
-
-/** Every manifest target toolsmith emits; `manifests.targets` in toolsmith.config.json picks among them. */
-export type ManifestTarget =
-  | 'openai'
-  | 'openai-strict'
-  | 'openai-responses'
-  | 'openai-responses-strict'
-  | 'anthropic'
-  | 'gemini'
-  | 'gemini-legacy'
-  | 'mcp';
 
 /** One target: where its file goes, how it is built, and how the generator presents it. */
 export interface ManifestTargetEntry {
@@ -45,8 +34,8 @@ export interface ManifestTargetEntry {
   readonly label: string;
 }
 
-/** The targets, in file order. */
-export const MANIFEST_TARGET_TABLE: Readonly<Record<ManifestTarget, ManifestTargetEntry>> = Object.freeze({
+/** The targets, in file order: one row per target (its name is the row's key). */
+const TARGET_ROWS = {
   openai: {
     file: 'manifests/openai.json',
     build: buildOpenAiManifest,
@@ -115,7 +104,13 @@ export const MANIFEST_TARGET_TABLE: Readonly<Record<ManifestTarget, ManifestTarg
     typed: { name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
     label: 'MCP',
   },
-});
+} satisfies Record<string, ManifestTargetEntry>;
+
+/** Every manifest target toolsmith emits (the table's keys); `manifests.targets` in toolsmith.config.json picks among them. */
+export type ManifestTarget = keyof typeof TARGET_ROWS;
+
+/** The targets, in file order. */
+export const MANIFEST_TARGET_TABLE: Readonly<Record<ManifestTarget, ManifestTargetEntry>> = Object.freeze(TARGET_ROWS);
 
 /** All targets, in file order. */
 export const MANIFEST_TARGETS: readonly ManifestTarget[] = Object.freeze(
