@@ -62,9 +62,6 @@ export function selectInputExamples(inputs: readonly unknown[], limit: number): 
   return chosen.map((candidate) => cloneJson(candidate.input) as Record<string, unknown>);
 }
 
-/** The targets whose entries carry examples in a field of their own (`input_examples`). */
-export const EXAMPLES_FIELD_TARGETS: readonly string[] = Object.freeze(['anthropic']);
-
 /**
  * The tools with their examples told at the end of the description (`Example input: {…}.`, at most
  * `limit`, the most different first), for a target without an examples field

@@ -11,7 +11,7 @@ import { buildAnthropicManifest } from './anthropic.js';
 import type { ManifestProject, TargetBuild } from './build.js';
 import { buildGeminiManifest } from './gemini.js';
 import { buildGeminiLegacyManifest } from './gemini-legacy.js';
-import { DEFAULT_INPUT_EXAMPLES, describeExamples, EXAMPLES_FIELD_TARGETS } from './input-examples.js';
+import { DEFAULT_INPUT_EXAMPLES, describeExamples } from './input-examples.js';
 import { buildMcpManifest } from './mcp.js';
 import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
 import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
@@ -32,6 +32,15 @@ export interface ManifestTargetEntry {
   readonly typed: { readonly name: string; readonly type: string; readonly element: string };
   /** The target's name on the docs pages. */
   readonly label: string;
+  /**
+   * How its entries' tokens are counted (`tokens.ts`): absent, exactly with o200k_base (the OpenAI
+   * models' encoding); a number, estimated at that many characters of entry JSON per token, for a
+   * provider that publishes no tokenizer (calibrated on the bench corpus, `buildCorpus(1000)`: its
+   * total characters over its total o200k tokens, rounded to two places).
+   */
+  readonly charsPerToken?: number;
+  /** Its entries carry examples in a field of their own (`input_examples`); else `examplesInDescriptions` tells them in the description. */
+  readonly examplesField: boolean;
 }
 
 /** The targets, in file order: one row per target (its name is the row's key). */
@@ -43,6 +52,7 @@ const TARGET_ROWS = {
     optIn: false,
     typed: { name: 'openaiTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
     label: 'OpenAI (function calling)',
+    examplesField: false,
   },
   'openai-strict': {
     file: 'manifests/openai-strict.json',
@@ -51,6 +61,7 @@ const TARGET_ROWS = {
     optIn: false,
     typed: { name: 'openaiStrictTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
     label: 'OpenAI (strict structured outputs)',
+    examplesField: false,
   },
   'openai-responses': {
     file: 'manifests/openai-responses.json',
@@ -59,6 +70,7 @@ const TARGET_ROWS = {
     optIn: false,
     typed: { name: 'openaiResponsesTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
     label: 'OpenAI Responses (function tools)',
+    examplesField: false,
   },
   'openai-responses-strict': {
     file: 'manifests/openai-responses-strict.json',
@@ -67,6 +79,7 @@ const TARGET_ROWS = {
     optIn: false,
     typed: { name: 'openaiResponsesStrictTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
     label: 'OpenAI Responses (strict)',
+    examplesField: false,
   },
   anthropic: {
     file: 'manifests/anthropic.json',
@@ -75,6 +88,8 @@ const TARGET_ROWS = {
     optIn: false,
     typed: { name: 'anthropicTools', type: 'AnthropicTool[]', element: 'AnthropicTool' },
     label: 'Anthropic',
+    charsPerToken: 4.09,
+    examplesField: true,
   },
   gemini: {
     file: 'manifests/gemini.json',
@@ -84,6 +99,8 @@ const TARGET_ROWS = {
     optIn: false,
     typed: { name: 'geminiTool', type: 'GeminiToolManifest', element: 'GeminiToolManifest' },
     label: 'Gemini (JSON Schema)',
+    charsPerToken: 4.17,
+    examplesField: false,
   },
   'gemini-legacy': {
     file: 'manifests/gemini-legacy.json',
@@ -93,6 +110,8 @@ const TARGET_ROWS = {
     optIn: true,
     typed: { name: 'geminiLegacyTool', type: 'GeminiLegacyToolManifest', element: 'GeminiLegacyToolManifest' },
     label: 'Gemini (legacy OpenAPI subset)',
+    charsPerToken: 4.23,
+    examplesField: false,
   },
   // MCP carries a 2020-12 source as it is (its spec's default dialect); draft-07 is translated by `toMcpTool`.
   mcp: {
@@ -103,6 +122,7 @@ const TARGET_ROWS = {
     optIn: false,
     typed: { name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
     label: 'MCP',
+    examplesField: false,
   },
 } satisfies Record<string, ManifestTargetEntry>;
 
@@ -132,7 +152,7 @@ export function buildManifestTarget(target: ManifestTarget, given: ManifestProje
   const { build, draft07 } = MANIFEST_TARGET_TABLE[target];
   // Examples told in the description where the target has no field for them.
   const project =
-    given.examplesInDescriptions === true && !EXAMPLES_FIELD_TARGETS.includes(target)
+    given.examplesInDescriptions === true && !MANIFEST_TARGET_TABLE[target].examplesField
       ? { ...given, tools: describeExamples(given.tools, given.inputExamples ?? DEFAULT_INPUT_EXAMPLES) }
       : given;
   if (!draft07 || !project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);

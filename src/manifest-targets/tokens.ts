@@ -18,33 +18,20 @@
 import { createRequire } from 'node:module';
 import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { isSchemaObject, type SchemaObject } from './build.js';
-import type { ManifestTarget } from './table.js';
+import { MANIFEST_TARGET_TABLE, type ManifestTarget } from './table.js';
 
 /** How one target's entries are counted: exactly (o200k_base) or by the character estimate. */
 export type TokenizerKind = 'o200k_base' | 'estimate';
 
-/** The counter of each target. */
-export const TARGET_TOKENIZER: Readonly<Record<ManifestTarget, TokenizerKind>> = Object.freeze({
-  openai: 'o200k_base',
-  'openai-strict': 'o200k_base',
-  'openai-responses': 'o200k_base',
-  'openai-responses-strict': 'o200k_base',
-  anthropic: 'estimate',
-  gemini: 'estimate',
-  'gemini-legacy': 'estimate',
-  mcp: 'o200k_base',
-});
+/** How `target`'s entries are counted (its `charsPerToken` in the target table). */
+export function tokenizerOf(target: ManifestTarget): TokenizerKind {
+  return MANIFEST_TARGET_TABLE[target].charsPerToken === undefined ? 'o200k_base' : 'estimate';
+}
 
-/**
- * Characters of entry JSON per token, by target, calibrated on the bench corpus (1,000 tools,
- * `buildCorpus(1000)`, the entries as generate writes them, Anthropic's with `input_examples`): its
- * total characters over its total o200k tokens, rounded to two places.
- */
-export const ESTIMATE_CHARS_PER_TOKEN: Readonly<Partial<Record<ManifestTarget, number>>> = Object.freeze({
-  anthropic: 4.09,
-  gemini: 4.17,
-  'gemini-legacy': 4.23,
-});
+/** The characters per token of an estimated target (4 for one without, which is counted exactly anyway). */
+function charsPerToken(target: ManifestTarget): number {
+  return MANIFEST_TARGET_TABLE[target].charsPerToken ?? 4;
+}
 
 /**
  * How far the estimate may be from the o200k count on the bench corpus, as a fraction of the o200k
@@ -72,13 +59,13 @@ export function countO200k(text: string): number {
 
 /** The character estimate of `text`'s tokens for `target`. */
 export function estimateTokens(text: string, target: ManifestTarget): number {
-  const perToken = ESTIMATE_CHARS_PER_TOKEN[target] ?? 4;
+  const perToken = charsPerToken(target);
   return text.length === 0 ? 0 : Math.ceil(text.length / perToken);
 }
 
 /** The tokens of `text` (an entry's JSON, or a part of it) by `target`'s counter. */
 export function countTargetTokens(text: string, target: ManifestTarget): number {
-  return TARGET_TOKENIZER[target] === 'o200k_base' ? countO200k(text) : estimateTokens(text, target);
+  return tokenizerOf(target) === 'o200k_base' ? countO200k(text) : estimateTokens(text, target);
 }
 
 /** The tokens of one entry (the JSON value of one tool in a target's list) by `target`'s counter. */
@@ -89,9 +76,9 @@ export function entryTokens(entry: unknown, target: ManifestTarget): number {
 /** What `token-report.json` says of a target's counter. */
 export function tokenizerDescription(target: ManifestTarget): Record<string, unknown> {
   const text = 'JSON.stringify(entry): the entry as written, without indentation';
-  if (TARGET_TOKENIZER[target] === 'o200k_base')
+  if (tokenizerOf(target) === 'o200k_base')
     return { encoding: 'o200k_base', exact: true, library: TOKENIZER_LIBRARY, text };
-  const perToken = ESTIMATE_CHARS_PER_TOKEN[target] ?? 4;
+  const perToken = charsPerToken(target);
   return {
     bound:
       `on the bench corpus (1,000 tools) within ${ESTIMATE_BOUND.total * 100} % of the o200k_base count in total ` +

@@ -14,7 +14,7 @@ import { type ManifestTarget, MANIFEST_TARGET_TABLE } from '../../../src/manifes
 import {
   countTargetTokens,
   entryCost,
-  TARGET_TOKENIZER,
+  tokenizerOf,
   tokenizerDescription,
 } from '../../../src/manifest-targets/tokens.js';
 
@@ -177,7 +177,7 @@ export function tokenTotalRows(report: TokenReport): { target: string; tokens: n
     target,
     tokens: report.totals[target]!,
     countedBy:
-      TARGET_TOKENIZER[target as ManifestTarget] === 'o200k_base'
+      tokenizerOf(target as ManifestTarget) === 'o200k_base'
         ? 'o200k_base (exact)'
         : `estimate (characters / ${String(report.tokenizer[target]?.charsPerToken)})`,
   }));
@@ -233,7 +233,7 @@ export function budgetWarnings(
     return at < 0 ? 1 : text.slice(0, at).split('\n').length + 1;
   };
   const counted = (target: ManifestTarget) =>
-    TARGET_TOKENIZER[target] === 'o200k_base' ? 'o200k_base tokens' : 'estimated tokens';
+    tokenizerOf(target) === 'o200k_base' ? 'o200k_base tokens' : 'estimated tokens';
   for (const target of Object.keys(report.totals).sort(compareStrings) as ManifestTarget[]) {
     const budget = budgets[target];
     if (budget === undefined) continue;
