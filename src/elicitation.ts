@@ -5,8 +5,6 @@
  * the answer against the form before the tool sees it.
  */
 
-import type { ValidateFunction } from './tool.js';
-
 /** What a tool (or the approval gate) asks the user. */
 export interface ElicitRequest {
   /** What to show the user. */
@@ -122,7 +120,16 @@ function checkable(schema: Record<string, unknown>): Record<string, unknown> {
 /** How many distinct forms keep their compiled answer check (least recently asked dropped first). */
 export const FORM_VALIDATORS_KEPT = 64;
 
-const formValidators = new Map<string, ValidateFunction>();
+/**
+ * The compiled check of a form's answers, as `compileSchema` makes it (spelled out here: importing
+ * its type from tool.ts would put this module, which the call pipeline loads, on an import cycle).
+ */
+export interface AnswerCheck {
+  (data: unknown): boolean;
+  errors?: null | Array<{ instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }>;
+}
+
+const formValidators = new Map<string, AnswerCheck>();
 
 /**
  * The compiled check of answers to `form`, one per distinct form (equal forms share it whatever
@@ -130,7 +137,7 @@ const formValidators = new Map<string, ValidateFunction>();
  * `FORM_VALIDATORS_KEPT` kept. Compiled transient: a dropped form's check is freed, so forms built
  * from run-time data (choices from a database) cannot grow the process.
  */
-export async function formValidator(form: Record<string, unknown>): Promise<ValidateFunction> {
+export async function formValidator(form: Record<string, unknown>): Promise<AnswerCheck> {
   const [{ compileSchema }, { sortKeysDeep }] = await Promise.all([
     import('./schema/validation.js'),
     import('./schema/walk.js'),
