@@ -24,12 +24,13 @@ function page(files: ReturnType<typeof render>, path: string): string {
 describe('emitDocs', () => {
   const files = render();
 
-  it('renders the fixture tool page exactly as expected', () => {
-    expect(page(files, 'docs/tools/place-search.md')).toBe(readFileSync(join(expectedDir, 'place-search.md'), 'utf8'));
+  // File snapshots: a change to what the pages say is reviewed in the diff (`npx vitest run -u <this file>` rewrites them).
+  it('renders the fixture tool page exactly as expected', async () => {
+    await expect(page(files, 'docs/tools/place-search.md')).toMatchFileSnapshot(join(expectedDir, 'place-search.md'));
   });
 
-  it('renders the index by category exactly as expected', () => {
-    expect(page(files, 'docs/index.md')).toBe(readFileSync(join(expectedDir, 'index.md'), 'utf8'));
+  it('renders the index by category exactly as expected', async () => {
+    await expect(page(files, 'docs/index.md')).toMatchFileSnapshot(join(expectedDir, 'index.md'));
   });
 
   it('emits one page per tool and per shared schema module', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
+import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 
 const FIXTURES = path.join(REPO, 'test/fixtures/errors');
 const cases = readdirSync(FIXTURES).sort();
@@ -83,7 +84,7 @@ describe('problems found outside the definition checks are placed at real positi
         stderr:
           'toolsmith: 1 problem; nothing was written.\n' +
           'toolsmith.config.json:2:40 /manifests/targets/1: unknown manifest target "gemni"\n' +
-          '    hint: did you mean `gemini`? the manifest targets are: openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, gemini-legacy, mcp\n',
+          `    hint: did you mean \`gemini\`? the manifest targets are: ${MANIFEST_TARGETS.join(', ')}\n`,
       });
     } finally {
       project.dispose();
