@@ -25,7 +25,7 @@ import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import { ClientRequestRouter } from './client-requests.js';
-import { asksForTask, handleTaskMethods, startTask, TASK_CAPABILITIES } from './tasks.js';
+import { asksForTask, handleTaskMethods, hasTaskCapableTool, startTask, TASK_CAPABILITIES } from './tasks.js';
 import { GuardedTransport } from './stdio-transport.js';
 import { isMcpObjectSchema, toMcpToolFromTool } from './tool.js';
 
@@ -88,7 +88,8 @@ export interface McpServerOptions {
   /**
    * Where tasks live: a tool with `taskSupport`, called by a client that asks for a task, answers a
    * task handle at once and runs on; `tasks/get`, `tasks/result` and `tasks/cancel` answer from the
-   * store (`MemoryTaskStore` for one process, `RedisTaskStore` for replicas). Without one, no tasks.
+   * store (`MemoryTaskStore` for one process, `RedisTaskStore` for replicas). Tasks are announced
+   * only when the store is given and some enabled tool has `taskSupport`; otherwise no tasks.
    */
   taskStore?: TaskStore;
 }
@@ -118,7 +119,8 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     throw new RangeError(`pageSize must be a positive integer; got ${String(pageSize)}.`);
   const ttlMs = options.toolsListTtlMs ?? DEFAULT_TOOLS_LIST_TTL_MS;
   const cacheScope = options.cacheScope ?? 'private';
-  const store = options.taskStore;
+  // A store without a task-capable tool announces nothing: a client would ask for tasks no tool runs.
+  const store = options.taskStore !== undefined && hasTaskCapableTool(orchestrator) ? options.taskStore : undefined;
   const serverCapabilities = {
     tools: {},
     logging: {},

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { describeThrown } from '../errors.js';
-import type { ToolCallResult } from '../orchestrator.js';
+import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import {
   type StoredTask,
   TASKS_EXTENSION_ID,
@@ -27,6 +27,17 @@ export const TASK_CAPABILITIES = {
   extensions: { [TASKS_EXTENSION_ID]: {} },
   tasks: { requests: { tools: { call: {} } }, cancel: {} },
 };
+
+/**
+ * True when an enabled tool of `orchestrator` has `taskSupport`: only then does a server with a task
+ * store announce tasks and answer the task methods.
+ */
+export function hasTaskCapableTool(orchestrator: ToolOrchestrator): boolean {
+  for (const definition of orchestrator.listTools()) {
+    if (orchestrator.getTool(definition.name)?.taskSupport !== undefined) return true;
+  }
+  return false;
+}
 
 /**
  * Whether this `tools/call` asks for a task: on 2026-07-28 its client declares the tasks extension

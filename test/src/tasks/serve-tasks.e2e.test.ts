@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { TASKS_EXTENSION_ID } from '../../../src/tasks/index.js';
+
+/*
+ * `toolsmith serve` (stdio, a child process) and tasks, through the official clients of both eras:
+ * tasks are announced only when a tool has `taskSupport`; a store named without such a tool is opened
+ * (a bad one fails at start) and a warning says nothing is announced.
+ */
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const TASK_ENTRY = 'test/fixtures/tasks/entry.ts';
+const baseEnv = { PATH: process.env.PATH ?? '' };
+
+/** What the server announces to a v1 client (2025-11-25 handshake) and to a v2 client pinned to 2026-07-28. */
+async function announced(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ legacy: Record<string, unknown>; modern: Record<string, unknown>; stderr: string }> {
+  const serve = { command: process.execPath, args: ['bin/toolsmith.js', 'serve', ...args], cwd: repoRoot };
+  let stderr = '';
+  const v1 = new ClientV1({ name: 'tasks-announce-v1', version: '1' });
+  const v1Transport = new StdioClientTransportV1({ ...serve, env: { ...baseEnv, ...env }, stderr: 'pipe' });
+  v1Transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  await v1.connect(v1Transport);
+  const legacy = (v1.getServerCapabilities() ?? {}) as Record<string, unknown>;
+  await v1.close();
+  const v2 = new ClientV2(
+    { name: 'tasks-announce-v2', version: '1' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await v2.connect(new StdioClientTransportV2({ ...serve, env: { ...baseEnv, ...env }, stderr: 'pipe' }));
+  expect(v2.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+  const modern = (v2.getServerCapabilities() ?? {}) as Record<string, unknown>;
+  await v2.close();
+  return { legacy, modern, stderr };
+}
+
+describe('toolsmith serve: tasks announced only when a tool can run as one', () => {
+  it('without a task-capable tool: no tasks capability (2025) and no tasks extension (2026-07-28)', async () => {
+    const { legacy, modern, stderr } = await announced([]);
+    expect(legacy.tools).toBeDefined();
+    expect(legacy.tasks).toBeUndefined();
+    expect((legacy.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION_ID]).toBeUndefined();
+    expect(modern.tools).toBeDefined();
+    expect((modern.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION_ID]).toBeUndefined();
+    expect(modern.tasks).toBeUndefined();
+    expect(stderr).not.toMatch(/task store/);
+  }, 30_000);
+
+  it('with a task-capable tool: tasks announced in both eras, from the default memory store', async () => {
+    const { legacy, modern } = await announced(['--entry', TASK_ENTRY]);
+    expect(legacy.tasks).toMatchObject({ requests: { tools: { call: {} } }, cancel: {} });
+    expect(modern.extensions).toMatchObject({ [TASKS_EXTENSION_ID]: {} });
+  }, 30_000);
+
+  it('a store named without a task-capable tool is opened, warned about, and announces nothing', async () => {
+    const { legacy, modern, stderr } = await announced([], { TOOLSMITH_TASK_STORE: 'memory' });
+    expect(legacy.tasks).toBeUndefined();
+    expect((modern.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION_ID]).toBeUndefined();
+    expect(stderr).toContain(
+      'toolsmith serve: warning: TOOLSMITH_TASK_STORE names a task store (memory), but no tool has taskSupport: the server announces no tasks.',
+    );
+  }, 30_000);
+
+  it('a bad store named without a task-capable tool stops the server at start, saying what is accepted', async () => {
+    const child = spawn(process.execPath, ['bin/toolsmith.js', 'serve', '--task-store', 'postgres://db'], {
+      cwd: repoRoot,
+      env: baseEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain("--task-store must be 'memory' or a Redis URL");
+  }, 30_000);
+});
