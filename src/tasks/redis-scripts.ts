@@ -6,9 +6,14 @@
  * string `{ verdict, task }`, `task` being the hash's fields.
  *
  * A task is one hash: status, statusMessage, createdAt, lastUpdatedAt, expiresAt, retentionMs,
- * pollIntervalMs, toolName, subject, replicaId, leaseUntil, result (JSON), error (JSON). Its key
+ * pollIntervalMs, toolName, subject, replicaId, leaseUntil, createdUs, result (JSON), error (JSON). Its key
  * expires at `expiresAt`: while it runs, `leaseUntil + retentionMs`; once it ended, its end plus
  * `retentionMs`.
+ *
+ * A subject's tasks are also listed in a sorted set (`tasks-of:=<subject>`, `tasks-of:-` for tasks
+ * without one), scored by the creation time in microseconds (`createdUs`, so tasks of one replica list in the order
+ they were made): written beside the task by `create` and read by `list`, which
+ * drops the ids whose task is gone.
  */
 
 const PRELUDE = `
@@ -54,12 +59,13 @@ end
 /** KEYS[1] task; ARGV replicaId, leaseMs, retentionMs, pollIntervalMs, toolName, subject ('' for none). */
 export const CREATE_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('task id already taken') end
-local now = now_ms()
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local lease = now + tonumber(ARGV[2])
 local expires = lease + tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'status', 'working', 'createdAt', now, 'lastUpdatedAt', now,
   'expiresAt', expires, 'retentionMs', ARGV[3], 'pollIntervalMs', ARGV[4], 'toolName', ARGV[5],
-  'replicaId', ARGV[1], 'leaseUntil', lease)
+  'replicaId', ARGV[1], 'leaseUntil', lease, 'createdUs', t[1] .. string.format('%06d', tonumber(t[2])))
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'subject', ARGV[6]) end
 redis.call('PEXPIREAT', KEYS[1], expires)
 return answer('ok', KEYS[1])
@@ -111,4 +117,30 @@ local expires = math.max(tonumber(redis.call('HGET', KEYS[1], 'expiresAt')), lea
 redis.call('HSET', KEYS[1], 'leaseUntil', lease, 'expiresAt', expires)
 redis.call('PEXPIREAT', KEYS[1], expires)
 return cjson.encode({ verdict = 'ok' })
+`;
+
+/**
+ * KEYS[1] a subject's sorted set of task ids; ARGV from score ('-inf' for the start), the cursor's
+ * task id ('' none), limit. Answers up to limit + 1 `id, score` pairs after the cursor (score, then
+ * id, as Redis orders equal scores), so the caller knows whether a next page exists.
+ */
+export const LIST_SCRIPT = `
+local limit = tonumber(ARGV[3])
+local from = ARGV[1]
+local after = ARGV[2]
+local out = {}
+local offset = 0
+while #out < (limit + 1) * 2 do
+  local chunk = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', offset, 100)
+  if #chunk == 0 then break end
+  for i = 1, #chunk, 2 do
+    local skip = after ~= '' and chunk[i + 1] == from and chunk[i] <= after
+    if not skip and #out < (limit + 1) * 2 then
+      out[#out + 1] = chunk[i]
+      out[#out + 1] = chunk[i + 1]
+    end
+  end
+  offset = offset + 100
+end
+return out
 `;

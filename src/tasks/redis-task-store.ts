@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closedError, drainMessage } from './memory-task-store.js';
-import { CREATE_SCRIPT, FINISH_SCRIPT, GET_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
+import { CREATE_SCRIPT, FINISH_SCRIPT, GET_SCRIPT, LIST_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
 import { RunningTasks } from './running-tasks.js';
 import {
   type CreateTaskInput,
@@ -12,8 +12,11 @@ import {
   retentionFor,
   type StoredTask,
   TASK_INTERNAL_ERROR,
+  badTaskCursor,
   type TaskDrainReport,
   type TaskError,
+  type TaskPage,
+  taskPageSize,
   type TaskStatus,
   type TaskStore,
   TaskStoreError,
@@ -60,6 +63,7 @@ const SCRIPTS = {
   get: script(GET_SCRIPT),
   finish: script(FINISH_SCRIPT),
   renew: script(RENEW_SCRIPT),
+  list: script(LIST_SCRIPT),
 };
 
 interface ScriptAnswer {
@@ -188,6 +192,7 @@ export class RedisTaskStore implements TaskStore {
       input.subject ?? '',
     ]);
     const task = this.toTask(taskId, answer.task ?? {});
+    await this.index(input.subject, taskId, answer.task?.createdUs ?? `${Date.now()}000`);
     const signal = this.running.add(taskId);
     this.renewedAt.set(taskId, Date.now());
     const finish = async (status: TaskStatus, field: 'result' | 'error', payload: unknown, message?: string) => {
@@ -208,6 +213,37 @@ export class RedisTaskStore implements TaskStore {
     if (answer.verdict !== 'ok' || answer.task === undefined) return undefined;
     if (answer.task.subject !== undefined && answer.task.subject !== subject) return undefined;
     return this.toTask(taskId, answer.task);
+  }
+
+  async list(subject: string | undefined, page: { cursor?: string; limit?: number } = {}): Promise<TaskPage> {
+    let from = '-inf';
+    let after = '';
+    if (page.cursor !== undefined) {
+      const match = /^r(\d[\d.e+]*):([0-9a-f-]{36})$/.exec(page.cursor);
+      if (match === null) throw badTaskCursor(page.cursor);
+      [from, after] = [match[1]!, match[2]!];
+    }
+    const limit = taskPageSize(page.limit);
+    const key = this.indexKey(subject);
+    const reply = (await this.command(['EVALSHA', SCRIPTS.list.sha, '1', key, from, after, String(limit)], () => [
+      'EVAL',
+      SCRIPTS.list.source,
+      '1',
+      key,
+      from,
+      after,
+      String(limit),
+    ])) as string[];
+    const listed: { taskId: string; score: string }[] = [];
+    for (let i = 0; i < reply.length; i += 2) listed.push({ taskId: reply[i]!, score: reply[i + 1]! });
+    const more = listed.length > limit;
+    const shown = listed.slice(0, limit);
+    const read = await Promise.all(shown.map(({ taskId }) => this.get(taskId, subject)));
+    const gone = shown.filter((_, i) => read[i] === undefined).map(({ taskId }) => taskId);
+    if (gone.length > 0) await this.command(['ZREM', key, ...gone]).catch(() => undefined);
+    const tasks = read.filter((task): task is StoredTask => task !== undefined);
+    const last = shown[shown.length - 1];
+    return more && last !== undefined ? { tasks, nextCursor: `r${last.score}:${last.taskId}` } : { tasks };
   }
 
   async complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition> {
@@ -360,19 +396,47 @@ export class RedisTaskStore implements TaskStore {
   /** Runs a script on one task's key: EVALSHA, EVAL when Redis lost its script cache (a restart). */
   private async run(scriptToRun: Script, taskId: string, args: string[]): Promise<ScriptAnswer> {
     const key = `${this.prefix}task:${taskId}`;
-    let reply: unknown;
+    const reply = await this.command(['EVALSHA', scriptToRun.sha, '1', key, ...args], () => [
+      'EVAL',
+      scriptToRun.source,
+      '1',
+      key,
+      ...args,
+    ]);
+    return JSON.parse(String(reply)) as ScriptAnswer;
+  }
+
+  /** One command; `fallback` (EVAL) when Redis answers NOSCRIPT; an unreachable Redis is `TASK_STORE_UNAVAILABLE`. */
+  private async command(args: string[], fallback?: () => string[]): Promise<unknown> {
     try {
       try {
-        reply = await this.client.sendCommand(['EVALSHA', scriptToRun.sha, '1', key, ...args]);
+        return await this.client.sendCommand(args);
       } catch (error) {
-        if (!(error instanceof this.errorReply && error.message.startsWith('NOSCRIPT'))) throw error;
-        reply = await this.client.sendCommand(['EVAL', scriptToRun.source, '1', key, ...args]);
+        if (fallback === undefined || !(error instanceof this.errorReply && error.message.startsWith('NOSCRIPT')))
+          throw error;
+        return await this.client.sendCommand(fallback());
       }
     } catch (error) {
       if (error instanceof this.errorReply && !TRANSIENT_REPLY.test(error.message)) throw error;
       throw unavailable(this.location, error, this.lastError);
     }
-    return JSON.parse(String(reply)) as ScriptAnswer;
+  }
+
+  /** The sorted set listing `subject`'s tasks. */
+  private indexKey(subject: string | undefined): string {
+    return `${this.prefix}tasks-of:${subject === undefined ? '-' : `=${subject}`}`;
+  }
+
+  /**
+   * Lists a new task under its subject. The set expires twice the longest retention after its newest
+   * task was created; `list` drops the ids whose task is gone before that.
+   */
+  private async index(subject: string | undefined, taskId: string, createdAt: string): Promise<void> {
+    const key = this.indexKey(subject);
+    await Promise.all([
+      this.command(['ZADD', key, createdAt, taskId]),
+      this.command(['PEXPIRE', key, String(2 * this.timings.maxRetentionMs + this.timings.leaseMs)]),
+    ]);
   }
 
   private toTask(taskId: string, fields: Record<string, string>): StoredTask {

@@ -123,6 +123,17 @@ export interface TaskDrainReport {
   readonly failed: number;
 }
 
+/** One page of a subject's tasks (`TaskStore.list`). */
+export interface TaskPage {
+  /** Oldest first. */
+  readonly tasks: readonly StoredTask[];
+  /** Where the next page starts; absent on the last page. */
+  readonly nextCursor?: string;
+}
+
+/** Tasks per `list` page when the caller asks for no size. */
+export const DEFAULT_TASK_PAGE_SIZE = 50;
+
 /** The task store every replica reads. */
 export interface TaskStore {
   /** This replica's id, recorded as the `replicaId` of the tasks it creates. */
@@ -133,6 +144,12 @@ export interface TaskStore {
   create(input: CreateTaskInput): Promise<RunningTask>;
   /** The task, or `undefined` when it never existed, expired, or belongs to another subject. */
   get(taskId: string, subject?: string): Promise<StoredTask | undefined>;
+  /**
+   * The tasks `subject` created (those created without a subject when `subject` is undefined) that
+   * are still kept, oldest first, `limit` a page (default `DEFAULT_TASK_PAGE_SIZE`), from `cursor` (a
+   * `nextCursor` this store handed out). A cursor it did not hand out throws a `RangeError`.
+   */
+  list(subject: string | undefined, page?: { cursor?: string; limit?: number }): Promise<TaskPage>;
   /**
    * Writes a task's result and `completed`, from any replica, once: refused when the task already
    * ended (its result is never overwritten). The running replica's `signal` fires (`ended-elsewhere`).
@@ -228,6 +245,18 @@ export function notFoundRefusal(taskId: string): TaskTransition {
     reason: 'not-found',
     message: `Task '${taskId}' not found: it never existed, its result expired, or it belongs to another caller.`,
   };
+}
+
+/** The page size `list` uses: `limit` when it is a positive integer, else the default. */
+export function taskPageSize(limit: number | undefined): number {
+  return limit !== undefined && Number.isSafeInteger(limit) && limit > 0 ? limit : DEFAULT_TASK_PAGE_SIZE;
+}
+
+/** The refusal of a `list` cursor the store did not hand out. */
+export function badTaskCursor(cursor: string): RangeError {
+  return new RangeError(
+    `Task list cursor '${cursor.slice(0, 100)}' is not one this task store handed out; list again without a cursor.`,
+  );
 }
 
 /** A task id: a random UUID, unguessable, since an id is all a caller needs to read a task. */

@@ -133,6 +133,46 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore, kin
       expect(running.signal.aborted).toBe(false);
       expect((await tasks.get(running.task.taskId, 'alice'))?.subject).toBe('alice');
       expect((await tasks.cancel(running.task.taskId, 'alice')).ok).toBe(true);
+      // The task's own ending needs no subject: it is the store's.
+      const owned = await tasks.create({ toolName: 't', subject: 'alice' });
+      expect((await owned.complete({ content: [] })).ok).toBe(true);
+      expect((await tasks.get(owned.task.taskId, 'alice'))?.status).toBe('completed');
+    });
+
+    it("lists only the subject's tasks, oldest first, ended ones too, in pages joined by cursors", async () => {
+      const tasks = await store();
+      // Subjects of this run only: a shared Redis keeps other runs' tasks.
+      const [a, b] = [`alice-${Math.random()}`, `bob-${Math.random()}`];
+      const alice: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        alice.push((await tasks.create({ toolName: `a${i}`, subject: a })).task.taskId);
+        await tasks.create({ toolName: `b${i}`, subject: b });
+      }
+      await tasks.cancel(alice[1]!, a);
+      const first = await tasks.list(a, { limit: 2 });
+      expect(first.tasks.map((task) => task.taskId)).toEqual(alice.slice(0, 2));
+      expect(first.tasks[1]?.status).toBe('cancelled');
+      const second = await tasks.list(a, { limit: 2, cursor: first.nextCursor! });
+      expect(second.tasks.map((task) => task.taskId)).toEqual(alice.slice(2, 4));
+      const third = await tasks.list(a, { limit: 2, cursor: second.nextCursor! });
+      expect(third.tasks.map((task) => task.taskId)).toEqual(alice.slice(4));
+      expect(third.nextCursor).toBeUndefined();
+      expect((await tasks.list(a)).tasks.map((task) => task.taskId)).toEqual(alice);
+      expect((await tasks.list(b)).tasks.map((task) => task.toolName)).toEqual(['b0', 'b1', 'b2', 'b3', 'b4']);
+      expect((await tasks.list(`carol-${Math.random()}`)).tasks).toEqual([]);
+      await expect(tasks.list(a, { cursor: 'not-a-cursor' })).rejects.toThrow(
+        "Task list cursor 'not-a-cursor' is not one this task store handed out; list again without a cursor.",
+      );
+    });
+
+    it('lists no task whose retention is over', async () => {
+      const tasks = await store({ retentionMs: 300, leaseMs: 600 });
+      const a = `alice-${Math.random()}`;
+      const ended = await tasks.create({ toolName: 'old', subject: a });
+      await ended.complete({ content: [] });
+      await sleep(450);
+      const kept = await tasks.create({ toolName: 'new', subject: a });
+      expect((await tasks.list(a)).tasks.map((task) => task.taskId)).toEqual([kept.task.taskId]);
     });
 
     it('keeps a result for the retention after it was written, then it is gone', async () => {
