@@ -25,7 +25,14 @@ import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import { ClientRequestRouter } from './client-requests.js';
-import { asksForTask, handleTaskMethods, hasTaskCapableTool, startTask, TASK_CAPABILITIES } from './tasks.js';
+import {
+  asksForTask,
+  handleTaskMethods,
+  hasTaskCapableTool,
+  startTask,
+  taskCapabilities,
+  taskStatusNotification,
+} from './tasks.js';
 import { GuardedTransport } from './stdio-transport.js';
 import { isMcpObjectSchema, toMcpToolFromTool } from './tool.js';
 
@@ -92,6 +99,14 @@ export interface McpServerOptions {
    * only when the store is given and some enabled tool has `taskSupport`; otherwise no tasks.
    */
   taskStore?: TaskStore;
+  /**
+   * Whether `tasks/list` (2025-11-25) lists the caller's tasks (and `tasks.list` is announced).
+   * Only for a caller this server can tell apart from every other: a list is not protected by
+   * unguessable task ids, as `tasks/get` is. `startHttpServer` sets it for an authenticated subject,
+   * `serveStdio` for its one client when the store is its own memory store. Default false:
+   * `tasks/list` is answered -32601.
+   */
+  taskListing?: boolean;
 }
 
 /** A server `createMcpServer` builds (the v2 SDK's low-level `Server`). */
@@ -124,7 +139,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
   const serverCapabilities = {
     tools: {},
     logging: {},
-    ...(store === undefined ? {} : TASK_CAPABILITIES),
+    ...(store === undefined ? {} : taskCapabilities(options.taskListing === true)),
   } as ServerCapabilities;
   const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
@@ -133,7 +148,8 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
       : { capabilities: serverCapabilities, instructions: options.instructions },
   );
   if (options.onError !== undefined) server.onerror = options.onError;
-  if (store !== undefined) handleTaskMethods(server, store, userContext.userId);
+  if (store !== undefined)
+    handleTaskMethods(server, { store, subject: userContext.userId, list: options.taskListing === true });
   server.setRequestHandler('tools/list', (request) => {
     const tools = listMcpTools(orchestrator, capabilities);
     const page = pageOf(tools, pageSize, request.params?.cursor);
@@ -166,6 +182,15 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
           (signal) => orchestrator.processToolCall({ ...details('mcp-task'), signal }),
           (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
           server.onerror,
+          // 2025-11-25 on a connection that outlives the request (stdio): the client hears the task end.
+          server.streams && ctx.mcpReq.envelope === undefined
+            ? (ended) =>
+                void server
+                  .notification(taskStatusNotification(ended))
+                  .catch((error: unknown) =>
+                    server.onerror?.(error instanceof Error ? error : new Error(String(error))),
+                  )
+            : undefined,
         )) as unknown as CallToolResult;
       }
       if (tool.taskSupport === 'required')
@@ -204,11 +229,19 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
  * the SDK's HTTP ones, whose requests `startHttpServer` has checked the same way before.
  */
 class ToolsmithMcpServer extends Server {
+  /**
+   * True once connected to a transport that outlives a request (stdio, in memory), on which a
+   * message the client did not ask for (a task's status) can be sent; false over HTTP, where every
+   * request has its own server and stream.
+   */
+  streams = false;
+
   override connect(transport: Transport): Promise<void> {
     if (transport instanceof WebStandardStreamableHTTPServerTransport)
       return super.connect(new ClientRequestRouter(transport));
-    const checked = transport instanceof GuardedTransport || transport instanceof PerRequestHTTPServerTransport;
-    return super.connect(checked ? transport : new GuardedTransport(transport));
+    if (transport instanceof PerRequestHTTPServerTransport) return super.connect(transport);
+    this.streams = true;
+    return super.connect(transport instanceof GuardedTransport ? transport : new GuardedTransport(transport));
   }
 }
 

@@ -1,8 +1,17 @@
-import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+  specTypeSchemas,
+  type TaskStatusNotification,
+} from '@modelcontextprotocol/server';
 import { describeThrown } from '../errors.js';
 import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import {
+  isTerminalTaskStatus,
   type StoredTask,
+  type TaskPage,
   TASKS_EXTENSION_ID,
   type TaskStore,
   taskNotFoundError,
@@ -20,13 +29,24 @@ import {
  * at once; the call runs on in the replica that took it, its result written once to the task store,
  * which every replica reads — so `tasks/get`, `tasks/result` and `tasks/cancel` may reach any of
  * them. A cancel from any replica fires the call's signal where it runs (the store's pub/sub).
+ *
+ * Per era: 2025-11-25 has `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` and the
+ * `notifications/tasks/status` notification; the 2026-07-28 extension has `tasks/get` and
+ * `tasks/cancel` (`tasks/update` for input), and answers `tasks/result` and `tasks/list` -32601, as it
+ * says. Its status notifications ride on `subscriptions/listen`, which this server does not serve:
+ * 2026-07-28 clients poll `tasks/get`.
  */
 
-/** The server capabilities that announce tasks, in both eras. */
-export const TASK_CAPABILITIES = {
-  extensions: { [TASKS_EXTENSION_ID]: {} },
-  tasks: { requests: { tools: { call: {} } }, cancel: {} },
-};
+/**
+ * The server capabilities that announce tasks, in both eras; `list` (2025-11-25 `tasks.list`) only
+ * when `tasks/list` is answered.
+ */
+export function taskCapabilities(list: boolean): Record<string, unknown> {
+  return {
+    extensions: { [TASKS_EXTENSION_ID]: {} },
+    tasks: { ...(list ? { list: {} } : {}), requests: { tools: { call: {} } }, cancel: {} },
+  };
+}
 
 /**
  * True when an enabled tool of `orchestrator` has `taskSupport`: only then does a server with a task
@@ -58,7 +78,8 @@ export function asksForTask(
 /**
  * Starts `run` (the call) as a task of `store` owned by `subject` and answers the task handle in the
  * request's era. The call gets the task's signal; its answer (`answer`, or a protocol error it
- * throws) is written once; a store that cannot take it is reported to `onError`.
+ * throws) is written once; a store that cannot take it is reported to `onError`. `onStatus`, when
+ * given, hears the task once it ended — completed, failed, cancelled from any replica, drained.
  */
 export async function startTask(
   store: TaskStore,
@@ -67,12 +88,28 @@ export async function startTask(
   run: (signal: AbortSignal) => Promise<ToolCallResult>,
   answer: (result: ToolCallResult) => Record<string, unknown>,
   onError: ((error: Error) => void) | undefined,
+  onStatus?: (task: StoredTask) => void,
 ): Promise<Record<string, unknown>> {
   const running = await store.create({
     toolName: input.toolName,
     subject: input.subject,
     ...(input.ttlMs === undefined ? {} : { ttlMs: input.ttlMs }),
   });
+  const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
+  let told = false;
+  const tell = (task: StoredTask | undefined) => {
+    if (told || task === undefined || !isTerminalTaskStatus(task.status)) return;
+    told = true;
+    onStatus?.(task);
+  };
+  if (onStatus !== undefined) {
+    // Ended by someone else (a cancel, a drain, a lost lease): the store has the status it ended in.
+    running.signal.addEventListener(
+      'abort',
+      () => void store.get(running.task.taskId, input.subject).then(tell, failed),
+      { once: true },
+    );
+  }
   void run(running.signal)
     .then(async (result) => {
       let body: Record<string, unknown>;
@@ -80,16 +117,26 @@ export async function startTask(
         body = answer(result);
       } catch (error) {
         const code = error instanceof ProtocolError ? error.code : ProtocolErrorCode.InternalError;
-        await running.fail({ code, message: describeThrown(error, 500) });
+        const outcome = await running.fail({ code, message: describeThrown(error, 500) });
+        if (outcome.ok) tell(outcome.task);
         return;
       }
-      await running.complete(body);
+      const outcome = await running.complete(body);
+      if (outcome.ok) tell(outcome.task);
     })
-    .catch((error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error))));
+    .catch(failed);
   // The 2025 tools/call result check wants `content` beside `task`.
   return ctx.mcpReq.envelope === undefined
     ? { ...toLegacyCreateTaskResult(running.task), content: [] }
     : toCreateTaskResult(running.task);
+}
+
+/** 2025-11-25: the `notifications/tasks/status` message for a task's status. */
+export function taskStatusNotification(task: StoredTask): TaskStatusNotification {
+  return {
+    method: 'notifications/tasks/status',
+    params: toLegacyTask(task) as TaskStatusNotification['params'],
+  };
 }
 
 /** `{ taskId: string }`, as a Standard Schema for the SDK's custom-method handlers. */
@@ -108,29 +155,71 @@ function notFound(taskId: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, taskNotFoundError(taskId).message);
 }
 
-/** Registers `tasks/get`, `tasks/result` and `tasks/cancel` on `server`, answering `subject`'s tasks from `store`. */
-export function handleTaskMethods(server: Server, store: TaskStore, subject: string): void {
+/** The refusal of a method the 2026-07-28 tasks extension does not have. */
+function notInExtension(method: string, instead: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.MethodNotFound,
+    `${method} is a 2025-11-25 task method; the 2026-07-28 tasks extension (${TASKS_EXTENSION_ID}) has no ${method}: ${instead}.`,
+  );
+}
+
+/** How the task methods answer: from which store, for whom, and whether `tasks/list` is answered. */
+export interface TaskMethodsOptions {
+  store: TaskStore;
+  subject: string;
+  /** Answer `tasks/list` (2025-11-25); refused -32601 otherwise. */
+  list: boolean;
+}
+
+/**
+ * Registers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on `server`, answering
+ * `subject`'s tasks from `store`, each in the request's era.
+ */
+export function handleTaskMethods(server: Server, options: TaskMethodsOptions): void {
+  const { store, subject } = options;
   const register = server.setRequestHandler.bind(server) as unknown as (
     method: string,
-    schemas: { params: typeof TASK_ID_PARAMS },
-    handler: (params: { taskId: string }, ctx: ServerContext) => Promise<unknown>,
+    schemas: { params: unknown },
+    handler: (params: Record<string, unknown>, ctx: ServerContext) => Promise<unknown>,
   ) => void;
   const legacy = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined;
   register('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const task = await store.get(taskId, subject);
-    if (task === undefined) throw notFound(taskId);
+    const id = taskId as string;
+    const task = await store.get(id, subject);
+    if (task === undefined) throw notFound(id);
     return legacy(ctx) ? toLegacyTask(task) : toGetTaskResult(task);
   });
   register('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const outcome = await store.cancel(taskId, subject, 'Cancelled by the client.');
+    const outcome = await store.cancel(taskId as string, subject, 'Cancelled by the client.');
     if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
     return legacy(ctx) ? toLegacyTask(outcome.task) : { resultType: 'complete' };
   });
   register('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const task: StoredTask | undefined = await waitForTaskEnd(store, taskId, { signal: ctx.mcpReq.signal, subject });
+    if (!legacy(ctx)) throw notInExtension('tasks/result', "poll tasks/get, whose answer carries the task's result");
+    const id = taskId as string;
+    const task: StoredTask | undefined = await waitForTaskEnd(store, id, { signal: ctx.mcpReq.signal, subject });
     const payload = task === undefined ? undefined : toLegacyTaskPayload(task);
-    if (payload === undefined) throw notFound(taskId);
+    if (payload === undefined) throw notFound(id);
     if ('error' in payload) throw new ProtocolError(payload.error.code, payload.error.message);
     return payload.result;
+  });
+  register('tasks/list', { params: specTypeSchemas.PaginatedRequestParams }, async ({ cursor }, ctx) => {
+    if (!legacy(ctx)) throw notInExtension('tasks/list', 'keep the task ids tools/call answered');
+    if (!options.list)
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        "tasks/list is not offered here: this server cannot tell its callers apart (no authenticated subject), so a list would show other callers' tasks. Keep the task ids tools/call answered.",
+      );
+    let page: TaskPage;
+    try {
+      page = await store.list(subject, typeof cursor === 'string' ? { cursor } : {});
+    } catch (error) {
+      if (error instanceof RangeError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+    return {
+      tasks: page.tasks.map(toLegacyTask),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    };
   });
 }

@@ -7,6 +7,7 @@ export { openTaskStore } from './open-task-store.js';
 export { RedisTaskStore, type RedisTaskClient, type RedisTaskStoreOptions } from './redis-task-store.js';
 export {
   type CreateTaskInput,
+  DEFAULT_TASK_PAGE_SIZE,
   isTerminalTaskStatus,
   type RunningTask,
   type StoredTask,
@@ -15,6 +16,7 @@ export {
   type TaskAbortCause,
   type TaskDrainReport,
   type TaskError,
+  type TaskPage,
   type TaskRefusal,
   type TaskStatus,
   type TaskStore,
