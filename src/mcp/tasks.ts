@@ -32,9 +32,10 @@ import {
  *
  * Per era: 2025-11-25 has `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` and the
  * `notifications/tasks/status` notification; the 2026-07-28 extension has `tasks/get` and
- * `tasks/cancel` (`tasks/update` for input), and answers `tasks/result` and `tasks/list` -32601, as it
- * says. Its status notifications ride on `subscriptions/listen`, which this server does not serve:
- * 2026-07-28 clients poll `tasks/get`.
+ * `tasks/cancel` (`tasks/update` for input): the SDK's modern path answers `tasks/result` and
+ * `tasks/list` -32601 before any handler, and leaves the legacy `tasks` capability out of
+ * `server/discover`. The extension's status notifications ride on `subscriptions/listen`, which this
+ * server does not serve: 2026-07-28 clients poll `tasks/get`.
  */
 
 /**
@@ -155,14 +156,6 @@ function notFound(taskId: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, taskNotFoundError(taskId).message);
 }
 
-/** The refusal of a method the 2026-07-28 tasks extension does not have. */
-function notInExtension(method: string, instead: string): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.MethodNotFound,
-    `${method} is a 2025-11-25 task method; the 2026-07-28 tasks extension (${TASKS_EXTENSION_ID}) has no ${method}: ${instead}.`,
-  );
-}
-
 /** How the task methods answer: from which store, for whom, and whether `tasks/list` is answered. */
 export interface TaskMethodsOptions {
   store: TaskStore;
@@ -173,7 +166,8 @@ export interface TaskMethodsOptions {
 
 /**
  * Registers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on `server`, answering
- * `subject`'s tasks from `store`, each in the request's era.
+ * `subject`'s tasks from `store`, each in the request's era (`tasks/result` and `tasks/list` reach
+ * only 2025-11-25 requests).
  */
 export function handleTaskMethods(server: Server, options: TaskMethodsOptions): void {
   const { store, subject } = options;
@@ -195,7 +189,6 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
     return legacy(ctx) ? toLegacyTask(outcome.task) : { resultType: 'complete' };
   });
   register('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    if (!legacy(ctx)) throw notInExtension('tasks/result', "poll tasks/get, whose answer carries the task's result");
     const id = taskId as string;
     const task: StoredTask | undefined = await waitForTaskEnd(store, id, { signal: ctx.mcpReq.signal, subject });
     const payload = task === undefined ? undefined : toLegacyTaskPayload(task);
@@ -203,8 +196,7 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
     if ('error' in payload) throw new ProtocolError(payload.error.code, payload.error.message);
     return payload.result;
   });
-  register('tasks/list', { params: specTypeSchemas.PaginatedRequestParams }, async ({ cursor }, ctx) => {
-    if (!legacy(ctx)) throw notInExtension('tasks/list', 'keep the task ids tools/call answered');
+  register('tasks/list', { params: specTypeSchemas.PaginatedRequestParams }, async ({ cursor }) => {
     if (!options.list)
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,

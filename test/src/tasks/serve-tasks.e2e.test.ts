@@ -5,13 +5,21 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { isSpecType, specTypeSchemas } from '@modelcontextprotocol/server';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { TASKS_EXTENSION_ID } from '../../../src/tasks/index.js';
 
 /*
  * `toolsmith serve` (stdio, a child process) and tasks, through the official clients of both eras:
  * tasks are announced only when a tool has `taskSupport`; a store named without such a tool is opened
- * (a bad one fails at start) and a warning says nothing is announced.
+ * (a bad one fails at start) and a warning says nothing is announced. Over stdio a 2025-11-25 client
+ * hears its task end (`notifications/tasks/status`) and lists its tasks; a 2026-07-28 client gets
+ * -32601 for the methods its extension does not have.
  */
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -80,5 +88,82 @@ describe('toolsmith serve: tasks announced only when a tool can run as one', () 
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(stderr).toContain("--task-store must be 'memory' or a Redis URL");
+  }, 30_000);
+});
+
+describe('toolsmith serve over stdio: the task methods per era (child process)', () => {
+  const serve = {
+    command: process.execPath,
+    args: ['bin/toolsmith.js', 'serve', '--entry', TASK_ENTRY],
+    cwd: repoRoot,
+    env: baseEnv,
+  };
+
+  it('2025-11-25 (v1 client): the task ends with notifications/tasks/status, tasks/list lists it, tasks/result answers it', async () => {
+    const client = new ClientV1({ name: 'tasks-stdio-v1', version: '1' }, { capabilities: { tasks: {} } });
+    await client.connect(new StdioClientTransportV1({ ...serve, stderr: 'pipe' }));
+    try {
+      expect(client.getServerCapabilities()?.tasks).toMatchObject({ list: {} });
+      const heard: unknown[] = [];
+      client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => void heard.push(notification));
+      const created = await client.request(
+        { method: 'tools/call', params: { name: 'slow_report', arguments: { ms: 50, tag: 'e2e' }, task: {} } },
+        CreateTaskResultSchema,
+      );
+      const { taskId } = created.task;
+      const until = Date.now() + 10_000;
+      while (heard.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard).toHaveLength(1);
+      expect(isSpecType.TaskStatusNotification(heard[0])).toBe(true);
+      expect(heard[0]).toMatchObject({ method: 'notifications/tasks/status', params: { taskId, status: 'completed' } });
+      const listed = await client.experimental.tasks.listTasks();
+      expect(listed.tasks.map((task) => [task.taskId, task.status])).toEqual([[taskId, 'completed']]);
+      const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+      expect(result.structuredContent).toMatchObject({ tag: 'e2e' });
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it('2026-07-28: the extension alone is announced; tasks/list and tasks/result are -32601, tasks/get is served', async () => {
+    const client = new ClientV2(
+      { name: 'tasks-stdio-v2', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new StdioClientTransportV2({ ...serve, stderr: 'pipe' }));
+    try {
+      expect(client.getServerCapabilities()?.extensions).toMatchObject({ [TASKS_EXTENSION_ID]: {} });
+      expect(client.getServerCapabilities()).not.toHaveProperty('tasks');
+    } finally {
+      await client.close();
+    }
+    // The v2 client refuses to send the 2025-only methods on 2026-07-28: raw lines ask the server.
+    const child = spawn(serve.command, serve.args, { cwd: repoRoot, env: baseEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION_ID]: {} } },
+    };
+    const asked: [string, Record<string, unknown>][] = [
+      ['tasks/list', {}],
+      ['tasks/result', { taskId: 'no-such-task' }],
+      ['tasks/get', { taskId: 'no-such-task' }],
+    ];
+    asked.forEach(([method, params], id) =>
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope } })}\n`),
+    );
+    const until = Date.now() + 10_000;
+    while (out.trim().split('\n').length < 3 && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGTERM');
+    const answers = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; error?: { code: number; message: string } });
+    answers.sort((x, y) => x.id - y.id);
+    expect(answers.map((answer) => answer.error?.code)).toEqual([-32601, -32601, -32602]);
+    expect(answers[2]?.error?.message).toContain("task 'no-such-task' not found");
   }, 30_000);
 });
