@@ -5,7 +5,7 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { isSpecType, specTypeSchemas } from '@modelcontextprotocol/server';
+import { isSpecType } from '@modelcontextprotocol/server';
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
