@@ -104,6 +104,7 @@ export class MemoryTaskStore implements TaskStore {
       complete: (result) => finish('completed', { result }),
       fail: (error, statusMessage) =>
         finish('failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) }),
+      mark: async (status, statusMessage) => this.transition(record.taskId, ANY_OWNER, status, { statusMessage }),
     };
   }
 
@@ -198,6 +199,7 @@ export class MemoryTaskStore implements TaskStore {
     if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), status);
     const now = this.now();
     Object.assign(record, fields, { status, lastUpdatedAt: now, expiresAt: now + record.retentionMs });
+    if (record.statusMessage === undefined) delete record.statusMessage;
     return { ok: true, task: this.view(record) };
   }
 

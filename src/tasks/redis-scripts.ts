@@ -144,3 +144,20 @@ while #out < (limit + 1) * 2 do
 end
 return out
 `;
+
+/**
+ * KEYS[1] task; ARGV status ('working' or 'input_required'), statusMessage ('' for none), the
+ * running replica. A running task's own change of a non-terminal status; its lease and expiry stay.
+ */
+export const MARK_SCRIPT = `${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
+local now = now_ms()
+expire_lease(KEYS[1], now)
+if terminal(redis.call('HGET', KEYS[1], 'status')) or redis.call('HGET', KEYS[1], 'replicaId') ~= ARGV[3] then
+  return answer('terminal', KEYS[1])
+end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'lastUpdatedAt', now)
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'statusMessage')
+else redis.call('HSET', KEYS[1], 'statusMessage', ARGV[2]) end
+return answer('ok', KEYS[1])
+`;

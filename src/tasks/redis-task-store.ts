@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closedError, drainMessage } from './memory-task-store.js';
-import { CREATE_SCRIPT, FINISH_SCRIPT, GET_SCRIPT, LIST_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
+import { CREATE_SCRIPT, FINISH_SCRIPT, GET_SCRIPT, LIST_SCRIPT, MARK_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
 import { RunningTasks } from './running-tasks.js';
 import {
   type CreateTaskInput,
@@ -64,6 +64,7 @@ const SCRIPTS = {
   finish: script(FINISH_SCRIPT),
   renew: script(RENEW_SCRIPT),
   list: script(LIST_SCRIPT),
+  mark: script(MARK_SCRIPT),
 };
 
 interface ScriptAnswer {
@@ -205,6 +206,12 @@ export class RedisTaskStore implements TaskStore {
       signal,
       complete: (result) => finish('completed', 'result', result),
       fail: (error: TaskError, statusMessage?: string) => finish('failed', 'error', error, statusMessage),
+      mark: async (status, statusMessage) => {
+        const marked = await this.run(SCRIPTS.mark, taskId, [status, statusMessage ?? '', this.replicaId]);
+        if (marked.verdict === 'not-found' || marked.task === undefined) return notFoundRefusal(taskId);
+        const now = this.toTask(taskId, marked.task);
+        return marked.verdict === 'ok' ? { ok: true, task: now } : terminalRefusal(now, status);
+      },
     };
   }
 

@@ -113,6 +113,11 @@ export interface RunningTask {
   complete(result: Record<string, unknown>): Promise<TaskTransition>;
   /** Writes the JSON-RPC error and `failed`, once. */
   fail(error: TaskError, statusMessage?: string): Promise<TaskTransition>;
+  /**
+   * Marks the running task `input_required` (it waits for the client's answer to a question, with
+   * `statusMessage` saying what it asked) or `working` again; refused once it ended.
+   */
+  mark(status: 'working' | 'input_required', statusMessage?: string): Promise<TaskTransition>;
 }
 
 /** What `drain` did. */

@@ -89,6 +89,25 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore, kin
       expect((await tasks.get(running.task.taskId))?.result).toEqual(winner);
     });
 
+    it('a running task goes input_required and back to working, which get reads; once ended it cannot', async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't', subject: 'alice' });
+      const waiting = await running.mark('input_required', 'Waiting for the user: Which file?');
+      expect(waiting.ok).toBe(true);
+      expect(await tasks.get(running.task.taskId, 'alice')).toMatchObject({
+        status: 'input_required',
+        statusMessage: 'Waiting for the user: Which file?',
+      });
+      expect((await running.mark('working')).ok).toBe(true);
+      const working = await tasks.get(running.task.taskId, 'alice');
+      expect(working?.status).toBe('working');
+      expect(working?.statusMessage).toBeUndefined();
+      expect(running.signal.aborted).toBe(false);
+      await running.complete({ content: [] });
+      expect(refused(await running.mark('input_required')).reason).toBe('terminal');
+      expect((await tasks.get(running.task.taskId, 'alice'))?.status).toBe('completed');
+    });
+
     it('fails a task with a JSON-RPC error and a status message', async () => {
       const tasks = await store();
       const running = await tasks.create({ toolName: 't' });
