@@ -23,13 +23,14 @@ import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type Sam
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
-import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
+import { RELATED_TASK_META_KEY, TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import { ClientRequestRouter } from './client-requests.js';
 import {
   asksForTask,
   handleTaskMethods,
   hasTaskCapableTool,
   startTask,
+  type TaskControls,
   taskCapabilities,
   taskStatusNotification,
 } from './tasks.js';
@@ -174,19 +175,27 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     if (store !== undefined && tool?.taskSupport !== undefined) {
       const task = asksForTask(ctx, clientCapabilities(ctx, server), request.params);
       if (task !== undefined) {
-        // The request is answered at once: the call runs under the task's signal only, and reports nothing.
+        // 2025-11-25 on a connection that outlives the request (stdio): the client hears the task's
+        // status change, and a question the tool asks reaches it while the task waits input_required.
+        const lasting = server.streams && ctx.mcpReq.envelope === undefined;
+        const canAsk = lasting && server.getClientCapabilities()?.elicitation !== undefined;
+        // The request is answered at once: the call runs under the task's signal only.
         return (await startTask(
           store,
           ctx,
           { toolName: name, subject: userContext.userId, ...task },
-          (signal) => orchestrator.processToolCall({ ...details('mcp-task'), signal }),
+          (signal, controls) =>
+            orchestrator.processToolCall({
+              ...details('mcp-task'),
+              signal,
+              ...(canAsk ? { reporter: { elicit: taskElicitation(server, controls, signal) } } : {}),
+            }),
           (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
           server.onerror,
-          // 2025-11-25 on a connection that outlives the request (stdio): the client hears the task end.
-          server.streams && ctx.mcpReq.envelope === undefined
-            ? (ended) =>
+          lasting
+            ? (changed) =>
                 void server
-                  .notification(taskStatusNotification(ended))
+                  .notification(taskStatusNotification(changed))
                   .catch((error: unknown) =>
                     server.onerror?.(error instanceof Error ? error : new Error(String(error))),
                   )
@@ -380,6 +389,30 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
     ...base,
     ...(canElicit ? { elicit: asker('elicit'), approve: asker('approval') } : {}),
     ...(canSample ? { sample } : {}),
+  };
+}
+
+/**
+ * `context.elicit` of a task's call on a lasting 2025 connection: the task goes `input_required`
+ * (saying what it asks), `elicitation/create` goes to the client tied to the task (`_meta`
+ * related-task), and once answered the task is `working` again and the tool goes on with the answer.
+ * A cancel of the task aborts the question.
+ */
+function taskElicitation(server: Server, task: TaskControls, signal: AbortSignal): Elicit {
+  return async (request) => {
+    if (!(await task.mark('input_required', `Waiting for the user: ${truncateText(request.message, 200)}`)))
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its question was asked.`);
+    try {
+      const params = {
+        message: request.message,
+        requestedSchema: request.requestedSchema as never,
+        _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
+      };
+      return (await server.elicitInput(params, { signal })) as ElicitAnswer;
+    } finally {
+      // Refused (false) when the task ended meanwhile; nothing to resume then.
+      await task.mark('working').catch(() => false);
+    }
   };
 }
 

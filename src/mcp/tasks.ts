@@ -76,17 +76,25 @@ export function asksForTask(
   return typeof task.ttl === 'number' && Number.isFinite(task.ttl) && task.ttl > 0 ? { ttlMs: task.ttl } : {};
 }
 
+/** What a task's call may do to its own task: wait for the client (`input_required`) and resume. */
+export interface TaskControls {
+  readonly taskId: string;
+  /** Marks the task `input_required` or `working` (the client hears it where it can); false once it ended. */
+  mark(status: 'working' | 'input_required', statusMessage?: string): Promise<boolean>;
+}
+
 /**
  * Starts `run` (the call) as a task of `store` owned by `subject` and answers the task handle in the
  * request's era. The call gets the task's signal; its answer (`answer`, or a protocol error it
  * throws) is written once; a store that cannot take it is reported to `onError`. `onStatus`, when
- * given, hears the task once it ended — completed, failed, cancelled from any replica, drained.
+ * given, hears each change of the task's status: `input_required` and back (`TaskControls.mark`),
+ * then its end — completed, failed, cancelled from any replica, drained — once.
  */
 export async function startTask(
   store: TaskStore,
   ctx: ServerContext,
   input: { toolName: string; subject: string; ttlMs?: number },
-  run: (signal: AbortSignal) => Promise<ToolCallResult>,
+  run: (signal: AbortSignal, task: TaskControls) => Promise<ToolCallResult>,
   answer: (result: ToolCallResult) => Record<string, unknown>,
   onError: ((error: Error) => void) | undefined,
   onStatus?: (task: StoredTask) => void,
@@ -97,21 +105,32 @@ export async function startTask(
     ...(input.ttlMs === undefined ? {} : { ttlMs: input.ttlMs }),
   });
   const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
-  let told = false;
+  let ended = false;
   const tell = (task: StoredTask | undefined) => {
-    if (told || task === undefined || !isTerminalTaskStatus(task.status)) return;
-    told = true;
+    if (ended || task === undefined) return;
+    ended = isTerminalTaskStatus(task.status);
     onStatus?.(task);
+  };
+  const controls: TaskControls = {
+    taskId: running.task.taskId,
+    mark: async (status, statusMessage) => {
+      const outcome = await running.mark(status, statusMessage);
+      if (outcome.ok) tell(outcome.task);
+      return outcome.ok;
+    },
   };
   if (onStatus !== undefined) {
     // Ended by someone else (a cancel, a drain, a lost lease): the store has the status it ended in.
     running.signal.addEventListener(
       'abort',
-      () => void store.get(running.task.taskId, input.subject).then(tell, failed),
+      () =>
+        void store
+          .get(running.task.taskId, input.subject)
+          .then((task) => (task !== undefined && isTerminalTaskStatus(task.status) ? tell(task) : undefined), failed),
       { once: true },
     );
   }
-  void run(running.signal)
+  void run(running.signal, controls)
     .then(async (result) => {
       let body: Record<string, unknown>;
       try {

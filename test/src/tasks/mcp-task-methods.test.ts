@@ -5,7 +5,12 @@ import { isSpecType } from '@modelcontextprotocol/server';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CreateTaskResultSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ITool, ToolOrchestrator } from '../../../src/index.js';
@@ -54,10 +59,16 @@ function memoryStore(): MemoryTaskStore {
 }
 
 /** A v1 client (2025-11-25 handshake) connected in memory to a server of `orchestrator` with `options`. */
-async function connect(orchestrator: ToolOrchestrator, options: McpServerOptions): Promise<ClientV1> {
+async function connect(
+  orchestrator: ToolOrchestrator,
+  options: McpServerOptions,
+  capabilities: Record<string, unknown> = { tasks: {} },
+  before?: (client: ClientV1) => void,
+): Promise<ClientV1> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await createMcpServer(orchestrator, options).connect(serverSide as never);
-  const client = new ClientV1({ name: 'task-methods', version: '1' }, { capabilities: { tasks: {} } });
+  const client = new ClientV1({ name: 'task-methods', version: '1' }, { capabilities });
+  before?.(client);
   await client.connect(clientSide);
   clients.push(client);
   return client;
@@ -234,5 +245,106 @@ describe('notifications/tasks/status (2025-11-25)', () => {
       await client.close();
       await http.close();
     }
+  });
+});
+
+/** Asks the user to pick a or b (when it can ask) and answers the pick, or 'nobody asked'. */
+const picker: ITool = makeTool('picker', {
+  inputSchema: { type: 'object', properties: {} },
+  taskSupport: 'optional',
+  async execute(
+    _args: unknown,
+    context: { elicit?: (request: unknown) => Promise<{ action: string; content?: { choice?: string } }> },
+  ) {
+    if (context.elicit === undefined) return { success: true, output: { picked: 'nobody asked' } };
+    const answer = await context.elicit({
+      message: 'Pick one',
+      requestedSchema: {
+        type: 'object',
+        properties: { choice: { type: 'string', enum: ['a', 'b'] } },
+        required: ['choice'],
+      },
+    });
+    return { success: true, output: { picked: answer.action === 'accept' ? answer.content?.choice : answer.action } };
+  },
+});
+
+/** `picker` called as a task; the task id. */
+async function startPicker(client: ClientV1): Promise<string> {
+  const created = await client.request(
+    { method: 'tools/call', params: { name: 'picker', arguments: {}, task: {} } },
+    CreateTaskResultSchema,
+  );
+  return created.task.taskId;
+}
+
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('a task that asks its user (2025-11-25, lasting connection): input_required', () => {
+  it('goes input_required, asks with the related task, resumes working with the answer and completes', async () => {
+    const orchestrator = new ToolOrchestrator({ tools: [picker] });
+    const heard: { status: string; statusMessage?: string }[] = [];
+    const asked: Record<string, unknown>[] = [];
+    let statusWhileAsked: string | undefined;
+    let client!: ClientV1;
+    client = await connect(orchestrator, { taskStore: memoryStore() }, { tasks: {}, elicitation: {} }, (early) => {
+      early.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(request.params as Record<string, unknown>);
+        const taskId = (request.params._meta as Record<string, { taskId: string }>)[
+          'io.modelcontextprotocol/related-task'
+        ]!.taskId;
+        statusWhileAsked = (await client.experimental.tasks.getTask(taskId)).status;
+        return { action: 'accept', content: { choice: 'b' } };
+      });
+    });
+    client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => void heard.push(notification.params));
+    const taskId = await startPicker(client);
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(result.structuredContent ?? JSON.parse((result.content[0] as { text: string }).text)).toEqual({
+      picked: 'b',
+    });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      message: 'Pick one',
+      _meta: { 'io.modelcontextprotocol/related-task': { taskId } },
+    });
+    expect(statusWhileAsked).toBe('input_required');
+    await until(() => heard.length >= 3);
+    expect(heard.map((each) => each.status)).toEqual(['input_required', 'working', 'completed']);
+    expect(heard[0]?.statusMessage).toBe('Waiting for the user: Pick one');
+  });
+
+  it('a cancel while the question is open stops the tool; the task reads cancelled', async () => {
+    const orchestrator = new ToolOrchestrator({ tools: [picker] });
+    let questionOpen = false;
+    const client = await connect(
+      orchestrator,
+      { taskStore: memoryStore() },
+      { tasks: {}, elicitation: {} },
+      (early) => {
+        early.setRequestHandler(ElicitRequestSchema, async (_request, extra) => {
+          questionOpen = true;
+          // Never answered: the user walked away.
+          await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve()));
+          return { action: 'cancel' };
+        });
+      },
+    );
+    const taskId = await startPicker(client);
+    await until(() => questionOpen);
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('input_required');
+    await client.experimental.tasks.cancelTask(taskId);
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
+  });
+
+  it('a client that cannot elicit: the tool is not given elicit, and the task completes without asking', async () => {
+    const orchestrator = new ToolOrchestrator({ tools: [picker] });
+    const client = await connect(orchestrator, { taskStore: memoryStore() });
+    const taskId = await startPicker(client);
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(JSON.parse((result.content.at(-1) as { text: string }).text)).toEqual({ picked: 'nobody asked' });
   });
 });
