@@ -4,6 +4,7 @@ import {
   isTerminalTaskStatus,
   newTaskId,
   notFoundRefusal,
+  notWaitingRefusal,
   type ResolvedTaskStoreTimings,
   type RunningTask,
   resolveTaskStoreTimings,
@@ -41,6 +42,8 @@ interface MemoryRecord {
   subject?: string;
   result?: Record<string, unknown>;
   error?: TaskError;
+  inputRequests?: Record<string, unknown>;
+  inputResponses?: Record<string, unknown>;
 }
 
 /** Options of `MemoryTaskStore`. */
@@ -104,7 +107,10 @@ export class MemoryTaskStore implements TaskStore {
       complete: (result) => finish('completed', { result }),
       fail: (error, statusMessage) =>
         finish('failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) }),
-      mark: async (status, statusMessage) => this.transition(record.taskId, ANY_OWNER, status, { statusMessage }),
+      mark: async (status, statusMessage, inputRequests) => {
+        const open = status === 'working' ? undefined : { ...record.inputRequests, ...inputRequests };
+        return this.transition(record.taskId, ANY_OWNER, status, { statusMessage, inputRequests: open });
+      },
     };
   }
 
@@ -140,6 +146,30 @@ export class MemoryTaskStore implements TaskStore {
 
   async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
     return this.endElsewhere(taskId, 'failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) });
+  }
+
+  async respond(
+    taskId: string,
+    subject: string | undefined,
+    inputResponses: Record<string, unknown>,
+  ): Promise<TaskTransition> {
+    const record = this.find(taskId, subject);
+    if (record === undefined) return notFoundRefusal(taskId);
+    if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), 'working');
+    const keys = Object.keys(inputResponses);
+    const open = record.inputRequests ?? {};
+    if (keys.length === 0 || keys.some((key) => !Object.hasOwn(open, key)))
+      return notWaitingRefusal(this.view(record), keys);
+    const left = Object.fromEntries(Object.entries(open).filter(([key]) => !keys.includes(key)));
+    record.inputResponses = { ...record.inputResponses, ...inputResponses };
+    record.inputRequests = Object.keys(left).length === 0 ? undefined : left;
+    if (record.inputRequests === undefined) {
+      delete record.inputRequests;
+      record.status = 'working';
+      delete record.statusMessage;
+    }
+    record.lastUpdatedAt = this.now();
+    return { ok: true, task: this.view(record) };
   }
 
   async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
@@ -200,6 +230,7 @@ export class MemoryTaskStore implements TaskStore {
     const now = this.now();
     Object.assign(record, fields, { status, lastUpdatedAt: now, expiresAt: now + record.retentionMs });
     if (record.statusMessage === undefined) delete record.statusMessage;
+    if (record.inputRequests === undefined || isTerminalTaskStatus(status)) delete record.inputRequests;
     return { ok: true, task: this.view(record) };
   }
 
@@ -225,6 +256,8 @@ export class MemoryTaskStore implements TaskStore {
       replicaId: this.replicaId,
       ...(record.result === undefined ? {} : { result: record.result }),
       ...(record.error === undefined ? {} : { error: record.error }),
+      ...(record.inputRequests === undefined ? {} : { inputRequests: { ...record.inputRequests } }),
+      ...(record.inputResponses === undefined ? {} : { inputResponses: { ...record.inputResponses } }),
     });
   }
 }

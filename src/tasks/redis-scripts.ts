@@ -6,7 +6,8 @@
  * string `{ verdict, task }`, `task` being the hash's fields.
  *
  * A task is one hash: status, statusMessage, createdAt, lastUpdatedAt, expiresAt, retentionMs,
- * pollIntervalMs, toolName, subject, replicaId, leaseUntil, createdUs, result (JSON), error (JSON). Its key
+ * pollIntervalMs, toolName, subject, replicaId, leaseUntil, createdUs, result (JSON), error (JSON),
+ * `in:<key>` / `out:<key>` (an open input request, an answer; JSON). Its key
  * expires at `expiresAt`: while it runs, `leaseUntil + retentionMs`; once it ended, its end plus
  * `retentionMs`.
  *
@@ -147,7 +148,10 @@ return out
 
 /**
  * KEYS[1] task; ARGV status ('working' or 'input_required'), statusMessage ('' for none), the
- * running replica. A running task's own change of a non-terminal status; its lease and expiry stay.
+ * running replica, then key, request JSON pairs (input requests it adds). A running task's own
+ * change of a non-terminal status; its lease and expiry stay. Each open request is a field
+ * `in:<key>` and each answer `out:<key>`, raw JSON strings (cjson would turn an empty array into an
+ * object), so no script decodes them. `working` drops the open requests.
  */
 export const MARK_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
@@ -159,5 +163,43 @@ end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'lastUpdatedAt', now)
 if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'statusMessage')
 else redis.call('HSET', KEYS[1], 'statusMessage', ARGV[2]) end
+if ARGV[1] == 'working' then
+  for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+    if string.sub(field, 1, 3) == 'in:' then redis.call('HDEL', KEYS[1], field) end
+  end
+end
+for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], 'in:' .. ARGV[i], ARGV[i + 1]) end
+return answer('ok', KEYS[1])
+`;
+
+/**
+ * KEYS[1] task; ARGV subject check ('=' .. subject, or '=' for none), then key, answer JSON pairs.
+ * The client's answers to open requests: each key must be open (`in:<key>`), else 'not-waiting'
+ * and nothing is written; each answer closes its request; none left open makes the task `working`.
+ */
+export const RESPOND_SCRIPT = `${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
+local subject = redis.call('HGET', KEYS[1], 'subject')
+if subject ~= false and '=' .. subject ~= ARGV[1] then return answer('not-found') end
+local now = now_ms()
+expire_lease(KEYS[1], now)
+if terminal(redis.call('HGET', KEYS[1], 'status')) then return answer('terminal', KEYS[1]) end
+if #ARGV < 3 then return answer('not-waiting', KEYS[1]) end
+for i = 2, #ARGV, 2 do
+  if redis.call('HEXISTS', KEYS[1], 'in:' .. ARGV[i]) == 0 then return answer('not-waiting', KEYS[1]) end
+end
+for i = 2, #ARGV, 2 do
+  redis.call('HDEL', KEYS[1], 'in:' .. ARGV[i])
+  redis.call('HSET', KEYS[1], 'out:' .. ARGV[i], ARGV[i + 1])
+end
+local open = false
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, 3) == 'in:' then open = true end
+end
+if not open then
+  redis.call('HSET', KEYS[1], 'status', 'working')
+  redis.call('HDEL', KEYS[1], 'statusMessage')
+end
+redis.call('HSET', KEYS[1], 'lastUpdatedAt', now)
 return answer('ok', KEYS[1])
 `;

@@ -1,11 +1,20 @@
 import { createHash } from 'node:crypto';
 import { closedError, drainMessage } from './memory-task-store.js';
-import { CREATE_SCRIPT, FINISH_SCRIPT, GET_SCRIPT, LIST_SCRIPT, MARK_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
+import {
+  CREATE_SCRIPT,
+  FINISH_SCRIPT,
+  GET_SCRIPT,
+  LIST_SCRIPT,
+  MARK_SCRIPT,
+  RENEW_SCRIPT,
+  RESPOND_SCRIPT,
+} from './redis-scripts.js';
 import { RunningTasks } from './running-tasks.js';
 import {
   type CreateTaskInput,
   newTaskId,
   notFoundRefusal,
+  notWaitingRefusal,
   type ResolvedTaskStoreTimings,
   type RunningTask,
   resolveTaskStoreTimings,
@@ -65,10 +74,11 @@ const SCRIPTS = {
   renew: script(RENEW_SCRIPT),
   list: script(LIST_SCRIPT),
   mark: script(MARK_SCRIPT),
+  respond: script(RESPOND_SCRIPT),
 };
 
 interface ScriptAnswer {
-  verdict: 'ok' | 'not-found' | 'terminal';
+  verdict: 'ok' | 'not-found' | 'terminal' | 'not-waiting';
   task?: Record<string, string>;
 }
 
@@ -206,8 +216,9 @@ export class RedisTaskStore implements TaskStore {
       signal,
       complete: (result) => finish('completed', 'result', result),
       fail: (error: TaskError, statusMessage?: string) => finish('failed', 'error', error, statusMessage),
-      mark: async (status, statusMessage) => {
-        const marked = await this.run(SCRIPTS.mark, taskId, [status, statusMessage ?? '', this.replicaId]);
+      mark: async (status, statusMessage, inputRequests) => {
+        const pairs = Object.entries(inputRequests ?? {}).flatMap(([key, request]) => [key, JSON.stringify(request)]);
+        const marked = await this.run(SCRIPTS.mark, taskId, [status, statusMessage ?? '', this.replicaId, ...pairs]);
         if (marked.verdict === 'not-found' || marked.task === undefined) return notFoundRefusal(taskId);
         const now = this.toTask(taskId, marked.task);
         return marked.verdict === 'ok' ? { ok: true, task: now } : terminalRefusal(now, status);
@@ -259,6 +270,19 @@ export class RedisTaskStore implements TaskStore {
 
   async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
     return this.endHere(taskId, 'failed', 'error', error, statusMessage);
+  }
+
+  async respond(
+    taskId: string,
+    subject: string | undefined,
+    inputResponses: Record<string, unknown>,
+  ): Promise<TaskTransition> {
+    const pairs = Object.entries(inputResponses).flatMap(([key, answer]) => [key, JSON.stringify(answer)]);
+    const answer = await this.run(SCRIPTS.respond, taskId, [`=${subject ?? ''}`, ...pairs]);
+    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(taskId);
+    const task = this.toTask(taskId, answer.task);
+    if (answer.verdict === 'not-waiting') return notWaitingRefusal(task, Object.keys(inputResponses));
+    return answer.verdict === 'ok' ? { ok: true, task } : terminalRefusal(task, 'working');
   }
 
   async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
@@ -461,8 +485,26 @@ export class RedisTaskStore implements TaskStore {
       replicaId: fields.replicaId ?? '',
       ...(fields.result === undefined ? {} : { result: JSON.parse(fields.result) as Record<string, unknown> }),
       ...(fields.error === undefined ? {} : { error: JSON.parse(fields.error) as TaskError }),
+      ...(fields.status === 'input_required' ? inputFields(fields, 'in:', 'inputRequests') : {}),
+      ...inputFields(fields, 'out:', 'inputResponses'),
     });
   }
+}
+
+/** The hash's `in:<key>` (or `out:<key>`) fields as `{ [name]: { key: parsed } }`, nothing when there are none. */
+function inputFields(
+  fields: Record<string, string>,
+  prefix: 'in:' | 'out:',
+  name: 'inputRequests' | 'inputResponses',
+): Record<string, Record<string, unknown>> {
+  const found: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  let any = false;
+  for (const [field, value] of Object.entries(fields)) {
+    if (!field.startsWith(prefix)) continue;
+    found[field.slice(prefix.length)] = JSON.parse(value) as unknown;
+    any = true;
+  }
+  return any ? { [name]: { ...found } } : {};
 }
 
 /** A URL without its password, for messages. */

@@ -58,6 +58,13 @@ export interface StoredTask {
   readonly result?: Record<string, unknown>;
   /** The JSON-RPC error of a `failed` task. */
   readonly error?: TaskError;
+  /**
+   * What an `input_required` task asks the client (2026-07-28 `inputRequests`): by key, each a
+   * server-to-client request `{ method, params }`; those not answered yet.
+   */
+  readonly inputRequests?: Readonly<Record<string, unknown>>;
+  /** The client's answers by key (`respond`), which the running call reads. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
 }
 
 /** What `create` needs. */
@@ -73,8 +80,8 @@ export interface CreateTaskInput {
   pollIntervalMs?: number;
 }
 
-/** Why a transition was refused. */
-export type TaskRefusal = 'not-found' | 'terminal';
+/** Why a transition was refused (`not-waiting`: an answer to a question the task does not ask). */
+export type TaskRefusal = 'not-found' | 'terminal' | 'not-waiting';
 
 /** The outcome of `complete`, `fail` and `cancel`: the task after it, or why nothing changed. */
 export type TaskTransition =
@@ -114,10 +121,15 @@ export interface RunningTask {
   /** Writes the JSON-RPC error and `failed`, once. */
   fail(error: TaskError, statusMessage?: string): Promise<TaskTransition>;
   /**
-   * Marks the running task `input_required` (it waits for the client's answer to a question, with
-   * `statusMessage` saying what it asked) or `working` again; refused once it ended.
+   * Marks the running task `input_required` (it waits for the client's answer to `inputRequests`,
+   * added to those still open, with `statusMessage` saying what it asked) or `working` again (the
+   * open requests dropped); refused once it ended.
    */
-  mark(status: 'working' | 'input_required', statusMessage?: string): Promise<TaskTransition>;
+  mark(
+    status: 'working' | 'input_required',
+    statusMessage?: string,
+    inputRequests?: Record<string, unknown>,
+  ): Promise<TaskTransition>;
 }
 
 /** What `drain` did. */
@@ -162,6 +174,17 @@ export interface TaskStore {
   complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition>;
   /** Writes a task's JSON-RPC error and `failed`, from any replica, once (as `complete`). */
   fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition>;
+  /**
+   * Records the client's answers to an `input_required` task's open requests, from any replica (the
+   * running call reads them: `get`'s `inputResponses`): each key must be an open request's, which
+   * it closes; once none is open the task is `working` again. Refused `not-waiting` for a key the
+   * task does not ask, `terminal` once it ended.
+   */
+  respond(
+    taskId: string,
+    subject: string | undefined,
+    inputResponses: Record<string, unknown>,
+  ): Promise<TaskTransition>;
   /** Marks a task `cancelled` (refused when it already ended) and fires its `signal` on the replica running it. */
   cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition>;
   /**
@@ -262,6 +285,17 @@ export function badTaskCursor(cursor: string): RangeError {
   return new RangeError(
     `Task list cursor '${cursor.slice(0, 100)}' is not one this task store handed out; list again without a cursor.`,
   );
+}
+
+/** The refusal of an answer to a request the task does not have open. */
+export function notWaitingRefusal(task: StoredTask, keys: readonly string[]): TaskTransition {
+  const open = Object.keys(task.inputRequests ?? {});
+  return {
+    ok: false,
+    reason: 'not-waiting',
+    task,
+    message: `Task '${task.taskId}' (${task.status}) asks no ${keys.map((key) => `'${key.slice(0, 100)}'`).join(', ')}; its open input requests: ${open.length === 0 ? 'none' : open.join(', ')}. Answer only the keys of inputRequests in tasks/get.`,
+  };
 }
 
 /** A task id: a random UUID, unguessable, since an id is all a caller needs to read a task. */

@@ -108,6 +108,42 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore, kin
       expect((await tasks.get(running.task.taskId, 'alice'))?.status).toBe('completed');
     });
 
+    it("respond answers a waiting task's open requests from any caller of its subject, once, then it works on", async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't', subject: 'alice' });
+      const { taskId } = running.task;
+      const question = {
+        method: 'elicitation/create',
+        params: { message: 'Pick', requestedSchema: { type: 'object', properties: {}, required: [] } },
+      };
+      expect(refused(await tasks.respond(taskId, 'alice', { 'elicit-0': { action: 'accept' } })).reason).toBe(
+        'not-waiting',
+      );
+      await running.mark('input_required', 'Waiting for the user: Pick', { 'elicit-0': question });
+      await running.mark('input_required', 'Waiting for the user: Pick', { 'elicit-1': question });
+      const waiting = await tasks.get(taskId, 'alice');
+      expect(waiting?.inputRequests).toEqual({ 'elicit-0': question, 'elicit-1': question });
+      expect(refused(await tasks.respond(taskId, 'bob', { 'elicit-0': { action: 'accept' } })).reason).toBe(
+        'not-found',
+      );
+      const wrong = refused(await tasks.respond(taskId, 'alice', { 'elicit-9': { action: 'accept' } }));
+      expect(wrong.reason).toBe('not-waiting');
+      expect(wrong.message).toContain("asks no 'elicit-9'; its open input requests: elicit-0, elicit-1");
+      const answer = { action: 'accept', content: { tags: [] } };
+      const first = await tasks.respond(taskId, 'alice', { 'elicit-0': answer });
+      expect(first.ok && first.task.status).toBe('input_required');
+      expect(first.ok && first.task.inputRequests).toEqual({ 'elicit-1': question });
+      expect(refused(await tasks.respond(taskId, 'alice', { 'elicit-0': answer })).reason).toBe('not-waiting');
+      const second = await tasks.respond(taskId, 'alice', { 'elicit-1': { action: 'decline' } });
+      expect(second.ok && second.task.status).toBe('working');
+      const read = await tasks.get(taskId, 'alice');
+      expect(read?.inputRequests).toBeUndefined();
+      expect(read?.statusMessage).toBeUndefined();
+      expect(read?.inputResponses).toEqual({ 'elicit-0': answer, 'elicit-1': { action: 'decline' } });
+      await running.complete({ content: [] });
+      expect(refused(await tasks.respond(taskId, 'alice', { 'elicit-1': answer })).reason).toBe('terminal');
+    });
+
     it('fails a task with a JSON-RPC error and a status message', async () => {
       const tasks = await store();
       const running = await tasks.create({ toolName: 't' });
