@@ -23,15 +23,16 @@ import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type Sam
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
-import { RELATED_TASK_META_KEY, TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
+import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import { ClientRequestRouter } from './client-requests.js';
 import {
   asksForTask,
   handleTaskMethods,
   hasTaskCapableTool,
   startTask,
-  type TaskControls,
   taskCapabilities,
+  taskElicitation,
+  taskInputRequests,
   taskStatusNotification,
 } from './tasks.js';
 import { GuardedTransport } from './stdio-transport.js';
@@ -178,7 +179,10 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
         // 2025-11-25 on a connection that outlives the request (stdio): the client hears the task's
         // status change, and a question the tool asks reaches it while the task waits input_required.
         const lasting = server.streams && ctx.mcpReq.envelope === undefined;
-        const canAsk = lasting && server.getClientCapabilities()?.elicitation !== undefined;
+        const modern = ctx.mcpReq.envelope !== undefined;
+        // 2026-07-28 asks through the task (inputRequests, tasks/update), from any replica; 2025 only
+        // on a lasting connection, where elicitation/create can reach the client after the handle.
+        const canAsk = (modern || lasting) && (clientCapabilities(ctx, server)?.elicitation ?? undefined) !== undefined;
         // The request is answered at once: the call runs under the task's signal only.
         return (await startTask(
           store,
@@ -188,7 +192,15 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
             orchestrator.processToolCall({
               ...details('mcp-task'),
               signal,
-              ...(canAsk ? { reporter: { elicit: taskElicitation(server, controls, signal) } } : {}),
+              ...(canAsk
+                ? {
+                    reporter: {
+                      elicit: modern
+                        ? taskInputRequests(store, controls, userContext.userId, signal)
+                        : taskElicitation(server, controls, signal),
+                    },
+                  }
+                : {}),
             }),
           (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
           server.onerror,
@@ -389,30 +401,6 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
     ...base,
     ...(canElicit ? { elicit: asker('elicit'), approve: asker('approval') } : {}),
     ...(canSample ? { sample } : {}),
-  };
-}
-
-/**
- * `context.elicit` of a task's call on a lasting 2025 connection: the task goes `input_required`
- * (saying what it asks), `elicitation/create` goes to the client tied to the task (`_meta`
- * related-task), and once answered the task is `working` again and the tool goes on with the answer.
- * A cancel of the task aborts the question.
- */
-function taskElicitation(server: Server, task: TaskControls, signal: AbortSignal): Elicit {
-  return async (request) => {
-    if (!(await task.mark('input_required', `Waiting for the user: ${truncateText(request.message, 200)}`)))
-      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its question was asked.`);
-    try {
-      const params = {
-        message: request.message,
-        requestedSchema: request.requestedSchema as never,
-        _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
-      };
-      return (await server.elicitInput(params, { signal })) as ElicitAnswer;
-    } finally {
-      // Refused (false) when the task ended meanwhile; nothing to resume then.
-      await task.mark('working').catch(() => false);
-    }
   };
 }
 

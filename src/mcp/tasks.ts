@@ -1,12 +1,15 @@
 import {
+  inputRequired,
   ProtocolError,
   ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
   type Server,
   type ServerContext,
   specTypeSchemas,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
-import { describeThrown } from '../errors.js';
+import type { Elicit, ElicitAnswer } from '../elicitation.js';
+import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import {
   isTerminalTaskStatus,
@@ -21,6 +24,7 @@ import {
   toLegacyTask,
   toLegacyTaskPayload,
   waitForTaskEnd,
+  waitForTaskInput,
 } from '../tasks/index.js';
 
 /*
@@ -80,7 +84,11 @@ export function asksForTask(
 export interface TaskControls {
   readonly taskId: string;
   /** Marks the task `input_required` or `working` (the client hears it where it can); false once it ended. */
-  mark(status: 'working' | 'input_required', statusMessage?: string): Promise<boolean>;
+  mark(
+    status: 'working' | 'input_required',
+    statusMessage?: string,
+    inputRequests?: Record<string, unknown>,
+  ): Promise<boolean>;
 }
 
 /**
@@ -113,8 +121,8 @@ export async function startTask(
   };
   const controls: TaskControls = {
     taskId: running.task.taskId,
-    mark: async (status, statusMessage) => {
-      const outcome = await running.mark(status, statusMessage);
+    mark: async (status, statusMessage, inputRequests) => {
+      const outcome = await running.mark(status, statusMessage, inputRequests);
       if (outcome.ok) tell(outcome.task);
       return outcome.ok;
     },
@@ -156,6 +164,57 @@ export function taskStatusNotification(task: StoredTask): TaskStatusNotification
   return {
     method: 'notifications/tasks/status',
     params: toLegacyTask(task) as TaskStatusNotification['params'],
+  };
+}
+
+/**
+ * `context.elicit` of a task's call on a lasting 2025 connection: the task goes `input_required`
+ * (saying what it asks), `elicitation/create` goes to the client tied to the task (`_meta`
+ * related-task), and once answered the task is `working` again and the tool goes on with the answer.
+ * A cancel of the task aborts the question.
+ */
+export function taskElicitation(server: Server, task: TaskControls, signal: AbortSignal): Elicit {
+  return async (request) => {
+    if (!(await task.mark('input_required', `Waiting for the user: ${truncateText(request.message, 200)}`)))
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its question was asked.`);
+    try {
+      const params = {
+        message: request.message,
+        requestedSchema: request.requestedSchema as never,
+        _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
+      };
+      return (await server.elicitInput(params, { signal })) as ElicitAnswer;
+    } finally {
+      // Refused (false) when the task ended meanwhile; nothing to resume then.
+      await task.mark('working').catch(() => false);
+    }
+  };
+}
+
+/**
+ * `context.elicit` of a task's call on 2026-07-28: the task goes `input_required` with the question
+ * as one of its `inputRequests` (`tasks/get` shows it), and the call waits — polling the store, so
+ * the answer may reach any replica — until the client's `tasks/update` answered it. A cancel of the
+ * task, or its end, stops the wait.
+ */
+export function taskInputRequests(store: TaskStore, task: TaskControls, subject: string, signal: AbortSignal): Elicit {
+  let asked = 0;
+  return async (request) => {
+    const key = `elicit-${asked++}`;
+    const question = inputRequired.elicit({
+      message: request.message,
+      requestedSchema: request.requestedSchema as never,
+    });
+    if (
+      !(await task.mark('input_required', `Waiting for the user: ${truncateText(request.message, 200)}`, {
+        [key]: question,
+      }))
+    )
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its question was asked.`);
+    const answer = await waitForTaskInput(store, task.taskId, key, { subject, signal });
+    if (answer === undefined)
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for an answer.`);
+    return answer as ElicitAnswer;
   };
 }
 
@@ -206,6 +265,18 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
     const outcome = await store.cancel(taskId as string, subject, 'Cancelled by the client.');
     if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
     return legacy(ctx) ? toLegacyTask(outcome.task) : { resultType: 'complete' };
+  });
+  // The SDK lifts `inputResponses` out of a 2026-07-28 request's params (bare results only) into the context.
+  register('tasks/update', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+    const inputResponses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
+    if (Object.keys(inputResponses).length === 0)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        "tasks/update needs params.inputResponses: the answers (each the bare result, e.g. an ElicitResult) by the keys of the task's inputRequests.",
+      );
+    const outcome = await store.respond(taskId as string, subject, inputResponses);
+    if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
+    return { resultType: 'complete' };
   });
   register('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
     const id = taskId as string;

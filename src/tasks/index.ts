@@ -37,4 +37,4 @@ export {
   toLegacyTask,
   toLegacyTaskPayload,
 } from './task-wire.js';
-export { waitForTaskEnd } from './wait-for-task-end.js';
+export { waitForTaskEnd, waitForTaskInput } from './wait-for-task-end.js';

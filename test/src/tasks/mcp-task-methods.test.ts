@@ -16,7 +16,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ITool, ToolOrchestrator } from '../../../src/index.js';
 import { startHttpServer } from '../../../src/mcp/http.js';
 import { createMcpServer, type McpServerOptions } from '../../../src/mcp/server.js';
-import { MemoryTaskStore, type TaskStore } from '../../../src/tasks/index.js';
+import { MemoryTaskStore, TASKS_EXTENSION_ID, type TaskStore } from '../../../src/tasks/index.js';
+import { jsonRpcAnswer, mcpRequest } from '../../helpers/mcp-request.js';
 import { makeTool } from '../helpers.js';
 
 /*
@@ -346,5 +347,96 @@ describe('a task that asks its user (2025-11-25, lasting connection): input_requ
     const taskId = await startPicker(client);
     const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
     expect(JSON.parse((result.content.at(-1) as { text: string }).text)).toEqual({ picked: 'nobody asked' });
+  });
+});
+
+describe('a task that asks its user (2026-07-28): inputRequests and tasks/update, over stateless HTTP', () => {
+  /** One 2026-07-28 request with the tasks extension (and elicitation, unless `canElicit` is false). */
+  async function rpc(
+    url: string,
+    method: string,
+    params: Record<string, unknown>,
+    canElicit = true,
+  ): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
+    const request = mcpRequest(method, params, {
+      clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} }, ...(canElicit ? { elicitation: {} } : {}) },
+    });
+    return jsonRpcAnswer(await (await fetch(url, { method: 'POST', ...request })).text());
+  }
+
+  async function pollUntil(url: string, taskId: string, statuses: string[]): Promise<Record<string, any>> {
+    const end = Date.now() + 5_000;
+    for (;;) {
+      const got = (await rpc(url, 'tasks/get', { taskId })).result!;
+      if (statuses.includes(got.status) || Date.now() > end) return got;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('the task shows its question in tasks/get; tasks/update answers it; the tool resumes and completes', async () => {
+    const http = await startHttpServer(new ToolOrchestrator({ tools: [picker] }), {
+      port: 0,
+      taskStore: memoryStore(),
+      handleSignals: false,
+    });
+    try {
+      const created = await rpc(http.url, 'tools/call', { name: 'picker', arguments: {} });
+      expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId = created.result!.taskId as string;
+      const waiting = await pollUntil(http.url, taskId, ['input_required']);
+      expect(waiting).toMatchObject({
+        status: 'input_required',
+        statusMessage: 'Waiting for the user: Pick one',
+        inputRequests: {
+          'elicit-0': {
+            method: 'elicitation/create',
+            params: { message: 'Pick one', requestedSchema: { properties: { choice: { enum: ['a', 'b'] } } } },
+          },
+        },
+      });
+      const wrong = await rpc(http.url, 'tasks/update', {
+        taskId,
+        inputResponses: { 'elicit-7': { action: 'accept' } },
+      });
+      expect(wrong.error).toMatchObject({ code: -32602 });
+      expect(wrong.error?.message).toContain("asks no 'elicit-7'; its open input requests: elicit-0");
+      const updated = await rpc(http.url, 'tasks/update', {
+        taskId,
+        inputResponses: { 'elicit-0': { action: 'accept', content: { choice: 'a' } } },
+      });
+      expect(updated.result).toMatchObject({ resultType: 'complete' });
+      const done = await pollUntil(http.url, taskId, ['completed', 'failed', 'cancelled']);
+      expect(done.status).toBe('completed');
+      expect(JSON.parse(done.result.content.at(-1).text)).toEqual({ picked: 'a' });
+      const malformed = await rpc(http.url, 'tasks/update', { taskId });
+      expect(malformed.error?.code).toBe(-32602);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('an answer outside the form is refused to the tool, which fails; a client that cannot elicit is not asked', async () => {
+    const http = await startHttpServer(new ToolOrchestrator({ tools: [picker] }), {
+      port: 0,
+      taskStore: memoryStore(),
+      handleSignals: false,
+    });
+    try {
+      const created = await rpc(http.url, 'tools/call', { name: 'picker', arguments: {} });
+      const taskId = created.result!.taskId as string;
+      await pollUntil(http.url, taskId, ['input_required']);
+      await rpc(http.url, 'tasks/update', {
+        taskId,
+        inputResponses: { 'elicit-0': { action: 'accept', content: { choice: 'z' } } },
+      });
+      const done = await pollUntil(http.url, taskId, ['completed', 'failed', 'cancelled']);
+      expect(done.result?.isError).toBe(true);
+      expect(done.result?.content[0].text).toMatch(/choice/);
+      const plain = await rpc(http.url, 'tools/call', { name: 'picker', arguments: {} }, false);
+      const ended = await pollUntil(http.url, plain.result!.taskId as string, ['completed']);
+      expect(JSON.parse(ended.result.content.at(-1).text)).toEqual({ picked: 'nobody asked' });
+    } finally {
+      await http.close();
+    }
   });
 });
