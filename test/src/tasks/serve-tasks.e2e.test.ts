@@ -9,6 +9,7 @@ import { isSpecType } from '@modelcontextprotocol/server';
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
+  ElicitRequestSchema,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -120,6 +121,33 @@ describe('toolsmith serve over stdio: the task methods per era (child process)',
       expect(listed.tasks.map((task) => [task.taskId, task.status])).toEqual([[taskId, 'completed']]);
       const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
       expect(result.structuredContent).toMatchObject({ tag: 'e2e' });
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it('2025-11-25 (v1 client): a task that asks goes input_required, the question reaches the client, the answer completes it', async () => {
+    const client = new ClientV1(
+      { name: 'tasks-stdio-ask', version: '1' },
+      { capabilities: { tasks: {}, elicitation: {} } },
+    );
+    const statuses: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const taskId = (request.params._meta as Record<string, { taskId: string }>)[
+        'io.modelcontextprotocol/related-task'
+      ]!.taskId;
+      statuses.push((await client.experimental.tasks.getTask(taskId)).status);
+      return { action: 'accept', content: { choice: 'a' } };
+    });
+    await client.connect(new StdioClientTransportV1({ ...serve, stderr: 'pipe' }));
+    try {
+      const created = await client.request(
+        { method: 'tools/call', params: { name: 'ask_choice', arguments: {}, task: {} } },
+        CreateTaskResultSchema,
+      );
+      const result = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+      expect(result.structuredContent).toMatchObject({ picked: 'a' });
+      expect(statuses).toEqual(['input_required']);
     } finally {
       await client.close();
     }
