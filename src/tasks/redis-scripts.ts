@@ -6,15 +6,15 @@
  * string `{ verdict, task }`, `task` being the hash's fields.
  *
  * A task is one hash: status, statusMessage, createdAt, lastUpdatedAt, expiresAt, retentionMs,
- * pollIntervalMs, toolName, subject, replicaId, leaseUntil, createdUs, result (JSON), error (JSON),
+ * pollIntervalMs, toolName, subject, replicaId, leaseUntil, result (JSON), error (JSON),
  * `in:<key>` / `out:<key>` (an open input request, an answer; JSON). Its key
  * expires at `expiresAt`: while it runs, `leaseUntil + retentionMs`; once it ended, its end plus
  * `retentionMs`.
  *
  * A subject's tasks are also listed in a sorted set (`tasks-of:=<subject>`, `tasks-of:-` for tasks
- * without one), scored by the creation time in microseconds (`createdUs`, so tasks of one replica list in the order
- they were made): written beside the task by `create` and read by `list`, which
- * drops the ids whose task is gone.
+ * without one), scored by the creating replica's clock (its milliseconds × 1000 plus a counter, so
+ * its tasks list in the order it made them): written beside the task by `create`, in the same round
+ * trip, and read by `list`, which drops the ids whose task is gone.
  */
 
 const PRELUDE = `
@@ -60,13 +60,12 @@ end
 /** KEYS[1] task; ARGV replicaId, leaseMs, retentionMs, pollIntervalMs, toolName, subject ('' for none). */
 export const CREATE_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('task id already taken') end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 local lease = now + tonumber(ARGV[2])
 local expires = lease + tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'status', 'working', 'createdAt', now, 'lastUpdatedAt', now,
   'expiresAt', expires, 'retentionMs', ARGV[3], 'pollIntervalMs', ARGV[4], 'toolName', ARGV[5],
-  'replicaId', ARGV[1], 'leaseUntil', lease, 'createdUs', t[1] .. string.format('%06d', tonumber(t[2])))
+  'replicaId', ARGV[1], 'leaseUntil', lease)
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'subject', ARGV[6]) end
 redis.call('PEXPIREAT', KEYS[1], expires)
 return answer('ok', KEYS[1])

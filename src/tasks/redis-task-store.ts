@@ -109,6 +109,7 @@ export class RedisTaskStore implements TaskStore {
   private lastError: Error | undefined;
   private closed = false;
   private renewing = false;
+  private indexed = 0;
 
   private constructor(
     private readonly client: RedisTaskClient,
@@ -194,16 +195,19 @@ export class RedisTaskStore implements TaskStore {
   async create(input: CreateTaskInput): Promise<RunningTask> {
     if (this.closed) throw closedError(this.replicaId);
     const taskId = newTaskId();
-    const answer = await this.run(SCRIPTS.create, taskId, [
-      this.replicaId,
-      String(this.timings.leaseMs),
-      String(retentionFor(input, this.timings)),
-      String(input.pollIntervalMs ?? this.timings.pollIntervalMs),
-      input.toolName,
-      input.subject ?? '',
+    // The list entry goes in the same round trip; one whose task was not created is dropped by `list`.
+    const [answer] = await Promise.all([
+      this.run(SCRIPTS.create, taskId, [
+        this.replicaId,
+        String(this.timings.leaseMs),
+        String(retentionFor(input, this.timings)),
+        String(input.pollIntervalMs ?? this.timings.pollIntervalMs),
+        input.toolName,
+        input.subject ?? '',
+      ]),
+      this.index(input.subject, taskId),
     ]);
     const task = this.toTask(taskId, answer.task ?? {});
-    await this.index(input.subject, taskId, answer.task?.createdUs ?? `${Date.now()}000`);
     const signal = this.running.add(taskId);
     this.renewedAt.set(taskId, Date.now());
     const finish = async (status: TaskStatus, field: 'result' | 'error', payload: unknown, message?: string) => {
@@ -459,13 +463,15 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /**
-   * Lists a new task under its subject. The set expires twice the longest retention after its newest
-   * task was created; `list` drops the ids whose task is gone before that.
+   * Lists a new task under its subject, scored by this replica's clock (milliseconds × 1000 plus a
+   * counter, so its tasks list in the order it made them). The set expires twice the longest
+   * retention after its newest task was created; `list` drops the ids whose task is gone before that.
    */
-  private async index(subject: string | undefined, taskId: string, createdAt: string): Promise<void> {
+  private async index(subject: string | undefined, taskId: string): Promise<void> {
     const key = this.indexKey(subject);
+    const score = Date.now() * 1000 + (this.indexed++ % 1000);
     await Promise.all([
-      this.command(['ZADD', key, createdAt, taskId]),
+      this.command(['ZADD', key, String(score), taskId]),
       this.command(['PEXPIRE', key, String(2 * this.timings.maxRetentionMs + this.timings.leaseMs)]),
     ]);
   }
