@@ -182,7 +182,8 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
         const modern = ctx.mcpReq.envelope !== undefined;
         // 2026-07-28 asks through the task (inputRequests, tasks/update), from any replica; 2025 only
         // on a lasting connection, where elicitation/create can reach the client after the handle.
-        const canAsk = (modern || lasting) && (clientCapabilities(ctx, server)?.elicitation ?? undefined) !== undefined;
+        const elicitation = clientCapabilities(ctx, server)?.elicitation;
+        const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
         // The request is answered at once: the call runs under the task's signal only.
         return (await startTask(
           store,

@@ -268,6 +268,11 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
   });
   // The SDK lifts `inputResponses` out of a 2026-07-28 request's params (bare results only) into the context.
   register('tasks/update', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+    if (legacy(ctx))
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `tasks/update is a method of the 2026-07-28 tasks extension (${TASKS_EXTENSION_ID}); on 2025-11-25 a task's question comes as elicitation/create.`,
+      );
     const inputResponses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
     if (Object.keys(inputResponses).length === 0)
       throw new ProtocolError(

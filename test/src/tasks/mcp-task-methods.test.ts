@@ -341,6 +341,20 @@ describe('a task that asks its user (2025-11-25, lasting connection): input_requ
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
   });
 
+  it('tasks/update, a 2026-07-28 method, is -32601 on 2025-11-25', async () => {
+    const client = await connect(new ToolOrchestrator({ tools: [picker] }), { taskStore: memoryStore() });
+    const taskId = await startPicker(client);
+    await expect(
+      client.request(
+        { method: 'tasks/update', params: { taskId, inputResponses: { 'elicit-0': { action: 'accept' } } } } as never,
+        CreateTaskResultSchema,
+      ),
+    ).rejects.toMatchObject({
+      code: -32601,
+      message: expect.stringContaining('tasks/update is a method of the 2026-07-28'),
+    });
+  });
+
   it('a client that cannot elicit: the tool is not given elicit, and the task completes without asking', async () => {
     const orchestrator = new ToolOrchestrator({ tools: [picker] });
     const client = await connect(orchestrator, { taskStore: memoryStore() });
