@@ -31,8 +31,9 @@ import {
  * Long calls as MCP tasks, for tools whose definition says `taskSupport`: the client that asks (on
  * 2026-07-28 by declaring the tasks extension, on 2025-11-25 with `params.task`) gets a task handle
  * at once; the call runs on in the replica that took it, its result written once to the task store,
- * which every replica reads — so `tasks/get`, `tasks/result` and `tasks/cancel` may reach any of
- * them. A cancel from any replica fires the call's signal where it runs (the store's pub/sub).
+ * which every replica reads — so any task method (`tasks/update` with the client's answers too) may
+ * reach any of them. A cancel from any replica fires the call's signal where it runs (the store's
+ * pub/sub).
  *
  * Per era: 2025-11-25 has `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` and the
  * `notifications/tasks/status` notification; the 2026-07-28 extension has `tasks/get` and
