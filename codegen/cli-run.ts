@@ -91,31 +91,60 @@ export async function runServe(
     flags.allowSideEffects === true,
   );
   if (orchestrator === undefined) return EXIT.invalid;
-  // Tasks of task-capable tools live in memory (one process) or in Redis (replicas).
-  const { openTaskStore } = await import('../src/tasks/index.js');
-  let taskStore: Awaited<ReturnType<typeof openTaskStore>>;
-  try {
-    taskStore = await openTaskStore(flags.taskStore ?? process.env.TOOLSMITH_TASK_STORE ?? 'memory');
-  } catch (error) {
-    io.stderr(`toolsmith serve: ${(error as Error).message}\n`);
+  const opened = await openServeTaskStore(orchestrator, flags.taskStore, io);
+  if (opened === null) {
     await orchestrator.shutdown();
     return EXIT.invalid;
   }
   try {
-    return await serveWith(orchestrator, taskStore, flags, config, io, {
+    return await serveWith(orchestrator, opened, flags, config, io, {
       pageSize,
       maxMessageBytes,
       shutdownTimeoutMs,
     });
   } finally {
-    await taskStore.close().catch(() => {});
+    await opened?.close().catch(() => {});
   }
+}
+
+/**
+ * The task store of `serve`: opened when a tool has `taskSupport` (`--task-store`, else
+ * `TOOLSMITH_TASK_STORE`, else `memory`), or when a store is named though no tool needs one — then it
+ * is opened all the same, so a bad URL or an unreachable Redis shows at start, and a warning says the
+ * server announces no tasks. `undefined` when neither; `null` (after the message) when it cannot open.
+ */
+async function openServeTaskStore(
+  orchestrator: ToolOrchestrator,
+  flag: string | undefined,
+  io: Io,
+): Promise<TaskStore | undefined | null> {
+  const { hasTaskCapableTool } = await import('../src/mcp/tasks.js');
+  const named = flag ?? process.env.TOOLSMITH_TASK_STORE;
+  const needed = hasTaskCapableTool(orchestrator);
+  if (named === undefined && !needed) return undefined;
+  // Tasks of task-capable tools live in memory (one process) or in Redis (replicas).
+  const { openTaskStore } = await import('../src/tasks/index.js');
+  let store: TaskStore;
+  try {
+    store = await openTaskStore(named ?? 'memory');
+  } catch (error) {
+    io.stderr(`toolsmith serve: ${(error as Error).message}\n`);
+    return null;
+  }
+  if (!needed) {
+    const source = flag === undefined ? 'TOOLSMITH_TASK_STORE' : '--task-store';
+    io.stderr(
+      `toolsmith serve: warning: ${source} names a task store (${store.location}), but no tool has taskSupport: ` +
+        'the server announces no tasks. Set "taskSupport" in a tool\'s definition, or drop the store.\n',
+    );
+  }
+  return store;
 }
 
 /** `serve` once its orchestrator and task store are open: over HTTP or stdio. */
 async function serveWith(
   orchestrator: ToolOrchestrator,
-  taskStore: TaskStore,
+  taskStore: TaskStore | undefined,
   flags: Parameters<typeof runServe>[0],
   config: ToolsmithConfig,
   io: Io,
@@ -124,7 +153,7 @@ async function serveWith(
   const { pageSize, maxMessageBytes, shutdownTimeoutMs } = limits;
   if (flags.http) {
     const settings = {
-      taskStore,
+      ...(taskStore === undefined ? {} : { taskStore }),
       capabilities: flags.capability ?? config.capabilities ?? [],
       personaId: flags.persona ?? 'mcp',
       name: 'toolsmith',
@@ -143,7 +172,7 @@ async function serveWith(
     ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
     ...(shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs }),
     ...(pageSize === undefined ? {} : { pageSize }),
-    taskStore,
+    ...(taskStore === undefined ? {} : { taskStore }),
   });
   for (const failure of shutdown.errors)
     io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);

@@ -494,7 +494,7 @@ export function createProgram(
     )
     .option(
       '--task-store <memory|redis://…>',
-      'where tasks of task-capable tools live: memory (one process, the default) or a Redis URL every replica shares (env TOOLSMITH_TASK_STORE)',
+      'where tasks of task-capable tools live: memory (one process, the default) or a Redis URL every replica shares (env TOOLSMITH_TASK_STORE); opened only when a tool has taskSupport or a store is named (a named store no tool needs is opened, with a warning)',
     )
     .option('--page-size <n>', 'tools per tools/list page, with a cursor to the next (default: all in one page)')
     .option('--max-body-bytes <n>', 'with --http: the largest request body (default 1048576)')

@@ -500,6 +500,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
       ...served.serverOptions,
       capabilities: caller?.capabilities ?? served.openCapabilities,
       cacheScope: caller === undefined ? 'public' : 'private',
+      // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
+      taskListing: caller !== undefined,
       persona: {
         personaId: served.personaId,
         userContext:

@@ -25,7 +25,16 @@ import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import { ClientRequestRouter } from './client-requests.js';
-import { asksForTask, handleTaskMethods, startTask, TASK_CAPABILITIES } from './tasks.js';
+import {
+  asksForTask,
+  handleTaskMethods,
+  hasTaskCapableTool,
+  startTask,
+  taskCapabilities,
+  taskElicitation,
+  taskInputRequests,
+  taskStatusNotification,
+} from './tasks.js';
 import { GuardedTransport } from './stdio-transport.js';
 import { isMcpObjectSchema, toMcpToolFromTool } from './tool.js';
 
@@ -88,9 +97,18 @@ export interface McpServerOptions {
   /**
    * Where tasks live: a tool with `taskSupport`, called by a client that asks for a task, answers a
    * task handle at once and runs on; `tasks/get`, `tasks/result` and `tasks/cancel` answer from the
-   * store (`MemoryTaskStore` for one process, `RedisTaskStore` for replicas). Without one, no tasks.
+   * store (`MemoryTaskStore` for one process, `RedisTaskStore` for replicas). Tasks are announced
+   * only when the store is given and some enabled tool has `taskSupport`; otherwise no tasks.
    */
   taskStore?: TaskStore;
+  /**
+   * Whether `tasks/list` (2025-11-25) lists the caller's tasks (and `tasks.list` is announced).
+   * Only for a caller this server can tell apart from every other: a list is not protected by
+   * unguessable task ids, as `tasks/get` is. `startHttpServer` sets it for an authenticated subject,
+   * `serveStdio` for its one client when the store is its own memory store. Default false:
+   * `tasks/list` is answered -32601.
+   */
+  taskListing?: boolean;
 }
 
 /** A server `createMcpServer` builds (the v2 SDK's low-level `Server`). */
@@ -118,11 +136,12 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     throw new RangeError(`pageSize must be a positive integer; got ${String(pageSize)}.`);
   const ttlMs = options.toolsListTtlMs ?? DEFAULT_TOOLS_LIST_TTL_MS;
   const cacheScope = options.cacheScope ?? 'private';
-  const store = options.taskStore;
+  // A store without a task-capable tool announces nothing: a client would ask for tasks no tool runs.
+  const store = options.taskStore !== undefined && hasTaskCapableTool(orchestrator) ? options.taskStore : undefined;
   const serverCapabilities = {
     tools: {},
     logging: {},
-    ...(store === undefined ? {} : TASK_CAPABILITIES),
+    ...(store === undefined ? {} : taskCapabilities(options.taskListing === true)),
   } as ServerCapabilities;
   const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
@@ -131,7 +150,8 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
       : { capabilities: serverCapabilities, instructions: options.instructions },
   );
   if (options.onError !== undefined) server.onerror = options.onError;
-  if (store !== undefined) handleTaskMethods(server, store, userContext.userId);
+  if (store !== undefined)
+    handleTaskMethods(server, { store, subject: userContext.userId, list: options.taskListing === true });
   server.setRequestHandler('tools/list', (request) => {
     const tools = listMcpTools(orchestrator, capabilities);
     const page = pageOf(tools, pageSize, request.params?.cursor);
@@ -156,14 +176,43 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     if (store !== undefined && tool?.taskSupport !== undefined) {
       const task = asksForTask(ctx, clientCapabilities(ctx, server), request.params);
       if (task !== undefined) {
-        // The request is answered at once: the call runs under the task's signal only, and reports nothing.
+        // 2025-11-25 on a connection that outlives the request (stdio): the client hears the task's
+        // status change, and a question the tool asks reaches it while the task waits input_required.
+        const lasting = server.streams && ctx.mcpReq.envelope === undefined;
+        const modern = ctx.mcpReq.envelope !== undefined;
+        // 2026-07-28 asks through the task (inputRequests, tasks/update), from any replica; 2025 only
+        // on a lasting connection, where elicitation/create can reach the client after the handle.
+        const elicitation = clientCapabilities(ctx, server)?.elicitation;
+        const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
+        // The request is answered at once: the call runs under the task's signal only.
         return (await startTask(
           store,
           ctx,
           { toolName: name, subject: userContext.userId, ...task },
-          (signal) => orchestrator.processToolCall({ ...details('mcp-task'), signal }),
+          (signal, controls) =>
+            orchestrator.processToolCall({
+              ...details('mcp-task'),
+              signal,
+              ...(canAsk
+                ? {
+                    reporter: {
+                      elicit: modern
+                        ? taskInputRequests(store, controls, userContext.userId, signal)
+                        : taskElicitation(server, controls, signal),
+                    },
+                  }
+                : {}),
+            }),
           (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
           server.onerror,
+          lasting
+            ? (changed) =>
+                void server
+                  .notification(taskStatusNotification(changed))
+                  .catch((error: unknown) =>
+                    server.onerror?.(error instanceof Error ? error : new Error(String(error))),
+                  )
+            : undefined,
         )) as unknown as CallToolResult;
       }
       if (tool.taskSupport === 'required')
@@ -202,11 +251,19 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
  * the SDK's HTTP ones, whose requests `startHttpServer` has checked the same way before.
  */
 class ToolsmithMcpServer extends Server {
+  /**
+   * True once connected to a transport that outlives a request (stdio, in memory), on which a
+   * message the client did not ask for (a task's status) can be sent; false over HTTP, where every
+   * request has its own server and stream.
+   */
+  streams = false;
+
   override connect(transport: Transport): Promise<void> {
     if (transport instanceof WebStandardStreamableHTTPServerTransport)
       return super.connect(new ClientRequestRouter(transport));
-    const checked = transport instanceof GuardedTransport || transport instanceof PerRequestHTTPServerTransport;
-    return super.connect(checked ? transport : new GuardedTransport(transport));
+    if (transport instanceof PerRequestHTTPServerTransport) return super.connect(transport);
+    this.streams = true;
+    return super.connect(transport instanceof GuardedTransport ? transport : new GuardedTransport(transport));
   }
 }
 

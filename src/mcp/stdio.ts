@@ -46,7 +46,9 @@ export async function serveStdio(
   const stdout = (options.stdout ?? process.stdout) as unknown as Writable;
   const onError =
     options.onError ?? ((error: Error) => void process.stderr.write(`toolsmith serve: ${error.message}\n`));
-  const factory = createMcpServerFactory(orchestrator, { ...options, onError });
+  // The one client of this process is the only caller its own memory store has: it may list them.
+  const taskListing = options.taskListing ?? options.taskStore?.location === 'memory';
+  const factory = createMcpServerFactory(orchestrator, { ...options, onError, taskListing });
   // toolsmith's line reader answers malformed JSON (-32700), non-messages and oversize lines (-32600)
   // and keeps serving; the guard answers invalid tools/call params -32602. The SDK entry then decides
   // the era from the first message.

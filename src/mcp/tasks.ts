@@ -1,8 +1,20 @@
-import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import { describeThrown } from '../errors.js';
-import type { ToolCallResult } from '../orchestrator.js';
 import {
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  type Server,
+  type ServerContext,
+  specTypeSchemas,
+  type TaskStatusNotification,
+} from '@modelcontextprotocol/server';
+import type { Elicit, ElicitAnswer } from '../elicitation.js';
+import { describeThrown, truncateText } from '../errors.js';
+import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
+import {
+  isTerminalTaskStatus,
   type StoredTask,
+  type TaskPage,
   TASKS_EXTENSION_ID,
   type TaskStore,
   taskNotFoundError,
@@ -12,21 +24,46 @@ import {
   toLegacyTask,
   toLegacyTaskPayload,
   waitForTaskEnd,
+  waitForTaskInput,
 } from '../tasks/index.js';
 
 /*
  * Long calls as MCP tasks, for tools whose definition says `taskSupport`: the client that asks (on
  * 2026-07-28 by declaring the tasks extension, on 2025-11-25 with `params.task`) gets a task handle
  * at once; the call runs on in the replica that took it, its result written once to the task store,
- * which every replica reads — so `tasks/get`, `tasks/result` and `tasks/cancel` may reach any of
- * them. A cancel from any replica fires the call's signal where it runs (the store's pub/sub).
+ * which every replica reads — so any task method (`tasks/update` with the client's answers too) may
+ * reach any of them. A cancel from any replica fires the call's signal where it runs (the store's
+ * pub/sub).
+ *
+ * Per era: 2025-11-25 has `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` and the
+ * `notifications/tasks/status` notification; the 2026-07-28 extension has `tasks/get` and
+ * `tasks/cancel` (`tasks/update` for input): the SDK's modern path answers `tasks/result` and
+ * `tasks/list` -32601 before any handler, and leaves the legacy `tasks` capability out of
+ * `server/discover`. The extension's status notifications ride on `subscriptions/listen`, which this
+ * server does not serve: 2026-07-28 clients poll `tasks/get`.
  */
 
-/** The server capabilities that announce tasks, in both eras. */
-export const TASK_CAPABILITIES = {
-  extensions: { [TASKS_EXTENSION_ID]: {} },
-  tasks: { requests: { tools: { call: {} } }, cancel: {} },
-};
+/**
+ * The server capabilities that announce tasks, in both eras; `list` (2025-11-25 `tasks.list`) only
+ * when `tasks/list` is answered.
+ */
+export function taskCapabilities(list: boolean): Record<string, unknown> {
+  return {
+    extensions: { [TASKS_EXTENSION_ID]: {} },
+    tasks: { ...(list ? { list: {} } : {}), requests: { tools: { call: {} } }, cancel: {} },
+  };
+}
+
+/**
+ * True when an enabled tool of `orchestrator` has `taskSupport`: only then does a server with a task
+ * store announce tasks and answer the task methods.
+ */
+export function hasTaskCapableTool(orchestrator: ToolOrchestrator): boolean {
+  for (const definition of orchestrator.listTools()) {
+    if (orchestrator.getTool(definition.name)?.taskSupport !== undefined) return true;
+  }
+  return false;
+}
 
 /**
  * Whether this `tools/call` asks for a task: on 2026-07-28 its client declares the tasks extension
@@ -44,41 +81,142 @@ export function asksForTask(
   return typeof task.ttl === 'number' && Number.isFinite(task.ttl) && task.ttl > 0 ? { ttlMs: task.ttl } : {};
 }
 
+/** What a task's call may do to its own task: wait for the client (`input_required`) and resume. */
+export interface TaskControls {
+  readonly taskId: string;
+  /** Marks the task `input_required` or `working` (the client hears it where it can); false once it ended. */
+  mark(
+    status: 'working' | 'input_required',
+    statusMessage?: string,
+    inputRequests?: Record<string, unknown>,
+  ): Promise<boolean>;
+}
+
 /**
  * Starts `run` (the call) as a task of `store` owned by `subject` and answers the task handle in the
  * request's era. The call gets the task's signal; its answer (`answer`, or a protocol error it
- * throws) is written once; a store that cannot take it is reported to `onError`.
+ * throws) is written once; a store that cannot take it is reported to `onError`. `onStatus`, when
+ * given, hears each change of the task's status: `input_required` and back (`TaskControls.mark`),
+ * then its end — completed, failed, cancelled from any replica, drained — once.
  */
 export async function startTask(
   store: TaskStore,
   ctx: ServerContext,
   input: { toolName: string; subject: string; ttlMs?: number },
-  run: (signal: AbortSignal) => Promise<ToolCallResult>,
+  run: (signal: AbortSignal, task: TaskControls) => Promise<ToolCallResult>,
   answer: (result: ToolCallResult) => Record<string, unknown>,
   onError: ((error: Error) => void) | undefined,
+  onStatus?: (task: StoredTask) => void,
 ): Promise<Record<string, unknown>> {
   const running = await store.create({
     toolName: input.toolName,
     subject: input.subject,
     ...(input.ttlMs === undefined ? {} : { ttlMs: input.ttlMs }),
   });
-  void run(running.signal)
+  const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
+  let ended = false;
+  const tell = (task: StoredTask | undefined) => {
+    if (ended || task === undefined) return;
+    ended = isTerminalTaskStatus(task.status);
+    onStatus?.(task);
+  };
+  const controls: TaskControls = {
+    taskId: running.task.taskId,
+    mark: async (status, statusMessage, inputRequests) => {
+      const outcome = await running.mark(status, statusMessage, inputRequests);
+      if (outcome.ok) tell(outcome.task);
+      return outcome.ok;
+    },
+  };
+  if (onStatus !== undefined) {
+    // Ended by someone else (a cancel, a drain, a lost lease): the store has the status it ended in.
+    running.signal.addEventListener(
+      'abort',
+      () =>
+        void store
+          .get(running.task.taskId, input.subject)
+          .then((task) => (task !== undefined && isTerminalTaskStatus(task.status) ? tell(task) : undefined), failed),
+      { once: true },
+    );
+  }
+  void run(running.signal, controls)
     .then(async (result) => {
       let body: Record<string, unknown>;
       try {
         body = answer(result);
       } catch (error) {
         const code = error instanceof ProtocolError ? error.code : ProtocolErrorCode.InternalError;
-        await running.fail({ code, message: describeThrown(error, 500) });
+        const outcome = await running.fail({ code, message: describeThrown(error, 500) });
+        if (outcome.ok) tell(outcome.task);
         return;
       }
-      await running.complete(body);
+      const outcome = await running.complete(body);
+      if (outcome.ok) tell(outcome.task);
     })
-    .catch((error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error))));
+    .catch(failed);
   // The 2025 tools/call result check wants `content` beside `task`.
   return ctx.mcpReq.envelope === undefined
     ? { ...toLegacyCreateTaskResult(running.task), content: [] }
     : toCreateTaskResult(running.task);
+}
+
+/** 2025-11-25: the `notifications/tasks/status` message for a task's status. */
+export function taskStatusNotification(task: StoredTask): TaskStatusNotification {
+  return {
+    method: 'notifications/tasks/status',
+    params: toLegacyTask(task) as TaskStatusNotification['params'],
+  };
+}
+
+/**
+ * `context.elicit` of a task's call on a lasting 2025 connection: the task goes `input_required`
+ * (saying what it asks), `elicitation/create` goes to the client tied to the task (`_meta`
+ * related-task), and once answered the task is `working` again and the tool goes on with the answer.
+ * A cancel of the task aborts the question.
+ */
+export function taskElicitation(server: Server, task: TaskControls, signal: AbortSignal): Elicit {
+  return async (request) => {
+    if (!(await task.mark('input_required', `Waiting for the user: ${truncateText(request.message, 200)}`)))
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its question was asked.`);
+    try {
+      const params = {
+        message: request.message,
+        requestedSchema: request.requestedSchema as never,
+        _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
+      };
+      return (await server.elicitInput(params, { signal })) as ElicitAnswer;
+    } finally {
+      // Refused (false) when the task ended meanwhile; nothing to resume then.
+      await task.mark('working').catch(() => false);
+    }
+  };
+}
+
+/**
+ * `context.elicit` of a task's call on 2026-07-28: the task goes `input_required` with the question
+ * as one of its `inputRequests` (`tasks/get` shows it), and the call waits — polling the store, so
+ * the answer may reach any replica — until the client's `tasks/update` answered it. A cancel of the
+ * task, or its end, stops the wait.
+ */
+export function taskInputRequests(store: TaskStore, task: TaskControls, subject: string, signal: AbortSignal): Elicit {
+  let asked = 0;
+  return async (request) => {
+    const key = `elicit-${asked++}`;
+    const question = inputRequired.elicit({
+      message: request.message,
+      requestedSchema: request.requestedSchema as never,
+    });
+    if (
+      !(await task.mark('input_required', `Waiting for the user: ${truncateText(request.message, 200)}`, {
+        [key]: question,
+      }))
+    )
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its question was asked.`);
+    const answer = await waitForTaskInput(store, task.taskId, key, { subject, signal });
+    if (answer === undefined)
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for an answer.`);
+    return answer as ElicitAnswer;
+  };
 }
 
 /** `{ taskId: string }`, as a Standard Schema for the SDK's custom-method handlers. */
@@ -97,29 +235,79 @@ function notFound(taskId: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, taskNotFoundError(taskId).message);
 }
 
-/** Registers `tasks/get`, `tasks/result` and `tasks/cancel` on `server`, answering `subject`'s tasks from `store`. */
-export function handleTaskMethods(server: Server, store: TaskStore, subject: string): void {
+/** How the task methods answer: from which store, for whom, and whether `tasks/list` is answered. */
+export interface TaskMethodsOptions {
+  store: TaskStore;
+  subject: string;
+  /** Answer `tasks/list` (2025-11-25); refused -32601 otherwise. */
+  list: boolean;
+}
+
+/**
+ * Registers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on `server`, answering
+ * `subject`'s tasks from `store`, each in the request's era (`tasks/result` and `tasks/list` reach
+ * only 2025-11-25 requests).
+ */
+export function handleTaskMethods(server: Server, options: TaskMethodsOptions): void {
+  const { store, subject } = options;
   const register = server.setRequestHandler.bind(server) as unknown as (
     method: string,
-    schemas: { params: typeof TASK_ID_PARAMS },
-    handler: (params: { taskId: string }, ctx: ServerContext) => Promise<unknown>,
+    schemas: { params: unknown },
+    handler: (params: Record<string, unknown>, ctx: ServerContext) => Promise<unknown>,
   ) => void;
   const legacy = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined;
   register('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const task = await store.get(taskId, subject);
-    if (task === undefined) throw notFound(taskId);
+    const id = taskId as string;
+    const task = await store.get(id, subject);
+    if (task === undefined) throw notFound(id);
     return legacy(ctx) ? toLegacyTask(task) : toGetTaskResult(task);
   });
   register('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const outcome = await store.cancel(taskId, subject, 'Cancelled by the client.');
+    const outcome = await store.cancel(taskId as string, subject, 'Cancelled by the client.');
     if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
     return legacy(ctx) ? toLegacyTask(outcome.task) : { resultType: 'complete' };
   });
+  // The SDK lifts `inputResponses` out of a 2026-07-28 request's params (bare results only) into the context.
+  register('tasks/update', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+    if (legacy(ctx))
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `tasks/update is a method of the 2026-07-28 tasks extension (${TASKS_EXTENSION_ID}); on 2025-11-25 a task's question comes as elicitation/create.`,
+      );
+    const inputResponses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
+    if (Object.keys(inputResponses).length === 0)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        "tasks/update needs params.inputResponses: the answers (each the bare result, e.g. an ElicitResult) by the keys of the task's inputRequests.",
+      );
+    const outcome = await store.respond(taskId as string, subject, inputResponses);
+    if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
+    return { resultType: 'complete' };
+  });
   register('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const task: StoredTask | undefined = await waitForTaskEnd(store, taskId, { signal: ctx.mcpReq.signal, subject });
+    const id = taskId as string;
+    const task: StoredTask | undefined = await waitForTaskEnd(store, id, { signal: ctx.mcpReq.signal, subject });
     const payload = task === undefined ? undefined : toLegacyTaskPayload(task);
-    if (payload === undefined) throw notFound(taskId);
+    if (payload === undefined) throw notFound(id);
     if ('error' in payload) throw new ProtocolError(payload.error.code, payload.error.message);
     return payload.result;
+  });
+  register('tasks/list', { params: specTypeSchemas.PaginatedRequestParams }, async ({ cursor }) => {
+    if (!options.list)
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        "tasks/list is not offered here: this server cannot tell its callers apart (no authenticated subject), so a list would show other callers' tasks. Keep the task ids tools/call answered.",
+      );
+    let page: TaskPage;
+    try {
+      page = await store.list(subject, typeof cursor === 'string' ? { cursor } : {});
+    } catch (error) {
+      if (error instanceof RangeError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+    return {
+      tasks: page.tasks.map(toLegacyTask),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+    };
   });
 }

@@ -7,6 +7,7 @@ export { openTaskStore } from './open-task-store.js';
 export { RedisTaskStore, type RedisTaskClient, type RedisTaskStoreOptions } from './redis-task-store.js';
 export {
   type CreateTaskInput,
+  DEFAULT_TASK_PAGE_SIZE,
   isTerminalTaskStatus,
   type RunningTask,
   type StoredTask,
@@ -15,6 +16,7 @@ export {
   type TaskAbortCause,
   type TaskDrainReport,
   type TaskError,
+  type TaskPage,
   type TaskRefusal,
   type TaskStatus,
   type TaskStore,
@@ -35,4 +37,4 @@ export {
   toLegacyTask,
   toLegacyTaskPayload,
 } from './task-wire.js';
-export { waitForTaskEnd } from './wait-for-task-end.js';
+export { waitForTaskEnd, waitForTaskInput } from './wait-for-task-end.js';

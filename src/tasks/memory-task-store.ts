@@ -4,14 +4,18 @@ import {
   isTerminalTaskStatus,
   newTaskId,
   notFoundRefusal,
+  notWaitingRefusal,
   type ResolvedTaskStoreTimings,
   type RunningTask,
   resolveTaskStoreTimings,
   retentionFor,
   type StoredTask,
   TASK_INTERNAL_ERROR,
+  badTaskCursor,
   type TaskDrainReport,
   type TaskError,
+  type TaskPage,
+  taskPageSize,
   type TaskStatus,
   type TaskStore,
   TaskStoreError,
@@ -20,7 +24,12 @@ import {
   terminalRefusal,
 } from './task-store.js';
 
+/** In place of a subject: the store's own transitions (a running task's ending, a drain) act on any owner's task. */
+const ANY_OWNER = Symbol('any owner');
+
 interface MemoryRecord {
+  /** Creation order, for `list`'s cursor. */
+  seq: number;
   taskId: string;
   status: TaskStatus;
   statusMessage?: string;
@@ -33,6 +42,8 @@ interface MemoryRecord {
   subject?: string;
   result?: Record<string, unknown>;
   error?: TaskError;
+  inputRequests?: Record<string, unknown>;
+  inputResponses?: Record<string, unknown>;
 }
 
 /** Options of `MemoryTaskStore`. */
@@ -57,6 +68,7 @@ export class MemoryTaskStore implements TaskStore {
   private readonly running = new RunningTasks();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
+  private created = 0;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.timings = resolveTaskStoreTimings(options);
@@ -71,6 +83,7 @@ export class MemoryTaskStore implements TaskStore {
     const now = this.now();
     const retentionMs = retentionFor(input, this.timings);
     const record: MemoryRecord = {
+      seq: ++this.created,
       taskId: newTaskId(),
       status: 'working',
       createdAt: now,
@@ -84,7 +97,7 @@ export class MemoryTaskStore implements TaskStore {
     this.records.set(record.taskId, record);
     const signal = this.running.add(record.taskId);
     const finish = async (status: TaskStatus, fields: Partial<MemoryRecord>) => {
-      const outcome = this.transition(record.taskId, undefined, status, fields);
+      const outcome = this.transition(record.taskId, ANY_OWNER, status, fields);
       this.running.settle(record.taskId);
       return outcome;
     };
@@ -94,6 +107,10 @@ export class MemoryTaskStore implements TaskStore {
       complete: (result) => finish('completed', { result }),
       fail: (error, statusMessage) =>
         finish('failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) }),
+      mark: async (status, statusMessage, inputRequests) => {
+        const open = status === 'working' ? undefined : { ...record.inputRequests, ...inputRequests };
+        return this.transition(record.taskId, ANY_OWNER, status, { statusMessage, inputRequests: open });
+      },
     };
   }
 
@@ -102,12 +119,57 @@ export class MemoryTaskStore implements TaskStore {
     return record === undefined ? undefined : this.view(record);
   }
 
+  async list(subject: string | undefined, page: { cursor?: string; limit?: number } = {}): Promise<TaskPage> {
+    let after = 0;
+    if (page.cursor !== undefined) {
+      const match = /^m(\d+)$/.exec(page.cursor);
+      after = match === null ? Number.NaN : Number(match[1]);
+      if (!Number.isSafeInteger(after) || after > this.created) throw badTaskCursor(page.cursor);
+    }
+    const limit = taskPageSize(page.limit);
+    const tasks: StoredTask[] = [];
+    let last = after;
+    // The map keeps creation order, so the records after the cursor's are the next page.
+    for (const record of this.records.values()) {
+      if (record.seq <= after || record.subject !== subject) continue;
+      if (this.find(record.taskId, subject) === undefined) continue;
+      if (tasks.length === limit) return { tasks, nextCursor: `m${last}` };
+      tasks.push(this.view(record));
+      last = record.seq;
+    }
+    return { tasks };
+  }
+
   async complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition> {
     return this.endElsewhere(taskId, 'completed', { result });
   }
 
   async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
     return this.endElsewhere(taskId, 'failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) });
+  }
+
+  async respond(
+    taskId: string,
+    subject: string | undefined,
+    inputResponses: Record<string, unknown>,
+  ): Promise<TaskTransition> {
+    const record = this.find(taskId, subject);
+    if (record === undefined) return notFoundRefusal(taskId);
+    if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), 'working');
+    const keys = Object.keys(inputResponses);
+    const open = record.inputRequests ?? {};
+    if (keys.length === 0 || keys.some((key) => !Object.hasOwn(open, key)))
+      return notWaitingRefusal(this.view(record), keys);
+    const left = Object.fromEntries(Object.entries(open).filter(([key]) => !keys.includes(key)));
+    record.inputResponses = { ...record.inputResponses, ...inputResponses };
+    record.inputRequests = Object.keys(left).length === 0 ? undefined : left;
+    if (record.inputRequests === undefined) {
+      delete record.inputRequests;
+      record.status = 'working';
+      delete record.statusMessage;
+    }
+    record.lastUpdatedAt = this.now();
+    return { ok: true, task: this.view(record) };
   }
 
   async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
@@ -123,7 +185,7 @@ export class MemoryTaskStore implements TaskStore {
     const remaining = await this.running.waitAll(options.deadlineMs ?? 0);
     const message = drainMessage(this.replicaId, options.reason);
     for (const taskId of remaining) {
-      this.transition(taskId, undefined, 'failed', {
+      this.transition(taskId, ANY_OWNER, 'failed', {
         statusMessage: message,
         error: { code: TASK_INTERNAL_ERROR, message },
       });
@@ -139,12 +201,12 @@ export class MemoryTaskStore implements TaskStore {
 
   /** A transition not made through the task's `RunningTask`: the running work is told by its signal. */
   private endElsewhere(taskId: string, status: TaskStatus, fields: Partial<MemoryRecord>): TaskTransition {
-    const outcome = this.transition(taskId, undefined, status, fields);
+    const outcome = this.transition(taskId, ANY_OWNER, status, fields);
     if (outcome.ok) this.running.abort(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
     return outcome;
   }
 
-  private find(taskId: string, subject: string | undefined): MemoryRecord | undefined {
+  private find(taskId: string, subject: string | undefined | typeof ANY_OWNER): MemoryRecord | undefined {
     const record = this.records.get(taskId);
     if (record === undefined) return undefined;
     // A running task is kept however long it runs; its retention counts from its end.
@@ -152,13 +214,13 @@ export class MemoryTaskStore implements TaskStore {
       this.records.delete(taskId);
       return undefined;
     }
-    if (record.subject !== undefined && record.subject !== subject) return undefined;
+    if (subject !== ANY_OWNER && record.subject !== undefined && record.subject !== subject) return undefined;
     return record;
   }
 
   private transition(
     taskId: string,
-    subject: string | undefined,
+    subject: string | undefined | typeof ANY_OWNER,
     status: TaskStatus,
     fields: Partial<MemoryRecord>,
   ): TaskTransition {
@@ -167,6 +229,8 @@ export class MemoryTaskStore implements TaskStore {
     if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), status);
     const now = this.now();
     Object.assign(record, fields, { status, lastUpdatedAt: now, expiresAt: now + record.retentionMs });
+    if (record.statusMessage === undefined) delete record.statusMessage;
+    if (record.inputRequests === undefined || isTerminalTaskStatus(status)) delete record.inputRequests;
     return { ok: true, task: this.view(record) };
   }
 
@@ -192,6 +256,8 @@ export class MemoryTaskStore implements TaskStore {
       replicaId: this.replicaId,
       ...(record.result === undefined ? {} : { result: record.result }),
       ...(record.error === undefined ? {} : { error: record.error }),
+      ...(record.inputRequests === undefined ? {} : { inputRequests: { ...record.inputRequests } }),
+      ...(record.inputResponses === undefined ? {} : { inputResponses: { ...record.inputResponses } }),
     });
   }
 }

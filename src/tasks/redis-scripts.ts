@@ -6,9 +6,15 @@
  * string `{ verdict, task }`, `task` being the hash's fields.
  *
  * A task is one hash: status, statusMessage, createdAt, lastUpdatedAt, expiresAt, retentionMs,
- * pollIntervalMs, toolName, subject, replicaId, leaseUntil, result (JSON), error (JSON). Its key
+ * pollIntervalMs, toolName, subject, replicaId, leaseUntil, result (JSON), error (JSON),
+ * `in:<key>` / `out:<key>` (an open input request, an answer; JSON). Its key
  * expires at `expiresAt`: while it runs, `leaseUntil + retentionMs`; once it ended, its end plus
  * `retentionMs`.
+ *
+ * A subject's tasks are also listed in a sorted set (`tasks-of:=<subject>`, `tasks-of:-` for tasks
+ * without one), scored by the creating replica's clock (its milliseconds × 1000 plus a counter, so
+ * its tasks list in the order it made them): written beside the task by `create`, in the same round
+ * trip, and read by `list`, which drops the ids whose task is gone.
  */
 
 const PRELUDE = `
@@ -111,4 +117,88 @@ local expires = math.max(tonumber(redis.call('HGET', KEYS[1], 'expiresAt')), lea
 redis.call('HSET', KEYS[1], 'leaseUntil', lease, 'expiresAt', expires)
 redis.call('PEXPIREAT', KEYS[1], expires)
 return cjson.encode({ verdict = 'ok' })
+`;
+
+/**
+ * KEYS[1] a subject's sorted set of task ids; ARGV from score ('-inf' for the start), the cursor's
+ * task id ('' none), limit. Answers up to limit + 1 `id, score` pairs after the cursor (score, then
+ * id, as Redis orders equal scores), so the caller knows whether a next page exists.
+ */
+export const LIST_SCRIPT = `
+local limit = tonumber(ARGV[3])
+local from = ARGV[1]
+local after = ARGV[2]
+local out = {}
+local offset = 0
+while #out < (limit + 1) * 2 do
+  local chunk = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', offset, 100)
+  if #chunk == 0 then break end
+  for i = 1, #chunk, 2 do
+    local skip = after ~= '' and chunk[i + 1] == from and chunk[i] <= after
+    if not skip and #out < (limit + 1) * 2 then
+      out[#out + 1] = chunk[i]
+      out[#out + 1] = chunk[i + 1]
+    end
+  end
+  offset = offset + 100
+end
+return out
+`;
+
+/**
+ * KEYS[1] task; ARGV status ('working' or 'input_required'), statusMessage ('' for none), the
+ * running replica, then key, request JSON pairs (input requests it adds). A running task's own
+ * change of a non-terminal status; its lease and expiry stay. Each open request is a field
+ * `in:<key>` and each answer `out:<key>`, raw JSON strings (cjson would turn an empty array into an
+ * object), so no script decodes them. `working` drops the open requests.
+ */
+export const MARK_SCRIPT = `${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
+local now = now_ms()
+expire_lease(KEYS[1], now)
+if terminal(redis.call('HGET', KEYS[1], 'status')) or redis.call('HGET', KEYS[1], 'replicaId') ~= ARGV[3] then
+  return answer('terminal', KEYS[1])
+end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'lastUpdatedAt', now)
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'statusMessage')
+else redis.call('HSET', KEYS[1], 'statusMessage', ARGV[2]) end
+if ARGV[1] == 'working' then
+  for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+    if string.sub(field, 1, 3) == 'in:' then redis.call('HDEL', KEYS[1], field) end
+  end
+end
+for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], 'in:' .. ARGV[i], ARGV[i + 1]) end
+return answer('ok', KEYS[1])
+`;
+
+/**
+ * KEYS[1] task; ARGV subject check ('=' .. subject, or '=' for none), then key, answer JSON pairs.
+ * The client's answers to open requests: each key must be open (`in:<key>`), else 'not-waiting'
+ * and nothing is written; each answer closes its request; none left open makes the task `working`.
+ */
+export const RESPOND_SCRIPT = `${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
+local subject = redis.call('HGET', KEYS[1], 'subject')
+if subject ~= false and '=' .. subject ~= ARGV[1] then return answer('not-found') end
+local now = now_ms()
+expire_lease(KEYS[1], now)
+if terminal(redis.call('HGET', KEYS[1], 'status')) then return answer('terminal', KEYS[1]) end
+if #ARGV < 3 then return answer('not-waiting', KEYS[1]) end
+for i = 2, #ARGV, 2 do
+  if redis.call('HEXISTS', KEYS[1], 'in:' .. ARGV[i]) == 0 then return answer('not-waiting', KEYS[1]) end
+end
+for i = 2, #ARGV, 2 do
+  redis.call('HDEL', KEYS[1], 'in:' .. ARGV[i])
+  redis.call('HSET', KEYS[1], 'out:' .. ARGV[i], ARGV[i + 1])
+end
+local open = false
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, 3) == 'in:' then open = true end
+end
+if not open then
+  redis.call('HSET', KEYS[1], 'status', 'working')
+  redis.call('HDEL', KEYS[1], 'statusMessage')
+end
+redis.call('HSET', KEYS[1], 'lastUpdatedAt', now)
+return answer('ok', KEYS[1])
 `;

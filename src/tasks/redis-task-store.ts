@@ -1,19 +1,31 @@
 import { createHash } from 'node:crypto';
 import { closedError, drainMessage } from './memory-task-store.js';
-import { CREATE_SCRIPT, FINISH_SCRIPT, GET_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
+import {
+  CREATE_SCRIPT,
+  FINISH_SCRIPT,
+  GET_SCRIPT,
+  LIST_SCRIPT,
+  MARK_SCRIPT,
+  RENEW_SCRIPT,
+  RESPOND_SCRIPT,
+} from './redis-scripts.js';
 import { RunningTasks } from './running-tasks.js';
 import {
   type CreateTaskInput,
   newTaskId,
   notFoundRefusal,
+  notWaitingRefusal,
   type ResolvedTaskStoreTimings,
   type RunningTask,
   resolveTaskStoreTimings,
   retentionFor,
   type StoredTask,
   TASK_INTERNAL_ERROR,
+  badTaskCursor,
   type TaskDrainReport,
   type TaskError,
+  type TaskPage,
+  taskPageSize,
   type TaskStatus,
   type TaskStore,
   TaskStoreError,
@@ -60,10 +72,13 @@ const SCRIPTS = {
   get: script(GET_SCRIPT),
   finish: script(FINISH_SCRIPT),
   renew: script(RENEW_SCRIPT),
+  list: script(LIST_SCRIPT),
+  mark: script(MARK_SCRIPT),
+  respond: script(RESPOND_SCRIPT),
 };
 
 interface ScriptAnswer {
-  verdict: 'ok' | 'not-found' | 'terminal';
+  verdict: 'ok' | 'not-found' | 'terminal' | 'not-waiting';
   task?: Record<string, string>;
 }
 
@@ -94,6 +109,7 @@ export class RedisTaskStore implements TaskStore {
   private lastError: Error | undefined;
   private closed = false;
   private renewing = false;
+  private indexed = 0;
 
   private constructor(
     private readonly client: RedisTaskClient,
@@ -179,13 +195,17 @@ export class RedisTaskStore implements TaskStore {
   async create(input: CreateTaskInput): Promise<RunningTask> {
     if (this.closed) throw closedError(this.replicaId);
     const taskId = newTaskId();
-    const answer = await this.run(SCRIPTS.create, taskId, [
-      this.replicaId,
-      String(this.timings.leaseMs),
-      String(retentionFor(input, this.timings)),
-      String(input.pollIntervalMs ?? this.timings.pollIntervalMs),
-      input.toolName,
-      input.subject ?? '',
+    // The list entry goes in the same round trip; one whose task was not created is dropped by `list`.
+    const [answer] = await Promise.all([
+      this.run(SCRIPTS.create, taskId, [
+        this.replicaId,
+        String(this.timings.leaseMs),
+        String(retentionFor(input, this.timings)),
+        String(input.pollIntervalMs ?? this.timings.pollIntervalMs),
+        input.toolName,
+        input.subject ?? '',
+      ]),
+      this.index(input.subject, taskId),
     ]);
     const task = this.toTask(taskId, answer.task ?? {});
     const signal = this.running.add(taskId);
@@ -200,6 +220,13 @@ export class RedisTaskStore implements TaskStore {
       signal,
       complete: (result) => finish('completed', 'result', result),
       fail: (error: TaskError, statusMessage?: string) => finish('failed', 'error', error, statusMessage),
+      mark: async (status, statusMessage, inputRequests) => {
+        const pairs = Object.entries(inputRequests ?? {}).flatMap(([key, request]) => [key, JSON.stringify(request)]);
+        const marked = await this.run(SCRIPTS.mark, taskId, [status, statusMessage ?? '', this.replicaId, ...pairs]);
+        if (marked.verdict === 'not-found' || marked.task === undefined) return notFoundRefusal(taskId);
+        const now = this.toTask(taskId, marked.task);
+        return marked.verdict === 'ok' ? { ok: true, task: now } : terminalRefusal(now, status);
+      },
     };
   }
 
@@ -210,12 +237,56 @@ export class RedisTaskStore implements TaskStore {
     return this.toTask(taskId, answer.task);
   }
 
+  async list(subject: string | undefined, page: { cursor?: string; limit?: number } = {}): Promise<TaskPage> {
+    let from = '-inf';
+    let after = '';
+    if (page.cursor !== undefined) {
+      const match = /^r(\d[\d.e+]*):([0-9a-f-]{36})$/.exec(page.cursor);
+      if (match === null) throw badTaskCursor(page.cursor);
+      [from, after] = [match[1]!, match[2]!];
+    }
+    const limit = taskPageSize(page.limit);
+    const key = this.indexKey(subject);
+    const reply = (await this.command(['EVALSHA', SCRIPTS.list.sha, '1', key, from, after, String(limit)], () => [
+      'EVAL',
+      SCRIPTS.list.source,
+      '1',
+      key,
+      from,
+      after,
+      String(limit),
+    ])) as string[];
+    const listed: { taskId: string; score: string }[] = [];
+    for (let i = 0; i < reply.length; i += 2) listed.push({ taskId: reply[i]!, score: reply[i + 1]! });
+    const more = listed.length > limit;
+    const shown = listed.slice(0, limit);
+    const read = await Promise.all(shown.map(({ taskId }) => this.get(taskId, subject)));
+    const gone = shown.filter((_, i) => read[i] === undefined).map(({ taskId }) => taskId);
+    if (gone.length > 0) await this.command(['ZREM', key, ...gone]).catch(() => undefined);
+    const tasks = read.filter((task): task is StoredTask => task !== undefined);
+    const last = shown[shown.length - 1];
+    return more && last !== undefined ? { tasks, nextCursor: `r${last.score}:${last.taskId}` } : { tasks };
+  }
+
   async complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition> {
     return this.endHere(taskId, 'completed', 'result', result, undefined);
   }
 
   async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
     return this.endHere(taskId, 'failed', 'error', error, statusMessage);
+  }
+
+  async respond(
+    taskId: string,
+    subject: string | undefined,
+    inputResponses: Record<string, unknown>,
+  ): Promise<TaskTransition> {
+    const pairs = Object.entries(inputResponses).flatMap(([key, answer]) => [key, JSON.stringify(answer)]);
+    const answer = await this.run(SCRIPTS.respond, taskId, [`=${subject ?? ''}`, ...pairs]);
+    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(taskId);
+    const task = this.toTask(taskId, answer.task);
+    if (answer.verdict === 'not-waiting') return notWaitingRefusal(task, Object.keys(inputResponses));
+    return answer.verdict === 'ok' ? { ok: true, task } : terminalRefusal(task, 'working');
   }
 
   async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
@@ -360,19 +431,49 @@ export class RedisTaskStore implements TaskStore {
   /** Runs a script on one task's key: EVALSHA, EVAL when Redis lost its script cache (a restart). */
   private async run(scriptToRun: Script, taskId: string, args: string[]): Promise<ScriptAnswer> {
     const key = `${this.prefix}task:${taskId}`;
-    let reply: unknown;
+    const reply = await this.command(['EVALSHA', scriptToRun.sha, '1', key, ...args], () => [
+      'EVAL',
+      scriptToRun.source,
+      '1',
+      key,
+      ...args,
+    ]);
+    return JSON.parse(String(reply)) as ScriptAnswer;
+  }
+
+  /** One command; `fallback` (EVAL) when Redis answers NOSCRIPT; an unreachable Redis is `TASK_STORE_UNAVAILABLE`. */
+  private async command(args: string[], fallback?: () => string[]): Promise<unknown> {
     try {
       try {
-        reply = await this.client.sendCommand(['EVALSHA', scriptToRun.sha, '1', key, ...args]);
+        return await this.client.sendCommand(args);
       } catch (error) {
-        if (!(error instanceof this.errorReply && error.message.startsWith('NOSCRIPT'))) throw error;
-        reply = await this.client.sendCommand(['EVAL', scriptToRun.source, '1', key, ...args]);
+        if (fallback === undefined || !(error instanceof this.errorReply && error.message.startsWith('NOSCRIPT')))
+          throw error;
+        return await this.client.sendCommand(fallback());
       }
     } catch (error) {
       if (error instanceof this.errorReply && !TRANSIENT_REPLY.test(error.message)) throw error;
       throw unavailable(this.location, error, this.lastError);
     }
-    return JSON.parse(String(reply)) as ScriptAnswer;
+  }
+
+  /** The sorted set listing `subject`'s tasks. */
+  private indexKey(subject: string | undefined): string {
+    return `${this.prefix}tasks-of:${subject === undefined ? '-' : `=${subject}`}`;
+  }
+
+  /**
+   * Lists a new task under its subject, scored by this replica's clock (milliseconds × 1000 plus a
+   * counter, so its tasks list in the order it made them). The set expires twice the longest
+   * retention after its newest task was created; `list` drops the ids whose task is gone before that.
+   */
+  private async index(subject: string | undefined, taskId: string): Promise<void> {
+    const key = this.indexKey(subject);
+    const score = Date.now() * 1000 + (this.indexed++ % 1000);
+    await Promise.all([
+      this.command(['ZADD', key, String(score), taskId]),
+      this.command(['PEXPIRE', key, String(2 * this.timings.maxRetentionMs + this.timings.leaseMs)]),
+    ]);
   }
 
   private toTask(taskId: string, fields: Record<string, string>): StoredTask {
@@ -390,8 +491,26 @@ export class RedisTaskStore implements TaskStore {
       replicaId: fields.replicaId ?? '',
       ...(fields.result === undefined ? {} : { result: JSON.parse(fields.result) as Record<string, unknown> }),
       ...(fields.error === undefined ? {} : { error: JSON.parse(fields.error) as TaskError }),
+      ...(fields.status === 'input_required' ? inputFields(fields, 'in:', 'inputRequests') : {}),
+      ...inputFields(fields, 'out:', 'inputResponses'),
     });
   }
+}
+
+/** The hash's `in:<key>` (or `out:<key>`) fields as `{ [name]: { key: parsed } }`, nothing when there are none. */
+function inputFields(
+  fields: Record<string, string>,
+  prefix: 'in:' | 'out:',
+  name: 'inputRequests' | 'inputResponses',
+): Record<string, Record<string, unknown>> {
+  const found: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  let any = false;
+  for (const [field, value] of Object.entries(fields)) {
+    if (!field.startsWith(prefix)) continue;
+    found[field.slice(prefix.length)] = JSON.parse(value) as unknown;
+    any = true;
+  }
+  return any ? { [name]: { ...found } } : {};
 }
 
 /** A URL without its password, for messages. */

@@ -58,6 +58,13 @@ export interface StoredTask {
   readonly result?: Record<string, unknown>;
   /** The JSON-RPC error of a `failed` task. */
   readonly error?: TaskError;
+  /**
+   * What an `input_required` task asks the client (2026-07-28 `inputRequests`): by key, each a
+   * server-to-client request `{ method, params }`; those not answered yet.
+   */
+  readonly inputRequests?: Readonly<Record<string, unknown>>;
+  /** The client's answers by key (`respond`), which the running call reads. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
 }
 
 /** What `create` needs. */
@@ -73,8 +80,8 @@ export interface CreateTaskInput {
   pollIntervalMs?: number;
 }
 
-/** Why a transition was refused. */
-export type TaskRefusal = 'not-found' | 'terminal';
+/** Why a transition was refused (`not-waiting`: an answer to a question the task does not ask). */
+export type TaskRefusal = 'not-found' | 'terminal' | 'not-waiting';
 
 /** The outcome of `complete`, `fail` and `cancel`: the task after it, or why nothing changed. */
 export type TaskTransition =
@@ -113,6 +120,16 @@ export interface RunningTask {
   complete(result: Record<string, unknown>): Promise<TaskTransition>;
   /** Writes the JSON-RPC error and `failed`, once. */
   fail(error: TaskError, statusMessage?: string): Promise<TaskTransition>;
+  /**
+   * Marks the running task `input_required` (it waits for the client's answer to `inputRequests`,
+   * added to those still open, with `statusMessage` saying what it asked) or `working` again (the
+   * open requests dropped); refused once it ended.
+   */
+  mark(
+    status: 'working' | 'input_required',
+    statusMessage?: string,
+    inputRequests?: Record<string, unknown>,
+  ): Promise<TaskTransition>;
 }
 
 /** What `drain` did. */
@@ -122,6 +139,17 @@ export interface TaskDrainReport {
   /** Tasks still running at the deadline, marked `failed` with the drain's reason. */
   readonly failed: number;
 }
+
+/** One page of a subject's tasks (`TaskStore.list`). */
+export interface TaskPage {
+  /** Oldest first. */
+  readonly tasks: readonly StoredTask[];
+  /** Where the next page starts; absent on the last page. */
+  readonly nextCursor?: string;
+}
+
+/** Tasks per `list` page when the caller asks for no size. */
+export const DEFAULT_TASK_PAGE_SIZE = 50;
 
 /** The task store every replica reads. */
 export interface TaskStore {
@@ -134,12 +162,29 @@ export interface TaskStore {
   /** The task, or `undefined` when it never existed, expired, or belongs to another subject. */
   get(taskId: string, subject?: string): Promise<StoredTask | undefined>;
   /**
+   * The tasks `subject` created (those created without a subject when `subject` is undefined) that
+   * are still kept, oldest first, `limit` a page (default `DEFAULT_TASK_PAGE_SIZE`), from `cursor` (a
+   * `nextCursor` this store handed out). A cursor it did not hand out throws a `RangeError`.
+   */
+  list(subject: string | undefined, page?: { cursor?: string; limit?: number }): Promise<TaskPage>;
+  /**
    * Writes a task's result and `completed`, from any replica, once: refused when the task already
    * ended (its result is never overwritten). The running replica's `signal` fires (`ended-elsewhere`).
    */
   complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition>;
   /** Writes a task's JSON-RPC error and `failed`, from any replica, once (as `complete`). */
   fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition>;
+  /**
+   * Records the client's answers to an `input_required` task's open requests, from any replica (the
+   * running call reads them: `get`'s `inputResponses`): each key must be an open request's, which
+   * it closes; once none is open the task is `working` again. Refused `not-waiting` for a key the
+   * task does not ask, `terminal` once it ended.
+   */
+  respond(
+    taskId: string,
+    subject: string | undefined,
+    inputResponses: Record<string, unknown>,
+  ): Promise<TaskTransition>;
   /** Marks a task `cancelled` (refused when it already ended) and fires its `signal` on the replica running it. */
   cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition>;
   /**
@@ -227,6 +272,29 @@ export function notFoundRefusal(taskId: string): TaskTransition {
     ok: false,
     reason: 'not-found',
     message: `Task '${taskId}' not found: it never existed, its result expired, or it belongs to another caller.`,
+  };
+}
+
+/** The page size `list` uses: `limit` when it is a positive integer, else the default. */
+export function taskPageSize(limit: number | undefined): number {
+  return limit !== undefined && Number.isSafeInteger(limit) && limit > 0 ? limit : DEFAULT_TASK_PAGE_SIZE;
+}
+
+/** The refusal of a `list` cursor the store did not hand out. */
+export function badTaskCursor(cursor: string): RangeError {
+  return new RangeError(
+    `Task list cursor '${cursor.slice(0, 100)}' is not one this task store handed out; list again without a cursor.`,
+  );
+}
+
+/** The refusal of an answer to a request the task does not have open. */
+export function notWaitingRefusal(task: StoredTask, keys: readonly string[]): TaskTransition {
+  const open = Object.keys(task.inputRequests ?? {});
+  return {
+    ok: false,
+    reason: 'not-waiting',
+    task,
+    message: `Task '${task.taskId}' (${task.status}) asks no ${keys.map((key) => `'${key.slice(0, 100)}'`).join(', ')}; its open input requests: ${open.length === 0 ? 'none' : open.join(', ')}. Answer only the keys of inputRequests in tasks/get.`,
   };
 }
 

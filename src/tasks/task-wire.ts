@@ -38,13 +38,17 @@ export function toCreateTaskResult(task: StoredTask): Record<string, unknown> {
   return { resultType: 'task', ...modernTask(task) };
 }
 
-/** 2026-07-28: the `tasks/get` result, the `DetailedTask` with `result` or `error` inline. */
+/**
+ * 2026-07-28: the `tasks/get` result, the `DetailedTask` with `result` or `error` inline, or the open
+ * `inputRequests` of an `input_required` task.
+ */
 export function toGetTaskResult(task: StoredTask): Record<string, unknown> {
   return {
     resultType: 'complete',
     ...modernTask(task),
     ...(task.status === 'completed' && task.result !== undefined ? { result: task.result } : {}),
     ...(task.status === 'failed' && task.error !== undefined ? { error: task.error } : {}),
+    ...(task.status === 'input_required' ? { inputRequests: task.inputRequests ?? {} } : {}),
   };
 }
 

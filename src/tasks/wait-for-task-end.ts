@@ -16,14 +16,40 @@ export async function waitForTaskEnd(
     options.signal?.throwIfAborted();
     const task = await store.get(taskId, options.subject);
     if (task === undefined || isTerminalTaskStatus(task.status)) return task;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, intervalMs);
-      function done() {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', done);
-        resolve();
-      }
-      options.signal?.addEventListener('abort', done, { once: true });
-    });
+    await pause(intervalMs, options.signal);
   }
+}
+
+/**
+ * Polls a task until the client answered its input request `key` (the answer), the task ended or is
+ * gone (`undefined`), or `signal` fires (rejects with its reason).
+ */
+export async function waitForTaskInput(
+  store: TaskStore,
+  taskId: string,
+  key: string,
+  options: { subject?: string; intervalMs?: number; signal?: AbortSignal } = {},
+): Promise<unknown> {
+  const intervalMs = options.intervalMs ?? 100;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const task = await store.get(taskId, options.subject);
+    if (task === undefined || isTerminalTaskStatus(task.status)) return undefined;
+    const responses = task.inputResponses;
+    if (responses !== undefined && Object.hasOwn(responses, key)) return responses[key];
+    await pause(intervalMs, options.signal);
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` fires. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -77,11 +77,12 @@ async function rpc(
   method: string,
   params: Record<string, unknown>,
   era: '2026-07-28' | '2025-11-25' = '2026-07-28',
+  capabilities: Record<string, unknown> = {},
 ): Promise<{ result?: any; error?: { code: number; message: string } }> {
   const request = mcpRequest(method, params, {
     version: era,
     clientName: 'replicas',
-    clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
+    clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} }, ...capabilities },
   });
   const response = await fetch(url, { method: 'POST', ...request });
   return jsonRpcAnswer(await response.text());
@@ -137,6 +138,31 @@ describe('serve --http replicas sharing a Redis task store', () => {
     expect(done.result.status).toBe('completed');
     expect(done.result.result.structuredContent).toEqual({ tag: 'first', pid: a.child.pid });
     expect(events()).toContain(`done ${a.child.pid} first`);
+  }, 30_000);
+
+  it('2026-07-28: a task on A asks its user; B shows the question and takes the answer; A resumes', async () => {
+    const created = await rpc(a.url, 'tools/call', { name: 'ask_choice', arguments: {} }, '2026-07-28', {
+      elicitation: {},
+    });
+    const taskId = created.result.taskId as string;
+    const waiting = await until(
+      () => rpc(b.url, 'tasks/get', { taskId }),
+      (answer) => answer.result?.status === 'input_required',
+    );
+    expect(waiting.result.inputRequests['elicit-0']).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'Pick a or b' },
+    });
+    const updated = await rpc(b.url, 'tasks/update', {
+      taskId,
+      inputResponses: { 'elicit-0': { action: 'accept', content: { choice: 'b' } } },
+    });
+    expect(updated.result).toMatchObject({ resultType: 'complete' });
+    const done = await until(
+      () => rpc(b.url, 'tasks/get', { taskId }),
+      (answer) => answer.result?.status === 'completed' || answer.result?.status === 'failed',
+    );
+    expect(done.result.result.structuredContent).toEqual({ picked: 'b', pid: a.child.pid });
   }, 30_000);
 
   it('2025-11-25: params.task on B, tasks/result on A blocks until the result', async () => {

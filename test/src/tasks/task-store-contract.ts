@@ -89,6 +89,61 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore, kin
       expect((await tasks.get(running.task.taskId))?.result).toEqual(winner);
     });
 
+    it('a running task goes input_required and back to working, which get reads; once ended it cannot', async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't', subject: 'alice' });
+      const waiting = await running.mark('input_required', 'Waiting for the user: Which file?');
+      expect(waiting.ok).toBe(true);
+      expect(await tasks.get(running.task.taskId, 'alice')).toMatchObject({
+        status: 'input_required',
+        statusMessage: 'Waiting for the user: Which file?',
+      });
+      expect((await running.mark('working')).ok).toBe(true);
+      const working = await tasks.get(running.task.taskId, 'alice');
+      expect(working?.status).toBe('working');
+      expect(working?.statusMessage).toBeUndefined();
+      expect(running.signal.aborted).toBe(false);
+      await running.complete({ content: [] });
+      expect(refused(await running.mark('input_required')).reason).toBe('terminal');
+      expect((await tasks.get(running.task.taskId, 'alice'))?.status).toBe('completed');
+    });
+
+    it("respond answers a waiting task's open requests from any caller of its subject, once, then it works on", async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't', subject: 'alice' });
+      const { taskId } = running.task;
+      const question = {
+        method: 'elicitation/create',
+        params: { message: 'Pick', requestedSchema: { type: 'object', properties: {}, required: [] } },
+      };
+      expect(refused(await tasks.respond(taskId, 'alice', { 'elicit-0': { action: 'accept' } })).reason).toBe(
+        'not-waiting',
+      );
+      await running.mark('input_required', 'Waiting for the user: Pick', { 'elicit-0': question });
+      await running.mark('input_required', 'Waiting for the user: Pick', { 'elicit-1': question });
+      const waiting = await tasks.get(taskId, 'alice');
+      expect(waiting?.inputRequests).toEqual({ 'elicit-0': question, 'elicit-1': question });
+      expect(refused(await tasks.respond(taskId, 'bob', { 'elicit-0': { action: 'accept' } })).reason).toBe(
+        'not-found',
+      );
+      const wrong = refused(await tasks.respond(taskId, 'alice', { 'elicit-9': { action: 'accept' } }));
+      expect(wrong.reason).toBe('not-waiting');
+      expect(wrong.message).toContain("asks no 'elicit-9'; its open input requests: elicit-0, elicit-1");
+      const answer = { action: 'accept', content: { tags: [] } };
+      const first = await tasks.respond(taskId, 'alice', { 'elicit-0': answer });
+      expect(first.ok && first.task.status).toBe('input_required');
+      expect(first.ok && first.task.inputRequests).toEqual({ 'elicit-1': question });
+      expect(refused(await tasks.respond(taskId, 'alice', { 'elicit-0': answer })).reason).toBe('not-waiting');
+      const second = await tasks.respond(taskId, 'alice', { 'elicit-1': { action: 'decline' } });
+      expect(second.ok && second.task.status).toBe('working');
+      const read = await tasks.get(taskId, 'alice');
+      expect(read?.inputRequests).toBeUndefined();
+      expect(read?.statusMessage).toBeUndefined();
+      expect(read?.inputResponses).toEqual({ 'elicit-0': answer, 'elicit-1': { action: 'decline' } });
+      await running.complete({ content: [] });
+      expect(refused(await tasks.respond(taskId, 'alice', { 'elicit-1': answer })).reason).toBe('terminal');
+    });
+
     it('fails a task with a JSON-RPC error and a status message', async () => {
       const tasks = await store();
       const running = await tasks.create({ toolName: 't' });
@@ -133,6 +188,46 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore, kin
       expect(running.signal.aborted).toBe(false);
       expect((await tasks.get(running.task.taskId, 'alice'))?.subject).toBe('alice');
       expect((await tasks.cancel(running.task.taskId, 'alice')).ok).toBe(true);
+      // The task's own ending needs no subject: it is the store's.
+      const owned = await tasks.create({ toolName: 't', subject: 'alice' });
+      expect((await owned.complete({ content: [] })).ok).toBe(true);
+      expect((await tasks.get(owned.task.taskId, 'alice'))?.status).toBe('completed');
+    });
+
+    it("lists only the subject's tasks, oldest first, ended ones too, in pages joined by cursors", async () => {
+      const tasks = await store();
+      // Subjects of this run only: a shared Redis keeps other runs' tasks.
+      const [a, b] = [`alice-${Math.random()}`, `bob-${Math.random()}`];
+      const alice: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        alice.push((await tasks.create({ toolName: `a${i}`, subject: a })).task.taskId);
+        await tasks.create({ toolName: `b${i}`, subject: b });
+      }
+      await tasks.cancel(alice[1]!, a);
+      const first = await tasks.list(a, { limit: 2 });
+      expect(first.tasks.map((task) => task.taskId)).toEqual(alice.slice(0, 2));
+      expect(first.tasks[1]?.status).toBe('cancelled');
+      const second = await tasks.list(a, { limit: 2, cursor: first.nextCursor! });
+      expect(second.tasks.map((task) => task.taskId)).toEqual(alice.slice(2, 4));
+      const third = await tasks.list(a, { limit: 2, cursor: second.nextCursor! });
+      expect(third.tasks.map((task) => task.taskId)).toEqual(alice.slice(4));
+      expect(third.nextCursor).toBeUndefined();
+      expect((await tasks.list(a)).tasks.map((task) => task.taskId)).toEqual(alice);
+      expect((await tasks.list(b)).tasks.map((task) => task.toolName)).toEqual(['b0', 'b1', 'b2', 'b3', 'b4']);
+      expect((await tasks.list(`carol-${Math.random()}`)).tasks).toEqual([]);
+      await expect(tasks.list(a, { cursor: 'not-a-cursor' })).rejects.toThrow(
+        "Task list cursor 'not-a-cursor' is not one this task store handed out; list again without a cursor.",
+      );
+    });
+
+    it('lists no task whose retention is over', async () => {
+      const tasks = await store({ retentionMs: 300, leaseMs: 600 });
+      const a = `alice-${Math.random()}`;
+      const ended = await tasks.create({ toolName: 'old', subject: a });
+      await ended.complete({ content: [] });
+      await sleep(450);
+      const kept = await tasks.create({ toolName: 'new', subject: a });
+      expect((await tasks.list(a)).tasks.map((task) => task.taskId)).toEqual([kept.task.taskId]);
     });
 
     it('keeps a result for the retention after it was written, then it is gone', async () => {
