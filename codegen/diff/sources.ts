@@ -5,7 +5,8 @@ import type { JSONSchema7 } from 'json-schema';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
 import { loadDefinitions, parseSource, problemAt, toPosix, type LoadedFiles, type SourceFile } from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
-import { normalize, type NormalizeHooks } from '../normalize.js';
+import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
+import type { RuleEnvironment } from '../rules/rule.js';
 import { fromJsonSchema2020, is2020 } from './dialect.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
@@ -54,6 +55,8 @@ export interface LoadedSide {
   /** A definitions side's files and models by `relPath` (for the other side's `reuse`). */
   loaded?: LoadedFiles;
   models?: ReadonlyMap<string, ToolModel>;
+  /** The rules' Ajv instances the side was normalized with (the other side's normalize shares them). */
+  environment?: RuleEnvironment;
 }
 
 /**
@@ -132,7 +135,8 @@ function fromDefinitions(
     fromOtherSide === undefined || fromGenerate === undefined
       ? (fromOtherSide ?? fromGenerate)
       : (source: SourceFile) => fromOtherSide(source) ?? fromGenerate(source);
-  const result = normalize(loaded, cached === undefined ? {} : { cached });
+  const environment = reuse?.environment ?? ruleEnvironment();
+  const result = normalize(loaded, cached === undefined ? {} : { cached }, environment);
   const sources = new Map<string, SourceFile>();
   for (const source of loaded.tools) {
     const name = (source.value as { name?: unknown } | null)?.name;
@@ -155,6 +159,7 @@ function fromDefinitions(
     problems: result.problems,
     loaded,
     models: new Map(result.project.tools.map((t) => [t.source.relPath, t])),
+    environment,
   };
 }
 
