@@ -21,10 +21,14 @@ export interface DiffFlags {
  */
 async function lastGenerate(cwd: string, specs: readonly string[]): Promise<LastGenerate | undefined> {
   if (!specs.some((spec) => isFolderSide(spec, cwd))) return undefined;
-  const { config, problems } = await loadConfig(cwd);
-  if (problems.length > 0) return undefined;
-  const resolved = resolveOptions(optionsFromConfig(cwd, config));
-  return { schemasDir: resolved.schemasDir, models: (loaded) => lastRunModels(resolved, loaded) };
+  try {
+    const { config, problems } = await loadConfig(cwd);
+    if (problems.length > 0) return undefined;
+    const resolved = resolveOptions(optionsFromConfig(cwd, config));
+    return { schemasDir: resolved.schemasDir, models: (loaded) => lastRunModels(resolved, loaded) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs `toolsmith diff <before> [after]`: the exit code (0 nothing at `--fail-on`, 1 something, 2 usage or load error). */

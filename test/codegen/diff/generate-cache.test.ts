@@ -149,5 +149,11 @@ describe('toolsmith diff: the models of the last generate', () => {
     tamper(modelCache, 'search.tool.json', 'limit', { maximum: 70 });
     const settings = JSON.parse((await run(['diff', 'schemas', 'after', '--json'], project.root)).stdout) as Report;
     expect(toolOf(settings, 'search').changes[0]?.message).toContain('maximum 100 → 50');
+
+    // A config that does not load: the diff does not depend on it, every side is normalized.
+    project.write('toolsmith.config.json', '{ "schemas": 5 }\n');
+    const broken = await run(['diff', 'schemas', 'after', '--json'], project.root);
+    expect(broken.code).toBe(1);
+    expect(toolOf(JSON.parse(broken.stdout) as Report, 'search').changes[0]?.message).toContain('maximum 100 → 50');
   }, 60_000);
 });
