@@ -424,7 +424,7 @@ export function createProgram(
       'an optional property added to an object that accepts extra properties is breaking',
     )
     .option('--schemas <dir>', 'definitions folder (default: schemas)')
-    .action((before, after, flags) => setExit(runDiff(before, after, flags, io)));
+    .action(async (before, after, flags) => setExit(await runDiff(before, after, flags, io)));
   program
     .command('serve')
     .description(

@@ -5,7 +5,8 @@ import type { JSONSchema7 } from 'json-schema';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
 import { loadDefinitions, parseSource, problemAt, toPosix, type LoadedFiles, type SourceFile } from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
-import { normalize, type NormalizeHooks } from '../normalize.js';
+import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
+import type { RuleEnvironment } from '../rules/rule.js';
 import { fromJsonSchema2020, is2020 } from './dialect.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
@@ -54,6 +55,28 @@ export interface LoadedSide {
   /** A definitions side's files and models by `relPath` (for the other side's `reuse`). */
   loaded?: LoadedFiles;
   models?: ReadonlyMap<string, ToolModel>;
+  /** The rules' Ajv instances the side was normalized with (the other side's normalize shares them). */
+  environment?: RuleEnvironment;
+}
+
+/**
+ * The project's last `toolsmith generate`, as a definitions side may reuse it: the schemas folder it
+ * read (absolute) and, for that folder's loaded files, the models it built that still hold
+ * (`lastRunModels` of the incremental layer: same generator, settings, shared schemas and bytes).
+ */
+export interface LastGenerate {
+  schemasDir: string;
+  models: (loaded: LoadedFiles) => NormalizeHooks['cached'] | undefined;
+}
+
+/** Options of `loadSide`. */
+export interface LoadSideOptions {
+  /** The schemas folder of a `git:<ref>` side, relative to the project (default `schemas`). */
+  schemasFolder?: string;
+  /** The other side, already loaded: its models of byte-identical definitions are reused. */
+  reuse?: LoadedSide;
+  /** The last generate: a side that is its schemas folder reuses the models it built. */
+  generated?: LastGenerate;
 }
 
 /**
@@ -63,7 +86,8 @@ export interface LoadedSide {
  * `result.tools`); anything else is a definitions folder. Definitions go through the generator's
  * loader and normalizer, so a side that does not load is what `toolsmith generate` would refuse.
  */
-export function loadSide(spec: string, cwd: string, schemasFolder = 'schemas', reuse?: LoadedSide): LoadedSide {
+export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {}): LoadedSide {
+  const { schemasFolder = 'schemas', reuse, generated } = options;
   if (spec.startsWith('git:')) {
     const rest = spec.slice(4);
     const colon = rest.indexOf(':');
@@ -71,26 +95,48 @@ export function loadSide(spec: string, cwd: string, schemasFolder = 'schemas', r
     return fromDefinitions(spec, loadFromGit(rest, cwd, schemasFolder), reuse);
   }
   const full = path.resolve(cwd, spec);
-  let isFile = false;
-  try {
-    isFile = statSync(full).isFile();
-  } catch {
-    // A missing path is reported by the loader as a missing folder.
-  }
-  if (isFile) {
+  if (isSnapshotFile(full)) {
     const file = toPosix(path.relative(cwd, full));
     return loadSnapshot(spec, file, readFileSync(full, 'utf8'));
   }
-  return fromDefinitions(spec, loadDefinitions(full, cwd), reuse);
+  const loaded = loadDefinitions(full, cwd);
+  const fromGenerate = generated !== undefined && generated.schemasDir === full ? generated.models(loaded) : undefined;
+  return fromDefinitions(spec, loaded, reuse, fromGenerate);
+}
+
+/** True when a side names a definitions folder (not `git:` nor a file): the only kind a generate can have read. */
+export function isFolderSide(spec: string, cwd: string): boolean {
+  return !spec.startsWith('git:') && !isSnapshotFile(path.resolve(cwd, spec));
+}
+
+/** True when `full` is a file (a manifest snapshot); a missing path is a folder the loader reports missing. */
+function isSnapshotFile(full: string): boolean {
+  try {
+    return statSync(full).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Normalizes a definitions side. With `reuse` (the other side, already loaded), a definition whose
  * bytes are the same as there, when every shared schema file is too, gets that side's model back
  * (normalize's `cached` hook, as the incremental cache uses it): the model is a function of those bytes.
+ * Else `fromGenerate` (the last generate's models of this very folder) may have it.
  */
-function fromDefinitions(label: string, loaded: LoadedFiles, reuse?: LoadedSide): LoadedSide {
-  const result = normalize(loaded, reuseHooks(loaded, reuse));
+function fromDefinitions(
+  label: string,
+  loaded: LoadedFiles,
+  reuse?: LoadedSide,
+  fromGenerate?: NormalizeHooks['cached'],
+): LoadedSide {
+  const fromOtherSide = reuseHooks(loaded, reuse).cached;
+  const cached =
+    fromOtherSide === undefined || fromGenerate === undefined
+      ? (fromOtherSide ?? fromGenerate)
+      : (source: SourceFile) => fromOtherSide(source) ?? fromGenerate(source);
+  const environment = reuse?.environment ?? ruleEnvironment();
+  const result = normalize(loaded, cached === undefined ? {} : { cached }, environment);
   const sources = new Map<string, SourceFile>();
   for (const source of loaded.tools) {
     const name = (source.value as { name?: unknown } | null)?.name;
@@ -113,6 +159,7 @@ function fromDefinitions(label: string, loaded: LoadedFiles, reuse?: LoadedSide)
     problems: result.problems,
     loaded,
     models: new Map(result.project.tools.map((t) => [t.source.relPath, t])),
+    environment,
   };
 }
 

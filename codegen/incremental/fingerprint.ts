@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { EmitSettings } from '../emit-settings.js';
+import type { ResolvedOptions } from '../config/options.js';
+import { emitSettings, type EmitSettings } from '../emit-settings.js';
+import { loadTemplates } from '../templates/index.js';
 import { sha256 } from './store.js';
 
 /**
@@ -19,6 +21,15 @@ export function generationCacheKey(settings: EmitSettings, fingerprint: string =
   // judges the last token report again (`budget` in the cache).
   const { tokenBudget: _budget, ...manifests } = settings.manifests;
   return sha256(JSON.stringify({ generator: fingerprint, settings: { ...settings, manifests } }));
+}
+
+/**
+ * The cache key of a run with these options, its templates read from their folder: what a reader of
+ * the cache that does not generate (the nothing-changed check, `lastRunModels`) compares with the key
+ * the last run recorded. Throws when a template cannot be read.
+ */
+export function optionsCacheKey(resolved: ResolvedOptions, fingerprint?: string): string {
+  return generationCacheKey(emitSettings(resolved, loadTemplates(resolved.templatesDir)), fingerprint);
 }
 
 let fingerprint: string | undefined;

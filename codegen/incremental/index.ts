@@ -3,7 +3,8 @@
  * reads the cache and the last run's snapshot, hands normalize the models it already has, reuses
  * every tool unit whose hash and files are unchanged, splices the manifests, streams every emitted
  * file into the output's staging tree (write.ts) as soon as it is made, and records the new cache,
- * model cache and snapshot. The CLI's `generate` and `check` run it; nothing else touches the cache.
+ * model cache and snapshot. The CLI's `generate` and `check` run it; nothing else writes the cache
+ * (`toolsmith diff` reads the model cache through `lastRunModels`).
  *
  * By job: `store.ts` (the cache file), `model-cache.ts` (the streamed model cache), `snapshot.ts`
  * (the snapshot and the nothing-changed check), `fingerprint.ts` (the cache key), `plan.ts` (what
@@ -20,6 +21,9 @@ export {
   type RunSnapshot,
 } from './store.js';
 export {
+  cachedModelHook,
+  inputHashes,
+  lastRunModels,
   modelCacheText,
   modelsFile,
   openModelCache,
@@ -30,5 +34,5 @@ export {
   type ModelCacheWriter,
 } from './model-cache.js';
 export { takeSnapshot, unchangedRun, untouchedSinceSnapshot } from './snapshot.js';
-export { codeFingerprint, generationCacheKey, generatorFingerprint } from './fingerprint.js';
+export { codeFingerprint, generationCacheKey, generatorFingerprint, optionsCacheKey } from './fingerprint.js';
 export { generateIncrementally, type IncrementalOptions, type IncrementalReport } from './run.js';

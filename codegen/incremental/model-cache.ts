@@ -5,8 +5,12 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { freezeParsed } from '../../src/freeze.js';
+import type { ResolvedOptions } from '../config/options.js';
 import { dictionary } from '../dictionary.js';
+import type { LoadedFiles } from '../load.js';
 import type { ToolModel } from '../model.js';
+import type { NormalizeHooks } from '../normalize.js';
+import { optionsCacheKey } from './fingerprint.js';
 import { cacheFile, sha256 } from './store.js';
 
 /**
@@ -178,4 +182,54 @@ export function readModels(file: string | undefined, key: string, shared: string
   } catch {
     return {};
   }
+}
+
+/** Schemas-relative path of every loaded definition and shared schema → sha256 of its bytes. */
+export function inputHashes(loaded: LoadedFiles): Record<string, string> {
+  const inputs: Record<string, string> = dictionary();
+  for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
+  return inputs;
+}
+
+/**
+ * normalize's `cached` hook over a model cache: a definition's model when the definition's bytes
+ * hash to those the model was built from (`inputs`), read from the same file; else none (it is
+ * normalized again).
+ */
+export function cachedModelHook(
+  models: ModelCache['tools'],
+  inputs: Readonly<Record<string, string>>,
+): NonNullable<NormalizeHooks['cached']> {
+  return (source) => {
+    const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
+    return entry !== undefined && entry.raw === inputs[source.relPath] && entry.model.source.file === source.file
+      ? entry.model
+      : undefined;
+  };
+}
+
+/**
+ * The models the last successful `toolsmith generate` under `resolved` built, for a command that
+ * reads the same definitions without generating (`toolsmith diff`): normalize's `cached` hook for
+ * `loaded`, the files of the project's schemas folder. The rules are generate's own: the cache key
+ * (generator code, settings, templates) and every shared schema are the same, and a definition gets
+ * its model back only when its bytes and file are those the model was built from. Undefined when the
+ * cache has nothing for these inputs (missing, made for other ones, or a template that cannot be read).
+ */
+export function lastRunModels(
+  resolved: ResolvedOptions,
+  loaded: LoadedFiles,
+  fingerprint?: string,
+): NormalizeHooks['cached'] | undefined {
+  const file = modelsFile(resolved.root, resolved.outDir);
+  if (file === undefined || !existsSync(file)) return undefined;
+  let key: string;
+  try {
+    key = optionsCacheKey(resolved, fingerprint);
+  } catch {
+    return undefined;
+  }
+  const inputs = inputHashes(loaded);
+  const models = readModels(file, key, sharedInputsHash(loaded.shared, inputs));
+  return Object.keys(models).length === 0 ? undefined : cachedModelHook(models, inputs);
 }

@@ -4,7 +4,7 @@
  * records the new cache, model cache and snapshot.
  */
 import { collectGarbage } from '../collect-garbage.js';
-import { dictionary, ownValue } from '../dictionary.js';
+import { ownValue } from '../dictionary.js';
 import type { EmitPool } from '../emit-pool.js';
 import { emitSettings, workerOptions, type EmitSettings } from '../emit-settings.js';
 import type { NormalizeHooks } from '../generate.js';
@@ -15,11 +15,11 @@ import { resolveOptions, type GenerateOptions, type ResolvedOptions } from '../c
 import { sortProblems } from '../problems.js';
 import { stageOutput, writeStubs, type OutputDiff } from '../write.js';
 import { generationCacheKey } from './fingerprint.js';
-import { modelsFile, readModels, sharedInputsHash } from './model-cache.js';
+import { cachedModelHook, inputHashes, modelsFile, readModels, sharedInputsHash } from './model-cache.js';
 import { buildManifests, largeEmission, planReuse, projectHash, type ReusePlan, type RunManifests } from './plan.js';
 import { takeSnapshot } from './snapshot.js';
 import { stageRun, type Staged } from './stage.js';
-import { budgetKey, cacheFile, readCache, sha256, spareTree, writeCache, type GenerationCache } from './store.js';
+import { budgetKey, cacheFile, readCache, spareTree, writeCache, type GenerationCache } from './store.js';
 
 /** Options of `generateIncrementally`. */
 export interface IncrementalOptions extends GenerateOptions {
@@ -104,10 +104,7 @@ function normalizeHooks(run: RunInputs): NormalizeHooks {
   const models = readModels(modelsFile(run.resolved.root, run.resolved.outDir), run.key, run.sharedHash);
   return {
     isUnchanged: (name, hash) => ownValue(run.previous.tools, name)?.hash === hash,
-    cached: (source) => {
-      const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
-      return entry !== undefined && entry.raw === run.inputs[source.relPath] ? entry.model : undefined;
-    },
+    cached: cachedModelHook(models, run.inputs),
   };
 }
 
@@ -122,8 +119,7 @@ async function readRunInputs(options: IncrementalOptions): Promise<RunInputs | {
   const previous = readCache(options.check ? undefined : cacheFile(resolved.root, resolved.outDir), key);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   // What was read, by content: recorded for the nothing-changed shortcut (`unchangedRun`).
-  const inputs: Record<string, string> = dictionary();
-  for (const source of [...loaded.tools, ...loaded.shared]) inputs[source.relPath] = sha256(source.text);
+  const inputs = inputHashes(loaded);
   const sharedHash = sharedInputsHash(loaded.shared, inputs);
   return { options, resolved, settings, key, previous, loaded, inputs, sharedHash, modules };
 }

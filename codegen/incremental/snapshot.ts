@@ -4,12 +4,10 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { emitSettings } from '../emit-settings.js';
 import { readRegularFile, scanSchemasFolder } from '../load.js';
 import type { ResolvedOptions } from '../config/options.js';
-import { loadTemplates } from '../templates/index.js';
 import { listFiles, recoverInterrupted } from '../write.js';
-import { generationCacheKey } from './fingerprint.js';
+import { optionsCacheKey } from './fingerprint.js';
 import { budgetKey, cacheFile, readCache, sha256, type CacheEntry, type RunSnapshot } from './store.js';
 
 /**
@@ -115,7 +113,7 @@ export function unchangedRun(
   recoverInterrupted(resolved.outDir);
   let key: string;
   try {
-    key = generationCacheKey(emitSettings(resolved, loadTemplates(resolved.templatesDir)), fingerprint);
+    key = optionsCacheKey(resolved, fingerprint);
   } catch {
     return undefined; // a template that cannot be read: the full run reports it
   }

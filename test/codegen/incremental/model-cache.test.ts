@@ -1,14 +1,20 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resolveOptions } from '../../../codegen/config/options.js';
+import { optionsCacheKey } from '../../../codegen/incremental/fingerprint.js';
 import {
+  inputHashes,
+  lastRunModels,
   modelCacheText,
+  modelsFile,
   openModelCache,
   parseModelCache,
   readModels,
   sharedInputsHash,
 } from '../../../codegen/incremental/model-cache.js';
+import { parseSource, type LoadedFiles } from '../../../codegen/load.js';
 import { makeTool } from '../model-factory.js';
 
 const folders: string[] = [];
@@ -77,5 +83,53 @@ describe('the model cache', () => {
     expect(sharedInputsHash([{ relPath: 'b.schema.json' }], { 'b.schema.json': 'h1' })).not.toBe(
       sharedInputsHash(shared, { 'a.schema.json': 'h1' }),
     );
+  });
+});
+
+describe('lastRunModels: the models of the last run, for a command that does not generate', () => {
+  const definition = (maximum: number) =>
+    `${JSON.stringify({ name: 'add', description: 'Adds.', inputSchema: { type: 'object', properties: { n: { type: 'integer', maximum } } } })}\n`;
+  const shared = '{ "type": "string" }\n';
+  const loadedFiles = (text: string, sharedText = shared, file = 'schemas/add.tool.json'): LoadedFiles => ({
+    tools: [parseSource('add.tool.json', file, text).source],
+    shared: [parseSource('common/id.schema.json', 'schemas/common/id.schema.json', sharedText).source],
+    problems: [],
+  });
+
+  /** A project whose model cache holds `add`'s model, built (as a run records it) from `definition(100)`. */
+  function project(fingerprint: string) {
+    const root = folder();
+    mkdirSync(path.join(root, 'node_modules'));
+    const resolved = resolveOptions({ root, runtimeImport: 'toolsmith' });
+    const loaded = loadedFiles(definition(100));
+    const inputs = inputHashes(loaded);
+    const writer = openModelCache(
+      modelsFile(root, resolved.outDir),
+      optionsCacheKey(resolved, fingerprint),
+      sharedInputsHash(loaded.shared, inputs),
+    );
+    writer.add('add.tool.json', inputs['add.tool.json']!, tool());
+    writer.commit();
+    return resolved;
+  }
+
+  it('gives a definition its model back only for the bytes and file it was built from, under the same key and shared schemas', () => {
+    const resolved = project('generator-1');
+    const cached = lastRunModels(resolved, loadedFiles(definition(100)), 'generator-1');
+    expect(cached?.(loadedFiles(definition(100)).tools[0]!)).toEqual(JSON.parse(JSON.stringify(tool())));
+    // Edited after the run: another hash, so no model (it is normalized again).
+    const edited = loadedFiles(definition(50));
+    expect(lastRunModels(resolved, edited, 'generator-1')?.(edited.tools[0]!)).toBeUndefined();
+    // The same bytes read from another file (another schemas folder) are not the file the model names.
+    const elsewhere = loadedFiles(definition(100), shared, 'other/add.tool.json');
+    expect(lastRunModels(resolved, elsewhere, 'generator-1')?.(elsewhere.tools[0]!)).toBeUndefined();
+    // Another generator, or a shared schema edited since: nothing at all.
+    expect(lastRunModels(resolved, loadedFiles(definition(100)), 'generator-2')).toBeUndefined();
+    expect(
+      lastRunModels(resolved, loadedFiles(definition(100), '{ "type": "integer" }\n'), 'generator-1'),
+    ).toBeUndefined();
+    // Other settings are another key.
+    const otherSettings = resolveOptions({ root: resolved.root, runtimeImport: 'other-runtime' });
+    expect(lastRunModels(otherSettings, loadedFiles(definition(100)), 'generator-1')).toBeUndefined();
   });
 });
