@@ -12,15 +12,26 @@ import { loadTemplates } from '../templates/index.js';
 import { sha256 } from './store.js';
 
 /**
- * The cache key of a run: the generator's code (`fingerprint`, default `generatorFingerprint()`) and
- * the run's emission settings, whole (emit context, templates, manifests, formatting: whatever is
- * added to `EmitSettings` is part of the key with no edit here).
+ * The cache key of a run: the generator's code (`fingerprint`, default `generatorFingerprint()`), the
+ * run's emission settings, whole (emit context, templates, manifests, formatting: whatever is added
+ * to `EmitSettings` is part of the key with no edit here), and `schemasFolder`, where the definitions
+ * are relative to the project root (generated files name their definition's path, so a moved folder
+ * reuses nothing).
  */
-export function generationCacheKey(settings: EmitSettings, fingerprint: string = generatorFingerprint()): string {
+export function generationCacheKey(
+  settings: EmitSettings,
+  fingerprint: string = generatorFingerprint(),
+  schemasFolder = '',
+): string {
   // The token budgets change no file (only warnings): a run with other budgets reuses the files and
   // judges the last token report again (`budget` in the cache).
   const { tokenBudget: _budget, ...manifests } = settings.manifests;
-  return sha256(JSON.stringify({ generator: fingerprint, settings: { ...settings, manifests } }));
+  return sha256(JSON.stringify({ generator: fingerprint, settings: { ...settings, manifests }, schemasFolder }));
+}
+
+/** `resolved`'s schemas folder relative to its root, as the cache key holds it. */
+export function schemasFolderKey(resolved: Pick<ResolvedOptions, 'root' | 'schemasDir'>): string {
+  return path.relative(resolved.root, resolved.schemasDir).split(path.sep).join('/');
 }
 
 /**
@@ -29,7 +40,8 @@ export function generationCacheKey(settings: EmitSettings, fingerprint: string =
  * the last run recorded. Throws when a template cannot be read.
  */
 export function optionsCacheKey(resolved: ResolvedOptions, fingerprint?: string): string {
-  return generationCacheKey(emitSettings(resolved, loadTemplates(resolved.templatesDir)), fingerprint);
+  const settings = emitSettings(resolved, loadTemplates(resolved.templatesDir));
+  return generationCacheKey(settings, fingerprint, schemasFolderKey(resolved));
 }
 
 let fingerprint: string | undefined;

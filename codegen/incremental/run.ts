@@ -14,7 +14,7 @@ import { compareStrings } from '../naming.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from '../config/options.js';
 import { sortProblems } from '../problems.js';
 import { stageOutput, writeStubs, type OutputDiff } from '../write.js';
-import { generationCacheKey } from './fingerprint.js';
+import { generationCacheKey, schemasFolderKey } from './fingerprint.js';
 import { cachedModelHook, inputHashes, modelsFile, readModels, sharedInputsHash } from './model-cache.js';
 import { buildManifests, largeEmission, planReuse, projectHash, type ReusePlan, type RunManifests } from './plan.js';
 import { takeSnapshot } from './snapshot.js';
@@ -115,7 +115,7 @@ async function readRunInputs(options: IncrementalOptions): Promise<RunInputs | {
   const read = modules.generator.readTemplates(resolved);
   if ('problem' in read) return read;
   const settings = emitSettings(resolved, read.templates);
-  const key = generationCacheKey(settings, options.fingerprint);
+  const key = generationCacheKey(settings, options.fingerprint, schemasFolderKey(resolved));
   const previous = readCache(options.check ? undefined : cacheFile(resolved.root, resolved.outDir), key);
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   // What was read, by content: recorded for the nothing-changed shortcut (`unchangedRun`).

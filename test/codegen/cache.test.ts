@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli.js';
@@ -163,6 +163,34 @@ describe('the nothing-changed shortcut', () => {
         expect(unchangedRun(resolved), what).toEqual({ tools: 7, files });
       }
       expect(existsSync(path.join(project.root, 'src/tools/calculator.ts'))).toBe(true);
+    } finally {
+      project.dispose();
+    }
+  }, 120_000);
+});
+
+describe('a moved schemas folder', () => {
+  it('reuses nothing: the output names the new folder, as a run from scratch gives it', async () => {
+    const project = createTempProject({ schemas: 'schemas' });
+    try {
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      renameSync(path.join(project.root, 'schemas'), path.join(project.root, 'definitions'));
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, schemas: 'definitions' });
+      const resolved = resolveOptions({
+        root: project.root,
+        runtimeImport: project.runtimeImport,
+        schemas: 'definitions',
+      });
+      expect(unchangedRun(resolved)).toBeUndefined();
+      expect(await main(['generate'], quiet(project.root))).toBe(0);
+      const fromScratch = (
+        await generate({ root: project.root, runtimeImport: project.runtimeImport, schemas: 'definitions' })
+      ).files;
+      const written = project.snapshot('generated');
+      expect(written).toEqual(Object.fromEntries(fromScratch.map((entry) => [entry.path, entry.content])));
+      expect(Object.values(written).some((text) => text.includes('definitions/'))).toBe(true);
+      expect(await main(['check'], quiet(project.root))).toBe(0);
     } finally {
       project.dispose();
     }
