@@ -1,16 +1,19 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram, main } from '../codegen/cli.js';
-import { createTempProject, REPO, typeCheckFolder, type TempProject } from './helpers/temp-project.js';
+import { createTempProject, REPO, run, typeCheckFolder, type TempProject } from './helpers/temp-project.js';
 
 /**
  * The README's and docs' code samples, checked as a consumer would meet them: every ```ts block
  * (but `ts illustrative`, a fragment that cannot compile alone) is a file of a project made by
  * `toolsmith init` + `toolsmith generate`, type-checked by tsc with `toolsmith` resolved to this
  * repository's sources; every `toolsmith` command of a shell block (but `sh illustrative`) names a
- * command and options the CLI has.
+ * command and options the CLI has, and its `toolsmith call` lines for this repository's tools are run.
+ * The install path (pack, install, init, generate, build, `npm ci --omit=dev`, call, serve) is run
+ * step by step by test/package.test.ts.
  */
 
 /** The user documents whose samples are checked. */
@@ -432,4 +435,39 @@ describe('the toolsmith commands of the README and docs/ shell blocks', () => {
   it('names only commands and options the CLI has', () => {
     expect(invocations.flatMap((invocation) => invocationProblems(program, invocation))).toEqual([]);
   });
+});
+
+describe('the toolsmith call lines the README and docs/ run in this repository', () => {
+  const repoTools = new Set(Object.keys(JSON.parse(readFileSync(path.join(REPO, 'generated/catalog.json'), 'utf8'))));
+  const calls = BLOCKS.filter((block) => isShell(block) && !block.info.endsWith(' illustrative'))
+    .flatMap(toolsmithInvocations)
+    .filter((invocation) => invocation.words[0] === 'call' && repoTools.has(invocation.words[1]!));
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'toolsmith-docs-calls-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('finds them (the README’s example calls, the side-effect call of tools-over-mcp.md)', () => {
+    expect(calls.map((call) => `${call.document} ${call.words[1]}`)).toEqual(
+      expect.arrayContaining(['README.md calculator', 'README.md read_file', 'docs/tools-over-mcp.md memory_write']),
+    );
+  });
+
+  it('answer without an error, as the installed CLI runs them (memory kept in a temp folder)', async () => {
+    for (const call of calls) {
+      const { stdout } = await run(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), ...call.words], {
+        cwd: REPO,
+        env: { ...process.env, TOOLSMITH_DATA_DIR: dataDir },
+      }).catch((error: { stdout?: string; stderr?: string }) => {
+        throw new Error(
+          `${call.document}:${call.line}: toolsmith ${call.words.join(' ')} failed: ${error.stderr ?? ''}${error.stdout ?? ''}`,
+        );
+      });
+      expect(JSON.parse(stdout), `${call.document}:${call.line}`).toMatchObject({
+        toolName: call.words[1],
+        isError: false,
+      });
+    }
+  }, 60_000);
 });
