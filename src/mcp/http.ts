@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
@@ -394,7 +395,7 @@ function mcpSteps(served: Served): readonly Step[] {
               status: 405,
               code: -32000,
               message:
-                'This server is stateless: send each JSON-RPC message as a POST to /mcp (no GET stream, no sessions).',
+                'This server is stateless: send each JSON-RPC message as a POST to /mcp (no GET stream; a session id is never required).',
               headers: { Allow: 'POST' },
             },
     },
@@ -524,6 +525,10 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     if (response.writableEnded || response.destroyed) return exchange.stop();
     instances.set(webRequest, server);
     const answer = await handler.fetch(webRequest, { parsedBody: message });
+    // A 2025 handshake answered: the client gets a session id to send back (Streamable HTTP). The
+    // server keeps nothing for it, so any replica takes any request, with or without one.
+    if (answer.ok && (message as { method?: unknown } | undefined)?.method === 'initialize')
+      response.setHeader('Mcp-Session-Id', randomUUID());
     await sendWebResponse(response, answer, idOf(message));
     // Answered: the SDK tore the request's server down with its response; nothing is left to stop.
     exchange.stop = undefined;

@@ -121,7 +121,7 @@ function raw(
 }
 
 describe('startHttpServer without auth (official Client over Streamable HTTP)', () => {
-  it('lists and calls tools statelessly: no session id, every request answered on its own', async () => {
+  it('lists and calls tools statelessly: a session id handed out but never needed, every request answered on its own', async () => {
     const server = await serve([whoami], { capabilities: ['capability:a'] });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = await connect(server.url);
@@ -130,21 +130,27 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
       userId: 'mcp',
       capabilities: ['capability:a'],
     });
+    // The handshake's answer hands out a session id (the client sends it back on every request).
     const transport = client.transport as StreamableHTTPClientTransport;
-    expect(transport.sessionId).toBeUndefined();
-    // A tools/list with no initialize before it, as a request reaching another replica would be.
-    const listed = await fetch(server.url, {
-      method: 'POST',
-      headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
-    });
-    expect(listed.status).toBe(200);
-    expect(listed.headers.get('mcp-session-id')).toBeNull();
-    expect(
-      ((await listed.json()) as { id: number; result: { tools: Array<{ name: string }> } }).result.tools.map(
-        (tool) => tool.name,
-      ),
-    ).toEqual(['whoami']);
+    expect(transport.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const again = await fetch(server.url, { method: 'POST', headers: HEADERS, body: JSON.stringify(INIT) });
+    expect(again.headers.get('mcp-session-id')).not.toBe(transport.sessionId);
+    // A tools/list with no initialize before it, as a request reaching another replica would be: with
+    // a session id this server never handed out, and with none.
+    for (const session of [{ 'mcp-session-id': 'from-another-replica' }, {}] as Record<string, string>[]) {
+      const listed = await fetch(server.url, {
+        method: 'POST',
+        headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25', ...session },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+      });
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get('mcp-session-id')).toBeNull();
+      expect(
+        ((await listed.json()) as { id: number; result: { tools: Array<{ name: string }> } }).result.tools.map(
+          (tool) => tool.name,
+        ),
+      ).toEqual(['whoami']);
+    }
   });
 
   it('answers /healthz, 404 elsewhere, 405 for GET /mcp, and refuses to bind beyond loopback', async () => {
