@@ -184,25 +184,26 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
         // on a lasting connection, where elicitation/create can reach the client after the handle.
         const elicitation = clientCapabilities(ctx, server)?.elicitation;
         const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
+        // A side-effect tool no one decides for is asked about through the task too (input_required).
+        const askApproval = canAsk && tool.hasSideEffects === true && !orchestrator.decidesSideEffects;
         // The request is answered at once: the call runs under the task's signal only.
         return (await startTask(
           store,
           ctx,
           { toolName: name, subject: userContext.userId, ...task },
-          (signal, controls) =>
-            orchestrator.processToolCall({
+          (signal, controls) => {
+            const ask = !canAsk
+              ? undefined
+              : modern
+                ? taskInputRequests(store, controls, userContext.userId, signal)
+                : taskElicitation(server, controls, signal);
+            return orchestrator.processToolCall({
               ...details('mcp-task'),
               signal,
-              ...(canAsk
-                ? {
-                    reporter: {
-                      elicit: modern
-                        ? taskInputRequests(store, controls, userContext.userId, signal)
-                        : taskElicitation(server, controls, signal),
-                    },
-                  }
-                : {}),
-            }),
+              ...(ask === undefined ? {} : { reporter: { elicit: ask } }),
+              ...(askApproval && ask !== undefined ? { callerTurn: { approvalGate: approvalByElicitation(ask) } } : {}),
+            });
+          },
           (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
           server.onerror,
           lasting

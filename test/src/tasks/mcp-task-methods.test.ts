@@ -453,4 +453,56 @@ describe('a task that asks its user (2026-07-28): inputRequests and tasks/update
       await http.close();
     }
   });
+
+  it('a side-effect tool no gate decides asks its approval through the task: approved it runs, denied it never does', async () => {
+    let runs = 0;
+    const publish = makeTool('publish', {
+      inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
+      taskSupport: 'optional',
+      hasSideEffects: true,
+      async execute() {
+        runs++;
+        return { success: true, output: { published: true } };
+      },
+    });
+    const http = await startHttpServer(new ToolOrchestrator({ tools: [publish] }), {
+      port: 0,
+      taskStore: memoryStore(),
+      handleSignals: false,
+    });
+    try {
+      const answered = async (approve: boolean) => {
+        const created = await rpc(http.url, 'tools/call', { name: 'publish', arguments: { title: 'Q3' } });
+        const taskId = created.result!.taskId as string;
+        const waiting = await pollUntil(http.url, taskId, ['input_required', 'completed', 'failed']);
+        expect(waiting.status).toBe('input_required');
+        const [key, question] = Object.entries(waiting.inputRequests as Record<string, any>)[0]!;
+        expect(question.params.message).toMatch(
+          /^Allow the tool 'publish' to run\? It has side effects .*"title":"Q3"/,
+        );
+        expect(runs).toBe(approve ? 0 : 1);
+        await rpc(http.url, 'tasks/update', {
+          taskId,
+          inputResponses: { [key]: { action: 'accept', content: { approve } } },
+        });
+        return pollUntil(http.url, taskId, ['completed', 'failed', 'cancelled']);
+      };
+      const approved = await answered(true);
+      expect(approved.status).toBe('completed');
+      expect(approved.result.isError).not.toBe(true);
+      expect(runs).toBe(1);
+      const denied = await answered(false);
+      expect(denied.result.isError).toBe(true);
+      expect(denied.result.content[0].text).toMatch(/^APPROVAL_REJECTED: .*did not approve/);
+      expect(runs).toBe(1);
+      // A client that cannot ask: refused at once, never input_required, never run.
+      const mute = await rpc(http.url, 'tools/call', { name: 'publish', arguments: {} }, false);
+      const ended = await pollUntil(http.url, mute.result!.taskId as string, ['completed', 'failed', 'cancelled']);
+      expect(ended.result.isError).toBe(true);
+      expect(ended.result.content[0].text).toMatch(/^APPROVAL_/);
+      expect(runs).toBe(1);
+    } finally {
+      await http.close();
+    }
+  });
 });
