@@ -318,6 +318,47 @@ describe('a task that asks its user (2025-11-25, lasting connection): input_requ
     expect(heard[0]?.statusMessage).toBe('Waiting for the user: Pick one');
   });
 
+  it('a side-effect tool no gate decides asks its approval with elicitation/create on the related task', async () => {
+    let runs = 0;
+    const publish = makeTool('publish', {
+      inputSchema: { type: 'object', properties: {} },
+      taskSupport: 'optional',
+      hasSideEffects: true,
+      async execute() {
+        runs++;
+        return { success: true, output: { published: true } };
+      },
+    });
+    const asked: string[] = [];
+    let approve = true;
+    const client = await connect(
+      new ToolOrchestrator({ tools: [publish] }),
+      { taskStore: memoryStore() },
+      { tasks: {}, elicitation: {} },
+      (early) => {
+        early.setRequestHandler(ElicitRequestSchema, async (request) => {
+          asked.push(request.params.message);
+          return { action: 'accept', content: { approve } };
+        });
+      },
+    );
+    const run = async () => {
+      const created = await client.request(
+        { method: 'tools/call', params: { name: 'publish', arguments: {}, task: {} } },
+        CreateTaskResultSchema,
+      );
+      return client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+    };
+    expect((await run()).isError).not.toBe(true);
+    expect(runs).toBe(1);
+    approve = false;
+    const denied = await run();
+    expect(denied.isError).toBe(true);
+    expect((denied.content[0] as { text: string }).text).toMatch(/^APPROVAL_REJECTED/);
+    expect(runs).toBe(1);
+    expect(asked).toEqual([expect.stringMatching(/^Allow the tool 'publish' to run\?/), expect.any(String)]);
+  });
+
   it('a cancel while the question is open stops the tool; the task reads cancelled', async () => {
     const orchestrator = new ToolOrchestrator({ tools: [picker] });
     let questionOpen = false;
