@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import { createTempProject, REPO, run, typeCheckFolder, type TempProject } from 
  * (but `ts illustrative`, a fragment that cannot compile alone) is a file of a project made by
  * `toolsmith init` + `toolsmith generate`, type-checked by tsc with `toolsmith` resolved to this
  * repository's sources; every `toolsmith` command of a shell block (but `sh illustrative`) names a
- * command and options the CLI has, and its `toolsmith call` lines for this repository's tools are run.
+ * command and options the CLI has; its `toolsmith call` lines for this repository's tools and its
+ * `toolsmith diff` lines (in a project with a `main` branch and a published tools/list) are run.
  * The install path (pack, install, init, generate, build, `npm ci --omit=dev`, call, serve) is run
  * step by step by test/package.test.ts.
  */
@@ -468,6 +470,43 @@ describe('the toolsmith call lines the README and docs/ run in this repository',
         toolName: call.words[1],
         isError: false,
       });
+    }
+  }, 60_000);
+});
+
+describe('the toolsmith diff lines of the README and docs/', () => {
+  const diffs = BLOCKS.filter((block) => isShell(block) && !block.info.endsWith(' illustrative'))
+    .flatMap(toolsmithInvocations)
+    .filter((invocation) => invocation.words[0] === 'diff');
+
+  it('run in a project with a main branch and a published tools/list answer, and find nothing breaking', async () => {
+    expect(diffs.map((each) => each.words.slice(1).join(' '))).toEqual(
+      expect.arrayContaining(['git:main', 'published/tools.json']),
+    );
+    const project = createTempProject({ schemas: 'schemas' });
+    try {
+      const io = { cwd: project.root, stdout: () => undefined, stderr: () => undefined };
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
+      expect(await main(['generate'], io)).toBe(0);
+      project.write('published/tools.json', project.read('generated/manifests/mcp.json'));
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], {
+          cwd: project.root,
+          stdio: 'ignore',
+        });
+      git('init', '-q', '-b', 'main');
+      git('add', 'schemas');
+      git('commit', '-qm', 'the definitions');
+      for (const invocation of diffs) {
+        const output: string[] = [];
+        const code = await main(invocation.words, { ...io, stdout: (text: string) => void output.push(text) });
+        expect(
+          code,
+          `${invocation.document}:${invocation.line}: toolsmith ${invocation.words.join(' ')}\n${output.join('')}`,
+        ).toBe(0);
+      }
+    } finally {
+      project.dispose();
     }
   }, 60_000);
 });
