@@ -64,9 +64,9 @@ export async function runServe(
   flags: Pick<CommonFlags, 'config' | 'out'> & {
     capability?: string[];
     persona?: string;
-    maxMessageBytes?: string;
-    shutdownTimeout?: string;
-    pageSize?: string;
+    maxMessageBytes?: number;
+    shutdownTimeout?: number;
+    pageSize?: number;
     taskStore?: string;
     entry?: string;
     http?: boolean;
@@ -79,10 +79,7 @@ export async function runServe(
     reportProblems(problems, io);
     return EXIT.invalid;
   }
-  const maxMessageBytes = positiveInteger(flags.maxMessageBytes, '--max-message-bytes', io);
-  const shutdownTimeoutMs = positiveInteger(flags.shutdownTimeout, '--shutdown-timeout', io, true);
-  const pageSize = positiveInteger(flags.pageSize, '--page-size', io);
-  if (maxMessageBytes === null || shutdownTimeoutMs === null || pageSize === null) return EXIT.usage;
+  const { maxMessageBytes, shutdownTimeout: shutdownTimeoutMs, pageSize } = flags;
   const orchestrator = await createProjectOrchestrator(
     generateOptions,
     flags.entry ?? config.entry,
@@ -182,17 +179,6 @@ async function serveWith(
     setTimeout(() => process.exit(), 0).unref();
   }
   return EXIT.ok;
-}
-
-/** A flag's value as a positive integer (zero allowed when `zero`); `undefined` when absent, `null` (after a message) when malformed. */
-function positiveInteger(value: string | undefined, flag: string, io: Io, zero = false): number | undefined | null {
-  if (value === undefined) return undefined;
-  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (Number.isSafeInteger(number) && (zero || number > 0)) return number;
-  io.stderr(
-    `toolsmith serve: ${flag} needs a ${zero ? 'non-negative' : 'positive'} integer; got ${JSON.stringify(value)}.\n`,
-  );
-  return null;
 }
 
 /** `call`: one tool call through the orchestrator, printed as JSON. */

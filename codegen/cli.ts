@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import {
   defaultIo,
   EXIT,
@@ -13,6 +13,7 @@ import {
   type CommonFlags,
   type Io,
 } from './cli-io.js';
+import { wholeNumberOption } from './cli-numbers.js';
 import { runCall, runServe } from './cli-run.js';
 import { generateIncrementally, unchangedRun } from './incremental/index.js';
 import { initProject } from './init.js';
@@ -81,20 +82,13 @@ function isInstalled(name: string): boolean {
 /** The help of `--config`. */
 const CONFIG_FLAG_HELP = `config file (default: ${CONFIG_FILES.join(', ')} in the current folder; only one may exist)`;
 
-/** `--workers <n>`: a positive whole number, else a usage error (exit 2) saying what is wanted. */
-function parseWorkers(value: string): number {
-  const number = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (Number.isSafeInteger(number) && number >= 1) return number;
-  throw new InvalidArgumentError('It must be a positive whole number (1 emits in process), e.g. --workers 2.');
-}
-
 /** The `--workers` option of `generate` and `check`. */
 const workersOption = () =>
   new Option(
     '--workers <n>',
     'threads emitting tools in a full generate or check, the main thread one of them (default: ' +
       '"workers" of the config, else TOOLSMITH_WORKERS, else one per core; 1 emits in process only)',
-  ).argParser(parseWorkers);
+  ).argParser(wholeNumberOption(1, '--workers 2 (1 emits in process)'));
 
 // ── End of config and flags.
 
@@ -448,10 +442,12 @@ export function createProgram(
     .option(
       '--max-message-bytes <n>',
       'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)',
+      wholeNumberOption(1, '--max-message-bytes 1048576'),
     )
     .option(
       '--shutdown-timeout <ms>',
       'when the client disconnects, how long calls in flight and tool shutdowns may take before the server exits anyway (default 5000)',
+      wholeNumberOption(0, '--shutdown-timeout 5000'),
     )
     .option(
       '--allow-side-effects',
@@ -462,7 +458,11 @@ export function createProgram(
       "serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; see the README's deployment section",
     )
     .option('--host <host>', 'with --http: the interface to bind (default 127.0.0.1; env TOOLSMITH_HOST)')
-    .option('--port <port>', 'with --http: the port (default 3000, 0 = any free one; env TOOLSMITH_PORT or PORT)')
+    .option(
+      '--port <port>',
+      'with --http: the port (default 3000, 0 = any free one; env TOOLSMITH_PORT or PORT)',
+      wholeNumberOption(0, '--port 3000'),
+    )
     .option('--no-auth', 'with --http: no bearer tokens; only a loopback --host is accepted')
     .option(
       '--auth-issuer <url>',
@@ -496,10 +496,26 @@ export function createProgram(
       '--task-store <memory|redis://…>',
       'where tasks of task-capable tools live: memory (one process, the default) or a Redis URL every replica shares (env TOOLSMITH_TASK_STORE); opened only when a tool has taskSupport or a store is named (a named store no tool needs is opened, with a warning)',
     )
-    .option('--page-size <n>', 'tools per tools/list page, with a cursor to the next (default: all in one page)')
-    .option('--max-body-bytes <n>', 'with --http: the largest request body (default 1048576)')
-    .option('--request-timeout <ms>', 'with --http: the longest a request may take before a 504 (default 60000)')
-    .option('--drain-timeout <ms>', 'with --http: on SIGTERM, how long calls in flight may finish (default 10000)')
+    .option(
+      '--page-size <n>',
+      'tools per tools/list page, with a cursor to the next (default: all in one page)',
+      wholeNumberOption(1, '--page-size 100'),
+    )
+    .option(
+      '--max-body-bytes <n>',
+      'with --http: the largest request body (default 1048576)',
+      wholeNumberOption(0, '--max-body-bytes 1048576'),
+    )
+    .option(
+      '--request-timeout <ms>',
+      'with --http: the longest a request may take before a 504 (default 60000)',
+      wholeNumberOption(0, '--request-timeout 60000'),
+    )
+    .option(
+      '--drain-timeout <ms>',
+      'with --http: on SIGTERM, how long calls in flight may finish (default 10000)',
+      wholeNumberOption(0, '--drain-timeout 10000'),
+    )
     .addHelpText(
       'after',
       '\nExample (an MCP client config): { "command": "npx", "args": ["toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n',

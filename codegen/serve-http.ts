@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolOrchestrator } from '../src/orchestrator.js';
 import type { TaskStore } from '../src/tasks/index.js';
+import { wholeNumber, wholeNumberWanted } from './cli-numbers.js';
 
 /** The flags of `serve --http` (each also read from its `TOOLSMITH_*` environment variable, see the README). */
 export interface ServeHttpFlags {
   host?: string;
-  port?: string;
+  port?: number;
   auth?: boolean;
   authIssuer?: string;
   authResource?: string;
@@ -14,9 +15,9 @@ export interface ServeHttpFlags {
   scopeMap?: string;
   requiredScope?: string[];
   allowedOrigin?: string[];
-  maxBodyBytes?: string;
-  requestTimeout?: string;
-  drainTimeout?: string;
+  maxBodyBytes?: number;
+  requestTimeout?: number;
+  drainTimeout?: number;
 }
 
 interface Io {
@@ -49,19 +50,9 @@ export async function runServeHttp(
     return 1;
   };
   const env = process.env;
-  const numberFlag = (value: string | undefined, name: string): number | undefined | Error => {
-    if (value === undefined) return undefined;
-    const parsed = Number(value);
-    return Number.isInteger(parsed) && parsed >= 0
-      ? parsed
-      : new Error(`${name} must be a whole number, got '${value}'.`);
-  };
-  const port = numberFlag(flags.port ?? env.TOOLSMITH_PORT ?? env.PORT, '--port');
-  const maxBodyBytes = numberFlag(flags.maxBodyBytes, '--max-body-bytes');
-  const requestTimeoutMs = numberFlag(flags.requestTimeout, '--request-timeout');
-  const drainTimeoutMs = numberFlag(flags.drainTimeout, '--drain-timeout');
-  for (const value of [port, maxBodyBytes, requestTimeoutMs, drainTimeoutMs])
-    if (value instanceof Error) return fail(value.message);
+  const port = chosenPort(flags.port, env);
+  if (typeof port === 'object') return fail(port.error);
+  const { maxBodyBytes, requestTimeout: requestTimeoutMs, drainTimeout: drainTimeoutMs } = flags;
 
   const { startHttpServer } = await import('../src/mcp/http.js');
   type Options = NonNullable<Parameters<typeof startHttpServer>[1]>;
@@ -75,10 +66,10 @@ export async function runServeHttp(
     ...(settings.taskStore === undefined ? {} : { taskStore: settings.taskStore }),
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
   };
-  if (port !== undefined) options.port = port as number;
-  if (maxBodyBytes !== undefined) options.maxBodyBytes = maxBodyBytes as number;
-  if (requestTimeoutMs !== undefined) options.requestTimeoutMs = requestTimeoutMs as number;
-  if (drainTimeoutMs !== undefined) options.drainTimeoutMs = drainTimeoutMs as number;
+  if (port !== undefined) options.port = port;
+  if (maxBodyBytes !== undefined) options.maxBodyBytes = maxBodyBytes;
+  if (requestTimeoutMs !== undefined) options.requestTimeoutMs = requestTimeoutMs;
+  if (drainTimeoutMs !== undefined) options.drainTimeoutMs = drainTimeoutMs;
 
   if (flags.auth === false) {
     options.capabilities = settings.capabilities;
@@ -152,4 +143,12 @@ function readScopeMap(file: string): Map<string, string[]> | Error {
     map.set(scope, capabilities);
   }
   return map;
+}
+
+/** The port: `--port`, else TOOLSMITH_PORT, else PORT; what is wrong when the variable is not a port. */
+function chosenPort(flag: number | undefined, env: NodeJS.ProcessEnv): number | undefined | { error: string } {
+  if (flag !== undefined) return flag;
+  const name = env.TOOLSMITH_PORT !== undefined ? 'TOOLSMITH_PORT' : env.PORT !== undefined ? 'PORT' : undefined;
+  if (name === undefined) return undefined;
+  return wholeNumber(env[name]!) ?? { error: `${name} must be a port, ${wholeNumberWanted(0)}; got '${env[name]}'.` };
 }

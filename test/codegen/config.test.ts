@@ -388,7 +388,7 @@ describe('--workers', () => {
         const result = await cli([command, '--workers', bad], temp.root);
         expect(result.code, `${command} --workers ${bad}`).toBe(2);
         expect(result.stderr).toBe(
-          `error: option '--workers <n>' argument '${bad}' is invalid. It must be a positive whole number (1 emits in process), e.g. --workers 2.\n`,
+          `error: option '--workers <n>' argument '${bad}' is invalid. It must be a positive whole number, e.g. --workers 2 (1 emits in process).\n`,
         );
       }
     }

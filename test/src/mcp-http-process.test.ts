@@ -204,7 +204,7 @@ describe('toolsmith serve --http (child processes, official Client over Streamab
     }
   }, 30_000);
 
-  it('refuses --http without auth settings, and --no-auth beyond loopback, exit 1 naming what to give', async () => {
+  it('refuses --http without auth settings, and --no-auth beyond loopback, exit 1 naming what to give; a malformed number exit 2', async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, ['bin/toolsmith.js', 'serve', '--http', '--port', '0', ...args], {
@@ -221,9 +221,26 @@ describe('toolsmith serve --http (child processes, official Client over Streamab
     const open = await run(['--no-auth', '--host', '0.0.0.0']);
     expect(open.code).toBe(1);
     expect(open.stderr).toContain("serves without auth only on loopback; '0.0.0.0'");
+    // A malformed number is a usage error (exit 2) saying what is wanted; the port's variable a setup one.
     const badPort = await run(['--no-auth', '--port', 'eighty']);
-    expect(badPort.code).toBe(1);
-    expect(badPort.stderr).toContain("--port must be a whole number, got 'eighty'.");
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toBe(
+      "error: option '--port <port>' argument 'eighty' is invalid. It must be a whole number (0 or more), e.g. --port 3000.\n",
+    );
+    const spawnedWithEnv = (env: Record<string, string>) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['bin/toolsmith.js', 'serve', '--http', '--no-auth'], {
+          cwd: repoRoot,
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        child.once('exit', (code) => resolve({ code, stderr }));
+      });
+    const badEnv = await spawnedWithEnv({ TOOLSMITH_PORT: '1e3' });
+    expect(badEnv.code).toBe(1);
+    expect(badEnv.stderr).toContain("TOOLSMITH_PORT must be a port, a whole number (0 or more); got '1e3'.");
   }, 20_000);
 });
 

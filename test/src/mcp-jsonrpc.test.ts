@@ -247,7 +247,9 @@ describe('toolsmith serve exits when a tool’s own shutdown never settles', () 
       folder,
     );
     expect(await server.exited).toBe(2);
-    expect(server.stderr).toBe('toolsmith serve: --max-message-bytes needs a positive integer; got "10MB".\n');
+    expect(server.stderr).toBe(
+      "error: option '--max-message-bytes <n>' argument '10MB' is invalid. It must be a positive whole number, e.g. --max-message-bytes 1048576.\n",
+    );
   }, 30_000);
 });
 
