@@ -31,8 +31,7 @@ import {
   hasTaskCapableTool,
   startTask,
   taskCapabilities,
-  taskElicitation,
-  taskInputRequests,
+  taskReporter,
   taskStatusNotification,
 } from './tasks.js';
 import { GuardedTransport } from './stdio-transport.js';
@@ -182,8 +181,9 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
         const modern = ctx.mcpReq.envelope !== undefined;
         // 2026-07-28 asks through the task (inputRequests, tasks/update), from any replica; 2025 only
         // on a lasting connection, where elicitation/create can reach the client after the handle.
-        const elicitation = clientCapabilities(ctx, server)?.elicitation;
+        const { elicitation, sampling } = clientCapabilities(ctx, server) ?? {};
         const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
+        const canSample = (modern || lasting) && sampling !== undefined && sampling !== null;
         // A side-effect tool no one decides for is asked about through the task too (input_required).
         const askApproval = canAsk && tool.hasSideEffects === true && !orchestrator.decidesSideEffects;
         // The request is answered at once: the call runs under the task's signal only.
@@ -192,16 +192,14 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
           ctx,
           { toolName: name, subject: userContext.userId, ...task },
           (signal, controls) => {
-            const ask = !canAsk
-              ? undefined
-              : modern
-                ? taskInputRequests(store, controls, userContext.userId, signal)
-                : taskElicitation(server, controls, signal);
+            const can = { modern, elicit: canAsk, sample: canSample };
+            const reporter = taskReporter(store, server, controls, userContext.userId, signal, can);
+            const gate = askApproval && reporter.elicit !== undefined;
             return orchestrator.processToolCall({
               ...details('mcp-task'),
               signal,
-              ...(ask === undefined ? {} : { reporter: { elicit: ask } }),
-              ...(askApproval && ask !== undefined ? { callerTurn: { approvalGate: approvalByElicitation(ask) } } : {}),
+              ...(reporter.elicit === undefined && reporter.sample === undefined ? {} : { reporter }),
+              ...(gate ? { callerTurn: { approvalGate: approvalByElicitation(reporter.elicit!) } } : {}),
             });
           },
           (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,

@@ -5,10 +5,11 @@ import {
   RELATED_TASK_META_KEY,
   type Server,
   type ServerContext,
+  isSpecType,
   specTypeSchemas,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
-import type { Elicit, ElicitAnswer } from '../elicitation.js';
+import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type SampleResult } from '../elicitation.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import {
@@ -216,6 +217,74 @@ export function taskInputRequests(store: TaskStore, task: TaskControls, subject:
     if (answer === undefined)
       throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for an answer.`);
     return answer as ElicitAnswer;
+  };
+}
+
+/**
+ * How a task's call reaches its client, where it can (`can`): on 2026-07-28 through the task's
+ * `inputRequests` (any replica takes the answer), on 2025-11-25 by requests carrying the related task
+ * on a lasting connection.
+ */
+export function taskReporter(
+  store: TaskStore,
+  server: Server,
+  task: TaskControls,
+  subject: string,
+  signal: AbortSignal,
+  can: { modern: boolean; elicit: boolean; sample: boolean },
+): { elicit?: Elicit; sample?: Sample } {
+  const reporter: { elicit?: Elicit; sample?: Sample } = {};
+  if (can.elicit)
+    reporter.elicit = can.modern
+      ? taskInputRequests(store, task, subject, signal)
+      : taskElicitation(server, task, signal);
+  if (can.sample)
+    reporter.sample = can.modern
+      ? taskSampleRequests(store, task, subject, signal)
+      : taskSampling(server, task, signal);
+  return reporter;
+}
+
+/**
+ * `context.sample` of a task's call on a connection that outlives the request (2025-11-25 on stdio):
+ * the task goes `input_required` while `sampling/createMessage`, carrying the related task, waits
+ * for the client's model.
+ */
+export function taskSampling(server: Server, task: TaskControls, signal: AbortSignal): Sample {
+  return async (request) => {
+    if (!(await task.mark('input_required', 'Waiting for a model call of the client')))
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its model call was asked.`);
+    try {
+      const params = { ...request, _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };
+      return (await server.createMessage(params as never, { signal })) as unknown as SampleResult;
+    } finally {
+      await task.mark('working').catch(() => false);
+    }
+  };
+}
+
+/**
+ * `context.sample` of a task's call on 2026-07-28: the model call is one of the task's
+ * `inputRequests` (`sampling/createMessage`, `tasks/get` shows it), answered by `tasks/update` on any
+ * replica like a question. An answer that is not a `CreateMessageResult` fails the call, never
+ * reaching the tool.
+ */
+export function taskSampleRequests(store: TaskStore, task: TaskControls, subject: string, signal: AbortSignal): Sample {
+  let asked = 0;
+  return async (request) => {
+    const key = `sample-${asked++}`;
+    const question = inputRequired.createMessage(request as never);
+    if (!(await task.mark('input_required', 'Waiting for a model call of the client', { [key]: question })))
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its model call was asked.`);
+    const answer = await waitForTaskInput(store, task.taskId, key, { subject, signal });
+    if (answer === undefined)
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for a model call.`);
+    if (!isSpecType.CreateMessageResult(answer))
+      throw new ElicitationError(
+        'SAMPLING_UNAVAILABLE',
+        `The client's answer to '${key}' is not a CreateMessageResult ({ role, content, model }).`,
+      );
+    return answer as unknown as SampleResult;
   };
 }
 

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextp
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
   CreateTaskResultSchema,
   ElicitRequestSchema,
   TaskStatusNotificationSchema,
@@ -270,6 +271,23 @@ const picker: ITool = makeTool('picker', {
   },
 });
 
+/** Asks the client's model for a one-word summary (when it can sample) and answers it, or 'no model'. */
+const summarizer: ITool = makeTool('summarizer', {
+  inputSchema: { type: 'object', properties: {} },
+  taskSupport: 'optional',
+  async execute(
+    _args: unknown,
+    context: { sample?: (request: unknown) => Promise<{ content: { text?: string }; model: string }> },
+  ) {
+    if (context.sample === undefined) return { success: true, output: { summary: 'no model' } };
+    const answer = await context.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Summarize in one word.' } }],
+      maxTokens: 5,
+    });
+    return { success: true, output: { summary: answer.content.text, model: answer.model } };
+  },
+});
+
 /** `picker` called as a task; the task id. */
 async function startPicker(client: ClientV1): Promise<string> {
   const created = await client.request(
@@ -357,6 +375,34 @@ describe('a task that asks its user (2025-11-25, lasting connection): input_requ
     expect((denied.content[0] as { text: string }).text).toMatch(/^APPROVAL_REJECTED/);
     expect(runs).toBe(1);
     expect(asked).toEqual([expect.stringMatching(/^Allow the tool 'publish' to run\?/), expect.any(String)]);
+  });
+
+  it('a task that asks for a model call sends sampling/createMessage with the related task', async () => {
+    const asked: Record<string, unknown>[] = [];
+    const client = await connect(
+      new ToolOrchestrator({ tools: [summarizer] }),
+      { taskStore: memoryStore() },
+      { tasks: {}, sampling: {} },
+      (early) => {
+        early.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+          asked.push(request.params as Record<string, unknown>);
+          return { role: 'assistant', content: { type: 'text', text: 'Brief' }, model: 'test-model' };
+        });
+      },
+    );
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'summarizer', arguments: {}, task: {} } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(result.structuredContent ?? JSON.parse((result.content[0] as { text: string }).text)).toEqual({
+      summary: 'Brief',
+      model: 'test-model',
+    });
+    expect(asked).toEqual([
+      expect.objectContaining({ maxTokens: 5, _meta: { 'io.modelcontextprotocol/related-task': { taskId } } }),
+    ]);
   });
 
   it('a cancel while the question is open stops the tool; the task reads cancelled', async () => {
@@ -542,6 +588,45 @@ describe('a task that asks its user (2026-07-28): inputRequests and tasks/update
       expect(ended.result.isError).toBe(true);
       expect(ended.result.content[0].text).toMatch(/^APPROVAL_/);
       expect(runs).toBe(1);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('a model call is one of its inputRequests; tasks/update answers it; an answer that is no CreateMessageResult fails the tool', async () => {
+    const http = await startHttpServer(new ToolOrchestrator({ tools: [summarizer] }), {
+      port: 0,
+      taskStore: memoryStore(),
+      handleSignals: false,
+    });
+    const sampling = async (
+      url: string,
+      method: string,
+      params: Record<string, unknown>,
+    ): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> => {
+      const request = mcpRequest(method, params, {
+        clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} }, sampling: {} },
+      });
+      return jsonRpcAnswer(await (await fetch(url, { method: 'POST', ...request })).text());
+    };
+    const run = async (answer: Record<string, unknown>) => {
+      const created = await sampling(http.url, 'tools/call', { name: 'summarizer', arguments: {} });
+      const taskId = created.result!.taskId as string;
+      const waiting = await pollUntil(http.url, taskId, ['input_required', 'completed', 'failed']);
+      expect(waiting).toMatchObject({
+        status: 'input_required',
+        inputRequests: { 'sample-0': { method: 'sampling/createMessage', params: { maxTokens: 5 } } },
+      });
+      const updated = await sampling(http.url, 'tasks/update', { taskId, inputResponses: { 'sample-0': answer } });
+      expect(updated.result).toMatchObject({ resultType: 'complete' });
+      return pollUntil(http.url, taskId, ['completed', 'failed', 'cancelled']);
+    };
+    try {
+      const done = await run({ role: 'assistant', content: { type: 'text', text: 'Brief' }, model: 'm-1' });
+      expect(JSON.parse(done.result.content.at(-1).text)).toEqual({ summary: 'Brief', model: 'm-1' });
+      const bad = await run({ role: 'assistant', text: 'no content, no model' });
+      expect(bad.result.isError).toBe(true);
+      expect(bad.result.content[0].text).toMatch(/'sample-0' is not a CreateMessageResult/);
     } finally {
       await http.close();
     }
