@@ -4,8 +4,10 @@ export {
   decodePercent,
   escapePointerSegment,
   formatPointer,
+  parseLocalRef,
   parsePointer,
   resolveLocalRef,
   unescapePointerSegment,
+  valueAt,
   type DecodedFragment,
 } from '../src/schema/json-pointer.js';

@@ -1,4 +1,5 @@
-import { bound, deref, sampleFor, segment, stable, type Rule } from './compare-kit.js';
+import { escapePointerSegment } from '../pointer.js';
+import { bound, deref, sampleFor, stable, type Rule } from './compare-kit.js';
 
 /*
  * The container keyword families of the schema comparison (./compare.ts): objects (properties,
@@ -20,13 +21,13 @@ export const objectRule: Rule = (before, after, pointer, ctx) => {
       if (br.has(key)) continue; // reported below
       if (aClosed) {
         ctx.out.push({
-          pointer: `${pointer}/properties/${segment(key)}`,
+          pointer: `${pointer}/properties/${escapePointerSegment(key)}`,
           direction: 'widened',
           message: `property ${key} added`,
         });
       } else if (before.additionalProperties === undefined || before.additionalProperties === true) {
         ctx.out.push({
-          pointer: `${pointer}/properties/${segment(key)}`,
+          pointer: `${pointer}/properties/${escapePointerSegment(key)}`,
           direction: ctx.options.strictOpenObjects ? 'narrowed' : 'note',
           message:
             `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape ` +
@@ -36,7 +37,7 @@ export const objectRule: Rule = (before, after, pointer, ctx) => {
     }
   }
   for (const key of Object.keys(ap)) {
-    const at = `${pointer}/properties/${segment(key)}`;
+    const at = `${pointer}/properties/${escapePointerSegment(key)}`;
     if (!Object.hasOwn(bp, key)) {
       if (bClosed) {
         ctx.out.push({

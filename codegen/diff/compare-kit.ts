@@ -1,4 +1,5 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
+import { resolveLocalRef } from '../pointer.js';
 import type { SharedOrigin } from './sources.js';
 
 /*
@@ -80,7 +81,7 @@ export function deref(
 ): Schema | boolean | undefined {
   if (schema === undefined || typeof schema === 'boolean') return schema;
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && depth < 32) {
-    const target = resolvePointer(root, schema.$ref.slice(1));
+    const target = resolveLocalRef(root, schema.$ref);
     return deref(target as JSONSchema7Definition | undefined, root, depth + 1);
   }
   // A one-schema allOf is the schema itself.
@@ -107,21 +108,6 @@ export const METADATA = new Set([
   'readOnly',
   'writeOnly',
 ]);
-
-export function resolvePointer(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
-/** Escapes one pointer segment. */
-export function segment(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /** The types a schema allows (all when it does not say); `integer` kept apart from `number`. */
 export function typesOf(schema: Schema): Set<string> {

@@ -1,13 +1,12 @@
 import type { JSONSchema7Definition } from 'json-schema';
 import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import type { SourceFile } from '../load.js';
+import { escapePointerSegment, parseLocalRef, valueAt } from '../pointer.js';
 import { pointerIn2020 } from './dialect.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
 import { findWitness } from './witness.js';
 import {
   deref,
-  resolvePointer,
-  segment,
   stable,
   strip,
   type CompareOptions,
@@ -23,15 +22,7 @@ import { allOfRule, asUnions, notRule, unionRule } from './compare-composition.j
 import { arrayRule, objectRule } from './compare-containers.js';
 import { enumRule, numberRules, stringRules, typeRule } from './compare-scalars.js';
 
-export {
-  deref,
-  sampleFor,
-  segment,
-  type CompareOptions,
-  type Direction,
-  type Place,
-  type SchemaChange,
-} from './compare-kit.js';
+export { deref, sampleFor, type CompareOptions, type Direction, type Place, type SchemaChange } from './compare-kit.js';
 
 /** Which part of a tool a change is in. */
 export type Side = 'input' | 'output' | 'tool';
@@ -74,16 +65,13 @@ function hopOf(
     const ref = (current as Schema | null)?.$ref;
     if (typeof current !== 'object' || typeof ref !== 'string' || !ref.startsWith('#/')) break;
     const target = ref.slice(1);
-    const tokens = target
-      .split('/')
-      .slice(1)
-      .map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
+    const tokens = parseLocalRef(ref) ?? [];
     const origin =
       tokens.length === 2 && (tokens[0] === 'definitions' || tokens[0] === '$defs')
         ? shared.get(tokens[1]!)
         : undefined;
     hop = origin === undefined ? { target } : { target, shared: origin };
-    current = resolvePointer(root, target);
+    current = valueAt(root, tokens);
   }
   return hop;
 }
@@ -409,7 +397,7 @@ function defaultChanges(
     if (stable(a.default) === stable(b.default)) continue;
     changes.push({
       side,
-      pointer: `${base}/properties/${segment(key)}/default`,
+      pointer: `${base}/properties/${escapePointerSegment(key)}/default`,
       verdict: 'compatible',
       message: `default ${JSON.stringify(a.default) ?? 'none'} → ${JSON.stringify(b.default) ?? 'none'}: callers that omit ${key} now get another value`,
     });

@@ -2,10 +2,10 @@ import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import type { ComposedStep, ToolModel } from '../model.js';
-import { decodeFragment, escapePointerSegment, parsePointer } from '../pointer.js';
+import { decodeFragment, escapePointerSegment, parsePointer, valueAt } from '../pointer.js';
 import { closest } from '../problems.js';
 import { hasOwn, isObject } from '../schema-walk.js';
-import { resolvePointer, type Rule } from './rule.js';
+import type { Rule } from './rule.js';
 import type { Candidate } from './tool-names.js';
 
 /** The tools of a project as the step check needs them. */
@@ -122,8 +122,7 @@ export function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition |
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
     const fragment = decodeFragment(schema.$ref);
     return (
-      'pointer' in fragment &&
-      schemaHasPath(root, resolvePointer(root, parsePointer(fragment.pointer)) as JSONSchema7, path)
+      'pointer' in fragment && schemaHasPath(root, valueAt(root, parsePointer(fragment.pointer)) as JSONSchema7, path)
     );
   }
   const [head, ...rest] = path;

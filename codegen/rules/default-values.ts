@@ -1,3 +1,4 @@
+import { truncateText } from '../../src/errors.js';
 import type { JSONSchema7 } from 'json-schema';
 import { prepareValidatorSchema } from '../../src/schema/defaults.js';
 import { Diagnostics } from '../diagnostics.js';
@@ -6,7 +7,6 @@ import type { Problem, ToolModel } from '../model.js';
 import { formatPointer, parsePointer } from '../pointer.js';
 import { hasOwn } from '../schema-walk.js';
 import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
-import { truncate } from './rule.js';
 
 /**
  * A `default` that breaks its own schema (checked without coercion) would be filled in and then
@@ -66,7 +66,7 @@ function checkDefaults(
       diagnostics.error(
         subject.source,
         at,
-        `the default ${truncate(JSON.stringify(entry.value))} does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`.trimEnd(),
+        `the default ${truncateText(JSON.stringify(entry.value), 80)} does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`.trimEnd(),
         'fix the default or the schema: it would be filled in and then rejected',
       );
   }

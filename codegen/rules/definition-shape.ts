@@ -4,9 +4,10 @@ import type { SchemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { closest } from '../problems.js';
-import { escapePointerSegment, parsePointer } from '../pointer.js';
+import { escapePointerSegment, parsePointer, valueAt } from '../pointer.js';
 import { isObject } from '../schema-walk.js';
-import { type DefinitionSubject, resolvePointer, type Rule, truncate } from './rule.js';
+import type { DefinitionSubject, Rule } from './rule.js';
+import { truncateText } from '../../src/errors.js';
 
 /** The fields a definition may have, for "did you mean" hints. */
 export const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
@@ -117,19 +118,19 @@ function badName(source: SourceFile, error: ErrorObject): Report {
   if (error.instancePath === '/name') {
     return {
       pointer: '/name',
-      message: `the tool name ${JSON.stringify(truncate(String(value && value.name)))} does not match ${error.params.pattern}`,
+      message: `the tool name ${JSON.stringify(truncateText(String(value && value.name), 80))} does not match ${error.params.pattern}`,
       hint: 'use letters, digits, `_` and `-`, starting with a letter or `_`, at most 64 characters',
     };
   }
   return {
     pointer: '/typeName',
-    message: `the typeName ${JSON.stringify(truncate(String(value?.typeName)))} is not a PascalCase identifier`,
+    message: `the typeName ${JSON.stringify(truncateText(String(value?.typeName), 80))} is not a PascalCase identifier`,
     hint: 'use letters and digits, starting with an upper-case letter, e.g. "CalculateBmiImperial"',
   };
 }
 
 function badType(source: SourceFile, error: ErrorObject): Report {
-  const value = resolvePointer(source.value, parsePointer(error.instancePath));
+  const value = valueAt(source.value, parsePointer(error.instancePath));
   const suggestion = typeof value === 'string' ? closest(value, TYPE_NAMES) : undefined;
   return {
     pointer: error.instancePath,

@@ -1,7 +1,8 @@
 import { findIgnoredDefaults } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
-import { type DefinitionSubject, type Rule, truncate } from './rule.js';
+import type { DefinitionSubject, Rule } from './rule.js';
+import { truncateText } from '../../src/errors.js';
 
 /**
  * Defaults Ajv never fills in (`findIgnoredDefaults`: at the root, inside anyOf, on a definition),
@@ -29,7 +30,7 @@ export function warnIgnoredDefaults(
     diagnostics.warning(
       source,
       `${pointer}${at}/default`,
-      `the default ${truncate(JSON.stringify(value))} is never filled in: ${message}`,
+      `the default ${truncateText(JSON.stringify(value), 80)} is never filled in: ${message}`,
       hint,
     );
   }

@@ -4,12 +4,11 @@ import type { Diagnostics } from '../diagnostics.js';
 import { dictionary } from '../dictionary.js';
 import type { SourceFile } from '../load.js';
 import { definitionTypeName } from '../naming.js';
-import { decodeFragment, decodePercent, escapePointerSegment, parsePointer } from '../pointer.js';
+import { decodeFragment, decodePercent, escapePointerSegment, parsePointer, valueAt } from '../pointer.js';
 import { closest } from '../problems.js';
 import { cloneJson, DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
 import { compareStrings } from '../naming.js';
 import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
-import { resolvePointer } from './rule.js';
 
 /**
  * Bundles a tool's schemas (`subject.input`, `subject.output`): local `#/definitions/X` and
@@ -177,7 +176,7 @@ function rewriteLocalRef(
   const fragment = decodeFragment(ref);
   if ('error' in fragment) return fail(`the $ref "${ref}" ${fragment.error}`, REF_FRAGMENT_HINT);
   if (context.kind === 'shared') return includeShared(context.entry, fragment.pointer, state, copy, fail);
-  if (resolvePointer(context.root, parsePointer(fragment.pointer)) === undefined) {
+  if (valueAt(context.root, parsePointer(fragment.pointer)) === undefined) {
     return fail(
       `the $ref "${ref}" does not resolve: there is nothing at that pointer in the schema`,
       'a `#/...` reference is resolved against the input or output schema it appears in; define the target under `definitions` (or `$defs`)',
@@ -244,7 +243,7 @@ export function includeShared(
   const typeName = entry.model.typeNames[key];
   if (typeName === undefined) {
     const segments = parsePointer(key);
-    if (resolvePointer(entry.schema, segments) === undefined) {
+    if (valueAt(entry.schema, segments) === undefined) {
       return fail(
         `the $ref does not resolve: ${entry.source.file} has nothing at "${key}"`,
         `available: ${Object.keys(entry.model.typeNames).join(', ')}`,
@@ -269,7 +268,7 @@ export function includeShared(
 function copySharedType(entry: SharedEntry, key: string, typeName: string, state: BundleState): void {
   state.definitions.set(typeName, {});
   state.origins[typeName] = { kind: 'shared', module: entry.model.module, typeName };
-  const target = key === '#' ? entry.schema : resolvePointer(entry.schema, parsePointer(key));
+  const target = key === '#' ? entry.schema : valueAt(entry.schema, parsePointer(key));
   if (typeof target === 'boolean') {
     // A boolean definition is copied as it is: `false` must go on rejecting everything, not become `{}`.
     state.definitions.set(typeName, target);

@@ -52,22 +52,6 @@ export function objectSchemaFields(definition: Record<string, unknown>): SchemaF
   return SCHEMA_FIELDS.filter((key) => hasOwn(definition, key) && isObject(definition[key]));
 }
 
-/** `text`, cut to `max` characters with an ellipsis (a value a message echoes back). */
-export function truncate(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** The value at `segments` inside `root` (own properties and array indices only); undefined when absent. */
-export function resolvePointer(root: unknown, segments: string[]): unknown {
-  let current: unknown = root;
-  for (const segment of segments) {
-    if (Array.isArray(current) && /^(0|[1-9][0-9]*)$/.test(segment)) current = current[Number(segment)];
-    else if (isObject(current) && hasOwn(current, segment)) current = current[segment];
-    else return undefined;
-  }
-  return current;
-}
-
 /** One tool schema after `$ref` bundling: self-contained, and where each bundled definition came from. */
 export interface BundledSchema {
   bundled: JSONSchema7;

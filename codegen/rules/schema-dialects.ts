@@ -4,7 +4,8 @@ import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { setOwn } from '../schema-walk.js';
 import { reportMetaErrors } from './definition-shape.js';
-import { type DefinitionSubject, objectSchemaFields, type Rule, truncate } from './rule.js';
+import { type DefinitionSubject, objectSchemaFields, type Rule } from './rule.js';
+import { truncateText } from '../../src/errors.js';
 
 /** The hint of an unsupported `$schema`. */
 export const SUPPORTED_DIALECTS_HINT = `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`;
@@ -52,7 +53,7 @@ export function checkDialect(
     diagnostics.error(
       source,
       `${pointer}/$schema`,
-      `unsupported $schema ${truncate(JSON.stringify(schema.$schema))}`,
+      `unsupported $schema ${truncateText(JSON.stringify(schema.$schema), 80)}`,
       SUPPORTED_DIALECTS_HINT,
     );
     return undefined;

@@ -1,3 +1,4 @@
+import { truncateText } from '../../src/errors.js';
 import type { JSONSchema7 } from 'json-schema';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
@@ -11,7 +12,6 @@ import { warnUnsatisfiableRequired } from './unsatisfiable-required.js';
 import { bundleState, includeShared } from './ref-bundling.js';
 import type { Rule, RuleEnvironment, SharedEntry } from './rule.js';
 import { SUPPORTED_DIALECTS_HINT, withoutDialect } from './schema-dialects.js';
-import { truncate } from './rule.js';
 
 /** The shared schema files of a project and the entries the accepted ones become (filled by the rule). */
 export interface SharedSubject {
@@ -52,7 +52,7 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
     diagnostics.error(
       source,
       '/$schema',
-      `unsupported $schema ${truncate(JSON.stringify(schema.$schema))}`,
+      `unsupported $schema ${truncateText(JSON.stringify(schema.$schema), 80)}`,
       SUPPORTED_DIALECTS_HINT,
     );
     return undefined;

@@ -77,9 +77,16 @@ export function parseLocalRef(ref: string): string[] | undefined {
 export function resolveLocalRef(root: unknown, ref: string): unknown {
   if (!ref.startsWith('#')) return undefined;
   const fragment = decodeFragment(ref);
-  if ('error' in fragment) return undefined;
+  return 'error' in fragment ? undefined : valueAt(root, parsePointer(fragment.pointer));
+}
+
+/**
+ * The value at `segments` inside `root`, through own properties and array indices only (`"01"`,
+ * `"-"` or `"length"` on an array is nothing); undefined when absent.
+ */
+export function valueAt(root: unknown, segments: readonly string[]): unknown {
   let node: unknown = root;
-  for (const segment of parsePointer(fragment.pointer)) {
+  for (const segment of segments) {
     if (
       Array.isArray(node)
         ? !/^(0|[1-9][0-9]*)$/.test(segment)
