@@ -1,10 +1,10 @@
 /**
  * Generated TypeScript laid out as prettier lays it out (the generator's options: width 120, two
  * spaces, single quotes, trailing commas), written directly instead of printed and then formatted.
- * Why: prettier was most of the time of a full generate (bench/README.md); a file laid out here is
+ * Why: prettier would be most of the time of a full generate (bench/README.md); a file laid out here is
  * handed on `preformatted`. Where a rule here is not sure to match prettier's choice (a head that
  * does not fit its line, a key prettier would unquote), it says so on the `Layout`, and that file
- * goes through prettier as before. `test/codegen/emit/layout.test.ts` runs prettier over generated
+ * goes through prettier. `test/codegen/emit/layout.test.ts` runs prettier over generated
  * files and fails on any byte a file marked exact would change.
  */
 import { PRINT_WIDTH, quoted, typeKey } from './literal.js';

@@ -9,7 +9,7 @@
  * appended), on the function imported from the shared module. A copy is only replaced when its
  * validator schema is the shared one exactly (defaults left out alike), in draft-07, and in a tool
  * without `unevaluated*` keywords (Ajv would not see what the call evaluated): otherwise the tool
- * keeps its own code, as before. Errors inside a shared schema carry a `schemaPath` relative to it,
+ * keeps its own inlined code. Errors inside a shared schema carry a `schemaPath` relative to it,
  * as Ajv gives them for a reference it does not inline.
  */
 import { _, type Ajv, type KeywordCxt, Name, type ValidateFunction } from 'ajv';
