@@ -67,6 +67,9 @@ function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
+/** How many ids of a subject's task list each create checks (`sweepIndex`). */
+const INDEX_SWEEP = 4;
+
 const SCRIPTS = {
   create: script(CREATE_SCRIPT),
   get: script(GET_SCRIPT),
@@ -465,7 +468,9 @@ export class RedisTaskStore implements TaskStore {
   /**
    * Lists a new task under its subject, scored by this replica's clock (milliseconds × 1000 plus a
    * counter, so its tasks list in the order it made them). The set expires twice the longest
-   * retention after its newest task was created; `list` drops the ids whose task is gone before that.
+   * retention after its newest task was created; `list` drops the ids whose task is gone, and each
+   * create also sweeps a few ids picked at random (`sweepIndex`), so a subject that creates tasks
+   * without ever listing them does not grow its set with ids of tasks long gone.
    */
   private async index(subject: string | undefined, taskId: string): Promise<void> {
     const key = this.indexKey(subject);
@@ -474,6 +479,23 @@ export class RedisTaskStore implements TaskStore {
       this.command(['ZADD', key, String(score), taskId]),
       this.command(['PEXPIRE', key, String(2 * this.timings.maxRetentionMs + this.timings.leaseMs)]),
     ]);
+    void this.sweepIndex(key).catch(() => undefined);
+  }
+
+  /**
+   * Drops from a subject's set the ids among `INDEX_SWEEP` random ones whose task is gone: with one
+   * id added and four checked per create, the ids of gone tasks settle near a third of the live
+   * ones, whatever order the tasks end in. Off the create's path; a failure leaves it to the next.
+   */
+  async sweepIndex(key: string): Promise<number> {
+    const picked = (await this.command(['ZRANDMEMBER', key, String(INDEX_SWEEP)])) as string[] | null;
+    if (picked === null || picked.length === 0) return 0;
+    const exists = (await Promise.all(
+      picked.map((id) => this.command(['EXISTS', `${this.prefix}task:${id}`])),
+    )) as number[];
+    const gone = picked.filter((_, index) => exists[index] === 0);
+    if (gone.length > 0) await this.command(['ZREM', key, ...gone]);
+    return gone.length;
   }
 
   private toTask(taskId: string, fields: Record<string, string>): StoredTask {

@@ -312,6 +312,31 @@ describe('RedisTaskStore across replicas', () => {
     expect(await run([])).toBe('CONNECTED');
   });
 
+  it("a subject that creates tasks and never lists them does not keep the gone ones' ids", async () => {
+    const keyPrefix = `sweep-${Date.now()}:`;
+    const store = await RedisTaskStore.connect({ url: redis.url, keyPrefix });
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      const indexKey = `${keyPrefix}tasks-of:=batch`;
+      // 40 tasks that end at once and are kept 50 ms: gone long before anyone lists them.
+      for (let index = 0; index < 40; index++) {
+        const running = await store.create({ toolName: 'job', subject: 'batch', ttlMs: 50 });
+        await running.complete({ content: [] });
+      }
+      await sleep(200);
+      expect(await raw.zCard(indexKey)).toBe(40);
+      // 40 tasks that stay: each create sweeps a few random ids, and the gone ones go.
+      for (let index = 0; index < 40; index++) await store.create({ toolName: 'job', subject: 'batch' });
+      await eventually(async () => (await raw.zCard(indexKey)) < 40 + 15, 2_000);
+      expect(await raw.zCard(indexKey)).toBeLessThan(40 + 15);
+      expect((await store.list('batch', { limit: 100 })).tasks).toHaveLength(40);
+    } finally {
+      await raw.quit();
+      await store.close();
+    }
+  });
+
   it('round trip: create on A, complete on A, result read on B (median of 200)', async () => {
     const [a, b] = await replicas();
     try {
