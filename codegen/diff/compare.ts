@@ -1,6 +1,7 @@
 import type { JSONSchema7Definition } from 'json-schema';
 import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import type { SourceFile } from '../load.js';
+import { keywordsOfKind } from '../../src/schema/keywords.js';
 import { escapePointerSegment, parseLocalRef, valueAt } from '../pointer.js';
 import { pointerIn2020 } from './dialect.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
@@ -114,6 +115,40 @@ export const RULES: readonly { family: string; rule: Rule }[] = [
   { family: 'not', rule: notRule },
 ];
 
+/** The keywords the rules above compare (`$ref` is followed, `default` compared where it is filled). */
+const COMPARED_KEYWORDS: ReadonlySet<string> = new Set([
+  ...['type', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  ...['minLength', 'maxLength', 'pattern', 'format', 'properties', 'required', 'additionalProperties'],
+  ...['minProperties', 'maxProperties', 'items', 'minItems', 'maxItems', 'uniqueItems'],
+  ...['anyOf', 'oneOf', 'allOf', 'not', '$ref'],
+]);
+
+/** The keywords that change what validates (the keyword table's validation and applicator rows). */
+const VALIDATING_KEYWORDS: ReadonlySet<string> = new Set([
+  ...keywordsOfKind('validation'),
+  ...keywordsOfKind('applicator'),
+]);
+
+/**
+ * The validating keywords that differ between `a` and `b` and that no rule compares
+ * (`propertyNames`, `patternProperties`, `dependencies`, `if`/`then`/`else`, `contains`, …): each is
+ * reported undecidable, so breaking, never left out as unchanged.
+ */
+function uncomparedChanges(a: Schema, b: Schema, pointer: string, ctx: Ctx): void {
+  const keywords = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const keyword of [...keywords].sort()) {
+    if (COMPARED_KEYWORDS.has(keyword) || !VALIDATING_KEYWORDS.has(keyword)) continue;
+    const [before, after] = [(a as Record<string, unknown>)[keyword], (b as Record<string, unknown>)[keyword]];
+    if (stable(before) === stable(after)) continue;
+    const what = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
+    ctx.out.push({
+      pointer: `${pointer}/${escapePointerSegment(keyword)}`,
+      direction: 'undecidable',
+      message: `${keyword} ${what}: toolsmith diff does not compare ${keyword}, so the change counts as breaking`,
+    });
+  }
+}
+
 /** Compares two schema positions and appends what changed to `ctx.out`. */
 function compareSchemas(
   before: JSONSchema7Definition | undefined,
@@ -155,6 +190,7 @@ function compareSchemas(
     return;
   }
   for (const { rule } of RULES) rule(a, b, pointer, ctx);
+  uncomparedChanges(a, b, pointer, ctx);
 }
 
 /**

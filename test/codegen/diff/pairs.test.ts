@@ -54,6 +54,23 @@ const PAIRS: Pair[] = [
   ['enum reordered', { type: 'string', enum: ['a', 'b'] }, { type: 'string', enum: ['b', 'a'] }, 'unchanged'],
   ['const changed', { const: 'a' }, { const: 'b' }, 'breaking'],
   ['const to enum', { const: 'a' }, { enum: ['a', 'b'] }, 'compatible'],
+  // keywords no rule compares: counted breaking, with the reason, never left unchanged
+  ['propertyNames added', { type: 'object' }, { type: 'object', propertyNames: { pattern: '^a' } }, 'breaking'],
+  ['propertyNames removed', { type: 'object', propertyNames: { pattern: '^a' } }, { type: 'object' }, 'breaking'],
+  [
+    'patternProperties changed',
+    { type: 'object', patternProperties: { '^x': { type: 'string' } } },
+    { type: 'object', patternProperties: { '^x': { type: 'number' } } },
+    'breaking',
+  ],
+  [
+    'if/then added',
+    obj({ a: { type: 'string' } }),
+    obj({ a: { type: 'string' } }, { if: { required: ['a'] }, then: { required: ['b'] } }),
+    'breaking',
+  ],
+  ['contains added', { type: 'array' }, { type: 'array', contains: { type: 'string' } }, 'breaking'],
+  ['deprecated added (an annotation)', { type: 'string' }, { type: 'string', deprecated: true } as S, 'unchanged'],
   // types
   ['type narrowed', { type: ['string', 'object'] }, { type: 'string' }, 'breaking'],
   ['null dropped (coerced to "")', { type: ['string', 'null'] }, { type: 'string' }, 'compatible'],
