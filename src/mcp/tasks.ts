@@ -170,57 +170,6 @@ export function taskStatusNotification(task: StoredTask): TaskStatusNotification
 }
 
 /**
- * `context.elicit` of a task's call on a lasting 2025 connection: the task goes `input_required`
- * (saying what it asks), `elicitation/create` goes to the client tied to the task (`_meta`
- * related-task), and once answered the task is `working` again and the tool goes on with the answer.
- * A cancel of the task aborts the question.
- */
-export function taskElicitation(server: Server, task: TaskControls, signal: AbortSignal): Elicit {
-  return async (request) => {
-    if (!(await task.mark('input_required', `Waiting for the user: ${truncateText(request.message, 200)}`)))
-      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its question was asked.`);
-    try {
-      const params = {
-        message: request.message,
-        requestedSchema: request.requestedSchema as never,
-        _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
-      };
-      return (await server.elicitInput(params, { signal })) as ElicitAnswer;
-    } finally {
-      // Refused (false) when the task ended meanwhile; nothing to resume then.
-      await task.mark('working').catch(() => false);
-    }
-  };
-}
-
-/**
- * `context.elicit` of a task's call on 2026-07-28: the task goes `input_required` with the question
- * as one of its `inputRequests` (`tasks/get` shows it), and the call waits — polling the store, so
- * the answer may reach any replica — until the client's `tasks/update` answered it. A cancel of the
- * task, or its end, stops the wait.
- */
-export function taskInputRequests(store: TaskStore, task: TaskControls, subject: string, signal: AbortSignal): Elicit {
-  let asked = 0;
-  return async (request) => {
-    const key = `elicit-${asked++}`;
-    const question = inputRequired.elicit({
-      message: request.message,
-      requestedSchema: request.requestedSchema as never,
-    });
-    if (
-      !(await task.mark('input_required', `Waiting for the user: ${truncateText(request.message, 200)}`, {
-        [key]: question,
-      }))
-    )
-      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its question was asked.`);
-    const answer = await waitForTaskInput(store, task.taskId, key, { subject, signal });
-    if (answer === undefined)
-      throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for an answer.`);
-    return answer as ElicitAnswer;
-  };
-}
-
-/**
  * How a task's call reaches its client, where it can (`can`): on 2026-07-28 through the task's
  * `inputRequests` (any replica takes the answer), on 2025-11-25 by requests carrying the related task
  * on a lasting connection.
@@ -246,39 +195,102 @@ export function taskReporter(
 }
 
 /**
- * `context.sample` of a task's call on a connection that outlives the request (2025-11-25 on stdio):
- * the task goes `input_required` while `sampling/createMessage`, carrying the related task, waits
- * for the client's model.
+ * A request to the client tied to the task (2025-11-25 on a lasting connection: `_meta` related-task):
+ * the task is `input_required` saying `waiting` while `send` runs, `working` again once it is
+ * answered. A cancel of the task aborts the request (`signal`).
  */
-export function taskSampling(server: Server, task: TaskControls, signal: AbortSignal): Sample {
-  return async (request) => {
-    if (!(await task.mark('input_required', 'Waiting for a model call of the client')))
-      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its model call was asked.`);
-    try {
-      const params = { ...request, _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };
-      return (await server.createMessage(params as never, { signal })) as unknown as SampleResult;
-    } finally {
-      await task.mark('working').catch(() => false);
-    }
-  };
+async function askTiedToTask<T>(
+  task: TaskControls,
+  signal: AbortSignal,
+  waiting: string,
+  send: (meta: Record<string, unknown>) => Promise<T>,
+): Promise<T> {
+  if (!(await task.mark('input_required', waiting)))
+    throw signal.reason ?? new Error(`Task '${task.taskId}' ended before it could ask its client.`);
+  try {
+    return await send({ [RELATED_TASK_META_KEY]: { taskId: task.taskId } });
+  } finally {
+    // Refused (false) when the task ended meanwhile; nothing to resume then.
+    await task.mark('working').catch(() => false);
+  }
 }
 
 /**
- * `context.sample` of a task's call on 2026-07-28: the model call is one of the task's
- * `inputRequests` (`sampling/createMessage`, `tasks/get` shows it), answered by `tasks/update` on any
- * replica like a question. An answer that is not a `CreateMessageResult` fails the call, never
- * reaching the tool.
+ * A request to the client as one of the task's `inputRequests` (2026-07-28): the task goes
+ * `input_required` with `request` under `key` (`tasks/get` shows it), and the call waits — polling
+ * the store, so the answer may reach any replica — until `tasks/update` answered it. A cancel of the
+ * task, or its end, stops the wait.
+ */
+async function askThroughStore(
+  store: TaskStore,
+  task: TaskControls,
+  subject: string,
+  signal: AbortSignal,
+  question: { key: string; request: unknown; waiting: string },
+): Promise<unknown> {
+  const { key, request, waiting } = question;
+  if (!(await task.mark('input_required', waiting, { [key]: request })))
+    throw signal.reason ?? new Error(`Task '${task.taskId}' ended before it could ask its client.`);
+  const answer = await waitForTaskInput(store, task.taskId, key, { subject, signal });
+  if (answer === undefined)
+    throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for '${key}'.`);
+  return answer;
+}
+
+/** What a task says while its user is asked. */
+const waitingForUser = (message: string) => `Waiting for the user: ${truncateText(message, 200)}`;
+
+/** What a task says while its client's model is asked. */
+const WAITING_FOR_MODEL = 'Waiting for a model call of the client';
+
+/** `context.elicit` of a task's call on a lasting 2025 connection: `elicitation/create` tied to the task. */
+export function taskElicitation(server: Server, task: TaskControls, signal: AbortSignal): Elicit {
+  return (request) =>
+    askTiedToTask(task, signal, waitingForUser(request.message), async (_meta) => {
+      const params = { message: request.message, requestedSchema: request.requestedSchema as never, _meta };
+      return (await server.elicitInput(params, { signal })) as ElicitAnswer;
+    });
+}
+
+/** `context.elicit` of a task's call on 2026-07-28: an `elicit-N` inputRequest. */
+export function taskInputRequests(store: TaskStore, task: TaskControls, subject: string, signal: AbortSignal): Elicit {
+  let asked = 0;
+  return async (request) => {
+    const question = inputRequired.elicit({
+      message: request.message,
+      requestedSchema: request.requestedSchema as never,
+    });
+    const waiting = waitingForUser(request.message);
+    return (await askThroughStore(store, task, subject, signal, {
+      key: `elicit-${asked++}`,
+      request: question,
+      waiting,
+    })) as ElicitAnswer;
+  };
+}
+
+/** `context.sample` of a task's call on a lasting 2025 connection: `sampling/createMessage` tied to the task. */
+export function taskSampling(server: Server, task: TaskControls, signal: AbortSignal): Sample {
+  return (request) =>
+    askTiedToTask(
+      task,
+      signal,
+      WAITING_FOR_MODEL,
+      async (_meta) =>
+        (await server.createMessage({ ...request, _meta } as never, { signal })) as unknown as SampleResult,
+    );
+}
+
+/**
+ * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`).
+ * An answer that is not a `CreateMessageResult` fails the call, never reaching the tool.
  */
 export function taskSampleRequests(store: TaskStore, task: TaskControls, subject: string, signal: AbortSignal): Sample {
   let asked = 0;
   return async (request) => {
     const key = `sample-${asked++}`;
-    const question = inputRequired.createMessage(request as never);
-    if (!(await task.mark('input_required', 'Waiting for a model call of the client', { [key]: question })))
-      throw signal.reason ?? new Error(`Task '${task.taskId}' ended before its model call was asked.`);
-    const answer = await waitForTaskInput(store, task.taskId, key, { subject, signal });
-    if (answer === undefined)
-      throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for a model call.`);
+    const question = { key, request: inputRequired.createMessage(request as never), waiting: WAITING_FOR_MODEL };
+    const answer = await askThroughStore(store, task, subject, signal, question);
     if (!isSpecType.CreateMessageResult(answer))
       throw new ElicitationError(
         'SAMPLING_UNAVAILABLE',
