@@ -452,18 +452,22 @@ describe('a task that asks its user (2025-11-25, lasting connection): input_requ
 });
 
 describe('a task that asks its user (2026-07-28): inputRequests and tasks/update, over stateless HTTP', () => {
-  /** One 2026-07-28 request with the tasks extension (and elicitation, unless `canElicit` is false). */
+  /** One 2026-07-28 request with the tasks extension and the client capabilities `can` (default: elicitation). */
   async function rpc(
     url: string,
     method: string,
     params: Record<string, unknown>,
-    canElicit = true,
+    can: Record<string, unknown> = { elicitation: {} },
   ): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
     const request = mcpRequest(method, params, {
-      clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} }, ...(canElicit ? { elicitation: {} } : {}) },
+      clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} }, ...can },
     });
     return jsonRpcAnswer(await (await fetch(url, { method: 'POST', ...request })).text());
   }
+
+  /** `serve --http` in this process with `tools`, on a memory task store. */
+  const serveTasks = (tools: ITool[]) =>
+    startHttpServer(new ToolOrchestrator({ tools }), { port: 0, taskStore: memoryStore(), handleSignals: false });
 
   async function pollUntil(url: string, taskId: string, statuses: string[]): Promise<Record<string, any>> {
     const end = Date.now() + 5_000;
@@ -475,11 +479,7 @@ describe('a task that asks its user (2026-07-28): inputRequests and tasks/update
   }
 
   it('the task shows its question in tasks/get; tasks/update answers it; the tool resumes and completes', async () => {
-    const http = await startHttpServer(new ToolOrchestrator({ tools: [picker] }), {
-      port: 0,
-      taskStore: memoryStore(),
-      handleSignals: false,
-    });
+    const http = await serveTasks([picker]);
     try {
       const created = await rpc(http.url, 'tools/call', { name: 'picker', arguments: {} });
       expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
@@ -517,11 +517,7 @@ describe('a task that asks its user (2026-07-28): inputRequests and tasks/update
   });
 
   it('an answer outside the form is refused to the tool, which fails; a client that cannot elicit is not asked', async () => {
-    const http = await startHttpServer(new ToolOrchestrator({ tools: [picker] }), {
-      port: 0,
-      taskStore: memoryStore(),
-      handleSignals: false,
-    });
+    const http = await serveTasks([picker]);
     try {
       const created = await rpc(http.url, 'tools/call', { name: 'picker', arguments: {} });
       const taskId = created.result!.taskId as string;
@@ -533,7 +529,7 @@ describe('a task that asks its user (2026-07-28): inputRequests and tasks/update
       const done = await pollUntil(http.url, taskId, ['completed', 'failed', 'cancelled']);
       expect(done.result?.isError).toBe(true);
       expect(done.result?.content[0].text).toMatch(/choice/);
-      const plain = await rpc(http.url, 'tools/call', { name: 'picker', arguments: {} }, false);
+      const plain = await rpc(http.url, 'tools/call', { name: 'picker', arguments: {} }, {});
       const ended = await pollUntil(http.url, plain.result!.taskId as string, ['completed']);
       expect(JSON.parse(ended.result.content.at(-1).text)).toEqual({ picked: 'nobody asked' });
     } finally {
@@ -552,11 +548,7 @@ describe('a task that asks its user (2026-07-28): inputRequests and tasks/update
         return { success: true, output: { published: true } };
       },
     });
-    const http = await startHttpServer(new ToolOrchestrator({ tools: [publish] }), {
-      port: 0,
-      taskStore: memoryStore(),
-      handleSignals: false,
-    });
+    const http = await serveTasks([publish]);
     try {
       const answered = async (approve: boolean) => {
         const created = await rpc(http.url, 'tools/call', { name: 'publish', arguments: { title: 'Q3' } });
@@ -583,7 +575,7 @@ describe('a task that asks its user (2026-07-28): inputRequests and tasks/update
       expect(denied.result.content[0].text).toMatch(/^APPROVAL_REJECTED: .*did not approve/);
       expect(runs).toBe(1);
       // A client that cannot ask: refused at once, never input_required, never run.
-      const mute = await rpc(http.url, 'tools/call', { name: 'publish', arguments: {} }, false);
+      const mute = await rpc(http.url, 'tools/call', { name: 'publish', arguments: {} }, {});
       const ended = await pollUntil(http.url, mute.result!.taskId as string, ['completed', 'failed', 'cancelled']);
       expect(ended.result.isError).toBe(true);
       expect(ended.result.content[0].text).toMatch(/^APPROVAL_/);
@@ -594,30 +586,21 @@ describe('a task that asks its user (2026-07-28): inputRequests and tasks/update
   });
 
   it('a model call is one of its inputRequests; tasks/update answers it; an answer that is no CreateMessageResult fails the tool', async () => {
-    const http = await startHttpServer(new ToolOrchestrator({ tools: [summarizer] }), {
-      port: 0,
-      taskStore: memoryStore(),
-      handleSignals: false,
-    });
-    const sampling = async (
-      url: string,
-      method: string,
-      params: Record<string, unknown>,
-    ): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> => {
-      const request = mcpRequest(method, params, {
-        clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} }, sampling: {} },
-      });
-      return jsonRpcAnswer(await (await fetch(url, { method: 'POST', ...request })).text());
-    };
+    const http = await serveTasks([summarizer]);
     const run = async (answer: Record<string, unknown>) => {
-      const created = await sampling(http.url, 'tools/call', { name: 'summarizer', arguments: {} });
+      const created = await rpc(http.url, 'tools/call', { name: 'summarizer', arguments: {} }, { sampling: {} });
       const taskId = created.result!.taskId as string;
       const waiting = await pollUntil(http.url, taskId, ['input_required', 'completed', 'failed']);
       expect(waiting).toMatchObject({
         status: 'input_required',
         inputRequests: { 'sample-0': { method: 'sampling/createMessage', params: { maxTokens: 5 } } },
       });
-      const updated = await sampling(http.url, 'tasks/update', { taskId, inputResponses: { 'sample-0': answer } });
+      const updated = await rpc(
+        http.url,
+        'tasks/update',
+        { taskId, inputResponses: { 'sample-0': answer } },
+        { sampling: {} },
+      );
       expect(updated.result).toMatchObject({ resultType: 'complete' });
       return pollUntil(http.url, taskId, ['completed', 'failed', 'cancelled']);
     };
