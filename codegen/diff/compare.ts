@@ -102,26 +102,33 @@ function placeOf(ctx: Ctx, side: 'before' | 'after', pointer: string, strict = f
 }
 
 /** The keyword families, each one small named rule, in report order. */
-export const RULES: readonly { family: string; rule: Rule }[] = [
-  { family: 'type', rule: typeRule },
-  { family: 'enum/const', rule: enumRule },
-  { family: 'numbers', rule: (a, b, p, c) => numberRules.forEach((r) => r(a, b, p, c)) },
-  { family: 'strings', rule: (a, b, p, c) => stringRules.forEach((r) => r(a, b, p, c)) },
-  { family: 'objects', rule: objectRule },
-  { family: 'arrays', rule: arrayRule },
-  { family: 'anyOf', rule: unionRule('anyOf') },
-  { family: 'oneOf', rule: unionRule('oneOf') },
-  { family: 'allOf', rule: allOfRule },
-  { family: 'not', rule: notRule },
+export const RULES: readonly { family: string; rule: Rule; keywords: readonly string[] }[] = [
+  { family: 'type', rule: typeRule, keywords: ['type'] },
+  { family: 'enum/const', rule: enumRule, keywords: ['enum', 'const'] },
+  {
+    family: 'numbers',
+    rule: (a, b, p, c) => numberRules.forEach((r) => r(a, b, p, c)),
+    keywords: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  },
+  {
+    family: 'strings',
+    rule: (a, b, p, c) => stringRules.forEach((r) => r(a, b, p, c)),
+    keywords: ['minLength', 'maxLength', 'pattern', 'format'],
+  },
+  {
+    family: 'objects',
+    rule: objectRule,
+    keywords: ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties'],
+  },
+  { family: 'arrays', rule: arrayRule, keywords: ['items', 'minItems', 'maxItems', 'uniqueItems'] },
+  { family: 'anyOf', rule: unionRule('anyOf'), keywords: ['anyOf'] },
+  { family: 'oneOf', rule: unionRule('oneOf'), keywords: ['oneOf'] },
+  { family: 'allOf', rule: allOfRule, keywords: ['allOf'] },
+  { family: 'not', rule: notRule, keywords: ['not'] },
 ];
 
-/** The keywords the rules above compare (`$ref` is followed, `default` compared where it is filled). */
-const COMPARED_KEYWORDS: ReadonlySet<string> = new Set([
-  ...['type', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  ...['minLength', 'maxLength', 'pattern', 'format', 'properties', 'required', 'additionalProperties'],
-  ...['minProperties', 'maxProperties', 'items', 'minItems', 'maxItems', 'uniqueItems'],
-  ...['anyOf', 'oneOf', 'allOf', 'not', '$ref'],
-]);
+/** The keywords the rules compare, as each declares them (`$ref` is followed, not compared). */
+const COMPARED_KEYWORDS: ReadonlySet<string> = new Set(['$ref', ...RULES.flatMap((entry) => entry.keywords)]);
 
 /** The keywords that change what validates (the keyword table's validation and applicator rows). */
 const VALIDATING_KEYWORDS: ReadonlySet<string> = new Set([
