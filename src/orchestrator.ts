@@ -360,6 +360,14 @@ export class ToolOrchestrator {
     return true;
   }
 
+  /**
+   * A number that changes whenever a tool is registered, replaced or unregistered: what is derived
+   * from the tools (whether any can run as a task) may be kept while it stays the same.
+   */
+  get toolsRevision(): number {
+    return this.#registry.revision;
+  }
+
   /** The tool registered under exactly `name`. */
   getTool(name: string): ITool | undefined {
     return this.#registry.get(name)?.tool;

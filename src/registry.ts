@@ -32,6 +32,12 @@ export function editDistance(a: string, b: string): number {
  */
 export class ToolRegistry<TEntry extends { readonly name: string } = ITool> {
   readonly #entries = new Map<string, TEntry>();
+  #revision = 0;
+
+  /** A number that changes with every add, delete and clear: what is derived from the entries may be kept while it stays. */
+  get revision(): number {
+    return this.#revision;
+  }
 
   /** How many entries are registered. */
   get size(): number {
@@ -53,6 +59,7 @@ export class ToolRegistry<TEntry extends { readonly name: string } = ITool> {
     if (!options.replace) this.assertAvailable(entry.name);
     const previous = this.#entries.get(entry.name);
     this.#entries.set(entry.name, entry);
+    this.#revision++;
     return previous;
   }
 
@@ -70,13 +77,17 @@ export class ToolRegistry<TEntry extends { readonly name: string } = ITool> {
   /** Removes and returns the entry under exactly `name`. */
   delete(name: string): TEntry | undefined {
     const entry = this.#entries.get(name);
-    if (entry !== undefined) this.#entries.delete(name);
+    if (entry !== undefined) {
+      this.#entries.delete(name);
+      this.#revision++;
+    }
     return entry;
   }
 
   /** Removes every entry. */
   clear(): void {
     this.#entries.clear();
+    this.#revision++;
   }
 
   /** Registered names, in registration order. */

@@ -55,15 +55,27 @@ export function taskCapabilities(list: boolean): Record<string, unknown> {
   };
 }
 
+/** Each orchestrator's answer to `hasTaskCapableTool`, with the tools revision it was found at. */
+const taskCapable = new WeakMap<ToolOrchestrator, { revision: number; answer: boolean }>();
+
 /**
  * True when an enabled tool of `orchestrator` has `taskSupport`: only then does a server with a task
- * store announce tasks and answer the task methods.
+ * store announce tasks and answer the task methods. Asked for every HTTP request's server, so the
+ * scan of the tools is kept until a tool is registered or unregistered (`toolsRevision`).
  */
 export function hasTaskCapableTool(orchestrator: ToolOrchestrator): boolean {
+  const revision = orchestrator.toolsRevision;
+  const known = taskCapable.get(orchestrator);
+  if (known?.revision === revision) return known.answer;
+  let answer = false;
   for (const definition of orchestrator.listTools()) {
-    if (orchestrator.getTool(definition.name)?.taskSupport !== undefined) return true;
+    if (orchestrator.getTool(definition.name)?.taskSupport !== undefined) {
+      answer = true;
+      break;
+    }
   }
-  return false;
+  taskCapable.set(orchestrator, { revision, answer });
+  return answer;
 }
 
 /**

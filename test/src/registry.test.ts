@@ -4,6 +4,23 @@ import { editDistance } from '../../src/registry.js';
 import { makeTool } from './helpers.js';
 
 describe('ToolRegistry', () => {
+  it('changes its revision with every add, replace, delete and clear, and only then', () => {
+    const registry = new ToolRegistry();
+    const seen = [registry.revision];
+    registry.add(makeTool('a'));
+    seen.push(registry.revision);
+    registry.add(makeTool('a'), { replace: true });
+    seen.push(registry.revision);
+    registry.get('a');
+    registry.delete('missing');
+    expect(registry.revision).toBe(seen.at(-1));
+    registry.delete('a');
+    seen.push(registry.revision);
+    registry.clear();
+    seen.push(registry.revision);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
   it('looks names up exactly: case and spaces count', () => {
     const registry = new ToolRegistry();
     const tool = makeTool('web_search');

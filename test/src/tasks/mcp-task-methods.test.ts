@@ -17,6 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type ITool, ToolOrchestrator } from '../../../src/index.js';
 import { startHttpServer } from '../../../src/mcp/http.js';
 import { createMcpServer, type McpServerOptions } from '../../../src/mcp/server.js';
+import { hasTaskCapableTool } from '../../../src/mcp/tasks.js';
 import { MemoryTaskStore, TASKS_EXTENSION_ID, type TaskStore } from '../../../src/tasks/index.js';
 import { jsonRpcAnswer, mcpRequest } from '../../helpers/mcp-request.js';
 import { makeTool } from '../helpers.js';
@@ -84,6 +85,18 @@ async function startSlow(client: ClientV1, tag: string, ms = 10): Promise<string
   );
   return created.task.taskId;
 }
+
+describe('hasTaskCapableTool', () => {
+  it('follows the registry: a task-capable tool registered later counts, and stops counting once unregistered', async () => {
+    const plain = makeTool('plain', { inputSchema: { type: 'object', properties: {} } });
+    const orchestrator = new ToolOrchestrator({ tools: [plain] });
+    expect(hasTaskCapableTool(orchestrator)).toBe(false);
+    await orchestrator.registerTool(slow);
+    expect(hasTaskCapableTool(orchestrator)).toBe(true);
+    await orchestrator.unregisterTool('slow');
+    expect(hasTaskCapableTool(orchestrator)).toBe(false);
+  });
+});
 
 describe('tasks/list (2025-11-25)', () => {
   it("lists the caller's own tasks only, with tasks.list announced", async () => {
