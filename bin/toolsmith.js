@@ -13,6 +13,6 @@ try {
 } catch {
   // Without tsx, `call` and `serve` need a registry compiled to JavaScript.
 }
-const source = new URL('../codegen/cli.ts', import.meta.url);
-const { main } = await import(existsSync(source) ? source.href : '../dist/codegen/cli.js');
+const source = new URL('../codegen/cli/main.ts', import.meta.url);
+const { main } = await import(existsSync(source) ? source.href : '../dist/codegen/cli/main.js');
 process.exitCode = await main(process.argv.slice(2));

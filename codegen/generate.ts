@@ -32,15 +32,15 @@ import { heldAsBytes } from './write.js';
 import { compareStrings } from './naming.js';
 import { normalize } from './normalize.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
-import { collectWhenGrown } from './collect-garbage.js';
-import { emitInWorkers, workerCount, type EmitOutcome, type WorkerOptions } from './emit-pool.js';
-import { emitSettings, workerOptions, type EmitSettings } from './emit-settings.js';
+import { collectWhenGrown } from './emit/pool/collect-garbage.js';
+import { emitInWorkers, workerCount, type EmitOutcome, type WorkerOptions } from './emit/pool/pool.js';
+import { emitSettings, workerOptions, type EmitSettings } from './emit/settings.js';
 import { sortProblems } from './problems.js';
 import { loadTemplates, TemplateReadError } from './templates/index.js';
 import type { DocTemplates } from './templates/names.js';
 
 export { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
-export { emitSettings, manifestOptions, type EmitSettings } from './emit-settings.js';
+export { emitSettings, manifestOptions, type EmitSettings } from './emit/settings.js';
 
 /**
  * The emitters that need heavy packages (json-schema-to-typescript, prettier,
@@ -164,7 +164,7 @@ export interface ToolUnitOptions {
   sink: (unit: ToolUnit) => void;
   /** Called as each tool is done (for a progress line). */
   onProgress?: () => void;
-  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit-pool.ts). */
+  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit/pool/pool.ts). */
   workers?: WorkerOptions;
 }
 
@@ -218,7 +218,7 @@ export { typeHomes } from './model.js';
 
 /**
  * The in-process emitter of one run's tools: a tool's unit (files held as bytes, its part of the
- * manifests, its stub when wanted) or its stub alone. Each worker (emit-worker.ts) makes the same
+ * manifests, its stub when wanted) or its stub alone. Each worker (emit/pool/worker.ts) makes the same
  * emitter from the same settings.
  */
 async function inProcessEmitter(project: Pick<ProjectListing, 'shared'>, settings: EmitSettings) {
@@ -464,7 +464,7 @@ export interface EmitAllOptions {
   stubs?: ReadonlySet<string>;
   /** Called as each tool's files are done (for a progress line). */
   onProgress?: (done: number, total: number) => void;
-  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit-pool.ts). */
+  /** Worker threads for the per-tool emission (default: one per core from 200 tools to emit; see emit/pool/pool.ts). */
   workers?: WorkerOptions;
 }
 

@@ -36,8 +36,8 @@ export {
 export { defineConfig } from './config/define-config.js';
 export { optionsFromConfig } from './config/options.js';
 export { formatProblem, isWarning } from './problems.js';
-export { watchAndRun, type Watcher } from './watch.js';
-export { main as runCli, EXIT } from './cli.js';
+export { watchAndRun, type Watcher } from './cli/watch.js';
+export { main as runCli, EXIT } from './cli/main.js';
 export type {
   ComposedStep,
   EmitContext,

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProgram, main } from '../codegen/cli.js';
+import { createProgram, main } from '../codegen/cli/main.js';
 import { createTempProject, REPO, run, typeCheckFolder, type TempProject } from './helpers/temp-project.js';
 
 /**

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILD_PACKAGES, GENERATOR_PACKAGES } from '../codegen/generator-packages.js';
+import { BUILD_PACKAGES, GENERATOR_PACKAGES } from '../codegen/cli/generator-packages.js';
 import { ADAPTER_CONSUMER } from './helpers/adapter-consumer.js';
 import { REPO } from './helpers/temp-project.js';
 

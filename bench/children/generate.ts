@@ -28,7 +28,7 @@ import { compile } from 'json-schema-to-typescript';
 import { AJV_OPTIONS } from '../../src/schema/ajv-options.js';
 import { toPascalCase } from '../../codegen/naming.js';
 import { SHARED_FOLDER, type Corpus } from '../corpus.js';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
 import { finishGenerated } from '../project.js';

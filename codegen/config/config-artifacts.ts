@@ -51,10 +51,13 @@ export async function configArtifacts(): Promise<Map<string, string>> {
   return new Map([
     ['toolsmith.config.schema.json', await format(JSON.stringify(CONFIG_SCHEMA), { ...PRETTIER, parser: 'json' })],
     [
-      'codegen/config/config-type.ts',
+      'codegen/config/generated/config-type.ts',
       await format(`${BANNER('The type of toolsmith.config.*')}${type}`, { ...PRETTIER, parser: 'typescript' }),
     ],
-    ['codegen/config/config-validator.ts', await format(validatorModule, { ...PRETTIER, parser: 'typescript' })],
+    [
+      'codegen/config/generated/config-validator.ts',
+      await format(validatorModule, { ...PRETTIER, parser: 'typescript' }),
+    ],
   ]);
 }
 

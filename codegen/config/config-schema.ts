@@ -4,8 +4,8 @@ import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
  * The one declaration of toolsmith's configuration: every key of `toolsmith.config.json` (and of a
  * `toolsmith.config.ts` default export), as draft-07 JSON Schema. `npm run config-schema` derives from
  * it the shipped `toolsmith.config.schema.json` (editor autocomplete), the `ToolsmithConfig` type
- * (`config-type.ts`, json-schema-to-typescript) and the Ajv standalone validator the CLI checks a
- * config with (`config-validator.ts`); a test fails when those are stale. Adding a key is adding it here.
+ * (`generated/config-type.ts`, json-schema-to-typescript) and the Ajv standalone validator the CLI checks a
+ * config with (`generated/config-validator.ts`); a test fails when those are stale. Adding a key is adding it here.
  */
 export const CONFIG_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',

@@ -3,15 +3,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { CONFIG_SCHEMA } from './config-schema.js';
-import type { ToolsmithConfig } from './config-type.js';
-import { validate } from './config-validator.js';
+import type { ToolsmithConfig } from './generated/config-type.js';
+import { validate } from './generated/config-validator.js';
 import { parseSource, positionOf, readRegularFile, toPosix } from '../load.js';
 import type { Problem } from '../model.js';
 import { escapePointerSegment, parsePointer, resolveLocalRef } from '../pointer.js';
 import { closest } from '../problems.js';
 
 export { CONFIG_KEYS, CONFIG_SCHEMA } from './config-schema.js';
-export type { ToolsmithConfig } from './config-type.js';
+export type { ToolsmithConfig } from './generated/config-type.js';
 
 /** The config files looked for in the project root; more than one present is a problem naming them. */
 export const CONFIG_FILES = [

@@ -1,6 +1,6 @@
-import type { ToolsmithConfig } from './config-type.js';
+import type { ToolsmithConfig } from './generated/config-type.js';
 
-export type { ToolsmithConfig } from './config-type.js';
+export type { ToolsmithConfig } from './generated/config-type.js';
 
 /**
  * Types a `toolsmith.config.ts` (`export default defineConfig({ out: 'sdk' })`): the identity

@@ -3,7 +3,7 @@ import { toPosix } from '../load.js';
 import type { EmitContext } from '../model.js';
 import { GENERATOR_VERSION } from '../version.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
-import type { ToolsmithConfig } from './config-type.js';
+import type { ToolsmithConfig } from './generated/config-type.js';
 
 /** The config keys that are not the generator's: the rest of `ToolsmithConfig` is `GenerateOptions` as it is. */
 type NotGeneratorKey = '$schema' | 'entry' | 'capabilities';

@@ -1,7 +1,7 @@
 import { typeHomes, type EmitContext, type GeneratedFile, type SharedSchemaModel, type ToolModel } from '../model.js';
 import { dictionary } from '../dictionary.js';
 import { type ToolManifests, toolManifests } from './manifests/index.js';
-import type { EmitSettings } from '../emit-settings.js';
+import type { EmitSettings } from './settings.js';
 import { createDocRenderer } from './docs.js';
 import { formatFiles, normalizeLineEndings } from './format.js';
 import { emitToolSchemaFile } from './registry.js';
@@ -24,7 +24,7 @@ export interface ToolOutput {
 
 /**
  * The per-tool emitters (types, validators, base class, schema file, doc page, stub), formatted.
- * Why one place: `emitToolUnits` (generate.ts) runs it in process and each worker thread (emit-worker.ts) runs the same
+ * Why one place: `emitToolUnits` (generate.ts) runs it in process and each worker thread (emit/pool/worker.ts) runs the same
  * code, so both give the same bytes.
  */
 export function createToolEmitter(options: ToolEmitterOptions): {

@@ -164,7 +164,7 @@ function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidator
 
 /**
  * A tool schema Ajv rejected, thrown by `emitToolValidators`. Its message is the rejections as JSON,
- * since an error crosses the emit-worker boundary as its name and message only (emit-worker.ts).
+ * since an error crosses the emit-worker boundary as its name and message only (emit/pool/worker.ts).
  */
 export class SchemaRejectedError extends Error {
   override readonly name = 'SchemaRejectedError';

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { ResolvedOptions } from '../config/options.js';
-import { emitSettings, type EmitSettings } from '../emit-settings.js';
+import { emitSettings, type EmitSettings } from '../emit/settings.js';
 import { loadTemplates } from '../templates/index.js';
 import { sha256 } from './store.js';
 

@@ -3,10 +3,10 @@
  * the models it already has), plans what to reuse, stages the output (stage.ts), swaps it in and
  * records the new cache, model cache and snapshot.
  */
-import { collectGarbage } from '../collect-garbage.js';
+import { collectGarbage } from '../emit/pool/collect-garbage.js';
 import { ownValue } from '../dictionary.js';
-import type { EmitPool } from '../emit-pool.js';
-import { emitSettings, workerOptions, type EmitSettings } from '../emit-settings.js';
+import type { EmitPool } from '../emit/pool/pool.js';
+import { emitSettings, workerOptions, type EmitSettings } from '../emit/settings.js';
 import type { NormalizeHooks } from '../generate.js';
 import { loadDefinitions, type LoadedFiles } from '../load.js';
 import { summarizeTool, type Problem, type ProjectListing } from '../model.js';
@@ -61,7 +61,7 @@ const generatorModules = async () => {
   const [generator, manifests, emitPool] = await Promise.all([
     import('../generate.js'),
     import('../emit/manifests/index.js'),
-    import('../emit-pool.js'),
+    import('../emit/pool/pool.js'),
   ]);
   return { generator, manifests, emitPool };
 };

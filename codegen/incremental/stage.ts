@@ -3,11 +3,11 @@
  * hashed for the cache as they come, the manifests assembled piece by piece, the listings last.
  */
 import { createHash } from 'node:crypto';
-import { collectGarbage } from '../collect-garbage.js';
+import { collectGarbage } from '../emit/pool/collect-garbage.js';
 import { dictionary, ownValue } from '../dictionary.js';
 import type { ManifestWriter } from '../emit/manifests/index.js';
-import type { EmitPool } from '../emit-pool.js';
-import { workerOptions } from '../emit-settings.js';
+import type { EmitPool } from '../emit/pool/pool.js';
+import { workerOptions } from '../emit/settings.js';
 import type { ProjectSink } from '../generate.js';
 import type { GeneratedFile, Problem, ProjectListing, ToolModel } from '../model.js';
 import { SHARED_VALIDATORS_FILE } from '../naming.js';

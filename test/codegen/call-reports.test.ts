@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { ToolOrchestrator, type CallReportEvent } from '../../src/index.js';
 import { makeTool } from '../src/helpers.js';
 

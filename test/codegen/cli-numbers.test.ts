@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { wholeNumber, wholeNumberOption } from '../../codegen/cli-numbers.js';
+import { wholeNumber, wholeNumberOption } from '../../codegen/cli/numbers.js';
 
 describe('whole-number flags', () => {
   it('read digits only, a safe integer at least the minimum', () => {

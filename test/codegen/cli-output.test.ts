@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
-import { clockTime, formatDiagnostic, shouldColor, type CommandReport } from '../../codegen/reporter.js';
-import { watchAndRun } from '../../codegen/watch.js';
+import { main } from '../../codegen/cli/main.js';
+import { clockTime, formatDiagnostic, shouldColor, type CommandReport } from '../../codegen/cli/reporter.js';
+import { watchAndRun } from '../../codegen/cli/watch.js';
 import { createTempProject, REPO, type TempProject } from '../helpers/temp-project.js';
 
 const echo = (description: string) => ({

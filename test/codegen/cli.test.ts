@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { GENERATOR_VERSION } from '../../codegen/normalize.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUILD_PACKAGES, GENERATOR_PACKAGES } from '../../codegen/generator-packages.js';
+import { BUILD_PACKAGES, GENERATOR_PACKAGES } from '../../codegen/cli/generator-packages.js';
 import { createTempProject, REPO, typeCheck } from '../helpers/temp-project.js';
 
 async function cli(argv: string[], cwd: string) {

@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { configArtifacts } from '../../codegen/config/config-artifacts.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, loadConfig } from '../../codegen/config/config.js';
-import type { ToolsmithConfig } from '../../codegen/config/config-type.js';
+import type { ToolsmithConfig } from '../../codegen/config/generated/config-type.js';
 import { defineConfig } from '../../codegen/config/define-config.js';
-import { INIT_CONFIG, initProject } from '../../codegen/init.js';
+import { INIT_CONFIG, initProject } from '../../codegen/cli/init.js';
 import { generatorSettings, optionsFromConfig, resolveOptions, withDefaults } from '../../codegen/config/options.js';
-import { emitSettings } from '../../codegen/emit-settings.js';
+import { emitSettings } from '../../codegen/emit/settings.js';
 import { loadTemplates } from '../../codegen/templates/index.js';
 import { createTempProject, REPO, type TempProject } from '../helpers/temp-project.js';
 
@@ -49,8 +49,8 @@ describe('the config schema', () => {
   it('the committed schema, type and validator are what codegen/config-schema.ts gives (npm run config-schema)', async () => {
     const artifacts = await configArtifacts();
     expect([...artifacts.keys()].sort()).toEqual([
-      'codegen/config/config-type.ts',
-      'codegen/config/config-validator.ts',
+      'codegen/config/generated/config-type.ts',
+      'codegen/config/generated/config-validator.ts',
       'toolsmith.config.schema.json',
     ]);
     for (const [file, content] of artifacts) expect(readFileSync(path.join(REPO, file), 'utf8'), file).toBe(content);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { newLayout, valueLiteral } from '../../codegen/emit/layout.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import type { ToolModel } from '../../codegen/model.js';

@@ -3,10 +3,10 @@ import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { collectGarbage, collectWhenGrown } from '../../codegen/collect-garbage.js';
+import { collectGarbage, collectWhenGrown } from '../../codegen/emit/pool/collect-garbage.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const POOL = pathToFileURL(path.join(REPO, 'codegen/emit-pool.ts')).href;
+const POOL = pathToFileURL(path.join(REPO, 'codegen/emit/pool/pool.ts')).href;
 
 /**
  * Runs `script` (an ES module) in a child node started with `--max-old-space-size=3000`, and

@@ -8,9 +8,9 @@ import {
   modelsFile,
   parseModelCache,
 } from '../../codegen/incremental/index.js';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { emitAll, generate } from '../../codegen/generate.js';
-import { workerCount } from '../../codegen/emit-pool.js';
+import { workerCount } from '../../codegen/emit/pool/pool.js';
 import { encoded } from '../../codegen/write.js';
 import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
 import { createCorpusProject, type TempProject } from '../helpers/temp-project.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
-import { builtFile, readBuildLayout } from '../../codegen/entry.js';
+import { main } from '../../codegen/cli/main.js';
+import { builtFile, readBuildLayout } from '../../codegen/cli/entry.js';
 import { createTempProject, REPO, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
 async function cli(argv: string[], cwd: string) {

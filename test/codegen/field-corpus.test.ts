@@ -10,7 +10,7 @@
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { generate } from '../../codegen/generate.js';
 import { createTempProject, REPO, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 

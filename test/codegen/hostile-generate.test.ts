@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { createTempProject, REPO, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
 /** Every `Object.prototype` member that is also a valid tool name, definition key and property name. */

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
 import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';

@@ -2,7 +2,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import {
   cacheFile,
   generateIncrementally,
@@ -52,9 +52,9 @@ describe('the cache key is the generator’s code', () => {
         mcpTool,
         source.replace(stamp, "const out: Node = { $schema: MCP_SCHEMA_DIALECT, $comment: 'edited generator' };"),
       );
-      type Cli = typeof import('../../codegen/cli.js');
+      type Cli = typeof import('../../codegen/cli/main.js');
       const cliOf = async (root: string) =>
-        (await import(pathToFileURL(path.join(root, 'codegen/cli.ts')).href)) as Cli;
+        (await import(pathToFileURL(path.join(root, 'codegen/cli/main.ts')).href)) as Cli;
       const [before, after] = [await cliOf(pristine), await cliOf(edited)];
 
       const { lines, io } = recording(project.root);

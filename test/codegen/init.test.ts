@@ -3,9 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
-import { BUILD_PACKAGES, GENERATOR_PACKAGES, generatorVersionMismatches } from '../../codegen/generator-packages.js';
-import { initProject, TSCONFIG } from '../../codegen/init.js';
+import { main } from '../../codegen/cli/main.js';
+import {
+  BUILD_PACKAGES,
+  GENERATOR_PACKAGES,
+  generatorVersionMismatches,
+} from '../../codegen/cli/generator-packages.js';
+import { initProject, TSCONFIG } from '../../codegen/cli/init.js';
 import { createTempProject } from '../helpers/temp-project.js';
 
 describe('toolsmith init', () => {

@@ -16,7 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { Node, Project, type SourceFile, type Statement } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { layoutList, PRINT_WIDTH, quoted, stringLiteral } from '../../codegen/emit/literal.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';

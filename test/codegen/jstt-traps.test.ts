@@ -8,7 +8,7 @@
  */
 import { Project, type InterfaceDeclaration, type SourceFile } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
 const ADDRESS = {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchedByNpm } from '../../codegen/launcher.js';
+import { launchedByNpm } from '../../codegen/cli/launcher.js';
 
 /*
  * `npx toolsmith serve --http` stopped by a signal to the npx process, as a process manager stops

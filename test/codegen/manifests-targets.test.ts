@@ -8,7 +8,7 @@ import {
   patchManifests,
 } from '../../codegen/emit/manifests/index.js';
 import { generate } from '../../codegen/generate.js';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 import { FIXTURE_TOOLS } from './manifest-fixtures.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';

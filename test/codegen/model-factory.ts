@@ -1,6 +1,6 @@
 import type { JSONSchema7 } from 'json-schema';
 import { resolveOptions } from '../../codegen/config/options.js';
-import { type EmitSettings, emitSettings } from '../../codegen/emit-settings.js';
+import { type EmitSettings, emitSettings } from '../../codegen/emit/settings.js';
 import type { EmitContext, ProjectModel, SharedSchemaModel, ToolModel } from '../../codegen/model.js';
 import { compareStrings, toDisplayName, toolNames } from '../../codegen/naming.js';
 import { loadTemplates } from '../../codegen/templates/index.js';

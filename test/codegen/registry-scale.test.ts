@@ -6,7 +6,7 @@
  * must pass tsc (strict).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';
 
 const COUNT = 1500;

@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { JSONSchema7 } from 'json-schema';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { newLayout, valueLiteral } from '../../codegen/emit/layout.js';
 
 /** A JSON value as a TypeScript literal, as the generated code writes one. */

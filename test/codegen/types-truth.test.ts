@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { normalize } from '../../codegen/normalize.js';

@@ -1,7 +1,7 @@
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 
 const FIXTURES = path.join(REPO, 'test/fixtures/warnings');

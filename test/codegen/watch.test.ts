@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runGenerate } from '../../codegen/cli.js';
-import { watchAndRun } from '../../codegen/watch.js';
+import { runGenerate } from '../../codegen/cli/main.js';
+import { watchAndRun } from '../../codegen/cli/watch.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 
 const definition = (description: string) => ({

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { diffOutput, recoverInterrupted, StagedOutput, stageOutput, writeOutput } from '../../codegen/write.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../codegen/cli.js';
+import { main } from '../../codegen/cli/main.js';
 import { compileSchema, type ITool, type ValidateFunction } from '../../src/index.js';
 import { createTempProject, REPO, type TempProject } from '../helpers/temp-project.js';
 import { callTool, makeTool, useOrchestrators } from './helpers.js';

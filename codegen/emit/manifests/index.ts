@@ -3,7 +3,7 @@ import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 import { markdownBanner } from '../banner.js';
 import type { LossEntry, TargetBuild } from '../../../src/manifest-targets/build.js';
-import { collectWhenGrown } from '../../collect-garbage.js';
+import { collectWhenGrown } from '../pool/collect-garbage.js';
 import {
   buildManifestTarget,
   DEFAULT_MANIFEST_TARGETS,
@@ -23,7 +23,7 @@ import { chunksFile, type FileSegments, splice, splicedEntryLookup } from './spl
 import { AssembledFile, InNameOrder, type ManifestWriter, type OpenManifestFile } from './assembled-file.js';
 import { addNamespaced, NAMESPACED_RESPONSES_PATH, patchNamespaced, writesNamespaces } from './namespaced.js';
 import { typedModule } from './typed-module.js';
-import type { ToolsmithConfig } from '../../config/config-type.js';
+import type { ToolsmithConfig } from '../../config/generated/config-type.js';
 import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
 import { type DeferLoading, isDeferred, toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
 import {

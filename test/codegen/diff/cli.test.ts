@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../../codegen/cli.js';
+import { main } from '../../../codegen/cli/main.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../../codegen/cli.js';
+import { main } from '../../../codegen/cli/main.js';
 import { resolveOptions } from '../../../codegen/config/options.js';
 import { modelCacheText, modelsFile, parseModelCache } from '../../../codegen/incremental/index.js';
 import { createTempProject, type TempProject } from '../../helpers/temp-project.js';

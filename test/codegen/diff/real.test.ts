@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createGeneratorAjv } from '../../../codegen/ajv.js';
-import { main } from '../../../codegen/cli.js';
+import { main } from '../../../codegen/cli/main.js';
 
 /*
  * Real version pairs: the tools/list answers of published MCP servers (test/fixtures/diff-real/, with

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../../codegen/cli.js';
+import { main } from '../../../codegen/cli/main.js';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const dirs: string[] = [];

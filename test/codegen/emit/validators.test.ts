@@ -9,7 +9,7 @@ import path from 'node:path';
 import { format } from 'prettier';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRETTIER_OPTIONS } from '../../../codegen/emit/format.js';
-import { main } from '../../../codegen/cli.js';
+import { main } from '../../../codegen/cli/main.js';
 import { placeProblem } from '../../../codegen/diagnostics.js';
 import {
   compileToolValidators,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EmitSettings } from '../../../codegen/emit-settings.js';
+import type { EmitSettings } from '../../../codegen/emit/settings.js';
 import { generationCacheKey } from '../../../codegen/incremental/index.js';
 import { makeSettings } from '../model-factory.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { GENERATOR_PACKAGES } from '../../../codegen/generator-packages.js';
+import { GENERATOR_PACKAGES } from '../../../codegen/cli/generator-packages.js';
 import { MANIFEST_TARGETS } from '../../../src/manifest-targets/table.js';
 import {
   countO200k,

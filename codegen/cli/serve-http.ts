@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ToolOrchestrator } from '../src/orchestrator.js';
-import type { TaskStore } from '../src/tasks/index.js';
-import { wholeNumber, wholeNumberWanted } from './cli-numbers.js';
+import type { ToolOrchestrator } from '../../src/orchestrator.js';
+import type { TaskStore } from '../../src/tasks/index.js';
+import { wholeNumber, wholeNumberWanted } from './numbers.js';
 
 /** The flags of `serve --http` (each also read from its `TOOLSMITH_*` environment variable, see the README). */
 export interface ServeHttpFlags {
@@ -54,7 +54,7 @@ export async function runServeHttp(
   if (typeof port === 'object') return fail(port.error);
   const { maxBodyBytes, requestTimeout: requestTimeoutMs, drainTimeout: drainTimeoutMs } = flags;
 
-  const { startHttpServer } = await import('../src/mcp/http.js');
+  const { startHttpServer } = await import('../../src/mcp/http.js');
   type Options = NonNullable<Parameters<typeof startHttpServer>[1]>;
   const options: Options = {
     host: flags.host ?? env.TOOLSMITH_HOST ?? '127.0.0.1',

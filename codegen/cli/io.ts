@@ -1,7 +1,7 @@
-import type { Problem } from './model.js';
-import { loadConfig, type ToolsmithConfig } from './config/config.js';
-import { optionsFromConfig, type GenerateOptions } from './config/options.js';
-import { formatProblem, isWarning, sortProblems } from './problems.js';
+import type { Problem } from '../model.js';
+import { loadConfig, type ToolsmithConfig } from '../config/config.js';
+import { optionsFromConfig, type GenerateOptions } from '../config/options.js';
+import { formatProblem, isWarning, sortProblems } from '../problems.js';
 import { shouldColor } from './reporter.js';
 
 /*

@@ -3,9 +3,9 @@ import os from 'node:os';
 import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { GeneratedFile, ToolModel } from './model.js';
-import type { EmitReply, EmitSetup, EmitTask, EmitWorkerData, WireFile } from './emit-worker.js';
-import type { ToolManifests } from './emit/manifests/index.js';
+import type { GeneratedFile, ToolModel } from '../../model.js';
+import type { EmitReply, EmitSetup, EmitTask, EmitWorkerData, WireFile } from './worker.js';
+import type { ToolManifests } from '../manifests/index.js';
 
 /** Below this many tools to emit, `emitToolUnits` stays in process: starting workers costs more than it saves. */
 export const DEFAULT_WORKER_THRESHOLD = 200;
@@ -117,7 +117,7 @@ export function withWorkerLimits<T>(start: () => T, online: (started: T) => Prom
  */
 function startWorker(): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './emit-worker.ts' : './emit-worker.js', import.meta.url);
+  const entry = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
   if (!fromSource) return new Worker(entry, { resourceLimits: workerLimits() });
   const tsxApi = pathToFileURL(
     createRequire(import.meta.url)

@@ -1,5 +1,5 @@
-import type { Problem } from './model.js';
-import { formatProblem, isWarning } from './problems.js';
+import type { Problem } from '../model.js';
+import { formatProblem, isWarning } from '../problems.js';
 
 /*
  * How `generate` and `check` talk: text (a summary line on stdout, diagnostics on stderr, coloured

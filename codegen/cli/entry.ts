@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse, type ParseError } from 'jsonc-parser';
-import type { ITool, ToolOrchestrator, ToolOrchestratorOptions } from '../src/index.js';
+import type { ITool, ToolOrchestrator, ToolOrchestratorOptions } from '../../src/index.js';
 
 /**
  * Set to `true` on `globalThis` by `bin/toolsmith.js` once it has registered tsx's loader: the
@@ -157,7 +157,7 @@ export interface ProjectEntryOptions {
  * and limits are the user's. Without one, every tool of the generated registry with default options.
  */
 export async function loadProjectOrchestrator(options: ProjectEntryOptions): Promise<ToolOrchestrator> {
-  const runtime = await import('../src/index.js');
+  const runtime = await import('../../src/index.js');
   const registryTools = async (): Promise<ITool[]> => {
     const registry = resolveModule(path.join(options.outDir, 'registry.ts'), options.root, {
       missing: 'Run `npx toolsmith generate` first (and `npm run build` for a production install).',

@@ -1,11 +1,11 @@
-import type { CallReporter } from '../src/call-reporting.js';
-import type { ToolOrchestrator } from '../src/orchestrator.js';
-import type { TaskStore } from '../src/tasks/index.js';
-import type { ToolsmithConfig } from './config/config.js';
-import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './cli-io.js';
-import { resolveOptions, type GenerateOptions } from './config/options.js';
+import type { CallReporter } from '../../src/call-reporting.js';
+import type { ToolOrchestrator } from '../../src/orchestrator.js';
+import type { TaskStore } from '../../src/tasks/index.js';
+import type { ToolsmithConfig } from '../config/config.js';
+import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './io.js';
+import { resolveOptions, type GenerateOptions } from '../config/options.js';
 import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
-import { GENERATOR_VERSION } from './version.js';
+import { GENERATOR_VERSION } from '../version.js';
 
 /*
  * The commands that run the project's tools (`call`, `serve`): its orchestrator loaded from the
@@ -26,7 +26,7 @@ async function createProjectOrchestrator(
   command: string,
   io: Io,
   allowSideEffects: boolean,
-): Promise<import('../src/index.js').ToolOrchestrator | undefined> {
+): Promise<import('../../src/index.js').ToolOrchestrator | undefined> {
   const { EntryError, loadProjectOrchestrator } = await import('./entry.js');
   const started = command === 'serve' ? 'this server was started' : 'this call was made';
   const again = command === 'serve' ? 'restart it' : 'call again';
@@ -115,12 +115,12 @@ async function openServeTaskStore(
   flag: string | undefined,
   io: Io,
 ): Promise<TaskStore | undefined | null> {
-  const { hasTaskCapableTool } = await import('../src/mcp/tasks.js');
+  const { hasTaskCapableTool } = await import('../../src/mcp/tasks.js');
   const named = flag ?? process.env.TOOLSMITH_TASK_STORE;
   const needed = hasTaskCapableTool(orchestrator);
   if (named === undefined && !needed) return undefined;
   // Tasks of task-capable tools live in memory (one process) or in Redis (replicas).
-  const { openTaskStore } = await import('../src/tasks/index.js');
+  const { openTaskStore } = await import('../../src/tasks/index.js');
   let store: TaskStore;
   try {
     store = await openTaskStore(named ?? 'memory');
@@ -159,7 +159,7 @@ async function serveWith(
     };
     return runServeHttp(orchestrator, flags, settings, io);
   }
-  const { serveStdio } = await import('../src/mcp/stdio.js');
+  const { serveStdio } = await import('../../src/mcp/stdio.js');
   const { shutdown } = await serveStdio(orchestrator, {
     name: 'toolsmith',
     version: GENERATOR_VERSION,

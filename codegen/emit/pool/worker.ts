@@ -1,14 +1,14 @@
 /**
- * The worker-thread side of `emitInWorkers` (emit-pool.ts): emits and formats one tool at a time,
+ * The worker-thread side of `emitInWorkers` (pool.ts): emits and formats one tool at a time,
  * exactly as `emitToolUnits` (generate.ts) does in process, and sends back each file's UTF-8 bytes (transferred, not
  * copied). Why a worker: the per-tool emission (types, base class, docs page, prettier) is most of a
  * full generate, and one thread per core runs it side by side.
  */
 import { parentPort } from 'node:worker_threads';
-import type { GeneratedFile, ToolModel } from './model.js';
-import type { ToolManifests } from './emit/manifests/index.js';
-import { emitStub } from './emit/stubs.js';
-import { createToolEmitter, type ToolEmitterOptions } from './emit/tool-files.js';
+import type { GeneratedFile, ToolModel } from '../../model.js';
+import type { ToolManifests } from '../manifests/index.js';
+import { emitStub } from '../stubs.js';
+import { createToolEmitter, type ToolEmitterOptions } from '../tool-files.js';
 
 /** What every task of one pool shares, given once to each worker: the in-process emitter's options (generate.ts). */
 export type EmitWorkerData = ToolEmitterOptions;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_FILES } from './config/config.js';
-import type { ToolsmithConfig } from './config/config-type.js';
+import { CONFIG_FILES } from '../config/config.js';
+import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { BUILD_PACKAGES, GENERATOR_PACKAGES } from './generator-packages.js';
 
 /** What `toolsmith init` did, or why it refused. */

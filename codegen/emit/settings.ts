@@ -4,12 +4,12 @@
  * the pool's set-up, on the worker threads — and hashed whole into the cache key. A key declared in
  * `config/config-schema.ts` reaches all of them, and the cache, with no other edit.
  */
-import type { ManifestTarget } from '../src/manifest-targets/table.js';
-import type { GenerateOptions, GeneratorSettings, ResolvedOptions } from './config/options.js';
-import type { ManifestOptions, TokenBudgets } from './emit/manifests/index.js';
-import type { WorkerOptions } from './emit-pool.js';
-import type { EmitContext } from './model.js';
-import type { DocTemplates } from './templates/names.js';
+import type { ManifestTarget } from '../../src/manifest-targets/table.js';
+import type { GenerateOptions, GeneratorSettings, ResolvedOptions } from '../config/options.js';
+import type { ManifestOptions, TokenBudgets } from './manifests/index.js';
+import type { WorkerOptions } from './pool/pool.js';
+import type { EmitContext } from '../model.js';
+import type { DocTemplates } from '../templates/names.js';
 
 /** The generator keys that do not shape a generated file (folders are resolved into `ctx`; `strict` and `workers` change how a run goes, not what it writes). */
 type NotEmissionKey =

@@ -3,41 +3,32 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import {
-  defaultIo,
-  EXIT,
-  options,
-  plural,
-  problemSummary,
-  reportProblems,
-  type CommonFlags,
-  type Io,
-} from './cli-io.js';
-import { wholeNumberOption } from './cli-numbers.js';
-import { runCall, runServe } from './cli-run.js';
-import { generateIncrementally, unchangedRun } from './incremental/index.js';
+import { defaultIo, EXIT, options, plural, problemSummary, reportProblems, type CommonFlags, type Io } from './io.js';
+import { wholeNumberOption } from './numbers.js';
+import { runCall, runServe } from './serve.js';
+import { generateIncrementally, unchangedRun } from '../incremental/index.js';
 import { initProject } from './init.js';
 import { followLauncher } from './launcher.js';
-import { CONFIG_FILES } from './config/config.js';
+import { CONFIG_FILES } from '../config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
-import type { Problem } from './model.js';
-import { resolveOptions } from './config/options.js';
-import { sortProblems } from './problems.js';
+import type { Problem } from '../model.js';
+import { resolveOptions } from '../config/options.js';
+import { sortProblems } from '../problems.js';
 import { clockTime, createReporter } from './reporter.js';
-import { runDiff } from './diff/run.js';
-import { GENERATOR_VERSION } from './version.js';
-import { hasDrift } from './write.js';
+import { runDiff } from '../diff/run.js';
+import { GENERATOR_VERSION } from '../version.js';
+import { hasDrift } from '../write.js';
 
-export { EXIT } from './cli-io.js';
+export { EXIT } from './io.js';
 
 /**
  * The generator's modules, loaded only by the commands that generate: they need packages
  * (json-schema-to-typescript, prettier, …) that a runtime-only install does not have. When they are
  * missing, the user is told the one command that adds them.
  */
-async function loadGenerator(io: Io): Promise<typeof import('./generate.js') | undefined>;
+async function loadGenerator(io: Io): Promise<typeof import('../generate.js') | undefined>;
 async function loadGenerator(io: Io, module: './watch.js'): Promise<typeof import('./watch.js') | undefined>;
-async function loadGenerator(io: Io, module: './generate.js' | './watch.js' = './generate.js'): Promise<unknown> {
+async function loadGenerator(io: Io, module: '../generate.js' | './watch.js' = '../generate.js'): Promise<unknown> {
   // The emitters import their packages only when something must be emitted, so check up front
   // that they resolve (without loading them) rather than fail half-way through a run.
   const needed =
@@ -61,7 +52,7 @@ async function loadGenerator(io: Io, module: './generate.js' | './watch.js' = '.
         `    hint: npm install --save-dev --save-exact ${name}@${tested}\n`,
     );
   }
-  return module === './watch.js' ? await import('./watch.js') : await import('./generate.js');
+  return module === './watch.js' ? await import('./watch.js') : await import('../generate.js');
 }
 
 const resolveFromHere = createRequire(import.meta.url);
