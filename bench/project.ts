@@ -20,8 +20,7 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from '../codegen/generate.js';
-import type { GenerateResult } from '../codegen/generate.js';
-import { writeOutput } from '../codegen/write.js';
+import type { ProjectModel } from '../codegen/model.js';
 import { generateCorpus, type Corpus, type CorpusTool, type Json } from './corpus.js';
 
 /** The repository root (bench/..). */
@@ -35,10 +34,9 @@ const REGENERATE_COMMAND = 'npm run bench';
 export interface BenchProject {
   root: string;
   corpus: Corpus;
-  result: GenerateResult;
-  /** Milliseconds of `generate()` (load → normalize → emit → format) and of `writeOutput()`. */
+  result: GeneratedProject;
+  /** Milliseconds of `generate()` (load → normalize → emit → write). */
   generateMs: number;
-  writeMs: number;
   /** Milliseconds of the `tsc` compile to dist/ (not part of any ratio). */
   compileMs: number;
   /** Problems `tsc` reported (it still emits); a count, for the report. */
@@ -119,20 +117,16 @@ export function projectPaths(root: string): Pick<BenchProject, 'distRegistry' | 
 /** Prepares, generates (in this process), implements and compiles a project: for the small P1/P5 project. */
 export async function buildProject(options: BuildProjectOptions): Promise<BenchProject> {
   const { root, corpus, notes } = prepareProject(options);
-  const { result, generateMs, writeMs } = await generateAndWrite(root);
+  const { result, generateMs } = await generateProject(root);
   finishGenerated(root, result, corpus.tools);
   let compileMs = 0;
   let typeErrors = 0;
   if (options.compile !== false) ({ compileMs, typeErrors } = compileProject(root));
-  return { root, corpus, result, generateMs, writeMs, compileMs, typeErrors, notes, ...projectPaths(root) };
+  return { root, corpus, result, generateMs, compileMs, typeErrors, notes, ...projectPaths(root) };
 }
 
 /** After a generate: fails on problems, writes trivial implementations and the bundled schemas for the Ajv baseline. */
-export function finishGenerated(
-  root: string,
-  result: Pick<GenerateResult, 'project' | 'problems'>,
-  tools: readonly CorpusTool[],
-): void {
+export function finishGenerated(root: string, result: GeneratedProject, tools: readonly CorpusTool[]): void {
   if (result.problems.length > 0) {
     throw new Error(
       `generate reported ${result.problems.length} problems on the synthetic corpus, e.g. ${JSON.stringify(result.problems.slice(0, 3))}`,
@@ -151,20 +145,22 @@ export function finishGenerated(
   );
 }
 
-/** One timed `generate()` + `writeOutput()` of a project, as `toolsmith generate` does it. */
-export async function generateAndWrite(
-  root: string,
-): Promise<{ result: GenerateResult; generateMs: number; writeMs: number }> {
+/** What `finishGenerated` reads of a generate: the project's models, or the problems that stopped it. */
+export interface GeneratedProject {
+  project: ProjectModel;
+  problems: readonly unknown[];
+}
+
+/** One timed `generate()` of a project, as `toolsmith generate` runs it. */
+async function generateProject(root: string): Promise<{ result: GeneratedProject; generateMs: number }> {
   const started = performance.now();
-  const result = await generate({
+  const report = await generate({
     root,
     runtimeImport: `./${RUNTIME_DIR}/index.js`,
     regenerateCommand: REGENERATE_COMMAND,
   });
-  const generated = performance.now();
-  if (result.problems.length === 0)
-    writeOutput(path.join(root, 'generated'), result.files, path.join(root, 'src', 'tools'), result.stubs);
-  return { result, generateMs: generated - started, writeMs: performance.now() - generated };
+  const result = { project: report.project ?? { tools: [], shared: [] }, problems: report.problems };
+  return { result, generateMs: performance.now() - started };
 }
 
 /**
@@ -199,7 +195,7 @@ function copyRuntime(root: string): string[] {
 /** Replaces every stub with a one-line implementation answering the corpus's valid sample output. */
 function writeImplementations(
   root: string,
-  result: Pick<GenerateResult, 'project'>,
+  result: Pick<GeneratedProject, 'project'>,
   tools: readonly CorpusTool[],
 ): void {
   const samples = new Map(tools.map((tool) => [tool.name, tool.sampleOutput]));

@@ -36,7 +36,7 @@ import {
 } from './measure.js';
 import { measureHttp, measureListStartup } from './http.js';
 import { measureTaskRoundTrip } from './tasks.js';
-import { cacheFile, spareTree } from '../codegen/incremental/store.js';
+import { cacheFile } from '../codegen/incremental/store.js';
 import {
   buildProject,
   compileProject,
@@ -482,7 +482,7 @@ async function measureTokenReport(root: string, warmupRoot: string, plan: Plan, 
     for (const side of ['without', 'with'] as const) {
       const folder = path.join(root, 'p3d', side);
       const outDir = path.join(folder, 'generated');
-      for (const stale of [folder, cacheFile(root, outDir), spareTree(root, outDir)])
+      for (const stale of [folder, cacheFile(root, outDir)])
         if (stale !== undefined) rmSync(stale, { recursive: true, force: true });
       const config = `p3d-${side}.config.json`;
       writeFileSync(

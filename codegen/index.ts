@@ -1,30 +1,13 @@
 /**
- * toolsmith's generator as a library (`toolsmith/codegen`): the same stages the CLI runs.
+ * toolsmith's generator as a library (`toolsmith/codegen`): the run the CLI's `generate` and `check`
+ * make (`generate`, with `check: true` for a check), and its stages for a caller that wants one.
  */
-export {
-  generate,
-  emitAll,
-  emitProject,
-  emitSettings,
-  resolveOptions,
-  type GenerateOptions,
-  type GenerateResult,
-  type ResolvedOptions,
-  type EmitAllOptions,
-  type EmitProjectOptions,
-  type EmitSettings,
-  type ProjectEmission,
-  type ProjectSink,
-} from './generate.js';
-export {
-  generateIncrementally,
-  unchangedRun,
-  type IncrementalOptions,
-  type IncrementalReport,
-} from './incremental/index.js';
+export { generate, type GenerateReport, type RunOptions } from './generate.js';
+export { resolveOptions, optionsFromConfig, type GenerateOptions, type ResolvedOptions } from './config/options.js';
 export { loadDefinitions, type LoadedFiles, type SourceFile } from './load.js';
-export { normalize, GENERATOR_VERSION, type NormalizeResult } from './normalize.js';
-export { writeOutput, diffOutput, hasDrift, recoverInterrupted, type OutputDiff, type WriteReport } from './write.js';
+export { normalize, type NormalizeResult } from './normalize.js';
+export { GENERATOR_VERSION } from './version.js';
+export { hasDrift, recoverInterrupted, type OutputDiff } from './write.js';
 export {
   loadConfig,
   CONFIG_FILES,
@@ -34,7 +17,6 @@ export {
   type ToolsmithConfig,
 } from './config/config.js';
 export { defineConfig } from './config/define-config.js';
-export { optionsFromConfig } from './config/options.js';
 export { formatProblem, isWarning } from './problems.js';
 export { watchAndRun, type Watcher } from './cli/watch.js';
 export { main as runCli, EXIT } from './cli/main.js';
@@ -43,11 +25,9 @@ export type {
   EmitContext,
   GeneratedFile,
   Problem,
-  ProjectListing,
   ProjectModel,
   SharedSchemaModel,
   ToolExample,
   ToolModel,
   ToolNames,
-  ToolSummary,
 } from './model.js';

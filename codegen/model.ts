@@ -124,43 +124,11 @@ export interface ProjectModel {
   shared: readonly SharedSchemaModel[];
 }
 
-/** The parts of a tool only its own files read: its schemas, their type and default records, its examples and steps. */
-type EmittedOnly =
-  'inputSchema' | 'outputSchema' | 'validatorOmits' | 'definitionOrigins' | 'examples' | 'steps' | 'warnings';
-
-/**
- * A tool as the files that list every tool read it (registry, catalog, docs index): its names and
- * metadata, without what only its own files need. Why: a run lets each model go once its files
- * are emitted and keeps this (a tenth of the size: 9 of 46 MB at 5,000 tools).
- */
-export type ToolSummary = Omit<ToolModel, EmittedOnly>;
-
-/** The project as the files that list every tool read it: every tool's summary (a whole model will do) and the shared schemas. */
-export interface ProjectListing {
-  tools: readonly ToolSummary[];
-  shared: readonly SharedSchemaModel[];
-}
-
 /** Type names of the shared schemas → the module declaring each (`types/<module>.ts`). */
-export function typeHomes(project: Pick<ProjectListing, 'shared'>): Map<string, string> {
+export function typeHomes(project: Pick<ProjectModel, 'shared'>): Map<string, string> {
   const homes = new Map<string, string>();
   for (const shared of project.shared) for (const { typeName } of shared.types) homes.set(typeName, shared.module);
   return homes;
-}
-
-/** A tool's summary: a new object without the parts only its own files read (`ToolSummary`). */
-export function summarizeTool(tool: ToolSummary): ToolSummary {
-  const {
-    inputSchema: _input,
-    outputSchema: _output,
-    validatorOmits: _omits,
-    definitionOrigins: _origins,
-    examples: _examples,
-    steps: _steps,
-    warnings: _warnings,
-    ...summary
-  } = tool as ToolModel;
-  return summary;
 }
 
 /** One file an emitter produces: a path and its content (text, or bytes). `stub` files are written only when absent. */
@@ -175,8 +143,8 @@ export interface GeneratedFile {
    */
   preformatted?: true;
   /**
-   * The content as UTF-8 bytes, for a file made or held as bytes (a spliced manifest, a file back from
-   * an emit worker, `heldAsBytes`): then `content` is decoded from them only when read.
+   * The content as UTF-8 bytes, for a file made as bytes (a file back from an emit worker): then
+   * `content` is decoded from them only when read.
    */
   bytes?: Buffer;
   /**

@@ -21,7 +21,7 @@ import path from 'node:path';
 import type { GeneratedFile } from './model.js';
 import { compareStrings } from './naming.js';
 
-/** A file's content as UTF-8 bytes: those it holds (made as bytes, or `heldAsBytes`), else its text encoded. */
+/** A file's content as UTF-8 bytes: those it holds (made as bytes), else its text encoded. */
 export function encoded(file: GeneratedFile): Buffer {
   return file.bytes ?? (file.chunks ? Buffer.concat(file.chunks) : Buffer.from(file.content, 'utf8'));
 }
@@ -79,22 +79,6 @@ function chunksDifferOnDisk(file: string, chunks: readonly Buffer[]): boolean {
     offset += chunk.length;
   }
   return false;
-}
-
-/**
- * The same file holding its UTF-8 bytes instead of its text, `content` decoded again only when
- * read. Why: the text of every tool's files lived on the V8 heap until the write, and the
- * heap grows by a multiple of what it holds; bytes live outside it at their size. A text that is not
- * well-formed UTF-16 (a lone surrogate) is kept as text: UTF-8 cannot give it back.
- */
-export function heldAsBytes(file: GeneratedFile): GeneratedFile {
-  if (file.bytes !== undefined || !(file.content as string & { isWellFormed(): boolean }).isWellFormed()) return file;
-  const { content, ...rest } = file;
-  const bytes = Buffer.from(content, 'utf8');
-  return Object.defineProperty({ ...rest, bytes }, 'content', {
-    get: () => bytes.toString('utf8'),
-    enumerable: true,
-  }) as GeneratedFile;
 }
 
 /** How the output on disk differs from what generate produced. */

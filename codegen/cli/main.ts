@@ -1,38 +1,28 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { defaultIo, EXIT, options, plural, problemSummary, reportProblems, type CommonFlags, type Io } from './io.js';
+import { defaultIo, EXIT, options, reportProblems, type Io } from './io.js';
 import { wholeNumberOption } from './numbers.js';
 import { runCall, runServe } from './serve.js';
-import { generateIncrementally, unchangedRun } from '../incremental/index.js';
 import { initProject } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from '../config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
-import type { Problem } from '../model.js';
 import { resolveOptions } from '../config/options.js';
-import { sortProblems } from '../problems.js';
-import { clockTime, createReporter } from './reporter.js';
+import { clockTime } from './reporter.js';
 import { runDiff } from '../diff/run.js';
 import { GENERATOR_VERSION } from '../version.js';
-import { hasDrift } from '../write.js';
 
 export { EXIT } from './io.js';
 
 /**
- * The generator's modules, loaded only by the commands that generate: they need packages
- * (json-schema-to-typescript, prettier, …) that a runtime-only install does not have. When they are
- * missing, the user is told the one command that adds them.
+ * Whether the packages a command needs beyond toolsmith's own dependencies are installed (the
+ * generator's: json-schema-to-typescript, prettier, …, or chokidar for `--watch`): a runtime-only
+ * install does not have them. When one is missing the user is told the one command that adds them;
+ * an installed version other than the tested one is a warning.
  */
-async function loadGenerator(io: Io): Promise<typeof import('../generate.js') | undefined>;
-async function loadGenerator(io: Io, module: './watch.js'): Promise<typeof import('./watch.js') | undefined>;
-async function loadGenerator(io: Io, module: '../generate.js' | './watch.js' = '../generate.js'): Promise<unknown> {
-  // The emitters import their packages only when something must be emitted, so check up front
-  // that they resolve (without loading them) rather than fail half-way through a run.
-  const needed =
-    module === './watch.js' ? ['chokidar'] : ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer'];
+function packagesInstalled(io: Io, needed: readonly string[]): boolean {
   const missing = needed.filter((name) => !isInstalled(name));
   if (missing.length > 0) {
     const install = Object.entries(GENERATOR_PACKAGES)
@@ -41,7 +31,7 @@ async function loadGenerator(io: Io, module: '../generate.js' | './watch.js' = '
     io.stderr(
       `toolsmith: the generator's packages are not installed (missing: ${missing.join(', ')}).\n    hint: npm install --save-dev --save-exact ${install}\n`,
     );
-    return undefined;
+    return false;
   }
   for (const { name, installed, tested } of generatorVersionMismatches(
     path.dirname(fileURLToPath(import.meta.url)),
@@ -52,7 +42,20 @@ async function loadGenerator(io: Io, module: '../generate.js' | './watch.js' = '
         `    hint: npm install --save-dev --save-exact ${name}@${tested}\n`,
     );
   }
-  return module === './watch.js' ? await import('./watch.js') : await import('../generate.js');
+  return true;
+}
+
+/** The packages the generator imports (checked before it is loaded, so a run never fails half-way). */
+const GENERATE_PACKAGES = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer'];
+
+/** `generate` and `check`: the generator loaded here, the one place the CLI imports it. */
+async function generateCommand(
+  flags: Parameters<typeof import('./generate.js').runGenerate>[0],
+  io: Io,
+): Promise<number> {
+  if (!packagesInstalled(io, GENERATE_PACKAGES)) return EXIT.invalid;
+  const { runGenerate } = await import('./generate.js');
+  return runGenerate(flags, io);
 }
 
 const resolveFromHere = createRequire(import.meta.url);
@@ -82,163 +85,6 @@ const workersOption = () =>
   ).argParser(wholeNumberOption(1, '--workers 2 (1 emits in process)'));
 
 // ── End of config and flags.
-
-/** `generate`: regenerate the SDK, or with `check` report drift without writing. `--json`/`--silent` choose the output (see reporter.ts). */
-export async function runGenerate(
-  flags: CommonFlags & { check?: boolean; json?: boolean; silent?: boolean },
-  io: Io = defaultIo,
-): Promise<number> {
-  const report = createReporter(
-    flags.check ? 'check' : 'generate',
-    flags.json ? 'json' : flags.silent ? 'silent' : 'text',
-    io,
-  );
-  const out: Io = { ...io, ...report.io };
-  // What blocked a run (and the warnings beside it), every one sorted by file and position.
-  const failed = (problems: readonly Problem[], warnings: readonly Problem[] = []) => {
-    out.stderr(`${report.paint.red(problemSummary(problems, warnings))}\n`);
-    report.diagnostics(sortProblems([...problems, ...warnings]));
-    return report.finish(EXIT.invalid);
-  };
-  const started = performance.now();
-  const { options: generateOptions, problems: configProblems } = await options(flags, io);
-  if (configProblems.length > 0) return failed(configProblems);
-  if (!flags.check) {
-    // Nothing changed since the last successful run: answer without loading the generator.
-    const unchanged = unchangedRun(resolveOptions(generateOptions));
-    if (unchanged !== undefined) {
-      const durationMs = Math.round(performance.now() - started);
-      report.summarize({
-        tools: unchanged.tools,
-        unchanged: unchanged.tools,
-        written: 0,
-        upToDate: unchanged.files,
-        removed: 0,
-        stubsCreated: 0,
-        durationMs,
-      });
-      out.stdout(
-        `toolsmith: ${unchanged.tools} tools (${unchanged.tools} unchanged, skipped), 0 files written, ` +
-          `${unchanged.files} up to date, 0 removed, 0 stubs created (${durationMs} ms)\n`,
-      );
-      return report.finish(EXIT.ok);
-    }
-  }
-  if ((await loadGenerator(out)) === undefined) return report.finish(EXIT.invalid);
-  // A check never trusts the cache: it compares freshly generated bytes with the output folder.
-  // A progress line only for a terminal and a long run; never in pipes, CI logs, tests, --json or --silent.
-  let lastProgress = 0;
-  const progress =
-    io.isTTY && report.mode === 'text'
-      ? (done: number, total: number) => {
-          if (total < 50 || performance.now() - lastProgress < 100) return;
-          lastProgress = performance.now();
-          io.stdout(`\rtoolsmith: ${done}/${total} tools emitted`);
-        }
-      : undefined;
-  const result = await generateIncrementally({
-    ...generateOptions,
-    check: flags.check === true,
-    ...(progress ? { onProgress: progress } : {}),
-  });
-  if (progress && lastProgress > 0) io.stdout('\r\x1b[2K');
-  if (result.problems.length > 0) return failed(result.problems, result.warnings);
-  if (result.warnings.length > 0 && report.mode === 'text') {
-    out.stderr(
-      `${report.paint.yellow(
-        `toolsmith: ${plural(result.warnings.length, 'warning')} ` +
-          '(the schemas are valid and generate; --strict makes warnings errors):',
-      )}\n`,
-    );
-  }
-  report.diagnostics(result.warnings);
-  const resolved = resolveOptions(generateOptions);
-  const shownOut = path.relative(resolved.root, resolved.outDir) || '.';
-  const { diff } = result;
-  const tools = result.project.tools.length;
-  if (flags.check) {
-    const files = diff.same.length + diff.stale.length + diff.missing.length;
-    const relative = (file: string) => `${shownOut}/${file}`;
-    const missingStubFiles = result.stubs.map((file) =>
-      path.relative(resolved.root, path.join(resolved.stubsDir, file)),
-    );
-    report.summarize({
-      tools,
-      files,
-      drift: {
-        stale: diff.stale.map(relative),
-        missing: diff.missing.map(relative),
-        extra: diff.extra.map(relative),
-        missingStubs: missingStubFiles,
-      },
-    });
-    if (hasDrift(diff) || missingStubFiles.length > 0) {
-      out.stderr(
-        `${report.paint.red(
-          `toolsmith check: ${shownOut}/ does not match the definitions; ` +
-            `run \`${regenerateCommand(flags, io.cwd)}\` and commit the result.`,
-        )}\n`,
-      );
-      for (const file of diff.stale) out.stderr(`  stale:   ${shownOut}/${file}\n`);
-      for (const file of diff.missing) out.stderr(`  missing: ${shownOut}/${file}\n`);
-      for (const file of diff.extra) out.stderr(`  extra:   ${shownOut}/${file}\n`);
-      for (const file of missingStubFiles) out.stderr(`  missing stub: ${file}\n`);
-      return report.finish(EXIT.invalid);
-    }
-    const durationMs = Math.round(performance.now() - started);
-    report.summarize({ durationMs });
-    out.stdout(`toolsmith check: ${tools} tools, ${files} files up to date (${durationMs} ms)\n`);
-    return report.finish(EXIT.ok);
-  }
-  const count = result.replaced ? diff.stale.length + diff.missing.length : 0;
-  const durationMs = Math.round(performance.now() - started);
-  report.summarize({
-    tools,
-    unchanged: result.reused,
-    written: count,
-    upToDate: diff.same.length,
-    removed: diff.extra.length,
-    stubsCreated: result.stubs.length,
-    durationMs,
-  });
-  out.stdout(
-    `toolsmith: ${tools} tools (${result.reused} unchanged, skipped), ${count} files written, ${diff.same.length} ` +
-      `up to date, ${diff.extra.length} removed, ${result.stubs.length} stubs created (${durationMs} ms)\n`,
-  );
-  return report.finish(EXIT.ok);
-}
-
-/** Words a shell passes through unquoted. */
-const SHELL_SAFE = /^[\w@%+=:,./-]+$/;
-
-/**
- * The command that regenerates what a failed `check` compared: `npm run generate` when the project's
- * package.json has that script (as `toolsmith init` writes it) and the check was given no folder
- * flags, else `npx toolsmith generate` with the same `--config`/`--schemas`/`--out`/`--stubs`/`--templates`.
- */
-function regenerateCommand(flags: CommonFlags, cwd: string): string {
-  const given = (['config', 'schemas', 'out', 'stubs', 'templates'] as const).filter(
-    (key) => typeof flags[key] === 'string',
-  );
-  if (given.length === 0 && hasGenerateScript(cwd)) return 'npm run generate';
-  const quote = (value: string) => (SHELL_SAFE.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
-  return ['npx toolsmith generate', ...given.map((key) => `--${key} ${quote(flags[key] as string)}`)].join(' ');
-}
-
-function hasGenerateScript(cwd: string): boolean {
-  try {
-    const manifest = JSON.parse(readFileSync(path.join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown };
-    const scripts = manifest.scripts;
-    return (
-      scripts !== null &&
-      typeof scripts === 'object' &&
-      Object.hasOwn(scripts, 'generate') &&
-      typeof (scripts as Record<string, unknown>).generate === 'string'
-    );
-  } catch {
-    return false;
-  }
-}
 
 /** The command-line program. */
 export function createProgram(
@@ -304,7 +150,7 @@ export function createProgram(
     .option('--silent', 'print errors only')
     .addOption(workersOption())
     .action(async (flags) => {
-      if (!flags.watch) return setExit(await runGenerate(flags, io));
+      if (!flags.watch) return setExit(await generateCommand(flags, io));
       const { options: generateOptions } = await options(flags, io);
       const resolved = resolveOptions(generateOptions);
       const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
@@ -313,8 +159,8 @@ export function createProgram(
         io.stdout(
           `toolsmith: watching ${watched.map((dir) => path.relative(io.cwd, dir) || '.').join(', ')} (Ctrl-C to stop)\n`,
         );
-      const watching = await loadGenerator(io, './watch.js');
-      if (watching === undefined) return setExit(EXIT.invalid);
+      if (!packagesInstalled(io, [...GENERATE_PACKAGES, 'chokidar'])) return setExit(EXIT.invalid);
+      const [watching, { runGenerate }] = await Promise.all([import('./watch.js'), import('./generate.js')]);
       const onRun = (changed: readonly string[]) => {
         const files = changed.map((file) => path.relative(io.cwd, file) || '.');
         if (!quiet)
@@ -341,7 +187,7 @@ export function createProgram(
     .option('--json', 'print one JSON object on stdout: the summary, the drift and every diagnostic')
     .option('--silent', 'print errors only')
     .addOption(workersOption())
-    .action(async (flags) => setExit(await runGenerate({ ...flags, check: true }, io)));
+    .action(async (flags) => setExit(await generateCommand({ ...flags, check: true }, io)));
   program
     .command('copy-assets')
     .description(

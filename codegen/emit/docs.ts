@@ -1,13 +1,5 @@
 import Handlebars from 'handlebars';
-import type {
-  EmitContext,
-  GeneratedFile,
-  ProjectListing,
-  ProjectModel,
-  SharedSchemaModel,
-  ToolModel,
-  ToolSummary,
-} from '../model.js';
+import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
 import { ownValue } from '../dictionary.js';
 import { compareStrings, relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
@@ -250,7 +242,7 @@ function banner(source: string, ctx: EmitContext): string {
   return markdownBanner(source, ctx).trimEnd();
 }
 
-function toolPagePath(tool: ToolSummary): string {
+function toolPagePath(tool: ToolModel): string {
   return `docs/tools/${tool.names.kebab}.md`;
 }
 
@@ -299,7 +291,7 @@ function describeAnnotations(annotations: McpToolAnnotations): string {
 }
 
 /** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */
-function sharedLinker(project: ProjectListing, fromPage: string): RefLinker {
+function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   const moduleOf = new Map<string, string>();
   for (const shared of project.shared)
     for (const type of shared.types ?? []) moduleOf.set(type.typeName, shared.module);
@@ -384,8 +376,8 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
   };
 }
 
-function indexView(project: ProjectListing, ctx: EmitContext, tokens?: TokenReport): Record<string, unknown> {
-  const byCategory = new Map<string, ToolSummary[]>();
+function indexView(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport): Record<string, unknown> {
+  const byCategory = new Map<string, ToolModel[]>();
   for (const tool of project.tools) {
     const category = tool.category ?? '';
     byCategory.set(category, [...(byCategory.get(category) ?? []), tool]);
@@ -422,7 +414,7 @@ function indexView(project: ProjectListing, ctx: EmitContext, tokens?: TokenRepo
   };
 }
 
-function typesView(shared: SharedSchemaModel, project: ProjectListing, ctx: EmitContext): Record<string, unknown> {
+function typesView(shared: SharedSchemaModel, project: ProjectModel, ctx: EmitContext): Record<string, unknown> {
   const page = typesPagePath(shared.module);
   const link = sharedLinker(project, page);
   const types = (shared.types ?? [{ typeName: shared.typeNames['#'] ?? shared.module, schema: shared.schema }]).map(
@@ -473,7 +465,7 @@ export interface DocRenderer {
    * `docs/index.md` (tools by category, and what the manifests cost when `tokens` is given) and
    * `docs/types/<module>.md` (one page per shared schema file).
    */
-  projectPages(project: ProjectListing, ctx: EmitContext, tokens?: TokenReport): GeneratedFile[];
+  projectPages(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport): GeneratedFile[];
 }
 
 /** A renderer over the given templates (compiled here, once). */

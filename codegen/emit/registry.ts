@@ -1,4 +1,4 @@
-import type { EmitContext, GeneratedFile, ProjectListing, ToolModel, ToolSummary } from '../model.js';
+import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
 import { layoutList, quoted, typeKey } from './literal.js';
@@ -8,7 +8,7 @@ import { layoutList, quoted, typeKey } from './literal.js';
  * name-indexed `ToolInput<N>` / `ToolOutput<N>` types and a typed client) and `index.ts`
  * re-exporting every generated module.
  */
-export function emitRegistry(project: ProjectListing, ctx: EmitContext): GeneratedFile[] {
+export function emitRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
   const tools = project.tools;
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
   const runtime = runtimeSpecifier('registry.ts', ctx.runtimeImport);
@@ -123,7 +123,7 @@ export function emitRegistry(project: ProjectListing, ctx: EmitContext): Generat
  * required and the others optional; plus `makeTool`, which reads a factory only when it is the
  * object's own property (a tool may be named `constructor`).
  */
-function emitToolFactories(tools: readonly ToolSummary[]): string[] {
+function emitToolFactories(tools: readonly ToolModel[]): string[] {
   const lines: string[] = [];
   lines.push("/** Every tool's implementation class, by name. */");
   lines.push('export interface ToolClasses {');
@@ -192,7 +192,7 @@ export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
  * and imported on its first call). Loading the lazy registry reads one short string per tool and
  * no implementation, base class, validator, schema or catalog.
  */
-function emitLazyRegistry(project: ProjectListing, ctx: EmitContext): GeneratedFile[] {
+function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
   const tools = project.tools;
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
   const catalog: Record<string, unknown> = {};

@@ -4,12 +4,14 @@
  * the pool's set-up, on the worker threads — and hashed whole into the cache key. A key declared in
  * `config/config-schema.ts` reaches all of them, and the cache, with no other edit.
  */
-import type { ManifestTarget } from '../../src/manifest-targets/table.js';
-import type { GenerateOptions, GeneratorSettings, ResolvedOptions } from '../config/options.js';
-import type { ManifestOptions, TokenBudgets } from './manifests/index.js';
-import type { WorkerOptions } from './pool/pool.js';
-import type { EmitContext } from '../model.js';
+import path from 'node:path';
+import { MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
+import type { GeneratorSettings, ResolvedOptions } from '../config/options.js';
+import { toPosix } from '../load.js';
+import type { EmitContext, Problem } from '../model.js';
+import { loadTemplates, TemplateReadError } from '../templates/index.js';
 import type { DocTemplates } from '../templates/names.js';
+import type { ManifestOptions, TokenBudgets } from './manifests/index.js';
 
 /** The generator keys that do not shape a generated file (folders are resolved into `ctx`; `strict` and `workers` change how a run goes, not what it writes). */
 type NotEmissionKey =
@@ -56,10 +58,33 @@ export function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
   };
 }
 
-/** The worker options given in the generate options (how the tools are emitted, not what: no part of the cache key). */
-export function workerOptions(options: Pick<GenerateOptions, 'workers' | 'workerThreshold'>): WorkerOptions {
-  return {
-    ...(options.workers !== undefined ? { count: options.workers } : {}),
-    ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}),
-  };
+/**
+ * The emission settings of a run with its templates read from their folder, or the problems that stop
+ * it before anything is read: a template that cannot be read, a manifest target that does not exist
+ * (a library caller's options are not checked against the config's schema).
+ */
+export function readSettings(resolved: ResolvedOptions): { settings: EmitSettings } | { problems: Problem[] } {
+  const at = (file: string, pointer: string, message: string, hint: string): Problem => ({
+    ...{ file, line: 1, column: 1, pointer, message, hint },
+  });
+  const unknown = (resolved.settings.manifests.targets ?? []).filter(
+    (target) => !(MANIFEST_TARGETS as readonly string[]).includes(target),
+  );
+  if (unknown.length > 0)
+    return {
+      problems: unknown.map((target) =>
+        at(
+          'toolsmith.config.json',
+          '/manifests/targets',
+          `unknown manifest target "${target}"`,
+          `the targets are: ${MANIFEST_TARGETS.join(', ')}`,
+        ),
+      ),
+    };
+  try {
+    return { settings: emitSettings(resolved, loadTemplates(resolved.templatesDir)) };
+  } catch (error) {
+    if (!(error instanceof TemplateReadError)) throw error;
+    return { problems: [at(toPosix(path.relative(resolved.root, error.file)), '', error.message, error.hint)] };
+  }
 }

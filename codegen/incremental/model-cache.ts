@@ -1,9 +1,8 @@
 /**
- * The model cache: the models the last run built, one line per definition, streamed to a file of
- * its own beside the cache as the run lets each model go, and read back frozen.
+ * The model cache: the models the last run built, one line per definition, in a file of its own
+ * beside the cache, read back frozen.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { freezeParsed } from '../../src/freeze.js';
 import type { ResolvedOptions } from '../config/options.js';
 import { dictionary } from '../dictionary.js';
@@ -11,7 +10,7 @@ import type { LoadedFiles } from '../load.js';
 import type { ToolModel } from '../model.js';
 import type { NormalizeHooks } from '../normalize.js';
 import { optionsCacheKey } from './fingerprint.js';
-import { cacheFile, sha256 } from './store.js';
+import { cacheFile, sha256, writeAtomically } from './store.js';
 
 /**
  * The models the last successful run built, by definition file, with the hash of the bytes each
@@ -62,100 +61,13 @@ function modelCacheLine(relPath: string, raw: string, model: ToolModel): string 
     : JSON.stringify([relPath, raw, model]);
 }
 
-/** The model cache written line by line as a run's models are done with (`openModelCache`). */
-export interface ModelCacheWriter {
-  /** Appends a definition's line (its model can go once this returns). */
-  add(relPath: string, raw: string, model: ToolModel): void;
-  /** Puts the written cache in place of the last one. */
-  commit(): void;
-  /** Removes what was written (a run that wrote nothing keeps the last cache). */
-  abandon(): void;
-}
-
-/** Bytes gathered before one write to the model cache's file. */
-const MODEL_CACHE_CHUNK = 256 * 1024;
-
-/**
- * A model cache being written to a temporary file beside `file`, in the order the models come,
- * renamed over `file` on `commit`. Why: the models are then let go as they are emitted instead of
- * living to the end of the run to be written together (P7). Best effort, like the cache: a
- * failure to write makes it write nothing more, and the next run builds the models again.
- */
-export function openModelCache(file: string | undefined, key: string, shared: string): ModelCacheWriter {
-  const temporary = file === undefined ? undefined : `${file}.${process.pid}.tmp`;
-  let fd: number | undefined;
-  let pending: string[] = [];
-  let size = 0;
-  const fail = () => {
-    try {
-      if (fd !== undefined) closeSync(fd);
-    } catch {
-      // ignored (best effort)
-    }
-    fd = undefined;
-    pending = [];
-  };
-  const flush = () => {
-    if (fd === undefined || pending.length === 0) return;
-    try {
-      writeSync(fd, pending.join(''));
-    } catch {
-      fail();
-    }
-    pending = [];
-    size = 0;
-  };
-  if (temporary !== undefined) {
-    try {
-      mkdirSync(path.dirname(temporary), { recursive: true });
-      fd = openSync(temporary, 'w');
-    } catch {
-      fd = undefined;
-    }
-  }
-  const append = (line: string) => {
-    if (fd === undefined) return;
-    pending.push(line, '\n');
-    size += line.length + 1;
-    if (size >= MODEL_CACHE_CHUNK) flush();
-  };
-  append(modelCacheHeader(key, shared));
-  const remove = () => {
-    try {
-      if (temporary !== undefined) unlinkSync(temporary);
-    } catch {
-      // ignored (best effort)
-    }
-  };
-  return {
-    add: (relPath, raw, model) => append(modelCacheLine(relPath, raw, model)),
-    commit() {
-      flush();
-      if (fd === undefined) return remove();
-      closeSync(fd);
-      fd = undefined;
-      try {
-        renameSync(temporary!, file!);
-      } catch {
-        remove();
-      }
-    },
-    abandon() {
-      fail();
-      remove();
-    },
-  };
-}
-
-/** A writer that writes nothing (`check` keeps no model cache). */
-export const NO_MODEL_CACHE: ModelCacheWriter = {
-  add: () => undefined,
-  commit: () => undefined,
-  abandon: () => undefined,
-};
-
 /** The line each model read from the model cache came from. */
 const READ_LINES = new WeakMap<ToolModel, { relPath: string; raw: string; line: string }>();
+
+/** Writes the model cache (best effort, as the cache: without it the next run normalizes every definition again). */
+export function writeModels(file: string | undefined, models: ModelCache): void {
+  writeAtomically(file, modelCacheText(models));
+}
 
 /** The model cache parsed from `modelCacheText`'s text, every model frozen; throws on anything else. */
 export function parseModelCache(text: string): ModelCache {

@@ -2,55 +2,12 @@
  * The snapshot of a run (its inputs by content, its outputs by stat), whether an output file is
  * still what a run wrote, and the nothing-changed shortcut (`unchangedRun`).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readRegularFile, scanSchemasFolder } from '../load.js';
 import type { ResolvedOptions } from '../config/options.js';
+import { readRegularFile, scanSchemasFolder } from '../load.js';
 import { listFiles, recoverInterrupted } from '../write.js';
-import { optionsCacheKey } from './fingerprint.js';
-import { budgetKey, cacheFile, readCache, sha256, type CacheEntry, type RunSnapshot } from './store.js';
-
-/**
- * The files of a cache entry when its hash is `hash` and every one of them is still in the output
- * folder as written: a file whose size, modification time and inode are those the last run's
- * snapshot recorded is taken as it is; any other is read and compared by hash. Undefined when any
- * differs (the unit is emitted again).
- */
-export function unchangedFiles(
-  entry: CacheEntry | undefined,
-  hash: string,
-  outDir: string,
-  snapshot: RunSnapshot | undefined,
-  untouched?: Set<string>,
-): string[] | undefined {
-  if (!entry || entry.hash !== hash) return undefined;
-  const files = Object.keys(entry.files);
-  for (const file of files) if (!unchangedFile(file, entry.files[file], outDir, snapshot, untouched)) return undefined;
-  return files;
-}
-
-/**
- * True when a file of the output is what the last run wrote: its stat is the snapshot's (then it
- * goes into `untouched`), or its bytes have the recorded hash.
- */
-export function unchangedFile(
-  file: string,
-  expected: string | undefined,
-  outDir: string,
-  snapshot: RunSnapshot | undefined,
-  untouched?: Set<string>,
-): boolean {
-  if (untouchedSinceSnapshot(snapshot, outDir, file)) {
-    untouched?.add(file);
-    return true;
-  }
-  if (expected === '' || expected === undefined) return false;
-  try {
-    return sha256(readFileSync(path.join(outDir, file))) === expected;
-  } catch {
-    return false;
-  }
-}
+import { budgetKey, sha256, type GenerationCache, type RunSnapshot } from './store.js';
 
 /** True when the file at `relPath` under `outDir` still has the size, mtime and inode `snapshot` recorded. */
 export function untouchedSinceSnapshot(snapshot: RunSnapshot | undefined, outDir: string, relPath: string): boolean {
@@ -72,33 +29,28 @@ function statEntry(file: string): [number, string, number] | undefined {
   }
 }
 
-/** Records a successful run: the inputs it read (by content) and the files now in the output folder (by stat). */
+/** What a successful run read and wrote, recorded once its output is in place. */
 export function takeSnapshot(
-  inputs: Record<string, string>,
   outDir: string,
+  recorded: Omit<RunSnapshot, 'outputs'>,
   outputs: readonly string[],
-  stubs: readonly string[],
-  tools: number,
-  known?: { snapshot: RunSnapshot | undefined; untouched: ReadonlySet<string> },
 ): RunSnapshot | undefined {
-  const recorded: RunSnapshot['outputs'] = {};
+  const stats: RunSnapshot['outputs'] = {};
   for (const file of outputs) {
-    // A file kept from the last run by a hard link has the size, mtime and inode recorded then.
-    const entry =
-      known?.untouched.has(file) === true ? known.snapshot?.outputs[file] : statEntry(path.join(outDir, file));
+    const entry = statEntry(path.join(outDir, file));
     if (entry === undefined) return undefined;
-    recorded[file] = entry;
+    stats[file] = entry;
   }
-  return { inputs, outputs: recorded, stubs: [...stubs], tools };
+  return { ...recorded, outputs: stats };
 }
 
 /**
- * The nothing-changed shortcut, checked before the generator itself is even loaded: when the
- * cache key (generator code, options, templates) is the same, every definition and shared schema
- * has the bytes it had at the last successful run, no file was added or removed, every generated
- * file still has the size, modification time and inode recorded right after it was written, and
- * every stub exists, then a run would write nothing. Answers the number of tools and of generated
- * files, or undefined when anything differs (a full incremental run decides then).
+ * The nothing-changed shortcut: when the last successful run had no warnings, its cache key
+ * (generator code, options, templates) and token budgets are this run's, every definition and shared
+ * schema has the bytes it had then, no file was added or removed, every generated file still has the
+ * size, modification time and inode recorded right after it was written, and every stub exists, then
+ * a run would write nothing. Answers the number of tools and every generated file, or undefined when
+ * anything differs (the run goes on).
  *
  * The limit, as with git's index: a generated file rewritten to the same size within the same
  * file-system timestamp tick as toolsmith's own write is not noticed here (`toolsmith check`
@@ -106,22 +58,12 @@ export function takeSnapshot(
  */
 export function unchangedRun(
   resolved: ResolvedOptions,
-  fingerprint?: string,
-): { tools: number; files: number } | undefined {
-  const file = cacheFile(resolved.root, resolved.outDir);
-  if (file === undefined || !existsSync(file)) return undefined;
-  recoverInterrupted(resolved.outDir);
-  let key: string;
-  try {
-    key = optionsCacheKey(resolved, fingerprint);
-  } catch {
-    return undefined; // a template that cannot be read: the full run reports it
-  }
-  const cache = readCache(file, key);
+  cache: GenerationCache,
+): { tools: number; files: string[] } | undefined {
   const snapshot = cache.snapshot;
-  if (snapshot === undefined) return undefined;
-  if ((cache.project?.budget ?? budgetKey(undefined)) !== budgetKey(resolved.settings.manifests.tokenBudget))
-    return undefined;
+  if (snapshot === undefined || snapshot.warned) return undefined;
+  if (snapshot.budget !== budgetKey(resolved.settings.manifests.tokenBudget)) return undefined;
+  recoverInterrupted(resolved.outDir);
   let inputs: string[];
   try {
     const scan = scanSchemasFolder(resolved.schemasDir);
@@ -141,10 +83,7 @@ export function unchangedRun(
   }
   const outputs = listFiles(resolved.outDir);
   if (outputs.length !== Object.keys(snapshot.outputs).length) return undefined;
-  for (const relPath of outputs) {
-    const expected = snapshot.outputs[relPath];
-    if (expected === undefined || !sameStat(statEntry(path.join(resolved.outDir, relPath)), expected)) return undefined;
-  }
+  for (const relPath of outputs) if (!untouchedSinceSnapshot(snapshot, resolved.outDir, relPath)) return undefined;
   for (const stub of snapshot.stubs) if (!existsSync(path.join(resolved.stubsDir, stub))) return undefined;
-  return { tools: snapshot.tools, files: outputs.length };
+  return { tools: snapshot.tools, files: outputs };
 }

@@ -3,38 +3,28 @@
  * lives, and how it is read and written (atomically, best effort).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FileSegments, Problem } from '../model.js';
+import type { FileSegments } from '../model.js';
 import type { ResolvedOptions } from '../config/options.js';
 
 /**
  * The incremental-generation cache: per tool, the content hash it was generated from (its
- * definition, the shared schemas it uses, the generator version — see `ToolModel.hash`) and the
- * hashes of the files it produced. Kept in `node_modules/.cache/toolsmith/`, never in the output, so
- * a clean clone simply regenerates everything. A tool is reused only when its hash matches and
- * its files on disk are still byte-for-byte what was written.
+ * definition, the shared schemas it uses, the generator version — see `ToolModel.hash`) and the files
+ * it produced; where each tool's part lies in the manifests; and the last run's snapshot. Kept in
+ * `node_modules/.cache/toolsmith/`, never in the output, so a clean clone simply regenerates
+ * everything. A tool is reused only when its hash matches and its files on disk are still the ones
+ * written (the snapshot's stat).
  */
 export interface GenerationCache {
-  version: 1;
-  /** Hash of everything besides the tools that shapes the output (emit context, templates). */
+  version: 2;
+  /** Hash of everything besides the tools that shapes the output (generator code, settings, templates). */
   key: string;
+  /** Tool name → the hash it was generated from and the files it produced. */
   tools: Record<string, CacheEntry>;
-  /** The files that list every tool (registry, index, shared types, manifests, docs), keyed by the whole model. */
-  project?: CacheEntry & {
-    /** Where each tool's part lies in the manifests and loss reports (see `patchManifests`). */
-    segments?: Record<string, FileSegments>;
-    /** `sharedInputsHash` of the run: its shared validator module is kept while this is the same. */
-    shared?: string;
-    /** The warnings of the files that list every tool (token budgets, namespace sizes), told again by a run that reuses them. */
-    listingWarnings?: Problem[];
-    /**
-     * The token budgets those warnings are of (`budgetKey`). Not in the cache key: a budget changes no
-     * file, so a run with another budget reuses every file and judges the last token report again.
-     */
-    budget?: string;
-  };
-  /** What the last successful run read and wrote, for the nothing-changed shortcut (`unchangedRun`). */
+  /** Where each tool's part lies in the manifests and loss reports, by file (see `patchManifests`). */
+  segments?: Record<string, FileSegments>;
+  /** What the last successful run read and wrote. */
   snapshot?: RunSnapshot;
 }
 
@@ -52,13 +42,19 @@ export interface RunSnapshot {
   stubs: string[];
   /** How many tools the run had. */
   tools: number;
+  /**
+   * The token budgets of the run (`budgetKey`). Not in the cache key: a budget changes no file, only
+   * the warnings, so a run with another budget reuses every tool and judges the token report again.
+   */
+  budget: string;
+  /** The run had warnings: the nothing-changed shortcut does not answer (it would not print them). */
+  warned?: true;
 }
 
-/** What produced some files (a hash of their inputs) and the hashes of those files. */
+/** What produced a tool's files (a hash of its inputs) and those files. */
 export interface CacheEntry {
   hash: string;
-  /** Path → sha256 of the content; `''` when it was not computed (then only the snapshot stat can prove the file unchanged). */
-  files: Record<string, string>;
+  files: string[];
 }
 
 /** sha256 of a text (as UTF-8) or of bytes, hex. */
@@ -74,44 +70,31 @@ export function cacheFile(root: string, outDir: string): string | undefined {
 }
 
 /**
- * Where a run keeps the output tree its commit replaced, for the next run's staging to start from
- * (`StagingOptions.spare`): beside the cache, out of the project's sight; undefined without one.
+ * Writes `text` to a temporary file renamed over `file`, so a reader never sees half of it. Best
+ * effort: a cache that cannot be written only costs speed, so failures are ignored.
  */
-export function spareTree(root: string, outDir: string): string | undefined {
-  return cacheFile(root, outDir)?.replace(/\.json$/, '.spare');
-}
-
-/**
- * Writes `value` as JSON to a temporary file renamed over `file`, so a reader never sees half of it.
- * Best effort: a cache that cannot be written only costs speed, so failures are ignored.
- */
-function writeJsonAtomically(file: string | undefined, value: unknown): void {
+export function writeAtomically(file: string | undefined, text: string): void {
   if (file === undefined) return;
+  const temporary = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(value));
+    writeFileSync(temporary, text);
     renameSync(temporary, file);
   } catch {
-    // ignored (see above)
+    rmSync(temporary, { force: true });
   }
 }
 
 /** Reads the cache; a missing, unreadable or foreign cache is an empty one. */
 export function readCache(file: string | undefined, key: string): GenerationCache {
-  const empty: GenerationCache = { version: 1, key, tools: {} };
+  const empty: GenerationCache = { version: 2, key, tools: {} };
   if (file === undefined || !existsSync(file)) return empty;
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as GenerationCache;
-    return data.version === 1 && data.key === key && typeof data.tools === 'object' ? data : empty;
+    return data.version === 2 && data.key === key && typeof data.tools === 'object' ? data : empty;
   } catch {
     return empty;
   }
-}
-
-/** Writes the cache atomically (best effort: without it the next run regenerates in full). */
-export function writeCache(file: string | undefined, cache: GenerationCache): void {
-  writeJsonAtomically(file, cache);
 }
 
 /** The token budgets as the cache records them. */

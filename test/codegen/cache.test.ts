@@ -2,17 +2,10 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync }
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
-import {
-  cacheFile,
-  generateIncrementally,
-  modelsFile,
-  modelCacheText,
-  parseModelCache,
-  readModels,
-  unchangedRun,
-} from '../../codegen/incremental/index.js';
+import { cacheFile, modelsFile, modelCacheText, parseModelCache, readModels } from '../../codegen/incremental/index.js';
 import { generate } from '../../codegen/generate.js';
 import { resolveOptions } from '../../codegen/config/options.js';
+import { unchangedNow } from './model-factory.js';
 import { createTempProject } from '../helpers/temp-project.js';
 
 const quiet = (cwd: string) => ({ cwd, stdout: () => undefined, stderr: () => undefined });
@@ -26,23 +19,23 @@ describe('incremental generation', () => {
       const options = { root: project.root, runtimeImport: project.runtimeImport };
       const resolved = resolveOptions(options);
       const full = project.snapshot('generated');
-      // What a run from scratch gives (the pure generator, in memory): incremental output must equal it.
-      const fromScratch = async () =>
-        Object.fromEntries((await generate(options)).files.map((entry) => [entry.path, entry.content]));
-      expect(await fromScratch()).toEqual(full);
+      // What a run from scratch gives (a check trusts no cache): the incremental output must be it.
+      const asFromScratch = async () =>
+        expect((await generate({ ...options, check: true })).diff).toMatchObject({ stale: [], missing: [], extra: [] });
+      await asFromScratch();
 
-      const unchanged = await generateIncrementally(options);
-      expect([unchanged.reused, unchanged.listings, unchanged.replaced]).toEqual([7, 'reused', false]);
+      const unchanged = await generate(options);
+      expect([unchanged.reused, unchanged.replaced]).toEqual([7, false]);
       expect(unchanged.diff.same).toHaveLength(Object.keys(full).length);
 
       const file = path.join(project.root, 'schemas/utility/calculator.tool.json');
       const definition = JSON.parse(readFileSync(file, 'utf8'));
       definition.description = 'A changed description.';
       writeFileSync(file, JSON.stringify(definition));
-      const changed = await generateIncrementally(options);
+      const changed = await generate(options);
       expect(changed.reused).toBe(6);
       // The manifests and loss reports were spliced from the last run's files, not printed whole again.
-      expect(changed.listings).toBe('spliced');
+      expect(changed.manifests).toBe('spliced');
       const byPath = project.snapshot('generated');
       expect(byPath['tools/calculator.base.ts']).toContain('A changed description.');
       expect(byPath['manifests/openai.json']).toContain('A changed description.');
@@ -53,7 +46,7 @@ describe('incremental generation', () => {
       // A tool's doc page and schemas file belong to that tool (cached with it), so an unchanged tool's
       // are reused with its other files rather than rendered again with the files that list every tool.
       const cache = JSON.parse(readFileSync(cacheFile(resolved.root, resolved.outDir)!, 'utf8'));
-      expect(Object.keys(cache.tools.memory_read.files).sort()).toEqual([
+      expect([...cache.tools.memory_read.files].sort()).toEqual([
         'docs/tools/memory-read.md',
         'schemas/memory-read.json',
         'tools/memory-read.base.ts',
@@ -61,11 +54,11 @@ describe('incremental generation', () => {
         'validators/memory-read.d.ts',
         'validators/memory-read.js',
       ]);
-      expect(byPath).toEqual(await fromScratch());
+      await asFromScratch();
 
       project.write('generated/tools/read-file.base.ts', '// tampered\n');
-      const repaired = await generateIncrementally(options);
-      expect([repaired.reused, repaired.listings]).toEqual([6, 'reused']);
+      const repaired = await generate(options);
+      expect([repaired.reused, repaired.manifests]).toEqual([6, 'spliced']);
       expect(repaired.diff.stale).toEqual(['tools/read-file.base.ts']);
       // The repaired tool is emitted again from a model whose compile was skipped: its validator is
       // compiled anew, byte-identical, and its doc page shows what each target loses, from its
@@ -76,8 +69,8 @@ describe('incremental generation', () => {
       project.write('generated/manifests/openai.json', '[]\n');
       definition.description = 'Changed again.';
       writeFileSync(file, JSON.stringify(definition));
-      expect((await generateIncrementally(options)).listings).toBe('emitted');
-      expect(project.snapshot('generated')).toEqual(await fromScratch());
+      expect((await generate(options)).manifests).toBe('assembled');
+      await asFromScratch();
 
       // A tool added: the listings have another tool, so they are printed whole, and right.
       project.write('schemas/utility/extra_tool.tool.json', {
@@ -85,17 +78,17 @@ describe('incremental generation', () => {
         name: 'extra_tool',
         description: 'Another tool — with “quotes”.',
       });
-      const added = await generateIncrementally(options);
-      expect([added.reused, added.listings]).toEqual([7, 'emitted']);
-      expect(project.snapshot('generated')).toEqual(await fromScratch());
+      const added = await generate(options);
+      expect([added.reused, added.manifests]).toEqual([7, 'assembled']);
+      await asFromScratch();
       // And the next change after it is spliced again, with non-ASCII text in the part.
       project.write('schemas/utility/extra_tool.tool.json', {
         ...definition,
         name: 'extra_tool',
         description: 'Ünïcode — changed.',
       });
-      expect((await generateIncrementally(options)).listings).toBe('spliced');
-      expect(project.snapshot('generated')).toEqual(await fromScratch());
+      expect((await generate(options)).manifests).toBe('spliced');
+      await asFromScratch();
     } finally {
       project.dispose();
     }
@@ -107,13 +100,13 @@ describe('the nothing-changed shortcut', () => {
     const project = createTempProject({ schemas: 'schemas' });
     try {
       project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
-      const resolved = resolveOptions({ root: project.root, runtimeImport: project.runtimeImport });
-      expect(unchangedRun(resolved)).toBeUndefined(); // no run yet
+      const options = { root: project.root, runtimeImport: project.runtimeImport };
+      expect(unchangedNow(options)).toBeUndefined(); // no run yet
       const output: string[] = [];
       const io = { cwd: project.root, stdout: (text: string) => void output.push(text), stderr: () => undefined };
       expect(await main(['generate'], io)).toBe(0);
       const files = Object.keys(project.snapshot('generated')).length;
-      expect(unchangedRun(resolved)).toEqual({ tools: 7, files });
+      expect(unchangedNow(options)).toEqual({ tools: 7, files });
       expect(await main(['generate'], io)).toBe(0);
       expect(output.at(-1)).toMatch(
         new RegExp(`^toolsmith: 7 tools \\(7 unchanged, skipped\\), 0 files written, ${files} up to date`),
@@ -155,12 +148,12 @@ describe('the nothing-changed shortcut', () => {
       const pristine = project.snapshot('generated');
       for (const [what, change, undo] of changes) {
         change();
-        expect(unchangedRun(resolved), what).toBeUndefined();
+        expect(unchangedNow(options), what).toBeUndefined();
         expect(await main(['generate'], io), what).toBe(0);
         undo();
         expect(await main(['generate'], io), what).toBe(0);
         expect(project.snapshot('generated'), what).toEqual(pristine);
-        expect(unchangedRun(resolved), what).toEqual({ tools: 7, files });
+        expect(unchangedNow(options), what).toEqual({ tools: 7, files });
       }
       expect(existsSync(path.join(project.root, 'src/tools/calculator.ts'))).toBe(true);
     } finally {
@@ -177,19 +170,13 @@ describe('a moved schemas folder', () => {
       expect(await main(['generate'], quiet(project.root))).toBe(0);
       renameSync(path.join(project.root, 'schemas'), path.join(project.root, 'definitions'));
       project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, schemas: 'definitions' });
-      const resolved = resolveOptions({
-        root: project.root,
-        runtimeImport: project.runtimeImport,
-        schemas: 'definitions',
-      });
-      expect(unchangedRun(resolved)).toBeUndefined();
-      expect(await main(['generate'], quiet(project.root))).toBe(0);
-      const fromScratch = (
-        await generate({ root: project.root, runtimeImport: project.runtimeImport, schemas: 'definitions' })
-      ).files;
+      const options = { root: project.root, runtimeImport: project.runtimeImport, schemas: 'definitions' };
+      expect(unchangedNow(options)).toBeUndefined();
+      const moved = await generate(options);
+      expect(moved.reused).toBe(0);
       const written = project.snapshot('generated');
-      expect(written).toEqual(Object.fromEntries(fromScratch.map((entry) => [entry.path, entry.content])));
       expect(Object.values(written).some((text) => text.includes('definitions/'))).toBe(true);
+      // A check trusts no cache: what it generates from scratch is what the run wrote.
       expect(await main(['check'], quiet(project.root))).toBe(0);
     } finally {
       project.dispose();
@@ -198,7 +185,7 @@ describe('a moved schemas folder', () => {
 });
 
 describe('the snapshot after a run that reused files', () => {
-  it('records for every output exactly the stat it has now (reused files keep the stat checked before the run)', async () => {
+  it('records for every output exactly the stat it has now (reused files keep theirs: they are hard links)', async () => {
     const project = createTempProject({ schemas: 'schemas' });
     try {
       project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
@@ -216,7 +203,10 @@ describe('the snapshot after a run that reused files', () => {
         const stat = statSync(path.join(resolved.outDir, file), { bigint: true });
         expect(recorded, file).toEqual([Number(stat.size), stat.mtimeNs.toString(), Number(stat.ino)]);
       }
-      expect(unchangedRun(resolved)).toEqual({ tools: 7, files: outputs.length });
+      expect(unchangedNow({ root: project.root, runtimeImport: project.runtimeImport })).toEqual({
+        tools: 7,
+        files: outputs.length,
+      });
     } finally {
       project.dispose();
     }
@@ -243,21 +233,23 @@ describe('the model cache', () => {
         model: { ...stored.tools[relPath]!.model, description: 'Described by the cache.' },
       };
       writeFileSync(file, modelCacheText(stored));
-      const fromCache = await generateIncrementally(options);
-      expect(fromCache.project.tools.find((tool) => tool.name === 'calculator')?.description).toBe(
+      // An output file gone: the nothing-changed shortcut does not answer, normalize runs over the cache.
+      rmSync(path.join(resolved.outDir, 'docs/index.md'));
+      const fromCache = await generate(options);
+      expect(fromCache.project!.tools.find((tool) => tool.name === 'calculator')?.description).toBe(
         'Described by the cache.',
       );
 
       // …and not once they change (here: one more space at the end).
       const linesBefore = readFileSync(file, 'utf8').split('\n');
       project.write(`schemas/${relPath}`, `${project.read(`schemas/${relPath}`)} `);
-      const rebuilt = await generateIncrementally(options);
+      const rebuilt = await generate(options);
       // The other definitions' lines are written back as read; only the changed one is new.
       const linesAfter = readFileSync(file, 'utf8').split('\n');
       expect(
         linesAfter.filter((line) => !linesBefore.includes(line)).map((line) => (JSON.parse(line) as unknown[])[0]),
       ).toEqual([relPath]);
-      expect(rebuilt.project.tools.find((tool) => tool.name === 'calculator')?.description).toMatch(
+      expect(rebuilt.project!.tools.find((tool) => tool.name === 'calculator')?.description).toMatch(
         /^Evaluates an arithmetic expression/,
       );
       const next = parseModelCache(readFileSync(file, 'utf8'));

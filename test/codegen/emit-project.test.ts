@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ManifestWriter } from '../../codegen/emit/manifests/index.js';
-import { emitAll, emitProject, type ProjectSink, type ToolUnit } from '../../codegen/generate.js';
+import { emitManifests, patchManifests } from '../../codegen/emit/manifests/index.js';
+import { emitProject } from '../../codegen/emit/project.js';
 import type { GeneratedFile } from '../../codegen/model.js';
 import { encoded } from '../../codegen/write.js';
-import { makeProject, makeSettings, makeTool } from './model-factory.js';
+import { emitInMemory, makeProject, makeSettings, makeTool } from './model-factory.js';
 
 const settings = makeSettings();
 const tools = () =>
@@ -11,62 +11,72 @@ const tools = () =>
     makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }),
   );
 
-/** A sink that keeps every file as path → bytes, the streamed ones joined from their pieces. */
-function recordingSink(streamed: boolean) {
-  const files = new Map<string, Buffer>();
-  const units: ToolUnit[] = [];
-  const sink: ProjectSink = {
-    unit(unit) {
-      units.push(unit);
-      for (const file of unit.files) files.set(file.path, encoded(file));
+/** An output that keeps what it is given: each put file's bytes by path, and the paths kept. */
+function memoryOutput() {
+  const put = new Map<string, Buffer>();
+  const kept: string[] = [];
+  return {
+    put,
+    kept,
+    output: {
+      put: (file: GeneratedFile) => void put.set(file.path, encoded(file)),
+      keep: (path: string) => void kept.push(path),
     },
-    file: (file: GeneratedFile) => files.set(file.path, encoded(file)),
-    ...(streamed
-      ? {
-          stream(path: string): ManifestWriter {
-            const pieces: Buffer[] = [];
-            return { write: (bytes) => pieces.push(bytes), close: () => files.set(path, Buffer.concat(pieces)) };
-          },
-        }
-      : {}),
   };
-  return { sink, files, units };
 }
 
-describe('emitProject, the one composition of an emission', () => {
-  it('gives the bytes emitAll gives, whether the manifests are streamed into the sink or handed whole', async () => {
-    const all = await emitAll(makeProject(tools()), settings, { stubs: new Set() });
-    expect(all.problems).toEqual([]);
-    const expected = new Map(all.files.map((file) => [file.path, encoded(file)]));
-    expect([...expected.keys()].some((file) => file.startsWith('manifests/'))).toBe(true);
-    for (const streamed of [false, true]) {
-      const project = makeProject(tools());
-      const { sink, files } = recordingSink(streamed);
-      const given = [...project.tools];
-      const emitted = await emitProject(project, settings, sink, { tools: given, stubs: new Set() });
-      expect(emitted.problems).toEqual([]);
-      expect(new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))).toEqual(expected);
-      // The caller's array is consumed: no model is held by it once emitted.
-      expect(given).toEqual([]);
-      expect(Object.keys(emitted.segments ?? {}).length).toBeGreaterThan(0);
-    }
+describe('the emit stage', () => {
+  it('emits only the fresh tools, keeps the reused ones’ files, and makes the listings of every tool: the bytes of a whole emission', async () => {
+    const whole = await emitInMemory(makeProject(tools()), settings, { stubs: new Set() });
+    expect(whole.problems).toEqual([]);
+    const expected = new Map(whole.files.map((file) => [file.path, encoded(file)]));
+    const project = makeProject(tools());
+    const alphaFiles = [...expected.keys()].filter((file) => /(^|\/)alpha\./.test(file));
+    expect(alphaFiles.length).toBeGreaterThan(3);
+    const { put, kept, output } = memoryOutput();
+    const emitted = await emitProject(
+      {
+        project,
+        fresh: project.tools.filter((tool) => tool.name !== 'alpha'),
+        reused: new Map([['alpha', alphaFiles]]),
+        stubs: new Set(['alpha']),
+      },
+      settings,
+      output,
+    );
+    expect(emitted.problems).toEqual([]);
+    expect(kept).toEqual(alphaFiles);
+    expect([...emitted.units.keys()].sort()).toEqual(['mid', 'zeta']);
+    // The manifests list the reused tool too (its part made from its model), as a whole emission lists it.
+    for (const [file, bytes] of put) expect(bytes.equals(expected.get(file)!), file).toBe(true);
+    expect([...put.keys(), ...kept].sort()).toEqual([...expected.keys()].sort());
+    // A reused tool whose stub is missing gets it back.
+    expect(emitted.stubs.map((stub) => stub.path)).toEqual(['alpha.ts']);
   });
 
-  it('emits only the tools given, with no manifests and no project-wide files when the caller keeps them', async () => {
+  it('puts the spliced manifests the plan hands it instead of assembling them', async () => {
     const project = makeProject(tools());
-    const { sink, files, units } = recordingSink(false);
-    const emitted = await emitProject(project, settings, sink, {
-      tools: project.tools.filter((tool) => tool.name === 'alpha'),
-      stubs: new Set(['alpha']),
-      manifests: 'given',
-      listings: false,
-    });
-    expect(emitted.problems).toEqual([]);
-    expect(units.map((unit) => unit.tool.name)).toEqual(['alpha']);
-    expect(units[0]!.stub?.path).toBe('alpha.ts');
-    expect([...files.keys()].every((file) => !file.startsWith('manifests/') && !file.startsWith('registry'))).toBe(
-      true,
+    const last = emitManifests(project, settings.ctx, settings.manifests);
+    const bytes = new Map(last.files.map((file) => [file.path, encoded(file)]));
+    const changed = makeTool({ name: 'mid', description: 'Changed.', inputSchema: project.tools[1]!.inputSchema });
+    const next = makeProject([project.tools[0]!, changed, project.tools[2]!]);
+    const spliced = patchManifests(
+      next,
+      settings.ctx,
+      settings.manifests,
+      { segments: last.segments!, read: (file) => bytes.get(file) },
+      [changed],
+    )!;
+    const { put, output } = memoryOutput();
+    const emitted = await emitProject(
+      { project: next, fresh: [changed], reused: new Map(), stubs: new Set(), spliced },
+      settings,
+      output,
     );
-    expect(emitted.segments).toBeUndefined();
+    expect(emitted.problems).toEqual([]);
+    const whole = await emitInMemory(next, settings, { stubs: new Set() });
+    for (const file of whole.files.filter((entry) => entry.path.startsWith('manifests/')))
+      expect(put.get(file.path)?.equals(encoded(file)), file.path).toBe(true);
+    expect(put.get('manifests/mcp.json')!.toString()).toContain('Changed.');
   });
 });

@@ -1,20 +1,33 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  cacheFile,
-  generateIncrementally,
-  modelCacheText,
-  modelsFile,
-  parseModelCache,
-} from '../../codegen/incremental/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cacheFile, modelCacheText, modelsFile, parseModelCache } from '../../codegen/incremental/index.js';
 import { main } from '../../codegen/cli/main.js';
-import { emitAll, generate } from '../../codegen/generate.js';
+import { generate } from '../../codegen/generate.js';
 import { workerCount } from '../../codegen/emit/pool/pool.js';
 import { encoded } from '../../codegen/write.js';
 import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
 import { createCorpusProject, type TempProject } from '../helpers/temp-project.js';
-import { makeProject, makeSettings, makeTool } from './model-factory.js';
+import { emitInMemory, makeProject, makeSettings, makeTool } from './model-factory.js';
+
+/** How many tools this thread emitted itself (`createToolEmitter`'s `toolFiles` in this process). */
+const emittedHere = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../codegen/emit/tool-files.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../codegen/emit/tool-files.js')>();
+  return {
+    ...original,
+    createToolEmitter: (...args: Parameters<typeof original.createToolEmitter>) => {
+      const emitter = original.createToolEmitter(...args);
+      return {
+        ...emitter,
+        toolFiles: (tool: ToolModel) => {
+          emittedHere.count++;
+          return emitter.toolFiles(tool);
+        },
+      };
+    },
+  };
+});
 
 const projects: TempProject[] = [];
 afterEach(() => {
@@ -40,44 +53,28 @@ describe('the emission on worker threads', () => {
   it('gives every byte of a 60-tool project a single thread gives, whatever the number of workers', async () => {
     const project = corpusProject(60);
     const options = { root: project.root, runtimeImport: project.runtimeImport };
-    const single = await generate({ ...options, workers: 1 });
-    expect(single.problems).toEqual([]);
-    expect(single.threads).toBe(1);
-    expect(single.files.length).toBeGreaterThan(60 * 5);
-    expect(single.stubs).toHaveLength(60);
-    for (const workers of [2, 3]) {
-      const pooled = await generate({ ...options, workers, workerThreshold: 1 });
-      expect(pooled.problems).toEqual([]);
-      expect(pooled.threads).toBe(workers);
-      expect(bytesOf(pooled.files).map(([file]) => file)).toEqual(bytesOf(single.files).map(([file]) => file));
-      const expected = new Map(
-        bytesOf([...single.files, ...single.stubs.map((stub) => ({ ...stub, path: `stubs/${stub.path}` }))]),
-      );
-      for (const [file, bytes] of bytesOf([
-        ...pooled.files,
-        ...pooled.stubs.map((stub) => ({ ...stub, path: `stubs/${stub.path}` })),
-      ])) {
-        expect(bytes.equals(expected.get(file)!), file).toBe(true);
-        expected.delete(file);
-      }
-      expect([...expected.keys()]).toEqual([]);
-    }
-    // Streamed into the staging tree as each worker answers, in whatever order: the same bytes, and the
-    // cache records the same hash for each tool's files, so the next incremental run reuses them.
-    const expected = Object.fromEntries(single.files.map((file) => [file.path, file.content]));
+    const outputs: Record<string, string>[] = [];
     const caches: unknown[] = [];
-    for (const [out, workers] of [
-      ['generated-1', 1],
-      ['generated-2', 2],
-    ] as const) {
-      const written = await generateIncrementally({ ...options, out, workers, workerThreshold: 1 });
+    for (const workers of [1, 2, 3]) {
+      // Each run into an output of its own, its stubs made anew: the files as each thread count makes them.
+      rmSync(path.join(project.root, 'src/tools'), { recursive: true, force: true });
+      const out = `generated-${workers}`;
+      const written = await generate({ ...options, out, workers, workerThreshold: 1 });
       expect(written.problems).toEqual([]);
       expect(written.threads).toBe(workers);
-      expect(written.diff.missing).toHaveLength(single.files.length);
-      expect(project.snapshot(out)).toEqual(expected);
-      const { tools } = JSON.parse(readFileSync(cacheFile(project.root, path.join(project.root, out))!, 'utf8'));
-      caches.push(tools);
+      expect(written.diff.missing.length).toBeGreaterThan(60 * 5);
+      expect(written.stubs).toHaveLength(60);
+      // The stubs import from the output folder they were made for: named alike here.
+      const stubs = Object.entries(project.snapshot('src/tools')).map(([file, text]) => [
+        `stubs/${file}`,
+        text.replaceAll(`/${out}/`, '/generated/'),
+      ]);
+      outputs.push({ ...project.snapshot(out), ...Object.fromEntries(stubs) });
+      // The cache records the same files for each tool, so the next run reuses them whichever thread wrote them.
+      caches.push(JSON.parse(readFileSync(cacheFile(project.root, path.join(project.root, out))!, 'utf8')).tools);
     }
+    expect(outputs[1]).toEqual(outputs[0]);
+    expect(outputs[2]).toEqual(outputs[0]);
     expect(caches[1]).toEqual(caches[0]);
     expect(Object.keys(caches[0] as object)).toHaveLength(60);
   }, 180_000);
@@ -90,12 +87,14 @@ describe('the emission on worker threads', () => {
       }),
     );
     const settings = settingsWith(false);
-    const single = await emitAll(makeProject(tools), settings, { workers: { count: 1 } });
-    expect(single.mainThread).toBe(30);
-    const pooled = await emitAll(makeProject(tools), settings, { workers: { count: 2, threshold: 1 } });
+    emittedHere.count = 0;
+    const single = await emitInMemory(makeProject(tools), settings, { workers: { count: 1 } });
+    expect(emittedHere.count).toBe(30);
+    emittedHere.count = 0;
+    const pooled = await emitInMemory(makeProject(tools), settings, { workers: { count: 2, threshold: 1 } });
     expect(pooled.threads).toBe(2);
-    expect(pooled.mainThread).toBeGreaterThan(0);
-    expect(pooled.mainThread).toBeLessThan(30);
+    expect(emittedHere.count).toBeGreaterThan(0);
+    expect(emittedHere.count).toBeLessThan(30);
     expect(bytesOf(pooled.files)).toEqual(bytesOf(single.files));
   }, 60_000);
 
@@ -113,8 +112,8 @@ describe('the emission on worker threads', () => {
       makeTool({ name: 'broken', definitionOrigins: null as unknown as ToolModel['definitionOrigins'] }),
       makeTool({ name: 'gamma' }),
     ];
-    const inProcess = await emitAll(makeProject(tools), settingsWith(false), { workers: { count: 1 } });
-    const pooled = await emitAll(makeProject(tools), settingsWith(false), { workers: { count: 2, threshold: 1 } });
+    const inProcess = await emitInMemory(makeProject(tools), settingsWith(false), { workers: { count: 1 } });
+    const pooled = await emitInMemory(makeProject(tools), settingsWith(false), { workers: { count: 2, threshold: 1 } });
     expect(pooled.threads).toBe(2);
     expect(pooled.files).toEqual([]);
     expect(pooled.stubs).toEqual([]);
@@ -128,12 +127,12 @@ describe('the emission on worker threads', () => {
     const tools = ['alpha', 'beta', 'gamma', 'delta'].map((name) =>
       makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }),
     );
-    const inProcess = await emitAll(makeProject(tools), settingsWith(true), { workers: { count: 1 } });
+    const inProcess = await emitInMemory(makeProject(tools), settingsWith(true), { workers: { count: 1 } });
     const saved = process.env.TOOLSMITH_WORKER_HEAP_MB;
     process.env.TOOLSMITH_WORKER_HEAP_MB = '2';
-    let pooled: Awaited<ReturnType<typeof emitAll>>;
+    let pooled: Awaited<ReturnType<typeof emitInMemory>>;
     try {
-      pooled = await emitAll(makeProject(tools), settingsWith(true), { workers: { count: 2, threshold: 1 } });
+      pooled = await emitInMemory(makeProject(tools), settingsWith(true), { workers: { count: 2, threshold: 1 } });
     } finally {
       if (saved === undefined) delete process.env.TOOLSMITH_WORKER_HEAP_MB;
       else process.env.TOOLSMITH_WORKER_HEAP_MB = saved;
@@ -144,32 +143,30 @@ describe('the emission on worker threads', () => {
     expect(bytesOf(pooled.stubs)).toEqual(bytesOf(inProcess.stubs));
   }, 60_000);
 
-  it('streams the manifests into the staging tree right when a worker stops: the tools it lost come last, their parts wait, the bytes are one thread’s', async () => {
+  it('writes the output right when a worker stops: the tools it lost are emitted in process, the bytes are one thread’s', async () => {
     const project = corpusProject(12);
     const options = { root: project.root, runtimeImport: project.runtimeImport };
-    const single = await generate({ ...options, workers: 1 });
-    expect(single.problems).toEqual([]);
     const saved = process.env.TOOLSMITH_WORKER_HEAP_MB;
     process.env.TOOLSMITH_WORKER_HEAP_MB = '2';
     try {
-      const written = await generateIncrementally({ ...options, workers: 2, workerThreshold: 1 });
+      const written = await generate({ ...options, workers: 2, workerThreshold: 1 });
       expect(written.problems).toEqual([]);
       expect(written.threads).toBe(2);
     } finally {
       if (saved === undefined) delete process.env.TOOLSMITH_WORKER_HEAP_MB;
       else process.env.TOOLSMITH_WORKER_HEAP_MB = saved;
     }
-    expect(project.snapshot('generated')).toEqual(
-      Object.fromEntries(single.files.map((file) => [file.path, file.content])),
-    );
+    // A check emits in process from scratch: the same bytes.
+    const check = await generate({ ...options, workers: 1, check: true });
+    expect(check.diff).toMatchObject({ stale: [], missing: [], extra: [] });
   }, 120_000);
 
   it('hands each tool to another thread: a model that cannot be cloned is that tool’s problem only there', async () => {
     const odd = { ...makeTool({ name: 'odd' }), extra: () => 'not cloneable' } as unknown as ToolModel;
     const tools = [makeTool({ name: 'plain' }), odd];
-    const inProcess = await emitAll(makeProject(tools), settingsWith(false), { workers: { count: 1 } });
+    const inProcess = await emitInMemory(makeProject(tools), settingsWith(false), { workers: { count: 1 } });
     expect(inProcess.problems).toEqual([]);
-    const pooled = await emitAll(makeProject(tools), settingsWith(false), { workers: { count: 2, threshold: 1 } });
+    const pooled = await emitInMemory(makeProject(tools), settingsWith(false), { workers: { count: 2, threshold: 1 } });
     expect(
       pooled.problems.map((problem) => [
         problem.file,
@@ -223,7 +220,7 @@ describe('the emission on worker threads', () => {
     );
     expect(existsSync(path.join(outDir, 'docs/index.md'))).toBe(false);
     expect(project.snapshot('generated')).toEqual(before);
-    // The model cache the run wrote as it went is thrown away: the last one stays, no temporary file.
+    // The failed run records nothing: the last model cache stays, no temporary file.
     expect(readFileSync(models, 'utf8')).toBe(modelCacheText(cached));
     expect(readdirSync(path.dirname(models)).filter((entry) => entry.endsWith('.tmp'))).toEqual([]);
   }, 60_000);

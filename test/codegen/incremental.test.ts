@@ -1,19 +1,13 @@
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
-import {
-  cacheFile,
-  generateIncrementally,
-  modelCacheText,
-  modelsFile,
-  parseModelCache,
-  spareTree,
-  unchangedRun,
-} from '../../codegen/incremental/index.js';
+import { generate } from '../../codegen/generate.js';
+import { cacheFile, modelCacheText, modelsFile, parseModelCache } from '../../codegen/incremental/index.js';
 import { resolveOptions } from '../../codegen/config/options.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
+import { unchangedNow } from './model-factory.js';
 
 /** An io that records stdout lines. */
 function recording(cwd: string) {
@@ -81,14 +75,13 @@ describe('the cache key is the generator’s code', () => {
       project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
       const options = { root: project.root, runtimeImport: project.runtimeImport };
       expect(await main(['generate'], { cwd: project.root, stdout: () => undefined, stderr: () => undefined })).toBe(0);
-      const resolved = resolveOptions(options);
-      expect(unchangedRun(resolved)?.tools).toBe(7);
-      expect(unchangedRun(resolved, 'another generator')).toBeUndefined();
-      const other = await generateIncrementally({ ...options, fingerprint: 'another generator' });
-      expect([other.reused, other.listings, other.problems]).toEqual([0, 'emitted', []]);
+      expect(unchangedNow(options)?.tools).toBe(7);
+      expect(unchangedNow(options, 'another generator')).toBeUndefined();
+      const other = await generate({ ...options, fingerprint: 'another generator' });
+      expect([other.reused, other.manifests, other.problems]).toEqual([0, 'assembled', []]);
       // Its cache and snapshot are now the other generator's: the original one is the one that differs.
-      expect(unchangedRun(resolved, 'another generator')?.tools).toBe(7);
-      expect(unchangedRun(resolved)).toBeUndefined();
+      expect(unchangedNow(options, 'another generator')?.tools).toBe(7);
+      expect(unchangedNow(options)).toBeUndefined();
     } finally {
       project.dispose();
     }
@@ -101,7 +94,7 @@ describe('streaming into the staging tree', () => {
     try {
       project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
       const options = { root: project.root, runtimeImport: project.runtimeImport };
-      expect((await generateIncrementally(options)).problems).toEqual([]);
+      expect((await generate(options)).problems).toEqual([]);
       const before = project.snapshot('generated');
       const file = 'schemas/utility/calculator.tool.json';
       const definition = JSON.parse(project.read(file));
@@ -119,7 +112,7 @@ describe('streaming into the staging tree', () => {
       };
       writeFileSync(models, modelCacheText(cached));
       rmSync(cacheFile(resolved.root, resolved.outDir)!);
-      const failed = await generateIncrementally(options);
+      const failed = await generate(options);
       expect(failed.problems.map((problem) => problem.message)).toEqual([
         'the schema does not compile: type must be JSONType or JSONType[]: no-such-type',
       ]);
@@ -128,7 +121,7 @@ describe('streaming into the staging tree', () => {
       expect(readdirSync(project.root).filter((name) => name.startsWith('generated.toolsmith-'))).toEqual([]);
 
       project.write('schemas/utility/zz_extra.tool.json', { ...definition, name: 'zz_extra' });
-      const checked = await generateIncrementally({ ...options, check: true });
+      const checked = await generate({ ...options, check: true });
       expect(checked.diff.missing).toContain('tools/zz-extra.base.ts');
       expect(checked.diff.stale).toContain('tools/calculator.base.ts');
       expect(checked.stubs).toEqual(['zz-extra.ts']);
@@ -140,15 +133,13 @@ describe('streaming into the staging tree', () => {
   }, 120_000);
 });
 
-describe('regenerating from the spare tree', () => {
+describe('regenerating after each kind of change', () => {
   it('a run of changes, a removal, an addition and a revert each gives the output a fresh check finds up to date', async () => {
     const project = createTempProject({ schemas: 'schemas' });
     try {
       project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });
       const options = { root: project.root, runtimeImport: project.runtimeImport };
-      const resolved = resolveOptions(options);
-      const spare = spareTree(resolved.root, resolved.outDir)!;
-      expect((await generateIncrementally(options)).problems).toEqual([]);
+      expect((await generate(options)).problems).toEqual([]);
       const calculator = 'schemas/utility/calculator.tool.json';
       const original = project.read(calculator);
       const definition = JSON.parse(original);
@@ -164,16 +155,15 @@ describe('regenerating from the spare tree', () => {
       ];
       for (const [label, step] of steps) {
         step();
-        const run = await generateIncrementally(options);
+        const run = await generate(options);
         expect(run.problems, label).toEqual([]);
         expect(run.replaced, label).toBe(true);
-        // The replaced tree is the spare, with its record; nothing is left beside the output.
-        expect(existsSync(`${spare}.json`), label).toBe(true);
+        // Nothing is left beside the output.
         expect(
           readdirSync(project.root).filter((name) => name.includes('.toolsmith-')),
           label,
         ).toEqual([]);
-        const checked = await generateIncrementally({ ...options, check: true });
+        const checked = await generate({ ...options, check: true });
         expect(checked.diff, label).toMatchObject({ stale: [], missing: [], extra: [] });
       }
     } finally {

@@ -295,10 +295,11 @@ describe('generate and the CLI with a recursive tool and gemini-legacy', () => {
     expect(
       result.warnings?.map((warning) => `${warning.file}:${warning.line}:${warning.column} ${warning.severity}`),
     ).toEqual([`schemas/tree.tool.json:${line}:${column} warning`]);
-    const legacy = result.files.find((file) => file.path === 'manifests/gemini-legacy.json')!;
-    expect(JSON.parse(legacy.content).functionDeclarations.map((entry: { name: string }) => entry.name)).toEqual([
-      'flat',
-    ]);
+    expect(
+      JSON.parse(temp.read('generated/manifests/gemini-legacy.json')).functionDeclarations.map(
+        (entry: { name: string }) => entry.name,
+      ),
+    ).toEqual(['flat']);
   }, 60_000);
 });
 
@@ -326,7 +327,7 @@ describe('the definition fields targets and annotations', () => {
     });
     const result = await generate({ root: project.root, runtimeImport: project.runtimeImport });
     expect(result.problems).toEqual([]);
-    const json = (path: string) => JSON.parse(result.files.find((file) => file.path === path)!.content);
+    const json = (path: string) => JSON.parse(project!.read(`generated/${path}`));
     expect(json('manifests/gemini.json').functionDeclarations.map((entry: { name: string }) => entry.name)).toEqual([
       'b',
     ]);
@@ -341,7 +342,7 @@ describe('the definition fields targets and annotations', () => {
     expect(json('manifests/loss-report.json').a.gemini).toEqual([
       { pointer: '', keyword: '', action: 'omitted', value: null, message: 'turned off in its definition (`targets`)' },
     ]);
-    expect(result.files.find((file) => file.path === 'manifests/loss-report.md')!.content).toContain(
+    expect(project.read('generated/manifests/loss-report.md')).toContain(
       '- **gemini**: not available — turned off in its definition (`targets`)',
     );
 

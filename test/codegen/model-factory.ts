@@ -1,7 +1,10 @@
 import type { JSONSchema7 } from 'json-schema';
-import { resolveOptions } from '../../codegen/config/options.js';
-import { type EmitSettings, emitSettings } from '../../codegen/emit/settings.js';
-import type { EmitContext, ProjectModel, SharedSchemaModel, ToolModel } from '../../codegen/model.js';
+import { resolveOptions, type GenerateOptions } from '../../codegen/config/options.js';
+import type { WorkerOptions } from '../../codegen/emit/pool/pool.js';
+import { emitProject, type Emitted } from '../../codegen/emit/project.js';
+import { type EmitSettings, emitSettings, readSettings } from '../../codegen/emit/settings.js';
+import { openCache } from '../../codegen/incremental/cache.js';
+import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../../codegen/model.js';
 import { compareStrings, toDisplayName, toolNames } from '../../codegen/naming.js';
 import { loadTemplates } from '../../codegen/templates/index.js';
 
@@ -60,4 +63,47 @@ export function makeShared(stem: string, typeName: string, schema: JSONSchema7):
 /** A project of the given tools (sorted by name, as normalize leaves them). */
 export function makeProject(tools: ToolModel[], shared: SharedSchemaModel[] = []): ProjectModel {
   return { tools: [...tools].sort((a, b) => compareStrings(a.name, b.name)), shared };
+}
+
+/** What `emitInMemory` gives: every file the emit stage put, sorted by path (none when it found problems). */
+export interface InMemoryEmission extends Omit<Emitted, 'units' | 'listings' | 'segments'> {
+  files: GeneratedFile[];
+}
+
+/**
+ * The emit stage (emit/project.ts) over every tool of `project`, its files kept in memory instead of
+ * an output folder: what a generate from scratch puts, for tests of the emitters and the pool.
+ */
+export async function emitInMemory(
+  project: ProjectModel,
+  settings: EmitSettings,
+  options: { stubs?: ReadonlySet<string>; workers?: WorkerOptions } = {},
+): Promise<InMemoryEmission> {
+  const files: GeneratedFile[] = [];
+  const plan = {
+    project,
+    fresh: project.tools,
+    reused: new Map<string, string[]>(),
+    stubs: options.stubs ?? new Set(project.tools.map((tool) => tool.name)),
+  };
+  const output = { put: (file: GeneratedFile) => void files.push(file), keep: () => undefined };
+  const { problems, warnings, stubs, threads } = await emitProject(plan, settings, output, {
+    ...(options.workers ? { workers: options.workers } : {}),
+  });
+  return {
+    files: problems.length > 0 ? [] : files.sort((a, b) => compareStrings(a.path, b.path)),
+    stubs: problems.length > 0 ? [] : stubs,
+    problems,
+    warnings,
+    threads,
+  };
+}
+
+/** What the nothing-changed shortcut answers for these options now: the tools and how many generated files. */
+export function unchangedNow(options: GenerateOptions, fingerprint?: string) {
+  const resolved = resolveOptions(options);
+  const read = readSettings(resolved);
+  if ('problems' in read) throw new Error('the settings cannot be read');
+  const answer = openCache(resolved, read.settings, fingerprint === undefined ? {} : { fingerprint }).unchanged();
+  return answer === undefined ? undefined : { tools: answer.tools, files: answer.files.length };
 }

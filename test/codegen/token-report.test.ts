@@ -5,7 +5,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
 import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '../../codegen/emit/manifests/index.js';
-import { generateIncrementally } from '../../codegen/incremental/index.js';
+import { generate } from '../../codegen/generate.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 
 interface Report {
@@ -105,8 +105,8 @@ describe('manifests/token-report.json', () => {
         runtimeImport: project.runtimeImport,
         manifestTargets: [...MANIFEST_TARGETS],
       });
-      expect((await generateIncrementally(options(first))).problems).toEqual([]);
-      expect((await generateIncrementally(options(second))).problems).toEqual([]);
+      expect((await generate(options(first))).problems).toEqual([]);
+      expect((await generate(options(second))).problems).toEqual([]);
       const snapshot = first.snapshot('generated');
       expect(second.snapshot('generated')).toEqual(snapshot);
       const before = readReport(first);
@@ -118,8 +118,8 @@ describe('manifests/token-report.json', () => {
         definition.description = `${definition.description} It also says much more about what it does, at length.`;
         writeFileSync(file, `${JSON.stringify(definition, null, 2)}\n`);
       }
-      const spliced = await generateIncrementally(options(first));
-      expect(spliced.listings).toBe('spliced');
+      const spliced = await generate(options(first));
+      expect(spliced.manifests).toBe('spliced');
       const after = readReport(first);
       for (const name of Object.keys(before.tools))
         if (name !== 'calculator') expect(after.tools[name], name).toEqual(before.tools[name]);
@@ -131,9 +131,7 @@ describe('manifests/token-report.json', () => {
           (before.tools.calculator!.openai as number),
       );
       // The second project is generated whole (no cache): the same bytes.
-      expect((await generateIncrementally({ ...options(second), check: false, fingerprint: 'fresh' })).listings).toBe(
-        'emitted',
-      );
+      expect((await generate({ ...options(second), fingerprint: 'fresh' })).manifests).toBe('assembled');
       const whole = second.snapshot('generated');
       for (const file of ['manifests/token-report.json', 'manifests/loss-report.md', 'docs/index.md'])
         expect(first.snapshot('generated')[file], file).toBe(whole[file]);

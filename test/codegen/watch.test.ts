@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runGenerate } from '../../codegen/cli/main.js';
+import { runGenerate } from '../../codegen/cli/generate.js';
 import { watchAndRun } from '../../codegen/cli/watch.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 

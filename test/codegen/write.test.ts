@@ -227,26 +227,6 @@ describe('same bytes every time', () => {
   }, 120_000);
 });
 
-describe('heldAsBytes', () => {
-  it('holds the UTF-8 bytes and gives the same text back', async () => {
-    const { heldAsBytes: hold, encoded: encode } = await import('../../codegen/write.js');
-    const content = 'export const café = "😀";\n';
-    const held = hold({ path: 'a.ts', content, kind: 'generated' });
-    expect(held.bytes).toEqual(Buffer.from(content, 'utf8'));
-    expect(held.content).toBe(content);
-    expect({ ...held }.content).toBe(content);
-    expect(encode(held)).toBe(held.bytes);
-  });
-
-  it('keeps a text with a lone surrogate as text (UTF-8 could not give it back)', async () => {
-    const { heldAsBytes: hold } = await import('../../codegen/write.js');
-    const file = { path: 'a.md', content: 'lone \ud800 surrogate\n', kind: 'generated' as const };
-    const held = hold(file);
-    expect(held.bytes).toBeUndefined();
-    expect(held.content).toBe('lone \ud800 surrogate\n');
-  });
-});
-
 describe('a file given as chunks (a spliced manifest)', () => {
   it('is written piece by piece as the joined bytes, and counts as unchanged when the disk holds them', () => {
     const project = createTempProject();

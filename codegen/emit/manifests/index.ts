@@ -3,7 +3,6 @@ import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 import { markdownBanner } from '../banner.js';
 import type { LossEntry, TargetBuild } from '../../../src/manifest-targets/build.js';
-import { collectWhenGrown } from '../pool/collect-garbage.js';
 import {
   buildManifestTarget,
   DEFAULT_MANIFEST_TARGETS,
@@ -533,7 +532,6 @@ export function emitManifests(
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const { manifests, losses } = toolManifests(tool, options);
     assembler.add(manifests, losses);
-    collectWhenGrown();
   }
   return assembler.finish();
 }

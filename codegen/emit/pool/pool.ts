@@ -3,12 +3,14 @@ import os from 'node:os';
 import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { GenerateOptions } from '../../config/options.js';
 import type { GeneratedFile, ToolModel } from '../../model.js';
-import type { EmitReply, EmitSetup, EmitTask, EmitWorkerData, WireFile } from './worker.js';
 import type { ToolManifests } from '../manifests/index.js';
+import type { ToolEmitterOptions } from '../tool-files.js';
+import type { EmitReply, EmitSetup, EmitTask, WireFile } from './messages.js';
 
-/** Below this many tools to emit, `emitToolUnits` stays in process: starting workers costs more than it saves. */
-export const DEFAULT_WORKER_THRESHOLD = 200;
+/** Below this many tools to emit, the emit stage stays in process: starting workers costs more than it saves. */
+const DEFAULT_WORKER_THRESHOLD = 200;
 
 /** How many worker threads emit tools, and from how many tools on. */
 export interface WorkerOptions {
@@ -16,8 +18,14 @@ export interface WorkerOptions {
   count?: number;
   /** The fewest tools to emit for which workers are used (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
   threshold?: number;
-  /** Workers already started (by `generateIncrementally`, before normalize), used instead of new ones. */
-  pool?: EmitPool;
+}
+
+/** The worker options given in the generate options (how the tools are emitted, not what: no part of the cache key). */
+export function workerOptions(options: Pick<GenerateOptions, 'workers' | 'workerThreshold'>): WorkerOptions {
+  return {
+    ...(options.workers !== undefined ? { count: options.workers } : {}),
+    ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}),
+  };
 }
 
 /** A whole number ≥ 1 from the environment, or undefined. */
@@ -36,22 +44,16 @@ export function workerCount(tools: number, options: WorkerOptions = {}): number 
   return Math.min(count, tools);
 }
 
-/**
- * What one tool's emission gave: its formatted files (held as bytes), its part of the manifests and
- * its stub, or what it threw; `lost` when its worker stopped (out of memory, a crash) rather than
- * the emitter throwing.
- */
+/** What one tool's emission gave: its formatted files, its part of the manifests and its stub, or what it threw. */
 export type EmitOutcome =
-  { files: GeneratedFile[]; manifests: ToolManifests; stub?: GeneratedFile } | { error: Error; lost?: true };
+  { files: GeneratedFile[]; manifests: ToolManifests; stub?: GeneratedFile } | { error: unknown };
 
-/**
- * Emits the tool at an index on the calling (main) thread: its lane beside the workers. Why: the
- * main thread has the emitters loaded anyway (for the files that list every tool) and mostly
- * waits during the emission; one worker fewer is one copy of the emitters fewer (peak RSS, P7).
- */
-export type LocalLane = (index: number) => Promise<EmitOutcome>;
+/** A tool whose worker stopped under it (out of memory, a crash) rather than its emitter throwing. */
+export interface Lost {
+  lost: Error;
+}
 
-/** A wire file back as a `GeneratedFile` held as bytes, as `heldAsBytes` makes it. */
+/** A wire file back as a `GeneratedFile` holding its bytes (its text decoded only when read). */
 function fromWire(wire: WireFile): GeneratedFile {
   const base = { path: wire.path, kind: wire.kind, ...(wire.preformatted ? { preformatted: true as const } : {}) };
   if (wire.bytes === undefined) return { ...base, content: wire.content! };
@@ -152,27 +154,24 @@ interface PooledWorker {
   onStop?: (error: Error) => void;
 }
 
-/**
- * Worker threads started before the emission (by `generateIncrementally`, before normalize): they
- * load their emitters (prettier, json-schema-to-typescript: about a second) while normalize runs, and
- * the main thread emits beside them (`LocalLane`).
- */
-export interface EmitPool {
-  readonly size: number;
-  /** Emits `tools` (see `emitInWorkers`); once per pool. */
-  run(
-    tools: readonly (ToolModel | undefined)[],
-    stubWanted: readonly boolean[],
-    data: EmitWorkerData,
-    onOutcome: (index: number, outcome: EmitOutcome) => void,
-    local?: LocalLane,
-  ): Promise<void>;
-  /** Stops every worker (settles once they are gone). */
-  close(): Promise<void>;
-}
+/** Tasks handed to one worker before its answers come back (keeps it busy between messages). */
+const TASKS_PER_WORKER = 2;
 
-/** Starts `count` emit workers. */
-export function startEmitPool(count: number): EmitPool {
+/**
+ * Emits `tools` on `count` new worker threads and, one tool at a time, on the calling thread
+ * (`local`: the main thread has the emitters loaded anyway and mostly waits; one worker fewer is one
+ * copy of the emitters fewer, peak RSS, P7), handing each tool's outcome to `onOutcome` as soon as it
+ * arrives, in any order. A tool whose emitter throws is its error, one whose worker stopped is `Lost`
+ * (the caller emits it in process); never a rejection. The workers are stopped before this settles.
+ */
+export async function emitOnPool(
+  tools: readonly ToolModel[],
+  stubs: ReadonlySet<string>,
+  setup: ToolEmitterOptions,
+  count: number,
+  local: (tool: ToolModel) => Promise<EmitOutcome>,
+  onOutcome: (tool: ToolModel, outcome: EmitOutcome | Lost) => void,
+): Promise<void> {
   const pooled = withWorkerLimits(
     () => Array.from({ length: count }, (): PooledWorker => ({ worker: startWorker() })),
     (entries) =>
@@ -189,94 +188,64 @@ export function startEmitPool(count: number): EmitPool {
     entry.worker.on('error', stop);
     entry.worker.on('exit', (code) => stop(new Error(`the emit worker stopped (exit code ${code})`)));
   }
-  let closed: Promise<void> | undefined;
-  return {
-    size: count,
-    run: (tools, stubWanted, data, onOutcome, local) => runOnPool(pooled, tools, stubWanted, data, onOutcome, local),
-    close: () => (closed ??= Promise.all(pooled.map((entry) => entry.worker.terminate())).then(() => undefined)),
-  };
-}
-
-/** Tasks handed to one worker before its answers come back (keeps it busy between messages). */
-const TASKS_PER_WORKER = 2;
-
-/**
- * Emits `tools` on `count` new worker threads (stopped when done), handing each tool's outcome to
- * `onOutcome` with its index in `tools` as soon as it arrives, so the caller can stage its files and
- * let them go (what it assembles must not depend on which worker finished first). A tool whose
- * emitter throws, or a worker that dies, becomes that tool's error, never a rejection.
- */
-export async function emitInWorkers(
-  tools: readonly (ToolModel | undefined)[],
-  stubWanted: readonly boolean[],
-  data: EmitWorkerData,
-  count: number,
-  onOutcome: (index: number, outcome: EmitOutcome) => void,
-  local?: LocalLane,
-): Promise<void> {
-  const pool = startEmitPool(count);
   try {
-    await pool.run(tools, stubWanted, data, onOutcome, local);
+    await runOnPool(pooled, tools, stubs, setup, local, onOutcome);
   } finally {
-    await pool.close();
+    await Promise.all(pooled.map((entry) => entry.worker.terminate()));
   }
 }
 
 /** Hands out `tools` to the pool's workers, `TASKS_PER_WORKER` each at a time, and one at a time to `local`. */
 function runOnPool(
   pooled: readonly PooledWorker[],
-  tools: readonly (ToolModel | undefined)[],
-  stubWanted: readonly boolean[],
-  data: EmitWorkerData,
-  onOutcome: (index: number, outcome: EmitOutcome) => void,
-  local?: LocalLane,
+  tools: readonly ToolModel[],
+  stubs: ReadonlySet<string>,
+  setup: ToolEmitterOptions,
+  local: (tool: ToolModel) => Promise<EmitOutcome>,
+  onOutcome: (tool: ToolModel, outcome: EmitOutcome | Lost) => void,
 ): Promise<void> {
   const done = new Uint8Array(tools.length);
   let next = 0;
   let settled = 0;
-  let alive = pooled.length;
   return new Promise((resolve, reject) => {
     const finishIfDone = () => {
       if (settled === tools.length) resolve();
     };
-    const settle = (index: number, outcome: EmitOutcome) => {
+    const settle = (index: number, outcome: EmitOutcome | Lost) => {
       if (done[index] === 1) return;
       done[index] = 1;
       settled++;
-      // The caller's own failure (its staging cannot write) ends the run as it would in process.
+      // The caller's own failure (its output cannot be written) ends the run as it would in process.
       try {
-        onOutcome(index, outcome);
+        onOutcome(tools[index]!, outcome);
       } catch (error) {
         reject(error);
       }
+      finishIfDone();
     };
     for (const entry of pooled) {
       const { worker } = entry;
       const inFlight = new Set<number>();
       const die = (error: Error) => {
-        alive--;
-        for (const index of inFlight) settle(index, { error, lost: true });
+        for (const index of inFlight) settle(index, { lost: error });
         inFlight.clear();
-        // The last worker gone: what no worker took is lost the same way (a local lane takes it instead).
-        if (alive === 0 && local === undefined) while (next < tools.length) settle(next++, { error, lost: true });
-        finishIfDone();
       };
       const feed = () => {
         while (entry.stopped === undefined && inFlight.size < TASKS_PER_WORKER && next < tools.length) {
           const index = next++;
           inFlight.add(index);
-          // An entry is cleared only once its outcome is taken (`emitToolUnits`): never before it is sent.
-          const task: EmitTask = { index, tool: tools[index]!, stub: stubWanted[index] ?? false };
+          const task: EmitTask = { index, tool: tools[index]!, stub: stubs.has(tools[index]!.name) };
           try {
             worker.postMessage(task);
           } catch (error) {
             inFlight.delete(index);
-            settle(index, { error: error instanceof Error ? error : new Error(String(error)) });
+            settle(index, { error });
           }
         }
       };
       worker.on('message', (reply: EmitReply) => {
         inFlight.delete(reply.index);
+        feed();
         settle(
           reply.index,
           'error' in reply
@@ -287,39 +256,20 @@ function runOnPool(
                 ...(reply.stub ? { stub: fromWire(reply.stub) } : {}),
               },
         );
-        feed();
-        finishIfDone();
       });
-      if (entry.stopped !== undefined) {
-        die(entry.stopped);
-        continue;
-      }
+      if (entry.stopped !== undefined) continue;
       entry.onStop = die;
-      worker.postMessage({ setup: data } satisfies EmitSetup);
+      worker.postMessage({ setup } satisfies EmitSetup);
       feed();
     }
-    if (local !== undefined)
-      void runLocal(local, () => (next < tools.length ? next++ : undefined), settle, finishIfDone);
-    finishIfDone();
+    void (async () => {
+      // The local lane: the next tool while any is left, letting the workers' answers in between.
+      while (next < tools.length) {
+        const index = next++;
+        settle(index, await local(tools[index]!));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      finishIfDone();
+    })();
   });
-}
-
-/** The local lane: takes the next tool while any is left, one at a time, letting the workers' answers in between. */
-async function runLocal(
-  local: LocalLane,
-  take: () => number | undefined,
-  settle: (index: number, outcome: EmitOutcome) => void,
-  finishIfDone: () => void,
-): Promise<void> {
-  for (let index = take(); index !== undefined; index = take()) {
-    let outcome: EmitOutcome;
-    try {
-      outcome = await local(index);
-    } catch (error) {
-      outcome = { error: error instanceof Error ? error : new Error(String(error)) };
-    }
-    settle(index, outcome);
-    finishIfDone();
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }

@@ -1,43 +1,14 @@
 /**
- * The worker-thread side of `emitInWorkers` (pool.ts): emits and formats one tool at a time,
- * exactly as `emitToolUnits` (generate.ts) does in process, and sends back each file's UTF-8 bytes (transferred, not
- * copied). Why a worker: the per-tool emission (types, base class, docs page, prettier) is most of a
- * full generate, and one thread per core runs it side by side.
+ * The worker-thread side of the emit pool (pool.ts): emits and formats one tool at a time, exactly
+ * as the emit stage does in process (emit/project.ts), and sends back each file's UTF-8 bytes
+ * (transferred, not copied). Why a worker: the per-tool emission (types, base class, docs page,
+ * prettier) is most of a full generate, and one thread per core runs it side by side.
  */
 import { parentPort } from 'node:worker_threads';
-import type { GeneratedFile, ToolModel } from '../../model.js';
-import type { ToolManifests } from '../manifests/index.js';
+import type { GeneratedFile } from '../../model.js';
 import { emitStub } from '../stubs.js';
-import { createToolEmitter, type ToolEmitterOptions } from '../tool-files.js';
-
-/** What every task of one pool shares, given once to each worker: the in-process emitter's options (generate.ts). */
-export type EmitWorkerData = ToolEmitterOptions;
-
-/** The first message a worker gets: what every task shares. */
-export interface EmitSetup {
-  setup: EmitWorkerData;
-}
-
-/** One tool to emit; `stub` when its implementation stub is wanted too. */
-export interface EmitTask {
-  index: number;
-  tool: ToolModel;
-  stub: boolean;
-}
-
-/** A file as it crosses the thread boundary: bytes when the text is well-formed UTF-16, else the text. */
-export interface WireFile {
-  path: string;
-  kind: GeneratedFile['kind'];
-  preformatted?: true;
-  bytes?: Uint8Array;
-  content?: string;
-}
-
-/** The answer to one task. */
-export type EmitReply =
-  | { index: number; files: WireFile[]; manifests: ToolManifests; stub?: WireFile }
-  | { index: number; error: { name: string; message: string } };
+import { createToolEmitter } from '../tool-files.js';
+import type { EmitReply, EmitSetup, EmitTask, WireFile } from './messages.js';
 
 const encoder = new TextEncoder();
 
@@ -68,15 +39,11 @@ function described(error: unknown): { name: string; message: string } {
 if (parentPort !== null) {
   const port = parentPort;
   let emitter: ReturnType<typeof createToolEmitter> | undefined;
-  /** The emitter for the pool's shared data (the first message). */
-  const setUp = (data: EmitWorkerData) => {
-    emitter = createToolEmitter(data);
-  };
   // One task at a time, in the order they arrive: the CPU work does not overlap anyway.
   let chain = Promise.resolve();
   port.on('message', (message: EmitSetup | EmitTask) => {
     if ('setup' in message) {
-      setUp(message.setup);
+      emitter = createToolEmitter(message.setup);
       return;
     }
     const task = message;

@@ -48,8 +48,8 @@ export function toolOf(project: ProjectModel, name: string): ToolModel {
   return tool;
 }
 
-/** Where each shared type is declared (the `homes` map `emitAll` builds). */
-export { typeHomes } from '../../../codegen/generate.js';
+/** Where each shared type is declared (the `homes` map the emit stage builds). */
+export { typeHomes } from '../../../codegen/model.js';
 
 /** A minimal tool definition: `name`, a description and the given input schema (plus any other fields). */
 export function tool(

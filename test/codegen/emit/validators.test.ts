@@ -3,7 +3,7 @@
  * thrown by the emitter, reported by generate as the definition's problem at the schema's line
  * and column (in process and from a worker thread), with nothing written.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { format } from 'prettier';
@@ -317,13 +317,14 @@ describe('generate with a schema Ajv rejects', () => {
         hint: REJECTION_HINT,
       },
     ];
-    const options = { root: project.root, runtimeImport: project.runtimeImport, incremental: false };
+    const options = { root: project.root, runtimeImport: project.runtimeImport };
     const inProcess = await generate({ ...options, workers: 1 });
-    // Three tools to emit, from one on: two worker threads compile them (emit-pool.ts `workerCount`).
+    // Three tools to emit, from one on: two worker threads compile them (pool.ts `workerCount`).
     const onWorkers = await generate({ ...options, workers: 2, workerThreshold: 1 });
     for (const result of [inProcess, onWorkers]) {
       expect(result.problems).toEqual(expected);
-      expect(result.files).toEqual([]);
+      expect(result.replaced).toBe(false);
+      expect(existsSync(path.join(project.root, 'generated'))).toBe(false);
     }
     let stderr = '';
     const io = { cwd: project.root, stdout: () => {}, stderr: (text: string) => (stderr += text) };
@@ -352,7 +353,7 @@ describe('generate with a schema Ajv rejects', () => {
       descripton: 'typo',
     });
     const result = await generate({ root: project.root, runtimeImport: project.runtimeImport });
-    expect(result.files).toEqual([]);
+    expect(result.replaced).toBe(false);
     expect(result.problems.map((problem) => [problem.file, problem.pointer, problem.message])).toEqual([
       ['schemas/bad.tool.json', '/inputSchema', REJECTION_MESSAGE],
       ['schemas/odd.tool.json', '/descripton', expect.stringContaining('descripton')],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmitSettings } from '../../../codegen/emit/settings.js';
-import { generationCacheKey } from '../../../codegen/incremental/index.js';
+import { generationCacheKey } from '../../../codegen/incremental/fingerprint.js';
 import { makeSettings } from '../model-factory.js';
 
 const settings = makeSettings({ format: true });

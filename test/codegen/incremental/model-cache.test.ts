@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,10 +9,10 @@ import {
   lastRunModels,
   modelCacheText,
   modelsFile,
-  openModelCache,
   parseModelCache,
   readModels,
   sharedInputsHash,
+  writeModels,
 } from '../../../codegen/incremental/model-cache.js';
 import { parseSource, type LoadedFiles } from '../../../codegen/load.js';
 import { makeTool } from '../model-factory.js';
@@ -45,26 +45,16 @@ describe('the model cache', () => {
     expect(modelCacheText({ key: 'k', shared: 's', tools: parsed.tools })).toBe(text);
   });
 
-  it('is streamed to a temporary file and put in place on commit; an abandoned one keeps the last cache', () => {
+  it('is written through a temporary file put in place, and read back for its key and shared schemas', () => {
     const file = path.join(folder(), 'cache.models.jsonl');
-    const first = openModelCache(file, 'k', 's');
-    first.add('add.tool.json', 'r', tool());
-    expect(existsSync(file)).toBe(false);
-    first.commit();
+    writeModels(file, { key: 'k', shared: 's', tools: { 'add.tool.json': { raw: 'r', model: tool() } } });
     expect(readModels(file, 'k', 's')['add.tool.json']?.raw).toBe('r');
-    const written = readFileSync(file, 'utf8');
-    const second = openModelCache(file, 'k', 's');
-    second.add('add.tool.json', 'other', tool());
-    second.abandon();
-    expect(readFileSync(file, 'utf8')).toBe(written);
     expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
   });
 
   it('gives nothing back for another key or other shared schemas, or when unreadable', () => {
     const file = path.join(folder(), 'cache.models.jsonl');
-    const writer = openModelCache(file, 'k', 's');
-    writer.add('add.tool.json', 'r', tool());
-    writer.commit();
+    writeModels(file, { key: 'k', shared: 's', tools: { 'add.tool.json': { raw: 'r', model: tool() } } });
     expect(readModels(file, 'other', 's')).toEqual({});
     expect(readModels(file, 'k', 'other')).toEqual({});
     writeFileSync(file, 'not json\n');
@@ -103,13 +93,11 @@ describe('lastRunModels: the models of the last run, for a command that does not
     const resolved = resolveOptions({ root, runtimeImport: 'toolsmith' });
     const loaded = loadedFiles(definition(100));
     const inputs = inputHashes(loaded);
-    const writer = openModelCache(
-      modelsFile(root, resolved.outDir),
-      optionsCacheKey(resolved, fingerprint),
-      sharedInputsHash(loaded.shared, inputs),
-    );
-    writer.add('add.tool.json', inputs['add.tool.json']!, tool());
-    writer.commit();
+    writeModels(modelsFile(root, resolved.outDir), {
+      key: optionsCacheKey(resolved, fingerprint),
+      shared: sharedInputsHash(loaded.shared, inputs),
+      tools: { 'add.tool.json': { raw: inputs['add.tool.json']!, model: tool() } },
+    });
     return resolved;
   }
 

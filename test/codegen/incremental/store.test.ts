@@ -3,13 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modelsFile } from '../../../codegen/incremental/model-cache.js';
-import {
-  cacheFile,
-  readCache,
-  spareTree,
-  writeCache,
-  type GenerationCache,
-} from '../../../codegen/incremental/store.js';
+import { cacheFile, readCache, writeAtomically, type GenerationCache } from '../../../codegen/incremental/store.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -25,17 +19,17 @@ function project(): { root: string; file: string } {
 }
 
 const cache: GenerationCache = {
-  version: 1,
+  version: 2,
   key: 'k1',
-  tools: { add: { hash: 'h', files: { 'add.ts': 'abc' } } },
+  tools: { add: { hash: 'h', files: ['add.ts'] } },
 };
+const writeCache = (file: string, value: unknown) => writeAtomically(file, JSON.stringify(value));
 
 describe('the cache file', () => {
-  it('lives under node_modules/.cache/toolsmith, one per output folder, with the spare tree and the model cache beside it', () => {
+  it('lives under node_modules/.cache/toolsmith, one per output folder, with the model cache beside it', () => {
     const { root, file } = project();
     expect(path.dirname(file)).toBe(path.join(root, 'node_modules', '.cache', 'toolsmith'));
     expect(cacheFile(root, path.join(root, 'other'))).not.toBe(file);
-    expect(spareTree(root, path.join(root, 'generated'))).toBe(file.replace(/\.json$/, '.spare'));
     expect(modelsFile(root, path.join(root, 'generated'))).toBe(file.replace(/\.json$/, '.models.jsonl'));
   });
 
@@ -43,7 +37,6 @@ describe('the cache file', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'toolsmith-store-'));
     folders.push(root);
     expect(cacheFile(root, path.join(root, 'generated'))).toBeUndefined();
-    expect(spareTree(root, path.join(root, 'generated'))).toBeUndefined();
   });
 
   it('is read back as written, and written atomically (no temporary file left)', () => {
@@ -55,11 +48,11 @@ describe('the cache file', () => {
 
   it('is empty when missing, made under another key or version, or unreadable', () => {
     const { file } = project();
-    const empty = (key: string): GenerationCache => ({ version: 1, key, tools: {} });
+    const empty = (key: string): GenerationCache => ({ version: 2, key, tools: {} });
     expect(readCache(file, 'k1')).toEqual(empty('k1'));
     writeCache(file, cache);
     expect(readCache(file, 'k2')).toEqual(empty('k2'));
-    writeFileSync(file, JSON.stringify({ ...cache, version: 2 }));
+    writeFileSync(file, JSON.stringify({ ...cache, version: 1 }));
     expect(readCache(file, 'k1')).toEqual(empty('k1'));
     writeFileSync(file, '{ not json');
     expect(readCache(file, 'k1')).toEqual(empty('k1'));

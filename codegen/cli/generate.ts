@@ -1,0 +1,147 @@
+/**
+ * The `generate` and `check` commands: the config and flags read, the run (generate.ts), and what it
+ * did printed (as text, JSON or nothing: reporter.ts) with the exit code. Imported by the CLI only
+ * when one of them runs: the generator's packages are not needed by `call` or `serve`.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { resolveOptions } from '../config/options.js';
+import { generate } from '../generate.js';
+import type { Problem } from '../model.js';
+import { sortProblems } from '../problems.js';
+import { hasDrift } from '../write.js';
+import { defaultIo, EXIT, options, plural, problemSummary, type CommonFlags, type Io } from './io.js';
+import { createReporter } from './reporter.js';
+
+/** `generate`: regenerate the SDK, or with `check` report drift without writing. `--json`/`--silent` choose the output (see reporter.ts). */
+export async function runGenerate(
+  flags: CommonFlags & { check?: boolean; json?: boolean; silent?: boolean },
+  io: Io = defaultIo,
+): Promise<number> {
+  const report = createReporter(
+    flags.check ? 'check' : 'generate',
+    flags.json ? 'json' : flags.silent ? 'silent' : 'text',
+    io,
+  );
+  const out: Io = { ...io, ...report.io };
+  // What blocked a run (and the warnings beside it), every one sorted by file and position.
+  const failed = (problems: readonly Problem[], warnings: readonly Problem[] = []) => {
+    out.stderr(`${report.paint.red(problemSummary(problems, warnings))}\n`);
+    report.diagnostics(sortProblems([...problems, ...warnings]));
+    return report.finish(EXIT.invalid);
+  };
+  const started = performance.now();
+  const { options: generateOptions, problems: configProblems } = await options(flags, io);
+  if (configProblems.length > 0) return failed(configProblems);
+  // A progress line only for a terminal and a long run; never in pipes, CI logs, tests, --json or --silent.
+  let lastProgress = 0;
+  const progress =
+    io.isTTY && report.mode === 'text'
+      ? (done: number, total: number) => {
+          if (total < 50 || performance.now() - lastProgress < 100) return;
+          lastProgress = performance.now();
+          io.stdout(`\rtoolsmith: ${done}/${total} tools emitted`);
+        }
+      : undefined;
+  const result = await generate({
+    ...generateOptions,
+    check: flags.check === true,
+    ...(progress ? { onProgress: progress } : {}),
+  });
+  if (progress && lastProgress > 0) io.stdout('\r\x1b[2K');
+  if (result.problems.length > 0) return failed(result.problems, result.warnings);
+  if (result.warnings.length > 0 && report.mode === 'text') {
+    out.stderr(
+      `${report.paint.yellow(
+        `toolsmith: ${plural(result.warnings.length, 'warning')} ` +
+          '(the schemas are valid and generate; --strict makes warnings errors):',
+      )}\n`,
+    );
+  }
+  report.diagnostics(result.warnings);
+  const resolved = resolveOptions(generateOptions);
+  const shownOut = path.relative(resolved.root, resolved.outDir) || '.';
+  const { diff, tools } = result;
+  if (flags.check) {
+    const files = diff.same.length + diff.stale.length + diff.missing.length;
+    const relative = (file: string) => `${shownOut}/${file}`;
+    const missingStubFiles = result.stubs.map((file) =>
+      path.relative(resolved.root, path.join(resolved.stubsDir, file)),
+    );
+    report.summarize({
+      tools,
+      files,
+      drift: {
+        stale: diff.stale.map(relative),
+        missing: diff.missing.map(relative),
+        extra: diff.extra.map(relative),
+        missingStubs: missingStubFiles,
+      },
+    });
+    if (hasDrift(diff) || missingStubFiles.length > 0) {
+      out.stderr(
+        `${report.paint.red(
+          `toolsmith check: ${shownOut}/ does not match the definitions; ` +
+            `run \`${regenerateCommand(flags, io.cwd)}\` and commit the result.`,
+        )}\n`,
+      );
+      for (const file of diff.stale) out.stderr(`  stale:   ${shownOut}/${file}\n`);
+      for (const file of diff.missing) out.stderr(`  missing: ${shownOut}/${file}\n`);
+      for (const file of diff.extra) out.stderr(`  extra:   ${shownOut}/${file}\n`);
+      for (const file of missingStubFiles) out.stderr(`  missing stub: ${file}\n`);
+      return report.finish(EXIT.invalid);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    report.summarize({ durationMs });
+    out.stdout(`toolsmith check: ${tools} tools, ${files} files up to date (${durationMs} ms)\n`);
+    return report.finish(EXIT.ok);
+  }
+  const count = result.replaced ? diff.stale.length + diff.missing.length : 0;
+  const durationMs = Math.round(performance.now() - started);
+  report.summarize({
+    tools,
+    unchanged: result.reused,
+    written: count,
+    upToDate: diff.same.length,
+    removed: diff.extra.length,
+    stubsCreated: result.stubs.length,
+    durationMs,
+  });
+  out.stdout(
+    `toolsmith: ${tools} tools (${result.reused} unchanged, skipped), ${count} files written, ${diff.same.length} ` +
+      `up to date, ${diff.extra.length} removed, ${result.stubs.length} stubs created (${durationMs} ms)\n`,
+  );
+  return report.finish(EXIT.ok);
+}
+
+/** Words a shell passes through unquoted. */
+const SHELL_SAFE = /^[\w@%+=:,./-]+$/;
+
+/**
+ * The command that regenerates what a failed `check` compared: `npm run generate` when the project's
+ * package.json has that script (as `toolsmith init` writes it) and the check was given no folder
+ * flags, else `npx toolsmith generate` with the same `--config`/`--schemas`/`--out`/`--stubs`/`--templates`.
+ */
+function regenerateCommand(flags: CommonFlags, cwd: string): string {
+  const given = (['config', 'schemas', 'out', 'stubs', 'templates'] as const).filter(
+    (key) => typeof flags[key] === 'string',
+  );
+  if (given.length === 0 && hasGenerateScript(cwd)) return 'npm run generate';
+  const quote = (value: string) => (SHELL_SAFE.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+  return ['npx toolsmith generate', ...given.map((key) => `--${key} ${quote(flags[key] as string)}`)].join(' ');
+}
+
+function hasGenerateScript(cwd: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown };
+    const scripts = manifest.scripts;
+    return (
+      scripts !== null &&
+      typeof scripts === 'object' &&
+      Object.hasOwn(scripts, 'generate') &&
+      typeof (scripts as Record<string, unknown>).generate === 'string'
+    );
+  } catch {
+    return false;
+  }
+}

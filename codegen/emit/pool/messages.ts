@@ -1,0 +1,33 @@
+/**
+ * What crosses the thread boundary between the emit pool (pool.ts) and its workers (worker.ts): the
+ * set-up every task shares, one task per tool, and each tool's answer.
+ */
+import type { GeneratedFile, ToolModel } from '../../model.js';
+import type { ToolManifests } from '../manifests/index.js';
+import type { ToolEmitterOptions } from '../tool-files.js';
+
+/** The first message a worker gets: what every task shares (the in-process emitter's options). */
+export interface EmitSetup {
+  setup: ToolEmitterOptions;
+}
+
+/** One tool to emit; `stub` when its implementation stub is wanted too. */
+export interface EmitTask {
+  index: number;
+  tool: ToolModel;
+  stub: boolean;
+}
+
+/** A file as it crosses the thread boundary: bytes when the text is well-formed UTF-16, else the text. */
+export interface WireFile {
+  path: string;
+  kind: GeneratedFile['kind'];
+  preformatted?: true;
+  bytes?: Uint8Array;
+  content?: string;
+}
+
+/** The answer to one task. */
+export type EmitReply =
+  | { index: number; files: WireFile[]; manifests: ToolManifests; stub?: WireFile }
+  | { index: number; error: { name: string; message: string } };

@@ -1,0 +1,289 @@
+/**
+ * The emit stage of a generate: every planned tool's files (types, validators, base class, schemas
+ * file, doc page) on the worker pool from its threshold, the tools' parts of the manifests assembled in
+ * name order (or the manifests the plan spliced), then the files that list every tool. Each file goes to
+ * the output (write.ts) as soon as it is made, so no tool's text outlives its turn.
+ */
+import { placeProblem } from '../diagnostics.js';
+import type { LoadedFiles } from '../load.js';
+import { typeHomes, type GeneratedFile, type Problem, type ProjectModel, type ToolModel } from '../model.js';
+import { compareStrings } from '../naming.js';
+import { createDocRenderer } from './docs.js';
+import { formatFiles, normalizeLineEndings } from './format.js';
+import {
+  createManifestAssembler,
+  toolManifests,
+  type ManifestEmission,
+  type ToolManifests,
+} from './manifests/index.js';
+import { collectWhenGrown } from './pool/collect-garbage.js';
+import { emitOnPool, workerCount, type EmitOutcome, type WorkerOptions } from './pool/pool.js';
+import { emitRegistry } from './registry.js';
+import type { EmitSettings } from './settings.js';
+import { emitStub } from './stubs.js';
+import { createToolEmitter } from './tool-files.js';
+import { emitSharedTypes } from './types.js';
+import { emitSharedValidators, rejectedSchemaProblems, schemaRejections } from './validators.js';
+
+/** What the emit stage is given: the project, which tools to emit, and what the plan already has. */
+export interface EmitPlan {
+  /** Every tool of the project (the files that list every tool read them all). */
+  project: ProjectModel;
+  /** The tools whose files are made again; the others' files are kept as the output holds them. */
+  fresh: readonly ToolModel[];
+  /** Tool name → its files the output holds unchanged (kept, never read). */
+  reused: ReadonlyMap<string, readonly string[]>;
+  /** Names of the tools whose stub (`src/tools/<tool>.ts`) does not exist yet. */
+  stubs: ReadonlySet<string>;
+  /** The manifests spliced from the last run's files (`patchManifests`); absent: assembled from every tool's part. */
+  spliced?: ManifestEmission;
+}
+
+/** Where the emit stage puts what it makes (a run's output, write.ts `stageOutput`; or memory). */
+export interface EmitOutput {
+  /** A file made by this run. */
+  put(file: GeneratedFile): void;
+  /** A file the output already holds as this run would make it (a reused tool's). */
+  keep(path: string): void;
+}
+
+/** Options of `emitProject`. */
+export interface EmitOptions {
+  /** Worker threads for the per-tool emission (see pool.ts `workerCount`). */
+  workers?: WorkerOptions;
+  /** Called as each tool is done, the reused ones first (for a progress line). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What the emit stage made (its files went to the output). */
+export interface Emitted {
+  /** Tools whose emission threw, targets that cannot take a tool (under `error`): then nothing was written. */
+  problems: Problem[];
+  /** Tools a target leaves out (under `omit`), token budgets, namespace sizes. */
+  warnings: Problem[];
+  /** Tool name → the files made for it (the fresh tools). */
+  units: Map<string, string[]>;
+  /** The files that list every tool. */
+  listings: string[];
+  /** Stubs to create where absent (paths relative to the stubs folder), sorted. */
+  stubs: GeneratedFile[];
+  /** Where each tool's part lies in each manifest file (for a later run's splice). */
+  segments: ManifestEmission['segments'];
+  /** Threads the tools were emitted on, the main thread included (1: in process only). */
+  threads: number;
+}
+
+/**
+ * Emits `plan` into `output`: each fresh tool's files as the tool is done, its part of the manifests
+ * assembled in name order with the reused tools' parts (made here from their models), then the
+ * manifests, the files that list every tool, and the stubs the project lacks. On a problem nothing
+ * more is put: the caller discards the output.
+ */
+export async function emitProject(
+  plan: EmitPlan,
+  settings: EmitSettings,
+  output: EmitOutput,
+  options: EmitOptions = {},
+): Promise<Emitted> {
+  const { project } = plan;
+  const total = project.tools.length;
+  let done = 0;
+  const emitted: Emitted = {
+    problems: [],
+    warnings: [],
+    units: new Map(),
+    listings: [],
+    stubs: [],
+    segments: {},
+    threads: 1,
+  };
+  for (const [, files] of plan.reused) for (const file of files) output.keep(file);
+  const assembler =
+    plan.spliced === undefined
+      ? createManifestAssembler(
+          project.tools.map((tool) => tool.name),
+          settings.ctx,
+          settings.manifests,
+        )
+      : undefined;
+  for (const tool of project.tools) {
+    if (!plan.reused.has(tool.name)) continue;
+    assembler?.add(toolManifests(tool, settings.manifests).manifests);
+    options.onProgress?.(++done, total);
+  }
+  const units = await emitToolUnits(project, plan.fresh, plan.stubs, settings, options.workers, (tool, unit) => {
+    emitted.units.set(
+      tool.name,
+      unit.files.map((file) => (output.put(file), file.path)),
+    );
+    if (unit.stub !== undefined) emitted.stubs.push(unit.stub);
+    assembler?.add(unit.manifests);
+    options.onProgress?.(++done, total);
+  });
+  emitted.threads = units.threads;
+  const manifests = plan.spliced ?? assembler!;
+  emitted.problems.push(...manifests.problems, ...units.problems);
+  emitted.warnings.push(...manifests.warnings);
+  if (emitted.problems.length > 0) {
+    assembler?.abandon();
+    return emitted;
+  }
+  const made = plan.spliced ?? assembler!.finish();
+  emitted.warnings = [...made.warnings];
+  emitted.segments = made.segments;
+  for (const file of [...made.files, ...(await emitProjectFiles(project, settings, made))]) {
+    output.put(file);
+    emitted.listings.push(file.path);
+  }
+  const stubless = project.tools.filter((tool) => plan.reused.has(tool.name) && plan.stubs.has(tool.name));
+  emitted.stubs.push(...(await emitStubs(project, stubless, settings)));
+  emitted.stubs.sort((a, b) => compareStrings(a.path, b.path));
+  return emitted;
+}
+
+/** Every accepted tool's schemas Ajv rejects, placed in their definitions (told beside normalize's problems). */
+export function rejectedSchemas(project: ProjectModel, loaded: LoadedFiles): Problem[] {
+  return project.tools.flatMap((tool) => {
+    const source = loaded.tools.find((candidate) => candidate.file === tool.source.file);
+    return schemaRejections(tool).map((problem) => (source === undefined ? problem : placeProblem(source, problem)));
+  });
+}
+
+/** One tool's emission: its files, its part of the manifests, and its stub when wanted. */
+interface ToolUnit {
+  files: GeneratedFile[];
+  manifests: ToolManifests;
+  stub?: GeneratedFile;
+}
+
+/** A tool whose emission threw, as a problem at its definition (describing the thrown value cannot throw). */
+function emitFailure(tool: ToolModel, error: unknown): Problem[] {
+  // A schema Ajv rejects (emit/validators.ts compiles it) is a problem of the definition, at that schema.
+  const rejected = rejectedSchemaProblems(tool, error);
+  if (rejected !== undefined) return rejected;
+  let detail: string;
+  try {
+    detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    detail = 'an exception that cannot be described';
+  }
+  return [
+    {
+      file: tool.source.file,
+      line: 1,
+      column: 1,
+      pointer: '',
+      message: `the generator failed on this tool (${detail})`,
+      hint: 'a bug in toolsmith or a library it uses: please report it with this definition; until then, simplify the part of the schema the error points at',
+    },
+  ];
+}
+
+/** The in-process emitter of one project's tools: a tool's unit, or its stub alone (each worker makes the same). */
+function inProcessEmitter(project: ProjectModel, settings: EmitSettings) {
+  const emitter = createToolEmitter({ ...settings, shared: project.shared });
+  return {
+    stub: (tool: ToolModel) => emitter.stub(tool, emitStub),
+    async unit(tool: ToolModel, stub: boolean): Promise<ToolUnit> {
+      const output = await emitter.toolFiles(tool);
+      return { ...output, ...(stub ? { stub: await emitter.stub(tool, emitStub) } : {}) };
+    },
+  };
+}
+
+/** Tools emitted at once in process (their awaits interleave; the CPU work does not). */
+const EMIT_IN_FLIGHT = 4;
+
+/**
+ * Runs `task` over `items`, `EMIT_IN_FLIGHT` at a time. A lane lets the event loop run between its
+ * tasks: a long emission in process would otherwise be one job from start to end (no timer, no I/O).
+ */
+async function inLanes<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      await task(items[next++]!);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(EMIT_IN_FLIGHT, items.length) }, lane));
+}
+
+/**
+ * Emits each of `tools` (in name order) and hands it to `take` as soon as it is done, in any order.
+ * From the pool's threshold the main thread emits beside `threads - 1` workers (`emitOnPool`); a tool
+ * whose worker stopped under it (its heap cap, a crash) is emitted in process. Answers one problem per
+ * tool whose emission threw.
+ */
+async function emitToolUnits(
+  project: ProjectModel,
+  tools: readonly ToolModel[],
+  stubs: ReadonlySet<string>,
+  settings: EmitSettings,
+  workers: WorkerOptions | undefined,
+  take: (tool: ToolModel, unit: ToolUnit) => void,
+): Promise<{ problems: Problem[]; threads: number }> {
+  const problems: Problem[] = [];
+  // In manifest order: each tool's part is written once the tools before it are in, so few wait.
+  const ordered = [...tools].sort((a, b) => compareStrings(a.name, b.name));
+  const threads = workerCount(ordered.length, workers);
+  const emitter = inProcessEmitter(project, settings);
+  const inProcess = async (tool: ToolModel): Promise<EmitOutcome> => {
+    if (threads > 1) collectWhenGrown();
+    try {
+      return await emitter.unit(tool, stubs.has(tool.name));
+    } catch (error) {
+      return { error };
+    }
+  };
+  const settle = (tool: ToolModel, outcome: EmitOutcome) => {
+    if ('error' in outcome) problems.push(...emitFailure(tool, outcome.error));
+    else take(tool, outcome);
+  };
+  const lost: ToolModel[] = [];
+  if (threads > 1)
+    await emitOnPool(
+      ordered,
+      stubs,
+      { ...settings, shared: project.shared },
+      threads - 1,
+      inProcess,
+      (tool, outcome) => ('lost' in outcome ? lost.push(tool) : settle(tool, outcome)),
+    );
+  await inLanes(threads > 1 ? lost : ordered, async (tool) => settle(tool, await inProcess(tool)));
+  return { problems, threads };
+}
+
+/** The stubs of `tools`, emitted in process. */
+async function emitStubs(
+  project: ProjectModel,
+  tools: readonly ToolModel[],
+  settings: EmitSettings,
+): Promise<GeneratedFile[]> {
+  const emitter = inProcessEmitter(project, settings);
+  const stubs: GeneratedFile[] = [];
+  await inLanes(tools, async (tool) => {
+    stubs.push(await emitter.stub(tool));
+  });
+  return stubs;
+}
+
+/** The files that list every tool besides the manifests: shared types and validators, registry and index, the docs index. */
+async function emitProjectFiles(
+  project: ProjectModel,
+  settings: EmitSettings,
+  manifests: Pick<ManifestEmission, 'tokens'>,
+): Promise<GeneratedFile[]> {
+  const format = (files: GeneratedFile[]) =>
+    settings.format ? formatFiles(files) : Promise.resolve(files.map(normalizeLineEndings));
+  const homes = typeHomes(project);
+  const sharedValidators = emitSharedValidators(project.shared, settings.ctx);
+  return [
+    ...(await format([
+      ...(await Promise.all(project.shared.map((entry) => emitSharedTypes(entry, homes, settings.ctx)))),
+      ...emitRegistry(project, settings.ctx),
+    ])),
+    ...(sharedValidators === undefined ? [] : [sharedValidators]),
+    ...(await format(createDocRenderer(settings.templates).projectPages(project, settings.ctx, manifests.tokens))),
+  ];
+}
