@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FileSegments, splice } from '../../codegen/emit/manifests/splice.js';
+import type { FileSegments } from '../../codegen/model.js';
+import { splice } from '../../codegen/emit/manifests/splice.js';
 
 /** The reference: a file laid out as head, parts joined by `separator`, tail, with the byte range of every part. */
 function assemble(

@@ -3,7 +3,7 @@
  * one file being written as a head, entries and a tail, with each entry's byte range.
  */
 import { compareStrings } from '../../naming.js';
-import type { FileSegments } from './splice.js';
+import type { FileSegments } from '../../model.js';
 
 /** Where the assembler writes one file: its pieces in order, then `close`. */
 export interface ManifestWriter {

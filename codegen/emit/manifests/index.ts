@@ -1,4 +1,4 @@
-import type { EmitContext, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
+import type { EmitContext, FileSegments, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 import { markdownBanner } from '../banner.js';
@@ -10,33 +10,23 @@ import {
   MANIFEST_TARGETS,
   type ManifestTarget,
 } from '../../../src/manifest-targets/table.js';
-import {
-  emitLossReport,
-  LOSS_REPORT_LAYOUT,
-  type LossReport,
-  sortLossReport,
-  type ToolLossText,
-  toolLossText,
-} from './loss-report.js';
-import { chunksFile, type FileSegments, splice, splicedEntryLookup } from './splice.js';
+import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport, toolLossText } from './loss-report.js';
+import { chunksFile, splice, splicedEntryLookup } from './splice.js';
 import { AssembledFile, InNameOrder, type ManifestWriter, type OpenManifestFile } from './assembled-file.js';
 import { addNamespaced, NAMESPACED_RESPONSES_PATH, patchNamespaced, writesNamespaces } from './namespaced.js';
 import { typedModule } from './typed-module.js';
-import type { ToolsmithConfig } from '../../config/generated/config-type.js';
 import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
-import { type DeferLoading, isDeferred, toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
+import { isDeferred, toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
 import {
   previousTokens,
   TOKEN_REPORT_PATH,
-  type TokenBudgets,
-  type TokenReport,
   tokenReport,
-  type ToolTokens,
   toolTokens,
   addTokenReport,
   BiggestEntries,
   lossReportTail,
 } from './token-report.js';
+import type { LossReport, ManifestEmission, ManifestOptions, TokenReport, ToolManifests, ToolTokens } from './types.js';
 
 export type { LossEntry } from '../../../src/manifest-targets/build.js';
 export { OPENAI_STRICT_NULL_CONVENTION } from '../../../src/manifest-targets/openai-strict.js';
@@ -46,60 +36,20 @@ export {
   MANIFEST_TARGETS,
   type ManifestTarget,
 } from '../../../src/manifest-targets/table.js';
-export type { LossReport } from './loss-report.js';
-export type { FileSegments } from './splice.js';
+export type {
+  LossReport,
+  ManifestEmission,
+  ManifestOptions,
+  TokenBudget,
+  TokenBudgets,
+  TokenReport,
+  ToolManifests,
+  UnrepresentablePolicy,
+} from './types.js';
 export { AssembledFile, InNameOrder, type ManifestWriter, type OpenManifestFile } from './assembled-file.js';
 export type { DeferLoading } from '../../../src/manifest-targets/defer-loading.js';
 export { NAMESPACED_RESPONSES_PATH } from './namespaced.js';
-export {
-  TOKEN_REPORT_PATH,
-  type TokenBudget,
-  type TokenBudgets,
-  type TokenReport,
-  tokenTotalRows,
-} from './token-report.js';
-
-/** What generate does with a tool a target cannot take (`manifests.unrepresentable` in toolsmith.config.json). */
-export type UnrepresentablePolicy = 'omit' | 'error';
-
-/** The config's `manifests` keys (`codegen/config/config-schema.ts` declares and describes each). */
-type ConfigManifests = NonNullable<ToolsmithConfig['manifests']>;
-
-/**
- * Options of `emitManifests`: the config's `manifests` keys by their config names (a key declared there
- * reaches the builders with no edit here), absent ones at their declared defaults.
- */
-export interface ManifestOptions extends Omit<ConfigManifests, 'targets' | 'tokenBudget' | 'deferLoading'> {
-  /** The targets to emit (default: `DEFAULT_MANIFEST_TARGETS`). */
-  targets?: readonly ManifestTarget[];
-  /** Token budgets per target: the whole manifest (`total`) and any one tool's entry (`perTool`). */
-  tokenBudget?: TokenBudgets;
-  /** Deferred loading: the tools it does not keep loaded are marked `defer_loading: true` (Anthropic, OpenAI Responses). */
-  deferLoading?: DeferLoading;
-  /** The token report's path relative to the project root, where budget warnings are placed (default `manifests/token-report.json`). */
-  tokenReportFile?: string;
-}
-
-/** What `emitManifests` returns: the files, the problems that make generate fail, and the losses (for docs). */
-export interface ManifestEmission {
-  files: GeneratedFile[];
-  /** Errors: a tool a target cannot take under the `error` policy. */
-  problems: Problem[];
-  /** Warnings (`severity: 'warning'`): a tool left out of a target under the `omit` policy; they do not stop generate. */
-  warnings: Problem[];
-  /** tool → target → losses, sorted; every tool and enabled target present. */
-  losses: LossReport;
-  /** tool → target → why that target does not list the tool (it cannot take it, or the definition turned it off). */
-  unavailable: Record<string, Partial<Record<ManifestTarget, string>>>;
-  /** openai-strict only: tool → pointers of optional properties made nullable (`null` means omitted). */
-  nullableOptionals: Record<string, string[]>;
-  /** Where each tool's part lies in each file, by path (for `patchManifests` in a later run). */
-  segments?: Record<string, FileSegments>;
-  /** What every tool's entries cost per target (`manifests/token-report.json`); absent when no target is enabled. */
-  tokens?: TokenReport;
-  /** The warnings of the files that list every tool: token budgets, namespace sizes (also among `warnings`). */
-  listingWarnings?: Problem[];
-}
+export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
 
 /** The text after a target file's last tool: its tail, after the search tool entry when a listed tool is deferred. */
 function targetTail(target: ManifestTarget, options: ManifestOptions, deferred: boolean): string {
@@ -176,36 +126,6 @@ function emptyEmission(): ManifestEmission {
     unavailable: dictionary(),
     nullableOptionals: dictionary(),
   };
-}
-
-/**
- * One tool's part of every manifest file, as text: what each enabled target lists for it, its parts of
- * the loss reports, and what the targets said of it. Plain data (it crosses the emit-worker boundary).
- */
-export interface ToolManifests {
-  name: string;
-  /** Per enabled target, in file order: the tool's entry as text at its place in the file; null when the target does not list it. */
-  entries: (string | null)[];
-  /** Its parts of loss-report.json and loss-report.md (absent when no target is enabled). */
-  lossText?: ToolLossText;
-  /** Errors (a target cannot take it, under the `error` policy). */
-  problems: Problem[];
-  /** Warnings (a target leaves it out, under `omit`). */
-  warnings: Problem[];
-  /** target → why that target does not list it. */
-  unavailable: Partial<Record<ManifestTarget, string>>;
-  /** openai-strict only: pointers of optional properties made nullable. */
-  nullableOptionals?: string[];
-  /**
-   * Per enabled target, in file order, its entry's JSON without indentation ('' where the target does
-   * not list it), joined by newlines (JSON text has none): what the token report counts, on the main
-   * thread once the emission is done (`createManifestAssembler`), so no emit worker loads the tokenizer.
-   */
-  compact?: string;
-  /** Deferred under `deferLoading` (its entries say `defer_loading: true` where the target has the field). */
-  deferred?: true;
-  /** Its category (the namespace it goes in, `deferLoading.namespaces`). */
-  category?: string;
 }
 
 /**

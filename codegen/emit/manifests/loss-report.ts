@@ -3,12 +3,8 @@ import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 import type { LossEntry } from '../../../src/manifest-targets/build.js';
 import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
-import { type TokenReport, tokenTotalsMarkdown } from './token-report.js';
-
-export type { LossEntry, ManifestTarget };
-
-/** tool name → target → losses (every tool and enabled target present, possibly with no entries). */
-export type LossReport = Record<string, Partial<Record<ManifestTarget, LossEntry[]>>>;
+import { tokenTotalsMarkdown } from './token-report.js';
+import type { LossReport, TokenReport, ToolLossText } from './types.js';
 
 /** Sorts a loss report: tools and targets by name, entries by pointer then keyword (code-unit order). */
 export function sortLossReport(report: LossReport): LossReport {
@@ -44,14 +40,6 @@ const REPORT_INTRO = [
   'cannot take at all is listed as not available there.',
   '',
 ];
-
-/** One tool's part of both loss reports, as text. */
-export interface ToolLossText {
-  /** `"<tool>": { … }` as it stands in loss-report.json (indented one level). */
-  json: string;
-  /** The tool's section of loss-report.md (`## <tool>` and its lines, no blank line after). */
-  markdown: string;
-}
 
 /** A tool's part of the loss reports: its losses by target and the targets that cannot take it. */
 export function toolLossText(

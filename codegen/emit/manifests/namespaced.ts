@@ -6,7 +6,7 @@ import { posix } from 'node:path';
 import type { Problem, ProjectModel } from '../../model.js';
 import { MANIFEST_TARGET_TABLE, type ManifestTarget } from '../../../src/manifest-targets/table.js';
 import { NAMESPACE_ADVISED_SIZE, namespacedResponsesTools } from '../../../src/manifest-targets/defer-loading.js';
-import type { ManifestEmission, ManifestOptions } from './index.js';
+import type { ManifestEmission, ManifestOptions } from './types.js';
 import { TOKEN_REPORT_PATH } from './token-report.js';
 
 /** Where the namespaced Responses manifest goes (`deferLoading.namespaces`). */

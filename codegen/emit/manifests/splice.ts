@@ -9,8 +9,6 @@ import type { FileSegments, GeneratedFile } from '../../model.js';
 import { MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
 import type { EntryLookup } from './token-report.js';
 
-export type { FileSegments };
-
 /**
  * The previous file's bytes (as pieces: views of `previous` and the new parts) with the parts of the
  * tools in `replacements` replaced (and the bytes after the last part by `tail`, when given: the loss

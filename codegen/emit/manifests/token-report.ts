@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Problem } from '../../model.js';
-import type { ManifestEmission, ManifestOptions } from './index.js';
+import type { ManifestEmission, ManifestOptions, TokenBudgets, TokenReport, ToolTokens } from './types.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../naming.js';
 import { type ManifestTarget, MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
@@ -23,29 +23,6 @@ export const TOKEN_REPORT_PATH = 'manifests/token-report.json';
 
 /** How many of the biggest tools a budget warning names. */
 export const BUDGET_WARNING_TOOLS = 5;
-
-/** A target's token budget (`manifests.tokenBudget.<target>`): the whole manifest, and any one tool's entry. */
-export interface TokenBudget {
-  total?: number;
-  perTool?: number;
-}
-
-/** Budgets by target. */
-export type TokenBudgets = Partial<Record<ManifestTarget, TokenBudget>>;
-
-/** One tool's counts: per enabled target in file order (null where the target does not list it), and its entries' hash. */
-export interface ToolTokens {
-  counts: (number | null)[];
-  hash: string;
-}
-
-/** What `token-report.json` holds. */
-export interface TokenReport {
-  tokenizer: Record<string, Record<string, unknown>>;
-  /** tool → target → tokens, and `hash`. */
-  tools: Record<string, Record<string, number | string>>;
-  totals: Record<string, number>;
-}
 
 /**
  * A tool's counts from its entries' JSON (`JSON.stringify(entry)`, per enabled target; null where the

@@ -11,7 +11,7 @@ import {
   type ManifestTargetEntry,
 } from '../../../src/manifest-targets/table.js';
 import { toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
-import type { ManifestOptions } from './index.js';
+import type { ManifestOptions } from './types.js';
 
 /** The typed module beside a target's JSON (`manifests/<target>.ts`). */
 export function typedModulePath(target: ManifestTarget): string {

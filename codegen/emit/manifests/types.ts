@@ -1,0 +1,116 @@
+/**
+ * The types the manifest files share: the options every target's builder reads, what one tool's
+ * emission gives of the manifests, what an emission of them answers, and what the loss and token
+ * reports hold.
+ */
+import type { LossEntry } from '../../../src/manifest-targets/build.js';
+import type { DeferLoading } from '../../../src/manifest-targets/defer-loading.js';
+import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
+import type { ToolsmithConfig } from '../../config/generated/config-type.js';
+import type { FileSegments, GeneratedFile, Problem } from '../../model.js';
+
+/** What generate does with a tool a target cannot take (`manifests.unrepresentable` in toolsmith.config.json). */
+export type UnrepresentablePolicy = 'omit' | 'error';
+
+/** The config's `manifests` keys (`codegen/config/config-schema.ts` declares and describes each). */
+type ConfigManifests = NonNullable<ToolsmithConfig['manifests']>;
+
+/**
+ * Options of `emitManifests`: the config's `manifests` keys by their config names (a key declared there
+ * reaches the builders with no edit here), absent ones at their declared defaults.
+ */
+export interface ManifestOptions extends Omit<ConfigManifests, 'targets' | 'tokenBudget' | 'deferLoading'> {
+  /** The targets to emit (default: `DEFAULT_MANIFEST_TARGETS`). */
+  targets?: readonly ManifestTarget[];
+  /** Token budgets per target: the whole manifest (`total`) and any one tool's entry (`perTool`). */
+  tokenBudget?: TokenBudgets;
+  /** Deferred loading: the tools it does not keep loaded are marked `defer_loading: true` (Anthropic, OpenAI Responses). */
+  deferLoading?: DeferLoading;
+  /** The token report's path relative to the project root, where budget warnings are placed (default `manifests/token-report.json`). */
+  tokenReportFile?: string;
+}
+
+/** What `emitManifests` returns: the files, the problems that make generate fail, and the losses (for docs). */
+export interface ManifestEmission {
+  files: GeneratedFile[];
+  /** Errors: a tool a target cannot take under the `error` policy. */
+  problems: Problem[];
+  /** Warnings (`severity: 'warning'`): a tool left out of a target under the `omit` policy; they do not stop generate. */
+  warnings: Problem[];
+  /** tool → target → losses, sorted; every tool and enabled target present. */
+  losses: LossReport;
+  /** tool → target → why that target does not list the tool (it cannot take it, or the definition turned it off). */
+  unavailable: Record<string, Partial<Record<ManifestTarget, string>>>;
+  /** openai-strict only: tool → pointers of optional properties made nullable (`null` means omitted). */
+  nullableOptionals: Record<string, string[]>;
+  /** Where each tool's part lies in each file, by path (for `patchManifests` in a later run). */
+  segments?: Record<string, FileSegments>;
+  /** What every tool's entries cost per target (`manifests/token-report.json`); absent when no target is enabled. */
+  tokens?: TokenReport;
+  /** The warnings of the files that list every tool: token budgets, namespace sizes (also among `warnings`). */
+  listingWarnings?: Problem[];
+}
+
+/** tool name → target → losses (every tool and enabled target present, possibly with no entries). */
+export type LossReport = Record<string, Partial<Record<ManifestTarget, LossEntry[]>>>;
+
+/** A target's token budget (`manifests.tokenBudget.<target>`): the whole manifest, and any one tool's entry. */
+export interface TokenBudget {
+  total?: number;
+  perTool?: number;
+}
+
+/** Budgets by target. */
+export type TokenBudgets = Partial<Record<ManifestTarget, TokenBudget>>;
+
+/** One tool's counts: per enabled target in file order (null where the target does not list it), and its entries' hash. */
+export interface ToolTokens {
+  counts: (number | null)[];
+  hash: string;
+}
+
+/** What `token-report.json` holds. */
+export interface TokenReport {
+  tokenizer: Record<string, Record<string, unknown>>;
+  /** tool → target → tokens, and `hash`. */
+  tools: Record<string, Record<string, number | string>>;
+  totals: Record<string, number>;
+}
+
+/**
+ * One tool's part of every manifest file, as text: what each enabled target lists for it, its parts of
+ * the loss reports, and what the targets said of it. Plain data (it crosses the emit-worker boundary).
+ */
+export interface ToolManifests {
+  name: string;
+  /** Per enabled target, in file order: the tool's entry as text at its place in the file; null when the target does not list it. */
+  entries: (string | null)[];
+  /** Its parts of loss-report.json and loss-report.md (absent when no target is enabled). */
+  lossText?: ToolLossText;
+  /** Errors (a target cannot take it, under the `error` policy). */
+  problems: Problem[];
+  /** Warnings (a target leaves it out, under `omit`). */
+  warnings: Problem[];
+  /** target → why that target does not list it. */
+  unavailable: Partial<Record<ManifestTarget, string>>;
+  /** openai-strict only: pointers of optional properties made nullable. */
+  nullableOptionals?: string[];
+  /**
+   * Per enabled target, in file order, its entry's JSON without indentation ('' where the target does
+   * not list it), joined by newlines (JSON text has none): what the token report counts, on the main
+   * thread once the emission is done (`createManifestAssembler`), so no emit worker loads the tokenizer.
+   */
+  compact?: string;
+  /** Deferred under `deferLoading` (its entries say `defer_loading: true` where the target has the field). */
+  deferred?: true;
+  /** Its category (the namespace it goes in, `deferLoading.namespaces`). */
+  category?: string;
+}
+
+/** One tool's part of both loss reports, as text. */
+export interface ToolLossText {
+  /** `"<tool>": { … }` as it stands in loss-report.json (indented one level). */
+  json: string;
+  /** The tool's section of loss-report.md (`## <tool>` and its lines, no blank line after). */
+  markdown: string;
+}
