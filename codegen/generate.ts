@@ -5,7 +5,7 @@
  * `toolsmith generate`, `toolsmith check` and the library's `generate()` all run this function.
  */
 import { resolveOptions, type GenerateOptions } from './config/options.js';
-import { placeProblem } from './diagnostics.js';
+import { placeProblem } from './problems.js';
 import { emitProject, rejectedSchemas, type Emitted } from './emit/project.js';
 import { workerOptions } from './emit/pool/pool.js';
 import { readSettings } from './emit/settings.js';

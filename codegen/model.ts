@@ -3,6 +3,9 @@ import type { ComposedStep } from '../src/composed.js';
 import type { ManifestProblem } from '../src/manifest-targets/build.js';
 import type { ToolAnnotations } from '../src/tool.js';
 
+/** Bumped when generated output changes shape: part of every tool's content hash and every banner. */
+export const GENERATOR_VERSION = '0.1.0';
+
 /** A problem found in the definitions: one shape with the manifest builders' (src/manifest-targets/build.ts). */
 export type Problem = ManifestProblem;
 

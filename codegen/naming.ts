@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { SharedSchemaModel, ToolModel, ToolNames } from './model.js';
-import { formatPointer } from './pointer.js';
+import { formatPointer } from '../src/schema/json-pointer.js';
 
 /** The pattern a tool name must match (the definition format's rule, before any target's own). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -9,7 +9,7 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 export const SHARED_VALIDATORS_FILE = 'validators/shared/index.js';
 
 /** Splits a name into lower-case words: `webSearch`, `web_search`, `Web-Search` → [web, search]. */
-export function splitWords(name: string): string[] {
+function splitWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -28,13 +28,13 @@ export function toPascalCase(name: string): string {
 }
 
 /** `web_search` → `webSearch`. */
-export function toCamelCase(name: string): string {
+function toCamelCase(name: string): string {
   const pascal = toPascalCase(name);
   return pascal.startsWith('_') ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
 }
 
 /** `WebSearch` → `web-search`. */
-export function toKebabCase(name: string): string {
+function toKebabCase(name: string): string {
   return splitWords(name).join('-') || '_';
 }
 
@@ -102,7 +102,7 @@ export function sharedModuleStem(relPath: string): string {
 const TOOL_TYPE_SUFFIXES: readonly string[] = ['Input', 'Args', 'Output', 'Tool', 'ToolBase'];
 
 /** What a definition's type name gets when it would be one of its tool's own names: `FooOutput` → `FooOutputDefinition`. */
-export const DEFINITION_SUFFIX = 'Definition';
+const DEFINITION_SUFFIX = 'Definition';
 
 /**
  * Type name of a definition: shared ones keep their own name, a tool's own get the tool's prefix
@@ -123,7 +123,7 @@ export function definitionTypeName(key: string, toolPascal?: string): string {
  * Names generated files import from the runtime or declare in the files that list every tool, and
  * global TypeScript names the generated code uses: no tool, definition or shared schema may take one.
  */
-export const RESERVED_IDENTIFIERS: ReadonlyMap<string, string> = new Map([
+const RESERVED_IDENTIFIERS: ReadonlyMap<string, string> = new Map([
   ...[
     'ITool',
     'JSONSchemaObject',
@@ -265,7 +265,6 @@ export function findIdentifierCollisions(claims: readonly IdentifierClaim[]): Id
 }
 
 /** Plain code-unit comparison, for byte-stable ordering: the runtime's one (the manifest builders sort with it too). */
-export { compareStrings } from '../src/manifest-targets/build.js';
 
 /** A relative import specifier from one generated file to another path (both relative to one root). */
 export function relativeImport(fromFile: string, toPath: string): string {

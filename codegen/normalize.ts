@@ -3,10 +3,11 @@ import type { JSONSchema7 } from 'json-schema';
 import { deepFreeze } from '../src/freeze.js';
 import { type SchemaDialect, schemaDialect } from '../src/schema/dialect.js';
 import { allowUnknownFormats, createGeneratorAjv } from './ajv.js';
-import { Diagnostics } from './diagnostics.js';
+import { Diagnostics } from './problems.js';
 import type { LoadedFiles, SourceFile } from './load.js';
 import type { Problem, ProjectModel, ToolModel } from './model.js';
-import { compareStrings, toolNames } from './naming.js';
+import { compareStrings } from '../src/manifest-targets/build.js';
+import { toolNames } from './naming.js';
 import { booleanSchemas } from './rules/boolean-schemas.js';
 import { composedCycles } from './rules/composed-cycles.js';
 import { composedSteps } from './rules/composed-steps.js';
@@ -24,9 +25,7 @@ import { sharedSchemas } from './rules/shared-schemas.js';
 import { assembleToolModel, toolHash } from './rules/tool-model.js';
 import { unsatisfiableRequired } from './rules/unsatisfiable-required.js';
 import { type Candidate, hasUsableName, nameCollisions, uniqueToolNames } from './rules/tool-names.js';
-import { isObject } from './schema-walk.js';
-
-export { GENERATOR_VERSION } from './version.js';
+import { isObject } from '../src/schema/walk.js';
 
 /** The checks of one definition file, in order; later ones read what earlier ones decided (`dialects`). */
 export const DEFINITION_RULES: readonly Rule<DefinitionSubject>[] = [

@@ -1,4 +1,10 @@
+/**
+ * A `Problem`'s whole life: reported through one collector (`Diagnostics`) at its place in a file,
+ * placed later when found away from the file's text (`unplacedProblem`, `placeProblem`), sorted, and
+ * printed (`formatProblem`).
+ */
 import { editDistance } from '../src/registry.js';
+import { positionOf, type SourceFile } from './load.js';
 import type { Problem } from './model.js';
 
 /** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` (a warning's message starts with `warning: `). */
@@ -20,11 +26,6 @@ function oneLine(text: string): string {
           ? '\\t'
           : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-}
-
-/** The same problem as a warning: reported, but the run succeeds (unless `strict`). */
-export function asWarning(problem: Problem): Problem {
-  return { ...problem, severity: 'warning' };
 }
 
 /** True for a warning, false for an error. */
@@ -57,5 +58,107 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   return best;
 }
 
-// The pointer helpers live in pointer.ts; re-exported for the modules that import them from here.
-export { escapePointerSegment, parsePointer } from './pointer.js';
+/** Where a problem's line and column point: the value at the pointer (default) or, with `atKey`, its property name. */
+export interface PlaceOptions {
+  atKey?: boolean;
+}
+
+/**
+ * The one collector every normalize rule reports through: `error` blocks the run, `warning` does
+ * not (unless `strict`, decided by generate). Each report is placed at its file's line:column from
+ * its JSON pointer. Why one collector: rules never thread a `problems` array or count it to learn
+ * whether a file failed; a child collector (`child()`) answers that for one definition's rules.
+ */
+export class Diagnostics {
+  readonly #problems: Problem[] = [];
+  readonly #parent: Diagnostics | undefined;
+  #errors = 0;
+
+  constructor(parent?: Diagnostics) {
+    this.#parent = parent;
+  }
+
+  /** Reports an error at `pointer` of `source`. */
+  error(source: SourceFile, pointer: string, message: string, hint?: string, options: PlaceOptions = {}): void {
+    this.add(placed(source, pointer, message, hint, options));
+  }
+
+  /** Reports a warning at `pointer` of `source`: printed, but the run still writes its files. */
+  warning(source: SourceFile, pointer: string, message: string, hint?: string, options: PlaceOptions = {}): void {
+    this.add({ ...placed(source, pointer, message, hint, options), severity: 'warning' });
+  }
+
+  /** Adds problems already placed (load's, the warnings a cached model keeps, a relocated one). */
+  add(...problems: Problem[]): void {
+    for (const problem of problems) {
+      this.#problems.push(problem);
+      if (!isWarning(problem)) this.#errors++;
+    }
+    this.#parent?.add(...problems);
+  }
+
+  /** A collector that forwards every report here and keeps its own count: one definition's rules. */
+  child(): Diagnostics {
+    return new Diagnostics(this);
+  }
+
+  /** Errors reported through this collector so far. */
+  get errorCount(): number {
+    return this.#errors;
+  }
+
+  /** Every problem reported through this collector, in report order. */
+  problems(): readonly Problem[] {
+    return this.#problems;
+  }
+
+  /** The warnings reported through this collector, in report order. */
+  warnings(): Problem[] {
+    return this.#problems.filter(isWarning);
+  }
+
+  /** Every problem, the same one (file, pointer, message) once, split by severity and sorted. */
+  result(): { problems: Problem[]; warnings: Problem[] } {
+    const unique = [
+      ...new Map(
+        this.#problems.map((problem) => [`${problem.file}\0${problem.pointer}\0${problem.message}`, problem]),
+      ).values(),
+    ];
+    return {
+      problems: sortProblems(unique.filter((problem) => !isWarning(problem))),
+      warnings: sortProblems(unique.filter(isWarning)),
+    };
+  }
+}
+
+function placed(source: SourceFile, pointer: string, message: string, hint: string | undefined, options: PlaceOptions) {
+  const { line, column } = positionOf(source, pointer, options.atKey ?? false);
+  const problem: Problem = { file: source.file, line, column, pointer, message };
+  if (hint !== undefined) problem.hint = hint;
+  return problem;
+}
+
+/** Problems made away from their file (by an emitter) that point at the value, not the key, once placed. */
+const AT_VALUE = new WeakSet<Problem>();
+
+/**
+ * A problem found without its file's text (in an emitter, maybe on a worker thread), to be placed by
+ * `placeProblem` once back where the sources are. Placed at the value of `pointer` unless `atKey`.
+ */
+export function unplacedProblem(
+  file: string,
+  pointer: string,
+  message: string,
+  hint?: string,
+  options: PlaceOptions = {},
+): Problem {
+  const problem: Problem = { file, line: 1, column: 1, pointer, message };
+  if (hint !== undefined) problem.hint = hint;
+  if (!(options.atKey ?? true)) AT_VALUE.add(problem);
+  return problem;
+}
+
+/** `problem` at the line and column its pointer names in `source` (its property name unless made with `atKey: false`). */
+export function placeProblem(source: SourceFile, problem: Problem): Problem {
+  return { ...problem, ...positionOf(source, problem.pointer, !AT_VALUE.has(problem)) };
+}

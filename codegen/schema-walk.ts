@@ -1,21 +1,6 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { mapSchema as mapAny, walkSchema as walkAny } from '../src/schema/walk.js';
 
-/** The schema walker and JSON helpers for the generator: the runtime's one walker (src/schema/walk.ts), typed for draft-07. */
-export {
-  cloneJson,
-  forEachSubschema,
-  hasOwn,
-  isObject,
-  SCHEMA_ARRAY_KEYWORDS,
-  SCHEMA_KEYWORDS,
-  SCHEMA_MAP_KEYWORDS,
-  setOwn,
-  sortKeysDeep,
-  type SubschemaPlace,
-} from '../src/schema/walk.js';
-export { DEFINITION_CONTAINERS } from '../src/schema/keywords.js';
-
 /** Calls `visit` for a schema and every subschema below it, with its JSON pointer. */
 export function walkSchema(
   schema: JSONSchema7Definition,

@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import type { GeneratedFile } from './model.js';
-import { compareStrings } from './naming.js';
+import { compareStrings } from '../src/manifest-targets/build.js';
 
 /** A file's content as UTF-8 bytes: those it holds (made as bytes), else its text encoded. */
 export function encoded(file: GeneratedFile): Buffer {

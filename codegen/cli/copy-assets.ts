@@ -17,7 +17,7 @@ export interface CopyAssetsReport {
  * validators (`.js`, with their `.d.ts` for a build that publishes declarations), `catalog.json`,
  * `schemas/<tool>.json` and the manifests' JSON.
  */
-export function isAsset(file: string): boolean {
+function isAsset(file: string): boolean {
   return file.endsWith('.js') || file.endsWith('.d.ts') || file.endsWith('.json');
 }
 

@@ -1,5 +1,6 @@
 import type { Problem } from '../model.js';
-import { loadConfig, type ToolsmithConfig } from '../config/config.js';
+import { loadConfig } from '../config/config.js';
+import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { optionsFromConfig, type GenerateOptions } from '../config/options.js';
 import { formatProblem, isWarning, sortProblems } from '../problems.js';
 import { shouldColor } from './reporter.js';
@@ -47,7 +48,7 @@ export const defaultIo: Io = {
 };
 
 /** The flags that stand for config keys, as a config (absent flags left out). */
-export function flagsAsConfig(flags: CommonFlags): ToolsmithConfig {
+function flagsAsConfig(flags: CommonFlags): ToolsmithConfig {
   const config: ToolsmithConfig = {};
   for (const key of ['schemas', 'out', 'stubs', 'templates', 'strict', 'workers'] as const) {
     if (flags[key] !== undefined) (config as Record<string, unknown>)[key] = flags[key];

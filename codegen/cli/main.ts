@@ -12,9 +12,7 @@ import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-pack
 import { resolveOptions } from '../config/options.js';
 import { clockTime } from './reporter.js';
 import { runDiff } from '../diff/run.js';
-import { GENERATOR_VERSION } from '../version.js';
-
-export { EXIT } from './io.js';
+import { GENERATOR_VERSION } from '../model.js';
 
 /**
  * Whether the packages a command needs beyond toolsmith's own dependencies are installed (the

@@ -1,11 +1,11 @@
 import type { CallReporter } from '../../src/call-reporting.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
-import type { ToolsmithConfig } from '../config/config.js';
+import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './io.js';
 import { resolveOptions, type GenerateOptions } from '../config/options.js';
 import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
-import { GENERATOR_VERSION } from '../version.js';
+import { GENERATOR_VERSION } from '../model.js';
 
 /*
  * The commands that run the project's tools (`call`, `serve`): its orchestrator loaded from the

@@ -7,11 +7,8 @@ import type { ToolsmithConfig } from './generated/config-type.js';
 import { validate } from './generated/config-validator.js';
 import { parseSource, positionOf, readRegularFile, toPosix } from '../load.js';
 import type { Problem } from '../model.js';
-import { escapePointerSegment, parsePointer, resolveLocalRef } from '../pointer.js';
+import { escapePointerSegment, parsePointer, resolveLocalRef } from '../../src/schema/json-pointer.js';
 import { closest } from '../problems.js';
-
-export { CONFIG_KEYS, CONFIG_SCHEMA } from './config-schema.js';
-export type { ToolsmithConfig } from './generated/config-type.js';
 
 /** The config files looked for in the project root; more than one present is a problem naming them. */
 export const CONFIG_FILES = [

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { toPosix } from '../load.js';
 import type { EmitContext } from '../model.js';
-import { GENERATOR_VERSION } from '../version.js';
+import { GENERATOR_VERSION } from '../model.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import type { ToolsmithConfig } from './generated/config-type.js';
 
@@ -9,7 +9,7 @@ import type { ToolsmithConfig } from './generated/config-type.js';
 type NotGeneratorKey = '$schema' | 'entry' | 'capabilities';
 
 /** The generator's part of a config: every key of `config-schema.ts` the generator reads, by its config name. */
-export type GeneratorConfig = Omit<ToolsmithConfig, NotGeneratorKey>;
+type GeneratorConfig = Omit<ToolsmithConfig, NotGeneratorKey>;
 
 /**
  * Where generate reads and writes and how it emits: the config's generator keys (`toolsmith.config.json`,
@@ -29,7 +29,7 @@ type DefaultedKeys<P> = { [K in keyof P]: P[K] extends { default: unknown } ? K 
  * `T` as `withDefaults` returns it for the schema `S`: a key whose schema declares a default is present,
  * and an object whose schema has properties is filled the same way, so readers never repeat a default.
  */
-export type WithDefaults<T, S> = S extends { properties: infer P }
+type WithDefaults<T, S> = S extends { properties: infer P }
   ? { [K in keyof T & DefaultedKeys<P>]-?: Filled<NonNullable<T[K]>, P[K]> } & {
       [K in Exclude<keyof T, DefaultedKeys<P>>]?: K extends keyof P ? Filled<NonNullable<T[K]>, P[K]> : T[K];
     }

@@ -1,5 +1,5 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import { resolveLocalRef } from '../pointer.js';
+import { resolveLocalRef } from '../../src/schema/json-pointer.js';
 import type { SharedOrigin } from './sources.js';
 
 /*

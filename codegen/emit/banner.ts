@@ -24,7 +24,7 @@ export function markdownBanner(source: string, ctx: EmitContext): string {
 }
 
 /** Text safe inside a block comment, on one line: no `*\/` can close it early, no line break can start a tag line. */
-export function commentSafe(text: string): string {
+function commentSafe(text: string): string {
   return text.replace(/\*\//g, '*\\/').replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
 }
 
@@ -32,6 +32,6 @@ export function commentSafe(text: string): string {
  * Text safe inside an HTML comment (`<!-- … -->`), on one line: no two hyphens in a row, so neither
  * `-->` nor `--!>` can close it (`--->` included), and line breaks become spaces.
  */
-export function htmlCommentSafe(text: string): string {
+function htmlCommentSafe(text: string): string {
   return text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' ').replace(/-(?=-)/g, '- ');
 }

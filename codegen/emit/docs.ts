@@ -1,7 +1,8 @@
 import Handlebars from 'handlebars';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
 import { ownValue } from '../dictionary.js';
-import { compareStrings, relativeImport } from '../naming.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
+import { relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
 import { type LossReport, type TokenReport, tokenTotalRows } from './manifests/index.js';
@@ -11,8 +12,6 @@ import { codeSpan } from '../../src/markdown-text.js';
 import { hasOwn, isObject as isSchemaObject, type SchemaNode as SchemaObject } from '../../src/schema/walk.js';
 
 import { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';
-
-export { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';
 
 /** Options of `emitDocs`: the template texts (pure: the caller loads them) and what each manifest loses. */
 export interface DocsOptions {
@@ -89,7 +88,7 @@ function anchorOf(name: string): string {
 /* ---------- Property tables ---------- */
 
 /** One row of an input or output table; every field is Markdown ready for a table cell. */
-export interface PropertyRow {
+interface PropertyRow {
   property: string;
   type: string;
   required: string;
@@ -180,7 +179,7 @@ function hasNestedProperties(schema: unknown): schema is SchemaObject {
 }
 
 /** The rows of an object schema: nested inline objects flattened with dotted paths (`a.b`, `list[].c`). */
-export function propertyRows(schema: unknown, link: RefLinker, prefix = ''): PropertyRow[] {
+function propertyRows(schema: unknown, link: RefLinker, prefix = ''): PropertyRow[] {
   if (!isSchemaObject(schema) || !isSchemaObject(schema.properties)) return [];
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const rows: PropertyRow[] = [];

@@ -4,10 +4,10 @@
  * name order (or the manifests the plan spliced), then the files that list every tool. Each file goes to
  * the output (write.ts) as soon as it is made, so no tool's text outlives its turn.
  */
-import { placeProblem } from '../diagnostics.js';
+import { placeProblem } from '../problems.js';
 import type { LoadedFiles } from '../load.js';
 import { typeHomes, type GeneratedFile, type Problem, type ProjectModel, type ToolModel } from '../model.js';
-import { compareStrings } from '../naming.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
 import { createDocRenderer } from './docs.js';
 import { formatFiles, normalizeLineEndings } from './format.js';
 import {

@@ -48,7 +48,7 @@ export function emitSettings(resolved: ResolvedOptions, templates: DocTemplates)
 }
 
 /** The manifests' options from the resolved ones. */
-export function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
+function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
   const { targets, tokenBudget, ...rest } = resolved.settings.manifests;
   return {
     ...rest,

@@ -19,7 +19,8 @@ import { prepareValidatorSchema } from '../../src/schema/defaults.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { addValidatorSchema, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
 import type { SharedSchemaModel } from '../model.js';
-import { hasOwn, isObject, mapSchema, walkSchema } from '../schema-walk.js';
+import { hasOwn, isObject } from '../../src/schema/walk.js';
+import { mapSchema, walkSchema } from '../schema-walk.js';
 
 /** The keyword a replaced `$ref` becomes in a tool's validator schema (never in a written schema). */
 export const SHARED_KEYWORD = 'x-toolsmith-shared';
@@ -39,7 +40,7 @@ export interface SharedValidators {
 }
 
 /** The export of a shared type's validator. */
-export const sharedExport = (typeName: string): string => `validate${typeName}`;
+const sharedExport = (typeName: string): string => `validate${typeName}`;
 
 /** What `sharedValidators` made of each project's shared schemas, on this thread. */
 const MADE = new WeakMap<readonly SharedSchemaModel[], SharedValidators | undefined>();

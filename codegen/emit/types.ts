@@ -1,9 +1,12 @@
 import { compile, type Options } from 'json-schema-to-typescript';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from '../model.js';
-import { compareStrings, relativeImport } from '../naming.js';
-import { decodeFragment, parsePointer } from '../pointer.js';
-import { DEFINITION_CONTAINERS, forEachSubschema, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
+import { relativeImport } from '../naming.js';
+import { decodeFragment, parsePointer } from '../../src/schema/json-pointer.js';
+import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
+import { forEachSubschema, hasOwn, isObject, setOwn } from '../../src/schema/walk.js';
+import { mapSchema } from '../schema-walk.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
 import { jsDoc, quoted, typeKey } from './literal.js';

@@ -6,7 +6,7 @@ import {
   type SchemaRejection,
   standaloneCode,
 } from '../ajv.js';
-import { unplacedProblem } from '../diagnostics.js';
+import { unplacedProblem } from '../problems.js';
 import type { EmitContext, GeneratedFile, Problem, SharedSchemaModel, ToolModel } from '../model.js';
 import { relativeImport, runtimeSpecifier, SHARED_VALIDATORS_FILE } from '../naming.js';
 import type { ValidateFunction } from 'ajv';

@@ -1,4 +1,4 @@
-import { Diagnostics } from '../diagnostics.js';
+import { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import type { Problem } from '../model.js';
 import type { Rule } from './rule.js';

@@ -1,10 +1,10 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import type { ComposedStep, ToolModel } from '../model.js';
-import { decodeFragment, escapePointerSegment, parsePointer, valueAt } from '../pointer.js';
+import { decodeFragment, escapePointerSegment, parsePointer, valueAt } from '../../src/schema/json-pointer.js';
 import { closest } from '../problems.js';
-import { hasOwn, isObject } from '../schema-walk.js';
+import { hasOwn, isObject } from '../../src/schema/walk.js';
 import type { Rule } from './rule.js';
 import type { Candidate } from './tool-names.js';
 

@@ -1,11 +1,11 @@
 import { truncateText } from '../../src/errors.js';
 import type { JSONSchema7 } from 'json-schema';
 import { prepareValidatorSchema } from '../../src/schema/defaults.js';
-import { Diagnostics } from '../diagnostics.js';
+import { Diagnostics } from '../problems.js';
 import { problemAt, type SourceFile } from '../load.js';
 import type { Problem, ToolModel } from '../model.js';
-import { formatPointer, parsePointer } from '../pointer.js';
-import { hasOwn } from '../schema-walk.js';
+import { formatPointer, parsePointer } from '../../src/schema/json-pointer.js';
+import { hasOwn } from '../../src/schema/walk.js';
 import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
 
 /**

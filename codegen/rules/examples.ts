@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { SchemaRejection } from '../ajv.js';
 import type { ToolExample } from '../model.js';
-import { cloneJson } from '../schema-walk.js';
+import { cloneJson } from '../../src/schema/walk.js';
 import type { Rule, ToolSubject } from './rule.js';
 
 /**

@@ -1,13 +1,13 @@
 import type { SourceFile } from '../load.js';
 import type { ToolModel } from '../model.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
 import {
-  compareStrings,
   findIdentifierCollisions,
   type IdentifierClaim,
   sharedIdentifierClaims,
   toolIdentifierClaims,
 } from '../naming.js';
-import { escapePointerSegment } from '../pointer.js';
+import { escapePointerSegment } from '../../src/schema/json-pointer.js';
 import type { Rule, SharedEntry } from './rule.js';
 
 /** The built project as the identifier check sees it. */

@@ -1,5 +1,5 @@
 import { findIgnoredDefaults } from '../../src/schema/dialect.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import type { DefinitionSubject, Rule } from './rule.js';
 import { truncateText } from '../../src/errors.js';

@@ -1,10 +1,11 @@
 import type { JSONSchema7Definition } from 'json-schema';
 import { classifyFormat, classifyKeyword, DIALECT_URIS, type SchemaDialect } from '../../src/schema/dialect.js';
 import { KNOWN_FORMATS } from '../ajv.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
-import { escapePointerSegment } from '../pointer.js';
-import { hasOwn, walkSchema } from '../schema-walk.js';
+import { escapePointerSegment } from '../../src/schema/json-pointer.js';
+import { hasOwn } from '../../src/schema/walk.js';
+import { walkSchema } from '../schema-walk.js';
 import type { DefinitionSubject, Rule } from './rule.js';
 
 /**

@@ -1,13 +1,21 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import type { SchemaDialect } from '../../src/schema/dialect.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../problems.js';
 import { dictionary } from '../dictionary.js';
 import type { SourceFile } from '../load.js';
 import { definitionTypeName } from '../naming.js';
-import { decodeFragment, decodePercent, escapePointerSegment, parsePointer, valueAt } from '../pointer.js';
+import {
+  decodeFragment,
+  decodePercent,
+  escapePointerSegment,
+  parsePointer,
+  valueAt,
+} from '../../src/schema/json-pointer.js';
 import { closest } from '../problems.js';
-import { cloneJson, DEFINITION_CONTAINERS, hasOwn, isObject, mapSchema, setOwn } from '../schema-walk.js';
-import { compareStrings } from '../naming.js';
+import { cloneJson, hasOwn, isObject, setOwn } from '../../src/schema/walk.js';
+import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
+import { mapSchema } from '../schema-walk.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
 import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
 
 /**

@@ -1,11 +1,13 @@
 import { truncateText } from '../../src/errors.js';
 import type { JSONSchema7 } from 'json-schema';
 import { schemaDialect } from '../../src/schema/dialect.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
-import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName } from '../naming.js';
-import { escapePointerSegment } from '../pointer.js';
-import { DEFINITION_CONTAINERS, hasOwn, isObject } from '../schema-walk.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
+import { definitionTypeName, sharedModuleStem, sharedRootTypeName } from '../naming.js';
+import { escapePointerSegment } from '../../src/schema/json-pointer.js';
+import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
+import { hasOwn, isObject } from '../../src/schema/walk.js';
 import { warnIgnoredDefaults } from './ignored-defaults.js';
 import { lintKeywords } from './keyword-lint.js';
 import { warnUnsatisfiableRequired } from './unsatisfiable-required.js';

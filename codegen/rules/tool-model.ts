@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { GENERATOR_VERSION } from '../version.js';
+import { GENERATOR_VERSION } from '../model.js';
 import type { ComposedStep, ToolExample, ToolModel } from '../model.js';
-import { compareStrings, toDisplayName } from '../naming.js';
-import { cloneJson, sortKeysDeep } from '../schema-walk.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
+import { toDisplayName } from '../naming.js';
+import { cloneJson, sortKeysDeep } from '../../src/schema/walk.js';
 import type { SharedEntry, ToolSubject } from './rule.js';
 
 /**

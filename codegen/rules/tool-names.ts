@@ -2,7 +2,7 @@ import definitionMetaSchema from '../../tool-definition.schema.json' with { type
 import type { SourceFile } from '../load.js';
 import type { ToolModel } from '../model.js';
 import { TOOL_NAME_PATTERN, toolNames } from '../naming.js';
-import { hasOwn } from '../schema-walk.js';
+import { hasOwn } from '../../src/schema/walk.js';
 import type { Rule } from './rule.js';
 
 /** What a definition's `typeName` must match (the pattern of tool-definition.schema.json). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
-import { GENERATOR_VERSION } from '../../codegen/normalize.js';
+import { GENERATOR_VERSION } from '../../codegen/model.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUILD_PACKAGES, GENERATOR_PACKAGES } from '../../codegen/cli/generator-packages.js';

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloneJson } from '../../codegen/schema-walk.js';
+import { cloneJson } from '../../src/schema/walk.js';
 import { createAjvLikeGenerator, createModuleDir, importStandalone, type ModuleDir } from '../helpers/standalone.js';
 import { REPO } from '../helpers/temp-project.js';
 

@@ -16,7 +16,7 @@ import { newLayout, valueLiteral } from '../../codegen/emit/layout.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { normalize } from '../../codegen/normalize.js';
-import { cloneJson } from '../../codegen/schema-walk.js';
+import { cloneJson } from '../../src/schema/walk.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
 import { createAjvLikeGenerator } from '../helpers/standalone.js';
 import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';

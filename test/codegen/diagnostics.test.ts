@@ -1,6 +1,6 @@
 /** The one collector of normalize's rules: placement, severities, child counts, one problem once, sorted. */
 import { describe, expect, it } from 'vitest';
-import { Diagnostics, placeProblem, unplacedProblem } from '../../codegen/diagnostics.js';
+import { Diagnostics, placeProblem, unplacedProblem } from '../../codegen/problems.js';
 import { parseSource } from '../../codegen/load.js';
 
 const text = '{\n  "name": "a",\n  "inputSchema": {\n    "type": "object"\n  }\n}\n';

@@ -507,7 +507,7 @@ console.log(JSON.stringify([validateAInput({ p: 1, s: true, t: 'tilde', u: 2.5 }
 
   it('pointer helpers round-trip any segments (property)', async () => {
     const { escapePointerSegment, formatPointer, parsePointer, decodeFragment } =
-      await import('../../codegen/pointer.js');
+      await import('../../src/schema/json-pointer.js');
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'grapheme' })), (segments) => {
         expect(parsePointer(formatPointer(segments))).toEqual(segments);
@@ -720,7 +720,7 @@ const NESTING_KEYWORDS: Record<string, (schema: object) => object> = {
 
 describe('deep nesting: generated up to the limit, a clear "too deep" problem with the pointer beyond', () => {
   it('every nesting keyword generates and type-checks at exactly the limit', async () => {
-    const { MAX_JSON_DEPTH } = await import('../../codegen/json-scan.js');
+    const { MAX_JSON_DEPTH } = await import('../../codegen/load.js');
     const project = createTempProject();
     try {
       const files: Record<string, unknown> = {

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { getNodePath, parseTree, type Node } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { pointerAt, scanJson } from '../../codegen/json-scan.js';
-import { formatPointer } from '../../codegen/pointer.js';
+import { pointerAt, scanJson } from '../../codegen/load.js';
+import { formatPointer } from '../../src/schema/json-pointer.js';
 
 /** Every object and array node with its depth (the root is 1). */
 function containers(node: Node, depth = 1): { node: Node; depth: number }[] {

@@ -83,7 +83,7 @@ describe('manifests assembled from each tool’s part', () => {
         const assembler = createManifestAssembler(
           TOOLS.map((tool) => tool.name),
           TEST_CONTEXT,
-          { ...OPTIONS, keepLosses: true },
+          OPTIONS,
         );
         for (const { manifests, losses } of order) assembler.add(manifests, losses);
         const assembled = assembler.finish();
@@ -94,47 +94,6 @@ describe('manifests assembled from each tool’s part', () => {
       }),
       { numRuns: 40 },
     );
-  });
-
-  it('write through `open` the pieces of the in-memory files, keeping no file and no losses', () => {
-    const expected = emitManifests(makeProject([...TOOLS]), TEST_CONTEXT, OPTIONS);
-    const written = new Map<string, Buffer[]>();
-    const closed: string[] = [];
-    const assembler = createManifestAssembler(
-      TOOLS.map((tool) => tool.name),
-      TEST_CONTEXT,
-      {
-        ...OPTIONS,
-        open: (file) => {
-          const chunks: Buffer[] = [];
-          written.set(file, chunks);
-          return { write: (bytes) => void chunks.push(bytes), close: () => void closed.push(file) };
-        },
-      },
-    );
-    for (const tool of [...TOOLS].reverse()) assembler.add(toolManifests(tool, OPTIONS).manifests);
-    const assembled = assembler.finish();
-    expect(assembled.files).toEqual([]);
-    expect(assembled.losses).toEqual({});
-    expect(closed).toEqual(expected.files.map((file) => file.path));
-    for (const file of expected.files) expect(Buffer.concat(written.get(file.path)!)).toEqual(encoded(file));
-    // A target's tools are written as soon as every tool before them is in: given last-first, none until the first.
-    const partial = createManifestAssembler(['a', 'b'], TEST_CONTEXT, {
-      targets: ['mcp'],
-      open: (file) => {
-        closed.push(`open ${file}`);
-        return { write: () => undefined, close: () => undefined };
-      },
-    });
-    closed.length = 0;
-    partial.add(toolManifests(makeTool({ name: 'b' }), { targets: ['mcp'] }).manifests);
-    expect(closed).toEqual([]);
-    partial.add(toolManifests(makeTool({ name: 'a' }), { targets: ['mcp'] }).manifests);
-    expect(closed).toEqual([
-      'open manifests/mcp.json',
-      'open manifests/loss-report.json',
-      'open manifests/loss-report.md',
-    ]);
   });
 
   it('refuses a part given twice, a part of a tool it does not list, and a finish before every part is in', () => {

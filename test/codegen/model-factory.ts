@@ -5,7 +5,8 @@ import { emitProject, type Emitted } from '../../codegen/emit/project.js';
 import { type EmitSettings, emitSettings, readSettings } from '../../codegen/emit/settings.js';
 import { openCache } from '../../codegen/incremental/cache.js';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../../codegen/model.js';
-import { compareStrings, toDisplayName, toolNames } from '../../codegen/naming.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
+import { toDisplayName, toolNames } from '../../codegen/naming.js';
 import { loadTemplates } from '../../codegen/templates/index.js';
 
 /** The emit context tests use. */

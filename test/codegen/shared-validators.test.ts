@@ -21,7 +21,7 @@ import {
 import { compileToolValidators, indentCode, toEsm } from '../../codegen/emit/validators.js';
 import { SHARED_VALIDATORS_FILE } from '../../codegen/naming.js';
 import type { ProjectModel, ToolModel } from '../../codegen/model.js';
-import { cloneJson } from '../../codegen/schema-walk.js';
+import { cloneJson } from '../../src/schema/walk.js';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
 import { createCorpusProject, REPO } from '../helpers/temp-project.js';

@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGeneratorAjv, standaloneCode } from '../../codegen/ajv.js';
 import { addValidatorSchema, toEsm } from '../../codegen/emit/validators.js';
-import { cloneJson } from '../../codegen/schema-walk.js';
+import { cloneJson } from '../../src/schema/walk.js';
 import { compileSchema } from '../../src/index.js';
 import { prepareValidatorSchema } from '../../src/schema/defaults.js';
 import { createAjvLikeGenerator } from '../helpers/standalone.js';

@@ -19,7 +19,7 @@ const toLiteral = (value: unknown): string => valueLiteral(value, '', 0, 0, newL
 import { loadDefinitions } from '../../codegen/load.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { normalize } from '../../codegen/normalize.js';
-import { cloneJson } from '../../codegen/schema-walk.js';
+import { cloneJson } from '../../src/schema/walk.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
 import { createAjvLikeGenerator } from '../helpers/standalone.js';
 import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';

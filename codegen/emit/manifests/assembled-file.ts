@@ -2,7 +2,7 @@
  * The pieces manifest assembly is made of: the buffer that puts the tools' parts in name order, and
  * one file being written as a head, entries and a tail, with each entry's byte range.
  */
-import { compareStrings } from '../../naming.js';
+import { compareStrings } from '../../../src/manifest-targets/build.js';
 import type { FileSegments } from '../../model.js';
 
 /** Where the assembler writes one file: its pieces in order, then `close`. */

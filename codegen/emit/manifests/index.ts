@@ -1,6 +1,6 @@
 import type { EmitContext, FileSegments, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
 import { dictionary, ownValue } from '../../dictionary.js';
-import { compareStrings } from '../../naming.js';
+import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { markdownBanner } from '../banner.js';
 import type { LossEntry, TargetBuild } from '../../../src/manifest-targets/build.js';
 import {
@@ -26,7 +26,7 @@ import {
   BiggestEntries,
   lossReportTail,
 } from './token-report.js';
-import type { LossReport, ManifestEmission, ManifestOptions, TokenReport, ToolManifests, ToolTokens } from './types.js';
+import type { ManifestEmission, ManifestOptions, TokenReport, ToolManifests, ToolTokens } from './types.js';
 
 export type { LossEntry } from '../../../src/manifest-targets/build.js';
 export { OPENAI_STRICT_NULL_CONVENTION } from '../../../src/manifest-targets/openai-strict.js';
@@ -46,7 +46,7 @@ export type {
   ToolManifests,
   UnrepresentablePolicy,
 } from './types.js';
-export { AssembledFile, InNameOrder, type ManifestWriter, type OpenManifestFile } from './assembled-file.js';
+export { AssembledFile, InNameOrder } from './assembled-file.js';
 export type { DeferLoading } from '../../../src/manifest-targets/defer-loading.js';
 export { NAMESPACED_RESPONSES_PATH } from './namespaced.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
@@ -201,30 +201,19 @@ function recordPart(emission: ManifestEmission, part: ToolManifests): void {
   if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
 }
 
-/** Options of `createManifestAssembler`. */
-export interface AssemblerOptions extends ManifestOptions {
-  /**
-   * Where each finished file goes, piece by piece (a run's staging tree: nothing of the manifests is
-   * held); without it the files are kept in memory and answered in the emission's `files`.
-   */
-  open?: OpenManifestFile;
-  /** Keep every tool's losses for the emission's `losses` (default: only with no `open`). */
-  keepLosses?: boolean;
-}
-
 type LossesByTarget = Partial<Record<ManifestTarget, LossEntry[]>>;
 
 /**
  * Assembles the manifests and loss reports from the tools' parts (`toolManifests`), given in any order:
- * each part is written as soon as every tool before it (in name order) is in, so what is held is the
- * parts that arrived early, not the files. `finish` once every tool's part is in.
+ * each part is laid out as bytes as soon as every tool before it (in name order) is in, so what waits
+ * as text is the parts that arrived early. `finish` once every tool's part is in.
  */
 export interface ManifestAssembler {
   add(part: ToolManifests, losses?: LossesByTarget): void;
   /** What the targets said of the tools added so far, in the order they were added (errors under `error`; warnings under `omit`). */
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
-  /** Writes the tails and the typed modules; the emission (with `files` only when kept in memory). */
+  /** Writes the tails and the typed modules; the emission, its files as pieces of bytes. */
   finish(): ManifestEmission;
   /** Closes what is open without finishing (a run that stops). */
   abandon(): void;
@@ -234,7 +223,7 @@ export interface ManifestAssembler {
 export function createManifestAssembler(
   names: readonly string[],
   ctx: EmitContext,
-  options: AssemblerOptions = {},
+  options: ManifestOptions = {},
 ): ManifestAssembler {
   return new ManifestAssembly(names, ctx, options);
 }
@@ -243,8 +232,7 @@ export function createManifestAssembler(
 class ManifestAssembly implements ManifestAssembler {
   private readonly targets: readonly ManifestTarget[];
   private readonly emission = emptyEmission();
-  private readonly keepLosses: boolean;
-  private readonly open: OpenManifestFile;
+  private readonly open: OpenManifestFile = (path) => memoryWriter(path, this.emission.files);
   private readonly banner: string;
   /** One per enabled target, in the targets' order. */
   private readonly targetFiles: AssembledFile[];
@@ -260,11 +248,9 @@ class ManifestAssembly implements ManifestAssembler {
   constructor(
     names: readonly string[],
     private readonly ctx: EmitContext,
-    private readonly options: AssemblerOptions,
+    private readonly options: ManifestOptions,
   ) {
     this.targets = enabledTargets(options);
-    this.keepLosses = options.keepLosses ?? options.open === undefined;
-    this.open = options.open ?? ((path) => memoryWriter(path, this.emission.files));
     this.banner = markdownBanner('the tool definitions', ctx).trimEnd();
     this.targetFiles = this.targets.map(
       (target) =>
@@ -341,7 +327,7 @@ class ManifestAssembly implements ManifestAssembler {
       this.reportFiles[0]!.append(this.open, part.name, part.lossText.json);
       this.reportFiles[1]!.append(this.open, part.name, part.lossText.markdown);
     }
-    if (this.keepLosses) this.emission.losses[part.name] = losses ?? {};
+    this.emission.losses[part.name] = losses ?? {};
   }
 
   /** Each target's file closed with its tail (or, with no tool listed, its empty content), and its typed module. */
@@ -447,7 +433,7 @@ export function emitManifests(
   const assembler = createManifestAssembler(
     project.tools.map((tool) => tool.name),
     ctx,
-    { ...options, keepLosses: true },
+    options,
   );
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const { manifests, losses } = toolManifests(tool, options);

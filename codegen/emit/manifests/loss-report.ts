@@ -1,6 +1,6 @@
 import type { GeneratedFile } from '../../model.js';
 import { dictionary, ownValue } from '../../dictionary.js';
-import { compareStrings } from '../../naming.js';
+import { compareStrings } from '../../../src/manifest-targets/build.js';
 import type { LossEntry } from '../../../src/manifest-targets/build.js';
 import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
 import { tokenTotalsMarkdown } from './token-report.js';

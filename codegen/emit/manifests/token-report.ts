@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Problem } from '../../model.js';
 import type { ManifestEmission, ManifestOptions, TokenBudgets, TokenReport, ToolTokens } from './types.js';
 import { dictionary, ownValue } from '../../dictionary.js';
-import { compareStrings } from '../../naming.js';
+import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { type ManifestTarget, MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
 import {
   countTargetTokens,

@@ -14,7 +14,7 @@ import { toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js'
 import type { ManifestOptions } from './types.js';
 
 /** The typed module beside a target's JSON (`manifests/<target>.ts`). */
-export function typedModulePath(target: ManifestTarget): string {
+function typedModulePath(target: ManifestTarget): string {
   return MANIFEST_TARGET_TABLE[target].file.replace(/\.json$/, '.ts');
 }
 

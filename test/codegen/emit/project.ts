@@ -4,7 +4,7 @@ import { generateCorpus } from '../../../bench/corpus.js';
 import { loadDefinitions, parseSource, type SourceFile } from '../../../codegen/load.js';
 import { REPO } from '../../helpers/temp-project.js';
 import { normalize } from '../../../codegen/normalize.js';
-import { compareStrings } from '../../../codegen/naming.js';
+import { compareStrings } from '../../../src/manifest-targets/build.js';
 
 /** The emit context the emitter tests use (fixed version: the banners stay byte-stable). */
 export const EMIT_CONTEXT: EmitContext = {

@@ -10,7 +10,7 @@ import { format } from 'prettier';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRETTIER_OPTIONS } from '../../../codegen/emit/format.js';
 import { main } from '../../../codegen/cli/main.js';
-import { placeProblem } from '../../../codegen/diagnostics.js';
+import { placeProblem } from '../../../codegen/problems.js';
 import {
   compileToolValidators,
   emitToolValidators,

@@ -1,4 +1,4 @@
-import { Diagnostics } from '../../../codegen/diagnostics.js';
+import { Diagnostics } from '../../../codegen/problems.js';
 import { parseSource, type SourceFile } from '../../../codegen/load.js';
 import { ruleEnvironment } from '../../../codegen/normalize.js';
 import type { DefinitionSubject, Rule } from '../../../codegen/rules/rule.js';

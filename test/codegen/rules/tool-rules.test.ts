@@ -12,7 +12,7 @@ import type { SharedEntry, ToolSubject } from '../../../codegen/rules/rule.js';
 import { sharedSchemas } from '../../../codegen/rules/shared-schemas.js';
 import { type Candidate, nameCollisions, uniqueToolNames } from '../../../codegen/rules/tool-names.js';
 import { assembleToolModel, toolHash } from '../../../codegen/rules/tool-model.js';
-import { placeProblem } from '../../../codegen/diagnostics.js';
+import { placeProblem } from '../../../codegen/problems.js';
 import { schemaRejections } from '../../../codegen/emit/validators.js';
 import { ENV, runRule, sourceOf } from './rule-fixtures.js';
 
