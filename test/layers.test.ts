@@ -63,3 +63,83 @@ describe('layers point one way', () => {
     ).toEqual([]);
   });
 });
+
+/**
+ * The generator's layers, highest first: an import goes to a module of its own layer or a lower one.
+ * The commands (cli/, the library entry, `npm run config-schema`'s script) use the run (generate.ts)
+ * and `toolsmith diff`; those use the cache (incremental/), which plans what the emit stage and the
+ * output (emit/, write.ts) make; everything rests on load, normalize and its rules, the config, names,
+ * the model and problems.
+ */
+function generatorLayer(file: string): number {
+  if (file.startsWith('codegen/cli/') || file === 'codegen/index.ts' || file === 'codegen/config/config-artifacts.ts')
+    return 5;
+  if (file === 'codegen/generate.ts' || file.startsWith('codegen/diff/')) return 4;
+  if (file.startsWith('codegen/incremental/')) return 3;
+  if (file.startsWith('codegen/emit/') || file === 'codegen/write.ts') return 2;
+  return file.startsWith('codegen/') ? 1 : 0;
+}
+
+/** The cycles of an import graph (every module of a strongly connected component of two or more), each sorted. */
+function importCycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let counter = 0;
+  const visit = (node: string): void => {
+    index.set(node, counter);
+    low.set(node, counter++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      onStack.delete(member);
+      component.push(member);
+      if (member === node) break;
+    }
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return cycles;
+}
+
+describe('the generator’s rooms', () => {
+  const files = tsFiles('codegen');
+  const graph = new Map(files.map((file) => [file, importsOf(file, readFileSync(path.join(repoRoot, file), 'utf8'))]));
+
+  it('import no module of a higher layer', () => {
+    expect(offenders(files, (imported, file) => generatorLayer(imported) > generatorLayer(file))).toEqual([]);
+  });
+
+  it('have no import circle, type imports included', () => {
+    expect(importCycles(graph)).toEqual([]);
+  });
+
+  it('the check finds a circle of type imports, and a module of a higher layer', () => {
+    expect(
+      importCycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['c.ts']],
+          ['c.ts', ['a.ts', 'd.ts']],
+          ['d.ts', []],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(generatorLayer('codegen/emit/project.ts')).toBeLessThan(generatorLayer('codegen/incremental/plan.ts'));
+  });
+
+  it('keep at most twelve .ts files at the top of codegen/ (folders hold the rest)', () => {
+    const top = files.filter((file) => !file.slice('codegen/'.length).includes('/'));
+    expect(top.length, top.join(', ')).toBeLessThanOrEqual(12);
+  });
+});

@@ -1,60 +1,14 @@
-import type { CallReporter } from '../../src/call-reporting.js';
+/**
+ * `serve`: the project's tools as an MCP server over stdio, or over Streamable HTTP (./serve-http.ts),
+ * its orchestrator loaded as `call` loads it (./call.ts) and its task store opened when a tool needs one.
+ */
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
-import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './io.js';
-import { resolveOptions, type GenerateOptions } from '../config/options.js';
-import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
 import { GENERATOR_VERSION } from '../model.js';
-
-/*
- * The commands that run the project's tools (`call`, `serve`): its orchestrator loaded from the
- * entry module or the generated registry, then one call printed as JSON, or an MCP server over stdio
- * or Streamable HTTP (./serve-http.ts).
- */
-
-/**
- * The project's orchestrator for `call` and `serve` (see `entry.ts`: the user's entry module, else
- * the generated registry; TypeScript through tsx, else the built JavaScript). `undefined` after
- * printing what to do when neither can be loaded. Without an entry module (whose orchestrator is the
- * user's decision) a call to a tool with side effects is answered APPROVAL_REJECTED, naming the
- * flag, unless `allowSideEffects` (`--allow-side-effects`): nothing that acts runs unasked.
- */
-async function createProjectOrchestrator(
-  generateOptions: GenerateOptions,
-  entry: string | undefined,
-  command: string,
-  io: Io,
-  allowSideEffects: boolean,
-): Promise<import('../../src/index.js').ToolOrchestrator | undefined> {
-  const { EntryError, loadProjectOrchestrator } = await import('./entry.js');
-  const started = command === 'serve' ? 'this server was started' : 'this call was made';
-  const again = command === 'serve' ? 'restart it' : 'call again';
-  const defaults = allowSideEffects
-    ? { allowSideEffects: true }
-    : {
-        requireApproval: 'side-effects' as const,
-        approvalGate: async ({ tool }: { tool: { name: string } }) => ({
-          approved: false,
-          reason:
-            `'${tool.name}' has side effects, and ${started} without a decision about them; ${again} with ` +
-            `--allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
-        }),
-      };
-  try {
-    const resolved = resolveOptions(generateOptions);
-    return await loadProjectOrchestrator({
-      root: resolved.root,
-      outDir: resolved.outDir,
-      ...(entry === undefined ? {} : { entry }),
-      ...(defaults === undefined ? {} : { defaults }),
-    });
-  } catch (error) {
-    if (!(error instanceof EntryError)) throw error;
-    io.stderr(`toolsmith ${command}: ${error.message}\n`);
-    return undefined;
-  }
-}
+import { createProjectOrchestrator } from './call.js';
+import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './io.js';
+import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
 
 /**
  * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
@@ -179,53 +133,4 @@ async function serveWith(
     setTimeout(() => process.exit(), 0).unref();
   }
   return EXIT.ok;
-}
-
-/** `call`: one tool call through the orchestrator, printed as JSON. */
-export async function runCall(
-  tool: string,
-  json: string | undefined,
-  flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string; allowSideEffects?: boolean },
-  io: Io = defaultIo,
-): Promise<number> {
-  const { options: generateOptions, config, problems } = await options(flags, io);
-  if (problems.length > 0) {
-    reportProblems(problems, io);
-    return EXIT.invalid;
-  }
-  const orchestrator = await createProjectOrchestrator(
-    generateOptions,
-    flags.entry ?? config.entry,
-    'call',
-    io,
-    flags.allowSideEffects === true,
-  );
-  if (orchestrator === undefined) return EXIT.invalid;
-  // The tool's log messages go to stderr (stdout carries the result); its progress too, on a terminal.
-  let progressShown = false;
-  const reporter: CallReporter = {
-    log: (level, data) => {
-      if (progressShown) io.stderr('\n');
-      progressShown = false;
-      io.stderr(`${tool} ${level}: ${typeof data === 'string' ? data : JSON.stringify(data)}\n`);
-    },
-  };
-  if (io.stderrIsTTY === true)
-    reporter.progress = ({ progress, total, message }) => {
-      progressShown = true;
-      const amount = total === undefined ? String(progress) : `${progress}/${total}`;
-      io.stderr(`\r\x1b[2K${tool}: ${amount}${message === undefined ? '' : ` ${message}`}`);
-    };
-  const result = await orchestrator.processToolCall({
-    toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
-    gmiId: 'cli',
-    personaId: flags.persona ?? 'cli',
-    personaCapabilities: flags.capability ?? config.capabilities ?? [],
-    userContext: { userId: 'cli' },
-    reporter,
-  });
-  if (progressShown) io.stderr('\n');
-  await orchestrator.shutdown();
-  io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  return result.isError ? EXIT.invalid : EXIT.ok;
 }
