@@ -7,7 +7,6 @@
 import { resolveOptions, type GenerateOptions } from './config/options.js';
 import { placeProblem } from './problems.js';
 import { emitProject, rejectedSchemas, type Emitted } from './emit/project.js';
-import { workerOptions } from './emit/pool/pool.js';
 import { readSettings } from './emit/settings.js';
 import { openCache } from './incremental/cache.js';
 import { planRun } from './incremental/plan.js';
@@ -15,7 +14,7 @@ import { loadDefinitions, type LoadedFiles } from './load.js';
 import type { Problem, ProjectModel } from './model.js';
 import { normalize } from './normalize.js';
 import { sortProblems } from './problems.js';
-import { stageOutput, writeStubs, type OutputDiff } from './write.js';
+import { stageOutput, type OutputDiff } from './write.js';
 
 /** Options of a run: the generator's options, and how the run goes. */
 export interface RunOptions extends GenerateOptions {
@@ -67,13 +66,10 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
   if (modelled.problems.length > 0)
     return stopped(sortProblems([...modelled.problems, ...rejectedSchemas(project, loaded)]), modelled.warnings);
   const plan = planRun(project, resolved, read.settings, cache);
-  const output = stageOutput(resolved.outDir, { compareOnly: options.check === true });
+  const output = stageOutput(resolved.outDir, { compareOnly: options.check === true, stubsDir: resolved.stubsDir });
   let emitted: Emitted;
   try {
-    emitted = await emitProject(plan, read.settings, output, {
-      workers: workerOptions(options),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    });
+    emitted = await emitProject(plan, read.settings, output, options);
   } catch (error) {
     output.discard();
     throw error;
@@ -84,8 +80,7 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
     return stopped(verdict.problems, modelled.warnings);
   }
   const warnings = sortProblems([...modelled.warnings, ...verdict.warnings]);
-  const written = output.commit();
-  const stubs = options.check ? emitted.stubs.map((stub) => stub.path) : writeStubs(resolved.stubsDir, emitted.stubs);
+  const written = output.commit(emitted.stubs);
   cache.record({
     project,
     loaded,
@@ -104,7 +99,7 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
     threads: emitted.threads,
     diff: written.diff,
     replaced: written.replaced,
-    stubs,
+    stubs: written.stubs,
   };
 }
 

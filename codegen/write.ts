@@ -88,17 +88,21 @@ export interface OutputStaging {
   put(file: GeneratedFile): void;
   /** Stages a file the caller knows to be unchanged in the current output (linked, never read). */
   keep(relPath: string): void;
-  /** Swaps the new tree in when anything differs (stale, missing or extra files); answers how the output differed. */
-  commit(): { diff: OutputDiff; replaced: boolean };
+  /**
+   * Swaps the new tree in when anything differs (stale, missing or extra files), then creates each of
+   * `stubs` that is absent; answers how the output differed and the stubs created (with `compareOnly`:
+   * the stubs missing, none created).
+   */
+  commit(stubs?: readonly GeneratedFile[]): { diff: OutputDiff; replaced: boolean; stubs: string[] };
   /** Removes what was staged; the output folder is untouched. */
   discard(): void;
 }
 
 /**
- * Starts the new tree of `outDir` (see `OutputStaging`), recovering an interrupted earlier run first.
- * With `compareOnly` (`check`) nothing is ever written: `commit` only reports the diff.
+ * Starts the new tree of `outDir` (see `OutputStaging`), recovering an interrupted earlier run first;
+ * stubs go to `stubsDir`. With `compareOnly` (`check`) nothing is ever written: `commit` only reports.
  */
-export function stageOutput(outDir: string, options: { compareOnly?: boolean } = {}): OutputStaging {
+export function stageOutput(outDir: string, options: { compareOnly?: boolean; stubsDir?: string } = {}): OutputStaging {
   recoverInterrupted(outDir);
   const remaining = new Set(listFiles(outDir));
   const suffix = `${process.pid}-${Date.now()}`;
@@ -150,17 +154,23 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean } =
       remaining.delete(relPath);
       same(relPath);
     },
-    commit() {
+    commit(stubs = []) {
       diff.extra = [...remaining].sort(compareStrings);
       for (const list of [diff.stale, diff.missing, diff.same]) list.sort(compareStrings);
-      if (!hasDrift(diff) || options.compareOnly) return { diff, replaced: false };
-      start();
-      const previous = `${outDir}.toolsmith-old-${suffix}`;
-      const hadPrevious = existsSync(outDir);
-      if (hadPrevious) renameSync(outDir, previous);
-      renameSync(stagingDir, outDir);
-      if (hadPrevious) rmSync(previous, { recursive: true, force: true });
-      return { diff, replaced: true };
+      const replaced = hasDrift(diff) && !options.compareOnly;
+      if (replaced) {
+        start();
+        const previous = `${outDir}.toolsmith-old-${suffix}`;
+        const hadPrevious = existsSync(outDir);
+        if (hadPrevious) renameSync(outDir, previous);
+        renameSync(stagingDir, outDir);
+        if (hadPrevious) rmSync(previous, { recursive: true, force: true });
+      }
+      const stubsDir = options.stubsDir ?? outDir;
+      const created = options.compareOnly
+        ? stubs.filter((stub) => !existsSync(path.join(stubsDir, stub.path))).map((stub) => stub.path)
+        : writeStubs(stubsDir, stubs);
+      return { diff, replaced, stubs: created };
     },
     discard() {
       if (started) rmSync(stagingDir, { recursive: true, force: true });
@@ -200,7 +210,7 @@ function writeChunks(file: string, chunks: readonly Buffer[]): void {
 }
 
 /** Creates each stub that is absent (published with a hard link, so an existing file is never overwritten); answers those created. */
-export function writeStubs(stubsDir: string, stubs: readonly GeneratedFile[]): string[] {
+function writeStubs(stubsDir: string, stubs: readonly GeneratedFile[]): string[] {
   const stubsCreated: string[] = [];
   for (const stub of stubs) {
     const target = path.join(stubsDir, stub.path);

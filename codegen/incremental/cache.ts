@@ -11,9 +11,9 @@ import type { LoadedFiles } from '../load.js';
 import type { ProjectModel, ToolModel } from '../model.js';
 import type { NormalizeHooks } from '../normalize.js';
 import { generationCacheKey, schemasFolderKey } from './fingerprint.js';
-import { cachedModelHook, inputHashes, modelsFile, readModels, sharedInputsHash, writeModels } from './model-cache.js';
+import { cachedModels, inputHashes, writeRunModels } from './model-cache.js';
 import { takeSnapshot, unchangedRun, untouchedSinceSnapshot } from './snapshot.js';
-import { budgetKey, cacheFile, readCache, writeAtomically, type GenerationCache } from './store.js';
+import { budgetKey, cacheFile, modelsFile, readCache, writeAtomically, type GenerationCache } from './store.js';
 
 /** What a run records once its output is in place. */
 export interface RecordedRun {
@@ -55,20 +55,19 @@ export function openCache(
   options: { check?: boolean; fingerprint?: string } = {},
 ): RunCache {
   const key = generationCacheKey(settings, options.fingerprint, schemasFolderKey(resolved));
-  const file = options.check ? undefined : cacheFile(resolved.root, resolved.outDir);
+  const { root, outDir } = resolved;
+  const file = options.check ? undefined : cacheFile(root, outDir);
+  const models = options.check ? undefined : modelsFile(root, outDir);
   const previous = readCache(file, key);
-  const { outDir } = resolved;
   const untouched = (path: string) => untouchedSinceSnapshot(previous.snapshot, outDir, path);
   return {
     previous,
     unchanged: () => (file === undefined ? undefined : unchangedRun(resolved, previous)),
     normalizeHooks(loaded) {
-      if (file === undefined) return {};
-      const inputs = inputHashes(loaded);
-      const models = readModels(modelsFile(resolved.root, outDir), key, sharedInputsHash(loaded.shared, inputs));
+      const cached = file === undefined ? undefined : cachedModels(models, key, loaded);
       return {
         isUnchanged: (name, hash) => ownValue(previous.tools, name)?.hash === hash,
-        cached: cachedModelHook(models, inputs),
+        ...(cached !== undefined ? { cached } : {}),
       };
     },
     reusable(tool) {
@@ -98,15 +97,8 @@ export function openCache(
         },
         [...[...run.units.values()].flat(), ...run.listings],
       );
+      writeRunModels(models, key, run.loaded, run.project.tools);
       writeAtomically(file, JSON.stringify(snapshot === undefined ? cache : { ...cache, snapshot }));
-      const models = dictionary<{ raw: string; model: ToolModel }>();
-      for (const model of run.project.tools)
-        models[model.source.relPath] = { raw: inputs[model.source.relPath]!, model };
-      writeModels(modelsFile(resolved.root, outDir), {
-        key,
-        shared: sharedInputsHash(run.loaded.shared, inputs),
-        tools: models,
-      });
     },
   };
 }

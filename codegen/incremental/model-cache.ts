@@ -10,7 +10,7 @@ import type { LoadedFiles } from '../load.js';
 import type { ToolModel } from '../model.js';
 import type { NormalizeHooks } from '../normalize.js';
 import { optionsCacheKey } from './fingerprint.js';
-import { cacheFile, sha256, writeAtomically } from './store.js';
+import { modelsFile, sha256, writeAtomically } from './store.js';
 
 /**
  * The models the last successful run built, by definition file, with the hash of the bytes each
@@ -24,11 +24,6 @@ export interface ModelCache {
   shared: string;
   /** Schemas-relative definition path → the hash of its bytes and the model built from them. */
   tools: Record<string, { raw: string; model: ToolModel }>;
-}
-
-/** Where the model cache of an output folder lives (beside the cache), or undefined without node_modules. */
-export function modelsFile(root: string, outDir: string): string | undefined {
-  return cacheFile(root, outDir)?.replace(/\.json$/, '.models.jsonl');
 }
 
 /** The hash `ModelCache.shared` is compared with: every shared schema's path and content hash. */
@@ -121,6 +116,34 @@ export function cachedModelHook(
 }
 
 /**
+ * normalize's `cached` hook over the model cache in `file` made under `key`, for the definitions of
+ * `loaded` (and its shared schemas, which must be those the models were built with); undefined when
+ * the file has nothing for them.
+ */
+export function cachedModels(
+  file: string | undefined,
+  key: string,
+  loaded: LoadedFiles,
+): NormalizeHooks['cached'] | undefined {
+  const inputs = inputHashes(loaded);
+  const models = readModels(file, key, sharedInputsHash(loaded.shared, inputs));
+  return Object.keys(models).length === 0 ? undefined : cachedModelHook(models, inputs);
+}
+
+/** Writes the model cache of a run under `key`: every tool's model with the hash of the definition it was built from. */
+export function writeRunModels(
+  file: string | undefined,
+  key: string,
+  loaded: LoadedFiles,
+  tools: readonly ToolModel[],
+): void {
+  const inputs = inputHashes(loaded);
+  const models = dictionary<{ raw: string; model: ToolModel }>();
+  for (const model of tools) models[model.source.relPath] = { raw: inputs[model.source.relPath]!, model };
+  writeModels(file, { key, shared: sharedInputsHash(loaded.shared, inputs), tools: models });
+}
+
+/**
  * The models the last successful `toolsmith generate` under `resolved` built, for a command that
  * reads the same definitions without generating (`toolsmith diff`): normalize's `cached` hook for
  * `loaded`, the files of the project's schemas folder. The rules are generate's own: the cache key
@@ -141,7 +164,5 @@ export function lastRunModels(
   } catch {
     return undefined;
   }
-  const inputs = inputHashes(loaded);
-  const models = readModels(file, key, sharedInputsHash(loaded.shared, inputs));
-  return Object.keys(models).length === 0 ? undefined : cachedModelHook(models, inputs);
+  return cachedModels(file, key, loaded);
 }

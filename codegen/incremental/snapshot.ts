@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ResolvedOptions } from '../config/options.js';
 import { readRegularFile, scanSchemasFolder } from '../load.js';
-import { listFiles, recoverInterrupted } from '../write.js';
+import { listFiles } from '../write.js';
 import { budgetKey, sha256, type GenerationCache, type RunSnapshot } from './store.js';
 
 /** True when the file at `relPath` under `outDir` still has the size, mtime and inode `snapshot` recorded. */
@@ -63,7 +63,6 @@ export function unchangedRun(
   const snapshot = cache.snapshot;
   if (snapshot === undefined || snapshot.warned) return undefined;
   if (snapshot.budget !== budgetKey(resolved.settings.manifests.tokenBudget)) return undefined;
-  recoverInterrupted(resolved.outDir);
   let inputs: string[];
   try {
     const scan = scanSchemasFolder(resolved.schemasDir);

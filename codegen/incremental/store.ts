@@ -69,6 +69,11 @@ export function cacheFile(root: string, outDir: string): string | undefined {
   return path.join(modules, '.cache', 'toolsmith', `${sha256(path.resolve(outDir)).slice(0, 16)}.json`);
 }
 
+/** Where the model cache of an output folder lives (beside the cache), or undefined without node_modules. */
+export function modelsFile(root: string, outDir: string): string | undefined {
+  return cacheFile(root, outDir)?.replace(/\.json$/, '.models.jsonl');
+}
+
 /**
  * Writes `text` to a temporary file renamed over `file`, so a reader never sees half of it. Best
  * effort: a cache that cannot be written only costs speed, so failures are ignored.

@@ -88,10 +88,10 @@ describe('the emission on worker threads', () => {
     );
     const settings = settingsWith(false);
     emittedHere.count = 0;
-    const single = await emitInMemory(makeProject(tools), settings, { workers: { count: 1 } });
+    const single = await emitInMemory(makeProject(tools), settings, { workers: 1 });
     expect(emittedHere.count).toBe(30);
     emittedHere.count = 0;
-    const pooled = await emitInMemory(makeProject(tools), settings, { workers: { count: 2, threshold: 1 } });
+    const pooled = await emitInMemory(makeProject(tools), settings, { workers: 2, workerThreshold: 1 });
     expect(pooled.threads).toBe(2);
     expect(emittedHere.count).toBeGreaterThan(0);
     expect(emittedHere.count).toBeLessThan(30);
@@ -99,10 +99,10 @@ describe('the emission on worker threads', () => {
   }, 60_000);
 
   it('stays in process below the threshold, and with one worker', () => {
-    expect(workerCount(199, { count: 2 })).toBe(1);
-    expect(workerCount(200, { count: 2 })).toBe(2);
-    expect(workerCount(500, { count: 1, threshold: 1 })).toBe(1);
-    expect(workerCount(3, { count: 8, threshold: 1 })).toBe(3);
+    expect(workerCount(199, { workers: 2 })).toBe(1);
+    expect(workerCount(200, { workers: 2 })).toBe(2);
+    expect(workerCount(500, { workers: 1, workerThreshold: 1 })).toBe(1);
+    expect(workerCount(3, { workers: 8, workerThreshold: 1 })).toBe(3);
   });
 
   it('reports a tool whose emitter throws in a worker as that tool’s problem, the same as in process, and returns no files', async () => {
@@ -112,8 +112,8 @@ describe('the emission on worker threads', () => {
       makeTool({ name: 'broken', definitionOrigins: null as unknown as ToolModel['definitionOrigins'] }),
       makeTool({ name: 'gamma' }),
     ];
-    const inProcess = await emitInMemory(makeProject(tools), settingsWith(false), { workers: { count: 1 } });
-    const pooled = await emitInMemory(makeProject(tools), settingsWith(false), { workers: { count: 2, threshold: 1 } });
+    const inProcess = await emitInMemory(makeProject(tools), settingsWith(false), { workers: 1 });
+    const pooled = await emitInMemory(makeProject(tools), settingsWith(false), { workers: 2, workerThreshold: 1 });
     expect(pooled.threads).toBe(2);
     expect(pooled.files).toEqual([]);
     expect(pooled.stubs).toEqual([]);
@@ -127,12 +127,12 @@ describe('the emission on worker threads', () => {
     const tools = ['alpha', 'beta', 'gamma', 'delta'].map((name) =>
       makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }),
     );
-    const inProcess = await emitInMemory(makeProject(tools), settingsWith(true), { workers: { count: 1 } });
+    const inProcess = await emitInMemory(makeProject(tools), settingsWith(true), { workers: 1 });
     const saved = process.env.TOOLSMITH_WORKER_HEAP_MB;
     process.env.TOOLSMITH_WORKER_HEAP_MB = '2';
     let pooled: Awaited<ReturnType<typeof emitInMemory>>;
     try {
-      pooled = await emitInMemory(makeProject(tools), settingsWith(true), { workers: { count: 2, threshold: 1 } });
+      pooled = await emitInMemory(makeProject(tools), settingsWith(true), { workers: 2, workerThreshold: 1 });
     } finally {
       if (saved === undefined) delete process.env.TOOLSMITH_WORKER_HEAP_MB;
       else process.env.TOOLSMITH_WORKER_HEAP_MB = saved;
@@ -164,9 +164,9 @@ describe('the emission on worker threads', () => {
   it('hands each tool to another thread: a model that cannot be cloned is that tool’s problem only there', async () => {
     const odd = { ...makeTool({ name: 'odd' }), extra: () => 'not cloneable' } as unknown as ToolModel;
     const tools = [makeTool({ name: 'plain' }), odd];
-    const inProcess = await emitInMemory(makeProject(tools), settingsWith(false), { workers: { count: 1 } });
+    const inProcess = await emitInMemory(makeProject(tools), settingsWith(false), { workers: 1 });
     expect(inProcess.problems).toEqual([]);
-    const pooled = await emitInMemory(makeProject(tools), settingsWith(false), { workers: { count: 2, threshold: 1 } });
+    const pooled = await emitInMemory(makeProject(tools), settingsWith(false), { workers: 2, workerThreshold: 1 });
     expect(
       pooled.problems.map((problem) => [
         problem.file,

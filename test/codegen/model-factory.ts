@@ -78,7 +78,7 @@ export interface InMemoryEmission extends Omit<Emitted, 'units' | 'listings' | '
 export async function emitInMemory(
   project: ProjectModel,
   settings: EmitSettings,
-  options: { stubs?: ReadonlySet<string>; workers?: WorkerOptions } = {},
+  options: WorkerOptions & { stubs?: ReadonlySet<string> } = {},
 ): Promise<InMemoryEmission> {
   const files: GeneratedFile[] = [];
   const plan = {
@@ -88,9 +88,7 @@ export async function emitInMemory(
     stubs: options.stubs ?? new Set(project.tools.map((tool) => tool.name)),
   };
   const output = { put: (file: GeneratedFile) => void files.push(file), keep: () => undefined };
-  const { problems, warnings, stubs, threads } = await emitProject(plan, settings, output, {
-    ...(options.workers ? { workers: options.workers } : {}),
-  });
+  const { problems, warnings, stubs, threads } = await emitProject(plan, settings, output, options);
   return {
     files: problems.length > 0 ? [] : files.sort((a, b) => compareStrings(a.path, b.path)),
     stubs: problems.length > 0 ? [] : stubs,

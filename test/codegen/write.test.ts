@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
 import type { GeneratedFile } from '../../codegen/model.js';
-import { recoverInterrupted, stageOutput, writeStubs } from '../../codegen/write.js';
+import { recoverInterrupted, stageOutput } from '../../codegen/write.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 
 const quiet = (cwd: string) => ({ cwd, stdout: () => undefined, stderr: () => undefined });
@@ -75,9 +75,13 @@ describe('write', () => {
     const project = createTempProject();
     try {
       const stubs = path.join(project.root, 'stubs');
-      expect(writeStubs(stubs, [{ path: 'x.ts', content: 'stub\n', kind: 'stub' }])).toEqual(['x.ts']);
+      const stub = { path: 'x.ts', content: 'stub\n', kind: 'stub' as const };
+      const out = path.join(project.root, 'generated');
+      expect(stageOutput(out, { stubsDir: stubs, compareOnly: true }).commit([stub]).stubs).toEqual(['x.ts']);
+      expect(existsSync(path.join(stubs, 'x.ts'))).toBe(false);
+      expect(stageOutput(out, { stubsDir: stubs }).commit([stub]).stubs).toEqual(['x.ts']);
       writeFileSync(path.join(stubs, 'x.ts'), 'mine\n');
-      expect(writeStubs(stubs, [{ path: 'x.ts', content: 'stub\n', kind: 'stub' }])).toEqual([]);
+      expect(stageOutput(out, { stubsDir: stubs }).commit([stub]).stubs).toEqual([]);
       expect(project.read('stubs/x.ts')).toBe('mine\n');
       expect(readdirSync(stubs)).toEqual(['x.ts']);
     } finally {

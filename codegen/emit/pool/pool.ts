@@ -12,21 +12,12 @@ import type { EmitReply, EmitSetup, EmitTask, WireFile } from './messages.js';
 /** Below this many tools to emit, the emit stage stays in process: starting workers costs more than it saves. */
 const DEFAULT_WORKER_THRESHOLD = 200;
 
-/** How many worker threads emit tools, and from how many tools on. */
-export interface WorkerOptions {
-  /** Threads emitting, the main thread one of them; 1 emits in process only (default: `TOOLSMITH_WORKERS`, else one per core). */
-  count?: number;
-  /** The fewest tools to emit for which workers are used (default 200, or `TOOLSMITH_WORKER_THRESHOLD`). */
-  threshold?: number;
-}
-
-/** The worker options given in the generate options (how the tools are emitted, not what: no part of the cache key). */
-export function workerOptions(options: Pick<GenerateOptions, 'workers' | 'workerThreshold'>): WorkerOptions {
-  return {
-    ...(options.workers !== undefined ? { count: options.workers } : {}),
-    ...(options.workerThreshold !== undefined ? { threshold: options.workerThreshold } : {}),
-  };
-}
+/**
+ * How many threads emit tools, the main thread one of them (`workers`: 1 emits in process only), and
+ * from how many tools to emit on (`workerThreshold`): the generate options' (how the tools are emitted,
+ * not what: no part of the cache key).
+ */
+export type WorkerOptions = Pick<GenerateOptions, 'workers' | 'workerThreshold'>;
 
 /** A whole number ≥ 1 from the environment, or undefined. */
 function fromEnv(name: string): number | undefined {
@@ -38,8 +29,8 @@ function fromEnv(name: string): number | undefined {
 
 /** The number of threads to emit `tools` tools on, the main thread included: 1 means in process only. */
 export function workerCount(tools: number, options: WorkerOptions = {}): number {
-  const count = options.count ?? fromEnv('TOOLSMITH_WORKERS') ?? os.availableParallelism();
-  const threshold = options.threshold ?? fromEnv('TOOLSMITH_WORKER_THRESHOLD') ?? DEFAULT_WORKER_THRESHOLD;
+  const count = options.workers ?? fromEnv('TOOLSMITH_WORKERS') ?? os.availableParallelism();
+  const threshold = options.workerThreshold ?? fromEnv('TOOLSMITH_WORKER_THRESHOLD') ?? DEFAULT_WORKER_THRESHOLD;
   if (count <= 1 || tools < Math.max(threshold, 2)) return 1;
   return Math.min(count, tools);
 }

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../../codegen/config/options.js';
 import { optionsCacheKey } from '../../../codegen/incremental/fingerprint.js';
+import { modelsFile } from '../../../codegen/incremental/store.js';
 import {
   inputHashes,
   lastRunModels,
   modelCacheText,
-  modelsFile,
   parseModelCache,
   readModels,
   sharedInputsHash,

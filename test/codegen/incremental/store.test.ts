@@ -2,8 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { modelsFile } from '../../../codegen/incremental/model-cache.js';
-import { cacheFile, readCache, writeAtomically, type GenerationCache } from '../../../codegen/incremental/store.js';
+import {
+  cacheFile,
+  modelsFile,
+  readCache,
+  writeAtomically,
+  type GenerationCache,
+} from '../../../codegen/incremental/store.js';
 
 const folders: string[] = [];
 afterEach(() => {
