@@ -31,7 +31,12 @@ export function collectGarbage(): void {
  */
 export function collectWhenGrown(budgetMb = 64): boolean {
   const used = v8.getHeapStatistics().used_heap_size;
-  heapAfterLast ??= used;
+  if (heapAfterLast === undefined) {
+    // The first check: what the thread built before (normalize) is collected now, so the budget
+    // is counted from the live heap rather than from a heap still holding that garbage.
+    collectGarbage();
+    return true;
+  }
   if (used - heapAfterLast < Math.max(budgetMb * 1024 * 1024, heapAfterLast / 2)) return false;
   collectGarbage();
   return true;
