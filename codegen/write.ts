@@ -1,11 +1,11 @@
 /**
- * The only module that writes a generate's output. The new output tree is built beside the output
- * folder file by file as a run emits them and swapped in with two renames, so a failed or killed run
- * leaves the previous output whole; stubs are published with a hard link, so one is never overwritten.
+ * The only module that writes a generate's output. A run's changed files are staged beside the
+ * output as it emits them and moved in by the commit, which records what it does first, so a failed
+ * run writes nothing and a killed one is finished by the next; stubs are published with a hard link,
+ * so one is never overwritten.
  */
 import {
   closeSync,
-  copyFileSync,
   existsSync,
   linkSync,
   mkdirSync,
@@ -13,6 +13,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -60,38 +61,70 @@ export function listFiles(dir: string): string[] {
 }
 
 /**
- * Puts back the previous output when an earlier run was killed between the two renames of its
- * swap, and removes half-built trees left by killed runs.
+ * What a commit does to the output, recorded beside it before it starts: the files it moves in from
+ * the staging folder (complete before the record is written) and the files it removes.
+ */
+interface CommitRecord {
+  staging: string;
+  moved: string[];
+  removed: string[];
+}
+
+/**
+ * Finishes a commit an earlier run was killed in (its record says what is left: the output becomes
+ * that run's new output) and removes the staging folders of runs that never committed.
  */
 export function recoverInterrupted(outDir: string): void {
   const parent = path.dirname(outDir);
   const base = path.basename(outDir);
   if (!existsSync(parent)) return;
-  const leftovers = readdirSync(parent)
-    .filter((name) => name.startsWith(`${base}.toolsmith-`))
-    .sort(compareStrings);
-  for (const name of leftovers) {
-    const full = path.join(parent, name);
-    if (name.startsWith(`${base}.toolsmith-old-`) && !existsSync(outDir)) renameSync(full, outDir);
-    else rmSync(full, { recursive: true, force: true });
+  const leftovers = readdirSync(parent).filter((name) => name.startsWith(`${base}.toolsmith-`));
+  for (const name of leftovers.filter((entry) => entry.endsWith('.commit.json'))) {
+    let record: CommitRecord | undefined;
+    try {
+      record = JSON.parse(readFileSync(path.join(parent, name), 'utf8')) as CommitRecord;
+    } catch {
+      // Cut short while being written: the commit had not begun.
+    }
+    if (record !== undefined) applyCommit(outDir, record);
+  }
+  for (const name of leftovers) rmSync(path.join(parent, name), { recursive: true, force: true });
+}
+
+/** Removes the record's files from the output and moves its staged files in (those already moved are skipped). */
+function applyCommit(outDir: string, record: CommitRecord): void {
+  for (const relPath of record.removed) {
+    rmSync(path.join(outDir, relPath), { force: true });
+    // The folders it leaves empty go too (the output folder stays).
+    for (let dir = path.dirname(relPath); dir !== '.'; dir = path.dirname(dir)) {
+      const full = path.join(outDir, dir);
+      if (!existsSync(full) || readdirSync(full).length > 0) break;
+      rmdirSync(full);
+    }
+  }
+  for (const relPath of record.moved) {
+    const from = path.join(record.staging, relPath);
+    if (!existsSync(from)) continue;
+    mkdirSync(path.dirname(path.join(outDir, relPath)), { recursive: true });
+    renameSync(from, path.join(outDir, relPath));
   }
 }
 
 /**
- * The new output tree of a run, built beside the output folder as the run emits: each file is
- * compared with the current output when it arrives (size, then bytes), hard-linked from it when the
- * same, else written, and then forgotten, so a run holds no file's text longer than its emission.
- * Nothing is created until the first file that differs (a run that changes nothing writes nothing).
+ * A run's changes to the output, staged beside it as the run emits: each file is compared with the
+ * current output when it arrives (size, then bytes), written to the staging folder when it differs,
+ * and then forgotten, so a run holds no file's text longer than its emission. Nothing is created
+ * until the first file that differs (a run that changes nothing writes nothing).
  */
 export interface OutputStaging {
   /** Stages a file this run made. */
   put(file: GeneratedFile): void;
-  /** Stages a file the caller knows to be unchanged in the current output (linked, never read). */
+  /** Counts a file the caller knows to be unchanged in the current output (never read). */
   keep(relPath: string): void;
   /**
-   * Swaps the new tree in when anything differs (stale, missing or extra files), then creates each of
-   * `stubs` that is absent; answers how the output differed and the stubs created (with `compareOnly`:
-   * the stubs missing, none created).
+   * Applies the staged changes when anything differs (stale, missing or extra files), then creates
+   * each of `stubs` that is absent; answers how the output differed and the stubs created (with
+   * `compareOnly`: the stubs missing, none created).
    */
   commit(stubs?: readonly GeneratedFile[]): { diff: OutputDiff; replaced: boolean; stubs: string[] };
   /** Removes what was staged; the output folder is untouched. */
@@ -99,19 +132,24 @@ export interface OutputStaging {
 }
 
 /**
- * Starts the new tree of `outDir` (see `OutputStaging`), recovering an interrupted earlier run first;
- * stubs go to `stubsDir`. With `compareOnly` (`check`) nothing is ever written: `commit` only reports.
+ * Starts staging the changes to `outDir` (see `OutputStaging`), finishing an interrupted earlier
+ * commit first; stubs go to `stubsDir`. With `compareOnly` (`check`) nothing is ever written.
+ *
+ * A commit writes its record, moves the changed files in one by one and removes the extra ones, so it
+ * costs what changed, not the size of the output (a one-tool regenerate at 1,000 tools, P4). A run
+ * killed during its commit is finished by the next one (`recoverInterrupted`): the output is always
+ * the previous one or, once recovered, the new one; a run that fails before its commit writes nothing.
  */
 export function stageOutput(outDir: string, options: { compareOnly?: boolean; stubsDir?: string } = {}): OutputStaging {
   recoverInterrupted(outDir);
   const remaining = new Set(listFiles(outDir));
-  const suffix = `${process.pid}-${Date.now()}`;
-  const stagingDir = `${outDir}.toolsmith-new-${suffix}`;
+  const stagingDir = `${outDir}.toolsmith-new-${process.pid}-${Date.now()}`;
   const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
   let started = false;
   const madeFolders = new Set<string>();
   /** The staged path of `relPath`, its folder made. */
   const target = (relPath: string) => {
+    started = true;
     const full = path.join(stagingDir, relPath);
     const dir = path.dirname(full);
     if (!madeFolders.has(dir)) {
@@ -120,51 +158,37 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
     }
     return full;
   };
-  // An unchanged file is hard-linked from the current tree (no bytes copied); a copy where the file system cannot link.
-  const link = (relPath: string) => {
-    const from = path.join(outDir, relPath);
-    try {
-      linkSync(from, target(relPath));
-    } catch {
-      copyFileSync(from, target(relPath));
-    }
-  };
-  // The first difference starts the tree, with the unchanged files seen so far.
-  const start = () => {
-    if (started || options.compareOnly) return;
-    started = true;
-    mkdirSync(stagingDir, { recursive: true });
-    for (const relPath of diff.same) link(relPath);
-  };
-  const same = (relPath: string) => {
-    diff.same.push(relPath);
-    if (started) link(relPath);
-  };
   return {
     put(file) {
       const existed = remaining.delete(file.path);
-      if (existed && !differsOnDisk(path.join(outDir, file.path), file)) return same(file.path);
+      if (existed && !differsOnDisk(path.join(outDir, file.path), file)) return void diff.same.push(file.path);
       (existed ? diff.stale : diff.missing).push(file.path);
-      start();
-      if (!started) return;
+      if (options.compareOnly) return;
       if (file.chunks === undefined) writeFileSync(target(file.path), encoded(file));
       else writeChunks(target(file.path), file.chunks);
     },
     keep(relPath) {
       remaining.delete(relPath);
-      same(relPath);
+      diff.same.push(relPath);
     },
     commit(stubs = []) {
       diff.extra = [...remaining].sort(compareStrings);
       for (const list of [diff.stale, diff.missing, diff.same]) list.sort(compareStrings);
       const replaced = hasDrift(diff) && !options.compareOnly;
-      if (replaced) {
-        start();
-        const previous = `${outDir}.toolsmith-old-${suffix}`;
-        const hadPrevious = existsSync(outDir);
-        if (hadPrevious) renameSync(outDir, previous);
+      if (replaced && !existsSync(outDir)) {
+        mkdirSync(stagingDir, { recursive: true });
         renameSync(stagingDir, outDir);
-        if (hadPrevious) rmSync(previous, { recursive: true, force: true });
+      } else if (replaced) {
+        const record: CommitRecord = {
+          staging: stagingDir,
+          moved: [...diff.stale, ...diff.missing],
+          removed: diff.extra,
+        };
+        const recordFile = `${stagingDir}.commit.json`;
+        writeFileSync(recordFile, JSON.stringify(record));
+        applyCommit(outDir, record);
+        rmSync(recordFile);
+        if (started) rmSync(stagingDir, { recursive: true, force: true });
       }
       const stubsDir = options.stubsDir ?? outDir;
       const created = options.compareOnly

@@ -185,7 +185,7 @@ describe('a moved schemas folder', () => {
 });
 
 describe('the snapshot after a run that reused files', () => {
-  it('records for every output exactly the stat it has now (reused files keep theirs: they are hard links)', async () => {
+  it('records for every output exactly the stat it has now (a file the run did not rewrite keeps its own)', async () => {
     const project = createTempProject({ schemas: 'schemas' });
     try {
       project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport });

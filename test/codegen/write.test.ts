@@ -17,7 +17,7 @@ function writeAll(out: string, files: readonly GeneratedFile[], options: { compa
 }
 
 describe('write', () => {
-  it('replaces the output folder as a whole and removes files no longer generated', () => {
+  it('applies a run’s changes, removes the files no longer generated, and writes nothing when nothing differs', () => {
     const project = createTempProject();
     try {
       const out = path.join(project.root, 'generated');
@@ -89,16 +89,27 @@ describe('write', () => {
     }
   });
 
-  it('recovers the previous output when a run died between the two renames of its swap', () => {
+  it('finishes a commit a run was killed in, and drops the staging of a run that never committed', () => {
     const project = createTempProject();
     try {
       const out = path.join(project.root, 'generated');
-      writeAll(out, [{ path: 'a.ts', content: 'old\n', kind: 'generated' }]);
-      renameSync(out, `${out}.toolsmith-old-123-1`);
-      mkdirSync(`${out}.toolsmith-new-123-1`);
-      writeFileSync(`${out}.toolsmith-new-123-1/half.ts`, 'half');
+      writeAll(out, [
+        { path: 'a.ts', content: 'old\n', kind: 'generated' },
+        { path: 'sub/gone.ts', content: 'gone\n', kind: 'generated' },
+        { path: 'b.ts', content: 'b\n', kind: 'generated' },
+      ]);
+      // Killed after moving a.ts in: its record still lists it, and the extra file to remove.
+      const staging = `${out}.toolsmith-new-123-1`;
+      mkdirSync(path.join(staging, 'new'), { recursive: true });
+      writeFileSync(path.join(staging, 'new/c.ts'), 'c\n');
+      writeFileSync(path.join(out, 'a.ts'), 'new\n');
+      const record = { staging, moved: ['a.ts', 'new/c.ts'], removed: ['sub/gone.ts'] };
+      writeFileSync(`${staging}.commit.json`, JSON.stringify(record));
+      // And a run that never committed: its staging goes, its files never reach the output.
+      mkdirSync(`${out}.toolsmith-new-456-2`);
+      writeFileSync(`${out}.toolsmith-new-456-2/b.ts`, 'half');
       recoverInterrupted(out);
-      expect(project.snapshot('generated')).toEqual({ 'a.ts': 'old\n' });
+      expect(project.snapshot('generated')).toEqual({ 'a.ts': 'new\n', 'b.ts': 'b\n', 'new/c.ts': 'c\n' });
       expect(readdirSync(project.root).filter((name) => name.includes('toolsmith-'))).toEqual([]);
     } finally {
       project.dispose();
@@ -211,15 +222,17 @@ describe('a file given as chunks (a spliced manifest)', () => {
   });
 });
 
-describe('the new tree is started at the first difference', () => {
+describe('the staging of a run’s changes', () => {
   const file = (relPath: string, content: string) => ({ path: relPath, content, kind: 'generated' as const });
   const stagingTrees = (root: string) => readdirSync(root).filter((name) => name.startsWith('out.toolsmith-new-'));
 
-  it('writes nothing while every file is unchanged; at the first difference links the unchanged files seen so far', () => {
+  it('writes nothing while every file is unchanged, then stages only what differs; what it did not write keeps its inode', () => {
     const project = createTempProject();
     try {
       const out = path.join(project.root, 'out');
       writeAll(out, [file('a.ts', 'a\n'), file('b.ts', 'b\n'), file('sub/c.ts', 'c\n')]);
+      const inode = (relPath: string) => statSync(path.join(out, relPath)).ino;
+      const before = { a: inode('a.ts'), b: inode('b.ts'), c: inode('sub/c.ts') };
       const staging = stageOutput(out);
       staging.put(file('a.ts', 'a\n'));
       staging.keep('b.ts');
@@ -228,14 +241,14 @@ describe('the new tree is started at the first difference', () => {
       staging.put(file('sub/c.ts', 'changed\n'));
       const [tree] = stagingTrees(project.root);
       expect(tree).toBeDefined();
-      const staged = path.join(project.root, tree!);
-      // The unchanged files are the output's own (hard links), the changed one a new file.
-      for (const relPath of ['a.ts', 'b.ts'])
-        expect(statSync(path.join(staged, relPath)).ino).toBe(statSync(path.join(out, relPath)).ino);
-      expect(statSync(path.join(staged, 'sub/c.ts')).ino).not.toBe(statSync(path.join(out, 'sub/c.ts')).ino);
+      // Only the changed file is staged; the output is as it was until the commit.
+      expect(Object.keys(project.snapshot(tree!))).toEqual(['sub/c.ts']);
       expect(readFileSync(path.join(out, 'sub/c.ts'), 'utf8')).toBe('c\n');
       expect(staging.commit()).toMatchObject({ replaced: true, diff: { same: ['a.ts', 'b.ts'], stale: ['sub/c.ts'] } });
       expect(readFileSync(path.join(out, 'sub/c.ts'), 'utf8')).toBe('changed\n');
+      expect([inode('a.ts'), inode('b.ts')]).toEqual([before.a, before.b]);
+      expect(inode('sub/c.ts')).not.toBe(before.c);
+      expect(readdirSync(project.root).filter((name) => name.includes('toolsmith-'))).toEqual([]);
     } finally {
       project.dispose();
     }
