@@ -4,27 +4,39 @@
  */
 import type { CallReporter } from '../../src/call-reporting.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
-import { resolveOptions, type GenerateOptions } from '../config/options.js';
+import type { ToolsmithConfig } from '../config/generated/config-type.js';
+import { resolveOptions } from '../config/options.js';
 import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './io.js';
 
+/** The flags `call` and `serve` both read to load the project's orchestrator. */
+export type ProjectFlags = Pick<CommonFlags, 'config' | 'out' | 'schemas' | 'stubs'> & {
+  entry?: string;
+  allowSideEffects?: boolean;
+};
+
 /**
- * The project's orchestrator for `call` and `serve` (see `entry.ts`: the user's entry module, else
- * the generated registry; TypeScript through tsx, else the built JavaScript). `undefined` after
- * printing what to do when neither can be loaded. Without an entry module (whose orchestrator is the
- * user's decision) a call to a tool with side effects is answered APPROVAL_REJECTED, naming the
- * flag, unless `allowSideEffects` (`--allow-side-effects`): nothing that acts runs unasked.
+ * The config (read once, the flags over it) and the project's orchestrator for `call` and `serve`
+ * (see `entry.ts`: the user's entry module, else the generated registry; TypeScript through tsx, else
+ * the built JavaScript). `undefined` after printing the config's problems, or what to do when neither
+ * can be loaded. Without an entry module (whose orchestrator is the user's decision) a call to a tool
+ * with side effects is answered APPROVAL_REJECTED, naming the flag, unless `--allow-side-effects`:
+ * nothing that acts runs unasked.
  */
-export async function createProjectOrchestrator(
-  generateOptions: GenerateOptions,
-  entry: string | undefined,
-  command: string,
+export async function openProject(
+  flags: ProjectFlags,
+  command: 'call' | 'serve',
   io: Io,
-  allowSideEffects: boolean,
-): Promise<ToolOrchestrator | undefined> {
+): Promise<{ orchestrator: ToolOrchestrator; config: ToolsmithConfig } | undefined> {
+  const { options: generateOptions, config, problems } = await options(flags, io);
+  if (problems.length > 0) {
+    reportProblems(problems, io);
+    return undefined;
+  }
+  const entry = flags.entry ?? config.entry;
   const { EntryError, loadProjectOrchestrator } = await import('./entry.js');
   const started = command === 'serve' ? 'this server was started' : 'this call was made';
   const again = command === 'serve' ? 'restart it' : 'call again';
-  const defaults = allowSideEffects
+  const defaults = flags.allowSideEffects
     ? { allowSideEffects: true }
     : {
         requireApproval: 'side-effects' as const,
@@ -37,12 +49,13 @@ export async function createProjectOrchestrator(
       };
   try {
     const resolved = resolveOptions(generateOptions);
-    return await loadProjectOrchestrator({
+    const orchestrator = await loadProjectOrchestrator({
       root: resolved.root,
       outDir: resolved.outDir,
       ...(entry === undefined ? {} : { entry }),
-      ...(defaults === undefined ? {} : { defaults }),
+      defaults,
     });
+    return { orchestrator, config };
   } catch (error) {
     if (!(error instanceof EntryError)) throw error;
     io.stderr(`toolsmith ${command}: ${error.message}\n`);
@@ -57,19 +70,9 @@ export async function runCall(
   flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string; allowSideEffects?: boolean },
   io: Io = defaultIo,
 ): Promise<number> {
-  const { options: generateOptions, config, problems } = await options(flags, io);
-  if (problems.length > 0) {
-    reportProblems(problems, io);
-    return EXIT.invalid;
-  }
-  const orchestrator = await createProjectOrchestrator(
-    generateOptions,
-    flags.entry ?? config.entry,
-    'call',
-    io,
-    flags.allowSideEffects === true,
-  );
-  if (orchestrator === undefined) return EXIT.invalid;
+  const project = await openProject(flags, 'call', io);
+  if (project === undefined) return EXIT.invalid;
+  const { orchestrator, config } = project;
   // The tool's log messages go to stderr (stdout carries the result); its progress too, on a terminal.
   let progressShown = false;
   const reporter: CallReporter = {

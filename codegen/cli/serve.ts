@@ -6,8 +6,8 @@ import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { GENERATOR_VERSION } from '../model.js';
-import { createProjectOrchestrator } from './call.js';
-import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './io.js';
+import { openProject } from './call.js';
+import { defaultIo, EXIT, type CommonFlags, type Io } from './io.js';
 import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
 
 /**
@@ -28,20 +28,10 @@ export async function runServe(
   } & ServeHttpFlags,
   io: Io = defaultIo,
 ): Promise<number> {
-  const { options: generateOptions, config, problems } = await options(flags, io);
-  if (problems.length > 0) {
-    reportProblems(problems, io);
-    return EXIT.invalid;
-  }
   const { maxMessageBytes, shutdownTimeout: shutdownTimeoutMs, pageSize } = flags;
-  const orchestrator = await createProjectOrchestrator(
-    generateOptions,
-    flags.entry ?? config.entry,
-    'serve',
-    io,
-    flags.allowSideEffects === true,
-  );
-  if (orchestrator === undefined) return EXIT.invalid;
+  const project = await openProject(flags, 'serve', io);
+  if (project === undefined) return EXIT.invalid;
+  const { orchestrator, config } = project;
   const opened = await openServeTaskStore(orchestrator, flags.taskStore, io);
   if (opened === null) {
     await orchestrator.shutdown();
