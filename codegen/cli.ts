@@ -497,6 +497,20 @@ export function createProgram(
       'where tasks of task-capable tools live: memory (one process, the default) or a Redis URL every replica shares (env TOOLSMITH_TASK_STORE); opened only when a tool has taskSupport or a store is named (a named store no tool needs is opened, with a warning)',
     )
     .option(
+      '--task-store-accept-eviction',
+      "start even when the Redis task store's maxmemory-policy may evict task keys (anything but noeviction), with a warning; without it such a store is refused at start",
+    )
+    .option(
+      '--task-input-wait <ms>',
+      "how long a task's question to its client waits for the answer before the task fails saying so (default 600000)",
+      wholeNumberOption(1, '--task-input-wait 600000'),
+    )
+    .option(
+      '--task-max-input-waiting <n>',
+      'how many tasks of one caller (all unauthenticated callers counting as one) may wait for input at once; a further question is refused (default 20)',
+      wholeNumberOption(1, '--task-max-input-waiting 20'),
+    )
+    .option(
       '--page-size <n>',
       'tools per tools/list page, with a cursor to the next (default: all in one page)',
       wholeNumberOption(1, '--page-size 100'),

@@ -11,6 +11,7 @@ import {
   type BearerAuthOptions,
 } from './auth.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
+import type { TaskStore } from '../tasks/index.js';
 import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './stdio-transport.js';
 import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
@@ -34,7 +35,8 @@ import {
  *
  * A request to /mcp goes through the named steps of `mcpSteps` in order; the first that refuses
  * answers it, and a request none refuses is served by `serveEra`. Around them, on plain `node:http`:
- * `GET /healthz` (200, or 503 while draining); with auth, the RFC 9728 metadata at
+ * `GET /healthz` (liveness: 200, or 503 while draining), `GET /readyz` (readiness: 503 too while
+ * the task store does not answer); with auth, the RFC 9728 metadata at
  * `/.well-known/oauth-protected-resource[/<path>]`; a per-request timeout (504, the call's signal
  * aborted); and a graceful drain on SIGTERM (or `close()`): new requests get 503 while the calls in
  * flight finish, up to a deadline.
@@ -262,6 +264,7 @@ export async function startHttpServer(
       });
     }
     if (pathname === '/healthz') return sendJson(response, 200, { status: 'ok' });
+    if (pathname === '/readyz') return sendReadiness(response, options.taskStore);
     if (auth !== undefined && metadataPaths.has(pathname)) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return sendJson(response, 405, { error: 'Use GET.' });
       return sendJson(response, 200, auth.metadata());
@@ -503,16 +506,18 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
       cacheScope: caller === undefined ? 'public' : 'private',
       // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
       taskListing: caller !== undefined,
+      // No userContext without auth: the calls run as 'mcp', and their tasks are no subject's.
       persona: {
         personaId: served.personaId,
-        userContext:
-          caller === undefined
-            ? { userId: 'mcp' }
-            : {
+        ...(caller === undefined
+          ? {}
+          : {
+              userContext: {
                 userId: caller.subject,
                 scopes: caller.scopes,
                 ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
               },
+            }),
       },
       onError: served.onError,
     });
@@ -534,6 +539,20 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     exchange.stop = undefined;
     exchange.abortCall = undefined;
   };
+}
+
+/**
+ * `/readyz`: 200 when this replica can serve calls, 503 (with the reason) while its task store does
+ * not answer — a load balancer then sends calls elsewhere, while `/healthz` keeps the process alive.
+ */
+async function sendReadiness(response: ServerResponse, store: TaskStore | undefined): Promise<void> {
+  try {
+    await store?.check();
+  } catch (error) {
+    response.setHeader('Retry-After', '1');
+    return sendJson(response, 503, { status: 'unavailable', error: (error as Error).message });
+  }
+  sendJson(response, 200, { status: 'ready' });
 }
 
 /** `http(s)://` + a loopback host, any port: a page served by this machine. */

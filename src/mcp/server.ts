@@ -61,7 +61,11 @@ export interface McpPersona {
   personaId?: string;
   /** Default `'mcp'`. */
   gmiId?: string;
-  /** Default `{ userId: 'mcp' }`. */
+  /**
+   * Default `{ userId: 'mcp' }`. When given, its `userId` is also the subject that owns the caller's
+   * tasks; without it the caller is unauthenticated, and its tasks live in a space of their own,
+   * apart from every subject's (a token whose `sub` is `mcp` does not see them).
+   */
   userContext?: UserContext;
 }
 
@@ -130,6 +134,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
   const personaId = options.persona?.personaId ?? 'mcp';
   const gmiId = options.persona?.gmiId ?? 'mcp';
   const userContext = options.persona?.userContext ?? { userId: 'mcp' };
+  const taskSubject = options.persona?.userContext?.userId;
   const pageSize = options.pageSize;
   if (pageSize !== undefined && (!Number.isSafeInteger(pageSize) || pageSize < 1))
     throw new RangeError(`pageSize must be a positive integer; got ${String(pageSize)}.`);
@@ -150,7 +155,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
   );
   if (options.onError !== undefined) server.onerror = options.onError;
   if (store !== undefined)
-    handleTaskMethods(server, { store, subject: userContext.userId, list: options.taskListing === true });
+    handleTaskMethods(server, { store, subject: taskSubject, list: options.taskListing === true });
   server.setRequestHandler('tools/list', (request) => {
     const tools = listMcpTools(orchestrator, capabilities);
     const page = pageOf(tools, pageSize, request.params?.cursor);
@@ -190,10 +195,9 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
         return (await startTask(
           store,
           ctx,
-          { toolName: name, subject: userContext.userId, ...task },
+          { toolName: name, subject: taskSubject, ...task },
           (signal, controls) => {
-            const can = { modern, elicit: canAsk, sample: canSample };
-            const reporter = taskReporter(store, server, controls, userContext.userId, signal, can);
+            const reporter = taskReporter(server, controls, { modern, elicit: canAsk, sample: canSample });
             const gate = askApproval && reporter.elicit !== undefined;
             return orchestrator.processToolCall({
               ...details('mcp-task'),
