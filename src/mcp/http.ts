@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  type McpRequestContext,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
 import {
   createBearerAuth,
   resourceMetadataPath,
@@ -10,20 +17,12 @@ import {
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';
+import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './stdio-transport.js';
 import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
-import {
-  hostnameOf,
-  idOf,
-  pathOf,
-  readBody,
-  sendJson,
-  sendJsonRpcError,
-  sendWebResponse,
-  toWebRequest,
-} from './http-wire.js';
+import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, toWebRequest } from './http-wire.js';
 
 /*
  * MCP over Streamable HTTP, stateless, for both protocol eras on one endpoint: a 2026-07-28 request
@@ -61,7 +60,10 @@ export interface ServeHttpOptions extends Pick<
    * auth, only the origins listed here.
    */
   allowedOrigins?: readonly string[];
-  /** `Host` names allowed (default: the loopback names when bound to loopback, else any). */
+  /**
+   * `Host` names allowed, without ports (default: `localhost`, `127.0.0.1`, `[::1]` when bound to
+   * loopback, else any). A `Host` that is not a host name (and port) is answered 400 either way.
+   */
   allowedHosts?: readonly string[];
   /** Largest request body in bytes (default 1 MiB); a larger one is answered 413. */
   maxBodyBytes?: number;
@@ -147,7 +149,7 @@ interface Served {
   auth: BearerAuth | undefined;
   allowedOrigins: ReadonlySet<string>;
   allowLoopbackOrigins: boolean;
-  allowedHosts: ReadonlySet<string> | undefined;
+  allowedHosts: string[] | undefined;
   maxBodyBytes: number;
   serverOptions: Pick<McpServerOptions, 'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore'>;
   personaId: string;
@@ -193,9 +195,9 @@ export async function startHttpServer(
     allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
     allowedHosts:
       options.allowedHosts !== undefined
-        ? new Set(options.allowedHosts)
+        ? [...options.allowedHosts]
         : isLoopbackHost(host)
-          ? LOOPBACK_HOSTS
+          ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     serverOptions,
@@ -362,8 +364,10 @@ function mcpSteps(served: Served): readonly Step[] {
       name: 'origin',
       run: ({ request }) => {
         const origin = request.headers.origin;
+        // Matched whole (scheme, host and port) first: the SDK's check compares host names only, which
+        // would let any port and scheme of an origin listed with --allowed-origin in.
         if (origin === undefined || served.allowedOrigins.has(origin)) return undefined;
-        if (served.allowLoopbackOrigins && isLoopbackOrigin(origin)) return undefined;
+        if (served.allowLoopbackOrigins && validateOriginHeader(origin, localhostAllowedOrigins()).ok) return undefined;
         return {
           status: 403,
           code: -32000,
@@ -377,13 +381,16 @@ function mcpSteps(served: Served): readonly Step[] {
     {
       name: 'host',
       run: ({ request }) => {
-        if (served.allowedHosts === undefined || served.allowedHosts.has(hostnameOf(request.headers.host)))
-          return undefined;
-        return {
-          status: 403,
-          code: -32000,
-          message: `Host '${request.headers.host ?? ''}' is not allowed (DNS-rebinding protection).`,
-        };
+        const host = validateHostHeader(request.headers.host, served.allowedHosts ?? []);
+        if (host.ok || (host.errorCode === 'invalid_host' && served.allowedHosts === undefined)) return undefined;
+        const shown = truncateText(request.headers.host ?? '', 200);
+        return host.errorCode === 'invalid_host'
+          ? { status: 403, code: -32000, message: `Host '${shown}' is not allowed (DNS-rebinding protection).` }
+          : {
+              status: 400,
+              code: -32000,
+              message: `Host '${shown}' is not a host name with an optional port (1-65535).`,
+            };
       },
     },
     {
@@ -534,17 +541,6 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     exchange.stop = undefined;
     exchange.abortCall = undefined;
   };
-}
-
-/** `http(s)://` + a loopback host, any port: a page served by this machine. */
-function isLoopbackOrigin(origin: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
 }
 
 /**
