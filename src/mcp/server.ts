@@ -5,6 +5,8 @@ import {
   PerRequestHTTPServerTransport,
   type ServerContext,
   type ServerCapabilities,
+  specTypeSchemas,
+  type StandardSchemaV1,
   CLIENT_CAPABILITIES_META_KEY,
   type InputRequiredResult,
   inputRequired,
@@ -18,6 +20,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { formatCallError } from '../call-error-text.js';
 import type { CallReporter } from '../call-reporting.js';
+import type { ContentBlock } from '../content.js';
 import type { ApprovalGate } from '../context.js';
 import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type SampleResult } from '../elicitation.js';
 import type { UserContext } from '../context.js';
@@ -520,6 +523,11 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
     return { content: [{ type: 'text', text: formatCallError(error) }], isError: true };
   }
   const blocks = result.content;
+  const refused = blocks === undefined ? undefined : blockRefusedByMcp(blocks);
+  if (refused !== undefined) {
+    const message = `Tool '${truncateText(result.toolName)}' answered content MCP cannot carry: ${refused}`;
+    return { content: [{ type: 'text', text: `OUTPUT_INVALID: ${message}` }], isError: true };
+  }
   if (blocks !== undefined && blocks.length > 0 && (result.output === null || result.output === undefined))
     return { content: blocks as CallToolResult['content'] };
   let text: string;
@@ -537,4 +545,38 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
     answer.structuredContent = JSON.parse(text) as Record<string, unknown>;
   }
   return answer;
+}
+
+/** The SDK's schema of each content block kind, as it checks a `tools/call` result before sending it. */
+const BLOCK_SCHEMAS: Record<string, StandardSchemaV1> = {
+  text: specTypeSchemas.TextContent,
+  image: specTypeSchemas.ImageContent,
+  audio: specTypeSchemas.AudioContent,
+  resource: specTypeSchemas.EmbeddedResource,
+  resource_link: specTypeSchemas.ResourceLink,
+};
+
+/**
+ * The first thing of `blocks` the SDK would refuse though toolsmith's content check passed it (an
+ * `annotations.audience` other than user/assistant, a `_meta` that is not an object…), as
+ * `content[i].path: message`; the SDK would answer the whole call -32602 with its validator's dump.
+ * The payloads (text, base64), checked already, are blanked first, so none is decoded twice.
+ */
+function blockRefusedByMcp(blocks: readonly ContentBlock[]): string | undefined {
+  for (const [index, block] of blocks.entries()) {
+    const { resource } = block as { resource?: Record<string, unknown> };
+    const light = {
+      ...block,
+      ...('text' in block ? { text: '' } : {}),
+      ...('data' in block ? { data: '' } : {}),
+      ...(resource === undefined
+        ? {}
+        : { resource: { ...resource, ...('blob' in resource ? { blob: '' } : { text: '' }) } }),
+    };
+    const outcome = BLOCK_SCHEMAS[block.type]?.['~standard'].validate(light) as StandardSchemaV1.Result<unknown>;
+    const issue = outcome?.issues?.[0];
+    if (issue !== undefined)
+      return `content[${index}].${(issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.')}: ${issue.message}`;
+  }
+  return undefined;
 }

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonRpcAnswer, mcpRequest } from '../helpers/mcp-request.js';
 
@@ -90,12 +91,30 @@ async function rpc(
 }
 
 let server: Served;
+/** The fixture's maxContentBytes: 1 MiB for all the blocks of a result. */
+const MAX_CONTENT_BYTES = 1024 * 1024;
+
+type Mode = { pin: '2026-07-28' } | 'legacy';
+const MODES: Mode[] = [{ pin: '2026-07-28' }, 'legacy'];
+
+/** An official v2 client on `url`, in `mode`, with `capabilities`. */
+async function connect(url: string, mode: Mode, capabilities: Record<string, unknown> = {}): Promise<Client> {
+  const client = new Client({ name: 'security', version: '1' }, { versionNegotiation: { mode }, capabilities });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** The text of a tool result's first block, and whether it is an error. */
+function firstText(result: unknown): { isError: boolean; text: string } {
+  const answer = result as { isError?: boolean; content: { type: string; text?: string }[] };
+  return { isError: answer.isError === true, text: answer.content[0]?.text ?? '' };
+}
 
 beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), 'toolsmith-security-'));
   log = path.join(folder, 'events.log');
   writeFileSync(log, '');
-  server = await serve();
+  server = await serve([], { TOOLSMITH_MAX_CONTENT_BYTES: String(MAX_CONTENT_BYTES) });
 }, 60_000);
 
 afterAll(async () => {
@@ -121,4 +140,46 @@ describe('Host headers', () => {
   });
 });
 
-export { logged, rpc, serve, stop };
+describe('content blocks', () => {
+  for (const mode of MODES) {
+    it(`${JSON.stringify(mode)}: the blocks of a result share one limit, refused OUTPUT_INVALID naming it`, async () => {
+      const client = await connect(server.url, mode);
+      try {
+        const fits = await client.callTool({ name: 'make_images', arguments: { count: 2, bytes: 400_000 } });
+        expect((fits as { content: unknown[] }).content).toHaveLength(2);
+        expect(firstText(fits).isError).toBe(false);
+        // Each block is under the limit; three together are not.
+        const over = firstText(await client.callTool({ name: 'make_images', arguments: { count: 3, bytes: 400_000 } }));
+        expect(over.isError).toBe(true);
+        expect(over.text).toBe(
+          "OUTPUT_INVALID: Tool 'make_images' answered invalid content: content[2] data holds 400000 bytes " +
+            "(1200000 with the blocks before it), over the limit of 1048576 for a result's content (maxContentBytes).",
+        );
+      } finally {
+        await client.close();
+      }
+    });
+
+    it(`${JSON.stringify(mode)}: a block the SDK would refuse is OUTPUT_INVALID naming the field, not -32602`, async () => {
+      const client = await connect(server.url, mode);
+      try {
+        const answer = firstText(
+          await client.callTool({ name: 'make_images', arguments: { count: 1, bytes: 3, audience: 'robot' } }),
+        );
+        expect(answer.isError).toBe(true);
+        expect(answer.text).toMatch(
+          /^OUTPUT_INVALID: Tool 'make_images' answered content MCP cannot carry: content\[0\]\.annotations\.audience\.0: /,
+        );
+        expect(answer.text.length).toBeLessThan(300);
+        const fine = firstText(
+          await client.callTool({ name: 'make_images', arguments: { count: 1, bytes: 3, audience: 'user' } }),
+        );
+        expect(fine.isError).toBe(false);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
+
+export { logged, rpc, stop };
