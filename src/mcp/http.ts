@@ -19,8 +19,9 @@ import {
 } from './auth.js';
 import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
-import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
+import { deliverClientAnswer, INVALID_ANSWER, isClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './stdio-transport.js';
+import { requestStates } from './request-state.js';
 import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
 import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, toWebRequest } from './http-wire.js';
 
@@ -42,7 +43,7 @@ import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, to
 /** How `startHttpServer` serves an orchestrator. */
 export interface ServeHttpOptions extends Pick<
   McpServerOptions,
-  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore'
+  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
 > {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
@@ -151,7 +152,10 @@ interface Served {
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
   maxBodyBytes: number;
-  serverOptions: Pick<McpServerOptions, 'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore'>;
+  serverOptions: Pick<
+    McpServerOptions,
+    'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
+  >;
   personaId: string;
   openCapabilities: readonly string[];
   onError: (error: Error) => void;
@@ -188,6 +192,10 @@ export async function startHttpServer(
   if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
   if (options.pageSize !== undefined) serverOptions.pageSize = options.pageSize;
   if (options.taskStore !== undefined) serverOptions.taskStore = options.taskStore;
+  if (options.requestStateKey !== undefined) {
+    requestStates(options.requestStateKey, options.taskStore); // a key under 32 bytes throws here, at start
+    serverOptions.requestStateKey = options.requestStateKey;
+  }
   const served: Served = {
     orchestrator,
     auth,
@@ -488,10 +496,12 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     const { request, response, message, caller } = exchange;
     // A client's answer to a question a call of this process asked it (2025 elicitation): to that call.
     if (isClientAnswer(message)) {
-      if (deliverClientAnswer(message)) {
+      const delivered = deliverClientAnswer(message);
+      if (delivered === 'delivered') {
         response.writeHead(202).end();
         return;
       }
+      if (delivered === 'invalid') return sendJsonRpcError(response, 400, -32600, INVALID_ANSWER, idOf(message));
       return sendJsonRpcError(
         response,
         404,

@@ -5,11 +5,10 @@ import {
   RELATED_TASK_META_KEY,
   type Server,
   type ServerContext,
-  isSpecType,
   specTypeSchemas,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
-import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type SampleResult } from '../elicitation.js';
+import type { Elicit, ElicitAnswer, Sample, SampleResult } from '../elicitation.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import {
@@ -294,21 +293,15 @@ export function taskSampling(server: Server, task: TaskControls, signal: AbortSi
 }
 
 /**
- * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`).
- * An answer that is not a `CreateMessageResult` fails the call, never reaching the tool.
+ * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`);
+ * its answer is checked by the server (`checkedSample`) before the tool sees it.
  */
 export function taskSampleRequests(store: TaskStore, task: TaskControls, subject: string, signal: AbortSignal): Sample {
   let asked = 0;
   return async (request) => {
     const key = `sample-${asked++}`;
     const question = { key, request: inputRequired.createMessage(request as never), waiting: WAITING_FOR_MODEL };
-    const answer = await askThroughStore(store, task, subject, signal, question);
-    if (!isSpecType.CreateMessageResult(answer))
-      throw new ElicitationError(
-        'SAMPLING_UNAVAILABLE',
-        `The client's answer to '${key}' is not a CreateMessageResult ({ role, content, model }).`,
-      );
-    return answer as unknown as SampleResult;
+    return (await askThroughStore(store, task, subject, signal, question)) as SampleResult;
   };
 }
 

@@ -328,6 +328,18 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    const set = await this.command([
+      'SET',
+      `${this.prefix}claimed:${key}`,
+      '1',
+      'NX',
+      'PX',
+      String(Math.max(1, ttlMs)),
+    ]);
+    return set === 'OK';
+  }
+
   private async transition(
     taskId: string,
     subject: string | undefined,
