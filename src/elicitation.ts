@@ -5,6 +5,9 @@
  * the answer against the form before the tool sees it.
  */
 
+import { truncateText } from './errors.js';
+import { isObject } from './schema/walk.js';
+
 /** What a tool (or the approval gate) asks the user. */
 export interface ElicitRequest {
   /** What to show the user. */
@@ -76,45 +79,24 @@ export const MAX_FORM_CHOICES = 1_000;
 /** Most characters an accepted answer's content may take as JSON. */
 export const MAX_ANSWER_LENGTH = 64 * 1024;
 
+/** A set of the words of `list`. */
+const words = (list: string): ReadonlySet<string> => new Set(list.split(' '));
 /** Keywords that only annotate: allowed anywhere in a form, they change nothing the user answers. */
-const ANNOTATIONS: ReadonlySet<string> = new Set([
-  'title',
-  'description',
-  '$comment',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-]);
-const ROOT_KEYWORDS: ReadonlySet<string> = new Set([
-  '$schema',
-  'type',
-  'properties',
-  'required',
-  'additionalProperties',
-]);
+const ANNOTATIONS = words('title description $comment examples deprecated readOnly writeOnly');
+const ROOT_KEYWORDS = words('$schema type properties required additionalProperties');
 /** The keywords of each kind of field MCP's forms carry (the spec's `PrimitiveSchemaDefinition`). */
 const FIELD_KEYWORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ['string', new Set(['type', 'default', 'minLength', 'maxLength', 'format', 'enum', 'enumNames', 'oneOf'])],
-  ['number', new Set(['type', 'default', 'minimum', 'maximum'])],
-  ['integer', new Set(['type', 'default', 'minimum', 'maximum'])],
-  ['boolean', new Set(['type', 'default'])],
-  ['array', new Set(['type', 'default', 'minItems', 'maxItems', 'items'])],
+  ['string', words('type default minLength maxLength format enum enumNames oneOf')],
+  ['number', words('type default minimum maximum')],
+  ['integer', words('type default minimum maximum')],
+  ['boolean', words('type default')],
+  ['array', words('type default minItems maxItems items')],
 ]);
-const NUMBER_KEYWORDS: ReadonlySet<string> = new Set([
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'minItems',
-  'maxItems',
-]);
-const STRING_FORMATS: ReadonlySet<string> = new Set(['email', 'uri', 'date', 'date-time']);
+const ITEM_KEYWORDS = words('type enum anyOf');
+const CHOICE_KEYWORDS = words('const');
+const NUMBER_KEYWORDS = words('minLength maxLength minimum maximum minItems maxItems');
+const STRING_FORMATS = words('email uri date date-time');
 const FLAT = 'MCP forms are flat objects of string, number, integer, boolean and multi-select fields';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The first keyword of `schema` not in `allowed` (annotations aside). */
 function unknownKeyword(schema: Record<string, unknown>, allowed: ReadonlySet<string>): string | undefined {
@@ -128,14 +110,14 @@ function unknownKeyword(schema: Record<string, unknown>, allowed: ReadonlySet<st
  * `MAX_FORM_FIELDS` fields or `MAX_FORM_CHOICES` choices is refused before any is read.
  */
 export function elicitationSchemaProblem(schema: unknown): string | undefined {
-  if (!isRecord(schema)) return 'requestedSchema must be an object schema ({ type: "object", properties: { ... } }).';
+  if (!isObject(schema)) return 'requestedSchema must be an object schema ({ type: "object", properties: { ... } }).';
   const { type, properties, required, additionalProperties } = schema;
   const extra = unknownKeyword(schema, ROOT_KEYWORDS);
   if (extra !== undefined) return `requestedSchema.${extra}: MCP forms do not carry '${extra}' (${FLAT}).`;
   if (type !== 'object') return `requestedSchema must have type "object"; got ${JSON.stringify(type)}.`;
   if (additionalProperties !== undefined && additionalProperties !== false)
     return `requestedSchema.additionalProperties: MCP forms carry only false here (${FLAT}).`;
-  if (!isRecord(properties)) return 'requestedSchema.properties must be an object naming the form fields.';
+  if (!isObject(properties)) return 'requestedSchema.properties must be an object naming the form fields.';
   const names = Object.keys(properties);
   if (names.length > MAX_FORM_FIELDS)
     return `requestedSchema.properties has ${names.length} fields, more than a form may have (${MAX_FORM_FIELDS}).`;
@@ -153,7 +135,7 @@ export function elicitationSchemaProblem(schema: unknown): string | undefined {
 
 /** What is wrong with one field (`.keyword: sentence` or `: sentence`), counting its choices. */
 function fieldProblem(field: unknown, choices: { left: number }): string | undefined {
-  if (!isRecord(field)) return ': a field must be a schema object.';
+  if (!isObject(field)) return ': a field must be a schema object.';
   const allowed = typeof field.type === 'string' ? FIELD_KEYWORDS.get(field.type) : undefined;
   if (allowed === undefined)
     return `: a field must be a string, number, integer or boolean, or an array of choices (${FLAT}); got type ${JSON.stringify(field.type)}.`;
@@ -177,7 +159,7 @@ function fieldProblem(field: unknown, choices: { left: number }): string | undef
   if (field.type !== 'array') return undefined;
   const items = field.items;
   const multiSelect =
-    isRecord(items) &&
+    isObject(items) &&
     unknownKeyword(items, ITEM_KEYWORDS) === undefined &&
     (items.type === undefined || items.type === 'string') &&
     (items.enum === undefined ? isTitledChoices(items.anyOf, choices) : isStringList(items.enum, choices));
@@ -185,8 +167,6 @@ function fieldProblem(field: unknown, choices: { left: number }): string | undef
     ? undefined
     : `.items: an array field is a multi-select, items { type: "string", enum } or { anyOf: [{ const, title }] }, at most ${MAX_FORM_CHOICES} choices in all the form's fields.`;
 }
-
-const ITEM_KEYWORDS: ReadonlySet<string> = new Set(['type', 'enum', 'anyOf']);
 
 /** True for an array of strings; counted against `choices` (before it is read) when given. */
 function isStringList(value: unknown, choices: { left: number } | undefined): boolean {
@@ -199,14 +179,12 @@ function isTitledChoices(value: unknown, choices: { left: number }): boolean {
   if (!Array.isArray(value) || (choices.left -= value.length) < 0) return false;
   return value.every(
     (choice) =>
-      isRecord(choice) &&
+      isObject(choice) &&
       typeof choice.const === 'string' &&
       typeof choice.title === 'string' &&
       unknownKeyword(choice, CHOICE_KEYWORDS) === undefined,
   );
 }
-
-const CHOICE_KEYWORDS: ReadonlySet<string> = new Set(['const']);
 
 /**
  * Wraps `ask` (the caller's way to reach the user) into the `context.elicit` a tool gets: the form is
@@ -288,7 +266,8 @@ function valueProblem(
     const choices = items.enum ?? items.anyOf!.map((choice) => choice.const);
     if (!Array.isArray(value)) return 'must be an array of choices';
     const stray = value.find((item) => !choices.includes(item as string));
-    if (stray !== undefined) return `has ${truncated(stray)}, which is not one of the choices`;
+    if (stray !== undefined)
+      return `has ${truncateText(JSON.stringify(stray) ?? String(stray), 60)}, which is not one of the choices`;
     return bounds(value.length, field.minItems, field.maxItems, 'choices');
   }
   if (!fitsType(value, type)) {
@@ -302,7 +281,7 @@ function valueProblem(
     (field.enum as string[] | undefined) ??
     (field.oneOf as { const: string }[] | undefined)?.map((choice) => choice.const);
   if (choices !== undefined && !choices.includes(value))
-    return `is ${truncated(value)}, which is not one of the choices`;
+    return `is ${truncateText(JSON.stringify(value), 60)}, which is not one of the choices`;
   const format =
     typeof field.format === 'string'
       ? (runtime.validatorRuntime.fullFormats[field.format as 'email'] as Format)
@@ -335,11 +314,6 @@ function bounds(size: number, min: unknown, max: unknown, unit?: string): string
   return undefined;
 }
 
-function truncated(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-}
-
 /**
  * A copy of an accepted answer's content, as JSON reads it (own keys only, so nothing from a
  * prototype), refused unless it is an object of the form's `fields` within `MAX_ANSWER_LENGTH`.
@@ -355,7 +329,7 @@ function answerContent(content: unknown, fields: Record<string, unknown>): Recor
   if (text === undefined || text.length > MAX_ANSWER_LENGTH)
     throw invalid(`takes ${text?.length ?? 0} characters as JSON, more than an answer may (${MAX_ANSWER_LENGTH})`);
   const copy: unknown = JSON.parse(text);
-  if (!isRecord(copy)) throw invalid("content is not an object of the form's fields");
+  if (!isObject(copy)) throw invalid("content is not an object of the form's fields");
   const extra = Object.keys(copy).find((key) => !Object.hasOwn(fields, key));
   if (extra !== undefined) throw invalid(`has '${extra.slice(0, 100)}', which is not a field of the form`);
   return copy;

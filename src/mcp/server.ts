@@ -373,7 +373,6 @@ function elicitation(ctx: ServerContext, server: Server, answering: Answering): 
     return answer;
   };
   if (!modern) {
-    /** Sends `method` to the client; a client that does not take it is `unavailable`. */
     /**
      * Sends `method` to the client; a client that does not take it is `unavailable`, an answer the SDK
      * finds is not the method's result is `invalid` (rather than its validator's dump).
