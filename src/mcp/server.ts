@@ -465,33 +465,30 @@ async function askOrUnavailable(ask: Elicit, request: Parameters<Elicit>[0]): Pr
 
 /**
  * The approval gate of a side-effect tool, asking the user (approve / deny) with the tool and its
- * arguments; the answer is checked against the question as any form's. One approval covers one call:
- * asked again for the same call (a retry of it), the gate answers what it answered the first time.
+ * arguments; the answer is checked against the question as any form's. On 2026-07-28 the approval is
+ * an answer the call carries in its state from round to round, so a call is approved once.
  */
 function approvalByElicitation(ask: Elicit): ApprovalGate {
   const checked = checkedElicit(ask);
-  let decision: ReturnType<ApprovalGate> | undefined;
-  return (request) => (decision ??= decideApproval(checked, request));
-}
-
-async function decideApproval(ask: Elicit, { tool, args }: Parameters<ApprovalGate>[0]): ReturnType<ApprovalGate> {
-  let shown = JSON.stringify(args);
-  if (shown.length > 2000) shown = `${shown.slice(0, 2000)}…`;
-  const answer = await askOrUnavailable(ask, {
-    message: `Allow the tool '${tool.name}' to run? It has side effects (${truncateText(tool.description, 300)}). Arguments: ${shown}`,
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        approve: { type: 'boolean', title: `Run ${tool.name}`, description: 'Approve this call', default: false },
+  return async ({ tool, args }) => {
+    let shown = JSON.stringify(args);
+    if (shown.length > 2000) shown = `${shown.slice(0, 2000)}…`;
+    const answer = await askOrUnavailable(checked, {
+      message: `Allow the tool '${tool.name}' to run? It has side effects (${truncateText(tool.description, 300)}). Arguments: ${shown}`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          approve: { type: 'boolean', title: `Run ${tool.name}`, description: 'Approve this call', default: false },
+        },
+        required: ['approve'],
       },
-      required: ['approve'],
-    },
-  });
-  if (answer === undefined) return { approved: false, reason: 'The client cannot ask its user.' };
-  if (answer.action === 'accept' && answer.content?.approve === true) return true;
-  return {
-    approved: false,
-    reason: answer.action === 'accept' ? 'The user did not approve the call.' : `The user answered ${answer.action}.`,
+    });
+    if (answer === undefined) return { approved: false, reason: 'The client cannot ask its user.' };
+    if (answer.action === 'accept' && answer.content?.approve === true) return true;
+    return {
+      approved: false,
+      reason: answer.action === 'accept' ? 'The user did not approve the call.' : `The user answered ${answer.action}.`,
+    };
   };
 }
 
