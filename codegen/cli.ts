@@ -455,7 +455,7 @@ export function createProgram(
     )
     .option(
       '--http',
-      "serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; see the README's deployment section",
+      "serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; replicas share env TOOLSMITH_REQUEST_STATE_KEY (>= 32 bytes) to take each other's 2026-07-28 answers; see the README's deployment section",
     )
     .option('--host <host>', 'with --http: the interface to bind (default 127.0.0.1; env TOOLSMITH_HOST)')
     .option(

@@ -56,8 +56,8 @@ export interface ToolOrchestratorOptions {
    */
   allowSideEffects?: boolean;
   /**
-   * Most bytes one content block of a result may carry (base64 data decoded, text as UTF-8);
-   * default `DEFAULT_MAX_CONTENT_BYTES` (16 MiB). A larger block fails the call `OUTPUT_INVALID`.
+   * Most bytes the content blocks of one result may carry in all (base64 data decoded, text as
+   * UTF-8); default `DEFAULT_MAX_CONTENT_BYTES` (16 MiB). More fails the call `OUTPUT_INVALID`.
    */
   maxContentBytes?: number;
   /** Timeout for calls whose tool and request set none. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /*
  * The wire side of the MCP HTTP server (./http.ts): reading a request (its body up to a limit, its
- * path, its `Host` name, its JSON-RPC id), handing it to the SDK as a web `Request`, and writing
+ * path, its JSON-RPC id), handing it to the SDK as a web `Request`, and writing
  * answers — plain JSON, JSON-RPC errors, and the SDK's web `Response` (a stream whose first message
  * is the answer is sent as that one JSON body).
  */
@@ -142,13 +142,6 @@ export function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const query = raw.indexOf('?');
   return query === -1 ? raw : raw.slice(0, query);
-}
-
-export function hostnameOf(hostHeader: string | undefined): string {
-  if (hostHeader === undefined) return '';
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
-  const colon = hostHeader.lastIndexOf(':');
-  return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
 }
 
 export function idOf(message: unknown): string | number | null {

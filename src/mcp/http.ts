@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  type McpRequestContext,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
 import {
   createBearerAuth,
   resourceMetadataPath,
@@ -10,21 +17,14 @@ import {
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';
+import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import type { TaskStore } from '../tasks/index.js';
-import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
+import { deliverClientAnswer, INVALID_ANSWER, isClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './stdio-transport.js';
+import { requestStates } from './request-state.js';
 import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
-import {
-  hostnameOf,
-  idOf,
-  pathOf,
-  readBody,
-  sendJson,
-  sendJsonRpcError,
-  sendWebResponse,
-  toWebRequest,
-} from './http-wire.js';
+import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, toWebRequest } from './http-wire.js';
 
 /*
  * MCP over Streamable HTTP, stateless, for both protocol eras on one endpoint: a 2026-07-28 request
@@ -45,7 +45,7 @@ import {
 /** How `startHttpServer` serves an orchestrator. */
 export interface ServeHttpOptions extends Pick<
   McpServerOptions,
-  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore'
+  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
 > {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
@@ -63,7 +63,10 @@ export interface ServeHttpOptions extends Pick<
    * auth, only the origins listed here.
    */
   allowedOrigins?: readonly string[];
-  /** `Host` names allowed (default: the loopback names when bound to loopback, else any). */
+  /**
+   * `Host` names allowed, without ports (default: `localhost`, `127.0.0.1`, `[::1]` when bound to
+   * loopback, else any). A `Host` that is not a host name (and port) is answered 400 either way.
+   */
   allowedHosts?: readonly string[];
   /** Largest request body in bytes (default 1 MiB); a larger one is answered 413. */
   maxBodyBytes?: number;
@@ -149,9 +152,12 @@ interface Served {
   auth: BearerAuth | undefined;
   allowedOrigins: ReadonlySet<string>;
   allowLoopbackOrigins: boolean;
-  allowedHosts: ReadonlySet<string> | undefined;
+  allowedHosts: string[] | undefined;
   maxBodyBytes: number;
-  serverOptions: Pick<McpServerOptions, 'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore'>;
+  serverOptions: Pick<
+    McpServerOptions,
+    'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
+  >;
   personaId: string;
   openCapabilities: readonly string[];
   onError: (error: Error) => void;
@@ -188,6 +194,10 @@ export async function startHttpServer(
   if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
   if (options.pageSize !== undefined) serverOptions.pageSize = options.pageSize;
   if (options.taskStore !== undefined) serverOptions.taskStore = options.taskStore;
+  if (options.requestStateKey !== undefined) {
+    requestStates(options.requestStateKey, options.taskStore); // a key under 32 bytes throws here, at start
+    serverOptions.requestStateKey = options.requestStateKey;
+  }
   const served: Served = {
     orchestrator,
     auth,
@@ -195,9 +205,9 @@ export async function startHttpServer(
     allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
     allowedHosts:
       options.allowedHosts !== undefined
-        ? new Set(options.allowedHosts)
+        ? [...options.allowedHosts]
         : isLoopbackHost(host)
-          ? LOOPBACK_HOSTS
+          ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     serverOptions,
@@ -365,8 +375,10 @@ function mcpSteps(served: Served): readonly Step[] {
       name: 'origin',
       run: ({ request }) => {
         const origin = request.headers.origin;
+        // Matched whole (scheme, host and port) first: the SDK's check compares host names only, which
+        // would let any port and scheme of an origin listed with --allowed-origin in.
         if (origin === undefined || served.allowedOrigins.has(origin)) return undefined;
-        if (served.allowLoopbackOrigins && isLoopbackOrigin(origin)) return undefined;
+        if (served.allowLoopbackOrigins && validateOriginHeader(origin, localhostAllowedOrigins()).ok) return undefined;
         return {
           status: 403,
           code: -32000,
@@ -380,13 +392,16 @@ function mcpSteps(served: Served): readonly Step[] {
     {
       name: 'host',
       run: ({ request }) => {
-        if (served.allowedHosts === undefined || served.allowedHosts.has(hostnameOf(request.headers.host)))
-          return undefined;
-        return {
-          status: 403,
-          code: -32000,
-          message: `Host '${request.headers.host ?? ''}' is not allowed (DNS-rebinding protection).`,
-        };
+        const host = validateHostHeader(request.headers.host, served.allowedHosts ?? []);
+        if (host.ok || (host.errorCode === 'invalid_host' && served.allowedHosts === undefined)) return undefined;
+        const shown = truncateText(request.headers.host ?? '', 200);
+        return host.errorCode === 'invalid_host'
+          ? { status: 403, code: -32000, message: `Host '${shown}' is not allowed (DNS-rebinding protection).` }
+          : {
+              status: 400,
+              code: -32000,
+              message: `Host '${shown}' is not a host name with an optional port (1-65535).`,
+            };
       },
     },
     {
@@ -484,10 +499,12 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     const { request, response, message, caller } = exchange;
     // A client's answer to a question a call of this process asked it (2025 elicitation): to that call.
     if (isClientAnswer(message)) {
-      if (deliverClientAnswer(message)) {
+      const delivered = deliverClientAnswer(message);
+      if (delivered === 'delivered') {
         response.writeHead(202).end();
         return;
       }
+      if (delivered === 'invalid') return sendJsonRpcError(response, 400, -32600, INVALID_ANSWER, idOf(message));
       return sendJsonRpcError(
         response,
         404,
@@ -553,17 +570,6 @@ async function sendReadiness(response: ServerResponse, store: TaskStore | undefi
     return sendJson(response, 503, { status: 'unavailable', error: (error as Error).message });
   }
   sendJson(response, 200, { status: 'ready' });
-}
-
-/** `http(s)://` + a loopback host, any port: a page served by this machine. */
-function isLoopbackOrigin(origin: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
 }
 
 /**

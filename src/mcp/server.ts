@@ -5,12 +5,17 @@ import {
   PerRequestHTTPServerTransport,
   type ServerContext,
   type ServerCapabilities,
+  specTypeSchemas,
+  type StandardSchemaV1,
   CLIENT_CAPABILITIES_META_KEY,
   type InputRequiredResult,
   inputRequired,
   inputResponse,
+  isSpecType,
   ProtocolError,
   ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
   Server,
   type Tool,
   type Transport,
@@ -18,8 +23,16 @@ import {
 } from '@modelcontextprotocol/server';
 import { formatCallError } from '../call-error-text.js';
 import type { CallReporter } from '../call-reporting.js';
+import type { ContentBlock } from '../content.js';
 import type { ApprovalGate } from '../context.js';
-import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type SampleResult } from '../elicitation.js';
+import {
+  checkedElicit,
+  ElicitationError,
+  type Elicit,
+  type ElicitAnswer,
+  type Sample,
+  type SampleResult,
+} from '../elicitation.js';
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
@@ -34,6 +47,7 @@ import {
   taskReporter,
   taskStatusNotification,
 } from './tasks.js';
+import { type Answering, answersFor, mintAnswerState, requestStates } from './request-state.js';
 import { GuardedTransport } from './stdio-transport.js';
 import { isMcpObjectSchema, toMcpToolFromTool } from './tool.js';
 
@@ -105,6 +119,13 @@ export interface McpServerOptions {
    */
   taskStore?: TaskStore;
   /**
+   * The key that signs what a 2026-07-28 question carries to the client and back (`requestState`, so
+   * an answer is taken only for the question this server asked for this call, once): at least 32
+   * bytes, the same on every replica. Default: a random key of this process, so an answer completes
+   * only on the replica that asked. The nonces taken are kept in `taskStore` (default: this process's).
+   */
+  requestStateKey?: string | Uint8Array;
+  /**
    * Whether `tasks/list` (2025-11-25) lists the caller's tasks (and `tasks.list` is announced).
    * Only for a caller this server can tell apart from every other: a list is not protected by
    * unguessable task ids, as `tasks/get` is. `startHttpServer` sets it for an authenticated subject,
@@ -147,11 +168,15 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     logging: {},
     ...(store === undefined ? {} : taskCapabilities(options.taskListing === true)),
   } as ServerCapabilities;
+  const states = requestStates(options.requestStateKey, options.taskStore);
   const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
-    options.instructions === undefined
-      ? { capabilities: serverCapabilities }
-      : { capabilities: serverCapabilities, instructions: options.instructions },
+    {
+      capabilities: serverCapabilities,
+      // The SDK verifies an echoed requestState before the handler runs (-32602 when it does not).
+      requestState: { verify: states.codec.verify },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
   );
   if (options.onError !== undefined) server.onerror = options.onError;
   if (store !== undefined)
@@ -198,6 +223,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
           { toolName: name, subject: taskSubject, ...task },
           (signal, controls) => {
             const reporter = taskReporter(server, controls, { modern, elicit: canAsk, sample: canSample });
+            if (reporter.sample !== undefined) reporter.sample = checkedSample(reporter.sample);
             const gate = askApproval && reporter.elicit !== undefined;
             return orchestrator.processToolCall({
               ...details('mcp-task'),
@@ -225,9 +251,11 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
         );
     }
     const reporter = callReporter(ctx, request.params._meta?.progressToken, name, server.onerror);
-    const asking = elicitation(ctx, server);
+    // A retry's answers, held to the questions asked for this call (request-state.ts).
+    const answering = await answersFor(ctx, states, { tool: name, args, caller: userContext.userId });
+    const asking = elicitation(ctx, server, answering);
     if (asking.elicit !== undefined) reporter.elicit = asking.elicit;
-    if (asking.sample !== undefined) reporter.sample = asking.sample;
+    if (asking.sample !== undefined) reporter.sample = checkedSample(asking.sample);
     const signals = [ctx.mcpReq.signal];
     if (asking.signal !== undefined) signals.push(asking.signal);
     if (options.signal !== undefined) signals.push(options.signal);
@@ -242,7 +270,8 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     });
     const outcome = asking.inputNeeded === undefined ? await call : await Promise.race([call, asking.inputNeeded]);
     // The call may have ended (aborted) before the race began: a question asked decides.
-    if (outcome === INPUT_NEEDED || asking.asked()) return asking.inputRequiredResult() as unknown as CallToolResult;
+    if (outcome === INPUT_NEEDED || asking.asked())
+      return (await asking.inputRequiredResult()) as unknown as CallToolResult;
     return toCallToolResult(outcome, structured);
   });
   return server;
@@ -283,8 +312,8 @@ interface Elicitation {
   signal?: AbortSignal;
   /** Resolves when the call needs an answer it does not have yet (2026-07-28). */
   inputNeeded?: Promise<typeof INPUT_NEEDED>;
-  /** The `input_required` result naming the question(s) asked. */
-  inputRequiredResult(): InputRequiredResult;
+  /** The `input_required` result naming the question(s) asked, with the state a retry echoes. */
+  inputRequiredResult(): Promise<InputRequiredResult>;
   /** True once the call asked a question it has no answer to yet. */
   asked(): boolean;
 }
@@ -304,18 +333,19 @@ export function clientCapabilities(
 
 /** A call whose client cannot ask its user: no question, nothing to wait for. */
 const NO_ELICITATION: Elicitation = {
-  inputRequiredResult: () => inputRequired({ inputRequests: {} }),
+  inputRequiredResult: () => Promise.reject(new Error('No question was asked.')),
   asked: () => false,
 };
 
 /**
  * Elicitation for one `tools/call`. On the 2025 era, `elicitation/create` is sent to the client and
  * its answer awaited (over stateless HTTP the answer's POST is routed back, see client-requests.ts).
- * On 2026-07-28 the call is answered `input_required` with the question, and the client retries the
- * call with the answer in `inputResponses`: the call runs again from the start and this time the
- * question is answered at once, so a tool that asks before its side effects does them once.
+ * On 2026-07-28 the call is answered `input_required` with the question and a signed state, and the
+ * client retries the call with the answer in `inputResponses` and the state echoed: the call runs
+ * again from the start and this time the question is answered at once (from `answers`, held to the
+ * state: see request-state.ts), so a tool that asks before its side effects does them once.
  */
-function elicitation(ctx: ServerContext, server: Server): Elicitation {
+function elicitation(ctx: ServerContext, server: Server, answering: Answering): Elicitation {
   const modern = ctx.mcpReq.envelope !== undefined;
   const capabilities = clientCapabilities(ctx, server);
   // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
@@ -328,23 +358,40 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
   let markNeeded!: (value: typeof INPUT_NEEDED) => void;
   const inputNeeded = new Promise<typeof INPUT_NEEDED>((resolve) => (markNeeded = resolve));
   const needed: Record<string, ReturnType<typeof inputRequired.elicit>> = {};
+  /** The answers this run read, carried in the next state (a retry sends only the new ones). */
+  const read: Record<string, unknown> = Object.create(null);
   const base = {
     signal: controller.signal,
     inputNeeded,
-    inputRequiredResult: () => inputRequired({ inputRequests: needed }),
+    inputRequiredResult: async () =>
+      inputRequired({
+        inputRequests: needed,
+        requestState: await mintAnswerState(answering, Object.keys(needed), read),
+      }),
     asked: () => Object.keys(needed).length > 0,
   };
+  /** The answer to `key`, noted as read when there is one. */
+  const answered = (key: string) => {
+    const answer = inputResponse(answering.answers, key);
+    if (answer.kind !== 'missing') read[key] = answering.answers[key];
+    return answer;
+  };
   if (!modern) {
-    /** Sends `method` to the client; a client that does not take it is `unavailable`. */
+    /**
+     * Sends `method` to the client; a client that does not take it is `unavailable`, an answer the SDK
+     * finds is not the method's result is `invalid` (rather than its validator's dump).
+     */
     const send = async (
       method: 'elicitation/create' | 'sampling/createMessage',
       params: object,
       unavailable: Error,
+      invalid: Error,
     ) => {
       try {
         return await ctx.mcpReq.send({ method, params: params as Record<string, unknown> });
       } catch (error) {
         if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) throw unavailable;
+        if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) throw invalid;
         throw error;
       }
     };
@@ -356,6 +403,7 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
           'ELICITATION_UNAVAILABLE',
           'This client cannot ask its user (it does not take elicitation/create).',
         ),
+        new ElicitationError('ELICITATION_ANSWER_INVALID', "elicit: the client's answer is not an ElicitResult."),
       )) as ElicitAnswer;
     const sample: Sample = async (request) =>
       (await send(
@@ -365,6 +413,7 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
           'SAMPLING_UNAVAILABLE',
           'This client cannot run a model call for the server (it does not take sampling/createMessage).',
         ),
+        new ElicitationError('SAMPLING_ANSWER_INVALID', NOT_A_MODEL_ANSWER),
       )) as SampleResult;
     return { ...base, ...(canElicit ? { elicit } : {}), ...(canSample ? { sample } : {}) };
   }
@@ -382,7 +431,7 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
     let asked = 0;
     return (request) => {
       const key = `${prefix}-${asked++}`;
-      const answer = inputResponse(ctx.mcpReq.inputResponses, key);
+      const answer = answered(key);
       if (answer.kind === 'elicit')
         return Promise.resolve({
           action: answer.action,
@@ -397,7 +446,7 @@ function elicitation(ctx: ServerContext, server: Server): Elicitation {
   let sampled = 0;
   const sample: Sample = (request) => {
     const key = `sample-${sampled++}`;
-    const answer = inputResponse(ctx.mcpReq.inputResponses, key);
+    const answer = answered(key);
     if (answer.kind === 'sampling') return Promise.resolve(answer.result as SampleResult);
     return ask(key, inputRequired.createMessage(request as never));
   };
@@ -418,12 +467,17 @@ async function askOrUnavailable(ask: Elicit, request: Parameters<Elicit>[0]): Pr
   }
 }
 
-/** The approval gate of a side-effect tool, asking the user (approve / deny) with the tool and its arguments. */
+/**
+ * The approval gate of a side-effect tool, asking the user (approve / deny) with the tool and its
+ * arguments; the answer is checked against the question as any form's. On 2026-07-28 the approval is
+ * an answer the call carries in its state from round to round, so a call is approved once.
+ */
 function approvalByElicitation(ask: Elicit): ApprovalGate {
+  const checked = checkedElicit(ask);
   return async ({ tool, args }) => {
     let shown = JSON.stringify(args);
     if (shown.length > 2000) shown = `${shown.slice(0, 2000)}…`;
-    const answer = await askOrUnavailable(ask, {
+    const answer = await askOrUnavailable(checked, {
       message: `Allow the tool '${tool.name}' to run? It has side effects (${truncateText(tool.description, 300)}). Arguments: ${shown}`,
       requestedSchema: {
         type: 'object',
@@ -441,6 +495,22 @@ function approvalByElicitation(ask: Elicit): ApprovalGate {
     };
   };
 }
+
+/**
+ * `sample` whose answer reaches the tool only when it is a `CreateMessageResult` (the SDK's schema),
+ * on every era and path; anything else is `SAMPLING_ANSWER_INVALID`.
+ */
+function checkedSample(sample: Sample): Sample {
+  return async (request) => {
+    const answer = await sample(request);
+    if (!isSpecType.CreateMessageResult(answer))
+      throw new ElicitationError('SAMPLING_ANSWER_INVALID', NOT_A_MODEL_ANSWER);
+    return answer;
+  };
+}
+
+const NOT_A_MODEL_ANSWER =
+  'The client\'s answer to a model call is not a CreateMessageResult ({ role: "user" | "assistant", content, model }).';
 
 /**
  * Where a call's reports go over MCP: progress as `notifications/progress` for the request's progress
@@ -524,6 +594,11 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
     return { content: [{ type: 'text', text: formatCallError(error) }], isError: true };
   }
   const blocks = result.content;
+  const refused = blocks === undefined ? undefined : blockRefusedByMcp(blocks);
+  if (refused !== undefined) {
+    const message = `Tool '${truncateText(result.toolName)}' answered content MCP cannot carry: ${refused}`;
+    return { content: [{ type: 'text', text: `OUTPUT_INVALID: ${message}` }], isError: true };
+  }
   if (blocks !== undefined && blocks.length > 0 && (result.output === null || result.output === undefined))
     return { content: blocks as CallToolResult['content'] };
   let text: string;
@@ -541,4 +616,38 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
     answer.structuredContent = JSON.parse(text) as Record<string, unknown>;
   }
   return answer;
+}
+
+/** The SDK's schema of each content block kind, as it checks a `tools/call` result before sending it. */
+const BLOCK_SCHEMAS: Record<string, StandardSchemaV1> = {
+  text: specTypeSchemas.TextContent,
+  image: specTypeSchemas.ImageContent,
+  audio: specTypeSchemas.AudioContent,
+  resource: specTypeSchemas.EmbeddedResource,
+  resource_link: specTypeSchemas.ResourceLink,
+};
+
+/**
+ * The first thing of `blocks` the SDK would refuse though toolsmith's content check passed it (an
+ * `annotations.audience` other than user/assistant, a `_meta` that is not an object…), as
+ * `content[i].path: message`; the SDK would answer the whole call -32602 with its validator's dump.
+ * The payloads (text, base64), checked already, are blanked first, so none is decoded twice.
+ */
+function blockRefusedByMcp(blocks: readonly ContentBlock[]): string | undefined {
+  for (const [index, block] of blocks.entries()) {
+    const { resource } = block as { resource?: Record<string, unknown> };
+    const light = {
+      ...block,
+      ...('text' in block ? { text: '' } : {}),
+      ...('data' in block ? { data: '' } : {}),
+      ...(resource === undefined
+        ? {}
+        : { resource: { ...resource, ...('blob' in resource ? { blob: '' } : { text: '' }) } }),
+    };
+    const outcome = BLOCK_SCHEMAS[block.type]?.['~standard'].validate(light) as StandardSchemaV1.Result<unknown>;
+    const issue = outcome?.issues?.[0];
+    if (issue !== undefined)
+      return `content[${index}].${(issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.')}: ${issue.message}`;
+  }
+  return undefined;
 }

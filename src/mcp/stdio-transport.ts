@@ -13,8 +13,9 @@ import { WrappingTransport } from './wrapping-transport.js';
  * Transports for the MCP server that answer what the SDK's own leave unanswered or get wrong:
  * - `StdioJsonRpcTransport` reads newline-delimited JSON-RPC from a stream as the SDK's
  *   `StdioServerTransport` does, but answers a line that is not JSON with -32700 (Parse error), a
- *   JSON value that is not a JSON-RPC message with -32600 (Invalid Request), and a line longer than
- *   its limit with -32600 — and keeps serving (the SDK's reader drops the first two silently, and
+ *   JSON value that is not a JSON-RPC message with -32600 (Invalid Request), a request whose params
+ *   are not an object with -32602 (Invalid params), and a line longer than its limit with -32600 —
+ *   and keeps serving (the SDK's reader drops the first two silently, and
  *   closes the connection on the third: the server then exits while its client waits).
  * - `GuardedTransport` wraps any transport: a `tools/call` whose params are not an object, or have
  *   no tool name, or non-object `arguments`, is answered -32602 (Invalid params) with a message
@@ -218,6 +219,23 @@ export class StdioJsonRpcTransport implements Transport {
       return;
     }
     const id = record !== undefined && 'method' in record && isRequestId(record.id) ? record.id : null;
+    // A request whose params are not an object (an array: by position) is a request MCP cannot read:
+    // Invalid params, as the HTTP server and the SDK answer it, not Invalid Request.
+    const { jsonrpc, method, params } = record ?? {};
+    if (
+      id !== null &&
+      jsonrpc === '2.0' &&
+      typeof method === 'string' &&
+      params !== undefined &&
+      kindOf(params) !== 'an object'
+    ) {
+      const problem =
+        method === 'tools/call'
+          ? invalidCallParams(params)!
+          : `${truncateText(method)} needs params as an object (MCP has no by-position params); got ${kindOf(params)}.`;
+      void this.#reply(errorResponse(id, ErrorCode.InvalidParams, problem));
+      return;
+    }
     const what =
       record === undefined
         ? Array.isArray(value)
@@ -227,7 +245,7 @@ export class StdioJsonRpcTransport implements Transport {
           ? 'an object without "jsonrpc": "2.0"'
           : typeof record.method !== 'string'
             ? 'an object with neither a "method" (a request or notification) nor a "result" or "error" (a response)'
-            : 'a request whose id is neither a string nor an integer, or whose params are not an object';
+            : 'a request whose id is neither a string nor an integer';
     void this.#reply(
       errorResponse(
         id,

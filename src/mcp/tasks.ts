@@ -7,7 +7,6 @@ import {
   SdkErrorCode,
   type Server,
   type ServerContext,
-  isSpecType,
   specTypeSchemas,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
@@ -323,22 +322,20 @@ export function taskSampling(server: Server, task: TaskControls): Sample {
 }
 
 /**
- * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`).
- * An answer that is not a `CreateMessageResult` fails the call, never reaching the tool.
+ * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`);
+ * its answer is checked by the server (`checkedSample`) before the tool sees it.
  */
 export function taskSampleRequests(task: TaskControls): Sample {
   let asked = 0;
   return async (request) => {
     const key = `sample-${asked++}`;
-    const request_ = inputRequired.createMessage(request as never);
-    const question = { key, request: request_, waiting: WAITING_FOR_MODEL, refusedAs: 'SAMPLING_UNAVAILABLE' as const };
-    const answer = await askThroughStore(task, question);
-    if (!isSpecType.CreateMessageResult(answer))
-      throw new ElicitationError(
-        'SAMPLING_UNAVAILABLE',
-        `The client's answer to '${key}' is not a CreateMessageResult ({ role, content, model }).`,
-      );
-    return answer as unknown as SampleResult;
+    const question = {
+      key,
+      request: inputRequired.createMessage(request as never),
+      waiting: WAITING_FOR_MODEL,
+      refusedAs: 'SAMPLING_UNAVAILABLE' as const,
+    };
+    return (await askThroughStore(task, question)) as unknown as SampleResult;
   };
 }
 

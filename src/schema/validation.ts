@@ -46,21 +46,6 @@ function sharedAjvFor(dialect: SchemaDialect): Ajv {
   return ajv;
 }
 
-/** Compiles one Ajv instance takes for `transient` schemas before a fresh one replaces it. */
-export const TRANSIENT_COMPILES_PER_AJV = 64;
-
-const transientAjvs = new Map<SchemaDialect, { ajv: Ajv; compiles: number }>();
-
-function transientAjv(dialect: SchemaDialect): Ajv {
-  let current = transientAjvs.get(dialect);
-  if (current === undefined || current.compiles >= TRANSIENT_COMPILES_PER_AJV) {
-    current = { ajv: createAjv(dialect), compiles: 0 };
-    transientAjvs.set(dialect, current);
-  }
-  current.compiles++;
-  return current.ajv;
-}
-
 /**
  * A runtime Ajv (draft-07, or 2020-12) with the one option set (`AJV_OPTIONS`), ajv-formats and the
  * annotation keywords. Strict mode goes through `lenientStrictLogger`, as in the generator: what the
@@ -113,16 +98,9 @@ function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
  * validate as sent (`coerceWhereNeeded`). A `default: null` the schema does not allow is left out
  * (never filled in). Throws a `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile
  * (a near-typo keyword or format, unresolvable `$ref`, a `default` that breaks its own schema, ...).
- *
- * An Ajv instance keeps everything it ever compiled, which suits schemas that live as long as the
- * process. `transient: true` is for schemas made while serving (an elicitation form built per
- * question): they are compiled on an instance that is replaced after `TRANSIENT_COMPILES_PER_AJV`
- * compiles, so once the caller drops the validators, their memory goes too.
+ * An Ajv instance keeps everything it ever compiled: for schemas that live as long as the process.
  */
-export function compileSchema<T = unknown>(
-  schema: JSONSchemaObject | boolean,
-  options: { transient?: boolean } = {},
-): ValidateFunction<T> {
+export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): ValidateFunction<T> {
   const dialect = schemaDialect(schema);
   if (dialect === undefined) {
     const declared = truncateText(JSON.stringify((schema as { $schema?: unknown }).$schema), 200);
@@ -131,7 +109,7 @@ export function compileSchema<T = unknown>(
       `Schema does not compile: unsupported $schema ${declared} (draft-07 and 2020-12 are supported).`,
     );
   }
-  const ajv = options.transient === true ? transientAjv(dialect) : sharedAjvFor(dialect);
+  const ajv = sharedAjvFor(dialect);
   allowExtensionKeywords(ajv, schema);
   allowUnknownFormats(ajv, schema);
   const prepared = prepareValidatorSchema(ajv, schema);

@@ -67,6 +67,8 @@ export class MemoryTaskStore implements TaskStore {
   readonly timings: ResolvedTaskStoreTimings;
   private readonly now: () => number;
   private readonly records = new Map<string, MemoryRecord>();
+  /** `claimOnce`'s keys, each with when it may be claimed again. */
+  private readonly claimed = new Map<string, number>();
   private readonly running = new RunningTasks();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
@@ -225,6 +227,13 @@ export class MemoryTaskStore implements TaskStore {
     clearInterval(this.sweeper);
   }
 
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    const now = this.now();
+    if ((this.claimed.get(key) ?? 0) > now) return false;
+    this.claimed.set(key, now + ttlMs);
+    return true;
+  }
+
   /** A transition not made through the task's `RunningTask`: the running work is told by its signal. */
   private endElsewhere(taskId: string, status: TaskStatus, fields: Partial<MemoryRecord>): TaskTransition {
     const outcome = this.transition(taskId, ANY_OWNER, status, fields);
@@ -274,6 +283,7 @@ export class MemoryTaskStore implements TaskStore {
     for (const [taskId, record] of this.records) {
       if (isTerminalTaskStatus(record.status) && record.expiresAt <= now) this.records.delete(taskId);
     }
+    for (const [key, until] of this.claimed) if (until <= now) this.claimed.delete(key);
   }
 
   private view(record: MemoryRecord): StoredTask {

@@ -412,6 +412,18 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    const set = await this.command([
+      'SET',
+      `${this.prefix}claimed:${key}`,
+      '1',
+      'NX',
+      'PX',
+      String(Math.max(1, ttlMs)),
+    ]);
+    return set === 'OK';
+  }
+
   /** A FINISH script run; `owner` (`ownerOf`) checks whose task it is, `undefined` for the store's own. */
   private async transition(
     taskId: string,

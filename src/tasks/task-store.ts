@@ -222,6 +222,12 @@ export interface TaskStore {
   drain(options?: { deadlineMs?: number; reason?: string }): Promise<TaskDrainReport>;
   /** `drain({ deadlineMs: 0 })`, then releases the store's connections and timers. */
   close(): Promise<void>;
+  /**
+   * Records `key` as used for `ttlMs`, for every replica that shares the store: true the first time,
+   * false while it is kept. For what may be used once, such as the answers a 2026-07-28 call is
+   * retried with (src/mcp/request-state.ts).
+   */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
 }
 
 /** Codes of `TaskStoreError`. */

@@ -44,6 +44,18 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore, kin
       await Promise.all(opened.splice(0).map((each) => each.close()));
     });
 
+    it('claims a key once, for every store that shares it, until its time is over', async () => {
+      const tasks = await store();
+      const key = `answer-${Math.random().toString(36).slice(2)}`;
+      expect(await tasks.claimOnce(key, 60_000)).toBe(true);
+      expect(await tasks.claimOnce(key, 60_000)).toBe(false);
+      expect(await tasks.claimOnce(`${key}-other`, 60_000)).toBe(true);
+      // Another replica on the same store (a second connection; the memory store is its own only).
+      if (kind.leases) expect(await (await store()).claimOnce(key, 60_000)).toBe(false);
+      expect(await tasks.claimOnce(`${key}-short`, 30)).toBe(true);
+      await eventually(() => tasks.claimOnce(`${key}-short`, 60_000));
+    });
+
     it('creates a working task that get finds, with the wire fields filled', async () => {
       const tasks = await store({ retentionMs: 60_000, pollIntervalMs: 250 });
       const running = await tasks.create({ toolName: 'slow_report' });
