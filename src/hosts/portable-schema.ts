@@ -19,6 +19,7 @@ import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject } from '../schema/walk.js';
 import { INPUT_SCHEMA } from './host-rules.js';
+import { injectedArguments } from './host-table.js';
 import { MAX_WALK_DEPTH } from './schema-nodes.js';
 
 /** A keyword of the served schema that the portable one no longer has as a keyword. */
@@ -516,6 +517,12 @@ export function portableInputSchema(inputSchema: unknown): PortableSchema {
   } else if (!isObject(body.properties)) body.properties = {};
   const schema: Record<string, unknown> = { $schema: JSON_SCHEMA_2020_12, ...body };
   findLongDescriptions(schema, INPUT_SCHEMA, unportable);
+  for (const argument of injectedArguments())
+    if (isObject(body.properties) && Object.hasOwn(body.properties, argument.name))
+      unportable.push({
+        pointer: pointerOf(INPUT_SCHEMA, 'properties', argument.name),
+        reason: `${argument.host} sends ${codeSpan(argument.name)} for itself and replaces the tool's own`,
+      });
   return { schema, moved: onceEach(moved), unportable: onceEach(unportable) };
 }
 
