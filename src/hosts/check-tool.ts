@@ -86,7 +86,7 @@ export function checkTool(tool: ServedTool, host: HostProfile, context: Partial<
   return { tool: tool.name, host: host.id, verdict: verdictOf(findings), findings };
 }
 
-/** A later tool whose name `host` folds onto an earlier one's: the host keeps the first. */
+/** The tools whose name `host` folds onto another tool's, but the one it keeps (the first or the last of them). */
 function nameCollisions(
   tools: readonly ServedTool[],
   host: HostProfile,
@@ -95,22 +95,25 @@ function nameCollisions(
   const out = new Map<number, HostFinding>();
   const naming = host.naming;
   if (naming === undefined) return out;
-  const firstByName = new Map<string, string>();
+  const byName = new Map<string, number[]>();
   tools.forEach((tool, index) => {
     const shown = naming.qualify(tool.name, context);
-    const first = firstByName.get(shown);
-    if (first === undefined) firstByName.set(shown, tool.name);
-    else
+    byName.set(shown, [...(byName.get(shown) ?? []), index]);
+  });
+  for (const [shown, indexes] of byName) {
+    if (indexes.length < 2) continue;
+    const kept = naming.keeps === 'first' ? indexes[0]! : indexes[indexes.length - 1]!;
+    for (const index of indexes.filter((candidate) => candidate !== kept))
       out.set(index, {
         host: host.id,
         rule: `${host.id}/name-collision`,
         effect: 'rejects',
         scope: 'tool',
         pointer: '/name',
-        message: `${host.name} names both ${codeSpan(first)} and this tool ${codeSpan(shown)} and keeps only the first`,
+        message: `${host.name} names this tool and ${codeSpan(tools[kept]!.name)} both ${codeSpan(shown)} and keeps only ${codeSpan(tools[kept]!.name)}`,
         fix: 'give the tools names that differ within the host’s limit',
       });
-  });
+  }
   return out;
 }
 

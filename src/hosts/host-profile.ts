@@ -63,6 +63,8 @@ export interface HostNaming {
   qualify(tool: string, context: CheckContext): string;
   /** The part every name gets, which is not counted as an alteration (`mcp_toolsmith_`). */
   prefix(context: CheckContext): string;
+  /** Which of two tools it names alike the host keeps: the `first` listed, or the `last` (a registry that overwrites). */
+  keeps: 'first' | 'last';
   source: string;
   versions: string;
 }

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { codeSpan } from '../markdown-text.js';
+import { escapePointerSegment } from '../schema/json-pointer.js';
 import { isObject } from '../schema/walk.js';
 import type { HostRule, RuleHit, ServedTool } from './host-profile.js';
 import { type SchemaNode, visitSchemaNodes } from './schema-nodes.js';
@@ -125,6 +126,40 @@ export function nonObjectRoot(detail: string): Find {
     const root = tool.inputSchema;
     return isObject(root) && root.type === 'object' ? [] : [{ pointer: INPUT_SCHEMA, detail }];
   };
+}
+
+/**
+ * Where a tool breaks the MCP TypeScript SDK's `Tool` shape, which SDK clients check `tools/list`
+ * against: an input (or output) root that is not `type: "object"`, a `required` that is not a list of
+ * names, and — in the 1.x SDK (`objectProperties`) — a property whose schema is not an object.
+ */
+export function toolShapeViolations(consequence: string, options: { objectProperties: boolean }): Find {
+  const check = (schema: unknown, at: string): RuleHit[] => {
+    const detail = (what: string) => `${consequence}: ${what}`;
+    if (!isObject(schema)) return [{ pointer: at, detail: detail('the schema is not an object') }];
+    const hits: RuleHit[] = [];
+    if (schema.type !== 'object')
+      hits.push({ pointer: `${at}/type`, detail: detail('the root is not `type: "object"`') });
+    const required = schema.required;
+    if (
+      Object.hasOwn(schema, 'required') &&
+      !(Array.isArray(required) && required.every((name) => typeof name === 'string'))
+    )
+      hits.push({ pointer: `${at}/required`, detail: detail('`required` is not a list of names') });
+    const properties = schema.properties;
+    if (options.objectProperties && isObject(properties))
+      for (const name of Object.keys(properties))
+        if (typeof properties[name] !== 'object' || properties[name] === null)
+          hits.push({
+            pointer: `${at}/properties/${escapePointerSegment(name)}`,
+            detail: detail(`the property's schema is ${codeSpan(JSON.stringify(properties[name]))}, not an object`),
+          });
+    return hits;
+  };
+  return (tool) => [
+    ...check(tool.inputSchema, INPUT_SCHEMA),
+    ...(tool.outputSchema === undefined ? [] : check(tool.outputSchema, OUTPUT_SCHEMA)),
+  ];
 }
 
 /** A tool name that does not match `pattern`. */

@@ -16,6 +16,7 @@ import type { CheckContext, HostProfile, HostRule, InjectedArgument, RuleHit } f
 import {
   arraysWithoutItems,
   booleanSubschemas,
+  toolShapeViolations,
   INPUT_SCHEMA,
   inputNodes,
   keywordsAtRoot,
@@ -59,7 +60,8 @@ const geminiCli: HostProfile = {
   naming: {
     qualify: (tool, context) => geminiName(`${context.serverName}_${tool}`),
     prefix: (context) => geminiName(`${context.serverName}_`),
-    source: `${GEMINI_CORE}/tools/mcp-tool.ts generateValidName)`,
+    keeps: 'last',
+    source: `${GEMINI_CORE}/tools/mcp-tool.ts generateValidName; tools/tool-registry.ts registerTool, which overwrites)`,
     versions: GEMINI_VERSIONS,
   },
   injects: [
@@ -83,6 +85,16 @@ const geminiCli: HostProfile = {
         const given = geminiName(`${context.serverName}_${tool.name}`);
         return given === plain ? [] : [{ pointer: '/name', detail: `Gemini CLI shows the model ${codeSpan(given)}` }];
       },
+    },
+    {
+      id: 'gemini-cli/tool-list',
+      effect: 'rejects',
+      scope: 'server',
+      does: 'lists tools through the MCP TypeScript SDK 1.23.0 client, which refuses the whole `tools/list` when one input or output schema root is not `type: "object"`, has a `required` that is not a list of names, or a property whose schema is not an object (`true`)',
+      source: `${GEMINI_CORE}/tools/mcp-client.ts discoverTools; @modelcontextprotocol/sdk 1.23.0 ToolSchema)`,
+      versions: GEMINI_VERSIONS,
+      fix: 'give every root `type: "object"` and every property an object schema (the portable profile writes `{}` for `true`)',
+      find: toolShapeViolations("Gemini CLI's MCP client refuses the whole tool list", { objectProperties: true }),
     },
     {
       id: 'gemini-cli/nullable',
@@ -687,7 +699,7 @@ const INSPECTOR_CONSTRAINING = new Set([
 ]);
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 
-/** The Inspector's lint over one schema (input or output), as `--strict` prints it. */
+/** The Inspector's lint over one schema (input or output), as `--strict` prints it: one hit per finding, at the schema it is about. */
 function inspectorLint(schema: unknown, at: string): RuleHit[] {
   const hits: RuleHit[] = [];
   let hasIds = false;
@@ -707,12 +719,9 @@ function inspectorLint(schema: unknown, at: string): RuleHit[] {
       type.every((t) => JSON_TYPES.has(t as string)) &&
       new Set(type).size === type.length
     )
-      hits.push({
-        pointer: `${pointer}/type`,
-        detail: `the Inspector warns about the type union ${shown('type', type)}`,
-      });
+      hits.push({ pointer, detail: `the Inspector warns about the type union ${shown('type', type)}` });
     if (typeof node.$ref === 'string' && node.$ref !== '' && !node.$ref.startsWith('#') && !hasIds)
-      hits.push({ pointer: `${pointer}/$ref`, detail: 'the Inspector warns: clients do not fetch remote schemas' });
+      hits.push({ pointer, detail: 'the Inspector warns: clients do not fetch remote schemas' });
     const constrains =
       Object.keys(node).some((key) => INSPECTOR_CONSTRAINING.has(key)) ||
       (Object.hasOwn(node, 'if') && (Object.hasOwn(node, 'then') || Object.hasOwn(node, 'else')));
@@ -727,6 +736,14 @@ const mcpInspector: HostProfile = {
   name: 'MCP Inspector (CLI)',
   versions: INSPECTOR_VERSIONS,
   rules: [
+    {
+      id: 'mcp-inspector/tool-shape',
+      effect: 'rejects',
+      does: 'checks each listed tool against the MCP SDK 2.3.1 `Tool` shape and leaves out (listing the rest) a tool whose input root is not `type: "object"` or whose `required` is not a list of names',
+      source: `${INSPECTOR_SOURCE.replace(' (core/json/schemaLint.ts)', '')} (salvageList; @modelcontextprotocol/client 2.3.1 ToolSchema)`,
+      versions: INSPECTOR_VERSIONS,
+      find: toolShapeViolations('the Inspector leaves the tool out of the list', { objectProperties: false }),
+    },
     {
       id: 'mcp-inspector/schema-lint',
       effect: 'warns',

@@ -37,8 +37,14 @@ const RULE_FIXTURES: Record<string, RuleFixture> = {
   'gemini-cli/name-collision': {
     host: 'gemini-cli',
     file: SHAPES,
-    tool: 'search_repositories_omega_by_topic_and_language_and_stars',
+    tool: 'search_repositories_alpha_by_topic_and_language_and_stars',
     pointers: ['/name'],
+  },
+  'gemini-cli/tool-list': {
+    host: 'gemini-cli',
+    file: FILESYSTEM_OLD,
+    tool: 'read_file',
+    pointers: ['/inputSchema/type'],
   },
   'gemini-cli/nullable': {
     host: 'gemini-cli',
@@ -228,11 +234,17 @@ const RULE_FIXTURES: Record<string, RuleFixture> = {
     tool: 'read_pdf_ranges',
     pointers: ['/inputSchema/properties/page/exclusiveMinimum'],
   },
+  'mcp-inspector/tool-shape': {
+    host: 'mcp-inspector',
+    file: SHAPES,
+    tool: 'search_null_required',
+    pointers: ['/inputSchema/required'],
+  },
   'mcp-inspector/schema-lint': {
     host: 'mcp-inspector',
     file: GITHUB,
     tool: 'issue_write',
-    pointers: ['/inputSchema/properties/issue_fields/items/properties/value/type'],
+    pointers: ['/inputSchema/properties/issue_fields/items/properties/value'],
   },
 };
 
@@ -340,10 +352,10 @@ describe('server-level checks', () => {
     ).toBe('unaltered');
   });
 
-  it('Gemini CLI: two names cut to the same one keep only the first', () => {
+  it('Gemini CLI: of two names cut to the same one, its registry keeps the last', () => {
     const [alpha, omega] = corpus(SHAPES).filter((tool) => tool.name.startsWith('search_repositories_'));
     const check = checkServer([alpha!, omega!], row('gemini-cli'));
-    expect(check.tools.map((tool) => tool.verdict)).toEqual(['altered', 'rejected']);
+    expect(check.tools.map((tool) => tool.verdict)).toEqual(['rejected', 'altered']);
     expect(hostToolName(row('gemini-cli'), alpha!.name, { serverName: 'toolsmith' })).toBe(
       'mcp_toolsmith_search_repositor...y_topic_and_language_and_stars',
     );
