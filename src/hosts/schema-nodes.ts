@@ -11,7 +11,7 @@ import { isObject } from '../schema/walk.js';
 export type SchemaNode = Record<string, unknown> | boolean;
 
 /** Called for each subschema: the node, its JSON pointer, and the keyword it sits under (`''` for the root). */
-export type NodeVisitor = (node: SchemaNode, pointer: string, keyword: string) => void;
+type NodeVisitor = (node: SchemaNode, pointer: string, keyword: string) => void;
 
 /** Deeper than this, a walk stops: a hand-written schema can nest without end, and no host reads that deep. */
 export const MAX_WALK_DEPTH = 128;
