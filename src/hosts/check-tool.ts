@@ -56,6 +56,25 @@ function injectionFindings(tool: ServedTool, host: HostProfile): HostFinding[] {
   });
 }
 
+/** A name the host changes beyond its own prefix (cut, characters replaced): what its model sees instead. */
+function namingFindings(tool: ServedTool, host: HostProfile, context: CheckContext): HostFinding[] {
+  const naming = host.naming;
+  if (naming === undefined) return [];
+  const shown = naming.qualify(tool.name, context);
+  if (shown === `${naming.prefix(context)}${tool.name}`) return [];
+  return [
+    {
+      host: host.id,
+      rule: `${host.id}/name-rewritten`,
+      effect: 'alters',
+      scope: 'tool',
+      pointer: '/name',
+      message: `${host.name} shows the model ${codeSpan(shown)}`,
+      fix: naming.fix,
+    },
+  ];
+}
+
 /** The verdict of a list of findings: the worst effect among them. */
 export function verdictOf(findings: readonly HostFinding[]): HostVerdict {
   if (findings.some((finding) => finding.effect === 'rejects' && finding.scope !== 'tool')) return 'server-down';
@@ -82,7 +101,7 @@ export function checkTool(tool: ServedTool, host: HostProfile, context: Partial<
       findings.push(finding);
     }
   }
-  findings.push(...injectionFindings(tool, host));
+  findings.push(...namingFindings(tool, host, full), ...injectionFindings(tool, host));
   return { tool: tool.name, host: host.id, verdict: verdictOf(findings), findings };
 }
 

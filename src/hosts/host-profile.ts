@@ -65,6 +65,10 @@ export interface HostNaming {
   prefix(context: CheckContext): string;
   /** Which of two tools it names alike the host keeps: the `first` listed, or the `last` (a registry that overwrites). */
   keeps: 'first' | 'last';
+  /** What the host does to names, in one sentence (Markdown). */
+  does: string;
+  /** What a tool author can do about it. */
+  fix: string;
   source: string;
   versions: string;
 }

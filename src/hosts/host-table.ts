@@ -32,6 +32,11 @@ import {
 } from './host-rules.js';
 import { visitJsonObjects, visitSchemaNodes } from './schema-nodes.js';
 
+/** A set of keywords written on one line, separated by spaces. */
+function words(line: string): ReadonlySet<string> {
+  return new Set(line.split(' '));
+}
+
 /* ---------------------------------------------------------------- Gemini CLI */
 
 const GEMINI_CORE = 'npm @google/gemini-cli-core@0.61.0 (github.com/google-gemini/gemini-cli, packages/core/src';
@@ -61,6 +66,8 @@ const geminiCli: HostProfile = {
     qualify: (tool, context) => geminiName(`${context.serverName}_${tool}`),
     prefix: (context) => geminiName(`${context.serverName}_`),
     keeps: 'last',
+    does: 'names each tool `mcp_<server>_<tool>`, replaces characters outside `[A-Za-z0-9_.:-]` with `_` and, over 63 characters, keeps the first and last 30 around `...`; of two tools named alike, its registry keeps the last',
+    fix: 'keep the name within 63 characters with the prefix (49 with the server named `toolsmith`), in `[A-Za-z0-9_.:-]`',
     source: `${GEMINI_CORE}/tools/mcp-tool.ts generateValidName; tools/tool-registry.ts registerTool, which overwrites)`,
     versions: GEMINI_VERSIONS,
   },
@@ -73,19 +80,6 @@ const geminiCli: HostProfile = {
     },
   ],
   rules: [
-    {
-      id: 'gemini-cli/name-rewritten',
-      effect: 'alters',
-      does: 'names each tool `mcp_<server>_<tool>`, replaces characters outside `[A-Za-z0-9_.:-]` with `_` and, over 63 characters, keeps the first and last 30 around `...`',
-      source: `${GEMINI_CORE}/tools/mcp-tool.ts generateValidName)`,
-      versions: GEMINI_VERSIONS,
-      fix: 'keep the name within 63 characters with the prefix (49 with the server named `toolsmith`), in `[A-Za-z0-9_.:-]`',
-      find: (tool, context) => {
-        const plain = `${geminiName(`${context.serverName}_`)}${tool.name}`;
-        const given = geminiName(`${context.serverName}_${tool.name}`);
-        return given === plain ? [] : [{ pointer: '/name', detail: `Gemini CLI shows the model ${codeSpan(given)}` }];
-      },
-    },
     {
       id: 'gemini-cli/tool-list',
       effect: 'rejects',
@@ -427,44 +421,13 @@ const VSCODE_NORMALIZER =
   'https://github.com/microsoft/vscode-copilot-chat/blob/31acd00a86424e2ee6e980e54919cf31fbf88030/src/extension/tools/common/toolSchemaNormalizer.ts';
 const VSCODE_VERSIONS = 'Copilot Chat 0.29.0 (its first public source) to 0.42.0';
 /** The keywords the normalizer's walker follows (`forEachSchemaNode`): never `$defs`, `prefixItems` or `propertyNames`. */
-const VSCODE_WALK = new Set([
-  'properties',
-  'items',
-  'dependencies',
-  'patternProperties',
-  'additionalProperties',
-  'anyOf',
-  'allOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-]);
+const VSCODE_WALK = words(
+  'properties items dependencies patternProperties additionalProperties anyOf allOf oneOf not if then else contains',
+);
 /** What it deletes for `gpt-4*` families (`gpt4oUnsupportedSchemaKeywords`). */
-const VSCODE_GPT4_DELETES = new Set([
-  'minLength',
-  'maxLength',
-  'pattern',
-  'default',
-  'format',
-  'minimum',
-  'maximum',
-  'multipleOf',
-  'patternProperties',
-  'unevaluatedProperties',
-  'propertyNames',
-  'minProperties',
-  'maxProperties',
-  'unevaluatedItems',
-  'contains',
-  'minContains',
-  'maxContains',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-]);
+const VSCODE_GPT4_DELETES = words(
+  'minLength maxLength pattern default format minimum maximum multipleOf patternProperties unevaluatedProperties propertyNames minProperties maxProperties unevaluatedItems contains minContains maxContains minItems maxItems uniqueItems',
+);
 const VSCODE_ROOT_DELETES = new Set(['oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else']);
 const VSCODE_DESCRIPTION_LIMIT = 1024;
 
@@ -652,51 +615,9 @@ const INSPECTOR_BOOLEAN_VALUED = new Set([
   'unevaluatedItems',
 ]);
 /** Keywords that constrain a value (its `CONSTRAINING_KEYWORDS`; `if` counts only beside `then` or `else`). */
-const INSPECTOR_CONSTRAINING = new Set([
-  'type',
-  'enum',
-  'const',
-  'multipleOf',
-  'maximum',
-  'exclusiveMaximum',
-  'minimum',
-  'exclusiveMinimum',
-  'maxLength',
-  'minLength',
-  'pattern',
-  'format',
-  'contentMediaType',
-  'contentEncoding',
-  'contentSchema',
-  'maxItems',
-  'minItems',
-  'uniqueItems',
-  'maxContains',
-  'minContains',
-  'maxProperties',
-  'minProperties',
-  'required',
-  'dependentRequired',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'items',
-  'prefixItems',
-  'contains',
-  'additionalItems',
-  'unevaluatedItems',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'propertyNames',
-  'dependentSchemas',
-  'dependencies',
-  '$ref',
-  '$dynamicRef',
-  '$recursiveRef',
-]);
+const INSPECTOR_CONSTRAINING = words(
+  'type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength minLength pattern format contentMediaType contentEncoding contentSchema maxItems minItems uniqueItems maxContains minContains maxProperties minProperties required dependentRequired allOf anyOf oneOf not items prefixItems contains additionalItems unevaluatedItems properties patternProperties additionalProperties unevaluatedProperties propertyNames dependentSchemas dependencies $ref $dynamicRef $recursiveRef',
+);
 const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 
 /** The Inspector's lint over one schema (input or output), as `--strict` prints it: one hit per finding, at the schema it is about. */

@@ -260,7 +260,8 @@ function reportableRules(): Set<string> {
   for (const host of HOSTS) {
     for (const rule of host.rules) ids.add(rule.id);
     for (const argument of host.injects ?? []) ids.add(`${host.id}/${argument.name}`);
-    if (host.naming !== undefined) ids.add(`${host.id}/name-collision`);
+    if (host.naming !== undefined)
+      for (const what of ['name-rewritten', 'name-collision']) ids.add(`${host.id}/${what}`);
   }
   return ids;
 }
@@ -302,6 +303,10 @@ describe('the rows', () => {
         expect(ids.has(`${host.id}:${rule.id}`)).toBe(false);
         ids.add(`${host.id}:${rule.id}`);
       }
+    }
+    for (const part of HOSTS.flatMap((host) => [...(host.injects ?? []), ...(host.naming ? [host.naming] : [])])) {
+      expect(part.source).toMatch(/^npm |https:\/\/github\.com\//);
+      expect(part.versions).not.toBe('');
     }
     expect(new Set(HOSTS.map((host) => host.id)).size).toBe(HOSTS.length);
   });
