@@ -13,6 +13,7 @@
  * sentences — widening where the portable form cannot say something exactly (an intersection
  * becomes a merge, a union the smallest shape holding every branch); `emit` writes the shape out.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { appendDescription, carriedText } from '../manifest-targets/build.js';
 import { codeSpan } from '../markdown-text.js';
 import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
@@ -122,22 +123,6 @@ function pointerOf(pointer: string, ...tokens: Array<string | number>): string {
   return tokens.reduce<string>((at, token) => `${at}/${escapePointerSegment(token)}`, pointer);
 }
 
-/** JSON equality of two values (key order aside), for `enum`. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  return (
-    keysA.length === keysB.length &&
-    keysA.every(
-      (key) =>
-        Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-    )
-  );
-}
-
 function jsonTypeOf(value: unknown): JsonType {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
@@ -180,7 +165,9 @@ function intersect(a: Shape, b: Shape): Shape {
   if (types !== undefined) out.types = types;
   if (a.enum !== undefined || b.enum !== undefined)
     out.enum =
-      a.enum && b.enum ? a.enum.filter((value) => b.enum!.some((other) => sameJson(value, other))) : (a.enum ?? b.enum);
+      a.enum && b.enum
+        ? a.enum.filter((value) => b.enum!.some((other) => isDeepStrictEqual(value, other)))
+        : (a.enum ?? b.enum);
   if (a.items !== undefined || b.items !== undefined)
     out.items = a.items && b.items ? intersect(a.items, b.items) : (a.items ?? b.items);
   const description = a.description ?? b.description;
@@ -218,7 +205,7 @@ function unite(a: Shape, b: Shape): Shape {
   };
   if (a.types !== undefined && b.types !== undefined) out.types = new Set([...a.types, ...b.types]);
   if (a.enum !== undefined && b.enum !== undefined)
-    out.enum = [...a.enum, ...b.enum.filter((value) => !a.enum!.some((other) => sameJson(value, other)))];
+    out.enum = [...a.enum, ...b.enum.filter((value) => !a.enum!.some((other) => isDeepStrictEqual(value, other)))];
   const arrays = [a, b].filter((shape) => canBe(shape, 'array'));
   const items = arrays.map((shape) => shape.items);
   if (items.length > 0 && items.every((item) => item !== undefined))
