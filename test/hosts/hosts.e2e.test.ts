@@ -112,7 +112,7 @@ const parentOf = (pointer: string) => pointer.slice(0, pointer.lastIndexOf('/'))
 /**
  * How a host's declaration of an input schema compares with what the table says it does: the changes
  * no finding explains, and the findings (alters, injects) no change shows. A change is explained by a
- * finding at it, above it, or beside it (Gemini CLI's nullable rewrite changes `type` and adds `nullable`).
+ * finding at it or above it, and the `nullable` Gemini CLI adds beside a `type` it rewrites.
  */
 function compareWithTable(
   before: unknown,
@@ -127,7 +127,9 @@ function compareWithTable(
     )
     .map((finding) => finding.pointer.slice('/inputSchema'.length));
   const explains = (finding: string, change: string) =>
-    change === finding || change.startsWith(`${finding}/`) || parentOf(change) === parentOf(finding);
+    change === finding ||
+    change.startsWith(`${finding}/`) ||
+    (finding.endsWith('/type') && change === `${parentOf(finding)}/nullable`);
   return {
     unexplained: changes.filter((change) => !predicted.some((finding) => explains(finding, change))),
     unseen: predicted.filter((finding) => !changes.some((change) => explains(finding, change))),
