@@ -50,6 +50,38 @@ export function builtFile(source: string, layout: BuildLayout): string | undefin
     .replace(/\.mts$/, '.mjs');
 }
 
+/** The command that makes a CommonJS project's `.js`/`.ts` files ES modules, as toolsmith's generated code is. */
+export const ESM_FIX = 'npm pkg set type=module';
+
+/**
+ * The package.json under which Node (and TypeScript's NodeNext) reads `file` as CommonJS, if any: a
+ * `.js`/`.ts` file is an ES module only when the nearest package.json above it says `"type": "module"`
+ * (npm 11's `npm init -y` writes `"commonjs"`). Generated code needs ES modules (`import.meta`,
+ * top-level await): loaded as CommonJS it fails with `ERR_REQUIRE_CYCLE_MODULE` or TS1470.
+ */
+export function commonJsPackage(file: string): { file: string; type: unknown } | undefined {
+  if (!/\.[jt]sx?$/.test(file)) return undefined;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      let type: unknown;
+      try {
+        type = (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type;
+      } catch {
+        return undefined; // Node says what is wrong with it.
+      }
+      return type === 'module' ? undefined : { file: manifest, type };
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** `package.json has "type": "commonjs"` / `has no "type"`: what makes the project CommonJS. */
+export function describeCommonJs(manifest: { file: string; type: unknown }, root: string): string {
+  const shown = path.relative(root, manifest.file) || manifest.file;
+  return `${shown} has ${manifest.type === undefined ? 'no "type"' : `"type": ${JSON.stringify(manifest.type)}`}`;
+}
+
 /** Why `call`/`serve` cannot load the project's tools, said as what to do. */
 export class EntryError extends Error {
   readonly code = 'ENTRY_UNAVAILABLE';
@@ -87,6 +119,15 @@ export function resolveModule(source: string, root: string, what: { missing: str
  * throws an `EntryError` that says to run `toolsmith copy-assets` instead of Node's trace.
  */
 async function importProjectModule(file: string, options: ProjectEntryOptions): Promise<Record<string, unknown>> {
+  const commonJs = commonJsPackage(file);
+  if (commonJs !== undefined) {
+    const where = path.dirname(commonJs.file) === options.root ? '' : ` in ${path.dirname(commonJs.file)}`;
+    throw new EntryError(
+      `${describeCommonJs(commonJs, options.root)}, so Node loads ${path.relative(options.root, file)} as CommonJS, ` +
+        `but toolsmith's generated code is ES modules (import.meta, top-level await). Make the project ES modules: ` +
+        `\`${ESM_FIX}\`${where} (code of your own that uses require() then needs import, or a .cjs name).`,
+    );
+  }
   try {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
