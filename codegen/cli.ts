@@ -397,7 +397,8 @@ export function createProgram(
     .option('--persona <id>', 'the calling persona id', 'cli')
     .option(
       '--allow-side-effects',
-      'let a tool with side effects (hasSideEffects) run; without it the call is answered APPROVAL_REJECTED',
+      'let a tool with side effects (hasSideEffects) run; without it the call is answered APPROVAL_REJECTED ' +
+        "(with --entry: applied to the entry's options when they give no approval gate)",
     )
     .option(
       '--entry <module>',
@@ -455,7 +456,8 @@ export function createProgram(
     )
     .option(
       '--allow-side-effects',
-      'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED',
+      'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED ' +
+        "(with --entry: applied to the entry's options when they give no approval gate)",
     )
     .option(
       '--http',

@@ -189,13 +189,21 @@ export interface ProjectEntryOptions {
   entry?: string;
   /** Options of the orchestrator made when there is no entry module (e.g. serve's refusal of side effects without a decision). */
   defaults?: Omit<ToolOrchestratorOptions, 'tools'>;
+  /**
+   * `--allow-side-effects` with an entry module: set on the options it gives (or its function returns)
+   * when they have no approval gate of their own; otherwise `warn` is told why it was not used.
+   */
+  allowSideEffects?: boolean;
+  /** Told what the CLI should print on stderr (a flag that was not used, and why). */
+  warn?: (message: string) => void;
 }
 
 /**
  * The orchestrator `call` and `serve` use. With an entry module, what it exports: a
  * `ToolOrchestrator`, its options (the registry's `createTools()` when they name no `tools`), or a
  * function (possibly async) returning either — so the approval gate, hooks, the tools' dependencies
- * and limits are the user's. Without one, every tool of the generated registry with default options.
+ * and limits are the user's (`allowSideEffects` applies to its options when they give no gate).
+ * Without one, every tool of the generated registry with `defaults`.
  */
 export async function loadProjectOrchestrator(options: ProjectEntryOptions): Promise<ToolOrchestrator> {
   const runtime = await import('../src/index.js');
@@ -224,15 +232,30 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
   const module = (await importProjectModule(file, options)) as { default?: unknown; orchestrator?: unknown };
   let value = module.default ?? module.orchestrator;
   if (typeof value === 'function') value = await (value as () => unknown)();
+  const unused = (why: string) => {
+    if (options.allowSideEffects === true) options.warn?.(`--allow-side-effects was not used: ${shown} ${why}.`);
+  };
   if (
     typeof value === 'object' &&
     value !== null &&
     typeof (value as { processToolCall?: unknown }).processToolCall === 'function'
-  )
+  ) {
+    unused(
+      'exports a built ToolOrchestrator, whose allowSideEffects is fixed when it is made; set it there, or export ' +
+        'its options (or a function returning them) for the flag to apply',
+    );
     return value as ToolOrchestrator;
+  }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const given = value as ToolOrchestratorOptions;
-    return new runtime.ToolOrchestrator({ ...given, tools: given.tools ?? (await registryTools()) });
+    if (given.approvalGate !== undefined)
+      unused('gives an approval gate, which decides every call that needs approval');
+    const allow = options.allowSideEffects === true && given.approvalGate === undefined;
+    return new runtime.ToolOrchestrator({
+      ...given,
+      ...(allow && { allowSideEffects: true }),
+      tools: given.tools ?? (await registryTools()),
+    });
   }
   throw new EntryError(
     `${shown} must export (as default or as \`orchestrator\`) a ToolOrchestrator, ToolOrchestratorOptions, ` +
