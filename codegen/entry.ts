@@ -59,7 +59,7 @@ export const ESM_FIX = 'npm pkg set type=module';
  * (npm 11's `npm init -y` writes `"commonjs"`). Generated code needs ES modules (`import.meta`,
  * top-level await): loaded as CommonJS it fails with `ERR_REQUIRE_CYCLE_MODULE` or TS1470.
  */
-export function commonJsPackage(file: string): { file: string; type: unknown } | undefined {
+function commonJsPackage(file: string): { file: string; type: unknown } | undefined {
   if (!/\.[jt]sx?$/.test(file)) return undefined;
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');

@@ -109,6 +109,8 @@ const OUTSIDE = {
  */
 export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan {
   const scan: FolderScan = { files: [], unreadable: [] };
+  const unwalked = (relPath: string, message: string) =>
+    scan.unreadable.push({ relPath, message, hint: UNWALKED_HINT });
   const within = [projectRoot, dir].map((folder) => {
     try {
       return realpathSync(folder);
@@ -136,11 +138,7 @@ export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan 
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch (error) {
-      scan.unreadable.push({
-        relPath: prefix,
-        message: `the folder cannot be read (${errorCode(error)})`,
-        hint: UNWALKED_HINT,
-      });
+      unwalked(prefix, `the folder cannot be read (${errorCode(error)})`);
       return;
     }
     for (const entry of entries) {
@@ -164,31 +162,15 @@ export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan 
       try {
         real = realpathSync(absolute);
       } catch (error) {
-        scan.unreadable.push({
-          relPath: rel,
-          message: `the folder cannot be read (${errorCode(error)})`,
-          hint: UNWALKED_HINT,
-        });
+        unwalked(rel, `the folder cannot be read (${errorCode(error)})`);
         continue;
       }
-      if (ancestors.has(real)) {
-        scan.unreadable.push({
-          relPath: rel,
-          message: 'the folder link leads back to a folder that contains it (a loop); it is not followed',
-          hint: UNWALKED_HINT,
-        });
-        continue;
-      }
-      walk(absolute, rel, new Set([...ancestors, real]));
+      if (ancestors.has(real))
+        unwalked(rel, 'the folder link leads back to a folder that contains it (a loop); it is not followed');
+      else walk(absolute, rel, new Set([...ancestors, real]));
     }
   };
-  let root: string;
-  try {
-    root = realpathSync(dir);
-  } catch {
-    root = path.resolve(dir);
-  }
-  walk(dir, '', new Set([root]));
+  walk(dir, '', new Set([within[1]!]));
   return scan;
 }
 
