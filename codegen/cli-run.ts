@@ -48,6 +48,8 @@ async function createProjectOrchestrator(
       outDir: resolved.outDir,
       ...(entry === undefined ? {} : { entry }),
       ...(defaults === undefined ? {} : { defaults }),
+      allowSideEffects,
+      warn: (message) => io.stderr(`toolsmith ${command}: ${message}\n`),
     });
   } catch (error) {
     if (!(error instanceof EntryError)) throw error;

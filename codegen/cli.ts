@@ -16,7 +16,7 @@ import {
 import { wholeNumberOption } from './cli-numbers.js';
 import { runCall, runServe } from './cli-run.js';
 import { generateIncrementally, unchangedRun } from './incremental/index.js';
-import { initProject } from './init.js';
+import { commonJsRefusal, initProject, madeModuleNote } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from './config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
@@ -278,6 +278,10 @@ export function createProgram(
         io.stderr(`toolsmith init: refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.\n`);
         return setExit(EXIT.invalid);
       }
+      if (report.commonJsCode !== undefined) {
+        io.stderr(`toolsmith init: ${commonJsRefusal(report.commonJsCode)}\n`);
+        return setExit(EXIT.invalid);
+      }
       const devDependencies =
         report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
       const kept =
@@ -287,7 +291,7 @@ export function createProgram(
           : '';
       io.stdout(
         `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}` +
-          `${devDependencies}.${kept}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
+          `${devDependencies}.${kept}${report.madeModule === undefined ? '' : `\n${madeModuleNote(report.madeModule)}`}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
       );
       setExit(EXIT.ok);
     });
@@ -393,7 +397,8 @@ export function createProgram(
     .option('--persona <id>', 'the calling persona id', 'cli')
     .option(
       '--allow-side-effects',
-      'let a tool with side effects (hasSideEffects) run; without it the call is answered APPROVAL_REJECTED',
+      'let a tool with side effects (hasSideEffects) run; without it the call is answered APPROVAL_REJECTED ' +
+        "(with --entry: applied to the entry's options when they give no approval gate)",
     )
     .option(
       '--entry <module>',
@@ -451,7 +456,8 @@ export function createProgram(
     )
     .option(
       '--allow-side-effects',
-      'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED',
+      'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED ' +
+        "(with --entry: applied to the entry's options when they give no approval gate)",
     )
     .option(
       '--http',
