@@ -24,6 +24,8 @@ export interface SharedOrigin {
  */
 export interface DiffTool {
   name: string;
+  /** The title MCP lists (a definition's `displayName`, else its name). */
+  title?: string;
   description: string;
   inputSchema: JSONSchema7;
   outputSchema?: JSONSchema7;
@@ -193,14 +195,16 @@ function definitionTool(
   }
   const translated = is2020(tool.inputSchema);
   const read = (schema: JSONSchema7) => (is2020(schema) ? fromJsonSchema2020(schema) : schema);
+  const annotations = mcpAnnotations(tool);
   const out: DiffTool = {
     name: tool.name,
+    title: annotations.title,
     description: tool.description,
     inputSchema: read(tool.inputSchema),
     kind: 'definition',
     hasSideEffects: tool.hasSideEffects,
     requiredCapabilities: tool.requiredCapabilities,
-    annotations: mcpAnnotations(tool),
+    annotations,
     ownAnnotations: { ...tool.annotations },
     shared,
     source,
@@ -352,6 +356,7 @@ export function loadSnapshot(label: string, file: string, text: string): LoadedS
     const annotations = isObject(entry.annotations) ? (entry.annotations as McpToolAnnotations) : {};
     const tool: DiffTool = {
       name: entry.name,
+      title: typeof entry.title === 'string' ? entry.title : annotations.title,
       description: typeof entry.description === 'string' ? entry.description : '',
       inputSchema: read(entry.inputSchema),
       kind: 'snapshot',

@@ -91,19 +91,33 @@ describe('toolsmith diff (CLI)', () => {
     });
   });
 
-  it('gaining side effects is breaking; a description change is unchanged with a compatible note; an under-bumped version is flagged', async () => {
+  it('gaining side effects is breaking; a description or title change is compatible; an under-bumped version is flagged', async () => {
     const root = tree({
       'a/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0' }),
       'b/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0', hasSideEffects: true }),
       'c/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0', description: 'Another text.' }),
+      'd/t.tool.json': tool('t', LIMIT(5), { version: '1.2.1', displayName: 'Tee' }),
     });
     const effects = JSON.parse((await run(['a', 'b', '--json'], root)).stdout).tools[0];
     expect(effects.verdict).toBe('breaking');
     expect(effects.changes.map((c: { pointer: string }) => c.pointer)).toEqual(['/hasSideEffects', '/version']);
     expect(effects.suggestedVersion).toBe('2.0.0');
-    const text = JSON.parse((await run(['a', 'c', '--json', '--fail-on', 'breaking'], root)).stdout).tools[0];
-    expect(text).toMatchObject({ verdict: 'unchanged', suggestedVersion: '1.2.1' });
-    expect(text.changes[0]).toMatchObject({ pointer: '/description', verdict: 'compatible' });
+    // The verdict is the worst of the tool's changes: what the model reads changed, so compatible (a patch).
+    const described = await run(['a', 'c', '--json', '--fail-on', 'breaking'], root);
+    expect(described.code).toBe(0);
+    const text = JSON.parse(described.stdout);
+    expect(text.verdict).toBe('compatible');
+    expect(text.tools[0]).toMatchObject({ verdict: 'compatible', suggestedVersion: '1.2.1' });
+    expect(text.tools[0].changes[0]).toMatchObject({ pointer: '/description', verdict: 'compatible' });
+    const titled = JSON.parse((await run(['a', 'd', '--json'], root)).stdout).tools[0];
+    expect(titled).toMatchObject({ verdict: 'compatible', suggestedVersion: '1.2.1' });
+    expect(titled.changes).toEqual([
+      expect.objectContaining({
+        pointer: '/title',
+        verdict: 'compatible',
+        message: expect.stringContaining('title changed'),
+      }),
+    ]);
   });
 
   it('a side that does not load: exit 2, file:line:col on stderr, { error, problems } with --json', async () => {
