@@ -223,6 +223,15 @@ function compareNodes(a: Schema | boolean, b: Schema | boolean, pointer: string,
     unionRule(unions.keyword)(unions.a, unions.b, pointer, ctx);
     return;
   }
+  // A `$ref` outside the bundled schema is never fetched: where it changed, what it validates is unknown.
+  const [outsideA, outsideB] = [a.$ref, b.$ref].map((ref) => (ref?.startsWith('#') ? undefined : ref));
+  if (outsideA !== outsideB)
+    found(
+      ctx,
+      `${pointer}/$ref`,
+      'undecidable',
+      `$ref ${outsideA ?? 'none'} → ${outsideB ?? 'none'}: not fetched, so the change counts as breaking`,
+    );
   for (const { rule } of RULES) rule(a, b, pointer, ctx);
   uncomparedChanges(a, b, pointer, ctx);
 }

@@ -468,6 +468,15 @@ describe('toolsmith diff: before/after pairs', () => {
     });
   }
 
+  it('a $ref outside the schema (a snapshot may hold one) is never fetched: a change of it is undecidable', () => {
+    const changes = compareSchema(
+      obj({ a: { $ref: 'https://example.com/a.json' } }),
+      obj({ a: { $ref: 'https://example.com/b.json' } }),
+    );
+    expect(changes).toEqual([expect.objectContaining({ pointer: '/properties/a/$ref', direction: 'undecidable' })]);
+    expect(changes[0]!.message).toContain('https://example.com/a.json → https://example.com/b.json: not fetched');
+  });
+
   it('an optional property added to an open object is breaking under --strict-open-objects, with a set witness', () => {
     const before = obj({ a: { type: 'string' } });
     const after = obj({ a: { type: 'string' }, b: { type: 'string' } });
