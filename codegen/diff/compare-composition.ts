@@ -2,7 +2,6 @@ import type { JSONSchema7Definition } from 'json-schema';
 import {
   changeCount,
   deref,
-  equivalent,
   found,
   onlyKeys,
   sameKeyword,
@@ -128,7 +127,7 @@ function pairBranches(
   const equal = (i: number, j: number) => {
     const [x, y] = [deref(a[i], ctx.beforeRoot), deref(b[j], ctx.afterRoot)];
     if (!ids.hasRef(x) && !ids.hasRef(y)) return x !== undefined && y !== undefined && ids.plain(x) === ids.plain(y);
-    return equivalent(a[i], b[j], `${at}/${j}`, ctx);
+    return changeCount(a[i], b[j], `${at}/${j}`, ctx) === 0;
   };
   const closest = (i: number, candidates: number[]) => {
     const x = deref(a[i], ctx.beforeRoot);

@@ -150,20 +150,10 @@ export function changeCount(
   return scratch.out.length;
 }
 
-/** True when the walk finds no change between two schemas: what their `$ref`s lead to included. */
-export function equivalent(
-  x: JSONSchema7Definition | undefined,
-  y: JSONSchema7Definition | undefined,
-  pointer: string,
-  ctx: Ctx,
-): boolean {
-  return changeCount(x, y, pointer, ctx) === 0;
-}
-
 /**
  * True when a keyword's two values mean the same: equal JSON with no `$ref` in it, or, for a keyword
- * that holds subschemas (where, the keyword table says), the same value around them and each pair of
- * subschemas equivalent.
+ * that holds subschemas (where, the keyword table says), the same value around them and no change
+ * between each pair of subschemas (what their `$ref`s lead to included).
  */
 export function sameKeyword(keyword: string, x: unknown, y: unknown, pointer: string, ctx: Ctx): boolean {
   const { ids } = ctx.work;
@@ -178,26 +168,22 @@ export function sameKeyword(keyword: string, x: unknown, y: unknown, pointer: st
   const [a, b] = [parts(x), parts(y)];
   if (a.rest !== b.rest || a.subschemas.size !== b.subschemas.size) return false;
   for (const [at, schema] of a.subschemas)
-    if (!b.subschemas.has(at) || !equivalent(schema as Schema, b.subschemas.get(at) as Schema, at, ctx)) return false;
+    if (!b.subschemas.has(at) || changeCount(schema as Schema, b.subschemas.get(at) as Schema, at, ctx) > 0)
+      return false;
   return true;
 }
 
 /** Ids of JSON values (`jsonIds`). */
-export interface JsonIds {
-  /** Equal exactly when the values are equal JSON (object keys in any order). */
-  of(value: unknown): number;
-  /** The id of a schema without the keywords that do not validate (`strip`). */
-  plain(schema: Schema | boolean): number;
-  /** True when a `$ref` is anywhere in the value. */
-  hasRef(value: unknown): boolean;
-}
+export type JsonIds = ReturnType<typeof jsonIds>;
 
 /**
  * Ids of JSON values, each object's computed once from its keys and its children's ids: telling
  * whether two subschemas are the same costs their top level, not their size, however deep the walk
- * that asks goes.
+ * that asks goes. `of`: equal exactly when the values are equal JSON (object keys in any order);
+ * `plain`: the id of a schema without the keywords that do not validate (`strip`); `hasRef`: a `$ref`
+ * is somewhere in the value.
  */
-export function jsonIds(): JsonIds {
+export function jsonIds() {
   const table = new Map<string, number>();
   const ids = new WeakMap<object, number>();
   const plainIds = new WeakMap<object, number>();
