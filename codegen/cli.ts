@@ -422,7 +422,18 @@ export function createProgram(
       '--strict-open-objects',
       'an optional property added to an object that accepts extra properties is breaking',
     )
-    .option('--schemas <dir>', 'definitions folder (default: schemas)')
+    .option('--config <file>', CONFIG_FLAG_HELP)
+    .option('--schemas <dir>', 'definitions folder (default: "schemas" of the config, else schemas)')
+    .option(
+      '--max-bytes <n>',
+      "most bytes one side's files may add up to; a larger side is refused unread (default 67108864, 64 MiB)",
+      wholeNumberOption(1, '--max-bytes 67108864'),
+    )
+    .option(
+      '--max-comparisons <n>',
+      'schema pairs compared per tool and side before the rest is reported undecidable, so breaking (default 100000)',
+      wholeNumberOption(1, '--max-comparisons 100000'),
+    )
     .action(async (before, after, flags) => setExit(await runDiff(before, after, flags, io)));
   program
     .command('serve')
