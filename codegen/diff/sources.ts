@@ -115,7 +115,7 @@ export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {
   const snapshot = isSnapshotFile(full);
   const sizes = snapshot
     ? [statSync(full)]
-    : scanSchemasFolder(full).files.map((file) => fileSize(path.join(full, file)));
+    : scanSchemasFolder(full, cwd).files.map((file) => fileSize(path.join(full, file)));
   const tooLarge = sizeProblem(shown, sizes, maxBytes);
   if (tooLarge !== undefined) return { label: spec, tools: new Map(), problems: [tooLarge] };
   if (snapshot) return loadSnapshot(spec, shown, readFileSync(full, 'utf8'));
