@@ -2,6 +2,7 @@ import type { CallReportEvent } from './call-reporting.js';
 import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
+import { DEFAULT_MAX_FEEDBACK_LENGTH } from './feedback/render.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';
 import { planSteps, startCall } from './pipeline/driver.js';
 import { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
@@ -60,6 +61,11 @@ export interface ToolOrchestratorOptions {
    * default `DEFAULT_MAX_CONTENT_BYTES` (16 MiB). A larger block fails the call `OUTPUT_INVALID`.
    */
   maxContentBytes?: number;
+  /**
+   * Longest feedback text a model gets for a failed call (`feedbackText`: the MCP server, the
+   * framework adapters and `toolsmith call` send it); default `DEFAULT_MAX_FEEDBACK_LENGTH` (1,500).
+   */
+  maxFeedbackLength?: number;
   /** Timeout for calls whose tool and request set none. */
   defaultTimeoutMs?: number;
   /** Most calls executing at once; more wait in a queue (in order). Unset: no limit. */
@@ -239,6 +245,7 @@ class OrchestratorHost implements CallHost {
       const errorDetails: ToolCallErrorDetails = details === undefined ? { code, message } : { code, message, details };
       result = { toolCallId: call.toolCallId, toolName: call.toolName, output: null, isError: true, errorDetails };
     }
+    if (call.coercions !== undefined) result.coercions = call.coercions;
     if (this.#onCallEnd !== undefined) this.#callEndHook(call, result.isError);
     call.resolve(result);
   }
@@ -308,6 +315,8 @@ export class ToolOrchestrator {
   readonly #host: OrchestratorHost;
   readonly #registry: ToolRegistry<RegisteredTool>;
   readonly #shutdownTimeoutMs: number;
+  /** The longest feedback text for a failed call (the `maxFeedbackLength` option), for whoever renders it. */
+  readonly maxFeedbackLength: number;
 
   #shutdown: Promise<ShutdownReport> | undefined;
   readonly #shutDownTools = new WeakSet<ITool>();
@@ -321,6 +330,8 @@ export class ToolOrchestrator {
     this.#host = host;
     this.#registry = host.registry;
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    checkPositiveInteger('maxFeedbackLength', options.maxFeedbackLength);
+    this.maxFeedbackLength = options.maxFeedbackLength ?? DEFAULT_MAX_FEEDBACK_LENGTH;
     for (const tool of options.tools ?? []) this.registerTool(tool);
   }
 

@@ -55,6 +55,8 @@ export interface ValidationIssue {
   message: string;
   keyword: string;
   params: Record<string, unknown>;
+  /** Where in the schema the keyword sits, as Ajv reports it (for programs; never shown to a model). */
+  schemaPath?: string;
 }
 
 /**

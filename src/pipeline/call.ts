@@ -4,6 +4,7 @@ import { describeThrown, truncateText, type ToolErrorCode } from '../errors.js';
 import { nextCorrelationId } from '../ids.js';
 import type { ToolRegistry } from '../registry.js';
 import type { ContentBlock } from '../content.js';
+import type { ValueCoercion } from '../schema/validator-runtime.js';
 import type { ITool, ToolExecutionResult } from '../tool.js';
 import { ToolCallFailure } from './failure.js';
 import { releaseEntry, type RegisteredTool } from './registered-tool.js';
@@ -81,6 +82,8 @@ export class PipelineCall {
   entry: RegisteredTool | undefined = undefined;
   /** The call's own copy of the arguments (validated in place by the arguments step). */
   args: Record<string, unknown> | undefined = undefined;
+  /** The argument values the arguments step converted to fit the schema (`"212"` → `212`), if any. */
+  coercions: readonly ValueCoercion[] | undefined = undefined;
   context: ToolExecutionContext | undefined = undefined;
   /** The caller's signal this call listens to. */
   signal: AbortSignal | undefined = undefined;

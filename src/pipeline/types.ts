@@ -2,6 +2,7 @@ import type { CallReporter } from '../call-reporting.js';
 import type { ContentBlock } from '../content.js';
 import type { CallerTurn, UserContext } from '../context.js';
 import type { ToolErrorCode } from '../errors.js';
+import type { ValueCoercion } from '../schema/validator-runtime.js';
 import type { CALL_CHAIN } from './markers.js';
 
 /** A tool call as an LLM makes it; `arguments` is an object or a JSON string of one. */
@@ -56,6 +57,11 @@ export interface ToolCallResult<TOutput = any> {
   /** The content blocks of a successful call whose tool answered some (checked by the output step). */
   content?: ContentBlock[];
   errorDetails?: ToolCallErrorDetails;
+  /**
+   * The argument values converted to fit the input schema (`"212"` → `212` for a number), when any
+   * were: the tool ran with the converted values. Absent when the arguments fit as sent.
+   */
+  coercions?: readonly ValueCoercion[];
 }
 
 /** When a call needs approval: tools with side effects (default), every call, or none. */
