@@ -91,6 +91,7 @@ export {
   type CallEndEvent,
   type CallStartEvent,
   type OrchestratorHooks,
+  type RetryPolicy,
   type ShutdownReport,
   type ToolCallDetails,
   type ToolCallErrorDetails,

@@ -9,11 +9,24 @@ import { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
 import { prepareTool, waitForIdle, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
 import { callHook, follow } from './pipeline/settle.js';
 import { missingCapabilities } from './pipeline/steps/screen.js';
-import type { ApprovalPolicy, ToolCallDetails, ToolCallErrorDetails, ToolCallResult } from './pipeline/types.js';
+import { retryPolicyProblem } from './pipeline/retry.js';
+import type {
+  ApprovalPolicy,
+  RetryPolicy,
+  ToolCallDetails,
+  ToolCallErrorDetails,
+  ToolCallResult,
+} from './pipeline/types.js';
 import { ToolRegistry } from './registry.js';
 import type { ITool, JSONSchemaObject } from './tool.js';
 
-export type { ApprovalPolicy, ToolCallDetails, ToolCallErrorDetails, ToolCallResult } from './pipeline/types.js';
+export type {
+  ApprovalPolicy,
+  RetryPolicy,
+  ToolCallDetails,
+  ToolCallErrorDetails,
+  ToolCallResult,
+} from './pipeline/types.js';
 
 /** What `onCallStart` gets. */
 export interface CallStartEvent {
@@ -68,6 +81,12 @@ export interface ToolOrchestratorOptions {
   maxFeedbackLength?: number;
   /** Timeout for calls whose tool and request set none. */
   defaultTimeoutMs?: number;
+  /**
+   * Retry a failure the tool marks `retryable`, for tools that are read-only or idempotent: at most
+   * `attempts` in all, waiting `backoffMs` (doubled each time) between them, within the call's one
+   * deadline, each attempt charged to the turn's budget. A call's own `retry` wins. Unset: no retries.
+   */
+  retry?: RetryPolicy;
   /** Most calls executing at once; more wait in a queue (in order). Unset: no limit. */
   maxConcurrency?: number;
   /** Most calls waiting for a slot; beyond it a call fails `QUEUE_FULL`. Unset: unbounded. */
@@ -132,6 +151,7 @@ class OrchestratorHost implements CallHost {
   readonly maxContentBytes: number;
   readonly allowSideEffects: boolean;
   readonly defaultTimeoutMs: number | undefined;
+  readonly retry: RetryPolicy | undefined;
   readonly maxCompositionDepth: number;
   readonly limitsConcurrency: boolean;
   readonly #maxConcurrency: number | undefined;
@@ -158,6 +178,9 @@ class OrchestratorHost implements CallHost {
     this.maxContentBytes = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
     this.allowSideEffects = options.allowSideEffects === true;
     this.defaultTimeoutMs = options.defaultTimeoutMs;
+    this.retry = options.retry;
+    const retryProblem = options.retry === undefined ? undefined : retryPolicyProblem(options.retry);
+    if (retryProblem !== undefined) throw new ToolsmithError('INVALID_TOOL', retryProblem);
     this.maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
     this.#maxConcurrency = options.maxConcurrency;
     this.limitsConcurrency = options.maxConcurrency !== undefined;
@@ -245,6 +268,7 @@ class OrchestratorHost implements CallHost {
       const errorDetails: ToolCallErrorDetails = details === undefined ? { code, message } : { code, message, details };
       result = { toolCallId: call.toolCallId, toolName: call.toolName, output: null, isError: true, errorDetails };
     }
+    if (call.attempts > 0) result.attempts = call.attempts;
     if (call.coercions !== undefined) result.coercions = call.coercions;
     if (this.#onCallEnd !== undefined) this.#callEndHook(call, result.isError);
     call.resolve(result);
