@@ -746,3 +746,27 @@ describe('coercions', () => {
     expect(await call(orchestrator, { city: 'Paris', days: '3', unit: 'hot' })).not.toHaveProperty('coercions');
   });
 });
+
+describe('the feedback is bounded work, whatever the arguments', () => {
+  const orchestrator = new ToolOrchestrator({ tools: [forecastTool()] });
+
+  it('describes at most 50 problems of hundreds and keeps the text within its length', async () => {
+    const result = await call(orchestrator, { city: 'Paris', tags: Array.from({ length: 300 }, () => ({ x: 'y' })) });
+    const details = result.errorDetails!.details!;
+    expect(details.errors).toHaveLength(100); // the validator's own cap
+    expect(details.problems).toHaveLength(50);
+    expect(details.arguments).toBeUndefined();
+    const text = feedbackText(result);
+    expect(text.length).toBeLessThanOrEqual(1500);
+    expect(text.split('\n').at(-1)).toMatch(/^- … and \d+ more problems$/);
+  });
+
+  it('suggests nothing for an unknown property of megabytes, and shows it truncated', async () => {
+    const key = 'k'.repeat(1_000_000);
+    const result = await call(orchestrator, { city: 'Paris', [key]: 'v'.repeat(100) });
+    const text = feedbackText(result);
+    expect(text.length).toBeLessThanOrEqual(1500);
+    expect(text).toContain(': unknown property (allowed: "city", "code", "colors"');
+    expect(text).not.toContain('did you mean');
+  });
+});
