@@ -97,7 +97,7 @@ function problemMessage(issue: ValidationIssue, context: IssueContext): string {
     case 'type':
       return `expected ${typeWords(params.type)}`;
     case 'enum':
-      return `expected one of ${valueList(params.allowedValues)}${didYouMean(context.received, params.allowedValues)}`;
+      return `expected one of ${valueList(params.allowedValues)}${didYouMean(context.received.value, params.allowedValues)}`;
     case 'const':
       return `expected exactly ${jsonText(params.allowedValue, MAX_VALUE_LENGTH)}`;
     case 'required':
@@ -174,9 +174,7 @@ function unknownProperty(issue: ValidationIssue, schema: unknown): string {
     if (isObject(node.properties)) for (const key of Object.keys(node.properties)) allowed.add(key);
   }
   const names = [...allowed].sort();
-  const nearest = nearestName(name, names);
-  const hint = nearest === undefined ? '' : `; did you mean ${JSON.stringify(nearest)}?`;
-  return `unknown property${hint}${names.length === 0 ? '' : ` (allowed: ${valueList(names)})`}`;
+  return `unknown property${didYouMean(name, names)}${names.length === 0 ? '' : ` (allowed: ${valueList(names)})`}`;
 }
 
 function oneOfWords(issue: ValidationIssue, schema: unknown): string {
@@ -238,11 +236,14 @@ function numberWord(schema: unknown, path: string): string {
   return integer ? 'an integer' : 'a number';
 }
 
-/** `; did you mean "kelvin"?` for a string near one of the allowed strings. */
-function didYouMean(received: Found, allowed: unknown): string {
-  if (!received.found || typeof received.value !== 'string' || !Array.isArray(allowed)) return '';
+/**
+ * `; did you mean "kelvin"?` for a word near one of the allowed strings (`nearestName`); nothing for
+ * a word under three characters, where one edit makes anything "near".
+ */
+function didYouMean(word: unknown, allowed: unknown): string {
+  if (typeof word !== 'string' || word.length < 3 || !Array.isArray(allowed)) return '';
   const nearest = nearestName(
-    received.value,
+    word,
     allowed.filter((value): value is string => typeof value === 'string'),
   );
   return nearest === undefined ? '' : `; did you mean ${JSON.stringify(nearest)}?`;

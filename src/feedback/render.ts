@@ -33,7 +33,7 @@ export function feedbackText(result: ToolCallResult, options: FeedbackOptions = 
   const error = errorOf(result);
   let text: string;
   try {
-    const problems = problemsIn(error.details);
+    const problems = error.code === 'INVALID_ARGUMENTS' ? problemsIn(error.details) : undefined;
     text =
       problems === undefined
         ? failureText(error, max)
@@ -55,7 +55,7 @@ export function feedbackJson(result: ToolCallResult, options: FeedbackOptions = 
   const error = errorOf(result);
   let problems: ArgumentProblem[] | undefined;
   try {
-    problems = problemsIn(error.details);
+    problems = error.code === 'INVALID_ARGUMENTS' ? problemsIn(error.details) : undefined;
   } catch {
     problems = undefined;
   }

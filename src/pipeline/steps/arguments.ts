@@ -107,12 +107,13 @@ function invalidArguments(call: PipelineCall, errors: ValidationIssue[]): ToolCa
     .map((problem) => `${problem.path === '' ? '(root)' : truncateText(problem.path)}: ${problem.message}`)
     .join('; ');
   const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+  const summary = `${shown}${more}${/[.?!]$/.test(`${shown}${more}`) ? '' : '.'}`;
   const details: Record<string, unknown> = { errors, problems };
   const sent = argumentsAsSent(call.request!.arguments);
   if (sent !== undefined) details.arguments = sent;
   return new ToolCallFailure(
     'INVALID_ARGUMENTS',
-    `Invalid arguments for tool '${entry.name}': ${shown}${more}. Fix them and call again.`,
+    `Invalid arguments for tool '${entry.name}': ${summary} Fix them and call again.`,
     details,
   );
 }

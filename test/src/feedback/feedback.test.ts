@@ -146,6 +146,11 @@ const CASES: Array<[string, Record<string, unknown>, string[]]> = [
     ['{', '  "city": "Paris",', '  "unit": "hot" // error: expected one of "celsius", "fahrenheit", "kelvin"', '}'],
   ],
   [
+    'enum, a word too short to be near anything',
+    { city: 'Paris', unit: 'k' },
+    ['{', '  "city": "Paris",', '  "unit": "k" // error: expected one of "celsius", "fahrenheit", "kelvin"', '}'],
+  ],
+  [
     'enum, capped',
     { city: 'Paris', colors: ['red', 'purple'] },
     [
