@@ -1,4 +1,5 @@
 import type { CallReporter } from '../src/call-reporting.js';
+import { coercionText, feedbackText } from '../src/feedback/render.js';
 import type { ToolOrchestrator } from '../src/orchestrator.js';
 import type { TaskStore } from '../src/tasks/index.js';
 import type { ToolsmithConfig } from './config/config.js';
@@ -237,6 +238,9 @@ export async function runCall(
   });
   if (progressShown) io.stderr('\n');
   await orchestrator.shutdown();
+  const coerced = coercionText(result);
+  if (coerced !== '') io.stderr(`toolsmith call: arguments converted to fit the schema:\n${coerced}\n`);
+  if (result.isError) io.stderr(`${feedbackText(result, { maxLength: orchestrator.maxFeedbackLength })}\n`);
   io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   return result.isError ? EXIT.invalid : EXIT.ok;
 }

@@ -21,6 +21,7 @@ class ExecutorHost implements CallHost {
   readonly requireApproval: ApprovalPolicy = 'side-effects';
   readonly limitsConcurrency = false;
   readonly maxContentBytes = DEFAULT_MAX_CONTENT_BYTES;
+  readonly retry = undefined;
   readonly onCallReport = undefined;
   /** AgentOS's executor has no approval: it runs what it is given (approval is the orchestrator's). */
   readonly allowSideEffects = true;

@@ -27,8 +27,10 @@ export type {
 
 // Errors.
 export { TOOL_ERROR_CODES, ToolsmithError, isToolsmithError, type ToolErrorCode } from './errors.js';
-/** The text of a failed call as a model or an MCP client sees it (the MCP server and the framework adapters send it). */
-export { formatCallError } from './call-error-text.js';
+// Feedback: what a model gets for a failed call (the MCP server, the framework adapters and `toolsmith call` send it).
+export { DEFAULT_MAX_FEEDBACK_LENGTH, feedbackJson, feedbackText, type FeedbackOptions } from './feedback/render.js';
+export type { ArgumentProblem } from './feedback/problems.js';
+export type { ValueCoercion } from './schema/validator-runtime.js';
 export {
   CONTENT_KINDS,
   DEFAULT_MAX_CONTENT_BYTES,
@@ -92,6 +94,7 @@ export {
   type CallEndEvent,
   type CallStartEvent,
   type OrchestratorHooks,
+  type RetryPolicy,
   type ShutdownReport,
   type ToolCallDetails,
   type ToolCallErrorDetails,

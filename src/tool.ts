@@ -35,6 +35,11 @@ export type ToolExecutionSuccessWithoutOutput<TOutput = any> = undefined extends
 export interface ToolExecutionFailure {
   success: false;
   error?: string;
+  /**
+   * toolsmith: trying the same call again may succeed (a rate limit, a busy resource). Only such
+   * failures are retried, under a retry policy (`retry` of the orchestrator or the call).
+   */
+  retryable?: boolean;
   output?: unknown;
   contentType?: string;
   /** Not read: a failed call carries no content. */
@@ -55,6 +60,8 @@ export interface ValidationIssue {
   message: string;
   keyword: string;
   params: Record<string, unknown>;
+  /** Where in the schema the keyword sits, as Ajv reports it (for programs; never shown to a model). */
+  schemaPath?: string;
 }
 
 /**

@@ -24,7 +24,6 @@ import {
 
 export {
   ToolCallError,
-  formatToolError,
   type ApprovalMode,
   type CallContext,
   type ContextSource,

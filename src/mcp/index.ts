@@ -37,4 +37,3 @@ export {
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';
-export { formatCallError } from '../call-error-text.js';

@@ -21,7 +21,6 @@ import {
   type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { formatCallError } from '../call-error-text.js';
 import type { CallReporter } from '../call-reporting.js';
 import type { ContentBlock } from '../content.js';
 import type { ApprovalGate } from '../context.js';
@@ -35,7 +34,8 @@ import {
 } from '../elicitation.js';
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
-import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
+import { feedbackText, type FeedbackOptions } from '../feedback/render.js';
+import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import { ClientRequestRouter } from './client-requests.js';
 import {
@@ -161,6 +161,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     throw new RangeError(`pageSize must be a positive integer; got ${String(pageSize)}.`);
   const ttlMs = options.toolsListTtlMs ?? DEFAULT_TOOLS_LIST_TTL_MS;
   const cacheScope = options.cacheScope ?? 'private';
+  const feedback: FeedbackOptions = { maxLength: orchestrator.maxFeedbackLength };
   // A store without a task-capable tool announces nothing: a client would ask for tasks no tool runs.
   const store = options.taskStore !== undefined && hasTaskCapableTool(orchestrator) ? options.taskStore : undefined;
   const serverCapabilities = {
@@ -232,7 +233,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
               ...(gate ? { callerTurn: { approvalGate: approvalByElicitation(reporter.elicit!) } } : {}),
             });
           },
-          (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
+          (result) => toCallToolResult(result, structured, feedback) as unknown as Record<string, unknown>,
           server.onerror,
           lasting
             ? (changed) =>
@@ -272,7 +273,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     // The call may have ended (aborted) before the race began: a question asked decides.
     if (outcome === INPUT_NEEDED || asking.asked())
       return (await asking.inputRequiredResult()) as unknown as CallToolResult;
-    return toCallToolResult(outcome, structured);
+    return toCallToolResult(outcome, structured, feedback);
   });
   return server;
 }
@@ -580,18 +581,19 @@ export function listMcpTools(orchestrator: ToolOrchestrator, capabilities?: read
 
 /**
  * The MCP answer to a finished call (as `toCallToolResult` of the v1 server): output as text plus
- * `structuredContent` when `structured`; a failure as an `isError` result; a call that reached no
- * tool throws `ProtocolError(InvalidParams)` (-32602).
+ * `structuredContent` when `structured`; a failure as an `isError` result with the call's feedback
+ * text (`feedbackText`); a call that reached no tool throws `ProtocolError(InvalidParams)` (-32602).
  */
-export function toCallToolResult(result: ToolCallResult, structured: boolean): CallToolResult {
+export function toCallToolResult(
+  result: ToolCallResult,
+  structured: boolean,
+  feedback: FeedbackOptions = {},
+): CallToolResult {
   if (result.isError) {
-    const error: ToolCallErrorDetails = result.errorDetails ?? {
-      code: 'TOOL_ERROR',
-      message: `Tool '${result.toolName}' failed without details.`,
-    };
-    if (PROTOCOL_ERROR_CODES.has(error.code))
+    const error = result.errorDetails;
+    if (error !== undefined && PROTOCOL_ERROR_CODES.has(error.code))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code });
-    return { content: [{ type: 'text', text: formatCallError(error) }], isError: true };
+    return { content: [{ type: 'text', text: feedbackText(result, feedback) }], isError: true };
   }
   const blocks = result.content;
   const refused = blocks === undefined ? undefined : blockRefusedByMcp(blocks);

@@ -6,7 +6,7 @@ import { ANNOTATION_KEYWORDS } from './keywords.js';
 import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
 import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './dialect.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
-import { coerceWhereNeeded } from './validator-runtime.js';
+import { coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
 import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from '../tool.js';
 
 /**
@@ -152,6 +152,7 @@ const POINTER_PROPERTY_PARAM: Readonly<Record<string, string>> = {
   required: 'missingProperty',
   dependencies: 'missingProperty',
   additionalProperties: 'additionalProperty',
+  unevaluatedProperties: 'unevaluatedProperty',
 };
 
 function boundedParams(params: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -168,9 +169,10 @@ function boundedParams(params: Record<string, unknown> | undefined): Record<stri
 }
 
 /**
- * Maps Ajv errors to `{ path, message, keyword, params }`: `path` is a JSON pointer into the
- * validated value; for `required` (and `dependencies`, `additionalProperties`) it ends with the
- * property concerned. The message starts with the path so it reads on its own.
+ * Maps Ajv errors to `{ path, message, keyword, params, schemaPath }`: `path` is a JSON pointer into
+ * the validated value; for `required` (and `dependencies`, `additionalProperties`,
+ * `unevaluatedProperties`) it ends with the property concerned. The message starts with the path so
+ * it reads on its own.
  */
 export function toValidationIssues(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
   if (!errors || errors.length === 0) {
@@ -187,17 +189,20 @@ export function toValidationIssues(errors: readonly AjvErrorLike[] | null | unde
     let text: string;
     if (typeof property === 'string') {
       path = `${path}/${escapePointerSegment(property)}`;
-      text = keyword === 'additionalProperties' ? 'is not allowed' : 'is required';
+      text =
+        keyword === 'additionalProperties' || keyword === 'unevaluatedProperties' ? 'is not allowed' : 'is required';
     } else {
       text = error.message ?? `fails "${keyword}"`;
     }
     const shownPath = path === '' ? '(root)' : truncateText(path);
-    issues[index] = {
+    const issue: ValidationIssue = {
       path: path.length > 1000 ? truncateText(path, 1000) : path,
       message: `${shownPath} ${text}`,
       keyword,
       params: boundedParams(error.params),
     };
+    if (typeof error.schemaPath === 'string') issue.schemaPath = truncateText(error.schemaPath, 1000);
+    issues[index] = issue;
   }
   return issues;
 }
@@ -419,6 +424,11 @@ export class SchemaValidator<T = unknown> {
    */
   check(data: unknown): ValidationIssue[] | undefined {
     return this.run(data, ROOT_DATA_CONTEXT);
+  }
+
+  /** The values the last `check` or `validate` converted to fit the schema (`"212"` → `212`); undefined when none. */
+  get lastCoercions(): readonly ValueCoercion[] | undefined {
+    return (this.#validate as StrictValidate | undefined)?.coerced ?? undefined;
   }
 
   private run(data: unknown, dataContext: object): ValidationIssue[] | undefined {
