@@ -167,8 +167,8 @@ interface OutputIndex {
   tools: Map<string, ToolSummary>;
   byDefinition: Map<string, ToolSummary>;
   shared: Map<string, SharedSchemaModel>;
-  /** Hash of a shared type's schema → every shared type with that schema. */
-  sharedTypes: Map<string, { typeName: string; module: string }[]>;
+  /** Hash of a shared type's schema → the shared type with that schema (null: more than one). */
+  sharedTypes: Map<string, { typeName: string; module: string } | null>;
 }
 
 function indexOutput(project: ProjectListing): OutputIndex {
@@ -189,10 +189,10 @@ function indexOutput(project: ProjectListing): OutputIndex {
     for (const type of shared.types) {
       const hash = sha256(JSON.stringify(type.schema));
       index.names.set(type.typeName, { shared: hash });
-      index.sharedTypes.set(hash, [
-        ...(index.sharedTypes.get(hash) ?? []),
-        { typeName: type.typeName, module: shared.module },
-      ]);
+      index.sharedTypes.set(
+        hash,
+        index.sharedTypes.has(hash) ? null : { typeName: type.typeName, module: shared.module },
+      );
     }
   }
   return index;
@@ -220,8 +220,8 @@ function resolve(meaning: Meaning, output: OutputIndex): { name: string; stem: s
     const tool = output.byDefinition.get(meaning.tool);
     return tool === undefined ? undefined : { name: tool.names[meaning.role], stem: tool.names.kebab };
   }
-  const types = output.sharedTypes.get(meaning.shared);
-  return types?.length === 1 ? { name: types[0]!.typeName, stem: types[0]!.module } : undefined;
+  const type = output.sharedTypes.get(meaning.shared);
+  return type ? { name: type.typeName, stem: type.module } : undefined;
 }
 
 function modulePath(kind: GeneratedImport['kind'], stem: string): string {
@@ -235,16 +235,7 @@ function generatedImports(text: string, generated: string): GeneratedImport[] {
     if (!specifier!.startsWith(generated)) continue;
     const module = /^(tools|types|validators)\/(.+?)(\.base)?\.js$/.exec(specifier!.slice(generated.length));
     if (module === null || (module[1] === 'tools') !== (module[3] !== undefined)) continue;
-    const names = list!
-      .split(',')
-      .map(
-        (part) =>
-          part
-            .trim()
-            .replace(/^type\s+/, '')
-            .split(/\s+as\s+/)[0]!,
-      )
-      .filter((name) => name !== '');
+    const names = list!.split(',').flatMap((part) => /^\s*(?:type\s+)?([\w$]+)/.exec(part)?.[1] ?? []);
     imports.push({ specifier: specifier!, kind: module[1] as GeneratedImport['kind'], stem: module[2]!, names });
   }
   return imports;

@@ -180,6 +180,24 @@ describe('generate --update-stubs', () => {
     expect(await typeCheck(project, ['generated', 'src'])).toEqual({ code: 0, output: '' });
   }, 120_000);
 
+  it('what the record cannot tell (a tool renamed with its file in one run) is named, to fix by hand', async () => {
+    rmSync(path.join(project.root, 'schemas/weather_lookup.tool.json'));
+    project.write('schemas/weather_forecast.tool.json', { ...WEATHER, name: 'weather_forecast' });
+    const before = project.read('src/tools/weather-lookup.ts');
+
+    expect(await generate('--update-stubs')).toBe(0);
+    expect(stderr.join('')).toBe(
+      ['WeatherLookupToolBase', 'WeatherLookupArgs', 'WeatherLookupOutput']
+        .map(
+          (name) =>
+            `toolsmith: note: src/tools/weather-lookup.ts imports ${name}, which the generated code no longer has, ` +
+            'and toolsmith cannot tell what it became: fix it by hand\n',
+        )
+        .join(''),
+    );
+    expect(project.read('src/tools/weather-lookup.ts')).toBe(before);
+  }, 120_000);
+
   it('a scaffold edited at the new name stays: the old stub is rewritten in place and the clash named', async () => {
     project.write('schemas/weather_lookup.tool.json', { ...WEATHER, name: 'weather_forecast' });
     expect(await generate()).toBe(0);
