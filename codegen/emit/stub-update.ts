@@ -32,6 +32,8 @@ type Meaning = { tool: string; role: keyof ToolNames } | { shared: string };
 interface StubsRecord {
   names: Map<string, Meaning>;
   created: Map<string, string>;
+  /** The record file's text, as read. */
+  text?: string;
 }
 
 /** A generated module a stub imports, by kind: `tools/<stem>.base.js`, `types/<stem>.js`, `validators/<stem>.js`. */
@@ -100,35 +102,40 @@ export async function updateStubs(options: {
   const recordFile = cacheFile(options.root, options.outDir)?.replace(/\.json$/, '.stubs.json');
   const previous = readRecord(recordFile);
   const output = indexOutput(options.project);
-  const record: StubsRecord = { names: new Map(output.names), created: new Map() };
-  const generated = `${options.generatedFromStubs.replace(/\/$/, '')}/`;
-  const report: StubsReport = { stale: [], updated: [] };
+  // No generated name gone since the last generate: no stub can have lost one; only new scaffolds are read (hashed).
+  const scan =
+    options.apply || previous.text === undefined || [...previous.names.keys()].some((name) => !output.names.has(name));
+  const files = scan && existsSync(options.stubsDir) ? readdirSync(options.stubsDir).sort() : options.created;
   const texts = new Map<string, string>();
-  for (const file of existsSync(options.stubsDir) ? readdirSync(options.stubsDir).sort() : []) {
+  for (const file of files)
     if (file.endsWith('.ts') && !file.endsWith('.d.ts'))
       texts.set(file, readFileSync(path.join(options.stubsDir, file), 'utf8'));
-  }
   for (const file of options.created) {
     const text = texts.get(file);
     if (text !== undefined) previous.created.set(file, sha256(text));
   }
+  const record: StubsRecord = { names: new Map(output.names), created: scan ? new Map() : previous.created };
+  const generated = `${options.generatedFromStubs.replace(/\/$/, '')}/`;
+  const report: StubsReport = { stale: [], updated: [] };
   for (const [file, text] of texts) {
     const created = previous.created.get(file);
     if (created !== undefined) record.created.set(file, created);
     const stale = staleImports(text, generated, previous.names, output);
     if (stale === undefined) continue;
-    // A gone name a stub still imports stays recorded until the stub no longer does.
-    for (const name of stale.renames.keys()) {
-      const meaning = previous.names.get(name);
-      if (meaning !== undefined && !record.names.has(name)) record.names.set(name, meaning);
-    }
     report.stale.push({ path: file, renames: stale.renames });
-    if (!options.apply || [...stale.renames.values()].includes(undefined)) continue;
+    if (!options.apply || [...stale.renames.values()].includes(undefined)) {
+      // A gone name a stub still imports stays recorded until the stub is updated.
+      for (const name of stale.renames.keys()) {
+        const meaning = previous.names.get(name);
+        if (meaning !== undefined && !record.names.has(name)) record.names.set(name, meaning);
+      }
+      continue;
+    }
     const place = stubPlace(file, followedTool(file, stale, output), texts, record.created);
     const rewritten = await rewriteStub(file, text, stale, place.to === file ? undefined : place.impl);
     report.updated.push(writeStub(file, place, rewritten, options.stubsDir, texts, record.created));
   }
-  writeRecord(recordFile, record);
+  writeRecord(recordFile, record, previous.text);
   return report;
 }
 
@@ -393,26 +400,27 @@ function writeStub(
 }
 
 function readRecord(file: string | undefined): StubsRecord {
-  const record: StubsRecord = { names: new Map(), created: new Map() };
-  if (file === undefined || !existsSync(file)) return record;
-  try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as {
-      names: [string, Meaning][];
-      created: [string, string][];
-    };
-    return { names: new Map(parsed.names), created: new Map(parsed.created) };
-  } catch {
-    return record; // An unreadable record is no record: a gone name is then reported as unknown.
+  if (file !== undefined && existsSync(file)) {
+    try {
+      const text = readFileSync(file, 'utf8');
+      const parsed = JSON.parse(text) as { names: [string, Meaning][]; created: [string, string][] };
+      return { names: new Map(parsed.names), created: new Map(parsed.created), text };
+    } catch {
+      // Unreadable: as none.
+    }
   }
+  return { names: new Map(), created: new Map() }; // a gone name is then reported as unknown
 }
 
-function writeRecord(file: string | undefined, record: StubsRecord): void {
-  if (file === undefined) return;
+/** Writes the record when it changed (atomically, best effort, as the cache). */
+function writeRecord(file: string | undefined, record: StubsRecord, previous: string | undefined): void {
+  const text = `${JSON.stringify({ names: [...record.names], created: [...record.created] })}\n`;
+  if (file === undefined || text === previous) return;
   try {
-    writeFileSync(`${file}.tmp`, `${JSON.stringify({ names: [...record.names], created: [...record.created] })}\n`);
+    writeFileSync(`${file}.tmp`, text);
     renameSync(`${file}.tmp`, file);
   } catch {
-    // Best effort, as the cache: without a record a later rename is reported, not followed.
+    // Without a record a later rename is reported, not followed.
   }
 }
 

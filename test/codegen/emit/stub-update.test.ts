@@ -198,6 +198,23 @@ describe('generate --update-stubs', () => {
     expect(project.read('src/tools/weather-lookup.ts')).toBe(before);
   }, 120_000);
 
+  it('a generate that took no generated name away reads no stub (bounded: only new scaffolds are read)', async () => {
+    // Would be noted if read: it imports a name the base module never had.
+    project.write(
+      'src/tools/odd.ts',
+      "import { Nope } from '../../generated/tools/weather-lookup.base.js';\nvoid Nope;\n",
+    );
+    project.write('schemas/weather_lookup.tool.json', { ...WEATHER, description: 'Looks up the weather, again.' });
+    expect(await generate()).toBe(0);
+    expect(stderr).toEqual([]);
+    // Once a name is gone, every stub is read again.
+    project.write('schemas/weather_lookup.tool.json', { ...WEATHER, name: 'weather_forecast' });
+    expect(await generate()).toBe(0);
+    expect(stderr.join('')).toContain(
+      'toolsmith: note: src/tools/odd.ts imports Nope, which the generated code no longer has, and toolsmith cannot tell what it became: fix it by hand\n',
+    );
+  }, 120_000);
+
   it('a scaffold edited at the new name stays: the old stub is rewritten in place and the clash named', async () => {
     project.write('schemas/weather_lookup.tool.json', { ...WEATHER, name: 'weather_forecast' });
     expect(await generate()).toBe(0);
