@@ -5,7 +5,9 @@ import { docText, importLine, jsDoc, quoted } from './literal.js';
  * The once-only implementation stub of one tool, `<stubs>/<tool>.ts`: `export class <Pascal>Tool
  * extends <Pascal>ToolBase` with a typed `execute` answering a "not implemented" failure. `write`
  * creates it only when the file does not exist; a later generate never touches it (but
- * `--update-stubs`: stub-update.ts). The formatter lays it out, as the hand-written code it becomes.
+ * `--update-stubs`: stub-update.ts). Laid out on fixed lines, each declaration on one line; no
+ * formatter runs over it (`preformatted`): prettier costs ~5 ms a stub, a fifth of a full generate's
+ * time per tool (bench/README.md).
  */
 export function emitStub(tool: ToolModel, ctx: EmitContext): GeneratedFile {
   const names = tool.names;
@@ -39,5 +41,5 @@ export function emitStub(tool: ToolModel, ctx: EmitContext): GeneratedFile {
       '  }',
       '}',
     );
-  return { path, content: `${lines.join('\n')}\n`, kind: 'stub' };
+  return { path, content: `${lines.join('\n')}\n`, kind: 'stub', preformatted: true };
 }

@@ -1,10 +1,9 @@
 /**
- * `emitStub`, table-driven with the exact stub each tool gets once formatted (what lands in the stubs folder): imports relative
+ * `emitStub`, table-driven with the exact stub each tool gets (no formatter runs over it): imports relative
  * to the stubs folder, a typed `execute` answering "not implemented", none for a composed tool, and
  * the tool's description kept from closing or tagging the JSDoc.
  */
 import { describe, expect, it } from 'vitest';
-import { formatFile } from '../../../codegen/emit/format.js';
 import { emitStub } from '../../../codegen/emit/stubs.js';
 import type { EmitContext } from '../../../codegen/model.js';
 import { catalogProject } from './catalog.js';
@@ -39,10 +38,7 @@ const CASES: Case[] = [
       '',
       '/** `weather_lookup`: Looks up the weather forecast near a point. */',
       'export class WeatherLookupTool extends WeatherLookupToolBase {',
-      '  async execute(',
-      '    args: WeatherLookupArgs,',
-      '    _context: ToolExecutionContext,',
-      '  ): Promise<ToolExecutionResult<WeatherLookupOutput>> {',
+      '  async execute(args: WeatherLookupArgs, _context: ToolExecutionContext): Promise<ToolExecutionResult<WeatherLookupOutput>> {',
       '    void args;',
       "    return { success: false, error: 'weather_lookup is not implemented yet: write its execute() in weather-lookup.ts' };",
       '  }',
@@ -95,10 +91,7 @@ const CASES: Case[] = [
       '',
       '/** `constructor`: The constructor tool. */',
       'export class ConstructorTool extends ConstructorToolBase {',
-      '  async execute(',
-      '    args: ConstructorArgs,',
-      '    _context: ToolExecutionContext,',
-      '  ): Promise<ToolExecutionResult<ConstructorOutput>> {',
+      '  async execute(args: ConstructorArgs, _context: ToolExecutionContext): Promise<ToolExecutionResult<ConstructorOutput>> {',
       '    void args;',
       "    return { success: false, error: 'constructor is not implemented yet: write its execute() in constructor.ts' };",
       '  }',
@@ -110,8 +103,8 @@ const CASES: Case[] = [
 describe('emitStub', () => {
   const project = catalogProject();
 
-  it.each(CASES)('$tool: $name', async ({ tool, ctx, path, expected }) => {
+  it.each(CASES)('$tool: $name', ({ tool, ctx, path, expected }) => {
     const file = emitStub(toolOf(project, tool), ctx ?? EMIT_CONTEXT);
-    expect(await formatFile(file)).toEqual({ path, kind: 'stub', content: `${header(tool)}${expected}` });
+    expect(file).toEqual({ path, kind: 'stub', content: `${header(tool)}${expected}`, preformatted: true });
   });
 });
