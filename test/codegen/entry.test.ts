@@ -301,14 +301,16 @@ export default async (): Promise<ToolOrchestratorOptions> => ({
     // A gate decides; a built orchestrator's setting is fixed: the flag is not used, and stderr says why.
     const gated = await send('gate-entry.ts', '--allow-side-effects');
     expect(JSON.parse(gated.stdout).errorDetails.message).toContain('the gate says no');
-    expect(gated.stderr).toBe(
-      notUsed('gate-entry.ts', 'gives an approval gate, which decides every call that needs approval'),
-    );
+    // stderr: the note, then the call's feedback (the refusal).
+    expect(gated.stderr.split('\n').slice(0, 2)).toEqual([
+      notUsed('gate-entry.ts', 'gives an approval gate, which decides every call that needs approval').trimEnd(),
+      "APPROVAL_REJECTED: The call to tool 'send_email' was not approved: the gate says no",
+    ]);
     const built = await send('built-entry.ts', '--allow-side-effects');
     expect(JSON.parse(built.stdout).errorDetails.code).toBe('APPROVAL_REJECTED');
     const fixed =
       'exports a built ToolOrchestrator, whose allowSideEffects is fixed when it is made; set it there, or export its options (or a function returning them) for the flag to apply';
-    expect(built.stderr).toBe(notUsed('built-entry.ts', fixed));
+    expect(built.stderr.split('\n')[0]).toBe(notUsed('built-entry.ts', fixed).trimEnd());
     // serve says it too (stdin closed: the server starts, then stops as its client is gone).
     const serve = await toolsmith('serve', '--entry', 'built-entry.ts', '--allow-side-effects');
     expect([serve.code, serve.stdout]).toEqual([0, '']);
