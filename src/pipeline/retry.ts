@@ -8,7 +8,6 @@
  * call's, so they cover every attempt.
  */
 import type { ITool } from '../tool.js';
-import { mcpAnnotations } from '../mcp/tool.js';
 import type { PipelineCall } from './call.js';
 import type { RetryPolicy } from './types.js';
 
@@ -40,9 +39,10 @@ function isRetryableFailure(result: unknown): boolean {
 
 /** True when running `tool` again cannot do twice what once would: read-only, or idempotent. */
 function mayRetry(tool: ITool): boolean {
-  if (tool.hasSideEffects === true) return tool.annotations?.idempotentHint === true;
-  const hints = mcpAnnotations(tool);
-  return hints.readOnlyHint === true || hints.idempotentHint === true;
+  const hints = tool.annotations ?? {};
+  if (tool.hasSideEffects === true) return hints.idempotentHint === true;
+  // A tool without side effects is published read-only unless its definition says otherwise.
+  return hints.readOnlyHint !== false || hints.idempotentHint === true;
 }
 
 /**
