@@ -21,7 +21,7 @@ import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import type { TaskStore } from '../tasks/index.js';
 import { deliverClientAnswer, INVALID_ANSWER, isClientAnswer } from './client-requests.js';
-import { invalidCallParams } from './stdio-transport.js';
+import { invalidCallParams } from './call-params.js';
 import { requestStates } from './request-state.js';
 import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
 import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, toWebRequest } from './http-wire.js';
