@@ -7,20 +7,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * is the answer is sent as that one JSON body).
  */
 
-/** The request as a web `Request` for the SDK, with the body already read. */
-export function toWebRequest(request: IncomingMessage, body: string, signal: AbortSignal): Request {
+/** The URL and init of `request` as a web `Request` for the SDK, with the body already read. */
+export function webRequestInit(
+  request: IncomingMessage,
+  body: string,
+  signal: AbortSignal,
+): { url: string; init: RequestInit } {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`, {
-    method: request.method ?? 'POST',
-    headers,
-    body,
-    signal,
-  });
+  return {
+    url: `http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`,
+    init: { method: request.method ?? 'POST', headers, body, signal },
+  };
 }
 
 /**

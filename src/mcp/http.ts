@@ -23,8 +23,8 @@ import type { TaskStore } from '../tasks/index.js';
 import { deliverClientAnswer, INVALID_ANSWER, isClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './call-params.js';
 import { requestStates } from './request-state.js';
-import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
-import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, toWebRequest } from './http-wire.js';
+import { createMcpServer, type McpServerOptions } from './server.js';
+import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, webRequestInit } from './http-wire.js';
 
 /*
  * MCP over Streamable HTTP, stateless, for both protocol eras on one endpoint: a 2026-07-28 request
@@ -124,10 +124,25 @@ interface Exchange {
   caller?: AuthenticatedCaller;
   body?: string;
   message?: unknown;
-  /** Set by `serveEra`: closes the request's server instance, which aborts its call. */
-  stop?: () => void;
-  /** Set by `serveEra`: stops the request's call, which then answers its aborted result (a streamed response). */
-  abortCall?: (reason: string) => void;
+  /** Set while the SDK serves the request (`serveEra`), until it has answered. */
+  serving?: Serving;
+}
+
+/**
+ * How a request the SDK serves is stopped: `calls` stops its call, which then answers its aborted
+ * result (in a streamed answer); `teardown`, the web request's signal, has the SDK close the
+ * request's server, which aborts whatever still runs.
+ */
+interface Serving {
+  readonly calls: AbortController;
+  readonly teardown: AbortController;
+}
+
+/** Stops what the SDK still serves of `exchange`, if anything. */
+function stopServing(exchange: Exchange): void {
+  exchange.serving?.calls.abort();
+  exchange.serving?.teardown.abort();
+  exchange.serving = undefined;
 }
 
 /** A step's refusal: an HTTP status with a JSON-RPC error body, or an OAuth refusal. */
@@ -231,15 +246,16 @@ export async function startHttpServer(
       response,
       finished: new Promise<void>((resolve) => (done = resolve)),
       abort: (status, text) => {
-        if (!response.headersSent || exchange.abortCall === undefined) {
-          exchange.stop?.();
+        const { serving } = exchange;
+        if (serving === undefined || !response.headersSent) {
+          stopServing(exchange);
           if (!response.headersSent) sendJsonRpcError(response, status, -32001, text, idOf(exchange.message));
           return;
         }
         // A streamed (SSE) answer has begun: the call is stopped and answers its aborted result in the
         // stream; the stream is closed if that takes longer than a moment.
-        exchange.abortCall(text);
-        setTimeout(() => exchange.stop?.(), STREAM_CLOSE_GRACE_MS).unref();
+        serving.calls.abort(new Error(text));
+        setTimeout(() => serving.teardown.abort(), STREAM_CLOSE_GRACE_MS).unref();
       },
     };
     inFlight.add(entry);
@@ -250,7 +266,7 @@ export async function startHttpServer(
     response.once('close', () => {
       clearTimeout(timer);
       inFlight.delete(entry);
-      exchange.stop?.();
+      stopServing(exchange);
       done();
     });
     for (const step of steps) {
@@ -481,17 +497,16 @@ function mcpSteps(served: Served): readonly Step[] {
  * Serves a checked request in its era through the v2 SDK's `createMcpHandler`: 2026-07-28 on its
  * modern path (which answers `server/discover`, checks the `Mcp-Method`/`Mcp-Name` headers against
  * the body and answers an unsupported revision -32022), the 2025 handshake era on its stateless
- * fallback. Either way the request's server is the one built here from `createMcpServer`, as the
- * caller's capabilities and persona, and a streamed answer whose result comes first is sent as one
- * JSON body (`sendWebResponse`).
+ * fallback. Either way the SDK's factory builds the request's server from the request it is handed
+ * (a `ServedRequest`: the caller's capabilities and persona), and a streamed answer whose result
+ * comes first is sent as one JSON body (`sendWebResponse`).
  */
 function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
-  const instances = new WeakMap<Request, McpServerInstance>();
   const handler = createMcpHandler(
-    (context: McpRequestContext) => {
-      const server = context.requestInfo === undefined ? undefined : instances.get(context.requestInfo);
-      if (server === undefined) throw new Error('toolsmith: a request reached the SDK without its server.');
-      return server;
+    ({ requestInfo }: McpRequestContext) => {
+      if (!(requestInfo instanceof ServedRequest))
+        throw new Error('toolsmith: a request reached the SDK without its caller.');
+      return createMcpServer(served.orchestrator, serverOptions(served, requestInfo.caller, requestInfo.calls));
     },
     { onerror: served.onError, maxRequestBodySize: served.maxBodyBytes },
   );
@@ -513,48 +528,62 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
           '(a 2025 client that elicits needs its answers to reach the replica that asked).',
       );
     }
-    const aborter = new AbortController();
-    const calls = new AbortController();
-    const webRequest = toWebRequest(request, exchange.body ?? '', aborter.signal);
-    const server = createMcpServer(served.orchestrator, {
-      signal: calls.signal,
-      ...served.serverOptions,
-      capabilities: caller?.capabilities ?? served.openCapabilities,
-      cacheScope: caller === undefined ? 'public' : 'private',
-      // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
-      taskListing: caller !== undefined,
-      // No userContext without auth: the calls run as 'mcp', and their tasks are no subject's.
-      persona: {
-        personaId: served.personaId,
-        ...(caller === undefined
-          ? {}
-          : {
-              userContext: {
-                userId: caller.subject,
-                scopes: caller.scopes,
-                ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
-              },
-            }),
-      },
-      onError: served.onError,
+    if (response.writableEnded || response.destroyed) return;
+    const serving: Serving = { calls: new AbortController(), teardown: new AbortController() };
+    exchange.serving = serving;
+    const { url, init } = webRequestInit(request, exchange.body ?? '', serving.teardown.signal);
+    const answer = await handler.fetch(new ServedRequest(url, init, caller, serving.calls.signal), {
+      parsedBody: message,
     });
-    exchange.abortCall = (reason) => calls.abort(new Error(reason));
-    // Closing the server aborts its handlers' signals: the orchestrator's call stops.
-    exchange.stop = () => {
-      aborter.abort();
-      server.close().catch(() => {});
-    };
-    if (response.writableEnded || response.destroyed) return exchange.stop();
-    instances.set(webRequest, server);
-    const answer = await handler.fetch(webRequest, { parsedBody: message });
     // A 2025 handshake answered: the client gets a session id to send back (Streamable HTTP). The
     // server keeps nothing for it, so any replica takes any request, with or without one.
     if (answer.ok && (message as { method?: unknown } | undefined)?.method === 'initialize')
       response.setHeader('Mcp-Session-Id', randomUUID());
     await sendWebResponse(response, answer, idOf(message));
     // Answered: the SDK tore the request's server down with its response; nothing is left to stop.
-    exchange.stop = undefined;
-    exchange.abortCall = undefined;
+    exchange.serving = undefined;
+  };
+}
+
+/**
+ * A request to /mcp as the SDK's handler gets it. The SDK hands it to the factory, which builds the
+ * request's server from what it carries: the caller (none without auth), and the signal that stops
+ * the server's calls (the request's own signal tears the whole exchange down).
+ */
+class ServedRequest extends Request {
+  constructor(
+    url: string,
+    init: RequestInit,
+    readonly caller: AuthenticatedCaller | undefined,
+    readonly calls: AbortSignal,
+  ) {
+    super(url, init);
+  }
+}
+
+/** The options of the server for one request of `caller`, whose calls `signal` stops. */
+function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
+  return {
+    signal,
+    ...served.serverOptions,
+    capabilities: caller?.capabilities ?? served.openCapabilities,
+    cacheScope: caller === undefined ? 'public' : 'private',
+    // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
+    taskListing: caller !== undefined,
+    // No userContext without auth: the calls run as 'mcp', and their tasks are no subject's.
+    persona: {
+      personaId: served.personaId,
+      ...(caller === undefined
+        ? {}
+        : {
+            userContext: {
+              userId: caller.subject,
+              scopes: caller.scopes,
+              ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
+            },
+          }),
+    },
+    onError: served.onError,
   };
 }
 

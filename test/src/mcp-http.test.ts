@@ -222,6 +222,39 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
     await sleep(50);
     expect(log).toEqual(['start:t', 'aborted:t']);
   });
+
+  it('ends a streamed call over the timeout with its aborted result in the stream', async () => {
+    const log: string[] = [];
+    const slow = slowTool(5_000, log);
+    const reporting = makeTool('slow_reporting', {
+      inputSchema: slow.inputSchema,
+      async execute(args, context) {
+        context.progress?.({ progress: 1 });
+        return slow.execute(args, context);
+      },
+    });
+    const server = await serve([reporting], { requestTimeoutMs: 300 });
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'slow_reporting', arguments: { tag: 's' }, _meta: { progressToken: 'p' } },
+      }),
+    });
+    // The progress began the stream before the deadline: the call is stopped and its result ends the stream.
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const messages = sseMessages(await response.text());
+    expect(messages.map((message) => message.method ?? `answer ${message.id}`)).toEqual([
+      'notifications/progress',
+      'answer 4',
+    ]);
+    expect(messages[1].result.isError).toBe(true);
+    expect(messages[1].result.content[0].text).toMatch(/^ABORTED: The call to tool 'slow_reporting' was aborted/);
+    expect(log).toEqual(['start:s', 'aborted:s']);
+  });
 });
 
 describe('a 2025 tools/call answered once, or as a stream when the tool reports first', () => {
