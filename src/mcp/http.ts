@@ -13,7 +13,6 @@ import {
   createBearerAuth,
   resourceMetadataPath,
   type AuthenticatedCaller,
-  type AuthRefusal,
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';
@@ -145,9 +144,8 @@ function stopServing(exchange: Exchange): void {
   exchange.serving = undefined;
 }
 
-/** A step's refusal: an HTTP status with a JSON-RPC error body, or an OAuth refusal. */
-type Refusal =
-  { status: number; code: number; message: string; headers?: Record<string, string> } | { auth: AuthRefusal };
+/** A step's refusal: an HTTP status with a JSON-RPC error body, or the whole answer (an OAuth refusal). */
+type Refusal = { status: number; code: number; message: string; headers?: Record<string, string> } | Response;
 
 /** One named check of the request chain: a refusal, or nothing to let the request go on. */
 interface Step {
@@ -439,7 +437,7 @@ function mcpSteps(served: Served): readonly Step[] {
       name: 'auth',
       run: async (exchange) => {
         const outcome = await auth.authenticate(exchange.request.headers.authorization);
-        if (!outcome.ok) return { auth: outcome.refusal };
+        if (!outcome.ok) return outcome.refusal;
         exchange.caller = outcome.caller;
         return undefined;
       },
@@ -474,9 +472,7 @@ function mcpSteps(served: Served): readonly Step[] {
     steps.push({
       name: 'scopes',
       run: ({ message, caller }) => {
-        if (caller === undefined) return undefined;
-        const refusal = scopeRefusal(message, caller, auth, served.orchestrator);
-        return refusal === undefined ? undefined : { auth: refusal };
+        return caller === undefined ? undefined : scopeRefusal(message, caller, auth, served.orchestrator);
       },
     });
   }
@@ -611,7 +607,7 @@ function scopeRefusal(
   caller: AuthenticatedCaller,
   auth: BearerAuth,
   orchestrator: ToolOrchestrator,
-): AuthRefusal | undefined {
+): Response | undefined {
   const missing = new Set<string>();
   const tools: string[] = [];
   for (const item of Array.isArray(message) ? message : [message]) {
@@ -633,12 +629,8 @@ function scopeRefusal(
   );
 }
 
-function sendStepRefusal(response: ServerResponse, refusal: Refusal, id: string | number | null): void {
-  if ('auth' in refusal) {
-    const { auth } = refusal;
-    if (auth.wwwAuthenticate !== undefined) response.setHeader('WWW-Authenticate', auth.wwwAuthenticate);
-    return sendJson(response, auth.status, { error: auth.error, error_description: auth.description });
-  }
+async function sendStepRefusal(response: ServerResponse, refusal: Refusal, id: string | number | null): Promise<void> {
+  if (refusal instanceof Response) return sendWebResponse(response, refusal, id);
   for (const [name, value] of Object.entries(refusal.headers ?? {})) response.setHeader(name, value);
   // Before the json step there is no message: the id is whatever could be read (else null).
   sendJsonRpcError(response, refusal.status, refusal.code, refusal.message, id);

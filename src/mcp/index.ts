@@ -32,10 +32,8 @@ export {
 export {
   createBearerAuth,
   resourceMetadataPath,
-  resourceMetadataUrl,
   type AuthenticatedCaller,
   type AuthOutcome,
-  type AuthRefusal,
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';

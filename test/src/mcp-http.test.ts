@@ -461,7 +461,9 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
       body: JSON.stringify(INIT),
     });
     expect(response.status).toBe(403);
-    expect(response.headers['www-authenticate']).toContain('error="insufficient_scope", scope="tools:basic"');
+    expect(response.headers['www-authenticate']).toBe(
+      'Bearer error="insufficient_scope", error_description="The token lacks the scope tools:basic.", scope="tools:basic", resource_metadata="https://tools.test.example/.well-known/oauth-protected-resource/mcp"',
+    );
   });
 
   it("makes the token's subject the call's user and its scopes the persona's capabilities (JWKS by URL)", async () => {
@@ -502,8 +504,8 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
       }),
     });
     expect(refused.status).toBe(403);
-    expect(refused.headers['www-authenticate']).toContain(
-      'error="insufficient_scope", scope="tools:basic secrets:read"',
+    expect(refused.headers['www-authenticate']).toMatch(
+      /^Bearer error="insufficient_scope", error_description="[^"]+", scope="tools:basic secrets:read", resource_metadata="/,
     );
     expect(JSON.parse(refused.body).error_description).toBe(
       "Tool 'read_secret' needs capability:secrets:read; a token with scope secrets:read grants it.",
