@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/server';
 
 /*
  * The wire side of the MCP HTTP server (./http.ts): reading a request (its body up to a limit, its
@@ -109,9 +110,7 @@ function parseJson(text: string): unknown {
 
 /** True for a JSON-RPC response (result or error) to the request `id`. */
 function isAnswerTo(message: unknown, id: string | number | null): boolean {
-  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
-  const record = message as Record<string, unknown>;
-  return record.id === id && id !== null && ('result' in record || 'error' in record) && !('method' in record);
+  return id !== null && (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id === id;
 }
 
 /** Reads the body as text, or `undefined` when it is over `limit` bytes (declared or sent). */

@@ -201,16 +201,9 @@ export async function startHttpServer(
   if (options.auth !== undefined && !('authenticate' in options.auth))
     metadataPaths.add(resourceMetadataPath(options.auth.resource));
   if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
-  const serverOptions: Served['serverOptions'] = {};
-  if (options.name !== undefined) serverOptions.name = options.name;
-  if (options.version !== undefined) serverOptions.version = options.version;
-  if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
-  if (options.pageSize !== undefined) serverOptions.pageSize = options.pageSize;
-  if (options.taskStore !== undefined) serverOptions.taskStore = options.taskStore;
-  if (options.requestStateKey !== undefined) {
-    requestStates(options.requestStateKey, options.taskStore); // a key under 32 bytes throws here, at start
-    serverOptions.requestStateKey = options.requestStateKey;
-  }
+  // A request-state key under 32 bytes throws here, at start, rather than at the first request.
+  if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
+  const { name, version, instructions, pageSize, taskStore, requestStateKey } = options;
   const served: Served = {
     orchestrator,
     auth,
@@ -223,7 +216,7 @@ export async function startHttpServer(
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    serverOptions,
+    serverOptions: { name, version, instructions, pageSize, taskStore, requestStateKey },
     personaId: options.personaId ?? 'mcp',
     openCapabilities: [...(options.capabilities ?? [])],
     onError: options.onError ?? (() => {}),

@@ -165,10 +165,10 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
   const calls: Calls = {
     orchestrator,
     server,
-    persona: {
+    caller: {
       gmiId: options.persona?.gmiId ?? 'mcp',
       personaId: options.persona?.personaId ?? 'mcp',
-      capabilities,
+      personaCapabilities: capabilities,
       userContext: options.persona?.userContext ?? { userId: 'mcp' },
     },
     taskSubject: options.persona?.userContext?.userId,
@@ -192,12 +192,7 @@ interface Calls {
   readonly orchestrator: ToolOrchestrator;
   readonly server: ToolsmithMcpServer;
   /** Who calls (MCP carries no identity: the server supplies it). */
-  readonly persona: {
-    readonly gmiId: string;
-    readonly personaId: string;
-    readonly capabilities: readonly string[];
-    readonly userContext: UserContext;
-  };
+  readonly caller: Required<Pick<ToolCallDetails, 'gmiId' | 'personaId' | 'personaCapabilities' | 'userContext'>>;
   /** The subject owning the caller's tasks; none for an unauthenticated caller. */
   readonly taskSubject: string | undefined;
   readonly states: RequestStates;
@@ -243,13 +238,13 @@ async function callDirectly(
   params: CallParams,
   ctx: ServerContext,
 ): Promise<CallToolResult> {
-  const { orchestrator, server, persona } = calls;
+  const { orchestrator, server } = calls;
   const reporter = callReporter(ctx, params._meta?.progressToken, params.name, server.onerror);
   // A retry's answers, held to the questions asked for this call (request-state.ts).
   const answering = await answersFor(ctx, calls.states, {
     tool: params.name,
     args: params.arguments,
-    caller: persona.userContext.userId,
+    caller: calls.caller.userContext.userId,
   });
   const asking = askingFor(ctx, server, answering);
   if (asking.elicit !== undefined) reporter.elicit = asking.elicit;
@@ -325,13 +320,10 @@ async function callAsTask(
 
 /** The orchestrator's call for `params` as this server's caller makes it; how it runs is added by the caller. */
 function callDetails(calls: Calls, params: CallParams, correlation: string): ToolCallDetails {
-  const { persona } = calls;
   return {
+    ...calls.caller,
     toolCallRequest: { id: `mcp-${randomUUID()}`, name: params.name, arguments: params.arguments ?? {} },
-    gmiId: persona.gmiId,
-    personaId: persona.personaId,
-    personaCapabilities: [...persona.capabilities],
-    userContext: persona.userContext,
+    personaCapabilities: [...calls.caller.personaCapabilities],
     correlationId: `${correlation}-${randomUUID()}`,
   };
 }
