@@ -1,5 +1,5 @@
-import type { LogLevel, ProgressUpdate } from './call-reporting.js';
-import type { Elicit, Sample } from './elicitation.js';
+import type { LogLevel, ProgressUpdate } from './caller/call-reporting.js';
+import type { Elicit, Sample } from './caller/elicitation.js';
 import type { ITool } from './tool.js';
 
 /** Who is calling, as the AgentOS tool layer has it. */

@@ -28,7 +28,7 @@ export type {
 // Errors.
 export { TOOL_ERROR_CODES, ToolsmithError, isToolsmithError, type ToolErrorCode } from './errors.js';
 /** The text of a failed call as a model or an MCP client sees it (the MCP server and the framework adapters send it). */
-export { formatCallError } from './call-error-text.js';
+export { formatCallError } from './text/call-error-text.js';
 export {
   CONTENT_KINDS,
   DEFAULT_MAX_CONTENT_BYTES,
@@ -40,7 +40,7 @@ export {
   type ImageContent,
   type ResourceLink,
   type TextContent,
-} from './content.js';
+} from './caller/content.js';
 export {
   LOG_LEVELS,
   reportingFunctions,
@@ -50,7 +50,7 @@ export {
   type LogLevel,
   type ProgressUpdate,
   type ReportLimits,
-} from './call-reporting.js';
+} from './caller/call-reporting.js';
 export {
   checkedElicit,
   elicitationSchemaProblem,
@@ -64,7 +64,7 @@ export {
   type Sample,
   type SampleRequest,
   type SampleResult,
-} from './elicitation.js';
+} from './caller/elicitation.js';
 
 // Validation (the same Ajv options as the generator).
 export { AJV_OPTIONS } from './schema/ajv-options.js';
@@ -114,7 +114,7 @@ export {
 } from './composed.js';
 
 // Helpers for generated code.
-export { deepFreeze } from './freeze.js';
+export { deepFreeze } from './schema/freeze.js';
 export { validatorRuntime } from './schema/validator-runtime.js';
 
 // The MCP adapter lives at `toolsmith/mcp` (src/mcp/index.ts), not here: the MCP SDK loads Ajv's
@@ -133,7 +133,7 @@ export type {
   OpenAiResponsesManifestEntry,
   OpenAiResponsesTool,
   OpenAiTool,
-} from './manifests.js';
+} from './manifest-targets/index.js';
 
 // Lazily loaded tools (the generated `createLazyTools()`).
 export {

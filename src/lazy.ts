@@ -1,4 +1,4 @@
-import type { ContentKind } from './content.js';
+import type { ContentKind } from './caller/content.js';
 import { ToolsmithError } from './errors.js';
 import type { ToolExecutionContext } from './context.js';
 import type { ITool, JSONSchemaObject, ToolAnnotations, ToolExecutionResult } from './tool.js';

@@ -1,5 +1,5 @@
-import type { CallReportEvent } from './call-reporting.js';
-import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
+import type { CallReportEvent } from './caller/call-reporting.js';
+import { DEFAULT_MAX_CONTENT_BYTES } from './caller/content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';

@@ -1,4 +1,4 @@
-import type { ContentBlock, ContentKind } from './content.js';
+import type { ContentBlock, ContentKind } from './caller/content.js';
 import type { ToolExecutionContext } from './context.js';
 
 /** A JSON Schema object as tools carry it (draft-07). */

@@ -19,7 +19,7 @@ import {
   type ElicitAnswer,
   type Sample,
   type SampleResult,
-} from '../elicitation.js';
+} from '../caller/elicitation.js';
 import { truncateText } from '../errors.js';
 import { type Answering, mintAnswerState } from './request-state.js';
 

@@ -37,4 +37,4 @@ export {
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';
-export { formatCallError } from '../call-error-text.js';
+export { formatCallError } from '../text/call-error-text.js';

@@ -15,9 +15,9 @@ import {
   type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { formatCallError } from '../call-error-text.js';
-import type { CallReporter } from '../call-reporting.js';
-import type { ContentBlock } from '../content.js';
+import { formatCallError } from '../text/call-error-text.js';
+import type { CallReporter } from '../caller/call-reporting.js';
+import type { ContentBlock } from '../caller/content.js';
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallDetails, ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';

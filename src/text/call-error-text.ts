@@ -1,5 +1,5 @@
-import { truncateText } from './errors.js';
-import type { ToolCallErrorDetails } from './orchestrator.js';
+import { truncateText } from '../errors.js';
+import type { ToolCallErrorDetails } from '../orchestrator.js';
 
 /** Validation issues listed one per line; the rest are counted. */
 const MAX_LISTED_ISSUES = 20;
