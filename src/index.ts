@@ -6,16 +6,14 @@
 // The tool contract (field names as in the AgentOS tool layer).
 export type {
   ITool,
-  JSONSchemaObject,
-  ToolAnnotations,
   ToolExecutionResult,
   ToolExecutionSuccess,
   ToolExecutionSuccessWithoutOutput,
   ToolExecutionFailure,
   ToolValidators,
-  ValidateFunction,
-  ValidationIssue,
 } from './tool.js';
+export type { ToolAnnotations, ToolDescription } from './tool-description.js';
+export type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './schema/validation.js';
 export type {
   ApprovalGate,
   ApprovalRequest,

@@ -10,7 +10,8 @@ import { callHook, follow } from './pipeline/settle.js';
 import { missingCapabilities } from './pipeline/steps/screen.js';
 import type { ApprovalPolicy, ToolCallDetails, ToolCallErrorDetails, ToolCallResult } from './pipeline/types.js';
 import { ToolRegistry } from './registry.js';
-import type { ITool, JSONSchemaObject } from './tool.js';
+import type { JSONSchemaObject } from './schema/validation.js';
+import type { ITool } from './tool.js';
 
 export type { ApprovalPolicy, ToolCallDetails, ToolCallErrorDetails, ToolCallResult } from './pipeline/types.js';
 

@@ -9,7 +9,7 @@ import { formatPointer } from '../schema/json-pointer.js';
 import { codeSpan } from '../text/markdown-text.js';
 import { cloneJson, hasOwn, isObject, setOwn } from '../schema/walk.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
-import type { ToolAnnotations } from '../tool.js';
+import type { ToolAnnotations } from '../tool-description.js';
 import type { DeferLoading } from './defer-loading.js';
 
 export { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema/keywords.js';

@@ -1,5 +1,5 @@
 import { describeThrown, truncateText } from '../../errors.js';
-import type { ValidationIssue } from '../../tool.js';
+import type { ValidationIssue } from '../../schema/validation.js';
 import { failWith } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import type { RegisteredTool } from '../registered-tool.js';
