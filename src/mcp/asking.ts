@@ -11,7 +11,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ApprovalGate } from '../context.js';
+import type { ApprovalGate, CallerTurn } from '../context.js';
 import {
   checkedElicit,
   ElicitationError,
@@ -21,6 +21,8 @@ import {
   type SampleResult,
 } from '../caller/elicitation.js';
 import { truncateText } from '../errors.js';
+import type { ToolOrchestrator } from '../orchestrator.js';
+import type { ITool } from '../tool.js';
 import { type Answering, mintAnswerState } from './request-state.js';
 
 /*
@@ -201,11 +203,25 @@ async function askOrUnavailable(ask: Elicit, request: Parameters<Elicit>[0]): Pr
 }
 
 /**
+ * The caller's turn of a call to `tool`: an approval gate that asks the user through `ask`, when
+ * the tool has side effects the orchestrator does not decide on (`decidesSideEffects`) and the
+ * client can ask; nothing otherwise.
+ */
+export function approvalTurn(
+  orchestrator: ToolOrchestrator,
+  tool: ITool | undefined,
+  ask: Elicit | undefined,
+): { callerTurn?: CallerTurn } {
+  if (ask === undefined || tool?.hasSideEffects !== true || orchestrator.decidesSideEffects) return {};
+  return { callerTurn: { approvalGate: approvalByElicitation(ask) } };
+}
+
+/**
  * The approval gate of a side-effect tool, asking the user (approve / deny) with the tool and its
  * arguments; the answer is checked against the question as any form's. On 2026-07-28 the approval is
  * an answer the call carries in its state from round to round, so a call is approved once.
  */
-export function approvalByElicitation(ask: Elicit): ApprovalGate {
+function approvalByElicitation(ask: Elicit): ApprovalGate {
   const checked = checkedElicit(ask);
   return async ({ tool, args }) => {
     let shown = JSON.stringify(args);

@@ -23,7 +23,7 @@ import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallDetails, ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import type { ITool } from '../tool.js';
-import { approvalByElicitation, askingFor, checkedSample, clientCapabilities, INPUT_NEEDED } from './asking.js';
+import { approvalTurn, askingFor, checkedSample, clientCapabilities, INPUT_NEEDED } from './asking.js';
 import { ClientRequestRouter } from './client-requests.js';
 import { answersFor, type RequestStates, requestStates } from './request-state.js';
 import { GuardedTransport } from './stdio-transport.js';
@@ -212,7 +212,7 @@ type CallParams = CallToolRequest['params'];
  * toolsmith's transports (./call-params.ts) have said what is wrong.
  */
 async function callTool(calls: Calls, params: CallParams, ctx: ServerContext): Promise<CallToolResult> {
-  // Decided before the call, so a tool replaced meanwhile cannot change the result's shape.
+  // Looked up before the call, so a tool replaced meanwhile cannot change the result's shape.
   const tool = calls.orchestrator.getTool(params.name);
   if (calls.store !== undefined && tool?.taskSupport !== undefined) {
     const task = asksForTask(ctx, clientCapabilities(ctx, calls.server), params);
@@ -239,6 +239,7 @@ async function callDirectly(
   ctx: ServerContext,
 ): Promise<CallToolResult> {
   const { orchestrator, server } = calls;
+  const structured = isMcpObjectSchema(tool?.outputSchema);
   const reporter = callReporter(ctx, params._meta?.progressToken, params.name, server.onerror);
   // A retry's answers, held to the questions asked for this call (request-state.ts).
   const answering = await answersFor(ctx, calls.states, {
@@ -252,19 +253,17 @@ async function callDirectly(
   const signals = [ctx.mcpReq.signal];
   if (asking.signal !== undefined) signals.push(asking.signal);
   if (calls.signal !== undefined) signals.push(calls.signal);
-  // A side-effect tool no one decides for is asked about, when the client can ask its user.
-  const askApproval = asking.elicit !== undefined && tool?.hasSideEffects === true && !orchestrator.decidesSideEffects;
   const call = orchestrator.processToolCall({
     ...callDetails(calls, params, `mcp-${String(ctx.mcpReq.id)}`),
     signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
     reporter,
-    ...(askApproval ? { callerTurn: { approvalGate: approvalByElicitation(asking.approve ?? asking.elicit!) } } : {}),
+    ...approvalTurn(orchestrator, tool, asking.approve ?? asking.elicit),
   });
   const outcome = asking.inputNeeded === undefined ? await call : await Promise.race([call, asking.inputNeeded]);
   // The call may have ended (aborted) before the race began: a question asked decides.
   if (outcome === INPUT_NEEDED || asking.asked())
     return (await asking.inputRequiredResult()) as unknown as CallToolResult;
-  return toCallToolResult(outcome, isMcpObjectSchema(tool?.outputSchema));
+  return toCallToolResult(outcome, structured);
 }
 
 /**
@@ -288,8 +287,6 @@ async function callAsTask(
   const { elicitation, sampling } = clientCapabilities(ctx, server) ?? {};
   const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
   const canSample = (modern || lasting) && sampling !== undefined && sampling !== null;
-  // A side-effect tool no one decides for is asked about through the task too (input_required).
-  const askApproval = canAsk && tool.hasSideEffects === true && !orchestrator.decidesSideEffects;
   const structured = isMcpObjectSchema(tool.outputSchema);
   const handle = await startTask(
     store,
@@ -298,12 +295,12 @@ async function callAsTask(
     (signal, controls) => {
       const reporter = taskReporter(server, controls, { modern, elicit: canAsk, sample: canSample });
       if (reporter.sample !== undefined) reporter.sample = checkedSample(reporter.sample);
-      const gate = askApproval && reporter.elicit !== undefined;
       return orchestrator.processToolCall({
         ...callDetails(calls, params, 'mcp-task'),
         signal,
         ...(reporter.elicit === undefined && reporter.sample === undefined ? {} : { reporter }),
-        ...(gate ? { callerTurn: { approvalGate: approvalByElicitation(reporter.elicit!) } } : {}),
+        // Asked through the task too (input_required).
+        ...approvalTurn(orchestrator, tool, reporter.elicit),
       });
     },
     (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
