@@ -1,4 +1,4 @@
-import type { CallReporter } from '../src/call-reporting.js';
+import type { CallReporter } from '../src/caller/call-reporting.js';
 import { coercionText, feedbackText } from '../src/feedback/render.js';
 import type { ToolOrchestrator } from '../src/orchestrator.js';
 import type { TaskStore } from '../src/tasks/index.js';

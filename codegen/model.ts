@@ -1,7 +1,7 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { ComposedStep } from '../src/composed.js';
 import type { ManifestProblem } from '../src/manifest-targets/build.js';
-import type { ToolAnnotations } from '../src/tool.js';
+import type { ToolAnnotations } from '../src/tool-description.js';
 
 /** A problem found in the definitions: one shape with the manifest builders' (src/manifest-targets/build.ts). */
 export type Problem = ManifestProblem;

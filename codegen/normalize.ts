@@ -1,6 +1,6 @@
 import type { Ajv, Options } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
-import { deepFreeze } from '../src/freeze.js';
+import { deepFreeze } from '../src/schema/freeze.js';
 import { type SchemaDialect, schemaDialect } from '../src/schema/dialect.js';
 import { allowUnknownFormats, createGeneratorAjv } from './ajv.js';
 import { Diagnostics } from './diagnostics.js';

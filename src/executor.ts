@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
+import { DEFAULT_MAX_CONTENT_BYTES } from './caller/content.js';
 import type { ApprovalGate } from './context.js';
 import { describeThrown } from './errors.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, type CallHost } from './pipeline/call.js';

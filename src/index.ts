@@ -6,16 +6,14 @@
 // The tool contract (field names as in the AgentOS tool layer).
 export type {
   ITool,
-  JSONSchemaObject,
-  ToolAnnotations,
   ToolExecutionResult,
   ToolExecutionSuccess,
   ToolExecutionSuccessWithoutOutput,
   ToolExecutionFailure,
   ToolValidators,
-  ValidateFunction,
-  ValidationIssue,
 } from './tool.js';
+export type { ToolAnnotations, ToolDescription } from './tool-description.js';
+export type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './schema/validation.js';
 export type {
   ApprovalGate,
   ApprovalRequest,
@@ -42,7 +40,7 @@ export {
   type ImageContent,
   type ResourceLink,
   type TextContent,
-} from './content.js';
+} from './caller/content.js';
 export {
   LOG_LEVELS,
   reportingFunctions,
@@ -52,7 +50,7 @@ export {
   type LogLevel,
   type ProgressUpdate,
   type ReportLimits,
-} from './call-reporting.js';
+} from './caller/call-reporting.js';
 export {
   checkedElicit,
   elicitationSchemaProblem,
@@ -66,7 +64,7 @@ export {
   type Sample,
   type SampleRequest,
   type SampleResult,
-} from './elicitation.js';
+} from './caller/elicitation.js';
 
 // Validation (the same Ajv options as the generator).
 export { AJV_OPTIONS } from './schema/ajv-options.js';
@@ -117,7 +115,7 @@ export {
 } from './composed.js';
 
 // Helpers for generated code.
-export { deepFreeze } from './freeze.js';
+export { deepFreeze } from './schema/freeze.js';
 export { validatorRuntime } from './schema/validator-runtime.js';
 
 // The MCP adapter lives at `toolsmith/mcp` (src/mcp/index.ts), not here: the MCP SDK loads Ajv's
@@ -136,7 +134,7 @@ export type {
   OpenAiResponsesManifestEntry,
   OpenAiResponsesTool,
   OpenAiTool,
-} from './manifests.js';
+} from './manifest-targets/index.js';
 
 // Lazily loaded tools (the generated `createLazyTools()`).
 export {

@@ -1,5 +1,5 @@
-import type { CallReportEvent } from './call-reporting.js';
-import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
+import type { CallReportEvent } from './caller/call-reporting.js';
+import { DEFAULT_MAX_CONTENT_BYTES } from './caller/content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
 import { DEFAULT_MAX_FEEDBACK_LENGTH } from './feedback/render.js';
@@ -18,7 +18,8 @@ import type {
   ToolCallResult,
 } from './pipeline/types.js';
 import { ToolRegistry } from './registry.js';
-import type { ITool, JSONSchemaObject } from './tool.js';
+import type { JSONSchemaObject } from './schema/validation.js';
+import type { ITool } from './tool.js';
 
 export type {
   ApprovalPolicy,

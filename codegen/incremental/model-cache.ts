@@ -4,7 +4,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { freezeParsed } from '../../src/freeze.js';
+import { freezeParsed } from '../../src/schema/freeze.js';
 import type { ResolvedOptions } from '../config/options.js';
 import { dictionary } from '../dictionary.js';
 import type { LoadedFiles } from '../load.js';

@@ -13,7 +13,7 @@
  */
 import { parsePointer, valueAt } from '../schema/json-pointer.js';
 import { isObject, walkSchema } from '../schema/walk.js';
-import type { ValidationIssue } from '../tool.js';
+import type { ValidationIssue } from '../schema/validation.js';
 
 /** Most definitions followed from one keyword's branches (each a place its issues may sit). */
 const MAX_REFERENCED = 64;

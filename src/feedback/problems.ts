@@ -5,10 +5,10 @@
  * the arguments, only when a call fails; `render.ts` lays them out for a model.
  */
 import { truncateText } from '../errors.js';
-import { nearestName } from '../nearest-name.js';
+import { nearestName } from '../text/nearest-name.js';
 import { parsePointer, valueAt } from '../schema/json-pointer.js';
 import { hasOwn, isObject } from '../schema/walk.js';
-import type { ValidationIssue } from '../tool.js';
+import type { ValidationIssue } from '../schema/validation.js';
 import { foldBranches } from './branches.js';
 import {
   count,

@@ -5,7 +5,7 @@
  * non-object root in Claude Code, a combinator anywhere in Cursor, two names one host folds together).
  * Pure functions of the table: the generator's report and the tests call them.
  */
-import { codeSpan } from '../markdown-text.js';
+import { codeSpan } from '../text/markdown-text.js';
 import { isObject } from '../schema/walk.js';
 import {
   type CheckContext,

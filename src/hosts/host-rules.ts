@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
-import { codeSpan } from '../markdown-text.js';
+import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment } from '../schema/json-pointer.js';
 import { isObject } from '../schema/walk.js';
 import type { HostRule, RuleHit, ServedTool } from './host-profile.js';

@@ -8,7 +8,7 @@
  * and conditions; rows read from issue threads (Cursor, Claude Code, Claude Desktop, ChatGPT, Visual
  * Studio, Windsurf) say what the thread shows and no more.
  */
-import { codeSpan } from '../markdown-text.js';
+import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject } from '../schema/walk.js';

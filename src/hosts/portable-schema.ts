@@ -15,7 +15,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { appendDescription, carriedText } from '../manifest-targets/build.js';
-import { codeSpan } from '../markdown-text.js';
+import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject } from '../schema/walk.js';

@@ -7,6 +7,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { describeThrown, truncateText } from '../errors.js';
+import { invalidCallParams, kindOf } from './call-params.js';
 import { WrappingTransport } from './wrapping-transport.js';
 
 /*
@@ -40,13 +41,6 @@ function errorResponse(id: RequestId | null, code: number, message: string, data
   const error: { code: number; message: string; data?: unknown } = { code, message };
   if (data !== undefined) error.data = data;
   return { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**
@@ -294,19 +288,6 @@ export class StdioJsonRpcTransport implements Transport {
     this.#oversize = undefined;
     this.onclose?.();
   }
-}
-
-/** What is wrong with a `tools/call` request's params, or `undefined` when they can be routed. */
-export function invalidCallParams(params: unknown): string | undefined {
-  if (params === null || typeof params !== 'object' || Array.isArray(params))
-    return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
-  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-  if (typeof name !== 'string' || name === '')
-    return `tools/call needs params.name, the tool's name as a non-empty string; got ${name === '' ? 'an empty string' : kindOf(name)}.`;
-  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
-    return `tools/call params.arguments must be an object (the tool's input); got ${kindOf(args)} for tool '${truncateText(name)}'.`;
-  }
-  return undefined;
 }
 
 /** `MCP error -32602: text` → `text`: the client puts the prefix in front of what it receives. */

@@ -10,7 +10,13 @@ import {
   specTypeSchemas,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
-import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type SampleResult } from '../elicitation.js';
+import {
+  ElicitationError,
+  type Elicit,
+  type ElicitAnswer,
+  type Sample,
+  type SampleResult,
+} from '../caller/elicitation.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import {

@@ -1,9 +1,9 @@
-import type { CallReportEvent } from '../call-reporting.js';
+import type { CallReportEvent } from '../caller/call-reporting.js';
 import type { ApprovalGate, ToolExecutionContext } from '../context.js';
 import { describeThrown, truncateText, type ToolErrorCode } from '../errors.js';
-import { nextCorrelationId } from '../ids.js';
+import { nextCorrelationId } from './ids.js';
 import type { ToolRegistry } from '../registry.js';
-import type { ContentBlock } from '../content.js';
+import type { ContentBlock } from '../caller/content.js';
 import type { ValueCoercion } from '../schema/validator-runtime.js';
 import type { ITool, ToolExecutionResult } from '../tool.js';
 import { ToolCallFailure } from './failure.js';

@@ -1,5 +1,5 @@
-import type { CallReporter } from '../call-reporting.js';
-import type { ContentBlock } from '../content.js';
+import type { CallReporter } from '../caller/call-reporting.js';
+import type { ContentBlock } from '../caller/content.js';
 import type { CallerTurn, UserContext } from '../context.js';
 import type { ToolErrorCode } from '../errors.js';
 import type { ValueCoercion } from '../schema/validator-runtime.js';

@@ -6,7 +6,7 @@
  * says, and only warned about by the generator. Shared by the generator and the runtime compiler
  * so both accept exactly the same schemas. Its keyword lists come from the keyword table.
  */
-import { nearestName } from '../nearest-name.js';
+import { nearestName } from '../text/nearest-name.js';
 import { resolveLocalRef } from './json-pointer.js';
 import { keywordInfo, keywordsOfDialect } from './keywords.js';
 import { forEachSubschema, isObject } from './walk.js';

@@ -7,7 +7,6 @@ import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
 import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './dialect.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
 import { coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
-import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from '../tool.js';
 
 /**
  * Ajv's compiler is loaded on first use only: a process whose tools all carry generated
@@ -27,6 +26,35 @@ function loadAjv(dialect: SchemaDialect): { Ajv: typeof Ajv; addFormats: (ajv: A
     Ajv: (dialect === '2020-12' ? ajvModule.Ajv2020 : ajvModule.Ajv)!,
     addFormats: formatsModule.default ?? formatsModule,
   };
+}
+
+/** A JSON Schema object as tools carry it (draft-07). */
+export type JSONSchemaObject = Record<string, any>;
+
+/** One validation problem, with `path` a JSON pointer into the validated value. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  /** Where in the schema the keyword sits, as Ajv reports it (for programs; never shown to a model). */
+  schemaPath?: string;
+}
+
+/**
+ * A compiled validator as Ajv (standalone or runtime) produces it: a type guard that coerces and
+ * fills defaults in place and leaves its problems on `.errors`. The runtime calls it as
+ * `validate(data, { instancePath: '' })`, with Ajv's data context for a root value.
+ */
+export interface ValidateFunction<T = unknown> {
+  (data: unknown): data is T;
+  errors?: null | Array<{
+    instancePath: string;
+    keyword: string;
+    params: Record<string, any>;
+    message?: string;
+    schemaPath?: string;
+  }>;
 }
 
 /** Most validation problems reported for one value; the rest are counted, not listed. */

@@ -11,7 +11,7 @@ import {
   type ToolExecutionRequestDetails,
 } from '../../src/index.js';
 import { PipelineCall, endCall, failCall, type CallHost } from '../../src/pipeline/call.js';
-import { CALL_STEP_ORDER } from '../../src/pipeline/call-order.js';
+import { CALL_STEP_ORDER } from '../../src/call-order.js';
 import { createDriver } from '../../src/pipeline/driver.js';
 import { COMPOSED_TOOL } from '../../src/pipeline/markers.js';
 import type { CallStep, CallStepImplementation } from '../../src/pipeline/step.js';

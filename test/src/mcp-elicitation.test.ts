@@ -6,7 +6,12 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolOrchestrator, type ITool } from '../../src/index.js';
-import { checkedElicit, elicitationSchemaProblem, MAX_FORM_CHOICES, type ElicitAnswer } from '../../src/elicitation.js';
+import {
+  checkedElicit,
+  elicitationSchemaProblem,
+  MAX_FORM_CHOICES,
+  type ElicitAnswer,
+} from '../../src/caller/elicitation.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
 import { makeTool } from './helpers.js';

@@ -270,6 +270,24 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
 });
 
 describe('serveStdio (in process, streams given)', () => {
+  it('stops on SIGTERM with that reason, and leaves no listener behind on the process or the streams', async () => {
+    const { PassThrough } = await import('node:stream');
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const before = { SIGTERM: new Set(process.listeners('SIGTERM')), SIGINT: new Set(process.listeners('SIGINT')) };
+    const added = (signal: 'SIGTERM' | 'SIGINT') =>
+      process.listeners(signal).filter((listener) => !before[signal].has(listener));
+    const served = serveStdio(new ToolOrchestrator({ tools: [makeTool('echo')] }), { stdin, stdout });
+    expect([added('SIGTERM').length, added('SIGINT').length]).toEqual([1, 1]);
+    // Its own listener only: the test runner's process must not get a signal.
+    (added('SIGTERM')[0] as () => void)();
+    expect(await served).toEqual({ reason: 'SIGTERM', shutdown: { abortedCalls: 0, errors: [] } });
+    expect([added('SIGTERM'), added('SIGINT')]).toEqual([[], []]);
+    expect([stdin.listenerCount('end'), stdin.listenerCount('close'), stdout.listenerCount('error')]).toEqual([
+      0, 0, 0,
+    ]);
+  });
+
   it('resolves and shuts the orchestrator down when stdin ends', async () => {
     const { PassThrough } = await import('node:stream');
     const stdin = new PassThrough();

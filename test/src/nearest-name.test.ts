@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearestName } from '../../src/nearest-name.js';
+import { nearestName } from '../../src/text/nearest-name.js';
 
 describe('nearestName', () => {
   it('counts a transposition as one edit and allows one edit under six characters, two from six on', () => {

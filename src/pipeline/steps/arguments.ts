@@ -1,7 +1,6 @@
 import { describeThrown, truncateText } from '../../errors.js';
 import { describeArgumentProblems } from '../../feedback/problems.js';
-import { copyJsonValue } from '../../schema/validation.js';
-import type { ValidationIssue } from '../../tool.js';
+import { copyJsonValue, type ValidationIssue } from '../../schema/validation.js';
 import { failWith, type PipelineCall } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import type { RegisteredTool } from '../registered-tool.js';

@@ -5,8 +5,8 @@
  * the answer against the form before the tool sees it.
  */
 
-import { truncateText } from './errors.js';
-import { isObject } from './schema/walk.js';
+import { truncateText } from '../errors.js';
+import { isObject } from '../schema/walk.js';
 
 /** What a tool (or the approval gate) asks the user. */
 export interface ElicitRequest {
@@ -214,7 +214,7 @@ export function checkedElicit(ask: Elicit): Elicit {
     };
     const content = answerContent(answer.content, form.properties);
     // Loaded here: the runtime's formats and coercion sit below the call pipeline, which hands tools this function.
-    const issues = answerProblems(content, form, await import('./schema/validator-runtime.js'));
+    const issues = answerProblems(content, form, await import('../schema/validator-runtime.js'));
     if (issues.length > 0)
       throw new ElicitationError(
         'ELICITATION_ANSWER_INVALID',
@@ -224,7 +224,7 @@ export function checkedElicit(ask: Elicit): Elicit {
   };
 }
 
-type Runtime = typeof import('./schema/validator-runtime.js');
+type Runtime = typeof import('../schema/validator-runtime.js');
 /** One of ajv-formats' formats, as its `fullFormats` holds them. */
 type Format = RegExp | ((text: string) => boolean) | { validate: (text: string) => boolean };
 
