@@ -16,6 +16,9 @@ const endToEnd = [
   'test/src/runtime-loading.test.ts',
 ];
 
+/** Packages installed under test/ (test/hosts/node_modules): their own test files are not ours. */
+const installed = ['**/node_modules/**'];
+
 export default defineConfig({
   test: {
     setupFiles: ['test/setup/fast-check.ts'],
@@ -23,8 +26,8 @@ export default defineConfig({
     hookTimeout: 240_000,
     // `npm test` runs `unit` (minutes), `npm run test:e2e` runs `e2e`; `vitest run` (CI) runs both.
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: endToEnd } },
-      { extends: true, test: { name: 'e2e', include: endToEnd } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...endToEnd, ...installed] } },
+      { extends: true, test: { name: 'e2e', include: endToEnd, exclude: installed } },
     ],
   },
 });

@@ -6,10 +6,6 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/schema/ajv-options.js';
 import { classifyFormat, formatsIn, lenientStrictLogger, type SchemaDialect } from '../src/schema/dialect.js';
 import { walkSchema } from './schema-walk.js';
-import { useFasterAjvNames } from './ajv-names.js';
-
-// Same generated code, less of Ajv's compile time (see ajv-names.ts).
-useFasterAjvNames();
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 

@@ -24,6 +24,8 @@ export interface RunOptions extends GenerateOptions {
   onProgress?: (done: number, total: number) => void;
   /** The generator's code in the cache key (default `generatorFingerprint()`): another fingerprint is another generator. */
   fingerprint?: string;
+  /** Model the project even when nothing changed since the last run (`--update-stubs` reads it). */
+  modelAlways?: boolean;
 }
 
 /** What a run did. */
@@ -56,7 +58,7 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
   const read = readSettings(resolved);
   if ('problems' in read) return stopped(read.problems);
   const cache = openCache(resolved, read.settings, options);
-  const unchanged = cache.unchanged();
+  const unchanged = options.modelAlways ? undefined : cache.unchanged();
   if (unchanged !== undefined)
     return { ...stopped([]), tools: unchanged.tools, reused: unchanged.tools, diff: sameFiles(unchanged.files) };
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);

@@ -5,6 +5,7 @@ import {
   lstatSync,
   openSync,
   readdirSync,
+  readlinkSync,
   readFileSync,
   realpathSync,
   statSync,
@@ -85,33 +86,68 @@ function isDefinitionName(name: string): boolean {
 /** What `scanSchemasFolder` found: definition paths (relative, unsorted) and paths it could not walk. */
 export interface FolderScan {
   files: string[];
-  /** Folders that cannot be read, folder links that loop: relative path and why. */
-  unreadable: { relPath: string; message: string }[];
+  /** Folders that cannot be read, folder links that loop, links out of the project: relative path, why, what to do. */
+  unreadable: { relPath: string; message: string; hint: string }[];
 }
+
+/** The hint of a folder that cannot be walked. */
+const UNWALKED_HINT = 'fix or remove it: the definitions below it would be missed';
+
+/** Why a link in the schemas folder is not followed: the same rule as a `$ref` (ref-bundling.ts), nothing outside is read. */
+const OUTSIDE = {
+  message: (target: string) => `not read: it is a symbolic link that points outside the project folder (to ${target})`,
+  hint: 'toolsmith reads nothing outside the project folder, as a $ref may not point outside it: copy the file or folder into the project, or link to one inside it',
+};
 
 /**
  * Every `*.tool.json` and `*.schema.json` under `dir`, whatever kind of entry carries the name (a
  * FIFO, a link, a folder so named): `readRegularFile` decides later whether it can be read. Links
  * to folders are followed, each real folder once; one that leads back to a folder being walked is
- * reported instead of followed forever.
+ * reported instead of followed forever. A link whose target is outside `projectRoot` (and outside
+ * `dir` itself, wherever the config put it) is reported, never followed nor read.
  */
-export function scanSchemasFolder(dir: string): FolderScan {
+export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan {
   const scan: FolderScan = { files: [], unreadable: [] };
+  const unwalked = (relPath: string, message: string) =>
+    scan.unreadable.push({ relPath, message, hint: UNWALKED_HINT });
+  const within = [projectRoot, dir].map((folder) => {
+    try {
+      return realpathSync(folder);
+    } catch {
+      return path.resolve(folder);
+    }
+  });
+  // A link is followed only to inside the project: its target's real path, when it has one.
+  const outside = (absolute: string, rel: string): boolean => {
+    let real: string;
+    try {
+      real = realpathSync(absolute);
+    } catch {
+      return false; // a dangling or looping link: `readRegularFile` says which
+    }
+    const inside = within.some((folder) => {
+      const relative = path.relative(folder, real);
+      return !relative.startsWith('..') && !path.isAbsolute(relative);
+    });
+    if (!inside) scan.unreadable.push({ relPath: rel, ...OUTSIDE, message: OUTSIDE.message(readlinkSync(absolute)) });
+    return !inside;
+  };
   const walk = (folder: string, prefix: string, ancestors: ReadonlySet<string>) => {
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch (error) {
-      scan.unreadable.push({ relPath: prefix, message: `the folder cannot be read (${errorCode(error)})` });
+      unwalked(prefix, `the folder cannot be read (${errorCode(error)})`);
       return;
     }
     for (const entry of entries) {
       const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      const absolute = path.join(folder, entry.name);
+      if (entry.isSymbolicLink() && outside(absolute, rel)) continue;
       if (isDefinitionName(entry.name)) {
         scan.files.push(rel);
         continue;
       }
-      const absolute = path.join(folder, entry.name);
       let isFolder = entry.isDirectory();
       if (entry.isSymbolicLink()) {
         try {
@@ -125,26 +161,15 @@ export function scanSchemasFolder(dir: string): FolderScan {
       try {
         real = realpathSync(absolute);
       } catch (error) {
-        scan.unreadable.push({ relPath: rel, message: `the folder cannot be read (${errorCode(error)})` });
+        unwalked(rel, `the folder cannot be read (${errorCode(error)})`);
         continue;
       }
-      if (ancestors.has(real)) {
-        scan.unreadable.push({
-          relPath: rel,
-          message: 'the folder link leads back to a folder that contains it (a loop); it is not followed',
-        });
-        continue;
-      }
-      walk(absolute, rel, new Set([...ancestors, real]));
+      if (ancestors.has(real))
+        unwalked(rel, 'the folder link leads back to a folder that contains it (a loop); it is not followed');
+      else walk(absolute, rel, new Set([...ancestors, real]));
     }
   };
-  let root: string;
-  try {
-    root = realpathSync(dir);
-  } catch {
-    root = path.resolve(dir);
-  }
-  walk(dir, '', new Set([root]));
+  walk(dir, '', new Set([within[1]!]));
   return scan;
 }
 
@@ -374,7 +399,7 @@ export function loadDefinitions(schemasDir: string, projectRoot: string): Loaded
   let scan: FolderScan;
   try {
     if (!statSync(schemasDir).isDirectory()) throw new Error('not a directory');
-    scan = scanSchemasFolder(schemasDir);
+    scan = scanSchemasFolder(schemasDir, projectRoot);
   } catch {
     problems.push({
       file: shown(schemasDir),
@@ -386,16 +411,8 @@ export function loadDefinitions(schemasDir: string, projectRoot: string): Loaded
     });
     return { tools, shared, problems };
   }
-  for (const { relPath, message } of scan.unreadable) {
-    problems.push({
-      file: shown(path.join(schemasDir, relPath)),
-      line: 1,
-      column: 1,
-      pointer: '',
-      message,
-      hint: 'fix or remove it: the definitions below it would be missed',
-    });
-  }
+  for (const { relPath, message, hint } of scan.unreadable)
+    problems.push({ file: shown(path.join(schemasDir, relPath)), line: 1, column: 1, pointer: '', message, hint });
   for (const relPath of scan.files.sort(compareStrings)) {
     const absolute = path.join(schemasDir, relPath);
     const file = toPosix(path.relative(projectRoot, absolute));

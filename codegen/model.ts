@@ -1,7 +1,7 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { ComposedStep } from '../src/composed.js';
 import type { ManifestProblem } from '../src/manifest-targets/build.js';
-import type { ToolAnnotations } from '../src/tool.js';
+import type { ToolAnnotations } from '../src/tool-description.js';
 
 /** Bumped when generated output changes shape: part of every tool's content hash and every banner. */
 export const GENERATOR_VERSION = '0.1.0';
@@ -141,8 +141,9 @@ export interface GeneratedFile {
   content: string;
   kind: 'generated' | 'stub';
   /**
-   * Already laid out by its emitter; the formatter leaves it alone. Set for the Ajv validator
-   * modules, whose reformatting by prettier would be most of a full generate (see bench/README.md).
+   * Laid out by its emitter (validator modules, tool bases, stubs, the listings): the formatter
+   * leaves it alone. Why: prettier over the validator modules would be most of a full generate, over
+   * a base or a stub ~5–6 ms a tool (bench/README.md).
    */
   preformatted?: true;
   /**

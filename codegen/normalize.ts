@@ -1,6 +1,6 @@
-import type { Ajv } from 'ajv';
+import type { Ajv, Options } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
-import { deepFreeze } from '../src/freeze.js';
+import { deepFreeze } from '../src/schema/freeze.js';
 import { type SchemaDialect, schemaDialect } from '../src/schema/dialect.js';
 import { allowUnknownFormats, createGeneratorAjv } from './ajv.js';
 import { Diagnostics } from './problems.js';
@@ -38,7 +38,10 @@ export const DEFINITION_RULES: readonly Rule<DefinitionSubject>[] = [
   inputRootObject,
 ];
 
-/** The checks of a bundled tool without errors whose hash changed: its defaults, then its examples. */
+/**
+ * The checks of a bundled tool whose hash changed, or that failed (then on the parts they can still
+ * judge, so its other problems are told in the same run): its defaults, then its examples.
+ */
 export const VALUE_RULES: readonly Rule<ToolSubject>[] = [defaultValues, examples];
 
 /** The result of normalize: the model when there were no problems. */
@@ -171,15 +174,15 @@ function buildTool(
     (definition.outputSchema !== undefined && !isObject(definition.outputSchema))
   )
     return undefined;
-  const subject = toolSubject(source, definition, shared);
   const tool = diagnostics.child();
+  const subject = toolSubject(source, definition, shared);
   refBundling.run(subject, tool);
-  if (candidate.failed || tool.errorCount > 0) return undefined;
-  const hash = toolHash(subject);
+  subject.failed = candidate.failed || tool.errorCount > 0;
   // A tool whose content hash matches the last successful run passed its value checks then.
-  subject.checkValues = !(isUnchanged?.(definition.name, hash) ?? false);
+  const hash = subject.failed ? '' : toolHash(subject);
+  subject.checkValues = subject.failed || !(isUnchanged?.(definition.name, hash) ?? false);
   for (const rule of VALUE_RULES) rule.run(subject, tool);
-  if (tool.errorCount > 0) return undefined;
+  if (subject.failed || tool.errorCount > 0) return undefined;
   const model = assembleToolModel(subject, hash);
   const warnings = [...candidate.warnings, ...tool.warnings()];
   if (warnings.length > 0) model.warnings = warnings;
@@ -203,10 +206,13 @@ export function toolSubject(
     dialect,
     sharedUsed: new Set(),
     checkValues: true,
+    failed: false,
     ajv() {
       if (ajv === undefined) {
         // Schemas were checked against their meta-schema with the definition: Ajv's own pass is skipped.
-        ajv = createGeneratorAjv({ overrides: { validateSchema: false }, dialect });
+        // A failed tool's Ajv ignores what strict mode would throw for (a misspelt keyword, reported).
+        const lenient: Options = subject.failed ? { strict: false, logger: false } : {};
+        ajv = createGeneratorAjv({ overrides: { validateSchema: false, ...lenient }, dialect });
         // The defaults check compiles parts of the schemas: the formats the dialect ignores are declared first.
         for (const bundle of [subject.input, subject.output])
           if (bundle !== undefined) allowUnknownFormats(ajv, bundle.bundled as JSONSchema7);

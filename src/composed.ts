@@ -2,7 +2,9 @@ import type { ToolExecutionContext } from './context.js';
 import { ToolsmithError, truncateText } from './errors.js';
 import { ATTACH_ORCHESTRATOR, CALL_CHAIN, COMPOSED_TOOL } from './pipeline/markers.js';
 import type { ToolCallDetails, ToolCallResult } from './pipeline/types.js';
-import type { ITool, JSONSchemaObject, ToolAnnotations, ToolExecutionResult, ToolValidators } from './tool.js';
+import type { JSONSchemaObject } from './schema/validation.js';
+import type { ITool, ToolExecutionResult, ToolValidators } from './tool.js';
+import type { ToolAnnotations } from './tool-description.js';
 
 export { ATTACH_ORCHESTRATOR, CALL_CHAIN } from './pipeline/markers.js';
 

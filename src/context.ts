@@ -1,6 +1,6 @@
-import type { LogLevel, ProgressUpdate } from './call-reporting.js';
-import type { Elicit, Sample } from './elicitation.js';
-import type { ITool } from './tool.js';
+import type { LogLevel, ProgressUpdate } from './caller/call-reporting.js';
+import type { Elicit, Sample } from './caller/elicitation.js';
+import type { ToolDescription } from './tool-description.js';
 
 /** Who is calling, as the AgentOS tool layer has it. */
 export interface UserContext {
@@ -10,9 +10,9 @@ export interface UserContext {
   [key: string]: any;
 }
 
-/** What an approval gate is asked: the tool, the validated arguments and the call's context. */
+/** What an approval gate is asked: the tool (as its definition describes it), the validated arguments and the call's context. */
 export interface ApprovalRequest {
-  tool: ITool;
+  tool: ToolDescription;
   args: Record<string, unknown>;
   context: ToolExecutionContext;
 }

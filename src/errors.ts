@@ -1,4 +1,4 @@
-import { CALL_STEP_ORDER, type CallStepCode } from './pipeline/call-order.js';
+import { CALL_STEP_ORDER, type CallStepCode } from './call-order.js';
 
 /** Codes thrown by registration (programmer mistakes), never answered by a call. */
 const REGISTRATION_CODES = ['ALREADY_REGISTERED', 'INVALID_TOOL'] as const;
@@ -12,7 +12,7 @@ export type ToolErrorCode = CallStepCode | (typeof REGISTRATION_CODES)[number];
 
 /**
  * Every error code toolsmith answers with, in the order of the call's steps (each code at the first
- * step that answers it; the steps are `CALL_STEP_ORDER` in src/pipeline/call-order.ts), followed by
+ * step that answers it; the steps are `CALL_STEP_ORDER` in src/call-order.ts), followed by
  * the codes of registration. Derived, so a new step's codes take their place here by themselves.
  */
 export const TOOL_ERROR_CODES: readonly ToolErrorCode[] = Object.freeze([

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
+import { DEFAULT_MAX_CONTENT_BYTES } from './caller/content.js';
 import type { ApprovalGate } from './context.js';
 import { describeThrown } from './errors.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, type CallHost } from './pipeline/call.js';
@@ -21,6 +21,7 @@ class ExecutorHost implements CallHost {
   readonly requireApproval: ApprovalPolicy = 'side-effects';
   readonly limitsConcurrency = false;
   readonly maxContentBytes = DEFAULT_MAX_CONTENT_BYTES;
+  readonly retry = undefined;
   readonly onCallReport = undefined;
   /** AgentOS's executor has no approval: it runs what it is given (approval is the orchestrator's). */
   readonly allowSideEffects = true;

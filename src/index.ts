@@ -6,16 +6,14 @@
 // The tool contract (field names as in the AgentOS tool layer).
 export type {
   ITool,
-  JSONSchemaObject,
-  ToolAnnotations,
   ToolExecutionResult,
   ToolExecutionSuccess,
   ToolExecutionSuccessWithoutOutput,
   ToolExecutionFailure,
   ToolValidators,
-  ValidateFunction,
-  ValidationIssue,
 } from './tool.js';
+export type { ToolAnnotations, ToolDescription } from './tool-description.js';
+export type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './schema/validation.js';
 export type {
   ApprovalGate,
   ApprovalRequest,
@@ -27,8 +25,10 @@ export type {
 
 // Errors.
 export { TOOL_ERROR_CODES, ToolsmithError, isToolsmithError, type ToolErrorCode } from './errors.js';
-/** The text of a failed call as a model or an MCP client sees it (the MCP server and the framework adapters send it). */
-export { formatCallError } from './call-error-text.js';
+// Feedback: what a model gets for a failed call (the MCP server, the framework adapters and `toolsmith call` send it).
+export { DEFAULT_MAX_FEEDBACK_LENGTH, feedbackJson, feedbackText, type FeedbackOptions } from './feedback/render.js';
+export type { ArgumentProblem } from './feedback/problems.js';
+export type { ValueCoercion } from './schema/validator-runtime.js';
 export {
   CONTENT_KINDS,
   DEFAULT_MAX_CONTENT_BYTES,
@@ -40,7 +40,7 @@ export {
   type ImageContent,
   type ResourceLink,
   type TextContent,
-} from './content.js';
+} from './caller/content.js';
 export {
   LOG_LEVELS,
   reportingFunctions,
@@ -50,18 +50,21 @@ export {
   type LogLevel,
   type ProgressUpdate,
   type ReportLimits,
-} from './call-reporting.js';
+} from './caller/call-reporting.js';
 export {
   checkedElicit,
   elicitationSchemaProblem,
   ElicitationError,
+  MAX_ANSWER_LENGTH,
+  MAX_FORM_CHOICES,
+  MAX_FORM_FIELDS,
   type Elicit,
   type ElicitAnswer,
   type ElicitRequest,
   type Sample,
   type SampleRequest,
   type SampleResult,
-} from './elicitation.js';
+} from './caller/elicitation.js';
 
 // Validation (the same Ajv options as the generator).
 export { AJV_OPTIONS } from './schema/ajv-options.js';
@@ -89,6 +92,7 @@ export {
   type CallEndEvent,
   type CallStartEvent,
   type OrchestratorHooks,
+  type RetryPolicy,
   type ShutdownReport,
   type ToolCallDetails,
   type ToolCallErrorDetails,
@@ -111,7 +115,7 @@ export {
 } from './composed.js';
 
 // Helpers for generated code.
-export { deepFreeze } from './freeze.js';
+export { deepFreeze } from './schema/freeze.js';
 export { validatorRuntime } from './schema/validator-runtime.js';
 
 // The MCP adapter lives at `toolsmith/mcp` (src/mcp/index.ts), not here: the MCP SDK loads Ajv's
@@ -130,7 +134,7 @@ export type {
   OpenAiResponsesManifestEntry,
   OpenAiResponsesTool,
   OpenAiTool,
-} from './manifests.js';
+} from './manifest-targets/index.js';
 
 // Lazily loaded tools (the generated `createLazyTools()`).
 export {

@@ -1,7 +1,9 @@
-import type { ContentKind } from './content.js';
+import type { ContentKind } from './caller/content.js';
 import { ToolsmithError } from './errors.js';
 import type { ToolExecutionContext } from './context.js';
-import type { ITool, JSONSchemaObject, ToolAnnotations, ToolExecutionResult } from './tool.js';
+import type { JSONSchemaObject } from './schema/validation.js';
+import type { ITool, ToolExecutionResult } from './tool.js';
+import type { ToolDescription } from './tool-description.js';
 
 /**
  * Marks a tool whose implementation (and generated validators) load on first use: the call
@@ -21,25 +23,10 @@ export interface LazyToolSchemas {
  * The schemas are given as they are, or by `schemas`, called (once) when first read — so that
  * registering many tools parses none of them.
  */
-export interface LazyToolMetadata {
-  id: string;
-  name: string;
-  displayName: string;
-  description: string;
-  inputSchema?: JSONSchemaObject;
-  outputSchema?: JSONSchemaObject;
-  schemas?: () => LazyToolSchemas;
-  requiredCapabilities?: readonly string[];
-  category?: string;
-  version?: string;
-  hasSideEffects?: boolean;
-  /** MCP annotation hints from the definition. */
-  annotations?: ToolAnnotations;
-  timeoutMs?: number;
-  /** The content block kinds results may carry. */
-  contentTypes?: readonly ContentKind[];
-  /** May run as an MCP task. */
-  taskSupport?: 'optional' | 'required';
+export interface LazyToolMetadata extends Omit<ToolDescription, 'inputSchema'> {
+  /** The input schema, unless `schemas` gives it. */
+  readonly inputSchema?: JSONSchemaObject;
+  readonly schemas?: () => LazyToolSchemas;
 }
 
 /**
@@ -174,7 +161,7 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     return this.#meta().hasSideEffects ?? false;
   }
 
-  get annotations(): ToolAnnotations | undefined {
+  get annotations(): ToolDescription['annotations'] {
     return this.#meta().annotations;
   }
 

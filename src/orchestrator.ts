@@ -1,18 +1,33 @@
-import type { CallReportEvent } from './call-reporting.js';
-import { DEFAULT_MAX_CONTENT_BYTES } from './content.js';
+import type { CallReportEvent } from './caller/call-reporting.js';
+import { DEFAULT_MAX_CONTENT_BYTES } from './caller/content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
+import { DEFAULT_MAX_FEEDBACK_LENGTH } from './feedback/render.js';
 import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';
 import { planSteps, startCall } from './pipeline/driver.js';
 import { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
 import { prepareTool, waitForIdle, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
 import { callHook, follow } from './pipeline/settle.js';
 import { missingCapabilities } from './pipeline/steps/screen.js';
-import type { ApprovalPolicy, ToolCallDetails, ToolCallErrorDetails, ToolCallResult } from './pipeline/types.js';
+import { retryPolicyProblem } from './pipeline/retry.js';
+import type {
+  ApprovalPolicy,
+  RetryPolicy,
+  ToolCallDetails,
+  ToolCallErrorDetails,
+  ToolCallResult,
+} from './pipeline/types.js';
 import { ToolRegistry } from './registry.js';
-import type { ITool, JSONSchemaObject } from './tool.js';
+import type { JSONSchemaObject } from './schema/validation.js';
+import type { ITool } from './tool.js';
 
-export type { ApprovalPolicy, ToolCallDetails, ToolCallErrorDetails, ToolCallResult } from './pipeline/types.js';
+export type {
+  ApprovalPolicy,
+  RetryPolicy,
+  ToolCallDetails,
+  ToolCallErrorDetails,
+  ToolCallResult,
+} from './pipeline/types.js';
 
 /** What `onCallStart` gets. */
 export interface CallStartEvent {
@@ -56,12 +71,23 @@ export interface ToolOrchestratorOptions {
    */
   allowSideEffects?: boolean;
   /**
-   * Most bytes one content block of a result may carry (base64 data decoded, text as UTF-8);
-   * default `DEFAULT_MAX_CONTENT_BYTES` (16 MiB). A larger block fails the call `OUTPUT_INVALID`.
+   * Most bytes the content blocks of one result may carry in all (base64 data decoded, text as
+   * UTF-8); default `DEFAULT_MAX_CONTENT_BYTES` (16 MiB). More fails the call `OUTPUT_INVALID`.
    */
   maxContentBytes?: number;
+  /**
+   * Longest feedback text a model gets for a failed call (`feedbackText`: the MCP server, the
+   * framework adapters and `toolsmith call` send it); default `DEFAULT_MAX_FEEDBACK_LENGTH` (1,500).
+   */
+  maxFeedbackLength?: number;
   /** Timeout for calls whose tool and request set none. */
   defaultTimeoutMs?: number;
+  /**
+   * Retry a failure the tool marks `retryable`, for tools that are read-only or idempotent: at most
+   * `attempts` in all, waiting `backoffMs` (doubled each time) between them, within the call's one
+   * deadline, each attempt charged to the turn's budget. A call's own `retry` wins. Unset: no retries.
+   */
+  retry?: RetryPolicy;
   /** Most calls executing at once; more wait in a queue (in order). Unset: no limit. */
   maxConcurrency?: number;
   /** Most calls waiting for a slot; beyond it a call fails `QUEUE_FULL`. Unset: unbounded. */
@@ -126,6 +152,7 @@ class OrchestratorHost implements CallHost {
   readonly maxContentBytes: number;
   readonly allowSideEffects: boolean;
   readonly defaultTimeoutMs: number | undefined;
+  readonly retry: RetryPolicy | undefined;
   readonly maxCompositionDepth: number;
   readonly limitsConcurrency: boolean;
   readonly #maxConcurrency: number | undefined;
@@ -152,6 +179,9 @@ class OrchestratorHost implements CallHost {
     this.maxContentBytes = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
     this.allowSideEffects = options.allowSideEffects === true;
     this.defaultTimeoutMs = options.defaultTimeoutMs;
+    this.retry = options.retry;
+    const retryProblem = options.retry === undefined ? undefined : retryPolicyProblem(options.retry);
+    if (retryProblem !== undefined) throw new ToolsmithError('INVALID_TOOL', retryProblem);
     this.maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
     this.#maxConcurrency = options.maxConcurrency;
     this.limitsConcurrency = options.maxConcurrency !== undefined;
@@ -239,6 +269,8 @@ class OrchestratorHost implements CallHost {
       const errorDetails: ToolCallErrorDetails = details === undefined ? { code, message } : { code, message, details };
       result = { toolCallId: call.toolCallId, toolName: call.toolName, output: null, isError: true, errorDetails };
     }
+    if (call.attempts > 0) result.attempts = call.attempts;
+    if (call.coercions !== undefined) result.coercions = call.coercions;
     if (this.#onCallEnd !== undefined) this.#callEndHook(call, result.isError);
     call.resolve(result);
   }
@@ -308,6 +340,8 @@ export class ToolOrchestrator {
   readonly #host: OrchestratorHost;
   readonly #registry: ToolRegistry<RegisteredTool>;
   readonly #shutdownTimeoutMs: number;
+  /** The longest feedback text for a failed call (the `maxFeedbackLength` option), for whoever renders it. */
+  readonly maxFeedbackLength: number;
 
   #shutdown: Promise<ShutdownReport> | undefined;
   readonly #shutDownTools = new WeakSet<ITool>();
@@ -321,6 +355,8 @@ export class ToolOrchestrator {
     this.#host = host;
     this.#registry = host.registry;
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    checkPositiveInteger('maxFeedbackLength', options.maxFeedbackLength);
+    this.maxFeedbackLength = options.maxFeedbackLength ?? DEFAULT_MAX_FEEDBACK_LENGTH;
     for (const tool of options.tools ?? []) this.registerTool(tool);
   }
 

@@ -1,16 +1,7 @@
-import type { ContentBlock, ContentKind } from './content.js';
+import type { ContentBlock } from './caller/content.js';
 import type { ToolExecutionContext } from './context.js';
-
-/** A JSON Schema object as tools carry it (draft-07). */
-export type JSONSchemaObject = Record<string, any>;
-
-/** MCP tool annotation hints a definition may state (`annotations` in the definition format). */
-export interface ToolAnnotations {
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
+import type { ValidateFunction } from './schema/validation.js';
+import type { ToolDescription } from './tool-description.js';
 
 /** A successful answer with its output. */
 export interface ToolExecutionSuccess<TOutput = any> {
@@ -35,6 +26,11 @@ export type ToolExecutionSuccessWithoutOutput<TOutput = any> = undefined extends
 export interface ToolExecutionFailure {
   success: false;
   error?: string;
+  /**
+   * toolsmith: trying the same call again may succeed (a rate limit, a busy resource). Only such
+   * failures are retried, under a retry policy (`retry` of the orchestrator or the call).
+   */
+  retryable?: boolean;
   output?: unknown;
   contentType?: string;
   /** Not read: a failed call carries no content. */
@@ -49,30 +45,6 @@ export interface ToolExecutionFailure {
 export type ToolExecutionResult<TOutput = any> =
   ToolExecutionSuccess<TOutput> | ToolExecutionSuccessWithoutOutput<TOutput> | ToolExecutionFailure;
 
-/** One validation problem, with `path` a JSON pointer into the validated value. */
-export interface ValidationIssue {
-  path: string;
-  message: string;
-  keyword: string;
-  params: Record<string, unknown>;
-}
-
-/**
- * A compiled validator as Ajv (standalone or runtime) produces it: a type guard that coerces and
- * fills defaults in place and leaves its problems on `.errors`. The runtime calls it as
- * `validate(data, { instancePath: '' })`, with Ajv's data context for a root value.
- */
-export interface ValidateFunction<T = unknown> {
-  (data: unknown): data is T;
-  errors?: null | Array<{
-    instancePath: string;
-    keyword: string;
-    params: Record<string, any>;
-    message?: string;
-    schemaPath?: string;
-  }>;
-}
-
 /** toolsmith extension: the generated validators a tool carries, so no schema is compiled at run time. */
 export interface ToolValidators<TInput = unknown, TOutput = unknown> {
   readonly input?: ValidateFunction<TInput>;
@@ -81,34 +53,12 @@ export interface ToolValidators<TInput = unknown, TOutput = unknown> {
 
 /**
  * The tool contract, exactly as the AgentOS tool layer has it (so generated tools register in an
- * AgentOS `ToolExecutor` unchanged), plus optional toolsmith extensions (`refusal`, `validators`,
- * `timeoutMs`).
+ * AgentOS `ToolExecutor` unchanged): its description (./tool-description.ts) and its behaviour,
+ * plus optional toolsmith extensions (`refusal`, `validators`, `timeoutMs`).
  */
-export interface ITool<TInput extends Record<string, any> = any, TOutput = any> {
-  readonly id: string;
-  readonly name: string;
-  readonly displayName: string;
-  readonly description: string;
-  readonly inputSchema: JSONSchemaObject;
-  readonly outputSchema?: JSONSchemaObject;
-  /** Frozen in generated tools, so `readonly` (AgentOS declares a mutable `string[]`: see README). */
-  readonly requiredCapabilities?: readonly string[];
-  readonly category?: string;
-  readonly version?: string;
-  readonly hasSideEffects?: boolean;
-  /** toolsmith: the MCP annotation hints the definition states (the rest follow from `hasSideEffects`). */
-  readonly annotations?: ToolAnnotations;
+export interface ITool<TInput extends Record<string, any> = any, TOutput = any> extends ToolDescription {
   /** toolsmith: generated validators; when absent the executor compiles `inputSchema` once at registration. */
   readonly validators?: ToolValidators<TInput, TOutput>;
-  /** toolsmith: the content kinds the tool's results may carry; a block of another kind is `OUTPUT_INVALID`. Unset: any kind. */
-  readonly contentTypes?: readonly ContentKind[];
-  /**
-   * toolsmith: the tool may run as an MCP task (a long call the client polls): `optional` when the
-   * client may ask for one, `required` when it must. Unset: never a task.
-   */
-  readonly taskSupport?: 'optional' | 'required';
-  /** toolsmith: per-tool timeout in milliseconds (a call's own `timeoutMs` wins). */
-  readonly timeoutMs?: number;
   execute(args: TInput, context: ToolExecutionContext): Promise<ToolExecutionResult<TOutput>>;
   validateArgs?(args: Record<string, any>): { isValid: boolean; errors?: any[] };
   /** The refusal a call meets before it acts: a result ends the call `REFUSED`; `undefined` lets it go on. */

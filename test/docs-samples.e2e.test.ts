@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram, main } from '../codegen/cli/main.js';
+import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS } from '../src/manifest-targets/table.js';
 import { createTempProject, REPO, run, typeCheckFolder, type TempProject } from './helpers/temp-project.js';
 
 /**
@@ -302,7 +303,12 @@ describe('the TypeScript samples of the README and docs/', () => {
     const settled = await Promise.allSettled([
       checkSamples(
         SAMPLES.filter((block) => !needsDependencies(block)),
-        (project) => project.write('schemas/shop/refund_order.tool.json', REFUND_ORDER),
+        (project) => {
+          project.write('schemas/shop/refund_order.tool.json', REFUND_ORDER);
+          // Every target, the opt-in gemini-legacy too: docs/manifests.md imports every typed module.
+          const config = JSON.parse(project.read('toolsmith.config.json'));
+          project.write('toolsmith.config.json', { ...config, manifests: { targets: [...MANIFEST_TARGETS] } });
+        },
         { schemas: 'schemas' },
       ),
       checkSamples(SAMPLES.filter(needsDependencies), (project) => {
@@ -344,6 +350,20 @@ describe('the TypeScript samples of the README and docs/', () => {
   it.each(SAMPLES.map((block) => ({ name: where(block), block })))('$name compiles', ({ block }) => {
     const checked = needsDependencies(block) ? withDependencies : example;
     expect(checked.bySample.get(block)).toEqual([]);
+  });
+
+  it("docs/manifests.md names every typed manifest module's export, and a sample imports each", () => {
+    const manifests = readFileSync(path.join(REPO, 'docs/manifests.md'), 'utf8');
+    const samples = SAMPLES.filter((block) => block.document === 'docs/manifests.md').map((block) => block.text);
+    for (const target of MANIFEST_TARGETS) {
+      const { file, typed } = MANIFEST_TARGET_TABLE[target];
+      expect(manifests, target).toContain(`\`${typed.name}: ${typed.type}\``);
+      const module = `../generated/${file.replace(/\.json$/, '.js')}`;
+      expect(
+        samples.some((text) => text.includes(`import { ${typed.name} } from '${module}';`)),
+        target,
+      ).toBe(true);
+    }
   });
 
   it('leaves no error elsewhere: the generated code and the runtime compile with the samples', () => {

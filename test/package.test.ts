@@ -104,7 +104,7 @@ describe('toolsmith as an installed package', () => {
     const init = await run(npx, ['toolsmith', 'init']);
     expect(init.stdout).toContain('created schemas/greet.tool.json, toolsmith.config.json, tsconfig.json');
     expect(init.stdout).toContain(
-      'added devDependencies json-schema-to-typescript, prettier, handlebars, chokidar, tsx, gpt-tokenizer, typescript, @types/node',
+      'added devDependencies json-schema-to-typescript, prettier, handlebars, chokidar, tsx, gpt-tokenizer, ts-morph, typescript, @types/node',
     );
     const definition = JSON.parse(readFileSync(path.join(project, 'schemas/greet.tool.json'), 'utf8'));
     expect(definition.$schema).toBe('../node_modules/toolsmith/tool-definition.schema.json');
@@ -224,7 +224,7 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     // Production: only the runtime is installed (nothing dev, nothing devOptional), and the build runs with plain node.
     await run(npm, ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund']);
     const installed = readdirSync(path.join(project, 'node_modules'));
-    for (const name of [...Object.keys(GENERATOR_PACKAGES), ...Object.keys(BUILD_PACKAGES), 'esbuild', 'ts-morph'])
+    for (const name of [...Object.keys(GENERATOR_PACKAGES), ...Object.keys(BUILD_PACKAGES), 'esbuild'])
       expect(installed).not.toContain(name.split('/')[0]);
     const lock = JSON.parse(readFileSync(path.join(project, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, { dev?: boolean; devOptional?: boolean }>;

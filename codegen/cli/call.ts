@@ -2,7 +2,8 @@
  * `call`: one call of a project's tool through its orchestrator, printed as JSON; and how `call` and
  * `serve` get that orchestrator (the user's entry module, else the generated registry: ./entry.ts).
  */
-import type { CallReporter } from '../../src/call-reporting.js';
+import type { CallReporter } from '../../src/caller/call-reporting.js';
+import { coercionText, feedbackText } from '../../src/feedback/render.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { resolveOptions } from '../config/options.js';
@@ -54,6 +55,8 @@ export async function openProject(
       outDir: resolved.outDir,
       ...(entry === undefined ? {} : { entry }),
       defaults,
+      allowSideEffects: flags.allowSideEffects === true,
+      warn: (message) => io.stderr(`toolsmith ${command}: ${message}\n`),
     });
     return { orchestrator, config };
   } catch (error) {
@@ -98,6 +101,9 @@ export async function runCall(
   });
   if (progressShown) io.stderr('\n');
   await orchestrator.shutdown();
+  const coerced = coercionText(result);
+  if (coerced !== '') io.stderr(`toolsmith call: arguments converted to fit the schema:\n${coerced}\n`);
+  if (result.isError) io.stderr(`${feedbackText(result, { maxLength: orchestrator.maxFeedbackLength })}\n`);
   io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   return result.isError ? EXIT.invalid : EXIT.ok;
 }

@@ -50,6 +50,38 @@ export function builtFile(source: string, layout: BuildLayout): string | undefin
     .replace(/\.mts$/, '.mjs');
 }
 
+/** The command that makes a CommonJS project's `.js`/`.ts` files ES modules, as toolsmith's generated code is. */
+export const ESM_FIX = 'npm pkg set type=module';
+
+/**
+ * The package.json under which Node (and TypeScript's NodeNext) reads `file` as CommonJS, if any: a
+ * `.js`/`.ts` file is an ES module only when the nearest package.json above it says `"type": "module"`
+ * (npm 11's `npm init -y` writes `"commonjs"`). Generated code needs ES modules (`import.meta`,
+ * top-level await): loaded as CommonJS it fails with `ERR_REQUIRE_CYCLE_MODULE` or TS1470.
+ */
+function commonJsPackage(file: string): { file: string; type: unknown } | undefined {
+  if (!/\.[jt]sx?$/.test(file)) return undefined;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      let type: unknown;
+      try {
+        type = (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type;
+      } catch {
+        return undefined; // Node says what is wrong with it.
+      }
+      return type === 'module' ? undefined : { file: manifest, type };
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** `package.json has "type": "commonjs"` / `has no "type"`: what makes the project CommonJS. */
+export function describeCommonJs(manifest: { file: string; type: unknown }, root: string): string {
+  const shown = path.relative(root, manifest.file) || manifest.file;
+  return `${shown} has ${manifest.type === undefined ? 'no "type"' : `"type": ${JSON.stringify(manifest.type)}`}`;
+}
+
 /** Why `call`/`serve` cannot load the project's tools, said as what to do. */
 export class EntryError extends Error {
   readonly code = 'ENTRY_UNAVAILABLE';
@@ -87,6 +119,15 @@ export function resolveModule(source: string, root: string, what: { missing: str
  * throws an `EntryError` that says to run `toolsmith copy-assets` instead of Node's trace.
  */
 async function importProjectModule(file: string, options: ProjectEntryOptions): Promise<Record<string, unknown>> {
+  const commonJs = commonJsPackage(file);
+  if (commonJs !== undefined) {
+    const where = path.dirname(commonJs.file) === options.root ? '' : ` in ${path.dirname(commonJs.file)}`;
+    throw new EntryError(
+      `${describeCommonJs(commonJs, options.root)}, so Node loads ${path.relative(options.root, file)} as CommonJS, ` +
+        `but toolsmith's generated code is ES modules (import.meta, top-level await). Make the project ES modules: ` +
+        `\`${ESM_FIX}\`${where} (code of your own that uses require() then needs import, or a .cjs name).`,
+    );
+  }
   try {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
@@ -148,13 +189,21 @@ export interface ProjectEntryOptions {
   entry?: string;
   /** Options of the orchestrator made when there is no entry module (e.g. serve's refusal of side effects without a decision). */
   defaults?: Omit<ToolOrchestratorOptions, 'tools'>;
+  /**
+   * `--allow-side-effects` with an entry module: set on the options it gives (or its function returns)
+   * when they have no approval gate of their own; otherwise `warn` is told why it was not used.
+   */
+  allowSideEffects?: boolean;
+  /** Told what the CLI should print on stderr (a flag that was not used, and why). */
+  warn?: (message: string) => void;
 }
 
 /**
  * The orchestrator `call` and `serve` use. With an entry module, what it exports: a
  * `ToolOrchestrator`, its options (the registry's `createTools()` when they name no `tools`), or a
  * function (possibly async) returning either — so the approval gate, hooks, the tools' dependencies
- * and limits are the user's. Without one, every tool of the generated registry with default options.
+ * and limits are the user's (`allowSideEffects` applies to its options when they give no gate).
+ * Without one, every tool of the generated registry with `defaults`.
  */
 export async function loadProjectOrchestrator(options: ProjectEntryOptions): Promise<ToolOrchestrator> {
   const runtime = await import('../../src/index.js');
@@ -183,15 +232,30 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
   const module = (await importProjectModule(file, options)) as { default?: unknown; orchestrator?: unknown };
   let value = module.default ?? module.orchestrator;
   if (typeof value === 'function') value = await (value as () => unknown)();
+  const unused = (why: string) => {
+    if (options.allowSideEffects === true) options.warn?.(`--allow-side-effects was not used: ${shown} ${why}.`);
+  };
   if (
     typeof value === 'object' &&
     value !== null &&
     typeof (value as { processToolCall?: unknown }).processToolCall === 'function'
-  )
+  ) {
+    unused(
+      'exports a built ToolOrchestrator, whose allowSideEffects is fixed when it is made; set it there, or export ' +
+        'its options (or a function returning them) for the flag to apply',
+    );
     return value as ToolOrchestrator;
+  }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const given = value as ToolOrchestratorOptions;
-    return new runtime.ToolOrchestrator({ ...given, tools: given.tools ?? (await registryTools()) });
+    if (given.approvalGate !== undefined)
+      unused('gives an approval gate, which decides every call that needs approval');
+    const allow = options.allowSideEffects === true && given.approvalGate === undefined;
+    return new runtime.ToolOrchestrator({
+      ...given,
+      ...(allow && { allowSideEffects: true }),
+      tools: given.tools ?? (await registryTools()),
+    });
   }
   throw new EntryError(
     `${shown} must export (as default or as \`orchestrator\`) a ToolOrchestrator, ToolOrchestratorOptions, ` +

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resolveOptions } from '../config/options.js';
+import { resolveOptions, type ResolvedOptions } from '../config/options.js';
 import { generate } from '../generate.js';
-import type { Problem } from '../model.js';
+import type { Problem, ProjectModel } from '../model.js';
 import { sortProblems } from '../problems.js';
 import { hasDrift } from '../write.js';
 import { defaultIo, EXIT, options, plural, problemSummary, type CommonFlags, type Io } from './io.js';
@@ -15,7 +15,7 @@ import { createReporter } from './reporter.js';
 
 /** `generate`: regenerate the SDK, or with `check` report drift without writing. `--json`/`--silent` choose the output (see reporter.ts). */
 export async function runGenerate(
-  flags: CommonFlags & { check?: boolean; json?: boolean; silent?: boolean },
+  flags: CommonFlags & { check?: boolean; json?: boolean; silent?: boolean; updateStubs?: boolean },
   io: Io = defaultIo,
 ): Promise<number> {
   const report = createReporter(
@@ -46,6 +46,7 @@ export async function runGenerate(
   const result = await generate({
     ...generateOptions,
     check: flags.check === true,
+    modelAlways: flags.updateStubs === true,
     ...(progress ? { onProgress: progress } : {}),
   });
   if (progress && lastProgress > 0) io.stdout('\r\x1b[2K');
@@ -111,7 +112,30 @@ export async function runGenerate(
     `toolsmith: ${tools} tools (${result.reused} unchanged, skipped), ${count} files written, ${diff.same.length} ` +
       `up to date, ${diff.extra.length} removed, ${result.stubs.length} stubs created (${durationMs} ms)\n`,
   );
+  if (result.project !== undefined)
+    await followRenames(resolved, result.project, result.stubs, flags.updateStubs === true, report.mode, out);
   return report.finish(EXIT.ok);
+}
+
+/** After a generate: the stubs whose generated imports a rename took away, named in a note or (`apply`) rewritten. */
+async function followRenames(
+  resolved: ResolvedOptions,
+  project: ProjectModel,
+  created: string[],
+  apply: boolean,
+  mode: string,
+  out: Io,
+): Promise<void> {
+  const { updateStubs, stubsReportText } = await import('./update-stubs.js');
+  const stubs = await updateStubs({
+    ...resolved,
+    generatedFromStubs: resolved.ctx.generatedFromStubs,
+    project,
+    created,
+    apply,
+  });
+  const text = stubsReportText(stubs, path.relative(resolved.root, resolved.stubsDir) || '.');
+  if (mode === 'text' && text !== '') out.stderr(text);
 }
 
 /** Words a shell passes through unquoted. */

@@ -16,6 +16,8 @@ export const GENERATOR_PACKAGES: Readonly<Record<string, string>> = Object.freez
   tsx: '4.23.15',
   // The token report's o200k_base count (src/manifest-targets/tokens.ts).
   'gpt-tokenizer': '4.0.0',
+  // `generate --update-stubs` rewrites stubs with it (codegen/cli/update-stubs.ts); nothing else loads it.
+  'ts-morph': '28.0.0',
 });
 
 /** What `npm run build` needs in a project (`toolsmith init` adds them as devDependencies with the generator's packages). */

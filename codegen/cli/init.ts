@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILES } from '../config/config.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
+import { describeCommonJs, ESM_FIX } from './entry.js';
 import { BUILD_PACKAGES, GENERATOR_PACKAGES } from './generator-packages.js';
 
 /** What `toolsmith init` did, or why it refused. */
@@ -15,6 +16,13 @@ export interface InitReport {
   kept: string[];
   /** Files that already exist: init refuses to overwrite any of them and writes nothing. */
   conflicts: string[];
+  /** What made the project CommonJS (`package.json has "type": "commonjs"`) when init made it ES modules. */
+  madeModule?: string;
+  /**
+   * The project's own `.js`/`.ts` files (the first few) when its package.json makes it CommonJS: init
+   * refuses (`"type": "module"` would change how they load) and writes nothing.
+   */
+  commonJsCode?: { reason: string; files: string[] };
 }
 
 const EXAMPLE = {
@@ -80,12 +88,50 @@ export const TSCONFIG = `{
 /** The `build` script init adds: tsc, then the generated files tsc does not emit. */
 export const BUILD_SCRIPT = 'tsc -p tsconfig.json && toolsmith copy-assets';
 
+/** What init says when it made a CommonJS project ES modules (`reason`: what made it CommonJS). */
+export function madeModuleNote(reason: string): string {
+  return `Set "type": "module" in package.json (it ${reason.replace(/^package\.json has /, 'had ')}): toolsmith's generated code is ES modules.`;
+}
+
+/** Why init refuses a CommonJS project with code of its own, and the exact fix. */
+export function commonJsRefusal({ reason, files }: { reason: string; files: string[] }): string {
+  return (
+    `${reason} and code of its own (${files.join(', ')}${files.length >= NAMED_FILES ? ', …' : ''}), which "type": "module" ` +
+    `would load as ES modules; toolsmith's generated code is ES modules (import.meta, top-level await). Make the ` +
+    `project ES modules first: \`${ESM_FIX}\`, with that code using import/export (or renamed .cjs/.cts), then run ` +
+    `init again. Nothing was written.`
+  );
+}
+
+/** How many of a CommonJS project's own files init's refusal names. */
+const NAMED_FILES = 3;
+
+/**
+ * The first few `.js`/`.jsx`/`.ts`/`.tsx` files of the project (not declarations), outside
+ * `node_modules` and dot folders: code that `"type": "module"` would make ES modules.
+ */
+function moduleTypedCode(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      if (found.length >= NAMED_FILES) return;
+      const relative = path.join(dir, entry.name);
+      if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(relative);
+      else if (entry.isFile() && /\.[jt]sx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) found.push(relative);
+    }
+  };
+  walk('');
+  return found;
+}
+
 /**
  * Scaffolds toolsmith in a project: `schemas/greet.tool.json` and `toolsmith.config.json` (their
  * `$schema` pointing at the installed schemas, for editor autocomplete), `tsconfig.json` (kept
  * when the project has one), the npm scripts `generate`, `generate:check` and `build`, and the
- * generator's packages, TypeScript and `@types/node` as devDependencies. Refuses, writing nothing,
- * when a scaffolded file or a different script of the same name exists.
+ * generator's packages, TypeScript and `@types/node` as devDependencies; a CommonJS project (its
+ * package.json without `"type": "module"`) is made ES modules when it has no `.js`/`.ts` code of its
+ * own. Refuses, writing nothing, when a scaffolded file or a different script of the same name exists,
+ * or when a CommonJS project has code.
  */
 export function initProject(root: string): InitReport {
   const files: Record<string, string> = {
@@ -116,7 +162,15 @@ export function initProject(root: string): InitReport {
       delete wanted[name];
     } else conflicts.push(`package.json scripts.${name}`);
   }
-  if (conflicts.length > 0) return { created: [], scripts: [], devDependencies: [], kept: [], conflicts };
+  const refused = { created: [], scripts: [], devDependencies: [], kept: [] };
+  if (conflicts.length > 0) return { ...refused, conflicts };
+  // Generated code is ES modules: a CommonJS project without code of its own is made ESM, one with code refused.
+  const reason =
+    packageJson === undefined || packageJson.type === 'module'
+      ? undefined
+      : describeCommonJs({ file: packageFile, type: packageJson.type }, root);
+  const code = reason === undefined ? [] : moduleTypedCode(root);
+  if (reason !== undefined && code.length > 0) return { ...refused, conflicts, commonJsCode: { reason, files: code } };
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), content, { flag: 'wx' });
@@ -128,6 +182,7 @@ export function initProject(root: string): InitReport {
     [key: string]: unknown;
   } = packageJson ?? { name: path.basename(root), private: true, type: 'module' };
   next.scripts = { ...next.scripts, ...wanted };
+  if (reason !== undefined) next.type = 'module';
   // The generator's packages and the compiler are development tools: generated code and the runtime
   // never import them, so a production install (`npm ci --omit=dev`) leaves them out.
   const development = new Map([...Object.entries(GENERATOR_PACKAGES), ...Object.entries(BUILD_PACKAGES)]);
@@ -146,5 +201,6 @@ export function initProject(root: string): InitReport {
     devDependencies: added,
     kept,
     conflicts: [],
+    ...(reason === undefined ? {} : { madeModule: reason }),
   };
 }

@@ -6,13 +6,13 @@ import { defaultIo, EXIT, options, reportProblems, type Io } from './io.js';
 import { wholeNumberOption } from './numbers.js';
 import { runCall } from './call.js';
 import { runServe } from './serve.js';
-import { initProject } from './init.js';
+import { commonJsRefusal, initProject, madeModuleNote } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from '../config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
 import { resolveOptions } from '../config/options.js';
 import { clockTime } from './reporter.js';
-import { runDiff } from '../diff/run.js';
+import { runDiff } from './diff.js';
 import { GENERATOR_VERSION } from '../model.js';
 
 /**
@@ -52,7 +52,9 @@ async function generateCommand(
   flags: Parameters<typeof import('./generate.js').runGenerate>[0],
   io: Io,
 ): Promise<number> {
-  if (!packagesInstalled(io, GENERATE_PACKAGES)) return EXIT.invalid;
+  // --update-stubs rewrites stubs with ts-morph, which only it needs.
+  const needed = flags.updateStubs ? [...GENERATE_PACKAGES, 'ts-morph'] : GENERATE_PACKAGES;
+  if (!packagesInstalled(io, needed)) return EXIT.invalid;
   const { runGenerate } = await import('./generate.js');
   return runGenerate(flags, io);
 }
@@ -114,6 +116,10 @@ export function createProgram(
         io.stderr(`toolsmith init: refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.\n`);
         return setExit(EXIT.invalid);
       }
+      if (report.commonJsCode !== undefined) {
+        io.stderr(`toolsmith init: ${commonJsRefusal(report.commonJsCode)}\n`);
+        return setExit(EXIT.invalid);
+      }
       const devDependencies =
         report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
       const kept =
@@ -123,7 +129,7 @@ export function createProgram(
           : '';
       io.stdout(
         `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}` +
-          `${devDependencies}.${kept}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
+          `${devDependencies}.${kept}${report.madeModule === undefined ? '' : `\n${madeModuleNote(report.madeModule)}`}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
       );
       setExit(EXIT.ok);
     });
@@ -138,6 +144,10 @@ export function createProgram(
       'warnings (unknown keywords and formats, defaults never filled in) are errors: exit 1, nothing written',
     )
     .option('--templates <dir>', 'folder of handlebars templates overriding the default docs templates')
+    .option(
+      '--update-stubs',
+      'rewrite the imports, extends clause and execute signature of stubs whose generated names were renamed',
+    )
     .option(
       '--watch',
       'regenerate whenever a definition or template changes (debounced); errors are printed and the last good output kept',
@@ -229,7 +239,8 @@ export function createProgram(
     .option('--persona <id>', 'the calling persona id', 'cli')
     .option(
       '--allow-side-effects',
-      'let a tool with side effects (hasSideEffects) run; without it the call is answered APPROVAL_REJECTED',
+      'let a tool with side effects (hasSideEffects) run; without it the call is answered APPROVAL_REJECTED ' +
+        "(with --entry: applied to the entry's options when they give no approval gate)",
     )
     .option(
       '--entry <module>',
@@ -253,7 +264,18 @@ export function createProgram(
       '--strict-open-objects',
       'an optional property added to an object that accepts extra properties is breaking',
     )
-    .option('--schemas <dir>', 'definitions folder (default: schemas)')
+    .option('--config <file>', CONFIG_FLAG_HELP)
+    .option('--schemas <dir>', 'definitions folder (default: "schemas" of the config, else schemas)')
+    .option(
+      '--max-bytes <n>',
+      "most bytes one side's files may add up to; a larger side is refused unread (default 67108864, 64 MiB)",
+      wholeNumberOption(1, '--max-bytes 67108864'),
+    )
+    .option(
+      '--max-comparisons <n>',
+      'schema pairs compared per tool and side before the rest is reported undecidable, so breaking (default 100000)',
+      wholeNumberOption(1, '--max-comparisons 100000'),
+    )
     .action(async (before, after, flags) => setExit(await runDiff(before, after, flags, io)));
   program
     .command('serve')
@@ -287,11 +309,12 @@ export function createProgram(
     )
     .option(
       '--allow-side-effects',
-      'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED',
+      'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED ' +
+        "(with --entry: applied to the entry's options when they give no approval gate)",
     )
     .option(
       '--http',
-      "serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; see the README's deployment section",
+      "serve MCP over Streamable HTTP at /mcp (stateless; GET /healthz) instead of stdio; replicas share env TOOLSMITH_REQUEST_STATE_KEY (>= 32 bytes) to take each other's 2026-07-28 answers; see the README's deployment section",
     )
     .option('--host <host>', 'with --http: the interface to bind (default 127.0.0.1; env TOOLSMITH_HOST)')
     .option(
@@ -331,6 +354,20 @@ export function createProgram(
     .option(
       '--task-store <memory|redis://…>',
       'where tasks of task-capable tools live: memory (one process, the default) or a Redis URL every replica shares (env TOOLSMITH_TASK_STORE); opened only when a tool has taskSupport or a store is named (a named store no tool needs is opened, with a warning)',
+    )
+    .option(
+      '--task-store-accept-eviction',
+      "start even when the Redis task store's maxmemory-policy may evict task keys (anything but noeviction), with a warning; without it such a store is refused at start",
+    )
+    .option(
+      '--task-input-wait <ms>',
+      "how long a task's question to its client waits for the answer before the task fails saying so (default 600000)",
+      wholeNumberOption(1, '--task-input-wait 600000'),
+    )
+    .option(
+      '--task-max-input-waiting <n>',
+      'how many tasks of one caller (all unauthenticated callers counting as one) may wait for input at once; a further question is refused (default 20)',
+      wholeNumberOption(1, '--task-max-input-waiting 20'),
     )
     .option(
       '--page-size <n>',

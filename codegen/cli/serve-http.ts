@@ -64,6 +64,7 @@ export async function runServeHttp(
     allowedOrigins: flags.allowedOrigin ?? [],
     ...(settings.pageSize === undefined ? {} : { pageSize: settings.pageSize }),
     ...(settings.taskStore === undefined ? {} : { taskStore: settings.taskStore }),
+    ...(env.TOOLSMITH_REQUEST_STATE_KEY === undefined ? {} : { requestStateKey: env.TOOLSMITH_REQUEST_STATE_KEY }),
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
   };
   if (port !== undefined) options.port = port;

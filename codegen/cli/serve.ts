@@ -22,6 +22,9 @@ export async function runServe(
     shutdownTimeout?: number;
     pageSize?: number;
     taskStore?: string;
+    taskStoreAcceptEviction?: boolean;
+    taskInputWait?: number;
+    taskMaxInputWaiting?: number;
     entry?: string;
     http?: boolean;
     allowSideEffects?: boolean;
@@ -32,7 +35,7 @@ export async function runServe(
   const project = await openProject(flags, 'serve', io);
   if (project === undefined) return EXIT.invalid;
   const { orchestrator, config } = project;
-  const opened = await openServeTaskStore(orchestrator, flags.taskStore, io);
+  const opened = await openServeTaskStore(orchestrator, flags, io);
   if (opened === null) {
     await orchestrator.shutdown();
     return EXIT.invalid;
@@ -56,10 +59,11 @@ export async function runServe(
  */
 async function openServeTaskStore(
   orchestrator: ToolOrchestrator,
-  flag: string | undefined,
+  flags: Parameters<typeof runServe>[0],
   io: Io,
 ): Promise<TaskStore | undefined | null> {
   const { hasTaskCapableTool } = await import('../../src/mcp/tasks.js');
+  const flag = flags.taskStore;
   const named = flag ?? process.env.TOOLSMITH_TASK_STORE;
   const needed = hasTaskCapableTool(orchestrator);
   if (named === undefined && !needed) return undefined;
@@ -67,11 +71,16 @@ async function openServeTaskStore(
   const { openTaskStore } = await import('../../src/tasks/index.js');
   let store: TaskStore;
   try {
-    store = await openTaskStore(named ?? 'memory');
+    store = await openTaskStore(named ?? 'memory', {
+      acceptEviction: flags.taskStoreAcceptEviction === true,
+      ...(flags.taskInputWait === undefined ? {} : { inputWaitMs: flags.taskInputWait }),
+      ...(flags.taskMaxInputWaiting === undefined ? {} : { maxInputWaiting: flags.taskMaxInputWaiting }),
+    });
   } catch (error) {
     io.stderr(`toolsmith serve: ${(error as Error).message}\n`);
     return null;
   }
+  if (store.warning !== undefined) io.stderr(`toolsmith serve: warning: ${store.warning}\n`);
   if (!needed) {
     const source = flag === undefined ? 'TOOLSMITH_TASK_STORE' : '--task-store';
     io.stderr(

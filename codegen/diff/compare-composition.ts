@@ -1,5 +1,19 @@
 import type { JSONSchema7Definition } from 'json-schema';
-import { deref, onlyKeys, sampleFor, stable, strip, typesOf, type Ctx, type Rule, type Schema } from './compare-kit.js';
+import {
+  changeCount,
+  deref,
+  found,
+  onlyKeys,
+  sameKeyword,
+  sampleFor,
+  spend,
+  stable,
+  typesOf,
+  type Ctx,
+  type Rule,
+  type Schema,
+} from './compare-kit.js';
+import { valuesOf } from './compare-scalars.js';
 
 /*
  * The composition keyword families of the schema comparison (./compare.ts): `anyOf`/`oneOf` (branches
@@ -7,125 +21,159 @@ import { deref, onlyKeys, sampleFor, stable, strip, typesOf, type Ctx, type Rule
  * compared by the walk the context carries (`ctx.compare`).
  */
 
-/** anyOf/oneOf: branches matched by canonical form; an added or removed branch is a widening or narrowing. */
+/**
+ * anyOf/oneOf: each branch paired with one of the other side (`pairBranches`) and compared with it in
+ * place; a branch left unpaired was removed or added: a narrowing or a widening. In a `oneOf`, a value
+ * that matches two branches fails, so a branch added (or widened) narrows too, unless it is provably
+ * disjoint from the others, and one removed widens too, unless it was.
+ */
 export function unionRule(keyword: 'anyOf' | 'oneOf'): Rule {
   return (before, after, pointer, ctx) => {
     const a = before[keyword];
     const b = after[keyword];
     if (a === undefined && b === undefined) return;
     const at = `${pointer}/${keyword}`;
-    const canon = (s: JSONSchema7Definition, root: Schema) => stable(strip(deref(s, root)));
-    const as = (a ?? []).map((s) => canon(s, ctx.beforeRoot));
-    const bs = (b ?? []).map((s) => canon(s, ctx.afterRoot));
     if (a === undefined || b === undefined) {
-      ctx.out.push({
-        pointer: at,
-        direction: 'undecidable',
-        message: `${keyword} ${a === undefined ? 'added' : 'removed'}: cannot compare (treated as breaking)`,
-      });
+      found(
+        ctx,
+        at,
+        'undecidable',
+        `${keyword} ${a === undefined ? 'added' : 'removed'}: cannot compare (treated as breaking)`,
+      );
       return;
     }
-    const removed = as.filter((s) => !bs.includes(s));
-    const added = bs.filter((s) => !as.includes(s));
-    if (removed.length === 0 && added.length === 0) return;
-    if (removed.length === 1 && added.length === 1 && a.length === b.length) {
-      // One branch edited: compare it in place.
-      const i = as.indexOf(removed[0]!);
-      const j = bs.indexOf(added[0]!);
+    const { pairs, removed, added } = pairBranches(a, b, at, ctx);
+    // The budget ran out while pairing: the pairs are not known, so nothing is said but that.
+    if (ctx.work.left === 0) return void spend(ctx, at);
+    const oneOf = keyword === 'oneOf';
+    const alone = (branches: JSONSchema7Definition[], index: number, root: Schema) =>
+      branches.every((other, k) => k === index || disjoint(branches[index]!, other, root));
+    for (const [i, j] of pairs) {
+      const start = ctx.out.length;
       ctx.compare(a[i], b[j], `${at}/${j}`, ctx);
-      return;
+      const changed = (direction: string) => ctx.out.slice(start).some((change) => change.direction === direction);
+      // What a branch gains may overlap another branch (now refused); what it loses may have (now accepted).
+      if (
+        oneOf &&
+        ((changed('widened') && !alone(b, j, ctx.afterRoot)) || (changed('narrowed') && !alone(a, i, ctx.beforeRoot)))
+      )
+        found(
+          ctx,
+          `${at}/${j}`,
+          'undecidable',
+          'oneOf branch changed: values it and another branch match differ now, and a value matching two fails (treated as breaking unless the branches are disjoint)',
+        );
     }
-    // A branch split or merged: each removed branch is compared in place with the closest added one of an
-    // overlapping type (fewest changes); the rest are removed or added.
-    for (const [i, j] of pairBranches(
-      a,
-      b,
-      removed.map((r) => as.indexOf(r)),
-      added.map((x) => bs.indexOf(x)),
-      at,
-      ctx,
-    )) {
-      ctx.compare(a[i], b[j], `${at}/${j}`, ctx);
-      removed.splice(removed.indexOf(as[i]!), 1);
-      added.splice(added.indexOf(bs[j]!), 1);
+    for (const i of removed) {
+      if (oneOf && !alone(a, i, ctx.beforeRoot))
+        found(
+          ctx,
+          `${at}/${i}`,
+          'undecidable',
+          'oneOf branch removed: a value it and another branch matched now passes, and values only it matched fail (treated as breaking)',
+        );
+      found(
+        ctx,
+        `${at}/${i}`,
+        'narrowed',
+        `${keyword} branch removed: values only it matched are now refused`,
+        sampleFor(a[i]!, ctx.beforeRoot),
+      );
     }
-    for (const s of removed) {
-      if (keyword === 'oneOf' && b.length > 0) {
-        ctx.out.push({
-          pointer: `${at}/${as.indexOf(s)}`,
-          direction: 'undecidable',
-          message:
-            'oneOf branch removed: a value it and another branch matched now passes, and values only it matched fail (treated as breaking)',
-        });
-      }
-      ctx.out.push({
-        pointer: `${at}/${as.indexOf(s)}`,
-        direction: 'narrowed',
-        message: `${keyword} branch removed: values only it matched are now refused`,
-        witness: sampleFor(a[as.indexOf(s)]!, ctx.beforeRoot),
-      });
-    }
-    for (const s of added) {
-      const index = bs.indexOf(s);
-      if (keyword === 'oneOf' && b.length > 1) {
-        ctx.out.push({
-          pointer: `${at}/${index}`,
-          direction: 'undecidable',
-          message:
-            'oneOf branch added: a value matching it and another branch now fails (treated as breaking unless the branches are disjoint)',
-        });
-        ctx.out.push({
-          pointer: `${at}/${index}`,
-          direction: 'widened',
-          message: 'oneOf branch added: values it alone matches are now accepted',
-          witness: sampleFor(b[index]!, ctx.afterRoot),
-        });
-      } else {
-        ctx.out.push({
-          pointer: `${at}/${index}`,
-          direction: 'widened',
-          message: `${keyword} branch added: values it matches are now accepted`,
-          witness: sampleFor(b[index]!, ctx.afterRoot),
-        });
-      }
+    for (const j of added) {
+      if (oneOf && !alone(b, j, ctx.afterRoot))
+        found(
+          ctx,
+          `${at}/${j}`,
+          'undecidable',
+          'oneOf branch added: a value matching it and another branch now fails (treated as breaking unless the branches are disjoint)',
+        );
+      found(
+        ctx,
+        `${at}/${j}`,
+        'widened',
+        `${keyword} branch added: values it matches are now accepted`,
+        sampleFor(b[j]!, ctx.afterRoot),
+      );
     }
   };
 }
 
-/** How many changes `compareSchemas` finds between two branches (on a scratch context). */
-function changeCount(x: JSONSchema7Definition, y: JSONSchema7Definition, pointer: string, ctx: Ctx): number {
-  const scratch: Ctx = { ...ctx, out: [], seen: new Set(ctx.seen), crossings: new Map() };
-  scratch.compare(x, y, pointer, scratch);
-  return scratch.out.length;
-}
-
-/** Removed and added branch indexes paired by overlapping type and fewest changes (greedy, in order). */
+/**
+ * Pairs each branch of `a` with one of `b`: the same text first (the same branch, though a `$ref` in it
+ * may lead to a changed definition), then an equivalent one (reordered, moved into `definitions`: the
+ * same schema once metadata is set aside, or — where `$ref`s are involved — one the walk finds no change
+ * to). What is left is paired in order when the unions are as long (branches edited in place), else
+ * each with the closest of an overlapping type (fewest changes: a branch split or merged). The rest
+ * were removed (`a`) or added (`b`).
+ */
 function pairBranches(
   a: JSONSchema7Definition[],
   b: JSONSchema7Definition[],
-  removed: number[],
-  added: number[],
   at: string,
   ctx: Ctx,
-): [number, number][] {
+): { pairs: [number, number][]; removed: number[]; added: number[] } {
   const pairs: [number, number][] = [];
-  const free = new Set(added);
-  for (const i of removed) {
+  const free = new Set(b.keys());
+  /** A filter keeping the branches of `a` left unpaired: each is paired with the free branch `choose` picks. */
+  const pairWith = (choose: (i: number, free: number[]) => number | undefined) => (i: number) => {
+    const j = choose(i, [...free]);
+    if (j === undefined) return true;
+    pairs.push([i, j]);
+    free.delete(j);
+    return false;
+  };
+  const { ids } = ctx.work;
+  const equal = (i: number, j: number) => {
+    const [x, y] = [deref(a[i], ctx.beforeRoot), deref(b[j], ctx.afterRoot)];
+    if (!ids.hasRef(x) && !ids.hasRef(y)) return x !== undefined && y !== undefined && ids.plain(x) === ids.plain(y);
+    return changeCount(a[i], b[j], `${at}/${j}`, ctx) === 0;
+  };
+  const closest = (i: number, candidates: number[]) => {
     const x = deref(a[i], ctx.beforeRoot);
-    if (typeof x !== 'object') continue;
     let best: [number, number] | undefined;
-    for (const j of free) {
+    for (const j of candidates) {
       const y = deref(b[j], ctx.afterRoot);
-      if (typeof y !== 'object' || ![...typesOf(x)].some((t) => typesOf(y).has(t))) continue;
-      const count = changeCount(a[i]!, b[j]!, `${at}/${j}`, ctx);
-      if (best === undefined || count < best[1]) best = [j, count];
+      if (typeof x !== 'object' || typeof y !== 'object' || ![...typesOf(x)].some((t) => typesOf(y).has(t))) continue;
+      const count = changeCount(a[i], b[j], `${at}/${j}`, ctx);
+      if (count < (best?.[1] ?? Number.POSITIVE_INFINITY)) best = [j, count];
     }
-    if (best !== undefined) {
-      pairs.push([i, best[0]]);
-      free.delete(best[0]);
-    }
-  }
-  return pairs;
+    return best?.[0];
+  };
+  let rest = [...a.keys()].filter(pairWith((i, candidates) => candidates.find((j) => ids.of(a[i]) === ids.of(b[j]))));
+  rest = rest.filter(pairWith((i, candidates) => candidates.find((j) => equal(i, j))));
+  rest = rest.filter(pairWith(a.length === b.length ? (_i, candidates) => candidates[0] : closest));
+  return { pairs, removed: rest, added: [...free] };
+}
+
+/**
+ * True when no value can match both schemas, in the cases provable from their own keywords: types
+ * that do not overlap, or objects (and only objects) where one requires a property the other forbids
+ * (closed, without it) or allows only with values (`const`/`enum`) the first one does not.
+ */
+export function disjoint(x: JSONSchema7Definition, y: JSONSchema7Definition, root: Schema): boolean {
+  const a = deref(x, root);
+  const b = deref(y, root);
+  if (typeof a !== 'object' || typeof b !== 'object') return a === false || b === false;
+  const common = [...typesOf(a)].filter((type) => typesOf(b).has(type));
+  if (common.length === 0) return true;
+  return common.every((type) => type === 'object') && (excludes(a, b, root) || excludes(b, a, root));
+}
+
+/** True when a property `a` requires is forbidden by `b` or held by the two to values no value has for both. */
+function excludes(a: Schema, b: Schema, root: Schema): boolean {
+  const own = (schema: Schema, name: string) =>
+    schema.properties !== undefined && Object.hasOwn(schema.properties, name)
+      ? deref(schema.properties[name], root)
+      : undefined;
+  return (a.required ?? []).some((name) => {
+    const there = own(b, name);
+    if (there === false || (there === undefined && b.additionalProperties === false && !b.patternProperties))
+      return true;
+    const mine = valuesOf(own(a, name));
+    const theirs = valuesOf(there);
+    return mine !== undefined && theirs !== undefined && !mine.some((v) => theirs.some((w) => stable(v) === stable(w)));
+  });
 }
 
 /** The union keyword a schema is made of alone (`anyOf`/`oneOf` and metadata), if any. */
@@ -148,27 +196,20 @@ export function asUnions(a: Schema, b: Schema): { keyword: 'anyOf' | 'oneOf'; a:
   return undefined;
 }
 
+/** allOf: members compared in place when their number is the same; else undecidable. */
 export const allOfRule: Rule = (before, after, pointer, ctx) => {
   const a = before.allOf;
   const b = after.allOf;
   if (a === undefined && b === undefined) return;
-  if (stable(a) === stable(b)) return;
   if (a !== undefined && b !== undefined && a.length === b.length) {
     a.forEach((s, i) => ctx.compare(s, b[i], `${pointer}/allOf/${i}`, ctx));
     return;
   }
-  ctx.out.push({
-    pointer: `${pointer}/allOf`,
-    direction: 'undecidable',
-    message: 'allOf members changed: cannot compare (treated as breaking)',
-  });
+  found(ctx, `${pointer}/allOf`, 'undecidable', 'allOf members changed: cannot compare (treated as breaking)');
 };
 
+/** not: any change to what it refuses (through its `$ref`s too) is undecidable. */
 export const notRule: Rule = (before, after, pointer, ctx) => {
-  if (stable(before.not) === stable(after.not)) return;
-  ctx.out.push({
-    pointer: `${pointer}/not`,
-    direction: 'undecidable',
-    message: 'not changed: cannot compare (treated as breaking)',
-  });
+  if (sameKeyword('not', before.not, after.not, pointer, ctx)) return;
+  found(ctx, `${pointer}/not`, 'undecidable', 'not changed: cannot compare (treated as breaking)');
 };

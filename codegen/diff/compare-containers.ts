@@ -1,5 +1,5 @@
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
-import { bound, deref, sampleFor, stable, type Rule } from './compare-kit.js';
+import { bound, deref, found, sampleFor, type Rule } from './compare-kit.js';
 
 /*
  * The container keyword families of the schema comparison (./compare.ts): objects (properties,
@@ -20,19 +20,15 @@ export const objectRule: Rule = (before, after, pointer, ctx) => {
     if (!Object.hasOwn(ap, key)) {
       if (br.has(key)) continue; // reported below
       if (aClosed) {
-        ctx.out.push({
-          pointer: `${pointer}/properties/${escapePointerSegment(key)}`,
-          direction: 'widened',
-          message: `property ${key} added`,
-        });
+        found(ctx, `${pointer}/properties/${escapePointerSegment(key)}`, 'widened', `property ${key} added`);
       } else if (before.additionalProperties === undefined || before.additionalProperties === true) {
-        ctx.out.push({
-          pointer: `${pointer}/properties/${escapePointerSegment(key)}`,
-          direction: ctx.options.strictOpenObjects ? 'narrowed' : 'note',
-          message:
-            `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape ` +
+        found(
+          ctx,
+          `${pointer}/properties/${escapePointerSegment(key)}`,
+          ctx.options.strictOpenObjects ? 'narrowed' : 'note',
+          `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape ` +
             'is now refused (callers do not send undeclared properties)',
-        });
+        );
       }
     }
   }
@@ -40,25 +36,17 @@ export const objectRule: Rule = (before, after, pointer, ctx) => {
     const at = `${pointer}/properties/${escapePointerSegment(key)}`;
     if (!Object.hasOwn(bp, key)) {
       if (bClosed) {
-        ctx.out.push({
-          pointer: at,
-          direction: 'narrowed',
-          message: `property ${key} removed and extra properties are refused: arguments with ${key} are now refused`,
-          witness: { [key]: sampleFor(ap[key]!, ctx.beforeRoot) },
-        });
+        found(
+          ctx,
+          at,
+          'narrowed',
+          `property ${key} removed and extra properties are refused: arguments with ${key} are now refused`,
+          { [key]: sampleFor(ap[key]!, ctx.beforeRoot) },
+        );
       } else if (ar.has(key)) {
-        ctx.out.push({
-          pointer: at,
-          direction: 'widened',
-          message: `required property ${key} removed: objects without it are now accepted`,
-          witness: {},
-        });
+        found(ctx, at, 'widened', `required property ${key} removed: objects without it are now accepted`, {});
       } else {
-        ctx.out.push({
-          pointer: at,
-          direction: 'widened',
-          message: `property ${key} removed: any ${key} is now accepted`,
-        });
+        found(ctx, at, 'widened', `property ${key} removed: any ${key} is now accepted`);
       }
       continue;
     }
@@ -75,43 +63,31 @@ const requiredRule: Rule = (before, after, pointer, ctx) => {
     if (ar.has(key)) continue;
     const prop = deref(bp[key], ctx.afterRoot);
     const hasDefault = typeof prop === 'object' && prop.default !== undefined;
-    ctx.out.push({
-      pointer: `${pointer}/required`,
-      direction: hasDefault ? 'note' : 'narrowed',
-      message: hasDefault
+    found(
+      ctx,
+      `${pointer}/required`,
+      hasDefault ? 'note' : 'narrowed',
+      hasDefault
         ? `${key} is now required, but has a default the runtime fills in`
         : `${key} is now required: arguments without it are now refused`,
-      witness: hasDefault ? undefined : {},
-    });
+      hasDefault ? undefined : {},
+    );
   }
   for (const key of ar) {
     if (br.has(key) || !Object.hasOwn(bp, key)) continue;
-    ctx.out.push({
-      pointer: `${pointer}/required`,
-      direction: 'widened',
-      message: `${key} is no longer required`,
-      witness: {},
-    });
+    found(ctx, `${pointer}/required`, 'widened', `${key} is no longer required`, {});
   }
-  // additionalProperties
+  // additionalProperties (a schema of it is compared by the walk, through its `$ref`s)
   const aa = before.additionalProperties;
   const ba = after.additionalProperties;
-  if (stable(aa) !== stable(ba)) {
+  if (aa !== ba) {
     const at = `${pointer}/additionalProperties`;
     if (ba === false && aa !== false) {
-      ctx.out.push({
-        pointer: at,
-        direction: 'narrowed',
-        message: 'additionalProperties: false added: undeclared properties are now refused',
-        witness: { __extra: 1 },
+      found(ctx, at, 'narrowed', 'additionalProperties: false added: undeclared properties are now refused', {
+        __extra: 1,
       });
     } else if (aa === false && ba !== false) {
-      ctx.out.push({
-        pointer: at,
-        direction: 'widened',
-        message: 'undeclared properties are now accepted',
-        witness: { __extra: 1 },
-      });
+      found(ctx, at, 'widened', 'undeclared properties are now accepted', { __extra: 1 });
     } else if (typeof aa === 'object' || typeof ba === 'object') {
       ctx.compare(aa ?? true, ba ?? true, at, ctx);
     }
@@ -129,30 +105,18 @@ export const arrayRule: Rule = (before, after, pointer, ctx) => {
   bound('minItems', true, arr)(before, after, pointer, ctx);
   bound('maxItems', false, arr)(before, after, pointer, ctx);
   if (!before.uniqueItems && after.uniqueItems) {
-    ctx.out.push({
-      pointer: `${pointer}/uniqueItems`,
-      direction: 'narrowed',
-      message: 'items must now be unique',
-      witness: [1, 1],
-    });
+    found(ctx, `${pointer}/uniqueItems`, 'narrowed', 'items must now be unique', [1, 1]);
   } else if (before.uniqueItems && !after.uniqueItems) {
-    ctx.out.push({
-      pointer: `${pointer}/uniqueItems`,
-      direction: 'widened',
-      message: 'items need no longer be unique',
-      witness: [1, 1],
-    });
+    found(ctx, `${pointer}/uniqueItems`, 'widened', 'items need no longer be unique', [1, 1]);
   }
   const ai = before.items;
   const bi = after.items;
+  if (Array.isArray(ai) && Array.isArray(bi) && ai.length === bi.length) {
+    ai.forEach((item, i) => ctx.compare(item, bi[i], `${pointer}/items/${i}`, ctx));
+    return;
+  }
   if (Array.isArray(ai) || Array.isArray(bi)) {
-    if (stable(ai) !== stable(bi)) {
-      ctx.out.push({
-        pointer: `${pointer}/items`,
-        direction: 'undecidable',
-        message: 'tuple items changed: cannot compare (treated as breaking)',
-      });
-    }
+    found(ctx, `${pointer}/items`, 'undecidable', 'tuple items changed: cannot compare (treated as breaking)');
     return;
   }
   if (ai !== undefined || bi !== undefined) ctx.compare(ai ?? true, bi ?? true, `${pointer}/items`, ctx);

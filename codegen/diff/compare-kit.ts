@@ -1,4 +1,6 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
+import { DEFINITION_CONTAINERS, keywordInfo, keywordsWhere } from '../../src/schema/keywords.js';
+import { forEachSubschema, mapSchema, setOwn, sortKeysDeep } from '../../src/schema/walk.js';
 import { resolveLocalRef } from '../../src/schema/json-pointer.js';
 import type { SharedOrigin } from './sources.js';
 
@@ -37,10 +39,15 @@ export interface Place {
 
 /** Comparison options. */
 export interface CompareOptions {
-  /** The schema is a tool's input: its root is only ever given an object (the arguments). */
-  argumentsRoot?: boolean;
+  /**
+   * Which side of a tool the schemas are: `input` (the arguments: the root is only ever given an object,
+   * and the runtime coerces values that do not validate as sent) or `output` (no coercion).
+   */
+  side?: 'input' | 'output';
   /** An optional property added to an object that accepts extra properties is breaking (it narrows in set terms). */
   strictOpenObjects?: boolean;
+  /** The schema pairs one comparison may walk (scratch walks included) before it stops (default 100,000). */
+  maxComparisons?: number;
 }
 
 export type Schema = JSONSchema7;
@@ -63,6 +70,162 @@ export interface Ctx {
     pointer: string,
     ctx: Ctx,
   ): void;
+  /** What the whole comparison may still spend and what it learnt, shared by its scratch walks. */
+  work: Work;
+  /** A walk that only counts changes (`changeCount`): it reports nothing of its own. */
+  scratch?: boolean;
+}
+
+/** The budget and memory of one comparison (one side of one tool). */
+export interface Work {
+  /** Schema pairs it may still walk; at 0 every walk stops. */
+  left: number;
+  /** The budget it started with (for the message). */
+  limit: number;
+  /** The stop has been reported (once, where the walk that reports changes met it). */
+  told: boolean;
+  /** How many schema pairs the walks under way are nested in (the stack they use). */
+  depth: number;
+  /** The changes a scratch walk found between two (dereferenced) schemas, by pair. */
+  counts: WeakMap<object, WeakMap<object, number>>;
+  ids: JsonIds;
+}
+
+/** The default of `maxComparisons`: enough for any schema a person writes, reached only by machine-made nesting. */
+export const DEFAULT_MAX_COMPARISONS = 100_000;
+
+/** A fresh budget and memory for one comparison. */
+export function newWork(options: CompareOptions): Work {
+  const limit = options.maxComparisons ?? DEFAULT_MAX_COMPARISONS;
+  return { left: limit, limit, told: false, depth: 0, counts: new WeakMap(), ids: jsonIds() };
+}
+
+/**
+ * Takes one schema pair from the budget. With none left it answers false, and the first walk that
+ * reports changes to meet the stop reports it, undecidable (so breaking) with the reason, at `pointer`.
+ */
+export function spend(ctx: Ctx, pointer: string): boolean {
+  const { work } = ctx;
+  if (work.left > 0) {
+    work.left--;
+    return true;
+  }
+  if (!ctx.scratch && !work.told) {
+    work.told = true;
+    found(
+      ctx,
+      pointer,
+      'undecidable',
+      `not compared: the comparison stopped after ${work.limit} schema pairs (--max-comparisons), ` +
+        'so what is left here counts as breaking',
+    );
+  }
+  return false;
+}
+
+/**
+ * How many changes the walk finds between two schemas, on a scratch context (nothing reported), once
+ * per pair of schemas: the pairing of union branches asks it of many pairs, nested ones of the same
+ * pairs again. Infinity when the budget ran out before the answer.
+ */
+export function changeCount(
+  x: JSONSchema7Definition | undefined,
+  y: JSONSchema7Definition | undefined,
+  pointer: string,
+  ctx: Ctx,
+): number {
+  const a = deref(x, ctx.beforeRoot);
+  const b = deref(y, ctx.afterRoot);
+  const memo = typeof a === 'object' && typeof b === 'object' ? ctx.work.counts : undefined;
+  const known = memo?.get(a as object)?.get(b as object);
+  if (known !== undefined) return known;
+  const scratch: Ctx = { ...ctx, out: [], seen: new Set(), crossings: new Map(), scratch: true };
+  ctx.compare(x, y, pointer, scratch);
+  if (ctx.work.left === 0) return Number.POSITIVE_INFINITY;
+  if (memo !== undefined) {
+    const row = memo.get(a as object) ?? new WeakMap<object, number>();
+    row.set(b as object, scratch.out.length);
+    memo.set(a as object, row);
+  }
+  return scratch.out.length;
+}
+
+/**
+ * True when a keyword's two values mean the same: equal JSON with no `$ref` in it, or, for a keyword
+ * that holds subschemas (where, the keyword table says), the same value around them and no change
+ * between each pair of subschemas (what their `$ref`s lead to included).
+ */
+export function sameKeyword(keyword: string, x: unknown, y: unknown, pointer: string, ctx: Ctx): boolean {
+  const { ids } = ctx.work;
+  if (ids.of(x) === ids.of(y) && !ids.hasRef(x)) return true;
+  if (x === undefined || y === undefined || keywordInfo(keyword)?.subschemas === undefined) return false;
+  const parts = (value: unknown) => {
+    const subschemas = new Map<string, unknown>();
+    forEachSubschema({ [keyword]: value }, pointer, (child, at) => subschemas.set(at, child));
+    const rest = mapSchema({ [keyword]: value }, '', (_node, at) => (at === '' ? undefined : {}));
+    return { subschemas, rest: ids.of(rest) };
+  };
+  const [a, b] = [parts(x), parts(y)];
+  if (a.rest !== b.rest || a.subschemas.size !== b.subschemas.size) return false;
+  for (const [at, schema] of a.subschemas)
+    if (!b.subschemas.has(at) || changeCount(schema as Schema, b.subschemas.get(at) as Schema, at, ctx) > 0)
+      return false;
+  return true;
+}
+
+/** Ids of JSON values (`jsonIds`). */
+export type JsonIds = ReturnType<typeof jsonIds>;
+
+/**
+ * Ids of JSON values, each object's computed once from its keys and its children's ids: telling
+ * whether two subschemas are the same costs their top level, not their size, however deep the walk
+ * that asks goes. `of`: equal exactly when the values are equal JSON (object keys in any order);
+ * `plain`: the id of a schema without the keywords that do not validate (`strip`); `hasRef`: a `$ref`
+ * is somewhere in the value.
+ */
+export function jsonIds() {
+  const table = new Map<string, number>();
+  const ids = new WeakMap<object, number>();
+  const plainIds = new WeakMap<object, number>();
+  const refs = new WeakMap<object, boolean>();
+  const intern = (key: string) => {
+    let id = table.get(key);
+    if (id === undefined) table.set(key, (id = table.size));
+    return id;
+  };
+  const of = (value: unknown): number => {
+    if (typeof value !== 'object' || value === null) return intern(JSON.stringify(value) ?? 'undefined');
+    let id = ids.get(value);
+    if (id === undefined) {
+      const node = value as Record<string, unknown>;
+      const key = Array.isArray(value)
+        ? `[${value.map(of).join(',')}]`
+        : `{${Object.keys(node)
+            .sort()
+            .map((name) => `${JSON.stringify(name)}:${of(node[name])}`)
+            .join(',')}}`;
+      ids.set(value, (id = intern(key)));
+    }
+    return id;
+  };
+  const hasRef = (value: unknown): boolean => {
+    if (typeof value !== 'object' || value === null) return false;
+    let found = refs.get(value);
+    if (found === undefined) {
+      found =
+        typeof (value as Schema).$ref === 'string' ||
+        (Array.isArray(value) ? value : Object.values(value)).some(hasRef);
+      refs.set(value, found);
+    }
+    return found;
+  };
+  const plain = (schema: Schema | boolean): number => {
+    if (typeof schema !== 'object') return of(schema);
+    let id = plainIds.get(schema);
+    if (id === undefined) plainIds.set(schema, (id = of(strip(schema))));
+    return id;
+  };
+  return { of, plain, hasRef };
 }
 
 /** Where a `$ref` led: the pointer of its target in the bundled schema, and the shared file it is a copy of. */
@@ -95,18 +258,14 @@ export function onlyKeys(schema: Schema, allowed: string[]): boolean {
   return Object.keys(schema).every((key) => allowed.includes(key) || METADATA.has(key));
 }
 
-/** Keywords that do not change what validates. */
-export const METADATA = new Set([
-  'description',
-  'title',
-  'examples',
-  '$comment',
-  '$schema',
-  '$id',
-  'definitions',
-  '$defs',
-  'readOnly',
-  'writeOnly',
+/**
+ * Keywords that do not change what validates: the keyword table's annotations and tooling keywords,
+ * and the definitions a `$ref` reads (compared where a `$ref` leads). Not `default`: the runtime fills
+ * it in, so a one-schema `allOf` beside a `default` is not read as its member alone.
+ */
+export const METADATA: ReadonlySet<string> = new Set([
+  ...keywordsWhere((info, keyword) => (info.kind === 'annotation' || info.kind === 'tooling') && keyword !== 'default'),
+  ...DEFINITION_CONTAINERS,
 ]);
 
 /** The types a schema allows (all when it does not say); `integer` kept apart from `number`. */
@@ -118,54 +277,33 @@ export function typesOf(schema: Schema): Set<string> {
   return set;
 }
 
+const SAMPLES: ReadonlyMap<string, unknown> = new Map(
+  Object.entries({ string: 'x', number: 0.5, integer: 1, boolean: true, null: null }),
+);
+
+/** A value of one JSON type (`integer` apart from `number`). */
 export function sampleOfType(type: string): unknown {
-  switch (type) {
-    case 'string':
-      return 'x';
-    case 'number':
-      return 0.5;
-    case 'integer':
-      return 1;
-    case 'boolean':
-      return true;
-    case 'null':
-      return null;
-    case 'object':
-      return {};
-    default:
-      return [];
-  }
+  return type === 'object' ? {} : SAMPLES.has(type) ? SAMPLES.get(type) : [];
 }
 
+/** Canonical JSON text (object keys sorted), for telling small values apart (enum values, defaults). */
 export function stable(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : v,
-  );
+  return JSON.stringify(sortKeysDeep(value));
+}
+
+/** Reports a change a rule found at `pointer` (with a value that shows it, when it knows one). */
+export function found(ctx: Ctx, pointer: string, direction: Direction, message: string, witness?: unknown): void {
+  ctx.out.push(witness === undefined ? { pointer, direction, message } : { pointer, direction, message, witness });
 }
 
 /** One rule: compares a keyword family of two (dereferenced) schemas at `pointer`. */
 export type Rule = (before: Schema, after: Schema, pointer: string, ctx: Ctx) => void;
 
-/** A numeric bound: `tighter` says which way narrows. */
-export function bound(
-  key:
-    | 'minimum'
-    | 'maximum'
-    | 'exclusiveMinimum'
-    | 'exclusiveMaximum'
-    | 'minLength'
-    | 'maxLength'
-    | 'minItems'
-    | 'maxItems'
-    | 'minProperties'
-    | 'maxProperties',
-  isMin: boolean,
-  witnessOf: (value: number) => unknown,
-): Rule {
+/** The keywords whose value is a number (`maximum`, `minLength`, …). */
+type NumericKeyword = { [K in keyof Schema]-?: NonNullable<Schema[K]> extends number ? K : never }[keyof Schema];
+
+/** A numeric bound: `isMin` says which way narrows. */
+export function bound(key: NumericKeyword, isMin: boolean, witnessOf: (value: number) => unknown): Rule {
   return (before, after, pointer, ctx) => {
     const a = before[key] as number | undefined;
     const b = after[key] as number | undefined;
@@ -183,14 +321,9 @@ export function bound(
       const w = isMin ? Math.max(edge, b - step) : Math.min(edge, b + step);
       const value =
         key.includes('Length') || key.includes('Items') || key.includes('Properties') ? Math.max(0, Math.round(w)) : w;
-      ctx.out.push({
-        pointer: at,
-        direction: 'narrowed',
-        message: `${message}: values it allowed are now refused`,
-        witness: witnessOf(value),
-      });
+      found(ctx, at, 'narrowed', `${message}: values it allowed are now refused`, witnessOf(value));
     } else {
-      ctx.out.push({ pointer: at, direction: 'widened', message: `${message}: more values are accepted` });
+      found(ctx, at, 'widened', `${message}: more values are accepted`);
     }
   };
 }
@@ -220,12 +353,7 @@ export function sampleFor(schema: JSONSchema7Definition, root: Schema, depth = 0
   if (type === 'object' && depth < 8) {
     const out: Record<string, unknown> = {};
     for (const key of s.required ?? [])
-      Object.defineProperty(out, key, {
-        value: s.properties?.[key] === undefined ? 1 : sampleFor(s.properties[key]!, root, depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(out, key, s.properties?.[key] === undefined ? 1 : sampleFor(s.properties[key]!, root, depth + 1));
     return out;
   }
   if (type === 'array' && depth < 8 && (s.minItems ?? 0) > 0 && s.items !== undefined && !Array.isArray(s.items))

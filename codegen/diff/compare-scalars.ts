@@ -1,4 +1,4 @@
-import { bound, stable, sampleOfType, typesOf, type Rule, type Schema } from './compare-kit.js';
+import { bound, found, sampleOfType, stable, typesOf, type Rule, type Schema } from './compare-kit.js';
 
 /*
  * The scalar keyword families of the schema comparison (./compare.ts): `type` (with the runtime's
@@ -27,35 +27,40 @@ function refusedSample(type: string, to: Set<string>): unknown {
 
 export const typeRule: Rule = (before, after, pointer, ctx) => {
   // Tool arguments are always an object (MCP's `arguments`, every adapter's): at the input root only objects count.
+  const input = ctx.options.side === 'input';
   const only = (types: Set<string>) =>
-    pointer === '' && ctx.options.argumentsRoot ? new Set([...types].filter((t) => t === 'object')) : types;
+    pointer === '' && input ? new Set([...types].filter((t) => t === 'object')) : types;
   const a = only(typesOf(before));
   const b = only(typesOf(after));
   const lost = [...a].filter((t) => !b.has(t) && !(t === 'integer' && b.has('number')));
   const gained = [...b].filter((t) => !a.has(t) && !(t === 'integer' && a.has('number')));
-  const refused = lost.filter((t) => !coercible(t, b));
+  // The runtime coerces arguments, never an output: a type an output loses is a narrowing to list.
+  const refused = ctx.options.side === 'output' ? lost : lost.filter((t) => !coercible(t, b));
   if (refused.length === 0 && lost.length > 0) {
-    ctx.out.push({
-      pointer: `${pointer}/type`,
-      direction: 'note',
-      message: `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${lost.join(', ')} values are now coerced by the runtime`,
-    });
+    found(
+      ctx,
+      `${pointer}/type`,
+      'note',
+      `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${lost.join(', ')} values are now coerced by the runtime`,
+    );
   }
   if (refused.length > 0) {
-    ctx.out.push({
-      pointer: `${pointer}/type`,
-      direction: 'narrowed',
-      message: `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${refused.join(', ')} values are now refused`,
-      witness: refusedSample(refused[0]!, b),
-    });
+    found(
+      ctx,
+      `${pointer}/type`,
+      'narrowed',
+      `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${refused.join(', ')} values are now refused`,
+      refusedSample(refused[0]!, b),
+    );
   }
   if (gained.length > 0) {
-    ctx.out.push({
-      pointer: `${pointer}/type`,
-      direction: 'widened',
-      message: `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${gained.join(', ')} values are now accepted`,
-      witness: sampleOfType(gained[0]!),
-    });
+    found(
+      ctx,
+      `${pointer}/type`,
+      'widened',
+      `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${gained.join(', ')} values are now accepted`,
+      sampleOfType(gained[0]!),
+    );
   }
 };
 
@@ -81,20 +86,11 @@ export const numberRules: Rule[] = [
       (a === undefined || !Number.isInteger(b / a) || (a !== undefined && b / a !== 1 && !Number.isInteger(a / b)))
     ) {
       if (a === undefined || !Number.isInteger(a / b)) {
-        ctx.out.push({
-          pointer: `${pointer}/multipleOf`,
-          direction: 'narrowed',
-          message: `multipleOf ${a ?? 'none'} → ${b}`,
-          witness: a ?? 1e-7,
-        });
+        found(ctx, `${pointer}/multipleOf`, 'narrowed', `multipleOf ${a ?? 'none'} → ${b}`, a ?? 1e-7);
         return;
       }
     }
-    ctx.out.push({
-      pointer: `${pointer}/multipleOf`,
-      direction: 'widened',
-      message: `multipleOf ${a ?? 'none'} → ${b ?? 'none'}`,
-    });
+    found(ctx, `${pointer}/multipleOf`, 'widened', `multipleOf ${a ?? 'none'} → ${b ?? 'none'}`);
   },
 ];
 
@@ -104,39 +100,37 @@ export const stringRules: Rule[] = [
   (before, after, pointer, ctx) => {
     if (before.pattern === after.pattern) return;
     if (after.pattern === undefined) {
-      ctx.out.push({
-        pointer: `${pointer}/pattern`,
-        direction: 'widened',
-        message: `pattern ${before.pattern} removed`,
-      });
+      found(ctx, `${pointer}/pattern`, 'widened', `pattern ${before.pattern} removed`);
     } else if (before.pattern === undefined) {
-      ctx.out.push({
-        pointer: `${pointer}/pattern`,
-        direction: 'narrowed',
-        message: `pattern ${after.pattern} added: strings not matching it are now refused`,
-      });
+      found(
+        ctx,
+        `${pointer}/pattern`,
+        'narrowed',
+        `pattern ${after.pattern} added: strings not matching it are now refused`,
+      );
     } else {
-      ctx.out.push({
-        pointer: `${pointer}/pattern`,
-        direction: 'undecidable',
-        message: `pattern ${before.pattern} → ${after.pattern}: cannot decide whether every string it matched still matches (treated as breaking)`,
-      });
+      found(
+        ctx,
+        `${pointer}/pattern`,
+        'undecidable',
+        `pattern ${before.pattern} → ${after.pattern}: cannot decide whether every string it matched still matches (treated as breaking)`,
+      );
     }
   },
   (before, after, pointer, ctx) => {
     if (before.format === after.format) return;
     if (after.format === undefined) {
-      ctx.out.push({ pointer: `${pointer}/format`, direction: 'widened', message: `format ${before.format} removed` });
+      found(ctx, `${pointer}/format`, 'widened', `format ${before.format} removed`);
     } else {
-      ctx.out.push({
-        pointer: `${pointer}/format`,
-        direction: before.format === undefined ? 'narrowed' : 'undecidable',
-        message:
-          before.format === undefined
-            ? `format ${after.format} added: strings that are not a valid ${after.format} are now refused`
-            : `format ${before.format} → ${after.format}: strings valid as one may not be the other (treated as breaking)`,
-        witness: before.format === undefined ? '%not a ' + after.format : undefined,
-      });
+      found(
+        ctx,
+        `${pointer}/format`,
+        before.format === undefined ? 'narrowed' : 'undecidable',
+        before.format === undefined
+          ? `format ${after.format} added: strings that are not a valid ${after.format} are now refused`
+          : `format ${before.format} → ${after.format}: strings valid as one may not be the other (treated as breaking)`,
+        before.format === undefined ? '%not a ' + after.format : undefined,
+      );
     }
   },
 ];
@@ -150,41 +144,31 @@ export const enumRule: Rule = (before, after, pointer, ctx) => {
     const keep = new Set(b.map(stable));
     const lost = a === undefined ? undefined : a.filter((v) => !keep.has(stable(v)));
     if (a === undefined) {
-      ctx.out.push({
-        pointer: at,
-        direction: 'narrowed',
-        message: `values limited to ${b.map((v) => JSON.stringify(v)).join(', ')}`,
-      });
+      found(ctx, at, 'narrowed', `values limited to ${b.map((v) => JSON.stringify(v)).join(', ')}`);
     } else if (lost !== undefined && lost.length > 0) {
-      ctx.out.push({
-        pointer: at,
-        direction: 'narrowed',
-        message: `value ${lost.map((v) => JSON.stringify(v)).join(', ')} removed: it is now refused`,
-        witness: lost[0],
-      });
+      found(
+        ctx,
+        at,
+        'narrowed',
+        `value ${lost.map((v) => JSON.stringify(v)).join(', ')} removed: it is now refused`,
+        lost[0],
+      );
     }
   }
   if (a !== undefined) {
     const had = new Set(a.map(stable));
     const gained = b === undefined ? undefined : b.filter((v) => !had.has(stable(v)));
     if (b === undefined) {
-      ctx.out.push({
-        pointer: at,
-        direction: 'widened',
-        message: 'the value list was removed: any value of the type is accepted',
-      });
+      found(ctx, at, 'widened', 'the value list was removed: any value of the type is accepted');
     } else if (gained !== undefined && gained.length > 0) {
-      ctx.out.push({
-        pointer: at,
-        direction: 'widened',
-        message: `value ${gained.map((v) => JSON.stringify(v)).join(', ')} added`,
-        witness: gained[0],
-      });
+      found(ctx, at, 'widened', `value ${gained.map((v) => JSON.stringify(v)).join(', ')} added`, gained[0]);
     }
   }
 };
 
-function valuesOf(schema: Schema): unknown[] | undefined {
+/** The values a schema allows when it lists them (`const`, `enum`). */
+export function valuesOf(schema: Schema | boolean | undefined): unknown[] | undefined {
+  if (typeof schema !== 'object') return undefined;
   if (schema.const !== undefined) return [schema.const];
   return Array.isArray(schema.enum) ? schema.enum : undefined;
 }

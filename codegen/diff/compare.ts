@@ -2,12 +2,17 @@ import type { JSONSchema7Definition } from 'json-schema';
 import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import type { SourceFile } from '../load.js';
 import { keywordsOfKind } from '../../src/schema/keywords.js';
+import { setOwn } from '../../src/schema/walk.js';
 import { escapePointerSegment, parseLocalRef, valueAt } from '../../src/schema/json-pointer.js';
 import { pointerIn2020 } from './dialect.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
 import { findWitness } from './witness.js';
 import {
   deref,
+  found,
+  newWork,
+  sameKeyword,
+  spend,
   stable,
   strip,
   type CompareOptions,
@@ -139,22 +144,27 @@ const VALIDATING_KEYWORDS: ReadonlySet<string> = new Set([
 /**
  * The validating keywords that differ between `a` and `b` and that no rule compares
  * (`propertyNames`, `patternProperties`, `dependencies`, `if`/`then`/`else`, `contains`, …): each is
- * reported undecidable, so breaking, never left out as unchanged.
+ * reported undecidable, so breaking, never left out as unchanged. Their subschemas are compared
+ * through their `$ref`s: a definition they reach that changed is a change of theirs.
  */
 function uncomparedChanges(a: Schema, b: Schema, pointer: string, ctx: Ctx): void {
   const keywords = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const keyword of [...keywords].sort()) {
     if (COMPARED_KEYWORDS.has(keyword) || !VALIDATING_KEYWORDS.has(keyword)) continue;
     const [before, after] = [(a as Record<string, unknown>)[keyword], (b as Record<string, unknown>)[keyword]];
-    if (stable(before) === stable(after)) continue;
+    if (sameKeyword(keyword, before, after, pointer, ctx)) continue;
     const what = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
-    ctx.out.push({
-      pointer: `${pointer}/${escapePointerSegment(keyword)}`,
-      direction: 'undecidable',
-      message: `${keyword} ${what}: toolsmith diff does not compare ${keyword}, so the change counts as breaking`,
-    });
+    found(
+      ctx,
+      `${pointer}/${escapePointerSegment(keyword)}`,
+      'undecidable',
+      `${keyword} ${what}: toolsmith diff does not compare ${keyword}, so the change counts as breaking`,
+    );
   }
 }
+
+/** How deep the walk follows nested schemas (through `$ref`s: a file nests at most 64 levels): deeper is undecidable. */
+const MAX_NESTING = 256;
 
 /** Compares two schema positions and appends what changed to `ctx.out`. */
 function compareSchemas(
@@ -171,6 +181,16 @@ function compareSchemas(
     if (ctx.seen.has(key)) return;
     ctx.seen.add(key);
   }
+  if (!spend(ctx, pointer)) return;
+  if (ctx.work.depth === MAX_NESTING) {
+    found(
+      ctx,
+      pointer,
+      'undecidable',
+      `not compared: schemas nest more than ${MAX_NESTING} deep here (through $refs), so what is below counts as breaking`,
+    );
+    return;
+  }
   const hopBefore = hopOf(before, ctx.beforeRoot, ctx.beforeShared);
   const hopAfter = hopOf(after, ctx.afterRoot, ctx.afterShared);
   if (hopBefore !== undefined || hopAfter !== undefined)
@@ -178,17 +198,24 @@ function compareSchemas(
   const a = deref(before, ctx.beforeRoot);
   const b = deref(after, ctx.afterRoot);
   if (a === undefined || b === undefined) return;
-  const same = stable(strip(a));
-  if (same === stable(strip(b)) && !same.includes('"$ref"')) return;
+  // The same schema, once what does not validate is set aside, and no `$ref` whose target may differ.
+  const { ids } = ctx.work;
+  if (ids.plain(a) === ids.plain(b) && !ids.hasRef(strip(a))) return;
+  ctx.work.depth++;
+  compareNodes(a, b, pointer, ctx);
+  ctx.work.depth--;
+}
+
+/** Compares two dereferenced schemas that differ: every rule, then the keywords no rule compares. */
+function compareNodes(a: Schema | boolean, b: Schema | boolean, pointer: string, ctx: Ctx): void {
   if (a === true || b === false) {
     if (a === b) return;
-    if (b === false)
-      ctx.out.push({ pointer, direction: 'narrowed', message: 'now refuses every value', witness: null });
-    else ctx.out.push({ pointer, direction: 'narrowed', message: 'now constrained: values it allowed may be refused' });
+    if (b === false) found(ctx, pointer, 'narrowed', 'now refuses every value', null);
+    else found(ctx, pointer, 'narrowed', 'now constrained: values it allowed may be refused');
     return;
   }
   if (b === true || a === false) {
-    ctx.out.push({ pointer, direction: 'widened', message: 'now accepts any value' });
+    found(ctx, pointer, 'widened', 'now accepts any value');
     return;
   }
   const unions = asUnions(a, b);
@@ -196,6 +223,15 @@ function compareSchemas(
     unionRule(unions.keyword)(unions.a, unions.b, pointer, ctx);
     return;
   }
+  // A `$ref` outside the bundled schema is never fetched: where it changed, what it validates is unknown.
+  const [outsideA, outsideB] = [a.$ref, b.$ref].map((ref) => (ref?.startsWith('#') ? undefined : ref));
+  if (outsideA !== outsideB)
+    found(
+      ctx,
+      `${pointer}/$ref`,
+      'undecidable',
+      `$ref ${outsideA ?? 'none'} → ${outsideB ?? 'none'}: not fetched, so the change counts as breaking`,
+    );
   for (const { rule } of RULES) rule(a, b, pointer, ctx);
   uncomparedChanges(a, b, pointer, ctx);
 }
@@ -220,6 +256,7 @@ export function compareSchema(
     beforeShared: shared.before ?? new Map(),
     afterShared: shared.after ?? new Map(),
     compare: compareSchemas,
+    work: newWork(options),
   };
   compareSchemas(before, after, '', ctx);
   for (const change of ctx.out) {
@@ -264,7 +301,7 @@ function schemaChanges(
   if (a === b || JSON.stringify(a) === JSON.stringify(b)) return;
   const witnesses = findWitness(a, b, side);
   const shared = { before: before.shared, after: after.shared };
-  for (const change of compareSchema(a, b, { ...options, argumentsRoot: side === 'input' }, shared)) {
+  for (const change of compareSchema(a, b, { ...options, side }, shared)) {
     const verdict = verdictOf(side, change.direction);
     if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
     const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
@@ -334,6 +371,11 @@ const HINT_MEANING = {
   openWorldHint: 'it now reaches outside the host (the network, other systems)',
 } as const;
 
+/** A change of a tool-level field (`/hasSideEffects`, `/name`, …): breaking or compatible. */
+export function toolChange(pointer: string, breaking: boolean, message: string): ToolChange {
+  return { side: 'tool', pointer, verdict: breaking ? 'breaking' : 'compatible', message };
+}
+
 /** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
 function annotationChanges(
   a: McpToolAnnotations,
@@ -345,80 +387,53 @@ function annotationChanges(
     if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
     const x = a[hint] ?? HINT_DEFAULTS[hint];
     const y = b[hint] ?? HINT_DEFAULTS[hint];
-    if (x === y) continue;
     const riskier = x === SAFE_HINT[hint];
-    changes.push({
-      side: 'tool',
-      pointer: `/annotations/${hint}`,
-      verdict: riskier ? 'breaking' : 'compatible',
-      message: `${hint} ${x} → ${y}${riskier ? `: ${HINT_MEANING[hint]}` : ''}`,
-    });
+    if (x !== y)
+      changes.push(
+        toolChange(`/annotations/${hint}`, riskier, `${hint} ${x} → ${y}${riskier ? `: ${HINT_MEANING[hint]}` : ''}`),
+      );
   }
 }
 
-/** The tool-level changes: side effects, capabilities, timeout, annotations, description. */
+/** The tool-level changes: side effects, capabilities, timeout, annotations, title and description. */
 function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
-  const snapshot = before.kind === 'snapshot' || after.kind === 'snapshot';
-  if (snapshot) {
+  if (before.kind === 'snapshot' || after.kind === 'snapshot') {
     // A snapshot says what MCP lists: the hints, completed with MCP's defaults; not capabilities nor timeouts.
     annotationChanges(before.annotations, after.annotations, true, changes);
   } else {
     sideEffectChanges(before, after, changes);
     annotationChanges(before.ownAnnotations, after.ownAnnotations, false, changes);
   }
-  if (before.description !== after.description) {
-    changes.push({
-      side: 'tool',
-      pointer: '/description',
-      verdict: 'compatible',
-      message: 'description changed: models see a new description',
-    });
+  for (const field of ['title', 'description'] as const) {
+    const what = before[field] === undefined ? 'added' : after[field] === undefined ? 'removed' : 'changed';
+    const message = `${field} ${what}: models see a new ${field} (prompts and caches that hold the tool list change)`;
+    if (before[field] !== after[field]) changes.push(toolChange(`/${field}`, false, message));
   }
 }
 
 function sideEffectChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
-  if (!before.hasSideEffects && after.hasSideEffects) {
-    changes.push({
-      side: 'tool',
-      pointer: '/hasSideEffects',
-      verdict: 'breaking',
-      message: 'the tool now has side effects: callers that run it without approval must now ask',
-    });
-  } else if (before.hasSideEffects && !after.hasSideEffects) {
-    changes.push({
-      side: 'tool',
-      pointer: '/hasSideEffects',
-      verdict: 'compatible',
-      message: 'the tool no longer has side effects',
-    });
+  const has = after.hasSideEffects === true;
+  if (has !== (before.hasSideEffects === true)) {
+    const message = has
+      ? 'the tool now has side effects: callers that run it without approval must now ask'
+      : 'the tool no longer has side effects';
+    changes.push(toolChange('/hasSideEffects', has, message));
   }
   const was = before.requiredCapabilities ?? [];
   const now = after.requiredCapabilities ?? [];
   const gained = now.filter((c) => !was.includes(c));
   const lost = was.filter((c) => !now.includes(c));
-  if (gained.length > 0)
-    changes.push({
-      side: 'tool',
-      pointer: '/requiredCapabilities',
-      verdict: 'breaking',
-      message: `now requires ${gained.join(', ')}: callers without it can no longer run the tool`,
-    });
+  const requires = `now requires ${gained.join(', ')}: callers without it can no longer run the tool`;
+  if (gained.length > 0) changes.push(toolChange('/requiredCapabilities', true, requires));
   if (lost.length > 0)
-    changes.push({
-      side: 'tool',
-      pointer: '/requiredCapabilities',
-      verdict: 'compatible',
-      message: `no longer requires ${lost.join(', ')}`,
-    });
+    changes.push(toolChange('/requiredCapabilities', false, `no longer requires ${lost.join(', ')}`));
   if (before.timeoutMs !== after.timeoutMs) {
     const shorter =
       after.timeoutMs !== undefined && (before.timeoutMs === undefined || after.timeoutMs < before.timeoutMs);
-    changes.push({
-      side: 'tool',
-      pointer: '/timeoutMs',
-      verdict: shorter ? 'breaking' : 'compatible',
-      message: `timeout ${before.timeoutMs ?? 'none'} → ${after.timeoutMs ?? 'none'} ms${shorter ? ': calls that finished in time may now time out' : ''}`,
-    });
+    const timeout = `timeout ${before.timeoutMs ?? 'none'} → ${after.timeoutMs ?? 'none'} ms`;
+    changes.push(
+      toolChange('/timeoutMs', shorter, `${timeout}${shorter ? ': calls that finished in time may now time out' : ''}`),
+    );
   }
 }
 
@@ -447,21 +462,15 @@ function defaultChanges(
   }
 }
 
-/** True when two tools' schemas are the same (a rename candidate). */
-export function sameSchemas(a: DiffTool, b: DiffTool): boolean {
-  return (
-    stable(strip2(a.inputSchema)) === stable(strip2(b.inputSchema)) &&
-    stable(strip2(a.outputSchema)) === stable(strip2(b.outputSchema))
-  );
-}
-
-function strip2(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(strip2);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'description' || key === 'title' || key === 'examples') continue;
-    out[key] = strip2(value);
-  }
-  return out;
+/** A key equal for two tools whose schemas are the same but for descriptions, titles and examples (a rename candidate). */
+export function schemasKey(tool: DiffTool): string {
+  const plain = (schema: unknown): unknown => {
+    if (Array.isArray(schema)) return schema.map(plain);
+    if (schema === null || typeof schema !== 'object') return schema;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(schema))
+      if (key !== 'description' && key !== 'title' && key !== 'examples') setOwn(out, key, plain(value));
+    return out;
+  };
+  return stable([plain(tool.inputSchema), plain(tool.outputSchema)]);
 }

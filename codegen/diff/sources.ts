@@ -3,10 +3,19 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
-import { loadDefinitions, parseSource, problemAt, toPosix, type LoadedFiles, type SourceFile } from '../load.js';
+import {
+  loadDefinitions,
+  parseSource,
+  problemAt,
+  scanSchemasFolder,
+  toPosix,
+  type LoadedFiles,
+  type SourceFile,
+} from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
 import type { RuleEnvironment } from '../rules/rule.js';
+import { isObject } from '../../src/schema/walk.js';
 import { fromJsonSchema2020, is2020 } from './dialect.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
@@ -24,6 +33,8 @@ export interface SharedOrigin {
  */
 export interface DiffTool {
   name: string;
+  /** The title MCP lists (a definition's `displayName`, else its name). */
+  title?: string;
   description: string;
   inputSchema: JSONSchema7;
   outputSchema?: JSONSchema7;
@@ -69,6 +80,9 @@ export interface LastGenerate {
   models: (loaded: LoadedFiles) => NormalizeHooks['cached'] | undefined;
 }
 
+/** The most bytes a side's files may add up to unless `--max-bytes` says otherwise (64 MiB). */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Options of `loadSide`. */
 export interface LoadSideOptions {
   /** The schemas folder of a `git:<ref>` side, relative to the project (default `schemas`). */
@@ -77,36 +91,46 @@ export interface LoadSideOptions {
   reuse?: LoadedSide;
   /** The last generate: a side that is its schemas folder reuses the models it built. */
   generated?: LastGenerate;
+  /** The most bytes the side's files may add up to: a larger side is refused before it is read. */
+  maxBytes?: number;
 }
 
 /**
- * Loads one side: `git:<ref>` reads that ref's schemas folder with `git ls-tree`/`git show` (no
+ * Loads one side: `git:<ref>` reads that ref's schemas folder with `git ls-tree`/`git cat-file` (no
  * checkout), `git:<ref>:<file>.json` a snapshot committed at that ref; a `.json` file is a manifest
  * snapshot (`mcp.json`, a saved `tools/list` answer: `{ tools }` or a JSON-RPC response with
  * `result.tools`); anything else is a definitions folder. Definitions go through the generator's
  * loader and normalizer, so a side that does not load is what `toolsmith generate` would refuse.
  */
 export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {}): LoadedSide {
-  const { schemasFolder = 'schemas', reuse, generated } = options;
+  const { schemasFolder = 'schemas', reuse, generated, maxBytes = DEFAULT_MAX_BYTES } = options;
   if (spec.startsWith('git:')) {
     const rest = spec.slice(4);
     const colon = rest.indexOf(':');
-    if (colon > 0) return loadSnapshotFromGit(spec, rest.slice(0, colon), rest.slice(colon + 1), cwd);
-    return fromDefinitions(spec, loadFromGit(rest, cwd, schemasFolder), reuse);
+    if (colon > 0) return loadSnapshotFromGit(spec, rest.slice(0, colon), rest.slice(colon + 1), cwd, maxBytes);
+    return fromDefinitions(spec, loadFromGit(spec, rest, cwd, schemasFolder, maxBytes), reuse);
   }
   const full = path.resolve(cwd, spec);
-  if (isSnapshotFile(full)) {
-    const file = toPosix(path.relative(cwd, full));
-    return loadSnapshot(spec, file, readFileSync(full, 'utf8'));
-  }
+  const shown = toPosix(path.relative(cwd, full)) || '.';
+  const snapshot = isSnapshotFile(full);
+  const sizes = snapshot
+    ? [statSync(full)]
+    : scanSchemasFolder(full, cwd).files.map((file) => fileSize(path.join(full, file)));
+  const tooLarge = sizeProblem(shown, sizes, maxBytes);
+  if (tooLarge !== undefined) return { label: spec, tools: new Map(), problems: [tooLarge] };
+  if (snapshot) return loadSnapshot(spec, shown, readFileSync(full, 'utf8'));
   const loaded = loadDefinitions(full, cwd);
   const fromGenerate = generated !== undefined && generated.schemasDir === full ? generated.models(loaded) : undefined;
   return fromDefinitions(spec, loaded, reuse, fromGenerate);
 }
 
-/** True when a side names a definitions folder (not `git:` nor a file): the only kind a generate can have read. */
-export function isFolderSide(spec: string, cwd: string): boolean {
-  return !spec.startsWith('git:') && !isSnapshotFile(path.resolve(cwd, spec));
+/** A file's size, 0 when it cannot be read (the loader reports why). */
+function fileSize(file: string): { size: number } {
+  try {
+    return statSync(file);
+  } catch {
+    return { size: 0 };
+  }
 }
 
 /** True when `full` is a file (a manifest snapshot); a missing path is a folder the loader reports missing. */
@@ -193,14 +217,16 @@ function definitionTool(
   }
   const translated = is2020(tool.inputSchema);
   const read = (schema: JSONSchema7) => (is2020(schema) ? fromJsonSchema2020(schema) : schema);
+  const annotations = mcpAnnotations(tool);
   const out: DiffTool = {
     name: tool.name,
+    title: annotations.title,
     description: tool.description,
     inputSchema: read(tool.inputSchema),
     kind: 'definition',
     hasSideEffects: tool.hasSideEffects,
     requiredCapabilities: tool.requiredCapabilities,
-    annotations: mcpAnnotations(tool),
+    annotations,
     ownAnnotations: { ...tool.annotations },
     shared,
     source,
@@ -213,49 +239,72 @@ function definitionTool(
   return out;
 }
 
-/** Reads `<ref>:<schemas>` from git: the tree's `*.tool.json`/`*.schema.json` files, parsed as the loader parses a file. */
-function loadFromGit(ref: string, cwd: string, schemasFolder: string): LoadedFiles {
-  const problems: Problem[] = [];
-  const tools: SourceFile[] = [];
-  const shared: SourceFile[] = [];
-  let prefix: string;
+/** A blob of a commit's tree, as `git ls-tree -l` lists it. */
+interface GitBlob {
+  path: string;
+  object: string;
+  size: number;
+}
+
+const REF_HINT =
+  'pass a branch, tag or commit of this repository (git:main, git:v1.4.0, git:HEAD~1), or git:<ref>:<path> of a committed mcp.json';
+
+/**
+ * The blobs under `relPath` (relative to `cwd`) at `ref`, each with its path in the tree, object id
+ * and size. The ref is checked first: one starting with `-` is refused, and git resolves it with
+ * options ended (`--end-of-options`), so no ref is ever read as an option (`git:--output=/tmp/x`
+ * writes nothing); the listing names the commit by its id.
+ */
+function gitBlobs(
+  label: string,
+  ref: string,
+  cwd: string,
+  relPath: string,
+): { base: string; blobs: GitBlob[] } | Problem {
+  if (ref.startsWith('-')) return sideProblem(label, `the git ref ${JSON.stringify(ref)} starts with "-"`, REF_HINT);
+  let base = relPath;
   let listing: string;
   try {
-    prefix = git(cwd, 'rev-parse', '--show-prefix').trim();
-    listing = git(
-      cwd,
-      'ls-tree',
-      '-r',
-      '-z',
-      '--name-only',
-      '--full-tree',
-      ref,
-      '--',
-      toPosix(path.posix.join(prefix, schemasFolder)),
-    );
+    base = toPosix(path.posix.join(git(cwd, 'rev-parse', '--show-prefix').trim(), relPath));
+    const commit = git(cwd, 'rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`).trim();
+    listing = git(cwd, 'ls-tree', '-r', '-z', '-l', '--full-tree', commit, '--', base);
   } catch (error) {
-    problems.push(gitProblem(`git:${ref}`, `cannot read ${schemasFolder} at ${ref}`, error));
-    return { tools, shared, problems };
+    const message = String((error as { stderr?: unknown }).stderr ?? error)
+      .trim()
+      .split('\n')[0];
+    return sideProblem(label, `cannot read ${relPath} at ${ref}: ${message}`, REF_HINT);
   }
-  const base = toPosix(path.posix.join(prefix, schemasFolder));
-  const files = listing
-    .split('\0')
-    .filter((f) => f.endsWith('.tool.json') || f.endsWith('.schema.json'))
-    .sort();
+  const blobs: GitBlob[] = [];
+  for (const line of listing.split('\0')) {
+    const tab = line.indexOf('\t');
+    const [, type, object, size] = line.slice(0, tab).split(/ +/);
+    if (type === 'blob') blobs.push({ path: line.slice(tab + 1), object: object!, size: Number(size) });
+  }
+  return { base, blobs: blobs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+}
+
+/** Reads `<ref>:<schemas>` from git: the tree's `*.tool.json`/`*.schema.json` files, parsed as the loader parses a file. */
+function loadFromGit(label: string, ref: string, cwd: string, schemasFolder: string, maxBytes: number): LoadedFiles {
+  const tools: SourceFile[] = [];
+  const shared: SourceFile[] = [];
+  const listed = gitBlobs(label, ref, cwd, schemasFolder);
+  if (!('blobs' in listed)) return { tools, shared, problems: [listed] };
+  const { base } = listed;
+  const files = listed.blobs.filter((blob) => blob.path.endsWith('.tool.json') || blob.path.endsWith('.schema.json'));
   if (files.length === 0) {
-    problems.push({
-      file: `git:${ref}:${base}`,
-      line: 1,
-      column: 1,
-      pointer: '',
-      message: `no definitions under ${base} at ${ref}`,
-      hint: 'check the ref and the schemas folder',
-    });
+    const problem = sideProblem(
+      `git:${ref}:${base}`,
+      `no definitions under ${base} at ${ref}`,
+      'check the ref and the schemas folder',
+    );
+    return { tools, shared, problems: [problem] };
   }
+  const tooLarge = sizeProblem(label, files, maxBytes);
+  if (tooLarge !== undefined) return { tools, shared, problems: [tooLarge] };
+  const problems: Problem[] = [];
   for (const file of files) {
-    const text = git(cwd, 'show', `${ref}:${file}`);
-    const relPath = path.posix.relative(base, file);
-    const parsed = parseSource(relPath, `${ref}:${file}`, text);
+    const text = git(cwd, 'cat-file', 'blob', file.object);
+    const parsed = parseSource(path.posix.relative(base, file.path), `${ref}:${file.path}`, text);
     problems.push(...parsed.problems);
     (parsed.source.kind === 'tool' ? tools : shared).push(parsed.source);
   }
@@ -266,33 +315,31 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-function gitProblem(file: string, what: string, error: unknown): Problem {
-  const message = String((error as { stderr?: unknown }).stderr ?? error)
-    .trim()
-    .split('\n')[0];
-  return {
-    file,
-    line: 1,
-    column: 1,
-    pointer: '',
-    message: `${what}: ${message}`,
-    hint: 'pass a branch, tag or commit of this repository (git:main), or git:<ref>:<path> of a committed mcp.json',
-  };
+/** A problem with a whole side (a ref, a folder, a file), placed at its start. */
+function sideProblem(file: string, message: string, hint: string): Problem {
+  return { file, line: 1, column: 1, pointer: '', message, hint };
 }
 
-function loadSnapshotFromGit(label: string, ref: string, file: string, cwd: string): LoadedSide {
-  let text: string;
-  try {
-    const prefix = git(cwd, 'rev-parse', '--show-prefix').trim();
-    text = git(cwd, 'show', `${ref}:${toPosix(path.posix.join(prefix, file))}`);
-  } catch (error) {
-    return { label, tools: new Map(), problems: [gitProblem(label, `cannot read ${file} at ${ref}`, error)] };
-  }
-  return loadSnapshot(label, `${ref}:${file}`, text);
+/** The problem of a side whose files add up to more than `maxBytes`: it is refused before any is read. */
+function sizeProblem(label: string, files: readonly { size: number }[], maxBytes: number): Problem | undefined {
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  if (bytes <= maxBytes) return undefined;
+  return sideProblem(
+    label,
+    `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`,
+    `pass --max-bytes ${bytes} if a side this large is expected`,
+  );
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function loadSnapshotFromGit(label: string, ref: string, file: string, cwd: string, maxBytes: number): LoadedSide {
+  const listed = gitBlobs(label, ref, cwd, file);
+  const problem = !('blobs' in listed)
+    ? listed
+    : listed.blobs.length !== 1 || listed.blobs[0]!.path !== listed.base
+      ? sideProblem(label, `cannot read ${file} at ${ref}: not a file there`, REF_HINT)
+      : sizeProblem(label, listed.blobs, maxBytes);
+  if (problem !== undefined || !('blobs' in listed)) return { label, tools: new Map(), problems: [problem!] };
+  return loadSnapshot(label, `${ref}:${file}`, git(cwd, 'cat-file', 'blob', listed.blobs[0]!.object));
 }
 
 const SNAPSHOT_HINT =
@@ -352,6 +399,7 @@ export function loadSnapshot(label: string, file: string, text: string): LoadedS
     const annotations = isObject(entry.annotations) ? (entry.annotations as McpToolAnnotations) : {};
     const tool: DiffTool = {
       name: entry.name,
+      title: typeof entry.title === 'string' ? entry.title : annotations.title,
       description: typeof entry.description === 'string' ? entry.description : '',
       inputSchema: read(entry.inputSchema),
       kind: 'snapshot',

@@ -1,4 +1,4 @@
-import { compareTool, sameSchemas, toolPosition, type CompareOptions, type ToolChange } from './compare.js';
+import { compareTool, schemasKey, toolChange, toolPosition, type CompareOptions, type ToolChange } from './compare.js';
 import type { DiffTool, LoadedSide } from './sources.js';
 import { actualBump, bumped, enough, neededBump } from './versions.js';
 
@@ -26,41 +26,44 @@ export interface DiffReport {
   tools: ToolReport[];
 }
 
-function worst(changes: readonly { verdict: 'breaking' | 'compatible' }[]): Verdict {
-  if (changes.some((c) => c.verdict === 'breaking')) return 'breaking';
-  return changes.length > 0 ? 'compatible' : 'unchanged';
+/** The worst verdict among changes (or tools): breaking, else compatible, else unchanged. */
+function worst(items: readonly { verdict: Verdict }[]): Verdict {
+  if (items.some((item) => item.verdict === 'breaking')) return 'breaking';
+  return items.some((item) => item.verdict === 'compatible') ? 'compatible' : 'unchanged';
+}
+
+/** The entry of a tool added, removed or renamed: its one tool-level change, placed on the sides that have it. */
+function wholeTool(
+  name: string,
+  change: ToolReport['change'],
+  [a, b]: [DiffTool | undefined, DiffTool | undefined],
+  pointer: string,
+  message: string,
+): ToolReport {
+  const positions = { before: toolPosition(a, pointer), after: toolPosition(b, pointer) };
+  const item = { ...toolChange(pointer, change !== 'added', message), positions };
+  return { name, change, verdict: item.verdict, changes: [item], before: a, after: b };
 }
 
 /** The entry of a tool on both sides: its changes, verdict and version check. */
 function changedTool(name: string, a: DiffTool, b: DiffTool, options: CompareOptions): ToolReport {
   const changes = compareTool(a, b, options);
-  const metadataOnly = changes.every((c) => c.side === 'tool' && c.pointer === '/description');
-  const verdict = metadataOnly ? 'unchanged' : worst(changes);
-  const report: ToolReport = {
-    name,
-    change: changes.length === 0 ? 'unchanged' : 'changed',
-    verdict,
-    changes,
-    before: a,
-    after: b,
-  };
+  const metadataOnly = changes.every(
+    (c) => c.side === 'tool' && (c.pointer === '/description' || c.pointer === '/title'),
+  );
+  // The worst of its changes: a new description or title is what the model reads, so compatible.
+  const verdict = worst(changes);
+  const change = changes.length === 0 ? 'unchanged' : 'changed';
+  const report: ToolReport = { name, change, verdict, changes, before: a, after: b };
   if (b.version !== undefined && a.version !== undefined) {
-    const need = neededBump(
-      verdict === 'unchanged' && changes.length > 0 ? 'compatible' : verdict,
-      metadataOnly,
-      a.version,
-    );
+    const need = neededBump(verdict, metadataOnly, a.version);
     if (need !== 'none') {
       report.suggestedVersion = bumped(a.version, need);
       if (!enough(actualBump(a.version, b.version), need)) {
         report.underBumped = true;
-        changes.push({
-          side: 'tool',
-          pointer: '/version',
-          verdict: need === 'patch' ? 'compatible' : verdict === 'breaking' ? 'breaking' : 'compatible',
-          message: `version ${b.version} is not bumped enough: these changes call for ${report.suggestedVersion}`,
-          positions: { before: toolPosition(a, '/version'), after: toolPosition(b, '/version') },
-        });
+        const message = `version ${b.version} is not bumped enough: these changes call for ${report.suggestedVersion}`;
+        const positions = { before: toolPosition(a, '/version'), after: toolPosition(b, '/version') };
+        changes.push({ ...toolChange('/version', verdict === 'breaking', message), positions });
       }
     }
   }
@@ -72,79 +75,31 @@ export function diffSides(before: LoadedSide, after: LoadedSide, options: Compar
   const tools: ToolReport[] = [];
   const added = [...after.tools.keys()].filter((name) => !before.tools.has(name));
   const removed = [...before.tools.keys()].filter((name) => !after.tools.has(name));
+  // A removed and an added tool with the same schemas: a rename (each schema pair keyed once, not compared pairwise).
+  const removedBySchemas = new Map<string, string[]>();
+  for (const name of removed) {
+    const key = schemasKey(before.tools.get(name)!);
+    removedBySchemas.set(key, [...(removedBySchemas.get(key) ?? []), name]);
+  }
   const renames = new Map<string, string>();
   for (const name of added) {
-    const from = removed.find(
-      (old) => !renames.has(old) && sameSchemas(before.tools.get(old)!, after.tools.get(name)!),
-    );
+    const from = removedBySchemas.get(schemasKey(after.tools.get(name)!))?.shift();
     if (from !== undefined) renames.set(from, name);
   }
   const renamedTo = new Map([...renames].map(([from, to]) => [to, from]));
   for (const name of [...new Set([...before.tools.keys(), ...after.tools.keys()])].sort()) {
     const a = before.tools.get(name);
     const b = after.tools.get(name);
-    if (a !== undefined && b !== undefined) {
-      tools.push(changedTool(name, a, b, options));
-    } else if (b !== undefined) {
-      const from = renamedTo.get(name);
-      tools.push(
-        from !== undefined
-          ? {
-              name,
-              change: 'changed',
-              verdict: 'breaking',
-              renamedFrom: from,
-              changes: [
-                {
-                  side: 'tool',
-                  pointer: '/name',
-                  verdict: 'breaking',
-                  message: `renamed from ${from} (same schemas): calls to ${from} now fail`,
-                  positions: { before: toolPosition(before.tools.get(from), '/name'), after: toolPosition(b, '/name') },
-                },
-              ],
-              before: before.tools.get(from),
-              after: b,
-            }
-          : {
-              name,
-              change: 'added',
-              verdict: 'compatible',
-              changes: [
-                {
-                  side: 'tool',
-                  pointer: '',
-                  verdict: 'compatible',
-                  message: 'tool added',
-                  positions: { after: toolPosition(b, '') },
-                },
-              ],
-              after: b,
-            },
-      );
-    } else if (!renames.has(name)) {
-      tools.push({
-        name,
-        change: 'removed',
-        verdict: 'breaking',
-        changes: [
-          {
-            side: 'tool',
-            pointer: '',
-            verdict: 'breaking',
-            message: 'tool removed: calls to it now fail',
-            positions: { before: toolPosition(a, '') },
-          },
-        ],
-        before: a,
-      });
-    }
+    const from = renamedTo.get(name);
+    if (a !== undefined && b !== undefined) tools.push(changedTool(name, a, b, options));
+    else if (b !== undefined && from !== undefined) {
+      const message = `renamed from ${from} (same schemas): calls to ${from} now fail`;
+      tools.push({ ...wholeTool(name, 'changed', [before.tools.get(from), b], '/name', message), renamedFrom: from });
+    } else if (b !== undefined) tools.push(wholeTool(name, 'added', [undefined, b], '', 'tool added'));
+    else if (!renames.has(name))
+      tools.push(wholeTool(name, 'removed', [a, undefined], '', 'tool removed: calls to it now fail'));
   }
-  const verdict: Verdict = tools.some((t) => t.verdict === 'breaking')
-    ? 'breaking'
-    : tools.some((t) => t.verdict === 'compatible')
-      ? 'compatible'
-      : 'unchanged';
+  const verdict = worst(tools);
   return { verdict, tools };
 }
 

@@ -2,7 +2,8 @@ import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { Ajv } from 'ajv';
 import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv } from '../ajv.js';
-import { walkSchema } from '../schema-walk.js';
+import { isObject, setOwn, walkSchema } from '../../src/schema/walk.js';
+import { parsePointer } from '../../src/schema/json-pointer.js';
 import { deref, sampleFor, type SchemaChange } from './compare-kit.js';
 
 type Schema = JSONSchema7;
@@ -10,24 +11,8 @@ type Check = (value: unknown) => boolean;
 
 /** Values tried at a change's position when its rule gave none (a pattern or an enum added, a branch removed). */
 const CANDIDATES: readonly unknown[] = [
-  '',
-  'a',
-  'A',
-  '0',
-  ' ',
-  '-',
-  'not a match',
-  'a'.repeat(300),
-  0,
-  -1,
-  1,
-  0.5,
-  1e9,
-  true,
-  false,
-  null,
-  [],
-  {},
+  ...['', 'a', 'A', '0', ' ', '-', 'not a match', 'a'.repeat(300)],
+  ...[0, -1, 1, 0.5, 1e9, true, false, null, [], {}],
 ];
 
 let sharedAjv: Ajv | undefined;
@@ -66,21 +51,12 @@ export function valuePointerOf(pointer: string): string {
   return segments.join('/');
 }
 
-function decode(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 /** The required properties of an object schema, each given a sample value. */
 function filled(schema: Schema, root: Schema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of schema.required ?? []) {
     const property = schema.properties?.[key];
-    Object.defineProperty(out, key, {
-      value: property === undefined ? 1 : sampleFor(property, root),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(out, key, property === undefined ? 1 : sampleFor(property, root));
   }
   return out;
 }
@@ -90,45 +66,65 @@ function filled(schema: Schema, root: Schema): Record<string, unknown> {
  * its other required properties sampled; undefined where the path is not one a value can take.
  */
 export function embed(root: Schema, pointer: string, value: unknown): unknown {
-  const tokens = pointer === '' ? [] : pointer.split('/').slice(1).map(decode);
+  const tokens = parsePointer(pointer);
   const build = (node: JSONSchema7Definition | undefined, i: number): unknown => {
     const schema = deref(node, root);
+    if (i < tokens.length)
+      return typeof schema === 'object'
+        ? around(schema, tokens[i]!, tokens[i + 1], root, (child, skip) => build(child, i + skip))
+        : undefined;
     if (schema === undefined) return undefined;
-    if (i === tokens.length) {
-      if (typeof schema === 'object' && value !== null && typeof value === 'object' && !Array.isArray(value))
-        return { ...filled(schema, root), ...(value as object) };
-      return value;
-    }
-    if (typeof schema !== 'object') return undefined;
-    const token = tokens[i]!;
-    if (token === 'properties' || token === 'additionalProperties') {
-      const name = token === 'properties' ? tokens[i + 1]! : '__extra';
-      const inner =
-        token === 'properties'
-          ? build(schema.properties?.[name], i + 2)
-          : build(schema.additionalProperties as JSONSchema7Definition, i + 1);
-      if (inner === undefined) return undefined;
-      const out = filled(schema, root);
-      Object.defineProperty(out, name, { value: inner, enumerable: true, writable: true, configurable: true });
-      return out;
-    }
-    if (token === 'items' && !Array.isArray(schema.items)) {
-      const inner = build(schema.items as JSONSchema7Definition, i + 1);
-      return inner === undefined ? undefined : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => inner);
-    }
-    // A single schema the other side made a union of reads as its one branch.
-    if ((token === 'anyOf' || token === 'oneOf') && schema[token] === undefined) return build(schema, i + 2);
-    if (token === 'anyOf' || token === 'oneOf' || token === 'allOf')
-      return build(schema[token]?.[Number(tokens[i + 1])], i + 2);
-    return undefined;
+    return typeof schema === 'object' && isObject(value) ? { ...filled(schema, root), ...value } : value;
   };
   return build(root, 0);
 }
 
 /**
+ * One step of `embed`: the value of `schema` around what `below` builds of its subschema at `token`
+ * (and `next`, the name or index after it, which `skip` counts in).
+ */
+function around(
+  schema: Schema,
+  token: string,
+  next: string | undefined,
+  root: Schema,
+  below: (child: JSONSchema7Definition | undefined, skip: 1 | 2) => unknown,
+): unknown {
+  if (token === 'properties' || token === 'additionalProperties') {
+    const named = token === 'properties' && next !== undefined;
+    const inner = named ? below(schema.properties?.[next], 2) : below(schema.additionalProperties, 1);
+    if (inner === undefined) return undefined;
+    const out = filled(schema, root);
+    setOwn(out, named ? next : '__extra', inner);
+    return out;
+  }
+  if (token === 'items' && Array.isArray(schema.items)) {
+    // A tuple: the value at its index, the positions before it sampled.
+    const index = Number(next);
+    const inner = below(schema.items[index], 2);
+    return inner === undefined ? undefined : [...schema.items.slice(0, index).map((s) => sampleFor(s, root)), inner];
+  }
+  if (token === 'items') {
+    const inner = below(schema.items as JSONSchema7Definition | undefined, 1);
+    return inner === undefined ? undefined : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => inner);
+  }
+  if (token !== 'anyOf' && token !== 'oneOf' && token !== 'allOf') return undefined;
+  // A single schema the other side made a union of reads as its one branch.
+  return below(schema[token] === undefined && token !== 'allOf' ? schema : schema[token]?.[Number(next)], 2);
+}
+
+/**
+ * The most changes of one side of a tool a witness is searched for: each search validates up to
+ * `CANDIDATES.length + 1` whole values, each as costly as the schema is large, so a machine-made
+ * schema with thousands of breaking changes stays bounded (the later changes are listed without one).
+ */
+export const MAX_WITNESS_SEARCHES = 64;
+
+/**
  * Finds whole witnesses for one side's changes: arguments valid before and invalid after (input),
  * or an output valid after and invalid before — each checked with validators compiled as the
- * generated ones are. Validators are compiled on the first change that asks.
+ * generated ones are. Validators are compiled on the first change that asks; the first
+ * `MAX_WITNESS_SEARCHES` changes that ask are searched.
  */
 export function findWitness(
   before: Schema,
@@ -147,8 +143,10 @@ export function findWitness(
   };
   // Input witnesses are arguments the before schema took; output witnesses outputs the after schema allows.
   const frame = side === 'input' ? before : after;
+  let searches = 0;
   return {
     find(change) {
+      if (++searches > MAX_WITNESS_SEARCHES) return undefined;
       const c = ready();
       if (c === null) return undefined;
       const at = valuePointerOf(change.pointer);

@@ -8,7 +8,7 @@ import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
 import { type LossReport, type TokenReport, tokenTotalRows } from './manifests/index.js';
 import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
 import { parseLocalRef } from '../../src/schema/json-pointer.js';
-import { codeSpan } from '../../src/markdown-text.js';
+import { codeSpan } from '../../src/text/markdown-text.js';
 import { hasOwn, isObject as isSchemaObject, type SchemaNode as SchemaObject } from '../../src/schema/walk.js';
 
 import { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';

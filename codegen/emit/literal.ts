@@ -1,7 +1,7 @@
 /**
- * The escaping helpers for text that reaches generated TypeScript/JavaScript as a literal. Strings go
- * through `JSON.stringify` (quotes, newlines, backslashes escaped) with U+2028/U+2029 escaped too;
- * whole JSON values are printed by `valueLiteral` (layout.ts), which uses them.
+ * The escaping helpers for text that reaches generated TypeScript/JavaScript: strings go through
+ * `JSON.stringify` (quotes, newlines, backslashes escaped) with U+2028/U+2029 escaped too, whole JSON
+ * values through `valueLiteral`, object keys through `objectKey`, comment text through `docText`.
  */
 
 /** A double-quoted string literal, safe in any JS/TS context (also U+2028/U+2029). */
@@ -52,12 +52,53 @@ export function typeKey(key: string, quote: (text: string) => string = quoted): 
   return IDENTIFIER.test(key) ? key : quote(key);
 }
 
-/** Text for a JSDoc block: no `*\/` can end it early, no line can start a new tag by accident. */
-export function jsDoc(text: string): string {
-  const lines = text
+/** Text safe inside a JSDoc description: no `*\/` ends it, every line break is LF, no line starts a tag. */
+export function docText(text: string): string {
+  return text
     .replace(/\*\//g, '*\\/')
-    .replace(/[\u2028\u2029]/g, '\n')
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.replace(/^(\s*)@/, '$1\\@'));
-  return `/**\n${lines.map((line) => ` * ${line}`.trimEnd()).join('\n')}\n */`;
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .replace(/(^|\n)(\s*)@/g, '$1$2\\@');
+}
+
+/** A JSDoc block of `text` (made safe by `docText`), one ` * line` each. */
+export function jsDoc(text: string): string {
+  return `/**\n${docText(text)
+    .split('\n')
+    .map((line) => ` * ${line}`.trimEnd())
+    .join('\n')}\n */`;
+}
+
+/** A key of an object literal: bare when an identifier, quoted otherwise, computed for `__proto__` (which would set the prototype). */
+export function objectKey(key: string): string {
+  return key === '__proto__' ? "['__proto__']" : typeKey(key);
+}
+
+/**
+ * A JSON value as a TypeScript literal. Laid out in lines from column 0 (the printer indents them to
+ * where the literal starts): an object one property per line, an array of scalars on one line, any
+ * other array one item per line; or, `inline`, all on one line (`{ a: 1, b: ['x'] }`).
+ */
+export function valueLiteral(value: unknown, inline = false): string {
+  return literal(value, inline ? undefined : '');
+}
+
+/** `valueLiteral` at an indentation (undefined: on one line). */
+function literal(value: unknown, indent: string | undefined): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'number') return JSON.stringify(value);
+  if (typeof value === 'string') return quoted(value);
+  if (typeof value !== 'object') throw new TypeError(`not a JSON value: ${typeof value}`);
+  const array = Array.isArray(value);
+  const entries = array ? value.map((item) => ['', item] as const) : Object.entries(value);
+  const [open, close] = array ? ['[', ']'] : ['{', '}'];
+  if (entries.length === 0) return `${open}${close}`;
+  const scalars = array && value.every((item) => item === null || typeof item !== 'object');
+  const inner = indent === undefined || scalars ? undefined : `${indent}  `;
+  const texts = entries.map(([key, item]) => `${array ? '' : `${objectKey(key)}: `}${literal(item, inner)}`);
+  if (inner === undefined) return array ? `[${texts.join(', ')}]` : `{ ${texts.join(', ')} }`;
+  return `${open}\n${texts.map((text) => `${inner}${text},\n`).join('')}${indent}${close}`;
+}
+
+/** `import { a, type B } from 'specifier';` (`import type` when `typeOnly`), names in the order given. */
+export function importLine(names: readonly string[], specifier: string, typeOnly = false): string {
+  return `import ${typeOnly ? 'type ' : ''}{ ${names.join(', ')} } from ${quoted(specifier)};`;
 }

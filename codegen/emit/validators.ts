@@ -14,7 +14,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { prepareValidatorSchema, withoutDefaults } from '../../src/schema/defaults.js';
 import { exampleRejections } from '../rules/examples.js';
 import { banner } from './banner.js';
-import { importDeclaration, newLayout } from './layout.js';
+import { docText, importLine } from './literal.js';
 import {
   addSharedKeyword,
   sharedModuleCode,
@@ -39,24 +39,22 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
   const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(compileToolValidators(tool, shared), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
   const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
-  const layout = newLayout();
   const typeNames = tool.outputSchema ? [tool.names.inputType, tool.names.outputType] : [tool.names.inputType];
-  // prettier keeps these on one line at any length (one type argument, a name: nothing to break at).
   const declaration = (name: string, type: string) => `export declare const ${name}: ValidateFunction<${type}>;`;
   const dts = [
     banner(tool.source.file, ctx),
-    `${importDeclaration(['ValidateFunction'], runtimeSpecifier(dtsPath, ctx.runtimeImport), layout, true)}\n`,
-    `${importDeclaration(typeNames, typesModule, layout, true)}\n\n`,
-    `/** Validates \`${tool.name}\` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n`,
+    `${importLine(['ValidateFunction'], runtimeSpecifier(dtsPath, ctx.runtimeImport), true)}\n`,
+    `${importLine(typeNames, typesModule, true)}\n\n`,
+    `/** Validates \`${docText(tool.name)}\` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n`,
     `${declaration(tool.names.inputValidator, tool.names.inputType)}\n`,
     tool.outputSchema
-      ? `\n/** Validates a \`${tool.name}\` output in place: fills defaults, coerces only values that ` +
+      ? `\n/** Validates a \`${docText(tool.name)}\` output in place: fills defaults, coerces only values that ` +
         `do not fit as sent; problems on \`.errors\`. */\n${declaration(tool.names.outputValidator, tool.names.outputType)}\n`
       : '',
   ].join('');
   return [
     { path: jsPath, content: js, kind: 'generated', preformatted: true },
-    { path: dtsPath, content: dts, kind: 'generated', ...(layout.exact ? { preformatted: true as const } : {}) },
+    { path: dtsPath, content: dts, kind: 'generated', preformatted: true },
   ];
 }
 

@@ -3,7 +3,7 @@
  * beside the cache, read back frozen.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { freezeParsed } from '../../src/freeze.js';
+import { freezeParsed } from '../../src/schema/freeze.js';
 import type { ResolvedOptions } from '../config/options.js';
 import { dictionary } from '../dictionary.js';
 import type { LoadedFiles } from '../load.js';

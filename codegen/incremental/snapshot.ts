@@ -65,7 +65,7 @@ export function unchangedRun(
   if (snapshot.budget !== budgetKey(resolved.settings.manifests.tokenBudget)) return undefined;
   let inputs: string[];
   try {
-    const scan = scanSchemasFolder(resolved.schemasDir);
+    const scan = scanSchemasFolder(resolved.schemasDir, resolved.root);
     // A folder that cannot be walked is a problem of the full run, never "nothing changed".
     if (scan.unreadable.length > 0) return undefined;
     inputs = scan.files;

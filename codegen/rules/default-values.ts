@@ -1,6 +1,6 @@
 import { truncateText } from '../../src/errors.js';
 import type { JSONSchema7 } from 'json-schema';
-import { prepareValidatorSchema } from '../../src/schema/defaults.js';
+import { prepareValidatorSchema, withoutDefaults } from '../../src/schema/defaults.js';
 import { Diagnostics } from '../problems.js';
 import { problemAt, type SourceFile } from '../load.js';
 import type { Problem, ToolModel } from '../model.js';
@@ -52,6 +52,7 @@ function checkDefaults(
 ): JSONSchema7 {
   // The tool's Ajv is made only if a default is not plain enough to decide without it.
   const prepared = prepareValidatorSchema(() => subject.ajv(), root);
+  const wrong: string[] = [];
   for (const entry of prepared.mismatches) {
     const at = `${pointer}${entry.pointer}/default`;
     if (entry.noDefaultIdiom) {
@@ -62,15 +63,18 @@ function checkDefaults(
         'the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)',
         'remove `"default": null`, or allow null (`"type": ["string", "null"]` or `anyOf` with `{ "type": "null" }`) if null is meant',
       );
-    } else
+    } else {
+      wrong.push(entry.pointer);
       diagnostics.error(
         subject.source,
         at,
         `the default ${truncateText(JSON.stringify(entry.value), 80)} does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`.trimEnd(),
         'fix the default or the schema: it would be filled in and then rejected',
       );
+    }
   }
-  return prepared.schema;
+  // Such a tool is not emitted; its examples are judged without the wrong defaults filled in.
+  return withoutDefaults(prepared.schema, wrong);
 }
 
 const homesOf = new WeakMap<Map<string, SharedEntry>, Map<string, SharedHome>>();

@@ -147,22 +147,27 @@ function recordLocalDefinitions(record: Record<string, unknown>, state: BundleSt
 
 type RefContext = { kind: 'tool'; root: JSONSchema7 } | { kind: 'shared'; entry: SharedEntry };
 
-/** What a failed ref resolution answers: the node as written, with the error reported at its `$ref`. */
+/**
+ * What a failed ref resolution answers: the node without its `$ref`, with the error reported at it (the
+ * tool is not emitted; its other values are judged against what is left: see `ToolSubject.failed`).
+ */
 type Fail = (message: string, hint: string) => JSONSchema7;
 
 function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: RefContext): JSONSchema7 | undefined {
   if (!hasOwn(node, '$ref') || typeof node.$ref !== 'string') return undefined;
   const ref = node.$ref;
   const where = context.kind === 'tool' ? state.source : context.entry.source;
-  const copy = (target: string): JSONSchema7 => {
+  const copy = (target: string | undefined): JSONSchema7 => {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(node))
-      setOwn(out, key, key === '$ref' ? target : cloneJson((node as Record<string, unknown>)[key]));
+    for (const key of Object.keys(node)) {
+      if (key !== '$ref') setOwn(out, key, cloneJson((node as Record<string, unknown>)[key]));
+      else if (target !== undefined) setOwn(out, key, target);
+    }
     return out as JSONSchema7;
   };
   const fail: Fail = (message, hint) => {
     state.diagnostics.error(where, `${at}/$ref`, message, hint);
-    return copy(ref);
+    return copy(undefined);
   };
   if (ref.startsWith('#')) return rewriteLocalRef(ref, state, context, copy, fail);
   return rewriteFileRef(

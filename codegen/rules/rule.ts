@@ -73,6 +73,12 @@ export interface ToolSubject {
   output?: BundledSchema;
   /** False for a tool whose hash matches the last successful run: its defaults and examples passed then. */
   checkValues: boolean;
+  /**
+   * An earlier rule reported an error in this definition: nothing is emitted for it, so the value rules
+   * judge here what they can (a `$ref` that failed is left out of the bundle), and report nothing a
+   * part they cannot judge would cause.
+   */
+  failed: boolean;
   /** The schemas a validator is compiled from (`default-values` leaves out a `default: null` the schema forbids). */
   validatorSchemas?: { input: JSONSchema7; output?: JSONSchema7 };
   /** Set by `default-values` when it checked: the pointers of the defaults it left out of each validator (the model keeps them). */

@@ -23,7 +23,6 @@ import {
 
 export {
   ToolCallError,
-  formatToolError,
   type ApprovalMode,
   type CallContext,
   type ContextSource,

@@ -19,7 +19,6 @@ import {
 
 export {
   ToolCallError,
-  formatToolError,
   type CallContext,
   type ContextSource,
   type ToolTypeMap,

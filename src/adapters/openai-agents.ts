@@ -5,7 +5,7 @@ import {
   type StandardSchemaWithJSON,
   type ToolCallOutputContent,
 } from '@openai/agents';
-import { toOpenAIStrictParameters } from '../manifests.js';
+import { toOpenAIStrictParameters } from '../manifest-targets/index.js';
 import { copyJsonValue, type ContentBlock, type ITool, type JSONSchemaObject } from '../index.js';
 import {
   ToolCallError,
@@ -24,7 +24,6 @@ import {
 
 export {
   ToolCallError,
-  formatToolError,
   type ApprovalMode,
   type CallContext,
   type ContextSource,

@@ -1,10 +1,11 @@
 import {
-  formatCallError,
+  feedbackText,
   ToolClient,
   type ToolOrchestrator,
   ToolsmithError,
   type CallerTurn,
   type ContentBlock,
+  type FeedbackOptions,
   type ITool,
   type ResourceLink,
   type ToolCallDefaults,
@@ -62,33 +63,27 @@ export interface AdapterOptions<TNames extends readonly string[], TFrameworkCont
 
 /**
  * A call that ended with `isError`: thrown from the framework tool's execute so the framework
- * reports a tool error to the model; the message says the code, what failed and (for arguments)
- * each invalid path.
+ * reports a tool error to the model; the message is the call's feedback text (`feedbackText`: the
+ * code, what failed and, for arguments, each problem at its path).
  */
 export class ToolCallError extends Error {
   readonly code: ToolCallErrorDetails['code'];
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(readonly result: ToolCallResult) {
-    const error = result.errorDetails ?? {
-      code: 'TOOL_ERROR' as const,
-      message: `Tool '${result.toolName}' failed without details.`,
-    };
-    super(formatToolError(error));
+  constructor(
+    readonly result: ToolCallResult,
+    feedback: FeedbackOptions = {},
+  ) {
+    super(feedbackText(result, feedback));
     this.name = 'ToolCallError';
-    this.code = error.code;
-    this.details = error.details;
+    this.code = result.errorDetails?.code ?? 'TOOL_ERROR';
+    this.details = result.errorDetails?.details;
   }
 
   /** The message alone: frameworks show a tool error to the model as `String(error)`, and the name adds nothing for it. */
   override toString(): string {
     return this.message;
   }
-}
-
-/** The model-facing text of a failed call: the MCP server's text (`formatCallError`), each pointer said once. */
-export function formatToolError(error: ToolCallErrorDetails): string {
-  return formatCallError(error, { pointerOnce: true });
 }
 
 /** The orchestrator, default context and tools an adapter works with, checked once when it is made. */
@@ -178,7 +173,7 @@ export async function runToolCall<TFrameworkContext>(
   if (signals.length > 0) details.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
   if (callerTurn !== undefined) details.callerTurn = callerTurn;
   const result = await resolved.orchestrator.processToolCall(details);
-  if (result.isError) throw new ToolCallError(result);
+  if (result.isError) throw new ToolCallError(result, { maxLength: resolved.orchestrator.maxFeedbackLength });
   return result;
 }
 

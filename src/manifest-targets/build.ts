@@ -6,10 +6,10 @@
  * caller, so they live in src/ and import nothing from codegen/.
  */
 import { formatPointer } from '../schema/json-pointer.js';
-import { codeSpan } from '../markdown-text.js';
+import { codeSpan } from '../text/markdown-text.js';
 import { cloneJson, hasOwn, isObject, setOwn } from '../schema/walk.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
-import type { ToolAnnotations } from '../tool.js';
+import type { ToolAnnotations } from '../tool-description.js';
 import type { DeferLoading } from './defer-loading.js';
 
 export { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema/keywords.js';
@@ -51,7 +51,7 @@ export function compareStrings(a: string, b: string): number {
 
 /**
  * What a manifest builder reads of a tool: the fields a codegen `ToolModel` and a runtime `ITool` both have
- * (so the files generate writes and the runtime builders in src/manifests.ts share one implementation).
+ * (so the files generate writes and the runtime builders in src/manifest-targets/index.ts share one implementation).
  */
 export interface ManifestTool {
   name: string;

@@ -49,12 +49,81 @@ let countTokens: typeof CountTokens | undefined;
 /** Special-token text (`<|endoftext|>`) in a description is text to the API: counted as such, never refused. */
 const AS_TEXT = Object.freeze({ disallowedSpecial: new Set<string>() });
 
-/** The exact o200k_base token count of `text`. */
-export function countO200k(text: string): number {
+/**
+ * The longest run of characters the byte-pair merge is given at once. A run without a break (one long
+ * word, a row of dashes or spaces, a script written without spaces) is one pre-token, and merging one
+ * costs the square of its length (a 1 MB word took minutes): a longer run is counted in pieces of this
+ * length, and the count is marked estimated (each cut may add a token or two). Ordinary text (no such
+ * run longer than this) is counted exactly, in one piece.
+ */
+export const LONGEST_MERGED_RUN = 256;
+
+/**
+ * How many characters of long runs one text has merged, in pieces, before the rest of its long runs is
+ * counted at the tokens per character of those pieces: the merges of a text's long runs are at most
+ * this many characters, whatever its length (random letters cost ~0.8 ms per piece to merge).
+ */
+export const LONG_RUN_MERGE_BUDGET = 65_536;
+
+/**
+ * A run the o200k pre-tokenizer may keep as one piece longer than `LONGEST_MERGED_RUN`: its pre-tokens
+ * are one character and letters, up to three digits, punctuation then `[\r\n/]*`, or whitespace, so a
+ * longer one holds a long run of letters, of punctuation, of whitespace, or of line ends and slashes.
+ * Each is matched from its first character only (the look-behind), and as `c{n}c*`, not `c{n,}`, which
+ * overflows V8's backtracking stack on a 10 MB run: the search stays linear in the text.
+ */
+const LONG_RUN = new RegExp(
+  ['[\\p{L}\\p{M}]', '[^\\s\\p{L}\\p{N}]', '\\s', '[\\r\\n/]']
+    .map((run) => `(?<!${run})${run}{${LONGEST_MERGED_RUN + 1}}${run}*`)
+    .join('|'),
+  'gu',
+);
+
+/** A token count, and whether a part of the text was counted in pieces (not exact). */
+export interface TokenCount {
+  tokens: number;
+  estimated: boolean;
+}
+
+/** The exact o200k_base token count of `text` (no run of it longer than `LONGEST_MERGED_RUN`). */
+function mergeCount(text: string): number {
   countTokens ??= (
     createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: typeof CountTokens }
   ).countTokens;
   return countTokens(text, AS_TEXT);
+}
+
+/**
+ * The o200k_base token count of `text`: exact, but where a run is longer than `LONGEST_MERGED_RUN`
+ * (counted in pieces, past `LONG_RUN_MERGE_BUDGET` at the pieces' tokens per character, and marked
+ * estimated). `count` is the exact counter (a test's probe).
+ */
+export function countO200k(text: string, count: (piece: string) => number = mergeCount): TokenCount {
+  let tokens = 0;
+  let from = 0;
+  const merged = { tokens: 0, characters: 0 };
+  for (const run of text.matchAll(LONG_RUN)) {
+    if (run.index > from) tokens += count(text.slice(from, run.index));
+    const end = run.index + run[0].length;
+    for (let at = run.index; at < end;) {
+      if (merged.characters >= LONG_RUN_MERGE_BUDGET) {
+        tokens += Math.ceil(((end - at) * merged.tokens) / merged.characters);
+        break;
+      }
+      let cut = Math.min(at + LONGEST_MERGED_RUN, end);
+      // Never between the halves of a surrogate pair.
+      if (cut < end && /[\uDC00-\uDFFF]/.test(text[cut]!)) cut -= 1;
+      const piece = count(text.slice(at, cut));
+      tokens += piece;
+      merged.tokens += piece;
+      merged.characters += cut - at;
+      at = cut;
+    }
+    from = end;
+  }
+  if (from === 0) return { tokens: count(text), estimated: false };
+  if (from < text.length) tokens += count(text.slice(from));
+  return { tokens, estimated: true };
 }
 
 /** The character estimate of `text`'s tokens for `target`. */
@@ -63,21 +132,29 @@ export function estimateTokens(text: string, target: ManifestTarget): number {
   return text.length === 0 ? 0 : Math.ceil(text.length / perToken);
 }
 
-/** The tokens of `text` (an entry's JSON, or a part of it) by `target`'s counter. */
-export function countTargetTokens(text: string, target: ManifestTarget): number {
-  return tokenizerOf(target) === 'o200k_base' ? countO200k(text) : estimateTokens(text, target);
-}
-
-/** The tokens of one entry (the JSON value of one tool in a target's list) by `target`'s counter. */
-export function entryTokens(entry: unknown, target: ManifestTarget): number {
-  return countTargetTokens(JSON.stringify(entry), target);
+/**
+ * The tokens of `text` (an entry's JSON, or a part of it) by `target`'s counter; `estimated` only where
+ * an o200k count had a run too long to merge whole (an estimated target's count is always an estimate).
+ */
+export function countTargetTokens(text: string, target: ManifestTarget): TokenCount {
+  return tokenizerOf(target) === 'o200k_base'
+    ? countO200k(text)
+    : { tokens: estimateTokens(text, target), estimated: false };
 }
 
 /** What `token-report.json` says of a target's counter. */
 export function tokenizerDescription(target: ManifestTarget): Record<string, unknown> {
   const text = 'JSON.stringify(entry): the entry as written, without indentation';
   if (tokenizerOf(target) === 'o200k_base')
-    return { encoding: 'o200k_base', exact: true, library: TOKENIZER_LIBRARY, text };
+    return {
+      encoding: 'o200k_base',
+      exact: true,
+      library: TOKENIZER_LIBRARY,
+      longRuns:
+        `a run of more than ${LONGEST_MERGED_RUN} letters, punctuation marks or spaces (one pre-token) is counted in pieces of ` +
+        `${LONGEST_MERGED_RUN}: a tool with one is marked "estimated": true`,
+      text,
+    };
   const perToken = charsPerToken(target);
   return {
     bound:
@@ -123,7 +200,7 @@ function entrySchemas(entry: unknown): SchemaObject[] {
 /** The parts of an entry by token count: descriptions, enums, nested schemas. */
 export function entryCost(entry: unknown, target: ManifestTarget): EntryCost {
   const cost: EntryCost = { descriptions: 0, enums: 0, nestedSchemas: 0 };
-  const count = (value: unknown) => countTargetTokens(JSON.stringify(value), target);
+  const count = (value: unknown) => countTargetTokens(JSON.stringify(value), target).tokens;
   const visit = (value: unknown, parentKey: string | undefined): void => {
     if (Array.isArray(value)) {
       for (const item of value) visit(item, undefined);

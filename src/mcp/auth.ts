@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
 import {
+  bearerAuthChallengeResponse,
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
+} from '@modelcontextprotocol/server';
+import {
   createLocalJWKSet,
   createRemoteJWKSet,
   errors as joseErrors,
@@ -15,8 +21,12 @@ import {
  * against the authorization server's JWKS, with the issuer and this server's resource URL as the
  * audience (RFC 8707), and the answers the spec asks for — 401 with a `WWW-Authenticate` naming the
  * protected-resource metadata (RFC 9728) for a missing or bad token, 403 `insufficient_scope` naming
- * the scopes to ask for. Scopes become persona capabilities through one configured table, and the
- * token's subject becomes the caller: capabilities come from who calls, not from a server flag.
+ * the scopes to ask for. The SDK's `bearerAuthChallengeResponse` writes those answers and
+ * `getOAuthProtectedResourceMetadataUrl` names the metadata; toolsmith verifies the JWTs (the SDK
+ * takes a verifier but has none), and writes its own answer only where the SDK has none: the 401
+ * to a request without a token and the 503 while the keys cannot be fetched. Scopes become persona
+ * capabilities through one configured table, and the token's subject becomes the caller:
+ * capabilities come from who calls, not from a server flag.
  */
 
 /** How bearer tokens are checked and what their scopes grant. */
@@ -56,16 +66,11 @@ export interface AuthenticatedCaller {
   claims: JWTPayload;
 }
 
-/** A refusal to answer: the HTTP status, the `WWW-Authenticate` value and a message for the body. */
-export interface AuthRefusal {
-  status: 401 | 403 | 503;
-  wwwAuthenticate?: string;
-  error: string;
-  description: string;
-}
-
-/** The outcome of checking one request's `Authorization` header. */
-export type AuthOutcome = { ok: true; caller: AuthenticatedCaller } | { ok: false; refusal: AuthRefusal };
+/**
+ * The outcome of checking one request's `Authorization` header: the caller, or the HTTP answer
+ * refusing it (401, 403 or 503, with its `WWW-Authenticate` challenge and an OAuth error body).
+ */
+export type AuthOutcome = { ok: true; caller: AuthenticatedCaller } | { ok: false; refusal: Response };
 
 /** A configured resource server: verifies tokens and describes itself (RFC 9728). */
 export interface BearerAuth {
@@ -73,24 +78,19 @@ export interface BearerAuth {
   authenticate(header: string | undefined): Promise<AuthOutcome>;
   /** The RFC 9728 protected-resource metadata document. */
   metadata(): Record<string, unknown>;
-  /** The capabilities `scopes` grant through the table, sorted, each once. */
-  capabilitiesFor(scopes: readonly string[]): string[];
   /** The scopes that grant at least one of `capabilities` (to ask for in a 403), sorted. */
   scopesGranting(capabilities: readonly string[]): string[];
-  /** A 403 `insufficient_scope` refusal asking for `scopes`. */
-  insufficientScope(scopes: readonly string[], description: string): AuthRefusal;
+  /** The 403 `insufficient_scope` answer asking for `scopes`. */
+  insufficientScope(scopes: readonly string[], description: string): Response;
 }
 
 /** The path of the protected-resource metadata of `resource` (RFC 9728 §3.1: inserted before the resource's path). */
 export function resourceMetadataPath(resource: string): string {
-  const pathname = new URL(resource).pathname.replace(/\/+$/, '');
-  return `/.well-known/oauth-protected-resource${pathname}`;
+  return new URL(getOAuthProtectedResourceMetadataUrl(new URL(resource))).pathname;
 }
 
-/** The absolute URL of the protected-resource metadata of `resource`. */
-export function resourceMetadataUrl(resource: string): string {
-  return new URL(resourceMetadataPath(resource), resource).href;
-}
+/** An OAuth scope token (RFC 6749 §3.3): printable ASCII but space, `"` and `\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
 /**
  * A resource server checking bearer JWTs as `options` says. Throws (a setup mistake) when the
@@ -127,17 +127,6 @@ export class ScopeTable {
       if (granted.some((capability) => capabilities.includes(capability))) scopes.push(scope);
     return scopes.sort();
   }
-}
-
-/**
- * A `WWW-Authenticate: Bearer` value naming the protected-resource metadata first, then `fields`
- * (each value quoted, with what a quoted-string cannot hold taken out).
- */
-export function bearerChallenge(metadataUrl: string, fields: ReadonlyArray<readonly [string, string]>): string {
-  const params = [['resource_metadata', metadataUrl] as const, ...fields].map(
-    ([key, value]) => `${key}="${quote(value)}"`,
-  );
-  return `Bearer ${params.join(', ')}`;
 }
 
 /**
@@ -180,10 +169,15 @@ class JwtBearerAuth implements BearerAuth {
       if (!URL.canParse(value))
         throw new TypeError(`auth ${name} '${value}' is not an absolute URL; give e.g. https://auth.example.com/.`);
     }
-    this.metadataUrl = resourceMetadataUrl(options.resource);
+    this.metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(options.resource));
     this.keys = loadKeySet(options.jwks);
     this.table = new ScopeTable(options.scopeCapabilities);
     this.requiredScopes = [...(options.requiredScopes ?? [])];
+    for (const scope of this.requiredScopes)
+      if (!SCOPE_TOKEN.test(scope))
+        throw new TypeError(
+          `auth requiredScopes: '${scope}' is not an OAuth scope (printable ASCII without spaces, quotes or backslashes).`,
+        );
     this.verifyOptions = {
       issuer: options.issuer,
       audience: options.resource,
@@ -193,28 +187,35 @@ class JwtBearerAuth implements BearerAuth {
   }
 
   async authenticate(header: string | undefined): Promise<AuthOutcome> {
-    if (header === undefined || header === '')
-      return this.refuse(undefined, 'This server needs a bearer token (Authorization: Bearer <token>).');
+    if (header === undefined || header === '') return { ok: false, refusal: this.askForToken() };
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
-    if (match === null) return this.refuse('invalid_request', 'The Authorization header must be "Bearer <token>".');
+    if (match === null) return this.refuse('The Authorization header must be "Bearer <token>".');
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(match[1]!, this.keys, this.verifyOptions));
     } catch (error) {
       if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) {
+        // The SDK answers a verifier's failure 500; keys that cannot be fetched are a passing fault,
+        // so this is 503, which a load balancer and a client retry.
         const description = `The authorization server's keys could not be fetched: ${(error as Error).message}`;
-        return { ok: false, refusal: { status: 503, error: 'temporarily_unavailable', description } };
+        const refusal = Response.json(
+          { error: 'temporarily_unavailable', error_description: description },
+          { status: 503 },
+        );
+        return { ok: false, refusal };
       }
-      return this.refuse('invalid_token', describeTokenError(error));
+      return this.refuse(describeTokenError(error));
     }
     const outcome = callerFromClaims(payload, this.requiredScopes, this.table);
     if ('caller' in outcome) return { ok: true, caller: outcome.caller };
-    if (outcome.refused === 'no-subject') return this.refuse('invalid_token', 'The token has no subject (sub).');
+    if (outcome.refused === 'no-subject') return this.refuse('The token has no subject (sub).');
     const { missing } = outcome;
     const description = `The token lacks the scope${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`;
     return { ok: false, refusal: this.insufficientScope(this.requiredScopes, description) };
   }
 
+  // Not the SDK's buildOAuthProtectedResourceMetadata: it names one authorization server and needs
+  // that server's RFC 8414 document, where this server knows issuers only and may name several.
   metadata(): Record<string, unknown> {
     const scopes = new Set<string>([...this.requiredScopes, ...this.table.scopes()]);
     return {
@@ -225,30 +226,38 @@ class JwtBearerAuth implements BearerAuth {
     };
   }
 
-  capabilitiesFor(scopes: readonly string[]): string[] {
-    return this.table.capabilitiesFor(scopes);
-  }
-
   scopesGranting(capabilities: readonly string[]): string[] {
     return this.table.scopesGranting(capabilities);
   }
 
-  insufficientScope(scopes: readonly string[], description: string): AuthRefusal {
-    const wwwAuthenticate = bearerChallenge(this.metadataUrl, [
-      ['error', 'insufficient_scope'],
-      ['scope', scopes.join(' ')],
-      ['error_description', description],
-    ]);
-    return { status: 403, wwwAuthenticate, error: 'insufficient_scope', description };
+  insufficientScope(scopes: readonly string[], description: string): Response {
+    return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, description), {
+      requiredScopes: [...scopes],
+      resourceMetadataUrl: this.metadataUrl,
+    });
   }
 
-  /** A 401: the challenge names the required scopes and, for a bad token or header, the error. */
-  private refuse(error: string | undefined, description: string): AuthOutcome {
-    const fields: Array<[string, string]> = [];
-    if (this.requiredScopes.length > 0) fields.push(['scope', this.requiredScopes.join(' ')]);
-    if (error !== undefined) fields.push(['error', error], ['error_description', description]);
-    const wwwAuthenticate = bearerChallenge(this.metadataUrl, fields);
-    return { ok: false, refusal: { status: 401, wwwAuthenticate, error: error ?? 'unauthorized', description } };
+  /** A 401 `invalid_token` for a bad token or header, its challenge naming the required scopes. */
+  private refuse(description: string): AuthOutcome {
+    const refusal = bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, description), {
+      requiredScopes: [...this.requiredScopes],
+      resourceMetadataUrl: this.metadataUrl,
+    });
+    return { ok: false, refusal };
+  }
+
+  /**
+   * The 401 to a request without a token: a challenge naming the metadata and the required scopes,
+   * and no error code, as RFC 6750 §3.1 asks (MCP's authorization spec shows the same). The SDK's
+   * `bearerAuthChallengeResponse` always names an error, so this challenge is written here; its
+   * values cannot break the quoted-strings (a URL, and scopes checked at setup).
+   */
+  private askForToken(): Response {
+    const scope = this.requiredScopes.length === 0 ? '' : `, scope="${this.requiredScopes.join(' ')}"`;
+    return Response.json(
+      { error: 'unauthorized', error_description: 'This server needs a bearer token (Authorization: Bearer <token>).' },
+      { status: 401, headers: { 'WWW-Authenticate': `Bearer resource_metadata="${this.metadataUrl}"${scope}` } },
+    );
   }
 }
 
@@ -286,9 +295,4 @@ function describeTokenError(error: unknown): string {
   if (error instanceof joseErrors.JWKSNoMatchingKey)
     return "No key of the authorization server's JWKS matches the token.";
   return `The token is not valid: ${(error as Error).message}.`;
-}
-
-/** A value inside a quoted-string of an HTTP header: no quotes, backslashes or control characters. */
-function quote(value: string): string {
-  return value.replace(/[\\"]/g, '').replace(/[\u0000-\u001f\u007f]/g, ' ');
 }

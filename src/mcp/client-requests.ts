@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { JSONRPCMessage, TransportSendOptions } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  ProtocolErrorCode,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
 import { WrappingTransport } from './wrapping-transport.js';
 
 /*
@@ -18,18 +24,30 @@ const ID_PREFIX = 'toolsmith-';
 
 /**
  * Routes `message` (a JSON-RPC response from the client) to the server instance whose request it
- * answers; false when no instance of this process is waiting for it.
+ * answers: `delivered`, or `unknown` when no instance of this process is waiting for it. An answer
+ * that is no JSON-RPC result or error (a `result` that is a string or `null`) is `invalid`: the
+ * waiting request is failed at once with an error saying so, rather than left to wait for its timeout.
  */
-export function deliverClientAnswer(message: unknown): boolean {
-  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
-  const record = message as Record<string, unknown>;
-  if ('method' in record || !('result' in record || 'error' in record) || typeof record.id !== 'string') return false;
-  const deliver = PENDING.get(record.id);
-  if (deliver === undefined) return false;
-  PENDING.delete(record.id);
-  deliver(message as JSONRPCMessage);
-  return true;
+export function deliverClientAnswer(message: unknown): 'delivered' | 'invalid' | 'unknown' {
+  const id = (message as { id?: unknown } | null)?.id;
+  const deliver = typeof id === 'string' ? PENDING.get(id) : undefined;
+  if (deliver === undefined) return 'unknown';
+  PENDING.delete(id as string);
+  if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+    deliver(message);
+    return 'delivered';
+  }
+  deliver({
+    jsonrpc: '2.0',
+    id: id as string,
+    error: { code: ProtocolErrorCode.InvalidParams, message: INVALID_ANSWER },
+  });
+  return 'invalid';
 }
+
+/** What an answer that is no JSON-RPC result or error is told, and the call that waited for it. */
+export const INVALID_ANSWER =
+  "The client's answer is not a JSON-RPC response: its result must be an object (an ElicitResult, a CreateMessageResult), or it must be an error.";
 
 /** True for a JSON-RPC response to a request toolsmith sent (its id has toolsmith's prefix). */
 export function isClientAnswer(message: unknown): boolean {

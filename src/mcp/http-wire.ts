@@ -1,26 +1,29 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/server';
 
 /*
  * The wire side of the MCP HTTP server (./http.ts): reading a request (its body up to a limit, its
- * path, its `Host` name, its JSON-RPC id), handing it to the SDK as a web `Request`, and writing
+ * path, its JSON-RPC id), handing it to the SDK as a web `Request`, and writing
  * answers — plain JSON, JSON-RPC errors, and the SDK's web `Response` (a stream whose first message
  * is the answer is sent as that one JSON body).
  */
 
-/** The request as a web `Request` for the SDK, with the body already read. */
-export function toWebRequest(request: IncomingMessage, body: string, signal: AbortSignal): Request {
+/** The URL and init of `request` as a web `Request` for the SDK, with the body already read. */
+export function webRequestInit(
+  request: IncomingMessage,
+  body: string,
+  signal: AbortSignal,
+): { url: string; init: RequestInit } {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`, {
-    method: request.method ?? 'POST',
-    headers,
-    body,
-    signal,
-  });
+  return {
+    url: `http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`,
+    init: { method: request.method ?? 'POST', headers, body, signal },
+  };
 }
 
 /**
@@ -107,9 +110,7 @@ function parseJson(text: string): unknown {
 
 /** True for a JSON-RPC response (result or error) to the request `id`. */
 function isAnswerTo(message: unknown, id: string | number | null): boolean {
-  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
-  const record = message as Record<string, unknown>;
-  return record.id === id && id !== null && ('result' in record || 'error' in record) && !('method' in record);
+  return id !== null && (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id === id;
 }
 
 /** Reads the body as text, or `undefined` when it is over `limit` bytes (declared or sent). */
@@ -142,13 +143,6 @@ export function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const query = raw.indexOf('?');
   return query === -1 ? raw : raw.slice(0, query);
-}
-
-export function hostnameOf(hostHeader: string | undefined): string {
-  if (hostHeader === undefined) return '';
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
-  const colon = hostHeader.lastIndexOf(':');
-  return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
 }
 
 export function idOf(message: unknown): string | number | null {

@@ -1,29 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  type McpRequestContext,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
 import {
   createBearerAuth,
   resourceMetadataPath,
   type AuthenticatedCaller,
-  type AuthRefusal,
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';
+import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
-import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
-import { invalidCallParams } from './stdio-transport.js';
-import { createMcpServer, type McpServerOptions, type McpServerInstance } from './server.js';
-import {
-  hostnameOf,
-  idOf,
-  pathOf,
-  readBody,
-  sendJson,
-  sendJsonRpcError,
-  sendWebResponse,
-  toWebRequest,
-} from './http-wire.js';
+import type { TaskStore } from '../tasks/index.js';
+import { deliverClientAnswer, INVALID_ANSWER, isClientAnswer } from './client-requests.js';
+import { invalidCallParams } from './call-params.js';
+import { requestStates } from './request-state.js';
+import { createMcpServer, type McpServerOptions } from './server.js';
+import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, webRequestInit } from './http-wire.js';
 
 /*
  * MCP over Streamable HTTP, stateless, for both protocol eras on one endpoint: a 2026-07-28 request
@@ -34,7 +34,8 @@ import {
  *
  * A request to /mcp goes through the named steps of `mcpSteps` in order; the first that refuses
  * answers it, and a request none refuses is served by `serveEra`. Around them, on plain `node:http`:
- * `GET /healthz` (200, or 503 while draining); with auth, the RFC 9728 metadata at
+ * `GET /healthz` (liveness: 200, or 503 while draining), `GET /readyz` (readiness: 503 too while
+ * the task store does not answer); with auth, the RFC 9728 metadata at
  * `/.well-known/oauth-protected-resource[/<path>]`; a per-request timeout (504, the call's signal
  * aborted); and a graceful drain on SIGTERM (or `close()`): new requests get 503 while the calls in
  * flight finish, up to a deadline.
@@ -43,7 +44,7 @@ import {
 /** How `startHttpServer` serves an orchestrator. */
 export interface ServeHttpOptions extends Pick<
   McpServerOptions,
-  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore'
+  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
 > {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
@@ -61,7 +62,10 @@ export interface ServeHttpOptions extends Pick<
    * auth, only the origins listed here.
    */
   allowedOrigins?: readonly string[];
-  /** `Host` names allowed (default: the loopback names when bound to loopback, else any). */
+  /**
+   * `Host` names allowed, without ports (default: `localhost`, `127.0.0.1`, `[::1]` when bound to
+   * loopback, else any). A `Host` that is not a host name (and port) is answered 400 either way.
+   */
   allowedHosts?: readonly string[];
   /** Largest request body in bytes (default 1 MiB); a larger one is answered 413. */
   maxBodyBytes?: number;
@@ -119,15 +123,29 @@ interface Exchange {
   caller?: AuthenticatedCaller;
   body?: string;
   message?: unknown;
-  /** Set by `serveEra`: closes the request's server instance, which aborts its call. */
-  stop?: () => void;
-  /** Set by `serveEra`: stops the request's call, which then answers its aborted result (a streamed response). */
-  abortCall?: (reason: string) => void;
+  /** Set while the SDK serves the request (`serveEra`), until it has answered. */
+  serving?: Serving;
 }
 
-/** A step's refusal: an HTTP status with a JSON-RPC error body, or an OAuth refusal. */
-type Refusal =
-  { status: number; code: number; message: string; headers?: Record<string, string> } | { auth: AuthRefusal };
+/**
+ * How a request the SDK serves is stopped: `calls` stops its call, which then answers its aborted
+ * result (in a streamed answer); `teardown`, the web request's signal, has the SDK close the
+ * request's server, which aborts whatever still runs.
+ */
+interface Serving {
+  readonly calls: AbortController;
+  readonly teardown: AbortController;
+}
+
+/** Stops what the SDK still serves of `exchange`, if anything. */
+function stopServing(exchange: Exchange): void {
+  exchange.serving?.calls.abort();
+  exchange.serving?.teardown.abort();
+  exchange.serving = undefined;
+}
+
+/** A step's refusal: an HTTP status with a JSON-RPC error body, or the whole answer (an OAuth refusal). */
+type Refusal = { status: number; code: number; message: string; headers?: Record<string, string> } | Response;
 
 /** One named check of the request chain: a refusal, or nothing to let the request go on. */
 interface Step {
@@ -147,9 +165,12 @@ interface Served {
   auth: BearerAuth | undefined;
   allowedOrigins: ReadonlySet<string>;
   allowLoopbackOrigins: boolean;
-  allowedHosts: ReadonlySet<string> | undefined;
+  allowedHosts: string[] | undefined;
   maxBodyBytes: number;
-  serverOptions: Pick<McpServerOptions, 'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore'>;
+  serverOptions: Pick<
+    McpServerOptions,
+    'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
+  >;
   personaId: string;
   openCapabilities: readonly string[];
   onError: (error: Error) => void;
@@ -180,12 +201,9 @@ export async function startHttpServer(
   if (options.auth !== undefined && !('authenticate' in options.auth))
     metadataPaths.add(resourceMetadataPath(options.auth.resource));
   if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
-  const serverOptions: Served['serverOptions'] = {};
-  if (options.name !== undefined) serverOptions.name = options.name;
-  if (options.version !== undefined) serverOptions.version = options.version;
-  if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
-  if (options.pageSize !== undefined) serverOptions.pageSize = options.pageSize;
-  if (options.taskStore !== undefined) serverOptions.taskStore = options.taskStore;
+  // A request-state key under 32 bytes throws here, at start, rather than at the first request.
+  if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
+  const { name, version, instructions, pageSize, taskStore, requestStateKey } = options;
   const served: Served = {
     orchestrator,
     auth,
@@ -193,12 +211,12 @@ export async function startHttpServer(
     allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
     allowedHosts:
       options.allowedHosts !== undefined
-        ? new Set(options.allowedHosts)
+        ? [...options.allowedHosts]
         : isLoopbackHost(host)
-          ? LOOPBACK_HOSTS
+          ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    serverOptions,
+    serverOptions: { name, version, instructions, pageSize, taskStore, requestStateKey },
     personaId: options.personaId ?? 'mcp',
     openCapabilities: [...(options.capabilities ?? [])],
     onError: options.onError ?? (() => {}),
@@ -219,15 +237,16 @@ export async function startHttpServer(
       response,
       finished: new Promise<void>((resolve) => (done = resolve)),
       abort: (status, text) => {
-        if (!response.headersSent || exchange.abortCall === undefined) {
-          exchange.stop?.();
+        const { serving } = exchange;
+        if (serving === undefined || !response.headersSent) {
+          stopServing(exchange);
           if (!response.headersSent) sendJsonRpcError(response, status, -32001, text, idOf(exchange.message));
           return;
         }
         // A streamed (SSE) answer has begun: the call is stopped and answers its aborted result in the
         // stream; the stream is closed if that takes longer than a moment.
-        exchange.abortCall(text);
-        setTimeout(() => exchange.stop?.(), STREAM_CLOSE_GRACE_MS).unref();
+        serving.calls.abort(new Error(text));
+        setTimeout(() => serving.teardown.abort(), STREAM_CLOSE_GRACE_MS).unref();
       },
     };
     inFlight.add(entry);
@@ -238,7 +257,7 @@ export async function startHttpServer(
     response.once('close', () => {
       clearTimeout(timer);
       inFlight.delete(entry);
-      exchange.stop?.();
+      stopServing(exchange);
       done();
     });
     for (const step of steps) {
@@ -262,6 +281,7 @@ export async function startHttpServer(
       });
     }
     if (pathname === '/healthz') return sendJson(response, 200, { status: 'ok' });
+    if (pathname === '/readyz') return sendReadiness(response, options.taskStore);
     if (auth !== undefined && metadataPaths.has(pathname)) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return sendJson(response, 405, { error: 'Use GET.' });
       return sendJson(response, 200, auth.metadata());
@@ -362,8 +382,10 @@ function mcpSteps(served: Served): readonly Step[] {
       name: 'origin',
       run: ({ request }) => {
         const origin = request.headers.origin;
+        // Matched whole (scheme, host and port) first: the SDK's check compares host names only, which
+        // would let any port and scheme of an origin listed with --allowed-origin in.
         if (origin === undefined || served.allowedOrigins.has(origin)) return undefined;
-        if (served.allowLoopbackOrigins && isLoopbackOrigin(origin)) return undefined;
+        if (served.allowLoopbackOrigins && validateOriginHeader(origin, localhostAllowedOrigins()).ok) return undefined;
         return {
           status: 403,
           code: -32000,
@@ -377,13 +399,16 @@ function mcpSteps(served: Served): readonly Step[] {
     {
       name: 'host',
       run: ({ request }) => {
-        if (served.allowedHosts === undefined || served.allowedHosts.has(hostnameOf(request.headers.host)))
-          return undefined;
-        return {
-          status: 403,
-          code: -32000,
-          message: `Host '${request.headers.host ?? ''}' is not allowed (DNS-rebinding protection).`,
-        };
+        const host = validateHostHeader(request.headers.host, served.allowedHosts ?? []);
+        if (host.ok || (host.errorCode === 'invalid_host' && served.allowedHosts === undefined)) return undefined;
+        const shown = truncateText(request.headers.host ?? '', 200);
+        return host.errorCode === 'invalid_host'
+          ? { status: 403, code: -32000, message: `Host '${shown}' is not allowed (DNS-rebinding protection).` }
+          : {
+              status: 400,
+              code: -32000,
+              message: `Host '${shown}' is not a host name with an optional port (1-65535).`,
+            };
       },
     },
     {
@@ -405,7 +430,7 @@ function mcpSteps(served: Served): readonly Step[] {
       name: 'auth',
       run: async (exchange) => {
         const outcome = await auth.authenticate(exchange.request.headers.authorization);
-        if (!outcome.ok) return { auth: outcome.refusal };
+        if (!outcome.ok) return outcome.refusal;
         exchange.caller = outcome.caller;
         return undefined;
       },
@@ -440,9 +465,7 @@ function mcpSteps(served: Served): readonly Step[] {
     steps.push({
       name: 'scopes',
       run: ({ message, caller }) => {
-        if (caller === undefined) return undefined;
-        const refusal = scopeRefusal(message, caller, auth, served.orchestrator);
-        return refusal === undefined ? undefined : { auth: refusal };
+        return caller === undefined ? undefined : scopeRefusal(message, caller, auth, served.orchestrator);
       },
     });
   }
@@ -463,17 +486,16 @@ function mcpSteps(served: Served): readonly Step[] {
  * Serves a checked request in its era through the v2 SDK's `createMcpHandler`: 2026-07-28 on its
  * modern path (which answers `server/discover`, checks the `Mcp-Method`/`Mcp-Name` headers against
  * the body and answers an unsupported revision -32022), the 2025 handshake era on its stateless
- * fallback. Either way the request's server is the one built here from `createMcpServer`, as the
- * caller's capabilities and persona, and a streamed answer whose result comes first is sent as one
- * JSON body (`sendWebResponse`).
+ * fallback. Either way the SDK's factory builds the request's server from the request it is handed
+ * (a `ServedRequest`: the caller's capabilities and persona), and a streamed answer whose result
+ * comes first is sent as one JSON body (`sendWebResponse`).
  */
 function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
-  const instances = new WeakMap<Request, McpServerInstance>();
   const handler = createMcpHandler(
-    (context: McpRequestContext) => {
-      const server = context.requestInfo === undefined ? undefined : instances.get(context.requestInfo);
-      if (server === undefined) throw new Error('toolsmith: a request reached the SDK without its server.');
-      return server;
+    ({ requestInfo }: McpRequestContext) => {
+      if (!(requestInfo instanceof ServedRequest))
+        throw new Error('toolsmith: a request reached the SDK without its caller.');
+      return createMcpServer(served.orchestrator, serverOptions(served, requestInfo.caller, requestInfo.calls));
     },
     { onerror: served.onError, maxRequestBodySize: served.maxBodyBytes },
   );
@@ -481,10 +503,12 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     const { request, response, message, caller } = exchange;
     // A client's answer to a question a call of this process asked it (2025 elicitation): to that call.
     if (isClientAnswer(message)) {
-      if (deliverClientAnswer(message)) {
+      const delivered = deliverClientAnswer(message);
+      if (delivered === 'delivered') {
         response.writeHead(202).end();
         return;
       }
+      if (delivered === 'invalid') return sendJsonRpcError(response, 400, -32600, INVALID_ANSWER, idOf(message));
       return sendJsonRpcError(
         response,
         404,
@@ -493,58 +517,77 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
           '(a 2025 client that elicits needs its answers to reach the replica that asked).',
       );
     }
-    const aborter = new AbortController();
-    const calls = new AbortController();
-    const webRequest = toWebRequest(request, exchange.body ?? '', aborter.signal);
-    const server = createMcpServer(served.orchestrator, {
-      signal: calls.signal,
-      ...served.serverOptions,
-      capabilities: caller?.capabilities ?? served.openCapabilities,
-      cacheScope: caller === undefined ? 'public' : 'private',
-      // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
-      taskListing: caller !== undefined,
-      persona: {
-        personaId: served.personaId,
-        userContext:
-          caller === undefined
-            ? { userId: 'mcp' }
-            : {
-                userId: caller.subject,
-                scopes: caller.scopes,
-                ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
-              },
-      },
-      onError: served.onError,
+    if (response.writableEnded || response.destroyed) return;
+    const serving: Serving = { calls: new AbortController(), teardown: new AbortController() };
+    exchange.serving = serving;
+    const { url, init } = webRequestInit(request, exchange.body ?? '', serving.teardown.signal);
+    const answer = await handler.fetch(new ServedRequest(url, init, caller, serving.calls.signal), {
+      parsedBody: message,
     });
-    exchange.abortCall = (reason) => calls.abort(new Error(reason));
-    // Closing the server aborts its handlers' signals: the orchestrator's call stops.
-    exchange.stop = () => {
-      aborter.abort();
-      server.close().catch(() => {});
-    };
-    if (response.writableEnded || response.destroyed) return exchange.stop();
-    instances.set(webRequest, server);
-    const answer = await handler.fetch(webRequest, { parsedBody: message });
     // A 2025 handshake answered: the client gets a session id to send back (Streamable HTTP). The
     // server keeps nothing for it, so any replica takes any request, with or without one.
     if (answer.ok && (message as { method?: unknown } | undefined)?.method === 'initialize')
       response.setHeader('Mcp-Session-Id', randomUUID());
     await sendWebResponse(response, answer, idOf(message));
     // Answered: the SDK tore the request's server down with its response; nothing is left to stop.
-    exchange.stop = undefined;
-    exchange.abortCall = undefined;
+    exchange.serving = undefined;
   };
 }
 
-/** `http(s)://` + a loopback host, any port: a page served by this machine. */
-function isLoopbackOrigin(origin: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
+/**
+ * A request to /mcp as the SDK's handler gets it. The SDK hands it to the factory, which builds the
+ * request's server from what it carries: the caller (none without auth), and the signal that stops
+ * the server's calls (the request's own signal tears the whole exchange down).
+ */
+class ServedRequest extends Request {
+  constructor(
+    url: string,
+    init: RequestInit,
+    readonly caller: AuthenticatedCaller | undefined,
+    readonly calls: AbortSignal,
+  ) {
+    super(url, init);
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
+}
+
+/** The options of the server for one request of `caller`, whose calls `signal` stops. */
+function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
+  return {
+    signal,
+    ...served.serverOptions,
+    capabilities: caller?.capabilities ?? served.openCapabilities,
+    cacheScope: caller === undefined ? 'public' : 'private',
+    // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
+    taskListing: caller !== undefined,
+    // No userContext without auth: the calls run as 'mcp', and their tasks are no subject's.
+    persona: {
+      personaId: served.personaId,
+      ...(caller === undefined
+        ? {}
+        : {
+            userContext: {
+              userId: caller.subject,
+              scopes: caller.scopes,
+              ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
+            },
+          }),
+    },
+    onError: served.onError,
+  };
+}
+
+/**
+ * `/readyz`: 200 when this replica can serve calls, 503 (with the reason) while its task store does
+ * not answer — a load balancer then sends calls elsewhere, while `/healthz` keeps the process alive.
+ */
+async function sendReadiness(response: ServerResponse, store: TaskStore | undefined): Promise<void> {
+  try {
+    await store?.check();
+  } catch (error) {
+    response.setHeader('Retry-After', '1');
+    return sendJson(response, 503, { status: 'unavailable', error: (error as Error).message });
+  }
+  sendJson(response, 200, { status: 'ready' });
 }
 
 /**
@@ -557,7 +600,7 @@ function scopeRefusal(
   caller: AuthenticatedCaller,
   auth: BearerAuth,
   orchestrator: ToolOrchestrator,
-): AuthRefusal | undefined {
+): Response | undefined {
   const missing = new Set<string>();
   const tools: string[] = [];
   for (const item of Array.isArray(message) ? message : [message]) {
@@ -579,12 +622,8 @@ function scopeRefusal(
   );
 }
 
-function sendStepRefusal(response: ServerResponse, refusal: Refusal, id: string | number | null): void {
-  if ('auth' in refusal) {
-    const { auth } = refusal;
-    if (auth.wwwAuthenticate !== undefined) response.setHeader('WWW-Authenticate', auth.wwwAuthenticate);
-    return sendJson(response, auth.status, { error: auth.error, error_description: auth.description });
-  }
+async function sendStepRefusal(response: ServerResponse, refusal: Refusal, id: string | number | null): Promise<void> {
+  if (refusal instanceof Response) return sendWebResponse(response, refusal, id);
   for (const [name, value] of Object.entries(refusal.headers ?? {})) response.setHeader(name, value);
   // Before the json step there is no message: the id is whatever could be read (else null).
   sendJsonRpcError(response, refusal.status, refusal.code, refusal.message, id);

@@ -1,7 +1,9 @@
 /*
  * `toolsmith/mcp`: the MCP server for both protocol eras (2026-07-28 and the 2025 handshake) on the
- * official v2 SDK — the tool mapping (./tool.ts), the era-blind handlers (./server.ts), stdio
- * (./stdio.ts over ./stdio-transport.ts), Streamable HTTP (./http.ts) and its bearer auth (./auth.ts).
+ * official v2 SDK — the tool mapping (./tool.ts), the era-blind handlers (./server.ts: `tools/list`,
+ * `tools/call` as a direct call or a task, ./tasks.ts), how a call asks its client (./asking.ts,
+ * ./request-state.ts), stdio (./stdio.ts over ./stdio-transport.ts), Streamable HTTP (./http.ts) and
+ * its bearer auth (./auth.ts); every transport checks `tools/call` params with ./call-params.ts.
  */
 
 export {
@@ -30,11 +32,8 @@ export {
 export {
   createBearerAuth,
   resourceMetadataPath,
-  resourceMetadataUrl,
   type AuthenticatedCaller,
   type AuthOutcome,
-  type AuthRefusal,
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';
-export { formatCallError } from '../call-error-text.js';

@@ -1,30 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type CallToolRequest,
   type CallToolResult,
   type McpServerFactory,
   PerRequestHTTPServerTransport,
-  type ServerContext,
-  type ServerCapabilities,
-  CLIENT_CAPABILITIES_META_KEY,
-  type InputRequiredResult,
-  inputRequired,
-  inputResponse,
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type ServerCapabilities,
+  type ServerContext,
+  specTypeSchemas,
+  type StandardSchemaV1,
   type Tool,
   type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { formatCallError } from '../call-error-text.js';
-import type { CallReporter } from '../call-reporting.js';
-import type { ApprovalGate } from '../context.js';
-import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type SampleResult } from '../elicitation.js';
+import type { CallReporter } from '../caller/call-reporting.js';
+import type { ContentBlock } from '../caller/content.js';
 import type { UserContext } from '../context.js';
 import { describeThrown, truncateText } from '../errors.js';
-import type { ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
+import { feedbackText, type FeedbackOptions } from '../feedback/render.js';
+import type { ToolCallDetails, ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
+import type { ITool } from '../tool.js';
+import { approvalTurn, askingFor, checkedSample, clientCapabilities, INPUT_NEEDED } from './asking.js';
 import { ClientRequestRouter } from './client-requests.js';
+import { answersFor, type RequestStates, requestStates } from './request-state.js';
+import { GuardedTransport } from './stdio-transport.js';
 import {
   asksForTask,
   handleTaskMethods,
@@ -34,7 +36,6 @@ import {
   taskReporter,
   taskStatusNotification,
 } from './tasks.js';
-import { GuardedTransport } from './stdio-transport.js';
 import { isMcpObjectSchema, toMcpToolFromTool } from './tool.js';
 
 /*
@@ -61,7 +62,11 @@ export interface McpPersona {
   personaId?: string;
   /** Default `'mcp'`. */
   gmiId?: string;
-  /** Default `{ userId: 'mcp' }`. */
+  /**
+   * Default `{ userId: 'mcp' }`. When given, its `userId` is also the subject that owns the caller's
+   * tasks; without it the caller is unauthenticated, and its tasks live in a space of their own,
+   * apart from every subject's (a token whose `sub` is `mcp` does not see them).
+   */
   userContext?: UserContext;
 }
 
@@ -101,6 +106,13 @@ export interface McpServerOptions {
    */
   taskStore?: TaskStore;
   /**
+   * The key that signs what a 2026-07-28 question carries to the client and back (`requestState`, so
+   * an answer is taken only for the question this server asked for this call, once): at least 32
+   * bytes, the same on every replica. Default: a random key of this process, so an answer completes
+   * only on the replica that asked. The nonces taken are kept in `taskStore` (default: this process's).
+   */
+  requestStateKey?: string | Uint8Array;
+  /**
    * Whether `tasks/list` (2025-11-25) lists the caller's tasks (and `tasks.list` is announced).
    * Only for a caller this server can tell apart from every other: a list is not protected by
    * unguessable task ids, as `tasks/get` is. `startHttpServer` sets it for an authenticated subject,
@@ -127,9 +139,6 @@ const PROTOCOL_ERROR_CODES: ReadonlySet<string> = new Set(['TOOL_NOT_FOUND', 'IN
  */
 export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServerOptions = {}): McpServerInstance {
   const capabilities = [...(options.capabilities ?? [])];
-  const personaId = options.persona?.personaId ?? 'mcp';
-  const gmiId = options.persona?.gmiId ?? 'mcp';
-  const userContext = options.persona?.userContext ?? { userId: 'mcp' };
   const pageSize = options.pageSize;
   if (pageSize !== undefined && (!Number.isSafeInteger(pageSize) || pageSize < 1))
     throw new RangeError(`pageSize must be a positive integer; got ${String(pageSize)}.`);
@@ -142,106 +151,181 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     logging: {},
     ...(store === undefined ? {} : taskCapabilities(options.taskListing === true)),
   } as ServerCapabilities;
+  const states = requestStates(options.requestStateKey, options.taskStore);
   const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
-    options.instructions === undefined
-      ? { capabilities: serverCapabilities }
-      : { capabilities: serverCapabilities, instructions: options.instructions },
+    {
+      capabilities: serverCapabilities,
+      // The SDK verifies an echoed requestState before the handler runs (-32602 when it does not).
+      requestState: { verify: states.codec.verify },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
   );
   if (options.onError !== undefined) server.onerror = options.onError;
+  const calls: Calls = {
+    orchestrator,
+    server,
+    caller: {
+      gmiId: options.persona?.gmiId ?? 'mcp',
+      personaId: options.persona?.personaId ?? 'mcp',
+      personaCapabilities: capabilities,
+      userContext: options.persona?.userContext ?? { userId: 'mcp' },
+    },
+    taskSubject: options.persona?.userContext?.userId,
+    states,
+    store,
+    signal: options.signal,
+    feedback: { maxLength: orchestrator.maxFeedbackLength },
+  };
   if (store !== undefined)
-    handleTaskMethods(server, { store, subject: userContext.userId, list: options.taskListing === true });
+    handleTaskMethods(server, { store, subject: calls.taskSubject, list: options.taskListing === true });
   server.setRequestHandler('tools/list', (request) => {
     const tools = listMcpTools(orchestrator, capabilities);
     const page = pageOf(tools, pageSize, request.params?.cursor);
     return { ...page, ttlMs, cacheScope };
   });
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
-    // Non-object `arguments` never get here: the SDK's request check refuses them (-32602), after
-    // toolsmith's transports (GuardedTransport, the HTTP call-params step) have said what is wrong.
-    const { name, arguments: args } = request.params;
-    // Decided before the call, so a tool replaced meanwhile cannot change the result's shape.
-    const tool = orchestrator.getTool(name);
-    const structured = isMcpObjectSchema(tool?.outputSchema);
-    /** The call as this caller makes it; the rest (signal, reporter, turn) differs by how it runs. */
-    const details = (correlationId: string) => ({
-      toolCallRequest: { id: `mcp-${randomUUID()}`, name, arguments: args ?? {} },
-      gmiId,
-      personaId,
-      personaCapabilities: [...capabilities],
-      userContext,
-      correlationId: `${correlationId}-${randomUUID()}`,
-    });
-    if (store !== undefined && tool?.taskSupport !== undefined) {
-      const task = asksForTask(ctx, clientCapabilities(ctx, server), request.params);
-      if (task !== undefined) {
-        // 2025-11-25 on a connection that outlives the request (stdio): the client hears the task's
-        // status change, and a question the tool asks reaches it while the task waits input_required.
-        const lasting = server.streams && ctx.mcpReq.envelope === undefined;
-        const modern = ctx.mcpReq.envelope !== undefined;
-        // 2026-07-28 asks through the task (inputRequests, tasks/update), from any replica; 2025 only
-        // on a lasting connection, where elicitation/create can reach the client after the handle.
-        const { elicitation, sampling } = clientCapabilities(ctx, server) ?? {};
-        const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
-        const canSample = (modern || lasting) && sampling !== undefined && sampling !== null;
-        // A side-effect tool no one decides for is asked about through the task too (input_required).
-        const askApproval = canAsk && tool.hasSideEffects === true && !orchestrator.decidesSideEffects;
-        // The request is answered at once: the call runs under the task's signal only.
-        return (await startTask(
-          store,
-          ctx,
-          { toolName: name, subject: userContext.userId, ...task },
-          (signal, controls) => {
-            const can = { modern, elicit: canAsk, sample: canSample };
-            const reporter = taskReporter(store, server, controls, userContext.userId, signal, can);
-            const gate = askApproval && reporter.elicit !== undefined;
-            return orchestrator.processToolCall({
-              ...details('mcp-task'),
-              signal,
-              ...(reporter.elicit === undefined && reporter.sample === undefined ? {} : { reporter }),
-              ...(gate ? { callerTurn: { approvalGate: approvalByElicitation(reporter.elicit!) } } : {}),
-            });
-          },
-          (result) => toCallToolResult(result, structured) as unknown as Record<string, unknown>,
-          server.onerror,
-          lasting
-            ? (changed) =>
-                void server
-                  .notification(taskStatusNotification(changed))
-                  .catch((error: unknown) =>
-                    server.onerror?.(error instanceof Error ? error : new Error(String(error))),
-                  )
-            : undefined,
-        )) as unknown as CallToolResult;
-      }
-      if (tool.taskSupport === 'required')
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `Tool '${name}' runs only as a task: call it with a task (2025-11-25: params.task; 2026-07-28: declare the ${TASKS_EXTENSION_ID} extension).`,
-        );
-    }
-    const reporter = callReporter(ctx, request.params._meta?.progressToken, name, server.onerror);
-    const asking = elicitation(ctx, server);
-    if (asking.elicit !== undefined) reporter.elicit = asking.elicit;
-    if (asking.sample !== undefined) reporter.sample = asking.sample;
-    const signals = [ctx.mcpReq.signal];
-    if (asking.signal !== undefined) signals.push(asking.signal);
-    if (options.signal !== undefined) signals.push(options.signal);
-    // A side-effect tool no one decides for is asked about, when the client can ask its user.
-    const askApproval =
-      asking.elicit !== undefined && tool?.hasSideEffects === true && !orchestrator.decidesSideEffects;
-    const call = orchestrator.processToolCall({
-      ...details(`mcp-${String(ctx.mcpReq.id)}`),
-      signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
-      reporter,
-      ...(askApproval ? { callerTurn: { approvalGate: approvalByElicitation(asking.approve ?? asking.elicit!) } } : {}),
-    });
-    const outcome = asking.inputNeeded === undefined ? await call : await Promise.race([call, asking.inputNeeded]);
-    // The call may have ended (aborted) before the race began: a question asked decides.
-    if (outcome === INPUT_NEEDED || asking.asked()) return asking.inputRequiredResult() as unknown as CallToolResult;
-    return toCallToolResult(outcome, structured);
-  });
+  server.setRequestHandler('tools/call', (request, ctx) => callTool(calls, request.params, ctx));
   return server;
+}
+
+/** What every `tools/call` of one server shares: the orchestrator, who calls, where answers and tasks are kept. */
+interface Calls {
+  readonly orchestrator: ToolOrchestrator;
+  readonly server: ToolsmithMcpServer;
+  /** Who calls (MCP carries no identity: the server supplies it). */
+  readonly caller: Required<Pick<ToolCallDetails, 'gmiId' | 'personaId' | 'personaCapabilities' | 'userContext'>>;
+  /** The subject owning the caller's tasks; none for an unauthenticated caller. */
+  readonly taskSubject: string | undefined;
+  readonly states: RequestStates;
+  /** Where tasks live, when the server runs any. */
+  readonly store: TaskStore | undefined;
+  /** Stops every call of the server (the HTTP server's timeout and drain). */
+  readonly signal: AbortSignal | undefined;
+  /** How a failed call's feedback text is bounded (the orchestrator's `maxFeedbackLength`). */
+  readonly feedback: FeedbackOptions;
+}
+
+/** A `tools/call` request's params. */
+type CallParams = CallToolRequest['params'];
+
+/**
+ * Answers one `tools/call`: as a task when the tool has `taskSupport`, the server a task store and
+ * the client asks for one (a tool that runs only as a task is refused otherwise), else directly.
+ * Non-object `arguments` never get here: the SDK's request check refuses them (-32602), after
+ * toolsmith's transports (./call-params.ts) have said what is wrong.
+ */
+async function callTool(calls: Calls, params: CallParams, ctx: ServerContext): Promise<CallToolResult> {
+  // Looked up before the call, so a tool replaced meanwhile cannot change the result's shape.
+  const tool = calls.orchestrator.getTool(params.name);
+  if (calls.store !== undefined && tool?.taskSupport !== undefined) {
+    const task = asksForTask(ctx, clientCapabilities(ctx, calls.server), params);
+    if (task !== undefined) return callAsTask(calls, calls.store, tool, params, ctx, task);
+    if (tool.taskSupport === 'required')
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Tool '${params.name}' runs only as a task: call it with a task (2025-11-25: params.task; 2026-07-28: declare the ${TASKS_EXTENSION_ID} extension).`,
+      );
+  }
+  return callDirectly(calls, tool, params, ctx);
+}
+
+/**
+ * A call answered in the request: progress and logs go to the request's client as notifications,
+ * questions by era (./asking.ts); a 2026-07-28 call that asks what it has no answer to yet is
+ * answered `input_required`, to be run again with the answers. The call stops with the request, a
+ * question's round, or the server.
+ */
+async function callDirectly(
+  calls: Calls,
+  tool: ITool | undefined,
+  params: CallParams,
+  ctx: ServerContext,
+): Promise<CallToolResult> {
+  const { orchestrator, server } = calls;
+  const structured = isMcpObjectSchema(tool?.outputSchema);
+  const reporter = callReporter(ctx, params._meta?.progressToken, params.name, server.onerror);
+  // A retry's answers, held to the questions asked for this call (request-state.ts).
+  const answering = await answersFor(ctx, calls.states, {
+    tool: params.name,
+    args: params.arguments,
+    caller: calls.caller.userContext.userId,
+  });
+  const asking = askingFor(ctx, server, answering);
+  if (asking.elicit !== undefined) reporter.elicit = asking.elicit;
+  if (asking.sample !== undefined) reporter.sample = checkedSample(asking.sample);
+  const signals = [ctx.mcpReq.signal];
+  if (asking.signal !== undefined) signals.push(asking.signal);
+  if (calls.signal !== undefined) signals.push(calls.signal);
+  const call = orchestrator.processToolCall({
+    ...callDetails(calls, params, `mcp-${String(ctx.mcpReq.id)}`),
+    signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
+    reporter,
+    ...approvalTurn(orchestrator, tool, asking.approve ?? asking.elicit),
+  });
+  const outcome = asking.inputNeeded === undefined ? await call : await Promise.race([call, asking.inputNeeded]);
+  // The call may have ended (aborted) before the race began: a question asked decides.
+  if (outcome === INPUT_NEEDED || asking.asked())
+    return (await asking.inputRequiredResult()) as unknown as CallToolResult;
+  return toCallToolResult(outcome, structured, calls.feedback);
+}
+
+/**
+ * A call run as a task of `store`: the request is answered at once with the task's handle and the
+ * call runs on under the task's signal only, its result written to the store. Questions go through
+ * the task: on 2026-07-28 as its `inputRequests` (answered by `tasks/update` on any replica), on
+ * 2025-11-25 only on a connection that outlives the request (stdio), which also hears the task's
+ * status change.
+ */
+async function callAsTask(
+  calls: Calls,
+  store: TaskStore,
+  tool: ITool,
+  params: CallParams,
+  ctx: ServerContext,
+  task: { ttlMs?: number },
+): Promise<CallToolResult> {
+  const { orchestrator, server } = calls;
+  const modern = ctx.mcpReq.envelope !== undefined;
+  const lasting = server.streams && !modern;
+  const { elicitation, sampling } = clientCapabilities(ctx, server) ?? {};
+  const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
+  const canSample = (modern || lasting) && sampling !== undefined && sampling !== null;
+  const structured = isMcpObjectSchema(tool.outputSchema);
+  const handle = await startTask(
+    store,
+    ctx,
+    { toolName: params.name, subject: calls.taskSubject, ...task },
+    (signal, controls) => {
+      const reporter = taskReporter(server, controls, { modern, elicit: canAsk, sample: canSample });
+      if (reporter.sample !== undefined) reporter.sample = checkedSample(reporter.sample);
+      return orchestrator.processToolCall({
+        ...callDetails(calls, params, 'mcp-task'),
+        signal,
+        ...(reporter.elicit === undefined && reporter.sample === undefined ? {} : { reporter }),
+        // Asked through the task too (input_required).
+        ...approvalTurn(orchestrator, tool, reporter.elicit),
+      });
+    },
+    (result) => toCallToolResult(result, structured, calls.feedback) as unknown as Record<string, unknown>,
+    server.onerror,
+    lasting
+      ? (changed) =>
+          void server
+            .notification(taskStatusNotification(changed))
+            .catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))))
+      : undefined,
+  );
+  return handle as unknown as CallToolResult;
+}
+
+/** The orchestrator's call for `params` as this server's caller makes it; how it runs is added by the caller. */
+function callDetails(calls: Calls, params: CallParams, correlation: string): ToolCallDetails {
+  return {
+    ...calls.caller,
+    toolCallRequest: { id: `mcp-${randomUUID()}`, name: params.name, arguments: params.arguments ?? {} },
+    personaCapabilities: [...calls.caller.personaCapabilities],
+    correlationId: `${correlation}-${randomUUID()}`,
+  };
 }
 
 /**
@@ -264,178 +348,6 @@ class ToolsmithMcpServer extends Server {
     this.streams = true;
     return super.connect(transport instanceof GuardedTransport ? transport : new GuardedTransport(transport));
   }
-}
-
-const INPUT_NEEDED = Symbol('input needed');
-
-/** How a call asks the client's user, by era; nothing when the client cannot elicit (forms). */
-interface Elicitation {
-  elicit?: Elicit;
-  /** The approval gate's question (keyed apart from the tool's own on 2026-07-28). */
-  approve?: Elicit;
-  /** Asks the client for a model call (MCP sampling), when it can. */
-  sample?: Sample;
-  /** Aborts the call when a 2026-07-28 answer must first come from the client. */
-  signal?: AbortSignal;
-  /** Resolves when the call needs an answer it does not have yet (2026-07-28). */
-  inputNeeded?: Promise<typeof INPUT_NEEDED>;
-  /** The `input_required` result naming the question(s) asked. */
-  inputRequiredResult(): InputRequiredResult;
-  /** True once the call asked a question it has no answer to yet. */
-  asked(): boolean;
-}
-
-/**
- * What the request's client can do: on 2026-07-28 the capabilities in its `_meta`, on 2025 those of
- * its `initialize` (undefined on a stateless HTTP instance that never saw it).
- */
-export function clientCapabilities(
-  ctx: ServerContext,
-  server: Server,
-): { elicitation?: unknown; sampling?: unknown; extensions?: Record<string, unknown> } | undefined {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  if (envelope !== undefined) return envelope[CLIENT_CAPABILITIES_META_KEY] as ReturnType<typeof clientCapabilities>;
-  return server.getClientCapabilities() as ReturnType<typeof clientCapabilities>;
-}
-
-/** A call whose client cannot ask its user: no question, nothing to wait for. */
-const NO_ELICITATION: Elicitation = {
-  inputRequiredResult: () => inputRequired({ inputRequests: {} }),
-  asked: () => false,
-};
-
-/**
- * Elicitation for one `tools/call`. On the 2025 era, `elicitation/create` is sent to the client and
- * its answer awaited (over stateless HTTP the answer's POST is routed back, see client-requests.ts).
- * On 2026-07-28 the call is answered `input_required` with the question, and the client retries the
- * call with the answer in `inputResponses`: the call runs again from the start and this time the
- * question is answered at once, so a tool that asks before its side effects does them once.
- */
-function elicitation(ctx: ServerContext, server: Server): Elicitation {
-  const modern = ctx.mcpReq.envelope !== undefined;
-  const capabilities = clientCapabilities(ctx, server);
-  // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
-  // can do is unknown, so the question is sent and a client that cannot answer it says so.
-  const unknown = !modern && server.getClientCapabilities() === undefined;
-  const canElicit = unknown || (capabilities?.elicitation !== undefined && capabilities.elicitation !== null);
-  const canSample = unknown || (capabilities?.sampling !== undefined && capabilities.sampling !== null);
-  if (!canElicit && !canSample) return NO_ELICITATION;
-  const controller = new AbortController();
-  let markNeeded!: (value: typeof INPUT_NEEDED) => void;
-  const inputNeeded = new Promise<typeof INPUT_NEEDED>((resolve) => (markNeeded = resolve));
-  const needed: Record<string, ReturnType<typeof inputRequired.elicit>> = {};
-  const base = {
-    signal: controller.signal,
-    inputNeeded,
-    inputRequiredResult: () => inputRequired({ inputRequests: needed }),
-    asked: () => Object.keys(needed).length > 0,
-  };
-  if (!modern) {
-    /** Sends `method` to the client; a client that does not take it is `unavailable`. */
-    const send = async (
-      method: 'elicitation/create' | 'sampling/createMessage',
-      params: object,
-      unavailable: Error,
-    ) => {
-      try {
-        return await ctx.mcpReq.send({ method, params: params as Record<string, unknown> });
-      } catch (error) {
-        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) throw unavailable;
-        throw error;
-      }
-    };
-    const elicit: Elicit = async (request) =>
-      (await send(
-        'elicitation/create',
-        { message: request.message, requestedSchema: request.requestedSchema },
-        new ElicitationError(
-          'ELICITATION_UNAVAILABLE',
-          'This client cannot ask its user (it does not take elicitation/create).',
-        ),
-      )) as ElicitAnswer;
-    const sample: Sample = async (request) =>
-      (await send(
-        'sampling/createMessage',
-        request,
-        new ElicitationError(
-          'SAMPLING_UNAVAILABLE',
-          'This client cannot run a model call for the server (it does not take sampling/createMessage).',
-        ),
-      )) as SampleResult;
-    return { ...base, ...(canElicit ? { elicit } : {}), ...(canSample ? { sample } : {}) };
-  }
-  /** Ends the round: the call is answered input_required with what it asked. */
-  const ask = (key: string, request: ReturnType<typeof inputRequired.elicit>): Promise<never> => {
-    needed[key] = request;
-    markNeeded(INPUT_NEEDED);
-    controller.abort(new DOMException('The call waits for the client to answer a question.', 'AbortError'));
-    // Rejected for whoever still awaits it; nobody may, once the call is answered input_required.
-    const stopped = Promise.reject(controller.signal.reason as Error);
-    stopped.catch(() => {});
-    return stopped;
-  };
-  const asker = (prefix: string): Elicit => {
-    let asked = 0;
-    return (request) => {
-      const key = `${prefix}-${asked++}`;
-      const answer = inputResponse(ctx.mcpReq.inputResponses, key);
-      if (answer.kind === 'elicit')
-        return Promise.resolve({
-          action: answer.action,
-          ...(answer.content === undefined ? {} : { content: answer.content as ElicitAnswer['content'] }),
-        });
-      return ask(
-        key,
-        inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }),
-      );
-    };
-  };
-  let sampled = 0;
-  const sample: Sample = (request) => {
-    const key = `sample-${sampled++}`;
-    const answer = inputResponse(ctx.mcpReq.inputResponses, key);
-    if (answer.kind === 'sampling') return Promise.resolve(answer.result as SampleResult);
-    return ask(key, inputRequired.createMessage(request as never));
-  };
-  return {
-    ...base,
-    ...(canElicit ? { elicit: asker('elicit'), approve: asker('approval') } : {}),
-    ...(canSample ? { sample } : {}),
-  };
-}
-
-/** `ask(request)`, or `undefined` when the client turned out not to be able to ask. */
-async function askOrUnavailable(ask: Elicit, request: Parameters<Elicit>[0]): Promise<ElicitAnswer | undefined> {
-  try {
-    return await ask(request);
-  } catch (error) {
-    if (error instanceof ElicitationError && error.code === 'ELICITATION_UNAVAILABLE') return undefined;
-    throw error;
-  }
-}
-
-/** The approval gate of a side-effect tool, asking the user (approve / deny) with the tool and its arguments. */
-function approvalByElicitation(ask: Elicit): ApprovalGate {
-  return async ({ tool, args }) => {
-    let shown = JSON.stringify(args);
-    if (shown.length > 2000) shown = `${shown.slice(0, 2000)}…`;
-    const answer = await askOrUnavailable(ask, {
-      message: `Allow the tool '${tool.name}' to run? It has side effects (${truncateText(tool.description, 300)}). Arguments: ${shown}`,
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          approve: { type: 'boolean', title: `Run ${tool.name}`, description: 'Approve this call', default: false },
-        },
-        required: ['approve'],
-      },
-    });
-    if (answer === undefined) return { approved: false, reason: 'The client cannot ask its user.' };
-    if (answer.action === 'accept' && answer.content?.approve === true) return true;
-    return {
-      approved: false,
-      reason: answer.action === 'accept' ? 'The user did not approve the call.' : `The user answered ${answer.action}.`,
-    };
-  };
 }
 
 /**
@@ -506,20 +418,26 @@ export function listMcpTools(orchestrator: ToolOrchestrator, capabilities?: read
 
 /**
  * The MCP answer to a finished call (as `toCallToolResult` of the v1 server): output as text plus
- * `structuredContent` when `structured`; a failure as an `isError` result; a call that reached no
- * tool throws `ProtocolError(InvalidParams)` (-32602).
+ * `structuredContent` when `structured`; a failure as an `isError` result with the call's feedback
+ * text (`feedbackText`); a call that reached no tool throws `ProtocolError(InvalidParams)` (-32602).
  */
-export function toCallToolResult(result: ToolCallResult, structured: boolean): CallToolResult {
+export function toCallToolResult(
+  result: ToolCallResult,
+  structured: boolean,
+  feedback: FeedbackOptions = {},
+): CallToolResult {
   if (result.isError) {
-    const error: ToolCallErrorDetails = result.errorDetails ?? {
-      code: 'TOOL_ERROR',
-      message: `Tool '${result.toolName}' failed without details.`,
-    };
-    if (PROTOCOL_ERROR_CODES.has(error.code))
+    const error = result.errorDetails;
+    if (error !== undefined && PROTOCOL_ERROR_CODES.has(error.code))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code });
-    return { content: [{ type: 'text', text: formatCallError(error) }], isError: true };
+    return { content: [{ type: 'text', text: feedbackText(result, feedback) }], isError: true };
   }
   const blocks = result.content;
+  const refused = blocks === undefined ? undefined : blockRefusedByMcp(blocks);
+  if (refused !== undefined) {
+    const message = `Tool '${truncateText(result.toolName)}' answered content MCP cannot carry: ${refused}`;
+    return { content: [{ type: 'text', text: `OUTPUT_INVALID: ${message}` }], isError: true };
+  }
   if (blocks !== undefined && blocks.length > 0 && (result.output === null || result.output === undefined))
     return { content: blocks as CallToolResult['content'] };
   let text: string;
@@ -537,4 +455,38 @@ export function toCallToolResult(result: ToolCallResult, structured: boolean): C
     answer.structuredContent = JSON.parse(text) as Record<string, unknown>;
   }
   return answer;
+}
+
+/** The SDK's schema of each content block kind, as it checks a `tools/call` result before sending it. */
+const BLOCK_SCHEMAS: Record<string, StandardSchemaV1> = {
+  text: specTypeSchemas.TextContent,
+  image: specTypeSchemas.ImageContent,
+  audio: specTypeSchemas.AudioContent,
+  resource: specTypeSchemas.EmbeddedResource,
+  resource_link: specTypeSchemas.ResourceLink,
+};
+
+/**
+ * The first thing of `blocks` the SDK would refuse though toolsmith's content check passed it (an
+ * `annotations.audience` other than user/assistant, a `_meta` that is not an object…), as
+ * `content[i].path: message`; the SDK would answer the whole call -32602 with its validator's dump.
+ * The payloads (text, base64), checked already, are blanked first, so none is decoded twice.
+ */
+function blockRefusedByMcp(blocks: readonly ContentBlock[]): string | undefined {
+  for (const [index, block] of blocks.entries()) {
+    const { resource } = block as { resource?: Record<string, unknown> };
+    const light = {
+      ...block,
+      ...('text' in block ? { text: '' } : {}),
+      ...('data' in block ? { data: '' } : {}),
+      ...(resource === undefined
+        ? {}
+        : { resource: { ...resource, ...('blob' in resource ? { blob: '' } : { text: '' }) } }),
+    };
+    const outcome = BLOCK_SCHEMAS[block.type]?.['~standard'].validate(light) as StandardSchemaV1.Result<unknown>;
+    const issue = outcome?.issues?.[0];
+    if (issue !== undefined)
+      return `content[${index}].${(issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.')}: ${issue.message}`;
+  }
+  return undefined;
 }

@@ -7,14 +7,16 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { describeThrown, truncateText } from '../errors.js';
+import { invalidCallParams, kindOf } from './call-params.js';
 import { WrappingTransport } from './wrapping-transport.js';
 
 /*
  * Transports for the MCP server that answer what the SDK's own leave unanswered or get wrong:
  * - `StdioJsonRpcTransport` reads newline-delimited JSON-RPC from a stream as the SDK's
  *   `StdioServerTransport` does, but answers a line that is not JSON with -32700 (Parse error), a
- *   JSON value that is not a JSON-RPC message with -32600 (Invalid Request), and a line longer than
- *   its limit with -32600 — and keeps serving (the SDK's reader drops the first two silently, and
+ *   JSON value that is not a JSON-RPC message with -32600 (Invalid Request), a request whose params
+ *   are not an object with -32602 (Invalid params), and a line longer than its limit with -32600 —
+ *   and keeps serving (the SDK's reader drops the first two silently, and
  *   closes the connection on the third: the server then exits while its client waits).
  * - `GuardedTransport` wraps any transport: a `tools/call` whose params are not an object, or have
  *   no tool name, or non-object `arguments`, is answered -32602 (Invalid params) with a message
@@ -39,13 +41,6 @@ function errorResponse(id: RequestId | null, code: number, message: string, data
   const error: { code: number; message: string; data?: unknown } = { code, message };
   if (data !== undefined) error.data = data;
   return { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**
@@ -218,6 +213,23 @@ export class StdioJsonRpcTransport implements Transport {
       return;
     }
     const id = record !== undefined && 'method' in record && isRequestId(record.id) ? record.id : null;
+    // A request whose params are not an object (an array: by position) is a request MCP cannot read:
+    // Invalid params, as the HTTP server and the SDK answer it, not Invalid Request.
+    const { jsonrpc, method, params } = record ?? {};
+    if (
+      id !== null &&
+      jsonrpc === '2.0' &&
+      typeof method === 'string' &&
+      params !== undefined &&
+      kindOf(params) !== 'an object'
+    ) {
+      const problem =
+        method === 'tools/call'
+          ? invalidCallParams(params)!
+          : `${truncateText(method)} needs params as an object (MCP has no by-position params); got ${kindOf(params)}.`;
+      void this.#reply(errorResponse(id, ErrorCode.InvalidParams, problem));
+      return;
+    }
     const what =
       record === undefined
         ? Array.isArray(value)
@@ -227,7 +239,7 @@ export class StdioJsonRpcTransport implements Transport {
           ? 'an object without "jsonrpc": "2.0"'
           : typeof record.method !== 'string'
             ? 'an object with neither a "method" (a request or notification) nor a "result" or "error" (a response)'
-            : 'a request whose id is neither a string nor an integer, or whose params are not an object';
+            : 'a request whose id is neither a string nor an integer';
     void this.#reply(
       errorResponse(
         id,
@@ -276,19 +288,6 @@ export class StdioJsonRpcTransport implements Transport {
     this.#oversize = undefined;
     this.onclose?.();
   }
-}
-
-/** What is wrong with a `tools/call` request's params, or `undefined` when they can be routed. */
-export function invalidCallParams(params: unknown): string | undefined {
-  if (params === null || typeof params !== 'object' || Array.isArray(params))
-    return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
-  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-  if (typeof name !== 'string' || name === '')
-    return `tools/call needs params.name, the tool's name as a non-empty string; got ${name === '' ? 'an empty string' : kindOf(name)}.`;
-  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
-    return `tools/call params.arguments must be an object (the tool's input); got ${kindOf(args)} for tool '${truncateText(name)}'.`;
-  }
-  return undefined;
 }
 
 /** `MCP error -32602: text` → `text`: the client puts the prefix in front of what it receives. */

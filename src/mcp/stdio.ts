@@ -57,43 +57,32 @@ export async function serveStdio(
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     }),
   ) as unknown as Transport;
-  let reason: ServeStdioResult['reason'] = 'closed';
-  let markClosed!: () => void;
-  const closed = new Promise<void>((resolve) => {
-    markClosed = resolve;
-  });
   const handle = serveSdkStdio(factory, { transport, onerror: onError });
   let closing = false;
+  let markClosed!: (why: ServeStdioResult['reason']) => void;
+  const closed = new Promise<ServeStdioResult['reason']>((resolve) => (markClosed = resolve));
   const close = (why: ServeStdioResult['reason']) => {
     if (closing) return;
     closing = true;
-    reason = why;
     handle
       .close()
       .catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))))
-      .finally(markClosed);
+      .finally(() => markClosed(why));
   };
   const onEnd = () => close('closed');
-  const onSigint = () => close('SIGINT');
-  const onSigterm = () => close('SIGTERM');
-  const handleSignals = options.handleSignals ?? true;
-  stdin.on('end', onEnd);
-  stdin.on('close', onEnd);
-  stdout.on('error', onEnd);
-  if (handleSignals) {
-    process.on('SIGINT', onSigint);
-    process.on('SIGTERM', onSigterm);
-  }
+  const listeners: Array<[NodeJS.EventEmitter, string, () => void]> = [
+    [stdin, 'end', onEnd],
+    [stdin, 'close', onEnd],
+    [stdout, 'error', onEnd],
+  ];
+  if (options.handleSignals ?? true)
+    listeners.push([process, 'SIGINT', () => close('SIGINT')], [process, 'SIGTERM', () => close('SIGTERM')]);
+  for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
+  let reason: ServeStdioResult['reason'];
   try {
-    await closed;
+    reason = await closed;
   } finally {
-    stdin.off('end', onEnd);
-    stdin.off('close', onEnd);
-    stdout.off('error', onEnd);
-    if (handleSignals) {
-      process.off('SIGINT', onSigint);
-      process.off('SIGTERM', onSigterm);
-    }
+    for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
   }
   const shutdown = await orchestrator.shutdown(
     options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },

@@ -3,29 +3,36 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
+  SdkError,
+  SdkErrorCode,
   type Server,
   type ServerContext,
-  isSpecType,
   specTypeSchemas,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
-import { ElicitationError, type Elicit, type ElicitAnswer, type Sample, type SampleResult } from '../elicitation.js';
+import {
+  ElicitationError,
+  type Elicit,
+  type ElicitAnswer,
+  type Sample,
+  type SampleResult,
+} from '../caller/elicitation.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
 import {
   isTerminalTaskStatus,
   type StoredTask,
+  TASK_INTERNAL_ERROR,
   type TaskPage,
   TASKS_EXTENSION_ID,
   type TaskStore,
-  taskNotFoundError,
+  type TaskTransition,
   toCreateTaskResult,
   toGetTaskResult,
   toLegacyCreateTaskResult,
   toLegacyTask,
   toLegacyTaskPayload,
   waitForTaskEnd,
-  waitForTaskInput,
 } from '../tasks/index.js';
 
 /*
@@ -94,28 +101,46 @@ export function asksForTask(
   return typeof task.ttl === 'number' && Number.isFinite(task.ttl) && task.ttl > 0 ? { ttlMs: task.ttl } : {};
 }
 
-/** What a task's call may do to its own task: wait for the client (`input_required`) and resume. */
+/** A question a task's call asks its client (`TaskControls.ask`). */
+export interface TaskQuestion {
+  /** What the task says meanwhile (its `statusMessage`). */
+  waiting: string;
+  /** 2026-07-28: the requests by key, which `tasks/get` shows on any replica and `tasks/update` answers. */
+  inputRequests?: Record<string, unknown>;
+  /** The `ElicitationError` code a refused question throws. */
+  refusedAs: 'ELICITATION_UNAVAILABLE' | 'SAMPLING_UNAVAILABLE';
+}
+
+/** What a task's call may do to its own task: ask its client, and read the answers. */
 export interface TaskControls {
   readonly taskId: string;
-  /** Marks the task `input_required` or `working` (the client hears it where it can); false once it ended. */
-  mark(
-    status: 'working' | 'input_required',
-    statusMessage?: string,
-    inputRequests?: Record<string, unknown>,
-  ): Promise<boolean>;
+  /** How long a question waits for its answer (the store's `inputWaitMs`). */
+  readonly waitMs: number;
+  /**
+   * Asks the client: the task is `input_required` while `wait` runs. `wait` gets a signal that fires
+   * when the task ends, or once the question has waited the store's `inputWaitMs`: the task then
+   * fails saying so, and the call's signal fires. Refused with an `ElicitationError` when the task
+   * ended or its subject has `maxInputWaiting` tasks waiting for input. Without `inputRequests`
+   * (2025-11-25, tied to the task) the task is marked `working` again after; with them the client's
+   * answer did that.
+   */
+  ask<T>(question: TaskQuestion, wait: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** The client's answer to input request `key`, from any replica (`RunningTask.answer`). */
+  answer(key: string, signal: AbortSignal): Promise<unknown>;
 }
 
 /**
- * Starts `run` (the call) as a task of `store` owned by `subject` and answers the task handle in the
- * request's era. The call gets the task's signal; its answer (`answer`, or a protocol error it
- * throws) is written once; a store that cannot take it is reported to `onError`. `onStatus`, when
- * given, hears each change of the task's status: `input_required` and back (`TaskControls.mark`),
- * then its end — completed, failed, cancelled from any replica, drained — once.
+ * Starts `run` (the call) as a task of `store` owned by `subject` (none: an unauthenticated caller)
+ * and answers the task handle in the request's era. The call gets the task's signal; its answer
+ * (`answer`, or a protocol error it throws) is written once; a store that cannot take it is
+ * reported to `onError`. `onStatus`, when given, hears each change of the task's status:
+ * `input_required` and back (`TaskControls.ask`), then its end — completed, failed, cancelled from
+ * any replica, drained, its question unanswered — once.
  */
 export async function startTask(
   store: TaskStore,
   ctx: ServerContext,
-  input: { toolName: string; subject: string; ttlMs?: number },
+  input: { toolName: string; subject: string | undefined; ttlMs?: number },
   run: (signal: AbortSignal, task: TaskControls) => Promise<ToolCallResult>,
   answer: (result: ToolCallResult) => Record<string, unknown>,
   onError: ((error: Error) => void) | undefined,
@@ -123,22 +148,45 @@ export async function startTask(
 ): Promise<Record<string, unknown>> {
   const running = await store.create({
     toolName: input.toolName,
-    subject: input.subject,
+    ...(input.subject === undefined ? {} : { subject: input.subject }),
     ...(input.ttlMs === undefined ? {} : { ttlMs: input.ttlMs }),
   });
   const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
   let ended = false;
-  const tell = (task: StoredTask | undefined) => {
-    if (ended || task === undefined) return;
-    ended = isTerminalTaskStatus(task.status);
-    onStatus?.(task);
+  const tell = (outcome: TaskTransition) => {
+    if (ended || !outcome.ok) return outcome;
+    ended = isTerminalTaskStatus(outcome.task.status);
+    onStatus?.(outcome.task);
+    return outcome;
   };
+  // Fires when a question waited too long: the task failed, the call is stopped.
+  const unanswered = new AbortController();
+  const signal = AbortSignal.any([running.signal, unanswered.signal]);
+  const waitMs = store.timings.inputWaitMs;
   const controls: TaskControls = {
     taskId: running.task.taskId,
-    mark: async (status, statusMessage, inputRequests) => {
-      const outcome = await running.mark(status, statusMessage, inputRequests);
-      if (outcome.ok) tell(outcome.task);
-      return outcome.ok;
+    waitMs,
+    answer: (key, within) => running.answer(key, within),
+    ask: async (question, wait) => {
+      const asked = tell(await running.mark('input_required', question.waiting, question.inputRequests));
+      if (!asked.ok) throw signal.aborted ? signal.reason : new ElicitationError(question.refusedAs, asked.message);
+      const deadline = AbortSignal.timeout(waitMs);
+      try {
+        return await wait(AbortSignal.any([signal, deadline]));
+      } catch (error) {
+        const timedOut = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
+        if (signal.aborted || !(deadline.aborted || timedOut)) throw error;
+        const message =
+          `The client did not answer the task's question (${question.waiting}) within ${waitMs} ms, the longest ` +
+          'a question waits (inputWaitMs, serve --task-input-wait); the task failed. Call the tool again.';
+        tell(await running.fail({ code: TASK_INTERNAL_ERROR, message }, message));
+        unanswered.abort(new Error(message));
+        throw unanswered.signal.reason;
+      } finally {
+        // Refused when the task ended meanwhile; nothing to resume then.
+        if (question.inputRequests === undefined && !signal.aborted)
+          await running.mark('working').then(tell, () => undefined);
+      }
     },
   };
   if (onStatus !== undefined) {
@@ -148,23 +196,24 @@ export async function startTask(
       () =>
         void store
           .get(running.task.taskId, input.subject)
-          .then((task) => (task !== undefined && isTerminalTaskStatus(task.status) ? tell(task) : undefined), failed),
+          .then(
+            (task) => (task !== undefined && isTerminalTaskStatus(task.status) ? tell({ ok: true, task }) : undefined),
+            failed,
+          ),
       { once: true },
     );
   }
-  void run(running.signal, controls)
+  void run(signal, controls)
     .then(async (result) => {
       let body: Record<string, unknown>;
       try {
         body = answer(result);
       } catch (error) {
         const code = error instanceof ProtocolError ? error.code : ProtocolErrorCode.InternalError;
-        const outcome = await running.fail({ code, message: describeThrown(error, 500) });
-        if (outcome.ok) tell(outcome.task);
+        tell(await running.fail({ code, message: describeThrown(error, 500) }));
         return;
       }
-      const outcome = await running.complete(body);
-      if (outcome.ok) tell(outcome.task);
+      tell(await running.complete(body));
     })
     .catch(failed);
   // The 2025 tools/call result check wants `content` beside `task`.
@@ -187,66 +236,48 @@ export function taskStatusNotification(task: StoredTask): TaskStatusNotification
  * on a lasting connection.
  */
 export function taskReporter(
-  store: TaskStore,
   server: Server,
   task: TaskControls,
-  subject: string,
-  signal: AbortSignal,
   can: { modern: boolean; elicit: boolean; sample: boolean },
 ): { elicit?: Elicit; sample?: Sample } {
   const reporter: { elicit?: Elicit; sample?: Sample } = {};
-  if (can.elicit)
-    reporter.elicit = can.modern
-      ? taskInputRequests(store, task, subject, signal)
-      : taskElicitation(server, task, signal);
-  if (can.sample)
-    reporter.sample = can.modern
-      ? taskSampleRequests(store, task, subject, signal)
-      : taskSampling(server, task, signal);
+  if (can.elicit) reporter.elicit = can.modern ? taskInputRequests(task) : taskElicitation(server, task);
+  if (can.sample) reporter.sample = can.modern ? taskSampleRequests(task) : taskSampling(server, task);
   return reporter;
 }
 
+/** How a request tied to a task is sent: its `_meta`, and the wait's signal and timeout. */
+type TiedRequest = { _meta: Record<string, unknown>; signal: AbortSignal; timeout: number };
+
 /**
- * A request to the client tied to the task (2025-11-25 on a lasting connection: `_meta` related-task):
- * the task is `input_required` saying `waiting` while `send` runs, `working` again once it is
- * answered. A cancel of the task aborts the request (`signal`).
+ * A request to the client tied to the task (2025-11-25 on a lasting connection: `_meta` related-task),
+ * sent while the task is `input_required`; a cancel of the task, or its question waiting longer than
+ * `TaskControls.waitMs` (the SDK's own timeout is set to the same), ends the request.
  */
-async function askTiedToTask<T>(
+function askTiedToTask<T>(
   task: TaskControls,
-  signal: AbortSignal,
-  waiting: string,
-  send: (meta: Record<string, unknown>) => Promise<T>,
+  question: Omit<TaskQuestion, 'inputRequests'>,
+  send: (request: TiedRequest) => Promise<T>,
 ): Promise<T> {
-  if (!(await task.mark('input_required', waiting)))
-    throw signal.reason ?? new Error(`Task '${task.taskId}' ended before it could ask its client.`);
-  try {
-    return await send({ [RELATED_TASK_META_KEY]: { taskId: task.taskId } });
-  } finally {
-    // Refused (false) when the task ended meanwhile; nothing to resume then.
-    await task.mark('working').catch(() => false);
-  }
+  const _meta = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+  return task.ask(question, (signal) => send({ _meta, signal, timeout: task.waitMs }));
 }
 
 /**
- * A request to the client as one of the task's `inputRequests` (2026-07-28): the task goes
- * `input_required` with `request` under `key` (`tasks/get` shows it), and the call waits — polling
- * the store, so the answer may reach any replica — until `tasks/update` answered it. A cancel of the
- * task, or its end, stops the wait.
+ * A request to the client as one of the task's `inputRequests` (2026-07-28): `tasks/get` shows it
+ * under `key` on any replica, and the call waits for the answer `tasks/update` brings to any of them.
  */
-async function askThroughStore(
-  store: TaskStore,
+function askThroughStore(
   task: TaskControls,
-  subject: string,
-  signal: AbortSignal,
-  question: { key: string; request: unknown; waiting: string },
+  question: Omit<TaskQuestion, 'inputRequests'> & { key: string; request: unknown },
 ): Promise<unknown> {
-  const { key, request, waiting } = question;
-  if (!(await task.mark('input_required', waiting, { [key]: request })))
-    throw signal.reason ?? new Error(`Task '${task.taskId}' ended before it could ask its client.`);
-  const answer = await waitForTaskInput(store, task.taskId, key, { subject, signal });
-  if (answer === undefined)
-    throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for '${key}'.`);
-  return answer;
+  const { key, request, ...rest } = question;
+  return task.ask({ ...rest, inputRequests: { [key]: request } }, async (signal) => {
+    const answer = await task.answer(key, signal);
+    if (answer === undefined)
+      throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for '${key}'.`);
+    return answer;
+  });
 }
 
 /** What a task says while its user is asked. */
@@ -256,59 +287,61 @@ const waitingForUser = (message: string) => `Waiting for the user: ${truncateTex
 const WAITING_FOR_MODEL = 'Waiting for a model call of the client';
 
 /** `context.elicit` of a task's call on a lasting 2025 connection: `elicitation/create` tied to the task. */
-export function taskElicitation(server: Server, task: TaskControls, signal: AbortSignal): Elicit {
+export function taskElicitation(server: Server, task: TaskControls): Elicit {
   return (request) =>
-    askTiedToTask(task, signal, waitingForUser(request.message), async (_meta) => {
-      const params = { message: request.message, requestedSchema: request.requestedSchema as never, _meta };
-      return (await server.elicitInput(params, { signal })) as ElicitAnswer;
-    });
+    askTiedToTask(
+      task,
+      { waiting: waitingForUser(request.message), refusedAs: 'ELICITATION_UNAVAILABLE' },
+      async ({ _meta, ...options }) => {
+        const params = { message: request.message, requestedSchema: request.requestedSchema as never, _meta };
+        return (await server.elicitInput(params, options)) as ElicitAnswer;
+      },
+    );
 }
 
 /** `context.elicit` of a task's call on 2026-07-28: an `elicit-N` inputRequest. */
-export function taskInputRequests(store: TaskStore, task: TaskControls, subject: string, signal: AbortSignal): Elicit {
+export function taskInputRequests(task: TaskControls): Elicit {
   let asked = 0;
   return async (request) => {
     const question = inputRequired.elicit({
       message: request.message,
       requestedSchema: request.requestedSchema as never,
     });
-    const waiting = waitingForUser(request.message);
-    return (await askThroughStore(store, task, subject, signal, {
+    return (await askThroughStore(task, {
       key: `elicit-${asked++}`,
       request: question,
-      waiting,
+      waiting: waitingForUser(request.message),
+      refusedAs: 'ELICITATION_UNAVAILABLE',
     })) as ElicitAnswer;
   };
 }
 
 /** `context.sample` of a task's call on a lasting 2025 connection: `sampling/createMessage` tied to the task. */
-export function taskSampling(server: Server, task: TaskControls, signal: AbortSignal): Sample {
+export function taskSampling(server: Server, task: TaskControls): Sample {
   return (request) =>
     askTiedToTask(
       task,
-      signal,
-      WAITING_FOR_MODEL,
-      async (_meta) =>
-        (await server.createMessage({ ...request, _meta } as never, { signal })) as unknown as SampleResult,
+      { waiting: WAITING_FOR_MODEL, refusedAs: 'SAMPLING_UNAVAILABLE' },
+      async ({ _meta, ...options }) =>
+        (await server.createMessage({ ...request, _meta } as never, options)) as unknown as SampleResult,
     );
 }
 
 /**
- * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`).
- * An answer that is not a `CreateMessageResult` fails the call, never reaching the tool.
+ * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`);
+ * its answer is checked by the server (`checkedSample`) before the tool sees it.
  */
-export function taskSampleRequests(store: TaskStore, task: TaskControls, subject: string, signal: AbortSignal): Sample {
+export function taskSampleRequests(task: TaskControls): Sample {
   let asked = 0;
   return async (request) => {
     const key = `sample-${asked++}`;
-    const question = { key, request: inputRequired.createMessage(request as never), waiting: WAITING_FOR_MODEL };
-    const answer = await askThroughStore(store, task, subject, signal, question);
-    if (!isSpecType.CreateMessageResult(answer))
-      throw new ElicitationError(
-        'SAMPLING_UNAVAILABLE',
-        `The client's answer to '${key}' is not a CreateMessageResult ({ role, content, model }).`,
-      );
-    return answer as unknown as SampleResult;
+    const question = {
+      key,
+      request: inputRequired.createMessage(request as never),
+      waiting: WAITING_FOR_MODEL,
+      refusedAs: 'SAMPLING_UNAVAILABLE' as const,
+    };
+    return (await askThroughStore(task, question)) as unknown as SampleResult;
   };
 }
 
@@ -324,14 +357,15 @@ const TASK_ID_PARAMS = {
   },
 };
 
-function notFound(taskId: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, taskNotFoundError(taskId).message);
+function notFound(store: TaskStore, taskId: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, store.missing(taskId));
 }
 
 /** How the task methods answer: from which store, for whom, and whether `tasks/list` is answered. */
 export interface TaskMethodsOptions {
   store: TaskStore;
-  subject: string;
+  /** The caller's authenticated subject; none for an unauthenticated caller, whose tasks are no subject's. */
+  subject: string | undefined;
   /** Answer `tasks/list` (2025-11-25); refused -32601 otherwise. */
   list: boolean;
 }
@@ -352,7 +386,7 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
   register('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
     const id = taskId as string;
     const task = await store.get(id, subject);
-    if (task === undefined) throw notFound(id);
+    if (task === undefined) throw notFound(store, id);
     return legacy(ctx) ? toLegacyTask(task) : toGetTaskResult(task);
   });
   register('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
@@ -381,7 +415,7 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
     const id = taskId as string;
     const task: StoredTask | undefined = await waitForTaskEnd(store, id, { signal: ctx.mcpReq.signal, subject });
     const payload = task === undefined ? undefined : toLegacyTaskPayload(task);
-    if (payload === undefined) throw notFound(id);
+    if (payload === undefined) throw notFound(store, id);
     if ('error' in payload) throw new ProtocolError(payload.error.code, payload.error.message);
     return payload.result;
   });

@@ -1,6 +1,7 @@
 import { JSON_SCHEMA_2020_12, toJsonSchema2020 } from '../schema/json-schema-2020.js';
 import { resolveLocalRef } from '../schema/json-pointer.js';
-import type { ITool, ToolAnnotations } from '../tool.js';
+import type { ITool } from '../tool.js';
+import type { ToolAnnotations } from '../tool-description.js';
 
 /*
  * Builds the MCP `tools/list` entry of a tool. Shared by codegen (manifests/mcp.json) and the MCP server

@@ -1,13 +1,14 @@
-import type { CallReportEvent } from '../call-reporting.js';
+import type { CallReportEvent } from '../caller/call-reporting.js';
 import type { ApprovalGate, ToolExecutionContext } from '../context.js';
 import { describeThrown, truncateText, type ToolErrorCode } from '../errors.js';
-import { nextCorrelationId } from '../ids.js';
+import { nextCorrelationId } from './ids.js';
 import type { ToolRegistry } from '../registry.js';
-import type { ContentBlock } from '../content.js';
+import type { ContentBlock } from '../caller/content.js';
+import type { ValueCoercion } from '../schema/validator-runtime.js';
 import type { ITool, ToolExecutionResult } from '../tool.js';
 import { ToolCallFailure } from './failure.js';
 import { releaseEntry, type RegisteredTool } from './registered-tool.js';
-import type { ApprovalPolicy, ToolCallDetails, ToolCallRequest } from './types.js';
+import type { ApprovalPolicy, RetryPolicy, ToolCallDetails, ToolCallRequest } from './types.js';
 
 /**
  * What runs calls through the pipeline (the orchestrator, the executor view): the settings the
@@ -28,6 +29,8 @@ export interface CallHost {
   readonly requireApproval: ApprovalPolicy;
   /** True when a side-effect tool may run with no approval gate at all (else `APPROVAL_REJECTED`). */
   readonly allowSideEffects: boolean;
+  /** The retry policy of calls that set none (`retry.ts`); undefined: no retries. */
+  readonly retry: RetryPolicy | undefined;
   /** Most bytes one content block may carry (decoded base64, or UTF-8 text). */
   readonly maxContentBytes: number;
   /** Sees every progress and log report of every call (the `onCallReport` hook), if set. */
@@ -81,6 +84,8 @@ export class PipelineCall {
   entry: RegisteredTool | undefined = undefined;
   /** The call's own copy of the arguments (validated in place by the arguments step). */
   args: Record<string, unknown> | undefined = undefined;
+  /** The argument values the arguments step converted to fit the schema (`"212"` → `212`), if any. */
+  coercions: readonly ValueCoercion[] | undefined = undefined;
   context: ToolExecutionContext | undefined = undefined;
   /** The caller's signal this call listens to. */
   signal: AbortSignal | undefined = undefined;
@@ -88,6 +93,10 @@ export class PipelineCall {
   controller: AbortController | undefined = undefined;
   timer: ReturnType<typeof setTimeout> | undefined = undefined;
   timeoutMs = 0;
+  /** When the deadline falls (`performance.now()`), while one is armed. */
+  deadlineAt: number | undefined = undefined;
+  /** How many times the tool ran, counted once a retryable failure met a retry policy (`retry.ts`); else 0. */
+  attempts = 0;
   /** When the deadline was armed (`performance.now()`), kept only while a lazy tool loads (its own timeout may re-arm it); else -1. */
   armedAt = -1;
   /** The host's concurrency bookkeeping (the orchestrator's queue). */
@@ -215,5 +224,6 @@ export function armDeadline(call: PipelineCall, timeoutMs: number, elapsed = 0):
   call.controller ??= new AbortController();
   if (call.timer !== undefined) clearTimeout(call.timer);
   if (elapsed >= timeoutMs) return stopCall(call, 'timeout');
+  call.deadlineAt = performance.now() + timeoutMs - elapsed;
   call.timer = setTimeout(onCallTimeout, Math.min(timeoutMs - elapsed, MAX_TIMER_MS), call);
 }

@@ -1,6 +1,7 @@
 import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
 import { isLazyTool, LOAD_TOOL, type LazyTool } from '../lazy.js';
-import type { ITool, ValidateFunction } from '../tool.js';
+import type { ValidateFunction } from '../schema/validation.js';
+import type { ITool } from '../tool.js';
 import { SchemaValidator } from '../schema/validation.js';
 import { ToolCallFailure } from './failure.js';
 

@@ -1,6 +1,6 @@
 import type { ToolErrorCode } from '../errors.js';
 import type { CallHost, PipelineCall } from './call.js';
-import type { CallStepName } from './call-order.js';
+import type { CallStepName } from '../call-order.js';
 import type { RegisteredTool } from './registered-tool.js';
 import type { ToolCallDetails } from './types.js';
 

@@ -1,4 +1,4 @@
-import { CALL_STEP_ORDER, type CallStepName } from './call-order.js';
+import { CALL_STEP_ORDER, type CallStepName } from '../call-order.js';
 import type { CallStep, CallStepImplementation } from './step.js';
 import { approvalStep } from './steps/approval.js';
 import { argumentsStep } from './steps/arguments.js';

@@ -1,7 +1,8 @@
-import type { CallReporter } from '../call-reporting.js';
-import type { ContentBlock } from '../content.js';
+import type { CallReporter } from '../caller/call-reporting.js';
+import type { ContentBlock } from '../caller/content.js';
 import type { CallerTurn, UserContext } from '../context.js';
 import type { ToolErrorCode } from '../errors.js';
+import type { ValueCoercion } from '../schema/validator-runtime.js';
 import type { CALL_CHAIN } from './markers.js';
 
 /** A tool call as an LLM makes it; `arguments` is an object or a JSON string of one. */
@@ -36,6 +37,8 @@ export interface ToolCallDetails extends ToolExecutionRequestDetails {
   timeoutMs?: number;
   /** Where the tool's `context.progress` and `context.log` reports go; without it the tool gets neither. */
   reporter?: CallReporter;
+  /** This call's retry policy; wins over the orchestrator's `retry` (`{ attempts: 1 }`: no retry). */
+  retry?: RetryPolicy;
   /** Set by a composed tool on its steps' calls: the composed tools running above this call, outermost first. */
   [CALL_CHAIN]?: readonly string[];
 }
@@ -56,6 +59,28 @@ export interface ToolCallResult<TOutput = any> {
   /** The content blocks of a successful call whose tool answered some (checked by the output step). */
   content?: ContentBlock[];
   errorDetails?: ToolCallErrorDetails;
+  /**
+   * How many times the tool ran, when it answered a failure marked `retryable` and a retry policy
+   * applied (1 when the policy did not allow another attempt). Absent otherwise: it ran once, or not at all.
+   */
+  attempts?: number;
+  /**
+   * The argument values converted to fit the input schema (`"212"` → `212` for a number), when any
+   * were: the tool ran with the converted values. Absent when the arguments fit as sent.
+   */
+  coercions?: readonly ValueCoercion[];
+}
+
+/**
+ * When a failed call is tried again: only a failure the tool marks `retryable: true`, only for a
+ * tool that is read-only or idempotent (a tool with side effects only with `idempotentHint: true`),
+ * within the call's one deadline, each attempt charged to the turn's budget; approval is asked once.
+ */
+export interface RetryPolicy {
+  /** Most attempts in all, the first included: 1 to 10 (1: no retry). */
+  attempts: number;
+  /** The wait before the second attempt, doubled before each later one; default 0. */
+  backoffMs?: number;
 }
 
 /** When a call needs approval: tools with side effects (default), every call, or none. */

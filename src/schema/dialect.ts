@@ -6,6 +6,7 @@
  * says, and only warned about by the generator. Shared by the generator and the runtime compiler
  * so both accept exactly the same schemas. Its keyword lists come from the keyword table.
  */
+import { nearestName } from '../text/nearest-name.js';
 import { resolveLocalRef } from './json-pointer.js';
 import { keywordInfo, keywordsOfDialect } from './keywords.js';
 import { forEachSubschema, isObject } from './walk.js';
@@ -74,7 +75,7 @@ export function classifyKeyword(keyword: string, dialect: SchemaDialect): Keywor
   const other: SchemaDialect = dialect === '2020-12' ? 'draft-07' : '2020-12';
   if (dialectKeywords(other).has(keyword)) return { kind: 'other-dialect', dialect: other };
   if (FOREIGN_ANNOTATIONS.has(keyword)) return { kind: 'ignored' };
-  const suggestion = nearTypoOf(keyword, known);
+  const suggestion = nearestName(keyword, known);
   return suggestion === undefined ? { kind: 'ignored' } : { kind: 'typo', suggestion };
 }
 
@@ -118,46 +119,8 @@ export function classifyFormat(
 ): { kind: 'known' } | { kind: 'ignored' } | { kind: 'typo'; suggestion: string } {
   const names = [...known];
   if (names.includes(format)) return { kind: 'known' };
-  const suggestion = nearTypoOf(format, names);
+  const suggestion = nearestName(format, names);
   return suggestion === undefined ? { kind: 'ignored' } : { kind: 'typo', suggestion };
-}
-
-/**
- * The candidate a word is a near-typo of: at most one edit (a transposition counts as one) for
- * words under six characters, two for longer ones, compared case-insensitively. Undefined when
- * none is that close (`markdownDescription`, `optional`, `json` are no typos).
- */
-export function nearTypoOf(word: string, candidates: Iterable<string>): string | undefined {
-  const limit = word.length < 6 ? 1 : 2;
-  let best: string | undefined;
-  let bestDistance = limit + 1;
-  for (const candidate of candidates) {
-    const distance = typoDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return bestDistance <= limit ? best : undefined;
-}
-
-/** Optimal string alignment distance: Levenshtein plus adjacent transpositions. */
-function typoDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push([i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 0; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        value = Math.min(value, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = value;
-    }
-  }
-  return rows[a.length]![b.length]!;
 }
 
 const UNKNOWN_KEYWORD_MESSAGE = /^strict mode: unknown keyword: "([\s\S]*)"$/; // [\s\S]: a keyword may hold line breaks

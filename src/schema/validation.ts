@@ -6,8 +6,7 @@ import { ANNOTATION_KEYWORDS } from './keywords.js';
 import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
 import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './dialect.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
-import { coerceWhereNeeded } from './validator-runtime.js';
-import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from '../tool.js';
+import { coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
 
 /**
  * Ajv's compiler is loaded on first use only: a process whose tools all carry generated
@@ -29,6 +28,35 @@ function loadAjv(dialect: SchemaDialect): { Ajv: typeof Ajv; addFormats: (ajv: A
   };
 }
 
+/** A JSON Schema object as tools carry it (draft-07). */
+export type JSONSchemaObject = Record<string, any>;
+
+/** One validation problem, with `path` a JSON pointer into the validated value. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  /** Where in the schema the keyword sits, as Ajv reports it (for programs; never shown to a model). */
+  schemaPath?: string;
+}
+
+/**
+ * A compiled validator as Ajv (standalone or runtime) produces it: a type guard that coerces and
+ * fills defaults in place and leaves its problems on `.errors`. The runtime calls it as
+ * `validate(data, { instancePath: '' })`, with Ajv's data context for a root value.
+ */
+export interface ValidateFunction<T = unknown> {
+  (data: unknown): data is T;
+  errors?: null | Array<{
+    instancePath: string;
+    keyword: string;
+    params: Record<string, any>;
+    message?: string;
+    schemaPath?: string;
+  }>;
+}
+
 /** Most validation problems reported for one value; the rest are counted, not listed. */
 export const MAX_VALIDATION_ISSUES = 100;
 
@@ -44,21 +72,6 @@ function sharedAjvFor(dialect: SchemaDialect): Ajv {
     sharedAjv.set(dialect, ajv);
   }
   return ajv;
-}
-
-/** Compiles one Ajv instance takes for `transient` schemas before a fresh one replaces it. */
-export const TRANSIENT_COMPILES_PER_AJV = 64;
-
-const transientAjvs = new Map<SchemaDialect, { ajv: Ajv; compiles: number }>();
-
-function transientAjv(dialect: SchemaDialect): Ajv {
-  let current = transientAjvs.get(dialect);
-  if (current === undefined || current.compiles >= TRANSIENT_COMPILES_PER_AJV) {
-    current = { ajv: createAjv(dialect), compiles: 0 };
-    transientAjvs.set(dialect, current);
-  }
-  current.compiles++;
-  return current.ajv;
 }
 
 /**
@@ -113,16 +126,9 @@ function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
  * validate as sent (`coerceWhereNeeded`). A `default: null` the schema does not allow is left out
  * (never filled in). Throws a `ToolsmithError` with code `SCHEMA_INVALID` when it does not compile
  * (a near-typo keyword or format, unresolvable `$ref`, a `default` that breaks its own schema, ...).
- *
- * An Ajv instance keeps everything it ever compiled, which suits schemas that live as long as the
- * process. `transient: true` is for schemas made while serving (an elicitation form built per
- * question): they are compiled on an instance that is replaced after `TRANSIENT_COMPILES_PER_AJV`
- * compiles, so once the caller drops the validators, their memory goes too.
+ * An Ajv instance keeps everything it ever compiled: for schemas that live as long as the process.
  */
-export function compileSchema<T = unknown>(
-  schema: JSONSchemaObject | boolean,
-  options: { transient?: boolean } = {},
-): ValidateFunction<T> {
+export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): ValidateFunction<T> {
   const dialect = schemaDialect(schema);
   if (dialect === undefined) {
     const declared = truncateText(JSON.stringify((schema as { $schema?: unknown }).$schema), 200);
@@ -131,7 +137,7 @@ export function compileSchema<T = unknown>(
       `Schema does not compile: unsupported $schema ${declared} (draft-07 and 2020-12 are supported).`,
     );
   }
-  const ajv = options.transient === true ? transientAjv(dialect) : sharedAjvFor(dialect);
+  const ajv = sharedAjvFor(dialect);
   allowExtensionKeywords(ajv, schema);
   allowUnknownFormats(ajv, schema);
   const prepared = prepareValidatorSchema(ajv, schema);
@@ -174,6 +180,7 @@ const POINTER_PROPERTY_PARAM: Readonly<Record<string, string>> = {
   required: 'missingProperty',
   dependencies: 'missingProperty',
   additionalProperties: 'additionalProperty',
+  unevaluatedProperties: 'unevaluatedProperty',
 };
 
 function boundedParams(params: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -190,9 +197,10 @@ function boundedParams(params: Record<string, unknown> | undefined): Record<stri
 }
 
 /**
- * Maps Ajv errors to `{ path, message, keyword, params }`: `path` is a JSON pointer into the
- * validated value; for `required` (and `dependencies`, `additionalProperties`) it ends with the
- * property concerned. The message starts with the path so it reads on its own.
+ * Maps Ajv errors to `{ path, message, keyword, params, schemaPath }`: `path` is a JSON pointer into
+ * the validated value; for `required` (and `dependencies`, `additionalProperties`,
+ * `unevaluatedProperties`) it ends with the property concerned. The message starts with the path so
+ * it reads on its own.
  */
 export function toValidationIssues(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
   if (!errors || errors.length === 0) {
@@ -209,17 +217,20 @@ export function toValidationIssues(errors: readonly AjvErrorLike[] | null | unde
     let text: string;
     if (typeof property === 'string') {
       path = `${path}/${escapePointerSegment(property)}`;
-      text = keyword === 'additionalProperties' ? 'is not allowed' : 'is required';
+      text =
+        keyword === 'additionalProperties' || keyword === 'unevaluatedProperties' ? 'is not allowed' : 'is required';
     } else {
       text = error.message ?? `fails "${keyword}"`;
     }
     const shownPath = path === '' ? '(root)' : truncateText(path);
-    issues[index] = {
+    const issue: ValidationIssue = {
       path: path.length > 1000 ? truncateText(path, 1000) : path,
       message: `${shownPath} ${text}`,
       keyword,
       params: boundedParams(error.params),
     };
+    if (typeof error.schemaPath === 'string') issue.schemaPath = truncateText(error.schemaPath, 1000);
+    issues[index] = issue;
   }
   return issues;
 }
@@ -441,6 +452,11 @@ export class SchemaValidator<T = unknown> {
    */
   check(data: unknown): ValidationIssue[] | undefined {
     return this.run(data, ROOT_DATA_CONTEXT);
+  }
+
+  /** The values the last `check` or `validate` converted to fit the schema (`"212"` → `212`); undefined when none. */
+  get lastCoercions(): readonly ValueCoercion[] | undefined {
+    return (this.#validate as StrictValidate | undefined)?.coerced ?? undefined;
   }
 
   private run(data: unknown, dataContext: object): ValidationIssue[] | undefined {

@@ -100,11 +100,21 @@ interface ErrorLike {
   readonly schemaPath?: string;
 }
 
+/** A value the validator converted to the type its schema wants (`"212"` → `212` for a number). */
+export interface ValueCoercion {
+  /** JSON pointer to the value in the validated data. */
+  readonly path: string;
+  readonly from: unknown;
+  readonly to: unknown;
+}
+
 /** An Ajv validate function, compiled or standalone, validating without coercion. */
 export interface StrictValidate {
   // `any`: Ajv declares its own (wider) context type; this module only reads `parentData`.
   (data: unknown, dataContext?: any): boolean;
   errors?: readonly ErrorLike[] | null;
+  /** Set by `coerceWhereNeeded` after each validation: the values it converted, or null when none. */
+  coerced?: readonly ValueCoercion[] | null;
 }
 
 /** Most rounds of coerce-then-validate-again (each can reveal type errors under a condition that now holds). */
@@ -126,10 +136,16 @@ function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
 
 /**
  * Coerces, in place, the values at the places `errors` report a wrong `type` — each to the first
- * type expected there that Ajv's rules convert it to — and records in `undo` how to put them back.
- * Returns the root (replaced when the root itself was coerced), or `NO_CHANGE` when nothing converted.
+ * type expected there that Ajv's rules convert it to — records in `undo` how to put them back and
+ * in `changes` what changed. Returns the root (replaced when the root itself was coerced), or
+ * `NO_CHANGE` when nothing converted.
  */
-function coerceAtTypeErrors(root: unknown, errors: readonly ErrorLike[], undo: unknown[]): unknown {
+function coerceAtTypeErrors(
+  root: unknown,
+  errors: readonly ErrorLike[],
+  undo: unknown[],
+  changes: ValueCoercion[],
+): unknown {
   let changed = false;
   for (const [path, types] of wantedTypes(errors)) {
     const place = locate(root, path);
@@ -137,6 +153,7 @@ function coerceAtTypeErrors(root: unknown, errors: readonly ErrorLike[], undo: u
     for (const type of types) {
       const coerced = coerceValue(place.value, type);
       if (coerced === NOT_COERCIBLE) continue;
+      changes.push({ path, from: place.value, to: coerced });
       if (place.holder === undefined) root = coerced;
       else {
         undo.push(place.holder, place.key, place.value);
@@ -202,7 +219,8 @@ function locate(root: unknown, path: string): Place | undefined {
  * a wrong `type`, each to the first type the schema expects there, and validates again. A value
  * that another `anyOf`/`oneOf` branch accepts as it is reports no error, so it is never converted.
  * Still invalid: the coerced values are put back (defaults filled stay) and the last errors are
- * given. A coerced root is passed on through `parentData` as Ajv does.
+ * given. A coerced root is passed on through `parentData` as Ajv does. After each call, `coerced`
+ * lists the values it converted (null when none), for the caller to report.
  *
  * Why not Ajv's `coerceTypes`: it converts at every `type` it meets, in every branch, before
  * knowing whether another branch accepts the value (`null` for `anyOf: [string, null]` became `""`).
@@ -211,11 +229,13 @@ export function coerceWhereNeeded<F extends StrictValidate>(strict: F): F {
   const validate: StrictValidate = function validate(data: unknown, dataContext?: DataContext): boolean {
     if (strict(data, dataContext)) {
       validate.errors = null;
+      validate.coerced = null;
       return true;
     }
     return coerceAndRetry(strict, validate, data, dataContext);
   };
   validate.errors = null;
+  validate.coerced = null;
   return validate as F;
 }
 
@@ -226,16 +246,19 @@ function coerceAndRetry(
   dataContext: DataContext | undefined,
 ): boolean {
   const undo: unknown[] = [];
+  const changes: ValueCoercion[] = [];
   let root = data;
   let errors = strict.errors;
+  outer.coerced = null;
   for (let round = 0; round < MAX_COERCION_ROUNDS && errors; round++) {
-    const next = coerceAtTypeErrors(root, errors, undo);
+    const next = coerceAtTypeErrors(root, errors, undo, changes);
     if (next === NO_CHANGE) break;
     root = next;
     if (strict(root, dataContext)) {
       if (root !== data && dataContext?.parentData !== undefined)
         dataContext.parentData[dataContext.parentDataProperty!] = root;
       outer.errors = null;
+      outer.coerced = changes;
       return true;
     }
     errors = strict.errors;

@@ -23,18 +23,17 @@ export {
   TaskStoreError,
   type TaskStoreErrorCode,
   type TaskStoreTimings,
+  type ResolvedTaskStoreTimings,
   type TaskTransition,
   TERMINAL_TASK_STATUSES,
 } from './task-store.js';
 export {
   RELATED_TASK_META_KEY,
-  TASK_NOT_FOUND_CODE,
   TASKS_EXTENSION_ID,
-  taskNotFoundError,
   toCreateTaskResult,
   toGetTaskResult,
   toLegacyCreateTaskResult,
   toLegacyTask,
   toLegacyTaskPayload,
 } from './task-wire.js';
-export { waitForTaskEnd, waitForTaskInput } from './wait-for-task-end.js';
+export { waitForTaskEnd } from './wait-for-task-end.js';

@@ -2,6 +2,7 @@ import { RunningTasks } from './running-tasks.js';
 import {
   type CreateTaskInput,
   isTerminalTaskStatus,
+  missingTaskMessage,
   newTaskId,
   notFoundRefusal,
   notWaitingRefusal,
@@ -22,6 +23,7 @@ import {
   type TaskStoreTimings,
   type TaskTransition,
   terminalRefusal,
+  tooManyWaitingRefusal,
 } from './task-store.js';
 
 /** In place of a subject: the store's own transitions (a running task's ending, a drain) act on any owner's task. */
@@ -62,9 +64,11 @@ export interface MemoryTaskStoreOptions extends TaskStoreTimings {
 export class MemoryTaskStore implements TaskStore {
   readonly replicaId: string;
   readonly location = 'memory';
-  private readonly timings: ResolvedTaskStoreTimings;
+  readonly timings: ResolvedTaskStoreTimings;
   private readonly now: () => number;
   private readonly records = new Map<string, MemoryRecord>();
+  /** `claimOnce`'s keys, each with when it may be claimed again. */
+  private readonly claimed = new Map<string, number>();
   private readonly running = new RunningTasks();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
@@ -108,15 +112,38 @@ export class MemoryTaskStore implements TaskStore {
       fail: (error, statusMessage) =>
         finish('failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) }),
       mark: async (status, statusMessage, inputRequests) => {
+        const waiting = status === 'input_required' && record.status !== 'input_required' && this.waiting(record);
+        if (waiting !== false && waiting >= this.timings.maxInputWaiting)
+          return tooManyWaitingRefusal(this.view(record), waiting);
         const open = status === 'working' ? undefined : { ...record.inputRequests, ...inputRequests };
         return this.transition(record.taskId, ANY_OWNER, status, { statusMessage, inputRequests: open });
       },
+      answer: (key, signal) =>
+        this.running.answer(
+          record.taskId,
+          key,
+          async () => this.get(record.taskId, record.subject),
+          () => Infinity,
+          signal,
+        ),
     };
   }
 
   async get(taskId: string, subject?: string): Promise<StoredTask | undefined> {
     const record = this.find(taskId, subject);
     return record === undefined ? undefined : this.view(record);
+  }
+
+  missing(taskId: string): string {
+    return missingTaskMessage(
+      taskId,
+      this.timings,
+      "; or this server restarted: it keeps its tasks in its process's memory",
+    );
+  }
+
+  async check(): Promise<void> {
+    if (this.closed) throw closedError(this.replicaId);
   }
 
   async list(subject: string | undefined, page: { cursor?: string; limit?: number } = {}): Promise<TaskPage> {
@@ -154,7 +181,7 @@ export class MemoryTaskStore implements TaskStore {
     inputResponses: Record<string, unknown>,
   ): Promise<TaskTransition> {
     const record = this.find(taskId, subject);
-    if (record === undefined) return notFoundRefusal(taskId);
+    if (record === undefined) return notFoundRefusal(this.missing(taskId));
     if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), 'working');
     const keys = Object.keys(inputResponses);
     const open = record.inputRequests ?? {};
@@ -169,6 +196,7 @@ export class MemoryTaskStore implements TaskStore {
       delete record.statusMessage;
     }
     record.lastUpdatedAt = this.now();
+    this.running.poke(taskId);
     return { ok: true, task: this.view(record) };
   }
 
@@ -199,6 +227,13 @@ export class MemoryTaskStore implements TaskStore {
     clearInterval(this.sweeper);
   }
 
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    const now = this.now();
+    if ((this.claimed.get(key) ?? 0) > now) return false;
+    this.claimed.set(key, now + ttlMs);
+    return true;
+  }
+
   /** A transition not made through the task's `RunningTask`: the running work is told by its signal. */
   private endElsewhere(taskId: string, status: TaskStatus, fields: Partial<MemoryRecord>): TaskTransition {
     const outcome = this.transition(taskId, ANY_OWNER, status, fields);
@@ -214,8 +249,17 @@ export class MemoryTaskStore implements TaskStore {
       this.records.delete(taskId);
       return undefined;
     }
-    if (subject !== ANY_OWNER && record.subject !== undefined && record.subject !== subject) return undefined;
+    // Strictly: a task without a subject (an unauthenticated caller's) is no subject's either.
+    if (subject !== ANY_OWNER && record.subject !== subject) return undefined;
     return record;
+  }
+
+  /** How many other tasks of `record`'s subject wait for input. */
+  private waiting(record: MemoryRecord): number {
+    let count = 0;
+    for (const other of this.records.values())
+      if (other !== record && other.status === 'input_required' && other.subject === record.subject) count++;
+    return count;
   }
 
   private transition(
@@ -225,7 +269,7 @@ export class MemoryTaskStore implements TaskStore {
     fields: Partial<MemoryRecord>,
   ): TaskTransition {
     const record = this.find(taskId, subject);
-    if (record === undefined) return notFoundRefusal(taskId);
+    if (record === undefined) return notFoundRefusal(this.missing(taskId));
     if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), status);
     const now = this.now();
     Object.assign(record, fields, { status, lastUpdatedAt: now, expiresAt: now + record.retentionMs });
@@ -239,6 +283,7 @@ export class MemoryTaskStore implements TaskStore {
     for (const [taskId, record] of this.records) {
       if (isTerminalTaskStatus(record.status) && record.expiresAt <= now) this.records.delete(taskId);
     }
+    for (const [key, until] of this.claimed) if (until <= now) this.claimed.delete(key);
   }
 
   private view(record: MemoryRecord): StoredTask {

@@ -4,11 +4,12 @@ import type { TaskStore, TaskStoreTimings } from './task-store.js';
 
 /**
  * The store a `--task-store` value names: `memory` (the default: one process), or a `redis://` /
- * `rediss://` URL (replicas). A bad value throws a `RangeError` saying what is accepted.
+ * `rediss://` URL (replicas; `acceptEviction` as `RedisTaskStoreOptions`). A bad value throws a
+ * `RangeError` saying what is accepted.
  */
 export async function openTaskStore(
   spec: string,
-  options: TaskStoreTimings & { replicaId?: string; connectTimeoutMs?: number } = {},
+  options: TaskStoreTimings & { replicaId?: string; connectTimeoutMs?: number; acceptEviction?: boolean } = {},
 ): Promise<TaskStore> {
   if (spec === 'memory') return new MemoryTaskStore(options);
   if (/^rediss?:\/\//.test(spec)) return RedisTaskStore.connect({ url: spec, ...options });

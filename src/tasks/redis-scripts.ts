@@ -6,15 +6,16 @@
  * string `{ verdict, task }`, `task` being the hash's fields.
  *
  * A task is one hash: status, statusMessage, createdAt, lastUpdatedAt, expiresAt, retentionMs,
- * pollIntervalMs, toolName, subject, replicaId, leaseUntil, result (JSON), error (JSON),
+ * pollIntervalMs, toolName, owner (`=<subject>`, or `-` without one), replicaId, leaseUntil, result
+ * (JSON), error (JSON),
  * `in:<key>` / `out:<key>` (an open input request, an answer; JSON). Its key
  * expires at `expiresAt`: while it runs, `leaseUntil + retentionMs`; once it ended, its end plus
  * `retentionMs`.
  *
- * A subject's tasks are also listed in a sorted set (`tasks-of:=<subject>`, `tasks-of:-` for tasks
- * without one), scored by the creating replica's clock (its milliseconds × 1000 plus a counter, so
- * its tasks list in the order it made them): written beside the task by `create`, in the same round
- * trip, and read by `list`, which drops the ids whose task is gone.
+ * An owner's tasks are also listed in a sorted set (`tasks-of:<owner>`), scored by the creating
+ * replica's clock (its milliseconds × 1000 plus a counter, so its tasks list in the order it made
+ * them): written beside the task by `create`, in the same round trip, and read by `list`, which drops
+ * the ids whose task is gone. Its tasks waiting for input are in `waiting-of:<owner>` (`WAIT_SCRIPT`).
  */
 
 const PRELUDE = `
@@ -51,13 +52,14 @@ local function expire_lease(key, now)
   if lease >= now then return end
   local replica = redis.call('HGET', key, 'replicaId')
   local message = "Replica '" .. replica .. "' stopped renewing the task's lease " .. (now - lease) ..
-    " ms ago (it died, froze or lost Redis) before the task finished; the task was not completed. Call the tool again."
+    " ms ago (it died, froze, lost Redis, or could not write the task's result to it) before the task's result" ..
+    " was written; the task was not completed. Call the tool again."
   finish(key, now, 'failed', message)
   redis.call('HSET', key, 'error', cjson.encode({ code = -32603, message = message }))
 end
 `;
 
-/** KEYS[1] task; ARGV replicaId, leaseMs, retentionMs, pollIntervalMs, toolName, subject ('' for none). */
+/** KEYS[1] task; ARGV replicaId, leaseMs, retentionMs, pollIntervalMs, toolName, owner. */
 export const CREATE_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('task id already taken') end
 local now = now_ms()
@@ -65,8 +67,7 @@ local lease = now + tonumber(ARGV[2])
 local expires = lease + tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'status', 'working', 'createdAt', now, 'lastUpdatedAt', now,
   'expiresAt', expires, 'retentionMs', ARGV[3], 'pollIntervalMs', ARGV[4], 'toolName', ARGV[5],
-  'replicaId', ARGV[1], 'leaseUntil', lease)
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'subject', ARGV[6]) end
+  'replicaId', ARGV[1], 'leaseUntil', lease, 'owner', ARGV[6])
 redis.call('PEXPIREAT', KEYS[1], expires)
 return answer('ok', KEYS[1])
 `;
@@ -80,22 +81,21 @@ return answer('ok', KEYS[1])
 
 /**
  * KEYS[1] task; ARGV status, payload field ('result', 'error' or ''), payload JSON, statusMessage,
- * subject check ('' none, else '=' .. subject), channel prefix, the calling replica. Tells the
- * running replica (pub/sub on `<prefix><replicaId>`: `taskId\n<cancelled|ended-elsewhere>\nmessage`)
- * of a cancel, or of an ending another replica wrote.
+ * owner check ('' none, else the owner), channel prefix, the calling replica. Tells the running
+ * replica (pub/sub on `<prefix><replicaId>`: `taskId\n<cancelled|ended-elsewhere>\nmessage`) of a
+ * cancel, or of an ending another replica wrote. The running replica's own ending is taken even
+ * after its lease ran out, unless someone saw that first (and failed the task): it is alive and
+ * holds the result, which it writes again until Redis takes it.
  */
 export const FINISH_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
-if ARGV[5] ~= '' then
-  local subject = redis.call('HGET', KEYS[1], 'subject')
-  if subject ~= false and '=' .. subject ~= ARGV[5] then return answer('not-found') end
-end
+if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'owner') ~= ARGV[5] then return answer('not-found') end
 local now = now_ms()
-expire_lease(KEYS[1], now)
+local owner = redis.call('HGET', KEYS[1], 'replicaId')
+if owner ~= ARGV[7] then expire_lease(KEYS[1], now) end
 if terminal(redis.call('HGET', KEYS[1], 'status')) then return answer('terminal', KEYS[1]) end
 finish(KEYS[1], now, ARGV[1], ARGV[4])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[3]) end
-local owner = redis.call('HGET', KEYS[1], 'replicaId')
 if ARGV[1] == 'cancelled' or owner ~= ARGV[7] then
   local kind = 'ended-elsewhere'
   if ARGV[1] == 'cancelled' then kind = 'cancelled' end
@@ -172,22 +172,22 @@ return answer('ok', KEYS[1])
 `;
 
 /**
- * KEYS[1] task; ARGV subject check ('=' .. subject, or '=' for none), then key, answer JSON pairs.
- * The client's answers to open requests: each key must be open (`in:<key>`), else 'not-waiting'
- * and nothing is written; each answer closes its request; none left open makes the task `working`.
+ * KEYS[1] task; ARGV owner check, channel prefix, then key, answer JSON pairs. The client's answers
+ * to open requests: each key must be open (`in:<key>`), else 'not-waiting' and nothing is written;
+ * each answer closes its request; none left open makes the task `working`. The running replica is
+ * told (`taskId\nanswered`), so its waiting call reads the answer at once.
  */
 export const RESPOND_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
-local subject = redis.call('HGET', KEYS[1], 'subject')
-if subject ~= false and '=' .. subject ~= ARGV[1] then return answer('not-found') end
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return answer('not-found') end
 local now = now_ms()
 expire_lease(KEYS[1], now)
 if terminal(redis.call('HGET', KEYS[1], 'status')) then return answer('terminal', KEYS[1]) end
-if #ARGV < 3 then return answer('not-waiting', KEYS[1]) end
-for i = 2, #ARGV, 2 do
+if #ARGV < 4 then return answer('not-waiting', KEYS[1]) end
+for i = 3, #ARGV, 2 do
   if redis.call('HEXISTS', KEYS[1], 'in:' .. ARGV[i]) == 0 then return answer('not-waiting', KEYS[1]) end
 end
-for i = 2, #ARGV, 2 do
+for i = 3, #ARGV, 2 do
   redis.call('HDEL', KEYS[1], 'in:' .. ARGV[i])
   redis.call('HSET', KEYS[1], 'out:' .. ARGV[i], ARGV[i + 1])
 end
@@ -200,5 +200,24 @@ if not open then
   redis.call('HDEL', KEYS[1], 'statusMessage')
 end
 redis.call('HSET', KEYS[1], 'lastUpdatedAt', now)
+local taskId = string.match(KEYS[1], '[^:]+$')
+redis.call('PUBLISH', ARGV[2] .. redis.call('HGET', KEYS[1], 'replicaId'), taskId .. '\\nanswered')
 return answer('ok', KEYS[1])
+`;
+
+/**
+ * KEYS[1] an owner's tasks waiting for input (`waiting-of:<owner>`, scored by when each wait ends);
+ * ARGV task id, the cap, the wait in ms. Drops the waits that ended, then adds the task unless the
+ * owner has the cap waiting already: answers -1 (added, or there already), else how many wait.
+ */
+export const WAIT_SCRIPT = `${PRELUDE}
+local now = now_ms()
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == false then
+  local waiting = redis.call('ZCARD', KEYS[1])
+  if waiting >= tonumber(ARGV[2]) then return waiting end
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return -1
 `;

@@ -8,10 +8,12 @@ import {
   MARK_SCRIPT,
   RENEW_SCRIPT,
   RESPOND_SCRIPT,
+  WAIT_SCRIPT,
 } from './redis-scripts.js';
 import { RunningTasks } from './running-tasks.js';
 import {
   type CreateTaskInput,
+  missingTaskMessage,
   newTaskId,
   notFoundRefusal,
   notWaitingRefusal,
@@ -21,6 +23,7 @@ import {
   retentionFor,
   type StoredTask,
   TASK_INTERNAL_ERROR,
+  type TaskAbortCause,
   badTaskCursor,
   type TaskDrainReport,
   type TaskError,
@@ -32,6 +35,7 @@ import {
   type TaskStoreTimings,
   type TaskTransition,
   terminalRefusal,
+  tooManyWaitingRefusal,
 } from './task-store.js';
 
 /** The part of a node-redis 6 client the store uses. */
@@ -56,6 +60,13 @@ export interface RedisTaskStoreOptions extends TaskStoreTimings {
   keyPrefix?: string;
   /** How long `connect` waits for Redis before it fails. Default 5 seconds. */
   connectTimeoutMs?: number;
+  /**
+   * Connect even when Redis's `maxmemory-policy` may evict task keys (anything but `noeviction`:
+   * every key the store writes has a TTL, so the `volatile-*` policies may take them as well as the
+   * `allkeys-*` ones); `warning` then says so. Default false: `connect` refuses with
+   * `TASK_STORE_MAY_EVICT`, naming the policy.
+   */
+  acceptEviction?: boolean;
 }
 
 interface Script {
@@ -78,15 +89,22 @@ const SCRIPTS = {
   list: script(LIST_SCRIPT),
   mark: script(MARK_SCRIPT),
   respond: script(RESPOND_SCRIPT),
+  wait: script(WAIT_SCRIPT),
 };
+
+/** The longest pause between two attempts to write a finished task's ending. */
+const MAX_WRITE_BACKOFF_MS = 2_000;
 
 interface ScriptAnswer {
   verdict: 'ok' | 'not-found' | 'terminal' | 'not-waiting';
   task?: Record<string, string>;
 }
 
-/** Redis replies that mean "not now" rather than a bug: the server is loading, busy or failing over. */
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|NOREPLICAS)\b/;
+/**
+ * Redis replies that mean "not now" rather than a bug: the server is loading, busy, failing over,
+ * or out of memory under `noeviction` (writes are refused until keys expire or are deleted).
+ */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|OOM)\b/;
 
 /**
  * The task store of replicas: every task is a Redis hash that any replica reads, each transition a
@@ -98,19 +116,36 @@ const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN
  *
  * Needs the `redis` package (node-redis 6), loaded on `connect`; a Redis that is down makes every
  * operation reject with a `TaskStoreError` `TASK_STORE_UNAVAILABLE` (no queueing), and the client
- * reconnects by itself.
+ * reconnects by itself. A finished task's ending is the exception: the replica holds it and writes
+ * it again with backoff until Redis takes it (`writeEnding`).
+ *
+ * A task's owner is `=<subject>`, or `-` for an unauthenticated caller: no subject can name the
+ * unauthenticated callers' tasks, list or waiting set.
  */
 export class RedisTaskStore implements TaskStore {
   readonly replicaId: string;
   readonly location: string;
-  private readonly timings: ResolvedTaskStoreTimings;
+  readonly timings: ResolvedTaskStoreTimings;
+  /** Set when Redis may evict task keys and `acceptEviction` allowed it: the policy, and what it costs. */
+  warning: string | undefined;
   private readonly prefix: string;
   private readonly running = new RunningTasks();
   /** When each running task's lease was last renewed, by the local clock. */
   private readonly renewedAt = new Map<string, number>();
+  /**
+   * Tasks whose tool finished and whose ending is being written: no longer leased (a replica that
+   * cannot write must not look alive), by the last write error ('' before one).
+   */
+  private readonly holding = new Map<string, string>();
+  /** The waiting set (`waiting-of:<owner>`) of each task this replica has waiting for input. */
+  private readonly waitingKeys = new Map<string, string>();
   private readonly heartbeat: NodeJS.Timeout;
   private lastError: Error | undefined;
+  /** `maxmemory-policy` when it is not `noeviction`, accepted (`acceptEviction`). */
+  private evictionPolicy: string | undefined;
   private closed = false;
+  /** After a drain: a finished task's ending is tried once, no longer retried. */
+  private stopped = false;
   private renewing = false;
   private indexed = 0;
 
@@ -192,12 +227,27 @@ export class RedisTaskStore implements TaskStore {
       await store.close();
       throw unavailable(location, error);
     }
+    const policy = await readEvictionPolicy(client);
+    if (policy !== 'noeviction') {
+      const risk = evictionRisk(location, policy);
+      if (options.acceptEviction !== true) {
+        await store.close();
+        throw new TaskStoreError(
+          'TASK_STORE_MAY_EVICT',
+          `${risk} Set maxmemory-policy to noeviction (CONFIG SET maxmemory-policy noeviction, or your provider's ` +
+            'parameter for it), or accept the loss with serve --task-store-accept-eviction (acceptEviction: true).',
+        );
+      }
+      store.evictionPolicy = policy ?? 'unknown';
+      store.warning = `${risk} Accepted (--task-store-accept-eviction): a missing task's client is told it may have been evicted.`;
+    }
     return store;
   }
 
   async create(input: CreateTaskInput): Promise<RunningTask> {
     if (this.closed) throw closedError(this.replicaId);
     const taskId = newTaskId();
+    const owner = ownerOf(input.subject);
     // The list entry goes in the same round trip; one whose task was not created is dropped by `list`.
     const [answer] = await Promise.all([
       this.run(SCRIPTS.create, taskId, [
@@ -206,17 +256,22 @@ export class RedisTaskStore implements TaskStore {
         String(retentionFor(input, this.timings)),
         String(input.pollIntervalMs ?? this.timings.pollIntervalMs),
         input.toolName,
-        input.subject ?? '',
+        owner,
       ]),
-      this.index(input.subject, taskId),
+      this.index(owner, taskId),
     ]);
     const task = this.toTask(taskId, answer.task ?? {});
     const signal = this.running.add(taskId);
     this.renewedAt.set(taskId, Date.now());
     const finish = async (status: TaskStatus, field: 'result' | 'error', payload: unknown, message?: string) => {
-      const outcome = await this.transition(taskId, undefined, status, field, JSON.stringify(payload), message);
-      this.settle(taskId);
-      return outcome;
+      this.holding.set(taskId, '');
+      try {
+        return await this.writeEnding(taskId, status, field, payload, message);
+      } finally {
+        this.holding.delete(taskId);
+        this.leaveWaiting(taskId);
+        this.settle(taskId);
+      }
     };
     return {
       task,
@@ -224,11 +279,30 @@ export class RedisTaskStore implements TaskStore {
       complete: (result) => finish('completed', 'result', result),
       fail: (error: TaskError, statusMessage?: string) => finish('failed', 'error', error, statusMessage),
       mark: async (status, statusMessage, inputRequests) => {
+        if (status === 'input_required' && !this.waitingKeys.has(taskId)) {
+          const refused = await this.enterWaiting(taskId, input.subject);
+          if (refused !== undefined) return refused;
+        }
         const pairs = Object.entries(inputRequests ?? {}).flatMap(([key, request]) => [key, JSON.stringify(request)]);
         const marked = await this.run(SCRIPTS.mark, taskId, [status, statusMessage ?? '', this.replicaId, ...pairs]);
-        if (marked.verdict === 'not-found' || marked.task === undefined) return notFoundRefusal(taskId);
+        if (status === 'working' || marked.verdict !== 'ok') this.leaveWaiting(taskId);
+        if (marked.verdict === 'not-found' || marked.task === undefined) return notFoundRefusal(this.missing(taskId));
         const now = this.toTask(taskId, marked.task);
         return marked.verdict === 'ok' ? { ok: true, task: now } : terminalRefusal(now, status);
+      },
+      answer: async (key, signal) => {
+        let read: StoredTask | undefined;
+        const answer = await this.running.answer(
+          taskId,
+          key,
+          async () => (read = await this.get(taskId, input.subject)),
+          // A lost pub/sub message (the subscriber reconnecting) is caught up by a re-read: 1 s, 2 s, … the lease.
+          (round) => Math.min(1_000 * 2 ** round, this.timings.leaseMs),
+          signal,
+        );
+        // Its last open question answered: it no longer counts among its owner's waiting tasks.
+        if (read?.status !== 'input_required') this.leaveWaiting(taskId);
+        return answer;
       },
     };
   }
@@ -236,8 +310,21 @@ export class RedisTaskStore implements TaskStore {
   async get(taskId: string, subject?: string): Promise<StoredTask | undefined> {
     const answer = await this.run(SCRIPTS.get, taskId, []);
     if (answer.verdict !== 'ok' || answer.task === undefined) return undefined;
-    if (answer.task.subject !== undefined && answer.task.subject !== subject) return undefined;
+    if (answer.task.owner !== ownerOf(subject)) return undefined;
     return this.toTask(taskId, answer.task);
+  }
+
+  missing(taskId: string): string {
+    const evicted =
+      this.evictionPolicy === undefined
+        ? ''
+        : `; or Redis evicted it: its maxmemory-policy is '${this.evictionPolicy}', which this server was told to accept`;
+    return missingTaskMessage(taskId, this.timings, evicted);
+  }
+
+  async check(): Promise<void> {
+    if (this.closed) throw closedError(this.replicaId);
+    await this.command(['PING']);
   }
 
   async list(subject: string | undefined, page: { cursor?: string; limit?: number } = {}): Promise<TaskPage> {
@@ -249,16 +336,8 @@ export class RedisTaskStore implements TaskStore {
       [from, after] = [match[1]!, match[2]!];
     }
     const limit = taskPageSize(page.limit);
-    const key = this.indexKey(subject);
-    const reply = (await this.command(['EVALSHA', SCRIPTS.list.sha, '1', key, from, after, String(limit)], () => [
-      'EVAL',
-      SCRIPTS.list.source,
-      '1',
-      key,
-      from,
-      after,
-      String(limit),
-    ])) as string[];
+    const key = this.indexKey(ownerOf(subject));
+    const reply = (await this.eval(SCRIPTS.list, key, [from, after, String(limit)])) as string[];
     const listed: { taskId: string; score: string }[] = [];
     for (let i = 0; i < reply.length; i += 2) listed.push({ taskId: reply[i]!, score: reply[i + 1]! });
     const more = listed.length > limit;
@@ -285,8 +364,9 @@ export class RedisTaskStore implements TaskStore {
     inputResponses: Record<string, unknown>,
   ): Promise<TaskTransition> {
     const pairs = Object.entries(inputResponses).flatMap(([key, answer]) => [key, JSON.stringify(answer)]);
-    const answer = await this.run(SCRIPTS.respond, taskId, [`=${subject ?? ''}`, ...pairs]);
-    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(taskId);
+    const channel = `${this.prefix}task-cancel:`;
+    const answer = await this.run(SCRIPTS.respond, taskId, [ownerOf(subject), channel, ...pairs]);
+    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(this.missing(taskId));
     const task = this.toTask(taskId, answer.task);
     if (answer.verdict === 'not-waiting') return notWaitingRefusal(task, Object.keys(inputResponses));
     return answer.verdict === 'ok' ? { ok: true, task } : terminalRefusal(task, 'working');
@@ -294,11 +374,8 @@ export class RedisTaskStore implements TaskStore {
 
   async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
     const message = statusMessage ?? 'Cancelled by the client (tasks/cancel).';
-    const outcome = await this.transition(taskId, subject ?? '', 'cancelled', '', '', message);
-    if (outcome.ok && this.running.has(taskId)) {
-      this.renewedAt.delete(taskId);
-      this.running.abort(taskId, 'cancelled', message);
-    }
+    const outcome = await this.transition(taskId, ownerOf(subject), 'cancelled', '', '', message);
+    if (outcome.ok) this.stop(taskId, 'cancelled', message);
     return outcome;
   }
 
@@ -306,14 +383,21 @@ export class RedisTaskStore implements TaskStore {
     this.closed = true;
     const before = this.running.size;
     const remaining = await this.running.waitAll(options.deadlineMs ?? 0);
-    const message = drainMessage(this.replicaId, options.reason);
-    const error = JSON.stringify({ code: TASK_INTERNAL_ERROR, message });
+    this.stopped = true;
     await Promise.all(
       remaining.map(async (taskId) => {
+        const held = this.holding.get(taskId);
+        this.holding.delete(taskId);
+        // A task whose tool finished is not said to have been cut short: its ending could not be written.
+        const message =
+          held === undefined
+            ? drainMessage(this.replicaId, options.reason)
+            : `Replica '${this.replicaId}' shut down before it could write the task's ending: the tool finished, but ` +
+              `${this.location} did not take the write (${held || 'no answer yet'}). Call the tool again.`;
+        const error = JSON.stringify({ code: TASK_INTERNAL_ERROR, message });
         // When Redis is down this fails; the lease then runs out and the task is failed by whoever reads it.
         await this.transition(taskId, undefined, 'failed', 'error', error, message).catch(() => undefined);
-        this.renewedAt.delete(taskId);
-        this.running.abort(taskId, 'drained', message);
+        this.stop(taskId, 'drained', message);
       }),
     );
     return { finished: before - remaining.length, failed: remaining.length };
@@ -328,9 +412,22 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    const set = await this.command([
+      'SET',
+      `${this.prefix}claimed:${key}`,
+      '1',
+      'NX',
+      'PX',
+      String(Math.max(1, ttlMs)),
+    ]);
+    return set === 'OK';
+  }
+
+  /** A FINISH script run; `owner` (`ownerOf`) checks whose task it is, `undefined` for the store's own. */
   private async transition(
     taskId: string,
-    subject: string | undefined,
+    owner: string | undefined,
     status: TaskStatus,
     field: '' | 'result' | 'error',
     payload: string,
@@ -341,13 +438,86 @@ export class RedisTaskStore implements TaskStore {
       field,
       payload,
       message ?? '',
-      subject === undefined ? '' : `=${subject}`,
+      owner ?? '',
       `${this.prefix}task-cancel:`,
       this.replicaId,
     ]);
-    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(taskId);
+    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(this.missing(taskId));
     const task = this.toTask(taskId, answer.task);
     return answer.verdict === 'ok' ? { ok: true, task } : terminalRefusal(task, status);
+  }
+
+  /**
+   * Writes the ending of a task this replica ran, however long Redis takes to accept it: a write
+   * that does not reach Redis (or finds it out of memory) is tried again — 100 ms, 200 ms, … 2 s
+   * apart — while this replica lives and holds it; one Redis refuses for good (and an ending that
+   * cannot be serialized) fails the task with that reason instead. After a drain, one attempt.
+   */
+  private async writeEnding(
+    taskId: string,
+    status: TaskStatus,
+    field: 'result' | 'error',
+    payload: unknown,
+    message: string | undefined,
+    lastResort = false,
+  ): Promise<TaskTransition> {
+    let body: string;
+    try {
+      body = JSON.stringify(payload);
+    } catch (error) {
+      return this.failUnwritable(taskId, error);
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.transition(taskId, undefined, status, field, body, message);
+      } catch (error) {
+        if (!(error instanceof TaskStoreError)) {
+          // Refused for good; when even the failure saying so is refused, the lease runs out instead.
+          if (lastResort) throw error;
+          return this.failUnwritable(taskId, error);
+        }
+        if (this.stopped || !this.holding.has(taskId)) throw error;
+        this.holding.set(taskId, error.message);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, MAX_WRITE_BACKOFF_MS)));
+      }
+    }
+  }
+
+  /** Fails a finished task whose ending Redis refused for good, saying why (retried as any ending). */
+  private async failUnwritable(taskId: string, cause: unknown): Promise<TaskTransition> {
+    const message =
+      `The tool finished, but its result could not be written to the task store ${this.location}: ` +
+      `${(cause as Error)?.message ?? String(cause)}. Call the tool again.`;
+    return this.writeEnding(taskId, 'failed', 'error', { code: TASK_INTERNAL_ERROR, message }, message, true);
+  }
+
+  /**
+   * Counts `taskId` among its owner's tasks waiting for input (`waiting-of:<owner>`, a sorted set by
+   * the time each wait ends, so a dead replica's entries leave by themselves); the refusal when the
+   * owner has `maxInputWaiting` already.
+   */
+  private async enterWaiting(taskId: string, subject: string | undefined): Promise<TaskTransition | undefined> {
+    const key = `${this.prefix}waiting-of:${ownerOf(subject)}`;
+    const waitMs = String(this.timings.inputWaitMs + this.timings.leaseMs);
+    const count = (await this.eval(SCRIPTS.wait, key, [
+      taskId,
+      String(this.timings.maxInputWaiting),
+      waitMs,
+    ])) as number;
+    if (count < 0) {
+      this.waitingKeys.set(taskId, key);
+      return undefined;
+    }
+    const task = await this.get(taskId, subject);
+    return task === undefined ? notFoundRefusal(this.missing(taskId)) : tooManyWaitingRefusal(task, count);
+  }
+
+  /** Takes `taskId` out of its owner's waiting set (a failure leaves it to expire with its wait). */
+  private leaveWaiting(taskId: string): void {
+    const key = this.waitingKeys.get(taskId);
+    if (key === undefined) return;
+    this.waitingKeys.delete(taskId);
+    void this.command(['ZREM', key, taskId]).catch(() => undefined);
   }
 
   /** An ending written by id; when this replica runs the task itself, its signal fires. */
@@ -359,10 +529,7 @@ export class RedisTaskStore implements TaskStore {
     message: string | undefined,
   ): Promise<TaskTransition> {
     const outcome = await this.transition(taskId, undefined, status, field, JSON.stringify(payload), message);
-    if (outcome.ok && this.running.has(taskId)) {
-      this.renewedAt.delete(taskId);
-      this.running.abort(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
-    }
+    if (outcome.ok) this.stop(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
     return outcome;
   }
 
@@ -371,14 +538,21 @@ export class RedisTaskStore implements TaskStore {
     this.running.settle(taskId);
   }
 
+  /** Stops a task this replica runs, if it does: no lease, no waiting entry, its signal fired. */
+  private stop(taskId: string, kind: TaskAbortCause, message: string): void {
+    this.renewedAt.delete(taskId);
+    this.leaveWaiting(taskId);
+    this.running.abort(taskId, kind, message);
+  }
+
   private onCancelMessage(message: string): void {
     const [taskId = '', kind, ...rest] = message.split('\n');
+    if (kind === 'answered') return this.running.poke(taskId);
     const elsewhere = kind === 'ended-elsewhere';
     const reason =
       rest.join('\n') ||
       (elsewhere ? `Task '${taskId}' was ended by another replica.` : 'Cancelled by the client (tasks/cancel).');
-    this.renewedAt.delete(taskId);
-    this.running.abort(taskId, elsewhere ? 'ended-elsewhere' : 'cancelled', reason);
+    this.stop(taskId, elsewhere ? 'ended-elsewhere' : 'cancelled', reason);
   }
 
   /** Renews the lease of every running task; fires the signal of one that ended elsewhere or whose lease is lost. */
@@ -394,33 +568,33 @@ export class RedisTaskStore implements TaskStore {
   }
 
   private async renewRound(): Promise<void> {
+    // A task holding its ending is not renewed: if it cannot be written, the task must not look alive.
+    const leased = this.running.ids().filter((taskId) => !this.holding.has(taskId));
     await Promise.all(
-      this.running.ids().map(async (taskId) => {
+      leased.map(async (taskId) => {
         try {
           const answer = await this.run(SCRIPTS.renew, taskId, [this.replicaId, String(this.timings.leaseMs)]);
           if (answer.verdict === 'ok') {
             this.renewedAt.set(taskId, Date.now());
             return;
           }
-          this.renewedAt.delete(taskId);
           if (answer.verdict === 'not-found' || answer.task === undefined) {
-            this.running.abort(
+            this.stop(
               taskId,
               'lease-lost',
               `Task '${taskId}' is gone from ${this.location} (Redis restarted without persistence, or the key was evicted); its result cannot be stored.`,
             );
           } else if (answer.task.status === 'cancelled') {
-            this.running.abort(taskId, 'cancelled', answer.task.statusMessage ?? 'Cancelled by the client.');
+            this.stop(taskId, 'cancelled', answer.task.statusMessage ?? 'Cancelled by the client.');
           } else {
             const message =
               answer.task.statusMessage ?? `Task '${taskId}' was ${answer.task.status} by another replica.`;
-            this.running.abort(taskId, /stopped renewing/.test(message) ? 'lease-lost' : 'ended-elsewhere', message);
+            this.stop(taskId, /stopped renewing/.test(message) ? 'lease-lost' : 'ended-elsewhere', message);
           }
         } catch (error) {
           const renewed = this.renewedAt.get(taskId) ?? 0;
           if (Date.now() - renewed > this.timings.leaseMs) {
-            this.renewedAt.delete(taskId);
-            this.running.abort(
+            this.stop(
               taskId,
               'lease-lost',
               `Replica '${this.replicaId}' could not renew the lease of task '${taskId}' for ${this.timings.leaseMs} ms: ${(error as Error).message}`,
@@ -431,17 +605,15 @@ export class RedisTaskStore implements TaskStore {
     );
   }
 
-  /** Runs a script on one task's key: EVALSHA, EVAL when Redis lost its script cache (a restart). */
+  /** Runs a script on one task's key, answering its JSON. */
   private async run(scriptToRun: Script, taskId: string, args: string[]): Promise<ScriptAnswer> {
-    const key = `${this.prefix}task:${taskId}`;
-    const reply = await this.command(['EVALSHA', scriptToRun.sha, '1', key, ...args], () => [
-      'EVAL',
-      scriptToRun.source,
-      '1',
-      key,
-      ...args,
-    ]);
-    return JSON.parse(String(reply)) as ScriptAnswer;
+    return JSON.parse(String(await this.eval(scriptToRun, `${this.prefix}task:${taskId}`, args))) as ScriptAnswer;
+  }
+
+  /** Runs a script on `key`: EVALSHA, EVAL when Redis lost its script cache (a restart). */
+  private eval(scriptToRun: Script, key: string, args: string[]): Promise<unknown> {
+    const call = (first: string[]) => [...first, '1', key, ...args];
+    return this.command(call(['EVALSHA', scriptToRun.sha]), () => call(['EVAL', scriptToRun.source]));
   }
 
   /** One command; `fallback` (EVAL) when Redis answers NOSCRIPT; an unreachable Redis is `TASK_STORE_UNAVAILABLE`. */
@@ -460,9 +632,9 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
-  /** The sorted set listing `subject`'s tasks. */
-  private indexKey(subject: string | undefined): string {
-    return `${this.prefix}tasks-of:${subject === undefined ? '-' : `=${subject}`}`;
+  /** The sorted set listing an owner's tasks. */
+  private indexKey(owner: string): string {
+    return `${this.prefix}tasks-of:${owner}`;
   }
 
   /**
@@ -472,8 +644,8 @@ export class RedisTaskStore implements TaskStore {
    * create also sweeps a few ids picked at random (`sweepIndex`), so a subject that creates tasks
    * without ever listing them does not grow its set with ids of tasks long gone.
    */
-  private async index(subject: string | undefined, taskId: string): Promise<void> {
-    const key = this.indexKey(subject);
+  private async index(owner: string, taskId: string): Promise<void> {
+    const key = this.indexKey(owner);
     const score = Date.now() * 1000 + (this.indexed++ % 1000);
     await Promise.all([
       this.command(['ZADD', key, String(score), taskId]),
@@ -509,7 +681,7 @@ export class RedisTaskStore implements TaskStore {
       ttlMs: Number(fields.expiresAt) - createdAt,
       pollIntervalMs: Number(fields.pollIntervalMs),
       toolName: fields.toolName ?? '',
-      ...(fields.subject === undefined ? {} : { subject: fields.subject }),
+      ...(fields.owner?.startsWith('=') ? { subject: fields.owner.slice(1) } : {}),
       replicaId: fields.replicaId ?? '',
       ...(fields.result === undefined ? {} : { result: JSON.parse(fields.result) as Record<string, unknown> }),
       ...(fields.error === undefined ? {} : { error: JSON.parse(fields.error) as TaskError }),
@@ -533,6 +705,33 @@ function inputFields(
     any = true;
   }
   return any ? { [name]: { ...found } } : {};
+}
+
+/** The owner a task's hash records: `=<subject>`, or `-` (which no subject can be) for no subject. */
+function ownerOf(subject: string | undefined): string {
+  return subject === undefined ? '-' : `=${subject}`;
+}
+
+/**
+ * Redis's `maxmemory-policy`, from `CONFIG GET`, else from `INFO memory` (which managed Redis
+ * services allow where they refuse CONFIG); `undefined` when neither says.
+ */
+async function readEvictionPolicy(client: RedisTaskClient): Promise<string | undefined> {
+  const config = await client.sendCommand(['CONFIG', 'GET', 'maxmemory-policy']).catch(() => undefined);
+  if (Array.isArray(config) && typeof config[1] === 'string') return config[1];
+  const info = await client.sendCommand(['INFO', 'memory']).catch(() => '');
+  return /^maxmemory_policy:(\S+)/m.exec(String(info))?.[1];
+}
+
+/** What an eviction policy may do to task keys, for the refusal and the warning. */
+function evictionRisk(location: string, policy: string | undefined): string {
+  if (policy === undefined)
+    return `Could not read the maxmemory-policy of Redis at ${location} (neither CONFIG GET nor INFO memory said it), so it may evict task keys.`;
+  const which = policy.startsWith('volatile-') ? 'keys with a TTL (every task key has one)' : 'any key';
+  return (
+    `Redis at ${location} may evict task keys: its maxmemory-policy is '${policy}', under which a full Redis ` +
+    `deletes ${which}, so a task could vanish, its result unread, and its client be told it is not found.`
+  );
 }
 
 /** A URL without its password, for messages. */

@@ -1,14 +1,18 @@
-import { TaskAbortedError, type TaskAbortCause } from './task-store.js';
+import { isTerminalTaskStatus, type StoredTask, TaskAbortedError, type TaskAbortCause } from './task-store.js';
+import { pause } from './wait-for-task-end.js';
 
 interface RunningEntry {
   readonly controller: AbortController;
   readonly settled: Promise<void>;
   readonly settle: () => void;
+  /** Wakes the calls waiting for an answer (`answer`) to read the task again. */
+  readonly wakers: Set<() => void>;
 }
 
 /**
  * The tasks one replica is running, with their abort controllers: what a cancel, a lost lease or a
- * drain fires, and what a drain waits for. Shared by both stores.
+ * drain fires, what a drain waits for, and what wakes a call waiting for its client's answer.
+ * Shared by both stores.
  */
 export class RunningTasks {
   private readonly entries = new Map<string, RunningEntry>();
@@ -20,8 +24,44 @@ export class RunningTasks {
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    this.entries.set(taskId, { controller, settled, settle });
+    this.entries.set(taskId, { controller, settled, settle, wakers: new Set() });
     return controller.signal;
+  }
+
+  /** Something changed for a running task (an answer came): its waiting call reads it again. */
+  poke(taskId: string): void {
+    for (const wake of this.entries.get(taskId)?.wakers ?? []) wake();
+  }
+
+  /**
+   * The answer to input request `key` of running task `taskId`: reads it with `read`, and between
+   * reads sleeps until `poke`, `backstopMs(round)` or `signal` (whose reason it rejects with).
+   * `undefined` once the task ended or is gone.
+   */
+  async answer(
+    taskId: string,
+    key: string,
+    read: () => Promise<StoredTask | undefined>,
+    backstopMs: (round: number) => number,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    for (let round = 0; ; round++) {
+      signal?.throwIfAborted();
+      const entry = this.entries.get(taskId);
+      let woken = false;
+      const wake = () => (woken = true);
+      entry?.wakers.add(wake);
+      try {
+        const task = await read();
+        if (task === undefined || isTerminalTaskStatus(task.status)) return undefined;
+        if (task.inputResponses !== undefined && Object.hasOwn(task.inputResponses, key))
+          return task.inputResponses[key];
+        if (entry === undefined || !this.entries.has(taskId)) return undefined;
+        if (!woken) await pause(backstopMs(round), signal, entry.wakers);
+      } finally {
+        entry?.wakers.delete(wake);
+      }
+    }
   }
 
   has(taskId: string): boolean {
@@ -44,6 +84,7 @@ export class RunningTasks {
     this.entries.delete(taskId);
     entry.controller.abort(new TaskAbortedError(kind, message));
     entry.settle();
+    for (const wake of entry.wakers) wake();
   }
 
   /** Stops tracking a task that ended. */
@@ -52,6 +93,7 @@ export class RunningTasks {
     if (entry === undefined) return;
     this.entries.delete(taskId);
     entry.settle();
+    for (const wake of entry.wakers) wake();
   }
 
   /** Waits until every task tracked now has ended or `deadlineMs` passed; the ids still running. */

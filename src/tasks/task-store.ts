@@ -50,7 +50,10 @@ export interface StoredTask {
   readonly pollIntervalMs: number;
   /** The tool the task runs. */
   readonly toolName: string;
-  /** The authenticated subject that created it; another subject does not find it. */
+  /**
+   * The authenticated subject that created it; absent for a caller nobody authenticated. Only the
+   * same subject finds it, and a task without one is found only by callers without one.
+   */
   readonly subject?: string;
   /** The replica running (or that ran) it. */
   readonly replicaId: string;
@@ -70,7 +73,10 @@ export interface StoredTask {
 /** What `create` needs. */
 export interface CreateTaskInput {
   toolName: string;
-  /** The caller's authenticated subject (the JWT `sub`); tasks are found only by the same subject. */
+  /**
+   * The caller's authenticated subject (the JWT `sub`); tasks are found only by the same subject.
+   * Absent for an unauthenticated caller: its tasks live apart from every subject's.
+   */
   subject?: string;
   /**
    * How long the client asked to keep the result (the 2025 `task.ttl`); clamped to the store's
@@ -80,8 +86,11 @@ export interface CreateTaskInput {
   pollIntervalMs?: number;
 }
 
-/** Why a transition was refused (`not-waiting`: an answer to a question the task does not ask). */
-export type TaskRefusal = 'not-found' | 'terminal' | 'not-waiting';
+/**
+ * Why a transition was refused (`not-waiting`: an answer to a question the task does not ask;
+ * `too-many-waiting`: a question while the subject has `maxInputWaiting` tasks waiting already).
+ */
+export type TaskRefusal = 'not-found' | 'terminal' | 'not-waiting' | 'too-many-waiting';
 
 /** The outcome of `complete`, `fail` and `cancel`: the task after it, or why nothing changed. */
 export type TaskTransition =
@@ -114,22 +123,33 @@ export interface RunningTask {
    */
   readonly signal: AbortSignal;
   /**
-   * Writes the result and `completed`, once. Rejects with `TASK_STORE_UNAVAILABLE` while the store
-   * is unreachable: the lease is still renewed, so retry until it resolves or `signal` fires.
+   * Writes the result and `completed`, once. The lease is no longer renewed from here on: while the
+   * store is unreachable (or out of memory) the write is retried with backoff, for as long as this
+   * replica lives and holds the result; a result the store refuses for good (one that cannot be
+   * serialized, a write Redis rejects) fails the task with that reason instead. Resolves with the
+   * transition written; rejects only when the store was closed before it could write anything.
    */
   complete(result: Record<string, unknown>): Promise<TaskTransition>;
-  /** Writes the JSON-RPC error and `failed`, once. */
+  /** Writes the JSON-RPC error and `failed`, once (retried as `complete`). */
   fail(error: TaskError, statusMessage?: string): Promise<TaskTransition>;
   /**
    * Marks the running task `input_required` (it waits for the client's answer to `inputRequests`,
    * added to those still open, with `statusMessage` saying what it asked) or `working` again (the
-   * open requests dropped); refused once it ended.
+   * open requests dropped); refused once it ended, and refused `too-many-waiting` when it starts to
+   * wait while its subject has `maxInputWaiting` tasks waiting for input already.
    */
   mark(
     status: 'working' | 'input_required',
     statusMessage?: string,
     inputRequests?: Record<string, unknown>,
   ): Promise<TaskTransition>;
+  /**
+   * The client's answer to the open input request `key` (`respond`, from any replica), or
+   * `undefined` once the task ended; rejects with `signal`'s reason when it fires. Woken by the
+   * answer itself (Redis: pub/sub to the running replica, with a re-read backing off from 1 s to
+   * the lease as the backstop), never by polling the store in a loop.
+   */
+  answer(key: string, signal?: AbortSignal): Promise<unknown>;
 }
 
 /** What `drain` did. */
@@ -157,10 +177,18 @@ export interface TaskStore {
   readonly replicaId: string;
   /** `memory`, or the Redis URL without its password; named in errors. */
   readonly location: string;
+  /** The settings it runs with, defaults filled in. */
+  readonly timings: ResolvedTaskStoreTimings;
+  /** What an operator must know about it, when anything (a Redis that may evict task keys, accepted). */
+  readonly warning?: string | undefined;
   /** Creates a `working` task run by this replica, durably (a `get` on any replica finds it once this resolves). */
   create(input: CreateTaskInput): Promise<RunningTask>;
-  /** The task, or `undefined` when it never existed, expired, or belongs to another subject. */
+  /** The task, or `undefined` when it never existed, expired, or belongs to another subject (`missing` says). */
   get(taskId: string, subject?: string): Promise<StoredTask | undefined>;
+  /** Why a task id is not found, as much as this store can know (it keeps no record of a task that is gone). */
+  missing(taskId: string): string;
+  /** Resolves when the store answers, rejects with a `TaskStoreError` when it cannot (`/readyz`). */
+  check(): Promise<void>;
   /**
    * The tasks `subject` created (those created without a subject when `subject` is undefined) that
    * are still kept, oldest first, `limit` a page (default `DEFAULT_TASK_PAGE_SIZE`), from `cursor` (a
@@ -194,12 +222,22 @@ export interface TaskStore {
   drain(options?: { deadlineMs?: number; reason?: string }): Promise<TaskDrainReport>;
   /** `drain({ deadlineMs: 0 })`, then releases the store's connections and timers. */
   close(): Promise<void>;
+  /**
+   * Records `key` as used for `ttlMs`, for every replica that shares the store: true the first time,
+   * false while it is kept. For what may be used once, such as the answers a 2026-07-28 call is
+   * retried with (src/mcp/request-state.ts).
+   */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
 }
 
 /** Codes of `TaskStoreError`. */
-export type TaskStoreErrorCode = 'TASK_STORE_UNAVAILABLE' | 'TASK_STORE_CLOSED' | 'TASK_STORE_CLIENT_MISSING';
+export type TaskStoreErrorCode =
+  'TASK_STORE_UNAVAILABLE' | 'TASK_STORE_CLOSED' | 'TASK_STORE_CLIENT_MISSING' | 'TASK_STORE_MAY_EVICT';
 
-/** A task store operation that could not run: the store is unreachable, closed, or its client is not installed. */
+/**
+ * A task store operation that could not run: the store is unreachable, closed, its client is not
+ * installed, or (at connect) Redis may evict task keys.
+ */
 export class TaskStoreError extends Error {
   readonly code: TaskStoreErrorCode;
   constructor(code: TaskStoreErrorCode, message: string, options?: { cause?: unknown }) {
@@ -209,7 +247,7 @@ export class TaskStoreError extends Error {
   }
 }
 
-/** Retention and lease settings shared by both stores. */
+/** Retention, lease and question settings shared by both stores. */
 export interface TaskStoreTimings {
   /** How long a result is kept after it was written, when the client asks for no TTL. Default 1 hour. */
   retentionMs?: number;
@@ -223,6 +261,16 @@ export interface TaskStoreTimings {
    * the lease is over. Default 15 seconds.
    */
   leaseMs?: number;
+  /**
+   * How long a task's question to its client (elicitation, sampling, approval) waits for the answer;
+   * then the task fails saying so. Default 10 minutes.
+   */
+  inputWaitMs?: number;
+  /**
+   * How many tasks of one subject (all unauthenticated callers counting as one) may wait for input
+   * at once; a further question is refused `too-many-waiting`. Default 20.
+   */
+  maxInputWaiting?: number;
 }
 
 /** The settled timings with their defaults. */
@@ -231,6 +279,8 @@ export interface ResolvedTaskStoreTimings {
   readonly maxRetentionMs: number;
   readonly pollIntervalMs: number;
   readonly leaseMs: number;
+  readonly inputWaitMs: number;
+  readonly maxInputWaiting: number;
 }
 
 /** Fills in the defaults and checks the numbers (a programmer mistake throws a `RangeError`). */
@@ -240,10 +290,13 @@ export function resolveTaskStoreTimings(timings: TaskStoreTimings = {}): Resolve
     maxRetentionMs: timings.maxRetentionMs ?? 86_400_000,
     pollIntervalMs: timings.pollIntervalMs ?? 1_000,
     leaseMs: timings.leaseMs ?? 15_000,
+    inputWaitMs: timings.inputWaitMs ?? 600_000,
+    maxInputWaiting: timings.maxInputWaiting ?? 20,
   };
   for (const [name, value] of Object.entries(resolved)) {
     if (!Number.isSafeInteger(value) || value <= 0) {
-      throw new RangeError(`Task store option '${name}' must be a positive integer of milliseconds, got ${value}.`);
+      const unit = name === 'maxInputWaiting' ? 'tasks' : 'milliseconds';
+      throw new RangeError(`Task store option '${name}' must be a positive integer of ${unit}, got ${value}.`);
     }
   }
   return Object.freeze(resolved);
@@ -266,12 +319,34 @@ export function terminalRefusal(task: StoredTask, attempted: TaskStatus): TaskTr
   };
 }
 
-/** The refusal of a transition on a task that is not there. */
-export function notFoundRefusal(taskId: string): TaskTransition {
+/** The refusal of a transition on a task that is not there, with the store's `missing` message. */
+export function notFoundRefusal(message: string): TaskTransition {
+  return { ok: false, reason: 'not-found', message };
+}
+
+/**
+ * Why `taskId` is not found, for `TaskStore.missing`: the causes a store cannot tell apart (it keeps
+ * nothing of a task once it is gone), and `also`, what this store adds (eviction, a restart).
+ */
+export function missingTaskMessage(taskId: string, timings: ResolvedTaskStoreTimings, also = ''): string {
+  return (
+    `Task '${taskId.slice(0, 100)}' not found: it never existed, it belongs to another caller, or it ended longer ` +
+    `ago than it is kept (${timings.retentionMs} ms after its end, or the TTL its client asked for, up to ` +
+    `${timings.maxRetentionMs} ms)${also}. The store keeps no record of a task once it is gone.`
+  );
+}
+
+/** The refusal of a question while `subject` has `waiting` tasks waiting for input, the cap. */
+export function tooManyWaitingRefusal(task: StoredTask, waiting: number): TaskTransition {
+  const who = task.subject === undefined ? 'the unauthenticated callers' : `subject '${task.subject.slice(0, 100)}'`;
   return {
     ok: false,
-    reason: 'not-found',
-    message: `Task '${taskId}' not found: it never existed, its result expired, or it belongs to another caller.`,
+    reason: 'too-many-waiting',
+    task,
+    message:
+      `Task '${task.taskId}' cannot ask its client: ${who} ha${task.subject === undefined ? 've' : 's'} ${waiting} ` +
+      'tasks waiting for input, the most this server allows (maxInputWaiting, serve --task-max-input-waiting). ' +
+      'Answer or cancel one of them (tasks/update, tasks/cancel), then call the tool again.',
   };
 }
 

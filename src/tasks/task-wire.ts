@@ -17,9 +17,6 @@ export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 /** `_meta` key tying a message to its task (both eras). */
 export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 
-/** The error code MCP answers for an unknown or expired task id (both eras). */
-export const TASK_NOT_FOUND_CODE = -32602;
-
 /** The 2026-07-28 `Task` fields of a stored task. */
 function modernTask(task: StoredTask): Record<string, unknown> {
   return {
@@ -90,12 +87,4 @@ export function toLegacyTaskPayload(
     return { error: { code: -32603, message: task.statusMessage ?? `Task '${task.taskId}' was cancelled.` } };
   }
   return undefined;
-}
-
-/** The JSON-RPC error for a task id the store does not find (both eras). */
-export function taskNotFoundError(taskId: string): TaskError {
-  return {
-    code: TASK_NOT_FOUND_CODE,
-    message: `Failed to retrieve task: task '${taskId}' not found (it never existed, its result expired, or it belongs to another caller).`,
-  };
 }

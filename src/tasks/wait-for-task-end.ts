@@ -21,35 +21,20 @@ export async function waitForTaskEnd(
 }
 
 /**
- * Polls a task until the client answered its input request `key` (the answer), the task ended or is
- * gone (`undefined`), or `signal` fires (rejects with its reason).
+ * Resolves at the first of: `ms` passed (never, when infinite), `signal` fired (or had), one of
+ * `wakers` called (this call adds its own waker to the set while it waits).
  */
-export async function waitForTaskInput(
-  store: TaskStore,
-  taskId: string,
-  key: string,
-  options: { subject?: string; intervalMs?: number; signal?: AbortSignal } = {},
-): Promise<unknown> {
-  const intervalMs = options.intervalMs ?? 100;
-  for (;;) {
-    options.signal?.throwIfAborted();
-    const task = await store.get(taskId, options.subject);
-    if (task === undefined || isTerminalTaskStatus(task.status)) return undefined;
-    const responses = task.inputResponses;
-    if (responses !== undefined && Object.hasOwn(responses, key)) return responses[key];
-    await pause(intervalMs, options.signal);
-  }
-}
-
-/** Resolves after `ms`, or at once when `signal` fires. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function pause(ms: number, signal: AbortSignal | undefined, wakers?: Set<() => void>): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
+    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
     function done() {
       clearTimeout(timer);
+      wakers?.delete(done);
       signal?.removeEventListener('abort', done);
       resolve();
     }
+    wakers?.add(done);
     signal?.addEventListener('abort', done, { once: true });
   });
 }

@@ -12,7 +12,7 @@ import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
-import { newLayout, valueLiteral } from '../../codegen/emit/layout.js';
+import { valueLiteral } from '../../codegen/emit/literal.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { normalize } from '../../codegen/normalize.js';
@@ -92,8 +92,6 @@ function toolFor(index: number, shape: JSONSchema7Definition): object {
     outputSchema: side(),
   };
 }
-
-const toLiteral = (value: unknown): string => valueLiteral(value, '', 0, 0, newLayout());
 
 /** Distinct sampled values the validator accepts. */
 function acceptedValues(schema: JSONSchema7, seed: number): unknown[] {
@@ -179,7 +177,7 @@ describe('every shape of definition, behind a $ref, inline and in a shared file,
         ['output', outputType, tool.outputSchema!],
       ] as const) {
         acceptedValues(schema, SEED + index).forEach((value, at) => {
-          lines.push(`export const ${kind}${at}: ${type} = ${toLiteral(value)};`);
+          lines.push(`export const ${kind}${at}: ${type} = ${valueLiteral(value)};`);
           total += 1;
         });
       }

@@ -262,6 +262,61 @@ export default async (): Promise<ToolOrchestratorOptions> => ({
     );
   }, 60_000);
 
+  it("--allow-side-effects applies to an entry's options or factory without a gate; with a gate or a built orchestrator, stderr says it was not used (real processes)", async () => {
+    const runtime = path
+      .relative(project.root, path.join(project.root, project.runtimeImport))
+      .split(path.sep)
+      .join('/');
+    const tools = `createTools({ send_email: () => new SendEmailTool({ send: (to) => 'sent to ' + to }) })`;
+    const head = `import { ToolOrchestrator } from '${runtime}';\nimport { createTools } from './generated/registry.js';\nimport { SendEmailTool } from './src/tools/send-email.js';\nvoid ToolOrchestrator;\n`;
+    project.write('options-entry.ts', `${head}export default { tools: ${tools} };\n`);
+    project.write('factory-entry.ts', `${head}export default async () => ({ tools: ${tools} });\n`);
+    project.write(
+      'gate-entry.ts',
+      `${head}export default { tools: ${tools}, approvalGate: async () => ({ approved: false, reason: 'the gate says no' }) };\n`,
+    );
+    project.write('built-entry.ts', `${head}export const orchestrator = new ToolOrchestrator({ tools: ${tools} });\n`);
+    const toolsmith = (...args: string[]) =>
+      run(process.execPath, [path.join(REPO, 'bin/toolsmith.js'), ...args], {
+        cwd: project.root,
+        timeout: 30_000,
+      }).then(
+        (done) => ({ code: 0, ...done }),
+        (error: { code?: number; stdout: string; stderr: string }) => error,
+      );
+    const send = (entry: string, ...flags: string[]) =>
+      toolsmith('call', 'send_email', '{"to":"ada@example.com"}', '--entry', entry, ...flags);
+    const notUsed = (entry: string, why: string) =>
+      `toolsmith call: --allow-side-effects was not used: ${entry} ${why}.\n`;
+
+    // Options or a factory without a gate: the flag lets the call run (without it: APPROVAL_REJECTED, below).
+    for (const entry of ['options-entry.ts', 'factory-entry.ts']) {
+      const allowed = await send(entry, '--allow-side-effects');
+      expect([allowed.code, allowed.stderr, JSON.parse(allowed.stdout).output], entry).toEqual([
+        0,
+        '',
+        { id: 'sent to ada@example.com' },
+      ]);
+    }
+    // A gate decides; a built orchestrator's setting is fixed: the flag is not used, and stderr says why.
+    const gated = await send('gate-entry.ts', '--allow-side-effects');
+    expect(JSON.parse(gated.stdout).errorDetails.message).toContain('the gate says no');
+    // stderr: the note, then the call's feedback (the refusal).
+    expect(gated.stderr.split('\n').slice(0, 2)).toEqual([
+      notUsed('gate-entry.ts', 'gives an approval gate, which decides every call that needs approval').trimEnd(),
+      "APPROVAL_REJECTED: The call to tool 'send_email' was not approved: the gate says no",
+    ]);
+    const built = await send('built-entry.ts', '--allow-side-effects');
+    expect(JSON.parse(built.stdout).errorDetails.code).toBe('APPROVAL_REJECTED');
+    const fixed =
+      'exports a built ToolOrchestrator, whose allowSideEffects is fixed when it is made; set it there, or export its options (or a function returning them) for the flag to apply';
+    expect(built.stderr.split('\n')[0]).toBe(notUsed('built-entry.ts', fixed).trimEnd());
+    // serve says it too (stdin closed: the server starts, then stops as its client is gone).
+    const serve = await toolsmith('serve', '--entry', 'built-entry.ts', '--allow-side-effects');
+    expect([serve.code, serve.stdout]).toEqual([0, '']);
+    expect(serve.stderr).toBe(notUsed('built-entry.ts', fixed).replace('toolsmith call:', 'toolsmith serve:'));
+  }, 120_000);
+
   it('before anything is generated, call and serve say to generate, with no stack trace', async () => {
     const empty = createTempProject();
     try {

@@ -4,7 +4,8 @@
  * run writes nothing. Each describe block is one class of input; each test one case of it.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -660,6 +661,40 @@ describe('only regular files are read; every other entry is a problem with its p
         'my-templates/tool.hbs:1:1: not read: it is a named pipe (FIFO), not a regular file\n' +
         '    hint: only regular files are read (links to them are followed): replace it with one or move it away\n',
     );
+  }, 30_000);
+
+  it('refuses a link to a file or a folder outside the project as a $ref outside it is refused, and never reads its target', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'toolsmith-outside-'));
+    const project = createTempProject();
+    try {
+      // A FIFO: opened, it would be reported as one ("not a regular file"), never as a link out.
+      execFileSync('mkfifo', [path.join(outside, 'secret.tool.json')]);
+      mkdirSync(path.join(outside, 'shared'));
+      writeFileSync(path.join(outside, 'shared/point.schema.json'), '{ "type": "object" }');
+      // A run that succeeds first: a link out added after it is a problem, not "nothing changed".
+      expect((await generateIn(project, { 'good.tool.json': good })).code).toBe(0);
+      const before = project.snapshot('generated');
+      symlinkSync(path.join(outside, 'secret.tool.json'), path.join(project.root, 'schemas/secret.tool.json'));
+      symlinkSync(path.join(outside, 'shared'), path.join(project.root, 'schemas/shared'));
+      const uses = tool('uses', {
+        inputSchema: { type: 'object', properties: { at: { $ref: '../../x.schema.json' } } },
+      });
+      const { code, stderr } = await generateIn(project, { 'uses.tool.json': uses });
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        'toolsmith: 3 problems; nothing was written.\n' +
+          `schemas/secret.tool.json:1:1: not read: it is a symbolic link that points outside the project folder (to ${outside}/secret.tool.json)\n` +
+          '    hint: toolsmith reads nothing outside the project folder, as a $ref may not point outside it: copy the file or folder into the project, or link to one inside it\n' +
+          `schemas/shared:1:1: not read: it is a symbolic link that points outside the project folder (to ${outside}/shared)\n` +
+          '    hint: toolsmith reads nothing outside the project folder, as a $ref may not point outside it: copy the file or folder into the project, or link to one inside it\n' +
+          'schemas/uses.tool.json:8:17 /inputSchema/properties/at/$ref: the $ref "../../x.schema.json" points outside the schemas folder\n' +
+          '    hint: shared schemas must live under the schemas folder and be referenced by a relative path\n',
+      );
+      expect(project.snapshot('generated')).toEqual(before);
+    } finally {
+      project.dispose();
+      rmSync(outside, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it('follows symlinks to regular files and to folders', async () => {

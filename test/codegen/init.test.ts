@@ -99,6 +99,30 @@ describe('toolsmith init', () => {
     expect(read('package.json')).toBe(manifest);
     expect(() => read('tsconfig.json')).toThrow(/ENOENT/);
   });
+
+  it('makes a package.json without "type" ES modules when its only code is in node_modules or dot folders, and refuses one with code', () => {
+    const manifest = JSON.stringify({ name: 'app', scripts: {} });
+    writeFileSync(path.join(root, 'package.json'), manifest);
+    for (const file of ['node_modules/dep/index.js', '.git/hooks/check.js', 'types/env.d.ts']) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), '');
+    }
+    expect(initProject(root).madeModule).toBe('package.json has no "type"');
+    expect(JSON.parse(read('package.json')).type).toBe('module');
+
+    rmSync(root, { recursive: true, force: true });
+    root = mkdtempSync(path.join(tmpdir(), 'toolsmith-init-'));
+    writeFileSync(path.join(root, 'package.json'), manifest);
+    for (const file of ['lib/a.ts', 'lib/b.jsx', 'c.js', 'd.tsx', 'e.cjs']) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), '');
+    }
+    const report = initProject(root);
+    expect(report.commonJsCode?.reason).toBe('package.json has no "type"');
+    expect(report.commonJsCode?.files).toHaveLength(3);
+    expect(report.created).toEqual([]);
+    expect(read('package.json')).toBe(manifest);
+  });
 });
 
 describe('toolsmith copy-assets', () => {

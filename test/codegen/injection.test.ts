@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { Node, Project, type SourceFile, type Statement } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
-import { layoutList, PRINT_WIDTH, quoted, stringLiteral } from '../../codegen/emit/literal.js';
+import { layoutList, PRINT_WIDTH, quoted, stringLiteral, valueLiteral } from '../../codegen/emit/literal.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
 import { REPO, createTempProject, run, typeCheck, type TempProject } from '../helpers/temp-project.js';
@@ -483,6 +483,33 @@ describe('the literal helpers', () => {
     expect(quoted('calculator')).toBe("'calculator'");
     expect(quoted(`it's "x"`)).toBe(`'it\\'s "x"'`);
     expect(quoted(`it's`)).toBe(`"it's"`);
+  });
+
+  it('valueLiteral() gives a literal, in lines or inline, that evaluates back to any JSON value, `__proto__` keys included', () => {
+    const key = fc.oneof(nastyString, fc.constantFrom('__proto__', 'constructor', 'toString', '0', 'a-b', 'café'));
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.oneof(nastyString, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(key, tie('value'), { maxKeys: 4, noNullPrototype: true }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => {
+        const expected = JSON.parse(JSON.stringify(value));
+        for (const inline of [false, true]) {
+          const literal = valueLiteral(value, inline);
+          if (inline) expect(literal).not.toContain('\n');
+          expect(isDeepStrictEqual(new Function(`return ${literal};`)(), expected), literal).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect(valueLiteral({ __proto__key: 1, ['__proto__']: { a: [1, 'x'] }, list: [{}] })).toBe(
+      "{\n  __proto__key: 1,\n  ['__proto__']: {\n    a: [1, 'x'],\n  },\n  list: [\n    {},\n  ],\n}",
+    );
+    expect(valueLiteral({ openWorldHint: true, title: "it's" }, true)).toBe(`{ openWorldHint: true, title: "it's" }`);
   });
 
   it('layoutList() keeps a list on its line up to the print width and breaks it one item per line beyond', () => {

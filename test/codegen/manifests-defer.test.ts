@@ -12,7 +12,7 @@ import {
 } from '../../codegen/emit/manifests/index.js';
 import { encoded } from '../../codegen/write.js';
 import { buildManifestTarget } from '../../src/manifest-targets/table.js';
-import { toAnthropicTools, toOpenAIResponsesTools } from '../../src/manifests.js';
+import { toAnthropicTools, toOpenAIResponsesTools } from '../../src/manifest-targets/index.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
 import { projectOf, tool } from './emit/project.js';
 import { typeCheckFolder } from '../helpers/temp-project.js';
@@ -43,7 +43,7 @@ const OPTIONS: ManifestOptions = {
 const crm = Array.from({ length: 11 }, (_, index) => `crm_${String(index).padStart(2, '0')}`);
 
 const runtimeFromOut = `./${relative(dir, join(root, 'src', 'index.js'))}`;
-const runtimeManifests = `./${relative(dir, join(root, 'src', 'manifests.js'))}`;
+const runtimeManifests = `./${relative(dir, join(root, 'src', 'manifest-targets', 'index.js'))}`;
 const emission = emitManifests(makeProject(TOOLS), { ...TEST_CONTEXT, runtimeImport: runtimeFromOut }, OPTIONS);
 for (const file of emission.files) {
   mkdirSync(dirname(join(dir, file.path)), { recursive: true });

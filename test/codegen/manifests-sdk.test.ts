@@ -11,7 +11,7 @@ import { typeCheckFolder } from '../helpers/temp-project.js';
 
 /*
  * The type checker as the oracle: the typed modules generate writes (manifests/<target>.ts) and the runtime
- * builders (src/manifests.ts) are assigned to the official SDK types — openai's ChatCompletionTool and
+ * builders (src/manifest-targets/index.ts) are assigned to the official SDK types — openai's ChatCompletionTool and
  * Responses FunctionTool, @anthropic-ai/sdk's Tool, @google/genai's Tool and FunctionDeclaration, the MCP
  * SDK's Tool — and tsc must accept them, for the fixture tools (recursion, free-form object, tuple,
  * dependencies, $ref siblings, $ref output root) and two plain ones.
@@ -78,7 +78,7 @@ function typeCheck(source: string): Promise<{ code: number; output: string }> {
   return typeCheckFolder(dir, ['check.ts'], { verbatimModuleSyntax: false });
 }
 
-const runtime = `./${relative(dir, join(root, 'src', 'manifests.js'))}`;
+const runtime = `./${relative(dir, join(root, 'src', 'manifest-targets', 'index.js'))}`;
 const IMPORTS = [
   "import type { ChatCompletionTool } from 'openai/resources/chat/completions';",
   "import type { FunctionTool } from 'openai/resources/responses/responses';",

@@ -10,7 +10,7 @@ import { createTempProject, type TempProject } from '../helpers/temp-project.js'
 
 interface Report {
   tokenizer: Record<string, { exact: boolean; encoding?: string; charsPerToken?: number }>;
-  tools: Record<string, Record<string, number | string>>;
+  tools: Record<string, Record<string, number | string | boolean>>;
   totals: Record<string, number>;
 }
 
@@ -138,6 +138,39 @@ describe('manifests/token-report.json', () => {
     } finally {
       first.dispose();
       second.dispose();
+    }
+  });
+});
+
+describe('a long unbroken run in an entry', () => {
+  it('is counted in pieces, never merged whole: the tool is marked estimated, the totals say so, a splice keeps the mark', async () => {
+    const project = createTempProject();
+    const definition = (name: string, description: string) => ({
+      name,
+      description: 'A tool.',
+      inputSchema: { type: 'object', properties: { q: { type: 'string', description } } },
+    });
+    try {
+      project.write('toolsmith.config.json', { runtimeImport: project.runtimeImport, ...EVERY_TARGET });
+      project.write('schemas/long.tool.json', definition('long', 'x'.repeat(100_000)));
+      project.write('schemas/short.tool.json', definition('short', 'A query.'));
+      expect(await main(['generate'], recording(project.root).io)).toBe(0);
+      const report = readReport(project);
+      expect(report.tools.long!.estimated).toBe(true);
+      expect(report.tools.short!.estimated).toBeUndefined();
+      // Pieces of 256 'x': each is 32 o200k tokens, so the run costs 100,000 / 8 = 12,500 of the count.
+      expect(report.tools.long!.openai).toBeGreaterThan(12_500);
+      expect(report.tools.long!.openai).toBeLessThan(12_600);
+      expect(report.tokenizer.openai).toMatchObject({ exact: true, longRuns: expect.stringContaining('256') });
+      expect(project.read('generated/manifests/loss-report.md')).toContain(
+        `| openai | ${report.totals.openai} | o200k_base (exact but for 1 estimated tool) |`,
+      );
+      // The other tool changes: the long one's row (and its mark) comes from the last report.
+      project.write('schemas/short.tool.json', definition('short', 'A query, in full.'));
+      expect(await main(['generate'], recording(project.root).io)).toBe(0);
+      expect(readReport(project).tools.long).toEqual(report.tools.long);
+    } finally {
+      project.dispose();
     }
   });
 });

@@ -12,10 +12,7 @@ import type { JSONSchema7 } from 'json-schema';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
-import { newLayout, valueLiteral } from '../../codegen/emit/layout.js';
-
-/** A JSON value as a TypeScript literal, as the generated code writes one. */
-const toLiteral = (value: unknown): string => valueLiteral(value, '', 0, 0, newLayout());
+import { valueLiteral } from '../../codegen/emit/literal.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { normalize } from '../../codegen/normalize.js';
@@ -49,10 +46,10 @@ function checkFile(tool: ToolModel, seed: number): { source: string; count: numb
       ]
     : [];
   inputs.forEach((value, index) =>
-    lines.push(`export const input${index}: ${tool.names.inputType} = ${toLiteral(value)};`),
+    lines.push(`export const input${index}: ${tool.names.inputType} = ${valueLiteral(value)};`),
   );
   outputs.forEach((value, index) =>
-    lines.push(`export const output${index}: ${tool.names.outputType} = ${toLiteral(value)};`),
+    lines.push(`export const output${index}: ${tool.names.outputType} = ${valueLiteral(value)};`),
   );
   return { source: `${lines.join('\n')}\n`, count: inputs.length + outputs.length };
 }

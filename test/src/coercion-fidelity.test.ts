@@ -191,7 +191,13 @@ describe.each(['generated', 'runtime'] as const)('%s validators: the issue 11 §
     expect(result.isError).toBe(true);
     expect(result.errorDetails?.code).toBe('INVALID_ARGUMENTS');
     expect(result.errorDetails?.details?.errors).toEqual([
-      { path: '/a', message: '/a must be integer', keyword: 'type', params: { type: 'integer' } },
+      {
+        path: '/a',
+        message: '/a must be integer',
+        keyword: 'type',
+        params: { type: 'integer' },
+        schemaPath: '#/properties/a/type',
+      },
     ]);
   });
 

@@ -59,22 +59,39 @@ describe('content blocks on a successful result', () => {
     expect(result.errorDetails?.message).toContain(`Tool 'shot' answered invalid content: ${message}`);
   });
 
-  it('fails a block over maxContentBytes (the default is 16 MiB: a 50 MB image is refused)', async () => {
+  it('fails content over maxContentBytes, one limit for all the blocks of a result (default 16 MiB)', async () => {
     const big = 'A'.repeat(Math.ceil((50 * 1024 * 1024) / 3) * 4);
     expect(
       findContentProblem([{ type: 'image', data: big, mimeType: 'image/png' }], DEFAULT_MAX_CONTENT_BYTES, undefined),
-    ).toMatch(/^content\[0\] data holds 52428\d+ bytes, over the limit of 16777216 \(maxContentBytes\)$/);
+    ).toMatch(
+      /^content\[0\] data holds 52428\d+ bytes, over the limit of 16777216 for a result's content \(maxContentBytes\)$/,
+    );
+    // Ten blocks of 2 MiB each fit one by one, not together: the sixth brings the total over 11 MiB.
+    const twoMiB = { type: 'image', data: 'A'.repeat(Math.ceil((2 * 1024 * 1024) / 3) * 4), mimeType: 'image/png' };
+    expect(findContentProblem(Array(10).fill(twoMiB), 11 * 1024 * 1024, undefined)).toMatch(
+      /^content\[5\] data holds 209715\d bytes \(125829\d+ with the blocks before it\), over the limit of 11534336 for a result's content \(maxContentBytes\)$/,
+    );
     const o = orchestrator({ maxContentBytes: 4, tools: [returning([{ type: 'text', text: 'hello' }])] });
     const result = await callTool(o, 'shot');
     expect(result.errorDetails?.code).toBe('OUTPUT_INVALID');
     expect(result.errorDetails?.message).toContain(
-      'content[0] text holds 5 bytes, over the limit of 4 (maxContentBytes)',
+      "content[0] text holds 5 bytes, over the limit of 4 for a result's content (maxContentBytes)",
     );
     const small = orchestrator({
       maxContentBytes: 8,
       tools: [returning([{ type: 'image', data: PNG, mimeType: 'image/png' }])],
     });
     expect((await callTool(small, 'shot')).isError).toBe(false);
+    const twice = orchestrator({
+      maxContentBytes: 8,
+      tools: [
+        returning([
+          { type: 'image', data: PNG, mimeType: 'image/png' },
+          { type: 'text', text: 'abcd' },
+        ]),
+      ],
+    });
+    expect((await callTool(twice, 'shot')).errorDetails?.message).toMatch(/content\[1\] text holds 4 bytes \(\d+ with/);
   });
 
   it('fails a kind the tool does not declare in contentTypes', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../src/index.js';
-import { freezeParsed } from '../../src/freeze.js';
+import { freezeParsed } from '../../src/schema/freeze.js';
 
 describe('deepFreeze', () => {
   it('freezes nested objects and arrays and returns the same value', () => {

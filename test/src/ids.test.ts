@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idSequence, nextCorrelationId, randomId } from '../../src/ids.js';
+import { idSequence, nextCorrelationId, randomId } from '../../src/pipeline/ids.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -18,7 +18,7 @@ import {
   toOpenAIResponsesTools,
   toOpenAIStrictParameters,
   toOpenAITools,
-} from '../../src/manifests.js';
+} from '../../src/manifest-targets/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const manifest = (name: string) =>
@@ -147,10 +147,9 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
 
   it('import no provider SDK at run time (type-only imports)', () => {
     const files = [
-      'src/manifests.ts',
       'src/mcp/tool.ts',
       'src/schema/json-schema-2020.ts',
-      ...['anthropic', 'build', 'gemini', 'gemini-legacy', 'mcp', 'openai', 'openai-strict', 'table'].map(
+      ...['index', 'anthropic', 'build', 'gemini', 'gemini-legacy', 'mcp', 'openai', 'openai-strict', 'table'].map(
         (name) => `src/manifest-targets/${name}.ts`,
       ),
     ];

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerChallenge, callerFromClaims, createBearerAuth, ScopeTable } from '../../src/mcp/auth.js';
+import { callerFromClaims, createBearerAuth, type AuthOutcome, ScopeTable } from '../../src/mcp/auth.js';
 
 /*
- * The resource-server side of MCP authorization piece by piece: the scope table, the challenge
- * header, claims → caller, and `createBearerAuth` over real jose-signed tokens and a JWKS file.
+ * The resource-server side of MCP authorization piece by piece: the scope table, claims → caller,
+ * and `createBearerAuth` over real jose-signed tokens and a JWKS file, its refusals as the HTTP
+ * answers they are (status, challenge, OAuth error body).
  */
 
 const ISSUER = 'https://auth.example.com/';
@@ -33,16 +34,16 @@ describe('ScopeTable', () => {
   });
 });
 
-describe('bearerChallenge', () => {
-  it('names the resource metadata first and quotes every value without quotes, backslashes or control characters', () => {
-    expect(
-      bearerChallenge(METADATA, [
-        ['error', 'invalid_token'],
-        ['error_description', 'bad "token"\\\n end'],
-      ]),
-    ).toBe(`Bearer resource_metadata="${METADATA}", error="invalid_token", error_description="bad token  end"`);
-  });
-});
+/** A refusal as plain data: its status, challenge and body. */
+async function refusalOf(outcome: AuthOutcome) {
+  if (outcome.ok) throw new Error(`expected a refusal, got the caller ${outcome.caller.subject}`);
+  const { refusal } = outcome;
+  return {
+    status: refusal.status,
+    wwwAuthenticate: refusal.headers.get('www-authenticate') ?? undefined,
+    body: (await refusal.json()) as { error: string; error_description: string },
+  };
+}
 
 describe('callerFromClaims', () => {
   const table = new ScopeTable({ 'tools:write': ['write'] });
@@ -108,6 +109,10 @@ describe('createBearerAuth over a JWKS file', () => {
     expect(() => createBearerAuth({ issuer: ISSUER, resource: RESOURCE, jwks: path.join(dir, 'empty.json') })).toThrow(
       /has no "keys" array/,
     );
+    // A required scope is written into the challenge as it is: one that is no OAuth scope is refused.
+    expect(() => createBearerAuth({ issuer: ISSUER, resource: RESOURCE, jwks, requiredScopes: ['a"b'] })).toThrow(
+      /auth requiredScopes: 'a"b' is not an OAuth scope/,
+    );
   });
 
   it('answers a valid token with the caller and its capabilities', async () => {
@@ -119,22 +124,18 @@ describe('createBearerAuth over a JWKS file', () => {
   });
 
   it('401 with a challenge naming the metadata and the required scope, the error only for a bad header or token', async () => {
-    const missing = await auth().authenticate(undefined);
-    expect(missing).toEqual({
-      ok: false,
-      refusal: {
-        status: 401,
-        wwwAuthenticate: `Bearer resource_metadata="${METADATA}", scope="tools:use"`,
+    expect(await refusalOf(await auth().authenticate(undefined))).toEqual({
+      status: 401,
+      wwwAuthenticate: `Bearer resource_metadata="${METADATA}", scope="tools:use"`,
+      body: {
         error: 'unauthorized',
-        description: 'This server needs a bearer token (Authorization: Bearer <token>).',
+        error_description: 'This server needs a bearer token (Authorization: Bearer <token>).',
       },
     });
-    expect(await auth().authenticate('Basic abc')).toMatchObject({
-      refusal: {
-        status: 401,
-        error: 'invalid_request',
-        wwwAuthenticate: expect.stringContaining('error="invalid_request"'),
-      },
+    expect(await refusalOf(await auth().authenticate('Basic abc'))).toEqual({
+      status: 401,
+      wwwAuthenticate: `Bearer error="invalid_token", error_description="The Authorization header must be \\"Bearer <token>\\".", scope="tools:use", resource_metadata="${METADATA}"`,
+      body: { error: 'invalid_token', error_description: 'The Authorization header must be "Bearer <token>".' },
     });
     const cases: Array<[Promise<string>, RegExp]> = [
       [sign({ sub: 'ada', scope: 'tools:use' }, { expires: '-1m' }), /expired/],
@@ -146,22 +147,30 @@ describe('createBearerAuth over a JWKS file', () => {
       [sign({ scope: 'tools:use' }), /no subject/],
     ];
     for (const [token, description] of cases)
-      expect(await auth().authenticate(`Bearer ${await token}`)).toMatchObject({
-        ok: false,
-        refusal: { status: 401, error: 'invalid_token', description: expect.stringMatching(description) },
+      expect(await refusalOf(await auth().authenticate(`Bearer ${await token}`))).toMatchObject({
+        status: 401,
+        wwwAuthenticate: expect.stringMatching(
+          /^Bearer error="invalid_token", error_description="[^"]+", scope="tools:use"/,
+        ),
+        body: { error: 'invalid_token', error_description: expect.stringMatching(description) },
       });
   });
 
   it('403 insufficient_scope naming the required scopes when the token lacks one', async () => {
     const outcome = await auth().authenticate(`Bearer ${await sign({ sub: 'ada', scope: 'tools:write' })}`);
-    expect(outcome).toEqual({
-      ok: false,
-      refusal: {
-        status: 403,
-        wwwAuthenticate: `Bearer resource_metadata="${METADATA}", error="insufficient_scope", scope="tools:use", error_description="The token lacks the scope tools:use."`,
-        error: 'insufficient_scope',
-        description: 'The token lacks the scope tools:use.',
-      },
+    expect(await refusalOf(outcome)).toEqual({
+      status: 403,
+      wwwAuthenticate: `Bearer error="insufficient_scope", error_description="The token lacks the scope tools:use.", scope="tools:use", resource_metadata="${METADATA}"`,
+      body: { error: 'insufficient_scope', error_description: 'The token lacks the scope tools:use.' },
+    });
+  });
+
+  it('asks for more scopes (step-up) in a challenge that quotes the description safely', async () => {
+    const refusal = auth().insufficientScope(['tools:use', 'tools:write'], 'Tool "x" needs\nwrite.');
+    expect(await refusalOf({ ok: false, refusal })).toEqual({
+      status: 403,
+      wwwAuthenticate: `Bearer error="insufficient_scope", error_description="Tool \\"x\\" needs write.", scope="tools:use tools:write", resource_metadata="${METADATA}"`,
+      body: { error: 'insufficient_scope', error_description: 'Tool "x" needs\nwrite.' },
     });
   });
 

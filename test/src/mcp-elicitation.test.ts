@@ -4,17 +4,14 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolOrchestrator, type ITool } from '../../src/index.js';
 import {
   checkedElicit,
   elicitationSchemaProblem,
-  FORM_VALIDATORS_KEPT,
-  formValidator,
+  MAX_FORM_CHOICES,
   type ElicitAnswer,
-} from '../../src/elicitation.js';
+} from '../../src/caller/elicitation.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
 import { makeTool } from './helpers.js';
@@ -342,8 +339,107 @@ describe('elicitation forms and answers', () => {
     );
     expect(
       elicitationSchemaProblem({ type: 'object', properties: { when: { type: 'string', format: 'time' } } }),
-    ).toMatch(/format "time"/);
+    ).toMatch(/properties\.when\.format: "time" is not one MCP forms allow/);
     expect(elicitationSchemaProblem({ type: 'object', properties: {}, required: ['x'] })).toMatch(/names 'x'/);
+  });
+
+  it('refuses, naming the keyword, what MCP forms cannot carry, reading nothing under it', () => {
+    const city = { type: 'string' };
+    const nested = (depth: number) => {
+      let schema: Record<string, unknown> = { type: 'string' };
+      for (let level = 0; level < depth; level++) schema = { not: schema };
+      return schema;
+    };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ $ref: '#/$defs/form', $defs: {} }, "requestedSchema.$ref: MCP forms do not carry '$ref'"],
+      [{ type: 'object', properties: { city }, allOf: [{}] }, "requestedSchema.allOf: MCP forms do not carry 'allOf'"],
+      [{ type: 'object', properties: { city }, if: {}, then: {} }, "requestedSchema.if: MCP forms do not carry 'if'"],
+      [
+        { type: 'object', properties: { city }, additionalProperties: { type: 'string' } },
+        'requestedSchema.additionalProperties: MCP forms carry only false here',
+      ],
+      [
+        { type: 'object', properties: { city: { type: 'string', $ref: '#/x' } } },
+        "requestedSchema.properties.city.$ref: MCP forms do not carry '$ref' on a string field",
+      ],
+      [
+        { type: 'object', properties: { city: { type: 'string', pattern: '(' } } },
+        "requestedSchema.properties.city.pattern: MCP forms do not carry 'pattern'",
+      ],
+      [
+        { type: 'object', properties: { city: { type: 'string', not: nested(10_000) } } },
+        "requestedSchema.properties.city.not: MCP forms do not carry 'not'",
+      ],
+      [
+        { type: 'object', properties: { n: { type: 'integer', minimum: '1' } } },
+        'requestedSchema.properties.n.minimum must be a number.',
+      ],
+      [
+        { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', pattern: 'a' } } } },
+        'requestedSchema.properties.tags.items: an array field is a multi-select',
+      ],
+      [
+        { type: 'object', properties: { pick: { type: 'string', oneOf: [{ const: 'a', title: 'A', x: 1 }] } } },
+        'requestedSchema.properties.pick.oneOf must be choices { const: string, title: string }',
+      ],
+      [
+        {
+          type: 'object',
+          properties: Object.fromEntries(Array.from({ length: 51 }, (_, index) => [`f${index}`, { type: 'boolean' }])),
+        },
+        'requestedSchema.properties has 51 fields, more than a form may have (50).',
+      ],
+    ];
+    for (const [form, message] of cases) expect(elicitationSchemaProblem(form), message).toContain(message);
+    // Choices are counted over the whole form, before any is read: 200,000 values are refused at once.
+    const enumOf = (count: number) => ({
+      type: 'string',
+      enum: Array.from({ length: count }, (_, index) => `c${index}`),
+    });
+    expect(elicitationSchemaProblem({ type: 'object', properties: { a: enumOf(MAX_FORM_CHOICES) } })).toBeUndefined();
+    for (const form of [
+      { type: 'object', properties: { a: enumOf(600), b: enumOf(401) } },
+      { type: 'object', properties: { a: { type: 'string', enum: new Array(200_000) } } },
+    ])
+      expect(elicitationSchemaProblem(form)).toMatch(
+        /\.enum must be an array of at most 1000 strings in all the form's fields/,
+      );
+    // Annotations pass anywhere, and so does additionalProperties: false.
+    expect(
+      elicitationSchemaProblem({
+        type: 'object',
+        title: 'Trip',
+        additionalProperties: false,
+        properties: { city: { type: 'string', title: 'City', 'x-ui': 'wide', examples: ['Oslo'] } },
+      }),
+    ).toBeUndefined();
+  });
+
+  it("takes from an accepted answer only the form's fields, within a size, never a prototype", async () => {
+    const answering = (content: unknown) =>
+      checkedElicit(async () => ({ action: 'accept', content: content as ElicitAnswer['content'] }));
+    const ask = (content: unknown) => answering(content)({ message: 'x', requestedSchema: FORM });
+    for (const [content, message] of [
+      [{ city: 'Oslo', admin: true }, "elicit: the answer has 'admin', which is not a field of the form."],
+      [JSON.parse('{"city":"Oslo","__proto__":{"admin":true}}'), "elicit: the answer has '__proto__'"],
+      [{ city: 'Oslo', constructor: 'x' }, "elicit: the answer has 'constructor'"],
+      [
+        { city: 'x'.repeat(900_000) },
+        'elicit: the answer takes 900011 characters as JSON, more than an answer may (65536).',
+      ],
+      [['Oslo'], "elicit: the answer content is not an object of the form's fields."],
+    ] as const)
+      await expect(ask(content), message).rejects.toMatchObject({
+        code: 'ELICITATION_ANSWER_INVALID',
+        message: expect.stringContaining(message),
+      });
+    // A prototype set by a parser (not an own key) never reaches the tool: the content is copied as JSON.
+    const polluted = Object.create({ admin: true }) as Record<string, unknown>;
+    polluted.city = 'Oslo';
+    const answer = await ask(polluted);
+    expect(answer).toEqual({ action: 'accept', content: { city: 'Oslo', nights: 1 } });
+    expect(Object.getPrototypeOf(answer.content)).toBe(Object.prototype);
+    expect((answer.content as Record<string, unknown>).admin).toBeUndefined();
   });
 
   it('refuses a bad form before asking, checks the answer, passes decline and cancel through', async () => {
@@ -371,43 +467,83 @@ describe('elicitation forms and answers', () => {
     });
   });
 
-  it('compiles each distinct form once, whatever its key order, and keeps the most recently asked', async () => {
-    const first = await formValidator(FORM);
-    const reordered = {
-      required: ['city'],
-      properties: { nights: FORM.properties.nights, city: { type: 'string' } },
+  it('checks each field of an accepted answer against its form, coercing as arguments are', async () => {
+    const form = {
       type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 2, maxLength: 5 },
+        mail: { type: 'string', format: 'email' },
+        day: { type: 'string', format: 'date' },
+        size: { type: 'string', enum: ['s', 'm'] },
+        pick: { type: 'string', oneOf: [{ const: 'a', title: 'A' }] },
+        count: { type: 'integer', minimum: 1, maximum: 3 },
+        ok: { type: 'boolean', default: true },
+        tags: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, maxItems: 1 },
+      },
+      required: ['name'],
     };
-    expect(await formValidator(structuredClone(reordered))).toBe(first);
-    const other = await formValidator({ type: 'object', properties: { city: { type: 'string', minLength: 2 } } });
-    expect(other).not.toBe(first);
-    const form = (index: number) => ({ type: 'object', properties: { [`field${index}`]: { type: 'boolean' } } });
-    for (let index = 0; index < FORM_VALIDATORS_KEPT - 1; index++) {
-      await formValidator(form(index));
-      await formValidator(FORM); // asked again: stays the most recent
-    }
-    expect(await formValidator(FORM)).toBe(first);
-    // `other` was the least recently asked: pushed out, compiled again on its next question.
-    expect(await formValidator({ type: 'object', properties: { city: { type: 'string', minLength: 2 } } })).not.toBe(
-      other,
-    );
+    const answer = (content: Record<string, unknown>) =>
+      checkedElicit(async () => ({ action: 'accept', content: content as ElicitAnswer['content'] }))({
+        message: 'x',
+        requestedSchema: form,
+      });
+    expect(
+      await answer({ name: 'Ann', mail: 'a@b.io', day: '2026-01-31', size: 'm', pick: 'a', count: '2', tags: ['y'] }),
+    ).toEqual({
+      action: 'accept',
+      content: {
+        name: 'Ann',
+        mail: 'a@b.io',
+        day: '2026-01-31',
+        size: 'm',
+        pick: 'a',
+        count: 2,
+        ok: true,
+        tags: ['y'],
+      },
+    });
+    await expect(
+      answer({
+        name: 'A',
+        mail: 'nope',
+        day: '2026-02-31',
+        size: 'xl',
+        pick: 'b',
+        count: 4,
+        ok: 'maybe',
+        tags: ['x', 'z'],
+      }),
+    ).rejects.toMatchObject({
+      code: 'ELICITATION_ANSWER_INVALID',
+      message:
+        "elicit: the answer does not fit the form: 'name' must have at least 2 characters; 'mail' must be an email; " +
+        "'day' must be a date; 'size' is \"xl\", which is not one of the choices; 'pick' is \"b\", which is not one of the choices.",
+    });
+    await expect(answer({ count: 4, ok: 'maybe', tags: ['x', 'z'] })).rejects.toMatchObject({
+      message:
+        "elicit: the answer does not fit the form: 'name' is required; 'count' must be at most 3; 'ok' must be a boolean; " +
+        '\'tags\' has "z", which is not one of the choices.',
+    });
+    await expect(answer({ name: 'Bo', tags: ['x', 'y'] })).rejects.toMatchObject({
+      message: "elicit: the answer does not fit the form: 'tags' must have at most 1 choices.",
+    });
   });
 
-  it('forms built from run-time data do not grow the process (their compiled checks are freed)', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const elicit = checkedElicit(async () => ({ action: 'accept', content: { choice: 'a' } }));
-    const ask = (index: number) =>
+  it('refuses a default that does not fit its field before asking', async () => {
+    let asked = 0;
+    const elicit = checkedElicit(async () => {
+      asked++;
+      return { action: 'accept', content: {} };
+    });
+    await expect(
       elicit({
-        message: 'pick',
-        requestedSchema: { type: 'object', properties: { choice: { type: 'string', enum: ['a', `b${index}`] } } },
-      });
-    for (let index = 0; index < 200; index++) await ask(index);
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    // Each compiled form check is ~6 KB: kept for good, 1,500 distinct forms would hold ~9 MB.
-    for (let index = 200; index < 1700; index++) await ask(index);
-    gc();
-    expect((process.memoryUsage().heapUsed - before) / 1e6).toBeLessThan(4);
+        message: 'x',
+        requestedSchema: { type: 'object', properties: { n: { type: 'integer', default: 'x' } } },
+      }),
+    ).rejects.toMatchObject({
+      code: 'ELICITATION_FORM_INVALID',
+      message: 'elicit: requestedSchema.properties.n.default must be an integer.',
+    });
+    expect(asked).toBe(0);
   });
 });

@@ -175,6 +175,30 @@ describe('serve --http on 2026-07-28: the request envelope and what the result c
     expect(bad.body.result.isError).toBe(true);
   });
 
+  it('the official v2 client gets the feedback text for bad arguments, within the orchestrator’s maxFeedbackLength', async () => {
+    const orchestrator = new ToolOrchestrator({ tools, shutdownTimeoutMs: 50, maxFeedbackLength: 200 });
+    const server = await startHttpServer(orchestrator, { port: 0, handleSignals: false });
+    running.push(server);
+    const client = new Client({ name: 'feedback', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    try {
+      const result = await client.callTool({ name: 'beta', arguments: { n: 'three', extra: 1 } });
+      expect(result.isError).toBe(true);
+      expect(result.content).toEqual([
+        {
+          type: 'text',
+          text: [
+            "INVALID_ARGUMENTS: The arguments for tool 'beta' do not fit its input schema. Fix them and call again.",
+            '- /extra: unknown property (allowed: "n") (received 1)',
+            '- … and 1 more problem',
+          ].join('\n'),
+        },
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('aborts a 2026-07-28 call over the request timeout and answers it 504', async () => {
     let aborted = false;
     const slow = makeTool('slow', {

@@ -222,6 +222,39 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
     await sleep(50);
     expect(log).toEqual(['start:t', 'aborted:t']);
   });
+
+  it('ends a streamed call over the timeout with its aborted result in the stream', async () => {
+    const log: string[] = [];
+    const slow = slowTool(5_000, log);
+    const reporting = makeTool('slow_reporting', {
+      inputSchema: slow.inputSchema,
+      async execute(args, context) {
+        context.progress?.({ progress: 1 });
+        return slow.execute(args, context);
+      },
+    });
+    const server = await serve([reporting], { requestTimeoutMs: 300 });
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'slow_reporting', arguments: { tag: 's' }, _meta: { progressToken: 'p' } },
+      }),
+    });
+    // The progress began the stream before the deadline: the call is stopped and its result ends the stream.
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const messages = sseMessages(await response.text());
+    expect(messages.map((message) => message.method ?? `answer ${message.id}`)).toEqual([
+      'notifications/progress',
+      'answer 4',
+    ]);
+    expect(messages[1].result.isError).toBe(true);
+    expect(messages[1].result.content[0].text).toMatch(/^ABORTED: The call to tool 'slow_reporting' was aborted/);
+    expect(log).toEqual(['start:s', 'aborted:s']);
+  });
 });
 
 describe('a 2025 tools/call answered once, or as a stream when the tool reports first', () => {
@@ -428,7 +461,9 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
       body: JSON.stringify(INIT),
     });
     expect(response.status).toBe(403);
-    expect(response.headers['www-authenticate']).toContain('error="insufficient_scope", scope="tools:basic"');
+    expect(response.headers['www-authenticate']).toBe(
+      'Bearer error="insufficient_scope", error_description="The token lacks the scope tools:basic.", scope="tools:basic", resource_metadata="https://tools.test.example/.well-known/oauth-protected-resource/mcp"',
+    );
   });
 
   it("makes the token's subject the call's user and its scopes the persona's capabilities (JWKS by URL)", async () => {
@@ -469,8 +504,8 @@ describe('startHttpServer with bearer-token auth (OAuth 2.1 resource server)', (
       }),
     });
     expect(refused.status).toBe(403);
-    expect(refused.headers['www-authenticate']).toContain(
-      'error="insufficient_scope", scope="tools:basic secrets:read"',
+    expect(refused.headers['www-authenticate']).toMatch(
+      /^Bearer error="insufficient_scope", error_description="[^"]+", scope="tools:basic secrets:read", resource_metadata="/,
     );
     expect(JSON.parse(refused.body).error_description).toBe(
       "Tool 'read_secret' needs capability:secrets:read; a token with scope secrets:read grants it.",

@@ -107,7 +107,6 @@ describe('toolsmith serve answers every line as JSON-RPC says (raw bytes on its 
       ['{"jsonrpc":"2.0","id":3}', null, /neither a "method"/],
       ['{"jsonrpc":"1.0","id":4,"method":"ping"}', 4, /without "jsonrpc": "2.0"/],
       ['{"jsonrpc":"2.0","id":5.5,"method":"ping"}', null, /id is neither a string nor an integer/],
-      ['{"jsonrpc":"2.0","id":6,"method":"ping","params":[1]}', 6, /params are not an object/],
     ];
     for (const [line, id, message] of cases) {
       const answer = await server.send(`${line}\n`);
@@ -137,11 +136,48 @@ describe('toolsmith serve answers every line as JSON-RPC says (raw bytes on its 
       ],
       [{ name: 7 }, "tools/call needs params.name, the tool's name as a non-empty string; got a number."],
       [undefined, 'tools/call needs params { name, arguments }; got nothing.'],
+      [[1, 2], 'tools/call needs params { name, arguments }; got an array.'],
+      ['text', 'tools/call needs params { name, arguments }; got a string.'],
     ];
     let id = 100;
     for (const [params, message] of cases) {
       const answer = await server.request(++id, 'tools/call', params);
       expect(answer).toEqual({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message } });
+    }
+    // Any method: MCP's params are objects, never by position.
+    expect(await server.request(++id, 'ping', [1])).toEqual({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: ErrorCode.InvalidParams,
+        message: 'ping needs params as an object (MCP has no by-position params); got an array.',
+      },
+    });
+  });
+
+  it('on 2026-07-28 (no initialize) too: non-object params and arguments → -32602', async () => {
+    const modern = new RawServer(process.execPath, ['bin/toolsmith.js', 'serve'], REPO);
+    try {
+      const _meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      };
+      expect((await modern.request(1, 'server/discover', { _meta })).result?.supportedVersions).toContain('2026-07-28');
+      for (const [id, params, kind] of [
+        [2, [1, 2], 'params { name, arguments }; got an array'],
+        [
+          3,
+          { name: 'calculator', arguments: [1, 2], _meta },
+          "params.arguments must be an object (the tool's input); got an array",
+        ],
+      ] as const) {
+        const answer = await modern.request(id, 'tools/call', params);
+        expect(answer.error?.code, JSON.stringify(params)).toBe(ErrorCode.InvalidParams);
+        expect(answer.error?.message).toContain(`tools/call ${kind.startsWith('params {') ? 'needs ' : ''}${kind}`);
+      }
+    } finally {
+      modern.child.kill();
     }
   });
 

@@ -274,7 +274,13 @@ describe('processToolCall: one code per failure, in order', () => {
     expect(errors.find((error) => error.path === '/count')?.message).toBe('/count must be integer');
     const missing = await callTool(o, 'count', {});
     expect(missing.errorDetails?.details?.errors).toEqual([
-      { path: '/count', message: '/count is required', keyword: 'required', params: { missingProperty: 'count' } },
+      {
+        path: '/count',
+        message: '/count is required',
+        keyword: 'required',
+        params: { missingProperty: 'count' },
+        schemaPath: '#/required',
+      },
     ]);
     expect(execute).not.toHaveBeenCalled();
   });
@@ -588,7 +594,13 @@ describe('processToolCall: one code per failure, in order', () => {
     const bad = await callTool(o, 'bad_output');
     expect(bad).toMatchObject({ output: null, isError: true, errorDetails: { code: 'OUTPUT_INVALID' } });
     expect(bad.errorDetails?.details?.errors).toEqual([
-      { path: '/n', message: '/n must be integer', keyword: 'type', params: { type: 'integer' } },
+      {
+        path: '/n',
+        message: '/n must be integer',
+        keyword: 'type',
+        params: { type: 'integer' },
+        schemaPath: '#/properties/n/type',
+      },
     ]);
     expect((await callTool(o, 'broken_schema')).errorDetails?.code).toBe('OUTPUT_INVALID');
     expect((await callTool(o, 'coerced')).output).toEqual({ n: 7, d: 'z' });

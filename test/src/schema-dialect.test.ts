@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFormat, classifyKeyword, nearTypoOf, schemaDialect } from '../../src/schema/dialect.js';
+import { classifyFormat, classifyKeyword, schemaDialect } from '../../src/schema/dialect.js';
 import { compileSchema } from '../../src/schema/validation.js';
 
 describe('schemaDialect', () => {
@@ -46,15 +46,6 @@ describe('classifyKeyword: near-typos are errors, other unknown keywords are ign
     expect(classifyFormat('date-tiem')).toEqual({ kind: 'typo', suggestion: 'date-time' });
     expect(classifyFormat('json')).toEqual({ kind: 'ignored' });
     expect(classifyFormat('phone')).toEqual({ kind: 'ignored' });
-  });
-
-  it('counts a transposition as one edit and allows one edit under six characters, two from six on', () => {
-    expect(nearTypoOf('tpye', ['type'])).toBe('type');
-    expect(nearTypoOf('tyep', ['type'])).toBe('type');
-    expect(nearTypoOf('tp', ['type'])).toBeUndefined();
-    expect(nearTypoOf('maxItms', ['maxItems'])).toBe('maxItems');
-    expect(nearTypoOf('mxItms', ['maxItems'])).toBe('maxItems');
-    expect(nearTypoOf('mxItm', ['maxItems'])).toBeUndefined();
   });
 });
 

@@ -63,24 +63,33 @@ describe('toValidationIssues', () => {
     const issues = toValidationIssues(validate.errors);
     expect(issues).toEqual(
       expect.arrayContaining([
-        { path: '/name', message: '/name is required', keyword: 'required', params: { missingProperty: 'name' } },
+        {
+          path: '/name',
+          message: '/name is required',
+          keyword: 'required',
+          params: { missingProperty: 'name' },
+          schemaPath: '#/required',
+        },
         {
           path: '/extra',
           message: '/extra is not allowed',
           keyword: 'additionalProperties',
           params: { additionalProperty: 'extra' },
+          schemaPath: '#/additionalProperties',
         },
         {
           path: '/items/0/id',
           message: '/items/0/id is required',
           keyword: 'required',
           params: { missingProperty: 'id' },
+          schemaPath: '#/properties/items/items/required',
         },
         {
           path: '/items/0/a~1b',
           message: '/items/0/a~1b must be integer',
           keyword: 'type',
           params: { type: 'integer' },
+          schemaPath: '#/properties/items/items/properties/a~1b/type',
         },
       ]),
     );

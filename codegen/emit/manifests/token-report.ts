@@ -38,11 +38,15 @@ export function toolTokens(
   const hash = entriesHash(targets, entries);
   // Entries unchanged (a definition change no manifest shows): the last counts, no tokenizer.
   if (previous !== undefined && previous.hash === hash) return previous;
+  let estimated = false;
   const counts = targets.map((target, index) => {
     const json = entries[index];
-    return json === null || json === undefined ? null : countTargetTokens(json, target);
+    if (json === null || json === undefined) return null;
+    const count = countTargetTokens(json, target);
+    estimated ||= count.estimated;
+    return count.tokens;
   });
-  return { counts, hash };
+  return estimated ? { counts, hash, estimated } : { counts, hash };
 }
 
 /** sha256 over `<target>\n<json>\n` of each listed entry, in file order. */
@@ -65,8 +69,9 @@ export function tokenReport(targets: readonly ManifestTarget[], rows: ReadonlyMa
   for (const target of sortedTargets) totals[target] = 0;
   for (const name of [...rows.keys()].sort(compareStrings)) {
     const row = rows.get(name)!;
-    const byTarget: Record<string, number | string> = {};
-    const values = new Map<string, number | string>([['hash', row.hash]]);
+    const byTarget: Record<string, number | string | boolean> = {};
+    const values = new Map<string, number | string | boolean>([['hash', row.hash]]);
+    if (row.estimated) values.set('estimated', true);
     targets.forEach((target, index) => {
       const count = row.counts[index];
       if (count === null || count === undefined) return;
@@ -129,6 +134,7 @@ export function previousTokens(
     rows.set(name, {
       hash: row.hash,
       counts: targets.map((target) => (typeof row[target] === 'number' ? (row[target] as number) : null)),
+      ...(row.estimated === true && { estimated: true }),
     });
   }
   return rows;
@@ -150,12 +156,15 @@ export function tokenTotalsMarkdown(report: TokenReport, reportLink: string): st
 
 /** The totals as rows: target, tokens, and how they are counted. */
 export function tokenTotalRows(report: TokenReport): { target: string; tokens: number; countedBy: string }[] {
+  const estimated = Object.values(report.tools).filter((row) => row.estimated === true).length;
+  const exact =
+    estimated === 0 ? 'exact' : `exact but for ${estimated} estimated ${estimated === 1 ? 'tool' : 'tools'}`;
   return Object.keys(report.totals).map((target) => ({
     target,
     tokens: report.totals[target]!,
     countedBy:
       tokenizerOf(target as ManifestTarget) === 'o200k_base'
-        ? 'o200k_base (exact)'
+        ? `o200k_base (${exact})`
         : `estimate (characters / ${String(report.tokenizer[target]?.charsPerToken)})`,
   }));
 }

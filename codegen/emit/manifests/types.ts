@@ -67,13 +67,15 @@ export type TokenBudgets = Partial<Record<ManifestTarget, TokenBudget>>;
 export interface ToolTokens {
   counts: (number | null)[];
   hash: string;
+  /** An exact count had a run too long to merge whole (`LONGEST_MERGED_RUN`): estimated past the bound. */
+  estimated?: true;
 }
 
 /** What `token-report.json` holds. */
 export interface TokenReport {
   tokenizer: Record<string, Record<string, unknown>>;
-  /** tool → target → tokens, and `hash`. */
-  tools: Record<string, Record<string, number | string>>;
+  /** tool → target → tokens, `hash`, and `estimated: true` when an o200k count of it is not exact. */
+  tools: Record<string, Record<string, number | string | boolean>>;
   totals: Record<string, number>;
 }
 

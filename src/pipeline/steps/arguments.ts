@@ -1,17 +1,32 @@
 import { describeThrown, truncateText } from '../../errors.js';
-import type { ValidationIssue } from '../../tool.js';
-import { failWith } from '../call.js';
+import { describeArgumentProblems } from '../../feedback/problems.js';
+import { copyJsonValue, type ValidationIssue } from '../../schema/validation.js';
+import { failWith, type PipelineCall } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import type { RegisteredTool } from '../registered-tool.js';
 import type { CallStepImplementation } from '../step.js';
 
-/** `SCHEMA_INVALID`, `INVALID_ARGUMENTS`: the call's copy of the input defaulted, validated and coerced where needed, then `validateArgs`. */
+/**
+ * `SCHEMA_INVALID`, `INVALID_ARGUMENTS`: the call's copy of the input defaulted, validated and
+ * coerced where needed (the values converted kept on the call), then `validateArgs`.
+ */
 export const argumentsStep: CallStepImplementation = {
   run(call) {
-    const invalid = checkArguments(call.entry!, call.args!);
-    if (invalid !== undefined) failWith(call, invalid);
+    const entry = call.entry!;
+    const invalid = checkArguments(entry, call.args!);
+    if (invalid === undefined) {
+      const coercions = entry.input.lastCoercions;
+      if (coercions !== undefined) call.coercions = coercions;
+    } else if (invalid instanceof ToolCallFailure) {
+      failWith(call, invalid);
+    } else {
+      failWith(call, invalidArguments(call, invalid));
+    }
   },
 };
+
+/** Longest JSON of arguments echoed back in an `INVALID_ARGUMENTS` failure's details (`arguments`). */
+const MAX_ECHOED_ARGUMENTS = 1000;
 
 function issuesFromValidateArgs(errors: unknown[] | undefined): ValidationIssue[] {
   if (!Array.isArray(errors) || errors.length === 0) {
@@ -41,9 +56,13 @@ function issuesFromValidateArgs(errors: unknown[] | undefined): ValidationIssue[
 
 /**
  * Coerces, fills defaults and validates `args` **in place** (pass a copy you own), then asks
- * `tool.validateArgs` if there is one. `undefined` when the arguments may go on.
+ * `tool.validateArgs` if there is one. `undefined` when the arguments may go on, the issues when
+ * they do not fit, a failure when they cannot be checked.
  */
-export function checkArguments(entry: RegisteredTool, args: Record<string, unknown>): ToolCallFailure | undefined {
+function checkArguments(
+  entry: RegisteredTool,
+  args: Record<string, unknown>,
+): ToolCallFailure | ValidationIssue[] | undefined {
   const input = entry.input;
   if (input.validateFunction === undefined) {
     return new ToolCallFailure(
@@ -55,12 +74,12 @@ export function checkArguments(entry: RegisteredTool, args: Record<string, unkno
     );
   }
   const errors = input.check(args);
-  if (errors !== undefined) return invalidArguments(entry.name, errors);
+  if (errors !== undefined) return errors;
   const validateArgs = entry.tool.validateArgs;
   if (validateArgs !== undefined) {
     try {
       const verdict: { isValid: boolean; errors?: unknown[] } = validateArgs.call(entry.tool, args);
-      if (!verdict?.isValid) return invalidArguments(entry.name, issuesFromValidateArgs(verdict?.errors));
+      if (!verdict?.isValid) return issuesFromValidateArgs(verdict?.errors);
     } catch (error) {
       // It threw, or answered a verdict (or errors) that cannot be read.
       return new ToolCallFailure(
@@ -74,15 +93,41 @@ export function checkArguments(entry: RegisteredTool, args: Record<string, unkno
   return undefined;
 }
 
-function invalidArguments(toolName: string, errors: ValidationIssue[]): ToolCallFailure {
-  const shown = errors
+/**
+ * `INVALID_ARGUMENTS` with the validator's issues (`errors`, for programs), the same in words a model
+ * can act on (`problems`, see src/feedback/), and the arguments as sent when they are small
+ * (`arguments`, which the feedback echoes with each problem marked).
+ */
+function invalidArguments(call: PipelineCall, errors: ValidationIssue[]): ToolCallFailure {
+  const entry = call.entry!;
+  const problems = describeArgumentProblems(errors, entry.tool.inputSchema, call.args);
+  const shown = problems
     .slice(0, 3)
-    .map((error) => error.message)
+    .map((problem) => `${problem.path === '' ? '(root)' : truncateText(problem.path)}: ${problem.message}`)
     .join('; ');
-  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+  const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+  const summary = `${shown}${more}${/[.?!]$/.test(`${shown}${more}`) ? '' : '.'}`;
+  const details: Record<string, unknown> = { errors, problems };
+  const sent = argumentsAsSent(call.request!.arguments);
+  if (sent !== undefined) details.arguments = sent;
   return new ToolCallFailure(
     'INVALID_ARGUMENTS',
-    `Invalid arguments for tool '${toolName}': ${shown}${more}. Fix them and call again.`,
-    { errors },
+    `Invalid arguments for tool '${entry.name}': ${summary} Fix them and call again.`,
+    details,
   );
+}
+
+/**
+ * The call's arguments as the caller sent them (before defaults, coercion and the removal of
+ * optional nulls), read again, when their JSON is at most `MAX_ECHOED_ARGUMENTS` characters.
+ */
+function argumentsAsSent(raw: unknown): unknown {
+  try {
+    const sent =
+      typeof raw === 'string' ? (raw.length <= MAX_ECHOED_ARGUMENTS ? JSON.parse(raw) : undefined) : copyJsonValue(raw);
+    const json = JSON.stringify(sent);
+    return json !== undefined && json.length <= MAX_ECHOED_ARGUMENTS ? sent : undefined;
+  } catch {
+    return undefined; // arguments that cannot be read twice are not echoed
+  }
 }

@@ -4,7 +4,8 @@ import { failCall, type PipelineCall } from '../call.js';
 import { withoutStack } from '../failure.js';
 import { isComposedTool } from '../markers.js';
 import { isThenable } from '../settle.js';
-import type { CallStepImplementation } from '../step.js';
+import { nextAttempt } from '../retry.js';
+import type { CallStepImplementation, StepOutcome } from '../step.js';
 
 /** `QUEUE_FULL`: a slot when the host limits concurrency (the deadline covers the wait). */
 export const slotStep: CallStepImplementation = {
@@ -20,7 +21,8 @@ export const slotStep: CallStepImplementation = {
  * The tool runs, with a signal that fires on the caller's stop or the deadline; a throw is
  * `TOOL_ERROR`. Its answer: `TOOL_ERROR` for no result object, `TOOL_FAILED` for `success: false`;
  * a composed tool's failed step is `STEP_FAILED`, and a step's `COMPOSITION_TOO_DEEP` is passed up
- * as it is (not wrapped at every level).
+ * as it is (not wrapped at every level). A failure the retry policy retries (`retry.ts`) runs the
+ * tool again instead, and its answer comes back here.
  */
 export const executeStep: CallStepImplementation = {
   run(call) {
@@ -32,10 +34,10 @@ export const executeStep: CallStepImplementation = {
       // `execute` threw, or answered something whose `then` cannot even be read.
       return executeThrew(call, error);
     }
-    toolAnswered(call, pending);
+    return toolAnswered(call, pending);
   },
   resume(call, result) {
-    toolAnswered(call, result as ToolExecutionResult);
+    return toolAnswered(call, result as ToolExecutionResult);
   },
   reject: executeThrew,
 };
@@ -55,7 +57,9 @@ export function unreadableResult(call: PipelineCall, error: unknown): void {
   );
 }
 
-function toolAnswered(call: PipelineCall, result: ToolExecutionResult): void {
+function toolAnswered(call: PipelineCall, result: ToolExecutionResult): StepOutcome {
+  const retry = nextAttempt(call, result);
+  if (retry !== undefined) return retry;
   call.toolResult = result;
   try {
     checkToolResult(call, result);

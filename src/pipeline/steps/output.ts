@@ -1,4 +1,4 @@
-import { findContentProblem } from '../../content.js';
+import { findContentProblem } from '../../caller/content.js';
 import { describeThrown } from '../../errors.js';
 import { copyJsonValue } from '../../schema/validation.js';
 import { endCall, failWith, type PipelineCall } from '../call.js';

@@ -3,6 +3,7 @@ import { MAX_COPY_DEPTH, copyJsonValue } from '../../schema/validation.js';
 import { failCall, failWith, type PipelineCall } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';
+import { retryPolicyProblem } from '../retry.js';
 import { isPlainRequest, type CallStepImplementation } from '../step.js';
 
 /** `SHUTTING_DOWN`: the host accepts no more calls (checked before anything else). */
@@ -13,12 +14,20 @@ export const shutdownStep: CallStepImplementation = {
   },
 };
 
-/** `INVALID_REQUEST`: a name, and `arguments` an object or a JSON string of one, read into the call's own copy. */
+/**
+ * `INVALID_REQUEST`: a name, and `arguments` an object or a JSON string of one, read into the call's
+ * own copy; a `retry` policy, when the call brings one, that is one.
+ */
 export const requestStep: CallStepImplementation = {
   run(call) {
     const name = call.name;
     if (typeof name !== 'string' || name === '')
       return failCall(call, 'INVALID_REQUEST', "The tool call has no 'name'. Send { id, name, arguments }.");
+    const retry = call.details.retry;
+    if (retry !== undefined) {
+      const problem = retryPolicyProblem(retry);
+      if (problem !== undefined) return failCall(call, 'INVALID_REQUEST', `The call's ${problem}`);
+    }
     const args = readArguments(call.request!.arguments, call.toolName);
     if (args instanceof ToolCallFailure) return failWith(call, args);
     call.args = args;

@@ -1,4 +1,4 @@
-import { reportingFunctions, withReportHook } from '../../call-reporting.js';
+import { reportingFunctions, withReportHook } from '../../caller/call-reporting.js';
 import type { ToolExecutionContext } from '../../context.js';
 import { describeThrown, truncateText } from '../../errors.js';
 import type { ToolExecutionResult } from '../../tool.js';

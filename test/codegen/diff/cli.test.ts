@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,6 +28,14 @@ function tree(files: Record<string, string>): string {
     writeFileSync(path.join(dir, rel), text);
   }
   return dir;
+}
+
+/** A git repository at `root` with everything in it committed on `main`. */
+function commitAll(root: string): void {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '.');
+  git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'one');
 }
 
 async function run(args: string[], cwd: string) {
@@ -91,19 +99,33 @@ describe('toolsmith diff (CLI)', () => {
     });
   });
 
-  it('gaining side effects is breaking; a description change is unchanged with a compatible note; an under-bumped version is flagged', async () => {
+  it('gaining side effects is breaking; a description or title change is compatible; an under-bumped version is flagged', async () => {
     const root = tree({
       'a/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0' }),
       'b/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0', hasSideEffects: true }),
       'c/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0', description: 'Another text.' }),
+      'd/t.tool.json': tool('t', LIMIT(5), { version: '1.2.1', displayName: 'Tee' }),
     });
     const effects = JSON.parse((await run(['a', 'b', '--json'], root)).stdout).tools[0];
     expect(effects.verdict).toBe('breaking');
     expect(effects.changes.map((c: { pointer: string }) => c.pointer)).toEqual(['/hasSideEffects', '/version']);
     expect(effects.suggestedVersion).toBe('2.0.0');
-    const text = JSON.parse((await run(['a', 'c', '--json', '--fail-on', 'breaking'], root)).stdout).tools[0];
-    expect(text).toMatchObject({ verdict: 'unchanged', suggestedVersion: '1.2.1' });
-    expect(text.changes[0]).toMatchObject({ pointer: '/description', verdict: 'compatible' });
+    // The verdict is the worst of the tool's changes: what the model reads changed, so compatible (a patch).
+    const described = await run(['a', 'c', '--json', '--fail-on', 'breaking'], root);
+    expect(described.code).toBe(0);
+    const text = JSON.parse(described.stdout);
+    expect(text.verdict).toBe('compatible');
+    expect(text.tools[0]).toMatchObject({ verdict: 'compatible', suggestedVersion: '1.2.1' });
+    expect(text.tools[0].changes[0]).toMatchObject({ pointer: '/description', verdict: 'compatible' });
+    const titled = JSON.parse((await run(['a', 'd', '--json'], root)).stdout).tools[0];
+    expect(titled).toMatchObject({ verdict: 'compatible', suggestedVersion: '1.2.1' });
+    expect(titled.changes).toEqual([
+      expect.objectContaining({
+        pointer: '/title',
+        verdict: 'compatible',
+        message: expect.stringContaining('title changed'),
+      }),
+    ]);
   });
 
   it('a side that does not load: exit 2, file:line:col on stderr, { error, problems } with --json', async () => {
@@ -135,6 +157,67 @@ describe('toolsmith diff (CLI)', () => {
     expect(stdout).toContain('maximum 100 → 10');
     expect(stdout).toContain('before main:schemas/search.tool.json:');
     expect((await run(['git:nosuchref'], root)).code).toBe(2);
+  });
+
+  it('a ref is never an option to git: one starting with "-" is refused (the real CLI writes no file, exit 2)', async () => {
+    const root = tree({ 'schemas/search.tool.json': tool('search', LIMIT(100)) });
+    commitAll(root);
+    const cli = path.resolve(import.meta.dirname, '../../../bin/toolsmith.js');
+    for (const spec of [`git:--output=${root}/x:y.json`, `git:--output=${root}/z`]) {
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        execFile(process.execPath, [cli, 'diff', spec], { cwd: root }, (error, _stdout, stderr) =>
+          resolve({ code: error === null ? 0 : (error.code as number), stderr }),
+        );
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`the git ref "--output=${root}/`);
+      expect(result.stderr).toContain('starts with "-"');
+    }
+    expect(readdirSync(root).sort()).toEqual(['.git', 'schemas']);
+  });
+
+  it('--config is honoured: its schemas folder is the working-tree side and the folder read at the ref', async () => {
+    const root = tree({
+      'defs/search.tool.json': tool('search', LIMIT(100)),
+      'other.json': '{ "schemas": "defs" }\n',
+    });
+    commitAll(root);
+    writeFileSync(path.join(root, 'defs/search.tool.json'), tool('search', LIMIT(10)));
+    const honoured = await run(['git:main', '--config', 'other.json'], root);
+    expect(honoured.code).toBe(1);
+    expect(honoured.stdout).toContain('maximum 100 → 10');
+    expect(honoured.stdout).toContain('before main:defs/search.tool.json:');
+    expect(honoured.stdout).toContain('after defs/search.tool.json:');
+    // Without it the default config names `schemas`, which this project does not have.
+    const without = await run(['git:main'], root);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toContain('no definitions under schemas at main');
+  });
+
+  it('a side larger than --max-bytes is refused before it is read: a folder, a snapshot, a git ref (exit 2)', async () => {
+    const snapshot = `${JSON.stringify({ tools: [{ name: 'search', description: 'S.', inputSchema: LIMIT(5) }] })}\n`;
+    const root = tree({
+      'schemas/search.tool.json': tool('search', LIMIT(100)),
+      'tools.json': snapshot,
+    });
+    commitAll(root);
+    const bytes = Buffer.byteLength(tool('search', LIMIT(100)));
+    for (const [args, label] of [
+      [['schemas', 'tools.json'], 'schemas'],
+      [['tools.json', 'schemas'], 'tools.json'],
+      [['git:main', 'tools.json'], 'git:main'],
+      [['git:main:tools.json', 'schemas'], 'git:main:tools.json'],
+    ] as const) {
+      const limit = Math.min(bytes, Buffer.byteLength(snapshot)) - 1;
+      const { code, stderr } = await run([...args, '--max-bytes', String(limit)], root);
+      expect(code, label).toBe(2);
+      expect(stderr, label).toMatch(
+        new RegExp(`^${label}:1:1: \\d+ bytes to read, over the limit of ${limit} bytes per side`, 'm'),
+      );
+      expect(stderr, label).toContain('--max-bytes');
+    }
+    expect((await run(['schemas', 'tools.json', '--max-bytes', String(bytes + 1000)], root)).code).toBe(1);
+    expect((await run(['schemas', 'tools.json', '--max-bytes', '10MB'], root)).code).toBe(2);
   });
 
   it('git:<ref>:<file>.json reads a snapshot committed at that ref (what was last published)', async () => {

@@ -1,6 +1,6 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../codegen/cli/main.js';
 import { resolveOptions } from '../../../codegen/config/options.js';
 import { modelCacheText, modelsFile, parseModelCache } from '../../../codegen/incremental/index.js';
@@ -10,6 +10,19 @@ import { createTempProject, type TempProject } from '../../helpers/temp-project.
  * A side that is the project's schemas folder takes the models the last `toolsmith generate` built
  * (its model cache) instead of normalizing every definition again, under generate's own rules.
  */
+/** How many times a diff read the model cache (`lastRunModels`, counted on its way through). */
+const cacheReads = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../../codegen/incremental/index.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../codegen/incremental/index.js')>();
+  return {
+    ...original,
+    lastRunModels: (...args: Parameters<typeof original.lastRunModels>) => {
+      cacheReads.count++;
+      return original.lastRunModels(...args);
+    },
+  };
+});
+
 const projects: TempProject[] = [];
 afterEach(() => {
   for (const project of projects.splice(0)) project.dispose();
@@ -121,6 +134,18 @@ describe('toolsmith diff: the models of the last generate', () => {
     expect(await reports(project.root)).toEqual(warm);
   }, 60_000);
 
+  it('reads the model cache once per run: `diff schemas schemas` loads the one side once', async () => {
+    const { project } = await generatedProject();
+    cacheReads.count = 0;
+    const same = await run(['diff', 'schemas', 'schemas', '--json'], project.root);
+    expect(same.code).toBe(0);
+    expect(JSON.parse(same.stdout).verdict).toBe('unchanged');
+    expect(cacheReads.count).toBe(1);
+    cacheReads.count = 0;
+    expect((await run(['diff', 'schemas', 'after'], project.root)).code).toBe(1);
+    expect(cacheReads.count).toBe(1);
+  }, 60_000);
+
   it('normalizes again a definition or shared schema edited after the generate, and ignores a cache made for other settings', async () => {
     const { project, modelCache } = await generatedProject();
     // Edited since the generate: its bytes are not those its cached model was built from.
@@ -150,10 +175,11 @@ describe('toolsmith diff: the models of the last generate', () => {
     const settings = JSON.parse((await run(['diff', 'schemas', 'after', '--json'], project.root)).stdout) as Report;
     expect(toolOf(settings, 'search').changes[0]?.message).toContain('maximum 100 → 50');
 
-    // A config that does not load: the diff does not depend on it, every side is normalized.
+    // A config that does not load stops the diff as it stops every command: its problems, exit 2.
     project.write('toolsmith.config.json', '{ "schemas": 5 }\n');
     const broken = await run(['diff', 'schemas', 'after', '--json'], project.root);
-    expect(broken.code).toBe(1);
-    expect(toolOf(JSON.parse(broken.stdout) as Report, 'search').changes[0]?.message).toContain('maximum 100 → 50');
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^toolsmith\.config\.json:1:\d+/m);
+    expect(JSON.parse(broken.stdout)).toMatchObject({ error: 'the config does not load' });
   }, 60_000);
 });

@@ -270,7 +270,131 @@ const PAIRS: Pair[] = [
     { ...obj({ a: { $ref: '#/definitions/A' } }), definitions: { A: { type: 'string' } } },
     'compatible',
   ],
+  // a definition reached through a union and a nested $ref: compared where the $ref leads, not by its text
+  [
+    'anyOf → properties → $ref: maxLength lowered',
+    withKey(10, (k) => ({ anyOf: [obj({ key: k }, { required: ['key'] }), { type: 'null' }] })),
+    withKey(5, (k) => ({ anyOf: [obj({ key: k }, { required: ['key'] }), { type: 'null' }] })),
+    'breaking',
+  ],
+  [
+    'oneOf → items → $ref: maxLength lowered',
+    withKey(10, (k) => ({ oneOf: [{ type: 'array', items: k }, { type: 'integer' }] })),
+    withKey(5, (k) => ({ oneOf: [{ type: 'array', items: k }, { type: 'integer' }] })),
+    'breaking',
+  ],
+  [
+    'oneOf → $ref → properties → $ref: maxLength lowered',
+    {
+      oneOf: [{ $ref: '#/definitions/Entry' }, { type: 'integer' }],
+      definitions: { Entry: obj({ key: { $ref: '#/definitions/Key' } }), Key: { type: 'string', maxLength: 10 } },
+    },
+    {
+      oneOf: [{ $ref: '#/definitions/Entry' }, { type: 'integer' }],
+      definitions: { Entry: obj({ key: { $ref: '#/definitions/Key' } }), Key: { type: 'string', maxLength: 5 } },
+    },
+    'breaking',
+  ],
+  [
+    'anyOf → properties → $ref: maxLength raised',
+    withKey(5, (k) => ({ anyOf: [obj({ key: k }), { type: 'null' }] })),
+    withKey(10, (k) => ({ anyOf: [obj({ key: k }), { type: 'null' }] })),
+    'compatible',
+  ],
+  [
+    'anyOf branch moved into definitions, another one added',
+    { anyOf: [{ type: 'string', maxLength: 3 }] },
+    { anyOf: [{ type: 'number' }, { $ref: '#/definitions/S' }], definitions: { S: { type: 'string', maxLength: 3 } } },
+    'compatible',
+  ],
+  [
+    'allOf → $ref: minLength lowered',
+    withKey(10, (k) => ({ allOf: [k, { maxLength: 20 }] }), 'minLength'),
+    withKey(5, (k) => ({ allOf: [k, { maxLength: 20 }] }), 'minLength'),
+    'compatible',
+  ],
+  ['not → $ref changed', withKey(5, (k) => ({ not: k })), withKey(10, (k) => ({ not: k })), 'breaking'],
+  [
+    'propertyNames → $ref changed',
+    withKey(10, (k) => ({ type: 'object', propertyNames: k })),
+    withKey(5, (k) => ({ type: 'object', propertyNames: k })),
+    'breaking',
+  ],
+  [
+    'tuple → $ref: maxLength lowered',
+    withKey(10, (k) => ({ type: 'array', items: [k, { type: 'integer' }] })),
+    withKey(5, (k) => ({ type: 'array', items: [k, { type: 'integer' }] })),
+    'breaking',
+  ],
+  // oneOf alternatives: an added one that no value can match beside the others widens only
+  [
+    'oneOf alternative of a distinct type added',
+    { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+    { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }] },
+    'compatible',
+  ],
+  [
+    'oneOf alternative with a distinct const discriminator added',
+    { oneOf: [tagged('circle', { r: { type: 'number' } })] },
+    { oneOf: [tagged('circle', { r: { type: 'number' } }), tagged('square', { side: { type: 'number' } })] },
+    'compatible',
+  ],
+  [
+    'oneOf alternative with a distinct enum discriminator added',
+    { oneOf: [obj({ kind: { enum: ['a', 'b'] } }, { required: ['kind'] }), { type: 'null' }] },
+    {
+      oneOf: [
+        obj({ kind: { enum: ['a', 'b'] } }, { required: ['kind'] }),
+        { type: 'null' },
+        obj({ kind: { enum: ['c'] }, n: { type: 'integer' } }, { required: ['kind'] }),
+      ],
+    },
+    'compatible',
+  ],
+  [
+    'oneOf closed alternative with a property the old ones forbid added',
+    { oneOf: [obj({ key: { type: 'string' } }, { required: ['key'], additionalProperties: false })] },
+    {
+      oneOf: [
+        obj({ key: { type: 'string' } }, { required: ['key'], additionalProperties: false }),
+        obj({ tag: { type: 'string' } }, { required: ['tag'], additionalProperties: false }),
+      ],
+    },
+    'compatible',
+  ],
+  [
+    'oneOf alternative with an overlapping discriminator added',
+    { oneOf: [tagged('circle', { r: { type: 'number' } })] },
+    { oneOf: [tagged('circle', { r: { type: 'number' } }), obj({ kind: { enum: ['circle', 'square'] } })] },
+    'breaking',
+  ],
+  [
+    'oneOf alternative widened into another',
+    {
+      oneOf: [
+        { type: 'string', maxLength: 3 },
+        { type: 'string', minLength: 5 },
+      ],
+    },
+    {
+      oneOf: [
+        { type: 'string', maxLength: 10 },
+        { type: 'string', minLength: 5 },
+      ],
+    },
+    'breaking',
+  ],
 ];
+
+/** A schema whose one `$ref` (`#/definitions/Key`) leads to a string with `keyword` (maxLength) set to `n`. */
+function withKey(n: number, around: (key: S) => S, keyword: 'maxLength' | 'minLength' = 'maxLength'): S {
+  return { ...around({ $ref: '#/definitions/Key' }), definitions: { Key: { type: 'string', [keyword]: n } } };
+}
+
+/** A closed object alternative told apart by `kind: <tag>` (required). */
+function tagged(tag: string, properties: Record<string, S>): S {
+  return obj({ kind: { const: tag }, ...properties }, { required: ['kind'], additionalProperties: false });
+}
 
 function verdictFor(changes: ReturnType<typeof compareSchema>, side: 'input' | 'output'): V {
   const verdicts = changes.map((c) => verdictOf(side, c.direction));
@@ -343,6 +467,15 @@ describe('toolsmith diff: before/after pairs', () => {
       }
     });
   }
+
+  it('a $ref outside the schema (a snapshot may hold one) is never fetched: a change of it is undecidable', () => {
+    const changes = compareSchema(
+      obj({ a: { $ref: 'https://example.com/a.json' } }),
+      obj({ a: { $ref: 'https://example.com/b.json' } }),
+    );
+    expect(changes).toEqual([expect.objectContaining({ pointer: '/properties/a/$ref', direction: 'undecidable' })]);
+    expect(changes[0]!.message).toContain('https://example.com/a.json → https://example.com/b.json: not fetched');
+  });
 
   it('an optional property added to an open object is breaking under --strict-open-objects, with a set witness', () => {
     const before = obj({ a: { type: 'string' } });
@@ -436,5 +569,34 @@ describe('toolsmith diff: a 2020-12 copy compares as its draft-07 source', () =>
       definitions: { N: { type: 'object', dependencies: { a: ['b'], c: { required: ['d'] } } } },
     };
     expect(fromJsonSchema2020(toJsonSchema2020(schema))).toEqual(schema);
+  });
+});
+
+describe('toolsmith diff: output-side verdicts', () => {
+  const returning = (outputSchema: S): DiffTool => ({ ...asTool({ type: 'string' }), outputSchema });
+
+  it('an output property no longer nullable is listed as a compatible change (the runtime coerces arguments, not outputs)', () => {
+    const changes = compareTool(
+      returning(obj({ name: { type: ['string', 'null'] } }, { required: ['name'] })),
+      returning(obj({ name: { type: 'string' } }, { required: ['name'] })),
+    );
+    expect(changes).toEqual([
+      expect.objectContaining({
+        side: 'output',
+        pointer: '/outputSchema/properties/name/type',
+        verdict: 'compatible',
+        message: expect.stringContaining('type string|null → string: null values are now refused'),
+      }),
+    ]);
+  });
+
+  it('a oneOf alternative added to an output stays breaking, disjoint or not: callers never saw such an output', () => {
+    const shapes = [obj({ kind: { const: 'a' } }, { required: ['kind'] })];
+    const [change] = compareTool(
+      returning({ oneOf: shapes }),
+      returning({ oneOf: [...shapes, obj({ kind: { const: 'b' } }, { required: ['kind'] })] }),
+    );
+    expect(change).toMatchObject({ side: 'output', pointer: '/outputSchema/oneOf/1', verdict: 'breaking' });
+    expect(change!.witness).toEqual({ kind: 'b' });
   });
 });

@@ -47,7 +47,8 @@ describe('toolsmith diff: real version pairs', () => {
   it('server-filesystem 2025.3.28 → 2025.8.21: three tools added, two descriptions reworded: compatible', async () => {
     // Both list every input schema as `{ $schema }` alone (a schema-export bug of those releases), so no
     // schema changed; list_directory_with_sizes, read_media_file and read_text_file are new; read_file's
-    // description now says it is deprecated, list_allowed_directories' is reworded (notes, not changes).
+    // description now says it is deprecated, list_allowed_directories' is reworded: what the model reads
+    // changed, so those two tools are compatible (the worst of their changes).
     const { code, report } = await diff('server-filesystem/2025.3.28', 'server-filesystem/2025.8.21');
     expect(code).toBe(0);
     expect(report.verdict).toBe('compatible');
@@ -56,11 +57,11 @@ describe('toolsmith diff: real version pairs', () => {
       'directory_tree unchanged unchanged',
       'edit_file unchanged unchanged',
       'get_file_info unchanged unchanged',
-      'list_allowed_directories changed unchanged',
+      'list_allowed_directories changed compatible',
       'list_directory unchanged unchanged',
       'list_directory_with_sizes added compatible',
       'move_file unchanged unchanged',
-      'read_file changed unchanged',
+      'read_file changed compatible',
       'read_media_file added compatible',
       'read_multiple_files unchanged unchanged',
       'read_text_file added compatible',
@@ -76,7 +77,8 @@ describe('toolsmith diff: real version pairs', () => {
     // edits, paths, pattern, content), so `{}` is refused: breaking, with `{}` as the witness.
     // list_allowed_directories takes no arguments: only an output schema and readOnlyHint were added.
     // Optional properties added to the (still open) objects — head, tail, dryRun, excludePatterns, sortBy
-    // — are compatible notes; every output schema is new (compatible); hints that became safer are compatible.
+    // — are compatible notes; every output schema is new (compatible); hints that became safer are compatible;
+    // every tool gained a title (compatible: what the model reads).
     const { code, report } = await diff('server-filesystem/2025.8.21', 'server-filesystem/2025.11.25');
     expect(code).toBe(1);
     expect(report.verdict).toBe('breaking');
@@ -99,7 +101,7 @@ describe('toolsmith diff: real version pairs', () => {
       const breaking = tool.changes.filter((c) => c.verdict === 'breaking');
       if (tool.name === 'list_allowed_directories') {
         expect(tool.verdict).toBe('compatible');
-        expect(tool.changes.map((c) => c.pointer)).toEqual(['/outputSchema', '/annotations/readOnlyHint']);
+        expect(tool.changes.map((c) => c.pointer)).toEqual(['/outputSchema', '/annotations/readOnlyHint', '/title']);
         continue;
       }
       expect(tool.verdict, tool.name).toBe('breaking');
@@ -112,20 +114,30 @@ describe('toolsmith diff: real version pairs', () => {
         expect(ajv.validate(inputSchemaOf('server-filesystem/2025.11.25', tool.name), {})).toBe(false);
       }
       for (const change of tool.changes.filter((c) => c.verdict === 'compatible'))
-        expect(change.pointer).toMatch(/^\/(inputSchema\/properties\/\w+|outputSchema|annotations\/\w+|description)$/);
+        expect(change.pointer).toMatch(
+          /^\/(inputSchema\/properties\/\w+|outputSchema|annotations\/\w+|title|description)$/,
+        );
     }
   });
 
   it('server-memory 2025.4.25 → 2026.1.26: every tool gained an output schema, inputs unchanged: compatible', async () => {
-    // The input schemas now declare `$schema` draft-07 and the tools a title (metadata); each tool now
-    // publishes an outputSchema (new output guarantees break no caller).
+    // The input schemas now declare `$schema` draft-07 (the same schemas); each tool now publishes an
+    // outputSchema (new output guarantees break no caller) and a title (what the model reads: compatible).
     const { code, report } = await diff('server-memory/2025.4.25', 'server-memory/2026.1.26');
     expect(code).toBe(0);
     expect(report.verdict).toBe('compatible');
     expect(report.tools).toHaveLength(9);
     for (const tool of report.tools) {
       expect(tool).toMatchObject({ change: 'changed', verdict: 'compatible' });
-      expect(tool.changes).toEqual([expect.objectContaining({ side: 'output', pointer: '/outputSchema' })]);
+      expect(tool.changes).toEqual([
+        expect.objectContaining({ side: 'output', pointer: '/outputSchema' }),
+        expect.objectContaining({
+          side: 'tool',
+          pointer: '/title',
+          verdict: 'compatible',
+          message: expect.stringMatching(/^title added/),
+        }),
+      ]);
     }
   });
 

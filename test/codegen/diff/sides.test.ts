@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -143,6 +143,34 @@ describe('toolsmith diff: a change inside a shared schema file', () => {
     );
     expect(stdout).toContain(`after b/common/address.schema.json:${lineOf(shared, '"maxLength": 5')}:`);
     expect(stdout).toContain(`before a/common/address.schema.json:${lineOf(shared, '"maxLength"')}:`);
+  });
+
+  it("the bundled example: a maxLength on the shared MemoryKey lowered breaks memory_read, reached through a oneOf alternative's property", async () => {
+    const memoryKey = (maxLength: number) => {
+      const entry = JSON.parse(readFileSync(path.join(REPO, 'schemas/shared/memory-entry.schema.json'), 'utf8'));
+      entry.definitions.MemoryKey.maxLength = maxLength;
+      return entry;
+    };
+    const root = tree({});
+    for (const [side, maxLength] of [
+      ['a', 10],
+      ['b', 5],
+    ] as const) {
+      cpSync(path.join(REPO, 'schemas'), path.join(root, side), { recursive: true });
+      writeFileSync(path.join(root, side, 'shared/memory-entry.schema.json'), JSON.stringify(memoryKey(maxLength)));
+    }
+    const report = JSON.parse((await run(['a', 'b', '--json'], root)).stdout);
+    const memoryRead = report.tools.find((t: { name: string }) => t.name === 'memory_read');
+    expect(memoryRead.verdict).toBe('breaking');
+    expect(memoryRead.changes[0]).toEqual({
+      side: 'input',
+      file: 'b/shared/memory-entry.schema.json',
+      pointer: '/definitions/MemoryKey/maxLength',
+      via: '/inputSchema/properties/query/oneOf/0/properties/key',
+      verdict: 'breaking',
+      message: expect.stringContaining('maxLength 10 → 5'),
+      witness: { query: { key: 'aaaaaa' } },
+    });
   });
 
   it('a change in the tool file itself carries no file', async () => {

@@ -135,8 +135,15 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     // toolsmith's message exactly (as the MCP server and the other adapters give it), not the SDK's wrapper.
     expect(lastResult(prompts[1]!).output).toEqual({
       type: 'error-text',
-      value:
-        "INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must be string; /precision must be <= 15. Fix them and call again.\n- /expression must be string\n- /precision must be <= 15",
+      value: [
+        "INVALID_ARGUMENTS: The arguments for tool 'calculator' do not fit its input schema. Fix them and call again.",
+        '{',
+        '  "expression": [ // error: expected a string',
+        '    "6*7"',
+        '  ],',
+        '  "precision": 99 // error: expected an integer <= 15',
+        '}',
+      ].join('\n'),
     });
     expect(result.steps[0]!.content.find((part) => part.type === 'tool-error')).toMatchObject({
       toolName: 'calculator',
@@ -166,8 +173,14 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
     await generateText({ model, tools, prompt: 'echo', stopWhen: isStepCount(3) });
     expect(lastResult(prompts[1]!).output).toEqual({
       type: 'error-text',
-      value:
-        "INVALID_ARGUMENTS: Invalid arguments for tool 'echo': /text must be string. Fix them and call again.\n- /text must be string",
+      value: [
+        "INVALID_ARGUMENTS: The arguments for tool 'echo' do not fit its input schema. Fix them and call again.",
+        '{',
+        '  "text": { // error: expected a string',
+        '    "not": "a string"',
+        '  }',
+        '}',
+      ].join('\n'),
     });
   });
 
@@ -441,8 +454,13 @@ describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model
       (prompt) => ({ text: JSON.stringify(lastResult(prompt).output) }),
     ]);
     const result = await generateText({ model, tools, prompt: '2^10', stopWhen: isStepCount(5) });
-    expect(lastResult(prompts[1]!).output.value).toContain(
-      "INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must NOT have fewer than 1 characters.",
+    expect(lastResult(prompts[1]!).output.value).toBe(
+      [
+        "INVALID_ARGUMENTS: The arguments for tool 'calculator' do not fit its input schema. Fix them and call again.",
+        '{',
+        '  "expression": "" // error: expected a string of at least 1 character',
+        '}',
+      ].join('\n'),
     );
     expect(JSON.parse(result.text)).toEqual({ type: 'json', value: { expression: '2^10', result: 1024 } });
   });

@@ -68,7 +68,14 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
     ) as ToolMessage;
     expect(rejected.status).toBe('error');
     expect(rejected.content).toBe(
-      "INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must NOT have fewer than 1 characters; /precision must be <= 15. Fix them and call again.\n- /expression must NOT have fewer than 1 characters\n- /precision must be <= 15\n Please fix your mistakes.",
+      [
+        "INVALID_ARGUMENTS: The arguments for tool 'calculator' do not fit its input schema. Fix them and call again.",
+        '{',
+        '  "expression": "", // error: expected a string of at least 1 character',
+        '  "precision": 99 // error: expected an integer <= 15',
+        '}',
+        ' Please fix your mistakes.',
+      ].join('\n'),
     );
     expect(result.messages.at(-1)!.content).toBe('42');
     // Validated once, by the orchestrator (LangChain's own check has nothing to check): the first call failed there.
@@ -192,7 +199,7 @@ describe('toolsmith/langchain: a createAgent loop with the fake chat model', () 
       .respond(echoLastTool);
     const result = await createAgent({ model, tools }).invoke({ messages: [{ role: 'user', content: 'go' }] });
     expect(result.messages.at(-1)!.content).toBe(
-      "error: OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n must be integer\n Please fix your mistakes.",
+      "error: OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n: must be integer\n Please fix your mistakes.",
     );
   });
 

@@ -134,7 +134,13 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
     ]);
     const result = await runner().run(new Agent({ name: 'math', model, tools }), 'six times seven');
     expect(lastToolOutput(model.requests[1]!)).toBe(
-      "INVALID_ARGUMENTS: Invalid arguments for tool 'calculator': /expression must NOT have fewer than 1 characters; /precision must be <= 15. Fix them and call again.\n- /expression must NOT have fewer than 1 characters\n- /precision must be <= 15",
+      [
+        "INVALID_ARGUMENTS: The arguments for tool 'calculator' do not fit its input schema. Fix them and call again.",
+        '{',
+        '  "expression": "", // error: expected a string of at least 1 character',
+        '  "precision": 99 // error: expected an integer <= 15',
+        '}',
+      ].join('\n'),
     );
     expect(result.finalOutput).toBe('42');
   });
@@ -269,7 +275,7 @@ describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
     ]);
     const result = await runner().run(new Agent({ name: 'out', model, tools }), 'go');
     expect(result.finalOutput).toBe(
-      "OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n must be integer",
+      "OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n: must be integer",
     );
   });
 

@@ -49,7 +49,7 @@ describe('the Anthropic and Gemini estimate on the bench corpus', () => {
       let worst = 0;
       for (const entry of entriesOf(target, project)) {
         const json = JSON.stringify(entry);
-        const o200k = countO200k(json);
+        const o200k = countO200k(json).tokens;
         const estimate = estimateTokens(json, target);
         exact += o200k;
         estimated += estimate;

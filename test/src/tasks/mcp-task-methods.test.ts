@@ -622,7 +622,7 @@ describe('a task that asks its user (2026-07-28): inputRequests and tasks/update
       expect(JSON.parse(done.result.content.at(-1).text)).toEqual({ summary: 'Brief', model: 'm-1' });
       const bad = await run({ role: 'assistant', text: 'no content, no model' });
       expect(bad.result.isError).toBe(true);
-      expect(bad.result.content[0].text).toMatch(/'sample-0' is not a CreateMessageResult/);
+      expect(bad.result.content[0].text).toMatch(/answer to a model call is not a CreateMessageResult/);
     } finally {
       await http.close();
     }

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createServer, Socket } from 'node:net';
+import { createServer, type Server, Socket } from 'node:net';
 
 /** How to get `redis-server` when it is missing (the tests fail with this, they never skip). */
 export const REDIS_INSTALL_HINT =
@@ -38,8 +38,11 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Starts `redis-server --port P --save '' --appendonly no` on a free port and waits until it answers. */
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * Starts `redis-server --port P --save '' --appendonly no` (and `args`, e.g. `--maxmemory 2mb`) on a
+ * free port and waits until it answers.
+ */
+export async function startRedisServer(args: string[] = []): Promise<RedisServer> {
   const binary = findRedisServer();
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -47,7 +50,21 @@ export async function startRedisServer(): Promise<RedisServer> {
     const output: string[] = [];
     const started = spawn(
       binary,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      [
+        ...[
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--protected-mode',
+          'yes',
+        ],
+        ...args,
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     started.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -93,4 +110,53 @@ function answersPing(port: number): Promise<boolean> {
     socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
     socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
   });
+}
+
+/** A TCP proxy on loopback to a port, whose traffic a test can cut and restore. */
+export interface TcpProxy {
+  readonly port: number;
+  /** `redis://127.0.0.1:<proxy port>`. */
+  readonly url: string;
+  /** Drops every connection, and each new one at once, until `restore`: the network is gone. */
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+/** Starts a proxy from a free loopback port to `targetPort`. */
+export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  let open = true;
+  const server: Server = createServer((client) => {
+    if (!open) return client.destroy();
+    const upstream = new Socket();
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    upstream.connect(targetPort, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    client.once('close', () => upstream.destroy());
+    upstream.once('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const cut = () => {
+    open = false;
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    cut,
+    restore: () => {
+      open = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        cut();
+        server.close(() => resolve());
+      }),
+  };
 }

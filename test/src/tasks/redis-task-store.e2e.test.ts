@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +9,9 @@ import {
   type TaskAbortedError,
   type TaskStore,
   TaskStoreError,
+  type TaskTransition,
 } from '../../../src/tasks/index.js';
-import { freePort, type RedisServer, startRedisServer } from './redis-server.js';
+import { freePort, type RedisServer, startRedisServer, startTcpProxy } from './redis-server.js';
 import { describeTaskStoreContract, eventually } from './task-store-contract.js';
 
 // One real redis-server for this file (fails, with the install command, when redis-server is missing).
@@ -175,15 +177,17 @@ describe('RedisTaskStore across replicas', () => {
       const before = await a.create({ toolName: 'before' });
       expect((await before.complete({ n: 1 })).ok).toBe(true);
       const inFlight = await a.create({ toolName: 'in-flight' });
+      const finishing = await a.create({ toolName: 'finishing' });
       await redis.kill();
       await sleep(300); // the clients are now reconnecting: a queued command would wait, not fail
+      // A running task's own ending is held and written again until Redis takes it, not dropped.
+      let ended: TaskTransition | undefined;
+      void finishing.complete({ n: 2 }).then((outcome) => (ended = outcome));
       for (const attempt of [
         () => a.create({ toolName: 'during' }),
         () => b.get(before.task.taskId),
         () => b.cancel(before.task.taskId),
         () => a.complete(before.task.taskId, { n: 2 }),
-        // The running task's own answer fails too, and the task stays this replica's to retry.
-        () => inFlight.complete({ n: 2 }),
       ]) {
         const started = Date.now();
         const error = await Promise.race([
@@ -201,7 +205,11 @@ describe('RedisTaskStore across replicas', () => {
         );
       }
       expect(inFlight.signal.aborted).toBe(false);
+      expect(ended).toBeUndefined();
       await redis.restart();
+      // Redis came back empty (no persistence): the held ending finds its task gone, and says so.
+      await eventually(() => ended !== undefined, 5_000);
+      expect(ended).toMatchObject({ ok: false, reason: 'not-found' });
       // Redis came back empty (no persistence): the next renewal finds the task gone and gives it up.
       await eventually(() => inFlight.signal.aborted, 5_000);
       expect((inFlight.signal.reason as TaskAbortedError).kind).toBe('lease-lost');
@@ -249,6 +257,123 @@ describe('RedisTaskStore across replicas', () => {
       console.log(`lease-lost signal ${waited} ms after Redis died (lease 600 ms)`);
     } finally {
       await closeAll(a);
+    }
+  });
+
+  it("a running task's ending is held while Redis is cut off, and written once it answers again", async () => {
+    const proxy = await startTcpProxy(redis.port);
+    const a = await RedisTaskStore.connect({ url: proxy.url, replicaId: 'replica-a' });
+    const [b] = await replicas();
+    try {
+      const running = await a.create({ toolName: 'report' });
+      proxy.cut();
+      let ended: TaskTransition | undefined;
+      const ending = running.complete({ content: [{ type: 'text', text: 'finished while cut off' }] });
+      void ending.then((outcome) => (ended = outcome));
+      await sleep(400);
+      expect(ended).toBeUndefined();
+      expect((await b.get(running.task.taskId))?.status).toBe('working');
+      proxy.restore();
+      const outcome = await ending;
+      expect(outcome.ok && outcome.task.status).toBe('completed');
+      expect((await b.get(running.task.taskId))?.result).toEqual({
+        content: [{ type: 'text', text: 'finished while cut off' }],
+      });
+    } finally {
+      await closeAll(a, b);
+      await proxy.close();
+    }
+  });
+
+  it('a held ending is no longer leased: cut off past the lease, the task is failed saying it could not be written', async () => {
+    const proxy = await startTcpProxy(redis.port);
+    const a = await RedisTaskStore.connect({ url: proxy.url, replicaId: 'replica-a', leaseMs: 600 });
+    const [b] = await replicas({ leaseMs: 600 });
+    try {
+      const running = await a.create({ toolName: 'report' });
+      proxy.cut();
+      const ending = running.complete({ content: [] });
+      await eventually(async () => (await b.get(running.task.taskId))?.status === 'failed', 5_000);
+      expect((await b.get(running.task.taskId))?.statusMessage).toMatch(
+        /^Replica 'replica-a' stopped renewing the task's lease \d+ ms ago \(it died, froze, lost Redis, or could not write the task's result to it\) before the task's result was written/,
+      );
+      proxy.restore();
+      // Someone saw the lease run out first: the late ending is refused, never written over it.
+      const outcome = await ending;
+      expect(outcome).toMatchObject({ ok: false, reason: 'terminal' });
+      expect((await b.get(running.task.taskId))?.status).toBe('failed');
+    } finally {
+      await closeAll(a, b);
+      await proxy.close();
+    }
+  });
+
+  it('a result Redis cannot take fails the task with that reason at once, and its lease stops', async () => {
+    const [a, b] = await replicas({ leaseMs: 600 });
+    try {
+      const running = await a.create({ toolName: 'report' });
+      const outcome = await running.complete({ structuredContent: { count: 10n } });
+      expect(outcome.ok && outcome.task.status).toBe('failed');
+      const read = await b.get(running.task.taskId);
+      expect(read?.statusMessage).toBe(
+        `The tool finished, but its result could not be written to the task store ${redis.url}: Do not know how to serialize a BigInt. Call the tool again.`,
+      );
+      expect(read?.error).toMatchObject({ code: -32603 });
+    } finally {
+      await closeAll(a, b);
+    }
+  });
+
+  it('refuses a Redis whose maxmemory-policy may evict task keys, each policy; accepts it when told, with a warning', async () => {
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      const evicting = [
+        'allkeys-lru',
+        'allkeys-lfu',
+        'allkeys-random',
+        'volatile-lru',
+        'volatile-lfu',
+        'volatile-random',
+        'volatile-ttl',
+      ];
+      for (const policy of evicting) {
+        await raw.configSet('maxmemory-policy', policy);
+        const error = await RedisTaskStore.connect({ url: redis.url }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(TaskStoreError);
+        expect((error as TaskStoreError).code).toBe('TASK_STORE_MAY_EVICT');
+        expect((error as Error).message).toContain(
+          `Redis at ${redis.url} may evict task keys: its maxmemory-policy is '${policy}', under which a full Redis deletes ${policy.startsWith('volatile') ? 'keys with a TTL (every task key has one)' : 'any key'}`,
+        );
+        expect((error as Error).message).toMatch(
+          /CONFIG SET maxmemory-policy noeviction.*--task-store-accept-eviction/,
+        );
+        const accepted = await RedisTaskStore.connect({ url: redis.url, acceptEviction: true });
+        expect(accepted.warning).toContain(`its maxmemory-policy is '${policy}'`);
+        expect(accepted.missing('gone')).toContain(
+          `or Redis evicted it: its maxmemory-policy is '${policy}', which this server was told to accept`,
+        );
+        await accepted.close();
+      }
+      await raw.configSet('maxmemory-policy', 'noeviction');
+      const safe = await RedisTaskStore.connect({ url: redis.url });
+      expect(safe.warning).toBeUndefined();
+      expect(safe.missing('gone')).not.toContain('evicted');
+      await safe.close();
+    } finally {
+      await raw.configSet('maxmemory-policy', 'noeviction');
+      await raw.quit();
+    }
+  });
+
+  it('reads the policy from INFO memory where CONFIG is refused (managed Redis)', async () => {
+    const managed = await startRedisServer(['--rename-command', 'CONFIG', '', '--maxmemory-policy', 'volatile-lru']);
+    try {
+      const error = await RedisTaskStore.connect({ url: managed.url }).catch((caught: unknown) => caught);
+      expect((error as TaskStoreError).code).toBe('TASK_STORE_MAY_EVICT');
+      expect((error as Error).message).toContain("its maxmemory-policy is 'volatile-lru'");
+    } finally {
+      await managed.stop();
     }
   });
 
@@ -319,12 +444,9 @@ describe('RedisTaskStore across replicas', () => {
     await raw.connect();
     try {
       const indexKey = `${keyPrefix}tasks-of:=batch`;
-      // 40 tasks that end at once and are kept 50 ms: gone long before anyone lists them.
-      for (let index = 0; index < 40; index++) {
-        const running = await store.create({ toolName: 'job', subject: 'batch', ttlMs: 50 });
-        await running.complete({ content: [] });
-      }
-      await sleep(200);
+      // 40 tasks that ended and are gone, their ids still listed (written as such: a loop of short-lived
+      // tasks would race its own sweeps on a busy machine).
+      for (let index = 0; index < 40; index++) await raw.zAdd(indexKey, { score: index, value: randomUUID() });
       expect(await raw.zCard(indexKey)).toBe(40);
       // 40 tasks that stay: each create sweeps a few random ids, and the gone ones go.
       for (let index = 0; index < 40; index++) await store.create({ toolName: 'job', subject: 'batch' });

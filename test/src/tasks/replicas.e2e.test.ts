@@ -1,12 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TASKS_EXTENSION_ID } from '../../../src/tasks/index.js';
-import { jsonRpcAnswer, mcpRequest } from '../../helpers/mcp-request.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
+import { type Replica, rpc, startReplica as startServeReplica, stopReplica, until } from './serve-replica.js';
 
 /*
  * Long calls as tasks across replicas: two real `serve --http` processes sharing one real Redis
@@ -16,92 +13,18 @@ import { startRedisServer, type RedisServer } from './redis-server.js';
  * and works again once Redis is back.
  */
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const ENTRY = 'test/fixtures/tasks/entry.ts';
-
 let redis: RedisServer;
 let folder: string;
 let log: string;
 
-interface Replica {
-  child: ChildProcess;
-  url: string;
-  exit: Promise<number | null>;
-  stderr: () => string;
-}
-
-async function startReplica(extra: string[] = []): Promise<Replica> {
-  const child = spawn(
-    process.execPath,
-    [
-      'bin/toolsmith.js',
-      'serve',
-      '--http',
-      '--no-auth',
-      '--port',
-      '0',
-      '--entry',
-      ENTRY,
-      '--task-store',
-      redis.url,
-      ...extra,
-    ],
-    { cwd: repoRoot, env: { ...process.env, TOOLSMITH_TASK_LOG: log }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 30 s: ${stderr}`)), 30_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const match = /MCP at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    void exit.then((code) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
-  });
-  return { child, url, exit, stderr: () => stderr };
-}
-
-async function stopReplica(replica: Replica | undefined): Promise<void> {
-  if (replica === undefined || replica.child.exitCode !== null) return;
-  replica.child.kill('SIGTERM');
-  await replica.exit;
-}
-
-/** One 2026-07-28 request (the tasks extension declared) or a 2025-11-25 one; its JSON-RPC answer. */
-async function rpc(
-  url: string,
-  method: string,
-  params: Record<string, unknown>,
-  era: '2026-07-28' | '2025-11-25' = '2026-07-28',
-  capabilities: Record<string, unknown> = {},
-): Promise<{ result?: any; error?: { code: number; message: string } }> {
-  const request = mcpRequest(method, params, {
-    version: era,
-    clientName: 'replicas',
-    clientCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} }, ...capabilities },
-  });
-  const response = await fetch(url, { method: 'POST', ...request });
-  return jsonRpcAnswer(await response.text());
-}
+const startReplica = (extra: string[] = []) =>
+  startServeReplica(redis.url, ['--no-auth', ...extra], { TOOLSMITH_TASK_LOG: log });
 
 function events(): string[] {
   try {
     return readFileSync(log, 'utf8').trim().split('\n').filter(Boolean);
   } catch {
     return [];
-  }
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() - started > ms) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

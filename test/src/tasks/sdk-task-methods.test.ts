@@ -12,7 +12,6 @@ import {
   MemoryTaskStore,
   type TaskStore,
   TASKS_EXTENSION_ID,
-  taskNotFoundError,
   toCreateTaskResult,
   toGetTaskResult,
   toLegacyCreateTaskResult,
@@ -31,8 +30,8 @@ import { jsonRpcAnswer, mcpRequest } from '../../helpers/mcp-request.js';
 
 const TaskIdParams = z.object({ taskId: z.string() }).passthrough();
 
-function notFound(taskId: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, taskNotFoundError(taskId).message);
+function notFound(store: TaskStore, taskId: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, store.missing(taskId));
 }
 
 /** A server whose one tool, `slow`, runs as a task finishing after `finishMs`. */
@@ -66,7 +65,7 @@ function taskServer(store: TaskStore, finishMs: number): Server {
   });
   server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
     const task = await store.get(params.taskId);
-    if (task === undefined) throw notFound(params.taskId);
+    if (task === undefined) throw notFound(store, params.taskId);
     return (ctx.mcpReq.envelope === undefined ? toLegacyTask(task) : toGetTaskResult(task)) as never;
   });
   server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
@@ -77,7 +76,7 @@ function taskServer(store: TaskStore, finishMs: number): Server {
   server.setRequestHandler('tasks/result', { params: TaskIdParams }, async (params, ctx) => {
     const task = await waitForTaskEnd(store, params.taskId, { intervalMs: 10, signal: ctx.mcpReq.signal });
     const payload = task === undefined ? undefined : toLegacyTaskPayload(task);
-    if (payload === undefined) throw notFound(params.taskId);
+    if (payload === undefined) throw notFound(store, params.taskId);
     if ('error' in payload) throw new ProtocolError(payload.error.code, payload.error.message);
     return payload.result as never;
   });
@@ -129,7 +128,7 @@ describe('the task store behind the v2 SDK (createMcpHandler)', () => {
     expect(done.result).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
     const unknown = await send(handler, '2026-07-28', 'tasks/get', { taskId: 'nope' });
     expect(unknown.error).toMatchObject({ code: -32602 });
-    expect(unknown.error?.message).toMatch(/Failed to retrieve task: task 'nope' not found/);
+    expect(unknown.error?.message).toMatch(/^Task 'nope' not found: it never existed, it belongs to another caller/);
   });
 
   it('2026-07-28: tasks/cancel acknowledges, the task reads cancelled, a second cancel is an error', async () => {

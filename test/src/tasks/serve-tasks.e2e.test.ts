@@ -192,6 +192,6 @@ describe('toolsmith serve over stdio: the task methods per era (child process)',
       .map((line) => JSON.parse(line) as { id: number; error?: { code: number; message: string } });
     answers.sort((x, y) => x.id - y.id);
     expect(answers.map((answer) => answer.error?.code)).toEqual([-32601, -32601, -32602]);
-    expect(answers[2]?.error?.message).toContain("task 'no-such-task' not found");
+    expect(answers[2]?.error?.message).toContain("Task 'no-such-task' not found: it never existed");
   }, 30_000);
 });

@@ -44,6 +44,18 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore, kin
       await Promise.all(opened.splice(0).map((each) => each.close()));
     });
 
+    it('claims a key once, for every store that shares it, until its time is over', async () => {
+      const tasks = await store();
+      const key = `answer-${Math.random().toString(36).slice(2)}`;
+      expect(await tasks.claimOnce(key, 60_000)).toBe(true);
+      expect(await tasks.claimOnce(key, 60_000)).toBe(false);
+      expect(await tasks.claimOnce(`${key}-other`, 60_000)).toBe(true);
+      // Another replica on the same store (a second connection; the memory store is its own only).
+      if (kind.leases) expect(await (await store()).claimOnce(key, 60_000)).toBe(false);
+      expect(await tasks.claimOnce(`${key}-short`, 30)).toBe(true);
+      await eventually(() => tasks.claimOnce(`${key}-short`, 60_000));
+    });
+
     it('creates a working task that get finds, with the wire fields filled', async () => {
       const tasks = await store({ retentionMs: 60_000, pollIntervalMs: 250 });
       const running = await tasks.create({ toolName: 'slow_report' });
@@ -192,6 +204,84 @@ export function describeTaskStoreContract(name: string, open: OpenTaskStore, kin
       const owned = await tasks.create({ toolName: 't', subject: 'alice' });
       expect((await owned.complete({ content: [] })).ok).toBe(true);
       expect((await tasks.get(owned.task.taskId, 'alice'))?.status).toBe('completed');
+    });
+
+    it("keeps an unauthenticated caller's tasks apart from every subject's, 'mcp' included", async () => {
+      const tasks = await store();
+      const anonymous = await tasks.create({ toolName: 't' });
+      const { taskId } = anonymous.task;
+      expect(await tasks.get(taskId, 'mcp')).toBeUndefined();
+      expect(await tasks.get(taskId, '')).toBeUndefined();
+      expect(refused(await tasks.cancel(taskId, 'mcp')).reason).toBe('not-found');
+      await anonymous.mark('input_required', 'Waiting', { 'elicit-0': { method: 'elicitation/create' } });
+      expect(refused(await tasks.respond(taskId, 'mcp', { 'elicit-0': { action: 'accept' } })).reason).toBe(
+        'not-found',
+      );
+      expect((await tasks.list('mcp')).tasks.map((task) => task.taskId)).not.toContain(taskId);
+      expect((await tasks.list(undefined, { limit: 1000 })).tasks.map((task) => task.taskId)).toContain(taskId);
+      expect((await tasks.get(taskId))?.subject).toBeUndefined();
+      const owned = await tasks.create({ toolName: 't', subject: 'mcp' });
+      expect(await tasks.get(owned.task.taskId)).toBeUndefined();
+      expect((await tasks.get(owned.task.taskId, 'mcp'))?.subject).toBe('mcp');
+    });
+
+    it('says why a task is not found, naming what it cannot tell apart', async () => {
+      const tasks = await store({ retentionMs: 5_000, maxRetentionMs: 9_000 });
+      expect(tasks.missing('gone')).toMatch(
+        /^Task 'gone' not found: it never existed, it belongs to another caller, or it ended longer ago than it is kept \(5000 ms after its end, or the TTL its client asked for, up to 9000 ms\).*The store keeps no record of a task once it is gone\.$/,
+      );
+      expect(refused(await tasks.cancel('gone')).message).toBe(tasks.missing('gone'));
+    });
+
+    it('answer resolves with the answer to its key once it comes, and undefined once the task ended', async () => {
+      const tasks = await store();
+      const running = await tasks.create({ toolName: 't', subject: 'alice' });
+      const { taskId } = running.task;
+      await running.mark('input_required', 'Pick', { 'elicit-0': { method: 'elicitation/create' } });
+      let answered: unknown = 'not yet';
+      const waiting = running.answer('elicit-0').then((answer) => (answered = answer));
+      await sleep(50);
+      expect(answered).toBe('not yet');
+      await tasks.respond(taskId, 'alice', { 'elicit-0': { action: 'accept', content: { pick: 'b' } } });
+      await waiting;
+      expect(answered).toEqual({ action: 'accept', content: { pick: 'b' } });
+      await running.mark('input_required', 'Pick again', { 'elicit-1': { method: 'elicitation/create' } });
+      const ended = running.answer('elicit-1');
+      await tasks.cancel(taskId, 'alice');
+      await expect(ended).resolves.toBeUndefined();
+      const other = await tasks.create({ toolName: 't' });
+      await other.mark('input_required', 'Pick', { 'elicit-0': { method: 'elicitation/create' } });
+      const stop = new AbortController();
+      const stopped = other.answer('elicit-0', stop.signal);
+      stop.abort(new Error('no longer wanted'));
+      await expect(stopped).rejects.toThrow('no longer wanted');
+    });
+
+    it('refuses a question while its subject has maxInputWaiting tasks waiting, counting each subject apart', async () => {
+      const tasks = await store({ maxInputWaiting: 2 });
+      const alice = `alice-${Math.random()}`;
+      const [first, second, third] = await Promise.all(
+        [1, 2, 3].map(() => tasks.create({ toolName: 't', subject: alice })),
+      );
+      expect((await first!.mark('input_required', 'One')).ok).toBe(true);
+      expect((await second!.mark('input_required', 'Two')).ok).toBe(true);
+      // A second question of a task already waiting is no new waiting task.
+      expect((await second!.mark('input_required', 'Two, again', { 'elicit-1': {} })).ok).toBe(true);
+      const refusal = refused(await third!.mark('input_required', 'Three'));
+      expect(refusal.reason).toBe('too-many-waiting');
+      expect(refusal.message).toBe(
+        `Task '${third!.task.taskId}' cannot ask its client: subject '${alice}' has 2 tasks waiting for input, the most this server allows (maxInputWaiting, serve --task-max-input-waiting). Answer or cancel one of them (tasks/update, tasks/cancel), then call the tool again.`,
+      );
+      expect((await tasks.get(third!.task.taskId, alice))?.status).toBe('working');
+      // Another subject, and the unauthenticated callers, have caps of their own.
+      const bob = await tasks.create({ toolName: 't', subject: `bob-${Math.random()}` });
+      expect((await bob.mark('input_required', 'Bob')).ok).toBe(true);
+      // One back to working, one ended: two places free.
+      expect((await first!.mark('working')).ok).toBe(true);
+      await second!.complete({ content: [] });
+      expect((await third!.mark('input_required', 'Three')).ok).toBe(true);
+      const fourth = await tasks.create({ toolName: 't', subject: alice });
+      expect((await fourth.mark('input_required', 'Four')).ok).toBe(true);
     });
 
     it("lists only the subject's tasks, oldest first, ended ones too, in pages joined by cursors", async () => {

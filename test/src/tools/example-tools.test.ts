@@ -112,6 +112,7 @@ describe('calculator', () => {
       toolName: 'calculator',
       output: { expression: '10/3', result: 3.33 },
       isError: false,
+      coercions: [{ path: '/precision', from: '2', to: 2 }],
     });
   });
 

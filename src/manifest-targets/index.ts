@@ -12,16 +12,16 @@
  * them passes the result straight in. This module is `toolsmith/manifests`, not the main entry, so a
  * process that only runs tools does not load the builders.
  */
-import type { AnthropicManifestEntry, AnthropicTool } from './manifest-targets/anthropic.js';
-import type { DeferLoading } from './manifest-targets/defer-loading.js';
-import type { ManifestProject, ManifestTool } from './manifest-targets/build.js';
-import type { GeminiFunctionDeclaration } from './manifest-targets/gemini.js';
-import type { GeminiLegacyFunctionDeclaration } from './manifest-targets/gemini-legacy.js';
-import type { OpenAiResponsesManifestEntry, OpenAiResponsesTool, OpenAiTool } from './manifest-targets/openai.js';
-import { DEFAULT_INPUT_EXAMPLES } from './manifest-targets/input-examples.js';
-import { buildManifestTarget, type ManifestTarget } from './manifest-targets/table.js';
-import { type McpToolEntry, toMcpTool } from './mcp/tool.js';
-import type { ITool } from './tool.js';
+import type { AnthropicManifestEntry, AnthropicTool } from './anthropic.js';
+import type { DeferLoading } from './defer-loading.js';
+import type { ManifestProject, ManifestTool } from './build.js';
+import type { GeminiFunctionDeclaration } from './gemini.js';
+import type { GeminiLegacyFunctionDeclaration } from './gemini-legacy.js';
+import type { OpenAiResponsesManifestEntry, OpenAiResponsesTool, OpenAiTool } from './openai.js';
+import { DEFAULT_INPUT_EXAMPLES } from './input-examples.js';
+import { buildManifestTarget, type ManifestTarget } from './table.js';
+import { type McpToolEntry, toMcpTool } from '../mcp/tool.js';
+import type { ITool } from '../tool.js';
 
 export type {
   AnthropicManifestEntry,

@@ -57,7 +57,10 @@ export const CONTENT_KINDS: readonly ContentKind[] = Object.freeze([
   'resource_link',
 ]);
 
-/** Default of the orchestrator's `maxContentBytes`: the most bytes one block may carry (decoded), 16 MiB. */
+/**
+ * Default of the orchestrator's `maxContentBytes`: the most bytes a result's content blocks may
+ * carry in all (base64 decoded, text as UTF-8), 16 MiB.
+ */
 export const DEFAULT_MAX_CONTENT_BYTES = 16 * 1024 * 1024;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -66,42 +69,50 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Bytes of a base64 string once decoded (its length counted, nothing decoded). */
-function decodedBytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return (data.length / 4) * 3 - padding;
+/** The bytes a result's blocks carry so far, against the limit for all of them. */
+interface ContentBudget {
+  used: number;
+  readonly max: number;
 }
 
-function checkBase64(field: string, value: unknown, maxBytes: number): string | undefined {
+/** Counts `bytes` of `field` against the budget: a sentence when they bring the content over it. */
+function spend(field: string, bytes: number, budget: ContentBudget): string | undefined {
+  budget.used += bytes;
+  if (budget.used <= budget.max) return undefined;
+  const before = budget.used === bytes ? '' : ` (${budget.used} with the blocks before it)`;
+  return `${field} holds ${bytes} bytes${before}, over the limit of ${budget.max} for a result's content (maxContentBytes)`;
+}
+
+function checkBase64(field: string, value: unknown, budget: ContentBudget): string | undefined {
   if (typeof value !== 'string')
     return `${field} must be a base64 string, got ${value === null ? 'null' : typeof value}`;
-  if (value.length % 4 !== 0 || !BASE64.test(value)) return `${field} is not base64 data`;
-  const bytes = decodedBytes(value);
-  if (bytes > maxBytes) return `${field} holds ${bytes} bytes, over the limit of ${maxBytes} (maxContentBytes)`;
-  return undefined;
+  if (value.length % 4 !== 0) return `${field} is not base64 data`;
+  // Counted from the length before the data is read: an oversize block is refused without a scan.
+  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+  return (
+    spend(field, (value.length / 4) * 3 - padding, budget) ??
+    (BASE64.test(value) ? undefined : `${field} is not base64 data`)
+  );
 }
 
-function checkText(field: string, value: unknown, maxBytes: number): string | undefined {
+function checkText(field: string, value: unknown, budget: ContentBudget): string | undefined {
   if (typeof value !== 'string') return `${field} must be a string, got ${value === null ? 'null' : typeof value}`;
-  // Each UTF-16 unit is at most 3 UTF-8 bytes: count exactly only near the limit.
-  if (value.length * 3 > maxBytes && Buffer.byteLength(value, 'utf8') > maxBytes)
-    return `${field} holds ${Buffer.byteLength(value, 'utf8')} bytes, over the limit of ${maxBytes} (maxContentBytes)`;
-  return undefined;
+  return spend(field, Buffer.byteLength(value, 'utf8'), budget);
 }
 
 function checkString(field: string, value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? undefined : `${field} must be a non-empty string`;
 }
 
-function checkBlock(block: unknown, maxBytes: number): string | undefined {
+function checkBlock(block: unknown, budget: ContentBudget): string | undefined {
   if (!isObject(block)) return 'is not an object';
   const type = block.type;
   switch (type) {
     case 'text':
-      return checkText('text', block.text, maxBytes);
+      return checkText('text', block.text, budget);
     case 'image':
     case 'audio':
-      return checkString('mimeType', block.mimeType) ?? checkBase64('data', block.data, maxBytes);
+      return checkString('mimeType', block.mimeType) ?? checkBase64('data', block.data, budget);
     case 'resource': {
       const resource = block.resource;
       if (!isObject(resource)) return 'resource must be an object {uri, mimeType?, text | blob}';
@@ -111,8 +122,8 @@ function checkBlock(block: unknown, maxBytes: number): string | undefined {
         return 'resource.mimeType must be a string';
       if (resource.text !== undefined && resource.blob !== undefined)
         return 'resource has both text and blob; give one';
-      if (resource.text !== undefined) return checkText('resource.text', resource.text, maxBytes);
-      if (resource.blob !== undefined) return checkBase64('resource.blob', resource.blob, maxBytes);
+      if (resource.text !== undefined) return checkText('resource.text', resource.text, budget);
+      if (resource.blob !== undefined) return checkBase64('resource.blob', resource.blob, budget);
       return 'resource has neither text nor blob';
     }
     case 'resource_link':
@@ -125,8 +136,8 @@ function checkBlock(block: unknown, maxBytes: number): string | undefined {
 
 /**
  * The first problem of a result's `content`, as a sentence naming the block's index, or
- * `undefined` when every block is well formed, within `maxBytes` and of a kind in `declared` (when
- * the definition declares its kinds).
+ * `undefined` when every block is well formed, of a kind in `declared` (when the definition
+ * declares its kinds), and all of them together carry at most `maxBytes`.
  */
 export function findContentProblem(
   content: unknown,
@@ -134,9 +145,10 @@ export function findContentProblem(
   declared: readonly string[] | undefined,
 ): string | undefined {
   if (!Array.isArray(content)) return `content must be an array of content blocks, got ${typeof content}`;
+  const budget: ContentBudget = { used: 0, max: maxBytes };
   for (let index = 0; index < content.length; index++) {
     const block: unknown = content[index];
-    const problem = checkBlock(block, maxBytes);
+    const problem = checkBlock(block, budget);
     if (problem !== undefined) return `content[${index}] ${problem}`;
     const type = (block as { type: string }).type;
     if (declared !== undefined && !declared.includes(type))

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { EXIT, options, type Io } from './io.js';
+import { resolveOptions } from '../config/options.js';
+import { lastRunModels } from '../incremental/index.js';
+import { toPosix, type LoadedFiles } from '../load.js';
+import type { Problem } from '../model.js';
+import { formatProblem } from '../problems.js';
+import { formatJson, formatText } from '../diff/report.js';
+import { loadSide, type LoadedSide } from '../diff/sources.js';
+import { diffSides, fails } from '../diff/verdict.js';
+
+/** Flags of `toolsmith diff`. */
+export interface DiffFlags {
+  json?: boolean;
+  failOn?: string;
+  strictOpenObjects?: boolean;
+  /** The config file (`--config`), as every command reads it. */
+  config?: string;
+  /** The schemas folder (`--schemas`, over the config's `schemas`). */
+  schemas?: string;
+  /** The most bytes one side's files may add up to (`--max-bytes`). */
+  maxBytes?: number;
+  /** The schema pairs one side of a tool may compare before the rest is undecidable (`--max-comparisons`). */
+  maxComparisons?: number;
+}
+
+/** The key two side arguments share when they name the same thing (then it is loaded once). */
+function sideKey(spec: string, cwd: string): string {
+  return spec.startsWith('git:') ? spec : path.resolve(cwd, spec);
+}
+
+/**
+ * Runs `toolsmith diff <before> [after]`: the exit code (0 nothing at `--fail-on`, 1 something, 2 usage,
+ * config or load error). The config and flags come through the CLI's one path (`options`): its schemas
+ * folder is the default side and the folder of a `git:<ref>` side, and its last generate's models serve
+ * a side that is that folder.
+ */
+export async function runDiff(before: string, after: string | undefined, flags: DiffFlags, io: Io): Promise<number> {
+  const failOn = flags.failOn ?? 'breaking';
+  if (failOn !== 'breaking' && failOn !== 'compatible' && failOn !== 'none') {
+    io.stderr(`toolsmith diff: --fail-on must be breaking, compatible or none (got ${failOn})\n`);
+    return EXIT.usage;
+  }
+  const configured = await options(flags, io);
+  if (configured.problems.length > 0) return refuse('the config does not load', configured.problems, flags, io);
+  const resolved = resolveOptions(configured.options);
+  const schemasFolder = toPosix(path.relative(io.cwd, resolved.schemasDir)) || '.';
+  const generated = {
+    schemasDir: resolved.schemasDir,
+    models: (loaded: LoadedFiles) => lastRunModels(resolved, loaded),
+  };
+  const load = { schemasFolder, generated, maxBytes: flags.maxBytes };
+  const first = loadSide(before, io.cwd, load);
+  const second = after ?? schemasFolder;
+  const sides: [LoadedSide, LoadedSide] = [
+    first,
+    sideKey(second, io.cwd) === sideKey(before, io.cwd)
+      ? first
+      : loadSide(second, io.cwd, { ...load, reuse: first.problems.length === 0 ? first : undefined }),
+  ];
+  const problems = sides[1] === first ? first.problems : sides.flatMap((side) => side.problems);
+  if (problems.length > 0) return refuse('definitions do not load', problems, flags, io);
+  const report = diffSides(sides[0], sides[1], {
+    strictOpenObjects: flags.strictOpenObjects,
+    maxComparisons: flags.maxComparisons,
+  });
+  io.stdout(flags.json ? formatJson(report) : formatText(report));
+  return fails(report, failOn) ? EXIT.invalid : EXIT.ok;
+}
+
+/** A diff that cannot run: the problems on stderr (and as `{ error, problems }` with `--json`), exit 2. */
+function refuse(error: string, problems: readonly Problem[], flags: DiffFlags, io: Io): number {
+  for (const problem of problems) io.stderr(`${formatProblem(problem)}\n`);
+  if (flags.json) {
+    const fields = problems.map(({ file, line, column, pointer, message }) => ({
+      file,
+      line,
+      column,
+      pointer,
+      message,
+    }));
+    io.stdout(`${JSON.stringify({ error, problems: fields }, null, 2)}\n`);
+  }
+  return EXIT.usage;
+}

@@ -1,0 +1,226 @@
+/*
+ * The detectors the host table's rows are made of: each returns a rule's `find` — where in a served
+ * tool a host's behaviour applies — for a kind of behaviour several hosts share (a keyword they delete,
+ * an array without `items`, a type union, a name pattern). A new host is a row built from these; a
+ * behaviour no detector covers is a new detector here.
+ */
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { codeSpan } from '../text/markdown-text.js';
+import { escapePointerSegment } from '../schema/json-pointer.js';
+import { isObject } from '../schema/walk.js';
+import type { HostRule, RuleHit, ServedTool } from './host-profile.js';
+import { type SchemaNode, visitSchemaNodes } from './schema-nodes.js';
+
+type Find = HostRule['find'];
+
+/** The pointer of the input schema inside a served tool entry. */
+export const INPUT_SCHEMA = '/inputSchema';
+/** The pointer of the output schema inside a served tool entry. */
+export const OUTPUT_SCHEMA = '/outputSchema';
+
+/** A keyword's value, short enough for a sentence (`minLength: 1`), or the keyword alone. */
+export function shown(keyword: string, value: unknown): string {
+  const json = JSON.stringify(value);
+  return codeSpan(json !== undefined && json.length <= 40 ? `${keyword}: ${json}` : keyword);
+}
+
+/** Hits for the input-schema nodes `test` picks (objects only), walking `through` those keywords when given. */
+export function inputNodes(
+  test: (node: Record<string, unknown>, pointer: string, keyword: string) => RuleHit | RuleHit[] | undefined,
+  through?: ReadonlySet<string>,
+): Find {
+  return (tool) => {
+    const hits: RuleHit[] = [];
+    visitSchemaNodes(
+      tool.inputSchema,
+      INPUT_SCHEMA,
+      (node, pointer, keyword) => {
+        if (typeof node === 'boolean') return;
+        const hit = test(node, pointer, keyword);
+        if (hit !== undefined) hits.push(...(Array.isArray(hit) ? hit : [hit]));
+      },
+      through,
+    );
+    return hits;
+  };
+}
+
+/** Each of `keywords` present on a node the walk reaches: `detail(keyword, value)` says what the host does. */
+export function keywordsOnNodes(
+  keywords: ReadonlySet<string>,
+  detail: (keyword: string, value: unknown) => string,
+  through?: ReadonlySet<string>,
+): Find {
+  return inputNodes(
+    (node, pointer) =>
+      Object.keys(node)
+        .filter((keyword) => keywords.has(keyword))
+        .map((keyword) => ({ pointer: `${pointer}/${keyword}`, detail: detail(keyword, node[keyword]) })),
+    through,
+  );
+}
+
+/** Each of `keywords` on the input schema's root. */
+export function keywordsAtRoot(
+  keywords: ReadonlySet<string>,
+  detail: (keyword: string, value: unknown) => string,
+): Find {
+  return (tool) => {
+    const root = tool.inputSchema;
+    if (!isObject(root)) return [];
+    return Object.keys(root)
+      .filter((keyword) => keywords.has(keyword))
+      .map((keyword) => ({ pointer: `${INPUT_SCHEMA}/${keyword}`, detail: detail(keyword, root[keyword]) }));
+  };
+}
+
+/** A node with `type: "array"` whose `items` is missing (or, with `falsy`, any falsy value: `items: false` too). */
+export function arraysWithoutItems(
+  detail: string,
+  options: { falsy?: boolean; through?: ReadonlySet<string> } = {},
+): Find {
+  return inputNodes((node, pointer) => {
+    if (node.type !== 'array') return undefined;
+    const missing = options.falsy === true ? !node.items : !Object.hasOwn(node, 'items');
+    return missing ? { pointer, detail } : undefined;
+  }, options.through);
+}
+
+/** A node whose `type` is an array that `matches`. */
+export function typeUnions(
+  matches: (types: unknown[]) => boolean,
+  detail: (types: unknown[]) => string,
+  through?: ReadonlySet<string>,
+): Find {
+  return inputNodes(
+    (node, pointer) =>
+      Array.isArray(node.type) && matches(node.type)
+        ? { pointer: `${pointer}/type`, detail: detail(node.type) }
+        : undefined,
+    through,
+  );
+}
+
+/** A node whose `items` is an array of schemas (draft-07's tuple form); with `arrayTypeOnly`, only on `type: "array"` nodes. */
+export function tupleItems(
+  detail: string,
+  options: { arrayTypeOnly?: boolean; through?: ReadonlySet<string> } = {},
+): Find {
+  return inputNodes((node, pointer) => {
+    if (!Array.isArray(node.items) || (options.arrayTypeOnly === true && node.type !== 'array')) return undefined;
+    return { pointer: `${pointer}/items`, detail };
+  }, options.through);
+}
+
+/** A node whose `additionalProperties` is a schema object rather than a boolean. */
+export function schemaValuedAdditionalProperties(detail: string): Find {
+  return inputNodes((node, pointer) =>
+    isObject(node.additionalProperties) ? { pointer: `${pointer}/additionalProperties`, detail } : undefined,
+  );
+}
+
+/** An input schema whose root is not `type: "object"`. */
+export function nonObjectRoot(detail: string): Find {
+  return (tool) => {
+    const root = tool.inputSchema;
+    return isObject(root) && root.type === 'object' ? [] : [{ pointer: INPUT_SCHEMA, detail }];
+  };
+}
+
+/**
+ * Where a tool breaks the MCP TypeScript SDK's `Tool` shape, which SDK clients check `tools/list`
+ * against: an input (or output) root that is not `type: "object"`, a `required` that is not a list of
+ * names, and — in the 1.x SDK (`objectProperties`) — a property whose schema is not an object.
+ */
+export function toolShapeViolations(consequence: string, options: { objectProperties: boolean }): Find {
+  const check = (schema: unknown, at: string): RuleHit[] => {
+    const detail = (what: string) => `${consequence}: ${what}`;
+    if (!isObject(schema)) return [{ pointer: at, detail: detail('the schema is not an object') }];
+    const hits: RuleHit[] = [];
+    if (schema.type !== 'object')
+      hits.push({ pointer: `${at}/type`, detail: detail('the root is not `type: "object"`') });
+    const required = schema.required;
+    if (
+      Object.hasOwn(schema, 'required') &&
+      !(Array.isArray(required) && required.every((name) => typeof name === 'string'))
+    )
+      hits.push({ pointer: `${at}/required`, detail: detail('`required` is not a list of names') });
+    const properties = schema.properties;
+    if (options.objectProperties && isObject(properties))
+      for (const name of Object.keys(properties))
+        if (typeof properties[name] !== 'object' || properties[name] === null)
+          hits.push({
+            pointer: `${at}/properties/${escapePointerSegment(name)}`,
+            detail: detail(`the property's schema is ${codeSpan(JSON.stringify(properties[name]))}, not an object`),
+          });
+    return hits;
+  };
+  return (tool) => [
+    ...check(tool.inputSchema, INPUT_SCHEMA),
+    ...(tool.outputSchema === undefined ? [] : check(tool.outputSchema, OUTPUT_SCHEMA)),
+  ];
+}
+
+/** A tool name that does not match `pattern`. */
+export function nameNotMatching(pattern: RegExp, detail: (name: string) => string): Find {
+  return (tool) => (pattern.test(tool.name) ? [] : [{ pointer: '/name', detail: detail(tool.name) }]);
+}
+
+/** The subschemas a walk reaches that are `true` or `false`, with the keyword they sit under. */
+export function booleanSubschemas(
+  detail: (node: boolean, keyword: string) => string | undefined,
+  schemaPointer: string,
+): (schema: unknown) => RuleHit[] {
+  return (schema) => {
+    const hits: RuleHit[] = [];
+    visitSchemaNodes(schema, schemaPointer, (node: SchemaNode, pointer, keyword) => {
+      if (typeof node !== 'boolean' || pointer === schemaPointer) return;
+      const text = detail(node, keyword);
+      if (text !== undefined) hits.push({ pointer, detail: text });
+    });
+    return hits;
+  };
+}
+
+/*
+ * Meta-schema checks. Ajv's compiler is loaded on the first such check only (the MCP server reads
+ * the host table for its injected arguments and never runs these).
+ */
+const requireCommonJs = createRequire(import.meta.url);
+const metaValidators = new Map<string, ValidateFunction>();
+
+function metaValidator(dialect: 'draft-07' | '2020-12'): ValidateFunction {
+  let validate = metaValidators.get(dialect);
+  if (validate === undefined) {
+    const options = { strict: false, validateFormats: false, allErrors: true };
+    const ajv: Ajv =
+      dialect === '2020-12'
+        ? new (requireCommonJs('ajv/dist/2020') as { Ajv2020: new (o: object) => Ajv }).Ajv2020(options)
+        : new (requireCommonJs('ajv') as { Ajv: new (o: object) => Ajv }).Ajv(options);
+    const id =
+      dialect === '2020-12' ? 'https://json-schema.org/draft/2020-12/schema' : 'http://json-schema.org/draft-07/schema';
+    validate = ajv.getSchema(id)!;
+    metaValidators.set(dialect, validate);
+  }
+  return validate;
+}
+
+/**
+ * Where the input schema, read as data, breaks a dialect's meta-schema (`exclusiveMinimum: true`,
+ * `required: null`): hosts that check schemas this way refuse the tool. One hit per failing place.
+ */
+export function metaSchemaViolations(dialect: 'draft-07' | '2020-12', detail: (message: string) => string): Find {
+  return (tool: ServedTool) => {
+    const validate = metaValidator(dialect);
+    if (validate(tool.inputSchema)) return [];
+    const seen = new Set<string>();
+    const hits: RuleHit[] = [];
+    for (const error of validate.errors ?? []) {
+      if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || seen.has(error.instancePath)) continue;
+      seen.add(error.instancePath);
+      hits.push({ pointer: `${INPUT_SCHEMA}${error.instancePath}`, detail: detail(error.message ?? 'is invalid') });
+    }
+    return hits;
+  };
+}

@@ -1,0 +1,262 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  isSpecType,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { ApprovalGate, CallerTurn } from '../context.js';
+import {
+  checkedElicit,
+  ElicitationError,
+  type Elicit,
+  type ElicitAnswer,
+  type Sample,
+  type SampleResult,
+} from '../caller/elicitation.js';
+import { truncateText } from '../errors.js';
+import type { ToolOrchestrator } from '../orchestrator.js';
+import type { ITool } from '../tool.js';
+import { type Answering, mintAnswerState } from './request-state.js';
+
+/*
+ * How a direct `tools/call` asks its client's user (elicitation: a tool's `context.elicit`, the
+ * approval of a side-effect tool) or model (sampling: `context.sample`), by era: on 2025 a request
+ * to the client whose answer the call awaits; on 2026-07-28 the call is answered `input_required`
+ * and run again with the answers (./request-state.ts holds them to the questions asked). A task's
+ * call asks through its task instead (./tasks.ts).
+ */
+
+/** What `Asking.inputNeeded` resolves with: the call waits for an answer it does not have yet. */
+export const INPUT_NEEDED = Symbol('input needed');
+
+/** How one call asks its client's user or model, by era; nothing when the client can do neither. */
+export interface Asking {
+  elicit?: Elicit;
+  /** The approval gate's question (keyed apart from the tool's own on 2026-07-28). */
+  approve?: Elicit;
+  /** Asks the client for a model call (MCP sampling), when it can. */
+  sample?: Sample;
+  /** Aborts the call when a 2026-07-28 answer must first come from the client. */
+  signal?: AbortSignal;
+  /** Resolves when the call needs an answer it does not have yet (2026-07-28). */
+  inputNeeded?: Promise<typeof INPUT_NEEDED>;
+  /** The `input_required` result naming the question(s) asked, with the state a retry echoes. */
+  inputRequiredResult(): Promise<InputRequiredResult>;
+  /** True once the call asked a question it has no answer to yet. */
+  asked(): boolean;
+}
+
+/**
+ * What the request's client can do: on 2026-07-28 the capabilities in its `_meta`, on 2025 those of
+ * its `initialize` (undefined on a stateless HTTP instance that never saw it).
+ */
+export function clientCapabilities(
+  ctx: ServerContext,
+  server: Server,
+): { elicitation?: unknown; sampling?: unknown; extensions?: Record<string, unknown> } | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope !== undefined) return envelope[CLIENT_CAPABILITIES_META_KEY] as ReturnType<typeof clientCapabilities>;
+  return server.getClientCapabilities() as ReturnType<typeof clientCapabilities>;
+}
+
+/** A call whose client cannot ask its user: no question, nothing to wait for. */
+const NOT_ASKING: Asking = {
+  inputRequiredResult: () => Promise.reject(new Error('No question was asked.')),
+  asked: () => false,
+};
+
+/**
+ * How one `tools/call` asks its client. On the 2025 era, `elicitation/create` is sent to the client and
+ * its answer awaited (over stateless HTTP the answer's POST is routed back, see client-requests.ts).
+ * On 2026-07-28 the call is answered `input_required` with the question and a signed state, and the
+ * client retries the call with the answer in `inputResponses` and the state echoed: the call runs
+ * again from the start and this time the question is answered at once (from `answers`, held to the
+ * state: see request-state.ts), so a tool that asks before its side effects does them once.
+ */
+export function askingFor(ctx: ServerContext, server: Server, answering: Answering): Asking {
+  const modern = ctx.mcpReq.envelope !== undefined;
+  const capabilities = clientCapabilities(ctx, server);
+  // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
+  // can do is unknown, so the question is sent and a client that cannot answer it says so.
+  const unknown = !modern && server.getClientCapabilities() === undefined;
+  const canElicit = unknown || (capabilities?.elicitation !== undefined && capabilities.elicitation !== null);
+  const canSample = unknown || (capabilities?.sampling !== undefined && capabilities.sampling !== null);
+  if (!canElicit && !canSample) return NOT_ASKING;
+  const controller = new AbortController();
+  let markNeeded!: (value: typeof INPUT_NEEDED) => void;
+  const inputNeeded = new Promise<typeof INPUT_NEEDED>((resolve) => (markNeeded = resolve));
+  const needed: Record<string, ReturnType<typeof inputRequired.elicit>> = {};
+  /** The answers this run read, carried in the next state (a retry sends only the new ones). */
+  const read: Record<string, unknown> = Object.create(null);
+  const base = {
+    signal: controller.signal,
+    inputNeeded,
+    inputRequiredResult: async () =>
+      inputRequired({
+        inputRequests: needed,
+        requestState: await mintAnswerState(answering, Object.keys(needed), read),
+      }),
+    asked: () => Object.keys(needed).length > 0,
+  };
+  /** The answer to `key`, noted as read when there is one. */
+  const answered = (key: string) => {
+    const answer = inputResponse(answering.answers, key);
+    if (answer.kind !== 'missing') read[key] = answering.answers[key];
+    return answer;
+  };
+  if (!modern) {
+    /**
+     * Sends `method` to the client; a client that does not take it is `unavailable`, an answer the SDK
+     * finds is not the method's result is `invalid` (rather than its validator's dump).
+     */
+    const send = async (
+      method: 'elicitation/create' | 'sampling/createMessage',
+      params: object,
+      unavailable: Error,
+      invalid: Error,
+    ) => {
+      try {
+        return await ctx.mcpReq.send({ method, params: params as Record<string, unknown> });
+      } catch (error) {
+        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) throw unavailable;
+        if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) throw invalid;
+        throw error;
+      }
+    };
+    const elicit: Elicit = async (request) =>
+      (await send(
+        'elicitation/create',
+        { message: request.message, requestedSchema: request.requestedSchema },
+        new ElicitationError(
+          'ELICITATION_UNAVAILABLE',
+          'This client cannot ask its user (it does not take elicitation/create).',
+        ),
+        new ElicitationError('ELICITATION_ANSWER_INVALID', "elicit: the client's answer is not an ElicitResult."),
+      )) as ElicitAnswer;
+    const sample: Sample = async (request) =>
+      (await send(
+        'sampling/createMessage',
+        request,
+        new ElicitationError(
+          'SAMPLING_UNAVAILABLE',
+          'This client cannot run a model call for the server (it does not take sampling/createMessage).',
+        ),
+        new ElicitationError('SAMPLING_ANSWER_INVALID', NOT_A_MODEL_ANSWER),
+      )) as SampleResult;
+    return { ...base, ...(canElicit ? { elicit } : {}), ...(canSample ? { sample } : {}) };
+  }
+  /** Ends the round: the call is answered input_required with what it asked. */
+  const ask = (key: string, request: ReturnType<typeof inputRequired.elicit>): Promise<never> => {
+    needed[key] = request;
+    markNeeded(INPUT_NEEDED);
+    controller.abort(new DOMException('The call waits for the client to answer a question.', 'AbortError'));
+    // Rejected for whoever still awaits it; nobody may, once the call is answered input_required.
+    const stopped = Promise.reject(controller.signal.reason as Error);
+    stopped.catch(() => {});
+    return stopped;
+  };
+  const asker = (prefix: string): Elicit => {
+    let asked = 0;
+    return (request) => {
+      const key = `${prefix}-${asked++}`;
+      const answer = answered(key);
+      if (answer.kind === 'elicit')
+        return Promise.resolve({
+          action: answer.action,
+          ...(answer.content === undefined ? {} : { content: answer.content as ElicitAnswer['content'] }),
+        });
+      return ask(
+        key,
+        inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }),
+      );
+    };
+  };
+  let sampled = 0;
+  const sample: Sample = (request) => {
+    const key = `sample-${sampled++}`;
+    const answer = answered(key);
+    if (answer.kind === 'sampling') return Promise.resolve(answer.result as SampleResult);
+    return ask(key, inputRequired.createMessage(request as never));
+  };
+  return {
+    ...base,
+    ...(canElicit ? { elicit: asker('elicit'), approve: asker('approval') } : {}),
+    ...(canSample ? { sample } : {}),
+  };
+}
+
+/** `ask(request)`, or `undefined` when the client turned out not to be able to ask. */
+async function askOrUnavailable(ask: Elicit, request: Parameters<Elicit>[0]): Promise<ElicitAnswer | undefined> {
+  try {
+    return await ask(request);
+  } catch (error) {
+    if (error instanceof ElicitationError && error.code === 'ELICITATION_UNAVAILABLE') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The caller's turn of a call to `tool`: an approval gate that asks the user through `ask`, when
+ * the tool has side effects the orchestrator does not decide on (`decidesSideEffects`) and the
+ * client can ask; nothing otherwise.
+ */
+export function approvalTurn(
+  orchestrator: ToolOrchestrator,
+  tool: ITool | undefined,
+  ask: Elicit | undefined,
+): { callerTurn?: CallerTurn } {
+  if (ask === undefined || tool?.hasSideEffects !== true || orchestrator.decidesSideEffects) return {};
+  return { callerTurn: { approvalGate: approvalByElicitation(ask) } };
+}
+
+/**
+ * The approval gate of a side-effect tool, asking the user (approve / deny) with the tool and its
+ * arguments; the answer is checked against the question as any form's. On 2026-07-28 the approval is
+ * an answer the call carries in its state from round to round, so a call is approved once.
+ */
+function approvalByElicitation(ask: Elicit): ApprovalGate {
+  const checked = checkedElicit(ask);
+  return async ({ tool, args }) => {
+    let shown = JSON.stringify(args);
+    if (shown.length > 2000) shown = `${shown.slice(0, 2000)}…`;
+    const answer = await askOrUnavailable(checked, {
+      message: `Allow the tool '${tool.name}' to run? It has side effects (${truncateText(tool.description, 300)}). Arguments: ${shown}`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          approve: { type: 'boolean', title: `Run ${tool.name}`, description: 'Approve this call', default: false },
+        },
+        required: ['approve'],
+      },
+    });
+    if (answer === undefined) return { approved: false, reason: 'The client cannot ask its user.' };
+    if (answer.action === 'accept' && answer.content?.approve === true) return true;
+    return {
+      approved: false,
+      reason: answer.action === 'accept' ? 'The user did not approve the call.' : `The user answered ${answer.action}.`,
+    };
+  };
+}
+
+/**
+ * `sample` whose answer reaches the tool only when it is a `CreateMessageResult` (the SDK's schema),
+ * on every era and path; anything else is `SAMPLING_ANSWER_INVALID`.
+ */
+export function checkedSample(sample: Sample): Sample {
+  return async (request) => {
+    const answer = await sample(request);
+    if (!isSpecType.CreateMessageResult(answer))
+      throw new ElicitationError('SAMPLING_ANSWER_INVALID', NOT_A_MODEL_ANSWER);
+    return answer;
+  };
+}
+
+const NOT_A_MODEL_ANSWER =
+  'The client\'s answer to a model call is not a CreateMessageResult ({ role: "user" | "assistant", content, model }).';
