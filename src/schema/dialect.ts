@@ -6,6 +6,7 @@
  * says, and only warned about by the generator. Shared by the generator and the runtime compiler
  * so both accept exactly the same schemas. Its keyword lists come from the keyword table.
  */
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { resolveLocalRef } from './json-pointer.js';
 import { keywordInfo, keywordsOfDialect } from './keywords.js';
 import { forEachSubschema, isObject } from './walk.js';
@@ -37,18 +38,14 @@ export function schemaDialect(schema: unknown): SchemaDialect | undefined {
 }
 
 /**
- * Every keyword draft-07 defines, plus `$defs` (Ajv's draft-07 class knows it and `$ref` resolves
- * into it) and `deprecated` (the keyword table, `keywords.ts`).
+ * The keywords of each dialect (the keyword table's): draft-07's with `$defs` (Ajv's draft-07 class
+ * knows it and `$ref` resolves into it) and `deprecated`; 2020-12's with `definitions` (still written
+ * by many tools; Ajv resolves `$ref` into it).
  */
-export const DRAFT_07_KEYWORDS: ReadonlySet<string> = keywordsOfDialect('draft-07');
-
-/** Every keyword draft 2020-12 defines, plus `definitions` (still written by many tools; Ajv resolves `$ref` into it). */
-export const DRAFT_2020_12_KEYWORDS: ReadonlySet<string> = keywordsOfDialect('2020-12');
-
-/** The keywords of a dialect. */
-export function dialectKeywords(dialect: SchemaDialect): ReadonlySet<string> {
-  return dialect === '2020-12' ? DRAFT_2020_12_KEYWORDS : DRAFT_07_KEYWORDS;
-}
+const DIALECT_KEYWORDS: Readonly<Record<SchemaDialect, ReadonlySet<string>>> = {
+  'draft-07': keywordsOfDialect('draft-07'),
+  '2020-12': keywordsOfDialect('2020-12'),
+};
 
 /** Keywords of other specifications that are never typos, though one edit from a JSON Schema keyword. */
 const FOREIGN_ANNOTATIONS = new Set(['example']);
@@ -67,46 +64,19 @@ export type KeywordVerdict =
 
 /** The verdict on one keyword; `x-` extension keywords are known. */
 export function classifyKeyword(keyword: string, dialect: SchemaDialect): KeywordVerdict {
-  const known = dialectKeywords(dialect);
+  const known = DIALECT_KEYWORDS[dialect];
   if (known.has(keyword) || keyword.startsWith('x-')) return { kind: 'known' };
   // Outside the dialect but given a meaning by Ajv (`nullable`, ajv-formats' `formatMaximum`, 2020-12's `dependencies`).
   if (keywordInfo(keyword)?.ajvMeaning?.includes(dialect) === true) return { kind: 'ajv-only' };
   const other: SchemaDialect = dialect === '2020-12' ? 'draft-07' : '2020-12';
-  if (dialectKeywords(other).has(keyword)) return { kind: 'other-dialect', dialect: other };
+  if (DIALECT_KEYWORDS[other].has(keyword)) return { kind: 'other-dialect', dialect: other };
   if (FOREIGN_ANNOTATIONS.has(keyword)) return { kind: 'ignored' };
   const suggestion = nearTypoOf(keyword, known);
   return suggestion === undefined ? { kind: 'ignored' } : { kind: 'typo', suggestion };
 }
 
-/** Formats ajv-formats validates (its full set), kept here so the runtime needs no import to tell them. */
-export const KNOWN_FORMAT_NAMES: readonly string[] = Object.freeze([
-  'date',
-  'time',
-  'date-time',
-  'iso-time',
-  'iso-date-time',
-  'duration',
-  'uri',
-  'uri-reference',
-  'uri-template',
-  'url',
-  'email',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'regex',
-  'uuid',
-  'json-pointer',
-  'json-pointer-uri-fragment',
-  'relative-json-pointer',
-  'byte',
-  'int32',
-  'int64',
-  'float',
-  'double',
-  'password',
-  'binary',
-]);
+/** Formats ajv-formats validates (its full set, as the generator's Ajv and the runtime's validators know them). */
+const KNOWN_FORMAT_NAMES: readonly string[] = Object.freeze(Object.keys(fullFormats));
 
 /**
  * The verdict on a `format` value: known, a near-typo of a known one (an error), or unknown and so

@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { escapePointerSegment, resolveLocalRef } from './json-pointer.js';
 import type { Ajv } from 'ajv';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from './ajv-options.js';
-import { ANNOTATION_KEYWORDS } from './keywords.js';
 import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
 import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './dialect.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
@@ -30,7 +29,7 @@ function loadAjv(dialect: SchemaDialect): { Ajv: typeof Ajv; addFormats: (ajv: A
 }
 
 /** Most validation problems reported for one value; the rest are counted, not listed. */
-export const MAX_VALIDATION_ISSUES = 100;
+const MAX_VALIDATION_ISSUES = 100;
 
 /** Deepest nesting `copyJsonValue` accepts (also what stops it on a cyclic object). */
 export const MAX_COPY_DEPTH = 512;
@@ -47,21 +46,15 @@ function sharedAjvFor(dialect: SchemaDialect): Ajv {
 }
 
 /**
- * A runtime Ajv (draft-07, or 2020-12) with the one option set (`AJV_OPTIONS`), ajv-formats and the
- * annotation keywords. Strict mode goes through `lenientStrictLogger`, as in the generator: what the
- * dialect ignores compiles (and nothing is printed), any other strict complaint throws.
+ * A runtime Ajv (draft-07, or 2020-12) with the one option set (`AJV_OPTIONS`) and ajv-formats; both
+ * classes know every annotation keyword of the table. Strict mode goes through `lenientStrictLogger`,
+ * as in the generator: what the dialect ignores compiles (and nothing is printed), any other strict
+ * complaint throws.
  */
 function createAjv(dialect: SchemaDialect): Ajv {
   const { Ajv, addFormats } = loadAjv(dialect);
   const ajv = new Ajv({ ...AJV_OPTIONS, strictSchema: 'log', logger: lenientStrictLogger(dialect) });
   addFormats(ajv);
-  for (const keyword of ANNOTATION_KEYWORDS) {
-    try {
-      ajv.addKeyword(keyword);
-    } catch {
-      // Already an Ajv keyword (both classes know every annotation of the table today; declared in case a version drops one).
-    }
-  }
   return ajv;
 }
 
@@ -141,9 +134,6 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
     });
   }
 }
-
-/** Escapes one JSON-pointer segment (RFC 6901); kept here for the modules that import it from validation. */
-export { escapePointerSegment } from './json-pointer.js';
 
 /** The Ajv error shape `toValidationIssues` reads (generated and runtime validators both give it). */
 type AjvErrorLike = NonNullable<ValidateFunction['errors']>[number];
