@@ -2,9 +2,9 @@ import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import type { ComposedStep, ToolModel } from '../model.js';
-import { decodeFragment, escapePointerSegment, parsePointer, valueAt } from '../pointer.js';
+import { escapePointerSegment, resolveLocalRef } from '../../src/schema/json-pointer.js';
 import { closest } from '../problems.js';
-import { hasOwn, isObject } from '../schema-walk.js';
+import { hasOwn, isObject } from '../../src/schema/walk.js';
 import type { Rule } from './rule.js';
 import type { Candidate } from './tool-names.js';
 
@@ -116,15 +116,11 @@ function checkReference(value: string, pointer: string, index: number, context: 
 }
 
 /** Whether `path` (property names, or indices into `items`) leads somewhere inside `schema`, through local refs and composition. */
-export function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefined, path: string[]): boolean {
+function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefined, path: string[]): boolean {
   if (path.length === 0) return true;
   if (typeof schema !== 'object' || schema === null) return false;
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
-    const fragment = decodeFragment(schema.$ref);
-    return (
-      'pointer' in fragment && schemaHasPath(root, valueAt(root, parsePointer(fragment.pointer)) as JSONSchema7, path)
-    );
-  }
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#'))
+    return schemaHasPath(root, resolveLocalRef(root, schema.$ref) as JSONSchema7 | undefined, path);
   const [head, ...rest] = path;
   if (isObject(schema.properties) && hasOwn(schema.properties, head!))
     return schemaHasPath(root, schema.properties[head!], rest);

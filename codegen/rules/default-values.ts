@@ -4,8 +4,8 @@ import { prepareValidatorSchema, withoutDefaults } from '../../src/schema/defaul
 import { Diagnostics } from '../diagnostics.js';
 import { problemAt, type SourceFile } from '../load.js';
 import type { Problem, ToolModel } from '../model.js';
-import { formatPointer, parsePointer } from '../pointer.js';
-import { hasOwn } from '../schema-walk.js';
+import { formatPointer, parsePointer } from '../../src/schema/json-pointer.js';
+import { hasOwn } from '../../src/schema/walk.js';
 import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
 
 /**

@@ -4,8 +4,8 @@ import type { SchemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { closest } from '../problems.js';
-import { escapePointerSegment, parsePointer, valueAt } from '../pointer.js';
-import { isObject } from '../schema-walk.js';
+import { escapePointerSegment, parsePointer, valueAt } from '../../src/schema/json-pointer.js';
+import { isObject } from '../../src/schema/walk.js';
 import type { DefinitionSubject, Rule } from './rule.js';
 import { truncateText } from '../../src/errors.js';
 

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import { compileToolSchema, type SchemaRejection } from '../ajv.js';
 import type { ToolExample } from '../model.js';
-import { cloneJson, hasOwn, isObject } from '../schema-walk.js';
+import { cloneJson, hasOwn, isObject } from '../../src/schema/walk.js';
 import type { Rule, ToolSubject } from './rule.js';
 
 /**

@@ -1,13 +1,12 @@
 import type { SourceFile } from '../load.js';
 import type { ToolModel } from '../model.js';
 import {
-  compareStrings,
   findIdentifierCollisions,
   type IdentifierClaim,
   sharedIdentifierClaims,
   toolIdentifierClaims,
 } from '../naming.js';
-import { escapePointerSegment } from '../pointer.js';
+import { escapePointerSegment } from '../../src/schema/json-pointer.js';
 import type { Rule, SharedEntry } from './rule.js';
 
 /** The built project as the identifier check sees it. */
@@ -26,8 +25,8 @@ export const identifiers: Rule<IdentifiersSubject> = {
   run({ tools, shared, sources }, diagnostics) {
     const byFile = new Map(sources.map((source) => [source.file, source]));
     const claims: IdentifierClaim[] = [];
-    for (const entry of [...shared.values()].sort((a, b) => compareStrings(a.model.relPath, b.model.relPath)))
-      claims.push(...sharedIdentifierClaims(entry.model));
+    // The shared files in path order (`shared` is keyed by each file's path).
+    for (const relPath of [...shared.keys()].sort()) claims.push(...sharedIdentifierClaims(shared.get(relPath)!.model));
     for (const tool of tools) {
       const { claims: own, differing } = toolIdentifierClaims(tool);
       claims.push(...own);

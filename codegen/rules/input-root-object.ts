@@ -1,4 +1,4 @@
-import { isObject } from '../schema-walk.js';
+import { isObject } from '../../src/schema/walk.js';
 import type { DefinitionSubject, Rule } from './rule.js';
 
 /** The input schema's root is `"type": "object"`: providers pass a tool's arguments as one object. */

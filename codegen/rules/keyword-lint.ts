@@ -3,8 +3,9 @@ import { classifyFormat, classifyKeyword, DIALECT_URIS, type SchemaDialect } fro
 import { KNOWN_FORMATS } from '../ajv.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
-import { escapePointerSegment } from '../pointer.js';
-import { hasOwn, walkSchema } from '../schema-walk.js';
+import { escapePointerSegment } from '../../src/schema/json-pointer.js';
+import { hasOwn } from '../../src/schema/walk.js';
+import { walkSchema } from '../schema-walk.js';
 import type { DefinitionSubject, Rule } from './rule.js';
 
 /**

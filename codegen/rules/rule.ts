@@ -4,7 +4,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import type { JSONSchema7 } from 'json-schema';
 import type { SharedSchemaModel, ToolModel, ToolNames } from '../model.js';
-import { hasOwn, isObject } from '../schema-walk.js';
+import { hasOwn, isObject } from '../../src/schema/walk.js';
 
 /**
  * A named normalize rule: one check (or one change) over one kind of subject, reporting through

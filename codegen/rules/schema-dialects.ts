@@ -2,7 +2,7 @@ import type { Ajv } from 'ajv';
 import { DIALECT_URIS, type SchemaDialect, schemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
-import { setOwn } from '../schema-walk.js';
+import { setOwn } from '../../src/schema/walk.js';
 import { reportMetaErrors } from './definition-shape.js';
 import { type DefinitionSubject, objectSchemaFields, type Rule } from './rule.js';
 import { truncateText } from '../../src/errors.js';

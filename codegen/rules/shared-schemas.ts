@@ -3,9 +3,10 @@ import type { JSONSchema7 } from 'json-schema';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
-import { compareStrings, definitionTypeName, sharedModuleStem, sharedRootTypeName } from '../naming.js';
-import { escapePointerSegment } from '../pointer.js';
-import { DEFINITION_CONTAINERS, hasOwn, isObject } from '../schema-walk.js';
+import { definitionTypeName, sharedModuleStem, sharedRootTypeName } from '../naming.js';
+import { escapePointerSegment } from '../../src/schema/json-pointer.js';
+import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
+import { hasOwn, isObject } from '../../src/schema/walk.js';
 import { warnIgnoredDefaults } from './ignored-defaults.js';
 import { lintKeywords } from './keyword-lint.js';
 import { warnUnsatisfiableRequired } from './unsatisfiable-required.js';
@@ -77,7 +78,7 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
   for (const container of DEFINITION_CONTAINERS) {
     const definitions = schema[container];
     if (!hasOwn(schema, container) || !isObject(definitions)) continue;
-    for (const key of Object.keys(definitions).sort(compareStrings))
+    for (const key of Object.keys(definitions).sort())
       typeNames[`#/${container}/${escapePointerSegment(key)}`] = definitionTypeName(key);
   }
   return {

@@ -1,6 +1,7 @@
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
-import { hasOwn, isObject, walkSchema } from '../schema-walk.js';
+import { hasOwn, isObject } from '../../src/schema/walk.js';
+import { walkSchema } from '../schema-walk.js';
 import type { DefinitionSubject, Rule } from './rule.js';
 
 /**
