@@ -26,9 +26,7 @@ import {
 } from './compare-kit.js';
 import { allOfRule, asUnions, notRule, unionRule } from './compare-composition.js';
 import { arrayRule, objectRule } from './compare-containers.js';
-import { enumRule, numberRules, stringRules, typeRule } from './compare-scalars.js';
-
-export { deref, sampleFor, type CompareOptions, type Direction, type Place, type SchemaChange } from './compare-kit.js';
+import { enumRule, numberRule, stringRule, typeRule } from './compare-scalars.js';
 
 /** Which part of a tool a change is in. */
 export type Side = 'input' | 'output' | 'tool';
@@ -106,30 +104,18 @@ function placeOf(ctx: Ctx, side: 'before' | 'after', pointer: string, strict = f
   return place;
 }
 
-/** The keyword families, each one small named rule, in report order. */
-export const RULES: readonly { family: string; rule: Rule; keywords: readonly string[] }[] = [
-  { family: 'type', rule: typeRule, keywords: ['type'] },
-  { family: 'enum/const', rule: enumRule, keywords: ['enum', 'const'] },
-  {
-    family: 'numbers',
-    rule: (a, b, p, c) => numberRules.forEach((r) => r(a, b, p, c)),
-    keywords: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  },
-  {
-    family: 'strings',
-    rule: (a, b, p, c) => stringRules.forEach((r) => r(a, b, p, c)),
-    keywords: ['minLength', 'maxLength', 'pattern', 'format'],
-  },
-  {
-    family: 'objects',
-    rule: objectRule,
-    keywords: ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties'],
-  },
-  { family: 'arrays', rule: arrayRule, keywords: ['items', 'minItems', 'maxItems', 'uniqueItems'] },
-  { family: 'anyOf', rule: unionRule('anyOf'), keywords: ['anyOf'] },
-  { family: 'oneOf', rule: unionRule('oneOf'), keywords: ['oneOf'] },
-  { family: 'allOf', rule: allOfRule, keywords: ['allOf'] },
-  { family: 'not', rule: notRule, keywords: ['not'] },
+/** The keyword families, each one small named rule with the keywords it compares, in report order. */
+const RULES: readonly { rule: Rule; keywords: readonly string[] }[] = [
+  { rule: typeRule, keywords: ['type'] },
+  { rule: enumRule, keywords: ['enum', 'const'] },
+  { rule: numberRule, keywords: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] },
+  { rule: stringRule, keywords: ['minLength', 'maxLength', 'pattern', 'format'] },
+  { rule: objectRule, keywords: ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties'] },
+  { rule: arrayRule, keywords: ['items', 'minItems', 'maxItems', 'uniqueItems'] },
+  { rule: unionRule('anyOf'), keywords: ['anyOf'] },
+  { rule: unionRule('oneOf'), keywords: ['oneOf'] },
+  { rule: allOfRule, keywords: ['allOf'] },
+  { rule: notRule, keywords: ['not'] },
 ];
 
 /** The keywords the rules compare, as each declares them (`$ref` is followed, not compared). */

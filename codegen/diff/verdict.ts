@@ -1,4 +1,5 @@
-import { compareTool, schemasKey, toolChange, toolPosition, type CompareOptions, type ToolChange } from './compare.js';
+import { compareTool, schemasKey, toolChange, toolPosition, type ToolChange } from './compare.js';
+import type { CompareOptions } from './compare-kit.js';
 import type { DiffTool, LoadedSide } from './sources.js';
 import { actualBump, bumped, enough, neededBump } from './versions.js';
 
