@@ -16,7 +16,7 @@ import type { Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
 import type { RuleEnvironment } from '../rules/rule.js';
 import { isObject } from '../../src/schema/walk.js';
-import { fromJsonSchema2020, is2020 } from './dialect.js';
+import { asDraft07, is2020 } from './dialect.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
 export interface SharedOrigin {
@@ -211,7 +211,7 @@ function definitionTool(
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
     shared.set(key, { file: file.file, pointer: at === '#' ? '' : at.slice(1), source: file });
   }
-  const read = (schema: JSONSchema7) => (is2020(schema) ? fromJsonSchema2020(schema) : schema);
+  const read = (schema: JSONSchema7) => (is2020(schema) ? asDraft07(schema) : schema);
   const annotations = mcpAnnotations(tool);
   return {
     name: tool.name,
@@ -409,7 +409,7 @@ function snapshotTool(
 
 /** A snapshot's schema as draft-07: MCP reads one without `$schema` as 2020-12 (since 2025-11-25); a declared draft-07 one is draft-07. */
 function readSnapshotSchema(schema: Record<string, unknown>): JSONSchema7 {
-  if (typeof schema.$schema !== 'string' || is2020(schema)) return fromJsonSchema2020(schema);
+  if (typeof schema.$schema !== 'string' || is2020(schema)) return asDraft07(schema);
   const { $schema: _, ...rest } = schema;
   return rest as JSONSchema7;
 }

@@ -9,7 +9,7 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { resolveLocalRef } from './json-pointer.js';
 import { keywordInfo, keywordsOfDialect } from './keywords.js';
-import { forEachSubschema, isObject } from './walk.js';
+import { forEachSubschema, isObject, schemaEntries } from './walk.js';
 
 export type { SchemaDialect } from './keywords.js';
 import type { SchemaDialect } from './keywords.js';
@@ -166,20 +166,11 @@ export function lenientStrictLogger(dialect: SchemaDialect): {
 }
 
 /** Every `format` string used anywhere in a schema (a superset: any `format` key with a string value). */
-export function formatsIn(schema: unknown, out: Set<string> = new Set(), seen: Set<object> = new Set()): Set<string> {
-  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return out;
-  seen.add(schema);
-  if (Array.isArray(schema)) {
-    for (const item of schema) formatsIn(item, out, seen);
-    return out;
-  }
-  const record = schema as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key === 'format' && typeof record[key] === 'string') out.add(record[key] as string);
-    else if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples')
-      formatsIn(record[key], out, seen);
-  }
-  return out;
+export function formatsIn(schema: unknown): Set<string> {
+  const formats = new Set<string>();
+  for (const [key, value] of schemaEntries(schema))
+    if (key === 'format' && typeof value === 'string') formats.add(value);
+  return formats;
 }
 
 /** Where a `default` Ajv never fills in sits, and why (see `findIgnoredDefaults`). */
@@ -201,13 +192,8 @@ export interface IgnoredDefault {
 const COMPOSITE = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains', 'propertyNames']);
 
 function containsRef(schema: unknown): boolean {
-  if (Array.isArray(schema)) return schema.some(containsRef);
-  if (!isObject(schema)) return false;
-  return Object.keys(schema).some(
-    (key) =>
-      (key === '$ref' && typeof schema[key] === 'string') ||
-      (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && containsRef(schema[key])),
-  );
+  for (const [key, value] of schemaEntries(schema)) if (key === '$ref' && typeof value === 'string') return true;
+  return false;
 }
 
 /**

@@ -3,8 +3,9 @@ import { escapePointerSegment, resolveLocalRef } from './json-pointer.js';
 import type { Ajv } from 'ajv';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from './ajv-options.js';
 import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
-import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './dialect.js';
+import { classifyFormat, lenientStrictLogger, schemaDialect, type SchemaDialect } from './dialect.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
+import { schemaEntries } from './walk.js';
 import { coerceWhereNeeded } from './validator-runtime.js';
 import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from '../tool.js';
 
@@ -58,33 +59,6 @@ function createAjv(dialect: SchemaDialect): Ajv {
   return ajv;
 }
 
-/** Declares every `x-` key found anywhere in `schema` as an annotation keyword of `ajv`. */
-function allowExtensionKeywords(ajv: Ajv, schema: unknown, seen: Set<object> = new Set()): void {
-  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return;
-  seen.add(schema);
-  if (Array.isArray(schema)) {
-    for (const item of schema) allowExtensionKeywords(ajv, item, seen);
-    return;
-  }
-  for (const key of Object.keys(schema)) {
-    if (EXTENSION_KEYWORD.test(key) && !ajv.getKeyword(key)) {
-      try {
-        ajv.addKeyword(key);
-      } catch {
-        // A name Ajv cannot take (e.g. `x-a.b`): `lenientStrictLogger` lets it through as an extension.
-      }
-    }
-    allowExtensionKeywords(ajv, (schema as Record<string, unknown>)[key], seen);
-  }
-}
-
-/** Declares the formats a schema uses that the dialect ignores (unknown, and no near-typo of a known one) as always valid. */
-function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
-  for (const format of formatsIn(schema)) {
-    if (ajv.formats[format] === undefined && classifyFormat(format).kind === 'ignored') ajv.addFormat(format, true);
-  }
-}
-
 /**
  * Compiles a draft-07 (or, by its `$schema`, 2020-12) schema once with runtime Ajv and the options
  * the generator uses, into a validator that fills defaults and coerces only where the value does not
@@ -102,9 +76,7 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
       `Schema does not compile: unsupported $schema ${declared} (draft-07 and 2020-12 are supported).`,
     );
   }
-  const ajv = sharedAjvFor(dialect);
-  allowExtensionKeywords(ajv, schema);
-  allowUnknownFormats(ajv, schema);
+  const ajv = readyFor(schema, sharedAjvFor(dialect));
   const prepared = prepareValidatorSchema(ajv, schema);
   const wrong = prepared.mismatches.filter((entry) => !entry.noDefaultIdiom);
   if (wrong.length > 0) {
@@ -114,25 +86,40 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
       `Schema does not compile: ${describeDefaultMismatch(wrong[0]!)}${more}. Fix the default or the schema: it would be filled in and then rejected.`,
     );
   }
+  const compile = (fresh: Ajv) => coerceWhereNeeded(fresh.compile(prepared.schema)) as unknown as ValidateFunction<T>;
   try {
-    return coerceWhereNeeded(ajv.compile(prepared.schema)) as unknown as ValidateFunction<T>;
-  } catch (thrown) {
-    let error = thrown;
+    return compile(ajv);
+  } catch (error) {
     // Another schema with the same `$id` was compiled before: this one gets an instance of its own.
-    if (error instanceof Error && /already exists/.test(error.message)) {
-      const fresh = createAjv(dialect);
-      allowExtensionKeywords(fresh, schema);
-      allowUnknownFormats(fresh, schema);
+    if (!(error instanceof Error && /already exists/.test(error.message))) throw doesNotCompile(error);
+    try {
+      return compile(readyFor(schema, createAjv(dialect)));
+    } catch (retryError) {
+      throw doesNotCompile(retryError);
+    }
+  }
+}
+
+function doesNotCompile(error: unknown): ToolsmithError {
+  return new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeThrown(error, 500)}`, {
+    cause: error,
+  });
+}
+
+/** `ajv` with the `x-` keywords (annotations) and the formats the dialect ignores (always valid) of `schema` declared. */
+function readyFor(schema: unknown, ajv: Ajv): Ajv {
+  for (const [key, value] of schemaEntries(schema)) {
+    if (EXTENSION_KEYWORD.test(key) && !ajv.getKeyword(key)) {
       try {
-        return coerceWhereNeeded(fresh.compile(prepared.schema)) as unknown as ValidateFunction<T>;
-      } catch (retryError) {
-        error = retryError;
+        ajv.addKeyword(key);
+      } catch {
+        // A name Ajv cannot take (e.g. `x-a.b`): `lenientStrictLogger` lets it through as an extension.
       }
     }
-    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeThrown(error, 500)}`, {
-      cause: error,
-    });
+    if (key !== 'format' || typeof value !== 'string' || ajv.formats[value] !== undefined) continue;
+    if (classifyFormat(value).kind === 'ignored') ajv.addFormat(value, true);
   }
+  return ajv;
 }
 
 /** The Ajv error shape `toValidationIssues` reads (generated and runtime validators both give it). */

@@ -69,6 +69,27 @@ export function sortKeysDeep<T>(value: T): T {
   return value;
 }
 
+/** Keywords whose values are JSON data, never schemas: a `format`, `$ref` or `x-` key inside them means nothing. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples']);
+
+/**
+ * Every key of every object in a schema, with its value, outside the data keywords: wherever a keyword
+ * may be (a superset: property names are keys too). Each object is read once, so a cyclic value ends.
+ */
+export function* schemaEntries(schema: unknown, seen: Set<object> = new Set()): Generator<[string, unknown]> {
+  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return;
+  seen.add(schema);
+  if (Array.isArray(schema)) {
+    for (const item of schema) yield* schemaEntries(item, seen);
+    return;
+  }
+  for (const key of Object.keys(schema)) {
+    const value = (schema as Record<string, unknown>)[key];
+    yield [key, value];
+    if (!DATA_KEYWORDS.has(key)) yield* schemaEntries(value, seen);
+  }
+}
+
 type Each = (child: unknown, pointer: string, place: SubschemaPlace) => void;
 
 function eachInMap(map: unknown, pointer: string, keyword: string, each: Each, schemasOnly: boolean): void {
