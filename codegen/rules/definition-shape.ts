@@ -53,7 +53,8 @@ interface Report {
 
 /**
  * Ajv's meta-schema errors as problems of `source`, the most specific ones only (`anyOf`/`oneOf`
- * summaries dropped), each once. Errors under a schema field are reported as `dialect` errors.
+ * summaries dropped), each once. Errors under a schema field, or anywhere in a shared schema file,
+ * are reported as `dialect` errors.
  */
 export function reportMetaErrors(
   source: SourceFile,
@@ -83,15 +84,13 @@ function describeError(source: SourceFile, error: ErrorObject, dialect: SchemaDi
   }
   if (error.keyword === 'pattern' && (error.instancePath === '/name' || error.instancePath === '/typeName'))
     return badName(source, error);
-  if (
-    /^\/(inputSchema|outputSchema)(\/.*)?\/type(\/\d+)?$/.test(error.instancePath) &&
-    (error.keyword === 'enum' || error.keyword === 'type')
-  )
+  const inSchema = source.kind === 'shared' || /^\/(inputSchema|outputSchema)/.test(error.instancePath);
+  if (inSchema && /\/type(\/\d+)?$/.test(error.instancePath) && (error.keyword === 'enum' || error.keyword === 'type'))
     return badType(source, error);
-  const inSchema = /^\/(inputSchema|outputSchema)/.test(error.instancePath);
+  const at = error.instancePath || (inSchema ? 'the schema' : 'the definition');
   return {
     pointer: error.instancePath,
-    message: `${inSchema ? `not a valid ${dialect} schema: ` : ''}${error.instancePath || 'the definition'} ${error.message}`,
+    message: `${inSchema ? `not a valid ${dialect} schema: ` : ''}${at} ${error.message}`,
     hint: inSchema ? `see ${DIALECT_DOCS[dialect]}` : undefined,
   };
 }

@@ -8,7 +8,7 @@ import { type DefinitionSubject, objectSchemaFields, type Rule } from './rule.js
 import { truncateText } from '../../src/errors.js';
 
 /** The hint of an unsupported `$schema`. */
-export const SUPPORTED_DIALECTS_HINT = `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`;
+const SUPPORTED_DIALECTS_HINT = `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`;
 
 /**
  * Each schema field's dialect (its `$schema`: draft-07 when absent, or 2020-12), recorded on the
@@ -67,7 +67,7 @@ export function checkDialect(
 }
 
 /** The schema without its `$schema`: the dialect is decided, so its own meta-schema checks it, whatever spelling of the URI it used. */
-export function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const key of Object.keys(schema)) if (key !== '$schema') setOwn(body, key, schema[key]);
   return body;

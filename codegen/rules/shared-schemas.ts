@@ -1,6 +1,4 @@
-import { truncateText } from '../../src/errors.js';
 import type { JSONSchema7 } from 'json-schema';
-import { schemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { definitionTypeName, sharedModuleStem, sharedRootTypeName } from '../naming.js';
@@ -12,7 +10,7 @@ import { lintKeywords } from './keyword-lint.js';
 import { warnUnsatisfiableRequired } from './unsatisfiable-required.js';
 import { bundleState, includeShared } from './ref-bundling.js';
 import type { Rule, RuleEnvironment, SharedEntry } from './rule.js';
-import { SUPPORTED_DIALECTS_HINT, withoutDialect } from './schema-dialects.js';
+import { checkDialect } from './schema-dialects.js';
 
 /** The shared schema files of a project and the entries the accepted ones become (filled by the rule). */
 export interface SharedSubject {
@@ -48,28 +46,9 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
     return undefined;
   }
   const schema = source.value;
-  const dialect = schemaDialect(schema);
-  if (dialect === undefined) {
-    diagnostics.error(
-      source,
-      '/$schema',
-      `unsupported $schema ${truncateText(JSON.stringify(schema.$schema), 80)}`,
-      SUPPORTED_DIALECTS_HINT,
-    );
-    return undefined;
-  }
   const file = diagnostics.child();
-  const ajv = env.metaAjv[dialect];
-  if (!ajv.validateSchema(withoutDialect(schema))) {
-    for (const error of ajv.errors ?? []) {
-      if (error.keyword === 'anyOf') continue;
-      file.error(
-        source,
-        error.instancePath,
-        `not a valid ${dialect} schema: ${error.instancePath || 'the schema'} ${error.message}`,
-      );
-    }
-  }
+  const dialect = checkDialect(source, schema, '', env.metaAjv, file);
+  if (dialect === undefined) return undefined;
   lintKeywords(source, schema as JSONSchema7, '', dialect, file);
   warnIgnoredDefaults(source, schema, '', file);
   warnUnsatisfiableRequired(source, schema, '', file);
