@@ -341,20 +341,23 @@ function brief(value: unknown): string {
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
 
-/** MCP's defaults for absent hints (`ToolAnnotations` in the MCP schema). */
-const HINT_DEFAULTS = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: false,
-  openWorldHint: true,
-} as const;
-/** The value of each hint that lets a host run the tool with less care. */
-const SAFE_HINT = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-const HINT_MEANING = {
-  readOnlyHint: 'hosts that run read-only tools without asking must now ask',
-  destructiveHint: 'hosts that run non-destructive tools without asking must now ask',
-  idempotentHint: 'callers that retry it must no longer assume a retry is harmless',
-  openWorldHint: 'it now reaches outside the host (the network, other systems)',
+/**
+ * Each annotation hint: MCP's default when it is absent (`ToolAnnotations` in the MCP schema), the value
+ * that lets a host run the tool with less care, and what changing away from that value means.
+ */
+const HINTS = {
+  readOnlyHint: { absent: false, safe: true, meaning: 'hosts that run read-only tools without asking must now ask' },
+  destructiveHint: {
+    absent: true,
+    safe: false,
+    meaning: 'hosts that run non-destructive tools without asking must now ask',
+  },
+  idempotentHint: {
+    absent: false,
+    safe: true,
+    meaning: 'callers that retry it must no longer assume a retry is harmless',
+  },
+  openWorldHint: { absent: true, safe: false, meaning: 'it now reaches outside the host (the network, other systems)' },
 } as const;
 
 /** A change of a tool-level field (`/hasSideEffects`, `/name`, …): breaking or compatible. */
@@ -369,14 +372,14 @@ function annotationChanges(
   effective: boolean,
   changes: ToolChange[],
 ): void {
-  for (const hint of Object.keys(HINT_DEFAULTS) as (keyof typeof HINT_DEFAULTS)[]) {
+  for (const hint of Object.keys(HINTS) as (keyof typeof HINTS)[]) {
     if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
-    const x = a[hint] ?? HINT_DEFAULTS[hint];
-    const y = b[hint] ?? HINT_DEFAULTS[hint];
-    const riskier = x === SAFE_HINT[hint];
+    const { absent, safe, meaning } = HINTS[hint];
+    const x = a[hint] ?? absent;
+    const y = b[hint] ?? absent;
     if (x !== y)
       changes.push(
-        toolChange(`/annotations/${hint}`, riskier, `${hint} ${x} → ${y}${riskier ? `: ${HINT_MEANING[hint]}` : ''}`),
+        toolChange(`/annotations/${hint}`, x === safe, `${hint} ${x} → ${y}${x === safe ? `: ${meaning}` : ''}`),
       );
   }
 }

@@ -47,6 +47,25 @@ export interface SharedEntry {
   dialect: SchemaDialect;
 }
 
+/** A check of one schema: a definition's schema field (at `/inputSchema`, `/outputSchema`) or a whole shared schema file (at `''`). */
+export type SchemaCheck = (
+  source: SourceFile,
+  schema: Record<string, unknown>,
+  pointer: string,
+  diagnostics: Diagnostics,
+  dialect: SchemaDialect,
+) => void;
+
+/** The definition rule that runs `check` on each schema field whose dialect the `schema-dialects` rule decided. */
+export function schemaFieldRule(name: string, check: SchemaCheck): Rule<DefinitionSubject> {
+  return {
+    name,
+    run({ source, definition, dialects }, diagnostics) {
+      for (const [key, dialect] of dialects) check(source, definition[key], `/${key}`, diagnostics, dialect);
+    },
+  };
+}
+
 /** The schema fields of a definition that hold an object, in field order. */
 export function objectSchemaFields(definition: Record<string, unknown>): SchemaField[] {
   return SCHEMA_FIELDS.filter((key) => hasOwn(definition, key) && isObject(definition[key]));

@@ -49,9 +49,8 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
   const file = diagnostics.child();
   const dialect = checkDialect(source, schema, '', env.metaAjv, file);
   if (dialect === undefined) return undefined;
-  lintKeywords(source, schema as JSONSchema7, '', dialect, file);
-  warnIgnoredDefaults(source, schema, '', file);
-  warnUnsatisfiableRequired(source, schema, '', file);
+  for (const check of [lintKeywords, warnIgnoredDefaults, warnUnsatisfiableRequired])
+    check(source, schema, '', file, dialect);
   if (file.errorCount > 0) return undefined;
   const typeNames: Record<string, string> = { '#': sharedRootTypeName(source.relPath) };
   for (const container of DEFINITION_CONTAINERS) {

@@ -28,11 +28,6 @@ export function tokenizerOf(target: ManifestTarget): TokenizerKind {
   return MANIFEST_TARGET_TABLE[target].charsPerToken === undefined ? 'o200k_base' : 'estimate';
 }
 
-/** The characters per token of an estimated target (4 for one without, which is counted exactly anyway). */
-function charsPerToken(target: ManifestTarget): number {
-  return MANIFEST_TARGET_TABLE[target].charsPerToken ?? 4;
-}
-
 /**
  * How far the estimate may be from the o200k count on the bench corpus, as a fraction of the o200k
  * count: for the corpus's total, and for any one tool's entry (measured by the test named above).
@@ -128,8 +123,8 @@ export function countO200k(text: string, count: (piece: string) => number = merg
 
 /** The character estimate of `text`'s tokens for `target`. */
 export function estimateTokens(text: string, target: ManifestTarget): number {
-  const perToken = charsPerToken(target);
-  return text.length === 0 ? 0 : Math.ceil(text.length / perToken);
+  // A target counted exactly has no `charsPerToken`: 4 stands in (its counts never come from here).
+  return Math.ceil(text.length / (MANIFEST_TARGET_TABLE[target].charsPerToken ?? 4));
 }
 
 /**
@@ -155,7 +150,7 @@ export function tokenizerDescription(target: ManifestTarget): Record<string, unk
         `${LONGEST_MERGED_RUN}: a tool with one is marked "estimated": true`,
       text,
     };
-  const perToken = charsPerToken(target);
+  const perToken = MANIFEST_TARGET_TABLE[target].charsPerToken;
   return {
     bound:
       `on the bench corpus (1,000 tools) within ${ESTIMATE_BOUND.total * 100} % of the o200k_base count in total ` +

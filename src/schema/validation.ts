@@ -5,7 +5,7 @@ import { AJV_OPTIONS, EXTENSION_KEYWORD } from './ajv-options.js';
 import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
 import { classifyFormat, lenientStrictLogger, schemaDialect, type SchemaDialect } from './dialect.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
-import { schemaEntries } from './walk.js';
+import { schemaEntries, setOwn } from './walk.js';
 import { coerceWhereNeeded } from './validator-runtime.js';
 import type { JSONSchemaObject, ValidateFunction, ValidationIssue } from '../tool.js';
 
@@ -206,18 +206,9 @@ function copyAt(value: unknown, depth: number): unknown {
   const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const key in copy) {
     const child = copy[key];
-    if (child === null || typeof child !== 'object' || !hasOwn.call(copy, key)) continue;
-    if (key === '__proto__') {
-      // Assigning `__proto__` would replace the copy's prototype: redefine the own data property.
-      Object.defineProperty(copy, key, {
-        value: copyAt(child, depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      copy[key] = copyAt(child, depth + 1);
-    }
+    // `setOwn`: assigning `__proto__` would replace the copy's prototype.
+    if (child !== null && typeof child === 'object' && hasOwn.call(copy, key))
+      setOwn(copy, key, copyAt(child, depth + 1));
   }
   return copy;
 }
