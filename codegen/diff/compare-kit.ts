@@ -1,5 +1,5 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import { DEFINITION_CONTAINERS, keywordInfo, keywordsWhere } from '../../src/schema/keywords.js';
+import { DEFINITION_CONTAINERS, keywordsWhere, SCHEMA_KEYWORDS } from '../../src/schema/keywords.js';
 import { forEachSubschema, mapSchema, setOwn, sortKeysDeep } from '../../src/schema/walk.js';
 import { resolveLocalRef } from '../pointer.js';
 import type { SharedOrigin } from './sources.js';
@@ -158,7 +158,7 @@ export function changeCount(
 export function sameKeyword(keyword: string, x: unknown, y: unknown, pointer: string, ctx: Ctx): boolean {
   const { ids } = ctx.work;
   if (ids.of(x) === ids.of(y) && !ids.hasRef(x)) return true;
-  if (x === undefined || y === undefined || keywordInfo(keyword)?.subschemas === undefined) return false;
+  if (x === undefined || y === undefined || SCHEMA_KEYWORDS.get(keyword)?.subschemas === undefined) return false;
   const parts = (value: unknown) => {
     const subschemas = new Map<string, unknown>();
     forEachSubschema({ [keyword]: value }, pointer, (child, at) => subschemas.set(at, child));

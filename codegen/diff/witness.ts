@@ -1,8 +1,8 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { Ajv } from 'ajv';
-import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv } from '../ajv.js';
-import { isObject, setOwn, walkSchema } from '../../src/schema/walk.js';
+import { addValidatorSchema, createGeneratorAjv } from '../ajv.js';
+import { isObject, setOwn } from '../../src/schema/walk.js';
 import { parsePointer } from '../pointer.js';
 import { deref, sampleFor, type SchemaChange } from './compare-kit.js';
 
@@ -27,16 +27,13 @@ function validatorOf(schema: Schema): Check | undefined {
   const ajv = sharedAjv;
   const { $id: _, ...anonymous } = schema;
   try {
-    const keywords = new Set<string>();
-    walkSchema(anonymous as never, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
-    allowExtensionKeywords(ajv, keywords);
-    allowUnknownFormats(ajv, anonymous);
-    const strict = ajv.compile(anonymous);
-    ajv.removeSchema(anonymous);
-    const validate = coerceWhereNeeded(strict as never) as unknown as (data: unknown) => boolean;
+    addValidatorSchema(ajv, anonymous, 'witness', { unknownFormats: true });
+    const validate = coerceWhereNeeded(ajv.getSchema('witness') as never) as unknown as (data: unknown) => boolean;
     return (value) => validate(structuredClone(value));
   } catch {
     return undefined;
+  } finally {
+    ajv.removeSchema('witness');
   }
 }
 

@@ -8,8 +8,8 @@
  */
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { resolveLocalRef } from './json-pointer.js';
-import { keywordInfo, keywordsOfDialect } from './keywords.js';
-import { forEachSubschema, isObject, schemaEntries } from './walk.js';
+import { keywordsOfDialect, SCHEMA_KEYWORDS } from './keywords.js';
+import { forEachSubschema, hasOwn, isObject, schemaEntries } from './walk.js';
 
 export type { SchemaDialect } from './keywords.js';
 import type { SchemaDialect } from './keywords.js';
@@ -29,7 +29,7 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  */
 export function schemaDialect(schema: unknown): SchemaDialect | undefined {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'draft-07';
-  if (!Object.prototype.hasOwnProperty.call(schema, '$schema')) return 'draft-07';
+  if (!hasOwn(schema, '$schema')) return 'draft-07';
   const uri = (schema as { $schema?: unknown }).$schema;
   if (typeof uri !== 'string') return undefined;
   if (DRAFT_07.test(uri)) return 'draft-07';
@@ -67,7 +67,7 @@ export function classifyKeyword(keyword: string, dialect: SchemaDialect): Keywor
   const known = DIALECT_KEYWORDS[dialect];
   if (known.has(keyword) || keyword.startsWith('x-')) return { kind: 'known' };
   // Outside the dialect but given a meaning by Ajv (`nullable`, ajv-formats' `formatMaximum`, 2020-12's `dependencies`).
-  if (keywordInfo(keyword)?.ajvMeaning?.includes(dialect) === true) return { kind: 'ajv-only' };
+  if (SCHEMA_KEYWORDS.get(keyword)?.ajvMeaning?.includes(dialect) === true) return { kind: 'ajv-only' };
   const other: SchemaDialect = dialect === '2020-12' ? 'draft-07' : '2020-12';
   if (DIALECT_KEYWORDS[other].has(keyword)) return { kind: 'other-dialect', dialect: other };
   if (FOREIGN_ANNOTATIONS.has(keyword)) return { kind: 'ignored' };
@@ -217,11 +217,7 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
     depth: number,
   ) => {
     if (!isObject(node) || depth > 256) return;
-    if (
-      Object.prototype.hasOwnProperty.call(node, 'default') &&
-      !(place.fillable && place.composite === undefined) &&
-      !found.has(pointer)
-    ) {
+    if (hasOwn(node, 'default') && !(place.fillable && place.composite === undefined) && !found.has(pointer)) {
       const reason: IgnoredDefault['reason'] =
         place.composite !== undefined
           ? { kind: 'composite', keyword: place.composite }
@@ -246,16 +242,8 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
     const tuple = Array.isArray(node.items);
     forEachSubschema(node, pointer, (child, childPointer, { keyword }) => {
       const composite = place.composite ?? (COMPOSITE.has(keyword) ? keyword : undefined);
-      visit(
-        child,
-        childPointer,
-        {
-          keyword,
-          fillable: keyword === 'properties' || (keyword === 'items' && tuple),
-          ...(composite !== undefined ? { composite } : {}),
-        },
-        depth + 1,
-      );
+      const fillable = keyword === 'properties' || (keyword === 'items' && tuple);
+      visit(child, childPointer, { keyword, fillable, composite }, depth + 1);
     });
   };
   visit(schema, '', { keyword: '', fillable: false }, 0);

@@ -145,13 +145,8 @@ const ROWS: ReadonlyArray<readonly [string, KeywordInfo]> = [
   ['formatExclusiveMinimum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
 ];
 
-/** keyword → its row (a Map: keywords come from user schemas, `constructor` is no keyword). */
+/** keyword → its row, undefined for one toolsmith does not know (a Map: keywords come from user schemas, `constructor` is no keyword). */
 export const SCHEMA_KEYWORDS: ReadonlyMap<string, KeywordInfo> = new Map(ROWS);
-
-/** The row of a keyword, or undefined for one toolsmith does not know. */
-export function keywordInfo(keyword: string): KeywordInfo | undefined {
-  return SCHEMA_KEYWORDS.get(keyword);
-}
 
 /** The keywords (in table order) whose row passes `test`. */
 export function keywordsWhere(test: (info: KeywordInfo, keyword: string) => boolean): string[] {
