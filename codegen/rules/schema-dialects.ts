@@ -2,7 +2,6 @@ import type { Ajv } from 'ajv';
 import { DIALECT_URIS, type SchemaDialect, schemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
-import { setOwn } from '../../src/schema/walk.js';
 import { reportMetaErrors } from './definition-shape.js';
 import { type DefinitionSubject, objectSchemaFields, type Rule } from './rule.js';
 import { truncateText } from '../../src/errors.js';
@@ -68,7 +67,6 @@ export function checkDialect(
 
 /** The schema without its `$schema`: the dialect is decided, so its own meta-schema checks it, whatever spelling of the URI it used. */
 function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const key of Object.keys(schema)) if (key !== '$schema') setOwn(body, key, schema[key]);
+  const { $schema: _, ...body } = schema;
   return body;
 }

@@ -1,6 +1,6 @@
 import { parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn, walkSchema } from '../schema/walk.js';
+import { cloneJson, hasOwn, isObject, mapValues, type SchemaNode, setOwn, walkSchema } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -212,17 +212,13 @@ const GEMINI_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
   ],
   [
     'properties',
-    (value, state) => {
-      const properties: SchemaNode = {};
-      if (isObject(value)) {
-        for (const name of Object.keys(value))
-          setOwn(
-            properties,
-            name,
-            convert(value[name], childPointer(state.pointer, 'properties', name), state.context, state.refs),
-          );
-      }
-      setOwn(state.out, 'properties', properties);
+    (value, { pointer, context, refs, out }) => {
+      const at = (name: string) => childPointer(pointer, 'properties', name);
+      setOwn(
+        out,
+        'properties',
+        mapValues(value, (schema, name) => convert(schema, at(name), context, refs)),
+      );
     },
   ],
   ['required', (value, { out }) => setOwn(out, 'required', cloneJson(value))],

@@ -1,6 +1,6 @@
 import { toJsonSchema2020 } from '../schema/json-schema-2020.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
+import { cloneJson, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -68,10 +68,11 @@ function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown
     const value = node[key];
     if (TOOLING_KEYWORDS.has(key) && key !== '$id') continue;
     if (MAPS.has(key) && isObject(value)) {
-      const map: SchemaNode = {};
-      for (const name of Object.keys(value))
-        setOwn(map, name, filter(value[name], childPointer(pointer, key, name), recorder));
-      setOwn(out, key, map);
+      setOwn(
+        out,
+        key,
+        mapValues(value, (schema, name) => filter(schema, childPointer(pointer, key, name), recorder)),
+      );
     } else if (key === 'items' || key === 'additionalItems' || key === 'additionalProperties') {
       const at = childPointer(pointer, key);
       setOwn(out, key, Array.isArray(value) ? filterEach(value, at, recorder) : filter(value, at, recorder));

@@ -1,5 +1,5 @@
 import { DEFINITION_CONTAINERS, ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
+import { cloneJson, hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -137,14 +137,6 @@ function setNullable(out: SchemaNode, key: string, value: unknown, hasType: bool
   }
 }
 
-function convertMap(value: unknown, pointer: string, keyword: string, context: StrictContext): SchemaNode {
-  const out: SchemaNode = {};
-  if (!isObject(value)) return out;
-  for (const name of Object.keys(value))
-    setOwn(out, name, convert(value[name], childPointer(pointer, keyword, name), context));
-  return out;
-}
-
 /** Pointer of a node relative to the input schema (what the runtime sees), from its definition pointer. */
 function relative(pointer: string): string {
   return pointer.slice('/inputSchema'.length);
@@ -240,7 +232,12 @@ const STRICT_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
   ],
   ...DEFINITION_CONTAINERS.map((keyword): [string, KeywordHandler] => [
     keyword,
-    (value, state) => setOwn(state.out, keyword, convertMap(value, state.pointer, keyword, state.context)),
+    (value, { pointer, context, out }) =>
+      setOwn(
+        out,
+        keyword,
+        mapValues(value, (schema, name) => convert(schema, childPointer(pointer, keyword, name), context)),
+      ),
   ]),
 ]);
 

@@ -1,6 +1,6 @@
 import { keywordsWhere, type SubschemaPosition } from './keywords.js';
 import { unescapePointerSegment } from './json-pointer.js';
-import { isObject, setOwn } from './walk.js';
+import { isObject, mapValues, setOwn } from './walk.js';
 
 /** The 2020-12 meta-schema URI, as `$schema` declares it. */
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -84,10 +84,7 @@ export function translateRef(ref: string): string {
 }
 
 function translateMap(value: unknown): unknown {
-  if (!isObject(value)) return value;
-  const out: Node = {};
-  for (const name of Object.keys(value)) setOwn(out, name, translate(value[name], false));
-  return out;
+  return isObject(value) ? mapValues(value, (schema) => translate(schema, false)) : value;
 }
 
 /** What a keyword's translation needs to know about the schema object it sits in. */

@@ -7,6 +7,7 @@ import {
   cloneJson,
   hasOwn,
   isObject,
+  mapValues,
   SCHEMA_ARRAY_KEYWORDS,
   SCHEMA_KEYWORDS,
   SCHEMA_MAP_KEYWORDS,
@@ -61,9 +62,11 @@ function convert(node: unknown, definitions: boolean): unknown {
         setOwn(dependencies, name, Array.isArray(value[name]) ? cloneJson(value[name]) : each(value[name]));
       setOwn(out, 'dependencies', dependencies);
     } else if (MAPS.has(key) && isObject(value)) {
-      const map: Record<string, unknown> = {};
-      for (const name of Object.keys(value)) setOwn(map, name, each(value[name]));
-      setOwn(out, key === '$defs' && definitions && !hasOwn(node, 'definitions') ? 'definitions' : key, map);
+      setOwn(
+        out,
+        key === '$defs' && definitions && !hasOwn(node, 'definitions') ? 'definitions' : key,
+        mapValues(value, each),
+      );
     } else if (ARRAYS.has(key) && Array.isArray(value)) setOwn(out, key, value.map(each));
     else if (SINGLE.has(key)) setOwn(out, key, each(value));
     else setOwn(out, key, cloneJson(value));
