@@ -126,7 +126,7 @@ function pairBranches(
  * that do not overlap, or objects (and only objects) where one requires a property the other forbids
  * (closed, without it) or allows only with values (`const`/`enum`) the first one does not.
  */
-export function disjoint(x: JSONSchema7Definition, y: JSONSchema7Definition, root: Schema): boolean {
+function disjoint(x: JSONSchema7Definition, y: JSONSchema7Definition, root: Schema): boolean {
   const a = deref(x, root);
   const b = deref(y, root);
   if (typeof a !== 'object' || typeof b !== 'object') return a === false || b === false;

@@ -1,4 +1,4 @@
-import { escapePointerSegment } from '../pointer.js';
+import { escapePointerSegment } from '../../src/schema/json-pointer.js';
 import { bound, deref, found, sampleFor, type Rule } from './compare-kit.js';
 
 /*

@@ -3,7 +3,7 @@ import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import type { SourceFile } from '../load.js';
 import { keywordsOfKind } from '../../src/schema/keywords.js';
 import { setOwn } from '../../src/schema/walk.js';
-import { escapePointerSegment, parseLocalRef, valueAt } from '../pointer.js';
+import { escapePointerSegment, parseLocalRef, valueAt } from '../../src/schema/json-pointer.js';
 import { pointerIn2020 } from './dialect.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
 import { findWitness } from './witness.js';
@@ -29,7 +29,7 @@ import { arrayRule, objectRule } from './compare-containers.js';
 import { enumRule, numberRule, stringRule, typeRule } from './compare-scalars.js';
 
 /** Which part of a tool a change is in. */
-export type Side = 'input' | 'output' | 'tool';
+type Side = 'input' | 'output' | 'tool';
 
 /** A change's verdict: `breaking` fails callers, `compatible` does not. */
 export type ChangeVerdict = 'breaking' | 'compatible';

@@ -75,7 +75,7 @@ export interface LoadedSide {
  * read (absolute) and, for that folder's loaded files, the models it built that still hold
  * (`lastRunModels` of the incremental layer: same generator, settings, shared schemas and bytes).
  */
-export interface LastGenerate {
+interface LastGenerate {
   schemasDir: string;
   models: (loaded: LoadedFiles) => NormalizeHooks['cached'] | undefined;
 }

@@ -3,7 +3,7 @@ import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { Ajv } from 'ajv';
 import { addValidatorSchema, createGeneratorAjv } from '../ajv.js';
 import { isObject, setOwn } from '../../src/schema/walk.js';
-import { parsePointer } from '../pointer.js';
+import { parsePointer } from '../../src/schema/json-pointer.js';
 import { deref, sampleFor, type SchemaChange } from './compare-kit.js';
 
 type Schema = JSONSchema7;
@@ -38,7 +38,7 @@ function validatorOf(schema: Schema): Check | undefined {
 }
 
 /** The pointer of the schema a change's value is a value of: the keyword dropped (and `properties/<name>`). */
-export function valuePointerOf(pointer: string): string {
+function valuePointerOf(pointer: string): string {
   const segments = pointer.split('/');
   // A branch (`/anyOf/1`): the value is one of the branch.
   if (/^\d+$/.test(segments.at(-1) ?? '') && ['anyOf', 'oneOf', 'allOf'].includes(segments.at(-2) ?? ''))
@@ -62,7 +62,7 @@ function filled(schema: Schema, root: Schema): Record<string, unknown> {
  * A whole value of `root` whose part at `pointer` (a logical pointer: `$ref`s followed) is `value`,
  * its other required properties sampled; undefined where the path is not one a value can take.
  */
-export function embed(root: Schema, pointer: string, value: unknown): unknown {
+function embed(root: Schema, pointer: string, value: unknown): unknown {
   const tokens = parsePointer(pointer);
   const build = (node: JSONSchema7Definition | undefined, i: number): unknown => {
     const schema = deref(node, root);

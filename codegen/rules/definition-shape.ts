@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import definitionMetaSchema from '../../tool-definition.schema.json' with { type: 'json' };
-import type { SchemaDialect } from '../../src/schema/dialect.js';
+import type { SchemaDialect } from '../../src/schema/keywords.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { closest } from '../problems.js';
@@ -10,7 +10,7 @@ import type { DefinitionSubject, Rule } from './rule.js';
 import { truncateText } from '../../src/errors.js';
 
 /** The fields a definition may have, for "did you mean" hints. */
-export const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
+const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
 
 /**
  * The definition meta-schema as normalize checks it: the two schema fields only as objects, since

@@ -1,5 +1,6 @@
 import type { JSONSchema7Definition } from 'json-schema';
-import { classifyFormat, classifyKeyword, DIALECT_URIS, type SchemaDialect } from '../../src/schema/dialect.js';
+import { classifyFormat, classifyKeyword, DIALECT_URIS } from '../../src/schema/dialect.js';
+import type { SchemaDialect } from '../../src/schema/keywords.js';
 import { KNOWN_FORMATS } from '../ajv.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';

@@ -1,5 +1,5 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import type { SchemaDialect } from '../../src/schema/dialect.js';
+import type { SchemaDialect } from '../../src/schema/keywords.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { dictionary } from '../dictionary.js';
 import type { SourceFile } from '../load.js';
@@ -78,7 +78,7 @@ export function bundleState(
 }
 
 /** Bundles one tool schema (see `refBundling`). */
-export function bundleSchema(schema: JSONSchema7, state: BundleState): JSONSchema7 {
+function bundleSchema(schema: JSONSchema7, state: BundleState): JSONSchema7 {
   const record = schema as Record<string, unknown>;
   const container =
     state.dialect === '2020-12' || (hasOwn(record, '$defs') && !hasOwn(record, 'definitions'))

@@ -1,5 +1,5 @@
 import type { Ajv, ValidateFunction } from 'ajv';
-import type { SchemaDialect } from '../../src/schema/dialect.js';
+import type { SchemaDialect } from '../../src/schema/keywords.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import type { JSONSchema7 } from 'json-schema';
@@ -17,7 +17,7 @@ export interface Rule<Subject> {
 }
 
 /** The two schema fields of a definition. */
-export const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
+const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
 
 /** One of the two schema fields. */
 export type SchemaField = (typeof SCHEMA_FIELDS)[number];

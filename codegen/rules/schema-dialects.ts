@@ -1,5 +1,6 @@
 import type { Ajv } from 'ajv';
-import { DIALECT_URIS, type SchemaDialect, schemaDialect } from '../../src/schema/dialect.js';
+import { DIALECT_URIS, schemaDialect } from '../../src/schema/dialect.js';
+import type { SchemaDialect } from '../../src/schema/keywords.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { SourceFile } from '../load.js';
 import { reportMetaErrors } from './definition-shape.js';

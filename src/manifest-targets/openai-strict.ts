@@ -295,11 +295,9 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
     );
   };
   if (node === false) unrepresentable('is `false` (accepts nothing)');
-  if (node === true || !isObject(node))
+  // `true`, or a schema of annotations only.
+  if (!isObject(node) || Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key)))
     return unrepresentable('accepts any value; strict mode needs a `type` for every value');
-  if (Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key))) {
-    unrepresentable('accepts any value; strict mode needs a `type` for every value');
-  }
   const state: NodeState = { node, pointer, context, out: {} };
   for (const key of Object.keys(node)) convertKeyword(key, node[key], state);
   if (hasOwn(state.out, '$ref')) {

@@ -25,7 +25,7 @@ export type KeywordKind = 'annotation' | 'applicator' | 'validation' | 'meta' | 
 export type SubschemaPosition = 'schema' | 'list' | 'map' | 'schema-or-list' | 'map-of-schema-or-names';
 
 /** The specification (or library) that defines a keyword: the earliest of draft-07, 2019-09, 2020-12 that has it. */
-export type KeywordOrigin = 'draft-07' | '2019-09' | '2020-12' | 'draft-04' | 'ajv' | 'ajv-formats';
+type KeywordOrigin = 'draft-07' | '2019-09' | '2020-12' | 'draft-04' | 'ajv' | 'ajv-formats';
 
 /** One row of the table. */
 export interface KeywordInfo {
