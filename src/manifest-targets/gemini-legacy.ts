@@ -50,6 +50,11 @@ const GEMINI_FORMATS: Readonly<Record<string, readonly string[]>> = {
   integer: ['int32', 'int64'],
 };
 
+/** The formats Gemini takes, as a loss entry tells them. */
+const FORMATS_TOLD = Object.entries(GEMINI_FORMATS)
+  .map(([type, formats]) => `${formats.join('/')} for ${type}`)
+  .join(', ');
+
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
 export interface GeminiLegacyFunctionDeclaration {
   name: string;
@@ -156,14 +161,11 @@ const GEMINI_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
   [
     'type',
     (_value, { out, types, nonNull, single }) => {
+      // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them `nullable`.
+      const branches = nonNull.map((type) => ({ type }));
       if (nonNull.length === 1) setOwn(out, 'type', single);
       else if (nonNull.length === 0) setOwn(out, 'type', 'null');
-      else
-        setOwn(
-          out,
-          'anyOf',
-          nonNull.map((type) => ({ type })),
-        );
+      else setOwn(out, 'anyOf', branches);
       if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
     },
   ],
@@ -177,9 +179,7 @@ const GEMINI_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
           pointer,
           'format',
           value,
-          `the model is not told the format (Gemini takes only ${Object.entries(GEMINI_FORMATS)
-            .map(([type, formats]) => `${formats.join('/')} for ${type}`)
-            .join(', ')}); the runtime still enforces it`,
+          `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
         );
     },
   ],

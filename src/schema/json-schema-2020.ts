@@ -87,6 +87,10 @@ function translateMap(value: unknown): unknown {
   return isObject(value) ? mapValues(value, (schema) => translate(schema, false)) : value;
 }
 
+function translateEach(list: readonly unknown[]): unknown[] {
+  return list.map((item) => translate(item, false));
+}
+
 /** What a keyword's translation needs to know about the schema object it sits in. */
 interface TranslateScope {
   /** The schema is the document root (its `$schema` is kept). */
@@ -142,11 +146,7 @@ function translateKeyword(out: Node, key: string, value: unknown, scope: Transla
   } else if (SCHEMA_SINGLE.has(key)) {
     setOwn(out, key, translate(value, false));
   } else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) {
-    setOwn(
-      out,
-      key,
-      value.map((item) => translate(item, false)),
-    );
+    setOwn(out, key, translateEach(value));
   } else {
     setOwn(out, key, structuredClone(value));
   }
@@ -169,12 +169,7 @@ function mergeIntoDefs(out: Node, translated: Node): void {
 /** `items`: one schema stays `items`; a tuple becomes `prefixItems` (an empty tuple constrains nothing). */
 function translateItems(out: Node, value: unknown, tuple: boolean): void {
   if (!tuple) setOwn(out, 'items', translate(value, false));
-  else if ((value as unknown[]).length > 0)
-    setOwn(
-      out,
-      'prefixItems',
-      (value as unknown[]).map((item) => translate(item, false)),
-    );
+  else if ((value as unknown[]).length > 0) setOwn(out, 'prefixItems', translateEach(value as unknown[]));
 }
 
 /** `dependencies` splits by kind: name arrays into `dependentRequired`, schemas into `dependentSchemas`. */
