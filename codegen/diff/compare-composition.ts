@@ -21,6 +21,16 @@ import { valuesOf } from './compare-scalars.js';
  * compared by the walk the context carries (`ctx.compare`).
  */
 
+/** What a branch change may do in a `oneOf` beyond the branch itself: a value matching two branches fails. */
+const ONE_OF_CAVEATS = {
+  changed:
+    'oneOf branch changed: values it and another branch match differ now, and a value matching two fails (treated as breaking unless the branches are disjoint)',
+  removed:
+    'oneOf branch removed: a value it and another branch matched now passes, and values only it matched fail (treated as breaking)',
+  added:
+    'oneOf branch added: a value matching it and another branch now fails (treated as breaking unless the branches are disjoint)',
+};
+
 /**
  * anyOf/oneOf: each branch paired with one of the other side (`pairBranches`) and compared with it in
  * place; a branch left unpaired was removed or added: a narrowing or a widening. In a `oneOf`, a value
@@ -34,67 +44,32 @@ export function unionRule(keyword: 'anyOf' | 'oneOf'): Rule {
     if (a === undefined && b === undefined) return;
     const at = `${pointer}/${keyword}`;
     if (a === undefined || b === undefined) {
-      found(
-        ctx,
-        at,
-        'undecidable',
-        `${keyword} ${a === undefined ? 'added' : 'removed'}: cannot compare (treated as breaking)`,
-      );
-      return;
+      const what = a === undefined ? 'added' : 'removed';
+      return found(ctx, at, 'undecidable', `${keyword} ${what}: cannot compare (treated as breaking)`);
     }
     const { pairs, removed, added } = pairBranches(a, b, at, ctx);
     // The budget ran out while pairing: the pairs are not known, so nothing is said but that.
     if (ctx.work.left === 0) return void spend(ctx, at);
-    const oneOf = keyword === 'oneOf';
+    // In a `oneOf`, whether the branch at `index` shares no value with the others (then a change of it is its own).
     const alone = (branches: JSONSchema7Definition[], index: number, root: Schema) =>
-      branches.every((other, k) => k === index || disjoint(branches[index]!, other, root));
+      keyword === 'anyOf' || branches.every((other, k) => k === index || disjoint(branches[index]!, other, root));
     for (const [i, j] of pairs) {
       const start = ctx.out.length;
       ctx.compare(a[i], b[j], `${at}/${j}`, ctx);
       const changed = (direction: string) => ctx.out.slice(start).some((change) => change.direction === direction);
       // What a branch gains may overlap another branch (now refused); what it loses may have (now accepted).
-      if (
-        oneOf &&
-        ((changed('widened') && !alone(b, j, ctx.afterRoot)) || (changed('narrowed') && !alone(a, i, ctx.beforeRoot)))
-      )
-        found(
-          ctx,
-          `${at}/${j}`,
-          'undecidable',
-          'oneOf branch changed: values it and another branch match differ now, and a value matching two fails (treated as breaking unless the branches are disjoint)',
-        );
+      if ((!alone(b, j, ctx.afterRoot) && changed('widened')) || (!alone(a, i, ctx.beforeRoot) && changed('narrowed')))
+        found(ctx, `${at}/${j}`, 'undecidable', ONE_OF_CAVEATS.changed);
     }
     for (const i of removed) {
-      if (oneOf && !alone(a, i, ctx.beforeRoot))
-        found(
-          ctx,
-          `${at}/${i}`,
-          'undecidable',
-          'oneOf branch removed: a value it and another branch matched now passes, and values only it matched fail (treated as breaking)',
-        );
-      found(
-        ctx,
-        `${at}/${i}`,
-        'narrowed',
-        `${keyword} branch removed: values only it matched are now refused`,
-        sampleFor(a[i]!, ctx.beforeRoot),
-      );
+      if (!alone(a, i, ctx.beforeRoot)) found(ctx, `${at}/${i}`, 'undecidable', ONE_OF_CAVEATS.removed);
+      const message = `${keyword} branch removed: values only it matched are now refused`;
+      found(ctx, `${at}/${i}`, 'narrowed', message, sampleFor(a[i]!, ctx.beforeRoot));
     }
     for (const j of added) {
-      if (oneOf && !alone(b, j, ctx.afterRoot))
-        found(
-          ctx,
-          `${at}/${j}`,
-          'undecidable',
-          'oneOf branch added: a value matching it and another branch now fails (treated as breaking unless the branches are disjoint)',
-        );
-      found(
-        ctx,
-        `${at}/${j}`,
-        'widened',
-        `${keyword} branch added: values it matches are now accepted`,
-        sampleFor(b[j]!, ctx.afterRoot),
-      );
+      if (!alone(b, j, ctx.afterRoot)) found(ctx, `${at}/${j}`, 'undecidable', ONE_OF_CAVEATS.added);
+      const message = `${keyword} branch added: values it matches are now accepted`;
+      found(ctx, `${at}/${j}`, 'widened', message, sampleFor(b[j]!, ctx.afterRoot));
     }
   };
 }
@@ -151,7 +126,7 @@ function pairBranches(
  * that do not overlap, or objects (and only objects) where one requires a property the other forbids
  * (closed, without it) or allows only with values (`const`/`enum`) the first one does not.
  */
-export function disjoint(x: JSONSchema7Definition, y: JSONSchema7Definition, root: Schema): boolean {
+function disjoint(x: JSONSchema7Definition, y: JSONSchema7Definition, root: Schema): boolean {
   const a = deref(x, root);
   const b = deref(y, root);
   if (typeof a !== 'object' || typeof b !== 'object') return a === false || b === false;

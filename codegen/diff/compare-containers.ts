@@ -8,97 +8,70 @@ import { bound, deref, found, sampleFor, type Rule } from './compare-kit.js';
  */
 
 const arr = (n: number) => Array.from({ length: n }, () => null);
+const properties = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, 1]));
 
+/** Objects: properties added, removed or changed, `required`, `additionalProperties` and the property counts. */
 export const objectRule: Rule = (before, after, pointer, ctx) => {
   const ap = before.properties ?? {};
   const bp = after.properties ?? {};
   const ar = new Set(before.required ?? []);
   const br = new Set(after.required ?? []);
-  const aClosed = before.additionalProperties === false;
-  const bClosed = after.additionalProperties === false;
+  const at = (key: string) => `${pointer}/properties/${escapePointerSegment(key)}`;
   for (const key of Object.keys(bp)) {
-    if (!Object.hasOwn(ap, key)) {
-      if (br.has(key)) continue; // reported below
-      if (aClosed) {
-        found(ctx, `${pointer}/properties/${escapePointerSegment(key)}`, 'widened', `property ${key} added`);
-      } else if (before.additionalProperties === undefined || before.additionalProperties === true) {
-        found(
-          ctx,
-          `${pointer}/properties/${escapePointerSegment(key)}`,
-          ctx.options.strictOpenObjects ? 'narrowed' : 'note',
-          `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape ` +
-            'is now refused (callers do not send undeclared properties)',
-        );
-      }
-    }
+    // A new required property is reported with `required` below.
+    if (Object.hasOwn(ap, key) || br.has(key)) continue;
+    if (before.additionalProperties === false) found(ctx, at(key), 'widened', `property ${key} added`);
+    else if (before.additionalProperties === undefined || before.additionalProperties === true)
+      found(
+        ctx,
+        at(key),
+        ctx.options.strictOpenObjects ? 'narrowed' : 'note',
+        `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape ` +
+          'is now refused (callers do not send undeclared properties)',
+      );
   }
   for (const key of Object.keys(ap)) {
-    const at = `${pointer}/properties/${escapePointerSegment(key)}`;
-    if (!Object.hasOwn(bp, key)) {
-      if (bClosed) {
-        found(
-          ctx,
-          at,
-          'narrowed',
-          `property ${key} removed and extra properties are refused: arguments with ${key} are now refused`,
-          { [key]: sampleFor(ap[key]!, ctx.beforeRoot) },
-        );
-      } else if (ar.has(key)) {
-        found(ctx, at, 'widened', `required property ${key} removed: objects without it are now accepted`, {});
-      } else {
-        found(ctx, at, 'widened', `property ${key} removed: any ${key} is now accepted`);
-      }
-      continue;
-    }
-    ctx.compare(ap[key], bp[key], at, ctx);
+    if (Object.hasOwn(bp, key)) ctx.compare(ap[key], bp[key], at(key), ctx);
+    else if (after.additionalProperties === false)
+      found(
+        ctx,
+        at(key),
+        'narrowed',
+        `property ${key} removed and extra properties are refused: arguments with ${key} are now refused`,
+        { [key]: sampleFor(ap[key]!, ctx.beforeRoot) },
+      );
+    else if (ar.has(key))
+      found(ctx, at(key), 'widened', `required property ${key} removed: objects without it are now accepted`, {});
+    else found(ctx, at(key), 'widened', `property ${key} removed: any ${key} is now accepted`);
   }
-  requiredRule(before, after, pointer, ctx);
-};
-
-const requiredRule: Rule = (before, after, pointer, ctx) => {
-  const ar = new Set(before.required ?? []);
-  const br = new Set(after.required ?? []);
-  const bp = after.properties ?? {};
   for (const key of br) {
     if (ar.has(key)) continue;
-    const prop = deref(bp[key], ctx.afterRoot);
-    const hasDefault = typeof prop === 'object' && prop.default !== undefined;
-    found(
-      ctx,
-      `${pointer}/required`,
-      hasDefault ? 'note' : 'narrowed',
-      hasDefault
-        ? `${key} is now required, but has a default the runtime fills in`
-        : `${key} is now required: arguments without it are now refused`,
-      hasDefault ? undefined : {},
-    );
+    const property = deref(bp[key], ctx.afterRoot);
+    if (typeof property === 'object' && property.default !== undefined)
+      found(ctx, `${pointer}/required`, 'note', `${key} is now required, but has a default the runtime fills in`);
+    else
+      found(ctx, `${pointer}/required`, 'narrowed', `${key} is now required: arguments without it are now refused`, {});
   }
-  for (const key of ar) {
-    if (br.has(key) || !Object.hasOwn(bp, key)) continue;
-    found(ctx, `${pointer}/required`, 'widened', `${key} is no longer required`, {});
-  }
-  // additionalProperties (a schema of it is compared by the walk, through its `$ref`s)
-  const aa = before.additionalProperties;
-  const ba = after.additionalProperties;
-  if (aa !== ba) {
-    const at = `${pointer}/additionalProperties`;
-    if (ba === false && aa !== false) {
-      found(ctx, at, 'narrowed', 'additionalProperties: false added: undeclared properties are now refused', {
-        __extra: 1,
-      });
-    } else if (aa === false && ba !== false) {
-      found(ctx, at, 'widened', 'undeclared properties are now accepted', { __extra: 1 });
-    } else if (typeof aa === 'object' || typeof ba === 'object') {
-      ctx.compare(aa ?? true, ba ?? true, at, ctx);
-    }
-  }
-  for (const key of ['minProperties', 'maxProperties'] as const)
-    bound(key, key === 'minProperties', (n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, 1])))(
-      before,
-      after,
-      pointer,
-      ctx,
-    );
+  for (const key of ar)
+    if (!br.has(key) && Object.hasOwn(bp, key))
+      found(ctx, `${pointer}/required`, 'widened', `${key} is no longer required`, {});
+  additionalPropertiesRule(before, after, pointer, ctx);
+  bound('minProperties', true, properties)(before, after, pointer, ctx);
+  bound('maxProperties', false, properties)(before, after, pointer, ctx);
+};
+
+/** `additionalProperties`: `false` added or removed; a schema of it is compared by the walk, through its `$ref`s. */
+const additionalPropertiesRule: Rule = (before, after, pointer, ctx) => {
+  const a = before.additionalProperties;
+  const b = after.additionalProperties;
+  if (a === b) return;
+  const at = `${pointer}/additionalProperties`;
+  if (b === false)
+    found(ctx, at, 'narrowed', 'additionalProperties: false added: undeclared properties are now refused', {
+      __extra: 1,
+    });
+  else if (a === false) found(ctx, at, 'widened', 'undeclared properties are now accepted', { __extra: 1 });
+  else if (typeof a === 'object' || typeof b === 'object') ctx.compare(a ?? true, b ?? true, at, ctx);
 };
 
 export const arrayRule: Rule = (before, after, pointer, ctx) => {

@@ -1,5 +1,5 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import { DEFINITION_CONTAINERS, keywordInfo, keywordsWhere } from '../../src/schema/keywords.js';
+import { DEFINITION_CONTAINERS, keywordsWhere, SCHEMA_KEYWORDS } from '../../src/schema/keywords.js';
 import { forEachSubschema, mapSchema, setOwn, sortKeysDeep } from '../../src/schema/walk.js';
 import { resolveLocalRef } from '../../src/schema/json-pointer.js';
 import type { SharedOrigin } from './sources.js';
@@ -92,7 +92,7 @@ export interface Work {
 }
 
 /** The default of `maxComparisons`: enough for any schema a person writes, reached only by machine-made nesting. */
-export const DEFAULT_MAX_COMPARISONS = 100_000;
+const DEFAULT_MAX_COMPARISONS = 100_000;
 
 /** A fresh budget and memory for one comparison. */
 export function newWork(options: CompareOptions): Work {
@@ -158,7 +158,7 @@ export function changeCount(
 export function sameKeyword(keyword: string, x: unknown, y: unknown, pointer: string, ctx: Ctx): boolean {
   const { ids } = ctx.work;
   if (ids.of(x) === ids.of(y) && !ids.hasRef(x)) return true;
-  if (x === undefined || y === undefined || keywordInfo(keyword)?.subschemas === undefined) return false;
+  if (x === undefined || y === undefined || SCHEMA_KEYWORDS.get(keyword)?.subschemas === undefined) return false;
   const parts = (value: unknown) => {
     const subschemas = new Map<string, unknown>();
     forEachSubschema({ [keyword]: value }, pointer, (child, at) => subschemas.set(at, child));
@@ -174,7 +174,7 @@ export function sameKeyword(keyword: string, x: unknown, y: unknown, pointer: st
 }
 
 /** Ids of JSON values (`jsonIds`). */
-export type JsonIds = ReturnType<typeof jsonIds>;
+type JsonIds = ReturnType<typeof jsonIds>;
 
 /**
  * Ids of JSON values, each object's computed once from its keys and its children's ids: telling
@@ -183,7 +183,7 @@ export type JsonIds = ReturnType<typeof jsonIds>;
  * `plain`: the id of a schema without the keywords that do not validate (`strip`); `hasRef`: a `$ref`
  * is somewhere in the value.
  */
-export function jsonIds() {
+function jsonIds() {
   const table = new Map<string, number>();
   const ids = new WeakMap<object, number>();
   const plainIds = new WeakMap<object, number>();
@@ -263,7 +263,7 @@ export function onlyKeys(schema: Schema, allowed: string[]): boolean {
  * and the definitions a `$ref` reads (compared where a `$ref` leads). Not `default`: the runtime fills
  * it in, so a one-schema `allOf` beside a `default` is not read as its member alone.
  */
-export const METADATA: ReadonlySet<string> = new Set([
+const METADATA: ReadonlySet<string> = new Set([
   ...keywordsWhere((info, keyword) => (info.kind === 'annotation' || info.kind === 'tooling') && keyword !== 'default'),
   ...DEFINITION_CONTAINERS,
 ]);

@@ -72,29 +72,27 @@ function fmtTypes(schema: Schema): string {
 const num = (v: number) => v;
 const str = (n: number) => 'a'.repeat(n);
 
-export const numberRules: Rule[] = [
+/** `multipleOf`: narrowed when a multiple of the old step may not be one of the new step. */
+const multipleOfRule: Rule = (before, after, pointer, ctx) => {
+  const a = before.multipleOf;
+  const b = after.multipleOf;
+  if (a === b) return;
+  if (b !== undefined && (a === undefined || !Number.isInteger(a / b)))
+    found(ctx, `${pointer}/multipleOf`, 'narrowed', `multipleOf ${a ?? 'none'} → ${b}`, a ?? 1e-7);
+  else found(ctx, `${pointer}/multipleOf`, 'widened', `multipleOf ${a ?? 'none'} → ${b ?? 'none'}`);
+};
+
+/** The number keywords: the bounds and `multipleOf`. */
+export const numberRule = inOrder([
   bound('minimum', true, num),
   bound('maximum', false, num),
   bound('exclusiveMinimum', true, num),
   bound('exclusiveMaximum', false, num),
-  (before, after, pointer, ctx) => {
-    const a = before.multipleOf;
-    const b = after.multipleOf;
-    if (a === b) return;
-    if (
-      b !== undefined &&
-      (a === undefined || !Number.isInteger(b / a) || (a !== undefined && b / a !== 1 && !Number.isInteger(a / b)))
-    ) {
-      if (a === undefined || !Number.isInteger(a / b)) {
-        found(ctx, `${pointer}/multipleOf`, 'narrowed', `multipleOf ${a ?? 'none'} → ${b}`, a ?? 1e-7);
-        return;
-      }
-    }
-    found(ctx, `${pointer}/multipleOf`, 'widened', `multipleOf ${a ?? 'none'} → ${b ?? 'none'}`);
-  },
-];
+  multipleOfRule,
+]);
 
-export const stringRules: Rule[] = [
+/** The string keywords: the lengths, `pattern` and `format`. */
+export const stringRule = inOrder([
   bound('minLength', true, str),
   bound('maxLength', false, str),
   (before, after, pointer, ctx) => {
@@ -133,38 +131,36 @@ export const stringRules: Rule[] = [
       );
     }
   },
-];
+]);
 
+/** One rule that runs `rules` in order. */
+function inOrder(rules: readonly Rule[]): Rule {
+  return (before, after, pointer, ctx) => {
+    for (const rule of rules) rule(before, after, pointer, ctx);
+  };
+}
+
+/** `enum`/`const`: values removed narrow, values added widen (a list added or removed: all the type's values). */
 export const enumRule: Rule = (before, after, pointer, ctx) => {
   const a = valuesOf(before);
   const b = valuesOf(after);
   if (a === undefined && b === undefined) return;
   const at = `${pointer}/${after.const !== undefined || (b === undefined && before.const !== undefined) ? 'const' : 'enum'}`;
-  if (b !== undefined) {
-    const keep = new Set(b.map(stable));
-    const lost = a === undefined ? undefined : a.filter((v) => !keep.has(stable(v)));
-    if (a === undefined) {
-      found(ctx, at, 'narrowed', `values limited to ${b.map((v) => JSON.stringify(v)).join(', ')}`);
-    } else if (lost !== undefined && lost.length > 0) {
-      found(
-        ctx,
-        at,
-        'narrowed',
-        `value ${lost.map((v) => JSON.stringify(v)).join(', ')} removed: it is now refused`,
-        lost[0],
-      );
-    }
-  }
-  if (a !== undefined) {
-    const had = new Set(a.map(stable));
-    const gained = b === undefined ? undefined : b.filter((v) => !had.has(stable(v)));
-    if (b === undefined) {
-      found(ctx, at, 'widened', 'the value list was removed: any value of the type is accepted');
-    } else if (gained !== undefined && gained.length > 0) {
-      found(ctx, at, 'widened', `value ${gained.map((v) => JSON.stringify(v)).join(', ')} added`, gained[0]);
-    }
-  }
+  const show = (values: unknown[]) => values.map((value) => JSON.stringify(value)).join(', ');
+  if (a === undefined) return found(ctx, at, 'narrowed', `values limited to ${show(b!)}`);
+  if (b === undefined)
+    return found(ctx, at, 'widened', 'the value list was removed: any value of the type is accepted');
+  const lost = missingFrom(b, a);
+  const gained = missingFrom(a, b);
+  if (lost.length > 0) found(ctx, at, 'narrowed', `value ${show(lost)} removed: it is now refused`, lost[0]);
+  if (gained.length > 0) found(ctx, at, 'widened', `value ${show(gained)} added`, gained[0]);
 };
+
+/** The values of `values` that `list` does not have (compared as canonical JSON). */
+function missingFrom(list: readonly unknown[], values: readonly unknown[]): unknown[] {
+  const has = new Set(list.map(stable));
+  return values.filter((value) => !has.has(stable(value)));
+}
 
 /** The values a schema allows when it lists them (`const`, `enum`). */
 export function valuesOf(schema: Schema | boolean | undefined): unknown[] | undefined {

@@ -26,12 +26,10 @@ import {
 } from './compare-kit.js';
 import { allOfRule, asUnions, notRule, unionRule } from './compare-composition.js';
 import { arrayRule, objectRule } from './compare-containers.js';
-import { enumRule, numberRules, stringRules, typeRule } from './compare-scalars.js';
-
-export { deref, sampleFor, type CompareOptions, type Direction, type Place, type SchemaChange } from './compare-kit.js';
+import { enumRule, numberRule, stringRule, typeRule } from './compare-scalars.js';
 
 /** Which part of a tool a change is in. */
-export type Side = 'input' | 'output' | 'tool';
+type Side = 'input' | 'output' | 'tool';
 
 /** A change's verdict: `breaking` fails callers, `compatible` does not. */
 export type ChangeVerdict = 'breaking' | 'compatible';
@@ -106,30 +104,18 @@ function placeOf(ctx: Ctx, side: 'before' | 'after', pointer: string, strict = f
   return place;
 }
 
-/** The keyword families, each one small named rule, in report order. */
-export const RULES: readonly { family: string; rule: Rule; keywords: readonly string[] }[] = [
-  { family: 'type', rule: typeRule, keywords: ['type'] },
-  { family: 'enum/const', rule: enumRule, keywords: ['enum', 'const'] },
-  {
-    family: 'numbers',
-    rule: (a, b, p, c) => numberRules.forEach((r) => r(a, b, p, c)),
-    keywords: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  },
-  {
-    family: 'strings',
-    rule: (a, b, p, c) => stringRules.forEach((r) => r(a, b, p, c)),
-    keywords: ['minLength', 'maxLength', 'pattern', 'format'],
-  },
-  {
-    family: 'objects',
-    rule: objectRule,
-    keywords: ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties'],
-  },
-  { family: 'arrays', rule: arrayRule, keywords: ['items', 'minItems', 'maxItems', 'uniqueItems'] },
-  { family: 'anyOf', rule: unionRule('anyOf'), keywords: ['anyOf'] },
-  { family: 'oneOf', rule: unionRule('oneOf'), keywords: ['oneOf'] },
-  { family: 'allOf', rule: allOfRule, keywords: ['allOf'] },
-  { family: 'not', rule: notRule, keywords: ['not'] },
+/** The keyword families, each one small named rule with the keywords it compares, in report order. */
+const RULES: readonly { rule: Rule; keywords: readonly string[] }[] = [
+  { rule: typeRule, keywords: ['type'] },
+  { rule: enumRule, keywords: ['enum', 'const'] },
+  { rule: numberRule, keywords: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] },
+  { rule: stringRule, keywords: ['minLength', 'maxLength', 'pattern', 'format'] },
+  { rule: objectRule, keywords: ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties'] },
+  { rule: arrayRule, keywords: ['items', 'minItems', 'maxItems', 'uniqueItems'] },
+  { rule: unionRule('anyOf'), keywords: ['anyOf'] },
+  { rule: unionRule('oneOf'), keywords: ['oneOf'] },
+  { rule: allOfRule, keywords: ['allOf'] },
+  { rule: notRule, keywords: ['not'] },
 ];
 
 /** The keywords the rules compare, as each declares them (`$ref` is followed, not compared). */
@@ -355,20 +341,23 @@ function brief(value: unknown): string {
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
 
-/** MCP's defaults for absent hints (`ToolAnnotations` in the MCP schema). */
-const HINT_DEFAULTS = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: false,
-  openWorldHint: true,
-} as const;
-/** The value of each hint that lets a host run the tool with less care. */
-const SAFE_HINT = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-const HINT_MEANING = {
-  readOnlyHint: 'hosts that run read-only tools without asking must now ask',
-  destructiveHint: 'hosts that run non-destructive tools without asking must now ask',
-  idempotentHint: 'callers that retry it must no longer assume a retry is harmless',
-  openWorldHint: 'it now reaches outside the host (the network, other systems)',
+/**
+ * Each annotation hint: MCP's default when it is absent (`ToolAnnotations` in the MCP schema), the value
+ * that lets a host run the tool with less care, and what changing away from that value means.
+ */
+const HINTS = {
+  readOnlyHint: { absent: false, safe: true, meaning: 'hosts that run read-only tools without asking must now ask' },
+  destructiveHint: {
+    absent: true,
+    safe: false,
+    meaning: 'hosts that run non-destructive tools without asking must now ask',
+  },
+  idempotentHint: {
+    absent: false,
+    safe: true,
+    meaning: 'callers that retry it must no longer assume a retry is harmless',
+  },
+  openWorldHint: { absent: true, safe: false, meaning: 'it now reaches outside the host (the network, other systems)' },
 } as const;
 
 /** A change of a tool-level field (`/hasSideEffects`, `/name`, …): breaking or compatible. */
@@ -383,14 +372,14 @@ function annotationChanges(
   effective: boolean,
   changes: ToolChange[],
 ): void {
-  for (const hint of Object.keys(HINT_DEFAULTS) as (keyof typeof HINT_DEFAULTS)[]) {
+  for (const hint of Object.keys(HINTS) as (keyof typeof HINTS)[]) {
     if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
-    const x = a[hint] ?? HINT_DEFAULTS[hint];
-    const y = b[hint] ?? HINT_DEFAULTS[hint];
-    const riskier = x === SAFE_HINT[hint];
+    const { absent, safe, meaning } = HINTS[hint];
+    const x = a[hint] ?? absent;
+    const y = b[hint] ?? absent;
     if (x !== y)
       changes.push(
-        toolChange(`/annotations/${hint}`, riskier, `${hint} ${x} → ${y}${riskier ? `: ${HINT_MEANING[hint]}` : ''}`),
+        toolChange(`/annotations/${hint}`, x === safe, `${hint} ${x} → ${y}${x === safe ? `: ${meaning}` : ''}`),
       );
   }
 }

@@ -8,18 +8,9 @@ function where(position: Position | undefined): string {
   return `${position.source.file}:${line}:${column}`;
 }
 
-/** A change as `--json` shows it (positions are for the text output). */
-function jsonChange(change: ToolChange): object {
-  const { side, file, pointer, via, verdict, message, witness } = change;
-  return {
-    side,
-    ...(file !== undefined ? { file } : {}),
-    pointer,
-    ...(via !== undefined ? { via } : {}),
-    verdict,
-    message,
-    ...(witness !== undefined ? { witness } : {}),
-  };
+/** A change as `--json` shows it: positions are for the text output (keys left undefined are not written). */
+function jsonChange({ side, file, pointer, via, verdict, message, witness }: ToolChange): object {
+  return { side, file, pointer, via, verdict, message, witness };
 }
 
 /** The report as text: one line per change with both versions' `file:line:col`. */
@@ -45,22 +36,16 @@ export function formatText(report: DiffReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The report as the `--json` object. */
+/** The report as the `--json` object (keys left undefined are not written). */
 export function formatJson(report: DiffReport): string {
-  return `${JSON.stringify(
-    {
-      verdict: report.verdict,
-      tools: report.tools.map((t) => ({
-        name: t.name,
-        change: t.change,
-        verdict: t.verdict,
-        ...(t.renamedFrom ? { renamedFrom: t.renamedFrom } : {}),
-        changes: t.changes.map(jsonChange),
-        ...(t.suggestedVersion ? { suggestedVersion: t.suggestedVersion } : {}),
-        ...(t.underBumped ? { underBumped: true } : {}),
-      })),
-    },
-    null,
-    2,
-  )}\n`;
+  const tools = report.tools.map(({ name, change, verdict, renamedFrom, changes, suggestedVersion, underBumped }) => ({
+    name,
+    change,
+    verdict,
+    renamedFrom,
+    changes: changes.map(jsonChange),
+    suggestedVersion,
+    underBumped,
+  }));
+  return `${JSON.stringify({ verdict: report.verdict, tools }, null, 2)}\n`;
 }

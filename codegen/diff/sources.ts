@@ -16,7 +16,7 @@ import type { Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
 import type { RuleEnvironment } from '../rules/rule.js';
 import { isObject } from '../../src/schema/walk.js';
-import { fromJsonSchema2020, is2020 } from './dialect.js';
+import { asDraft07, is2020 } from './dialect.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
 export interface SharedOrigin {
@@ -75,13 +75,13 @@ export interface LoadedSide {
  * read (absolute) and, for that folder's loaded files, the models it built that still hold
  * (`lastRunModels` of the incremental layer: same generator, settings, shared schemas and bytes).
  */
-export interface LastGenerate {
+interface LastGenerate {
   schemasDir: string;
   models: (loaded: LoadedFiles) => NormalizeHooks['cached'] | undefined;
 }
 
 /** The most bytes a side's files may add up to unless `--max-bytes` says otherwise (64 MiB). */
-export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Options of `loadSide`. */
 export interface LoadSideOptions {
@@ -154,13 +154,10 @@ function fromDefinitions(
   reuse?: LoadedSide,
   fromGenerate?: NormalizeHooks['cached'],
 ): LoadedSide {
-  const fromOtherSide = reuseHooks(loaded, reuse).cached;
-  const cached =
-    fromOtherSide === undefined || fromGenerate === undefined
-      ? (fromOtherSide ?? fromGenerate)
-      : (source: SourceFile) => fromOtherSide(source) ?? fromGenerate(source);
+  const fromOtherSide = reusedModels(loaded, reuse);
+  const cached = (source: SourceFile) => fromOtherSide?.(source) ?? fromGenerate?.(source);
   const environment = reuse?.environment ?? ruleEnvironment();
-  const result = normalize(loaded, cached === undefined ? {} : { cached }, environment);
+  const result = normalize(loaded, { cached }, environment);
   const sources = new Map<string, SourceFile>();
   for (const source of loaded.tools) {
     const name = (source.value as { name?: unknown } | null)?.name;
@@ -187,17 +184,16 @@ function fromDefinitions(
   };
 }
 
-function reuseHooks(loaded: LoadedFiles, reuse: LoadedSide | undefined): NormalizeHooks {
+/** The other side's model of a definition with the same bytes, when both sides' shared schema files are the same. */
+function reusedModels(loaded: LoadedFiles, reuse: LoadedSide | undefined): NormalizeHooks['cached'] {
   const other = reuse?.loaded;
-  if (other === undefined || reuse?.models === undefined) return {};
-  const sharedText = (files: readonly SourceFile[]) =>
-    JSON.stringify(files.map((f) => [f.relPath, f.text]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0)));
-  if (sharedText(loaded.shared) !== sharedText(other.shared)) return {};
+  const models = reuse?.models;
+  if (other === undefined || models === undefined) return undefined;
+  // Each side's shared files as one text, in a fixed order (any fixed order does).
+  const sharedText = (files: readonly SourceFile[]) => JSON.stringify(files.map((f) => [f.relPath, f.text]).sort());
+  if (sharedText(loaded.shared) !== sharedText(other.shared)) return undefined;
   const texts = new Map(other.tools.map((source) => [source.relPath, source.text]));
-  const models = reuse.models;
-  return {
-    cached: (source) => (texts.get(source.relPath) === source.text ? models.get(source.relPath) : undefined),
-  };
+  return (source) => (texts.get(source.relPath) === source.text ? models.get(source.relPath) : undefined);
 }
 
 function definitionTool(
@@ -215,28 +211,26 @@ function definitionTool(
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
     shared.set(key, { file: file.file, pointer: at === '#' ? '' : at.slice(1), source: file });
   }
-  const translated = is2020(tool.inputSchema);
-  const read = (schema: JSONSchema7) => (is2020(schema) ? fromJsonSchema2020(schema) : schema);
+  const read = (schema: JSONSchema7) => (is2020(schema) ? asDraft07(schema) : schema);
   const annotations = mcpAnnotations(tool);
-  const out: DiffTool = {
+  return {
     name: tool.name,
     title: annotations.title,
     description: tool.description,
     inputSchema: read(tool.inputSchema),
+    outputSchema: tool.outputSchema && read(tool.outputSchema),
     kind: 'definition',
     hasSideEffects: tool.hasSideEffects,
     requiredCapabilities: tool.requiredCapabilities,
+    timeoutMs: tool.timeoutMs,
+    version: tool.version,
     annotations,
     ownAnnotations: { ...tool.annotations },
     shared,
     source,
     base: '',
-    translated,
+    translated: is2020(tool.inputSchema),
   };
-  if (tool.outputSchema !== undefined) out.outputSchema = read(tool.outputSchema);
-  if (tool.timeoutMs !== undefined) out.timeoutMs = tool.timeoutMs;
-  if (tool.version !== undefined) out.version = tool.version;
-  return out;
 }
 
 /** A blob of a commit's tree, as `git ls-tree -l` lists it. */
@@ -347,71 +341,75 @@ const SNAPSHOT_HINT =
   'or JSON-RPC response ({ "result": { "tools": [...] } }), or a definitions folder';
 
 /** A manifest snapshot as a side: each listed tool with its schemas read as draft-07. */
-export function loadSnapshot(label: string, file: string, text: string): LoadedSide {
+function loadSnapshot(label: string, file: string, text: string): LoadedSide {
   const parsed = parseSource(path.posix.basename(file), file, text);
   const tools = new Map<string, DiffTool>();
   if (parsed.problems.length > 0) return { label, tools, problems: parsed.problems };
-  const source = parsed.source;
+  const { source } = parsed;
   const value = source.value;
-  const problems: Problem[] = [];
-  let list: unknown;
+  let list: unknown[];
   let at = '/tools';
   if (isObject(value) && Array.isArray(value.tools)) list = value.tools;
   else if (isObject(value) && isObject(value.result) && Array.isArray(value.result.tools)) {
     list = value.result.tools;
     at = '/result/tools';
   } else {
-    problems.push(problemAt(source, '', 'not a manifest snapshot: no "tools" array', SNAPSHOT_HINT));
-    return { label, tools, problems };
+    const problem = problemAt(source, '', 'not a manifest snapshot: no "tools" array', SNAPSHOT_HINT);
+    return { label, tools, problems: [problem] };
   }
-  (list as unknown[]).forEach((entry, index) => {
-    const base = `${at}/${index}`;
-    if (!isObject(entry) || typeof entry.name !== 'string') {
-      problems.push(
-        problemAt(source, base, 'a listed tool has no "name"', 'each entry of "tools" is { name, inputSchema, ... }'),
-      );
-      return;
-    }
-    if (!isObject(entry.inputSchema)) {
-      problems.push(
-        problemAt(source, base, `tool ${entry.name} has no "inputSchema" object`, 'MCP requires an object inputSchema'),
-      );
-      return;
-    }
-    if (tools.has(entry.name)) {
-      problems.push(
-        problemAt(
-          source,
-          `${base}/name`,
-          `tool ${entry.name} is listed twice`,
-          'a tools/list answer names each tool once',
-        ),
-      );
-      return;
-    }
-    const read = (schema: Record<string, unknown>): JSONSchema7 => {
-      // MCP reads a schema without `$schema` as 2020-12 (since 2025-11-25); a declared draft-07 one is draft-07.
-      const declared = typeof schema.$schema === 'string' ? schema.$schema : undefined;
-      if (declared === undefined || is2020(schema)) return fromJsonSchema2020(schema);
-      const { $schema: _, ...rest } = schema;
-      return rest as JSONSchema7;
-    };
-    const annotations = isObject(entry.annotations) ? (entry.annotations as McpToolAnnotations) : {};
-    const tool: DiffTool = {
-      name: entry.name,
-      title: typeof entry.title === 'string' ? entry.title : annotations.title,
-      description: typeof entry.description === 'string' ? entry.description : '',
-      inputSchema: read(entry.inputSchema),
-      kind: 'snapshot',
-      annotations,
-      ownAnnotations: annotations,
-      shared: new Map(),
-      source,
-      base,
-      translated: is2020(entry.inputSchema) || entry.inputSchema.$schema === undefined,
-    };
-    if (isObject(entry.outputSchema)) tool.outputSchema = read(entry.outputSchema);
-    tools.set(entry.name, tool);
+  const problems: Problem[] = [];
+  list.forEach((entry, index) => {
+    const tool = snapshotTool(entry, `${at}/${index}`, source, tools);
+    if ('line' in tool) problems.push(tool);
+    else tools.set(tool.name, tool);
   });
   return { label, tools, problems };
+}
+
+/** One listed tool of a snapshot (`base`: its pointer in the file), or the problem with it. */
+function snapshotTool(
+  entry: unknown,
+  base: string,
+  source: SourceFile,
+  listed: Map<string, DiffTool>,
+): DiffTool | Problem {
+  if (!isObject(entry) || typeof entry.name !== 'string')
+    return problemAt(
+      source,
+      base,
+      'a listed tool has no "name"',
+      'each entry of "tools" is { name, inputSchema, ... }',
+    );
+  const { name, inputSchema, outputSchema } = entry;
+  if (!isObject(inputSchema))
+    return problemAt(source, base, `tool ${name} has no "inputSchema" object`, 'MCP requires an object inputSchema');
+  if (listed.has(name))
+    return problemAt(
+      source,
+      `${base}/name`,
+      `tool ${name} is listed twice`,
+      'a tools/list answer names each tool once',
+    );
+  const annotations = isObject(entry.annotations) ? (entry.annotations as McpToolAnnotations) : {};
+  return {
+    name,
+    title: typeof entry.title === 'string' ? entry.title : annotations.title,
+    description: typeof entry.description === 'string' ? entry.description : '',
+    inputSchema: readSnapshotSchema(inputSchema),
+    outputSchema: isObject(outputSchema) ? readSnapshotSchema(outputSchema) : undefined,
+    kind: 'snapshot',
+    annotations,
+    ownAnnotations: annotations,
+    shared: new Map(),
+    source,
+    base,
+    translated: is2020(inputSchema) || inputSchema.$schema === undefined,
+  };
+}
+
+/** A snapshot's schema as draft-07: MCP reads one without `$schema` as 2020-12 (since 2025-11-25); a declared draft-07 one is draft-07. */
+function readSnapshotSchema(schema: Record<string, unknown>): JSONSchema7 {
+  if (typeof schema.$schema !== 'string' || is2020(schema)) return asDraft07(schema);
+  const { $schema: _, ...rest } = schema;
+  return rest as JSONSchema7;
 }

@@ -1,12 +1,13 @@
-import { compareTool, schemasKey, toolChange, toolPosition, type CompareOptions, type ToolChange } from './compare.js';
+import { compareTool, schemasKey, toolChange, toolPosition, type ToolChange } from './compare.js';
+import type { CompareOptions } from './compare-kit.js';
 import type { DiffTool, LoadedSide } from './sources.js';
 import { actualBump, bumped, enough, neededBump } from './versions.js';
 
 /** The overall verdict of a diff or a tool. */
-export type Verdict = 'breaking' | 'compatible' | 'unchanged';
+type Verdict = 'breaking' | 'compatible' | 'unchanged';
 
 /** One tool's entry in the report. */
-export interface ToolReport {
+interface ToolReport {
   name: string;
   change: 'added' | 'removed' | 'changed' | 'unchanged';
   verdict: Verdict;

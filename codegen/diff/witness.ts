@@ -1,8 +1,8 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { Ajv } from 'ajv';
-import { allowExtensionKeywords, allowUnknownFormats, createGeneratorAjv } from '../ajv.js';
-import { isObject, setOwn, walkSchema } from '../../src/schema/walk.js';
+import { addValidatorSchema, createGeneratorAjv } from '../ajv.js';
+import { isObject, setOwn } from '../../src/schema/walk.js';
 import { parsePointer } from '../../src/schema/json-pointer.js';
 import { deref, sampleFor, type SchemaChange } from './compare-kit.js';
 
@@ -27,21 +27,18 @@ function validatorOf(schema: Schema): Check | undefined {
   const ajv = sharedAjv;
   const { $id: _, ...anonymous } = schema;
   try {
-    const keywords = new Set<string>();
-    walkSchema(anonymous as never, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
-    allowExtensionKeywords(ajv, keywords);
-    allowUnknownFormats(ajv, anonymous);
-    const strict = ajv.compile(anonymous);
-    ajv.removeSchema(anonymous);
-    const validate = coerceWhereNeeded(strict as never) as unknown as (data: unknown) => boolean;
+    addValidatorSchema(ajv, anonymous, 'witness', { unknownFormats: true });
+    const validate = coerceWhereNeeded(ajv.getSchema('witness') as never) as unknown as (data: unknown) => boolean;
     return (value) => validate(structuredClone(value));
   } catch {
     return undefined;
+  } finally {
+    ajv.removeSchema('witness');
   }
 }
 
 /** The pointer of the schema a change's value is a value of: the keyword dropped (and `properties/<name>`). */
-export function valuePointerOf(pointer: string): string {
+function valuePointerOf(pointer: string): string {
   const segments = pointer.split('/');
   // A branch (`/anyOf/1`): the value is one of the branch.
   if (/^\d+$/.test(segments.at(-1) ?? '') && ['anyOf', 'oneOf', 'allOf'].includes(segments.at(-2) ?? ''))
@@ -65,7 +62,7 @@ function filled(schema: Schema, root: Schema): Record<string, unknown> {
  * A whole value of `root` whose part at `pointer` (a logical pointer: `$ref`s followed) is `value`,
  * its other required properties sampled; undefined where the path is not one a value can take.
  */
-export function embed(root: Schema, pointer: string, value: unknown): unknown {
+function embed(root: Schema, pointer: string, value: unknown): unknown {
   const tokens = parsePointer(pointer);
   const build = (node: JSONSchema7Definition | undefined, i: number): unknown => {
     const schema = deref(node, root);

@@ -1,6 +1,4 @@
-import { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
-import type { Problem } from '../model.js';
 import type { Rule } from './rule.js';
 
 /** A composed tool as the cycle check needs it: its name, its file and the tools its steps call. */
@@ -42,13 +40,6 @@ export const composedCycles: Rule<readonly ComposedNode[]> = {
     }
   },
 };
-
-/** The `composed-cycles` rule's problems for `nodes`, as a list. */
-export function checkComposedCycles(nodes: readonly ComposedNode[]): Problem[] {
-  const diagnostics = new Diagnostics();
-  composedCycles.run(nodes, diagnostics);
-  return [...diagnostics.problems()];
-}
 
 /** The shortest call path from `from` to `to` (both included), breadth first; undefined when there is none. */
 function shortestPath(from: string, to: string, callsOf: (name: string) => string[]): string[] | undefined {

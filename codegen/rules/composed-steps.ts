@@ -1,9 +1,8 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import type { Diagnostics } from '../problems.js';
+import { closest, type Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import type { ComposedStep, ToolModel } from '../model.js';
-import { decodeFragment, escapePointerSegment, parsePointer, valueAt } from '../../src/schema/json-pointer.js';
-import { closest } from '../problems.js';
+import { escapePointerSegment, resolveLocalRef } from '../../src/schema/json-pointer.js';
 import { hasOwn, isObject } from '../../src/schema/walk.js';
 import type { Rule } from './rule.js';
 import type { Candidate } from './tool-names.js';
@@ -70,61 +69,42 @@ function visitArguments(value: unknown, pointer: string, index: number, context:
 }
 
 function checkReference(value: string, pointer: string, index: number, context: StepContext): void {
-  const { source, diagnostics, inputSchema } = context;
+  const problem = referenceProblem(value, index, context);
+  if (problem !== undefined) context.diagnostics.error(context.source, pointer, ...problem);
+}
+
+/** What is wrong with the reference `value` in step `index` (message and hint), if anything. */
+function referenceProblem(value: string, index: number, context: StepContext): [string, string] | undefined {
   const match = REFERENCE.exec(value);
-  if (!match) {
-    diagnostics.error(
-      source,
-      pointer,
-      `"${value}" is not a reference`,
-      'use `$input.<field>` or `$steps.<n>.output.<field>`',
-    );
-    return;
-  }
+  if (!match) return [`"${value}" is not a reference`, 'use `$input.<field>` or `$steps.<n>.output.<field>`'];
   const path = match[2] ? match[2].slice(1).split('.') : [];
+  const fields = (schema: JSONSchema7) => Object.keys(schema.properties ?? {}).join(', ');
+  const { inputSchema } = context;
   if (match[1] === 'input') {
-    if (inputSchema && !schemaHasPath(inputSchema, inputSchema, path))
-      diagnostics.error(
-        source,
-        pointer,
-        `"${value}" names a field the input schema does not have`,
-        `input fields: ${Object.keys(inputSchema.properties ?? {}).join(', ')}`,
-      );
-    return;
+    if (inputSchema === undefined || schemaHasPath(inputSchema, inputSchema, path)) return undefined;
+    return [`"${value}" names a field the input schema does not have`, `input fields: ${fields(inputSchema)}`];
   }
   const stepIndex = Number(path[0]);
-  if (!(path[0] !== undefined && /^[0-9]+$/.test(path[0]) && stepIndex < index) || path[1] !== 'output') {
-    diagnostics.error(
-      source,
-      pointer,
+  if (!(path[0] !== undefined && /^[0-9]+$/.test(path[0]) && stepIndex < index) || path[1] !== 'output')
+    return [
       `"${value}" must reference an earlier step's output as \`$steps.<n>.output.<field>\` (n < ${index})`,
       'steps run in order; a step can only use the outputs before it',
-    );
-    return;
-  }
+    ];
   const earlier = context.tools.get(context.steps[stepIndex]!.tool);
-  if (earlier && (!earlier.outputSchema || !schemaHasPath(earlier.outputSchema, earlier.outputSchema, path.slice(2)))) {
-    diagnostics.error(
-      source,
-      pointer,
-      `"${value}" names a field the output of "${earlier.name}" does not have`,
-      earlier.outputSchema
-        ? `output fields: ${Object.keys(earlier.outputSchema.properties ?? {}).join(', ')}`
-        : `"${earlier.name}" has no outputSchema`,
-    );
-  }
+  const output = earlier?.outputSchema;
+  if (earlier === undefined || (output !== undefined && schemaHasPath(output, output, path.slice(2)))) return undefined;
+  return [
+    `"${value}" names a field the output of "${earlier.name}" does not have`,
+    output ? `output fields: ${fields(output)}` : `"${earlier.name}" has no outputSchema`,
+  ];
 }
 
 /** Whether `path` (property names, or indices into `items`) leads somewhere inside `schema`, through local refs and composition. */
-export function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefined, path: string[]): boolean {
+function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefined, path: string[]): boolean {
   if (path.length === 0) return true;
   if (typeof schema !== 'object' || schema === null) return false;
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
-    const fragment = decodeFragment(schema.$ref);
-    return (
-      'pointer' in fragment && schemaHasPath(root, valueAt(root, parsePointer(fragment.pointer)) as JSONSchema7, path)
-    );
-  }
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#'))
+    return schemaHasPath(root, resolveLocalRef(root, schema.$ref) as JSONSchema7 | undefined, path);
   const [head, ...rest] = path;
   if (isObject(schema.properties) && hasOwn(schema.properties, head!))
     return schemaHasPath(root, schema.properties[head!], rest);

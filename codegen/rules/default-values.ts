@@ -93,7 +93,7 @@ function sharedHomes(shared: Map<string, SharedEntry>): Map<string, SharedHome> 
 }
 
 /** Where a shared type lives: the shared file and the pointer of its schema there (`''` for the file's root). */
-export interface SharedHome {
+interface SharedHome {
   source: SourceFile;
   pointer: string;
 }
@@ -105,7 +105,7 @@ export interface SharedHome {
  * onto the shared file: a `default` that breaks its schema there is reported at the shared file's
  * line and column, once, not at each tool that happens to use it.
  */
-export function relocateToShared(
+function relocateToShared(
   problem: Problem,
   rootPointer: string,
   origins: Readonly<Record<string, ToolModel['definitionOrigins'][string]>>,

@@ -1,16 +1,15 @@
 import type { ErrorObject } from 'ajv';
 import definitionMetaSchema from '../../tool-definition.schema.json' with { type: 'json' };
-import type { SchemaDialect } from '../../src/schema/dialect.js';
-import type { Diagnostics } from '../problems.js';
+import type { SchemaDialect } from '../../src/schema/keywords.js';
+import { closest, type Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
-import { closest } from '../problems.js';
 import { escapePointerSegment, parsePointer, valueAt } from '../../src/schema/json-pointer.js';
 import { isObject } from '../../src/schema/walk.js';
 import type { DefinitionSubject, Rule } from './rule.js';
 import { truncateText } from '../../src/errors.js';
 
 /** The fields a definition may have, for "did you mean" hints. */
-export const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
+const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
 
 /**
  * The definition meta-schema as normalize checks it: the two schema fields only as objects, since
@@ -53,7 +52,8 @@ interface Report {
 
 /**
  * Ajv's meta-schema errors as problems of `source`, the most specific ones only (`anyOf`/`oneOf`
- * summaries dropped), each once. Errors under a schema field are reported as `dialect` errors.
+ * summaries dropped), each once. Errors under a schema field, or anywhere in a shared schema file,
+ * are reported as `dialect` errors.
  */
 export function reportMetaErrors(
   source: SourceFile,
@@ -83,15 +83,13 @@ function describeError(source: SourceFile, error: ErrorObject, dialect: SchemaDi
   }
   if (error.keyword === 'pattern' && (error.instancePath === '/name' || error.instancePath === '/typeName'))
     return badName(source, error);
-  if (
-    /^\/(inputSchema|outputSchema)(\/.*)?\/type(\/\d+)?$/.test(error.instancePath) &&
-    (error.keyword === 'enum' || error.keyword === 'type')
-  )
+  const inSchema = source.kind === 'shared' || /^\/(inputSchema|outputSchema)/.test(error.instancePath);
+  if (inSchema && /\/type(\/\d+)?$/.test(error.instancePath) && (error.keyword === 'enum' || error.keyword === 'type'))
     return badType(source, error);
-  const inSchema = /^\/(inputSchema|outputSchema)/.test(error.instancePath);
+  const at = error.instancePath || (inSchema ? 'the schema' : 'the definition');
   return {
     pointer: error.instancePath,
-    message: `${inSchema ? `not a valid ${dialect} schema: ` : ''}${error.instancePath || 'the definition'} ${error.message}`,
+    message: `${inSchema ? `not a valid ${dialect} schema: ` : ''}${at} ${error.message}`,
     hint: inSchema ? `see ${DIALECT_DOCS[dialect]}` : undefined,
   };
 }

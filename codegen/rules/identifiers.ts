@@ -1,6 +1,5 @@
 import type { SourceFile } from '../load.js';
 import type { ToolModel } from '../model.js';
-import { compareStrings } from '../../src/manifest-targets/build.js';
 import {
   findIdentifierCollisions,
   type IdentifierClaim,
@@ -26,8 +25,8 @@ export const identifiers: Rule<IdentifiersSubject> = {
   run({ tools, shared, sources }, diagnostics) {
     const byFile = new Map(sources.map((source) => [source.file, source]));
     const claims: IdentifierClaim[] = [];
-    for (const entry of [...shared.values()].sort((a, b) => compareStrings(a.model.relPath, b.model.relPath)))
-      claims.push(...sharedIdentifierClaims(entry.model));
+    // The shared files in path order (`shared` is keyed by each file's path).
+    for (const relPath of [...shared.keys()].sort()) claims.push(...sharedIdentifierClaims(shared.get(relPath)!.model));
     for (const tool of tools) {
       const { claims: own, differing } = toolIdentifierClaims(tool);
       claims.push(...own);

@@ -1,7 +1,7 @@
 import { findIgnoredDefaults } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
-import type { DefinitionSubject, Rule } from './rule.js';
+import { type DefinitionSubject, type Rule, schemaFieldRule } from './rule.js';
 import { truncateText } from '../../src/errors.js';
 
 /**
@@ -9,12 +9,7 @@ import { truncateText } from '../../src/errors.js';
  * each a warning at its pointer. The `default-values` rule leaves them alone: they cannot be filled
  * in and then rejected.
  */
-export const ignoredDefaults: Rule<DefinitionSubject> = {
-  name: 'ignored-defaults',
-  run({ source, definition, dialects }, diagnostics) {
-    for (const key of dialects.keys()) warnIgnoredDefaults(source, definition[key], `/${key}`, diagnostics);
-  },
-};
+export const ignoredDefaults: Rule<DefinitionSubject> = schemaFieldRule('ignored-defaults', warnIgnoredDefaults);
 
 type IgnoredReason = ReturnType<typeof findIgnoredDefaults>[number]['reason'];
 

@@ -1,12 +1,13 @@
 import type { JSONSchema7Definition } from 'json-schema';
-import { classifyFormat, classifyKeyword, DIALECT_URIS, type SchemaDialect } from '../../src/schema/dialect.js';
+import { classifyFormat, classifyKeyword, DIALECT_URIS } from '../../src/schema/dialect.js';
+import type { SchemaDialect } from '../../src/schema/keywords.js';
 import { KNOWN_FORMATS } from '../ajv.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
 import { hasOwn } from '../../src/schema/walk.js';
 import { walkSchema } from '../schema-walk.js';
-import type { DefinitionSubject, Rule } from './rule.js';
+import { type DefinitionSubject, type Rule, schemaFieldRule } from './rule.js';
 
 /**
  * Keywords and formats a schema field's dialect does not define, each at its pointer: a near-typo
@@ -14,20 +15,15 @@ import type { DefinitionSubject, Rule } from './rule.js';
  * (`nullable`) is an error; anything else is ignored by the dialect, so it is a warning
  * (`optional`, `markdownDescription`, a vendor annotation, `format: "json"`).
  */
-export const keywordLint: Rule<DefinitionSubject> = {
-  name: 'keyword-lint',
-  run({ source, definition, dialects }, diagnostics) {
-    for (const [key, dialect] of dialects) lintKeywords(source, definition[key], `/${key}`, dialect, diagnostics);
-  },
-};
+export const keywordLint: Rule<DefinitionSubject> = schemaFieldRule('keyword-lint', lintKeywords);
 
 /** The `keyword-lint` check of one schema (a schema field, or a shared schema file at `''`). */
 export function lintKeywords(
   source: SourceFile,
   schema: JSONSchema7Definition,
   pointer: string,
-  dialect: SchemaDialect,
   diagnostics: Diagnostics,
+  dialect: SchemaDialect,
 ): void {
   walkSchema(schema, pointer, (node, at) => {
     for (const key of Object.keys(node))

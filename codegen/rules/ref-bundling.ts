@@ -1,6 +1,6 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import type { SchemaDialect } from '../../src/schema/dialect.js';
-import type { Diagnostics } from '../problems.js';
+import { DEFINITION_CONTAINERS, type SchemaDialect } from '../../src/schema/keywords.js';
+import { closest, type Diagnostics } from '../problems.js';
 import { dictionary } from '../dictionary.js';
 import type { SourceFile } from '../load.js';
 import { definitionTypeName } from '../naming.js';
@@ -11,11 +11,8 @@ import {
   parsePointer,
   valueAt,
 } from '../../src/schema/json-pointer.js';
-import { closest } from '../problems.js';
 import { cloneJson, hasOwn, isObject, setOwn } from '../../src/schema/walk.js';
-import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
 import { mapSchema } from '../schema-walk.js';
-import { compareStrings } from '../../src/manifest-targets/build.js';
 import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
 
 /**
@@ -28,18 +25,14 @@ import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
 export const refBundling: Rule<ToolSubject> = {
   name: 'ref-bundling',
   run(subject, diagnostics) {
-    const bundle = (schema: JSONSchema7, rootPointer: string, rootTypeName: string): BundledSchema => {
-      const state = bundleState(subject.source, rootPointer, subject.shared, subject.dialect, diagnostics, {
-        sharedUsed: subject.sharedUsed,
-        toolPascal: subject.names.pascal,
-        rootTypeName,
-      });
+    const tool = { sharedUsed: subject.sharedUsed, toolPascal: subject.names.pascal };
+    const bundle = (schema: JSONSchema7, rootPointer: string): BundledSchema => {
+      const state = bundleState(subject.source, rootPointer, subject.shared, subject.dialect, diagnostics, tool);
       return { bundled: bundleSchema(schema, state), origins: state.origins };
     };
-    const { definition, names } = subject;
-    subject.input = bundle(definition.inputSchema, '/inputSchema', names.inputType);
-    if (definition.outputSchema !== undefined)
-      subject.output = bundle(definition.outputSchema, '/outputSchema', names.outputType);
+    const { definition } = subject;
+    subject.input = bundle(definition.inputSchema, '/inputSchema');
+    if (definition.outputSchema !== undefined) subject.output = bundle(definition.outputSchema, '/outputSchema');
   },
 };
 
@@ -52,8 +45,8 @@ export interface BundleState {
   sharedUsed: Set<string>;
   diagnostics: Diagnostics;
   shared: Map<string, SharedEntry>;
+  /** The tool's type name, which its local definitions' type names start with (`''` for a shared file). */
   toolPascal: string;
-  rootTypeName: string;
   /** The dialect of the schema being bundled (a shared schema it uses must have the same). */
   dialect: SchemaDialect;
   /** Where shared schemas are copied to: `definitions`, or `$defs` (2020-12, or a draft-07 schema that uses it). */
@@ -67,11 +60,7 @@ export function bundleState(
   shared: Map<string, SharedEntry>,
   dialect: SchemaDialect,
   diagnostics: Diagnostics,
-  tool: { sharedUsed: Set<string>; toolPascal: string; rootTypeName: string } = {
-    sharedUsed: new Set(),
-    toolPascal: '',
-    rootTypeName: '',
-  },
+  tool: { sharedUsed: Set<string>; toolPascal: string } = { sharedUsed: new Set(), toolPascal: '' },
 ): BundleState {
   return {
     source,
@@ -87,23 +76,20 @@ export function bundleState(
 }
 
 /** Bundles one tool schema (see `refBundling`). */
-export function bundleSchema(schema: JSONSchema7, state: BundleState): JSONSchema7 {
+function bundleSchema(schema: JSONSchema7, state: BundleState): JSONSchema7 {
   const record = schema as Record<string, unknown>;
-  state.container =
+  const container =
     state.dialect === '2020-12' || (hasOwn(record, '$defs') && !hasOwn(record, 'definitions'))
       ? '$defs'
       : 'definitions';
+  state.container = container;
   recordLocalDefinitions(record, state);
-  const container = state.container;
-  const rewritten = mapSchema(schema, state.rootPointer, (node, at) =>
+  const { [container]: own, ...out } = mapSchema(schema, state.rootPointer, (node, at) =>
     rewriteRef(node, at, state, { kind: 'tool', root: schema }),
   ) as Record<string, unknown>;
-  const definitions: Record<string, unknown> = {};
-  const own = rewritten[container];
-  if (hasOwn(rewritten, container) && isObject(own))
-    for (const key of Object.keys(own)) setOwn(definitions, key, own[key]);
+  const definitions = new Map(isObject(own) ? Object.entries(own) : []);
   for (const [key, value] of state.definitions) {
-    if (hasOwn(definitions, key)) {
+    if (definitions.has(key)) {
       state.diagnostics.error(
         state.source,
         `${state.rootPointer}/${container}/${escapePointerSegment(key)}`,
@@ -112,16 +98,15 @@ export function bundleSchema(schema: JSONSchema7, state: BundleState): JSONSchem
       );
       continue;
     }
-    setOwn(definitions, key, value);
+    definitions.set(key, value);
   }
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(rewritten)) if (key !== container) setOwn(out, key, rewritten[key]);
-  const keys = Object.keys(definitions).sort(compareStrings);
-  if (keys.length > 0) {
-    const sorted: Record<string, unknown> = {};
-    for (const key of keys) setOwn(sorted, key, definitions[key]);
-    setOwn(out, container, sorted);
-  }
+  // The definitions last, in name order.
+  if (definitions.size > 0)
+    setOwn(
+      out,
+      container,
+      Object.fromEntries([...definitions.keys()].sort().map((key) => [key, definitions.get(key)])),
+    );
   return out as JSONSchema7;
 }
 

@@ -1,5 +1,5 @@
 import type { Ajv, ValidateFunction } from 'ajv';
-import type { SchemaDialect } from '../../src/schema/dialect.js';
+import type { SchemaDialect } from '../../src/schema/keywords.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import type { JSONSchema7 } from 'json-schema';
@@ -17,7 +17,7 @@ export interface Rule<Subject> {
 }
 
 /** The two schema fields of a definition. */
-export const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
+const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
 
 /** One of the two schema fields. */
 export type SchemaField = (typeof SCHEMA_FIELDS)[number];
@@ -45,6 +45,25 @@ export interface SharedEntry {
   model: SharedSchemaModel;
   schema: Record<string, unknown>;
   dialect: SchemaDialect;
+}
+
+/** A check of one schema: a definition's schema field (at `/inputSchema`, `/outputSchema`) or a whole shared schema file (at `''`). */
+export type SchemaCheck = (
+  source: SourceFile,
+  schema: Record<string, unknown>,
+  pointer: string,
+  diagnostics: Diagnostics,
+  dialect: SchemaDialect,
+) => void;
+
+/** The definition rule that runs `check` on each schema field whose dialect the `schema-dialects` rule decided. */
+export function schemaFieldRule(name: string, check: SchemaCheck): Rule<DefinitionSubject> {
+  return {
+    name,
+    run({ source, definition, dialects }, diagnostics) {
+      for (const [key, dialect] of dialects) check(source, definition[key], `/${key}`, diagnostics, dialect);
+    },
+  };
 }
 
 /** The schema fields of a definition that hold an object, in field order. */

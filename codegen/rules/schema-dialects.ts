@@ -1,14 +1,14 @@
 import type { Ajv } from 'ajv';
-import { DIALECT_URIS, type SchemaDialect, schemaDialect } from '../../src/schema/dialect.js';
+import { DIALECT_URIS, schemaDialect } from '../../src/schema/dialect.js';
+import type { SchemaDialect } from '../../src/schema/keywords.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
-import { setOwn } from '../../src/schema/walk.js';
 import { reportMetaErrors } from './definition-shape.js';
 import { type DefinitionSubject, objectSchemaFields, type Rule } from './rule.js';
 import { truncateText } from '../../src/errors.js';
 
 /** The hint of an unsupported `$schema`. */
-export const SUPPORTED_DIALECTS_HINT = `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`;
+const SUPPORTED_DIALECTS_HINT = `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`;
 
 /**
  * Each schema field's dialect (its `$schema`: draft-07 when absent, or 2020-12), recorded on the
@@ -67,8 +67,7 @@ export function checkDialect(
 }
 
 /** The schema without its `$schema`: the dialect is decided, so its own meta-schema checks it, whatever spelling of the URI it used. */
-export function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const key of Object.keys(schema)) if (key !== '$schema') setOwn(body, key, schema[key]);
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _, ...body } = schema;
   return body;
 }

@@ -1,9 +1,6 @@
-import { truncateText } from '../../src/errors.js';
 import type { JSONSchema7 } from 'json-schema';
-import { schemaDialect } from '../../src/schema/dialect.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
-import { compareStrings } from '../../src/manifest-targets/build.js';
 import { definitionTypeName, sharedModuleStem, sharedRootTypeName } from '../naming.js';
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
 import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
@@ -13,7 +10,7 @@ import { lintKeywords } from './keyword-lint.js';
 import { warnUnsatisfiableRequired } from './unsatisfiable-required.js';
 import { bundleState, includeShared } from './ref-bundling.js';
 import type { Rule, RuleEnvironment, SharedEntry } from './rule.js';
-import { SUPPORTED_DIALECTS_HINT, withoutDialect } from './schema-dialects.js';
+import { checkDialect } from './schema-dialects.js';
 
 /** The shared schema files of a project and the entries the accepted ones become (filled by the rule). */
 export interface SharedSubject {
@@ -49,37 +46,17 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
     return undefined;
   }
   const schema = source.value;
-  const dialect = schemaDialect(schema);
-  if (dialect === undefined) {
-    diagnostics.error(
-      source,
-      '/$schema',
-      `unsupported $schema ${truncateText(JSON.stringify(schema.$schema), 80)}`,
-      SUPPORTED_DIALECTS_HINT,
-    );
-    return undefined;
-  }
   const file = diagnostics.child();
-  const ajv = env.metaAjv[dialect];
-  if (!ajv.validateSchema(withoutDialect(schema))) {
-    for (const error of ajv.errors ?? []) {
-      if (error.keyword === 'anyOf') continue;
-      file.error(
-        source,
-        error.instancePath,
-        `not a valid ${dialect} schema: ${error.instancePath || 'the schema'} ${error.message}`,
-      );
-    }
-  }
-  lintKeywords(source, schema as JSONSchema7, '', dialect, file);
-  warnIgnoredDefaults(source, schema, '', file);
-  warnUnsatisfiableRequired(source, schema, '', file);
+  const dialect = checkDialect(source, schema, '', env.metaAjv, file);
+  if (dialect === undefined) return undefined;
+  for (const check of [lintKeywords, warnIgnoredDefaults, warnUnsatisfiableRequired])
+    check(source, schema, '', file, dialect);
   if (file.errorCount > 0) return undefined;
   const typeNames: Record<string, string> = { '#': sharedRootTypeName(source.relPath) };
   for (const container of DEFINITION_CONTAINERS) {
     const definitions = schema[container];
     if (!hasOwn(schema, container) || !isObject(definitions)) continue;
-    for (const key of Object.keys(definitions).sort(compareStrings))
+    for (const key of Object.keys(definitions).sort())
       typeNames[`#/${container}/${escapePointerSegment(key)}`] = definitionTypeName(key);
   }
   return {

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GENERATOR_VERSION } from '../model.js';
-import type { ComposedStep, ToolExample, ToolModel } from '../model.js';
-import { compareStrings } from '../../src/manifest-targets/build.js';
+import { type ComposedStep, GENERATOR_VERSION, type ToolExample, type ToolModel } from '../model.js';
 import { toDisplayName } from '../naming.js';
 import { cloneJson, sortKeysDeep } from '../../src/schema/walk.js';
 import type { SharedEntry, ToolSubject } from './rule.js';
@@ -20,7 +18,7 @@ export function toolHash(subject: Pick<ToolSubject, 'definition' | 'shared' | 's
       [...subject.shared.values()]
         .filter((entry: SharedEntry) => subject.sharedUsed.has(entry.model.module))
         .map((entry) => `${entry.model.relPath}\0${JSON.stringify(sortKeysDeep(entry.schema))}`)
-        .sort(compareStrings)
+        .sort()
         .join('\0'),
     )
     .digest('hex');
@@ -43,7 +41,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
     examples: ((definition.examples ?? []) as ToolExample[]).map((example) => cloneJson(example)),
     source: { file: source.file, relPath: source.relPath },
     names,
-    sharedRefs: [...subject.sharedUsed].sort(compareStrings),
+    sharedRefs: [...subject.sharedUsed].sort(),
     hash,
   };
   if (definition.category !== undefined) model.category = definition.category;

@@ -49,11 +49,6 @@ export const uniqueToolNames: Rule<NameClaim> = {
   },
 };
 
-/** A type name to suggest when two tools map to `pascal` (it must differ in its words, not only in case: file names come from it too). */
-function suggestTypeName(pascal: string): string {
-  return `${pascal}Alt`;
-}
-
 /**
  * Two tool names that map to the same file name or type name (`web-search` and `web_search`): an
  * error at the later one, which is taken out of `candidates` (generated names are never suffixed).
@@ -75,7 +70,8 @@ export const nameCollisions: Rule<Candidate[]> = {
             candidate.source,
             hasOwn(candidate.definition, 'typeName') ? '/typeName' : '/name',
             `the tool names "${other.toolName}" (${other.file}) and "${candidate.definition.name}" map to the same ${what}`,
-            `rename one of them, or give one a \`"typeName"\` of its own (e.g. "${suggestTypeName(names.pascal)}"): ` +
+            // The suggestion differs in its words, not only in case: file names come from it too.
+            `rename one of them, or give one a \`"typeName"\` of its own (e.g. "${names.pascal}Alt"): ` +
               `generated names are never suffixed with numbers`,
           );
           candidates.splice(candidates.indexOf(candidate), 1);

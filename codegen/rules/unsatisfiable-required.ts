@@ -2,7 +2,7 @@ import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import { hasOwn, isObject } from '../../src/schema/walk.js';
 import { walkSchema } from '../schema-walk.js';
-import type { DefinitionSubject, Rule } from './rule.js';
+import { type DefinitionSubject, type Rule, schemaFieldRule } from './rule.js';
 
 /**
  * A `required` name that its own schema forbids: `additionalProperties: false` with no `properties`
@@ -11,12 +11,10 @@ import type { DefinitionSubject, Rule } from './rule.js';
  * output root). A warning at the `required` entry (an error under `--strict`): inside an `anyOf` it
  * is only a dead branch.
  */
-export const unsatisfiableRequired: Rule<DefinitionSubject> = {
-  name: 'unsatisfiable-required',
-  run({ source, definition, dialects }, diagnostics) {
-    for (const key of dialects.keys()) warnUnsatisfiableRequired(source, definition[key], `/${key}`, diagnostics);
-  },
-};
+export const unsatisfiableRequired: Rule<DefinitionSubject> = schemaFieldRule(
+  'unsatisfiable-required',
+  warnUnsatisfiableRequired,
+);
 
 /** The `unsatisfiable-required` check of one schema (a schema field, or a shared schema file at `''`). */
 export function warnUnsatisfiableRequired(

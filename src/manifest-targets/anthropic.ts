@@ -1,14 +1,13 @@
 import { toJsonSchema2020 } from '../schema/json-schema-2020.js';
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
+import type { SchemaNode } from '../schema/walk.js';
 import {
   buildPerTool,
-  checkObjectRoot,
+  checkTool,
   emptyBuild,
-  type LossRecorder,
+  type ManifestProject,
+  type NameRule,
   prepareRoot,
-  type SchemaObject,
   type TargetBuild,
-  UnrepresentableError,
 } from './build.js';
 import { type AnthropicToolSearchTool, isDeferred, toolSearchEntry } from './defer-loading.js';
 import { selectInputExamples } from './input-examples.js';
@@ -35,7 +34,11 @@ import { selectInputExamples } from './input-examples.js';
  */
 
 /** Anthropic tool names. */
-export const ANTHROPIC_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const ANTHROPIC_NAMES: NameRule = {
+  pattern: /^[a-zA-Z0-9_-]{1,64}$/,
+  of: 'Anthropic tool names',
+  says: 'letters, digits, _ and -, at most 64',
+};
 
 /** One entry of `manifests/anthropic.json` (assignable to the SDK's `Tool`). */
 export interface AnthropicTool {
@@ -51,35 +54,14 @@ export interface AnthropicTool {
 /** An entry of `manifests/anthropic.json` with deferred loading on: a tool, or the tool search tool (listed last). */
 export type AnthropicManifestEntry = AnthropicTool | AnthropicToolSearchTool;
 
-/** Translates one draft-07 schema to draft 2020-12 (same meaning): the one translation MCP also uses. */
-export const toDraft2020: (schema: unknown) => unknown = toJsonSchema2020;
-
-/** The Anthropic `input_schema` of one tool; throws `UnrepresentableError` when Anthropic cannot take it. */
-export function toAnthropicInputSchema(tool: ToolModel, recorder: LossRecorder): AnthropicTool['input_schema'] {
-  if (!ANTHROPIC_TOOL_NAME_PATTERN.test(tool.name)) {
-    throw new UnrepresentableError(
-      '/name',
-      `Tool name '${tool.name}' cannot be sent to anthropic: Anthropic tool names must match ${ANTHROPIC_TOOL_NAME_PATTERN.source} ` +
-        `(letters, digits, _ and -, at most 64).`,
-    );
-  }
-  checkObjectRoot(tool, 'anthropic', tool.inputSchema);
-  const root = recorder.describeInto(
-    '/inputSchema',
-    prepareRoot(tool.inputSchema as SchemaObject, recorder, ['oneOf', 'anyOf', 'allOf']),
-  );
-  return toDraft2020(root) as AnthropicTool['input_schema'];
-}
-
 /** `manifests/anthropic.json`: Messages API tools (and the tool search tool last, when a tool is deferred). */
-export function buildAnthropicManifest(project: ProjectModel): TargetBuild<AnthropicTool[]> {
+export function buildAnthropicManifest(project: ManifestProject): TargetBuild<AnthropicTool[]> {
   const build = emptyBuild<AnthropicTool[]>([]);
   buildPerTool(project, 'anthropic', build, (tool, recorder) => {
-    const entry: AnthropicTool = {
-      name: tool.name,
-      description: tool.description,
-      input_schema: toAnthropicInputSchema(tool, recorder),
-    };
+    checkTool(tool, 'anthropic', ANTHROPIC_NAMES);
+    const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, ['oneOf', 'anyOf', 'allOf']);
+    const inputSchema = toJsonSchema2020(recorder.describeInto('/inputSchema', root)) as AnthropicTool['input_schema'];
+    const entry: AnthropicTool = { name: tool.name, description: tool.description, input_schema: inputSchema };
     const examples = selectInputExamples(
       (tool.examples ?? []).map((example) => example.input),
       project.inputExamples ?? 0,

@@ -7,13 +7,10 @@
  */
 import { formatPointer } from '../schema/json-pointer.js';
 import { codeSpan } from '../text/markdown-text.js';
-import { cloneJson, hasOwn, isObject, setOwn } from '../schema/walk.js';
+import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
 import type { ToolAnnotations } from '../tool-description.js';
 import type { DeferLoading } from './defer-loading.js';
-
-export { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema/keywords.js';
-export { cloneJson, hasOwn, setOwn };
 
 /** One keyword a target's manifest could not carry as written. */
 export interface LossEntry {
@@ -86,20 +83,14 @@ export interface ManifestProject {
   deferLoading?: DeferLoading;
 }
 
-/** A JSON Schema node as the manifest builders handle it: an object schema, or `true`/`false`. */
-export type SchemaObject = Record<string, unknown>;
-
 /** The hint every "this target cannot take the tool" problem carries. */
-export function turnTargetOffHint(target: string): string {
+function turnTargetOffHint(target: string): string {
   return (
     `turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition), ` +
     `or let generate leave it out of ${target} with a warning ` +
     `(\`"manifests": { "unrepresentable": "omit" }\` in toolsmith.config.json, the default)`
   );
 }
-
-/** True for a plain JSON object (not an array, not null). */
-export const isSchemaObject: (value: unknown) => value is SchemaObject = isObject;
 
 /** `pointer` extended by `tokens`, each escaped. */
 export function childPointer(pointer: string, ...tokens: Array<string | number>): string {
@@ -185,7 +176,7 @@ const NUMBER_SENTENCES: ReadonlyMap<string, (value: number) => string> = new Map
 
 /** `dependencies`' property lists as sentences ("With a, also give b."); schema dependencies have no words. */
 function dependencySentences(value: unknown): string | undefined {
-  if (!isSchemaObject(value)) return undefined;
+  if (!isObject(value)) return undefined;
   const sentences = Object.keys(value)
     .filter((name) => Array.isArray(value[name]) && (value[name] as unknown[]).length > 0)
     .map((name) => `With ${name}, also give ${(value[name] as unknown[]).join(', ')}.`);
@@ -236,6 +227,14 @@ export function appendDescription(description: unknown, notes: readonly string[]
   return `${text}${/[.!?:)]$/.test(text) ? '' : '.'} ${notes.join(' ')}`;
 }
 
+/** How `oneOf` sent as `anyOf` is told (for a target that takes no `oneOf`): see `LossRecorder.rewritten`. */
+export const ONE_OF_AS_ANY_OF =
+  'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it';
+
+/** How a tuple `items` sent as one `anyOf` item schema is told (for a target that takes no tuples). */
+export const TUPLE_AS_ANY_OF =
+  'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it';
+
 /**
  * Collects the loss entries of one tool for one target. Entries are keyed by pointer and keyword, so a
  * definition inlined at several places is reported once, at its own location.
@@ -263,7 +262,7 @@ export class LossRecorder {
   }
 
   /** Appends to `node.description` what was carried from the keywords dropped at `pointer`; returns `node`. */
-  describeInto<T extends SchemaObject>(pointer: string, node: T): T {
+  describeInto<T extends SchemaNode>(pointer: string, node: T): T {
     const notes = this.notes.get(pointer);
     if (notes !== undefined && notes.length > 0)
       setOwn(node, 'description', appendDescription(node.description, notes));
@@ -304,18 +303,6 @@ export class LossRecorder {
   }
 }
 
-/** A problem that makes a tool unavailable for one target: an error at generate time. */
-export function targetProblem(tool: ManifestTool, pointer: string, message: string, target: string): ManifestProblem {
-  return {
-    file: tool.source?.file ?? tool.name,
-    line: 1,
-    column: 1,
-    pointer,
-    message,
-    hint: turnTargetOffHint(target),
-  };
-}
-
 /** Thrown inside a builder when a tool cannot be expressed for a target; caught per tool. */
 export class UnrepresentableError extends Error {
   constructor(
@@ -345,8 +332,11 @@ export function buildPerTool<TBuild extends TargetBuild<unknown>>(
       setOwn(build.losses, tool.name, recorder.entries);
     } catch (error) {
       if (!(error instanceof UnrepresentableError)) throw error;
-      build.problems.push(targetProblem(tool, error.pointer, error.message, target));
-      setOwn(build.unavailable, tool.name, error.message);
+      // An error at generate time, placed at the start of the definition file.
+      const { pointer, message } = error;
+      const file = tool.source?.file ?? tool.name;
+      build.problems.push({ file, line: 1, column: 1, pointer, message, hint: turnTargetOffHint(target) });
+      setOwn(build.unavailable, tool.name, message);
     }
   }
   return build;
@@ -368,7 +358,7 @@ export function emptyBuild<TContent>(content: TContent): TargetBuild<TContent> {
 }
 
 /** True when a schema describes objects (`type: object`, or object keywords without a type). */
-export function describesObject(schema: SchemaObject): boolean {
+export function describesObject(schema: SchemaNode): boolean {
   const type = schema.type;
   if (type === 'object') return true;
   if (Array.isArray(type)) return type.includes('object');
@@ -384,10 +374,29 @@ export function describesObject(schema: SchemaObject): boolean {
   ].some((keyword) => hasOwn(schema, keyword));
 }
 
-/** The root checks every LLM target shares: the input root must be an object schema. */
-export function checkObjectRoot(tool: ManifestTool, target: string, schema: unknown): void {
-  if (!isSchemaObject(schema) || schema.type !== 'object') {
-    const got = isSchemaObject(schema) ? JSON.stringify(schema.type ?? null) : JSON.stringify(schema);
+/** A target's rule for tool names: the pattern, whose names it is for, and the rule in words (for the problem). */
+export interface NameRule {
+  readonly pattern: RegExp;
+  /** "OpenAI function names". */
+  readonly of: string;
+  /** "letters, digits, _ and -, at most 64". */
+  readonly says: string;
+}
+
+/**
+ * The checks every LLM target makes before it converts a tool: its name follows the target's rule
+ * and its input schema root is an object schema. Throws `UnrepresentableError` when not.
+ */
+export function checkTool(tool: ManifestTool, target: string, names: NameRule): void {
+  const { pattern, of, says } = names;
+  if (!pattern.test(tool.name))
+    throw new UnrepresentableError(
+      '/name',
+      `Tool name '${tool.name}' cannot be sent to ${target}: ${of} must match ${pattern.source} (${says}).`,
+    );
+  const schema = tool.inputSchema;
+  if (!isObject(schema) || schema.type !== 'object') {
+    const got = isObject(schema) ? JSON.stringify(schema.type ?? null) : JSON.stringify(schema);
     throw new UnrepresentableError(
       '/inputSchema',
       `Tool '${tool.name}' cannot be sent to ${target}: its input schema root must be \`type: "object"\` (got ${got}).`,
@@ -400,11 +409,11 @@ export function checkObjectRoot(tool: ManifestTool, target: string, schema: unkn
  * drops the listed root combinators with one (some targets refuse them at the top level).
  */
 export function prepareRoot(
-  schema: SchemaObject,
+  schema: SchemaNode,
   recorder: LossRecorder,
   forbiddenAtRoot: readonly string[],
-): SchemaObject {
-  const out: SchemaObject = {};
+): SchemaNode {
+  const out: SchemaNode = {};
   for (const key of Object.keys(schema)) {
     if (TOOLING_KEYWORDS.has(key)) continue;
     if (forbiddenAtRoot.includes(key)) {

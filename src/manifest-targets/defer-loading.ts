@@ -30,10 +30,10 @@ export interface DeferLoading {
 export const NAMESPACE_ADVISED_SIZE = 10;
 
 /** The namespace of a tool without a category. */
-export const UNCATEGORIZED_NAMESPACE = 'other';
+const UNCATEGORIZED_NAMESPACE = 'other';
 
 /** A namespace of the Responses API (assignable to the SDK's `NamespaceTool`). */
-export interface OpenAiNamespaceTool {
+interface OpenAiNamespaceTool {
   type: 'namespace';
   name: string;
   description: string;
@@ -41,7 +41,7 @@ export interface OpenAiNamespaceTool {
 }
 
 /** A category as a namespace name: letters, digits, `_` and `-` (others become `_`), at most 64. */
-export function namespaceName(category: string | undefined): string {
+function namespaceName(category: string | undefined): string {
   const name = (category ?? UNCATEGORIZED_NAMESPACE).replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
   return name === '' ? UNCATEGORIZED_NAMESPACE : name;
 }
@@ -70,10 +70,10 @@ export function namespacedResponsesTools(
       groups.set(name, group);
     }
   }
-  const names = [...groups.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const names = [...groups.keys()].sort();
   const namespaces: OpenAiNamespaceTool[] = names.map((name) => {
     const group = groups.get(name)!;
-    const categories = [...group.categories].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(', ');
+    const categories = [...group.categories].sort().join(', ');
     return { type: 'namespace', name, description: `Tools of the ${categories} category.`, tools: group.tools };
   });
   const oversized = namespaces
@@ -86,7 +86,7 @@ export function namespacedResponsesTools(
 }
 
 /** Anthropic's tool search tool entries, by variant. */
-export const ANTHROPIC_TOOL_SEARCH = Object.freeze({
+const ANTHROPIC_TOOL_SEARCH = Object.freeze({
   bm25: Object.freeze({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' }),
   regex: Object.freeze({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' }),
 } as const);

@@ -1,19 +1,18 @@
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
 import { parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
-import { walkSchema } from '../schema/walk.js';
+import { TOOLING_KEYWORDS } from '../schema/keywords.js';
+import { cloneJson, hasOwn, isObject, mapValues, type SchemaNode, setOwn, walkSchema } from '../schema/walk.js';
 import {
   buildPerTool,
-  checkObjectRoot,
+  checkTool,
   childPointer,
-  cloneJson,
   emptyBuild,
-  hasOwn,
-  isSchemaObject,
   type LossRecorder,
-  type SchemaObject,
-  setOwn,
+  type ManifestProject,
+  type ManifestTool,
+  type NameRule,
+  ONE_OF_AS_ANY_OF,
   type TargetBuild,
-  TOOLING_KEYWORDS,
+  TUPLE_AS_ANY_OF,
   UnrepresentableError,
 } from './build.js';
 
@@ -37,21 +36,30 @@ import {
  *   FunctionDeclaration.Builder.name; https://ai.google.dev/api/caching#FunctionDeclaration).
  */
 
-/** Gemini function names. */
-export const GEMINI_FUNCTION_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
+/** Gemini function names (both Gemini targets). */
+export const GEMINI_NAMES: NameRule = {
+  pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/,
+  of: 'Gemini function names',
+  says: 'start with a letter or _, then letters, digits, _ . : -, at most 64',
+};
 
 /** The formats Gemini takes, by type. */
-export const GEMINI_FORMATS: Readonly<Record<string, readonly string[]>> = {
+const GEMINI_FORMATS: Readonly<Record<string, readonly string[]>> = {
   string: ['enum', 'date-time'],
   number: ['float', 'double'],
   integer: ['int32', 'int64'],
 };
 
+/** The formats Gemini takes, as a loss entry tells them. */
+const FORMATS_TOLD = Object.entries(GEMINI_FORMATS)
+  .map(([type, formats]) => `${formats.join('/')} for ${type}`)
+  .join(', ');
+
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
 export interface GeminiLegacyFunctionDeclaration {
   name: string;
   description: string;
-  parameters?: SchemaObject;
+  parameters?: SchemaNode;
 }
 
 /** Keywords kept as they are. */
@@ -59,23 +67,18 @@ const KEPT = new Set(['title', 'description', 'nullable', 'pattern', 'minimum', 
 /** Counts the SDK's `Schema` types as int64 strings (`minLength?: string` in @google/genai). */
 const COUNTS = new Set(['minItems', 'maxItems', 'minProperties', 'maxProperties', 'minLength', 'maxLength']);
 
-/** The API's `Type` enum value of a JSON Schema type name (`string` → `STRING`). */
-function typeName(type: string): string {
-  return type.toUpperCase();
-}
-
-/** Rewrites every `type` of a converted schema (its properties, items and `anyOf` branches) to the `Type` enum's spelling. */
+/** Rewrites every `type` of a converted schema (its properties, items and `anyOf` branches) to the API's `Type` enum (`string` → `STRING`). */
 function upper(node: unknown): void {
   walkSchema(node, '', (schema) => {
-    if (typeof schema.type === 'string') schema.type = typeName(schema.type);
+    if (typeof schema.type === 'string') schema.type = schema.type.toUpperCase();
   });
 }
 
 interface GeminiContext {
-  tool: ToolModel;
+  tool: ManifestTool;
   recorder: LossRecorder;
   /** The tool's whole input schema, which local `$ref`s resolve against. */
-  root: SchemaObject;
+  root: SchemaNode;
 }
 
 function fail(context: GeminiContext, pointer: string, why: string): never {
@@ -88,7 +91,7 @@ function refPointer(ref: string): string {
 }
 
 /** A `$ref`, inlined (Gemini has none): its target converted, the annotations written beside it kept. */
-function convertRef(node: SchemaObject, ref: string, pointer: string, context: GeminiContext, refs: readonly string[]) {
+function convertRef(node: SchemaNode, ref: string, pointer: string, context: GeminiContext, refs: readonly string[]) {
   if (refs.includes(ref)) {
     fail(
       context,
@@ -97,7 +100,7 @@ function convertRef(node: SchemaObject, ref: string, pointer: string, context: G
     );
   }
   const found = resolveLocalRef(context.root, ref);
-  const target = isSchemaObject(found) || typeof found === 'boolean' ? found : undefined;
+  const target = isObject(found) || typeof found === 'boolean' ? found : undefined;
   if (target === undefined)
     fail(context, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
   const inlined = convert(target, refPointer(ref), context, [...refs, ref]);
@@ -108,11 +111,11 @@ function convertRef(node: SchemaObject, ref: string, pointer: string, context: G
 
 /** One schema node being converted: the node as written, where it is, its types, and the converted copy. */
 interface NodeState {
-  node: SchemaObject;
+  node: SchemaNode;
   pointer: string;
   context: GeminiContext;
   refs: readonly string[];
-  out: SchemaObject;
+  out: SchemaNode;
   types: string[];
   nonNull: string[];
   /** The one non-null type, if there is exactly one. */
@@ -143,15 +146,10 @@ function convertAlternatives(keyword: 'anyOf' | 'oneOf'): KeywordHandler {
         recorder.dropped(state.pointer, keyword, value);
         return;
       }
-      recorder.rewritten(
-        state.pointer,
-        keyword,
-        value,
-        'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
-      );
+      recorder.rewritten(state.pointer, keyword, value, ONE_OF_AS_ANY_OF);
     }
     const branches = indexed(value).filter(
-      ({ item }) => !(isSchemaObject(item) && item.type === 'null' && Object.keys(item).length === 1),
+      ({ item }) => !(isObject(item) && item.type === 'null' && Object.keys(item).length === 1),
     );
     if (branches.length < value.length) setOwn(state.out, 'nullable', true);
     setOwn(state.out, 'anyOf', convertItems(branches, keyword, state));
@@ -163,14 +161,11 @@ const GEMINI_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
   [
     'type',
     (_value, { out, types, nonNull, single }) => {
+      // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them `nullable`.
+      const branches = nonNull.map((type) => ({ type }));
       if (nonNull.length === 1) setOwn(out, 'type', single);
       else if (nonNull.length === 0) setOwn(out, 'type', 'null');
-      else
-        setOwn(
-          out,
-          'anyOf',
-          nonNull.map((type) => ({ type })),
-        );
+      else setOwn(out, 'anyOf', branches);
       if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
     },
   ],
@@ -184,9 +179,7 @@ const GEMINI_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
           pointer,
           'format',
           value,
-          `the model is not told the format (Gemini takes only ${Object.entries(GEMINI_FORMATS)
-            .map(([type, formats]) => `${formats.join('/')} for ${type}`)
-            .join(', ')}); the runtime still enforces it`,
+          `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
         );
     },
   ],
@@ -219,17 +212,13 @@ const GEMINI_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
   ],
   [
     'properties',
-    (value, state) => {
-      const properties: SchemaObject = {};
-      if (isSchemaObject(value)) {
-        for (const name of Object.keys(value))
-          setOwn(
-            properties,
-            name,
-            convert(value[name], childPointer(state.pointer, 'properties', name), state.context, state.refs),
-          );
-      }
-      setOwn(state.out, 'properties', properties);
+    (value, { pointer, context, refs, out }) => {
+      const at = (name: string) => childPointer(pointer, 'properties', name);
+      setOwn(
+        out,
+        'properties',
+        mapValues(value, (schema, name) => convert(schema, at(name), context, refs)),
+      );
     },
   ],
   ['required', (value, { out }) => setOwn(out, 'required', cloneJson(value))],
@@ -240,12 +229,7 @@ const GEMINI_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
         setOwn(state.out, 'items', convert(value, childPointer(state.pointer, 'items'), state.context, state.refs));
         return;
       }
-      state.context.recorder.rewritten(
-        state.pointer,
-        'items',
-        value,
-        'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it',
-      );
+      state.context.recorder.rewritten(state.pointer, 'items', value, TUPLE_AS_ANY_OF);
       setOwn(state.out, 'items', { anyOf: convertItems(indexed(value), 'items', state) });
     },
   ],
@@ -265,9 +249,9 @@ function convertKeyword(key: string, value: unknown, state: NodeState): void {
   }
 }
 
-function convert(node: unknown, pointer: string, context: GeminiContext, refs: readonly string[]): SchemaObject {
+function convert(node: unknown, pointer: string, context: GeminiContext, refs: readonly string[]): SchemaNode {
   if (node === true) return {};
-  if (!isSchemaObject(node)) return fail(context, pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
+  if (!isObject(node)) return fail(context, pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
   if (typeof node.$ref === 'string') return convertRef(node, node.$ref, pointer, context, refs);
   const types = Array.isArray(node.type) ? (node.type as string[]) : typeof node.type === 'string' ? [node.type] : [];
   const nonNull = types.filter((type) => type !== 'null');
@@ -283,8 +267,8 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
   };
   for (const key of Object.keys(node)) convertKeyword(key, node[key], state);
   const { out } = state;
-  const isObject = state.single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
-  if (isObject && (!isSchemaObject(out.properties) || Object.keys(out.properties).length === 0)) {
+  const isObjectNode = state.single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
+  if (isObjectNode && (!isObject(out.properties) || Object.keys(out.properties).length === 0)) {
     fail(
       context,
       pointer,
@@ -295,17 +279,10 @@ function convert(node: unknown, pointer: string, context: GeminiContext, refs: r
 }
 
 /** The Gemini `parameters` of one tool (undefined when it takes none); throws `UnrepresentableError` when Gemini cannot take it. */
-export function toGeminiLegacyParameters(tool: ToolModel, recorder: LossRecorder): SchemaObject | undefined {
-  if (!GEMINI_FUNCTION_NAME_PATTERN.test(tool.name)) {
-    throw new UnrepresentableError(
-      '/name',
-      `Tool name '${tool.name}' cannot be sent to gemini-legacy: Gemini function names must match ` +
-        `${GEMINI_FUNCTION_NAME_PATTERN.source} (start with a letter or _, then letters, digits, _ . : -, at most 64).`,
-    );
-  }
-  checkObjectRoot(tool, 'gemini-legacy', tool.inputSchema);
-  const root = tool.inputSchema as SchemaObject;
-  const properties = isSchemaObject(root.properties) ? root.properties : {};
+function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): SchemaNode | undefined {
+  checkTool(tool, 'gemini-legacy', GEMINI_NAMES);
+  const root = tool.inputSchema as SchemaNode;
+  const properties = isObject(root.properties) ? root.properties : {};
   const context: GeminiContext = { tool, recorder, root };
   if (Object.keys(properties).length === 0) {
     // A tool without named parameters: Gemini refuses an empty OBJECT, so `parameters` is left out.
@@ -322,7 +299,7 @@ export function toGeminiLegacyParameters(tool: ToolModel, recorder: LossRecorder
 
 /** `manifests/gemini-legacy.json`: `{ functionDeclarations }` with the OpenAPI-subset `parameters` (opt-in target). */
 export function buildGeminiLegacyManifest(
-  project: ProjectModel,
+  project: ManifestProject,
 ): TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> {
   const build = emptyBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }>({ functionDeclarations: [] });
   return buildPerTool(project, 'gemini-legacy', build, (tool, recorder) => {

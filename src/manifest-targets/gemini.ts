@@ -1,20 +1,17 @@
 import { toJsonSchema2020 } from '../schema/json-schema-2020.js';
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
-import { GEMINI_FUNCTION_NAME_PATTERN } from './gemini-legacy.js';
+import { TOOLING_KEYWORDS } from '../schema/keywords.js';
+import { cloneJson, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
-  checkObjectRoot,
+  checkTool,
   childPointer,
-  cloneJson,
   emptyBuild,
-  isSchemaObject,
   type LossRecorder,
-  type SchemaObject,
-  setOwn,
+  type ManifestProject,
+  ONE_OF_AS_ANY_OF,
   type TargetBuild,
-  TOOLING_KEYWORDS,
-  UnrepresentableError,
 } from './build.js';
+import { GEMINI_NAMES } from './gemini-legacy.js';
 
 /*
  * Gemini function declarations with `parametersJsonSchema` / `responseJsonSchema` (the Gemini API since
@@ -59,48 +56,31 @@ const MAPS = new Set(['properties', 'definitions', '$defs']);
 export interface GeminiFunctionDeclaration {
   name: string;
   description: string;
-  parametersJsonSchema: SchemaObject;
-  responseJsonSchema?: SchemaObject;
+  parametersJsonSchema: SchemaNode;
+  responseJsonSchema?: SchemaNode;
 }
 
 /** The draft-07 schema cut down to what Gemini takes; every removed keyword is a loss entry. */
 function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown {
-  if (!isSchemaObject(node)) return node;
-  const out: SchemaObject = {};
+  if (!isObject(node)) return node;
+  const out: SchemaNode = {};
   for (const key of Object.keys(node)) {
     const value = node[key];
     if (TOOLING_KEYWORDS.has(key) && key !== '$id') continue;
-    if (MAPS.has(key) && isSchemaObject(value)) {
-      const map: SchemaObject = {};
-      for (const name of Object.keys(value))
-        setOwn(map, name, filter(value[name], childPointer(pointer, key, name), recorder));
-      setOwn(out, key, map);
+    if (MAPS.has(key) && isObject(value)) {
+      setOwn(
+        out,
+        key,
+        mapValues(value, (schema, name) => filter(schema, childPointer(pointer, key, name), recorder)),
+      );
     } else if (key === 'items' || key === 'additionalItems' || key === 'additionalProperties') {
-      setOwn(
-        out,
-        key,
-        Array.isArray(value)
-          ? value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder))
-          : filter(value, childPointer(pointer, key), recorder),
-      );
+      const at = childPointer(pointer, key);
+      setOwn(out, key, Array.isArray(value) ? filterEach(value, at, recorder) : filter(value, at, recorder));
     } else if (key === 'anyOf' && Array.isArray(value)) {
-      setOwn(
-        out,
-        key,
-        value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)),
-      );
+      setOwn(out, key, filterEach(value, childPointer(pointer, key), recorder));
     } else if (key === 'oneOf' && Array.isArray(value) && !Object.hasOwn(node, 'anyOf')) {
-      recorder.rewritten(
-        pointer,
-        key,
-        value,
-        'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
-      );
-      setOwn(
-        out,
-        'anyOf',
-        value.map((item, index) => filter(item, childPointer(pointer, key, index), recorder)),
-      );
+      recorder.rewritten(pointer, key, value, ONE_OF_AS_ANY_OF);
+      setOwn(out, 'anyOf', filterEach(value, childPointer(pointer, key), recorder));
     } else if (key === 'const') {
       // Same meaning as a one-value `enum`, which Gemini takes: not a loss.
       setOwn(out, 'enum', [cloneJson(value)]);
@@ -116,38 +96,31 @@ function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown
   return recorder.describeInto(pointer, out);
 }
 
-/** A tool's schema for Gemini: cut down, then translated to 2020-12. */
-function geminiSchema(schema: unknown, pointer: string, recorder: LossRecorder): SchemaObject {
-  const translated = toJsonSchema2020(filter(schema, pointer, recorder));
-  return (isSchemaObject(translated) ? translated : {}) as SchemaObject;
+/** Each schema of a list (at `pointer`) cut down. */
+function filterEach(list: unknown[], pointer: string, recorder: LossRecorder): unknown[] {
+  return list.map((item, index) => filter(item, childPointer(pointer, index), recorder));
 }
 
-/** The Gemini declaration of one tool; throws `UnrepresentableError` when Gemini cannot take it. */
-export function toGeminiDeclaration(tool: ToolModel, recorder: LossRecorder): GeminiFunctionDeclaration {
-  if (!GEMINI_FUNCTION_NAME_PATTERN.test(tool.name)) {
-    throw new UnrepresentableError(
-      '/name',
-      `Tool name '${tool.name}' cannot be sent to gemini: Gemini function names must match ${GEMINI_FUNCTION_NAME_PATTERN.source} ` +
-        `(start with a letter or _, then letters, digits, _ . : -, at most 64).`,
-    );
-  }
-  checkObjectRoot(tool, 'gemini', tool.inputSchema);
-  const declaration: GeminiFunctionDeclaration = {
-    name: tool.name,
-    description: tool.description,
-    parametersJsonSchema: geminiSchema(tool.inputSchema, '/inputSchema', recorder),
-  };
-  if (tool.outputSchema !== undefined)
-    declaration.responseJsonSchema = geminiSchema(tool.outputSchema, '/outputSchema', recorder);
-  return declaration;
+/** A tool's schema for Gemini: cut down, then translated to 2020-12. */
+function geminiSchema(schema: unknown, pointer: string, recorder: LossRecorder): SchemaNode {
+  const translated = toJsonSchema2020(filter(schema, pointer, recorder));
+  return isObject(translated) ? translated : {};
 }
 
 /** `manifests/gemini.json`: `{ functionDeclarations }` for a Gemini `Tool`, in JSON Schema. */
 export function buildGeminiManifest(
-  project: ProjectModel,
+  project: ManifestProject,
 ): TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> {
   const build = emptyBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }>({ functionDeclarations: [] });
   return buildPerTool(project, 'gemini', build, (tool, recorder) => {
-    build.content.functionDeclarations.push(toGeminiDeclaration(tool, recorder));
+    checkTool(tool, 'gemini', GEMINI_NAMES);
+    const declaration: GeminiFunctionDeclaration = {
+      name: tool.name,
+      description: tool.description,
+      parametersJsonSchema: geminiSchema(tool.inputSchema, '/inputSchema', recorder),
+    };
+    if (tool.outputSchema !== undefined)
+      declaration.responseJsonSchema = geminiSchema(tool.outputSchema, '/outputSchema', recorder);
+    build.content.functionDeclarations.push(declaration);
   });
 }

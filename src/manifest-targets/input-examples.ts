@@ -3,7 +3,9 @@
  * against the input schema at build), at most `limit`, the most different first, so a low limit
  * still shows the model the widest spread of calls.
  */
-import { appendDescription, cloneJson, isSchemaObject, type ManifestTool } from './build.js';
+import { escapePointerSegment } from '../schema/json-pointer.js';
+import { cloneJson, isObject } from '../schema/walk.js';
+import { appendDescription, type ManifestTool } from './build.js';
 
 /**
  * How many examples an Anthropic entry carries by default (`manifests.inputExamples`). Anthropic's
@@ -13,14 +15,14 @@ export const DEFAULT_INPUT_EXAMPLES = 5;
 
 /** The leaves of a JSON value as `pointer=json` strings (an empty object or array is a leaf). */
 function leaves(value: unknown, pointer = '', out = new Set<string>()): Set<string> {
-  const container = Array.isArray(value) || isSchemaObject(value);
+  const container = Array.isArray(value) || isObject(value);
   const keys = container ? Object.keys(value as object) : [];
   if (keys.length === 0) {
     out.add(`${pointer}=${JSON.stringify(value)}`);
     return out;
   }
   for (const key of keys)
-    leaves((value as Record<string, unknown>)[key], `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+    leaves((value as Record<string, unknown>)[key], `${pointer}/${escapePointerSegment(key)}`, out);
   return out;
 }
 
@@ -40,7 +42,7 @@ function distance(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 export function selectInputExamples(inputs: readonly unknown[], limit: number): Record<string, unknown>[] {
   const candidates = inputs
     .map((input, index) => ({ input, index, leaves: leaves(input), key: JSON.stringify(input) }))
-    .filter((candidate) => isSchemaObject(candidate.input))
+    .filter((candidate) => isObject(candidate.input))
     .filter((candidate, position, all) => all.findIndex((other) => other.key === candidate.key) === position);
   const chosen: typeof candidates = [];
   const nearest = new Map(candidates.map((candidate) => [candidate.index, Number.POSITIVE_INFINITY]));

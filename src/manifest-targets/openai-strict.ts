@@ -1,24 +1,21 @@
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
-import { checkOpenAiName, deferResponsesTools, type OpenAiResponsesTool, type OpenAiTool } from './openai.js';
+import { DEFINITION_CONTAINERS, ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema/keywords.js';
+import { cloneJson, hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
-  ANNOTATION_KEYWORDS,
   buildPerTool,
-  checkObjectRoot,
+  checkTool,
   childPointer,
-  cloneJson,
   describesObject,
   emptyBuild,
-  hasOwn,
-  isSchemaObject,
   type LossRecorder,
+  type ManifestProject,
+  type ManifestTool,
+  ONE_OF_AS_ANY_OF,
   prepareRoot,
-  type SchemaObject,
-  setOwn,
   type TargetBuild,
-  TOOLING_KEYWORDS,
+  TUPLE_AS_ANY_OF,
   UnrepresentableError,
 } from './build.js';
-import { DEFINITION_CONTAINERS } from '../schema/keywords.js';
+import { deferResponsesTools, OPENAI_NAMES, type OpenAiResponsesTool, type OpenAiTool } from './openai.js';
 
 /*
  * OpenAI Structured Outputs (`strict: true`) rules. Sources:
@@ -39,28 +36,18 @@ import { DEFINITION_CONTAINERS } from '../schema/keywords.js';
  */
 
 /** String formats strict mode supports. */
-export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
-  'date-time',
-  'time',
-  'date',
-  'duration',
-  'email',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'uuid',
-]);
+const FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 
-/** Size limits of a strict schema (structured-outputs guide, "Objects have limitations on nesting depth and size"). */
-export const OPENAI_STRICT_LIMITS = {
-  /** Object properties in total. */
-  properties: 5000,
-  /** Levels of object nesting. */
-  nesting: 10,
-  /** Enum values in total. */
-  enumValues: 1000,
-  /** Characters of all property names, definition names, enum values and const values together. */
-  stringChars: 120000,
+/**
+ * Size limits of a strict schema (structured-outputs guide, "Objects have limitations on nesting depth and
+ * size"), each with what it counts: object properties in total, levels of object nesting, enum values in
+ * total, and the characters of all property names, definition names, enum values and const values together.
+ */
+const LIMITS = {
+  properties: { most: 5000, counted: 'object properties' },
+  nesting: { most: 10, counted: 'levels of object nesting' },
+  enumValues: { most: 1000, counted: 'enum values' },
+  stringChars: { most: 120000, counted: 'characters of names and enum/const values' },
 } as const;
 
 /**
@@ -93,32 +80,31 @@ const KEPT = new Set([
   'maxItems',
 ]);
 
-/** What the strict builder returns besides the manifest. */
-export interface OpenAiStrictBuild extends TargetBuild<OpenAiTool[]> {
-  /**
-   * tool name → pointers (into its input schema) of the optional properties made nullable: a `null` there
-   * means the model omitted the property.
-   */
+/**
+ * What a strict builder returns besides the manifest: tool name → pointers (into its input schema) of the
+ * optional properties made nullable (a `null` there means the model omitted the property).
+ */
+export interface OpenAiStrictBuild<TEntry> extends TargetBuild<TEntry[]> {
   nullableOptionals: Record<string, string[]>;
 }
 
 interface StrictContext {
-  tool: ToolModel;
+  tool: ManifestTool;
   recorder: LossRecorder;
   /** Pointers relative to the input schema. */
   nullableOptionals: string[];
 }
 
-const NULL_SCHEMA = (): SchemaObject => ({ type: 'null' });
+const NULL_SCHEMA = (): SchemaNode => ({ type: 'null' });
 
 function isNullSchema(schema: unknown): boolean {
-  return isSchemaObject(schema) && schema.type === 'null';
+  return isObject(schema) && schema.type === 'null';
 }
 
 /** Makes an optional property's schema also accept `null` (strict mode has no optional properties). */
-export function makeNullable(schema: SchemaObject): SchemaObject {
+function makeNullable(schema: SchemaNode): SchemaNode {
   if (hasOwn(schema, '$ref')) {
-    const wrapper: SchemaObject = {};
+    const wrapper: SchemaNode = {};
     for (const key of Object.keys(schema)) {
       if (key === '$ref') setOwn(wrapper, 'anyOf', [{ $ref: schema.$ref }, NULL_SCHEMA()]);
       else setOwn(wrapper, key, schema[key]);
@@ -129,13 +115,13 @@ export function makeNullable(schema: SchemaObject): SchemaObject {
   if (!hasType && !hasOwn(schema, 'anyOf') && !hasOwn(schema, 'enum') && !hasOwn(schema, 'const')) {
     return { anyOf: [schema, NULL_SCHEMA()] };
   }
-  const out: SchemaObject = {};
+  const out: SchemaNode = {};
   for (const key of Object.keys(schema)) setNullable(out, key, schema[key], hasType);
   return out;
 }
 
 /** Copies one keyword of a schema made nullable: `type`, a type-less `anyOf`, `enum` and `const` also admit `null`. */
-function setNullable(out: SchemaObject, key: string, value: unknown, hasType: boolean): void {
+function setNullable(out: SchemaNode, key: string, value: unknown, hasType: boolean): void {
   if (key === 'type') {
     if (typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
     else if (Array.isArray(value)) setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
@@ -151,14 +137,6 @@ function setNullable(out: SchemaObject, key: string, value: unknown, hasType: bo
   }
 }
 
-function convertMap(value: unknown, pointer: string, keyword: string, context: StrictContext): SchemaObject {
-  const out: SchemaObject = {};
-  if (!isSchemaObject(value)) return out;
-  for (const name of Object.keys(value))
-    setOwn(out, name, convert(value[name], childPointer(pointer, keyword, name), context));
-  return out;
-}
-
 /** Pointer of a node relative to the input schema (what the runtime sees), from its definition pointer. */
 function relative(pointer: string): string {
   return pointer.slice('/inputSchema'.length);
@@ -166,26 +144,26 @@ function relative(pointer: string): string {
 
 /** One schema node being converted: the node as written, where it is, and the converted copy. */
 interface NodeState {
-  node: SchemaObject;
+  node: SchemaNode;
   pointer: string;
   context: StrictContext;
-  out: SchemaObject;
+  out: SchemaNode;
 }
 
-/** Converts one keyword into `state.out`; false when the keyword cannot be carried (it is then dropped with a loss entry). */
-type KeywordHandler = (value: unknown, state: NodeState) => boolean;
+/** Converts one keyword into `state.out` (or records it as dropped or rewritten). */
+type KeywordHandler = (value: unknown, state: NodeState) => void;
 
 /** Converts each item of a list of schemas. */
-function convertList(value: unknown[], state: NodeState, keyword: string): SchemaObject[] {
+function convertList(value: unknown[], state: NodeState, keyword: string): SchemaNode[] {
   return value.map((item, index) => convert(item, childPointer(state.pointer, keyword, index), state.context));
 }
 
 /** The `properties` of a strict object: every property converted, the optional ones made nullable. */
-function convertProperties(value: unknown, state: NodeState): boolean {
+function convertProperties(value: unknown, state: NodeState): void {
   const { node, pointer, context } = state;
   const required = new Set(Array.isArray(node.required) ? (node.required as unknown[]) : []);
-  const properties: SchemaObject = {};
-  if (isSchemaObject(value)) {
+  const properties: SchemaNode = {};
+  if (isObject(value)) {
     for (const name of Object.keys(value)) {
       const propertyPointer = childPointer(pointer, 'properties', name);
       let converted = convert(value[name], propertyPointer, context);
@@ -197,7 +175,6 @@ function convertProperties(value: unknown, state: NodeState): boolean {
     }
   }
   setOwn(state.out, 'properties', properties);
-  return true;
 }
 
 /** Keywords strict mode takes in a changed form, by keyword (a Map: keys come from user schemas). */
@@ -205,38 +182,29 @@ const STRICT_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
   [
     'format',
     (value, { pointer, context, out }) => {
-      if (typeof value === 'string' && OPENAI_STRICT_FORMATS.has(value)) setOwn(out, 'format', value);
+      if (typeof value === 'string' && FORMATS.has(value)) setOwn(out, 'format', value);
       else
         context.recorder.dropped(
           pointer,
           'format',
           value,
-          `the model is not told the format (strict mode supports only ${[...OPENAI_STRICT_FORMATS].join(', ')}); the runtime still enforces it`,
+          `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`,
         );
-      return true;
     },
   ],
   ['properties', convertProperties],
-  [
-    'required',
-    (_value, { out }) => {
-      setOwn(out, 'required', []);
-      return true;
-    },
-  ],
+  ['required', (_value, { out }) => setOwn(out, 'required', [])],
   [
     'additionalProperties',
     (value, { pointer, context, out }) => {
-      if (value !== false) {
+      if (value !== false)
         context.recorder.rewritten(
           pointer,
           'additionalProperties',
           value,
           'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them',
         );
-      }
       setOwn(out, 'additionalProperties', false);
-      return true;
     },
   ],
   [
@@ -244,53 +212,42 @@ const STRICT_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, Key
     (value, state) => {
       if (!Array.isArray(value)) {
         setOwn(state.out, 'items', convert(value, childPointer(state.pointer, 'items'), state.context));
-        return true;
+        return;
       }
-      state.context.recorder.rewritten(
-        state.pointer,
-        'items',
-        value,
-        'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it',
-      );
+      state.context.recorder.rewritten(state.pointer, 'items', value, TUPLE_AS_ANY_OF);
       setOwn(state.out, 'items', { anyOf: convertList(value, state, 'items') });
-      return true;
     },
   ],
   [
     'anyOf',
-    (value, state) => {
-      setOwn(state.out, 'anyOf', Array.isArray(value) ? convertList(value, state, 'anyOf') : value);
-      return true;
-    },
+    (value, state) => setOwn(state.out, 'anyOf', Array.isArray(value) ? convertList(value, state, 'anyOf') : value),
   ],
   [
     'oneOf',
-    (value, state) => {
-      if (hasOwn(state.node, 'anyOf') || !Array.isArray(value)) return false;
-      state.context.recorder.rewritten(
-        state.pointer,
-        'oneOf',
-        value,
-        'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it',
-      );
-      setOwn(state.out, 'anyOf', convertList(value, state, 'oneOf'));
-      return true;
+    (value, { node, pointer, context, out }) => {
+      if (hasOwn(node, 'anyOf') || !Array.isArray(value)) return context.recorder.dropped(pointer, 'oneOf', value);
+      context.recorder.rewritten(pointer, 'oneOf', value, ONE_OF_AS_ANY_OF);
+      setOwn(out, 'anyOf', convertList(value, { node, pointer, context, out }, 'oneOf'));
     },
   ],
   ...DEFINITION_CONTAINERS.map((keyword): [string, KeywordHandler] => [
     keyword,
-    (value, state) => {
-      setOwn(state.out, keyword, convertMap(value, state.pointer, keyword, state.context));
-      return true;
-    },
+    (value, { pointer, context, out }) =>
+      setOwn(
+        out,
+        keyword,
+        mapValues(value, (schema, name) => convert(schema, childPointer(pointer, keyword, name), context)),
+      ),
   ]),
 ]);
 
 /** Carries one keyword into the converted node: kept as is, left out (tooling), converted, or dropped with a loss entry. */
 function convertKeyword(key: string, value: unknown, state: NodeState): void {
+  const handler = STRICT_HANDLERS.get(key);
   if (KEPT.has(key)) setOwn(state.out, key, cloneJson(value));
   else if (TOOLING_KEYWORDS.has(key)) return;
-  else if (STRICT_HANDLERS.get(key)?.(value, state) !== true) state.context.recorder.dropped(state.pointer, key, value);
+  else if (handler !== undefined) handler(value, state);
+  else state.context.recorder.dropped(state.pointer, key, value);
 }
 
 /** Strict mode allows only annotations beside a `$ref` (openai/lib/transform.mjs, validateRefSchemas): the rest is dropped. */
@@ -316,11 +273,11 @@ function closeObject({ node, pointer, context, out }: NodeState): void {
     }
   }
   if (!hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);
-  setOwn(out, 'required', Object.keys(out.properties as SchemaObject));
+  setOwn(out, 'required', Object.keys(out.properties as SchemaNode));
 }
 
 /** Why strict mode cannot take a converted node (an array without `items`, a value without a type), if it cannot. */
-function missingShape(out: SchemaObject): string | undefined {
+function missingShape(out: SchemaNode): string | undefined {
   const type = out.type;
   if ((type === 'array' || (Array.isArray(type) && type.includes('array'))) && !hasOwn(out, 'items'))
     return 'is an array without `items`; strict mode needs the item schema';
@@ -329,7 +286,7 @@ function missingShape(out: SchemaObject): string | undefined {
   return undefined;
 }
 
-function convert(node: unknown, pointer: string, context: StrictContext): SchemaObject {
+function convert(node: unknown, pointer: string, context: StrictContext): SchemaNode {
   const { tool, recorder } = context;
   const unrepresentable = (why: string): never => {
     throw new UnrepresentableError(
@@ -338,11 +295,9 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
     );
   };
   if (node === false) unrepresentable('is `false` (accepts nothing)');
-  if (node === true || !isSchemaObject(node))
+  // `true`, or a schema of annotations only.
+  if (!isObject(node) || Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key)))
     return unrepresentable('accepts any value; strict mode needs a `type` for every value');
-  if (Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key))) {
-    unrepresentable('accepts any value; strict mode needs a `type` for every value');
-  }
   const state: NodeState = { node, pointer, context, out: {} };
   for (const key of Object.keys(node)) convertKeyword(key, node[key], state);
   if (hasOwn(state.out, '$ref')) {
@@ -356,13 +311,13 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
 }
 
 /** Checks the strict size limits on the converted schema. */
-function checkLimits(tool: ToolModel, parameters: SchemaObject, target: string): void {
+function checkLimits(tool: ManifestTool, parameters: SchemaNode, target: string): void {
   const totals = { properties: 0, nesting: 0, enumValues: 0, stringChars: 0 };
   const visit = (node: unknown, depth: number): void => {
-    if (!isSchemaObject(node)) return;
+    if (!isObject(node)) return;
     const level = describesObject(node) ? depth + 1 : depth;
     totals.nesting = Math.max(totals.nesting, level);
-    if (isSchemaObject(node.properties)) {
+    if (isObject(node.properties)) {
       for (const name of Object.keys(node.properties)) {
         totals.properties += 1;
         totals.stringChars += name.length;
@@ -376,7 +331,7 @@ function checkLimits(tool: ToolModel, parameters: SchemaObject, target: string):
     if (typeof node.const === 'string') totals.stringChars += node.const.length;
     for (const keyword of DEFINITION_CONTAINERS) {
       const map = node[keyword];
-      if (!isSchemaObject(map)) continue;
+      if (!isObject(map)) continue;
       for (const name of Object.keys(map)) {
         totals.stringChars += name.length;
         visit(map[name], 0);
@@ -386,67 +341,60 @@ function checkLimits(tool: ToolModel, parameters: SchemaObject, target: string):
     if (Array.isArray(node.anyOf)) for (const branch of node.anyOf) visit(branch, level);
   };
   visit(parameters, 0);
-  for (const limit of Object.keys(OPENAI_STRICT_LIMITS) as Array<keyof typeof OPENAI_STRICT_LIMITS>) {
-    if (totals[limit] > OPENAI_STRICT_LIMITS[limit]) {
-      const counted =
-        limit === 'nesting'
-          ? 'levels of object nesting'
-          : limit === 'stringChars'
-            ? 'characters of names and enum/const values'
-            : limit === 'enumValues'
-              ? 'enum values'
-              : 'object properties';
+  for (const limit of Object.keys(LIMITS) as Array<keyof typeof LIMITS>) {
+    const { most, counted } = LIMITS[limit];
+    if (totals[limit] > most)
       throw new UnrepresentableError(
         '/inputSchema',
         `Tool '${tool.name}' cannot be sent to ${target}: its input schema has ${totals[limit]} ${counted}, ` +
-          `over strict mode's limit of ${OPENAI_STRICT_LIMITS[limit]}.`,
+          `over strict mode's limit of ${most}.`,
       );
-    }
   }
 }
 
 /** The strict-mode input schema of one tool; throws `UnrepresentableError` when strict mode cannot take it. */
-export function toOpenAiStrictParameters(
-  tool: ToolModel,
-  recorder: LossRecorder,
-  nullableOptionals: string[] = [],
-): SchemaObject {
-  checkObjectRoot(tool, recorder.target, tool.inputSchema);
-  const root = prepareRoot(tool.inputSchema as SchemaObject, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
+function toOpenAiStrictParameters(tool: ManifestTool, recorder: LossRecorder, nullableOptionals: string[]): SchemaNode {
+  checkTool(tool, recorder.target, OPENAI_NAMES);
+  const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
   const parameters = convert(root, '/inputSchema', { tool, recorder, nullableOptionals });
   checkLimits(tool, parameters, recorder.target);
   return parameters;
 }
 
-/** `manifests/openai-strict.json`: Chat Completions function tools with `strict: true`. */
-export function buildOpenAiStrictManifest(project: ProjectModel): OpenAiStrictBuild {
-  const build: OpenAiStrictBuild = { ...emptyBuild<OpenAiTool[]>([]), nullableOptionals: {} };
-  return buildPerTool(project, 'openai-strict', build, (tool, recorder) => {
+/** Builds a strict target tool by tool: each entry made by `entry` from the strict parameters. */
+function buildStrict<TEntry>(
+  project: ManifestProject,
+  target: string,
+  entry: (tool: ManifestTool, parameters: SchemaNode) => TEntry,
+): OpenAiStrictBuild<TEntry> {
+  const build: OpenAiStrictBuild<TEntry> = { ...emptyBuild<TEntry[]>([]), nullableOptionals: {} };
+  return buildPerTool(project, target, build, (tool, recorder) => {
     const nullable: string[] = [];
-    checkOpenAiName(tool, 'openai-strict');
-    const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
-    build.content.push({
-      type: 'function',
-      function: { name: tool.name, description: tool.description, parameters, strict: true },
-    });
+    build.content.push(entry(tool, toOpenAiStrictParameters(tool, recorder, nullable)));
     setOwn(build.nullableOptionals, tool.name, nullable);
   });
 }
 
-/** What the Responses strict builder returns besides the manifest. */
-export interface OpenAiResponsesStrictBuild extends TargetBuild<OpenAiResponsesTool[]> {
-  nullableOptionals: Record<string, string[]>;
+/** `manifests/openai-strict.json`: Chat Completions function tools with `strict: true`. */
+export function buildOpenAiStrictManifest(project: ManifestProject): OpenAiStrictBuild<OpenAiTool> {
+  return buildStrict<OpenAiTool>(project, 'openai-strict', ({ name, description }, parameters) => ({
+    type: 'function',
+    function: { name, description, parameters, strict: true },
+  }));
 }
 
 /** `manifests/openai-responses-strict.json`: Responses API function tools with `strict: true` (the strict rules above). */
-export function buildOpenAiResponsesStrictManifest(project: ProjectModel): OpenAiResponsesStrictBuild {
-  const build: OpenAiResponsesStrictBuild = { ...emptyBuild<OpenAiResponsesTool[]>([]), nullableOptionals: {} };
-  buildPerTool(project, 'openai-responses-strict', build, (tool, recorder) => {
-    const nullable: string[] = [];
-    checkOpenAiName(tool, 'openai-responses-strict');
-    const parameters = toOpenAiStrictParameters(tool, recorder, nullable);
-    build.content.push({ type: 'function', name: tool.name, description: tool.description, parameters, strict: true });
-    build.nullableOptionals[tool.name] = nullable;
-  });
+export function buildOpenAiResponsesStrictManifest(project: ManifestProject): OpenAiStrictBuild<OpenAiResponsesTool> {
+  const build = buildStrict<OpenAiResponsesTool>(
+    project,
+    'openai-responses-strict',
+    ({ name, description }, parameters) => ({
+      type: 'function',
+      name,
+      description,
+      parameters,
+      strict: true,
+    }),
+  );
   return deferResponsesTools(build, project);
 }

@@ -1,13 +1,14 @@
-import type { ManifestProject as ProjectModel, ManifestTool as ToolModel } from './build.js';
+import { cloneJson, type SchemaNode } from '../schema/walk.js';
 import {
   buildPerTool,
-  checkObjectRoot,
-  cloneJson,
+  checkTool,
   emptyBuild,
+  type LossRecorder,
+  type ManifestProject,
+  type ManifestTool,
+  type NameRule,
   prepareRoot,
-  type SchemaObject,
   type TargetBuild,
-  UnrepresentableError,
 } from './build.js';
 import { isDeferred, type OpenAiToolSearchTool } from './defer-loading.js';
 
@@ -16,14 +17,18 @@ import { isDeferred, type OpenAiToolSearchTool } from './defer-loading.js';
  * length of 64." — `FunctionDefinition.name` in the openai SDK (node_modules/openai/resources/shared.d.ts),
  * https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
  */
-export const OPENAI_FUNCTION_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+export const OPENAI_NAMES: NameRule = {
+  pattern: /^[a-zA-Z0-9_-]{1,64}$/,
+  of: 'OpenAI function names',
+  says: 'letters, digits, _ and -, at most 64',
+};
 
 /**
  * Root keywords OpenAI refuses for function parameters: "schema must have type 'object' and not have
  * 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level" (API error quoted in
  * https://github.com/cecli-dev/cecli/issues/281). They are dropped with a loss entry.
  */
-export const OPENAI_FORBIDDEN_AT_ROOT: readonly string[] = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'];
+const OPENAI_FORBIDDEN_AT_ROOT: readonly string[] = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'];
 
 /** One entry of `manifests/openai.json` (assignable to the SDK's `ChatCompletionFunctionTool`). */
 export interface OpenAiTool {
@@ -36,33 +41,18 @@ export interface OpenAiTool {
   };
 }
 
-/** Checks a tool name against OpenAI's pattern; throws the problem message when it does not match. */
-export function checkOpenAiName(
-  tool: ToolModel,
-  target: 'openai' | 'openai-strict' | 'openai-responses' | 'openai-responses-strict',
-): void {
-  if (!OPENAI_FUNCTION_NAME_PATTERN.test(tool.name)) {
-    throw new UnrepresentableError(
-      '/name',
-      `Tool name '${tool.name}' cannot be sent to ${target}: OpenAI function names must match ${OPENAI_FUNCTION_NAME_PATTERN.source} ` +
-        `(letters, digits, _ and -, at most 64).`,
-    );
-  }
+/** The parameters of a non-strict function: the whole JSON Schema, only the root rules applied. */
+function looseParameters(tool: ManifestTool, target: string, recorder: LossRecorder): SchemaNode {
+  checkTool(tool, target, OPENAI_NAMES);
+  const root = prepareRoot(cloneJson(tool.inputSchema as SchemaNode), recorder, OPENAI_FORBIDDEN_AT_ROOT);
+  return recorder.describeInto('/inputSchema', root);
 }
 
-/**
- * `manifests/openai.json`: Chat Completions function tools. Non-strict mode takes the whole JSON Schema,
- * so only the root rules apply.
- */
-export function buildOpenAiManifest(project: ProjectModel): TargetBuild<OpenAiTool[]> {
+/** `manifests/openai.json`: Chat Completions function tools. */
+export function buildOpenAiManifest(project: ManifestProject): TargetBuild<OpenAiTool[]> {
   const build = emptyBuild<OpenAiTool[]>([]);
   return buildPerTool(project, 'openai', build, (tool, recorder) => {
-    checkOpenAiName(tool, 'openai');
-    checkObjectRoot(tool, 'openai', tool.inputSchema);
-    const parameters = recorder.describeInto(
-      '/inputSchema',
-      prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT),
-    );
+    const parameters = looseParameters(tool, 'openai', recorder);
     build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
   });
 }
@@ -84,7 +74,7 @@ export type OpenAiResponsesManifestEntry = OpenAiResponsesTool | OpenAiToolSearc
 /** Marks the deferred tools' entries and lists `tool_search` last, when a tool is deferred (`manifests.deferLoading`). */
 export function deferResponsesTools<TBuild extends TargetBuild<OpenAiResponsesTool[]>>(
   build: TBuild,
-  project: ProjectModel,
+  project: ManifestProject,
 ): TBuild {
   const defer = project.deferLoading;
   if (defer === undefined) return build;
@@ -100,15 +90,10 @@ export function deferResponsesTools<TBuild extends TargetBuild<OpenAiResponsesTo
  * parameters, strict }`, `FunctionTool` in openai/resources/responses/responses.d.ts) with `strict: false`:
  * the whole schema, as for Chat Completions.
  */
-export function buildOpenAiResponsesManifest(project: ProjectModel): TargetBuild<OpenAiResponsesTool[]> {
+export function buildOpenAiResponsesManifest(project: ManifestProject): TargetBuild<OpenAiResponsesTool[]> {
   const build = emptyBuild<OpenAiResponsesTool[]>([]);
   buildPerTool(project, 'openai-responses', build, (tool, recorder) => {
-    checkOpenAiName(tool, 'openai-responses');
-    checkObjectRoot(tool, 'openai-responses', tool.inputSchema);
-    const parameters = recorder.describeInto(
-      '/inputSchema',
-      prepareRoot(cloneJson(tool.inputSchema as SchemaObject), recorder, OPENAI_FORBIDDEN_AT_ROOT),
-    );
+    const parameters = looseParameters(tool, 'openai-responses', recorder);
     build.content.push({ type: 'function', name: tool.name, description: tool.description, parameters, strict: false });
   });
   return deferResponsesTools(build, project);

@@ -24,10 +24,10 @@ export interface ManifestTargetEntry {
   readonly key?: string;
   /** Builds the target from the tools, recording what it drops or rewrites (the target's loss rules). */
   readonly build: (project: ManifestProject) => TargetBuild<unknown>;
-  /** The builder reads draft-07: a 2020-12 tool schema is handed to it in its draft-07 form (`toDraft07`). */
-  readonly draft07: boolean;
+  /** The builder takes a 2020-12 tool schema as it is (MCP's dialect); without it, the draft-07 form (`toDraft07`). */
+  readonly takes2020?: boolean;
   /** Emitted only when `manifests.targets` names it (not among the defaults). */
-  readonly optIn: boolean;
+  readonly optIn?: boolean;
   /** The typed module beside the JSON: the constant, its type, and the runtime type it imports. */
   readonly typed: { readonly name: string; readonly type: string; readonly element: string };
   /** The target's name on the docs pages. */
@@ -40,7 +40,7 @@ export interface ManifestTargetEntry {
    */
   readonly charsPerToken?: number;
   /** Its entries carry examples in a field of their own (`input_examples`); else `examplesInDescriptions` tells them in the description. */
-  readonly examplesField: boolean;
+  readonly examplesField?: boolean;
 }
 
 /** The targets, in file order: one row per target (its name is the row's key). */
@@ -48,44 +48,30 @@ const TARGET_ROWS = {
   openai: {
     file: 'manifests/openai.json',
     build: buildOpenAiManifest,
-    draft07: true,
-    optIn: false,
     typed: { name: 'openaiTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
     label: 'OpenAI (function calling)',
-    examplesField: false,
   },
   'openai-strict': {
     file: 'manifests/openai-strict.json',
     build: buildOpenAiStrictManifest,
-    draft07: true,
-    optIn: false,
     typed: { name: 'openaiStrictTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
     label: 'OpenAI (strict structured outputs)',
-    examplesField: false,
   },
   'openai-responses': {
     file: 'manifests/openai-responses.json',
     build: buildOpenAiResponsesManifest,
-    draft07: true,
-    optIn: false,
     typed: { name: 'openaiResponsesTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
     label: 'OpenAI Responses (function tools)',
-    examplesField: false,
   },
   'openai-responses-strict': {
     file: 'manifests/openai-responses-strict.json',
     build: buildOpenAiResponsesStrictManifest,
-    draft07: true,
-    optIn: false,
     typed: { name: 'openaiResponsesStrictTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
     label: 'OpenAI Responses (strict)',
-    examplesField: false,
   },
   anthropic: {
     file: 'manifests/anthropic.json',
     build: buildAnthropicManifest,
-    draft07: true,
-    optIn: false,
     typed: { name: 'anthropicTools', type: 'AnthropicTool[]', element: 'AnthropicTool' },
     label: 'Anthropic',
     charsPerToken: 4.09,
@@ -95,34 +81,27 @@ const TARGET_ROWS = {
     file: 'manifests/gemini.json',
     key: 'functionDeclarations',
     build: buildGeminiManifest,
-    draft07: true,
-    optIn: false,
     typed: { name: 'geminiTool', type: 'GeminiToolManifest', element: 'GeminiToolManifest' },
     label: 'Gemini (JSON Schema)',
     charsPerToken: 4.17,
-    examplesField: false,
   },
   'gemini-legacy': {
     file: 'manifests/gemini-legacy.json',
     key: 'functionDeclarations',
     build: buildGeminiLegacyManifest,
-    draft07: true,
     optIn: true,
     typed: { name: 'geminiLegacyTool', type: 'GeminiLegacyToolManifest', element: 'GeminiLegacyToolManifest' },
     label: 'Gemini (legacy OpenAPI subset)',
     charsPerToken: 4.23,
-    examplesField: false,
   },
   // MCP carries a 2020-12 source as it is (its spec's default dialect); draft-07 is translated by `toMcpTool`.
   mcp: {
     file: 'manifests/mcp.json',
     key: 'tools',
     build: buildMcpManifest,
-    draft07: false,
-    optIn: false,
+    takes2020: true,
     typed: { name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
     label: 'MCP',
-    examplesField: false,
   },
 } satisfies Record<string, ManifestTargetEntry>;
 
@@ -142,20 +121,15 @@ export const DEFAULT_MANIFEST_TARGETS: readonly ManifestTarget[] = Object.freeze
   MANIFEST_TARGETS.filter((target) => !MANIFEST_TARGET_TABLE[target].optIn),
 );
 
-/** True for a target name of the table (a config value, a flag). */
-export function isManifestTarget(name: string): name is ManifestTarget {
-  return (MANIFEST_TARGETS as readonly string[]).includes(name);
-}
-
 /** Builds one target: its builder, given the draft-07 form of every 2020-12 tool schema when it reads draft-07. */
 export function buildManifestTarget(target: ManifestTarget, given: ManifestProject): TargetBuild<unknown> {
-  const { build, draft07 } = MANIFEST_TARGET_TABLE[target];
+  const { build, takes2020, examplesField } = MANIFEST_TARGET_TABLE[target];
   // Examples told in the description where the target has no field for them.
   const project =
-    given.examplesInDescriptions === true && !MANIFEST_TARGET_TABLE[target].examplesField
+    given.examplesInDescriptions === true && !examplesField
       ? { ...given, tools: describeExamples(given.tools, given.inputExamples ?? DEFAULT_INPUT_EXAMPLES) }
       : given;
-  if (!draft07 || !project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
+  if (takes2020 || !project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
   const tools = project.tools.map((tool) =>
     schemaDialect(tool.inputSchema) !== '2020-12'
       ? tool

@@ -17,7 +17,7 @@
  */
 import { createRequire } from 'node:module';
 import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { isSchemaObject, type SchemaObject } from './build.js';
+import { isObject, type SchemaNode } from '../schema/walk.js';
 import { MANIFEST_TARGET_TABLE, type ManifestTarget } from './table.js';
 
 /** How one target's entries are counted: exactly (o200k_base) or by the character estimate. */
@@ -26,11 +26,6 @@ export type TokenizerKind = 'o200k_base' | 'estimate';
 /** How `target`'s entries are counted (its `charsPerToken` in the target table). */
 export function tokenizerOf(target: ManifestTarget): TokenizerKind {
   return MANIFEST_TARGET_TABLE[target].charsPerToken === undefined ? 'o200k_base' : 'estimate';
-}
-
-/** The characters per token of an estimated target (4 for one without, which is counted exactly anyway). */
-function charsPerToken(target: ManifestTarget): number {
-  return MANIFEST_TARGET_TABLE[target].charsPerToken ?? 4;
 }
 
 /**
@@ -128,8 +123,8 @@ export function countO200k(text: string, count: (piece: string) => number = merg
 
 /** The character estimate of `text`'s tokens for `target`. */
 export function estimateTokens(text: string, target: ManifestTarget): number {
-  const perToken = charsPerToken(target);
-  return text.length === 0 ? 0 : Math.ceil(text.length / perToken);
+  // A target counted exactly has no `charsPerToken`: 4 stands in (its counts never come from here).
+  return Math.ceil(text.length / (MANIFEST_TARGET_TABLE[target].charsPerToken ?? 4));
 }
 
 /**
@@ -155,7 +150,7 @@ export function tokenizerDescription(target: ManifestTarget): Record<string, unk
         `${LONGEST_MERGED_RUN}: a tool with one is marked "estimated": true`,
       text,
     };
-  const perToken = charsPerToken(target);
+  const perToken = MANIFEST_TARGET_TABLE[target].charsPerToken;
   return {
     bound:
       `on the bench corpus (1,000 tools) within ${ESTIMATE_BOUND.total * 100} % of the o200k_base count in total ` +
@@ -191,10 +186,10 @@ const SCHEMA_KEYS = [
 const NESTED_KEYWORDS = ['properties', 'items', 'prefixItems', 'additionalProperties', 'anyOf', 'oneOf', 'allOf'];
 
 /** The tool schemas of an entry (at its top level, or one level down: OpenAI Chat's `function`). */
-function entrySchemas(entry: unknown): SchemaObject[] {
-  if (!isSchemaObject(entry)) return [];
-  const holders = [entry, ...(isSchemaObject(entry.function) ? [entry.function] : [])];
-  return holders.flatMap((holder) => SCHEMA_KEYS.map((key) => holder[key]).filter(isSchemaObject));
+function entrySchemas(entry: unknown): SchemaNode[] {
+  if (!isObject(entry)) return [];
+  const holders = [entry, ...(isObject(entry.function) ? [entry.function] : [])];
+  return holders.flatMap((holder) => SCHEMA_KEYS.map((key) => holder[key]).filter(isObject));
 }
 
 /** The parts of an entry by token count: descriptions, enums, nested schemas. */
@@ -206,7 +201,7 @@ export function entryCost(entry: unknown, target: ManifestTarget): EntryCost {
       for (const item of value) visit(item, undefined);
       return;
     }
-    if (!isSchemaObject(value)) return;
+    if (!isObject(value)) return;
     for (const key of Object.keys(value)) {
       const child = value[key];
       // Under `properties` a key is a property name, not a keyword.
@@ -220,12 +215,12 @@ export function entryCost(entry: unknown, target: ManifestTarget): EntryCost {
   visit(entry, undefined);
   for (const schema of entrySchemas(entry)) {
     for (const key of ['definitions', '$defs']) if (schema[key] !== undefined) cost.nestedSchemas += count(schema[key]);
-    const properties = isSchemaObject(schema.properties) ? schema.properties : {};
+    const properties = isObject(schema.properties) ? schema.properties : {};
     for (const name of Object.keys(properties)) {
       const property = properties[name];
-      if (!isSchemaObject(property)) continue;
+      if (!isObject(property)) continue;
       for (const key of NESTED_KEYWORDS)
-        if (isSchemaObject(property[key]) || Array.isArray(property[key])) cost.nestedSchemas += count(property[key]);
+        if (isObject(property[key]) || Array.isArray(property[key])) cost.nestedSchemas += count(property[key]);
     }
   }
   return cost;

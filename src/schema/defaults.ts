@@ -1,7 +1,7 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import { parsePointer } from './json-pointer.js';
 import { findIgnoredDefaults } from './dialect.js';
-import { DEFINITION_CONTAINERS } from './keywords.js';
+import { ANNOTATION_KEYWORDS, DEFINITION_CONTAINERS, TOOLING_KEYWORDS } from './keywords.js';
 import { cloneJson, hasOwn, isObject, setOwn, walkSchema } from './walk.js';
 
 /**
@@ -32,7 +32,7 @@ function walk(schema: unknown, pointer: string, visit: (node: Record<string, unk
 }
 
 /** Whether any schema node under `schema` carries a `default`. */
-export function hasDefaults(schema: unknown): boolean {
+function hasDefaults(schema: unknown): boolean {
   let found = false;
   walk(schema, '', (node) => {
     if (hasOwn(node, 'default')) found = true;
@@ -114,11 +114,14 @@ export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): 
   }
   for (const entry of entries) {
     // Alone: the schema at its place in a copy of the root (so every local `$ref` resolves), as a fragment.
-    const document = cloneJson(root) as Record<string, unknown>;
+    const document = withoutDefaults(root, [entry.pointer]) as Record<string, unknown>;
+    if (entry.pointer === '') {
+      delete document.$id;
+      delete document.$schema;
+    }
     let single: ValidateFunction | undefined;
     const key = `toolsmith-default-check:${fragmentChecks++}`;
     try {
-      stripDefault(document, entry.pointer);
       ajv.addSchema(document, key);
       single = ajv.getSchema(`${key}#${entry.pointer}`);
     } catch {
@@ -136,16 +139,10 @@ export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): 
   return found;
 }
 
-/** Keywords that never make a value invalid. */
-const ANNOTATIONS: ReadonlySet<string> = new Set([
-  'title',
-  'description',
-  '$comment',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-]);
+/** Keywords that never make a value invalid: the keyword table's annotations and tooling keywords (`$comment`). */
+function isAnnotation(key: string): boolean {
+  return ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key) || key.startsWith('x-');
+}
 
 /** What each JSON type name accepts (Ajv without coercion). */
 const TYPE_TESTS: Readonly<Record<string, (value: unknown) => boolean>> = {
@@ -160,7 +157,7 @@ const TYPE_TESTS: Readonly<Record<string, (value: unknown) => boolean>> = {
 
 /** Whether a string or number meets one keyword; undefined when the keyword is not one decided here. */
 function meetsKeyword(key: string, bound: unknown, value: unknown): boolean | undefined {
-  if (ANNOTATIONS.has(key) || key.startsWith('x-')) return true;
+  if (isAnnotation(key)) return true;
   const number = typeof value === 'number' ? value : undefined;
   const text = typeof value === 'string' ? value : undefined;
   switch (key) {
@@ -212,23 +209,11 @@ export function fitsPlainly(schema: Record<string, unknown>, value: unknown): bo
       const bound = schema[key];
       if (key === 'items' || key === 'uniqueItems' || key === 'maxItems') return true;
       if (key === 'minItems') return bound === 0;
-      return key === 'type' ? meetsKeyword(key, bound, value) === true : ANNOTATIONS.has(key) || key.startsWith('x-');
+      return key === 'type' ? meetsKeyword(key, bound, value) === true : isAnnotation(key);
     });
   }
   if (typeof value === 'object' && value !== null) return false;
   return Object.keys(schema).every((key) => meetsKeyword(key, schema[key], value) === true);
-}
-
-function stripDefault(document: Record<string, unknown>, pointer: string): void {
-  let node: unknown = document;
-  for (const segment of parsePointer(pointer)) {
-    node = (node as Record<string, unknown>)[segment];
-  }
-  if (isObject(node)) delete node.default;
-  if (pointer === '') {
-    delete document.$id;
-    delete document.$schema;
-  }
 }
 
 /**

@@ -6,13 +6,13 @@
  * says, and only warned about by the generator. Shared by the generator and the runtime compiler
  * so both accept exactly the same schemas. Its keyword lists come from the keyword table.
  */
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { nearestName } from '../text/nearest-name.js';
 import { resolveLocalRef } from './json-pointer.js';
-import { keywordInfo, keywordsOfDialect } from './keywords.js';
-import { forEachSubschema, isObject } from './walk.js';
+import { keywordsOfDialect, SCHEMA_KEYWORDS, type SchemaDialect } from './keywords.js';
+import { forEachSubschema, hasOwn, isObject, schemaEntries } from './walk.js';
 
 export type { SchemaDialect } from './keywords.js';
-import type { SchemaDialect } from './keywords.js';
 
 /** The `$schema` URI of each dialect, as toolsmith writes it. */
 export const DIALECT_URIS: Readonly<Record<SchemaDialect, string>> = Object.freeze({
@@ -29,7 +29,7 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  */
 export function schemaDialect(schema: unknown): SchemaDialect | undefined {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'draft-07';
-  if (!Object.prototype.hasOwnProperty.call(schema, '$schema')) return 'draft-07';
+  if (!hasOwn(schema, '$schema')) return 'draft-07';
   const uri = (schema as { $schema?: unknown }).$schema;
   if (typeof uri !== 'string') return undefined;
   if (DRAFT_07.test(uri)) return 'draft-07';
@@ -38,18 +38,14 @@ export function schemaDialect(schema: unknown): SchemaDialect | undefined {
 }
 
 /**
- * Every keyword draft-07 defines, plus `$defs` (Ajv's draft-07 class knows it and `$ref` resolves
- * into it) and `deprecated` (the keyword table, `keywords.ts`).
+ * The keywords of each dialect (the keyword table's): draft-07's with `$defs` (Ajv's draft-07 class
+ * knows it and `$ref` resolves into it) and `deprecated`; 2020-12's with `definitions` (still written
+ * by many tools; Ajv resolves `$ref` into it).
  */
-export const DRAFT_07_KEYWORDS: ReadonlySet<string> = keywordsOfDialect('draft-07');
-
-/** Every keyword draft 2020-12 defines, plus `definitions` (still written by many tools; Ajv resolves `$ref` into it). */
-export const DRAFT_2020_12_KEYWORDS: ReadonlySet<string> = keywordsOfDialect('2020-12');
-
-/** The keywords of a dialect. */
-export function dialectKeywords(dialect: SchemaDialect): ReadonlySet<string> {
-  return dialect === '2020-12' ? DRAFT_2020_12_KEYWORDS : DRAFT_07_KEYWORDS;
-}
+const DIALECT_KEYWORDS: Readonly<Record<SchemaDialect, ReadonlySet<string>>> = {
+  'draft-07': keywordsOfDialect('draft-07'),
+  '2020-12': keywordsOfDialect('2020-12'),
+};
 
 /** Keywords of other specifications that are never typos, though one edit from a JSON Schema keyword. */
 const FOREIGN_ANNOTATIONS = new Set(['example']);
@@ -68,46 +64,19 @@ export type KeywordVerdict =
 
 /** The verdict on one keyword; `x-` extension keywords are known. */
 export function classifyKeyword(keyword: string, dialect: SchemaDialect): KeywordVerdict {
-  const known = dialectKeywords(dialect);
+  const known = DIALECT_KEYWORDS[dialect];
   if (known.has(keyword) || keyword.startsWith('x-')) return { kind: 'known' };
   // Outside the dialect but given a meaning by Ajv (`nullable`, ajv-formats' `formatMaximum`, 2020-12's `dependencies`).
-  if (keywordInfo(keyword)?.ajvMeaning?.includes(dialect) === true) return { kind: 'ajv-only' };
+  if (SCHEMA_KEYWORDS.get(keyword)?.ajvMeaning?.includes(dialect) === true) return { kind: 'ajv-only' };
   const other: SchemaDialect = dialect === '2020-12' ? 'draft-07' : '2020-12';
-  if (dialectKeywords(other).has(keyword)) return { kind: 'other-dialect', dialect: other };
+  if (DIALECT_KEYWORDS[other].has(keyword)) return { kind: 'other-dialect', dialect: other };
   if (FOREIGN_ANNOTATIONS.has(keyword)) return { kind: 'ignored' };
   const suggestion = nearestName(keyword, known);
   return suggestion === undefined ? { kind: 'ignored' } : { kind: 'typo', suggestion };
 }
 
-/** Formats ajv-formats validates (its full set), kept here so the runtime needs no import to tell them. */
-export const KNOWN_FORMAT_NAMES: readonly string[] = Object.freeze([
-  'date',
-  'time',
-  'date-time',
-  'iso-time',
-  'iso-date-time',
-  'duration',
-  'uri',
-  'uri-reference',
-  'uri-template',
-  'url',
-  'email',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'regex',
-  'uuid',
-  'json-pointer',
-  'json-pointer-uri-fragment',
-  'relative-json-pointer',
-  'byte',
-  'int32',
-  'int64',
-  'float',
-  'double',
-  'password',
-  'binary',
-]);
+/** Formats ajv-formats validates (its full set, as the generator's Ajv and the runtime's validators know them). */
+const KNOWN_FORMAT_NAMES: readonly string[] = Object.freeze(Object.keys(fullFormats));
 
 /**
  * The verdict on a `format` value: known, a near-typo of a known one (an error), or unknown and so
@@ -159,20 +128,11 @@ export function lenientStrictLogger(dialect: SchemaDialect): {
 }
 
 /** Every `format` string used anywhere in a schema (a superset: any `format` key with a string value). */
-export function formatsIn(schema: unknown, out: Set<string> = new Set(), seen: Set<object> = new Set()): Set<string> {
-  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return out;
-  seen.add(schema);
-  if (Array.isArray(schema)) {
-    for (const item of schema) formatsIn(item, out, seen);
-    return out;
-  }
-  const record = schema as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key === 'format' && typeof record[key] === 'string') out.add(record[key] as string);
-    else if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples')
-      formatsIn(record[key], out, seen);
-  }
-  return out;
+export function formatsIn(schema: unknown): Set<string> {
+  const formats = new Set<string>();
+  for (const [key, value] of schemaEntries(schema))
+    if (key === 'format' && typeof value === 'string') formats.add(value);
+  return formats;
 }
 
 /** Where a `default` Ajv never fills in sits, and why (see `findIgnoredDefaults`). */
@@ -194,13 +154,8 @@ export interface IgnoredDefault {
 const COMPOSITE = new Set(['anyOf', 'oneOf', 'not', 'if', 'contains', 'propertyNames']);
 
 function containsRef(schema: unknown): boolean {
-  if (Array.isArray(schema)) return schema.some(containsRef);
-  if (!isObject(schema)) return false;
-  return Object.keys(schema).some(
-    (key) =>
-      (key === '$ref' && typeof schema[key] === 'string') ||
-      (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && containsRef(schema[key])),
-  );
+  for (const [key, value] of schemaEntries(schema)) if (key === '$ref' && typeof value === 'string') return true;
+  return false;
 }
 
 /**
@@ -224,11 +179,7 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
     depth: number,
   ) => {
     if (!isObject(node) || depth > 256) return;
-    if (
-      Object.prototype.hasOwnProperty.call(node, 'default') &&
-      !(place.fillable && place.composite === undefined) &&
-      !found.has(pointer)
-    ) {
+    if (hasOwn(node, 'default') && !(place.fillable && place.composite === undefined) && !found.has(pointer)) {
       const reason: IgnoredDefault['reason'] =
         place.composite !== undefined
           ? { kind: 'composite', keyword: place.composite }
@@ -253,16 +204,8 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
     const tuple = Array.isArray(node.items);
     forEachSubschema(node, pointer, (child, childPointer, { keyword }) => {
       const composite = place.composite ?? (COMPOSITE.has(keyword) ? keyword : undefined);
-      visit(
-        child,
-        childPointer,
-        {
-          keyword,
-          fillable: keyword === 'properties' || (keyword === 'items' && tuple),
-          ...(composite !== undefined ? { composite } : {}),
-        },
-        depth + 1,
-      );
+      const fillable = keyword === 'properties' || (keyword === 'items' && tuple);
+      visit(child, childPointer, { keyword, fillable, composite }, depth + 1);
     });
   };
   visit(schema, '', { keyword: '', fillable: false }, 0);

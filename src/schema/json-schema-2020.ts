@@ -1,5 +1,6 @@
 import { keywordsWhere, type SubschemaPosition } from './keywords.js';
 import { unescapePointerSegment } from './json-pointer.js';
+import { isObject, mapValues, setOwn } from './walk.js';
 
 /** The 2020-12 meta-schema URI, as `$schema` declares it. */
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -27,14 +28,6 @@ const NOT_IN_DRAFT_07: ReadonlySet<string> = new Set(
 
 function draft07At(position: SubschemaPosition): ReadonlySet<string> {
   return new Set(keywordsWhere((info) => info.subschemas === position && info.dialects.includes('draft-07')));
-}
-
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function set(target: Node, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 const INDEX = /^(0|[1-9][0-9]*)$/;
@@ -91,10 +84,11 @@ export function translateRef(ref: string): string {
 }
 
 function translateMap(value: unknown): unknown {
-  if (!isNode(value)) return value;
-  const out: Node = {};
-  for (const name of Object.keys(value)) set(out, name, translate(value[name], false));
-  return out;
+  return isObject(value) ? mapValues(value, (schema) => translate(schema, false)) : value;
+}
+
+function translateEach(list: readonly unknown[]): unknown[] {
+  return list.map((item) => translate(item, false));
 }
 
 /** What a keyword's translation needs to know about the schema object it sits in. */
@@ -108,14 +102,14 @@ interface TranslateScope {
 }
 
 function translate(node: unknown, root: boolean): unknown {
-  if (!isNode(node)) return node;
+  if (!isObject(node)) return node;
   const out: Node = {};
   const scope: TranslateScope = {
     root,
     tuple: Array.isArray(node.items),
     defsTaken:
-      isNode(node.$defs) &&
-      isNode(node.definitions) &&
+      isObject(node.$defs) &&
+      isObject(node.definitions) &&
       Object.keys(node.definitions).some((name) => Object.hasOwn(node.$defs as Node, name)),
   };
   for (const key of Object.keys(node)) {
@@ -128,63 +122,54 @@ function translate(node: unknown, root: boolean): unknown {
 /** Sets on `out` the 2020-12 form of one draft-07 keyword. */
 function translateKeyword(out: Node, key: string, value: unknown, scope: TranslateScope): void {
   if (key === '$schema') {
-    if (scope.root) set(out, key, value);
+    if (scope.root) setOwn(out, key, value);
   } else if (key === '$ref' && typeof value === 'string') {
-    set(out, key, translateRef(value));
+    setOwn(out, key, translateRef(value));
   } else if (key === '$id' && typeof value === 'string' && value.includes('#')) {
     translateIdWithFragment(out, value);
   } else if (key === 'definitions') {
-    if (scope.defsTaken) set(out, key, translateMap(value));
+    if (scope.defsTaken) setOwn(out, key, translateMap(value));
     else mergeIntoDefs(out, translateMap(value) as Node);
   } else if (key === '$defs') {
     const translated = translateMap(value);
-    if (!isNode(translated)) set(out, key, translated);
+    if (!isObject(translated)) setOwn(out, key, translated);
     else mergeIntoDefs(out, translated);
   } else if (SCHEMA_MAPS.has(key)) {
-    set(out, key, translateMap(value));
+    setOwn(out, key, translateMap(value));
   } else if (key === 'items') {
     translateItems(out, value, scope.tuple);
   } else if (key === 'additionalItems') {
     // Draft-07 reads it only beside a tuple `items`.
-    if (scope.tuple) set(out, 'items', translate(value, false));
-  } else if (key === 'dependencies' && isNode(value)) {
+    if (scope.tuple) setOwn(out, 'items', translate(value, false));
+  } else if (key === 'dependencies' && isObject(value)) {
     translateDependencies(out, value);
   } else if (SCHEMA_SINGLE.has(key)) {
-    set(out, key, translate(value, false));
+    setOwn(out, key, translate(value, false));
   } else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) {
-    set(
-      out,
-      key,
-      value.map((item) => translate(item, false)),
-    );
+    setOwn(out, key, translateEach(value));
   } else {
-    set(out, key, structuredClone(value));
+    setOwn(out, key, structuredClone(value));
   }
 }
 
 /** `$id: "base#name"`: the base stays the `$id`, a plain-name fragment becomes `$anchor`. */
 function translateIdWithFragment(out: Node, value: string): void {
   const [id, anchor] = [value.slice(0, value.indexOf('#')), value.slice(value.indexOf('#') + 1)];
-  if (id !== '') set(out, '$id', id);
-  if (/^[A-Za-z][-A-Za-z0-9.:_]*$/.test(anchor)) set(out, '$anchor', anchor);
+  if (id !== '') setOwn(out, '$id', id);
+  if (/^[A-Za-z][-A-Za-z0-9.:_]*$/.test(anchor)) setOwn(out, '$anchor', anchor);
 }
 
 /** Adds translated definitions to `out.$defs` (`definitions` and `$defs` share it when no name clashes). */
 function mergeIntoDefs(out: Node, translated: Node): void {
-  const merged: Node = isNode(out.$defs) ? (out.$defs as Node) : {};
-  for (const name of Object.keys(translated)) set(merged, name, translated[name]);
-  set(out, '$defs', merged);
+  const merged: Node = isObject(out.$defs) ? (out.$defs as Node) : {};
+  for (const name of Object.keys(translated)) setOwn(merged, name, translated[name]);
+  setOwn(out, '$defs', merged);
 }
 
 /** `items`: one schema stays `items`; a tuple becomes `prefixItems` (an empty tuple constrains nothing). */
 function translateItems(out: Node, value: unknown, tuple: boolean): void {
-  if (!tuple) set(out, 'items', translate(value, false));
-  else if ((value as unknown[]).length > 0)
-    set(
-      out,
-      'prefixItems',
-      (value as unknown[]).map((item) => translate(item, false)),
-    );
+  if (!tuple) setOwn(out, 'items', translate(value, false));
+  else if ((value as unknown[]).length > 0) setOwn(out, 'prefixItems', translateEach(value as unknown[]));
 }
 
 /** `dependencies` splits by kind: name arrays into `dependentRequired`, schemas into `dependentSchemas`. */
@@ -192,9 +177,9 @@ function translateDependencies(out: Node, value: Node): void {
   for (const name of Object.keys(value)) {
     const dependency = value[name];
     const keyword = Array.isArray(dependency) ? 'dependentRequired' : 'dependentSchemas';
-    const map: Node = isNode(out[keyword]) ? (out[keyword] as Node) : {};
-    set(map, name, Array.isArray(dependency) ? [...dependency] : translate(dependency, false));
-    set(out, keyword, map);
+    const map: Node = isObject(out[keyword]) ? (out[keyword] as Node) : {};
+    setOwn(map, name, Array.isArray(dependency) ? [...dependency] : translate(dependency, false));
+    setOwn(out, keyword, map);
   }
 }
 

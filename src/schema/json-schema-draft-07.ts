@@ -1,8 +1,13 @@
+/*
+ * The draft-07 reading of a 2020-12 schema (the inverse of `toJsonSchema2020`, json-schema-2020.ts):
+ * the provider manifests' builders and the diff's rules speak draft-07.
+ */
 import { schemaDialect } from './dialect.js';
 import {
   cloneJson,
   hasOwn,
   isObject,
+  mapValues,
   SCHEMA_ARRAY_KEYWORDS,
   SCHEMA_KEYWORDS,
   SCHEMA_MAP_KEYWORDS,
@@ -12,44 +17,80 @@ import {
 const SINGLE = new Set<string>(SCHEMA_KEYWORDS);
 const ARRAYS = new Set<string>(SCHEMA_ARRAY_KEYWORDS);
 const MAPS = new Set<string>(SCHEMA_MAP_KEYWORDS);
+/** The keywords whose entries end up in draft-07's `dependencies` (its own, and 2020-12's two halves of it). */
+const DEPENDENCIES = new Set(['dependencies', 'dependentRequired', 'dependentSchemas']);
 
 /**
  * The draft-07 form of a 2020-12 schema, same meaning where draft-07 has the words: `prefixItems`
  * → tuple `items` (and `items` beside it → `additionalItems`), `dependentRequired` and
- * `dependentSchemas` → `dependencies`, the root `$schema` dropped. `$defs` stays (draft-07 tools
- * resolve `$ref`s into it); keywords draft-07 cannot say (`unevaluatedProperties`, `$dynamicRef`)
- * are kept for the reader to report. A draft-07 schema is returned as it is. The provider
- * manifests are built from this form (their converters speak draft-07).
+ * `dependentSchemas` → `dependencies`, the root `$schema` dropped. Keywords draft-07 cannot say
+ * (`unevaluatedProperties`, `$dynamicRef`) are kept for the reader to report. `$defs` stays
+ * (draft-07 tools resolve `$ref`s into it, and pointers into the definition stay true) unless
+ * `definitions` asks for draft-07's own name: then a `$defs` without a `definitions` beside it is
+ * renamed and `$ref`s are repointed, so the draft-07 and the 2020-12 copy of a schema read alike
+ * (the diff compares them).
  */
-export function toDraft07<T extends object>(schema: T): T {
-  if (schemaDialect(schema) !== '2020-12') return schema;
-  const out = convert(schema) as Record<string, unknown>;
-  delete out.$schema;
-  return out as T;
+export function fromJsonSchema2020(schema: unknown, options: { definitions?: boolean } = {}): unknown {
+  const out = convert(schema, options.definitions === true);
+  if (isObject(out)) delete out.$schema;
+  return out;
 }
 
-function convert(node: unknown): unknown {
+/**
+ * `fromJsonSchema2020` of a schema that declares 2020-12, for the provider manifests (their builders
+ * speak draft-07); a draft-07 schema is returned as it is.
+ */
+export function toDraft07<T extends object>(schema: T): T {
+  return schemaDialect(schema) === '2020-12' ? (fromJsonSchema2020(schema) as T) : schema;
+}
+
+function convert(node: unknown, definitions: boolean): unknown {
   if (!isObject(node)) return cloneJson(node);
+  const each = (value: unknown) => convert(value, definitions);
   const out: Record<string, unknown> = {};
   const tuple = Array.isArray(node.prefixItems);
   for (const key of Object.keys(node)) {
     const value = node[key];
-    if (key === 'prefixItems' && tuple) setOwn(out, 'items', (value as unknown[]).map(convert));
-    else if (key === 'items') setOwn(out, tuple ? 'additionalItems' : 'items', convert(value));
-    else if (key === 'dependentRequired' || key === 'dependentSchemas') {
-      const dependencies = (out.dependencies as Record<string, unknown> | undefined) ?? {};
-      if (isObject(value))
-        for (const name of Object.keys(value))
-          setOwn(dependencies, name, key === 'dependentSchemas' ? convert(value[name]) : cloneJson(value[name]));
-      setOwn(out, 'dependencies', dependencies);
-    } else if (MAPS.has(key) && isObject(value)) {
-      const map: Record<string, unknown> = {};
-      for (const name of Object.keys(value)) setOwn(map, name, convert(value[name]));
-      setOwn(out, key, map);
-    } else if (ARRAYS.has(key) && Array.isArray(value)) setOwn(out, key, value.map(convert));
-    else if (SINGLE.has(key)) setOwn(out, key, convert(value));
+    if (key === '$ref' && definitions && typeof value === 'string') setOwn(out, key, draft07Ref(value));
+    else if (key === 'prefixItems' && tuple) setOwn(out, 'items', (value as unknown[]).map(each));
+    else if (key === 'items')
+      setOwn(out, tuple ? 'additionalItems' : 'items', Array.isArray(value) ? value.map(each) : each(value));
+    else if (DEPENDENCIES.has(key) && isObject(value)) mergeDependencies(out, value, each);
+    else if (MAPS.has(key) && isObject(value)) {
+      setOwn(
+        out,
+        key === '$defs' && definitions && !hasOwn(node, 'definitions') ? 'definitions' : key,
+        mapValues(value, each),
+      );
+    } else if (ARRAYS.has(key) && Array.isArray(value)) setOwn(out, key, value.map(each));
+    else if (SINGLE.has(key)) setOwn(out, key, each(value));
     else setOwn(out, key, cloneJson(value));
   }
-  if (hasOwn(out, 'dependencies') && !isObject(out.dependencies)) delete out.dependencies;
   return out;
+}
+
+/** Property lists copied, schemas converted, into one `dependencies` whatever the keys' order. */
+function mergeDependencies(
+  out: Record<string, unknown>,
+  value: Record<string, unknown>,
+  each: (value: unknown) => unknown,
+): void {
+  const dependencies = isObject(out.dependencies) ? out.dependencies : {};
+  for (const name of Object.keys(value))
+    setOwn(dependencies, name, Array.isArray(value[name]) ? cloneJson(value[name]) : each(value[name]));
+  setOwn(out, 'dependencies', dependencies);
+}
+
+/** `#/$defs/X/prefixItems/0` → `#/definitions/X/items/0`; other refs unchanged. */
+function draft07Ref(ref: string): string {
+  if (!ref.startsWith('#/')) return ref;
+  const tokens = ref.slice(2).split('/');
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token === '$defs' && i + 1 < tokens.length) out.push('definitions', tokens[++i]!);
+    else if (token === 'prefixItems') out.push('items');
+    else out.push(token);
+  }
+  return `#/${out.join('/')}`;
 }

@@ -25,7 +25,7 @@ export type KeywordKind = 'annotation' | 'applicator' | 'validation' | 'meta' | 
 export type SubschemaPosition = 'schema' | 'list' | 'map' | 'schema-or-list' | 'map-of-schema-or-names';
 
 /** The specification (or library) that defines a keyword: the earliest of draft-07, 2019-09, 2020-12 that has it. */
-export type KeywordOrigin = 'draft-07' | '2019-09' | '2020-12' | 'draft-04' | 'ajv' | 'ajv-formats';
+type KeywordOrigin = 'draft-07' | '2019-09' | '2020-12' | 'draft-04' | 'ajv' | 'ajv-formats';
 
 /** One row of the table. */
 export interface KeywordInfo {
@@ -145,13 +145,8 @@ const ROWS: ReadonlyArray<readonly [string, KeywordInfo]> = [
   ['formatExclusiveMinimum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
 ];
 
-/** keyword → its row (a Map: keywords come from user schemas, `constructor` is no keyword). */
+/** keyword → its row, undefined for one toolsmith does not know (a Map: keywords come from user schemas, `constructor` is no keyword). */
 export const SCHEMA_KEYWORDS: ReadonlyMap<string, KeywordInfo> = new Map(ROWS);
-
-/** The row of a keyword, or undefined for one toolsmith does not know. */
-export function keywordInfo(keyword: string): KeywordInfo | undefined {
-  return SCHEMA_KEYWORDS.get(keyword);
-}
 
 /** The keywords (in table order) whose row passes `test`. */
 export function keywordsWhere(test: (info: KeywordInfo, keyword: string) => boolean): string[] {

@@ -2,10 +2,11 @@ import { createRequire } from 'node:module';
 import { escapePointerSegment, resolveLocalRef } from './json-pointer.js';
 import type { Ajv } from 'ajv';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from './ajv-options.js';
-import { ANNOTATION_KEYWORDS } from './keywords.js';
-import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
-import { classifyFormat, formatsIn, lenientStrictLogger, schemaDialect, type SchemaDialect } from './dialect.js';
+import { describeThrown, ToolsmithError, truncateText } from '../errors.js';
+import { classifyFormat, lenientStrictLogger, schemaDialect } from './dialect.js';
+import type { SchemaDialect } from './keywords.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
+import { schemaEntries, setOwn } from './walk.js';
 import { coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
 
 /**
@@ -58,7 +59,7 @@ export interface ValidateFunction<T = unknown> {
 }
 
 /** Most validation problems reported for one value; the rest are counted, not listed. */
-export const MAX_VALIDATION_ISSUES = 100;
+const MAX_VALIDATION_ISSUES = 100;
 
 /** Deepest nesting `copyJsonValue` accepts (also what stops it on a cyclic object). */
 export const MAX_COPY_DEPTH = 512;
@@ -75,49 +76,16 @@ function sharedAjvFor(dialect: SchemaDialect): Ajv {
 }
 
 /**
- * A runtime Ajv (draft-07, or 2020-12) with the one option set (`AJV_OPTIONS`), ajv-formats and the
- * annotation keywords. Strict mode goes through `lenientStrictLogger`, as in the generator: what the
- * dialect ignores compiles (and nothing is printed), any other strict complaint throws.
+ * A runtime Ajv (draft-07, or 2020-12) with the one option set (`AJV_OPTIONS`) and ajv-formats; both
+ * classes know every annotation keyword of the table. Strict mode goes through `lenientStrictLogger`,
+ * as in the generator: what the dialect ignores compiles (and nothing is printed), any other strict
+ * complaint throws.
  */
 function createAjv(dialect: SchemaDialect): Ajv {
   const { Ajv, addFormats } = loadAjv(dialect);
   const ajv = new Ajv({ ...AJV_OPTIONS, strictSchema: 'log', logger: lenientStrictLogger(dialect) });
   addFormats(ajv);
-  for (const keyword of ANNOTATION_KEYWORDS) {
-    try {
-      ajv.addKeyword(keyword);
-    } catch {
-      // Already an Ajv keyword (both classes know every annotation of the table today; declared in case a version drops one).
-    }
-  }
   return ajv;
-}
-
-/** Declares every `x-` key found anywhere in `schema` as an annotation keyword of `ajv`. */
-function allowExtensionKeywords(ajv: Ajv, schema: unknown, seen: Set<object> = new Set()): void {
-  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return;
-  seen.add(schema);
-  if (Array.isArray(schema)) {
-    for (const item of schema) allowExtensionKeywords(ajv, item, seen);
-    return;
-  }
-  for (const key of Object.keys(schema)) {
-    if (EXTENSION_KEYWORD.test(key) && !ajv.getKeyword(key)) {
-      try {
-        ajv.addKeyword(key);
-      } catch {
-        // A name Ajv cannot take (e.g. `x-a.b`): `lenientStrictLogger` lets it through as an extension.
-      }
-    }
-    allowExtensionKeywords(ajv, (schema as Record<string, unknown>)[key], seen);
-  }
-}
-
-/** Declares the formats a schema uses that the dialect ignores (unknown, and no near-typo of a known one) as always valid. */
-function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
-  for (const format of formatsIn(schema)) {
-    if (ajv.formats[format] === undefined && classifyFormat(format).kind === 'ignored') ajv.addFormat(format, true);
-  }
 }
 
 /**
@@ -137,9 +105,7 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
       `Schema does not compile: unsupported $schema ${declared} (draft-07 and 2020-12 are supported).`,
     );
   }
-  const ajv = sharedAjvFor(dialect);
-  allowExtensionKeywords(ajv, schema);
-  allowUnknownFormats(ajv, schema);
+  const ajv = readyFor(schema, sharedAjvFor(dialect));
   const prepared = prepareValidatorSchema(ajv, schema);
   const wrong = prepared.mismatches.filter((entry) => !entry.noDefaultIdiom);
   if (wrong.length > 0) {
@@ -149,29 +115,41 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
       `Schema does not compile: ${describeDefaultMismatch(wrong[0]!)}${more}. Fix the default or the schema: it would be filled in and then rejected.`,
     );
   }
+  const compile = (fresh: Ajv) => coerceWhereNeeded(fresh.compile(prepared.schema)) as unknown as ValidateFunction<T>;
   try {
-    return coerceWhereNeeded(ajv.compile(prepared.schema)) as unknown as ValidateFunction<T>;
-  } catch (thrown) {
-    let error = thrown;
+    return compile(ajv);
+  } catch (error) {
     // Another schema with the same `$id` was compiled before: this one gets an instance of its own.
-    if (error instanceof Error && /already exists/.test(error.message)) {
-      const fresh = createAjv(dialect);
-      allowExtensionKeywords(fresh, schema);
-      allowUnknownFormats(fresh, schema);
-      try {
-        return coerceWhereNeeded(fresh.compile(prepared.schema)) as unknown as ValidateFunction<T>;
-      } catch (retryError) {
-        error = retryError;
-      }
+    if (!(error instanceof Error && /already exists/.test(error.message))) throw doesNotCompile(error);
+    try {
+      return compile(readyFor(schema, createAjv(dialect)));
+    } catch (retryError) {
+      throw doesNotCompile(retryError);
     }
-    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeThrown(error, 500)}`, {
-      cause: error,
-    });
   }
 }
 
-/** Escapes one JSON-pointer segment (RFC 6901); kept here for the modules that import it from validation. */
-export { escapePointerSegment } from './json-pointer.js';
+function doesNotCompile(error: unknown): ToolsmithError {
+  return new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeThrown(error, 500)}`, {
+    cause: error,
+  });
+}
+
+/** `ajv` with the `x-` keywords (annotations) and the formats the dialect ignores (always valid) of `schema` declared. */
+function readyFor(schema: unknown, ajv: Ajv): Ajv {
+  for (const [key, value] of schemaEntries(schema)) {
+    if (EXTENSION_KEYWORD.test(key) && !ajv.getKeyword(key)) {
+      try {
+        ajv.addKeyword(key);
+      } catch {
+        // A name Ajv cannot take (e.g. `x-a.b`): `lenientStrictLogger` lets it through as an extension.
+      }
+    }
+    if (key !== 'format' || typeof value !== 'string' || ajv.formats[value] !== undefined) continue;
+    if (classifyFormat(value).kind === 'ignored') ajv.addFormat(value, true);
+  }
+  return ajv;
+}
 
 /** The Ajv error shape `toValidationIssues` reads (generated and runtime validators both give it). */
 type AjvErrorLike = NonNullable<ValidateFunction['errors']>[number];
@@ -262,18 +240,9 @@ function copyAt(value: unknown, depth: number): unknown {
   const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const key in copy) {
     const child = copy[key];
-    if (child === null || typeof child !== 'object' || !hasOwn.call(copy, key)) continue;
-    if (key === '__proto__') {
-      // Assigning `__proto__` would replace the copy's prototype: redefine the own data property.
-      Object.defineProperty(copy, key, {
-        value: copyAt(child, depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      copy[key] = copyAt(child, depth + 1);
-    }
+    // `setOwn`: assigning `__proto__` would replace the copy's prototype.
+    if (child !== null && typeof child === 'object' && hasOwn.call(copy, key))
+      setOwn(copy, key, copyAt(child, depth + 1));
   }
   return copy;
 }

@@ -46,15 +46,17 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   else target[key] = value;
 }
 
+/** A copy of an object with each value replaced by `map(value, key)`, `{}` for a value that is no object (`__proto__` kept as data). */
+export function mapValues(object: unknown, map: (value: unknown, key: string) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (isObject(object)) for (const key of Object.keys(object)) setOwn(out, key, map(object[key], key));
+  return out;
+}
+
 /** A deep copy of JSON data that keeps `__proto__` keys as plain own properties. */
 export function cloneJson<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) setOwn(out, key, cloneJson((value as Record<string, unknown>)[key]));
-    return out as T;
-  }
-  return value;
+  return (isObject(value) ? mapValues(value, cloneJson) : value) as T;
 }
 
 /** A JSON value with object keys sorted by code unit, recursively (for hashing and stable output). */
@@ -67,6 +69,27 @@ export function sortKeysDeep<T>(value: T): T {
     return out as T;
   }
   return value;
+}
+
+/** Keywords whose values are JSON data, never schemas: a `format`, `$ref` or `x-` key inside them means nothing. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples']);
+
+/**
+ * Every key of every object in a schema, with its value, outside the data keywords: wherever a keyword
+ * may be (a superset: property names are keys too). Each object is read once, so a cyclic value ends.
+ */
+export function* schemaEntries(schema: unknown, seen: Set<object> = new Set()): Generator<[string, unknown]> {
+  if (schema === null || typeof schema !== 'object' || seen.has(schema)) return;
+  seen.add(schema);
+  if (Array.isArray(schema)) {
+    for (const item of schema) yield* schemaEntries(item, seen);
+    return;
+  }
+  for (const key of Object.keys(schema)) {
+    const value = (schema as Record<string, unknown>)[key];
+    yield [key, value];
+    if (!DATA_KEYWORDS.has(key)) yield* schemaEntries(value, seen);
+  }
 }
 
 type Each = (child: unknown, pointer: string, place: SubschemaPlace) => void;
@@ -138,8 +161,7 @@ export function mapSchema<TNode extends object = SchemaNode, TOut = unknown>(
   if (!isObject(schema)) return cloneJson(schema) as TOut;
   const replaced = transform(schema as TNode, pointer);
   if (replaced !== undefined) return replaced;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(schema)) setOwn(out, key, cloneJson(schema[key]));
+  const out = mapValues(schema, cloneJson);
   forEachSubschema(schema, pointer, (child, childPointer, { keyword, at }) => {
     const mapped = mapSchema(child, childPointer, transform);
     if (at === undefined) setOwn(out, keyword, mapped);

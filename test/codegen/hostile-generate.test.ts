@@ -953,7 +953,8 @@ describe('composed tools: a cycle is rejected at generate, named, at the step', 
   });
 
   it('shared callees and diamonds are not cycles (property: reported exactly when the call graph has a cycle)', async () => {
-    const { checkComposedCycles } = await import('../../codegen/rules/composed-cycles.js');
+    const { composedCycles } = await import('../../codegen/rules/composed-cycles.js');
+    const { Diagnostics } = await import('../../codegen/problems.js');
     const { parseSource } = await import('../../codegen/load.js');
     fc.assert(
       fc.property(
@@ -985,7 +986,9 @@ describe('composed tools: a cycle is rejected at generate, named, at the step', 
                 : [],
             ),
           );
-          const problems = checkComposedCycles(nodes);
+          const diagnostics = new Diagnostics();
+          composedCycles.run(nodes, diagnostics);
+          const problems = diagnostics.problems();
           expect(
             problems
               .map((problem) => `${problem.file.replace(/^schemas\/|\.tool\.json$/g, '')}${problem.pointer}`)

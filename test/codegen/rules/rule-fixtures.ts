@@ -22,7 +22,7 @@ export function definitionSubject(
 }
 
 /** What a rule reported, compactly: `severity pointer line:column message`, in report order. */
-export function reported(diagnostics: Diagnostics): string[] {
+function reported(diagnostics: Diagnostics): string[] {
   return diagnostics
     .problems()
     .map(

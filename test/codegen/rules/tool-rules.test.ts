@@ -60,6 +60,15 @@ describe('shared-schemas', () => {
       { 'x.schema.json': { type: 'object', requried: [] } },
       ['error schemas/x.schema.json:3:3 /requried unknown keyword "requried"'],
     ],
+    // Checked against its dialect's meta-schema as a schema field is, with the same words.
+    [
+      { 'x.schema.json': { type: 'string', minLength: -1 } },
+      ['error schemas/x.schema.json:3:16 /minLength not a valid draft-07 schema: /minLength must be >= 0'],
+    ],
+    [
+      { 'x.schema.json': { type: 'object', properties: { a: { type: 'strng' } } } },
+      ['error schemas/x.schema.json:5:15 /properties/a/type "strng" is not a JSON Schema type'],
+    ],
     [
       { 'a/geo.schema.json': { type: 'number' }, 'b/geo.schema.json': { type: 'string' } },
       ['error schemas/b/geo.schema.json:1:1  shared type name "Geo" is already taken by schemas/a/geo.schema.json'],
