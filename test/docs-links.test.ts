@@ -6,6 +6,7 @@ import { REPO } from './helpers/temp-project.js';
 /** The user and contributor documents whose relative links must resolve. */
 const DOCUMENTS = [
   'README.md',
+  'ARCHITECTURE.md',
   'CONTRIBUTING.md',
   'bench/README.md',
   ...readdirSync(path.join(REPO, 'docs'))
@@ -42,4 +43,42 @@ describe('documentation links', () => {
       .map(({ line, target }) => `${document}:${line}: ${target}`);
     expect(missing).toEqual([]);
   });
+
+  it.each(DOCUMENTS)('every link of %s to a heading of another document names one of its headings', (document) => {
+    const missing = relativeLinks(readFileSync(path.join(REPO, document), 'utf8'))
+      .filter(({ target }) => /\.md#/.test(target))
+      .filter(({ target }) => {
+        const [file, anchor] = target.split('#') as [string, string];
+        const full = path.join(REPO, path.dirname(document), file);
+        return existsSync(full) && !headingAnchors(readFileSync(full, 'utf8')).has(anchor);
+      })
+      .map(({ line, target }) => `${document}:${line}: ${target}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('reads heading anchors as GitHub makes them', () => {
+    expect([...headingAnchors('# Where a change goes\n## `toolsmith diff`: two sides\n```\n# not one\n```')]).toEqual([
+      'where-a-change-goes',
+      'toolsmith-diff-two-sides',
+    ]);
+  });
 });
+
+/** The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces as hyphens. */
+function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6} (.+)$/.exec(line);
+    if (heading === null) continue;
+    anchors.add(
+      heading[1]!
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
+    );
+  }
+  return anchors;
+}

@@ -16,7 +16,7 @@ import { createTempProject, REPO, run, typeCheckFolder, type TempProject } from 
  * command and options the CLI has; its `toolsmith call` lines for this repository's tools and its
  * `toolsmith diff` lines (in a project with a `main` branch and a published tools/list) are run.
  * The install path (pack, install, init, generate, build, `npm ci --omit=dev`, call, serve) is run
- * step by step by test/package.test.ts.
+ * step by step by test/package.e2e.test.ts.
  */
 
 /** The user documents whose samples are checked. */

@@ -31,7 +31,7 @@ export function normalizeLineEndings(file: GeneratedFile): GeneratedFile {
 /**
  * Formats one file by its extension. The types files (`types/*.ts`: interfaces and type aliases
  * only) are parsed with prettier's `babel-ts` parser, ~25 % faster there than `typescript` with the
- * same output (test/codegen/emit/format.test.ts compares the two on every corpus).
+ * same output (test/codegen/emit/format.slow.test.ts compares the two on every corpus).
  */
 export async function formatFile(file: GeneratedFile): Promise<GeneratedFile> {
   if (file.preformatted) return file;

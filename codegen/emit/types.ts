@@ -11,7 +11,7 @@ import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
 import { jsDoc, quoted, typeKey } from './literal.js';
 
-/** json-schema-to-typescript, configured to avoid its known traps (see ARCHITECTURE.md). */
+/** json-schema-to-typescript, configured to avoid its known traps (test/codegen/jstt-traps.slow.test.ts). */
 const COMPILE_OPTIONS: Partial<Options> = {
   bannerComment: '',
   format: false,

@@ -20,7 +20,9 @@ import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
  * `#/$defs/X` refs stay; refs into shared files are copied under `definitions[<type name>]`
  * (`$defs` in a 2020-12 schema, or in a draft-07 one that keeps its definitions there) and
  * rewritten to point there, so each schema is self-contained. A ref that does not resolve, points
- * outside the schemas folder or into another dialect is an error at it.
+ * outside the schemas folder or into another dialect is an error at it. Hand-written rather than
+ * json-schema-ref-parser's `bundle()`, which points later uses of a schema at its first place
+ * (`#/properties/a`): unreadable manifests and no stable type names.
  */
 export const refBundling: Rule<ToolSubject> = {
   name: 'ref-bundling',

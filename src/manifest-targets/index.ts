@@ -7,7 +7,7 @@
  *
  * The entry types are toolsmith's own and are assignable to the official SDK types (openai's
  * `ChatCompletionFunctionTool` and Responses `FunctionTool`, @anthropic-ai/sdk's `Tool`, @google/genai's
- * `FunctionDeclaration`, the MCP SDK's `Tool`; test/codegen/manifests-sdk.test.ts type-checks that with
+ * `FunctionDeclaration`, the MCP SDK's `Tool`; test/codegen/manifests-sdk.slow.test.ts type-checks that with
  * the real packages), so a program needs none of those packages to build a manifest, and one that has
  * them passes the result straight in. This module is `toolsmith/manifests`, not the main entry, so a
  * process that only runs tools does not load the builders.

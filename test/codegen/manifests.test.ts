@@ -10,7 +10,7 @@ type Json = Record<string, any>;
 
 /**
  * The targets these tests were written for; the policy `error`, so that what a target cannot take is a
- * problem; descriptions left as written (manifests-targets.test.ts tests carrying losses into them).
+ * problem; descriptions left as written (manifests-targets.slow.test.ts tests carrying losses into them).
  */
 const CLASSIC: ManifestTarget[] = ['openai', 'openai-strict', 'anthropic', 'gemini-legacy', 'mcp'];
 

@@ -1,5 +1,5 @@
 /**
- * A consumer of the three adapters, from the subpath exports, with typed tools: test/package.test.ts
+ * A consumer of the three adapters, from the subpath exports, with typed tools: test/package.e2e.test.ts
  * type-checks and runs it in a project where the packed tarball is installed with each framework.
  */
 export const ADAPTER_CONSUMER = `import { ToolClient, ToolOrchestrator, type ITool } from 'toolsmith';

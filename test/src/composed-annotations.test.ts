@@ -11,8 +11,13 @@ import { ComposedTool, ToolOrchestrator, type ITool } from '../../src/index.js';
 import { createMcpServer } from '../../src/mcp/index.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'toolsmith-composed-annotations-'));
+const previousDataDir = process.env.TOOLSMITH_DATA_DIR;
 process.env.TOOLSMITH_DATA_DIR = dataDir;
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => {
+  if (previousDataDir === undefined) delete process.env.TOOLSMITH_DATA_DIR;
+  else process.env.TOOLSMITH_DATA_DIR = previousDataDir;
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 /** What the MCP SDK client lists for `tools`, served by the package's MCP server over an in-memory pair. */
 async function listOverMcp(tools: ITool[]): Promise<Tool[]> {

@@ -16,8 +16,13 @@ const caller = {
 const call = (o: ToolOrchestrator, name: string, args: Record<string, unknown>) =>
   o.processToolCall({ ...caller, toolCallRequest: { id: name, name, arguments: args } });
 const dataDir = mkdtempSync(path.join(tmpdir(), 'toolsmith-lazy-'));
+const previousDataDir = process.env.TOOLSMITH_DATA_DIR;
 process.env.TOOLSMITH_DATA_DIR = dataDir;
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => {
+  if (previousDataDir === undefined) delete process.env.TOOLSMITH_DATA_DIR;
+  else process.env.TOOLSMITH_DATA_DIR = previousDataDir;
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 describe('lazily loaded tools', () => {
   it('the generated lazy registry lists the same tools, with the same metadata, as the eager one', () => {

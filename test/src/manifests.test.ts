@@ -8,7 +8,7 @@ import { mcpToolList } from '../../generated/manifests/mcp.js';
 import { openaiResponsesTools } from '../../generated/manifests/openai-responses.js';
 import { createTools } from '../../generated/registry.js';
 import { ToolOrchestrator } from '../../src/index.js';
-import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
+import { DEFAULT_MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 import {
   buildManifest,
   toAnthropicTools,
@@ -52,8 +52,8 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
       manifest('anthropic.json').map(({ input_examples: _, ...tool }: { input_examples?: unknown }) => tool),
     );
     expect(toGeminiTool(listed)).toEqual(manifest('gemini.json'));
-    // Every target of the table by name, without a function of its own.
-    for (const target of MANIFEST_TARGETS.filter((name) => name !== 'mcp' && name !== 'gemini-legacy'))
+    // Every target generate writes by default, by name, without a function of its own.
+    for (const target of DEFAULT_MANIFEST_TARGETS.filter((name) => name !== 'mcp'))
       expect(buildManifest(target, withExamples), target).toEqual(manifest(`${target}.json`));
     const registered = listed.map((definition) => orchestrator.getTool(definition.name)!);
     expect(toMcpTools(registered)).toEqual(manifest('mcp.json').tools);

@@ -1,6 +1,6 @@
 /**
  * The rows of the types emitter's table (types.test.ts): definition files and the exact text
- * `emitToolTypes` writes for one of their tools. Kept apart so compiles.test.ts type-checks every
+ * `emitToolTypes` writes for one of their tools. Kept apart so compiles.slow.test.ts type-checks every
  * row's whole generated tree too.
  */
 import { type Definitions, tool } from './project.js';
