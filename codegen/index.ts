@@ -1,5 +1,5 @@
 /**
- * toolsmith's generator as a library (`toolsmith/codegen`): the run the CLI's `generate` and `check`
+ * toolsmith's generator as a library (`toolsmith-sdk/codegen`): the run the CLI's `generate` and `check`
  * make (`generate`, with `check: true` for a check), and its stages for a caller that wants one.
  */
 export { generate, type GenerateReport, type RunOptions } from './generate.js';

@@ -166,7 +166,7 @@ export interface GeneratedFile {
 
 /** What emitters get besides the model. */
 export interface EmitContext {
-  /** Module specifier generated TypeScript imports the runtime from (e.g. `toolsmith`). */
+  /** Module specifier generated TypeScript imports the runtime from (e.g. `toolsmith-sdk`). */
   runtimeImport: string;
   /** Module specifier stubs import the runtime from (bare, or relative to the stubs folder). */
   stubsRuntimeImport: string;

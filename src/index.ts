@@ -118,10 +118,10 @@ export {
 export { deepFreeze } from './schema/freeze.js';
 export { validatorRuntime } from './schema/validator-runtime.js';
 
-// The MCP adapter lives at `toolsmith/mcp` (src/mcp/index.ts), not here: the MCP SDK loads Ajv's
+// The MCP adapter lives at `toolsmith-sdk/mcp` (src/mcp/index.ts), not here: the MCP SDK loads Ajv's
 // compiler and a dozen modules that a process running generated tools does not need.
 export { MCP_SCHEMA_DIALECT, toMcpToolFromTool, type McpToolAnnotations, type McpToolEntry } from './mcp/tool.js';
-// The entry types of the provider manifests (generated/manifests/*.ts; the builders are `toolsmith/manifests`).
+// The entry types of the provider manifests (generated/manifests/*.ts; the builders are `toolsmith-sdk/manifests`).
 export type {
   AnthropicManifestEntry,
   AnthropicTool,

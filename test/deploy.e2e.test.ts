@@ -48,7 +48,7 @@ async function shell(script: string, cwd: string, env: NodeJS.ProcessEnv) {
 }
 
 /** A built program standing for the user's `dist/`: it imports the installed runtime and calls a tool. */
-const MAIN = `import { ToolOrchestrator } from 'toolsmith';
+const MAIN = `import { ToolOrchestrator } from 'toolsmith-sdk';
 const greet = {
   id: 'greet', name: 'greet', displayName: 'Greet', description: 'Greets someone.',
   inputSchema: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' } } },
@@ -134,7 +134,7 @@ describe('the documented deploy installs on a clean machine', () => {
 
   it('the packed tarball is the one the recipe names', () => {
     const version = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version as string;
-    expect(tarball).toBe(`toolsmith-${version}.tgz`);
+    expect(tarball).toBe(`toolsmith-sdk-${version}.tgz`);
     expect(projectBlock.body).toContain(`/path/to/${tarball}`);
     expect(dockerfile).toContain('RUN npm ci --omit=dev');
   });
@@ -144,9 +144,9 @@ describe('the documented deploy installs on a clean machine', () => {
     // The recipe's shell block as written, the tarball's folder in place of /path/to/.
     await shell(projectBlock.body.replaceAll('/path/to/', `${dir}/`), project, environment());
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
-    expect(manifest.dependencies).toEqual({ toolsmith: `file:vendor/${tarball}` });
+    expect(manifest.dependencies).toEqual({ 'toolsmith-sdk': `file:vendor/${tarball}` });
     const lock = JSON.parse(readFileSync(path.join(project, 'package-lock.json'), 'utf8'));
-    expect(lock.packages['node_modules/toolsmith'].resolved).toBe(`file:vendor/${tarball}`);
+    expect(lock.packages['node_modules/toolsmith-sdk'].resolved).toBe(`file:vendor/${tarball}`);
 
     mkdirSync(path.join(project, 'dist/src'), { recursive: true });
     writeFileSync(path.join(project, 'dist/src/main.js'), MAIN);
@@ -157,7 +157,7 @@ describe('the documented deploy installs on a clean machine', () => {
     const outputs = await runDockerfile(dockerfile, project, image, cache);
 
     expect(readdirSync(image).sort()).toEqual(['dist', 'node_modules', 'package-lock.json', 'package.json', 'vendor']);
-    // RUN npm ci, RUN npx toolsmith --version, CMD node dist/src/main.js.
+    // RUN npm ci, RUN npx --no -- toolsmith --version, CMD node dist/src/main.js.
     expect(outputs).toHaveLength(3);
     expect(outputs[1]!.trim()).toBe(JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version);
     expect(JSON.parse(outputs[2]!)).toEqual({ greeting: 'Hello, Ada!' });
@@ -183,6 +183,6 @@ describe('the documented deploy installs on a clean machine', () => {
       image,
       cache,
     ).catch((error: { stderr?: string }) => error);
-    expect(String((failure as { stderr?: string }).stderr)).toMatch(/ENOENT[\s\S]*toolsmith-[\d.]+\.tgz/);
+    expect(String((failure as { stderr?: string }).stderr)).toMatch(/ENOENT[\s\S]*toolsmith-sdk-[\d.]+\.tgz/);
   }, 600_000);
 });

@@ -11,7 +11,7 @@ import { createTempProject, REPO, run, typeCheckFolder, type TempProject } from 
 /**
  * The README's and docs' code samples, checked as a consumer would meet them: every ```ts block
  * (but `ts illustrative`, a fragment that cannot compile alone) is a file of a project made by
- * `toolsmith init` + `toolsmith generate`, type-checked by tsc with `toolsmith` resolved to this
+ * `toolsmith init` + `toolsmith generate`, type-checked by tsc with `toolsmith-sdk` resolved to this
  * repository's sources; every `toolsmith` command of a shell block (but `sh illustrative`) names a
  * command and options the CLI has; its `toolsmith call` lines for this repository's tools and its
  * `toolsmith diff` lines (in a project with a `main` branch and a published tools/list) are run.
@@ -85,7 +85,7 @@ const needsDependencies = (block: Block) => /from '\.\/tools\/send-email\.js'/.t
 const PRELUDE = `import type OpenAI from 'openai';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { GoogleGenAI } from '@google/genai';
-import type { ToolCallDefaults, ToolOrchestrator, ToolOrchestratorOptions } from 'toolsmith';
+import type { ToolCallDefaults, ToolOrchestrator, ToolOrchestratorOptions } from 'toolsmith-sdk';
 
 declare global {
   interface SmtpClient { send(message: { to: string; subject: string; body: string }): Promise<string> }
@@ -130,7 +130,7 @@ const SEND_EMAIL = {
     properties: { id: { type: 'string' } },
   },
 };
-const SEND_EMAIL_TOOL = `import type { ToolExecutionResult } from 'toolsmith';
+const SEND_EMAIL_TOOL = `import type { ToolExecutionResult } from 'toolsmith-sdk';
 import { SendEmailToolBase } from '../../generated/tools/send-email.base.js';
 import type { SendEmailArgs, SendEmailOutput } from '../../generated/types/send-email.js';
 
@@ -178,18 +178,19 @@ function definitionBlocks(): { file: string; block: Block }[] {
 }
 
 /**
- * `toolsmith` as the package's exports map names it, from the sources: each subpath's `types`
+ * The package (`toolsmith-sdk`) as its exports map names it, from the sources: each subpath's `types`
  * (`./dist/src/index.d.ts`) becomes its source (`src/index.ts`), as tsc's `paths`.
  */
 function toolsmithPaths(): Record<string, string[]> {
   const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+    name: string;
     exports: Record<string, string | { types: string }>;
   };
   const paths: Record<string, string[]> = {};
   for (const [subpath, target] of Object.entries(manifest.exports)) {
     const file =
       typeof target === 'string' ? target : target.types.replace(/^\.\/dist\//, './').replace(/\.d\.ts$/, '.ts');
-    paths[`toolsmith${subpath.slice(1)}`] = [path.join(REPO, file)];
+    paths[`${manifest.name}${subpath.slice(1)}`] = [path.join(REPO, file)];
   }
   return paths;
 }
@@ -384,7 +385,7 @@ function shellWords(text: string): string[] {
   return [...text.matchAll(/'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"]+/g)].map((match) => match[0].replace(/^['"]|['"]$/g, ''));
 }
 
-/** Every `toolsmith …` / `npx toolsmith …` of a shell block, the words after `toolsmith`. */
+/** Every `toolsmith …` / `npx [--no] toolsmith …` of a shell block, the words after `toolsmith`. */
 function toolsmithInvocations(block: Block): Invocation[] {
   const invocations: Invocation[] = [];
   const lines = block.text.split('\n');
@@ -399,7 +400,9 @@ function toolsmithInvocations(block: Block): Invocation[] {
     text = text.replace(/(^|\s)#.*$/, '');
     for (const command of text.split(/\s(?:&&|\|\||\||;)\s/)) {
       const words = shellWords(command);
-      const start = words[0] === 'npx' ? 1 : 0;
+      // `npx --no toolsmith …`: npx's own options come before the command.
+      let start = 0;
+      if (words[0] === 'npx') for (start = 1; words[start]?.startsWith('-');) start++;
       if (words[start] === 'toolsmith')
         invocations.push({ document: block.document, line, words: words.slice(start + 1) });
     }
@@ -437,7 +440,7 @@ describe('the toolsmith commands of the README and docs/ shell blocks', () => {
       document: 'a.md',
       line: 1,
       info: 'sh',
-      text: 'npm ci && npx toolsmith call calc \'{"a": 1}\' --capability x   # toolsmith init\nnpx toolsmith serve \\\n  --http\n# npx toolsmith gone',
+      text: 'npm ci && npx toolsmith call calc \'{"a": 1}\' --capability x   # toolsmith init\nnpx --no toolsmith serve \\\n  --http\n# npx toolsmith gone',
     };
     expect(toolsmithInvocations(block)).toEqual([
       { document: 'a.md', line: 2, words: ['call', 'calc', '{"a": 1}', '--capability', 'x'] },

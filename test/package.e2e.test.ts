@@ -34,7 +34,7 @@ describe('toolsmith as an installed package', () => {
   };
   /** The installed CLI run with plain node (no tsx flag, no loader but what bin/toolsmith.js registers). */
   const toolsmith = (args: string[]) =>
-    run(process.execPath, [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), ...args]);
+    run(process.execPath, [path.join(project, 'node_modules/toolsmith-sdk/bin/toolsmith.js'), ...args]);
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'toolsmith-package-'));
@@ -42,6 +42,10 @@ describe('toolsmith as an installed package', () => {
     mkdirSync(project);
     await exec(npm, ['pack', '--pack-destination', dir], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
     const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'))!;
+    // Published as toolsmith-sdk: the registry's `toolsmith` is an unrelated package.
+    expect(tarball).toBe(
+      `toolsmith-sdk-${JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version}.tgz`,
+    );
     writeFileSync(
       path.join(project, 'package.json'),
       JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2),
@@ -56,12 +60,12 @@ describe('toolsmith as an installed package', () => {
       cwd: REPO,
       maxBuffer: 16 * 1024 * 1024,
     });
-    expect(stdout).toContain('"toolsmith/codegen"');
+    expect(stdout).toContain('"toolsmith-sdk/codegen"');
     expect(stdout).not.toMatch(/^(node16 \(from ESM\)|bundler): (?!🟢)/m);
   }, 240_000);
 
   it('ships only what users need', () => {
-    const installed = path.join(project, 'node_modules/toolsmith');
+    const installed = path.join(project, 'node_modules/toolsmith-sdk');
     expect(readdirSync(installed).sort()).toEqual([
       'ARCHITECTURE.md',
       'README.md',
@@ -82,9 +86,9 @@ describe('toolsmith as an installed package', () => {
     const installed = readdirSync(path.join(project, 'node_modules'));
     for (const name of [...Object.keys(GENERATOR_PACKAGES), ...Object.keys(BUILD_PACKAGES)])
       expect(installed).not.toContain(name.split('/')[0]);
-    expect(installed).toEqual(expect.arrayContaining(['ajv', 'ajv-formats', 'toolsmith']));
+    expect(installed).toEqual(expect.arrayContaining(['ajv', 'ajv-formats', 'toolsmith-sdk']));
     mkdirSync(path.join(project, 'schemas'));
-    const failed = await run(npx, ['toolsmith', 'generate']).catch((error) => error);
+    const failed = await run(npx, ['--no', 'toolsmith', 'generate']).catch((error) => error);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain("the generator's packages are not installed");
     expect(failed.stderr).toMatch(
@@ -95,19 +99,19 @@ describe('toolsmith as an installed package', () => {
       const early = await toolsmith(command === 'call' ? ['call', 'greet', '{}'] : ['serve']).catch((error) => error);
       expect(early).toMatchObject({ code: 1, stdout: '' });
       expect(early.stderr).toBe(
-        `toolsmith ${command}: neither generated/registry.ts nor dist/generated/registry.js exists. Run \`npx toolsmith generate\` first (and \`npm run build\` for a production install).\n`,
+        `toolsmith ${command}: neither generated/registry.ts nor dist/generated/registry.js exists. Run \`npx --no toolsmith generate\` first (and \`npm run build\` for a production install).\n`,
       );
     }
   });
 
   it('init scaffolds, refuses to overwrite; generate, tsc and a typed call work; the build runs with plain node after npm ci --omit=dev, and so do call and serve', async () => {
-    const init = await run(npx, ['toolsmith', 'init']);
+    const init = await run(npx, ['--no', 'toolsmith', 'init']);
     expect(init.stdout).toContain('created schemas/greet.tool.json, toolsmith.config.json, tsconfig.json');
     expect(init.stdout).toContain(
       'added devDependencies json-schema-to-typescript, prettier, handlebars, chokidar, tsx, gpt-tokenizer, ts-morph, typescript, @types/node',
     );
     const definition = JSON.parse(readFileSync(path.join(project, 'schemas/greet.tool.json'), 'utf8'));
-    expect(definition.$schema).toBe('../node_modules/toolsmith/tool-definition.schema.json');
+    expect(definition.$schema).toBe('../node_modules/toolsmith-sdk/tool-definition.schema.json');
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
     expect(manifest.scripts).toEqual({
       generate: 'toolsmith generate',
@@ -115,8 +119,8 @@ describe('toolsmith as an installed package', () => {
       build: 'tsc -p tsconfig.json && toolsmith copy-assets',
     });
     expect(manifest.devDependencies).toEqual({ ...GENERATOR_PACKAGES, ...BUILD_PACKAGES });
-    expect(Object.keys(manifest.dependencies)).toEqual(['toolsmith']);
-    await expect(run(npx, ['toolsmith', 'init'])).rejects.toMatchObject({
+    expect(Object.keys(manifest.dependencies)).toEqual(['toolsmith-sdk']);
+    await expect(run(npx, ['--no', 'toolsmith', 'init'])).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('refusing to overwrite schemas/greet.tool.json'),
     });
@@ -124,7 +128,7 @@ describe('toolsmith as an installed package', () => {
 
     const generate = await run(npm, ['run', 'generate']);
     expect(generate.stdout).toMatch(/1 tools .* 1 stubs created/);
-    expect(readFileSync(path.join(project, 'generated/tools/greet.base.ts'), 'utf8')).toContain("from 'toolsmith'");
+    expect(readFileSync(path.join(project, 'generated/tools/greet.base.ts'), 'utf8')).toContain("from 'toolsmith-sdk'");
 
     const stub = path.join(project, 'src/tools/greet.ts');
     const implemented = readFileSync(stub, 'utf8').replace(
@@ -135,7 +139,7 @@ describe('toolsmith as an installed package', () => {
     writeFileSync(stub, implemented);
     writeFileSync(
       path.join(project, 'src/main.ts'),
-      `import { ToolOrchestrator } from 'toolsmith';
+      `import { ToolOrchestrator } from 'toolsmith-sdk';
 import { createToolClient, createTools } from '../generated/registry.js';
 import { createLazyTools } from '../generated/lazy-registry.js';
 
@@ -151,7 +155,7 @@ for (const tools of [createTools(), createLazyTools()]) {
     // An entry module for call and serve: an approval gate that rejects every call.
     writeFileSync(
       path.join(project, 'src/reject-all.ts'),
-      `import type { ToolOrchestratorOptions } from 'toolsmith';
+      `import type { ToolOrchestratorOptions } from 'toolsmith-sdk';
 export default { requireApproval: 'always', approvalGate: async () => ({ approved: false, reason: 'no calls today' }) } satisfies ToolOrchestratorOptions;
 `,
     );
@@ -171,7 +175,7 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     expect(lines((await run(process.execPath, ['--import', 'tsx', 'src/main.ts'])).stdout)).toEqual(expected);
     expect((await run(npm, ['run', 'generate:check'])).stdout).toContain('up to date');
 
-    // The config as toolsmith.config.ts, typed by defineConfig from toolsmith/config: tsc checks it
+    // The config as toolsmith.config.ts, typed by defineConfig from toolsmith-sdk/config: tsc checks it
     // (a typo does not compile), and check reads it (its manifest targets make the output differ).
     const jsonConfig = path.join(project, 'toolsmith.config.json');
     const tsConfig = path.join(project, 'toolsmith.config.ts');
@@ -181,7 +185,7 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     const typedConfig = (body: string) =>
       writeFileSync(
         tsConfig,
-        `import { defineConfig } from 'toolsmith/config';\nexport default defineConfig(${body});\n`,
+        `import { defineConfig } from 'toolsmith-sdk/config';\nexport default defineConfig(${body});\n`,
       );
     writeFileSync(
       path.join(project, 'tsconfig.config.json'),
@@ -237,7 +241,9 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
         .filter(([, entry]) => entry.devOptional)
         .map(([name]) => name),
     ).toEqual([]);
-    expect(kept).toEqual(expect.arrayContaining(['toolsmith', 'ajv', 'ajv-formats', '@modelcontextprotocol/server']));
+    expect(kept).toEqual(
+      expect.arrayContaining(['toolsmith-sdk', 'ajv', 'ajv-formats', '@modelcontextprotocol/server']),
+    );
     expect(kept).not.toContain('@modelcontextprotocol/sdk');
     expect(lines((await run(process.execPath, ['dist/src/main.js'])).stdout)).toEqual(expected);
 
@@ -265,7 +271,7 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
 
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), 'serve'],
+      args: [path.join(project, 'node_modules/toolsmith-sdk/bin/toolsmith.js'), 'serve'],
       cwd: project,
       stderr: 'pipe',
     });
@@ -289,7 +295,12 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     await gated.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [path.join(project, 'node_modules/toolsmith/bin/toolsmith.js'), 'serve', '--entry', 'src/reject-all.ts'],
+        args: [
+          path.join(project, 'node_modules/toolsmith-sdk/bin/toolsmith.js'),
+          'serve',
+          '--entry',
+          'src/reject-all.ts',
+        ],
         cwd: project,
       }),
     );
@@ -307,7 +318,7 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     renameSync(path.join(project, 'validators-away'), path.join(project, 'dist/generated/validators'));
     expect(uncopied).toMatchObject({ code: 1, stdout: '' });
     expect(uncopied.stderr).toBe(
-      'toolsmith call: dist/generated/validators/greet.js is missing from the build: tsc does not emit the generated validators. Run `npx toolsmith copy-assets` after tsc (the `build` script toolsmith init writes does).\n',
+      'toolsmith call: dist/generated/validators/greet.js is missing from the build: tsc does not emit the generated validators. Run `npx --no toolsmith copy-assets` after tsc (the `build` script toolsmith init writes does).\n',
     );
 
     // Without tsx and without a build, call says what to do instead of Node's ERR_UNKNOWN_FILE_EXTENSION.
@@ -323,7 +334,7 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     renameSync(path.join(project, 'toolsmith.config.json'), path.join(dir, 'toolsmith.config.json'));
     writeFileSync(
       path.join(project, 'toolsmith.config.ts'),
-      "import { defineConfig } from 'toolsmith/config';\nconst entry: string = 'src/reject-all.ts';\nexport default defineConfig({ entry });\n",
+      "import { defineConfig } from 'toolsmith-sdk/config';\nconst entry: string = 'src/reject-all.ts';\nexport default defineConfig({ entry });\n",
     );
     const configured = await toolsmith(['call', 'greet', '{"name":"Ada"}']).catch((error) => error);
     expect(configured.code).toBe(1);
@@ -374,12 +385,12 @@ export default { requireApproval: 'always', approvalGate: async () => ({ approve
     }, 240_000);
 
     it('the runtime bundle imports no framework', () => {
-      const bundle = readFileSync(path.join(adapters, 'node_modules/toolsmith/dist/src/index.js'), 'utf8');
+      const bundle = readFileSync(path.join(adapters, 'node_modules/toolsmith-sdk/dist/src/index.js'), 'utf8');
       expect(bundle).not.toMatch(/from\s*["'](ai|@openai\/agents[^"']*|@langchain\/[^"']*|langchain)["']/);
       expect(bundle).not.toMatch(/import\(\s*["'](ai|@openai|@langchain)/);
     });
 
-    it('a consumer of toolsmith/ai-sdk, toolsmith/openai-agents and toolsmith/langchain type-checks and runs', async () => {
+    it('a consumer of toolsmith-sdk/ai-sdk, toolsmith-sdk/openai-agents and toolsmith-sdk/langchain type-checks and runs', async () => {
       writeFileSync(path.join(adapters, 'main.ts'), ADAPTER_CONSUMER);
       writeFileSync(
         path.join(adapters, 'tsconfig.json'),

@@ -42,7 +42,7 @@ export function copyGeneratedAssets(root: string, outDir: string): CopyAssetsRep
     return {
       target: targetDir,
       copied: [],
-      problem: `${shown(outDir)}/ has no registry.ts; run \`npx toolsmith generate\` first.`,
+      problem: `${shown(outDir)}/ has no registry.ts; run \`npx --no toolsmith generate\` first.`,
     };
   if (path.resolve(targetDir) === path.resolve(outDir)) return { target: targetDir, copied: [] };
   const copied: string[] = [];

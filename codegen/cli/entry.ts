@@ -146,7 +146,7 @@ async function importProjectModule(file: string, options: ProjectEntryOptions): 
     const missing = /Cannot find module '([^']+)'/.exec(message)?.[1] ?? builtGenerated;
     throw new EntryError(
       `${path.relative(options.root, missing)} is missing from the build: tsc does not emit the generated validators. ` +
-        `Run \`npx toolsmith copy-assets\` after tsc (the \`build\` script toolsmith init writes does).`,
+        `Run \`npx --no toolsmith copy-assets\` after tsc (the \`build\` script toolsmith init writes does).`,
     );
   }
 }
@@ -209,7 +209,7 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
   const runtime = await import('../../src/index.js');
   const registryTools = async (): Promise<ITool[]> => {
     const registry = resolveModule(path.join(options.outDir, 'registry.ts'), options.root, {
-      missing: 'Run `npx toolsmith generate` first (and `npm run build` for a production install).',
+      missing: 'Run `npx --no toolsmith generate` first (and `npm run build` for a production install).',
     });
     const module = (await importProjectModule(registry, options)) as {
       createTools?: () => ITool[];
@@ -217,7 +217,7 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
     };
     if (typeof module.createTools !== 'function')
       throw new EntryError(
-        `${path.relative(options.root, registry)} exports no createTools(); regenerate it with \`npx toolsmith generate\`.`,
+        `${path.relative(options.root, registry)} exports no createTools(); regenerate it with \`npx --no toolsmith generate\`.`,
       );
     // A registry generated before `missingToolFactories` existed is not checked (regenerating adds it).
     const missing = typeof module.missingToolFactories === 'function' ? module.missingToolFactories() : [];

@@ -144,7 +144,7 @@ const SHELL_SAFE = /^[\w@%+=:,./-]+$/;
 /**
  * The command that regenerates what a failed `check` compared: `npm run generate` when the project's
  * package.json has that script (as `toolsmith init` writes it) and the check was given no folder
- * flags, else `npx toolsmith generate` with the same `--config`/`--schemas`/`--out`/`--stubs`/`--templates`.
+ * flags, else `npx --no toolsmith generate` with the same `--config`/`--schemas`/`--out`/`--stubs`/`--templates`.
  */
 function regenerateCommand(flags: CommonFlags, cwd: string): string {
   const given = (['config', 'schemas', 'out', 'stubs', 'templates'] as const).filter(
@@ -152,7 +152,7 @@ function regenerateCommand(flags: CommonFlags, cwd: string): string {
   );
   if (given.length === 0 && hasGenerateScript(cwd)) return 'npm run generate';
   const quote = (value: string) => (SHELL_SAFE.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
-  return ['npx toolsmith generate', ...given.map((key) => `--${key} ${quote(flags[key] as string)}`)].join(' ');
+  return ['npx --no toolsmith generate', ...given.map((key) => `--${key} ${quote(flags[key] as string)}`)].join(' ');
 }
 
 function hasGenerateScript(cwd: string): boolean {

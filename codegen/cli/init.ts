@@ -26,7 +26,7 @@ export interface InitReport {
 }
 
 const EXAMPLE = {
-  $schema: '../node_modules/toolsmith/tool-definition.schema.json',
+  $schema: '../node_modules/toolsmith-sdk/tool-definition.schema.json',
   name: 'greet',
   description: 'Greets a person by name, in one of a few languages.',
   category: 'example',
@@ -56,7 +56,7 @@ const EXAMPLE = {
 
 /** The config init writes; its `$schema` gives editors the installed config schema (completion, hover, checks). */
 export const INIT_CONFIG: ToolsmithConfig = {
-  $schema: './node_modules/toolsmith/toolsmith.config.schema.json',
+  $schema: './node_modules/toolsmith-sdk/toolsmith.config.schema.json',
   schemas: 'schemas',
   out: 'generated',
   stubs: 'src/tools',

@@ -1,5 +1,5 @@
 /*
- * npm runs a package's command (`npx toolsmith …`, `npm run <script>`) under `sh -c`: a process
+ * npm runs a package's command (`npx --no toolsmith …`, `npm run <script>`) under `sh -c`: a process
  * manager's signal to the npm process stops npm and that shell, but not toolsmith, which would keep
  * serving with a new parent (ppid 1). The long-running commands (`serve`, `generate --watch`)
  * therefore follow their launcher: when npm launched them and their parent goes away, they stop as

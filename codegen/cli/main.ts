@@ -391,7 +391,7 @@ export function createProgram(
     )
     .addHelpText(
       'after',
-      '\nExample (an MCP client config): { "command": "npx", "args": ["toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n',
+      '\nExample (an MCP client config): { "command": "npx", "args": ["--no", "toolsmith", "serve", "--capability", "capability:filesystem:read"] }\n',
     )
     .action(async (flags) => {
       const unfollow = followLauncher();

@@ -137,7 +137,7 @@ async function importConfig(
         fileProblem(
           shown,
           'the config module has no default export',
-          "export the configuration: `export default defineConfig({ … })` (import { defineConfig } from 'toolsmith/config')",
+          "export the configuration: `export default defineConfig({ … })` (import { defineConfig } from 'toolsmith-sdk/config')",
         ),
       ],
     };

@@ -31,7 +31,7 @@ export {
 } from './shared.js';
 
 /*
- * `toolsmith/ai-sdk`: the registry's tools as a Vercel AI SDK (`ai` 7) `ToolSet`.
+ * `toolsmith-sdk/ai-sdk`: the registry's tools as a Vercel AI SDK (`ai` 7) `ToolSet`.
  * - Input schema: `jsonSchema(tool.inputSchema)` with no `validate`: the SDK hands the model's arguments
  *   to `execute` as they are, and the orchestrator validates them (so `INVALID_ARGUMENTS` reaches the
  *   hooks and the model gets toolsmith's message, with its JSON pointers, as the tool's error).

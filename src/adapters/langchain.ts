@@ -26,7 +26,7 @@ export {
 } from './shared.js';
 
 /*
- * `toolsmith/langchain`: the registry's tools as LangChain.js (`@langchain/core` 1) structured tools, from
+ * `toolsmith-sdk/langchain`: the registry's tools as LangChain.js (`@langchain/core` 1) structured tools, from
  * their JSON Schema: bindable with `model.bindTools(tools)` and runnable in `createAgent` (langchain) or a
  * LangGraph `ToolNode`.
  * - `func` calls `processToolCall` with the runnable config mapped to a toolsmith context and the

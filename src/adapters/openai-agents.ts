@@ -32,8 +32,8 @@ export {
 } from './shared.js';
 
 /*
- * `toolsmith/openai-agents`: the registry's tools as OpenAI Agents JS (`@openai/agents` 0.20) function tools.
- * - Parameters: the same strict schema as generated/manifests/openai-strict.json (`toolsmith/manifests`:
+ * `toolsmith-sdk/openai-agents`: the registry's tools as OpenAI Agents JS (`@openai/agents` 0.20) function tools.
+ * - Parameters: the same strict schema as generated/manifests/openai-strict.json (`toolsmith-sdk/manifests`:
  *   every property required, optional ones nullable; the orchestrator turns those nulls back into "absent")
  *   with `strict: true` when the tool is strict-compatible, handed over as a Standard JSON Schema
  *   (`~standard`, typed with the tool's input) whose `validate` accepts every value: the orchestrator

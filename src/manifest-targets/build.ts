@@ -2,7 +2,7 @@
  * What every manifest target builder shares: the tool shape a builder reads (`ManifestTool`), the loss
  * recorder (what a target drops or rewrites, and the sentence the description carries instead), the
  * per-tool build loop and the root rules every LLM target has. The generator writes
- * generated/manifests/*.json with these builders and the runtime (`toolsmith/manifests`) runs them per
+ * generated/manifests/*.json with these builders and the runtime (`toolsmith-sdk/manifests`) runs them per
  * caller, so they live in src/ and import nothing from codegen/.
  */
 import { formatPointer } from '../schema/json-pointer.js';

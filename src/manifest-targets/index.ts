@@ -9,7 +9,7 @@
  * `ChatCompletionFunctionTool` and Responses `FunctionTool`, @anthropic-ai/sdk's `Tool`, @google/genai's
  * `FunctionDeclaration`, the MCP SDK's `Tool`; test/codegen/manifests-sdk.slow.test.ts type-checks that with
  * the real packages), so a program needs none of those packages to build a manifest, and one that has
- * them passes the result straight in. This module is `toolsmith/manifests`, not the main entry, so a
+ * them passes the result straight in. This module is `toolsmith-sdk/manifests`, not the main entry, so a
  * process that only runs tools does not load the builders.
  */
 import type { AnthropicManifestEntry, AnthropicTool } from './anthropic.js';

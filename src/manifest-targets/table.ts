@@ -3,7 +3,7 @@
  * builder file beside this one (its rules, with their sources, and what it drops, recorded through
  * `LossRecorder`) plus one row in `TARGET_ROWS` (`ManifestTarget` is its keys). The
  * generator (codegen/emit/manifests: files, typed modules, loss report, docs), the config check and
- * the runtime builders (`toolsmith/manifests`) all read the targets from here.
+ * the runtime builders (`toolsmith-sdk/manifests`) all read the targets from here.
  */
 import { toDraft07 } from '../schema/json-schema-draft-07.js';
 import { schemaDialect } from '../schema/dialect.js';

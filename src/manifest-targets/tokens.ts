@@ -11,7 +11,7 @@
  *   count on that corpus and holds it to `ESTIMATE_BOUND`. It estimates o200k-like tokens, not the
  *   provider's own count (Anthropic's `count_tokens` endpoint is the exact figure, over the network).
  *
- * Imported by the generator only (the runtime's `toolsmith/manifests` does not load a tokenizer). The
+ * Imported by the generator only (the runtime's `toolsmith-sdk/manifests` does not load a tokenizer). The
  * tokenizer is loaded on the first count, not with this module: its table costs ~150 ms and ~56 MB of
  * RSS, which an emit worker (it imports the manifest code, but never counts) must not pay.
  */

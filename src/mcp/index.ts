@@ -1,5 +1,5 @@
 /*
- * `toolsmith/mcp`: the MCP server for both protocol eras (2026-07-28 and the 2025 handshake) on the
+ * `toolsmith-sdk/mcp`: the MCP server for both protocol eras (2026-07-28 and the 2025 handshake) on the
  * official v2 SDK — the tool mapping (./tool.ts), the era-blind handlers (./server.ts: `tools/list`,
  * `tools/call` as a direct call or a task, ./tasks.ts), how a call asks its client (./asking.ts,
  * ./request-state.ts), stdio (./stdio.ts over ./stdio-transport.ts), Streamable HTTP (./http.ts) and

@@ -106,18 +106,18 @@ describe('the CLI in CI and at a terminal', () => {
     });
   }, 60_000);
 
-  it('a failed check names the exact command that regenerates: npm run generate, else npx toolsmith generate with the same folders', async () => {
+  it('a failed check names the exact command that regenerates: npm run generate, else npx --no toolsmith generate with the same folders', async () => {
     const { root } = newProject();
     expect((await cli(['generate', '--silent'], root)).code).toBe(0);
     project!.write('generated/tools/echo.base.ts', '// edited\n');
     const bare = await cli(['check'], root);
     expect(bare.code).toBe(1);
     expect(bare.stderr).toBe(
-      'toolsmith check: generated/ does not match the definitions; run `npx toolsmith generate` and commit the result.\n  stale:   generated/tools/echo.base.ts\n',
+      'toolsmith check: generated/ does not match the definitions; run `npx --no toolsmith generate` and commit the result.\n  stale:   generated/tools/echo.base.ts\n',
     );
     const flagged = await cli(['check', '--out', 'generated', '--config', 'toolsmith.config.json'], root);
     expect(flagged.stderr.split('\n')[0]).toBe(
-      'toolsmith check: generated/ does not match the definitions; run `npx toolsmith generate --config toolsmith.config.json --out generated` and commit the result.',
+      'toolsmith check: generated/ does not match the definitions; run `npx --no toolsmith generate --config toolsmith.config.json --out generated` and commit the result.',
     );
     project!.write('package.json', {
       name: 'p',

@@ -43,7 +43,7 @@ async function cli(argv: string[], cwd: string) {
   return { code, stdout, stderr };
 }
 
-/** `import { defineConfig } from 'toolsmith/config'` as a temp project can spell it (the repository's source). */
+/** `import { defineConfig } from 'toolsmith-sdk/config'` as a temp project can spell it (the repository's source). */
 const DEFINE_CONFIG = JSON.stringify(path.join(REPO, 'codegen/config/define-config.ts'));
 
 describe('the config schema', () => {
@@ -138,7 +138,7 @@ describe('toolsmith.config.json is checked by the schema, every problem at its l
 
   it('from the CLI: exit 1, the problem printed at its position, nothing generated', async () => {
     const temp = oneToolProject();
-    temp.write('toolsmith.config.json', '{\n  "runtimeImport": "toolsmith",\n  "format": "yes"\n}\n');
+    temp.write('toolsmith.config.json', '{\n  "runtimeImport": "toolsmith-sdk",\n  "format": "yes"\n}\n');
     const result = await cli(['generate'], temp.root);
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(result.stderr).toBe(
@@ -323,8 +323,8 @@ describe('settings: the defaults come from config-schema.ts', () => {
       schemas: 'schemas',
       out: 'sdk',
       stubs: 'src/tools',
-      runtimeImport: 'toolsmith',
-      regenerateCommand: 'npx toolsmith generate',
+      runtimeImport: 'toolsmith-sdk',
+      regenerateCommand: 'npx --no toolsmith generate',
       format: true,
       strict: false,
       manifests: {
@@ -435,7 +435,7 @@ describe('toolsmith init and the config', () => {
     const temp = project();
     const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
     expect(INIT_CONFIG.$schema).toBe(
-      `./node_modules/toolsmith/${manifest.exports['./toolsmith.config.schema.json'].slice(2)}`,
+      `./node_modules/toolsmith-sdk/${manifest.exports['./toolsmith.config.schema.json'].slice(2)}`,
     );
     expect(initProject(temp.root).conflicts).toEqual([]);
     expect(JSON.parse(temp.read('toolsmith.config.json'))).toEqual(INIT_CONFIG);

@@ -325,7 +325,7 @@ export default async (): Promise<ToolOrchestratorOptions> => ({
         code: 1,
         stdout: '',
         stderr:
-          'toolsmith call: neither generated/registry.ts nor dist/generated/registry.js exists. Run `npx toolsmith generate` first (and `npm run build` for a production install).\n',
+          'toolsmith call: neither generated/registry.ts nor dist/generated/registry.js exists. Run `npx --no toolsmith generate` first (and `npm run build` for a production install).\n',
       });
       const serve = await cli(['serve'], empty.root);
       expect(serve.code).toBe(1);

@@ -139,7 +139,7 @@ describe('toolsmith copy-assets', () => {
       expect(await cli(['copy-assets'], project.root)).toEqual({
         code: 1,
         stdout: '',
-        stderr: 'toolsmith copy-assets: generated/ has no registry.ts; run `npx toolsmith generate` first.\n',
+        stderr: 'toolsmith copy-assets: generated/ has no registry.ts; run `npx --no toolsmith generate` first.\n',
       });
       const files: Record<string, string> = {
         'registry.ts': 'export {};\n',
@@ -191,8 +191,8 @@ describe('generator package versions', () => {
       install('.', 'prettier', GENERATOR_PACKAGES.prettier!.replace(/\.\d+$/, '.99'));
       install('app', 'json-schema-to-typescript', GENERATOR_PACKAGES['json-schema-to-typescript']!);
       install('.', 'handlebars', '5.0.0');
-      mkdirSync(path.join(root, 'app/node_modules/toolsmith/dist'), { recursive: true });
-      expect(generatorVersionMismatches(path.join(root, 'app/node_modules/toolsmith/dist'))).toEqual([
+      mkdirSync(path.join(root, 'app/node_modules/toolsmith-sdk/dist'), { recursive: true });
+      expect(generatorVersionMismatches(path.join(root, 'app/node_modules/toolsmith-sdk/dist'))).toEqual([
         { name: 'handlebars', installed: '5.0.0', tested: GENERATOR_PACKAGES.handlebars },
       ]);
       expect(generatorVersionMismatches(root, ['prettier', 'json-schema-to-typescript'])).toEqual([

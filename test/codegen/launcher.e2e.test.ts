@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchedByNpm } from '../../codegen/cli/launcher.js';
 
 /*
- * `npx toolsmith serve --http` stopped by a signal to the npx process, as a process manager stops
+ * `npx --no toolsmith serve --http` stopped by a signal to the npx process, as a process manager stops
  * what it started: npm runs the command under `sh -c`, so the signal stops npm and the shell; the
  * server must notice, drain and exit instead of serving on with ppid 1.
  */
@@ -97,9 +97,9 @@ function processesMentioning(marker: string): number[] {
   return pids;
 }
 
-/** `npx --yes toolsmith <args>` in the repository, with an npm cache of its own. */
+/** `npx --no toolsmith <args>` in the repository, with an npm cache of its own. */
 function launch(args: string[]) {
-  const npx: ChildProcess = spawn('npx', ['--yes', 'toolsmith', ...args], {
+  const npx: ChildProcess = spawn('npx', ['--no', 'toolsmith', ...args], {
     cwd: repoRoot,
     env: { ...process.env, npm_config_cache: cache, npm_config_update_notifier: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],

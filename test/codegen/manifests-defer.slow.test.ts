@@ -131,7 +131,7 @@ describe('manifests.deferLoading', () => {
     ]);
   });
 
-  it('the runtime builders (toolsmith/manifests) give what generate writes, per call', () => {
+  it('the runtime builders (toolsmith-sdk/manifests) give what generate writes, per call', () => {
     const deferLoading = OPTIONS.deferLoading!;
     expect(toAnthropicTools(TOOLS, { deferLoading })).toEqual(JSON.parse(manifest('manifests/anthropic.json')));
     expect(toOpenAIResponsesTools(TOOLS, { deferLoading, strict: true })).toEqual(

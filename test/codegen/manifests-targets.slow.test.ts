@@ -244,7 +244,7 @@ describe('generate and the CLI with a recursive tool and gemini-legacy', () => {
 
   it('error: the problem is placed at the offending $ref (line:column) and nothing is written', async () => {
     const temp = setUp({
-      runtimeImport: 'toolsmith',
+      runtimeImport: 'toolsmith-sdk',
       manifests: { targets: ['gemini-legacy', 'mcp'], unrepresentable: 'error' },
     });
     const stderr: string[] = [];
@@ -263,7 +263,7 @@ describe('generate and the CLI with a recursive tool and gemini-legacy', () => {
   });
 
   it('omit (default), from the CLI: exit 0, the warning on stderr, the manifests written', async () => {
-    const temp = setUp({ runtimeImport: 'toolsmith', manifests: { targets: ['gemini-legacy', 'mcp'] } });
+    const temp = setUp({ runtimeImport: 'toolsmith-sdk', manifests: { targets: ['gemini-legacy', 'mcp'] } });
     const stderr: string[] = [];
     const code = await main(['generate'], {
       cwd: temp.root,

@@ -11,8 +11,8 @@ import { loadTemplates } from '../../codegen/templates/index.js';
 
 /** The emit context tests use. */
 export const TEST_CONTEXT: EmitContext = {
-  runtimeImport: 'toolsmith',
-  stubsRuntimeImport: 'toolsmith',
+  runtimeImport: 'toolsmith-sdk',
+  stubsRuntimeImport: 'toolsmith-sdk',
   stubsFromGenerated: '../src/tools',
   generatedFromStubs: '../../generated',
   regenerateCommand: 'npm run generate',

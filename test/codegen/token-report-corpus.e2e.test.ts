@@ -30,7 +30,7 @@ describe('the 1,000-tool corpus: token report and deferred loading', () => {
     expect(problems.filter((problem) => problem.severity !== 'warning')).toEqual([]);
     const emission = emitManifests(
       project,
-      { ...TEST_CONTEXT, runtimeImport: 'toolsmith' },
+      { ...TEST_CONTEXT, runtimeImport: 'toolsmith-sdk' },
       {
         targets: MANIFEST_TARGETS,
         deferLoading: { loadedCategories: ['billing'] },

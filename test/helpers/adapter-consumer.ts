@@ -2,10 +2,10 @@
  * A consumer of the three adapters, from the subpath exports, with typed tools: test/package.e2e.test.ts
  * type-checks and runs it in a project where the packed tarball is installed with each framework.
  */
-export const ADAPTER_CONSUMER = `import { ToolClient, ToolOrchestrator, type ITool } from 'toolsmith';
-import { aiSdkTools } from 'toolsmith/ai-sdk';
-import { openAiAgentsTools } from 'toolsmith/openai-agents';
-import { langChainTools } from 'toolsmith/langchain';
+export const ADAPTER_CONSUMER = `import { ToolClient, ToolOrchestrator, type ITool } from 'toolsmith-sdk';
+import { aiSdkTools } from 'toolsmith-sdk/ai-sdk';
+import { openAiAgentsTools } from 'toolsmith-sdk/openai-agents';
+import { langChainTools } from 'toolsmith-sdk/langchain';
 import type { Tool, ToolExecutionOptions, generateText } from 'ai';
 import { RunContext } from '@openai/agents';
 

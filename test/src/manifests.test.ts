@@ -34,7 +34,7 @@ function definitionExamples(name: string): { input: unknown }[] {
   throw new Error(`no definition of ${name}`);
 }
 
-describe('runtime manifest builders (toolsmith/manifests)', () => {
+describe('runtime manifest builders (toolsmith-sdk/manifests)', () => {
   const orchestrator = new ToolOrchestrator({ tools: createTools() });
 
   it('build from the registry exactly what generate wrote (one implementation)', () => {

@@ -14,7 +14,7 @@ export type ManifestTarget =
  */
 export interface ToolsmithConfig {
   /**
-   * The JSON schema of this file, for editor autocomplete: `./node_modules/toolsmith/toolsmith.config.schema.json`.
+   * The JSON schema of this file, for editor autocomplete: `./node_modules/toolsmith-sdk/toolsmith.config.schema.json`.
    */
   $schema?: string;
   /**

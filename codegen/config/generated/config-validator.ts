@@ -14,7 +14,7 @@ const schema11 = {
     $schema: {
       type: 'string',
       description:
-        'The JSON schema of this file, for editor autocomplete: `./node_modules/toolsmith/toolsmith.config.schema.json`.',
+        'The JSON schema of this file, for editor autocomplete: `./node_modules/toolsmith-sdk/toolsmith.config.schema.json`.',
     },
     schemas: {
       type: 'string',
@@ -38,14 +38,14 @@ const schema11 = {
     runtimeImport: {
       type: 'string',
       minLength: 1,
-      default: 'toolsmith',
+      default: 'toolsmith-sdk',
       description:
         'Where generated code imports the runtime from: a package name, or a path relative to the project (`./src/index.js`).',
     },
     regenerateCommand: {
       type: 'string',
       minLength: 1,
-      default: 'npx toolsmith generate',
+      default: 'npx --no toolsmith generate',
       description: 'The command the banners of generated files tell readers to run.',
     },
     templates: {

@@ -8,8 +8,8 @@ import { compareStrings } from '../../../src/manifest-targets/build.js';
 
 /** The emit context the emitter tests use (fixed version: the banners stay byte-stable). */
 export const EMIT_CONTEXT: EmitContext = {
-  runtimeImport: 'toolsmith',
-  stubsRuntimeImport: 'toolsmith',
+  runtimeImport: 'toolsmith-sdk',
+  stubsRuntimeImport: 'toolsmith-sdk',
   stubsFromGenerated: '../src/tools',
   generatedFromStubs: '../../generated',
   regenerateCommand: 'npm run generate',

@@ -32,7 +32,7 @@ const CASES: Case[] = [
     tool: 'weather_lookup',
     path: 'weather-lookup.ts',
     expected: lines(
-      "import type { ToolExecutionContext, ToolExecutionResult } from 'toolsmith';",
+      "import type { ToolExecutionContext, ToolExecutionResult } from 'toolsmith-sdk';",
       "import { WeatherLookupToolBase } from '../../generated/tools/weather-lookup.base.js';",
       "import type { WeatherLookupArgs, WeatherLookupOutput } from '../../generated/types/weather-lookup.js';",
       '',
@@ -61,7 +61,7 @@ const CASES: Case[] = [
     tool: 'odd_text',
     path: 'odd-text.ts',
     expected: lines(
-      "import type { ToolExecutionContext, ToolExecutionResult } from 'toolsmith';",
+      "import type { ToolExecutionContext, ToolExecutionResult } from 'toolsmith-sdk';",
       "import { OddTextToolBase } from '../../generated/tools/odd-text.base.js';",
       "import type { OddTextArgs, OddTextOutput } from '../../generated/types/odd-text.js';",
       '',

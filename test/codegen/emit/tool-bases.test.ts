@@ -48,7 +48,7 @@ const CASES: Case[] = [
     tool: 'forecast_mail',
     name: 'a composed tool: a concrete class over ComposedTool, its steps frozen, no execute to write',
     lines: [
-      "import { type ComposedStep, ComposedTool, type JSONSchemaObject, deepFreeze } from 'toolsmith';",
+      "import { type ComposedStep, ComposedTool, type JSONSchemaObject, deepFreeze } from 'toolsmith-sdk';",
       'export const forecastMailSteps: readonly ComposedStep[] = deepFreeze([',
       'export class ForecastMailToolBase extends ComposedTool<ForecastMailInput, ForecastMailOutput> {',
       '      steps: forecastMailSteps,',

@@ -90,7 +90,7 @@ describe('lastRunModels: the models of the last run, for a command that does not
   function project(fingerprint: string) {
     const root = folder();
     mkdirSync(path.join(root, 'node_modules'));
-    const resolved = resolveOptions({ root, runtimeImport: 'toolsmith' });
+    const resolved = resolveOptions({ root, runtimeImport: 'toolsmith-sdk' });
     const loaded = loadedFiles(definition(100));
     const inputs = inputHashes(loaded);
     writeModels(modelsFile(root, resolved.outDir), {

@@ -90,7 +90,7 @@ function lastResult(prompt: Prompt) {
   return toolResults(prompt).at(-1)!;
 }
 
-describe('toolsmith/ai-sdk: a generateText agent loop with the AI SDK mock model', () => {
+describe('toolsmith-sdk/ai-sdk: a generateText agent loop with the AI SDK mock model', () => {
   const makeOrchestrator = useOrchestrators();
 
   it('a valid call runs through the orchestrator and the result goes back to the model', async () => {

@@ -32,7 +32,7 @@ async function importGraph(entry: string): Promise<{ files: string[]; packages: 
 }
 
 describe('the core stays lean', () => {
-  it("`import 'toolsmith'` reaches no adapter and imports no framework", async () => {
+  it("`import 'toolsmith-sdk'` reaches no adapter and imports no framework", async () => {
     const { files, packages } = await importGraph('src/index.ts');
     expect(files.filter((file) => file.includes('adapters/'))).toEqual([]);
     expect(packages.filter((name) => FRAMEWORKS.test(name))).toEqual([]);

@@ -25,7 +25,7 @@ const echoLastTool = (messages: BaseMessage[]) => {
   return new AIMessage(`${message.status}: ${String(message.content)}`);
 };
 
-describe('toolsmith/langchain: a createAgent loop with the fake chat model', () => {
+describe('toolsmith-sdk/langchain: a createAgent loop with the fake chat model', () => {
   const makeOrchestrator = useOrchestrators();
 
   it('a valid call runs through the orchestrator and the result goes back to the model', async () => {

@@ -75,7 +75,7 @@ function lastToolOutput(request: ModelRequest): string {
 
 const runner = () => new Runner({ tracingDisabled: true });
 
-describe('toolsmith/openai-agents: a Runner loop with a scripted Model', () => {
+describe('toolsmith-sdk/openai-agents: a Runner loop with a scripted Model', () => {
   const makeOrchestrator = useOrchestrators();
   beforeAll(() => setTracingDisabled(true));
 
