@@ -35,7 +35,7 @@ export function createGeneratorAjv(
 }
 
 /** Declares every `x-` keyword found in a schema as an annotation, so strict mode accepts it. */
-export function allowExtensionKeywords(ajv: Ajv, keywords: Iterable<string>): void {
+function allowExtensionKeywords(ajv: Ajv, keywords: Iterable<string>): void {
   for (const keyword of keywords) {
     if (EXTENSION_KEYWORD.test(keyword) && !ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
   }

@@ -101,8 +101,8 @@ export {
   type ToolOrchestratorOptions,
   type ToolShutdownError,
 } from './orchestrator.js';
+export { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
 export {
-  ATTACH_ORCHESTRATOR,
   ComposedTool,
   defineComposedTool,
   parseReference,

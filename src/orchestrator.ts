@@ -132,7 +132,6 @@ export interface ShutdownReport {
 
 const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
-export { DEFAULT_MAX_COMPOSITION_DEPTH } from './pipeline/call.js';
 
 function checkPositiveInteger(name: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isInteger(value) && value > 0))

@@ -69,7 +69,7 @@ export function jsDoc(text: string): string {
 }
 
 /** A key of an object literal: bare when an identifier, quoted otherwise, computed for `__proto__` (which would set the prototype). */
-export function objectKey(key: string): string {
+function objectKey(key: string): string {
   return key === '__proto__' ? "['__proto__']" : typeKey(key);
 }
 

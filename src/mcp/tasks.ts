@@ -102,7 +102,7 @@ export function asksForTask(
 }
 
 /** A question a task's call asks its client (`TaskControls.ask`). */
-export interface TaskQuestion {
+interface TaskQuestion {
   /** What the task says meanwhile (its `statusMessage`). */
   waiting: string;
   /** 2026-07-28: the requests by key, which `tasks/get` shows on any replica and `tasks/update` answers. */
@@ -287,7 +287,7 @@ const waitingForUser = (message: string) => `Waiting for the user: ${truncateTex
 const WAITING_FOR_MODEL = 'Waiting for a model call of the client';
 
 /** `context.elicit` of a task's call on a lasting 2025 connection: `elicitation/create` tied to the task. */
-export function taskElicitation(server: Server, task: TaskControls): Elicit {
+function taskElicitation(server: Server, task: TaskControls): Elicit {
   return (request) =>
     askTiedToTask(
       task,
@@ -300,7 +300,7 @@ export function taskElicitation(server: Server, task: TaskControls): Elicit {
 }
 
 /** `context.elicit` of a task's call on 2026-07-28: an `elicit-N` inputRequest. */
-export function taskInputRequests(task: TaskControls): Elicit {
+function taskInputRequests(task: TaskControls): Elicit {
   let asked = 0;
   return async (request) => {
     const question = inputRequired.elicit({
@@ -317,7 +317,7 @@ export function taskInputRequests(task: TaskControls): Elicit {
 }
 
 /** `context.sample` of a task's call on a lasting 2025 connection: `sampling/createMessage` tied to the task. */
-export function taskSampling(server: Server, task: TaskControls): Sample {
+function taskSampling(server: Server, task: TaskControls): Sample {
   return (request) =>
     askTiedToTask(
       task,
@@ -331,7 +331,7 @@ export function taskSampling(server: Server, task: TaskControls): Sample {
  * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`);
  * its answer is checked by the server (`checkedSample`) before the tool sees it.
  */
-export function taskSampleRequests(task: TaskControls): Sample {
+function taskSampleRequests(task: TaskControls): Sample {
   let asked = 0;
   return async (request) => {
     const key = `sample-${asked++}`;

@@ -36,7 +36,7 @@ export function createAjvLikeGenerator(options: StandaloneOptions & { code: bool
  * own code path: `createGeneratorAjv({ code: true })`, `addValidatorSchema`, Ajv's `standaloneCode`,
  * then `toEsm` (which turns Ajv's leftover `require`s into imports). Throws when a schema does not compile.
  */
-export function standaloneSource(entries: readonly StandaloneEntry[], options: StandaloneOptions = {}): string {
+function standaloneSource(entries: readonly StandaloneEntry[], options: StandaloneOptions = {}): string {
   const ajv = createAjvLikeGenerator({ ...options, code: true });
   const exports: Record<string, string> = {};
   entries.forEach((entry, index) => {
