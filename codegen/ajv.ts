@@ -5,7 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/schema/ajv-options.js';
 import { classifyFormat, formatsIn, lenientStrictLogger, type SchemaDialect } from '../src/schema/dialect.js';
-import { walkSchema } from './schema-walk.js';
+import { walkSchema } from '../src/schema/walk.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
