@@ -4,7 +4,8 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/schema/ajv-options.js';
-import { classifyFormat, formatsIn, lenientStrictLogger, type SchemaDialect } from '../src/schema/dialect.js';
+import { classifyFormat, formatsIn, lenientStrictLogger } from '../src/schema/dialect.js';
+import type { SchemaDialect } from '../src/schema/keywords.js';
 import { walkSchema } from '../src/schema/walk.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

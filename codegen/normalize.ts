@@ -1,7 +1,8 @@
 import type { Ajv, Options } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import { deepFreeze } from '../src/schema/freeze.js';
-import { type SchemaDialect, schemaDialect } from '../src/schema/dialect.js';
+import { schemaDialect } from '../src/schema/dialect.js';
+import type { SchemaDialect } from '../src/schema/keywords.js';
 import { allowUnknownFormats, createGeneratorAjv } from './ajv.js';
 import { Diagnostics } from './problems.js';
 import type { LoadedFiles, SourceFile } from './load.js';

@@ -21,14 +21,6 @@ import { ToolRegistry } from './registry.js';
 import type { JSONSchemaObject } from './schema/validation.js';
 import type { ITool } from './tool.js';
 
-export type {
-  ApprovalPolicy,
-  RetryPolicy,
-  ToolCallDetails,
-  ToolCallErrorDetails,
-  ToolCallResult,
-} from './pipeline/types.js';
-
 /** What `onCallStart` gets. */
 export interface CallStartEvent {
   toolName: string;

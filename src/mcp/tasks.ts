@@ -18,7 +18,8 @@ import {
   type SampleResult,
 } from '../caller/elicitation.js';
 import { describeThrown, truncateText } from '../errors.js';
-import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
+import type { ToolOrchestrator } from '../orchestrator.js';
+import type { ToolCallResult } from '../pipeline/types.js';
 import {
   isTerminalTaskStatus,
   type StoredTask,

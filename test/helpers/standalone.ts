@@ -4,7 +4,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Ajv, Options, ValidateFunction } from 'ajv';
 import { createGeneratorAjv, standaloneCode } from '../../codegen/ajv.js';
-import { addValidatorSchema, toEsm } from '../../codegen/emit/validators.js';
+import { addValidatorSchema } from '../../codegen/ajv.js';
+import { toEsm } from '../../codegen/emit/validators.js';
 import { REPO } from './temp-project.js';
 
 /** A schema to compile, exported from the standalone module under `exportName`. */
