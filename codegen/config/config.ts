@@ -8,7 +8,7 @@ import { validate } from './generated/config-validator.js';
 import { parseSource, positionOf, readRegularFile, toPosix } from '../load.js';
 import type { Problem } from '../model.js';
 import { escapePointerSegment, parsePointer, resolveLocalRef } from '../../src/schema/json-pointer.js';
-import { closest } from '../problems.js';
+import { nearestName } from '../../src/text/nearest-name.js';
 
 /** The config files looked for in the project root; more than one present is a problem naming them. */
 export const CONFIG_FILES = [
@@ -208,7 +208,7 @@ function describeError(error: ErrorObject, config: unknown): Described {
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
       const known = Object.keys(schema?.properties ?? {});
-      const suggestion = closest(key, known);
+      const suggestion = nearestName(key, known);
       return {
         pointer: `${pointer}/${escapePointerSegment(key)}`,
         atKey: true,
@@ -218,7 +218,7 @@ function describeError(error: ErrorObject, config: unknown): Described {
     }
     case 'enum': {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map(String);
-      const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
+      const suggestion = typeof value === 'string' ? nearestName(value, allowed) : undefined;
       const didYouMean = suggestion ? `did you mean \`${suggestion}\`? ` : '';
       return schema?.title
         ? {

@@ -1,6 +1,7 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { DEFINITION_CONTAINERS, type SchemaDialect } from '../../src/schema/keywords.js';
-import { closest, type Diagnostics } from '../problems.js';
+import type { Diagnostics } from '../problems.js';
+import { nearestName } from '../../src/text/nearest-name.js';
 import { dictionary } from '../dictionary.js';
 import type { SourceFile } from '../load.js';
 import { definitionTypeName } from '../naming.js';
@@ -211,7 +212,7 @@ function rewriteFileRef(
   const relPath = filePart.text;
   const entry = state.shared.get(relPath);
   if (!entry) {
-    const suggestion = closest(relPath, state.shared.keys());
+    const suggestion = nearestName(relPath, state.shared.keys());
     return fail(
       `the $ref "${ref}" does not resolve: no shared schema file "${relPath}"`,
       suggestion
