@@ -519,7 +519,7 @@ function toolDescription(random: Random, verb: string, noun: string): string {
 }
 
 /** Builds (without writing) the tool definitions of a corpus. */
-export function buildCorpus(
+function buildCorpus(
   count: number,
   seed = 0x5eed,
 ): { tools: (CorpusTool & { definition: JsonObject })[]; shared: Record<string, JsonObject> } {

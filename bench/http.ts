@@ -14,7 +14,7 @@ import { mcpRequest } from '../test/helpers/mcp-request.js';
 import { REPO_ROOT } from './project.js';
 
 /** What one load round reported. */
-export interface LoadRound {
+interface LoadRound {
   total: number;
   seconds: number;
   callsPerSecond: number;

@@ -17,7 +17,7 @@ const ENTRY = 'test/fixtures/tasks/entry.ts';
 const VERSION = '2026-07-28';
 
 /** What P10 says when there is no `redis-server` to run. */
-export const REDIS_MISSING = 'redis-server missing (apt-get install -y redis-server)';
+const REDIS_MISSING = 'redis-server missing (apt-get install -y redis-server)';
 
 export interface TaskBenchPlan {
   /** Untimed round trips of each side first. */
@@ -27,7 +27,7 @@ export interface TaskBenchPlan {
 }
 
 /** Milliseconds of one side's round trips. */
-export interface Latencies {
+interface Latencies {
   medianMs: number;
   p99Ms: number;
   meanMs: number;

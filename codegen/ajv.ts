@@ -4,8 +4,9 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/schema/ajv-options.js';
-import { classifyFormat, formatsIn, lenientStrictLogger, type SchemaDialect } from '../src/schema/dialect.js';
-import { walkSchema } from './schema-walk.js';
+import { classifyFormat, formatsIn, lenientStrictLogger } from '../src/schema/dialect.js';
+import type { SchemaDialect } from '../src/schema/keywords.js';
+import { walkSchema } from '../src/schema/walk.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -35,7 +36,7 @@ export function createGeneratorAjv(
 }
 
 /** Declares every `x-` keyword found in a schema as an annotation, so strict mode accepts it. */
-export function allowExtensionKeywords(ajv: Ajv, keywords: Iterable<string>): void {
+function allowExtensionKeywords(ajv: Ajv, keywords: Iterable<string>): void {
   for (const keyword of keywords) {
     if (EXTENSION_KEYWORD.test(keyword) && !ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
   }

@@ -469,10 +469,7 @@ export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): JsonScan {
     if (code === 34) {
       const end = stringEnd(text, at);
       if (end === -1) break;
-      let next = end + 1;
-      let after = text.charCodeAt(next);
-      while (after === 32 || after === 10 || after === 13 || after === 9) after = text.charCodeAt(++next);
-      if (after === 58) keys++;
+      if (isKeyEnd(text, end)) keys++;
       at = end;
     } else if (code === 123 || code === 91) {
       depth++;
@@ -497,6 +494,14 @@ function stringEnd(text: string, start: number): number {
   }
 }
 
+/** True when the string that closes at `end` is a key: a colon follows it, after white space. */
+function isKeyEnd(text: string, end: number): boolean {
+  let next = end + 1;
+  let after = text.charCodeAt(next);
+  while (after === 32 || after === 10 || after === 13 || after === 9) after = text.charCodeAt(++next);
+  return after === 58;
+}
+
 /** The JSON pointer of the value that starts at `offset` in a JSON text (read up to there, without a parser). */
 export function pointerAt(text: string, offset: number): string {
   const path: (string | number)[] = [];
@@ -507,10 +512,7 @@ export function pointerAt(text: string, offset: number): string {
     if (code === 34) {
       const end = stringEnd(text, at);
       if (end === -1) break;
-      let next = end + 1;
-      let after = text.charCodeAt(next);
-      while (after === 32 || after === 10 || after === 13 || after === 9) after = text.charCodeAt(++next);
-      if (after === 58 && frames[frames.length - 1] === 'object') {
+      if (isKeyEnd(text, end) && frames[frames.length - 1] === 'object') {
         let key: string;
         try {
           key = JSON.parse(text.slice(at, end + 1)) as string;

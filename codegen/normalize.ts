@@ -1,7 +1,8 @@
 import type { Ajv, Options } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import { deepFreeze } from '../src/schema/freeze.js';
-import { type SchemaDialect, schemaDialect } from '../src/schema/dialect.js';
+import { schemaDialect } from '../src/schema/dialect.js';
+import type { SchemaDialect } from '../src/schema/keywords.js';
 import { allowUnknownFormats, createGeneratorAjv } from './ajv.js';
 import { Diagnostics } from './problems.js';
 import type { LoadedFiles, SourceFile } from './load.js';
@@ -28,7 +29,7 @@ import { type Candidate, hasUsableName, nameCollisions, uniqueToolNames } from '
 import { isObject } from '../src/schema/walk.js';
 
 /** The checks of one definition file, in order; later ones read what earlier ones decided (`dialects`). */
-export const DEFINITION_RULES: readonly Rule<DefinitionSubject>[] = [
+const DEFINITION_RULES: readonly Rule<DefinitionSubject>[] = [
   definitionShape,
   booleanSchemas,
   schemaDialects,
@@ -42,7 +43,7 @@ export const DEFINITION_RULES: readonly Rule<DefinitionSubject>[] = [
  * The checks of a bundled tool whose hash changed, or that failed (then on the parts they can still
  * judge, so its other problems are told in the same run): its defaults, then its examples.
  */
-export const VALUE_RULES: readonly Rule<ToolSubject>[] = [defaultValues, examples];
+const VALUE_RULES: readonly Rule<ToolSubject>[] = [defaultValues, examples];
 
 /** The result of normalize: the model when there were no problems. */
 export interface NormalizeResult {

@@ -3,7 +3,6 @@
  * placed later when found away from the file's text (`unplacedProblem`, `placeProblem`), sorted, and
  * printed (`formatProblem`).
  */
-import { editDistance } from '../src/registry.js';
 import { positionOf, type SourceFile } from './load.js';
 import type { Problem } from './model.js';
 
@@ -42,20 +41,6 @@ export function sortProblems(problems: Problem[]): Problem[] {
       a.column - b.column ||
       (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
   );
-}
-
-/** The closest candidate within a small distance, for a "did you mean `x`?" hint. */
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const distance = editDistance(word, candidate);
-    if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
 }
 
 /** Where a problem's line and column point: the value at the pointer (default) or, with `atKey`, its property name. */

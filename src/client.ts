@@ -1,4 +1,5 @@
-import type { ToolCallDetails, ToolCallErrorDetails, ToolCallResult, ToolOrchestrator } from './orchestrator.js';
+import type { ToolOrchestrator } from './orchestrator.js';
+import type { ToolCallDetails, ToolCallErrorDetails, ToolCallResult } from './pipeline/types.js';
 
 /** Everything of a call but the request itself: who calls, with which capabilities, in which turn. */
 export type ToolCallDefaults = Omit<ToolCallDetails, 'toolCallRequest'>;

@@ -6,8 +6,6 @@ import type { JSONSchemaObject } from './schema/validation.js';
 import type { ITool, ToolExecutionResult, ToolValidators } from './tool.js';
 import type { ToolAnnotations } from './tool-description.js';
 
-export { ATTACH_ORCHESTRATOR, CALL_CHAIN } from './pipeline/markers.js';
-
 /** What an `ATTACH_ORCHESTRATOR` method receives: something that runs tool calls. */
 export interface ToolCaller {
   processToolCall(details: ToolCallDetails): Promise<ToolCallResult>;

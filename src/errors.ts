@@ -51,7 +51,7 @@ export function isToolsmithError(value: unknown): value is ToolsmithError {
 }
 
 /** Longest text toolsmith echoes back in a message (names, error texts, parse errors). */
-export const MAX_ECHO_LENGTH = 200;
+const MAX_ECHO_LENGTH = 200;
 
 /**
  * Shortens text a message echoes back (a tool name, a thrown message, a parse error) so a call

@@ -9,9 +9,6 @@ import type { ApprovalPolicy, ToolCallDetails, ToolExecutionRequestDetails } fro
 import { ToolRegistry } from './registry.js';
 import type { ITool, ToolExecutionResult } from './tool.js';
 
-export type { RegisterOptions, RegisteredTool } from './pipeline/registered-tool.js';
-export type { ToolCallRequest, ToolExecutionRequestDetails } from './pipeline/types.js';
-
 /** The executor as a host of the call pipeline: no shutdown, gate, queue or disabled tools; answers AgentOS-shaped results. */
 class ExecutorHost implements CallHost {
   readonly closing = false;

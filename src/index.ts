@@ -79,30 +79,29 @@ export {
 
 // Runtime.
 export { ToolRegistry } from './registry.js';
-export {
-  ToolExecutor,
-  type RegisterOptions,
-  type RegisteredTool,
-  type ToolCallRequest,
-  type ToolExecutionRequestDetails,
-} from './executor.js';
+export { ToolExecutor } from './executor.js';
 export {
   ToolOrchestrator,
-  type ApprovalPolicy,
   type CallEndEvent,
   type CallStartEvent,
   type OrchestratorHooks,
-  type RetryPolicy,
   type ShutdownReport,
-  type ToolCallDetails,
-  type ToolCallErrorDetails,
-  type ToolCallResult,
   type ToolDefinitionForLLM,
   type ToolOrchestratorOptions,
   type ToolShutdownError,
 } from './orchestrator.js';
+export type { RegisterOptions, RegisteredTool } from './pipeline/registered-tool.js';
+export type {
+  ApprovalPolicy,
+  RetryPolicy,
+  ToolCallDetails,
+  ToolCallErrorDetails,
+  ToolCallRequest,
+  ToolCallResult,
+  ToolExecutionRequestDetails,
+} from './pipeline/types.js';
+export { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
 export {
-  ATTACH_ORCHESTRATOR,
   ComposedTool,
   defineComposedTool,
   parseReference,

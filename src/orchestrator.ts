@@ -21,14 +21,6 @@ import { ToolRegistry } from './registry.js';
 import type { JSONSchemaObject } from './schema/validation.js';
 import type { ITool } from './tool.js';
 
-export type {
-  ApprovalPolicy,
-  RetryPolicy,
-  ToolCallDetails,
-  ToolCallErrorDetails,
-  ToolCallResult,
-} from './pipeline/types.js';
-
 /** What `onCallStart` gets. */
 export interface CallStartEvent {
   toolName: string;
@@ -132,7 +124,6 @@ export interface ShutdownReport {
 
 const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
-export { DEFAULT_MAX_COMPOSITION_DEPTH } from './pipeline/call.js';
 
 function checkPositiveInteger(name: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isInteger(value) && value > 0))

@@ -1,30 +1,9 @@
 import { ToolsmithError, truncateText } from './errors.js';
+import { editDistance } from './text/nearest-name.js';
 import type { ITool } from './tool.js';
 
 /** Longest name `nearestNames` compares (tool names are at most 64 characters). */
 const MAX_COMPARED_LENGTH = 64;
-
-/**
- * Levenshtein distance between two strings, compared case-insensitively so `Calculator` points at
- * `calculator` (lookups themselves stay exact).
- */
-export function editDistance(a: string, b: string): number {
-  const left = a.toLowerCase();
-  const right = b.toLowerCase();
-  if (left === right) return 0;
-  let previous = new Array<number>(right.length + 1);
-  let current = new Array<number>(right.length + 1);
-  for (let j = 0; j <= right.length; j++) previous[j] = j;
-  for (let i = 1; i <= left.length; i++) {
-    current[0] = i;
-    for (let j = 1; j <= right.length; j++) {
-      const substitution = previous[j - 1] + (left.charCodeAt(i - 1) === right.charCodeAt(j - 1) ? 0 : 1);
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, substitution);
-    }
-    [previous, current] = [current, previous];
-  }
-  return previous[right.length];
-}
 
 /**
  * Name → entry, with exact-match lookup only: a name differing in case or with extra spaces is

@@ -8,10 +8,10 @@ import type { ITool, ToolOrchestrator, ToolOrchestratorOptions } from '../../src
  * Set to `true` on `globalThis` by `bin/toolsmith.js` once it has registered tsx's loader: the
  * process can then import a project's TypeScript (its generated registry, its entry module).
  */
-export const TYPESCRIPT_LOADER = Symbol.for('toolsmith.typescript-loader');
+const TYPESCRIPT_LOADER = Symbol.for('toolsmith.typescript-loader');
 
 /** True when this process can import `.ts` files: tsx is registered, or the CLI itself runs as TypeScript (tsx, vitest). */
-export function canImportTypeScript(): boolean {
+function canImportTypeScript(): boolean {
   return (globalThis as Record<symbol, unknown>)[TYPESCRIPT_LOADER] === true || import.meta.url.endsWith('.ts');
 }
 
@@ -92,7 +92,7 @@ export class EntryError extends Error {
  * when this process can import TypeScript, else what `tsc` built from it. Throws an `EntryError`
  * naming the command that fixes it when neither can run.
  */
-export function resolveModule(source: string, root: string, what: { missing: string }): string {
+function resolveModule(source: string, root: string, what: { missing: string }): string {
   const shown = (file: string) => path.relative(root, file) || file;
   if (!/\.m?ts$/.test(source)) {
     if (existsSync(source)) return source;
@@ -173,12 +173,6 @@ function missingDependenciesMessage(tools: readonly string[], entry: string | un
     `arguments), and ${where}. A parameter the tool can do without needs a default (\`= {}\`) to count as none.`
   );
 }
-
-/** What an entry module's default export (or its `orchestrator` export) may be. */
-export type ProjectEntry =
-  | ToolOrchestrator
-  | ToolOrchestratorOptions
-  | (() => ToolOrchestrator | ToolOrchestratorOptions | Promise<ToolOrchestrator | ToolOrchestratorOptions>);
 
 /** Where the CLI finds a project's tools: the generated registry, and optionally the user's entry module. */
 export interface ProjectEntryOptions {

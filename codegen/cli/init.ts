@@ -86,7 +86,7 @@ export const TSCONFIG = `{
 `;
 
 /** The `build` script init adds: tsc, then the generated files tsc does not emit. */
-export const BUILD_SCRIPT = 'tsc -p tsconfig.json && toolsmith copy-assets';
+const BUILD_SCRIPT = 'tsc -p tsconfig.json && toolsmith copy-assets';
 
 /** What init says when it made a CommonJS project ES modules (`reason`: what made it CommonJS). */
 export function madeModuleNote(reason: string): string {

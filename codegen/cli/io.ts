@@ -81,8 +81,8 @@ export function problemSummary(problems: readonly Problem[], warnings: readonly 
   return `toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.`;
 }
 
-/** Prints what blocked a run (and the warnings beside it), every one sorted by file and position. */
-export function reportProblems(problems: readonly Problem[], io: Io, warnings: readonly Problem[] = []): void {
-  io.stderr(`${problemSummary(problems, warnings)}\n`);
-  for (const problem of sortProblems([...problems, ...warnings])) io.stderr(`${formatProblem(problem)}\n`);
+/** Prints what blocked a run, every problem sorted by file and position. */
+export function reportProblems(problems: readonly Problem[], io: Io): void {
+  io.stderr(`${problemSummary(problems, [])}\n`);
+  for (const problem of sortProblems([...problems])) io.stderr(`${formatProblem(problem)}\n`);
 }

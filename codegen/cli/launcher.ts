@@ -12,20 +12,18 @@ export function launchedByNpm(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * When npm launched this process, checks every `intervalMs` whether the parent is still the one it
- * started with; once it is not, sends this process `signal` (once) and stops checking. Returns a
- * function that stops checking. The timer never keeps the process alive on its own.
+ * When npm launched this process, checks every 250 ms whether the parent is still the one it started
+ * with; once it is not, sends this process SIGTERM (once) and stops checking. Returns a function that
+ * stops checking. The timer never keeps the process alive on its own.
  */
-export function followLauncher(
-  options: { env?: NodeJS.ProcessEnv; intervalMs?: number; signal?: NodeJS.Signals } = {},
-): () => void {
-  if (!launchedByNpm(options.env)) return () => {};
+export function followLauncher(): () => void {
+  if (!launchedByNpm()) return () => {};
   const parent = process.ppid;
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);
-    process.kill(process.pid, options.signal ?? 'SIGTERM');
-  }, options.intervalMs ?? 250);
+    process.kill(process.pid, 'SIGTERM');
+  }, 250);
   timer.unref();
   return () => clearInterval(timer);
 }

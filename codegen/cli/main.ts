@@ -85,6 +85,15 @@ const workersOption = () =>
       '"workers" of the config, else TOOLSMITH_WORKERS, else one per core; 1 emits in process only)',
   ).argParser(wholeNumberOption(1, '--workers 2 (1 emits in process)'));
 
+/** A repeatable option (`--capability a --capability b`): its values in order. */
+const repeatable = (flags: string, help: string) =>
+  new Option(flags, help).argParser((value: string, previous: string[] = []) => [...previous, value]);
+
+/** The help of `--entry`, an option of `call` and `serve`. */
+const ENTRY_HELP =
+  'a module whose default export is the ToolOrchestrator, its options, or a function returning ' +
+  'either (default: "entry" of the config, else the generated registry)';
+
 // ── End of config and flags.
 
 /** The command-line program. */
@@ -231,22 +240,14 @@ export function createProgram(
   )
     .argument('<tool>', 'the tool name')
     .argument('[arguments]', 'the arguments as a JSON object (default {})')
-    .addOption(
-      new Option('--capability <cap>', 'a capability of the calling persona (repeatable)').argParser(
-        (value: string, previous: string[] = []) => [...previous, value],
-      ),
-    )
+    .addOption(repeatable('--capability <cap>', 'a capability of the calling persona (repeatable)'))
     .option('--persona <id>', 'the calling persona id', 'cli')
     .option(
       '--allow-side-effects',
       'let a tool with side effects (hasSideEffects) run; without it the call is answered APPROVAL_REJECTED ' +
         "(with --entry: applied to the entry's options when they give no approval gate)",
     )
-    .option(
-      '--entry <module>',
-      'a module whose default export is the ToolOrchestrator, its options, or a function returning ' +
-        'either (default: "entry" of the config, else the generated registry)',
-    )
+    .option('--entry <module>', ENTRY_HELP)
     .action(async (tool, json, flags) => setExit(await runCall(tool, json, flags, io)));
   program
     .command('diff')
@@ -286,17 +287,13 @@ export function createProgram(
     .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')
     .addOption(
-      new Option(
+      repeatable(
         '--capability <cap>',
         'a capability the connection\'s persona has (repeatable; default: "capabilities" of the config file, else none)',
-      ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+      ),
     )
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
-    .option(
-      '--entry <module>',
-      'a module whose default export is the ToolOrchestrator, its options, or a function returning ' +
-        'either (default: "entry" of the config, else the generated registry)',
-    )
+    .option('--entry <module>', ENTRY_HELP)
     .option(
       '--max-message-bytes <n>',
       'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)',
@@ -340,16 +337,16 @@ export function createProgram(
       'with --http: JSON { "scope": ["capability", ...] }, the capabilities each token scope grants (env TOOLSMITH_AUTH_SCOPE_MAP)',
     )
     .addOption(
-      new Option(
+      repeatable(
         '--required-scope <scope>',
         'with --http: a scope every request needs (repeatable; env TOOLSMITH_AUTH_REQUIRED_SCOPES)',
-      ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+      ),
     )
     .addOption(
-      new Option(
+      repeatable(
         '--allowed-origin <origin>',
         "with --http: a browser Origin allowed to call /mcp besides this machine's pages, which a loopback server without auth accepts (repeatable)",
-      ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+      ),
     )
     .option(
       '--task-store <memory|redis://…>',

@@ -19,7 +19,7 @@ export interface ReporterIo {
 }
 
 /** One diagnostic of the JSON report: a problem with its severity. */
-export interface Diagnostic extends Problem {
+interface Diagnostic extends Problem {
   severity: 'error' | 'warning';
 }
 

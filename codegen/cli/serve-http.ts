@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
+import type { Io } from './io.js';
 import { wholeNumber, wholeNumberWanted } from './numbers.js';
 
 /** The flags of `serve --http` (each also read from its `TOOLSMITH_*` environment variable, see the README). */
@@ -20,10 +21,14 @@ export interface ServeHttpFlags {
   drainTimeout?: number;
 }
 
-interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
+/** What `serve` serves as, over either transport: the server's name and version, the persona and its capabilities. */
+export interface ServedAs {
+  capabilities: string[];
+  personaId: string;
+  name: string;
+  version: string;
+  pageSize?: number;
+  taskStore?: TaskStore;
 }
 
 /**
@@ -34,15 +39,8 @@ interface Io {
 export async function runServeHttp(
   orchestrator: ToolOrchestrator,
   flags: ServeHttpFlags,
-  settings: {
-    capabilities: string[];
-    personaId: string;
-    name: string;
-    version: string;
-    pageSize?: number;
-    taskStore?: TaskStore;
-  },
-  io: Io,
+  settings: ServedAs,
+  io: Pick<Io, 'stderr' | 'cwd'>,
 ): Promise<number> {
   const fail = async (message: string) => {
     io.stderr(`toolsmith serve: ${message}\n`);
@@ -52,25 +50,23 @@ export async function runServeHttp(
   const env = process.env;
   const port = chosenPort(flags.port, env);
   if (typeof port === 'object') return fail(port.error);
-  const { maxBodyBytes, requestTimeout: requestTimeoutMs, drainTimeout: drainTimeoutMs } = flags;
-
   const { startHttpServer } = await import('../../src/mcp/http.js');
   type Options = NonNullable<Parameters<typeof startHttpServer>[1]>;
   const options: Options = {
     host: flags.host ?? env.TOOLSMITH_HOST ?? '127.0.0.1',
+    port,
     name: settings.name,
     version: settings.version,
     personaId: settings.personaId,
     allowedOrigins: flags.allowedOrigin ?? [],
-    ...(settings.pageSize === undefined ? {} : { pageSize: settings.pageSize }),
-    ...(settings.taskStore === undefined ? {} : { taskStore: settings.taskStore }),
-    ...(env.TOOLSMITH_REQUEST_STATE_KEY === undefined ? {} : { requestStateKey: env.TOOLSMITH_REQUEST_STATE_KEY }),
+    pageSize: settings.pageSize,
+    taskStore: settings.taskStore,
+    requestStateKey: env.TOOLSMITH_REQUEST_STATE_KEY,
+    maxBodyBytes: flags.maxBodyBytes,
+    requestTimeoutMs: flags.requestTimeout,
+    drainTimeoutMs: flags.drainTimeout,
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
   };
-  if (port !== undefined) options.port = port;
-  if (maxBodyBytes !== undefined) options.maxBodyBytes = maxBodyBytes;
-  if (requestTimeoutMs !== undefined) options.requestTimeoutMs = requestTimeoutMs;
-  if (drainTimeoutMs !== undefined) options.drainTimeoutMs = drainTimeoutMs;
 
   if (flags.auth === false) {
     options.capabilities = settings.capabilities;

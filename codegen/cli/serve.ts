@@ -4,11 +4,10 @@
  */
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
-import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { GENERATOR_VERSION } from '../model.js';
 import { openProject } from './call.js';
 import { defaultIo, EXIT, type CommonFlags, type Io } from './io.js';
-import { runServeHttp, type ServeHttpFlags } from './serve-http.js';
+import { runServeHttp, type ServedAs, type ServeHttpFlags } from './serve-http.js';
 
 /**
  * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
@@ -31,23 +30,28 @@ export async function runServe(
   } & ServeHttpFlags,
   io: Io = defaultIo,
 ): Promise<number> {
-  const { maxMessageBytes, shutdownTimeout: shutdownTimeoutMs, pageSize } = flags;
   const project = await openProject(flags, 'serve', io);
   if (project === undefined) return EXIT.invalid;
   const { orchestrator, config } = project;
-  const opened = await openServeTaskStore(orchestrator, flags, io);
-  if (opened === null) {
+  const taskStore = await openServeTaskStore(orchestrator, flags, io);
+  if (taskStore === null) {
     await orchestrator.shutdown();
     return EXIT.invalid;
   }
+  const served: ServedAs = {
+    name: 'toolsmith',
+    version: GENERATOR_VERSION,
+    capabilities: flags.capability ?? config.capabilities ?? [],
+    personaId: flags.persona ?? 'mcp',
+    pageSize: flags.pageSize,
+    taskStore,
+  };
   try {
-    return await serveWith(orchestrator, opened, flags, config, io, {
-      pageSize,
-      maxMessageBytes,
-      shutdownTimeoutMs,
-    });
+    return flags.http
+      ? await runServeHttp(orchestrator, flags, served, io)
+      : await serveOverStdio(orchestrator, flags, served, io);
   } finally {
-    await opened?.close().catch(() => {});
+    await taskStore?.close().catch(() => {});
   }
 }
 
@@ -73,8 +77,8 @@ async function openServeTaskStore(
   try {
     store = await openTaskStore(named ?? 'memory', {
       acceptEviction: flags.taskStoreAcceptEviction === true,
-      ...(flags.taskInputWait === undefined ? {} : { inputWaitMs: flags.taskInputWait }),
-      ...(flags.taskMaxInputWaiting === undefined ? {} : { maxInputWaiting: flags.taskMaxInputWaiting }),
+      inputWaitMs: flags.taskInputWait,
+      maxInputWaiting: flags.taskMaxInputWaiting,
     });
   } catch (error) {
     io.stderr(`toolsmith serve: ${(error as Error).message}\n`);
@@ -91,38 +95,21 @@ async function openServeTaskStore(
   return store;
 }
 
-/** `serve` once its orchestrator and task store are open: over HTTP or stdio. */
-async function serveWith(
+/** `serve` over stdio, once its orchestrator and task store are open. */
+async function serveOverStdio(
   orchestrator: ToolOrchestrator,
-  taskStore: TaskStore | undefined,
   flags: Parameters<typeof runServe>[0],
-  config: ToolsmithConfig,
+  served: ServedAs,
   io: Io,
-  limits: { pageSize: number | undefined; maxMessageBytes: number | undefined; shutdownTimeoutMs: number | undefined },
 ): Promise<number> {
-  const { pageSize, maxMessageBytes, shutdownTimeoutMs } = limits;
-  if (flags.http) {
-    const settings = {
-      ...(taskStore === undefined ? {} : { taskStore }),
-      capabilities: flags.capability ?? config.capabilities ?? [],
-      personaId: flags.persona ?? 'mcp',
-      name: 'toolsmith',
-      version: GENERATOR_VERSION,
-      ...(pageSize === undefined ? {} : { pageSize }),
-    };
-    return runServeHttp(orchestrator, flags, settings, io);
-  }
   const { serveStdio } = await import('../../src/mcp/stdio.js');
+  const { personaId, ...server } = served;
   const { shutdown } = await serveStdio(orchestrator, {
-    name: 'toolsmith',
-    version: GENERATOR_VERSION,
-    capabilities: flags.capability ?? config.capabilities ?? [],
-    persona: { personaId: flags.persona ?? 'mcp' },
+    ...server,
+    persona: { personaId },
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
-    ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
-    ...(shutdownTimeoutMs === undefined ? {} : { shutdownTimeoutMs }),
-    ...(pageSize === undefined ? {} : { pageSize }),
-    ...(taskStore === undefined ? {} : { taskStore }),
+    maxMessageBytes: flags.maxMessageBytes,
+    shutdownTimeoutMs: flags.shutdownTimeout,
   });
   for (const failure of shutdown.errors)
     io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);

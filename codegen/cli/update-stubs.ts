@@ -46,7 +46,7 @@ interface GeneratedImport {
 }
 
 /** A stub whose imports name generated code that no longer exists. */
-export interface StaleStub {
+interface StaleStub {
   /** Relative to the stubs folder. */
   path: string;
   /** Old name → new name; `undefined` when the record cannot tell what it became. */
@@ -54,7 +54,7 @@ export interface StaleStub {
 }
 
 /** A stub rewritten by `--update-stubs`. */
-export interface UpdatedStub {
+interface UpdatedStub {
   path: string;
   /** Where it is now (another path when it followed its tool). */
   to: string;

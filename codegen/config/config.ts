@@ -7,8 +7,8 @@ import type { ToolsmithConfig } from './generated/config-type.js';
 import { validate } from './generated/config-validator.js';
 import { parseSource, positionOf, readRegularFile, toPosix } from '../load.js';
 import type { Problem } from '../model.js';
-import { escapePointerSegment, parsePointer, resolveLocalRef } from '../../src/schema/json-pointer.js';
-import { closest } from '../problems.js';
+import { escapePointerSegment, parsePointer, resolveLocalRef, valueAt } from '../../src/schema/json-pointer.js';
+import { nearestName } from '../../src/text/nearest-name.js';
 
 /** The config files looked for in the project root; more than one present is a problem naming them. */
 export const CONFIG_FILES = [
@@ -201,14 +201,14 @@ interface Described {
 function describeError(error: ErrorObject, config: unknown): Described {
   const pointer = error.instancePath;
   const label = keyPath(pointer);
-  const value = valueAt(config, pointer);
+  const value = valueAt(config, parsePointer(pointer));
   const schema = resolveLocalRef(CONFIG_SCHEMA, error.schemaPath.replace(/\/[^/]*$/, '')) as
     { title?: string; properties?: Record<string, unknown> } | undefined;
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
       const known = Object.keys(schema?.properties ?? {});
-      const suggestion = closest(key, known);
+      const suggestion = nearestName(key, known);
       return {
         pointer: `${pointer}/${escapePointerSegment(key)}`,
         atKey: true,
@@ -218,7 +218,7 @@ function describeError(error: ErrorObject, config: unknown): Described {
     }
     case 'enum': {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map(String);
-      const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
+      const suggestion = typeof value === 'string' ? nearestName(value, allowed) : undefined;
       const didYouMean = suggestion ? `did you mean \`${suggestion}\`? ` : '';
       return schema?.title
         ? {
@@ -271,10 +271,6 @@ function keyPath(pointer: string): string {
     )
     .join('');
   return JSON.stringify(path);
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  return pointer === '' ? root : resolveLocalRef(root, `#${pointer.replace(/%/g, '%25')}`);
 }
 
 /** A value as the message shows it: JSON for what JSON can hold, else its kind (`a function`). */

@@ -47,9 +47,9 @@ export function layoutList(
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A key of a type literal or interface (no prototype there to guard): bare when an identifier, else `quote(key)`. */
-export function typeKey(key: string, quote: (text: string) => string = quoted): string {
-  return IDENTIFIER.test(key) ? key : quote(key);
+/** A key of a type literal or interface (no prototype there to guard): bare when an identifier, else quoted. */
+export function typeKey(key: string): string {
+  return IDENTIFIER.test(key) ? key : quoted(key);
 }
 
 /** Text safe inside a JSDoc description: no `*\/` ends it, every line break is LF, no line starts a tag. */
@@ -69,7 +69,7 @@ export function jsDoc(text: string): string {
 }
 
 /** A key of an object literal: bare when an identifier, quoted otherwise, computed for `__proto__` (which would set the prototype). */
-export function objectKey(key: string): string {
+function objectKey(key: string): string {
   return key === '__proto__' ? "['__proto__']" : typeKey(key);
 }
 

@@ -19,8 +19,7 @@ import { prepareValidatorSchema } from '../../src/schema/defaults.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { addValidatorSchema, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
 import type { SharedSchemaModel } from '../model.js';
-import { hasOwn, isObject } from '../../src/schema/walk.js';
-import { mapSchema, walkSchema } from '../schema-walk.js';
+import { hasOwn, isObject, mapSchema, walkSchema } from '../../src/schema/walk.js';
 
 /** The keyword a replaced `$ref` becomes in a tool's validator schema (never in a written schema). */
 export const SHARED_KEYWORD = 'x-toolsmith-shared';
@@ -141,7 +140,7 @@ export function withSharedCalls(schema: JSONSchema7, shared: SharedValidators): 
   if (blocked) return schema;
   // Schema nodes only: `const`, `enum`, `default` and `examples` are data, copied as they are.
   const replace = (node: JSONSchema7Definition, pointer: string): JSONSchema7Definition =>
-    mapSchema(node, pointer, (each, at) => {
+    mapSchema<JSONSchema7, JSONSchema7Definition>(node, pointer, (each, at) => {
       const ref = each.$ref;
       const target = typeof ref === 'string' && ref.startsWith('#/definitions/') ? ref.slice(14) : undefined;
       if (target === undefined || !called.has(target)) return undefined;

@@ -5,8 +5,7 @@ import { compareStrings } from '../../src/manifest-targets/build.js';
 import { relativeImport } from '../naming.js';
 import { decodeFragment, parsePointer } from '../../src/schema/json-pointer.js';
 import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
-import { forEachSubschema, hasOwn, isObject, setOwn } from '../../src/schema/walk.js';
-import { mapSchema } from '../schema-walk.js';
+import { forEachSubschema, hasOwn, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
 import { jsDoc, quoted, typeKey } from './literal.js';
@@ -367,7 +366,7 @@ function prepare(
       'required',
       out.required.map((key) => (typeof key === 'string' ? (standIns.names.get(key) ?? key) : key)),
     );
-  const prepared = mapSchema(out as JSONSchema7, '', (child) =>
+  const prepared = mapSchema<JSONSchema7, JSONSchema7Definition>(out, '', (child) =>
     child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020, standIns),
   ) as Record<string, unknown>;
   forEachSubschema(prepared, '', (child, _pointer, { keyword, at }) => {

@@ -59,7 +59,6 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
 }
 
 /** The `addValidatorSchema` every generated validator is built with (codegen/ajv.ts). */
-export { addValidatorSchema } from '../ajv.js';
 
 /**
  * Ajv's standalone code of a tool's validators, compiled here on whichever thread emits the tool.

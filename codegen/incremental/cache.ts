@@ -16,7 +16,7 @@ import { takeSnapshot, unchangedRun, untouchedSinceSnapshot } from './snapshot.j
 import { budgetKey, cacheFile, modelsFile, readCache, writeAtomically, type GenerationCache } from './store.js';
 
 /** What a run records once its output is in place. */
-export interface RecordedRun {
+interface RecordedRun {
   project: ProjectModel;
   loaded: LoadedFiles;
   /** Tool name → its files (reused or made again). */

@@ -50,7 +50,7 @@ let fingerprint: string | undefined;
  * A hash of the generator's own code, part of the cache key: an upgraded or edited generator never
  * reuses output of the old one, even under the same version number.
  */
-export function generatorFingerprint(): string {
+function generatorFingerprint(): string {
   fingerprint ??= codeFingerprint(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
   return fingerprint;
 }

@@ -4,6 +4,6 @@
  * nothing-changed shortcut), `fingerprint.ts` (the cache key), `plan.ts` (what a run reuses). What
  * other commands read of it: `toolsmith diff` takes the last run's models (`lastRunModels`).
  */
-export { cacheFile, modelsFile, type GenerationCache, type RunSnapshot } from './store.js';
+export { cacheFile, modelsFile } from './store.js';
 export { lastRunModels, modelCacheText, parseModelCache, readModels } from './model-cache.js';
-export { codeFingerprint, generatorFingerprint } from './fingerprint.js';
+export { codeFingerprint } from './fingerprint.js';

@@ -103,7 +103,7 @@ export function inputHashes(loaded: LoadedFiles): Record<string, string> {
  * hash to those the model was built from (`inputs`), read from the same file; else none (it is
  * normalized again).
  */
-export function cachedModelHook(
+function cachedModelHook(
   models: ModelCache['tools'],
   inputs: Readonly<Record<string, string>>,
 ): NonNullable<NormalizeHooks['cached']> {

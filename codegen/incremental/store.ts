@@ -52,7 +52,7 @@ export interface RunSnapshot {
 }
 
 /** What produced a tool's files (a hash of its inputs) and those files. */
-export interface CacheEntry {
+interface CacheEntry {
   hash: string;
   files: string[];
 }

@@ -1,5 +1,6 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import { closest, type Diagnostics } from '../problems.js';
+import type { Diagnostics } from '../problems.js';
+import { nearestName } from '../../src/text/nearest-name.js';
 import type { SourceFile } from '../load.js';
 import type { ComposedStep, ToolModel } from '../model.js';
 import { escapePointerSegment, resolveLocalRef } from '../../src/schema/json-pointer.js';
@@ -35,7 +36,7 @@ export const composedSteps: Rule<StepsSubject> = {
       };
       definition.steps.forEach((step: ComposedStep, index: number) => {
         if (!sources.has(step.tool)) {
-          const suggestion = closest(step.tool, sources.keys());
+          const suggestion = nearestName(step.tool, sources.keys());
           diagnostics.error(
             source,
             `/steps/${index}/tool`,

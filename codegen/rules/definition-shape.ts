@@ -1,7 +1,8 @@
 import type { ErrorObject } from 'ajv';
 import definitionMetaSchema from '../../tool-definition.schema.json' with { type: 'json' };
 import type { SchemaDialect } from '../../src/schema/keywords.js';
-import { closest, type Diagnostics } from '../problems.js';
+import type { Diagnostics } from '../problems.js';
+import { nearestName } from '../../src/text/nearest-name.js';
 import type { SourceFile } from '../load.js';
 import { escapePointerSegment, parsePointer, valueAt } from '../../src/schema/json-pointer.js';
 import { isObject } from '../../src/schema/walk.js';
@@ -102,7 +103,7 @@ function unknownField(error: ErrorObject): Report {
       message: `unknown field "${field}"`,
       atKey: true,
     };
-  const suggestion = closest(field, DEFINITION_FIELDS);
+  const suggestion = nearestName(field, DEFINITION_FIELDS);
   return {
     pointer: `/${escapePointerSegment(field)}`,
     message: `unknown field "${field}" in a tool definition`,
@@ -129,7 +130,7 @@ function badName(source: SourceFile, error: ErrorObject): Report {
 
 function badType(source: SourceFile, error: ErrorObject): Report {
   const value = valueAt(source.value, parsePointer(error.instancePath));
-  const suggestion = typeof value === 'string' ? closest(value, TYPE_NAMES) : undefined;
+  const suggestion = typeof value === 'string' ? nearestName(value, TYPE_NAMES) : undefined;
   return {
     pointer: error.instancePath,
     message: `${JSON.stringify(value)} is not a JSON Schema type`,

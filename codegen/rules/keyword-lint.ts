@@ -5,8 +5,7 @@ import { KNOWN_FORMATS } from '../ajv.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
-import { hasOwn } from '../../src/schema/walk.js';
-import { walkSchema } from '../schema-walk.js';
+import { hasOwn, walkSchema } from '../../src/schema/walk.js';
 import { type DefinitionSubject, type Rule, schemaFieldRule } from './rule.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { DEFINITION_CONTAINERS, type SchemaDialect } from '../../src/schema/keywords.js';
-import { closest, type Diagnostics } from '../problems.js';
+import type { Diagnostics } from '../problems.js';
+import { nearestName } from '../../src/text/nearest-name.js';
 import { dictionary } from '../dictionary.js';
 import type { SourceFile } from '../load.js';
 import { definitionTypeName } from '../naming.js';
@@ -11,8 +12,7 @@ import {
   parsePointer,
   valueAt,
 } from '../../src/schema/json-pointer.js';
-import { cloneJson, hasOwn, isObject, setOwn } from '../../src/schema/walk.js';
-import { mapSchema } from '../schema-walk.js';
+import { cloneJson, hasOwn, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
 import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
 
 /**
@@ -86,8 +86,10 @@ function bundleSchema(schema: JSONSchema7, state: BundleState): JSONSchema7 {
       : 'definitions';
   state.container = container;
   recordLocalDefinitions(record, state);
-  const { [container]: own, ...out } = mapSchema(schema, state.rootPointer, (node, at) =>
-    rewriteRef(node, at, state, { kind: 'tool', root: schema }),
+  const { [container]: own, ...out } = mapSchema<JSONSchema7, JSONSchema7Definition>(
+    schema,
+    state.rootPointer,
+    (node, at) => rewriteRef(node, at, state, { kind: 'tool', root: schema }),
   ) as Record<string, unknown>;
   const definitions = new Map(isObject(own) ? Object.entries(own) : []);
   for (const [key, value] of state.definitions) {
@@ -212,7 +214,7 @@ function rewriteFileRef(
   const relPath = filePart.text;
   const entry = state.shared.get(relPath);
   if (!entry) {
-    const suggestion = closest(relPath, state.shared.keys());
+    const suggestion = nearestName(relPath, state.shared.keys());
     return fail(
       `the $ref "${ref}" does not resolve: no shared schema file "${relPath}"`,
       suggestion
@@ -278,7 +280,7 @@ function copySharedType(entry: SharedEntry, key: string, typeName: string, state
   for (const name of Object.keys(target as object))
     if (!(key === '#' && (name === 'definitions' || name === '$defs' || name === '$schema' || name === '$id')))
       setOwn(body, name, (target as Record<string, unknown>)[name]);
-  const rewritten = mapSchema(body as JSONSchema7, key === '#' ? '' : key.slice(1), (node, at) =>
+  const rewritten = mapSchema<JSONSchema7, JSONSchema7Definition>(body, key === '#' ? '' : key.slice(1), (node, at) =>
     rewriteRef(node, at, state, { kind: 'shared', entry }),
   );
   state.definitions.set(typeName, rewritten);

@@ -1,7 +1,6 @@
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
-import { hasOwn, isObject } from '../../src/schema/walk.js';
-import { walkSchema } from '../schema-walk.js';
+import { hasOwn, isObject, walkSchema } from '../../src/schema/walk.js';
 import { type DefinitionSubject, type Rule, schemaFieldRule } from './rule.js';
 
 /**

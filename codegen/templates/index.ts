@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DOC_TEMPLATE_NAMES, type DocTemplates } from './names.js';
 
 /** The folder of the default templates (this folder). */
-export const DEFAULT_TEMPLATES_DIR = dirname(fileURLToPath(import.meta.url));
+const DEFAULT_TEMPLATES_DIR = dirname(fileURLToPath(import.meta.url));
 
 /** A docs template that cannot be read (a FIFO, a folder, a dangling link): generate reports it as a problem. */
 export class TemplateReadError extends Error {

@@ -2,6 +2,7 @@
  * Content blocks a successful tool result may carry beside its `output`, in MCP's shapes (the
  * `content` of a `tools/call` result), and their check in the call pipeline's output step.
  */
+import { isObject } from '../schema/walk.js';
 
 /** Plain text. */
 export interface TextContent {
@@ -64,10 +65,6 @@ export const CONTENT_KINDS: readonly ContentKind[] = Object.freeze([
 export const DEFAULT_MAX_CONTENT_BYTES = 16 * 1024 * 1024;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The bytes a result's blocks carry so far, against the limit for all of them. */
 interface ContentBudget {

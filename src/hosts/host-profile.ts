@@ -13,10 +13,10 @@ export const DEFAULT_SERVER_NAME = 'toolsmith';
  * never shows the model; `injects` an argument of its own into calls; `warns` (a lint, nothing
  * changes).
  */
-export type HostEffect = 'rejects' | 'alters' | 'ignores' | 'injects' | 'warns';
+type HostEffect = 'rejects' | 'alters' | 'ignores' | 'injects' | 'warns';
 
 /** How far a rejection reaches: the one tool, every tool of its server, or every request of the session (all servers). */
-export type RejectionScope = 'tool' | 'server' | 'session';
+type RejectionScope = 'tool' | 'server' | 'session';
 
 /** A tool as a host receives it: one entry of a `tools/list` answer. */
 export interface ServedTool {
@@ -58,7 +58,7 @@ export interface HostRule {
 }
 
 /** How a host names a tool for its model, when it renames them. */
-export interface HostNaming {
+interface HostNaming {
   /** The name the model sees for `tool` of server `context.serverName`. */
   qualify(tool: string, context: CheckContext): string;
   /** The part every name gets, which is not counted as an alteration (`mcp_toolsmith_`). */

@@ -24,7 +24,7 @@ import { injectedArguments } from './host-table.js';
 import { MAX_WALK_DEPTH } from './schema-nodes.js';
 
 /** A keyword of the served schema that the portable one no longer has as a keyword. */
-export interface PortableMove {
+interface PortableMove {
   /** Where it was: a pointer into the served tool entry (`/inputSchema/properties/query/oneOf`). */
   pointer: string;
   keyword: string;
@@ -34,7 +34,7 @@ export interface PortableMove {
 }
 
 /** A place the portable schema cannot say in a form every host reads as it is, and why. */
-export interface Unportable {
+interface Unportable {
   /** A pointer into the portable tool entry (`/inputSchema/properties/x`): hosts may still change what is at or below it. */
   pointer: string;
   reason: string;

@@ -50,18 +50,6 @@ const LIMITS = {
   stringChars: { most: 120000, counted: 'characters of names and enum/const values' },
 } as const;
 
-/**
- * The convention of the strict manifest, for the runtime: every optional property is listed in `required`
- * and made nullable, so `null` stands for "omitted". The orchestrator removes those nulls before
- * validation, so the definition's defaults apply.
- */
-export const OPENAI_STRICT_NULL_CONVENTION = {
-  target: 'openai-strict',
-  optionalProperties: 'required-and-nullable',
-  nullMeans: 'absent',
-  runtime: 'remove null values of optional properties before validation, so defaults apply',
-} as const;
-
 /** Keywords kept as they are. */
 const KEPT = new Set([
   'type',

@@ -15,7 +15,7 @@ import { MemoryTaskStore, type TaskStore } from '../tasks/index.js';
  */
 
 /** What a `requestState` carries: signed, not encrypted (the client can read it, not change it). */
-export interface AnswerState {
+interface AnswerState {
   /** A nonce: the state is good for one retry. */
   n: string;
   /** The call's fingerprint (`callFingerprint`). */

@@ -18,7 +18,8 @@ import {
   type SampleResult,
 } from '../caller/elicitation.js';
 import { describeThrown, truncateText } from '../errors.js';
-import type { ToolCallResult, ToolOrchestrator } from '../orchestrator.js';
+import type { ToolOrchestrator } from '../orchestrator.js';
+import type { ToolCallResult } from '../pipeline/types.js';
 import {
   isTerminalTaskStatus,
   type StoredTask,
@@ -102,7 +103,7 @@ export function asksForTask(
 }
 
 /** A question a task's call asks its client (`TaskControls.ask`). */
-export interface TaskQuestion {
+interface TaskQuestion {
   /** What the task says meanwhile (its `statusMessage`). */
   waiting: string;
   /** 2026-07-28: the requests by key, which `tasks/get` shows on any replica and `tasks/update` answers. */
@@ -287,7 +288,7 @@ const waitingForUser = (message: string) => `Waiting for the user: ${truncateTex
 const WAITING_FOR_MODEL = 'Waiting for a model call of the client';
 
 /** `context.elicit` of a task's call on a lasting 2025 connection: `elicitation/create` tied to the task. */
-export function taskElicitation(server: Server, task: TaskControls): Elicit {
+function taskElicitation(server: Server, task: TaskControls): Elicit {
   return (request) =>
     askTiedToTask(
       task,
@@ -300,7 +301,7 @@ export function taskElicitation(server: Server, task: TaskControls): Elicit {
 }
 
 /** `context.elicit` of a task's call on 2026-07-28: an `elicit-N` inputRequest. */
-export function taskInputRequests(task: TaskControls): Elicit {
+function taskInputRequests(task: TaskControls): Elicit {
   let asked = 0;
   return async (request) => {
     const question = inputRequired.elicit({
@@ -317,7 +318,7 @@ export function taskInputRequests(task: TaskControls): Elicit {
 }
 
 /** `context.sample` of a task's call on a lasting 2025 connection: `sampling/createMessage` tied to the task. */
-export function taskSampling(server: Server, task: TaskControls): Sample {
+function taskSampling(server: Server, task: TaskControls): Sample {
   return (request) =>
     askTiedToTask(
       task,
@@ -331,7 +332,7 @@ export function taskSampling(server: Server, task: TaskControls): Sample {
  * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`);
  * its answer is checked by the server (`checkedSample`) before the tool sees it.
  */
-export function taskSampleRequests(task: TaskControls): Sample {
+function taskSampleRequests(task: TaskControls): Sample {
   let asked = 0;
   return async (request) => {
     const key = `sample-${asked++}`;

@@ -34,7 +34,7 @@ export interface McpToolAnnotations {
 }
 
 /** A schema as MCP publishes it: 2020-12, stamped, with an object root. */
-export interface McpObjectSchema {
+interface McpObjectSchema {
   $schema: string;
   type: 'object';
   [keyword: string]: unknown;

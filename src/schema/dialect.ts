@@ -12,8 +12,6 @@ import { resolveLocalRef } from './json-pointer.js';
 import { keywordsOfDialect, SCHEMA_KEYWORDS, type SchemaDialect } from './keywords.js';
 import { forEachSubschema, hasOwn, isObject, schemaEntries } from './walk.js';
 
-export type { SchemaDialect } from './keywords.js';
-
 /** The `$schema` URI of each dialect, as toolsmith writes it. */
 export const DIALECT_URIS: Readonly<Record<SchemaDialect, string>> = Object.freeze({
   'draft-07': 'http://json-schema.org/draft-07/schema#',

@@ -1,5 +1,5 @@
 /**
- * The one schema walker, for the runtime and the generator (`codegen/schema-walk.ts` re-exports it):
+ * The one schema walker, for the runtime and the generator (a draft-07 walk passes `JSONSchema7` as `TNode`):
  * where a schema's subschemas are (read from the keyword table, `keywords.ts`, so both
  * dialects' keywords are known) with the JSON pointer of each, and the JSON helpers every walk needs
  * (own properties only, `__proto__` kept as data).

@@ -14,9 +14,6 @@
 /** A task's status, the same five words in both MCP eras. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
-/** The statuses a task never leaves. */
-export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = Object.freeze(['completed', 'failed', 'cancelled']);
-
 /** True for `completed`, `failed` and `cancelled`. */
 export function isTerminalTaskStatus(status: TaskStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
@@ -90,7 +87,7 @@ export interface CreateTaskInput {
  * Why a transition was refused (`not-waiting`: an answer to a question the task does not ask;
  * `too-many-waiting`: a question while the subject has `maxInputWaiting` tasks waiting already).
  */
-export type TaskRefusal = 'not-found' | 'terminal' | 'not-waiting' | 'too-many-waiting';
+type TaskRefusal = 'not-found' | 'terminal' | 'not-waiting' | 'too-many-waiting';
 
 /** The outcome of `complete`, `fail` and `cancel`: the task after it, or why nothing changed. */
 export type TaskTransition =
@@ -169,7 +166,7 @@ export interface TaskPage {
 }
 
 /** Tasks per `list` page when the caller asks for no size. */
-export const DEFAULT_TASK_PAGE_SIZE = 50;
+const DEFAULT_TASK_PAGE_SIZE = 50;
 
 /** The task store every replica reads. */
 export interface TaskStore {

@@ -1,7 +1,8 @@
 /**
  * The one "did you mean" picker: the candidate a word is a near-typo of. The schema dialect asks it
  * about unknown keywords and formats; the call feedback about an unknown property or a near-miss
- * enum value.
+ * enum value; the generator about unknown definition fields, config keys and values, shared schema
+ * files and step tools. And the one edit distance (`editDistance`), which the registry ranks by.
  */
 
 /** Longest word compared: a longer one (a key of megabytes) gets no suggestion. */
@@ -27,6 +28,14 @@ export function nearestName(word: string, candidates: Iterable<string>): string 
     }
   }
   return bestDistance <= limit ? best : undefined;
+}
+
+/**
+ * The edit distance between two names, compared case-insensitively (so `Calculator` is 0 from
+ * `calculator`): what the registry ranks its nearest names by.
+ */
+export function editDistance(a: string, b: string): number {
+  return typoDistance(a.toLowerCase(), b.toLowerCase(), Number.POSITIVE_INFINITY);
 }
 
 /**

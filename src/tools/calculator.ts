@@ -25,7 +25,7 @@ export class CalculatorTool extends CalculatorToolBase {
 }
 
 /** A syntax or evaluation error at a 0-based position of the expression. */
-export class ExpressionError extends Error {
+class ExpressionError extends Error {
   constructor(
     message: string,
     readonly position: number,

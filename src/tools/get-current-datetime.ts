@@ -57,7 +57,7 @@ export class GetCurrentDatetimeTool extends GetCurrentDatetimeToolBase {
 }
 
 /** True when `Intl` accepts the time zone. */
-export function isTimeZone(timeZone: string): boolean {
+function isTimeZone(timeZone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
     return true;

@@ -16,7 +16,7 @@ import { defaultFilesRoot, pathRefusal, resolveInside } from './confine.js';
 import type { FileToolOptions } from './read-file.js';
 
 /** Defaults of the caps (the schema's `default`s; its `maximum`s bound what a caller may ask). */
-export const LIST_DIRECTORY_DEFAULTS = { depth: 2, maxEntries: 1000, maxBytes: 65536 } as const;
+const LIST_DIRECTORY_DEFAULTS = { depth: 2, maxEntries: 1000, maxBytes: 65536 } as const;
 
 /** `,"children":[]`: what a folder's entry grows by once it has a children array. */
 const CHILDREN_ARRAY_BYTES = Buffer.byteLength(',"children":[]');

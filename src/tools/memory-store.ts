@@ -7,7 +7,7 @@ import { findNodeAtLocation, parseTree, printParseErrorCode, type JSONPath, type
 import type { MemoryEntry } from '../../generated/types/shared/memory-entry.js';
 
 /** The folder memory lives in when none is given: `$TOOLSMITH_DATA_DIR`, else `.toolsmith-data`. */
-export function defaultDataDir(): string {
+function defaultDataDir(): string {
   return path.resolve(process.env.TOOLSMITH_DATA_DIR ?? '.toolsmith-data');
 }
 
@@ -18,7 +18,7 @@ export const MEMORY_DATABASE_FILE = 'memory.sqlite';
 export const LEGACY_MEMORY_FILE = 'memory.json';
 
 /** How long a write waits for another connection's write lock before failing `SQLITE_BUSY`. */
-export const MEMORY_BUSY_TIMEOUT_MS = 5000;
+const MEMORY_BUSY_TIMEOUT_MS = 5000;
 
 /** What `memory_read` looks up: exactly one of a key, a key prefix or a tag. */
 export type MemoryQuery = { key: string } | { prefix: string } | { tag: string };

@@ -4,7 +4,7 @@
  * the `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` headers; a 2025 one only the version header.
  */
 
-export const MODERN_REVISION = '2026-07-28';
+const MODERN_REVISION = '2026-07-28';
 
 export interface McpRequestOptions {
   /** The revision claimed (default 2026-07-28); a `2025-…` one makes a 2025-era request. */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { JSONSchema7 } from 'json-schema';
 import { cloneJson } from '../../src/schema/walk.js';
 
-export const FORMAT_SAMPLES: Record<string, string[]> = {
+const FORMAT_SAMPLES: Record<string, string[]> = {
   'date-time': ['2026-01-01T00:00:00.000Z', '2024-02-29T23:59:59+01:00'],
   date: ['2026-01-01'],
   time: ['10:00:00Z'],

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Ajv, Options, ValidateFunction } from 'ajv';
 import { createGeneratorAjv, standaloneCode } from '../../codegen/ajv.js';
-import { addValidatorSchema, toEsm } from '../../codegen/emit/validators.js';
+import { addValidatorSchema } from '../../codegen/ajv.js';
+import { toEsm } from '../../codegen/emit/validators.js';
 import { REPO } from './temp-project.js';
 
 /** A schema to compile, exported from the standalone module under `exportName`. */
@@ -36,7 +37,7 @@ export function createAjvLikeGenerator(options: StandaloneOptions & { code: bool
  * own code path: `createGeneratorAjv({ code: true })`, `addValidatorSchema`, Ajv's `standaloneCode`,
  * then `toEsm` (which turns Ajv's leftover `require`s into imports). Throws when a schema does not compile.
  */
-export function standaloneSource(entries: readonly StandaloneEntry[], options: StandaloneOptions = {}): string {
+function standaloneSource(entries: readonly StandaloneEntry[], options: StandaloneOptions = {}): string {
   const ajv = createAjvLikeGenerator({ ...options, code: true });
   const exports: Record<string, string> = {};
   entries.forEach((entry, index) => {

@@ -134,7 +134,7 @@ export function makeHostile(name: string): unknown {
 }
 
 /** The name of a hostile value kind (names, not values: a counterexample must print). */
-export const hostileName: fc.Arbitrary<string> = fc.constantFrom(...HOSTILE_VALUES.map(([name]) => name));
+const hostileName: fc.Arbitrary<string> = fc.constantFrom(...HOSTILE_VALUES.map(([name]) => name));
 
 /**
  * A recipe for a hostile value, as plain data (so fast-check can print a counterexample): a named

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry, ToolsmithError } from '../../src/index.js';
-import { editDistance } from '../../src/registry.js';
+import { editDistance } from '../../src/text/nearest-name.js';
 import { makeTool } from './helpers.js';
 
 describe('ToolRegistry', () => {

@@ -29,7 +29,6 @@ import {
 import type { ManifestEmission, ManifestOptions, TokenReport, ToolManifests, ToolTokens } from './types.js';
 
 export type { LossEntry } from '../../../src/manifest-targets/build.js';
-export { OPENAI_STRICT_NULL_CONVENTION } from '../../../src/manifest-targets/openai-strict.js';
 export {
   DEFAULT_MANIFEST_TARGETS,
   MANIFEST_TARGET_TABLE,
@@ -40,15 +39,11 @@ export type {
   LossReport,
   ManifestEmission,
   ManifestOptions,
-  TokenBudget,
   TokenBudgets,
   TokenReport,
   ToolManifests,
-  UnrepresentablePolicy,
 } from './types.js';
 export { AssembledFile, InNameOrder } from './assembled-file.js';
-export type { DeferLoading } from '../../../src/manifest-targets/defer-loading.js';
-export { NAMESPACED_RESPONSES_PATH } from './namespaced.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
 
 /** The text after a target file's last tool: its tail, after the search tool entry when a listed tool is deferred. */
@@ -60,7 +55,7 @@ function targetTail(target: ManifestTarget, options: ManifestOptions, deferred: 
 }
 
 /** The reason the loss report gives for a tool its definition turned off for a target. */
-export const TURNED_OFF_REASON = 'turned off in its definition (`targets`)';
+const TURNED_OFF_REASON = 'turned off in its definition (`targets`)';
 
 /** The tools of `tools` whose definitions do not turn `target` off. */
 function includedTools(tools: readonly ToolModel[], target: ManifestTarget): readonly ToolModel[] {

@@ -22,7 +22,7 @@ import {
 export const TOKEN_REPORT_PATH = 'manifests/token-report.json';
 
 /** How many of the biggest tools a budget warning names. */
-export const BUDGET_WARNING_TOOLS = 5;
+const BUDGET_WARNING_TOOLS = 5;
 
 /**
  * A tool's counts from its entries' JSON (`JSON.stringify(entry)`, per enabled target; null where the
@@ -85,7 +85,7 @@ export function tokenReport(targets: readonly ManifestTarget[], rows: ReadonlyMa
 }
 
 /** The report as its file's text: keys sorted, two-space indentation, one line per value (byte-stable). */
-export function tokenReportText(report: TokenReport): string {
+function tokenReportText(report: TokenReport): string {
   const indent = (json: string, by: string) => json.replace(/\n/g, `\n${by}`);
   const names = Object.keys(report.tools);
   // Tool names may look like array indices, which an object would put first: each is printed in order.
@@ -204,7 +204,7 @@ function describeTool(name: string, tokens: number, target: ManifestTarget, look
  * tools over `perTool`, each naming the biggest tools and what in them costs most. Placed in the report
  * (`reportFile`, relative to the project root) at the count that is over.
  */
-export function budgetWarnings(
+function budgetWarnings(
   report: TokenReport,
   budgets: TokenBudgets | undefined,
   lookup: EntryLookup,

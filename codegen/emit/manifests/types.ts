@@ -9,9 +9,6 @@ import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
 import type { ToolsmithConfig } from '../../config/generated/config-type.js';
 import type { FileSegments, GeneratedFile, Problem } from '../../model.js';
 
-/** What generate does with a tool a target cannot take (`manifests.unrepresentable` in toolsmith.config.json). */
-export type UnrepresentablePolicy = 'omit' | 'error';
-
 /** The config's `manifests` keys (`codegen/config/config-schema.ts` declares and describes each). */
 type ConfigManifests = NonNullable<ToolsmithConfig['manifests']>;
 
@@ -55,7 +52,7 @@ export interface ManifestEmission {
 export type LossReport = Record<string, Partial<Record<ManifestTarget, LossEntry[]>>>;
 
 /** A target's token budget (`manifests.tokenBudget.<target>`): the whole manifest, and any one tool's entry. */
-export interface TokenBudget {
+interface TokenBudget {
   total?: number;
   perTool?: number;
 }

@@ -84,6 +84,8 @@ function heapFlags(): string[] {
  * isolates exist then), and restores them after. Why: V8 gives those flags precedence over a
  * worker's `resourceLimits`, so under `--max-old-space-size` (a common CI setting) every worker
  * would get that whole heap instead of its cap.
+ *
+ * @lintignore exported for test/codegen/emit-memory.test.ts, whose child process imports it by path.
  */
 export function withWorkerLimits<T>(start: () => T, online: (started: T) => Promise<unknown>): T {
   const flags = heapFlags();

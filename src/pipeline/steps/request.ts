@@ -115,7 +115,7 @@ const SHORT_JSON = 2 * (MAX_COPY_DEPTH + 1);
  * Reads a call's `arguments` into an object the call owns: a JSON string is parsed, an object is
  * copied (so validation never touches the caller's object). Anything else is `INVALID_REQUEST`.
  */
-export function readArguments(raw: unknown, toolName: string): Record<string, unknown> | ToolCallFailure {
+function readArguments(raw: unknown, toolName: string): Record<string, unknown> | ToolCallFailure {
   let value: unknown;
   if (typeof raw === 'string') {
     try {

@@ -5,7 +5,7 @@ import { type Definitions, projectOf, tool } from './project.js';
  * The definitions the base, stub, registry and docs tables emit: one project (a composed tool needs
  * its step tools beside it), each tool one case of what users write.
  */
-export const CATALOG: Definitions = {
+const CATALOG: Definitions = {
   'shared/geo-point.schema.json': {
     $schema: 'http://json-schema.org/draft-07/schema#',
     description: 'A point on Earth.',
@@ -128,7 +128,7 @@ export const PROTOTYPE_NAMES: Definitions = {
 };
 
 /** 64 characters, the longest name a definition may have. */
-export const LONG_NAME = 'a_tool_name_as_long_as_a_definition_allows_so_imports_must_break';
+const LONG_NAME = 'a_tool_name_as_long_as_a_definition_allows_so_imports_must_break';
 
 /** A tool whose generated names are too long for one import line, beside a short one. */
 export const LONG_NAMES: Definitions = {

@@ -6,7 +6,7 @@
 import { type Definitions, tool } from './project.js';
 
 /** An object schema. */
-export const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: 'object',
   properties,
   ...extra,
