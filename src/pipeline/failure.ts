@@ -4,6 +4,8 @@ import type { ToolErrorCode } from '../errors.js';
 export interface DeclaredFailureDetails {
   /** The declared code (`RATE_LIMITED`). */
   code: string;
+  /** The error's declared description: when it happens and what a caller (or the model) can do. */
+  description: string;
   /** The error's data, checked against its declared `data` schema; absent when the error has none. */
   data?: unknown;
   /** Trying again may succeed: the result's own `retryable`, else the error's declared one. */

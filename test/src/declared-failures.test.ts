@@ -13,6 +13,7 @@ import { callTool, useOrchestrators } from './helpers.js';
  */
 
 const makeOrchestrator = useOrchestrators();
+const readFileErrorDescription = new ReadFileTool().errors.NOT_FOUND!.description;
 const REQUEST = {
   gmiId: 'g',
   personaId: 'p',
@@ -43,7 +44,12 @@ describe('a declared failure at run time', () => {
       code: 'TOOL_FAILED',
       message: `Tool 'read_file' failed: "missing.txt" does not exist under the root folder`,
       details: { failure: { code: 'NOT_FOUND', data: { path: 'missing.txt' } } },
-      failure: { code: 'NOT_FOUND', data: { path: 'missing.txt' }, retryable: false },
+      failure: {
+        code: 'NOT_FOUND',
+        description: readFileErrorDescription,
+        data: { path: 'missing.txt' },
+        retryable: false,
+      },
     });
   });
 
@@ -106,7 +112,10 @@ describe('a declared failure at run time', () => {
     expect(result).toMatchObject({
       success: false,
       code: 'NOT_FOUND',
-      details: { code: 'TOOL_FAILED', failure: { code: 'NOT_FOUND', data: { path: 'missing.txt' }, retryable: false } },
+      details: {
+        code: 'TOOL_FAILED',
+        failure: { code: 'NOT_FOUND', data: { path: 'missing.txt' }, retryable: false },
+      },
     });
   });
 });

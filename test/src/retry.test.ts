@@ -253,7 +253,12 @@ describe('retry: declared errors of a generated tool', () => {
       symbol: 'ACME',
     });
     expect(quote.runs).toBe(2);
-    expect(result.errorDetails?.failure).toEqual({ code: 'RATE_LIMITED', data: { retryAfterMs: 0 }, retryable: true });
+    expect(result.errorDetails?.failure).toEqual({
+      code: 'RATE_LIMITED',
+      description: 'Too many lookups: wait `retryAfterMs` and call again.',
+      data: { retryAfterMs: 0 },
+      retryable: true,
+    });
   });
 
   it('never retries a code not declared retryable, nor an undeclared code', async () => {

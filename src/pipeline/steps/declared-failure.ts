@@ -56,6 +56,7 @@ export function checkDeclaredFailure(tool: ITool, result: ToolExecutionFailure, 
   }
   const failure: DeclaredFailureDetails = {
     code,
+    description: declared.description,
     retryable: typeof result.retryable === 'boolean' ? result.retryable : declared.retryable === true,
   };
   if (checked !== undefined) failure.data = checked;
