@@ -19,17 +19,20 @@ export type TypedDeclaredFailure<TErrors> = {
  * A call that failed: no output, and `errorDetails` says why (a stable `code`, a message); for a
  * tool that declares errors, `errorDetails.failure` is typed by them.
  */
-export type TypedToolCallFailure<TErrors = {}> = Omit<ToolCallResult, 'output' | 'isError' | 'errorDetails'> & {
+export type TypedToolCallFailure<TErrors = undefined> = Omit<ToolCallResult, 'output' | 'isError' | 'errorDetails'> & {
   isError: true;
   output: null;
-  errorDetails: Omit<ToolCallErrorDetails, 'failure'> & { failure?: TypedDeclaredFailure<TErrors> };
+  errorDetails: [TErrors] extends [undefined]
+    ? ToolCallErrorDetails
+    : Omit<ToolCallErrorDetails, 'failure'> & { failure?: TypedDeclaredFailure<TErrors> };
 };
 
 /** A call result discriminated by `isError`: after `if (!result.isError)`, `output` has the tool's generated output type. */
-export type TypedToolCallResult<TOutput, TErrors = {}> = TypedToolCallSuccess<TOutput> | TypedToolCallFailure<TErrors>;
+export type TypedToolCallResult<TOutput, TErrors = undefined> =
+  TypedToolCallSuccess<TOutput> | TypedToolCallFailure<TErrors>;
 
-/** The declared errors of a `ToolTypes` entry (`{}` when it declares none). */
-type ErrorsOf<T> = T extends { errors: infer E } ? E : {};
+/** The declared errors of a `ToolTypes` entry (`undefined` when it declares none). */
+type ErrorsOf<T> = T extends { errors: infer E } ? E : undefined;
 
 /**
  * Calls tools by name with compile-time checked arguments: `TTypes` maps each tool name to its
