@@ -157,6 +157,7 @@ export {
 export {
   ToolClient,
   type ToolCallDefaults,
+  type TypedDeclaredFailure,
   type TypedToolCallFailure,
   type TypedToolCallResult,
   type TypedToolCallSuccess,
