@@ -73,7 +73,7 @@ export function addValidatorSchema(
 
 /** A schema Ajv rejected: what the problem at the schema field says. */
 export interface SchemaRejection {
-  /** `/inputSchema` or `/outputSchema`. */
+  /** `/inputSchema`, `/outputSchema` or a declared error's `/errors/<CODE>/data`. */
   pointer: string;
   message: string;
   hint: string;
@@ -81,13 +81,13 @@ export interface SchemaRejection {
 
 /**
  * Adds and compiles one of a tool's schemas (`addValidatorSchema`, unknown formats allowed) under
- * `id`; the rejection when Ajv throws on it. Why here: normalize (for the examples) and the
+ * `id` (`input`, `output`, or a declared error's `errors/<CODE>/data`); the rejection when Ajv throws on it. Why here: normalize (for the examples) and the
  * validator emitter compile the same way and must word a rejected schema the same.
  */
 export function compileToolSchema(
   ajv: Ajv,
   schema: object,
-  id: 'input' | 'output',
+  id: string,
 ): { validate: ValidateFunction } | { rejection: SchemaRejection } {
   try {
     addValidatorSchema(ajv, schema, id, { unknownFormats: true });
@@ -95,7 +95,7 @@ export function compileToolSchema(
   } catch (error) {
     return {
       rejection: {
-        pointer: id === 'input' ? '/inputSchema' : '/outputSchema',
+        pointer: id === 'input' ? '/inputSchema' : id === 'output' ? '/outputSchema' : `/${id}`,
         message: `the schema does not compile: ${(error as Error).message}`,
         hint: 'fix the schema; the runtime would reject it too',
       },

@@ -23,6 +23,16 @@ export interface ToolExample {
  */
 export type { ComposedStep };
 
+/** One error a tool declares (its definition's `errors`), as the emitters read it. */
+export interface DeclaredError {
+  /** `RATE_LIMITED` */
+  code: string;
+  description: string;
+  /** The schema of the data the failure carries (self-contained, the tool's dialect). */
+  data?: JSONSchema7;
+  retryable?: true;
+}
+
 /** Every identifier and file name generated for one tool (all from codegen/naming.ts). */
 export interface ToolNames {
   /** `WebSearch` */
@@ -105,6 +115,8 @@ export interface ToolModel {
     Record<string, { kind: 'shared'; module: string; typeName: string } | { kind: 'local'; typeName: string }>
   >;
   examples: readonly ToolExample[];
+  /** The errors the tool declares, sorted by code; absent when it declares none. */
+  errors?: readonly DeclaredError[];
   steps?: readonly ComposedStep[];
   timeoutMs?: number;
   /** Whether the tool may run as an MCP task (`taskSupport`). */

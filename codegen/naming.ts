@@ -206,6 +206,22 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
   }
   if (tool.steps !== undefined)
     claims.push({ identifier: names.stepsConstant, file, pointer: '/steps', what: `the steps constant of ${of}` });
+  if (tool.errors !== undefined) {
+    const failure = failureTypeNames(names);
+    claims.push(
+      { identifier: failure.errors, file, pointer: '/errors', what: `the declared errors type of ${of}` },
+      { identifier: failure.failure, file, pointer: '/errors', what: `the failure type of ${of}` },
+    );
+    for (const error of tool.errors) {
+      if (error.data === undefined) continue;
+      const data = errorDataNames(names, error.code);
+      const pointer = formatPointer(['errors', error.code, 'data']);
+      claims.push(
+        { identifier: data.type, file, pointer, what: `the data type of the error ${error.code} of ${of}` },
+        { identifier: data.validator, file, pointer, what: `the data validator of the error ${error.code} of ${of}` },
+      );
+    }
+  }
   const differing: string[] = [];
   const seen = new Map<string, string>();
   for (const [root, schema] of [
@@ -229,6 +245,17 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
     }
   }
   return { claims, differing };
+}
+
+/** The generated names of a tool's declared errors: `<Pascal>Errors` (code → data type) and `<Pascal>Failure` (the failure union). */
+export function failureTypeNames(names: ToolNames): { errors: string; failure: string } {
+  return { errors: `${names.pascal}Errors`, failure: `${names.pascal}Failure` };
+}
+
+/** The names of one declared error's data: `RATE_LIMITED` → `<Pascal>RateLimitedData`, `validate<Pascal>RateLimitedData`. */
+export function errorDataNames(names: ToolNames, code: string): { type: string; validator: string } {
+  const type = `${names.pascal}${toPascalCase(code)}Data`;
+  return { type, validator: `validate${type}` };
 }
 
 /** The type names a shared schema file declares. */

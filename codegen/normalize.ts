@@ -13,6 +13,7 @@ import { booleanSchemas } from './rules/boolean-schemas.js';
 import { composedCycles } from './rules/composed-cycles.js';
 import { composedSteps } from './rules/composed-steps.js';
 import { DEFINITION_CHECK, definitionObject, definitionShape } from './rules/definition-shape.js';
+import { declaredErrors } from './rules/declared-errors.js';
 import { defaultValues } from './rules/default-values.js';
 import { examples } from './rules/examples.js';
 import { identifiers } from './rules/identifiers.js';
@@ -37,6 +38,7 @@ const DEFINITION_RULES: readonly Rule<DefinitionSubject>[] = [
   ignoredDefaults,
   unsatisfiableRequired,
   inputRootObject,
+  declaredErrors,
 ];
 
 /**

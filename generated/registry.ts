@@ -15,7 +15,7 @@ import type { MemoryReadInput, MemoryReadOutput } from './types/memory-read.js';
 import { MemoryWriteTool } from '../src/tools/memory-write.js';
 import type { MemoryWriteInput, MemoryWriteOutput } from './types/memory-write.js';
 import { ReadFileTool } from '../src/tools/read-file.js';
-import type { ReadFileInput, ReadFileOutput } from './types/read-file.js';
+import type { ReadFileErrors, ReadFileInput, ReadFileOutput } from './types/read-file.js';
 import { RememberCalculationTool } from '../src/tools/remember-calculation.js';
 import type { RememberCalculationInput, RememberCalculationOutput } from './types/remember-calculation.js';
 
@@ -40,7 +40,7 @@ export interface ToolTypes {
   list_directory: { input: ListDirectoryInput; output: ListDirectoryOutput };
   memory_read: { input: MemoryReadInput; output: MemoryReadOutput };
   memory_write: { input: MemoryWriteInput; output: MemoryWriteOutput };
-  read_file: { input: ReadFileInput; output: ReadFileOutput };
+  read_file: { input: ReadFileInput; output: ReadFileOutput; errors: ReadFileErrors };
   remember_calculation: { input: RememberCalculationInput; output: RememberCalculationOutput };
 }
 

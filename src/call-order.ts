@@ -17,7 +17,7 @@ export const CALL_STEP_ORDER = [
   ['arguments', ['SCHEMA_INVALID', 'INVALID_ARGUMENTS', 'TOOL_ERROR']],
   ['approval', ['APPROVAL_UNAVAILABLE', 'APPROVAL_REJECTED', 'APPROVAL_FAILED']],
   ['slot', ['QUEUE_FULL']],
-  ['execute', ['TOOL_ERROR', 'TOOL_FAILED', 'STEP_FAILED', 'COMPOSITION_TOO_DEEP']],
+  ['execute', ['TOOL_ERROR', 'TOOL_FAILED', 'STEP_FAILED', 'COMPOSITION_TOO_DEEP', 'OUTPUT_INVALID']],
   ['output', ['OUTPUT_INVALID']],
 ] as const;
 

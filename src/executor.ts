@@ -72,7 +72,10 @@ function executionResult(call: PipelineCall): ToolExecutionResult {
   const code = failure.code;
   if (result !== undefined && (code === 'TOOL_FAILED' || code === 'STEP_FAILED' || code === 'COMPOSITION_TOO_DEEP')) {
     try {
-      return { ...result, details: { code: 'TOOL_FAILED', ...withoutStack(result.details) } };
+      const details: Record<string, unknown> = { code: 'TOOL_FAILED', ...withoutStack(result.details) };
+      // A declared failure, checked: the same field as the orchestrator's `errorDetails.failure`.
+      if (failure.declared !== undefined) details.failure = failure.declared;
+      return { ...result, details };
     } catch {
       // a result that cannot be copied: answered as any other failure
     }

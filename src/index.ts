@@ -5,13 +5,17 @@
 
 // The tool contract (field names as in the AgentOS tool layer).
 export type {
+  DeclaredFailure,
+  DeclaredToolError,
   ITool,
   ToolExecutionResult,
   ToolExecutionSuccess,
   ToolExecutionSuccessWithoutOutput,
   ToolExecutionFailure,
+  ToolFailure,
   ToolValidators,
 } from './tool.js';
+export { toolFailure } from './tool.js';
 export type { ToolAnnotations, ToolDescription } from './tool-description.js';
 export type { JSONSchemaObject, ValidateFunction, ValidationIssue } from './schema/validation.js';
 export type {
@@ -152,6 +156,7 @@ export {
 export {
   ToolClient,
   type ToolCallDefaults,
+  type TypedDeclaredFailure,
   type TypedToolCallFailure,
   type TypedToolCallResult,
   type TypedToolCallSuccess,

@@ -256,8 +256,9 @@ class OrchestratorHost implements CallHost {
       result = { toolCallId: call.toolCallId, toolName: call.toolName, output: call.output ?? null, isError: false };
       if (call.content !== undefined) result.content = call.content;
     } else {
-      const { code, message, details } = failure;
+      const { code, message, details, declared } = failure;
       const errorDetails: ToolCallErrorDetails = details === undefined ? { code, message } : { code, message, details };
+      if (declared !== undefined) errorDetails.failure = declared;
       result = { toolCallId: call.toolCallId, toolName: call.toolName, output: null, isError: true, errorDetails };
     }
     if (call.attempts > 0) result.attempts = call.attempts;

@@ -125,6 +125,12 @@ export const CONFIG_SCHEMA = {
           description:
             "Append a definition's examples to the description in targets without an examples field (all but Anthropic), at most `inputExamples`.",
         },
+        describeErrors: {
+          type: 'boolean',
+          default: false,
+          description:
+            "Append a definition's declared `errors` (code, whether it is retryable, what it means) to the description in every target.",
+        },
         tokenReport: {
           type: 'boolean',
           default: true,

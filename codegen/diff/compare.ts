@@ -28,8 +28,8 @@ import { allOfRule, asUnions, notRule, unionRule } from './compare-composition.j
 import { arrayRule, objectRule } from './compare-containers.js';
 import { enumRule, numberRule, stringRule, typeRule } from './compare-scalars.js';
 
-/** Which part of a tool a change is in. */
-type Side = 'input' | 'output' | 'tool';
+/** Which part of a tool a change is in (`errors`: its declared errors, compared by compare-errors.ts). */
+type Side = 'input' | 'output' | 'errors' | 'tool';
 
 /** A change's verdict: `breaking` fails callers, `compatible` does not. */
 export type ChangeVerdict = 'breaking' | 'compatible';

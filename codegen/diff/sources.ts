@@ -12,7 +12,7 @@ import {
   type LoadedFiles,
   type SourceFile,
 } from '../load.js';
-import type { Problem, ProjectModel, ToolModel } from '../model.js';
+import type { DeclaredError, Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
 import type { RuleEnvironment } from '../rules/rule.js';
 import { isObject } from '../../src/schema/walk.js';
@@ -48,6 +48,8 @@ export interface DiffTool {
   annotations: McpToolAnnotations;
   /** The hints the definition itself states (a snapshot: all it lists). */
   ownAnnotations: McpToolAnnotations;
+  /** The errors a definition declares (a snapshot lists none). */
+  errors?: readonly DeclaredError[];
   /** Bundled definition keys (`definitions/<key>`) that are copies of shared types. */
   shared: ReadonlyMap<string, SharedOrigin>;
   /** The file the tool is in, and the pointer of the tool in it (`` for a definition, `/tools/3` in a snapshot). */
@@ -226,6 +228,7 @@ function definitionTool(
     version: tool.version,
     annotations,
     ownAnnotations: { ...tool.annotations },
+    ...(tool.errors === undefined ? {} : { errors: tool.errors }),
     shared,
     source,
     base: '',

@@ -1,4 +1,5 @@
 import { compareTool, schemasKey, toolChange, toolPosition, type ToolChange } from './compare.js';
+import { errorChanges } from './compare-errors.js';
 import type { CompareOptions } from './compare-kit.js';
 import type { DiffTool, LoadedSide } from './sources.js';
 import { actualBump, bumped, enough, neededBump } from './versions.js';
@@ -48,7 +49,7 @@ function wholeTool(
 
 /** The entry of a tool on both sides: its changes, verdict and version check. */
 function changedTool(name: string, a: DiffTool, b: DiffTool, options: CompareOptions): ToolReport {
-  const changes = compareTool(a, b, options);
+  const changes = [...compareTool(a, b, options), ...errorChanges(a, b, options)];
   const metadataOnly = changes.every(
     (c) => c.side === 'tool' && (c.pointer === '/description' || c.pointer === '/title'),
   );

@@ -235,6 +235,13 @@ function schemaRows(schema: unknown, link: RefLinker, withDescription = true): P
   return valueRows(schema, link, withDescription);
 }
 
+/** A declared error's data in one cell: its properties (`path` string, required ones marked), or its type. */
+function dataText(schema: unknown, link: RefLinker): string {
+  const rows = propertyRows(schema, link).filter((row) => !row.property.includes('.'));
+  if (rows.length === 0) return typeText(schema, link);
+  return rows.map((row) => `${row.property} ${row.type}${row.required === 'yes' ? '' : ' (optional)'}`).join(', ');
+}
+
 /* ---------- Pages ---------- */
 
 function banner(source: string, ctx: EmitContext): string {
@@ -365,6 +372,12 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
     input: { rows: schemaRows(tool.inputSchema, link) },
     output: tool.outputSchema === undefined ? undefined : { rows: schemaRows(tool.outputSchema, link) },
     localTypes,
+    errors: (tool.errors ?? []).map((error) => ({
+      code: tableCell(codeSpan(error.code)),
+      retryable: error.retryable === true ? 'yes' : 'no',
+      data: error.data === undefined ? 'none' : tableCell(dataText(error.data, link)),
+      description: tableCell(escapeMarkdownParagraph(error.description)),
+    })),
     examples: tool.examples.map((example, index) => ({
       title: example.description === undefined ? `Example ${index + 1}` : escapeMarkdown(example.description),
       input: jsonBlock(example.input),

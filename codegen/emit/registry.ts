@@ -1,5 +1,5 @@
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
-import { runtimeSpecifier } from '../naming.js';
+import { failureTypeNames, runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
 import { layoutList, quoted, typeKey } from './literal.js';
 
@@ -26,7 +26,9 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
     lines.push(`import { ${tool.names.impl} } from ${quoted(`${stubs}/${tool.names.kebab}.js`)};`);
     lines.push(
       layoutList(
-        [tool.names.inputType, tool.names.outputType],
+        tool.errors === undefined
+          ? [tool.names.inputType, tool.names.outputType]
+          : [failureTypeNames(tool.names).errors, tool.names.inputType, tool.names.outputType],
         'import type ',
         ` from ${quoted(`./types/${tool.names.kebab}.js`)};`,
         '',
@@ -49,8 +51,12 @@ export function emitRegistry(project: ProjectModel, ctx: EmitContext): Generated
   lines.push('');
   lines.push('/** Input and output types of every tool, by name. */');
   lines.push('export interface ToolTypes {');
-  for (const tool of tools)
-    lines.push(`  ${typeKey(tool.name)}: { input: ${tool.names.inputType}; output: ${tool.names.outputType} };`);
+  for (const tool of tools) {
+    const errors = tool.errors === undefined ? '' : `; errors: ${failureTypeNames(tool.names).errors}`;
+    lines.push(
+      `  ${typeKey(tool.name)}: { input: ${tool.names.inputType}; output: ${tool.names.outputType}${errors} };`,
+    );
+  }
   lines.push('}');
   lines.push('');
   lines.push('/** The input type of the tool named `N`. */');

@@ -1,4 +1,5 @@
 import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
+import { failureTypeNames } from '../naming.js';
 import { docText, importLine, jsDoc, quoted } from './literal.js';
 
 /**
@@ -27,19 +28,27 @@ export function emitStub(tool: ToolModel, ctx: EmitContext): GeneratedFile {
       docText(summary).includes('\n') ? jsDoc(summary) : `/** ${docText(summary)} */`,
       `export class ${names.impl} extends ${names.base} {}`,
     );
-  else
+  else {
+    // A tool that declares errors answers its failure union (`<Pascal>Failure`), so a declared code type-checks.
+    const failure = tool.errors === undefined ? undefined : failureTypeNames(names).failure;
+    const result = `ToolExecutionResult<${names.outputType}${failure === undefined ? '' : `, ${failure}`}>`;
     lines.push(
       importLine(['ToolExecutionContext', 'ToolExecutionResult'], ctx.stubsRuntimeImport, true),
       importLine([names.base], `${generated}/tools/${names.kebab}.base.js`),
-      importLine([names.argsType, names.outputType], `${generated}/types/${names.kebab}.js`, true),
+      importLine(
+        failure === undefined ? [names.argsType, names.outputType] : [names.argsType, failure, names.outputType],
+        `${generated}/types/${names.kebab}.js`,
+        true,
+      ),
       '',
       docText(summary).includes('\n') ? jsDoc(summary) : `/** ${docText(summary)} */`,
       `export class ${names.impl} extends ${names.base} {`,
-      `  async execute(args: ${names.argsType}, _context: ToolExecutionContext): Promise<ToolExecutionResult<${names.outputType}>> {`,
+      `  async execute(args: ${names.argsType}, _context: ToolExecutionContext): Promise<${result}> {`,
       '    void args;',
       `    return { success: false, error: ${quoted(`${tool.name} is not implemented yet: write its execute() in ${path}`)} };`,
       '  }',
       '}',
     );
+  }
   return { path, content: `${lines.join('\n')}\n`, kind: 'stub', preformatted: true };
 }

@@ -1,6 +1,7 @@
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import type { EmitContext, GeneratedFile, ToolModel } from '../model.js';
-import { relativeImport, runtimeSpecifier } from '../naming.js';
+import { failureTypeNames, relativeImport, runtimeSpecifier } from '../naming.js';
+import { errorsField, failureValidators } from './failures.js';
 import { banner } from './banner.js';
 import { docText, importLine, jsDoc, quoted, valueLiteral } from './literal.js';
 
@@ -21,6 +22,8 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext): GeneratedFile {
     : ['deepFreeze', 'type ITool', 'type JSONSchemaObject', 'type ToolExecutionContext', 'type ToolExecutionResult'];
   if (tool.annotations !== undefined) runtimeNames.push('type ToolAnnotations');
   if (tool.contentTypes !== undefined) runtimeNames.push('type ContentKind');
+  const declaresErrors = !composed && tool.errors !== undefined;
+  if (declaresErrors) runtimeNames.push('type DeclaredToolError');
   const schemaDoc = (which: string) =>
     `The ${which} schema of \`${docText(tool.name)}\`, bundled (every \`$ref\` local) and frozen.`;
   const constants = [
@@ -50,12 +53,22 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext): GeneratedFile {
   const lines = [
     importLine(runtimeNames.sort(byName), runtimeSpecifier(path, ctx.runtimeImport)),
     importLine(
-      composed ? [names.inputType, names.outputType] : [names.argsType, names.inputType, names.outputType],
+      composed
+        ? [names.inputType, names.outputType]
+        : [
+            names.argsType,
+            ...(declaresErrors ? [failureTypeNames(names).failure] : []),
+            names.inputType,
+            names.outputType,
+          ],
       relativeImport(path, `types/${names.kebab}.js`),
       true,
     ),
     importLine(
-      tool.outputSchema ? [names.inputValidator, names.outputValidator] : [names.inputValidator],
+      [
+        ...(tool.outputSchema ? [names.inputValidator, names.outputValidator] : [names.inputValidator]),
+        ...(declaresErrors ? failureValidators(tool) : []),
+      ],
       relativeImport(path, `validators/${names.kebab}.js`),
     ),
     '',
@@ -152,9 +165,19 @@ function abstractClass(tool: ToolModel): string[] {
   lines.push(
     '  /** The generated standalone validators: no schema is compiled at run time. */',
     `  readonly validators = Object.freeze(${validatorsObject(tool)});`,
+  );
+  const failure = tool.errors === undefined ? undefined : failureTypeNames(names).failure;
+  if (failure !== undefined)
+    lines.push(
+      '  /** The errors the definition declares: a failure with another code, or data that does not fit, is OUTPUT_INVALID. */',
+      `  readonly errors: Readonly<Record<string, DeclaredToolError>> = ${errorsField(tool)};`,
+    );
+  lines.push(
     '',
-    `  /** Runs \`${docText(tool.name)}\` on validated arguments (defaults filled in); answer \`{ success: true, output }\` or \`{ success: false, error }\`. */`,
-    `  abstract execute(args: ${names.argsType}, context: ToolExecutionContext): Promise<ToolExecutionResult<${names.outputType}>>;`,
+    failure === undefined
+      ? `  /** Runs \`${docText(tool.name)}\` on validated arguments (defaults filled in); answer \`{ success: true, output }\` or \`{ success: false, error }\`. */`
+      : `  /** Runs \`${docText(tool.name)}\` on validated arguments (defaults filled in); answer \`{ success: true, output }\`, or \`{ success: false, error, code, data }\` with a declared code (\`toolFailure\`). */`,
+    `  abstract execute(args: ${names.argsType}, context: ToolExecutionContext): Promise<ToolExecutionResult<${names.outputType}${failure === undefined ? '' : `, ${failure}`}>>;`,
     '}',
   );
   return lines;

@@ -2,13 +2,14 @@ import { compile, type Options } from 'json-schema-to-typescript';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from '../model.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
-import { relativeImport } from '../naming.js';
+import { relativeImport, runtimeSpecifier } from '../naming.js';
+import { failureTypes } from './failures.js';
 import { decodeFragment, parsePointer } from '../../src/schema/json-pointer.js';
 import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
 import { forEachSubschema, hasOwn, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
-import { jsDoc, quoted, typeKey } from './literal.js';
+import { importLine, jsDoc, quoted, typeKey } from './literal.js';
 
 /** json-schema-to-typescript, configured to avoid its known traps (test/codegen/jstt-traps.slow.test.ts). */
 const COMPILE_OPTIONS: Partial<Options> = {
@@ -97,14 +98,30 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
   };
   const emitted = new Set<string>();
   const tuples2020 = schemaDialect(tool.inputSchema) === '2020-12';
-  const standIns = standInsFor([tool.inputSchema, tool.outputSchema]);
+  const standIns = standInsFor([tool.inputSchema, tool.outputSchema, tool.errors]);
   await emitRoot(tool.inputSchema, tool.names.inputType, argsDeclaration(tool));
   if (tool.outputSchema) await emitRoot(tool.outputSchema, tool.names.outputType);
   else
     declarations.push(
       `/** \`${tool.name}\` declares no outputSchema, so its output is not checked. */\nexport type ${tool.names.outputType} = unknown;\n`,
     );
-  const content = [banner(tool.source.file, ctx), importsFor(path, used, homes, emitted), ...declarations]
+  // A data schema is compiled alone: its `$ref`s (inside it) are typed `unknown`.
+  const compileData = (schema: JSONSchema7, typeName: string) =>
+    compileType(
+      prepare(stripDefinitions(schema), typeName, () => undefined, used, tuples2020, standIns),
+      typeName,
+      standIns,
+    );
+  const failures = await failureTypes(tool, compileData);
+  const runtime =
+    failures.length > 0 ? `${importLine(['ToolFailure'], runtimeSpecifier(path, ctx.runtimeImport), true)}\n` : '';
+  const content = [
+    banner(tool.source.file, ctx),
+    runtime,
+    importsFor(path, used, homes, emitted),
+    ...declarations,
+    ...failures,
+  ]
     .filter((part) => part !== '')
     .join('\n');
   return { path, content, kind: 'generated' };

@@ -8,7 +8,7 @@ import {
 } from '../ajv.js';
 import { unplacedProblem } from '../problems.js';
 import type { EmitContext, GeneratedFile, Problem, SharedSchemaModel, ToolModel } from '../model.js';
-import { relativeImport, runtimeSpecifier, SHARED_VALIDATORS_FILE } from '../naming.js';
+import { errorDataNames, relativeImport, runtimeSpecifier, SHARED_VALIDATORS_FILE } from '../naming.js';
 import type { ValidateFunction } from 'ajv';
 import type { JSONSchema7 } from 'json-schema';
 import { prepareValidatorSchema, withoutDefaults } from '../../src/schema/defaults.js';
@@ -39,7 +39,13 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
   const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(compileToolValidators(tool, shared), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
   const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
-  const typeNames = tool.outputSchema ? [tool.names.inputType, tool.names.outputType] : [tool.names.inputType];
+  const dataValidators = (tool.errors ?? []).flatMap((error) =>
+    error.data === undefined ? [] : [{ code: error.code, ...errorDataNames(tool.names, error.code) }],
+  );
+  const typeNames = [
+    ...(tool.outputSchema ? [tool.names.inputType, tool.names.outputType] : [tool.names.inputType]),
+    ...dataValidators.map((data) => data.type),
+  ];
   const declaration = (name: string, type: string) => `export declare const ${name}: ValidateFunction<${type}>;`;
   const dts = [
     banner(tool.source.file, ctx),
@@ -51,6 +57,10 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
       ? `\n/** Validates a \`${docText(tool.name)}\` output in place: fills defaults, coerces only values that ` +
         `do not fit as sent; problems on \`.errors\`. */\n${declaration(tool.names.outputValidator, tool.names.outputType)}\n`
       : '',
+    ...dataValidators.map(
+      ({ code, type, validator }) =>
+        `\n/** Validates the data of the \`${docText(tool.name)}\` error ${code} in place; problems on \`.errors\`. */\n${declaration(validator, type)}\n`,
+    ),
   ].join('');
   return [
     { path: jsPath, content: js, kind: 'generated', preformatted: true },
@@ -147,6 +157,15 @@ function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidator
   if (output) {
     outcomes.push(compileToolSchema(ajv, output, 'output'));
     exports[tool.names.outputValidator] = 'output';
+  }
+  // Each declared error's data, compiled after the tool's schemas (Ajv numbers its functions in compile order).
+  for (const error of tool.errors ?? []) {
+    if (error.data === undefined) continue;
+    const id = `errors/${error.code}/data`;
+    allowUnknownFormats(ajv, error.data);
+    const outcome = compileToolSchema(ajv, error.data, id);
+    if ('rejection' in outcome) outcomes.push(outcome);
+    else exports[errorDataNames(tool.names, error.code).validator] = id;
   }
   const rejections = outcomes.flatMap((outcome) => ('rejection' in outcome ? [outcome.rejection] : []));
   // The examples, with the validators just compiled (running them leaves the generated code as it is).

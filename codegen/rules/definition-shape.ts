@@ -24,6 +24,17 @@ export const DEFINITION_CHECK = {
     ...definitionMetaSchema.properties,
     inputSchema: { type: ['object', 'boolean'] },
     outputSchema: { type: ['object', 'boolean'] },
+    // An error's data schema is checked by rules/declared-errors.ts, against the tool's dialect.
+    errors: {
+      ...definitionMetaSchema.properties.errors,
+      additionalProperties: {
+        ...definitionMetaSchema.properties.errors.additionalProperties,
+        properties: {
+          ...definitionMetaSchema.properties.errors.additionalProperties.properties,
+          data: { type: ['object', 'boolean'] },
+        },
+      },
+    },
   },
 };
 
@@ -64,7 +75,7 @@ export function reportMetaErrors(
 ): void {
   const seen = new Set<string>();
   for (const error of errors) {
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'propertyNames') continue;
     const report = describeError(source, error, dialect);
     const key = `${report.pointer}\0${report.message}`;
     if (seen.has(key)) continue;
@@ -84,7 +95,15 @@ function describeError(source: SourceFile, error: ErrorObject, dialect: SchemaDi
   }
   if (error.keyword === 'pattern' && (error.instancePath === '/name' || error.instancePath === '/typeName'))
     return badName(source, error);
-  const inSchema = source.kind === 'shared' || /^\/(inputSchema|outputSchema)/.test(error.instancePath);
+  if (error.keyword === 'pattern' && error.propertyName !== undefined && error.instancePath === '/errors')
+    return {
+      pointer: `/errors/${escapePointerSegment(error.propertyName)}`,
+      message: `the error code ${JSON.stringify(truncateText(error.propertyName, 80))} does not match ${error.params.pattern}`,
+      hint: 'error codes are upper-case words joined by `_`, e.g. "RATE_LIMITED"',
+      atKey: true,
+    };
+  const inSchema =
+    source.kind === 'shared' || /^\/(inputSchema|outputSchema|errors\/[^/]+\/data)/.test(error.instancePath);
   if (inSchema && /\/type(\/\d+)?$/.test(error.instancePath) && (error.keyword === 'enum' || error.keyword === 'type'))
     return badType(source, error);
   const at = error.instancePath || (inSchema ? 'the schema' : 'the definition');

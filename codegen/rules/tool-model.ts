@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { type ComposedStep, GENERATOR_VERSION, type ToolExample, type ToolModel } from '../model.js';
+import type { JSONSchema7 } from 'json-schema';
+import { compareStrings } from '../../src/manifest-targets/build.js';
+import {
+  type ComposedStep,
+  type DeclaredError,
+  GENERATOR_VERSION,
+  type ToolExample,
+  type ToolModel,
+} from '../model.js';
 import { toDisplayName } from '../naming.js';
 import { cloneJson, sortKeysDeep } from '../../src/schema/walk.js';
 import type { SharedEntry, ToolSubject } from './rule.js';
@@ -48,6 +56,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   if (definition.version !== undefined) model.version = definition.version;
   if (output) model.outputSchema = output.bundled;
   if (subject.validatorOmits !== undefined) model.validatorOmits = subject.validatorOmits;
+  if (definition.errors !== undefined) model.errors = declaredErrors(definition.errors);
   if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
   if (definition.contentTypes !== undefined) model.contentTypes = [...definition.contentTypes];
@@ -57,6 +66,21 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   const excluded = excludedTargets(definition.targets);
   if (excluded.length > 0) model.excludedTargets = excluded;
   return model;
+}
+
+/** The definition's `errors` as the model keeps them: sorted by code (plain string order). */
+function declaredErrors(
+  errors: Record<string, { description: string; data?: unknown; retryable?: boolean }>,
+): DeclaredError[] {
+  return Object.keys(errors)
+    .sort(compareStrings)
+    .map((code) => {
+      const { description, data, retryable } = errors[code]!;
+      const declared: DeclaredError = { code, description };
+      if (data !== undefined) declared.data = cloneJson(data) as JSONSchema7;
+      if (retryable === true) declared.retryable = true;
+      return declared;
+    });
 }
 
 function excludedTargets(targets: Record<string, unknown> | undefined): string[] {

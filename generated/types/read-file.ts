@@ -3,6 +3,8 @@
  * Do not edit: change the definition and run `npm run generate`.
  */
 
+import type { ToolFailure } from '../../src/index.js';
+
 export interface ReadFileInput {
   /**
    * A path relative to the root folder, e.g. `notes/todo.md`.
@@ -39,3 +41,22 @@ export interface ReadFileOutput {
    */
   truncated: boolean;
 }
+
+/** The data of the `read_file` error NOT_FOUND. */
+export interface ReadFileNotFoundData {
+  /**
+   * The path as requested.
+   */
+  path: string;
+}
+
+/** The errors `read_file` declares: each code and the type of its data (`undefined`: none). */
+export interface ReadFileErrors {
+  /**
+   * Nothing exists at the path under the root folder: list the folder with `list_directory` and call again with a path it shows.
+   */
+  NOT_FOUND: ReadFileNotFoundData;
+}
+
+/** What `read_file` may fail with: one of its declared errors with its data, or a failure without a code. */
+export type ReadFileFailure = ToolFailure<ReadFileErrors>;

@@ -3,10 +3,13 @@
  * Do not edit: change the definition and run `npm run generate`.
  */
 import type { ValidateFunction } from '../../src/index.js';
-import type { ReadFileInput, ReadFileOutput } from '../types/read-file.js';
+import type { ReadFileInput, ReadFileOutput, ReadFileNotFoundData } from '../types/read-file.js';
 
 /** Validates `read_file` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateReadFileInput: ValidateFunction<ReadFileInput>;
 
 /** Validates a `read_file` output in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`. */
 export declare const validateReadFileOutput: ValidateFunction<ReadFileOutput>;
+
+/** Validates the data of the `read_file` error NOT_FOUND in place; problems on `.errors`. */
+export declare const validateReadFileNotFoundData: ValidateFunction<ReadFileNotFoundData>;

@@ -312,3 +312,59 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
   validate1.errors = vErrors;
   return errors === 0;
 }
+
+export const validateReadFileNotFoundData = validatorRuntime.coerceWhereNeeded(validate2);
+const schema2 = {"type":"object","required":["path"],"additionalProperties":false,"properties":{"path":{"type":"string","description":"The path as requested."}}};
+
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if((data.path === undefined) || (!(func0.call(data, "path")))){
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for(const key0 of Object.keys(data)){
+      if(!(key0 === "path")){
+        const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if(data.path !== undefined && func0.call(data, "path")){
+      if(typeof data.path !== "string"){
+        const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate2.errors = vErrors;
+  return errors === 0;
+}

@@ -6,7 +6,7 @@ import {
   type ToolCallOutputContent,
 } from '@openai/agents';
 import { toOpenAIStrictParameters } from '../manifest-targets/index.js';
-import { copyJsonValue, type ContentBlock, type ITool, type JSONSchemaObject } from '../index.js';
+import { copyJsonValue, feedbackJson, type ContentBlock, type ITool, type JSONSchemaObject } from '../index.js';
 import {
   ToolCallError,
   frameworkApproves,
@@ -43,6 +43,9 @@ export {
  * - `execute` calls `processToolCall` with the run context mapped to a toolsmith context and the SDK's
  *   signal; a failed call throws a `ToolCallError`, and `errorFunction` gives the model its text (the SDK's
  *   default would hide it behind a generic message), so it can correct its arguments.
+ * - A tool with an object output schema hands it over as `outputSchema` (the Responses API's
+ *   `output_schema`); its failures then reach the model as JSON (`feedbackJson`), since the API reads
+ *   such a tool's every output as JSON.
  * - Content blocks: a result with blocks answers the SDK's structured tool output (an array of `text`,
  *   `image` and `file` items: text as text, an image as an image with its media type, an embedded blob as
  *   a file, an embedded text resource as text, a resource link as a line of text), then the output's JSON
@@ -114,13 +117,20 @@ export function openAiAgentsTools<
       });
       return hasContent(result) ? toStructuredOutput(result.output, result.content) : result.output;
     };
+    // With an output schema, the Responses API reads every output as JSON: failures are answered as JSON too.
+    const outputSchema = isObjectSchema(tool.outputSchema) ? copyJsonValue(tool.outputSchema) : undefined;
     const common = {
       name: tool.name,
       description: tool.description,
       execute,
-      errorFunction: (_context: unknown, error: unknown) =>
-        error instanceof ToolCallError ? error.message : `Tool '${tool.name}' failed: ${String(error)}`,
+      errorFunction: (_context: unknown, error: unknown) => {
+        if (!(error instanceof ToolCallError)) return `Tool '${tool.name}' failed: ${String(error)}`;
+        if (outputSchema === undefined) return error.message;
+        // The SDK encodes an output-schema tool's value as JSON itself: the feedback is handed over as a value.
+        return JSON.parse(feedbackJson(error.result, { maxLength: resolved.orchestrator.maxFeedbackLength }));
+      },
       needsApproval: frameworkApproves(resolved, tool),
+      ...(outputSchema === undefined ? {} : { outputSchema: outputSchema as never }),
     };
     const strict = options.strict === false ? undefined : strictParameters(tool);
     if (strict !== undefined) {
@@ -188,4 +198,9 @@ function toOutputContent(block: ContentBlock): ToolCallOutputContent {
 /** The tool's strict-mode parameters (as in openai-strict.json), or `undefined` when strict mode cannot take it. */
 export function strictParameters(tool: ITool): Record<string, unknown> | undefined {
   return toOpenAIStrictParameters(tool);
+}
+
+/** True for an object schema (`type: "object"`), the kind the SDK takes as `outputSchema`. */
+function isObjectSchema(schema: JSONSchemaObject | undefined): schema is JSONSchemaObject {
+  return schema !== undefined && schema.type === 'object';
 }

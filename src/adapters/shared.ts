@@ -69,6 +69,8 @@ export interface AdapterOptions<TNames extends readonly string[], TFrameworkCont
 export class ToolCallError extends Error {
   readonly code: ToolCallErrorDetails['code'];
   readonly details: Record<string, unknown> | undefined;
+  /** The declared error the tool failed with (`errorDetails.failure`: code, data, retryable), if any. */
+  readonly failure: ToolCallErrorDetails['failure'];
 
   constructor(
     readonly result: ToolCallResult,
@@ -78,6 +80,7 @@ export class ToolCallError extends Error {
     this.name = 'ToolCallError';
     this.code = result.errorDetails?.code ?? 'TOOL_ERROR';
     this.details = result.errorDetails?.details;
+    this.failure = result.errorDetails?.failure;
   }
 
   /** The message alone: frameworks show a tool error to the model as `String(error)`, and the name adds nothing for it. */

@@ -70,7 +70,16 @@ export function feedbackJson(result: ToolCallResult, options: FeedbackOptions = 
     if (text.length <= max) return text;
   }
   const payload: Record<string, unknown> = { code: error.code, message: error.message };
-  const details = safeJson(error.details);
+  let shownDetails = error.details;
+  if (error.failure !== undefined) {
+    payload.failure = error.failure;
+    // Told once: the tool's mirror of its code and data (`toolFailure`) is left out of the details.
+    if (shownDetails !== undefined && 'failure' in shownDetails) {
+      const { failure: _mirror, ...rest } = shownDetails;
+      shownDetails = Object.keys(rest).length > 0 ? rest : undefined;
+    }
+  }
+  const details = safeJson(shownDetails);
   if (details !== undefined) payload.details = JSON.parse(details);
   let text = JSON.stringify(payload);
   if (text.length > max && details !== undefined) {
@@ -122,6 +131,19 @@ function problemsIn(details: Record<string, any> | undefined): ArgumentProblem[]
       typeof problem.message === 'string' &&
       (problem.received === undefined || typeof problem.received === 'string'),
   );
+}
+
+/**
+ * The lines of a declared failure (`errorDetails.failure`): its code, whether trying again may pass,
+ * what the tool's definition says to do, and its data.
+ */
+function declaredLines(error: ToolCallErrorDetails): string[] {
+  const failure = error.failure;
+  if (failure === undefined) return [];
+  const retry = failure.retryable ? 'trying the same call again later may succeed' : 'the same call will fail again';
+  const lines = [`${failure.code} (${retry}): ${failure.description}`];
+  if (failure.data !== undefined) lines.push(`Data: ${safeJson(failure.data) ?? '(not serializable)'}`);
+  return lines;
 }
 
 /** Cuts `text` to `max` characters, the cut marked with `…`. */
@@ -249,10 +271,13 @@ function missingHere(
 /** `CODE: message`, then each validation issue on its own line (its path once), or the other details as JSON. */
 function failureText(error: ToolCallErrorDetails, max: number): string {
   const first = `${error.code}: ${error.message}`;
+  const declared = declaredLines(error);
   const details = error.details;
-  if (details === undefined || details === null) return first;
+  if (details === undefined || details === null) return [first, ...declared].join('\n');
   const { errors, ...rest } = details as { errors?: unknown; [key: string]: unknown };
-  const lines = [first];
+  // A declared failure's code and data, which a tool may mirror into its details, are told once, above.
+  if (error.failure !== undefined) delete rest.failure;
+  const lines = [first, ...declared];
   if (Array.isArray(errors)) {
     const issueLines = errors.map((issue) => {
       const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown };

@@ -66,6 +66,13 @@ export interface ManifestTool {
   category?: string | undefined;
   /** The definition's examples (validated at build); Anthropic entries carry their inputs as `input_examples`. */
   examples?: readonly { input: unknown }[];
+  /**
+   * The errors the definition declares, told in the description under `describeErrors`: a list (the
+   * generator's model) or by code (a runtime tool's `errors`).
+   */
+  errors?:
+    | readonly { code: string; description: string; retryable?: boolean }[]
+    | Readonly<Record<string, { description: string; retryable?: boolean }>>;
   /** The definition file, for problems (a runtime tool has none). */
   source?: { file: string };
 }
@@ -79,6 +86,8 @@ export interface ManifestProject {
   inputExamples?: number;
   /** Tell the examples in the descriptions of targets without an examples field (at most `inputExamples`). */
   examplesInDescriptions?: boolean;
+  /** Tell the declared errors of each tool in its description, in every target (default false). */
+  describeErrors?: boolean;
   /** Deferred loading (Anthropic, OpenAI Responses): which tools stay loaded; absent, none is deferred. */
   deferLoading?: DeferLoading;
 }

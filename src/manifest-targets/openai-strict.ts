@@ -15,7 +15,13 @@ import {
   TUPLE_AS_ANY_OF,
   UnrepresentableError,
 } from './build.js';
-import { deferResponsesTools, OPENAI_NAMES, type OpenAiResponsesTool, type OpenAiTool } from './openai.js';
+import {
+  deferResponsesTools,
+  OPENAI_NAMES,
+  type OpenAiResponsesTool,
+  type OpenAiTool,
+  responsesOutputSchema,
+} from './openai.js';
 
 /*
  * OpenAI Structured Outputs (`strict: true`) rules. Sources:
@@ -373,16 +379,13 @@ export function buildOpenAiStrictManifest(project: ManifestProject): OpenAiStric
 
 /** `manifests/openai-responses-strict.json`: Responses API function tools with `strict: true` (the strict rules above). */
 export function buildOpenAiResponsesStrictManifest(project: ManifestProject): OpenAiStrictBuild<OpenAiResponsesTool> {
-  const build = buildStrict<OpenAiResponsesTool>(
-    project,
-    'openai-responses-strict',
-    ({ name, description }, parameters) => ({
-      type: 'function',
-      name,
-      description,
-      parameters,
-      strict: true,
-    }),
-  );
+  const build = buildStrict<OpenAiResponsesTool>(project, 'openai-responses-strict', (tool, parameters) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters,
+    strict: true,
+    ...responsesOutputSchema(tool),
+  }));
   return deferResponsesTools(build, project);
 }

@@ -64,8 +64,21 @@ export interface OpenAiResponsesTool {
   description: string;
   parameters: Record<string, unknown>;
   strict: boolean;
+  /** The tool's output schema: the API reads the tool's outputs, failures included, as JSON of it. */
+  output_schema?: Record<string, unknown>;
   /** Found by `tool_search` rather than sent loaded (`manifests.deferLoading`). */
   defer_loading?: true;
+}
+
+/**
+ * The `output_schema` of a Responses entry: the tool's output schema as it is ("A JSON schema object
+ * describing the JSON value encoded in string outputs for this function", `FunctionTool` in
+ * openai/resources/responses/responses.d.ts); absent for a tool without one.
+ */
+export function responsesOutputSchema(tool: ManifestTool): { output_schema?: Record<string, unknown> } {
+  return tool.outputSchema === undefined
+    ? {}
+    : { output_schema: cloneJson(tool.outputSchema as Record<string, unknown>) };
 }
 
 /** An entry of `manifests/openai-responses*.json` with deferred loading on: a function, or `tool_search` (listed last). */
@@ -87,14 +100,21 @@ export function deferResponsesTools<TBuild extends TargetBuild<OpenAiResponsesTo
 
 /**
  * `manifests/openai-responses.json`: Responses API function tools (`{ type: "function", name, description,
- * parameters, strict }`, `FunctionTool` in openai/resources/responses/responses.d.ts) with `strict: false`:
- * the whole schema, as for Chat Completions.
+ * parameters, strict, output_schema }`, `FunctionTool` in openai/resources/responses/responses.d.ts) with
+ * `strict: false`: the whole schema, as for Chat Completions.
  */
 export function buildOpenAiResponsesManifest(project: ManifestProject): TargetBuild<OpenAiResponsesTool[]> {
   const build = emptyBuild<OpenAiResponsesTool[]>([]);
   buildPerTool(project, 'openai-responses', build, (tool, recorder) => {
     const parameters = looseParameters(tool, 'openai-responses', recorder);
-    build.content.push({ type: 'function', name: tool.name, description: tool.description, parameters, strict: false });
+    build.content.push({
+      type: 'function',
+      name: tool.name,
+      description: tool.description,
+      parameters,
+      strict: false,
+      ...responsesOutputSchema(tool),
+    });
   });
   return deferResponsesTools(build, project);
 }

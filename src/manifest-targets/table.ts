@@ -11,6 +11,7 @@ import { buildAnthropicManifest } from './anthropic.js';
 import type { ManifestProject, TargetBuild } from './build.js';
 import { buildGeminiManifest } from './gemini.js';
 import { buildGeminiLegacyManifest } from './gemini-legacy.js';
+import { describeErrors } from './declared-errors.js';
 import { DEFAULT_INPUT_EXAMPLES, describeExamples } from './input-examples.js';
 import { buildMcpManifest } from './mcp.js';
 import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
@@ -124,11 +125,10 @@ export const DEFAULT_MANIFEST_TARGETS: readonly ManifestTarget[] = Object.freeze
 /** Builds one target: its builder, given the draft-07 form of every 2020-12 tool schema when it reads draft-07. */
 export function buildManifestTarget(target: ManifestTarget, given: ManifestProject): TargetBuild<unknown> {
   const { build, takes2020, examplesField } = MANIFEST_TARGET_TABLE[target];
-  // Examples told in the description where the target has no field for them.
-  const project =
-    given.examplesInDescriptions === true && !examplesField
-      ? { ...given, tools: describeExamples(given.tools, given.inputExamples ?? DEFAULT_INPUT_EXAMPLES) }
-      : given;
+  // Declared errors, and examples where the target has no field for them, told in the description.
+  let project = given.describeErrors === true ? { ...given, tools: describeErrors(given.tools) } : given;
+  if (project.examplesInDescriptions === true && !examplesField)
+    project = { ...project, tools: describeExamples(project.tools, project.inputExamples ?? DEFAULT_INPUT_EXAMPLES) };
   if (takes2020 || !project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
   const tools = project.tools.map((tool) =>
     schemaDialect(tool.inputSchema) !== '2020-12'

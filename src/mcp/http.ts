@@ -44,7 +44,7 @@ import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, we
 /** How `startHttpServer` serves an orchestrator. */
 export interface ServeHttpOptions extends Pick<
   McpServerOptions,
-  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
+  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey' | 'toolFailureMeta'
 > {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
@@ -169,7 +169,7 @@ interface Served {
   maxBodyBytes: number;
   serverOptions: Pick<
     McpServerOptions,
-    'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
+    'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey' | 'toolFailureMeta'
   >;
   personaId: string;
   openCapabilities: readonly string[];
@@ -203,7 +203,7 @@ export async function startHttpServer(
   if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
   // A request-state key under 32 bytes throws here, at start, rather than at the first request.
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
-  const { name, version, instructions, pageSize, taskStore, requestStateKey } = options;
+  const { name, version, instructions, pageSize, taskStore, requestStateKey, toolFailureMeta } = options;
   const served: Served = {
     orchestrator,
     auth,
@@ -216,7 +216,7 @@ export async function startHttpServer(
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    serverOptions: { name, version, instructions, pageSize, taskStore, requestStateKey },
+    serverOptions: { name, version, instructions, pageSize, taskStore, requestStateKey, toolFailureMeta },
     personaId: options.personaId ?? 'mcp',
     openCapabilities: [...(options.capabilities ?? [])],
     onError: options.onError ?? (() => {}),

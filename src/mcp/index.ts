@@ -21,6 +21,7 @@ export {
   type McpServerInstance,
   type McpServerOptions,
 } from './server.js';
+export { FAILURE_META_KEY, SEP_3313_META_KEY, type FailureMeta } from './failure-meta.js';
 export { serveStdio, type ServeStdioOptions, type ServeStdioResult } from './stdio.js';
 export {
   isLoopbackHost,

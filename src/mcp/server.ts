@@ -26,6 +26,7 @@ import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import type { ITool } from '../tool.js';
 import { approvalTurn, askingFor, checkedSample, clientCapabilities, INPUT_NEEDED } from './asking.js';
 import { ClientRequestRouter } from './client-requests.js';
+import { type FailureMetaOptions, failureMetaOf } from './failure-meta.js';
 import { answersFor, type RequestStates, requestStates } from './request-state.js';
 import { GuardedTransport } from './stdio-transport.js';
 import {
@@ -121,6 +122,13 @@ export interface McpServerOptions {
    * `tasks/list` is answered -32601.
    */
   taskListing?: boolean;
+  /**
+   * Also answer a failed call's structured failure in the draft shape of SEP-3313, under
+   * `_meta["io.modelcontextprotocol/toolFailure"]` (`class`, `code`, `retryable`, `correlationId`,
+   * `agentGuidance`), beside toolsmith's own `_meta["dev.toolsmith/failure"]`. Default false: the
+   * proposal is a draft and may change.
+   */
+  toolFailureMeta?: boolean;
 }
 
 /** A server `createMcpServer` builds (the v2 SDK's low-level `Server`). */
@@ -177,6 +185,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     store,
     signal: options.signal,
     feedback: { maxLength: orchestrator.maxFeedbackLength },
+    draftFailureMeta: options.toolFailureMeta === true,
   };
   if (store !== undefined)
     handleTaskMethods(server, { store, subject: calls.taskSubject, list: options.taskListing === true });
@@ -204,6 +213,8 @@ interface Calls {
   readonly signal: AbortSignal | undefined;
   /** How a failed call's feedback text is bounded (the orchestrator's `maxFeedbackLength`). */
   readonly feedback: FeedbackOptions;
+  /** Whether a failure also carries SEP-3313's draft `_meta` entry (`toolFailureMeta`). */
+  readonly draftFailureMeta: boolean;
 }
 
 /** A `tools/call` request's params. */
@@ -257,8 +268,9 @@ async function callDirectly(
   const signals = [ctx.mcpReq.signal];
   if (asking.signal !== undefined) signals.push(asking.signal);
   if (calls.signal !== undefined) signals.push(calls.signal);
+  const details = callDetails(calls, params, `mcp-${String(ctx.mcpReq.id)}`);
   const call = orchestrator.processToolCall({
-    ...callDetails(calls, params, `mcp-${String(ctx.mcpReq.id)}`),
+    ...details,
     signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
     reporter,
     ...approvalTurn(orchestrator, tool, asking.approve ?? asking.elicit),
@@ -267,7 +279,12 @@ async function callDirectly(
   // The call may have ended (aborted) before the race began: a question asked decides.
   if (outcome === INPUT_NEEDED || asking.asked())
     return (await asking.inputRequiredResult()) as unknown as CallToolResult;
-  return toCallToolResult(outcome, structured, calls.feedback);
+  return toCallToolResult(outcome, structured, calls.feedback, failureMetaOptions(calls, details));
+}
+
+/** How `calls` answers a failure's `_meta`, for the call made with `details`. */
+function failureMetaOptions(calls: Calls, details: ToolCallDetails): FailureMetaOptions {
+  return { correlationId: details.correlationId!, draft: calls.draftFailureMeta };
 }
 
 /**
@@ -292,6 +309,7 @@ async function callAsTask(
   const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
   const canSample = (modern || lasting) && sampling !== undefined && sampling !== null;
   const structured = isMcpObjectSchema(tool.outputSchema);
+  const taskDetails = callDetails(calls, params, 'mcp-task');
   const handle = await startTask(
     store,
     ctx,
@@ -300,14 +318,18 @@ async function callAsTask(
       const reporter = taskReporter(server, controls, { modern, elicit: canAsk, sample: canSample });
       if (reporter.sample !== undefined) reporter.sample = checkedSample(reporter.sample);
       return orchestrator.processToolCall({
-        ...callDetails(calls, params, 'mcp-task'),
+        ...taskDetails,
         signal,
         ...(reporter.elicit === undefined && reporter.sample === undefined ? {} : { reporter }),
         // Asked through the task too (input_required).
         ...approvalTurn(orchestrator, tool, reporter.elicit),
       });
     },
-    (result) => toCallToolResult(result, structured, calls.feedback) as unknown as Record<string, unknown>,
+    (result) =>
+      toCallToolResult(result, structured, calls.feedback, failureMetaOptions(calls, taskDetails)) as unknown as Record<
+        string,
+        unknown
+      >,
     server.onerror,
     lasting
       ? (changed) =>
@@ -420,18 +442,23 @@ export function listMcpTools(orchestrator: ToolOrchestrator, capabilities?: read
 /**
  * The MCP answer to a finished call (as `toCallToolResult` of the v1 server): output as text plus
  * `structuredContent` when `structured`; a failure as an `isError` result with the call's feedback
- * text (`feedbackText`); a call that reached no tool throws `ProtocolError(InvalidParams)` (-32602).
+ * text (`feedbackText`) and, with `failureMeta`, its structured failure in `_meta` (./failure-meta.ts)
+ * — never `structuredContent`, which a client checks against the output schema; a call that reached
+ * no tool throws `ProtocolError(InvalidParams)` (-32602).
  */
 export function toCallToolResult(
   result: ToolCallResult,
   structured: boolean,
   feedback: FeedbackOptions = {},
+  failureMeta?: FailureMetaOptions,
 ): CallToolResult {
   if (result.isError) {
     const error = result.errorDetails;
     if (error !== undefined && PROTOCOL_ERROR_CODES.has(error.code))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code });
-    return { content: [{ type: 'text', text: feedbackText(result, feedback) }], isError: true };
+    const answer: CallToolResult = { content: [{ type: 'text', text: feedbackText(result, feedback) }], isError: true };
+    if (failureMeta !== undefined) answer._meta = failureMetaOf(result, failureMeta);
+    return answer;
   }
   const blocks = result.content;
   const refused = blocks === undefined ? undefined : blockRefusedByMcp(blocks);

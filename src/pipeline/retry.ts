@@ -9,6 +9,7 @@
  */
 import type { ITool } from '../tool.js';
 import type { PipelineCall } from './call.js';
+import { declaredError } from './steps/declared-failure.js';
 import type { RetryPolicy } from './types.js';
 
 /** Most attempts a policy may ask for (the first included): the waits double, so a few are plenty. */
@@ -25,13 +26,15 @@ export function retryPolicyProblem(policy: RetryPolicy): string | undefined {
 }
 
 /**
- * True for a failed answer that says trying again may succeed. The one place that reads it: a
- * declared error's `retryable` will be read here too.
+ * True for a failed answer that says trying again may succeed: its own `retryable`, else the
+ * `retryable` of the error `tool` declares under its code. The one place that reads either.
  */
-function isRetryableFailure(result: unknown): boolean {
+function isRetryableFailure(result: unknown, tool: ITool): boolean {
   try {
-    const failure = result as { success?: unknown; retryable?: unknown } | null;
-    return failure !== null && typeof failure === 'object' && failure.success === false && failure.retryable === true;
+    const failure = result as { success?: unknown; retryable?: unknown; code?: unknown } | null;
+    if (failure === null || typeof failure !== 'object' || failure.success !== false) return false;
+    if (typeof failure.retryable === 'boolean') return failure.retryable;
+    return declaredError(tool, failure.code)?.retryable === true;
   } catch {
     return false; // a result whose fields cannot be read is never retried
   }
@@ -52,7 +55,7 @@ function mayRetry(tool: ITool): boolean {
  * same failure again, which then stands.
  */
 export function nextAttempt(call: PipelineCall, answer: unknown): PromiseLike<unknown> | undefined {
-  if (!isRetryableFailure(answer)) return undefined;
+  if (!isRetryableFailure(answer, call.entry!.tool)) return undefined;
   const policy = call.details.retry ?? call.host.retry;
   if (policy === undefined) return undefined;
   if (call.attempts === 0) call.attempts = 1;

@@ -4,6 +4,7 @@ import type { CallerTurn, UserContext } from '../context.js';
 import type { ToolErrorCode } from '../errors.js';
 import type { ValueCoercion } from '../schema/validator-runtime.js';
 import type { CALL_CHAIN } from './markers.js';
+import type { DeclaredFailureDetails } from './failure.js';
 
 /** A tool call as an LLM makes it; `arguments` is an object or a JSON string of one. */
 export interface ToolCallRequest {
@@ -48,6 +49,8 @@ export interface ToolCallErrorDetails {
   code: ToolErrorCode;
   message: string;
   details?: Record<string, any>;
+  /** For `TOOL_FAILED`: the error the tool declares that it failed with (code, checked data, retryable). */
+  failure?: DeclaredFailureDetails;
 }
 
 /** The answer to one tool call, ready to hand back to an LLM; `output` is `null` whenever `isError`. */

@@ -3,9 +3,9 @@
  * Scaffolded once by toolsmith; yours to edit — generate never overwrites it.
  */
 import path from 'node:path';
-import type { ToolExecutionContext, ToolExecutionResult } from '../index.js';
+import { toolFailure, type ToolExecutionContext, type ToolExecutionResult } from '../index.js';
 import { ReadFileToolBase } from '../../generated/tools/read-file.base.js';
-import type { ReadFileInput, ReadFileOutput } from '../../generated/types/read-file.js';
+import type { ReadFileFailure, ReadFileInput, ReadFileOutput } from '../../generated/types/read-file.js';
 import { defaultFilesRoot, openRegularFileInside, pathRefusal, resolveInside } from './confine.js';
 
 /** Options of the file tools. */
@@ -33,11 +33,14 @@ export class ReadFileTool extends ReadFileToolBase {
     return reason ? { success: false, error: reason, details: { path: String(args.path).slice(0, 200) } } : undefined;
   }
 
-  async execute(args: ReadFileInput, _context: ToolExecutionContext): Promise<ToolExecutionResult<ReadFileOutput>> {
+  async execute(
+    args: ReadFileInput,
+    _context: ToolExecutionContext,
+  ): Promise<ToolExecutionResult<ReadFileOutput, ReadFileFailure>> {
     const resolved = await resolveInside(this.root, args.path);
-    if (!resolved.ok) return { success: false, error: resolved.reason, details: { path: args.path.slice(0, 200) } };
+    if (!resolved.ok) return cannotRead(resolved, args.path);
     const opened = await openRegularFileInside(resolved.realRoot, resolved.absolute, args.path);
-    if (!opened.ok) return { success: false, error: opened.reason, details: { path: args.path.slice(0, 200) } };
+    if (!opened.ok) return cannotRead(opened, args.path);
     const { handle, stats: stat } = opened;
     try {
       const maxBytes = args.maxBytes ?? 65536;
@@ -58,4 +61,11 @@ export class ReadFileTool extends ReadFileToolBase {
       await handle.close();
     }
   }
+}
+
+/** The failure for a path that cannot be read: `NOT_FOUND` (declared) when nothing is there. */
+function cannotRead(problem: { reason: string; code?: string }, requested: string): ReadFileFailure {
+  const shown = requested.slice(0, 200);
+  if (problem.code === 'ENOENT') return toolFailure('NOT_FOUND', problem.reason, { path: shown });
+  return { success: false, error: problem.reason, details: { path: shown } };
 }

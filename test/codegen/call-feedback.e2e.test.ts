@@ -10,12 +10,16 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-function toolsmithCall(json: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function toolsmithCall(
+  json: string,
+  tool = 'calculator',
+  extra: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [path.join(root, 'bin/toolsmith.js'), 'call', 'calculator', json],
-      { cwd: root },
+      [path.join(root, 'bin/toolsmith.js'), 'call', tool, json, ...extra],
+      { cwd: root, env: { ...process.env, TOOLSMITH_FILES_ROOT: import.meta.dirname } },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
     );
   });
@@ -46,5 +50,18 @@ describe('toolsmith call tells a person what the model would be told', () => {
       coercions: [{ path: '/precision', from: '3', to: 3 }],
     });
     expect(stderr).toBe('toolsmith call: arguments converted to fit the schema:\n/precision: "3" was read as 3\n');
+  }, 60_000);
+
+  it('prints a declared failure: its code, what to do and its data; the result carries errorDetails.failure', async () => {
+    const { code, stdout, stderr } = await toolsmithCall('{"path":"missing.txt"}', 'read_file', [
+      '--capability',
+      'capability:filesystem:read',
+    ]);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout).errorDetails.failure).toMatchObject({ code: 'NOT_FOUND', data: { path: 'missing.txt' } });
+    expect(stderr.split('\n').slice(1, 3)).toEqual([
+      'NOT_FOUND (the same call will fail again): Nothing exists at the path under the root folder: list the folder with `list_directory` and call again with a path it shows.',
+      'Data: {"path":"missing.txt"}',
+    ]);
   }, 60_000);
 });

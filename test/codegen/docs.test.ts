@@ -79,6 +79,37 @@ describe('emitDocs', () => {
     expect(tool).toContain('- **Anthropic**: not generated (target turned off).');
   });
 
+  it('lists the declared errors: code, retryable, data and what each means', () => {
+    const project = makeProject([
+      makeTool({
+        name: 'quote',
+        errors: [
+          {
+            code: 'RATE_LIMITED',
+            description: 'Too many lookups | wait',
+            retryable: true,
+            data: {
+              type: 'object',
+              required: ['retryAfterMs'],
+              properties: { retryAfterMs: { type: 'integer' }, scope: { type: 'string' } },
+            },
+          },
+          { code: 'UNKNOWN_SYMBOL', description: 'No such symbol.' },
+        ],
+      }),
+    ]);
+    const tool = page(render(project), 'docs/tools/quote.md');
+    expect(tool).toContain(
+      [
+        '| Code | Retryable | Data | What it means |',
+        '| --- | --- | --- | --- |',
+        '| `RATE_LIMITED` | yes | `retryAfterMs` integer, `scope` string (optional) | Too many lookups \\| wait |',
+        '| `UNKNOWN_SYMBOL` | no | none | No such symbol. |',
+      ].join('\n'),
+    );
+    expect(page(render(makeProject([makeTool({ name: 'plain' })])), 'docs/tools/plain.md')).not.toContain('## Errors');
+  });
+
   it('is byte-stable and LF-only', () => {
     expect(render()).toEqual(files);
     for (const file of files) {

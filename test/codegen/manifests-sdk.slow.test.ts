@@ -68,6 +68,17 @@ it('the Anthropic manifest carries the examples as input_examples (so the type c
   ]);
 });
 
+it('the OpenAI Responses manifests carry output_schema for a tool with an output schema (so the type check covers it)', () => {
+  for (const file of ['manifests/openai-responses.json', 'manifests/openai-responses-strict.json']) {
+    const entries = JSON.parse(manifest(file)) as { name: string; output_schema?: unknown }[];
+    expect(entries.find((tool) => tool.name === 'research')!.output_schema).toEqual({
+      type: 'object',
+      properties: { hits: { type: 'array', items: { type: 'string' } } },
+    });
+    expect(entries.find((tool) => tool.name === 'ping')).not.toHaveProperty('output_schema');
+  }
+});
+
 function manifest(path: string): string {
   return emission.files.find((file) => file.path === path)!.content;
 }

@@ -89,6 +89,31 @@ const NO_OUTPUT_TOOL = {
   inputSchema: { type: 'object', properties: {} },
 };
 
+const FAILING_TOOL = {
+  name: 'failing',
+  description: 'Declares its failures.',
+  inputSchema: { type: 'object', additionalProperties: false, properties: { n: { type: 'integer', default: 1 } } },
+  outputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['n'],
+    properties: { n: { type: 'integer' } },
+  },
+  errors: {
+    RATE_LIMITED: {
+      description: 'Wait and call again.',
+      retryable: true,
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['retryAfterMs'],
+        properties: { retryAfterMs: { type: 'integer' } },
+      },
+    },
+    GONE: { description: 'It is gone.' },
+  },
+};
+
 const CHECK = `import type { ITool as AgentOSTool } from '@framers/agentos/core/tools';
 import { expectTypeOf } from 'vitest';
 import type { ToolCallErrorDetails, ToolClient, ToolExecutionContext, ToolExecutionResult } from 'RUNTIME';
@@ -97,6 +122,33 @@ import type { ToolTypes } from '../generated/registry.js';
 import type { ConditionalInput } from '../generated/types/conditional.js';
 import type { DefaultsArgs, DefaultsInput, DefaultsOutput, DefaultsWithDefault } from '../generated/types/defaults.js';
 import type { NoOutputOutput } from '../generated/types/no-output.js';
+import { FailingToolBase } from '../generated/tools/failing.base.js';
+import type { FailingArgs, FailingFailure, FailingOutput, FailingRateLimitedData } from '../generated/types/failing.js';
+import { toolFailure } from 'RUNTIME';
+
+// Declared failures: a declared code with its data compiles; another code, or wrong data, does not.
+class Failing extends FailingToolBase {
+  async execute(args: FailingArgs): Promise<ToolExecutionResult<FailingOutput, FailingFailure>> {
+    if (args.n > 2) return toolFailure('RATE_LIMITED', 'Rate limited', { retryAfterMs: 500 });
+    if (args.n > 1) return { success: false, error: 'Gone', code: 'GONE' };
+    if (args.n < 0) return { success: false, error: 'no code' };
+    return { success: true, output: { n: args.n } };
+  }
+}
+// @ts-expect-error a code the definition does not declare
+export const undeclared: FailingFailure = { success: false, error: 'x', code: 'NOPE' };
+// @ts-expect-error RATE_LIMITED's data is { retryAfterMs: number }
+export const wrongData: FailingFailure = toolFailure('RATE_LIMITED', 'x', { retryAfterMs: 'soon' });
+// AgentOS: a tool that declares failures still drops into its executor.
+export const failingAgentos: Omit<AgentOSTool, 'requiredCapabilities'> = new Failing();
+export async function failingClient(tools: ToolClient<ToolTypes>): Promise<number> {
+  const result = await tools.call('failing', {});
+  if (result.isError && result.errorDetails.failure?.code === 'RATE_LIMITED') {
+    expectTypeOf(result.errorDetails.failure.data).toEqualTypeOf<FailingRateLimitedData>();
+    return result.errorDetails.failure.data.retryAfterMs;
+  }
+  return 0;
+}
 
 // Args: what the validator fills is present; the caller's input keeps it optional.
 expectTypeOf<DefaultsArgs['top']>().toEqualTypeOf<number>();
@@ -196,7 +248,7 @@ describe('generated types tell the truth at run time', () => {
 
   beforeAll(async () => {
     project = createTempProject();
-    for (const definition of [DEFAULTS_TOOL, CONDITIONAL_TOOL, NO_OUTPUT_TOOL])
+    for (const definition of [DEFAULTS_TOOL, CONDITIONAL_TOOL, NO_OUTPUT_TOOL, FAILING_TOOL])
       project.write(`schemas/${definition.name}.tool.json`, definition);
     // openai-strict needs a `type` on every value (`notNull`, `bounded` have none): off.
     project.write('toolsmith.config.json', {
@@ -222,7 +274,7 @@ describe('generated types tell the truth at run time', () => {
   afterAll(() => project?.dispose());
 
   it('type-checks every claim (expectTypeOf) and rejects every @ts-expect-error line', async () => {
-    project.write('check/truth.ts', CHECK.replace("'RUNTIME'", `'${path.posix.join('..', project.runtimeImport)}'`));
+    project.write('check/truth.ts', CHECK.replaceAll("'RUNTIME'", `'${path.posix.join('..', project.runtimeImport)}'`));
     const result = await typeCheck(project, ['generated', 'src', 'check']);
     expect(result.output).toBe('');
     expect(result.code).toBe(0);

@@ -77,6 +77,33 @@ async function exercise(client: ToolsClient): Promise<void> {
   expect(bad.content[0]?.text).toMatch(/VALIDATION|INVALID|argument/i);
 
   await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+
+  // A declared failure of a tool with an outputSchema: the client (which checks structuredContent
+  // against that schema) accepts the isError result, which carries none; the text and _meta tell it.
+  const missing = (await client.callTool({ name: 'read_file', arguments: { path: 'missing.txt' } })) as {
+    isError?: boolean;
+    structuredContent?: unknown;
+    content: { type: string; text: string }[];
+    _meta?: Record<string, unknown>;
+  };
+  expect(missing.isError).toBe(true);
+  expect(missing).not.toHaveProperty('structuredContent');
+  expect(missing.content).toEqual([
+    {
+      type: 'text',
+      text: [
+        `TOOL_FAILED: Tool 'read_file' failed: "missing.txt" does not exist under the root folder`,
+        'NOT_FOUND (the same call will fail again): Nothing exists at the path under the root folder: list the folder with `list_directory` and call again with a path it shows.',
+        'Data: {"path":"missing.txt"}',
+      ].join('\n'),
+    },
+  ]);
+  expect(missing._meta?.['dev.toolsmith/failure']).toEqual({
+    code: 'NOT_FOUND',
+    retryable: false,
+    data: { path: 'missing.txt' },
+    correlationId: expect.stringMatching(/^mcp-/),
+  });
 }
 
 describe('toolsmith serve over stdio: both MCP eras on one binary (child processes)', () => {

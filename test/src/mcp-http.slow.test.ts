@@ -257,6 +257,29 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
   });
 });
 
+describe("startHttpServer: a failure's _meta", () => {
+  it("carries the SEP-3313 draft entry beside toolsmith's only with toolFailureMeta", async () => {
+    const failing = makeTool('failing', {
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      errors: { BUSY: { description: 'Busy: call again.', retryable: true } },
+      async execute() {
+        return { success: false, error: 'Busy', code: 'BUSY' };
+      },
+    });
+    const keys = async (options: ServeHttpOptions) => {
+      const client = await connect((await serve([failing], options)).url);
+      const result = (await client.callTool({ name: 'failing', arguments: {} })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      return Object.keys(result._meta ?? {});
+    };
+    expect(await keys({})).toEqual(['dev.toolsmith/failure']);
+    expect(await keys({ toolFailureMeta: true })).toEqual([
+      'dev.toolsmith/failure',
+      'io.modelcontextprotocol/toolFailure',
+    ]);
+  });
+});
+
 describe('a 2025 tools/call answered once, or as a stream when the tool reports first', () => {
   it('is one JSON body when the tool reports nothing; an SSE stream with the progress first when it does', async () => {
     const reporting = makeTool('reporting', {

@@ -327,15 +327,21 @@ describe('output that cannot be serialized and hostile values, over a real stdio
   });
 
   it('a tool throwing a hostile value, or failing with unreadable details: isError results', async () => {
+    // The structured failure in _meta: the runtime's code, not retryable, the call's correlation id.
+    const meta = {
+      'dev.toolsmith/failure': { code: 'TOOL_ERROR', retryable: false, correlationId: expect.any(String) },
+    };
     expect(await call('hostile_throw')).toEqual({
       content: [{ type: 'text', text: "TOOL_ERROR: Tool 'hostile_throw' threw: unprintable value" }],
       isError: true,
+      _meta: meta,
     });
     expect(await call('hostile_details')).toEqual({
       content: [
         { type: 'text', text: "TOOL_ERROR: Tool 'hostile_details' answered a result that cannot be read: trap" },
       ],
       isError: true,
+      _meta: meta,
     });
   });
 

@@ -216,6 +216,43 @@ describe('createMcpServer (in process, official Client over InMemoryTransport)',
     expect(textOf(thrown)).toBe(`TOOL_ERROR: Tool 'throwing' threw: boom`);
   });
 
+  it('answers a declared failure with its structured failure in _meta; the SEP-3313 draft entry only when switched on', async () => {
+    const quota = makeTool('quota', {
+      outputSchema: { type: 'object', required: ['left'], properties: { left: { type: 'number' } } },
+      errors: { RATE_LIMITED: { description: 'Wait and call again.', retryable: true } },
+      execute: async () => ({ success: false, error: 'Rate limited', code: 'RATE_LIMITED' }),
+    });
+    const call = async (options: McpServerOptions) =>
+      (await (await connect([quota], options)).callTool({ name: 'quota', arguments: {} })) as CallToolResult;
+    const plain = await call({});
+    expect(plain).not.toHaveProperty('structuredContent');
+    expect(Object.keys(plain._meta ?? {})).toEqual(['dev.toolsmith/failure']);
+    expect(plain._meta?.['dev.toolsmith/failure']).toEqual({
+      code: 'RATE_LIMITED',
+      retryable: true,
+      correlationId: expect.stringMatching(/^mcp-/),
+    });
+    const draft = await call({ toolFailureMeta: true });
+    const ours = draft._meta?.['dev.toolsmith/failure'] as { correlationId: string };
+    expect(draft._meta?.['io.modelcontextprotocol/toolFailure']).toEqual({
+      class: 'reliability',
+      code: 'RATE_LIMITED',
+      retryable: true,
+      correlationId: ours.correlationId,
+      agentGuidance: 'Wait and call again.',
+    });
+    const timedOut = await (
+      await connect([makeTool('slow', { timeoutMs: 5, execute: () => new Promise(() => {}) })], {
+        toolFailureMeta: true,
+      })
+    ).callTool({ name: 'slow', arguments: {} });
+    expect(timedOut._meta?.['io.modelcontextprotocol/toolFailure']).toMatchObject({
+      class: 'reliability',
+      code: 'TIMEOUT',
+      retryable: false,
+    });
+  });
+
   it('answers an unknown tool with a protocol error (InvalidParams) naming the registered tools', async () => {
     const client = await connect([typedTool]);
     const error = await rejection(client.callTool({ name: 'measur', arguments: {} }));

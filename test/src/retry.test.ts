@@ -1,5 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ToolAnnotations, ToolExecutionContext } from '../../src/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ITool, ToolAnnotations, ToolExecutionContext } from '../../src/index.js';
+import { createFailuresProject, importFrom } from '../helpers/failures-project.js';
+import type { TempProject } from '../helpers/temp-project.js';
 import { callTool, makeTool, useOrchestrators } from './helpers.js';
 
 /*
@@ -217,5 +219,69 @@ describe('retry policies that are not one', () => {
       message: "The call's retry.attempts must be a whole number from 1 to 10; got 11.",
     });
     expect(runs).toHaveLength(0);
+  });
+});
+
+describe('retry: declared errors of a generated tool', () => {
+  let project: TempProject;
+  let tools: {
+    QuoteTool: new (answers: unknown[]) => ITool & { runs: number };
+    OrderTool: new () => ITool & { runs: number };
+  };
+  beforeAll(async () => {
+    project = await createFailuresProject();
+    tools = {
+      ...(await importFrom<Pick<typeof tools, 'QuoteTool'>>(project, 'tools/quote.ts')),
+      ...(await importFrom<Pick<typeof tools, 'OrderTool'>>(project, 'tools/order.ts')),
+    };
+  }, 120_000);
+  afterAll(() => project?.dispose());
+
+  const limited = { success: false, error: 'Rate limited', code: 'RATE_LIMITED', data: { retryAfterMs: 0 } };
+
+  it('runs a read-only tool failing twice with a code declared retryable, then succeeding, three times', async () => {
+    const quote = new tools.QuoteTool([limited, limited, { success: true, output: { price: 12 } }]);
+    const orchestrator = makeOrchestrator({ tools: [quote], retry: { attempts: 3 } });
+    const result = await callTool(orchestrator, 'quote', { symbol: 'ACME' });
+    expect(quote.runs).toBe(3);
+    expect(result).toMatchObject({ isError: false, output: { price: 12 }, attempts: 3 });
+  });
+
+  it('answers the last declared failure, retryable, once the attempts are spent', async () => {
+    const quote = new tools.QuoteTool([limited]);
+    const result = await callTool(makeOrchestrator({ tools: [quote], retry: { attempts: 2 } }), 'quote', {
+      symbol: 'ACME',
+    });
+    expect(quote.runs).toBe(2);
+    expect(result.errorDetails?.failure).toEqual({
+      code: 'RATE_LIMITED',
+      description: 'Too many lookups: wait `retryAfterMs` and call again.',
+      data: { retryAfterMs: 0 },
+      retryable: true,
+    });
+  });
+
+  it('never retries a code not declared retryable, nor an undeclared code', async () => {
+    const unknown = new tools.QuoteTool([{ success: false, error: 'No such symbol', code: 'UNKNOWN_SYMBOL' }]);
+    await callTool(makeOrchestrator({ tools: [unknown], retry: { attempts: 3 } }), 'quote', { symbol: 'X' });
+    expect(unknown.runs).toBe(1);
+    const undeclared = new tools.QuoteTool([{ success: false, error: 'Busy', code: 'BUSY' }]);
+    const result = await callTool(makeOrchestrator({ tools: [undeclared], retry: { attempts: 3 } }), 'quote', {
+      symbol: 'X',
+    });
+    expect(undeclared.runs).toBe(1);
+    expect(result.errorDetails?.code).toBe('OUTPUT_INVALID');
+  });
+
+  it('runs a tool with side effects that is not idempotent once, though its code is declared retryable', async () => {
+    const order = new tools.OrderTool();
+    const orchestrator = makeOrchestrator({ tools: [order], retry: { attempts: 3 }, allowSideEffects: true });
+    const result = await callTool(orchestrator, 'order', { symbol: 'ACME' });
+    expect(order.runs).toBe(1);
+    expect(result).toMatchObject({
+      isError: true,
+      attempts: 1,
+      errorDetails: { code: 'TOOL_FAILED', failure: { code: 'RATE_LIMITED', retryable: true } },
+    });
   });
 });

@@ -87,6 +87,10 @@ export interface ToolsmithConfig {
      */
     examplesInDescriptions?: boolean;
     /**
+     * Append a definition's declared `errors` (code, whether it is retryable, what it means) to the description in every target.
+     */
+    describeErrors?: boolean;
+    /**
      * Count each tool's entry cost per target into `manifests/token-report.json`; `false` counts nothing (and allows no `tokenBudget`).
      */
     tokenReport?: boolean;

@@ -134,6 +134,12 @@ const schema11 = {
           description:
             "Append a definition's examples to the description in targets without an examples field (all but Anthropic), at most `inputExamples`.",
         },
+        describeErrors: {
+          type: 'boolean',
+          default: false,
+          description:
+            "Append a definition's declared `errors` (code, whether it is retryable, what it means) to the description in every target.",
+        },
         tokenReport: {
           type: 'boolean',
           default: true,
@@ -527,16 +533,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       let data7 = data.manifests;
       if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
         for (const key1 in data7) {
-          if (!(
-            key1 === 'targets' ||
-            key1 === 'unrepresentable' ||
-            key1 === 'describeLosses' ||
-            key1 === 'deferLoading' ||
-            key1 === 'inputExamples' ||
-            key1 === 'examplesInDescriptions' ||
-            key1 === 'tokenReport' ||
-            key1 === 'tokenBudget'
-          )) {
+          if (!func2.call(schema11.properties.manifests.properties, key1)) {
             const err14 = {
               instancePath: instancePath + '/manifests',
               schemaPath: '#/properties/manifests/additionalProperties',
@@ -920,11 +917,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data7.tokenReport !== undefined) {
-          if (typeof data7.tokenReport !== 'boolean') {
+        if (data7.describeErrors !== undefined) {
+          if (typeof data7.describeErrors !== 'boolean') {
             const err35 = {
-              instancePath: instancePath + '/manifests/tokenReport',
-              schemaPath: '#/properties/manifests/properties/tokenReport/type',
+              instancePath: instancePath + '/manifests/describeErrors',
+              schemaPath: '#/properties/manifests/properties/describeErrors/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
@@ -937,10 +934,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data7.tokenReport !== undefined) {
+          if (typeof data7.tokenReport !== 'boolean') {
+            const err36 = {
+              instancePath: instancePath + '/manifests/tokenReport',
+              schemaPath: '#/properties/manifests/properties/tokenReport/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+        }
         if (data7.tokenBudget !== undefined) {
-          let data22 = data7.tokenBudget;
-          if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
-            for (const key3 in data22) {
+          let data23 = data7.tokenBudget;
+          if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+            for (const key3 in data23) {
               if (!(
                 key3 === 'openai' ||
                 key3 === 'openai-strict' ||
@@ -951,7 +965,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key3 === 'gemini-legacy' ||
                 key3 === 'mcp'
               )) {
-                const err36 = {
+                const err37 = {
                   instancePath: instancePath + '/manifests/tokenBudget',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
                   keyword: 'additionalProperties',
@@ -959,19 +973,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err36];
+                  vErrors = [err37];
                 } else {
-                  vErrors.push(err36);
+                  vErrors.push(err37);
                 }
                 errors++;
               }
             }
-            if (data22.openai !== undefined) {
-              let data23 = data22.openai;
-              if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-                for (const key4 in data23) {
+            if (data23.openai !== undefined) {
+              let data24 = data23.openai;
+              if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
+                for (const key4 in data24) {
                   if (!(key4 === 'total' || key4 === 'perTool')) {
-                    const err37 = {
+                    const err38 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
@@ -980,17 +994,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
                 }
-                if (data23.total !== undefined) {
-                  let data24 = data23.total;
-                  if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-                    const err38 = {
+                if (data24.total !== undefined) {
+                  let data25 = data24.total;
+                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                    const err39 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
@@ -999,15 +1013,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err38];
+                      vErrors = [err39];
                     } else {
-                      vErrors.push(err38);
+                      vErrors.push(err39);
                     }
                     errors++;
                   }
-                  if (typeof data24 == 'number' && isFinite(data24)) {
-                    if (data24 < 0 || isNaN(data24)) {
-                      const err39 = {
+                  if (typeof data25 == 'number' && isFinite(data25)) {
+                    if (data25 < 0 || isNaN(data25)) {
+                      const err40 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
@@ -1016,18 +1030,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err39];
+                        vErrors = [err40];
                       } else {
-                        vErrors.push(err39);
+                        vErrors.push(err40);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data23.perTool !== undefined) {
-                  let data25 = data23.perTool;
-                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                    const err40 = {
+                if (data24.perTool !== undefined) {
+                  let data26 = data24.perTool;
+                  if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
+                    const err41 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
@@ -1036,15 +1050,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err40];
+                      vErrors = [err41];
                     } else {
-                      vErrors.push(err40);
+                      vErrors.push(err41);
                     }
                     errors++;
                   }
-                  if (typeof data25 == 'number' && isFinite(data25)) {
-                    if (data25 < 0 || isNaN(data25)) {
-                      const err41 = {
+                  if (typeof data26 == 'number' && isFinite(data26)) {
+                    if (data26 < 0 || isNaN(data26)) {
+                      const err42 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
@@ -1053,16 +1067,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err41];
+                        vErrors = [err42];
                       } else {
-                        vErrors.push(err41);
+                        vErrors.push(err42);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err42 = {
+                const err43 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
                   keyword: 'type',
@@ -1070,19 +1084,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err42];
+                  vErrors = [err43];
                 } else {
-                  vErrors.push(err42);
+                  vErrors.push(err43);
                 }
                 errors++;
               }
             }
-            if (data22['openai-strict'] !== undefined) {
-              let data26 = data22['openai-strict'];
-              if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
-                for (const key5 in data26) {
+            if (data23['openai-strict'] !== undefined) {
+              let data27 = data23['openai-strict'];
+              if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
+                for (const key5 in data27) {
                   if (!(key5 === 'total' || key5 === 'perTool')) {
-                    const err43 = {
+                    const err44 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
@@ -1091,17 +1105,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err43];
+                      vErrors = [err44];
                     } else {
-                      vErrors.push(err43);
+                      vErrors.push(err44);
                     }
                     errors++;
                   }
                 }
-                if (data26.total !== undefined) {
-                  let data27 = data26.total;
-                  if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-                    const err44 = {
+                if (data27.total !== undefined) {
+                  let data28 = data27.total;
+                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
+                    const err45 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
@@ -1110,15 +1124,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err44];
+                      vErrors = [err45];
                     } else {
-                      vErrors.push(err44);
+                      vErrors.push(err45);
                     }
                     errors++;
                   }
-                  if (typeof data27 == 'number' && isFinite(data27)) {
-                    if (data27 < 0 || isNaN(data27)) {
-                      const err45 = {
+                  if (typeof data28 == 'number' && isFinite(data28)) {
+                    if (data28 < 0 || isNaN(data28)) {
+                      const err46 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
@@ -1127,18 +1141,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err45];
+                        vErrors = [err46];
                       } else {
-                        vErrors.push(err45);
+                        vErrors.push(err46);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data26.perTool !== undefined) {
-                  let data28 = data26.perTool;
-                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-                    const err46 = {
+                if (data27.perTool !== undefined) {
+                  let data29 = data27.perTool;
+                  if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+                    const err47 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
@@ -1147,15 +1161,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err46];
+                      vErrors = [err47];
                     } else {
-                      vErrors.push(err46);
+                      vErrors.push(err47);
                     }
                     errors++;
                   }
-                  if (typeof data28 == 'number' && isFinite(data28)) {
-                    if (data28 < 0 || isNaN(data28)) {
-                      const err47 = {
+                  if (typeof data29 == 'number' && isFinite(data29)) {
+                    if (data29 < 0 || isNaN(data29)) {
+                      const err48 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
@@ -1164,16 +1178,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err47];
+                        vErrors = [err48];
                       } else {
-                        vErrors.push(err47);
+                        vErrors.push(err48);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err48 = {
+                const err49 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
                   keyword: 'type',
@@ -1181,19 +1195,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err48];
+                  vErrors = [err49];
                 } else {
-                  vErrors.push(err48);
+                  vErrors.push(err49);
                 }
                 errors++;
               }
             }
-            if (data22['openai-responses'] !== undefined) {
-              let data29 = data22['openai-responses'];
-              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
-                for (const key6 in data29) {
+            if (data23['openai-responses'] !== undefined) {
+              let data30 = data23['openai-responses'];
+              if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
+                for (const key6 in data30) {
                   if (!(key6 === 'total' || key6 === 'perTool')) {
-                    const err49 = {
+                    const err50 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
@@ -1202,17 +1216,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err49];
+                      vErrors = [err50];
                     } else {
-                      vErrors.push(err49);
+                      vErrors.push(err50);
                     }
                     errors++;
                   }
                 }
-                if (data29.total !== undefined) {
-                  let data30 = data29.total;
-                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-                    const err50 = {
+                if (data30.total !== undefined) {
+                  let data31 = data30.total;
+                  if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+                    const err51 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
@@ -1221,15 +1235,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err50];
+                      vErrors = [err51];
                     } else {
-                      vErrors.push(err50);
+                      vErrors.push(err51);
                     }
                     errors++;
                   }
-                  if (typeof data30 == 'number' && isFinite(data30)) {
-                    if (data30 < 0 || isNaN(data30)) {
-                      const err51 = {
+                  if (typeof data31 == 'number' && isFinite(data31)) {
+                    if (data31 < 0 || isNaN(data31)) {
+                      const err52 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
@@ -1238,18 +1252,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err51];
+                        vErrors = [err52];
                       } else {
-                        vErrors.push(err51);
+                        vErrors.push(err52);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data29.perTool !== undefined) {
-                  let data31 = data29.perTool;
-                  if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-                    const err52 = {
+                if (data30.perTool !== undefined) {
+                  let data32 = data30.perTool;
+                  if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
+                    const err53 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
@@ -1258,15 +1272,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err52];
+                      vErrors = [err53];
                     } else {
-                      vErrors.push(err52);
+                      vErrors.push(err53);
                     }
                     errors++;
                   }
-                  if (typeof data31 == 'number' && isFinite(data31)) {
-                    if (data31 < 0 || isNaN(data31)) {
-                      const err53 = {
+                  if (typeof data32 == 'number' && isFinite(data32)) {
+                    if (data32 < 0 || isNaN(data32)) {
+                      const err54 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
@@ -1275,16 +1289,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err53];
+                        vErrors = [err54];
                       } else {
-                        vErrors.push(err53);
+                        vErrors.push(err54);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err54 = {
+                const err55 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
                   keyword: 'type',
@@ -1292,19 +1306,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err54];
+                  vErrors = [err55];
                 } else {
-                  vErrors.push(err54);
+                  vErrors.push(err55);
                 }
                 errors++;
               }
             }
-            if (data22['openai-responses-strict'] !== undefined) {
-              let data32 = data22['openai-responses-strict'];
-              if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
-                for (const key7 in data32) {
+            if (data23['openai-responses-strict'] !== undefined) {
+              let data33 = data23['openai-responses-strict'];
+              if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
+                for (const key7 in data33) {
                   if (!(key7 === 'total' || key7 === 'perTool')) {
-                    const err55 = {
+                    const err56 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
@@ -1313,17 +1327,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err55];
+                      vErrors = [err56];
                     } else {
-                      vErrors.push(err55);
+                      vErrors.push(err56);
                     }
                     errors++;
                   }
                 }
-                if (data32.total !== undefined) {
-                  let data33 = data32.total;
-                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
-                    const err56 = {
+                if (data33.total !== undefined) {
+                  let data34 = data33.total;
+                  if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
+                    const err57 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
@@ -1332,15 +1346,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err56];
+                      vErrors = [err57];
                     } else {
-                      vErrors.push(err56);
+                      vErrors.push(err57);
                     }
                     errors++;
                   }
-                  if (typeof data33 == 'number' && isFinite(data33)) {
-                    if (data33 < 0 || isNaN(data33)) {
-                      const err57 = {
+                  if (typeof data34 == 'number' && isFinite(data34)) {
+                    if (data34 < 0 || isNaN(data34)) {
+                      const err58 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
@@ -1349,18 +1363,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err57];
+                        vErrors = [err58];
                       } else {
-                        vErrors.push(err57);
+                        vErrors.push(err58);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data32.perTool !== undefined) {
-                  let data34 = data32.perTool;
-                  if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
-                    const err58 = {
+                if (data33.perTool !== undefined) {
+                  let data35 = data33.perTool;
+                  if (!(typeof data35 == 'number' && !(data35 % 1) && !isNaN(data35) && isFinite(data35))) {
+                    const err59 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
@@ -1369,15 +1383,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
-                  if (typeof data34 == 'number' && isFinite(data34)) {
-                    if (data34 < 0 || isNaN(data34)) {
-                      const err59 = {
+                  if (typeof data35 == 'number' && isFinite(data35)) {
+                    if (data35 < 0 || isNaN(data35)) {
+                      const err60 = {
                         instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
@@ -1386,16 +1400,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err59];
+                        vErrors = [err60];
                       } else {
-                        vErrors.push(err59);
+                        vErrors.push(err60);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err60 = {
+                const err61 = {
                   instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
                   keyword: 'type',
@@ -1403,19 +1417,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err60];
+                  vErrors = [err61];
                 } else {
-                  vErrors.push(err60);
+                  vErrors.push(err61);
                 }
                 errors++;
               }
             }
-            if (data22.anthropic !== undefined) {
-              let data35 = data22.anthropic;
-              if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
-                for (const key8 in data35) {
+            if (data23.anthropic !== undefined) {
+              let data36 = data23.anthropic;
+              if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+                for (const key8 in data36) {
                   if (!(key8 === 'total' || key8 === 'perTool')) {
-                    const err61 = {
+                    const err62 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
@@ -1424,17 +1438,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err61];
+                      vErrors = [err62];
                     } else {
-                      vErrors.push(err61);
+                      vErrors.push(err62);
                     }
                     errors++;
                   }
                 }
-                if (data35.total !== undefined) {
-                  let data36 = data35.total;
-                  if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
-                    const err62 = {
+                if (data36.total !== undefined) {
+                  let data37 = data36.total;
+                  if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
+                    const err63 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
@@ -1443,15 +1457,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err62];
+                      vErrors = [err63];
                     } else {
-                      vErrors.push(err62);
+                      vErrors.push(err63);
                     }
                     errors++;
                   }
-                  if (typeof data36 == 'number' && isFinite(data36)) {
-                    if (data36 < 0 || isNaN(data36)) {
-                      const err63 = {
+                  if (typeof data37 == 'number' && isFinite(data37)) {
+                    if (data37 < 0 || isNaN(data37)) {
+                      const err64 = {
                         instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
@@ -1460,18 +1474,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err63];
+                        vErrors = [err64];
                       } else {
-                        vErrors.push(err63);
+                        vErrors.push(err64);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data35.perTool !== undefined) {
-                  let data37 = data35.perTool;
-                  if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
-                    const err64 = {
+                if (data36.perTool !== undefined) {
+                  let data38 = data36.perTool;
+                  if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38))) {
+                    const err65 = {
                       instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
@@ -1480,15 +1494,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err64];
+                      vErrors = [err65];
                     } else {
-                      vErrors.push(err64);
+                      vErrors.push(err65);
                     }
                     errors++;
                   }
-                  if (typeof data37 == 'number' && isFinite(data37)) {
-                    if (data37 < 0 || isNaN(data37)) {
-                      const err65 = {
+                  if (typeof data38 == 'number' && isFinite(data38)) {
+                    if (data38 < 0 || isNaN(data38)) {
+                      const err66 = {
                         instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
@@ -1497,16 +1511,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err65];
+                        vErrors = [err66];
                       } else {
-                        vErrors.push(err65);
+                        vErrors.push(err66);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err66 = {
+                const err67 = {
                   instancePath: instancePath + '/manifests/tokenBudget/anthropic',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
                   keyword: 'type',
@@ -1514,19 +1528,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err66];
+                  vErrors = [err67];
                 } else {
-                  vErrors.push(err66);
+                  vErrors.push(err67);
                 }
                 errors++;
               }
             }
-            if (data22.gemini !== undefined) {
-              let data38 = data22.gemini;
-              if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
-                for (const key9 in data38) {
+            if (data23.gemini !== undefined) {
+              let data39 = data23.gemini;
+              if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+                for (const key9 in data39) {
                   if (!(key9 === 'total' || key9 === 'perTool')) {
-                    const err67 = {
+                    const err68 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
@@ -1535,17 +1549,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err67];
+                      vErrors = [err68];
                     } else {
-                      vErrors.push(err67);
+                      vErrors.push(err68);
                     }
                     errors++;
                   }
                 }
-                if (data38.total !== undefined) {
-                  let data39 = data38.total;
-                  if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
-                    const err68 = {
+                if (data39.total !== undefined) {
+                  let data40 = data39.total;
+                  if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
+                    const err69 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
@@ -1554,15 +1568,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err68];
+                      vErrors = [err69];
                     } else {
-                      vErrors.push(err68);
+                      vErrors.push(err69);
                     }
                     errors++;
                   }
-                  if (typeof data39 == 'number' && isFinite(data39)) {
-                    if (data39 < 0 || isNaN(data39)) {
-                      const err69 = {
+                  if (typeof data40 == 'number' && isFinite(data40)) {
+                    if (data40 < 0 || isNaN(data40)) {
+                      const err70 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
@@ -1571,18 +1585,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err69];
+                        vErrors = [err70];
                       } else {
-                        vErrors.push(err69);
+                        vErrors.push(err70);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data38.perTool !== undefined) {
-                  let data40 = data38.perTool;
-                  if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
-                    const err70 = {
+                if (data39.perTool !== undefined) {
+                  let data41 = data39.perTool;
+                  if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
+                    const err71 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
@@ -1591,15 +1605,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err70];
+                      vErrors = [err71];
                     } else {
-                      vErrors.push(err70);
+                      vErrors.push(err71);
                     }
                     errors++;
                   }
-                  if (typeof data40 == 'number' && isFinite(data40)) {
-                    if (data40 < 0 || isNaN(data40)) {
-                      const err71 = {
+                  if (typeof data41 == 'number' && isFinite(data41)) {
+                    if (data41 < 0 || isNaN(data41)) {
+                      const err72 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
@@ -1608,16 +1622,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err71];
+                        vErrors = [err72];
                       } else {
-                        vErrors.push(err71);
+                        vErrors.push(err72);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err72 = {
+                const err73 = {
                   instancePath: instancePath + '/manifests/tokenBudget/gemini',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
                   keyword: 'type',
@@ -1625,19 +1639,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err72];
+                  vErrors = [err73];
                 } else {
-                  vErrors.push(err72);
+                  vErrors.push(err73);
                 }
                 errors++;
               }
             }
-            if (data22['gemini-legacy'] !== undefined) {
-              let data41 = data22['gemini-legacy'];
-              if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
-                for (const key10 in data41) {
+            if (data23['gemini-legacy'] !== undefined) {
+              let data42 = data23['gemini-legacy'];
+              if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
+                for (const key10 in data42) {
                   if (!(key10 === 'total' || key10 === 'perTool')) {
-                    const err73 = {
+                    const err74 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
@@ -1646,17 +1660,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err73];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err73);
+                      vErrors.push(err74);
                     }
                     errors++;
                   }
                 }
-                if (data41.total !== undefined) {
-                  let data42 = data41.total;
-                  if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
-                    const err74 = {
+                if (data42.total !== undefined) {
+                  let data43 = data42.total;
+                  if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+                    const err75 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
@@ -1665,15 +1679,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err74];
+                      vErrors = [err75];
                     } else {
-                      vErrors.push(err74);
+                      vErrors.push(err75);
                     }
                     errors++;
                   }
-                  if (typeof data42 == 'number' && isFinite(data42)) {
-                    if (data42 < 0 || isNaN(data42)) {
-                      const err75 = {
+                  if (typeof data43 == 'number' && isFinite(data43)) {
+                    if (data43 < 0 || isNaN(data43)) {
+                      const err76 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
@@ -1682,18 +1696,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err75];
+                        vErrors = [err76];
                       } else {
-                        vErrors.push(err75);
+                        vErrors.push(err76);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data41.perTool !== undefined) {
-                  let data43 = data41.perTool;
-                  if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
-                    const err76 = {
+                if (data42.perTool !== undefined) {
+                  let data44 = data42.perTool;
+                  if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
+                    const err77 = {
                       instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
@@ -1702,15 +1716,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err76];
+                      vErrors = [err77];
                     } else {
-                      vErrors.push(err76);
+                      vErrors.push(err77);
                     }
                     errors++;
                   }
-                  if (typeof data43 == 'number' && isFinite(data43)) {
-                    if (data43 < 0 || isNaN(data43)) {
-                      const err77 = {
+                  if (typeof data44 == 'number' && isFinite(data44)) {
+                    if (data44 < 0 || isNaN(data44)) {
+                      const err78 = {
                         instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
@@ -1719,16 +1733,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err77];
+                        vErrors = [err78];
                       } else {
-                        vErrors.push(err77);
+                        vErrors.push(err78);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err78 = {
+                const err79 = {
                   instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
                   keyword: 'type',
@@ -1736,42 +1750,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err78];
+                  vErrors = [err79];
                 } else {
-                  vErrors.push(err78);
+                  vErrors.push(err79);
                 }
                 errors++;
               }
             }
-            if (data22.mcp !== undefined) {
-              let data44 = data22.mcp;
-              if (data44 && typeof data44 == 'object' && !Array.isArray(data44)) {
-                for (const key11 in data44) {
+            if (data23.mcp !== undefined) {
+              let data45 = data23.mcp;
+              if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
+                for (const key11 in data45) {
                   if (!(key11 === 'total' || key11 === 'perTool')) {
-                    const err79 = {
+                    const err80 = {
                       instancePath: instancePath + '/manifests/tokenBudget/mcp',
                       schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key11 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err79];
-                    } else {
-                      vErrors.push(err79);
-                    }
-                    errors++;
-                  }
-                }
-                if (data44.total !== undefined) {
-                  let data45 = data44.total;
-                  if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
-                    const err80 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
                     };
                     if (vErrors === null) {
                       vErrors = [err80];
@@ -1780,9 +1776,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (typeof data45 == 'number' && isFinite(data45)) {
-                    if (data45 < 0 || isNaN(data45)) {
-                      const err81 = {
+                }
+                if (data45.total !== undefined) {
+                  let data46 = data45.total;
+                  if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46) && isFinite(data46))) {
+                    const err81 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err81];
+                    } else {
+                      vErrors.push(err81);
+                    }
+                    errors++;
+                  }
+                  if (typeof data46 == 'number' && isFinite(data46)) {
+                    if (data46 < 0 || isNaN(data46)) {
+                      const err82 = {
                         instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
@@ -1791,18 +1805,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err81];
+                        vErrors = [err82];
                       } else {
-                        vErrors.push(err81);
+                        vErrors.push(err82);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data44.perTool !== undefined) {
-                  let data46 = data44.perTool;
-                  if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46) && isFinite(data46))) {
-                    const err82 = {
+                if (data45.perTool !== undefined) {
+                  let data47 = data45.perTool;
+                  if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47) && isFinite(data47))) {
+                    const err83 = {
                       instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
@@ -1811,15 +1825,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err82];
+                      vErrors = [err83];
                     } else {
-                      vErrors.push(err82);
+                      vErrors.push(err83);
                     }
                     errors++;
                   }
-                  if (typeof data46 == 'number' && isFinite(data46)) {
-                    if (data46 < 0 || isNaN(data46)) {
-                      const err83 = {
+                  if (typeof data47 == 'number' && isFinite(data47)) {
+                    if (data47 < 0 || isNaN(data47)) {
+                      const err84 = {
                         instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
                         schemaPath:
                           '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
@@ -1828,16 +1842,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err83];
+                        vErrors = [err84];
                       } else {
-                        vErrors.push(err83);
+                        vErrors.push(err84);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err84 = {
+                const err85 = {
                   instancePath: instancePath + '/manifests/tokenBudget/mcp',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/type',
                   keyword: 'type',
@@ -1845,15 +1859,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err84];
+                  vErrors = [err85];
                 } else {
-                  vErrors.push(err84);
+                  vErrors.push(err85);
                 }
                 errors++;
               }
             }
           } else {
-            const err85 = {
+            const err86 = {
               instancePath: instancePath + '/manifests/tokenBudget',
               schemaPath: '#/properties/manifests/properties/tokenBudget/type',
               keyword: 'type',
@@ -1861,15 +1875,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err85];
+              vErrors = [err86];
             } else {
-              vErrors.push(err85);
+              vErrors.push(err86);
             }
             errors++;
           }
         }
       } else {
-        const err86 = {
+        const err87 = {
           instancePath: instancePath + '/manifests',
           schemaPath: '#/properties/manifests/type',
           keyword: 'type',
@@ -1877,18 +1891,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err86];
+          vErrors = [err87];
         } else {
-          vErrors.push(err86);
+          vErrors.push(err87);
         }
         errors++;
       }
     }
     if (data.entry !== undefined) {
-      let data47 = data.entry;
-      if (typeof data47 === 'string') {
-        if (data47.length < 1) {
-          const err87 = {
+      let data48 = data.entry;
+      if (typeof data48 === 'string') {
+        if (data48.length < 1) {
+          const err88 = {
             instancePath: instancePath + '/entry',
             schemaPath: '#/properties/entry/minLength',
             keyword: 'minLength',
@@ -1896,14 +1910,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
-            vErrors = [err87];
+            vErrors = [err88];
           } else {
-            vErrors.push(err87);
+            vErrors.push(err88);
           }
           errors++;
         }
       } else {
-        const err88 = {
+        const err89 = {
           instancePath: instancePath + '/entry',
           schemaPath: '#/properties/entry/type',
           keyword: 'type',
@@ -1911,20 +1925,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err88];
+          vErrors = [err89];
         } else {
-          vErrors.push(err88);
+          vErrors.push(err89);
         }
         errors++;
       }
     }
     if (data.capabilities !== undefined) {
-      let data48 = data.capabilities;
-      if (Array.isArray(data48)) {
-        const len3 = data48.length;
+      let data49 = data.capabilities;
+      if (Array.isArray(data49)) {
+        const len3 = data49.length;
         for (let i3 = 0; i3 < len3; i3++) {
-          if (typeof data48[i3] !== 'string') {
-            const err89 = {
+          if (typeof data49[i3] !== 'string') {
+            const err90 = {
               instancePath: instancePath + '/capabilities/' + i3,
               schemaPath: '#/properties/capabilities/items/type',
               keyword: 'type',
@@ -1932,37 +1946,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err89];
+              vErrors = [err90];
             } else {
-              vErrors.push(err89);
+              vErrors.push(err90);
             }
             errors++;
           }
         }
       } else {
-        const err90 = {
+        const err91 = {
           instancePath: instancePath + '/capabilities',
           schemaPath: '#/properties/capabilities/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err90];
-        } else {
-          vErrors.push(err90);
-        }
-        errors++;
-      }
-    }
-    if (data.format !== undefined) {
-      if (typeof data.format !== 'boolean') {
-        const err91 = {
-          instancePath: instancePath + '/format',
-          schemaPath: '#/properties/format/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err91];
@@ -1972,11 +1969,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.strict !== undefined) {
-      if (typeof data.strict !== 'boolean') {
+    if (data.format !== undefined) {
+      if (typeof data.format !== 'boolean') {
         const err92 = {
-          instancePath: instancePath + '/strict',
-          schemaPath: '#/properties/strict/type',
+          instancePath: instancePath + '/format',
+          schemaPath: '#/properties/format/type',
           keyword: 'type',
           params: { type: 'boolean' },
           message: 'must be boolean',
@@ -1989,15 +1986,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.workers !== undefined) {
-      let data52 = data.workers;
-      if (!(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52))) {
+    if (data.strict !== undefined) {
+      if (typeof data.strict !== 'boolean') {
         const err93 = {
-          instancePath: instancePath + '/workers',
-          schemaPath: '#/properties/workers/type',
+          instancePath: instancePath + '/strict',
+          schemaPath: '#/properties/strict/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err93];
@@ -2006,9 +2002,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data52 == 'number' && isFinite(data52)) {
-        if (data52 < 1 || isNaN(data52)) {
-          const err94 = {
+    }
+    if (data.workers !== undefined) {
+      let data53 = data.workers;
+      if (!(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53) && isFinite(data53))) {
+        const err94 = {
+          instancePath: instancePath + '/workers',
+          schemaPath: '#/properties/workers/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err94];
+        } else {
+          vErrors.push(err94);
+        }
+        errors++;
+      }
+      if (typeof data53 == 'number' && isFinite(data53)) {
+        if (data53 < 1 || isNaN(data53)) {
+          const err95 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -2016,16 +2030,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err94];
+            vErrors = [err95];
           } else {
-            vErrors.push(err94);
+            vErrors.push(err95);
           }
           errors++;
         }
       }
     }
   } else {
-    const err95 = {
+    const err96 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2033,9 +2047,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err95];
+      vErrors = [err96];
     } else {
-      vErrors.push(err95);
+      vErrors.push(err96);
     }
     errors++;
   }

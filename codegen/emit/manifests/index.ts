@@ -73,6 +73,7 @@ function buildTarget(
     describeLosses: options.describeLosses ?? true,
     inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
     ...(options.examplesInDescriptions === true ? { examplesInDescriptions: true } : {}),
+    ...(options.describeErrors === true ? { describeErrors: true } : {}),
     ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
   });
 }

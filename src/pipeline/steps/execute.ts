@@ -1,6 +1,7 @@
 import { describeThrown, truncateText } from '../../errors.js';
 import type { ToolExecutionResult } from '../../tool.js';
-import { failCall, type PipelineCall } from '../call.js';
+import { failCall, failWith, type PipelineCall } from '../call.js';
+import { checkDeclaredFailure } from './declared-failure.js';
 import { withoutStack } from '../failure.js';
 import { isComposedTool } from '../markers.js';
 import { isThenable } from '../settle.js';
@@ -19,7 +20,8 @@ export const slotStep: CallStepImplementation = {
 
 /**
  * The tool runs, with a signal that fires on the caller's stop or the deadline; a throw is
- * `TOOL_ERROR`. Its answer: `TOOL_ERROR` for no result object, `TOOL_FAILED` for `success: false`;
+ * `TOOL_ERROR`. Its answer: `TOOL_ERROR` for no result object, `TOOL_FAILED` for `success: false`
+ * (`OUTPUT_INVALID` for a failure that breaks the tool's declared errors, declared-failure.ts);
  * a composed tool's failed step is `STEP_FAILED`, and a step's `COMPOSITION_TOO_DEEP` is passed up
  * as it is (not wrapped at every level). A failure the retry policy retries (`retry.ts`) runs the
  * tool again instead, and its answer comes back here.
@@ -89,5 +91,7 @@ function checkToolResult(call: PipelineCall, result: ToolExecutionResult): void 
     }
     if (typeof details?.step === 'number') return failCall(call, 'STEP_FAILED', error, details);
   }
-  failCall(call, 'TOOL_FAILED', `Tool '${tool.name}' failed: ${error}`, withoutStack(result.details));
+  const message = `Tool '${tool.name}' failed: ${error}`;
+  if (tool.errors !== undefined) return failWith(call, checkDeclaredFailure(tool, result, message));
+  failCall(call, 'TOOL_FAILED', message, withoutStack(result.details));
 }

@@ -58,6 +58,23 @@ describe('toolsmith diff (CLI)', () => {
     expect(stdout).toContain('witness: {"limit":51}');
   });
 
+  it('a declared error added is breaking with its witness and position; one removed is compatible', async () => {
+    const errors = (codes: string[]) => ({
+      errors: Object.fromEntries(codes.map((code) => [code, { description: `${code} happened.` }])),
+    });
+    const root = tree({
+      'a/search.tool.json': tool('search', LIMIT(10), errors(['GONE'])),
+      'b/search.tool.json': tool('search', LIMIT(10), errors(['RATE_LIMITED'])),
+    });
+    const { code, stdout } = await run(['a', 'b'], root);
+    expect(code).toBe(1);
+    expect(stdout).toContain('breaking errors /errors/RATE_LIMITED: error RATE_LIMITED added');
+    expect(stdout).toMatch(
+      /after b\/search\.tool\.json:\d+:\d+\n {6}witness: \{"success":false,"code":"RATE_LIMITED"\}/,
+    );
+    expect(stdout).toContain('compatible errors /errors/GONE: error GONE removed');
+  });
+
   it('--json: the documented shape; --fail-on none exits 0, --fail-on compatible fails on a compatible change', async () => {
     const root = tree({
       'a/search.tool.json': tool('search', LIMIT(50)),

@@ -3,8 +3,10 @@ import type { JSONSchema7 } from 'json-schema';
 import { describe, expect, it } from 'vitest';
 import { createGeneratorAjv } from '../../../codegen/ajv.js';
 import { compareSchema, compareTool, verdictOf } from '../../../codegen/diff/compare.js';
+import { errorChanges } from '../../../codegen/diff/compare-errors.js';
 import { asDraft07 } from '../../../codegen/diff/dialect.js';
 import type { DiffTool } from '../../../codegen/diff/sources.js';
+import type { DeclaredError } from '../../../codegen/model.js';
 import { toJsonSchema2020 } from '../../../src/schema/json-schema-2020.js';
 import { coerceWhereNeeded } from '../../../src/schema/validator-runtime.js';
 import { arbitraryFor } from '../../helpers/schema-arbitrary.js';
@@ -598,5 +600,66 @@ describe('toolsmith diff: output-side verdicts', () => {
     );
     expect(change).toMatchObject({ side: 'output', pointer: '/outputSchema/oneOf/1', verdict: 'breaking' });
     expect(change!.witness).toEqual({ kind: 'b' });
+  });
+});
+
+describe('toolsmith diff: declared errors, judged for callers that handle failures by code', () => {
+  const declaring = (errors: DeclaredError[]): DiffTool => ({ ...asTool({ type: 'string' }), errors });
+  const limited = (data?: S, retryable?: true): DeclaredError => ({
+    code: 'RATE_LIMITED',
+    description: 'Too many calls.',
+    ...(data === undefined ? {} : { data }),
+    ...(retryable === undefined ? {} : { retryable }),
+  });
+  const wait = (extra: Partial<S> = {}) =>
+    obj({ retryAfterMs: { type: 'integer', maximum: 1000, ...extra } }, { required: ['retryAfterMs'] });
+  const verdicts = (before: DeclaredError[], after: DeclaredError[]) =>
+    errorChanges(declaring(before), declaring(after)).map((change) => [change.pointer, change.verdict]);
+
+  it.each<[string, DeclaredError[], DeclaredError[], [string, string][]]>([
+    ['a code added is breaking', [], [limited()], [['/errors/RATE_LIMITED', 'breaking']]],
+    ['a code removed is compatible', [limited()], [], [['/errors/RATE_LIMITED', 'compatible']]],
+    [
+      'data widened (a bound raised) is breaking',
+      [limited(wait())],
+      [limited(wait({ maximum: 5000 }))],
+      [['/errors/RATE_LIMITED/data/properties/retryAfterMs/maximum', 'breaking']],
+    ],
+    [
+      'data narrowed (a bound lowered) is compatible',
+      [limited(wait())],
+      [limited(wait({ maximum: 10 }))],
+      [['/errors/RATE_LIMITED/data/properties/retryAfterMs/maximum', 'compatible']],
+    ],
+    ['data added is compatible', [limited()], [limited(wait())], [['/errors/RATE_LIMITED/data', 'compatible']]],
+    ['data removed is breaking', [limited(wait())], [limited()], [['/errors/RATE_LIMITED/data', 'breaking']]],
+    [
+      'retryable added is compatible',
+      [limited()],
+      [limited(undefined, true)],
+      [['/errors/RATE_LIMITED/retryable', 'compatible']],
+    ],
+    ['the same errors are unchanged', [limited(wait())], [limited(wait())], []],
+  ])('%s', (_name, before, after, expected) => {
+    expect(verdicts(before, after)).toEqual(expected);
+  });
+
+  it('a new code has the failure now possible as its witness', () => {
+    const [change] = errorChanges(declaring([]), declaring([limited()]));
+    expect(change!.witness).toEqual({ success: false, code: 'RATE_LIMITED' });
+    expect(change!.message).toContain('e.g. the failure {"success":false,"code":"RATE_LIMITED"} may now be returned');
+  });
+
+  it('wider data has a witness: data valid after and invalid before (runtime validators)', () => {
+    const reason = (values: string[]) => obj({ reason: { enum: values } }, { required: ['reason'] });
+    const before = reason(['quota']);
+    const after = reason(['quota', 'burst']);
+    const [change] = errorChanges(declaring([limited(before)]), declaring([limited(after)]));
+    expect(change).toMatchObject({ pointer: '/errors/RATE_LIMITED/data/properties/reason/enum', verdict: 'breaking' });
+    const { data } = change!.witness as { data: unknown };
+    expect(data).toEqual({ reason: 'burst' });
+    expect(runtimeValidator(after)(data)).toBe(true);
+    expect(runtimeValidator(before)(data)).toBe(false);
+    expect(change!.message).toContain('e.g. the data {"reason":"burst"} may now be returned and was invalid before');
   });
 });

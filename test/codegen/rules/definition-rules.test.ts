@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { booleanSchemas } from '../../../codegen/rules/boolean-schemas.js';
+import { declaredErrors } from '../../../codegen/rules/declared-errors.js';
 import { definitionObject, definitionShape } from '../../../codegen/rules/definition-shape.js';
 import { ignoredDefaults } from '../../../codegen/rules/ignored-defaults.js';
 import { inputRootObject } from '../../../codegen/rules/input-root-object.js';
@@ -240,5 +241,49 @@ describe('unsatisfiable-required', () => {
     expect(
       runRule(unsatisfiableRequired, definitionSubject({ ...base, inputSchema, outputSchema }, new Map(fields))).lines,
     ).toEqual(expected);
+  });
+});
+
+describe('declared-errors', () => {
+  const run = (errors: unknown, extra: Record<string, unknown> = {}) => {
+    const subject = definitionSubject({ ...base, inputSchema: object, ...extra, errors });
+    runRule(schemaDialects, subject);
+    return runRule(declaredErrors, subject).lines;
+  };
+  it.each([
+    [{ RATE_LIMITED: { description: 'x', data: { type: 'object' } } }, []],
+    [
+      { TIMEOUT: { description: 'x' } },
+      [
+        'error schemas/a.tool.json:8:5 /errors/TIMEOUT the error code TIMEOUT is reserved: the runtime answers it itself',
+      ],
+    ],
+    [
+      { GONE: { description: 'x', data: { $ref: 'other.json' } } },
+      [
+        'error schemas/a.tool.json:11:17 /errors/GONE/data/$ref a data schema\'s $ref must stay inside it ("other.json" points outside)',
+      ],
+    ],
+    [
+      { GONE: { description: 'x', data: { type: 'nope' } } },
+      ['error schemas/a.tool.json:11:17 /errors/GONE/data/type "nope" is not a JSON Schema type'],
+    ],
+  ])('%j', (errors, expected) => {
+    expect(run(errors)).toEqual(expected);
+  });
+
+  it('reports errors on a composed tool, which fails with its steps', () => {
+    expect(run({ GONE: { description: 'x' } }, { steps: [{ tool: 'b', arguments: {} }] })).toEqual([
+      "error schemas/a.tool.json:13:3 /errors a composed tool declares no errors: it fails with its steps' failures (STEP_FAILED)",
+    ]);
+  });
+
+  it('a code that is not UPPER_SNAKE_CASE is a definition-shape error at the key', () => {
+    expect(
+      runRule(
+        definitionShape,
+        definitionSubject({ ...base, inputSchema: object, errors: { gone: { description: 'x' } } }),
+      ).lines,
+    ).toEqual(['error schemas/a.tool.json:8:5 /errors/gone the error code "gone" does not match ^[A-Z][A-Z0-9_]*$']);
   });
 });

@@ -1,7 +1,7 @@
 import { generateText, isStepCount, type ModelMessage, type ToolExecutionOptions, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { aiSdkTools, type AiSdkTool } from '../../../src/adapters/ai-sdk.js';
+import { aiSdkTools, ToolCallError, type AiSdkTool } from '../../../src/adapters/ai-sdk.js';
 import type { CallEndEvent } from '../../../src/index.js';
 import { createLazyTools } from '../../../generated/lazy-registry.js';
 import {
@@ -182,6 +182,27 @@ describe('toolsmith-sdk/ai-sdk: a generateText agent loop with the AI SDK mock m
         '}',
       ].join('\n'),
     });
+  });
+
+  it('a declared failure: the model gets its code, what to do and its data; the error carries the failure', async () => {
+    const orchestrator = makeOrchestrator({ tools: createTools() });
+    const tools = aiSdkTools(orchestrator, {
+      tools: ['read_file'],
+      context: { ...caller, personaCapabilities: ['capability:filesystem:read'] },
+    });
+    const { model, prompts } = scriptedModel([
+      () => ({ toolCall: { name: 'read_file', input: { path: 'no-such-file.txt' } } }),
+      () => ({ text: 'done' }),
+    ]);
+    const result = await generateText({ model, tools, prompt: 'read it', stopWhen: isStepCount(3) });
+    const seen = lastResult(prompts[1]!).output;
+    expect(seen.type).toBe('error-text');
+    expect(String(seen.value).split('\n').slice(1)).toEqual([
+      'NOT_FOUND (the same call will fail again): Nothing exists at the path under the root folder: list the folder with `list_directory` and call again with a path it shows.',
+      'Data: {"path":"no-such-file.txt"}',
+    ]);
+    const error = result.steps[0]!.content.find((part) => part.type === 'tool-error')!.error as ToolCallError;
+    expect(error.failure).toMatchObject({ code: 'NOT_FOUND', data: { path: 'no-such-file.txt' }, retryable: false });
   });
 
   it('a missing capability is a PERMISSION_DENIED tool error naming it; a caller with it gets the file', async () => {

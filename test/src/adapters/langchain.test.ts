@@ -52,6 +52,24 @@ describe('toolsmith-sdk/langchain: a createAgent loop with the fake chat model',
     });
   });
 
+  it('a declared failure: an error tool message naming its code, what to do and its data', async () => {
+    const orchestrator = makeOrchestrator({ tools: createTools() });
+    const tools = langChainTools(orchestrator, {
+      tools: ['read_file'],
+      context: { ...caller, personaCapabilities: ['capability:filesystem:read'] },
+    });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'read_file', args: { path: 'no-such-file.txt' }, id: 'call-1' }])
+      .respond(echoLastTool);
+    const result = await createAgent({ model, tools }).invoke({ messages: [{ role: 'user', content: 'read it' }] });
+    const lines = String(result.messages.at(-1)!.content).split('\n');
+    expect(lines[0]).toBe(
+      `error: TOOL_FAILED: Tool 'read_file' failed: "no-such-file.txt" does not exist under the root folder`,
+    );
+    expect(lines[1]).toMatch(/^NOT_FOUND \(the same call will fail again\): Nothing exists at the path/);
+    expect(lines[2]).toMatch(/^Data: \{"path":"no-such-file.txt"\}/);
+  });
+
   it('invalid arguments: the model sees the validation errors and retries', async () => {
     const ends: CallEndEvent[] = [];
     const orchestrator = makeOrchestrator({ tools: createTools(), hooks: { onCallEnd: (event) => ends.push(event) } });

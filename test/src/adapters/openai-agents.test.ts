@@ -133,15 +133,15 @@ describe('toolsmith-sdk/openai-agents: a Runner loop with a scripted Model', () 
       (request) => ({ text: String(JSON.parse(lastToolOutput(request)).result) }),
     ]);
     const result = await runner().run(new Agent({ name: 'math', model, tools }), 'six times seven');
-    expect(lastToolOutput(model.requests[1]!)).toBe(
-      [
-        "INVALID_ARGUMENTS: The arguments for tool 'calculator' do not fit its input schema. Fix them and call again.",
-        '{',
-        '  "expression": "", // error: expected a string of at least 1 character',
-        '  "precision": 99 // error: expected an integer <= 15',
-        '}',
-      ].join('\n'),
-    );
+    // calculator has an output schema, so the Responses API reads its outputs as JSON: the feedback is JSON.
+    expect(JSON.parse(lastToolOutput(model.requests[1]!))).toEqual({
+      code: 'INVALID_ARGUMENTS',
+      message: "The arguments for tool 'calculator' do not fit its input schema. Fix them and call again.",
+      problems: [
+        { path: '/expression', message: 'expected a string of at least 1 character', received: '""' },
+        { path: '/precision', message: 'expected an integer <= 15', received: '99' },
+      ],
+    });
     expect(result.finalOutput).toBe('42');
   });
 
@@ -274,9 +274,38 @@ describe('toolsmith-sdk/openai-agents: a Runner loop with a scripted Model', () 
       (request) => ({ text: lastToolOutput(request) }),
     ]);
     const result = await runner().run(new Agent({ name: 'out', model, tools }), 'go');
-    expect(result.finalOutput).toBe(
-      "OUTPUT_INVALID: Tool 'bad_output' produced output that fails its output schema: /n must be integer.\n- /n: must be integer",
-    );
+    expect(JSON.parse(result.finalOutput!)).toMatchObject({
+      code: 'OUTPUT_INVALID',
+      message: "Tool 'bad_output' produced output that fails its output schema: /n must be integer.",
+      details: { errors: [{ path: '/n', keyword: 'type' }] },
+    });
+    // The output schema goes to the model as the tool's outputSchema (the Responses API's output_schema).
+    expect(model.requests[0]!.tools[0]).toMatchObject({
+      outputSchema: { type: 'object', required: ['n'] },
+    });
+  });
+
+  it('a declared failure reaches the model as JSON with its code, data and what to do', async () => {
+    const orchestrator = makeOrchestrator({ tools: createTools() });
+    const tools = openAiAgentsTools(orchestrator, {
+      tools: ['read_file'],
+      context: { ...caller, personaCapabilities: ['capability:filesystem:read'] },
+    });
+    const model = new ScriptedModel([
+      () => ({ toolCall: { name: 'read_file', input: { path: 'no-such-file.txt', maxBytes: null, encoding: null } } }),
+      (request) => ({ text: lastToolOutput(request) }),
+    ]);
+    const result = await runner().run(new Agent({ name: 'files', model, tools }), 'read it');
+    expect(JSON.parse(result.finalOutput!)).toEqual({
+      code: 'TOOL_FAILED',
+      message: `Tool 'read_file' failed: "no-such-file.txt" does not exist under the root folder`,
+      failure: {
+        code: 'NOT_FOUND',
+        description: expect.stringContaining('list_directory'),
+        data: { path: 'no-such-file.txt' },
+        retryable: false,
+      },
+    });
   });
 
   it('content blocks reach the model as structured tool output (text, image, file), the output as the last text', async () => {
