@@ -1,3 +1,5 @@
+import { HOSTS } from '../../src/hosts/host-table.js';
+import { DEFAULT_SERVER_NAME } from '../../src/hosts/host-profile.js';
 import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 
 /**
@@ -124,6 +126,27 @@ export const CONFIG_SCHEMA = {
           default: false,
           description:
             "Append a definition's examples to the description in targets without an examples field (all but Anthropic), at most `inputExamples`.",
+        },
+        hosts: {
+          type: 'array',
+          uniqueItems: true,
+          description:
+            'The MCP hosts the project targets (`docs/hosts.md`): a tool a listed host rejects, or that takes its server down, under the served profile is a warning. The host report (`manifests/loss-report.*`) lists every host either way.',
+          items: { title: 'host', type: 'string', enum: HOSTS.map((host) => host.id) },
+        },
+        servedProfile: {
+          type: 'string',
+          enum: ['exact', 'portable'],
+          default: 'exact',
+          description:
+            "What `toolsmith serve` lists: each tool's `exact` schema (`manifests/mcp.json`), or the `portable` one every host takes as it is (`manifests/mcp-portable.json`, written with this setting). Flag: `serve --profile`.",
+        },
+        serverName: {
+          type: 'string',
+          minLength: 1,
+          default: DEFAULT_SERVER_NAME,
+          description:
+            "The server's name in the hosts' configurations: some put it in every tool name (Gemini CLI: `mcp_<server>_<tool>`, 63 characters in all).",
         },
         tokenReport: {
           type: 'boolean',

@@ -13,6 +13,7 @@ import { buildGeminiManifest } from './gemini.js';
 import { buildGeminiLegacyManifest } from './gemini-legacy.js';
 import { DEFAULT_INPUT_EXAMPLES, describeExamples } from './input-examples.js';
 import { buildMcpManifest } from './mcp.js';
+import { buildMcpPortableManifest } from './mcp-portable.js';
 import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
 import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
 
@@ -102,6 +103,16 @@ const TARGET_ROWS = {
     takes2020: true,
     typed: { name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
     label: 'MCP',
+  },
+  // The portable profile (`serve --profile portable`): emitted when `manifests.servedProfile` is `portable` or `targets` names it.
+  'mcp-portable': {
+    file: 'manifests/mcp-portable.json',
+    key: 'tools',
+    build: buildMcpPortableManifest,
+    takes2020: true,
+    optIn: true,
+    typed: { name: 'mcpPortableToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
+    label: 'MCP (portable profile)',
   },
 } satisfies Record<string, ManifestTargetEntry>;
 

@@ -53,10 +53,12 @@ describe('runtime manifest builders (toolsmith/manifests)', () => {
     );
     expect(toGeminiTool(listed)).toEqual(manifest('gemini.json'));
     // Every target of the table by name, without a function of its own.
-    for (const target of MANIFEST_TARGETS.filter((name) => name !== 'mcp' && name !== 'gemini-legacy'))
+    for (const target of MANIFEST_TARGETS.filter((name) => !['mcp', 'mcp-portable', 'gemini-legacy'].includes(name)))
       expect(buildManifest(target, withExamples), target).toEqual(manifest(`${target}.json`));
     const registered = listed.map((definition) => orchestrator.getTool(definition.name)!);
     expect(toMcpTools(registered)).toEqual(manifest('mcp.json').tools);
+    // The portable profile's list, from the same tools (titles and annotations are the tools').
+    expect(buildManifest('mcp-portable', registered)).toEqual(manifest('mcp-portable.json'));
     // Lazy stand-ins carry the definition's annotations in their catalog metadata too.
     expect(toMcpTools(createLazyTools())).toEqual(manifest('mcp.json').tools);
   });

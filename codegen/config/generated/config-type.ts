@@ -7,7 +7,22 @@ export type ManifestTarget =
   | 'anthropic'
   | 'gemini'
   | 'gemini-legacy'
-  | 'mcp';
+  | 'mcp'
+  | 'mcp-portable';
+export type Host =
+  | 'gemini-cli'
+  | 'cursor'
+  | 'claude-code'
+  | 'claude-desktop'
+  | 'codex'
+  | 'chatgpt'
+  | 'vscode-copilot-gpt-4'
+  | 'vscode-copilot-claude'
+  | 'vscode-copilot-gemini'
+  | 'vscode-copilot'
+  | 'visual-studio'
+  | 'windsurf'
+  | 'mcp-inspector';
 
 /**
  * toolsmith.config.json (or the default export of toolsmith.config.ts / .mts / .js / .mjs). Command-line flags override it.
@@ -86,6 +101,18 @@ export interface ToolsmithConfig {
      * Append a definition's examples to the description in targets without an examples field (all but Anthropic), at most `inputExamples`.
      */
     examplesInDescriptions?: boolean;
+    /**
+     * The MCP hosts the project targets (`docs/hosts.md`): a tool a listed host rejects, or that takes its server down, under the served profile is a warning. The host report (`manifests/loss-report.*`) lists every host either way.
+     */
+    hosts?: Host[];
+    /**
+     * What `toolsmith serve` lists: each tool's `exact` schema (`manifests/mcp.json`), or the `portable` one every host takes as it is (`manifests/mcp-portable.json`, written with this setting). Flag: `serve --profile`.
+     */
+    servedProfile?: 'exact' | 'portable';
+    /**
+     * The server's name in the hosts' configurations: some put it in every tool name (Gemini CLI: `mcp_<server>_<tool>`, 63 characters in all).
+     */
+    serverName?: string;
     /**
      * Count each tool's entry cost per target into `manifests/token-report.json`; `false` counts nothing (and allows no `tokenBudget`).
      */
@@ -189,6 +216,19 @@ export interface ToolsmithConfig {
        * The budget of manifests/mcp.json.
        */
       mcp?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
+      /**
+       * The budget of manifests/mcp-portable.json.
+       */
+      'mcp-portable'?: {
         /**
          * The most tokens every tool entry of the manifest may cost together.
          */

@@ -75,6 +75,7 @@ const schema11 = {
               'gemini',
               'gemini-legacy',
               'mcp',
+              'mcp-portable',
             ],
           },
         },
@@ -133,6 +134,45 @@ const schema11 = {
           default: false,
           description:
             "Append a definition's examples to the description in targets without an examples field (all but Anthropic), at most `inputExamples`.",
+        },
+        hosts: {
+          type: 'array',
+          uniqueItems: true,
+          description:
+            'The MCP hosts the project targets (`docs/hosts.md`): a tool a listed host rejects, or that takes its server down, under the served profile is a warning. The host report (`manifests/loss-report.*`) lists every host either way.',
+          items: {
+            title: 'host',
+            type: 'string',
+            enum: [
+              'gemini-cli',
+              'cursor',
+              'claude-code',
+              'claude-desktop',
+              'codex',
+              'chatgpt',
+              'vscode-copilot-gpt-4',
+              'vscode-copilot-claude',
+              'vscode-copilot-gemini',
+              'vscode-copilot',
+              'visual-studio',
+              'windsurf',
+              'mcp-inspector',
+            ],
+          },
+        },
+        servedProfile: {
+          type: 'string',
+          enum: ['exact', 'portable'],
+          default: 'exact',
+          description:
+            "What `toolsmith serve` lists: each tool's `exact` schema (`manifests/mcp.json`), or the `portable` one every host takes as it is (`manifests/mcp-portable.json`, written with this setting). Flag: `serve --profile`.",
+        },
+        serverName: {
+          type: 'string',
+          minLength: 1,
+          default: 'toolsmith',
+          description:
+            "The server's name in the hosts' configurations: some put it in every tool name (Gemini CLI: `mcp_<server>_<tool>`, 63 characters in all).",
         },
         tokenReport: {
           type: 'boolean',
@@ -241,6 +281,19 @@ const schema11 = {
               type: 'object',
               additionalProperties: false,
               description: 'The budget of manifests/mcp.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
+            'mcp-portable': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/mcp-portable.json.',
               properties: {
                 total: {
                   type: 'integer',
@@ -527,16 +580,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       let data7 = data.manifests;
       if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
         for (const key1 in data7) {
-          if (!(
-            key1 === 'targets' ||
-            key1 === 'unrepresentable' ||
-            key1 === 'describeLosses' ||
-            key1 === 'deferLoading' ||
-            key1 === 'inputExamples' ||
-            key1 === 'examplesInDescriptions' ||
-            key1 === 'tokenReport' ||
-            key1 === 'tokenBudget'
-          )) {
+          if (!func2.call(schema11.properties.manifests.properties, key1)) {
             const err14 = {
               instancePath: instancePath + '/manifests',
               schemaPath: '#/properties/manifests/additionalProperties',
@@ -581,7 +625,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 data9 === 'anthropic' ||
                 data9 === 'gemini' ||
                 data9 === 'gemini-legacy' ||
-                data9 === 'mcp'
+                data9 === 'mcp' ||
+                data9 === 'mcp-portable'
               )) {
                 const err16 = {
                   instancePath: instancePath + '/manifests/targets/' + i0,
@@ -920,43 +965,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data7.tokenReport !== undefined) {
-          if (typeof data7.tokenReport !== 'boolean') {
-            const err35 = {
-              instancePath: instancePath + '/manifests/tokenReport',
-              schemaPath: '#/properties/manifests/properties/tokenReport/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err35];
-            } else {
-              vErrors.push(err35);
-            }
-            errors++;
-          }
-        }
-        if (data7.tokenBudget !== undefined) {
-          let data22 = data7.tokenBudget;
-          if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
-            for (const key3 in data22) {
+        if (data7.hosts !== undefined) {
+          let data21 = data7.hosts;
+          if (Array.isArray(data21)) {
+            const len3 = data21.length;
+            for (let i3 = 0; i3 < len3; i3++) {
+              let data22 = data21[i3];
+              if (typeof data22 !== 'string') {
+                const err35 = {
+                  instancePath: instancePath + '/manifests/hosts/' + i3,
+                  schemaPath: '#/properties/manifests/properties/hosts/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
               if (!(
-                key3 === 'openai' ||
-                key3 === 'openai-strict' ||
-                key3 === 'openai-responses' ||
-                key3 === 'openai-responses-strict' ||
-                key3 === 'anthropic' ||
-                key3 === 'gemini' ||
-                key3 === 'gemini-legacy' ||
-                key3 === 'mcp'
+                data22 === 'gemini-cli' ||
+                data22 === 'cursor' ||
+                data22 === 'claude-code' ||
+                data22 === 'claude-desktop' ||
+                data22 === 'codex' ||
+                data22 === 'chatgpt' ||
+                data22 === 'vscode-copilot-gpt-4' ||
+                data22 === 'vscode-copilot-claude' ||
+                data22 === 'vscode-copilot-gemini' ||
+                data22 === 'vscode-copilot' ||
+                data22 === 'visual-studio' ||
+                data22 === 'windsurf' ||
+                data22 === 'mcp-inspector'
               )) {
                 const err36 = {
-                  instancePath: instancePath + '/manifests/tokenBudget',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key3 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/manifests/hosts/' + i3,
+                  schemaPath: '#/properties/manifests/properties/hosts/items/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.manifests.properties.hosts.items.enum },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err36];
@@ -966,12 +1016,161 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data22.openai !== undefined) {
-              let data23 = data22.openai;
-              if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-                for (const key4 in data23) {
+            let i4 = data21.length;
+            let j0;
+            if (i4 > 1) {
+              const indices0 = {};
+              for (; i4--;) {
+                let item0 = data21[i4];
+                if (typeof item0 !== 'string') {
+                  continue;
+                }
+                if (typeof indices0[item0] == 'number') {
+                  j0 = indices0[item0];
+                  const err37 = {
+                    instancePath: instancePath + '/manifests/hosts',
+                    schemaPath: '#/properties/manifests/properties/hosts/uniqueItems',
+                    keyword: 'uniqueItems',
+                    params: { i: i4, j: j0 },
+                    message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i4 + ' are identical)',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                  break;
+                }
+                indices0[item0] = i4;
+              }
+            }
+          } else {
+            const err38 = {
+              instancePath: instancePath + '/manifests/hosts',
+              schemaPath: '#/properties/manifests/properties/hosts/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
+        if (data7.servedProfile !== undefined) {
+          let data23 = data7.servedProfile;
+          if (typeof data23 !== 'string') {
+            const err39 = {
+              instancePath: instancePath + '/manifests/servedProfile',
+              schemaPath: '#/properties/manifests/properties/servedProfile/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+          if (!(data23 === 'exact' || data23 === 'portable')) {
+            const err40 = {
+              instancePath: instancePath + '/manifests/servedProfile',
+              schemaPath: '#/properties/manifests/properties/servedProfile/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.manifests.properties.servedProfile.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+        }
+        if (data7.serverName !== undefined) {
+          let data24 = data7.serverName;
+          if (typeof data24 === 'string') {
+            if (data24.length < 1) {
+              const err41 = {
+                instancePath: instancePath + '/manifests/serverName',
+                schemaPath: '#/properties/manifests/properties/serverName/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
+            }
+          } else {
+            const err42 = {
+              instancePath: instancePath + '/manifests/serverName',
+              schemaPath: '#/properties/manifests/properties/serverName/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
+          }
+        }
+        if (data7.tokenReport !== undefined) {
+          if (typeof data7.tokenReport !== 'boolean') {
+            const err43 = {
+              instancePath: instancePath + '/manifests/tokenReport',
+              schemaPath: '#/properties/manifests/properties/tokenReport/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+        }
+        if (data7.tokenBudget !== undefined) {
+          let data26 = data7.tokenBudget;
+          if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
+            for (const key3 in data26) {
+              if (!func2.call(schema11.properties.manifests.properties.tokenBudget.properties, key3)) {
+                const err44 = {
+                  instancePath: instancePath + '/manifests/tokenBudget',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key3 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data26.openai !== undefined) {
+              let data27 = data26.openai;
+              if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
+                for (const key4 in data27) {
                   if (!(key4 === 'total' || key4 === 'perTool')) {
-                    const err37 = {
+                    const err45 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
@@ -980,168 +1179,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err45];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err45);
                     }
                     errors++;
                   }
                 }
-                if (data23.total !== undefined) {
-                  let data24 = data23.total;
-                  if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-                    const err38 = {
+                if (data27.total !== undefined) {
+                  let data28 = data27.total;
+                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
+                    const err46 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err38];
-                    } else {
-                      vErrors.push(err38);
-                    }
-                    errors++;
-                  }
-                  if (typeof data24 == 'number' && isFinite(data24)) {
-                    if (data24 < 0 || isNaN(data24)) {
-                      const err39 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err39];
-                      } else {
-                        vErrors.push(err39);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data23.perTool !== undefined) {
-                  let data25 = data23.perTool;
-                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                    const err40 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err40];
-                    } else {
-                      vErrors.push(err40);
-                    }
-                    errors++;
-                  }
-                  if (typeof data25 == 'number' && isFinite(data25)) {
-                    if (data25 < 0 || isNaN(data25)) {
-                      const err41 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err41];
-                      } else {
-                        vErrors.push(err41);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-              } else {
-                const err42 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err42];
-                } else {
-                  vErrors.push(err42);
-                }
-                errors++;
-              }
-            }
-            if (data22['openai-strict'] !== undefined) {
-              let data26 = data22['openai-strict'];
-              if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
-                for (const key5 in data26) {
-                  if (!(key5 === 'total' || key5 === 'perTool')) {
-                    const err43 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err43];
-                    } else {
-                      vErrors.push(err43);
-                    }
-                    errors++;
-                  }
-                }
-                if (data26.total !== undefined) {
-                  let data27 = data26.total;
-                  if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-                    const err44 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err44];
-                    } else {
-                      vErrors.push(err44);
-                    }
-                    errors++;
-                  }
-                  if (typeof data27 == 'number' && isFinite(data27)) {
-                    if (data27 < 0 || isNaN(data27)) {
-                      const err45 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err45];
-                      } else {
-                        vErrors.push(err45);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data26.perTool !== undefined) {
-                  let data28 = data26.perTool;
-                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-                    const err46 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1156,9 +1207,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data28 == 'number' && isFinite(data28)) {
                     if (data28 < 0 || isNaN(data28)) {
                       const err47 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1172,87 +1223,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err48 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err48];
-                } else {
-                  vErrors.push(err48);
-                }
-                errors++;
-              }
-            }
-            if (data22['openai-responses'] !== undefined) {
-              let data29 = data22['openai-responses'];
-              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
-                for (const key6 in data29) {
-                  if (!(key6 === 'total' || key6 === 'perTool')) {
-                    const err49 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                if (data27.perTool !== undefined) {
+                  let data29 = data27.perTool;
+                  if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+                    const err48 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key6 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err49];
-                    } else {
-                      vErrors.push(err49);
-                    }
-                    errors++;
-                  }
-                }
-                if (data29.total !== undefined) {
-                  let data30 = data29.total;
-                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-                    const err50 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err50];
+                      vErrors = [err48];
                     } else {
-                      vErrors.push(err50);
+                      vErrors.push(err48);
                     }
                     errors++;
                   }
-                  if (typeof data30 == 'number' && isFinite(data30)) {
-                    if (data30 < 0 || isNaN(data30)) {
-                      const err51 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
+                  if (typeof data29 == 'number' && isFinite(data29)) {
+                    if (data29 < 0 || isNaN(data29)) {
+                      const err49 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err51];
+                        vErrors = [err49];
                       } else {
-                        vErrors.push(err51);
+                        vErrors.push(err49);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data29.perTool !== undefined) {
-                  let data31 = data29.perTool;
+              } else {
+                const err50 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data26['openai-strict'] !== undefined) {
+              let data30 = data26['openai-strict'];
+              if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
+                for (const key5 in data30) {
+                  if (!(key5 === 'total' || key5 === 'perTool')) {
+                    const err51 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err51];
+                    } else {
+                      vErrors.push(err51);
+                    }
+                    errors++;
+                  }
+                }
+                if (data30.total !== undefined) {
+                  let data31 = data30.total;
                   if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
                     const err52 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1267,9 +1318,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data31 == 'number' && isFinite(data31)) {
                     if (data31 < 0 || isNaN(data31)) {
                       const err53 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1283,87 +1334,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err54 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err54];
-                } else {
-                  vErrors.push(err54);
-                }
-                errors++;
-              }
-            }
-            if (data22['openai-responses-strict'] !== undefined) {
-              let data32 = data22['openai-responses-strict'];
-              if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
-                for (const key7 in data32) {
-                  if (!(key7 === 'total' || key7 === 'perTool')) {
-                    const err55 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                if (data30.perTool !== undefined) {
+                  let data32 = data30.perTool;
+                  if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
+                    const err54 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err55];
-                    } else {
-                      vErrors.push(err55);
-                    }
-                    errors++;
-                  }
-                }
-                if (data32.total !== undefined) {
-                  let data33 = data32.total;
-                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
-                    const err56 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err56];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err56);
+                      vErrors.push(err54);
                     }
                     errors++;
                   }
-                  if (typeof data33 == 'number' && isFinite(data33)) {
-                    if (data33 < 0 || isNaN(data33)) {
-                      const err57 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
+                  if (typeof data32 == 'number' && isFinite(data32)) {
+                    if (data32 < 0 || isNaN(data32)) {
+                      const err55 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err57];
+                        vErrors = [err55];
                       } else {
-                        vErrors.push(err57);
+                        vErrors.push(err55);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data32.perTool !== undefined) {
-                  let data34 = data32.perTool;
+              } else {
+                const err56 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data26['openai-responses'] !== undefined) {
+              let data33 = data26['openai-responses'];
+              if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
+                for (const key6 in data33) {
+                  if (!(key6 === 'total' || key6 === 'perTool')) {
+                    const err57 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key6 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err57];
+                    } else {
+                      vErrors.push(err57);
+                    }
+                    errors++;
+                  }
+                }
+                if (data33.total !== undefined) {
+                  let data34 = data33.total;
                   if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
                     const err58 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1378,9 +1429,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data34 == 'number' && isFinite(data34)) {
                     if (data34 < 0 || isNaN(data34)) {
                       const err59 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1394,87 +1445,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err60 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err60];
-                } else {
-                  vErrors.push(err60);
-                }
-                errors++;
-              }
-            }
-            if (data22.anthropic !== undefined) {
-              let data35 = data22.anthropic;
-              if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
-                for (const key8 in data35) {
-                  if (!(key8 === 'total' || key8 === 'perTool')) {
-                    const err61 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                if (data33.perTool !== undefined) {
+                  let data35 = data33.perTool;
+                  if (!(typeof data35 == 'number' && !(data35 % 1) && !isNaN(data35) && isFinite(data35))) {
+                    const err60 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key8 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err61];
-                    } else {
-                      vErrors.push(err61);
-                    }
-                    errors++;
-                  }
-                }
-                if (data35.total !== undefined) {
-                  let data36 = data35.total;
-                  if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
-                    const err62 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err62];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err62);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
-                  if (typeof data36 == 'number' && isFinite(data36)) {
-                    if (data36 < 0 || isNaN(data36)) {
-                      const err63 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
+                  if (typeof data35 == 'number' && isFinite(data35)) {
+                    if (data35 < 0 || isNaN(data35)) {
+                      const err61 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err63];
+                        vErrors = [err61];
                       } else {
-                        vErrors.push(err63);
+                        vErrors.push(err61);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data35.perTool !== undefined) {
-                  let data37 = data35.perTool;
+              } else {
+                const err62 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data26['openai-responses-strict'] !== undefined) {
+              let data36 = data26['openai-responses-strict'];
+              if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+                for (const key7 in data36) {
+                  if (!(key7 === 'total' || key7 === 'perTool')) {
+                    const err63 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err63];
+                    } else {
+                      vErrors.push(err63);
+                    }
+                    errors++;
+                  }
+                }
+                if (data36.total !== undefined) {
+                  let data37 = data36.total;
                   if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
                     const err64 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1489,9 +1540,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data37 == 'number' && isFinite(data37)) {
                     if (data37 < 0 || isNaN(data37)) {
                       const err65 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1505,87 +1556,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err66 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/anthropic',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err66];
-                } else {
-                  vErrors.push(err66);
-                }
-                errors++;
-              }
-            }
-            if (data22.gemini !== undefined) {
-              let data38 = data22.gemini;
-              if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
-                for (const key9 in data38) {
-                  if (!(key9 === 'total' || key9 === 'perTool')) {
-                    const err67 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                if (data36.perTool !== undefined) {
+                  let data38 = data36.perTool;
+                  if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38))) {
+                    const err66 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key9 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err67];
-                    } else {
-                      vErrors.push(err67);
-                    }
-                    errors++;
-                  }
-                }
-                if (data38.total !== undefined) {
-                  let data39 = data38.total;
-                  if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
-                    const err68 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err68];
+                      vErrors = [err66];
                     } else {
-                      vErrors.push(err68);
+                      vErrors.push(err66);
                     }
                     errors++;
                   }
-                  if (typeof data39 == 'number' && isFinite(data39)) {
-                    if (data39 < 0 || isNaN(data39)) {
-                      const err69 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                  if (typeof data38 == 'number' && isFinite(data38)) {
+                    if (data38 < 0 || isNaN(data38)) {
+                      const err67 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err69];
+                        vErrors = [err67];
                       } else {
-                        vErrors.push(err69);
+                        vErrors.push(err67);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data38.perTool !== undefined) {
-                  let data40 = data38.perTool;
+              } else {
+                const err68 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data26.anthropic !== undefined) {
+              let data39 = data26.anthropic;
+              if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+                for (const key8 in data39) {
+                  if (!(key8 === 'total' || key8 === 'perTool')) {
+                    const err69 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key8 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err69];
+                    } else {
+                      vErrors.push(err69);
+                    }
+                    errors++;
+                  }
+                }
+                if (data39.total !== undefined) {
+                  let data40 = data39.total;
                   if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
                     const err70 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1600,9 +1651,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data40 == 'number' && isFinite(data40)) {
                     if (data40 < 0 || isNaN(data40)) {
                       const err71 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1616,87 +1667,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err72 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/gemini',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err72];
-                } else {
-                  vErrors.push(err72);
-                }
-                errors++;
-              }
-            }
-            if (data22['gemini-legacy'] !== undefined) {
-              let data41 = data22['gemini-legacy'];
-              if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
-                for (const key10 in data41) {
-                  if (!(key10 === 'total' || key10 === 'perTool')) {
-                    const err73 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                if (data39.perTool !== undefined) {
+                  let data41 = data39.perTool;
+                  if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
+                    const err72 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key10 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err73];
-                    } else {
-                      vErrors.push(err73);
-                    }
-                    errors++;
-                  }
-                }
-                if (data41.total !== undefined) {
-                  let data42 = data41.total;
-                  if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
-                    const err74 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err74];
+                      vErrors = [err72];
                     } else {
-                      vErrors.push(err74);
+                      vErrors.push(err72);
                     }
                     errors++;
                   }
-                  if (typeof data42 == 'number' && isFinite(data42)) {
-                    if (data42 < 0 || isNaN(data42)) {
-                      const err75 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                  if (typeof data41 == 'number' && isFinite(data41)) {
+                    if (data41 < 0 || isNaN(data41)) {
+                      const err73 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err75];
+                        vErrors = [err73];
                       } else {
-                        vErrors.push(err75);
+                        vErrors.push(err73);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data41.perTool !== undefined) {
-                  let data43 = data41.perTool;
+              } else {
+                const err74 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data26.gemini !== undefined) {
+              let data42 = data26.gemini;
+              if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
+                for (const key9 in data42) {
+                  if (!(key9 === 'total' || key9 === 'perTool')) {
+                    const err75 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err75];
+                    } else {
+                      vErrors.push(err75);
+                    }
+                    errors++;
+                  }
+                }
+                if (data42.total !== undefined) {
+                  let data43 = data42.total;
                   if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
                     const err76 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1711,9 +1762,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data43 == 'number' && isFinite(data43)) {
                     if (data43 < 0 || isNaN(data43)) {
                       const err77 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1727,85 +1778,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err78 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err78];
-                } else {
-                  vErrors.push(err78);
-                }
-                errors++;
-              }
-            }
-            if (data22.mcp !== undefined) {
-              let data44 = data22.mcp;
-              if (data44 && typeof data44 == 'object' && !Array.isArray(data44)) {
-                for (const key11 in data44) {
-                  if (!(key11 === 'total' || key11 === 'perTool')) {
-                    const err79 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key11 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err79];
-                    } else {
-                      vErrors.push(err79);
-                    }
-                    errors++;
-                  }
-                }
-                if (data44.total !== undefined) {
-                  let data45 = data44.total;
-                  if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
-                    const err80 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                if (data42.perTool !== undefined) {
+                  let data44 = data42.perTool;
+                  if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
+                    const err78 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err80];
+                      vErrors = [err78];
                     } else {
-                      vErrors.push(err80);
+                      vErrors.push(err78);
                     }
                     errors++;
                   }
-                  if (typeof data45 == 'number' && isFinite(data45)) {
-                    if (data45 < 0 || isNaN(data45)) {
-                      const err81 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                  if (typeof data44 == 'number' && isFinite(data44)) {
+                    if (data44 < 0 || isNaN(data44)) {
+                      const err79 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err81];
+                        vErrors = [err79];
                       } else {
-                        vErrors.push(err81);
+                        vErrors.push(err79);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data44.perTool !== undefined) {
-                  let data46 = data44.perTool;
+              } else {
+                const err80 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data26['gemini-legacy'] !== undefined) {
+              let data45 = data26['gemini-legacy'];
+              if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
+                for (const key10 in data45) {
+                  if (!(key10 === 'total' || key10 === 'perTool')) {
+                    const err81 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key10 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err81];
+                    } else {
+                      vErrors.push(err81);
+                    }
+                    errors++;
+                  }
+                }
+                if (data45.total !== undefined) {
+                  let data46 = data45.total;
                   if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46) && isFinite(data46))) {
                     const err82 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1820,9 +1873,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data46 == 'number' && isFinite(data46)) {
                     if (data46 < 0 || isNaN(data46)) {
                       const err83 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1836,8 +1889,154 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data45.perTool !== undefined) {
+                  let data47 = data45.perTool;
+                  if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47) && isFinite(data47))) {
+                    const err84 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err84];
+                    } else {
+                      vErrors.push(err84);
+                    }
+                    errors++;
+                  }
+                  if (typeof data47 == 'number' && isFinite(data47)) {
+                    if (data47 < 0 || isNaN(data47)) {
+                      const err85 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err85];
+                      } else {
+                        vErrors.push(err85);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err84 = {
+                const err86 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            if (data26.mcp !== undefined) {
+              let data48 = data26.mcp;
+              if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
+                for (const key11 in data48) {
+                  if (!(key11 === 'total' || key11 === 'perTool')) {
+                    const err87 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err87];
+                    } else {
+                      vErrors.push(err87);
+                    }
+                    errors++;
+                  }
+                }
+                if (data48.total !== undefined) {
+                  let data49 = data48.total;
+                  if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
+                    const err88 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err88];
+                    } else {
+                      vErrors.push(err88);
+                    }
+                    errors++;
+                  }
+                  if (typeof data49 == 'number' && isFinite(data49)) {
+                    if (data49 < 0 || isNaN(data49)) {
+                      const err89 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err89];
+                      } else {
+                        vErrors.push(err89);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data48.perTool !== undefined) {
+                  let data50 = data48.perTool;
+                  if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50) && isFinite(data50))) {
+                    const err90 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err90];
+                    } else {
+                      vErrors.push(err90);
+                    }
+                    errors++;
+                  }
+                  if (typeof data50 == 'number' && isFinite(data50)) {
+                    if (data50 < 0 || isNaN(data50)) {
+                      const err91 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err91];
+                      } else {
+                        vErrors.push(err91);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err92 = {
                   instancePath: instancePath + '/manifests/tokenBudget/mcp',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/type',
                   keyword: 'type',
@@ -1845,15 +2044,126 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err84];
+                  vErrors = [err92];
                 } else {
-                  vErrors.push(err84);
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+            if (data26['mcp-portable'] !== undefined) {
+              let data51 = data26['mcp-portable'];
+              if (data51 && typeof data51 == 'object' && !Array.isArray(data51)) {
+                for (const key12 in data51) {
+                  if (!(key12 === 'total' || key12 === 'perTool')) {
+                    const err93 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp-portable',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key12 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err93];
+                    } else {
+                      vErrors.push(err93);
+                    }
+                    errors++;
+                  }
+                }
+                if (data51.total !== undefined) {
+                  let data52 = data51.total;
+                  if (!(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52))) {
+                    const err94 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp-portable/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err94];
+                    } else {
+                      vErrors.push(err94);
+                    }
+                    errors++;
+                  }
+                  if (typeof data52 == 'number' && isFinite(data52)) {
+                    if (data52 < 0 || isNaN(data52)) {
+                      const err95 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp-portable/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err95];
+                      } else {
+                        vErrors.push(err95);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data51.perTool !== undefined) {
+                  let data53 = data51.perTool;
+                  if (!(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53) && isFinite(data53))) {
+                    const err96 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp-portable/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err96];
+                    } else {
+                      vErrors.push(err96);
+                    }
+                    errors++;
+                  }
+                  if (typeof data53 == 'number' && isFinite(data53)) {
+                    if (data53 < 0 || isNaN(data53)) {
+                      const err97 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp-portable/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err97];
+                      } else {
+                        vErrors.push(err97);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err98 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/mcp-portable',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err98];
+                } else {
+                  vErrors.push(err98);
                 }
                 errors++;
               }
             }
           } else {
-            const err85 = {
+            const err99 = {
               instancePath: instancePath + '/manifests/tokenBudget',
               schemaPath: '#/properties/manifests/properties/tokenBudget/type',
               keyword: 'type',
@@ -1861,15 +2171,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err85];
+              vErrors = [err99];
             } else {
-              vErrors.push(err85);
+              vErrors.push(err99);
             }
             errors++;
           }
         }
       } else {
-        const err86 = {
+        const err100 = {
           instancePath: instancePath + '/manifests',
           schemaPath: '#/properties/manifests/type',
           keyword: 'type',
@@ -1877,18 +2187,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err86];
+          vErrors = [err100];
         } else {
-          vErrors.push(err86);
+          vErrors.push(err100);
         }
         errors++;
       }
     }
     if (data.entry !== undefined) {
-      let data47 = data.entry;
-      if (typeof data47 === 'string') {
-        if (data47.length < 1) {
-          const err87 = {
+      let data54 = data.entry;
+      if (typeof data54 === 'string') {
+        if (data54.length < 1) {
+          const err101 = {
             instancePath: instancePath + '/entry',
             schemaPath: '#/properties/entry/minLength',
             keyword: 'minLength',
@@ -1896,14 +2206,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
-            vErrors = [err87];
+            vErrors = [err101];
           } else {
-            vErrors.push(err87);
+            vErrors.push(err101);
           }
           errors++;
         }
       } else {
-        const err88 = {
+        const err102 = {
           instancePath: instancePath + '/entry',
           schemaPath: '#/properties/entry/type',
           keyword: 'type',
@@ -1911,36 +2221,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err88];
+          vErrors = [err102];
         } else {
-          vErrors.push(err88);
+          vErrors.push(err102);
         }
         errors++;
       }
     }
     if (data.capabilities !== undefined) {
-      let data48 = data.capabilities;
-      if (Array.isArray(data48)) {
-        const len3 = data48.length;
-        for (let i3 = 0; i3 < len3; i3++) {
-          if (typeof data48[i3] !== 'string') {
-            const err89 = {
-              instancePath: instancePath + '/capabilities/' + i3,
+      let data55 = data.capabilities;
+      if (Array.isArray(data55)) {
+        const len4 = data55.length;
+        for (let i5 = 0; i5 < len4; i5++) {
+          if (typeof data55[i5] !== 'string') {
+            const err103 = {
+              instancePath: instancePath + '/capabilities/' + i5,
               schemaPath: '#/properties/capabilities/items/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err89];
+              vErrors = [err103];
             } else {
-              vErrors.push(err89);
+              vErrors.push(err103);
             }
             errors++;
           }
         }
       } else {
-        const err90 = {
+        const err104 = {
           instancePath: instancePath + '/capabilities',
           schemaPath: '#/properties/capabilities/type',
           keyword: 'type',
@@ -1948,16 +2258,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err90];
+          vErrors = [err104];
         } else {
-          vErrors.push(err90);
+          vErrors.push(err104);
         }
         errors++;
       }
     }
     if (data.format !== undefined) {
       if (typeof data.format !== 'boolean') {
-        const err91 = {
+        const err105 = {
           instancePath: instancePath + '/format',
           schemaPath: '#/properties/format/type',
           keyword: 'type',
@@ -1965,16 +2275,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err91];
+          vErrors = [err105];
         } else {
-          vErrors.push(err91);
+          vErrors.push(err105);
         }
         errors++;
       }
     }
     if (data.strict !== undefined) {
       if (typeof data.strict !== 'boolean') {
-        const err92 = {
+        const err106 = {
           instancePath: instancePath + '/strict',
           schemaPath: '#/properties/strict/type',
           keyword: 'type',
@@ -1982,17 +2292,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err92];
+          vErrors = [err106];
         } else {
-          vErrors.push(err92);
+          vErrors.push(err106);
         }
         errors++;
       }
     }
     if (data.workers !== undefined) {
-      let data52 = data.workers;
-      if (!(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52))) {
-        const err93 = {
+      let data59 = data.workers;
+      if (!(typeof data59 == 'number' && !(data59 % 1) && !isNaN(data59) && isFinite(data59))) {
+        const err107 = {
           instancePath: instancePath + '/workers',
           schemaPath: '#/properties/workers/type',
           keyword: 'type',
@@ -2000,15 +2310,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
         };
         if (vErrors === null) {
-          vErrors = [err93];
+          vErrors = [err107];
         } else {
-          vErrors.push(err93);
+          vErrors.push(err107);
         }
         errors++;
       }
-      if (typeof data52 == 'number' && isFinite(data52)) {
-        if (data52 < 1 || isNaN(data52)) {
-          const err94 = {
+      if (typeof data59 == 'number' && isFinite(data59)) {
+        if (data59 < 1 || isNaN(data59)) {
+          const err108 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -2016,16 +2326,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err94];
+            vErrors = [err108];
           } else {
-            vErrors.push(err94);
+            vErrors.push(err108);
           }
           errors++;
         }
       }
     }
   } else {
-    const err95 = {
+    const err109 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2033,9 +2343,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err95];
+      vErrors = [err109];
     } else {
-      vErrors.push(err95);
+      vErrors.push(err109);
     }
     errors++;
   }
