@@ -281,7 +281,7 @@ export function createProgram(
     .command('serve')
     .description(
       'serve the tools as an MCP server over stdio until the client disconnects, or over Streamable ' +
-        'HTTP with --http (tools/list as in mcp.json; tools/call through the orchestrator)',
+        'HTTP with --http (tools/list as in mcp.json, or mcp-portable.json with --profile portable; tools/call through the orchestrator)',
     )
     .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')
@@ -296,6 +296,12 @@ export function createProgram(
       '--entry <module>',
       'a module whose default export is the ToolOrchestrator, its options, or a function returning ' +
         'either (default: "entry" of the config, else the generated registry)',
+    )
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        'what tools/list shows: each tool\'s exact schema (mcp.json) or the portable one every MCP host takes as it is (mcp-portable.json); calls are validated against the full definition either way (default: "manifests.servedProfile" of the config, else exact)',
+      ).choices(['exact', 'portable']),
     )
     .option(
       '--max-message-bytes <n>',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { McpServerOptions } from '../../src/mcp/server.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
 import { wholeNumber, wholeNumberWanted } from './numbers.js';
@@ -41,7 +42,7 @@ export async function runServeHttp(
     version: string;
     pageSize?: number;
     taskStore?: TaskStore;
-  },
+  } & Pick<McpServerOptions, 'listedTools' | 'injectedArguments'>,
   io: Io,
 ): Promise<number> {
   const fail = async (message: string) => {
@@ -64,6 +65,8 @@ export async function runServeHttp(
     allowedOrigins: flags.allowedOrigin ?? [],
     ...(settings.pageSize === undefined ? {} : { pageSize: settings.pageSize }),
     ...(settings.taskStore === undefined ? {} : { taskStore: settings.taskStore }),
+    ...(settings.listedTools === undefined ? {} : { listedTools: settings.listedTools }),
+    ...(settings.injectedArguments === undefined ? {} : { injectedArguments: settings.injectedArguments }),
     ...(env.TOOLSMITH_REQUEST_STATE_KEY === undefined ? {} : { requestStateKey: env.TOOLSMITH_REQUEST_STATE_KEY }),
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
   };

@@ -2,6 +2,10 @@
  * `serve`: the project's tools as an MCP server over stdio, or over Streamable HTTP (./serve-http.ts),
  * its orchestrator loaded as `call` loads it (./call.ts) and its task store opened when a tool needs one.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { McpServerOptions } from '../../src/mcp/server.js';
+import type { McpToolEntry } from '../../src/mcp/tool.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
@@ -28,6 +32,7 @@ export async function runServe(
     entry?: string;
     http?: boolean;
     allowSideEffects?: boolean;
+    profile?: 'exact' | 'portable';
   } & ServeHttpFlags,
   io: Io = defaultIo,
 ): Promise<number> {
@@ -35,6 +40,12 @@ export async function runServe(
   const project = await openProject(flags, 'serve', io);
   if (project === undefined) return EXIT.invalid;
   const { orchestrator, config } = project;
+  const served = servedOptions(flags.profile ?? config.manifests?.servedProfile ?? 'exact', project.outDir, config);
+  if (typeof served === 'string') {
+    io.stderr(`toolsmith serve: ${served}\n`);
+    await orchestrator.shutdown();
+    return EXIT.invalid;
+  }
   const opened = await openServeTaskStore(orchestrator, flags, io);
   if (opened === null) {
     await orchestrator.shutdown();
@@ -45,10 +56,30 @@ export async function runServe(
       pageSize,
       maxMessageBytes,
       shutdownTimeoutMs,
+      served,
     });
   } finally {
     await opened?.close().catch(() => {});
   }
+}
+
+/** What a profile serves and what the server takes out of calls, as `createMcpServer` options. */
+type ServedOptions = Pick<McpServerOptions, 'listedTools' | 'injectedArguments'>;
+
+/**
+ * The server options of the served profile (`portable`: the tool list of
+ * `<out>/manifests/mcp-portable.json`, served as it is) and of the config's `injectedArguments`; a
+ * sentence saying what to do when the portable list is missing.
+ */
+function servedOptions(profile: 'exact' | 'portable', outDir: string, config: ToolsmithConfig): ServedOptions | string {
+  const options: ServedOptions =
+    config.injectedArguments === undefined ? {} : { injectedArguments: config.injectedArguments };
+  if (profile === 'exact') return options;
+  const file = path.join(outDir, 'manifests', 'mcp-portable.json');
+  if (!existsSync(file))
+    return `--profile portable serves ${file}, which is missing: set "manifests.servedProfile": "portable" in the config (or add mcp-portable to manifests.targets) and run toolsmith generate.`;
+  const { tools } = JSON.parse(readFileSync(file, 'utf8')) as { tools: McpToolEntry[] };
+  return { ...options, listedTools: tools };
 }
 
 /**
@@ -98,11 +129,17 @@ async function serveWith(
   flags: Parameters<typeof runServe>[0],
   config: ToolsmithConfig,
   io: Io,
-  limits: { pageSize: number | undefined; maxMessageBytes: number | undefined; shutdownTimeoutMs: number | undefined },
+  limits: {
+    pageSize: number | undefined;
+    maxMessageBytes: number | undefined;
+    shutdownTimeoutMs: number | undefined;
+    served: ServedOptions;
+  },
 ): Promise<number> {
-  const { pageSize, maxMessageBytes, shutdownTimeoutMs } = limits;
+  const { pageSize, maxMessageBytes, shutdownTimeoutMs, served } = limits;
   if (flags.http) {
     const settings = {
+      ...served,
       ...(taskStore === undefined ? {} : { taskStore }),
       capabilities: flags.capability ?? config.capabilities ?? [],
       personaId: flags.persona ?? 'mcp',
@@ -114,6 +151,7 @@ async function serveWith(
   }
   const { serveStdio } = await import('../../src/mcp/stdio.js');
   const { shutdown } = await serveStdio(orchestrator, {
+    ...served,
     name: 'toolsmith',
     version: GENERATOR_VERSION,
     capabilities: flags.capability ?? config.capabilities ?? [],

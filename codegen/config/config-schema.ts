@@ -195,6 +195,25 @@ export const CONFIG_SCHEMA = {
       items: { type: 'string' },
       description: 'The capabilities of the persona `call` and `serve` act as. Flag: `--capability` (repeatable).',
     },
+    injectedArguments: {
+      type: 'array',
+      description:
+        "The arguments MCP hosts add to every call for their own bookkeeping, which `serve` takes out of a call before validating it when the tool declares no property of that name (`docs/hosts.md`). Default: those of the host table (Gemini CLI's `wait_for_previous`); `[]` takes nothing out.",
+      items: {
+        title: 'injected argument',
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'host'],
+        properties: {
+          name: { type: 'string', minLength: 1, description: 'The argument, as the host sends it in `arguments`.' },
+          host: {
+            type: 'string',
+            minLength: 1,
+            description: 'The host that sends it (a host id, or your own name for it).',
+          },
+        },
+      },
+    },
     format: {
       type: 'boolean',
       default: true,

@@ -12,13 +12,13 @@ export {
   type HostProfile,
   type HostRule,
   type HostVerdict,
-  type InjectedArgument,
   type RejectionScope,
   type RuleHit,
   type ServedTool,
   type ServerCheck,
   type ToolCheck,
 } from './host-profile.js';
+export type { InjectedArgument } from '../mcp/injected-arguments.js';
 export { HOSTS, hostById, hostToolName, injectedArguments } from './host-table.js';
 export { checkServer, checkTool, forbidsArgument, verdictOf } from './check-tool.js';
 export { portableInputSchema, type PortableMove, type PortableSchema, type Unportable } from './portable-schema.js';

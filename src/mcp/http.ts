@@ -44,7 +44,14 @@ import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, we
 /** How `startHttpServer` serves an orchestrator. */
 export interface ServeHttpOptions extends Pick<
   McpServerOptions,
-  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
+  | 'name'
+  | 'version'
+  | 'instructions'
+  | 'pageSize'
+  | 'taskStore'
+  | 'requestStateKey'
+  | 'listedTools'
+  | 'injectedArguments'
 > {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
@@ -169,7 +176,14 @@ interface Served {
   maxBodyBytes: number;
   serverOptions: Pick<
     McpServerOptions,
-    'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey'
+    | 'name'
+    | 'version'
+    | 'instructions'
+    | 'pageSize'
+    | 'taskStore'
+    | 'requestStateKey'
+    | 'listedTools'
+    | 'injectedArguments'
   >;
   personaId: string;
   openCapabilities: readonly string[];
@@ -203,7 +217,7 @@ export async function startHttpServer(
   if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
   // A request-state key under 32 bytes throws here, at start, rather than at the first request.
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
-  const { name, version, instructions, pageSize, taskStore, requestStateKey } = options;
+  const { name, version, instructions, pageSize, taskStore, requestStateKey, listedTools, injectedArguments } = options;
   const served: Served = {
     orchestrator,
     auth,
@@ -216,7 +230,16 @@ export async function startHttpServer(
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    serverOptions: { name, version, instructions, pageSize, taskStore, requestStateKey },
+    serverOptions: {
+      name,
+      version,
+      instructions,
+      pageSize,
+      taskStore,
+      requestStateKey,
+      listedTools,
+      injectedArguments,
+    },
     personaId: options.personaId ?? 'mcp',
     openCapabilities: [...(options.capabilities ?? [])],
     onError: options.onError ?? (() => {}),

@@ -249,6 +249,10 @@ export interface ToolsmithConfig {
    */
   capabilities?: string[];
   /**
+   * The arguments MCP hosts add to every call for their own bookkeeping, which `serve` takes out of a call before validating it when the tool declares no property of that name (`docs/hosts.md`). Default: those of the host table (Gemini CLI's `wait_for_previous`); `[]` takes nothing out.
+   */
+  injectedArguments?: InjectedArgument[];
+  /**
    * Format generated TypeScript with prettier; `false` is faster and keeps the emitters' own layout.
    */
   format?: boolean;
@@ -260,4 +264,14 @@ export interface ToolsmithConfig {
    * Threads emitting tools in a full generate or check (default: `TOOLSMITH_WORKERS`, else one per core); 1: in process. `--workers`.
    */
   workers?: number;
+}
+export interface InjectedArgument {
+  /**
+   * The argument, as the host sends it in `arguments`.
+   */
+  name: string;
+  /**
+   * The host that sends it (a host id, or your own name for it).
+   */
+  host: string;
 }

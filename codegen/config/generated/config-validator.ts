@@ -318,6 +318,25 @@ const schema11 = {
       items: { type: 'string' },
       description: 'The capabilities of the persona `call` and `serve` act as. Flag: `--capability` (repeatable).',
     },
+    injectedArguments: {
+      type: 'array',
+      description:
+        "The arguments MCP hosts add to every call for their own bookkeeping, which `serve` takes out of a call before validating it when the tool declares no property of that name (`docs/hosts.md`). Default: those of the host table (Gemini CLI's `wait_for_previous`); `[]` takes nothing out.",
+      items: {
+        title: 'injected argument',
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'host'],
+        properties: {
+          name: { type: 'string', minLength: 1, description: 'The argument, as the host sends it in `arguments`.' },
+          host: {
+            type: 'string',
+            minLength: 1,
+            description: 'The host that sends it (a host id, or your own name for it).',
+          },
+        },
+      },
+    },
     format: {
       type: 'boolean',
       default: true,
@@ -2265,9 +2284,163 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.injectedArguments !== undefined) {
+      let data57 = data.injectedArguments;
+      if (Array.isArray(data57)) {
+        const len5 = data57.length;
+        for (let i6 = 0; i6 < len5; i6++) {
+          let data58 = data57[i6];
+          if (data58 && typeof data58 == 'object' && !Array.isArray(data58)) {
+            if (data58.name === undefined) {
+              const err105 = {
+                instancePath: instancePath + '/injectedArguments/' + i6,
+                schemaPath: '#/properties/injectedArguments/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'name' },
+                message: "must have required property '" + 'name' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err105];
+              } else {
+                vErrors.push(err105);
+              }
+              errors++;
+            }
+            if (data58.host === undefined) {
+              const err106 = {
+                instancePath: instancePath + '/injectedArguments/' + i6,
+                schemaPath: '#/properties/injectedArguments/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'host' },
+                message: "must have required property '" + 'host' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err106];
+              } else {
+                vErrors.push(err106);
+              }
+              errors++;
+            }
+            for (const key13 in data58) {
+              if (!(key13 === 'name' || key13 === 'host')) {
+                const err107 = {
+                  instancePath: instancePath + '/injectedArguments/' + i6,
+                  schemaPath: '#/properties/injectedArguments/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key13 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err107];
+                } else {
+                  vErrors.push(err107);
+                }
+                errors++;
+              }
+            }
+            if (data58.name !== undefined) {
+              let data59 = data58.name;
+              if (typeof data59 === 'string') {
+                if (data59.length < 1) {
+                  const err108 = {
+                    instancePath: instancePath + '/injectedArguments/' + i6 + '/name',
+                    schemaPath: '#/properties/injectedArguments/items/properties/name/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err108];
+                  } else {
+                    vErrors.push(err108);
+                  }
+                  errors++;
+                }
+              } else {
+                const err109 = {
+                  instancePath: instancePath + '/injectedArguments/' + i6 + '/name',
+                  schemaPath: '#/properties/injectedArguments/items/properties/name/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err109];
+                } else {
+                  vErrors.push(err109);
+                }
+                errors++;
+              }
+            }
+            if (data58.host !== undefined) {
+              let data60 = data58.host;
+              if (typeof data60 === 'string') {
+                if (data60.length < 1) {
+                  const err110 = {
+                    instancePath: instancePath + '/injectedArguments/' + i6 + '/host',
+                    schemaPath: '#/properties/injectedArguments/items/properties/host/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err110];
+                  } else {
+                    vErrors.push(err110);
+                  }
+                  errors++;
+                }
+              } else {
+                const err111 = {
+                  instancePath: instancePath + '/injectedArguments/' + i6 + '/host',
+                  schemaPath: '#/properties/injectedArguments/items/properties/host/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err111];
+                } else {
+                  vErrors.push(err111);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err112 = {
+              instancePath: instancePath + '/injectedArguments/' + i6,
+              schemaPath: '#/properties/injectedArguments/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err112];
+            } else {
+              vErrors.push(err112);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err113 = {
+          instancePath: instancePath + '/injectedArguments',
+          schemaPath: '#/properties/injectedArguments/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err113];
+        } else {
+          vErrors.push(err113);
+        }
+        errors++;
+      }
+    }
     if (data.format !== undefined) {
       if (typeof data.format !== 'boolean') {
-        const err105 = {
+        const err114 = {
           instancePath: instancePath + '/format',
           schemaPath: '#/properties/format/type',
           keyword: 'type',
@@ -2275,16 +2448,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err105];
+          vErrors = [err114];
         } else {
-          vErrors.push(err105);
+          vErrors.push(err114);
         }
         errors++;
       }
     }
     if (data.strict !== undefined) {
       if (typeof data.strict !== 'boolean') {
-        const err106 = {
+        const err115 = {
           instancePath: instancePath + '/strict',
           schemaPath: '#/properties/strict/type',
           keyword: 'type',
@@ -2292,17 +2465,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err106];
+          vErrors = [err115];
         } else {
-          vErrors.push(err106);
+          vErrors.push(err115);
         }
         errors++;
       }
     }
     if (data.workers !== undefined) {
-      let data59 = data.workers;
-      if (!(typeof data59 == 'number' && !(data59 % 1) && !isNaN(data59) && isFinite(data59))) {
-        const err107 = {
+      let data63 = data.workers;
+      if (!(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63) && isFinite(data63))) {
+        const err116 = {
           instancePath: instancePath + '/workers',
           schemaPath: '#/properties/workers/type',
           keyword: 'type',
@@ -2310,15 +2483,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
         };
         if (vErrors === null) {
-          vErrors = [err107];
+          vErrors = [err116];
         } else {
-          vErrors.push(err107);
+          vErrors.push(err116);
         }
         errors++;
       }
-      if (typeof data59 == 'number' && isFinite(data59)) {
-        if (data59 < 1 || isNaN(data59)) {
-          const err108 = {
+      if (typeof data63 == 'number' && isFinite(data63)) {
+        if (data63 < 1 || isNaN(data63)) {
+          const err117 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -2326,16 +2499,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err108];
+            vErrors = [err117];
           } else {
-            vErrors.push(err108);
+            vErrors.push(err117);
           }
           errors++;
         }
       }
     }
   } else {
-    const err109 = {
+    const err118 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2343,9 +2516,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err109];
+      vErrors = [err118];
     } else {
-      vErrors.push(err109);
+      vErrors.push(err118);
     }
     errors++;
   }
