@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
-import { createTempProject, type TempProject } from '../helpers/temp-project.js';
+import { createTempProject, REPO, type TempProject } from '../helpers/temp-project.js';
 
 /** A tool whose `oneOf` takes a Cursor session down and whose array without `items` a Windsurf one, as served exactly. */
 const CHOICE = {
@@ -148,5 +150,19 @@ describe('the host portability report (manifests/loss-report.*, under hosts)', (
     } finally {
       short.dispose();
     }
+  });
+
+  it('the example project (every host listed, portable served): every host takes every example tool as it is', () => {
+    const example = JSON.parse(readFileSync(path.join(REPO, 'generated/manifests/loss-report.json'), 'utf8')) as Record<
+      string,
+      { hosts: Record<string, { exact: { verdict: string }; portable: { verdict: string } }> }
+    >;
+    const verdicts = Object.entries(example).flatMap(([tool, { hosts }]) =>
+      Object.entries(hosts).map(([host, { portable }]) => `${tool} ${host} ${portable.verdict}`),
+    );
+    expect(verdicts).toHaveLength(7 * 13);
+    expect(verdicts.filter((line) => !line.endsWith(' unaltered'))).toEqual([]);
+    // Served exactly, memory_read's `oneOf` would take a Cursor session down.
+    expect(example.memory_read!.hosts.cursor!.exact.verdict).toBe('server-down');
   });
 });
