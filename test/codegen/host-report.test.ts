@@ -152,6 +152,26 @@ describe('the host portability report (manifests/loss-report.*, under hosts)', (
     }
   });
 
+  it('serve --profile portable without mcp-portable.json: a start-up error saying how to write it', async () => {
+    const made = project({});
+    try {
+      expect((await generate(made)).code).toBe(0);
+      const out = { stdout: '', stderr: '' };
+      const code = await main(['serve', '--profile', 'portable'], {
+        cwd: made.root,
+        stdout: (text: string) => (out.stdout += text),
+        stderr: (text: string) => (out.stderr += text),
+      });
+      expect(code).toBe(1);
+      expect(out.stdout).toBe('');
+      expect(out.stderr).toMatch(
+        /^toolsmith serve: --profile portable serves .*mcp-portable\.json, which is missing: set "manifests\.servedProfile": "portable" in the config .* and run toolsmith generate\.\n$/,
+      );
+    } finally {
+      made.dispose();
+    }
+  });
+
   it('the example project (every host listed, portable served): every host takes every example tool as it is', () => {
     const example = JSON.parse(readFileSync(path.join(REPO, 'generated/manifests/loss-report.json'), 'utf8')) as Record<
       string,

@@ -23,7 +23,7 @@ import type { Problem, ToolModel } from '../../model.js';
 import type { ManifestOptions } from './types.js';
 
 /** What `toolsmith serve` lists: each tool's exact schema, or the portable one. */
-export type ServedProfile = 'exact' | 'portable';
+type ServedProfile = 'exact' | 'portable';
 
 /** One thing a host does to a tool, placed in the definition. */
 interface ReportFinding {
