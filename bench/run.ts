@@ -1347,6 +1347,45 @@ async function measureP10(plan: Plan): Promise<Row> {
 }
 
 /**
+ * Full generates of the project at `root`, cold children alternating between `sides` (`childRuns`
+ * rounds), each side under a config of its own (the project's, with `manifests(side)`) into an output
+ * folder of its own, emptied with its cache before each run; `check` throws when a side did not do
+ * what it is named for, `done` takes each run's time.
+ */
+async function alternateGenerates<Side extends string>(
+  plan: Plan,
+  root: string,
+  small: BenchProject,
+  sides: {
+    sides: readonly Side[];
+    manifests: (side: Side) => object;
+    check: (side: Side, outDir: string) => void;
+    done: (side: Side, ms: number) => void;
+  },
+): Promise<void> {
+  const base = JSON.parse(readFileSync(path.join(root, 'toolsmith.config.json'), 'utf8')) as Record<string, unknown>;
+  for (let run = 0; run < plan.childRuns; run++)
+    for (const side of sides.sides) {
+      const outDir = path.join(root, side, 'generated');
+      for (const stale of [path.join(root, side), cacheFile(root, outDir)])
+        if (stale !== undefined) rmSync(stale, { recursive: true, force: true });
+      const config = `${side}.config.json`;
+      const manifests = sides.manifests(side);
+      writeFileSync(
+        path.join(root, config),
+        `${JSON.stringify({ ...base, out: `${side}/generated`, stubs: `${side}/src/tools`, manifests }, null, 2)}\n`,
+      );
+      const { report } = await runChild(
+        [...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, small.root, '--config', config],
+        REPO_ROOT,
+        plan.generateTimeoutMs,
+      );
+      sides.check(side, outDir);
+      sides.done(side, report.ms as number);
+    }
+}
+
+/**
  * P3e: one definition whose property description is one word of 10 MB (1 MB with `--quick`): a full
  * generate with the token report against the same with `manifests.tokenReport: false`, cold children
  * alternating (without, then with), each under a config of its own into an output folder of its own,
@@ -1367,31 +1406,21 @@ async function measureP3e(plan: Plan, tmp: string, small: BenchProject): Promise
     count: 0,
     extraDefinitions: { 'long/long_text.tool.json': definition },
   });
-  const base = JSON.parse(readFileSync(path.join(root, 'toolsmith.config.json'), 'utf8')) as Record<string, unknown>;
   const runs = { withMs: [] as number[], withoutMs: [] as number[] };
   const target = '<= 2';
   try {
-    for (let run = 0; run < plan.childRuns; run++)
-      for (const side of ['without', 'with'] as const) {
-        const outDir = path.join(root, side, 'generated');
-        for (const stale of [path.join(root, side), cacheFile(root, outDir)])
-          if (stale !== undefined) rmSync(stale, { recursive: true, force: true });
-        const config = `${side}.config.json`;
-        const manifests = { tokenReport: side === 'with' };
-        writeFileSync(
-          path.join(root, config),
-          `${JSON.stringify({ ...base, out: `${side}/generated`, stubs: `${side}/src/tools`, manifests }, null, 2)}\n`,
-        );
-        const { report } = await runChild(
-          [...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, small.root, '--config', config],
-          REPO_ROOT,
-          plan.generateTimeoutMs,
-        );
+    await alternateGenerates(plan, root, small, {
+      sides: ['without', 'with'],
+      manifests: (side) => ({ tokenReport: side === 'with' }),
+      check: (side, outDir) => {
         if (existsSync(path.join(outDir, 'manifests', 'token-report.json')) !== (side === 'with'))
           throw new Error(`P3e: the generate ${side} the token report wrote ${side === 'with' ? 'none' : 'one'}`);
-        (side === 'with' ? runs.withMs : runs.withoutMs).push(report.ms as number);
-        log(`  ${megabytes} MB description: generate ${side} the token report ${fmt((report.ms as number) / 1000)} s`);
-      }
+      },
+      done: (side, ms) => {
+        (side === 'with' ? runs.withMs : runs.withoutMs).push(ms);
+        log(`  ${megabytes} MB description: generate ${side} the token report ${fmt(ms / 1000)} s`);
+      },
+    });
   } catch (error) {
     if (!(error instanceof ChildFailedError)) throw error;
     const notMeasured = `generate ${error.message.split('\n')[0]!}`;
@@ -1424,32 +1453,22 @@ async function measureP3e(plan: Plan, tmp: string, small: BenchProject): Promise
  */
 async function measureP3f(plan: Plan, tmp: string, small: BenchProject): Promise<Row> {
   const { root } = prepareProject({ root: path.join(tmp, 'p3f'), count: plan.mainTools });
-  const base = JSON.parse(readFileSync(path.join(root, 'toolsmith.config.json'), 'utf8')) as Record<string, unknown>;
   const runs = { allMs: [] as number[], noneMs: [] as number[] };
   const target = '<= 1.10';
   try {
-    for (let run = 0; run < plan.childRuns; run++)
-      for (const side of ['none', 'all'] as const) {
-        const outDir = path.join(root, side, 'generated');
-        for (const stale of [path.join(root, side), cacheFile(root, outDir)])
-          if (stale !== undefined) rmSync(stale, { recursive: true, force: true });
-        const config = `${side}.config.json`;
-        const manifests = { hosts: side === 'all' ? HOSTS.map((host) => host.id) : [] };
-        writeFileSync(
-          path.join(root, config),
-          `${JSON.stringify({ ...base, out: `${side}/generated`, stubs: `${side}/src/tools`, manifests }, null, 2)}\n`,
-        );
-        const { report } = await runChild(
-          [...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, small.root, '--config', config],
-          REPO_ROOT,
-          plan.generateTimeoutMs,
-        );
+    await alternateGenerates(plan, root, small, {
+      sides: ['none', 'all'],
+      manifests: (side) => ({ hosts: side === 'all' ? HOSTS.map((host) => host.id) : [] }),
+      check: (side, outDir) => {
         const losses = JSON.parse(readFileSync(path.join(outDir, 'manifests', 'loss-report.json'), 'utf8'));
         if ((Object.values(losses)[0] as { hosts?: object } | undefined)?.hosts === undefined)
           throw new Error(`P3f: the generate with ${side} hosts wrote no host report`);
-        (side === 'all' ? runs.allMs : runs.noneMs).push(report.ms as number);
-        log(`  ${plan.mainTools} tools: generate with ${side} hosts ${fmt((report.ms as number) / 1000)} s`);
-      }
+      },
+      done: (side, ms) => {
+        (side === 'all' ? runs.allMs : runs.noneMs).push(ms);
+        log(`  ${plan.mainTools} tools: generate with ${side} hosts ${fmt(ms / 1000)} s`);
+      },
+    });
   } catch (error) {
     if (!(error instanceof ChildFailedError)) throw error;
     const notMeasured = `generate ${error.message.split('\n')[0]!}`;

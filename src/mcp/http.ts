@@ -41,9 +41,8 @@ import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, we
  * flight finish, up to a deadline.
  */
 
-/** How `startHttpServer` serves an orchestrator. */
-export interface ServeHttpOptions extends Pick<
-  McpServerOptions,
+/** The server's own options `startHttpServer` hands to each request's server. */
+type ServerOptionKey =
   | 'name'
   | 'version'
   | 'instructions'
@@ -51,8 +50,10 @@ export interface ServeHttpOptions extends Pick<
   | 'taskStore'
   | 'requestStateKey'
   | 'listedTools'
-  | 'injectedArguments'
-> {
+  | 'injectedArguments';
+
+/** How `startHttpServer` serves an orchestrator. */
+export interface ServeHttpOptions extends Pick<McpServerOptions, ServerOptionKey> {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
   /** Port (default 3000; 0 picks a free one, see `McpHttpServer.port`). */
@@ -174,17 +175,7 @@ interface Served {
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
   maxBodyBytes: number;
-  serverOptions: Pick<
-    McpServerOptions,
-    | 'name'
-    | 'version'
-    | 'instructions'
-    | 'pageSize'
-    | 'taskStore'
-    | 'requestStateKey'
-    | 'listedTools'
-    | 'injectedArguments'
-  >;
+  serverOptions: Pick<McpServerOptions, ServerOptionKey>;
   personaId: string;
   openCapabilities: readonly string[];
   onError: (error: Error) => void;
