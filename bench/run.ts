@@ -7,6 +7,7 @@
  *   npm run bench -- --only P1,P5        # only some measures
  *   npm run bench -- --only P8           # only the MCP-over-HTTP figure (no project is generated)
  *   npm run bench -- --only P3e          # a 10 MB one-word description's generate, token report on / off
+ *   npm run bench -- --only P3f          # full generate of 1,000 tools, manifests.hosts: every host / none
  *   npm run bench -- --only P9           # toolsmith diff of two 1,000-tool trees vs a no-op generate
  *   npm run bench -- --only P10          # a task round trip across two replicas sharing redis-server
  *   npm run bench -- --full              # growth to 5,000 tools, no generate deadline
@@ -19,6 +20,7 @@
  * misses its deadline or runs out of memory is reported as not finished (MISS), never extrapolated.
  */
 import { AJV_OPTIONS } from '../src/schema/ajv-options.js';
+import { HOSTS } from '../src/hosts/host-table.js';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,6 +65,7 @@ const IDS = [
   'P3c',
   'P3d',
   'P3e',
+  'P3f',
   'P4',
   'P5',
   'P6',
@@ -962,6 +965,7 @@ const TABLE_LINES: [Id, (row: Row) => string[][]][] = [
   ['P3c', (row) => versusLines('P3c', row)],
   ['P3d', p3dLines],
   ['P3e', p3eLines],
+  ['P3f', p3fLines],
   ['P7', p7Lines],
   ['P4', p4Lines],
   ['P5', p5Lines],
@@ -1246,6 +1250,10 @@ async function main(): Promise<void> {
       log(`P3e: generate of one tool with a ${plan.quick ? 1 : 10} MB one-word description, token report on / off…`);
       rows.P3e = await measureP3e(plan, tmp, small!);
     }
+    if (plan.only.has('P3f')) {
+      log(`P3f: full generate of ${plan.mainTools} tools, manifests.hosts every host / none…`);
+      rows.P3f = await measureP3f(plan, tmp, small!);
+    }
     if (plan.only.has('P9')) {
       log(`P9: toolsmith diff of two ${plan.mainTools}-tool trees, 10 tools changed, vs a no-op generate…`);
       rows.P9 = await measureP9(plan, tmp, small!);
@@ -1343,6 +1351,45 @@ async function measureP10(plan: Plan): Promise<Row> {
 }
 
 /**
+ * Full generates of the project at `root`, cold children alternating between `sides` (`childRuns`
+ * rounds), each side under a config of its own (the project's, with `manifests(side)`) into an output
+ * folder of its own, emptied with its cache before each run; `check` throws when a side did not do
+ * what it is named for, `done` takes each run's time.
+ */
+async function alternateGenerates<Side extends string>(
+  plan: Plan,
+  root: string,
+  small: BenchProject,
+  sides: {
+    sides: readonly Side[];
+    manifests: (side: Side) => object;
+    check: (side: Side, outDir: string) => void;
+    done: (side: Side, ms: number) => void;
+  },
+): Promise<void> {
+  const base = JSON.parse(readFileSync(path.join(root, 'toolsmith.config.json'), 'utf8')) as Record<string, unknown>;
+  for (let run = 0; run < plan.childRuns; run++)
+    for (const side of sides.sides) {
+      const outDir = path.join(root, side, 'generated');
+      for (const stale of [path.join(root, side), cacheFile(root, outDir)])
+        if (stale !== undefined) rmSync(stale, { recursive: true, force: true });
+      const config = `${side}.config.json`;
+      const manifests = sides.manifests(side);
+      writeFileSync(
+        path.join(root, config),
+        `${JSON.stringify({ ...base, out: `${side}/generated`, stubs: `${side}/src/tools`, manifests }, null, 2)}\n`,
+      );
+      const { report } = await runChild(
+        [...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, small.root, '--config', config],
+        REPO_ROOT,
+        plan.generateTimeoutMs,
+      );
+      sides.check(side, outDir);
+      sides.done(side, report.ms as number);
+    }
+}
+
+/**
  * P3e: one definition whose property description is one word of 10 MB (1 MB with `--quick`): a full
  * generate with the token report against the same with `manifests.tokenReport: false`, cold children
  * alternating (without, then with), each under a config of its own into an output folder of its own,
@@ -1363,31 +1410,21 @@ async function measureP3e(plan: Plan, tmp: string, small: BenchProject): Promise
     count: 0,
     extraDefinitions: { 'long/long_text.tool.json': definition },
   });
-  const base = JSON.parse(readFileSync(path.join(root, 'toolsmith.config.json'), 'utf8')) as Record<string, unknown>;
   const runs = { withMs: [] as number[], withoutMs: [] as number[] };
   const target = '<= 2';
   try {
-    for (let run = 0; run < plan.childRuns; run++)
-      for (const side of ['without', 'with'] as const) {
-        const outDir = path.join(root, side, 'generated');
-        for (const stale of [path.join(root, side), cacheFile(root, outDir)])
-          if (stale !== undefined) rmSync(stale, { recursive: true, force: true });
-        const config = `${side}.config.json`;
-        const manifests = { tokenReport: side === 'with' };
-        writeFileSync(
-          path.join(root, config),
-          `${JSON.stringify({ ...base, out: `${side}/generated`, stubs: `${side}/src/tools`, manifests }, null, 2)}\n`,
-        );
-        const { report } = await runChild(
-          [...GENERATE_NODE_ARGS, GENERATE_CHILD, 'toolsmith', root, small.root, '--config', config],
-          REPO_ROOT,
-          plan.generateTimeoutMs,
-        );
+    await alternateGenerates(plan, root, small, {
+      sides: ['without', 'with'],
+      manifests: (side) => ({ tokenReport: side === 'with' }),
+      check: (side, outDir) => {
         if (existsSync(path.join(outDir, 'manifests', 'token-report.json')) !== (side === 'with'))
           throw new Error(`P3e: the generate ${side} the token report wrote ${side === 'with' ? 'none' : 'one'}`);
-        (side === 'with' ? runs.withMs : runs.withoutMs).push(report.ms as number);
-        log(`  ${megabytes} MB description: generate ${side} the token report ${fmt((report.ms as number) / 1000)} s`);
-      }
+      },
+      done: (side, ms) => {
+        (side === 'with' ? runs.withMs : runs.withoutMs).push(ms);
+        log(`  ${megabytes} MB description: generate ${side} the token report ${fmt(ms / 1000)} s`);
+      },
+    });
   } catch (error) {
     if (!(error instanceof ChildFailedError)) throw error;
     const notMeasured = `generate ${error.message.split('\n')[0]!}`;
@@ -1409,6 +1446,75 @@ async function measureP3e(plan: Plan, tmp: string, small: BenchProject): Promise
         'cold children (after a warm-up check of the 2-tool project), alternating: a full generate with `manifests.tokenReport: false`, then one with it on, each into an empty output folder of its own with no cache; the medians of each side',
     },
   };
+}
+
+/**
+ * P3f: a full generate of the corpus (`mainTools` tools) with `manifests.hosts` naming every host of
+ * the table (a rejection under the served profile is a warning) against the same with none, cold
+ * children alternating (none, then every host), each under a config of its own into an output folder
+ * of its own, emptied with its cache before each run; `childRuns` per side, medians. Both sides write
+ * the host report (it lists every host either way).
+ */
+async function measureP3f(plan: Plan, tmp: string, small: BenchProject): Promise<Row> {
+  const { root } = prepareProject({ root: path.join(tmp, 'p3f'), count: plan.mainTools });
+  const runs = { allMs: [] as number[], noneMs: [] as number[] };
+  const target = '<= 1.10';
+  try {
+    await alternateGenerates(plan, root, small, {
+      sides: ['none', 'all'],
+      manifests: (side) => ({ hosts: side === 'all' ? HOSTS.map((host) => host.id) : [] }),
+      check: (side, outDir) => {
+        const losses = JSON.parse(readFileSync(path.join(outDir, 'manifests', 'loss-report.json'), 'utf8'));
+        if ((Object.values(losses)[0] as { hosts?: object } | undefined)?.hosts === undefined)
+          throw new Error(`P3f: the generate with ${side} hosts wrote no host report`);
+      },
+      done: (side, ms) => {
+        (side === 'all' ? runs.allMs : runs.noneMs).push(ms);
+        log(`  ${plan.mainTools} tools: generate with ${side} hosts ${fmt(ms / 1000)} s`);
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof ChildFailedError)) throw error;
+    const notMeasured = `generate ${error.message.split('\n')[0]!}`;
+    return {
+      ratio: null as unknown as number,
+      target,
+      pass: false,
+      detail: { tools: plan.mainTools, notMeasured, runs },
+    };
+  }
+  const allMs = median(runs.allMs);
+  const noneMs = median(runs.noneMs);
+  const ratio = allMs / noneMs;
+  return {
+    ratio,
+    target,
+    pass: ratio <= 1.1,
+    detail: {
+      tools: plan.mainTools,
+      allMs,
+      noneMs,
+      runs,
+      method:
+        'cold children (after a warm-up check of the 2-tool project), alternating: a full generate with `manifests.hosts: []`, then one naming every host, each into an empty output folder of its own with no cache; the medians of each side',
+    },
+  };
+}
+
+function p3fLines(row: Row): string[][] {
+  const detail = d(row) as Record<string, number>;
+  const measure = `full generate, manifests.hosts every host / none (${detail.tools} tools)`;
+  if (detail.notMeasured) return [notMeasuredLine('P3f', measure, row)];
+  return [
+    [
+      'P3f',
+      measure,
+      fmt(row.ratio!, 3),
+      row.target,
+      mark(row.pass),
+      `${fmt(detail.allMs! / 1000)} s vs ${fmt(detail.noneMs! / 1000)} s`,
+    ],
+  ];
 }
 
 function p3eLines(row: Row): string[][] {

@@ -306,7 +306,7 @@ describe('the TypeScript samples of the README and docs/', () => {
         SAMPLES.filter((block) => !needsDependencies(block)),
         (project) => {
           project.write('schemas/shop/refund_order.tool.json', REFUND_ORDER);
-          // Every target, the opt-in gemini-legacy too: docs/manifests.md imports every typed module.
+          // Every target, the opt-in gemini-legacy and mcp-portable too: docs/manifests.md imports every typed module.
           const config = JSON.parse(project.read('toolsmith.config.json'));
           project.write('toolsmith.config.json', { ...config, manifests: { targets: [...MANIFEST_TARGETS] } });
         },

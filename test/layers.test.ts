@@ -51,8 +51,8 @@ const SRC_LAYERS: readonly (readonly string[])[] = [
   ['src/orchestrator.ts', 'src/executor.ts', 'src/composed.ts'], // the pipeline's hosts; tools made of calls
   ['src/client.ts', 'src/tasks/'], // typed calls, task stores
   ['src/mcp/'], // the MCP server
-  ['src/manifest-targets/'], // provider manifests
   ['src/hosts/'], // what MCP hosts do to tools
+  ['src/manifest-targets/'], // provider manifests (the portable MCP profile among them)
   ['src/index.ts'], // the public API
   ['src/adapters/', 'src/tools/'], // framework adapters and the example tools, through the API
 ];

@@ -27,7 +27,7 @@ export async function openProject(
   flags: ProjectFlags,
   command: 'call' | 'serve',
   io: Io,
-): Promise<{ orchestrator: ToolOrchestrator; config: ToolsmithConfig } | undefined> {
+): Promise<{ orchestrator: ToolOrchestrator; config: ToolsmithConfig; outDir: string } | undefined> {
   const { options: generateOptions, config, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
@@ -58,7 +58,7 @@ export async function openProject(
       allowSideEffects: flags.allowSideEffects === true,
       warn: (message) => io.stderr(`toolsmith ${command}: ${message}\n`),
     });
-    return { orchestrator, config };
+    return { orchestrator, config, outDir: resolved.outDir };
   } catch (error) {
     if (!(error instanceof EntryError)) throw error;
     io.stderr(`toolsmith ${command}: ${error.message}\n`);

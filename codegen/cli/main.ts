@@ -282,7 +282,7 @@ export function createProgram(
     .command('serve')
     .description(
       'serve the tools as an MCP server over stdio until the client disconnects, or over Streamable ' +
-        'HTTP with --http (tools/list as in mcp.json; tools/call through the orchestrator)',
+        'HTTP with --http (tools/list as in mcp.json, or mcp-portable.json with --profile portable; tools/call through the orchestrator)',
     )
     .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')
@@ -294,6 +294,12 @@ export function createProgram(
     )
     .option('--persona <id>', 'the persona id calls are made as', 'mcp')
     .option('--entry <module>', ENTRY_HELP)
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        'what tools/list shows: each tool\'s exact schema (mcp.json) or the portable one every MCP host takes as it is (mcp-portable.json); calls are validated against the full definition either way (default: "manifests.servedProfile" of the config, else exact)',
+      ).choices(['exact', 'portable']),
+    )
     .option(
       '--max-message-bytes <n>',
       'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)',

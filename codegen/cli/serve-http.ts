@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { McpServerOptions } from '../../src/mcp/server.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
 import type { Io } from './io.js';
@@ -21,8 +22,11 @@ export interface ServeHttpFlags {
   drainTimeout?: number;
 }
 
-/** What `serve` serves as, over either transport: the server's name and version, the persona and its capabilities. */
-export interface ServedAs {
+/**
+ * What `serve` serves as, over either transport: the server's name and version, the persona and its
+ * capabilities, the tool list of its profile and the host-injected arguments it takes out of calls.
+ */
+export interface ServedAs extends Pick<McpServerOptions, 'listedTools' | 'injectedArguments'> {
   capabilities: string[];
   personaId: string;
   name: string;
@@ -61,6 +65,8 @@ export async function runServeHttp(
     allowedOrigins: flags.allowedOrigin ?? [],
     pageSize: settings.pageSize,
     taskStore: settings.taskStore,
+    listedTools: settings.listedTools,
+    injectedArguments: settings.injectedArguments,
     requestStateKey: env.TOOLSMITH_REQUEST_STATE_KEY,
     maxBodyBytes: flags.maxBodyBytes,
     requestTimeoutMs: flags.requestTimeout,

@@ -2,8 +2,12 @@
  * `serve`: the project's tools as an MCP server over stdio, or over Streamable HTTP (./serve-http.ts),
  * its orchestrator loaded as `call` loads it (./call.ts) and its task store opened when a tool needs one.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { McpToolEntry } from '../../src/mcp/tool.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
+import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { GENERATOR_VERSION } from '../model.js';
 import { openProject } from './call.js';
 import { defaultIo, EXIT, type CommonFlags, type Io } from './io.js';
@@ -27,18 +31,26 @@ export async function runServe(
     entry?: string;
     http?: boolean;
     allowSideEffects?: boolean;
+    profile?: 'exact' | 'portable';
   } & ServeHttpFlags,
   io: Io = defaultIo,
 ): Promise<number> {
   const project = await openProject(flags, 'serve', io);
   if (project === undefined) return EXIT.invalid;
   const { orchestrator, config } = project;
+  const profile = servedProfile(flags.profile ?? config.manifests?.servedProfile ?? 'exact', project.outDir, config);
+  if (typeof profile === 'string') {
+    io.stderr(`toolsmith serve: ${profile}\n`);
+    await orchestrator.shutdown();
+    return EXIT.invalid;
+  }
   const taskStore = await openServeTaskStore(orchestrator, flags, io);
   if (taskStore === null) {
     await orchestrator.shutdown();
     return EXIT.invalid;
   }
   const served: ServedAs = {
+    ...profile,
     name: 'toolsmith',
     version: GENERATOR_VERSION,
     capabilities: flags.capability ?? config.capabilities ?? [],
@@ -53,6 +65,24 @@ export async function runServe(
   } finally {
     await taskStore?.close().catch(() => {});
   }
+}
+
+/**
+ * The tool list of the served profile (`portable`: `<out>/manifests/mcp-portable.json`, served as it
+ * is) and the config's `injectedArguments`; a sentence saying what to do when the portable list is missing.
+ */
+function servedProfile(
+  profile: 'exact' | 'portable',
+  outDir: string,
+  config: ToolsmithConfig,
+): Pick<ServedAs, 'listedTools' | 'injectedArguments'> | string {
+  const injected = config.injectedArguments === undefined ? {} : { injectedArguments: config.injectedArguments };
+  if (profile === 'exact') return injected;
+  const file = path.join(outDir, 'manifests', 'mcp-portable.json');
+  if (!existsSync(file))
+    return `--profile portable serves ${file}, which is missing: set "manifests.servedProfile": "portable" in the config (or add mcp-portable to manifests.targets) and run toolsmith generate.`;
+  const { tools } = JSON.parse(readFileSync(file, 'utf8')) as { tools: McpToolEntry[] };
+  return { ...injected, listedTools: tools };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { HOSTS } from '../../src/hosts/host-table.js';
+import { DEFAULT_SERVER_NAME } from '../../src/hosts/host-profile.js';
 import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 
 /**
@@ -131,6 +133,27 @@ export const CONFIG_SCHEMA = {
           description:
             "Append a definition's declared `errors` (code, whether it is retryable, what it means) to the description in every target.",
         },
+        hosts: {
+          type: 'array',
+          uniqueItems: true,
+          description:
+            'The MCP hosts the project targets (`docs/hosts.md`): a tool a listed host rejects, or that takes its server down, under the served profile is a warning. The host report (`manifests/loss-report.*`) lists every host either way.',
+          items: { title: 'host', type: 'string', enum: HOSTS.map((host) => host.id) },
+        },
+        servedProfile: {
+          type: 'string',
+          enum: ['exact', 'portable'],
+          default: 'exact',
+          description:
+            "What `toolsmith serve` lists: each tool's `exact` schema (`manifests/mcp.json`), or the `portable` one every host takes as it is (`manifests/mcp-portable.json`, written with this setting). Flag: `serve --profile`.",
+        },
+        serverName: {
+          type: 'string',
+          minLength: 1,
+          default: DEFAULT_SERVER_NAME,
+          description:
+            "The server's name in the hosts' configurations: some put it in every tool name (Gemini CLI: `mcp_<server>_<tool>`, 63 characters in all).",
+        },
         tokenReport: {
           type: 'boolean',
           default: true,
@@ -177,6 +200,25 @@ export const CONFIG_SCHEMA = {
       type: 'array',
       items: { type: 'string' },
       description: 'The capabilities of the persona `call` and `serve` act as. Flag: `--capability` (repeatable).',
+    },
+    injectedArguments: {
+      type: 'array',
+      description:
+        "The arguments MCP hosts add to every call for their own bookkeeping, which `serve` takes out of a call before validating it when the tool declares no property of that name (`docs/hosts.md`). Default: those of the host table (Gemini CLI's `wait_for_previous`); `[]` takes nothing out.",
+      items: {
+        title: 'injected argument',
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'host'],
+        properties: {
+          name: { type: 'string', minLength: 1, description: 'The argument, as the host sends it in `arguments`.' },
+          host: {
+            type: 'string',
+            minLength: 1,
+            description: 'The host that sends it (a host id, or your own name for it).',
+          },
+        },
+      },
     },
     format: {
       type: 'boolean',

@@ -76,7 +76,7 @@ function namingFindings(tool: ServedTool, host: HostProfile, context: CheckConte
 }
 
 /** The verdict of a list of findings: the worst effect among them. */
-function verdictOf(findings: readonly HostFinding[]): HostVerdict {
+export function verdictOf(findings: readonly HostFinding[]): HostVerdict {
   if (findings.some((finding) => finding.effect === 'rejects' && finding.scope !== 'tool')) return 'server-down';
   if (findings.some((finding) => finding.effect === 'rejects')) return 'rejected';
   if (findings.some((finding) => finding.effect === 'alters')) return 'altered';

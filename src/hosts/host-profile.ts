@@ -3,6 +3,7 @@
  * VS Code Copilot, … — does to the tools a server lists, rule by rule, each with the host's source
  * beside it, and what a check of one tool against one host finds. Pure data; nothing here runs a host.
  */
+import type { InjectedArgument } from '../mcp/injected-arguments.js';
 
 /** The server name a host puts in front of tool names when the project does not set one (`mcp_toolsmith_calculator`). */
 export const DEFAULT_SERVER_NAME = 'toolsmith';
@@ -69,18 +70,6 @@ interface HostNaming {
   does: string;
   /** What a tool author can do about it. */
   fix: string;
-  source: string;
-  versions: string;
-}
-
-/** An argument a host adds to the calls of every tool for its own bookkeeping. */
-export interface InjectedArgument {
-  /** The argument's name in the call's `arguments` (`wait_for_previous`). */
-  name: string;
-  /** The schema the host declares it with to its model. */
-  schema: Readonly<Record<string, unknown>>;
-  /** The host id it is for. */
-  host: string;
   source: string;
   versions: string;
 }

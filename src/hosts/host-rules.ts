@@ -184,8 +184,8 @@ export function booleanSubschemas(
 }
 
 /*
- * Meta-schema checks. Ajv's compiler is loaded on the first such check only (the MCP server reads
- * the host table for its injected arguments and never runs these).
+ * Meta-schema checks. Ajv's compiler is loaded on the first such check only: a program that reads
+ * the table without checking a tool never loads it.
  */
 const requireCommonJs = createRequire(import.meta.url);
 const metaValidators = new Map<string, ValidateFunction>();

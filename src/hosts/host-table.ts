@@ -12,7 +12,8 @@ import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject } from '../schema/walk.js';
-import type { CheckContext, HostProfile, HostRule, InjectedArgument, RuleHit } from './host-profile.js';
+import { HOST_INJECTED_ARGUMENTS, type InjectedArgument } from '../mcp/injected-arguments.js';
+import type { CheckContext, HostProfile, HostRule, RuleHit } from './host-profile.js';
 import {
   arraysWithoutItems,
   booleanSubschemas,
@@ -71,14 +72,7 @@ const geminiCli: HostProfile = {
     source: `${GEMINI_CORE}/tools/mcp-tool.ts generateValidName; tools/tool-registry.ts registerTool, which overwrites)`,
     versions: GEMINI_VERSIONS,
   },
-  injects: [
-    {
-      name: 'wait_for_previous',
-      schema: { type: 'boolean' },
-      source: `${GEMINI_CORE}/tools/tools.ts addWaitForPreviousParameter; scheduler/scheduler.ts _isParallelizable)`,
-      versions: GEMINI_VERSIONS,
-    },
-  ],
+  injects: HOST_INJECTED_ARGUMENTS.filter((argument) => argument.host === 'gemini-cli'),
   rules: [
     {
       id: 'gemini-cli/tool-list',

@@ -14,7 +14,7 @@
  * becomes a merge, a union the smallest shape holding every branch); `emit` writes the shape out.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { appendDescription, carriedText } from '../manifest-targets/build.js';
+import { appendDescription, carriedText } from '../schema/keyword-sentences.js';
 import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';

@@ -1,4 +1,5 @@
-import { appendDescription, compareStrings, type ManifestTool } from './build.js';
+import { appendDescription } from '../schema/keyword-sentences.js';
+import { compareStrings, type ManifestTool } from './build.js';
 
 /**
  * The tools with their declared errors told at the end of their description (`manifests.describeErrors`):

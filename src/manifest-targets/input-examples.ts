@@ -5,7 +5,8 @@
  */
 import { escapePointerSegment } from '../schema/json-pointer.js';
 import { cloneJson, isObject } from '../schema/walk.js';
-import { appendDescription, type ManifestTool } from './build.js';
+import { appendDescription } from '../schema/keyword-sentences.js';
+import type { ManifestTool } from './build.js';
 
 /**
  * How many examples an Anthropic entry carries by default (`manifests.inputExamples`). Anthropic's

@@ -14,6 +14,7 @@ import { buildGeminiLegacyManifest } from './gemini-legacy.js';
 import { describeErrors } from './declared-errors.js';
 import { DEFAULT_INPUT_EXAMPLES, describeExamples } from './input-examples.js';
 import { buildMcpManifest } from './mcp.js';
+import { buildMcpPortableManifest } from './mcp-portable.js';
 import { buildOpenAiManifest, buildOpenAiResponsesManifest } from './openai.js';
 import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from './openai-strict.js';
 
@@ -103,6 +104,16 @@ const TARGET_ROWS = {
     takes2020: true,
     typed: { name: 'mcpToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
     label: 'MCP',
+  },
+  // The portable profile (`serve --profile portable`): emitted when `manifests.servedProfile` is `portable` or `targets` names it.
+  'mcp-portable': {
+    file: 'manifests/mcp-portable.json',
+    key: 'tools',
+    build: buildMcpPortableManifest,
+    takes2020: true,
+    optIn: true,
+    typed: { name: 'mcpPortableToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
+    label: 'MCP (portable profile)',
   },
 } satisfies Record<string, ManifestTargetEntry>;
 

@@ -41,11 +41,20 @@ import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, we
  * flight finish, up to a deadline.
  */
 
+/** The server's own options `startHttpServer` hands to each request's server. */
+type ServerOptionKey =
+  | 'name'
+  | 'version'
+  | 'instructions'
+  | 'pageSize'
+  | 'taskStore'
+  | 'requestStateKey'
+  | 'listedTools'
+  | 'injectedArguments'
+  | 'toolFailureMeta';
+
 /** How `startHttpServer` serves an orchestrator. */
-export interface ServeHttpOptions extends Pick<
-  McpServerOptions,
-  'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey' | 'toolFailureMeta'
-> {
+export interface ServeHttpOptions extends Pick<McpServerOptions, ServerOptionKey> {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
   /** Port (default 3000; 0 picks a free one, see `McpHttpServer.port`). */
@@ -167,10 +176,7 @@ interface Served {
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
   maxBodyBytes: number;
-  serverOptions: Pick<
-    McpServerOptions,
-    'name' | 'version' | 'instructions' | 'pageSize' | 'taskStore' | 'requestStateKey' | 'toolFailureMeta'
-  >;
+  serverOptions: Pick<McpServerOptions, ServerOptionKey>;
   personaId: string;
   openCapabilities: readonly string[];
   onError: (error: Error) => void;
@@ -203,7 +209,17 @@ export async function startHttpServer(
   if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
   // A request-state key under 32 bytes throws here, at start, rather than at the first request.
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
-  const { name, version, instructions, pageSize, taskStore, requestStateKey, toolFailureMeta } = options;
+  const {
+    name,
+    version,
+    instructions,
+    pageSize,
+    taskStore,
+    requestStateKey,
+    listedTools,
+    injectedArguments,
+    toolFailureMeta,
+  } = options;
   const served: Served = {
     orchestrator,
     auth,
@@ -216,7 +232,17 @@ export async function startHttpServer(
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    serverOptions: { name, version, instructions, pageSize, taskStore, requestStateKey, toolFailureMeta },
+    serverOptions: {
+      name,
+      version,
+      instructions,
+      pageSize,
+      taskStore,
+      requestStateKey,
+      listedTools,
+      injectedArguments,
+      toolFailureMeta,
+    },
     personaId: options.personaId ?? 'mcp',
     openCapabilities: [...(options.capabilities ?? [])],
     onError: options.onError ?? (() => {}),

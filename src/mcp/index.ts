@@ -3,7 +3,8 @@
  * official v2 SDK — the tool mapping (./tool.ts), the era-blind handlers (./server.ts: `tools/list`,
  * `tools/call` as a direct call or a task, ./tasks.ts), how a call asks its client (./asking.ts,
  * ./request-state.ts), stdio (./stdio.ts over ./stdio-transport.ts), Streamable HTTP (./http.ts) and
- * its bearer auth (./auth.ts); every transport checks `tools/call` params with ./call-params.ts.
+ * its bearer auth (./auth.ts); every transport checks `tools/call` params with ./call-params.ts; the
+ * arguments hosts inject for themselves are taken out of calls (./injected-arguments.ts).
  */
 
 export {
@@ -22,6 +23,7 @@ export {
   type McpServerOptions,
 } from './server.js';
 export { FAILURE_META_KEY, SEP_3313_META_KEY, type FailureMeta } from './failure-meta.js';
+export { HOST_INJECTED_ARGUMENTS, type InjectedArgument } from './injected-arguments.js';
 export { serveStdio, type ServeStdioOptions, type ServeStdioResult } from './stdio.js';
 export {
   isLoopbackHost,

@@ -38,7 +38,8 @@ import {
   taskReporter,
   taskStatusNotification,
 } from './tasks.js';
-import { isMcpObjectSchema, toMcpToolFromTool } from './tool.js';
+import { isMcpObjectSchema, type McpToolEntry, toMcpToolFromTool } from './tool.js';
+import { HOST_INJECTED_ARGUMENTS, type InjectedArgument, withoutInjectedArguments } from './injected-arguments.js';
 
 /*
  * The MCP server on the official v2 SDK (`@modelcontextprotocol/server`), the same for both protocol
@@ -129,6 +130,19 @@ export interface McpServerOptions {
    * proposal is a draft and may change.
    */
   toolFailureMeta?: boolean;
+  /**
+   * The `tools/list` entries served in place of each tool's own, matched by name: the portable
+   * profile is `generated/manifests/mcp-portable.json`'s `tools` (`serve --profile portable`), input
+   * schemas every host takes as they are. Only what the model is shown changes: each call is still
+   * validated against the tool's full definition. A tool without an entry here is listed as its own.
+   */
+  listedTools?: readonly McpToolEntry[];
+  /**
+   * The arguments hosts add to every call for their own bookkeeping, taken out of a call's arguments
+   * before it is validated when the tool declares no property of that name (default
+   * `HOST_INJECTED_ARGUMENTS`: Gemini CLI's `wait_for_previous`; `[]` takes nothing out).
+   */
+  injectedArguments?: readonly Pick<InjectedArgument, 'name' | 'host'>[];
 }
 
 /** A server `createMcpServer` builds (the v2 SDK's low-level `Server`). */
@@ -186,11 +200,14 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     signal: options.signal,
     feedback: { maxLength: orchestrator.maxFeedbackLength },
     draftFailureMeta: options.toolFailureMeta === true,
+    injected: options.injectedArguments ?? HOST_INJECTED_ARGUMENTS,
   };
   if (store !== undefined)
     handleTaskMethods(server, { store, subject: calls.taskSubject, list: options.taskListing === true });
+  const listed =
+    options.listedTools === undefined ? undefined : new Map(options.listedTools.map((entry) => [entry.name, entry]));
   server.setRequestHandler('tools/list', (request) => {
-    const tools = listMcpTools(orchestrator, capabilities);
+    const tools = listMcpTools(orchestrator, capabilities, listed);
     const page = pageOf(tools, pageSize, request.params?.cursor);
     return { ...page, ttlMs, cacheScope };
   });
@@ -215,6 +232,8 @@ interface Calls {
   readonly feedback: FeedbackOptions;
   /** Whether a failure also carries SEP-3313's draft `_meta` entry (`toolFailureMeta`). */
   readonly draftFailureMeta: boolean;
+  /** The arguments hosts inject, taken out of each call's arguments the tool does not declare. */
+  readonly injected: readonly Pick<InjectedArgument, 'name'>[];
 }
 
 /** A `tools/call` request's params. */
@@ -268,7 +287,7 @@ async function callDirectly(
   const signals = [ctx.mcpReq.signal];
   if (asking.signal !== undefined) signals.push(asking.signal);
   if (calls.signal !== undefined) signals.push(calls.signal);
-  const details = callDetails(calls, params, `mcp-${String(ctx.mcpReq.id)}`);
+  const details = callDetails(calls, tool, params, `mcp-${String(ctx.mcpReq.id)}`);
   const call = orchestrator.processToolCall({
     ...details,
     signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
@@ -309,7 +328,7 @@ async function callAsTask(
   const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
   const canSample = (modern || lasting) && sampling !== undefined && sampling !== null;
   const structured = isMcpObjectSchema(tool.outputSchema);
-  const taskDetails = callDetails(calls, params, 'mcp-task');
+  const taskDetails = callDetails(calls, tool, params, 'mcp-task');
   const handle = await startTask(
     store,
     ctx,
@@ -341,11 +360,15 @@ async function callAsTask(
   return handle as unknown as CallToolResult;
 }
 
-/** The orchestrator's call for `params` as this server's caller makes it; how it runs is added by the caller. */
-function callDetails(calls: Calls, params: CallParams, correlation: string): ToolCallDetails {
+/**
+ * The orchestrator's call for `params` as this server's caller makes it, without the arguments hosts
+ * inject that `tool` does not declare (./injected-arguments.ts); how it runs is added by the caller.
+ */
+function callDetails(calls: Calls, tool: ITool | undefined, params: CallParams, correlation: string): ToolCallDetails {
+  const args = withoutInjectedArguments(params.arguments ?? {}, tool?.inputSchema, calls.injected);
   return {
     ...calls.caller,
-    toolCallRequest: { id: `mcp-${randomUUID()}`, name: params.name, arguments: params.arguments ?? {} },
+    toolCallRequest: { id: `mcp-${randomUUID()}`, name: params.name, arguments: args },
     personaCapabilities: [...calls.caller.personaCapabilities],
     correlationId: `${correlation}-${randomUUID()}`,
   };
@@ -427,14 +450,21 @@ function pageOf(
   return end < tools.length ? { tools: tools.slice(start, end), nextCursor: `p${end}` } : { tools: tools.slice(start) };
 }
 
-/** The `tools/list` entries of the enabled tools `capabilities` allow (all enabled tools without). */
-export function listMcpTools(orchestrator: ToolOrchestrator, capabilities?: readonly string[]): Tool[] {
+/**
+ * The `tools/list` entries of the enabled tools `capabilities` allow (all enabled tools without):
+ * each tool's own, or its entry in `listed` (a served profile's list).
+ */
+export function listMcpTools(
+  orchestrator: ToolOrchestrator,
+  capabilities?: readonly string[],
+  listed?: ReadonlyMap<string, McpToolEntry>,
+): Tool[] {
   const tools: Tool[] = [];
   for (const definition of orchestrator.listTools(
     capabilities === undefined ? undefined : { personaCapabilities: capabilities },
   )) {
     const tool = orchestrator.getTool(definition.name);
-    if (tool !== undefined) tools.push(toMcpToolFromTool(tool) as Tool);
+    if (tool !== undefined) tools.push((listed?.get(tool.name) ?? toMcpToolFromTool(tool)) as Tool);
   }
   return tools;
 }

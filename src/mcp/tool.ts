@@ -34,7 +34,7 @@ export interface McpToolAnnotations {
 }
 
 /** A schema as MCP publishes it: 2020-12, stamped, with an object root. */
-interface McpObjectSchema {
+export interface McpObjectSchema {
   $schema: string;
   type: 'object';
   [keyword: string]: unknown;

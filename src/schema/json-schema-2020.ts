@@ -63,6 +63,33 @@ export function translatePointerTokens(tokens: readonly string[]): string[] {
 }
 
 /**
+ * The tokens of a pointer into the 2020-12 copy of `source` read back in `source`'s own words: where
+ * `source` (a draft-07 schema) has no such keyword, `$defs` is its `definitions`, `prefixItems` its
+ * tuple `items`, the `items` after a tuple its `additionalItems`, `dependentSchemas` and
+ * `dependentRequired` its `dependencies`. Tokens past what `source` holds are kept as they are.
+ */
+export function sourcePointerTokens(source: unknown, tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  let node: unknown = source;
+  for (const token of tokens) {
+    let own = token;
+    if (isObject(node) && !Object.hasOwn(node, token)) {
+      if (token === '$defs' && Object.hasOwn(node, 'definitions')) own = 'definitions';
+      else if (token === 'prefixItems' && Array.isArray(node.items)) own = 'items';
+      else if (token === 'items' && Array.isArray(node.items)) own = 'additionalItems';
+      else if ((token === 'dependentSchemas' || token === 'dependentRequired') && Object.hasOwn(node, 'dependencies'))
+        own = 'dependencies';
+    }
+    out.push(own);
+    node =
+      (isObject(node) || Array.isArray(node)) && Object.hasOwn(node, own)
+        ? (node as Record<string, unknown>)[own]
+        : undefined;
+  }
+  return out;
+}
+
+/**
  * A `$ref` with its fragment's JSON pointer repointed; other refs (anchors, none) unchanged. Tokens that
  * are not renamed keep their spelling (percent-encoding included).
  */

@@ -81,6 +81,7 @@ describe('the config schema', () => {
       'manifests',
       'entry',
       'capabilities',
+      'injectedArguments',
       'format',
       'strict',
       'workers',

@@ -10,6 +10,7 @@ import {
   type ManifestTarget,
   toolManifests,
 } from '../../codegen/emit/manifests/index.js';
+import { toolHostReport } from '../../codegen/emit/manifests/host-report.js';
 import { emitLossReport } from '../../codegen/emit/manifests/loss-report.js';
 import { markdownBanner } from '../../codegen/emit/banner.js';
 import { buildManifestTarget } from '../../src/manifest-targets/table.js';
@@ -62,6 +63,7 @@ describe('manifests assembled from each tool’s part', () => {
       result.unavailable,
       markdownBanner('the tool definitions', TEST_CONTEXT).trimEnd(),
       result.tokens,
+      new Map(TOOLS.map((tool) => [tool.name, toolHostReport(tool, OPTIONS)])),
     );
     expect(result.files.find((file) => file.path === 'manifests/loss-report.md')!.content).toBe(markdown!.content);
     expect(markdown!.content).toContain('## What each manifest costs');

@@ -22,6 +22,7 @@ const FILES: Record<ManifestTarget, { file: string; key?: string }> = {
   gemini: { file: 'manifests/gemini.json', key: 'functionDeclarations' },
   'gemini-legacy': { file: 'manifests/gemini-legacy.json', key: 'functionDeclarations' },
   mcp: { file: 'manifests/mcp.json', key: 'tools' },
+  'mcp-portable': { file: 'manifests/mcp-portable.json', key: 'tools' },
 };
 
 function entries(result: ReturnType<typeof emitManifests>, target: ManifestTarget): any[] {
@@ -35,7 +36,7 @@ function entries(result: ReturnType<typeof emitManifests>, target: ManifestTarge
 const names = (list: any[]) => list.map((entry) => entry.name ?? entry.function?.name);
 
 describe('default targets', () => {
-  it('are every target but gemini-legacy', () => {
+  it('are every target but the opt-in gemini-legacy and mcp-portable', () => {
     expect(DEFAULT_MANIFEST_TARGETS).toEqual([
       'openai',
       'openai-strict',

@@ -597,7 +597,14 @@ describe('emitManifests', () => {
   it('sorts the loss report by tool, target, pointer and keyword', () => {
     const report = file(emit(tools), 'manifests/loss-report.json');
     expect(Object.keys(report)).toEqual(['alpha', 'zeta']);
-    expect(Object.keys(report.alpha)).toEqual(['anthropic', 'gemini-legacy', 'mcp', 'openai', 'openai-strict']);
+    expect(Object.keys(report.alpha)).toEqual([
+      'anthropic',
+      'gemini-legacy',
+      'mcp',
+      'openai',
+      'openai-strict',
+      'hosts',
+    ]);
     expect(report.alpha['openai-strict'].map((entry: Json) => entry.keyword)).toEqual(['maxLength', 'minLength']);
     expect(report.alpha['openai-strict'][0]).toEqual({
       pointer: '/inputSchema/properties/q',

@@ -24,22 +24,22 @@ import {
   type ServedTool,
 } from '../../src/hosts/index.js';
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
-import { corpus, EXAMPLES, REAL_CORPUS, SHAPES } from '../src/hosts/corpus.js';
+import { corpus, EXAMPLES, EXAMPLES_PORTABLE, REAL_CORPUS, SHAPES } from '../src/hosts/corpus.js';
 import { HOST_PROJECT, INSPECTOR_BIN, installHostPackages } from './host-packages.js';
-
-/**
- * FLIPS in the issue's second half: today `toolsmith serve` validates every call as it comes, so the
- * `wait_for_previous` Gemini CLI adds is refused (INVALID_ARGUMENTS) on every tool that forbids other
- * properties. When the server takes the injected arguments of `injectedArguments()` out before
- * validating, set this to true: the same calls must then succeed.
- */
-const SERVER_TAKES_OUT_INJECTED_ARGUMENTS = false;
 
 const REPO = path.resolve(HOST_PROJECT, '../..');
 const run = promisify(execFile);
 const gemini = hostById('gemini-cli')!;
 const inspector = hostById('mcp-inspector')!;
 const served = corpus(EXAMPLES);
+const servedPortable = corpus(EXAMPLES_PORTABLE);
+/** The generated host report: what generate announced each host does to each example tool, per profile. */
+const report = JSON.parse(
+  readFileSync(path.join(HOST_PROJECT, '../../generated/manifests/loss-report.json'), 'utf8'),
+) as Record<
+  string,
+  { hosts: Record<string, Record<'exact' | 'portable', { verdict: string; findings: HostFinding[] }>> }
+>;
 
 /** Valid arguments for each example tool, in an order that works (memory written before it is read). */
 const EXAMPLE_CALLS: ReadonlyArray<[string, Record<string, unknown>]> = [
@@ -64,11 +64,14 @@ const SERVE_ARGS = [
 
 let folder: string;
 let serveEnv: Record<string, string>;
-let http: { child: ChildProcess; url: string; exit: Promise<unknown> } | undefined;
+type HttpServer = { child: ChildProcess; url: string; exit: Promise<unknown> };
+/** `serve --http` with the exact profile, and with the example project's own (portable). */
+let http: HttpServer | undefined;
+let httpPortable: HttpServer | undefined;
 
 /** Starts `toolsmith serve --http --no-auth` on a free port and waits for its "MCP at <url>" line. */
-async function startHttp(): Promise<{ child: ChildProcess; url: string; exit: Promise<unknown> }> {
-  const child = spawn(process.execPath, [...SERVE_ARGS, '--http', '--no-auth', '--port', '0'], {
+async function startHttp(...extra: string[]): Promise<HttpServer> {
+  const child = spawn(process.execPath, [...SERVE_ARGS, '--http', '--no-auth', '--port', '0', ...extra], {
     cwd: REPO,
     env: { ...process.env, ...serveEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -143,14 +146,15 @@ beforeAll(async () => {
   mkdirSync(path.join(folder, 'home'));
   writeFileSync(path.join(folder, 'files', 'hello.txt'), 'Hello from the host test.\n');
   serveEnv = { TOOLSMITH_DATA_DIR: path.join(folder, 'data'), TOOLSMITH_FILES_ROOT: path.join(folder, 'files') };
-  http = await startHttp();
+  [http, httpPortable] = await Promise.all([startHttp('--profile', 'exact'), startHttp()]);
 }, 600_000);
 
 afterAll(async () => {
-  if (http !== undefined && http.child.exitCode === null) {
-    http.child.kill('SIGTERM');
-    await http.exit;
-  }
+  for (const server of [http, httpPortable])
+    if (server !== undefined && server.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exit;
+    }
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -212,91 +216,92 @@ function corpusLists(host: HostProfile): {
   return { listable, refused };
 }
 
+/** The example servers Gemini CLI runs against: `toolsmith serve` over stdio and HTTP, exact and portable. */
+const EXAMPLE_SERVERS = ['toolsmith', 'toolsmith-http', 'toolsmith-portable', 'toolsmith-http-portable'] as const;
+const isPortable = (server: string) => server.endsWith('-portable');
+
 describe('Gemini CLI (@google/gemini-cli-core 0.61.0, its own MCP code path)', () => {
   let answer: GeminiAnswer;
   const { listable, refused } = corpusLists(gemini);
   const portable = listable.map((tool) => ({ ...tool, inputSchema: portableInputSchema(tool.inputSchema).schema }));
-  const examplesPortable = served.map((tool) => ({
-    ...tool,
-    inputSchema: portableInputSchema(tool.inputSchema).schema,
-  }));
 
   beforeAll(async () => {
+    const stdio = (...extra: string[]) => ({
+      command: process.execPath,
+      args: [...SERVE_ARGS, ...extra],
+      cwd: REPO,
+      env: serveEnv,
+    });
     const servers: Record<string, object> = {
-      toolsmith: { command: process.execPath, args: SERVE_ARGS, cwd: REPO, env: serveEnv },
+      toolsmith: stdio('--profile', 'exact'),
       'toolsmith-http': { httpUrl: http!.url },
+      // The example project's own profile (manifests.servedProfile: portable in toolsmith.config.json).
+      'toolsmith-portable': stdio(),
+      'toolsmith-http-portable': { httpUrl: httpPortable!.url },
       corpus: corpusServer(listable, 'corpus'),
       'corpus-portable': corpusServer(portable, 'corpus-portable'),
-      'examples-portable': corpusServer(examplesPortable, 'examples-portable'),
     };
     refused.forEach(({ tools }, index) => {
       servers[`refused-${index}`] = corpusServer(tools, `refused-${index}`);
     });
-    const calls = ['toolsmith', 'toolsmith-http'].flatMap((server) =>
+    const calls = EXAMPLE_SERVERS.flatMap((server) =>
       EXAMPLE_CALLS.flatMap(([tool, args]) => [
         { server, tool, args },
         { server, tool, args: { ...args, wait_for_previous: true } },
       ]),
     );
-    const validate = EXAMPLE_CALLS.map(([tool, args]) => ({
-      server: 'toolsmith',
-      tool,
-      args: { ...args, wait_for_previous: true },
-    }));
+    const validate = ['toolsmith', 'toolsmith-portable'].flatMap((server) =>
+      EXAMPLE_CALLS.map(([tool, args]) => ({ server, tool, args: { ...args, wait_for_previous: true } })),
+    );
     answer = await runGemini({ servers, calls, validate });
     expect(answer.error).toBeUndefined();
-  }, 180_000);
+  }, 240_000);
 
-  it.each(['toolsmith', 'toolsmith-http'])(
-    'discovers every example tool over %s, under the names the table gives',
-    (server) => {
-      const found = answer.servers[server]!;
-      expect(found.error).toBeNull();
-      expect(found.tools.map((tool) => [tool.serverToolName, tool.name, tool.declared])).toEqual(
-        served.map((tool) => [tool.name, hostToolName(gemini, tool.name, { serverName: server }), true]),
-      );
-    },
-  );
+  it.each(EXAMPLE_SERVERS)('discovers every example tool over %s, under the names the table gives', (server) => {
+    const found = answer.servers[server]!;
+    expect(found.error).toBeNull();
+    expect(found.tools.map((tool) => [tool.serverToolName, tool.name, tool.declared])).toEqual(
+      served.map((tool) => [tool.name, hostToolName(gemini, tool.name, { serverName: server }), true]),
+    );
+  });
 
-  it('declares each example tool as served, changed only where the gemini-cli row says (wait_for_previous added)', () => {
-    for (const server of ['toolsmith', 'toolsmith-http'])
-      for (const tool of served) {
+  it('declares each example tool as served, changed only where the generated report says for gemini-cli (wait_for_previous added)', () => {
+    for (const server of EXAMPLE_SERVERS) {
+      const profile = isPortable(server) ? 'portable' : 'exact';
+      for (const tool of isPortable(server) ? servedPortable : served) {
         const declared = answer.servers[server]!.tools.find((entry) => entry.serverToolName === tool.name)!;
-        const findings = checkServer([tool], gemini, { serverName: server }).tools[0]!.findings;
-        expect([tool.name, compareWithTable(tool.inputSchema, declared.parameters, findings)]).toEqual([
+        const announced = report[tool.name]!.hosts['gemini-cli']![profile];
+        expect([
+          server,
           tool.name,
-          { unexplained: [], unseen: [] },
-        ]);
+          compareWithTable(tool.inputSchema, declared.parameters, announced.findings),
+        ]).toEqual([server, tool.name, { unexplained: [], unseen: [] }]);
         expect(differences(tool.inputSchema, declared.parameters)).toEqual(['/properties/wait_for_previous']);
+        // Its own argument aside, Gemini CLI takes every example tool as it is, as the report announced.
+        expect([server, tool.name, announced.verdict]).toEqual([server, tool.name, 'unaltered']);
       }
+    }
   });
 
   it('its parameter validator accepts every example call with wait_for_previous', () => {
-    expect(answer.validate.map((entry) => [entry.tool, entry.error])).toEqual(
-      EXAMPLE_CALLS.map(([tool]) => [tool, null]),
+    expect(answer.validate.map((entry) => [entry.server, entry.tool, entry.error])).toEqual(
+      ['toolsmith', 'toolsmith-portable'].flatMap((server) => EXAMPLE_CALLS.map(([tool]) => [server, tool, null])),
     );
   });
 
-  it('calls every example tool through its invocation: plain calls succeed; with wait_for_previous, as the table predicts', () => {
+  it('calls every example tool through its invocation, with and without wait_for_previous: every call succeeds', () => {
+    expect(answer.calls).toHaveLength(EXAMPLE_SERVERS.length * EXAMPLE_CALLS.length * 2);
     const injected = injectedArguments([gemini]).map((argument) => argument.name);
+    let carrying = 0;
     for (const call of answer.calls) {
       const tool = served.find((entry) => entry.name === call.tool)!;
-      const carries = injected.filter((name) => Object.hasOwn(call.args, name));
-      const refused =
-        !SERVER_TAKES_OUT_INJECTED_ARGUMENTS && carries.some((name) => forbidsArgument(tool.inputSchema, name));
-      if (refused) {
-        // FLIPS: refused today, by the server, for the argument Gemini CLI added.
-        expect(call.error, `${call.server} ${call.tool}`).toContain('INVALID_ARGUMENTS');
-        expect(call.error).toMatch(/wait_for_previous\\?": true \/\/ error: unknown property/);
-      } else {
-        expect([call.server, call.tool, call.error]).toEqual([call.server, call.tool, null]);
-        expect(JSON.stringify(call.llmContent)).not.toContain('INVALID_ARGUMENTS');
-      }
+      // Each of these calls would be refused by a server that validated the arguments as they come.
+      if (injected.some((name) => Object.hasOwn(call.args, name) && forbidsArgument(tool.inputSchema, name)))
+        carrying++;
+      expect([call.server, call.tool, call.error]).toEqual([call.server, call.tool, null]);
+      expect(JSON.stringify(call.llmContent)).not.toContain('INVALID_ARGUMENTS');
     }
-    // Every example tool forbids other properties, so today every call with wait_for_previous is refused.
-    expect(answer.calls.filter((call) => call.error !== null)).toHaveLength(
-      SERVER_TAKES_OUT_INJECTED_ARGUMENTS ? 0 : 14,
-    );
+    expect(carrying).toBe(EXAMPLE_SERVERS.length * EXAMPLE_CALLS.length);
   });
 
   it('refuses exactly the corpus lists the table says its client refuses (a non-object root, required: null, a `true` property)', () => {
@@ -341,11 +346,8 @@ describe('Gemini CLI (@google/gemini-cli-core 0.61.0, its own MCP code path)', (
     expect(kept.length).toBe(listable.length - 1);
   });
 
-  it('declares the portable rewrite of the examples and of the corpus unaltered (its prefix and wait_for_previous aside)', () => {
-    for (const [server, tools] of [
-      ['examples-portable', examplesPortable],
-      ['corpus-portable', portable],
-    ] as const) {
+  it('declares the portable rewrite of the corpus unaltered (its prefix and wait_for_previous aside)', () => {
+    for (const [server, tools] of [['corpus-portable', portable]] as const) {
       const found = answer.servers[server]!;
       expect(found.error).toBeNull();
       const check = checkServer(tools, gemini, { serverName: server });

@@ -57,6 +57,8 @@ describe('runtime manifest builders (toolsmith-sdk/manifests)', () => {
       expect(buildManifest(target, withExamples), target).toEqual(manifest(`${target}.json`));
     const registered = listed.map((definition) => orchestrator.getTool(definition.name)!);
     expect(toMcpTools(registered)).toEqual(manifest('mcp.json').tools);
+    // The portable profile's list, from the same tools (titles and annotations are the tools').
+    expect(buildManifest('mcp-portable', registered)).toEqual(manifest('mcp-portable.json'));
     // Lazy stand-ins carry the definition's annotations in their catalog metadata too.
     expect(toMcpTools(createLazyTools())).toEqual(manifest('mcp.json').tools);
   });

@@ -33,6 +33,9 @@ describe('a 2020-12-only MCP client (as the SDK v2 betas default) against `tools
       args: [
         'bin/toolsmith.js',
         'serve',
+        // The exact schemas (the example project serves the portable profile by default).
+        '--profile',
+        'exact',
         '--allow-side-effects',
         '--capability',
         'capability:filesystem:read',

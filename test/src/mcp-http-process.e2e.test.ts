@@ -13,6 +13,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp.json'), 'utf8')) as {
   tools: Tool[];
 };
+const portable = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp-portable.json'), 'utf8')) as {
+  tools: Tool[];
+};
 
 interface Served {
   child: ChildProcess;
@@ -93,7 +96,8 @@ describe('toolsmith serve --http (child processes, official Client over Streamab
     const client = new Client({ name: 'http-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(servers[0]!.url)));
     try {
-      expect((await client.listTools()).tools).toEqual(manifest.tools);
+      // The example project serves the portable profile (manifests.servedProfile in toolsmith.config.json).
+      expect((await client.listTools()).tools).toEqual(portable.tools);
       const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
       expect(structured(await call('calculator', { expression: '2*(3+4)^2' }))).toEqual({
         expression: '2*(3+4)^2',

@@ -17,6 +17,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp.json'), 'utf8')) as {
   tools: Tool[];
 };
+const portable = JSON.parse(readFileSync(path.join(repoRoot, 'generated/manifests/mcp-portable.json'), 'utf8')) as {
+  tools: Tool[];
+};
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 /** The text of a result's first content block (every toolsmith result has exactly one, a text). */
@@ -400,9 +403,10 @@ describe('toolsmith serve (child process, official Client over stdio)', () => {
     return (await client.callTool({ name, arguments: args })) as CallToolResult;
   }
 
-  it('lists every example tool as in mcp.json', async () => {
+  it('lists every example tool as the example project serves it: the portable profile (mcp-portable.json)', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toEqual(manifest.tools);
+    expect(tools).toEqual(portable.tools);
+    expect(tools.map((tool) => tool.name)).toEqual(manifest.tools.map((tool) => tool.name));
   });
 
   it('calls every example tool and answers real outputs', async () => {

@@ -7,7 +7,22 @@ export type ManifestTarget =
   | 'anthropic'
   | 'gemini'
   | 'gemini-legacy'
-  | 'mcp';
+  | 'mcp'
+  | 'mcp-portable';
+export type Host =
+  | 'gemini-cli'
+  | 'cursor'
+  | 'claude-code'
+  | 'claude-desktop'
+  | 'codex'
+  | 'chatgpt'
+  | 'vscode-copilot-gpt-4'
+  | 'vscode-copilot-claude'
+  | 'vscode-copilot-gemini'
+  | 'vscode-copilot'
+  | 'visual-studio'
+  | 'windsurf'
+  | 'mcp-inspector';
 
 /**
  * toolsmith.config.json (or the default export of toolsmith.config.ts / .mts / .js / .mjs). Command-line flags override it.
@@ -90,6 +105,18 @@ export interface ToolsmithConfig {
      * Append a definition's declared `errors` (code, whether it is retryable, what it means) to the description in every target.
      */
     describeErrors?: boolean;
+    /**
+     * The MCP hosts the project targets (`docs/hosts.md`): a tool a listed host rejects, or that takes its server down, under the served profile is a warning. The host report (`manifests/loss-report.*`) lists every host either way.
+     */
+    hosts?: Host[];
+    /**
+     * What `toolsmith serve` lists: each tool's `exact` schema (`manifests/mcp.json`), or the `portable` one every host takes as it is (`manifests/mcp-portable.json`, written with this setting). Flag: `serve --profile`.
+     */
+    servedProfile?: 'exact' | 'portable';
+    /**
+     * The server's name in the hosts' configurations: some put it in every tool name (Gemini CLI: `mcp_<server>_<tool>`, 63 characters in all).
+     */
+    serverName?: string;
     /**
      * Count each tool's entry cost per target into `manifests/token-report.json`; `false` counts nothing (and allows no `tokenBudget`).
      */
@@ -202,6 +229,19 @@ export interface ToolsmithConfig {
          */
         perTool?: number;
       };
+      /**
+       * The budget of manifests/mcp-portable.json.
+       */
+      'mcp-portable'?: {
+        /**
+         * The most tokens every tool entry of the manifest may cost together.
+         */
+        total?: number;
+        /**
+         * The most tokens any one tool's entry may cost.
+         */
+        perTool?: number;
+      };
     };
   };
   /**
@@ -212,6 +252,10 @@ export interface ToolsmithConfig {
    * The capabilities of the persona `call` and `serve` act as. Flag: `--capability` (repeatable).
    */
   capabilities?: string[];
+  /**
+   * The arguments MCP hosts add to every call for their own bookkeeping, which `serve` takes out of a call before validating it when the tool declares no property of that name (`docs/hosts.md`). Default: those of the host table (Gemini CLI's `wait_for_previous`); `[]` takes nothing out.
+   */
+  injectedArguments?: InjectedArgument[];
   /**
    * Format generated TypeScript with prettier; `false` is faster and keeps the emitters' own layout.
    */
@@ -224,4 +268,14 @@ export interface ToolsmithConfig {
    * Threads emitting tools in a full generate or check (default: `TOOLSMITH_WORKERS`, else one per core); 1: in process. `--workers`.
    */
   workers?: number;
+}
+export interface InjectedArgument {
+  /**
+   * The argument, as the host sends it in `arguments`.
+   */
+  name: string;
+  /**
+   * The host that sends it (a host id, or your own name for it).
+   */
+  host: string;
 }

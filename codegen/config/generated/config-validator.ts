@@ -75,6 +75,7 @@ const schema11 = {
               'gemini',
               'gemini-legacy',
               'mcp',
+              'mcp-portable',
             ],
           },
         },
@@ -139,6 +140,45 @@ const schema11 = {
           default: false,
           description:
             "Append a definition's declared `errors` (code, whether it is retryable, what it means) to the description in every target.",
+        },
+        hosts: {
+          type: 'array',
+          uniqueItems: true,
+          description:
+            'The MCP hosts the project targets (`docs/hosts.md`): a tool a listed host rejects, or that takes its server down, under the served profile is a warning. The host report (`manifests/loss-report.*`) lists every host either way.',
+          items: {
+            title: 'host',
+            type: 'string',
+            enum: [
+              'gemini-cli',
+              'cursor',
+              'claude-code',
+              'claude-desktop',
+              'codex',
+              'chatgpt',
+              'vscode-copilot-gpt-4',
+              'vscode-copilot-claude',
+              'vscode-copilot-gemini',
+              'vscode-copilot',
+              'visual-studio',
+              'windsurf',
+              'mcp-inspector',
+            ],
+          },
+        },
+        servedProfile: {
+          type: 'string',
+          enum: ['exact', 'portable'],
+          default: 'exact',
+          description:
+            "What `toolsmith serve` lists: each tool's `exact` schema (`manifests/mcp.json`), or the `portable` one every host takes as it is (`manifests/mcp-portable.json`, written with this setting). Flag: `serve --profile`.",
+        },
+        serverName: {
+          type: 'string',
+          minLength: 1,
+          default: 'toolsmith',
+          description:
+            "The server's name in the hosts' configurations: some put it in every tool name (Gemini CLI: `mcp_<server>_<tool>`, 63 characters in all).",
         },
         tokenReport: {
           type: 'boolean',
@@ -256,6 +296,19 @@ const schema11 = {
                 perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
               },
             },
+            'mcp-portable': {
+              type: 'object',
+              additionalProperties: false,
+              description: 'The budget of manifests/mcp-portable.json.',
+              properties: {
+                total: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: 'The most tokens every tool entry of the manifest may cost together.',
+                },
+                perTool: { type: 'integer', minimum: 0, description: "The most tokens any one tool's entry may cost." },
+              },
+            },
           },
         },
       },
@@ -270,6 +323,25 @@ const schema11 = {
       type: 'array',
       items: { type: 'string' },
       description: 'The capabilities of the persona `call` and `serve` act as. Flag: `--capability` (repeatable).',
+    },
+    injectedArguments: {
+      type: 'array',
+      description:
+        "The arguments MCP hosts add to every call for their own bookkeeping, which `serve` takes out of a call before validating it when the tool declares no property of that name (`docs/hosts.md`). Default: those of the host table (Gemini CLI's `wait_for_previous`); `[]` takes nothing out.",
+      items: {
+        title: 'injected argument',
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'host'],
+        properties: {
+          name: { type: 'string', minLength: 1, description: 'The argument, as the host sends it in `arguments`.' },
+          host: {
+            type: 'string',
+            minLength: 1,
+            description: 'The host that sends it (a host id, or your own name for it).',
+          },
+        },
+      },
     },
     format: {
       type: 'boolean',
@@ -578,7 +650,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 data9 === 'anthropic' ||
                 data9 === 'gemini' ||
                 data9 === 'gemini-legacy' ||
-                data9 === 'mcp'
+                data9 === 'mcp' ||
+                data9 === 'mcp-portable'
               )) {
                 const err16 = {
                   instancePath: instancePath + '/manifests/targets/' + i0,
@@ -934,43 +1007,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data7.tokenReport !== undefined) {
-          if (typeof data7.tokenReport !== 'boolean') {
-            const err36 = {
-              instancePath: instancePath + '/manifests/tokenReport',
-              schemaPath: '#/properties/manifests/properties/tokenReport/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err36];
-            } else {
-              vErrors.push(err36);
-            }
-            errors++;
-          }
-        }
-        if (data7.tokenBudget !== undefined) {
-          let data23 = data7.tokenBudget;
-          if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-            for (const key3 in data23) {
+        if (data7.hosts !== undefined) {
+          let data22 = data7.hosts;
+          if (Array.isArray(data22)) {
+            const len3 = data22.length;
+            for (let i3 = 0; i3 < len3; i3++) {
+              let data23 = data22[i3];
+              if (typeof data23 !== 'string') {
+                const err36 = {
+                  instancePath: instancePath + '/manifests/hosts/' + i3,
+                  schemaPath: '#/properties/manifests/properties/hosts/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
               if (!(
-                key3 === 'openai' ||
-                key3 === 'openai-strict' ||
-                key3 === 'openai-responses' ||
-                key3 === 'openai-responses-strict' ||
-                key3 === 'anthropic' ||
-                key3 === 'gemini' ||
-                key3 === 'gemini-legacy' ||
-                key3 === 'mcp'
+                data23 === 'gemini-cli' ||
+                data23 === 'cursor' ||
+                data23 === 'claude-code' ||
+                data23 === 'claude-desktop' ||
+                data23 === 'codex' ||
+                data23 === 'chatgpt' ||
+                data23 === 'vscode-copilot-gpt-4' ||
+                data23 === 'vscode-copilot-claude' ||
+                data23 === 'vscode-copilot-gemini' ||
+                data23 === 'vscode-copilot' ||
+                data23 === 'visual-studio' ||
+                data23 === 'windsurf' ||
+                data23 === 'mcp-inspector'
               )) {
                 const err37 = {
-                  instancePath: instancePath + '/manifests/tokenBudget',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key3 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/manifests/hosts/' + i3,
+                  schemaPath: '#/properties/manifests/properties/hosts/items/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.manifests.properties.hosts.items.enum },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err37];
@@ -980,12 +1058,161 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data23.openai !== undefined) {
-              let data24 = data23.openai;
-              if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
-                for (const key4 in data24) {
+            let i4 = data22.length;
+            let j0;
+            if (i4 > 1) {
+              const indices0 = {};
+              for (; i4--;) {
+                let item0 = data22[i4];
+                if (typeof item0 !== 'string') {
+                  continue;
+                }
+                if (typeof indices0[item0] == 'number') {
+                  j0 = indices0[item0];
+                  const err38 = {
+                    instancePath: instancePath + '/manifests/hosts',
+                    schemaPath: '#/properties/manifests/properties/hosts/uniqueItems',
+                    keyword: 'uniqueItems',
+                    params: { i: i4, j: j0 },
+                    message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i4 + ' are identical)',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err38];
+                  } else {
+                    vErrors.push(err38);
+                  }
+                  errors++;
+                  break;
+                }
+                indices0[item0] = i4;
+              }
+            }
+          } else {
+            const err39 = {
+              instancePath: instancePath + '/manifests/hosts',
+              schemaPath: '#/properties/manifests/properties/hosts/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        if (data7.servedProfile !== undefined) {
+          let data24 = data7.servedProfile;
+          if (typeof data24 !== 'string') {
+            const err40 = {
+              instancePath: instancePath + '/manifests/servedProfile',
+              schemaPath: '#/properties/manifests/properties/servedProfile/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+          if (!(data24 === 'exact' || data24 === 'portable')) {
+            const err41 = {
+              instancePath: instancePath + '/manifests/servedProfile',
+              schemaPath: '#/properties/manifests/properties/servedProfile/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.manifests.properties.servedProfile.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+        }
+        if (data7.serverName !== undefined) {
+          let data25 = data7.serverName;
+          if (typeof data25 === 'string') {
+            if (data25.length < 1) {
+              const err42 = {
+                instancePath: instancePath + '/manifests/serverName',
+                schemaPath: '#/properties/manifests/properties/serverName/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err42];
+              } else {
+                vErrors.push(err42);
+              }
+              errors++;
+            }
+          } else {
+            const err43 = {
+              instancePath: instancePath + '/manifests/serverName',
+              schemaPath: '#/properties/manifests/properties/serverName/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+        }
+        if (data7.tokenReport !== undefined) {
+          if (typeof data7.tokenReport !== 'boolean') {
+            const err44 = {
+              instancePath: instancePath + '/manifests/tokenReport',
+              schemaPath: '#/properties/manifests/properties/tokenReport/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err44];
+            } else {
+              vErrors.push(err44);
+            }
+            errors++;
+          }
+        }
+        if (data7.tokenBudget !== undefined) {
+          let data27 = data7.tokenBudget;
+          if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
+            for (const key3 in data27) {
+              if (!func2.call(schema11.properties.manifests.properties.tokenBudget.properties, key3)) {
+                const err45 = {
+                  instancePath: instancePath + '/manifests/tokenBudget',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key3 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data27.openai !== undefined) {
+              let data28 = data27.openai;
+              if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+                for (const key4 in data28) {
                   if (!(key4 === 'total' || key4 === 'perTool')) {
-                    const err38 = {
+                    const err46 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/additionalProperties',
@@ -994,168 +1221,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err38];
+                      vErrors = [err46];
                     } else {
-                      vErrors.push(err38);
+                      vErrors.push(err46);
                     }
                     errors++;
                   }
                 }
-                if (data24.total !== undefined) {
-                  let data25 = data24.total;
-                  if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                    const err39 = {
+                if (data28.total !== undefined) {
+                  let data29 = data28.total;
+                  if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+                    const err47 = {
                       instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                       schemaPath:
                         '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err39];
-                    } else {
-                      vErrors.push(err39);
-                    }
-                    errors++;
-                  }
-                  if (typeof data25 == 'number' && isFinite(data25)) {
-                    if (data25 < 0 || isNaN(data25)) {
-                      const err40 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err40];
-                      } else {
-                        vErrors.push(err40);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data24.perTool !== undefined) {
-                  let data26 = data24.perTool;
-                  if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-                    const err41 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err41];
-                    } else {
-                      vErrors.push(err41);
-                    }
-                    errors++;
-                  }
-                  if (typeof data26 == 'number' && isFinite(data26)) {
-                    if (data26 < 0 || isNaN(data26)) {
-                      const err42 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err42];
-                      } else {
-                        vErrors.push(err42);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-              } else {
-                const err43 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err43];
-                } else {
-                  vErrors.push(err43);
-                }
-                errors++;
-              }
-            }
-            if (data23['openai-strict'] !== undefined) {
-              let data27 = data23['openai-strict'];
-              if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
-                for (const key5 in data27) {
-                  if (!(key5 === 'total' || key5 === 'perTool')) {
-                    const err44 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err44];
-                    } else {
-                      vErrors.push(err44);
-                    }
-                    errors++;
-                  }
-                }
-                if (data27.total !== undefined) {
-                  let data28 = data27.total;
-                  if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-                    const err45 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err45];
-                    } else {
-                      vErrors.push(err45);
-                    }
-                    errors++;
-                  }
-                  if (typeof data28 == 'number' && isFinite(data28)) {
-                    if (data28 < 0 || isNaN(data28)) {
-                      const err46 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
-                        schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 0 },
-                        message: 'must be >= 0',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err46];
-                      } else {
-                        vErrors.push(err46);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data27.perTool !== undefined) {
-                  let data29 = data27.perTool;
-                  if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
-                    const err47 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1170,9 +1249,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data29 == 'number' && isFinite(data29)) {
                     if (data29 < 0 || isNaN(data29)) {
                       const err48 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1186,87 +1265,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err49 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err49];
-                } else {
-                  vErrors.push(err49);
-                }
-                errors++;
-              }
-            }
-            if (data23['openai-responses'] !== undefined) {
-              let data30 = data23['openai-responses'];
-              if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
-                for (const key6 in data30) {
-                  if (!(key6 === 'total' || key6 === 'perTool')) {
-                    const err50 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                if (data28.perTool !== undefined) {
+                  let data30 = data28.perTool;
+                  if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
+                    const err49 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key6 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err50];
-                    } else {
-                      vErrors.push(err50);
-                    }
-                    errors++;
-                  }
-                }
-                if (data30.total !== undefined) {
-                  let data31 = data30.total;
-                  if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-                    const err51 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err51];
+                      vErrors = [err49];
                     } else {
-                      vErrors.push(err51);
+                      vErrors.push(err49);
                     }
                     errors++;
                   }
-                  if (typeof data31 == 'number' && isFinite(data31)) {
-                    if (data31 < 0 || isNaN(data31)) {
-                      const err52 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
+                  if (typeof data30 == 'number' && isFinite(data30)) {
+                    if (data30 < 0 || isNaN(data30)) {
+                      const err50 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err52];
+                        vErrors = [err50];
                       } else {
-                        vErrors.push(err52);
+                        vErrors.push(err50);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data30.perTool !== undefined) {
-                  let data32 = data30.perTool;
+              } else {
+                const err51 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data27['openai-strict'] !== undefined) {
+              let data31 = data27['openai-strict'];
+              if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
+                for (const key5 in data31) {
+                  if (!(key5 === 'total' || key5 === 'perTool')) {
+                    const err52 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err52];
+                    } else {
+                      vErrors.push(err52);
+                    }
+                    errors++;
+                  }
+                }
+                if (data31.total !== undefined) {
+                  let data32 = data31.total;
                   if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
                     const err53 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1281,9 +1360,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data32 == 'number' && isFinite(data32)) {
                     if (data32 < 0 || isNaN(data32)) {
                       const err54 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1297,87 +1376,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err55 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err55];
-                } else {
-                  vErrors.push(err55);
-                }
-                errors++;
-              }
-            }
-            if (data23['openai-responses-strict'] !== undefined) {
-              let data33 = data23['openai-responses-strict'];
-              if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
-                for (const key7 in data33) {
-                  if (!(key7 === 'total' || key7 === 'perTool')) {
-                    const err56 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                if (data31.perTool !== undefined) {
+                  let data33 = data31.perTool;
+                  if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
+                    const err55 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err56];
-                    } else {
-                      vErrors.push(err56);
-                    }
-                    errors++;
-                  }
-                }
-                if (data33.total !== undefined) {
-                  let data34 = data33.total;
-                  if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
-                    const err57 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err57];
+                      vErrors = [err55];
                     } else {
-                      vErrors.push(err57);
+                      vErrors.push(err55);
                     }
                     errors++;
                   }
-                  if (typeof data34 == 'number' && isFinite(data34)) {
-                    if (data34 < 0 || isNaN(data34)) {
-                      const err58 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
+                  if (typeof data33 == 'number' && isFinite(data33)) {
+                    if (data33 < 0 || isNaN(data33)) {
+                      const err56 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-strict/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-strict/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err58];
+                        vErrors = [err56];
                       } else {
-                        vErrors.push(err58);
+                        vErrors.push(err56);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data33.perTool !== undefined) {
-                  let data35 = data33.perTool;
+              } else {
+                const err57 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-strict/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data27['openai-responses'] !== undefined) {
+              let data34 = data27['openai-responses'];
+              if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
+                for (const key6 in data34) {
+                  if (!(key6 === 'total' || key6 === 'perTool')) {
+                    const err58 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key6 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err58];
+                    } else {
+                      vErrors.push(err58);
+                    }
+                    errors++;
+                  }
+                }
+                if (data34.total !== undefined) {
+                  let data35 = data34.total;
                   if (!(typeof data35 == 'number' && !(data35 % 1) && !isNaN(data35) && isFinite(data35))) {
                     const err59 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1392,9 +1471,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data35 == 'number' && isFinite(data35)) {
                     if (data35 < 0 || isNaN(data35)) {
                       const err60 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1408,87 +1487,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err61 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err61];
-                } else {
-                  vErrors.push(err61);
-                }
-                errors++;
-              }
-            }
-            if (data23.anthropic !== undefined) {
-              let data36 = data23.anthropic;
-              if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
-                for (const key8 in data36) {
-                  if (!(key8 === 'total' || key8 === 'perTool')) {
-                    const err62 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                if (data34.perTool !== undefined) {
+                  let data36 = data34.perTool;
+                  if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
+                    const err61 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key8 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err62];
-                    } else {
-                      vErrors.push(err62);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.total !== undefined) {
-                  let data37 = data36.total;
-                  if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
-                    const err63 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err63];
+                      vErrors = [err61];
                     } else {
-                      vErrors.push(err63);
+                      vErrors.push(err61);
                     }
                     errors++;
                   }
-                  if (typeof data37 == 'number' && isFinite(data37)) {
-                    if (data37 < 0 || isNaN(data37)) {
-                      const err64 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
+                  if (typeof data36 == 'number' && isFinite(data36)) {
+                    if (data36 < 0 || isNaN(data36)) {
+                      const err62 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err64];
+                        vErrors = [err62];
                       } else {
-                        vErrors.push(err64);
+                        vErrors.push(err62);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data36.perTool !== undefined) {
-                  let data38 = data36.perTool;
+              } else {
+                const err63 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data27['openai-responses-strict'] !== undefined) {
+              let data37 = data27['openai-responses-strict'];
+              if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
+                for (const key7 in data37) {
+                  if (!(key7 === 'total' || key7 === 'perTool')) {
+                    const err64 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err64];
+                    } else {
+                      vErrors.push(err64);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.total !== undefined) {
+                  let data38 = data37.total;
                   if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38))) {
                     const err65 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1503,9 +1582,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data38 == 'number' && isFinite(data38)) {
                     if (data38 < 0 || isNaN(data38)) {
                       const err66 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1519,87 +1598,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err67 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/anthropic',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err67];
-                } else {
-                  vErrors.push(err67);
-                }
-                errors++;
-              }
-            }
-            if (data23.gemini !== undefined) {
-              let data39 = data23.gemini;
-              if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
-                for (const key9 in data39) {
-                  if (!(key9 === 'total' || key9 === 'perTool')) {
-                    const err68 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                if (data37.perTool !== undefined) {
+                  let data39 = data37.perTool;
+                  if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
+                    const err67 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key9 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err68];
-                    } else {
-                      vErrors.push(err68);
-                    }
-                    errors++;
-                  }
-                }
-                if (data39.total !== undefined) {
-                  let data40 = data39.total;
-                  if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
-                    const err69 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err69];
+                      vErrors = [err67];
                     } else {
-                      vErrors.push(err69);
+                      vErrors.push(err67);
                     }
                     errors++;
                   }
-                  if (typeof data40 == 'number' && isFinite(data40)) {
-                    if (data40 < 0 || isNaN(data40)) {
-                      const err70 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
+                  if (typeof data39 == 'number' && isFinite(data39)) {
+                    if (data39 < 0 || isNaN(data39)) {
+                      const err68 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err70];
+                        vErrors = [err68];
                       } else {
-                        vErrors.push(err70);
+                        vErrors.push(err68);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data39.perTool !== undefined) {
-                  let data41 = data39.perTool;
+              } else {
+                const err69 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/openai-responses-strict',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/openai-responses-strict/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data27.anthropic !== undefined) {
+              let data40 = data27.anthropic;
+              if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+                for (const key8 in data40) {
+                  if (!(key8 === 'total' || key8 === 'perTool')) {
+                    const err70 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key8 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err70];
+                    } else {
+                      vErrors.push(err70);
+                    }
+                    errors++;
+                  }
+                }
+                if (data40.total !== undefined) {
+                  let data41 = data40.total;
                   if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
                     const err71 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1614,9 +1693,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data41 == 'number' && isFinite(data41)) {
                     if (data41 < 0 || isNaN(data41)) {
                       const err72 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1630,87 +1709,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err73 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/gemini',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err73];
-                } else {
-                  vErrors.push(err73);
-                }
-                errors++;
-              }
-            }
-            if (data23['gemini-legacy'] !== undefined) {
-              let data42 = data23['gemini-legacy'];
-              if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
-                for (const key10 in data42) {
-                  if (!(key10 === 'total' || key10 === 'perTool')) {
-                    const err74 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                if (data40.perTool !== undefined) {
+                  let data42 = data40.perTool;
+                  if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+                    const err73 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key10 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err74];
-                    } else {
-                      vErrors.push(err74);
-                    }
-                    errors++;
-                  }
-                }
-                if (data42.total !== undefined) {
-                  let data43 = data42.total;
-                  if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
-                    const err75 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
-                      schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err75];
+                      vErrors = [err73];
                     } else {
-                      vErrors.push(err75);
+                      vErrors.push(err73);
                     }
                     errors++;
                   }
-                  if (typeof data43 == 'number' && isFinite(data43)) {
-                    if (data43 < 0 || isNaN(data43)) {
-                      const err76 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
+                  if (typeof data42 == 'number' && isFinite(data42)) {
+                    if (data42 < 0 || isNaN(data42)) {
+                      const err74 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/anthropic/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/anthropic/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err76];
+                        vErrors = [err74];
                       } else {
-                        vErrors.push(err76);
+                        vErrors.push(err74);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data42.perTool !== undefined) {
-                  let data44 = data42.perTool;
+              } else {
+                const err75 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/anthropic',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/anthropic/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+            }
+            if (data27.gemini !== undefined) {
+              let data43 = data27.gemini;
+              if (data43 && typeof data43 == 'object' && !Array.isArray(data43)) {
+                for (const key9 in data43) {
+                  if (!(key9 === 'total' || key9 === 'perTool')) {
+                    const err76 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err76];
+                    } else {
+                      vErrors.push(err76);
+                    }
+                    errors++;
+                  }
+                }
+                if (data43.total !== undefined) {
+                  let data44 = data43.total;
                   if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
                     const err77 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1725,9 +1804,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data44 == 'number' && isFinite(data44)) {
                     if (data44 < 0 || isNaN(data44)) {
                       const err78 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1741,85 +1820,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
-              } else {
-                const err79 = {
-                  instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
-                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err79];
-                } else {
-                  vErrors.push(err79);
-                }
-                errors++;
-              }
-            }
-            if (data23.mcp !== undefined) {
-              let data45 = data23.mcp;
-              if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
-                for (const key11 in data45) {
-                  if (!(key11 === 'total' || key11 === 'perTool')) {
-                    const err80 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key11 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err80];
-                    } else {
-                      vErrors.push(err80);
-                    }
-                    errors++;
-                  }
-                }
-                if (data45.total !== undefined) {
-                  let data46 = data45.total;
-                  if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46) && isFinite(data46))) {
-                    const err81 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
-                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                if (data43.perTool !== undefined) {
+                  let data45 = data43.perTool;
+                  if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
+                    const err79 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err81];
+                      vErrors = [err79];
                     } else {
-                      vErrors.push(err81);
+                      vErrors.push(err79);
                     }
                     errors++;
                   }
-                  if (typeof data46 == 'number' && isFinite(data46)) {
-                    if (data46 < 0 || isNaN(data46)) {
-                      const err82 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                  if (typeof data45 == 'number' && isFinite(data45)) {
+                    if (data45 < 0 || isNaN(data45)) {
+                      const err80 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini/perTool',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini/properties/perTool/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err82];
+                        vErrors = [err80];
                       } else {
-                        vErrors.push(err82);
+                        vErrors.push(err80);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data45.perTool !== undefined) {
-                  let data47 = data45.perTool;
+              } else {
+                const err81 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data27['gemini-legacy'] !== undefined) {
+              let data46 = data27['gemini-legacy'];
+              if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
+                for (const key10 in data46) {
+                  if (!(key10 === 'total' || key10 === 'perTool')) {
+                    const err82 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key10 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err82];
+                    } else {
+                      vErrors.push(err82);
+                    }
+                    errors++;
+                  }
+                }
+                if (data46.total !== undefined) {
+                  let data47 = data46.total;
                   if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47) && isFinite(data47))) {
                     const err83 = {
-                      instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                       schemaPath:
-                        '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
@@ -1834,9 +1915,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   if (typeof data47 == 'number' && isFinite(data47)) {
                     if (data47 < 0 || isNaN(data47)) {
                       const err84 = {
-                        instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/total',
                         schemaPath:
-                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/total/minimum',
                         keyword: 'minimum',
                         params: { comparison: '>=', limit: 0 },
                         message: 'must be >= 0',
@@ -1850,8 +1931,154 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 }
+                if (data46.perTool !== undefined) {
+                  let data48 = data46.perTool;
+                  if (!(typeof data48 == 'number' && !(data48 % 1) && !isNaN(data48) && isFinite(data48))) {
+                    const err85 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err85];
+                    } else {
+                      vErrors.push(err85);
+                    }
+                    errors++;
+                  }
+                  if (typeof data48 == 'number' && isFinite(data48)) {
+                    if (data48 < 0 || isNaN(data48)) {
+                      const err86 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err86];
+                      } else {
+                        vErrors.push(err86);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err85 = {
+                const err87 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/gemini-legacy',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/gemini-legacy/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data27.mcp !== undefined) {
+              let data49 = data27.mcp;
+              if (data49 && typeof data49 == 'object' && !Array.isArray(data49)) {
+                for (const key11 in data49) {
+                  if (!(key11 === 'total' || key11 === 'perTool')) {
+                    const err88 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err88];
+                    } else {
+                      vErrors.push(err88);
+                    }
+                    errors++;
+                  }
+                }
+                if (data49.total !== undefined) {
+                  let data50 = data49.total;
+                  if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50) && isFinite(data50))) {
+                    const err89 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                      schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err89];
+                    } else {
+                      vErrors.push(err89);
+                    }
+                    errors++;
+                  }
+                  if (typeof data50 == 'number' && isFinite(data50)) {
+                    if (data50 < 0 || isNaN(data50)) {
+                      const err90 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err90];
+                      } else {
+                        vErrors.push(err90);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data49.perTool !== undefined) {
+                  let data51 = data49.perTool;
+                  if (!(typeof data51 == 'number' && !(data51 % 1) && !isNaN(data51) && isFinite(data51))) {
+                    const err91 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err91];
+                    } else {
+                      vErrors.push(err91);
+                    }
+                    errors++;
+                  }
+                  if (typeof data51 == 'number' && isFinite(data51)) {
+                    if (data51 < 0 || isNaN(data51)) {
+                      const err92 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err92];
+                      } else {
+                        vErrors.push(err92);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err93 = {
                   instancePath: instancePath + '/manifests/tokenBudget/mcp',
                   schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp/type',
                   keyword: 'type',
@@ -1859,15 +2086,126 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err85];
+                  vErrors = [err93];
                 } else {
-                  vErrors.push(err85);
+                  vErrors.push(err93);
+                }
+                errors++;
+              }
+            }
+            if (data27['mcp-portable'] !== undefined) {
+              let data52 = data27['mcp-portable'];
+              if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
+                for (const key12 in data52) {
+                  if (!(key12 === 'total' || key12 === 'perTool')) {
+                    const err94 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp-portable',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key12 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err94];
+                    } else {
+                      vErrors.push(err94);
+                    }
+                    errors++;
+                  }
+                }
+                if (data52.total !== undefined) {
+                  let data53 = data52.total;
+                  if (!(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53) && isFinite(data53))) {
+                    const err95 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp-portable/total',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/properties/total/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err95];
+                    } else {
+                      vErrors.push(err95);
+                    }
+                    errors++;
+                  }
+                  if (typeof data53 == 'number' && isFinite(data53)) {
+                    if (data53 < 0 || isNaN(data53)) {
+                      const err96 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp-portable/total',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/properties/total/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err96];
+                      } else {
+                        vErrors.push(err96);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data52.perTool !== undefined) {
+                  let data54 = data52.perTool;
+                  if (!(typeof data54 == 'number' && !(data54 % 1) && !isNaN(data54) && isFinite(data54))) {
+                    const err97 = {
+                      instancePath: instancePath + '/manifests/tokenBudget/mcp-portable/perTool',
+                      schemaPath:
+                        '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/properties/perTool/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err97];
+                    } else {
+                      vErrors.push(err97);
+                    }
+                    errors++;
+                  }
+                  if (typeof data54 == 'number' && isFinite(data54)) {
+                    if (data54 < 0 || isNaN(data54)) {
+                      const err98 = {
+                        instancePath: instancePath + '/manifests/tokenBudget/mcp-portable/perTool',
+                        schemaPath:
+                          '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/properties/perTool/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err98];
+                      } else {
+                        vErrors.push(err98);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err99 = {
+                  instancePath: instancePath + '/manifests/tokenBudget/mcp-portable',
+                  schemaPath: '#/properties/manifests/properties/tokenBudget/properties/mcp-portable/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
                 }
                 errors++;
               }
             }
           } else {
-            const err86 = {
+            const err100 = {
               instancePath: instancePath + '/manifests/tokenBudget',
               schemaPath: '#/properties/manifests/properties/tokenBudget/type',
               keyword: 'type',
@@ -1875,15 +2213,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err86];
+              vErrors = [err100];
             } else {
-              vErrors.push(err86);
+              vErrors.push(err100);
             }
             errors++;
           }
         }
       } else {
-        const err87 = {
+        const err101 = {
           instancePath: instancePath + '/manifests',
           schemaPath: '#/properties/manifests/type',
           keyword: 'type',
@@ -1891,18 +2229,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err87];
+          vErrors = [err101];
         } else {
-          vErrors.push(err87);
+          vErrors.push(err101);
         }
         errors++;
       }
     }
     if (data.entry !== undefined) {
-      let data48 = data.entry;
-      if (typeof data48 === 'string') {
-        if (data48.length < 1) {
-          const err88 = {
+      let data55 = data.entry;
+      if (typeof data55 === 'string') {
+        if (data55.length < 1) {
+          const err102 = {
             instancePath: instancePath + '/entry',
             schemaPath: '#/properties/entry/minLength',
             keyword: 'minLength',
@@ -1910,14 +2248,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
-            vErrors = [err88];
+            vErrors = [err102];
           } else {
-            vErrors.push(err88);
+            vErrors.push(err102);
           }
           errors++;
         }
       } else {
-        const err89 = {
+        const err103 = {
           instancePath: instancePath + '/entry',
           schemaPath: '#/properties/entry/type',
           keyword: 'type',
@@ -1925,36 +2263,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err89];
+          vErrors = [err103];
         } else {
-          vErrors.push(err89);
+          vErrors.push(err103);
         }
         errors++;
       }
     }
     if (data.capabilities !== undefined) {
-      let data49 = data.capabilities;
-      if (Array.isArray(data49)) {
-        const len3 = data49.length;
-        for (let i3 = 0; i3 < len3; i3++) {
-          if (typeof data49[i3] !== 'string') {
-            const err90 = {
-              instancePath: instancePath + '/capabilities/' + i3,
+      let data56 = data.capabilities;
+      if (Array.isArray(data56)) {
+        const len4 = data56.length;
+        for (let i5 = 0; i5 < len4; i5++) {
+          if (typeof data56[i5] !== 'string') {
+            const err104 = {
+              instancePath: instancePath + '/capabilities/' + i5,
               schemaPath: '#/properties/capabilities/items/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err90];
+              vErrors = [err104];
             } else {
-              vErrors.push(err90);
+              vErrors.push(err104);
             }
             errors++;
           }
         }
       } else {
-        const err91 = {
+        const err105 = {
           instancePath: instancePath + '/capabilities',
           schemaPath: '#/properties/capabilities/type',
           keyword: 'type',
@@ -1962,16 +2300,170 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err91];
+          vErrors = [err105];
         } else {
-          vErrors.push(err91);
+          vErrors.push(err105);
+        }
+        errors++;
+      }
+    }
+    if (data.injectedArguments !== undefined) {
+      let data58 = data.injectedArguments;
+      if (Array.isArray(data58)) {
+        const len5 = data58.length;
+        for (let i6 = 0; i6 < len5; i6++) {
+          let data59 = data58[i6];
+          if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
+            if (data59.name === undefined) {
+              const err106 = {
+                instancePath: instancePath + '/injectedArguments/' + i6,
+                schemaPath: '#/properties/injectedArguments/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'name' },
+                message: "must have required property '" + 'name' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err106];
+              } else {
+                vErrors.push(err106);
+              }
+              errors++;
+            }
+            if (data59.host === undefined) {
+              const err107 = {
+                instancePath: instancePath + '/injectedArguments/' + i6,
+                schemaPath: '#/properties/injectedArguments/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'host' },
+                message: "must have required property '" + 'host' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err107];
+              } else {
+                vErrors.push(err107);
+              }
+              errors++;
+            }
+            for (const key13 in data59) {
+              if (!(key13 === 'name' || key13 === 'host')) {
+                const err108 = {
+                  instancePath: instancePath + '/injectedArguments/' + i6,
+                  schemaPath: '#/properties/injectedArguments/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key13 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err108];
+                } else {
+                  vErrors.push(err108);
+                }
+                errors++;
+              }
+            }
+            if (data59.name !== undefined) {
+              let data60 = data59.name;
+              if (typeof data60 === 'string') {
+                if (data60.length < 1) {
+                  const err109 = {
+                    instancePath: instancePath + '/injectedArguments/' + i6 + '/name',
+                    schemaPath: '#/properties/injectedArguments/items/properties/name/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err109];
+                  } else {
+                    vErrors.push(err109);
+                  }
+                  errors++;
+                }
+              } else {
+                const err110 = {
+                  instancePath: instancePath + '/injectedArguments/' + i6 + '/name',
+                  schemaPath: '#/properties/injectedArguments/items/properties/name/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
+            if (data59.host !== undefined) {
+              let data61 = data59.host;
+              if (typeof data61 === 'string') {
+                if (data61.length < 1) {
+                  const err111 = {
+                    instancePath: instancePath + '/injectedArguments/' + i6 + '/host',
+                    schemaPath: '#/properties/injectedArguments/items/properties/host/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err111];
+                  } else {
+                    vErrors.push(err111);
+                  }
+                  errors++;
+                }
+              } else {
+                const err112 = {
+                  instancePath: instancePath + '/injectedArguments/' + i6 + '/host',
+                  schemaPath: '#/properties/injectedArguments/items/properties/host/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err113 = {
+              instancePath: instancePath + '/injectedArguments/' + i6,
+              schemaPath: '#/properties/injectedArguments/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err113];
+            } else {
+              vErrors.push(err113);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err114 = {
+          instancePath: instancePath + '/injectedArguments',
+          schemaPath: '#/properties/injectedArguments/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err114];
+        } else {
+          vErrors.push(err114);
         }
         errors++;
       }
     }
     if (data.format !== undefined) {
       if (typeof data.format !== 'boolean') {
-        const err92 = {
+        const err115 = {
           instancePath: instancePath + '/format',
           schemaPath: '#/properties/format/type',
           keyword: 'type',
@@ -1979,16 +2471,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err92];
+          vErrors = [err115];
         } else {
-          vErrors.push(err92);
+          vErrors.push(err115);
         }
         errors++;
       }
     }
     if (data.strict !== undefined) {
       if (typeof data.strict !== 'boolean') {
-        const err93 = {
+        const err116 = {
           instancePath: instancePath + '/strict',
           schemaPath: '#/properties/strict/type',
           keyword: 'type',
@@ -1996,17 +2488,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err93];
+          vErrors = [err116];
         } else {
-          vErrors.push(err93);
+          vErrors.push(err116);
         }
         errors++;
       }
     }
     if (data.workers !== undefined) {
-      let data53 = data.workers;
-      if (!(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53) && isFinite(data53))) {
-        const err94 = {
+      let data64 = data.workers;
+      if (!(typeof data64 == 'number' && !(data64 % 1) && !isNaN(data64) && isFinite(data64))) {
+        const err117 = {
           instancePath: instancePath + '/workers',
           schemaPath: '#/properties/workers/type',
           keyword: 'type',
@@ -2014,15 +2506,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
         };
         if (vErrors === null) {
-          vErrors = [err94];
+          vErrors = [err117];
         } else {
-          vErrors.push(err94);
+          vErrors.push(err117);
         }
         errors++;
       }
-      if (typeof data53 == 'number' && isFinite(data53)) {
-        if (data53 < 1 || isNaN(data53)) {
-          const err95 = {
+      if (typeof data64 == 'number' && isFinite(data64)) {
+        if (data64 < 1 || isNaN(data64)) {
+          const err118 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -2030,16 +2522,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err95];
+            vErrors = [err118];
           } else {
-            vErrors.push(err95);
+            vErrors.push(err118);
           }
           errors++;
         }
       }
     }
   } else {
-    const err96 = {
+    const err119 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2047,9 +2539,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err96];
+      vErrors = [err119];
     } else {
-      vErrors.push(err96);
+      vErrors.push(err119);
     }
     errors++;
   }

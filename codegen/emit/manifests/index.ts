@@ -10,6 +10,7 @@ import {
   MANIFEST_TARGETS,
   type ManifestTarget,
 } from '../../../src/manifest-targets/table.js';
+import { toolHostReport } from './host-report.js';
 import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport, toolLossText } from './loss-report.js';
 import { chunksFile, splice, splicedEntryLookup } from './splice.js';
 import { AssembledFile, InNameOrder, type ManifestWriter, type OpenManifestFile } from './assembled-file.js';
@@ -109,7 +110,11 @@ function omittedWarning(problem: Problem, target: ManifestTarget): Problem {
 
 /** The enabled targets, in file order. */
 function enabledTargets(options: ManifestOptions): ManifestTarget[] {
-  return MANIFEST_TARGETS.filter((target) => (options.targets ?? DEFAULT_MANIFEST_TARGETS).includes(target));
+  const named = options.targets ?? DEFAULT_MANIFEST_TARGETS;
+  // The portable profile is served from its file: written whenever it is the served one.
+  return MANIFEST_TARGETS.filter(
+    (target) => named.includes(target) || (target === 'mcp-portable' && options.servedProfile === 'portable'),
+  );
 }
 
 /** A manifest emission with nothing in it yet. */
@@ -161,7 +166,11 @@ export function toolManifests(
   if (isDeferred(tool, options.deferLoading)) manifests.deferred = true;
   if (tool.category !== undefined && options.deferLoading?.namespaces === true) manifests.category = tool.category;
   const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
-  if (targets.length > 0) manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable);
+  if (targets.length > 0) {
+    const hosts = toolHostReport(tool, options);
+    manifests.warnings.push(...hosts.warnings);
+    manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable, hosts);
+  }
   return { manifests, losses };
 }
 

@@ -4,6 +4,7 @@ import { compareStrings } from '../../../src/manifest-targets/build.js';
 import type { LossEntry } from '../../../src/manifest-targets/build.js';
 import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
 import { tokenTotalsMarkdown } from './token-report.js';
+import type { ToolHostReport } from './host-report.js';
 import type { LossReport, TokenReport, ToolLossText } from './types.js';
 
 /** Sorts a loss report: tools and targets by name, entries by pointer then keyword (code-unit order). */
@@ -46,6 +47,7 @@ export function toolLossText(
   tool: string,
   byTarget: Partial<Record<ManifestTarget, LossEntry[]>>,
   unavailable: Readonly<Partial<Record<ManifestTarget, string>>> = {},
+  hosts?: Pick<ToolHostReport, 'json' | 'markdown'>,
 ): ToolLossText {
   const sorted = ownValue(sortLossReport({ [tool]: byTarget }), tool)!;
   const lines: string[] = [`## ${tool}`, ''];
@@ -72,8 +74,10 @@ export function toolLossText(
         ? sorted[target]!
         : [{ pointer: '', keyword: '', action: 'omitted', value: null, message: reason }];
   }
+  if (hosts !== undefined) lines.push(hosts.markdown);
+  const value = hosts === undefined ? json : { ...json, hosts: hosts.json };
   return {
-    json: `  ${JSON.stringify(tool)}: ${JSON.stringify(json, null, 2).replace(/\n/g, '\n  ')}`,
+    json: `  ${JSON.stringify(tool)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`,
     markdown: lines.join('\n'),
   };
 }
@@ -91,20 +95,25 @@ export const LOSS_REPORT_LAYOUT = {
 
 /**
  * `manifests/loss-report.json` and `manifests/loss-report.md` (headed by `banner`, a Markdown comment): for every tool and target, each keyword
- * its manifest dropped or rewrote, and what the model is therefore not told; with `tokens`, the Markdown ends with the token totals.
+ * its manifest dropped or rewrote, and what the model is therefore not told; with `hosts`, each tool's host report
+ * (`toolHostReport`); with `tokens`, the Markdown ends with the token totals.
  */
 export function emitLossReport(
   report: LossReport,
   unavailable: Readonly<Record<string, Readonly<Partial<Record<ManifestTarget, string>>>>>,
   banner: string,
   tokens?: TokenReport,
+  hosts?: ReadonlyMap<string, Pick<ToolHostReport, 'json' | 'markdown'>>,
 ): GeneratedFile[] {
   const sorted = sortLossReport(report);
-  const json = `${JSON.stringify(sorted, null, 2)}\n`;
   const lines: string[] = [banner, '', ...REPORT_INTRO];
+  const parts: string[] = [];
   for (const tool of Object.keys(sorted)) {
-    lines.push(toolLossText(tool, ownValue(sorted, tool)!, ownValue(unavailable, tool)).markdown, '');
+    const text = toolLossText(tool, ownValue(sorted, tool)!, ownValue(unavailable, tool), hosts?.get(tool));
+    lines.push(text.markdown, '');
+    parts.push(text.json);
   }
+  const json = parts.length === 0 ? '{}\n' : `{\n${parts.join(',\n')}\n}\n`;
   // The token totals close the report (when it lists a tool), as the assembler writes them in its tail.
   if (tokens !== undefined && Object.keys(sorted).length > 0)
     lines.push(tokenTotalsMarkdown(tokens, 'token-report.json'));

@@ -1,7 +1,7 @@
 import { generateText, isStepCount, type ModelMessage, type ToolExecutionOptions, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { aiSdkTools, ToolCallError, type AiSdkTool } from '../../../src/adapters/ai-sdk.js';
+import { aiSdkTools, type ToolCallError, type AiSdkTool } from '../../../src/adapters/ai-sdk.js';
 import type { CallEndEvent } from '../../../src/index.js';
 import { createLazyTools } from '../../../generated/lazy-registry.js';
 import {

@@ -10,8 +10,10 @@ export const GITHUB = 'hosts/github-mcp-server/tools.json';
 export const EVERYTHING = 'hosts/server-everything/2026.1.26.json';
 export const FILESYSTEM_OLD = 'diff-real/server-filesystem/2025.3.28.json';
 export const SHAPES = 'hosts/shapes/tools.json';
-/** The example project's tools as `toolsmith serve` lists them. */
+/** The example project's tools as `toolsmith serve --profile exact` lists them. */
 export const EXAMPLES = '../../generated/manifests/mcp.json';
+/** The example project's tools as `toolsmith serve` lists them: its config serves the portable profile. */
+export const EXAMPLES_PORTABLE = '../../generated/manifests/mcp-portable.json';
 
 /** Every real server answer of the corpus (the shapes file aside). */
 export const REAL_CORPUS: readonly string[] = [
