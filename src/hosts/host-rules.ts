@@ -194,10 +194,13 @@ function metaValidator(dialect: 'draft-07' | '2020-12'): ValidateFunction {
   let validate = metaValidators.get(dialect);
   if (validate === undefined) {
     const options = { strict: false, validateFormats: false, allErrors: true };
-    const ajv: Ajv =
+    // The classes are taken into constants first: tsc drops the parentheses of `new (x as T).C()`,
+    // which would call `x` with `new` (tsx keeps them, so only the built package broke).
+    const AjvClass: new (o: object) => Ajv =
       dialect === '2020-12'
-        ? new (requireCommonJs('ajv/dist/2020') as { Ajv2020: new (o: object) => Ajv }).Ajv2020(options)
-        : new (requireCommonJs('ajv') as { Ajv: new (o: object) => Ajv }).Ajv(options);
+        ? (requireCommonJs('ajv/dist/2020') as { Ajv2020: new (o: object) => Ajv }).Ajv2020
+        : (requireCommonJs('ajv') as { Ajv: new (o: object) => Ajv }).Ajv;
+    const ajv = new AjvClass(options);
     const id =
       dialect === '2020-12' ? 'https://json-schema.org/draft/2020-12/schema' : 'http://json-schema.org/draft-07/schema';
     validate = ajv.getSchema(id)!;

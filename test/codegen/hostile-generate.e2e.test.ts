@@ -203,9 +203,11 @@ export class ${pascal}Tool extends ${pascal}ToolBase {
     expect(Object.keys(constructorTool.function.parameters.properties).sort()).toEqual([...PROTOTYPE_NAMES].sort());
     const report = JSON.parse(project.read('generated/manifests/loss-report.json')) as Record<string, unknown>;
     expect(Object.keys(report).sort()).toEqual(names);
+    // Every target's losses, and every MCP host's verdict under `hosts`.
     expect(Object.keys(report['__proto__'] as object).sort()).toEqual([
       'anthropic',
       'gemini',
+      'hosts',
       'mcp',
       'openai',
       'openai-responses',

@@ -16,6 +16,7 @@ import {
   type ServedTool,
 } from '../../../src/hosts/host-profile.js';
 import { HOSTS } from '../../../src/hosts/host-table.js';
+import { codeSpan } from '../../../src/text/markdown-text.js';
 import { portableInputSchema } from '../../../src/hosts/portable-schema.js';
 import { definitionPointer } from '../../../src/manifest-targets/mcp-portable.js';
 import { toMcpTool } from '../../../src/mcp/tool.js';
@@ -113,7 +114,7 @@ export function toolHostReport(tool: ToolModel, options: ManifestOptions): ToolH
     for (const profile of ['exact', 'portable'] as const)
       for (const finding of byProfile[profile].findings)
         if (finding.effect === 'rejects' || finding.effect === 'alters')
-          lines.push(`    - ${profile}: ${finding.message} (\`${finding.pointer}\`)`);
+          lines.push(`    - ${profile}: ${finding.message} (${codeSpan(finding.pointer)})`);
     const mine = byProfile[served];
     if (!listed.has(host.id) || (mine.verdict !== 'rejected' && mine.verdict !== 'server-down')) continue;
     for (const finding of mine.findings.filter((candidate) => candidate.effect === 'rejects'))
