@@ -301,6 +301,10 @@ export function createProgram(
       ).choices(['exact', 'portable']),
     )
     .option(
+      '--tool-failure-meta',
+      'a failed call\'s structured failure also in the draft SEP-3313 shape (_meta["io.modelcontextprotocol/toolFailure"]), beside toolsmith\'s own (default: "toolFailureMeta" of the config, else off)',
+    )
+    .option(
       '--max-message-bytes <n>',
       'longest JSON-RPC message read; a longer one is answered with an error (-32600) and skipped (default 10485760, 10 MiB)',
       wholeNumberOption(1, '--max-message-bytes 1048576'),

@@ -26,7 +26,7 @@ export interface ServeHttpFlags {
  * What `serve` serves as, over either transport: the server's name and version, the persona and its
  * capabilities, the tool list of its profile and the host-injected arguments it takes out of calls.
  */
-export interface ServedAs extends Pick<McpServerOptions, 'listedTools' | 'injectedArguments'> {
+export interface ServedAs extends Pick<McpServerOptions, 'listedTools' | 'injectedArguments' | 'toolFailureMeta'> {
   capabilities: string[];
   personaId: string;
   name: string;
@@ -67,6 +67,7 @@ export async function runServeHttp(
     taskStore: settings.taskStore,
     listedTools: settings.listedTools,
     injectedArguments: settings.injectedArguments,
+    toolFailureMeta: settings.toolFailureMeta,
     requestStateKey: env.TOOLSMITH_REQUEST_STATE_KEY,
     maxBodyBytes: flags.maxBodyBytes,
     requestTimeoutMs: flags.requestTimeout,

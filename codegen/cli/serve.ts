@@ -32,6 +32,7 @@ export async function runServe(
     http?: boolean;
     allowSideEffects?: boolean;
     profile?: 'exact' | 'portable';
+    toolFailureMeta?: boolean;
   } & ServeHttpFlags,
   io: Io = defaultIo,
 ): Promise<number> {
@@ -57,6 +58,7 @@ export async function runServe(
     personaId: flags.persona ?? 'mcp',
     pageSize: flags.pageSize,
     taskStore,
+    toolFailureMeta: flags.toolFailureMeta ?? config.toolFailureMeta ?? false,
   };
   try {
     return flags.http

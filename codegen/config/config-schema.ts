@@ -220,6 +220,12 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    toolFailureMeta: {
+      type: 'boolean',
+      default: false,
+      description:
+        '`serve`: a failed call\'s structured failure also in the draft SEP-3313 shape, `_meta["io.modelcontextprotocol/toolFailure"]`, beside toolsmith\'s own `_meta["dev.toolsmith/failure"]` (`docs/failures.md`). The proposal is a draft and may change. Flag: `serve --tool-failure-meta`.',
+    },
     format: {
       type: 'boolean',
       default: true,

@@ -6,7 +6,7 @@ import { CONFIG_SCHEMA } from './config-schema.js';
 import type { ToolsmithConfig } from './generated/config-type.js';
 
 /** The config keys that are not the generator's: the rest of `ToolsmithConfig` is `GenerateOptions` as it is. */
-type NotGeneratorKey = '$schema' | 'entry' | 'capabilities' | 'injectedArguments';
+type NotGeneratorKey = '$schema' | 'entry' | 'capabilities' | 'injectedArguments' | 'toolFailureMeta';
 
 /** The generator's part of a config: every key of `config-schema.ts` the generator reads, by its config name. */
 type GeneratorConfig = Omit<ToolsmithConfig, NotGeneratorKey>;
@@ -85,6 +85,7 @@ export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: 
     entry: _entry,
     capabilities: _capabilities,
     injectedArguments: _injectedArguments,
+    toolFailureMeta: _toolFailureMeta,
     ...generator
   } = { ...config, ...defined(flags) };
   return { root, ...generator };

@@ -82,6 +82,7 @@ describe('the config schema', () => {
       'entry',
       'capabilities',
       'injectedArguments',
+      'toolFailureMeta',
       'format',
       'strict',
       'workers',

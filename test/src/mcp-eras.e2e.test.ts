@@ -104,7 +104,28 @@ async function exercise(client: ToolsClient): Promise<void> {
     data: { path: 'missing.txt' },
     correlationId: expect.stringMatching(/^mcp-/),
   });
+  // The draft SEP-3313 entry only with --tool-failure-meta (or "toolFailureMeta" in the config).
+  expect(missing._meta).not.toHaveProperty(['io.modelcontextprotocol/toolFailure']);
 }
+
+/** read_file's declared failure, as a client gets it: its `_meta`. */
+async function missingFileMeta(client: ToolsClient): Promise<Record<string, unknown> | undefined> {
+  const answer = (await client.callTool({ name: 'read_file', arguments: { path: 'missing.txt' } })) as {
+    isError?: boolean;
+    _meta?: Record<string, unknown>;
+  };
+  expect(answer.isError).toBe(true);
+  return answer._meta;
+}
+
+/** The draft SEP-3313 entry of read_file's NOT_FOUND, beside toolsmith's own. */
+const DRAFT_NOT_FOUND = {
+  class: 'capability',
+  code: 'NOT_FOUND',
+  retryable: false,
+  correlationId: expect.stringMatching(/^mcp-/),
+  agentGuidance: expect.stringContaining('list_directory'),
+};
 
 describe('toolsmith serve over stdio: both MCP eras on one binary (child processes)', () => {
   for (const mode of [{ pin: '2026-07-28' }, 'auto'] as const) {
@@ -223,6 +244,42 @@ describe('toolsmith serve --http --page-size', () => {
     } finally {
       paged.child.kill('SIGTERM');
       await paged.exit;
+    }
+  }, 30_000);
+});
+
+describe('toolsmith serve --tool-failure-meta', () => {
+  it('over stdio: a declared failure also carries the draft SEP-3313 entry (v2 client)', async () => {
+    const client = new ClientV2({ name: 'failure-meta', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransportV2({
+        command: process.execPath,
+        args: [...serveArgs, '--tool-failure-meta'],
+        cwd: repoRoot,
+        env,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const meta = await missingFileMeta(client as unknown as ToolsClient);
+      expect(meta?.['io.modelcontextprotocol/toolFailure']).toEqual(DRAFT_NOT_FOUND);
+      expect(meta?.['dev.toolsmith/failure']).toMatchObject({ code: 'NOT_FOUND' });
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it('over HTTP: the same, for the v1 client on the 2025 path', async () => {
+    const served = await startHttp(['--tool-failure-meta']);
+    const client = new ClientV1({ name: 'failure-meta-v1', version: '1.0.0' });
+    try {
+      await client.connect(new HttpClientTransportV1(new URL(served.url)));
+      const meta = await missingFileMeta(client as unknown as ToolsClient);
+      expect(meta?.['io.modelcontextprotocol/toolFailure']).toEqual(DRAFT_NOT_FOUND);
+    } finally {
+      await client.close();
+      served.child.kill('SIGTERM');
+      await served.exit;
     }
   }, 30_000);
 });

@@ -257,6 +257,10 @@ export interface ToolsmithConfig {
    */
   injectedArguments?: InjectedArgument[];
   /**
+   * `serve`: a failed call's structured failure also in the draft SEP-3313 shape, `_meta["io.modelcontextprotocol/toolFailure"]`, beside toolsmith's own `_meta["dev.toolsmith/failure"]` (`docs/failures.md`). The proposal is a draft and may change. Flag: `serve --tool-failure-meta`.
+   */
+  toolFailureMeta?: boolean;
+  /**
    * Format generated TypeScript with prettier; `false` is faster and keeps the emitters' own layout.
    */
   format?: boolean;

@@ -343,6 +343,12 @@ const schema11 = {
         },
       },
     },
+    toolFailureMeta: {
+      type: 'boolean',
+      default: false,
+      description:
+        '`serve`: a failed call\'s structured failure also in the draft SEP-3313 shape, `_meta["io.modelcontextprotocol/toolFailure"]`, beside toolsmith\'s own `_meta["dev.toolsmith/failure"]` (`docs/failures.md`). The proposal is a draft and may change. Flag: `serve --tool-failure-meta`.',
+    },
     format: {
       type: 'boolean',
       default: true,
@@ -2461,11 +2467,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.format !== undefined) {
-      if (typeof data.format !== 'boolean') {
+    if (data.toolFailureMeta !== undefined) {
+      if (typeof data.toolFailureMeta !== 'boolean') {
         const err115 = {
-          instancePath: instancePath + '/format',
-          schemaPath: '#/properties/format/type',
+          instancePath: instancePath + '/toolFailureMeta',
+          schemaPath: '#/properties/toolFailureMeta/type',
           keyword: 'type',
           params: { type: 'boolean' },
           message: 'must be boolean',
@@ -2478,11 +2484,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.strict !== undefined) {
-      if (typeof data.strict !== 'boolean') {
+    if (data.format !== undefined) {
+      if (typeof data.format !== 'boolean') {
         const err116 = {
-          instancePath: instancePath + '/strict',
-          schemaPath: '#/properties/strict/type',
+          instancePath: instancePath + '/format',
+          schemaPath: '#/properties/format/type',
           keyword: 'type',
           params: { type: 'boolean' },
           message: 'must be boolean',
@@ -2495,15 +2501,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.workers !== undefined) {
-      let data64 = data.workers;
-      if (!(typeof data64 == 'number' && !(data64 % 1) && !isNaN(data64) && isFinite(data64))) {
+    if (data.strict !== undefined) {
+      if (typeof data.strict !== 'boolean') {
         const err117 = {
-          instancePath: instancePath + '/workers',
-          schemaPath: '#/properties/workers/type',
+          instancePath: instancePath + '/strict',
+          schemaPath: '#/properties/strict/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err117];
@@ -2512,9 +2517,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data64 == 'number' && isFinite(data64)) {
-        if (data64 < 1 || isNaN(data64)) {
-          const err118 = {
+    }
+    if (data.workers !== undefined) {
+      let data65 = data.workers;
+      if (!(typeof data65 == 'number' && !(data65 % 1) && !isNaN(data65) && isFinite(data65))) {
+        const err118 = {
+          instancePath: instancePath + '/workers',
+          schemaPath: '#/properties/workers/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err118];
+        } else {
+          vErrors.push(err118);
+        }
+        errors++;
+      }
+      if (typeof data65 == 'number' && isFinite(data65)) {
+        if (data65 < 1 || isNaN(data65)) {
+          const err119 = {
             instancePath: instancePath + '/workers',
             schemaPath: '#/properties/workers/minimum',
             keyword: 'minimum',
@@ -2522,16 +2545,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
           };
           if (vErrors === null) {
-            vErrors = [err118];
+            vErrors = [err119];
           } else {
-            vErrors.push(err118);
+            vErrors.push(err119);
           }
           errors++;
         }
       }
     }
   } else {
-    const err119 = {
+    const err120 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2539,9 +2562,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err119];
+      vErrors = [err120];
     } else {
-      vErrors.push(err119);
+      vErrors.push(err120);
     }
     errors++;
   }
