@@ -152,8 +152,8 @@ export function nameCollisions(
 
 /**
  * What `host` does to a server's whole tool list: each tool's check (with `nameCollisions`: a name
- * two tools share after the host's renaming rejects the ones the host drops), and the findings that take the whole server or session down —
- * when there are any, every tool's verdict is `server-down`.
+ * two tools share after the host's renaming rejects the ones the host drops), and the findings that
+ * take the whole server or session down — when there are any, every tool's verdict is `server-down`.
  */
 export function checkServer(
   tools: readonly ServedTool[],
