@@ -15,8 +15,8 @@ import {
   toolManifests,
   type ManifestEmission,
   type ToolManifests,
+  withNameCollisions,
 } from './manifests/index.js';
-import { withNameCollisions } from './manifests/host-report.js';
 import { collectWhenGrown } from './pool/collect-garbage.js';
 import { emitOnPool, workerCount, type EmitOutcome, type WorkerOptions } from './pool/pool.js';
 import { emitRegistry } from './registry.js';

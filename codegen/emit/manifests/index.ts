@@ -46,6 +46,7 @@ export type {
 } from './types.js';
 export { AssembledFile, InNameOrder } from './assembled-file.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
+export { withNameCollisions } from './host-report.js';
 
 /** The text after a target file's last tool: its tail, after the search tool entry when a listed tool is deferred. */
 function targetTail(target: ManifestTarget, options: ManifestOptions, deferred: boolean): string {
