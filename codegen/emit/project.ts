@@ -15,6 +15,7 @@ import {
   toolManifests,
   type ManifestEmission,
   type ToolManifests,
+  withNameCollisions,
 } from './manifests/index.js';
 import { collectWhenGrown } from './pool/collect-garbage.js';
 import { emitOnPool, workerCount, type EmitOutcome, type WorkerOptions } from './pool/pool.js';
@@ -79,11 +80,13 @@ export interface Emitted {
  */
 export async function emitProject(
   plan: EmitPlan,
-  settings: EmitSettings,
+  runSettings: EmitSettings,
   output: EmitOutput,
   options: EmitOptions = {},
 ): Promise<Emitted> {
   const { project } = plan;
+  const names = project.tools.map((tool) => tool.name);
+  const settings = { ...runSettings, manifests: withNameCollisions(runSettings.manifests, names) };
   const emitter = inProcessEmitter(project, settings);
   const total = project.tools.length;
   let done = 0;
@@ -97,7 +100,6 @@ export async function emitProject(
     threads: 1,
   };
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
-  const names = project.tools.map((tool) => tool.name);
   const assembler = plan.spliced ? undefined : createManifestAssembler(names, settings.ctx, settings.manifests);
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;

@@ -105,41 +105,55 @@ export function checkTool(tool: ServedTool, host: HostProfile, context: Partial<
   return { tool: tool.name, host: host.id, verdict: verdictOf(findings), findings };
 }
 
-/** The tools whose name `host` folds onto another tool's, but the one it keeps (the first or the last of them). */
-function nameCollisions(
-  tools: readonly ServedTool[],
+/**
+ * The names `host` folds together: for each tool (by its index in `names`) whose host-side name another
+ * tool shares, one finding naming the others and the name they share — `rejects` for each tool the
+ * host drops (its registry keeps the first or the last of them), `warns` for the one it keeps.
+ */
+export function nameCollisions(
+  names: readonly string[],
   host: HostProfile,
-  context: CheckContext,
+  context: Partial<CheckContext> = {},
 ): Map<number, HostFinding> {
   const out = new Map<number, HostFinding>();
   const naming = host.naming;
   if (naming === undefined) return out;
+  const full = contextOf(context);
   const byName = new Map<string, number[]>();
-  tools.forEach((tool, index) => {
-    const shown = naming.qualify(tool.name, context);
+  names.forEach((name, index) => {
+    const shown = naming.qualify(name, full);
     byName.set(shown, [...(byName.get(shown) ?? []), index]);
   });
   for (const [shown, indexes] of byName) {
     if (indexes.length < 2) continue;
     const kept = naming.keeps === 'first' ? indexes[0]! : indexes[indexes.length - 1]!;
-    for (const index of indexes.filter((candidate) => candidate !== kept))
+    for (const index of indexes) {
+      const others = indexes
+        .filter((other) => other !== index)
+        .map((other) => codeSpan(names[other]!))
+        .join(', ');
+      const shared = `${host.name} shows this tool and ${others} under one name, ${codeSpan(shown)}`;
       out.set(index, {
         host: host.id,
         rule: `${host.id}/name-collision`,
-        effect: 'rejects',
+        effect: index === kept ? 'warns' : 'rejects',
         scope: 'tool',
         pointer: '/name',
-        message: `${host.name} names this tool and ${codeSpan(tools[kept]!.name)} both ${codeSpan(shown)} and keeps only ${codeSpan(tools[kept]!.name)}`,
-        fix: 'give the tools names that differ within the host’s limit',
+        message:
+          index === kept
+            ? `${shared}: it keeps this one and drops ${others}`
+            : `${shared}: it keeps only ${codeSpan(names[kept]!)} and drops this one`,
+        fix: 'give the tools shorter or distinct names, or the server a shorter name (`manifests.serverName`)',
       });
+    }
   }
   return out;
 }
 
 /**
- * What `host` does to a server's whole tool list: each tool's check (a name two tools share after the
- * host's renaming rejects the later one), and the findings that take the whole server or session down —
- * when there are any, every tool's verdict is `server-down`.
+ * What `host` does to a server's whole tool list: each tool's check (with `nameCollisions`: a name
+ * two tools share after the host's renaming rejects the ones the host drops), and the findings that
+ * take the whole server or session down — when there are any, every tool's verdict is `server-down`.
  */
 export function checkServer(
   tools: readonly ServedTool[],
@@ -147,7 +161,11 @@ export function checkServer(
   context: Partial<CheckContext> = {},
 ): ServerCheck {
   const full = contextOf(context);
-  const collisions = nameCollisions(tools, host, full);
+  const collisions = nameCollisions(
+    tools.map((tool) => tool.name),
+    host,
+    full,
+  );
   const checks = tools.map((tool, index) => {
     const check = checkTool(tool, host, full);
     const collision = collisions.get(index);

@@ -152,6 +152,55 @@ describe('the host portability report (manifests/loss-report.*, under hosts)', (
     }
   });
 
+  it('two tools a listed host names alike: a warning at the dropped one’s name, --strict fails; information otherwise', async () => {
+    // With `mcp_toolsmith_` in front, Gemini CLI keeps the same first and last 30 characters of both.
+    const issues = 'list_repository_issues_with_labels_sorted_by_creation_date';
+    const pulls = 'list_repository_pulls_with_labels_sorted_by_creation_date';
+    const tools = [issues, pulls].map((name) => ({
+      name,
+      description: 'Lists.',
+      inputSchema: { type: 'object', properties: {} },
+    }));
+    const listed = project({ hosts: ['gemini-cli'] }, tools);
+    try {
+      expect((await generate(listed, '--strict')).code).toBe(1);
+      const run = await generate(listed);
+      expect(run.code).toBe(0);
+      const lines = run.stderr.split('\n').filter((line) => line.includes('warning:'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(
+        `schemas/${issues}.tool.json:2:3 /name: warning: Gemini CLI (\`gemini-cli\`, a host in manifests.hosts) does not take this tool under the exact profile: Gemini CLI shows this tool and \`${pulls}\` under one name, \`mcp_toolsmith_list_repository_...labels_sorted_by_creation_date\`: it keeps only \`${pulls}\` and drops this one.`,
+      );
+      // Serving the portable profile does not help (it never renames): the hint does not offer it.
+      expect(run.stderr).toContain(
+        'hint: give the tools shorter or distinct names, or the server a shorter name (`manifests.serverName`); or take gemini-cli out of manifests.hosts',
+      );
+      // A later run that converts only the changed tool again still tells it (the names are the same).
+      listed.write(
+        `schemas/${issues}.tool.json`,
+        `${JSON.stringify({ ...tools[0], description: 'Lists issues.' }, null, 2)}\n`,
+      );
+      const again = await generate(listed);
+      expect(again.stderr.split('\n').filter((line) => line.includes('warning:'))).toEqual(lines);
+    } finally {
+      listed.dispose();
+    }
+    const unlisted = project({ servedProfile: 'portable' }, tools);
+    try {
+      const run = await generate(unlisted, '--strict');
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      const collisions = (name: string) =>
+        report(unlisted)
+          [name].hosts['gemini-cli'].portable.findings.filter(
+            (finding: { rule: string }) => finding.rule === 'gemini-cli/name-collision',
+          )
+          .map((finding: { effect: string; pointer: string }) => [finding.effect, finding.pointer]);
+      expect([collisions(issues), collisions(pulls)]).toEqual([[['rejects', '/name']], [['warns', '/name']]]);
+    } finally {
+      unlisted.dispose();
+    }
+  });
+
   it('serve --profile portable without mcp-portable.json: a start-up error saying how to write it', async () => {
     const made = project({});
     try {

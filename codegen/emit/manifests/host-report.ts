@@ -5,9 +5,10 @@
  * unaltered, altered (what), rejected, or `server-down` (the tool takes its whole server down), each
  * finding placed at its pointer in the definition. For a host the project lists (`manifests.hosts`), a
  * rejection or a server-wide failure under the profile it serves (`manifests.servedProfile`) is a
- * warning, so `--strict` fails on it; everything else is information.
+ * warning, so `--strict` fails on it; everything else is information. Names two tools share once a
+ * host renames them are found over the whole project (`withNameCollisions`) and told in each tool's part.
  */
-import { checkTool, verdictOf } from '../../../src/hosts/check-tool.js';
+import { checkTool, nameCollisions, verdictOf } from '../../../src/hosts/check-tool.js';
 import {
   DEFAULT_SERVER_NAME,
   type HostFinding,
@@ -18,6 +19,7 @@ import {
 import { HOSTS } from '../../../src/hosts/host-table.js';
 import { codeSpan } from '../../../src/text/markdown-text.js';
 import { portableInputSchema } from '../../../src/hosts/portable-schema.js';
+import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { definitionPointer } from '../../../src/manifest-targets/mcp-portable.js';
 import { toMcpTool } from '../../../src/mcp/tool.js';
 import type { Problem, ToolModel } from '../../model.js';
@@ -64,17 +66,32 @@ function renameRejected(finding: HostFinding, host: HostProfile): HostFinding {
   };
 }
 
+/**
+ * `options` with the names the hosts fold together among `names` (every tool of the project, listed by
+ * the server in name order), by tool name: a project-wide check, made once where the project is known.
+ */
+export function withNameCollisions(options: ManifestOptions, names: readonly string[]): ManifestOptions {
+  const listed = [...names].sort(compareStrings);
+  const serverName = options.serverName ?? DEFAULT_SERVER_NAME;
+  const found = new Map<string, HostFinding[]>();
+  for (const host of HOSTS)
+    for (const [index, finding] of nameCollisions(listed, host, { serverName }))
+      found.set(listed[index]!, [...(found.get(listed[index]!) ?? []), finding]);
+  return { ...options, nameCollisions: found };
+}
+
 /** The check of one served entry against one host, its findings placed in the definition. */
 function verdictFor(
   tool: ToolModel,
   served: ServedTool,
   host: HostProfile,
-  serverName: string,
+  options: ManifestOptions,
   profile: ServedProfile,
 ): ProfileVerdict {
-  const check = checkTool(served, host, { serverName });
-  const findings =
-    profile === 'portable' ? check.findings.map((finding) => renameRejected(finding, host)) : check.findings;
+  const check = checkTool(served, host, { serverName: options.serverName ?? DEFAULT_SERVER_NAME });
+  const collisions = (options.nameCollisions?.get(tool.name) ?? []).filter((finding) => finding.host === host.id);
+  const own = [...check.findings, ...collisions];
+  const findings = profile === 'portable' ? own.map((finding) => renameRejected(finding, host)) : own;
   return {
     verdict: verdictOf(findings),
     findings: findings.map((finding) => {
@@ -91,9 +108,13 @@ function verdictFor(
   };
 }
 
+/** True for a verdict that is a warning for a listed host under the served profile. */
+function refuses(verdict: HostVerdict): boolean {
+  return verdict === 'rejected' || verdict === 'server-down';
+}
+
 /** What every host of the table does to `tool` under both profiles, and the warnings the project's hosts raise. */
 export function toolHostReport(tool: ToolModel, options: ManifestOptions): ToolHostReport {
-  const serverName = options.serverName ?? DEFAULT_SERVER_NAME;
   const served = options.servedProfile ?? 'exact';
   const listed = new Set<string>(options.hosts ?? []);
   const exact = toMcpTool(tool);
@@ -106,8 +127,8 @@ export function toolHostReport(tool: ToolModel, options: ManifestOptions): ToolH
   const warnings: Problem[] = [];
   for (const host of HOSTS) {
     const byProfile = {
-      exact: verdictFor(tool, entries.exact, host, serverName, 'exact'),
-      portable: verdictFor(tool, entries.portable, host, serverName, 'portable'),
+      exact: verdictFor(tool, entries.exact, host, options, 'exact'),
+      portable: verdictFor(tool, entries.portable, host, options, 'portable'),
     };
     json[host.id] = byProfile;
     lines.push(`  - **${host.id}**: exact ${byProfile.exact.verdict}, portable ${byProfile.portable.verdict}`);
@@ -116,7 +137,11 @@ export function toolHostReport(tool: ToolModel, options: ManifestOptions): ToolH
         if (finding.effect === 'rejects' || finding.effect === 'alters')
           lines.push(`    - ${profile}: ${finding.message} (${codeSpan(finding.pointer)})`);
     const mine = byProfile[served];
-    if (!listed.has(host.id) || (mine.verdict !== 'rejected' && mine.verdict !== 'server-down')) continue;
+    if (!listed.has(host.id) || !refuses(mine.verdict)) continue;
+    // A name two tools share is refused under both profiles: serving the other one does not help.
+    const other = refuses(byProfile[served === 'exact' ? 'portable' : 'exact'].verdict)
+      ? ''
+      : ' or serve the other profile (manifests.servedProfile),';
     for (const finding of mine.findings.filter((candidate) => candidate.effect === 'rejects'))
       warnings.push({
         file: tool.source.file,
@@ -127,7 +152,7 @@ export function toolHostReport(tool: ToolModel, options: ManifestOptions): ToolH
         message: `${host.name} (\`${host.id}\`, a host in manifests.hosts) ${
           finding.scope === undefined ? 'does not take this tool' : 'refuses the whole server for this tool'
         } under the ${served} profile: ${finding.message}.`,
-        hint: `${finding.fix ?? 'see manifests/loss-report.md'}; or serve the other profile (manifests.servedProfile), or take ${host.id} out of manifests.hosts`,
+        hint: `${finding.fix ?? 'see manifests/loss-report.md'};${other} or take ${host.id} out of manifests.hosts`,
       });
   }
   return { json, markdown: lines.join('\n'), warnings };

@@ -10,7 +10,7 @@ import {
   MANIFEST_TARGETS,
   type ManifestTarget,
 } from '../../../src/manifest-targets/table.js';
-import { toolHostReport } from './host-report.js';
+import { toolHostReport, withNameCollisions } from './host-report.js';
 import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport, toolLossText } from './loss-report.js';
 import { chunksFile, splice, splicedEntryLookup } from './splice.js';
 import { AssembledFile, InNameOrder, type ManifestWriter, type OpenManifestFile } from './assembled-file.js';
@@ -46,6 +46,7 @@ export type {
 } from './types.js';
 export { AssembledFile, InNameOrder } from './assembled-file.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
+export { withNameCollisions } from './host-report.js';
 
 /** The text after a target file's last tool: its tail, after the search tool entry when a listed tool is deferred. */
 function targetTail(target: ManifestTarget, options: ManifestOptions, deferred: boolean): string {
@@ -433,13 +434,11 @@ function memoryWriter(path: string, files: GeneratedFile[]): ManifestWriter {
 export function emitManifests(
   project: ProjectModel,
   ctx: EmitContext,
-  options: ManifestOptions = {},
+  runOptions: ManifestOptions = {},
 ): ManifestEmission {
-  const assembler = createManifestAssembler(
-    project.tools.map((tool) => tool.name),
-    ctx,
-    options,
-  );
+  const names = project.tools.map((tool) => tool.name);
+  const options = withNameCollisions(runOptions, names);
+  const assembler = createManifestAssembler(names, ctx, options);
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const { manifests, losses } = toolManifests(tool, options);
     assembler.add(manifests, losses);
@@ -497,8 +496,10 @@ export function patchManifests(
   if (tokens === undefined) return undefined;
   const emission: ManifestEmission = { ...emptyEmission(), segments: {} };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
+  // The same names as the last run's (checked above): the names the hosts fold together are the same too.
+  const named = withNameCollisions(options, names);
   for (const tool of changed) {
-    const { manifests, losses } = toolManifests(tool, options);
+    const { manifests, losses } = toolManifests(tool, named);
     if (manifests.compact !== undefined && counting)
       tokens.set(tool.name, toolTokens(targets, splitCompact(manifests.compact), tokens.get(tool.name)));
     emission.losses[tool.name] = losses;

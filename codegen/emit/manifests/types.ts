@@ -3,6 +3,7 @@
  * emission gives of the manifests, what an emission of them answers, and what the loss and token
  * reports hold.
  */
+import type { HostFinding } from '../../../src/hosts/host-profile.js';
 import type { LossEntry } from '../../../src/manifest-targets/build.js';
 import type { DeferLoading } from '../../../src/manifest-targets/defer-loading.js';
 import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
@@ -25,6 +26,11 @@ export interface ManifestOptions extends Omit<ConfigManifests, 'targets' | 'toke
   deferLoading?: DeferLoading;
   /** The token report's path relative to the project root, where budget warnings are placed (default `manifests/token-report.json`). */
   tokenReportFile?: string;
+  /**
+   * Not a config key: the names the hosts fold together, by tool name — made from every tool's name by
+   * `withNameCollisions` where the project is known, so each tool's host report can tell them.
+   */
+  nameCollisions?: ReadonlyMap<string, readonly HostFinding[]>;
 }
 
 /** What `emitManifests` returns: the files, the problems that make generate fail, and the losses (for docs). */
