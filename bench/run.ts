@@ -963,9 +963,28 @@ const TABLE_LINES: [Id, (row: Row) => string[][]][] = [
   ['P3', (row) => versusLines('P3', row)],
   ['P3b', (row) => versusLines('P3b', row)],
   ['P3c', (row) => versusLines('P3c', row)],
-  ['P3d', p3dLines],
-  ['P3e', p3eLines],
-  ['P3f', p3fLines],
+  [
+    'P3d',
+    pairedSecondsLines('P3d', (x) => `full generate, token report on / off (${x.tools} tools)`, [
+      'withMs',
+      'withoutMs',
+    ]),
+  ],
+  [
+    'P3e',
+    pairedSecondsLines(
+      'P3e',
+      (x) => `full generate of a ${x.megabytes} MB one-word description, token report on / off`,
+      ['withMs', 'withoutMs'],
+    ),
+  ],
+  [
+    'P3f',
+    pairedSecondsLines('P3f', (x) => `full generate, manifests.hosts every host / none (${x.tools} tools)`, [
+      'allMs',
+      'noneMs',
+    ]),
+  ],
   ['P7', p7Lines],
   ['P4', p4Lines],
   ['P5', p5Lines],
@@ -1064,20 +1083,23 @@ function p7Lines(row: Row): string[][] {
   ];
 }
 
-function p3dLines(row: Row): string[][] {
-  const detail = d(row) as Record<string, number>;
-  const measure = `full generate, token report on / off (${detail.tools} tools)`;
-  if (detail.notMeasured) return [notMeasuredLine('P3d', measure, row)];
-  return [
-    [
-      'P3d',
-      measure,
-      fmt(row.ratio!, 3),
-      row.target,
-      mark(row.pass),
-      `${fmt(detail.withMs! / 1000)} s vs ${fmt(detail.withoutMs! / 1000)} s`,
-    ],
-  ];
+/**
+ * The line of a row that times one generate against another (P3d, P3e, P3f): the ratio and the two
+ * medians in seconds, read from the detail keys `first` and `second`.
+ */
+function pairedSecondsLines(
+  id: Id,
+  measure: (detail: Record<string, number>) => string,
+  [first, second]: readonly [string, string],
+): (row: Row) => string[][] {
+  return (row) => {
+    const detail = d(row) as Record<string, number>;
+    if (detail.notMeasured) return [notMeasuredLine(id, measure(detail), row)];
+    const seconds = (key: string) => `${fmt(detail[key]! / 1000)} s`;
+    return [
+      [id, measure(detail), fmt(row.ratio!, 3), row.target, mark(row.pass), `${seconds(first)} vs ${seconds(second)}`],
+    ];
+  };
 }
 
 function p4Lines(row: Row): string[][] {
@@ -1499,38 +1521,6 @@ async function measureP3f(plan: Plan, tmp: string, small: BenchProject): Promise
         'cold children (after a warm-up check of the 2-tool project), alternating: a full generate with `manifests.hosts: []`, then one naming every host, each into an empty output folder of its own with no cache; the medians of each side',
     },
   };
-}
-
-function p3fLines(row: Row): string[][] {
-  const detail = d(row) as Record<string, number>;
-  const measure = `full generate, manifests.hosts every host / none (${detail.tools} tools)`;
-  if (detail.notMeasured) return [notMeasuredLine('P3f', measure, row)];
-  return [
-    [
-      'P3f',
-      measure,
-      fmt(row.ratio!, 3),
-      row.target,
-      mark(row.pass),
-      `${fmt(detail.allMs! / 1000)} s vs ${fmt(detail.noneMs! / 1000)} s`,
-    ],
-  ];
-}
-
-function p3eLines(row: Row): string[][] {
-  const detail = d(row) as Record<string, number>;
-  const measure = `full generate of a ${detail.megabytes} MB one-word description, token report on / off`;
-  if (detail.notMeasured) return [notMeasuredLine('P3e', measure, row)];
-  return [
-    [
-      'P3e',
-      measure,
-      fmt(row.ratio!, 3),
-      row.target,
-      mark(row.pass),
-      `${fmt(detail.withMs! / 1000)} s vs ${fmt(detail.withoutMs! / 1000)} s`,
-    ],
-  ];
 }
 
 /** How many tools P9 changes between its two trees. */
