@@ -4,13 +4,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ServeStdioOptions } from '../../src/mcp/stdio.js';
 import type { McpToolEntry } from '../../src/mcp/tool.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { GENERATOR_VERSION } from '../model.js';
-import { openProject } from './call.js';
-import { defaultIo, EXIT, type CommonFlags, type Io } from './io.js';
+import { openProject, type ProjectFlags } from './call.js';
+import { defaultIo, EXIT, type Io } from './io.js';
 import { runServeHttp, type ServedAs, type ServeHttpFlags } from './serve-http.js';
 
 /**
@@ -18,22 +19,20 @@ import { runServeHttp, type ServedAs, type ServeHttpFlags } from './serve-http.j
  * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
  */
 export async function runServe(
-  flags: Pick<CommonFlags, 'config' | 'out'> & {
-    capability?: string[];
-    persona?: string;
-    maxMessageBytes?: number;
-    shutdownTimeout?: number;
-    pageSize?: number;
-    taskStore?: string;
-    taskStoreAcceptEviction?: boolean;
-    taskInputWait?: number;
-    taskMaxInputWaiting?: number;
-    entry?: string;
-    http?: boolean;
-    allowSideEffects?: boolean;
-    profile?: 'exact' | 'portable';
-    toolFailureMeta?: boolean;
-  } & ServeHttpFlags,
+  flags: ProjectFlags &
+    ServeHttpFlags &
+    Pick<ServeStdioOptions, 'maxMessageBytes' | 'pageSize'> & {
+      capability?: string[];
+      persona?: string;
+      shutdownTimeout?: number;
+      taskStore?: string;
+      taskStoreAcceptEviction?: boolean;
+      taskInputWait?: number;
+      taskMaxInputWaiting?: number;
+      http?: boolean;
+      profile?: 'exact' | 'portable';
+      toolFailureMeta?: boolean;
+    },
   io: Io = defaultIo,
 ): Promise<number> {
   const project = await openProject(flags, 'serve', io);
