@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
@@ -9,7 +8,7 @@ import { runServe } from './serve.js';
 import { commonJsRefusal, initProject, madeModuleNote } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from '../config/config.js';
-import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
+import { GENERATOR_PACKAGES, generatorVersionMismatches, installedVersion } from './generator-packages.js';
 import { resolveOptions } from '../config/options.js';
 import { clockTime } from './reporter.js';
 import { runDiff } from './diff.js';
@@ -22,7 +21,8 @@ import { GENERATOR_VERSION } from '../model.js';
  * an installed version other than the tested one is a warning.
  */
 function packagesInstalled(io: Io, needed: readonly string[]): boolean {
-  const missing = needed.filter((name) => !isInstalled(name));
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const missing = needed.filter((name) => installedVersion(name, here) === undefined);
   if (missing.length > 0) {
     const install = Object.entries(GENERATOR_PACKAGES)
       .map(([name, version]) => `${name}@${version}`)
@@ -32,10 +32,7 @@ function packagesInstalled(io: Io, needed: readonly string[]): boolean {
     );
     return false;
   }
-  for (const { name, installed, tested } of generatorVersionMismatches(
-    path.dirname(fileURLToPath(import.meta.url)),
-    needed,
-  )) {
+  for (const { name, installed, tested } of generatorVersionMismatches(here, needed)) {
     io.stderr(
       `toolsmith: warning: ${name} ${installed} is installed; toolsmith is tested with ${tested}.\n` +
         `    hint: npm install --save-dev --save-exact ${name}@${tested}\n`,
@@ -57,19 +54,6 @@ async function generateCommand(
   if (!packagesInstalled(io, needed)) return EXIT.invalid;
   const { runGenerate } = await import('./generate.js');
   return runGenerate(flags, io);
-}
-
-const resolveFromHere = createRequire(import.meta.url);
-
-/** True when `name` resolves from toolsmith's own location (as its imports would). */
-function isInstalled(name: string): boolean {
-  try {
-    resolveFromHere.resolve(name);
-    return true;
-  } catch (error) {
-    // An ESM-only package without a `require` condition is installed all the same.
-    return (error as NodeJS.ErrnoException).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
-  }
 }
 
 // ── Config and flags: the config file is read and checked once, and the flags that are config keys win over it.
