@@ -26,13 +26,6 @@ export const BUILD_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
   '@types/node': '20.19.9',
 });
 
-/** A generator package installed at another major version than the one toolsmith is tested with. */
-export interface VersionMismatch {
-  name: string;
-  installed: string;
-  tested: string;
-}
-
 /**
  * The version of package `name` found as Node resolves it from `fromDir` (the first
  * `node_modules/<name>` up the tree); undefined when it is not installed.
@@ -56,7 +49,7 @@ export function installedVersion(name: string, fromDir: string): string | undefi
 export function generatorVersionMismatches(
   fromDir: string,
   names: readonly string[] = Object.keys(GENERATOR_PACKAGES),
-): VersionMismatch[] {
+): { name: string; installed: string; tested: string }[] {
   return names.flatMap((name) => {
     const tested = GENERATOR_PACKAGES[name];
     const installed = installedVersion(name, fromDir);

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
@@ -105,12 +106,12 @@ export function createProgram(
     )
     .action(() => {
       const report = initProject(io.cwd);
-      if (report.conflicts.length > 0) {
-        io.stderr(`toolsmith init: refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.\n`);
-        return setExit(EXIT.invalid);
-      }
-      if (report.commonJsCode !== undefined) {
-        io.stderr(`toolsmith init: ${commonJsRefusal(report.commonJsCode)}\n`);
+      const refusal =
+        report.conflicts.length > 0
+          ? `refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.`
+          : report.commonJsCode && commonJsRefusal(report.commonJsCode);
+      if (refusal) {
+        io.stderr(`toolsmith init: ${refusal}\n`);
         return setExit(EXIT.invalid);
       }
       const devDependencies =
@@ -173,10 +174,7 @@ export function createProgram(
         onError: (error) => io.stderr(`toolsmith: ${(error as Error).message}\n`),
       });
       const unfollow = followLauncher();
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
-      });
+      await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       unfollow();
       await watcher.close();
     });

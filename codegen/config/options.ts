@@ -80,7 +80,7 @@ export function generatorSettings(options: GenerateOptions): GeneratorSettings {
  * names: `--out` is `out`; a flag that is no generator key, or not given, is left out) over it: the one
  * place a config becomes `GenerateOptions`.
  */
-export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: object = {}): GenerateOptions {
+export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: ToolsmithConfig = {}): GenerateOptions {
   const options: Record<string, unknown> = { root };
   for (const [key, value] of [...Object.entries(config), ...Object.entries(flags)])
     if (
