@@ -33,7 +33,6 @@ export async function openProject(
     reportProblems(problems, io);
     return undefined;
   }
-  const entry = flags.entry ?? config.entry;
   const { EntryError, loadProjectOrchestrator } = await import('./entry.js');
   const started = command === 'serve' ? 'this server was started' : 'this call was made';
   const again = command === 'serve' ? 'restart it' : 'call again';
@@ -48,17 +47,17 @@ export async function openProject(
             `--allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
         }),
       };
+  const { root, outDir } = resolveOptions(generateOptions);
   try {
-    const resolved = resolveOptions(generateOptions);
     const orchestrator = await loadProjectOrchestrator({
-      root: resolved.root,
-      outDir: resolved.outDir,
-      ...(entry === undefined ? {} : { entry }),
+      root,
+      outDir,
+      entry: flags.entry ?? config.entry,
       defaults,
       allowSideEffects: flags.allowSideEffects === true,
       warn: (message) => io.stderr(`toolsmith ${command}: ${message}\n`),
     });
-    return { orchestrator, config, outDir: resolved.outDir };
+    return { orchestrator, config, outDir };
   } catch (error) {
     if (!(error instanceof EntryError)) throw error;
     io.stderr(`toolsmith ${command}: ${error.message}\n`);

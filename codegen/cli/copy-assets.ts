@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { toPosix } from '../load.js';
 import { builtFile, readBuildLayout } from './entry.js';
 
 /** What `copy-assets` copied, or why it could not. */
@@ -13,19 +14,12 @@ export interface CopyAssetsReport {
 }
 
 /**
- * The generated files `tsc` does not emit, which the build needs at run time: the standalone
- * validators (`.js`, with their `.d.ts` for a build that publishes declarations), `catalog.json`,
- * `schemas/<tool>.json` and the manifests' JSON.
- */
-function isAsset(file: string): boolean {
-  return file.endsWith('.js') || file.endsWith('.d.ts') || file.endsWith('.json');
-}
-
-/**
- * Copies the generated folder's assets into the build, beside what `tsc` wrote from its
- * TypeScript (`outDir`/`rootDir` of the project's `tsconfig.json`, else `dist/`). A copy rather
- * than `allowJs`, with which tsc re-prints every generated validator (many times slower at scale; see
- * bench/README.md).
+ * Copies the generated folder's assets into the build: the files `tsc` does not emit, which the
+ * build needs at run time (the standalone validators' `.js`, with their `.d.ts` for a build that
+ * publishes declarations, `catalog.json`, `schemas/<tool>.json` and the manifests' JSON), put beside
+ * what `tsc` wrote from its TypeScript (`outDir`/`rootDir` of the project's `tsconfig.json`, else
+ * `dist/`). A copy rather than `allowJs`, with which tsc re-prints every generated validator (many
+ * times slower at scale; see bench/README.md).
  */
 export function copyGeneratedAssets(root: string, outDir: string): CopyAssetsReport {
   const layout = readBuildLayout(root);
@@ -46,17 +40,12 @@ export function copyGeneratedAssets(root: string, outDir: string): CopyAssetsRep
     };
   if (path.resolve(targetDir) === path.resolve(outDir)) return { target: targetDir, copied: [] };
   const copied: string[] = [];
-  const walk = (relative: string) => {
-    for (const entry of readdirSync(path.join(outDir, relative), { withFileTypes: true })) {
-      const name = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) walk(name);
-      else if (entry.isFile() && isAsset(entry.name)) {
-        mkdirSync(path.join(targetDir, relative), { recursive: true });
-        copyFileSync(path.join(outDir, name), path.join(targetDir, name));
-        copied.push(name);
-      }
-    }
-  };
-  walk('');
+  for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(js|d\.ts|json)$/.test(entry.name)) continue;
+    const name = toPosix(path.relative(outDir, path.join(entry.parentPath, entry.name)));
+    mkdirSync(path.join(targetDir, path.dirname(name)), { recursive: true });
+    copyFileSync(path.join(outDir, name), path.join(targetDir, name));
+    copied.push(name);
+  }
   return { target: targetDir, copied: copied.sort() };
 }

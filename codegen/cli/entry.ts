@@ -44,10 +44,7 @@ export function readBuildLayout(root: string): BuildLayout {
 export function builtFile(source: string, layout: BuildLayout): string | undefined {
   const relative = path.relative(layout.rootDir, source);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  return path
-    .join(layout.outDir, relative)
-    .replace(/\.ts$/, '.js')
-    .replace(/\.mts$/, '.mjs');
+  return path.join(layout.outDir, relative).replace(/\.(m?)ts$/, '.$1js');
 }
 
 /** The command that makes a CommonJS project's `.js`/`.ts` files ES modules, as toolsmith's generated code is. */

@@ -26,36 +26,34 @@ export const BUILD_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
   '@types/node': '20.19.9',
 });
 
-/** A generator package installed at another major version than the one toolsmith is tested with. */
-export interface VersionMismatch {
-  name: string;
-  installed: string;
-  tested: string;
+/**
+ * The version of package `name` found as Node resolves it from `fromDir` (the first
+ * `node_modules/<name>` up the tree); undefined when it is not installed.
+ */
+export function installedVersion(name: string, fromDir: string): string | undefined {
+  for (let dir = path.resolve(fromDir); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(manifest)) {
+      const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown };
+      return typeof version === 'string' ? version : '';
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 /**
- * The generator packages found, as Node resolves them from `fromDir` (each `node_modules` up the
- * tree), at a major version other than `GENERATOR_PACKAGES` pins. Not being peer dependencies,
- * nothing else tells the user; a package not found is left to the missing-package message.
+ * The generator packages found from `fromDir` at a major version other than `GENERATOR_PACKAGES`
+ * pins. Not being peer dependencies, nothing else tells the user; a package not found is left to the
+ * missing-package message.
  */
 export function generatorVersionMismatches(
   fromDir: string,
   names: readonly string[] = Object.keys(GENERATOR_PACKAGES),
-): VersionMismatch[] {
-  const mismatches: VersionMismatch[] = [];
-  for (const name of names) {
+): { name: string; installed: string; tested: string }[] {
+  return names.flatMap((name) => {
     const tested = GENERATOR_PACKAGES[name];
-    if (tested === undefined) continue;
-    for (let dir = path.resolve(fromDir); ; dir = path.dirname(dir)) {
-      const manifest = path.join(dir, 'node_modules', name, 'package.json');
-      if (existsSync(manifest)) {
-        const installed = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown }).version;
-        if (typeof installed === 'string' && installed.split('.')[0] !== tested.split('.')[0])
-          mismatches.push({ name, installed, tested });
-        break;
-      }
-      if (path.dirname(dir) === dir) break;
-    }
-  }
-  return mismatches;
+    const installed = installedVersion(name, fromDir);
+    if (tested === undefined || !installed || installed.split('.')[0] === tested.split('.')[0]) return [];
+    return [{ name, installed, tested }];
+  });
 }

@@ -25,6 +25,15 @@ export interface InitReport {
   commonJsCode?: { reason: string; files: string[] };
 }
 
+/** The parts of a project's package.json that init reads and writes. */
+interface PackageJson {
+  type?: string;
+  scripts?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
+
 const EXAMPLE = {
   $schema: '../node_modules/toolsmith-sdk/tool-definition.schema.json',
   name: 'greet',
@@ -146,7 +155,7 @@ export function initProject(root: string): InitReport {
   if (kept.length === 0) files['tsconfig.json'] = TSCONFIG;
   const packageFile = path.join(root, 'package.json');
   const packageJson = existsSync(packageFile)
-    ? (JSON.parse(readFileSync(packageFile, 'utf8')) as { scripts?: Record<string, string>; type?: string })
+    ? (JSON.parse(readFileSync(packageFile, 'utf8')) as PackageJson)
     : undefined;
   const wanted: Record<string, string> = {
     generate: 'toolsmith generate',
@@ -175,30 +184,20 @@ export function initProject(root: string): InitReport {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), content, { flag: 'wx' });
   }
-  const next: {
-    scripts?: Record<string, string>;
-    devDependencies?: Record<string, string>;
-    dependencies?: Record<string, string>;
-    [key: string]: unknown;
-  } = packageJson ?? { name: path.basename(root), private: true, type: 'module' };
+  const next: PackageJson = packageJson ?? { name: path.basename(root), private: true, type: 'module' };
   next.scripts = { ...next.scripts, ...wanted };
   if (reason !== undefined) next.type = 'module';
   // The generator's packages and the compiler are development tools: generated code and the runtime
   // never import them, so a production install (`npm ci --omit=dev`) leaves them out.
-  const development = new Map([...Object.entries(GENERATOR_PACKAGES), ...Object.entries(BUILD_PACKAGES)]);
-  const added = [...development.keys()].filter(
-    (name) => next.devDependencies?.[name] === undefined && next.dependencies?.[name] === undefined,
+  const added = Object.entries({ ...GENERATOR_PACKAGES, ...BUILD_PACKAGES }).filter(
+    ([name]) => next.devDependencies?.[name] === undefined && next.dependencies?.[name] === undefined,
   );
-  if (added.length > 0)
-    next.devDependencies = {
-      ...next.devDependencies,
-      ...Object.fromEntries(added.map((name) => [name, development.get(name)!])),
-    };
+  if (added.length > 0) next.devDependencies = { ...next.devDependencies, ...Object.fromEntries(added) };
   writeFileSync(packageFile, `${JSON.stringify(next, null, 2)}\n`);
   return {
     created: [...Object.keys(files), ...(packageJson ? [] : ['package.json'])],
     scripts: Object.keys(wanted),
-    devDependencies: added,
+    devDependencies: added.map(([name]) => name),
     kept,
     conflicts: [],
     ...(reason === undefined ? {} : { madeModule: reason }),

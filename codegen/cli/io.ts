@@ -47,22 +47,13 @@ export const defaultIo: Io = {
   stderrIsTTY: process.stderr.isTTY === true,
 };
 
-/** The flags that stand for config keys, as a config (absent flags left out). */
-function flagsAsConfig(flags: CommonFlags): ToolsmithConfig {
-  const config: ToolsmithConfig = {};
-  for (const key of ['schemas', 'out', 'stubs', 'templates', 'strict', 'workers'] as const) {
-    if (flags[key] !== undefined) (config as Record<string, unknown>)[key] = flags[key];
-  }
-  return config;
-}
-
-/** Merges config file and flags (flags win). */
+/** Merges config file and flags (the flags that are config keys win). */
 export async function options(
   flags: CommonFlags,
   io: Io,
 ): Promise<{ options: GenerateOptions; config: ToolsmithConfig; problems: Problem[] }> {
   const { config, problems } = await loadConfig(io.cwd, flags.config);
-  return { options: optionsFromConfig(io.cwd, config, flagsAsConfig(flags)), config, problems };
+  return { options: optionsFromConfig(io.cwd, config, flags), config, problems };
 }
 
 export function plural(count: number, word: string): string {

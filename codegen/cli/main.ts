@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
@@ -9,7 +9,7 @@ import { runServe } from './serve.js';
 import { commonJsRefusal, initProject, madeModuleNote } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from '../config/config.js';
-import { GENERATOR_PACKAGES, generatorVersionMismatches } from './generator-packages.js';
+import { GENERATOR_PACKAGES, generatorVersionMismatches, installedVersion } from './generator-packages.js';
 import { resolveOptions } from '../config/options.js';
 import { clockTime } from './reporter.js';
 import { runDiff } from './diff.js';
@@ -22,7 +22,8 @@ import { GENERATOR_VERSION } from '../model.js';
  * an installed version other than the tested one is a warning.
  */
 function packagesInstalled(io: Io, needed: readonly string[]): boolean {
-  const missing = needed.filter((name) => !isInstalled(name));
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const missing = needed.filter((name) => installedVersion(name, here) === undefined);
   if (missing.length > 0) {
     const install = Object.entries(GENERATOR_PACKAGES)
       .map(([name, version]) => `${name}@${version}`)
@@ -32,10 +33,7 @@ function packagesInstalled(io: Io, needed: readonly string[]): boolean {
     );
     return false;
   }
-  for (const { name, installed, tested } of generatorVersionMismatches(
-    path.dirname(fileURLToPath(import.meta.url)),
-    needed,
-  )) {
+  for (const { name, installed, tested } of generatorVersionMismatches(here, needed)) {
     io.stderr(
       `toolsmith: warning: ${name} ${installed} is installed; toolsmith is tested with ${tested}.\n` +
         `    hint: npm install --save-dev --save-exact ${name}@${tested}\n`,
@@ -57,19 +55,6 @@ async function generateCommand(
   if (!packagesInstalled(io, needed)) return EXIT.invalid;
   const { runGenerate } = await import('./generate.js');
   return runGenerate(flags, io);
-}
-
-const resolveFromHere = createRequire(import.meta.url);
-
-/** True when `name` resolves from toolsmith's own location (as its imports would). */
-function isInstalled(name: string): boolean {
-  try {
-    resolveFromHere.resolve(name);
-    return true;
-  } catch (error) {
-    // An ESM-only package without a `require` condition is installed all the same.
-    return (error as NodeJS.ErrnoException).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
-  }
 }
 
 // ── Config and flags: the config file is read and checked once, and the flags that are config keys win over it.
@@ -121,12 +106,12 @@ export function createProgram(
     )
     .action(() => {
       const report = initProject(io.cwd);
-      if (report.conflicts.length > 0) {
-        io.stderr(`toolsmith init: refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.\n`);
-        return setExit(EXIT.invalid);
-      }
-      if (report.commonJsCode !== undefined) {
-        io.stderr(`toolsmith init: ${commonJsRefusal(report.commonJsCode)}\n`);
+      const refusal =
+        report.conflicts.length > 0
+          ? `refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.`
+          : report.commonJsCode && commonJsRefusal(report.commonJsCode);
+      if (refusal) {
+        io.stderr(`toolsmith init: ${refusal}\n`);
         return setExit(EXIT.invalid);
       }
       const devDependencies =
@@ -189,10 +174,7 @@ export function createProgram(
         onError: (error) => io.stderr(`toolsmith: ${(error as Error).message}\n`),
       });
       const unfollow = followLauncher();
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
-      });
+      await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       unfollow();
       await watcher.close();
     });

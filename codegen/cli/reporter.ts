@@ -8,7 +8,7 @@ import { formatProblem, isWarning } from '../problems.js';
  */
 
 /** How a command prints. */
-export type OutputMode = 'text' | 'json' | 'silent';
+type OutputMode = 'text' | 'json' | 'silent';
 
 /** The printing side of the CLI (a subset of its `Io`). */
 export interface ReporterIo {
@@ -40,9 +40,8 @@ export interface CommandReport {
  * `FORCE_COLOR` (not `0`) on; otherwise only on a terminal.
  */
 export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '')
-    return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
   return stream.isTTY === true;
 }
 
@@ -64,23 +63,8 @@ export function clockTime(date: Date = new Date()): string {
   return [date.getHours(), date.getMinutes(), date.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
 }
 
-/** Collects what a command says and prints it as the mode wants. */
-export interface Reporter {
-  readonly mode: OutputMode;
-  /** The io the command prints through: stdout dropped unless text mode, stderr captured in JSON mode. */
-  readonly io: ReporterIo;
-  /** Red/bold/… on stderr when colour is on. */
-  readonly paint: { red: (text: string) => string; yellow: (text: string) => string; bold: (text: string) => string };
-  /** Records (and in text mode prints on stderr; in silent mode only the errors) problems, each with its severity. */
-  diagnostics(problems: readonly Problem[]): void;
-  /** Adds fields to the summary of the JSON report. */
-  summarize(fields: Record<string, unknown>): void;
-  /** Ends the command: in JSON mode prints the report; returns `exitCode`. */
-  finish(exitCode: number): number;
-}
-
-/** A reporter for `command` in `mode`, printing through `io`. */
-export function createReporter(command: CommandReport['command'], mode: OutputMode, io: ReporterIo): Reporter {
+/** A reporter for `command` in `mode`, printing through `io`: it collects what the command says and prints it as the mode wants. */
+export function createReporter(command: CommandReport['command'], mode: OutputMode, io: ReporterIo) {
   const color = mode !== 'json' && io.color === true;
   const diagnostics: Diagnostic[] = [];
   const messages: string[] = [];
@@ -92,9 +76,12 @@ export function createReporter(command: CommandReport['command'], mode: OutputMo
   };
   return {
     mode,
+    /** The io the command prints through: stdout dropped unless text mode, stderr captured in JSON mode. */
     io: wrapped,
+    /** Red/bold/… on stderr when colour is on. */
     paint: { red: paint('31', color), yellow: paint('33', color), bold: paint('1', color) },
-    diagnostics(problems) {
+    /** Records (and in text mode prints on stderr; in silent mode only the errors) problems, each with its severity. */
+    diagnostics(problems: readonly Problem[]): void {
       for (const problem of problems) {
         const severity = isWarning(problem) ? 'warning' : 'error';
         diagnostics.push({ ...problem, severity });
@@ -102,10 +89,12 @@ export function createReporter(command: CommandReport['command'], mode: OutputMo
         io.stderr(`${formatDiagnostic(problem, color)}\n`);
       }
     },
-    summarize(fields) {
+    /** Adds fields to the summary of the JSON report. */
+    summarize(fields: Record<string, unknown>): void {
       Object.assign(summary, fields);
     },
-    finish(exitCode) {
+    /** Ends the command: in JSON mode prints the report; returns `exitCode`. */
+    finish(exitCode: number): number {
       if (mode === 'json') {
         const report: CommandReport = { command, ok: exitCode === 0, exitCode, summary, diagnostics, messages };
         io.stdout(`${JSON.stringify(report, null, 2)}\n`);

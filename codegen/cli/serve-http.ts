@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { McpServerOptions } from '../../src/mcp/server.js';
+import type { BearerAuthOptions } from '../../src/mcp/auth.js';
+import type { ServeHttpOptions } from '../../src/mcp/http.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
-import type { TaskStore } from '../../src/tasks/index.js';
 import type { Io } from './io.js';
 import { wholeNumber, wholeNumberWanted } from './numbers.js';
 
 /** The flags of `serve --http` (each also read from its `TOOLSMITH_*` environment variable, see the README). */
-export interface ServeHttpFlags {
-  host?: string;
-  port?: number;
+export type ServeHttpFlags = Pick<ServeHttpOptions, 'host' | 'port' | 'maxBodyBytes'> & {
   auth?: boolean;
   authIssuer?: string;
   authResource?: string;
@@ -17,23 +15,26 @@ export interface ServeHttpFlags {
   scopeMap?: string;
   requiredScope?: string[];
   allowedOrigin?: string[];
-  maxBodyBytes?: number;
   requestTimeout?: number;
   drainTimeout?: number;
-}
+};
 
 /**
  * What `serve` serves as, over either transport: the server's name and version, the persona and its
  * capabilities, the tool list of its profile and the host-injected arguments it takes out of calls.
  */
-export interface ServedAs extends Pick<McpServerOptions, 'listedTools' | 'injectedArguments' | 'toolFailureMeta'> {
-  capabilities: string[];
-  personaId: string;
-  name: string;
-  version: string;
-  pageSize?: number;
-  taskStore?: TaskStore;
-}
+export type ServedAs = Pick<
+  ServeHttpOptions,
+  | 'name'
+  | 'version'
+  | 'personaId'
+  | 'capabilities'
+  | 'pageSize'
+  | 'taskStore'
+  | 'listedTools'
+  | 'injectedArguments'
+  | 'toolFailureMeta'
+>;
 
 /**
  * `serve --http`: serves `orchestrator` over stateless MCP Streamable HTTP until SIGTERM/SIGINT,
@@ -43,7 +44,7 @@ export interface ServedAs extends Pick<McpServerOptions, 'listedTools' | 'inject
 export async function runServeHttp(
   orchestrator: ToolOrchestrator,
   flags: ServeHttpFlags,
-  settings: ServedAs,
+  { capabilities, ...served }: ServedAs,
   io: Pick<Io, 'stderr' | 'cwd'>,
 ): Promise<number> {
   const fail = async (message: string) => {
@@ -54,71 +55,29 @@ export async function runServeHttp(
   const env = process.env;
   const port = chosenPort(flags.port, env);
   if (typeof port === 'object') return fail(port.error);
+  const auth = flags.auth === false ? undefined : bearerAuth(flags, env, io.cwd);
+  if (typeof auth === 'string') return fail(auth);
   const { startHttpServer } = await import('../../src/mcp/http.js');
-  type Options = NonNullable<Parameters<typeof startHttpServer>[1]>;
-  const options: Options = {
-    host: flags.host ?? env.TOOLSMITH_HOST ?? '127.0.0.1',
-    port,
-    name: settings.name,
-    version: settings.version,
-    personaId: settings.personaId,
-    allowedOrigins: flags.allowedOrigin ?? [],
-    pageSize: settings.pageSize,
-    taskStore: settings.taskStore,
-    listedTools: settings.listedTools,
-    injectedArguments: settings.injectedArguments,
-    toolFailureMeta: settings.toolFailureMeta,
-    requestStateKey: env.TOOLSMITH_REQUEST_STATE_KEY,
-    maxBodyBytes: flags.maxBodyBytes,
-    requestTimeoutMs: flags.requestTimeout,
-    drainTimeoutMs: flags.drainTimeout,
-    onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
-  };
-
-  if (flags.auth === false) {
-    options.capabilities = settings.capabilities;
-  } else {
-    const issuer = flags.authIssuer ?? env.TOOLSMITH_AUTH_ISSUER;
-    const resource = flags.authResource ?? env.TOOLSMITH_AUTH_RESOURCE;
-    const jwks = flags.authJwks ?? env.TOOLSMITH_AUTH_JWKS;
-    const missing = [
-      ...(issuer === undefined ? ['--auth-issuer'] : []),
-      ...(resource === undefined ? ['--auth-resource'] : []),
-      ...(jwks === undefined ? ['--auth-jwks'] : []),
-    ];
-    if (missing.length > 0) {
-      return fail(
-        `--http needs bearer-token auth: give ${missing.join(', ')} (or TOOLSMITH_AUTH_ISSUER, TOOLSMITH_AUTH_RESOURCE, ` +
-          `TOOLSMITH_AUTH_JWKS), or --no-auth to serve on loopback only.`,
-      );
-    }
-    const scopeMapFile = flags.scopeMap ?? env.TOOLSMITH_AUTH_SCOPE_MAP;
-    let scopeCapabilities = new Map<string, string[]>();
-    if (scopeMapFile !== undefined) {
-      const read = readScopeMap(path.resolve(io.cwd, scopeMapFile));
-      if (read instanceof Error) return fail(read.message);
-      scopeCapabilities = read;
-    }
-    const required =
-      flags.requiredScope ?? env.TOOLSMITH_AUTH_REQUIRED_SCOPES?.split(/[\s,]+/).filter((scope) => scope !== '') ?? [];
-    options.auth = {
-      issuer: issuer!,
-      resource: resource!,
-      jwks: /^https?:\/\//i.test(jwks!) ? jwks! : path.resolve(io.cwd, jwks!),
-      scopeCapabilities,
-      requiredScopes: required,
-    };
-  }
-
   let server: Awaited<ReturnType<typeof startHttpServer>>;
   try {
-    server = await startHttpServer(orchestrator, options);
+    server = await startHttpServer(orchestrator, {
+      ...served,
+      // With auth, the capabilities of a call come from its token's scopes.
+      ...(auth === undefined ? { capabilities } : { auth }),
+      host: flags.host ?? env.TOOLSMITH_HOST ?? '127.0.0.1',
+      port,
+      allowedOrigins: flags.allowedOrigin ?? [],
+      requestStateKey: env.TOOLSMITH_REQUEST_STATE_KEY,
+      maxBodyBytes: flags.maxBodyBytes,
+      requestTimeoutMs: flags.requestTimeout,
+      drainTimeoutMs: flags.drainTimeout,
+      onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
+    });
   } catch (error) {
     return fail((error as Error).message);
   }
-  const issuer = options.auth !== undefined && 'issuer' in options.auth ? options.auth.issuer : '';
-  const auth = flags.auth === false ? 'no auth: loopback only' : `bearer tokens from ${issuer}`;
-  io.stderr(`toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${auth}); health at /healthz\n`);
+  const how = auth === undefined ? 'no auth: loopback only' : `bearer tokens from ${auth.issuer}`;
+  io.stderr(`toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${how}); health at /healthz\n`);
   const result = await server.done;
   io.stderr(
     `toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} ` +
@@ -127,6 +86,33 @@ export async function runServeHttp(
   for (const failure of result.shutdown.errors)
     io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
   return 0;
+}
+
+/** The bearer-token auth of `serve --http` from its flags, else the environment; what is missing, as a sentence. */
+function bearerAuth(flags: ServeHttpFlags, env: NodeJS.ProcessEnv, cwd: string): BearerAuthOptions | string {
+  const issuer = flags.authIssuer ?? env.TOOLSMITH_AUTH_ISSUER;
+  const resource = flags.authResource ?? env.TOOLSMITH_AUTH_RESOURCE;
+  const jwks = flags.authJwks ?? env.TOOLSMITH_AUTH_JWKS;
+  if (issuer === undefined || resource === undefined || jwks === undefined) {
+    const missing = Object.entries({ '--auth-issuer': issuer, '--auth-resource': resource, '--auth-jwks': jwks })
+      .filter(([, value]) => value === undefined)
+      .map(([flag]) => flag);
+    return (
+      `--http needs bearer-token auth: give ${missing.join(', ')} (or TOOLSMITH_AUTH_ISSUER, TOOLSMITH_AUTH_RESOURCE, ` +
+      `TOOLSMITH_AUTH_JWKS), or --no-auth to serve on loopback only.`
+    );
+  }
+  const scopeMapFile = flags.scopeMap ?? env.TOOLSMITH_AUTH_SCOPE_MAP;
+  const scopeCapabilities = scopeMapFile === undefined ? new Map() : readScopeMap(path.resolve(cwd, scopeMapFile));
+  if (scopeCapabilities instanceof Error) return scopeCapabilities.message;
+  return {
+    issuer,
+    resource,
+    jwks: /^https?:\/\//i.test(jwks) ? jwks : path.resolve(cwd, jwks),
+    scopeCapabilities,
+    requiredScopes:
+      flags.requiredScope ?? env.TOOLSMITH_AUTH_REQUIRED_SCOPES?.split(/[\s,]+/).filter((scope) => scope !== '') ?? [],
+  };
 }
 
 /** A scope map file: `{ "scope": ["capability", …], … }`. */

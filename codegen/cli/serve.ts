@@ -4,13 +4,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ServeStdioOptions } from '../../src/mcp/stdio.js';
 import type { McpToolEntry } from '../../src/mcp/tool.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
-import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { GENERATOR_VERSION } from '../model.js';
-import { openProject } from './call.js';
-import { defaultIo, EXIT, type CommonFlags, type Io } from './io.js';
+import { openProject, type ProjectFlags } from './call.js';
+import { defaultIo, EXIT, type Io } from './io.js';
 import { runServeHttp, type ServedAs, type ServeHttpFlags } from './serve-http.js';
 
 /**
@@ -18,30 +18,29 @@ import { runServeHttp, type ServedAs, type ServeHttpFlags } from './serve-http.j
  * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
  */
 export async function runServe(
-  flags: Pick<CommonFlags, 'config' | 'out'> & {
-    capability?: string[];
-    persona?: string;
-    maxMessageBytes?: number;
-    shutdownTimeout?: number;
-    pageSize?: number;
-    taskStore?: string;
-    taskStoreAcceptEviction?: boolean;
-    taskInputWait?: number;
-    taskMaxInputWaiting?: number;
-    entry?: string;
-    http?: boolean;
-    allowSideEffects?: boolean;
-    profile?: 'exact' | 'portable';
-    toolFailureMeta?: boolean;
-  } & ServeHttpFlags,
+  flags: ProjectFlags &
+    ServeHttpFlags &
+    Pick<ServeStdioOptions, 'maxMessageBytes' | 'pageSize'> & {
+      capability?: string[];
+      persona?: string;
+      shutdownTimeout?: number;
+      taskStore?: string;
+      taskStoreAcceptEviction?: boolean;
+      taskInputWait?: number;
+      taskMaxInputWaiting?: number;
+      http?: boolean;
+      profile?: 'exact' | 'portable';
+      toolFailureMeta?: boolean;
+    },
   io: Io = defaultIo,
 ): Promise<number> {
   const project = await openProject(flags, 'serve', io);
   if (project === undefined) return EXIT.invalid;
   const { orchestrator, config } = project;
-  const profile = servedProfile(flags.profile ?? config.manifests?.servedProfile ?? 'exact', project.outDir, config);
-  if (typeof profile === 'string') {
-    io.stderr(`toolsmith serve: ${profile}\n`);
+  const profile = flags.profile ?? config.manifests?.servedProfile ?? 'exact';
+  const listedTools = profile === 'portable' ? portableTools(project.outDir) : undefined;
+  if (typeof listedTools === 'string') {
+    io.stderr(`toolsmith serve: ${listedTools}\n`);
     await orchestrator.shutdown();
     return EXIT.invalid;
   }
@@ -51,13 +50,14 @@ export async function runServe(
     return EXIT.invalid;
   }
   const served: ServedAs = {
-    ...profile,
     name: 'toolsmith',
     version: GENERATOR_VERSION,
     capabilities: flags.capability ?? config.capabilities ?? [],
     personaId: flags.persona ?? 'mcp',
     pageSize: flags.pageSize,
     taskStore,
+    listedTools,
+    injectedArguments: config.injectedArguments,
     toolFailureMeta: flags.toolFailureMeta ?? config.toolFailureMeta ?? false,
   };
   try {
@@ -70,21 +70,14 @@ export async function runServe(
 }
 
 /**
- * The tool list of the served profile (`portable`: `<out>/manifests/mcp-portable.json`, served as it
- * is) and the config's `injectedArguments`; a sentence saying what to do when the portable list is missing.
+ * The tool list of the portable profile, `<out>/manifests/mcp-portable.json`'s, served as it is; a
+ * sentence saying what to do when it is missing.
  */
-function servedProfile(
-  profile: 'exact' | 'portable',
-  outDir: string,
-  config: ToolsmithConfig,
-): Pick<ServedAs, 'listedTools' | 'injectedArguments'> | string {
-  const injected = config.injectedArguments === undefined ? {} : { injectedArguments: config.injectedArguments };
-  if (profile === 'exact') return injected;
+function portableTools(outDir: string): McpToolEntry[] | string {
   const file = path.join(outDir, 'manifests', 'mcp-portable.json');
   if (!existsSync(file))
     return `--profile portable serves ${file}, which is missing: set "manifests.servedProfile": "portable" in the config (or add mcp-portable to manifests.targets) and run toolsmith generate.`;
-  const { tools } = JSON.parse(readFileSync(file, 'utf8')) as { tools: McpToolEntry[] };
-  return { ...injected, listedTools: tools };
+  return (JSON.parse(readFileSync(file, 'utf8')) as { tools: McpToolEntry[] }).tools;
 }
 
 /**

@@ -26,28 +26,22 @@ export function watchAndRun(
   const debounceMs = options.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  let pending = false;
-  let busy = false;
+  // A run waits for the one before it; while one waits, further changes join it instead of queueing more.
+  let queued = false;
   const changed = new Set<string>();
   const start = () => {
-    if (busy) {
-      pending = true;
-      return;
-    }
-    busy = true;
-    running = (async () => {
-      do {
-        pending = false;
-        const files = [...changed].sort();
-        changed.clear();
-        try {
-          await run(files);
-        } catch (error) {
-          options.onError?.(error);
-        }
-      } while (pending);
-      busy = false;
-    })();
+    if (queued) return;
+    queued = true;
+    running = running.then(async () => {
+      queued = false;
+      const files = [...changed].sort();
+      changed.clear();
+      try {
+        await run(files);
+      } catch (error) {
+        options.onError?.(error);
+      }
+    });
   };
   const watcher = chokidarWatch(paths, { ignoreInitial: true, awaitWriteFinish: false });
   watcher.on('all', (_event, file) => {

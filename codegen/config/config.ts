@@ -49,34 +49,24 @@ export async function loadConfig(projectRoot: string, file?: string): Promise<Lo
     : CONFIG_FILES.map((name) => path.join(root, name)).filter((full) => existsSync(full));
   const candidate = found[0];
   if (candidate === undefined) return { config: {}, problems: [] };
+  const refused = (message: string, hint: string): LoadedConfig => ({
+    config: {},
+    problems: [fileProblem(shown(candidate), message, hint)],
+  });
   if (found.length > 1)
-    return {
-      config: {},
-      problems: [
-        fileProblem(
-          shown(candidate),
-          `${found.length} config files: ${found.map(shown).join(' and ')}; toolsmith reads one`,
-          'keep one of them and move what the others say into it',
-        ),
-      ],
-    };
-  if (!existsSync(candidate))
-    return {
-      config: {},
-      problems: [fileProblem(shown(candidate), 'the config file does not exist', 'check the --config path')],
-    };
+    return refused(
+      `${found.length} config files: ${found.map(shown).join(' and ')}; toolsmith reads one`,
+      'keep one of them and move what the others say into it',
+    );
+  if (!existsSync(candidate)) return refused('the config file does not exist', 'check the --config path');
   const kind = configKind(candidate);
   if (kind === undefined)
     return {
-      config: {},
+      ...refused(
+        'toolsmith cannot read a config of this kind',
+        'name it toolsmith.config.json, .ts, .mts, .js or .mjs',
+      ),
       file: candidate,
-      problems: [
-        fileProblem(
-          shown(candidate),
-          'toolsmith cannot read a config of this kind',
-          'name it toolsmith.config.json, .ts, .mts, .js or .mjs',
-        ),
-      ],
     };
   const read =
     kind === 'json'
@@ -165,12 +155,7 @@ function loadFailure(file: string, shown: string, error: unknown): Problem {
 /** Every problem the schema finds in a config, at its key (unknown keys) or its value. */
 function checkConfig(read: ReadConfig, file: string): Problem[] {
   if (checkConfigValue(read.value)) return conflictingKeys(read, file);
-  return (checkConfigValue.errors ?? []).map((error) => {
-    const described = describeError(error, read.value);
-    const { line, column } = read.locate(described.pointer, described.atKey);
-    const problem: Problem = { file, line, column, pointer: described.pointer, message: described.message };
-    return described.hint === undefined ? problem : { ...problem, hint: described.hint };
-  });
+  return (checkConfigValue.errors ?? []).map((error) => describeError(error, read, file));
 }
 
 /** What the schema cannot say: keys that exclude each other (a budget needs the token report that counts it). */
@@ -190,66 +175,54 @@ function conflictingKeys(read: ReadConfig, file: string): Problem[] {
   ];
 }
 
-interface Described {
-  pointer: string;
-  atKey: boolean;
-  message: string;
-  hint?: string;
-}
-
 /** An Ajv error as a sentence about the config: the key path, what is wanted, what was found, a suggestion. */
-function describeError(error: ErrorObject, config: unknown): Described {
+function describeError(error: ErrorObject, read: ReadConfig, file: string): Problem {
   const pointer = error.instancePath;
   const label = keyPath(pointer);
-  const value = valueAt(config, parsePointer(pointer));
+  const value = valueAt(read.value, parsePointer(pointer));
   const schema = resolveLocalRef(CONFIG_SCHEMA, error.schemaPath.replace(/\/[^/]*$/, '')) as
     { title?: string; properties?: Record<string, unknown> } | undefined;
+  const params = error.params as Record<string, unknown>;
+  /** The problem placed at the failing value, or at its key `key` (a key the schema does not know). */
+  const problem = (message: string, hint?: string, key?: string): Problem => {
+    const at = key === undefined ? pointer : `${pointer}/${escapePointerSegment(key)}`;
+    return { file, ...read.locate(at, key !== undefined), pointer: at, message, ...(hint && { hint }) };
+  };
   switch (error.keyword) {
     case 'additionalProperties': {
-      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      const key = String(params.additionalProperty);
       const known = Object.keys(schema?.properties ?? {});
       const suggestion = nearestName(key, known);
-      return {
-        pointer: `${pointer}/${escapePointerSegment(key)}`,
-        atKey: true,
-        message: pointer === '' ? `unknown config key "${key}"` : `unknown key "${key}" in ${label}`,
-        hint: suggestion ? `did you mean \`${suggestion}\`?` : `the keys are: ${known.join(', ')}`,
-      };
+      return problem(
+        pointer === '' ? `unknown config key "${key}"` : `unknown key "${key}" in ${label}`,
+        suggestion ? `did you mean \`${suggestion}\`?` : `the keys are: ${known.join(', ')}`,
+        key,
+      );
     }
     case 'enum': {
-      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map(String);
+      const allowed = (params.allowedValues as unknown[]).map(String);
       const suggestion = typeof value === 'string' ? nearestName(value, allowed) : undefined;
       const didYouMean = suggestion ? `did you mean \`${suggestion}\`? ` : '';
       return schema?.title
-        ? {
-            pointer,
-            atKey: false,
-            message: `unknown ${schema.title} ${shownValue(value)}`,
-            hint: `${didYouMean}the ${schema.title}s are: ${allowed.join(', ')}`,
-          }
-        : {
-            pointer,
-            atKey: false,
-            message: `${label} must be ${allowed.map((item) => JSON.stringify(item)).join(' or ')}, not ${shownValue(value)}`,
-            ...(suggestion ? { hint: `did you mean \`${suggestion}\`?` } : {}),
-          };
+        ? problem(
+            `unknown ${schema.title} ${shownValue(value)}`,
+            `${didYouMean}the ${schema.title}s are: ${allowed.join(', ')}`,
+          )
+        : problem(
+            `${label} must be ${allowed.map((item) => JSON.stringify(item)).join(' or ')}, not ${shownValue(value)}`,
+            suggestion && `did you mean \`${suggestion}\`?`,
+          );
     }
     case 'type':
-      return {
-        pointer,
-        atKey: false,
-        message: `${label} must be ${TYPE_WORDS.get(String((error.params as { type: string }).type)) ?? error.params.type}, not ${shownValue(value)}`,
-      };
+      return problem(
+        `${label} must be ${TYPE_WORDS.get(String(params.type)) ?? params.type}, not ${shownValue(value)}`,
+      );
     case 'minimum':
-      return {
-        pointer,
-        atKey: false,
-        message: `${label} must be at least ${(error.params as { limit: number }).limit}, not ${shownValue(value)}`,
-      };
+      return problem(`${label} must be at least ${params.limit}, not ${shownValue(value)}`);
     case 'minLength':
-      return { pointer, atKey: false, message: `${label} must not be empty` };
+      return problem(`${label} must not be empty`);
     default:
-      return { pointer, atKey: false, message: `${label} ${error.message ?? 'is invalid'}` };
+      return problem(`${label} ${error.message ?? 'is invalid'}`);
   }
 }
 

@@ -6,10 +6,10 @@ import { CONFIG_SCHEMA } from './config-schema.js';
 import type { ToolsmithConfig } from './generated/config-type.js';
 
 /** The config keys that are not the generator's: the rest of `ToolsmithConfig` is `GenerateOptions` as it is. */
-type NotGeneratorKey = '$schema' | 'entry' | 'capabilities' | 'injectedArguments' | 'toolFailureMeta';
+const NOT_GENERATOR_KEYS = ['$schema', 'entry', 'capabilities', 'injectedArguments', 'toolFailureMeta'] as const;
 
 /** The generator's part of a config: every key of `config-schema.ts` the generator reads, by its config name. */
-type GeneratorConfig = Omit<ToolsmithConfig, NotGeneratorKey>;
+type GeneratorConfig = Omit<ToolsmithConfig, (typeof NOT_GENERATOR_KEYS)[number]>;
 
 /**
  * Where generate reads and writes and how it emits: the config's generator keys (`toolsmith.config.json`,
@@ -76,23 +76,20 @@ export function generatorSettings(options: GenerateOptions): GeneratorSettings {
 }
 
 /**
- * The generator's options from a checked config, with the command-line flags (given as config keys:
- * `--out` is `out`) over it: the one place a config becomes `GenerateOptions`.
+ * The generator's options from a checked config, with the command-line flags (given by their config
+ * names: `--out` is `out`; a flag that is no generator key, or not given, is left out) over it: the one
+ * place a config becomes `GenerateOptions`.
  */
 export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: ToolsmithConfig = {}): GenerateOptions {
-  const {
-    $schema: _schema,
-    entry: _entry,
-    capabilities: _capabilities,
-    injectedArguments: _injectedArguments,
-    toolFailureMeta: _toolFailureMeta,
-    ...generator
-  } = { ...config, ...defined(flags) };
-  return { root, ...generator };
-}
-
-function defined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+  const options: Record<string, unknown> = { root };
+  for (const [key, value] of [...Object.entries(config), ...Object.entries(flags)])
+    if (
+      value !== undefined &&
+      Object.hasOwn(CONFIG_SCHEMA.properties, key) &&
+      !(NOT_GENERATOR_KEYS as readonly string[]).includes(key)
+    )
+      options[key] = value;
+  return options as unknown as GenerateOptions;
 }
 
 /** Absolute folders, the emit context and the settings derived from the options. */

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { ResolvedOptions } from '../config/options.js';
 import { emitSettings, type EmitSettings } from '../emit/settings.js';
+import { toPosix } from '../load.js';
 import { loadTemplates } from '../templates/index.js';
 import { sha256 } from './store.js';
 
@@ -31,7 +32,7 @@ export function generationCacheKey(
 
 /** `resolved`'s schemas folder relative to its root, as the cache key holds it. */
 export function schemasFolderKey(resolved: Pick<ResolvedOptions, 'root' | 'schemasDir'>): string {
-  return path.relative(resolved.root, resolved.schemasDir).split(path.sep).join('/');
+  return toPosix(path.relative(resolved.root, resolved.schemasDir));
 }
 
 /**
@@ -66,14 +67,10 @@ export function codeFingerprint(codegenDir: string): string {
   const hash = createHash('sha256');
   const add = (dir: string, label: string, skip: (file: string) => boolean) => {
     if (!existsSync(dir)) return;
-    for (const file of (readdirSync(dir, { recursive: true }) as string[])
-      .map((name) => name.split(path.sep).join('/'))
-      .sort()) {
+    for (const file of (readdirSync(dir, { recursive: true }) as string[]).map(toPosix).sort()) {
       if (!/\.(ts|js|mjs|hbs|json)$/.test(file) || skip(file)) continue;
       hash
-        .update(label)
-        .update(file)
-        .update('\0')
+        .update(`${label}${file}\0`)
         .update(readFileSync(path.join(dir, file)))
         .update('\0');
     }

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { freezeParsed } from '../../src/schema/freeze.js';
 import type { ResolvedOptions } from '../config/options.js';
-import { dictionary } from '../dictionary.js';
+import { dictionary, ownValue } from '../dictionary.js';
 import type { LoadedFiles } from '../load.js';
 import type { ToolModel } from '../model.js';
 import type { NormalizeHooks } from '../normalize.js';
@@ -40,20 +40,17 @@ export function sharedInputsHash(
  * they were read, instead of serializing every model again.
  */
 export function modelCacheText(models: ModelCache): string {
-  const lines = [modelCacheHeader(models.key, models.shared)];
-  for (const [relPath, { raw, model }] of Object.entries(models.tools)) lines.push(modelCacheLine(relPath, raw, model));
+  const lines = [JSON.stringify({ key: models.key, shared: models.shared })];
+  for (const [relPath, { raw, model }] of Object.entries(models.tools)) {
+    // A model read from the model cache as it is written now keeps the line it was read from.
+    const read = READ_LINES.get(model);
+    lines.push(
+      read !== undefined && read.relPath === relPath && read.raw === raw
+        ? read.line
+        : JSON.stringify([relPath, raw, model]),
+    );
+  }
   return `${lines.join('\n')}\n`;
-}
-
-/** The model cache's first line. */
-const modelCacheHeader = (key: string, shared: string): string => JSON.stringify({ key, shared });
-
-/** A definition's line of the model cache: the line it was read from when the same, else the model serialized. */
-function modelCacheLine(relPath: string, raw: string, model: ToolModel): string {
-  const read = READ_LINES.get(model);
-  return read !== undefined && read.relPath === relPath && read.raw === raw
-    ? read.line
-    : JSON.stringify([relPath, raw, model]);
 }
 
 /** The line each model read from the model cache came from. */
@@ -99,26 +96,10 @@ export function inputHashes(loaded: LoadedFiles): Record<string, string> {
 }
 
 /**
- * normalize's `cached` hook over a model cache: a definition's model when the definition's bytes
- * hash to those the model was built from (`inputs`), read from the same file; else none (it is
- * normalized again).
- */
-function cachedModelHook(
-  models: ModelCache['tools'],
-  inputs: Readonly<Record<string, string>>,
-): NonNullable<NormalizeHooks['cached']> {
-  return (source) => {
-    const entry = Object.prototype.hasOwnProperty.call(models, source.relPath) ? models[source.relPath] : undefined;
-    return entry !== undefined && entry.raw === inputs[source.relPath] && entry.model.source.file === source.file
-      ? entry.model
-      : undefined;
-  };
-}
-
-/**
  * normalize's `cached` hook over the model cache in `file` made under `key`, for the definitions of
- * `loaded` (and its shared schemas, which must be those the models were built with); undefined when
- * the file has nothing for them.
+ * `loaded` (and its shared schemas, which must be those the models were built with): a definition's
+ * model when its bytes hash to those the model was built from, read from the same file; else none
+ * (it is normalized again). Undefined when the file has nothing for them.
  */
 export function cachedModels(
   file: string | undefined,
@@ -127,7 +108,13 @@ export function cachedModels(
 ): NormalizeHooks['cached'] | undefined {
   const inputs = inputHashes(loaded);
   const models = readModels(file, key, sharedInputsHash(loaded.shared, inputs));
-  return Object.keys(models).length === 0 ? undefined : cachedModelHook(models, inputs);
+  if (Object.keys(models).length === 0) return undefined;
+  return (source) => {
+    const entry = ownValue(models, source.relPath);
+    return entry !== undefined && entry.raw === inputs[source.relPath] && entry.model.source.file === source.file
+      ? entry.model
+      : undefined;
+  };
 }
 
 /** Writes the model cache of a run under `key`: every tool's model with the hash of the definition it was built from. */

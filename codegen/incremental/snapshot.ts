@@ -12,11 +12,8 @@ import { budgetKey, sha256, type GenerationCache, type RunSnapshot } from './sto
 /** True when the file at `relPath` under `outDir` still has the size, mtime and inode `snapshot` recorded. */
 export function untouchedSinceSnapshot(snapshot: RunSnapshot | undefined, outDir: string, relPath: string): boolean {
   const recorded = snapshot?.outputs[relPath];
-  return recorded !== undefined && sameStat(statEntry(path.join(outDir, relPath)), recorded);
-}
-
-function sameStat(actual: [number, string, number] | undefined, expected: [number, string, number]): boolean {
-  return actual !== undefined && actual[0] === expected[0] && actual[1] === expected[1] && actual[2] === expected[2];
+  const actual = recorded === undefined ? undefined : statEntry(path.join(outDir, relPath));
+  return actual !== undefined && actual.every((field, index) => field === recorded![index]);
 }
 
 /** The stat fields a snapshot records for a file, or undefined when it cannot be read. */
