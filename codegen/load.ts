@@ -101,10 +101,8 @@ export interface FolderScan {
 const UNWALKED_HINT = 'fix or remove it: the definitions below it would be missed';
 
 /** Why a link in the schemas folder is not followed: the same rule as a `$ref` (ref-bundling.ts), nothing outside is read. */
-const OUTSIDE = {
-  message: (target: string) => `not read: it is a symbolic link that points outside the project folder (to ${target})`,
-  hint: 'toolsmith reads nothing outside the project folder, as a $ref may not point outside it: copy the file or folder into the project, or link to one inside it',
-};
+const OUTSIDE_HINT =
+  'toolsmith reads nothing outside the project folder, as a $ref may not point outside it: copy the file or folder into the project, or link to one inside it';
 
 /**
  * Every `*.tool.json` and `*.schema.json` under `dir`, whatever kind of entry carries the name (a
@@ -126,7 +124,10 @@ export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan 
       const relative = path.relative(folder, real);
       return !relative.startsWith('..') && !path.isAbsolute(relative);
     });
-    if (!inside) scan.unreadable.push({ relPath: rel, ...OUTSIDE, message: OUTSIDE.message(readlinkSync(absolute)) });
+    if (!inside) {
+      const message = `not read: it is a symbolic link that points outside the project folder (to ${readlinkSync(absolute)})`;
+      scan.unreadable.push({ relPath: rel, message, hint: OUTSIDE_HINT });
+    }
     return !inside;
   };
   const walk = (folder: string, prefix: string, ancestors: ReadonlySet<string>) => {

@@ -20,6 +20,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { toPosix } from './load.js';
 import type { GeneratedFile } from './model.js';
 import { compareStrings } from '../src/manifest-targets/build.js';
 
@@ -48,16 +49,10 @@ export function hasDrift(diff: OutputDiff): boolean {
 /** Lists every file under a folder, relative and sorted; empty when the folder does not exist. */
 export function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  const walk = (current: string, prefix: string) => {
-    for (const entry of readdirSync(current, { withFileTypes: true })) {
-      const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isDirectory()) walk(path.join(current, entry.name), rel);
-      else out.push(rel);
-    }
-  };
-  walk(dir, '');
-  return out.sort(compareStrings);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => toPosix(path.relative(dir, path.join(entry.parentPath, entry.name))))
+    .sort(compareStrings);
 }
 
 /**

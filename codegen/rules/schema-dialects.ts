@@ -58,16 +58,12 @@ export function checkDialect(
     );
     return undefined;
   }
+  // Without its `$schema`: the dialect is decided, so its own meta-schema checks it, whatever spelling of the URI it used.
+  const { $schema: _, ...body } = schema;
   const ajv = metaAjv[dialect];
-  if (!ajv.validateSchema(withoutDialect(schema))) {
+  if (!ajv.validateSchema(body)) {
     const errors = (ajv.errors ?? []).map((error) => ({ ...error, instancePath: `${pointer}${error.instancePath}` }));
     reportMetaErrors(source, errors, diagnostics, dialect);
   }
   return dialect;
-}
-
-/** The schema without its `$schema`: the dialect is decided, so its own meta-schema checks it, whatever spelling of the URI it used. */
-function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _, ...body } = schema;
-  return body;
 }
