@@ -258,13 +258,8 @@ export function findIdentifierCollisions(claims: readonly IdentifierClaim[]): Id
 
 /** A relative import specifier from one generated file to another path (both relative to one root). */
 export function relativeImport(fromFile: string, toPath: string): string {
-  const fromParts = fromFile.split('/').slice(0, -1);
-  const toParts = toPath.split('/');
-  let common = 0;
-  while (common < fromParts.length && common < toParts.length - 1 && fromParts[common] === toParts[common]) common++;
-  const up = fromParts.length - common;
-  const rest = toParts.slice(common).join('/');
-  return up === 0 ? `./${rest}` : `${'../'.repeat(up)}${rest}`;
+  const relative = path.posix.relative(path.posix.dirname(fromFile), toPath);
+  return relative.startsWith('../') ? relative : `./${relative}`;
 }
 
 /**

@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { JSONSchema7 } from 'json-schema';
 import { compareStrings } from '../../src/manifest-targets/build.js';
-import {
-  type ComposedStep,
-  type DeclaredError,
-  GENERATOR_VERSION,
-  type ToolExample,
-  type ToolModel,
-} from '../model.js';
+import { type DeclaredError, GENERATOR_VERSION, type ToolExample, type ToolModel } from '../model.js';
 import { toDisplayName } from '../naming.js';
+import type { ComposedStep } from '../../src/composed.js';
 import { cloneJson, sortKeysDeep } from '../../src/schema/walk.js';
 import type { SharedEntry, ToolSubject } from './rule.js';
 
