@@ -327,14 +327,10 @@ export function duplicateKeys(file: string, text: string, value?: unknown, keysI
   visit(
     text,
     {
-      onObjectBegin: () => {
-        open.push(new Map());
-      },
-      onObjectEnd: () => {
-        open.pop();
-      },
+      onObjectBegin: () => void open.push(new Map()),
+      onObjectEnd: () => void open.pop(),
       onObjectProperty: (property, _offset, _length, startLine, startCharacter, pathSupplier) => {
-        const keys = open[open.length - 1];
+        const keys = open.at(-1);
         if (keys === undefined) return;
         const first = keys.get(property);
         const at = { line: startLine + 1, column: startCharacter + 1 };
