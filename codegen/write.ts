@@ -140,11 +140,9 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
   const remaining = new Set(listFiles(outDir));
   const stagingDir = `${outDir}.toolsmith-new-${process.pid}-${Date.now()}`;
   const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
-  let started = false;
   const madeFolders = new Set<string>();
   /** The staged path of `relPath`, its folder made. */
   const target = (relPath: string) => {
-    started = true;
     const full = path.join(stagingDir, relPath);
     const dir = path.dirname(full);
     if (!madeFolders.has(dir)) {
@@ -159,8 +157,7 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
       if (existed && !differsOnDisk(path.join(outDir, file.path), file)) return void diff.same.push(file.path);
       (existed ? diff.stale : diff.missing).push(file.path);
       if (options.compareOnly) return;
-      if (file.chunks === undefined) writeFileSync(target(file.path), encoded(file));
-      else writeChunks(target(file.path), file.chunks);
+      writeChunks(target(file.path), file.chunks ?? [encoded(file)]);
     },
     keep(relPath) {
       remaining.delete(relPath);
@@ -183,7 +180,7 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
         writeFileSync(recordFile, JSON.stringify(record));
         applyCommit(outDir, record);
         rmSync(recordFile);
-        if (started) rmSync(stagingDir, { recursive: true, force: true });
+        rmSync(stagingDir, { recursive: true, force: true });
       }
       const stubsDir = options.stubsDir ?? outDir;
       const created = options.compareOnly
@@ -192,7 +189,7 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
       return { diff, replaced, stubs: created };
     },
     discard() {
-      if (started) rmSync(stagingDir, { recursive: true, force: true });
+      rmSync(stagingDir, { recursive: true, force: true });
     },
   };
 }
