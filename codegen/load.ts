@@ -146,18 +146,16 @@ export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan 
         scan.files.push(rel);
         continue;
       }
-      // A dangling link without a definition's name is not ours to read.
-      const isFolder = entry.isSymbolicLink()
-        ? realPath(absolute) !== undefined && statSync(absolute, { throwIfNoEntry: false })?.isDirectory() === true
-        : entry.isDirectory();
-      if (!isFolder) continue;
+      if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
       let real: string;
       try {
         real = realpathSync(absolute);
       } catch (error) {
-        unwalked(rel, `the folder cannot be read (${errorCode(error)})`);
+        // A link that dangles or loops, without a definition's name, is not ours to read.
+        if (!entry.isSymbolicLink()) unwalked(rel, `the folder cannot be read (${errorCode(error)})`);
         continue;
       }
+      if (entry.isSymbolicLink() && statSync(real, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
       if (ancestors.has(real))
         unwalked(rel, 'the folder link leads back to a folder that contains it (a loop); it is not followed');
       else walk(absolute, rel, new Set([...ancestors, real]));
