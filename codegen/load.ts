@@ -241,9 +241,9 @@ function kindOf(stats: Stats): string {
   return 'not a regular file';
 }
 
+/** The code of a file-system error (`ENOENT`, `EACCES`, …). */
 function errorCode(error: unknown): string {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : 'unknown error';
+  return (error as NodeJS.ErrnoException | null | undefined)?.code ?? 'unknown error';
 }
 
 const JSON_ERRORS: Record<string, string> = {
