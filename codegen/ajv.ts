@@ -35,13 +35,6 @@ export function createGeneratorAjv(
   return ajv;
 }
 
-/** Declares every `x-` keyword found in a schema as an annotation, so strict mode accepts it. */
-function allowExtensionKeywords(ajv: Ajv, keywords: Iterable<string>): void {
-  for (const keyword of keywords) {
-    if (EXTENSION_KEYWORD.test(keyword) && !ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
-  }
-}
-
 /**
  * Declares every format a schema uses that is neither known nor a near-typo of a known one as
  * always valid (draft-07 and 2020-12 ignore unknown formats), so Ajv compiles it.
@@ -64,9 +57,11 @@ export function addValidatorSchema(
   id: string,
   options: { unknownFormats?: boolean } = {},
 ): void {
-  const keywords = new Set<string>();
-  walkSchema(schema as never, '', (node) => Object.keys(node).forEach((key) => keywords.add(key)));
-  allowExtensionKeywords(ajv, keywords);
+  // Every `x-` keyword is declared as an annotation, so strict mode accepts it.
+  walkSchema(schema, '', (node) => {
+    for (const keyword of Object.keys(node))
+      if (EXTENSION_KEYWORD.test(keyword) && !ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
+  });
   if (options.unknownFormats) allowUnknownFormats(ajv, schema);
   ajv.addSchema(schema, id);
 }
@@ -105,13 +100,10 @@ export function compileToolSchema(
 
 type StandaloneCode = typeof standaloneModule.default;
 
-/** Ajv's standalone code generator (a CommonJS module whose default export TypeScript sees as the module). */
-const ajvStandaloneCode: StandaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ??
-  standaloneModule) as StandaloneCode;
-
 /**
- * Ajv's standalone code generator. Its text is a concatenation tree of thousands of pieces; the
- * emitter splits it into lines at once (`indentCode`), so it is not flattened here (it was while
- * models held their validator's code until emission: ~7× its characters).
+ * Ajv's standalone code generator (a CommonJS module whose default export TypeScript sees as the
+ * module). Its text is a concatenation tree of thousands of pieces; the emitter splits it into lines
+ * at once (`indentCode`), so it is not flattened here.
  */
-export const standaloneCode = ajvStandaloneCode;
+export const standaloneCode: StandaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ??
+  standaloneModule) as StandaloneCode;

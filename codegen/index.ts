@@ -16,8 +16,8 @@ export { formatProblem, isWarning } from './problems.js';
 export { watchAndRun, type Watcher } from './cli/watch.js';
 export { main as runCli } from './cli/main.js';
 export { EXIT } from './cli/io.js';
+export type { ComposedStep } from '../src/composed.js';
 export type {
-  ComposedStep,
   EmitContext,
   GeneratedFile,
   Problem,

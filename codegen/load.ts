@@ -13,7 +13,15 @@ import {
   type Dirent,
 } from 'node:fs';
 import path from 'node:path';
-import { findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
+import {
+  findNodeAtLocation,
+  getLocation,
+  parseTree,
+  printParseErrorCode,
+  visit,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import type { Problem } from './model.js';
 import { compareStrings } from '../src/manifest-targets/build.js';
 import { formatPointer, parsePointer } from '../src/schema/json-pointer.js';
@@ -72,10 +80,9 @@ export function positionOf(source: SourceFile, pointer: string, atKey = false): 
 
 /** Builds a problem located at a pointer of a file. */
 export function problemAt(source: SourceFile, pointer: string, message: string, hint?: string, atKey = false): Problem {
-  const { line, column } = positionOf(source, pointer, atKey);
-  return hint === undefined
-    ? { file: source.file, line, column, pointer, message }
-    : { file: source.file, line, column, pointer, message, hint };
+  const problem: Problem = { file: source.file, ...positionOf(source, pointer, atKey), pointer, message };
+  if (hint !== undefined) problem.hint = hint;
+  return problem;
 }
 
 /** True for a name the generator reads: a definition (`*.tool.json`) or a shared schema (`*.schema.json`). */
@@ -94,10 +101,8 @@ export interface FolderScan {
 const UNWALKED_HINT = 'fix or remove it: the definitions below it would be missed';
 
 /** Why a link in the schemas folder is not followed: the same rule as a `$ref` (ref-bundling.ts), nothing outside is read. */
-const OUTSIDE = {
-  message: (target: string) => `not read: it is a symbolic link that points outside the project folder (to ${target})`,
-  hint: 'toolsmith reads nothing outside the project folder, as a $ref may not point outside it: copy the file or folder into the project, or link to one inside it',
-};
+const OUTSIDE_HINT =
+  'toolsmith reads nothing outside the project folder, as a $ref may not point outside it: copy the file or folder into the project, or link to one inside it';
 
 /**
  * Every `*.tool.json` and `*.schema.json` under `dir`, whatever kind of entry carries the name (a
@@ -110,26 +115,19 @@ export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan 
   const scan: FolderScan = { files: [], unreadable: [] };
   const unwalked = (relPath: string, message: string) =>
     scan.unreadable.push({ relPath, message, hint: UNWALKED_HINT });
-  const within = [projectRoot, dir].map((folder) => {
-    try {
-      return realpathSync(folder);
-    } catch {
-      return path.resolve(folder);
-    }
-  });
+  const within = [projectRoot, dir].map((folder) => realPath(folder) ?? path.resolve(folder));
   // A link is followed only to inside the project: its target's real path, when it has one.
   const outside = (absolute: string, rel: string): boolean => {
-    let real: string;
-    try {
-      real = realpathSync(absolute);
-    } catch {
-      return false; // a dangling or looping link: `readRegularFile` says which
-    }
+    const real = realPath(absolute);
+    if (real === undefined) return false; // a dangling or looping link: `readRegularFile` says which
     const inside = within.some((folder) => {
       const relative = path.relative(folder, real);
       return !relative.startsWith('..') && !path.isAbsolute(relative);
     });
-    if (!inside) scan.unreadable.push({ relPath: rel, ...OUTSIDE, message: OUTSIDE.message(readlinkSync(absolute)) });
+    if (!inside) {
+      const message = `not read: it is a symbolic link that points outside the project folder (to ${readlinkSync(absolute)})`;
+      scan.unreadable.push({ relPath: rel, message, hint: OUTSIDE_HINT });
+    }
     return !inside;
   };
   const walk = (folder: string, prefix: string, ancestors: ReadonlySet<string>) => {
@@ -148,22 +146,16 @@ export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan 
         scan.files.push(rel);
         continue;
       }
-      let isFolder = entry.isDirectory();
-      if (entry.isSymbolicLink()) {
-        try {
-          isFolder = statSync(absolute).isDirectory();
-        } catch {
-          isFolder = false; // a dangling link without a definition's name: not ours to read
-        }
-      }
-      if (!isFolder) continue;
+      if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
       let real: string;
       try {
         real = realpathSync(absolute);
       } catch (error) {
-        unwalked(rel, `the folder cannot be read (${errorCode(error)})`);
+        // A link that dangles or loops, without a definition's name, is not ours to read.
+        if (!entry.isSymbolicLink()) unwalked(rel, `the folder cannot be read (${errorCode(error)})`);
         continue;
       }
+      if (entry.isSymbolicLink() && statSync(real, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
       if (ancestors.has(real))
         unwalked(rel, 'the folder link leads back to a folder that contains it (a loop); it is not followed');
       else walk(absolute, rel, new Set([...ancestors, real]));
@@ -171,6 +163,24 @@ export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan 
   };
   walk(dir, '', new Set([within[1]!]));
   return scan;
+}
+
+/** The real path of an entry, or undefined for a link that dangles or loops, or an entry that cannot be read. */
+function realPath(entry: string): string | undefined {
+  try {
+    return realpathSync(entry);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for a symbolic link; false for anything else, or nothing there. */
+function isLink(entry: string): boolean {
+  try {
+    return lstatSync(entry).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -205,13 +215,7 @@ function openError(file: string, error: unknown): { error: string; hint: string 
   if (code === 'ELOOP')
     return { error: 'it is a symbolic link that loops (ELOOP)', hint: 'point the link at a regular file or remove it' };
   if (code === 'ENOENT') {
-    let dangling = false;
-    try {
-      dangling = lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-    } catch {
-      dangling = false;
-    }
-    return dangling
+    return isLink(file)
       ? {
           error: 'it is a symbolic link to a file that does not exist (ENOENT)',
           hint: 'point the link at a regular file or remove it',
@@ -237,9 +241,9 @@ function kindOf(stats: Stats): string {
   return 'not a regular file';
 }
 
+/** The code of a file-system error (`ENOENT`, `EACCES`, …). */
 function errorCode(error: unknown): string {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : 'unknown error';
+  return (error as NodeJS.ErrnoException | null | undefined)?.code ?? 'unknown error';
 }
 
 const JSON_ERRORS: Record<string, string> = {
@@ -255,78 +259,58 @@ const JSON_ERRORS: Record<string, string> = {
   InvalidCommentToken: 'comments are not allowed in JSON',
 };
 
+/** jsonc-parser read as strict JSON: definition files allow no comments, trailing commas or empty content. */
+const STRICT_JSON = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
+
 /** Parses one JSON text, keeping positions; syntax errors become problems. */
 export function parseSource(relPath: string, file: string, text: string): { source: SourceFile; problems: Problem[] } {
   const kind = relPath.endsWith('.tool.json') ? 'tool' : 'shared';
+  const unparsed: SourceFile = { relPath, file, kind, text, value: undefined, tree: undefined };
   const scan = scanJson(text);
   if (scan.tooDeepAt !== undefined) {
     // Neither parsed nor given a tree: every parser here would overflow the stack on it.
-    const { line, column } = lineColumn(text, scan.tooDeepAt);
     const problem: Problem = {
       file,
-      line,
-      column,
+      ...lineColumn(text, scan.tooDeepAt),
       pointer: pointerAt(text, scan.tooDeepAt),
       message: `the file nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
       hint: 'flatten the schema: move deep parts under `definitions` and `$ref` them (generated code, validators and docs must stay within the stack)',
     };
-    return { source: { relPath, file, kind, text, value: undefined, tree: undefined }, problems: [problem] };
+    return { source: unparsed, problems: [problem] };
   }
   let value: unknown;
-  let valid = true;
   try {
     value = JSON.parse(text);
   } catch {
-    valid = false;
-  }
-  if (valid) {
-    // A duplicate key is a problem, but the file is still checked (with JSON.parse's last value), so
-    // every other problem in it, and in definitions that use it, is reported in the same run.
-    const duplicates = duplicateKeys(file, text, value, scan.keys);
-    // Valid JSON: the syntax tree (for positions in messages) is built only if a message needs one.
-    let tree: Node | undefined | null = null;
-    const source: SourceFile = {
-      relPath,
+    const errors: ParseError[] = [];
+    parseTree(text, errors, STRICT_JSON);
+    const [first] = errors;
+    const code = first === undefined ? 'InvalidSymbol' : printParseErrorCode(first.error);
+    const problem: Problem = {
       file,
-      kind,
-      text,
-      value,
-      get tree(): Node | undefined {
-        if (tree === null)
-          tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-        return tree;
-      },
+      ...lineColumn(text, first?.offset ?? 0),
+      pointer: '',
+      message: `invalid JSON: ${JSON_ERRORS[code] ?? code}`,
+      hint: 'fix the JSON syntax (definition files are strict JSON: no comments, no trailing commas)',
     };
-    return { source, problems: duplicates };
+    return { source: unparsed, problems: [problem] };
   }
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  // Valid JSON: the syntax tree (for positions in messages) is built only if a message needs one.
+  let tree: Node | undefined | null = null;
   const source: SourceFile = {
     relPath,
     file,
     kind,
     text,
-    tree: errors.length > 0 ? undefined : tree,
-    value: undefined,
+    value,
+    get tree(): Node | undefined {
+      if (tree === null) tree = parseTree(text, [], STRICT_JSON);
+      return tree;
+    },
   };
-  if (errors.length > 0) {
-    return {
-      source,
-      problems: errors.slice(0, 1).map((error) => {
-        const { line, column } = lineColumn(text, error.offset);
-        return {
-          file,
-          line,
-          column,
-          pointer: '',
-          message: `invalid JSON: ${JSON_ERRORS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error)}`,
-          hint: 'fix the JSON syntax (definition files are strict JSON: no comments, no trailing commas)',
-        };
-      }),
-    };
-  }
-  source.value = JSON.parse(text);
-  return { source, problems: [] };
+  // A duplicate key is a problem, but the file is still checked (with JSON.parse's last value), so
+  // every other problem in it, and in definitions that use it, is reported in the same run.
+  return { source, problems: duplicateKeys(file, text, value, scan.keys) };
 }
 
 /**
@@ -341,14 +325,10 @@ export function duplicateKeys(file: string, text: string, value?: unknown, keysI
   visit(
     text,
     {
-      onObjectBegin: () => {
-        open.push(new Map());
-      },
-      onObjectEnd: () => {
-        open.pop();
-      },
+      onObjectBegin: () => void open.push(new Map()),
+      onObjectEnd: () => void open.pop(),
       onObjectProperty: (property, _offset, _length, startLine, startCharacter, pathSupplier) => {
-        const keys = open[open.length - 1];
+        const keys = open.at(-1);
         if (keys === undefined) return;
         const first = keys.get(property);
         const at = { line: startLine + 1, column: startCharacter + 1 };
@@ -366,7 +346,7 @@ export function duplicateKeys(file: string, text: string, value?: unknown, keysI
         });
       },
     },
-    { disallowComments: true, allowTrailingComma: false },
+    STRICT_JSON,
   );
   return problems;
 }
@@ -392,40 +372,35 @@ function keysInValue(root: unknown): number {
  * `projectRoot` only shapes the paths shown in messages.
  */
 export function loadDefinitions(schemasDir: string, projectRoot: string): LoadedFiles {
-  const problems: Problem[] = [];
-  const tools: SourceFile[] = [];
-  const shared: SourceFile[] = [];
-  const shown = (absolute: string) => toPosix(path.relative(projectRoot, absolute)) || '.';
+  const loaded: LoadedFiles = { tools: [], shared: [], problems: [] };
+  const shown = (relPath: string) => toPosix(path.relative(projectRoot, path.join(schemasDir, relPath))) || '.';
+  // A problem with a whole file or folder, at its first line.
+  const unread = (relPath: string, message: string, hint: string) =>
+    loaded.problems.push({ file: shown(relPath), line: 1, column: 1, pointer: '', message, hint });
   let scan: FolderScan;
   try {
     if (!statSync(schemasDir).isDirectory()) throw new Error('not a directory');
     scan = scanSchemasFolder(schemasDir, projectRoot);
   } catch {
-    problems.push({
-      file: shown(schemasDir),
-      line: 1,
-      column: 1,
-      pointer: '',
-      message: 'the schemas folder does not exist or cannot be read',
-      hint: 'pass --schemas DIR or create the folder (toolsmith init)',
-    });
-    return { tools, shared, problems };
+    unread(
+      '',
+      'the schemas folder does not exist or cannot be read',
+      'pass --schemas DIR or create the folder (toolsmith init)',
+    );
+    return loaded;
   }
-  for (const { relPath, message, hint } of scan.unreadable)
-    problems.push({ file: shown(path.join(schemasDir, relPath)), line: 1, column: 1, pointer: '', message, hint });
+  for (const { relPath, message, hint } of scan.unreadable) unread(relPath, message, hint);
   for (const relPath of scan.files.sort(compareStrings)) {
-    const absolute = path.join(schemasDir, relPath);
-    const file = toPosix(path.relative(projectRoot, absolute));
-    const read = readRegularFile(absolute);
+    const read = readRegularFile(path.join(schemasDir, relPath));
     if ('error' in read) {
-      problems.push({ file, line: 1, column: 1, pointer: '', message: `not read: ${read.error}`, hint: read.hint });
+      unread(relPath, `not read: ${read.error}`, read.hint);
       continue;
     }
-    const parsed = parseSource(relPath, file, read.bytes.toString('utf8'));
-    problems.push(...parsed.problems);
-    (parsed.source.kind === 'tool' ? tools : shared).push(parsed.source);
+    const parsed = parseSource(relPath, shown(relPath), read.bytes.toString('utf8'));
+    loaded.problems.push(...parsed.problems);
+    (parsed.source.kind === 'tool' ? loaded.tools : loaded.shared).push(parsed.source);
   }
-  return { tools, shared, problems };
+  return loaded;
 }
 
 /** Backslashes to forward slashes. */
@@ -502,36 +477,10 @@ function isKeyEnd(text: string, end: number): boolean {
   return after === 58;
 }
 
-/** The JSON pointer of the value that starts at `offset` in a JSON text (read up to there, without a parser). */
+/**
+ * The JSON pointer of the value that starts at `offset` in a JSON text. jsonc-parser's `getLocation`
+ * stops reading at the offset, so it stays within the stack on a text too deep to parse whole.
+ */
 export function pointerAt(text: string, offset: number): string {
-  const path: (string | number)[] = [];
-  // Per open container: an object's current key (undefined before its first), or an array's index.
-  const frames: ('object' | 'array')[] = [];
-  for (let at = 0; at < offset && at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code === 34) {
-      const end = stringEnd(text, at);
-      if (end === -1) break;
-      if (isKeyEnd(text, end) && frames[frames.length - 1] === 'object') {
-        let key: string;
-        try {
-          key = JSON.parse(text.slice(at, end + 1)) as string;
-        } catch {
-          key = text.slice(at + 1, end);
-        }
-        path[frames.length - 1] = key;
-      }
-      at = end;
-    } else if (code === 123 || code === 91) {
-      frames.push(code === 123 ? 'object' : 'array');
-      if (code === 91) path[frames.length - 1] = 0;
-      else path.length = frames.length - 1;
-    } else if (code === 125 || code === 93) {
-      frames.pop();
-      path.length = frames.length;
-    } else if (code === 44 && frames[frames.length - 1] === 'array') {
-      path[frames.length - 1] = (path[frames.length - 1] as number) + 1;
-    }
-  }
-  return formatPointer(path.slice(0, frames.length));
+  return formatPointer(getLocation(text, offset).path);
 }

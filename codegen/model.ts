@@ -16,13 +16,6 @@ export interface ToolExample {
   output?: unknown;
 }
 
-/**
- * One step of a composed tool: the runtime's type (src/composed.ts), so the model and the generated
- * bases agree; `arguments` values may be `$input.<path>` or `$steps.<n>.output.<path>` (the definition
- * format requires `arguments`; the runtime reads an absent one as `{}`).
- */
-export type { ComposedStep };
-
 /** One error a tool declares (its definition's `errors`), as the emitters read it. */
 export interface DeclaredError {
   /** `RATE_LIMITED` */
@@ -117,6 +110,7 @@ export interface ToolModel {
   examples: readonly ToolExample[];
   /** The errors the tool declares, sorted by code; absent when it declares none. */
   errors?: readonly DeclaredError[];
+  /** A composed tool's steps: the runtime's type (src/composed.ts), so the model and the generated bases agree. */
   steps?: readonly ComposedStep[];
   timeoutMs?: number;
   /** Whether the tool may run as an MCP task (`taskSupport`). */

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { SharedSchemaModel, ToolModel, ToolNames } from './model.js';
+import { ownValue } from './dictionary.js';
 import { formatPointer } from '../src/schema/json-pointer.js';
 
 /** The pattern a tool name must match (the definition format's rule, before any target's own). */
@@ -20,17 +22,9 @@ function splitWords(name: string): string[] {
 
 /** `web_search` → `WebSearch`; a leading digit gets an underscore so the result is an identifier. */
 export function toPascalCase(name: string): string {
-  const pascal = splitWords(name)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join('');
+  const pascal = capitalizedWords(name).join('');
   if (pascal === '') return '_';
   return /^[0-9]/.test(pascal) ? `_${pascal}` : pascal;
-}
-
-/** `web_search` → `webSearch`. */
-function toCamelCase(name: string): string {
-  const pascal = toPascalCase(name);
-  return pascal.startsWith('_') ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
 }
 
 /** `WebSearch` → `web-search`. */
@@ -40,9 +34,11 @@ function toKebabCase(name: string): string {
 
 /** `web_search` → `Web Search`. */
 export function toDisplayName(name: string): string {
-  return splitWords(name)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join(' ');
+  return capitalizedWords(name).join(' ');
+}
+
+function capitalizedWords(name: string): string[] {
+  return splitWords(name).map((word) => word[0]!.toUpperCase() + word.slice(1));
 }
 
 /**
@@ -51,25 +47,12 @@ export function toDisplayName(name: string): string {
  * or separators.
  */
 export function toolNames(toolName: string, typeName?: string): ToolNames {
-  if (typeName !== undefined) {
-    const names = toolNames(typeName);
-    return {
-      ...names,
-      pascal: typeName,
-      camel: typeName[0]!.toLowerCase() + typeName.slice(1),
-      inputType: `${typeName}Input`,
-      outputType: `${typeName}Output`,
-      inputValidator: `validate${typeName}Input`,
-      outputValidator: `validate${typeName}Output`,
-      base: `${typeName}ToolBase`,
-      impl: `${typeName}Tool`,
-    };
-  }
-  const pascal = toPascalCase(toolName);
+  const pascal = typeName ?? toPascalCase(toolName);
+  const camel = pascal[0]!.toLowerCase() + pascal.slice(1);
   return {
     pascal,
-    camel: toCamelCase(toolName),
-    kebab: toKebabCase(toolName),
+    camel,
+    kebab: toKebabCase(typeName ?? toolName),
     inputType: `${pascal}Input`,
     argsType: `${pascal}Args`,
     outputType: `${pascal}Output`,
@@ -77,19 +60,15 @@ export function toolNames(toolName: string, typeName?: string): ToolNames {
     outputValidator: `validate${pascal}Output`,
     base: `${pascal}ToolBase`,
     impl: `${pascal}Tool`,
-    inputSchemaConstant: `${toCamelCase(toolName)}InputSchema`,
-    outputSchemaConstant: `${toCamelCase(toolName)}OutputSchema`,
-    stepsConstant: `${toCamelCase(toolName)}Steps`,
+    inputSchemaConstant: `${camel}InputSchema`,
+    outputSchemaConstant: `${camel}OutputSchema`,
+    stepsConstant: `${camel}Steps`,
   };
 }
 
 /** Type name of a shared schema file: `shared/geo-point.schema.json` → `GeoPoint`. */
 export function sharedRootTypeName(relPath: string): string {
-  const base = relPath
-    .split('/')
-    .pop()!
-    .replace(/\.schema\.json$/, '');
-  return toPascalCase(base);
+  return toPascalCase(path.posix.basename(relPath, '.schema.json'));
 }
 
 /** Module stem of a shared schema file: `shared/geo-point.schema.json` → `shared/geo-point`. */
@@ -171,54 +150,42 @@ export interface IdentifierCollision {
  * only when both definitions are the same; otherwise it is a collision (reported by the caller).
  */
 export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim[]; differing: string[] } {
-  const file = tool.source.file;
-  const names = tool.names;
-  const of = `"${tool.name}"`;
-  const claims: IdentifierClaim[] = [
-    { identifier: names.inputType, file, pointer: '/inputSchema', what: `the input type of ${of}` },
-    { identifier: names.argsType, file, pointer: '/inputSchema', what: `the execute-arguments type of ${of}` },
-    {
-      identifier: names.outputType,
-      file,
-      pointer: tool.outputSchema ? '/outputSchema' : '/name',
-      what: `the output type of ${of}`,
-    },
-    { identifier: names.inputValidator, file, pointer: '/inputSchema', what: `the input validator of ${of}` },
-    { identifier: names.base, file, pointer: '/name', what: `the base class of ${of}` },
-    { identifier: names.impl, file, pointer: '/name', what: `the implementation class of ${of}` },
-    {
-      identifier: names.inputSchemaConstant,
-      file,
-      pointer: '/inputSchema',
-      what: `the input schema constant of ${of}`,
-    },
+  const { file } = tool.source;
+  const { names } = tool;
+  const claim = (identifier: string, pointer: string, what: string): IdentifierClaim => ({
+    identifier,
+    file,
+    pointer,
+    what: `${what} of "${tool.name}"`,
+  });
+  const claims = [
+    claim(names.inputType, '/inputSchema', 'the input type'),
+    claim(names.argsType, '/inputSchema', 'the execute-arguments type'),
+    claim(names.outputType, tool.outputSchema ? '/outputSchema' : '/name', 'the output type'),
+    claim(names.inputValidator, '/inputSchema', 'the input validator'),
+    claim(names.base, '/name', 'the base class'),
+    claim(names.impl, '/name', 'the implementation class'),
+    claim(names.inputSchemaConstant, '/inputSchema', 'the input schema constant'),
   ];
-  if (tool.outputSchema) {
+  if (tool.outputSchema)
     claims.push(
-      { identifier: names.outputValidator, file, pointer: '/outputSchema', what: `the output validator of ${of}` },
-      {
-        identifier: names.outputSchemaConstant,
-        file,
-        pointer: '/outputSchema',
-        what: `the output schema constant of ${of}`,
-      },
+      claim(names.outputValidator, '/outputSchema', 'the output validator'),
+      claim(names.outputSchemaConstant, '/outputSchema', 'the output schema constant'),
     );
-  }
-  if (tool.steps !== undefined)
-    claims.push({ identifier: names.stepsConstant, file, pointer: '/steps', what: `the steps constant of ${of}` });
+  if (tool.steps !== undefined) claims.push(claim(names.stepsConstant, '/steps', 'the steps constant'));
   if (tool.errors !== undefined) {
     const failure = failureTypeNames(names);
     claims.push(
-      { identifier: failure.errors, file, pointer: '/errors', what: `the declared errors type of ${of}` },
-      { identifier: failure.failure, file, pointer: '/errors', what: `the failure type of ${of}` },
+      claim(failure.errors, '/errors', 'the declared errors type'),
+      claim(failure.failure, '/errors', 'the failure type'),
     );
     for (const error of tool.errors) {
       if (error.data === undefined) continue;
       const data = errorDataNames(names, error.code);
       const pointer = formatPointer(['errors', error.code, 'data']);
       claims.push(
-        { identifier: data.type, file, pointer, what: `the data type of the error ${error.code} of ${of}` },
-        { identifier: data.validator, file, pointer, what: `the data validator of the error ${error.code} of ${of}` },
+        claim(data.type, pointer, `the data type of the error ${error.code}`),
+        claim(data.validator, pointer, `the data validator of the error ${error.code}`),
       );
     }
   }
@@ -231,9 +198,7 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
     const definitions = schema?.definitions;
     if (definitions === undefined) continue;
     for (const key of Object.keys(definitions)) {
-      const origin = Object.prototype.hasOwnProperty.call(tool.definitionOrigins, key)
-        ? tool.definitionOrigins[key]
-        : undefined;
+      const origin = ownValue(tool.definitionOrigins, key);
       if (origin?.kind !== 'local') continue;
       const pointer = formatPointer([root, 'definitions', key]);
       if (seen.has(key)) {
@@ -241,7 +206,7 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
         continue;
       }
       seen.set(key, pointer);
-      claims.push({ identifier: origin.typeName, file, pointer, what: `the type of the definition "${key}" of ${of}` });
+      claims.push(claim(origin.typeName, pointer, `the type of the definition "${key}"`));
     }
   }
   return { claims, differing };
@@ -291,17 +256,10 @@ export function findIdentifierCollisions(claims: readonly IdentifierClaim[]): Id
   return collisions;
 }
 
-/** Plain code-unit comparison, for byte-stable ordering: the runtime's one (the manifest builders sort with it too). */
-
 /** A relative import specifier from one generated file to another path (both relative to one root). */
 export function relativeImport(fromFile: string, toPath: string): string {
-  const fromParts = fromFile.split('/').slice(0, -1);
-  const toParts = toPath.split('/');
-  let common = 0;
-  while (common < fromParts.length && common < toParts.length - 1 && fromParts[common] === toParts[common]) common++;
-  const up = fromParts.length - common;
-  const rest = toParts.slice(common).join('/');
-  return up === 0 ? `./${rest}` : `${'../'.repeat(up)}${rest}`;
+  const relative = path.posix.relative(path.posix.dirname(fromFile), toPath);
+  return relative.startsWith('../') ? relative : `./${relative}`;
 }
 
 /**

@@ -3,7 +3,8 @@
  * placed later when found away from the file's text (`unplacedProblem`, `placeProblem`), sorted, and
  * printed (`formatProblem`).
  */
-import { positionOf, type SourceFile } from './load.js';
+import { positionOf, problemAt, type SourceFile } from './load.js';
+import { compareStrings } from '../src/manifest-targets/build.js';
 import type { Problem } from './model.js';
 
 /** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` (a warning's message starts with `warning: `). */
@@ -14,16 +15,14 @@ export function formatProblem(problem: Problem): string {
   return `${where}${pointer}: ${isWarning(problem) ? 'warning: ' : ''}${oneLine(problem.message)}${hint}`;
 }
 
+/** The control characters written as their short escape. */
+const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
 /** Text from a definition (a file name, a key in a pointer or a message) on one line: line breaks and other control characters written as escapes (`\n`). */
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) =>
-    char === '\n'
-      ? '\\n'
-      : char === '\r'
-        ? '\\r'
-        : char === '\t'
-          ? '\\t'
-          : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return text.replace(
+    /[\u0000-\u001f\u007f\u2028\u2029]/g,
+    (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 
@@ -36,10 +35,7 @@ export function isWarning(problem: Problem): boolean {
 export function sortProblems(problems: Problem[]): Problem[] {
   return problems.sort(
     (a, b) =>
-      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
-      a.line - b.line ||
-      a.column - b.column ||
-      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+      compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.message, b.message),
   );
 }
 
@@ -65,12 +61,12 @@ export class Diagnostics {
 
   /** Reports an error at `pointer` of `source`. */
   error(source: SourceFile, pointer: string, message: string, hint?: string, options: PlaceOptions = {}): void {
-    this.add(placed(source, pointer, message, hint, options));
+    this.add(problemAt(source, pointer, message, hint, options.atKey));
   }
 
   /** Reports a warning at `pointer` of `source`: printed, but the run still writes its files. */
   warning(source: SourceFile, pointer: string, message: string, hint?: string, options: PlaceOptions = {}): void {
-    this.add({ ...placed(source, pointer, message, hint, options), severity: 'warning' });
+    this.add({ ...problemAt(source, pointer, message, hint, options.atKey), severity: 'warning' });
   }
 
   /** Adds problems already placed (load's, the warnings a cached model keeps, a relocated one). */
@@ -114,13 +110,6 @@ export class Diagnostics {
       warnings: sortProblems(unique.filter(isWarning)),
     };
   }
-}
-
-function placed(source: SourceFile, pointer: string, message: string, hint: string | undefined, options: PlaceOptions) {
-  const { line, column } = positionOf(source, pointer, options.atKey ?? false);
-  const problem: Problem = { file: source.file, line, column, pointer, message };
-  if (hint !== undefined) problem.hint = hint;
-  return problem;
 }
 
 /** Problems made away from their file (by an emitter) that point at the value, not the key, once placed. */

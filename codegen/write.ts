@@ -20,6 +20,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { toPosix } from './load.js';
 import type { GeneratedFile } from './model.js';
 import { compareStrings } from '../src/manifest-targets/build.js';
 
@@ -48,16 +49,10 @@ export function hasDrift(diff: OutputDiff): boolean {
 /** Lists every file under a folder, relative and sorted; empty when the folder does not exist. */
 export function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  const walk = (current: string, prefix: string) => {
-    for (const entry of readdirSync(current, { withFileTypes: true })) {
-      const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isDirectory()) walk(path.join(current, entry.name), rel);
-      else out.push(rel);
-    }
-  };
-  walk(dir, '');
-  return out.sort(compareStrings);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => toPosix(path.relative(dir, path.join(entry.parentPath, entry.name))))
+    .sort(compareStrings);
 }
 
 /**
@@ -145,11 +140,9 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
   const remaining = new Set(listFiles(outDir));
   const stagingDir = `${outDir}.toolsmith-new-${process.pid}-${Date.now()}`;
   const diff: OutputDiff = { stale: [], missing: [], extra: [], same: [] };
-  let started = false;
   const madeFolders = new Set<string>();
   /** The staged path of `relPath`, its folder made. */
   const target = (relPath: string) => {
-    started = true;
     const full = path.join(stagingDir, relPath);
     const dir = path.dirname(full);
     if (!madeFolders.has(dir)) {
@@ -164,8 +157,7 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
       if (existed && !differsOnDisk(path.join(outDir, file.path), file)) return void diff.same.push(file.path);
       (existed ? diff.stale : diff.missing).push(file.path);
       if (options.compareOnly) return;
-      if (file.chunks === undefined) writeFileSync(target(file.path), encoded(file));
-      else writeChunks(target(file.path), file.chunks);
+      writeChunks(target(file.path), file.chunks ?? [encoded(file)]);
     },
     keep(relPath) {
       remaining.delete(relPath);
@@ -188,7 +180,7 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
         writeFileSync(recordFile, JSON.stringify(record));
         applyCommit(outDir, record);
         rmSync(recordFile);
-        if (started) rmSync(stagingDir, { recursive: true, force: true });
+        rmSync(stagingDir, { recursive: true, force: true });
       }
       const stubsDir = options.stubsDir ?? outDir;
       const created = options.compareOnly
@@ -197,7 +189,7 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
       return { diff, replaced, stubs: created };
     },
     discard() {
-      if (started) rmSync(stagingDir, { recursive: true, force: true });
+      rmSync(stagingDir, { recursive: true, force: true });
     },
   };
 }

@@ -2,7 +2,8 @@ import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import type { Diagnostics } from '../problems.js';
 import { nearestName } from '../../src/text/nearest-name.js';
 import type { SourceFile } from '../load.js';
-import type { ComposedStep, ToolModel } from '../model.js';
+import type { ComposedStep } from '../../src/composed.js';
+import type { ToolModel } from '../model.js';
 import { escapePointerSegment, resolveLocalRef } from '../../src/schema/json-pointer.js';
 import { hasOwn, isObject } from '../../src/schema/walk.js';
 import type { Rule } from './rule.js';
@@ -62,16 +63,13 @@ interface StepContext {
 const REFERENCE = /^\$(input|steps)((?:\.[^.]+)*)$/;
 
 function visitArguments(value: unknown, pointer: string, index: number, context: StepContext): void {
-  if (typeof value === 'string' && value.startsWith('$')) checkReference(value, pointer, index, context);
-  else if (Array.isArray(value)) value.forEach((item, i) => visitArguments(item, `${pointer}/${i}`, index, context));
+  if (typeof value === 'string' && value.startsWith('$')) {
+    const problem = referenceProblem(value, index, context);
+    if (problem !== undefined) context.diagnostics.error(context.source, pointer, ...problem);
+  } else if (Array.isArray(value)) value.forEach((item, i) => visitArguments(item, `${pointer}/${i}`, index, context));
   else if (isObject(value))
     for (const key of Object.keys(value))
       visitArguments(value[key], `${pointer}/${escapePointerSegment(key)}`, index, context);
-}
-
-function checkReference(value: string, pointer: string, index: number, context: StepContext): void {
-  const problem = referenceProblem(value, index, context);
-  if (problem !== undefined) context.diagnostics.error(context.source, pointer, ...problem);
 }
 
 /** What is wrong with the reference `value` in step `index` (message and hint), if anything. */

@@ -2,10 +2,10 @@ import { truncateText } from '../../src/errors.js';
 import type { JSONSchema7 } from 'json-schema';
 import { prepareValidatorSchema, withoutDefaults } from '../../src/schema/defaults.js';
 import { Diagnostics } from '../problems.js';
-import { problemAt, type SourceFile } from '../load.js';
+import { problemAt } from '../load.js';
+import { ownValue } from '../dictionary.js';
 import type { Problem, ToolModel } from '../model.js';
 import { formatPointer, parsePointer } from '../../src/schema/json-pointer.js';
-import { hasOwn } from '../../src/schema/walk.js';
 import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
 
 /**
@@ -25,12 +25,11 @@ export const defaultValues: Rule<ToolSubject> = {
       return;
     }
     const omitted: { input: string[]; output?: string[] } = { input: [] };
-    const homes = sharedHomes(subject.shared);
     const checked = (bundle: BundledSchema, pointer: string, left: string[]) => {
       const found = new Diagnostics();
       const schema = checkDefaults(subject, bundle.bundled, pointer, found, left);
       for (const problem of found.problems())
-        diagnostics.add(relocateToShared(problem, pointer, bundle.origins, homes));
+        diagnostics.add(relocateToShared(problem, pointer, bundle.origins, subject.shared));
       return schema;
     };
     const inputSchema = checked(input, '/inputSchema', omitted.input);
@@ -77,27 +76,6 @@ function checkDefaults(
   return withoutDefaults(prepared.schema, wrong);
 }
 
-const homesOf = new WeakMap<Map<string, SharedEntry>, Map<string, SharedHome>>();
-
-/** Shared type name → its file and pointer, built once per set of shared schemas. */
-function sharedHomes(shared: Map<string, SharedEntry>): Map<string, SharedHome> {
-  let homes = homesOf.get(shared);
-  if (homes === undefined) {
-    homes = new Map();
-    for (const entry of shared.values())
-      for (const [key, typeName] of Object.entries(entry.model.typeNames))
-        homes.set(typeName, { source: entry.source, pointer: key === '#' ? '' : key.slice(1) });
-    homesOf.set(shared, homes);
-  }
-  return homes;
-}
-
-/** Where a shared type lives: the shared file and the pointer of its schema there (`''` for the file's root). */
-interface SharedHome {
-  source: SourceFile;
-  pointer: string;
-}
-
 /**
  * Moves a problem found in a tool's bundled schema to the shared file it came from. Bundling copies a
  * shared schema under `definitions/<TypeName>` of every tool that uses it (only `$ref`s rewritten, the
@@ -109,17 +87,19 @@ function relocateToShared(
   problem: Problem,
   rootPointer: string,
   origins: Readonly<Record<string, ToolModel['definitionOrigins'][string]>>,
-  homes: ReadonlyMap<string, SharedHome>,
+  shared: Map<string, SharedEntry>,
 ): Problem {
   const prefix = `${rootPointer}/definitions/`;
   if (!problem.pointer.startsWith(prefix)) return problem;
   const [key, ...rest] = parsePointer(problem.pointer.slice(rootPointer.length + '/definitions'.length));
-  if (key === undefined || !hasOwn(origins, key)) return problem;
-  const origin = origins[key]!;
-  if (origin.kind !== 'shared') return problem;
-  const home = homes.get(origin.typeName);
-  if (home === undefined) return problem;
-  const relocated = problemAt(home.source, `${home.pointer}${formatPointer(rest)}`, problem.message, problem.hint);
-  // A warning stays one (a shared `default: null` the schema forbids), as in the tool's own schema.
-  return problem.severity === undefined ? relocated : { ...relocated, severity: problem.severity };
+  const origin = key === undefined ? undefined : ownValue(origins, key);
+  if (origin?.kind !== 'shared') return problem;
+  for (const { source, model } of shared.values())
+    for (const [at, typeName] of Object.entries(model.typeNames)) {
+      if (typeName !== origin.typeName) continue;
+      const relocated = problemAt(source, `${at.slice(1)}${formatPointer(rest)}`, problem.message, problem.hint);
+      // A warning stays one (a shared `default: null` the schema forbids), as in the tool's own schema.
+      return problem.severity === undefined ? relocated : { ...relocated, severity: problem.severity };
+    }
+  return problem;
 }

@@ -16,27 +16,15 @@ const DEFINITION_FIELDS = Object.keys(definitionMetaSchema.properties);
  * The definition meta-schema as normalize checks it: the two schema fields only as objects, since
  * each is then checked against its own dialect's meta-schema (draft-07 or 2020-12, by its `$schema`).
  */
-const { definitions: _schemaDefinitions, ...definitionFields } = definitionMetaSchema;
-export const DEFINITION_CHECK = {
-  ...definitionFields,
+export const DEFINITION_CHECK: object = (() => {
+  const { definitions: _schema, ...check } = structuredClone(definitionMetaSchema);
+  const objectOrBoolean = { type: ['object', 'boolean'] };
   // Boolean schemas are reported by rules/boolean-schemas.ts, with their own message.
-  properties: {
-    ...definitionMetaSchema.properties,
-    inputSchema: { type: ['object', 'boolean'] },
-    outputSchema: { type: ['object', 'boolean'] },
-    // An error's data schema is checked by rules/declared-errors.ts, against the tool's dialect.
-    errors: {
-      ...definitionMetaSchema.properties.errors,
-      additionalProperties: {
-        ...definitionMetaSchema.properties.errors.additionalProperties,
-        properties: {
-          ...definitionMetaSchema.properties.errors.additionalProperties.properties,
-          data: { type: ['object', 'boolean'] },
-        },
-      },
-    },
-  },
-};
+  Object.assign(check.properties, { inputSchema: objectOrBoolean, outputSchema: objectOrBoolean });
+  // An error's data schema is checked by rules/declared-errors.ts, against the tool's dialect.
+  Object.assign(check.properties.errors.additionalProperties.properties, { data: objectOrBoolean });
+  return check;
+})();
 
 /** Where each dialect's keywords are specified, for hints. */
 const DIALECT_DOCS: Readonly<Record<SchemaDialect, string>> = {

@@ -32,31 +32,23 @@ export function lintKeywords(
   });
 }
 
+/** Where an unknown keyword is reported: at its name. */
+const AT_KEY = { atKey: true };
+
 function lintKeyword(source: SourceFile, key: string, where: string, dialect: SchemaDialect, diagnostics: Diagnostics) {
   const verdict = classifyKeyword(key, dialect);
-  if (verdict.kind === 'known') return;
+  const unknown = `unknown keyword "${key}"`;
   if (verdict.kind === 'typo') {
-    diagnostics.error(
-      source,
-      where,
-      `unknown keyword "${key}"`,
-      `did you mean \`${verdict.suggestion}\`? (an extension keyword must start with \`x-\`)`,
-      { atKey: true },
-    );
+    const hint = `did you mean \`${verdict.suggestion}\`? (an extension keyword must start with \`x-\`)`;
+    diagnostics.error(source, where, unknown, hint, AT_KEY);
   } else if (verdict.kind === 'ajv-only') {
-    diagnostics.error(source, where, `unknown keyword "${key}"`, ajvOnlyHint(key, dialect), { atKey: true });
+    diagnostics.error(source, where, unknown, ajvOnlyHint(key, dialect), AT_KEY);
   } else if (verdict.kind === 'other-dialect') {
-    diagnostics.warning(
-      source,
-      where,
-      `the keyword "${key}" is ignored: it is ${verdict.dialect}, and this schema is ${dialect}`,
-      `declare \`"$schema": "${DIALECT_URIS[verdict.dialect]}"\` at the schema's root to use it, or remove it`,
-      { atKey: true },
-    );
-  } else {
-    diagnostics.warning(source, where, `unknown keyword "${key}" is ignored`, ignoredHint(key, dialect), {
-      atKey: true,
-    });
+    const hint = `declare \`"$schema": "${DIALECT_URIS[verdict.dialect]}"\` at the schema's root to use it, or remove it`;
+    const message = `the keyword "${key}" is ignored: it is ${verdict.dialect}, and this schema is ${dialect}`;
+    diagnostics.warning(source, where, message, hint, AT_KEY);
+  } else if (verdict.kind !== 'known') {
+    diagnostics.warning(source, where, `${unknown} is ignored`, ignoredHint(key, dialect), AT_KEY);
   }
 }
 

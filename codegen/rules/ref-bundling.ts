@@ -13,7 +13,7 @@ import {
   valueAt,
 } from '../../src/schema/json-pointer.js';
 import { cloneJson, hasOwn, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
-import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
+import type { BundledSchema, Rule, SchemaField, SharedEntry, ToolSubject } from './rule.js';
 
 /**
  * Bundles a tool's schemas (`subject.input`, `subject.output`): local `#/definitions/X` and
@@ -27,261 +27,210 @@ import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
 export const refBundling: Rule<ToolSubject> = {
   name: 'ref-bundling',
   run(subject, diagnostics) {
-    const tool = { sharedUsed: subject.sharedUsed, toolPascal: subject.names.pascal };
-    const bundle = (schema: JSONSchema7, rootPointer: string): BundledSchema => {
-      const state = bundleState(subject.source, rootPointer, subject.shared, subject.dialect, diagnostics, tool);
-      return { bundled: bundleSchema(schema, state), origins: state.origins };
-    };
     const { definition } = subject;
-    subject.input = bundle(definition.inputSchema, '/inputSchema');
-    if (definition.outputSchema !== undefined) subject.output = bundle(definition.outputSchema, '/outputSchema');
+    const bundle = (field: SchemaField): BundledSchema => {
+      const bundler = new RefBundler(subject.shared, subject.dialect, diagnostics, subject.sharedUsed);
+      const bundled = bundler.bundleToolSchema(subject.source, definition[field], `/${field}`, subject.names.pascal);
+      return { bundled, origins: bundler.origins };
+    };
+    subject.input = bundle('inputSchema');
+    if (definition.outputSchema !== undefined) subject.output = bundle('outputSchema');
   },
 };
 
-/** What bundling one schema carries along. */
-export interface BundleState {
-  source: SourceFile;
-  rootPointer: string;
-  definitions: Map<string, JSONSchema7Definition>;
-  origins: BundledSchema['origins'];
-  sharedUsed: Set<string>;
-  diagnostics: Diagnostics;
-  shared: Map<string, SharedEntry>;
-  /** The tool's type name, which its local definitions' type names start with (`''` for a shared file). */
-  toolPascal: string;
-  /** The dialect of the schema being bundled (a shared schema it uses must have the same). */
-  dialect: SchemaDialect;
-  /** Where shared schemas are copied to: `definitions`, or `$defs` (2020-12, or a draft-07 schema that uses it). */
-  container: 'definitions' | '$defs';
+/** Why a `$ref` does not resolve: what the problem at it says. */
+interface RefFailure {
+  message: string;
+  hint: string;
 }
 
-/** A fresh state for bundling one schema of `source` at `rootPointer`. */
-export function bundleState(
-  source: SourceFile,
-  rootPointer: string,
-  shared: Map<string, SharedEntry>,
-  dialect: SchemaDialect,
-  diagnostics: Diagnostics,
-  tool: { sharedUsed: Set<string>; toolPascal: string } = { sharedUsed: new Set(), toolPascal: '' },
-): BundleState {
-  return {
-    source,
-    rootPointer,
-    definitions: new Map(),
-    origins: dictionary(),
-    diagnostics,
-    shared,
-    dialect,
-    container: 'definitions',
-    ...tool,
-  };
-}
-
-/** Bundles one tool schema (see `refBundling`). */
-function bundleSchema(schema: JSONSchema7, state: BundleState): JSONSchema7 {
-  const record = schema as Record<string, unknown>;
-  const container =
-    state.dialect === '2020-12' || (hasOwn(record, '$defs') && !hasOwn(record, 'definitions'))
-      ? '$defs'
-      : 'definitions';
-  state.container = container;
-  recordLocalDefinitions(record, state);
-  const { [container]: own, ...out } = mapSchema<JSONSchema7, JSONSchema7Definition>(
-    schema,
-    state.rootPointer,
-    (node, at) => rewriteRef(node, at, state, { kind: 'tool', root: schema }),
-  ) as Record<string, unknown>;
-  const definitions = new Map(isObject(own) ? Object.entries(own) : []);
-  for (const [key, value] of state.definitions) {
-    if (definitions.has(key)) {
-      state.diagnostics.error(
-        state.source,
-        `${state.rootPointer}/${container}/${escapePointerSegment(key)}`,
-        `the definition "${key}" has the name of a shared type it also uses`,
-        'rename the local definition',
-      );
-      continue;
-    }
-    definitions.set(key, value);
-  }
-  // The definitions last, in name order.
-  if (definitions.size > 0)
-    setOwn(
-      out,
-      container,
-      Object.fromEntries([...definitions.keys()].sort().map((key) => [key, definitions.get(key)])),
-    );
-  return out as JSONSchema7;
-}
-
-/** The schema's own definitions, as `local` origins; a key in both `definitions` and `$defs` is an error. */
-function recordLocalDefinitions(record: Record<string, unknown>, state: BundleState): void {
-  for (const container of DEFINITION_CONTAINERS) {
-    const local = record[container];
-    if (!hasOwn(record, container) || !isObject(local)) continue;
-    for (const key of Object.keys(local)) {
-      if (hasOwn(state.origins, key)) {
-        state.diagnostics.error(
-          state.source,
-          `${state.rootPointer}/${container}/${escapePointerSegment(key)}`,
-          `the definition "${key}" is in both \`definitions\` and \`$defs\``,
-          'keep one of them: both would become the same generated type',
-        );
-        continue;
-      }
-      setOwn(state.origins, key, { kind: 'local', typeName: definitionTypeName(key, state.toolPascal) });
-    }
-  }
-}
-
-type RefContext = { kind: 'tool'; root: JSONSchema7 } | { kind: 'shared'; entry: SharedEntry };
-
-/**
- * What a failed ref resolution answers: the node without its `$ref`, with the error reported at it (the
- * tool is not emitted; its other values are judged against what is left: see `ToolSubject.failed`).
- */
-type Fail = (message: string, hint: string) => JSONSchema7;
-
-function rewriteRef(node: JSONSchema7, at: string, state: BundleState, context: RefContext): JSONSchema7 | undefined {
-  if (!hasOwn(node, '$ref') || typeof node.$ref !== 'string') return undefined;
-  const ref = node.$ref;
-  const where = context.kind === 'tool' ? state.source : context.entry.source;
-  const copy = (target: string | undefined): JSONSchema7 => {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(node)) {
-      if (key !== '$ref') setOwn(out, key, cloneJson((node as Record<string, unknown>)[key]));
-      else if (target !== undefined) setOwn(out, key, target);
-    }
-    return out as JSONSchema7;
-  };
-  const fail: Fail = (message, hint) => {
-    state.diagnostics.error(where, `${at}/$ref`, message, hint);
-    return copy(undefined);
-  };
-  if (ref.startsWith('#')) return rewriteLocalRef(ref, state, context, copy, fail);
-  return rewriteFileRef(
-    ref,
-    context.kind === 'tool' ? state.source.relPath : context.entry.source.relPath,
-    state,
-    copy,
-    fail,
-  );
-}
-
-function rewriteLocalRef(
-  ref: string,
-  state: BundleState,
-  context: RefContext,
-  copy: (target: string) => JSONSchema7,
-  fail: Fail,
-): JSONSchema7 | undefined {
-  const fragment = decodeFragment(ref);
-  if ('error' in fragment) return fail(`the $ref "${ref}" ${fragment.error}`, REF_FRAGMENT_HINT);
-  if (context.kind === 'shared') return includeShared(context.entry, fragment.pointer, state, copy, fail);
-  if (valueAt(context.root, parsePointer(fragment.pointer)) === undefined) {
-    return fail(
-      `the $ref "${ref}" does not resolve: there is nothing at that pointer in the schema`,
-      'a `#/...` reference is resolved against the input or output schema it appears in; define the target under `definitions` (or `$defs`)',
-    );
-  }
-  return undefined;
-}
-
-function rewriteFileRef(
-  ref: string,
-  fromRelPath: string,
-  state: BundleState,
-  copy: (target: string) => JSONSchema7,
-  fail: Fail,
-): JSONSchema7 {
-  let url: URL;
-  try {
-    url = new URL(ref, `file:///schemas/${fromRelPath}`);
-  } catch {
-    return fail(
-      `the $ref "${ref}" is not a valid URI reference`,
-      'use a relative path such as `./shared/geo-point.schema.json#/definitions/Point`',
-    );
-  }
-  if (url.protocol !== 'file:' || !url.pathname.startsWith('/schemas/')) {
-    return fail(
-      `the $ref "${ref}" points outside the schemas folder`,
-      'shared schemas must live under the schemas folder and be referenced by a relative path',
-    );
-  }
-  const filePart = decodePercent(url.pathname.slice('/schemas/'.length));
-  if ('error' in filePart) return fail(`the $ref "${ref}" ${filePart.error}`, REF_FRAGMENT_HINT);
-  const relPath = filePart.text;
-  const entry = state.shared.get(relPath);
-  if (!entry) {
-    const suggestion = nearestName(relPath, state.shared.keys());
-    return fail(
-      `the $ref "${ref}" does not resolve: no shared schema file "${relPath}"`,
-      suggestion
-        ? `did you mean "${suggestion}"? (paths are relative to ${fromRelPath})`
-        : 'shared schemas are `*.schema.json` files under the schemas folder',
-    );
-  }
-  const fragment = decodeFragment(url.hash);
-  if ('error' in fragment) return fail(`the $ref "${ref}" ${fragment.error}`, REF_FRAGMENT_HINT);
-  return includeShared(entry, fragment.pointer, state, copy, fail);
-}
+/** Where a `$ref` is written: in a tool schema (resolved against its `root`) or in a shared file. */
+type RefHome = { source: SourceFile; root: JSONSchema7 } | { source: SourceFile; entry: SharedEntry };
 
 const REF_FRAGMENT_HINT =
   'a `$ref` is a URI reference: its fragment is a JSON pointer (`#/definitions/Name`) in which `~0` is `~`, `~1` is `/` and `%25` is `%`';
 
 /**
- * The shared type at `pointer` of `entry` (the file itself or one of its definitions), copied into
- * the schema being bundled once, its own refs rewritten in turn; answers the rewritten `$ref` node.
+ * Copies the shared types one schema uses into it, each once under its type name, rewriting the
+ * `$ref`s that point at them; each ref that fails is an error at it, and the ref is left out of the
+ * copy (the tool is not emitted; its other values are judged against what is left: see
+ * `ToolSubject.failed`).
  */
-export function includeShared(
-  entry: SharedEntry,
-  pointer: string,
-  state: BundleState,
-  copy: (target: string) => JSONSchema7,
-  fail: Fail,
-): JSONSchema7 {
-  const key = pointer === '' || pointer === '/' ? '#' : `#${pointer}`;
-  const typeName = entry.model.typeNames[key];
-  if (typeName === undefined) {
-    const segments = parsePointer(key);
-    if (valueAt(entry.schema, segments) === undefined) {
-      return fail(
-        `the $ref does not resolve: ${entry.source.file} has nothing at "${key}"`,
-        `available: ${Object.keys(entry.model.typeNames).join(', ')}`,
-      );
-    }
-    return fail(
-      `the $ref points at "${key}" inside ${entry.source.file}`,
-      'point at the file itself or at one of its `#/definitions/<name>` (or `#/$defs/<name>`)',
-    );
-  }
-  if (entry.dialect !== state.dialect) {
-    return fail(
-      `the $ref points into ${entry.source.file}, a ${entry.dialect} schema, from a ${state.dialect} schema`,
-      `one schema is one dialect: give both the same \`$schema\` (draft-07 when absent)`,
-    );
-  }
-  state.sharedUsed.add(entry.model.module);
-  if (!state.definitions.has(typeName)) copySharedType(entry, key, typeName, state);
-  return copy(`#/${state.container}/${escapePointerSegment(typeName)}`);
-}
+export class RefBundler {
+  /** The shared types copied in so far, by type name (a boolean one as it is). */
+  readonly definitions = new Map<string, JSONSchema7Definition>();
+  /** Each bundled definition's origin: a shared type, or the schema's own (`local`). */
+  readonly origins: BundledSchema['origins'] = dictionary();
+  /** Where shared types go: `definitions`, or `$defs` (2020-12, or a draft-07 schema that keeps its definitions there). */
+  #container: 'definitions' | '$defs' = 'definitions';
 
-function copySharedType(entry: SharedEntry, key: string, typeName: string, state: BundleState): void {
-  state.definitions.set(typeName, {});
-  state.origins[typeName] = { kind: 'shared', module: entry.model.module, typeName };
-  const target = key === '#' ? entry.schema : valueAt(entry.schema, parsePointer(key));
-  if (typeof target === 'boolean') {
-    // A boolean definition is copied as it is: `false` must go on rejecting everything, not become `{}`.
-    state.definitions.set(typeName, target);
-    return;
+  constructor(
+    readonly shared: Map<string, SharedEntry>,
+    /** The dialect of the schema being bundled (a shared schema it uses must have the same). */
+    readonly dialect: SchemaDialect,
+    readonly diagnostics: Diagnostics,
+    /** The shared modules used, filled as their types are copied in. */
+    readonly sharedUsed = new Set<string>(),
+  ) {}
+
+  /**
+   * One tool schema, self-contained: its own definitions kept (their type names start with
+   * `toolPascal`; a key in both `definitions` and `$defs` is an error), the shared types it uses
+   * added, all of them last, in name order.
+   */
+  bundleToolSchema(source: SourceFile, schema: JSONSchema7, rootPointer: string, toolPascal: string): JSONSchema7 {
+    const record = schema as Record<string, unknown>;
+    const container =
+      this.dialect === '2020-12' || (hasOwn(record, '$defs') && !hasOwn(record, 'definitions'))
+        ? '$defs'
+        : 'definitions';
+    this.#container = container;
+    const error = (where: string, key: string, message: string, hint: string) =>
+      this.diagnostics.error(source, `${rootPointer}/${where}/${escapePointerSegment(key)}`, message, hint);
+    for (const local of DEFINITION_CONTAINERS) {
+      const definitions = record[local];
+      if (!hasOwn(record, local) || !isObject(definitions)) continue;
+      for (const key of Object.keys(definitions)) {
+        if (hasOwn(this.origins, key))
+          error(
+            local,
+            key,
+            `the definition "${key}" is in both \`definitions\` and \`$defs\``,
+            'keep one of them: both would become the same generated type',
+          );
+        else setOwn(this.origins, key, { kind: 'local', typeName: definitionTypeName(key, toolPascal) });
+      }
+    }
+    const home: RefHome = { source, root: schema };
+    const { [container]: own, ...out } = mapSchema<JSONSchema7, JSONSchema7Definition>(
+      schema,
+      rootPointer,
+      (node, at) => this.#rewriteRef(node, at, home),
+    ) as Record<string, unknown>;
+    const definitions = new Map(isObject(own) ? Object.entries(own) : []);
+    for (const [key, value] of this.definitions) {
+      if (definitions.has(key))
+        error(
+          container,
+          key,
+          `the definition "${key}" has the name of a shared type it also uses`,
+          'rename the local definition',
+        );
+      else definitions.set(key, value);
+    }
+    if (definitions.size > 0)
+      setOwn(
+        out,
+        container,
+        Object.fromEntries([...definitions.keys()].sort().map((key) => [key, definitions.get(key)])),
+      );
+    return out as JSONSchema7;
   }
-  const body: Record<string, unknown> = {};
-  for (const name of Object.keys(target as object))
-    if (!(key === '#' && (name === 'definitions' || name === '$defs' || name === '$schema' || name === '$id')))
-      setOwn(body, name, (target as Record<string, unknown>)[name]);
-  const rewritten = mapSchema<JSONSchema7, JSONSchema7Definition>(body, key === '#' ? '' : key.slice(1), (node, at) =>
-    rewriteRef(node, at, state, { kind: 'shared', entry }),
-  );
-  state.definitions.set(typeName, rewritten);
+
+  /**
+   * Copies the shared type at `key` (`#`, or `#/definitions/<name>`) of `entry` in as `typeName`,
+   * unless it is there already, its own refs rewritten in turn.
+   */
+  copySharedType(entry: SharedEntry, key: string, typeName: string): void {
+    if (this.definitions.has(typeName)) return;
+    this.definitions.set(typeName, {});
+    this.origins[typeName] = { kind: 'shared', module: entry.model.module, typeName };
+    const target = key === '#' ? entry.schema : valueAt(entry.schema, parsePointer(key));
+    if (typeof target === 'boolean') {
+      // A boolean definition is copied as it is: `false` must go on rejecting everything, not become `{}`.
+      this.definitions.set(typeName, target);
+      return;
+    }
+    const body: Record<string, unknown> = {};
+    for (const name of Object.keys(target as object))
+      if (!(key === '#' && (name === 'definitions' || name === '$defs' || name === '$schema' || name === '$id')))
+        setOwn(body, name, (target as Record<string, unknown>)[name]);
+    const home: RefHome = { source: entry.source, entry };
+    const rewritten = mapSchema<JSONSchema7, JSONSchema7Definition>(body, key === '#' ? '' : key.slice(1), (node, at) =>
+      this.#rewriteRef(node, at, home),
+    );
+    this.definitions.set(typeName, rewritten);
+  }
+
+  /** A node with a `$ref` as it is bundled: its ref rewritten, or left out with an error; `undefined` keeps the node. */
+  #rewriteRef(node: JSONSchema7, at: string, home: RefHome): JSONSchema7 | undefined {
+    if (!hasOwn(node, '$ref') || typeof node.$ref !== 'string') return undefined;
+    const target = this.#resolve(node.$ref, home);
+    if (target === undefined) return undefined;
+    if (typeof target !== 'string') this.diagnostics.error(home.source, `${at}/$ref`, target.message, target.hint);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(node)) {
+      if (key !== '$ref') setOwn(out, key, cloneJson((node as Record<string, unknown>)[key]));
+      else if (typeof target === 'string') setOwn(out, key, target);
+    }
+    return out as JSONSchema7;
+  }
+
+  /** What a `$ref` becomes: its new target, `undefined` to keep it (a local ref of a tool schema), or why it fails. */
+  #resolve(ref: string, home: RefHome): string | undefined | RefFailure {
+    if (ref.startsWith('#')) {
+      const fragment = decodeFragment(ref);
+      if ('error' in fragment) return { message: `the $ref "${ref}" ${fragment.error}`, hint: REF_FRAGMENT_HINT };
+      if ('entry' in home) return this.#includeShared(home.entry, fragment.pointer);
+      if (valueAt(home.root, parsePointer(fragment.pointer)) !== undefined) return undefined;
+      return {
+        message: `the $ref "${ref}" does not resolve: there is nothing at that pointer in the schema`,
+        hint: 'a `#/...` reference is resolved against the input or output schema it appears in; define the target under `definitions` (or `$defs`)',
+      };
+    }
+    const fromRelPath = home.source.relPath;
+    let url: URL;
+    try {
+      url = new URL(ref, `file:///schemas/${fromRelPath}`);
+    } catch {
+      return {
+        message: `the $ref "${ref}" is not a valid URI reference`,
+        hint: 'use a relative path such as `./shared/geo-point.schema.json#/definitions/Point`',
+      };
+    }
+    if (url.protocol !== 'file:' || !url.pathname.startsWith('/schemas/'))
+      return {
+        message: `the $ref "${ref}" points outside the schemas folder`,
+        hint: 'shared schemas must live under the schemas folder and be referenced by a relative path',
+      };
+    const filePart = decodePercent(url.pathname.slice('/schemas/'.length));
+    if ('error' in filePart) return { message: `the $ref "${ref}" ${filePart.error}`, hint: REF_FRAGMENT_HINT };
+    const entry = this.shared.get(filePart.text);
+    if (!entry) {
+      const suggestion = nearestName(filePart.text, this.shared.keys());
+      return {
+        message: `the $ref "${ref}" does not resolve: no shared schema file "${filePart.text}"`,
+        hint: suggestion
+          ? `did you mean "${suggestion}"? (paths are relative to ${fromRelPath})`
+          : 'shared schemas are `*.schema.json` files under the schemas folder',
+      };
+    }
+    const fragment = decodeFragment(url.hash);
+    if ('error' in fragment) return { message: `the $ref "${ref}" ${fragment.error}`, hint: REF_FRAGMENT_HINT };
+    return this.#includeShared(entry, fragment.pointer);
+  }
+
+  /** The shared type at `pointer` of `entry` (the file itself or one of its definitions), copied in: the `$ref` to it. */
+  #includeShared(entry: SharedEntry, pointer: string): string | RefFailure {
+    const key = pointer === '' || pointer === '/' ? '#' : `#${pointer}`;
+    const typeName = entry.model.typeNames[key];
+    if (typeName === undefined && valueAt(entry.schema, parsePointer(key)) === undefined)
+      return {
+        message: `the $ref does not resolve: ${entry.source.file} has nothing at "${key}"`,
+        hint: `available: ${Object.keys(entry.model.typeNames).join(', ')}`,
+      };
+    if (typeName === undefined)
+      return {
+        message: `the $ref points at "${key}" inside ${entry.source.file}`,
+        hint: 'point at the file itself or at one of its `#/definitions/<name>` (or `#/$defs/<name>`)',
+      };
+    if (entry.dialect !== this.dialect)
+      return {
+        message: `the $ref points into ${entry.source.file}, a ${entry.dialect} schema, from a ${this.dialect} schema`,
+        hint: 'one schema is one dialect: give both the same `$schema` (draft-07 when absent)',
+      };
+    this.sharedUsed.add(entry.model.module);
+    this.copySharedType(entry, key, typeName);
+    return `#/${this.#container}/${escapePointerSegment(typeName)}`;
+  }
 }

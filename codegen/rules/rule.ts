@@ -4,7 +4,6 @@ import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import type { JSONSchema7 } from 'json-schema';
 import type { SharedSchemaModel, ToolModel, ToolNames } from '../model.js';
-import { hasOwn, isObject } from '../../src/schema/walk.js';
 
 /**
  * A named normalize rule: one check (or one change) over one kind of subject, reporting through
@@ -16,11 +15,8 @@ export interface Rule<Subject> {
   run(subject: Subject, diagnostics: Diagnostics): void;
 }
 
-/** The two schema fields of a definition. */
-const SCHEMA_FIELDS = ['inputSchema', 'outputSchema'] as const;
-
-/** One of the two schema fields. */
-export type SchemaField = (typeof SCHEMA_FIELDS)[number];
+/** One of the two schema fields of a definition. */
+export type SchemaField = 'inputSchema' | 'outputSchema';
 
 /** What every rule of one normalize run shares: the Ajv instances that check definitions and schemas. */
 export interface RuleEnvironment {
@@ -64,11 +60,6 @@ export function schemaFieldRule(name: string, check: SchemaCheck): Rule<Definiti
       for (const [key, dialect] of dialects) check(source, definition[key], `/${key}`, diagnostics, dialect);
     },
   };
-}
-
-/** The schema fields of a definition that hold an object, in field order. */
-export function objectSchemaFields(definition: Record<string, unknown>): SchemaField[] {
-  return SCHEMA_FIELDS.filter((key) => hasOwn(definition, key) && isObject(definition[key]));
 }
 
 /** One tool schema after `$ref` bundling: self-contained, and where each bundled definition came from. */

@@ -4,7 +4,8 @@ import type { SchemaDialect } from '../../src/schema/keywords.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import { reportMetaErrors } from './definition-shape.js';
-import { type DefinitionSubject, objectSchemaFields, type Rule } from './rule.js';
+import { isObject } from '../../src/schema/walk.js';
+import type { DefinitionSubject, Rule } from './rule.js';
 import { truncateText } from '../../src/errors.js';
 
 /** The hint of an unsupported `$schema`. */
@@ -20,7 +21,8 @@ export const schemaDialects: Rule<DefinitionSubject> = {
   name: 'schema-dialects',
   run(subject, diagnostics) {
     const { source, definition } = subject;
-    for (const key of objectSchemaFields(definition)) {
+    for (const key of ['inputSchema', 'outputSchema'] as const) {
+      if (!isObject(definition[key])) continue;
       const dialect = checkDialect(source, definition[key], `/${key}`, subject.env.metaAjv, diagnostics);
       if (dialect === undefined) continue;
       const first = [...subject.dialects.values()][0];
@@ -58,16 +60,12 @@ export function checkDialect(
     );
     return undefined;
   }
+  // Without its `$schema`: the dialect is decided, so its own meta-schema checks it, whatever spelling of the URI it used.
+  const { $schema: _, ...body } = schema;
   const ajv = metaAjv[dialect];
-  if (!ajv.validateSchema(withoutDialect(schema))) {
+  if (!ajv.validateSchema(body)) {
     const errors = (ajv.errors ?? []).map((error) => ({ ...error, instancePath: `${pointer}${error.instancePath}` }));
     reportMetaErrors(source, errors, diagnostics, dialect);
   }
   return dialect;
-}
-
-/** The schema without its `$schema`: the dialect is decided, so its own meta-schema checks it, whatever spelling of the URI it used. */
-function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _, ...body } = schema;
-  return body;
 }

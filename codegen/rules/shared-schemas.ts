@@ -8,7 +8,7 @@ import { hasOwn, isObject } from '../../src/schema/walk.js';
 import { warnIgnoredDefaults } from './ignored-defaults.js';
 import { lintKeywords } from './keyword-lint.js';
 import { warnUnsatisfiableRequired } from './unsatisfiable-required.js';
-import { bundleState, includeShared } from './ref-bundling.js';
+import { RefBundler } from './ref-bundling.js';
 import type { Rule, RuleEnvironment, SharedEntry } from './rule.js';
 import { checkDialect } from './schema-dialects.js';
 
@@ -94,15 +94,11 @@ function claimTypeNames(entry: SharedEntry, typeOwners: Map<string, string>, dia
 
 /** Fills `entry.model.types`: each type of the file with the shared types it refers to bundled in. */
 function bundleSharedTypes(entry: SharedEntry, shared: Map<string, SharedEntry>, diagnostics: Diagnostics): void {
-  const state = bundleState(entry.source, '', shared, entry.dialect, diagnostics);
-  const noop = (target: string): JSONSchema7 => ({ $ref: target });
-  const fail = (message: string, hint: string): JSONSchema7 => {
-    diagnostics.error(entry.source, '', message, hint);
-    return {};
-  };
-  for (const pointer of Object.keys(entry.model.typeNames)) includeShared(entry, pointer.slice(1), state, noop, fail);
-  entry.model.types = Object.entries(entry.model.typeNames).map(([, typeName]) => ({
+  const bundler = new RefBundler(shared, entry.dialect, diagnostics);
+  const { typeNames } = entry.model;
+  for (const key of Object.keys(typeNames)) bundler.copySharedType(entry, key, typeNames[key]!);
+  entry.model.types = Object.values(typeNames).map((typeName) => ({
     typeName,
-    schema: state.definitions.get(typeName) as JSONSchema7,
+    schema: bundler.definitions.get(typeName) as JSONSchema7,
   }));
 }

@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { JSONSchema7 } from 'json-schema';
 import { compareStrings } from '../../src/manifest-targets/build.js';
-import {
-  type ComposedStep,
-  type DeclaredError,
-  GENERATOR_VERSION,
-  type ToolExample,
-  type ToolModel,
-} from '../model.js';
+import { type DeclaredError, GENERATOR_VERSION, type ToolExample, type ToolModel } from '../model.js';
 import { toDisplayName } from '../naming.js';
+import type { ComposedStep } from '../../src/composed.js';
 import { cloneJson, sortKeysDeep } from '../../src/schema/walk.js';
 import type { SharedEntry, ToolSubject } from './rule.js';
 
@@ -63,8 +58,9 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   if (definition.taskSupport !== undefined) model.taskSupport = definition.taskSupport;
   if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
   if (definition.loaded === true) model.loaded = true;
-  const excluded = excludedTargets(definition.targets);
-  if (excluded.length > 0) model.excludedTargets = excluded;
+  const targets: Record<string, unknown> = definition.targets ?? {};
+  const excluded = Object.keys(targets).filter((target) => targets[target] === false);
+  if (excluded.length > 0) model.excludedTargets = excluded.sort();
   return model;
 }
 
@@ -81,11 +77,4 @@ function declaredErrors(
       if (retryable === true) declared.retryable = true;
       return declared;
     });
-}
-
-function excludedTargets(targets: Record<string, unknown> | undefined): string[] {
-  if (targets === undefined) return [];
-  return Object.keys(targets)
-    .filter((target) => targets[target] === false)
-    .sort();
 }
