@@ -7,12 +7,28 @@ import { positionOf, problemAt, type SourceFile } from './load.js';
 import { compareStrings } from '../src/manifest-targets/build.js';
 import type { Problem } from './model.js';
 
-/** `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` (a warning's message starts with `warning: `). */
-export function formatProblem(problem: Problem): string {
-  const where = `${oneLine(problem.file)}:${problem.line}:${problem.column}`;
-  const pointer = problem.pointer === '' ? '' : ` ${oneLine(problem.pointer)}`;
-  const hint = problem.hint ? `\n    hint: ${oneLine(problem.hint)}` : '';
-  return `${where}${pointer}: ${isWarning(problem) ? 'warning: ' : ''}${oneLine(problem.message)}${hint}`;
+/** How `formatProblem` marks a problem's parts: left as they are by default; the CLI colours them on a terminal. */
+export interface ProblemStyle {
+  where: (text: string) => string;
+  pointer: (text: string) => string;
+  warning: (text: string) => string;
+  error: (text: string) => string;
+  hint: (text: string) => string;
+}
+
+const same = (text: string) => text;
+const PLAIN: ProblemStyle = { where: same, pointer: same, warning: same, error: same, hint: same };
+
+/**
+ * `schemas/x.tool.json:3:5 /inputSchema/properties/q: message\n  hint: …` (a warning's message starts with
+ * `warning: `). Text from a definition is put on one line before `style` marks it.
+ */
+export function formatProblem(problem: Problem, style: ProblemStyle = PLAIN): string {
+  const where = style.where(`${oneLine(problem.file)}:${problem.line}:${problem.column}`);
+  const pointer = problem.pointer === '' ? '' : ` ${style.pointer(oneLine(problem.pointer))}`;
+  const hint = problem.hint ? `\n    ${style.hint('hint:')} ${oneLine(problem.hint)}` : '';
+  const message = oneLine(problem.message);
+  return `${where}${pointer}: ${isWarning(problem) ? `${style.warning('warning:')} ${message}` : style.error(message)}${hint}`;
 }
 
 /** The control characters written as their short escape. */

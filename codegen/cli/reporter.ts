@@ -1,5 +1,5 @@
 import type { Problem } from '../model.js';
-import { formatProblem, isWarning } from '../problems.js';
+import { formatProblem, isWarning, type ProblemStyle } from '../problems.js';
 
 /*
  * How `generate` and `check` talk: text (a summary line on stdout, diagnostics on stderr, coloured
@@ -47,15 +47,18 @@ export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
 
 const paint = (code: string, enabled: boolean) => (text: string) => (enabled ? `\x1b[${code}m${text}\x1b[0m` : text);
 
+/** The diagnostic's parts as coloured on a terminal. */
+const COLOURED: ProblemStyle = {
+  where: paint('1', true),
+  pointer: paint('2', true),
+  warning: paint('33', true),
+  error: paint('31', true),
+  hint: paint('36', true),
+};
+
 /** A problem as text (`formatProblem`), its location bold, `warning:`/`hint:` and an error's message coloured when `color`. */
 export function formatDiagnostic(problem: Problem, color: boolean): string {
-  if (!color) return formatProblem(problem);
-  const warning = isWarning(problem);
-  const where = paint('1', true)(`${problem.file}:${problem.line}:${problem.column}`);
-  const pointer = problem.pointer === '' ? '' : ` ${paint('2', true)(problem.pointer)}`;
-  const hint = problem.hint ? `\n    ${paint('36', true)('hint:')} ${problem.hint}` : '';
-  const message = warning ? `${paint('33', true)('warning:')} ${problem.message}` : paint('31', true)(problem.message);
-  return `${where}${pointer}: ${message}${hint}`;
+  return formatProblem(problem, color ? COLOURED : undefined);
 }
 
 /** `HH:MM:SS` of `date` in local time, for `watch` lines. */

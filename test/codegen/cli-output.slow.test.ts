@@ -181,6 +181,11 @@ describe('the CLI in CI and at a terminal', () => {
       '\x1b[1ma.json:1:2\x1b[0m \x1b[2m/x\x1b[0m: \x1b[33mwarning:\x1b[0m bad',
     );
     expect(formatDiagnostic(problem, true)).toBe('\x1b[1ma.json:1:2\x1b[0m \x1b[2m/x\x1b[0m: \x1b[31mbad\x1b[0m');
+    // Text from a definition stays on one line with colour on too: a control character is written as its escape.
+    const hostile = { ...problem, file: 'a\x1b[2J.json', pointer: '/x\ny', message: 'bad\rworse', hint: 'h\u2028i' };
+    expect(formatDiagnostic(hostile, true)).toBe(
+      '\x1b[1ma\\u001b[2J.json:1:2\x1b[0m \x1b[2m/x\\ny\x1b[0m: \x1b[31mbad\\rworse\x1b[0m\n    \x1b[36mhint:\x1b[0m h\\u2028i',
+    );
     expect(clockTime(new Date(2026, 0, 2, 3, 4, 5))).toBe('03:04:05');
   });
 
