@@ -240,20 +240,14 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
     const chain: readonly string[] = above === undefined ? [this.name] : [...above, this.name];
     for (let index = 0; index < this.steps.length; index++) {
       const step = this.steps[index];
+      // The step runs as the composed call's caller: its identity, capabilities, turn and signal.
       const result = await orchestrator.processToolCall({
+        ...context,
         toolCallRequest: {
           id: `${context.correlationId ?? this.name}:step-${index}`,
           name: step.tool,
           arguments: resolveTemplate(step.arguments ?? {}, scope) as Record<string, unknown>,
         },
-        gmiId: context.gmiId,
-        personaId: context.personaId,
-        personaCapabilities: context.personaCapabilities,
-        userContext: context.userContext,
-        correlationId: context.correlationId,
-        sessionData: context.sessionData,
-        signal: context.signal,
-        callerTurn: context.callerTurn,
         timeoutMs: step.timeoutMs,
         [CALL_CHAIN]: chain,
       });

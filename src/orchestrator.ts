@@ -133,9 +133,10 @@ function checkPositiveInteger(name: string, value: number | undefined): void {
 /**
  * The orchestrator as a host of the call pipeline (src/pipeline/): its settings, the calls in
  * flight (shutdown waits for them, then aborts them), the concurrency slots and queue, and the
- * hooks. What a call does is the pipeline's steps; what the orchestrator adds is here.
+ * hooks. What a call does is the pipeline's steps; what the orchestrator adds is here. The
+ * executor is this host without an orchestrator to attach tools to, answering its own results.
  */
-class OrchestratorHost implements CallHost {
+export class OrchestratorHost implements CallHost {
   readonly registry = new ToolRegistry<RegisteredTool>();
   closing = false;
   readonly approvalGate: ApprovalGate | undefined;
@@ -152,7 +153,7 @@ class OrchestratorHost implements CallHost {
   readonly onCallStart: ((event: CallStartEvent) => void) | undefined;
   readonly onCallReport: ((event: CallReportEvent) => void) | undefined;
   readonly #onCallEnd: ((event: CallEndEvent) => void) | undefined;
-  readonly #orchestrator: ToolOrchestrator;
+  readonly #orchestrator: ToolOrchestrator | undefined;
 
   /** Calls not yet resolved, as a doubly linked list. */
   firstCall: PipelineCall | undefined = undefined;
@@ -163,7 +164,7 @@ class OrchestratorHost implements CallHost {
   #queueHead = 0;
   #queued = 0;
 
-  constructor(orchestrator: ToolOrchestrator, options: ToolOrchestratorOptions) {
+  constructor(orchestrator: ToolOrchestrator | undefined, options: ToolOrchestratorOptions) {
     this.#orchestrator = orchestrator;
     this.approvalGate = options.approvalGate;
     this.requireApproval = options.requireApproval ?? 'side-effects';
@@ -197,7 +198,17 @@ class OrchestratorHost implements CallHost {
   /** A lazily loaded tool that wants the orchestrator (a composed one) gets it. */
   attach(tool: ITool): void {
     const attach = (tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
-    if (typeof attach === 'function') attach.call(tool, this.#orchestrator);
+    if (this.#orchestrator !== undefined && typeof attach === 'function') attach.call(tool, this.#orchestrator);
+  }
+
+  /** Runs one call through the pipeline; the promise resolves once, with `answer`'s result, and never rejects. */
+  run<TResult>(details: ToolCallDetails): Promise<TResult> {
+    const call = new PipelineCall(this);
+    const result = new Promise<TResult>((resolve) => {
+      call.resolve = resolve as (result: unknown) => void;
+    });
+    startCall(call, details);
+    return result;
   }
 
   /** Tracks the call and tells the start hook, before the first step. */
@@ -250,6 +261,12 @@ class OrchestratorHost implements CallHost {
     }
     this.#untrack(call);
     if (this.onAllSettled !== undefined && this.callCount === 0) this.onAllSettled();
+    if (this.#onCallEnd !== undefined) this.#callEndHook(call);
+    call.resolve(this.answer(call));
+  }
+
+  /** The result a settled call resolves with. */
+  answer(call: PipelineCall): unknown {
     const failure = call.failure;
     let result: ToolCallResult;
     if (failure === undefined) {
@@ -263,17 +280,16 @@ class OrchestratorHost implements CallHost {
     }
     if (call.attempts > 0) result.attempts = call.attempts;
     if (call.coercions !== undefined) result.coercions = call.coercions;
-    if (this.#onCallEnd !== undefined) this.#callEndHook(call, result.isError);
-    call.resolve(result);
+    return result;
   }
 
-  #callEndHook(call: PipelineCall, isError: boolean): void {
+  #callEndHook(call: PipelineCall): void {
     const event: CallEndEvent = {
       toolName: call.toolName,
       toolCallId: call.toolCallId,
       correlationId: call.correlationId,
       durationMs: performance.now() - call.startedAt,
-      isError,
+      isError: call.failure !== undefined,
     };
     const failure = call.failure;
     if (failure !== undefined) {
@@ -372,9 +388,8 @@ export class ToolOrchestrator {
     if (this.#host.closing)
       throw new ToolsmithError('SHUTTING_DOWN', 'The orchestrator is shutting down; no tool can be registered.');
     const entry = prepareTool(tool);
-    const attach = (tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
     if (!options.replace) this.#registry.assertAvailable(entry.name);
-    if (typeof attach === 'function') attach.call(tool, this);
+    this.#host.attach(tool);
     const previous = this.#registry.add(entry, options);
     if (previous === undefined || previous.tool === tool) return Promise.resolve();
     return this.#retire(previous);
@@ -442,12 +457,7 @@ export class ToolOrchestrator {
    * 10. `OUTPUT_INVALID`; otherwise the coerced output.
    */
   processToolCall(details: ToolCallDetails): Promise<ToolCallResult> {
-    const call = new PipelineCall(this.#host);
-    const result = new Promise<ToolCallResult>((resolve) => {
-      call.resolve = resolve as (result: unknown) => void;
-    });
-    startCall(call, details);
-    return result;
+    return this.#host.run(details);
   }
 
   /**
@@ -469,30 +479,21 @@ export class ToolOrchestrator {
   }
 
   /** Calls the tool's `shutdown()` once; resolves when it settles (never rejects: a failure is collected). */
-  #shutdownTool(entry: RegisteredTool): Promise<void> {
+  async #shutdownTool(entry: RegisteredTool): Promise<void> {
     const tool = entry.tool;
-    if (this.#shutDownTools.has(tool)) return Promise.resolve();
+    if (this.#shutDownTools.has(tool)) return;
     this.#shutDownTools.add(tool);
-    const name = entry.name;
-    return new Promise<void>((resolve) => {
-      const settle = (failed: boolean, error?: unknown) => {
-        this.#pendingShutdowns.delete(tool);
-        if (failed) this.#shutdownErrors.push({ toolName: name, message: describeThrown(error), error });
-        resolve();
-      };
-      try {
-        const shutdown = tool.shutdown;
-        if (typeof shutdown !== 'function') return resolve();
-        this.#pendingShutdowns.set(tool, name);
-        follow(
-          shutdown.call(tool),
-          () => settle(false),
-          (error: unknown) => settle(true, error),
-        );
-      } catch (error) {
-        settle(true, error);
-      }
-    });
+    this.#pendingShutdowns.set(tool, entry.name);
+    try {
+      const shutdown = tool.shutdown;
+      // Through `follow`: a promise whose `then` or `constructor` misbehaves is still waited for.
+      if (typeof shutdown === 'function')
+        await new Promise((resolve, reject) => follow(shutdown.call(tool), resolve, reject));
+    } catch (error) {
+      this.#shutdownErrors.push({ toolName: entry.name, message: describeThrown(error), error });
+    } finally {
+      this.#pendingShutdowns.delete(tool);
+    }
   }
 
   /** Waits for the calls in flight until `budget` ms, then aborts those still running; answers how many. */

@@ -1,3 +1,4 @@
+import { callHook } from '../pipeline/settle.js';
 import { checkedElicit, type Elicit, type Sample } from './elicitation.js';
 
 /**
@@ -58,20 +59,13 @@ export function withReportHook(
 ): CallReporter | undefined {
   if (hook === undefined) return reporter;
   const { toolName, toolCallId, correlationId } = call;
-  const notify = (event: CallReportEvent) => {
-    try {
-      hook(event);
-    } catch {
-      // Hook errors are ignored, as the other hooks'.
-    }
-  };
   const combined: CallReporter = {
     progress: (update) => {
-      notify({ toolName, toolCallId, correlationId, kind: 'progress', progress: update });
+      callHook(hook, { toolName, toolCallId, correlationId, kind: 'progress', progress: update });
       reporter?.progress?.(update);
     },
     log: (level, data) => {
-      notify({ toolName, toolCallId, correlationId, kind: 'log', level, data });
+      callHook(hook, { toolName, toolCallId, correlationId, kind: 'log', level, data });
       reporter?.log?.(level, data);
     },
   };

@@ -175,7 +175,6 @@ export function failWith(call: PipelineCall, failure: ToolCallFailure): void {
 
 /** Ends `call` with `TOOL_ERROR` for something thrown where nothing should throw. */
 export function internalError(call: PipelineCall, error: unknown): void {
-  if (call.done) return;
   failCall(
     call,
     'TOOL_ERROR',
