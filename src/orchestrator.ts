@@ -155,7 +155,10 @@ export class OrchestratorHost implements CallHost {
   readonly #onCallEnd: ((event: CallEndEvent) => void) | undefined;
   readonly #orchestrator: ToolOrchestrator | undefined;
 
-  /** Calls not yet resolved, as a doubly linked list. */
+  /**
+   * Calls not yet resolved, as a doubly linked list: P1 needs it (with a `Set` instead, P1 was
+   * 0.456-0.467 against 0.349-0.370, a miss of its 0.45 target: `npm run bench -- --only P1`, alternating).
+   */
   firstCall: PipelineCall | undefined = undefined;
   callCount = 0;
   onAllSettled: (() => void) | undefined = undefined;
