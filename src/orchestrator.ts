@@ -349,7 +349,6 @@ function failCallQueueFull(call: PipelineCall, queued: number): void {
  */
 export class ToolOrchestrator {
   readonly #host: OrchestratorHost;
-  readonly #registry: ToolRegistry<RegisteredTool>;
   readonly #shutdownTimeoutMs: number;
   /** The longest feedback text for a failed call (the `maxFeedbackLength` option), for whoever renders it. */
   readonly maxFeedbackLength: number;
@@ -364,7 +363,6 @@ export class ToolOrchestrator {
   constructor(options: ToolOrchestratorOptions = {}) {
     const host = new OrchestratorHost(this, options);
     this.#host = host;
-    this.#registry = host.registry;
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     checkPositiveInteger('maxFeedbackLength', options.maxFeedbackLength);
     this.maxFeedbackLength = options.maxFeedbackLength ?? DEFAULT_MAX_FEEDBACK_LENGTH;
@@ -391,16 +389,16 @@ export class ToolOrchestrator {
     if (this.#host.closing)
       throw new ToolsmithError('SHUTTING_DOWN', 'The orchestrator is shutting down; no tool can be registered.');
     const entry = prepareTool(tool);
-    if (!options.replace) this.#registry.assertAvailable(entry.name);
+    if (!options.replace) this.#host.registry.assertAvailable(entry.name);
     this.#host.attach(tool);
-    const previous = this.#registry.add(entry, options);
+    const previous = this.#host.registry.add(entry, options);
     if (previous === undefined || previous.tool === tool) return Promise.resolve();
     return this.#retire(previous);
   }
 
   /** Removes the tool under exactly `name`, waits for its in-flight calls, then shuts it down. False when not registered. */
   async unregisterTool(name: string): Promise<boolean> {
-    const entry = this.#registry.delete(name);
+    const entry = this.#host.registry.delete(name);
     if (entry === undefined) return false;
     await this.#retire(entry);
     return true;
@@ -411,12 +409,12 @@ export class ToolOrchestrator {
    * from the tools (whether any can run as a task) may be kept while it stays the same.
    */
   get toolsRevision(): number {
-    return this.#registry.revision;
+    return this.#host.registry.revision;
   }
 
   /** The tool registered under exactly `name`. */
   getTool(name: string): ITool | undefined {
-    return this.#registry.get(name)?.tool;
+    return this.#host.registry.get(name)?.tool;
   }
 
   /**
@@ -425,7 +423,7 @@ export class ToolOrchestrator {
    */
   listTools(context?: { personaCapabilities?: readonly string[] }): ToolDefinitionForLLM[] {
     const definitions: ToolDefinitionForLLM[] = [];
-    for (const entry of this.#registry.values()) {
+    for (const entry of this.#host.registry.values()) {
       const tool = entry.tool;
       if (this.#host.isDisabled(tool)) continue;
       if (context !== undefined && missingCapabilities(entry, context.personaCapabilities) !== undefined) continue;
@@ -526,8 +524,8 @@ export class ToolOrchestrator {
     const budget = Math.min(Math.max(Number.isNaN(timeoutMs) ? 0 : timeoutMs, 0), MAX_TIMER_MS);
     const started = performance.now();
     const abortedCalls = await this.#settleCalls(budget);
-    const entries = this.#registry.values();
-    this.#registry.clear();
+    const entries = this.#host.registry.values();
+    this.#host.registry.clear();
     const shutdowns = Promise.all([...this.#retiring, ...entries.map((entry) => this.#shutdownTool(entry))]);
     // The tools get what is left of the deadline (at least one turn of the event loop).
     const outcome = await raceDeadline(shutdowns, Math.max(budget - (performance.now() - started), 0));
