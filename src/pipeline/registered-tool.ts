@@ -1,9 +1,9 @@
-import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
+import { ToolsmithError, truncateText } from '../errors.js';
 import { isLazyTool, LOAD_TOOL, type LazyTool } from '../lazy.js';
 import type { ValidateFunction } from '../schema/validation.js';
 import type { ITool } from '../tool.js';
 import { SchemaValidator } from '../schema/validation.js';
-import { ToolCallFailure } from './failure.js';
+import { thrownFailure, type ToolCallFailure } from './failure.js';
 
 /** A tool as a registry keeps it: the tool, its validators and capability list, prepared once at registration. */
 export interface RegisteredTool {
@@ -57,12 +57,7 @@ function assertTool(tool: ITool): void {
 }
 
 function loadFailed(tool: ITool, error: unknown): ToolCallFailure {
-  return new ToolCallFailure(
-    'TOOL_ERROR',
-    `Tool '${tool.name}' could not be loaded: ${describeThrown(error)}`,
-    undefined,
-    error,
-  );
+  return thrownFailure('TOOL_ERROR', `Tool '${tool.name}' could not be loaded`, error);
 }
 
 /** A stand-in's registration: nothing is compiled; the loaded tool brings its generated validators. */
