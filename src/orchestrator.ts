@@ -224,13 +224,7 @@ export class OrchestratorHost implements CallHost {
     this.firstCall = call;
     this.callCount++;
     if (this.#onCallEnd !== undefined) call.startedAt = performance.now();
-    if (this.onCallStart !== undefined) {
-      callHook(this.onCallStart, {
-        toolName: call.toolName,
-        toolCallId: call.toolCallId,
-        correlationId: call.correlationId,
-      });
-    }
+    if (this.onCallStart !== undefined) callHook(this.onCallStart, startEvent(call));
   }
 
   acquireSlot(call: PipelineCall): Promise<void> | undefined {
@@ -241,7 +235,12 @@ export class OrchestratorHost implements CallHost {
       return undefined;
     }
     if (this.#queued >= this.#maxQueue) {
-      failCallQueueFull(call, this.#queued);
+      const tool = call.entry!.tool.name;
+      failCall(
+        call,
+        'QUEUE_FULL',
+        `Too many calls are waiting (${this.#queued}); tool '${tool}' was not called. Retry later.`,
+      );
       return undefined;
     }
     call.queued = true;
@@ -288,9 +287,7 @@ export class OrchestratorHost implements CallHost {
 
   #callEndHook(call: PipelineCall): void {
     const event: CallEndEvent = {
-      toolName: call.toolName,
-      toolCallId: call.toolCallId,
-      correlationId: call.correlationId,
+      ...startEvent(call),
       durationMs: performance.now() - call.startedAt,
       isError: call.failure !== undefined,
     };
@@ -335,12 +332,9 @@ export class OrchestratorHost implements CallHost {
   }
 }
 
-function failCallQueueFull(call: PipelineCall, queued: number): void {
-  failCall(
-    call,
-    'QUEUE_FULL',
-    `Too many calls are waiting (${queued}); tool '${call.entry!.tool.name}' was not called. Retry later.`,
-  );
+/** What a call is known by, as the hooks get it. */
+function startEvent(call: PipelineCall): CallStartEvent {
+  return { toolName: call.toolName, toolCallId: call.toolCallId, correlationId: call.correlationId };
 }
 
 /**
