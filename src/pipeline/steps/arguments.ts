@@ -68,9 +68,7 @@ function checkArguments(
     return new ToolCallFailure(
       'SCHEMA_INVALID',
       `Tool '${entry.name}' cannot be called: its input schema does not compile (${input.schemaError}).`,
-      {
-        schemaError: input.schemaError,
-      },
+      { schemaError: input.schemaError },
     );
   }
   const errors = input.check(args);
