@@ -1,4 +1,3 @@
-import { callHook } from '../pipeline/settle.js';
 import { checkedElicit, type Elicit, type Sample } from './elicitation.js';
 
 /**
@@ -59,13 +58,20 @@ export function withReportHook(
 ): CallReporter | undefined {
   if (hook === undefined) return reporter;
   const { toolName, toolCallId, correlationId } = call;
+  const notify = (event: CallReportEvent) => {
+    try {
+      hook(event);
+    } catch {
+      // Hook errors are ignored, as the other hooks'.
+    }
+  };
   const combined: CallReporter = {
     progress: (update) => {
-      callHook(hook, { toolName, toolCallId, correlationId, kind: 'progress', progress: update });
+      notify({ toolName, toolCallId, correlationId, kind: 'progress', progress: update });
       reporter?.progress?.(update);
     },
     log: (level, data) => {
-      callHook(hook, { toolName, toolCallId, correlationId, kind: 'log', level, data });
+      notify({ toolName, toolCallId, correlationId, kind: 'log', level, data });
       reporter?.log?.(level, data);
     },
   };
