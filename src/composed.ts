@@ -123,33 +123,22 @@ function collectReferences(template: unknown, found: ParsedReference[] = []): Pa
 function checkDefinition(definition: ComposedToolDefinition<any, any>): void {
   const name = typeof definition?.name === 'string' ? definition.name : '';
   if (name === '') throw new ToolsmithError('INVALID_TOOL', "A composed tool needs a non-empty 'name'.");
+  const invalid = (message: string) => new ToolsmithError('INVALID_TOOL', message);
+  const tool = `composed tool '${truncateText(name)}'`;
   const steps = definition.steps;
-  if (!Array.isArray(steps) || steps.length === 0) {
-    throw new ToolsmithError('INVALID_TOOL', `Composed tool '${truncateText(name)}' needs at least one step.`);
-  }
+  if (!Array.isArray(steps) || steps.length === 0)
+    throw invalid(`Composed tool '${truncateText(name)}' needs at least one step.`);
   steps.forEach((step, index) => {
-    if (typeof step?.tool !== 'string' || step.tool === '') {
-      throw new ToolsmithError(
-        'INVALID_TOOL',
-        `Step ${index} of composed tool '${truncateText(name)}' needs a 'tool' name.`,
-      );
-    }
+    if (typeof step?.tool !== 'string' || step.tool === '')
+      throw invalid(`Step ${index} of ${tool} needs a 'tool' name.`);
     for (const reference of collectReferences(step.arguments)) {
-      if (reference.step >= index) {
-        throw new ToolsmithError(
-          'INVALID_TOOL',
-          `Step ${index} of composed tool '${truncateText(name)}' refers to $steps.${reference.step}, which has not run yet.`,
-        );
-      }
+      if (reference.step >= index)
+        throw invalid(`Step ${index} of ${tool} refers to $steps.${reference.step}, which has not run yet.`);
     }
   });
   for (const reference of collectReferences(definition.output)) {
-    if (reference.step >= steps.length) {
-      throw new ToolsmithError(
-        'INVALID_TOOL',
-        `The output of composed tool '${truncateText(name)}' refers to a step that does not exist ($steps.${reference.step}).`,
-      );
-    }
+    if (reference.step >= steps.length)
+      throw invalid(`The output of ${tool} refers to a step that does not exist ($steps.${reference.step}).`);
   }
 }
 
@@ -240,20 +229,14 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
     const chain: readonly string[] = above === undefined ? [this.name] : [...above, this.name];
     for (let index = 0; index < this.steps.length; index++) {
       const step = this.steps[index];
+      // The step runs as the composed call's caller: its identity, capabilities, turn and signal.
       const result = await orchestrator.processToolCall({
+        ...context,
         toolCallRequest: {
           id: `${context.correlationId ?? this.name}:step-${index}`,
           name: step.tool,
           arguments: resolveTemplate(step.arguments ?? {}, scope) as Record<string, unknown>,
         },
-        gmiId: context.gmiId,
-        personaId: context.personaId,
-        personaCapabilities: context.personaCapabilities,
-        userContext: context.userContext,
-        correlationId: context.correlationId,
-        sessionData: context.sessionData,
-        signal: context.signal,
-        callerTurn: context.callerTurn,
         timeoutMs: step.timeoutMs,
         [CALL_CHAIN]: chain,
       });

@@ -1,59 +1,34 @@
-import { DEFAULT_MAX_CONTENT_BYTES } from './caller/content.js';
-import type { ApprovalGate } from './context.js';
 import { describeThrown } from './errors.js';
-import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, type CallHost } from './pipeline/call.js';
-import { planSteps, startCall } from './pipeline/driver.js';
+import { OrchestratorHost } from './orchestrator.js';
+import type { PipelineCall } from './pipeline/call.js';
 import { withoutStack } from './pipeline/failure.js';
 import { prepareTool, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
-import type { ApprovalPolicy, ToolCallDetails, ToolExecutionRequestDetails } from './pipeline/types.js';
-import { ToolRegistry } from './registry.js';
+import type { ToolExecutionRequestDetails } from './pipeline/types.js';
+import type { ToolRegistry } from './registry.js';
 import type { ITool, ToolExecutionResult } from './tool.js';
 
-/** The executor as a host of the call pipeline: no shutdown, gate, queue or disabled tools; answers AgentOS-shaped results. */
-class ExecutorHost implements CallHost {
-  readonly closing = false;
-  readonly maxCompositionDepth = DEFAULT_MAX_COMPOSITION_DEPTH;
-  readonly defaultTimeoutMs = undefined;
-  readonly approvalGate: ApprovalGate | undefined = undefined;
-  readonly requireApproval: ApprovalPolicy = 'side-effects';
-  readonly limitsConcurrency = false;
-  readonly maxContentBytes = DEFAULT_MAX_CONTENT_BYTES;
-  readonly retry = undefined;
-  readonly onCallReport = undefined;
-  /** AgentOS's executor has no approval: it runs what it is given (approval is the orchestrator's). */
-  readonly allowSideEffects = true;
-
-  constructor(readonly registry: ToolRegistry<RegisteredTool>) {}
-
-  planSteps(entry: RegisteredTool): number {
-    return planSteps(entry, this);
+/**
+ * The executor as a host of the call pipeline: the orchestrator's host with no orchestrator to
+ * attach tools to and none of its options (no gate, queue, hooks or disabled tools, and side effects
+ * allowed: AgentOS's executor runs what it is given, approval is the orchestrator's), answering
+ * AgentOS-shaped results.
+ */
+class ExecutorHost extends OrchestratorHost {
+  constructor() {
+    super(undefined, { allowSideEffects: true });
   }
 
-  isDisabled(): boolean {
-    return false;
-  }
-
-  attach(): void {}
-
-  begin(): void {}
-
-  acquireSlot(): undefined {
-    return undefined;
-  }
-
-  settle(call: PipelineCall): void {
-    let result: ToolExecutionResult;
+  override answer(call: PipelineCall): ToolExecutionResult {
     try {
-      result = executionResult(call);
+      return executionResult(call);
     } catch (error) {
       // A result whose fields cannot be copied (a throwing getter): the call still resolves, once.
-      result = {
+      return {
         success: false,
         error: `Tool '${call.toolName}' answered a result that cannot be read: ${describeThrown(error)}`,
         details: { code: 'TOOL_ERROR' },
       };
     }
-    call.resolve(result);
   }
 }
 
@@ -101,9 +76,9 @@ function executionResult(call: PipelineCall): ToolExecutionResult {
  * queues, hooks). Failures carry their code in `details.code`; it never rejects.
  */
 export class ToolExecutor {
+  readonly #host = new ExecutorHost();
   /** Registered tools by exact name. */
-  readonly registry = new ToolRegistry<RegisteredTool>();
-  readonly #host = new ExecutorHost(this.registry);
+  readonly registry: ToolRegistry<RegisteredTool> = this.#host.registry;
 
   /** Registers `tool` (validators prepared now); returns the registration it replaced, if any. */
   registerTool(tool: ITool, options: RegisterOptions = {}): RegisteredTool | undefined {
@@ -132,11 +107,6 @@ export class ToolExecutor {
 
   /** Executes one call through the call steps and answers the tool's result (a failure carries `details.code`); never rejects. */
   executeTool(request: ToolExecutionRequestDetails): Promise<ToolExecutionResult> {
-    const call = new PipelineCall(this.#host);
-    const result = new Promise<ToolExecutionResult>((resolve) => {
-      call.resolve = resolve as (result: unknown) => void;
-    });
-    startCall(call, request as ToolCallDetails);
-    return result;
+    return this.#host.run(request);
   }
 }

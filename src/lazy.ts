@@ -241,18 +241,8 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
   }
 
   #readSchemas(): LazyToolSchemas {
-    const metadata = this.#meta();
-    const state = this.#state!;
-    if (state.schemas === undefined) {
-      if (metadata.inputSchema !== undefined) {
-        state.schemas =
-          metadata.outputSchema !== undefined
-            ? { inputSchema: metadata.inputSchema, outputSchema: metadata.outputSchema }
-            : { inputSchema: metadata.inputSchema };
-      } else {
-        state.schemas = this.#set.schemas(this.#entry);
-      }
-    }
-    return state.schemas;
+    const { inputSchema, outputSchema } = this.#meta();
+    return (this.#state!.schemas ??=
+      inputSchema === undefined ? this.#set.schemas(this.#entry) : { inputSchema, outputSchema });
   }
 }

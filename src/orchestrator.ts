@@ -133,9 +133,10 @@ function checkPositiveInteger(name: string, value: number | undefined): void {
 /**
  * The orchestrator as a host of the call pipeline (src/pipeline/): its settings, the calls in
  * flight (shutdown waits for them, then aborts them), the concurrency slots and queue, and the
- * hooks. What a call does is the pipeline's steps; what the orchestrator adds is here.
+ * hooks. What a call does is the pipeline's steps; what the orchestrator adds is here. The
+ * executor is this host without an orchestrator to attach tools to, answering its own results.
  */
-class OrchestratorHost implements CallHost {
+export class OrchestratorHost implements CallHost {
   readonly registry = new ToolRegistry<RegisteredTool>();
   closing = false;
   readonly approvalGate: ApprovalGate | undefined;
@@ -152,9 +153,12 @@ class OrchestratorHost implements CallHost {
   readonly onCallStart: ((event: CallStartEvent) => void) | undefined;
   readonly onCallReport: ((event: CallReportEvent) => void) | undefined;
   readonly #onCallEnd: ((event: CallEndEvent) => void) | undefined;
-  readonly #orchestrator: ToolOrchestrator;
+  readonly #orchestrator: ToolOrchestrator | undefined;
 
-  /** Calls not yet resolved, as a doubly linked list. */
+  /**
+   * Calls not yet resolved, as a doubly linked list: P1 needs it (with a `Set` instead, P1 was
+   * 0.456-0.467 against 0.349-0.370, a miss of its 0.45 target: `npm run bench -- --only P1`, alternating).
+   */
   firstCall: PipelineCall | undefined = undefined;
   callCount = 0;
   onAllSettled: (() => void) | undefined = undefined;
@@ -163,7 +167,7 @@ class OrchestratorHost implements CallHost {
   #queueHead = 0;
   #queued = 0;
 
-  constructor(orchestrator: ToolOrchestrator, options: ToolOrchestratorOptions) {
+  constructor(orchestrator: ToolOrchestrator | undefined, options: ToolOrchestratorOptions) {
     this.#orchestrator = orchestrator;
     this.approvalGate = options.approvalGate;
     this.requireApproval = options.requireApproval ?? 'side-effects';
@@ -197,7 +201,17 @@ class OrchestratorHost implements CallHost {
   /** A lazily loaded tool that wants the orchestrator (a composed one) gets it. */
   attach(tool: ITool): void {
     const attach = (tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
-    if (typeof attach === 'function') attach.call(tool, this.#orchestrator);
+    if (this.#orchestrator !== undefined && typeof attach === 'function') attach.call(tool, this.#orchestrator);
+  }
+
+  /** Runs one call through the pipeline; the promise resolves once, with `answer`'s result, and never rejects. */
+  run<TResult>(details: ToolCallDetails): Promise<TResult> {
+    const call = new PipelineCall(this);
+    const result = new Promise<TResult>((resolve) => {
+      call.resolve = resolve as (result: unknown) => void;
+    });
+    startCall(call, details);
+    return result;
   }
 
   /** Tracks the call and tells the start hook, before the first step. */
@@ -210,13 +224,7 @@ class OrchestratorHost implements CallHost {
     this.firstCall = call;
     this.callCount++;
     if (this.#onCallEnd !== undefined) call.startedAt = performance.now();
-    if (this.onCallStart !== undefined) {
-      callHook(this.onCallStart, {
-        toolName: call.toolName,
-        toolCallId: call.toolCallId,
-        correlationId: call.correlationId,
-      });
-    }
+    if (this.onCallStart !== undefined) callHook(this.onCallStart, startEvent(call));
   }
 
   acquireSlot(call: PipelineCall): Promise<void> | undefined {
@@ -227,7 +235,12 @@ class OrchestratorHost implements CallHost {
       return undefined;
     }
     if (this.#queued >= this.#maxQueue) {
-      failCallQueueFull(call, this.#queued);
+      const tool = call.entry!.tool.name;
+      failCall(
+        call,
+        'QUEUE_FULL',
+        `Too many calls are waiting (${this.#queued}); tool '${tool}' was not called. Retry later.`,
+      );
       return undefined;
     }
     call.queued = true;
@@ -250,6 +263,12 @@ class OrchestratorHost implements CallHost {
     }
     this.#untrack(call);
     if (this.onAllSettled !== undefined && this.callCount === 0) this.onAllSettled();
+    if (this.#onCallEnd !== undefined) this.#callEndHook(call);
+    call.resolve(this.answer(call));
+  }
+
+  /** The result a settled call resolves with. */
+  answer(call: PipelineCall): unknown {
     const failure = call.failure;
     let result: ToolCallResult;
     if (failure === undefined) {
@@ -263,17 +282,14 @@ class OrchestratorHost implements CallHost {
     }
     if (call.attempts > 0) result.attempts = call.attempts;
     if (call.coercions !== undefined) result.coercions = call.coercions;
-    if (this.#onCallEnd !== undefined) this.#callEndHook(call, result.isError);
-    call.resolve(result);
+    return result;
   }
 
-  #callEndHook(call: PipelineCall, isError: boolean): void {
+  #callEndHook(call: PipelineCall): void {
     const event: CallEndEvent = {
-      toolName: call.toolName,
-      toolCallId: call.toolCallId,
-      correlationId: call.correlationId,
+      ...startEvent(call),
       durationMs: performance.now() - call.startedAt,
-      isError,
+      isError: call.failure !== undefined,
     };
     const failure = call.failure;
     if (failure !== undefined) {
@@ -316,12 +332,9 @@ class OrchestratorHost implements CallHost {
   }
 }
 
-function failCallQueueFull(call: PipelineCall, queued: number): void {
-  failCall(
-    call,
-    'QUEUE_FULL',
-    `Too many calls are waiting (${queued}); tool '${call.entry!.tool.name}' was not called. Retry later.`,
-  );
+/** What a call is known by, as the hooks get it. */
+function startEvent(call: PipelineCall): CallStartEvent {
+  return { toolName: call.toolName, toolCallId: call.toolCallId, correlationId: call.correlationId };
 }
 
 /**
@@ -330,7 +343,6 @@ function failCallQueueFull(call: PipelineCall, queued: number): void {
  */
 export class ToolOrchestrator {
   readonly #host: OrchestratorHost;
-  readonly #registry: ToolRegistry<RegisteredTool>;
   readonly #shutdownTimeoutMs: number;
   /** The longest feedback text for a failed call (the `maxFeedbackLength` option), for whoever renders it. */
   readonly maxFeedbackLength: number;
@@ -345,7 +357,6 @@ export class ToolOrchestrator {
   constructor(options: ToolOrchestratorOptions = {}) {
     const host = new OrchestratorHost(this, options);
     this.#host = host;
-    this.#registry = host.registry;
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     checkPositiveInteger('maxFeedbackLength', options.maxFeedbackLength);
     this.maxFeedbackLength = options.maxFeedbackLength ?? DEFAULT_MAX_FEEDBACK_LENGTH;
@@ -372,17 +383,16 @@ export class ToolOrchestrator {
     if (this.#host.closing)
       throw new ToolsmithError('SHUTTING_DOWN', 'The orchestrator is shutting down; no tool can be registered.');
     const entry = prepareTool(tool);
-    const attach = (tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
-    if (!options.replace) this.#registry.assertAvailable(entry.name);
-    if (typeof attach === 'function') attach.call(tool, this);
-    const previous = this.#registry.add(entry, options);
+    if (!options.replace) this.#host.registry.assertAvailable(entry.name);
+    this.#host.attach(tool);
+    const previous = this.#host.registry.add(entry, options);
     if (previous === undefined || previous.tool === tool) return Promise.resolve();
     return this.#retire(previous);
   }
 
   /** Removes the tool under exactly `name`, waits for its in-flight calls, then shuts it down. False when not registered. */
   async unregisterTool(name: string): Promise<boolean> {
-    const entry = this.#registry.delete(name);
+    const entry = this.#host.registry.delete(name);
     if (entry === undefined) return false;
     await this.#retire(entry);
     return true;
@@ -393,12 +403,12 @@ export class ToolOrchestrator {
    * from the tools (whether any can run as a task) may be kept while it stays the same.
    */
   get toolsRevision(): number {
-    return this.#registry.revision;
+    return this.#host.registry.revision;
   }
 
   /** The tool registered under exactly `name`. */
   getTool(name: string): ITool | undefined {
-    return this.#registry.get(name)?.tool;
+    return this.#host.registry.get(name)?.tool;
   }
 
   /**
@@ -407,7 +417,7 @@ export class ToolOrchestrator {
    */
   listTools(context?: { personaCapabilities?: readonly string[] }): ToolDefinitionForLLM[] {
     const definitions: ToolDefinitionForLLM[] = [];
-    for (const entry of this.#registry.values()) {
+    for (const entry of this.#host.registry.values()) {
       const tool = entry.tool;
       if (this.#host.isDisabled(tool)) continue;
       if (context !== undefined && missingCapabilities(entry, context.personaCapabilities) !== undefined) continue;
@@ -442,12 +452,7 @@ export class ToolOrchestrator {
    * 10. `OUTPUT_INVALID`; otherwise the coerced output.
    */
   processToolCall(details: ToolCallDetails): Promise<ToolCallResult> {
-    const call = new PipelineCall(this.#host);
-    const result = new Promise<ToolCallResult>((resolve) => {
-      call.resolve = resolve as (result: unknown) => void;
-    });
-    startCall(call, details);
-    return result;
+    return this.#host.run(details);
   }
 
   /**
@@ -469,30 +474,21 @@ export class ToolOrchestrator {
   }
 
   /** Calls the tool's `shutdown()` once; resolves when it settles (never rejects: a failure is collected). */
-  #shutdownTool(entry: RegisteredTool): Promise<void> {
+  async #shutdownTool(entry: RegisteredTool): Promise<void> {
     const tool = entry.tool;
-    if (this.#shutDownTools.has(tool)) return Promise.resolve();
+    if (this.#shutDownTools.has(tool)) return;
     this.#shutDownTools.add(tool);
-    const name = entry.name;
-    return new Promise<void>((resolve) => {
-      const settle = (failed: boolean, error?: unknown) => {
-        this.#pendingShutdowns.delete(tool);
-        if (failed) this.#shutdownErrors.push({ toolName: name, message: describeThrown(error), error });
-        resolve();
-      };
-      try {
-        const shutdown = tool.shutdown;
-        if (typeof shutdown !== 'function') return resolve();
-        this.#pendingShutdowns.set(tool, name);
-        follow(
-          shutdown.call(tool),
-          () => settle(false),
-          (error: unknown) => settle(true, error),
-        );
-      } catch (error) {
-        settle(true, error);
-      }
-    });
+    this.#pendingShutdowns.set(tool, entry.name);
+    try {
+      const shutdown = tool.shutdown;
+      // Through `follow`: a promise whose `then` or `constructor` misbehaves is still waited for.
+      if (typeof shutdown === 'function')
+        await new Promise((resolve, reject) => follow(shutdown.call(tool), resolve, reject));
+    } catch (error) {
+      this.#shutdownErrors.push({ toolName: entry.name, message: describeThrown(error), error });
+    } finally {
+      this.#pendingShutdowns.delete(tool);
+    }
   }
 
   /** Waits for the calls in flight until `budget` ms, then aborts those still running; answers how many. */
@@ -522,8 +518,8 @@ export class ToolOrchestrator {
     const budget = Math.min(Math.max(Number.isNaN(timeoutMs) ? 0 : timeoutMs, 0), MAX_TIMER_MS);
     const started = performance.now();
     const abortedCalls = await this.#settleCalls(budget);
-    const entries = this.#registry.values();
-    this.#registry.clear();
+    const entries = this.#host.registry.values();
+    this.#host.registry.clear();
     const shutdowns = Promise.all([...this.#retiring, ...entries.map((entry) => this.#shutdownTool(entry))]);
     // The tools get what is left of the deadline (at least one turn of the event loop).
     const outcome = await raceDeadline(shutdowns, Math.max(budget - (performance.now() - started), 0));

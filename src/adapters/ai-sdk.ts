@@ -10,10 +10,8 @@ import { copyJsonValue, type ContentBlock } from '../index.js';
 import {
   frameworkApproves,
   hasContent,
-  outputText,
   resolveSource,
-  resourceFileName,
-  resourceLinkText,
+  resultParts,
   runToolCall,
   type AdapterOptions,
   type ToolSource,
@@ -140,29 +138,10 @@ export function toModelOutput(output: unknown, content: readonly ContentBlock[] 
     const text = output === undefined ? undefined : JSON.stringify(output);
     return { type: 'json', value: text === undefined ? null : JSON.parse(text) };
   }
-  const parts = content.map(toContentPart);
-  const text = outputText(output);
-  if (text !== undefined) parts.push({ type: 'text', text });
+  const parts = resultParts(output, content).map((part): ContentPart => {
+    if (part.type === 'text') return part;
+    const file: ContentPart = { type: 'file', mediaType: part.mimeType, data: { type: 'data', data: part.data } };
+    return part.type === 'file' ? { ...file, filename: part.filename } : file;
+  });
   return { type: 'content', value: parts };
-}
-
-/** One content block as an AI SDK tool-result content part. */
-function toContentPart(block: ContentBlock): ContentPart {
-  switch (block.type) {
-    case 'text':
-      return { type: 'text', text: block.text };
-    case 'image':
-    case 'audio':
-      return { type: 'file', mediaType: block.mimeType, data: { type: 'data', data: block.data } };
-    case 'resource':
-      if (block.resource.text !== undefined) return { type: 'text', text: block.resource.text };
-      return {
-        type: 'file',
-        mediaType: block.resource.mimeType ?? 'application/octet-stream',
-        data: { type: 'data', data: block.resource.blob },
-        filename: resourceFileName(block.resource.uri),
-      };
-    case 'resource_link':
-      return { type: 'text', text: resourceLinkText(block) };
-  }
 }

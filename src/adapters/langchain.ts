@@ -2,16 +2,16 @@ import { ToolMessage, type ContentBlock as LangChainContentBlock } from '@langch
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
-import { SchemaValidator, copyJsonValue, type ContentBlock, type ITool, type JSONSchemaObject } from '../index.js';
+import { SchemaValidator, type ContentBlock, type ITool } from '../index.js';
 import { parsePointer } from '../schema/json-pointer.js';
 import {
   hasContent,
-  outputText,
   resolveSource,
-  resourceFileName,
-  resourceLinkText,
+  resultParts,
   runToolCall,
+  standardJsonSchema,
   type AdapterOptions,
+  type ToolsmithStandardSchema,
   type ToolSource,
   type ToolTypeMap,
   type UntypedToolTypes,
@@ -21,6 +21,7 @@ export {
   ToolCallError,
   type CallContext,
   type ContextSource,
+  type ToolsmithStandardSchema,
   type ToolTypeMap,
   type UntypedToolTypes,
 } from './shared.js';
@@ -116,73 +117,23 @@ export function langChainTools<
  */
 export type LangChainToolSchema<TInput> = ToolsmithStandardSchema<TInput> & JSONSchema;
 
-/** Standard Schema V1 (`~standard`, standardschema.dev) with its JSON Schema (Standard JSON Schema). */
-export interface ToolsmithStandardSchema<TInput> {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: 'toolsmith';
-    validate(
-      value: unknown,
-    ): { value: TInput; issues?: undefined } | { issues: ReadonlyArray<{ message: string; path: readonly string[] }> };
-    readonly jsonSchema: { input(options?: unknown): JSONSchemaObject; output(options?: unknown): JSONSchemaObject };
-    readonly types?: { readonly input: TInput; readonly output: TInput };
-  };
-}
-
 /** The tool's input schema as a Standard JSON Schema: the definition's schema, validated by the generated validator when there is one. */
 export function toStandardSchema<TInput>(tool: ITool): ToolsmithStandardSchema<TInput> {
   const generated = tool.validators?.input;
-  const validator =
-    generated === undefined
-      ? undefined
-      : new SchemaValidator({ schema: tool.inputSchema, generated, stripOptionalNulls: true });
-  const schema = () => copyJsonValue(tool.inputSchema); // a copy: callers may annotate what they are given
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'toolsmith',
-      validate(value) {
-        if (validator === undefined) return { value: value as TInput }; // the orchestrator validates it
-        const outcome = validator.validate(value);
-        if (outcome.valid) return { value: outcome.value as TInput };
-        return {
-          issues: outcome.errors.map((issue) => ({
-            message: issue.message,
-            path: parsePointer(issue.path),
-          })),
-        };
-      },
-      jsonSchema: { input: schema, output: schema },
-    },
-  };
+  if (generated === undefined) return standardJsonSchema(tool.inputSchema); // the orchestrator validates it
+  const validator = new SchemaValidator({ schema: tool.inputSchema, generated, stripOptionalNulls: true });
+  return standardJsonSchema<TInput>(tool.inputSchema, (value) => {
+    const outcome = validator.validate(value);
+    if (outcome.valid) return { value: outcome.value as TInput };
+    return { issues: outcome.errors.map((issue) => ({ message: issue.message, path: parsePointer(issue.path) })) };
+  });
 }
 
 /** A result with content blocks as LangChain's standard content blocks, the output's text last. */
 export function toMessageContent(output: unknown, content: readonly ContentBlock[]): LangChainContentBlock.Standard[] {
-  const blocks = content.map(toStandardBlock);
-  const text = outputText(output);
-  if (text !== undefined) blocks.push({ type: 'text', text });
-  return blocks;
-}
-
-function toStandardBlock(block: ContentBlock): LangChainContentBlock.Standard {
-  switch (block.type) {
-    case 'text':
-      return { type: 'text', text: block.text };
-    case 'image':
-    case 'audio':
-      return { type: block.type, mimeType: block.mimeType, data: block.data };
-    case 'resource': {
-      const { uri, mimeType, text, blob } = block.resource;
-      if (text !== undefined) return { type: 'text', text };
-      return {
-        type: 'file',
-        mimeType: mimeType ?? 'application/octet-stream',
-        data: blob,
-        metadata: { filename: resourceFileName(uri), uri },
-      };
-    }
-    case 'resource_link':
-      return { type: 'text', text: resourceLinkText(block) };
-  }
+  return resultParts(output, content).map((part) => {
+    if (part.type !== 'file') return part;
+    const { filename, uri, ...file } = part;
+    return { ...file, metadata: { filename, uri } };
+  });
 }

@@ -6,16 +6,15 @@ import {
   type ToolCallOutputContent,
 } from '@openai/agents';
 import { toOpenAIStrictParameters } from '../manifest-targets/index.js';
-import { copyJsonValue, feedbackJson, type ContentBlock, type ITool, type JSONSchemaObject } from '../index.js';
+import { copyJsonValue, feedbackJson, type ContentBlock, type ITool } from '../index.js';
 import {
   ToolCallError,
   frameworkApproves,
   hasContent,
-  outputText,
   resolveSource,
-  resourceFileName,
-  resourceLinkText,
+  resultParts,
   runToolCall,
+  standardJsonSchema,
   type AdapterOptions,
   type ToolSource,
   type ToolTypeMap,
@@ -118,7 +117,7 @@ export function openAiAgentsTools<
       return hasContent(result) ? toStructuredOutput(result.output, result.content) : result.output;
     };
     // With an output schema, the Responses API reads every output as JSON: failures are answered as JSON too.
-    const outputSchema = isObjectSchema(tool.outputSchema) ? copyJsonValue(tool.outputSchema) : undefined;
+    const outputSchema = tool.outputSchema?.type === 'object' ? copyJsonValue(tool.outputSchema) : undefined;
     const common = {
       name: tool.name,
       description: tool.description,
@@ -135,7 +134,7 @@ export function openAiAgentsTools<
     const strict = options.strict === false ? undefined : strictParameters(tool);
     if (strict !== undefined) {
       try {
-        return agentsTool({ ...common, parameters: acceptingStandardSchema(strict), strict: true });
+        return agentsTool({ ...common, parameters: standardJsonSchema(strict), strict: true });
       } catch {
         // The SDK's own strict check refused the schema: offer it non-strict.
       }
@@ -145,62 +144,26 @@ export function openAiAgentsTools<
   }) as unknown as OpenAiAgentsTools<TTypes, TNames, TContext>;
 }
 
-/**
- * A strict schema as a Standard JSON Schema whose `validate` accepts every value as it is: the SDK
- * sends the schema and types `execute`'s input with it, the orchestrator does the validating.
- */
-function acceptingStandardSchema(schema: JSONSchemaObject): StandardSchemaWithJSON<unknown, unknown> {
-  const copy = () => copyJsonValue(schema);
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'toolsmith',
-      validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: copy, output: copy },
-    },
-  };
-}
-
 /** A result with content blocks as the SDK's structured tool output, the output's text last. */
 export function toStructuredOutput(output: unknown, content: readonly ContentBlock[]): ToolCallOutputContent[] {
-  const items = content.map(toOutputContent);
-  const text = outputText(output);
-  if (text !== undefined) items.push({ type: 'text', text });
-  return items;
-}
-
-function toOutputContent(block: ContentBlock): ToolCallOutputContent {
-  switch (block.type) {
-    case 'text':
-      return { type: 'text', text: block.text };
-    case 'image':
-      return { type: 'image', image: { data: block.data, mediaType: block.mimeType } };
-    case 'audio':
-      return {
-        type: 'text',
-        text: `[audio (${block.mimeType}) left out: OpenAI Agents tool outputs carry text, images and files]`,
-      };
-    case 'resource':
-      if (block.resource.text !== undefined) return { type: 'text', text: block.resource.text };
-      return {
-        type: 'file',
-        file: {
-          data: block.resource.blob,
-          mediaType: block.resource.mimeType ?? 'application/octet-stream',
-          filename: resourceFileName(block.resource.uri),
-        },
-      };
-    case 'resource_link':
-      return { type: 'text', text: resourceLinkText(block) };
-  }
+  return resultParts(output, content).map((part): ToolCallOutputContent => {
+    switch (part.type) {
+      case 'text':
+        return part;
+      case 'image':
+        return { type: 'image', image: { data: part.data, mediaType: part.mimeType } };
+      case 'audio':
+        return {
+          type: 'text',
+          text: `[audio (${part.mimeType}) left out: OpenAI Agents tool outputs carry text, images and files]`,
+        };
+      case 'file':
+        return { type: 'file', file: { data: part.data, mediaType: part.mimeType, filename: part.filename } };
+    }
+  });
 }
 
 /** The tool's strict-mode parameters (as in openai-strict.json), or `undefined` when strict mode cannot take it. */
 export function strictParameters(tool: ITool): Record<string, unknown> | undefined {
   return toOpenAIStrictParameters(tool);
-}
-
-/** True for an object schema (`type: "object"`), the kind the SDK takes as `outputSchema`. */
-function isObjectSchema(schema: JSONSchemaObject | undefined): schema is JSONSchemaObject {
-  return schema !== undefined && schema.type === 'object';
 }

@@ -1,14 +1,15 @@
 import {
+  copyJsonValue,
   feedbackText,
   ToolClient,
   type ToolOrchestrator,
   ToolsmithError,
-  type CallerTurn,
   type ContentBlock,
   type FeedbackOptions,
   type ITool,
-  type ResourceLink,
+  type JSONSchemaObject,
   type ToolCallDefaults,
+  type ToolCallDetails,
   type ToolCallErrorDetails,
   type ToolCallResult,
 } from '../index.js';
@@ -115,19 +116,17 @@ export function resolveSource<TFrameworkContext>(
       'A toolsmith adapter needs a `context` (who calls: gmiId, personaId, personaCapabilities, userContext) or a ToolClient with defaults.',
     );
   }
-  const offered = new Map(orchestrator.listTools().map((definition) => [definition.name, definition]));
-  const names = options.tools ?? [...offered.keys()];
-  const tools: ITool[] = [];
-  for (const name of names) {
+  const offered = new Set(orchestrator.listTools().map((definition) => definition.name));
+  const tools = (options.tools ?? [...offered]).map((name) => {
     const tool = offered.has(name) ? orchestrator.getTool(name) : undefined;
     if (tool === undefined) {
       throw new ToolsmithError(
         'TOOL_NOT_FOUND',
-        `Tool '${name}' is not registered (or is disabled). Registered: ${[...offered.keys()].join(', ') || 'none'}.`,
+        `Tool '${name}' is not registered (or is disabled). Registered: ${[...offered].join(', ') || 'none'}.`,
       );
     }
-    tools.push(tool);
-  }
+    return tool;
+  });
   return { orchestrator, tools, context, approval: options.approval ?? 'orchestrator' };
 }
 
@@ -162,10 +161,7 @@ export async function runToolCall<TFrameworkContext>(
 ): Promise<ToolCallResult> {
   const source = resolved.context;
   const context = typeof source === 'function' ? await source(call.frameworkContext) : source;
-  const signals = [context.signal, call.signal].filter((signal): signal is AbortSignal => signal !== undefined);
-  let callerTurn: CallerTurn | undefined = context.callerTurn;
-  if (frameworkApproves(resolved, call.tool)) callerTurn = { ...callerTurn, approvalGate: APPROVED_BY_FRAMEWORK };
-  const details: Parameters<ToolOrchestrator['processToolCall']>[0] = {
+  const details: ToolCallDetails = {
     ...context,
     toolCallRequest: {
       id: call.id ?? `adapter-call-${++sequence}`,
@@ -173,8 +169,11 @@ export async function runToolCall<TFrameworkContext>(
       arguments: call.args as Record<string, unknown>,
     },
   };
-  if (signals.length > 0) details.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-  if (callerTurn !== undefined) details.callerTurn = callerTurn;
+  const { signal } = call;
+  if (signal !== undefined)
+    details.signal = context.signal === undefined ? signal : AbortSignal.any([context.signal, signal]);
+  if (frameworkApproves(resolved, call.tool))
+    details.callerTurn = { ...context.callerTurn, approvalGate: APPROVED_BY_FRAMEWORK };
   const result = await resolved.orchestrator.processToolCall(details);
   if (result.isError) throw new ToolCallError(result, { maxLength: resolved.orchestrator.maxFeedbackLength });
   return result;
@@ -186,26 +185,94 @@ export function hasContent(result: ToolCallResult): result is ToolCallResult & {
 }
 
 /**
- * The output as the text that follows a result's content blocks (as the MCP server's text mirror),
- * or `undefined` when the tool answered no output (`null`/`undefined`): then the blocks are the answer.
+ * A content block as one of the three things every framework's tool output takes: text, media
+ * (image or audio, base64) or a file (an embedded blob). An embedded text resource is text; a
+ * resource link is a line of text, since frameworks have no link block and a link is not content
+ * to fetch for the model.
  */
-export function outputText(output: unknown): string | undefined {
-  if (output === null || output === undefined) return undefined;
-  return typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output));
+export type ResultPart =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'audio'; mimeType: string; data: string }
+  | { type: 'file'; mimeType: string; data: string; filename: string; uri: string };
+
+/**
+ * A result's content blocks as parts, followed by the output as text (as the MCP server's text
+ * mirror) unless the tool answered no output (`null`/`undefined`): then the blocks are the answer.
+ */
+export function resultParts(output: unknown, content: readonly ContentBlock[]): ResultPart[] {
+  const parts = content.map(toResultPart);
+  if (output !== null && output !== undefined) {
+    parts.push({
+      type: 'text',
+      text: typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output)),
+    });
+  }
+  return parts;
 }
 
-/** A resource link as text: frameworks have no link block, and a link is not content to fetch for the model. */
-export function resourceLinkText(block: ResourceLink): string {
-  const about = [block.title, block.mimeType, block.description].filter((part) => part !== undefined && part !== '');
-  return `Resource link: ${block.name} <${block.uri}>${about.length > 0 ? ` (${about.join('; ')})` : ''}`;
+function toResultPart(block: ContentBlock): ResultPart {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+    case 'audio':
+      return { type: block.type, mimeType: block.mimeType, data: block.data };
+    case 'resource': {
+      const { uri, mimeType, text, blob } = block.resource;
+      if (text !== undefined) return { type: 'text', text };
+      return {
+        type: 'file',
+        mimeType: mimeType ?? 'application/octet-stream',
+        data: blob,
+        filename: fileName(uri),
+        uri,
+      };
+    }
+    case 'resource_link': {
+      const about = [block.title, block.mimeType, block.description].filter(
+        (part) => part !== undefined && part !== '',
+      );
+      const text = `Resource link: ${block.name} <${block.uri}>${about.length > 0 ? ` (${about.join('; ')})` : ''}`;
+      return { type: 'text', text };
+    }
+  }
 }
 
 /** The last path segment of a resource URI, as a file name for frameworks that want one. */
-export function resourceFileName(uri: string): string {
+function fileName(uri: string): string {
   const segment = uri
     .replace(/[?#].*$/, '')
     .split('/')
     .filter((part) => part !== '')
     .at(-1);
   return segment !== undefined && segment !== '' ? segment : 'resource';
+}
+
+/**
+ * `schema` as a Standard JSON Schema (`~standard`, standardschema.dev): `jsonSchema` answers a copy
+ * (the generated schemas are frozen, and a framework may annotate what it is given); `validate`
+ * accepts every value as it is unless given, since the orchestrator validates.
+ */
+export function standardJsonSchema<TInput>(
+  schema: JSONSchemaObject,
+  validate: StandardValidate<TInput> = (value) => ({ value: value as TInput }),
+): ToolsmithStandardSchema<TInput> {
+  const copy = () => copyJsonValue(schema);
+  return { '~standard': { version: 1, vendor: 'toolsmith', validate, jsonSchema: { input: copy, output: copy } } };
+}
+
+/** Standard Schema V1's `validate`: the value, or the issues at their paths. */
+export type StandardValidate<TInput> = (
+  value: unknown,
+) => { value: TInput; issues?: undefined } | { issues: ReadonlyArray<{ message: string; path: readonly string[] }> };
+
+/** Standard Schema V1 (`~standard`, standardschema.dev) with its JSON Schema (Standard JSON Schema). */
+export interface ToolsmithStandardSchema<TInput> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: 'toolsmith';
+    validate: StandardValidate<TInput>;
+    readonly jsonSchema: { input(options?: unknown): JSONSchemaObject; output(options?: unknown): JSONSchemaObject };
+    readonly types?: { readonly input: TInput; readonly output: TInput };
+  };
 }

@@ -96,25 +96,19 @@ const LEVELS: ReadonlySet<string> = new Set(LOG_LEVELS);
  * A token bucket: `take()` is true while the allowance lasts; it refills at `perSecond`. A tight loop
  * of reports gets the first `burst` through, then about `perSecond` a second.
  */
-class Allowance {
-  private tokens: number;
-  private last = performance.now();
-
-  constructor(
-    private readonly burst: number,
-    private readonly perSecond: number,
-  ) {
-    this.tokens = burst;
-  }
-
-  take(): boolean {
-    const now = performance.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
-    this.last = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
+function tokenBucket(burst: number, perSecond: number): { take(): boolean } {
+  let tokens = burst;
+  let last = performance.now();
+  return {
+    take() {
+      const now = performance.now();
+      tokens = Math.min(burst, tokens + ((now - last) / 1000) * perSecond);
+      last = now;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
 }
 
 /**
@@ -137,7 +131,7 @@ export function reportingFunctions(
   const functions: ReturnType<typeof reportingFunctions> = {};
   if (reporter.progress !== undefined) {
     const send = reporter.progress.bind(reporter);
-    const allowance = new Allowance(burst, perSecond);
+    const allowance = tokenBucket(burst, perSecond);
     let last = Number.NEGATIVE_INFINITY;
     functions.progress = (update) => {
       const progress = update?.progress;
@@ -157,7 +151,7 @@ export function reportingFunctions(
   }
   if (reporter.log !== undefined) {
     const send = reporter.log.bind(reporter);
-    const allowance = new Allowance(burst, perSecond);
+    const allowance = tokenBucket(burst, perSecond);
     functions.log = (level, data) => {
       if (!allowance.take()) return;
       try {

@@ -1,12 +1,12 @@
 import type { CallReportEvent } from '../caller/call-reporting.js';
 import type { ApprovalGate, ToolExecutionContext } from '../context.js';
-import { describeThrown, truncateText, type ToolErrorCode } from '../errors.js';
+import { truncateText, type ToolErrorCode } from '../errors.js';
 import { nextCorrelationId } from './ids.js';
 import type { ToolRegistry } from '../registry.js';
 import type { ContentBlock } from '../caller/content.js';
 import type { ValueCoercion } from '../schema/validator-runtime.js';
 import type { ITool, ToolExecutionResult } from '../tool.js';
-import { ToolCallFailure } from './failure.js';
+import { ToolCallFailure, thrownFailure } from './failure.js';
 import { releaseEntry, type RegisteredTool } from './registered-tool.js';
 import type { ApprovalPolicy, RetryPolicy, ToolCallDetails, ToolCallRequest } from './types.js';
 
@@ -103,7 +103,7 @@ export class PipelineCall {
   queued = false;
   holdsSlot = false;
   grant: (() => void) | undefined = undefined;
-  /** Neighbours in the host's list of calls in flight (a list, not a Set: no hashing per call). */
+  /** Neighbours in the host's list of calls in flight (a list, not a Set: no hashing per call, which P1 needs). */
   previous: PipelineCall | undefined = undefined;
   next: PipelineCall | undefined = undefined;
   /** What `execute` answered, as the tool gave it. */
@@ -175,14 +175,7 @@ export function failWith(call: PipelineCall, failure: ToolCallFailure): void {
 
 /** Ends `call` with `TOOL_ERROR` for something thrown where nothing should throw. */
 export function internalError(call: PipelineCall, error: unknown): void {
-  if (call.done) return;
-  failCall(
-    call,
-    'TOOL_ERROR',
-    `Internal error while calling tool '${call.toolName}': ${describeThrown(error)}`,
-    undefined,
-    error,
-  );
+  failWith(call, thrownFailure('TOOL_ERROR', `Internal error while calling tool '${call.toolName}'`, error));
 }
 
 /** Ends a call from outside its steps: the caller's stop, its deadline, or the host's shutdown. */

@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from '../errors.js';
+import { describeThrown, type ToolErrorCode } from '../errors.js';
 
 /** A failure with one of the codes its tool declares, as the call's `errorDetails.failure` carries it. */
 export interface DeclaredFailureDetails {
@@ -23,6 +23,11 @@ export class ToolCallFailure {
     /** For `TOOL_FAILED`: the declared error the tool failed with, checked. */
     readonly declared?: DeclaredFailureDetails,
   ) {}
+}
+
+/** A failure for something thrown: `message`, then what was thrown (the error itself kept for hooks). */
+export function thrownFailure(code: ToolErrorCode, message: string, error: unknown): ToolCallFailure {
+  return new ToolCallFailure(code, `${message}: ${describeThrown(error)}`, undefined, error);
 }
 
 /** Copies a tool's failure details without a `stack` entry: stack traces never reach a result. */

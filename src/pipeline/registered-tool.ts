@@ -1,9 +1,9 @@
-import { ToolsmithError, describeThrown, truncateText } from '../errors.js';
+import { ToolsmithError, truncateText } from '../errors.js';
 import { isLazyTool, LOAD_TOOL, type LazyTool } from '../lazy.js';
 import type { ValidateFunction } from '../schema/validation.js';
 import type { ITool } from '../tool.js';
 import { SchemaValidator } from '../schema/validation.js';
-import { ToolCallFailure } from './failure.js';
+import { thrownFailure, type ToolCallFailure } from './failure.js';
 
 /** A tool as a registry keeps it: the tool, its validators and capability list, prepared once at registration. */
 export interface RegisteredTool {
@@ -57,39 +57,20 @@ function assertTool(tool: ITool): void {
 }
 
 function loadFailed(tool: ITool, error: unknown): ToolCallFailure {
-  return new ToolCallFailure(
-    'TOOL_ERROR',
-    `Tool '${tool.name}' could not be loaded: ${describeThrown(error)}`,
-    undefined,
-    error,
-  );
+  return thrownFailure('TOOL_ERROR', `Tool '${tool.name}' could not be loaded`, error);
 }
 
 /** A stand-in's registration: nothing is compiled; the loaded tool brings its generated validators. */
 function prepareLazyTool(tool: LazyTool): RegisteredTool {
-  const entry: RegisteredTool = {
-    name: tool.name,
-    tool,
-    input: NOT_LOADED,
-    output: undefined,
-    // Until it loads (`load` set), `missingCapabilities` asks the stand-in, which reads its catalog entry then.
-    requiredCapabilities: [],
-    load: undefined,
-    inFlight: 0,
-    onIdle: undefined,
-    plainSteps: -1,
-  };
+  // Until it loads (`load` set), `missingCapabilities` asks the stand-in, which reads its catalog entry then.
+  const entry = registration(tool, NOT_LOADED, undefined, []);
   let loading: Promise<ToolCallFailure | undefined> | undefined;
   entry.load = () =>
     (loading ??= new Promise<ITool>((resolve) => resolve(tool[LOAD_TOOL]())).then(
       (loaded) => {
         try {
-          const prepared = prepareTool(loaded);
-          entry.tool = loaded;
-          entry.input = prepared.input;
-          entry.output = prepared.output;
-          entry.requiredCapabilities = prepared.requiredCapabilities;
-          entry.load = undefined;
+          const { input, output, requiredCapabilities } = prepareTool(loaded);
+          Object.assign(entry, { tool: loaded, input, output, requiredCapabilities, load: undefined });
           return undefined;
         } catch (error) {
           loading = undefined; // a later call tries again
@@ -110,16 +91,31 @@ export function prepareTool(tool: ITool): RegisteredTool {
   if (isLazyTool(tool)) return prepareLazyTool(tool);
   const validators = tool.validators;
   const hasOutput = tool.outputSchema !== undefined || validators?.output !== undefined;
-  return {
-    name: tool.name,
+  return registration(
     tool,
-    input: new SchemaValidator<Record<string, unknown>>({
+    new SchemaValidator<Record<string, unknown>>({
       schema: tool.inputSchema,
       generated: validators?.input as ValidateFunction<Record<string, unknown>> | undefined,
       stripOptionalNulls: true,
     }),
-    output: hasOutput ? new SchemaValidator({ schema: tool.outputSchema, generated: validators?.output }) : undefined,
-    requiredCapabilities: Array.isArray(tool.requiredCapabilities) ? [...tool.requiredCapabilities] : [],
+    hasOutput ? new SchemaValidator({ schema: tool.outputSchema, generated: validators?.output }) : undefined,
+    Array.isArray(tool.requiredCapabilities) ? [...tool.requiredCapabilities] : [],
+  );
+}
+
+/** A registration not yet used by any call (every field set, so all registrations share one shape). */
+function registration(
+  tool: ITool,
+  input: RegisteredTool['input'],
+  output: RegisteredTool['output'],
+  requiredCapabilities: readonly string[],
+): RegisteredTool {
+  return {
+    name: tool.name,
+    tool,
+    input,
+    output,
+    requiredCapabilities,
     load: undefined,
     inFlight: 0,
     onIdle: undefined,

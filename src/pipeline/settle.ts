@@ -44,9 +44,8 @@ function subscribePinned(
 /** Calls a hook that must never change the outcome of a call: what it throws or rejects with is dropped. */
 export function callHook<T>(hook: (event: T) => unknown, event: T): void {
   try {
-    const returned = hook(event) as { then?: unknown } | undefined;
-    if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function')
-      follow(returned, noop, noop);
+    const returned = hook(event);
+    if (isThenable(returned)) follow(returned, noop, noop);
   } catch {
     // A hook must never change the outcome of a call.
   }

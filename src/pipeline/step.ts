@@ -35,11 +35,7 @@ export function isPlainRequest(details: ToolCallDetails): boolean {
 }
 
 /** A step with its name and the codes it may answer (from `CALL_STEP_ORDER`). */
-export interface CallStep {
+export interface CallStep extends CallStepImplementation {
   readonly name: CallStepName;
   readonly codes: readonly ToolErrorCode[];
-  readonly run: CallStepImplementation['run'];
-  readonly resume: CallStepImplementation['resume'];
-  readonly reject: CallStepImplementation['reject'];
-  readonly plain?: CallStepImplementation['plain'];
 }

@@ -32,14 +32,7 @@ const IMPLEMENTATIONS: { readonly [N in CallStepName]: CallStepImplementation } 
  */
 export const CALL_STEPS: readonly CallStep[] = Object.freeze(
   CALL_STEP_ORDER.map(([name, codes]): CallStep => {
-    const implementation = IMPLEMENTATIONS[name];
-    return Object.freeze({
-      name,
-      codes,
-      run: implementation.run,
-      resume: implementation.resume,
-      reject: implementation.reject,
-      plain: implementation.plain,
-    });
+    const { run, resume, reject, plain } = IMPLEMENTATIONS[name];
+    return Object.freeze({ name, codes, run, resume, reject, plain });
   }),
 );

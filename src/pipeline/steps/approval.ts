@@ -1,5 +1,6 @@
-import { describeThrown, truncateText } from '../../errors.js';
-import { failCall, type PipelineCall } from '../call.js';
+import { truncateText } from '../../errors.js';
+import { failCall, failWith, type PipelineCall } from '../call.js';
+import { thrownFailure } from '../failure.js';
 import { isThenable } from '../settle.js';
 import type { CallStepImplementation } from '../step.js';
 
@@ -64,13 +65,7 @@ function isApproved(answer: unknown): boolean {
 }
 
 function approvalFailed(call: PipelineCall, error: unknown): void {
-  failCall(
-    call,
-    'APPROVAL_FAILED',
-    `The approval gate failed for tool '${call.toolName}': ${describeThrown(error)}`,
-    undefined,
-    error,
-  );
+  failWith(call, thrownFailure('APPROVAL_FAILED', `The approval gate failed for tool '${call.toolName}'`, error));
 }
 
 function approved(call: PipelineCall, answer: unknown): void {

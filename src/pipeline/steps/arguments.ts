@@ -2,7 +2,7 @@ import { describeThrown, truncateText } from '../../errors.js';
 import { describeArgumentProblems } from '../../feedback/problems.js';
 import { copyJsonValue, type ValidationIssue } from '../../schema/validation.js';
 import { failWith, type PipelineCall } from '../call.js';
-import { ToolCallFailure } from '../failure.js';
+import { ToolCallFailure, thrownFailure } from '../failure.js';
 import type { RegisteredTool } from '../registered-tool.js';
 import type { CallStepImplementation } from '../step.js';
 
@@ -68,9 +68,7 @@ function checkArguments(
     return new ToolCallFailure(
       'SCHEMA_INVALID',
       `Tool '${entry.name}' cannot be called: its input schema does not compile (${input.schemaError}).`,
-      {
-        schemaError: input.schemaError,
-      },
+      { schemaError: input.schemaError },
     );
   }
   const errors = input.check(args);
@@ -82,12 +80,7 @@ function checkArguments(
       if (!verdict?.isValid) return issuesFromValidateArgs(verdict?.errors);
     } catch (error) {
       // It threw, or answered a verdict (or errors) that cannot be read.
-      return new ToolCallFailure(
-        'TOOL_ERROR',
-        `Tool '${entry.name}' threw while validating its arguments: ${describeThrown(error)}`,
-        undefined,
-        error,
-      );
+      return thrownFailure('TOOL_ERROR', `Tool '${entry.name}' threw while validating its arguments`, error);
     }
   }
   return undefined;

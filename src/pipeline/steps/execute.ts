@@ -1,8 +1,8 @@
-import { describeThrown, truncateText } from '../../errors.js';
+import { truncateText } from '../../errors.js';
 import type { ToolExecutionResult } from '../../tool.js';
 import { failCall, failWith, type PipelineCall } from '../call.js';
 import { checkDeclaredFailure } from './declared-failure.js';
-import { withoutStack } from '../failure.js';
+import { thrownFailure, withoutStack } from '../failure.js';
 import { isComposedTool } from '../markers.js';
 import { isThenable } from '../settle.js';
 import { nextAttempt } from '../retry.js';
@@ -45,18 +45,12 @@ export const executeStep: CallStepImplementation = {
 };
 
 function executeThrew(call: PipelineCall, error: unknown): void {
-  failCall(call, 'TOOL_ERROR', `Tool '${call.toolName}' threw: ${describeThrown(error)}`, undefined, error);
+  failWith(call, thrownFailure('TOOL_ERROR', `Tool '${call.toolName}' threw`, error));
 }
 
 /** A result whose fields cannot be read (a throwing getter, a Proxy) fails the call, whichever step reads it. */
 export function unreadableResult(call: PipelineCall, error: unknown): void {
-  failCall(
-    call,
-    'TOOL_ERROR',
-    `Tool '${call.toolName}' answered a result that cannot be read: ${describeThrown(error)}`,
-    undefined,
-    error,
-  );
+  failWith(call, thrownFailure('TOOL_ERROR', `Tool '${call.toolName}' answered a result that cannot be read`, error));
 }
 
 function toolAnswered(call: PipelineCall, result: ToolExecutionResult): StepOutcome {

@@ -50,9 +50,7 @@ function checkOutput(call: PipelineCall, entry: RegisteredTool, output: unknown)
     return new ToolCallFailure(
       'OUTPUT_INVALID',
       `Tool '${entry.name}' has an output schema that does not compile (${validator.schemaError}).`,
-      {
-        schemaError: validator.schemaError,
-      },
+      { schemaError: validator.schemaError },
     );
   }
   let copy: unknown;

@@ -1,5 +1,5 @@
 import { describeThrown, isToolsmithError, truncateText } from '../../errors.js';
-import { MAX_COPY_DEPTH, copyJsonValue } from '../../schema/validation.js';
+import { copyJsonValue } from '../../schema/validation.js';
 import { failCall, failWith, type PipelineCall } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';
@@ -83,40 +83,11 @@ function describeKind(value: unknown): string {
 }
 
 /**
- * How deep the containers of a JSON text nest (`{}` at the top is 1), given that it parsed. A loop
- * over the text, not a walk over the parsed value: it cannot overflow the stack however deep.
- */
-function jsonNesting(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  const length = text.length;
-  for (let index = 0; index < length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 34 /* " */) {
-      // Skip the string (the text is valid JSON, so it ends), with its escapes.
-      for (index++; index < length; index++) {
-        const inner = text.charCodeAt(index);
-        if (inner === 92 /* \ */) index++;
-        else if (inner === 34) break;
-      }
-    } else if (code === 123 /* { */ || code === 91 /* [ */) {
-      if (++depth > deepest) deepest = depth;
-    } else if (code === 125 /* } */ || code === 93 /* ] */) {
-      depth--;
-    }
-  }
-  return deepest;
-}
-
-/** A text this short cannot nest deeper than the copy limit (each level takes two characters). */
-const SHORT_JSON = 2 * (MAX_COPY_DEPTH + 1);
-
-/**
- * Reads a call's `arguments` into an object the call owns: a JSON string is parsed, an object is
+ * Reads a call's `arguments` into an object the call owns: a JSON string is parsed, and the object
  * copied (so validation never touches the caller's object). Anything else is `INVALID_REQUEST`.
  */
 function readArguments(raw: unknown, toolName: string): Record<string, unknown> | ToolCallFailure {
-  let value: unknown;
+  let value = raw;
   if (typeof raw === 'string') {
     try {
       value = JSON.parse(raw);
@@ -126,8 +97,6 @@ function readArguments(raw: unknown, toolName: string): Record<string, unknown> 
         `Arguments for tool '${truncateText(toolName)}' are not valid JSON (${describeThrown(error, 200)}). Send a JSON object.`,
       );
     }
-  } else {
-    value = raw;
   }
   let isArray: boolean;
   try {
@@ -141,18 +110,9 @@ function readArguments(raw: unknown, toolName: string): Record<string, unknown> 
       `Arguments for tool '${truncateText(toolName)}' must be a JSON object or a JSON string of one; got ${describeKind(value)}.`,
     );
   }
-  if (typeof raw === 'string') {
-    // The same depth limit as object arguments (JSON.parse itself takes any depth, but what
-    // walks the value afterwards, a validator, a tool, JSON.stringify, may not).
-    if (raw.length > SHORT_JSON && jsonNesting(raw) > MAX_COPY_DEPTH + 1) {
-      return new ToolCallFailure(
-        'INVALID_REQUEST',
-        `Arguments for tool '${truncateText(toolName)}' are not JSON data: Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`,
-      );
-    }
-    return value as Record<string, unknown>;
-  }
   try {
+    // Parsed text is copied too: JSON.parse takes any depth, but what walks the value afterwards (a
+    // validator, a tool, JSON.stringify) may not, so text and object meet the same depth limit.
     return copyJsonValue(value as Record<string, unknown>);
   } catch (error) {
     const message = isToolsmithError(error) ? error.message : describeThrown(error);

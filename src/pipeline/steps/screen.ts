@@ -1,9 +1,9 @@
 import { reportingFunctions, withReportHook } from '../../caller/call-reporting.js';
 import type { ToolExecutionContext } from '../../context.js';
-import { describeThrown, truncateText } from '../../errors.js';
+import { truncateText } from '../../errors.js';
 import type { ToolExecutionResult } from '../../tool.js';
-import { failCall, type PipelineCall } from '../call.js';
-import { withoutStack } from '../failure.js';
+import { failCall, failWith, type PipelineCall } from '../call.js';
+import { thrownFailure, withoutStack } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';
 import type { RegisteredTool } from '../registered-tool.js';
 import { isThenable } from '../settle.js';
@@ -69,13 +69,7 @@ export const refusalStep: CallStepImplementation = {
 };
 
 function refusalThrew(call: PipelineCall, error: unknown): void {
-  failCall(
-    call,
-    'TOOL_ERROR',
-    `Tool '${call.toolName}' threw in its refusal check: ${describeThrown(error)}`,
-    undefined,
-    error,
-  );
+  failWith(call, thrownFailure('TOOL_ERROR', `Tool '${call.toolName}' threw in its refusal check`, error));
 }
 
 function refused(call: PipelineCall, refusal: ToolExecutionResult | undefined | null): void {
