@@ -186,18 +186,7 @@ function propertyRows(schema: unknown, link: RefLinker, prefix = ''): PropertyRo
   for (const name of Object.keys(schema.properties)) {
     const property = schema.properties[name];
     const path = prefix === '' ? name : `${prefix}.${name}`;
-    const description =
-      isSchemaObject(property) && typeof property.description === 'string'
-        ? escapeMarkdownParagraph(property.description)
-        : '';
-    rows.push({
-      property: tableCell(codeSpan(path)),
-      type: tableCell(typeText(property, link)),
-      required: required.has(name) ? 'yes' : 'no',
-      default: isSchemaObject(property) && hasOwn(property, 'default') ? tableCell(jsonCode(property.default)) : '',
-      constraints: tableCell(constraintsText(property)),
-      description: tableCell(description),
-    });
+    rows.push(row(tableCell(codeSpan(path)), property, link, required.has(name), true));
     if (hasNestedProperties(property)) rows.push(...propertyRows(property, link, path));
     else if (isSchemaObject(property) && hasNestedProperties(property.items))
       rows.push(...propertyRows(property.items, link, `${path}[]`));
@@ -205,22 +194,26 @@ function propertyRows(schema: unknown, link: RefLinker, prefix = ''): PropertyRo
   return rows;
 }
 
-/** The table of a schema whose root is not an object: one row describing the whole value. */
-function valueRows(schema: unknown, link: RefLinker, withDescription: boolean): PropertyRow[] {
+/** One row of a table: the property (a cell already), its schema's type, default, constraints and description. */
+function row(
+  property: string,
+  schema: unknown,
+  link: RefLinker,
+  required: boolean,
+  withDescription: boolean,
+): PropertyRow {
   const description =
     withDescription && isSchemaObject(schema) && typeof schema.description === 'string'
       ? escapeMarkdownParagraph(schema.description)
       : '';
-  return [
-    {
-      property: '(the value)',
-      type: tableCell(typeText(schema, link)),
-      required: 'yes',
-      default: isSchemaObject(schema) && hasOwn(schema, 'default') ? tableCell(jsonCode(schema.default)) : '',
-      constraints: tableCell(constraintsText(schema)),
-      description: tableCell(description),
-    },
-  ];
+  return {
+    property,
+    type: tableCell(typeText(schema, link)),
+    required: required ? 'yes' : 'no',
+    default: isSchemaObject(schema) && hasOwn(schema, 'default') ? tableCell(jsonCode(schema.default)) : '',
+    constraints: tableCell(constraintsText(schema)),
+    description: tableCell(description),
+  };
 }
 
 /**
@@ -232,7 +225,8 @@ function schemaRows(schema: unknown, link: RefLinker, withDescription = true): P
   if (rows.length > 0) return rows;
   if (isSchemaObject(schema) && schema.type === 'object' && schema.oneOf === undefined && schema.anyOf === undefined)
     return [];
-  return valueRows(schema, link, withDescription);
+  // A schema whose root is not an object: one row describing the whole value.
+  return [row('(the value)', schema, link, true, withDescription)];
 }
 
 /** A declared error's data in one cell: its properties (`path` string, required ones marked), or its type. */
@@ -256,14 +250,19 @@ function typesPagePath(module: string): string {
   return `docs/types/${module}.md`;
 }
 
+/** The key of a `#/definitions/<key>` (or `#/$defs/<key>`) ref; undefined for any other ref. */
+function definitionKey(ref: string): string | undefined {
+  const tokens = parseLocalRef(ref);
+  return tokens?.length === 2 && (tokens[0] === 'definitions' || tokens[0] === '$defs') ? tokens[1] : undefined;
+}
+
 /** Links a tool's bundled `$ref`s: shared types to their page, local definitions to this page's sections. */
 function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
   return (ref) => {
-    const tokens = parseLocalRef(ref);
-    if (tokens === undefined || tokens.length !== 2 || (tokens[0] !== 'definitions' && tokens[0] !== '$defs'))
-      return undefined;
-    const origin = ownValue(tool.definitionOrigins, tokens[1]!);
-    if (origin === undefined) return { text: tokens[1]!, href: `#${anchorOf(tokens[1]!)}` };
+    const key = definitionKey(ref);
+    if (key === undefined) return undefined;
+    const origin = ownValue(tool.definitionOrigins, key);
+    if (origin === undefined) return { text: key, href: `#${anchorOf(key)}` };
     if (origin.kind === 'shared') {
       return {
         text: origin.typeName,
@@ -302,12 +301,9 @@ function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   for (const shared of project.shared)
     for (const type of shared.types ?? []) moduleOf.set(type.typeName, shared.module);
   return (ref) => {
-    const tokens = parseLocalRef(ref);
-    if (tokens === undefined || tokens.length !== 2 || (tokens[0] !== 'definitions' && tokens[0] !== '$defs'))
-      return undefined;
-    const typeName = tokens[1]!;
-    const module = moduleOf.get(typeName);
-    if (module === undefined) return undefined;
+    const typeName = definitionKey(ref);
+    const module = typeName === undefined ? undefined : moduleOf.get(typeName);
+    if (typeName === undefined || module === undefined) return undefined;
     const page = typesPagePath(module);
     return { text: typeName, href: `${page === fromPage ? '' : relativeImport(fromPage, page)}#${anchorOf(typeName)}` };
   };

@@ -20,6 +20,7 @@ import { schemaDialect } from '../../src/schema/dialect.js';
 import { addValidatorSchema, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
 import type { SharedSchemaModel } from '../model.js';
 import { hasOwn, isObject, mapSchema, walkSchema } from '../../src/schema/walk.js';
+import { DEFINITION_CONTAINERS, keywordsWhere } from '../../src/schema/keywords.js';
 
 /** The keyword a replaced `$ref` becomes in a tool's validator schema (never in a written schema). */
 export const SHARED_KEYWORD = 'x-toolsmith-shared';
@@ -78,23 +79,17 @@ function referencedDefinitions(node: unknown): Set<string> {
   return keys;
 }
 
-/** Keywords whose value holds subschemas: a shared schema with none of them is a leaf. */
+/**
+ * The draft-07 keywords whose value holds subschemas (definitions aside), and `$ref`: a shared schema
+ * with none of them is a leaf.
+ */
 const SUBSCHEMA_KEYWORDS = [
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'items',
-  'additionalItems',
-  'contains',
-  'propertyNames',
-  'dependencies',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
+  ...keywordsWhere(
+    (info, keyword) =>
+      info.subschemas !== undefined &&
+      info.dialects.includes('draft-07') &&
+      !(DEFINITION_CONTAINERS as readonly string[]).includes(keyword),
+  ),
   '$ref',
 ];
 

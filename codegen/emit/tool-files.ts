@@ -55,8 +55,7 @@ export function createToolEmitter(options: ToolEmitterOptions): {
       ];
       return { files: await format(files), manifests };
     },
-    async stub(tool, emit) {
-      return (await format([emit(tool, ctx)]))[0]!;
-    },
+    // A stub is laid out by its emitter (`preformatted`): nothing to format.
+    stub: async (tool, emit) => emit(tool, ctx),
   };
 }

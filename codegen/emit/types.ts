@@ -68,14 +68,14 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
     const origin = hasOwn(tool.definitionOrigins, key) ? tool.definitionOrigins[key] : undefined;
     return origin?.typeName;
   };
+  const emitted = new Set<string>();
+  const tuples2020 = schemaDialect(tool.inputSchema) === '2020-12';
+  const standIns = standInsFor([tool.inputSchema, tool.outputSchema, tool.errors]);
+  /** The declaration of `schema` as `typeName`, its refs named as seen from the root type `root`. */
+  const typed = (schema: JSONSchema7, root: string, typeName: string, typeNameOf = localTypeName) =>
+    compileType(prepare(schema, root, typeNameOf, used, tuples2020, standIns), typeName, standIns);
   const emitRoot = async (schema: JSONSchema7, typeName: string, after?: string) => {
-    declarations.push(
-      await compileType(
-        prepare(stripDefinitions(schema), typeName, localTypeName, used, tuples2020, standIns),
-        typeName,
-        standIns,
-      ),
-    );
+    declarations.push(await typed(stripDefinitions(schema), typeName, typeName));
     if (after !== undefined) declarations.push(after);
     const definitions: Record<string, unknown> = {};
     for (const container of DEFINITION_CONTAINERS) {
@@ -87,18 +87,9 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
       const origin = tool.definitionOrigins[key];
       if (!origin || origin.kind !== 'local' || emitted.has(origin.typeName)) continue;
       emitted.add(origin.typeName);
-      declarations.push(
-        await compileType(
-          prepare(definitions[key] as JSONSchema7, typeName, localTypeName, used, tuples2020, standIns),
-          origin.typeName,
-          standIns,
-        ),
-      );
+      declarations.push(await typed(definitions[key] as JSONSchema7, typeName, origin.typeName));
     }
   };
-  const emitted = new Set<string>();
-  const tuples2020 = schemaDialect(tool.inputSchema) === '2020-12';
-  const standIns = standInsFor([tool.inputSchema, tool.outputSchema, tool.errors]);
   await emitRoot(tool.inputSchema, tool.names.inputType, argsDeclaration(tool));
   if (tool.outputSchema) await emitRoot(tool.outputSchema, tool.names.outputType);
   else
@@ -107,11 +98,7 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
     );
   // A data schema is compiled alone: its `$ref`s (inside it) are typed `unknown`.
   const compileData = (schema: JSONSchema7, typeName: string) =>
-    compileType(
-      prepare(stripDefinitions(schema), typeName, () => undefined, used, tuples2020, standIns),
-      typeName,
-      standIns,
-    );
+    typed(stripDefinitions(schema), typeName, typeName, () => undefined);
   const failures = await failureTypes(tool, compileData);
   const runtime =
     failures.length > 0 ? `${importLine(['ToolFailure'], runtimeSpecifier(path, ctx.runtimeImport), true)}\n` : '';

@@ -230,6 +230,11 @@ export function toEsm(code: string, runtime?: string, options: { wrap?: boolean 
   const named = new Map<string, Map<string, string>>();
   let usesRuntime = false;
   let count = 0;
+  /** The local name `key` is imported under, a new `runtime<n>` on its first use. */
+  const localFor = (locals: Map<string, string>, key: string): string => {
+    if (!locals.has(key)) locals.set(key, `runtime${count++}`);
+    return locals.get(key)!;
+  };
   const body = code.replace(REQUIRE_CALL, (_match, specifier: string, member = '', index = '') => {
     const helper = runtime === undefined ? undefined : RUNTIME_HELPERS[`${specifier.replace(/\.js$/, '')}${member}`];
     if (helper !== undefined) {
@@ -238,22 +243,11 @@ export function toEsm(code: string, runtime?: string, options: { wrap?: boolean 
     }
     const file = specifier.endsWith('.js') ? specifier : `${specifier}.js`;
     if (member === '' || member === '.default') {
-      let local = defaults.get(file);
-      if (local === undefined) {
-        local = `runtime${count++}`;
-        defaults.set(file, local);
-      }
+      const local = localFor(defaults, file);
       return member === '.default' ? `(${local}.default ?? ${local})${index}` : `${local}${index}`;
     }
-    const name = member.slice(1);
-    const members = named.get(file) ?? new Map<string, string>();
-    named.set(file, members);
-    let local = members.get(name);
-    if (local === undefined) {
-      local = `runtime${count++}`;
-      members.set(name, local);
-    }
-    return `${local}${index}`;
+    if (!named.has(file)) named.set(file, new Map());
+    return `${localFor(named.get(file)!, member.slice(1))}${index}`;
   });
   if (/\brequire\(/.test(body)) throw new Error('Ajv standalone output still contains require(): update toEsm');
   let wrapped = body;

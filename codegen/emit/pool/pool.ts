@@ -181,26 +181,11 @@ export async function emitOnPool(
     entry.worker.on('error', stop);
     entry.worker.on('exit', (code) => stop(new Error(`the emit worker stopped (exit code ${code})`)));
   }
-  try {
-    await runOnPool(pooled, tools, stubs, setup, local, onOutcome);
-  } finally {
-    await Promise.all(pooled.map((entry) => entry.worker.terminate()));
-  }
-}
-
-/** Hands out `tools` to the pool's workers, `TASKS_PER_WORKER` each at a time, and one at a time to `local`. */
-function runOnPool(
-  pooled: readonly PooledWorker[],
-  tools: readonly ToolModel[],
-  stubs: ReadonlySet<string>,
-  setup: ToolEmitterOptions,
-  local: (tool: ToolModel) => Promise<EmitOutcome>,
-  onOutcome: (tool: ToolModel, outcome: EmitOutcome | Lost) => void,
-): Promise<void> {
+  // The tools go out to the workers, `TASKS_PER_WORKER` each at a time, and one at a time to `local`.
   const done = new Uint8Array(tools.length);
   let next = 0;
   let settled = 0;
-  return new Promise((resolve, reject) => {
+  const handedOut = new Promise<void>((resolve, reject) => {
     const finishIfDone = () => {
       if (settled === tools.length) resolve();
     };
@@ -265,4 +250,9 @@ function runOnPool(
       finishIfDone();
     })();
   });
+  try {
+    await handedOut;
+  } finally {
+    await Promise.all(pooled.map((entry) => entry.worker.terminate()));
+  }
 }
