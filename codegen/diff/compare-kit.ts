@@ -302,30 +302,36 @@ export type Rule = (before: Schema, after: Schema, pointer: string, ctx: Ctx) =>
 /** The keywords whose value is a number (`maximum`, `minLength`, …). */
 type NumericKeyword = { [K in keyof Schema]-?: NonNullable<Schema[K]> extends number ? K : never }[keyof Schema];
 
-/** A numeric bound: `isMin` says which way narrows. */
-export function bound(key: NumericKeyword, isMin: boolean, witnessOf: (value: number) => unknown): Rule {
+/**
+ * A numeric bound (`maximum`, `minLength`, `maxItems`, …): tighter (or newly present) narrows, with the
+ * first value refused that the old bound allowed as its witness; looser widens.
+ */
+export function bound(key: NumericKeyword): Rule {
+  const isMin = key.startsWith('min') || key === 'exclusiveMinimum';
+  const exclusive = key.startsWith('exclusive');
   return (before, after, pointer, ctx) => {
     const a = before[key] as number | undefined;
     const b = after[key] as number | undefined;
     if (a === b) return;
-    const at = `${pointer}/${key}`;
-    const exclusive = key.startsWith('exclusive');
-    // Narrowed when after's bound is tighter (or newly present).
-    const narrowed = b !== undefined && (a === undefined || (isMin ? b > a : b < a));
     const show = (v: number | undefined) => (v === undefined ? 'none' : String(v));
     const message = `${key} ${show(a)} → ${show(b)}`;
-    if (narrowed) {
-      const edge = a !== undefined ? (exclusive ? (isMin ? a + 1e-9 : a - 1e-9) : a) : isMin ? b - 1 : b + 1;
-      // The value next to the new bound (the first one refused), kept inside the old bound.
-      const step = exclusive ? 0 : 1;
-      const w = isMin ? Math.max(edge, b - step) : Math.min(edge, b + step);
-      const value =
-        key.includes('Length') || key.includes('Items') || key.includes('Properties') ? Math.max(0, Math.round(w)) : w;
-      found(ctx, at, 'narrowed', `${message}: values it allowed are now refused`, witnessOf(value));
-    } else {
-      found(ctx, at, 'widened', `${message}: more values are accepted`);
-    }
+    if (b === undefined || (a !== undefined && (isMin ? b <= a : b >= a)))
+      return found(ctx, `${pointer}/${key}`, 'widened', `${message}: more values are accepted`);
+    const edge = a !== undefined ? (exclusive ? (isMin ? a + 1e-9 : a - 1e-9) : a) : isMin ? b - 1 : b + 1;
+    // The value next to the new bound (the first one refused), kept inside the old bound.
+    const step = exclusive ? 0 : 1;
+    const value = isMin ? Math.max(edge, b - step) : Math.min(edge, b + step);
+    found(ctx, `${pointer}/${key}`, 'narrowed', `${message}: values it allowed are now refused`, sized(key, value));
   };
+}
+
+/** A value at bound `key`'s `size`: the number itself, or a string, an array or an object of about that size. */
+function sized(key: NumericKeyword, size: number): unknown {
+  if (key.endsWith('imum')) return size;
+  const n = Math.max(0, Math.round(size));
+  if (key.endsWith('Length')) return 'a'.repeat(n);
+  if (key.endsWith('Items')) return Array.from({ length: n }, () => null);
+  return Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, 1]));
 }
 
 export function strip(schema: Schema | boolean | undefined): unknown {

@@ -278,18 +278,17 @@ function schemaChanges(
   after: DiffTool,
   side: 'input' | 'output',
   options: CompareOptions,
-  changes: ToolChange[],
-): void {
+): ToolChange[] {
   const key = side === 'input' ? 'inputSchema' : 'outputSchema';
   const a = before[key]!;
   const b = after[key]!;
   // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
-  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return;
+  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return [];
   const witnesses = findWitness(a, b, side);
-  const shared = { before: before.shared, after: after.shared };
-  for (const change of compareSchema(a, b, { ...options, side }, shared)) {
-    const verdict = verdictOf(side, change.direction);
+  const changes: ToolChange[] = [];
+  for (const change of compareSchema(a, b, { ...options, side }, { before: before.shared, after: after.shared })) {
     if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
+    const verdict = verdictOf(side, change.direction);
     const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
     const place = change.after?.shared !== undefined ? change.after : change.before;
     if (place?.shared !== undefined) {
@@ -297,7 +296,7 @@ function schemaChanges(
       item.pointer = place.shared.pointer;
       item.via = `/${key}${place.via ?? ''}`;
     }
-    const witness = verdict === 'breaking' && change.direction !== 'note' ? witnesses.find(change) : undefined;
+    const witness = verdict === 'breaking' ? witnesses.find(change) : undefined;
     if (witness !== undefined) {
       item.witness = witness;
       item.message += `: e.g. ${side === 'input' ? 'the arguments' : 'the output'} ${brief(witness)} ${
@@ -307,9 +306,13 @@ function schemaChanges(
     item.positions = { before: positionIn(before, key, change.before), after: positionIn(after, key, change.after) };
     changes.push(item);
   }
+  return changes;
 }
 
-/** Compares one tool's two versions: its input and output schemas and its tool-level fields. */
+/**
+ * Compares one tool's two versions: its input and output schemas and its tool-level fields (the
+ * positions of the changes that are not in a schema are set by `diffSides`).
+ */
 export function compareTool(before: DiffTool, after: DiffTool, options: CompareOptions = {}): ToolChange[] {
   const changes: ToolChange[] = [];
   for (const side of ['input', 'output'] as const) {
@@ -318,21 +321,14 @@ export function compareTool(before: DiffTool, after: DiffTool, options: CompareO
     const b = after[key];
     if (a === undefined && b === undefined) continue;
     if (a === undefined || b === undefined) {
-      changes.push({
-        side,
-        pointer: `/${key}`,
-        verdict: side === 'output' && a === undefined ? 'compatible' : 'breaking',
-        message: a === undefined ? `${key} added` : `${key} removed: callers relying on a checked output lose it`,
-        positions: { before: toolPosition(before, `/${key}`), after: toolPosition(after, `/${key}`) },
-      });
+      const message = a === undefined ? `${key} added` : `${key} removed: callers relying on a checked output lose it`;
+      changes.push(toolChange(`/${key}`, side === 'input' || a !== undefined, message, side));
       continue;
     }
-    schemaChanges(before, after, side, options, changes);
+    changes.push(...schemaChanges(before, after, side, options));
     if (a !== b) defaultChanges(a, b, `/${key}`, side, changes);
   }
   toolLevelChanges(before, after, changes);
-  for (const change of changes)
-    change.positions ??= { before: toolPosition(before, change.pointer), after: toolPosition(after, change.pointer) };
   return changes;
 }
 
@@ -360,27 +356,20 @@ const HINTS = {
   openWorldHint: { absent: true, safe: false, meaning: 'it now reaches outside the host (the network, other systems)' },
 } as const;
 
-/** A change of a tool-level field (`/hasSideEffects`, `/name`, …): breaking or compatible. */
-export function toolChange(pointer: string, breaking: boolean, message: string): ToolChange {
-  return { side: 'tool', pointer, verdict: breaking ? 'breaking' : 'compatible', message };
+/** A change outside the schemas (`/hasSideEffects`, `/name`, `/errors/X`, …): breaking or compatible. */
+export function toolChange(pointer: string, breaking: boolean, message: string, side: Side = 'tool'): ToolChange {
+  return { side, pointer, verdict: breaking ? 'breaking' : 'compatible', message };
 }
 
 /** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
-function annotationChanges(
-  a: McpToolAnnotations,
-  b: McpToolAnnotations,
-  effective: boolean,
-  changes: ToolChange[],
-): void {
+function annotationChanges(a: McpToolAnnotations, b: McpToolAnnotations, effective: boolean, changes: ToolChange[]) {
   for (const hint of Object.keys(HINTS) as (keyof typeof HINTS)[]) {
     if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
     const { absent, safe, meaning } = HINTS[hint];
     const x = a[hint] ?? absent;
     const y = b[hint] ?? absent;
-    if (x !== y)
-      changes.push(
-        toolChange(`/annotations/${hint}`, x === safe, `${hint} ${x} → ${y}${x === safe ? `: ${meaning}` : ''}`),
-      );
+    const message = `${hint} ${x} → ${y}${x === safe ? `: ${meaning}` : ''}`;
+    if (x !== y) changes.push(toolChange(`/annotations/${hint}`, x === safe, message));
   }
 }
 
@@ -420,46 +409,22 @@ function sideEffectChanges(before: DiffTool, after: DiffTool, changes: ToolChang
     const shorter =
       after.timeoutMs !== undefined && (before.timeoutMs === undefined || after.timeoutMs < before.timeoutMs);
     const timeout = `timeout ${before.timeoutMs ?? 'none'} → ${after.timeoutMs ?? 'none'} ms`;
-    changes.push(
-      toolChange('/timeoutMs', shorter, `${timeout}${shorter ? ': calls that finished in time may now time out' : ''}`),
-    );
+    const message = `${timeout}${shorter ? ': calls that finished in time may now time out' : ''}`;
+    changes.push(toolChange('/timeoutMs', shorter, message));
   }
 }
 
 /** Reports changed `default`s of top-level input/output properties (callers that omit them get another value). */
-function defaultChanges(
-  before: Schema,
-  after: Schema,
-  base: string,
-  side: 'input' | 'output',
-  changes: ToolChange[],
-): void {
+function defaultChanges(before: Schema, after: Schema, base: string, side: Side, changes: ToolChange[]): void {
   const ap = (deref(before, before) as Schema | undefined)?.properties ?? {};
   const bp = (deref(after, after) as Schema | undefined)?.properties ?? {};
   for (const key of Object.keys(ap)) {
     if (!Object.hasOwn(bp, key)) continue;
     const a = deref(ap[key], before);
     const b = deref(bp[key], after);
-    if (typeof a !== 'object' || typeof b !== 'object') continue;
-    if (stable(a.default) === stable(b.default)) continue;
-    changes.push({
-      side,
-      pointer: `${base}/properties/${escapePointerSegment(key)}/default`,
-      verdict: 'compatible',
-      message: `default ${JSON.stringify(a.default) ?? 'none'} → ${JSON.stringify(b.default) ?? 'none'}: callers that omit ${key} now get another value`,
-    });
+    if (typeof a !== 'object' || typeof b !== 'object' || stable(a.default) === stable(b.default)) continue;
+    const pointer = `${base}/properties/${escapePointerSegment(key)}/default`;
+    const change = `default ${JSON.stringify(a.default) ?? 'none'} → ${JSON.stringify(b.default) ?? 'none'}`;
+    changes.push(toolChange(pointer, false, `${change}: callers that omit ${key} now get another value`, side));
   }
-}
-
-/** A key equal for two tools whose schemas are the same but for descriptions, titles and examples (a rename candidate). */
-export function schemasKey(tool: DiffTool): string {
-  const plain = (schema: unknown): unknown => {
-    if (Array.isArray(schema)) return schema.map(plain);
-    if (schema === null || typeof schema !== 'object') return schema;
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(schema))
-      if (key !== 'description' && key !== 'title' && key !== 'examples') setOwn(out, key, plain(value));
-    return out;
-  };
-  return stable([plain(tool.inputSchema), plain(tool.outputSchema)]);
 }

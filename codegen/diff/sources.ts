@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
@@ -103,44 +103,49 @@ export interface LoadSideOptions {
  * snapshot (`mcp.json`, a saved `tools/list` answer: `{ tools }` or a JSON-RPC response with
  * `result.tools`); anything else is a definitions folder. Definitions go through the generator's
  * loader and normalizer, so a side that does not load is what `toolsmith generate` would refuse.
+ * Either way the side's files are sized first: a side over `maxBytes` is refused before any is read.
  */
 export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {}): LoadedSide {
   const { schemasFolder = 'schemas', reuse, generated, maxBytes = DEFAULT_MAX_BYTES } = options;
-  if (spec.startsWith('git:')) {
-    const rest = spec.slice(4);
-    const colon = rest.indexOf(':');
-    if (colon > 0) return loadSnapshotFromGit(spec, rest.slice(0, colon), rest.slice(colon + 1), cwd, maxBytes);
-    return fromDefinitions(spec, loadFromGit(spec, rest, cwd, schemasFolder, maxBytes), reuse);
-  }
-  const full = path.resolve(cwd, spec);
-  const shown = toPosix(path.relative(cwd, full)) || '.';
-  const snapshot = isSnapshotFile(full);
-  const sizes = snapshot
-    ? [statSync(full)]
-    : scanSchemasFolder(full, cwd).files.map((file) => fileSize(path.join(full, file)));
-  const tooLarge = sizeProblem(shown, sizes, maxBytes);
+  const found = spec.startsWith('git:') ? findInGit(spec, cwd, schemasFolder) : findOnDisk(spec, cwd);
+  if ('line' in found) return { label: spec, tools: new Map(), problems: [found] };
+  const tooLarge = sizeProblem(found.label, found.sizes, maxBytes);
   if (tooLarge !== undefined) return { label: spec, tools: new Map(), problems: [tooLarge] };
-  if (snapshot) return loadSnapshot(spec, shown, readFileSync(full, 'utf8'));
-  const loaded = loadDefinitions(full, cwd);
-  const fromGenerate = generated !== undefined && generated.schemasDir === full ? generated.models(loaded) : undefined;
-  return fromDefinitions(spec, loaded, reuse, fromGenerate);
+  const read = found.read();
+  if (!('tools' in read)) return loadSnapshot(spec, read.file, read.text);
+  const fromGenerate =
+    generated !== undefined && generated.schemasDir === found.folder ? generated.models(read) : undefined;
+  return fromDefinitions(spec, read, reuse, fromGenerate);
 }
 
-/** A file's size, 0 when it cannot be read (the loader reports why). */
-function fileSize(file: string): { size: number } {
+/** A side found and sized, not read yet: a snapshot's text or a definitions side's loaded files. */
+interface FoundSide {
+  /** Where a problem with the whole side is placed. */
+  label: string;
+  sizes: readonly { size: number }[];
+  /** The absolute folder of a definitions side on disk (the last generate may have its models). */
+  folder?: string;
+  read(): LoadedFiles | { file: string; text: string };
+}
+
+/** A file (a manifest snapshot) or a definitions folder; a missing path is a folder the loader reports missing. */
+function findOnDisk(spec: string, cwd: string): FoundSide {
+  const full = path.resolve(cwd, spec);
+  const label = toPosix(path.relative(cwd, full)) || '.';
+  const stats = statOf(full);
+  if (stats?.isFile())
+    return { label, sizes: [stats], read: () => ({ file: label, text: readFileSync(full, 'utf8') }) };
+  // A listed file that cannot be stat'ed counts 0 bytes: the loader reports why it is not read.
+  const sizes = scanSchemasFolder(full, cwd).files.map((file) => statOf(path.join(full, file)) ?? { size: 0 });
+  return { label, sizes, folder: full, read: () => loadDefinitions(full, cwd) };
+}
+
+/** A path's stats, undefined when it has none (missing, a dangling or looping link). */
+function statOf(file: string): Stats | undefined {
   try {
     return statSync(file);
   } catch {
-    return { size: 0 };
-  }
-}
-
-/** True when `full` is a file (a manifest snapshot); a missing path is a folder the loader reports missing. */
-function isSnapshotFile(full: string): boolean {
-  try {
-    return statSync(full).isFile();
-  } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -160,20 +165,15 @@ function fromDefinitions(
   const cached = (source: SourceFile) => fromOtherSide?.(source) ?? fromGenerate?.(source);
   const environment = reuse?.environment ?? ruleEnvironment();
   const result = normalize(loaded, { cached }, environment);
-  const sources = new Map<string, SourceFile>();
-  for (const source of loaded.tools) {
-    const name = (source.value as { name?: unknown } | null)?.name;
-    if (typeof name === 'string') sources.set(name, source);
-  }
-  const sharedSources = new Map(loaded.shared.map((source) => [source.relPath, source]));
+  const sources = new Map([...loaded.tools, ...loaded.shared].map((source) => [source.relPath, source]));
   const tools = new Map<string, DiffTool>();
   for (const tool of result.project.tools) {
     // A model reused from the other side: its entry too, but at this side's file.
     const same = reuse?.models?.get(tool.source.relPath) === tool ? reuse.tools.get(tool.name) : undefined;
-    const source = sources.get(tool.name);
+    const source = sources.get(tool.source.relPath);
     tools.set(
       tool.name,
-      same !== undefined ? { ...same, source } : definitionTool(tool, result.project, source, sharedSources),
+      same !== undefined ? { ...same, source } : definitionTool(tool, result.project, source, sources),
     );
   }
   return {
@@ -202,13 +202,13 @@ function definitionTool(
   tool: ToolModel,
   project: ProjectModel,
   source: SourceFile | undefined,
-  sharedSources: Map<string, SourceFile>,
+  sources: ReadonlyMap<string, SourceFile>,
 ): DiffTool {
   const shared = new Map<string, SharedOrigin>();
   for (const [key, origin] of Object.entries(tool.definitionOrigins)) {
     if (origin.kind !== 'shared') continue;
     const model = project.shared.find((s) => s.module === origin.module);
-    const file = model && sharedSources.get(model.relPath);
+    const file = model && sources.get(model.relPath);
     if (model === undefined || file === undefined) continue;
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
     shared.set(key, { file: file.file, pointer: at === '#' ? '' : at.slice(1), source: file });
@@ -280,32 +280,41 @@ function gitBlobs(
   return { base, blobs: blobs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 }
 
-/** Reads `<ref>:<schemas>` from git: the tree's `*.tool.json`/`*.schema.json` files, parsed as the loader parses a file. */
-function loadFromGit(label: string, ref: string, cwd: string, schemasFolder: string, maxBytes: number): LoadedFiles {
-  const tools: SourceFile[] = [];
-  const shared: SourceFile[] = [];
-  const listed = gitBlobs(label, ref, cwd, schemasFolder);
-  if (!('blobs' in listed)) return { tools, shared, problems: [listed] };
-  const { base } = listed;
-  const files = listed.blobs.filter((blob) => blob.path.endsWith('.tool.json') || blob.path.endsWith('.schema.json'));
-  if (files.length === 0) {
-    const problem = sideProblem(
+/**
+ * `git:<ref>` (the schemas folder at that ref: its `*.tool.json`/`*.schema.json` files, parsed as the
+ * loader parses a file) or `git:<ref>:<file>` (a snapshot committed at that ref).
+ */
+function findInGit(spec: string, cwd: string, schemasFolder: string): FoundSide | Problem {
+  const rest = spec.slice(4);
+  const colon = rest.indexOf(':'); // `git:<ref>:<file>`; a colon at the start is part of no ref
+  const [ref, file] = colon > 0 ? [rest.slice(0, colon), rest.slice(colon + 1)] : [rest, undefined];
+  const listed = gitBlobs(spec, ref, cwd, file ?? schemasFolder);
+  if (!('blobs' in listed)) return listed;
+  const { base, blobs } = listed;
+  const text = (blob: GitBlob) => git(cwd, 'cat-file', 'blob', blob.object);
+  if (file !== undefined) {
+    const [blob] = blobs;
+    if (blob === undefined || blobs.length !== 1 || blob.path !== base)
+      return sideProblem(spec, `cannot read ${file} at ${ref}: not a file there`, REF_HINT);
+    return { label: spec, sizes: blobs, read: () => ({ file: `${ref}:${file}`, text: text(blob) }) };
+  }
+  const files = blobs.filter((blob) => blob.path.endsWith('.tool.json') || blob.path.endsWith('.schema.json'));
+  if (files.length === 0)
+    return sideProblem(
       `git:${ref}:${base}`,
       `no definitions under ${base} at ${ref}`,
       'check the ref and the schemas folder',
     );
-    return { tools, shared, problems: [problem] };
-  }
-  const tooLarge = sizeProblem(label, files, maxBytes);
-  if (tooLarge !== undefined) return { tools, shared, problems: [tooLarge] };
-  const problems: Problem[] = [];
-  for (const file of files) {
-    const text = git(cwd, 'cat-file', 'blob', file.object);
-    const parsed = parseSource(path.posix.relative(base, file.path), `${ref}:${file.path}`, text);
-    problems.push(...parsed.problems);
-    (parsed.source.kind === 'tool' ? tools : shared).push(parsed.source);
-  }
-  return { tools, shared, problems };
+  const read = (): LoadedFiles => {
+    const loaded: LoadedFiles = { tools: [], shared: [], problems: [] };
+    for (const blob of files) {
+      const parsed = parseSource(path.posix.relative(base, blob.path), `${ref}:${blob.path}`, text(blob));
+      loaded.problems.push(...parsed.problems);
+      (parsed.source.kind === 'tool' ? loaded.tools : loaded.shared).push(parsed.source);
+    }
+    return loaded;
+  };
+  return { label: spec, sizes: files, read };
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -326,17 +335,6 @@ function sizeProblem(label: string, files: readonly { size: number }[], maxBytes
     `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`,
     `pass --max-bytes ${bytes} if a side this large is expected`,
   );
-}
-
-function loadSnapshotFromGit(label: string, ref: string, file: string, cwd: string, maxBytes: number): LoadedSide {
-  const listed = gitBlobs(label, ref, cwd, file);
-  const problem = !('blobs' in listed)
-    ? listed
-    : listed.blobs.length !== 1 || listed.blobs[0]!.path !== listed.base
-      ? sideProblem(label, `cannot read ${file} at ${ref}: not a file there`, REF_HINT)
-      : sizeProblem(label, listed.blobs, maxBytes);
-  if (problem !== undefined || !('blobs' in listed)) return { label, tools: new Map(), problems: [problem!] };
-  return loadSnapshot(label, `${ref}:${file}`, git(cwd, 'cat-file', 'blob', listed.blobs[0]!.object));
 }
 
 const SNAPSHOT_HINT =
