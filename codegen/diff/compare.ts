@@ -2,7 +2,6 @@ import type { JSONSchema7Definition } from 'json-schema';
 import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import type { SourceFile } from '../load.js';
 import { keywordsOfKind } from '../../src/schema/keywords.js';
-import { setOwn } from '../../src/schema/walk.js';
 import { escapePointerSegment, parseLocalRef, valueAt } from '../../src/schema/json-pointer.js';
 import { pointerIn2020 } from './dialect.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
