@@ -151,23 +151,17 @@ function excludes(a: Schema, b: Schema, root: Schema): boolean {
   });
 }
 
-/** The union keyword a schema is made of alone (`anyOf`/`oneOf` and metadata), if any. */
-function unionOnly(schema: Schema): 'anyOf' | 'oneOf' | undefined {
-  for (const keyword of ['anyOf', 'oneOf'] as const)
-    if (Array.isArray(schema[keyword]) && onlyKeys(schema, [keyword])) return keyword;
-  return undefined;
-}
-
 /**
  * A schema that became a union of branches (or a union that became one schema): the single schema read
  * as a one-branch union, so its branches are paired rather than every keyword reported as lost.
  */
 export function asUnions(a: Schema, b: Schema): { keyword: 'anyOf' | 'oneOf'; a: Schema; b: Schema } | undefined {
-  const ua = unionOnly(a);
-  const ub = unionOnly(b);
-  const plain = (s: Schema) => s.anyOf === undefined && s.oneOf === undefined;
-  if (ub !== undefined && ua === undefined && plain(a)) return { keyword: ub, a: { [ub]: [a] }, b };
-  if (ua !== undefined && ub === undefined && plain(b)) return { keyword: ua, a, b: { [ua]: [b] } };
+  const single = (s: Schema) => s.anyOf === undefined && s.oneOf === undefined;
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const union = (s: Schema) => Array.isArray(s[keyword]) && onlyKeys(s, [keyword]);
+    if (union(b) && single(a)) return { keyword, a: { [keyword]: [a] }, b };
+    if (union(a) && single(b)) return { keyword, a, b: { [keyword]: [b] } };
+  }
   return undefined;
 }
 

@@ -18,26 +18,17 @@ export const objectRule: Rule = (before, after, pointer, ctx) => {
     // A new required property is reported with `required` below.
     if (Object.hasOwn(ap, key) || br.has(key)) continue;
     if (before.additionalProperties === false) found(ctx, at(key), 'widened', `property ${key} added`);
-    else if (before.additionalProperties === undefined || before.additionalProperties === true)
-      found(
-        ctx,
-        at(key),
-        ctx.options.strictOpenObjects ? 'narrowed' : 'note',
-        `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape ` +
-          'is now refused (callers do not send undeclared properties)',
-      );
+    else if (before.additionalProperties === undefined || before.additionalProperties === true) {
+      const message = `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape is now refused (callers do not send undeclared properties)`;
+      found(ctx, at(key), ctx.options.strictOpenObjects ? 'narrowed' : 'note', message);
+    }
   }
   for (const key of Object.keys(ap)) {
     if (Object.hasOwn(bp, key)) ctx.compare(ap[key], bp[key], at(key), ctx);
-    else if (after.additionalProperties === false)
-      found(
-        ctx,
-        at(key),
-        'narrowed',
-        `property ${key} removed and extra properties are refused: arguments with ${key} are now refused`,
-        { [key]: sampleFor(ap[key]!, ctx.beforeRoot) },
-      );
-    else if (ar.has(key))
+    else if (after.additionalProperties === false) {
+      const message = `property ${key} removed and extra properties are refused: arguments with ${key} are now refused`;
+      found(ctx, at(key), 'narrowed', message, { [key]: sampleFor(ap[key]!, ctx.beforeRoot) });
+    } else if (ar.has(key))
       found(ctx, at(key), 'widened', `required property ${key} removed: objects without it are now accepted`, {});
     else found(ctx, at(key), 'widened', `property ${key} removed: any ${key} is now accepted`);
   }

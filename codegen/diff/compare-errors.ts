@@ -61,12 +61,12 @@ function dataChanges(
     return;
   }
   if (JSON.stringify(a) === JSON.stringify(b)) return;
-  const witnesses = findWitness(a, b, 'output');
+  const witnessOf = findWitness(a, b, 'output');
   for (const change of compareSchema(a, b, { ...options, side: 'output' })) {
     if (change.direction === 'note') continue; // extra data properties are never sent unseen
     const breaking = verdictOf('output', change.direction) === 'breaking';
     const item = toolChange(`${pointer}${change.pointer}`, breaking, `error ${code} data: ${change.message}`, 'errors');
-    const witness = breaking ? witnesses.find(change) : undefined;
+    const witness = breaking ? witnessOf(change) : undefined;
     if (witness !== undefined) {
       item.witness = { success: false, code, data: witness };
       item.message += `: e.g. the data ${JSON.stringify(witness)} may now be returned and was invalid before`;

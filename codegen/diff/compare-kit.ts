@@ -112,13 +112,8 @@ export function spend(ctx: Ctx, pointer: string): boolean {
   }
   if (!ctx.scratch && !work.told) {
     work.told = true;
-    found(
-      ctx,
-      pointer,
-      'undecidable',
-      `not compared: the comparison stopped after ${work.limit} schema pairs (--max-comparisons), ` +
-        'so what is left here counts as breaking',
-    );
+    const message = `not compared: the comparison stopped after ${work.limit} schema pairs (--max-comparisons), so what is left here counts as breaking`;
+    found(ctx, pointer, 'undecidable', message);
   }
   return false;
 }
@@ -356,13 +351,16 @@ export function sampleFor(schema: JSONSchema7Definition, root: Schema, depth = 0
   const type = Array.isArray(s.type) ? s.type[0] : (s.type ?? (s.properties ? 'object' : undefined));
   if (type === 'string') return 'a'.repeat(Math.max(1, s.minLength ?? 1));
   if (type === 'integer' || type === 'number') return s.minimum ?? 1;
-  if (type === 'object' && depth < 8) {
-    const out: Record<string, unknown> = {};
-    for (const key of s.required ?? [])
-      setOwn(out, key, s.properties?.[key] === undefined ? 1 : sampleFor(s.properties[key]!, root, depth + 1));
-    return out;
-  }
+  if (type === 'object' && depth < 8) return filled(s, root, depth + 1);
   if (type === 'array' && depth < 8 && (s.minItems ?? 0) > 0 && s.items !== undefined && !Array.isArray(s.items))
     return Array.from({ length: s.minItems! }, () => sampleFor(s.items as JSONSchema7Definition, root, depth + 1));
   return type === undefined ? 1 : sampleOfType(type);
+}
+
+/** An object of `schema` with only its required properties, each given a sample value. */
+export function filled(schema: Schema, root: Schema, depth = 0): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of schema.required ?? [])
+    setOwn(out, key, schema.properties?.[key] === undefined ? 1 : sampleFor(schema.properties[key]!, root, depth));
+  return out;
 }

@@ -79,16 +79,13 @@ function hopOf(
   return hop;
 }
 
-function within(pointer: string, prefix: string): boolean {
-  return pointer === prefix || pointer.startsWith(`${prefix}/`);
-}
-
 /** Where the logical `pointer` is in one version (`strict`: the crossing at `pointer` itself not followed: the `$ref` node). */
 function placeOf(ctx: Ctx, side: 'before' | 'after', pointer: string, strict = false): Place {
   const hits: [string, Hop][] = [];
   for (const [at, hops] of ctx.crossings) {
     const hop = hops[side];
-    if (hop !== undefined && within(pointer, at) && !(strict && at === pointer)) hits.push([at, hop]);
+    const within = pointer === at || pointer.startsWith(`${at}/`);
+    if (hop !== undefined && within && !(strict && at === pointer)) hits.push([at, hop]);
   }
   if (hits.length === 0) return { pointer };
   hits.sort((a, b) => a[0].length - b[0].length);
@@ -139,12 +136,8 @@ function uncomparedChanges(a: Schema, b: Schema, pointer: string, ctx: Ctx): voi
     const [before, after] = [(a as Record<string, unknown>)[keyword], (b as Record<string, unknown>)[keyword]];
     if (sameKeyword(keyword, before, after, pointer, ctx)) continue;
     const what = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
-    found(
-      ctx,
-      `${pointer}/${escapePointerSegment(keyword)}`,
-      'undecidable',
-      `${keyword} ${what}: toolsmith diff does not compare ${keyword}, so the change counts as breaking`,
-    );
+    const message = `${keyword} ${what}: toolsmith diff does not compare ${keyword}, so the change counts as breaking`;
+    found(ctx, `${pointer}/${escapePointerSegment(keyword)}`, 'undecidable', message);
   }
 }
 
@@ -168,13 +161,8 @@ function compareSchemas(
   }
   if (!spend(ctx, pointer)) return;
   if (ctx.work.depth === MAX_NESTING) {
-    found(
-      ctx,
-      pointer,
-      'undecidable',
-      `not compared: schemas nest more than ${MAX_NESTING} deep here (through $refs), so what is below counts as breaking`,
-    );
-    return;
+    const message = `not compared: schemas nest more than ${MAX_NESTING} deep here (through $refs), so what is below counts as breaking`;
+    return found(ctx, pointer, 'undecidable', message);
   }
   const hopBefore = hopOf(before, ctx.beforeRoot, ctx.beforeShared);
   const hopAfter = hopOf(after, ctx.afterRoot, ctx.afterShared);
@@ -210,13 +198,10 @@ function compareNodes(a: Schema | boolean, b: Schema | boolean, pointer: string,
   }
   // A `$ref` outside the bundled schema is never fetched: where it changed, what it validates is unknown.
   const [outsideA, outsideB] = [a.$ref, b.$ref].map((ref) => (ref?.startsWith('#') ? undefined : ref));
-  if (outsideA !== outsideB)
-    found(
-      ctx,
-      `${pointer}/$ref`,
-      'undecidable',
-      `$ref ${outsideA ?? 'none'} → ${outsideB ?? 'none'}: not fetched, so the change counts as breaking`,
-    );
+  if (outsideA !== outsideB) {
+    const message = `$ref ${outsideA ?? 'none'} → ${outsideB ?? 'none'}: not fetched, so the change counts as breaking`;
+    found(ctx, `${pointer}/$ref`, 'undecidable', message);
+  }
   for (const { rule } of RULES) rule(a, b, pointer, ctx);
   uncomparedChanges(a, b, pointer, ctx);
 }
@@ -283,7 +268,7 @@ function schemaChanges(
   const b = after[key]!;
   // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
   if (a === b || JSON.stringify(a) === JSON.stringify(b)) return [];
-  const witnesses = findWitness(a, b, side);
+  const witnessOf = findWitness(a, b, side);
   const changes: ToolChange[] = [];
   for (const change of compareSchema(a, b, { ...options, side }, { before: before.shared, after: after.shared })) {
     if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
@@ -295,7 +280,7 @@ function schemaChanges(
       item.pointer = place.shared.pointer;
       item.via = `/${key}${place.via ?? ''}`;
     }
-    const witness = verdict === 'breaking' ? witnesses.find(change) : undefined;
+    const witness = verdict === 'breaking' ? witnessOf(change) : undefined;
     if (witness !== undefined) {
       item.witness = witness;
       item.message += `: e.g. ${side === 'input' ? 'the arguments' : 'the output'} ${brief(witness)} ${
@@ -337,23 +322,18 @@ function brief(value: unknown): string {
 }
 
 /**
- * Each annotation hint: MCP's default when it is absent (`ToolAnnotations` in the MCP schema), the value
- * that lets a host run the tool with less care, and what changing away from that value means.
+ * An annotation hint: its name, MCP's default when it is absent (`ToolAnnotations` in the MCP schema), the
+ * value that lets a host run the tool with less care, and what changing away from that value means.
  */
-const HINTS = {
-  readOnlyHint: { absent: false, safe: true, meaning: 'hosts that run read-only tools without asking must now ask' },
-  destructiveHint: {
-    absent: true,
-    safe: false,
-    meaning: 'hosts that run non-destructive tools without asking must now ask',
-  },
-  idempotentHint: {
-    absent: false,
-    safe: true,
-    meaning: 'callers that retry it must no longer assume a retry is harmless',
-  },
-  openWorldHint: { absent: true, safe: false, meaning: 'it now reaches outside the host (the network, other systems)' },
-} as const;
+type HintRow = [hint: `${string}Hint` & keyof McpToolAnnotations, absent: boolean, safe: boolean, meaning: string];
+
+/** The annotation hints MCP defines. */
+const HINTS: readonly HintRow[] = [
+  ['readOnlyHint', false, true, 'hosts that run read-only tools without asking must now ask'],
+  ['destructiveHint', true, false, 'hosts that run non-destructive tools without asking must now ask'],
+  ['idempotentHint', false, true, 'callers that retry it must no longer assume a retry is harmless'],
+  ['openWorldHint', true, false, 'it now reaches outside the host (the network, other systems)'],
+];
 
 /** A change outside the schemas (`/hasSideEffects`, `/name`, `/errors/X`, …): breaking or compatible. */
 export function toolChange(pointer: string, breaking: boolean, message: string, side: Side = 'tool'): ToolChange {
@@ -362,9 +342,8 @@ export function toolChange(pointer: string, breaking: boolean, message: string, 
 
 /** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
 function annotationChanges(a: McpToolAnnotations, b: McpToolAnnotations, effective: boolean, changes: ToolChange[]) {
-  for (const hint of Object.keys(HINTS) as (keyof typeof HINTS)[]) {
+  for (const [hint, absent, safe, meaning] of HINTS) {
     if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
-    const { absent, safe, meaning } = HINTS[hint];
     const x = a[hint] ?? absent;
     const y = b[hint] ?? absent;
     const message = `${hint} ${x} → ${y}${x === safe ? `: ${meaning}` : ''}`;

@@ -299,12 +299,10 @@ function findInGit(spec: string, cwd: string, schemasFolder: string): FoundSide 
     return { label: spec, sizes: blobs, read: () => ({ file: `${ref}:${file}`, text: text(blob) }) };
   }
   const files = blobs.filter((blob) => blob.path.endsWith('.tool.json') || blob.path.endsWith('.schema.json'));
-  if (files.length === 0)
-    return sideProblem(
-      `git:${ref}:${base}`,
-      `no definitions under ${base} at ${ref}`,
-      'check the ref and the schemas folder',
-    );
+  if (files.length === 0) {
+    const hint = 'check the ref and the schemas folder';
+    return sideProblem(`git:${ref}:${base}`, `no definitions under ${base} at ${ref}`, hint);
+  }
   const read = (): LoadedFiles => {
     const loaded: LoadedFiles = { tools: [], shared: [], problems: [] };
     for (const blob of files) {
@@ -330,11 +328,8 @@ function sideProblem(file: string, message: string, hint: string): Problem {
 function sizeProblem(label: string, files: readonly { size: number }[], maxBytes: number): Problem | undefined {
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   if (bytes <= maxBytes) return undefined;
-  return sideProblem(
-    label,
-    `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`,
-    `pass --max-bytes ${bytes} if a side this large is expected`,
-  );
+  const message = `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`;
+  return sideProblem(label, message, `pass --max-bytes ${bytes} if a side this large is expected`);
 }
 
 const SNAPSHOT_HINT =
@@ -374,23 +369,21 @@ function snapshotTool(
   source: SourceFile,
   listed: Map<string, DiffTool>,
 ): DiffTool | Problem {
-  if (!isObject(entry) || typeof entry.name !== 'string')
-    return problemAt(
-      source,
-      base,
-      'a listed tool has no "name"',
-      'each entry of "tools" is { name, inputSchema, ... }',
-    );
+  if (!isObject(entry) || typeof entry.name !== 'string') {
+    const hint = 'each entry of "tools" is { name, inputSchema, ... }';
+    return problemAt(source, base, 'a listed tool has no "name"', hint);
+  }
   const { name, inputSchema, outputSchema } = entry;
   if (!isObject(inputSchema))
     return problemAt(source, base, `tool ${name} has no "inputSchema" object`, 'MCP requires an object inputSchema');
-  if (listed.has(name))
+  if (listed.has(name)) {
     return problemAt(
       source,
       `${base}/name`,
       `tool ${name} is listed twice`,
       'a tools/list answer names each tool once',
     );
+  }
   const annotations = isObject(entry.annotations) ? (entry.annotations as McpToolAnnotations) : {};
   return {
     name,

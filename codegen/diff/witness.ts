@@ -4,7 +4,7 @@ import type { Ajv } from 'ajv';
 import { addValidatorSchema, createGeneratorAjv } from '../ajv.js';
 import { isObject, setOwn } from '../../src/schema/walk.js';
 import { parsePointer } from '../../src/schema/json-pointer.js';
-import { deref, sampleFor, type SchemaChange } from './compare-kit.js';
+import { deref, filled, sampleFor, type SchemaChange } from './compare-kit.js';
 
 type Schema = JSONSchema7;
 type Check = (value: unknown) => boolean;
@@ -46,16 +46,6 @@ function valuePointerOf(pointer: string): string {
   segments.pop();
   if (segments.at(-1) === 'properties') segments.pop();
   return segments.join('/');
-}
-
-/** The required properties of an object schema, each given a sample value. */
-function filled(schema: Schema, root: Schema): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of schema.required ?? []) {
-    const property = schema.properties?.[key];
-    setOwn(out, key, property === undefined ? 1 : sampleFor(property, root));
-  }
-  return out;
 }
 
 /**
@@ -127,32 +117,21 @@ export function findWitness(
   before: Schema,
   after: Schema,
   side: 'input' | 'output',
-): { find(change: SchemaChange): unknown } {
-  let checks: { holds: Check; fails: Check } | null | undefined;
-  const ready = () => {
-    if (checks === undefined) {
-      const a = validatorOf(before);
-      const b = validatorOf(after);
-      checks =
-        a === undefined || b === undefined ? null : side === 'input' ? { holds: a, fails: b } : { holds: b, fails: a };
-    }
-    return checks;
-  };
+): (change: SchemaChange) => unknown {
   // Input witnesses are arguments the before schema took; output witnesses outputs the after schema allows.
-  const frame = side === 'input' ? before : after;
+  const [frame, other] = side === 'input' ? [before, after] : [after, before];
+  let checks: [holds: Check | undefined, fails: Check | undefined] | undefined;
   let searches = 0;
-  return {
-    find(change) {
-      if (++searches > MAX_WITNESS_SEARCHES) return undefined;
-      const c = ready();
-      if (c === null) return undefined;
-      const at = valuePointerOf(change.pointer);
-      const tries = change.witness === undefined ? CANDIDATES : [change.witness, ...CANDIDATES];
-      for (const candidate of tries) {
-        const whole = embed(frame, at, candidate);
-        if (whole !== undefined && c.holds(whole) && !c.fails(whole)) return whole;
-      }
-      return undefined;
-    },
+  return (change) => {
+    if (++searches > MAX_WITNESS_SEARCHES) return undefined;
+    checks ??= [validatorOf(frame), validatorOf(other)];
+    const [holds, fails] = checks;
+    if (holds === undefined || fails === undefined) return undefined;
+    const at = valuePointerOf(change.pointer);
+    for (const candidate of change.witness === undefined ? CANDIDATES : [change.witness, ...CANDIDATES]) {
+      const whole = embed(frame, at, candidate);
+      if (whole !== undefined && holds(whole) && !fails(whole)) return whole;
+    }
+    return undefined;
   };
 }
