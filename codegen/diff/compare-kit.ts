@@ -86,8 +86,8 @@ export interface Work {
   told: boolean;
   /** How many schema pairs the walks under way are nested in (the stack they use). */
   depth: number;
-  /** The changes a scratch walk found between two (dereferenced) schemas, by pair. */
-  counts: WeakMap<object, WeakMap<object, number>>;
+  /** The changes a scratch walk found between two (dereferenced) schemas, by the pair of their ids. */
+  counts: Map<string, number>;
   ids: JsonIds;
 }
 
@@ -97,7 +97,7 @@ const DEFAULT_MAX_COMPARISONS = 100_000;
 /** A fresh budget and memory for one comparison. */
 export function newWork(options: CompareOptions): Work {
   const limit = options.maxComparisons ?? DEFAULT_MAX_COMPARISONS;
-  return { left: limit, limit, told: false, depth: 0, counts: new WeakMap(), ids: jsonIds() };
+  return { left: limit, limit, told: false, depth: 0, counts: new Map(), ids: jsonIds() };
 }
 
 /**
@@ -120,8 +120,9 @@ export function spend(ctx: Ctx, pointer: string): boolean {
 
 /**
  * How many changes the walk finds between two schemas, on a scratch context (nothing reported), once
- * per pair of schemas: the pairing of union branches asks it of many pairs, nested ones of the same
- * pairs again. Infinity when the budget ran out before the answer.
+ * per pair of schemas (equal JSON, equal answer: each side's `$ref`s lead into one root): the pairing of
+ * union branches asks it of many pairs, nested ones of the same pairs again. Infinity when the budget
+ * ran out before the answer.
  */
 export function changeCount(
   x: JSONSchema7Definition | undefined,
@@ -129,19 +130,14 @@ export function changeCount(
   pointer: string,
   ctx: Ctx,
 ): number {
-  const a = deref(x, ctx.beforeRoot);
-  const b = deref(y, ctx.afterRoot);
-  const memo = typeof a === 'object' && typeof b === 'object' ? ctx.work.counts : undefined;
-  const known = memo?.get(a as object)?.get(b as object);
+  const { ids, counts } = ctx.work;
+  const pair = `${ids.of(deref(x, ctx.beforeRoot))} ${ids.of(deref(y, ctx.afterRoot))}`;
+  const known = counts.get(pair);
   if (known !== undefined) return known;
   const scratch: Ctx = { ...ctx, out: [], seen: new Set(), crossings: new Map(), scratch: true };
   ctx.compare(x, y, pointer, scratch);
   if (ctx.work.left === 0) return Number.POSITIVE_INFINITY;
-  if (memo !== undefined) {
-    const row = memo.get(a as object) ?? new WeakMap<object, number>();
-    row.set(b as object, scratch.out.length);
-    memo.set(a as object, row);
-  }
+  counts.set(pair, scratch.out.length);
   return scratch.out.length;
 }
 

@@ -61,8 +61,6 @@ export interface DiffTool {
 
 /** One side of a diff, loaded: its tools by name. */
 export interface LoadedSide {
-  /** What the user passed (`schemas`, `git:main`, `published/mcp.json`). */
-  label: string;
   tools: Map<string, DiffTool>;
   problems: Problem[];
   /** A definitions side's files and models by `relPath` (for the other side's `reuse`). */
@@ -108,14 +106,14 @@ export interface LoadSideOptions {
 export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {}): LoadedSide {
   const { schemasFolder = 'schemas', reuse, generated, maxBytes = DEFAULT_MAX_BYTES } = options;
   const found = spec.startsWith('git:') ? findInGit(spec, cwd, schemasFolder) : findOnDisk(spec, cwd);
-  if ('line' in found) return { label: spec, tools: new Map(), problems: [found] };
+  if ('line' in found) return { tools: new Map(), problems: [found] };
   const tooLarge = sizeProblem(found.label, found.sizes, maxBytes);
-  if (tooLarge !== undefined) return { label: spec, tools: new Map(), problems: [tooLarge] };
+  if (tooLarge !== undefined) return { tools: new Map(), problems: [tooLarge] };
   const read = found.read();
-  if (!('tools' in read)) return loadSnapshot(spec, read.file, read.text);
+  if (!('tools' in read)) return loadSnapshot(read.file, read.text);
   const fromGenerate =
     generated !== undefined && generated.schemasDir === found.folder ? generated.models(read) : undefined;
-  return fromDefinitions(spec, read, reuse, fromGenerate);
+  return fromDefinitions(read, reuse, fromGenerate);
 }
 
 /** A side found and sized, not read yet: a snapshot's text or a definitions side's loaded files. */
@@ -155,12 +153,7 @@ function statOf(file: string): Stats | undefined {
  * (normalize's `cached` hook, as the incremental cache uses it): the model is a function of those bytes.
  * Else `fromGenerate` (the last generate's models of this very folder) may have it.
  */
-function fromDefinitions(
-  label: string,
-  loaded: LoadedFiles,
-  reuse?: LoadedSide,
-  fromGenerate?: NormalizeHooks['cached'],
-): LoadedSide {
+function fromDefinitions(loaded: LoadedFiles, reuse?: LoadedSide, fromGenerate?: NormalizeHooks['cached']): LoadedSide {
   const fromOtherSide = reusedModels(loaded, reuse);
   const cached = (source: SourceFile) => fromOtherSide?.(source) ?? fromGenerate?.(source);
   const environment = reuse?.environment ?? ruleEnvironment();
@@ -177,7 +170,6 @@ function fromDefinitions(
     );
   }
   return {
-    label,
     tools,
     problems: result.problems,
     loaded,
@@ -337,10 +329,10 @@ const SNAPSHOT_HINT =
   'or JSON-RPC response ({ "result": { "tools": [...] } }), or a definitions folder';
 
 /** A manifest snapshot as a side: each listed tool with its schemas read as draft-07. */
-function loadSnapshot(label: string, file: string, text: string): LoadedSide {
+function loadSnapshot(file: string, text: string): LoadedSide {
   const parsed = parseSource(path.posix.basename(file), file, text);
   const tools = new Map<string, DiffTool>();
-  if (parsed.problems.length > 0) return { label, tools, problems: parsed.problems };
+  if (parsed.problems.length > 0) return { tools, problems: parsed.problems };
   const { source } = parsed;
   const value = source.value;
   let list: unknown[];
@@ -351,7 +343,7 @@ function loadSnapshot(label: string, file: string, text: string): LoadedSide {
     at = '/result/tools';
   } else {
     const problem = problemAt(source, '', 'not a manifest snapshot: no "tools" array', SNAPSHOT_HINT);
-    return { label, tools, problems: [problem] };
+    return { tools, problems: [problem] };
   }
   const problems: Problem[] = [];
   list.forEach((entry, index) => {
@@ -359,7 +351,7 @@ function loadSnapshot(label: string, file: string, text: string): LoadedSide {
     if ('line' in tool) problems.push(tool);
     else tools.set(tool.name, tool);
   });
-  return { label, tools, problems };
+  return { tools, problems };
 }
 
 /** One listed tool of a snapshot (`base`: its pointer in the file), or the problem with it. */
