@@ -12,7 +12,7 @@ import {
   type LoadedFiles,
   type SourceFile,
 } from '../load.js';
-import type { DeclaredError, Problem, ProjectModel, ToolModel } from '../model.js';
+import type { Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
 import type { RuleEnvironment } from '../rules/rule.js';
 import { isObject } from '../../src/schema/walk.js';
@@ -27,11 +27,16 @@ export interface SharedOrigin {
   source: SourceFile;
 }
 
+/** A definition's fields a snapshot does not carry (the errors it declares: a snapshot lists none). */
+type DefinitionFields = Partial<
+  Pick<ToolModel, 'hasSideEffects' | 'requiredCapabilities' | 'timeoutMs' | 'version' | 'errors'>
+>;
+
 /**
  * One tool of a side, as the comparison reads it: from a definition (its normalized model) or from a
  * manifest snapshot (an `mcp.json` / saved `tools/list` entry). Schemas are draft-07 and bundled.
  */
-export interface DiffTool {
+export interface DiffTool extends DefinitionFields {
   name: string;
   /** The title MCP lists (a definition's `displayName`, else its name). */
   title?: string;
@@ -39,17 +44,10 @@ export interface DiffTool {
   inputSchema: JSONSchema7;
   outputSchema?: JSONSchema7;
   kind: 'definition' | 'snapshot';
-  /** A definition's fields a snapshot does not carry. */
-  hasSideEffects?: boolean;
-  requiredCapabilities?: readonly string[];
-  timeoutMs?: number;
-  version?: string;
   /** The annotations as MCP lists them (a definition's: `mcpAnnotations`, completed from `hasSideEffects`). */
   annotations: McpToolAnnotations;
   /** The hints the definition itself states (a snapshot: all it lists). */
   ownAnnotations: McpToolAnnotations;
-  /** The errors a definition declares (a snapshot lists none). */
-  errors?: readonly DeclaredError[];
   /** Bundled definition keys (`definitions/<key>`) that are copies of shared types. */
   shared: ReadonlyMap<string, SharedOrigin>;
   /** The file the tool is in, and the pointer of the tool in it (`` for a definition, `/tools/3` in a snapshot). */
@@ -207,20 +205,15 @@ function definitionTool(
   }
   const read = (schema: JSONSchema7) => (is2020(schema) ? asDraft07(schema) : schema);
   const annotations = mcpAnnotations(tool);
+  // The model's own fields (name, description, side effects, …) as they are; the rest as MCP lists them.
   return {
-    name: tool.name,
+    ...tool,
     title: annotations.title,
-    description: tool.description,
     inputSchema: read(tool.inputSchema),
     outputSchema: tool.outputSchema && read(tool.outputSchema),
     kind: 'definition',
-    hasSideEffects: tool.hasSideEffects,
-    requiredCapabilities: tool.requiredCapabilities,
-    timeoutMs: tool.timeoutMs,
-    version: tool.version,
     annotations,
     ownAnnotations: { ...tool.annotations },
-    ...(tool.errors === undefined ? {} : { errors: tool.errors }),
     shared,
     source,
     base: '',
@@ -334,19 +327,16 @@ function loadSnapshot(file: string, text: string): LoadedSide {
   const tools = new Map<string, DiffTool>();
   if (parsed.problems.length > 0) return { tools, problems: parsed.problems };
   const { source } = parsed;
-  const value = source.value;
-  let list: unknown[];
-  let at = '/tools';
-  if (isObject(value) && Array.isArray(value.tools)) list = value.tools;
-  else if (isObject(value) && isObject(value.result) && Array.isArray(value.result.tools)) {
-    list = value.result.tools;
-    at = '/result/tools';
-  } else {
+  const { value } = source;
+  // `{ tools }`, or a JSON-RPC response's `{ result: { tools } }`.
+  const rpc = isObject(value) && !Array.isArray(value.tools) && isObject(value.result);
+  const [answer, at] = rpc ? [value.result, '/result/tools'] : [value, '/tools'];
+  if (!isObject(answer) || !Array.isArray(answer.tools)) {
     const problem = problemAt(source, '', 'not a manifest snapshot: no "tools" array', SNAPSHOT_HINT);
     return { tools, problems: [problem] };
   }
   const problems: Problem[] = [];
-  list.forEach((entry, index) => {
+  answer.tools.forEach((entry, index) => {
     const tool = snapshotTool(entry, `${at}/${index}`, source, tools);
     if ('line' in tool) problems.push(tool);
     else tools.set(tool.name, tool);

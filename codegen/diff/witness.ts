@@ -1,12 +1,11 @@
-import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
+import type { JSONSchema7Definition } from 'json-schema';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { Ajv } from 'ajv';
 import { addValidatorSchema, createGeneratorAjv } from '../ajv.js';
 import { isObject, setOwn } from '../../src/schema/walk.js';
 import { parsePointer } from '../../src/schema/json-pointer.js';
-import { deref, filled, sampleFor, type SchemaChange } from './compare-kit.js';
+import { deref, filled, sampleFor, type Schema, type SchemaChange } from './compare-kit.js';
 
-type Schema = JSONSchema7;
 type Check = (value: unknown) => boolean;
 
 /** Values tried at a change's position when its rule gave none (a pattern or an enum added, a branch removed). */
@@ -23,8 +22,7 @@ let sharedAjv: Ajv | undefined;
  * validator a few times, and a fresh Ajv per schema cost ~5× the compile (1,000-tool bench, P9).
  */
 function validatorOf(schema: Schema): Check | undefined {
-  sharedAjv ??= createGeneratorAjv({ overrides: { code: { optimize: false } } });
-  const ajv = sharedAjv;
+  const ajv = (sharedAjv ??= createGeneratorAjv({ overrides: { code: { optimize: false } } }));
   const { $id: _, ...anonymous } = schema;
   try {
     addValidatorSchema(ajv, anonymous, 'witness', { unknownFormats: true });
