@@ -1,18 +1,6 @@
 import type { JSONSchema7Definition } from 'json-schema';
-import {
-  changeCount,
-  deref,
-  found,
-  onlyKeys,
-  sameKeyword,
-  sampleFor,
-  spend,
-  stable,
-  typesOf,
-  type Ctx,
-  type Rule,
-  type Schema,
-} from './compare-kit.js';
+import { changeCount, deref, found, onlyKeys, sameKeyword, sampleFor, spend, stable, typesOf } from './compare-kit.js';
+import type { Ctx, Rule, Schema } from './compare-kit.js';
 import { valuesOf } from './compare-scalars.js';
 
 /*

@@ -43,7 +43,7 @@ export interface CompareOptions {
    * Which side of a tool the schemas are: `input` (the arguments: the root is only ever given an object,
    * and the runtime coerces values that do not validate as sent) or `output` (no coercion).
    */
-  side?: 'input' | 'output';
+  side?: SchemaSide;
   /** An optional property added to an object that accepts extra properties is breaking (it narrows in set terms). */
   strictOpenObjects?: boolean;
   /** The schema pairs one comparison may walk (scratch walks included) before it stops (default 100,000). */
@@ -51,6 +51,12 @@ export interface CompareOptions {
 }
 
 export type Schema = JSONSchema7;
+
+/** What may stand where a schema goes: a schema, `true`/`false`, or nothing (a keyword one side lacks). */
+export type Subschema = JSONSchema7Definition | undefined;
+
+/** Which side of a tool two schemas are. */
+export type SchemaSide = 'input' | 'output';
 
 export interface Ctx {
   beforeRoot: Schema;
@@ -64,12 +70,7 @@ export interface Ctx {
   beforeShared: ReadonlyMap<string, SharedOrigin>;
   afterShared: ReadonlyMap<string, SharedOrigin>;
   /** The walk itself (`compareSchemas` of ./compare.ts), for the rules that compare the schemas nested in theirs. */
-  compare(
-    before: JSONSchema7Definition | undefined,
-    after: JSONSchema7Definition | undefined,
-    pointer: string,
-    ctx: Ctx,
-  ): void;
+  compare(before: Subschema, after: Subschema, pointer: string, ctx: Ctx): void;
   /** What the whole comparison may still spend and what it learnt, shared by its scratch walks. */
   work: Work;
   /** A walk that only counts changes (`changeCount`): it reports nothing of its own. */
@@ -124,12 +125,7 @@ export function spend(ctx: Ctx, pointer: string): boolean {
  * union branches asks it of many pairs, nested ones of the same pairs again. Infinity when the budget
  * ran out before the answer.
  */
-export function changeCount(
-  x: JSONSchema7Definition | undefined,
-  y: JSONSchema7Definition | undefined,
-  pointer: string,
-  ctx: Ctx,
-): number {
+export function changeCount(x: Subschema, y: Subschema, pointer: string, ctx: Ctx): number {
   const { ids, counts } = ctx.work;
   const pair = `${ids.of(deref(x, ctx.beforeRoot))} ${ids.of(deref(y, ctx.afterRoot))}`;
   const known = counts.get(pair);
@@ -228,15 +224,11 @@ export interface Hop {
 const SCALAR_TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'] as const;
 
 /** Follows local `$ref`s (`#/definitions/X`) of a bundled schema. */
-export function deref(
-  schema: JSONSchema7Definition | undefined,
-  root: Schema,
-  depth = 0,
-): Schema | boolean | undefined {
+export function deref(schema: Subschema, root: Schema, depth = 0): Schema | boolean | undefined {
   if (schema === undefined || typeof schema === 'boolean') return schema;
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && depth < 32) {
     const target = resolveLocalRef(root, schema.$ref);
-    return deref(target as JSONSchema7Definition | undefined, root, depth + 1);
+    return deref(target as Subschema, root, depth + 1);
   }
   // A one-schema allOf is the schema itself.
   if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && onlyKeys(schema, ['allOf'])) {

@@ -1,4 +1,3 @@
-import type { JSONSchema7Definition } from 'json-schema';
 import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import type { SourceFile } from '../load.js';
 import { keywordsOfKind } from '../../src/schema/keywords.js';
@@ -6,29 +5,25 @@ import { escapePointerSegment, parseLocalRef, valueAt } from '../../src/schema/j
 import { pointerIn2020 } from './dialect.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
 import { findWitness } from './witness.js';
-import {
-  deref,
-  found,
-  newWork,
-  sameKeyword,
-  spend,
-  stable,
-  strip,
-  type CompareOptions,
-  type Ctx,
-  type Direction,
-  type Hop,
-  type Place,
-  type Rule,
-  type Schema,
-  type SchemaChange,
+import { deref, found, newWork, sameKeyword, spend, stable, strip } from './compare-kit.js';
+import type {
+  CompareOptions,
+  Ctx,
+  Direction,
+  Hop,
+  Place,
+  Rule,
+  Schema,
+  SchemaChange,
+  SchemaSide,
+  Subschema,
 } from './compare-kit.js';
 import { allOfRule, asUnions, notRule, unionRule } from './compare-composition.js';
 import { arrayRule, objectRule } from './compare-containers.js';
 import { enumRule, numberRule, stringRule, typeRule } from './compare-scalars.js';
 
 /** Which part of a tool a change is in (`errors`: its declared errors, compared by compare-errors.ts). */
-type Side = 'input' | 'output' | 'errors' | 'tool';
+type Side = SchemaSide | 'errors' | 'tool';
 
 /** A change's verdict: `breaking` fails callers, `compatible` does not. */
 export type ChangeVerdict = 'breaking' | 'compatible';
@@ -57,11 +52,7 @@ export interface ToolChange {
 }
 
 /** The last `$ref` hop of a chain from `node` (local refs only). */
-function hopOf(
-  node: JSONSchema7Definition | undefined,
-  root: Schema,
-  shared: ReadonlyMap<string, SharedOrigin>,
-): Hop | undefined {
+function hopOf(node: Subschema, root: Schema, shared: ReadonlyMap<string, SharedOrigin>): Hop | undefined {
   let hop: Hop | undefined;
   let current: unknown = node;
   for (let depth = 0; depth < 32; depth++) {
@@ -145,12 +136,7 @@ function uncomparedChanges(a: Schema, b: Schema, pointer: string, ctx: Ctx): voi
 const MAX_NESTING = 256;
 
 /** Compares two schema positions and appends what changed to `ctx.out`. */
-function compareSchemas(
-  before: JSONSchema7Definition | undefined,
-  after: JSONSchema7Definition | undefined,
-  pointer: string,
-  ctx: Ctx,
-): void {
+function compareSchemas(before: Subschema, after: Subschema, pointer: string, ctx: Ctx): void {
   // A pair of `$ref` targets is compared once (recursive schemas end; the change is reported where first met).
   const refA = typeof before === 'object' ? before.$ref : undefined;
   const refB = typeof after === 'object' ? after.$ref : undefined;
@@ -237,7 +223,7 @@ export function compareSchema(
 }
 
 /** The verdict of a schema change on a side: input breaks when narrowed, output breaks when widened. */
-export function verdictOf(side: 'input' | 'output', direction: Direction): ChangeVerdict {
+export function verdictOf(side: SchemaSide, direction: Direction): ChangeVerdict {
   if (direction === 'undecidable') return 'breaking';
   if (direction === 'note') return 'compatible';
   return (side === 'input') === (direction === 'narrowed') ? 'breaking' : 'compatible';
@@ -257,12 +243,7 @@ export function toolPosition(tool: DiffTool | undefined, pointer: string): Posit
 }
 
 /** One side's schema changes as tool changes: shared-file places, witnesses, positions. */
-function schemaChanges(
-  before: DiffTool,
-  after: DiffTool,
-  side: 'input' | 'output',
-  options: CompareOptions,
-): ToolChange[] {
+function schemaChanges(before: DiffTool, after: DiffTool, side: SchemaSide, options: CompareOptions): ToolChange[] {
   const key = side === 'input' ? 'inputSchema' : 'outputSchema';
   const a = before[key]!;
   const b = after[key]!;

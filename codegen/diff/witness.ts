@@ -1,10 +1,10 @@
-import type { JSONSchema7Definition } from 'json-schema';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { Ajv } from 'ajv';
 import { addValidatorSchema, createGeneratorAjv } from '../ajv.js';
 import { isObject, setOwn } from '../../src/schema/walk.js';
 import { parsePointer } from '../../src/schema/json-pointer.js';
-import { deref, filled, sampleFor, type Schema, type SchemaChange } from './compare-kit.js';
+import { deref, filled, sampleFor } from './compare-kit.js';
+import type { Schema, SchemaChange, SchemaSide, Subschema } from './compare-kit.js';
 
 type Check = (value: unknown) => boolean;
 
@@ -52,7 +52,7 @@ function valuePointerOf(pointer: string): string {
  */
 function embed(root: Schema, pointer: string, value: unknown): unknown {
   const tokens = parsePointer(pointer);
-  const build = (node: JSONSchema7Definition | undefined, i: number): unknown => {
+  const build = (node: Subschema, i: number): unknown => {
     const schema = deref(node, root);
     if (i < tokens.length)
       return typeof schema === 'object'
@@ -73,7 +73,7 @@ function around(
   token: string,
   next: string | undefined,
   root: Schema,
-  below: (child: JSONSchema7Definition | undefined, skip: 1 | 2) => unknown,
+  below: (child: Subschema, skip: 1 | 2) => unknown,
 ): unknown {
   if (token === 'properties' || token === 'additionalProperties') {
     const named = token === 'properties' && next !== undefined;
@@ -90,7 +90,7 @@ function around(
     return inner === undefined ? undefined : [...schema.items.slice(0, index).map((s) => sampleFor(s, root)), inner];
   }
   if (token === 'items') {
-    const inner = below(schema.items as JSONSchema7Definition | undefined, 1);
+    const inner = below(schema.items as Subschema, 1);
     return inner === undefined ? undefined : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => inner);
   }
   if (token !== 'anyOf' && token !== 'oneOf' && token !== 'allOf') return undefined;
@@ -111,11 +111,7 @@ export const MAX_WITNESS_SEARCHES = 64;
  * generated ones are. Validators are compiled on the first change that asks; the first
  * `MAX_WITNESS_SEARCHES` changes that ask are searched.
  */
-export function findWitness(
-  before: Schema,
-  after: Schema,
-  side: 'input' | 'output',
-): (change: SchemaChange) => unknown {
+export function findWitness(before: Schema, after: Schema, side: SchemaSide): (change: SchemaChange) => unknown {
   // Input witnesses are arguments the before schema took; output witnesses outputs the after schema allows.
   const [frame, other] = side === 'input' ? [before, after] : [after, before];
   let checks: [holds: Check | undefined, fails: Check | undefined] | undefined;
