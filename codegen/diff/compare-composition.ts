@@ -126,9 +126,7 @@ function disjoint(x: JSONSchema7Definition, y: JSONSchema7Definition, root: Sche
 /** True when a property `a` requires is forbidden by `b` or held by the two to values no value has for both. */
 function excludes(a: Schema, b: Schema, root: Schema): boolean {
   const own = (schema: Schema, name: string) =>
-    schema.properties !== undefined && Object.hasOwn(schema.properties, name)
-      ? deref(schema.properties[name], root)
-      : undefined;
+    schema.properties && Object.hasOwn(schema.properties, name) ? deref(schema.properties[name], root) : undefined;
   return (a.required ?? []).some((name) => {
     const there = own(b, name);
     if (there === false || (there === undefined && b.additionalProperties === false && !b.patternProperties))

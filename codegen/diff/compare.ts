@@ -60,11 +60,9 @@ function hopOf(node: Subschema, root: Schema, shared: ReadonlyMap<string, Shared
     if (typeof current !== 'object' || typeof ref !== 'string' || !ref.startsWith('#/')) break;
     const target = ref.slice(1);
     const tokens = parseLocalRef(ref) ?? [];
-    const origin =
-      tokens.length === 2 && (tokens[0] === 'definitions' || tokens[0] === '$defs')
-        ? shared.get(tokens[1]!)
-        : undefined;
-    hop = origin === undefined ? { target } : { target, shared: origin };
+    const [container, key] = tokens;
+    const copied = tokens.length === 2 && (container === 'definitions' || container === '$defs');
+    hop = { target, shared: copied ? shared.get(key!) : undefined };
     current = valueAt(root, tokens);
   }
   return hop;
@@ -173,15 +171,9 @@ function compareNodes(a: Schema | boolean, b: Schema | boolean, pointer: string,
     else found(ctx, pointer, 'narrowed', 'now constrained: values it allowed may be refused');
     return;
   }
-  if (b === true || a === false) {
-    found(ctx, pointer, 'widened', 'now accepts any value');
-    return;
-  }
+  if (b === true || a === false) return found(ctx, pointer, 'widened', 'now accepts any value');
   const unions = asUnions(a, b);
-  if (unions !== undefined) {
-    unionRule(unions.keyword)(unions.a, unions.b, pointer, ctx);
-    return;
-  }
+  if (unions !== undefined) return unionRule(unions.keyword)(unions.a, unions.b, pointer, ctx);
   // A `$ref` outside the bundled schema is never fetched: where it changed, what it validates is unknown.
   const [outsideA, outsideB] = [a.$ref, b.$ref].map((ref) => (ref?.startsWith('#') ? undefined : ref));
   if (outsideA !== outsideB) {

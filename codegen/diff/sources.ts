@@ -162,10 +162,7 @@ function fromDefinitions(loaded: LoadedFiles, reuse?: LoadedSide, fromGenerate?:
     // A model reused from the other side: its entry too, but at this side's file.
     const same = reuse?.models?.get(tool.source.relPath) === tool ? reuse.tools.get(tool.name) : undefined;
     const source = sources.get(tool.source.relPath);
-    tools.set(
-      tool.name,
-      same !== undefined ? { ...same, source } : definitionTool(tool, result.project, source, sources),
-    );
+    tools.set(tool.name, same !== undefined ? { ...same, source } : definitionTool(tool, result.project, sources));
   }
   return {
     tools,
@@ -188,12 +185,8 @@ function reusedModels(loaded: LoadedFiles, reuse: LoadedSide | undefined): Norma
   return (source) => (texts.get(source.relPath) === source.text ? models.get(source.relPath) : undefined);
 }
 
-function definitionTool(
-  tool: ToolModel,
-  project: ProjectModel,
-  source: SourceFile | undefined,
-  sources: ReadonlyMap<string, SourceFile>,
-): DiffTool {
+/** A definition's tool (`sources`: the side's files by `relPath`, for positions). */
+function definitionTool(tool: ToolModel, project: ProjectModel, sources: ReadonlyMap<string, SourceFile>): DiffTool {
   const shared = new Map<string, SharedOrigin>();
   for (const [key, origin] of Object.entries(tool.definitionOrigins)) {
     if (origin.kind !== 'shared') continue;
@@ -215,7 +208,7 @@ function definitionTool(
     annotations,
     ownAnnotations: { ...tool.annotations },
     shared,
-    source,
+    source: sources.get(tool.source.relPath),
     base: '',
     translated: is2020(tool.inputSchema),
   };
