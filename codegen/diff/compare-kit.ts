@@ -174,7 +174,8 @@ function jsonIds() {
   const table = new Map<string, number>();
   const ids = new WeakMap<object, number>();
   const plainIds = new WeakMap<object, number>();
-  const refs = new WeakMap<object, boolean>();
+  /** The ids of the values with a `$ref` somewhere in them. */
+  const withRef = new Set<number>();
   const intern = (key: string) => {
     let id = table.get(key);
     if (id === undefined) table.set(key, (id = table.size));
@@ -185,26 +186,15 @@ function jsonIds() {
     let id = ids.get(value);
     if (id === undefined) {
       const node = value as Record<string, unknown>;
+      const names = Array.isArray(value) ? [...value.keys()] : Object.keys(node).sort();
+      const children = names.map((name) => of(node[name]));
       const key = Array.isArray(value)
-        ? `[${value.map(of).join(',')}]`
-        : `{${Object.keys(node)
-            .sort()
-            .map((name) => `${JSON.stringify(name)}:${of(node[name])}`)
-            .join(',')}}`;
+        ? `[${children.join(',')}]`
+        : `{${names.map((name, k) => `${JSON.stringify(name)}:${children[k]}`).join(',')}}`;
       ids.set(value, (id = intern(key)));
+      if (typeof node.$ref === 'string' || children.some((child) => withRef.has(child))) withRef.add(id);
     }
     return id;
-  };
-  const hasRef = (value: unknown): boolean => {
-    if (typeof value !== 'object' || value === null) return false;
-    let found = refs.get(value);
-    if (found === undefined) {
-      found =
-        typeof (value as Schema).$ref === 'string' ||
-        (Array.isArray(value) ? value : Object.values(value)).some(hasRef);
-      refs.set(value, found);
-    }
-    return found;
   };
   const plain = (schema: Schema | boolean): number => {
     if (typeof schema !== 'object') return of(schema);
@@ -212,7 +202,7 @@ function jsonIds() {
     if (id === undefined) plainIds.set(schema, (id = of(strip(schema))));
     return id;
   };
-  return { of, plain, hasRef };
+  return { of, plain, hasRef: (value: unknown) => withRef.has(of(value)) };
 }
 
 /** Where a `$ref` led: the pointer of its target in the bundled schema, and the shared file it is a copy of. */
@@ -322,7 +312,7 @@ export function strip(schema: Schema | boolean | undefined): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (METADATA.has(key) || key === 'default' || key.startsWith('x-')) continue;
-    out[key] = key === 'type' && Array.isArray(value) && value.length === 1 ? value[0] : value;
+    setOwn(out, key, key === 'type' && Array.isArray(value) && value.length === 1 ? value[0] : value);
   }
   return out;
 }

@@ -3,15 +3,8 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
-import {
-  loadDefinitions,
-  parseSource,
-  problemAt,
-  scanSchemasFolder,
-  toPosix,
-  type LoadedFiles,
-  type SourceFile,
-} from '../load.js';
+import { loadDefinitions, parseSource, problemAt, scanSchemasFolder, toPosix } from '../load.js';
+import type { LoadedFiles, SourceFile } from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
 import type { RuleEnvironment } from '../rules/rule.js';
