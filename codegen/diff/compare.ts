@@ -239,8 +239,6 @@ function schemaChanges(before: DiffTool, after: DiffTool, side: SchemaSide, opti
   const key = side === 'input' ? 'inputSchema' : 'outputSchema';
   const a = before[key]!;
   const b = after[key]!;
-  // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
-  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return [];
   const witnessOf = findWitness(a, b, side);
   const changes: ToolChange[] = [];
   for (const change of compareSchema(a, b, { ...options, side }, { before: before.shared, after: after.shared })) {
@@ -282,8 +280,10 @@ export function compareTool(before: DiffTool, after: DiffTool, options: CompareO
       changes.push(toolChange(`/${key}`, side === 'input' || a !== undefined, message, side));
       continue;
     }
+    // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
+    if (a === b || JSON.stringify(a) === JSON.stringify(b)) continue;
     changes.push(...schemaChanges(before, after, side, options));
-    if (a !== b) defaultChanges(a, b, `/${key}`, side, changes);
+    defaultChanges(a, b, `/${key}`, side, changes);
   }
   toolLevelChanges(before, after, changes);
   return changes;
@@ -330,7 +330,7 @@ function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange
     // A snapshot says what MCP lists: the hints, completed with MCP's defaults; not capabilities nor timeouts.
     annotationChanges(before.annotations, after.annotations, true, changes);
   } else {
-    sideEffectChanges(before, after, changes);
+    definitionChanges(before, after, changes);
     annotationChanges(before.ownAnnotations, after.ownAnnotations, false, changes);
   }
   for (const field of ['title', 'description'] as const) {
@@ -340,7 +340,8 @@ function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange
   }
 }
 
-function sideEffectChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
+/** The changes of a definition's own fields: side effects, required capabilities and timeout. */
+function definitionChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
   const has = after.hasSideEffects === true;
   if (has !== (before.hasSideEffects === true)) {
     const message = has

@@ -117,6 +117,6 @@ export function diffSides(before: LoadedSide, after: LoadedSide, options: Compar
 /** True when the report has something at or above `failOn`. */
 export function fails(report: DiffReport, failOn: 'breaking' | 'compatible' | 'none'): boolean {
   if (failOn === 'none') return false;
-  const all = report.tools.flatMap((t) => t.changes);
-  return failOn === 'breaking' ? all.some((c) => c.verdict === 'breaking') : all.length > 0;
+  // The report's verdict is the worst of its changes: unchanged only when there are none.
+  return failOn === 'breaking' ? report.verdict === 'breaking' : report.verdict !== 'unchanged';
 }
