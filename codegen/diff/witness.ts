@@ -37,13 +37,9 @@ function validatorOf(schema: Schema): Check | undefined {
 
 /** The pointer of the schema a change's value is a value of: the keyword dropped (and `properties/<name>`). */
 function valuePointerOf(pointer: string): string {
-  const segments = pointer.split('/');
   // A branch (`/anyOf/1`): the value is one of the branch.
-  if (/^\d+$/.test(segments.at(-1) ?? '') && ['anyOf', 'oneOf', 'allOf'].includes(segments.at(-2) ?? ''))
-    return pointer;
-  segments.pop();
-  if (segments.at(-1) === 'properties') segments.pop();
-  return segments.join('/');
+  if (/\/(anyOf|oneOf|allOf)\/\d+$/.test(pointer)) return pointer;
+  return pointer.replace(/(\/properties)?\/[^/]*$/, '');
 }
 
 /**
