@@ -50,6 +50,7 @@ export interface CompareOptions {
   maxComparisons?: number;
 }
 
+/** A draft-07 schema object (the comparison reads every side as draft-07). */
 export type Schema = JSONSchema7;
 
 /** What may stand where a schema goes: a schema, `true`/`false`, or nothing (a keyword one side lacks). */
@@ -58,6 +59,7 @@ export type Subschema = JSONSchema7Definition | undefined;
 /** Which side of a tool two schemas are. */
 export type SchemaSide = 'input' | 'output';
 
+/** What one comparison carries through its walk: both roots, the options, what it found and where it went. */
 export interface Ctx {
   beforeRoot: Schema;
   afterRoot: Schema;
@@ -227,6 +229,7 @@ export function deref(schema: Subschema, root: Schema, depth = 0): Schema | bool
   return schema;
 }
 
+/** True when `schema` has no keyword but `allowed` ones and metadata. */
 export function onlyKeys(schema: Schema, allowed: string[]): boolean {
   return Object.keys(schema).every((key) => allowed.includes(key) || METADATA.has(key));
 }
@@ -307,6 +310,7 @@ function sized(key: NumericKeyword, size: number): unknown {
   return Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, 1]));
 }
 
+/** A schema without what does not validate (metadata, `default`, `x-` keys); a one-type list read as that type. */
 export function strip(schema: Schema | boolean | undefined): unknown {
   if (typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
