@@ -1,18 +1,6 @@
 import type { JSONSchema7Definition } from 'json-schema';
-import {
-  changeCount,
-  deref,
-  found,
-  onlyKeys,
-  sameKeyword,
-  sampleFor,
-  spend,
-  stable,
-  typesOf,
-  type Ctx,
-  type Rule,
-  type Schema,
-} from './compare-kit.js';
+import { changeCount, deref, found, onlyKeys, sameKeyword, sampleFor, spend, stable, typesOf } from './compare-kit.js';
+import type { Ctx, Rule, Schema } from './compare-kit.js';
 import { valuesOf } from './compare-scalars.js';
 
 /*
@@ -138,9 +126,7 @@ function disjoint(x: JSONSchema7Definition, y: JSONSchema7Definition, root: Sche
 /** True when a property `a` requires is forbidden by `b` or held by the two to values no value has for both. */
 function excludes(a: Schema, b: Schema, root: Schema): boolean {
   const own = (schema: Schema, name: string) =>
-    schema.properties !== undefined && Object.hasOwn(schema.properties, name)
-      ? deref(schema.properties[name], root)
-      : undefined;
+    schema.properties && Object.hasOwn(schema.properties, name) ? deref(schema.properties[name], root) : undefined;
   return (a.required ?? []).some((name) => {
     const there = own(b, name);
     if (there === false || (there === undefined && b.additionalProperties === false && !b.patternProperties))
@@ -151,23 +137,17 @@ function excludes(a: Schema, b: Schema, root: Schema): boolean {
   });
 }
 
-/** The union keyword a schema is made of alone (`anyOf`/`oneOf` and metadata), if any. */
-function unionOnly(schema: Schema): 'anyOf' | 'oneOf' | undefined {
-  for (const keyword of ['anyOf', 'oneOf'] as const)
-    if (Array.isArray(schema[keyword]) && onlyKeys(schema, [keyword])) return keyword;
-  return undefined;
-}
-
 /**
  * A schema that became a union of branches (or a union that became one schema): the single schema read
  * as a one-branch union, so its branches are paired rather than every keyword reported as lost.
  */
 export function asUnions(a: Schema, b: Schema): { keyword: 'anyOf' | 'oneOf'; a: Schema; b: Schema } | undefined {
-  const ua = unionOnly(a);
-  const ub = unionOnly(b);
-  const plain = (s: Schema) => s.anyOf === undefined && s.oneOf === undefined;
-  if (ub !== undefined && ua === undefined && plain(a)) return { keyword: ub, a: { [ub]: [a] }, b };
-  if (ua !== undefined && ub === undefined && plain(b)) return { keyword: ua, a, b: { [ua]: [b] } };
+  const single = (s: Schema) => s.anyOf === undefined && s.oneOf === undefined;
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const union = (s: Schema) => Array.isArray(s[keyword]) && onlyKeys(s, [keyword]);
+    if (union(b) && single(a)) return { keyword, a: { [keyword]: [a] }, b };
+    if (union(a) && single(b)) return { keyword, a, b: { [keyword]: [b] } };
+  }
   return undefined;
 }
 

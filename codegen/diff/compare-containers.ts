@@ -7,9 +7,6 @@ import { bound, deref, found, sampleFor, type Rule } from './compare-kit.js';
  * `items`). Nested schemas are compared by the walk the context carries (`ctx.compare`).
  */
 
-const arr = (n: number) => Array.from({ length: n }, () => null);
-const properties = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, 1]));
-
 /** Objects: properties added, removed or changed, `required`, `additionalProperties` and the property counts. */
 export const objectRule: Rule = (before, after, pointer, ctx) => {
   const ap = before.properties ?? {};
@@ -21,26 +18,17 @@ export const objectRule: Rule = (before, after, pointer, ctx) => {
     // A new required property is reported with `required` below.
     if (Object.hasOwn(ap, key) || br.has(key)) continue;
     if (before.additionalProperties === false) found(ctx, at(key), 'widened', `property ${key} added`);
-    else if (before.additionalProperties === undefined || before.additionalProperties === true)
-      found(
-        ctx,
-        at(key),
-        ctx.options.strictOpenObjects ? 'narrowed' : 'note',
-        `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape ` +
-          'is now refused (callers do not send undeclared properties)',
-      );
+    else if (before.additionalProperties === undefined || before.additionalProperties === true) {
+      const message = `optional property ${key} added to an object that accepts extra properties: a ${key} of another shape is now refused (callers do not send undeclared properties)`;
+      found(ctx, at(key), ctx.options.strictOpenObjects ? 'narrowed' : 'note', message);
+    }
   }
   for (const key of Object.keys(ap)) {
     if (Object.hasOwn(bp, key)) ctx.compare(ap[key], bp[key], at(key), ctx);
-    else if (after.additionalProperties === false)
-      found(
-        ctx,
-        at(key),
-        'narrowed',
-        `property ${key} removed and extra properties are refused: arguments with ${key} are now refused`,
-        { [key]: sampleFor(ap[key]!, ctx.beforeRoot) },
-      );
-    else if (ar.has(key))
+    else if (after.additionalProperties === false) {
+      const message = `property ${key} removed and extra properties are refused: arguments with ${key} are now refused`;
+      found(ctx, at(key), 'narrowed', message, { [key]: sampleFor(ap[key]!, ctx.beforeRoot) });
+    } else if (ar.has(key))
       found(ctx, at(key), 'widened', `required property ${key} removed: objects without it are now accepted`, {});
     else found(ctx, at(key), 'widened', `property ${key} removed: any ${key} is now accepted`);
   }
@@ -56,8 +44,8 @@ export const objectRule: Rule = (before, after, pointer, ctx) => {
     if (!br.has(key) && Object.hasOwn(bp, key))
       found(ctx, `${pointer}/required`, 'widened', `${key} is no longer required`, {});
   additionalPropertiesRule(before, after, pointer, ctx);
-  bound('minProperties', true, properties)(before, after, pointer, ctx);
-  bound('maxProperties', false, properties)(before, after, pointer, ctx);
+  bound('minProperties')(before, after, pointer, ctx);
+  bound('maxProperties')(before, after, pointer, ctx);
 };
 
 /** `additionalProperties`: `false` added or removed; a schema of it is compared by the walk, through its `$ref`s. */
@@ -74,23 +62,20 @@ const additionalPropertiesRule: Rule = (before, after, pointer, ctx) => {
   else if (typeof a === 'object' || typeof b === 'object') ctx.compare(a ?? true, b ?? true, at, ctx);
 };
 
+/** Arrays: the item counts, `uniqueItems`, and `items` (a tuple's compared in place when as long). */
 export const arrayRule: Rule = (before, after, pointer, ctx) => {
-  bound('minItems', true, arr)(before, after, pointer, ctx);
-  bound('maxItems', false, arr)(before, after, pointer, ctx);
-  if (!before.uniqueItems && after.uniqueItems) {
-    found(ctx, `${pointer}/uniqueItems`, 'narrowed', 'items must now be unique', [1, 1]);
-  } else if (before.uniqueItems && !after.uniqueItems) {
-    found(ctx, `${pointer}/uniqueItems`, 'widened', 'items need no longer be unique', [1, 1]);
+  bound('minItems')(before, after, pointer, ctx);
+  bound('maxItems')(before, after, pointer, ctx);
+  if (!before.uniqueItems !== !after.uniqueItems) {
+    const narrowed = !before.uniqueItems;
+    const message = narrowed ? 'items must now be unique' : 'items need no longer be unique';
+    found(ctx, `${pointer}/uniqueItems`, narrowed ? 'narrowed' : 'widened', message, [1, 1]);
   }
   const ai = before.items;
   const bi = after.items;
-  if (Array.isArray(ai) && Array.isArray(bi) && ai.length === bi.length) {
+  if (Array.isArray(ai) && Array.isArray(bi) && ai.length === bi.length)
     ai.forEach((item, i) => ctx.compare(item, bi[i], `${pointer}/items/${i}`, ctx));
-    return;
-  }
-  if (Array.isArray(ai) || Array.isArray(bi)) {
+  else if (Array.isArray(ai) || Array.isArray(bi))
     found(ctx, `${pointer}/items`, 'undecidable', 'tuple items changed: cannot compare (treated as breaking)');
-    return;
-  }
-  if (ai !== undefined || bi !== undefined) ctx.compare(ai ?? true, bi ?? true, `${pointer}/items`, ctx);
+  else if (ai !== undefined || bi !== undefined) ctx.compare(ai ?? true, bi ?? true, `${pointer}/items`, ctx);
 };

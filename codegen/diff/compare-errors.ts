@@ -6,55 +6,37 @@
  */
 import type { DeclaredError } from '../model.js';
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
-import { compareSchema, type ToolChange, toolPosition, verdictOf } from './compare.js';
+import { compareSchema, toolChange, verdictOf, type ToolChange } from './compare.js';
 import type { CompareOptions } from './compare-kit.js';
 import type { DiffTool } from './sources.js';
 import { findWitness } from './witness.js';
 
-/** The declared errors of one version by code (a snapshot carries none). */
-function byCode(tool: DiffTool): Map<string, DeclaredError> {
-  return new Map((tool.errors ?? []).map((error) => [error.code, error]));
-}
-
-/** The changes of the declared errors from `before` to `after`, each with both versions' positions. */
+/** The changes of the declared errors from `before` to `after` (a snapshot lists none). */
 export function errorChanges(before: DiffTool, after: DiffTool, options: CompareOptions = {}): ToolChange[] {
   const changes: ToolChange[] = [];
-  if (before.kind === 'snapshot' || after.kind === 'snapshot') return changes; // a tools/list entry lists no errors
-  const was = byCode(before);
-  const now = byCode(after);
+  if (before.kind === 'snapshot' || after.kind === 'snapshot') return changes;
+  const was = new Map((before.errors ?? []).map((error) => [error.code, error]));
+  const now = new Map((after.errors ?? []).map((error) => [error.code, error]));
   for (const [code, error] of now) {
     const pointer = `/errors/${escapePointerSegment(code)}`;
     const old = was.get(code);
     if (old === undefined) {
       const witness = { success: false, code };
-      changes.push({
-        side: 'errors',
-        pointer,
-        verdict: 'breaking',
-        message: `error ${code} added: callers that handle failures by code meet one they do not know: e.g. the failure ${JSON.stringify(witness)} may now be returned`,
-        witness,
-      });
+      const message = `error ${code} added: callers that handle failures by code meet one they do not know: e.g. the failure ${JSON.stringify(witness)} may now be returned`;
+      changes.push({ ...toolChange(pointer, true, message, 'errors'), witness });
       continue;
     }
     dataChanges(code, old, error, options, changes);
-    if ((old.retryable === true) !== (error.retryable === true))
-      changes.push({
-        side: 'errors',
-        pointer: `${pointer}/retryable`,
-        verdict: 'compatible',
-        message: `error ${code} is ${error.retryable === true ? 'now' : 'no longer'} retryable: a retry policy ${error.retryable === true ? 'now tries' : 'no longer tries'} it again (read-only or idempotent tools only)`,
-      });
+    const retryable = error.retryable === true;
+    if ((old.retryable === true) !== retryable) {
+      const message = `error ${code} is ${retryable ? 'now' : 'no longer'} retryable: a retry policy ${retryable ? 'now tries' : 'no longer tries'} it again (read-only or idempotent tools only)`;
+      changes.push(toolChange(`${pointer}/retryable`, false, message, 'errors'));
+    }
   }
-  for (const code of was.keys())
-    if (!now.has(code))
-      changes.push({
-        side: 'errors',
-        pointer: `/errors/${escapePointerSegment(code)}`,
-        verdict: 'compatible',
-        message: `error ${code} removed: the tool no longer fails with it`,
-      });
-  for (const change of changes)
-    change.positions = { before: toolPosition(before, change.pointer), after: toolPosition(after, change.pointer) };
+  for (const code of was.keys()) {
+    const message = `error ${code} removed: the tool no longer fails with it`;
+    if (!now.has(code)) changes.push(toolChange(`/errors/${escapePointerSegment(code)}`, false, message, 'errors'));
+  }
   return changes;
 }
 
@@ -71,29 +53,20 @@ function dataChanges(
   const b = after.data;
   if (a === undefined && b === undefined) return;
   if (a === undefined || b === undefined) {
-    changes.push({
-      side: 'errors',
-      pointer,
-      verdict: a === undefined ? 'compatible' : 'breaking',
-      message:
-        a === undefined
-          ? `error ${code} now carries data`
-          : `error ${code} no longer carries data: callers that read it lose it`,
-    });
+    const message =
+      a === undefined
+        ? `error ${code} now carries data`
+        : `error ${code} no longer carries data: callers that read it lose it`;
+    changes.push(toolChange(pointer, a !== undefined, message, 'errors'));
     return;
   }
   if (JSON.stringify(a) === JSON.stringify(b)) return;
-  const witnesses = findWitness(a, b, 'output');
+  const witnessOf = findWitness(a, b, 'output');
   for (const change of compareSchema(a, b, { ...options, side: 'output' })) {
     if (change.direction === 'note') continue; // extra data properties are never sent unseen
-    const verdict = verdictOf('output', change.direction);
-    const item: ToolChange = {
-      side: 'errors',
-      pointer: `${pointer}${change.pointer}`,
-      verdict,
-      message: `error ${code} data: ${change.message}`,
-    };
-    const witness = verdict === 'breaking' ? witnesses.find(change) : undefined;
+    const breaking = verdictOf('output', change.direction) === 'breaking';
+    const item = toolChange(`${pointer}${change.pointer}`, breaking, `error ${code} data: ${change.message}`, 'errors');
+    const witness = breaking ? witnessOf(change) : undefined;
     if (witness !== undefined) {
       item.witness = { success: false, code, data: witness };
       item.message += `: e.g. the data ${JSON.stringify(witness)} may now be returned and was invalid before`;

@@ -43,15 +43,23 @@ export interface CompareOptions {
    * Which side of a tool the schemas are: `input` (the arguments: the root is only ever given an object,
    * and the runtime coerces values that do not validate as sent) or `output` (no coercion).
    */
-  side?: 'input' | 'output';
+  side?: SchemaSide;
   /** An optional property added to an object that accepts extra properties is breaking (it narrows in set terms). */
   strictOpenObjects?: boolean;
   /** The schema pairs one comparison may walk (scratch walks included) before it stops (default 100,000). */
   maxComparisons?: number;
 }
 
+/** A draft-07 schema object (the comparison reads every side as draft-07). */
 export type Schema = JSONSchema7;
 
+/** What may stand where a schema goes: a schema, `true`/`false`, or nothing (a keyword one side lacks). */
+export type Subschema = JSONSchema7Definition | undefined;
+
+/** Which side of a tool two schemas are. */
+export type SchemaSide = 'input' | 'output';
+
+/** What one comparison carries through its walk: both roots, the options, what it found and where it went. */
 export interface Ctx {
   beforeRoot: Schema;
   afterRoot: Schema;
@@ -64,12 +72,7 @@ export interface Ctx {
   beforeShared: ReadonlyMap<string, SharedOrigin>;
   afterShared: ReadonlyMap<string, SharedOrigin>;
   /** The walk itself (`compareSchemas` of ./compare.ts), for the rules that compare the schemas nested in theirs. */
-  compare(
-    before: JSONSchema7Definition | undefined,
-    after: JSONSchema7Definition | undefined,
-    pointer: string,
-    ctx: Ctx,
-  ): void;
+  compare(before: Subschema, after: Subschema, pointer: string, ctx: Ctx): void;
   /** What the whole comparison may still spend and what it learnt, shared by its scratch walks. */
   work: Work;
   /** A walk that only counts changes (`changeCount`): it reports nothing of its own. */
@@ -86,8 +89,8 @@ export interface Work {
   told: boolean;
   /** How many schema pairs the walks under way are nested in (the stack they use). */
   depth: number;
-  /** The changes a scratch walk found between two (dereferenced) schemas, by pair. */
-  counts: WeakMap<object, WeakMap<object, number>>;
+  /** The changes a scratch walk found between two (dereferenced) schemas, by the pair of their ids. */
+  counts: Map<string, number>;
   ids: JsonIds;
 }
 
@@ -97,7 +100,7 @@ const DEFAULT_MAX_COMPARISONS = 100_000;
 /** A fresh budget and memory for one comparison. */
 export function newWork(options: CompareOptions): Work {
   const limit = options.maxComparisons ?? DEFAULT_MAX_COMPARISONS;
-  return { left: limit, limit, told: false, depth: 0, counts: new WeakMap(), ids: jsonIds() };
+  return { left: limit, limit, told: false, depth: 0, counts: new Map(), ids: jsonIds() };
 }
 
 /**
@@ -112,41 +115,27 @@ export function spend(ctx: Ctx, pointer: string): boolean {
   }
   if (!ctx.scratch && !work.told) {
     work.told = true;
-    found(
-      ctx,
-      pointer,
-      'undecidable',
-      `not compared: the comparison stopped after ${work.limit} schema pairs (--max-comparisons), ` +
-        'so what is left here counts as breaking',
-    );
+    const message = `not compared: the comparison stopped after ${work.limit} schema pairs (--max-comparisons), so what is left here counts as breaking`;
+    found(ctx, pointer, 'undecidable', message);
   }
   return false;
 }
 
 /**
  * How many changes the walk finds between two schemas, on a scratch context (nothing reported), once
- * per pair of schemas: the pairing of union branches asks it of many pairs, nested ones of the same
- * pairs again. Infinity when the budget ran out before the answer.
+ * per pair of schemas (equal JSON, equal answer: each side's `$ref`s lead into one root): the pairing of
+ * union branches asks it of many pairs, nested ones of the same pairs again. Infinity when the budget
+ * ran out before the answer.
  */
-export function changeCount(
-  x: JSONSchema7Definition | undefined,
-  y: JSONSchema7Definition | undefined,
-  pointer: string,
-  ctx: Ctx,
-): number {
-  const a = deref(x, ctx.beforeRoot);
-  const b = deref(y, ctx.afterRoot);
-  const memo = typeof a === 'object' && typeof b === 'object' ? ctx.work.counts : undefined;
-  const known = memo?.get(a as object)?.get(b as object);
+export function changeCount(x: Subschema, y: Subschema, pointer: string, ctx: Ctx): number {
+  const { ids, counts } = ctx.work;
+  const pair = `${ids.of(deref(x, ctx.beforeRoot))} ${ids.of(deref(y, ctx.afterRoot))}`;
+  const known = counts.get(pair);
   if (known !== undefined) return known;
   const scratch: Ctx = { ...ctx, out: [], seen: new Set(), crossings: new Map(), scratch: true };
   ctx.compare(x, y, pointer, scratch);
   if (ctx.work.left === 0) return Number.POSITIVE_INFINITY;
-  if (memo !== undefined) {
-    const row = memo.get(a as object) ?? new WeakMap<object, number>();
-    row.set(b as object, scratch.out.length);
-    memo.set(a as object, row);
-  }
+  counts.set(pair, scratch.out.length);
   return scratch.out.length;
 }
 
@@ -187,7 +176,8 @@ function jsonIds() {
   const table = new Map<string, number>();
   const ids = new WeakMap<object, number>();
   const plainIds = new WeakMap<object, number>();
-  const refs = new WeakMap<object, boolean>();
+  /** The ids of the values with a `$ref` somewhere in them. */
+  const withRef = new Set<number>();
   const intern = (key: string) => {
     let id = table.get(key);
     if (id === undefined) table.set(key, (id = table.size));
@@ -198,26 +188,15 @@ function jsonIds() {
     let id = ids.get(value);
     if (id === undefined) {
       const node = value as Record<string, unknown>;
+      const names = Array.isArray(value) ? [...value.keys()] : Object.keys(node).sort();
+      const children = names.map((name) => of(node[name]));
       const key = Array.isArray(value)
-        ? `[${value.map(of).join(',')}]`
-        : `{${Object.keys(node)
-            .sort()
-            .map((name) => `${JSON.stringify(name)}:${of(node[name])}`)
-            .join(',')}}`;
+        ? `[${children.join(',')}]`
+        : `{${names.map((name, k) => `${JSON.stringify(name)}:${children[k]}`).join(',')}}`;
       ids.set(value, (id = intern(key)));
+      if (typeof node.$ref === 'string' || children.some((child) => withRef.has(child))) withRef.add(id);
     }
     return id;
-  };
-  const hasRef = (value: unknown): boolean => {
-    if (typeof value !== 'object' || value === null) return false;
-    let found = refs.get(value);
-    if (found === undefined) {
-      found =
-        typeof (value as Schema).$ref === 'string' ||
-        (Array.isArray(value) ? value : Object.values(value)).some(hasRef);
-      refs.set(value, found);
-    }
-    return found;
   };
   const plain = (schema: Schema | boolean): number => {
     if (typeof schema !== 'object') return of(schema);
@@ -225,7 +204,7 @@ function jsonIds() {
     if (id === undefined) plainIds.set(schema, (id = of(strip(schema))));
     return id;
   };
-  return { of, plain, hasRef };
+  return { of, plain, hasRef: (value: unknown) => withRef.has(of(value)) };
 }
 
 /** Where a `$ref` led: the pointer of its target in the bundled schema, and the shared file it is a copy of. */
@@ -237,15 +216,11 @@ export interface Hop {
 const SCALAR_TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'] as const;
 
 /** Follows local `$ref`s (`#/definitions/X`) of a bundled schema. */
-export function deref(
-  schema: JSONSchema7Definition | undefined,
-  root: Schema,
-  depth = 0,
-): Schema | boolean | undefined {
+export function deref(schema: Subschema, root: Schema, depth = 0): Schema | boolean | undefined {
   if (schema === undefined || typeof schema === 'boolean') return schema;
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && depth < 32) {
     const target = resolveLocalRef(root, schema.$ref);
-    return deref(target as JSONSchema7Definition | undefined, root, depth + 1);
+    return deref(target as Subschema, root, depth + 1);
   }
   // A one-schema allOf is the schema itself.
   if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && onlyKeys(schema, ['allOf'])) {
@@ -254,6 +229,7 @@ export function deref(
   return schema;
 }
 
+/** True when `schema` has no keyword but `allowed` ones and metadata. */
 export function onlyKeys(schema: Schema, allowed: string[]): boolean {
   return Object.keys(schema).every((key) => allowed.includes(key) || METADATA.has(key));
 }
@@ -302,38 +278,45 @@ export type Rule = (before: Schema, after: Schema, pointer: string, ctx: Ctx) =>
 /** The keywords whose value is a number (`maximum`, `minLength`, …). */
 type NumericKeyword = { [K in keyof Schema]-?: NonNullable<Schema[K]> extends number ? K : never }[keyof Schema];
 
-/** A numeric bound: `isMin` says which way narrows. */
-export function bound(key: NumericKeyword, isMin: boolean, witnessOf: (value: number) => unknown): Rule {
+/**
+ * A numeric bound (`maximum`, `minLength`, `maxItems`, …): tighter (or newly present) narrows, with the
+ * first value refused that the old bound allowed as its witness; looser widens.
+ */
+export function bound(key: NumericKeyword): Rule {
+  const isMin = key.startsWith('min') || key === 'exclusiveMinimum';
+  const exclusive = key.startsWith('exclusive');
   return (before, after, pointer, ctx) => {
     const a = before[key] as number | undefined;
     const b = after[key] as number | undefined;
     if (a === b) return;
-    const at = `${pointer}/${key}`;
-    const exclusive = key.startsWith('exclusive');
-    // Narrowed when after's bound is tighter (or newly present).
-    const narrowed = b !== undefined && (a === undefined || (isMin ? b > a : b < a));
     const show = (v: number | undefined) => (v === undefined ? 'none' : String(v));
     const message = `${key} ${show(a)} → ${show(b)}`;
-    if (narrowed) {
-      const edge = a !== undefined ? (exclusive ? (isMin ? a + 1e-9 : a - 1e-9) : a) : isMin ? b - 1 : b + 1;
-      // The value next to the new bound (the first one refused), kept inside the old bound.
-      const step = exclusive ? 0 : 1;
-      const w = isMin ? Math.max(edge, b - step) : Math.min(edge, b + step);
-      const value =
-        key.includes('Length') || key.includes('Items') || key.includes('Properties') ? Math.max(0, Math.round(w)) : w;
-      found(ctx, at, 'narrowed', `${message}: values it allowed are now refused`, witnessOf(value));
-    } else {
-      found(ctx, at, 'widened', `${message}: more values are accepted`);
-    }
+    if (b === undefined || (a !== undefined && (isMin ? b <= a : b >= a)))
+      return found(ctx, `${pointer}/${key}`, 'widened', `${message}: more values are accepted`);
+    const edge = a !== undefined ? (exclusive ? (isMin ? a + 1e-9 : a - 1e-9) : a) : isMin ? b - 1 : b + 1;
+    // The value next to the new bound (the first one refused), kept inside the old bound.
+    const step = exclusive ? 0 : 1;
+    const value = isMin ? Math.max(edge, b - step) : Math.min(edge, b + step);
+    found(ctx, `${pointer}/${key}`, 'narrowed', `${message}: values it allowed are now refused`, sized(key, value));
   };
 }
 
+/** A value at bound `key`'s `size`: the number itself, or a string, an array or an object of about that size. */
+function sized(key: NumericKeyword, size: number): unknown {
+  if (key.endsWith('imum')) return size;
+  const n = Math.max(0, Math.round(size));
+  if (key.endsWith('Length')) return 'a'.repeat(n);
+  if (key.endsWith('Items')) return Array.from({ length: n }, () => null);
+  return Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, 1]));
+}
+
+/** A schema without what does not validate (metadata, `default`, `x-` keys); a one-type list read as that type. */
 export function strip(schema: Schema | boolean | undefined): unknown {
   if (typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (METADATA.has(key) || key === 'default' || key.startsWith('x-')) continue;
-    out[key] = key === 'type' && Array.isArray(value) && value.length === 1 ? value[0] : value;
+    setOwn(out, key, key === 'type' && Array.isArray(value) && value.length === 1 ? value[0] : value);
   }
   return out;
 }
@@ -350,13 +333,16 @@ export function sampleFor(schema: JSONSchema7Definition, root: Schema, depth = 0
   const type = Array.isArray(s.type) ? s.type[0] : (s.type ?? (s.properties ? 'object' : undefined));
   if (type === 'string') return 'a'.repeat(Math.max(1, s.minLength ?? 1));
   if (type === 'integer' || type === 'number') return s.minimum ?? 1;
-  if (type === 'object' && depth < 8) {
-    const out: Record<string, unknown> = {};
-    for (const key of s.required ?? [])
-      setOwn(out, key, s.properties?.[key] === undefined ? 1 : sampleFor(s.properties[key]!, root, depth + 1));
-    return out;
-  }
+  if (type === 'object' && depth < 8) return filled(s, root, depth + 1);
   if (type === 'array' && depth < 8 && (s.minItems ?? 0) > 0 && s.items !== undefined && !Array.isArray(s.items))
     return Array.from({ length: s.minItems! }, () => sampleFor(s.items as JSONSchema7Definition, root, depth + 1));
   return type === undefined ? 1 : sampleOfType(type);
+}
+
+/** An object of `schema` with only its required properties, each given a sample value. */
+export function filled(schema: Schema, root: Schema, depth = 0): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of schema.required ?? [])
+    setOwn(out, key, schema.properties?.[key] === undefined ? 1 : sampleFor(schema.properties[key]!, root, depth));
+  return out;
 }

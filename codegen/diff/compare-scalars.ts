@@ -25,6 +25,7 @@ function refusedSample(type: string, to: Set<string>): unknown {
   return sampleOfType(type);
 }
 
+/** `type`: types lost narrow (unless the runtime coerces them, on the input side), types gained widen. */
 export const typeRule: Rule = (before, after, pointer, ctx) => {
   // Tool arguments are always an object (MCP's `arguments`, every adapter's): at the input root only objects count.
   const input = ctx.options.side === 'input';
@@ -36,41 +37,24 @@ export const typeRule: Rule = (before, after, pointer, ctx) => {
   const gained = [...b].filter((t) => !a.has(t) && !(t === 'integer' && a.has('number')));
   // The runtime coerces arguments, never an output: a type an output loses is a narrowing to list.
   const refused = ctx.options.side === 'output' ? lost : lost.filter((t) => !coercible(t, b));
-  if (refused.length === 0 && lost.length > 0) {
-    found(
-      ctx,
-      `${pointer}/type`,
-      'note',
-      `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${lost.join(', ')} values are now coerced by the runtime`,
-    );
-  }
+  const at = `${pointer}/type`;
+  const change = `type ${typeList(before)} → ${typeList(after)}`;
   if (refused.length > 0) {
-    found(
-      ctx,
-      `${pointer}/type`,
-      'narrowed',
-      `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${refused.join(', ')} values are now refused`,
-      refusedSample(refused[0]!, b),
-    );
+    const message = `${change}: ${refused.join(', ')} values are now refused`;
+    found(ctx, at, 'narrowed', message, refusedSample(refused[0]!, b));
+  } else if (lost.length > 0) {
+    found(ctx, at, 'note', `${change}: ${lost.join(', ')} values are now coerced by the runtime`);
   }
   if (gained.length > 0) {
-    found(
-      ctx,
-      `${pointer}/type`,
-      'widened',
-      `type ${fmtTypes(before)} → ${fmtTypes(after)}: ${gained.join(', ')} values are now accepted`,
-      sampleOfType(gained[0]!),
-    );
+    const message = `${change}: ${gained.join(', ')} values are now accepted`;
+    found(ctx, at, 'widened', message, sampleOfType(gained[0]!));
   }
 };
 
-function fmtTypes(schema: Schema): string {
+function typeList(schema: Schema): string {
   if (schema.type === undefined) return 'any';
   return Array.isArray(schema.type) ? schema.type.join('|') : schema.type;
 }
-
-const num = (v: number) => v;
-const str = (n: number) => 'a'.repeat(n);
 
 /** `multipleOf`: narrowed when a multiple of the old step may not be one of the new step. */
 const multipleOfRule: Rule = (before, after, pointer, ctx) => {
@@ -84,53 +68,50 @@ const multipleOfRule: Rule = (before, after, pointer, ctx) => {
 
 /** The number keywords: the bounds and `multipleOf`. */
 export const numberRule = inOrder([
-  bound('minimum', true, num),
-  bound('maximum', false, num),
-  bound('exclusiveMinimum', true, num),
-  bound('exclusiveMaximum', false, num),
+  bound('minimum'),
+  bound('maximum'),
+  bound('exclusiveMinimum'),
+  bound('exclusiveMaximum'),
   multipleOfRule,
 ]);
 
+/**
+ * A string keyword that constrains where it is (`pattern`, `format`): removed widens; added narrows
+ * (`added` says what is refused, `witness` a string it refuses when one is known); changed is
+ * undecidable (`changed` says why).
+ */
+function constraint(
+  keyword: 'pattern' | 'format',
+  added: (value: string) => string,
+  changed: string,
+  witness?: (value: string) => string,
+): Rule {
+  return (before, after, pointer, ctx) => {
+    const a = before[keyword];
+    const b = after[keyword];
+    if (a === b) return;
+    const at = `${pointer}/${keyword}`;
+    if (b === undefined) found(ctx, at, 'widened', `${keyword} ${a} removed`);
+    else if (a === undefined) found(ctx, at, 'narrowed', `${keyword} ${b} added: ${added(b)}`, witness?.(b));
+    else found(ctx, at, 'undecidable', `${keyword} ${a} → ${b}: ${changed} (treated as breaking)`);
+  };
+}
+
 /** The string keywords: the lengths, `pattern` and `format`. */
 export const stringRule = inOrder([
-  bound('minLength', true, str),
-  bound('maxLength', false, str),
-  (before, after, pointer, ctx) => {
-    if (before.pattern === after.pattern) return;
-    if (after.pattern === undefined) {
-      found(ctx, `${pointer}/pattern`, 'widened', `pattern ${before.pattern} removed`);
-    } else if (before.pattern === undefined) {
-      found(
-        ctx,
-        `${pointer}/pattern`,
-        'narrowed',
-        `pattern ${after.pattern} added: strings not matching it are now refused`,
-      );
-    } else {
-      found(
-        ctx,
-        `${pointer}/pattern`,
-        'undecidable',
-        `pattern ${before.pattern} → ${after.pattern}: cannot decide whether every string it matched still matches (treated as breaking)`,
-      );
-    }
-  },
-  (before, after, pointer, ctx) => {
-    if (before.format === after.format) return;
-    if (after.format === undefined) {
-      found(ctx, `${pointer}/format`, 'widened', `format ${before.format} removed`);
-    } else {
-      found(
-        ctx,
-        `${pointer}/format`,
-        before.format === undefined ? 'narrowed' : 'undecidable',
-        before.format === undefined
-          ? `format ${after.format} added: strings that are not a valid ${after.format} are now refused`
-          : `format ${before.format} → ${after.format}: strings valid as one may not be the other (treated as breaking)`,
-        before.format === undefined ? '%not a ' + after.format : undefined,
-      );
-    }
-  },
+  bound('minLength'),
+  bound('maxLength'),
+  constraint(
+    'pattern',
+    () => 'strings not matching it are now refused',
+    'cannot decide whether every string it matched still matches',
+  ),
+  constraint(
+    'format',
+    (format) => `strings that are not a valid ${format} are now refused`,
+    'strings valid as one may not be the other',
+    (format) => `%not a ${format}`,
+  ),
 ]);
 
 /** One rule that runs `rules` in order. */

@@ -1,35 +1,29 @@
-import type { JSONSchema7Definition } from 'json-schema';
 import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import type { SourceFile } from '../load.js';
 import { keywordsOfKind } from '../../src/schema/keywords.js';
-import { setOwn } from '../../src/schema/walk.js';
 import { escapePointerSegment, parseLocalRef, valueAt } from '../../src/schema/json-pointer.js';
 import { pointerIn2020 } from './dialect.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
 import { findWitness } from './witness.js';
-import {
-  deref,
-  found,
-  newWork,
-  sameKeyword,
-  spend,
-  stable,
-  strip,
-  type CompareOptions,
-  type Ctx,
-  type Direction,
-  type Hop,
-  type Place,
-  type Rule,
-  type Schema,
-  type SchemaChange,
+import { deref, found, newWork, sameKeyword, spend, stable, strip } from './compare-kit.js';
+import type {
+  CompareOptions,
+  Ctx,
+  Direction,
+  Hop,
+  Place,
+  Rule,
+  Schema,
+  SchemaChange,
+  SchemaSide,
+  Subschema,
 } from './compare-kit.js';
 import { allOfRule, asUnions, notRule, unionRule } from './compare-composition.js';
 import { arrayRule, objectRule } from './compare-containers.js';
 import { enumRule, numberRule, stringRule, typeRule } from './compare-scalars.js';
 
 /** Which part of a tool a change is in (`errors`: its declared errors, compared by compare-errors.ts). */
-type Side = 'input' | 'output' | 'errors' | 'tool';
+type Side = SchemaSide | 'errors' | 'tool';
 
 /** A change's verdict: `breaking` fails callers, `compatible` does not. */
 export type ChangeVerdict = 'breaking' | 'compatible';
@@ -58,11 +52,7 @@ export interface ToolChange {
 }
 
 /** The last `$ref` hop of a chain from `node` (local refs only). */
-function hopOf(
-  node: JSONSchema7Definition | undefined,
-  root: Schema,
-  shared: ReadonlyMap<string, SharedOrigin>,
-): Hop | undefined {
+function hopOf(node: Subschema, root: Schema, shared: ReadonlyMap<string, SharedOrigin>): Hop | undefined {
   let hop: Hop | undefined;
   let current: unknown = node;
   for (let depth = 0; depth < 32; depth++) {
@@ -70,18 +60,12 @@ function hopOf(
     if (typeof current !== 'object' || typeof ref !== 'string' || !ref.startsWith('#/')) break;
     const target = ref.slice(1);
     const tokens = parseLocalRef(ref) ?? [];
-    const origin =
-      tokens.length === 2 && (tokens[0] === 'definitions' || tokens[0] === '$defs')
-        ? shared.get(tokens[1]!)
-        : undefined;
-    hop = origin === undefined ? { target } : { target, shared: origin };
+    const [container, key] = tokens;
+    const copied = tokens.length === 2 && (container === 'definitions' || container === '$defs');
+    hop = { target, shared: copied ? shared.get(key!) : undefined };
     current = valueAt(root, tokens);
   }
   return hop;
-}
-
-function within(pointer: string, prefix: string): boolean {
-  return pointer === prefix || pointer.startsWith(`${prefix}/`);
 }
 
 /** Where the logical `pointer` is in one version (`strict`: the crossing at `pointer` itself not followed: the `$ref` node). */
@@ -89,7 +73,8 @@ function placeOf(ctx: Ctx, side: 'before' | 'after', pointer: string, strict = f
   const hits: [string, Hop][] = [];
   for (const [at, hops] of ctx.crossings) {
     const hop = hops[side];
-    if (hop !== undefined && within(pointer, at) && !(strict && at === pointer)) hits.push([at, hop]);
+    const within = pointer === at || pointer.startsWith(`${at}/`);
+    if (hop !== undefined && within && !(strict && at === pointer)) hits.push([at, hop]);
   }
   if (hits.length === 0) return { pointer };
   hits.sort((a, b) => a[0].length - b[0].length);
@@ -140,12 +125,8 @@ function uncomparedChanges(a: Schema, b: Schema, pointer: string, ctx: Ctx): voi
     const [before, after] = [(a as Record<string, unknown>)[keyword], (b as Record<string, unknown>)[keyword]];
     if (sameKeyword(keyword, before, after, pointer, ctx)) continue;
     const what = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
-    found(
-      ctx,
-      `${pointer}/${escapePointerSegment(keyword)}`,
-      'undecidable',
-      `${keyword} ${what}: toolsmith diff does not compare ${keyword}, so the change counts as breaking`,
-    );
+    const message = `${keyword} ${what}: toolsmith diff does not compare ${keyword}, so the change counts as breaking`;
+    found(ctx, `${pointer}/${escapePointerSegment(keyword)}`, 'undecidable', message);
   }
 }
 
@@ -153,12 +134,7 @@ function uncomparedChanges(a: Schema, b: Schema, pointer: string, ctx: Ctx): voi
 const MAX_NESTING = 256;
 
 /** Compares two schema positions and appends what changed to `ctx.out`. */
-function compareSchemas(
-  before: JSONSchema7Definition | undefined,
-  after: JSONSchema7Definition | undefined,
-  pointer: string,
-  ctx: Ctx,
-): void {
+function compareSchemas(before: Subschema, after: Subschema, pointer: string, ctx: Ctx): void {
   // A pair of `$ref` targets is compared once (recursive schemas end; the change is reported where first met).
   const refA = typeof before === 'object' ? before.$ref : undefined;
   const refB = typeof after === 'object' ? after.$ref : undefined;
@@ -169,13 +145,8 @@ function compareSchemas(
   }
   if (!spend(ctx, pointer)) return;
   if (ctx.work.depth === MAX_NESTING) {
-    found(
-      ctx,
-      pointer,
-      'undecidable',
-      `not compared: schemas nest more than ${MAX_NESTING} deep here (through $refs), so what is below counts as breaking`,
-    );
-    return;
+    const message = `not compared: schemas nest more than ${MAX_NESTING} deep here (through $refs), so what is below counts as breaking`;
+    return found(ctx, pointer, 'undecidable', message);
   }
   const hopBefore = hopOf(before, ctx.beforeRoot, ctx.beforeShared);
   const hopAfter = hopOf(after, ctx.afterRoot, ctx.afterShared);
@@ -200,24 +171,15 @@ function compareNodes(a: Schema | boolean, b: Schema | boolean, pointer: string,
     else found(ctx, pointer, 'narrowed', 'now constrained: values it allowed may be refused');
     return;
   }
-  if (b === true || a === false) {
-    found(ctx, pointer, 'widened', 'now accepts any value');
-    return;
-  }
+  if (b === true || a === false) return found(ctx, pointer, 'widened', 'now accepts any value');
   const unions = asUnions(a, b);
-  if (unions !== undefined) {
-    unionRule(unions.keyword)(unions.a, unions.b, pointer, ctx);
-    return;
-  }
+  if (unions !== undefined) return unionRule(unions.keyword)(unions.a, unions.b, pointer, ctx);
   // A `$ref` outside the bundled schema is never fetched: where it changed, what it validates is unknown.
   const [outsideA, outsideB] = [a.$ref, b.$ref].map((ref) => (ref?.startsWith('#') ? undefined : ref));
-  if (outsideA !== outsideB)
-    found(
-      ctx,
-      `${pointer}/$ref`,
-      'undecidable',
-      `$ref ${outsideA ?? 'none'} → ${outsideB ?? 'none'}: not fetched, so the change counts as breaking`,
-    );
+  if (outsideA !== outsideB) {
+    const message = `$ref ${outsideA ?? 'none'} → ${outsideB ?? 'none'}: not fetched, so the change counts as breaking`;
+    found(ctx, `${pointer}/$ref`, 'undecidable', message);
+  }
   for (const { rule } of RULES) rule(a, b, pointer, ctx);
   uncomparedChanges(a, b, pointer, ctx);
 }
@@ -253,7 +215,7 @@ export function compareSchema(
 }
 
 /** The verdict of a schema change on a side: input breaks when narrowed, output breaks when widened. */
-export function verdictOf(side: 'input' | 'output', direction: Direction): ChangeVerdict {
+export function verdictOf(side: SchemaSide, direction: Direction): ChangeVerdict {
   if (direction === 'undecidable') return 'breaking';
   if (direction === 'note') return 'compatible';
   return (side === 'input') === (direction === 'narrowed') ? 'breaking' : 'compatible';
@@ -273,23 +235,15 @@ export function toolPosition(tool: DiffTool | undefined, pointer: string): Posit
 }
 
 /** One side's schema changes as tool changes: shared-file places, witnesses, positions. */
-function schemaChanges(
-  before: DiffTool,
-  after: DiffTool,
-  side: 'input' | 'output',
-  options: CompareOptions,
-  changes: ToolChange[],
-): void {
+function schemaChanges(before: DiffTool, after: DiffTool, side: SchemaSide, options: CompareOptions): ToolChange[] {
   const key = side === 'input' ? 'inputSchema' : 'outputSchema';
   const a = before[key]!;
   const b = after[key]!;
-  // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
-  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return;
-  const witnesses = findWitness(a, b, side);
-  const shared = { before: before.shared, after: after.shared };
-  for (const change of compareSchema(a, b, { ...options, side }, shared)) {
-    const verdict = verdictOf(side, change.direction);
+  const witnessOf = findWitness(a, b, side);
+  const changes: ToolChange[] = [];
+  for (const change of compareSchema(a, b, { ...options, side }, { before: before.shared, after: after.shared })) {
     if (side === 'output' && change.direction === 'note') continue; // extra output properties are never sent unseen
+    const verdict = verdictOf(side, change.direction);
     const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
     const place = change.after?.shared !== undefined ? change.after : change.before;
     if (place?.shared !== undefined) {
@@ -297,7 +251,7 @@ function schemaChanges(
       item.pointer = place.shared.pointer;
       item.via = `/${key}${place.via ?? ''}`;
     }
-    const witness = verdict === 'breaking' && change.direction !== 'note' ? witnesses.find(change) : undefined;
+    const witness = verdict === 'breaking' ? witnessOf(change) : undefined;
     if (witness !== undefined) {
       item.witness = witness;
       item.message += `: e.g. ${side === 'input' ? 'the arguments' : 'the output'} ${brief(witness)} ${
@@ -307,9 +261,13 @@ function schemaChanges(
     item.positions = { before: positionIn(before, key, change.before), after: positionIn(after, key, change.after) };
     changes.push(item);
   }
+  return changes;
 }
 
-/** Compares one tool's two versions: its input and output schemas and its tool-level fields. */
+/**
+ * Compares one tool's two versions: its input and output schemas and its tool-level fields (the
+ * positions of the changes that are not in a schema are set by `diffSides`).
+ */
 export function compareTool(before: DiffTool, after: DiffTool, options: CompareOptions = {}): ToolChange[] {
   const changes: ToolChange[] = [];
   for (const side of ['input', 'output'] as const) {
@@ -318,21 +276,16 @@ export function compareTool(before: DiffTool, after: DiffTool, options: CompareO
     const b = after[key];
     if (a === undefined && b === undefined) continue;
     if (a === undefined || b === undefined) {
-      changes.push({
-        side,
-        pointer: `/${key}`,
-        verdict: side === 'output' && a === undefined ? 'compatible' : 'breaking',
-        message: a === undefined ? `${key} added` : `${key} removed: callers relying on a checked output lose it`,
-        positions: { before: toolPosition(before, `/${key}`), after: toolPosition(after, `/${key}`) },
-      });
+      const message = a === undefined ? `${key} added` : `${key} removed: callers relying on a checked output lose it`;
+      changes.push(toolChange(`/${key}`, side === 'input' || a !== undefined, message, side));
       continue;
     }
-    schemaChanges(before, after, side, options, changes);
-    if (a !== b) defaultChanges(a, b, `/${key}`, side, changes);
+    // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
+    if (a === b || JSON.stringify(a) === JSON.stringify(b)) continue;
+    changes.push(...schemaChanges(before, after, side, options));
+    defaultChanges(a, b, `/${key}`, side, changes);
   }
   toolLevelChanges(before, after, changes);
-  for (const change of changes)
-    change.positions ??= { before: toolPosition(before, change.pointer), after: toolPosition(after, change.pointer) };
   return changes;
 }
 
@@ -342,45 +295,32 @@ function brief(value: unknown): string {
 }
 
 /**
- * Each annotation hint: MCP's default when it is absent (`ToolAnnotations` in the MCP schema), the value
- * that lets a host run the tool with less care, and what changing away from that value means.
+ * An annotation hint: its name, MCP's default when it is absent (`ToolAnnotations` in the MCP schema), the
+ * value that lets a host run the tool with less care, and what changing away from that value means.
  */
-const HINTS = {
-  readOnlyHint: { absent: false, safe: true, meaning: 'hosts that run read-only tools without asking must now ask' },
-  destructiveHint: {
-    absent: true,
-    safe: false,
-    meaning: 'hosts that run non-destructive tools without asking must now ask',
-  },
-  idempotentHint: {
-    absent: false,
-    safe: true,
-    meaning: 'callers that retry it must no longer assume a retry is harmless',
-  },
-  openWorldHint: { absent: true, safe: false, meaning: 'it now reaches outside the host (the network, other systems)' },
-} as const;
+type HintRow = [hint: `${string}Hint` & keyof McpToolAnnotations, absent: boolean, safe: boolean, meaning: string];
 
-/** A change of a tool-level field (`/hasSideEffects`, `/name`, …): breaking or compatible. */
-export function toolChange(pointer: string, breaking: boolean, message: string): ToolChange {
-  return { side: 'tool', pointer, verdict: breaking ? 'breaking' : 'compatible', message };
+/** The annotation hints MCP defines. */
+const HINTS: readonly HintRow[] = [
+  ['readOnlyHint', false, true, 'hosts that run read-only tools without asking must now ask'],
+  ['destructiveHint', true, false, 'hosts that run non-destructive tools without asking must now ask'],
+  ['idempotentHint', false, true, 'callers that retry it must no longer assume a retry is harmless'],
+  ['openWorldHint', true, false, 'it now reaches outside the host (the network, other systems)'],
+];
+
+/** A change outside the schemas (`/hasSideEffects`, `/name`, `/errors/X`, …): breaking or compatible. */
+export function toolChange(pointer: string, breaking: boolean, message: string, side: Side = 'tool'): ToolChange {
+  return { side, pointer, verdict: breaking ? 'breaking' : 'compatible', message };
 }
 
 /** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
-function annotationChanges(
-  a: McpToolAnnotations,
-  b: McpToolAnnotations,
-  effective: boolean,
-  changes: ToolChange[],
-): void {
-  for (const hint of Object.keys(HINTS) as (keyof typeof HINTS)[]) {
+function annotationChanges(a: McpToolAnnotations, b: McpToolAnnotations, effective: boolean, changes: ToolChange[]) {
+  for (const [hint, absent, safe, meaning] of HINTS) {
     if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
-    const { absent, safe, meaning } = HINTS[hint];
     const x = a[hint] ?? absent;
     const y = b[hint] ?? absent;
-    if (x !== y)
-      changes.push(
-        toolChange(`/annotations/${hint}`, x === safe, `${hint} ${x} → ${y}${x === safe ? `: ${meaning}` : ''}`),
-      );
+    const message = `${hint} ${x} → ${y}${x === safe ? `: ${meaning}` : ''}`;
+    if (x !== y) changes.push(toolChange(`/annotations/${hint}`, x === safe, message));
   }
 }
 
@@ -390,7 +330,7 @@ function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange
     // A snapshot says what MCP lists: the hints, completed with MCP's defaults; not capabilities nor timeouts.
     annotationChanges(before.annotations, after.annotations, true, changes);
   } else {
-    sideEffectChanges(before, after, changes);
+    definitionChanges(before, after, changes);
     annotationChanges(before.ownAnnotations, after.ownAnnotations, false, changes);
   }
   for (const field of ['title', 'description'] as const) {
@@ -400,7 +340,8 @@ function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange
   }
 }
 
-function sideEffectChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
+/** The changes of a definition's own fields: side effects, required capabilities and timeout. */
+function definitionChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
   const has = after.hasSideEffects === true;
   if (has !== (before.hasSideEffects === true)) {
     const message = has
@@ -420,46 +361,22 @@ function sideEffectChanges(before: DiffTool, after: DiffTool, changes: ToolChang
     const shorter =
       after.timeoutMs !== undefined && (before.timeoutMs === undefined || after.timeoutMs < before.timeoutMs);
     const timeout = `timeout ${before.timeoutMs ?? 'none'} → ${after.timeoutMs ?? 'none'} ms`;
-    changes.push(
-      toolChange('/timeoutMs', shorter, `${timeout}${shorter ? ': calls that finished in time may now time out' : ''}`),
-    );
+    const message = `${timeout}${shorter ? ': calls that finished in time may now time out' : ''}`;
+    changes.push(toolChange('/timeoutMs', shorter, message));
   }
 }
 
 /** Reports changed `default`s of top-level input/output properties (callers that omit them get another value). */
-function defaultChanges(
-  before: Schema,
-  after: Schema,
-  base: string,
-  side: 'input' | 'output',
-  changes: ToolChange[],
-): void {
+function defaultChanges(before: Schema, after: Schema, base: string, side: Side, changes: ToolChange[]): void {
   const ap = (deref(before, before) as Schema | undefined)?.properties ?? {};
   const bp = (deref(after, after) as Schema | undefined)?.properties ?? {};
   for (const key of Object.keys(ap)) {
     if (!Object.hasOwn(bp, key)) continue;
     const a = deref(ap[key], before);
     const b = deref(bp[key], after);
-    if (typeof a !== 'object' || typeof b !== 'object') continue;
-    if (stable(a.default) === stable(b.default)) continue;
-    changes.push({
-      side,
-      pointer: `${base}/properties/${escapePointerSegment(key)}/default`,
-      verdict: 'compatible',
-      message: `default ${JSON.stringify(a.default) ?? 'none'} → ${JSON.stringify(b.default) ?? 'none'}: callers that omit ${key} now get another value`,
-    });
+    if (typeof a !== 'object' || typeof b !== 'object' || stable(a.default) === stable(b.default)) continue;
+    const pointer = `${base}/properties/${escapePointerSegment(key)}/default`;
+    const change = `default ${JSON.stringify(a.default) ?? 'none'} → ${JSON.stringify(b.default) ?? 'none'}`;
+    changes.push(toolChange(pointer, false, `${change}: callers that omit ${key} now get another value`, side));
   }
-}
-
-/** A key equal for two tools whose schemas are the same but for descriptions, titles and examples (a rename candidate). */
-export function schemasKey(tool: DiffTool): string {
-  const plain = (schema: unknown): unknown => {
-    if (Array.isArray(schema)) return schema.map(plain);
-    if (schema === null || typeof schema !== 'object') return schema;
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(schema))
-      if (key !== 'description' && key !== 'title' && key !== 'examples') setOwn(out, key, plain(value));
-    return out;
-  };
-  return stable([plain(tool.inputSchema), plain(tool.outputSchema)]);
 }

@@ -19,17 +19,14 @@ export function formatText(report: DiffReport): string {
   for (const tool of report.tools) {
     if (tool.changes.length === 0) continue;
     const head = tool.renamedFrom ? `${tool.name} (renamed from ${tool.renamedFrom})` : tool.name;
-    lines.push(
-      `${head}: ${tool.change}, ${tool.verdict}${tool.suggestedVersion ? ` (suggested version ${tool.suggestedVersion})` : ''}`,
-    );
+    const suggested = tool.suggestedVersion ? ` (suggested version ${tool.suggestedVersion})` : '';
+    lines.push(`${head}: ${tool.change}, ${tool.verdict}${suggested}`);
     for (const change of tool.changes) {
       const at =
         change.file === undefined ? change.pointer || '/' : `${change.file}#${change.pointer} (via ${change.via})`;
       const witness = change.witness === undefined ? '' : `\n      witness: ${JSON.stringify(change.witness)}`;
-      lines.push(
-        `  ${change.verdict} ${change.side} ${at}: ${change.message}\n` +
-          `      before ${where(change.positions?.before)}  after ${where(change.positions?.after)}${witness}`,
-      );
+      lines.push(`  ${change.verdict} ${change.side} ${at}: ${change.message}`);
+      lines.push(`      before ${where(change.positions?.before)}  after ${where(change.positions?.after)}${witness}`);
     }
   }
   lines.push(`verdict: ${report.verdict}`);

@@ -1,18 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
 import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
-import {
-  loadDefinitions,
-  parseSource,
-  problemAt,
-  scanSchemasFolder,
-  toPosix,
-  type LoadedFiles,
-  type SourceFile,
-} from '../load.js';
-import type { DeclaredError, Problem, ProjectModel, ToolModel } from '../model.js';
+import { loadDefinitions, parseSource, problemAt, scanSchemasFolder, toPosix } from '../load.js';
+import type { LoadedFiles, SourceFile } from '../load.js';
+import type { Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
 import type { RuleEnvironment } from '../rules/rule.js';
 import { isObject } from '../../src/schema/walk.js';
@@ -27,11 +20,16 @@ export interface SharedOrigin {
   source: SourceFile;
 }
 
+/** A definition's fields a snapshot does not carry (the errors it declares: a snapshot lists none). */
+type DefinitionFields = Partial<
+  Pick<ToolModel, 'hasSideEffects' | 'requiredCapabilities' | 'timeoutMs' | 'version' | 'errors'>
+>;
+
 /**
  * One tool of a side, as the comparison reads it: from a definition (its normalized model) or from a
  * manifest snapshot (an `mcp.json` / saved `tools/list` entry). Schemas are draft-07 and bundled.
  */
-export interface DiffTool {
+export interface DiffTool extends DefinitionFields {
   name: string;
   /** The title MCP lists (a definition's `displayName`, else its name). */
   title?: string;
@@ -39,17 +37,10 @@ export interface DiffTool {
   inputSchema: JSONSchema7;
   outputSchema?: JSONSchema7;
   kind: 'definition' | 'snapshot';
-  /** A definition's fields a snapshot does not carry. */
-  hasSideEffects?: boolean;
-  requiredCapabilities?: readonly string[];
-  timeoutMs?: number;
-  version?: string;
   /** The annotations as MCP lists them (a definition's: `mcpAnnotations`, completed from `hasSideEffects`). */
   annotations: McpToolAnnotations;
   /** The hints the definition itself states (a snapshot: all it lists). */
   ownAnnotations: McpToolAnnotations;
-  /** The errors a definition declares (a snapshot lists none). */
-  errors?: readonly DeclaredError[];
   /** Bundled definition keys (`definitions/<key>`) that are copies of shared types. */
   shared: ReadonlyMap<string, SharedOrigin>;
   /** The file the tool is in, and the pointer of the tool in it (`` for a definition, `/tools/3` in a snapshot). */
@@ -61,8 +52,6 @@ export interface DiffTool {
 
 /** One side of a diff, loaded: its tools by name. */
 export interface LoadedSide {
-  /** What the user passed (`schemas`, `git:main`, `published/mcp.json`). */
-  label: string;
   tools: Map<string, DiffTool>;
   problems: Problem[];
   /** A definitions side's files and models by `relPath` (for the other side's `reuse`). */
@@ -103,44 +92,49 @@ export interface LoadSideOptions {
  * snapshot (`mcp.json`, a saved `tools/list` answer: `{ tools }` or a JSON-RPC response with
  * `result.tools`); anything else is a definitions folder. Definitions go through the generator's
  * loader and normalizer, so a side that does not load is what `toolsmith generate` would refuse.
+ * Either way the side's files are sized first: a side over `maxBytes` is refused before any is read.
  */
 export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {}): LoadedSide {
   const { schemasFolder = 'schemas', reuse, generated, maxBytes = DEFAULT_MAX_BYTES } = options;
-  if (spec.startsWith('git:')) {
-    const rest = spec.slice(4);
-    const colon = rest.indexOf(':');
-    if (colon > 0) return loadSnapshotFromGit(spec, rest.slice(0, colon), rest.slice(colon + 1), cwd, maxBytes);
-    return fromDefinitions(spec, loadFromGit(spec, rest, cwd, schemasFolder, maxBytes), reuse);
-  }
-  const full = path.resolve(cwd, spec);
-  const shown = toPosix(path.relative(cwd, full)) || '.';
-  const snapshot = isSnapshotFile(full);
-  const sizes = snapshot
-    ? [statSync(full)]
-    : scanSchemasFolder(full, cwd).files.map((file) => fileSize(path.join(full, file)));
-  const tooLarge = sizeProblem(shown, sizes, maxBytes);
-  if (tooLarge !== undefined) return { label: spec, tools: new Map(), problems: [tooLarge] };
-  if (snapshot) return loadSnapshot(spec, shown, readFileSync(full, 'utf8'));
-  const loaded = loadDefinitions(full, cwd);
-  const fromGenerate = generated !== undefined && generated.schemasDir === full ? generated.models(loaded) : undefined;
-  return fromDefinitions(spec, loaded, reuse, fromGenerate);
+  const found = spec.startsWith('git:') ? findInGit(spec, cwd, schemasFolder) : findOnDisk(spec, cwd);
+  if ('line' in found) return { tools: new Map(), problems: [found] };
+  const tooLarge = sizeProblem(found.label, found.sizes, maxBytes);
+  if (tooLarge !== undefined) return { tools: new Map(), problems: [tooLarge] };
+  const read = found.read();
+  if (!('tools' in read)) return loadSnapshot(read.file, read.text);
+  const fromGenerate =
+    generated !== undefined && generated.schemasDir === found.folder ? generated.models(read) : undefined;
+  return fromDefinitions(read, reuse, fromGenerate);
 }
 
-/** A file's size, 0 when it cannot be read (the loader reports why). */
-function fileSize(file: string): { size: number } {
+/** A side found and sized, not read yet: a snapshot's text or a definitions side's loaded files. */
+interface FoundSide {
+  /** Where a problem with the whole side is placed. */
+  label: string;
+  sizes: readonly { size: number }[];
+  /** The absolute folder of a definitions side on disk (the last generate may have its models). */
+  folder?: string;
+  read(): LoadedFiles | { file: string; text: string };
+}
+
+/** A file (a manifest snapshot) or a definitions folder; a missing path is a folder the loader reports missing. */
+function findOnDisk(spec: string, cwd: string): FoundSide {
+  const full = path.resolve(cwd, spec);
+  const label = toPosix(path.relative(cwd, full)) || '.';
+  const stats = statOf(full);
+  if (stats?.isFile())
+    return { label, sizes: [stats], read: () => ({ file: label, text: readFileSync(full, 'utf8') }) };
+  // A listed file that cannot be stat'ed counts 0 bytes: the loader reports why it is not read.
+  const sizes = scanSchemasFolder(full, cwd).files.map((file) => statOf(path.join(full, file)) ?? { size: 0 });
+  return { label, sizes, folder: full, read: () => loadDefinitions(full, cwd) };
+}
+
+/** A path's stats, undefined when it has none (missing, a dangling or looping link). */
+function statOf(file: string): Stats | undefined {
   try {
     return statSync(file);
   } catch {
-    return { size: 0 };
-  }
-}
-
-/** True when `full` is a file (a manifest snapshot); a missing path is a folder the loader reports missing. */
-function isSnapshotFile(full: string): boolean {
-  try {
-    return statSync(full).isFile();
-  } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -150,34 +144,20 @@ function isSnapshotFile(full: string): boolean {
  * (normalize's `cached` hook, as the incremental cache uses it): the model is a function of those bytes.
  * Else `fromGenerate` (the last generate's models of this very folder) may have it.
  */
-function fromDefinitions(
-  label: string,
-  loaded: LoadedFiles,
-  reuse?: LoadedSide,
-  fromGenerate?: NormalizeHooks['cached'],
-): LoadedSide {
+function fromDefinitions(loaded: LoadedFiles, reuse?: LoadedSide, fromGenerate?: NormalizeHooks['cached']): LoadedSide {
   const fromOtherSide = reusedModels(loaded, reuse);
   const cached = (source: SourceFile) => fromOtherSide?.(source) ?? fromGenerate?.(source);
   const environment = reuse?.environment ?? ruleEnvironment();
   const result = normalize(loaded, { cached }, environment);
-  const sources = new Map<string, SourceFile>();
-  for (const source of loaded.tools) {
-    const name = (source.value as { name?: unknown } | null)?.name;
-    if (typeof name === 'string') sources.set(name, source);
-  }
-  const sharedSources = new Map(loaded.shared.map((source) => [source.relPath, source]));
+  const sources = new Map([...loaded.tools, ...loaded.shared].map((source) => [source.relPath, source]));
   const tools = new Map<string, DiffTool>();
   for (const tool of result.project.tools) {
     // A model reused from the other side: its entry too, but at this side's file.
     const same = reuse?.models?.get(tool.source.relPath) === tool ? reuse.tools.get(tool.name) : undefined;
-    const source = sources.get(tool.name);
-    tools.set(
-      tool.name,
-      same !== undefined ? { ...same, source } : definitionTool(tool, result.project, source, sharedSources),
-    );
+    const source = sources.get(tool.source.relPath);
+    tools.set(tool.name, same !== undefined ? { ...same, source } : definitionTool(tool, result.project, sources));
   }
   return {
-    label,
     tools,
     problems: result.problems,
     loaded,
@@ -198,39 +178,30 @@ function reusedModels(loaded: LoadedFiles, reuse: LoadedSide | undefined): Norma
   return (source) => (texts.get(source.relPath) === source.text ? models.get(source.relPath) : undefined);
 }
 
-function definitionTool(
-  tool: ToolModel,
-  project: ProjectModel,
-  source: SourceFile | undefined,
-  sharedSources: Map<string, SourceFile>,
-): DiffTool {
+/** A definition's tool (`sources`: the side's files by `relPath`, for positions). */
+function definitionTool(tool: ToolModel, project: ProjectModel, sources: ReadonlyMap<string, SourceFile>): DiffTool {
   const shared = new Map<string, SharedOrigin>();
   for (const [key, origin] of Object.entries(tool.definitionOrigins)) {
     if (origin.kind !== 'shared') continue;
     const model = project.shared.find((s) => s.module === origin.module);
-    const file = model && sharedSources.get(model.relPath);
+    const file = model && sources.get(model.relPath);
     if (model === undefined || file === undefined) continue;
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
     shared.set(key, { file: file.file, pointer: at === '#' ? '' : at.slice(1), source: file });
   }
   const read = (schema: JSONSchema7) => (is2020(schema) ? asDraft07(schema) : schema);
   const annotations = mcpAnnotations(tool);
+  // The model's own fields (name, description, side effects, …) as they are; the rest as MCP lists them.
   return {
-    name: tool.name,
+    ...tool,
     title: annotations.title,
-    description: tool.description,
     inputSchema: read(tool.inputSchema),
     outputSchema: tool.outputSchema && read(tool.outputSchema),
     kind: 'definition',
-    hasSideEffects: tool.hasSideEffects,
-    requiredCapabilities: tool.requiredCapabilities,
-    timeoutMs: tool.timeoutMs,
-    version: tool.version,
     annotations,
     ownAnnotations: { ...tool.annotations },
-    ...(tool.errors === undefined ? {} : { errors: tool.errors }),
     shared,
-    source,
+    source: sources.get(tool.source.relPath),
     base: '',
     translated: is2020(tool.inputSchema),
   };
@@ -280,32 +251,39 @@ function gitBlobs(
   return { base, blobs: blobs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 }
 
-/** Reads `<ref>:<schemas>` from git: the tree's `*.tool.json`/`*.schema.json` files, parsed as the loader parses a file. */
-function loadFromGit(label: string, ref: string, cwd: string, schemasFolder: string, maxBytes: number): LoadedFiles {
-  const tools: SourceFile[] = [];
-  const shared: SourceFile[] = [];
-  const listed = gitBlobs(label, ref, cwd, schemasFolder);
-  if (!('blobs' in listed)) return { tools, shared, problems: [listed] };
-  const { base } = listed;
-  const files = listed.blobs.filter((blob) => blob.path.endsWith('.tool.json') || blob.path.endsWith('.schema.json'));
+/**
+ * `git:<ref>` (the schemas folder at that ref: its `*.tool.json`/`*.schema.json` files, parsed as the
+ * loader parses a file) or `git:<ref>:<file>` (a snapshot committed at that ref).
+ */
+function findInGit(spec: string, cwd: string, schemasFolder: string): FoundSide | Problem {
+  const rest = spec.slice(4);
+  const colon = rest.indexOf(':'); // `git:<ref>:<file>`; a colon at the start is part of no ref
+  const [ref, file] = colon > 0 ? [rest.slice(0, colon), rest.slice(colon + 1)] : [rest, undefined];
+  const listed = gitBlobs(spec, ref, cwd, file ?? schemasFolder);
+  if (!('blobs' in listed)) return listed;
+  const { base, blobs } = listed;
+  const text = (blob: GitBlob) => git(cwd, 'cat-file', 'blob', blob.object);
+  if (file !== undefined) {
+    const [blob] = blobs;
+    if (blob === undefined || blobs.length !== 1 || blob.path !== base)
+      return sideProblem(spec, `cannot read ${file} at ${ref}: not a file there`, REF_HINT);
+    return { label: spec, sizes: blobs, read: () => ({ file: `${ref}:${file}`, text: text(blob) }) };
+  }
+  const files = blobs.filter((blob) => blob.path.endsWith('.tool.json') || blob.path.endsWith('.schema.json'));
   if (files.length === 0) {
-    const problem = sideProblem(
-      `git:${ref}:${base}`,
-      `no definitions under ${base} at ${ref}`,
-      'check the ref and the schemas folder',
-    );
-    return { tools, shared, problems: [problem] };
+    const hint = 'check the ref and the schemas folder';
+    return sideProblem(`git:${ref}:${base}`, `no definitions under ${base} at ${ref}`, hint);
   }
-  const tooLarge = sizeProblem(label, files, maxBytes);
-  if (tooLarge !== undefined) return { tools, shared, problems: [tooLarge] };
-  const problems: Problem[] = [];
-  for (const file of files) {
-    const text = git(cwd, 'cat-file', 'blob', file.object);
-    const parsed = parseSource(path.posix.relative(base, file.path), `${ref}:${file.path}`, text);
-    problems.push(...parsed.problems);
-    (parsed.source.kind === 'tool' ? tools : shared).push(parsed.source);
-  }
-  return { tools, shared, problems };
+  const read = (): LoadedFiles => {
+    const loaded: LoadedFiles = { tools: [], shared: [], problems: [] };
+    for (const blob of files) {
+      const parsed = parseSource(path.posix.relative(base, blob.path), `${ref}:${blob.path}`, text(blob));
+      loaded.problems.push(...parsed.problems);
+      (parsed.source.kind === 'tool' ? loaded.tools : loaded.shared).push(parsed.source);
+    }
+    return loaded;
+  };
+  return { label: spec, sizes: files, read };
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -321,22 +299,8 @@ function sideProblem(file: string, message: string, hint: string): Problem {
 function sizeProblem(label: string, files: readonly { size: number }[], maxBytes: number): Problem | undefined {
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   if (bytes <= maxBytes) return undefined;
-  return sideProblem(
-    label,
-    `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`,
-    `pass --max-bytes ${bytes} if a side this large is expected`,
-  );
-}
-
-function loadSnapshotFromGit(label: string, ref: string, file: string, cwd: string, maxBytes: number): LoadedSide {
-  const listed = gitBlobs(label, ref, cwd, file);
-  const problem = !('blobs' in listed)
-    ? listed
-    : listed.blobs.length !== 1 || listed.blobs[0]!.path !== listed.base
-      ? sideProblem(label, `cannot read ${file} at ${ref}: not a file there`, REF_HINT)
-      : sizeProblem(label, listed.blobs, maxBytes);
-  if (problem !== undefined || !('blobs' in listed)) return { label, tools: new Map(), problems: [problem!] };
-  return loadSnapshot(label, `${ref}:${file}`, git(cwd, 'cat-file', 'blob', listed.blobs[0]!.object));
+  const message = `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`;
+  return sideProblem(label, message, `pass --max-bytes ${bytes} if a side this large is expected`);
 }
 
 const SNAPSHOT_HINT =
@@ -344,29 +308,26 @@ const SNAPSHOT_HINT =
   'or JSON-RPC response ({ "result": { "tools": [...] } }), or a definitions folder';
 
 /** A manifest snapshot as a side: each listed tool with its schemas read as draft-07. */
-function loadSnapshot(label: string, file: string, text: string): LoadedSide {
+function loadSnapshot(file: string, text: string): LoadedSide {
   const parsed = parseSource(path.posix.basename(file), file, text);
   const tools = new Map<string, DiffTool>();
-  if (parsed.problems.length > 0) return { label, tools, problems: parsed.problems };
+  if (parsed.problems.length > 0) return { tools, problems: parsed.problems };
   const { source } = parsed;
-  const value = source.value;
-  let list: unknown[];
-  let at = '/tools';
-  if (isObject(value) && Array.isArray(value.tools)) list = value.tools;
-  else if (isObject(value) && isObject(value.result) && Array.isArray(value.result.tools)) {
-    list = value.result.tools;
-    at = '/result/tools';
-  } else {
+  const { value } = source;
+  // `{ tools }`, or a JSON-RPC response's `{ result: { tools } }`.
+  const rpc = isObject(value) && !Array.isArray(value.tools) && isObject(value.result);
+  const [answer, at] = rpc ? [value.result, '/result/tools'] : [value, '/tools'];
+  if (!isObject(answer) || !Array.isArray(answer.tools)) {
     const problem = problemAt(source, '', 'not a manifest snapshot: no "tools" array', SNAPSHOT_HINT);
-    return { label, tools, problems: [problem] };
+    return { tools, problems: [problem] };
   }
   const problems: Problem[] = [];
-  list.forEach((entry, index) => {
+  answer.tools.forEach((entry, index) => {
     const tool = snapshotTool(entry, `${at}/${index}`, source, tools);
     if ('line' in tool) problems.push(tool);
     else tools.set(tool.name, tool);
   });
-  return { label, tools, problems };
+  return { tools, problems };
 }
 
 /** One listed tool of a snapshot (`base`: its pointer in the file), or the problem with it. */
@@ -376,23 +337,21 @@ function snapshotTool(
   source: SourceFile,
   listed: Map<string, DiffTool>,
 ): DiffTool | Problem {
-  if (!isObject(entry) || typeof entry.name !== 'string')
-    return problemAt(
-      source,
-      base,
-      'a listed tool has no "name"',
-      'each entry of "tools" is { name, inputSchema, ... }',
-    );
+  if (!isObject(entry) || typeof entry.name !== 'string') {
+    const hint = 'each entry of "tools" is { name, inputSchema, ... }';
+    return problemAt(source, base, 'a listed tool has no "name"', hint);
+  }
   const { name, inputSchema, outputSchema } = entry;
   if (!isObject(inputSchema))
     return problemAt(source, base, `tool ${name} has no "inputSchema" object`, 'MCP requires an object inputSchema');
-  if (listed.has(name))
+  if (listed.has(name)) {
     return problemAt(
       source,
       `${base}/name`,
       `tool ${name} is listed twice`,
       'a tools/list answer names each tool once',
     );
+  }
   const annotations = isObject(entry.annotations) ? (entry.annotations as McpToolAnnotations) : {};
   return {
     name,

@@ -1,4 +1,5 @@
-import { compareTool, schemasKey, toolChange, toolPosition, type ToolChange } from './compare.js';
+import { sortKeysDeep } from '../../src/schema/walk.js';
+import { compareTool, toolChange, toolPosition, type ToolChange } from './compare.js';
 import { errorChanges } from './compare-errors.js';
 import type { CompareOptions } from './compare-kit.js';
 import type { DiffTool, LoadedSide } from './sources.js';
@@ -34,17 +35,16 @@ function worst(items: readonly { verdict: Verdict }[]): Verdict {
   return items.some((item) => item.verdict === 'compatible') ? 'compatible' : 'unchanged';
 }
 
-/** The entry of a tool added, removed or renamed: its one tool-level change, placed on the sides that have it. */
+/** The entry of a tool added, removed or renamed: its one tool-level change. */
 function wholeTool(
   name: string,
   change: ToolReport['change'],
-  [a, b]: [DiffTool | undefined, DiffTool | undefined],
+  [before, after]: [DiffTool | undefined, DiffTool | undefined],
   pointer: string,
   message: string,
 ): ToolReport {
-  const positions = { before: toolPosition(a, pointer), after: toolPosition(b, pointer) };
-  const item = { ...toolChange(pointer, change !== 'added', message), positions };
-  return { name, change, verdict: item.verdict, changes: [item], before: a, after: b };
+  const item = toolChange(pointer, change !== 'added', message);
+  return { name, change, verdict: item.verdict, changes: [item], before, after };
 }
 
 /** The entry of a tool on both sides: its changes, verdict and version check. */
@@ -64,12 +64,18 @@ function changedTool(name: string, a: DiffTool, b: DiffTool, options: CompareOpt
       if (!enough(actualBump(a.version, b.version), need)) {
         report.underBumped = true;
         const message = `version ${b.version} is not bumped enough: these changes call for ${report.suggestedVersion}`;
-        const positions = { before: toolPosition(a, '/version'), after: toolPosition(b, '/version') };
-        changes.push({ ...toolChange('/version', verdict === 'breaking', message), positions });
+        changes.push(toolChange('/version', verdict === 'breaking', message));
       }
     }
   }
   return report;
+}
+
+/** A key equal for two tools whose schemas are the same but for descriptions, titles and examples (a rename candidate). */
+function schemasKey(tool: DiffTool): string {
+  const prose = (key: string, value: unknown) =>
+    key === 'description' || key === 'title' || key === 'examples' ? undefined : value;
+  return JSON.stringify(sortKeysDeep([tool.inputSchema, tool.outputSchema]), prose);
 }
 
 /** Compares two loaded sides: every tool on either side, renames spotted by equal schemas. */
@@ -101,13 +107,16 @@ export function diffSides(before: LoadedSide, after: LoadedSide, options: Compar
     else if (!renames.has(name))
       tools.push(wholeTool(name, 'removed', [a, undefined], '', 'tool removed: calls to it now fail'));
   }
-  const verdict = worst(tools);
-  return { verdict, tools };
+  // Each change not in a schema is placed at its pointer in the tool's versions.
+  for (const { changes, before, after } of tools)
+    for (const change of changes)
+      change.positions ??= { before: toolPosition(before, change.pointer), after: toolPosition(after, change.pointer) };
+  return { verdict: worst(tools), tools };
 }
 
 /** True when the report has something at or above `failOn`. */
 export function fails(report: DiffReport, failOn: 'breaking' | 'compatible' | 'none'): boolean {
   if (failOn === 'none') return false;
-  const all = report.tools.flatMap((t) => t.changes);
-  return failOn === 'breaking' ? all.some((c) => c.verdict === 'breaking') : all.length > 0;
+  // The report's verdict is the worst of its changes: unchanged only when there are none.
+  return failOn === 'breaking' ? report.verdict === 'breaking' : report.verdict !== 'unchanged';
 }

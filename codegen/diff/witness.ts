@@ -1,12 +1,11 @@
-import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import type { Ajv } from 'ajv';
 import { addValidatorSchema, createGeneratorAjv } from '../ajv.js';
 import { isObject, setOwn } from '../../src/schema/walk.js';
 import { parsePointer } from '../../src/schema/json-pointer.js';
-import { deref, sampleFor, type SchemaChange } from './compare-kit.js';
+import { deref, filled, sampleFor } from './compare-kit.js';
+import type { Schema, SchemaChange, SchemaSide, Subschema } from './compare-kit.js';
 
-type Schema = JSONSchema7;
 type Check = (value: unknown) => boolean;
 
 /** Values tried at a change's position when its rule gave none (a pattern or an enum added, a branch removed). */
@@ -23,8 +22,7 @@ let sharedAjv: Ajv | undefined;
  * validator a few times, and a fresh Ajv per schema cost ~5× the compile (1,000-tool bench, P9).
  */
 function validatorOf(schema: Schema): Check | undefined {
-  sharedAjv ??= createGeneratorAjv({ overrides: { code: { optimize: false } } });
-  const ajv = sharedAjv;
+  const ajv = (sharedAjv ??= createGeneratorAjv({ overrides: { code: { optimize: false } } }));
   const { $id: _, ...anonymous } = schema;
   try {
     addValidatorSchema(ajv, anonymous, 'witness', { unknownFormats: true });
@@ -39,23 +37,9 @@ function validatorOf(schema: Schema): Check | undefined {
 
 /** The pointer of the schema a change's value is a value of: the keyword dropped (and `properties/<name>`). */
 function valuePointerOf(pointer: string): string {
-  const segments = pointer.split('/');
   // A branch (`/anyOf/1`): the value is one of the branch.
-  if (/^\d+$/.test(segments.at(-1) ?? '') && ['anyOf', 'oneOf', 'allOf'].includes(segments.at(-2) ?? ''))
-    return pointer;
-  segments.pop();
-  if (segments.at(-1) === 'properties') segments.pop();
-  return segments.join('/');
-}
-
-/** The required properties of an object schema, each given a sample value. */
-function filled(schema: Schema, root: Schema): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of schema.required ?? []) {
-    const property = schema.properties?.[key];
-    setOwn(out, key, property === undefined ? 1 : sampleFor(property, root));
-  }
-  return out;
+  if (/\/(anyOf|oneOf|allOf)\/\d+$/.test(pointer)) return pointer;
+  return pointer.replace(/(\/properties)?\/[^/]*$/, '');
 }
 
 /**
@@ -64,7 +48,7 @@ function filled(schema: Schema, root: Schema): Record<string, unknown> {
  */
 function embed(root: Schema, pointer: string, value: unknown): unknown {
   const tokens = parsePointer(pointer);
-  const build = (node: JSONSchema7Definition | undefined, i: number): unknown => {
+  const build = (node: Subschema, i: number): unknown => {
     const schema = deref(node, root);
     if (i < tokens.length)
       return typeof schema === 'object'
@@ -85,7 +69,7 @@ function around(
   token: string,
   next: string | undefined,
   root: Schema,
-  below: (child: JSONSchema7Definition | undefined, skip: 1 | 2) => unknown,
+  below: (child: Subschema, skip: 1 | 2) => unknown,
 ): unknown {
   if (token === 'properties' || token === 'additionalProperties') {
     const named = token === 'properties' && next !== undefined;
@@ -102,7 +86,7 @@ function around(
     return inner === undefined ? undefined : [...schema.items.slice(0, index).map((s) => sampleFor(s, root)), inner];
   }
   if (token === 'items') {
-    const inner = below(schema.items as JSONSchema7Definition | undefined, 1);
+    const inner = below(schema.items as Subschema, 1);
     return inner === undefined ? undefined : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => inner);
   }
   if (token !== 'anyOf' && token !== 'oneOf' && token !== 'allOf') return undefined;
@@ -123,36 +107,21 @@ export const MAX_WITNESS_SEARCHES = 64;
  * generated ones are. Validators are compiled on the first change that asks; the first
  * `MAX_WITNESS_SEARCHES` changes that ask are searched.
  */
-export function findWitness(
-  before: Schema,
-  after: Schema,
-  side: 'input' | 'output',
-): { find(change: SchemaChange): unknown } {
-  let checks: { holds: Check; fails: Check } | null | undefined;
-  const ready = () => {
-    if (checks === undefined) {
-      const a = validatorOf(before);
-      const b = validatorOf(after);
-      checks =
-        a === undefined || b === undefined ? null : side === 'input' ? { holds: a, fails: b } : { holds: b, fails: a };
-    }
-    return checks;
-  };
+export function findWitness(before: Schema, after: Schema, side: SchemaSide): (change: SchemaChange) => unknown {
   // Input witnesses are arguments the before schema took; output witnesses outputs the after schema allows.
-  const frame = side === 'input' ? before : after;
+  const [frame, other] = side === 'input' ? [before, after] : [after, before];
+  let checks: [holds: Check | undefined, fails: Check | undefined] | undefined;
   let searches = 0;
-  return {
-    find(change) {
-      if (++searches > MAX_WITNESS_SEARCHES) return undefined;
-      const c = ready();
-      if (c === null) return undefined;
-      const at = valuePointerOf(change.pointer);
-      const tries = change.witness === undefined ? CANDIDATES : [change.witness, ...CANDIDATES];
-      for (const candidate of tries) {
-        const whole = embed(frame, at, candidate);
-        if (whole !== undefined && c.holds(whole) && !c.fails(whole)) return whole;
-      }
-      return undefined;
-    },
+  return (change) => {
+    if (++searches > MAX_WITNESS_SEARCHES) return undefined;
+    checks ??= [validatorOf(frame), validatorOf(other)];
+    const [holds, fails] = checks;
+    if (holds === undefined || fails === undefined) return undefined;
+    const at = valuePointerOf(change.pointer);
+    for (const candidate of change.witness === undefined ? CANDIDATES : [change.witness, ...CANDIDATES]) {
+      const whole = embed(frame, at, candidate);
+      if (whole !== undefined && holds(whole) && !fails(whole)) return whole;
+    }
+    return undefined;
   };
 }
