@@ -1,4 +1,4 @@
-import { sortKeysDeep } from '../../src/schema/walk.js';
+import { mapSchema, sortKeysDeep, type SchemaNode } from '../../src/schema/walk.js';
 import { compareTool, toolChange, toolPosition, type ToolChange } from './compare.js';
 import { errorChanges } from './compare-errors.js';
 import type { CompareOptions } from './compare-kit.js';
@@ -71,11 +71,21 @@ function changedTool(name: string, a: DiffTool, b: DiffTool, options: CompareOpt
   return report;
 }
 
+/** The annotation keywords a rename may change: two tools whose schemas differ only in these are a rename candidate. */
+const PROSE: ReadonlySet<string> = new Set(['description', 'title', 'examples']);
+
+/** A schema without its prose keywords at any depth; a property named `title` or `description` stays. */
+function withoutProse(schema: unknown): unknown {
+  return mapSchema(schema, '', (node: SchemaNode) =>
+    Object.keys(node).some((key) => PROSE.has(key))
+      ? withoutProse(Object.fromEntries(Object.entries(node).filter(([key]) => !PROSE.has(key))))
+      : undefined,
+  );
+}
+
 /** A key equal for two tools whose schemas are the same but for descriptions, titles and examples (a rename candidate). */
 function schemasKey(tool: DiffTool): string {
-  const prose = (key: string, value: unknown) =>
-    key === 'description' || key === 'title' || key === 'examples' ? undefined : value;
-  return JSON.stringify(sortKeysDeep([tool.inputSchema, tool.outputSchema]), prose);
+  return JSON.stringify(sortKeysDeep([withoutProse(tool.inputSchema), withoutProse(tool.outputSchema ?? null)]));
 }
 
 /** Compares two loaded sides: every tool on either side, renames spotted by equal schemas. */

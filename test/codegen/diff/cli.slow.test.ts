@@ -116,6 +116,26 @@ describe('toolsmith diff (CLI)', () => {
     });
   });
 
+  it('a rename may differ in prose only: a changed property named `title` is no rename', async () => {
+    const titled = (type: string, description: string) => ({
+      type: 'object',
+      description,
+      properties: { title: { type, title: description }, description: { type: 'string' } },
+    });
+    const root = tree({
+      'a/old.tool.json': tool('old_name', titled('string', 'One text.')),
+      'b/new.tool.json': tool('new_name', titled('string', 'Another text.')),
+      'c/new.tool.json': tool('new_name', titled('number', 'One text.')),
+    });
+    const renamed = JSON.parse((await run(['a', 'b', '--json'], root)).stdout);
+    expect(renamed.tools).toEqual([expect.objectContaining({ name: 'new_name', renamedFrom: 'old_name' })]);
+    const replaced = JSON.parse((await run(['a', 'c', '--json'], root)).stdout);
+    expect(replaced.tools.map((t: { name: string; change: string }) => [t.name, t.change])).toEqual([
+      ['new_name', 'added'],
+      ['old_name', 'removed'],
+    ]);
+  });
+
   it('gaining side effects is breaking; a description or title change is compatible; an under-bumped version is flagged', async () => {
     const root = tree({
       'a/t.tool.json': tool('t', LIMIT(5), { version: '1.2.0' }),
