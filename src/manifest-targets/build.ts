@@ -240,20 +240,21 @@ export class UnrepresentableError extends Error {
 }
 
 /**
- * Builds one target's manifest tool by tool, in name order: `add` puts a tool's entry into the
- * build while recording losses; a tool the target cannot take (`UnrepresentableError`) becomes a
+ * Builds one target's manifest tool by tool, in name order: `add` puts a tool's entry into
+ * `content` while recording losses; a tool the target cannot take (`UnrepresentableError`) becomes a
  * problem and an `unavailable` reason instead, and its entry is left out.
  */
-export function buildPerTool<TBuild extends TargetBuild<unknown>>(
+export function buildPerTool<TContent>(
   project: ManifestProject,
   target: string,
-  build: TBuild,
-  add: (tool: ManifestTool, recorder: LossRecorder) => void,
-): TBuild {
+  content: TContent,
+  add: (tool: ManifestTool, recorder: LossRecorder, content: TContent) => void,
+): TargetBuild<TContent> {
+  const build: TargetBuild<TContent> = { content, losses: {}, problems: [], unavailable: {} };
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const recorder = new LossRecorder(target, project.describeLosses ?? false);
     try {
-      add(tool, recorder);
+      add(tool, recorder, content);
       setOwn(build.losses, tool.name, recorder.entries);
     } catch (error) {
       if (!(error instanceof UnrepresentableError)) throw error;
@@ -275,11 +276,6 @@ export interface TargetBuild<TContent> {
   problems: ManifestProblem[];
   /** tool name → why this target cannot take it (also in `problems`). */
   unavailable: Record<string, string>;
-}
-
-/** A target's build with nothing recorded yet, around its empty `content`. */
-export function emptyBuild<TContent>(content: TContent): TargetBuild<TContent> {
-  return { content, losses: {}, problems: [], unavailable: {} };
 }
 
 /**

@@ -5,7 +5,6 @@ import {
   buildPerTool,
   checkTool,
   childPointer,
-  emptyBuild,
   type KeywordRule,
   type KeywordTable,
   type LossRecorder,
@@ -262,11 +261,11 @@ function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): S
 export function buildGeminiLegacyManifest(
   project: ManifestProject,
 ): TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> {
-  const build = emptyBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }>({ functionDeclarations: [] });
-  return buildPerTool(project, 'gemini-legacy', build, (tool, recorder) => {
+  const content = { functionDeclarations: [] as GeminiLegacyFunctionDeclaration[] };
+  return buildPerTool(project, 'gemini-legacy', content, (tool, recorder) => {
     const parameters = toGeminiLegacyParameters(tool, recorder);
     const declaration: GeminiLegacyFunctionDeclaration = { name: tool.name, description: tool.description };
     if (parameters !== undefined) declaration.parameters = parameters;
-    build.content.functionDeclarations.push(declaration);
+    content.functionDeclarations.push(declaration);
   });
 }

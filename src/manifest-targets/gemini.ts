@@ -5,7 +5,6 @@ import {
   buildPerTool,
   checkTool,
   childPointer,
-  emptyBuild,
   type KeywordRule,
   type KeywordTable,
   type LossRecorder,
@@ -121,8 +120,8 @@ function geminiSchema(schema: unknown, pointer: string, recorder: LossRecorder):
 export function buildGeminiManifest(
   project: ManifestProject,
 ): TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> {
-  const build = emptyBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }>({ functionDeclarations: [] });
-  return buildPerTool(project, 'gemini', build, (tool, recorder) => {
+  const content = { functionDeclarations: [] as GeminiFunctionDeclaration[] };
+  return buildPerTool(project, 'gemini', content, (tool, recorder) => {
     checkTool(tool, 'gemini', GEMINI_NAMES);
     const declaration: GeminiFunctionDeclaration = {
       name: tool.name,
@@ -131,6 +130,6 @@ export function buildGeminiManifest(
     };
     if (tool.outputSchema !== undefined)
       declaration.responseJsonSchema = geminiSchema(tool.outputSchema, '/outputSchema', recorder);
-    build.content.functionDeclarations.push(declaration);
+    content.functionDeclarations.push(declaration);
   });
 }

@@ -5,7 +5,6 @@ import {
   checkTool,
   childPointer,
   describesObject,
-  emptyBuild,
   type KeywordRule,
   type KeywordTable,
   type ManifestProject,
@@ -302,8 +301,8 @@ function buildStrict<TEntry>(
   target: string,
   entry: (tool: ManifestTool, parameters: SchemaNode) => TEntry,
 ): OpenAiStrictBuild<TEntry> {
-  const build: OpenAiStrictBuild<TEntry> = { ...emptyBuild<TEntry[]>([]), nullableOptionals: {} };
-  return buildPerTool(project, target, build, (tool, recorder) => {
+  const nullableOptionals: Record<string, string[]> = {};
+  const build = buildPerTool<TEntry[]>(project, target, [], (tool, recorder, content) => {
     checkTool(tool, target, OPENAI_NAMES);
     const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
     const strictTool: StrictTool = {
@@ -314,9 +313,10 @@ function buildStrict<TEntry>(
     };
     const parameters = convert(root, '/inputSchema', strictTool);
     checkLimits(tool, parameters, target);
-    build.content.push(entry(tool, parameters));
-    setOwn(build.nullableOptionals, tool.name, strictTool.nullableOptionals);
+    content.push(entry(tool, parameters));
+    setOwn(nullableOptionals, tool.name, strictTool.nullableOptionals);
   });
+  return { ...build, nullableOptionals };
 }
 
 /** `manifests/openai-strict.json`: Chat Completions function tools with `strict: true`. */
