@@ -333,6 +333,18 @@ export const tupleAsAnyOf: KeywordRule = (value, state) => {
   setOwn(state.out, 'items', { anyOf: rewriteEach(value, 'items', state) });
 };
 
+/** `anyOf` with each branch rewritten (a value that is no list copied as written). */
+export const rewriteAnyOf: KeywordRule = (value, state) =>
+  setOwn(state.out, 'anyOf', Array.isArray(value) ? rewriteEach(value, 'anyOf', state) : cloneJson(value));
+
+/** A `format` rule: kept when `formats` names it, else dropped (the model told `consequence`, or the usual sentence). */
+export function keepFormats(formats: ReadonlySet<string>, consequence?: string): KeywordRule {
+  return (value, { pointer, recorder, out }) => {
+    if (typeof value === 'string' && formats.has(value)) setOwn(out, 'format', value);
+    else recorder.dropped(pointer, 'format', value, consequence);
+  };
+}
+
 /** How `oneOf` sent as `anyOf` is told (for a target that takes no `oneOf`): see `LossRecorder.rewritten`. */
 export const ONE_OF_AS_ANY_OF =
   'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it';

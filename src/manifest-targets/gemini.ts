@@ -9,7 +9,9 @@ import {
   type KeywordTable,
   type LossRecorder,
   type ManifestProject,
+  keepFormats,
   oneOfAsAnyOf,
+  rewriteAnyOf,
   type RewriteState,
   rewriteEach,
   rewriteKeywords,
@@ -31,6 +33,9 @@ import { GEMINI_NAMES } from './gemini-legacy.js';
  *   what is outside that list is removed here with a loss entry rather than sent to be ignored.
  * The schema is the 2020-12 translation MCP uses, without `$schema`.
  */
+
+/** String formats Gemini's JSON Schema support names. */
+const FORMATS = new Set(['date-time', 'date', 'time', 'int32', 'int64', 'float', 'double', 'enum']);
 
 /**
  * Gemini's keyword table, in draft-07 words (before the 2020-12 translation renames them): the keywords
@@ -55,20 +60,10 @@ const GEMINI_KEYWORDS: KeywordTable<RewriteState> = {
             : state.rewrite(value, childPointer(state.pointer, keyword)),
         ),
     ]),
-    [
-      'anyOf',
-      (value, state) =>
-        setOwn(state.out, 'anyOf', Array.isArray(value) ? rewriteEach(value, 'anyOf', state) : cloneJson(value)),
-    ],
+    ['anyOf', rewriteAnyOf],
     ['oneOf', oneOfAsAnyOf],
     ['const', (value, { out }) => setOwn(out, 'enum', [cloneJson(value)])],
-    [
-      'format',
-      (value, { pointer, recorder, out }) => {
-        if (typeof value === 'string' && FORMATS.has(value)) setOwn(out, 'format', value);
-        else recorder.dropped(pointer, 'format', value);
-      },
-    ],
+    ['format', keepFormats(FORMATS)],
   ]),
   kept: new Set([
     'type',
@@ -84,9 +79,6 @@ const GEMINI_KEYWORDS: KeywordTable<RewriteState> = {
     '$id',
   ]),
 };
-
-/** String formats Gemini's JSON Schema support names. */
-const FORMATS = new Set(['date-time', 'date', 'time', 'int32', 'int64', 'float', 'double', 'enum']);
 
 /** One function declaration of `manifests/gemini.json` (assignable to @google/genai's `FunctionDeclaration`). */
 export interface GeminiFunctionDeclaration {

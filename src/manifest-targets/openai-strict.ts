@@ -10,9 +10,10 @@ import {
   type ManifestProject,
   type ManifestTool,
   oneOfAsAnyOf,
+  keepFormats,
   prepareRoot,
+  rewriteAnyOf,
   type RewriteState,
-  rewriteEach,
   rewriteKeywords,
   rewriteMap,
   type TargetBuild,
@@ -135,16 +136,10 @@ const STRICT_KEYWORDS: KeywordTable<StrictState> = {
   rules: new Map<string, KeywordRule<StrictState>>([
     [
       'format',
-      (value, { pointer, recorder, out }) => {
-        if (typeof value === 'string' && FORMATS.has(value)) setOwn(out, 'format', value);
-        else
-          recorder.dropped(
-            pointer,
-            'format',
-            value,
-            `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`,
-          );
-      },
+      keepFormats(
+        FORMATS,
+        `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`,
+      ),
     ],
     ['properties', convertProperties],
     ['required', (_value, { out }) => setOwn(out, 'required', [])],
@@ -162,10 +157,7 @@ const STRICT_KEYWORDS: KeywordTable<StrictState> = {
       },
     ],
     ['items', tupleAsAnyOf],
-    [
-      'anyOf',
-      (value, state) => setOwn(state.out, 'anyOf', Array.isArray(value) ? rewriteEach(value, 'anyOf', state) : value),
-    ],
+    ['anyOf', rewriteAnyOf],
     ['oneOf', oneOfAsAnyOf],
     ...DEFINITION_CONTAINERS.map((keyword): [string, KeywordRule<StrictState>] => [
       keyword,
