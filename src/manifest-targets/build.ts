@@ -1,7 +1,9 @@
 /*
  * What every manifest target builder shares: the tool shape a builder reads (`ManifestTool`), the loss
  * recorder (what a target drops or rewrites, and the sentence the description carries instead), the
- * per-tool build loop and the root rules every LLM target has. The generator writes
+ * per-tool build loop, the root rules every LLM target has, and the one schema rewriter the converting
+ * targets share (`rewriteKeywords`: each target is a table of the keywords it keeps, skips and rewrites,
+ * and every other keyword is dropped with a loss entry). The generator writes
  * generated/manifests/*.json with these builders and the runtime (`toolsmith-sdk/manifests`) runs them per
  * caller, so they live in src/ and import nothing from codegen/.
  */
