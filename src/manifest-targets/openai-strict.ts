@@ -1,5 +1,5 @@
 import { DEFINITION_CONTAINERS, ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
+import { forEachSubschema, hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -252,28 +252,17 @@ function checkLimits(tool: ManifestTool, parameters: SchemaNode, target: string)
     if (!isObject(node)) return;
     const level = describesObject(node) ? depth + 1 : depth;
     totals.nesting = Math.max(totals.nesting, level);
-    if (isObject(node.properties)) {
-      for (const name of Object.keys(node.properties)) {
-        totals.properties += 1;
-        totals.stringChars += name.length;
-        visit(node.properties[name], level);
-      }
-    }
     if (Array.isArray(node.enum)) {
       totals.enumValues += node.enum.length;
       for (const value of node.enum) if (typeof value === 'string') totals.stringChars += value.length;
     }
     if (typeof node.const === 'string') totals.stringChars += node.const.length;
-    for (const keyword of DEFINITION_CONTAINERS) {
-      const map = node[keyword];
-      if (!isObject(map)) continue;
-      for (const name of Object.keys(map)) {
-        totals.stringChars += name.length;
-        visit(map[name], 0);
-      }
-    }
-    if (node.items !== undefined) visit(node.items, level);
-    if (Array.isArray(node.anyOf)) for (const branch of node.anyOf) visit(branch, level);
+    // A converted schema holds subschemas under properties, definitions, items and anyOf only.
+    forEachSubschema(node, '', (child, _pointer, { keyword, at }) => {
+      if (typeof at === 'string') totals.stringChars += at.length;
+      if (keyword === 'properties') totals.properties += 1;
+      visit(child, keyword === 'definitions' || keyword === '$defs' ? 0 : level);
+    });
   };
   visit(parameters, 0);
   for (const limit of Object.keys(LIMITS) as Array<keyof typeof LIMITS>) {
