@@ -82,26 +82,22 @@ function isNullSchema(schema: unknown): boolean {
 
 /** Makes an optional property's schema also accept `null` (strict mode has no optional properties). */
 function makeNullable(schema: SchemaNode): SchemaNode {
-  if (hasOwn(schema, '$ref')) {
-    const wrapper: SchemaNode = {};
-    for (const key of Object.keys(schema)) {
-      if (key === '$ref') setOwn(wrapper, 'anyOf', [{ $ref: schema.$ref }, NULL_SCHEMA()]);
-      else setOwn(wrapper, key, schema[key]);
-    }
-    return wrapper;
-  }
   const hasType = schema.type !== undefined;
-  if (!hasType && !hasOwn(schema, 'anyOf') && !hasOwn(schema, 'enum') && !hasOwn(schema, 'const')) {
+  if (!hasType && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(schema, key)))
     return { anyOf: [schema, NULL_SCHEMA()] };
-  }
   const out: SchemaNode = {};
   for (const key of Object.keys(schema)) setNullable(out, key, schema[key], hasType);
   return out;
 }
 
-/** Copies one keyword of a schema made nullable: `type`, a type-less `anyOf`, `enum` and `const` also admit `null`. */
+/**
+ * Copies one keyword of a schema made nullable: `type`, a type-less `anyOf`, `enum` and `const` also
+ * admit `null`, and a `$ref` (beside annotations only) becomes `anyOf` of the reference and `null`.
+ */
 function setNullable(out: SchemaNode, key: string, value: unknown, hasType: boolean): void {
-  if (key === 'type') {
+  if (key === '$ref') {
+    setOwn(out, 'anyOf', [{ $ref: value }, NULL_SCHEMA()]);
+  } else if (key === 'type') {
     if (typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
     else if (Array.isArray(value)) setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
     else setOwn(out, key, value);
