@@ -327,6 +327,10 @@ export function rewriteMap(map: unknown, keyword: string, state: RewriteState): 
   return mapValues(map, (schema, name) => state.rewrite(schema, childPointer(state.pointer, keyword, name)));
 }
 
+/** How a tuple `items` sent as one `anyOf` item schema is told. */
+const TUPLE_AS_ANY_OF =
+  'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it';
+
 /** `items` for a target without tuples: one schema rewritten, a tuple sent as one `anyOf` item schema (a rewrite). */
 export const tupleAsAnyOf: KeywordRule = (value, state) => {
   if (!Array.isArray(value))
@@ -350,10 +354,6 @@ export function keepFormats(formats: ReadonlySet<string>, consequence?: string):
 /** How `oneOf` sent as `anyOf` is told (for a target that takes no `oneOf`): see `LossRecorder.rewritten`. */
 export const ONE_OF_AS_ANY_OF =
   'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it';
-
-/** How a tuple `items` sent as one `anyOf` item schema is told. */
-const TUPLE_AS_ANY_OF =
-  'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it';
 
 /** `oneOf` for a target without it: sent as `anyOf` (a rewrite), dropped beside an `anyOf` or when it is no list. */
 export const oneOfAsAnyOf: KeywordRule = (value, state) => {
