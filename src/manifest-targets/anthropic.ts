@@ -3,7 +3,6 @@ import type { SchemaNode } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
-  emptyBuild,
   type ManifestProject,
   type NameRule,
   prepareRoot,
@@ -56,8 +55,7 @@ export type AnthropicManifestEntry = AnthropicTool | AnthropicToolSearchTool;
 
 /** `manifests/anthropic.json`: Messages API tools (and the tool search tool last, when a tool is deferred). */
 export function buildAnthropicManifest(project: ManifestProject): TargetBuild<AnthropicTool[]> {
-  const build = emptyBuild<AnthropicTool[]>([]);
-  buildPerTool(project, 'anthropic', build, (tool, recorder) => {
+  const build = buildPerTool<AnthropicTool[]>(project, 'anthropic', [], (tool, recorder, content) => {
     checkTool(tool, 'anthropic', ANTHROPIC_NAMES);
     const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, ['oneOf', 'anyOf', 'allOf']);
     const inputSchema = toJsonSchema2020(recorder.describeInto('/inputSchema', root)) as AnthropicTool['input_schema'];
@@ -68,7 +66,7 @@ export function buildAnthropicManifest(project: ManifestProject): TargetBuild<An
     );
     if (examples.length > 0) entry.input_examples = examples;
     if (isDeferred(tool, project.deferLoading)) entry.defer_loading = true;
-    build.content.push(entry);
+    content.push(entry);
   });
   if (project.deferLoading !== undefined && build.content.some((entry) => entry.defer_loading === true))
     (build.content as AnthropicManifestEntry[]).push(

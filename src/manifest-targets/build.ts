@@ -1,13 +1,15 @@
 /*
  * What every manifest target builder shares: the tool shape a builder reads (`ManifestTool`), the loss
  * recorder (what a target drops or rewrites, and the sentence the description carries instead), the
- * per-tool build loop and the root rules every LLM target has. The generator writes
+ * per-tool build loop, the root rules every LLM target has, and the one schema rewriter the converting
+ * targets share (`rewriteKeywords`: each target is a table of the keywords it keeps, skips and rewrites,
+ * and every other keyword is dropped with a loss entry). The generator writes
  * generated/manifests/*.json with these builders and the runtime (`toolsmith-sdk/manifests`) runs them per
  * caller, so they live in src/ and import nothing from codegen/.
  */
 import { formatPointer } from '../schema/json-pointer.js';
 import { codeSpan } from '../text/markdown-text.js';
-import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
+import { cloneJson, hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
 import { appendDescription, carriedText } from '../schema/keyword-sentences.js';
 import type { ToolAnnotations } from '../tool-description.js';
@@ -160,14 +162,6 @@ function runtimeNote(keyword: string): string {
   return `${CONSEQUENCES[keyword] ?? 'the model is not told this constraint'}; the runtime still enforces it`;
 }
 
-/** How `oneOf` sent as `anyOf` is told (for a target that takes no `oneOf`): see `LossRecorder.rewritten`. */
-export const ONE_OF_AS_ANY_OF =
-  'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it';
-
-/** How a tuple `items` sent as one `anyOf` item schema is told (for a target that takes no tuples). */
-export const TUPLE_AS_ANY_OF =
-  'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it';
-
 /**
  * Collects the loss entries of one tool for one target. Entries are keyed by pointer and keyword, so a
  * definition inlined at several places is reported once, at its own location.
@@ -248,20 +242,21 @@ export class UnrepresentableError extends Error {
 }
 
 /**
- * Builds one target's manifest tool by tool, in name order: `add` puts a tool's entry into the
- * build while recording losses; a tool the target cannot take (`UnrepresentableError`) becomes a
+ * Builds one target's manifest tool by tool, in name order: `add` puts a tool's entry into
+ * `content` while recording losses; a tool the target cannot take (`UnrepresentableError`) becomes a
  * problem and an `unavailable` reason instead, and its entry is left out.
  */
-export function buildPerTool<TBuild extends TargetBuild<unknown>>(
+export function buildPerTool<TContent>(
   project: ManifestProject,
   target: string,
-  build: TBuild,
-  add: (tool: ManifestTool, recorder: LossRecorder) => void,
-): TBuild {
+  content: TContent,
+  add: (tool: ManifestTool, recorder: LossRecorder, content: TContent) => void,
+): TargetBuild<TContent> {
+  const build: TargetBuild<TContent> = { content, losses: {}, problems: [], unavailable: {} };
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const recorder = new LossRecorder(target, project.describeLosses ?? false);
     try {
-      add(tool, recorder);
+      add(tool, recorder, content);
       setOwn(build.losses, tool.name, recorder.entries);
     } catch (error) {
       if (!(error instanceof UnrepresentableError)) throw error;
@@ -285,10 +280,88 @@ export interface TargetBuild<TContent> {
   unavailable: Record<string, string>;
 }
 
-/** A target's build with nothing recorded yet, around its empty `content`. */
-export function emptyBuild<TContent>(content: TContent): TargetBuild<TContent> {
-  return { content, losses: {}, problems: [], unavailable: {} };
+/**
+ * One schema node being rewritten for a target: the node as written, its pointer into the definition,
+ * the copy being made, the tool's loss recorder, and the target's rewrite of a subschema at a pointer.
+ */
+export interface RewriteState {
+  readonly node: SchemaNode;
+  readonly pointer: string;
+  readonly out: SchemaNode;
+  readonly recorder: LossRecorder;
+  readonly rewrite: (schema: unknown, pointer: string) => unknown;
 }
+
+/** How a target takes one keyword: into `state.out` in its own form, or recorded as dropped or rewritten. */
+export type KeywordRule<TState extends RewriteState = RewriteState> = (value: unknown, state: TState) => void;
+
+/**
+ * A target's keyword table: `skipped` keywords are left out without a loss entry, a keyword with a rule
+ * is taken by it, a `kept` one is copied as written; any other keyword is dropped with a loss entry.
+ */
+export interface KeywordTable<TState extends RewriteState> {
+  readonly skipped: ReadonlySet<string>;
+  readonly rules: ReadonlyMap<string, KeywordRule<TState>>;
+  readonly kept: ReadonlySet<string>;
+}
+
+/** Carries each keyword of `state.node` into `state.out` by the target's table. */
+export function rewriteKeywords<TState extends RewriteState>(table: KeywordTable<TState>, state: TState): void {
+  for (const key of Object.keys(state.node)) {
+    const value = state.node[key];
+    const rule = table.rules.get(key);
+    if (table.skipped.has(key)) continue;
+    if (rule !== undefined) rule(value, state);
+    else if (table.kept.has(key)) setOwn(state.out, key, cloneJson(value));
+    else state.recorder.dropped(state.pointer, key, value);
+  }
+}
+
+/** Each schema of a list under `keyword`, rewritten at its own pointer. */
+export function rewriteEach(list: readonly unknown[], keyword: string, state: RewriteState): unknown[] {
+  return list.map((item, index) => state.rewrite(item, childPointer(state.pointer, keyword, index)));
+}
+
+/** Each schema of a map under `keyword` (`properties`, `$defs`), rewritten at its own pointer (`{}` for no map). */
+export function rewriteMap(map: unknown, keyword: string, state: RewriteState): SchemaNode {
+  return mapValues(map, (schema, name) => state.rewrite(schema, childPointer(state.pointer, keyword, name)));
+}
+
+/** How a tuple `items` sent as one `anyOf` item schema is told. */
+const TUPLE_AS_ANY_OF =
+  'as one `anyOf` item schema: the model is not told the position of each item; the runtime still enforces it';
+
+/** `items` for a target without tuples: one schema rewritten, a tuple sent as one `anyOf` item schema (a rewrite). */
+export const tupleAsAnyOf: KeywordRule = (value, state) => {
+  if (!Array.isArray(value))
+    return setOwn(state.out, 'items', state.rewrite(value, childPointer(state.pointer, 'items')));
+  state.recorder.rewritten(state.pointer, 'items', value, TUPLE_AS_ANY_OF);
+  setOwn(state.out, 'items', { anyOf: rewriteEach(value, 'items', state) });
+};
+
+/** `anyOf` with each branch rewritten (a value that is no list copied as written). */
+export const rewriteAnyOf: KeywordRule = (value, state) =>
+  setOwn(state.out, 'anyOf', Array.isArray(value) ? rewriteEach(value, 'anyOf', state) : cloneJson(value));
+
+/** A `format` rule: kept when `formats` names it, else dropped (the model told `consequence`, or the usual sentence). */
+export function keepFormats(formats: ReadonlySet<string>, consequence?: string): KeywordRule {
+  return (value, { pointer, recorder, out }) => {
+    if (typeof value === 'string' && formats.has(value)) setOwn(out, 'format', value);
+    else recorder.dropped(pointer, 'format', value, consequence);
+  };
+}
+
+/** How `oneOf` sent as `anyOf` is told (for a target that takes no `oneOf`): see `LossRecorder.rewritten`. */
+export const ONE_OF_AS_ANY_OF =
+  'as `anyOf`: the model is not told that exactly one alternative must match; the runtime still enforces it';
+
+/** `oneOf` for a target without it: sent as `anyOf` (a rewrite), dropped beside an `anyOf` or when it is no list. */
+export const oneOfAsAnyOf: KeywordRule = (value, state) => {
+  if (hasOwn(state.node, 'anyOf') || !Array.isArray(value))
+    return state.recorder.dropped(state.pointer, 'oneOf', value);
+  state.recorder.rewritten(state.pointer, 'oneOf', value, ONE_OF_AS_ANY_OF);
+  setOwn(state.out, 'anyOf', rewriteEach(value, 'oneOf', state));
+};
 
 /** True when a schema describes objects (`type: object`, or object keywords without a type). */
 export function describesObject(schema: SchemaNode): boolean {

@@ -1,18 +1,23 @@
 import { parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
-import { TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, hasOwn, isObject, mapValues, type SchemaNode, setOwn, walkSchema } from '../schema/walk.js';
+import { DEFINITION_CONTAINERS, TOOLING_KEYWORDS } from '../schema/keywords.js';
+import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn, walkSchema } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
   childPointer,
-  emptyBuild,
+  type KeywordRule,
+  type KeywordTable,
   type LossRecorder,
   type ManifestProject,
   type ManifestTool,
   type NameRule,
   ONE_OF_AS_ANY_OF,
+  type RewriteState,
+  rewriteEach,
+  rewriteKeywords,
+  rewriteMap,
   type TargetBuild,
-  TUPLE_AS_ANY_OF,
+  tupleAsAnyOf,
   UnrepresentableError,
 } from './build.js';
 
@@ -62,11 +67,6 @@ export interface GeminiLegacyFunctionDeclaration {
   parameters?: SchemaNode;
 }
 
-/** Keywords kept as they are. */
-const KEPT = new Set(['title', 'description', 'nullable', 'pattern', 'minimum', 'maximum']);
-/** Counts the SDK's `Schema` types as int64 strings (`minLength?: string` in @google/genai). */
-const COUNTS = new Set(['minItems', 'maxItems', 'minProperties', 'maxProperties', 'minLength', 'maxLength']);
-
 /** Rewrites every `type` of a converted schema (its properties, items and `anyOf` branches) to the API's `Type` enum (`string` → `STRING`). */
 function upper(node: unknown): void {
   walkSchema(node, '', (schema) => {
@@ -74,208 +74,168 @@ function upper(node: unknown): void {
   });
 }
 
-interface GeminiContext {
-  tool: ManifestTool;
-  recorder: LossRecorder;
-  /** The tool's whole input schema, which local `$ref`s resolve against. */
-  root: SchemaNode;
+/** One tool's conversion: its name, its loss recorder, and its whole input schema (local `$ref`s resolve against it). */
+interface GeminiTool {
+  readonly name: string;
+  readonly recorder: LossRecorder;
+  readonly root: SchemaNode;
 }
 
-function fail(context: GeminiContext, pointer: string, why: string): never {
-  throw new UnrepresentableError(pointer, `Tool '${context.tool.name}' cannot be sent to gemini-legacy: ${why}.`);
+/** A node being converted, with its types. */
+interface GeminiState extends RewriteState {
+  readonly types: string[];
+  readonly nonNull: string[];
+  /** The one non-null type, if there is exactly one. */
+  readonly single: string | undefined;
 }
 
-/** `/inputSchema` + the pointer a local `$ref` names. */
-function refPointer(ref: string): string {
-  return childPointer('/inputSchema', ...(parseLocalRef(ref) ?? []));
+function fail(tool: GeminiTool, pointer: string, why: string): never {
+  throw new UnrepresentableError(pointer, `Tool '${tool.name}' cannot be sent to gemini-legacy: ${why}.`);
 }
 
 /** A `$ref`, inlined (Gemini has none): its target converted, the annotations written beside it kept. */
-function convertRef(node: SchemaNode, ref: string, pointer: string, context: GeminiContext, refs: readonly string[]) {
+function convertRef(node: SchemaNode, ref: string, pointer: string, tool: GeminiTool, refs: readonly string[]) {
   if (refs.includes(ref)) {
     fail(
-      context,
+      tool,
       pointer,
       `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
     );
   }
-  const found = resolveLocalRef(context.root, ref);
+  const found = resolveLocalRef(tool.root, ref);
   const target = isObject(found) || typeof found === 'boolean' ? found : undefined;
   if (target === undefined)
-    fail(context, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
-  const inlined = convert(target, refPointer(ref), context, [...refs, ref]);
+    fail(tool, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
+  const inlined = convert(target, childPointer('/inputSchema', ...(parseLocalRef(ref) ?? [])), tool, [...refs, ref]);
   // Draft-07 ignores a `$ref`'s siblings; keep the annotations the author put there for the model.
   for (const key of ['title', 'description']) if (typeof node[key] === 'string') setOwn(inlined, key, node[key]);
   return inlined;
 }
 
-/** One schema node being converted: the node as written, where it is, its types, and the converted copy. */
-interface NodeState {
-  node: SchemaNode;
-  pointer: string;
-  context: GeminiContext;
-  refs: readonly string[];
-  out: SchemaNode;
-  types: string[];
-  nonNull: string[];
-  /** The one non-null type, if there is exactly one. */
-  single: string | undefined;
-}
-
-/** Converts one keyword into `state.out` (or records it as dropped or rewritten). */
-type KeywordHandler = (value: unknown, state: NodeState) => void;
-
-/** Converts each item of a list of schemas, keeping each item's own pointer. */
-function convertItems(items: ReadonlyArray<{ item: unknown; index: number }>, keyword: string, state: NodeState) {
-  return items.map(({ item, index }) =>
-    convert(item, childPointer(state.pointer, keyword, index), state.context, state.refs),
-  );
-}
-
-function indexed(list: readonly unknown[]): Array<{ item: unknown; index: number }> {
-  return list.map((item, index) => ({ item, index }));
+/** A branch that only admits `null`: Gemini says it with `nullable`. */
+function isNullBranch(schema: unknown): boolean {
+  return isObject(schema) && schema.type === 'null' && Object.keys(schema).length === 1;
 }
 
 /** `anyOf` as it is and `oneOf` as `anyOf` (a rewrite), with a `null` branch turned into `nullable`. */
-function convertAlternatives(keyword: 'anyOf' | 'oneOf'): KeywordHandler {
+function convertAlternatives(keyword: 'anyOf' | 'oneOf'): KeywordRule<GeminiState> {
   return (value, state) => {
     if (!Array.isArray(value)) return;
-    const { recorder } = state.context;
     if (keyword === 'oneOf') {
-      if (hasOwn(state.node, 'anyOf')) {
-        recorder.dropped(state.pointer, keyword, value);
-        return;
-      }
-      recorder.rewritten(state.pointer, keyword, value, ONE_OF_AS_ANY_OF);
+      if (hasOwn(state.node, 'anyOf')) return state.recorder.dropped(state.pointer, keyword, value);
+      state.recorder.rewritten(state.pointer, keyword, value, ONE_OF_AS_ANY_OF);
     }
-    const branches = indexed(value).filter(
-      ({ item }) => !(isObject(item) && item.type === 'null' && Object.keys(item).length === 1),
+    if (value.some(isNullBranch)) setOwn(state.out, 'nullable', true);
+    setOwn(
+      state.out,
+      'anyOf',
+      rewriteEach(value, keyword, state).filter((_, index) => !isNullBranch(value[index])),
     );
-    if (branches.length < value.length) setOwn(state.out, 'nullable', true);
-    setOwn(state.out, 'anyOf', convertItems(branches, keyword, state));
   };
 }
 
-/** Keywords Gemini takes in a changed form, by keyword (a Map: keys come from user schemas). */
-const GEMINI_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, KeywordHandler>([
-  [
-    'type',
-    (_value, { out, types, nonNull, single }) => {
-      // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them `nullable`.
-      const branches = nonNull.map((type) => ({ type }));
-      if (nonNull.length === 1) setOwn(out, 'type', single);
-      else if (nonNull.length === 0) setOwn(out, 'type', 'null');
-      else setOwn(out, 'anyOf', branches);
-      if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
-    },
-  ],
-  [
-    'format',
-    (value, { pointer, context, out, single }) => {
-      if (single !== undefined && typeof value === 'string' && (GEMINI_FORMATS[single] ?? []).includes(value))
-        setOwn(out, 'format', value);
-      else
-        context.recorder.dropped(
-          pointer,
-          'format',
-          value,
-          `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
-        );
-    },
-  ],
-  [
-    'enum',
-    (value, { pointer, context, out }) => {
-      if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
-        setOwn(out, 'enum', cloneJson(value));
-      else
-        context.recorder.dropped(
-          pointer,
-          'enum',
-          value,
-          'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
-        );
-    },
-  ],
-  [
-    'const',
-    (value, { pointer, context, out }) => {
-      if (typeof value === 'string') setOwn(out, 'enum', [value]);
-      else
-        context.recorder.dropped(
-          pointer,
-          'const',
-          value,
-          'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
-        );
-    },
-  ],
-  [
-    'properties',
-    (value, { pointer, context, refs, out }) => {
-      const at = (name: string) => childPointer(pointer, 'properties', name);
-      setOwn(
-        out,
-        'properties',
-        mapValues(value, (schema, name) => convert(schema, at(name), context, refs)),
-      );
-    },
-  ],
-  ['required', (value, { out }) => setOwn(out, 'required', cloneJson(value))],
-  [
-    'items',
-    (value, state) => {
-      if (!Array.isArray(value)) {
-        setOwn(state.out, 'items', convert(value, childPointer(state.pointer, 'items'), state.context, state.refs));
-        return;
-      }
-      state.context.recorder.rewritten(state.pointer, 'items', value, TUPLE_AS_ANY_OF);
-      setOwn(state.out, 'items', { anyOf: convertItems(indexed(value), 'items', state) });
-    },
-  ],
-  ['anyOf', convertAlternatives('anyOf')],
-  ['oneOf', convertAlternatives('oneOf')],
-]);
+/** The legacy schema's keyword table (the rules and sources above). */
+const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
+  skipped: new Set([...TOOLING_KEYWORDS, ...DEFINITION_CONTAINERS]),
+  rules: new Map<string, KeywordRule<GeminiState>>([
+    [
+      'type',
+      (_value, { out, types, nonNull, single }) => {
+        // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them `nullable`.
+        if (nonNull.length === 1) setOwn(out, 'type', single);
+        else if (nonNull.length === 0) setOwn(out, 'type', 'null');
+        else
+          setOwn(
+            out,
+            'anyOf',
+            nonNull.map((type) => ({ type })),
+          );
+        if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
+      },
+    ],
+    [
+      'format',
+      (value, { pointer, recorder, out, single }) => {
+        if (single !== undefined && typeof value === 'string' && (GEMINI_FORMATS[single] ?? []).includes(value))
+          setOwn(out, 'format', value);
+        else
+          recorder.dropped(
+            pointer,
+            'format',
+            value,
+            `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
+          );
+      },
+    ],
+    [
+      'enum',
+      (value, { pointer, recorder, out }) => {
+        if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+          setOwn(out, 'enum', cloneJson(value));
+        else
+          recorder.dropped(
+            pointer,
+            'enum',
+            value,
+            'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
+          );
+      },
+    ],
+    [
+      'const',
+      (value, { pointer, recorder, out }) => {
+        if (typeof value === 'string') setOwn(out, 'enum', [value]);
+        else
+          recorder.dropped(
+            pointer,
+            'const',
+            value,
+            'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
+          );
+      },
+    ],
+    ['properties', (value, state) => setOwn(state.out, 'properties', rewriteMap(value, 'properties', state))],
+    ['items', tupleAsAnyOf],
+    ['anyOf', convertAlternatives('anyOf')],
+    ['oneOf', convertAlternatives('oneOf')],
+    // Counts are int64 strings in the API's `Schema` (`minLength?: string` in @google/genai).
+    ...['minItems', 'maxItems', 'minProperties', 'maxProperties', 'minLength', 'maxLength'].map(
+      (keyword): [string, KeywordRule<GeminiState>] => [
+        keyword,
+        (value, { out }) => setOwn(out, keyword, String(value)),
+      ],
+    ),
+  ]),
+  kept: new Set(['title', 'description', 'nullable', 'pattern', 'minimum', 'maximum', 'required']),
+};
 
-/** Carries one keyword into the converted node: left out (tooling, definitions), kept, counted, converted, or dropped. */
-function convertKeyword(key: string, value: unknown, state: NodeState): void {
-  if (TOOLING_KEYWORDS.has(key) || key === 'definitions' || key === '$defs') return;
-  if (KEPT.has(key)) setOwn(state.out, key, cloneJson(value));
-  else if (COUNTS.has(key)) setOwn(state.out, key, String(value));
-  else {
-    const handler = GEMINI_HANDLERS.get(key);
-    if (handler === undefined) state.context.recorder.dropped(state.pointer, key, value);
-    else handler(value, state);
-  }
-}
-
-function convert(node: unknown, pointer: string, context: GeminiContext, refs: readonly string[]): SchemaNode {
+function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonly string[]): SchemaNode {
   if (node === true) return {};
-  if (!isObject(node)) return fail(context, pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
-  if (typeof node.$ref === 'string') return convertRef(node, node.$ref, pointer, context, refs);
+  if (!isObject(node)) return fail(tool, pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
+  if (typeof node.$ref === 'string') return convertRef(node, node.$ref, pointer, tool, refs);
   const types = Array.isArray(node.type) ? (node.type as string[]) : typeof node.type === 'string' ? [node.type] : [];
   const nonNull = types.filter((type) => type !== 'null');
-  const state: NodeState = {
+  const state: GeminiState = {
     node,
     pointer,
-    context,
-    refs,
     out: {},
+    recorder: tool.recorder,
+    rewrite: (schema, at) => convert(schema, at, tool, refs),
     types,
     nonNull,
     single: nonNull.length === 1 ? nonNull[0] : undefined,
   };
-  for (const key of Object.keys(node)) convertKeyword(key, node[key], state);
+  rewriteKeywords(GEMINI_LEGACY_KEYWORDS, state);
   const { out } = state;
   const isObjectNode = state.single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
   if (isObjectNode && (!isObject(out.properties) || Object.keys(out.properties).length === 0)) {
     fail(
-      context,
+      tool,
       pointer,
       `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`,
     );
   }
-  return context.recorder.describeInto(pointer, out);
+  return tool.recorder.describeInto(pointer, out);
 }
 
 /** The Gemini `parameters` of one tool (undefined when it takes none); throws `UnrepresentableError` when Gemini cannot take it. */
@@ -283,16 +243,16 @@ function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): S
   checkTool(tool, 'gemini-legacy', GEMINI_NAMES);
   const root = tool.inputSchema as SchemaNode;
   const properties = isObject(root.properties) ? root.properties : {};
-  const context: GeminiContext = { tool, recorder, root };
+  const geminiTool: GeminiTool = { name: tool.name, recorder, root };
   if (Object.keys(properties).length === 0) {
     // A tool without named parameters: Gemini refuses an empty OBJECT, so `parameters` is left out.
     const ignored = { ...root };
     delete ignored.properties;
     delete ignored.type;
-    convert(ignored, '/inputSchema', context, []);
+    convert(ignored, '/inputSchema', geminiTool, []);
     return undefined;
   }
-  const converted = convert(root, '/inputSchema', context, []);
+  const converted = convert(root, '/inputSchema', geminiTool, []);
   upper(converted);
   return converted;
 }
@@ -301,11 +261,11 @@ function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): S
 export function buildGeminiLegacyManifest(
   project: ManifestProject,
 ): TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> {
-  const build = emptyBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }>({ functionDeclarations: [] });
-  return buildPerTool(project, 'gemini-legacy', build, (tool, recorder) => {
+  const content = { functionDeclarations: [] as GeminiLegacyFunctionDeclaration[] };
+  return buildPerTool(project, 'gemini-legacy', content, (tool, recorder) => {
     const parameters = toGeminiLegacyParameters(tool, recorder);
     const declaration: GeminiLegacyFunctionDeclaration = { name: tool.name, description: tool.description };
     if (parameters !== undefined) declaration.parameters = parameters;
-    build.content.functionDeclarations.push(declaration);
+    content.functionDeclarations.push(declaration);
   });
 }

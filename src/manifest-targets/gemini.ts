@@ -1,14 +1,21 @@
 import { toJsonSchema2020 } from '../schema/json-schema-2020.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
+import { cloneJson, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
   childPointer,
-  emptyBuild,
+  type KeywordRule,
+  type KeywordTable,
   type LossRecorder,
   type ManifestProject,
-  ONE_OF_AS_ANY_OF,
+  keepFormats,
+  oneOfAsAnyOf,
+  rewriteAnyOf,
+  type RewriteState,
+  rewriteEach,
+  rewriteKeywords,
+  rewriteMap,
   type TargetBuild,
 } from './build.js';
 import { GEMINI_NAMES } from './gemini-legacy.js';
@@ -27,30 +34,51 @@ import { GEMINI_NAMES } from './gemini-legacy.js';
  * The schema is the 2020-12 translation MCP uses, without `$schema`.
  */
 
-/** Draft-07 keywords Gemini's JSON Schema support takes (before the 2020-12 translation renames them). */
-const KEPT = new Set([
-  'type',
-  'title',
-  'description',
-  'enum',
-  'minimum',
-  'maximum',
-  'items',
-  'additionalItems',
-  'minItems',
-  'maxItems',
-  'properties',
-  'required',
-  'additionalProperties',
-  'anyOf',
-  '$ref',
-  'definitions',
-  '$defs',
-  '$id',
-]);
 /** String formats Gemini's JSON Schema support names. */
 const FORMATS = new Set(['date-time', 'date', 'time', 'int32', 'int64', 'float', 'double', 'enum']);
-const MAPS = new Set(['properties', 'definitions', '$defs']);
+
+/**
+ * Gemini's keyword table, in draft-07 words (before the 2020-12 translation renames them): the keywords
+ * its JSON Schema support takes are kept, `const` is a one-value `enum` (the same meaning: not a loss).
+ */
+const GEMINI_KEYWORDS: KeywordTable<RewriteState> = {
+  skipped: new Set([...TOOLING_KEYWORDS].filter((keyword) => keyword !== '$id')),
+  rules: new Map<string, KeywordRule>([
+    ...['properties', 'definitions', '$defs'].map((keyword): [string, KeywordRule] => [
+      keyword,
+      (value, state) =>
+        setOwn(state.out, keyword, isObject(value) ? rewriteMap(value, keyword, state) : cloneJson(value)),
+    ]),
+    ...['items', 'additionalItems', 'additionalProperties'].map((keyword): [string, KeywordRule] => [
+      keyword,
+      (value, state) =>
+        setOwn(
+          state.out,
+          keyword,
+          Array.isArray(value)
+            ? rewriteEach(value, keyword, state)
+            : state.rewrite(value, childPointer(state.pointer, keyword)),
+        ),
+    ]),
+    ['anyOf', rewriteAnyOf],
+    ['oneOf', oneOfAsAnyOf],
+    ['const', (value, { out }) => setOwn(out, 'enum', [cloneJson(value)])],
+    ['format', keepFormats(FORMATS)],
+  ]),
+  kept: new Set([
+    'type',
+    'title',
+    'description',
+    'enum',
+    'minimum',
+    'maximum',
+    'minItems',
+    'maxItems',
+    'required',
+    '$ref',
+    '$id',
+  ]),
+};
 
 /** One function declaration of `manifests/gemini.json` (assignable to @google/genai's `FunctionDeclaration`). */
 export interface GeminiFunctionDeclaration {
@@ -63,42 +91,15 @@ export interface GeminiFunctionDeclaration {
 /** The draft-07 schema cut down to what Gemini takes; every removed keyword is a loss entry. */
 function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown {
   if (!isObject(node)) return node;
-  const out: SchemaNode = {};
-  for (const key of Object.keys(node)) {
-    const value = node[key];
-    if (TOOLING_KEYWORDS.has(key) && key !== '$id') continue;
-    if (MAPS.has(key) && isObject(value)) {
-      setOwn(
-        out,
-        key,
-        mapValues(value, (schema, name) => filter(schema, childPointer(pointer, key, name), recorder)),
-      );
-    } else if (key === 'items' || key === 'additionalItems' || key === 'additionalProperties') {
-      const at = childPointer(pointer, key);
-      setOwn(out, key, Array.isArray(value) ? filterEach(value, at, recorder) : filter(value, at, recorder));
-    } else if (key === 'anyOf' && Array.isArray(value)) {
-      setOwn(out, key, filterEach(value, childPointer(pointer, key), recorder));
-    } else if (key === 'oneOf' && Array.isArray(value) && !Object.hasOwn(node, 'anyOf')) {
-      recorder.rewritten(pointer, key, value, ONE_OF_AS_ANY_OF);
-      setOwn(out, 'anyOf', filterEach(value, childPointer(pointer, key), recorder));
-    } else if (key === 'const') {
-      // Same meaning as a one-value `enum`, which Gemini takes: not a loss.
-      setOwn(out, 'enum', [cloneJson(value)]);
-    } else if (key === 'format') {
-      if (typeof value === 'string' && FORMATS.has(value)) setOwn(out, key, value);
-      else recorder.dropped(pointer, key, value);
-    } else if (KEPT.has(key)) {
-      setOwn(out, key, cloneJson(value));
-    } else {
-      recorder.dropped(pointer, key, value);
-    }
-  }
-  return recorder.describeInto(pointer, out);
-}
-
-/** Each schema of a list (at `pointer`) cut down. */
-function filterEach(list: unknown[], pointer: string, recorder: LossRecorder): unknown[] {
-  return list.map((item, index) => filter(item, childPointer(pointer, index), recorder));
+  const state: RewriteState = {
+    node,
+    pointer,
+    out: {},
+    recorder,
+    rewrite: (schema, at) => filter(schema, at, recorder),
+  };
+  rewriteKeywords(GEMINI_KEYWORDS, state);
+  return recorder.describeInto(pointer, state.out);
 }
 
 /** A tool's schema for Gemini: cut down, then translated to 2020-12. */
@@ -111,8 +112,8 @@ function geminiSchema(schema: unknown, pointer: string, recorder: LossRecorder):
 export function buildGeminiManifest(
   project: ManifestProject,
 ): TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> {
-  const build = emptyBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }>({ functionDeclarations: [] });
-  return buildPerTool(project, 'gemini', build, (tool, recorder) => {
+  const content = { functionDeclarations: [] as GeminiFunctionDeclaration[] };
+  return buildPerTool(project, 'gemini', content, (tool, recorder) => {
     checkTool(tool, 'gemini', GEMINI_NAMES);
     const declaration: GeminiFunctionDeclaration = {
       name: tool.name,
@@ -121,6 +122,6 @@ export function buildGeminiManifest(
     };
     if (tool.outputSchema !== undefined)
       declaration.responseJsonSchema = geminiSchema(tool.outputSchema, '/outputSchema', recorder);
-    build.content.functionDeclarations.push(declaration);
+    content.functionDeclarations.push(declaration);
   });
 }

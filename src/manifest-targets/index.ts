@@ -73,7 +73,6 @@ export interface RuntimeManifestOptions {
   inputExamples?: number;
 }
 
-/** Builds one target of the table for `tools`, as generate does (a 2020-12 schema in its draft-07 form where the builder reads draft-07). */
 /**
  * Options with deferred loading on (as `manifests.deferLoading`): the tools not kept loaded (by name, or
  * by an `ITool`'s category) are marked `defer_loading: true` and the search tool is listed last.
@@ -82,10 +81,15 @@ export interface DeferredManifestOptions extends RuntimeManifestOptions {
   deferLoading: DeferLoading;
 }
 
-function run<T>(
+/**
+ * Any target of the manifest target table by name, as its manifests/<target>.json holds it (the
+ * functions below are typed shorthands): a target added to the table is available here at once. Built
+ * as generate builds it (a 2020-12 schema in its draft-07 form where the builder reads draft-07).
+ */
+export function buildManifest<T = unknown>(
   target: ManifestTarget,
   tools: readonly ManifestToolSource[],
-  options: RuntimeManifestOptions & { deferLoading?: DeferLoading },
+  options: RuntimeManifestOptions & { deferLoading?: DeferLoading } = {},
 ): T {
   const project: ManifestProject = {
     tools: tools as readonly ManifestTool[],
@@ -99,24 +103,12 @@ function run<T>(
   return result.content as T;
 }
 
-/**
- * Any target of the manifest target table by name, as its manifests/<target>.json holds it (the
- * functions below are typed shorthands): a target added to the table is available here at once.
- */
-export function buildManifest(
-  target: ManifestTarget,
-  tools: readonly ManifestToolSource[],
-  options: RuntimeManifestOptions = {},
-): unknown {
-  return run(target, tools, options);
-}
-
 /** OpenAI Chat Completions function tools (`strict: true` for Structured Outputs), as manifests/openai*.json. */
 export function toOpenAITools(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions & { strict?: boolean } = {},
 ): OpenAiTool[] {
-  return run(options.strict === true ? 'openai-strict' : 'openai', tools, options);
+  return buildManifest(options.strict === true ? 'openai-strict' : 'openai', tools, options);
 }
 
 /** OpenAI Responses API function tools (`{ type: "function", name, description, parameters, strict }`), as manifests/openai-responses*.json. */
@@ -132,7 +124,7 @@ export function toOpenAIResponsesTools(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions & { strict?: boolean; deferLoading?: DeferLoading } = {},
 ): OpenAiResponsesManifestEntry[] {
-  return run(options.strict === true ? 'openai-responses-strict' : 'openai-responses', tools, options);
+  return buildManifest(options.strict === true ? 'openai-responses-strict' : 'openai-responses', tools, options);
 }
 
 /** Anthropic Messages API tools (`input_schema` in JSON Schema 2020-12), as manifests/anthropic.json. */
@@ -148,7 +140,7 @@ export function toAnthropicTools(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions & { deferLoading?: DeferLoading } = {},
 ): AnthropicManifestEntry[] {
-  return run('anthropic', tools, options);
+  return buildManifest('anthropic', tools, options);
 }
 
 /** A Gemini `Tool` with `parametersJsonSchema` / `responseJsonSchema`, as manifests/gemini.json. */
@@ -156,7 +148,7 @@ export function toGeminiTool(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions = {},
 ): GeminiToolManifest {
-  return run('gemini', tools, options);
+  return buildManifest('gemini', tools, options);
 }
 
 /** A Gemini `Tool` with the legacy OpenAPI-subset `parameters`, as manifests/gemini-legacy.json. */
@@ -164,7 +156,7 @@ export function toGeminiLegacyTool(
   tools: readonly ManifestToolSource[],
   options: RuntimeManifestOptions = {},
 ): GeminiLegacyToolManifest {
-  return run('gemini-legacy', tools, options);
+  return buildManifest('gemini-legacy', tools, options);
 }
 
 /**

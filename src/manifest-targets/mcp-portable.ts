@@ -4,7 +4,7 @@ import { formatPointer, parsePointer } from '../schema/json-pointer.js';
 import { sourcePointerTokens } from '../schema/json-schema-2020.js';
 import { codeSpan } from '../text/markdown-text.js';
 import { cloneJson } from '../schema/walk.js';
-import { buildPerTool, emptyBuild, type ManifestProject, type TargetBuild } from './build.js';
+import { buildPerTool, type ManifestProject, type TargetBuild } from './build.js';
 
 /**
  * `manifests/mcp-portable.json`: the `tools/list` result of the portable profile (`serve --profile
@@ -14,8 +14,7 @@ import { buildPerTool, emptyBuild, type ManifestProject, type TargetBuild } from
  * definition. Each keyword that moved into a description is a loss entry, at its place in the definition.
  */
 export function buildMcpPortableManifest(project: ManifestProject): TargetBuild<{ tools: McpToolEntry[] }> {
-  const build = emptyBuild<{ tools: McpToolEntry[] }>({ tools: [] });
-  return buildPerTool(project, 'mcp-portable', build, (tool, recorder) => {
+  return buildPerTool<{ tools: McpToolEntry[] }>(project, 'mcp-portable', { tools: [] }, (tool, recorder, content) => {
     const entry = toMcpTool(tool);
     const portable = portableInputSchema(entry.inputSchema);
     for (const move of portable.moved) {
@@ -32,7 +31,7 @@ export function buildMcpPortableManifest(project: ManifestProject): TargetBuild<
         carried: move.prose,
       });
     }
-    build.content.tools.push({ ...entry, inputSchema: portable.schema as McpObjectSchema });
+    content.tools.push({ ...entry, inputSchema: portable.schema as McpObjectSchema });
   });
 }
 

@@ -1,5 +1,5 @@
 import { isMcpObjectSchema, type McpToolEntry, toMcpTool } from '../mcp/tool.js';
-import { buildPerTool, emptyBuild, type ManifestProject, type TargetBuild } from './build.js';
+import { buildPerTool, type ManifestProject, type TargetBuild } from './build.js';
 
 /**
  * `manifests/mcp.json`: the `tools/list` result the MCP server answers (each entry made by the function
@@ -7,8 +7,7 @@ import { buildPerTool, emptyBuild, type ManifestProject, type TargetBuild } from
  * is an output schema whose root is not an object, which MCP cannot carry.
  */
 export function buildMcpManifest(project: ManifestProject): TargetBuild<{ tools: McpToolEntry[] }> {
-  const build = emptyBuild<{ tools: McpToolEntry[] }>({ tools: [] });
-  return buildPerTool(project, 'mcp', build, (tool, recorder) => {
+  return buildPerTool<{ tools: McpToolEntry[] }>(project, 'mcp', { tools: [] }, (tool, recorder, content) => {
     if (tool.outputSchema !== undefined && !isMcpObjectSchema(tool.outputSchema)) {
       recorder.dropped(
         '/outputSchema',
@@ -17,6 +16,6 @@ export function buildMcpManifest(project: ManifestProject): TargetBuild<{ tools:
         'MCP output schemas must have an object root, so the client is not told the output shape; the result still arrives as text',
       );
     }
-    build.content.tools.push(toMcpTool(tool));
+    content.tools.push(toMcpTool(tool));
   });
 }

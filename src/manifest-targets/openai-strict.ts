@@ -1,18 +1,23 @@
 import { DEFINITION_CONTAINERS, ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
+import { forEachSubschema, hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
   childPointer,
   describesObject,
-  emptyBuild,
-  type LossRecorder,
+  type KeywordRule,
+  type KeywordTable,
   type ManifestProject,
   type ManifestTool,
-  ONE_OF_AS_ANY_OF,
+  oneOfAsAnyOf,
+  keepFormats,
   prepareRoot,
+  rewriteAnyOf,
+  type RewriteState,
+  rewriteKeywords,
+  rewriteMap,
   type TargetBuild,
-  TUPLE_AS_ANY_OF,
+  tupleAsAnyOf,
   UnrepresentableError,
 } from './build.js';
 import {
@@ -56,24 +61,6 @@ const LIMITS = {
   stringChars: { most: 120000, counted: 'characters of names and enum/const values' },
 } as const;
 
-/** Keywords kept as they are. */
-const KEPT = new Set([
-  'type',
-  'title',
-  'description',
-  'enum',
-  'const',
-  '$ref',
-  'pattern',
-  'multipleOf',
-  'maximum',
-  'exclusiveMaximum',
-  'minimum',
-  'exclusiveMinimum',
-  'minItems',
-  'maxItems',
-]);
-
 /**
  * What a strict builder returns besides the manifest: tool name → pointers (into its input schema) of the
  * optional properties made nullable (a `null` there means the model omitted the property).
@@ -82,11 +69,9 @@ export interface OpenAiStrictBuild<TEntry> extends TargetBuild<TEntry[]> {
   nullableOptionals: Record<string, string[]>;
 }
 
-interface StrictContext {
-  tool: ManifestTool;
-  recorder: LossRecorder;
-  /** Pointers relative to the input schema. */
-  nullableOptionals: string[];
+/** A node being converted, with the tool's pointers (relative to the input schema) of the optional properties made nullable. */
+interface StrictState extends RewriteState {
+  readonly nullableOptionals: string[];
 }
 
 const NULL_SCHEMA = (): SchemaNode => ({ type: 'null' });
@@ -97,26 +82,22 @@ function isNullSchema(schema: unknown): boolean {
 
 /** Makes an optional property's schema also accept `null` (strict mode has no optional properties). */
 function makeNullable(schema: SchemaNode): SchemaNode {
-  if (hasOwn(schema, '$ref')) {
-    const wrapper: SchemaNode = {};
-    for (const key of Object.keys(schema)) {
-      if (key === '$ref') setOwn(wrapper, 'anyOf', [{ $ref: schema.$ref }, NULL_SCHEMA()]);
-      else setOwn(wrapper, key, schema[key]);
-    }
-    return wrapper;
-  }
   const hasType = schema.type !== undefined;
-  if (!hasType && !hasOwn(schema, 'anyOf') && !hasOwn(schema, 'enum') && !hasOwn(schema, 'const')) {
+  if (!hasType && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(schema, key)))
     return { anyOf: [schema, NULL_SCHEMA()] };
-  }
   const out: SchemaNode = {};
   for (const key of Object.keys(schema)) setNullable(out, key, schema[key], hasType);
   return out;
 }
 
-/** Copies one keyword of a schema made nullable: `type`, a type-less `anyOf`, `enum` and `const` also admit `null`. */
+/**
+ * Copies one keyword of a schema made nullable: `type`, a type-less `anyOf`, `enum` and `const` also
+ * admit `null`, and a `$ref` (beside annotations only) becomes `anyOf` of the reference and `null`.
+ */
 function setNullable(out: SchemaNode, key: string, value: unknown, hasType: boolean): void {
-  if (key === 'type') {
+  if (key === '$ref') {
+    setOwn(out, 'anyOf', [{ $ref: value }, NULL_SCHEMA()]);
+  } else if (key === 'type') {
     if (typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
     else if (Array.isArray(value)) setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
     else setOwn(out, key, value);
@@ -131,134 +112,87 @@ function setNullable(out: SchemaNode, key: string, value: unknown, hasType: bool
   }
 }
 
-/** Pointer of a node relative to the input schema (what the runtime sees), from its definition pointer. */
-function relative(pointer: string): string {
-  return pointer.slice('/inputSchema'.length);
-}
-
-/** One schema node being converted: the node as written, where it is, and the converted copy. */
-interface NodeState {
-  node: SchemaNode;
-  pointer: string;
-  context: StrictContext;
-  out: SchemaNode;
-}
-
-/** Converts one keyword into `state.out` (or records it as dropped or rewritten). */
-type KeywordHandler = (value: unknown, state: NodeState) => void;
-
-/** Converts each item of a list of schemas. */
-function convertList(value: unknown[], state: NodeState, keyword: string): SchemaNode[] {
-  return value.map((item, index) => convert(item, childPointer(state.pointer, keyword, index), state.context));
-}
-
 /** The `properties` of a strict object: every property converted, the optional ones made nullable. */
-function convertProperties(value: unknown, state: NodeState): void {
-  const { node, pointer, context } = state;
-  const required = new Set(Array.isArray(node.required) ? (node.required as unknown[]) : []);
-  const properties: SchemaNode = {};
-  if (isObject(value)) {
-    for (const name of Object.keys(value)) {
-      const propertyPointer = childPointer(pointer, 'properties', name);
-      let converted = convert(value[name], propertyPointer, context);
-      if (!required.has(name)) {
-        converted = makeNullable(converted);
-        context.nullableOptionals.push(relative(propertyPointer));
-      }
-      setOwn(properties, name, converted);
-    }
-  }
+const convertProperties: KeywordRule<StrictState> = (value, state) => {
+  const required = new Set(Array.isArray(state.node.required) ? (state.node.required as unknown[]) : []);
+  const properties = mapValues(value, (schema, name) => {
+    const pointer = childPointer(state.pointer, 'properties', name);
+    const converted = state.rewrite(schema, pointer) as SchemaNode;
+    if (required.has(name)) return converted;
+    // Relative to the input schema (what the runtime sees).
+    state.nullableOptionals.push(pointer.slice('/inputSchema'.length));
+    return makeNullable(converted);
+  });
   setOwn(state.out, 'properties', properties);
-}
+};
 
-/** Keywords strict mode takes in a changed form, by keyword (a Map: keys come from user schemas). */
-const STRICT_HANDLERS: ReadonlyMap<string, KeywordHandler> = new Map<string, KeywordHandler>([
-  [
-    'format',
-    (value, { pointer, context, out }) => {
-      if (typeof value === 'string' && FORMATS.has(value)) setOwn(out, 'format', value);
-      else
-        context.recorder.dropped(
-          pointer,
-          'format',
-          value,
-          `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`,
-        );
-    },
-  ],
-  ['properties', convertProperties],
-  ['required', (_value, { out }) => setOwn(out, 'required', [])],
-  [
-    'additionalProperties',
-    (value, { pointer, context, out }) => {
-      if (value !== false)
-        context.recorder.rewritten(
-          pointer,
-          'additionalProperties',
-          value,
-          'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them',
-        );
-      setOwn(out, 'additionalProperties', false);
-    },
-  ],
-  [
-    'items',
-    (value, state) => {
-      if (!Array.isArray(value)) {
-        setOwn(state.out, 'items', convert(value, childPointer(state.pointer, 'items'), state.context));
-        return;
-      }
-      state.context.recorder.rewritten(state.pointer, 'items', value, TUPLE_AS_ANY_OF);
-      setOwn(state.out, 'items', { anyOf: convertList(value, state, 'items') });
-    },
-  ],
-  [
-    'anyOf',
-    (value, state) => setOwn(state.out, 'anyOf', Array.isArray(value) ? convertList(value, state, 'anyOf') : value),
-  ],
-  [
-    'oneOf',
-    (value, { node, pointer, context, out }) => {
-      if (hasOwn(node, 'anyOf') || !Array.isArray(value)) return context.recorder.dropped(pointer, 'oneOf', value);
-      context.recorder.rewritten(pointer, 'oneOf', value, ONE_OF_AS_ANY_OF);
-      setOwn(out, 'anyOf', convertList(value, { node, pointer, context, out }, 'oneOf'));
-    },
-  ],
-  ...DEFINITION_CONTAINERS.map((keyword): [string, KeywordHandler] => [
-    keyword,
-    (value, { pointer, context, out }) =>
-      setOwn(
-        out,
-        keyword,
-        mapValues(value, (schema, name) => convert(schema, childPointer(pointer, keyword, name), context)),
+/** Strict mode's keyword table (the rules and sources above). */
+const STRICT_KEYWORDS: KeywordTable<StrictState> = {
+  skipped: TOOLING_KEYWORDS,
+  rules: new Map<string, KeywordRule<StrictState>>([
+    [
+      'format',
+      keepFormats(
+        FORMATS,
+        `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`,
       ),
+    ],
+    ['properties', convertProperties],
+    ['required', (_value, { out }) => setOwn(out, 'required', [])],
+    [
+      'additionalProperties',
+      (value, { pointer, recorder, out }) => {
+        if (value !== false)
+          recorder.rewritten(
+            pointer,
+            'additionalProperties',
+            value,
+            'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them',
+          );
+        setOwn(out, 'additionalProperties', false);
+      },
+    ],
+    ['items', tupleAsAnyOf],
+    ['anyOf', rewriteAnyOf],
+    ['oneOf', oneOfAsAnyOf],
+    ...DEFINITION_CONTAINERS.map((keyword): [string, KeywordRule<StrictState>] => [
+      keyword,
+      (value, state) => setOwn(state.out, keyword, rewriteMap(value, keyword, state)),
+    ]),
   ]),
-]);
-
-/** Carries one keyword into the converted node: kept as is, left out (tooling), converted, or dropped with a loss entry. */
-function convertKeyword(key: string, value: unknown, state: NodeState): void {
-  const handler = STRICT_HANDLERS.get(key);
-  if (KEPT.has(key)) setOwn(state.out, key, cloneJson(value));
-  else if (TOOLING_KEYWORDS.has(key)) return;
-  else if (handler !== undefined) handler(value, state);
-  else state.context.recorder.dropped(state.pointer, key, value);
-}
+  kept: new Set([
+    'type',
+    'title',
+    'description',
+    'enum',
+    'const',
+    '$ref',
+    'pattern',
+    'multipleOf',
+    'maximum',
+    'exclusiveMaximum',
+    'minimum',
+    'exclusiveMinimum',
+    'minItems',
+    'maxItems',
+  ]),
+};
 
 /** Strict mode allows only annotations beside a `$ref` (openai/lib/transform.mjs, validateRefSchemas): the rest is dropped. */
-function keepOnlyRefAnnotations({ node, pointer, context, out }: NodeState): void {
+function keepOnlyRefAnnotations({ node, pointer, recorder, out }: StrictState): void {
   for (const key of Object.keys(out)) {
     if (key === '$ref' || key === 'title' || key === 'description') continue;
-    if (KEPT.has(key) || key === 'format') context.recorder.dropped(pointer, key, node[key]);
+    if (STRICT_KEYWORDS.kept.has(key) || key === 'format') recorder.dropped(pointer, key, node[key]);
     delete out[key];
   }
 }
 
 /** A strict object lists every property in `required` and allows no others. */
-function closeObject({ node, pointer, context, out }: NodeState): void {
+function closeObject({ node, pointer, recorder, out }: StrictState): void {
   if (!hasOwn(out, 'properties')) {
     setOwn(out, 'properties', {});
     if (!hasOwn(node, 'additionalProperties')) {
-      context.recorder.rewritten(
+      recorder.rewritten(
         pointer,
         'additionalProperties',
         true,
@@ -280,8 +214,11 @@ function missingShape(out: SchemaNode): string | undefined {
   return undefined;
 }
 
-function convert(node: unknown, pointer: string, context: StrictContext): SchemaNode {
-  const { tool, recorder } = context;
+/** One tool's strict conversion: what every node of its schema is converted with. */
+type StrictTool = Omit<StrictState, 'node' | 'pointer' | 'out'> & { readonly name: string };
+
+function convert(node: unknown, pointer: string, tool: StrictTool): SchemaNode {
+  const { recorder, rewrite, nullableOptionals } = tool;
   const unrepresentable = (why: string): never => {
     throw new UnrepresentableError(
       pointer,
@@ -292,8 +229,8 @@ function convert(node: unknown, pointer: string, context: StrictContext): Schema
   // `true`, or a schema of annotations only.
   if (!isObject(node) || Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key)))
     return unrepresentable('accepts any value; strict mode needs a `type` for every value');
-  const state: NodeState = { node, pointer, context, out: {} };
-  for (const key of Object.keys(node)) convertKeyword(key, node[key], state);
+  const state: StrictState = { node, pointer, out: {}, recorder, rewrite, nullableOptionals };
+  rewriteKeywords(STRICT_KEYWORDS, state);
   if (hasOwn(state.out, '$ref')) {
     keepOnlyRefAnnotations(state);
     return recorder.describeInto(pointer, state.out);
@@ -311,28 +248,17 @@ function checkLimits(tool: ManifestTool, parameters: SchemaNode, target: string)
     if (!isObject(node)) return;
     const level = describesObject(node) ? depth + 1 : depth;
     totals.nesting = Math.max(totals.nesting, level);
-    if (isObject(node.properties)) {
-      for (const name of Object.keys(node.properties)) {
-        totals.properties += 1;
-        totals.stringChars += name.length;
-        visit(node.properties[name], level);
-      }
-    }
     if (Array.isArray(node.enum)) {
       totals.enumValues += node.enum.length;
       for (const value of node.enum) if (typeof value === 'string') totals.stringChars += value.length;
     }
     if (typeof node.const === 'string') totals.stringChars += node.const.length;
-    for (const keyword of DEFINITION_CONTAINERS) {
-      const map = node[keyword];
-      if (!isObject(map)) continue;
-      for (const name of Object.keys(map)) {
-        totals.stringChars += name.length;
-        visit(map[name], 0);
-      }
-    }
-    if (node.items !== undefined) visit(node.items, level);
-    if (Array.isArray(node.anyOf)) for (const branch of node.anyOf) visit(branch, level);
+    // A converted schema holds subschemas under properties, definitions, items and anyOf only.
+    forEachSubschema(node, '', (child, _pointer, { keyword, at }) => {
+      if (typeof at === 'string') totals.stringChars += at.length;
+      if (keyword === 'properties') totals.properties += 1;
+      visit(child, keyword === 'definitions' || keyword === '$defs' ? 0 : level);
+    });
   };
   visit(parameters, 0);
   for (const limit of Object.keys(LIMITS) as Array<keyof typeof LIMITS>) {
@@ -346,27 +272,28 @@ function checkLimits(tool: ManifestTool, parameters: SchemaNode, target: string)
   }
 }
 
-/** The strict-mode input schema of one tool; throws `UnrepresentableError` when strict mode cannot take it. */
-function toOpenAiStrictParameters(tool: ManifestTool, recorder: LossRecorder, nullableOptionals: string[]): SchemaNode {
-  checkTool(tool, recorder.target, OPENAI_NAMES);
-  const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
-  const parameters = convert(root, '/inputSchema', { tool, recorder, nullableOptionals });
-  checkLimits(tool, parameters, recorder.target);
-  return parameters;
-}
-
 /** Builds a strict target tool by tool: each entry made by `entry` from the strict parameters. */
 function buildStrict<TEntry>(
   project: ManifestProject,
   target: string,
   entry: (tool: ManifestTool, parameters: SchemaNode) => TEntry,
 ): OpenAiStrictBuild<TEntry> {
-  const build: OpenAiStrictBuild<TEntry> = { ...emptyBuild<TEntry[]>([]), nullableOptionals: {} };
-  return buildPerTool(project, target, build, (tool, recorder) => {
-    const nullable: string[] = [];
-    build.content.push(entry(tool, toOpenAiStrictParameters(tool, recorder, nullable)));
-    setOwn(build.nullableOptionals, tool.name, nullable);
+  const nullableOptionals: Record<string, string[]> = {};
+  const build = buildPerTool<TEntry[]>(project, target, [], (tool, recorder, content) => {
+    checkTool(tool, target, OPENAI_NAMES);
+    const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
+    const strictTool: StrictTool = {
+      name: tool.name,
+      recorder,
+      nullableOptionals: [],
+      rewrite: (schema, pointer) => convert(schema, pointer, strictTool),
+    };
+    const parameters = convert(root, '/inputSchema', strictTool);
+    checkLimits(tool, parameters, target);
+    content.push(entry(tool, parameters));
+    setOwn(nullableOptionals, tool.name, strictTool.nullableOptionals);
   });
+  return { ...build, nullableOptionals };
 }
 
 /** `manifests/openai-strict.json`: Chat Completions function tools with `strict: true`. */

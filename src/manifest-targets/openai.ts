@@ -2,7 +2,6 @@ import { cloneJson, type SchemaNode } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
-  emptyBuild,
   type LossRecorder,
   type ManifestProject,
   type ManifestTool,
@@ -50,10 +49,9 @@ function looseParameters(tool: ManifestTool, target: string, recorder: LossRecor
 
 /** `manifests/openai.json`: Chat Completions function tools. */
 export function buildOpenAiManifest(project: ManifestProject): TargetBuild<OpenAiTool[]> {
-  const build = emptyBuild<OpenAiTool[]>([]);
-  return buildPerTool(project, 'openai', build, (tool, recorder) => {
+  return buildPerTool<OpenAiTool[]>(project, 'openai', [], (tool, recorder, content) => {
     const parameters = looseParameters(tool, 'openai', recorder);
-    build.content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
+    content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
   });
 }
 
@@ -104,10 +102,9 @@ export function deferResponsesTools<TBuild extends TargetBuild<OpenAiResponsesTo
  * `strict: false`: the whole schema, as for Chat Completions.
  */
 export function buildOpenAiResponsesManifest(project: ManifestProject): TargetBuild<OpenAiResponsesTool[]> {
-  const build = emptyBuild<OpenAiResponsesTool[]>([]);
-  buildPerTool(project, 'openai-responses', build, (tool, recorder) => {
+  const build = buildPerTool<OpenAiResponsesTool[]>(project, 'openai-responses', [], (tool, recorder, content) => {
     const parameters = looseParameters(tool, 'openai-responses', recorder);
-    build.content.push({
+    content.push({
       type: 'function',
       name: tool.name,
       description: tool.description,

@@ -9,26 +9,6 @@ import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
 import { schemaEntries, setOwn } from './walk.js';
 import { coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
 
-/**
- * Ajv's compiler is loaded on first use only: a process whose tools all carry generated
- * validators never loads it (about 70 modules, and the memory they take: P6). Both packages are
- * CommonJS, so `require` loads them synchronously when a hand-written tool is registered.
- */
-const requireCommonJs = createRequire(import.meta.url);
-
-function loadAjv(dialect: SchemaDialect): { Ajv: typeof Ajv; addFormats: (ajv: Ajv) => Ajv } {
-  // Ajv's 2020-12 class is its own module (a `$schema` of 2020-12 picks it).
-  const ajvModule = (dialect === '2020-12' ? requireCommonJs('ajv/dist/2020') : requireCommonJs('ajv')) as {
-    Ajv?: typeof Ajv;
-    Ajv2020?: typeof Ajv;
-  };
-  const formatsModule = requireCommonJs('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
-  return {
-    Ajv: (dialect === '2020-12' ? ajvModule.Ajv2020 : ajvModule.Ajv)!,
-    addFormats: formatsModule.default ?? formatsModule,
-  };
-}
-
 /** A JSON Schema object as tools carry it (draft-07). */
 export type JSONSchemaObject = Record<string, any>;
 
@@ -64,6 +44,14 @@ const MAX_VALIDATION_ISSUES = 100;
 /** Deepest nesting `copyJsonValue` accepts (also what stops it on a cyclic object). */
 export const MAX_COPY_DEPTH = 512;
 
+/**
+ * Ajv's compiler is loaded on first use only: a process whose tools all carry generated
+ * validators never loads it (about 70 modules, and the memory they take: P6). Both packages are
+ * CommonJS, so `require` loads them synchronously when a hand-written tool is registered.
+ */
+const requireCommonJs = createRequire(import.meta.url);
+
+/** The runtime Ajv of each dialect, made on first use (`createAjv`). */
 const sharedAjv = new Map<SchemaDialect, Ajv>();
 
 function sharedAjvFor(dialect: SchemaDialect): Ajv {
@@ -76,15 +64,19 @@ function sharedAjvFor(dialect: SchemaDialect): Ajv {
 }
 
 /**
- * A runtime Ajv (draft-07, or 2020-12) with the one option set (`AJV_OPTIONS`) and ajv-formats; both
- * classes know every annotation keyword of the table. Strict mode goes through `lenientStrictLogger`,
- * as in the generator: what the dialect ignores compiles (and nothing is printed), any other strict
- * complaint throws.
+ * A runtime Ajv (draft-07, or 2020-12: Ajv's class of its own module) with the one option set
+ * (`AJV_OPTIONS`) and ajv-formats; both classes know every annotation keyword of the table. Strict mode
+ * goes through `lenientStrictLogger`, as in the generator: what the dialect ignores compiles (and
+ * nothing is printed), any other strict complaint throws.
  */
 function createAjv(dialect: SchemaDialect): Ajv {
-  const { Ajv, addFormats } = loadAjv(dialect);
-  const ajv = new Ajv({ ...AJV_OPTIONS, strictSchema: 'log', logger: lenientStrictLogger(dialect) });
-  addFormats(ajv);
+  const AjvClass: typeof Ajv =
+    dialect === '2020-12'
+      ? (requireCommonJs('ajv/dist/2020') as { Ajv2020: typeof Ajv }).Ajv2020
+      : (requireCommonJs('ajv') as { Ajv: typeof Ajv }).Ajv;
+  const formats = requireCommonJs('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
+  const ajv = new AjvClass({ ...AJV_OPTIONS, strictSchema: 'log', logger: lenientStrictLogger(dialect) });
+  (formats.default ?? formats)(ajv);
   return ajv;
 }
 

@@ -5,7 +5,7 @@
  * (own properties only, `__proto__` kept as data).
  */
 import { escapePointerSegment } from './json-pointer.js';
-import { keywordsAt } from './keywords.js';
+import { keywordsAt, type SubschemaPosition } from './keywords.js';
 
 /** A schema object as the walker hands it over (boolean schemas have no subschemas and are not visited). */
 export type SchemaNode = Record<string, unknown>;
@@ -22,10 +22,16 @@ export const SCHEMA_MAP_KEYWORDS: readonly string[] = keywordsAt('map');
 export const SCHEMA_KEYWORDS: readonly string[] = keywordsAt('schema');
 /** Keywords whose value is an array of schemas. */
 export const SCHEMA_ARRAY_KEYWORDS: readonly string[] = keywordsAt('list');
-/** Keywords whose value is one subschema or a list of them (draft-07 `items`). */
-const SCHEMA_OR_LIST_KEYWORDS: readonly string[] = keywordsAt('schema-or-list');
-/** Keywords whose value maps names to a subschema or to a list of names (`dependencies`). */
-const SCHEMA_OR_NAMES_MAP_KEYWORDS: readonly string[] = keywordsAt('map-of-schema-or-names');
+
+/** Where subschemas sit, in the order a walk visits them (the keyword table's rows are in this order too). */
+const WALK_ORDER: readonly SubschemaPosition[] = ['map', 'schema', 'list', 'schema-or-list', 'map-of-schema-or-names'];
+
+/** Every subschema keyword → where its value holds subschemas, and its rank in walk order. */
+const SUBSCHEMA_PLACES: ReadonlyMap<string, { readonly rank: number; readonly position: SubschemaPosition }> = new Map(
+  WALK_ORDER.flatMap((position) => keywordsAt(position).map((keyword) => ({ keyword, position }))).map(
+    ({ keyword, position }, rank) => [keyword, { rank, position }],
+  ),
+);
 
 /** True for an own property (never an inherited `constructor` or `__proto__`). */
 export function hasOwn(object: object, key: string): boolean {
@@ -94,40 +100,66 @@ export function* schemaEntries(schema: unknown, seen: Set<object> = new Set()): 
 
 type Each = (child: unknown, pointer: string, place: SubschemaPlace) => void;
 
-function eachInMap(map: unknown, pointer: string, keyword: string, each: Each, schemasOnly: boolean): void {
-  if (!isObject(map)) return;
-  for (const key of Object.keys(map)) {
-    if (!schemasOnly || isObject(map[key]))
-      each(map[key], `${pointer}/${keyword}/${escapePointerSegment(key)}`, { keyword, at: key });
-  }
+/** Which subschemas `forEachSubschema` hands over, beyond its default. */
+export interface SubschemaOptions {
+  /**
+   * Hand over `true`/`false` wherever a schema may be (a host meets them), and nothing else: by default
+   * map entries and list items are handed over as they are, single schemas only when they are objects.
+   */
+  readonly booleans?: boolean;
+  /** Only the subschemas under these keywords (a host whose walker never enters `$defs`). */
+  readonly through?: ReadonlySet<string>;
 }
 
-function eachInList(list: unknown, pointer: string, keyword: string, each: Each): void {
-  if (Array.isArray(list))
-    list.forEach((child, index) => each(child, `${pointer}/${keyword}/${index}`, { keyword, at: index }));
+function isSchema(value: unknown): boolean {
+  return typeof value === 'boolean' || isObject(value);
+}
+
+function anything(): boolean {
+  return true;
 }
 
 /**
- * Calls `each` for every direct subschema of a schema object, with its pointer and place: map
- * entries and list items as they are (boolean schemas included), single schemas and `dependencies`
- * entries only when they are objects (`additionalProperties: false` holds no keywords to walk).
+ * The subschema keywords among a node's own keys (those `through` lets pass), in walk order; undefined
+ * for none. Looked up by the node's own keys, not by trying every keyword: walks are on generate's hot
+ * path (P3).
  */
-export function forEachSubschema(schema: SchemaNode, pointer: string, each: Each): void {
-  for (const keyword of SCHEMA_MAP_KEYWORDS)
-    if (hasOwn(schema, keyword)) eachInMap(schema[keyword], pointer, keyword, each, false);
-  for (const keyword of SCHEMA_KEYWORDS)
-    if (hasOwn(schema, keyword) && isObject(schema[keyword]))
-      each(schema[keyword], `${pointer}/${keyword}`, { keyword });
-  for (const keyword of SCHEMA_ARRAY_KEYWORDS)
-    if (hasOwn(schema, keyword)) eachInList(schema[keyword], pointer, keyword, each);
-  for (const keyword of SCHEMA_OR_LIST_KEYWORDS) {
-    if (!hasOwn(schema, keyword)) continue;
+function subschemaKeywords(schema: SchemaNode, through: ReadonlySet<string> | undefined): string[] | undefined {
+  let found: string[] | undefined;
+  for (const key of Object.keys(schema))
+    if (SUBSCHEMA_PLACES.has(key) && through?.has(key) !== false) (found ??= []).push(key);
+  if (found !== undefined && found.length > 1)
+    found.sort((a, b) => SUBSCHEMA_PLACES.get(a)!.rank - SUBSCHEMA_PLACES.get(b)!.rank);
+  return found;
+}
+
+/**
+ * Calls `each` for every direct subschema of a schema object, with its pointer and place, keyword by
+ * keyword in walk order (maps, single schemas, lists, `items`, `dependencies`): map entries and list
+ * items as they are (boolean schemas included), single schemas and `dependencies` entries only when they
+ * are objects (`additionalProperties: false` holds no keywords to walk), unless `options` say otherwise.
+ */
+export function forEachSubschema(schema: SchemaNode, pointer: string, each: Each, options?: SubschemaOptions): void {
+  const found = subschemaKeywords(schema, options?.through);
+  if (found === undefined) return;
+  const entry = options?.booleans === true ? isSchema : anything;
+  const single = options?.booleans === true ? isSchema : isObject;
+  for (const keyword of found) {
     const value = schema[keyword];
-    if (Array.isArray(value)) eachInList(value, pointer, keyword, each);
-    else if (isObject(value)) each(value, `${pointer}/${keyword}`, { keyword });
+    const position = SUBSCHEMA_PLACES.get(keyword)!.position;
+    if (position === 'schema' || (position === 'schema-or-list' && !Array.isArray(value))) {
+      if (single(value)) each(value, `${pointer}/${keyword}`, { keyword });
+    } else if (position === 'list' || position === 'schema-or-list') {
+      if (!Array.isArray(value)) continue;
+      for (let index = 0; index < value.length; index++)
+        if (entry(value[index])) each(value[index], `${pointer}/${keyword}/${index}`, { keyword, at: index });
+    } else if (isObject(value)) {
+      const test = position === 'map' ? entry : single;
+      for (const name of Object.keys(value))
+        if (test(value[name]))
+          each(value[name], `${pointer}/${keyword}/${escapePointerSegment(name)}`, { keyword, at: name });
+    }
   }
-  for (const keyword of SCHEMA_OR_NAMES_MAP_KEYWORDS)
-    if (hasOwn(schema, keyword)) eachInMap(schema[keyword], pointer, keyword, each, true);
 }
 
 /**

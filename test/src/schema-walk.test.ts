@@ -65,6 +65,53 @@ describe('the schema walker', () => {
     expect([...keywords].sort()).toEqual(keywordsWhere((info) => info.subschemas !== undefined).sort());
   });
 
+  it('visits in walk order whatever the order of the keys', () => {
+    const reversed = Object.fromEntries(Object.entries(EVERY_POSITION).reverse());
+    const pointers = (schema: Record<string, unknown>) => {
+      const found: string[] = [];
+      forEachSubschema(schema, '', (_child, pointer) => found.push(pointer));
+      return found;
+    };
+    expect(pointers(reversed)).toEqual(pointers(EVERY_POSITION));
+  });
+
+  it('hands over boolean subschemas (and nothing but schemas) with `booleans`, and only the keywords `through` names', () => {
+    const schema = {
+      properties: { a: true, b: 5, c: {} },
+      additionalProperties: false,
+      anyOf: [false, 'x', {}],
+      items: true,
+      dependencies: { d: false, e: ['a'] },
+    };
+    const found = (options?: Parameters<typeof forEachSubschema>[3]) => {
+      const out: string[] = [];
+      forEachSubschema(schema, '', (child, pointer) => out.push(`${pointer}=${JSON.stringify(child)}`), options);
+      return out;
+    };
+    expect(found()).toEqual([
+      '/properties/a=true',
+      '/properties/b=5',
+      '/properties/c={}',
+      '/anyOf/0=false',
+      '/anyOf/1="x"',
+      '/anyOf/2={}',
+    ]);
+    expect(found({ booleans: true })).toEqual([
+      '/properties/a=true',
+      '/properties/c={}',
+      '/additionalProperties=false',
+      '/anyOf/0=false',
+      '/anyOf/2={}',
+      '/items=true',
+      '/dependencies/d=false',
+    ]);
+    expect(found({ booleans: true, through: new Set(['anyOf', 'items']) })).toEqual([
+      '/anyOf/0=false',
+      '/anyOf/2={}',
+      '/items=true',
+    ]);
+  });
+
   it('walks nested subschemas (not data keywords), stops at maxDepth, and skips boolean schemas', () => {
     const schema = {
       type: 'object',
