@@ -209,17 +209,6 @@ export async function startHttpServer(
   if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
   // A request-state key under 32 bytes throws here, at start, rather than at the first request.
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
-  const {
-    name,
-    version,
-    instructions,
-    pageSize,
-    taskStore,
-    requestStateKey,
-    listedTools,
-    injectedArguments,
-    toolFailureMeta,
-  } = options;
   const served: Served = {
     orchestrator,
     auth,
@@ -232,17 +221,8 @@ export async function startHttpServer(
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    serverOptions: {
-      name,
-      version,
-      instructions,
-      pageSize,
-      taskStore,
-      requestStateKey,
-      listedTools,
-      injectedArguments,
-      toolFailureMeta,
-    },
+    // Its other options too, which `serverOptions` overrides or the server ignores.
+    serverOptions: options,
     personaId: options.personaId ?? 'mcp',
     openCapabilities: [...(options.capabilities ?? [])],
     onError: options.onError ?? (() => {}),
@@ -579,8 +559,8 @@ class ServedRequest extends Request {
 /** The options of the server for one request of `caller`, whose calls `signal` stops. */
 function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
   return {
-    signal,
     ...served.serverOptions,
+    signal,
     capabilities: caller?.capabilities ?? served.openCapabilities,
     cacheScope: caller === undefined ? 'public' : 'private',
     // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.

@@ -1,6 +1,8 @@
 import { RunningTasks } from './running-tasks.js';
 import {
+  closedError,
   type CreateTaskInput,
+  drainMessage,
   isTerminalTaskStatus,
   missingTaskMessage,
   newTaskId,
@@ -14,12 +16,12 @@ import {
   TASK_INTERNAL_ERROR,
   badTaskCursor,
   type TaskDrainReport,
+  type TaskEnding,
   type TaskError,
   type TaskPage,
   taskPageSize,
   type TaskStatus,
   type TaskStore,
-  TaskStoreError,
   type TaskStoreTimings,
   type TaskTransition,
   terminalRefusal,
@@ -100,8 +102,8 @@ export class MemoryTaskStore implements TaskStore {
     };
     this.records.set(record.taskId, record);
     const signal = this.running.add(record.taskId);
-    const finish = async (status: TaskStatus, fields: Partial<MemoryRecord>) => {
-      const outcome = this.transition(record.taskId, ANY_OWNER, status, fields);
+    const finish = async (status: TaskStatus, ending: TaskEnding) => {
+      const outcome = this.transition(record.taskId, ANY_OWNER, status, ending);
       this.running.settle(record.taskId);
       return outcome;
     };
@@ -109,8 +111,7 @@ export class MemoryTaskStore implements TaskStore {
       task: this.view(record),
       signal,
       complete: (result) => finish('completed', { result }),
-      fail: (error, statusMessage) =>
-        finish('failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) }),
+      fail: (error, statusMessage) => finish('failed', { error, statusMessage }),
       mark: async (status, statusMessage, inputRequests) => {
         const waiting = status === 'input_required' && record.status !== 'input_required' && this.waiting(record);
         if (waiting !== false && waiting >= this.timings.maxInputWaiting)
@@ -172,7 +173,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
-    return this.endElsewhere(taskId, 'failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) });
+    return this.endElsewhere(taskId, 'failed', { error, statusMessage });
   }
 
   async respond(
@@ -235,8 +236,8 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   /** A transition not made through the task's `RunningTask`: the running work is told by its signal. */
-  private endElsewhere(taskId: string, status: TaskStatus, fields: Partial<MemoryRecord>): TaskTransition {
-    const outcome = this.transition(taskId, ANY_OWNER, status, fields);
+  private endElsewhere(taskId: string, status: TaskStatus, ending: TaskEnding): TaskTransition {
+    const outcome = this.transition(taskId, ANY_OWNER, status, ending);
     if (outcome.ok) this.running.abort(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
     return outcome;
   }
@@ -305,17 +306,4 @@ export class MemoryTaskStore implements TaskStore {
       ...(record.inputResponses === undefined ? {} : { inputResponses: { ...record.inputResponses } }),
     });
   }
-}
-
-/** The error of `create` on a drained or closed store. */
-export function closedError(replicaId: string): TaskStoreError {
-  return new TaskStoreError(
-    'TASK_STORE_CLOSED',
-    `Task store of replica '${replicaId}' is draining or closed: it creates no new task. Send the call to another replica.`,
-  );
-}
-
-/** The reason written on a task still running when its replica's drain ran out of time. */
-export function drainMessage(replicaId: string, reason: string | undefined): string {
-  return `Replica '${replicaId}' shut down before the task finished${reason ? ` (${reason})` : ''}; the task was not completed. Call the tool again.`;
 }

@@ -64,10 +64,6 @@ export class RunningTasks {
     }
   }
 
-  has(taskId: string): boolean {
-    return this.entries.has(taskId);
-  }
-
   /** The ids of the tasks still running. */
   ids(): string[] {
     return [...this.entries.keys()];
