@@ -147,6 +147,11 @@ export class RedisTaskStore implements TaskStore {
     this.prefix = options.keyPrefix ?? 'toolsmith:';
     this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.timings.leaseMs / 3)));
     this.heartbeat.unref();
+    for (const connection of [client, subscriber]) {
+      connection.on('error', (error) => {
+        this.lastError = error;
+      });
+    }
   }
 
   /** Connects two clients (commands, and the cancel subscription) and answers the store, or a clear error. */
@@ -174,43 +179,26 @@ export class RedisTaskStore implements TaskStore {
       disableOfflineQueue: true,
       socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) },
     }) as unknown as RedisTaskClient;
-    const subscriber = client.duplicate();
-    let connectError: Error | undefined;
-    for (const connection of [client, subscriber]) {
-      connection.on('error', (error) => {
-        connectError = error;
-      });
-    }
     const replicaId =
       options.replicaId ?? `${(await import('node:os')).hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`;
+    const subscriber = client.duplicate();
+    const store = new RedisTaskStore(client, subscriber, redis.ErrorReply, options, replicaId);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         Promise.all([client.connect(), subscriber.connect()]),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(connectError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(() => reject(store.lastError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
-    } catch (error) {
-      client.destroy();
-      subscriber.destroy();
-      throw unavailable(location, error);
-    } finally {
-      clearTimeout(timer);
-    }
-    const store = new RedisTaskStore(client, subscriber, redis.ErrorReply, options, replicaId);
-    for (const connection of [client, subscriber]) {
-      connection.on('error', (error) => {
-        store.lastError = error;
-      });
-    }
-    try {
       await subscriber.subscribe(`${store.prefix}task-cancel:${replicaId}`, (message) =>
         store.onCancelMessage(message),
       );
     } catch (error) {
       await store.close();
       throw unavailable(location, error);
+    } finally {
+      clearTimeout(timer);
     }
     const policy = await readEvictionPolicy(client);
     if (policy !== 'noeviction') {
