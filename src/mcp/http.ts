@@ -168,14 +168,11 @@ interface InFlight {
 /** What the steps and `serveEra` need, resolved once from the options. */
 interface Served {
   orchestrator: ToolOrchestrator;
+  options: ServeHttpOptions;
   auth: BearerAuth | undefined;
-  allowedOrigins: ReadonlySet<string>;
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
   maxBodyBytes: number;
-  serverOptions: Pick<McpServerOptions, ServerOptionKey>;
-  personaId: string;
-  openCapabilities: readonly string[];
   onError: (error: Error) => void;
 }
 
@@ -208,8 +205,8 @@ export async function startHttpServer(
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
   const served: Served = {
     orchestrator,
+    options,
     auth,
-    allowedOrigins: new Set(options.allowedOrigins ?? []),
     allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
     allowedHosts:
       options.allowedHosts !== undefined
@@ -218,10 +215,6 @@ export async function startHttpServer(
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    // Its other options too, which `serverOptions` overrides or the server ignores.
-    serverOptions: options,
-    personaId: options.personaId ?? 'mcp',
-    openCapabilities: [...(options.capabilities ?? [])],
     onError: options.onError ?? (() => {}),
   };
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -384,7 +377,7 @@ function mcpSteps(served: Served): readonly Step[] {
     const origin = request.headers.origin;
     // Matched whole (scheme, host and port) first: the SDK's check compares host names only, which
     // would let any port and scheme of an origin listed with --allowed-origin in.
-    if (origin === undefined || served.allowedOrigins.has(origin)) return undefined;
+    if (origin === undefined || served.options.allowedOrigins?.includes(origin)) return undefined;
     if (served.allowLoopbackOrigins && validateOriginHeader(origin, localhostAllowedOrigins()).ok) return undefined;
     return {
       status: 403,
@@ -518,15 +511,16 @@ class ServedRequest extends Request {
 /** The options of the server for one request of `caller`, whose calls `signal` stops. */
 function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
   return {
-    ...served.serverOptions,
+    // The server's own options (ServerOptionKey) among them; the rest are overridden here or ignored.
+    ...served.options,
     signal,
-    capabilities: caller?.capabilities ?? served.openCapabilities,
+    capabilities: caller?.capabilities ?? served.options.capabilities,
     cacheScope: caller === undefined ? 'public' : 'private',
     // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
     taskListing: caller !== undefined,
     // No userContext without auth: the calls run as 'mcp', and their tasks are no subject's.
     persona: {
-      personaId: served.personaId,
+      personaId: served.options.personaId ?? 'mcp',
       ...(caller === undefined
         ? {}
         : {

@@ -21,6 +21,7 @@ import { describeThrown, truncateText } from '../errors.js';
 import type { ToolOrchestrator } from '../orchestrator.js';
 import type { ToolCallResult } from '../pipeline/types.js';
 import {
+  type CreateTaskInput,
   isTerminalTaskStatus,
   type StoredTask,
   TASK_INTERNAL_ERROR,
@@ -141,17 +142,13 @@ export interface TaskControls {
 export async function startTask(
   store: TaskStore,
   ctx: ServerContext,
-  input: { toolName: string; subject: string | undefined; ttlMs?: number },
+  input: CreateTaskInput,
   run: (signal: AbortSignal, task: TaskControls) => Promise<ToolCallResult>,
   answer: (result: ToolCallResult) => Record<string, unknown>,
   onError: ((error: Error) => void) | undefined,
   onStatus?: (task: StoredTask) => void,
 ): Promise<Record<string, unknown>> {
-  const running = await store.create({
-    toolName: input.toolName,
-    ...(input.subject === undefined ? {} : { subject: input.subject }),
-    ...(input.ttlMs === undefined ? {} : { ttlMs: input.ttlMs }),
-  });
+  const running = await store.create(input);
   const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
   let ended = false;
   const tell = (outcome: TaskTransition) => {

@@ -278,14 +278,7 @@ export interface TaskStoreTimings {
 }
 
 /** The settled timings with their defaults. */
-export interface ResolvedTaskStoreTimings {
-  readonly retentionMs: number;
-  readonly maxRetentionMs: number;
-  readonly pollIntervalMs: number;
-  readonly leaseMs: number;
-  readonly inputWaitMs: number;
-  readonly maxInputWaiting: number;
-}
+export type ResolvedTaskStoreTimings = Readonly<Required<TaskStoreTimings>>;
 
 /** Fills in the defaults and checks the numbers (a programmer mistake throws a `RangeError`). */
 export function resolveTaskStoreTimings(timings: TaskStoreTimings = {}): ResolvedTaskStoreTimings {
