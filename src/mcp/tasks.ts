@@ -76,13 +76,9 @@ export function hasTaskCapableTool(orchestrator: ToolOrchestrator): boolean {
   const revision = orchestrator.toolsRevision;
   const known = taskCapable.get(orchestrator);
   if (known?.revision === revision) return known.answer;
-  let answer = false;
-  for (const definition of orchestrator.listTools()) {
-    if (orchestrator.getTool(definition.name)?.taskSupport !== undefined) {
-      answer = true;
-      break;
-    }
-  }
+  const answer = orchestrator
+    .listTools()
+    .some((definition) => orchestrator.getTool(definition.name)?.taskSupport !== undefined);
   taskCapable.set(orchestrator, { revision, answer });
   return answer;
 }
