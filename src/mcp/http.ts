@@ -342,9 +342,7 @@ export async function startHttpServer(
         await options.taskStore
           .drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
           .catch((error: unknown) => served.onError(error instanceof Error ? error : new Error(String(error))));
-      const shutdown = await orchestrator.shutdown(
-        options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
-      );
+      const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
       const result: ServeHttpResult = {
         reason,
         completed: pending.length - late.length,

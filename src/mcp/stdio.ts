@@ -77,8 +77,6 @@ export async function serveStdio(
   } finally {
     for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
   }
-  const shutdown = await orchestrator.shutdown(
-    options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
-  );
+  const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
   return { reason, shutdown };
 }
