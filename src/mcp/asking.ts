@@ -113,42 +113,41 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
   };
   if (!modern) {
     /**
-     * Sends `method` to the client; a client that does not take it is `unavailable`, an answer the SDK
-     * finds is not the method's result is `invalid` (rather than its validator's dump).
+     * Sends `method` to the client; a client that does not take it is `<kind>_UNAVAILABLE`, an
+     * answer the SDK finds is not the method's result `<kind>_ANSWER_INVALID` (not its validator's dump).
      */
     const send = async (
       method: 'elicitation/create' | 'sampling/createMessage',
       params: object,
-      unavailable: Error,
-      invalid: Error,
+      kind: 'ELICITATION' | 'SAMPLING',
+      unavailable: string,
+      invalid: string,
     ) => {
       try {
         return await ctx.mcpReq.send({ method, params: params as Record<string, unknown> });
       } catch (error) {
-        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) throw unavailable;
-        if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) throw invalid;
+        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound)
+          throw new ElicitationError(`${kind}_UNAVAILABLE`, unavailable);
+        if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
+          throw new ElicitationError(`${kind}_ANSWER_INVALID`, invalid);
         throw error;
       }
     };
-    const elicit: Elicit = async (request) =>
+    const elicit: Elicit = async ({ message, requestedSchema }) =>
       (await send(
         'elicitation/create',
-        { message: request.message, requestedSchema: request.requestedSchema },
-        new ElicitationError(
-          'ELICITATION_UNAVAILABLE',
-          'This client cannot ask its user (it does not take elicitation/create).',
-        ),
-        new ElicitationError('ELICITATION_ANSWER_INVALID', "elicit: the client's answer is not an ElicitResult."),
+        { message, requestedSchema },
+        'ELICITATION',
+        'This client cannot ask its user (it does not take elicitation/create).',
+        "elicit: the client's answer is not an ElicitResult.",
       )) as ElicitAnswer;
     const sample: Sample = async (request) =>
       (await send(
         'sampling/createMessage',
         request,
-        new ElicitationError(
-          'SAMPLING_UNAVAILABLE',
-          'This client cannot run a model call for the server (it does not take sampling/createMessage).',
-        ),
-        new ElicitationError('SAMPLING_ANSWER_INVALID', NOT_A_MODEL_ANSWER),
+        'SAMPLING',
+        'This client cannot run a model call for the server (it does not take sampling/createMessage).',
+        NOT_A_MODEL_ANSWER,
       )) as SampleResult;
     return { ...base, ...(canElicit ? { elicit } : {}), ...(canSample ? { sample } : {}) };
   }

@@ -92,14 +92,6 @@ export function resourceMetadataPath(resource: string): string {
 /** An OAuth scope token (RFC 6749 §3.3): printable ASCII but space, `"` and `\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-/**
- * A resource server checking bearer JWTs as `options` says. Throws (a setup mistake) when the
- * issuer or resource is not an absolute URL or the JWKS file cannot be read.
- */
-export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
-  return new JwtBearerAuth(options);
-}
-
 /** The scope → capabilities table: what a token's scopes grant, and which scopes grant a capability. */
 export class ScopeTable {
   private readonly table: ReadonlyMap<string, readonly string[]>;
@@ -153,112 +145,100 @@ export function callerFromClaims(
   return { caller };
 }
 
-/** `BearerAuth` over JWTs verified with jose against the configured keys, issuer and resource. */
-class JwtBearerAuth implements BearerAuth {
-  private readonly metadataUrl: string;
-  private readonly keys: JWTVerifyGetKey;
-  private readonly table: ScopeTable;
-  private readonly requiredScopes: readonly string[];
-  private readonly verifyOptions: JWTVerifyOptions;
-
-  constructor(private readonly options: BearerAuthOptions) {
-    for (const [name, value] of [
-      ['issuer', options.issuer],
-      ['resource', options.resource],
-    ] as const) {
-      if (!URL.canParse(value))
-        throw new TypeError(`auth ${name} '${value}' is not an absolute URL; give e.g. https://auth.example.com/.`);
-    }
-    this.metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(options.resource));
-    this.keys = loadKeySet(options.jwks);
-    this.table = new ScopeTable(options.scopeCapabilities);
-    this.requiredScopes = [...(options.requiredScopes ?? [])];
-    for (const scope of this.requiredScopes)
-      if (!SCOPE_TOKEN.test(scope))
-        throw new TypeError(
-          `auth requiredScopes: '${scope}' is not an OAuth scope (printable ASCII without spaces, quotes or backslashes).`,
-        );
-    this.verifyOptions = {
-      issuer: options.issuer,
-      audience: options.resource,
-      clockTolerance: options.clockToleranceSeconds ?? 5,
-      ...(options.algorithms === undefined ? {} : { algorithms: [...options.algorithms] }),
-    };
+/**
+ * A resource server checking bearer JWTs as `options` says. Throws (a setup mistake) when the
+ * issuer or resource is not an absolute URL or the JWKS file cannot be read.
+ */
+export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
+  for (const [name, value] of [
+    ['issuer', options.issuer],
+    ['resource', options.resource],
+  ] as const) {
+    if (!URL.canParse(value))
+      throw new TypeError(`auth ${name} '${value}' is not an absolute URL; give e.g. https://auth.example.com/.`);
   }
-
-  async authenticate(header: string | undefined): Promise<AuthOutcome> {
-    if (header === undefined || header === '') return { ok: false, refusal: this.askForToken() };
-    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
-    if (match === null) return this.refuse('The Authorization header must be "Bearer <token>".');
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(match[1]!, this.keys, this.verifyOptions));
-    } catch (error) {
-      if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) {
-        // The SDK answers a verifier's failure 500; keys that cannot be fetched are a passing fault,
-        // so this is 503, which a load balancer and a client retry.
-        const description = `The authorization server's keys could not be fetched: ${(error as Error).message}`;
-        const refusal = Response.json(
-          { error: 'temporarily_unavailable', error_description: description },
-          { status: 503 },
-        );
-        return { ok: false, refusal };
-      }
-      return this.refuse(describeTokenError(error));
-    }
-    const outcome = callerFromClaims(payload, this.requiredScopes, this.table);
-    if ('caller' in outcome) return { ok: true, caller: outcome.caller };
-    if (outcome.refused === 'no-subject') return this.refuse('The token has no subject (sub).');
-    const { missing } = outcome;
-    const description = `The token lacks the scope${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`;
-    return { ok: false, refusal: this.insufficientScope(this.requiredScopes, description) };
-  }
-
-  // Not the SDK's buildOAuthProtectedResourceMetadata: it names one authorization server and needs
-  // that server's RFC 8414 document, where this server knows issuers only and may name several.
-  metadata(): Record<string, unknown> {
-    const scopes = new Set<string>([...this.requiredScopes, ...this.table.scopes()]);
-    return {
-      resource: this.options.resource,
-      authorization_servers: [...(this.options.authorizationServers ?? [this.options.issuer])],
-      scopes_supported: [...scopes].sort(),
-      bearer_methods_supported: ['header'],
-    };
-  }
-
-  scopesGranting(capabilities: readonly string[]): string[] {
-    return this.table.scopesGranting(capabilities);
-  }
-
-  insufficientScope(scopes: readonly string[], description: string): Response {
-    return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, description), {
+  const metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(options.resource));
+  const keys = loadKeySet(options.jwks);
+  const table = new ScopeTable(options.scopeCapabilities);
+  const requiredScopes = [...(options.requiredScopes ?? [])];
+  for (const scope of requiredScopes)
+    if (!SCOPE_TOKEN.test(scope))
+      throw new TypeError(
+        `auth requiredScopes: '${scope}' is not an OAuth scope (printable ASCII without spaces, quotes or backslashes).`,
+      );
+  const verifyOptions: JWTVerifyOptions = {
+    issuer: options.issuer,
+    audience: options.resource,
+    clockTolerance: options.clockToleranceSeconds ?? 5,
+    ...(options.algorithms === undefined ? {} : { algorithms: [...options.algorithms] }),
+  };
+  /** The SDK's challenge (401 `invalid_token`, 403 `insufficient_scope`) naming `scopes` and the metadata. */
+  const challenge = (code: OAuthErrorCode, description: string, scopes: readonly string[]) =>
+    bearerAuthChallengeResponse(new OAuthError(code, description), {
       requiredScopes: [...scopes],
-      resourceMetadataUrl: this.metadataUrl,
+      resourceMetadataUrl: metadataUrl,
     });
-  }
+  const refuse = (description: string): AuthOutcome => ({
+    ok: false,
+    refusal: challenge(OAuthErrorCode.InvalidToken, description, requiredScopes),
+  });
+  const insufficientScope = (scopes: readonly string[], description: string) =>
+    challenge(OAuthErrorCode.InsufficientScope, description, scopes);
 
-  /** A 401 `invalid_token` for a bad token or header, its challenge naming the required scopes. */
-  private refuse(description: string): AuthOutcome {
-    const refusal = bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, description), {
-      requiredScopes: [...this.requiredScopes],
-      resourceMetadataUrl: this.metadataUrl,
-    });
-    return { ok: false, refusal };
-  }
+  return {
+    async authenticate(header) {
+      if (header === undefined || header === '')
+        return { ok: false, refusal: askForToken(metadataUrl, requiredScopes) };
+      const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+      if (match === null) return refuse('The Authorization header must be "Bearer <token>".');
+      let payload: JWTPayload;
+      try {
+        ({ payload } = await jwtVerify(match[1]!, keys, verifyOptions));
+      } catch (error) {
+        if (error instanceof joseErrors.JWKSTimeout || !(error instanceof joseErrors.JOSEError)) {
+          // The SDK answers a verifier's failure 500; keys that cannot be fetched are a passing fault,
+          // so this is 503, which a load balancer and a client retry.
+          const description = `The authorization server's keys could not be fetched: ${(error as Error).message}`;
+          const refusal = Response.json(
+            { error: 'temporarily_unavailable', error_description: description },
+            { status: 503 },
+          );
+          return { ok: false, refusal };
+        }
+        return refuse(describeTokenError(error));
+      }
+      const outcome = callerFromClaims(payload, requiredScopes, table);
+      if ('caller' in outcome) return { ok: true, caller: outcome.caller };
+      if (outcome.refused === 'no-subject') return refuse('The token has no subject (sub).');
+      const { missing } = outcome;
+      const description = `The token lacks the scope${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`;
+      return { ok: false, refusal: insufficientScope(requiredScopes, description) };
+    },
+    // Not the SDK's buildOAuthProtectedResourceMetadata: it names one authorization server and needs
+    // that server's RFC 8414 document, where this server knows issuers only and may name several.
+    metadata: () => ({
+      resource: options.resource,
+      authorization_servers: [...(options.authorizationServers ?? [options.issuer])],
+      scopes_supported: [...new Set([...requiredScopes, ...table.scopes()])].sort(),
+      bearer_methods_supported: ['header'],
+    }),
+    scopesGranting: (capabilities) => table.scopesGranting(capabilities),
+    insufficientScope,
+  };
+}
 
-  /**
-   * The 401 to a request without a token: a challenge naming the metadata and the required scopes,
-   * and no error code, as RFC 6750 §3.1 asks (MCP's authorization spec shows the same). The SDK's
-   * `bearerAuthChallengeResponse` always names an error, so this challenge is written here; its
-   * values cannot break the quoted-strings (a URL, and scopes checked at setup).
-   */
-  private askForToken(): Response {
-    const scope = this.requiredScopes.length === 0 ? '' : `, scope="${this.requiredScopes.join(' ')}"`;
-    return Response.json(
-      { error: 'unauthorized', error_description: 'This server needs a bearer token (Authorization: Bearer <token>).' },
-      { status: 401, headers: { 'WWW-Authenticate': `Bearer resource_metadata="${this.metadataUrl}"${scope}` } },
-    );
-  }
+/**
+ * The 401 to a request without a token: a challenge naming the metadata and the required scopes,
+ * and no error code, as RFC 6750 §3.1 asks (MCP's authorization spec shows the same). The SDK's
+ * `bearerAuthChallengeResponse` always names an error, so this challenge is written here; its
+ * values cannot break the quoted-strings (a URL, and scopes checked at setup).
+ */
+function askForToken(metadataUrl: string, requiredScopes: readonly string[]): Response {
+  const scope = requiredScopes.length === 0 ? '' : `, scope="${requiredScopes.join(' ')}"`;
+  return Response.json(
+    { error: 'unauthorized', error_description: 'This server needs a bearer token (Authorization: Bearer <token>).' },
+    { status: 401, headers: { 'WWW-Authenticate': `Bearer resource_metadata="${metadataUrl}"${scope}` } },
+  );
 }
 
 function loadKeySet(jwks: string): JWTVerifyGetKey {

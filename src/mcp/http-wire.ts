@@ -37,16 +37,19 @@ export async function sendWebResponse(
   id: string | number | null,
 ): Promise<void> {
   if (response.writableEnded || response.destroyed) return;
-  const headers: Record<string, string> = {};
-  answer.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+  const headers: Record<string, string> = Object.fromEntries(answer.headers);
   if (answer.body === null) {
     response.writeHead(answer.status, headers).end();
     return;
   }
+  if (!(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    // One JSON body: sent in one write, with its length.
+    const body = Buffer.from(await answer.arrayBuffer());
+    headers['content-length'] = String(body.length);
+    if (!response.writableEnded && !response.destroyed) response.writeHead(answer.status, headers).end(body);
+    return;
+  }
   const reader = answer.body.getReader();
-  const streamed = (headers['content-type'] ?? '').startsWith('text/event-stream');
   const decoder = new TextDecoder();
   let head = '';
   for (;;) {
@@ -59,15 +62,6 @@ export async function sendWebResponse(
       response.writeHead(answer.status, headers).end(head);
       return;
     }
-    if (!streamed) {
-      // One JSON body: sent in one write, with its length.
-      const chunks: Uint8Array[] = [value];
-      for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
-      const body = Buffer.concat(chunks);
-      headers['content-length'] = String(body.length);
-      if (!response.writableEnded && !response.destroyed) response.writeHead(answer.status, headers).end(body);
-      return;
-    }
     head += decoder.decode(value, { stream: true });
     const first = firstSseData(head);
     if (first === undefined) continue;
@@ -76,15 +70,11 @@ export async function sendWebResponse(
       await reader.cancel().catch(() => {});
       return sendJson(response, answer.status, message);
     }
-    response.writeHead(answer.status, headers);
-    response.write(head);
+    response.writeHead(answer.status, headers).write(head);
     break;
   }
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done || response.destroyed) break;
-    response.write(value);
-  }
+  for (let next = await reader.read(); !next.done && !response.destroyed; next = await reader.read())
+    response.write(next.value);
   response.end();
 }
 

@@ -156,11 +156,8 @@ function stopServing(exchange: Exchange): void {
 /** A step's refusal: an HTTP status with a JSON-RPC error body, or the whole answer (an OAuth refusal). */
 type Refusal = { status: number; code: number; message: string; headers?: Record<string, string> } | Response;
 
-/** One named check of the request chain: a refusal, or nothing to let the request go on. */
-interface Step {
-  name: string;
-  run(exchange: Exchange): Refusal | undefined | Promise<Refusal | undefined>;
-}
+/** One check of the request chain: a refusal, or nothing to let the request go on. */
+type Step = (exchange: Exchange) => Refusal | undefined | Promise<Refusal | undefined>;
 
 interface InFlight {
   response: ServerResponse;
@@ -171,14 +168,11 @@ interface InFlight {
 /** What the steps and `serveEra` need, resolved once from the options. */
 interface Served {
   orchestrator: ToolOrchestrator;
+  options: ServeHttpOptions;
   auth: BearerAuth | undefined;
-  allowedOrigins: ReadonlySet<string>;
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
   maxBodyBytes: number;
-  serverOptions: Pick<McpServerOptions, ServerOptionKey>;
-  personaId: string;
-  openCapabilities: readonly string[];
   onError: (error: Error) => void;
 }
 
@@ -209,21 +203,10 @@ export async function startHttpServer(
   if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
   // A request-state key under 32 bytes throws here, at start, rather than at the first request.
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
-  const {
-    name,
-    version,
-    instructions,
-    pageSize,
-    taskStore,
-    requestStateKey,
-    listedTools,
-    injectedArguments,
-    toolFailureMeta,
-  } = options;
   const served: Served = {
     orchestrator,
+    options,
     auth,
-    allowedOrigins: new Set(options.allowedOrigins ?? []),
     allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
     allowedHosts:
       options.allowedHosts !== undefined
@@ -232,19 +215,6 @@ export async function startHttpServer(
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    serverOptions: {
-      name,
-      version,
-      instructions,
-      pageSize,
-      taskStore,
-      requestStateKey,
-      listedTools,
-      injectedArguments,
-      toolFailureMeta,
-    },
-    personaId: options.personaId ?? 'mcp',
-    openCapabilities: [...(options.capabilities ?? [])],
     onError: options.onError ?? (() => {}),
   };
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -287,7 +257,7 @@ export async function startHttpServer(
       done();
     });
     for (const step of steps) {
-      const refusal = await step.run(exchange);
+      const refusal = await step(exchange);
       if (refusal !== undefined) return sendStepRefusal(response, refusal, idOf(exchange.message));
       // Answered meanwhile (timeout, drain deadline) or the client went away: nothing to serve.
       if (response.writableEnded || response.destroyed) return;
@@ -372,9 +342,7 @@ export async function startHttpServer(
         await options.taskStore
           .drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
           .catch((error: unknown) => served.onError(error instanceof Error ? error : new Error(String(error))));
-      const shutdown = await orchestrator.shutdown(
-        options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
-      );
+      const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
       const result: ServeHttpResult = {
         reason,
         completed: pending.length - late.length,
@@ -398,114 +366,76 @@ export async function startHttpServer(
 
 /**
  * The checks a request to /mcp passes, in order: DNS-rebinding protection (`origin`, `host`), POST
- * only (`method`), the bearer token (`auth`), the body limit (`body`), JSON (`json`), step-up scopes
- * (`scopes`) and routable `tools/call` params (`call-params`).
+ * only (`method`), the bearer token (`authenticate`), the body limit (`body`), JSON (`json`), step-up scopes
+ * (`scopes`) and routable `tools/call` params (`callParams`).
  */
 function mcpSteps(served: Served): readonly Step[] {
   const { auth } = served;
-  const steps: Step[] = [
-    {
-      name: 'origin',
-      run: ({ request }) => {
-        const origin = request.headers.origin;
-        // Matched whole (scheme, host and port) first: the SDK's check compares host names only, which
-        // would let any port and scheme of an origin listed with --allowed-origin in.
-        if (origin === undefined || served.allowedOrigins.has(origin)) return undefined;
-        if (served.allowLoopbackOrigins && validateOriginHeader(origin, localhostAllowedOrigins()).ok) return undefined;
-        return {
-          status: 403,
+  const origin: Step = ({ request }) => {
+    const origin = request.headers.origin;
+    // Matched whole (scheme, host and port) first: the SDK's check compares host names only, which
+    // would let any port and scheme of an origin listed with --allowed-origin in.
+    if (origin === undefined || served.options.allowedOrigins?.includes(origin)) return undefined;
+    if (served.allowLoopbackOrigins && validateOriginHeader(origin, localhostAllowedOrigins()).ok) return undefined;
+    return {
+      status: 403,
+      code: -32000,
+      message: served.allowLoopbackOrigins
+        ? `Origin '${origin}' is not allowed: only pages of this machine (localhost, 127.0.0.1, [::1]) ` +
+          'may call a loopback server; allow another with --allowed-origin.'
+        : `Origin '${origin}' is not allowed; allow it with --allowed-origin to call from that page.`,
+    };
+  };
+  const host: Step = ({ request }) => {
+    const host = validateHostHeader(request.headers.host, served.allowedHosts ?? []);
+    if (host.ok || (host.errorCode === 'invalid_host' && served.allowedHosts === undefined)) return undefined;
+    const shown = truncateText(request.headers.host ?? '', 200);
+    return host.errorCode === 'invalid_host'
+      ? { status: 403, code: -32000, message: `Host '${shown}' is not allowed (DNS-rebinding protection).` }
+      : { status: 400, code: -32000, message: `Host '${shown}' is not a host name with an optional port (1-65535).` };
+  };
+  const method: Step = ({ request }) =>
+    request.method === 'POST'
+      ? undefined
+      : {
+          status: 405,
           code: -32000,
-          message: served.allowLoopbackOrigins
-            ? `Origin '${origin}' is not allowed: only pages of this machine (localhost, 127.0.0.1, [::1]) ` +
-              'may call a loopback server; allow another with --allowed-origin.'
-            : `Origin '${origin}' is not allowed; allow it with --allowed-origin to call from that page.`,
+          message:
+            'This server is stateless: send each JSON-RPC message as a POST to /mcp (no GET stream; a session id is never required).',
+          headers: { Allow: 'POST' },
         };
-      },
-    },
-    {
-      name: 'host',
-      run: ({ request }) => {
-        const host = validateHostHeader(request.headers.host, served.allowedHosts ?? []);
-        if (host.ok || (host.errorCode === 'invalid_host' && served.allowedHosts === undefined)) return undefined;
-        const shown = truncateText(request.headers.host ?? '', 200);
-        return host.errorCode === 'invalid_host'
-          ? { status: 403, code: -32000, message: `Host '${shown}' is not allowed (DNS-rebinding protection).` }
-          : {
-              status: 400,
-              code: -32000,
-              message: `Host '${shown}' is not a host name with an optional port (1-65535).`,
-            };
-      },
-    },
-    {
-      name: 'method',
-      run: ({ request }) =>
-        request.method === 'POST'
-          ? undefined
-          : {
-              status: 405,
-              code: -32000,
-              message:
-                'This server is stateless: send each JSON-RPC message as a POST to /mcp (no GET stream; a session id is never required).',
-              headers: { Allow: 'POST' },
-            },
-    },
-  ];
-  if (auth !== undefined) {
-    steps.push({
-      name: 'auth',
-      run: async (exchange) => {
-        const outcome = await auth.authenticate(exchange.request.headers.authorization);
-        if (!outcome.ok) return outcome.refusal;
-        exchange.caller = outcome.caller;
-        return undefined;
-      },
-    });
-  }
-  steps.push(
-    {
-      name: 'body',
-      run: async (exchange) => {
-        const body = await readBody(exchange.request, served.maxBodyBytes);
-        if (body !== undefined) {
-          exchange.body = body;
-          return undefined;
-        }
-        exchange.response.shouldKeepAlive = false;
-        return { status: 413, code: -32000, message: `The request body is larger than ${served.maxBodyBytes} bytes.` };
-      },
-    },
-    {
-      name: 'json',
-      run: (exchange) => {
-        try {
-          exchange.message = JSON.parse(exchange.body ?? '');
-          return undefined;
-        } catch {
-          return { status: 400, code: -32700, message: 'Parse error: the body is not JSON.' };
-        }
-      },
-    },
-  );
-  if (auth !== undefined) {
-    steps.push({
-      name: 'scopes',
-      run: ({ message, caller }) => {
-        return caller === undefined ? undefined : scopeRefusal(message, caller, auth, served.orchestrator);
-      },
-    });
-  }
-  steps.push({
-    name: 'call-params',
-    run: ({ message }) => {
-      const { method, id, params } = (message ?? {}) as { method?: unknown; id?: unknown; params?: unknown };
-      if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
-      const problem = invalidCallParams(params);
-      // A JSON-RPC error is an HTTP 200 answer to a delivered request.
-      return problem === undefined ? undefined : { status: 200, code: -32602, message: problem };
-    },
-  });
-  return steps;
+  const authenticate: Step = async (exchange) => {
+    const outcome = await auth!.authenticate(exchange.request.headers.authorization);
+    if (!outcome.ok) return outcome.refusal;
+    exchange.caller = outcome.caller;
+    return undefined;
+  };
+  const body: Step = async (exchange) => {
+    exchange.body = await readBody(exchange.request, served.maxBodyBytes);
+    if (exchange.body !== undefined) return undefined;
+    exchange.response.shouldKeepAlive = false;
+    return { status: 413, code: -32000, message: `The request body is larger than ${served.maxBodyBytes} bytes.` };
+  };
+  const json: Step = (exchange) => {
+    try {
+      exchange.message = JSON.parse(exchange.body ?? '');
+      return undefined;
+    } catch {
+      return { status: 400, code: -32700, message: 'Parse error: the body is not JSON.' };
+    }
+  };
+  const scopes: Step = ({ message, caller }) =>
+    caller === undefined ? undefined : scopeRefusal(message, caller, auth!, served.orchestrator);
+  const callParams: Step = ({ message }) => {
+    const { method, id, params } = (message ?? {}) as { method?: unknown; id?: unknown; params?: unknown };
+    if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+    const problem = invalidCallParams(params);
+    // A JSON-RPC error is an HTTP 200 answer to a delivered request.
+    return problem === undefined ? undefined : { status: 200, code: -32602, message: problem };
+  };
+  return auth === undefined
+    ? [origin, host, method, body, json, callParams]
+    : [origin, host, method, authenticate, body, json, scopes, callParams];
 }
 
 /**
@@ -579,15 +509,16 @@ class ServedRequest extends Request {
 /** The options of the server for one request of `caller`, whose calls `signal` stops. */
 function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
   return {
+    // The server's own options (ServerOptionKey) among them; the rest are overridden here or ignored.
+    ...served.options,
     signal,
-    ...served.serverOptions,
-    capabilities: caller?.capabilities ?? served.openCapabilities,
+    capabilities: caller?.capabilities ?? served.options.capabilities,
     cacheScope: caller === undefined ? 'public' : 'private',
     // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
     taskListing: caller !== undefined,
     // No userContext without auth: the calls run as 'mcp', and their tasks are no subject's.
     persona: {
-      personaId: served.personaId,
+      personaId: served.options.personaId ?? 'mcp',
       ...(caller === undefined
         ? {}
         : {

@@ -197,10 +197,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     taskSubject: options.persona?.userContext?.userId,
     states,
     store,
-    signal: options.signal,
-    feedback: { maxLength: orchestrator.maxFeedbackLength },
-    draftFailureMeta: options.toolFailureMeta === true,
-    injected: options.injectedArguments ?? HOST_INJECTED_ARGUMENTS,
+    options,
   };
   if (store !== undefined)
     handleTaskMethods(server, { store, subject: calls.taskSubject, list: options.taskListing === true });
@@ -226,14 +223,8 @@ interface Calls {
   readonly states: RequestStates;
   /** Where tasks live, when the server runs any. */
   readonly store: TaskStore | undefined;
-  /** Stops every call of the server (the HTTP server's timeout and drain). */
-  readonly signal: AbortSignal | undefined;
-  /** How a failed call's feedback text is bounded (the orchestrator's `maxFeedbackLength`). */
-  readonly feedback: FeedbackOptions;
-  /** Whether a failure also carries SEP-3313's draft `_meta` entry (`toolFailureMeta`). */
-  readonly draftFailureMeta: boolean;
-  /** The arguments hosts inject, taken out of each call's arguments the tool does not declare. */
-  readonly injected: readonly Pick<InjectedArgument, 'name'>[];
+  /** The rest: the signal stopping every call, SEP-3313's draft failure `_meta`, the injected arguments. */
+  readonly options: Pick<McpServerOptions, 'signal' | 'toolFailureMeta' | 'injectedArguments'>;
 }
 
 /** A `tools/call` request's params. */
@@ -286,7 +277,7 @@ async function callDirectly(
   if (asking.sample !== undefined) reporter.sample = checkedSample(asking.sample);
   const signals = [ctx.mcpReq.signal];
   if (asking.signal !== undefined) signals.push(asking.signal);
-  if (calls.signal !== undefined) signals.push(calls.signal);
+  if (calls.options.signal !== undefined) signals.push(calls.options.signal);
   const details = callDetails(calls, tool, params, `mcp-${String(ctx.mcpReq.id)}`);
   const call = orchestrator.processToolCall({
     ...details,
@@ -298,12 +289,14 @@ async function callDirectly(
   // The call may have ended (aborted) before the race began: a question asked decides.
   if (outcome === INPUT_NEEDED || asking.asked())
     return (await asking.inputRequiredResult()) as unknown as CallToolResult;
-  return toCallToolResult(outcome, structured, calls.feedback, failureMetaOptions(calls, details));
+  return answerOf(calls, structured, outcome, details);
 }
 
-/** How `calls` answers a failure's `_meta`, for the call made with `details`. */
-function failureMetaOptions(calls: Calls, details: ToolCallDetails): FailureMetaOptions {
-  return { correlationId: details.correlationId!, draft: calls.draftFailureMeta };
+/** The MCP answer to a finished call made with `details`, as `calls` answers a failure. */
+function answerOf(calls: Calls, structured: boolean, result: ToolCallResult, details: ToolCallDetails): CallToolResult {
+  const feedback = { maxLength: calls.orchestrator.maxFeedbackLength };
+  const failureMeta = { correlationId: details.correlationId!, draft: calls.options.toolFailureMeta === true };
+  return toCallToolResult(result, structured, feedback, failureMeta);
 }
 
 /**
@@ -344,11 +337,7 @@ async function callAsTask(
         ...approvalTurn(orchestrator, tool, reporter.elicit),
       });
     },
-    (result) =>
-      toCallToolResult(result, structured, calls.feedback, failureMetaOptions(calls, taskDetails)) as unknown as Record<
-        string,
-        unknown
-      >,
+    (result) => answerOf(calls, structured, result, taskDetails) as Record<string, unknown>,
     server.onerror,
     lasting
       ? (changed) =>
@@ -365,7 +354,8 @@ async function callAsTask(
  * inject that `tool` does not declare (./injected-arguments.ts); how it runs is added by the caller.
  */
 function callDetails(calls: Calls, tool: ITool | undefined, params: CallParams, correlation: string): ToolCallDetails {
-  const args = withoutInjectedArguments(params.arguments ?? {}, tool?.inputSchema, calls.injected);
+  const injected = calls.options.injectedArguments ?? HOST_INJECTED_ARGUMENTS;
+  const args = withoutInjectedArguments(params.arguments ?? {}, tool?.inputSchema, injected);
   return {
     ...calls.caller,
     toolCallRequest: { id: `mcp-${randomUUID()}`, name: params.name, arguments: args },

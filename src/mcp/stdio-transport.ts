@@ -20,9 +20,7 @@ import { WrappingTransport } from './wrapping-transport.js';
  *   closes the connection on the third: the server then exits while its client waits).
  * - `GuardedTransport` wraps any transport: a `tools/call` whose params are not an object, or have
  *   no tool name, or non-object `arguments`, is answered -32602 (Invalid params) with a message
- *   saying what is wrong (the SDK answers -32603 with a dump of its schema errors), and error
- *   responses carry their message once (the SDK's `McpError` puts "MCP error <code>: " in front of
- *   it, and a client adds it again).
+ *   saying what is wrong (the SDK answers -32603 with a dump of its schema errors).
  */
 
 /** Default longest JSON-RPC message `StdioJsonRpcTransport` reads: 10 MiB, as the SDK's stdio transport. */
@@ -290,18 +288,9 @@ export class StdioJsonRpcTransport implements Transport {
   }
 }
 
-/** `MCP error -32602: text` → `text`: the client puts the prefix in front of what it receives. */
-function withoutCodePrefix(message: JSONRPCMessage): JSONRPCMessage {
-  const error = (message as { error?: { code?: unknown; message?: unknown } }).error;
-  if (error === undefined || typeof error.message !== 'string') return message;
-  const prefix = `MCP error ${String(error.code)}: `;
-  if (!error.message.startsWith(prefix)) return message;
-  return { ...message, error: { ...error, message: error.message.slice(prefix.length) } } as JSONRPCMessage;
-}
-
 /**
  * Wraps a transport for toolsmith's MCP server: invalid `tools/call` params are answered -32602
- * here (before the SDK's schema check, which answers -32603), and error messages are sent once.
+ * here, before the SDK's schema check, which answers -32603.
  */
 export class GuardedTransport extends WrappingTransport {
   protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
@@ -316,9 +305,5 @@ export class GuardedTransport extends WrappingTransport {
       }
     }
     this.onmessage?.(message, extra);
-  }
-
-  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.inner.send(withoutCodePrefix(message), options);
   }
 }

@@ -3,12 +3,7 @@ import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import { createMcpServerFactory, type McpServerOptions } from './server.js';
-import {
-  DEFAULT_MAX_MESSAGE_BYTES,
-  GuardedTransport,
-  type MessageInput,
-  StdioJsonRpcTransport,
-} from './stdio-transport.js';
+import { GuardedTransport, type MessageInput, StdioJsonRpcTransport } from './stdio-transport.js';
 
 /** How `serveStdio` runs: the server options plus the streams (default the process's own). */
 export interface ServeStdioOptions extends McpServerOptions {
@@ -53,9 +48,7 @@ export async function serveStdio(
   // and keeps serving; the guard answers invalid tools/call params -32602. The SDK entry then decides
   // the era from the first message.
   const transport = new GuardedTransport(
-    new StdioJsonRpcTransport(options.stdin ?? process.stdin, stdout, {
-      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-    }),
+    new StdioJsonRpcTransport(options.stdin ?? process.stdin, stdout, { maxMessageBytes: options.maxMessageBytes }),
   ) as unknown as Transport;
   const handle = serveSdkStdio(factory, { transport, onerror: onError });
   let closing = false;
@@ -84,8 +77,6 @@ export async function serveStdio(
   } finally {
     for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
   }
-  const shutdown = await orchestrator.shutdown(
-    options.shutdownTimeoutMs === undefined ? {} : { timeoutMs: options.shutdownTimeoutMs },
-  );
+  const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
   return { reason, shutdown };
 }

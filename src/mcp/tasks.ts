@@ -21,6 +21,7 @@ import { describeThrown, truncateText } from '../errors.js';
 import type { ToolOrchestrator } from '../orchestrator.js';
 import type { ToolCallResult } from '../pipeline/types.js';
 import {
+  type CreateTaskInput,
   isTerminalTaskStatus,
   type StoredTask,
   TASK_INTERNAL_ERROR,
@@ -75,13 +76,9 @@ export function hasTaskCapableTool(orchestrator: ToolOrchestrator): boolean {
   const revision = orchestrator.toolsRevision;
   const known = taskCapable.get(orchestrator);
   if (known?.revision === revision) return known.answer;
-  let answer = false;
-  for (const definition of orchestrator.listTools()) {
-    if (orchestrator.getTool(definition.name)?.taskSupport !== undefined) {
-      answer = true;
-      break;
-    }
-  }
+  const answer = orchestrator
+    .listTools()
+    .some((definition) => orchestrator.getTool(definition.name)?.taskSupport !== undefined);
   taskCapable.set(orchestrator, { revision, answer });
   return answer;
 }
@@ -141,17 +138,13 @@ export interface TaskControls {
 export async function startTask(
   store: TaskStore,
   ctx: ServerContext,
-  input: { toolName: string; subject: string | undefined; ttlMs?: number },
+  input: CreateTaskInput,
   run: (signal: AbortSignal, task: TaskControls) => Promise<ToolCallResult>,
   answer: (result: ToolCallResult) => Record<string, unknown>,
   onError: ((error: Error) => void) | undefined,
   onStatus?: (task: StoredTask) => void,
 ): Promise<Record<string, unknown>> {
-  const running = await store.create({
-    toolName: input.toolName,
-    ...(input.subject === undefined ? {} : { subject: input.subject }),
-    ...(input.ttlMs === undefined ? {} : { ttlMs: input.ttlMs }),
-  });
+  const running = await store.create(input);
   const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
   let ended = false;
   const tell = (outcome: TaskTransition) => {
@@ -242,107 +235,76 @@ export function taskReporter(
   can: { modern: boolean; elicit: boolean; sample: boolean },
 ): { elicit?: Elicit; sample?: Sample } {
   const reporter: { elicit?: Elicit; sample?: Sample } = {};
-  if (can.elicit) reporter.elicit = can.modern ? taskInputRequests(task) : taskElicitation(server, task);
-  if (can.sample) reporter.sample = can.modern ? taskSampleRequests(task) : taskSampling(server, task);
+  if (can.elicit) reporter.elicit = taskAsker(server, task, can.modern, ELICIT);
+  if (can.sample) reporter.sample = taskAsker(server, task, can.modern, SAMPLE);
   return reporter;
 }
 
-/** How a request tied to a task is sent: its `_meta`, and the wait's signal and timeout. */
+/** How a request tied to a task is sent on 2025-11-25: its `_meta`, and the wait's signal and timeout. */
 type TiedRequest = { _meta: Record<string, unknown>; signal: AbortSignal; timeout: number };
 
+/** One kind of question a task's call asks (elicitation, sampling), in each era's words. */
+interface TaskAsk<Request, Answer> {
+  /** The `inputRequests` key prefix (2026-07-28): `elicit-0`, `sample-1`, … */
+  readonly prefix: string;
+  /** What the task says while it waits (its `statusMessage`). */
+  waiting(request: Request): string;
+  readonly refusedAs: TaskQuestion['refusedAs'];
+  /** 2026-07-28: the request as one of the task's `inputRequests`. */
+  inputRequest(request: Request): unknown;
+  /** 2025-11-25 on a lasting connection: the request sent to the client, tied to the task. */
+  send(server: Server, request: Request, tied: TiedRequest): Promise<Answer>;
+}
+
+const ELICIT: TaskAsk<Parameters<Elicit>[0], ElicitAnswer> = {
+  prefix: 'elicit',
+  waiting: (request) => `Waiting for the user: ${truncateText(request.message, 200)}`,
+  refusedAs: 'ELICITATION_UNAVAILABLE',
+  inputRequest: (request) =>
+    inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }),
+  send: async (server, request, { _meta, ...options }) => {
+    const params = { message: request.message, requestedSchema: request.requestedSchema as never, _meta };
+    return (await server.elicitInput(params, options)) as ElicitAnswer;
+  },
+};
+
+const SAMPLE: TaskAsk<Parameters<Sample>[0], SampleResult> = {
+  prefix: 'sample',
+  waiting: () => 'Waiting for a model call of the client',
+  refusedAs: 'SAMPLING_UNAVAILABLE',
+  inputRequest: (request) => inputRequired.createMessage(request as never),
+  send: async (server, request, { _meta, ...options }) =>
+    (await server.createMessage({ ...request, _meta } as never, options)) as unknown as SampleResult,
+};
+
 /**
- * A request to the client tied to the task (2025-11-25 on a lasting connection: `_meta` related-task),
- * sent while the task is `input_required`; a cancel of the task, or its question waiting longer than
- * `TaskControls.waitMs` (the SDK's own timeout is set to the same), ends the request.
+ * How a task's call asks `kind` of question: on 2026-07-28 as one of the task's `inputRequests`
+ * (`tasks/get` shows it on any replica, and the call waits for the answer `tasks/update` brings to
+ * any of them); on 2025-11-25 as a request tied to the task (`_meta` related-task) on a lasting
+ * connection, which a cancel of the task or a wait past `TaskControls.waitMs` ends (the SDK's own
+ * timeout is set to the same).
  */
-function askTiedToTask<T>(
+function taskAsker<Request, Answer>(
+  server: Server,
   task: TaskControls,
-  question: Omit<TaskQuestion, 'inputRequests'>,
-  send: (request: TiedRequest) => Promise<T>,
-): Promise<T> {
-  const _meta = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
-  return task.ask(question, (signal) => send({ _meta, signal, timeout: task.waitMs }));
-}
-
-/**
- * A request to the client as one of the task's `inputRequests` (2026-07-28): `tasks/get` shows it
- * under `key` on any replica, and the call waits for the answer `tasks/update` brings to any of them.
- */
-function askThroughStore(
-  task: TaskControls,
-  question: Omit<TaskQuestion, 'inputRequests'> & { key: string; request: unknown },
-): Promise<unknown> {
-  const { key, request, ...rest } = question;
-  return task.ask({ ...rest, inputRequests: { [key]: request } }, async (signal) => {
-    const answer = await task.answer(key, signal);
-    if (answer === undefined)
-      throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for '${key}'.`);
-    return answer;
-  });
-}
-
-/** What a task says while its user is asked. */
-const waitingForUser = (message: string) => `Waiting for the user: ${truncateText(message, 200)}`;
-
-/** What a task says while its client's model is asked. */
-const WAITING_FOR_MODEL = 'Waiting for a model call of the client';
-
-/** `context.elicit` of a task's call on a lasting 2025 connection: `elicitation/create` tied to the task. */
-function taskElicitation(server: Server, task: TaskControls): Elicit {
-  return (request) =>
-    askTiedToTask(
-      task,
-      { waiting: waitingForUser(request.message), refusedAs: 'ELICITATION_UNAVAILABLE' },
-      async ({ _meta, ...options }) => {
-        const params = { message: request.message, requestedSchema: request.requestedSchema as never, _meta };
-        return (await server.elicitInput(params, options)) as ElicitAnswer;
-      },
-    );
-}
-
-/** `context.elicit` of a task's call on 2026-07-28: an `elicit-N` inputRequest. */
-function taskInputRequests(task: TaskControls): Elicit {
+  modern: boolean,
+  kind: TaskAsk<Request, Answer>,
+): (request: Request) => Promise<Answer> {
   let asked = 0;
   return async (request) => {
-    const question = inputRequired.elicit({
-      message: request.message,
-      requestedSchema: request.requestedSchema as never,
-    });
-    return (await askThroughStore(task, {
-      key: `elicit-${asked++}`,
-      request: question,
-      waiting: waitingForUser(request.message),
-      refusedAs: 'ELICITATION_UNAVAILABLE',
-    })) as ElicitAnswer;
-  };
-}
-
-/** `context.sample` of a task's call on a lasting 2025 connection: `sampling/createMessage` tied to the task. */
-function taskSampling(server: Server, task: TaskControls): Sample {
-  return (request) =>
-    askTiedToTask(
-      task,
-      { waiting: WAITING_FOR_MODEL, refusedAs: 'SAMPLING_UNAVAILABLE' },
-      async ({ _meta, ...options }) =>
-        (await server.createMessage({ ...request, _meta } as never, options)) as unknown as SampleResult,
-    );
-}
-
-/**
- * `context.sample` of a task's call on 2026-07-28: a `sample-N` inputRequest (`sampling/createMessage`);
- * its answer is checked by the server (`checkedSample`) before the tool sees it.
- */
-function taskSampleRequests(task: TaskControls): Sample {
-  let asked = 0;
-  return async (request) => {
-    const key = `sample-${asked++}`;
-    const question = {
-      key,
-      request: inputRequired.createMessage(request as never),
-      waiting: WAITING_FOR_MODEL,
-      refusedAs: 'SAMPLING_UNAVAILABLE' as const,
-    };
-    return (await askThroughStore(task, question)) as unknown as SampleResult;
+    const question = { waiting: kind.waiting(request), refusedAs: kind.refusedAs };
+    if (!modern) {
+      const _meta = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+      return task.ask(question, (signal) => kind.send(server, request, { _meta, signal, timeout: task.waitMs }));
+    }
+    const key = `${kind.prefix}-${asked++}`;
+    const inputRequests = { [key]: kind.inputRequest(request) };
+    return (await task.ask({ ...question, inputRequests }, async (signal) => {
+      const answer = await task.answer(key, signal);
+      if (answer === undefined)
+        throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for '${key}'.`);
+      return answer;
+    })) as Answer;
   };
 }
 

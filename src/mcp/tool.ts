@@ -107,44 +107,31 @@ function publish(schema: object): McpObjectSchema {
 
 /** The annotations of a tool: the definition's own, completed from `hasSideEffects`. */
 export function mcpAnnotations(tool: McpToolSource): McpToolAnnotations {
-  const title = tool.displayName ?? tool.name;
   const own = tool.annotations ?? {};
   const readOnly = own.readOnlyHint ?? tool.hasSideEffects !== true;
-  const annotations: McpToolAnnotations = { title, readOnlyHint: readOnly };
-  // destructive/idempotent mean something only for a tool that writes (MCP's ToolAnnotations docs);
-  // a writer is said to be destructive outright rather than left to the spec's default, which hosts read differently.
-  if (own.destructiveHint !== undefined) annotations.destructiveHint = own.destructiveHint;
-  else annotations.destructiveHint = !readOnly;
-  if (own.idempotentHint !== undefined) annotations.idempotentHint = own.idempotentHint;
-  else if (readOnly) annotations.idempotentHint = true;
-  if (own.openWorldHint !== undefined) annotations.openWorldHint = own.openWorldHint;
-  return annotations;
+  const idempotent = own.idempotentHint ?? (readOnly ? true : undefined);
+  return {
+    title: tool.displayName ?? tool.name,
+    readOnlyHint: readOnly,
+    destructiveHint: own.destructiveHint ?? !readOnly,
+    ...(idempotent === undefined ? {} : { idempotentHint: idempotent }),
+    ...(own.openWorldHint === undefined ? {} : { openWorldHint: own.openWorldHint }),
+  };
 }
 
 /** The MCP `tools/list` entry of a tool (from an `ITool` at run time or a `ToolModel` at generate time). */
 export function toMcpTool(tool: McpToolSource): McpToolEntry {
-  const title = tool.displayName ?? tool.name;
-  const entry: McpToolEntry = {
+  const { outputSchema, taskSupport } = tool;
+  // The keys in the order of generated/manifests/mcp.json.
+  return {
     name: tool.name,
-    title,
+    title: tool.displayName ?? tool.name,
     description: tool.description,
     inputSchema: publish(tool.inputSchema),
+    ...(outputSchema !== undefined && isMcpObjectSchema(outputSchema) ? { outputSchema: publish(outputSchema) } : {}),
     annotations: mcpAnnotations(tool),
+    ...(taskSupport === undefined ? {} : { execution: { taskSupport } }),
   };
-  const execution = tool.taskSupport === undefined ? undefined : { taskSupport: tool.taskSupport };
-  if (tool.outputSchema !== undefined && isMcpObjectSchema(tool.outputSchema)) {
-    // Keep the key order of the manifest: outputSchema before annotations.
-    return {
-      name: entry.name,
-      title,
-      description: entry.description,
-      inputSchema: entry.inputSchema,
-      outputSchema: publish(tool.outputSchema),
-      annotations: entry.annotations,
-      ...(execution === undefined ? {} : { execution }),
-    };
-  }
-  return execution === undefined ? entry : { ...entry, execution };
 }
 
 /** The MCP `tools/list` entry of a registered tool. */

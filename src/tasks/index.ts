@@ -6,6 +6,7 @@ export { MemoryTaskStore } from './memory-task-store.js';
 export { openTaskStore } from './open-task-store.js';
 export { RedisTaskStore } from './redis-task-store.js';
 export {
+  type CreateTaskInput,
   isTerminalTaskStatus,
   type StoredTask,
   TASK_INTERNAL_ERROR,

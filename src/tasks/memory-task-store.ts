@@ -1,6 +1,8 @@
 import { RunningTasks } from './running-tasks.js';
 import {
+  closedError,
   type CreateTaskInput,
+  drainMessage,
   isTerminalTaskStatus,
   missingTaskMessage,
   newTaskId,
@@ -14,12 +16,12 @@ import {
   TASK_INTERNAL_ERROR,
   badTaskCursor,
   type TaskDrainReport,
+  type TaskEnding,
   type TaskError,
   type TaskPage,
   taskPageSize,
   type TaskStatus,
   type TaskStore,
-  TaskStoreError,
   type TaskStoreTimings,
   type TaskTransition,
   terminalRefusal,
@@ -29,31 +31,23 @@ import {
 /** In place of a subject: the store's own transitions (a running task's ending, a drain) act on any owner's task. */
 const ANY_OWNER = Symbol('any owner');
 
-interface MemoryRecord {
+/** Writable `T`. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A task as this store keeps it: the `StoredTask` fields it changes in place, its times in ms. */
+type MemoryRecord = Mutable<Omit<StoredTask, 'createdAt' | 'lastUpdatedAt' | 'ttlMs' | 'replicaId'>> & {
   /** Creation order, for `list`'s cursor. */
   seq: number;
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
   createdAt: number;
   lastUpdatedAt: number;
   expiresAt: number;
   retentionMs: number;
-  pollIntervalMs: number;
-  toolName: string;
-  subject?: string;
-  result?: Record<string, unknown>;
-  error?: TaskError;
-  inputRequests?: Record<string, unknown>;
-  inputResponses?: Record<string, unknown>;
-}
+};
 
 /** Options of `MemoryTaskStore`. */
 export interface MemoryTaskStoreOptions extends TaskStoreTimings {
   /** Default `memory-<random>`. */
   replicaId?: string;
-  /** The clock, for tests of retention. Default `Date.now`. */
-  now?: () => number;
 }
 
 /**
@@ -65,7 +59,6 @@ export class MemoryTaskStore implements TaskStore {
   readonly replicaId: string;
   readonly location = 'memory';
   readonly timings: ResolvedTaskStoreTimings;
-  private readonly now: () => number;
   private readonly records = new Map<string, MemoryRecord>();
   /** `claimOnce`'s keys, each with when it may be claimed again. */
   private readonly claimed = new Map<string, number>();
@@ -77,14 +70,13 @@ export class MemoryTaskStore implements TaskStore {
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.timings = resolveTaskStoreTimings(options);
     this.replicaId = options.replicaId ?? `memory-${newTaskId().slice(0, 8)}`;
-    this.now = options.now ?? Date.now;
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.timings.retentionMs, 60_000));
     this.sweeper.unref();
   }
 
   async create(input: CreateTaskInput): Promise<RunningTask> {
     if (this.closed) throw closedError(this.replicaId);
-    const now = this.now();
+    const now = Date.now();
     const retentionMs = retentionFor(input, this.timings);
     const record: MemoryRecord = {
       seq: ++this.created,
@@ -100,8 +92,8 @@ export class MemoryTaskStore implements TaskStore {
     };
     this.records.set(record.taskId, record);
     const signal = this.running.add(record.taskId);
-    const finish = async (status: TaskStatus, fields: Partial<MemoryRecord>) => {
-      const outcome = this.transition(record.taskId, ANY_OWNER, status, fields);
+    const finish = async (status: TaskStatus, ending: TaskEnding) => {
+      const outcome = this.transition(record.taskId, ANY_OWNER, status, ending);
       this.running.settle(record.taskId);
       return outcome;
     };
@@ -109,8 +101,7 @@ export class MemoryTaskStore implements TaskStore {
       task: this.view(record),
       signal,
       complete: (result) => finish('completed', { result }),
-      fail: (error, statusMessage) =>
-        finish('failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) }),
+      fail: (error, statusMessage) => finish('failed', { error, statusMessage }),
       mark: async (status, statusMessage, inputRequests) => {
         const waiting = status === 'input_required' && record.status !== 'input_required' && this.waiting(record);
         if (waiting !== false && waiting >= this.timings.maxInputWaiting)
@@ -172,7 +163,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
-    return this.endElsewhere(taskId, 'failed', { error, ...(statusMessage === undefined ? {} : { statusMessage }) });
+    return this.endElsewhere(taskId, 'failed', { error, statusMessage });
   }
 
   async respond(
@@ -195,7 +186,7 @@ export class MemoryTaskStore implements TaskStore {
       record.status = 'working';
       delete record.statusMessage;
     }
-    record.lastUpdatedAt = this.now();
+    record.lastUpdatedAt = Date.now();
     this.running.poke(taskId);
     return { ok: true, task: this.view(record) };
   }
@@ -228,15 +219,15 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
-    const now = this.now();
+    const now = Date.now();
     if ((this.claimed.get(key) ?? 0) > now) return false;
     this.claimed.set(key, now + ttlMs);
     return true;
   }
 
   /** A transition not made through the task's `RunningTask`: the running work is told by its signal. */
-  private endElsewhere(taskId: string, status: TaskStatus, fields: Partial<MemoryRecord>): TaskTransition {
-    const outcome = this.transition(taskId, ANY_OWNER, status, fields);
+  private endElsewhere(taskId: string, status: TaskStatus, ending: TaskEnding): TaskTransition {
+    const outcome = this.transition(taskId, ANY_OWNER, status, ending);
     if (outcome.ok) this.running.abort(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
     return outcome;
   }
@@ -245,7 +236,7 @@ export class MemoryTaskStore implements TaskStore {
     const record = this.records.get(taskId);
     if (record === undefined) return undefined;
     // A running task is kept however long it runs; its retention counts from its end.
-    if (isTerminalTaskStatus(record.status) && record.expiresAt <= this.now()) {
+    if (isTerminalTaskStatus(record.status) && record.expiresAt <= Date.now()) {
       this.records.delete(taskId);
       return undefined;
     }
@@ -271,7 +262,7 @@ export class MemoryTaskStore implements TaskStore {
     const record = this.find(taskId, subject);
     if (record === undefined) return notFoundRefusal(this.missing(taskId));
     if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), status);
-    const now = this.now();
+    const now = Date.now();
     Object.assign(record, fields, { status, lastUpdatedAt: now, expiresAt: now + record.retentionMs });
     if (record.statusMessage === undefined) delete record.statusMessage;
     if (record.inputRequests === undefined || isTerminalTaskStatus(status)) delete record.inputRequests;
@@ -279,7 +270,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   private sweep(): void {
-    const now = this.now();
+    const now = Date.now();
     for (const [taskId, record] of this.records) {
       if (isTerminalTaskStatus(record.status) && record.expiresAt <= now) this.records.delete(taskId);
     }
@@ -287,35 +278,15 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   private view(record: MemoryRecord): StoredTask {
+    const { seq, createdAt, lastUpdatedAt, expiresAt, retentionMs, inputRequests, inputResponses, ...task } = record;
     return Object.freeze({
-      taskId: record.taskId,
-      status: record.status,
-      ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
-      createdAt: new Date(record.createdAt).toISOString(),
-      lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
-      ttlMs:
-        (isTerminalTaskStatus(record.status) ? record.expiresAt : this.now() + record.retentionMs) - record.createdAt,
-      pollIntervalMs: record.pollIntervalMs,
-      toolName: record.toolName,
-      ...(record.subject === undefined ? {} : { subject: record.subject }),
+      ...task,
+      createdAt: new Date(createdAt).toISOString(),
+      lastUpdatedAt: new Date(lastUpdatedAt).toISOString(),
+      ttlMs: (isTerminalTaskStatus(record.status) ? expiresAt : Date.now() + retentionMs) - createdAt,
       replicaId: this.replicaId,
-      ...(record.result === undefined ? {} : { result: record.result }),
-      ...(record.error === undefined ? {} : { error: record.error }),
-      ...(record.inputRequests === undefined ? {} : { inputRequests: { ...record.inputRequests } }),
-      ...(record.inputResponses === undefined ? {} : { inputResponses: { ...record.inputResponses } }),
+      ...(inputRequests === undefined ? {} : { inputRequests: { ...inputRequests } }),
+      ...(inputResponses === undefined ? {} : { inputResponses: { ...inputResponses } }),
     });
   }
-}
-
-/** The error of `create` on a drained or closed store. */
-export function closedError(replicaId: string): TaskStoreError {
-  return new TaskStoreError(
-    'TASK_STORE_CLOSED',
-    `Task store of replica '${replicaId}' is draining or closed: it creates no new task. Send the call to another replica.`,
-  );
-}
-
-/** The reason written on a task still running when its replica's drain ran out of time. */
-export function drainMessage(replicaId: string, reason: string | undefined): string {
-  return `Replica '${replicaId}' shut down before the task finished${reason ? ` (${reason})` : ''}; the task was not completed. Call the tool again.`;
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { closedError, drainMessage } from './memory-task-store.js';
 import {
   CREATE_SCRIPT,
   FINISH_SCRIPT,
@@ -12,7 +11,9 @@ import {
 } from './redis-scripts.js';
 import { RunningTasks } from './running-tasks.js';
 import {
+  closedError,
   type CreateTaskInput,
+  drainMessage,
   missingTaskMessage,
   newTaskId,
   notFoundRefusal,
@@ -26,6 +27,7 @@ import {
   type TaskAbortCause,
   badTaskCursor,
   type TaskDrainReport,
+  type TaskEnding,
   type TaskError,
   type TaskPage,
   taskPageSize,
@@ -69,28 +71,11 @@ export interface RedisTaskStoreOptions extends TaskStoreTimings {
   acceptEviction?: boolean;
 }
 
-interface Script {
-  readonly source: string;
-  readonly sha: string;
-}
-
-function script(source: string): Script {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
-}
-
 /** How many ids of a subject's task list each create checks (`sweepIndex`). */
 const INDEX_SWEEP = 4;
 
-const SCRIPTS = {
-  create: script(CREATE_SCRIPT),
-  get: script(GET_SCRIPT),
-  finish: script(FINISH_SCRIPT),
-  renew: script(RENEW_SCRIPT),
-  list: script(LIST_SCRIPT),
-  mark: script(MARK_SCRIPT),
-  respond: script(RESPOND_SCRIPT),
-  wait: script(WAIT_SCRIPT),
-};
+/** Each script's SHA-1 (for EVALSHA), made the first time it runs. */
+const SCRIPT_SHAS = new Map<string, string>();
 
 /** The longest pause between two attempts to write a finished task's ending. */
 const MAX_WRITE_BACKOFF_MS = 2_000;
@@ -162,6 +147,11 @@ export class RedisTaskStore implements TaskStore {
     this.prefix = options.keyPrefix ?? 'toolsmith:';
     this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.timings.leaseMs / 3)));
     this.heartbeat.unref();
+    for (const connection of [client, subscriber]) {
+      connection.on('error', (error) => {
+        this.lastError = error;
+      });
+    }
   }
 
   /** Connects two clients (commands, and the cancel subscription) and answers the store, or a clear error. */
@@ -189,43 +179,26 @@ export class RedisTaskStore implements TaskStore {
       disableOfflineQueue: true,
       socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) },
     }) as unknown as RedisTaskClient;
-    const subscriber = client.duplicate();
-    let connectError: Error | undefined;
-    for (const connection of [client, subscriber]) {
-      connection.on('error', (error) => {
-        connectError = error;
-      });
-    }
     const replicaId =
       options.replicaId ?? `${(await import('node:os')).hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`;
+    const subscriber = client.duplicate();
+    const store = new RedisTaskStore(client, subscriber, redis.ErrorReply, options, replicaId);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         Promise.all([client.connect(), subscriber.connect()]),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(connectError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(() => reject(store.lastError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
-    } catch (error) {
-      client.destroy();
-      subscriber.destroy();
-      throw unavailable(location, error);
-    } finally {
-      clearTimeout(timer);
-    }
-    const store = new RedisTaskStore(client, subscriber, redis.ErrorReply, options, replicaId);
-    for (const connection of [client, subscriber]) {
-      connection.on('error', (error) => {
-        store.lastError = error;
-      });
-    }
-    try {
       await subscriber.subscribe(`${store.prefix}task-cancel:${replicaId}`, (message) =>
         store.onCancelMessage(message),
       );
     } catch (error) {
       await store.close();
       throw unavailable(location, error);
+    } finally {
+      clearTimeout(timer);
     }
     const policy = await readEvictionPolicy(client);
     if (policy !== 'noeviction') {
@@ -250,7 +223,7 @@ export class RedisTaskStore implements TaskStore {
     const owner = ownerOf(input.subject);
     // The list entry goes in the same round trip; one whose task was not created is dropped by `list`.
     const [answer] = await Promise.all([
-      this.run(SCRIPTS.create, taskId, [
+      this.run(CREATE_SCRIPT, taskId, [
         this.replicaId,
         String(this.timings.leaseMs),
         String(retentionFor(input, this.timings)),
@@ -263,32 +236,32 @@ export class RedisTaskStore implements TaskStore {
     const task = this.toTask(taskId, answer.task ?? {});
     const signal = this.running.add(taskId);
     this.renewedAt.set(taskId, Date.now());
-    const finish = async (status: TaskStatus, field: 'result' | 'error', payload: unknown, message?: string) => {
+    const finish = async (status: TaskStatus, ending: TaskEnding) => {
       this.holding.set(taskId, '');
       try {
-        return await this.writeEnding(taskId, status, field, payload, message);
+        return await this.writeEnding(taskId, status, ending);
       } finally {
         this.holding.delete(taskId);
         this.leaveWaiting(taskId);
-        this.settle(taskId);
+        this.renewedAt.delete(taskId);
+        this.running.settle(taskId);
       }
     };
     return {
       task,
       signal,
-      complete: (result) => finish('completed', 'result', result),
-      fail: (error: TaskError, statusMessage?: string) => finish('failed', 'error', error, statusMessage),
+      complete: (result) => finish('completed', { result }),
+      fail: (error, statusMessage) => finish('failed', { error, statusMessage }),
       mark: async (status, statusMessage, inputRequests) => {
         if (status === 'input_required' && !this.waitingKeys.has(taskId)) {
           const refused = await this.enterWaiting(taskId, input.subject);
           if (refused !== undefined) return refused;
         }
         const pairs = Object.entries(inputRequests ?? {}).flatMap(([key, request]) => [key, JSON.stringify(request)]);
-        const marked = await this.run(SCRIPTS.mark, taskId, [status, statusMessage ?? '', this.replicaId, ...pairs]);
-        if (status === 'working' || marked.verdict !== 'ok') this.leaveWaiting(taskId);
-        if (marked.verdict === 'not-found' || marked.task === undefined) return notFoundRefusal(this.missing(taskId));
-        const now = this.toTask(taskId, marked.task);
-        return marked.verdict === 'ok' ? { ok: true, task: now } : terminalRefusal(now, status);
+        const marked = await this.run(MARK_SCRIPT, taskId, [status, statusMessage ?? '', this.replicaId, ...pairs]);
+        const outcome = this.outcome(taskId, marked, status);
+        if (status === 'working' || !outcome.ok) this.leaveWaiting(taskId);
+        return outcome;
       },
       answer: async (key, signal) => {
         let read: StoredTask | undefined;
@@ -308,7 +281,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(taskId: string, subject?: string): Promise<StoredTask | undefined> {
-    const answer = await this.run(SCRIPTS.get, taskId, []);
+    const answer = await this.run(GET_SCRIPT, taskId, []);
     if (answer.verdict !== 'ok' || answer.task === undefined) return undefined;
     if (answer.task.owner !== ownerOf(subject)) return undefined;
     return this.toTask(taskId, answer.task);
@@ -337,7 +310,7 @@ export class RedisTaskStore implements TaskStore {
     }
     const limit = taskPageSize(page.limit);
     const key = this.indexKey(ownerOf(subject));
-    const reply = (await this.eval(SCRIPTS.list, key, [from, after, String(limit)])) as string[];
+    const reply = (await this.eval(LIST_SCRIPT, key, [from, after, String(limit)])) as string[];
     const listed: { taskId: string; score: string }[] = [];
     for (let i = 0; i < reply.length; i += 2) listed.push({ taskId: reply[i]!, score: reply[i + 1]! });
     const more = listed.length > limit;
@@ -351,11 +324,11 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition> {
-    return this.endHere(taskId, 'completed', 'result', result, undefined);
+    return this.endHere(taskId, 'completed', { result });
   }
 
   async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
-    return this.endHere(taskId, 'failed', 'error', error, statusMessage);
+    return this.endHere(taskId, 'failed', { error, statusMessage });
   }
 
   async respond(
@@ -365,16 +338,15 @@ export class RedisTaskStore implements TaskStore {
   ): Promise<TaskTransition> {
     const pairs = Object.entries(inputResponses).flatMap(([key, answer]) => [key, JSON.stringify(answer)]);
     const channel = `${this.prefix}task-cancel:`;
-    const answer = await this.run(SCRIPTS.respond, taskId, [ownerOf(subject), channel, ...pairs]);
-    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(this.missing(taskId));
-    const task = this.toTask(taskId, answer.task);
-    if (answer.verdict === 'not-waiting') return notWaitingRefusal(task, Object.keys(inputResponses));
-    return answer.verdict === 'ok' ? { ok: true, task } : terminalRefusal(task, 'working');
+    const answer = await this.run(RESPOND_SCRIPT, taskId, [ownerOf(subject), channel, ...pairs]);
+    if (answer.verdict === 'not-waiting' && answer.task !== undefined)
+      return notWaitingRefusal(this.toTask(taskId, answer.task), Object.keys(inputResponses));
+    return this.outcome(taskId, answer, 'working');
   }
 
   async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
     const message = statusMessage ?? 'Cancelled by the client (tasks/cancel).';
-    const outcome = await this.transition(taskId, ownerOf(subject), 'cancelled', '', '', message);
+    const outcome = await this.transition(taskId, ownerOf(subject), 'cancelled', { statusMessage: message });
     if (outcome.ok) this.stop(taskId, 'cancelled', message);
     return outcome;
   }
@@ -394,9 +366,9 @@ export class RedisTaskStore implements TaskStore {
             ? drainMessage(this.replicaId, options.reason)
             : `Replica '${this.replicaId}' shut down before it could write the task's ending: the tool finished, but ` +
               `${this.location} did not take the write (${held || 'no answer yet'}). Call the tool again.`;
-        const error = JSON.stringify({ code: TASK_INTERNAL_ERROR, message });
+        const ending = { error: { code: TASK_INTERNAL_ERROR, message }, statusMessage: message };
         // When Redis is down this fails; the lease then runs out and the task is failed by whoever reads it.
-        await this.transition(taskId, undefined, 'failed', 'error', error, message).catch(() => undefined);
+        await this.transition(taskId, undefined, 'failed', ending).catch(() => undefined);
         this.stop(taskId, 'drained', message);
       }),
     );
@@ -429,22 +401,15 @@ export class RedisTaskStore implements TaskStore {
     taskId: string,
     owner: string | undefined,
     status: TaskStatus,
-    field: '' | 'result' | 'error',
-    payload: string,
-    message: string | undefined,
+    ending: TaskEnding,
   ): Promise<TaskTransition> {
-    const answer = await this.run(SCRIPTS.finish, taskId, [
-      status,
-      field,
-      payload,
-      message ?? '',
-      owner ?? '',
-      `${this.prefix}task-cancel:`,
-      this.replicaId,
-    ]);
-    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(this.missing(taskId));
-    const task = this.toTask(taskId, answer.task);
-    return answer.verdict === 'ok' ? { ok: true, task } : terminalRefusal(task, status);
+    const field = ending.result !== undefined ? 'result' : ending.error !== undefined ? 'error' : '';
+    // A payload that cannot be serialized throws here, a refusal for good (`writeEnding`).
+    const payload = field === '' ? '' : JSON.stringify(ending[field]);
+    const message = ending.statusMessage ?? '';
+    const channel = `${this.prefix}task-cancel:`;
+    const args = [status, field, payload, message, owner ?? '', channel, this.replicaId];
+    return this.outcome(taskId, await this.run(FINISH_SCRIPT, taskId, args), status);
   }
 
   /**
@@ -456,20 +421,12 @@ export class RedisTaskStore implements TaskStore {
   private async writeEnding(
     taskId: string,
     status: TaskStatus,
-    field: 'result' | 'error',
-    payload: unknown,
-    message: string | undefined,
+    ending: TaskEnding,
     lastResort = false,
   ): Promise<TaskTransition> {
-    let body: string;
-    try {
-      body = JSON.stringify(payload);
-    } catch (error) {
-      return this.failUnwritable(taskId, error);
-    }
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.transition(taskId, undefined, status, field, body, message);
+        return await this.transition(taskId, undefined, status, ending);
       } catch (error) {
         if (!(error instanceof TaskStoreError)) {
           // Refused for good; when even the failure saying so is refused, the lease runs out instead.
@@ -488,7 +445,8 @@ export class RedisTaskStore implements TaskStore {
     const message =
       `The tool finished, but its result could not be written to the task store ${this.location}: ` +
       `${(cause as Error)?.message ?? String(cause)}. Call the tool again.`;
-    return this.writeEnding(taskId, 'failed', 'error', { code: TASK_INTERNAL_ERROR, message }, message, true);
+    const ending = { error: { code: TASK_INTERNAL_ERROR, message }, statusMessage: message };
+    return this.writeEnding(taskId, 'failed', ending, true);
   }
 
   /**
@@ -499,11 +457,7 @@ export class RedisTaskStore implements TaskStore {
   private async enterWaiting(taskId: string, subject: string | undefined): Promise<TaskTransition | undefined> {
     const key = `${this.prefix}waiting-of:${ownerOf(subject)}`;
     const waitMs = String(this.timings.inputWaitMs + this.timings.leaseMs);
-    const count = (await this.eval(SCRIPTS.wait, key, [
-      taskId,
-      String(this.timings.maxInputWaiting),
-      waitMs,
-    ])) as number;
+    const count = (await this.eval(WAIT_SCRIPT, key, [taskId, String(this.timings.maxInputWaiting), waitMs])) as number;
     if (count < 0) {
       this.waitingKeys.set(taskId, key);
       return undefined;
@@ -521,21 +475,10 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /** An ending written by id; when this replica runs the task itself, its signal fires. */
-  private async endHere(
-    taskId: string,
-    status: TaskStatus,
-    field: 'result' | 'error',
-    payload: unknown,
-    message: string | undefined,
-  ): Promise<TaskTransition> {
-    const outcome = await this.transition(taskId, undefined, status, field, JSON.stringify(payload), message);
+  private async endHere(taskId: string, status: TaskStatus, ending: TaskEnding): Promise<TaskTransition> {
+    const outcome = await this.transition(taskId, undefined, status, ending);
     if (outcome.ok) this.stop(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
     return outcome;
-  }
-
-  private settle(taskId: string): void {
-    this.renewedAt.delete(taskId);
-    this.running.settle(taskId);
   }
 
   /** Stops a task this replica runs, if it does: no lease, no waiting entry, its signal fired. */
@@ -560,20 +503,12 @@ export class RedisTaskStore implements TaskStore {
     // One round at a time: a slow Redis must not pile rounds up.
     if (this.renewing) return;
     this.renewing = true;
-    try {
-      await this.renewRound();
-    } finally {
-      this.renewing = false;
-    }
-  }
-
-  private async renewRound(): Promise<void> {
     // A task holding its ending is not renewed: if it cannot be written, the task must not look alive.
     const leased = this.running.ids().filter((taskId) => !this.holding.has(taskId));
     await Promise.all(
       leased.map(async (taskId) => {
         try {
-          const answer = await this.run(SCRIPTS.renew, taskId, [this.replicaId, String(this.timings.leaseMs)]);
+          const answer = await this.run(RENEW_SCRIPT, taskId, [this.replicaId, String(this.timings.leaseMs)]);
           if (answer.verdict === 'ok') {
             this.renewedAt.set(taskId, Date.now());
             return;
@@ -603,17 +538,28 @@ export class RedisTaskStore implements TaskStore {
         }
       }),
     );
+    // Never rejects: each task's round catches its own failure.
+    this.renewing = false;
   }
 
   /** Runs a script on one task's key, answering its JSON. */
-  private async run(scriptToRun: Script, taskId: string, args: string[]): Promise<ScriptAnswer> {
-    return JSON.parse(String(await this.eval(scriptToRun, `${this.prefix}task:${taskId}`, args))) as ScriptAnswer;
+  private async run(source: string, taskId: string, args: string[]): Promise<ScriptAnswer> {
+    return JSON.parse(String(await this.eval(source, `${this.prefix}task:${taskId}`, args))) as ScriptAnswer;
+  }
+
+  /** A script's answer as the outcome of a transition toward `attempted`. */
+  private outcome(taskId: string, answer: ScriptAnswer, attempted: TaskStatus): TaskTransition {
+    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(this.missing(taskId));
+    const task = this.toTask(taskId, answer.task);
+    return answer.verdict === 'ok' ? { ok: true, task } : terminalRefusal(task, attempted);
   }
 
   /** Runs a script on `key`: EVALSHA, EVAL when Redis lost its script cache (a restart). */
-  private eval(scriptToRun: Script, key: string, args: string[]): Promise<unknown> {
+  private eval(source: string, key: string, args: string[]): Promise<unknown> {
+    let sha = SCRIPT_SHAS.get(source);
+    if (sha === undefined) SCRIPT_SHAS.set(source, (sha = createHash('sha1').update(source).digest('hex')));
     const call = (first: string[]) => [...first, '1', key, ...args];
-    return this.command(call(['EVALSHA', scriptToRun.sha]), () => call(['EVAL', scriptToRun.source]));
+    return this.command(call(['EVALSHA', sha]), () => call(['EVAL', source]));
   }
 
   /** One command; `fallback` (EVAL) when Redis answers NOSCRIPT; an unreachable Redis is `TASK_STORE_UNAVAILABLE`. */

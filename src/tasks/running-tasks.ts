@@ -64,10 +64,6 @@ export class RunningTasks {
     }
   }
 
-  has(taskId: string): boolean {
-    return this.entries.has(taskId);
-  }
-
   /** The ids of the tasks still running. */
   ids(): string[] {
     return [...this.entries.keys()];
@@ -80,11 +76,8 @@ export class RunningTasks {
   /** Fires a task's signal and stops tracking it: its work can no longer be answered. */
   abort(taskId: string, kind: TaskAbortCause, message: string): void {
     const entry = this.entries.get(taskId);
-    if (entry === undefined) return;
-    this.entries.delete(taskId);
-    entry.controller.abort(new TaskAbortedError(kind, message));
-    entry.settle();
-    for (const wake of entry.wakers) wake();
+    this.settle(taskId);
+    entry?.controller.abort(new TaskAbortedError(kind, message));
   }
 
   /** Stops tracking a task that ended. */

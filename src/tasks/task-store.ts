@@ -67,6 +67,13 @@ export interface StoredTask {
   readonly inputResponses?: Readonly<Record<string, unknown>>;
 }
 
+/** What ends a task: the result of a `completed` one, the error of a `failed` one, and why. */
+export interface TaskEnding {
+  readonly result?: Record<string, unknown>;
+  readonly error?: TaskError;
+  readonly statusMessage?: string | undefined;
+}
+
 /** What `create` needs. */
 export interface CreateTaskInput {
   toolName: string;
@@ -271,14 +278,7 @@ export interface TaskStoreTimings {
 }
 
 /** The settled timings with their defaults. */
-export interface ResolvedTaskStoreTimings {
-  readonly retentionMs: number;
-  readonly maxRetentionMs: number;
-  readonly pollIntervalMs: number;
-  readonly leaseMs: number;
-  readonly inputWaitMs: number;
-  readonly maxInputWaiting: number;
-}
+export type ResolvedTaskStoreTimings = Readonly<Required<TaskStoreTimings>>;
 
 /** Fills in the defaults and checks the numbers (a programmer mistake throws a `RangeError`). */
 export function resolveTaskStoreTimings(timings: TaskStoreTimings = {}): ResolvedTaskStoreTimings {
@@ -373,4 +373,17 @@ export function notWaitingRefusal(task: StoredTask, keys: readonly string[]): Ta
 /** A task id: a random UUID, unguessable, since an id is all a caller needs to read a task. */
 export function newTaskId(): string {
   return globalThis.crypto.randomUUID();
+}
+
+/** The error of `create` on a drained or closed store. */
+export function closedError(replicaId: string): TaskStoreError {
+  return new TaskStoreError(
+    'TASK_STORE_CLOSED',
+    `Task store of replica '${replicaId}' is draining or closed: it creates no new task. Send the call to another replica.`,
+  );
+}
+
+/** The reason written on a task still running when its replica's drain ran out of time. */
+export function drainMessage(replicaId: string, reason: string | undefined): string {
+  return `Replica '${replicaId}' shut down before the task finished${reason ? ` (${reason})` : ''}; the task was not completed. Call the tool again.`;
 }
