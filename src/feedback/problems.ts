@@ -76,16 +76,17 @@ function describeIssue(
   args: unknown,
   issues: readonly ValidationIssue[],
 ): ArgumentProblem {
-  const place = valueAtPointer(args, issue.path);
-  const message = problemMessage(issue, { schema, received: place, issues });
-  return place.found
-    ? { path: issue.path, message, received: jsonText(place.value, MAX_RECEIVED_LENGTH) }
-    : { path: issue.path, message };
+  const received = valueAt(args, parsePointer(issue.path));
+  const message = problemMessage(issue, { schema, received, issues });
+  return received === undefined
+    ? { path: issue.path, message }
+    : { path: issue.path, message, received: jsonText(received, MAX_RECEIVED_LENGTH) };
 }
 
 interface IssueContext {
   schema: unknown;
-  received: Found;
+  /** The value at the issue's path (undefined: none there). */
+  received: unknown;
   issues: readonly ValidationIssue[];
 }
 
@@ -97,7 +98,7 @@ function problemMessage(issue: ValidationIssue, context: IssueContext): string {
     case 'type':
       return `expected ${typeWords(params.type)}`;
     case 'enum':
-      return `expected one of ${valueList(params.allowedValues)}${didYouMean(context.received.value, params.allowedValues)}`;
+      return `expected one of ${valueList(params.allowedValues)}${didYouMean(context.received, params.allowedValues)}`;
     case 'const':
       return `expected exactly ${jsonText(params.allowedValue, MAX_VALUE_LENGTH)}`;
     case 'required':
@@ -212,9 +213,7 @@ function propertyNameWords(issue: ValidationIssue, context: IssueContext): strin
   const name = JSON.stringify(String(issue.params.propertyName));
   const reasons = context.issues
     .filter((inner) => isReasonOf(inner, issue))
-    .map((inner) =>
-      problemMessage(inner, { schema: undefined, received: { found: false, value: undefined }, issues: [] }),
-    );
+    .map((inner) => problemMessage(inner, { schema: undefined, received: undefined, issues: [] }));
   return `property name ${name} is not allowed${reasons.length === 0 ? '' : `: ${reasons.join('; ')}`}`;
 }
 
@@ -247,16 +246,4 @@ function didYouMean(word: unknown, allowed: unknown): string {
     allowed.filter((value): value is string => typeof value === 'string'),
   );
   return nearest === undefined ? '' : `; did you mean ${JSON.stringify(nearest)}?`;
-}
-
-/** A value found at a pointer, or not. */
-interface Found {
-  found: boolean;
-  value: unknown;
-}
-
-/** The value at a JSON pointer into `data` (own properties and array items only). */
-function valueAtPointer(data: unknown, pointer: string): Found {
-  const value = valueAt(data, parsePointer(pointer));
-  return { found: value !== undefined, value };
 }

@@ -8,7 +8,7 @@
 import type { ToolCallErrorDetails, ToolCallResult } from '../pipeline/types.js';
 import { escapePointerSegment, unescapePointerSegment } from '../schema/json-pointer.js';
 import type { ArgumentProblem } from './problems.js';
-import { count, jsonText } from './schema-words.js';
+import { count, jsonText, safeJson } from './schema-words.js';
 
 /** Default of `maxLength`: the longest feedback text. */
 export const DEFAULT_MAX_FEEDBACK_LENGTH = 1500;
@@ -151,15 +151,6 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(max - 1, 0))}…`;
 }
 
-/** JSON text of `value`; undefined for `undefined` and for what cannot be written (a BigInt, a cycle). */
-function safeJson(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The arguments echoed with each problem marked when that fits in `max`, else one line per problem. */
 function argumentsText(header: string, problems: ArgumentProblem[], args: unknown, max: number): string {
   const first = `INVALID_ARGUMENTS: ${header}`;
@@ -201,11 +192,7 @@ function echoArguments(
   problems: readonly ArgumentProblem[],
 ): { lines: string[]; placed: Set<ArgumentProblem> } {
   const byPath = new Map<string, ArgumentProblem[]>();
-  for (const problem of problems) {
-    const list = byPath.get(problem.path);
-    if (list === undefined) byPath.set(problem.path, [problem]);
-    else list.push(problem);
-  }
+  for (const problem of problems) byPath.set(problem.path, [...(byPath.get(problem.path) ?? []), problem]);
   const placed = new Set<ArgumentProblem>();
   const lines: string[] = [];
   const marker = (path: string): string => {

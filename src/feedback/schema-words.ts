@@ -70,13 +70,16 @@ export function valueList(values: unknown): string {
 
 /** JSON text of a value, truncated (`undefined` and what JSON cannot write as their own words). */
 export function jsonText(value: unknown, max: number): string {
-  let text: string | undefined;
+  return truncateText(safeJson(value) ?? String(typeof value), max);
+}
+
+/** JSON text of `value`; undefined for `undefined` and for what cannot be written (a BigInt, a cycle). */
+export function safeJson(value: unknown): string | undefined {
   try {
-    text = JSON.stringify(value);
+    return JSON.stringify(value);
   } catch {
-    text = undefined;
+    return undefined;
   }
-  return truncateText(text ?? String(typeof value), max);
 }
 
 /**

@@ -89,16 +89,15 @@ export function checkTool(tool: ServedTool, host: HostProfile, context: Partial<
   const findings: HostFinding[] = [];
   for (const rule of host.rules) {
     for (const hit of rule.find(tool, full)) {
-      const finding: HostFinding = {
+      findings.push({
         host: host.id,
         rule: rule.id,
         effect: rule.effect,
         scope: rule.scope ?? 'tool',
         pointer: hit.pointer,
         message: hit.detail,
-      };
-      if (rule.fix !== undefined) finding.fix = rule.fix;
-      findings.push(finding);
+        ...(rule.fix === undefined ? {} : { fix: rule.fix }),
+      });
     }
   }
   findings.push(...namingFindings(tool, host, full), ...injectionFindings(tool, host));
@@ -177,7 +176,7 @@ export function checkServer(
     check.findings.filter((finding) => finding.effect === 'rejects' && finding.scope !== 'tool'),
   );
   const final = down.length === 0 ? checks : checks.map((check) => ({ ...check, verdict: 'server-down' as const }));
-  const order: HostVerdict[] = ['server-down', 'rejected', 'altered', 'unaltered'];
-  const verdict = order.find((candidate) => final.some((check) => check.verdict === candidate)) ?? 'unaltered';
+  // The worst verdict of any tool is the verdict of all their findings together.
+  const verdict = verdictOf(final.flatMap((check) => check.findings));
   return { host: host.id, verdict, tools: final, down };
 }

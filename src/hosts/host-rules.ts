@@ -19,6 +19,11 @@ export const INPUT_SCHEMA = '/inputSchema';
 /** The pointer of the output schema inside a served tool entry. */
 export const OUTPUT_SCHEMA = '/outputSchema';
 
+/** A set of keywords written on one line, separated by spaces. */
+export function words(line: string): ReadonlySet<string> {
+  return new Set(line.split(' '));
+}
+
 /** A keyword's value, short enough for a sentence (`minLength: 1`), or the keyword alone. */
 export function shown(keyword: string, value: unknown): string {
   const json = JSON.stringify(value);

@@ -19,7 +19,7 @@ import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject } from '../schema/walk.js';
-import { INPUT_SCHEMA } from './host-rules.js';
+import { INPUT_SCHEMA, words } from './host-rules.js';
 import { injectedArguments } from './host-table.js';
 import { MAX_WALK_DEPTH } from './schema-nodes.js';
 
@@ -48,7 +48,7 @@ export interface PortableSchema {
 }
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
-const JSON_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+const JSON_TYPES = words('string number integer boolean object array null');
 
 /** What the portable form can hold of a schema, read as "accepts at least this". */
 interface Shape {
@@ -78,16 +78,7 @@ function neverShape(): Shape {
 }
 
 /** The schema keywords that read nothing but tooling: dropped without a word. */
-const SILENT = new Set([
-  '$schema',
-  '$id',
-  '$comment',
-  '$anchor',
-  '$dynamicAnchor',
-  '$vocabulary',
-  '$defs',
-  'definitions',
-]);
+const SILENT = words('$schema $id $comment $anchor $dynamicAnchor $vocabulary $defs definitions');
 
 /** Sentences for the keywords `carriedText` has none for. */
 const OWN_SENTENCES: ReadonlyMap<string, (value: unknown) => string | undefined> = new Map([
@@ -513,15 +504,9 @@ export function portableInputSchema(inputSchema: unknown): PortableSchema {
   return { schema, moved: onceEach(moved), unportable: onceEach(unportable) };
 }
 
-/** The entries of `list` with a pointer and text not seen before (a definition read at each use is reported once). */
-function onceEach<T extends { pointer: string }>(list: T[]): T[] {
-  const seen = new Set<string>();
-  return list.filter((entry) => {
-    const key = JSON.stringify(entry);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/** The entries of `list` not seen before (a definition read at each use is reported once). */
+function onceEach<T>(list: T[]): T[] {
+  return [...new Map(list.map((entry) => [JSON.stringify(entry), entry])).values()];
 }
 
 /** Descriptions VS Code Copilot cuts for gpt-4 models: the prose made them too long to carry whole. */
