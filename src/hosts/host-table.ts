@@ -26,7 +26,6 @@ import {
   nameNotMatching,
   nonObjectRoot,
   OUTPUT_SCHEMA,
-  schemaValuedAdditionalProperties,
   shown,
   tupleItems,
   typeUnions,
@@ -288,12 +287,9 @@ const codex: HostProfile = {
       does: 'replaces a `true`/`false` subschema with `{ "type": "string" }`',
       source: CODEX_JSON_SCHEMA,
       versions: '0.20 to at least 0.111',
-      find: (tool) =>
-        booleanSubschemas(
-          (node, keyword) =>
-            keyword === 'additionalProperties' ? undefined : `Codex replaces \`${node}\` with \`{"type":"string"}\``,
-          INPUT_SCHEMA,
-        )(tool.inputSchema),
+      find: booleanSubschemas((node, keyword) =>
+        keyword === 'additionalProperties' ? undefined : `Codex replaces \`${node}\` with \`{"type":"string"}\``,
+      ),
     },
     {
       id: 'codex/tuple-items',
@@ -310,8 +306,13 @@ const codex: HostProfile = {
       source: 'https://github.com/openai/codex/issues/4300, https://github.com/openai/codex/pull/4454',
       versions: '0.20 to 0.44 (fixed by pull request 4454, merged 2025-10-02)',
       fix: 'the portable profile allows other properties and tells their shape in the description',
-      find: schemaValuedAdditionalProperties(
-        'Codex before 0.45 leaves the tool out (schema-valued `additionalProperties`)',
+      find: inputNodes((node, pointer) =>
+        isObject(node.additionalProperties)
+          ? {
+              pointer: `${pointer}/additionalProperties`,
+              detail: 'Codex before 0.45 leaves the tool out (schema-valued `additionalProperties`)',
+            }
+          : undefined,
       ),
     },
     {

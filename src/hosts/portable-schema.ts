@@ -82,17 +82,16 @@ const SILENT = words('$schema $id $comment $anchor $dynamicAnchor $vocabulary $d
 
 /** Sentences for the keywords `carriedText` has none for. */
 const OWN_SENTENCES: ReadonlyMap<string, (value: unknown) => string | undefined> = new Map([
-  ['title', (value: unknown) => (typeof value === 'string' ? `${value.replace(/[.\s]+$/, '')}.` : undefined)],
-  ['deprecated', (value: unknown) => (value === true ? 'Deprecated.' : undefined)],
-  ['readOnly', (value: unknown) => (value === true ? 'Read-only.' : undefined)],
-  ['writeOnly', (value: unknown) => (value === true ? 'Write-only.' : undefined)],
-  ['contentMediaType', (value: unknown) => (typeof value === 'string' ? `Content type: ${value}.` : undefined)],
-  ['contentEncoding', (value: unknown) => (typeof value === 'string' ? `Encoding: ${value}.` : undefined)],
-  ['dependentRequired', (value: unknown) => carriedText('dependencies', value)],
+  ['title', (value) => (typeof value === 'string' ? `${value.replace(/[.\s]+$/, '')}.` : undefined)],
+  ['deprecated', (value) => (value === true ? 'Deprecated.' : undefined)],
+  ['readOnly', (value) => (value === true ? 'Read-only.' : undefined)],
+  ['writeOnly', (value) => (value === true ? 'Write-only.' : undefined)],
+  ['contentMediaType', (value) => (typeof value === 'string' ? `Content type: ${value}.` : undefined)],
+  ['contentEncoding', (value) => (typeof value === 'string' ? `Encoding: ${value}.` : undefined)],
+  ['dependentRequired', (value) => carriedText('dependencies', value)],
   [
     'examples',
-    (value: unknown) =>
-      Array.isArray(value) && value.length > 0 ? `Examples: ${value.map(short).join(', ')}.` : undefined,
+    (value) => (Array.isArray(value) && value.length > 0 ? `Examples: ${value.map(short).join(', ')}.` : undefined),
   ],
 ]);
 
@@ -225,12 +224,9 @@ function summary(shape: Shape): string {
   return shape.notes.length > 0 ? `${text} (${shape.notes.join(' ')})` : text;
 }
 
+/** `a string`, `an integer`, `null`. */
 function typeWords(type: JsonType): string {
-  return type === 'null'
-    ? 'null'
-    : type === 'integer' || type === 'object' || type === 'array'
-      ? `an ${type}`
-      : `a ${type}`;
+  return type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
 /** The union of a combinator's branches, with the sentence that names them. */
