@@ -102,21 +102,12 @@ export function schemasAt(root: unknown, path: string | readonly string[]): Arra
 
 function childSchemas(node: Record<string, unknown>, segment: string): unknown[] {
   const children: unknown[] = [];
-  const properties = node.properties;
-  let named = false;
-  if (isObject(properties) && hasOwn(properties, segment)) {
-    children.push(properties[segment]);
-    named = true;
-  }
-  if (isObject(node.patternProperties)) {
-    for (const [pattern, child] of Object.entries(node.patternProperties)) {
-      if (matches(pattern, segment)) {
-        children.push(child);
-        named = true;
-      }
-    }
-  }
-  if (!named && isObject(node.additionalProperties)) children.push(node.additionalProperties);
+  if (isObject(node.properties) && hasOwn(node.properties, segment)) children.push(node.properties[segment]);
+  if (isObject(node.patternProperties))
+    for (const [pattern, child] of Object.entries(node.patternProperties))
+      if (matches(pattern, segment)) children.push(child);
+  // Only a name neither `properties` nor a pattern covers falls to `additionalProperties`.
+  if (children.length === 0 && isObject(node.additionalProperties)) children.push(node.additionalProperties);
   if (/^(0|[1-9]\d*)$/.test(segment)) {
     const index = Number(segment);
     const tuple = Array.isArray(node.prefixItems)

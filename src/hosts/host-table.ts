@@ -412,7 +412,8 @@ const VSCODE_GPT4_DELETES = words(
   'minLength maxLength pattern default format minimum maximum multipleOf patternProperties unevaluatedProperties propertyNames minProperties maxProperties unevaluatedItems contains minContains maxContains minItems maxItems uniqueItems',
 );
 const VSCODE_ROOT_DELETES = words('oneOf anyOf allOf not if then else');
-const VSCODE_DESCRIPTION_LIMIT = 1024;
+/** Longest description VS Code Copilot passes on whole to gpt-4 models. */
+export const VSCODE_DESCRIPTION_LIMIT = 1024;
 
 function vscodeRule(rule: Omit<HostRule, 'source' | 'versions'> & { versions?: string }): HostRule {
   return { source: VSCODE_NORMALIZER, versions: VSCODE_VERSIONS, ...rule };

@@ -20,7 +20,7 @@ import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject } from '../schema/walk.js';
 import { INPUT_SCHEMA, words } from './host-rules.js';
-import { injectedArguments } from './host-table.js';
+import { injectedArguments, VSCODE_DESCRIPTION_LIMIT } from './host-table.js';
 import { MAX_WALK_DEPTH } from './schema-nodes.js';
 
 /** A keyword of the served schema that the portable one no longer has as a keyword. */
@@ -420,13 +420,8 @@ function emit(shape: Shape, pointer: string, unportable: Unportable[]): Record<s
   const { type, several } = singleType(shape);
   if (type !== undefined) out.type = type;
   else {
-    if (several !== undefined && several.length > 0)
-      notes.unshift(
-        `${several
-          .map(typeWords)
-          .join(' or ')
-          .replace(/^./, (c) => c.toUpperCase())}.`,
-      );
+    const kinds = several?.map(typeWords).join(' or ') ?? '';
+    if (kinds !== '') notes.unshift(`${kinds[0]!.toUpperCase()}${kinds.slice(1)}.`);
     unportable.push({
       pointer,
       reason:
@@ -473,9 +468,6 @@ function emitObject(shape: Shape, pointer: string, out: Record<string, unknown>,
   if (extra.length > 0) out.description = appendDescription(out.description, extra);
 }
 
-/** Longest description VS Code Copilot passes on whole to gpt-4 models. */
-const DESCRIPTION_LIMIT = 1024;
-
 /**
  * The portable form of a served input schema (either dialect): what every host of the table takes
  * as it is, accepting every value the original accepts, with what moved into prose and what has no
@@ -507,10 +499,10 @@ function onceEach<T>(list: T[]): T[] {
 
 /** Descriptions VS Code Copilot cuts for gpt-4 models: the prose made them too long to carry whole. */
 function findLongDescriptions(node: Record<string, unknown>, pointer: string, unportable: Unportable[]): void {
-  if (typeof node.description === 'string' && node.description.length > DESCRIPTION_LIMIT)
+  if (typeof node.description === 'string' && node.description.length > VSCODE_DESCRIPTION_LIMIT)
     unportable.push({
       pointer: `${pointer}/description`,
-      reason: `a description over ${DESCRIPTION_LIMIT} characters`,
+      reason: `a description over ${VSCODE_DESCRIPTION_LIMIT} characters`,
     });
   if (isObject(node.properties))
     for (const name of Object.keys(node.properties)) {
