@@ -13,7 +13,6 @@ import { foldBranches } from './branches.js';
 import {
   count,
   describeSchema,
-  describeSchemas,
   formatWords,
   jsonText,
   MAX_ALTERNATIVES,
@@ -161,7 +160,10 @@ function withoutPath(issue: ValidationIssue): string {
 }
 
 function missingProperty(issue: ValidationIssue, context: IssueContext): string {
-  const expected = describeSchemas(schemasAt(context.schema, issue.path), context.schema);
+  // What the first subschema at the place that says anything useful accepts.
+  const expected = schemasAt(context.schema, issue.path)
+    .map((node) => describeSchema(node, context.schema, 0))
+    .find((words) => words !== undefined);
   const because =
     issue.keyword === 'required' ? '' : ` (required when ${JSON.stringify(String(issue.params.property))} is present)`;
   return `required property missing${because}${expected === undefined ? '' : `; expected ${expected}`}`;

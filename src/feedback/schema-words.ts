@@ -167,15 +167,6 @@ export function typesOf(node: Record<string, unknown>): string[] {
   return [];
 }
 
-/** What the subschemas at a place accept, in a few words; undefined when they say nothing useful. */
-export function describeSchemas(nodes: ReadonlyArray<Record<string, unknown>>, root: unknown): string | undefined {
-  for (const node of nodes) {
-    const words = describeSchema(node, root, 0);
-    if (words !== undefined) return words;
-  }
-  return undefined;
-}
-
 /**
  * One schema in a few words: `exactly "circle"`, `one of "a", "b"`, `an integer >= 0`, `a date such
  * as "2024-01-31"`, `an object with "kind": "circle"`, alternatives joined by `or` (one level deep).
