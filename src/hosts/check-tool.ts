@@ -38,7 +38,9 @@ function injectionFindings(tool: ServedTool, host: HostProfile): HostFinding[] {
   return (host.injects ?? []).map((argument) => {
     const declared = isObject(root.properties) && Object.hasOwn(root.properties, argument.name);
     const name = codeSpan(argument.name);
-    const refused = forbidsArgument(root, argument.name);
+    const refusal = forbidsArgument(root, argument.name)
+      ? '; the tool forbids other properties, so a server that validates calls as they come refuses them'
+      : '';
     return {
       host: host.id,
       rule: `${host.id}/${argument.name}`,
@@ -47,11 +49,7 @@ function injectionFindings(tool: ServedTool, host: HostProfile): HostFinding[] {
       pointer: inputPropertyPointer(argument.name),
       message: declared
         ? `${host.name} replaces the tool's own ${name} with its ${codeSpan(JSON.stringify(argument.schema))} and uses it for itself`
-        : `${host.name} adds ${name} to the declaration and sends it in calls${
-            refused
-              ? '; the tool forbids other properties, so a server that validates calls as they come refuses them'
-              : ''
-          }`,
+        : `${host.name} adds ${name} to the declaration and sends it in calls${refusal}`,
     } satisfies HostFinding;
   });
 }
