@@ -60,26 +60,18 @@ export function describeArgumentProblems(
     const issue = issues[index]!;
     if (folded.has(index) || dropped.has(index) || issue.keyword === 'if' || isPropertyNameReason(issue, issues))
       continue;
-    const problem = describeIssue(issue, schema, args, issues);
-    const key = `${problem.path}\u0000${problem.message}`;
+    const received = valueAt(args, parsePointer(issue.path));
+    const message = problemMessage(issue, { schema, received, issues });
+    const key = `${issue.path}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push(problem);
+    problems.push(
+      received === undefined
+        ? { path: issue.path, message }
+        : { path: issue.path, message, received: jsonText(received, MAX_RECEIVED_LENGTH) },
+    );
   }
   return problems;
-}
-
-function describeIssue(
-  issue: ValidationIssue,
-  schema: unknown,
-  args: unknown,
-  issues: readonly ValidationIssue[],
-): ArgumentProblem {
-  const received = valueAt(args, parsePointer(issue.path));
-  const message = problemMessage(issue, { schema, received, issues });
-  return received === undefined
-    ? { path: issue.path, message }
-    : { path: issue.path, message, received: jsonText(received, MAX_RECEIVED_LENGTH) };
 }
 
 interface IssueContext {
