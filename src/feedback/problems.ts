@@ -13,7 +13,6 @@ import { foldBranches } from './branches.js';
 import {
   count,
   describeSchema,
-  describeSchemas,
   formatWords,
   jsonText,
   MAX_ALTERNATIVES,
@@ -61,31 +60,24 @@ export function describeArgumentProblems(
     const issue = issues[index]!;
     if (folded.has(index) || dropped.has(index) || issue.keyword === 'if' || isPropertyNameReason(issue, issues))
       continue;
-    const problem = describeIssue(issue, schema, args, issues);
-    const key = `${problem.path}\u0000${problem.message}`;
+    const received = valueAt(args, parsePointer(issue.path));
+    const message = problemMessage(issue, { schema, received, issues });
+    const key = `${issue.path}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push(problem);
+    problems.push(
+      received === undefined
+        ? { path: issue.path, message }
+        : { path: issue.path, message, received: jsonText(received, MAX_RECEIVED_LENGTH) },
+    );
   }
   return problems;
 }
 
-function describeIssue(
-  issue: ValidationIssue,
-  schema: unknown,
-  args: unknown,
-  issues: readonly ValidationIssue[],
-): ArgumentProblem {
-  const place = valueAtPointer(args, issue.path);
-  const message = problemMessage(issue, { schema, received: place, issues });
-  return place.found
-    ? { path: issue.path, message, received: jsonText(place.value, MAX_RECEIVED_LENGTH) }
-    : { path: issue.path, message };
-}
-
 interface IssueContext {
   schema: unknown;
-  received: Found;
+  /** The value at the issue's path (undefined: none there). */
+  received: unknown;
   issues: readonly ValidationIssue[];
 }
 
@@ -97,7 +89,7 @@ function problemMessage(issue: ValidationIssue, context: IssueContext): string {
     case 'type':
       return `expected ${typeWords(params.type)}`;
     case 'enum':
-      return `expected one of ${valueList(params.allowedValues)}${didYouMean(context.received.value, params.allowedValues)}`;
+      return `expected one of ${valueList(params.allowedValues)}${didYouMean(context.received, params.allowedValues)}`;
     case 'const':
       return `expected exactly ${jsonText(params.allowedValue, MAX_VALUE_LENGTH)}`;
     case 'required':
@@ -160,7 +152,10 @@ function withoutPath(issue: ValidationIssue): string {
 }
 
 function missingProperty(issue: ValidationIssue, context: IssueContext): string {
-  const expected = describeSchemas(schemasAt(context.schema, issue.path), context.schema);
+  // What the first subschema at the place that says anything useful accepts.
+  const expected = schemasAt(context.schema, issue.path)
+    .map((node) => describeSchema(node, context.schema, 0))
+    .find((words) => words !== undefined);
   const because =
     issue.keyword === 'required' ? '' : ` (required when ${JSON.stringify(String(issue.params.property))} is present)`;
   return `required property missing${because}${expected === undefined ? '' : `; expected ${expected}`}`;
@@ -212,9 +207,7 @@ function propertyNameWords(issue: ValidationIssue, context: IssueContext): strin
   const name = JSON.stringify(String(issue.params.propertyName));
   const reasons = context.issues
     .filter((inner) => isReasonOf(inner, issue))
-    .map((inner) =>
-      problemMessage(inner, { schema: undefined, received: { found: false, value: undefined }, issues: [] }),
-    );
+    .map((inner) => problemMessage(inner, { schema: undefined, received: undefined, issues: [] }));
   return `property name ${name} is not allowed${reasons.length === 0 ? '' : `: ${reasons.join('; ')}`}`;
 }
 
@@ -247,16 +240,4 @@ function didYouMean(word: unknown, allowed: unknown): string {
     allowed.filter((value): value is string => typeof value === 'string'),
   );
   return nearest === undefined ? '' : `; did you mean ${JSON.stringify(nearest)}?`;
-}
-
-/** A value found at a pointer, or not. */
-interface Found {
-  found: boolean;
-  value: unknown;
-}
-
-/** The value at a JSON pointer into `data` (own properties and array items only). */
-function valueAtPointer(data: unknown, pointer: string): Found {
-  const value = valueAt(data, parsePointer(pointer));
-  return { found: value !== undefined, value };
 }

@@ -8,7 +8,7 @@
 import type { ToolCallErrorDetails, ToolCallResult } from '../pipeline/types.js';
 import { escapePointerSegment, unescapePointerSegment } from '../schema/json-pointer.js';
 import type { ArgumentProblem } from './problems.js';
-import { count, jsonText } from './schema-words.js';
+import { count, jsonText, safeJson } from './schema-words.js';
 
 /** Default of `maxLength`: the longest feedback text. */
 export const DEFAULT_MAX_FEEDBACK_LENGTH = 1500;
@@ -70,16 +70,8 @@ export function feedbackJson(result: ToolCallResult, options: FeedbackOptions = 
     if (text.length <= max) return text;
   }
   const payload: Record<string, unknown> = { code: error.code, message: error.message };
-  let shownDetails = error.details;
-  if (error.failure !== undefined) {
-    payload.failure = error.failure;
-    // Told once: the tool's mirror of its code and data (`toolFailure`) is left out of the details.
-    if (shownDetails !== undefined && 'failure' in shownDetails) {
-      const { failure: _mirror, ...rest } = shownDetails;
-      shownDetails = Object.keys(rest).length > 0 ? rest : undefined;
-    }
-  }
-  const details = safeJson(shownDetails);
+  if (error.failure !== undefined) payload.failure = error.failure;
+  const details = safeJson(detailsOf(error));
   if (details !== undefined) payload.details = JSON.parse(details);
   let text = JSON.stringify(payload);
   if (text.length > max && details !== undefined) {
@@ -146,18 +138,20 @@ function declaredLines(error: ToolCallErrorDetails): string[] {
   return lines;
 }
 
+/**
+ * The details to show: without the tool's mirror of a declared failure's code and data
+ * (`toolFailure`), which is told once from `errorDetails.failure`; undefined when nothing is left.
+ */
+function detailsOf(error: ToolCallErrorDetails): Record<string, unknown> | undefined {
+  const details = error.details ?? undefined;
+  if (details === undefined || error.failure === undefined || !('failure' in details)) return details;
+  const { failure: _mirror, ...rest } = details;
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
 /** Cuts `text` to `max` characters, the cut marked with `…`. */
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(max - 1, 0))}…`;
-}
-
-/** JSON text of `value`; undefined for `undefined` and for what cannot be written (a BigInt, a cycle). */
-function safeJson(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The arguments echoed with each problem marked when that fits in `max`, else one line per problem. */
@@ -201,11 +195,7 @@ function echoArguments(
   problems: readonly ArgumentProblem[],
 ): { lines: string[]; placed: Set<ArgumentProblem> } {
   const byPath = new Map<string, ArgumentProblem[]>();
-  for (const problem of problems) {
-    const list = byPath.get(problem.path);
-    if (list === undefined) byPath.set(problem.path, [problem]);
-    else list.push(problem);
-  }
+  for (const problem of problems) byPath.set(problem.path, [...(byPath.get(problem.path) ?? []), problem]);
   const placed = new Set<ArgumentProblem>();
   const lines: string[] = [];
   const marker = (path: string): string => {
@@ -272,11 +262,9 @@ function missingHere(
 function failureText(error: ToolCallErrorDetails, max: number): string {
   const first = `${error.code}: ${error.message}`;
   const declared = declaredLines(error);
-  const details = error.details;
-  if (details === undefined || details === null) return [first, ...declared].join('\n');
+  const details = detailsOf(error);
+  if (details === undefined) return [first, ...declared].join('\n');
   const { errors, ...rest } = details as { errors?: unknown; [key: string]: unknown };
-  // A declared failure's code and data, which a tool may mirror into its details, are told once, above.
-  if (error.failure !== undefined) delete rest.failure;
   const lines = [first, ...declared];
   if (Array.isArray(errors)) {
     const issueLines = errors.map((issue) => {

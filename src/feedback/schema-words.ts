@@ -70,13 +70,16 @@ export function valueList(values: unknown): string {
 
 /** JSON text of a value, truncated (`undefined` and what JSON cannot write as their own words). */
 export function jsonText(value: unknown, max: number): string {
-  let text: string | undefined;
+  return truncateText(safeJson(value) ?? String(typeof value), max);
+}
+
+/** JSON text of `value`; undefined for `undefined` and for what cannot be written (a BigInt, a cycle). */
+export function safeJson(value: unknown): string | undefined {
   try {
-    text = JSON.stringify(value);
+    return JSON.stringify(value);
   } catch {
-    text = undefined;
+    return undefined;
   }
-  return truncateText(text ?? String(typeof value), max);
 }
 
 /**
@@ -99,21 +102,12 @@ export function schemasAt(root: unknown, path: string | readonly string[]): Arra
 
 function childSchemas(node: Record<string, unknown>, segment: string): unknown[] {
   const children: unknown[] = [];
-  const properties = node.properties;
-  let named = false;
-  if (isObject(properties) && hasOwn(properties, segment)) {
-    children.push(properties[segment]);
-    named = true;
-  }
-  if (isObject(node.patternProperties)) {
-    for (const [pattern, child] of Object.entries(node.patternProperties)) {
-      if (matches(pattern, segment)) {
-        children.push(child);
-        named = true;
-      }
-    }
-  }
-  if (!named && isObject(node.additionalProperties)) children.push(node.additionalProperties);
+  if (isObject(node.properties) && hasOwn(node.properties, segment)) children.push(node.properties[segment]);
+  if (isObject(node.patternProperties))
+    for (const [pattern, child] of Object.entries(node.patternProperties))
+      if (matches(pattern, segment)) children.push(child);
+  // Only a name neither `properties` nor a pattern covers falls to `additionalProperties`.
+  if (children.length === 0 && isObject(node.additionalProperties)) children.push(node.additionalProperties);
   if (/^(0|[1-9]\d*)$/.test(segment)) {
     const index = Number(segment);
     const tuple = Array.isArray(node.prefixItems)
@@ -171,15 +165,6 @@ export function typesOf(node: Record<string, unknown>): string[] {
   if (typeof type === 'string') return [type];
   if (Array.isArray(type)) return type.filter((name): name is string => typeof name === 'string');
   return [];
-}
-
-/** What the subschemas at a place accept, in a few words; undefined when they say nothing useful. */
-export function describeSchemas(nodes: ReadonlyArray<Record<string, unknown>>, root: unknown): string | undefined {
-  for (const node of nodes) {
-    const words = describeSchema(node, root, 0);
-    if (words !== undefined) return words;
-  }
-  return undefined;
 }
 
 /**

@@ -38,7 +38,9 @@ function injectionFindings(tool: ServedTool, host: HostProfile): HostFinding[] {
   return (host.injects ?? []).map((argument) => {
     const declared = isObject(root.properties) && Object.hasOwn(root.properties, argument.name);
     const name = codeSpan(argument.name);
-    const refused = forbidsArgument(root, argument.name);
+    const refusal = forbidsArgument(root, argument.name)
+      ? '; the tool forbids other properties, so a server that validates calls as they come refuses them'
+      : '';
     return {
       host: host.id,
       rule: `${host.id}/${argument.name}`,
@@ -47,11 +49,7 @@ function injectionFindings(tool: ServedTool, host: HostProfile): HostFinding[] {
       pointer: inputPropertyPointer(argument.name),
       message: declared
         ? `${host.name} replaces the tool's own ${name} with its ${codeSpan(JSON.stringify(argument.schema))} and uses it for itself`
-        : `${host.name} adds ${name} to the declaration and sends it in calls${
-            refused
-              ? '; the tool forbids other properties, so a server that validates calls as they come refuses them'
-              : ''
-          }`,
+        : `${host.name} adds ${name} to the declaration and sends it in calls${refusal}`,
     } satisfies HostFinding;
   });
 }
@@ -89,16 +87,15 @@ export function checkTool(tool: ServedTool, host: HostProfile, context: Partial<
   const findings: HostFinding[] = [];
   for (const rule of host.rules) {
     for (const hit of rule.find(tool, full)) {
-      const finding: HostFinding = {
+      findings.push({
         host: host.id,
         rule: rule.id,
         effect: rule.effect,
         scope: rule.scope ?? 'tool',
         pointer: hit.pointer,
         message: hit.detail,
-      };
-      if (rule.fix !== undefined) finding.fix = rule.fix;
-      findings.push(finding);
+        ...(rule.fix === undefined ? {} : { fix: rule.fix }),
+      });
     }
   }
   findings.push(...namingFindings(tool, host, full), ...injectionFindings(tool, host));
@@ -177,7 +174,7 @@ export function checkServer(
     check.findings.filter((finding) => finding.effect === 'rejects' && finding.scope !== 'tool'),
   );
   const final = down.length === 0 ? checks : checks.map((check) => ({ ...check, verdict: 'server-down' as const }));
-  const order: HostVerdict[] = ['server-down', 'rejected', 'altered', 'unaltered'];
-  const verdict = order.find((candidate) => final.some((check) => check.verdict === candidate)) ?? 'unaltered';
+  // The worst verdict of any tool is the verdict of all their findings together.
+  const verdict = verdictOf(final.flatMap((check) => check.findings));
   return { host: host.id, verdict, tools: final, down };
 }

@@ -19,6 +19,11 @@ export const INPUT_SCHEMA = '/inputSchema';
 /** The pointer of the output schema inside a served tool entry. */
 export const OUTPUT_SCHEMA = '/outputSchema';
 
+/** A set of keywords written on one line, separated by spaces. */
+export function words(line: string): ReadonlySet<string> {
+  return new Set(line.split(' '));
+}
+
 /** A keyword's value, short enough for a sentence (`minLength: 1`), or the keyword alone. */
 export function shown(keyword: string, value: unknown): string {
   const json = JSON.stringify(value);
@@ -113,13 +118,6 @@ export function tupleItems(
   }, options.through);
 }
 
-/** A node whose `additionalProperties` is a schema object rather than a boolean. */
-export function schemaValuedAdditionalProperties(detail: string): Find {
-  return inputNodes((node, pointer) =>
-    isObject(node.additionalProperties) ? { pointer: `${pointer}/additionalProperties`, detail } : undefined,
-  );
-}
-
 /** An input schema whose root is not `type: "object"`. */
 export function nonObjectRoot(detail: string): Find {
   return (tool) => {
@@ -167,15 +165,12 @@ export function nameNotMatching(pattern: RegExp, detail: (name: string) => strin
   return (tool) => (pattern.test(tool.name) ? [] : [{ pointer: '/name', detail: detail(tool.name) }]);
 }
 
-/** The subschemas a walk reaches that are `true` or `false`, with the keyword they sit under. */
-export function booleanSubschemas(
-  detail: (node: boolean, keyword: string) => string | undefined,
-  schemaPointer: string,
-): (schema: unknown) => RuleHit[] {
-  return (schema) => {
+/** The input schema's subschemas that are `true` or `false`, with the keyword they sit under. */
+export function booleanSubschemas(detail: (node: boolean, keyword: string) => string | undefined): Find {
+  return (tool) => {
     const hits: RuleHit[] = [];
-    visitSchemaNodes(schema, schemaPointer, (node: SchemaNode, pointer, keyword) => {
-      if (typeof node !== 'boolean' || pointer === schemaPointer) return;
+    visitSchemaNodes(tool.inputSchema, INPUT_SCHEMA, (node: SchemaNode, pointer, keyword) => {
+      if (typeof node !== 'boolean' || pointer === INPUT_SCHEMA) return;
       const text = detail(node, keyword);
       if (text !== undefined) hits.push({ pointer, detail: text });
     });

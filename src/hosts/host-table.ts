@@ -26,17 +26,12 @@ import {
   nameNotMatching,
   nonObjectRoot,
   OUTPUT_SCHEMA,
-  schemaValuedAdditionalProperties,
   shown,
   tupleItems,
   typeUnions,
+  words,
 } from './host-rules.js';
 import { visitJsonObjects, visitSchemaNodes } from './schema-nodes.js';
-
-/** A set of keywords written on one line, separated by spaces. */
-function words(line: string): ReadonlySet<string> {
-  return new Set(line.split(' '));
-}
 
 /* ---------------------------------------------------------------- Gemini CLI */
 
@@ -119,7 +114,7 @@ const geminiCli: HostProfile = {
 
 /* ---------------------------------------------------------------- Cursor */
 
-const COMPOSITION = new Set(['oneOf', 'anyOf', 'allOf']);
+const COMPOSITION = words('oneOf anyOf allOf');
 
 const cursor: HostProfile = {
   id: 'cursor',
@@ -243,22 +238,14 @@ const claudeDesktop: HostProfile = {
 /* ---------------------------------------------------------------- Codex */
 
 /** What Codex's `JsonSchema` type keeps (`codex-rs/tools/src/json_schema.rs`); `anyOf` is reported turned into a string in 0.111. */
-const CODEX_KEPT = new Set(['type', 'description', 'enum', 'items', 'properties', 'required', 'additionalProperties']);
+const CODEX_KEPT = words('type description enum items properties required additionalProperties');
 const CODEX_JSON_SCHEMA =
   'https://github.com/openai/codex/blob/1048c68e183b97cfec9f78d5c2b951b026350c07/codex-rs/tools/src/json_schema.rs';
 /** Keywords Codex drops without changing what the model reads: tooling, and `$ref`s it inlines with their `$defs`. */
-const CODEX_RESOLVED = new Set(['$schema', '$id', '$comment', '$ref', '$defs', 'definitions']);
+const CODEX_RESOLVED = words('$schema $id $comment $ref $defs definitions');
 
 /** The keywords `sanitize_json_schema` descends through (`$ref`s are inlined from `$defs`); what lies under any other is dropped whole. */
-const CODEX_WALK = new Set([
-  'properties',
-  'items',
-  'additionalProperties',
-  'prefixItems',
-  'anyOf',
-  '$defs',
-  'definitions',
-]);
+const CODEX_WALK = words('properties items additionalProperties prefixItems anyOf $defs definitions');
 
 /** Where Codex's conversion (`sanitize_json_schema`, then its closed `JsonSchema` type) changes the schema. */
 const codexNarrowing = inputNodes((node, pointer) => {
@@ -300,12 +287,9 @@ const codex: HostProfile = {
       does: 'replaces a `true`/`false` subschema with `{ "type": "string" }`',
       source: CODEX_JSON_SCHEMA,
       versions: '0.20 to at least 0.111',
-      find: (tool) =>
-        booleanSubschemas(
-          (node, keyword) =>
-            keyword === 'additionalProperties' ? undefined : `Codex replaces \`${node}\` with \`{"type":"string"}\``,
-          INPUT_SCHEMA,
-        )(tool.inputSchema),
+      find: booleanSubschemas((node, keyword) =>
+        keyword === 'additionalProperties' ? undefined : `Codex replaces \`${node}\` with \`{"type":"string"}\``,
+      ),
     },
     {
       id: 'codex/tuple-items',
@@ -322,8 +306,13 @@ const codex: HostProfile = {
       source: 'https://github.com/openai/codex/issues/4300, https://github.com/openai/codex/pull/4454',
       versions: '0.20 to 0.44 (fixed by pull request 4454, merged 2025-10-02)',
       fix: 'the portable profile allows other properties and tells their shape in the description',
-      find: schemaValuedAdditionalProperties(
-        'Codex before 0.45 leaves the tool out (schema-valued `additionalProperties`)',
+      find: inputNodes((node, pointer) =>
+        isObject(node.additionalProperties)
+          ? {
+              pointer: `${pointer}/additionalProperties`,
+              detail: 'Codex before 0.45 leaves the tool out (schema-valued `additionalProperties`)',
+            }
+          : undefined,
       ),
     },
     {
@@ -422,8 +411,9 @@ const VSCODE_WALK = words(
 const VSCODE_GPT4_DELETES = words(
   'minLength maxLength pattern default format minimum maximum multipleOf patternProperties unevaluatedProperties propertyNames minProperties maxProperties unevaluatedItems contains minContains maxContains minItems maxItems uniqueItems',
 );
-const VSCODE_ROOT_DELETES = new Set(['oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else']);
-const VSCODE_DESCRIPTION_LIMIT = 1024;
+const VSCODE_ROOT_DELETES = words('oneOf anyOf allOf not if then else');
+/** Longest description VS Code Copilot passes on whole to gpt-4 models. */
+export const VSCODE_DESCRIPTION_LIMIT = 1024;
 
 function vscodeRule(rule: Omit<HostRule, 'source' | 'versions'> & { versions?: string }): HostRule {
   return { source: VSCODE_NORMALIZER, versions: VSCODE_VERSIONS, ...rule };
@@ -602,17 +592,12 @@ const INSPECTOR_SOURCE =
   'npm @modelcontextprotocol/inspector@2.12.0, clients/cli/build/index.js (core/json/schemaLint.ts)';
 const INSPECTOR_VERSIONS = '2.12.0 (the version the end-to-end tests run)';
 /** Keywords after which a boolean is a value, not a schema standing where an object is expected. */
-const INSPECTOR_BOOLEAN_VALUED = new Set([
-  'additionalProperties',
-  'unevaluatedProperties',
-  'additionalItems',
-  'unevaluatedItems',
-]);
+const INSPECTOR_BOOLEAN_VALUED = words('additionalProperties unevaluatedProperties additionalItems unevaluatedItems');
 /** Keywords that constrain a value (its `CONSTRAINING_KEYWORDS`; `if` counts only beside `then` or `else`). */
 const INSPECTOR_CONSTRAINING = words(
   'type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength minLength pattern format contentMediaType contentEncoding contentSchema maxItems minItems uniqueItems maxContains minContains maxProperties minProperties required dependentRequired allOf anyOf oneOf not items prefixItems contains additionalItems unevaluatedItems properties patternProperties additionalProperties unevaluatedProperties propertyNames dependentSchemas dependencies $ref $dynamicRef $recursiveRef',
 );
-const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
+const JSON_TYPES = words('null boolean object array number string integer');
 
 /** The Inspector's lint over one schema (input or output), as `--strict` prints it: one hit per finding, at the schema it is about. */
 function inspectorLint(schema: unknown, at: string): RuleHit[] {

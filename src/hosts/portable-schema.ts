@@ -19,8 +19,8 @@ import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject } from '../schema/walk.js';
-import { INPUT_SCHEMA } from './host-rules.js';
-import { injectedArguments } from './host-table.js';
+import { INPUT_SCHEMA, words } from './host-rules.js';
+import { injectedArguments, VSCODE_DESCRIPTION_LIMIT } from './host-table.js';
 import { MAX_WALK_DEPTH } from './schema-nodes.js';
 
 /** A keyword of the served schema that the portable one no longer has as a keyword. */
@@ -48,7 +48,7 @@ export interface PortableSchema {
 }
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
-const JSON_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+const JSON_TYPES = words('string number integer boolean object array null');
 
 /** What the portable form can hold of a schema, read as "accepts at least this". */
 interface Shape {
@@ -78,30 +78,20 @@ function neverShape(): Shape {
 }
 
 /** The schema keywords that read nothing but tooling: dropped without a word. */
-const SILENT = new Set([
-  '$schema',
-  '$id',
-  '$comment',
-  '$anchor',
-  '$dynamicAnchor',
-  '$vocabulary',
-  '$defs',
-  'definitions',
-]);
+const SILENT = words('$schema $id $comment $anchor $dynamicAnchor $vocabulary $defs definitions');
 
 /** Sentences for the keywords `carriedText` has none for. */
 const OWN_SENTENCES: ReadonlyMap<string, (value: unknown) => string | undefined> = new Map([
-  ['title', (value: unknown) => (typeof value === 'string' ? `${value.replace(/[.\s]+$/, '')}.` : undefined)],
-  ['deprecated', (value: unknown) => (value === true ? 'Deprecated.' : undefined)],
-  ['readOnly', (value: unknown) => (value === true ? 'Read-only.' : undefined)],
-  ['writeOnly', (value: unknown) => (value === true ? 'Write-only.' : undefined)],
-  ['contentMediaType', (value: unknown) => (typeof value === 'string' ? `Content type: ${value}.` : undefined)],
-  ['contentEncoding', (value: unknown) => (typeof value === 'string' ? `Encoding: ${value}.` : undefined)],
-  ['dependentRequired', (value: unknown) => carriedText('dependencies', value)],
+  ['title', (value) => (typeof value === 'string' ? `${value.replace(/[.\s]+$/, '')}.` : undefined)],
+  ['deprecated', (value) => (value === true ? 'Deprecated.' : undefined)],
+  ['readOnly', (value) => (value === true ? 'Read-only.' : undefined)],
+  ['writeOnly', (value) => (value === true ? 'Write-only.' : undefined)],
+  ['contentMediaType', (value) => (typeof value === 'string' ? `Content type: ${value}.` : undefined)],
+  ['contentEncoding', (value) => (typeof value === 'string' ? `Encoding: ${value}.` : undefined)],
+  ['dependentRequired', (value) => carriedText('dependencies', value)],
   [
     'examples',
-    (value: unknown) =>
-      Array.isArray(value) && value.length > 0 ? `Examples: ${value.map(short).join(', ')}.` : undefined,
+    (value) => (Array.isArray(value) && value.length > 0 ? `Examples: ${value.map(short).join(', ')}.` : undefined),
   ],
 ]);
 
@@ -234,12 +224,9 @@ function summary(shape: Shape): string {
   return shape.notes.length > 0 ? `${text} (${shape.notes.join(' ')})` : text;
 }
 
+/** `a string`, `an integer`, `null`. */
 function typeWords(type: JsonType): string {
-  return type === 'null'
-    ? 'null'
-    : type === 'integer' || type === 'object' || type === 'array'
-      ? `an ${type}`
-      : `a ${type}`;
+  return type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
 /** The union of a combinator's branches, with the sentence that names them. */
@@ -433,13 +420,8 @@ function emit(shape: Shape, pointer: string, unportable: Unportable[]): Record<s
   const { type, several } = singleType(shape);
   if (type !== undefined) out.type = type;
   else {
-    if (several !== undefined && several.length > 0)
-      notes.unshift(
-        `${several
-          .map(typeWords)
-          .join(' or ')
-          .replace(/^./, (c) => c.toUpperCase())}.`,
-      );
+    const kinds = several?.map(typeWords).join(' or ') ?? '';
+    if (kinds !== '') notes.unshift(`${kinds[0]!.toUpperCase()}${kinds.slice(1)}.`);
     unportable.push({
       pointer,
       reason:
@@ -486,9 +468,6 @@ function emitObject(shape: Shape, pointer: string, out: Record<string, unknown>,
   if (extra.length > 0) out.description = appendDescription(out.description, extra);
 }
 
-/** Longest description VS Code Copilot passes on whole to gpt-4 models. */
-const DESCRIPTION_LIMIT = 1024;
-
 /**
  * The portable form of a served input schema (either dialect): what every host of the table takes
  * as it is, accepting every value the original accepts, with what moved into prose and what has no
@@ -513,23 +492,17 @@ export function portableInputSchema(inputSchema: unknown): PortableSchema {
   return { schema, moved: onceEach(moved), unportable: onceEach(unportable) };
 }
 
-/** The entries of `list` with a pointer and text not seen before (a definition read at each use is reported once). */
-function onceEach<T extends { pointer: string }>(list: T[]): T[] {
-  const seen = new Set<string>();
-  return list.filter((entry) => {
-    const key = JSON.stringify(entry);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/** The entries of `list` not seen before (a definition read at each use is reported once). */
+function onceEach<T>(list: T[]): T[] {
+  return [...new Map(list.map((entry) => [JSON.stringify(entry), entry])).values()];
 }
 
 /** Descriptions VS Code Copilot cuts for gpt-4 models: the prose made them too long to carry whole. */
 function findLongDescriptions(node: Record<string, unknown>, pointer: string, unportable: Unportable[]): void {
-  if (typeof node.description === 'string' && node.description.length > DESCRIPTION_LIMIT)
+  if (typeof node.description === 'string' && node.description.length > VSCODE_DESCRIPTION_LIMIT)
     unportable.push({
       pointer: `${pointer}/description`,
-      reason: `a description over ${DESCRIPTION_LIMIT} characters`,
+      reason: `a description over ${VSCODE_DESCRIPTION_LIMIT} characters`,
     });
   if (isObject(node.properties))
     for (const name of Object.keys(node.properties)) {
