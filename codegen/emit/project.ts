@@ -120,10 +120,7 @@ export async function emitProject(
   const manifests = plan.spliced ?? assembler!;
   emitted.problems.push(...manifests.problems, ...units.problems);
   emitted.warnings.push(...manifests.warnings);
-  if (emitted.problems.length > 0) {
-    assembler?.abandon();
-    return emitted;
-  }
+  if (emitted.problems.length > 0) return emitted;
   const made = plan.spliced ?? assembler!.finish();
   emitted.warnings = [...made.warnings];
   emitted.segments = made.segments;
