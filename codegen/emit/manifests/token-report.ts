@@ -94,10 +94,7 @@ function tokenReportText(report: TokenReport): string {
     names.length === 0
       ? '{}'
       : `{\n${names
-          .map(
-            (name) =>
-              `    ${JSON.stringify(name)}: ${indent(JSON.stringify(ownValue(report.tools, name)!, null, 2), '    ')}`,
-          )
+          .map((name) => `    ${JSON.stringify(name)}: ${indent(JSON.stringify(report.tools[name], null, 2), '    ')}`)
           .join(',\n')}\n  }`;
   return [
     '{',
@@ -177,7 +174,7 @@ export type EntryLookup = (tool: string, target: ManifestTarget) => unknown;
 function biggest(report: TokenReport, target: ManifestTarget): { name: string; tokens: number }[] {
   const tools: { name: string; tokens: number }[] = [];
   for (const name of Object.keys(report.tools)) {
-    const count = ownValue(report.tools, name)![target];
+    const count = report.tools[name]![target];
     if (typeof count === 'number') tools.push({ name, tokens: count });
   }
   return tools.sort((a, b) => b.tokens - a.tokens || compareStrings(a.name, b.name));
