@@ -6,8 +6,9 @@
  */
 import { resolveOptions, type GenerateOptions } from './config/options.js';
 import { placeProblem } from './problems.js';
-import { emitProject, rejectedSchemas, type Emitted } from './emit/project.js';
+import { emitProject, type Emitted } from './emit/project.js';
 import { readSettings } from './emit/settings.js';
+import { schemaRejections } from './emit/validators.js';
 import { openCache } from './incremental/cache.js';
 import { planRun } from './incremental/plan.js';
 import { loadDefinitions, type LoadedFiles } from './load.js';
@@ -65,8 +66,11 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
   const normalized = normalize(loaded, cache.normalizeHooks(loaded));
   const { project } = normalized;
   const modelled = bySeverity(normalized.problems, normalized.warnings, options.strict);
-  if (modelled.problems.length > 0)
-    return stopped(sortProblems([...modelled.problems, ...rejectedSchemas(project, loaded)]), modelled.warnings);
+  // Told beside normalize's problems: every accepted tool's schemas Ajv rejects.
+  if (modelled.problems.length > 0) {
+    const rejected = project.tools.flatMap(schemaRejections).map((problem) => placeIn(loaded, problem));
+    return stopped(sortProblems([...modelled.problems, ...rejected]), modelled.warnings);
+  }
   const plan = planRun(project, resolved, read.settings, cache);
   const output = stageOutput(resolved.outDir, { compareOnly: options.check === true, stubsDir: resolved.stubsDir });
   let emitted: Emitted;
@@ -76,7 +80,8 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
     output.discard();
     throw error;
   }
-  const verdict = placed(emitted, loaded, options.strict);
+  const place = (problem: Problem) => placeIn(loaded, problem);
+  const verdict = bySeverity(sortProblems(emitted.problems.map(place)), emitted.warnings.map(place), options.strict);
   if (verdict.problems.length > 0) {
     output.discard();
     return stopped(verdict.problems, modelled.warnings);
@@ -120,14 +125,8 @@ function bySeverity(errors: Problem[], warnings: Problem[], strict: boolean | un
   return strict ? { problems: sortProblems([...errors, ...warnings]), warnings: [] } : { problems: errors, warnings };
 }
 
-/**
- * What the emission found (tools whose emitter threw, what the manifest targets said of the tools),
- * placed in the definitions at their pointers, and judged as `strict` says.
- */
-function placed(emitted: Pick<Emitted, 'problems' | 'warnings'>, loaded: LoadedFiles, strict: boolean | undefined) {
-  const place = (problem: Problem): Problem => {
-    const source = loaded.tools.find((candidate) => candidate.file === problem.file);
-    return source === undefined ? problem : placeProblem(source, problem);
-  };
-  return bySeverity(sortProblems(emitted.problems.map(place)), emitted.warnings.map(place), strict);
+/** `problem` placed in its definition at its pointer (line and column), when the definition is one of `loaded`. */
+function placeIn(loaded: LoadedFiles, problem: Problem): Problem {
+  const source = loaded.tools.find((candidate) => candidate.file === problem.file);
+  return source === undefined ? problem : placeProblem(source, problem);
 }

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resolveOptions, type ResolvedOptions } from '../config/options.js';
+import { resolveOptions } from '../config/options.js';
 import { generate } from '../generate.js';
-import type { Problem, ProjectModel } from '../model.js';
+import type { Problem } from '../model.js';
 import { sortProblems } from '../problems.js';
 import { hasDrift } from '../write.js';
 import { defaultIo, EXIT, options, plural, problemSummary, type CommonFlags, type Io } from './io.js';
@@ -112,30 +112,20 @@ export async function runGenerate(
     `toolsmith: ${tools} tools (${result.reused} unchanged, skipped), ${count} files written, ${diff.same.length} ` +
       `up to date, ${diff.extra.length} removed, ${result.stubs.length} stubs created (${durationMs} ms)\n`,
   );
-  if (result.project !== undefined)
-    await followRenames(resolved, result.project, result.stubs, flags.updateStubs === true, report.mode, out);
+  // The stubs whose generated imports a rename took away, named in a note or (`--update-stubs`) rewritten.
+  if (result.project !== undefined) {
+    const { updateStubs, stubsReportText } = await import('./update-stubs.js');
+    const stubs = await updateStubs({
+      ...resolved,
+      generatedFromStubs: resolved.ctx.generatedFromStubs,
+      project: result.project,
+      created: result.stubs,
+      apply: flags.updateStubs === true,
+    });
+    const text = stubsReportText(stubs, path.relative(resolved.root, resolved.stubsDir) || '.');
+    if (report.mode === 'text' && text !== '') out.stderr(text);
+  }
   return report.finish(EXIT.ok);
-}
-
-/** After a generate: the stubs whose generated imports a rename took away, named in a note or (`apply`) rewritten. */
-async function followRenames(
-  resolved: ResolvedOptions,
-  project: ProjectModel,
-  created: string[],
-  apply: boolean,
-  mode: string,
-  out: Io,
-): Promise<void> {
-  const { updateStubs, stubsReportText } = await import('./update-stubs.js');
-  const stubs = await updateStubs({
-    ...resolved,
-    generatedFromStubs: resolved.ctx.generatedFromStubs,
-    project,
-    created,
-    apply,
-  });
-  const text = stubsReportText(stubs, path.relative(resolved.root, resolved.stubsDir) || '.');
-  if (mode === 'text' && text !== '') out.stderr(text);
 }
 
 /** Words a shell passes through unquoted. */
@@ -155,16 +145,13 @@ function regenerateCommand(flags: CommonFlags, cwd: string): string {
   return ['npx --no toolsmith generate', ...given.map((key) => `--${key} ${quote(flags[key] as string)}`)].join(' ');
 }
 
+/** Whether the package.json in `cwd` has a `generate` script. */
 function hasGenerateScript(cwd: string): boolean {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown };
-    const scripts = manifest.scripts;
-    return (
-      scripts !== null &&
-      typeof scripts === 'object' &&
-      Object.hasOwn(scripts, 'generate') &&
-      typeof (scripts as Record<string, unknown>).generate === 'string'
-    );
+    const manifest = JSON.parse(readFileSync(path.join(cwd, 'package.json'), 'utf8')) as {
+      scripts?: { generate?: unknown };
+    } | null;
+    return typeof manifest?.scripts?.generate === 'string';
   } catch {
     return false;
   }

@@ -4,8 +4,6 @@
  * name order (or the manifests the plan spliced), then the files that list every tool. Each file goes to
  * the output (write.ts) as soon as it is made, so no tool's text outlives its turn.
  */
-import { placeProblem } from '../problems.js';
-import type { LoadedFiles } from '../load.js';
 import { typeHomes, type GeneratedFile, type Problem, type ProjectModel, type ToolModel } from '../model.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { createDocRenderer } from './docs.js';
@@ -24,7 +22,7 @@ import type { EmitSettings } from './settings.js';
 import { emitStub } from './stubs.js';
 import { createToolEmitter } from './tool-files.js';
 import { emitSharedTypes } from './types.js';
-import { emitSharedValidators, rejectedSchemaProblems, schemaRejections } from './validators.js';
+import { emitSharedValidators, rejectedSchemaProblems } from './validators.js';
 
 /** What the emit stage is given: the project, which tools to emit, and what the plan already has. */
 export interface EmitPlan {
@@ -120,10 +118,7 @@ export async function emitProject(
   const manifests = plan.spliced ?? assembler!;
   emitted.problems.push(...manifests.problems, ...units.problems);
   emitted.warnings.push(...manifests.warnings);
-  if (emitted.problems.length > 0) {
-    assembler?.abandon();
-    return emitted;
-  }
+  if (emitted.problems.length > 0) return emitted;
   const made = plan.spliced ?? assembler!.finish();
   emitted.warnings = [...made.warnings];
   emitted.segments = made.segments;
@@ -133,14 +128,6 @@ export async function emitProject(
   }
   emitted.stubs.sort((a, b) => compareStrings(a.path, b.path));
   return emitted;
-}
-
-/** Every accepted tool's schemas Ajv rejects, placed in their definitions (told beside normalize's problems). */
-export function rejectedSchemas(project: ProjectModel, loaded: LoadedFiles): Problem[] {
-  return project.tools.flatMap((tool) => {
-    const source = loaded.tools.find((candidate) => candidate.file === tool.source.file);
-    return schemaRejections(tool).map((problem) => (source === undefined ? problem : placeProblem(source, problem)));
-  });
 }
 
 /** One tool's emission: its files, its part of the manifests, and its stub when wanted. */

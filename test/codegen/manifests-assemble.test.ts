@@ -138,24 +138,16 @@ describe('the assembler’s parts', () => {
   });
 
   it('AssembledFile writes head, entries joined by the separator, tail, and records each entry’s byte range', () => {
-    const written: Buffer[] = [];
-    let opens = 0;
-    let closed = false;
-    const open = () => {
-      opens++;
-      return { write: (bytes: Buffer) => void written.push(bytes), close: () => void (closed = true) };
-    };
     const file = new AssembledFile('m.json', { head: '[\n', separator: ',\n', tail: '\n]\n' });
     expect(file.opened).toBe(false);
-    file.append(open, 'a', '"é"');
-    file.append(open, 'b', '"b"');
-    file.close();
-    const text = Buffer.concat(written).toString('utf8');
-    expect(text).toBe('[\n"é",\n"b"\n]\n');
-    expect(opens).toBe(1);
-    expect(closed).toBe(true);
+    file.append('a', '"é"');
+    expect(file.opened).toBe(true);
+    file.append('b', '"b"');
+    const closed = file.close();
+    expect(closed.path).toBe('m.json');
+    const bytes = encoded(closed);
+    expect(bytes.toString('utf8')).toBe('[\n"é",\n"b"\n]\n');
     expect(file.segments.tools).toEqual(['a', 'b']);
-    const bytes = Buffer.concat(written);
     const [aStart, aEnd, bStart, bEnd] = file.segments.ranges;
     expect(bytes.subarray(aStart, aEnd).toString('utf8')).toBe('"é"');
     expect(bytes.subarray(bStart, bEnd).toString('utf8')).toBe('"b"');

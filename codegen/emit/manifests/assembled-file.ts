@@ -1,18 +1,10 @@
 /*
- * The pieces manifest assembly is made of: the buffer that puts the tools' parts in name order, and
- * one file being written as a head, entries and a tail, with each entry's byte range.
+ * The pieces manifest assembly is made of: the buffer that puts the tools' parts in name order, one
+ * file being written as a head, entries and a tail, with each entry's byte range, and the generated
+ * files the manifests are given as.
  */
 import { compareStrings } from '../../../src/manifest-targets/build.js';
-import type { FileSegments } from '../../model.js';
-
-/** Where the assembler writes one file: its pieces in order, then `close`. */
-export interface ManifestWriter {
-  write(bytes: Buffer): void;
-  close(): void;
-}
-
-/** Opens a manifest file for writing (the staging tree, or memory). */
-export type OpenManifestFile = (path: string) => ManifestWriter;
+import type { FileSegments, GeneratedFile } from '../../model.js';
 
 /**
  * Takes items named `names` in any order and hands each to `deliver` in name order, as soon as
@@ -55,14 +47,14 @@ export class InNameOrder<T> {
 }
 
 /**
- * One file being assembled: a head, the tools' entries joined by a separator, a tail. The writer is
- * opened with the first entry; each entry's byte range is recorded (`segments`) for later splicing.
+ * One file being assembled in memory: a head, the tools' entries joined by a separator, a tail, as
+ * pieces of bytes; each entry's byte range is recorded (`segments`) for a later run's splice.
  */
 export class AssembledFile {
   readonly segments: FileSegments = { tools: [], ranges: [] };
   /** A tool listed in it is deferred (its tail then lists the search tool). */
   deferred = false;
-  private writer: ManifestWriter | undefined;
+  private readonly chunks: Buffer[] = [];
   private offset = 0;
 
   constructor(
@@ -70,34 +62,48 @@ export class AssembledFile {
     readonly layout: { head: string; separator: string; tail: string },
   ) {}
 
-  /** Whether an entry was written (the writer is open). */
+  /** Whether an entry was written. */
   get opened(): boolean {
-    return this.writer !== undefined;
+    return this.chunks.length > 0;
   }
 
-  append(open: OpenManifestFile, tool: string, text: string): void {
-    const lead = this.writer === undefined ? this.layout.head : this.layout.separator;
-    this.writer ??= open(this.path);
-    this.write(Buffer.from(lead, 'utf8'));
-    const bytes = Buffer.from(text, 'utf8');
+  append(tool: string, text: string): void {
+    this.write(this.opened ? this.layout.separator : this.layout.head);
+    const start = this.offset;
+    this.write(text);
     this.segments.tools.push(tool);
-    this.segments.ranges.push(this.offset, this.offset + bytes.length);
-    this.write(bytes);
+    this.segments.ranges.push(start, this.offset);
   }
 
-  /** Writes the tail and closes the file. */
-  close(): void {
-    this.writer!.write(Buffer.from(this.layout.tail, 'utf8'));
-    this.writer!.close();
+  /** The file, with its tail. */
+  close(): GeneratedFile {
+    this.write(this.layout.tail);
+    return chunksFile(this.path, this.chunks);
   }
 
-  /** Closes the file as it is (a run that stops). */
-  abandon(): void {
-    this.writer?.close();
-  }
-
-  private write(bytes: Buffer): void {
-    this.writer!.write(bytes);
+  private write(text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
+    this.chunks.push(bytes);
     this.offset += bytes.length;
   }
+}
+
+/** A generated file given as pieces of bytes (assembled or spliced); its text is decoded only if asked for. */
+export function chunksFile(path: string, chunks: readonly Buffer[], onDisk?: GeneratedFile['onDisk']): GeneratedFile {
+  let content: string | undefined;
+  return {
+    path,
+    kind: 'generated',
+    preformatted: true,
+    chunks,
+    ...(onDisk !== undefined ? { onDisk } : {}),
+    get content(): string {
+      return (content ??= Buffer.concat(chunks).toString('utf8'));
+    },
+  };
+}
+
+/** A generated file of the manifests given whole, laid out as it is. */
+export function textFile(path: string, content: string): GeneratedFile {
+  return { path, content, kind: 'generated', preformatted: true };
 }

@@ -94,17 +94,14 @@ function verdictFor(
   const findings = profile === 'portable' ? own.map((finding) => renameRejected(finding, host)) : own;
   return {
     verdict: verdictOf(findings),
-    findings: findings.map((finding) => {
-      const placed: ReportFinding = {
-        pointer: definitionPointer(tool.inputSchema, finding.pointer),
-        rule: finding.rule,
-        effect: finding.effect,
-        message: finding.message,
-      };
-      if (finding.scope !== 'tool') placed.scope = finding.scope;
-      if (finding.fix !== undefined) placed.fix = finding.fix;
-      return placed;
-    }),
+    findings: findings.map(({ pointer, rule, effect, scope, message, fix }) => ({
+      pointer: definitionPointer(tool.inputSchema, pointer),
+      rule,
+      effect,
+      message,
+      ...(scope !== 'tool' ? { scope } : {}),
+      ...(fix !== undefined ? { fix } : {}),
+    })),
   };
 }
 

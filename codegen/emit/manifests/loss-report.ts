@@ -4,6 +4,7 @@ import { compareStrings } from '../../../src/manifest-targets/build.js';
 import type { LossEntry } from '../../../src/manifest-targets/build.js';
 import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
 import { tokenTotalsMarkdown } from './token-report.js';
+import { textFile } from './assembled-file.js';
 import type { ToolHostReport } from './host-report.js';
 import type { LossReport, TokenReport, ToolLossText } from './types.js';
 
@@ -118,8 +119,5 @@ export function emitLossReport(
   if (tokens !== undefined && Object.keys(sorted).length > 0)
     lines.push(tokenTotalsMarkdown(tokens, 'token-report.json'));
   const markdown = `${lines.join('\n').replace(/\n+$/, '')}\n`;
-  return [
-    { path: LOSS_REPORT_LAYOUT.json.path, content: json, kind: 'generated' },
-    { path: LOSS_REPORT_LAYOUT.markdown.path, content: markdown, kind: 'generated' },
-  ];
+  return [textFile(LOSS_REPORT_LAYOUT.json.path, json), textFile(LOSS_REPORT_LAYOUT.markdown.path, markdown)];
 }

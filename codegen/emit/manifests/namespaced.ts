@@ -3,14 +3,14 @@
  * functions grouped in one namespace per category, made from the flat manifest's entries.
  */
 import { posix } from 'node:path';
-import type { Problem, ProjectModel } from '../../model.js';
 import { MANIFEST_TARGET_TABLE, type ManifestTarget } from '../../../src/manifest-targets/table.js';
 import { NAMESPACE_ADVISED_SIZE, namespacedResponsesTools } from '../../../src/manifest-targets/defer-loading.js';
 import type { ManifestEmission, ManifestOptions } from './types.js';
 import { TOKEN_REPORT_PATH } from './token-report.js';
+import { textFile } from './assembled-file.js';
 
 /** Where the namespaced Responses manifest goes (`deferLoading.namespaces`). */
-export const NAMESPACED_RESPONSES_PATH = 'manifests/openai-responses-namespaced.json';
+const NAMESPACED_RESPONSES_PATH = 'manifests/openai-responses-namespaced.json';
 
 /** True when the run writes the namespaced Responses manifest. */
 export function writesNamespaces(targets: readonly ManifestTarget[], options: ManifestOptions): boolean {
@@ -18,24 +18,23 @@ export function writesNamespaces(targets: readonly ManifestTarget[], options: Ma
 }
 
 /**
- * The namespaced Responses manifest, made from the flat one's entries (`namespacedResponsesTools`),
- * written through `write`; a namespace over the advised size is a warning placed at its name.
+ * The namespaced Responses manifest, made from the entries of the flat one in `emission`
+ * (`namespacedResponsesTools`); a namespace over the advised size is a warning placed at its name.
  */
 export function addNamespaced(
   emission: ManifestEmission,
-  entries: readonly Record<string, unknown>[],
   categoryOf: (tool: string) => string | undefined,
   options: ManifestOptions,
-  write: (text: string) => void,
 ): void {
-  const { content, oversized } = namespacedResponsesTools(entries, categoryOf);
+  const flat = emission.files.find((file) => file.path === MANIFEST_TARGET_TABLE['openai-responses'].file)!;
+  const { content, oversized } = namespacedResponsesTools(JSON.parse(flat.content), categoryOf);
   const text = `${JSON.stringify(content, null, 2)}\n`;
-  write(text);
+  emission.files.push(textFile(NAMESPACED_RESPONSES_PATH, text));
   const folder = posix.dirname(options.tokenReportFile ?? TOKEN_REPORT_PATH);
-  const warnings = oversized.map(({ name, size }): Problem => {
+  for (const { name, size } of oversized) {
     const at = text.indexOf(`    "type": "namespace",\n    "name": ${JSON.stringify(name)}`);
     const index = content.findIndex((entry) => entry.type === 'namespace' && entry.name === name);
-    return {
+    emission.warnings.push({
       file: `${folder}/${posix.basename(NAMESPACED_RESPONSES_PATH)}`,
       line: text.slice(0, at).split('\n').length + 1,
       column: 5,
@@ -43,22 +42,6 @@ export function addNamespaced(
       severity: 'warning',
       message: `Namespace '${name}' holds ${size} functions, more than the ${NAMESPACE_ADVISED_SIZE} OpenAI advises per namespace.`,
       hint: 'split the category (`category` in the definitions), or keep some of its tools loaded (`manifests.deferLoading.loaded`)',
-    };
-  });
-  emission.listingWarnings = [...(emission.listingWarnings ?? []), ...warnings];
-  emission.warnings.push(...warnings);
-}
-
-/** The namespaced Responses manifest of a splice, from the spliced flat file. */
-export function patchNamespaced(emission: ManifestEmission, project: ProjectModel, options: ManifestOptions): void {
-  const flat = emission.files.find((file) => file.path === MANIFEST_TARGET_TABLE['openai-responses'].file)!;
-  const byName = new Map(project.tools.map((tool) => [tool.name, tool]));
-  addNamespaced(
-    emission,
-    JSON.parse(flat.content),
-    (tool) => byName.get(tool)?.category,
-    options,
-    (content) =>
-      emission.files.push({ path: NAMESPACED_RESPONSES_PATH, content, kind: 'generated', preformatted: true }),
-  );
+    });
+  }
 }

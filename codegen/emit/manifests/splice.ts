@@ -5,9 +5,25 @@
  * the previous file's bytes instead of converting and printing every tool again (files that grow with
  * the tool count).
  */
-import type { FileSegments, GeneratedFile } from '../../model.js';
+import type { EmitContext, FileSegments, GeneratedFile, ProjectModel, ToolModel } from '../../model.js';
+import { compareStrings } from '../../../src/manifest-targets/build.js';
+import { isDeferred } from '../../../src/manifest-targets/defer-loading.js';
 import { MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
-import type { EntryLookup } from './token-report.js';
+import { chunksFile } from './assembled-file.js';
+import { withNameCollisions } from './host-report.js';
+import { LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
+import { addNamespaced, writesNamespaces } from './namespaced.js';
+import { emptyEmission, enabledTargets, recordPart, splitCompact, targetLayout, toolManifests } from './part.js';
+import {
+  addTokenReport,
+  lossReportTail,
+  previousTokens,
+  TOKEN_REPORT_PATH,
+  tokenReport,
+  toolTokens,
+} from './token-report.js';
+import { typedModule } from './typed-module.js';
+import type { ManifestEmission, ManifestOptions } from './types.js';
 
 /**
  * The previous file's bytes (as pieces: views of `previous` and the new parts) with the parts of the
@@ -57,35 +73,117 @@ export function splice(
   return { chunks, segments: next, changed };
 }
 
-/** A tool's entry in a spliced file: a changed tool's new part, another's part of the last run's bytes. */
-export function splicedEntryLookup(
-  segments: Readonly<Record<string, FileSegments>>,
-  replacements: ReadonlyMap<string, ReadonlyMap<string, string>>,
-  read: ReadonlyMap<string, Buffer>,
-): EntryLookup {
-  return (tool, target) => {
-    const file = MANIFEST_TARGET_TABLE[target].file;
-    const text = replacements.get(file)?.get(tool);
-    if (text !== undefined) return JSON.parse(text);
-    const recorded = segments[file];
-    const bytes = read.get(file);
-    const index = recorded?.tools.indexOf(tool) ?? -1;
-    if (recorded === undefined || bytes === undefined || index < 0) return undefined;
-    return JSON.parse(bytes.subarray(recorded.ranges[index * 2]!, recorded.ranges[index * 2 + 1]!).toString('utf8'));
-  };
+/** The previous run's manifest files, as far as `patchManifests` needs them. */
+export interface PreviousManifests {
+  segments: Readonly<Record<string, FileSegments>>;
+  /** The bytes of a previous file, untouched since that run wrote it; undefined when they cannot be trusted. */
+  read(path: string): Buffer | undefined;
 }
 
-/** A generated file given as pieces of bytes (a spliced manifest); its text is decoded only if asked for. */
-export function chunksFile(path: string, chunks: readonly Buffer[], onDisk?: GeneratedFile['onDisk']): GeneratedFile {
-  let content: string | undefined;
-  return {
-    path,
-    kind: 'generated',
-    preformatted: true,
-    chunks,
-    ...(onDisk !== undefined ? { onDisk } : {}),
-    get content(): string {
-      return (content ??= Buffer.concat(chunks).toString('utf8'));
-    },
-  };
+/**
+ * The manifests and loss reports of `project` made from the previous run's files: the parts of the
+ * tools in `changed` are built again and spliced in, every other part is kept as bytes, and only the
+ * changed tools are counted again (the others' counts are the last report's). Only when the previous run
+ * had exactly the same tools (with their parts recorded) in the same files; otherwise, or when a
+ * previous file cannot be read, undefined (the caller assembles them). The emission's `losses` hold the
+ * changed tools only.
+ */
+export function patchManifests(
+  project: ProjectModel,
+  ctx: EmitContext,
+  options: ManifestOptions,
+  previous: PreviousManifests,
+  changed: readonly ToolModel[],
+): ManifestEmission | undefined {
+  const names = project.tools.map((tool) => tool.name).sort(compareStrings);
+  // The names the hosts fold together, for the changed tools' host reports.
+  const named = withNameCollisions(options, names);
+  const targets = enabledTargets(options);
+  const reports: string[] = targets.length > 0 ? [LOSS_REPORT_LAYOUT.json.path, LOSS_REPORT_LAYOUT.markdown.path] : [];
+  const paths = [...targets.map((target) => MANIFEST_TARGET_TABLE[target].file), ...reports];
+  if (names.length === 0) return undefined;
+  const present = new Set(names);
+  const read = new Map<string, Buffer>();
+  for (const path of paths) {
+    const recorded = previous.segments[path];
+    const bytes = previous.read(path);
+    if (recorded === undefined || bytes === undefined) return undefined;
+    // The loss reports list every tool; a target's file, those it took (a subset, in name order).
+    const fits = reports.includes(path)
+      ? recorded.tools.length === names.length && recorded.tools.every((name, index) => name === names[index])
+      : recorded.tools.every(
+          (name, index) => present.has(name) && (index === 0 || compareStrings(recorded.tools[index - 1]!, name) < 0),
+        );
+    if (!fits) return undefined;
+    read.set(path, bytes);
+  }
+  const emission: ManifestEmission = { ...emptyEmission(), segments: {} };
+  const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
+  const compact = new Map<string, string>();
+  for (const tool of changed) {
+    const { manifests, losses } = toolManifests(tool, named);
+    if (manifests.compact !== undefined) compact.set(tool.name, manifests.compact);
+    emission.losses[tool.name] = losses;
+    recordPart(emission, manifests);
+    for (const [index, target] of targets.entries()) {
+      const { file } = MANIFEST_TARGET_TABLE[target];
+      const entry = manifests.entries[index]!;
+      // A tool that joins or leaves a target's file changes its list: assembled instead.
+      if ((entry !== null) !== previous.segments[file]!.tools.includes(tool.name)) return undefined;
+      if (entry !== null) replacements.get(file)!.set(tool.name, entry);
+    }
+    if (manifests.lossText !== undefined) {
+      replacements.get(LOSS_REPORT_LAYOUT.json.path)!.set(tool.name, manifests.lossText.json);
+      replacements.get(LOSS_REPORT_LAYOUT.markdown.path)!.set(tool.name, manifests.lossText.markdown);
+    }
+  }
+  emission.losses = sortLossReport(emission.losses);
+  // A target that cannot take a changed tool fails the run: nothing to splice.
+  if (emission.problems.length > 0) return emission;
+  // The bytes after each file's last part: the loss report's Markdown ends with the token totals, and a
+  // target's file lists the search tool while a tool it lists is deferred.
+  const tails = new Map<string, string>([[LOSS_REPORT_LAYOUT.markdown.path, LOSS_REPORT_LAYOUT.markdown.tail]]);
+  if (targets.length > 0 && options.tokenReport !== false) {
+    const tokens = previousTokens(previous.read(TOKEN_REPORT_PATH), targets, names);
+    if (tokens === undefined) return undefined;
+    for (const [tool, json] of compact) tokens.set(tool, toolTokens(targets, splitCompact(json), tokens.get(tool)));
+    const report = tokenReport(targets, tokens);
+    // A tool's entry for a budget warning: a changed tool's new part, another's part of the last run's bytes.
+    addTokenReport(emission, report, options, (tool, target) => {
+      const { file } = MANIFEST_TARGET_TABLE[target];
+      const text = replacements.get(file)!.get(tool);
+      if (text !== undefined) return JSON.parse(text);
+      const { tools, ranges } = previous.segments[file]!;
+      const index = tools.indexOf(tool);
+      if (index < 0) return undefined;
+      return JSON.parse(
+        read
+          .get(file)!
+          .subarray(ranges[index * 2]!, ranges[index * 2 + 1]!)
+          .toString('utf8'),
+      );
+    });
+    tails.set(LOSS_REPORT_LAYOUT.markdown.path, lossReportTail(report));
+  }
+  const byName = new Map(project.tools.map((tool) => [tool.name, tool]));
+  for (const target of targets) {
+    const { file } = MANIFEST_TARGET_TABLE[target];
+    const deferred = previous.segments[file]!.tools.some((name) => isDeferred(byName.get(name)!, options.deferLoading));
+    tails.set(file, targetLayout(target, options, deferred).tail);
+  }
+  const files: GeneratedFile[] = [];
+  for (const path of paths) {
+    const spliced = splice(read.get(path)!, previous.segments[path]!, replacements.get(path)!, tails.get(path));
+    if (spliced === undefined) return undefined;
+    // Made from the bytes on disk: they differ exactly when a part changed (staging need not compare).
+    files.push(chunksFile(path, spliced.chunks, spliced.changed ? 'differs' : 'same'));
+    emission.segments![path] = spliced.segments;
+    // Each target's typed module after its JSON, as the assembler lists them.
+    const target = targets.find((candidate) => MANIFEST_TARGET_TABLE[candidate].file === path);
+    if (target !== undefined) files.push(typedModule(target, ctx, options));
+  }
+  // In the assembler's order: before the token report.
+  emission.files.unshift(...files);
+  if (writesNamespaces(targets, options)) addNamespaced(emission, (tool) => byName.get(tool)?.category, options);
+  return emission;
 }

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Problem } from '../../model.js';
 import type { ManifestEmission, ManifestOptions, TokenBudgets, TokenReport, ToolTokens } from './types.js';
 import { dictionary, ownValue } from '../../dictionary.js';
+import { textFile } from './assembled-file.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { type ManifestTarget, MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
 import {
@@ -93,10 +94,7 @@ function tokenReportText(report: TokenReport): string {
     names.length === 0
       ? '{}'
       : `{\n${names
-          .map(
-            (name) =>
-              `    ${JSON.stringify(name)}: ${indent(JSON.stringify(ownValue(report.tools, name)!, null, 2), '    ')}`,
-          )
+          .map((name) => `    ${JSON.stringify(name)}: ${indent(JSON.stringify(report.tools[name], null, 2), '    ')}`)
           .join(',\n')}\n  }`;
   return [
     '{',
@@ -176,7 +174,7 @@ export type EntryLookup = (tool: string, target: ManifestTarget) => unknown;
 function biggest(report: TokenReport, target: ManifestTarget): { name: string; tokens: number }[] {
   const tools: { name: string; tokens: number }[] = [];
   for (const name of Object.keys(report.tools)) {
-    const count = ownValue(report.tools, name)![target];
+    const count = report.tools[name]![target];
     if (typeof count === 'number') tools.push({ name, tokens: count });
   }
   return tools.sort((a, b) => b.tokens - a.tokens || compareStrings(a.name, b.name));
@@ -272,37 +270,15 @@ export function lossReportTail(report: TokenReport): string {
   return `\n\n${tokenTotalsMarkdown(report, 'token-report.json')}\n`;
 }
 
-/** Puts the token report into `emission` (and its text through `write`), with the budgets' warnings. */
+/** Puts the token report into `emission`, as its file, with the budgets' warnings. */
 export function addTokenReport(
   emission: ManifestEmission,
   report: TokenReport,
   options: ManifestOptions,
-  write: (text: string) => void,
   lookup: EntryLookup,
 ): void {
   emission.tokens = report;
-  write(tokenReportText(report));
-  emission.listingWarnings = budgetWarnings(
-    report,
-    options.tokenBudget,
-    lookup,
-    options.tokenReportFile ?? TOKEN_REPORT_PATH,
-  );
-  emission.warnings.push(...emission.listingWarnings);
-}
-
-/** The few biggest entries of one target seen so far (by count, ties by name), kept as their text. */
-export class BiggestEntries {
-  private readonly kept: { name: string; count: number; text: string }[] = [];
-
-  offer(name: string, count: number, text: string): void {
-    this.kept.push({ name, count, text });
-    this.kept.sort((a, b) => b.count - a.count || compareStrings(a.name, b.name));
-    if (this.kept.length > BUDGET_WARNING_TOOLS) this.kept.pop();
-  }
-
-  entry(name: string): unknown {
-    const found = this.kept.find((kept) => kept.name === name);
-    return found === undefined ? undefined : JSON.parse(found.text);
-  }
+  emission.files.push(textFile(TOKEN_REPORT_PATH, tokenReportText(report)));
+  const reportFile = options.tokenReportFile ?? TOKEN_REPORT_PATH;
+  emission.warnings.push(...budgetWarnings(report, options.tokenBudget, lookup, reportFile));
 }

@@ -13,11 +13,6 @@ import {
 import { toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
 import type { ManifestOptions } from './types.js';
 
-/** The typed module beside a target's JSON (`manifests/<target>.ts`). */
-function typedModulePath(target: ManifestTarget): string {
-  return MANIFEST_TARGET_TABLE[target].file.replace(/\.json$/, '.ts');
-}
-
 /**
  * The typed module of a target (`manifests/<target>.ts`): the JSON as a constant typed with toolsmith's
  * entry type (assignable to the provider SDK's), so importing it keeps `type: "function"` a literal instead
@@ -27,7 +22,7 @@ function typedModulePath(target: ManifestTarget): string {
  */
 export function typedModule(target: ManifestTarget, ctx: EmitContext, options: ManifestOptions): GeneratedFile {
   const { name, type, element } = typedEntry(target, options);
-  const file = typedModulePath(target);
+  const file = MANIFEST_TARGET_TABLE[target].file.replace(/\.json$/, '.ts');
   const json = MANIFEST_TARGET_TABLE[target].file.slice('manifests/'.length);
   const content = [
     codeBanner('the tool definitions', ctx).trimEnd(),

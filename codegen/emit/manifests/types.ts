@@ -50,12 +50,13 @@ export interface ManifestEmission {
   segments?: Record<string, FileSegments>;
   /** What every tool's entries cost per target (`manifests/token-report.json`); absent when no target is enabled. */
   tokens?: TokenReport;
-  /** The warnings of the files that list every tool: token budgets, namespace sizes (also among `warnings`). */
-  listingWarnings?: Problem[];
 }
 
 /** tool name → target → losses (every tool and enabled target present, possibly with no entries). */
-export type LossReport = Record<string, Partial<Record<ManifestTarget, LossEntry[]>>>;
+export type LossReport = Record<string, LossesByTarget>;
+
+/** One tool's losses, by target. */
+export type LossesByTarget = Partial<Record<ManifestTarget, LossEntry[]>>;
 
 /** A target's token budget (`manifests.tokenBudget.<target>`): the whole manifest, and any one tool's entry. */
 interface TokenBudget {
@@ -102,8 +103,8 @@ export interface ToolManifests {
   nullableOptionals?: string[];
   /**
    * Per enabled target, in file order, its entry's JSON without indentation ('' where the target does
-   * not list it), joined by newlines (JSON text has none): what the token report counts, on the main
-   * thread once the emission is done (`createManifestAssembler`), so no emit worker loads the tokenizer.
+   * not list it), joined by newlines (JSON text has none): what the token report counts (absent when it
+   * is turned off), on the main thread once the emission is done, so no emit worker loads the tokenizer.
    */
   compact?: string;
   /** Deferred under `deferLoading` (its entries say `defer_loading: true` where the target has the field). */

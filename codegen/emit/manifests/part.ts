@@ -1,0 +1,159 @@
+/**
+ * A tool's part of every manifest file (`ToolManifests`), built once per tool — by its emission
+ * (emit/tool-files.ts, maybe on a worker) or by a splice — with everything the tool contributes: per
+ * enabled target its entry as text at its place in the file and as compact JSON (what the token report
+ * counts), why a target does not list it, its losses, its parts of the loss reports with the host report,
+ * and whether it is deferred. The assembler, the splice and the reports read parts, never the targets.
+ * Also the layout every file that lists the tools shares (head, entry, separator, tail).
+ */
+import type { Problem, ToolModel } from '../../model.js';
+import type { TargetBuild } from '../../../src/manifest-targets/build.js';
+import { isDeferred, toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
+import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
+import {
+  buildManifestTarget,
+  DEFAULT_MANIFEST_TARGETS,
+  MANIFEST_TARGET_TABLE,
+  MANIFEST_TARGETS,
+  type ManifestTarget,
+} from '../../../src/manifest-targets/table.js';
+import { toolHostReport } from './host-report.js';
+import { sortLossReport, toolLossText } from './loss-report.js';
+import type { LossesByTarget, ManifestEmission, ManifestOptions, ToolManifests } from './types.js';
+import { dictionary, ownValue } from '../../dictionary.js';
+
+/** The reason the loss report gives for a tool its definition turned off for a target. */
+const TURNED_OFF_REASON = 'turned off in its definition (`targets`)';
+
+/** The enabled targets, in file order. */
+export function enabledTargets(options: ManifestOptions): ManifestTarget[] {
+  const named = options.targets ?? DEFAULT_MANIFEST_TARGETS;
+  // The portable profile is served from its file: written whenever it is the served one.
+  return MANIFEST_TARGETS.filter(
+    (target) => named.includes(target) || (target === 'mcp-portable' && options.servedProfile === 'portable'),
+  );
+}
+
+/** Runs a target's builder on the tools that take part in it (those whose definitions do not turn it off). */
+export function buildTarget(
+  tools: readonly ToolModel[],
+  target: ManifestTarget,
+  options: ManifestOptions,
+): TargetBuild<unknown> {
+  return buildManifestTarget(target, {
+    tools: tools.filter((tool) => !tool.excludedTargets?.includes(target)),
+    describeLosses: options.describeLosses ?? true,
+    inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
+    ...(options.examplesInDescriptions === true ? { examplesInDescriptions: true } : {}),
+    ...(options.describeErrors === true ? { describeErrors: true } : {}),
+    ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
+  });
+}
+
+/**
+ * A target file's layout as `JSON.stringify(content, null, 2)` prints it: head, one entry per tool
+ * (indented for its place), separator, tail — the tail listing the search tool when a tool the file
+ * lists is `deferred`. Only for a non-empty list.
+ */
+export function targetLayout(
+  target: ManifestTarget,
+  options: ManifestOptions,
+  deferred = false,
+): { head: string; indent: string; separator: string; tail: string } {
+  const { key } = MANIFEST_TARGET_TABLE[target];
+  const indent = key === undefined ? '  ' : '    ';
+  const end = key === undefined ? '\n]\n' : '\n  ]\n}\n';
+  const search =
+    deferred && options.deferLoading !== undefined ? toolSearchEntry(target, options.deferLoading) : undefined;
+  return {
+    head: key === undefined ? '[\n' : `{\n  ${JSON.stringify(key)}: [\n`,
+    indent,
+    separator: ',\n',
+    tail: search === undefined ? end : `,\n${entryText(search, indent)}${end}`,
+  };
+}
+
+/** An entry of a target's list as text at its place in the file. */
+function entryText(entry: unknown, indent: string): string {
+  return `${indent}${JSON.stringify(entry, null, 2).replace(/\n/g, `\n${indent}`)}`;
+}
+
+/** A problem a target found in a tool, as the warning it is under the `omit` policy. */
+function omittedWarning(problem: Problem, target: ManifestTarget): Problem {
+  return {
+    ...problem,
+    severity: 'warning',
+    message: `${problem.message} It is left out of manifests/${target}.json.`,
+    hint: `see manifests/loss-report.md; to stop the warning, turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition)`,
+  };
+}
+
+/**
+ * A tool's part of every manifest file and its losses by target, sorted (its doc page lists them).
+ * Each target is built for this tool alone: a target's entry for a tool depends on that tool only, so
+ * the files assembled from these parts are the files built from every tool at once.
+ */
+export function toolManifests(
+  tool: ToolModel,
+  options: ManifestOptions,
+): { manifests: ToolManifests; losses: LossesByTarget } {
+  const targets = enabledTargets(options);
+  const manifests: ToolManifests = { name: tool.name, entries: [], problems: [], warnings: [], unavailable: {} };
+  const byTarget: LossesByTarget = {};
+  // Each entry's JSON as an SDK sends it (no indentation): what the token report counts.
+  const compact: string[] = [];
+  const indents = targets.map((target) => targetLayout(target, options).indent);
+  for (const [index, target] of targets.entries()) {
+    const result = buildTarget([tool], target, options);
+    if (options.unrepresentable === 'error') manifests.problems.push(...result.problems);
+    else manifests.warnings.push(...result.problems.map((problem) => omittedWarning(problem, target)));
+    // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups.
+    byTarget[target] = ownValue(result.losses, tool.name) ?? [];
+    const reason = tool.excludedTargets?.includes(target) ? TURNED_OFF_REASON : ownValue(result.unavailable, tool.name);
+    if (reason !== undefined) manifests.unavailable[target] = reason;
+    const nullable = 'nullableOptionals' in result ? (result.nullableOptionals as Record<string, string[]>) : undefined;
+    const optionals = ownValue(nullable, tool.name);
+    if (optionals !== undefined) manifests.nullableOptionals = optionals;
+    const { key } = MANIFEST_TARGET_TABLE[target];
+    const [entry] = (key === undefined ? result.content : (result.content as Record<string, unknown>)[key]) as [
+      unknown?,
+    ];
+    manifests.entries.push(entry === undefined ? null : entryText(entry, indents[index]!));
+    compact.push(entry === undefined ? '' : JSON.stringify(entry));
+  }
+  if (targets.length > 0 && options.tokenReport !== false) manifests.compact = compact.join('\n');
+  if (isDeferred(tool, options.deferLoading)) manifests.deferred = true;
+  if (tool.category !== undefined && options.deferLoading?.namespaces === true) manifests.category = tool.category;
+  const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
+  if (targets.length > 0) {
+    const hosts = toolHostReport(tool, options);
+    manifests.warnings.push(...hosts.warnings);
+    manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable, hosts);
+  }
+  return { manifests, losses };
+}
+
+/** A part's `compact` as one JSON text or null per target. */
+export function splitCompact(text: string): (string | null)[] {
+  return text.split('\n').map((json) => (json === '' ? null : json));
+}
+
+/** A manifest emission with nothing in it yet. */
+export function emptyEmission(): ManifestEmission {
+  return {
+    files: [],
+    problems: [],
+    warnings: [],
+    losses: dictionary(),
+    unavailable: dictionary(),
+    nullableOptionals: dictionary(),
+  };
+}
+
+/** Records in `emission` what a tool's part says of the tool: problems, warnings, unavailability, nullable optionals. */
+export function recordPart(emission: ManifestEmission, part: ToolManifests): void {
+  emission.problems.push(...part.problems);
+  emission.warnings.push(...part.warnings);
+  if (Object.keys(part.unavailable).length > 0) emission.unavailable[part.name] = part.unavailable;
+  if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
+}
