@@ -71,7 +71,7 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
     const rejected = project.tools.flatMap(schemaRejections).map((problem) => placeIn(loaded, problem));
     return stopped(sortProblems([...modelled.problems, ...rejected]), modelled.warnings);
   }
-  const plan = planRun(project, resolved, read.settings, cache);
+  const plan = planRun(project, resolved, cache);
   const output = stageOutput(resolved.outDir, { compareOnly: options.check === true, stubsDir: resolved.stubsDir });
   let emitted: Emitted;
   try {
@@ -102,7 +102,7 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
     problems: [],
     warnings,
     reused: plan.reused.size,
-    manifests: plan.spliced === undefined ? 'assembled' : 'spliced',
+    manifests: emitted.manifests,
     threads: emitted.threads,
     diff: written.diff,
     replaced: written.replaced,

@@ -1,7 +1,7 @@
 /**
  * The emit stage of a generate: every planned tool's files (types, validators, base class, schemas
- * file, doc page) on the worker pool from its threshold, the tools' parts of the manifests assembled in
- * name order (or the manifests the plan spliced), then the files that list every tool. Each file goes to
+ * file, doc page) on the worker pool from its threshold, the tools' parts of the manifests spliced into
+ * the last run's files or assembled in name order, then the files that list every tool. Each file goes to
  * the output (write.ts) as soon as it is made, so no tool's text outlives its turn.
  */
 import { typeHomes, type GeneratedFile, type Problem, type ProjectModel, type ToolModel } from '../model.js';
@@ -10,8 +10,8 @@ import { createDocRenderer } from './docs.js';
 import { formatFiles, normalizeLineEndings } from './format.js';
 import {
   createManifestAssembler,
-  toolManifests,
   type ManifestEmission,
+  type PreviousManifests,
   type ToolManifests,
   withNameCollisions,
 } from './manifests/index.js';
@@ -34,8 +34,8 @@ export interface EmitPlan {
   reused: ReadonlyMap<string, readonly string[]>;
   /** Names of the tools whose stub (`src/tools/<tool>.ts`) does not exist yet. */
   stubs: ReadonlySet<string>;
-  /** The manifests spliced from the last run's files (`patchManifests`); absent: assembled from every tool's part. */
-  spliced?: ManifestEmission;
+  /** The last run's manifest files, to splice the fresh tools' parts into (`patchManifests`); absent: assembled. */
+  previous?: PreviousManifests;
 }
 
 /** Where the emit stage puts what it makes (a run's output, write.ts `stageOutput`; or memory). */
@@ -66,15 +66,18 @@ export interface Emitted {
   stubs: GeneratedFile[];
   /** Where each tool's part lies in each manifest file (for a later run's splice). */
   segments: ManifestEmission['segments'];
+  /** How the manifests were made: spliced into the last run's files, or assembled from every tool's part. */
+  manifests: 'spliced' | 'assembled';
   /** Threads the tools were emitted on, the main thread included (1: in process only). */
   threads: number;
 }
 
 /**
- * Emits `plan` into `output`: each fresh tool's files as the tool is done, its part of the manifests
- * assembled in name order with the reused tools' parts (made here from their models), then the
- * manifests, the files that list every tool, and the stubs the project lacks. On a problem nothing
- * more is put: the caller discards the output.
+ * Emits `plan` into `output`: each fresh tool's files as the tool is done, then the manifests — with
+ * the last run's files (`plan.previous`), the fresh tools' parts spliced into them (what keeps a
+ * one-tool regenerate short, P4: bench/README.md); else, or when they do not fit, assembled in name
+ * order with the reused tools' parts (made from their models only then) — the files that list every
+ * tool, and the stubs the project lacks. On a problem nothing more is put: the caller discards the output.
  */
 export async function emitProject(
   plan: EmitPlan,
@@ -95,13 +98,15 @@ export async function emitProject(
     listings: [],
     stubs: [],
     segments: {},
+    manifests: 'assembled',
     threads: 1,
   };
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
-  const assembler = plan.spliced ? undefined : createManifestAssembler(names, settings.ctx, settings.manifests);
+  const last = plan.previous && { project, previous: plan.previous };
+  const manifests = createManifestAssembler(names, settings.ctx, settings.manifests, last);
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
-    assembler?.add(toolManifests(tool, settings.manifests).manifests);
+    manifests.reuse(tool);
     if (plan.stubs.has(tool.name)) emitted.stubs.push(await emitter.stub(tool));
     options.onProgress?.(++done, total);
   }
@@ -111,15 +116,18 @@ export async function emitProject(
       unit.files.map((file) => (output.put(file), file.path)),
     );
     if (unit.stub !== undefined) emitted.stubs.push(unit.stub);
-    assembler?.add(unit.manifests);
+    manifests.add(unit.manifests);
     options.onProgress?.(++done, total);
   });
   emitted.threads = units.threads;
-  const manifests = plan.spliced ?? assembler!;
   emitted.problems.push(...manifests.problems, ...units.problems);
   emitted.warnings.push(...manifests.warnings);
   if (emitted.problems.length > 0) return emitted;
-  const made = plan.spliced ?? assembler!.finish();
+  const made = manifests.finish();
+  // A reused tool's part made at `finish` (its files did not fit a splice) tells its problems only then.
+  emitted.problems.push(...made.problems);
+  if (emitted.problems.length > 0) return emitted;
+  if (made.spliced) emitted.manifests = 'spliced';
   emitted.warnings = [...made.warnings];
   emitted.segments = made.segments;
   for (const file of [...made.files, ...(await emitProjectFiles(project, settings, made))]) {

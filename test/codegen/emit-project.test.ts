@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emitManifests, patchManifests } from '../../codegen/emit/manifests/index.js';
+import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import { emitProject } from '../../codegen/emit/project.js';
 import type { GeneratedFile } from '../../codegen/model.js';
 import { encoded } from '../../codegen/write.js';
@@ -54,29 +54,51 @@ describe('the emit stage', () => {
     expect(emitted.stubs.map((stub) => stub.path)).toEqual(['alpha.ts']);
   });
 
-  it('puts the spliced manifests the plan hands it instead of assembling them', async () => {
+  it('splices the fresh tools into the last run’s manifests the plan hands it instead of assembling them', async () => {
     const project = makeProject(tools());
     const last = emitManifests(project, settings.ctx, settings.manifests);
     const bytes = new Map(last.files.map((file) => [file.path, encoded(file)]));
     const changed = makeTool({ name: 'mid', description: 'Changed.', inputSchema: project.tools[1]!.inputSchema });
     const next = makeProject([project.tools[0]!, changed, project.tools[2]!]);
-    const spliced = patchManifests(
-      next,
-      settings.ctx,
-      settings.manifests,
-      { segments: last.segments!, read: (file) => bytes.get(file) },
-      [changed],
-    )!;
+    const previous = { segments: last.segments!, read: (file: string) => bytes.get(file) };
     const { put, output } = memoryOutput();
     const emitted = await emitProject(
-      { project: next, fresh: [changed], reused: new Map(), stubs: new Set(), spliced },
+      { project: next, fresh: [changed], reused: new Map(), stubs: new Set(), previous },
       settings,
       output,
     );
     expect(emitted.problems).toEqual([]);
+    expect(emitted.manifests).toBe('spliced');
     const whole = await emitInMemory(next, settings, { stubs: new Set() });
     for (const file of whole.files.filter((entry) => entry.path.startsWith('manifests/')))
       expect(put.get(file.path)?.equals(encoded(file)), file.path).toBe(true);
     expect(put.get('manifests/mcp.json')!.toString()).toContain('Changed.');
+  });
+
+  it('assembles the manifests, reused tools’ parts included, when the last run’s files do not fit the project', async () => {
+    const last = emitManifests(makeProject(tools().slice(0, 2)), settings.ctx, settings.manifests);
+    const bytes = new Map(last.files.map((file) => [file.path, encoded(file)]));
+    const project = makeProject(tools());
+    const { put, output } = memoryOutput();
+    const emitted = await emitProject(
+      {
+        project,
+        fresh: project.tools.filter((tool) => tool.name === 'mid'),
+        reused: new Map([
+          ['alpha', []],
+          ['zeta', []],
+        ]),
+        stubs: new Set(),
+        previous: { segments: last.segments!, read: (file: string) => bytes.get(file) },
+      },
+      settings,
+      output,
+    );
+    expect(emitted.problems).toEqual([]);
+    expect(emitted.manifests).toBe('assembled');
+    const whole = await emitInMemory(project, settings, { stubs: new Set() });
+    const manifests = whole.files.filter((entry) => entry.path.startsWith('manifests/'));
+    expect(manifests.length).toBeGreaterThan(2);
+    for (const file of manifests) expect(put.get(file.path)?.equals(encoded(file)), file.path).toBe(true);
   });
 });

@@ -8,12 +8,12 @@ import {
   MANIFEST_TARGET_TABLE,
   MANIFEST_TARGETS,
   type ManifestOptions,
-  patchManifests,
 } from '../../codegen/emit/manifests/index.js';
+import { patchManifests } from '../../codegen/emit/manifests/splice.js';
 import { encoded } from '../../codegen/write.js';
 import { buildManifestTarget } from '../../src/manifest-targets/table.js';
 import { toAnthropicTools, toOpenAIResponsesTools } from '../../src/manifest-targets/index.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, partsOf, TEST_CONTEXT } from './model-factory.js';
 import { projectOf, tool } from './emit/project.js';
 import { typeCheckFolder } from '../helpers/temp-project.js';
 
@@ -183,13 +183,9 @@ describe('manifests.deferLoading', () => {
       },
     };
     const changed = moved.filter((tool) => deferred(tool.name));
-    const spliced = patchManifests(
-      makeProject(moved),
-      { ...TEST_CONTEXT, runtimeImport: runtimeFromOut },
-      OPTIONS,
-      previous,
-      changed,
-    )!;
+    const project = makeProject(moved);
+    const ctx = { ...TEST_CONTEXT, runtimeImport: runtimeFromOut };
+    const spliced = patchManifests(project, ctx, OPTIONS, previous, partsOf(project, OPTIONS, changed))!;
     const whole = emitManifests(makeProject(moved), { ...TEST_CONTEXT, runtimeImport: runtimeFromOut }, OPTIONS);
     for (const file of whole.files)
       expect(spliced.files.find((candidate) => candidate.path === file.path)?.content, file.path).toBe(file.content);

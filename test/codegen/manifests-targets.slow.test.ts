@@ -5,13 +5,13 @@ import {
   emitManifests,
   MANIFEST_TARGETS,
   type ManifestTarget,
-  patchManifests,
 } from '../../codegen/emit/manifests/index.js';
+import { patchManifests } from '../../codegen/emit/manifests/splice.js';
 import { generate } from '../../codegen/generate.js';
 import { main } from '../../codegen/cli/main.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 import { FIXTURE_TOOLS } from './manifest-fixtures.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, partsOf, TEST_CONTEXT } from './model-factory.js';
 
 const FILES: Record<ManifestTarget, { file: string; key?: string }> = {
   openai: { file: 'manifests/openai.json' },
@@ -373,12 +373,13 @@ describe('spliced manifests with tools left out of a target', () => {
     const before = emitManifests(makeProject([...FIXTURE_TOOLS, plain]), TEST_CONTEXT, options);
     expect(before.segments!['manifests/gemini-legacy.json']!.tools).not.toContain('recursive_tree');
     const changed = makeTool({ ...plain, description: 'Changed.' });
+    const project = makeProject([...FIXTURE_TOOLS, changed]);
     const patched = patchManifests(
-      makeProject([...FIXTURE_TOOLS, changed]),
+      project,
       TEST_CONTEXT,
       options,
       previousOf(before),
-      [changed],
+      partsOf(project, options, [changed]),
     )!;
     const full = emitManifests(makeProject([...FIXTURE_TOOLS, changed]), TEST_CONTEXT, options);
     expect(patched.files.map((file) => [file.path, file.content])).toEqual(
@@ -394,7 +395,10 @@ describe('spliced manifests with tools left out of a target', () => {
       inputSchema: { type: 'object', properties: { label: { type: 'string' } } },
     });
     const tools = [...FIXTURE_TOOLS.filter((tool) => tool.name !== 'recursive_tree'), flat, plain];
-    expect(patchManifests(makeProject(tools), TEST_CONTEXT, options, previousOf(before), [flat])).toBeUndefined();
+    const project = makeProject(tools);
+    expect(
+      patchManifests(project, TEST_CONTEXT, options, previousOf(before), partsOf(project, options, [flat])),
+    ).toBeUndefined();
   });
 });
 

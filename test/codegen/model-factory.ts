@@ -2,6 +2,9 @@ import type { JSONSchema7 } from 'json-schema';
 import { resolveOptions, type GenerateOptions } from '../../codegen/config/options.js';
 import type { WorkerOptions } from '../../codegen/emit/pool/pool.js';
 import { emitProject, type Emitted } from '../../codegen/emit/project.js';
+import { withNameCollisions } from '../../codegen/emit/manifests/host-report.js';
+import { toolManifests } from '../../codegen/emit/manifests/part.js';
+import type { ManifestOptions, ToolManifests } from '../../codegen/emit/manifests/types.js';
 import { type EmitSettings, emitSettings, readSettings } from '../../codegen/emit/settings.js';
 import { openCache } from '../../codegen/incremental/cache.js';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../../codegen/model.js';
@@ -67,7 +70,7 @@ export function makeProject(tools: ToolModel[], shared: SharedSchemaModel[] = []
 }
 
 /** What `emitInMemory` gives: every file the emit stage put, sorted by path (none when it found problems). */
-export interface InMemoryEmission extends Omit<Emitted, 'units' | 'listings' | 'segments'> {
+export interface InMemoryEmission extends Omit<Emitted, 'units' | 'listings' | 'segments' | 'manifests'> {
   files: GeneratedFile[];
 }
 
@@ -105,4 +108,17 @@ export function unchangedNow(options: GenerateOptions, fingerprint?: string) {
   if ('problems' in read) throw new Error('the settings cannot be read');
   const answer = openCache(resolved, read.settings, fingerprint === undefined ? {} : { fingerprint }).unchanged();
   return answer === undefined ? undefined : { tools: answer.tools, files: answer.files.length };
+}
+
+/** The manifest parts of `changed` as a run over `project` makes them (the names the hosts fold together applied), for `patchManifests`. */
+export function partsOf(
+  project: ProjectModel,
+  options: ManifestOptions,
+  changed: readonly ToolModel[],
+): ToolManifests[] {
+  const named = withNameCollisions(
+    options,
+    project.tools.map((tool) => tool.name),
+  );
+  return changed.map((tool) => toolManifests(tool, named).manifests);
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { emitManifests, patchManifests, TOKEN_REPORT_PATH } from '../../codegen/emit/manifests/index.js';
+import { emitManifests, TOKEN_REPORT_PATH } from '../../codegen/emit/manifests/index.js';
+import { patchManifests } from '../../codegen/emit/manifests/splice.js';
 import { encoded } from '../../codegen/write.js';
 import { countO200k } from '../../src/manifest-targets/tokens.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, partsOf, TEST_CONTEXT } from './model-factory.js';
 
 const input = { type: 'object', properties: { q: { type: 'string' } } } as const;
 const TOOLS = [
@@ -30,7 +31,8 @@ describe('a splice counts again only the tools whose entries changed', () => {
       tool.name === 'beta' ? { ...tool, description: 'Beta, now described at length.' } : tool,
     );
     const changed = tools.filter((tool) => tool.name !== 'alpha');
-    const spliced = patchManifests(makeProject(tools), TEST_CONTEXT, OPTIONS, previous, changed)!;
+    const project = makeProject(tools);
+    const spliced = patchManifests(project, TEST_CONTEXT, OPTIONS, previous, partsOf(project, OPTIONS, changed))!;
     const after = JSON.parse(spliced.files.find((file) => file.path === TOKEN_REPORT_PATH)!.content);
     const openai = JSON.parse(spliced.files.find((file) => file.path === 'manifests/openai.json')!.content);
     expect(after.tools.alpha.openai).toBe(1000);

@@ -3,7 +3,7 @@
  * reports, the token report and the namespaced Responses file. Assembled here from every tool's part
  * (part.ts) as the parts come in, or spliced into the last run's files when a few tools changed (splice.ts).
  */
-import type { EmitContext, Problem, ProjectModel } from '../../model.js';
+import type { EmitContext, Problem, ProjectModel, ToolModel } from '../../model.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
 import { markdownBanner } from '../banner.js';
@@ -11,6 +11,7 @@ import { AssembledFile, InNameOrder, textFile } from './assembled-file.js';
 import { withNameCollisions } from './host-report.js';
 import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
 import { addNamespaced, writesNamespaces } from './namespaced.js';
+import { patchManifests, type PreviousManifests } from './splice.js';
 import {
   buildTarget,
   emptyEmission,
@@ -42,15 +43,19 @@ export { AssembledFile, InNameOrder } from './assembled-file.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
 export { withNameCollisions } from './host-report.js';
 export { toolManifests } from './part.js';
-export { patchManifests } from './splice.js';
+export type { PreviousManifests } from './splice.js';
 
 /**
  * Assembles the manifests and loss reports from the tools' parts (`toolManifests`), given in any order:
  * each part is laid out as bytes as soon as every tool before it (in name order) is in, so what waits
- * as text is the parts that arrived early. `finish` once every tool's part is in.
+ * as text is the parts that arrived early. `finish` once every tool's part is in. Given the last run's
+ * files, it holds the parts and splices them into those files at `finish` (`patchManifests`), assembling
+ * only when they do not fit.
  */
 export interface ManifestAssembler {
   add(part: ToolManifests, losses?: LossesByTarget): void;
+  /** A tool whose part is the last run's: made from its model only when the manifests are assembled. */
+  reuse(tool: ToolModel): void;
   /** What the targets said of the tools added so far, in the order they were added (errors under `error`; warnings under `omit`). */
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
@@ -58,11 +63,15 @@ export interface ManifestAssembler {
   finish(): ManifestEmission;
 }
 
-/** The assembler of the manifests of the tools named `names` (any order): the target files and the two loss reports, fed in name order. */
+/**
+ * The assembler of the manifests of the tools named `names` (any order): the target files and the two
+ * loss reports, fed in name order; with `last` (the project and the last run's files), a splice first.
+ */
 export function createManifestAssembler(
   names: readonly string[],
   ctx: EmitContext,
   options: ManifestOptions = {},
+  last?: { project: ProjectModel; previous: PreviousManifests },
 ): ManifestAssembler {
   const targets = enabledTargets(options);
   const emission = emptyEmission();
@@ -101,15 +110,35 @@ export function createManifestAssembler(
     emission.files.push(file.close());
     emission.segments![file.path] = file.segments;
   };
-  return {
+  // While a splice may make the manifests: the parts given, and the tools whose parts are the last run's.
+  const held: [ToolManifests, LossesByTarget | undefined][] = [];
+  const reused: ToolModel[] = [];
+  const assembler: ManifestAssembler = {
     problems: emission.problems,
     warnings: emission.warnings,
     add(part, losses) {
       // Known at once, not when the part is written: a run that stops before every part is in reports them.
       recordPart(emission, part);
-      inOrder.add(part.name, [part, losses]);
+      if (last) held.push([part, losses]);
+      else inOrder.add(part.name, [part, losses]);
+    },
+    reuse(tool) {
+      if (last) reused.push(tool);
+      else assembler.add(toolManifests(tool, options).manifests);
     },
     finish() {
+      if (last) {
+        const parts = held.map(([part]) => part);
+        const spliced = patchManifests(last.project, ctx, options, last.previous, parts);
+        if (spliced !== undefined) return spliced;
+        // The last run's files do not fit: every part assembled, the reused tools' made from their models.
+        for (const [part, losses] of held) inOrder.add(part.name, [part, losses]);
+        for (const tool of reused) {
+          const part = toolManifests(tool, options).manifests;
+          recordPart(emission, part);
+          inOrder.add(part.name, [part, undefined]);
+        }
+      }
       if (inOrder.missing !== undefined)
         throw new Error(`the manifests are missing the part of "${inOrder.missing}" (finish called too early)`);
       if (inOrder.size > 0) emission.segments = {};
@@ -145,6 +174,7 @@ export function createManifestAssembler(
       return emission;
     },
   };
+  return assembler;
 }
 
 /**

@@ -5,15 +5,14 @@
  * the previous file's bytes instead of converting and printing every tool again (files that grow with
  * the tool count).
  */
-import type { EmitContext, FileSegments, GeneratedFile, ProjectModel, ToolModel } from '../../model.js';
+import type { EmitContext, FileSegments, GeneratedFile, ProjectModel } from '../../model.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { isDeferred } from '../../../src/manifest-targets/defer-loading.js';
 import { MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
 import { chunksFile } from './assembled-file.js';
-import { withNameCollisions } from './host-report.js';
-import { LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
+import { LOSS_REPORT_LAYOUT } from './loss-report.js';
 import { addNamespaced, writesNamespaces } from './namespaced.js';
-import { emptyEmission, enabledTargets, recordPart, splitCompact, targetLayout, toolManifests } from './part.js';
+import { emptyEmission, enabledTargets, recordPart, splitCompact, targetLayout } from './part.js';
 import {
   addTokenReport,
   lossReportTail,
@@ -23,7 +22,7 @@ import {
   toolTokens,
 } from './token-report.js';
 import { typedModule } from './typed-module.js';
-import type { ManifestEmission, ManifestOptions } from './types.js';
+import type { ManifestEmission, ManifestOptions, ToolManifests } from './types.js';
 
 /**
  * The previous file's bytes (as pieces: views of `previous` and the new parts) with the parts of the
@@ -81,23 +80,21 @@ export interface PreviousManifests {
 }
 
 /**
- * The manifests and loss reports of `project` made from the previous run's files: the parts of the
- * tools in `changed` are built again and spliced in, every other part is kept as bytes, and only the
- * changed tools are counted again (the others' counts are the last report's). Only when the previous run
- * had exactly the same tools (with their parts recorded) in the same files; otherwise, or when a
- * previous file cannot be read, undefined (the caller assembles them). The emission's `losses` hold the
- * changed tools only.
+ * The manifests and loss reports of `project` made from the previous run's files: the changed tools'
+ * `parts` (made by the emission, with `options` as it made them) are spliced in, every other part is
+ * kept as bytes, and only the changed tools are counted again (the others' counts are the last
+ * report's). Only when the previous run had exactly the same tools (with their parts recorded) in the
+ * same files; otherwise, or when a previous file cannot be read, undefined (the caller assembles them).
+ * The emission's `losses` are empty: a part carries its loss text, not its losses.
  */
 export function patchManifests(
   project: ProjectModel,
   ctx: EmitContext,
   options: ManifestOptions,
   previous: PreviousManifests,
-  changed: readonly ToolModel[],
+  parts: readonly ToolManifests[],
 ): ManifestEmission | undefined {
   const names = project.tools.map((tool) => tool.name).sort(compareStrings);
-  // The names the hosts fold together, for the changed tools' host reports.
-  const named = withNameCollisions(options, names);
   const targets = enabledTargets(options);
   const reports: string[] = targets.length > 0 ? [LOSS_REPORT_LAYOUT.json.path, LOSS_REPORT_LAYOUT.markdown.path] : [];
   const paths = [...targets.map((target) => MANIFEST_TARGET_TABLE[target].file), ...reports];
@@ -117,27 +114,25 @@ export function patchManifests(
     if (!fits) return undefined;
     read.set(path, bytes);
   }
-  const emission: ManifestEmission = { ...emptyEmission(), segments: {} };
+  const emission: ManifestEmission = { ...emptyEmission(), segments: {}, spliced: true };
   const replacements = new Map<string, Map<string, string>>(paths.map((path) => [path, new Map()]));
   const compact = new Map<string, string>();
-  for (const tool of changed) {
-    const { manifests, losses } = toolManifests(tool, named);
-    if (manifests.compact !== undefined) compact.set(tool.name, manifests.compact);
-    emission.losses[tool.name] = losses;
+  for (const manifests of parts) {
+    const { name } = manifests;
+    if (manifests.compact !== undefined) compact.set(name, manifests.compact);
     recordPart(emission, manifests);
     for (const [index, target] of targets.entries()) {
       const { file } = MANIFEST_TARGET_TABLE[target];
       const entry = manifests.entries[index]!;
       // A tool that joins or leaves a target's file changes its list: assembled instead.
-      if ((entry !== null) !== previous.segments[file]!.tools.includes(tool.name)) return undefined;
-      if (entry !== null) replacements.get(file)!.set(tool.name, entry);
+      if ((entry !== null) !== previous.segments[file]!.tools.includes(name)) return undefined;
+      if (entry !== null) replacements.get(file)!.set(name, entry);
     }
     if (manifests.lossText !== undefined) {
-      replacements.get(LOSS_REPORT_LAYOUT.json.path)!.set(tool.name, manifests.lossText.json);
-      replacements.get(LOSS_REPORT_LAYOUT.markdown.path)!.set(tool.name, manifests.lossText.markdown);
+      replacements.get(LOSS_REPORT_LAYOUT.json.path)!.set(name, manifests.lossText.json);
+      replacements.get(LOSS_REPORT_LAYOUT.markdown.path)!.set(name, manifests.lossText.markdown);
     }
   }
-  emission.losses = sortLossReport(emission.losses);
   // A target that cannot take a changed tool fails the run: nothing to splice.
   if (emission.problems.length > 0) return emission;
   // The bytes after each file's last part: the loss report's Markdown ends with the token totals, and a

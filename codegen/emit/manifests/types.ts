@@ -50,6 +50,8 @@ export interface ManifestEmission {
   segments?: Record<string, FileSegments>;
   /** What every tool's entries cost per target (`manifests/token-report.json`); absent when no target is enabled. */
   tokens?: TokenReport;
+  /** Made by splicing the changed tools' parts into the last run's files (`patchManifests`). */
+  spliced?: true;
 }
 
 /** tool name → target → losses (every tool and enabled target present, possibly with no entries). */
