@@ -38,17 +38,8 @@ import {
   tooManyWaitingRefusal,
 } from './task-store.js';
 
-/** The part of a node-redis 6 client the store uses. */
-export interface RedisTaskClient {
-  sendCommand(args: string[]): Promise<unknown>;
-  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  duplicate(): RedisTaskClient;
-  connect(): Promise<unknown>;
-  close(): Promise<unknown>;
-  destroy(): void;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  readonly isReady: boolean;
-}
+/** A node-redis 6 client (a type only: the package is loaded on `connect`). */
+type RedisClient = import('redis').RedisClientType;
 
 /** Options of `RedisTaskStore.connect`. */
 export interface RedisTaskStoreOptions extends TaskStoreTimings {
@@ -127,9 +118,9 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   private indexed = 0;
 
   private constructor(
-    private readonly client: RedisTaskClient,
-    private readonly subscriber: RedisTaskClient,
-    private readonly errorReply: new (...args: never[]) => Error,
+    private readonly client: RedisClient,
+    private readonly subscriber: RedisClient,
+    private readonly errorReply: typeof import('redis').ErrorReply,
     options: RedisTaskStoreOptions,
     replicaId: string,
   ) {
@@ -169,7 +160,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       url: options.url,
       disableOfflineQueue: true,
       socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) },
-    }) as unknown as RedisTaskClient;
+    });
     const replicaId =
       options.replicaId ?? `${(await import('node:os')).hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`;
     const subscriber = client.duplicate();
@@ -583,7 +574,7 @@ function inputFields(
  * Redis's `maxmemory-policy`, from `CONFIG GET`, else from `INFO memory` (which managed Redis
  * services allow where they refuse CONFIG); `undefined` when neither says.
  */
-async function readEvictionPolicy(client: RedisTaskClient): Promise<string | undefined> {
+async function readEvictionPolicy(client: RedisClient): Promise<string | undefined> {
   const config = await client.sendCommand(['CONFIG', 'GET', 'maxmemory-policy']).catch(() => undefined);
   if (Array.isArray(config) && typeof config[1] === 'string') return config[1];
   const info = await client.sendCommand(['INFO', 'memory']).catch(() => '');
