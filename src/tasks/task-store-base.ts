@@ -34,8 +34,8 @@ export abstract class TaskStoreBase {
   }
 
   /**
-   * Ends a task (`completed`, `failed`, `cancelled`) in one atomic step, once: refused when it ended
-   * already. `owner` (`ownerOf`) is whose task it must be, `undefined` for the store's own endings.
+   * Moves a task to `status` in one atomic step, refused once it ended (an ending is written once).
+   * `owner` (`ownerOf`) is whose task it must be, `undefined` for the store's own transitions.
    */
   protected abstract transition(
     taskId: string,
