@@ -1,23 +1,19 @@
-import { RunningTasks } from './running-tasks.js';
+import { TaskStoreBase } from './task-store-base.js';
 import {
   closedError,
   type CreateTaskInput,
-  drainMessage,
   isTerminalTaskStatus,
   missingTaskMessage,
   newTaskId,
   notFoundRefusal,
   notWaitingRefusal,
-  type ResolvedTaskStoreTimings,
+  ownerOf,
   type RunningTask,
-  resolveTaskStoreTimings,
   retentionFor,
   type StoredTask,
-  TASK_INTERNAL_ERROR,
   badTaskCursor,
-  type TaskDrainReport,
+  type TaskAbortCause,
   type TaskEnding,
-  type TaskError,
   type TaskPage,
   taskPageSize,
   type TaskStatus,
@@ -27,9 +23,6 @@ import {
   terminalRefusal,
   tooManyWaitingRefusal,
 } from './task-store.js';
-
-/** In place of a subject: the store's own transitions (a running task's ending, a drain) act on any owner's task. */
-const ANY_OWNER = Symbol('any owner');
 
 /** Writable `T`. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -55,21 +48,16 @@ export interface MemoryTaskStoreOptions extends TaskStoreTimings {
  * single `serve` (stdio, or one HTTP replica). Same contract as `RedisTaskStore`; no lease, since
  * the tasks cannot outlive the replica that runs them.
  */
-export class MemoryTaskStore implements TaskStore {
-  readonly replicaId: string;
+export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
   readonly location = 'memory';
-  readonly timings: ResolvedTaskStoreTimings;
   private readonly records = new Map<string, MemoryRecord>();
   /** `claimOnce`'s keys, each with when it may be claimed again. */
   private readonly claimed = new Map<string, number>();
-  private readonly running = new RunningTasks();
   private readonly sweeper: NodeJS.Timeout;
-  private closed = false;
   private created = 0;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
-    this.timings = resolveTaskStoreTimings(options);
-    this.replicaId = options.replicaId ?? `memory-${newTaskId().slice(0, 8)}`;
+    super(options.replicaId ?? `memory-${newTaskId().slice(0, 8)}`, options);
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.timings.retentionMs, 60_000));
     this.sweeper.unref();
   }
@@ -93,7 +81,7 @@ export class MemoryTaskStore implements TaskStore {
     this.records.set(record.taskId, record);
     const signal = this.running.add(record.taskId);
     const finish = async (status: TaskStatus, ending: TaskEnding) => {
-      const outcome = this.transition(record.taskId, ANY_OWNER, status, ending);
+      const outcome = await this.transition(record.taskId, undefined, status, ending);
       this.running.settle(record.taskId);
       return outcome;
     };
@@ -107,7 +95,7 @@ export class MemoryTaskStore implements TaskStore {
         if (waiting !== false && waiting >= this.timings.maxInputWaiting)
           return tooManyWaitingRefusal(this.view(record), waiting);
         const open = status === 'working' ? undefined : { ...record.inputRequests, ...inputRequests };
-        return this.transition(record.taskId, ANY_OWNER, status, { statusMessage, inputRequests: open });
+        return this.transition(record.taskId, undefined, status, { statusMessage, inputRequests: open });
       },
       answer: (key, signal) =>
         this.running.answer(
@@ -121,20 +109,13 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async get(taskId: string, subject?: string): Promise<StoredTask | undefined> {
-    const record = this.find(taskId, subject);
+    const record = this.find(taskId, ownerOf(subject));
     return record === undefined ? undefined : this.view(record);
   }
 
   missing(taskId: string): string {
-    return missingTaskMessage(
-      taskId,
-      this.timings,
-      "; or this server restarted: it keeps its tasks in its process's memory",
-    );
-  }
-
-  async check(): Promise<void> {
-    if (this.closed) throw closedError(this.replicaId);
+    const also = "; or this server restarted: it keeps its tasks in its process's memory";
+    return missingTaskMessage(taskId, this.timings, also);
   }
 
   async list(subject: string | undefined, page: { cursor?: string; limit?: number } = {}): Promise<TaskPage> {
@@ -146,24 +127,14 @@ export class MemoryTaskStore implements TaskStore {
     }
     const limit = taskPageSize(page.limit);
     const tasks: StoredTask[] = [];
-    let last = after;
     // The map keeps creation order, so the records after the cursor's are the next page.
     for (const record of this.records.values()) {
-      if (record.seq <= after || record.subject !== subject) continue;
-      if (this.find(record.taskId, subject) === undefined) continue;
-      if (tasks.length === limit) return { tasks, nextCursor: `m${last}` };
+      if (record.seq <= after || this.find(record.taskId, ownerOf(subject)) === undefined) continue;
+      if (tasks.length === limit) return { tasks, nextCursor: `m${after}` };
       tasks.push(this.view(record));
-      last = record.seq;
+      after = record.seq;
     }
     return { tasks };
-  }
-
-  async complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition> {
-    return this.endElsewhere(taskId, 'completed', { result });
-  }
-
-  async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
-    return this.endElsewhere(taskId, 'failed', { error, statusMessage });
   }
 
   async respond(
@@ -171,17 +142,17 @@ export class MemoryTaskStore implements TaskStore {
     subject: string | undefined,
     inputResponses: Record<string, unknown>,
   ): Promise<TaskTransition> {
-    const record = this.find(taskId, subject);
+    const record = this.find(taskId, ownerOf(subject));
     if (record === undefined) return notFoundRefusal(this.missing(taskId));
     if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), 'working');
     const keys = Object.keys(inputResponses);
     const open = record.inputRequests ?? {};
     if (keys.length === 0 || keys.some((key) => !Object.hasOwn(open, key)))
       return notWaitingRefusal(this.view(record), keys);
-    const left = Object.fromEntries(Object.entries(open).filter(([key]) => !keys.includes(key)));
+    const left = Object.entries(open).filter(([key]) => !keys.includes(key));
     record.inputResponses = { ...record.inputResponses, ...inputResponses };
-    record.inputRequests = Object.keys(left).length === 0 ? undefined : left;
-    if (record.inputRequests === undefined) {
+    record.inputRequests = Object.fromEntries(left);
+    if (left.length === 0) {
       delete record.inputRequests;
       record.status = 'working';
       delete record.statusMessage;
@@ -189,28 +160,6 @@ export class MemoryTaskStore implements TaskStore {
     record.lastUpdatedAt = Date.now();
     this.running.poke(taskId);
     return { ok: true, task: this.view(record) };
-  }
-
-  async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
-    const message = statusMessage ?? 'Cancelled by the client (tasks/cancel).';
-    const outcome = this.transition(taskId, subject, 'cancelled', { statusMessage: message });
-    if (outcome.ok) this.running.abort(taskId, 'cancelled', message);
-    return outcome;
-  }
-
-  async drain(options: { deadlineMs?: number; reason?: string } = {}): Promise<TaskDrainReport> {
-    this.closed = true;
-    const before = this.running.size;
-    const remaining = await this.running.waitAll(options.deadlineMs ?? 0);
-    const message = drainMessage(this.replicaId, options.reason);
-    for (const taskId of remaining) {
-      this.transition(taskId, ANY_OWNER, 'failed', {
-        statusMessage: message,
-        error: { code: TASK_INTERNAL_ERROR, message },
-      });
-      this.running.abort(taskId, 'drained', message);
-    }
-    return { finished: before - remaining.length, failed: remaining.length };
   }
 
   async close(): Promise<void> {
@@ -225,14 +174,28 @@ export class MemoryTaskStore implements TaskStore {
     return true;
   }
 
-  /** A transition not made through the task's `RunningTask`: the running work is told by its signal. */
-  private endElsewhere(taskId: string, status: TaskStatus, ending: TaskEnding): TaskTransition {
-    const outcome = this.transition(taskId, ANY_OWNER, status, ending);
-    if (outcome.ok) this.running.abort(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
-    return outcome;
+  protected async transition(
+    taskId: string,
+    owner: string | undefined,
+    status: TaskStatus,
+    fields: Partial<MemoryRecord>,
+  ): Promise<TaskTransition> {
+    const record = this.find(taskId, owner);
+    if (record === undefined) return notFoundRefusal(this.missing(taskId));
+    if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), status);
+    const now = Date.now();
+    Object.assign(record, fields, { status, lastUpdatedAt: now, expiresAt: now + record.retentionMs });
+    if (record.statusMessage === undefined) delete record.statusMessage;
+    if (record.inputRequests === undefined || isTerminalTaskStatus(status)) delete record.inputRequests;
+    return { ok: true, task: this.view(record) };
   }
 
-  private find(taskId: string, subject: string | undefined | typeof ANY_OWNER): MemoryRecord | undefined {
+  protected stop(taskId: string, kind: TaskAbortCause, message: string): void {
+    this.running.abort(taskId, kind, message);
+  }
+
+  /** The record of a task still kept; `owner` (`ownerOf`) is whose it must be, `undefined` for any. */
+  private find(taskId: string, owner: string | undefined): MemoryRecord | undefined {
     const record = this.records.get(taskId);
     if (record === undefined) return undefined;
     // A running task is kept however long it runs; its retention counts from its end.
@@ -241,8 +204,7 @@ export class MemoryTaskStore implements TaskStore {
       return undefined;
     }
     // Strictly: a task without a subject (an unauthenticated caller's) is no subject's either.
-    if (subject !== ANY_OWNER && record.subject !== subject) return undefined;
-    return record;
+    return owner === undefined || ownerOf(record.subject) === owner ? record : undefined;
   }
 
   /** How many other tasks of `record`'s subject wait for input. */
@@ -251,22 +213,6 @@ export class MemoryTaskStore implements TaskStore {
     for (const other of this.records.values())
       if (other !== record && other.status === 'input_required' && other.subject === record.subject) count++;
     return count;
-  }
-
-  private transition(
-    taskId: string,
-    subject: string | undefined | typeof ANY_OWNER,
-    status: TaskStatus,
-    fields: Partial<MemoryRecord>,
-  ): TaskTransition {
-    const record = this.find(taskId, subject);
-    if (record === undefined) return notFoundRefusal(this.missing(taskId));
-    if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), status);
-    const now = Date.now();
-    Object.assign(record, fields, { status, lastUpdatedAt: now, expiresAt: now + record.retentionMs });
-    if (record.statusMessage === undefined) delete record.statusMessage;
-    if (record.inputRequests === undefined || isTerminalTaskStatus(status)) delete record.inputRequests;
-    return { ok: true, task: this.view(record) };
   }
 
   private sweep(): void {

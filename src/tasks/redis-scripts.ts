@@ -97,8 +97,7 @@ if terminal(redis.call('HGET', KEYS[1], 'status')) then return answer('terminal'
 finish(KEYS[1], now, ARGV[1], ARGV[4])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[3]) end
 if ARGV[1] == 'cancelled' or owner ~= ARGV[7] then
-  local kind = 'ended-elsewhere'
-  if ARGV[1] == 'cancelled' then kind = 'cancelled' end
+  local kind = ARGV[1] == 'cancelled' and 'cancelled' or 'ended-elsewhere'
   local taskId = string.match(KEYS[1], '[^:]+$')
   redis.call('PUBLISH', ARGV[6] .. owner, taskId .. '\\n' .. kind .. '\\n' .. ARGV[4])
 end

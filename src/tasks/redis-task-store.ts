@@ -9,24 +9,22 @@ import {
   RESPOND_SCRIPT,
   WAIT_SCRIPT,
 } from './redis-scripts.js';
-import { RunningTasks } from './running-tasks.js';
+import { TaskStoreBase } from './task-store-base.js';
 import {
   closedError,
+  internalFailure,
   type CreateTaskInput,
-  drainMessage,
   missingTaskMessage,
   newTaskId,
   notFoundRefusal,
   notWaitingRefusal,
-  type ResolvedTaskStoreTimings,
+  ownerOf,
   type RunningTask,
   resolveTaskStoreTimings,
   retentionFor,
   type StoredTask,
-  TASK_INTERNAL_ERROR,
   type TaskAbortCause,
   badTaskCursor,
-  type TaskDrainReport,
   type TaskEnding,
   type TaskError,
   type TaskPage,
@@ -40,17 +38,8 @@ import {
   tooManyWaitingRefusal,
 } from './task-store.js';
 
-/** The part of a node-redis 6 client the store uses. */
-export interface RedisTaskClient {
-  sendCommand(args: string[]): Promise<unknown>;
-  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  duplicate(): RedisTaskClient;
-  connect(): Promise<unknown>;
-  close(): Promise<unknown>;
-  destroy(): void;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  readonly isReady: boolean;
-}
+/** A node-redis 6 client (a type only: the package is loaded on `connect`). */
+type RedisClient = import('redis').RedisClientType;
 
 /** Options of `RedisTaskStore.connect`. */
 export interface RedisTaskStoreOptions extends TaskStoreTimings {
@@ -107,14 +96,11 @@ const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN
  * A task's owner is `=<subject>`, or `-` for an unauthenticated caller: no subject can name the
  * unauthenticated callers' tasks, list or waiting set.
  */
-export class RedisTaskStore implements TaskStore {
-  readonly replicaId: string;
+export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   readonly location: string;
-  readonly timings: ResolvedTaskStoreTimings;
   /** Set when Redis may evict task keys and `acceptEviction` allowed it: the policy, and what it costs. */
   warning: string | undefined;
   private readonly prefix: string;
-  private readonly running = new RunningTasks();
   /** When each running task's lease was last renewed, by the local clock. */
   private readonly renewedAt = new Map<string, number>();
   /**
@@ -128,21 +114,17 @@ export class RedisTaskStore implements TaskStore {
   private lastError: Error | undefined;
   /** `maxmemory-policy` when it is not `noeviction`, accepted (`acceptEviction`). */
   private evictionPolicy: string | undefined;
-  private closed = false;
-  /** After a drain: a finished task's ending is tried once, no longer retried. */
-  private stopped = false;
   private renewing = false;
   private indexed = 0;
 
   private constructor(
-    private readonly client: RedisTaskClient,
-    private readonly subscriber: RedisTaskClient,
-    private readonly errorReply: new (...args: never[]) => Error,
+    private readonly client: RedisClient,
+    private readonly subscriber: RedisClient,
+    private readonly errorReply: typeof import('redis').ErrorReply,
     options: RedisTaskStoreOptions,
     replicaId: string,
   ) {
-    this.timings = resolveTaskStoreTimings(options);
-    this.replicaId = replicaId;
+    super(replicaId, options);
     this.location = redactUrl(options.url);
     this.prefix = options.keyPrefix ?? 'toolsmith:';
     this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.timings.leaseMs / 3)));
@@ -178,7 +160,7 @@ export class RedisTaskStore implements TaskStore {
       url: options.url,
       disableOfflineQueue: true,
       socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) },
-    }) as unknown as RedisTaskClient;
+    });
     const replicaId =
       options.replicaId ?? `${(await import('node:os')).hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`;
     const subscriber = client.duplicate();
@@ -281,10 +263,8 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(taskId: string, subject?: string): Promise<StoredTask | undefined> {
-    const answer = await this.run(GET_SCRIPT, taskId, []);
-    if (answer.verdict !== 'ok' || answer.task === undefined) return undefined;
-    if (answer.task.owner !== ownerOf(subject)) return undefined;
-    return this.toTask(taskId, answer.task);
+    const { task } = await this.run(GET_SCRIPT, taskId, []);
+    return task?.owner === ownerOf(subject) ? this.toTask(taskId, task) : undefined;
   }
 
   missing(taskId: string): string {
@@ -295,8 +275,8 @@ export class RedisTaskStore implements TaskStore {
     return missingTaskMessage(taskId, this.timings, evicted);
   }
 
-  async check(): Promise<void> {
-    if (this.closed) throw closedError(this.replicaId);
+  override async check(): Promise<void> {
+    await super.check();
     await this.command(['PING']);
   }
 
@@ -309,26 +289,16 @@ export class RedisTaskStore implements TaskStore {
       [from, after] = [match[1]!, match[2]!];
     }
     const limit = taskPageSize(page.limit);
-    const key = this.indexKey(ownerOf(subject));
+    const key = `${this.prefix}tasks-of:${ownerOf(subject)}`;
+    // `id, score` pairs, one more than the page when there is a next page.
     const reply = (await this.eval(LIST_SCRIPT, key, [from, after, String(limit)])) as string[];
-    const listed: { taskId: string; score: string }[] = [];
-    for (let i = 0; i < reply.length; i += 2) listed.push({ taskId: reply[i]!, score: reply[i + 1]! });
-    const more = listed.length > limit;
-    const shown = listed.slice(0, limit);
-    const read = await Promise.all(shown.map(({ taskId }) => this.get(taskId, subject)));
-    const gone = shown.filter((_, i) => read[i] === undefined).map(({ taskId }) => taskId);
+    const shown = reply.slice(0, 2 * limit).filter((_, i) => i % 2 === 0);
+    const read = await Promise.all(shown.map((taskId) => this.get(taskId, subject)));
+    const gone = shown.filter((_, i) => read[i] === undefined);
     if (gone.length > 0) await this.command(['ZREM', key, ...gone]).catch(() => undefined);
     const tasks = read.filter((task): task is StoredTask => task !== undefined);
-    const last = shown[shown.length - 1];
-    return more && last !== undefined ? { tasks, nextCursor: `r${last.score}:${last.taskId}` } : { tasks };
-  }
-
-  async complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition> {
-    return this.endHere(taskId, 'completed', { result });
-  }
-
-  async fail(taskId: string, error: TaskError, statusMessage?: string): Promise<TaskTransition> {
-    return this.endHere(taskId, 'failed', { error, statusMessage });
+    if (reply.length <= 2 * limit) return { tasks };
+    return { tasks, nextCursor: `r${reply[2 * limit - 1]}:${reply[2 * limit - 2]}` };
   }
 
   async respond(
@@ -344,35 +314,14 @@ export class RedisTaskStore implements TaskStore {
     return this.outcome(taskId, answer, 'working');
   }
 
-  async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
-    const message = statusMessage ?? 'Cancelled by the client (tasks/cancel).';
-    const outcome = await this.transition(taskId, ownerOf(subject), 'cancelled', { statusMessage: message });
-    if (outcome.ok) this.stop(taskId, 'cancelled', message);
-    return outcome;
-  }
-
-  async drain(options: { deadlineMs?: number; reason?: string } = {}): Promise<TaskDrainReport> {
-    this.closed = true;
-    const before = this.running.size;
-    const remaining = await this.running.waitAll(options.deadlineMs ?? 0);
-    this.stopped = true;
-    await Promise.all(
-      remaining.map(async (taskId) => {
-        const held = this.holding.get(taskId);
-        this.holding.delete(taskId);
-        // A task whose tool finished is not said to have been cut short: its ending could not be written.
-        const message =
-          held === undefined
-            ? drainMessage(this.replicaId, options.reason)
-            : `Replica '${this.replicaId}' shut down before it could write the task's ending: the tool finished, but ` +
-              `${this.location} did not take the write (${held || 'no answer yet'}). Call the tool again.`;
-        const ending = { error: { code: TASK_INTERNAL_ERROR, message }, statusMessage: message };
-        // When Redis is down this fails; the lease then runs out and the task is failed by whoever reads it.
-        await this.transition(taskId, undefined, 'failed', ending).catch(() => undefined);
-        this.stop(taskId, 'drained', message);
-      }),
+  /** A task whose tool finished is not said to have been cut short: its ending could not be written. */
+  protected override drainMessage(taskId: string, reason: string | undefined): string {
+    const held = this.holding.get(taskId);
+    if (held === undefined) return super.drainMessage(taskId, reason);
+    return (
+      `Replica '${this.replicaId}' shut down before it could write the task's ending: the tool finished, but ` +
+      `${this.location} did not take the write (${held || 'no answer yet'}). Call the tool again.`
     );
-    return { finished: before - remaining.length, failed: remaining.length };
   }
 
   async close(): Promise<void> {
@@ -396,8 +345,8 @@ export class RedisTaskStore implements TaskStore {
     return set === 'OK';
   }
 
-  /** A FINISH script run; `owner` (`ownerOf`) checks whose task it is, `undefined` for the store's own. */
-  private async transition(
+  /** A FINISH script run. */
+  protected async transition(
     taskId: string,
     owner: string | undefined,
     status: TaskStatus,
@@ -431,22 +380,14 @@ export class RedisTaskStore implements TaskStore {
         if (!(error instanceof TaskStoreError)) {
           // Refused for good; when even the failure saying so is refused, the lease runs out instead.
           if (lastResort) throw error;
-          return this.failUnwritable(taskId, error);
+          const message = `The tool finished, but its result could not be written to the task store ${this.location}: ${(error as Error)?.message ?? String(error)}. Call the tool again.`;
+          return this.writeEnding(taskId, 'failed', internalFailure(message), true);
         }
-        if (this.stopped || !this.holding.has(taskId)) throw error;
+        if (this.drained || !this.holding.has(taskId)) throw error;
         this.holding.set(taskId, error.message);
         await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, MAX_WRITE_BACKOFF_MS)));
       }
     }
-  }
-
-  /** Fails a finished task whose ending Redis refused for good, saying why (retried as any ending). */
-  private async failUnwritable(taskId: string, cause: unknown): Promise<TaskTransition> {
-    const message =
-      `The tool finished, but its result could not be written to the task store ${this.location}: ` +
-      `${(cause as Error)?.message ?? String(cause)}. Call the tool again.`;
-    const ending = { error: { code: TASK_INTERNAL_ERROR, message }, statusMessage: message };
-    return this.writeEnding(taskId, 'failed', ending, true);
   }
 
   /**
@@ -474,15 +415,8 @@ export class RedisTaskStore implements TaskStore {
     void this.command(['ZREM', key, taskId]).catch(() => undefined);
   }
 
-  /** An ending written by id; when this replica runs the task itself, its signal fires. */
-  private async endHere(taskId: string, status: TaskStatus, ending: TaskEnding): Promise<TaskTransition> {
-    const outcome = await this.transition(taskId, undefined, status, ending);
-    if (outcome.ok) this.stop(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
-    return outcome;
-  }
-
   /** Stops a task this replica runs, if it does: no lease, no waiting entry, its signal fired. */
-  private stop(taskId: string, kind: TaskAbortCause, message: string): void {
+  protected stop(taskId: string, kind: TaskAbortCause, message: string): void {
     this.renewedAt.delete(taskId);
     this.leaveWaiting(taskId);
     this.running.abort(taskId, kind, message);
@@ -508,22 +442,19 @@ export class RedisTaskStore implements TaskStore {
     await Promise.all(
       leased.map(async (taskId) => {
         try {
-          const answer = await this.run(RENEW_SCRIPT, taskId, [this.replicaId, String(this.timings.leaseMs)]);
-          if (answer.verdict === 'ok') {
+          const { verdict, task } = await this.run(RENEW_SCRIPT, taskId, [
+            this.replicaId,
+            String(this.timings.leaseMs),
+          ]);
+          if (verdict === 'ok') {
             this.renewedAt.set(taskId, Date.now());
-            return;
-          }
-          if (answer.verdict === 'not-found' || answer.task === undefined) {
-            this.stop(
-              taskId,
-              'lease-lost',
-              `Task '${taskId}' is gone from ${this.location} (Redis restarted without persistence, or the key was evicted); its result cannot be stored.`,
-            );
-          } else if (answer.task.status === 'cancelled') {
-            this.stop(taskId, 'cancelled', answer.task.statusMessage ?? 'Cancelled by the client.');
+          } else if (task === undefined) {
+            const message = `Task '${taskId}' is gone from ${this.location} (Redis restarted without persistence, or the key was evicted); its result cannot be stored.`;
+            this.stop(taskId, 'lease-lost', message);
+          } else if (task.status === 'cancelled') {
+            this.stop(taskId, 'cancelled', task.statusMessage ?? 'Cancelled by the client.');
           } else {
-            const message =
-              answer.task.statusMessage ?? `Task '${taskId}' was ${answer.task.status} by another replica.`;
+            const message = task.statusMessage ?? `Task '${taskId}' was ${task.status} by another replica.`;
             this.stop(taskId, /stopped renewing/.test(message) ? 'lease-lost' : 'ended-elsewhere', message);
           }
         } catch (error) {
@@ -578,11 +509,6 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
-  /** The sorted set listing an owner's tasks. */
-  private indexKey(owner: string): string {
-    return `${this.prefix}tasks-of:${owner}`;
-  }
-
   /**
    * Lists a new task under its subject, scored by this replica's clock (milliseconds × 1000 plus a
    * counter, so its tasks list in the order it made them). The set expires twice the longest
@@ -591,7 +517,7 @@ export class RedisTaskStore implements TaskStore {
    * without ever listing them does not grow its set with ids of tasks long gone.
    */
   private async index(owner: string, taskId: string): Promise<void> {
-    const key = this.indexKey(owner);
+    const key = `${this.prefix}tasks-of:${owner}`;
     const score = Date.now() * 1000 + (this.indexed++ % 1000);
     await Promise.all([
       this.command(['ZADD', key, String(score), taskId]),
@@ -605,15 +531,11 @@ export class RedisTaskStore implements TaskStore {
    * id added and four checked per create, the ids of gone tasks settle near a third of the live
    * ones, whatever order the tasks end in. Off the create's path; a failure leaves it to the next.
    */
-  async sweepIndex(key: string): Promise<number> {
-    const picked = (await this.command(['ZRANDMEMBER', key, String(INDEX_SWEEP)])) as string[] | null;
-    if (picked === null || picked.length === 0) return 0;
-    const exists = (await Promise.all(
-      picked.map((id) => this.command(['EXISTS', `${this.prefix}task:${id}`])),
-    )) as number[];
+  private async sweepIndex(key: string): Promise<void> {
+    const picked = ((await this.command(['ZRANDMEMBER', key, String(INDEX_SWEEP)])) ?? []) as string[];
+    const exists = await Promise.all(picked.map((id) => this.command(['EXISTS', `${this.prefix}task:${id}`])));
     const gone = picked.filter((_, index) => exists[index] === 0);
     if (gone.length > 0) await this.command(['ZREM', key, ...gone]);
-    return gone.length;
   }
 
   private toTask(taskId: string, fields: Record<string, string>): StoredTask {
@@ -643,26 +565,16 @@ function inputFields(
   prefix: 'in:' | 'out:',
   name: 'inputRequests' | 'inputResponses',
 ): Record<string, Record<string, unknown>> {
-  const found: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  let any = false;
-  for (const [field, value] of Object.entries(fields)) {
-    if (!field.startsWith(prefix)) continue;
-    found[field.slice(prefix.length)] = JSON.parse(value) as unknown;
-    any = true;
-  }
-  return any ? { [name]: { ...found } } : {};
-}
-
-/** The owner a task's hash records: `=<subject>`, or `-` (which no subject can be) for no subject. */
-function ownerOf(subject: string | undefined): string {
-  return subject === undefined ? '-' : `=${subject}`;
+  const found = Object.entries(fields).filter(([field]) => field.startsWith(prefix));
+  if (found.length === 0) return {};
+  return { [name]: Object.fromEntries(found.map(([field, value]) => [field.slice(prefix.length), JSON.parse(value)])) };
 }
 
 /**
  * Redis's `maxmemory-policy`, from `CONFIG GET`, else from `INFO memory` (which managed Redis
  * services allow where they refuse CONFIG); `undefined` when neither says.
  */
-async function readEvictionPolicy(client: RedisTaskClient): Promise<string | undefined> {
+async function readEvictionPolicy(client: RedisClient): Promise<string | undefined> {
   const config = await client.sendCommand(['CONFIG', 'GET', 'maxmemory-policy']).catch(() => undefined);
   if (Array.isArray(config) && typeof config[1] === 'string') return config[1];
   const info = await client.sendCommand(['INFO', 'memory']).catch(() => '');

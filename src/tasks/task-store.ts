@@ -29,6 +29,11 @@ export interface TaskError {
 /** JSON-RPC's internal error, the code of a task failed by its replica's death or drain. */
 export const TASK_INTERNAL_ERROR = -32603;
 
+/** The ending of a task failed by the store itself (a drain, an unwritable result): `message` as error and status message. */
+export function internalFailure(message: string): TaskEnding {
+  return { error: { code: TASK_INTERNAL_ERROR, message }, statusMessage: message };
+}
+
 /** One task as the store holds it; `src/tasks/wire.ts` maps it onto either MCP era's shape. */
 export interface StoredTask {
   readonly taskId: string;
@@ -370,6 +375,11 @@ export function notWaitingRefusal(task: StoredTask, keys: readonly string[]): Ta
   };
 }
 
+/** The owner a task records: `=<subject>`, or `-` (which no subject can be) for no subject. */
+export function ownerOf(subject: string | undefined): string {
+  return subject === undefined ? '-' : `=${subject}`;
+}
+
 /** A task id: a random UUID, unguessable, since an id is all a caller needs to read a task. */
 export function newTaskId(): string {
   return globalThis.crypto.randomUUID();
@@ -381,9 +391,4 @@ export function closedError(replicaId: string): TaskStoreError {
     'TASK_STORE_CLOSED',
     `Task store of replica '${replicaId}' is draining or closed: it creates no new task. Send the call to another replica.`,
   );
-}
-
-/** The reason written on a task still running when its replica's drain ran out of time. */
-export function drainMessage(replicaId: string, reason: string | undefined): string {
-  return `Replica '${replicaId}' shut down before the task finished${reason ? ` (${reason})` : ''}; the task was not completed. Call the tool again.`;
 }

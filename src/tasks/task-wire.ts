@@ -9,7 +9,7 @@
  *   the task; `tasks/result` the stored `CallToolResult` with `_meta[related-task]` (or the failed
  *   task's JSON-RPC error). Fields `ttl`, `pollInterval`.
  */
-import type { StoredTask, TaskError } from './task-store.js';
+import { isTerminalTaskStatus, type StoredTask, TASK_INTERNAL_ERROR, type TaskError } from './task-store.js';
 
 /** The 2026-07-28 extension's identifier, declared in `server/discover` capabilities and per request by clients. */
 export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
@@ -80,11 +80,7 @@ export function toLegacyTaskPayload(
     const meta = (result._meta as Record<string, unknown> | undefined) ?? {};
     return { result: { ...result, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } } };
   }
-  if (task.status === 'failed') {
-    return { error: task.error ?? { code: -32603, message: task.statusMessage ?? `Task '${task.taskId}' failed.` } };
-  }
-  if (task.status === 'cancelled') {
-    return { error: { code: -32603, message: task.statusMessage ?? `Task '${task.taskId}' was cancelled.` } };
-  }
-  return undefined;
+  if (!isTerminalTaskStatus(task.status)) return undefined;
+  const message = task.statusMessage ?? `Task '${task.taskId}' was ${task.status}.`;
+  return { error: (task.status === 'failed' && task.error) || { code: TASK_INTERNAL_ERROR, message } };
 }
