@@ -6,7 +6,7 @@ import { defaultIo, EXIT, options, reportProblems, type Io } from './io.js';
 import { wholeNumberOption } from './numbers.js';
 import { runCall } from './call.js';
 import { runServe } from './serve.js';
-import { commonJsRefusal, initProject, madeModuleNote } from './init.js';
+import { runInit } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from '../config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches, installedVersion } from './generator-packages.js';
@@ -104,29 +104,7 @@ export function createProgram(
     .description(
       'scaffold schemas/ with an example definition, toolsmith.config.json and npm scripts; never overwrites',
     )
-    .action(() => {
-      const report = initProject(io.cwd);
-      const refusal =
-        report.conflicts.length > 0
-          ? `refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.`
-          : report.commonJsCode && commonJsRefusal(report.commonJsCode);
-      if (refusal) {
-        io.stderr(`toolsmith init: ${refusal}\n`);
-        return setExit(EXIT.invalid);
-      }
-      const devDependencies =
-        report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
-      const kept =
-        report.kept.length > 0
-          ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node runs ` +
-            `\`toolsmith copy-assets\` after tsc, which reads "outDir" and "rootDir" of tsconfig.json (see the README).`
-          : '';
-      io.stdout(
-        `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}` +
-          `${devDependencies}.${kept}${report.madeModule === undefined ? '' : `\n${madeModuleNote(report.madeModule)}`}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
-      );
-      setExit(EXIT.ok);
-    });
+    .action(() => setExit(runInit(io)));
   common(
     program
       .command('generate')
