@@ -217,7 +217,11 @@ export function createProgram(
     )
     .argument('[after]', 'as <before> (default: the schemas folder)')
     .option('--json', 'one JSON object on stdout')
-    .option('--fail-on <level>', 'breaking | compatible | none (default: breaking)')
+    .addOption(
+      new Option('--fail-on <level>', 'the least change that fails the check')
+        .choices(['breaking', 'compatible', 'none'])
+        .default('breaking'),
+    )
     .option(
       '--strict-open-objects',
       'an optional property added to an object that accepts extra properties is breaking',
