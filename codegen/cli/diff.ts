@@ -12,7 +12,8 @@ import { diffSides, fails } from '../diff/verdict.js';
 /** Flags of `toolsmith diff`. */
 export interface DiffFlags {
   json?: boolean;
-  failOn?: string;
+  /** What fails the check (`--fail-on`, its choices checked by the CLI). */
+  failOn?: 'breaking' | 'compatible' | 'none';
   strictOpenObjects?: boolean;
   /** The config file (`--config`), as every command reads it. */
   config?: string;
@@ -36,11 +37,6 @@ function sideKey(spec: string, cwd: string): string {
  * a side that is that folder.
  */
 export async function runDiff(before: string, after: string | undefined, flags: DiffFlags, io: Io): Promise<number> {
-  const failOn = flags.failOn ?? 'breaking';
-  if (failOn !== 'breaking' && failOn !== 'compatible' && failOn !== 'none') {
-    io.stderr(`toolsmith diff: --fail-on must be breaking, compatible or none (got ${failOn})\n`);
-    return EXIT.usage;
-  }
   const configured = await options(flags, io);
   if (configured.problems.length > 0) return refuse('the config does not load', configured.problems, flags, io);
   const resolved = resolveOptions(configured.options);
@@ -65,7 +61,7 @@ export async function runDiff(before: string, after: string | undefined, flags: 
     maxComparisons: flags.maxComparisons,
   });
   io.stdout(flags.json ? formatJson(report) : formatText(report));
-  return fails(report, failOn) ? EXIT.invalid : EXIT.ok;
+  return fails(report, flags.failOn ?? 'breaking') ? EXIT.invalid : EXIT.ok;
 }
 
 /** A diff that cannot run: the problems on stderr (and as `{ error, problems }` with `--json`), exit 2. */

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CONFIG_FILES } from '../config/config.js';
-import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { describeCommonJs, ESM_FIX } from './entry.js';
 import { BUILD_PACKAGES, GENERATOR_PACKAGES } from './generator-packages.js';
+import { EXIT, type Io } from './io.js';
 
 /** What `toolsmith init` did, or why it refused. */
 export interface InitReport {
@@ -34,76 +35,28 @@ interface PackageJson {
   [key: string]: unknown;
 }
 
-const EXAMPLE = {
-  $schema: '../node_modules/toolsmith-sdk/tool-definition.schema.json',
-  name: 'greet',
-  description: 'Greets a person by name, in one of a few languages.',
-  category: 'example',
-  version: '1.0.0',
-  inputSchema: {
-    type: 'object',
-    required: ['name'],
-    additionalProperties: false,
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 100, description: 'Who to greet.' },
-      language: {
-        type: 'string',
-        enum: ['en', 'fr', 'de'],
-        default: 'en',
-        description: 'The language of the greeting.',
-      },
-    },
-  },
-  outputSchema: {
-    type: 'object',
-    required: ['greeting'],
-    additionalProperties: false,
-    properties: { greeting: { type: 'string', description: 'The greeting.' } },
-  },
-  examples: [{ input: { name: 'Ada' }, output: { greeting: 'Hello, Ada!' } }],
-};
-
-/** The config init writes; its `$schema` gives editors the installed config schema (completion, hover, checks). */
-export const INIT_CONFIG: ToolsmithConfig = {
-  $schema: './node_modules/toolsmith-sdk/toolsmith.config.schema.json',
-  schemas: 'schemas',
-  out: 'generated',
-  stubs: 'src/tools',
-  capabilities: [],
-};
-
 /**
- * The project's tsconfig: strict, NodeNext, Node's types, `src/` and `generated/` compiled into
- * `dist/`. tsc does not emit the generated validators (JavaScript) nor the JSON the lazy registry
- * and the manifests read; the `build` script's `toolsmith copy-assets` copies them.
+ * The folder of the files init scaffolds, copied as they are: the example definition and the config
+ * (their `$schema` pointing at the installed schemas, for editor completion and checks), and the
+ * project's tsconfig (strict, NodeNext, Node's types, `src/` and `generated/` compiled into `dist/`;
+ * tsc does not emit the generated validators nor the JSON the lazy registry and the manifests read,
+ * which the `build` script's `toolsmith copy-assets` copies).
  */
-export const TSCONFIG = `{
-  // Written by \`toolsmith init\`. \`npm run build\` (tsc, then toolsmith copy-assets) writes dist/,
-  // which runs with plain node.
-  "compilerOptions": {
-    "target": "ES2022",
-    "module": "NodeNext",
-    "moduleResolution": "NodeNext",
-    "strict": true,
-    "types": ["node"],
-    "skipLibCheck": true,
-    "outDir": "dist",
-    "rootDir": "."
-  },
-  "include": ["src", "generated"]
-}
-`;
+const SCAFFOLD_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'templates', 'init');
+
+/** The scaffolded files, relative to the project (and to `SCAFFOLD_DIR`). */
+const SCAFFOLD = ['schemas/greet.tool.json', 'toolsmith.config.json', 'tsconfig.json'];
 
 /** The `build` script init adds: tsc, then the generated files tsc does not emit. */
 const BUILD_SCRIPT = 'tsc -p tsconfig.json && toolsmith copy-assets';
 
 /** What init says when it made a CommonJS project ES modules (`reason`: what made it CommonJS). */
-export function madeModuleNote(reason: string): string {
+function madeModuleNote(reason: string): string {
   return `Set "type": "module" in package.json (it ${reason.replace(/^package\.json has /, 'had ')}): toolsmith's generated code is ES modules.`;
 }
 
 /** Why init refuses a CommonJS project with code of its own, and the exact fix. */
-export function commonJsRefusal({ reason, files }: { reason: string; files: string[] }): string {
+function commonJsRefusal({ reason, files }: { reason: string; files: string[] }): string {
   return (
     `${reason} and code of its own (${files.join(', ')}${files.length >= NAMED_FILES ? ', …' : ''}), which "type": "module" ` +
     `would load as ES modules; toolsmith's generated code is ES modules (import.meta, top-level await). Make the ` +
@@ -143,16 +96,10 @@ function moduleTypedCode(root: string): string[] {
  * or when a CommonJS project has code.
  */
 export function initProject(root: string): InitReport {
-  const files: Record<string, string> = {
-    'schemas/greet.tool.json': `${JSON.stringify(EXAMPLE, null, 2)}\n`,
-    'toolsmith.config.json': `${JSON.stringify(INIT_CONFIG, null, 2)}\n`,
-  };
-  // A config of another kind (toolsmith.config.ts, …) is a conflict too: two configs are an error.
-  const conflicts = [...new Set([...Object.keys(files), ...CONFIG_FILES])].filter((file) =>
-    existsSync(path.join(root, file)),
-  );
   const kept = existsSync(path.join(root, 'tsconfig.json')) ? ['tsconfig.json'] : [];
-  if (kept.length === 0) files['tsconfig.json'] = TSCONFIG;
+  const files = SCAFFOLD.filter((file) => !kept.includes(file));
+  // A config of another kind (toolsmith.config.ts, …) is a conflict too: two configs are an error.
+  const conflicts = [...new Set([...files, ...CONFIG_FILES])].filter((file) => existsSync(path.join(root, file)));
   const packageFile = path.join(root, 'package.json');
   const packageJson = existsSync(packageFile)
     ? (JSON.parse(readFileSync(packageFile, 'utf8')) as PackageJson)
@@ -180,9 +127,9 @@ export function initProject(root: string): InitReport {
       : describeCommonJs({ file: packageFile, type: packageJson.type }, root);
   const code = reason === undefined ? [] : moduleTypedCode(root);
   if (reason !== undefined && code.length > 0) return { ...refused, conflicts, commonJsCode: { reason, files: code } };
-  for (const [file, content] of Object.entries(files)) {
+  for (const file of files) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), content, { flag: 'wx' });
+    copyFileSync(path.join(SCAFFOLD_DIR, file), path.join(root, file), constants.COPYFILE_EXCL);
   }
   const next: PackageJson = packageJson ?? { name: path.basename(root), private: true, type: 'module' };
   next.scripts = { ...next.scripts, ...wanted };
@@ -195,11 +142,37 @@ export function initProject(root: string): InitReport {
   if (added.length > 0) next.devDependencies = { ...next.devDependencies, ...Object.fromEntries(added) };
   writeFileSync(packageFile, `${JSON.stringify(next, null, 2)}\n`);
   return {
-    created: [...Object.keys(files), ...(packageJson ? [] : ['package.json'])],
+    created: [...files, ...(packageJson ? [] : ['package.json'])],
     scripts: Object.keys(wanted),
     devDependencies: added.map(([name]) => name),
     kept,
     conflicts: [],
     ...(reason === undefined ? {} : { madeModule: reason }),
   };
+}
+
+/** `toolsmith init` in `io.cwd`: what it created and what comes next on stdout, or why it refused on stderr. */
+export function runInit(io: Io): number {
+  const report = initProject(io.cwd);
+  const refusal =
+    report.conflicts.length > 0
+      ? `refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.`
+      : report.commonJsCode && commonJsRefusal(report.commonJsCode);
+  if (refusal) {
+    io.stderr(`toolsmith init: ${refusal}\n`);
+    return EXIT.invalid;
+  }
+  const devDependencies =
+    report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
+  const kept =
+    report.kept.length > 0
+      ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node runs ` +
+        `\`toolsmith copy-assets\` after tsc, which reads "outDir" and "rootDir" of tsconfig.json (see the README).`
+      : '';
+  const madeModule = report.madeModule === undefined ? '' : `\n${madeModuleNote(report.madeModule)}`;
+  io.stdout(
+    `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}` +
+      `${devDependencies}.${kept}${madeModule}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
+  );
+  return EXIT.ok;
 }

@@ -2,17 +2,18 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { defaultIo, EXIT, options, reportProblems, type Io } from './io.js';
+import { defaultIo, EXIT, options, type Io } from './io.js';
 import { wholeNumberOption } from './numbers.js';
 import { runCall } from './call.js';
 import { runServe } from './serve.js';
-import { commonJsRefusal, initProject, madeModuleNote } from './init.js';
+import { runInit } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from '../config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches, installedVersion } from './generator-packages.js';
 import { resolveOptions } from '../config/options.js';
 import { clockTime } from './reporter.js';
 import { runDiff } from './diff.js';
+import { runCopyAssets } from './copy-assets.js';
 import { GENERATOR_VERSION } from '../model.js';
 
 /**
@@ -74,10 +75,27 @@ const workersOption = () =>
 const repeatable = (flags: string, help: string) =>
   new Option(flags, help).argParser((value: string, previous: string[] = []) => [...previous, value]);
 
-/** The help of `--entry`, an option of `call` and `serve`. */
-const ENTRY_HELP =
-  'a module whose default export is the ToolOrchestrator, its options, or a function returning ' +
-  'either (default: "entry" of the config, else the generated registry)';
+/**
+ * The options of `call` and `serve`, which load the project's orchestrator: the persona calls are made
+ * as (its id defaulting to `persona`), the entry module, and the decision about tools with side effects.
+ */
+const projectOptions = (command: Command, persona: string) =>
+  command
+    .addOption(
+      repeatable(
+        '--capability <cap>',
+        'a capability of the persona calls are made as (repeatable; default: "capabilities" of the config file, else none)',
+      ),
+    )
+    .option('--persona <id>', 'the persona id calls are made as', persona)
+    .option(
+      '--entry <module>',
+      'a module whose default export is the ToolOrchestrator, its options, or a function returning either (default: "entry" of the config, else the generated registry)',
+    )
+    .option(
+      '--allow-side-effects',
+      "let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED (with --entry: applied to the entry's options when they give no approval gate)",
+    );
 
 // ── End of config and flags.
 
@@ -104,29 +122,7 @@ export function createProgram(
     .description(
       'scaffold schemas/ with an example definition, toolsmith.config.json and npm scripts; never overwrites',
     )
-    .action(() => {
-      const report = initProject(io.cwd);
-      const refusal =
-        report.conflicts.length > 0
-          ? `refusing to overwrite ${report.conflicts.join(', ')}; nothing was written.`
-          : report.commonJsCode && commonJsRefusal(report.commonJsCode);
-      if (refusal) {
-        io.stderr(`toolsmith init: ${refusal}\n`);
-        return setExit(EXIT.invalid);
-      }
-      const devDependencies =
-        report.devDependencies.length > 0 ? `; added devDependencies ${report.devDependencies.join(', ')}` : '';
-      const kept =
-        report.kept.length > 0
-          ? `\nKept your ${report.kept.join(' and ')}: a build that runs with plain node runs ` +
-            `\`toolsmith copy-assets\` after tsc, which reads "outDir" and "rootDir" of tsconfig.json (see the README).`
-          : '';
-      io.stdout(
-        `toolsmith init: created ${report.created.join(', ')}; added npm scripts ${report.scripts.join(', ')}` +
-          `${devDependencies}.${kept}${report.madeModule === undefined ? '' : `\n${madeModuleNote(report.madeModule)}`}\nNext: npm install, npm run generate, implement src/tools/greet.ts, then npm run build.\n`,
-      );
-      setExit(EXIT.ok);
-    });
+    .action(() => setExit(runInit(io)));
   common(
     program
       .command('generate')
@@ -196,40 +192,19 @@ export function createProgram(
     )
     .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder (default: generated)')
-    .action(async (flags) => {
-      const { options: generateOptions, problems } = await options(flags, io);
-      if (problems.length > 0) {
-        reportProblems(problems, io);
-        return setExit(EXIT.invalid);
-      }
-      const { copyGeneratedAssets } = await import('./copy-assets.js');
-      const report = copyGeneratedAssets(io.cwd, resolveOptions(generateOptions).outDir);
-      if (report.problem !== undefined) {
-        io.stderr(`toolsmith copy-assets: ${report.problem}\n`);
-        return setExit(EXIT.invalid);
-      }
-      io.stdout(
-        `toolsmith copy-assets: ${report.copied.length} files copied to ${path.relative(io.cwd, report.target) || '.'}/\n`,
-      );
-      setExit(EXIT.ok);
-    });
-  common(
-    program
-      .command('call')
-      .description(
-        'call one tool through the orchestrator and print the result as JSON, e.g. call calculator \'{"expression":"2*(3+4)"}\'',
-      ),
+    .action(async (flags) => setExit(await runCopyAssets(flags, io)));
+  projectOptions(
+    common(
+      program
+        .command('call')
+        .description(
+          'call one tool through the orchestrator and print the result as JSON, e.g. call calculator \'{"expression":"2*(3+4)"}\'',
+        ),
+    ),
+    'cli',
   )
     .argument('<tool>', 'the tool name')
     .argument('[arguments]', 'the arguments as a JSON object (default {})')
-    .addOption(repeatable('--capability <cap>', 'a capability of the calling persona (repeatable)'))
-    .option('--persona <id>', 'the calling persona id', 'cli')
-    .option(
-      '--allow-side-effects',
-      'let a tool with side effects (hasSideEffects) run; without it the call is answered APPROVAL_REJECTED ' +
-        "(with --entry: applied to the entry's options when they give no approval gate)",
-    )
-    .option('--entry <module>', ENTRY_HELP)
     .action(async (tool, json, flags) => setExit(await runCall(tool, json, flags, io)));
   program
     .command('diff')
@@ -242,7 +217,11 @@ export function createProgram(
     )
     .argument('[after]', 'as <before> (default: the schemas folder)')
     .option('--json', 'one JSON object on stdout')
-    .option('--fail-on <level>', 'breaking | compatible | none (default: breaking)')
+    .addOption(
+      new Option('--fail-on <level>', 'the least change that fails the check')
+        .choices(['breaking', 'compatible', 'none'])
+        .default('breaking'),
+    )
     .option(
       '--strict-open-objects',
       'an optional property added to an object that accepts extra properties is breaking',
@@ -260,22 +239,16 @@ export function createProgram(
       wholeNumberOption(1, '--max-comparisons 100000'),
     )
     .action(async (before, after, flags) => setExit(await runDiff(before, after, flags, io)));
-  program
-    .command('serve')
-    .description(
-      'serve the tools as an MCP server over stdio until the client disconnects, or over Streamable ' +
-        'HTTP with --http (tools/list as in mcp.json, or mcp-portable.json with --profile portable; tools/call through the orchestrator)',
-    )
-    .option('--config <file>', CONFIG_FLAG_HELP)
-    .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)')
-    .addOption(
-      repeatable(
-        '--capability <cap>',
-        'a capability the connection\'s persona has (repeatable; default: "capabilities" of the config file, else none)',
-      ),
-    )
-    .option('--persona <id>', 'the persona id calls are made as', 'mcp')
-    .option('--entry <module>', ENTRY_HELP)
+  projectOptions(
+    program
+      .command('serve')
+      .description(
+        'serve the tools as an MCP server over stdio until the client disconnects, or over Streamable HTTP with --http (tools/list as in mcp.json, or mcp-portable.json with --profile portable; tools/call through the orchestrator)',
+      )
+      .option('--config <file>', CONFIG_FLAG_HELP)
+      .option('--out <dir>', 'generated output folder holding registry.ts (default: generated)'),
+    'mcp',
+  )
     .addOption(
       new Option(
         '--profile <profile>',
@@ -295,11 +268,6 @@ export function createProgram(
       '--shutdown-timeout <ms>',
       'when the client disconnects, how long calls in flight and tool shutdowns may take before the server exits anyway (default 5000)',
       wholeNumberOption(0, '--shutdown-timeout 5000'),
-    )
-    .option(
-      '--allow-side-effects',
-      'let tools with side effects (hasSideEffects) run; without it their calls are answered APPROVAL_REJECTED ' +
-        "(with --entry: applied to the entry's options when they give no approval gate)",
     )
     .option(
       '--http',

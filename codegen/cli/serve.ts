@@ -1,72 +1,87 @@
 /**
- * `serve`: the project's tools as an MCP server over stdio, or over Streamable HTTP (./serve-http.ts),
- * its orchestrator loaded as `call` loads it (./call.ts) and its task store opened when a tool needs one.
+ * `serve`: the project's tools as an MCP server over stdio, or over Streamable HTTP with `--http`, its
+ * orchestrator loaded as `call` loads it (./call.ts) and its task store opened when a tool needs one.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { BearerAuthOptions } from '../../src/mcp/auth.js';
+import type { ServeHttpOptions } from '../../src/mcp/http.js';
 import type { ServeStdioOptions } from '../../src/mcp/stdio.js';
 import type { McpToolEntry } from '../../src/mcp/tool.js';
-import type { ToolOrchestrator } from '../../src/orchestrator.js';
+import type { ShutdownReport, ToolOrchestrator } from '../../src/orchestrator.js';
 import type { TaskStore } from '../../src/tasks/index.js';
 import { GENERATOR_VERSION } from '../model.js';
 import { openProject, type ProjectFlags } from './call.js';
 import { defaultIo, EXIT, type Io } from './io.js';
-import { runServeHttp, type ServedAs, type ServeHttpFlags } from './serve-http.js';
+import { wholeNumber, wholeNumberWanted } from './numbers.js';
+
+/** The flags of `serve`; those of `--http` are also read from their `TOOLSMITH_*` environment variables (see the README). */
+export interface ServeFlags extends ProjectFlags {
+  capability?: string[];
+  persona?: string;
+  profile?: 'exact' | 'portable';
+  toolFailureMeta?: boolean;
+  pageSize?: number;
+  maxMessageBytes?: number;
+  shutdownTimeout?: number;
+  taskStore?: string;
+  taskStoreAcceptEviction?: boolean;
+  taskInputWait?: number;
+  taskMaxInputWaiting?: number;
+  http?: boolean;
+  host?: string;
+  port?: number;
+  auth?: boolean;
+  authIssuer?: string;
+  authResource?: string;
+  authJwks?: string;
+  scopeMap?: string;
+  requiredScope?: string[];
+  allowedOrigin?: string[];
+  maxBodyBytes?: number;
+  requestTimeout?: number;
+  drainTimeout?: number;
+}
 
 /**
- * `serve`: an MCP server over stdio for the project's tools, until the client disconnects or the
- * process gets SIGINT/SIGTERM. Stdout carries only protocol messages; problems go to stderr.
+ * `serve`: an MCP server for the project's tools, over stdio until the client disconnects or the
+ * process gets SIGINT/SIGTERM, or over HTTP until SIGTERM/SIGINT. Stdout carries only protocol
+ * messages; problems go to stderr.
  */
-export async function runServe(
-  flags: ProjectFlags &
-    ServeHttpFlags &
-    Pick<ServeStdioOptions, 'maxMessageBytes' | 'pageSize'> & {
-      capability?: string[];
-      persona?: string;
-      shutdownTimeout?: number;
-      taskStore?: string;
-      taskStoreAcceptEviction?: boolean;
-      taskInputWait?: number;
-      taskMaxInputWaiting?: number;
-      http?: boolean;
-      profile?: 'exact' | 'portable';
-      toolFailureMeta?: boolean;
-    },
-  io: Io = defaultIo,
-): Promise<number> {
+export async function runServe(flags: ServeFlags, io: Io = defaultIo): Promise<number> {
   const project = await openProject(flags, 'serve', io);
   if (project === undefined) return EXIT.invalid;
   const { orchestrator, config } = project;
   const profile = flags.profile ?? config.manifests?.servedProfile ?? 'exact';
   const listedTools = profile === 'portable' ? portableTools(project.outDir) : undefined;
-  if (typeof listedTools === 'string') {
-    io.stderr(`toolsmith serve: ${listedTools}\n`);
-    await orchestrator.shutdown();
-    return EXIT.invalid;
-  }
+  if (typeof listedTools === 'string') return refuse(listedTools, orchestrator, io);
   const taskStore = await openServeTaskStore(orchestrator, flags, io);
-  if (taskStore === null) {
-    await orchestrator.shutdown();
-    return EXIT.invalid;
-  }
-  const served: ServedAs = {
+  if (taskStore === null) return refuse(undefined, orchestrator, io);
+  const served = {
     name: 'toolsmith',
     version: GENERATOR_VERSION,
     capabilities: flags.capability ?? config.capabilities ?? [],
-    personaId: flags.persona ?? 'mcp',
     pageSize: flags.pageSize,
     taskStore,
     listedTools,
     injectedArguments: config.injectedArguments,
     toolFailureMeta: flags.toolFailureMeta ?? config.toolFailureMeta ?? false,
   };
+  const personaId = flags.persona ?? 'mcp';
   try {
     return flags.http
-      ? await runServeHttp(orchestrator, flags, served, io)
-      : await serveOverStdio(orchestrator, flags, served, io);
+      ? await runServeHttp(orchestrator, flags, { ...served, personaId }, io)
+      : await serveOverStdio(orchestrator, flags, { ...served, persona: { personaId } }, io);
   } finally {
     await taskStore?.close().catch(() => {});
   }
+}
+
+/** A server that cannot start: `message` (if not printed already) on stderr, the orchestrator shut down, exit 1. */
+async function refuse(message: string | undefined, orchestrator: ToolOrchestrator, io: Pick<Io, 'stderr'>) {
+  if (message !== undefined) io.stderr(`toolsmith serve: ${message}\n`);
+  await orchestrator.shutdown();
+  return EXIT.invalid;
 }
 
 /**
@@ -88,7 +103,7 @@ function portableTools(outDir: string): McpToolEntry[] | string {
  */
 async function openServeTaskStore(
   orchestrator: ToolOrchestrator,
-  flags: Parameters<typeof runServe>[0],
+  flags: ServeFlags,
   io: Io,
 ): Promise<TaskStore | undefined | null> {
   const { hasTaskCapableTool } = await import('../../src/mcp/tasks.js');
@@ -120,28 +135,131 @@ async function openServeTaskStore(
   return store;
 }
 
+/** Says on stderr which tools failed to shut down, and why. */
+function reportShutdown(shutdown: ShutdownReport, io: Pick<Io, 'stderr'>): void {
+  for (const failure of shutdown.errors)
+    io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
+}
+
 /** `serve` over stdio, once its orchestrator and task store are open. */
 async function serveOverStdio(
   orchestrator: ToolOrchestrator,
-  flags: Parameters<typeof runServe>[0],
-  served: ServedAs,
+  flags: ServeFlags,
+  served: ServeStdioOptions,
   io: Io,
 ): Promise<number> {
   const { serveStdio } = await import('../../src/mcp/stdio.js');
-  const { personaId, ...server } = served;
   const { shutdown } = await serveStdio(orchestrator, {
-    ...server,
-    persona: { personaId },
+    ...served,
     onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
     maxMessageBytes: flags.maxMessageBytes,
     shutdownTimeoutMs: flags.shutdownTimeout,
   });
-  for (const failure of shutdown.errors)
-    io.stderr(`toolsmith serve: tool '${failure.toolName}' failed to shut down: ${failure.message}\n`);
+  reportShutdown(shutdown, io);
   if (shutdown.errors.some((failure) => (failure.error as { code?: unknown } | undefined)?.code === 'TIMEOUT')) {
     // A tool left running past the deadline may hold the event loop open (a socket, a timer): the
     // client is gone and everything else is closed, so exit once this turn is over.
     setTimeout(() => process.exit(), 0).unref();
   }
   return EXIT.ok;
+}
+
+/**
+ * `serve --http`: serves `orchestrator` over stateless MCP Streamable HTTP until SIGTERM/SIGINT,
+ * then drains; resolves to the exit code (0 after a drain, 1 for a setup mistake, printed).
+ * Auth is on unless `--no-auth`; its settings come from the flags or the environment.
+ */
+async function runServeHttp(
+  orchestrator: ToolOrchestrator,
+  flags: ServeFlags,
+  { capabilities, ...served }: ServeHttpOptions,
+  io: Pick<Io, 'stderr' | 'cwd'>,
+): Promise<number> {
+  const env = process.env;
+  const port = chosenPort(flags.port, env);
+  if (typeof port === 'object') return refuse(port.error, orchestrator, io);
+  const auth = flags.auth === false ? undefined : bearerAuth(flags, env, io.cwd);
+  if (typeof auth === 'string') return refuse(auth, orchestrator, io);
+  const { startHttpServer } = await import('../../src/mcp/http.js');
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    server = await startHttpServer(orchestrator, {
+      ...served,
+      // With auth, the capabilities of a call come from its token's scopes.
+      ...(auth === undefined ? { capabilities } : { auth }),
+      host: flags.host ?? env.TOOLSMITH_HOST ?? '127.0.0.1',
+      port,
+      allowedOrigins: flags.allowedOrigin ?? [],
+      requestStateKey: env.TOOLSMITH_REQUEST_STATE_KEY,
+      maxBodyBytes: flags.maxBodyBytes,
+      requestTimeoutMs: flags.requestTimeout,
+      drainTimeoutMs: flags.drainTimeout,
+      onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
+    });
+  } catch (error) {
+    return refuse((error as Error).message, orchestrator, io);
+  }
+  const how = auth === undefined ? 'no auth: loopback only' : `bearer tokens from ${auth.issuer}`;
+  io.stderr(`toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${how}); health at /healthz\n`);
+  const result = await server.done;
+  io.stderr(
+    `toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} ` +
+      `in flight, ${result.abandoned} aborted at the deadline.\n`,
+  );
+  reportShutdown(result.shutdown, io);
+  return EXIT.ok;
+}
+/** The bearer-token auth of `serve --http` from its flags, else the environment; what is missing, as a sentence. */
+function bearerAuth(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd: string): BearerAuthOptions | string {
+  const issuer = flags.authIssuer ?? env.TOOLSMITH_AUTH_ISSUER;
+  const resource = flags.authResource ?? env.TOOLSMITH_AUTH_RESOURCE;
+  const jwks = flags.authJwks ?? env.TOOLSMITH_AUTH_JWKS;
+  if (issuer === undefined || resource === undefined || jwks === undefined) {
+    const missing = Object.entries({ '--auth-issuer': issuer, '--auth-resource': resource, '--auth-jwks': jwks })
+      .filter(([, value]) => value === undefined)
+      .map(([flag]) => flag);
+    return (
+      `--http needs bearer-token auth: give ${missing.join(', ')} (or TOOLSMITH_AUTH_ISSUER, TOOLSMITH_AUTH_RESOURCE, ` +
+      `TOOLSMITH_AUTH_JWKS), or --no-auth to serve on loopback only.`
+    );
+  }
+  const scopeMapFile = flags.scopeMap ?? env.TOOLSMITH_AUTH_SCOPE_MAP;
+  const scopeCapabilities = scopeMapFile === undefined ? new Map() : readScopeMap(path.resolve(cwd, scopeMapFile));
+  if (scopeCapabilities instanceof Error) return scopeCapabilities.message;
+  return {
+    issuer,
+    resource,
+    jwks: /^https?:\/\//i.test(jwks) ? jwks : path.resolve(cwd, jwks),
+    scopeCapabilities,
+    requiredScopes:
+      flags.requiredScope ?? env.TOOLSMITH_AUTH_REQUIRED_SCOPES?.split(/[\s,]+/).filter((scope) => scope !== '') ?? [],
+  };
+}
+
+/** A scope map file: `{ "scope": ["capability", …], … }`. */
+function readScopeMap(file: string): Map<string, string[]> | Error {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return new Error(`the scope map ${file} could not be read as JSON (${(error as Error).message}).`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return new Error(`the scope map ${file} must be an object { "scope": ["capability", …] }.`);
+  const map = new Map<string, string[]>();
+  for (const [scope, capabilities] of Object.entries(value)) {
+    if (!Array.isArray(capabilities) || !capabilities.every((item) => typeof item === 'string')) {
+      return new Error(`the scope map ${file}: "${scope}" must be an array of capability strings.`);
+    }
+    map.set(scope, capabilities);
+  }
+  return map;
+}
+
+/** The port: `--port`, else TOOLSMITH_PORT, else PORT; what is wrong when the variable is not a port. */
+function chosenPort(flag: number | undefined, env: NodeJS.ProcessEnv): number | undefined | { error: string } {
+  if (flag !== undefined) return flag;
+  const name = env.TOOLSMITH_PORT !== undefined ? 'TOOLSMITH_PORT' : env.PORT !== undefined ? 'PORT' : undefined;
+  if (name === undefined) return undefined;
+  return wholeNumber(env[name]!) ?? { error: `${name} must be a port, ${wholeNumberWanted(0)}; got '${env[name]}'.` };
 }

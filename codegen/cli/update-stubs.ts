@@ -22,7 +22,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Node, SourceFile, SyntaxKind } from 'ts-morph';
-import { cacheFile, sha256 } from '../incremental/store.js';
+import { cacheFile, sha256, writeAtomically } from '../incremental/store.js';
 import type { ProjectModel, SharedSchemaModel, ToolModel, ToolNames } from '../model.js';
 
 /** What a name a stub imports from the generated folder stands for. */
@@ -135,7 +135,9 @@ export async function updateStubs(options: {
     const rewritten = await rewriteStub(file, text, stale, place.to === file ? undefined : place.impl);
     report.updated.push(writeStub(file, place, rewritten, options.stubsDir, texts, record.created));
   }
-  writeRecord(recordFile, record, previous.text);
+  // Written when it changed, best effort as the cache: without a record a later rename is reported, not followed.
+  const recordText = `${JSON.stringify({ names: [...record.names], created: [...record.created] })}\n`;
+  if (recordText !== previous.text) writeAtomically(recordFile, recordText);
   return report;
 }
 
@@ -410,18 +412,6 @@ function readRecord(file: string | undefined): StubsRecord {
     }
   }
   return { names: new Map(), created: new Map() }; // a gone name is then reported as unknown
-}
-
-/** Writes the record when it changed (atomically, best effort, as the cache). */
-function writeRecord(file: string | undefined, record: StubsRecord, previous: string | undefined): void {
-  const text = `${JSON.stringify({ names: [...record.names], created: [...record.created] })}\n`;
-  if (file === undefined || text === previous) return;
-  try {
-    writeFileSync(`${file}.tmp`, text);
-    renameSync(`${file}.tmp`, file);
-  } catch {
-    // Without a record a later rename is reported, not followed.
-  }
 }
 
 /**

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import type { ToolsmithConfig } from './generated/config-type.js';
@@ -43,94 +42,71 @@ const checkConfigValue = validate as unknown as { (data: unknown): boolean; erro
  */
 export async function loadConfig(projectRoot: string, file?: string): Promise<LoadedConfig> {
   const root = path.resolve(projectRoot);
-  const shown = (full: string) => toPosix(path.relative(root, full)) || full;
   const found = file
     ? [path.resolve(root, file)]
     : CONFIG_FILES.map((name) => path.join(root, name)).filter((full) => existsSync(full));
   const candidate = found[0];
   if (candidate === undefined) return { config: {}, problems: [] };
-  const refused = (message: string, hint: string): LoadedConfig => ({
-    config: {},
-    problems: [fileProblem(shown(candidate), message, hint)],
-  });
+  const shown = (full: string) => toPosix(path.relative(root, full)) || full;
+  const name = shown(candidate);
+  const refused = (message: string, hint: string) => ({ config: {}, problems: [fileProblem(name, message, hint)] });
   if (found.length > 1)
     return refused(
       `${found.length} config files: ${found.map(shown).join(' and ')}; toolsmith reads one`,
       'keep one of them and move what the others say into it',
     );
   if (!existsSync(candidate)) return refused('the config file does not exist', 'check the --config path');
-  const kind = configKind(candidate);
-  if (kind === undefined)
-    return {
-      ...refused(
-        'toolsmith cannot read a config of this kind',
-        'name it toolsmith.config.json, .ts, .mts, .js or .mjs',
-      ),
-      file: candidate,
-    };
-  const read =
-    kind === 'json'
-      ? readJsonConfig(candidate, shown(candidate))
-      : await importConfig(candidate, shown(candidate), kind, root);
-  if ('problems' in read) return { config: {}, file: candidate, problems: read.problems };
-  const problems = checkConfig(read, shown(candidate));
-  return { config: problems.length === 0 ? (read.value as ToolsmithConfig) : {}, file: candidate, problems };
+  const read = await readConfig(candidate, name, root);
+  const problems = Array.isArray(read) ? read : checkConfig(read, name);
+  const config = Array.isArray(read) || problems.length > 0 ? {} : (read.value as ToolsmithConfig);
+  return { config, file: candidate, problems };
 }
 
-function configKind(file: string): 'json' | 'typescript' | 'javascript' | undefined {
-  if (file.endsWith('.json')) return 'json';
-  if (/\.[mc]?ts$/.test(file)) return 'typescript';
-  if (/\.[mc]?js$/.test(file)) return 'javascript';
-  return undefined;
+/** A config file's value, or why it cannot be read: JSON parsed with positions, a module imported. */
+async function readConfig(file: string, shown: string, root: string): Promise<ReadConfig | Problem[]> {
+  if (file.endsWith('.json')) return readJsonConfig(file, shown);
+  if (/\.[mc]?[jt]s$/.test(file)) return importConfig(file, shown, root);
+  const hint = 'name it toolsmith.config.json, .ts, .mts, .js or .mjs';
+  return [fileProblem(shown, 'toolsmith cannot read a config of this kind', hint)];
 }
 
 function fileProblem(file: string, message: string, hint: string, line = 1, column = 1): Problem {
   return { file, line, column, pointer: '', message, hint };
 }
 
-function readJsonConfig(file: string, shown: string): ReadConfig | { problems: Problem[] } {
+function readJsonConfig(file: string, shown: string): ReadConfig | Problem[] {
   const read = readRegularFile(file);
-  if ('error' in read) return { problems: [fileProblem(shown, `not read: ${read.error}`, read.hint)] };
+  if ('error' in read) return [fileProblem(shown, `not read: ${read.error}`, read.hint)];
   const parsed = parseSource(shown, shown, read.bytes.toString('utf8'));
-  if (parsed.problems.length > 0) return { problems: parsed.problems };
+  if (parsed.problems.length > 0) return parsed.problems;
   const { source } = parsed;
   return { value: source.value, locate: (pointer, atKey) => positionOf(source, pointer, atKey) };
 }
 
 /**
- * Imports a config module's default export: JavaScript natively, TypeScript through jiti (Node 20
- * cannot strip types). A module that throws, or does not parse, is a problem naming the file.
+ * Imports a config module's default export through jiti: TypeScript transpiled (Node 20 cannot strip
+ * types) without a module cache, so `generate --watch` reads it again on each run; JavaScript jiti
+ * hands to Node's own import. A module that throws, or does not parse, is a problem naming the file.
  */
-async function importConfig(
-  file: string,
-  shown: string,
-  kind: 'typescript' | 'javascript',
-  root: string,
-): Promise<ReadConfig | { problems: Problem[] }> {
+async function importConfig(file: string, shown: string, root: string): Promise<ReadConfig | Problem[]> {
   let module: Record<string, unknown>;
   try {
-    if (kind === 'javascript') module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    else {
-      const { createJiti } = await import('jiti');
-      // No module cache: `generate --watch` reads the config again on each run. The transpiled copy is
-      // kept beside toolsmith's own cache in the project (not in the system's temp folder).
-      const modules = path.join(root, 'node_modules');
-      const fsCache = existsSync(modules) ? path.join(modules, '.cache', 'jiti') : false;
-      module = await createJiti(import.meta.url, { moduleCache: false, interopDefault: false, fsCache }).import(file);
-    }
+    const { createJiti } = await import('jiti');
+    // The transpiled copy is kept beside toolsmith's own cache in the project (not in the system's temp folder).
+    const modules = path.join(root, 'node_modules');
+    const fsCache = existsSync(modules) ? path.join(modules, '.cache', 'jiti') : false;
+    module = await createJiti(import.meta.url, { moduleCache: false, interopDefault: false, fsCache }).import(file);
   } catch (error) {
-    return { problems: [loadFailure(file, shown, error)] };
+    return [loadFailure(file, shown, error)];
   }
   if (module.default === undefined)
-    return {
-      problems: [
-        fileProblem(
-          shown,
-          'the config module has no default export',
-          "export the configuration: `export default defineConfig({ … })` (import { defineConfig } from 'toolsmith-sdk/config')",
-        ),
-      ],
-    };
+    return [
+      fileProblem(
+        shown,
+        'the config module has no default export',
+        "export the configuration: `export default defineConfig({ … })` (import { defineConfig } from 'toolsmith-sdk/config')",
+      ),
+    ];
   return { value: module.default, locate: () => ({ line: 1, column: 1 }) };
 }
 

@@ -9,8 +9,8 @@ import {
   GENERATOR_PACKAGES,
   generatorVersionMismatches,
 } from '../../codegen/cli/generator-packages.js';
-import { initProject, TSCONFIG } from '../../codegen/cli/init.js';
-import { createTempProject } from '../helpers/temp-project.js';
+import { initProject } from '../../codegen/cli/init.js';
+import { createTempProject, REPO } from '../helpers/temp-project.js';
 
 describe('toolsmith init', () => {
   let root: string;
@@ -38,8 +38,8 @@ describe('toolsmith init', () => {
       kept: [],
       conflicts: [],
     });
-    expect(read('tsconfig.json')).toBe(TSCONFIG);
-    expect(parse(TSCONFIG)).toEqual({
+    expect(read('tsconfig.json')).toBe(readFileSync(path.join(REPO, 'codegen/templates/init/tsconfig.json'), 'utf8'));
+    expect(parse(read('tsconfig.json'))).toEqual({
       compilerOptions: {
         target: 'ES2022',
         module: 'NodeNext',

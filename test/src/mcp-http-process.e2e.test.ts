@@ -341,7 +341,13 @@ describe('toolsmith serve --http with auth from flags and environment (child pro
 
 describe('SIGTERM with calls in flight (child process)', () => {
   it('finishes every call in flight, answers new requests 503, then exits 0', async () => {
-    const served = await start(['--import', 'tsx', 'test/fixtures/http/slow-server.ts'], { SLOW_MS: '800' });
+    const served = await start(
+      [
+        ...['--import', 'tsx', 'codegen/cli/main.ts', 'serve', '--http', '--no-auth', '--port', '0'],
+        ...['--drain-timeout', '5000', '--entry', 'test/fixtures/http/slow-entry.ts'],
+      ],
+      { SLOW_MS: '800' },
+    );
     try {
       const clients = await Promise.all(
         [0, 1, 2, 3, 4].map(async () => {
