@@ -1,8 +1,7 @@
 import { truncateText } from '../../errors.js';
-import { failCall, failWith, type PipelineCall } from '../call.js';
+import { failCall, failWith, type PipelineCall, type CallStepImplementation } from '../call.js';
 import { thrownFailure } from '../failure.js';
 import { isThenable } from '../settle.js';
-import type { CallStepImplementation } from '../step.js';
 
 /**
  * Approval, for tools with side effects (or every call, by the host's policy): the turn's gate wins

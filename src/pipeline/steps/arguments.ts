@@ -1,10 +1,9 @@
 import { describeThrown, truncateText } from '../../errors.js';
 import { describeArgumentProblems } from '../../feedback/problems.js';
 import { copyJsonValue, type ValidationIssue } from '../../schema/validation.js';
-import { failWith, type PipelineCall } from '../call.js';
+import { failWith, type PipelineCall, type CallStepImplementation } from '../call.js';
 import { ToolCallFailure, thrownFailure } from '../failure.js';
 import type { RegisteredTool } from '../registered-tool.js';
-import type { CallStepImplementation } from '../step.js';
 
 /**
  * `SCHEMA_INVALID`, `INVALID_ARGUMENTS`: the call's copy of the input defaulted, validated and

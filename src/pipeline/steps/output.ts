@@ -1,10 +1,9 @@
 import { findContentProblem } from '../../caller/content.js';
 import { describeThrown } from '../../errors.js';
 import { copyJsonValue } from '../../schema/validation.js';
-import { endCall, failWith, type PipelineCall } from '../call.js';
+import { endCall, failWith, type PipelineCall, type CallStepImplementation } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import type { RegisteredTool } from '../registered-tool.js';
-import type { CallStepImplementation } from '../step.js';
 import { unreadableResult } from './execute.js';
 
 /**

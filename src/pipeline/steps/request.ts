@@ -1,10 +1,9 @@
 import { describeThrown, isToolsmithError, truncateText } from '../../errors.js';
 import { copyJsonValue } from '../../schema/validation.js';
-import { failCall, failWith, type PipelineCall } from '../call.js';
+import { failCall, failWith, type PipelineCall, isPlainRequest, type CallStepImplementation } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';
 import { retryPolicyProblem } from '../retry.js';
-import { isPlainRequest, type CallStepImplementation } from '../step.js';
 
 /** `SHUTTING_DOWN`: the host accepts no more calls (checked before anything else). */
 export const shutdownStep: CallStepImplementation = {

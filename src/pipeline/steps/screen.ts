@@ -2,12 +2,11 @@ import { reportingFunctions, withReportHook } from '../../caller/call-reporting.
 import type { ToolExecutionContext } from '../../context.js';
 import { truncateText } from '../../errors.js';
 import type { ToolExecutionResult } from '../../tool.js';
-import { failCall, failWith, type PipelineCall } from '../call.js';
+import { failCall, failWith, type PipelineCall, type CallStepImplementation } from '../call.js';
 import { thrownFailure, withoutStack } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';
 import type { RegisteredTool } from '../registered-tool.js';
 import { isThenable } from '../settle.js';
-import type { CallStepImplementation } from '../step.js';
 
 /** `ABORTED` when the caller's signal already fired (nothing starts); else the call listens to it. Builds the tool's context. */
 export const signalStep: CallStepImplementation = {
