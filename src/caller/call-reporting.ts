@@ -58,13 +58,7 @@ export function withReportHook(
 ): CallReporter | undefined {
   if (hook === undefined) return reporter;
   const { toolName, toolCallId, correlationId } = call;
-  const notify = (event: CallReportEvent) => {
-    try {
-      hook(event);
-    } catch {
-      // Hook errors are ignored, as the other hooks'.
-    }
-  };
+  const notify = quietly(hook); // hook errors are ignored, as the other hooks'
   const combined: CallReporter = {
     progress: (update) => {
       notify({ toolName, toolCallId, correlationId, kind: 'progress', progress: update });
@@ -86,6 +80,17 @@ export interface ReportLimits {
   burst?: number;
   /** Default 20 per second. */
   perSecond?: number;
+}
+
+/** `send` made safe to call from a tool: what it throws is the caller's problem, never the tool's. */
+function quietly<TArgs extends unknown[]>(send: (...args: TArgs) => void): (...args: TArgs) => void {
+  return (...args) => {
+    try {
+      send(...args);
+    } catch {
+      // Reporting never fails a call.
+    }
+  };
 }
 
 const DEFAULT_BURST = 10;
@@ -130,7 +135,7 @@ export function reportingFunctions(
   const perSecond = limits.perSecond ?? DEFAULT_PER_SECOND;
   const functions: ReturnType<typeof reportingFunctions> = {};
   if (reporter.progress !== undefined) {
-    const send = reporter.progress.bind(reporter);
+    const send = quietly(reporter.progress.bind(reporter));
     const allowance = tokenBucket(burst, perSecond);
     let last = Number.NEGATIVE_INFINITY;
     functions.progress = (update) => {
@@ -142,23 +147,14 @@ export function reportingFunctions(
       const sent: ProgressUpdate = { progress };
       if (total !== undefined) sent.total = total;
       if (typeof update.message === 'string') sent.message = update.message;
-      try {
-        send(sent);
-      } catch {
-        // The caller's problem, not the tool's.
-      }
+      send(sent);
     };
   }
   if (reporter.log !== undefined) {
-    const send = reporter.log.bind(reporter);
+    const send = quietly(reporter.log.bind(reporter));
     const allowance = tokenBucket(burst, perSecond);
     functions.log = (level, data) => {
-      if (!allowance.take()) return;
-      try {
-        send(LEVELS.has(level) ? level : 'info', data);
-      } catch {
-        // As above.
-      }
+      if (allowance.take()) send(LEVELS.has(level) ? level : 'info', data);
     };
   }
   if (reporter.elicit !== undefined) functions.elicit = checkedElicit(reporter.elicit);

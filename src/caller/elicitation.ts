@@ -208,10 +208,7 @@ export function checkedElicit(ask: Elicit): Elicit {
         `elicit: the client answered action ${JSON.stringify(action)}.`,
       );
     if (action !== 'accept') return { action };
-    const form = request.requestedSchema as {
-      properties: Record<string, Record<string, unknown>>;
-      required?: string[];
-    };
+    const form = request.requestedSchema as Form;
     const content = answerContent(answer.content, form.properties);
     // Loaded here: the runtime's formats and coercion sit below the call pipeline, which hands tools this function.
     const issues = answerProblems(content, form, await import('../schema/validator-runtime.js'));
@@ -225,6 +222,8 @@ export function checkedElicit(ask: Elicit): Elicit {
 }
 
 type Runtime = typeof import('../schema/validator-runtime.js');
+/** A form `elicitationSchemaProblem` has passed. */
+type Form = { properties: Record<string, Record<string, unknown>>; required?: string[] };
 /** One of ajv-formats' formats, as its `fullFormats` holds them. */
 type Format = RegExp | ((text: string) => boolean) | { validate: (text: string) => boolean };
 
@@ -234,11 +233,7 @@ type Format = RegExp | ((text: string) => boolean) | { validate: (text: string) 
  * its default; a value of another type is coerced by the rules arguments are (`coerceValue`); then
  * the field's choices, format and bounds.
  */
-function answerProblems(
-  content: Record<string, unknown>,
-  form: { properties: Record<string, Record<string, unknown>>; required?: string[] },
-  runtime: Runtime,
-): string[] {
+function answerProblems(content: Record<string, unknown>, form: Form, runtime: Runtime): string[] {
   const problems: string[] = [];
   for (const [name, field] of Object.entries(form.properties)) {
     if (!Object.hasOwn(content, name)) {
