@@ -138,9 +138,6 @@ export function missingCapabilities(
     required = Array.isArray(declared) ? declared : [];
   }
   if (required.length === 0) return undefined;
-  let missing: string[] | undefined;
-  for (const capability of required) {
-    if (capabilities === undefined || !capabilities.includes(capability)) (missing ??= []).push(capability);
-  }
-  return missing;
+  const missing = required.filter((capability) => capabilities?.includes(capability) !== true);
+  return missing.length === 0 ? undefined : missing;
 }
