@@ -31,11 +31,7 @@ export const signalStep: CallStepImplementation = {
     };
     // Only a call someone listens to gets reporting functions (a plain call allocates nothing for them).
     if (details.reporter !== undefined || call.host.onCallReport !== undefined) {
-      const reporter = withReportHook(details.reporter, call.host.onCallReport, {
-        toolName: call.toolName,
-        toolCallId: details.toolCallRequest.id,
-        correlationId: call.correlationId,
-      });
+      const reporter = withReportHook(details.reporter, call.host.onCallReport, call);
       if (reporter !== undefined) Object.assign(call.context, reportingFunctions(reporter));
     }
     const chain = details[CALL_CHAIN];
