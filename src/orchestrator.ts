@@ -355,8 +355,7 @@ export class ToolOrchestrator {
   readonly #shutdownErrors: ToolShutdownError[] = [];
 
   constructor(options: ToolOrchestratorOptions = {}) {
-    const host = new OrchestratorHost(this, options);
-    this.#host = host;
+    this.#host = new OrchestratorHost(this, options);
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     checkPositiveInteger('maxFeedbackLength', options.maxFeedbackLength);
     this.maxFeedbackLength = options.maxFeedbackLength ?? DEFAULT_MAX_FEEDBACK_LENGTH;
