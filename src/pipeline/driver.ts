@@ -137,8 +137,7 @@ export function planSteps(entry: RegisteredTool, host: CallHost): number {
   if (entry.load !== undefined) return -1;
   let mask = 0;
   for (let index = 0; index < CALL_STEPS.length && index < PLANNED_STEPS; index++) {
-    const plain = CALL_STEPS[index]!.plain;
-    if (plain?.(entry, host)) mask |= 1 << index;
+    if (CALL_STEPS[index]!.plain?.(entry, host)) mask |= 1 << index;
   }
   return mask;
 }
