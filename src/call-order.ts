@@ -1,9 +1,9 @@
 /**
  * The steps of one tool call, in the order they run, each with the error codes it can end a call
  * with (a code is listed at the first step that answers it). The one place the order is written:
- * `steps.ts` runs the step implementations in this order (the compiler asks for one per name), and
- * `TOOL_ERROR_CODES` in `src/errors.ts` lists the codes in this order. It imports nothing, so
- * `errors.ts` can read it without an import cycle.
+ * `pipeline/driver.ts` runs the step implementations in this order (the compiler asks for one per
+ * name), and `TOOL_ERROR_CODES` in `src/errors.ts` lists the codes in this order. It imports
+ * nothing, so `errors.ts` can read it without an import cycle.
  */
 export const CALL_STEP_ORDER = [
   ['shutdown', ['SHUTTING_DOWN']],

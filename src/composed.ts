@@ -1,5 +1,7 @@
 import type { ToolExecutionContext } from './context.js';
 import { ToolsmithError, truncateText } from './errors.js';
+import { valueAt } from './schema/json-pointer.js';
+import { setOwn } from './schema/walk.js';
 import { ATTACH_ORCHESTRATOR, CALL_CHAIN, COMPOSED_TOOL } from './pipeline/markers.js';
 import type { ToolCallDetails, ToolCallResult } from './pipeline/types.js';
 import type { JSONSchemaObject } from './schema/validation.js';
@@ -76,35 +78,20 @@ export function parseReference(value: string): ParsedReference | undefined {
   };
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
-function readPath(root: unknown, path: readonly string[]): unknown {
-  let node = root;
-  for (const segment of path) {
-    // Own properties only: `$input.__proto__` or `$input.constructor` resolve to nothing.
-    if (node === null || typeof node !== 'object' || !hasOwn.call(node, segment)) return undefined;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  return node;
-}
-
 /** Replaces every whole-string reference in `template` (recursively) with the value it points at. */
 export function resolveTemplate(template: unknown, scope: ReferenceScope): unknown {
   if (typeof template === 'string') {
     const reference = parseReference(template);
     if (reference === undefined) return template;
     const root = reference.step === -1 ? scope.input : scope.steps[reference.step]?.output;
-    return readPath(root, reference.path);
+    return valueAt(root, reference.path); // own properties only: `$input.__proto__` is nothing
   }
   if (template === null || typeof template !== 'object') return template;
   if (Array.isArray(template)) return template.map((item) => resolveTemplate(item, scope));
   const resolved: Record<string, unknown> = {};
   for (const key of Object.keys(template)) {
     const value = resolveTemplate((template as Record<string, unknown>)[key], scope);
-    if (value === undefined) continue;
-    if (key === '__proto__')
-      Object.defineProperty(resolved, key, { value, enumerable: true, writable: true, configurable: true });
-    else resolved[key] = value;
+    if (value !== undefined) setOwn(resolved, key, value);
   }
   return resolved;
 }

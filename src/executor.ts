@@ -60,10 +60,8 @@ function executionResult(call: PipelineCall): ToolExecutionResult {
     error: failure.message,
     details: { code, ...failure.details },
   };
-  if (code === 'OUTPUT_INVALID' && result !== undefined) {
-    const output = result.output;
-    if (output !== undefined) failed.output = output;
-  }
+  const output = code === 'OUTPUT_INVALID' ? result?.output : undefined;
+  if (output !== undefined) failed.output = output;
   return failed;
 }
 

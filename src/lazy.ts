@@ -102,10 +102,7 @@ export function defineLazyTools<TEntry extends readonly [string, ...unknown[]]>(
   entries: readonly TEntry[],
   set: LazyToolSet<TEntry>,
 ): LazyTool[] {
-  const tools: LazyTool[] = new Array(entries.length);
-  for (let index = 0; index < entries.length; index++)
-    tools[index] = new LazyToolStandIn(entries[index]!, set as unknown as LazyToolSet);
-  return tools;
+  return entries.map((entry) => new LazyToolStandIn(entry, set as unknown as LazyToolSet));
 }
 
 /** What a stand-in learns once asked: its metadata, schemas, capability list and pending load. */

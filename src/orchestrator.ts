@@ -355,8 +355,7 @@ export class ToolOrchestrator {
   readonly #shutdownErrors: ToolShutdownError[] = [];
 
   constructor(options: ToolOrchestratorOptions = {}) {
-    const host = new OrchestratorHost(this, options);
-    this.#host = host;
+    this.#host = new OrchestratorHost(this, options);
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     checkPositiveInteger('maxFeedbackLength', options.maxFeedbackLength);
     this.maxFeedbackLength = options.maxFeedbackLength ?? DEFAULT_MAX_FEEDBACK_LENGTH;
@@ -495,21 +494,20 @@ export class ToolOrchestrator {
   async #settleCalls(budget: number): Promise<number> {
     const host = this.#host;
     if (host.callCount === 0) return 0;
-    let abortedCalls = 0;
     const settled = new Promise<void>((resolve) => {
       host.onAllSettled = resolve;
     });
     const outcome = await raceDeadline(settled, budget);
-    if (outcome === 'deadline') {
-      const pending: PipelineCall[] = [];
-      for (let call = host.firstCall; call !== undefined; call = call.next) pending.push(call);
-      for (const call of pending) {
-        if (call.done) continue;
-        stopCall(call, 'shutdown');
-        abortedCalls++;
-      }
-    }
     host.onAllSettled = undefined;
+    if (outcome !== 'deadline') return 0;
+    const pending: PipelineCall[] = [];
+    for (let call = host.firstCall; call !== undefined; call = call.next) pending.push(call);
+    let abortedCalls = 0;
+    for (const call of pending) {
+      if (call.done) continue; // answered meanwhile (stopping one call may end another)
+      stopCall(call, 'shutdown');
+      abortedCalls++;
+    }
     return abortedCalls;
   }
 

@@ -58,13 +58,7 @@ export function withReportHook(
 ): CallReporter | undefined {
   if (hook === undefined) return reporter;
   const { toolName, toolCallId, correlationId } = call;
-  const notify = (event: CallReportEvent) => {
-    try {
-      hook(event);
-    } catch {
-      // Hook errors are ignored, as the other hooks'.
-    }
-  };
+  const notify = quietly(hook); // hook errors are ignored, as the other hooks'
   const combined: CallReporter = {
     progress: (update) => {
       notify({ toolName, toolCallId, correlationId, kind: 'progress', progress: update });
@@ -88,26 +82,35 @@ export interface ReportLimits {
   perSecond?: number;
 }
 
+/** `send` made safe to call from a tool: what it throws is the caller's problem, never the tool's. */
+function quietly<TArgs extends unknown[]>(send: (...args: TArgs) => void): (...args: TArgs) => void {
+  return (...args) => {
+    try {
+      send(...args);
+    } catch {
+      // Reporting never fails a call.
+    }
+  };
+}
+
 const DEFAULT_BURST = 10;
 const DEFAULT_PER_SECOND = 20;
 const LEVELS: ReadonlySet<string> = new Set(LOG_LEVELS);
 
 /**
- * A token bucket: `take()` is true while the allowance lasts; it refills at `perSecond`. A tight loop
- * of reports gets the first `burst` through, then about `perSecond` a second.
+ * A token bucket: the function it answers is true while the allowance lasts; it refills at
+ * `perSecond`. A tight loop of reports gets the first `burst` through, then about `perSecond` a second.
  */
-function tokenBucket(burst: number, perSecond: number): { take(): boolean } {
+function tokenBucket(burst: number, perSecond: number): () => boolean {
   let tokens = burst;
   let last = performance.now();
-  return {
-    take() {
-      const now = performance.now();
-      tokens = Math.min(burst, tokens + ((now - last) / 1000) * perSecond);
-      last = now;
-      if (tokens < 1) return false;
-      tokens -= 1;
-      return true;
-    },
+  return () => {
+    const now = performance.now();
+    tokens = Math.min(burst, tokens + ((now - last) / 1000) * perSecond);
+    last = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
   };
 }
 
@@ -117,48 +120,31 @@ function tokenBucket(burst: number, perSecond: number): { take(): boolean } {
  * known total (`progress === total`), which always goes out. A log level MCP does not know is
  * reported as `info`. Whatever the reporter throws is swallowed: reporting never fails a call.
  */
-export function reportingFunctions(
-  reporter: CallReporter,
-  limits: ReportLimits = {},
-): {
-  progress?: (update: ProgressUpdate) => void;
-  log?: (level: LogLevel, data: unknown) => void;
-  elicit?: Elicit;
-  sample?: Sample;
-} {
+export function reportingFunctions(reporter: CallReporter, limits: ReportLimits = {}): CallReporter {
   const burst = limits.burst ?? DEFAULT_BURST;
   const perSecond = limits.perSecond ?? DEFAULT_PER_SECOND;
-  const functions: ReturnType<typeof reportingFunctions> = {};
+  const functions: CallReporter = {};
   if (reporter.progress !== undefined) {
-    const send = reporter.progress.bind(reporter);
-    const allowance = tokenBucket(burst, perSecond);
+    const send = quietly(reporter.progress.bind(reporter));
+    const take = tokenBucket(burst, perSecond);
     let last = Number.NEGATIVE_INFINITY;
     functions.progress = (update) => {
       const progress = update?.progress;
       if (typeof progress !== 'number' || !Number.isFinite(progress) || progress <= last) return;
       const total = typeof update.total === 'number' && Number.isFinite(update.total) ? update.total : undefined;
-      if (progress !== total && !allowance.take()) return;
+      if (progress !== total && !take()) return;
       last = progress;
       const sent: ProgressUpdate = { progress };
       if (total !== undefined) sent.total = total;
       if (typeof update.message === 'string') sent.message = update.message;
-      try {
-        send(sent);
-      } catch {
-        // The caller's problem, not the tool's.
-      }
+      send(sent);
     };
   }
   if (reporter.log !== undefined) {
-    const send = reporter.log.bind(reporter);
-    const allowance = tokenBucket(burst, perSecond);
+    const send = quietly(reporter.log.bind(reporter));
+    const take = tokenBucket(burst, perSecond);
     functions.log = (level, data) => {
-      if (!allowance.take()) return;
-      try {
-        send(LEVELS.has(level) ? level : 'info', data);
-      } catch {
-        // As above.
-      }
+      if (take()) send(LEVELS.has(level) ? level : 'info', data);
     };
   }
   if (reporter.elicit !== undefined) functions.elicit = checkedElicit(reporter.elicit);

@@ -203,28 +203,25 @@ export function checkedElicit(ask: Elicit): Elicit {
     const answer = await ask(request);
     const action = answer?.action;
     if (action !== 'accept' && action !== 'decline' && action !== 'cancel')
-      throw new ElicitationError(
-        'ELICITATION_ANSWER_INVALID',
-        `elicit: the client answered action ${JSON.stringify(action)}.`,
-      );
+      throw invalidAnswer(`the client answered action ${JSON.stringify(action)}.`);
     if (action !== 'accept') return { action };
-    const form = request.requestedSchema as {
-      properties: Record<string, Record<string, unknown>>;
-      required?: string[];
-    };
+    const form = request.requestedSchema as Form;
     const content = answerContent(answer.content, form.properties);
     // Loaded here: the runtime's formats and coercion sit below the call pipeline, which hands tools this function.
     const issues = answerProblems(content, form, await import('../schema/validator-runtime.js'));
-    if (issues.length > 0)
-      throw new ElicitationError(
-        'ELICITATION_ANSWER_INVALID',
-        `elicit: the answer does not fit the form: ${issues.slice(0, 5).join('; ')}.`,
-      );
+    if (issues.length > 0) throw invalidAnswer(`the answer does not fit the form: ${issues.slice(0, 5).join('; ')}.`);
     return { action, content: content as ElicitAnswer['content'] };
   };
 }
 
+/** `ELICITATION_ANSWER_INVALID`: the tool never sees an answer that does not fit its question. */
+function invalidAnswer(why: string): ElicitationError {
+  return new ElicitationError('ELICITATION_ANSWER_INVALID', `elicit: ${why}`);
+}
+
 type Runtime = typeof import('../schema/validator-runtime.js');
+/** A form `elicitationSchemaProblem` has passed. */
+type Form = { properties: Record<string, Record<string, unknown>>; required?: string[] };
 /** One of ajv-formats' formats, as its `fullFormats` holds them. */
 type Format = RegExp | ((text: string) => boolean) | { validate: (text: string) => boolean };
 
@@ -234,11 +231,7 @@ type Format = RegExp | ((text: string) => boolean) | { validate: (text: string) 
  * its default; a value of another type is coerced by the rules arguments are (`coerceValue`); then
  * the field's choices, format and bounds.
  */
-function answerProblems(
-  content: Record<string, unknown>,
-  form: { properties: Record<string, Record<string, unknown>>; required?: string[] },
-  runtime: Runtime,
-): string[] {
+function answerProblems(content: Record<string, unknown>, form: Form, runtime: Runtime): string[] {
   const problems: string[] = [];
   for (const [name, field] of Object.entries(form.properties)) {
     if (!Object.hasOwn(content, name)) {
@@ -319,18 +312,20 @@ function bounds(size: number, min: unknown, max: unknown, unit?: string): string
  * prototype), refused unless it is an object of the form's `fields` within `MAX_ANSWER_LENGTH`.
  */
 function answerContent(content: unknown, fields: Record<string, unknown>): Record<string, unknown> {
-  const invalid = (why: string) => new ElicitationError('ELICITATION_ANSWER_INVALID', `elicit: the answer ${why}.`);
   let text: string | undefined;
   try {
     text = JSON.stringify(content ?? {});
   } catch {
-    throw invalid('is not JSON data');
+    throw invalidAnswer('the answer is not JSON data.');
   }
   if (text === undefined || text.length > MAX_ANSWER_LENGTH)
-    throw invalid(`takes ${text?.length ?? 0} characters as JSON, more than an answer may (${MAX_ANSWER_LENGTH})`);
+    throw invalidAnswer(
+      `the answer takes ${text?.length ?? 0} characters as JSON, more than an answer may (${MAX_ANSWER_LENGTH}).`,
+    );
   const copy: unknown = JSON.parse(text);
-  if (!isObject(copy)) throw invalid("content is not an object of the form's fields");
+  if (!isObject(copy)) throw invalidAnswer("the answer content is not an object of the form's fields.");
   const extra = Object.keys(copy).find((key) => !Object.hasOwn(fields, key));
-  if (extra !== undefined) throw invalid(`has '${extra.slice(0, 100)}', which is not a field of the form`);
+  if (extra !== undefined)
+    throw invalidAnswer(`the answer has '${extra.slice(0, 100)}', which is not a field of the form.`);
   return copy;
 }

@@ -1,9 +1,52 @@
-import { internalError, identifyCall, type CallHost, type PipelineCall } from './call.js';
+import { CALL_STEP_ORDER, type CallStepName } from '../call-order.js';
+import { approvalStep } from './steps/approval.js';
+import { argumentsStep } from './steps/arguments.js';
+import { deadlineStep } from './steps/deadline.js';
+import { executeStep, slotStep } from './steps/execute.js';
+import { outputStep } from './steps/output.js';
+import { lookupStep, requestStep, shutdownStep } from './steps/request.js';
+import { budgetStep, permissionsStep, refusalStep, signalStep } from './steps/screen.js';
+import {
+  internalError,
+  identifyCall,
+  type CallHost,
+  type CallStep,
+  type CallStepImplementation,
+  type PipelineCall,
+  type StepOutcome,
+} from './call.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { follow } from './settle.js';
-import type { CallStep, StepOutcome } from './step.js';
-import { CALL_STEPS } from './steps.js';
 import type { ToolCallDetails } from './types.js';
+
+/** Every step's implementation by name; the type asks for one per name of `CALL_STEP_ORDER`. */
+const IMPLEMENTATIONS: { readonly [N in CallStepName]: CallStepImplementation } = {
+  shutdown: shutdownStep,
+  request: requestStep,
+  lookup: lookupStep,
+  deadline: deadlineStep,
+  signal: signalStep,
+  refusal: refusalStep,
+  permissions: permissionsStep,
+  budget: budgetStep,
+  arguments: argumentsStep,
+  approval: approvalStep,
+  slot: slotStep,
+  execute: executeStep,
+  output: outputStep,
+};
+
+/**
+ * The call's steps, in the order of `CALL_STEP_ORDER`: what the driver runs for every call of
+ * every host. Each step has the same shape (name, codes, run, resume, reject, plain), so the driver's
+ * property reads stay monomorphic.
+ */
+export const CALL_STEPS: readonly CallStep[] = Object.freeze(
+  CALL_STEP_ORDER.map(([name, codes]): CallStep => {
+    const { run, resume, reject, plain } = IMPLEMENTATIONS[name];
+    return Object.freeze({ name, codes, run, resume, reject, plain });
+  }),
+);
 
 /**
  * Runs one call through every step, in order. The driver stays synchronous: a step that answers
@@ -94,8 +137,7 @@ export function planSteps(entry: RegisteredTool, host: CallHost): number {
   if (entry.load !== undefined) return -1;
   let mask = 0;
   for (let index = 0; index < CALL_STEPS.length && index < PLANNED_STEPS; index++) {
-    const plain = CALL_STEPS[index]!.plain;
-    if (plain?.(entry, host)) mask |= 1 << index;
+    if (CALL_STEPS[index]!.plain?.(entry, host)) mask |= 1 << index;
   }
   return mask;
 }

@@ -43,17 +43,13 @@ function assertTool(tool: ITool): void {
       details: { name },
     });
   }
-  // A lazy tool's other fields may be read on demand (from its catalog): they are checked when it loads.
-  if (!isLazyTool(tool) && (typeof tool.id !== 'string' || tool.id === '')) {
-    throw new ToolsmithError('INVALID_TOOL', `Tool '${truncateText(name)}' needs a non-empty 'id'.`);
-  }
-  if (typeof tool.execute !== 'function') {
-    throw new ToolsmithError('INVALID_TOOL', `Tool '${truncateText(name)}' needs an 'execute' function.`);
-  }
-  // A lazy tool's schemas are read when first needed, not at registration.
-  if (!isLazyTool(tool) && (tool.inputSchema === null || typeof tool.inputSchema !== 'object')) {
-    throw new ToolsmithError('INVALID_TOOL', `Tool '${truncateText(name)}' needs an 'inputSchema' object.`);
-  }
+  const needs = (what: string) => new ToolsmithError('INVALID_TOOL', `Tool '${truncateText(name)}' needs ${what}.`);
+  // A lazy tool's id and schemas are read on demand (from its catalog): they are checked when it loads.
+  const lazy = isLazyTool(tool);
+  if (!lazy && (typeof tool.id !== 'string' || tool.id === '')) throw needs("a non-empty 'id'");
+  if (typeof tool.execute !== 'function') throw needs("an 'execute' function");
+  if (!lazy && (tool.inputSchema === null || typeof tool.inputSchema !== 'object'))
+    throw needs("an 'inputSchema' object");
 }
 
 function loadFailed(tool: ITool, error: unknown): ToolCallFailure {

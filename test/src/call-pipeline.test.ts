@@ -10,12 +10,19 @@ import {
   type ITool,
   type ToolExecutionRequestDetails,
 } from '../../src/index.js';
-import { PipelineCall, endCall, failCall, type CallHost } from '../../src/pipeline/call.js';
+import {
+  PipelineCall,
+  endCall,
+  failCall,
+  type CallHost,
+  type CallStep,
+  type CallStepImplementation,
+} from '../../src/pipeline/call.js';
 import { CALL_STEP_ORDER } from '../../src/call-order.js';
 import { createDriver } from '../../src/pipeline/driver.js';
 import { COMPOSED_TOOL } from '../../src/pipeline/markers.js';
-import type { CallStep, CallStepImplementation } from '../../src/pipeline/step.js';
-import { CALL_STEPS } from '../../src/pipeline/steps.js';
+
+import { CALL_STEPS } from '../../src/pipeline/driver.js';
 import { CalculatorTool } from '../../src/tools/calculator.js';
 import { REPO } from '../helpers/temp-project.js';
 import { caller, makeTool } from './helpers.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ToolOrchestrator, type ITool } from '../../src/index.js';
-import { PipelineCall, endCall, type CallHost } from '../../src/pipeline/call.js';
+import { PipelineCall, endCall, type CallHost, type CallStep } from '../../src/pipeline/call.js';
 import { createDriver, planSteps } from '../../src/pipeline/driver.js';
 import { prepareTool } from '../../src/pipeline/registered-tool.js';
-import type { CallStep } from '../../src/pipeline/step.js';
-import { CALL_STEPS } from '../../src/pipeline/steps.js';
+
+import { CALL_STEPS } from '../../src/pipeline/driver.js';
 import { callTool, makeTool } from './helpers.js';
 
 /** The settings of a host, as the steps' `plain` read them. */

@@ -1,8 +1,8 @@
 import { truncateText } from '../../errors.js';
-import { failCall, failWith, type PipelineCall } from '../call.js';
+import { isObject } from '../../schema/walk.js';
+import { failCall, failWith, type PipelineCall, type CallStepImplementation } from '../call.js';
 import { thrownFailure } from '../failure.js';
 import { isThenable } from '../settle.js';
-import type { CallStepImplementation } from '../step.js';
 
 /**
  * Approval, for tools with side effects (or every call, by the host's policy): the turn's gate wins
@@ -57,31 +57,23 @@ export const approvalStep: CallStepImplementation = {
   },
 };
 
-function isApproved(answer: unknown): boolean {
-  return (
-    answer === true ||
-    (answer !== null && typeof answer === 'object' && (answer as { approved?: unknown }).approved === true)
-  );
-}
-
 function approvalFailed(call: PipelineCall, error: unknown): void {
   failWith(call, thrownFailure('APPROVAL_FAILED', `The approval gate failed for tool '${call.toolName}'`, error));
 }
 
 function approved(call: PipelineCall, answer: unknown): void {
-  let approved: boolean;
   let reason: unknown;
   try {
-    approved = isApproved(answer);
-    if (!approved) reason = (answer as { reason?: unknown } | null)?.reason;
+    if (answer === true || (isObject(answer) && answer.approved === true)) return;
+    reason = isObject(answer) ? answer.reason : undefined;
   } catch (error) {
     return approvalFailed(call, error); // an answer that cannot be read
   }
-  if (approved) return;
+  const given = typeof reason === 'string';
   failCall(
     call,
     'APPROVAL_REJECTED',
-    `The call to tool '${call.entry!.tool.name}' was not approved${typeof reason === 'string' ? `: ${truncateText(reason, 1000)}` : '.'}`,
-    typeof reason === 'string' ? { reason } : undefined,
+    `The call to tool '${call.entry!.tool.name}' was not approved${given ? `: ${truncateText(reason as string, 1000)}` : '.'}`,
+    given ? { reason } : undefined,
   );
 }

@@ -1,10 +1,9 @@
 import { describeThrown, truncateText } from '../../errors.js';
 import { describeArgumentProblems } from '../../feedback/problems.js';
 import { copyJsonValue, type ValidationIssue } from '../../schema/validation.js';
-import { failWith, type PipelineCall } from '../call.js';
+import { failCall, failWith, type PipelineCall, type CallStepImplementation } from '../call.js';
 import { ToolCallFailure, thrownFailure } from '../failure.js';
-import type { RegisteredTool } from '../registered-tool.js';
-import type { CallStepImplementation } from '../step.js';
+import type { ITool } from '../../tool.js';
 
 /**
  * `SCHEMA_INVALID`, `INVALID_ARGUMENTS`: the call's copy of the input defaulted, validated and
@@ -13,22 +12,36 @@ import type { CallStepImplementation } from '../step.js';
 export const argumentsStep: CallStepImplementation = {
   run(call) {
     const entry = call.entry!;
-    const invalid = checkArguments(entry, call.args!);
-    if (invalid === undefined) {
-      const coercions = entry.input.lastCoercions;
-      if (coercions !== undefined) call.coercions = coercions;
-    } else if (invalid instanceof ToolCallFailure) {
-      failWith(call, invalid);
-    } else {
-      failWith(call, invalidArguments(call, invalid));
+    const input = entry.input;
+    if (input.validateFunction === undefined) {
+      const schemaError = input.schemaError;
+      const message = `Tool '${entry.name}' cannot be called: its input schema does not compile (${schemaError}).`;
+      return failCall(call, 'SCHEMA_INVALID', message, { schemaError });
     }
+    let errors = input.check(call.args!);
+    if (errors === undefined && entry.tool.validateArgs !== undefined) {
+      try {
+        errors = validateArgsIssues(entry.tool, call.args!);
+      } catch (error) {
+        // It threw, or answered a verdict (or errors) that cannot be read.
+        const message = `Tool '${entry.name}' threw while validating its arguments`;
+        return failWith(call, thrownFailure('TOOL_ERROR', message, error));
+      }
+    }
+    if (errors !== undefined) return failWith(call, invalidArguments(call, errors));
+    const coercions = input.lastCoercions;
+    if (coercions !== undefined) call.coercions = coercions;
   },
 };
 
 /** Longest JSON of arguments echoed back in an `INVALID_ARGUMENTS` failure's details (`arguments`). */
 const MAX_ECHOED_ARGUMENTS = 1000;
 
-function issuesFromValidateArgs(errors: unknown[] | undefined): ValidationIssue[] {
+/** The issues `tool.validateArgs` finds in `args` (coerced and defaulted already), or undefined when it finds none. */
+function validateArgsIssues(tool: ITool, args: Record<string, unknown>): ValidationIssue[] | undefined {
+  const verdict: { isValid: boolean; errors?: unknown[] } = tool.validateArgs!(args);
+  if (verdict?.isValid) return undefined;
+  const errors = verdict?.errors;
   if (!Array.isArray(errors) || errors.length === 0) {
     return [{ path: '', message: '(root) was rejected by the tool', keyword: 'validateArgs', params: {} }];
   }
@@ -52,38 +65,6 @@ function issuesFromValidateArgs(errors: unknown[] | undefined): ValidationIssue[
     }
     return { path: '', message: `(root) ${describeThrown(error, 1000)}`, keyword: 'validateArgs', params: {} };
   });
-}
-
-/**
- * Coerces, fills defaults and validates `args` **in place** (pass a copy you own), then asks
- * `tool.validateArgs` if there is one. `undefined` when the arguments may go on, the issues when
- * they do not fit, a failure when they cannot be checked.
- */
-function checkArguments(
-  entry: RegisteredTool,
-  args: Record<string, unknown>,
-): ToolCallFailure | ValidationIssue[] | undefined {
-  const input = entry.input;
-  if (input.validateFunction === undefined) {
-    return new ToolCallFailure(
-      'SCHEMA_INVALID',
-      `Tool '${entry.name}' cannot be called: its input schema does not compile (${input.schemaError}).`,
-      { schemaError: input.schemaError },
-    );
-  }
-  const errors = input.check(args);
-  if (errors !== undefined) return errors;
-  const validateArgs = entry.tool.validateArgs;
-  if (validateArgs !== undefined) {
-    try {
-      const verdict: { isValid: boolean; errors?: unknown[] } = validateArgs.call(entry.tool, args);
-      if (!verdict?.isValid) return issuesFromValidateArgs(verdict?.errors);
-    } catch (error) {
-      // It threw, or answered a verdict (or errors) that cannot be read.
-      return thrownFailure('TOOL_ERROR', `Tool '${entry.name}' threw while validating its arguments`, error);
-    }
-  }
-  return undefined;
 }
 
 /**

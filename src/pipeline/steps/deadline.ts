@@ -1,6 +1,5 @@
-import { armDeadline, failWith } from '../call.js';
+import { armDeadline, failWith, type CallStepImplementation } from '../call.js';
 import type { ToolCallFailure } from '../failure.js';
-import type { CallStepImplementation } from '../step.js';
 
 /**
  * `TIMEOUT`: arms the call's deadline (the request's `timeoutMs`, else the tool's, else the host's

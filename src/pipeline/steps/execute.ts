@@ -1,12 +1,11 @@
 import { truncateText } from '../../errors.js';
 import type { ToolExecutionResult } from '../../tool.js';
-import { failCall, failWith, type PipelineCall } from '../call.js';
+import { failCall, failWith, type PipelineCall, type CallStepImplementation, type StepOutcome } from '../call.js';
 import { checkDeclaredFailure } from './declared-failure.js';
 import { thrownFailure, withoutStack } from '../failure.js';
 import { isComposedTool } from '../markers.js';
 import { isThenable } from '../settle.js';
 import { nextAttempt } from '../retry.js';
-import type { CallStepImplementation, StepOutcome } from '../step.js';
 
 /** `QUEUE_FULL`: a slot when the host limits concurrency (the deadline covers the wait). */
 export const slotStep: CallStepImplementation = {

@@ -1,10 +1,8 @@
 import { findContentProblem } from '../../caller/content.js';
 import { describeThrown } from '../../errors.js';
 import { copyJsonValue } from '../../schema/validation.js';
-import { endCall, failWith, type PipelineCall } from '../call.js';
-import { ToolCallFailure } from '../failure.js';
+import { endCall, failCall, type CallStepImplementation, type PipelineCall } from '../call.js';
 import type { RegisteredTool } from '../registered-tool.js';
-import type { CallStepImplementation } from '../step.js';
 import { unreadableResult } from './execute.js';
 
 /**
@@ -14,66 +12,55 @@ import { unreadableResult } from './execute.js';
  */
 export const outputStep: CallStepImplementation = {
   run(call) {
-    let failure: ToolCallFailure | undefined;
     try {
-      failure = checkOutput(call, call.entry!, call.toolResult!.output);
+      checkOutput(call, call.entry!, call.toolResult!.output);
     } catch (error) {
       return unreadableResult(call, error);
     }
-    if (failure !== undefined) return failWith(call, failure);
+    if (call.done) return;
     const content = call.toolResult!.content;
     if (content !== undefined) {
       const problem = findContentProblem(content, call.host.maxContentBytes, call.entry!.tool.contentTypes);
-      if (problem !== undefined) {
-        return failWith(
-          call,
-          new ToolCallFailure('OUTPUT_INVALID', `Tool '${call.toolName}' answered invalid content: ${problem}.`),
-        );
-      }
+      if (problem !== undefined) return outputInvalid(call, `answered invalid content: ${problem}.`);
       call.content = content;
     }
     endCall(call);
   },
 };
 
+/** Ends the call `OUTPUT_INVALID`: `why`, after the tool's name. */
+function outputInvalid(call: PipelineCall, why: string, details?: Record<string, unknown>): void {
+  failCall(call, 'OUTPUT_INVALID', `Tool '${call.entry!.name}' ${why}`, details);
+}
+
 /**
  * Checks a successful execute's output against the output schema, on a copy, and sets the coerced
- * copy as the call's output; answers `OUTPUT_INVALID` when it fails or the schema does not compile.
+ * copy as the call's output; ends the call `OUTPUT_INVALID` when it fails or the schema does not compile.
  */
-function checkOutput(call: PipelineCall, entry: RegisteredTool, output: unknown): ToolCallFailure | undefined {
+function checkOutput(call: PipelineCall, entry: RegisteredTool, output: unknown): void {
   const validator = entry.output;
   if (validator === undefined) {
     call.output = output;
-    return undefined;
+    return;
   }
   if (validator.validateFunction === undefined) {
-    return new ToolCallFailure(
-      'OUTPUT_INVALID',
-      `Tool '${entry.name}' has an output schema that does not compile (${validator.schemaError}).`,
-      { schemaError: validator.schemaError },
-    );
+    const schemaError = validator.schemaError;
+    return outputInvalid(call, `has an output schema that does not compile (${schemaError}).`, { schemaError });
   }
   let copy: unknown;
   try {
     copy = copyJsonValue(output);
   } catch (error) {
-    return new ToolCallFailure(
-      'OUTPUT_INVALID',
-      `Tool '${entry.name}' produced output that is not JSON data: ${describeThrown(error)}`,
-    );
+    return outputInvalid(call, `produced output that is not JSON data: ${describeThrown(error)}`);
   }
   const errors = validator.check(copy);
   if (errors === undefined) {
     call.output = copy;
-    return undefined;
+    return;
   }
   const shown = errors
     .slice(0, 3)
     .map((error) => error.message)
     .join('; ');
-  return new ToolCallFailure(
-    'OUTPUT_INVALID',
-    `Tool '${entry.name}' produced output that fails its output schema: ${shown}.`,
-    { errors },
-  );
+  outputInvalid(call, `produced output that fails its output schema: ${shown}.`, { errors });
 }

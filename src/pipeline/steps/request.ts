@@ -1,10 +1,9 @@
 import { describeThrown, isToolsmithError, truncateText } from '../../errors.js';
 import { copyJsonValue } from '../../schema/validation.js';
-import { failCall, failWith, type PipelineCall } from '../call.js';
+import { failCall, failWith, type PipelineCall, isPlainRequest, type CallStepImplementation } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';
 import { retryPolicyProblem } from '../retry.js';
-import { isPlainRequest, type CallStepImplementation } from '../step.js';
 
 /** `SHUTTING_DOWN`: the host accepts no more calls (checked before anything else). */
 export const shutdownStep: CallStepImplementation = {
@@ -82,6 +81,11 @@ function describeKind(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** `INVALID_REQUEST` for arguments that are not a JSON object: `why`, after the tool's name. */
+function invalid(toolName: string, why: string): ToolCallFailure {
+  return new ToolCallFailure('INVALID_REQUEST', `Arguments for tool '${truncateText(toolName)}' ${why}`);
+}
+
 /**
  * Reads a call's `arguments` into an object the call owns: a JSON string is parsed, and the object
  * copied (so validation never touches the caller's object). Anything else is `INVALID_REQUEST`.
@@ -92,10 +96,7 @@ function readArguments(raw: unknown, toolName: string): Record<string, unknown> 
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      return new ToolCallFailure(
-        'INVALID_REQUEST',
-        `Arguments for tool '${truncateText(toolName)}' are not valid JSON (${describeThrown(error, 200)}). Send a JSON object.`,
-      );
+      return invalid(toolName, `are not valid JSON (${describeThrown(error, 200)}). Send a JSON object.`);
     }
   }
   let isArray: boolean;
@@ -104,21 +105,13 @@ function readArguments(raw: unknown, toolName: string): Record<string, unknown> 
   } catch {
     isArray = false; // a revoked Proxy: the copy below says it is not JSON data
   }
-  if (value === null || typeof value !== 'object' || isArray) {
-    return new ToolCallFailure(
-      'INVALID_REQUEST',
-      `Arguments for tool '${truncateText(toolName)}' must be a JSON object or a JSON string of one; got ${describeKind(value)}.`,
-    );
-  }
+  if (value === null || typeof value !== 'object' || isArray)
+    return invalid(toolName, `must be a JSON object or a JSON string of one; got ${describeKind(value)}.`);
   try {
     // Parsed text is copied too: JSON.parse takes any depth, but what walks the value afterwards (a
     // validator, a tool, JSON.stringify) may not, so text and object meet the same depth limit.
     return copyJsonValue(value as Record<string, unknown>);
   } catch (error) {
-    const message = isToolsmithError(error) ? error.message : describeThrown(error);
-    return new ToolCallFailure(
-      'INVALID_REQUEST',
-      `Arguments for tool '${truncateText(toolName)}' are not JSON data: ${message}`,
-    );
+    return invalid(toolName, `are not JSON data: ${isToolsmithError(error) ? error.message : describeThrown(error)}`);
   }
 }

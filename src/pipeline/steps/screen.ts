@@ -2,12 +2,11 @@ import { reportingFunctions, withReportHook } from '../../caller/call-reporting.
 import type { ToolExecutionContext } from '../../context.js';
 import { truncateText } from '../../errors.js';
 import type { ToolExecutionResult } from '../../tool.js';
-import { failCall, failWith, type PipelineCall } from '../call.js';
+import { failCall, failWith, type PipelineCall, type CallStepImplementation } from '../call.js';
 import { thrownFailure, withoutStack } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';
 import type { RegisteredTool } from '../registered-tool.js';
 import { isThenable } from '../settle.js';
-import type { CallStepImplementation } from '../step.js';
 
 /** `ABORTED` when the caller's signal already fired (nothing starts); else the call listens to it. Builds the tool's context. */
 export const signalStep: CallStepImplementation = {
@@ -32,11 +31,7 @@ export const signalStep: CallStepImplementation = {
     };
     // Only a call someone listens to gets reporting functions (a plain call allocates nothing for them).
     if (details.reporter !== undefined || call.host.onCallReport !== undefined) {
-      const reporter = withReportHook(details.reporter, call.host.onCallReport, {
-        toolName: call.toolName,
-        toolCallId: details.toolCallRequest.id,
-        correlationId: call.correlationId,
-      });
+      const reporter = withReportHook(details.reporter, call.host.onCallReport, call);
       if (reporter !== undefined) Object.assign(call.context, reportingFunctions(reporter));
     }
     const chain = details[CALL_CHAIN];
@@ -139,9 +134,6 @@ export function missingCapabilities(
     required = Array.isArray(declared) ? declared : [];
   }
   if (required.length === 0) return undefined;
-  let missing: string[] | undefined;
-  for (const capability of required) {
-    if (capabilities === undefined || !capabilities.includes(capability)) (missing ??= []).push(capability);
-  }
-  return missing;
+  const missing = required.filter((capability) => capabilities?.includes(capability) !== true);
+  return missing.length === 0 ? undefined : missing;
 }
