@@ -1,6 +1,6 @@
 import { parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { DEFINITION_CONTAINERS, TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn, walkSchema } from '../schema/walk.js';
+import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -49,29 +49,25 @@ export const GEMINI_NAMES: NameRule = {
 };
 
 /** The formats Gemini takes, by type. */
-const GEMINI_FORMATS: Readonly<Record<string, readonly string[]>> = {
-  string: ['enum', 'date-time'],
-  number: ['float', 'double'],
-  integer: ['int32', 'int64'],
-};
+const GEMINI_FORMATS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['string', ['enum', 'date-time']],
+  ['number', ['float', 'double']],
+  ['integer', ['int32', 'int64']],
+]);
 
 /** The formats Gemini takes, as a loss entry tells them. */
-const FORMATS_TOLD = Object.entries(GEMINI_FORMATS)
-  .map(([type, formats]) => `${formats.join('/')} for ${type}`)
-  .join(', ');
+const FORMATS_TOLD = [...GEMINI_FORMATS].map(([type, formats]) => `${formats.join('/')} for ${type}`).join(', ');
+
+/** A JSON type in the API's `Type` enum (`string` → `STRING`); a type that is no string is kept as written. */
+function apiType(type: unknown): unknown {
+  return typeof type === 'string' ? type.toUpperCase() : type;
+}
 
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
 export interface GeminiLegacyFunctionDeclaration {
   name: string;
   description: string;
   parameters?: SchemaNode;
-}
-
-/** Rewrites every `type` of a converted schema (its properties, items and `anyOf` branches) to the API's `Type` enum (`string` → `STRING`). */
-function upper(node: unknown): void {
-  walkSchema(node, '', (schema) => {
-    if (typeof schema.type === 'string') schema.type = schema.type.toUpperCase();
-  });
 }
 
 /** One tool's conversion: its name, its loss recorder, and its whole input schema (local `$ref`s resolve against it). */
@@ -102,9 +98,8 @@ function convertRef(node: SchemaNode, ref: string, pointer: string, tool: Gemini
       `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
     );
   }
-  const found = resolveLocalRef(tool.root, ref);
-  const target = isObject(found) || typeof found === 'boolean' ? found : undefined;
-  if (target === undefined)
+  const target = resolveLocalRef(tool.root, ref);
+  if (!isObject(target) && typeof target !== 'boolean')
     fail(tool, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
   const inlined = convert(target, childPointer('/inputSchema', ...(parseLocalRef(ref) ?? [])), tool, [...refs, ref]);
   // Draft-07 ignores a `$ref`'s siblings; keep the annotations the author put there for the model.
@@ -140,23 +135,23 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
   rules: new Map<string, KeywordRule<GeminiState>>([
     [
       'type',
-      (_value, { out, types, nonNull, single }) => {
-        // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them `nullable`.
-        if (nonNull.length === 1) setOwn(out, 'type', single);
-        else if (nonNull.length === 0) setOwn(out, 'type', 'null');
-        else
+      (_value, { out, types, nonNull }) => {
+        // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them
+        // `nullable`; each in the API's `Type` enum (`string` → `STRING`).
+        if (nonNull.length > 1)
           setOwn(
             out,
             'anyOf',
-            nonNull.map((type) => ({ type })),
+            nonNull.map((type) => ({ type: apiType(type) })),
           );
+        else setOwn(out, 'type', apiType(nonNull[0] ?? 'null'));
         if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
       },
     ],
     [
       'format',
       (value, { pointer, recorder, out, single }) => {
-        if (single !== undefined && typeof value === 'string' && (GEMINI_FORMATS[single] ?? []).includes(value))
+        if (single !== undefined && typeof value === 'string' && GEMINI_FORMATS.get(single)?.includes(value) === true)
           setOwn(out, 'format', value);
         else
           recorder.dropped(
@@ -252,9 +247,7 @@ function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): S
     convert(ignored, '/inputSchema', geminiTool, []);
     return undefined;
   }
-  const converted = convert(root, '/inputSchema', geminiTool, []);
-  upper(converted);
-  return converted;
+  return convert(root, '/inputSchema', geminiTool, []);
 }
 
 /** `manifests/gemini-legacy.json`: `{ functionDeclarations }` with the OpenAPI-subset `parameters` (opt-in target). */

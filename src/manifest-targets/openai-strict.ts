@@ -25,7 +25,7 @@ import {
   OPENAI_NAMES,
   type OpenAiResponsesTool,
   type OpenAiTool,
-  responsesOutputSchema,
+  responsesEntry,
 } from './openai.js';
 
 /*
@@ -306,13 +306,8 @@ export function buildOpenAiStrictManifest(project: ManifestProject): OpenAiStric
 
 /** `manifests/openai-responses-strict.json`: Responses API function tools with `strict: true` (the strict rules above). */
 export function buildOpenAiResponsesStrictManifest(project: ManifestProject): OpenAiStrictBuild<OpenAiResponsesTool> {
-  const build = buildStrict<OpenAiResponsesTool>(project, 'openai-responses-strict', (tool, parameters) => ({
-    type: 'function',
-    name: tool.name,
-    description: tool.description,
-    parameters,
-    strict: true,
-    ...responsesOutputSchema(tool),
-  }));
+  const build = buildStrict(project, 'openai-responses-strict', (tool, parameters) =>
+    responsesEntry(tool, parameters, true),
+  );
   return deferResponsesTools(build, project);
 }

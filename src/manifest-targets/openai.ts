@@ -69,14 +69,20 @@ export interface OpenAiResponsesTool {
 }
 
 /**
- * The `output_schema` of a Responses entry: the tool's output schema as it is ("A JSON schema object
- * describing the JSON value encoded in string outputs for this function", `FunctionTool` in
+ * One Responses API entry. Its `output_schema` is the tool's output schema as it is ("A JSON schema
+ * object describing the JSON value encoded in string outputs for this function", `FunctionTool` in
  * openai/resources/responses/responses.d.ts); absent for a tool without one.
  */
-export function responsesOutputSchema(tool: ManifestTool): { output_schema?: Record<string, unknown> } {
-  return tool.outputSchema === undefined
-    ? {}
-    : { output_schema: cloneJson(tool.outputSchema as Record<string, unknown>) };
+export function responsesEntry(tool: ManifestTool, parameters: SchemaNode, strict: boolean): OpenAiResponsesTool {
+  const entry: OpenAiResponsesTool = {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters,
+    strict,
+  };
+  if (tool.outputSchema !== undefined) entry.output_schema = cloneJson(tool.outputSchema as Record<string, unknown>);
+  return entry;
 }
 
 /** An entry of `manifests/openai-responses*.json` with deferred loading on: a function, or `tool_search` (listed last). */
@@ -103,15 +109,7 @@ export function deferResponsesTools<TBuild extends TargetBuild<OpenAiResponsesTo
  */
 export function buildOpenAiResponsesManifest(project: ManifestProject): TargetBuild<OpenAiResponsesTool[]> {
   const build = buildPerTool<OpenAiResponsesTool[]>(project, 'openai-responses', [], (tool, recorder, content) => {
-    const parameters = looseParameters(tool, 'openai-responses', recorder);
-    content.push({
-      type: 'function',
-      name: tool.name,
-      description: tool.description,
-      parameters,
-      strict: false,
-      ...responsesOutputSchema(tool),
-    });
+    content.push(responsesEntry(tool, looseParameters(tool, 'openai-responses', recorder), false));
   });
   return deferResponsesTools(build, project);
 }
