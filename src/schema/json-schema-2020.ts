@@ -41,25 +41,19 @@ export function translatePointerTokens(tokens: readonly string[]): string[] {
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index]!;
     const next = tokens[index + 1];
-    if (SCHEMA_MAPS.has(token) && next !== undefined) {
-      out.push(token === 'definitions' ? '$defs' : token, next);
-      index++;
-    } else if (token === 'dependencies' && next !== undefined) {
-      out.push('dependentSchemas', next);
-      index++;
-    } else if (SCHEMA_ARRAYS.has(token) && next !== undefined) {
-      out.push(token, next);
-      index++;
-    } else if (token === 'items' && next !== undefined && INDEX.test(next)) {
-      out.push('prefixItems', next);
-      index++;
-    } else if (token === 'additionalItems') {
-      out.push('items');
-    } else {
-      out.push(token);
-    }
+    const keyword = next === undefined ? undefined : keywordBeforeName(token, next);
+    if (keyword === undefined) out.push(token === 'additionalItems' ? 'items' : token);
+    else out.push(keyword, tokens[++index]!);
   }
   return out;
+}
+
+/** The 2020-12 name of a keyword followed by a name or index in a pointer (`definitions/X` → `$defs/X`); undefined for any other token. */
+function keywordBeforeName(token: string, next: string): string | undefined {
+  if (SCHEMA_MAPS.has(token)) return token === 'definitions' ? '$defs' : token;
+  if (token === 'dependencies') return 'dependentSchemas';
+  if (SCHEMA_ARRAYS.has(token)) return token;
+  return token === 'items' && INDEX.test(next) ? 'prefixItems' : undefined;
 }
 
 /**
@@ -154,12 +148,9 @@ function translateKeyword(out: Node, key: string, value: unknown, scope: Transla
     setOwn(out, key, translateRef(value));
   } else if (key === '$id' && typeof value === 'string' && value.includes('#')) {
     translateIdWithFragment(out, value);
-  } else if (key === 'definitions') {
-    if (scope.defsTaken) setOwn(out, key, translateMap(value));
-    else mergeIntoDefs(out, translateMap(value) as Node);
-  } else if (key === '$defs') {
+  } else if (key === 'definitions' || key === '$defs') {
     const translated = translateMap(value);
-    if (!isObject(translated)) setOwn(out, key, translated);
+    if (!isObject(translated) || (key === 'definitions' && scope.defsTaken)) setOwn(out, key, translated);
     else mergeIntoDefs(out, translated);
   } else if (SCHEMA_MAPS.has(key)) {
     setOwn(out, key, translateMap(value));
