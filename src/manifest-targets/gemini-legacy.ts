@@ -121,11 +121,8 @@ function convertAlternatives(keyword: 'anyOf' | 'oneOf'): KeywordRule<GeminiStat
       state.recorder.rewritten(state.pointer, keyword, value, ONE_OF_AS_ANY_OF);
     }
     if (value.some(isNullBranch)) setOwn(state.out, 'nullable', true);
-    setOwn(
-      state.out,
-      'anyOf',
-      rewriteEach(value, keyword, state).filter((_, index) => !isNullBranch(value[index])),
-    );
+    const branches = rewriteEach(value, keyword, state).filter((_, index) => !isNullBranch(value[index]));
+    setOwn(state.out, 'anyOf', branches);
   };
 }
 
@@ -138,13 +135,9 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (_value, { out, types, nonNull }) => {
         // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them
         // `nullable`; each in the API's `Type` enum (`string` → `STRING`).
-        if (nonNull.length > 1)
-          setOwn(
-            out,
-            'anyOf',
-            nonNull.map((type) => ({ type: apiType(type) })),
-          );
-        else setOwn(out, 'type', apiType(nonNull[0] ?? 'null'));
+        const branches = nonNull.map((type) => ({ type: apiType(type) }));
+        if (branches.length > 1) setOwn(out, 'anyOf', branches);
+        else setOwn(out, 'type', branches.length === 1 ? branches[0]!.type : 'NULL');
         if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
       },
     ],
