@@ -111,10 +111,8 @@ export function childPointer(pointer: string, ...tokens: Array<string | number>)
 
 /** A keyword's value for a message: short JSON, or nothing when it would not fit on a line. */
 function shortValue(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
   const json = JSON.stringify(value);
-  if (json === undefined || json.length > 40) return undefined;
-  return json;
+  return json !== undefined && json.length <= 40 ? json : undefined;
 }
 
 /** What the model is not told when a keyword is dropped: "the model is not told …", with the keywords it is said of. */
@@ -154,9 +152,8 @@ function runtimeNote(keyword: string): string {
   if (keyword === 'default')
     return 'the model is not told the default; the runtime fills it in when the argument is absent';
   if (keyword === 'examples') return 'the model does not see these examples';
-  if (keyword === 'title' || keyword === 'readOnly' || keyword === 'writeOnly' || keyword.startsWith('x-')) {
+  if (keyword === 'title' || keyword === 'readOnly' || keyword === 'writeOnly' || keyword.startsWith('x-'))
     return 'the model is not told this annotation';
-  }
   return `${CONSEQUENCES.get(keyword) ?? 'the model is not told this constraint'}; the runtime still enforces it`;
 }
 
@@ -208,23 +205,17 @@ export class LossRecorder {
     const subject = codeSpan(shown === undefined ? keyword : `${keyword}: ${shown}`);
     const carried = this.describeLosses ? carriedText(keyword, value, action) : undefined;
     const where = `${subject} at ${codeSpan(pointer || '/')}`;
-    let message: string;
-    if (carried !== undefined) {
-      const runtime =
-        keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
-      message = `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtime}`;
-      const list = this.notes.get(pointer) ?? [];
-      list.push(carried);
-      this.notes.set(pointer, list);
-    } else {
-      message =
-        action === 'dropped'
+    if (carried !== undefined) this.notes.set(pointer, [...(this.notes.get(pointer) ?? []), carried]);
+    const runtime =
+      keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
+    const message =
+      carried !== undefined
+        ? `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtime}`
+        : action === 'dropped'
           ? `${where} dropped for ${this.target}: ${consequence}`
           : `${where} rewritten for ${this.target} ${consequence}`;
-    }
     const entry: LossEntry = { pointer, keyword, action, value: cloneJson(value), message };
-    if (carried !== undefined) entry.carried = carried;
-    this.entries.push(entry);
+    this.entries.push(carried === undefined ? entry : { ...entry, carried });
   }
 }
 

@@ -243,11 +243,14 @@ function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): S
   return convert(root, '/inputSchema', geminiTool, []);
 }
 
+/** `{ functionDeclarations }` with the legacy OpenAPI-subset `parameters` (`gemini-legacy`). */
+export interface GeminiLegacyToolManifest {
+  functionDeclarations: GeminiLegacyFunctionDeclaration[];
+}
+
 /** `manifests/gemini-legacy.json`: `{ functionDeclarations }` with the OpenAPI-subset `parameters` (opt-in target). */
-export function buildGeminiLegacyManifest(
-  project: ManifestProject,
-): TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> {
-  const content = { functionDeclarations: [] as GeminiLegacyFunctionDeclaration[] };
+export function buildGeminiLegacyManifest(project: ManifestProject): TargetBuild<GeminiLegacyToolManifest> {
+  const content: GeminiLegacyToolManifest = { functionDeclarations: [] };
   return buildPerTool(project, 'gemini-legacy', content, (tool, recorder) => {
     const parameters = toGeminiLegacyParameters(tool, recorder);
     const declaration: GeminiLegacyFunctionDeclaration = { name: tool.name, description: tool.description };
