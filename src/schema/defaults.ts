@@ -80,27 +80,26 @@ export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): 
     try {
       validate = ajv.compile(wrapper);
     } catch {
-      validate = undefined;
+      // Checked one by one below.
     } finally {
       ajv.removeSchema(wrapper);
     }
   }
-  const found: DefaultMismatch[] = [];
   if (validate !== undefined) {
     const data: Record<string, unknown> = {};
     entries.forEach((entry, index) => setOwn(data, String(index), cloneJson(entry.value)));
     if (validate(data)) return [];
-    const reported = new Set<number>();
+    // The first error of each default: its index leads the error's path.
+    const firsts = new Map<number, DefaultMismatch>();
     for (const error of validate.errors ?? []) {
       const match = /^\/(\d+)(.*)$/.exec(error.instancePath);
-      if (match === null) continue;
-      const index = Number(match[1]);
-      if (reported.has(index)) continue;
-      reported.add(index);
-      found.push(mismatch(entries[index]!, match[2]!, error.message ?? `fails "${error.keyword}"`));
+      const index = Number(match?.[1]);
+      if (match !== null && !firsts.has(index))
+        firsts.set(index, mismatch(entries[index]!, match[2]!, error.message ?? `fails "${error.keyword}"`));
     }
-    return found;
+    return [...firsts.values()];
   }
+  const found: DefaultMismatch[] = [];
   for (const entry of entries) {
     // Alone: the schema at its place in a copy of the root (so every local `$ref` resolves), as a fragment.
     const document = withoutDefaults(root, [entry.pointer]) as Record<string, unknown>;
@@ -114,7 +113,7 @@ export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): 
       ajv.addSchema(document, key);
       single = ajv.getSchema(`${key}#${entry.pointer}`);
     } catch {
-      single = undefined; // the schema's own compile reports it
+      // The schema's own compile reports it.
     }
     try {
       if (single !== undefined && !single(cloneJson(entry.value))) {

@@ -6,7 +6,7 @@ import { describeThrown, ToolsmithError, truncateText } from '../errors.js';
 import { classifyFormat, lenientStrictLogger, schemaDialect } from './dialect.js';
 import type { SchemaDialect } from './keywords.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
-import { hasOwn, isObject, schemaEntries, setOwn } from './walk.js';
+import { hasOwn, isObject, mapValues, schemaEntries, setOwn } from './walk.js';
 import { coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
 
 /** A JSON Schema object as tools carry it (draft-07). */
@@ -139,17 +139,11 @@ const NAMED_PROPERTY: ReadonlyMap<string, { readonly param: string; readonly tex
   ['unevaluatedProperties', { param: 'unevaluatedProperty', text: 'is not allowed' }],
 ]);
 
+/** `params` with every string longer than 1,000 characters truncated (the same object when none is). */
 function boundedParams(params: Record<string, unknown> | undefined): Record<string, unknown> {
   if (params === undefined || params === null) return {};
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(params)) {
-    const value = params[key];
-    if (typeof value === 'string' && value.length > 1000) {
-      copy ??= { ...params };
-      copy[key] = truncateText(value, 1000);
-    }
-  }
-  return copy ?? params;
+  if (!Object.values(params).some((value) => typeof value === 'string' && value.length > 1000)) return params;
+  return mapValues(params, (value) => (typeof value === 'string' ? truncateText(value, 1000) : value));
 }
 
 /**
