@@ -410,17 +410,9 @@ export function prepareRoot(
 ): SchemaNode {
   const out: SchemaNode = {};
   for (const key of Object.keys(schema)) {
-    if (TOOLING_KEYWORDS.has(key)) continue;
-    if (forbiddenAtRoot.includes(key)) {
-      recorder.dropped(
-        '/inputSchema',
-        key,
-        schema[key],
-        `${runtimeNote(key)} (${recorder.target} takes no \`${key}\` at the top level)`,
-      );
-      continue;
-    }
-    setOwn(out, key, schema[key]);
+    const why = `${runtimeNote(key)} (${recorder.target} takes no \`${key}\` at the top level)`;
+    if (forbiddenAtRoot.includes(key)) recorder.dropped('/inputSchema', key, schema[key], why);
+    else if (!TOOLING_KEYWORDS.has(key)) setOwn(out, key, schema[key]);
   }
   if (!hasOwn(out, 'properties')) setOwn(out, 'properties', {});
   return out;

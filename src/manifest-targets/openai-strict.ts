@@ -95,21 +95,15 @@ function makeNullable(schema: SchemaNode): SchemaNode {
  * admit `null`, and a `$ref` (beside annotations only) becomes `anyOf` of the reference and `null`.
  */
 function setNullable(out: SchemaNode, key: string, value: unknown, hasType: boolean): void {
-  if (key === '$ref') {
-    setOwn(out, 'anyOf', [{ $ref: value }, NULL_SCHEMA()]);
-  } else if (key === 'type') {
-    if (typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
-    else if (Array.isArray(value)) setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
-    else setOwn(out, key, value);
-  } else if (key === 'anyOf' && !hasType && Array.isArray(value)) {
+  if (key === '$ref') setOwn(out, 'anyOf', [{ $ref: value }, NULL_SCHEMA()]);
+  else if (key === 'type' && typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
+  else if (key === 'type' && Array.isArray(value))
+    setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
+  else if (key === 'anyOf' && !hasType && Array.isArray(value))
     setOwn(out, key, value.some(isNullSchema) ? value : [...value, NULL_SCHEMA()]);
-  } else if (key === 'enum' && Array.isArray(value)) {
-    setOwn(out, key, value.includes(null) ? value : [...value, null]);
-  } else if (key === 'const') {
-    setOwn(out, value === null ? 'const' : 'enum', value === null ? null : [value, null]);
-  } else {
-    setOwn(out, key, value);
-  }
+  else if (key === 'enum' && Array.isArray(value)) setOwn(out, key, value.includes(null) ? value : [...value, null]);
+  else if (key === 'const') setOwn(out, value === null ? 'const' : 'enum', value === null ? null : [value, null]);
+  else setOwn(out, key, value);
 }
 
 /** The `properties` of a strict object: every property converted, the optional ones made nullable. */

@@ -1,5 +1,5 @@
 import type { Ajv, ValidateFunction } from 'ajv';
-import { parsePointer } from './json-pointer.js';
+import { parsePointer, valueAt } from './json-pointer.js';
 import { findIgnoredDefaults } from './dialect.js';
 import { ANNOTATION_KEYWORDS, DEFINITION_CONTAINERS, TOOLING_KEYWORDS } from './keywords.js';
 import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn, walkSchema } from './walk.js';
@@ -212,10 +212,7 @@ export function withoutDefaults<T>(schema: T, pointers: readonly string[]): T {
   if (pointers.length === 0) return schema;
   const out = cloneJson(schema) as Record<string, unknown>;
   for (const pointer of pointers) {
-    let node: unknown = out;
-    for (const segment of parsePointer(pointer)) {
-      node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
-    }
+    const node = valueAt(out, parsePointer(pointer));
     if (isObject(node)) delete node.default;
   }
   return out as T;

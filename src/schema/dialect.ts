@@ -26,13 +26,10 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  * for any other `$schema` (draft-04, 2019-09, a custom meta-schema), which is not supported.
  */
 export function schemaDialect(schema: unknown): SchemaDialect | undefined {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'draft-07';
-  if (!hasOwn(schema, '$schema')) return 'draft-07';
-  const uri = (schema as { $schema?: unknown }).$schema;
+  if (!isObject(schema) || !hasOwn(schema, '$schema')) return 'draft-07';
+  const uri = schema.$schema;
   if (typeof uri !== 'string') return undefined;
-  if (DRAFT_07.test(uri)) return 'draft-07';
-  if (DRAFT_2020_12.test(uri)) return '2020-12';
-  return undefined;
+  return DRAFT_07.test(uri) ? 'draft-07' : DRAFT_2020_12.test(uri) ? '2020-12' : undefined;
 }
 
 /**

@@ -73,10 +73,8 @@ const ROWS: ReadonlyArray<readonly [string, KeywordInfo]> = [
   ...rows(['dependentSchemas'], 'applicator', '2019-09', ONLY_2020, { subschemas: 'map' }),
   // One subschema.
   ...rows(['additionalItems'], 'applicator', 'draft-07', DRAFT_07, { subschemas: 'schema' }),
-  ...rows(['additionalProperties', 'contains', 'propertyNames'], 'applicator', 'draft-07', BOTH, {
-    subschemas: 'schema',
-  }),
-  ...rows(['if', 'then', 'else', 'not'], 'applicator', 'draft-07', BOTH, { subschemas: 'schema' }),
+  ...rows(['additionalProperties', 'contains'], 'applicator', 'draft-07', BOTH, { subschemas: 'schema' }),
+  ...rows(['propertyNames', 'if', 'then', 'else', 'not'], 'applicator', 'draft-07', BOTH, { subschemas: 'schema' }),
   ...rows(['unevaluatedItems', 'unevaluatedProperties'], 'applicator', '2019-09', ONLY_2020, { subschemas: 'schema' }),
   ...rows(['contentSchema'], 'annotation', '2019-09', ONLY_2020, { subschemas: 'schema' }),
   // Lists of subschemas.
@@ -111,15 +109,10 @@ const ROWS: ReadonlyArray<readonly [string, KeywordInfo]> = [
   ...rows(['nullable'], 'validation', 'ajv', NONE, { ajvMeaning: BOTH }),
   ...rows(['$async'], 'meta', 'ajv', NONE, { ajvMeaning: BOTH }),
   ...rows(['id'], 'meta', 'draft-04', NONE, { ajvMeaning: BOTH }),
-  ...rows(
-    ['formatMaximum', 'formatMinimum', 'formatExclusiveMaximum', 'formatExclusiveMinimum'],
-    'validation',
-    'ajv-formats',
-    NONE,
-    {
-      ajvMeaning: BOTH,
-    },
-  ),
+  ...rows(['formatMaximum', 'formatMinimum'], 'validation', 'ajv-formats', NONE, { ajvMeaning: BOTH }),
+  ...rows(['formatExclusiveMaximum', 'formatExclusiveMinimum'], 'validation', 'ajv-formats', NONE, {
+    ajvMeaning: BOTH,
+  }),
 ];
 
 /** keyword → its row, undefined for one toolsmith does not know (a Map: keywords come from user schemas, `constructor` is no keyword). */

@@ -153,9 +153,8 @@ function boundedParams(params: Record<string, unknown> | undefined): Record<stri
  * it reads on its own.
  */
 export function toValidationIssues(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
-  if (!errors || errors.length === 0) {
+  if (!errors || errors.length === 0)
     return [{ path: '', message: '(root) is invalid', keyword: 'unknown', params: {} }];
-  }
   const count = Math.min(errors.length, MAX_VALIDATION_ISSUES);
   const issues: ValidationIssue[] = new Array(count);
   for (let index = 0; index < count; index++) {
@@ -282,12 +281,8 @@ export function buildNullPlan(schema: unknown): NullPlan | undefined {
 export function stripOptionalNulls(data: unknown, plan: NullPlan): void {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
   const record = data as Record<string, unknown>;
-  for (const key of plan.optional) {
-    if (hasOwn(record, key) && record[key] === null) delete record[key];
-  }
-  for (const [key, child] of plan.nested) {
-    if (hasOwn(record, key)) stripOptionalNulls(record[key], child);
-  }
+  for (const key of plan.optional) if (hasOwn(record, key) && record[key] === null) delete record[key];
+  for (const [key, child] of plan.nested) if (hasOwn(record, key)) stripOptionalNulls(record[key], child);
 }
 
 /** The answer of `SchemaValidator.validate`: the checked copy (defaults filled, coerced where needed), and the problems when invalid. */
@@ -377,9 +372,8 @@ export class SchemaValidator<T = unknown> {
 
   private run(data: unknown, dataContext: object): ValidationIssue[] | undefined {
     const validateFunction = this.validateFunction;
-    if (validateFunction === undefined) {
+    if (validateFunction === undefined)
       throw new ToolsmithError('SCHEMA_INVALID', this.schemaError ?? 'Schema does not compile.');
-    }
     if (this.nullPlan !== undefined) stripOptionalNulls(data, this.nullPlan);
     let valid: boolean;
     try {
@@ -387,14 +381,8 @@ export class SchemaValidator<T = unknown> {
     } catch (error) {
       // A validator that throws on some data (Ajv's fast-deep-equal does, on an object whose
       // `toString` is a string) rejects it rather than failing the call with an internal error.
-      return [
-        {
-          path: '',
-          message: `(root) could not be validated: ${describeThrown(error, 300)}`,
-          keyword: 'exception',
-          params: {},
-        },
-      ];
+      const message = `(root) could not be validated: ${describeThrown(error, 300)}`;
+      return [{ path: '', message, keyword: 'exception', params: {} }];
     }
     return valid ? undefined : toValidationIssues(validateFunction.errors);
   }
