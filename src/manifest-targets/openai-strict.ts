@@ -22,6 +22,7 @@ import {
 } from './build.js';
 import {
   deferResponsesTools,
+  OPENAI_FORBIDDEN_AT_ROOT,
   OPENAI_NAMES,
   type OpenAiResponsesTool,
   type OpenAiTool,
@@ -275,7 +276,7 @@ function buildStrict<TEntry>(
   const nullableOptionals: Record<string, string[]> = {};
   const build = buildPerTool<TEntry[]>(project, target, [], (tool, recorder, content) => {
     checkTool(tool, target, OPENAI_NAMES);
-    const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
+    const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, OPENAI_FORBIDDEN_AT_ROOT);
     const strictTool: StrictTool = {
       name: tool.name,
       recorder,

@@ -27,7 +27,7 @@ export const OPENAI_NAMES: NameRule = {
  * 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level" (API error quoted in
  * https://github.com/cecli-dev/cecli/issues/281). They are dropped with a loss entry.
  */
-const OPENAI_FORBIDDEN_AT_ROOT: readonly string[] = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'];
+export const OPENAI_FORBIDDEN_AT_ROOT: readonly string[] = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'];
 
 /** One entry of `manifests/openai.json` (assignable to the SDK's `ChatCompletionFunctionTool`). */
 export interface OpenAiTool {
@@ -41,8 +41,8 @@ export interface OpenAiTool {
 }
 
 /** The parameters of a non-strict function: the whole JSON Schema, only the root rules applied. */
-function looseParameters(tool: ManifestTool, target: string, recorder: LossRecorder): SchemaNode {
-  checkTool(tool, target, OPENAI_NAMES);
+function looseParameters(tool: ManifestTool, recorder: LossRecorder): SchemaNode {
+  checkTool(tool, recorder.target, OPENAI_NAMES);
   const root = prepareRoot(cloneJson(tool.inputSchema as SchemaNode), recorder, OPENAI_FORBIDDEN_AT_ROOT);
   return recorder.describeInto('/inputSchema', root);
 }
@@ -50,7 +50,7 @@ function looseParameters(tool: ManifestTool, target: string, recorder: LossRecor
 /** `manifests/openai.json`: Chat Completions function tools. */
 export function buildOpenAiManifest(project: ManifestProject): TargetBuild<OpenAiTool[]> {
   return buildPerTool<OpenAiTool[]>(project, 'openai', [], (tool, recorder, content) => {
-    const parameters = looseParameters(tool, 'openai', recorder);
+    const parameters = looseParameters(tool, recorder);
     content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
   });
 }
@@ -109,7 +109,7 @@ export function deferResponsesTools<TBuild extends TargetBuild<OpenAiResponsesTo
  */
 export function buildOpenAiResponsesManifest(project: ManifestProject): TargetBuild<OpenAiResponsesTool[]> {
   const build = buildPerTool<OpenAiResponsesTool[]>(project, 'openai-responses', [], (tool, recorder, content) => {
-    content.push(responsesEntry(tool, looseParameters(tool, 'openai-responses', recorder), false));
+    content.push(responsesEntry(tool, looseParameters(tool, recorder), false));
   });
   return deferResponsesTools(build, project);
 }

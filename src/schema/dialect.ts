@@ -185,16 +185,13 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
               : { kind: 'other', keyword: place.keyword };
       found.set(pointer, { pointer, value: node.default, reason });
     }
-    if (
-      place.composite !== undefined &&
-      typeof node.$ref === 'string' &&
-      node.$ref.startsWith('#') &&
-      !followed.has(node.$ref)
-    ) {
-      followed.add(node.$ref);
-      const target = resolveLocalRef(schema, node.$ref);
+    // A local `$ref` inside one of those keywords, followed once.
+    const ref = place.composite === undefined ? undefined : node.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#') && !followed.has(ref)) {
+      followed.add(ref);
+      const target = resolveLocalRef(schema, ref);
       if (isObject(target) && !containsRef(target))
-        visit(target, node.$ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
+        visit(target, ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
     }
     const tuple = Array.isArray(node.items);
     forEachSubschema(node, pointer, (child, childPointer, { keyword }) => {
