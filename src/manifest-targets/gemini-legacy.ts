@@ -63,6 +63,14 @@ function apiType(type: unknown): unknown {
   return typeof type === 'string' ? type.toUpperCase() : type;
 }
 
+/** What the loss entry of a `format`, `enum` or `const` Gemini cannot take tells. */
+const NOT_TOLD = {
+  format: `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
+  enum: 'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
+  const:
+    'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
+} as const;
+
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
 export interface GeminiLegacyFunctionDeclaration {
   name: string;
@@ -91,13 +99,12 @@ function fail(tool: GeminiTool, pointer: string, why: string): never {
 
 /** A `$ref`, inlined (Gemini has none): its target converted, the annotations written beside it kept. */
 function convertRef(node: SchemaNode, ref: string, pointer: string, tool: GeminiTool, refs: readonly string[]) {
-  if (refs.includes(ref)) {
+  if (refs.includes(ref))
     fail(
       tool,
       pointer,
       `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
     );
-  }
   const target = resolveLocalRef(tool.root, ref);
   if (!isObject(target) && typeof target !== 'boolean')
     fail(tool, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
@@ -146,13 +153,7 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out, single }) => {
         if (single !== undefined && typeof value === 'string' && GEMINI_FORMATS.get(single)?.includes(value) === true)
           setOwn(out, 'format', value);
-        else
-          recorder.dropped(
-            pointer,
-            'format',
-            value,
-            `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
-          );
+        else recorder.dropped(pointer, 'format', value, NOT_TOLD.format);
       },
     ],
     [
@@ -160,26 +161,14 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out }) => {
         if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
           setOwn(out, 'enum', cloneJson(value));
-        else
-          recorder.dropped(
-            pointer,
-            'enum',
-            value,
-            'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
-          );
+        else recorder.dropped(pointer, 'enum', value, NOT_TOLD.enum);
       },
     ],
     [
       'const',
       (value, { pointer, recorder, out }) => {
         if (typeof value === 'string') setOwn(out, 'enum', [value]);
-        else
-          recorder.dropped(
-            pointer,
-            'const',
-            value,
-            'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
-          );
+        else recorder.dropped(pointer, 'const', value, NOT_TOLD.const);
       },
     ],
     ['properties', (value, state) => setOwn(state.out, 'properties', rewriteMap(value, 'properties', state))],
@@ -216,13 +205,12 @@ function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonl
   rewriteKeywords(GEMINI_LEGACY_KEYWORDS, state);
   const { out } = state;
   const isObjectNode = state.single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
-  if (isObjectNode && (!isObject(out.properties) || Object.keys(out.properties).length === 0)) {
+  if (isObjectNode && (!isObject(out.properties) || Object.keys(out.properties).length === 0))
     fail(
       tool,
       pointer,
       `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`,
     );
-  }
   return tool.recorder.describeInto(pointer, out);
 }
 

@@ -121,29 +121,28 @@ const convertProperties: KeywordRule<StrictState> = (value, state) => {
   setOwn(state.out, 'properties', properties);
 };
 
+/** What a loss entry tells of a `format` strict mode does not support. */
+const FORMAT_NOT_TOLD = `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`;
+
+/** How `additionalProperties` rewritten to `false` is told: see `LossRecorder.rewritten`. */
+const CLOSED =
+  'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them';
+
+/** How `additionalProperties: false` added to an object that names no properties is told. */
+const CLOSED_EMPTY =
+  'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them';
+
 /** Strict mode's keyword table (the rules and sources above). */
 const STRICT_KEYWORDS: KeywordTable<StrictState> = {
   skipped: TOOLING_KEYWORDS,
   rules: new Map<string, KeywordRule<StrictState>>([
-    [
-      'format',
-      keepFormats(
-        FORMATS,
-        `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`,
-      ),
-    ],
+    ['format', keepFormats(FORMATS, FORMAT_NOT_TOLD)],
     ['properties', convertProperties],
     ['required', (_value, { out }) => setOwn(out, 'required', [])],
     [
       'additionalProperties',
       (value, { pointer, recorder, out }) => {
-        if (value !== false)
-          recorder.rewritten(
-            pointer,
-            'additionalProperties',
-            value,
-            'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them',
-          );
+        if (value !== false) recorder.rewritten(pointer, 'additionalProperties', value, CLOSED);
         setOwn(out, 'additionalProperties', false);
       },
     ],
@@ -186,14 +185,7 @@ function keepOnlyRefAnnotations({ node, pointer, recorder, out }: StrictState): 
 function closeObject({ node, pointer, recorder, out }: StrictState): void {
   if (!hasOwn(out, 'properties')) {
     setOwn(out, 'properties', {});
-    if (!hasOwn(node, 'additionalProperties')) {
-      recorder.rewritten(
-        pointer,
-        'additionalProperties',
-        true,
-        'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them',
-      );
-    }
+    if (!hasOwn(node, 'additionalProperties')) recorder.rewritten(pointer, 'additionalProperties', true, CLOSED_EMPTY);
   }
   if (!hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);
   setOwn(out, 'required', Object.keys(out.properties as SchemaNode));
