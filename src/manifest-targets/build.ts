@@ -111,55 +111,50 @@ export function childPointer(pointer: string, ...tokens: Array<string | number>)
 
 /** A keyword's value for a message: short JSON, or nothing when it would not fit on a line. */
 function shortValue(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
   const json = JSON.stringify(value);
-  if (json === undefined || json.length > 40) return undefined;
-  return json;
+  return json !== undefined && json.length <= 40 ? json : undefined;
 }
 
-/** What the model is not told when a keyword is dropped, by keyword. */
-const CONSEQUENCES: Readonly<Record<string, string>> = {
-  minLength: 'the model is not told the length limit',
-  maxLength: 'the model is not told the length limit',
-  pattern: 'the model is not told the pattern',
-  format: 'the model is not told the format',
-  minimum: 'the model is not told the bound',
-  maximum: 'the model is not told the bound',
-  exclusiveMinimum: 'the model is not told the bound',
-  exclusiveMaximum: 'the model is not told the bound',
-  multipleOf: 'the model is not told the step',
-  minItems: 'the model is not told the size limit',
-  maxItems: 'the model is not told the size limit',
-  uniqueItems: 'the model is not told that items must be unique',
-  contains: 'the model is not told what the array must contain',
-  minProperties: 'the model is not told the size limit',
-  maxProperties: 'the model is not told the size limit',
-  propertyNames: 'the model is not told the rule for property names',
-  patternProperties: 'the model is not told the properties matched by pattern',
-  additionalProperties: 'the model is not told whether other properties are allowed',
-  dependencies: 'the model is not told which properties depend on others',
-  allOf: 'the model is not told these extra constraints',
-  not: 'the model is not told what is excluded',
-  if: 'the model is not told the conditional constraint',
-  then: 'the model is not told the conditional constraint',
-  else: 'the model is not told the conditional constraint',
-  enum: 'the model is not told the allowed values',
-  const: 'the model is not told the required value',
-  items: 'the model is not told the position of each item',
-  additionalItems: 'the model is not told the rule for extra items',
-  contentMediaType: 'the model is not told the content type',
-  contentEncoding: 'the model is not told the content encoding',
-};
+/** What the model is not told when a keyword is dropped: "the model is not told …", with the keywords it is said of. */
+const NOT_TOLD: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['the length limit', ['minLength', 'maxLength']],
+  ['the pattern', ['pattern']],
+  ['the format', ['format']],
+  ['the bound', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']],
+  ['the step', ['multipleOf']],
+  ['the size limit', ['minItems', 'maxItems', 'minProperties', 'maxProperties']],
+  ['that items must be unique', ['uniqueItems']],
+  ['what the array must contain', ['contains']],
+  ['the rule for property names', ['propertyNames']],
+  ['the properties matched by pattern', ['patternProperties']],
+  ['whether other properties are allowed', ['additionalProperties']],
+  ['which properties depend on others', ['dependencies']],
+  ['these extra constraints', ['allOf']],
+  ['what is excluded', ['not']],
+  ['the conditional constraint', ['if', 'then', 'else']],
+  ['the allowed values', ['enum']],
+  ['the required value', ['const']],
+  ['the position of each item', ['items']],
+  ['the rule for extra items', ['additionalItems']],
+  ['the content type', ['contentMediaType']],
+  ['the content encoding', ['contentEncoding']],
+];
+
+/** keyword → what the model is not told when it is dropped (a Map: keywords come from user schemas). */
+const CONSEQUENCES: ReadonlyMap<string, string> = new Map(
+  NOT_TOLD.flatMap(([told, keywords]) =>
+    keywords.map((keyword) => [keyword, `the model is not told ${told}`] as const),
+  ),
+);
 
 /** What the runtime does about a keyword the model was not told. */
 function runtimeNote(keyword: string): string {
   if (keyword === 'default')
     return 'the model is not told the default; the runtime fills it in when the argument is absent';
   if (keyword === 'examples') return 'the model does not see these examples';
-  if (keyword === 'title' || keyword === 'readOnly' || keyword === 'writeOnly' || keyword.startsWith('x-')) {
+  if (keyword === 'title' || keyword === 'readOnly' || keyword === 'writeOnly' || keyword.startsWith('x-'))
     return 'the model is not told this annotation';
-  }
-  return `${CONSEQUENCES[keyword] ?? 'the model is not told this constraint'}; the runtime still enforces it`;
+  return `${CONSEQUENCES.get(keyword) ?? 'the model is not told this constraint'}; the runtime still enforces it`;
 }
 
 /**
@@ -210,23 +205,17 @@ export class LossRecorder {
     const subject = codeSpan(shown === undefined ? keyword : `${keyword}: ${shown}`);
     const carried = this.describeLosses ? carriedText(keyword, value, action) : undefined;
     const where = `${subject} at ${codeSpan(pointer || '/')}`;
-    let message: string;
-    if (carried !== undefined) {
-      const runtime =
-        keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
-      message = `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtime}`;
-      const list = this.notes.get(pointer) ?? [];
-      list.push(carried);
-      this.notes.set(pointer, list);
-    } else {
-      message =
-        action === 'dropped'
+    if (carried !== undefined) this.notes.set(pointer, [...(this.notes.get(pointer) ?? []), carried]);
+    const runtime =
+      keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
+    const message =
+      carried !== undefined
+        ? `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtime}`
+        : action === 'dropped'
           ? `${where} dropped for ${this.target}: ${consequence}`
           : `${where} rewritten for ${this.target} ${consequence}`;
-    }
     const entry: LossEntry = { pointer, keyword, action, value: cloneJson(value), message };
-    if (carried !== undefined) entry.carried = carried;
-    this.entries.push(entry);
+    this.entries.push(carried === undefined ? entry : { ...entry, carried });
   }
 }
 
@@ -421,17 +410,9 @@ export function prepareRoot(
 ): SchemaNode {
   const out: SchemaNode = {};
   for (const key of Object.keys(schema)) {
-    if (TOOLING_KEYWORDS.has(key)) continue;
-    if (forbiddenAtRoot.includes(key)) {
-      recorder.dropped(
-        '/inputSchema',
-        key,
-        schema[key],
-        `${runtimeNote(key)} (${recorder.target} takes no \`${key}\` at the top level)`,
-      );
-      continue;
-    }
-    setOwn(out, key, schema[key]);
+    const why = `${runtimeNote(key)} (${recorder.target} takes no \`${key}\` at the top level)`;
+    if (forbiddenAtRoot.includes(key)) recorder.dropped('/inputSchema', key, schema[key], why);
+    else if (!TOOLING_KEYWORDS.has(key)) setOwn(out, key, schema[key]);
   }
   if (!hasOwn(out, 'properties')) setOwn(out, 'properties', {});
   return out;

@@ -1,6 +1,6 @@
 import { parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { DEFINITION_CONTAINERS, TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn, walkSchema } from '../schema/walk.js';
+import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -49,29 +49,33 @@ export const GEMINI_NAMES: NameRule = {
 };
 
 /** The formats Gemini takes, by type. */
-const GEMINI_FORMATS: Readonly<Record<string, readonly string[]>> = {
-  string: ['enum', 'date-time'],
-  number: ['float', 'double'],
-  integer: ['int32', 'int64'],
-};
+const GEMINI_FORMATS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['string', ['enum', 'date-time']],
+  ['number', ['float', 'double']],
+  ['integer', ['int32', 'int64']],
+]);
 
 /** The formats Gemini takes, as a loss entry tells them. */
-const FORMATS_TOLD = Object.entries(GEMINI_FORMATS)
-  .map(([type, formats]) => `${formats.join('/')} for ${type}`)
-  .join(', ');
+const FORMATS_TOLD = [...GEMINI_FORMATS].map(([type, formats]) => `${formats.join('/')} for ${type}`).join(', ');
+
+/** A JSON type in the API's `Type` enum (`string` → `STRING`); a type that is no string is kept as written. */
+function apiType(type: unknown): unknown {
+  return typeof type === 'string' ? type.toUpperCase() : type;
+}
+
+/** What the loss entry of a `format`, `enum` or `const` Gemini cannot take tells. */
+const NOT_TOLD = {
+  format: `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
+  enum: 'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
+  const:
+    'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
+} as const;
 
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
 export interface GeminiLegacyFunctionDeclaration {
   name: string;
   description: string;
   parameters?: SchemaNode;
-}
-
-/** Rewrites every `type` of a converted schema (its properties, items and `anyOf` branches) to the API's `Type` enum (`string` → `STRING`). */
-function upper(node: unknown): void {
-  walkSchema(node, '', (schema) => {
-    if (typeof schema.type === 'string') schema.type = schema.type.toUpperCase();
-  });
 }
 
 /** One tool's conversion: its name, its loss recorder, and its whole input schema (local `$ref`s resolve against it). */
@@ -95,16 +99,14 @@ function fail(tool: GeminiTool, pointer: string, why: string): never {
 
 /** A `$ref`, inlined (Gemini has none): its target converted, the annotations written beside it kept. */
 function convertRef(node: SchemaNode, ref: string, pointer: string, tool: GeminiTool, refs: readonly string[]) {
-  if (refs.includes(ref)) {
+  if (refs.includes(ref))
     fail(
       tool,
       pointer,
       `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
     );
-  }
-  const found = resolveLocalRef(tool.root, ref);
-  const target = isObject(found) || typeof found === 'boolean' ? found : undefined;
-  if (target === undefined)
+  const target = resolveLocalRef(tool.root, ref);
+  if (!isObject(target) && typeof target !== 'boolean')
     fail(tool, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
   const inlined = convert(target, childPointer('/inputSchema', ...(parseLocalRef(ref) ?? [])), tool, [...refs, ref]);
   // Draft-07 ignores a `$ref`'s siblings; keep the annotations the author put there for the model.
@@ -126,11 +128,8 @@ function convertAlternatives(keyword: 'anyOf' | 'oneOf'): KeywordRule<GeminiStat
       state.recorder.rewritten(state.pointer, keyword, value, ONE_OF_AS_ANY_OF);
     }
     if (value.some(isNullBranch)) setOwn(state.out, 'nullable', true);
-    setOwn(
-      state.out,
-      'anyOf',
-      rewriteEach(value, keyword, state).filter((_, index) => !isNullBranch(value[index])),
-    );
+    const branches = rewriteEach(value, keyword, state).filter((_, index) => !isNullBranch(value[index]));
+    setOwn(state.out, 'anyOf', branches);
   };
 }
 
@@ -140,31 +139,21 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
   rules: new Map<string, KeywordRule<GeminiState>>([
     [
       'type',
-      (_value, { out, types, nonNull, single }) => {
-        // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them `nullable`.
-        if (nonNull.length === 1) setOwn(out, 'type', single);
-        else if (nonNull.length === 0) setOwn(out, 'type', 'null');
-        else
-          setOwn(
-            out,
-            'anyOf',
-            nonNull.map((type) => ({ type })),
-          );
+      (_value, { out, types, nonNull }) => {
+        // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them
+        // `nullable`; each in the API's `Type` enum (`string` → `STRING`).
+        const branches = nonNull.map((type) => ({ type: apiType(type) }));
+        if (branches.length > 1) setOwn(out, 'anyOf', branches);
+        else setOwn(out, 'type', branches.length === 1 ? branches[0]!.type : 'NULL');
         if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
       },
     ],
     [
       'format',
       (value, { pointer, recorder, out, single }) => {
-        if (single !== undefined && typeof value === 'string' && (GEMINI_FORMATS[single] ?? []).includes(value))
+        if (single !== undefined && typeof value === 'string' && GEMINI_FORMATS.get(single)?.includes(value) === true)
           setOwn(out, 'format', value);
-        else
-          recorder.dropped(
-            pointer,
-            'format',
-            value,
-            `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
-          );
+        else recorder.dropped(pointer, 'format', value, NOT_TOLD.format);
       },
     ],
     [
@@ -172,26 +161,14 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out }) => {
         if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
           setOwn(out, 'enum', cloneJson(value));
-        else
-          recorder.dropped(
-            pointer,
-            'enum',
-            value,
-            'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
-          );
+        else recorder.dropped(pointer, 'enum', value, NOT_TOLD.enum);
       },
     ],
     [
       'const',
       (value, { pointer, recorder, out }) => {
         if (typeof value === 'string') setOwn(out, 'enum', [value]);
-        else
-          recorder.dropped(
-            pointer,
-            'const',
-            value,
-            'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
-          );
+        else recorder.dropped(pointer, 'const', value, NOT_TOLD.const);
       },
     ],
     ['properties', (value, state) => setOwn(state.out, 'properties', rewriteMap(value, 'properties', state))],
@@ -228,13 +205,12 @@ function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonl
   rewriteKeywords(GEMINI_LEGACY_KEYWORDS, state);
   const { out } = state;
   const isObjectNode = state.single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
-  if (isObjectNode && (!isObject(out.properties) || Object.keys(out.properties).length === 0)) {
+  if (isObjectNode && (!isObject(out.properties) || Object.keys(out.properties).length === 0))
     fail(
       tool,
       pointer,
       `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`,
     );
-  }
   return tool.recorder.describeInto(pointer, out);
 }
 
@@ -252,16 +228,17 @@ function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): S
     convert(ignored, '/inputSchema', geminiTool, []);
     return undefined;
   }
-  const converted = convert(root, '/inputSchema', geminiTool, []);
-  upper(converted);
-  return converted;
+  return convert(root, '/inputSchema', geminiTool, []);
+}
+
+/** `{ functionDeclarations }` with the legacy OpenAPI-subset `parameters` (`gemini-legacy`). */
+export interface GeminiLegacyToolManifest {
+  functionDeclarations: GeminiLegacyFunctionDeclaration[];
 }
 
 /** `manifests/gemini-legacy.json`: `{ functionDeclarations }` with the OpenAPI-subset `parameters` (opt-in target). */
-export function buildGeminiLegacyManifest(
-  project: ManifestProject,
-): TargetBuild<{ functionDeclarations: GeminiLegacyFunctionDeclaration[] }> {
-  const content = { functionDeclarations: [] as GeminiLegacyFunctionDeclaration[] };
+export function buildGeminiLegacyManifest(project: ManifestProject): TargetBuild<GeminiLegacyToolManifest> {
+  const content: GeminiLegacyToolManifest = { functionDeclarations: [] };
   return buildPerTool(project, 'gemini-legacy', content, (tool, recorder) => {
     const parameters = toGeminiLegacyParameters(tool, recorder);
     const declaration: GeminiLegacyFunctionDeclaration = { name: tool.name, description: tool.description };

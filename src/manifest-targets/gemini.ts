@@ -88,18 +88,23 @@ export interface GeminiFunctionDeclaration {
   responseJsonSchema?: SchemaNode;
 }
 
+/** `{ functionDeclarations }`: a Gemini `Tool` (assignable to @google/genai's `Tool`). */
+export interface GeminiToolManifest {
+  functionDeclarations: GeminiFunctionDeclaration[];
+}
+
 /** The draft-07 schema cut down to what Gemini takes; every removed keyword is a loss entry. */
 function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown {
   if (!isObject(node)) return node;
-  const state: RewriteState = {
+  const out: SchemaNode = {};
+  rewriteKeywords(GEMINI_KEYWORDS, {
     node,
     pointer,
-    out: {},
+    out,
     recorder,
     rewrite: (schema, at) => filter(schema, at, recorder),
-  };
-  rewriteKeywords(GEMINI_KEYWORDS, state);
-  return recorder.describeInto(pointer, state.out);
+  });
+  return recorder.describeInto(pointer, out);
 }
 
 /** A tool's schema for Gemini: cut down, then translated to 2020-12. */
@@ -109,10 +114,8 @@ function geminiSchema(schema: unknown, pointer: string, recorder: LossRecorder):
 }
 
 /** `manifests/gemini.json`: `{ functionDeclarations }` for a Gemini `Tool`, in JSON Schema. */
-export function buildGeminiManifest(
-  project: ManifestProject,
-): TargetBuild<{ functionDeclarations: GeminiFunctionDeclaration[] }> {
-  const content = { functionDeclarations: [] as GeminiFunctionDeclaration[] };
+export function buildGeminiManifest(project: ManifestProject): TargetBuild<GeminiToolManifest> {
+  const content: GeminiToolManifest = { functionDeclarations: [] };
   return buildPerTool(project, 'gemini', content, (tool, recorder) => {
     checkTool(tool, 'gemini', GEMINI_NAMES);
     const declaration: GeminiFunctionDeclaration = {

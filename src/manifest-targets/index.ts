@@ -15,8 +15,9 @@
 import type { AnthropicManifestEntry, AnthropicTool } from './anthropic.js';
 import type { DeferLoading } from './defer-loading.js';
 import type { ManifestProject, ManifestTool } from './build.js';
-import type { GeminiFunctionDeclaration } from './gemini.js';
-import type { GeminiLegacyFunctionDeclaration } from './gemini-legacy.js';
+import type { GeminiFunctionDeclaration, GeminiToolManifest } from './gemini.js';
+import type { GeminiLegacyFunctionDeclaration, GeminiLegacyToolManifest } from './gemini-legacy.js';
+import type { McpToolsManifest } from './mcp.js';
 import type { OpenAiResponsesManifestEntry, OpenAiResponsesTool, OpenAiTool } from './openai.js';
 import { DEFAULT_INPUT_EXAMPLES } from './input-examples.js';
 import { buildManifestTarget, type ManifestTarget } from './table.js';
@@ -29,27 +30,15 @@ export type {
   DeferLoading,
   GeminiFunctionDeclaration,
   GeminiLegacyFunctionDeclaration,
+  GeminiLegacyToolManifest,
+  GeminiToolManifest,
   ManifestTarget,
   McpToolEntry,
+  McpToolsManifest,
   OpenAiResponsesManifestEntry,
   OpenAiResponsesTool,
   OpenAiTool,
 };
-
-/** `{ functionDeclarations }`: a Gemini `Tool` (assignable to @google/genai's `Tool`). */
-export interface GeminiToolManifest {
-  functionDeclarations: GeminiFunctionDeclaration[];
-}
-
-/** `{ functionDeclarations }` with the legacy OpenAPI-subset `parameters` (`gemini-legacy`). */
-export interface GeminiLegacyToolManifest {
-  functionDeclarations: GeminiLegacyFunctionDeclaration[];
-}
-
-/** `{ tools }`: an MCP `tools/list` result. */
-export interface McpToolsManifest {
-  tools: McpToolEntry[];
-}
 
 /**
  * What a runtime builder takes: `orchestrator.listTools(context)`'s definitions, registered `ITool`s, or

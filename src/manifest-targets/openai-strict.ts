@@ -22,10 +22,11 @@ import {
 } from './build.js';
 import {
   deferResponsesTools,
+  OPENAI_FORBIDDEN_AT_ROOT,
   OPENAI_NAMES,
   type OpenAiResponsesTool,
   type OpenAiTool,
-  responsesOutputSchema,
+  responsesEntry,
 } from './openai.js';
 
 /*
@@ -95,21 +96,15 @@ function makeNullable(schema: SchemaNode): SchemaNode {
  * admit `null`, and a `$ref` (beside annotations only) becomes `anyOf` of the reference and `null`.
  */
 function setNullable(out: SchemaNode, key: string, value: unknown, hasType: boolean): void {
-  if (key === '$ref') {
-    setOwn(out, 'anyOf', [{ $ref: value }, NULL_SCHEMA()]);
-  } else if (key === 'type') {
-    if (typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
-    else if (Array.isArray(value)) setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
-    else setOwn(out, key, value);
-  } else if (key === 'anyOf' && !hasType && Array.isArray(value)) {
+  if (key === '$ref') setOwn(out, 'anyOf', [{ $ref: value }, NULL_SCHEMA()]);
+  else if (key === 'type' && typeof value === 'string') setOwn(out, key, value === 'null' ? value : [value, 'null']);
+  else if (key === 'type' && Array.isArray(value))
+    setOwn(out, key, value.includes('null') ? value : [...value, 'null']);
+  else if (key === 'anyOf' && !hasType && Array.isArray(value))
     setOwn(out, key, value.some(isNullSchema) ? value : [...value, NULL_SCHEMA()]);
-  } else if (key === 'enum' && Array.isArray(value)) {
-    setOwn(out, key, value.includes(null) ? value : [...value, null]);
-  } else if (key === 'const') {
-    setOwn(out, value === null ? 'const' : 'enum', value === null ? null : [value, null]);
-  } else {
-    setOwn(out, key, value);
-  }
+  else if (key === 'enum' && Array.isArray(value)) setOwn(out, key, value.includes(null) ? value : [...value, null]);
+  else if (key === 'const') setOwn(out, value === null ? 'const' : 'enum', value === null ? null : [value, null]);
+  else setOwn(out, key, value);
 }
 
 /** The `properties` of a strict object: every property converted, the optional ones made nullable. */
@@ -126,29 +121,28 @@ const convertProperties: KeywordRule<StrictState> = (value, state) => {
   setOwn(state.out, 'properties', properties);
 };
 
+/** What a loss entry tells of a `format` strict mode does not support. */
+const FORMAT_NOT_TOLD = `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`;
+
+/** How `additionalProperties` rewritten to `false` is told: see `LossRecorder.rewritten`. */
+const CLOSED =
+  'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them';
+
+/** How `additionalProperties: false` added to an object that names no properties is told. */
+const CLOSED_EMPTY =
+  'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them';
+
 /** Strict mode's keyword table (the rules and sources above). */
 const STRICT_KEYWORDS: KeywordTable<StrictState> = {
   skipped: TOOLING_KEYWORDS,
   rules: new Map<string, KeywordRule<StrictState>>([
-    [
-      'format',
-      keepFormats(
-        FORMATS,
-        `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`,
-      ),
-    ],
+    ['format', keepFormats(FORMATS, FORMAT_NOT_TOLD)],
     ['properties', convertProperties],
     ['required', (_value, { out }) => setOwn(out, 'required', [])],
     [
       'additionalProperties',
       (value, { pointer, recorder, out }) => {
-        if (value !== false)
-          recorder.rewritten(
-            pointer,
-            'additionalProperties',
-            value,
-            'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them',
-          );
+        if (value !== false) recorder.rewritten(pointer, 'additionalProperties', value, CLOSED);
         setOwn(out, 'additionalProperties', false);
       },
     ],
@@ -191,14 +185,7 @@ function keepOnlyRefAnnotations({ node, pointer, recorder, out }: StrictState): 
 function closeObject({ node, pointer, recorder, out }: StrictState): void {
   if (!hasOwn(out, 'properties')) {
     setOwn(out, 'properties', {});
-    if (!hasOwn(node, 'additionalProperties')) {
-      recorder.rewritten(
-        pointer,
-        'additionalProperties',
-        true,
-        'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them',
-      );
-    }
+    if (!hasOwn(node, 'additionalProperties')) recorder.rewritten(pointer, 'additionalProperties', true, CLOSED_EMPTY);
   }
   if (!hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);
   setOwn(out, 'required', Object.keys(out.properties as SchemaNode));
@@ -281,7 +268,7 @@ function buildStrict<TEntry>(
   const nullableOptionals: Record<string, string[]> = {};
   const build = buildPerTool<TEntry[]>(project, target, [], (tool, recorder, content) => {
     checkTool(tool, target, OPENAI_NAMES);
-    const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, ['anyOf', 'oneOf', 'allOf', 'not', 'enum']);
+    const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, OPENAI_FORBIDDEN_AT_ROOT);
     const strictTool: StrictTool = {
       name: tool.name,
       recorder,
@@ -306,13 +293,8 @@ export function buildOpenAiStrictManifest(project: ManifestProject): OpenAiStric
 
 /** `manifests/openai-responses-strict.json`: Responses API function tools with `strict: true` (the strict rules above). */
 export function buildOpenAiResponsesStrictManifest(project: ManifestProject): OpenAiStrictBuild<OpenAiResponsesTool> {
-  const build = buildStrict<OpenAiResponsesTool>(project, 'openai-responses-strict', (tool, parameters) => ({
-    type: 'function',
-    name: tool.name,
-    description: tool.description,
-    parameters,
-    strict: true,
-    ...responsesOutputSchema(tool),
-  }));
+  const build = buildStrict(project, 'openai-responses-strict', (tool, parameters) =>
+    responsesEntry(tool, parameters, true),
+  );
   return deferResponsesTools(build, project);
 }

@@ -27,7 +27,7 @@ export const OPENAI_NAMES: NameRule = {
  * 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level" (API error quoted in
  * https://github.com/cecli-dev/cecli/issues/281). They are dropped with a loss entry.
  */
-const OPENAI_FORBIDDEN_AT_ROOT: readonly string[] = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'];
+export const OPENAI_FORBIDDEN_AT_ROOT: readonly string[] = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'];
 
 /** One entry of `manifests/openai.json` (assignable to the SDK's `ChatCompletionFunctionTool`). */
 export interface OpenAiTool {
@@ -41,8 +41,8 @@ export interface OpenAiTool {
 }
 
 /** The parameters of a non-strict function: the whole JSON Schema, only the root rules applied. */
-function looseParameters(tool: ManifestTool, target: string, recorder: LossRecorder): SchemaNode {
-  checkTool(tool, target, OPENAI_NAMES);
+function looseParameters(tool: ManifestTool, recorder: LossRecorder): SchemaNode {
+  checkTool(tool, recorder.target, OPENAI_NAMES);
   const root = prepareRoot(cloneJson(tool.inputSchema as SchemaNode), recorder, OPENAI_FORBIDDEN_AT_ROOT);
   return recorder.describeInto('/inputSchema', root);
 }
@@ -50,7 +50,7 @@ function looseParameters(tool: ManifestTool, target: string, recorder: LossRecor
 /** `manifests/openai.json`: Chat Completions function tools. */
 export function buildOpenAiManifest(project: ManifestProject): TargetBuild<OpenAiTool[]> {
   return buildPerTool<OpenAiTool[]>(project, 'openai', [], (tool, recorder, content) => {
-    const parameters = looseParameters(tool, 'openai', recorder);
+    const parameters = looseParameters(tool, recorder);
     content.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
   });
 }
@@ -69,14 +69,20 @@ export interface OpenAiResponsesTool {
 }
 
 /**
- * The `output_schema` of a Responses entry: the tool's output schema as it is ("A JSON schema object
- * describing the JSON value encoded in string outputs for this function", `FunctionTool` in
+ * One Responses API entry. Its `output_schema` is the tool's output schema as it is ("A JSON schema
+ * object describing the JSON value encoded in string outputs for this function", `FunctionTool` in
  * openai/resources/responses/responses.d.ts); absent for a tool without one.
  */
-export function responsesOutputSchema(tool: ManifestTool): { output_schema?: Record<string, unknown> } {
-  return tool.outputSchema === undefined
-    ? {}
-    : { output_schema: cloneJson(tool.outputSchema as Record<string, unknown>) };
+export function responsesEntry(tool: ManifestTool, parameters: SchemaNode, strict: boolean): OpenAiResponsesTool {
+  const entry: OpenAiResponsesTool = {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters,
+    strict,
+  };
+  if (tool.outputSchema !== undefined) entry.output_schema = cloneJson(tool.outputSchema as Record<string, unknown>);
+  return entry;
 }
 
 /** An entry of `manifests/openai-responses*.json` with deferred loading on: a function, or `tool_search` (listed last). */
@@ -103,15 +109,7 @@ export function deferResponsesTools<TBuild extends TargetBuild<OpenAiResponsesTo
  */
 export function buildOpenAiResponsesManifest(project: ManifestProject): TargetBuild<OpenAiResponsesTool[]> {
   const build = buildPerTool<OpenAiResponsesTool[]>(project, 'openai-responses', [], (tool, recorder, content) => {
-    const parameters = looseParameters(tool, 'openai-responses', recorder);
-    content.push({
-      type: 'function',
-      name: tool.name,
-      description: tool.description,
-      parameters,
-      strict: false,
-      ...responsesOutputSchema(tool),
-    });
+    content.push(responsesEntry(tool, looseParameters(tool, recorder), false));
   });
   return deferResponsesTools(build, project);
 }

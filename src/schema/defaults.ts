@@ -1,8 +1,8 @@
 import type { Ajv, ValidateFunction } from 'ajv';
-import { parsePointer } from './json-pointer.js';
+import { parsePointer, valueAt } from './json-pointer.js';
 import { findIgnoredDefaults } from './dialect.js';
 import { ANNOTATION_KEYWORDS, DEFINITION_CONTAINERS, TOOLING_KEYWORDS } from './keywords.js';
-import { cloneJson, hasOwn, isObject, setOwn, walkSchema } from './walk.js';
+import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn, walkSchema } from './walk.js';
 
 /**
  * A `default` that does not validate, without coercion, against the schema that carries it. Ajv
@@ -24,20 +24,6 @@ export interface DefaultMismatch {
    * as a warning; any other mismatch is an error.
    */
   readonly noDefaultIdiom: boolean;
-}
-
-/** Calls `visit` for `schema` and every subschema under it, with its JSON pointer (the one walker, at most 256 deep). */
-function walk(schema: unknown, pointer: string, visit: (node: Record<string, unknown>, pointer: string) => void): void {
-  walkSchema(schema, pointer, visit, 256);
-}
-
-/** Whether any schema node under `schema` carries a `default`. */
-function hasDefaults(schema: unknown): boolean {
-  let found = false;
-  walk(schema, '', (node) => {
-    if (hasOwn(node, 'default')) found = true;
-  });
-  return found;
 }
 
 function mismatch(entry: { pointer: string; value: unknown }, instancePath: string, message: string): DefaultMismatch {
@@ -62,22 +48,25 @@ let fragmentChecks = 0;
  * Defaults nested in a default's schema are filled into a copy, as the validator would fill them.
  */
 export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): DefaultMismatch[] {
-  const entries: { pointer: string; schema: Record<string, unknown>; value: unknown }[] = [];
+  let entries: { pointer: string; schema: Record<string, unknown>; value: unknown }[] = [];
   // A `$ref` other than `#/definitions/…` (or `#/$defs/…`) would resolve against the wrapper, not the root.
   let otherRefs = false;
-  // A default Ajv never fills in (`findIgnoredDefaults`: at the root, inside anyOf, ...) cannot be filled in and rejected.
-  const ignored = new Set(findIgnoredDefaults(root).map((entry) => entry.pointer));
-  walk(root, '', (node, pointer) => {
+  const collect = (node: SchemaNode, pointer: string): void => {
     if (typeof node.$ref === 'string' && !node.$ref.startsWith('#/definitions/') && !node.$ref.startsWith('#/$defs/'))
       otherRefs = true;
-    if (!hasOwn(node, 'default') || ignored.has(pointer)) return;
+    if (!hasOwn(node, 'default')) return;
     const schema: Record<string, unknown> = {};
     for (const key of Object.keys(node))
       if (key !== 'default' && !(pointer === '' && (key === '$id' || key === '$schema')))
         setOwn(schema, key, node[key]);
     entries.push({ pointer, schema, value: node.default });
-  });
+  };
+  // At most 256 deep: a hand-written schema may nest without end.
+  walkSchema(root, '', collect, 256);
   if (entries.length === 0) return [];
+  // A default Ajv never fills in (`findIgnoredDefaults`: at the root, inside anyOf, ...) cannot be filled in and rejected.
+  const ignored = new Set(findIgnoredDefaults(root).map((entry) => entry.pointer));
+  entries = entries.filter((entry) => !ignored.has(entry.pointer));
   // Most defaults are a scalar under a few plain keywords: those are decided without a compile.
   if (entries.every((entry) => fitsPlainly(entry.schema, entry.value))) return [];
   // Only now an Ajv (given as a function, it is made only for a schema that needs one).
@@ -91,27 +80,26 @@ export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): 
     try {
       validate = ajv.compile(wrapper);
     } catch {
-      validate = undefined;
+      // Checked one by one below.
     } finally {
       ajv.removeSchema(wrapper);
     }
   }
-  const found: DefaultMismatch[] = [];
   if (validate !== undefined) {
     const data: Record<string, unknown> = {};
     entries.forEach((entry, index) => setOwn(data, String(index), cloneJson(entry.value)));
     if (validate(data)) return [];
-    const reported = new Set<number>();
+    // The first error of each default: its index leads the error's path.
+    const firsts = new Map<number, DefaultMismatch>();
     for (const error of validate.errors ?? []) {
       const match = /^\/(\d+)(.*)$/.exec(error.instancePath);
-      if (match === null) continue;
-      const index = Number(match[1]);
-      if (reported.has(index)) continue;
-      reported.add(index);
-      found.push(mismatch(entries[index]!, match[2]!, error.message ?? `fails "${error.keyword}"`));
+      const index = Number(match?.[1]);
+      if (match !== null && !firsts.has(index))
+        firsts.set(index, mismatch(entries[index]!, match[2]!, error.message ?? `fails "${error.keyword}"`));
     }
-    return found;
+    return [...firsts.values()];
   }
+  const found: DefaultMismatch[] = [];
   for (const entry of entries) {
     // Alone: the schema at its place in a copy of the root (so every local `$ref` resolves), as a fragment.
     const document = withoutDefaults(root, [entry.pointer]) as Record<string, unknown>;
@@ -125,7 +113,7 @@ export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): 
       ajv.addSchema(document, key);
       single = ajv.getSchema(`${key}#${entry.pointer}`);
     } catch {
-      single = undefined; // the schema's own compile reports it
+      // The schema's own compile reports it.
     }
     try {
       if (single !== undefined && !single(cloneJson(entry.value))) {
@@ -224,10 +212,7 @@ export function withoutDefaults<T>(schema: T, pointers: readonly string[]): T {
   if (pointers.length === 0) return schema;
   const out = cloneJson(schema) as Record<string, unknown>;
   for (const pointer of pointers) {
-    let node: unknown = out;
-    for (const segment of parsePointer(pointer)) {
-      node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
-    }
+    const node = valueAt(out, parsePointer(pointer));
     if (isObject(node)) delete node.default;
   }
   return out as T;
@@ -242,7 +227,6 @@ export function prepareValidatorSchema<T>(
   ajv: Ajv | (() => Ajv),
   schema: T,
 ): { schema: T; mismatches: DefaultMismatch[] } {
-  if (!hasDefaults(schema)) return { schema, mismatches: [] };
   const mismatches = findDefaultMismatches(ajv, schema);
   const idioms = mismatches.filter((entry) => entry.noDefaultIdiom).map((entry) => entry.pointer);
   return { schema: withoutDefaults(schema, idioms), mismatches };

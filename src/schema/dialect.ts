@@ -26,13 +26,10 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  * for any other `$schema` (draft-04, 2019-09, a custom meta-schema), which is not supported.
  */
 export function schemaDialect(schema: unknown): SchemaDialect | undefined {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'draft-07';
-  if (!hasOwn(schema, '$schema')) return 'draft-07';
-  const uri = (schema as { $schema?: unknown }).$schema;
+  if (!isObject(schema) || !hasOwn(schema, '$schema')) return 'draft-07';
+  const uri = schema.$schema;
   if (typeof uri !== 'string') return undefined;
-  if (DRAFT_07.test(uri)) return 'draft-07';
-  if (DRAFT_2020_12.test(uri)) return '2020-12';
-  return undefined;
+  return DRAFT_07.test(uri) ? 'draft-07' : DRAFT_2020_12.test(uri) ? '2020-12' : undefined;
 }
 
 /**
@@ -188,16 +185,13 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
               : { kind: 'other', keyword: place.keyword };
       found.set(pointer, { pointer, value: node.default, reason });
     }
-    if (
-      place.composite !== undefined &&
-      typeof node.$ref === 'string' &&
-      node.$ref.startsWith('#') &&
-      !followed.has(node.$ref)
-    ) {
-      followed.add(node.$ref);
-      const target = resolveLocalRef(schema, node.$ref);
+    // A local `$ref` inside one of those keywords, followed once.
+    const ref = place.composite === undefined ? undefined : node.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#') && !followed.has(ref)) {
+      followed.add(ref);
+      const target = resolveLocalRef(schema, ref);
       if (isObject(target) && !containsRef(target))
-        visit(target, node.$ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
+        visit(target, ref.slice(1), { keyword: '$ref', fillable: true, composite: place.composite }, depth + 1);
     }
     const tuple = Array.isArray(node.items);
     forEachSubschema(node, pointer, (child, childPointer, { keyword }) => {

@@ -75,9 +75,8 @@ export function parseLocalRef(ref: string): string[] | undefined {
  * and array indices only; undefined when the ref is not local, malformed or points at nothing.
  */
 export function resolveLocalRef(root: unknown, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  const fragment = decodeFragment(ref);
-  return 'error' in fragment ? undefined : valueAt(root, parsePointer(fragment.pointer));
+  const segments = parseLocalRef(ref);
+  return segments === undefined ? undefined : valueAt(root, segments);
 }
 
 /**

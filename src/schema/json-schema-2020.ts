@@ -41,25 +41,19 @@ export function translatePointerTokens(tokens: readonly string[]): string[] {
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index]!;
     const next = tokens[index + 1];
-    if (SCHEMA_MAPS.has(token) && next !== undefined) {
-      out.push(token === 'definitions' ? '$defs' : token, next);
-      index++;
-    } else if (token === 'dependencies' && next !== undefined) {
-      out.push('dependentSchemas', next);
-      index++;
-    } else if (SCHEMA_ARRAYS.has(token) && next !== undefined) {
-      out.push(token, next);
-      index++;
-    } else if (token === 'items' && next !== undefined && INDEX.test(next)) {
-      out.push('prefixItems', next);
-      index++;
-    } else if (token === 'additionalItems') {
-      out.push('items');
-    } else {
-      out.push(token);
-    }
+    const keyword = next === undefined ? undefined : keywordBeforeName(token, next);
+    if (keyword === undefined) out.push(token === 'additionalItems' ? 'items' : token);
+    else out.push(keyword, tokens[++index]!);
   }
   return out;
+}
+
+/** The 2020-12 name of a keyword followed by a name or index in a pointer (`definitions/X` → `$defs/X`); undefined for any other token. */
+function keywordBeforeName(token: string, next: string): string | undefined {
+  if (SCHEMA_MAPS.has(token)) return token === 'definitions' ? '$defs' : token;
+  if (token === 'dependencies') return 'dependentSchemas';
+  if (SCHEMA_ARRAYS.has(token)) return token;
+  return token === 'items' && INDEX.test(next) ? 'prefixItems' : undefined;
 }
 
 /**
@@ -118,65 +112,36 @@ function translateEach(list: readonly unknown[]): unknown[] {
   return list.map((item) => translate(item, false));
 }
 
-/** What a keyword's translation needs to know about the schema object it sits in. */
-interface TranslateScope {
-  /** The schema is the document root (its `$schema` is kept). */
-  root: boolean;
-  /** `items` is an array (draft-07's tuple form). */
-  tuple: boolean;
-  /** A `definitions` name is also a `$defs` name: merging would lose one, so `definitions` keeps its own name. */
-  defsTaken: boolean;
-}
-
+/** The 2020-12 form of a draft-07 schema object, keyword by keyword in source order; `root`: its `$schema` is kept. */
 function translate(node: unknown, root: boolean): unknown {
   if (!isObject(node)) return node;
   const out: Node = {};
-  const scope: TranslateScope = {
-    root,
-    tuple: Array.isArray(node.items),
-    defsTaken:
-      isObject(node.$defs) &&
-      isObject(node.definitions) &&
-      Object.keys(node.definitions).some((name) => Object.hasOwn(node.$defs as Node, name)),
-  };
+  // `items` is an array: draft-07's tuple form.
+  const tuple = Array.isArray(node.items);
+  // A `definitions` name is also a `$defs` name: merging would lose one, so `definitions` keeps its own name.
+  const defsTaken =
+    isObject(node.$defs) &&
+    isObject(node.definitions) &&
+    Object.keys(node.definitions).some((name) => Object.hasOwn(node.$defs as Node, name));
   for (const key of Object.keys(node)) {
-    if (!NOT_IN_DRAFT_07.has(key)) translateKeyword(out, key, node[key], scope);
+    const value = node[key];
+    // Left out: what does not apply here (draft-07 reads `additionalItems` only beside a tuple `items`).
+    if (NOT_IN_DRAFT_07.has(key) || (key === '$schema' && !root) || (key === 'additionalItems' && !tuple)) continue;
+    if (key === '$ref' && typeof value === 'string') setOwn(out, key, translateRef(value));
+    else if (key === '$id' && typeof value === 'string' && value.includes('#')) translateIdWithFragment(out, value);
+    else if (key === 'definitions' || key === '$defs') {
+      const translated = translateMap(value);
+      if (!isObject(translated) || (key === 'definitions' && defsTaken)) setOwn(out, key, translated);
+      else mergeIntoDefs(out, translated);
+    } else if (SCHEMA_MAPS.has(key)) setOwn(out, key, translateMap(value));
+    else if (key === 'items') translateItems(out, value, tuple);
+    else if (key === 'additionalItems') setOwn(out, 'items', translate(value, false));
+    else if (key === 'dependencies' && isObject(value)) translateDependencies(out, value);
+    else if (SCHEMA_SINGLE.has(key)) setOwn(out, key, translate(value, false));
+    else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) setOwn(out, key, translateEach(value));
+    else setOwn(out, key, structuredClone(value));
   }
-  // `prefixItems` must come before its `items` for readers; keys are set in source order otherwise.
   return out;
-}
-
-/** Sets on `out` the 2020-12 form of one draft-07 keyword. */
-function translateKeyword(out: Node, key: string, value: unknown, scope: TranslateScope): void {
-  if (key === '$schema') {
-    if (scope.root) setOwn(out, key, value);
-  } else if (key === '$ref' && typeof value === 'string') {
-    setOwn(out, key, translateRef(value));
-  } else if (key === '$id' && typeof value === 'string' && value.includes('#')) {
-    translateIdWithFragment(out, value);
-  } else if (key === 'definitions') {
-    if (scope.defsTaken) setOwn(out, key, translateMap(value));
-    else mergeIntoDefs(out, translateMap(value) as Node);
-  } else if (key === '$defs') {
-    const translated = translateMap(value);
-    if (!isObject(translated)) setOwn(out, key, translated);
-    else mergeIntoDefs(out, translated);
-  } else if (SCHEMA_MAPS.has(key)) {
-    setOwn(out, key, translateMap(value));
-  } else if (key === 'items') {
-    translateItems(out, value, scope.tuple);
-  } else if (key === 'additionalItems') {
-    // Draft-07 reads it only beside a tuple `items`.
-    if (scope.tuple) setOwn(out, 'items', translate(value, false));
-  } else if (key === 'dependencies' && isObject(value)) {
-    translateDependencies(out, value);
-  } else if (SCHEMA_SINGLE.has(key)) {
-    setOwn(out, key, translate(value, false));
-  } else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) {
-    setOwn(out, key, translateEach(value));
-  } else {
-    setOwn(out, key, structuredClone(value));
-  }
 }
 
 /** `$id: "base#name"`: the base stays the `$id`, a plain-name fragment becomes `$anchor`. */

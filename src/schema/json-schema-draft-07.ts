@@ -3,20 +3,13 @@
  * the provider manifests' builders and the diff's rules speak draft-07.
  */
 import { schemaDialect } from './dialect.js';
-import {
-  cloneJson,
-  hasOwn,
-  isObject,
-  mapValues,
-  SCHEMA_ARRAY_KEYWORDS,
-  SCHEMA_KEYWORDS,
-  SCHEMA_MAP_KEYWORDS,
-  setOwn,
-} from './walk.js';
+import { keywordsAt } from './keywords.js';
+import { cloneJson, hasOwn, isObject, mapValues, setOwn } from './walk.js';
 
-const SINGLE = new Set<string>(SCHEMA_KEYWORDS);
-const ARRAYS = new Set<string>(SCHEMA_ARRAY_KEYWORDS);
-const MAPS = new Set<string>(SCHEMA_MAP_KEYWORDS);
+/** Keywords (of both dialects) whose value is one schema, a list of schemas, a map of name → schema. */
+const SINGLE = new Set(keywordsAt('schema'));
+const ARRAYS = new Set(keywordsAt('list'));
+const MAPS = new Set(keywordsAt('map'));
 /** The keywords whose entries end up in draft-07's `dependencies` (its own, and 2020-12's two halves of it). */
 const DEPENDENCIES = new Set(['dependencies', 'dependentRequired', 'dependentSchemas']);
 

@@ -10,24 +10,22 @@ function stated(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
 }
 
-function plural(count: unknown, word: string): string {
-  return `${stated(count)} ${word}${count === 1 ? '' : 's'}`;
+function plural(count: number, word: string, words = `${word}s`): string {
+  return `${stated(count)} ${count === 1 ? word : words}`;
 }
 
-/** The sentence for a keyword whose value is a number (a limit, a bound, a step), by keyword. */
-const NUMBER_SENTENCES: ReadonlyMap<string, (value: number) => string> = new Map([
-  ['minLength', (value: number) => `At least ${plural(value, 'character')}.`],
-  ['maxLength', (value: number) => `At most ${plural(value, 'character')}.`],
-  ['minimum', (value: number) => `At least ${value}.`],
-  ['maximum', (value: number) => `At most ${value}.`],
-  ['exclusiveMinimum', (value: number) => `Greater than ${value}.`],
-  ['exclusiveMaximum', (value: number) => `Less than ${value}.`],
-  ['multipleOf', (value: number) => `A multiple of ${value}.`],
-  ['minItems', (value: number) => `At least ${plural(value, 'item')}.`],
-  ['maxItems', (value: number) => `At most ${plural(value, 'item')}.`],
-  ['minProperties', (value: number) => `At least ${plural(value, 'property').replace(/propertys$/, 'properties')}.`],
-  ['maxProperties', (value: number) => `At most ${plural(value, 'property').replace(/propertys$/, 'properties')}.`],
-]);
+/** The sentence for one keyword's value; undefined when its value has no words. */
+type Sentence = (value: unknown) => string | undefined;
+
+/** The sentence for a keyword whose value is a number (a limit, a bound, a step). */
+function ofNumber(say: (value: number) => string): Sentence {
+  return (value) => (typeof value === 'number' ? say(value) : undefined);
+}
+
+/** The sentence for a keyword whose value is a string. */
+function ofString(say: (value: string) => string): Sentence {
+  return (value) => (typeof value === 'string' ? say(value) : undefined);
+}
 
 /** `dependencies`' property lists as sentences ("With a, also give b."); schema dependencies have no words. */
 function dependencySentences(value: unknown): string | undefined {
@@ -37,6 +35,29 @@ function dependencySentences(value: unknown): string | undefined {
     .map((name) => `With ${name}, also give ${(value[name] as unknown[]).join(', ')}.`);
   return sentences.length > 0 ? sentences.join(' ') : undefined;
 }
+
+/** The sentence of each keyword a description can carry when the keyword is dropped. */
+const SENTENCES: ReadonlyMap<string, Sentence> = new Map([
+  ['minLength', ofNumber((value) => `At least ${plural(value, 'character')}.`)],
+  ['maxLength', ofNumber((value) => `At most ${plural(value, 'character')}.`)],
+  ['minimum', ofNumber((value) => `At least ${value}.`)],
+  ['maximum', ofNumber((value) => `At most ${value}.`)],
+  ['exclusiveMinimum', ofNumber((value) => `Greater than ${value}.`)],
+  ['exclusiveMaximum', ofNumber((value) => `Less than ${value}.`)],
+  ['multipleOf', ofNumber((value) => `A multiple of ${value}.`)],
+  ['minItems', ofNumber((value) => `At least ${plural(value, 'item')}.`)],
+  ['maxItems', ofNumber((value) => `At most ${plural(value, 'item')}.`)],
+  ['minProperties', ofNumber((value) => `At least ${plural(value, 'property', 'properties')}.`)],
+  ['maxProperties', ofNumber((value) => `At most ${plural(value, 'property', 'properties')}.`)],
+  ['default', (value) => `Default: ${stated(value)}.`],
+  ['pattern', ofString((value) => `Matches the pattern ${value}.`)],
+  ['format', ofString((value) => `Format: ${value}.`)],
+  ['uniqueItems', (value) => (value === true ? 'Items are unique.' : undefined)],
+  ['additionalProperties', (value) => (value === false ? 'No other properties.' : undefined)],
+  ['const', (value) => `Always ${stated(value)}.`],
+  ['enum', (value) => (Array.isArray(value) ? `One of ${value.map(stated).join(', ')}.` : undefined)],
+  ['dependencies', dependencySentences],
+]);
 
 /**
  * The short, fixed sentence that tells the model what a dropped keyword said, or undefined when there is
@@ -48,31 +69,8 @@ export function carriedText(
   action: 'dropped' | 'rewritten' | 'omitted' = 'dropped',
 ): string | undefined {
   // A rewritten keyword has a weaker form in the schema: only `oneOf` sent as `anyOf` has words for the rest.
-  if (action === 'rewritten' && keyword !== 'oneOf') return undefined;
-  const numberSentence = NUMBER_SENTENCES.get(keyword);
-  if (numberSentence !== undefined) return typeof value === 'number' ? numberSentence(value) : undefined;
-  switch (keyword) {
-    case 'default':
-      return `Default: ${stated(value)}.`;
-    case 'pattern':
-      return typeof value === 'string' ? `Matches the pattern ${value}.` : undefined;
-    case 'format':
-      return typeof value === 'string' ? `Format: ${value}.` : undefined;
-    case 'uniqueItems':
-      return value === true ? 'Items are unique.' : undefined;
-    case 'additionalProperties':
-      return value === false ? 'No other properties.' : undefined;
-    case 'const':
-      return `Always ${stated(value)}.`;
-    case 'enum':
-      return Array.isArray(value) ? `One of ${value.map(stated).join(', ')}.` : undefined;
-    case 'oneOf':
-      return action === 'rewritten' ? 'Exactly one of the alternatives.' : undefined;
-    case 'dependencies':
-      return dependencySentences(value);
-    default:
-      return undefined;
-  }
+  if (action === 'rewritten') return keyword === 'oneOf' ? 'Exactly one of the alternatives.' : undefined;
+  return SENTENCES.get(keyword)?.(value);
 }
 
 /** `description` with `notes` appended (a sentence break added after text without one). */

@@ -49,13 +49,15 @@ const DRAFT_07: readonly SchemaDialect[] = ['draft-07'];
 const ONLY_2020: readonly SchemaDialect[] = ['2020-12'];
 const NONE: readonly SchemaDialect[] = [];
 
-function row(
+/** The rows of `keywords`, each with the same kind, origin, dialects and `extra`. */
+function rows(
+  keywords: readonly string[],
   kind: KeywordKind,
   origin: KeywordOrigin,
   dialects: readonly SchemaDialect[],
   extra: Partial<Pick<KeywordInfo, 'subschemas' | 'beyondSpec' | 'ajvMeaning'>> = {},
-): KeywordInfo {
-  return Object.freeze({ kind, origin, dialects, ...extra });
+): Array<readonly [string, KeywordInfo]> {
+  return keywords.map((keyword) => [keyword, Object.freeze({ kind, origin, dialects, ...extra })]);
 }
 
 /*
@@ -65,84 +67,52 @@ function row(
  */
 const ROWS: ReadonlyArray<readonly [string, KeywordInfo]> = [
   // Subschema maps.
-  ['properties', row('applicator', 'draft-07', BOTH, { subschemas: 'map' })],
-  ['patternProperties', row('applicator', 'draft-07', BOTH, { subschemas: 'map' })],
-  ['definitions', row('meta', 'draft-07', BOTH, { subschemas: 'map', beyondSpec: ONLY_2020 })],
-  ['$defs', row('meta', '2019-09', BOTH, { subschemas: 'map', beyondSpec: DRAFT_07 })],
-  ['dependentSchemas', row('applicator', '2019-09', ONLY_2020, { subschemas: 'map' })],
+  ...rows(['properties', 'patternProperties'], 'applicator', 'draft-07', BOTH, { subschemas: 'map' }),
+  ...rows(['definitions'], 'meta', 'draft-07', BOTH, { subschemas: 'map', beyondSpec: ONLY_2020 }),
+  ...rows(['$defs'], 'meta', '2019-09', BOTH, { subschemas: 'map', beyondSpec: DRAFT_07 }),
+  ...rows(['dependentSchemas'], 'applicator', '2019-09', ONLY_2020, { subschemas: 'map' }),
   // One subschema.
-  ['additionalItems', row('applicator', 'draft-07', DRAFT_07, { subschemas: 'schema' })],
-  ['additionalProperties', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
-  ['contains', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
-  ['propertyNames', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
-  ['if', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
-  ['then', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
-  ['else', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
-  ['not', row('applicator', 'draft-07', BOTH, { subschemas: 'schema' })],
-  ['unevaluatedItems', row('applicator', '2019-09', ONLY_2020, { subschemas: 'schema' })],
-  ['unevaluatedProperties', row('applicator', '2019-09', ONLY_2020, { subschemas: 'schema' })],
-  ['contentSchema', row('annotation', '2019-09', ONLY_2020, { subschemas: 'schema' })],
+  ...rows(['additionalItems'], 'applicator', 'draft-07', DRAFT_07, { subschemas: 'schema' }),
+  ...rows(['additionalProperties', 'contains'], 'applicator', 'draft-07', BOTH, { subschemas: 'schema' }),
+  ...rows(['propertyNames', 'if', 'then', 'else', 'not'], 'applicator', 'draft-07', BOTH, { subschemas: 'schema' }),
+  ...rows(['unevaluatedItems', 'unevaluatedProperties'], 'applicator', '2019-09', ONLY_2020, { subschemas: 'schema' }),
+  ...rows(['contentSchema'], 'annotation', '2019-09', ONLY_2020, { subschemas: 'schema' }),
   // Lists of subschemas.
-  ['allOf', row('applicator', 'draft-07', BOTH, { subschemas: 'list' })],
-  ['anyOf', row('applicator', 'draft-07', BOTH, { subschemas: 'list' })],
-  ['oneOf', row('applicator', 'draft-07', BOTH, { subschemas: 'list' })],
-  ['prefixItems', row('applicator', '2020-12', ONLY_2020, { subschemas: 'list' })],
-  ['items', row('applicator', 'draft-07', BOTH, { subschemas: 'schema-or-list' })],
-  [
-    'dependencies',
-    row('applicator', 'draft-07', DRAFT_07, { subschemas: 'map-of-schema-or-names', ajvMeaning: ONLY_2020 }),
-  ],
+  ...rows(['allOf', 'anyOf', 'oneOf'], 'applicator', 'draft-07', BOTH, { subschemas: 'list' }),
+  ...rows(['prefixItems'], 'applicator', '2020-12', ONLY_2020, { subschemas: 'list' }),
+  ...rows(['items'], 'applicator', 'draft-07', BOTH, { subschemas: 'schema-or-list' }),
+  ...rows(['dependencies'], 'applicator', 'draft-07', DRAFT_07, {
+    subschemas: 'map-of-schema-or-names',
+    ajvMeaning: ONLY_2020,
+  }),
   // Core.
-  ['$schema', row('tooling', 'draft-07', BOTH)],
-  ['$id', row('tooling', 'draft-07', BOTH)],
-  ['$comment', row('tooling', 'draft-07', BOTH)],
-  ['$ref', row('meta', 'draft-07', BOTH)],
-  ['$anchor', row('meta', '2019-09', ONLY_2020)],
-  ['$dynamicRef', row('meta', '2020-12', ONLY_2020)],
-  ['$dynamicAnchor', row('meta', '2020-12', ONLY_2020)],
-  ['$vocabulary', row('meta', '2019-09', ONLY_2020)],
-  ['$recursiveRef', row('meta', '2019-09', NONE, { ajvMeaning: BOTH })],
-  ['$recursiveAnchor', row('meta', '2019-09', NONE, { ajvMeaning: BOTH })],
+  ...rows(['$schema', '$id', '$comment'], 'tooling', 'draft-07', BOTH),
+  ...rows(['$ref'], 'meta', 'draft-07', BOTH),
+  ...rows(['$anchor'], 'meta', '2019-09', ONLY_2020),
+  ...rows(['$dynamicRef', '$dynamicAnchor'], 'meta', '2020-12', ONLY_2020),
+  ...rows(['$vocabulary'], 'meta', '2019-09', ONLY_2020),
+  ...rows(['$recursiveRef', '$recursiveAnchor'], 'meta', '2019-09', NONE, { ajvMeaning: BOTH }),
   // Annotations.
-  ['title', row('annotation', 'draft-07', BOTH)],
-  ['description', row('annotation', 'draft-07', BOTH)],
-  ['default', row('annotation', 'draft-07', BOTH)],
-  ['examples', row('annotation', 'draft-07', BOTH)],
-  ['readOnly', row('annotation', 'draft-07', BOTH)],
-  ['writeOnly', row('annotation', 'draft-07', BOTH)],
-  ['deprecated', row('annotation', '2019-09', BOTH, { beyondSpec: DRAFT_07 })],
-  ['contentMediaType', row('annotation', 'draft-07', BOTH)],
-  ['contentEncoding', row('annotation', 'draft-07', BOTH)],
-  // Validation.
-  ['type', row('validation', 'draft-07', BOTH)],
-  ['enum', row('validation', 'draft-07', BOTH)],
-  ['const', row('validation', 'draft-07', BOTH)],
-  ['multipleOf', row('validation', 'draft-07', BOTH)],
-  ['maximum', row('validation', 'draft-07', BOTH)],
-  ['exclusiveMaximum', row('validation', 'draft-07', BOTH)],
-  ['minimum', row('validation', 'draft-07', BOTH)],
-  ['exclusiveMinimum', row('validation', 'draft-07', BOTH)],
-  ['maxLength', row('validation', 'draft-07', BOTH)],
-  ['minLength', row('validation', 'draft-07', BOTH)],
-  ['pattern', row('validation', 'draft-07', BOTH)],
-  ['maxItems', row('validation', 'draft-07', BOTH)],
-  ['minItems', row('validation', 'draft-07', BOTH)],
-  ['uniqueItems', row('validation', 'draft-07', BOTH)],
-  ['maxContains', row('validation', '2019-09', ONLY_2020)],
-  ['minContains', row('validation', '2019-09', ONLY_2020)],
-  ['maxProperties', row('validation', 'draft-07', BOTH)],
-  ['minProperties', row('validation', 'draft-07', BOTH)],
-  ['required', row('validation', 'draft-07', BOTH)],
-  ['dependentRequired', row('validation', '2019-09', ONLY_2020)],
-  ['format', row('validation', 'draft-07', BOTH)],
+  ...rows(['title', 'description', 'default', 'examples', 'readOnly', 'writeOnly'], 'annotation', 'draft-07', BOTH),
+  ...rows(['deprecated'], 'annotation', '2019-09', BOTH, { beyondSpec: DRAFT_07 }),
+  ...rows(['contentMediaType', 'contentEncoding'], 'annotation', 'draft-07', BOTH),
+  // Validation: any instance, numbers, strings, arrays, objects, strings again (`format`).
+  ...rows(['type', 'enum', 'const'], 'validation', 'draft-07', BOTH),
+  ...rows(['multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum'], 'validation', 'draft-07', BOTH),
+  ...rows(['maxLength', 'minLength', 'pattern'], 'validation', 'draft-07', BOTH),
+  ...rows(['maxItems', 'minItems', 'uniqueItems'], 'validation', 'draft-07', BOTH),
+  ...rows(['maxContains', 'minContains'], 'validation', '2019-09', ONLY_2020),
+  ...rows(['maxProperties', 'minProperties', 'required'], 'validation', 'draft-07', BOTH),
+  ...rows(['dependentRequired'], 'validation', '2019-09', ONLY_2020),
+  ...rows(['format'], 'validation', 'draft-07', BOTH),
   // Outside both dialects, given a meaning by Ajv or ajv-formats.
-  ['nullable', row('validation', 'ajv', NONE, { ajvMeaning: BOTH })],
-  ['$async', row('meta', 'ajv', NONE, { ajvMeaning: BOTH })],
-  ['id', row('meta', 'draft-04', NONE, { ajvMeaning: BOTH })],
-  ['formatMaximum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
-  ['formatMinimum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
-  ['formatExclusiveMaximum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
-  ['formatExclusiveMinimum', row('validation', 'ajv-formats', NONE, { ajvMeaning: BOTH })],
+  ...rows(['nullable'], 'validation', 'ajv', NONE, { ajvMeaning: BOTH }),
+  ...rows(['$async'], 'meta', 'ajv', NONE, { ajvMeaning: BOTH }),
+  ...rows(['id'], 'meta', 'draft-04', NONE, { ajvMeaning: BOTH }),
+  ...rows(['formatMaximum', 'formatMinimum'], 'validation', 'ajv-formats', NONE, { ajvMeaning: BOTH }),
+  ...rows(['formatExclusiveMaximum', 'formatExclusiveMinimum'], 'validation', 'ajv-formats', NONE, {
+    ajvMeaning: BOTH,
+  }),
 ];
 
 /** keyword → its row, undefined for one toolsmith does not know (a Map: keywords come from user schemas, `constructor` is no keyword). */

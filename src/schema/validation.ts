@@ -6,7 +6,7 @@ import { describeThrown, ToolsmithError, truncateText } from '../errors.js';
 import { classifyFormat, lenientStrictLogger, schemaDialect } from './dialect.js';
 import type { SchemaDialect } from './keywords.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
-import { schemaEntries, setOwn } from './walk.js';
+import { hasOwn, isObject, mapValues, schemaEntries, setOwn } from './walk.js';
 import { coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
 
 /** A JSON Schema object as tools carry it (draft-07). */
@@ -52,16 +52,7 @@ export const MAX_COPY_DEPTH = 512;
 const requireCommonJs = createRequire(import.meta.url);
 
 /** The runtime Ajv of each dialect, made on first use (`createAjv`). */
-const sharedAjv = new Map<SchemaDialect, Ajv>();
-
-function sharedAjvFor(dialect: SchemaDialect): Ajv {
-  let ajv = sharedAjv.get(dialect);
-  if (ajv === undefined) {
-    ajv = createAjv(dialect);
-    sharedAjv.set(dialect, ajv);
-  }
-  return ajv;
-}
+const sharedAjv: { [dialect in SchemaDialect]?: Ajv } = {};
 
 /**
  * A runtime Ajv (draft-07, or 2020-12: Ajv's class of its own module) with the one option set
@@ -74,10 +65,8 @@ function createAjv(dialect: SchemaDialect): Ajv {
     dialect === '2020-12'
       ? (requireCommonJs('ajv/dist/2020') as { Ajv2020: typeof Ajv }).Ajv2020
       : (requireCommonJs('ajv') as { Ajv: typeof Ajv }).Ajv;
-  const formats = requireCommonJs('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
-  const ajv = new AjvClass({ ...AJV_OPTIONS, strictSchema: 'log', logger: lenientStrictLogger(dialect) });
-  (formats.default ?? formats)(ajv);
-  return ajv;
+  const addFormats = requireCommonJs('ajv-formats') as (ajv: Ajv) => Ajv;
+  return addFormats(new AjvClass({ ...AJV_OPTIONS, strictSchema: 'log', logger: lenientStrictLogger(dialect) }));
 }
 
 /**
@@ -97,7 +86,7 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
       `Schema does not compile: unsupported $schema ${declared} (draft-07 and 2020-12 are supported).`,
     );
   }
-  const ajv = readyFor(schema, sharedAjvFor(dialect));
+  const ajv = readyFor(schema, (sharedAjv[dialect] ??= createAjv(dialect)));
   const prepared = prepareValidatorSchema(ajv, schema);
   const wrong = prepared.mismatches.filter((entry) => !entry.noDefaultIdiom);
   if (wrong.length > 0) {
@@ -109,22 +98,18 @@ export function compileSchema<T = unknown>(schema: JSONSchemaObject | boolean): 
   }
   const compile = (fresh: Ajv) => coerceWhereNeeded(fresh.compile(prepared.schema)) as unknown as ValidateFunction<T>;
   try {
-    return compile(ajv);
-  } catch (error) {
-    // Another schema with the same `$id` was compiled before: this one gets an instance of its own.
-    if (!(error instanceof Error && /already exists/.test(error.message))) throw doesNotCompile(error);
     try {
+      return compile(ajv);
+    } catch (error) {
+      // Another schema with the same `$id` was compiled before: this one gets an instance of its own.
+      if (!(error instanceof Error && /already exists/.test(error.message))) throw error;
       return compile(readyFor(schema, createAjv(dialect)));
-    } catch (retryError) {
-      throw doesNotCompile(retryError);
     }
+  } catch (error) {
+    throw new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeThrown(error, 500)}`, {
+      cause: error,
+    });
   }
-}
-
-function doesNotCompile(error: unknown): ToolsmithError {
-  return new ToolsmithError('SCHEMA_INVALID', `Schema does not compile: ${describeThrown(error, 500)}`, {
-    cause: error,
-  });
 }
 
 /** `ajv` with the `x-` keywords (annotations) and the formats the dialect ignores (always valid) of `schema` declared. */
@@ -146,24 +131,19 @@ function readyFor(schema: unknown, ajv: Ajv): Ajv {
 /** The Ajv error shape `toValidationIssues` reads (generated and runtime validators both give it). */
 type AjvErrorLike = NonNullable<ValidateFunction['errors']>[number];
 
-const POINTER_PROPERTY_PARAM: Readonly<Record<string, string>> = {
-  required: 'missingProperty',
-  dependencies: 'missingProperty',
-  additionalProperties: 'additionalProperty',
-  unevaluatedProperties: 'unevaluatedProperty',
-};
+/** The keywords whose error names a property (in `params[param]`): the issue's path ends with it and `text` says what is wrong. */
+const NAMED_PROPERTY: ReadonlyMap<string, { readonly param: string; readonly text: string }> = new Map([
+  ['required', { param: 'missingProperty', text: 'is required' }],
+  ['dependencies', { param: 'missingProperty', text: 'is required' }],
+  ['additionalProperties', { param: 'additionalProperty', text: 'is not allowed' }],
+  ['unevaluatedProperties', { param: 'unevaluatedProperty', text: 'is not allowed' }],
+]);
 
+/** `params` with every string longer than 1,000 characters truncated (the same object when none is). */
 function boundedParams(params: Record<string, unknown> | undefined): Record<string, unknown> {
   if (params === undefined || params === null) return {};
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(params)) {
-    const value = params[key];
-    if (typeof value === 'string' && value.length > 1000) {
-      copy ??= { ...params };
-      copy[key] = truncateText(value, 1000);
-    }
-  }
-  return copy ?? params;
+  if (!Object.values(params).some((value) => typeof value === 'string' && value.length > 1000)) return params;
+  return mapValues(params, (value) => (typeof value === 'string' ? truncateText(value, 1000) : value));
 }
 
 /**
@@ -173,29 +153,22 @@ function boundedParams(params: Record<string, unknown> | undefined): Record<stri
  * it reads on its own.
  */
 export function toValidationIssues(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
-  if (!errors || errors.length === 0) {
+  if (!errors || errors.length === 0)
     return [{ path: '', message: '(root) is invalid', keyword: 'unknown', params: {} }];
-  }
   const count = Math.min(errors.length, MAX_VALIDATION_ISSUES);
   const issues: ValidationIssue[] = new Array(count);
   for (let index = 0; index < count; index++) {
     const error = errors[index];
-    const keyword = error.keyword;
-    let path = error.instancePath ?? '';
-    const propertyParam = POINTER_PROPERTY_PARAM[keyword];
-    const property = propertyParam === undefined ? undefined : error.params?.[propertyParam];
-    let text: string;
-    if (typeof property === 'string') {
-      path = `${path}/${escapePointerSegment(property)}`;
-      text =
-        keyword === 'additionalProperties' || keyword === 'unevaluatedProperties' ? 'is not allowed' : 'is required';
-    } else {
-      text = error.message ?? `fails "${keyword}"`;
-    }
-    const shownPath = path === '' ? '(root)' : truncateText(path);
+    const { keyword } = error;
+    const named = NAMED_PROPERTY.get(keyword);
+    const property = named === undefined ? undefined : error.params?.[named.param];
+    const [path, text] =
+      typeof property === 'string'
+        ? [`${error.instancePath ?? ''}/${escapePointerSegment(property)}`, named!.text]
+        : [error.instancePath ?? '', error.message ?? `fails "${keyword}"`];
     const issue: ValidationIssue = {
-      path: path.length > 1000 ? truncateText(path, 1000) : path,
-      message: `${shownPath} ${text}`,
+      path: truncateText(path, 1000),
+      message: `${path === '' ? '(root)' : truncateText(path)} ${text}`,
       keyword,
       params: boundedParams(error.params),
     };
@@ -203,13 +176,6 @@ export function toValidationIssues(errors: readonly AjvErrorLike[] | null | unde
     issues[index] = issue;
   }
   return issues;
-}
-
-const hasOwn = Object.prototype.hasOwnProperty;
-
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 function copyAt(value: unknown, depth: number): unknown {
@@ -226,15 +192,16 @@ function copyAt(value: unknown, depth: number): unknown {
     for (let index = 0; index < length; index++) copy[index] = copyAt(value[index], depth + 1);
     return copy;
   }
-  if (!isPlainObject(value)) return value; // Date, Map, class instances: not JSON data, passed as they are.
+  const prototype = Object.getPrototypeOf(value);
+  // Date, Map, class instances: not JSON data, passed as they are.
+  if (prototype !== Object.prototype && prototype !== null) return value;
   // Spread first (V8 clones a plain object's own enumerable properties in one step, and defines an
   // own `__proto__` key as data, like JSON.parse does), then copy nested objects and arrays.
   const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const key in copy) {
     const child = copy[key];
     // `setOwn`: assigning `__proto__` would replace the copy's prototype.
-    if (child !== null && typeof child === 'object' && hasOwn.call(copy, key))
-      setOwn(copy, key, copyAt(child, depth + 1));
+    if (child !== null && typeof child === 'object' && hasOwn(copy, key)) setOwn(copy, key, copyAt(child, depth + 1));
   }
   return copy;
 }
@@ -264,52 +231,39 @@ const MAX_SCHEMA_DEPTH = 32;
 /** Whether a value valid against `schema` may be `null` (unknown or unresolvable: assume it may). */
 function allowsNull(schema: unknown, root: unknown, depth: number): boolean {
   if (typeof schema === 'boolean') return schema;
-  if (schema === null || typeof schema !== 'object' || depth > MAX_SCHEMA_DEPTH) return true;
-  const node = schema as Record<string, unknown>;
-  if (typeof node.$ref === 'string') {
-    const target = resolveLocalRef(root, node.$ref);
-    return target === undefined ? true : allowsNull(target, root, depth + 1); // draft-07 ignores $ref siblings
+  if (!isObject(schema) || depth > MAX_SCHEMA_DEPTH) return true;
+  if (typeof schema.$ref === 'string') {
+    const target = resolveLocalRef(root, schema.$ref);
+    return target === undefined || allowsNull(target, root, depth + 1); // draft-07 ignores $ref siblings
   }
-  if ('type' in node) {
-    const types = Array.isArray(node.type) ? node.type : [node.type];
-    if (!types.includes('null')) return false;
-  }
-  if (Array.isArray(node.enum) && !node.enum.includes(null)) return false;
-  if ('const' in node && node.const !== null) return false;
-  if (Array.isArray(node.allOf) && node.allOf.some((part) => !allowsNull(part, root, depth + 1))) return false;
-  if (Array.isArray(node.anyOf) && !node.anyOf.some((part) => allowsNull(part, root, depth + 1))) return false;
-  if (Array.isArray(node.oneOf) && !node.oneOf.some((part) => allowsNull(part, root, depth + 1))) return false;
-  return true;
+  const mayBeNull = (part: unknown) => allowsNull(part, root, depth + 1);
+  if ('type' in schema && ![schema.type].flat().includes('null')) return false;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) return false;
+  if ('const' in schema && schema.const !== null) return false;
+  if (Array.isArray(schema.allOf) && !schema.allOf.every(mayBeNull)) return false;
+  return [schema.anyOf, schema.oneOf].every((branches) => !Array.isArray(branches) || branches.some(mayBeNull));
 }
 
 function planFor(schema: unknown, root: unknown, ancestors: Set<unknown>): NullPlan | undefined {
   let node = schema;
-  for (
-    let hops = 0;
-    node !== null && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string';
-    hops++
-  ) {
+  for (let hops = 0; isObject(node) && typeof node.$ref === 'string'; hops++) {
     if (hops > MAX_SCHEMA_DEPTH) return undefined;
-    node = resolveLocalRef(root, (node as { $ref: string }).$ref);
+    node = resolveLocalRef(root, node.$ref);
   }
-  if (node === null || typeof node !== 'object' || ancestors.has(node) || ancestors.size > MAX_SCHEMA_DEPTH)
+  if (!isObject(node) || !isObject(node.properties) || ancestors.has(node) || ancestors.size > MAX_SCHEMA_DEPTH)
     return undefined;
-  const properties = (node as { properties?: unknown }).properties;
-  if (properties === null || typeof properties !== 'object') return undefined;
-  const required = (node as { required?: unknown }).required;
-  const requiredNames = Array.isArray(required) ? required : [];
+  const { properties } = node;
+  const required = Array.isArray(node.required) ? node.required : [];
   ancestors.add(node);
   const optional: string[] = [];
   const nested: Array<readonly [string, NullPlan]> = [];
   for (const key of Object.keys(properties)) {
-    const propertySchema = (properties as Record<string, unknown>)[key];
-    if (!requiredNames.includes(key) && !allowsNull(propertySchema, root, 0)) optional.push(key);
-    const child = planFor(propertySchema, root, ancestors);
+    if (!required.includes(key) && !allowsNull(properties[key], root, 0)) optional.push(key);
+    const child = planFor(properties[key], root, ancestors);
     if (child !== undefined) nested.push([key, child]);
   }
   ancestors.delete(node);
-  if (optional.length === 0 && nested.length === 0) return undefined;
-  return { optional, nested };
+  return optional.length === 0 && nested.length === 0 ? undefined : { optional, nested };
 }
 
 /**
@@ -327,12 +281,8 @@ export function buildNullPlan(schema: unknown): NullPlan | undefined {
 export function stripOptionalNulls(data: unknown, plan: NullPlan): void {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
   const record = data as Record<string, unknown>;
-  for (const key of plan.optional) {
-    if (hasOwn.call(record, key) && record[key] === null) delete record[key];
-  }
-  for (const [key, child] of plan.nested) {
-    if (hasOwn.call(record, key)) stripOptionalNulls(record[key], child);
-  }
+  for (const key of plan.optional) if (hasOwn(record, key) && record[key] === null) delete record[key];
+  for (const [key, child] of plan.nested) if (hasOwn(record, key)) stripOptionalNulls(record[key], child);
 }
 
 /** The answer of `SchemaValidator.validate`: the checked copy (defaults filled, coerced where needed), and the problems when invalid. */
@@ -422,9 +372,8 @@ export class SchemaValidator<T = unknown> {
 
   private run(data: unknown, dataContext: object): ValidationIssue[] | undefined {
     const validateFunction = this.validateFunction;
-    if (validateFunction === undefined) {
+    if (validateFunction === undefined)
       throw new ToolsmithError('SCHEMA_INVALID', this.schemaError ?? 'Schema does not compile.');
-    }
     if (this.nullPlan !== undefined) stripOptionalNulls(data, this.nullPlan);
     let valid: boolean;
     try {
@@ -432,14 +381,8 @@ export class SchemaValidator<T = unknown> {
     } catch (error) {
       // A validator that throws on some data (Ajv's fast-deep-equal does, on an object whose
       // `toString` is a string) rejects it rather than failing the call with an internal error.
-      return [
-        {
-          path: '',
-          message: `(root) could not be validated: ${describeThrown(error, 300)}`,
-          keyword: 'exception',
-          params: {},
-        },
-      ];
+      const message = `(root) could not be validated: ${describeThrown(error, 300)}`;
+      return [{ path: '', message, keyword: 'exception', params: {} }];
     }
     return valid ? undefined : toValidationIssues(validateFunction.errors);
   }

@@ -143,7 +143,7 @@ function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
 function coerceAtTypeErrors(
   root: unknown,
   errors: readonly ErrorLike[],
-  undo: unknown[],
+  undo: Place[],
   changes: ValueCoercion[],
 ): unknown {
   let changed = false;
@@ -156,7 +156,7 @@ function coerceAtTypeErrors(
       changes.push({ path, from: place.value, to: coerced });
       if (place.holder === undefined) root = coerced;
       else {
-        undo.push(place.holder, place.key, place.value);
+        undo.push(place);
         place.holder[place.key] = coerced;
       }
       changed = true;
@@ -181,9 +181,7 @@ function wantedTypes(errors: readonly ErrorLike[]): Map<string, string[]> {
     if (accepted !== undefined && accepted.some((oneOf) => isInside(error, oneOf))) continue;
     const type = error.params.type as string | string[] | undefined;
     const types = Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : [];
-    const list = wanted.get(error.instancePath);
-    if (list === undefined) wanted.set(error.instancePath, [...types]);
-    else list.push(...types);
+    wanted.set(error.instancePath, [...(wanted.get(error.instancePath) ?? []), ...types]);
   }
   return wanted;
 }
@@ -245,7 +243,7 @@ function coerceAndRetry(
   data: unknown,
   dataContext: DataContext | undefined,
 ): boolean {
-  const undo: unknown[] = [];
+  const undo: Place[] = [];
   const changes: ValueCoercion[] = [];
   let root = data;
   let errors = strict.errors;
@@ -263,8 +261,7 @@ function coerceAndRetry(
     }
     errors = strict.errors;
   }
-  for (let index = undo.length - 3; index >= 0; index -= 3)
-    (undo[index] as Record<string, unknown>)[undo[index + 1] as string] = undo[index + 2];
+  for (const { holder, key, value } of undo.reverse()) holder![key] = value;
   outer.errors = errors ?? null;
   return false;
 }

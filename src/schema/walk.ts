@@ -16,13 +16,6 @@ export interface SubschemaPlace {
   readonly at?: string | number;
 }
 
-/** Keywords whose value is a map of name → schema (both dialects'). */
-export const SCHEMA_MAP_KEYWORDS: readonly string[] = keywordsAt('map');
-/** Keywords whose value is one schema. */
-export const SCHEMA_KEYWORDS: readonly string[] = keywordsAt('schema');
-/** Keywords whose value is an array of schemas. */
-export const SCHEMA_ARRAY_KEYWORDS: readonly string[] = keywordsAt('list');
-
 /** Where subschemas sit, in the order a walk visits them (the keyword table's rows are in this order too). */
 const WALK_ORDER: readonly SubschemaPosition[] = ['map', 'schema', 'list', 'schema-or-list', 'map-of-schema-or-names'];
 
@@ -68,13 +61,10 @@ export function cloneJson<T>(value: T): T {
 /** A JSON value with object keys sorted by code unit, recursively (for hashing and stable output). */
 export function sortKeysDeep<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => sortKeysDeep(item)) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort())
-      setOwn(out, key, sortKeysDeep((value as Record<string, unknown>)[key]));
-    return out as T;
-  }
-  return value;
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) setOwn(out, key, sortKeysDeep(value[key]));
+  return out as T;
 }
 
 /** Keywords whose values are JSON data, never schemas: a `format`, `$ref` or `x-` key inside them means nothing. */
@@ -115,9 +105,7 @@ function isSchema(value: unknown): boolean {
   return typeof value === 'boolean' || isObject(value);
 }
 
-function anything(): boolean {
-  return true;
-}
+const anything = (): boolean => true;
 
 /**
  * The subschema keywords among a node's own keys (those `through` lets pass), in walk order; undefined
