@@ -194,6 +194,13 @@ function propertyRows(schema: unknown, link: RefLinker, prefix = ''): PropertyRo
   return rows;
 }
 
+/** A schema's description as a paragraph ('' when it has none). */
+function descriptionOf(schema: unknown): string {
+  return isSchemaObject(schema) && typeof schema.description === 'string'
+    ? escapeMarkdownParagraph(schema.description)
+    : '';
+}
+
 /** One row of a table: the property (a cell already), its schema's type, default, constraints and description. */
 function row(
   property: string,
@@ -202,10 +209,7 @@ function row(
   required: boolean,
   withDescription: boolean,
 ): PropertyRow {
-  const description =
-    withDescription && isSchemaObject(schema) && typeof schema.description === 'string'
-      ? escapeMarkdownParagraph(schema.description)
-      : '';
+  const description = withDescription ? descriptionOf(schema) : '';
   return {
     property,
     type: tableCell(typeText(schema, link)),
@@ -236,11 +240,12 @@ function dataText(schema: unknown, link: RefLinker): string {
   return rows.map((row) => `${row.property} ${row.type}${row.required === 'yes' ? '' : ' (optional)'}`).join(', ');
 }
 
-/* ---------- Pages ---------- */
-
-function banner(source: string, ctx: EmitContext): string {
-  return markdownBanner(source, ctx).trimEnd();
+/** A type's section of a page: its name, description and rows (the description above the table, not in it). */
+function typeSection(typeName: string, schema: unknown, link: RefLinker) {
+  return { name: escapeMarkdown(typeName), description: descriptionOf(schema), rows: schemaRows(schema, link, false) };
 }
+
+/* ---------- Pages ---------- */
 
 function toolPagePath(tool: ToolModel): string {
   return `docs/tools/${tool.names.kebab}.md`;
@@ -298,8 +303,7 @@ function describeAnnotations(annotations: McpToolAnnotations): string {
 /** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */
 function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   const moduleOf = new Map<string, string>();
-  for (const shared of project.shared)
-    for (const type of shared.types ?? []) moduleOf.set(type.typeName, shared.module);
+  for (const shared of project.shared) for (const type of shared.types) moduleOf.set(type.typeName, shared.module);
   return (ref) => {
     const typeName = definitionKey(ref);
     const module = typeName === undefined ? undefined : moduleOf.get(typeName);
@@ -320,15 +324,7 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
         .flatMap((root) => [root?.definitions, (root as { $defs?: Record<string, unknown> } | undefined)?.$defs])
         .map((container) => ownValue(container, key))
         .find((value) => value !== undefined) as unknown;
-      const typeName = ownValue(tool.definitionOrigins, key)!.typeName;
-      return {
-        name: escapeMarkdown(typeName),
-        description:
-          isSchemaObject(schema) && typeof schema.description === 'string'
-            ? escapeMarkdownParagraph(schema.description)
-            : '',
-        rows: schemaRows(schema, link, false),
-      };
+      return typeSection(ownValue(tool.definitionOrigins, key)!.typeName, schema, link);
     });
   // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
   const losses = ownValue(options.losses, tool.name) ?? {};
@@ -345,7 +341,7 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
     };
   });
   return {
-    banner: banner(tool.source.file, ctx),
+    banner: markdownBanner(tool.source.file, ctx).trimEnd(),
     name: tool.name,
     // The fields below that the default template shows in its table are table cells: `|` escaped
     // (also inside code spans, as GFM tables require), no line breaks.
@@ -414,7 +410,7 @@ function indexView(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport
     }));
   const costs = tokens === undefined ? [] : tokenTotalRows(tokens);
   return {
-    banner: banner('the tool definitions in schemas/', ctx),
+    banner: markdownBanner('the tool definitions in schemas/', ctx).trimEnd(),
     categories,
     types,
     tokens: costs,
@@ -425,15 +421,9 @@ function indexView(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport
 function typesView(shared: SharedSchemaModel, project: ProjectModel, ctx: EmitContext): Record<string, unknown> {
   const page = typesPagePath(shared.module);
   const link = sharedLinker(project, page);
-  const types = (shared.types ?? [{ typeName: shared.typeNames['#'] ?? shared.module, schema: shared.schema }]).map(
-    (type) => ({
-      name: escapeMarkdown(type.typeName),
-      description: typeof type.schema.description === 'string' ? escapeMarkdownParagraph(type.schema.description) : '',
-      rows: schemaRows(type.schema, link, false),
-    }),
-  );
+  const types = shared.types.map((type) => typeSection(type.typeName, type.schema, link));
   return {
-    banner: banner(shared.source, ctx),
+    banner: markdownBanner(shared.source, ctx).trimEnd(),
     module: codeSpan(shared.module),
     source: codeSpan(shared.source),
     types,

@@ -179,12 +179,6 @@ export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
  * and imported on its first call). Loading the lazy registry reads one short string per tool and
  * no implementation, base class, validator, schema or catalog.
  */
-/**
- * Emits `catalog.json` (every tool's metadata by name, read the first time any tool's metadata is
- * asked for) and `lazy-registry.ts` (`createLazyTools()`: each tool registered by its name alone
- * and imported on its first call). Loading the lazy registry reads one short string per tool and
- * no implementation, base class, validator, schema or catalog.
- */
 function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
   const tools = project.tools;
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');

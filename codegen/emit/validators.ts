@@ -68,8 +68,6 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
   ];
 }
 
-/** The `addValidatorSchema` every generated validator is built with (codegen/ajv.ts). */
-
 /**
  * Ajv's standalone code of a tool's validators, compiled here on whichever thread emits the tool.
  * A schema Ajv rejects, or an example its validators reject, throws a `SchemaRejectedError` naming
@@ -88,7 +86,12 @@ export function compileToolValidators(tool: ToolModel, shared?: SharedValidators
  * standalone code. Why: a run that already has problems emits nothing, and reports these with them.
  */
 export function schemaRejections(tool: ToolModel): Problem[] {
-  return compileSchemas(tool, false).rejections.map((rejection) =>
+  return rejectionProblems(tool, compileSchemas(tool, false).rejections);
+}
+
+/** Rejections as the definition's problems, each at its schema field's value, as normalize places the same problem. */
+function rejectionProblems(tool: ToolModel, rejections: readonly SchemaRejection[]): Problem[] {
+  return rejections.map((rejection) =>
     unplacedProblem(tool.source.file, rejection.pointer, rejection.message, rejection.hint, { atKey: false }),
   );
 }
@@ -124,11 +127,8 @@ export function emitSharedValidators(
 /** One Ajv instance with a tool's input (and output) schema compiled, and what it rejected. */
 function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidators) {
   // The schema was checked against its meta-schema in normalize; Ajv's own pass is skipped.
-  const ajv = createGeneratorAjv({
-    code,
-    overrides: { validateSchema: false },
-    dialect: schemaDialect(tool.inputSchema) ?? 'draft-07',
-  });
+  const dialect = schemaDialect(tool.inputSchema) ?? 'draft-07';
+  const ajv = createGeneratorAjv({ code, overrides: { validateSchema: false }, dialect });
   allowUnknownFormats(ajv, tool.inputSchema);
   if (tool.outputSchema) allowUnknownFormats(ajv, tool.outputSchema);
   // normalize checked the defaults and names the ones to leave out; a model it did not check (an
@@ -138,16 +138,12 @@ function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidator
   let checker: ReturnType<typeof createGeneratorAjv> | undefined;
   const prepare = (schema: JSONSchema7, omitted: readonly string[] | undefined) => {
     if (omitted !== undefined) return withoutDefaults(schema, omitted);
-    checker ??= createGeneratorAjv({
-      overrides: { validateSchema: false },
-      dialect: schemaDialect(tool.inputSchema) ?? 'draft-07',
-    });
+    checker ??= createGeneratorAjv({ overrides: { validateSchema: false }, dialect });
     allowUnknownFormats(checker, schema);
     return prepareValidatorSchema(checker, schema).schema;
   };
   // The shared module is draft-07: a tool of another dialect keeps its own copies.
-  const sharing =
-    shared !== undefined && (schemaDialect(tool.inputSchema) ?? 'draft-07') === 'draft-07' ? shared : undefined;
+  const sharing = dialect === 'draft-07' ? shared : undefined;
   const calls = (schema: JSONSchema7) => (sharing === undefined ? schema : withSharedCalls(schema, sharing));
   const input = calls(prepare(tool.inputSchema, omits?.input));
   const output = tool.outputSchema ? calls(prepare(tool.outputSchema, omits && (omits.output ?? []))) : undefined;
@@ -196,15 +192,11 @@ export class SchemaRejectedError extends Error {
  */
 export function rejectedSchemaProblems(tool: ToolModel, error: unknown): Problem[] | undefined {
   if (!(error instanceof Error) || error.name !== 'SchemaRejectedError') return undefined;
-  let rejections: SchemaRejection[];
   try {
-    rejections = JSON.parse(error.message) as SchemaRejection[];
+    return rejectionProblems(tool, JSON.parse(error.message) as SchemaRejection[]);
   } catch {
     return undefined;
   }
-  return rejections.map((rejection) =>
-    unplacedProblem(tool.source.file, rejection.pointer, rejection.message, rejection.hint, { atKey: false }),
-  );
 }
 
 /** Ajv's runtime helpers that toolsmith's runtime carries in `validatorRuntime` (src/schema/validator-runtime.ts), by `require` specifier and member. */
