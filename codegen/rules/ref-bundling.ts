@@ -158,12 +158,10 @@ export class RefBundler {
     const target = this.#resolve(node.$ref, home);
     if (target === undefined) return undefined;
     if (typeof target !== 'string') this.diagnostics.error(home.source, `${at}/$ref`, target.message, target.hint);
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(node)) {
-      if (key !== '$ref') setOwn(out, key, cloneJson((node as Record<string, unknown>)[key]));
-      else if (typeof target === 'string') setOwn(out, key, target);
-    }
-    return out as JSONSchema7;
+    const out = cloneJson(node);
+    if (typeof target === 'string') out.$ref = target;
+    else delete out.$ref;
+    return out;
   }
 
   /** What a `$ref` becomes: its new target, `undefined` to keep it (a local ref of a tool schema), or why it fails. */
