@@ -316,15 +316,16 @@ function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
 function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 'templates'>): Record<string, unknown> {
   const page = toolPagePath(tool);
   const link = toolLinker(tool, page);
-  const localTypes = Object.keys(tool.definitionOrigins)
-    .filter((key) => ownValue(tool.definitionOrigins, key)!.kind === 'local')
-    .sort(compareStrings)
-    .map((key) => {
-      const schema = [tool.inputSchema, tool.outputSchema]
-        .flatMap((root) => [root?.definitions, (root as { $defs?: Record<string, unknown> } | undefined)?.$defs])
-        .map((container) => ownValue(container, key))
-        .find((value) => value !== undefined) as unknown;
-      return typeSection(ownValue(tool.definitionOrigins, key)!.typeName, schema, link);
+  const containers = [tool.inputSchema, tool.outputSchema].flatMap((root) => [
+    root?.definitions,
+    (root as { $defs?: Record<string, unknown> } | undefined)?.$defs,
+  ]);
+  const localTypes = Object.entries(tool.definitionOrigins)
+    .filter(([, origin]) => origin.kind === 'local')
+    .sort(([a], [b]) => compareStrings(a, b))
+    .map(([key, origin]) => {
+      const schema = containers.map((container) => ownValue(container, key)).find((value) => value !== undefined);
+      return typeSection(origin.typeName, schema, link);
     });
   // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
   const losses = ownValue(options.losses, tool.name) ?? {};
