@@ -16,10 +16,8 @@ function perTool(tools: readonly ToolModel[], line: (tool: ToolModel) => string)
 
 /** The banner of a file made from every tool, and the blank line under it. */
 function listingBanner(tools: readonly ToolModel[], ctx: EmitContext): string {
-  return `${banner(
-    tools.map((tool) => tool.source.file),
-    ctx,
-  )}\n`;
+  const sources = tools.map((tool) => tool.source.file);
+  return `${banner(sources, ctx)}\n`;
 }
 
 /**

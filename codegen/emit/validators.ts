@@ -38,28 +38,27 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
   const jsPath = `validators/${tool.names.kebab}.js`;
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
   const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(compileToolValidators(tool, shared), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
-  const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
-  const dataValidators = (tool.errors ?? []).flatMap((error) =>
-    error.data === undefined ? [] : [{ code: error.code, ...errorDataNames(tool.names, error.code) }],
+  const name = docText(tool.name);
+  const inPlace = 'in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`';
+  // Each validator the module exports, the type it guards and its doc.
+  const { inputValidator, inputType, outputValidator, outputType } = tool.names;
+  const declared = [{ validator: inputValidator, type: inputType, doc: `Validates \`${name}\` arguments ${inPlace}.` }];
+  if (tool.outputSchema)
+    declared.push({ validator: outputValidator, type: outputType, doc: `Validates a \`${name}\` output ${inPlace}.` });
+  for (const { code, data } of tool.errors ?? []) {
+    const doc = `Validates the data of the \`${name}\` error ${code} in place; problems on \`.errors\`.`;
+    if (data !== undefined) declared.push({ ...errorDataNames(tool.names, code), doc });
+  }
+  const types = importLine(
+    declared.map((entry) => entry.type),
+    relativeImport(dtsPath, `types/${tool.names.kebab}.js`),
+    true,
   );
-  const typeNames = [
-    ...(tool.outputSchema ? [tool.names.inputType, tool.names.outputType] : [tool.names.inputType]),
-    ...dataValidators.map((data) => data.type),
-  ];
-  const declaration = (name: string, type: string) => `export declare const ${name}: ValidateFunction<${type}>;`;
   const dts = [
     banner(tool.source.file, ctx),
-    `${importLine(['ValidateFunction'], runtimeSpecifier(dtsPath, ctx.runtimeImport), true)}\n`,
-    `${importLine(typeNames, typesModule, true)}\n\n`,
-    `/** Validates \`${docText(tool.name)}\` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n`,
-    `${declaration(tool.names.inputValidator, tool.names.inputType)}\n`,
-    tool.outputSchema
-      ? `\n/** Validates a \`${docText(tool.name)}\` output in place: fills defaults, coerces only values that ` +
-        `do not fit as sent; problems on \`.errors\`. */\n${declaration(tool.names.outputValidator, tool.names.outputType)}\n`
-      : '',
-    ...dataValidators.map(
-      ({ code, type, validator }) =>
-        `\n/** Validates the data of the \`${docText(tool.name)}\` error ${code} in place; problems on \`.errors\`. */\n${declaration(validator, type)}\n`,
+    `${importLine(['ValidateFunction'], runtimeSpecifier(dtsPath, ctx.runtimeImport), true)}\n${types}\n`,
+    ...declared.map(
+      ({ validator, type, doc }) => `\n/** ${doc} */\nexport declare const ${validator}: ValidateFunction<${type}>;\n`,
     ),
   ].join('');
   return [
@@ -113,12 +112,10 @@ export function emitSharedValidators(
   const code = made === undefined ? undefined : sharedModuleCode(made);
   if (code === undefined) return undefined;
   const runtime = runtimeSpecifier(SHARED_VALIDATORS_FILE, ctx.runtimeImport);
+  const sources = shared.map((entry) => entry.source);
   return {
     path: SHARED_VALIDATORS_FILE,
-    content: `${banner(
-      shared.map((entry) => entry.source),
-      ctx,
-    )}${indentCode(toEsm(code, runtime, { wrap: false }))}`,
+    content: `${banner(sources, ctx)}${indentCode(toEsm(code, runtime, { wrap: false }))}`,
     kind: 'generated',
     preformatted: true,
   };
