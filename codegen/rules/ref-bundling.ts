@@ -141,10 +141,9 @@ export class RefBundler {
       this.definitions.set(typeName, target);
       return;
     }
-    const body: Record<string, unknown> = {};
-    for (const name of Object.keys(target as object))
-      if (!(key === '#' && (name === 'definitions' || name === '$defs' || name === '$schema' || name === '$id')))
-        setOwn(body, name, (target as Record<string, unknown>)[name]);
+    // The file's root as a type leaves out its definitions (types of their own) and its identity.
+    const { definitions: _definitions, $defs: _defs, $schema: _schema, $id: _id, ...root } = target as JSONSchema7;
+    const body = key === '#' ? root : target;
     const home: RefHome = { source: entry.source, entry };
     const rewritten = mapSchema<JSONSchema7, JSONSchema7Definition>(body, key === '#' ? '' : key.slice(1), (node, at) =>
       this.#rewriteRef(node, at, home),
