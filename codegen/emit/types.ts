@@ -205,13 +205,12 @@ function importsFor(fromPath: string, used: Set<string>, homes: TypeHomes, local
     if (home === undefined || local.has(typeName) || `types/${home}.ts` === fromPath) continue;
     byModule.set(home, [...(byModule.get(home) ?? []), typeName]);
   }
-  return [...byModule.keys()]
-    .sort(compareStrings)
-    .map(
-      (home) =>
-        `import type { ${byModule.get(home)!.sort(compareStrings).join(', ')} } from '${relativeImport(fromPath, `types/${home}.js`)}';\n`,
-    )
-    .join('');
+  let imports = '';
+  for (const home of [...byModule.keys()].sort(compareStrings)) {
+    const names = byModule.get(home)!.sort(compareStrings);
+    imports += `${importLine(names, relativeImport(fromPath, `types/${home}.js`), true)}\n`;
+  }
+  return imports;
 }
 
 function stripDefinitions(schema: JSONSchema7): JSONSchema7 {
