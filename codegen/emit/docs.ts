@@ -261,20 +261,20 @@ function definitionKey(ref: string): string | undefined {
   return tokens?.length === 2 && (tokens[0] === 'definitions' || tokens[0] === '$defs') ? tokens[1] : undefined;
 }
 
+/** The link to a type's section: on `fromPage`, or on the types page of the shared file `module`. */
+function typeLink(typeName: string, fromPage: string, module?: string): { text: string; href: string } {
+  const page = module === undefined ? fromPage : typesPagePath(module);
+  return { text: typeName, href: `${page === fromPage ? '' : relativeImport(fromPage, page)}#${anchorOf(typeName)}` };
+}
+
 /** Links a tool's bundled `$ref`s: shared types to their page, local definitions to this page's sections. */
 function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
   return (ref) => {
     const key = definitionKey(ref);
     if (key === undefined) return undefined;
     const origin = ownValue(tool.definitionOrigins, key);
-    if (origin === undefined) return { text: key, href: `#${anchorOf(key)}` };
-    if (origin.kind === 'shared') {
-      return {
-        text: origin.typeName,
-        href: `${relativeImport(fromPage, typesPagePath(origin.module))}#${anchorOf(origin.typeName)}`,
-      };
-    }
-    return { text: origin.typeName, href: `#${anchorOf(origin.typeName)}` };
+    if (origin === undefined) return typeLink(key, fromPage);
+    return typeLink(origin.typeName, fromPage, origin.kind === 'shared' ? origin.module : undefined);
   };
 }
 
@@ -307,9 +307,7 @@ function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   return (ref) => {
     const typeName = definitionKey(ref);
     const module = typeName === undefined ? undefined : moduleOf.get(typeName);
-    if (typeName === undefined || module === undefined) return undefined;
-    const page = typesPagePath(module);
-    return { text: typeName, href: `${page === fromPage ? '' : relativeImport(fromPage, page)}#${anchorOf(typeName)}` };
+    return typeName === undefined || module === undefined ? undefined : typeLink(typeName, fromPage, module);
   };
 }
 
