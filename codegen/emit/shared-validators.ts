@@ -112,7 +112,9 @@ export function withSharedCalls(schema: JSONSchema7, shared: SharedValidators): 
   const definitions = schema.definitions;
   if (!isObject(definitions)) return schema;
   const identical = new Set(
-    Object.keys(definitions).filter((key) => JSON.stringify(definitions[key]) === shared.texts.get(key)),
+    Object.keys(definitions).filter(
+      (key) => shared.texts.has(key) && JSON.stringify(definitions[key]) === shared.texts.get(key),
+    ),
   );
   // A copy referring to one that is not the shared type means something else: left out until none does.
   for (let changed = true; changed;) {
