@@ -221,6 +221,9 @@ export function verdictOf(side: SchemaSide, direction: Direction): ChangeVerdict
   return (side === 'input') === (direction === 'narrowed') ? 'breaking' : 'compatible';
 }
 
+/** The field of a tool each side's schema is in. */
+const SCHEMA_FIELDS = { input: 'inputSchema', output: 'outputSchema' } as const;
+
 /** The position of a schema change in one version's files. */
 function positionIn(tool: DiffTool, key: string, place: Place | undefined): Position | undefined {
   if (place?.shared !== undefined) return { source: place.shared.origin.source, pointer: place.shared.pointer };
@@ -236,7 +239,7 @@ export function toolPosition(tool: DiffTool | undefined, pointer: string): Posit
 
 /** One side's schema changes as tool changes: shared-file places, witnesses, positions. */
 function schemaChanges(before: DiffTool, after: DiffTool, side: SchemaSide, options: CompareOptions): ToolChange[] {
-  const key = side === 'input' ? 'inputSchema' : 'outputSchema';
+  const key = SCHEMA_FIELDS[side];
   const a = before[key]!;
   const b = after[key]!;
   const witnessOf = findWitness(a, b, side);
@@ -271,7 +274,7 @@ function schemaChanges(before: DiffTool, after: DiffTool, side: SchemaSide, opti
 export function compareTool(before: DiffTool, after: DiffTool, options: CompareOptions = {}): ToolChange[] {
   const changes: ToolChange[] = [];
   for (const side of ['input', 'output'] as const) {
-    const key = side === 'input' ? 'inputSchema' : 'outputSchema';
+    const key = SCHEMA_FIELDS[side];
     const a = before[key];
     const b = after[key];
     if (a === undefined && b === undefined) continue;

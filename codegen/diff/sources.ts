@@ -8,6 +8,7 @@ import type { LoadedFiles, SourceFile } from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
 import type { RuleEnvironment } from '../rules/rule.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
 import { isObject } from '../../src/schema/walk.js';
 import { asDraft07, is2020 } from './dialect.js';
 
@@ -248,7 +249,7 @@ function gitBlobs(
     const [, type, object, size] = line.slice(0, tab).split(/ +/);
     if (type === 'blob') blobs.push({ path: line.slice(tab + 1), object: object!, size: Number(size) });
   }
-  return { base, blobs: blobs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+  return { base, blobs: blobs.sort((a, b) => compareStrings(a.path, b.path)) };
 }
 
 /**

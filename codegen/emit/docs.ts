@@ -194,6 +194,13 @@ function propertyRows(schema: unknown, link: RefLinker, prefix = ''): PropertyRo
   return rows;
 }
 
+/** A schema's description as a paragraph ('' when it has none). */
+function descriptionOf(schema: unknown): string {
+  return isSchemaObject(schema) && typeof schema.description === 'string'
+    ? escapeMarkdownParagraph(schema.description)
+    : '';
+}
+
 /** One row of a table: the property (a cell already), its schema's type, default, constraints and description. */
 function row(
   property: string,
@@ -202,10 +209,7 @@ function row(
   required: boolean,
   withDescription: boolean,
 ): PropertyRow {
-  const description =
-    withDescription && isSchemaObject(schema) && typeof schema.description === 'string'
-      ? escapeMarkdownParagraph(schema.description)
-      : '';
+  const description = withDescription ? descriptionOf(schema) : '';
   return {
     property,
     type: tableCell(typeText(schema, link)),
@@ -236,11 +240,12 @@ function dataText(schema: unknown, link: RefLinker): string {
   return rows.map((row) => `${row.property} ${row.type}${row.required === 'yes' ? '' : ' (optional)'}`).join(', ');
 }
 
-/* ---------- Pages ---------- */
-
-function banner(source: string, ctx: EmitContext): string {
-  return markdownBanner(source, ctx).trimEnd();
+/** A type's section of a page: its name, description and rows (the description above the table, not in it). */
+function typeSection(typeName: string, schema: unknown, link: RefLinker) {
+  return { name: escapeMarkdown(typeName), description: descriptionOf(schema), rows: schemaRows(schema, link, false) };
 }
+
+/* ---------- Pages ---------- */
 
 function toolPagePath(tool: ToolModel): string {
   return `docs/tools/${tool.names.kebab}.md`;
@@ -256,20 +261,20 @@ function definitionKey(ref: string): string | undefined {
   return tokens?.length === 2 && (tokens[0] === 'definitions' || tokens[0] === '$defs') ? tokens[1] : undefined;
 }
 
+/** The link to a type's section: on `fromPage`, or on the types page of the shared file `module`. */
+function typeLink(typeName: string, fromPage: string, module?: string): { text: string; href: string } {
+  const page = module === undefined ? fromPage : typesPagePath(module);
+  return { text: typeName, href: `${page === fromPage ? '' : relativeImport(fromPage, page)}#${anchorOf(typeName)}` };
+}
+
 /** Links a tool's bundled `$ref`s: shared types to their page, local definitions to this page's sections. */
 function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
   return (ref) => {
     const key = definitionKey(ref);
     if (key === undefined) return undefined;
     const origin = ownValue(tool.definitionOrigins, key);
-    if (origin === undefined) return { text: key, href: `#${anchorOf(key)}` };
-    if (origin.kind === 'shared') {
-      return {
-        text: origin.typeName,
-        href: `${relativeImport(fromPage, typesPagePath(origin.module))}#${anchorOf(origin.typeName)}`,
-      };
-    }
-    return { text: origin.typeName, href: `#${anchorOf(origin.typeName)}` };
+    if (origin === undefined) return typeLink(key, fromPage);
+    return typeLink(origin.typeName, fromPage, origin.kind === 'shared' ? origin.module : undefined);
   };
 }
 
@@ -298,37 +303,27 @@ function describeAnnotations(annotations: McpToolAnnotations): string {
 /** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */
 function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   const moduleOf = new Map<string, string>();
-  for (const shared of project.shared)
-    for (const type of shared.types ?? []) moduleOf.set(type.typeName, shared.module);
+  for (const shared of project.shared) for (const type of shared.types) moduleOf.set(type.typeName, shared.module);
   return (ref) => {
     const typeName = definitionKey(ref);
     const module = typeName === undefined ? undefined : moduleOf.get(typeName);
-    if (typeName === undefined || module === undefined) return undefined;
-    const page = typesPagePath(module);
-    return { text: typeName, href: `${page === fromPage ? '' : relativeImport(fromPage, page)}#${anchorOf(typeName)}` };
+    return typeName === undefined || module === undefined ? undefined : typeLink(typeName, fromPage, module);
   };
 }
 
 function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 'templates'>): Record<string, unknown> {
   const page = toolPagePath(tool);
   const link = toolLinker(tool, page);
-  const localTypes = Object.keys(tool.definitionOrigins)
-    .filter((key) => ownValue(tool.definitionOrigins, key)!.kind === 'local')
-    .sort(compareStrings)
-    .map((key) => {
-      const schema = [tool.inputSchema, tool.outputSchema]
-        .flatMap((root) => [root?.definitions, (root as { $defs?: Record<string, unknown> } | undefined)?.$defs])
-        .map((container) => ownValue(container, key))
-        .find((value) => value !== undefined) as unknown;
-      const typeName = ownValue(tool.definitionOrigins, key)!.typeName;
-      return {
-        name: escapeMarkdown(typeName),
-        description:
-          isSchemaObject(schema) && typeof schema.description === 'string'
-            ? escapeMarkdownParagraph(schema.description)
-            : '',
-        rows: schemaRows(schema, link, false),
-      };
+  const containers = [tool.inputSchema, tool.outputSchema].flatMap((root) => [
+    root?.definitions,
+    (root as { $defs?: Record<string, unknown> } | undefined)?.$defs,
+  ]);
+  const localTypes = Object.entries(tool.definitionOrigins)
+    .filter(([, origin]) => origin.kind === 'local')
+    .sort(([a], [b]) => compareStrings(a, b))
+    .map(([key, origin]) => {
+      const schema = containers.map((container) => ownValue(container, key)).find((value) => value !== undefined);
+      return typeSection(origin.typeName, schema, link);
     });
   // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
   const losses = ownValue(options.losses, tool.name) ?? {};
@@ -345,7 +340,7 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
     };
   });
   return {
-    banner: banner(tool.source.file, ctx),
+    banner: markdownBanner(tool.source.file, ctx).trimEnd(),
     name: tool.name,
     // The fields below that the default template shows in its table are table cells: `|` escaped
     // (also inside code spans, as GFM tables require), no line breaks.
@@ -414,7 +409,7 @@ function indexView(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport
     }));
   const costs = tokens === undefined ? [] : tokenTotalRows(tokens);
   return {
-    banner: banner('the tool definitions in schemas/', ctx),
+    banner: markdownBanner('the tool definitions in schemas/', ctx).trimEnd(),
     categories,
     types,
     tokens: costs,
@@ -425,15 +420,9 @@ function indexView(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport
 function typesView(shared: SharedSchemaModel, project: ProjectModel, ctx: EmitContext): Record<string, unknown> {
   const page = typesPagePath(shared.module);
   const link = sharedLinker(project, page);
-  const types = (shared.types ?? [{ typeName: shared.typeNames['#'] ?? shared.module, schema: shared.schema }]).map(
-    (type) => ({
-      name: escapeMarkdown(type.typeName),
-      description: typeof type.schema.description === 'string' ? escapeMarkdownParagraph(type.schema.description) : '',
-      rows: schemaRows(type.schema, link, false),
-    }),
-  );
+  const types = shared.types.map((type) => typeSection(type.typeName, type.schema, link));
   return {
-    banner: banner(shared.source, ctx),
+    banner: markdownBanner(shared.source, ctx).trimEnd(),
     module: codeSpan(shared.module),
     source: codeSpan(shared.source),
     types,

@@ -16,10 +16,8 @@ function perTool(tools: readonly ToolModel[], line: (tool: ToolModel) => string)
 
 /** The banner of a file made from every tool, and the blank line under it. */
 function listingBanner(tools: readonly ToolModel[], ctx: EmitContext): string {
-  return `${banner(
-    tools.map((tool) => tool.source.file),
-    ctx,
-  )}\n`;
+  const sources = tools.map((tool) => tool.source.file);
+  return `${banner(sources, ctx)}\n`;
 }
 
 /**
@@ -173,12 +171,6 @@ export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
   };
 }
 
-/**
- * Emits `catalog.json` (every tool's metadata by name, read the first time any tool's metadata is
- * asked for) and `lazy-registry.ts` (`createLazyTools()`: each tool registered by its name alone
- * and imported on its first call). Loading the lazy registry reads one short string per tool and
- * no implementation, base class, validator, schema or catalog.
- */
 /**
  * Emits `catalog.json` (every tool's metadata by name, read the first time any tool's metadata is
  * asked for) and `lazy-registry.ts` (`createLazyTools()`: each tool registered by its name alone

@@ -111,20 +111,19 @@ const worthCalling = (schema: JSONSchema7Definition): boolean =>
 export function withSharedCalls(schema: JSONSchema7, shared: SharedValidators): JSONSchema7 {
   const definitions = schema.definitions;
   if (!isObject(definitions)) return schema;
-  const identical = new Set<string>();
-  for (const [key, copy] of Object.entries(definitions)) {
-    const text = shared.texts.get(key);
-    if (text !== undefined && JSON.stringify(copy) === text) identical.add(key);
-  }
-  for (let changed = identical.size > 0; changed;) {
+  const identical = new Set(
+    Object.keys(definitions).filter(
+      (key) => shared.texts.has(key) && JSON.stringify(definitions[key]) === shared.texts.get(key),
+    ),
+  );
+  // A copy referring to one that is not the shared type means something else: left out until none does.
+  for (let changed = true; changed;) {
     changed = false;
     for (const key of identical)
-      for (const target of referencedDefinitions(definitions[key]))
-        if (!identical.has(target)) {
-          identical.delete(key);
-          changed = true;
-          break;
-        }
+      if ([...referencedDefinitions(definitions[key])].some((target) => !identical.has(target))) {
+        identical.delete(key);
+        changed = true;
+      }
   }
   const called = new Set([...identical].filter((key) => worthCalling(definitions[key]!)));
   if (called.size === 0) return schema;
@@ -145,23 +144,24 @@ export function withSharedCalls(schema: JSONSchema7, shared: SharedValidators): 
   const { definitions: _dropped, ...rest } = schema;
   const body = replace(rest, '') as JSONSchema7;
   // The tool's own definitions stay; a shared copy stays while the tool still refers to it.
-  const kept: Record<string, JSONSchema7Definition> = {};
+  const kept = new Map<string, JSONSchema7Definition>();
   for (const [key, copy] of Object.entries(definitions))
-    if (!identical.has(key)) kept[key] = replace(copy, `/definitions/${key}`);
+    if (!identical.has(key)) kept.set(key, replace(copy, `/definitions/${key}`));
   const reached = new Set<string>();
   const reach = (node: JSONSchema7Definition) => {
     for (const key of referencedDefinitions(node))
       if (!reached.has(key) && hasOwn(definitions, key)) {
         reached.add(key);
-        reach(kept[key] ?? definitions[key]!);
+        reach(kept.get(key) ?? definitions[key]!);
       }
   };
   reach(body);
-  for (const copy of Object.values(kept)) reach(copy);
-  for (const key of identical) if (!called.has(key) && reached.has(key)) kept[key] = definitions[key]!;
-  const ordered: Record<string, JSONSchema7Definition> = {};
-  for (const key of Object.keys(definitions)) if (hasOwn(kept, key)) ordered[key] = kept[key]!;
-  return (Object.keys(ordered).length > 0 ? { ...body, definitions: ordered } : body) as JSONSchema7;
+  for (const copy of kept.values()) reach(copy);
+  for (const key of identical) if (!called.has(key) && reached.has(key)) kept.set(key, definitions[key]!);
+  if (kept.size === 0) return body;
+  // In the order the tool lists them (definition keys are user text: entries defined, never assigned).
+  const ordered = Object.keys(definitions).flatMap((key) => (kept.has(key) ? [[key, kept.get(key)!] as const] : []));
+  return { ...body, definitions: Object.fromEntries(ordered) };
 }
 
 /** This thread's Ajv holding the shared root, by root: the functions the examples run through at generate time. */

@@ -2,10 +2,10 @@ import { compile, type Options } from 'json-schema-to-typescript';
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import type { EmitContext, GeneratedFile, SharedSchemaModel, ToolModel } from '../model.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
+import { ownValue } from '../dictionary.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { failureTypes } from './failures.js';
-import { decodeFragment, parsePointer } from '../../src/schema/json-pointer.js';
-import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
+import { parseLocalRef } from '../../src/schema/json-pointer.js';
 import { forEachSubschema, hasOwn, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
@@ -64,10 +64,7 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
   const path = `types/${tool.names.kebab}.ts`;
   const used = new Set<string>();
   const declarations: string[] = [];
-  const localTypeName = (key: string): string | undefined => {
-    const origin = hasOwn(tool.definitionOrigins, key) ? tool.definitionOrigins[key] : undefined;
-    return origin?.typeName;
-  };
+  const localTypeName = (key: string) => ownValue(tool.definitionOrigins, key)?.typeName;
   const emitted = new Set<string>();
   const tuples2020 = schemaDialect(tool.inputSchema) === '2020-12';
   const standIns = standInsFor([tool.inputSchema, tool.outputSchema, tool.errors]);
@@ -77,17 +74,13 @@ export async function emitToolTypes(tool: ToolModel, homes: TypeHomes, ctx: Emit
   const emitRoot = async (schema: JSONSchema7, typeName: string, after?: string) => {
     declarations.push(await typed(stripDefinitions(schema), typeName, typeName));
     if (after !== undefined) declarations.push(after);
-    const definitions: Record<string, unknown> = {};
-    for (const container of DEFINITION_CONTAINERS) {
-      const entries = (schema as Record<string, unknown>)[container];
-      if (hasOwn(schema, container) && isObject(entries))
-        for (const key of Object.keys(entries)) setOwn(definitions, key, entries[key]);
-    }
-    for (const key of Object.keys(definitions)) {
-      const origin = tool.definitionOrigins[key];
-      if (!origin || origin.kind !== 'local' || emitted.has(origin.typeName)) continue;
+    // Both containers: a key in both is refused by normalize (ref-bundling).
+    const definitions = { ...schema.definitions, ...(schema as { $defs?: JSONSchema7['definitions'] }).$defs };
+    for (const [key, definition] of Object.entries(definitions)) {
+      const origin = ownValue(tool.definitionOrigins, key);
+      if (origin?.kind !== 'local' || emitted.has(origin.typeName)) continue;
       emitted.add(origin.typeName);
-      declarations.push(await typed(definitions[key] as JSONSchema7, typeName, origin.typeName));
+      declarations.push(await typed(definition as JSONSchema7, typeName, origin.typeName));
     }
   };
   await emitRoot(tool.inputSchema, tool.names.inputType, argsDeclaration(tool));
@@ -125,14 +118,10 @@ export async function emitSharedTypes(
   const own = new Set(shared.types.map((type) => type.typeName));
   const declarations: string[] = [];
   const standIns = standInsFor(shared.types.map((type) => type.schema));
+  const tuples2020 = schemaDialect(shared.schema) === '2020-12';
   for (const { typeName, schema } of shared.types) {
-    declarations.push(
-      await compileType(
-        prepare(schema, typeName, (key) => key, used, schemaDialect(shared.schema) === '2020-12', standIns),
-        typeName,
-        standIns,
-      ),
-    );
+    const prepared = prepare(schema, typeName, (key) => key, used, tuples2020, standIns);
+    declarations.push(await compileType(prepared, typeName, standIns));
   }
   const content = [banner(shared.source, ctx), importsFor(path, used, homes, own), ...declarations]
     .filter((part) => part !== '')
@@ -216,20 +205,17 @@ function importsFor(fromPath: string, used: Set<string>, homes: TypeHomes, local
     if (home === undefined || local.has(typeName) || `types/${home}.ts` === fromPath) continue;
     byModule.set(home, [...(byModule.get(home) ?? []), typeName]);
   }
-  return [...byModule.keys()]
-    .sort(compareStrings)
-    .map(
-      (home) =>
-        `import type { ${byModule.get(home)!.sort(compareStrings).join(', ')} } from '${relativeImport(fromPath, `types/${home}.js`)}';\n`,
-    )
-    .join('');
+  let imports = '';
+  for (const home of [...byModule.keys()].sort(compareStrings)) {
+    const names = byModule.get(home)!.sort(compareStrings);
+    imports += `${importLine(names, relativeImport(fromPath, `types/${home}.js`), true)}\n`;
+  }
+  return imports;
 }
 
 function stripDefinitions(schema: JSONSchema7): JSONSchema7 {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(schema))
-    if (key !== 'definitions' && key !== '$defs') setOwn(out, key, (schema as Record<string, unknown>)[key]);
-  return out as JSONSchema7;
+  const { definitions: _definitions, $defs: _defs, ...rest } = schema as JSONSchema7 & { $defs?: unknown };
+  return rest;
 }
 
 /** Keywords dropped before json-schema-to-typescript sees a schema: each would let it name types itself or inject code. */
@@ -288,8 +274,7 @@ function prepare(
 ): JSONSchema7 {
   if (typeof schema === 'boolean') return booleanType(schema);
   const record = schema as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) if (!DROPPED_KEYWORDS.has(key)) setOwn(out, key, record[key]);
+  const out = Object.fromEntries(Object.entries(record).filter(([key]) => !DROPPED_KEYWORDS.has(key)));
   if (typeof record.description === 'string') out.description = commentText(record.description);
   if (
     tuples2020 &&
@@ -311,42 +296,25 @@ function prepare(
     const ref = record.$ref;
     delete out.$ref;
     // The fragment is percent-decoded once (`#/definitions/50%25` names `50%`), then split on `~0`/`~1`.
-    const fragment = decodeFragment(ref);
-    const segments = 'pointer' in fragment ? parsePointer(fragment.pointer) : [];
+    const segments = parseLocalRef(ref) ?? [];
     const key =
       ref === '#' || segments.length !== 2 || (segments[0] !== 'definitions' && segments[0] !== '$defs')
         ? undefined
         : segments[1];
     const typeName = ref === '#' ? rootTypeName : key === undefined ? undefined : typeNameOf(key);
-    for (const keyword of [
-      'type',
-      'properties',
-      'items',
-      'required',
-      'additionalProperties',
-      'enum',
-      'const',
-      'allOf',
-      'anyOf',
-      'oneOf',
-    ])
-      delete out[keyword];
-    if (typeName === undefined) return { ...(out as JSONSchema7), tsType: 'unknown' } as JSONSchema7;
-    used.add(typeName);
-    setOwn(out, 'tsType', typeName);
-    return out as JSONSchema7;
+    // The type is the ref's: no shape keyword beside it may add to it or make json-schema-to-typescript declare one.
+    for (const keyword of [...SHAPE_KEYWORDS, 'required', 'additionalProperties']) delete out[keyword];
+    if (typeName !== undefined) used.add(typeName);
+    return { ...out, tsType: typeName ?? 'unknown' } as JSONSchema7;
   }
   if (hasOwn(record, 'then') && hasOwn(record, 'else')) {
     const branch = (value: unknown): unknown => {
       if (!isObject(value)) return value;
-      const copy: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) setOwn(copy, key, value[key]);
+      const copy: Record<string, unknown> = { ...value };
       if (!hasOwn(copy, 'type') && hasOwn(record, 'type')) copy.type = record.type;
       const objectTyped = copy.type === 'object' || (Array.isArray(copy.type) && copy.type.includes('object'));
       if (objectTyped && Array.isArray(copy.required)) {
-        const properties: Record<string, unknown> = {};
-        if (isObject(copy.properties))
-          for (const key of Object.keys(copy.properties)) setOwn(properties, key, copy.properties[key]);
+        const properties: Record<string, unknown> = isObject(copy.properties) ? { ...copy.properties } : {};
         for (const name of copy.required)
           if (typeof name === 'string' && !hasOwn(properties, name)) setOwn(properties, name, {});
         copy.properties = properties;
@@ -359,10 +327,8 @@ function prepare(
     ];
   }
   if (isObject(out.properties) && Object.keys(out.properties).some(needsStandIn)) {
-    const properties: Record<string, unknown> = {};
-    for (const key of Object.keys(out.properties))
-      setOwn(properties, standIns.names.get(key) ?? key, out.properties[key]);
-    setOwn(out, 'properties', properties);
+    const renamed = Object.entries(out.properties).map(([key, value]) => [standIns.names.get(key) ?? key, value]);
+    setOwn(out, 'properties', Object.fromEntries(renamed));
   }
   if (Array.isArray(out.required))
     setOwn(

@@ -38,28 +38,27 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
   const jsPath = `validators/${tool.names.kebab}.js`;
   const dtsPath = `validators/${tool.names.kebab}.d.ts`;
   const js = `${banner(tool.source.file, ctx)}${indentCode(toEsm(compileToolValidators(tool, shared), runtimeSpecifier(jsPath, ctx.runtimeImport)))}`;
-  const typesModule = relativeImport(dtsPath, `types/${tool.names.kebab}.js`);
-  const dataValidators = (tool.errors ?? []).flatMap((error) =>
-    error.data === undefined ? [] : [{ code: error.code, ...errorDataNames(tool.names, error.code) }],
+  const name = docText(tool.name);
+  const inPlace = 'in place: fills defaults, coerces only values that do not fit as sent; problems on `.errors`';
+  // Each validator the module exports, the type it guards and its doc.
+  const { inputValidator, inputType, outputValidator, outputType } = tool.names;
+  const declared = [{ validator: inputValidator, type: inputType, doc: `Validates \`${name}\` arguments ${inPlace}.` }];
+  if (tool.outputSchema)
+    declared.push({ validator: outputValidator, type: outputType, doc: `Validates a \`${name}\` output ${inPlace}.` });
+  for (const { code, data } of tool.errors ?? []) {
+    const doc = `Validates the data of the \`${name}\` error ${code} in place; problems on \`.errors\`.`;
+    if (data !== undefined) declared.push({ ...errorDataNames(tool.names, code), doc });
+  }
+  const types = importLine(
+    declared.map((entry) => entry.type),
+    relativeImport(dtsPath, `types/${tool.names.kebab}.js`),
+    true,
   );
-  const typeNames = [
-    ...(tool.outputSchema ? [tool.names.inputType, tool.names.outputType] : [tool.names.inputType]),
-    ...dataValidators.map((data) => data.type),
-  ];
-  const declaration = (name: string, type: string) => `export declare const ${name}: ValidateFunction<${type}>;`;
   const dts = [
     banner(tool.source.file, ctx),
-    `${importLine(['ValidateFunction'], runtimeSpecifier(dtsPath, ctx.runtimeImport), true)}\n`,
-    `${importLine(typeNames, typesModule, true)}\n\n`,
-    `/** Validates \`${docText(tool.name)}\` arguments in place: fills defaults, coerces only values that do not fit as sent; problems on \`.errors\`. */\n`,
-    `${declaration(tool.names.inputValidator, tool.names.inputType)}\n`,
-    tool.outputSchema
-      ? `\n/** Validates a \`${docText(tool.name)}\` output in place: fills defaults, coerces only values that ` +
-        `do not fit as sent; problems on \`.errors\`. */\n${declaration(tool.names.outputValidator, tool.names.outputType)}\n`
-      : '',
-    ...dataValidators.map(
-      ({ code, type, validator }) =>
-        `\n/** Validates the data of the \`${docText(tool.name)}\` error ${code} in place; problems on \`.errors\`. */\n${declaration(validator, type)}\n`,
+    `${importLine(['ValidateFunction'], runtimeSpecifier(dtsPath, ctx.runtimeImport), true)}\n${types}\n`,
+    ...declared.map(
+      ({ validator, type, doc }) => `\n/** ${doc} */\nexport declare const ${validator}: ValidateFunction<${type}>;\n`,
     ),
   ].join('');
   return [
@@ -67,8 +66,6 @@ export function emitToolValidators(tool: ToolModel, ctx: EmitContext, shared?: S
     { path: dtsPath, content: dts, kind: 'generated', preformatted: true },
   ];
 }
-
-/** The `addValidatorSchema` every generated validator is built with (codegen/ajv.ts). */
 
 /**
  * Ajv's standalone code of a tool's validators, compiled here on whichever thread emits the tool.
@@ -88,7 +85,12 @@ export function compileToolValidators(tool: ToolModel, shared?: SharedValidators
  * standalone code. Why: a run that already has problems emits nothing, and reports these with them.
  */
 export function schemaRejections(tool: ToolModel): Problem[] {
-  return compileSchemas(tool, false).rejections.map((rejection) =>
+  return rejectionProblems(tool, compileSchemas(tool, false).rejections);
+}
+
+/** Rejections as the definition's problems, each at its schema field's value, as normalize places the same problem. */
+function rejectionProblems(tool: ToolModel, rejections: readonly SchemaRejection[]): Problem[] {
+  return rejections.map((rejection) =>
     unplacedProblem(tool.source.file, rejection.pointer, rejection.message, rejection.hint, { atKey: false }),
   );
 }
@@ -110,12 +112,10 @@ export function emitSharedValidators(
   const code = made === undefined ? undefined : sharedModuleCode(made);
   if (code === undefined) return undefined;
   const runtime = runtimeSpecifier(SHARED_VALIDATORS_FILE, ctx.runtimeImport);
+  const sources = shared.map((entry) => entry.source);
   return {
     path: SHARED_VALIDATORS_FILE,
-    content: `${banner(
-      shared.map((entry) => entry.source),
-      ctx,
-    )}${indentCode(toEsm(code, runtime, { wrap: false }))}`,
+    content: `${banner(sources, ctx)}${indentCode(toEsm(code, runtime, { wrap: false }))}`,
     kind: 'generated',
     preformatted: true,
   };
@@ -124,11 +124,8 @@ export function emitSharedValidators(
 /** One Ajv instance with a tool's input (and output) schema compiled, and what it rejected. */
 function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidators) {
   // The schema was checked against its meta-schema in normalize; Ajv's own pass is skipped.
-  const ajv = createGeneratorAjv({
-    code,
-    overrides: { validateSchema: false },
-    dialect: schemaDialect(tool.inputSchema) ?? 'draft-07',
-  });
+  const dialect = schemaDialect(tool.inputSchema) ?? 'draft-07';
+  const ajv = createGeneratorAjv({ code, overrides: { validateSchema: false }, dialect });
   allowUnknownFormats(ajv, tool.inputSchema);
   if (tool.outputSchema) allowUnknownFormats(ajv, tool.outputSchema);
   // normalize checked the defaults and names the ones to leave out; a model it did not check (an
@@ -138,16 +135,12 @@ function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidator
   let checker: ReturnType<typeof createGeneratorAjv> | undefined;
   const prepare = (schema: JSONSchema7, omitted: readonly string[] | undefined) => {
     if (omitted !== undefined) return withoutDefaults(schema, omitted);
-    checker ??= createGeneratorAjv({
-      overrides: { validateSchema: false },
-      dialect: schemaDialect(tool.inputSchema) ?? 'draft-07',
-    });
+    checker ??= createGeneratorAjv({ overrides: { validateSchema: false }, dialect });
     allowUnknownFormats(checker, schema);
     return prepareValidatorSchema(checker, schema).schema;
   };
   // The shared module is draft-07: a tool of another dialect keeps its own copies.
-  const sharing =
-    shared !== undefined && (schemaDialect(tool.inputSchema) ?? 'draft-07') === 'draft-07' ? shared : undefined;
+  const sharing = dialect === 'draft-07' ? shared : undefined;
   const calls = (schema: JSONSchema7) => (sharing === undefined ? schema : withSharedCalls(schema, sharing));
   const input = calls(prepare(tool.inputSchema, omits?.input));
   const output = tool.outputSchema ? calls(prepare(tool.outputSchema, omits && (omits.output ?? []))) : undefined;
@@ -196,15 +189,11 @@ export class SchemaRejectedError extends Error {
  */
 export function rejectedSchemaProblems(tool: ToolModel, error: unknown): Problem[] | undefined {
   if (!(error instanceof Error) || error.name !== 'SchemaRejectedError') return undefined;
-  let rejections: SchemaRejection[];
   try {
-    rejections = JSON.parse(error.message) as SchemaRejection[];
+    return rejectionProblems(tool, JSON.parse(error.message) as SchemaRejection[]);
   } catch {
     return undefined;
   }
-  return rejections.map((rejection) =>
-    unplacedProblem(tool.source.file, rejection.pointer, rejection.message, rejection.hint, { atKey: false }),
-  );
 }
 
 /** Ajv's runtime helpers that toolsmith's runtime carries in `validatorRuntime` (src/schema/validator-runtime.ts), by `require` specifier and member. */

@@ -141,10 +141,9 @@ export class RefBundler {
       this.definitions.set(typeName, target);
       return;
     }
-    const body: Record<string, unknown> = {};
-    for (const name of Object.keys(target as object))
-      if (!(key === '#' && (name === 'definitions' || name === '$defs' || name === '$schema' || name === '$id')))
-        setOwn(body, name, (target as Record<string, unknown>)[name]);
+    // The file's root as a type leaves out its definitions (types of their own) and its identity.
+    const { definitions: _definitions, $defs: _defs, $schema: _schema, $id: _id, ...root } = target as JSONSchema7;
+    const body = key === '#' ? root : target;
     const home: RefHome = { source: entry.source, entry };
     const rewritten = mapSchema<JSONSchema7, JSONSchema7Definition>(body, key === '#' ? '' : key.slice(1), (node, at) =>
       this.#rewriteRef(node, at, home),
@@ -158,12 +157,10 @@ export class RefBundler {
     const target = this.#resolve(node.$ref, home);
     if (target === undefined) return undefined;
     if (typeof target !== 'string') this.diagnostics.error(home.source, `${at}/$ref`, target.message, target.hint);
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(node)) {
-      if (key !== '$ref') setOwn(out, key, cloneJson((node as Record<string, unknown>)[key]));
-      else if (typeof target === 'string') setOwn(out, key, target);
-    }
-    return out as JSONSchema7;
+    const out = cloneJson(node);
+    if (typeof target === 'string') out.$ref = target;
+    else delete out.$ref;
+    return out;
   }
 
   /** What a `$ref` becomes: its new target, `undefined` to keep it (a local ref of a tool schema), or why it fails. */
