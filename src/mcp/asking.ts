@@ -41,7 +41,7 @@ export interface Asking {
   elicit?: Elicit;
   /** The approval gate's question (keyed apart from the tool's own on 2026-07-28). */
   approve?: Elicit;
-  /** Asks the client for a model call (MCP sampling), when it can. */
+  /** Asks the client for a model call (MCP sampling), when it can; only a model's answer reaches the tool. */
   sample?: Sample;
   /** Aborts the call when a 2026-07-28 answer must first come from the client. */
   signal?: AbortSignal;
@@ -149,7 +149,7 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
         'This client cannot run a model call for the server (it does not take sampling/createMessage).',
         NOT_A_MODEL_ANSWER,
       )) as SampleResult;
-    return { ...base, ...(canElicit ? { elicit } : {}), ...(canSample ? { sample } : {}) };
+    return { ...base, ...(canElicit ? { elicit } : {}), ...(canSample ? { sample: checkedSample(sample) } : {}) };
   }
   /** Ends the round: the call is answered input_required with what it asked. */
   const ask = (key: string, request: ReturnType<typeof inputRequired.elicit>): Promise<never> => {
@@ -187,7 +187,7 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
   return {
     ...base,
     ...(canElicit ? { elicit: asker('elicit'), approve: asker('approval') } : {}),
-    ...(canSample ? { sample } : {}),
+    ...(canSample ? { sample: checkedSample(sample) } : {}),
   };
 }
 

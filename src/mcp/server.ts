@@ -24,7 +24,7 @@ import type { ToolOrchestrator } from '../orchestrator.js';
 import type { ToolCallDetails, ToolCallResult } from '../pipeline/types.js';
 import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import type { ITool } from '../tool.js';
-import { approvalTurn, askingFor, checkedSample, clientCapabilities, INPUT_NEEDED } from './asking.js';
+import { approvalTurn, askingFor, clientCapabilities, INPUT_NEEDED } from './asking.js';
 import { ClientRequestRouter } from './client-requests.js';
 import { type FailureMetaOptions, failureMetaOf } from './failure-meta.js';
 import { answersFor, type RequestStates, requestStates } from './request-state.js';
@@ -264,8 +264,6 @@ async function callDirectly(
   ctx: ServerContext,
 ): Promise<CallToolResult> {
   const { orchestrator, server } = calls;
-  const structured = isMcpObjectSchema(tool?.outputSchema);
-  const reporter = callReporter(ctx, params._meta?.progressToken, params.name, server.onerror);
   // A retry's answers, held to the questions asked for this call (request-state.ts).
   const answering = await answersFor(ctx, calls.states, {
     tool: params.name,
@@ -273,11 +271,10 @@ async function callDirectly(
     caller: calls.caller.userContext.userId,
   });
   const asking = askingFor(ctx, server, answering);
-  if (asking.elicit !== undefined) reporter.elicit = asking.elicit;
-  if (asking.sample !== undefined) reporter.sample = checkedSample(asking.sample);
-  const signals = [ctx.mcpReq.signal];
-  if (asking.signal !== undefined) signals.push(asking.signal);
-  if (calls.options.signal !== undefined) signals.push(calls.options.signal);
+  const reporter = callReporter(ctx, params._meta?.progressToken, params.name, server.onerror);
+  reporter.elicit = asking.elicit;
+  reporter.sample = asking.sample;
+  const signals = [ctx.mcpReq.signal, asking.signal, calls.options.signal].filter((signal) => signal !== undefined);
   const details = callDetails(calls, tool, params, `mcp-${String(ctx.mcpReq.id)}`);
   const call = orchestrator.processToolCall({
     ...details,
@@ -289,14 +286,17 @@ async function callDirectly(
   // The call may have ended (aborted) before the race began: a question asked decides.
   if (outcome === INPUT_NEEDED || asking.asked())
     return (await asking.inputRequiredResult()) as unknown as CallToolResult;
-  return answerOf(calls, structured, outcome, details);
+  return answerOf(calls, tool, outcome, details);
 }
 
-/** The MCP answer to a finished call made with `details`, as `calls` answers a failure. */
-function answerOf(calls: Calls, structured: boolean, result: ToolCallResult, details: ToolCallDetails): CallToolResult {
+/**
+ * The MCP answer to a finished call of `tool` made with `details`, as `calls` answers a failure.
+ * `tool` is the one looked up before the call, so a tool replaced meanwhile cannot change the shape.
+ */
+function answerOf(calls: Calls, tool: ITool | undefined, result: ToolCallResult, details: ToolCallDetails) {
   const feedback = { maxLength: calls.orchestrator.maxFeedbackLength };
   const failureMeta = { correlationId: details.correlationId!, draft: calls.options.toolFailureMeta === true };
-  return toCallToolResult(result, structured, feedback, failureMeta);
+  return toCallToolResult(result, isMcpObjectSchema(tool?.outputSchema), feedback, failureMeta);
 }
 
 /**
@@ -320,7 +320,6 @@ async function callAsTask(
   const { elicitation, sampling } = clientCapabilities(ctx, server) ?? {};
   const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
   const canSample = (modern || lasting) && sampling !== undefined && sampling !== null;
-  const structured = isMcpObjectSchema(tool.outputSchema);
   const taskDetails = callDetails(calls, tool, params, 'mcp-task');
   const handle = await startTask(
     store,
@@ -328,7 +327,6 @@ async function callAsTask(
     { toolName: params.name, subject: calls.taskSubject, ...task },
     (signal, controls) => {
       const reporter = taskReporter(server, controls, { modern, elicit: canAsk, sample: canSample });
-      if (reporter.sample !== undefined) reporter.sample = checkedSample(reporter.sample);
       return orchestrator.processToolCall({
         ...taskDetails,
         signal,
@@ -337,7 +335,7 @@ async function callAsTask(
         ...approvalTurn(orchestrator, tool, reporter.elicit),
       });
     },
-    (result) => answerOf(calls, structured, result, taskDetails) as Record<string, unknown>,
+    (result) => answerOf(calls, tool, result, taskDetails) as Record<string, unknown>,
     server.onerror,
     lasting
       ? (changed) =>

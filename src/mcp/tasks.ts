@@ -1,4 +1,5 @@
 import {
+  type InputRequest,
   inputRequired,
   ProtocolError,
   ProtocolErrorCode,
@@ -13,9 +14,9 @@ import {
 import {
   ElicitationError,
   type Elicit,
-  type ElicitAnswer,
+  type ElicitRequest,
   type Sample,
-  type SampleResult,
+  type SampleRequest,
 } from '../caller/elicitation.js';
 import { describeThrown, truncateText } from '../errors.js';
 import type { ToolOrchestrator } from '../orchestrator.js';
@@ -36,6 +37,7 @@ import {
   toLegacyTaskPayload,
   waitForTaskEnd,
 } from '../tasks/index.js';
+import { checkedSample } from './asking.js';
 
 /*
  * Long calls as MCP tasks, for tools whose definition says `taskSupport`: the client that asks (on
@@ -227,7 +229,7 @@ export function taskStatusNotification(task: StoredTask): TaskStatusNotification
 /**
  * How a task's call reaches its client, where it can (`can`): on 2026-07-28 through the task's
  * `inputRequests` (any replica takes the answer), on 2025-11-25 by requests carrying the related task
- * on a lasting connection.
+ * on a lasting connection. A model's answer reaches the tool only when it is one (`checkedSample`).
  */
 export function taskReporter(
   server: Server,
@@ -236,45 +238,34 @@ export function taskReporter(
 ): { elicit?: Elicit; sample?: Sample } {
   const reporter: { elicit?: Elicit; sample?: Sample } = {};
   if (can.elicit) reporter.elicit = taskAsker(server, task, can.modern, ELICIT);
-  if (can.sample) reporter.sample = taskAsker(server, task, can.modern, SAMPLE);
+  if (can.sample) reporter.sample = checkedSample(taskAsker(server, task, can.modern, SAMPLE));
   return reporter;
 }
 
-/** How a request tied to a task is sent on 2025-11-25: its `_meta`, and the wait's signal and timeout. */
-type TiedRequest = { _meta: Record<string, unknown>; signal: AbortSignal; timeout: number };
-
-/** One kind of question a task's call asks (elicitation, sampling), in each era's words. */
-interface TaskAsk<Request, Answer> {
+/** One kind of question a task's call asks (elicitation, sampling). */
+interface TaskAsk<Request> {
   /** The `inputRequests` key prefix (2026-07-28): `elicit-0`, `sample-1`, … */
   readonly prefix: string;
   /** What the task says while it waits (its `statusMessage`). */
   waiting(request: Request): string;
   readonly refusedAs: TaskQuestion['refusedAs'];
-  /** 2026-07-28: the request as one of the task's `inputRequests`. */
-  inputRequest(request: Request): unknown;
-  /** 2025-11-25 on a lasting connection: the request sent to the client, tied to the task. */
-  send(server: Server, request: Request, tied: TiedRequest): Promise<Answer>;
+  /** The request to the client: one of the task's `inputRequests`, or (2025-11-25) sent tied to the task. */
+  inputRequest(request: Request): InputRequest;
 }
 
-const ELICIT: TaskAsk<Parameters<Elicit>[0], ElicitAnswer> = {
+const ELICIT: TaskAsk<ElicitRequest> = {
   prefix: 'elicit',
   waiting: (request) => `Waiting for the user: ${truncateText(request.message, 200)}`,
   refusedAs: 'ELICITATION_UNAVAILABLE',
   inputRequest: (request) =>
     inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }),
-  send: async (server, request, { _meta, ...options }) => {
-    const params = { message: request.message, requestedSchema: request.requestedSchema as never, _meta };
-    return (await server.elicitInput(params, options)) as ElicitAnswer;
-  },
 };
 
-const SAMPLE: TaskAsk<Parameters<Sample>[0], SampleResult> = {
+const SAMPLE: TaskAsk<SampleRequest> = {
   prefix: 'sample',
   waiting: () => 'Waiting for a model call of the client',
   refusedAs: 'SAMPLING_UNAVAILABLE',
   inputRequest: (request) => inputRequired.createMessage(request as never),
-  send: async (server, request, { _meta, ...options }) =>
-    (await server.createMessage({ ...request, _meta } as never, options)) as unknown as SampleResult,
 };
 
 /**
@@ -288,18 +279,18 @@ function taskAsker<Request, Answer>(
   server: Server,
   task: TaskControls,
   modern: boolean,
-  kind: TaskAsk<Request, Answer>,
+  kind: TaskAsk<Request>,
 ): (request: Request) => Promise<Answer> {
   let asked = 0;
   return async (request) => {
     const question = { waiting: kind.waiting(request), refusedAs: kind.refusedAs };
+    const { method, params } = kind.inputRequest(request);
     if (!modern) {
-      const _meta = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
-      return task.ask(question, (signal) => kind.send(server, request, { _meta, signal, timeout: task.waitMs }));
+      const tied = { method, params: { ...params, _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } } } };
+      return (await task.ask(question, (signal) => server.request(tied, { signal, timeout: task.waitMs }))) as Answer;
     }
     const key = `${kind.prefix}-${asked++}`;
-    const inputRequests = { [key]: kind.inputRequest(request) };
-    return (await task.ask({ ...question, inputRequests }, async (signal) => {
+    return (await task.ask({ ...question, inputRequests: { [key]: { method, params } } }, async (signal) => {
       const answer = await task.answer(key, signal);
       if (answer === undefined)
         throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for '${key}'.`);
