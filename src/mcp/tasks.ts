@@ -1,6 +1,4 @@
 import {
-  type InputRequest,
-  inputRequired,
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
@@ -11,14 +9,8 @@ import {
   specTypeSchemas,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
-import {
-  ElicitationError,
-  type Elicit,
-  type ElicitRequest,
-  type Sample,
-  type SampleRequest,
-} from '../caller/elicitation.js';
-import { describeThrown, truncateText } from '../errors.js';
+import { ElicitationError, type Elicit, type Sample } from '../caller/elicitation.js';
+import { describeThrown } from '../errors.js';
 import type { ToolOrchestrator } from '../orchestrator.js';
 import type { ToolCallResult } from '../pipeline/types.js';
 import {
@@ -37,7 +29,7 @@ import {
   toLegacyTaskPayload,
   waitForTaskEnd,
 } from '../tasks/index.js';
-import { checkedSample } from './asking.js';
+import { checkedSample, ELICIT, type QuestionKind, SAMPLE } from './asking.js';
 
 /*
  * Long calls as MCP tasks, for tools whose definition says `taskSupport`: the client that asks (on
@@ -242,32 +234,6 @@ export function taskReporter(
   return reporter;
 }
 
-/** One kind of question a task's call asks (elicitation, sampling). */
-interface TaskAsk<Request> {
-  /** The `inputRequests` key prefix (2026-07-28): `elicit-0`, `sample-1`, … */
-  readonly prefix: string;
-  /** What the task says while it waits (its `statusMessage`). */
-  waiting(request: Request): string;
-  readonly refusedAs: TaskQuestion['refusedAs'];
-  /** The request to the client: one of the task's `inputRequests`, or (2025-11-25) sent tied to the task. */
-  inputRequest(request: Request): InputRequest;
-}
-
-const ELICIT: TaskAsk<ElicitRequest> = {
-  prefix: 'elicit',
-  waiting: (request) => `Waiting for the user: ${truncateText(request.message, 200)}`,
-  refusedAs: 'ELICITATION_UNAVAILABLE',
-  inputRequest: (request) =>
-    inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }),
-};
-
-const SAMPLE: TaskAsk<SampleRequest> = {
-  prefix: 'sample',
-  waiting: () => 'Waiting for a model call of the client',
-  refusedAs: 'SAMPLING_UNAVAILABLE',
-  inputRequest: (request) => inputRequired.createMessage(request as never),
-};
-
 /**
  * How a task's call asks `kind` of question: on 2026-07-28 as one of the task's `inputRequests`
  * (`tasks/get` shows it on any replica, and the call waits for the answer `tasks/update` brings to
@@ -279,12 +245,12 @@ function taskAsker<Request, Answer>(
   server: Server,
   task: TaskControls,
   modern: boolean,
-  kind: TaskAsk<Request>,
+  kind: QuestionKind<Request, Answer>,
 ): (request: Request) => Promise<Answer> {
   let asked = 0;
   return async (request) => {
-    const question = { waiting: kind.waiting(request), refusedAs: kind.refusedAs };
-    const { method, params } = kind.inputRequest(request);
+    const question = { waiting: kind.waiting(request), refusedAs: `${kind.code}_UNAVAILABLE` as const };
+    const { method, params } = kind.request(request);
     if (!modern) {
       const tied = { method, params: { ...params, _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } } } };
       return (await task.ask(question, (signal) => server.request(tied, { signal, timeout: task.waitMs }))) as Answer;
