@@ -19,7 +19,7 @@ import {
 import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import type { TaskStore } from '../tasks/index.js';
-import { deliverClientAnswer, INVALID_ANSWER, isClientAnswer } from './client-requests.js';
+import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './call-params.js';
 import { requestStates } from './request-state.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
@@ -41,20 +41,11 @@ import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, we
  * flight finish, up to a deadline.
  */
 
-/** The server's own options `startHttpServer` hands to each request's server. */
-type ServerOptionKey =
-  | 'name'
-  | 'version'
-  | 'instructions'
-  | 'pageSize'
-  | 'taskStore'
-  | 'requestStateKey'
-  | 'listedTools'
-  | 'injectedArguments'
-  | 'toolFailureMeta';
+/** The options of each request's server that `startHttpServer` decides itself, from the request. */
+type PerRequestOptionKey = 'persona' | 'signal' | 'cacheScope' | 'taskListing' | 'toolsListTtlMs';
 
-/** How `startHttpServer` serves an orchestrator. */
-export interface ServeHttpOptions extends Pick<McpServerOptions, ServerOptionKey> {
+/** How `startHttpServer` serves an orchestrator: each request's server's options, and the HTTP server's. */
+export interface ServeHttpOptions extends Omit<McpServerOptions, PerRequestOptionKey> {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
   /** Port (default 3000; 0 picks a free one, see `McpHttpServer.port`). */
@@ -460,18 +451,10 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     // A client's answer to a question a call of this process asked it (2025 elicitation): to that call.
     if (isClientAnswer(message)) {
       const delivered = deliverClientAnswer(message);
-      if (delivered === 'delivered') {
-        response.writeHead(202).end();
-        return;
-      }
-      if (delivered === 'invalid') return sendJsonRpcError(response, 400, -32600, INVALID_ANSWER, idOf(message));
-      return sendJsonRpcError(
-        response,
-        404,
-        -32600,
-        'No call on this server is waiting for this answer: it finished, or the question came from another replica ' +
-          '(a 2025 client that elicits needs its answers to reach the replica that asked).',
-      );
+      if (delivered.status === 202) return void response.writeHead(202).end();
+      // Only an answer this process can tie to its question echoes its id.
+      const id = delivered.status === 400 ? idOf(message) : null;
+      return sendJsonRpcError(response, delivered.status, -32600, delivered.error, id);
     }
     if (response.writableEnded || response.destroyed) return;
     const serving: Serving = { calls: new AbortController(), teardown: new AbortController() };
@@ -509,7 +492,7 @@ class ServedRequest extends Request {
 /** The options of the server for one request of `caller`, whose calls `signal` stops. */
 function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
   return {
-    // The server's own options (ServerOptionKey) among them; the rest are overridden here or ignored.
+    // The server's own options among them; those of PerRequestOptionKey are decided here (or ignored).
     ...served.options,
     signal,
     capabilities: caller?.capabilities ?? served.options.capabilities,

@@ -423,16 +423,13 @@ function pageOf(
   pageSize: number | undefined,
   cursor: string | undefined,
 ): { tools: Tool[]; nextCursor?: string } {
-  let start = 0;
-  if (cursor !== undefined) {
-    const match = /^p(\d+)$/.exec(cursor);
-    start = match === null ? Number.NaN : Number(match[1]);
-    if (!Number.isSafeInteger(start) || start > tools.length || pageSize === undefined)
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `tools/list: cursor '${truncateText(cursor)}' is not one this server handed out; list again without a cursor.`,
-      );
-  }
+  const start = cursor === undefined ? 0 : /^p\d+$/.test(cursor) ? Number(cursor.slice(1)) : Number.NaN;
+  // Refused: a cursor of another form (NaN), past the end, or given to a server without pages.
+  if (cursor !== undefined && (!(start <= tools.length) || pageSize === undefined))
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `tools/list: cursor '${truncateText(cursor)}' is not one this server handed out; list again without a cursor.`,
+    );
   if (pageSize === undefined) return { tools };
   const end = start + pageSize;
   return end < tools.length ? { tools: tools.slice(start, end), nextCursor: `p${end}` } : { tools: tools.slice(start) };
