@@ -120,6 +120,8 @@ export function isLoopbackHost(host: string): boolean {
 interface Exchange {
   readonly request: IncomingMessage;
   readonly response: ServerResponse;
+  /** Settles when the response has closed, however it ended: what a drain waits for. */
+  readonly finished: Promise<void>;
   caller?: AuthenticatedCaller;
   body?: string;
   message?: unknown;
@@ -144,17 +146,27 @@ function stopServing(exchange: Exchange): void {
   exchange.serving = undefined;
 }
 
+/**
+ * Ends `exchange` early (its timeout, the drain's deadline): answered `status` when nothing is sent
+ * yet; when a streamed (SSE) answer has begun, its call is stopped and answers its aborted result in
+ * the stream, which is closed if that takes longer than a moment.
+ */
+function abortExchange(exchange: Exchange, status: number, text: string): void {
+  const { serving, response } = exchange;
+  if (serving === undefined || !response.headersSent) {
+    stopServing(exchange);
+    if (!response.headersSent) sendJsonRpcError(response, status, -32001, text, idOf(exchange.message));
+    return;
+  }
+  serving.calls.abort(new Error(text));
+  setTimeout(() => serving.teardown.abort(), STREAM_CLOSE_GRACE_MS).unref();
+}
+
 /** A step's refusal: an HTTP status with a JSON-RPC error body, or the whole answer (an OAuth refusal). */
 type Refusal = { status: number; code: number; message: string; headers?: Record<string, string> } | Response;
 
 /** One check of the request chain: a refusal, or nothing to let the request go on. */
 type Step = (exchange: Exchange) => Refusal | undefined | Promise<Refusal | undefined>;
-
-interface InFlight {
-  response: ServerResponse;
-  finished: Promise<void>;
-  abort: (status: number, message: string) => void;
-}
 
 /** What the steps and `serveEra` need, resolved once from the options. */
 interface Served {
@@ -213,39 +225,22 @@ export async function startHttpServer(
   const steps = mcpSteps(served);
   const serveEra = eraServing(served);
 
-  const inFlight = new Set<InFlight>();
+  const inFlight = new Set<Exchange>();
   let draining = false;
 
   const handleMcp = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     // Tracked from the first byte, so a drain also waits for a request still being authenticated or read.
-    let done!: () => void;
-    const exchange: Exchange = { request, response };
-    const entry: InFlight = {
-      response,
-      finished: new Promise<void>((resolve) => (done = resolve)),
-      abort: (status, text) => {
-        const { serving } = exchange;
-        if (serving === undefined || !response.headersSent) {
-          stopServing(exchange);
-          if (!response.headersSent) sendJsonRpcError(response, status, -32001, text, idOf(exchange.message));
-          return;
-        }
-        // A streamed (SSE) answer has begun: the call is stopped and answers its aborted result in the
-        // stream; the stream is closed if that takes longer than a moment.
-        serving.calls.abort(new Error(text));
-        setTimeout(() => serving.teardown.abort(), STREAM_CLOSE_GRACE_MS).unref();
-      },
-    };
-    inFlight.add(entry);
+    const finished = new Promise<void>((resolve) => response.once('close', () => resolve()));
+    const exchange: Exchange = { request, response, finished };
+    inFlight.add(exchange);
     const timer = setTimeout(
-      () => entry.abort(504, `The request took longer than ${requestTimeoutMs} ms and was aborted.`),
+      () => abortExchange(exchange, 504, `The request took longer than ${requestTimeoutMs} ms and was aborted.`),
       requestTimeoutMs,
     );
     response.once('close', () => {
       clearTimeout(timer);
-      inFlight.delete(entry);
+      inFlight.delete(exchange);
       stopServing(exchange);
-      done();
     });
     for (const step of steps) {
       const refusal = await step(exchange);
@@ -322,7 +317,8 @@ export async function startHttpServer(
       ]);
       clearTimeout(deadline);
       const late = pending.filter((entry) => inFlight.has(entry));
-      for (const entry of late) entry.abort(503, 'This server shut down before the request finished; retry it.');
+      for (const entry of late)
+        abortExchange(entry, 503, 'This server shut down before the request finished; retry it.');
       await Promise.all(late.map((entry) => entry.finished));
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());

@@ -36,7 +36,6 @@ import {
   startTask,
   taskCapabilities,
   taskReporter,
-  taskStatusNotification,
 } from './tasks.js';
 import { isMcpObjectSchema, type McpToolEntry, toMcpToolFromTool } from './tool.js';
 import { HOST_INJECTED_ARGUMENTS, type InjectedArgument, withoutInjectedArguments } from './injected-arguments.js';
@@ -336,13 +335,8 @@ async function callAsTask(
       });
     },
     (result) => answerOf(calls, tool, result, taskDetails) as Record<string, unknown>,
-    server.onerror,
-    lasting
-      ? (changed) =>
-          void server
-            .notification(taskStatusNotification(changed))
-            .catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))))
-      : undefined,
+    server,
+    lasting,
   );
   return handle as unknown as CallToolResult;
 }

@@ -7,6 +7,7 @@ import {
   type Server,
   type ServerContext,
   specTypeSchemas,
+  type StandardSchemaV1,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
 import { ElicitationError, type Elicit, type Sample } from '../caller/elicitation.js';
@@ -16,7 +17,6 @@ import type { ToolCallResult } from '../pipeline/types.js';
 import {
   type CreateTaskInput,
   isTerminalTaskStatus,
-  type StoredTask,
   TASK_INTERNAL_ERROR,
   type TaskPage,
   TASKS_EXTENSION_ID,
@@ -125,9 +125,10 @@ export interface TaskControls {
  * Starts `run` (the call) as a task of `store` owned by `subject` (none: an unauthenticated caller)
  * and answers the task handle in the request's era. The call gets the task's signal; its answer
  * (`answer`, or a protocol error it throws) is written once; a store that cannot take it is
- * reported to `onError`. `onStatus`, when given, hears each change of the task's status:
- * `input_required` and back (`TaskControls.ask`), then its end — completed, failed, cancelled from
- * any replica, drained, its question unanswered — once.
+ * reported to the server's `onerror`. With `notify` (2025-11-25 on a lasting connection), the client
+ * hears each change of the task's status (`notifications/tasks/status`): `input_required` and back
+ * (`TaskControls.ask`), then its end — completed, failed, cancelled from any replica, drained, its
+ * question unanswered — once.
  */
 export async function startTask(
   store: TaskStore,
@@ -135,16 +136,19 @@ export async function startTask(
   input: CreateTaskInput,
   run: (signal: AbortSignal, task: TaskControls) => Promise<ToolCallResult>,
   answer: (result: ToolCallResult) => Record<string, unknown>,
-  onError: ((error: Error) => void) | undefined,
-  onStatus?: (task: StoredTask) => void,
+  server: Server,
+  notify: boolean,
 ): Promise<Record<string, unknown>> {
   const running = await store.create(input);
-  const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
+  const failed = (error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error)));
   let ended = false;
   const tell = (outcome: TaskTransition) => {
     if (ended || !outcome.ok) return outcome;
     ended = isTerminalTaskStatus(outcome.task.status);
-    onStatus?.(outcome.task);
+    if (notify) {
+      const params = toLegacyTask(outcome.task) as TaskStatusNotification['params'];
+      void server.notification({ method: 'notifications/tasks/status', params }).catch(failed);
+    }
     return outcome;
   };
   // Fires when a question waited too long: the task failed, the call is stopped.
@@ -177,7 +181,7 @@ export async function startTask(
       }
     },
   };
-  if (onStatus !== undefined) {
+  if (notify) {
     // Ended by someone else (a cancel, a drain, a lost lease): the store has the status it ended in.
     running.signal.addEventListener(
       'abort',
@@ -208,14 +212,6 @@ export async function startTask(
   return ctx.mcpReq.envelope === undefined
     ? { ...toLegacyCreateTaskResult(running.task), content: [] }
     : toCreateTaskResult(running.task);
-}
-
-/** 2025-11-25: the `notifications/tasks/status` message for a task's status. */
-export function taskStatusNotification(task: StoredTask): TaskStatusNotification {
-  return {
-    method: 'notifications/tasks/status',
-    params: toLegacyTask(task) as TaskStatusNotification['params'],
-  };
 }
 
 /**
@@ -266,7 +262,7 @@ function taskAsker<Request, Answer>(
 }
 
 /** `{ taskId: string }`, as a Standard Schema for the SDK's custom-method handlers. */
-const TASK_ID_PARAMS = {
+const TASK_ID_PARAMS: StandardSchemaV1<{ taskId: string }> = {
   '~standard': {
     version: 1 as const,
     vendor: 'toolsmith',
@@ -297,25 +293,19 @@ export interface TaskMethodsOptions {
  */
 export function handleTaskMethods(server: Server, options: TaskMethodsOptions): void {
   const { store, subject } = options;
-  const register = server.setRequestHandler.bind(server) as unknown as (
-    method: string,
-    schemas: { params: unknown },
-    handler: (params: Record<string, unknown>, ctx: ServerContext) => Promise<unknown>,
-  ) => void;
   const legacy = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined;
-  register('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const id = taskId as string;
-    const task = await store.get(id, subject);
-    if (task === undefined) throw notFound(store, id);
+  server.setRequestHandler('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+    const task = await store.get(taskId, subject);
+    if (task === undefined) throw notFound(store, taskId);
     return legacy(ctx) ? toLegacyTask(task) : toGetTaskResult(task);
   });
-  register('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const outcome = await store.cancel(taskId as string, subject, 'Cancelled by the client.');
+  server.setRequestHandler('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+    const outcome = await store.cancel(taskId, subject, 'Cancelled by the client.');
     if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
     return legacy(ctx) ? toLegacyTask(outcome.task) : { resultType: 'complete' };
   });
   // The SDK lifts `inputResponses` out of a 2026-07-28 request's params (bare results only) into the context.
-  register('tasks/update', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+  server.setRequestHandler('tasks/update', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
     if (legacy(ctx))
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
@@ -327,19 +317,18 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
         ProtocolErrorCode.InvalidParams,
         "tasks/update needs params.inputResponses: the answers (each the bare result, e.g. an ElicitResult) by the keys of the task's inputRequests.",
       );
-    const outcome = await store.respond(taskId as string, subject, inputResponses);
+    const outcome = await store.respond(taskId, subject, inputResponses);
     if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
     return { resultType: 'complete' };
   });
-  register('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const id = taskId as string;
-    const task: StoredTask | undefined = await waitForTaskEnd(store, id, { signal: ctx.mcpReq.signal, subject });
+  server.setRequestHandler('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+    const task = await waitForTaskEnd(store, taskId, { signal: ctx.mcpReq.signal, subject });
     const payload = task === undefined ? undefined : toLegacyTaskPayload(task);
-    if (payload === undefined) throw notFound(store, id);
+    if (payload === undefined) throw notFound(store, taskId);
     if ('error' in payload) throw new ProtocolError(payload.error.code, payload.error.message);
     return payload.result;
   });
-  register('tasks/list', { params: specTypeSchemas.PaginatedRequestParams }, async ({ cursor }) => {
+  server.setRequestHandler('tasks/list', { params: specTypeSchemas.PaginatedRequestParams }, async ({ cursor }) => {
     if (!options.list)
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
