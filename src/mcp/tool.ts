@@ -96,13 +96,13 @@ function publish(schema: object): McpObjectSchema {
       ? schema
       : toJsonSchema2020(schema)
   ) as Node;
-  // Spread copies an own `__proto__` key as a plain property (schema text never sets a prototype).
-  const { $schema: _declared, ...keywords } = translated;
-  return {
-    $schema: MCP_SCHEMA_DIALECT,
-    ...(translated.type === undefined ? { type: 'object' } : {}),
-    ...keywords,
-  } as McpObjectSchema;
+  const out: Node = { $schema: MCP_SCHEMA_DIALECT };
+  if (translated.type === undefined) out.type = 'object';
+  for (const key of Object.keys(translated)) {
+    if (key === '$schema') continue;
+    Object.defineProperty(out, key, { value: translated[key], enumerable: true, writable: true, configurable: true });
+  }
+  return out as McpObjectSchema;
 }
 
 /** The annotations of a tool: the definition's own, completed from `hasSideEffects`. */
