@@ -1,6 +1,8 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  type InputRequest,
   type InputRequiredResult,
+  type InputResponseView,
   inputRequired,
   inputResponse,
   isSpecType,
@@ -17,7 +19,9 @@ import {
   ElicitationError,
   type Elicit,
   type ElicitAnswer,
+  type ElicitRequest,
   type Sample,
+  type SampleRequest,
   type SampleResult,
 } from '../caller/elicitation.js';
 import { truncateText } from '../errors.js';
@@ -41,7 +45,7 @@ export interface Asking {
   elicit?: Elicit;
   /** The approval gate's question (keyed apart from the tool's own on 2026-07-28). */
   approve?: Elicit;
-  /** Asks the client for a model call (MCP sampling), when it can. */
+  /** Asks the client for a model call (MCP sampling), when it can; only a model's answer reaches the tool. */
   sample?: Sample;
   /** Aborts the call when a 2026-07-28 answer must first come from the client. */
   signal?: AbortSignal;
@@ -66,6 +70,51 @@ export function clientCapabilities(
   return server.getClientCapabilities() as ReturnType<typeof clientCapabilities>;
 }
 
+/** One kind of question a call asks its client (elicitation, sampling), in the words of every era. */
+export interface QuestionKind<Request, Answer> {
+  /** The question's key prefix in `inputRequests` (2026-07-28): `elicit-0`, `sample-1`, … */
+  readonly prefix: string;
+  /**
+   * The `ElicitationError` code prefix: `<code>_UNAVAILABLE` when the client does not take the
+   * request (`unavailable` says so), `<code>_ANSWER_INVALID` when its answer is not one (`invalid`).
+   */
+  readonly code: 'ELICITATION' | 'SAMPLING';
+  readonly unavailable: string;
+  readonly invalid: string;
+  /** What a task says while it waits for the answer (its `statusMessage`). */
+  waiting(request: Request): string;
+  /** The request to the client: sent as it is (2025), or one of a result's `inputRequests`. */
+  request(request: Request): InputRequest;
+  /** The answer a retry carries in `view`, or `undefined` when it carries none of this kind. */
+  answer(view: InputResponseView): Answer | undefined;
+}
+
+const NOT_A_MODEL_ANSWER =
+  'The client\'s answer to a model call is not a CreateMessageResult ({ role: "user" | "assistant", content, model }).';
+
+/** Asking the user (elicitation). */
+export const ELICIT: QuestionKind<ElicitRequest, ElicitAnswer> = {
+  prefix: 'elicit',
+  code: 'ELICITATION',
+  unavailable: 'This client cannot ask its user (it does not take elicitation/create).',
+  invalid: "elicit: the client's answer is not an ElicitResult.",
+  waiting: (request) => `Waiting for the user: ${truncateText(request.message, 200)}`,
+  request: ({ message, requestedSchema }) =>
+    inputRequired.elicit({ message, requestedSchema: requestedSchema as never }),
+  answer: ({ kind, ...answer }) => (kind === 'elicit' ? (answer as ElicitAnswer) : undefined),
+};
+
+/** Asking the client's model (sampling). */
+export const SAMPLE: QuestionKind<SampleRequest, SampleResult> = {
+  prefix: 'sample',
+  code: 'SAMPLING',
+  unavailable: 'This client cannot run a model call for the server (it does not take sampling/createMessage).',
+  invalid: NOT_A_MODEL_ANSWER,
+  waiting: () => 'Waiting for a model call of the client',
+  request: (request) => inputRequired.createMessage(request as never),
+  answer: (view) => (view.kind === 'sampling' ? (view.result as SampleResult) : undefined),
+};
+
 /** A call whose client cannot ask its user: no question, nothing to wait for. */
 const NOT_ASKING: Asking = {
   inputRequiredResult: () => Promise.reject(new Error('No question was asked.')),
@@ -89,70 +138,35 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
   const canElicit = unknown || (capabilities?.elicitation !== undefined && capabilities.elicitation !== null);
   const canSample = unknown || (capabilities?.sampling !== undefined && capabilities.sampling !== null);
   if (!canElicit && !canSample) return NOT_ASKING;
+  if (!modern) {
+    /** Sends `kind`'s request and awaits the answer; a refusal is an `ElicitationError`, not the SDK's dump. */
+    const sender =
+      <Request, Answer>(kind: QuestionKind<Request, Answer>) =>
+      async (request: Request) => {
+        try {
+          return (await ctx.mcpReq.send(kind.request(request))) as Answer;
+        } catch (error) {
+          if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound)
+            throw new ElicitationError(`${kind.code}_UNAVAILABLE`, kind.unavailable);
+          if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
+            throw new ElicitationError(`${kind.code}_ANSWER_INVALID`, kind.invalid);
+          throw error;
+        }
+      };
+    return {
+      ...NOT_ASKING,
+      ...(canElicit ? { elicit: sender(ELICIT) } : {}),
+      ...(canSample ? { sample: checkedSample(sender(SAMPLE)) } : {}),
+    };
+  }
   const controller = new AbortController();
   let markNeeded!: (value: typeof INPUT_NEEDED) => void;
   const inputNeeded = new Promise<typeof INPUT_NEEDED>((resolve) => (markNeeded = resolve));
-  const needed: Record<string, ReturnType<typeof inputRequired.elicit>> = {};
+  const needed: Record<string, InputRequest> = {};
   /** The answers this run read, carried in the next state (a retry sends only the new ones). */
   const read: Record<string, unknown> = Object.create(null);
-  const base = {
-    signal: controller.signal,
-    inputNeeded,
-    inputRequiredResult: async () =>
-      inputRequired({
-        inputRequests: needed,
-        requestState: await mintAnswerState(answering, Object.keys(needed), read),
-      }),
-    asked: () => Object.keys(needed).length > 0,
-  };
-  /** The answer to `key`, noted as read when there is one. */
-  const answered = (key: string) => {
-    const answer = inputResponse(answering.answers, key);
-    if (answer.kind !== 'missing') read[key] = answering.answers[key];
-    return answer;
-  };
-  if (!modern) {
-    /**
-     * Sends `method` to the client; a client that does not take it is `<kind>_UNAVAILABLE`, an
-     * answer the SDK finds is not the method's result `<kind>_ANSWER_INVALID` (not its validator's dump).
-     */
-    const send = async (
-      method: 'elicitation/create' | 'sampling/createMessage',
-      params: object,
-      kind: 'ELICITATION' | 'SAMPLING',
-      unavailable: string,
-      invalid: string,
-    ) => {
-      try {
-        return await ctx.mcpReq.send({ method, params: params as Record<string, unknown> });
-      } catch (error) {
-        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound)
-          throw new ElicitationError(`${kind}_UNAVAILABLE`, unavailable);
-        if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
-          throw new ElicitationError(`${kind}_ANSWER_INVALID`, invalid);
-        throw error;
-      }
-    };
-    const elicit: Elicit = async ({ message, requestedSchema }) =>
-      (await send(
-        'elicitation/create',
-        { message, requestedSchema },
-        'ELICITATION',
-        'This client cannot ask its user (it does not take elicitation/create).',
-        "elicit: the client's answer is not an ElicitResult.",
-      )) as ElicitAnswer;
-    const sample: Sample = async (request) =>
-      (await send(
-        'sampling/createMessage',
-        request,
-        'SAMPLING',
-        'This client cannot run a model call for the server (it does not take sampling/createMessage).',
-        NOT_A_MODEL_ANSWER,
-      )) as SampleResult;
-    return { ...base, ...(canElicit ? { elicit } : {}), ...(canSample ? { sample } : {}) };
-  }
   /** Ends the round: the call is answered input_required with what it asked. */
-  const ask = (key: string, request: ReturnType<typeof inputRequired.elicit>): Promise<never> => {
+  const ask = (key: string, request: InputRequest): Promise<never> => {
     needed[key] = request;
     markNeeded(INPUT_NEEDED);
     controller.abort(new DOMException('The call waits for the client to answer a question.', 'AbortError'));
@@ -161,44 +175,29 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
     stopped.catch(() => {});
     return stopped;
   };
-  const asker = (prefix: string): Elicit => {
+  /** Asks `kind` of question: answered from the retry's answers (noted as read), else asked. */
+  const asker = <Request, Answer>(kind: QuestionKind<Request, Answer>, prefix = kind.prefix) => {
     let asked = 0;
-    return (request) => {
+    return (request: Request): Promise<Answer> => {
       const key = `${prefix}-${asked++}`;
-      const answer = answered(key);
-      if (answer.kind === 'elicit')
-        return Promise.resolve({
-          action: answer.action,
-          ...(answer.content === undefined ? {} : { content: answer.content as ElicitAnswer['content'] }),
-        });
-      return ask(
-        key,
-        inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }),
-      );
+      const answer = kind.answer(inputResponse(answering.answers, key));
+      if (answer === undefined) return ask(key, kind.request(request));
+      read[key] = answering.answers[key];
+      return Promise.resolve(answer);
     };
   };
-  let sampled = 0;
-  const sample: Sample = (request) => {
-    const key = `sample-${sampled++}`;
-    const answer = answered(key);
-    if (answer.kind === 'sampling') return Promise.resolve(answer.result as SampleResult);
-    return ask(key, inputRequired.createMessage(request as never));
-  };
   return {
-    ...base,
-    ...(canElicit ? { elicit: asker('elicit'), approve: asker('approval') } : {}),
-    ...(canSample ? { sample } : {}),
+    signal: controller.signal,
+    inputNeeded,
+    inputRequiredResult: async () =>
+      inputRequired({
+        inputRequests: needed,
+        requestState: await mintAnswerState(answering, Object.keys(needed), read),
+      }),
+    asked: () => Object.keys(needed).length > 0,
+    ...(canElicit ? { elicit: asker(ELICIT), approve: asker(ELICIT, 'approval') } : {}),
+    ...(canSample ? { sample: checkedSample(asker(SAMPLE)) } : {}),
   };
-}
-
-/** `ask(request)`, or `undefined` when the client turned out not to be able to ask. */
-async function askOrUnavailable(ask: Elicit, request: Parameters<Elicit>[0]): Promise<ElicitAnswer | undefined> {
-  try {
-    return await ask(request);
-  } catch (error) {
-    if (error instanceof ElicitationError && error.code === 'ELICITATION_UNAVAILABLE') return undefined;
-    throw error;
-  }
 }
 
 /**
@@ -225,7 +224,7 @@ function approvalByElicitation(ask: Elicit): ApprovalGate {
   return async ({ tool, args }) => {
     let shown = JSON.stringify(args);
     if (shown.length > 2000) shown = `${shown.slice(0, 2000)}…`;
-    const answer = await askOrUnavailable(checked, {
+    const answer = await checked({
       message: `Allow the tool '${tool.name}' to run? It has side effects (${truncateText(tool.description, 300)}). Arguments: ${shown}`,
       requestedSchema: {
         type: 'object',
@@ -234,6 +233,10 @@ function approvalByElicitation(ask: Elicit): ApprovalGate {
         },
         required: ['approve'],
       },
+    }).catch((error: unknown) => {
+      // A client that turned out not to be able to ask.
+      if (error instanceof ElicitationError && error.code === 'ELICITATION_UNAVAILABLE') return undefined;
+      throw error;
     });
     if (answer === undefined) return { approved: false, reason: 'The client cannot ask its user.' };
     if (answer.action === 'accept' && answer.content?.approve === true) return true;
@@ -256,6 +259,3 @@ export function checkedSample(sample: Sample): Sample {
     return answer;
   };
 }
-
-const NOT_A_MODEL_ANSWER =
-  'The client\'s answer to a model call is not a CreateMessageResult ({ role: "user" | "assistant", content, model }).';

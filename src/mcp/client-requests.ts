@@ -22,32 +22,39 @@ import { WrappingTransport } from './wrapping-transport.js';
 const PENDING = new Map<string, (message: JSONRPCMessage) => void>();
 const ID_PREFIX = 'toolsmith-';
 
+/** What an answer that is no JSON-RPC result or error is told, and the call that waited for it. */
+const INVALID_ANSWER =
+  "The client's answer is not a JSON-RPC response: its result must be an object (an ElicitResult, a CreateMessageResult), or it must be an error.";
+
 /**
  * Routes `message` (a JSON-RPC response from the client) to the server instance whose request it
- * answers: `delivered`, or `unknown` when no instance of this process is waiting for it. An answer
- * that is no JSON-RPC result or error (a `result` that is a string or `null`) is `invalid`: the
- * waiting request is failed at once with an error saying so, rather than left to wait for its timeout.
+ * answers, and says how the POST that carried it is answered: 202 when delivered, 404 when no
+ * instance of this process is waiting for it. An answer that is no JSON-RPC result or error (a
+ * `result` that is a string or `null`) is 400: the waiting request is failed at once with an error
+ * saying so, rather than left to wait for its timeout.
  */
-export function deliverClientAnswer(message: unknown): 'delivered' | 'invalid' | 'unknown' {
+export function deliverClientAnswer(message: unknown): { status: 202 } | { status: 400 | 404; error: string } {
   const id = (message as { id?: unknown } | null)?.id;
   const deliver = typeof id === 'string' ? PENDING.get(id) : undefined;
-  if (deliver === undefined) return 'unknown';
+  if (deliver === undefined)
+    return {
+      status: 404,
+      error:
+        'No call on this server is waiting for this answer: it finished, or the question came from another replica ' +
+        '(a 2025 client that elicits needs its answers to reach the replica that asked).',
+    };
   PENDING.delete(id as string);
   if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
     deliver(message);
-    return 'delivered';
+    return { status: 202 };
   }
   deliver({
     jsonrpc: '2.0',
     id: id as string,
     error: { code: ProtocolErrorCode.InvalidParams, message: INVALID_ANSWER },
   });
-  return 'invalid';
+  return { status: 400, error: INVALID_ANSWER };
 }
-
-/** What an answer that is no JSON-RPC result or error is told, and the call that waited for it. */
-export const INVALID_ANSWER =
-  "The client's answer is not a JSON-RPC response: its result must be an object (an ElicitResult, a CreateMessageResult), or it must be an error.";
 
 /** True for a JSON-RPC response to a request toolsmith sent (its id has toolsmith's prefix). */
 export function isClientAnswer(message: unknown): boolean {

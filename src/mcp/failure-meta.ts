@@ -61,8 +61,8 @@ export function failureMetaOf(result: ToolCallResult, options: FailureMetaOption
   };
   if (declared?.data !== undefined) entry.data = declared.data;
   const meta: Record<string, unknown> = { [FAILURE_META_KEY]: entry };
-  if (options.draft) {
-    const draft: Record<string, unknown> = {
+  if (options.draft)
+    meta[SEP_3313_META_KEY] = {
       class:
         declared === undefined
           ? (CLASSES[error?.code ?? 'TOOL_ERROR'] ?? 'capability')
@@ -72,9 +72,7 @@ export function failureMetaOf(result: ToolCallResult, options: FailureMetaOption
       code: entry.code,
       retryable: entry.retryable,
       correlationId: options.correlationId,
+      ...(declared === undefined ? {} : { agentGuidance: declared.description }),
     };
-    if (declared !== undefined) draft.agentGuidance = declared.description;
-    meta[SEP_3313_META_KEY] = draft;
-  }
   return meta;
 }

@@ -129,10 +129,9 @@ export function readBody(request: IncomingMessage, limit: number): Promise<strin
   });
 }
 
+/** The path of a request's URL, without its query. */
 export function pathOf(url: string | undefined): string {
-  const raw = url ?? '/';
-  const query = raw.indexOf('?');
-  return query === -1 ? raw : raw.slice(0, query);
+  return (url ?? '/').split('?', 1)[0]!;
 }
 
 export function idOf(message: unknown): string | number | null {

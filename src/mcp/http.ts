@@ -19,7 +19,7 @@ import {
 import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import type { TaskStore } from '../tasks/index.js';
-import { deliverClientAnswer, INVALID_ANSWER, isClientAnswer } from './client-requests.js';
+import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './call-params.js';
 import { requestStates } from './request-state.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
@@ -41,20 +41,11 @@ import { idOf, pathOf, readBody, sendJson, sendJsonRpcError, sendWebResponse, we
  * flight finish, up to a deadline.
  */
 
-/** The server's own options `startHttpServer` hands to each request's server. */
-type ServerOptionKey =
-  | 'name'
-  | 'version'
-  | 'instructions'
-  | 'pageSize'
-  | 'taskStore'
-  | 'requestStateKey'
-  | 'listedTools'
-  | 'injectedArguments'
-  | 'toolFailureMeta';
+/** The options of each request's server that `startHttpServer` decides itself, from the request. */
+type PerRequestOptionKey = 'persona' | 'signal' | 'cacheScope' | 'taskListing' | 'toolsListTtlMs';
 
-/** How `startHttpServer` serves an orchestrator. */
-export interface ServeHttpOptions extends Pick<McpServerOptions, ServerOptionKey> {
+/** How `startHttpServer` serves an orchestrator: each request's server's options, and the HTTP server's. */
+export interface ServeHttpOptions extends Omit<McpServerOptions, PerRequestOptionKey> {
   /** Interface to bind (default `127.0.0.1`). Without `auth`, only a loopback address is accepted. */
   host?: string;
   /** Port (default 3000; 0 picks a free one, see `McpHttpServer.port`). */
@@ -129,6 +120,8 @@ export function isLoopbackHost(host: string): boolean {
 interface Exchange {
   readonly request: IncomingMessage;
   readonly response: ServerResponse;
+  /** Settles when the response has closed, however it ended: what a drain waits for. */
+  readonly finished: Promise<void>;
   caller?: AuthenticatedCaller;
   body?: string;
   message?: unknown;
@@ -153,17 +146,27 @@ function stopServing(exchange: Exchange): void {
   exchange.serving = undefined;
 }
 
+/**
+ * Ends `exchange` early (its timeout, the drain's deadline): answered `status` when nothing is sent
+ * yet; when a streamed (SSE) answer has begun, its call is stopped and answers its aborted result in
+ * the stream, which is closed if that takes longer than a moment.
+ */
+function abortExchange(exchange: Exchange, status: number, text: string): void {
+  const { serving, response } = exchange;
+  if (serving === undefined || !response.headersSent) {
+    stopServing(exchange);
+    if (!response.headersSent) sendJsonRpcError(response, status, -32001, text, idOf(exchange.message));
+    return;
+  }
+  serving.calls.abort(new Error(text));
+  setTimeout(() => serving.teardown.abort(), STREAM_CLOSE_GRACE_MS).unref();
+}
+
 /** A step's refusal: an HTTP status with a JSON-RPC error body, or the whole answer (an OAuth refusal). */
 type Refusal = { status: number; code: number; message: string; headers?: Record<string, string> } | Response;
 
 /** One check of the request chain: a refusal, or nothing to let the request go on. */
 type Step = (exchange: Exchange) => Refusal | undefined | Promise<Refusal | undefined>;
-
-interface InFlight {
-  response: ServerResponse;
-  finished: Promise<void>;
-  abort: (status: number, message: string) => void;
-}
 
 /** What the steps and `serveEra` need, resolved once from the options. */
 interface Served {
@@ -222,39 +225,22 @@ export async function startHttpServer(
   const steps = mcpSteps(served);
   const serveEra = eraServing(served);
 
-  const inFlight = new Set<InFlight>();
+  const inFlight = new Set<Exchange>();
   let draining = false;
 
   const handleMcp = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     // Tracked from the first byte, so a drain also waits for a request still being authenticated or read.
-    let done!: () => void;
-    const exchange: Exchange = { request, response };
-    const entry: InFlight = {
-      response,
-      finished: new Promise<void>((resolve) => (done = resolve)),
-      abort: (status, text) => {
-        const { serving } = exchange;
-        if (serving === undefined || !response.headersSent) {
-          stopServing(exchange);
-          if (!response.headersSent) sendJsonRpcError(response, status, -32001, text, idOf(exchange.message));
-          return;
-        }
-        // A streamed (SSE) answer has begun: the call is stopped and answers its aborted result in the
-        // stream; the stream is closed if that takes longer than a moment.
-        serving.calls.abort(new Error(text));
-        setTimeout(() => serving.teardown.abort(), STREAM_CLOSE_GRACE_MS).unref();
-      },
-    };
-    inFlight.add(entry);
+    const finished = new Promise<void>((resolve) => response.once('close', () => resolve()));
+    const exchange: Exchange = { request, response, finished };
+    inFlight.add(exchange);
     const timer = setTimeout(
-      () => entry.abort(504, `The request took longer than ${requestTimeoutMs} ms and was aborted.`),
+      () => abortExchange(exchange, 504, `The request took longer than ${requestTimeoutMs} ms and was aborted.`),
       requestTimeoutMs,
     );
     response.once('close', () => {
       clearTimeout(timer);
-      inFlight.delete(entry);
+      inFlight.delete(exchange);
       stopServing(exchange);
-      done();
     });
     for (const step of steps) {
       const refusal = await step(exchange);
@@ -331,7 +317,8 @@ export async function startHttpServer(
       ]);
       clearTimeout(deadline);
       const late = pending.filter((entry) => inFlight.has(entry));
-      for (const entry of late) entry.abort(503, 'This server shut down before the request finished; retry it.');
+      for (const entry of late)
+        abortExchange(entry, 503, 'This server shut down before the request finished; retry it.');
       await Promise.all(late.map((entry) => entry.finished));
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
@@ -460,18 +447,10 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     // A client's answer to a question a call of this process asked it (2025 elicitation): to that call.
     if (isClientAnswer(message)) {
       const delivered = deliverClientAnswer(message);
-      if (delivered === 'delivered') {
-        response.writeHead(202).end();
-        return;
-      }
-      if (delivered === 'invalid') return sendJsonRpcError(response, 400, -32600, INVALID_ANSWER, idOf(message));
-      return sendJsonRpcError(
-        response,
-        404,
-        -32600,
-        'No call on this server is waiting for this answer: it finished, or the question came from another replica ' +
-          '(a 2025 client that elicits needs its answers to reach the replica that asked).',
-      );
+      if (delivered.status === 202) return void response.writeHead(202).end();
+      // Only an answer this process can tie to its question echoes its id.
+      const id = delivered.status === 400 ? idOf(message) : null;
+      return sendJsonRpcError(response, delivered.status, -32600, delivered.error, id);
     }
     if (response.writableEnded || response.destroyed) return;
     const serving: Serving = { calls: new AbortController(), teardown: new AbortController() };
@@ -509,7 +488,7 @@ class ServedRequest extends Request {
 /** The options of the server for one request of `caller`, whose calls `signal` stops. */
 function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
   return {
-    // The server's own options (ServerOptionKey) among them; the rest are overridden here or ignored.
+    // The server's own options among them; those of PerRequestOptionKey are decided here (or ignored).
     ...served.options,
     signal,
     capabilities: caller?.capabilities ?? served.options.capabilities,

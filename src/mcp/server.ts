@@ -24,7 +24,7 @@ import type { ToolOrchestrator } from '../orchestrator.js';
 import type { ToolCallDetails, ToolCallResult } from '../pipeline/types.js';
 import { TASKS_EXTENSION_ID, type TaskStore } from '../tasks/index.js';
 import type { ITool } from '../tool.js';
-import { approvalTurn, askingFor, checkedSample, clientCapabilities, INPUT_NEEDED } from './asking.js';
+import { approvalTurn, askingFor, clientCapabilities, INPUT_NEEDED } from './asking.js';
 import { ClientRequestRouter } from './client-requests.js';
 import { type FailureMetaOptions, failureMetaOf } from './failure-meta.js';
 import { answersFor, type RequestStates, requestStates } from './request-state.js';
@@ -36,7 +36,6 @@ import {
   startTask,
   taskCapabilities,
   taskReporter,
-  taskStatusNotification,
 } from './tasks.js';
 import { isMcpObjectSchema, type McpToolEntry, toMcpToolFromTool } from './tool.js';
 import { HOST_INJECTED_ARGUMENTS, type InjectedArgument, withoutInjectedArguments } from './injected-arguments.js';
@@ -264,8 +263,6 @@ async function callDirectly(
   ctx: ServerContext,
 ): Promise<CallToolResult> {
   const { orchestrator, server } = calls;
-  const structured = isMcpObjectSchema(tool?.outputSchema);
-  const reporter = callReporter(ctx, params._meta?.progressToken, params.name, server.onerror);
   // A retry's answers, held to the questions asked for this call (request-state.ts).
   const answering = await answersFor(ctx, calls.states, {
     tool: params.name,
@@ -273,11 +270,10 @@ async function callDirectly(
     caller: calls.caller.userContext.userId,
   });
   const asking = askingFor(ctx, server, answering);
-  if (asking.elicit !== undefined) reporter.elicit = asking.elicit;
-  if (asking.sample !== undefined) reporter.sample = checkedSample(asking.sample);
-  const signals = [ctx.mcpReq.signal];
-  if (asking.signal !== undefined) signals.push(asking.signal);
-  if (calls.options.signal !== undefined) signals.push(calls.options.signal);
+  const reporter = callReporter(ctx, params._meta?.progressToken, params.name, server.onerror);
+  reporter.elicit = asking.elicit;
+  reporter.sample = asking.sample;
+  const signals = [ctx.mcpReq.signal, asking.signal, calls.options.signal].filter((signal) => signal !== undefined);
   const details = callDetails(calls, tool, params, `mcp-${String(ctx.mcpReq.id)}`);
   const call = orchestrator.processToolCall({
     ...details,
@@ -289,14 +285,17 @@ async function callDirectly(
   // The call may have ended (aborted) before the race began: a question asked decides.
   if (outcome === INPUT_NEEDED || asking.asked())
     return (await asking.inputRequiredResult()) as unknown as CallToolResult;
-  return answerOf(calls, structured, outcome, details);
+  return answerOf(calls, tool, outcome, details);
 }
 
-/** The MCP answer to a finished call made with `details`, as `calls` answers a failure. */
-function answerOf(calls: Calls, structured: boolean, result: ToolCallResult, details: ToolCallDetails): CallToolResult {
+/**
+ * The MCP answer to a finished call of `tool` made with `details`, as `calls` answers a failure.
+ * `tool` is the one looked up before the call, so a tool replaced meanwhile cannot change the shape.
+ */
+function answerOf(calls: Calls, tool: ITool | undefined, result: ToolCallResult, details: ToolCallDetails) {
   const feedback = { maxLength: calls.orchestrator.maxFeedbackLength };
   const failureMeta = { correlationId: details.correlationId!, draft: calls.options.toolFailureMeta === true };
-  return toCallToolResult(result, structured, feedback, failureMeta);
+  return toCallToolResult(result, isMcpObjectSchema(tool?.outputSchema), feedback, failureMeta);
 }
 
 /**
@@ -320,7 +319,6 @@ async function callAsTask(
   const { elicitation, sampling } = clientCapabilities(ctx, server) ?? {};
   const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
   const canSample = (modern || lasting) && sampling !== undefined && sampling !== null;
-  const structured = isMcpObjectSchema(tool.outputSchema);
   const taskDetails = callDetails(calls, tool, params, 'mcp-task');
   const handle = await startTask(
     store,
@@ -328,7 +326,6 @@ async function callAsTask(
     { toolName: params.name, subject: calls.taskSubject, ...task },
     (signal, controls) => {
       const reporter = taskReporter(server, controls, { modern, elicit: canAsk, sample: canSample });
-      if (reporter.sample !== undefined) reporter.sample = checkedSample(reporter.sample);
       return orchestrator.processToolCall({
         ...taskDetails,
         signal,
@@ -337,14 +334,9 @@ async function callAsTask(
         ...approvalTurn(orchestrator, tool, reporter.elicit),
       });
     },
-    (result) => answerOf(calls, structured, result, taskDetails) as Record<string, unknown>,
-    server.onerror,
-    lasting
-      ? (changed) =>
-          void server
-            .notification(taskStatusNotification(changed))
-            .catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))))
-      : undefined,
+    (result) => answerOf(calls, tool, result, taskDetails) as Record<string, unknown>,
+    server,
+    lasting,
   );
   return handle as unknown as CallToolResult;
 }
@@ -425,16 +417,13 @@ function pageOf(
   pageSize: number | undefined,
   cursor: string | undefined,
 ): { tools: Tool[]; nextCursor?: string } {
-  let start = 0;
-  if (cursor !== undefined) {
-    const match = /^p(\d+)$/.exec(cursor);
-    start = match === null ? Number.NaN : Number(match[1]);
-    if (!Number.isSafeInteger(start) || start > tools.length || pageSize === undefined)
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `tools/list: cursor '${truncateText(cursor)}' is not one this server handed out; list again without a cursor.`,
-      );
-  }
+  const start = cursor === undefined ? 0 : /^p\d+$/.test(cursor) ? Number(cursor.slice(1)) : Number.NaN;
+  // Refused: a cursor of another form (NaN), past the end, or given to a server without pages.
+  if (cursor !== undefined && (!(start <= tools.length) || pageSize === undefined))
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `tools/list: cursor '${truncateText(cursor)}' is not one this server handed out; list again without a cursor.`,
+    );
   if (pageSize === undefined) return { tools };
   const end = start + pageSize;
   return end < tools.length ? { tools: tools.slice(start, end), nextCursor: `p${end}` } : { tools: tools.slice(start) };

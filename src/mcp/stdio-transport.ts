@@ -1,7 +1,7 @@
 import {
   type JSONRPCMessage,
   type MessageExtraInfo,
-  parseJSONRPCMessage,
+  isSpecType,
   ProtocolErrorCode as ErrorCode,
   type Transport,
   type TransportSendOptions,
@@ -191,20 +191,11 @@ export class StdioJsonRpcTransport implements Transport {
       );
       return;
     }
-    let message: JSONRPCMessage | undefined;
-    try {
-      message = parseJSONRPCMessage(value);
-    } catch {
-      message = undefined;
-    }
-    if (message !== undefined) {
-      this.onmessage?.(message);
+    if (isSpecType.JSONRPCMessage(value)) {
+      this.onmessage?.(value as JSONRPCMessage);
       return;
     }
-    const record =
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? (value as Record<string, unknown>)
-        : undefined;
+    const record = kindOf(value) === 'an object' ? (value as Record<string, unknown>) : undefined;
     // A broken response (to a request of the server's) is reported, not answered: answering it could start a loop.
     if (record !== undefined && ('result' in record || 'error' in record) && !('method' in record)) {
       this.onerror?.(new Error(`Ignored an invalid JSON-RPC response: ${truncateText(line)}`));

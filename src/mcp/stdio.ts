@@ -1,9 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import { createMcpServerFactory, type McpServerOptions } from './server.js';
-import { GuardedTransport, type MessageInput, StdioJsonRpcTransport } from './stdio-transport.js';
+import { type MessageInput, StdioJsonRpcTransport } from './stdio-transport.js';
 
 /** How `serveStdio` runs: the server options plus the streams (default the process's own). */
 export interface ServeStdioOptions extends McpServerOptions {
@@ -45,11 +44,11 @@ export async function serveStdio(
   const taskListing = options.taskListing ?? options.taskStore?.location === 'memory';
   const factory = createMcpServerFactory(orchestrator, { ...options, onError, taskListing });
   // toolsmith's line reader answers malformed JSON (-32700), non-messages and oversize lines (-32600)
-  // and keeps serving; the guard answers invalid tools/call params -32602. The SDK entry then decides
-  // the era from the first message.
-  const transport = new GuardedTransport(
-    new StdioJsonRpcTransport(options.stdin ?? process.stdin, stdout, { maxMessageBytes: options.maxMessageBytes }),
-  ) as unknown as Transport;
+  // and keeps serving; the SDK entry then decides the era from the first message, and each server it
+  // builds guards its channel (invalid tools/call params -32602, see `ToolsmithMcpServer`).
+  const transport = new StdioJsonRpcTransport(options.stdin ?? process.stdin, stdout, {
+    maxMessageBytes: options.maxMessageBytes,
+  });
   const handle = serveSdkStdio(factory, { transport, onerror: onError });
   let closing = false;
   let markClosed!: (why: ServeStdioResult['reason']) => void;

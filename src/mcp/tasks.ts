@@ -1,5 +1,4 @@
 import {
-  inputRequired,
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
@@ -8,22 +7,16 @@ import {
   type Server,
   type ServerContext,
   specTypeSchemas,
+  type StandardSchemaV1,
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
-import {
-  ElicitationError,
-  type Elicit,
-  type ElicitAnswer,
-  type Sample,
-  type SampleResult,
-} from '../caller/elicitation.js';
-import { describeThrown, truncateText } from '../errors.js';
+import { ElicitationError, type Elicit, type Sample } from '../caller/elicitation.js';
+import { describeThrown } from '../errors.js';
 import type { ToolOrchestrator } from '../orchestrator.js';
 import type { ToolCallResult } from '../pipeline/types.js';
 import {
   type CreateTaskInput,
   isTerminalTaskStatus,
-  type StoredTask,
   TASK_INTERNAL_ERROR,
   type TaskPage,
   TASKS_EXTENSION_ID,
@@ -36,6 +29,7 @@ import {
   toLegacyTaskPayload,
   waitForTaskEnd,
 } from '../tasks/index.js';
+import { checkedSample, ELICIT, type QuestionKind, SAMPLE } from './asking.js';
 
 /*
  * Long calls as MCP tasks, for tools whose definition says `taskSupport`: the client that asks (on
@@ -131,9 +125,10 @@ export interface TaskControls {
  * Starts `run` (the call) as a task of `store` owned by `subject` (none: an unauthenticated caller)
  * and answers the task handle in the request's era. The call gets the task's signal; its answer
  * (`answer`, or a protocol error it throws) is written once; a store that cannot take it is
- * reported to `onError`. `onStatus`, when given, hears each change of the task's status:
- * `input_required` and back (`TaskControls.ask`), then its end — completed, failed, cancelled from
- * any replica, drained, its question unanswered — once.
+ * reported to the server's `onerror`. With `notify` (2025-11-25 on a lasting connection), the client
+ * hears each change of the task's status (`notifications/tasks/status`): `input_required` and back
+ * (`TaskControls.ask`), then its end — completed, failed, cancelled from any replica, drained, its
+ * question unanswered — once.
  */
 export async function startTask(
   store: TaskStore,
@@ -141,16 +136,19 @@ export async function startTask(
   input: CreateTaskInput,
   run: (signal: AbortSignal, task: TaskControls) => Promise<ToolCallResult>,
   answer: (result: ToolCallResult) => Record<string, unknown>,
-  onError: ((error: Error) => void) | undefined,
-  onStatus?: (task: StoredTask) => void,
+  server: Server,
+  notify: boolean,
 ): Promise<Record<string, unknown>> {
   const running = await store.create(input);
-  const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
+  const failed = (error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error)));
   let ended = false;
   const tell = (outcome: TaskTransition) => {
     if (ended || !outcome.ok) return outcome;
     ended = isTerminalTaskStatus(outcome.task.status);
-    onStatus?.(outcome.task);
+    if (notify) {
+      const params = toLegacyTask(outcome.task) as TaskStatusNotification['params'];
+      void server.notification({ method: 'notifications/tasks/status', params }).catch(failed);
+    }
     return outcome;
   };
   // Fires when a question waited too long: the task failed, the call is stopped.
@@ -183,7 +181,7 @@ export async function startTask(
       }
     },
   };
-  if (onStatus !== undefined) {
+  if (notify) {
     // Ended by someone else (a cancel, a drain, a lost lease): the store has the status it ended in.
     running.signal.addEventListener(
       'abort',
@@ -216,18 +214,10 @@ export async function startTask(
     : toCreateTaskResult(running.task);
 }
 
-/** 2025-11-25: the `notifications/tasks/status` message for a task's status. */
-export function taskStatusNotification(task: StoredTask): TaskStatusNotification {
-  return {
-    method: 'notifications/tasks/status',
-    params: toLegacyTask(task) as TaskStatusNotification['params'],
-  };
-}
-
 /**
  * How a task's call reaches its client, where it can (`can`): on 2026-07-28 through the task's
  * `inputRequests` (any replica takes the answer), on 2025-11-25 by requests carrying the related task
- * on a lasting connection.
+ * on a lasting connection. A model's answer reaches the tool only when it is one (`checkedSample`).
  */
 export function taskReporter(
   server: Server,
@@ -236,46 +226,9 @@ export function taskReporter(
 ): { elicit?: Elicit; sample?: Sample } {
   const reporter: { elicit?: Elicit; sample?: Sample } = {};
   if (can.elicit) reporter.elicit = taskAsker(server, task, can.modern, ELICIT);
-  if (can.sample) reporter.sample = taskAsker(server, task, can.modern, SAMPLE);
+  if (can.sample) reporter.sample = checkedSample(taskAsker(server, task, can.modern, SAMPLE));
   return reporter;
 }
-
-/** How a request tied to a task is sent on 2025-11-25: its `_meta`, and the wait's signal and timeout. */
-type TiedRequest = { _meta: Record<string, unknown>; signal: AbortSignal; timeout: number };
-
-/** One kind of question a task's call asks (elicitation, sampling), in each era's words. */
-interface TaskAsk<Request, Answer> {
-  /** The `inputRequests` key prefix (2026-07-28): `elicit-0`, `sample-1`, … */
-  readonly prefix: string;
-  /** What the task says while it waits (its `statusMessage`). */
-  waiting(request: Request): string;
-  readonly refusedAs: TaskQuestion['refusedAs'];
-  /** 2026-07-28: the request as one of the task's `inputRequests`. */
-  inputRequest(request: Request): unknown;
-  /** 2025-11-25 on a lasting connection: the request sent to the client, tied to the task. */
-  send(server: Server, request: Request, tied: TiedRequest): Promise<Answer>;
-}
-
-const ELICIT: TaskAsk<Parameters<Elicit>[0], ElicitAnswer> = {
-  prefix: 'elicit',
-  waiting: (request) => `Waiting for the user: ${truncateText(request.message, 200)}`,
-  refusedAs: 'ELICITATION_UNAVAILABLE',
-  inputRequest: (request) =>
-    inputRequired.elicit({ message: request.message, requestedSchema: request.requestedSchema as never }),
-  send: async (server, request, { _meta, ...options }) => {
-    const params = { message: request.message, requestedSchema: request.requestedSchema as never, _meta };
-    return (await server.elicitInput(params, options)) as ElicitAnswer;
-  },
-};
-
-const SAMPLE: TaskAsk<Parameters<Sample>[0], SampleResult> = {
-  prefix: 'sample',
-  waiting: () => 'Waiting for a model call of the client',
-  refusedAs: 'SAMPLING_UNAVAILABLE',
-  inputRequest: (request) => inputRequired.createMessage(request as never),
-  send: async (server, request, { _meta, ...options }) =>
-    (await server.createMessage({ ...request, _meta } as never, options)) as unknown as SampleResult,
-};
 
 /**
  * How a task's call asks `kind` of question: on 2026-07-28 as one of the task's `inputRequests`
@@ -288,18 +241,18 @@ function taskAsker<Request, Answer>(
   server: Server,
   task: TaskControls,
   modern: boolean,
-  kind: TaskAsk<Request, Answer>,
+  kind: QuestionKind<Request, Answer>,
 ): (request: Request) => Promise<Answer> {
   let asked = 0;
   return async (request) => {
-    const question = { waiting: kind.waiting(request), refusedAs: kind.refusedAs };
+    const question = { waiting: kind.waiting(request), refusedAs: `${kind.code}_UNAVAILABLE` as const };
+    const { method, params } = kind.request(request);
     if (!modern) {
-      const _meta = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
-      return task.ask(question, (signal) => kind.send(server, request, { _meta, signal, timeout: task.waitMs }));
+      const tied = { method, params: { ...params, _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } } } };
+      return (await task.ask(question, (signal) => server.request(tied, { signal, timeout: task.waitMs }))) as Answer;
     }
     const key = `${kind.prefix}-${asked++}`;
-    const inputRequests = { [key]: kind.inputRequest(request) };
-    return (await task.ask({ ...question, inputRequests }, async (signal) => {
+    return (await task.ask({ ...question, inputRequests: { [key]: { method, params } } }, async (signal) => {
       const answer = await task.answer(key, signal);
       if (answer === undefined)
         throw signal.reason ?? new Error(`Task '${task.taskId}' ended while it waited for '${key}'.`);
@@ -309,7 +262,7 @@ function taskAsker<Request, Answer>(
 }
 
 /** `{ taskId: string }`, as a Standard Schema for the SDK's custom-method handlers. */
-const TASK_ID_PARAMS = {
+const TASK_ID_PARAMS: StandardSchemaV1<{ taskId: string }> = {
   '~standard': {
     version: 1 as const,
     vendor: 'toolsmith',
@@ -340,25 +293,19 @@ export interface TaskMethodsOptions {
  */
 export function handleTaskMethods(server: Server, options: TaskMethodsOptions): void {
   const { store, subject } = options;
-  const register = server.setRequestHandler.bind(server) as unknown as (
-    method: string,
-    schemas: { params: unknown },
-    handler: (params: Record<string, unknown>, ctx: ServerContext) => Promise<unknown>,
-  ) => void;
   const legacy = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined;
-  register('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const id = taskId as string;
-    const task = await store.get(id, subject);
-    if (task === undefined) throw notFound(store, id);
+  server.setRequestHandler('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+    const task = await store.get(taskId, subject);
+    if (task === undefined) throw notFound(store, taskId);
     return legacy(ctx) ? toLegacyTask(task) : toGetTaskResult(task);
   });
-  register('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const outcome = await store.cancel(taskId as string, subject, 'Cancelled by the client.');
+  server.setRequestHandler('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+    const outcome = await store.cancel(taskId, subject, 'Cancelled by the client.');
     if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
     return legacy(ctx) ? toLegacyTask(outcome.task) : { resultType: 'complete' };
   });
   // The SDK lifts `inputResponses` out of a 2026-07-28 request's params (bare results only) into the context.
-  register('tasks/update', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+  server.setRequestHandler('tasks/update', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
     if (legacy(ctx))
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
@@ -370,19 +317,18 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
         ProtocolErrorCode.InvalidParams,
         "tasks/update needs params.inputResponses: the answers (each the bare result, e.g. an ElicitResult) by the keys of the task's inputRequests.",
       );
-    const outcome = await store.respond(taskId as string, subject, inputResponses);
+    const outcome = await store.respond(taskId, subject, inputResponses);
     if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
     return { resultType: 'complete' };
   });
-  register('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
-    const id = taskId as string;
-    const task: StoredTask | undefined = await waitForTaskEnd(store, id, { signal: ctx.mcpReq.signal, subject });
+  server.setRequestHandler('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
+    const task = await waitForTaskEnd(store, taskId, { signal: ctx.mcpReq.signal, subject });
     const payload = task === undefined ? undefined : toLegacyTaskPayload(task);
-    if (payload === undefined) throw notFound(store, id);
+    if (payload === undefined) throw notFound(store, taskId);
     if ('error' in payload) throw new ProtocolError(payload.error.code, payload.error.message);
     return payload.result;
   });
-  register('tasks/list', { params: specTypeSchemas.PaginatedRequestParams }, async ({ cursor }) => {
+  server.setRequestHandler('tasks/list', { params: specTypeSchemas.PaginatedRequestParams }, async ({ cursor }) => {
     if (!options.list)
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
