@@ -4,7 +4,7 @@
  * stages consult, and a check is the same run comparing with the output instead of writing it.
  * `toolsmith generate`, `toolsmith check` and the library's `generate()` all run this function.
  */
-import { resolveOptions, type GenerateOptions } from './config/options.js';
+import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
 import { placeProblem } from './problems.js';
 import { emitProject, type Emitted } from './emit/project.js';
 import { readSettings } from './emit/settings.js';
@@ -17,8 +17,8 @@ import { normalize } from './normalize.js';
 import { sortProblems } from './problems.js';
 import { stageOutput, type OutputDiff } from './write.js';
 
-/** Options of a run: the generator's options, and how the run goes. */
-export interface RunOptions extends GenerateOptions {
+/** How a run goes, besides what it generates: the options the CLI and the library both give. */
+export interface RunControls extends Pick<GenerateOptions, 'strict' | 'workers' | 'workerThreshold'> {
   /** Compare with the output folder only (`toolsmith check`): nothing is written, no cache is read or written. */
   check?: boolean;
   /** Called as each tool is done, reused ones included (for a progress line). */
@@ -27,6 +27,14 @@ export interface RunOptions extends GenerateOptions {
   fingerprint?: string;
   /** Model the project even when nothing changed since the last run (`--update-stubs` reads it). */
   modelAlways?: boolean;
+}
+
+/** Options of the library's `generate()`: the generator's options, and how the run goes. */
+export interface RunOptions extends GenerateOptions, RunControls {}
+
+/** A run as `generateResolved` takes it: the options resolved once (folders, settings, emit context), and its controls. */
+export interface ResolvedRun extends RunControls {
+  resolved: ResolvedOptions;
 }
 
 /** What a run did. */
@@ -53,9 +61,17 @@ export interface GenerateReport {
   stubs: string[];
 }
 
-/** `toolsmith generate` (with `check`, `toolsmith check`): the whole run, writing nothing when anything fails. */
-export async function generate(options: RunOptions): Promise<GenerateReport> {
-  const resolved = resolveOptions(options);
+/** The library's `generate()`: `options` resolved, then the run every command makes (`generateResolved`). */
+export function generate(options: RunOptions): Promise<GenerateReport> {
+  return generateResolved({ ...options, resolved: resolveOptions(options) });
+}
+
+/**
+ * `toolsmith generate` (with `check`, `toolsmith check`): the whole run of `resolved` (the CLI resolves
+ * its config and flags once and hands them here), writing nothing when anything fails.
+ */
+export async function generateResolved(options: ResolvedRun): Promise<GenerateReport> {
+  const resolved = options.resolved;
   const read = readSettings(resolved);
   if ('problems' in read) return stopped(read.problems);
   const cache = openCache(resolved, read.settings, options);

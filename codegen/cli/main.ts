@@ -10,7 +10,6 @@ import { commonJsRefusal, initProject, madeModuleNote } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from '../config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches, installedVersion } from './generator-packages.js';
-import { resolveOptions } from '../config/options.js';
 import { clockTime } from './reporter.js';
 import { runDiff } from './diff.js';
 import { GENERATOR_VERSION } from '../model.js';
@@ -154,8 +153,7 @@ export function createProgram(
     .addOption(workersOption())
     .action(async (flags) => {
       if (!flags.watch) return setExit(await generateCommand(flags, io));
-      const { options: generateOptions } = await options(flags, io);
-      const resolved = resolveOptions(generateOptions);
+      const { resolved } = await options(flags, io);
       const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
       const quiet = flags.json === true || flags.silent === true;
       if (!quiet)
@@ -197,13 +195,13 @@ export function createProgram(
     .option('--config <file>', CONFIG_FLAG_HELP)
     .option('--out <dir>', 'generated output folder (default: generated)')
     .action(async (flags) => {
-      const { options: generateOptions, problems } = await options(flags, io);
+      const { resolved, problems } = await options(flags, io);
       if (problems.length > 0) {
         reportProblems(problems, io);
         return setExit(EXIT.invalid);
       }
       const { copyGeneratedAssets } = await import('./copy-assets.js');
-      const report = copyGeneratedAssets(io.cwd, resolveOptions(generateOptions).outDir);
+      const report = copyGeneratedAssets(io.cwd, resolved.outDir);
       if (report.problem !== undefined) {
         io.stderr(`toolsmith copy-assets: ${report.problem}\n`);
         return setExit(EXIT.invalid);
