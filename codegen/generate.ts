@@ -17,8 +17,8 @@ import { normalize } from './normalize.js';
 import { sortProblems } from './problems.js';
 import { stageOutput, type OutputDiff } from './write.js';
 
-/** How a run goes, besides what it generates: the options the CLI and the library both give. */
-export interface RunControls extends Pick<GenerateOptions, 'strict' | 'workers' | 'workerThreshold'> {
+/** Options of a run: the generator's options, and how the run goes. */
+export interface RunOptions extends GenerateOptions {
   /** Compare with the output folder only (`toolsmith check`): nothing is written, no cache is read or written. */
   check?: boolean;
   /** Called as each tool is done, reused ones included (for a progress line). */
@@ -27,14 +27,6 @@ export interface RunControls extends Pick<GenerateOptions, 'strict' | 'workers' 
   fingerprint?: string;
   /** Model the project even when nothing changed since the last run (`--update-stubs` reads it). */
   modelAlways?: boolean;
-}
-
-/** Options of the library's `generate()`: the generator's options, and how the run goes. */
-export interface RunOptions extends GenerateOptions, RunControls {}
-
-/** A run as `generateResolved` takes it: the options resolved once (folders, settings, emit context), and its controls. */
-export interface ResolvedRun extends RunControls {
-  resolved: ResolvedOptions;
 }
 
 /** What a run did. */
@@ -70,7 +62,7 @@ export function generate(options: RunOptions): Promise<GenerateReport> {
  * `toolsmith generate` (with `check`, `toolsmith check`): the whole run of `resolved` (the CLI resolves
  * its config and flags once and hands them here), writing nothing when anything fails.
  */
-export async function generateResolved(options: ResolvedRun): Promise<GenerateReport> {
+export async function generateResolved(options: RunOptions & { resolved: ResolvedOptions }): Promise<GenerateReport> {
   const resolved = options.resolved;
   const read = readSettings(resolved);
   if ('problems' in read) return stopped(read.problems);
