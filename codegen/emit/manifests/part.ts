@@ -1,10 +1,11 @@
 /**
  * A tool's part of every manifest file (`ToolManifests`), built once per tool — by its emission
- * (emit/tool-files.ts, maybe on a worker) or by a splice — with everything the tool contributes: per
- * enabled target its entry as text at its place in the file and as compact JSON (what the token report
- * counts), why a target does not list it, its losses, its parts of the loss reports with the host report,
- * and whether it is deferred. The assembler, the splice and the reports read parts, never the targets.
- * Also the layout every file that lists the tools shares (head, entry, separator, tail).
+ * (emit/tool-files.ts, maybe on a worker), or from its model when a reused tool's part is assembled —
+ * with everything the tool contributes: per enabled target its entry as text at its place in the file
+ * and as compact JSON (what the token report counts), why a target does not list it, its losses, and
+ * its parts of the loss reports with the host report. The assembler, the splice and the reports read
+ * parts, never the targets. Also the run's plan of the manifest files (`planManifests`): each target
+ * file's layout, its tail with the search tool, and the tools deferred loading defers, decided once.
  */
 import type { Problem, ToolModel } from '../../model.js';
 import type { TargetBuild } from '../../../src/manifest-targets/build.js';
