@@ -4,7 +4,7 @@
  * stages consult, and a check is the same run comparing with the output instead of writing it.
  * `toolsmith generate`, `toolsmith check` and the library's `generate()` all run this function.
  */
-import { resolveOptions, type GenerateOptions } from './config/options.js';
+import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
 import { placeProblem } from './problems.js';
 import { emitProject, type Emitted } from './emit/project.js';
 import { readSettings } from './emit/settings.js';
@@ -53,9 +53,17 @@ export interface GenerateReport {
   stubs: string[];
 }
 
-/** `toolsmith generate` (with `check`, `toolsmith check`): the whole run, writing nothing when anything fails. */
-export async function generate(options: RunOptions): Promise<GenerateReport> {
-  const resolved = resolveOptions(options);
+/** The library's `generate()`: `options` resolved, then the run every command makes (`generateResolved`). */
+export function generate(options: RunOptions): Promise<GenerateReport> {
+  return generateResolved({ ...options, resolved: resolveOptions(options) });
+}
+
+/**
+ * `toolsmith generate` (with `check`, `toolsmith check`): the whole run of `resolved` (the CLI resolves
+ * its config and flags once and hands them here), writing nothing when anything fails.
+ */
+export async function generateResolved(options: RunOptions & { resolved: ResolvedOptions }): Promise<GenerateReport> {
+  const resolved = options.resolved;
   const read = readSettings(resolved);
   if ('problems' in read) return stopped(read.problems);
   const cache = openCache(resolved, read.settings, options);

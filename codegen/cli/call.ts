@@ -6,7 +6,6 @@ import type { CallReporter } from '../../src/caller/call-reporting.js';
 import { coercionText, feedbackText } from '../../src/feedback/render.js';
 import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
-import { resolveOptions } from '../config/options.js';
 import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './io.js';
 
 /** The flags `call` and `serve` both read to load the project's orchestrator. */
@@ -28,7 +27,7 @@ export async function openProject(
   command: 'call' | 'serve',
   io: Io,
 ): Promise<{ orchestrator: ToolOrchestrator; config: ToolsmithConfig; outDir: string } | undefined> {
-  const { options: generateOptions, config, problems } = await options(flags, io);
+  const { resolved, config, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
     return undefined;
@@ -47,7 +46,7 @@ export async function openProject(
             `--allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
         }),
       };
-  const { root, outDir } = resolveOptions(generateOptions);
+  const { root, outDir } = resolved;
   try {
     const orchestrator = await loadProjectOrchestrator({
       root,

@@ -1,6 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { resolveOptions } from '../config/options.js';
 import { toPosix } from '../load.js';
 import { builtFile, readBuildLayout } from './entry.js';
 import { EXIT, options, reportProblems, type CommonFlags, type Io } from './io.js';
@@ -14,13 +13,13 @@ import { EXIT, options, reportProblems, type CommonFlags, type Io } from './io.j
  * generated validator (many times slower at scale; see bench/README.md).
  */
 export async function runCopyAssets(flags: Pick<CommonFlags, 'config' | 'out'>, io: Io): Promise<number> {
-  const { options: generateOptions, problems } = await options(flags, io);
+  const { resolved, problems } = await options(flags, io);
   if (problems.length > 0) {
     reportProblems(problems, io);
     return EXIT.invalid;
   }
   const root = io.cwd;
-  const { outDir } = resolveOptions(generateOptions);
+  const { outDir } = resolved;
   const layout = readBuildLayout(root);
   const shown = (file: string) => path.relative(root, file) || '.';
   const refuse = (problem: string) => {

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { EXIT, options, type Io } from './io.js';
-import { resolveOptions } from '../config/options.js';
 import { lastRunModels } from '../incremental/index.js';
 import { toPosix, type LoadedFiles } from '../load.js';
 import type { Problem } from '../model.js';
@@ -39,7 +38,7 @@ function sideKey(spec: string, cwd: string): string {
 export async function runDiff(before: string, after: string | undefined, flags: DiffFlags, io: Io): Promise<number> {
   const configured = await options(flags, io);
   if (configured.problems.length > 0) return refuse('the config does not load', configured.problems, flags, io);
-  const resolved = resolveOptions(configured.options);
+  const { resolved } = configured;
   const schemasFolder = toPosix(path.relative(io.cwd, resolved.schemasDir)) || '.';
   const generated = {
     schemasDir: resolved.schemasDir,

@@ -5,8 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resolveOptions } from '../config/options.js';
-import { generate } from '../generate.js';
+import { generateResolved } from '../generate.js';
 import type { Problem } from '../model.js';
 import { sortProblems } from '../problems.js';
 import { hasDrift } from '../write.js';
@@ -31,7 +30,7 @@ export async function runGenerate(
     return report.finish(EXIT.invalid);
   };
   const started = performance.now();
-  const { options: generateOptions, problems: configProblems } = await options(flags, io);
+  const { options: generateOptions, resolved, problems: configProblems } = await options(flags, io);
   if (configProblems.length > 0) return failed(configProblems);
   // A progress line only for a terminal and a long run; never in pipes, CI logs, tests, --json or --silent.
   let lastProgress = 0;
@@ -43,8 +42,9 @@ export async function runGenerate(
           io.stdout(`\rtoolsmith: ${done}/${total} tools emitted`);
         }
       : undefined;
-  const result = await generate({
+  const result = await generateResolved({
     ...generateOptions,
+    resolved,
     check: flags.check === true,
     modelAlways: flags.updateStubs === true,
     ...(progress ? { onProgress: progress } : {}),
@@ -60,7 +60,6 @@ export async function runGenerate(
     );
   }
   report.diagnostics(result.warnings);
-  const resolved = resolveOptions(generateOptions);
   const shownOut = path.relative(resolved.root, resolved.outDir) || '.';
   const { diff, tools } = result;
   if (flags.check) {

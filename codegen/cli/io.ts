@@ -1,7 +1,7 @@
 import type { Problem } from '../model.js';
 import { loadConfig } from '../config/config.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
-import { optionsFromConfig, type GenerateOptions } from '../config/options.js';
+import { optionsFromConfig, resolveOptions, type GenerateOptions, type ResolvedOptions } from '../config/options.js';
 import { formatProblem, isWarning, sortProblems } from '../problems.js';
 import { shouldColor } from './reporter.js';
 
@@ -47,13 +47,14 @@ export const defaultIo: Io = {
   stderrIsTTY: process.stderr.isTTY === true,
 };
 
-/** Merges config file and flags (the flags that are config keys win). */
+/** Merges config file and flags (the flags that are config keys win), and resolves them once for the command. */
 export async function options(
   flags: CommonFlags,
   io: Io,
-): Promise<{ options: GenerateOptions; config: ToolsmithConfig; problems: Problem[] }> {
+): Promise<{ options: GenerateOptions; resolved: ResolvedOptions; config: ToolsmithConfig; problems: Problem[] }> {
   const { config, problems } = await loadConfig(io.cwd, flags.config);
-  return { options: optionsFromConfig(io.cwd, config, flags), config, problems };
+  const merged = optionsFromConfig(io.cwd, config, flags);
+  return { options: merged, resolved: resolveOptions(merged), config, problems };
 }
 
 export function plural(count: number, word: string): string {

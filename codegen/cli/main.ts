@@ -10,7 +10,6 @@ import { runInit } from './init.js';
 import { followLauncher } from './launcher.js';
 import { CONFIG_FILES } from '../config/config.js';
 import { GENERATOR_PACKAGES, generatorVersionMismatches, installedVersion } from './generator-packages.js';
-import { resolveOptions } from '../config/options.js';
 import { clockTime } from './reporter.js';
 import { runDiff } from './diff.js';
 import { runCopyAssets } from './copy-assets.js';
@@ -150,8 +149,7 @@ export function createProgram(
     .addOption(workersOption())
     .action(async (flags) => {
       if (!flags.watch) return setExit(await generateCommand(flags, io));
-      const { options: generateOptions } = await options(flags, io);
-      const resolved = resolveOptions(generateOptions);
+      const { resolved } = await options(flags, io);
       const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
       const quiet = flags.json === true || flags.silent === true;
       if (!quiet)

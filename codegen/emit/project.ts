@@ -34,7 +34,7 @@ export interface EmitPlan {
   reused: ReadonlyMap<string, readonly string[]>;
   /** Names of the tools whose stub (`src/tools/<tool>.ts`) does not exist yet. */
   stubs: ReadonlySet<string>;
-  /** The last run's manifest files, to splice the fresh tools' parts into (`patchManifests`); absent: assembled. */
+  /** The last run's manifest files, to splice the fresh tools' parts into (`spliceParts`); absent: assembled. */
   previous?: PreviousManifests;
 }
 
@@ -102,8 +102,7 @@ export async function emitProject(
     threads: 1,
   };
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
-  const last = plan.previous && { project, previous: plan.previous };
-  const manifests = createManifestAssembler(names, settings.ctx, settings.manifests, last);
+  const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, plan.previous);
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
     manifests.reuse(tool);

@@ -22,7 +22,7 @@ export interface GenerationCache {
   key: string;
   /** Tool name → the hash it was generated from and the files it produced. */
   tools: Record<string, CacheEntry>;
-  /** Where each tool's part lies in the manifests and loss reports, by file (see `patchManifests`). */
+  /** Where each tool's part lies in the manifests and loss reports, by file (see `spliceParts`). */
   segments?: Record<string, FileSegments>;
   /** What the last successful run read and wrote. */
   snapshot?: RunSnapshot;

@@ -82,11 +82,7 @@ describe('manifests assembled from each tool’s part', () => {
     const parts = TOOLS.map((tool) => toolManifests(tool, OPTIONS));
     fc.assert(
       fc.property(fc.shuffledSubarray(parts, { minLength: parts.length, maxLength: parts.length }), (order) => {
-        const assembler = createManifestAssembler(
-          TOOLS.map((tool) => tool.name),
-          TEST_CONTEXT,
-          OPTIONS,
-        );
+        const assembler = createManifestAssembler(TOOLS, TEST_CONTEXT, OPTIONS);
         for (const { manifests, losses } of order) assembler.add(manifests, losses);
         const assembled = assembler.finish();
         expect(bytesByPath(assembled.files)).toEqual(bytesByPath(expected.files));
@@ -101,7 +97,9 @@ describe('manifests assembled from each tool’s part', () => {
   it('refuses a part given twice, a part of a tool it does not list, and a finish before every part is in', () => {
     const targets: ManifestTarget[] = ['anthropic'];
     const part = (name: string) => toolManifests(makeTool({ name }), { targets }).manifests;
-    const assembler = createManifestAssembler(['a', 'b'], TEST_CONTEXT, { targets });
+    const assembler = createManifestAssembler([makeTool({ name: 'a' }), makeTool({ name: 'b' })], TEST_CONTEXT, {
+      targets,
+    });
     assembler.add(part('b'));
     expect(() => assembler.add(part('b'))).toThrow(/"b" twice/);
     expect(() => assembler.add(part('c'))).toThrow(/"c"/);

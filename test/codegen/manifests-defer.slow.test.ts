@@ -9,11 +9,10 @@ import {
   MANIFEST_TARGETS,
   type ManifestOptions,
 } from '../../codegen/emit/manifests/index.js';
-import { patchManifests } from '../../codegen/emit/manifests/splice.js';
 import { encoded } from '../../codegen/write.js';
 import { buildManifestTarget } from '../../src/manifest-targets/table.js';
 import { toAnthropicTools, toOpenAIResponsesTools } from '../../src/manifest-targets/index.js';
-import { makeProject, makeTool, partsOf, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, spliceRun, TEST_CONTEXT } from './model-factory.js';
 import { projectOf, tool } from './emit/project.js';
 import { typeCheckFolder } from '../helpers/temp-project.js';
 
@@ -185,7 +184,8 @@ describe('manifests.deferLoading', () => {
     const changed = moved.filter((tool) => deferred(tool.name));
     const project = makeProject(moved);
     const ctx = { ...TEST_CONTEXT, runtimeImport: runtimeFromOut };
-    const spliced = patchManifests(project, ctx, OPTIONS, previous, partsOf(project, OPTIONS, changed))!;
+    const spliced = spliceRun(project, ctx, OPTIONS, previous, changed);
+    expect(spliced.spliced).toBe(true);
     const whole = emitManifests(makeProject(moved), { ...TEST_CONTEXT, runtimeImport: runtimeFromOut }, OPTIONS);
     for (const file of whole.files)
       expect(spliced.files.find((candidate) => candidate.path === file.path)?.content, file.path).toBe(file.content);

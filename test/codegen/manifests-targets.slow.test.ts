@@ -6,12 +6,11 @@ import {
   MANIFEST_TARGETS,
   type ManifestTarget,
 } from '../../codegen/emit/manifests/index.js';
-import { patchManifests } from '../../codegen/emit/manifests/splice.js';
 import { generate } from '../../codegen/generate.js';
 import { main } from '../../codegen/cli/main.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 import { FIXTURE_TOOLS } from './manifest-fixtures.js';
-import { makeProject, makeTool, partsOf, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, spliceRun, TEST_CONTEXT } from './model-factory.js';
 
 const FILES: Record<ManifestTarget, { file: string; key?: string }> = {
   openai: { file: 'manifests/openai.json' },
@@ -374,13 +373,8 @@ describe('spliced manifests with tools left out of a target', () => {
     expect(before.segments!['manifests/gemini-legacy.json']!.tools).not.toContain('recursive_tree');
     const changed = makeTool({ ...plain, description: 'Changed.' });
     const project = makeProject([...FIXTURE_TOOLS, changed]);
-    const patched = patchManifests(
-      project,
-      TEST_CONTEXT,
-      options,
-      previousOf(before),
-      partsOf(project, options, [changed]),
-    )!;
+    const patched = spliceRun(project, TEST_CONTEXT, options, previousOf(before), [changed]);
+    expect(patched.spliced).toBe(true);
     const full = emitManifests(makeProject([...FIXTURE_TOOLS, changed]), TEST_CONTEXT, options);
     expect(patched.files.map((file) => [file.path, file.content])).toEqual(
       full.files.map((file) => [file.path, file.content]),
@@ -396,9 +390,11 @@ describe('spliced manifests with tools left out of a target', () => {
     });
     const tools = [...FIXTURE_TOOLS.filter((tool) => tool.name !== 'recursive_tree'), flat, plain];
     const project = makeProject(tools);
-    expect(
-      patchManifests(project, TEST_CONTEXT, options, previousOf(before), partsOf(project, options, [flat])),
-    ).toBeUndefined();
+    const assembled = spliceRun(project, TEST_CONTEXT, options, previousOf(before), [flat]);
+    expect(assembled.spliced).toBeUndefined();
+    expect(assembled.files.map((file) => [file.path, file.content])).toEqual(
+      emitManifests(makeProject(tools), TEST_CONTEXT, options).files.map((file) => [file.path, file.content]),
+    );
   });
 });
 

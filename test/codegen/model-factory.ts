@@ -4,7 +4,8 @@ import type { WorkerOptions } from '../../codegen/emit/pool/pool.js';
 import { emitProject, type Emitted } from '../../codegen/emit/project.js';
 import { withNameCollisions } from '../../codegen/emit/manifests/host-report.js';
 import { toolManifests } from '../../codegen/emit/manifests/part.js';
-import type { ManifestOptions, ToolManifests } from '../../codegen/emit/manifests/types.js';
+import { createManifestAssembler, type PreviousManifests } from '../../codegen/emit/manifests/index.js';
+import type { ManifestEmission, ManifestOptions } from '../../codegen/emit/manifests/types.js';
 import { type EmitSettings, emitSettings, readSettings } from '../../codegen/emit/settings.js';
 import { openCache } from '../../codegen/incremental/cache.js';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../../codegen/model.js';
@@ -110,15 +111,24 @@ export function unchangedNow(options: GenerateOptions, fingerprint?: string) {
   return answer === undefined ? undefined : { tools: answer.tools, files: answer.files.length };
 }
 
-/** The manifest parts of `changed` as a run over `project` makes them (the names the hosts fold together applied), for `patchManifests`. */
-export function partsOf(
+/**
+ * The manifests of `project` as a run with the last run's files (`previous`) makes them when `changed`
+ * are its fresh tools (their parts made with the names the hosts fold together applied, as a run makes
+ * them) and the others are reused: spliced (`spliced: true`), or assembled when the files do not fit.
+ */
+export function spliceRun(
   project: ProjectModel,
+  ctx: EmitContext,
   options: ManifestOptions,
+  previous: PreviousManifests,
   changed: readonly ToolModel[],
-): ToolManifests[] {
+): ManifestEmission {
   const named = withNameCollisions(
     options,
     project.tools.map((tool) => tool.name),
   );
-  return changed.map((tool) => toolManifests(tool, named).manifests);
+  const assembler = createManifestAssembler(project.tools, ctx, named, previous);
+  for (const tool of project.tools) if (!changed.includes(tool)) assembler.reuse(tool);
+  for (const tool of changed) assembler.add(toolManifests(tool, named).manifests);
+  return assembler.finish();
 }

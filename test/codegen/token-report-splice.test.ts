@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emitManifests, TOKEN_REPORT_PATH } from '../../codegen/emit/manifests/index.js';
-import { patchManifests } from '../../codegen/emit/manifests/splice.js';
 import { encoded } from '../../codegen/write.js';
 import { countO200k } from '../../src/manifest-targets/tokens.js';
-import { makeProject, makeTool, partsOf, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, spliceRun, TEST_CONTEXT } from './model-factory.js';
 
 const input = { type: 'object', properties: { q: { type: 'string' } } } as const;
 const TOOLS = [
@@ -32,7 +31,8 @@ describe('a splice counts again only the tools whose entries changed', () => {
     );
     const changed = tools.filter((tool) => tool.name !== 'alpha');
     const project = makeProject(tools);
-    const spliced = patchManifests(project, TEST_CONTEXT, OPTIONS, previous, partsOf(project, OPTIONS, changed))!;
+    const spliced = spliceRun(project, TEST_CONTEXT, OPTIONS, previous, changed);
+    expect(spliced.spliced).toBe(true);
     const after = JSON.parse(spliced.files.find((file) => file.path === TOKEN_REPORT_PATH)!.content);
     const openai = JSON.parse(spliced.files.find((file) => file.path === 'manifests/openai.json')!.content);
     expect(after.tools.alpha.openai).toBe(1000);
@@ -49,6 +49,10 @@ describe('a splice counts again only the tools whose entries changed', () => {
       read: (path: string) =>
         path === TOKEN_REPORT_PATH ? undefined : encoded(first.files.find((file) => file.path === path)!),
     };
-    expect(patchManifests(makeProject(TOOLS), TEST_CONTEXT, OPTIONS, previous, [])).toBeUndefined();
+    // No tool is fresh and no last report is there: every count is made again from the entries in the last run's files.
+    const spliced = spliceRun(makeProject(TOOLS), TEST_CONTEXT, OPTIONS, previous, []);
+    expect(spliced.spliced).toBe(true);
+    const counted = (emission: typeof first) => emission.files.find((file) => file.path === TOKEN_REPORT_PATH)!.content;
+    expect(counted(spliced)).toBe(counted(first));
   });
 });

@@ -52,8 +52,6 @@ export class InNameOrder<T> {
  */
 export class AssembledFile {
   readonly segments: FileSegments = { tools: [], ranges: [] };
-  /** A tool listed in it is deferred (its tail then lists the search tool). */
-  deferred = false;
   private readonly chunks: Buffer[] = [];
   private offset = 0;
 
@@ -75,9 +73,9 @@ export class AssembledFile {
     this.segments.ranges.push(start, this.offset);
   }
 
-  /** The file, with its tail. */
-  close(): GeneratedFile {
-    this.write(this.layout.tail);
+  /** The file, with its tail (`tail`, else its layout's). */
+  close(tail = this.layout.tail): GeneratedFile {
+    this.write(tail);
     return chunksFile(this.path, this.chunks);
   }
 

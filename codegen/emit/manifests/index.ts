@@ -3,25 +3,16 @@
  * reports, the token report and the namespaced Responses file. Assembled here from every tool's part
  * (part.ts) as the parts come in, or spliced into the last run's files when a few tools changed (splice.ts).
  */
-import type { EmitContext, Problem, ProjectModel, ToolModel } from '../../model.js';
+import type { EmitContext, FileSegments, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
-import { MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
 import { markdownBanner } from '../banner.js';
 import { AssembledFile, InNameOrder, textFile } from './assembled-file.js';
 import { withNameCollisions } from './host-report.js';
 import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
 import { addNamespaced, writesNamespaces } from './namespaced.js';
-import { patchManifests, type PreviousManifests } from './splice.js';
-import {
-  buildTarget,
-  emptyEmission,
-  enabledTargets,
-  recordPart,
-  splitCompact,
-  targetLayout,
-  toolManifests,
-} from './part.js';
-import { addTokenReport, lossReportTail, tokenReport, toolTokens } from './token-report.js';
+import { emptyEmission, planManifests, recordPart, toolManifests } from './part.js';
+import { spliceFiles, spliceParts, type PreviousManifests } from './splice.js';
+import { countTokens, lossReportTail } from './token-report.js';
 import { typedModule } from './typed-module.js';
 import type { LossesByTarget, ManifestEmission, ManifestOptions, ToolManifests } from './types.js';
 
@@ -49,8 +40,8 @@ export type { PreviousManifests } from './splice.js';
  * Assembles the manifests and loss reports from the tools' parts (`toolManifests`), given in any order:
  * each part is laid out as bytes as soon as every tool before it (in name order) is in, so what waits
  * as text is the parts that arrived early. `finish` once every tool's part is in. Given the last run's
- * files, it holds the parts and splices them into those files at `finish` (`patchManifests`), assembling
- * only when they do not fit.
+ * files, it holds the parts and splices them into those files at `finish` (`spliceParts`), assembling
+ * only when they do not fit; either way one closing step writes the tails, the typed modules and the reports.
  */
 export interface ManifestAssembler {
   add(part: ToolManifests, losses?: LossesByTarget): void;
@@ -64,22 +55,22 @@ export interface ManifestAssembler {
 }
 
 /**
- * The assembler of the manifests of the tools named `names` (any order): the target files and the two
- * loss reports, fed in name order; with `last` (the project and the last run's files), a splice first.
+ * The assembler of the manifests of `tools` (every tool of the project, any order): the target files
+ * and the two loss reports, fed in name order; with `previous` (the last run's files), a splice first.
  */
 export function createManifestAssembler(
-  names: readonly string[],
+  tools: readonly ToolModel[],
   ctx: EmitContext,
   options: ManifestOptions = {},
-  last?: { project: ProjectModel; previous: PreviousManifests },
+  previous?: PreviousManifests,
 ): ManifestAssembler {
-  const targets = enabledTargets(options);
+  const names = tools.map((tool) => tool.name).sort(compareStrings);
+  const plan = planManifests(tools, options);
   const emission = emptyEmission();
+  const targets = plan.files.map((file) => file.target);
   const banner = markdownBanner('the tool definitions', ctx).trimEnd();
   // One per enabled target, in the targets' order (the tail is known at `finish`: whether a listed tool is deferred).
-  const targetFiles = targets.map(
-    (target) => new AssembledFile(MANIFEST_TARGET_TABLE[target].file, targetLayout(target, options)),
-  );
+  const targetFiles = plan.files.map((file) => new AssembledFile(file.path, file.layout));
   const { json, markdown } = LOSS_REPORT_LAYOUT;
   const reportFiles =
     targets.length === 0 || names.length === 0
@@ -90,91 +81,102 @@ export function createManifestAssembler(
         ];
   // Each tool's entries without indentation, as bytes (off the heap) until `finish` counts them.
   const compact = new Map<string, Buffer>();
-  const categories = new Map<string, string>();
   // Writes a part: its entry into each target's file, its loss text into the reports.
   const inOrder = new InNameOrder<[ToolManifests, LossesByTarget | undefined]>(names, ([part, losses]) => {
     part.entries.forEach((entry, index) => {
-      if (entry === null) return;
-      targetFiles[index]!.append(part.name, entry);
-      if (part.deferred) targetFiles[index]!.deferred = true;
+      if (entry !== null) targetFiles[index]!.append(part.name, entry);
     });
-    if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
-    if (part.category !== undefined) categories.set(part.name, part.category);
     if (part.lossText !== undefined && reportFiles.length > 0) {
       reportFiles[0]!.append(part.name, part.lossText.json);
       reportFiles[1]!.append(part.name, part.lossText.markdown);
     }
     emission.losses[part.name] = losses ?? {};
   });
-  const closeFile = (file: AssembledFile) => {
-    emission.files.push(file.close());
-    emission.segments![file.path] = file.segments;
+  // A part known at once, not when it is written: a run that stops before every part is in reports it.
+  const take = (part: ToolManifests) => {
+    recordPart(emission, part);
+    if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
   };
   // While a splice may make the manifests: the parts given, and the tools whose parts are the last run's.
   const held: [ToolManifests, LossesByTarget | undefined][] = [];
   const reused: ToolModel[] = [];
-  const assembler: ManifestAssembler = {
+  return {
     problems: emission.problems,
     warnings: emission.warnings,
     add(part, losses) {
-      // Known at once, not when the part is written: a run that stops before every part is in reports them.
-      recordPart(emission, part);
-      if (last) held.push([part, losses]);
+      take(part);
+      if (previous) held.push([part, losses]);
       else inOrder.add(part.name, [part, losses]);
     },
     reuse(tool) {
-      if (last) reused.push(tool);
-      else assembler.add(toolManifests(tool, options).manifests);
+      reused.push(tool);
     },
     finish() {
-      if (last) {
-        const parts = held.map(([part]) => part);
-        const spliced = patchManifests(last.project, ctx, options, last.previous, parts);
-        if (spliced !== undefined) return spliced;
-        // The last run's files do not fit: every part assembled, the reused tools' made from their models.
+      // Which parts are written: the fresh ones into the last run's files, else every tool's assembled.
+      const spliced =
+        previous &&
+        spliceParts(
+          previous,
+          names,
+          plan,
+          held.map(([part]) => part),
+        );
+      if (spliced === undefined) {
         for (const [part, losses] of held) inOrder.add(part.name, [part, losses]);
+        // The reused tools' parts, made from their models.
         for (const tool of reused) {
           const part = toolManifests(tool, options).manifests;
-          recordPart(emission, part);
+          take(part);
           inOrder.add(part.name, [part, undefined]);
         }
-      }
-      if (inOrder.missing !== undefined)
-        throw new Error(`the manifests are missing the part of "${inOrder.missing}" (finish called too early)`);
-      if (inOrder.size > 0) emission.segments = {};
-      // Each target's file closed with its tail (or, with no tool listed, its empty content), and its typed module.
-      targets.forEach((target, index) => {
-        const file = targetFiles[index]!;
-        file.layout.tail = targetLayout(target, options, file.deferred).tail;
-        if (file.opened) closeFile(file);
-        else {
-          const empty = buildTarget([], target, options).content;
-          emission.files.push(textFile(file.path, `${JSON.stringify(empty, null, 2)}\n`));
-          if (inOrder.size > 0) emission.segments![file.path] = { tools: [], ranges: [] };
-        }
-        emission.files.push(typedModule(target, ctx, options));
-      });
-      if (targets.length > 0 && inOrder.size === 0)
-        emission.files.push(...emitLossReport(emission.losses, emission.unavailable, banner));
+        if (inOrder.missing !== undefined)
+          throw new Error(`the manifests are missing the part of "${inOrder.missing}" (finish called too early)`);
+      } else if (emission.problems.length > 0) return emission;
       // Counted now that the emission is done (its workers stopped): the tokenizer's table is loaded once, on this thread.
-      const entries = (tool: string) => splitCompact(compact.get(tool)!.toString('utf8'));
-      const report =
+      const tokens =
         targets.length > 0 && options.tokenReport !== false
-          ? tokenReport(targets, new Map([...compact.keys()].map((tool) => [tool, toolTokens(targets, entries(tool))])))
+          ? countTokens(targets, names, compact, options, spliced)
           : undefined;
-      if (report !== undefined && reportFiles.length > 0) reportFiles[1]!.layout.tail = lossReportTail(report);
-      for (const file of reportFiles) closeFile(file);
-      if (report !== undefined)
-        addTokenReport(emission, report, options, (tool, target) => {
-          const json = entries(tool)[targets.indexOf(target)];
-          return json === null || json === undefined ? undefined : JSON.parse(json);
-        });
+      // The bytes after each file's last part: a target's file lists the search tool while a tool it
+      // lists is deferred, and the loss report's Markdown ends with the token totals.
+      const tails = new Map<string, string>();
+      plan.files.forEach((file, index) => {
+        const listed = spliced?.files.get(file.path)!.segments.tools ?? targetFiles[index]!.segments.tools;
+        tails.set(file.path, listed.some((tool) => plan.deferred.has(tool)) ? file.deferredTail : file.layout.tail);
+      });
+      tails.set(markdown.path, tokens === undefined ? markdown.tail : lossReportTail(tokens.report));
+      const written = spliced ? spliceFiles(spliced, tails) : assembledFiles(tails);
+      // Each target's file followed by its typed module, then the loss reports, the token report and the namespaced file.
+      for (const file of plan.files)
+        emission.files.push(written.files.get(file.path)!, typedModule(file.target, ctx, file.searches));
+      emission.files.push(...[json.path, markdown.path].flatMap((path) => written.files.get(path) ?? []));
+      if (written.segments !== undefined) emission.segments = written.segments;
+      if (tokens !== undefined) {
+        emission.tokens = tokens.report;
+        emission.files.push(tokens.file);
+        emission.warnings.push(...tokens.warnings);
+      }
+      const categories = new Map(tools.map((tool) => [tool.name, tool.category]));
       if (writesNamespaces(targets, options)) addNamespaced(emission, (tool) => categories.get(tool), options);
       emission.losses = sortLossReport(emission.losses);
+      if (spliced) emission.spliced = true;
       return emission;
     },
   };
-  return assembler;
+
+  /** The assembled files by path (each closed with its tail; a target's with no tool listed, its empty content) and their ranges. */
+  function assembledFiles(tails: ReadonlyMap<string, string>) {
+    const files = new Map<string, GeneratedFile>();
+    const segments: Record<string, FileSegments> = {};
+    for (const [index, file] of [...targetFiles, ...reportFiles].entries()) {
+      const empty = file.opened ? undefined : plan.files[index]?.empty;
+      files.set(file.path, empty === undefined ? file.close(tails.get(file.path)) : textFile(file.path, empty));
+      segments[file.path] = file.segments;
+    }
+    if (targets.length > 0 && names.length === 0)
+      for (const file of emitLossReport(emission.losses, emission.unavailable, banner)) files.set(file.path, file);
+    return { files, ...(names.length > 0 ? { segments } : {}) };
+  }
 }
 
 /**
@@ -189,9 +191,11 @@ export function emitManifests(
   ctx: EmitContext,
   runOptions: ManifestOptions = {},
 ): ManifestEmission {
-  const names = project.tools.map((tool) => tool.name);
-  const options = withNameCollisions(runOptions, names);
-  const assembler = createManifestAssembler(names, ctx, options);
+  const options = withNameCollisions(
+    runOptions,
+    project.tools.map((tool) => tool.name),
+  );
+  const assembler = createManifestAssembler(project.tools, ctx, options);
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const { manifests, losses } = toolManifests(tool, options);
     assembler.add(manifests, losses);

@@ -1,10 +1,11 @@
 /**
  * A tool's part of every manifest file (`ToolManifests`), built once per tool — by its emission
- * (emit/tool-files.ts, maybe on a worker) or by a splice — with everything the tool contributes: per
- * enabled target its entry as text at its place in the file and as compact JSON (what the token report
- * counts), why a target does not list it, its losses, its parts of the loss reports with the host report,
- * and whether it is deferred. The assembler, the splice and the reports read parts, never the targets.
- * Also the layout every file that lists the tools shares (head, entry, separator, tail).
+ * (emit/tool-files.ts, maybe on a worker), or from its model when a reused tool's part is assembled —
+ * with everything the tool contributes: per enabled target its entry as text at its place in the file
+ * and as compact JSON (what the token report counts), why a target does not list it, its losses, and
+ * its parts of the loss reports with the host report. The assembler, the splice and the reports read
+ * parts, never the targets. Also the run's plan of the manifest files (`planManifests`): each target
+ * file's layout, its tail with the search tool, and the tools deferred loading defers, decided once.
  */
 import type { Problem, ToolModel } from '../../model.js';
 import type { TargetBuild } from '../../../src/manifest-targets/build.js';
@@ -26,7 +27,7 @@ import { dictionary, ownValue } from '../../dictionary.js';
 const TURNED_OFF_REASON = 'turned off in its definition (`targets`)';
 
 /** The enabled targets, in file order. */
-export function enabledTargets(options: ManifestOptions): ManifestTarget[] {
+function enabledTargets(options: ManifestOptions): ManifestTarget[] {
   const named = options.targets ?? DEFAULT_MANIFEST_TARGETS;
   // The portable profile is served from its file: written whenever it is the served one.
   return MANIFEST_TARGETS.filter(
@@ -35,7 +36,7 @@ export function enabledTargets(options: ManifestOptions): ManifestTarget[] {
 }
 
 /** Runs a target's builder on the tools that take part in it (those whose definitions do not turn it off). */
-export function buildTarget(
+function buildTarget(
   tools: readonly ToolModel[],
   target: ManifestTarget,
   options: ManifestOptions,
@@ -50,27 +51,48 @@ export function buildTarget(
   });
 }
 
+/** What every tool's part is laid into (`planManifests`). */
+export type ManifestPlan = ReturnType<typeof planManifests>;
+
 /**
- * A target file's layout as `JSON.stringify(content, null, 2)` prints it: head, one entry per tool
- * (indented for its place), separator, tail — the tail listing the search tool when a tool the file
- * lists is `deferred`. Only for a non-empty list.
+ * The manifests of `tools`: each enabled target's file (its layout, the tail that lists the search tool,
+ * its empty content) and the names of the tools deferred loading defers — decided once here, read by the
+ * assembler, the splice and the typed modules.
  */
-export function targetLayout(
-  target: ManifestTarget,
+export function planManifests(
+  tools: readonly Pick<ToolModel, 'name' | 'category' | 'loaded'>[],
   options: ManifestOptions,
-  deferred = false,
-): { head: string; indent: string; separator: string; tail: string } {
-  const { key } = MANIFEST_TARGET_TABLE[target];
-  const indent = key === undefined ? '  ' : '    ';
-  const end = key === undefined ? '\n]\n' : '\n  ]\n}\n';
-  const search =
-    deferred && options.deferLoading !== undefined ? toolSearchEntry(target, options.deferLoading) : undefined;
-  return {
-    head: key === undefined ? '[\n' : `{\n  ${JSON.stringify(key)}: [\n`,
-    indent,
-    separator: ',\n',
-    tail: search === undefined ? end : `,\n${entryText(search, indent)}${end}`,
-  };
+) {
+  // Per enabled target, in file order, the file as the assembler and the splice lay the tools' parts into it.
+  const files = enabledTargets(options).map((target) => {
+    const { key, file } = MANIFEST_TARGET_TABLE[target];
+    const indent = indentOf(target);
+    const tail = key === undefined ? '\n]\n' : '\n  ]\n}\n';
+    const search = options.deferLoading && toolSearchEntry(target, options.deferLoading);
+    return {
+      target,
+      /** The JSON file, relative to the output folder. */
+      path: file,
+      /** As `JSON.stringify(content, null, 2)` prints a non-empty list; the tail that of a file listing no deferred tool. */
+      layout: { head: key === undefined ? '[\n' : `{\n  ${JSON.stringify(key)}: [\n`, indent, separator: ',\n', tail },
+      /** The tail while a tool the file lists is deferred: the search tool listed last (the plain tail without one). */
+      deferredTail: search === undefined ? tail : `,\n${entryText(search, indent)}${tail}`,
+      /** The file with no tool listed. */
+      empty: `${JSON.stringify(key === undefined ? [] : { [key]: [] }, null, 2)}\n`,
+      /** With deferred loading, the target lists a search tool (its typed module's entry type includes it). */
+      searches: search !== undefined,
+    };
+  });
+  // The names of the tools deferred loading defers.
+  const deferred: ReadonlySet<string> = new Set(
+    tools.filter((tool) => isDeferred(tool, options.deferLoading)).map((tool) => tool.name),
+  );
+  return { files, deferred };
+}
+
+/** How deep a target's list puts its entries. */
+function indentOf(target: ManifestTarget): string {
+  return MANIFEST_TARGET_TABLE[target].key === undefined ? '  ' : '    ';
 }
 
 /** An entry of a target's list as text at its place in the file. */
@@ -102,7 +124,7 @@ export function toolManifests(
   const byTarget: LossesByTarget = {};
   // Each entry's JSON as an SDK sends it (no indentation): what the token report counts.
   const compact: string[] = [];
-  const indents = targets.map((target) => targetLayout(target, options).indent);
+  const indents = targets.map(indentOf);
   for (const [index, target] of targets.entries()) {
     const result = buildTarget([tool], target, options);
     if (options.unrepresentable === 'error') manifests.problems.push(...result.problems);
@@ -122,8 +144,6 @@ export function toolManifests(
     compact.push(entry === undefined ? '' : JSON.stringify(entry));
   }
   if (targets.length > 0 && options.tokenReport !== false) manifests.compact = compact.join('\n');
-  if (isDeferred(tool, options.deferLoading)) manifests.deferred = true;
-  if (tool.category !== undefined && options.deferLoading?.namespaces === true) manifests.category = tool.category;
   const losses = ownValue(sortLossReport({ [tool.name]: byTarget }), tool.name)!;
   if (targets.length > 0) {
     const hosts = toolHostReport(tool, options);
@@ -131,11 +151,6 @@ export function toolManifests(
     manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable, hosts);
   }
   return { manifests, losses };
-}
-
-/** A part's `compact` as one JSON text or null per target. */
-export function splitCompact(text: string): (string | null)[] {
-  return text.split('\n').map((json) => (json === '' ? null : json));
 }
 
 /** A manifest emission with nothing in it yet. */

@@ -6,8 +6,8 @@
  * takes the others' counts from the last report.
  */
 import { createHash } from 'node:crypto';
-import type { Problem } from '../../model.js';
-import type { ManifestEmission, ManifestOptions, TokenBudgets, TokenReport, ToolTokens } from './types.js';
+import type { GeneratedFile, Problem } from '../../model.js';
+import type { ManifestOptions, TokenBudgets, TokenReport, ToolTokens } from './types.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { textFile } from './assembled-file.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
@@ -31,7 +31,7 @@ const BUDGET_WARNING_TOOLS = 5;
  * file order: it changes exactly when one of the tool's entries does. `previous` (the tool's row in the
  * last report) is answered as it is when its hash is the same.
  */
-export function toolTokens(
+function toolTokens(
   targets: readonly ManifestTarget[],
   entries: readonly (string | null)[],
   previous?: ToolTokens,
@@ -61,7 +61,7 @@ function entriesHash(targets: readonly ManifestTarget[], entries: readonly (stri
 }
 
 /** The report of `rows` (tool → counts) for `targets`. */
-export function tokenReport(targets: readonly ManifestTarget[], rows: ReadonlyMap<string, ToolTokens>): TokenReport {
+function tokenReport(targets: readonly ManifestTarget[], rows: ReadonlyMap<string, ToolTokens>): TokenReport {
   const sortedTargets = [...targets].sort(compareStrings);
   const tokenizer: TokenReport['tokenizer'] = {};
   for (const target of sortedTargets) tokenizer[target] = tokenizerDescription(target);
@@ -110,7 +110,7 @@ function tokenReportText(report: TokenReport): string {
  * The counts of the last run's report for `targets`, by tool, when it lists exactly `names`; undefined
  * when it cannot be read as such (the caller counts every tool again).
  */
-export function previousTokens(
+function previousTokens(
   bytes: Buffer | undefined,
   targets: readonly ManifestTarget[],
   names: readonly string[],
@@ -270,15 +270,41 @@ export function lossReportTail(report: TokenReport): string {
   return `\n\n${tokenTotalsMarkdown(report, 'token-report.json')}\n`;
 }
 
-/** Puts the token report into `emission`, as its file, with the budgets' warnings. */
-export function addTokenReport(
-  emission: ManifestEmission,
-  report: TokenReport,
+/**
+ * The token report of a run, its file and the budgets' warnings. The tools whose `compacts` are given
+ * (a part's `compact`, by tool, as bytes) are counted. With `last` (a splice), every other tool's counts
+ * are the last run's report when it lists exactly `names`, else counted from its entry in the last run's
+ * files (`last.entry`), where a budget warning's breakdown reads it too.
+ */
+export function countTokens(
+  targets: readonly ManifestTarget[],
+  names: readonly string[],
+  compacts: ReadonlyMap<string, Buffer>,
   options: ManifestOptions,
-  lookup: EntryLookup,
-): void {
-  emission.tokens = report;
-  emission.files.push(textFile(TOKEN_REPORT_PATH, tokenReportText(report)));
-  const reportFile = options.tokenReportFile ?? TOKEN_REPORT_PATH;
-  emission.warnings.push(...budgetWarnings(report, options.tokenBudget, lookup, reportFile));
+  last?: { tokenReport: Buffer | undefined; entry: EntryLookup },
+): { report: TokenReport; file: GeneratedFile; warnings: Problem[] } {
+  // A tool's entries as JSON text, null where a target does not list it: its part's, else the last run's.
+  const entries = (tool: string): (string | null)[] => {
+    const compact = compacts.get(tool)?.toString('utf8').split('\n');
+    if (compact !== undefined) return compact.map((json) => (json === '' ? null : json));
+    return targets.map((target) => {
+      const entry = last?.entry(tool, target);
+      return entry === undefined ? null : JSON.stringify(entry);
+    });
+  };
+  const lookup: EntryLookup = (tool, target) => {
+    const json = entries(tool)[targets.indexOf(target)];
+    return json === null || json === undefined ? undefined : JSON.parse(json);
+  };
+  const previous = last?.tokenReport && previousTokens(last.tokenReport, targets, names);
+  const rows = previous ?? new Map<string, ToolTokens>();
+  // A given part is counted (its last row kept while its entries' hash is the same); another tool's row is the last report's.
+  for (const name of names)
+    if (compacts.has(name) || !rows.has(name)) rows.set(name, toolTokens(targets, entries(name), rows.get(name)));
+  const report = tokenReport(targets, rows);
+  return {
+    report,
+    file: textFile(TOKEN_REPORT_PATH, tokenReportText(report)),
+    warnings: budgetWarnings(report, options.tokenBudget, lookup, options.tokenReportFile ?? TOKEN_REPORT_PATH),
+  };
 }

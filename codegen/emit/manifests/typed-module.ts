@@ -10,8 +10,6 @@ import {
   type ManifestTarget,
   type ManifestTargetEntry,
 } from '../../../src/manifest-targets/table.js';
-import { toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
-import type { ManifestOptions } from './types.js';
 
 /**
  * The typed module of a target (`manifests/<target>.ts`): the JSON as a constant typed with toolsmith's
@@ -20,8 +18,8 @@ import type { ManifestOptions } from './types.js';
  * constant of the entry type. A few lines whatever the tool count, so neither generate nor a project's
  * tsc handles the manifest twice.
  */
-export function typedModule(target: ManifestTarget, ctx: EmitContext, options: ManifestOptions): GeneratedFile {
-  const { name, type, element } = typedEntry(target, options);
+export function typedModule(target: ManifestTarget, ctx: EmitContext, searches: boolean): GeneratedFile {
+  const { name, type, element } = typedEntry(target, searches);
   const file = MANIFEST_TARGET_TABLE[target].file.replace(/\.json$/, '.ts');
   const json = MANIFEST_TARGET_TABLE[target].file.slice('manifests/'.length);
   const content = [
@@ -36,10 +34,13 @@ export function typedModule(target: ManifestTarget, ctx: EmitContext, options: M
   return { path: file, content, kind: 'generated', preformatted: true };
 }
 
-/** The typed module's constant, type and imported type: with deferred loading, the entry union that includes the search tool. */
-function typedEntry(target: ManifestTarget, options: ManifestOptions): ManifestTargetEntry['typed'] {
+/**
+ * The typed module's constant, type and imported type: when the target lists a search tool under
+ * deferred loading (`searches`, `planManifests`), the entry union that includes it.
+ */
+function typedEntry(target: ManifestTarget, searches: boolean): ManifestTargetEntry['typed'] {
   const typed = MANIFEST_TARGET_TABLE[target].typed;
-  if (options.deferLoading === undefined || toolSearchEntry(target, options.deferLoading) === undefined) return typed;
+  if (!searches) return typed;
   const element = target === 'anthropic' ? 'AnthropicManifestEntry' : 'OpenAiResponsesManifestEntry';
   return { name: typed.name, type: `${element}[]`, element };
 }

@@ -46,11 +46,11 @@ export interface ManifestEmission {
   unavailable: Record<string, Partial<Record<ManifestTarget, string>>>;
   /** openai-strict only: tool → pointers of optional properties made nullable (`null` means omitted). */
   nullableOptionals: Record<string, string[]>;
-  /** Where each tool's part lies in each file, by path (for `patchManifests` in a later run). */
+  /** Where each tool's part lies in each file, by path (for `spliceParts` in a later run). */
   segments?: Record<string, FileSegments>;
   /** What every tool's entries cost per target (`manifests/token-report.json`); absent when no target is enabled. */
   tokens?: TokenReport;
-  /** Made by splicing the changed tools' parts into the last run's files (`patchManifests`). */
+  /** Made by splicing the changed tools' parts into the last run's files (`spliceParts`). */
   spliced?: true;
 }
 
@@ -109,10 +109,6 @@ export interface ToolManifests {
    * is turned off), on the main thread once the emission is done, so no emit worker loads the tokenizer.
    */
   compact?: string;
-  /** Deferred under `deferLoading` (its entries say `defer_loading: true` where the target has the field). */
-  deferred?: true;
-  /** Its category (the namespace it goes in, `deferLoading.namespaces`). */
-  category?: string;
 }
 
 /** One tool's part of both loss reports, as text. */
