@@ -18,9 +18,12 @@ export const PRETTIER_OPTIONS: Options = {
   quoteProps: 'as-needed',
 };
 
-/** Formats TypeScript and JavaScript files with prettier; other files get LF endings and one final newline. */
-export async function formatFiles(files: readonly GeneratedFile[]): Promise<GeneratedFile[]> {
-  return Promise.all(files.map((file) => formatFile(file)));
+/**
+ * Formats TypeScript and JavaScript files with prettier; other files, and every file when `prettier`
+ * is off (the `format` setting), get LF endings and one final newline.
+ */
+export async function formatFiles(files: readonly GeneratedFile[], prettier: boolean): Promise<GeneratedFile[]> {
+  return prettier ? Promise.all(files.map((file) => formatFile(file))) : files.map(normalizeLineEndings);
 }
 
 /** A file with LF line endings and exactly one final newline (the layout every generated file has). */

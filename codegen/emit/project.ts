@@ -7,7 +7,7 @@
 import { typeHomes, type GeneratedFile, type Problem, type ProjectModel, type ToolModel } from '../model.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { createDocRenderer } from './docs.js';
-import { formatFiles, normalizeLineEndings } from './format.js';
+import { formatFiles } from './format.js';
 import {
   createManifestAssembler,
   type ManifestEmission,
@@ -231,8 +231,7 @@ async function emitProjectFiles(
   settings: EmitSettings,
   manifests: Pick<ManifestEmission, 'tokens'>,
 ): Promise<GeneratedFile[]> {
-  const format = (files: GeneratedFile[]) =>
-    settings.format ? formatFiles(files) : Promise.resolve(files.map(normalizeLineEndings));
+  const format = (files: GeneratedFile[]) => formatFiles(files, settings.format);
   const homes = typeHomes(project);
   const sharedValidators = emitSharedValidators(project.shared, settings.ctx);
   return [

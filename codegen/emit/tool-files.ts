@@ -3,7 +3,7 @@ import { dictionary } from '../dictionary.js';
 import { type ToolManifests, toolManifests } from './manifests/index.js';
 import type { EmitSettings } from './settings.js';
 import { createDocRenderer } from './docs.js';
-import { formatFiles, normalizeLineEndings } from './format.js';
+import { formatFiles } from './format.js';
 import { emitToolSchemaFile } from './registry.js';
 import { emitToolBase } from './tool-bases.js';
 import { emitToolTypes } from './types.js';
@@ -32,8 +32,7 @@ export function createToolEmitter(options: ToolEmitterOptions): {
   stub(tool: ToolModel, emit: (tool: ToolModel, ctx: EmitContext) => GeneratedFile): Promise<GeneratedFile>;
 } {
   const pages = createDocRenderer(options.templates);
-  const format = (files: GeneratedFile[]) =>
-    options.format ? formatFiles(files) : Promise.resolve(files.map(normalizeLineEndings));
+  const format = (files: GeneratedFile[]) => formatFiles(files, options.format);
   const { ctx } = options;
   const homes = typeHomes({ shared: options.shared });
   const shared = sharedValidators(options.shared);
