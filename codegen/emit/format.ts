@@ -27,7 +27,7 @@ export async function formatFiles(files: readonly GeneratedFile[], prettier: boo
 }
 
 /** A file with LF line endings and exactly one final newline (the layout every generated file has). */
-export function normalizeLineEndings(file: GeneratedFile): GeneratedFile {
+function normalizeLineEndings(file: GeneratedFile): GeneratedFile {
   return { ...file, content: `${file.content.replace(/\r\n?/g, '\n').replace(/\n*$/, '')}\n` };
 }
 
