@@ -8,8 +8,10 @@ import type { ToolOrchestrator } from '../../src/orchestrator.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
 import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } from './io.js';
 
-/** The flags `call` and `serve` both read to load the project's orchestrator. */
+/** The flags `call` and `serve` both read: the project's orchestrator to load, and the persona calls are made as. */
 export type ProjectFlags = Pick<CommonFlags, 'config' | 'out' | 'schemas' | 'stubs'> & {
+  capability?: string[];
+  persona?: string;
   entry?: string;
   allowSideEffects?: boolean;
 };
@@ -68,7 +70,7 @@ export async function openProject(
 export async function runCall(
   tool: string,
   json: string | undefined,
-  flags: CommonFlags & { capability?: string[]; persona?: string; entry?: string; allowSideEffects?: boolean },
+  flags: ProjectFlags,
   io: Io = defaultIo,
 ): Promise<number> {
   const project = await openProject(flags, 'call', io);

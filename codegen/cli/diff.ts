@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { EXIT, options, type Io } from './io.js';
+import { EXIT, options, type CommonFlags, type Io } from './io.js';
 import { lastRunModels } from '../incremental/index.js';
 import { toPosix, type LoadedFiles } from '../load.js';
 import type { Problem } from '../model.js';
@@ -8,16 +8,12 @@ import { formatJson, formatText } from '../diff/report.js';
 import { loadSide, type LoadedSide } from '../diff/sources.js';
 import { diffSides, fails } from '../diff/verdict.js';
 
-/** Flags of `toolsmith diff`. */
-export interface DiffFlags {
+/** Flags of `toolsmith diff`: `--config` and `--schemas` (over the config's `schemas`) as every command reads them. */
+export interface DiffFlags extends Pick<CommonFlags, 'config' | 'schemas'> {
   json?: boolean;
   /** What fails the check (`--fail-on`, its choices checked by the CLI). */
   failOn?: 'breaking' | 'compatible' | 'none';
   strictOpenObjects?: boolean;
-  /** The config file (`--config`), as every command reads it. */
-  config?: string;
-  /** The schemas folder (`--schemas`, over the config's `schemas`). */
-  schemas?: string;
   /** The most bytes one side's files may add up to (`--max-bytes`). */
   maxBytes?: number;
   /** The schema pairs one side of a tool may compare before the rest is undecidable (`--max-comparisons`). */

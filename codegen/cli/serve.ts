@@ -17,8 +17,6 @@ import { wholeNumber, wholeNumberWanted } from './numbers.js';
 
 /** The flags of `serve`; those of `--http` are also read from their `TOOLSMITH_*` environment variables (see the README). */
 export interface ServeFlags extends ProjectFlags {
-  capability?: string[];
-  persona?: string;
   profile?: 'exact' | 'portable';
   toolFailureMeta?: boolean;
   pageSize?: number;

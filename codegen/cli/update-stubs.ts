@@ -61,7 +61,7 @@ interface UpdatedStub {
   /** `old → new` for every name, module and class name rewritten. */
   changes: string[];
   /** Why it stayed where it was, when it could not follow its tool. */
-  notes: string[];
+  note?: string;
 }
 
 /** What `updateStubs` found and did. */
@@ -398,7 +398,7 @@ function writeStub(
   // No longer the scaffold, and checked again if the loop has yet to reach it (it then matches).
   created.delete(place.to);
   texts.set(place.to, rewritten.content);
-  return { path: file, to: place.to, changes: rewritten.changes, notes: place.note === undefined ? [] : [place.note] };
+  return { path: file, to: place.to, changes: rewritten.changes, note: place.note };
 }
 
 function readRecord(file: string | undefined): StubsRecord {
@@ -425,7 +425,7 @@ export function stubsReportText(report: StubsReport, stubsDir: string): string {
   for (const updated of report.updated) {
     const where = updated.to === updated.path ? shown(updated.path) : `${shown(updated.path)} → ${shown(updated.to)}`;
     lines.push(`toolsmith: updated ${where}: ${updated.changes.join(', ')}`);
-    for (const note of updated.notes) lines.push(`  ${note}`);
+    if (updated.note !== undefined) lines.push(`  ${updated.note}`);
   }
   const done = new Set(report.updated.map((updated) => updated.path));
   const waiting = report.stale.filter((stale) => !done.has(stale.path));

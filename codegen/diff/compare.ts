@@ -1,7 +1,7 @@
-import type { McpToolAnnotations } from '../../src/mcp/tool.js';
+import { MCP_HINT_DEFAULTS, MCP_HINTS, type McpHint, type McpToolAnnotations } from '../../src/mcp/tool.js';
 import type { SourceFile } from '../load.js';
 import { keywordsOfKind } from '../../src/schema/keywords.js';
-import { escapePointerSegment, parseLocalRef, valueAt } from '../../src/schema/json-pointer.js';
+import { definitionKey, escapePointerSegment, resolveLocalRef } from '../../src/schema/json-pointer.js';
 import { pointerIn2020 } from './dialect.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
 import { findWitness } from './witness.js';
@@ -58,12 +58,9 @@ function hopOf(node: Subschema, root: Schema, shared: ReadonlyMap<string, Shared
   for (let depth = 0; depth < 32; depth++) {
     const ref = (current as Schema | null)?.$ref;
     if (typeof current !== 'object' || typeof ref !== 'string' || !ref.startsWith('#/')) break;
-    const target = ref.slice(1);
-    const tokens = parseLocalRef(ref) ?? [];
-    const [container, key] = tokens;
-    const copied = tokens.length === 2 && (container === 'definitions' || container === '$defs');
-    hop = { target, shared: copied ? shared.get(key!) : undefined };
-    current = valueAt(root, tokens);
+    const key = definitionKey(ref);
+    hop = { target: ref.slice(1), shared: key === undefined ? undefined : shared.get(key) };
+    current = resolveLocalRef(root, ref);
   }
   return hop;
 }
@@ -298,18 +295,15 @@ function brief(value: unknown): string {
 }
 
 /**
- * An annotation hint: its name, MCP's default when it is absent (`ToolAnnotations` in the MCP schema), the
- * value that lets a host run the tool with less care, and what changing away from that value means.
+ * What changing each hint away from the value that lets a host run the tool with less care (the opposite of
+ * MCP's default, `MCP_HINT_DEFAULTS`) means.
  */
-type HintRow = [hint: `${string}Hint` & keyof McpToolAnnotations, absent: boolean, safe: boolean, meaning: string];
-
-/** The annotation hints MCP defines. */
-const HINTS: readonly HintRow[] = [
-  ['readOnlyHint', false, true, 'hosts that run read-only tools without asking must now ask'],
-  ['destructiveHint', true, false, 'hosts that run non-destructive tools without asking must now ask'],
-  ['idempotentHint', false, true, 'callers that retry it must no longer assume a retry is harmless'],
-  ['openWorldHint', true, false, 'it now reaches outside the host (the network, other systems)'],
-];
+const HINT_RISKS: Record<McpHint, string> = {
+  readOnlyHint: 'hosts that run read-only tools without asking must now ask',
+  destructiveHint: 'hosts that run non-destructive tools without asking must now ask',
+  idempotentHint: 'callers that retry it must no longer assume a retry is harmless',
+  openWorldHint: 'it now reaches outside the host (the network, other systems)',
+};
 
 /** A change outside the schemas (`/hasSideEffects`, `/name`, `/errors/X`, …): breaking or compatible. */
 export function toolChange(pointer: string, breaking: boolean, message: string, side: Side = 'tool'): ToolChange {
@@ -318,11 +312,12 @@ export function toolChange(pointer: string, breaking: boolean, message: string, 
 
 /** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
 function annotationChanges(a: McpToolAnnotations, b: McpToolAnnotations, effective: boolean, changes: ToolChange[]) {
-  for (const [hint, absent, safe, meaning] of HINTS) {
+  for (const hint of MCP_HINTS) {
     if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
-    const x = a[hint] ?? absent;
-    const y = b[hint] ?? absent;
-    const message = `${hint} ${x} → ${y}${x === safe ? `: ${meaning}` : ''}`;
+    const x = a[hint] ?? MCP_HINT_DEFAULTS[hint];
+    const y = b[hint] ?? MCP_HINT_DEFAULTS[hint];
+    const safe = !MCP_HINT_DEFAULTS[hint];
+    const message = `${hint} ${x} → ${y}${x === safe ? `: ${HINT_RISKS[hint]}` : ''}`;
     if (x !== y) changes.push(toolChange(`/annotations/${hint}`, x === safe, message));
   }
 }

@@ -4,10 +4,10 @@ import { ownValue } from '../dictionary.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { relativeImport } from '../naming.js';
 import { markdownBanner } from './banner.js';
-import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
+import { MCP_HINTS, mcpAnnotations, type McpHint, type McpToolAnnotations } from '../../src/mcp/tool.js';
 import { type LossReport, type TokenReport, tokenTotalRows } from './manifests/index.js';
 import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
-import { parseLocalRef } from '../../src/schema/json-pointer.js';
+import { definitionKey } from '../../src/schema/json-pointer.js';
 import { codeSpan } from '../../src/text/markdown-text.js';
 import { hasOwn, isObject as isSchemaObject, type SchemaNode as SchemaObject } from '../../src/schema/walk.js';
 
@@ -255,12 +255,6 @@ function typesPagePath(module: string): string {
   return `docs/types/${module}.md`;
 }
 
-/** The key of a `#/definitions/<key>` (or `#/$defs/<key>`) ref; undefined for any other ref. */
-function definitionKey(ref: string): string | undefined {
-  const tokens = parseLocalRef(ref);
-  return tokens?.length === 2 && (tokens[0] === 'definitions' || tokens[0] === '$defs') ? tokens[1] : undefined;
-}
-
 /** The link to a type's section: on `fromPage`, or on the types page of the shared file `module`. */
 function typeLink(typeName: string, fromPage: string, module?: string): { text: string; href: string } {
   const page = module === undefined ? fromPage : typesPagePath(module);
@@ -278,25 +272,25 @@ function toolLinker(tool: ToolModel, fromPage: string): RefLinker {
   };
 }
 
-/** What clients assume for an MCP hint the tool leaves unsaid (the spec's defaults). */
-const ANNOTATION_DEFAULTS: ReadonlyArray<readonly [keyof McpToolAnnotations & string, string]> = [
-  ['readOnlyHint', 'may write'],
-  ['destructiveHint', 'may be destructive'],
-  ['idempotentHint', 'is not idempotent'],
-  ['openWorldHint', 'reaches the outside world'],
-];
+/** What clients assume of a tool that leaves a hint to its default (`MCP_HINT_DEFAULTS`). */
+const DEFAULT_MEANINGS: Record<McpHint, string> = {
+  readOnlyHint: 'may write',
+  destructiveHint: 'may be destructive',
+  idempotentHint: 'is not idempotent',
+  openWorldHint: 'reaches the outside world',
+};
 
 /** The tool page's line on its MCP annotations: the hints `mcp.json` says, and those left to the spec's defaults. */
 function describeAnnotations(annotations: McpToolAnnotations): string {
-  const said = ANNOTATION_DEFAULTS.filter(([key]) => annotations[key] !== undefined).map(
-    ([key]) => `\`${key}: ${String(annotations[key])}\``,
+  const said = MCP_HINTS.filter((key) => annotations[key] !== undefined).map(
+    (key) => `\`${key}: ${String(annotations[key])}\``,
   );
-  const left = ANNOTATION_DEFAULTS.filter(([key]) => annotations[key] === undefined);
+  const left = MCP_HINTS.filter((key) => annotations[key] === undefined);
   if (left.length === 0) return said.join(', ');
-  const names = left.map(([key]) => `\`${key}\``).join(' and ');
+  const names = left.map((key) => `\`${key}\``).join(' and ');
   return (
     `${said.join(', ')}; ${names} left to ${left.length > 1 ? 'their defaults' : 'its default'} ` +
-    `(clients assume it ${left.map(([, meaning]) => meaning).join(' and ')})`
+    `(clients assume it ${left.map((key) => DEFAULT_MEANINGS[key]).join(' and ')})`
   );
 }
 

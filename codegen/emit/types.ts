@@ -5,7 +5,7 @@ import { compareStrings } from '../../src/manifest-targets/build.js';
 import { ownValue } from '../dictionary.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { failureTypes } from './failures.js';
-import { parseLocalRef } from '../../src/schema/json-pointer.js';
+import { definitionKey } from '../../src/schema/json-pointer.js';
 import { forEachSubschema, hasOwn, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
@@ -296,11 +296,7 @@ function prepare(
     const ref = record.$ref;
     delete out.$ref;
     // The fragment is percent-decoded once (`#/definitions/50%25` names `50%`), then split on `~0`/`~1`.
-    const segments = parseLocalRef(ref) ?? [];
-    const key =
-      ref === '#' || segments.length !== 2 || (segments[0] !== 'definitions' && segments[0] !== '$defs')
-        ? undefined
-        : segments[1];
+    const key = definitionKey(ref);
     const typeName = ref === '#' ? rootTypeName : key === undefined ? undefined : typeNameOf(key);
     // The type is the ref's: no shape keyword beside it may add to it or make json-schema-to-typescript declare one.
     for (const keyword of [...SHAPE_KEYWORDS, 'required', 'additionalProperties']) delete out[keyword];

@@ -33,6 +33,23 @@ export interface McpToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/**
+ * What clients assume for a hint a tool leaves unsaid (`ToolAnnotations` in the MCP schema), in the
+ * schema's order; the other value of each lets a host run the tool with less care.
+ */
+export const MCP_HINT_DEFAULTS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;
+
+/** An MCP annotation hint's name. */
+export type McpHint = keyof typeof MCP_HINT_DEFAULTS;
+
+/** The names of the MCP annotation hints, in the schema's order. */
+export const MCP_HINTS = Object.keys(MCP_HINT_DEFAULTS) as McpHint[];
+
 /** A schema as MCP publishes it: 2020-12, stamped, with an object root. */
 export interface McpObjectSchema {
   $schema: string;

@@ -70,6 +70,12 @@ export function parseLocalRef(ref: string): string[] | undefined {
   return 'error' in fragment ? undefined : parsePointer(fragment.pointer);
 }
 
+/** The key of a `#/definitions/<key>` (or `#/$defs/<key>`) ref; undefined for any other ref. */
+export function definitionKey(ref: string): string | undefined {
+  const segments = parseLocalRef(ref);
+  return segments?.length === 2 && (segments[0] === 'definitions' || segments[0] === '$defs') ? segments[1] : undefined;
+}
+
 /**
  * The value a local `$ref` (`#`, `#/definitions/X`) points at inside `root`, through own properties
  * and array indices only; undefined when the ref is not local, malformed or points at nothing.

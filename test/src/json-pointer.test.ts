@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   decodeFragment,
+  definitionKey,
   escapePointerSegment,
   formatPointer,
   parseLocalRef,
@@ -18,6 +19,20 @@ describe('the pointer module', () => {
     expect(unescapePointerSegment('~01')).toBe('~1');
     expect(escapePointerSegment(3)).toBe('3');
     expect(parsePointer('#')).toEqual([]);
+  });
+
+  it('definitionKey names the definition a #/definitions or #/$defs ref points at, and nothing else', () => {
+    expect(definitionKey('#/definitions/a~1b')).toBe('a/b');
+    expect(definitionKey('#/$defs/50%25')).toBe('50%');
+    for (const ref of [
+      '#',
+      '#/definitions',
+      '#/definitions/a/b',
+      '#/properties/a',
+      'other.json#/definitions/a',
+      '#/definitions/%zz',
+    ])
+      expect(definitionKey(ref), ref).toBeUndefined();
   });
 
   it('valueAt walks own properties and array indices only', () => {
