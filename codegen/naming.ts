@@ -190,7 +190,7 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
     }
   }
   const differing: string[] = [];
-  const seen = new Map<string, string>();
+  const seen = new Set<string>();
   for (const [root, schema] of [
     ['inputSchema', tool.inputSchema],
     ['outputSchema', tool.outputSchema],
@@ -200,13 +200,14 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
     for (const key of Object.keys(definitions)) {
       const origin = ownValue(tool.definitionOrigins, key);
       if (origin?.kind !== 'local') continue;
-      const pointer = formatPointer([root, 'definitions', key]);
       if (seen.has(key)) {
         if (!isDeepStrictEqual(tool.inputSchema.definitions?.[key], definitions[key])) differing.push(key);
         continue;
       }
-      seen.set(key, pointer);
-      claims.push(claim(origin.typeName, pointer, `the type of the definition "${key}"`));
+      seen.add(key);
+      claims.push(
+        claim(origin.typeName, formatPointer([root, 'definitions', key]), `the type of the definition "${key}"`),
+      );
     }
   }
   return { claims, differing };
@@ -268,8 +269,6 @@ export function relativeImport(fromFile: string, toPath: string): string {
  */
 export function runtimeSpecifier(fromFile: string, runtimeImport: string): string {
   if (!runtimeImport.startsWith('.')) return runtimeImport;
-  const depth = fromFile.split('/').length - 1;
-  const trimmed = runtimeImport.replace(/^\.\//, '');
-  if (depth > 0) return `${'../'.repeat(depth)}${trimmed}`;
-  return trimmed.startsWith('../') ? trimmed : `./${trimmed}`;
+  const rebased = path.posix.join('../'.repeat(fromFile.split('/').length - 1), runtimeImport);
+  return rebased.startsWith('../') ? rebased : `./${rebased}`;
 }
