@@ -73,9 +73,8 @@ export function positionOf(source: SourceFile, pointer: string, atKey = false): 
 
 /** Builds a problem located at a pointer of a file. */
 export function problemAt(source: SourceFile, pointer: string, message: string, hint?: string, atKey = false): Problem {
-  const problem: Problem = { file: source.file, ...positionOf(source, pointer, atKey), pointer, message };
-  if (hint !== undefined) problem.hint = hint;
-  return problem;
+  const position = positionOf(source, pointer, atKey);
+  return { file: source.file, ...position, pointer, message, ...(hint === undefined ? {} : { hint }) };
 }
 
 /** True for a name the generator reads: a definition (`*.tool.json`) or a shared schema (`*.schema.json`). */
