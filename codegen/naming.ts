@@ -80,9 +80,6 @@ export function sharedModuleStem(relPath: string): string {
 /** The endings of a tool's own type-space names: `<Pascal>Input`, `<Pascal>Args`, `<Pascal>Output`, `<Pascal>Tool`, `<Pascal>ToolBase`. */
 const TOOL_TYPE_SUFFIXES: readonly string[] = ['Input', 'Args', 'Output', 'Tool', 'ToolBase'];
 
-/** What a definition's type name gets when it would be one of its tool's own names: `FooOutput` → `FooOutputDefinition`. */
-const DEFINITION_SUFFIX = 'Definition';
-
 /**
  * Type name of a definition: shared ones keep their own name, a tool's own get the tool's prefix
  * (unless they start with it). A tool's own definition that would take one of the tool's names
@@ -95,7 +92,7 @@ export function definitionTypeName(key: string, toolPascal?: string): string {
   const own = toPascalCase(key);
   if (toolPascal === undefined) return own;
   const name = own.startsWith(toolPascal) ? own : `${toolPascal}${own}`;
-  return TOOL_TYPE_SUFFIXES.some((suffix) => name === `${toolPascal}${suffix}`) ? `${name}${DEFINITION_SUFFIX}` : name;
+  return TOOL_TYPE_SUFFIXES.some((suffix) => name === `${toolPascal}${suffix}`) ? `${name}Definition` : name;
 }
 
 /**
