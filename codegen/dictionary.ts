@@ -11,7 +11,5 @@ export function dictionary<T>(): Record<string, T> {
 
 /** The own value at `key`, never an inherited one (safe on objects from `JSON.parse` or `{}`). */
 export function ownValue<T>(record: Readonly<Record<string, T>> | null | undefined, key: string): T | undefined {
-  return record !== null && record !== undefined && Object.prototype.hasOwnProperty.call(record, key)
-    ? record[key]
-    : undefined;
+  return record && Object.hasOwn(record, key) ? record[key] : undefined;
 }

@@ -74,9 +74,10 @@ export async function generateResolved(options: RunOptions & { resolved: Resolve
   const normalized = normalize(loaded, cache.normalizeHooks(loaded));
   const { project } = normalized;
   const modelled = bySeverity(normalized.problems, normalized.warnings, options.strict);
+  const place = (problem: Problem) => placeIn(loaded, problem);
   // Told beside normalize's problems: every accepted tool's schemas Ajv rejects.
   if (modelled.problems.length > 0) {
-    const rejected = project.tools.flatMap(schemaRejections).map((problem) => placeIn(loaded, problem));
+    const rejected = project.tools.flatMap(schemaRejections).map(place);
     return stopped(sortProblems([...modelled.problems, ...rejected]), modelled.warnings);
   }
   const plan = planRun(project, resolved, cache);
@@ -88,7 +89,6 @@ export async function generateResolved(options: RunOptions & { resolved: Resolve
     output.discard();
     throw error;
   }
-  const place = (problem: Problem) => placeIn(loaded, problem);
   const verdict = bySeverity(sortProblems(emitted.problems.map(place)), emitted.warnings.map(place), options.strict);
   if (verdict.problems.length > 0) {
     output.discard();
@@ -112,9 +112,7 @@ export async function generateResolved(options: RunOptions & { resolved: Resolve
     reused: plan.reused.size,
     manifests: emitted.manifests,
     threads: emitted.threads,
-    diff: written.diff,
-    replaced: written.replaced,
-    stubs: written.stubs,
+    ...written,
   };
 }
 

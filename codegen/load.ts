@@ -47,15 +47,8 @@ export interface LoadedFiles {
 
 /** Line and column (1-based) of an offset in a text. */
 function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
 }
 
 /**
@@ -80,9 +73,8 @@ export function positionOf(source: SourceFile, pointer: string, atKey = false): 
 
 /** Builds a problem located at a pointer of a file. */
 export function problemAt(source: SourceFile, pointer: string, message: string, hint?: string, atKey = false): Problem {
-  const problem: Problem = { file: source.file, ...positionOf(source, pointer, atKey), pointer, message };
-  if (hint !== undefined) problem.hint = hint;
-  return problem;
+  const position = positionOf(source, pointer, atKey);
+  return { file: source.file, ...position, pointer, message, ...(hint === undefined ? {} : { hint }) };
 }
 
 /** True for a name the generator reads: a definition (`*.tool.json`) or a shared schema (`*.schema.json`). */
@@ -174,15 +166,6 @@ function realPath(entry: string): string | undefined {
   }
 }
 
-/** True for a symbolic link; false for anything else, or nothing there. */
-function isLink(entry: string): boolean {
-  try {
-    return lstatSync(entry).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The bytes of a regular file, or why it is not one. The file is opened non-blocking (a FIFO would
  * otherwise wait for a writer forever) and checked with `fstat` on the opened descriptor, so the
@@ -210,26 +193,32 @@ export function readRegularFile(file: string): { bytes: Buffer } | { error: stri
   }
 }
 
+/** Why a file cannot be opened and what to do, by error code (`ENOENT` is told apart in `openError`). */
+const OPEN_ERRORS: Readonly<Record<string, { error: string; hint: string }>> = {
+  ELOOP: { error: 'it is a symbolic link that loops (ELOOP)', hint: 'point the link at a regular file or remove it' },
+  EISDIR: {
+    error: 'it is a folder, not a regular file',
+    hint: 'rename the folder: only files may end in .tool.json or .schema.json',
+  },
+  EACCES: { error: 'it cannot be read (EACCES)', hint: "check the file's permissions" },
+  EPERM: { error: 'it cannot be read (EPERM)', hint: "check the file's permissions" },
+};
+
 function openError(file: string, error: unknown): { error: string; hint: string } {
   const code = errorCode(error);
-  if (code === 'ELOOP')
-    return { error: 'it is a symbolic link that loops (ELOOP)', hint: 'point the link at a regular file or remove it' };
-  if (code === 'ENOENT') {
-    return isLink(file)
+  if (code === 'ENOENT')
+    return lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()
       ? {
           error: 'it is a symbolic link to a file that does not exist (ENOENT)',
           hint: 'point the link at a regular file or remove it',
         }
       : { error: 'it disappeared while it was read (ENOENT)', hint: 'run the generator again' };
-  }
-  if (code === 'EISDIR')
-    return {
-      error: 'it is a folder, not a regular file',
-      hint: 'rename the folder: only files may end in .tool.json or .schema.json',
-    };
-  if (code === 'EACCES' || code === 'EPERM')
-    return { error: `it cannot be read (${code})`, hint: "check the file's permissions" };
-  return { error: `it cannot be opened (${code})`, hint: 'definitions and shared schemas must be regular files' };
+  return (
+    OPEN_ERRORS[code] ?? {
+      error: `it cannot be opened (${code})`,
+      hint: 'definitions and shared schemas must be regular files',
+    }
+  );
 }
 
 function kindOf(stats: Stats): string {
@@ -264,20 +253,21 @@ const STRICT_JSON = { disallowComments: true, allowTrailingComma: false, allowEm
 
 /** Parses one JSON text, keeping positions; syntax errors become problems. */
 export function parseSource(relPath: string, file: string, text: string): { source: SourceFile; problems: Problem[] } {
-  const kind = relPath.endsWith('.tool.json') ? 'tool' : 'shared';
-  const unparsed: SourceFile = { relPath, file, kind, text, value: undefined, tree: undefined };
+  const kind: SourceFile['kind'] = relPath.endsWith('.tool.json') ? 'tool' : 'shared';
+  // A file that cannot be parsed is given no value: its one problem is told at `offset`.
+  const unparsed = (offset: number, pointer: string, message: string, hint: string) => ({
+    source: { relPath, file, kind, text, value: undefined, tree: undefined },
+    problems: [{ file, ...lineColumn(text, offset), pointer, message, hint }],
+  });
   const scan = scanJson(text);
-  if (scan.tooDeepAt !== undefined) {
+  if (scan.tooDeepAt !== undefined)
     // Neither parsed nor given a tree: every parser here would overflow the stack on it.
-    const problem: Problem = {
-      file,
-      ...lineColumn(text, scan.tooDeepAt),
-      pointer: pointerAt(text, scan.tooDeepAt),
-      message: `the file nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
-      hint: 'flatten the schema: move deep parts under `definitions` and `$ref` them (generated code, validators and docs must stay within the stack)',
-    };
-    return { source: unparsed, problems: [problem] };
-  }
+    return unparsed(
+      scan.tooDeepAt,
+      pointerAt(text, scan.tooDeepAt),
+      `the file nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+      'flatten the schema: move deep parts under `definitions` and `$ref` them (generated code, validators and docs must stay within the stack)',
+    );
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -286,14 +276,12 @@ export function parseSource(relPath: string, file: string, text: string): { sour
     parseTree(text, errors, STRICT_JSON);
     const [first] = errors;
     const code = first === undefined ? 'InvalidSymbol' : printParseErrorCode(first.error);
-    const problem: Problem = {
-      file,
-      ...lineColumn(text, first?.offset ?? 0),
-      pointer: '',
-      message: `invalid JSON: ${JSON_ERRORS[code] ?? code}`,
-      hint: 'fix the JSON syntax (definition files are strict JSON: no comments, no trailing commas)',
-    };
-    return { source: unparsed, problems: [problem] };
+    return unparsed(
+      first?.offset ?? 0,
+      '',
+      `invalid JSON: ${JSON_ERRORS[code] ?? code}`,
+      'fix the JSON syntax (definition files are strict JSON: no comments, no trailing commas)',
+    );
   }
   // Valid JSON: the syntax tree (for positions in messages) is built only if a message needs one.
   let tree: Node | undefined | null = null;

@@ -80,9 +80,6 @@ export function sharedModuleStem(relPath: string): string {
 /** The endings of a tool's own type-space names: `<Pascal>Input`, `<Pascal>Args`, `<Pascal>Output`, `<Pascal>Tool`, `<Pascal>ToolBase`. */
 const TOOL_TYPE_SUFFIXES: readonly string[] = ['Input', 'Args', 'Output', 'Tool', 'ToolBase'];
 
-/** What a definition's type name gets when it would be one of its tool's own names: `FooOutput` → `FooOutputDefinition`. */
-const DEFINITION_SUFFIX = 'Definition';
-
 /**
  * Type name of a definition: shared ones keep their own name, a tool's own get the tool's prefix
  * (unless they start with it). A tool's own definition that would take one of the tool's names
@@ -95,7 +92,7 @@ export function definitionTypeName(key: string, toolPascal?: string): string {
   const own = toPascalCase(key);
   if (toolPascal === undefined) return own;
   const name = own.startsWith(toolPascal) ? own : `${toolPascal}${own}`;
-  return TOOL_TYPE_SUFFIXES.some((suffix) => name === `${toolPascal}${suffix}`) ? `${name}${DEFINITION_SUFFIX}` : name;
+  return TOOL_TYPE_SUFFIXES.some((suffix) => name === `${toolPascal}${suffix}`) ? `${name}Definition` : name;
 }
 
 /**
@@ -190,7 +187,7 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
     }
   }
   const differing: string[] = [];
-  const seen = new Map<string, string>();
+  const seen = new Set<string>();
   for (const [root, schema] of [
     ['inputSchema', tool.inputSchema],
     ['outputSchema', tool.outputSchema],
@@ -200,13 +197,14 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
     for (const key of Object.keys(definitions)) {
       const origin = ownValue(tool.definitionOrigins, key);
       if (origin?.kind !== 'local') continue;
-      const pointer = formatPointer([root, 'definitions', key]);
       if (seen.has(key)) {
         if (!isDeepStrictEqual(tool.inputSchema.definitions?.[key], definitions[key])) differing.push(key);
         continue;
       }
-      seen.set(key, pointer);
-      claims.push(claim(origin.typeName, pointer, `the type of the definition "${key}"`));
+      seen.add(key);
+      claims.push(
+        claim(origin.typeName, formatPointer([root, 'definitions', key]), `the type of the definition "${key}"`),
+      );
     }
   }
   return { claims, differing };
@@ -268,8 +266,6 @@ export function relativeImport(fromFile: string, toPath: string): string {
  */
 export function runtimeSpecifier(fromFile: string, runtimeImport: string): string {
   if (!runtimeImport.startsWith('.')) return runtimeImport;
-  const depth = fromFile.split('/').length - 1;
-  const trimmed = runtimeImport.replace(/^\.\//, '');
-  if (depth > 0) return `${'../'.repeat(depth)}${trimmed}`;
-  return trimmed.startsWith('../') ? trimmed : `./${trimmed}`;
+  const rebased = path.posix.join('../'.repeat(fromFile.split('/').length - 1), runtimeImport);
+  return rebased.startsWith('../') ? rebased : `./${rebased}`;
 }

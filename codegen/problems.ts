@@ -142,8 +142,7 @@ export function unplacedProblem(
   hint?: string,
   options: PlaceOptions = {},
 ): Problem {
-  const problem: Problem = { file, line: 1, column: 1, pointer, message };
-  if (hint !== undefined) problem.hint = hint;
+  const problem: Problem = { file, line: 1, column: 1, pointer, message, ...(hint === undefined ? {} : { hint }) };
   if (!(options.atKey ?? true)) AT_VALUE.add(problem);
   return problem;
 }

@@ -10,7 +10,7 @@ import type { EmitSettings } from '../emit/settings.js';
 import type { LoadedFiles } from '../load.js';
 import type { ProjectModel, ToolModel } from '../model.js';
 import type { NormalizeHooks } from '../normalize.js';
-import { generationCacheKey, schemasFolderKey } from './fingerprint.js';
+import { optionsCacheKey } from './fingerprint.js';
 import { cachedModels, inputHashes, writeRunModels } from './model-cache.js';
 import { takeSnapshot, unchangedRun, untouchedSinceSnapshot } from './snapshot.js';
 import { budgetKey, cacheFile, modelsFile, readCache, writeAtomically, type GenerationCache } from './store.js';
@@ -54,7 +54,7 @@ export function openCache(
   settings: EmitSettings,
   options: { check?: boolean; fingerprint?: string } = {},
 ): RunCache {
-  const key = generationCacheKey(settings, options.fingerprint, schemasFolderKey(resolved));
+  const key = optionsCacheKey(resolved, options.fingerprint, settings);
   const { root, outDir } = resolved;
   const file = options.check ? undefined : cacheFile(root, outDir);
   const models = options.check ? undefined : modelsFile(root, outDir);

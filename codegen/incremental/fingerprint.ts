@@ -30,19 +30,18 @@ export function generationCacheKey(
   return sha256(JSON.stringify({ generator: fingerprint, settings: { ...settings, manifests }, schemasFolder }));
 }
 
-/** `resolved`'s schemas folder relative to its root, as the cache key holds it. */
-export function schemasFolderKey(resolved: Pick<ResolvedOptions, 'root' | 'schemasDir'>): string {
-  return toPosix(path.relative(resolved.root, resolved.schemasDir));
-}
-
 /**
- * The cache key of a run with these options, its templates read from their folder: what a reader of
- * the cache that does not generate (the nothing-changed check, `lastRunModels`) compares with the key
- * the last run recorded. Throws when a template cannot be read.
+ * The cache key of a run with these options: its emission `settings`, by default made from the
+ * options with the templates read from their folder, as a reader of the cache that does not generate
+ * (the nothing-changed check, `lastRunModels`) compares with the key the last run recorded; and the
+ * schemas folder relative to the root. Throws when a template cannot be read.
  */
-export function optionsCacheKey(resolved: ResolvedOptions, fingerprint?: string): string {
-  const settings = emitSettings(resolved, loadTemplates(resolved.templatesDir));
-  return generationCacheKey(settings, fingerprint, schemasFolderKey(resolved));
+export function optionsCacheKey(
+  resolved: ResolvedOptions,
+  fingerprint?: string,
+  settings: EmitSettings = emitSettings(resolved, loadTemplates(resolved.templatesDir)),
+): string {
+  return generationCacheKey(settings, fingerprint, toPosix(path.relative(resolved.root, resolved.schemasDir)));
 }
 
 let fingerprint: string | undefined;

@@ -56,11 +56,6 @@ export function modelCacheText(models: ModelCache): string {
 /** The line each model read from the model cache came from. */
 const READ_LINES = new WeakMap<ToolModel, { relPath: string; raw: string; line: string }>();
 
-/** Writes the model cache (best effort, as the cache: without it the next run normalizes every definition again). */
-export function writeModels(file: string | undefined, models: ModelCache): void {
-  writeAtomically(file, modelCacheText(models));
-}
-
 /** The model cache parsed from `modelCacheText`'s text, every model frozen; throws on anything else. */
 export function parseModelCache(text: string): ModelCache {
   const lines = text.split('\n');
@@ -127,7 +122,8 @@ export function writeRunModels(
   const inputs = inputHashes(loaded);
   const models = dictionary<{ raw: string; model: ToolModel }>();
   for (const model of tools) models[model.source.relPath] = { raw: inputs[model.source.relPath]!, model };
-  writeModels(file, { key, shared: sharedInputsHash(loaded.shared, inputs), tools: models });
+  // Best effort, as the cache: without it the next run normalizes every definition again.
+  writeAtomically(file, modelCacheText({ key, shared: sharedInputsHash(loaded.shared, inputs), tools: models }));
 }
 
 /**

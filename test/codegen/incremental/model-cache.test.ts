@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../../codegen/config/options.js';
 import { optionsCacheKey } from '../../../codegen/incremental/fingerprint.js';
-import { modelsFile } from '../../../codegen/incremental/store.js';
+import { modelsFile, writeAtomically } from '../../../codegen/incremental/store.js';
 import {
   inputHashes,
   lastRunModels,
@@ -12,7 +12,6 @@ import {
   parseModelCache,
   readModels,
   sharedInputsHash,
-  writeModels,
 } from '../../../codegen/incremental/model-cache.js';
 import { parseSource, type LoadedFiles } from '../../../codegen/load.js';
 import { makeTool } from '../model-factory.js';
@@ -47,14 +46,20 @@ describe('the model cache', () => {
 
   it('is written through a temporary file put in place, and read back for its key and shared schemas', () => {
     const file = path.join(folder(), 'cache.models.jsonl');
-    writeModels(file, { key: 'k', shared: 's', tools: { 'add.tool.json': { raw: 'r', model: tool() } } });
+    writeAtomically(
+      file,
+      modelCacheText({ key: 'k', shared: 's', tools: { 'add.tool.json': { raw: 'r', model: tool() } } }),
+    );
     expect(readModels(file, 'k', 's')['add.tool.json']?.raw).toBe('r');
     expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
   });
 
   it('gives nothing back for another key or other shared schemas, or when unreadable', () => {
     const file = path.join(folder(), 'cache.models.jsonl');
-    writeModels(file, { key: 'k', shared: 's', tools: { 'add.tool.json': { raw: 'r', model: tool() } } });
+    writeAtomically(
+      file,
+      modelCacheText({ key: 'k', shared: 's', tools: { 'add.tool.json': { raw: 'r', model: tool() } } }),
+    );
     expect(readModels(file, 'other', 's')).toEqual({});
     expect(readModels(file, 'k', 'other')).toEqual({});
     writeFileSync(file, 'not json\n');
@@ -93,11 +98,14 @@ describe('lastRunModels: the models of the last run, for a command that does not
     const resolved = resolveOptions({ root, runtimeImport: 'toolsmith-sdk' });
     const loaded = loadedFiles(definition(100));
     const inputs = inputHashes(loaded);
-    writeModels(modelsFile(root, resolved.outDir), {
-      key: optionsCacheKey(resolved, fingerprint),
-      shared: sharedInputsHash(loaded.shared, inputs),
-      tools: { 'add.tool.json': { raw: inputs['add.tool.json']!, model: tool() } },
-    });
+    writeAtomically(
+      modelsFile(root, resolved.outDir),
+      modelCacheText({
+        key: optionsCacheKey(resolved, fingerprint),
+        shared: sharedInputsHash(loaded.shared, inputs),
+        tools: { 'add.tool.json': { raw: inputs['add.tool.json']!, model: tool() } },
+      }),
+    );
     return resolved;
   }
 
