@@ -12,7 +12,7 @@ import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport } from './loss-repor
 import { addNamespaced, writesNamespaces } from './namespaced.js';
 import { emptyEmission, planManifests, recordPart, toolManifests } from './part.js';
 import { spliceFiles, spliceParts, type PreviousManifests } from './splice.js';
-import { countTokens, lossReportTail } from './token-report.js';
+import { countTokens, tokenTotalsMarkdown } from './token-report.js';
 import { typedModule } from './typed-module.js';
 import type { LossesByTarget, ManifestEmission, ManifestOptions, ToolManifests } from './types.js';
 
@@ -144,7 +144,7 @@ export function createManifestAssembler(
         const listed = spliced?.files.get(file.path)!.segments.tools ?? targetFiles[index]!.segments.tools;
         tails.set(file.path, listed.some((tool) => plan.deferred.has(tool)) ? file.deferredTail : file.layout.tail);
       });
-      tails.set(markdown.path, tokens === undefined ? markdown.tail : lossReportTail(tokens.report));
+      tails.set(markdown.path, tokens === undefined ? markdown.tail : `\n\n${tokenTotalsMarkdown(tokens.report)}\n`);
       const written = spliced ? spliceFiles(spliced, tails) : assembledFiles(tails);
       // Each target's file followed by its typed module, then the loss reports, the token report and the namespaced file.
       for (const file of plan.files)

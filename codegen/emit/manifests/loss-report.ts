@@ -116,8 +116,7 @@ export function emitLossReport(
   }
   const json = parts.length === 0 ? '{}\n' : `{\n${parts.join(',\n')}\n}\n`;
   // The token totals close the report (when it lists a tool), as the assembler writes them in its tail.
-  if (tokens !== undefined && Object.keys(sorted).length > 0)
-    lines.push(tokenTotalsMarkdown(tokens, 'token-report.json'));
+  if (tokens !== undefined && Object.keys(sorted).length > 0) lines.push(tokenTotalsMarkdown(tokens));
   const markdown = `${lines.join('\n').replace(/\n+$/, '')}\n`;
   return [textFile(LOSS_REPORT_LAYOUT.json.path, json), textFile(LOSS_REPORT_LAYOUT.markdown.path, markdown)];
 }

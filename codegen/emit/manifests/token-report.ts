@@ -60,27 +60,23 @@ function entriesHash(targets: readonly ManifestTarget[], entries: readonly (stri
   return hash.digest('hex');
 }
 
-/** The report of `rows` (tool → counts) for `targets`. */
+/** The report of `rows` (tool → counts) for `targets`: every object's keys sorted. */
 function tokenReport(targets: readonly ManifestTarget[], rows: ReadonlyMap<string, ToolTokens>): TokenReport {
   const sortedTargets = [...targets].sort(compareStrings);
-  const tokenizer: TokenReport['tokenizer'] = {};
-  for (const target of sortedTargets) tokenizer[target] = tokenizerDescription(target);
+  const tokenizer = Object.fromEntries(sortedTargets.map((target) => [target, tokenizerDescription(target)]));
+  const totals = Object.fromEntries(sortedTargets.map((target) => [target, 0]));
   const tools: TokenReport['tools'] = dictionary();
-  const totals: Record<string, number> = {};
-  for (const target of sortedTargets) totals[target] = 0;
   for (const name of [...rows.keys()].sort(compareStrings)) {
     const row = rows.get(name)!;
-    const byTarget: Record<string, number | string | boolean> = {};
-    const values = new Map<string, number | string | boolean>([['hash', row.hash]]);
-    if (row.estimated) values.set('estimated', true);
+    const values: [string, number | string | boolean][] = [['hash', row.hash]];
+    if (row.estimated) values.push(['estimated', true]);
     targets.forEach((target, index) => {
       const count = row.counts[index];
       if (count === null || count === undefined) return;
-      values.set(target, count);
+      values.push([target, count]);
       totals[target]! += count;
     });
-    for (const key of [...values.keys()].sort(compareStrings)) byTarget[key] = values.get(key)!;
-    tools[name] = byTarget;
+    tools[name] = Object.fromEntries(values.sort(([a], [b]) => compareStrings(a, b)));
   }
   return { tokenizer, tools, totals };
 }
@@ -139,12 +135,12 @@ function previousTokens(
 }
 
 /** The totals as a Markdown section (the loss report's last one; the docs index has the same table). */
-export function tokenTotalsMarkdown(report: TokenReport, reportLink: string): string {
+export function tokenTotalsMarkdown(report: TokenReport): string {
   return [
     '## What each manifest costs',
     '',
     `The tokens of every tool's entry (its JSON without indentation), summed per target; ` +
-      `[${reportLink.split('/').pop()}](${reportLink}) has each tool's count and a hash of its entries.`,
+      "[token-report.json](token-report.json) has each tool's count and a hash of its entries.",
     '',
     '| Target | Tokens | Counted by |',
     '| --- | --- | --- |',
@@ -172,12 +168,12 @@ export type EntryLookup = (tool: string, target: ManifestTarget) => unknown;
 
 /** The tools of `report` by their count in `target`, biggest first (ties by name). */
 function biggest(report: TokenReport, target: ManifestTarget): { name: string; tokens: number }[] {
-  const tools: { name: string; tokens: number }[] = [];
-  for (const name of Object.keys(report.tools)) {
-    const count = report.tools[name]![target];
-    if (typeof count === 'number') tools.push({ name, tokens: count });
-  }
-  return tools.sort((a, b) => b.tokens - a.tokens || compareStrings(a.name, b.name));
+  return Object.keys(report.tools)
+    .flatMap((name) => {
+      const tokens = report.tools[name]![target];
+      return typeof tokens === 'number' ? [{ name, tokens }] : [];
+    })
+    .sort((a, b) => b.tokens - a.tokens || compareStrings(a.name, b.name));
 }
 
 /** "name (812 tokens: descriptions 300, enums 20, nested schemas 410)", the parts biggest first. */
@@ -263,11 +259,6 @@ function budgetWarnings(
     }
   }
   return warnings;
-}
-
-/** The loss report's Markdown tail: the token totals' section. */
-export function lossReportTail(report: TokenReport): string {
-  return `\n\n${tokenTotalsMarkdown(report, 'token-report.json')}\n`;
 }
 
 /**
