@@ -10,7 +10,8 @@ import { AssembledFile, InNameOrder, textFile } from './assembled-file.js';
 import { withNameCollisions } from './host-report.js';
 import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
 import { addNamespaced, writesNamespaces } from './namespaced.js';
-import { emptyEmission, planManifests, recordPart, toolManifests } from './part.js';
+import { planManifests, toolManifests } from './part.js';
+import { dictionary } from '../../dictionary.js';
 import { spliceFiles, spliceParts, type PreviousManifests } from './splice.js';
 import { countTokens, tokenTotalsMarkdown } from './token-report.js';
 import { typedModule } from './typed-module.js';
@@ -66,7 +67,14 @@ export function createManifestAssembler(
 ): ManifestAssembler {
   const names = tools.map((tool) => tool.name).sort(compareStrings);
   const plan = planManifests(tools, options);
-  const emission = emptyEmission();
+  const emission: ManifestEmission = {
+    files: [],
+    problems: [],
+    warnings: [],
+    losses: dictionary(),
+    unavailable: dictionary(),
+    nullableOptionals: dictionary(),
+  };
   const targets = plan.files.map((file) => file.target);
   const banner = markdownBanner('the tool definitions', ctx).trimEnd();
   // One per enabled target, in the targets' order (the tail is known at `finish`: whether a listed tool is deferred).
@@ -92,9 +100,13 @@ export function createManifestAssembler(
     }
     emission.losses[part.name] = losses ?? {};
   });
-  // A part known at once, not when it is written: a run that stops before every part is in reports it.
+  // What a part says of its tool, recorded when it comes, not when it is written: a run that stops
+  // before every part is in reports it.
   const take = (part: ToolManifests) => {
-    recordPart(emission, part);
+    emission.problems.push(...part.problems);
+    emission.warnings.push(...part.warnings);
+    if (Object.keys(part.unavailable).length > 0) emission.unavailable[part.name] = part.unavailable;
+    if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
     if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
   };
   // While a splice may make the manifests: the parts given, and the tools whose parts are the last run's.

@@ -20,8 +20,8 @@ import {
 } from '../../../src/manifest-targets/table.js';
 import { toolHostReport } from './host-report.js';
 import { sortLossReport, toolLossText } from './loss-report.js';
-import type { LossesByTarget, ManifestEmission, ManifestOptions, ToolManifests } from './types.js';
-import { dictionary, ownValue } from '../../dictionary.js';
+import type { LossesByTarget, ManifestOptions, ToolManifests } from './types.js';
+import { ownValue } from '../../dictionary.js';
 
 /** The reason the loss report gives for a tool its definition turned off for a target. */
 const TURNED_OFF_REASON = 'turned off in its definition (`targets`)';
@@ -41,13 +41,12 @@ function buildTarget(
   target: ManifestTarget,
   options: ManifestOptions,
 ): TargetBuild<unknown> {
+  // The builders read the manifest options they share with the config by the same names.
   return buildManifestTarget(target, {
+    ...options,
     tools: tools.filter((tool) => !tool.excludedTargets?.includes(target)),
     describeLosses: options.describeLosses ?? true,
     inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
-    ...(options.examplesInDescriptions === true ? { examplesInDescriptions: true } : {}),
-    ...(options.describeErrors === true ? { describeErrors: true } : {}),
-    ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
   });
 }
 
@@ -151,24 +150,4 @@ export function toolManifests(
     manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable, hosts);
   }
   return { manifests, losses };
-}
-
-/** A manifest emission with nothing in it yet. */
-export function emptyEmission(): ManifestEmission {
-  return {
-    files: [],
-    problems: [],
-    warnings: [],
-    losses: dictionary(),
-    unavailable: dictionary(),
-    nullableOptionals: dictionary(),
-  };
-}
-
-/** Records in `emission` what a tool's part says of the tool: problems, warnings, unavailability, nullable optionals. */
-export function recordPart(emission: ManifestEmission, part: ToolManifests): void {
-  emission.problems.push(...part.problems);
-  emission.warnings.push(...part.warnings);
-  if (Object.keys(part.unavailable).length > 0) emission.unavailable[part.name] = part.unavailable;
-  if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
 }
