@@ -107,23 +107,20 @@ function tokenReportText(report: TokenReport): string {
  * when it cannot be read as such (the caller counts every tool again).
  */
 function previousTokens(
-  bytes: Buffer | undefined,
+  bytes: Buffer,
   targets: readonly ManifestTarget[],
   names: readonly string[],
 ): Map<string, ToolTokens> | undefined {
-  if (bytes === undefined) return undefined;
-  let report: TokenReport;
+  let tools: TokenReport['tools'] | undefined;
   try {
-    report = JSON.parse(bytes.toString('utf8')) as TokenReport;
+    tools = (JSON.parse(bytes.toString('utf8')) as Partial<TokenReport> | null)?.tools;
   } catch {
     return undefined;
   }
-  if (typeof report?.tools !== 'object' || report.tools === null) return undefined;
-  const listed = Object.keys(report.tools);
-  if (listed.length !== names.length) return undefined;
+  if (typeof tools !== 'object' || tools === null || Object.keys(tools).length !== names.length) return undefined;
   const rows = new Map<string, ToolTokens>();
   for (const name of names) {
-    const row = ownValue(report.tools, name);
+    const row = ownValue(tools, name);
     if (row === undefined || typeof row.hash !== 'string') return undefined;
     rows.set(name, {
       hash: row.hash,
@@ -196,17 +193,17 @@ function describeTool(name: string, tokens: number, target: ManifestTarget, look
 /**
  * The warnings of the budgets `report` exceeds: per target, the whole manifest over `total`, and the
  * tools over `perTool`, each naming the biggest tools and what in them costs most. Placed in the report
- * (`reportFile`, relative to the project root) at the count that is over.
+ * (`reportFile`, relative to the project root; `text`, its text) at the count that is over.
  */
 function budgetWarnings(
   report: TokenReport,
+  text: string,
   budgets: TokenBudgets | undefined,
   lookup: EntryLookup,
   reportFile: string,
 ): Problem[] {
   if (budgets === undefined) return [];
   const warnings: Problem[] = [];
-  const text = tokenReportText(report);
   // The line of the text after `needle`'s leading newline.
   const lineOf = (needle: string) => {
     const at = text.indexOf(needle);
@@ -214,7 +211,9 @@ function budgetWarnings(
   };
   const counted = (target: ManifestTarget) =>
     tokenizerOf(target) === 'o200k_base' ? 'o200k_base tokens' : 'estimated tokens';
-  for (const target of Object.keys(report.totals).sort(compareStrings) as ManifestTarget[]) {
+  // In the report's order: sorted.
+  const targets = Object.keys(report.totals) as ManifestTarget[];
+  for (const target of targets) {
     const budget = budgets[target];
     if (budget === undefined) continue;
     const file = MANIFEST_TARGET_TABLE[target].file;
@@ -228,7 +227,7 @@ function budgetWarnings(
     if (budget.total !== undefined && total > budget.total)
       warnings.push({
         file: reportFile,
-        line: lineOf(`\n  "totals": {`) + 1 + Object.keys(report.totals).sort(compareStrings).indexOf(target),
+        line: lineOf(`\n  "totals": {`) + 1 + targets.indexOf(target),
         column: 5,
         pointer: `/totals/${target}`,
         severity: 'warning',
@@ -293,9 +292,10 @@ export function countTokens(
   for (const name of names)
     if (compacts.has(name) || !rows.has(name)) rows.set(name, toolTokens(targets, entries(name), rows.get(name)));
   const report = tokenReport(targets, rows);
+  const text = tokenReportText(report);
   return {
     report,
-    file: textFile(TOKEN_REPORT_PATH, tokenReportText(report)),
-    warnings: budgetWarnings(report, options.tokenBudget, lookup, options.tokenReportFile ?? TOKEN_REPORT_PATH),
+    file: textFile(TOKEN_REPORT_PATH, text),
+    warnings: budgetWarnings(report, text, options.tokenBudget, lookup, options.tokenReportFile ?? TOKEN_REPORT_PATH),
   };
 }
