@@ -9,7 +9,7 @@ import { markdownBanner } from '../banner.js';
 import { AssembledFile, InNameOrder, textFile } from './assembled-file.js';
 import { withNameCollisions } from './host-report.js';
 import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
-import { addNamespaced, writesNamespaces } from './namespaced.js';
+import { addNamespaced } from './namespaced.js';
 import { planManifests, toolManifests } from './part.js';
 import { dictionary } from '../../dictionary.js';
 import { spliceFiles, spliceParts, type PreviousManifests, type SpliceInput } from './splice.js';
@@ -146,8 +146,7 @@ export function createManifestAssembler(
         emission.files.push(tokens.file);
         emission.warnings.push(...tokens.warnings);
       }
-      const categories = new Map(tools.map((tool) => [tool.name, tool.category]));
-      if (writesNamespaces(targets, options)) addNamespaced(emission, (tool) => categories.get(tool), options);
+      addNamespaced(emission, tools, options);
       emission.losses = sortLossReport(emission.losses);
       if (spliced) emission.spliced = true;
       return emission;
