@@ -123,8 +123,7 @@ export function toolManifests(
   const byTarget: LossesByTarget = {};
   // Each entry's JSON as an SDK sends it (no indentation): what the token report counts.
   const compact: string[] = [];
-  const indents = targets.map(indentOf);
-  for (const [index, target] of targets.entries()) {
+  for (const target of targets) {
     const result = buildTarget([tool], target, options);
     if (options.unrepresentable === 'error') manifests.problems.push(...result.problems);
     else manifests.warnings.push(...result.problems.map((problem) => omittedWarning(problem, target)));
@@ -139,7 +138,7 @@ export function toolManifests(
     const [entry] = (key === undefined ? result.content : (result.content as Record<string, unknown>)[key]) as [
       unknown?,
     ];
-    manifests.entries.push(entry === undefined ? null : entryText(entry, indents[index]!));
+    manifests.entries.push(entry === undefined ? null : entryText(entry, indentOf(target)));
     compact.push(entry === undefined ? '' : JSON.stringify(entry));
   }
   if (targets.length > 0 && options.tokenReport !== false) manifests.compact = compact.join('\n');
