@@ -20,7 +20,7 @@ import { emitOnPool, workerCount, type EmitOutcome, type WorkerOptions } from '.
 import { emitRegistry } from './registry.js';
 import type { EmitSettings } from './settings.js';
 import { emitStub } from './stubs.js';
-import { createToolEmitter } from './tool-files.js';
+import { createToolEmitter, type ToolEmitterOptions } from './tool-files.js';
 import { emitSharedTypes } from './types.js';
 import { emitSharedValidators, rejectedSchemaProblems } from './validators.js';
 
@@ -88,7 +88,7 @@ export async function emitProject(
   const { project } = plan;
   const names = project.tools.map((tool) => tool.name);
   const settings = { ...runSettings, manifests: withNameCollisions(runSettings.manifests, names) };
-  const emitter = inProcessEmitter(project, settings);
+  const emitter = inProcessEmitter({ ...settings, shared: project.shared });
   const total = project.tools.length;
   let done = 0;
   const emitted: Emitted = {
@@ -167,11 +167,14 @@ function emitFailure(tool: ToolModel, error: unknown): Problem[] {
   ];
 }
 
-/** The in-process emitter of one project's tools: a tool's unit, or its stub alone (each worker makes the same). */
-function inProcessEmitter(project: ProjectModel, settings: EmitSettings) {
-  const emitter = createToolEmitter({ ...settings, shared: project.shared });
+/**
+ * The in-process emitter of one project's tools, from the `setup` each worker is given too: a tool's
+ * unit, or its stub alone (each worker makes the same).
+ */
+function inProcessEmitter(setup: ToolEmitterOptions) {
+  const emitter = createToolEmitter(setup);
   return {
-    settings,
+    setup,
     stub: (tool: ToolModel) => emitter.stub(tool, emitStub),
     async unit(tool: ToolModel, stub: boolean): Promise<ToolUnit> {
       const output = await emitter.toolFiles(tool);
@@ -212,8 +215,7 @@ async function emitToolUnits(
   };
   const lost: ToolModel[] = [];
   if (threads > 1) {
-    const setup = { ...emitter.settings, shared: plan.project.shared };
-    await emitOnPool(ordered, plan.stubs, setup, threads - 1, inProcess, (tool, outcome) =>
+    await emitOnPool(ordered, plan.stubs, emitter.setup, threads - 1, inProcess, (tool, outcome) =>
       'lost' in outcome ? lost.push(tool) : settle(tool, outcome),
     );
   }

@@ -65,7 +65,12 @@ function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
  */
 export function readSettings(resolved: ResolvedOptions): { settings: EmitSettings } | { problems: Problem[] } {
   const at = (file: string, pointer: string, message: string, hint: string): Problem => ({
-    ...{ file, line: 1, column: 1, pointer, message, hint },
+    file,
+    line: 1,
+    column: 1,
+    pointer,
+    message,
+    hint,
   });
   const unknown = (resolved.settings.manifests.targets ?? []).filter(
     (target) => !(MANIFEST_TARGETS as readonly string[]).includes(target),

@@ -24,11 +24,6 @@ export class InNameOrder<T> {
     this.position = new Map(this.sorted.map((name, index) => [name, index]));
   }
 
-  /** How many names there are. */
-  get size(): number {
-    return this.sorted.length;
-  }
-
   /** The first name whose item is not in yet (undefined once every item is in). */
   get missing(): string | undefined {
     return this.sorted[this.next];

@@ -9,12 +9,13 @@ import { markdownBanner } from '../banner.js';
 import { AssembledFile, InNameOrder, textFile } from './assembled-file.js';
 import { withNameCollisions } from './host-report.js';
 import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
-import { addNamespaced, writesNamespaces } from './namespaced.js';
-import { emptyEmission, planManifests, recordPart, toolManifests } from './part.js';
-import { spliceFiles, spliceParts, type PreviousManifests } from './splice.js';
-import { countTokens, lossReportTail } from './token-report.js';
+import { addNamespaced } from './namespaced.js';
+import { planManifests, toolManifests } from './part.js';
+import { dictionary } from '../../dictionary.js';
+import { spliceFiles, spliceParts, type PreviousManifests, type SpliceInput } from './splice.js';
+import { countTokens, tokenTotalsMarkdown } from './token-report.js';
 import { typedModule } from './typed-module.js';
-import type { LossesByTarget, ManifestEmission, ManifestOptions, ToolManifests } from './types.js';
+import type { LossesByTarget, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
 
 export {
   DEFAULT_MANIFEST_TARGETS,
@@ -66,7 +67,14 @@ export function createManifestAssembler(
 ): ManifestAssembler {
   const names = tools.map((tool) => tool.name).sort(compareStrings);
   const plan = planManifests(tools, options);
-  const emission = emptyEmission();
+  const emission: ManifestEmission = {
+    files: [],
+    problems: [],
+    warnings: [],
+    losses: dictionary(),
+    unavailable: dictionary(),
+    nullableOptionals: dictionary(),
+  };
   const targets = plan.files.map((file) => file.target);
   const banner = markdownBanner('the tool definitions', ctx).trimEnd();
   // One per enabled target, in the targets' order (the tail is known at `finish`: whether a listed tool is deferred).
@@ -92,9 +100,13 @@ export function createManifestAssembler(
     }
     emission.losses[part.name] = losses ?? {};
   });
-  // A part known at once, not when it is written: a run that stops before every part is in reports it.
+  // What a part says of its tool, recorded when it comes, not when it is written: a run that stops
+  // before every part is in reports it.
   const take = (part: ToolManifests) => {
-    recordPart(emission, part);
+    emission.problems.push(...part.problems);
+    emission.warnings.push(...part.warnings);
+    if (Object.keys(part.unavailable).length > 0) emission.unavailable[part.name] = part.unavailable;
+    if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
     if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
   };
   // While a splice may make the manifests: the parts given, and the tools whose parts are the last run's.
@@ -112,39 +124,17 @@ export function createManifestAssembler(
       reused.push(tool);
     },
     finish() {
-      // Which parts are written: the fresh ones into the last run's files, else every tool's assembled.
-      const spliced =
-        previous &&
-        spliceParts(
-          previous,
-          names,
-          plan,
-          held.map(([part]) => part),
-        );
-      if (spliced === undefined) {
-        for (const [part, losses] of held) inOrder.add(part.name, [part, losses]);
-        // The reused tools' parts, made from their models.
-        for (const tool of reused) {
-          const part = toolManifests(tool, options).manifests;
-          take(part);
-          inOrder.add(part.name, [part, undefined]);
-        }
-        if (inOrder.missing !== undefined)
-          throw new Error(`the manifests are missing the part of "${inOrder.missing}" (finish called too early)`);
-      } else if (emission.problems.length > 0) return emission;
+      // The fresh parts spliced into the last run's files, or else every tool's part assembled.
+      const fresh = held.map(([part]) => part);
+      const spliced = previous && spliceParts(previous, names, plan, fresh);
+      if (spliced === undefined) assembleEveryPart();
+      else if (emission.problems.length > 0) return emission;
       // Counted now that the emission is done (its workers stopped): the tokenizer's table is loaded once, on this thread.
       const tokens =
         targets.length > 0 && options.tokenReport !== false
           ? countTokens(targets, names, compact, options, spliced)
           : undefined;
-      // The bytes after each file's last part: a target's file lists the search tool while a tool it
-      // lists is deferred, and the loss report's Markdown ends with the token totals.
-      const tails = new Map<string, string>();
-      plan.files.forEach((file, index) => {
-        const listed = spliced?.files.get(file.path)!.segments.tools ?? targetFiles[index]!.segments.tools;
-        tails.set(file.path, listed.some((tool) => plan.deferred.has(tool)) ? file.deferredTail : file.layout.tail);
-      });
-      tails.set(markdown.path, tokens === undefined ? markdown.tail : lossReportTail(tokens.report));
+      const tails = tailsOf(spliced, tokens?.report);
       const written = spliced ? spliceFiles(spliced, tails) : assembledFiles(tails);
       // Each target's file followed by its typed module, then the loss reports, the token report and the namespaced file.
       for (const file of plan.files)
@@ -156,13 +146,38 @@ export function createManifestAssembler(
         emission.files.push(tokens.file);
         emission.warnings.push(...tokens.warnings);
       }
-      const categories = new Map(tools.map((tool) => [tool.name, tool.category]));
-      if (writesNamespaces(targets, options)) addNamespaced(emission, (tool) => categories.get(tool), options);
+      addNamespaced(emission, tools, options);
       emission.losses = sortLossReport(emission.losses);
       if (spliced) emission.spliced = true;
       return emission;
     },
   };
+
+  /** Feeds every tool's part to the assembled files: the parts held for a splice, and the reused tools' made from their models. */
+  function assembleEveryPart(): void {
+    for (const [part, losses] of held) inOrder.add(part.name, [part, losses]);
+    for (const tool of reused) {
+      const part = toolManifests(tool, options).manifests;
+      take(part);
+      inOrder.add(part.name, [part, undefined]);
+    }
+    if (inOrder.missing !== undefined)
+      throw new Error(`the manifests are missing the part of "${inOrder.missing}" (finish called too early)`);
+  }
+
+  /**
+   * The bytes after each file's last part, by path: a target's file lists the search tool while a tool
+   * it lists is deferred, and the loss report's Markdown ends with the token totals.
+   */
+  function tailsOf(spliced: SpliceInput | undefined, tokens: TokenReport | undefined): Map<string, string> {
+    const tails = new Map<string, string>();
+    plan.files.forEach((file, index) => {
+      const listed = spliced?.files.get(file.path)!.segments.tools ?? targetFiles[index]!.segments.tools;
+      tails.set(file.path, listed.some((tool) => plan.deferred.has(tool)) ? file.deferredTail : file.layout.tail);
+    });
+    tails.set(markdown.path, tokens === undefined ? markdown.tail : `\n\n${tokenTotalsMarkdown(tokens)}\n`);
+    return tails;
+  }
 
   /** The assembled files by path (each closed with its tail; a target's with no tool listed, its empty content) and their ranges. */
   function assembledFiles(tails: ReadonlyMap<string, string>) {

@@ -43,18 +43,21 @@ const REPORT_INTRO = [
   '',
 ];
 
-/** A tool's part of the loss reports: its losses by target and the targets that cannot take it. */
+/** A tool's part of the loss reports: its losses by target (sorted, `sortLossReport`) and the targets that cannot take it. */
 export function toolLossText(
   tool: string,
   byTarget: Partial<Record<ManifestTarget, LossEntry[]>>,
   unavailable: Readonly<Partial<Record<ManifestTarget, string>>> = {},
   hosts?: Pick<ToolHostReport, 'json' | 'markdown'>,
 ): ToolLossText {
-  const sorted = ownValue(sortLossReport({ [tool]: byTarget }), tool)!;
   const lines: string[] = [`## ${tool}`, ''];
-  for (const target of Object.keys(sorted) as ManifestTarget[]) {
-    const entries = sorted[target]!;
+  const json: Partial<Record<ManifestTarget, LossEntry[]>> = {};
+  for (const target of Object.keys(byTarget) as ManifestTarget[]) {
+    const entries = byTarget[target]!;
     const reason = unavailable[target];
+    // In the JSON a target that does not list the tool has one `omitted` entry with the reason.
+    json[target] =
+      reason === undefined ? entries : [{ pointer: '', keyword: '', action: 'omitted', value: null, message: reason }];
     if (reason !== undefined) {
       lines.push(`- **${target}**: not available — ${reason}`);
     } else if (entries.length === 0) {
@@ -65,15 +68,6 @@ export function toolLossText(
       lines.push(`- **${target}**${summary}:`);
       for (const entry of entries) lines.push(`  - ${entry.message}`);
     }
-  }
-  // In the JSON a target that does not list the tool has one `omitted` entry with the reason.
-  const json: Partial<Record<ManifestTarget, LossEntry[]>> = {};
-  for (const target of Object.keys(sorted) as ManifestTarget[]) {
-    const reason = unavailable[target];
-    json[target] =
-      reason === undefined
-        ? sorted[target]!
-        : [{ pointer: '', keyword: '', action: 'omitted', value: null, message: reason }];
   }
   if (hosts !== undefined) lines.push(hosts.markdown);
   const value = hosts === undefined ? json : { ...json, hosts: hosts.json };
@@ -116,8 +110,7 @@ export function emitLossReport(
   }
   const json = parts.length === 0 ? '{}\n' : `{\n${parts.join(',\n')}\n}\n`;
   // The token totals close the report (when it lists a tool), as the assembler writes them in its tail.
-  if (tokens !== undefined && Object.keys(sorted).length > 0)
-    lines.push(tokenTotalsMarkdown(tokens, 'token-report.json'));
+  if (tokens !== undefined && Object.keys(sorted).length > 0) lines.push(tokenTotalsMarkdown(tokens));
   const markdown = `${lines.join('\n').replace(/\n+$/, '')}\n`;
   return [textFile(LOSS_REPORT_LAYOUT.json.path, json), textFile(LOSS_REPORT_LAYOUT.markdown.path, markdown)];
 }

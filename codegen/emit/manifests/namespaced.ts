@@ -3,7 +3,8 @@
  * functions grouped in one namespace per category, made from the flat manifest's entries.
  */
 import { posix } from 'node:path';
-import { MANIFEST_TARGET_TABLE, type ManifestTarget } from '../../../src/manifest-targets/table.js';
+import { MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
+import type { ToolModel } from '../../model.js';
 import { NAMESPACE_ADVISED_SIZE, namespacedResponsesTools } from '../../../src/manifest-targets/defer-loading.js';
 import type { ManifestEmission, ManifestOptions } from './types.js';
 import { TOKEN_REPORT_PATH } from './token-report.js';
@@ -12,22 +13,20 @@ import { textFile } from './assembled-file.js';
 /** Where the namespaced Responses manifest goes (`deferLoading.namespaces`). */
 const NAMESPACED_RESPONSES_PATH = 'manifests/openai-responses-namespaced.json';
 
-/** True when the run writes the namespaced Responses manifest. */
-export function writesNamespaces(targets: readonly ManifestTarget[], options: ManifestOptions): boolean {
-  return options.deferLoading?.namespaces === true && targets.includes('openai-responses');
-}
-
 /**
- * The namespaced Responses manifest, made from the entries of the flat one in `emission`
- * (`namespacedResponsesTools`); a namespace over the advised size is a warning placed at its name.
+ * Adds to `emission` the namespaced Responses manifest when the run writes one (`deferLoading.namespaces`
+ * with the openai-responses target), made from the entries of the flat one (`namespacedResponsesTools`)
+ * grouped by the `tools`' categories; a namespace over the advised size is a warning placed at its name.
  */
 export function addNamespaced(
   emission: ManifestEmission,
-  categoryOf: (tool: string) => string | undefined,
+  tools: readonly Pick<ToolModel, 'name' | 'category'>[],
   options: ManifestOptions,
 ): void {
-  const flat = emission.files.find((file) => file.path === MANIFEST_TARGET_TABLE['openai-responses'].file)!;
-  const { content, oversized } = namespacedResponsesTools(JSON.parse(flat.content), categoryOf);
+  const flat = emission.files.find((file) => file.path === MANIFEST_TARGET_TABLE['openai-responses'].file);
+  if (options.deferLoading?.namespaces !== true || flat === undefined) return;
+  const categories = new Map(tools.map((tool) => [tool.name, tool.category]));
+  const { content, oversized } = namespacedResponsesTools(JSON.parse(flat.content), (tool) => categories.get(tool));
   const text = `${JSON.stringify(content, null, 2)}\n`;
   emission.files.push(textFile(NAMESPACED_RESPONSES_PATH, text));
   const folder = posix.dirname(options.tokenReportFile ?? TOKEN_REPORT_PATH);

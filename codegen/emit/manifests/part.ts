@@ -20,8 +20,8 @@ import {
 } from '../../../src/manifest-targets/table.js';
 import { toolHostReport } from './host-report.js';
 import { sortLossReport, toolLossText } from './loss-report.js';
-import type { LossesByTarget, ManifestEmission, ManifestOptions, ToolManifests } from './types.js';
-import { dictionary, ownValue } from '../../dictionary.js';
+import type { LossesByTarget, ManifestOptions, ToolManifests } from './types.js';
+import { ownValue } from '../../dictionary.js';
 
 /** The reason the loss report gives for a tool its definition turned off for a target. */
 const TURNED_OFF_REASON = 'turned off in its definition (`targets`)';
@@ -41,13 +41,12 @@ function buildTarget(
   target: ManifestTarget,
   options: ManifestOptions,
 ): TargetBuild<unknown> {
+  // The builders read the manifest options they share with the config by the same names.
   return buildManifestTarget(target, {
+    ...options,
     tools: tools.filter((tool) => !tool.excludedTargets?.includes(target)),
     describeLosses: options.describeLosses ?? true,
     inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
-    ...(options.examplesInDescriptions === true ? { examplesInDescriptions: true } : {}),
-    ...(options.describeErrors === true ? { describeErrors: true } : {}),
-    ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
   });
 }
 
@@ -124,8 +123,7 @@ export function toolManifests(
   const byTarget: LossesByTarget = {};
   // Each entry's JSON as an SDK sends it (no indentation): what the token report counts.
   const compact: string[] = [];
-  const indents = targets.map(indentOf);
-  for (const [index, target] of targets.entries()) {
+  for (const target of targets) {
     const result = buildTarget([tool], target, options);
     if (options.unrepresentable === 'error') manifests.problems.push(...result.problems);
     else manifests.warnings.push(...result.problems.map((problem) => omittedWarning(problem, target)));
@@ -140,7 +138,7 @@ export function toolManifests(
     const [entry] = (key === undefined ? result.content : (result.content as Record<string, unknown>)[key]) as [
       unknown?,
     ];
-    manifests.entries.push(entry === undefined ? null : entryText(entry, indents[index]!));
+    manifests.entries.push(entry === undefined ? null : entryText(entry, indentOf(target)));
     compact.push(entry === undefined ? '' : JSON.stringify(entry));
   }
   if (targets.length > 0 && options.tokenReport !== false) manifests.compact = compact.join('\n');
@@ -151,24 +149,4 @@ export function toolManifests(
     manifests.lossText = toolLossText(tool.name, losses, manifests.unavailable, hosts);
   }
   return { manifests, losses };
-}
-
-/** A manifest emission with nothing in it yet. */
-export function emptyEmission(): ManifestEmission {
-  return {
-    files: [],
-    problems: [],
-    warnings: [],
-    losses: dictionary(),
-    unavailable: dictionary(),
-    nullableOptionals: dictionary(),
-  };
-}
-
-/** Records in `emission` what a tool's part says of the tool: problems, warnings, unavailability, nullable optionals. */
-export function recordPart(emission: ManifestEmission, part: ToolManifests): void {
-  emission.problems.push(...part.problems);
-  emission.warnings.push(...part.warnings);
-  if (Object.keys(part.unavailable).length > 0) emission.unavailable[part.name] = part.unavailable;
-  if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
 }

@@ -60,27 +60,23 @@ function entriesHash(targets: readonly ManifestTarget[], entries: readonly (stri
   return hash.digest('hex');
 }
 
-/** The report of `rows` (tool → counts) for `targets`. */
+/** The report of `rows` (tool → counts) for `targets`: every object's keys sorted. */
 function tokenReport(targets: readonly ManifestTarget[], rows: ReadonlyMap<string, ToolTokens>): TokenReport {
   const sortedTargets = [...targets].sort(compareStrings);
-  const tokenizer: TokenReport['tokenizer'] = {};
-  for (const target of sortedTargets) tokenizer[target] = tokenizerDescription(target);
+  const tokenizer = Object.fromEntries(sortedTargets.map((target) => [target, tokenizerDescription(target)]));
+  const totals = Object.fromEntries(sortedTargets.map((target) => [target, 0]));
   const tools: TokenReport['tools'] = dictionary();
-  const totals: Record<string, number> = {};
-  for (const target of sortedTargets) totals[target] = 0;
   for (const name of [...rows.keys()].sort(compareStrings)) {
     const row = rows.get(name)!;
-    const byTarget: Record<string, number | string | boolean> = {};
-    const values = new Map<string, number | string | boolean>([['hash', row.hash]]);
-    if (row.estimated) values.set('estimated', true);
+    const values: [string, number | string | boolean][] = [['hash', row.hash]];
+    if (row.estimated) values.push(['estimated', true]);
     targets.forEach((target, index) => {
       const count = row.counts[index];
       if (count === null || count === undefined) return;
-      values.set(target, count);
+      values.push([target, count]);
       totals[target]! += count;
     });
-    for (const key of [...values.keys()].sort(compareStrings)) byTarget[key] = values.get(key)!;
-    tools[name] = byTarget;
+    tools[name] = Object.fromEntries(values.sort(([a], [b]) => compareStrings(a, b)));
   }
   return { tokenizer, tools, totals };
 }
@@ -111,23 +107,20 @@ function tokenReportText(report: TokenReport): string {
  * when it cannot be read as such (the caller counts every tool again).
  */
 function previousTokens(
-  bytes: Buffer | undefined,
+  bytes: Buffer,
   targets: readonly ManifestTarget[],
   names: readonly string[],
 ): Map<string, ToolTokens> | undefined {
-  if (bytes === undefined) return undefined;
-  let report: TokenReport;
+  let tools: TokenReport['tools'] | undefined;
   try {
-    report = JSON.parse(bytes.toString('utf8')) as TokenReport;
+    tools = (JSON.parse(bytes.toString('utf8')) as Partial<TokenReport> | null)?.tools;
   } catch {
     return undefined;
   }
-  if (typeof report?.tools !== 'object' || report.tools === null) return undefined;
-  const listed = Object.keys(report.tools);
-  if (listed.length !== names.length) return undefined;
+  if (typeof tools !== 'object' || tools === null || Object.keys(tools).length !== names.length) return undefined;
   const rows = new Map<string, ToolTokens>();
   for (const name of names) {
-    const row = ownValue(report.tools, name);
+    const row = ownValue(tools, name);
     if (row === undefined || typeof row.hash !== 'string') return undefined;
     rows.set(name, {
       hash: row.hash,
@@ -139,12 +132,12 @@ function previousTokens(
 }
 
 /** The totals as a Markdown section (the loss report's last one; the docs index has the same table). */
-export function tokenTotalsMarkdown(report: TokenReport, reportLink: string): string {
+export function tokenTotalsMarkdown(report: TokenReport): string {
   return [
     '## What each manifest costs',
     '',
     `The tokens of every tool's entry (its JSON without indentation), summed per target; ` +
-      `[${reportLink.split('/').pop()}](${reportLink}) has each tool's count and a hash of its entries.`,
+      "[token-report.json](token-report.json) has each tool's count and a hash of its entries.",
     '',
     '| Target | Tokens | Counted by |',
     '| --- | --- | --- |',
@@ -172,12 +165,12 @@ export type EntryLookup = (tool: string, target: ManifestTarget) => unknown;
 
 /** The tools of `report` by their count in `target`, biggest first (ties by name). */
 function biggest(report: TokenReport, target: ManifestTarget): { name: string; tokens: number }[] {
-  const tools: { name: string; tokens: number }[] = [];
-  for (const name of Object.keys(report.tools)) {
-    const count = report.tools[name]![target];
-    if (typeof count === 'number') tools.push({ name, tokens: count });
-  }
-  return tools.sort((a, b) => b.tokens - a.tokens || compareStrings(a.name, b.name));
+  return Object.keys(report.tools)
+    .flatMap((name) => {
+      const tokens = report.tools[name]![target];
+      return typeof tokens === 'number' ? [{ name, tokens }] : [];
+    })
+    .sort((a, b) => b.tokens - a.tokens || compareStrings(a.name, b.name));
 }
 
 /** "name (812 tokens: descriptions 300, enums 20, nested schemas 410)", the parts biggest first. */
@@ -200,17 +193,17 @@ function describeTool(name: string, tokens: number, target: ManifestTarget, look
 /**
  * The warnings of the budgets `report` exceeds: per target, the whole manifest over `total`, and the
  * tools over `perTool`, each naming the biggest tools and what in them costs most. Placed in the report
- * (`reportFile`, relative to the project root) at the count that is over.
+ * (`reportFile`, relative to the project root; `text`, its text) at the count that is over.
  */
 function budgetWarnings(
   report: TokenReport,
+  text: string,
   budgets: TokenBudgets | undefined,
   lookup: EntryLookup,
   reportFile: string,
 ): Problem[] {
   if (budgets === undefined) return [];
   const warnings: Problem[] = [];
-  const text = tokenReportText(report);
   // The line of the text after `needle`'s leading newline.
   const lineOf = (needle: string) => {
     const at = text.indexOf(needle);
@@ -218,7 +211,9 @@ function budgetWarnings(
   };
   const counted = (target: ManifestTarget) =>
     tokenizerOf(target) === 'o200k_base' ? 'o200k_base tokens' : 'estimated tokens';
-  for (const target of Object.keys(report.totals).sort(compareStrings) as ManifestTarget[]) {
+  // In the report's order: sorted.
+  const targets = Object.keys(report.totals) as ManifestTarget[];
+  for (const target of targets) {
     const budget = budgets[target];
     if (budget === undefined) continue;
     const file = MANIFEST_TARGET_TABLE[target].file;
@@ -232,7 +227,7 @@ function budgetWarnings(
     if (budget.total !== undefined && total > budget.total)
       warnings.push({
         file: reportFile,
-        line: lineOf(`\n  "totals": {`) + 1 + Object.keys(report.totals).sort(compareStrings).indexOf(target),
+        line: lineOf(`\n  "totals": {`) + 1 + targets.indexOf(target),
         column: 5,
         pointer: `/totals/${target}`,
         severity: 'warning',
@@ -263,11 +258,6 @@ function budgetWarnings(
     }
   }
   return warnings;
-}
-
-/** The loss report's Markdown tail: the token totals' section. */
-export function lossReportTail(report: TokenReport): string {
-  return `\n\n${tokenTotalsMarkdown(report, 'token-report.json')}\n`;
 }
 
 /**
@@ -302,9 +292,10 @@ export function countTokens(
   for (const name of names)
     if (compacts.has(name) || !rows.has(name)) rows.set(name, toolTokens(targets, entries(name), rows.get(name)));
   const report = tokenReport(targets, rows);
+  const text = tokenReportText(report);
   return {
     report,
-    file: textFile(TOKEN_REPORT_PATH, tokenReportText(report)),
-    warnings: budgetWarnings(report, options.tokenBudget, lookup, options.tokenReportFile ?? TOKEN_REPORT_PATH),
+    file: textFile(TOKEN_REPORT_PATH, text),
+    warnings: budgetWarnings(report, text, options.tokenBudget, lookup, options.tokenReportFile ?? TOKEN_REPORT_PATH),
   };
 }

@@ -3,6 +3,7 @@
  * toolsmith's entry type, read from the JSON beside it.
  */
 import type { EmitContext, GeneratedFile } from '../../model.js';
+import { textFile } from './assembled-file.js';
 import { runtimeSpecifier } from '../../naming.js';
 import { banner as codeBanner } from '../banner.js';
 import {
@@ -31,7 +32,7 @@ export function typedModule(target: ManifestTarget, ctx: EmitContext, searches: 
     `export const ${name}: ${type} = JSON.parse(readFileSync(new URL('./${json}', import.meta.url), 'utf8'));`,
     '',
   ].join('\n');
-  return { path: file, content, kind: 'generated', preformatted: true };
+  return textFile(file, content);
 }
 
 /**
