@@ -19,9 +19,11 @@ import {
   booleanSubschemas,
   toolShapeViolations,
   INPUT_SCHEMA,
+  inputAndOutput,
   inputNodes,
   keywordsAtRoot,
   keywordsOnNodes,
+  MAX_WALK_DEPTH,
   metaSchemaViolations,
   nameNotMatching,
   nonObjectRoot,
@@ -29,9 +31,9 @@ import {
   shown,
   tupleItems,
   typeUnions,
+  visitSchemaNodes,
   words,
 } from './host-rules.js';
-import { visitJsonObjects, visitSchemaNodes } from './schema-nodes.js';
 
 /* ---------------------------------------------------------------- Gemini CLI */
 
@@ -52,6 +54,23 @@ function geminiNullable(type: unknown): type is [string, string] {
   if (!Array.isArray(type) || type.length !== 2) return false;
   const nullAt = type.indexOf('null');
   return nullAt !== -1 && typeof type[1 - nullAt] === 'string';
+}
+
+/** Calls `visit` for every JSON object anywhere in `value` (schemas and data alike), parents first: Gemini CLI's walk. */
+function visitJsonObjects(
+  value: unknown,
+  pointer: string,
+  visit: (object: Record<string, unknown>, pointer: string) => void,
+  depth = 0,
+): void {
+  if (depth > MAX_WALK_DEPTH) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => visitJsonObjects(item, `${pointer}/${index}`, visit, depth + 1));
+  } else if (isObject(value)) {
+    visit(value, pointer);
+    for (const key of Object.keys(value))
+      visitJsonObjects(value[key], `${pointer}/${escapePointerSegment(key)}`, visit, depth + 1);
+  }
 }
 
 const geminiCli: HostProfile = {
@@ -151,7 +170,7 @@ const cursor: HostProfile = {
       source: 'https://github.com/MervinPraison/PraisonAI/issues/3111',
       versions: 'as reported 2026-07-16',
       find: inputNodes((node, pointer) =>
-        Object.hasOwn(node, 'required') && node.required === null
+        node.required === null
           ? { pointer: `${pointer}/required`, detail: '`required: null` makes Cursor drop every tool of the server' }
           : undefined,
       ),
@@ -650,10 +669,7 @@ const mcpInspector: HostProfile = {
       does: 'lists and calls every tool; `tools/list --strict` warns about type unions, untyped schemas and remote `$ref`s, and errs (exit code) on a `true`/`false` where a schema object is expected',
       source: INSPECTOR_SOURCE,
       versions: INSPECTOR_VERSIONS,
-      find: (tool) => [
-        ...inspectorLint(tool.inputSchema, INPUT_SCHEMA),
-        ...(tool.outputSchema === undefined ? [] : inspectorLint(tool.outputSchema, OUTPUT_SCHEMA)),
-      ],
+      find: inputAndOutput(inspectorLint),
     },
   ],
 };
@@ -687,11 +703,6 @@ export function hostById(id: string): HostProfile | undefined {
  */
 export function injectedArguments(hosts: readonly HostProfile[] = HOSTS): InjectedArgument[] {
   return hosts.flatMap((host) => (host.injects ?? []).map((argument) => ({ ...argument, host: host.id })));
-}
-
-/** The pointer of a root property of the input schema. */
-export function inputPropertyPointer(name: string): string {
-  return `${INPUT_SCHEMA}/properties/${escapePointerSegment(name)}`;
 }
 
 /** The name `host` shows its model for `tool` (the tool's own name for a host that does not rename). */

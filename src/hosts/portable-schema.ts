@@ -19,9 +19,8 @@ import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject, setOwn, walkSchema } from '../schema/walk.js';
-import { INPUT_SCHEMA, words } from './host-rules.js';
+import { INPUT_SCHEMA, MAX_WALK_DEPTH, words } from './host-rules.js';
 import { injectedArguments, VSCODE_DESCRIPTION_LIMIT } from './host-table.js';
-import { MAX_WALK_DEPTH } from './schema-nodes.js';
 
 /** A keyword of the served schema that the portable one no longer has as a keyword. */
 interface PortableMove {
