@@ -534,76 +534,64 @@ const vscodeTupleItems = vscodeRule({
   }),
 });
 
-const vscodeCopilotGpt4: HostProfile = {
-  id: 'vscode-copilot-gpt-4',
-  name: 'VS Code Copilot (gpt-4 family models)',
-  versions: VSCODE_VERSIONS,
-  rules: [
-    ...VSCODE_ALL_FAMILIES,
-    vscodeTupleItems,
-    vscodeRule({
-      id: 'vscode-copilot-gpt-4/unsupported-keywords',
-      effect: 'alters',
-      does: 'deletes `minLength`, `maxLength`, `pattern`, `default`, `format`, `minimum`, `maximum`, `multipleOf`, the size and item keywords and the property-name keywords wherever its walk reaches (not inside `$defs`)',
-      fix: 'the portable profile tells bounds and defaults in the description',
-      find: keywordsOnNodes(
-        VSCODE_GPT4_DELETES,
-        (keyword, value) => `VS Code Copilot deletes ${shown(keyword, value)}`,
-        VSCODE_WALK,
-      ),
-    }),
-    vscodeRule({
-      id: 'vscode-copilot-gpt-4/long-description',
-      effect: 'alters',
-      does: `cuts a schema description longer than ${VSCODE_DESCRIPTION_LIMIT} characters`,
-      find: inputNodes(
-        (node, pointer) =>
-          typeof node.description === 'string' && node.description.length > VSCODE_DESCRIPTION_LIMIT
-            ? {
-                pointer: `${pointer}/description`,
-                detail: `VS Code Copilot cuts the description to ${VSCODE_DESCRIPTION_LIMIT} characters`,
-              }
-            : undefined,
-        VSCODE_WALK,
-      ),
-    }),
-  ],
-};
+/** VS Code Copilot for one family of models: the rules of every family, then the family's own. */
+function vscodeFamily(id: string, models: string, rules: readonly HostRule[]): HostProfile {
+  return {
+    id,
+    name: `VS Code Copilot (${models})`,
+    versions: VSCODE_VERSIONS,
+    rules: [...VSCODE_ALL_FAMILIES, ...rules],
+  };
+}
 
-const vscodeCopilotClaude: HostProfile = {
-  id: 'vscode-copilot-claude',
-  name: 'VS Code Copilot (claude and o4 family models)',
-  versions: VSCODE_VERSIONS,
-  rules: [...VSCODE_ALL_FAMILIES, vscodeTupleItems],
-};
+const vscodeCopilotGpt4 = vscodeFamily('vscode-copilot-gpt-4', 'gpt-4 family models', [
+  vscodeTupleItems,
+  vscodeRule({
+    id: 'vscode-copilot-gpt-4/unsupported-keywords',
+    effect: 'alters',
+    does: 'deletes `minLength`, `maxLength`, `pattern`, `default`, `format`, `minimum`, `maximum`, `multipleOf`, the size and item keywords and the property-name keywords wherever its walk reaches (not inside `$defs`)',
+    fix: 'the portable profile tells bounds and defaults in the description',
+    find: keywordsOnNodes(
+      VSCODE_GPT4_DELETES,
+      (keyword, value) => `VS Code Copilot deletes ${shown(keyword, value)}`,
+      VSCODE_WALK,
+    ),
+  }),
+  vscodeRule({
+    id: 'vscode-copilot-gpt-4/long-description',
+    effect: 'alters',
+    does: `cuts a schema description longer than ${VSCODE_DESCRIPTION_LIMIT} characters`,
+    find: inputNodes(
+      (node, pointer) =>
+        typeof node.description === 'string' && node.description.length > VSCODE_DESCRIPTION_LIMIT
+          ? {
+              pointer: `${pointer}/description`,
+              detail: `VS Code Copilot cuts the description to ${VSCODE_DESCRIPTION_LIMIT} characters`,
+            }
+          : undefined,
+      VSCODE_WALK,
+    ),
+  }),
+]);
 
-const vscodeCopilotGemini: HostProfile = {
-  id: 'vscode-copilot-gemini',
-  name: 'VS Code Copilot (gemini family models)',
-  versions: VSCODE_VERSIONS,
-  rules: [
-    ...VSCODE_ALL_FAMILIES,
-    vscodeRule({
-      id: 'vscode-copilot-gemini/nullable',
-      effect: 'alters',
-      does: 'rewrites a `type` array holding `null` into `nullable: true` (one other type) or drops `null` from it (several)',
-      versions: 'Copilot Chat 0.37.0 to 0.42.0',
-      fix: 'the portable profile says "or null" in the description instead',
-      find: typeUnions(
-        (types) => types.includes('null'),
-        (types) => `VS Code Copilot rewrites ${shown('type', types)} for gemini models`,
-        VSCODE_WALK,
-      ),
-    }),
-  ],
-};
+const vscodeCopilotClaude = vscodeFamily('vscode-copilot-claude', 'claude and o4 family models', [vscodeTupleItems]);
 
-const vscodeCopilot: HostProfile = {
-  id: 'vscode-copilot',
-  name: 'VS Code Copilot (other model families)',
-  versions: VSCODE_VERSIONS,
-  rules: VSCODE_ALL_FAMILIES,
-};
+const vscodeCopilotGemini = vscodeFamily('vscode-copilot-gemini', 'gemini family models', [
+  vscodeRule({
+    id: 'vscode-copilot-gemini/nullable',
+    effect: 'alters',
+    does: 'rewrites a `type` array holding `null` into `nullable: true` (one other type) or drops `null` from it (several)',
+    versions: 'Copilot Chat 0.37.0 to 0.42.0',
+    fix: 'the portable profile says "or null" in the description instead',
+    find: typeUnions(
+      (types) => types.includes('null'),
+      (types) => `VS Code Copilot rewrites ${shown('type', types)} for gemini models`,
+      VSCODE_WALK,
+    ),
+  }),
+]);
+
+const vscodeCopilot = vscodeFamily('vscode-copilot', 'other model families', []);
 
 /* ---------------------------------------------------------------- The MCP Inspector */
 
