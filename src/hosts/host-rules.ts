@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment } from '../schema/json-pointer.js';
+import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
+import type { SchemaDialect } from '../schema/keywords.js';
 import { forEachSubschema, isObject } from '../schema/walk.js';
 import type { HostRule, RuleHit, ServedTool } from './host-profile.js';
 
@@ -61,6 +63,9 @@ export const OUTPUT_SCHEMA = '/outputSchema';
 export function words(line: string): ReadonlySet<string> {
   return new Set(line.split(' '));
 }
+
+/** The names JSON Schema's `type` takes. */
+export const JSON_TYPES = words('string number integer boolean object array null');
 
 /** A keyword's value, short enough for a sentence (`minLength: 1`), or the keyword alone. */
 export function shown(keyword: string, value: unknown): string {
@@ -220,34 +225,27 @@ export function booleanSubschemas(detail: (node: boolean, keyword: string) => st
  * the table without checking a tool never loads it.
  */
 const requireCommonJs = createRequire(import.meta.url);
-const metaValidators = new Map<string, ValidateFunction>();
+/** The meta-schema validator of each dialect, made on first use. */
+const metaValidators: { [dialect in SchemaDialect]?: ValidateFunction } = {};
 
-function metaValidator(dialect: 'draft-07' | '2020-12'): ValidateFunction {
-  let validate = metaValidators.get(dialect);
-  if (validate === undefined) {
-    const options = { strict: false, validateFormats: false, allErrors: true };
-    // The classes are taken into constants first: tsc drops the parentheses of `new (x as T).C()`,
-    // which would call `x` with `new` (tsx keeps them, so only the built package broke).
-    const AjvClass: new (o: object) => Ajv =
-      dialect === '2020-12'
-        ? (requireCommonJs('ajv/dist/2020') as { Ajv2020: new (o: object) => Ajv }).Ajv2020
-        : (requireCommonJs('ajv') as { Ajv: new (o: object) => Ajv }).Ajv;
-    const ajv = new AjvClass(options);
-    const id =
-      dialect === '2020-12' ? 'https://json-schema.org/draft/2020-12/schema' : 'http://json-schema.org/draft-07/schema';
-    validate = ajv.getSchema(id)!;
-    metaValidators.set(dialect, validate);
-  }
-  return validate;
+function createMetaValidator(dialect: SchemaDialect): ValidateFunction {
+  // The classes are taken into constants first: tsc drops the parentheses of `new (x as T).C()`,
+  // which would call `x` with `new` (tsx keeps them, so only the built package broke).
+  const AjvClass: new (o: object) => Ajv =
+    dialect === '2020-12'
+      ? (requireCommonJs('ajv/dist/2020') as { Ajv2020: new (o: object) => Ajv }).Ajv2020
+      : (requireCommonJs('ajv') as { Ajv: new (o: object) => Ajv }).Ajv;
+  const ajv = new AjvClass({ strict: false, validateFormats: false, allErrors: true });
+  return ajv.getSchema(dialect === '2020-12' ? JSON_SCHEMA_2020_12 : 'http://json-schema.org/draft-07/schema')!;
 }
 
 /**
  * Where the input schema, read as data, breaks a dialect's meta-schema (`exclusiveMinimum: true`,
  * `required: null`): hosts that check schemas this way refuse the tool. One hit per failing place.
  */
-export function metaSchemaViolations(dialect: 'draft-07' | '2020-12', detail: (message: string) => string): Find {
+export function metaSchemaViolations(dialect: SchemaDialect, detail: (message: string) => string): Find {
   return (tool: ServedTool) => {
-    const validate = metaValidator(dialect);
+    const validate = (metaValidators[dialect] ??= createMetaValidator(dialect));
     if (validate(tool.inputSchema)) return [];
     const seen = new Set<string>();
     const hits: RuleHit[] = [];

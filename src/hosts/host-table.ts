@@ -21,6 +21,7 @@ import {
   INPUT_SCHEMA,
   inputAndOutput,
   inputNodes,
+  JSON_TYPES,
   keywordsAtRoot,
   keywordsOnNodes,
   MAX_WALK_DEPTH,
@@ -604,7 +605,6 @@ const INSPECTOR_BOOLEAN_VALUED = words('additionalProperties unevaluatedProperti
 const INSPECTOR_CONSTRAINING = words(
   'type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength minLength pattern format contentMediaType contentEncoding contentSchema maxItems minItems uniqueItems maxContains minContains maxProperties minProperties required dependentRequired allOf anyOf oneOf not items prefixItems contains additionalItems unevaluatedItems properties patternProperties additionalProperties unevaluatedProperties propertyNames dependentSchemas dependencies $ref $dynamicRef $recursiveRef',
 );
-const JSON_TYPES = words('null boolean object array number string integer');
 
 /** The Inspector's lint over one schema (input or output), as `--strict` prints it: one hit per finding, at the schema it is about. */
 function inspectorLint(schema: unknown, at: string): RuleHit[] {

@@ -19,7 +19,7 @@ import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject, setOwn, walkSchema } from '../schema/walk.js';
-import { INPUT_SCHEMA, MAX_WALK_DEPTH, words } from './host-rules.js';
+import { INPUT_SCHEMA, JSON_TYPES, MAX_WALK_DEPTH, words } from './host-rules.js';
 import { injectedArguments, VSCODE_DESCRIPTION_LIMIT } from './host-table.js';
 
 /** A keyword of the served schema that the portable one no longer has as a keyword. */
@@ -47,7 +47,6 @@ export interface PortableSchema {
 }
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
-const JSON_TYPES = words('string number integer boolean object array null');
 
 /** What the portable form can hold of a schema, read as "accepts at least this". */
 interface Shape {
