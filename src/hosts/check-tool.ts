@@ -85,20 +85,17 @@ export function verdictOf(findings: readonly HostFinding[]): HostVerdict {
 /** What `host` does to one served tool: every rule's findings at their pointers, and the verdict. */
 export function checkTool(tool: ServedTool, host: HostProfile, context: Partial<CheckContext> = {}): ToolCheck {
   const full = contextOf(context);
-  const findings: HostFinding[] = [];
-  for (const rule of host.rules) {
-    for (const hit of rule.find(tool, full)) {
-      findings.push({
-        host: host.id,
-        rule: rule.id,
-        effect: rule.effect,
-        scope: rule.scope ?? 'tool',
-        pointer: hit.pointer,
-        message: hit.detail,
-        ...(rule.fix === undefined ? {} : { fix: rule.fix }),
-      });
-    }
-  }
+  const findings: HostFinding[] = host.rules.flatMap((rule) =>
+    rule.find(tool, full).map((hit) => ({
+      host: host.id,
+      rule: rule.id,
+      effect: rule.effect,
+      scope: rule.scope ?? 'tool',
+      pointer: hit.pointer,
+      message: hit.detail,
+      ...(rule.fix === undefined ? {} : { fix: rule.fix }),
+    })),
+  );
   findings.push(...namingFindings(tool, host, full), ...injectionFindings(tool, host));
   return { tool: tool.name, host: host.id, verdict: verdictOf(findings), findings };
 }
