@@ -16,7 +16,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { appendDescription, carriedText } from '../schema/keyword-sentences.js';
 import { codeSpan } from '../text/markdown-text.js';
-import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
+import { formatPointer, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
 import { isObject, setOwn, walkSchema } from '../schema/walk.js';
 import { INPUT_SCHEMA, JSON_TYPES, MAX_WALK_DEPTH, words } from './host-rules.js';
@@ -108,7 +108,7 @@ function sentenceFor(keyword: string, value: unknown): string | undefined {
 }
 
 function pointerOf(pointer: string, ...tokens: Array<string | number>): string {
-  return tokens.reduce<string>((at, token) => `${at}/${escapePointerSegment(token)}`, pointer);
+  return `${pointer}${formatPointer(tokens)}`;
 }
 
 function jsonTypeOf(value: unknown): JsonType {
