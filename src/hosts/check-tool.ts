@@ -6,6 +6,7 @@
  * Pure functions of the table: the generator's report and the tests call them.
  */
 import { codeSpan } from '../text/markdown-text.js';
+import { escapePointerSegment } from '../schema/json-pointer.js';
 import { isObject } from '../schema/walk.js';
 import {
   type CheckContext,
@@ -17,7 +18,7 @@ import {
   type ServerCheck,
   type ToolCheck,
 } from './host-profile.js';
-import { inputPropertyPointer } from './host-table.js';
+import { INPUT_SCHEMA } from './host-rules.js';
 
 /** The context of a check, with the defaults filled in. */
 function contextOf(context: Partial<CheckContext>): CheckContext {
@@ -46,7 +47,7 @@ function injectionFindings(tool: ServedTool, host: HostProfile): HostFinding[] {
       rule: `${host.id}/${argument.name}`,
       effect: declared ? 'alters' : 'injects',
       scope: 'tool',
-      pointer: inputPropertyPointer(argument.name),
+      pointer: `${INPUT_SCHEMA}/properties/${escapePointerSegment(argument.name)}`,
       message: declared
         ? `${host.name} replaces the tool's own ${name} with its ${codeSpan(JSON.stringify(argument.schema))} and uses it for itself`
         : `${host.name} adds ${name} to the declaration and sends it in calls${refusal}`,
@@ -84,20 +85,17 @@ export function verdictOf(findings: readonly HostFinding[]): HostVerdict {
 /** What `host` does to one served tool: every rule's findings at their pointers, and the verdict. */
 export function checkTool(tool: ServedTool, host: HostProfile, context: Partial<CheckContext> = {}): ToolCheck {
   const full = contextOf(context);
-  const findings: HostFinding[] = [];
-  for (const rule of host.rules) {
-    for (const hit of rule.find(tool, full)) {
-      findings.push({
-        host: host.id,
-        rule: rule.id,
-        effect: rule.effect,
-        scope: rule.scope ?? 'tool',
-        pointer: hit.pointer,
-        message: hit.detail,
-        ...(rule.fix === undefined ? {} : { fix: rule.fix }),
-      });
-    }
-  }
+  const findings: HostFinding[] = host.rules.flatMap((rule) =>
+    rule.find(tool, full).map((hit) => ({
+      host: host.id,
+      rule: rule.id,
+      effect: rule.effect,
+      scope: rule.scope ?? 'tool',
+      pointer: hit.pointer,
+      message: hit.detail,
+      ...(rule.fix === undefined ? {} : { fix: rule.fix }),
+    })),
+  );
   findings.push(...namingFindings(tool, host, full), ...injectionFindings(tool, host));
   return { tool: tool.name, host: host.id, verdict: verdictOf(findings), findings };
 }

@@ -8,11 +8,51 @@ import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { codeSpan } from '../text/markdown-text.js';
 import { escapePointerSegment } from '../schema/json-pointer.js';
-import { isObject } from '../schema/walk.js';
+import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
+import type { SchemaDialect } from '../schema/keywords.js';
+import { forEachSubschema, isObject } from '../schema/walk.js';
 import type { HostRule, RuleHit, ServedTool } from './host-profile.js';
-import { type SchemaNode, visitSchemaNodes } from './schema-nodes.js';
 
 type Find = HostRule['find'];
+
+/*
+ * Hosts walk schemas their own way — VS Code Copilot's normalizer follows a dozen keywords and never
+ * enters `$defs`, Gemini CLI rewrites every JSON object it meets, enum values included — so a rule
+ * names the walk its host makes.
+ */
+
+/** A subschema as a host meets it: a schema object, or `true`/`false`. */
+type SchemaNode = Record<string, unknown> | boolean;
+
+/** Called for each subschema: the node, its JSON pointer, and the keyword it sits under (`''` for the root). */
+type NodeVisitor = (node: SchemaNode, pointer: string, keyword: string) => void;
+
+/** Deeper than this, a walk stops: a hand-written schema can nest without end, and no host reads that deep. */
+export const MAX_WALK_DEPTH = 128;
+
+/**
+ * Calls `visit` for `schema` and every subschema below it (booleans included), parents first. With
+ * `through`, only subschemas under those keywords are entered (a host whose walker skips `$defs`).
+ */
+export function visitSchemaNodes(
+  schema: unknown,
+  pointer: string,
+  visit: NodeVisitor,
+  through?: ReadonlySet<string>,
+): void {
+  const options = { booleans: true, through };
+  const step = (node: SchemaNode, at: string, keyword: string, depth: number): void => {
+    visit(node, at, keyword);
+    if (typeof node === 'boolean' || depth >= MAX_WALK_DEPTH) return;
+    forEachSubschema(
+      node,
+      at,
+      (child, childPointer, place) => step(child as SchemaNode, childPointer, place.keyword, depth + 1),
+      options,
+    );
+  };
+  if (typeof schema === 'boolean' || isObject(schema)) step(schema, pointer, '', 0);
+}
 
 /** The pointer of the input schema inside a served tool entry. */
 export const INPUT_SCHEMA = '/inputSchema';
@@ -23,6 +63,9 @@ export const OUTPUT_SCHEMA = '/outputSchema';
 export function words(line: string): ReadonlySet<string> {
   return new Set(line.split(' '));
 }
+
+/** The names JSON Schema's `type` takes. */
+export const JSON_TYPES = words('string number integer boolean object array null');
 
 /** A keyword's value, short enough for a sentence (`minLength: 1`), or the keyword alone. */
 export function shown(keyword: string, value: unknown): string {
@@ -66,18 +109,12 @@ export function keywordsOnNodes(
   );
 }
 
-/** Each of `keywords` on the input schema's root. */
+/** Each of `keywords` on the input schema's root (a walk through no keyword stays at the root). */
 export function keywordsAtRoot(
   keywords: ReadonlySet<string>,
   detail: (keyword: string, value: unknown) => string,
 ): Find {
-  return (tool) => {
-    const root = tool.inputSchema;
-    if (!isObject(root)) return [];
-    return Object.keys(root)
-      .filter((keyword) => keywords.has(keyword))
-      .map((keyword) => ({ pointer: `${INPUT_SCHEMA}/${keyword}`, detail: detail(keyword, root[keyword]) }));
-  };
+  return keywordsOnNodes(keywords, detail, new Set());
 }
 
 /** A node with `type: "array"` whose `items` is missing (or, with `falsy`, any falsy value: `items: false` too). */
@@ -154,6 +191,11 @@ export function toolShapeViolations(consequence: string, options: { objectProper
           });
     return hits;
   };
+  return inputAndOutput(check);
+}
+
+/** `check`'s hits in the input schema, then in the output schema when the tool has one. */
+export function inputAndOutput(check: (schema: unknown, pointer: string) => RuleHit[]): Find {
   return (tool) => [
     ...check(tool.inputSchema, INPUT_SCHEMA),
     ...(tool.outputSchema === undefined ? [] : check(tool.outputSchema, OUTPUT_SCHEMA)),
@@ -183,34 +225,27 @@ export function booleanSubschemas(detail: (node: boolean, keyword: string) => st
  * the table without checking a tool never loads it.
  */
 const requireCommonJs = createRequire(import.meta.url);
-const metaValidators = new Map<string, ValidateFunction>();
+/** The meta-schema validator of each dialect, made on first use. */
+const metaValidators: { [dialect in SchemaDialect]?: ValidateFunction } = {};
 
-function metaValidator(dialect: 'draft-07' | '2020-12'): ValidateFunction {
-  let validate = metaValidators.get(dialect);
-  if (validate === undefined) {
-    const options = { strict: false, validateFormats: false, allErrors: true };
-    // The classes are taken into constants first: tsc drops the parentheses of `new (x as T).C()`,
-    // which would call `x` with `new` (tsx keeps them, so only the built package broke).
-    const AjvClass: new (o: object) => Ajv =
-      dialect === '2020-12'
-        ? (requireCommonJs('ajv/dist/2020') as { Ajv2020: new (o: object) => Ajv }).Ajv2020
-        : (requireCommonJs('ajv') as { Ajv: new (o: object) => Ajv }).Ajv;
-    const ajv = new AjvClass(options);
-    const id =
-      dialect === '2020-12' ? 'https://json-schema.org/draft/2020-12/schema' : 'http://json-schema.org/draft-07/schema';
-    validate = ajv.getSchema(id)!;
-    metaValidators.set(dialect, validate);
-  }
-  return validate;
+function createMetaValidator(dialect: SchemaDialect): ValidateFunction {
+  // The classes are taken into constants first: tsc drops the parentheses of `new (x as T).C()`,
+  // which would call `x` with `new` (tsx keeps them, so only the built package broke).
+  const AjvClass: new (o: object) => Ajv =
+    dialect === '2020-12'
+      ? (requireCommonJs('ajv/dist/2020') as { Ajv2020: new (o: object) => Ajv }).Ajv2020
+      : (requireCommonJs('ajv') as { Ajv: new (o: object) => Ajv }).Ajv;
+  const ajv = new AjvClass({ strict: false, validateFormats: false, allErrors: true });
+  return ajv.getSchema(dialect === '2020-12' ? JSON_SCHEMA_2020_12 : 'http://json-schema.org/draft-07/schema')!;
 }
 
 /**
  * Where the input schema, read as data, breaks a dialect's meta-schema (`exclusiveMinimum: true`,
  * `required: null`): hosts that check schemas this way refuse the tool. One hit per failing place.
  */
-export function metaSchemaViolations(dialect: 'draft-07' | '2020-12', detail: (message: string) => string): Find {
+export function metaSchemaViolations(dialect: SchemaDialect, detail: (message: string) => string): Find {
   return (tool: ServedTool) => {
-    const validate = metaValidator(dialect);
+    const validate = (metaValidators[dialect] ??= createMetaValidator(dialect));
     if (validate(tool.inputSchema)) return [];
     const seen = new Set<string>();
     const hits: RuleHit[] = [];

@@ -19,9 +19,12 @@ import {
   booleanSubschemas,
   toolShapeViolations,
   INPUT_SCHEMA,
+  inputAndOutput,
   inputNodes,
+  JSON_TYPES,
   keywordsAtRoot,
   keywordsOnNodes,
+  MAX_WALK_DEPTH,
   metaSchemaViolations,
   nameNotMatching,
   nonObjectRoot,
@@ -29,9 +32,9 @@ import {
   shown,
   tupleItems,
   typeUnions,
+  visitSchemaNodes,
   words,
 } from './host-rules.js';
-import { visitJsonObjects, visitSchemaNodes } from './schema-nodes.js';
 
 /* ---------------------------------------------------------------- Gemini CLI */
 
@@ -52,6 +55,23 @@ function geminiNullable(type: unknown): type is [string, string] {
   if (!Array.isArray(type) || type.length !== 2) return false;
   const nullAt = type.indexOf('null');
   return nullAt !== -1 && typeof type[1 - nullAt] === 'string';
+}
+
+/** Calls `visit` for every JSON object anywhere in `value` (schemas and data alike), parents first: Gemini CLI's walk. */
+function visitJsonObjects(
+  value: unknown,
+  pointer: string,
+  visit: (object: Record<string, unknown>, pointer: string) => void,
+  depth = 0,
+): void {
+  if (depth > MAX_WALK_DEPTH) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => visitJsonObjects(item, `${pointer}/${index}`, visit, depth + 1));
+  } else if (isObject(value)) {
+    visit(value, pointer);
+    for (const key of Object.keys(value))
+      visitJsonObjects(value[key], `${pointer}/${escapePointerSegment(key)}`, visit, depth + 1);
+  }
 }
 
 const geminiCli: HostProfile = {
@@ -151,7 +171,7 @@ const cursor: HostProfile = {
       source: 'https://github.com/MervinPraison/PraisonAI/issues/3111',
       versions: 'as reported 2026-07-16',
       find: inputNodes((node, pointer) =>
-        Object.hasOwn(node, 'required') && node.required === null
+        node.required === null
           ? { pointer: `${pointer}/required`, detail: '`required: null` makes Cursor drop every tool of the server' }
           : undefined,
       ),
@@ -515,76 +535,64 @@ const vscodeTupleItems = vscodeRule({
   }),
 });
 
-const vscodeCopilotGpt4: HostProfile = {
-  id: 'vscode-copilot-gpt-4',
-  name: 'VS Code Copilot (gpt-4 family models)',
-  versions: VSCODE_VERSIONS,
-  rules: [
-    ...VSCODE_ALL_FAMILIES,
-    vscodeTupleItems,
-    vscodeRule({
-      id: 'vscode-copilot-gpt-4/unsupported-keywords',
-      effect: 'alters',
-      does: 'deletes `minLength`, `maxLength`, `pattern`, `default`, `format`, `minimum`, `maximum`, `multipleOf`, the size and item keywords and the property-name keywords wherever its walk reaches (not inside `$defs`)',
-      fix: 'the portable profile tells bounds and defaults in the description',
-      find: keywordsOnNodes(
-        VSCODE_GPT4_DELETES,
-        (keyword, value) => `VS Code Copilot deletes ${shown(keyword, value)}`,
-        VSCODE_WALK,
-      ),
-    }),
-    vscodeRule({
-      id: 'vscode-copilot-gpt-4/long-description',
-      effect: 'alters',
-      does: `cuts a schema description longer than ${VSCODE_DESCRIPTION_LIMIT} characters`,
-      find: inputNodes(
-        (node, pointer) =>
-          typeof node.description === 'string' && node.description.length > VSCODE_DESCRIPTION_LIMIT
-            ? {
-                pointer: `${pointer}/description`,
-                detail: `VS Code Copilot cuts the description to ${VSCODE_DESCRIPTION_LIMIT} characters`,
-              }
-            : undefined,
-        VSCODE_WALK,
-      ),
-    }),
-  ],
-};
+/** VS Code Copilot for one family of models: the rules of every family, then the family's own. */
+function vscodeFamily(id: string, models: string, rules: readonly HostRule[]): HostProfile {
+  return {
+    id,
+    name: `VS Code Copilot (${models})`,
+    versions: VSCODE_VERSIONS,
+    rules: [...VSCODE_ALL_FAMILIES, ...rules],
+  };
+}
 
-const vscodeCopilotClaude: HostProfile = {
-  id: 'vscode-copilot-claude',
-  name: 'VS Code Copilot (claude and o4 family models)',
-  versions: VSCODE_VERSIONS,
-  rules: [...VSCODE_ALL_FAMILIES, vscodeTupleItems],
-};
+const vscodeCopilotGpt4 = vscodeFamily('vscode-copilot-gpt-4', 'gpt-4 family models', [
+  vscodeTupleItems,
+  vscodeRule({
+    id: 'vscode-copilot-gpt-4/unsupported-keywords',
+    effect: 'alters',
+    does: 'deletes `minLength`, `maxLength`, `pattern`, `default`, `format`, `minimum`, `maximum`, `multipleOf`, the size and item keywords and the property-name keywords wherever its walk reaches (not inside `$defs`)',
+    fix: 'the portable profile tells bounds and defaults in the description',
+    find: keywordsOnNodes(
+      VSCODE_GPT4_DELETES,
+      (keyword, value) => `VS Code Copilot deletes ${shown(keyword, value)}`,
+      VSCODE_WALK,
+    ),
+  }),
+  vscodeRule({
+    id: 'vscode-copilot-gpt-4/long-description',
+    effect: 'alters',
+    does: `cuts a schema description longer than ${VSCODE_DESCRIPTION_LIMIT} characters`,
+    find: inputNodes(
+      (node, pointer) =>
+        typeof node.description === 'string' && node.description.length > VSCODE_DESCRIPTION_LIMIT
+          ? {
+              pointer: `${pointer}/description`,
+              detail: `VS Code Copilot cuts the description to ${VSCODE_DESCRIPTION_LIMIT} characters`,
+            }
+          : undefined,
+      VSCODE_WALK,
+    ),
+  }),
+]);
 
-const vscodeCopilotGemini: HostProfile = {
-  id: 'vscode-copilot-gemini',
-  name: 'VS Code Copilot (gemini family models)',
-  versions: VSCODE_VERSIONS,
-  rules: [
-    ...VSCODE_ALL_FAMILIES,
-    vscodeRule({
-      id: 'vscode-copilot-gemini/nullable',
-      effect: 'alters',
-      does: 'rewrites a `type` array holding `null` into `nullable: true` (one other type) or drops `null` from it (several)',
-      versions: 'Copilot Chat 0.37.0 to 0.42.0',
-      fix: 'the portable profile says "or null" in the description instead',
-      find: typeUnions(
-        (types) => types.includes('null'),
-        (types) => `VS Code Copilot rewrites ${shown('type', types)} for gemini models`,
-        VSCODE_WALK,
-      ),
-    }),
-  ],
-};
+const vscodeCopilotClaude = vscodeFamily('vscode-copilot-claude', 'claude and o4 family models', [vscodeTupleItems]);
 
-const vscodeCopilot: HostProfile = {
-  id: 'vscode-copilot',
-  name: 'VS Code Copilot (other model families)',
-  versions: VSCODE_VERSIONS,
-  rules: VSCODE_ALL_FAMILIES,
-};
+const vscodeCopilotGemini = vscodeFamily('vscode-copilot-gemini', 'gemini family models', [
+  vscodeRule({
+    id: 'vscode-copilot-gemini/nullable',
+    effect: 'alters',
+    does: 'rewrites a `type` array holding `null` into `nullable: true` (one other type) or drops `null` from it (several)',
+    versions: 'Copilot Chat 0.37.0 to 0.42.0',
+    fix: 'the portable profile says "or null" in the description instead',
+    find: typeUnions(
+      (types) => types.includes('null'),
+      (types) => `VS Code Copilot rewrites ${shown('type', types)} for gemini models`,
+      VSCODE_WALK,
+    ),
+  }),
+]);
+
+const vscodeCopilot = vscodeFamily('vscode-copilot', 'other model families', []);
 
 /* ---------------------------------------------------------------- The MCP Inspector */
 
@@ -597,7 +605,6 @@ const INSPECTOR_BOOLEAN_VALUED = words('additionalProperties unevaluatedProperti
 const INSPECTOR_CONSTRAINING = words(
   'type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength minLength pattern format contentMediaType contentEncoding contentSchema maxItems minItems uniqueItems maxContains minContains maxProperties minProperties required dependentRequired allOf anyOf oneOf not items prefixItems contains additionalItems unevaluatedItems properties patternProperties additionalProperties unevaluatedProperties propertyNames dependentSchemas dependencies $ref $dynamicRef $recursiveRef',
 );
-const JSON_TYPES = words('null boolean object array number string integer');
 
 /** The Inspector's lint over one schema (input or output), as `--strict` prints it: one hit per finding, at the schema it is about. */
 function inspectorLint(schema: unknown, at: string): RuleHit[] {
@@ -650,10 +657,7 @@ const mcpInspector: HostProfile = {
       does: 'lists and calls every tool; `tools/list --strict` warns about type unions, untyped schemas and remote `$ref`s, and errs (exit code) on a `true`/`false` where a schema object is expected',
       source: INSPECTOR_SOURCE,
       versions: INSPECTOR_VERSIONS,
-      find: (tool) => [
-        ...inspectorLint(tool.inputSchema, INPUT_SCHEMA),
-        ...(tool.outputSchema === undefined ? [] : inspectorLint(tool.outputSchema, OUTPUT_SCHEMA)),
-      ],
+      find: inputAndOutput(inspectorLint),
     },
   ],
 };
@@ -687,11 +691,6 @@ export function hostById(id: string): HostProfile | undefined {
  */
 export function injectedArguments(hosts: readonly HostProfile[] = HOSTS): InjectedArgument[] {
   return hosts.flatMap((host) => (host.injects ?? []).map((argument) => ({ ...argument, host: host.id })));
-}
-
-/** The pointer of a root property of the input schema. */
-export function inputPropertyPointer(name: string): string {
-  return `${INPUT_SCHEMA}/properties/${escapePointerSegment(name)}`;
 }
 
 /** The name `host` shows its model for `tool` (the tool's own name for a host that does not rename). */

@@ -16,12 +16,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { appendDescription, carriedText } from '../schema/keyword-sentences.js';
 import { codeSpan } from '../text/markdown-text.js';
-import { escapePointerSegment, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
+import { formatPointer, parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { JSON_SCHEMA_2020_12 } from '../schema/json-schema-2020.js';
-import { isObject } from '../schema/walk.js';
-import { INPUT_SCHEMA, words } from './host-rules.js';
+import { isObject, setOwn, walkSchema } from '../schema/walk.js';
+import { INPUT_SCHEMA, JSON_TYPES, MAX_WALK_DEPTH, words } from './host-rules.js';
 import { injectedArguments, VSCODE_DESCRIPTION_LIMIT } from './host-table.js';
-import { MAX_WALK_DEPTH } from './schema-nodes.js';
 
 /** A keyword of the served schema that the portable one no longer has as a keyword. */
 interface PortableMove {
@@ -48,7 +47,6 @@ export interface PortableSchema {
 }
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
-const JSON_TYPES = words('string number integer boolean object array null');
 
 /** What the portable form can hold of a schema, read as "accepts at least this". */
 interface Shape {
@@ -110,7 +108,7 @@ function sentenceFor(keyword: string, value: unknown): string | undefined {
 }
 
 function pointerOf(pointer: string, ...tokens: Array<string | number>): string {
-  return tokens.reduce<string>((at, token) => `${at}/${escapePointerSegment(token)}`, pointer);
+  return `${pointer}${formatPointer(tokens)}`;
 }
 
 function jsonTypeOf(value: unknown): JsonType {
@@ -449,13 +447,7 @@ function emitObject(shape: Shape, pointer: string, out: Record<string, unknown>,
   const extra: string[] = [];
   for (const [name, property] of shape.properties) {
     if (property.never) extra.push(`Never give ${codeSpan(name)}.`);
-    else
-      Object.defineProperty(properties, name, {
-        value: emit(property, pointerOf(pointer, 'properties', name), unportable),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    else setOwn(properties, name, emit(property, pointerOf(pointer, 'properties', name), unportable));
   }
   out.properties = properties;
   const required = [...shape.required].filter((name) => Object.hasOwn(properties, name));
@@ -482,7 +474,7 @@ export function portableInputSchema(inputSchema: unknown): PortableSchema {
     unportable.push({ pointer: INPUT_SCHEMA, reason: 'the root is not `type: "object"`, which every host expects' });
   } else if (!isObject(body.properties)) body.properties = {};
   const schema: Record<string, unknown> = { $schema: JSON_SCHEMA_2020_12, ...body };
-  findLongDescriptions(schema, INPUT_SCHEMA, unportable);
+  findLongDescriptions(schema, unportable);
   for (const argument of injectedArguments())
     if (isObject(body.properties) && Object.hasOwn(body.properties, argument.name))
       unportable.push({
@@ -498,16 +490,12 @@ function onceEach<T>(list: T[]): T[] {
 }
 
 /** Descriptions VS Code Copilot cuts for gpt-4 models: the prose made them too long to carry whole. */
-function findLongDescriptions(node: Record<string, unknown>, pointer: string, unportable: Unportable[]): void {
-  if (typeof node.description === 'string' && node.description.length > VSCODE_DESCRIPTION_LIMIT)
-    unportable.push({
-      pointer: `${pointer}/description`,
-      reason: `a description over ${VSCODE_DESCRIPTION_LIMIT} characters`,
-    });
-  if (isObject(node.properties))
-    for (const name of Object.keys(node.properties)) {
-      const child = node.properties[name];
-      if (isObject(child)) findLongDescriptions(child, pointerOf(pointer, 'properties', name), unportable);
-    }
-  if (isObject(node.items)) findLongDescriptions(node.items, `${pointer}/items`, unportable);
+function findLongDescriptions(schema: Record<string, unknown>, unportable: Unportable[]): void {
+  walkSchema(schema, INPUT_SCHEMA, (node, pointer) => {
+    if (typeof node.description === 'string' && node.description.length > VSCODE_DESCRIPTION_LIMIT)
+      unportable.push({
+        pointer: `${pointer}/description`,
+        reason: `a description over ${VSCODE_DESCRIPTION_LIMIT} characters`,
+      });
+  });
 }

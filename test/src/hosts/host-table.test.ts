@@ -288,6 +288,23 @@ describe('each rule of the host table catches its fixture', () => {
   });
 });
 
+describe('root-only rules', () => {
+  it('find a combinator at the root only, not one nested below it', () => {
+    const tool: ServedTool = {
+      name: 'pick',
+      inputSchema: {
+        type: 'object',
+        if: { required: ['a'] },
+        properties: { a: { oneOf: [{ type: 'string' }, { type: 'integer' }] } },
+      },
+    };
+    const findings = checkTool(tool, row('claude-code')).findings;
+    expect(findings.map((finding) => [finding.rule, finding.pointer])).toEqual([
+      ['claude-code/root-composition', '/inputSchema/if'],
+    ]);
+  });
+});
+
 describe('the rows', () => {
   it('give every rule an id under its host, what it does, a source and the versions it holds for', () => {
     const ids = new Set<string>();

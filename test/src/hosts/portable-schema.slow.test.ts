@@ -211,6 +211,23 @@ describe('portableInputSchema writes', () => {
     expect(result.unportable).toEqual([]);
   });
 
+  it('a property named `__proto__` as data, and reports each description VS Code Copilot cuts, nested ones too', () => {
+    const long = 'x'.repeat(1025);
+    const result = portable(
+      JSON.parse(
+        `{"type":"object","properties":{"__proto__":{"type":"string"},"list":{"type":"array","items":{"type":"object","properties":{"note":{"type":"string","description":"${long}"}}}}}}`,
+      ),
+    );
+    expect(Object.keys(result.schema.properties as object)).toEqual(['__proto__', 'list']);
+    expect(Object.getPrototypeOf(result.schema.properties)).toBe(Object.prototype);
+    expect(result.unportable).toEqual([
+      {
+        pointer: '/inputSchema/properties/list/items/properties/note/description',
+        reason: 'a description over 1024 characters',
+      },
+    ]);
+  });
+
   it('nothing but what every host reads: the example tools and the shape fixtures', () => {
     const allowed = new Set([
       '$schema',
