@@ -1,3 +1,8 @@
+/**
+ * What the memory and Redis task stores share around their own atomic step: ending a task from another
+ * caller, cancel, the closed check and the drain loop. Each store keeps its `transition` (the Lua scripts
+ * for Redis stay atomic on their own: redis-scripts.ts) and how it stops a task it runs.
+ */
 import { RunningTasks } from './running-tasks.js';
 import {
   closedError,
