@@ -11,31 +11,22 @@ import {
 } from './redis-scripts.js';
 import { TaskStoreBase } from './task-store-base.js';
 import {
-  closedError,
   internalFailure,
   type CreateTaskInput,
-  missingTaskMessage,
   newTaskId,
-  notFoundRefusal,
-  notWaitingRefusal,
   ownerOf,
   type RunningTask,
   resolveTaskStoreTimings,
-  retentionFor,
   type StoredTask,
   type TaskAbortCause,
-  badTaskCursor,
   type TaskEnding,
   type TaskError,
   type TaskPage,
-  taskPageSize,
   type TaskStatus,
   type TaskStore,
   TaskStoreError,
   type TaskStoreTimings,
   type TaskTransition,
-  terminalRefusal,
-  tooManyWaitingRefusal,
 } from './task-store.js';
 
 /** A node-redis 6 client (a type only: the package is loaded on `connect`). */
@@ -112,8 +103,6 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   private readonly waitingKeys = new Map<string, string>();
   private readonly heartbeat: NodeJS.Timeout;
   private lastError: Error | undefined;
-  /** `maxmemory-policy` when it is not `noeviction`, accepted (`acceptEviction`). */
-  private evictionPolicy: string | undefined;
   private renewing = false;
   private indexed = 0;
 
@@ -193,14 +182,14 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
             'parameter for it), or accept the loss with serve --task-store-accept-eviction (acceptEviction: true).',
         );
       }
-      store.evictionPolicy = policy ?? 'unknown';
+      store.missingCause = `; or Redis evicted it: its maxmemory-policy is '${policy ?? 'unknown'}', which this server was told to accept`;
       store.warning = `${risk} Accepted (--task-store-accept-eviction): a missing task's client is told it may have been evicted.`;
     }
     return store;
   }
 
   async create(input: CreateTaskInput): Promise<RunningTask> {
-    if (this.closed) throw closedError(this.replicaId);
+    this.assertOpen();
     const taskId = newTaskId();
     const owner = ownerOf(input.subject);
     // The list entry goes in the same round trip; one whose task was not created is dropped by `list`.
@@ -208,7 +197,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       this.run(CREATE_SCRIPT, taskId, [
         this.replicaId,
         String(this.timings.leaseMs),
-        String(retentionFor(input, this.timings)),
+        String(this.retention(input)),
         String(input.pollIntervalMs ?? this.timings.pollIntervalMs),
         input.toolName,
         owner,
@@ -267,28 +256,15 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     return task?.owner === ownerOf(subject) ? this.toTask(taskId, task) : undefined;
   }
 
-  missing(taskId: string): string {
-    const evicted =
-      this.evictionPolicy === undefined
-        ? ''
-        : `; or Redis evicted it: its maxmemory-policy is '${this.evictionPolicy}', which this server was told to accept`;
-    return missingTaskMessage(taskId, this.timings, evicted);
-  }
-
   override async check(): Promise<void> {
     await super.check();
     await this.command(['PING']);
   }
 
   async list(subject: string | undefined, page: { cursor?: string; limit?: number } = {}): Promise<TaskPage> {
-    let from = '-inf';
-    let after = '';
-    if (page.cursor !== undefined) {
-      const match = /^r(\d[\d.e+]*):([0-9a-f-]{36})$/.exec(page.cursor);
-      if (match === null) throw badTaskCursor(page.cursor);
-      [from, after] = [match[1]!, match[2]!];
-    }
-    const limit = taskPageSize(page.limit);
+    const { limit, after: [from, after] = ['-inf', ''] } = this.listPage(page, (cursor) =>
+      /^r(\d[\d.e+]*):([0-9a-f-]{36})$/.exec(cursor)?.slice(1, 3),
+    );
     const key = `${this.prefix}tasks-of:${ownerOf(subject)}`;
     // `id, score` pairs, one more than the page when there is a next page.
     const reply = (await this.eval(LIST_SCRIPT, key, [from, after, String(limit)])) as string[];
@@ -310,7 +286,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     const channel = `${this.prefix}task-cancel:`;
     const answer = await this.run(RESPOND_SCRIPT, taskId, [ownerOf(subject), channel, ...pairs]);
     if (answer.verdict === 'not-waiting' && answer.task !== undefined)
-      return notWaitingRefusal(this.toTask(taskId, answer.task), Object.keys(inputResponses));
+      return this.notWaitingRefusal(this.toTask(taskId, answer.task), Object.keys(inputResponses));
     return this.outcome(taskId, answer, 'working');
   }
 
@@ -404,7 +380,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       return undefined;
     }
     const task = await this.get(taskId, subject);
-    return task === undefined ? notFoundRefusal(this.missing(taskId)) : tooManyWaitingRefusal(task, count);
+    return task === undefined ? this.notFoundRefusal(taskId) : this.tooManyWaitingRefusal(task, count);
   }
 
   /** Takes `taskId` out of its owner's waiting set (a failure leaves it to expire with its wait). */
@@ -416,10 +392,10 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   }
 
   /** Stops a task this replica runs, if it does: no lease, no waiting entry, its signal fired. */
-  protected stop(taskId: string, kind: TaskAbortCause, message: string): void {
+  protected override stop(taskId: string, kind: TaskAbortCause, message: string): void {
     this.renewedAt.delete(taskId);
     this.leaveWaiting(taskId);
-    this.running.abort(taskId, kind, message);
+    super.stop(taskId, kind, message);
   }
 
   private onCancelMessage(message: string): void {
@@ -480,9 +456,9 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
 
   /** A script's answer as the outcome of a transition toward `attempted`. */
   private outcome(taskId: string, answer: ScriptAnswer, attempted: TaskStatus): TaskTransition {
-    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(this.missing(taskId));
+    if (answer.verdict === 'not-found' || answer.task === undefined) return this.notFoundRefusal(taskId);
     const task = this.toTask(taskId, answer.task);
-    return answer.verdict === 'ok' ? { ok: true, task } : terminalRefusal(task, attempted);
+    return answer.verdict === 'ok' ? { ok: true, task } : this.terminalRefusal(task, attempted);
   }
 
   /** Runs a script on `key`: EVALSHA, EVAL when Redis lost its script cache (a restart). */
