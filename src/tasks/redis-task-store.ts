@@ -92,6 +92,8 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   /** Set when Redis may evict task keys and `acceptEviction` allowed it: the policy, and what it costs. */
   warning: string | undefined;
   private readonly prefix: string;
+  /** The pub/sub channel prefix: `<channel><replicaId>` tells a replica of a cancel, an ending or an answer. */
+  private readonly channel: string;
   /** When each running task's lease was last renewed, by the local clock. */
   private readonly renewedAt = new Map<string, number>();
   /**
@@ -116,6 +118,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     super(replicaId, options);
     this.location = redactUrl(options.url);
     this.prefix = options.keyPrefix ?? 'toolsmith:';
+    this.channel = `${this.prefix}task-cancel:`;
     this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.timings.leaseMs / 3)));
     this.heartbeat.unref();
     for (const connection of [client, subscriber]) {
@@ -162,9 +165,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
           timer = setTimeout(() => reject(store.lastError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
-      await subscriber.subscribe(`${store.prefix}task-cancel:${replicaId}`, (message) =>
-        store.onCancelMessage(message),
-      );
+      await subscriber.subscribe(`${store.channel}${replicaId}`, (message) => store.onCancelMessage(message));
     } catch (error) {
       await store.close();
       throw unavailable(location, error);
@@ -228,7 +229,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
           const refused = await this.enterWaiting(taskId, input.subject);
           if (refused !== undefined) return refused;
         }
-        const pairs = Object.entries(inputRequests ?? {}).flatMap(([key, request]) => [key, JSON.stringify(request)]);
+        const pairs = jsonPairs(inputRequests ?? {});
         const marked = await this.run(MARK_SCRIPT, taskId, [status, statusMessage ?? '', this.replicaId, ...pairs]);
         const outcome = this.outcome(taskId, marked, status);
         if (status === 'working' || !outcome.ok) this.leaveWaiting(taskId);
@@ -282,9 +283,8 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     subject: string | undefined,
     inputResponses: Record<string, unknown>,
   ): Promise<TaskTransition> {
-    const pairs = Object.entries(inputResponses).flatMap(([key, answer]) => [key, JSON.stringify(answer)]);
-    const channel = `${this.prefix}task-cancel:`;
-    const answer = await this.run(RESPOND_SCRIPT, taskId, [ownerOf(subject), channel, ...pairs]);
+    const pairs = jsonPairs(inputResponses);
+    const answer = await this.run(RESPOND_SCRIPT, taskId, [ownerOf(subject), this.channel, ...pairs]);
     if (answer.verdict === 'not-waiting' && answer.task !== undefined)
       return this.notWaitingRefusal(this.toTask(taskId, answer.task), Object.keys(inputResponses));
     return this.outcome(taskId, answer, 'working');
@@ -332,8 +332,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     // A payload that cannot be serialized throws here, a refusal for good (`writeEnding`).
     const payload = field === '' ? '' : JSON.stringify(ending[field]);
     const message = ending.statusMessage ?? '';
-    const channel = `${this.prefix}task-cancel:`;
-    const args = [status, field, payload, message, owner ?? '', channel, this.replicaId];
+    const args = [status, field, payload, message, owner ?? '', this.channel, this.replicaId];
     return this.outcome(taskId, await this.run(FINISH_SCRIPT, taskId, args), status);
   }
 
@@ -462,23 +461,19 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   }
 
   /** Runs a script on `key`: EVALSHA, EVAL when Redis lost its script cache (a restart). */
-  private eval(source: string, key: string, args: string[]): Promise<unknown> {
+  private async eval(source: string, key: string, args: string[]): Promise<unknown> {
     let sha = SCRIPT_SHAS.get(source);
     if (sha === undefined) SCRIPT_SHAS.set(source, (sha = createHash('sha1').update(source).digest('hex')));
-    const call = (first: string[]) => [...first, '1', key, ...args];
-    return this.command(call(['EVALSHA', sha]), () => call(['EVAL', source]));
+    return this.command(['EVALSHA', sha, '1', key, ...args]).catch((error: unknown) => {
+      if (!(error instanceof this.errorReply && error.message.startsWith('NOSCRIPT'))) throw error;
+      return this.command(['EVAL', source, '1', key, ...args]);
+    });
   }
 
-  /** One command; `fallback` (EVAL) when Redis answers NOSCRIPT; an unreachable Redis is `TASK_STORE_UNAVAILABLE`. */
-  private async command(args: string[], fallback?: () => string[]): Promise<unknown> {
+  /** One command; an unreachable (or not now answering) Redis is `TASK_STORE_UNAVAILABLE`. */
+  private async command(args: string[]): Promise<unknown> {
     try {
-      try {
-        return await this.client.sendCommand(args);
-      } catch (error) {
-        if (fallback === undefined || !(error instanceof this.errorReply && error.message.startsWith('NOSCRIPT')))
-          throw error;
-        return await this.client.sendCommand(fallback());
-      }
+      return await this.client.sendCommand(args);
     } catch (error) {
       if (error instanceof this.errorReply && !TRANSIENT_REPLY.test(error.message)) throw error;
       throw unavailable(this.location, error, this.lastError);
@@ -533,6 +528,11 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       ...inputFields(fields, 'out:', 'inputResponses'),
     });
   }
+}
+
+/** `{ key: value }` as the `key, value JSON` arguments of MARK_SCRIPT and RESPOND_SCRIPT. */
+function jsonPairs(values: Record<string, unknown>): string[] {
+  return Object.entries(values).flatMap(([key, value]) => [key, JSON.stringify(value)]);
 }
 
 /** The hash's `in:<key>` (or `out:<key>`) fields as `{ [name]: { key: parsed } }`, nothing when there are none. */

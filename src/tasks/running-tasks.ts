@@ -1,4 +1,5 @@
 import { isTerminalTaskStatus, type StoredTask, TaskAbortedError, type TaskAbortCause } from './task-store.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pause } from './wait-for-task-end.js';
 
 interface RunningEntry {
@@ -93,14 +94,8 @@ export class RunningTasks {
   async waitAll(deadlineMs: number): Promise<string[]> {
     const pending = [...this.entries.values()].map((entry) => entry.settled);
     if (pending.length > 0 && deadlineMs > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(pending),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, deadlineMs);
-        }),
-      ]);
-      clearTimeout(timer);
+      // The deadline's timer does not hold the process: a drain that ends early leaves it to run out.
+      await Promise.race([Promise.all(pending), sleep(deadlineMs, undefined, { ref: false })]);
     }
     return this.ids();
   }
