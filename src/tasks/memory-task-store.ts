@@ -57,9 +57,10 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
     this.assertOpen();
     const now = Date.now();
     const retentionMs = this.retention(input);
+    const taskId = newTaskId();
     const record: MemoryRecord = {
       seq: ++this.created,
-      taskId: newTaskId(),
+      taskId,
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,
@@ -69,11 +70,11 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
       toolName: input.toolName,
       ...(input.subject === undefined ? {} : { subject: input.subject }),
     };
-    this.records.set(record.taskId, record);
-    const signal = this.running.add(record.taskId);
+    this.records.set(taskId, record);
+    const signal = this.running.add(taskId);
     const finish = async (status: TaskStatus, ending: TaskEnding) => {
-      const outcome = await this.transition(record.taskId, undefined, status, ending);
-      this.running.settle(record.taskId);
+      const outcome = await this.transition(taskId, undefined, status, ending);
+      this.running.settle(taskId);
       return outcome;
     };
     return {
@@ -86,16 +87,9 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
         if (waiting !== false && waiting >= this.timings.maxInputWaiting)
           return this.tooManyWaitingRefusal(this.view(record), waiting);
         const open = status === 'working' ? undefined : { ...record.inputRequests, ...inputRequests };
-        return this.transition(record.taskId, undefined, status, { statusMessage, inputRequests: open });
+        return this.transition(taskId, undefined, status, { statusMessage, inputRequests: open });
       },
-      answer: (key, signal) =>
-        this.running.answer(
-          record.taskId,
-          key,
-          async () => this.get(record.taskId, record.subject),
-          () => Infinity,
-          signal,
-        ),
+      answer: (key, signal) => this.running.answer(taskId, key, () => this.get(taskId, input.subject), signal),
     };
   }
 

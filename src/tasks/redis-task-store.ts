@@ -241,9 +241,9 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
           taskId,
           key,
           async () => (read = await this.get(taskId, input.subject)),
+          signal,
           // A lost pub/sub message (the subscriber reconnecting) is caught up by a re-read: 1 s, 2 s, … the lease.
           (round) => Math.min(1_000 * 2 ** round, this.timings.leaseMs),
-          signal,
         );
         // Its last open question answered: it no longer counts among its owner's waiting tasks.
         if (read?.status !== 'input_required') this.leaveWaiting(taskId);

@@ -36,15 +36,15 @@ export class RunningTasks {
 
   /**
    * The answer to input request `key` of running task `taskId`: reads it with `read`, and between
-   * reads sleeps until `poke`, `backstopMs(round)` or `signal` (whose reason it rejects with).
-   * `undefined` once the task ended or is gone.
+   * reads sleeps until `poke`, `signal` (whose reason it rejects with) or `backstopMs(round)` (by
+   * default none: only a `poke` or the task's end wakes it). `undefined` once the task ended or is gone.
    */
   async answer(
     taskId: string,
     key: string,
     read: () => Promise<StoredTask | undefined>,
-    backstopMs: (round: number) => number,
     signal?: AbortSignal,
+    backstopMs: (round: number) => number = () => Number.POSITIVE_INFINITY,
   ): Promise<unknown> {
     for (let round = 0; ; round++) {
       signal?.throwIfAborted();
