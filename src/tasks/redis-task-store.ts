@@ -121,11 +121,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     this.channel = `${this.prefix}task-cancel:`;
     this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.timings.leaseMs / 3)));
     this.heartbeat.unref();
-    for (const connection of [client, subscriber]) {
-      connection.on('error', (error) => {
-        this.lastError = error;
-      });
-    }
+    for (const connection of [client, subscriber]) connection.on('error', (error) => (this.lastError = error));
   }
 
   /** Connects two clients (commands, and the cancel subscription) and answers the store, or a clear error. */
@@ -310,15 +306,8 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
-    const set = await this.command([
-      'SET',
-      `${this.prefix}claimed:${key}`,
-      '1',
-      'NX',
-      'PX',
-      String(Math.max(1, ttlMs)),
-    ]);
-    return set === 'OK';
+    const ttl = String(Math.max(1, ttlMs));
+    return (await this.command(['SET', `${this.prefix}claimed:${key}`, '1', 'NX', 'PX', ttl])) === 'OK';
   }
 
   /** A FINISH script run. */
@@ -414,13 +403,11 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     this.renewing = true;
     // A task holding its ending is not renewed: if it cannot be written, the task must not look alive.
     const leased = this.running.ids().filter((taskId) => !this.holding.has(taskId));
+    const args = [this.replicaId, String(this.timings.leaseMs)];
     await Promise.all(
       leased.map(async (taskId) => {
         try {
-          const { verdict, task } = await this.run(RENEW_SCRIPT, taskId, [
-            this.replicaId,
-            String(this.timings.leaseMs),
-          ]);
+          const { verdict, task } = await this.run(RENEW_SCRIPT, taskId, args);
           if (verdict === 'ok') {
             this.renewedAt.set(taskId, Date.now());
           } else if (task === undefined) {
