@@ -120,23 +120,20 @@ return cjson.encode({ verdict = 'ok' })
  * id, as Redis orders equal scores), so the caller knows whether a next page exists.
  */
 export const LIST_SCRIPT = `
-local limit = tonumber(ARGV[3])
-local from = ARGV[1]
-local after = ARGV[2]
+local from, after, wanted = ARGV[1], ARGV[2], (tonumber(ARGV[3]) + 1) * 2
 local out = {}
 local offset = 0
-while #out < (limit + 1) * 2 do
+repeat
   local chunk = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', offset, 100)
-  if #chunk == 0 then break end
   for i = 1, #chunk, 2 do
-    local skip = after ~= '' and chunk[i + 1] == from and chunk[i] <= after
-    if not skip and #out < (limit + 1) * 2 then
+    local listed = after ~= '' and chunk[i + 1] == from and chunk[i] <= after
+    if not listed and #out < wanted then
       out[#out + 1] = chunk[i]
       out[#out + 1] = chunk[i + 1]
     end
   end
   offset = offset + 100
-end
+until #chunk == 0 or #out == wanted
 return out
 `;
 
