@@ -70,10 +70,6 @@ export class RunningTasks {
     return [...this.entries.keys()];
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** Fires a task's signal and stops tracking it: its work can no longer be answered. */
   abort(taskId: string, kind: TaskAbortCause, message: string): void {
     const entry = this.entries.get(taskId);

@@ -93,7 +93,7 @@ export abstract class TaskStoreBase {
 
   async drain(options: { deadlineMs?: number; reason?: string } = {}): Promise<TaskDrainReport> {
     this.closed = true;
-    const before = this.running.size;
+    const before = this.running.ids().length;
     const remaining = await this.running.waitAll(options.deadlineMs ?? 0);
     this.drained = true;
     await Promise.all(
