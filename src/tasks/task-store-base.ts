@@ -27,7 +27,8 @@ const DEFAULT_TASK_PAGE_SIZE = 50;
 
 /**
  * What both task stores do alike around their own atomic step (`transition`): ending a task from any
- * replica, cancelling it, refusing work once closed, and draining this replica's running tasks.
+ * replica, cancelling it, refusing work once closed, draining this replica's running tasks, and the
+ * words of their refusals.
  */
 export abstract class TaskStoreBase {
   readonly replicaId: string;
