@@ -93,7 +93,8 @@ export function aiSdkTools<
   const set: Record<string, Tool> = Object.create(null);
   const kept = new Map<string, ContentBlock[]>();
   for (const tool of resolved.tools) {
-    const toolEntry = aiTool<unknown, unknown, any>({
+    // A null-prototype set: a tool named `__proto__` is a tool like any other.
+    set[tool.name] = aiTool<unknown, unknown, any>({
       description: tool.description,
       // Copies: the generated schemas are frozen, and a provider may annotate what it is given.
       inputSchema: jsonSchema<unknown>(copyJsonValue(tool.inputSchema) as JSONSchema7),
@@ -121,7 +122,6 @@ export function aiSdkTools<
         return toModelOutput(output, content);
       },
     });
-    Object.defineProperty(set, tool.name, { value: toolEntry, enumerable: true, writable: true, configurable: true });
   }
   return set as AiSdkToolSet<TTypes, TNames[number], TContext>;
 }

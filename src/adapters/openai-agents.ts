@@ -6,7 +6,7 @@ import {
   type ToolCallOutputContent,
 } from '@openai/agents';
 import { toOpenAIStrictParameters } from '../manifest-targets/index.js';
-import { copyJsonValue, feedbackJson, type ContentBlock, type ITool } from '../index.js';
+import { copyJsonValue, feedbackJson, type ContentBlock } from '../index.js';
 import {
   ToolCallError,
   frameworkApproves,
@@ -21,6 +21,8 @@ import {
   type UntypedToolTypes,
 } from './shared.js';
 
+/** The tool's strict-mode parameters (as in openai-strict.json), or `undefined` when strict mode cannot take it. */
+export { toOpenAIStrictParameters as strictParameters } from '../manifest-targets/index.js';
 export {
   ToolCallError,
   type ApprovalMode,
@@ -131,7 +133,7 @@ export function openAiAgentsTools<
       needsApproval: frameworkApproves(resolved, tool),
       ...(outputSchema === undefined ? {} : { outputSchema: outputSchema as never }),
     };
-    const strict = options.strict === false ? undefined : strictParameters(tool);
+    const strict = options.strict === false ? undefined : toOpenAIStrictParameters(tool);
     if (strict !== undefined) {
       try {
         return agentsTool({ ...common, parameters: standardJsonSchema(strict), strict: true });
@@ -161,9 +163,4 @@ export function toStructuredOutput(output: unknown, content: readonly ContentBlo
         return { type: 'file', file: { data: part.data, mediaType: part.mimeType, filename: part.filename } };
     }
   });
-}
-
-/** The tool's strict-mode parameters (as in openai-strict.json), or `undefined` when strict mode cannot take it. */
-export function strictParameters(tool: ITool): Record<string, unknown> | undefined {
-  return toOpenAIStrictParameters(tool);
 }

@@ -240,12 +240,8 @@ function toResultPart(block: ContentBlock): ResultPart {
 
 /** The last path segment of a resource URI, as a file name for frameworks that want one. */
 function fileName(uri: string): string {
-  const segment = uri
-    .replace(/[?#].*$/, '')
-    .split('/')
-    .filter((part) => part !== '')
-    .at(-1);
-  return segment !== undefined && segment !== '' ? segment : 'resource';
+  const path = uri.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  return path.slice(path.lastIndexOf('/') + 1) || 'resource';
 }
 
 /**

@@ -1,27 +1,17 @@
 import { TaskStoreBase } from './task-store-base.js';
 import {
-  closedError,
   type CreateTaskInput,
   isTerminalTaskStatus,
-  missingTaskMessage,
   newTaskId,
-  notFoundRefusal,
-  notWaitingRefusal,
   ownerOf,
   type RunningTask,
-  retentionFor,
   type StoredTask,
-  badTaskCursor,
-  type TaskAbortCause,
   type TaskEnding,
   type TaskPage,
-  taskPageSize,
   type TaskStatus,
   type TaskStore,
   type TaskStoreTimings,
   type TaskTransition,
-  terminalRefusal,
-  tooManyWaitingRefusal,
 } from './task-store.js';
 
 /** Writable `T`. */
@@ -50,6 +40,7 @@ export interface MemoryTaskStoreOptions extends TaskStoreTimings {
  */
 export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
   readonly location = 'memory';
+  protected override missingCause = "; or this server restarted: it keeps its tasks in its process's memory";
   private readonly records = new Map<string, MemoryRecord>();
   /** `claimOnce`'s keys, each with when it may be claimed again. */
   private readonly claimed = new Map<string, number>();
@@ -63,12 +54,13 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
   }
 
   async create(input: CreateTaskInput): Promise<RunningTask> {
-    if (this.closed) throw closedError(this.replicaId);
+    this.assertOpen();
     const now = Date.now();
-    const retentionMs = retentionFor(input, this.timings);
+    const retentionMs = this.retention(input);
+    const taskId = newTaskId();
     const record: MemoryRecord = {
       seq: ++this.created,
-      taskId: newTaskId(),
+      taskId,
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,
@@ -78,11 +70,11 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
       toolName: input.toolName,
       ...(input.subject === undefined ? {} : { subject: input.subject }),
     };
-    this.records.set(record.taskId, record);
-    const signal = this.running.add(record.taskId);
+    this.records.set(taskId, record);
+    const signal = this.running.add(taskId);
     const finish = async (status: TaskStatus, ending: TaskEnding) => {
-      const outcome = await this.transition(record.taskId, undefined, status, ending);
-      this.running.settle(record.taskId);
+      const outcome = await this.transition(taskId, undefined, status, ending);
+      this.running.settle(taskId);
       return outcome;
     };
     return {
@@ -93,18 +85,11 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
       mark: async (status, statusMessage, inputRequests) => {
         const waiting = status === 'input_required' && record.status !== 'input_required' && this.waiting(record);
         if (waiting !== false && waiting >= this.timings.maxInputWaiting)
-          return tooManyWaitingRefusal(this.view(record), waiting);
+          return this.tooManyWaitingRefusal(this.view(record), waiting);
         const open = status === 'working' ? undefined : { ...record.inputRequests, ...inputRequests };
-        return this.transition(record.taskId, undefined, status, { statusMessage, inputRequests: open });
+        return this.transition(taskId, undefined, status, { statusMessage, inputRequests: open });
       },
-      answer: (key, signal) =>
-        this.running.answer(
-          record.taskId,
-          key,
-          async () => this.get(record.taskId, record.subject),
-          () => Infinity,
-          signal,
-        ),
+      answer: (key, signal) => this.running.answer(taskId, key, () => this.get(taskId, input.subject), signal),
     };
   }
 
@@ -113,19 +98,11 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
     return record === undefined ? undefined : this.view(record);
   }
 
-  missing(taskId: string): string {
-    const also = "; or this server restarted: it keeps its tasks in its process's memory";
-    return missingTaskMessage(taskId, this.timings, also);
-  }
-
   async list(subject: string | undefined, page: { cursor?: string; limit?: number } = {}): Promise<TaskPage> {
-    let after = 0;
-    if (page.cursor !== undefined) {
-      const match = /^m(\d+)$/.exec(page.cursor);
-      after = match === null ? Number.NaN : Number(match[1]);
-      if (!Number.isSafeInteger(after) || after > this.created) throw badTaskCursor(page.cursor);
-    }
-    const limit = taskPageSize(page.limit);
+    let { limit, after = 0 } = this.listPage(page, (cursor) => {
+      const seq = Number(/^m(\d+)$/.exec(cursor)?.[1]);
+      return Number.isSafeInteger(seq) && seq <= this.created ? seq : undefined;
+    });
     const tasks: StoredTask[] = [];
     // The map keeps creation order, so the records after the cursor's are the next page.
     for (const record of this.records.values()) {
@@ -143,12 +120,12 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
     inputResponses: Record<string, unknown>,
   ): Promise<TaskTransition> {
     const record = this.find(taskId, ownerOf(subject));
-    if (record === undefined) return notFoundRefusal(this.missing(taskId));
-    if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), 'working');
+    if (record === undefined) return this.notFoundRefusal(taskId);
+    if (isTerminalTaskStatus(record.status)) return this.terminalRefusal(this.view(record), 'working');
     const keys = Object.keys(inputResponses);
     const open = record.inputRequests ?? {};
     if (keys.length === 0 || keys.some((key) => !Object.hasOwn(open, key)))
-      return notWaitingRefusal(this.view(record), keys);
+      return this.notWaitingRefusal(this.view(record), keys);
     const left = Object.entries(open).filter(([key]) => !keys.includes(key));
     record.inputResponses = { ...record.inputResponses, ...inputResponses };
     record.inputRequests = Object.fromEntries(left);
@@ -181,17 +158,13 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
     fields: Partial<MemoryRecord>,
   ): Promise<TaskTransition> {
     const record = this.find(taskId, owner);
-    if (record === undefined) return notFoundRefusal(this.missing(taskId));
-    if (isTerminalTaskStatus(record.status)) return terminalRefusal(this.view(record), status);
+    if (record === undefined) return this.notFoundRefusal(taskId);
+    if (isTerminalTaskStatus(record.status)) return this.terminalRefusal(this.view(record), status);
     const now = Date.now();
     Object.assign(record, fields, { status, lastUpdatedAt: now, expiresAt: now + record.retentionMs });
     if (record.statusMessage === undefined) delete record.statusMessage;
     if (record.inputRequests === undefined || isTerminalTaskStatus(status)) delete record.inputRequests;
     return { ok: true, task: this.view(record) };
-  }
-
-  protected stop(taskId: string, kind: TaskAbortCause, message: string): void {
-    this.running.abort(taskId, kind, message);
   }
 
   /** The record of a task still kept; `owner` (`ownerOf`) is whose it must be, `undefined` for any. */
@@ -209,17 +182,13 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
 
   /** How many other tasks of `record`'s subject wait for input. */
   private waiting(record: MemoryRecord): number {
-    let count = 0;
-    for (const other of this.records.values())
-      if (other !== record && other.status === 'input_required' && other.subject === record.subject) count++;
-    return count;
+    const others = [...this.records.values()].filter((other) => other !== record && other.subject === record.subject);
+    return others.filter((other) => other.status === 'input_required').length;
   }
 
   private sweep(): void {
+    for (const taskId of this.records.keys()) this.find(taskId, undefined); // drops the expired
     const now = Date.now();
-    for (const [taskId, record] of this.records) {
-      if (isTerminalTaskStatus(record.status) && record.expiresAt <= now) this.records.delete(taskId);
-    }
     for (const [key, until] of this.claimed) if (until <= now) this.claimed.delete(key);
   }
 

@@ -19,10 +19,9 @@
  */
 
 const PRELUDE = `
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+-- The Redis server's time in ms, read once per script, so that replicas with skewed clocks agree.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local function terminal(s)
   return s == 'completed' or s == 'failed' or s == 'cancelled'
 end
@@ -36,7 +35,7 @@ local function answer(verdict, key)
   if key == nil then return cjson.encode({ verdict = verdict }) end
   return cjson.encode({ verdict = verdict, task = read(key) })
 end
-local function finish(key, now, status, message)
+local function finish(key, status, message)
   local retention = tonumber(redis.call('HGET', key, 'retentionMs'))
   redis.call('HSET', key, 'status', status, 'lastUpdatedAt', now, 'expiresAt', now + retention)
   if message ~= nil and message ~= '' then
@@ -45,7 +44,7 @@ local function finish(key, now, status, message)
   redis.call('PEXPIREAT', key, now + retention)
 end
 -- A running task whose lease is over is failed, by whichever operation sees it first.
-local function expire_lease(key, now)
+local function expire_lease(key)
   local status = redis.call('HGET', key, 'status')
   if status == false or terminal(status) then return end
   local lease = tonumber(redis.call('HGET', key, 'leaseUntil'))
@@ -54,7 +53,7 @@ local function expire_lease(key, now)
   local message = "Replica '" .. replica .. "' stopped renewing the task's lease " .. (now - lease) ..
     " ms ago (it died, froze, lost Redis, or could not write the task's result to it) before the task's result" ..
     " was written; the task was not completed. Call the tool again."
-  finish(key, now, 'failed', message)
+  finish(key, 'failed', message)
   redis.call('HSET', key, 'error', cjson.encode({ code = -32603, message = message }))
 end
 `;
@@ -62,7 +61,6 @@ end
 /** KEYS[1] task; ARGV replicaId, leaseMs, retentionMs, pollIntervalMs, toolName, owner. */
 export const CREATE_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('task id already taken') end
-local now = now_ms()
 local lease = now + tonumber(ARGV[2])
 local expires = lease + tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'status', 'working', 'createdAt', now, 'lastUpdatedAt', now,
@@ -75,7 +73,7 @@ return answer('ok', KEYS[1])
 /** KEYS[1] task. */
 export const GET_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
-expire_lease(KEYS[1], now_ms())
+expire_lease(KEYS[1])
 return answer('ok', KEYS[1])
 `;
 
@@ -90,11 +88,10 @@ return answer('ok', KEYS[1])
 export const FINISH_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
 if ARGV[5] ~= '' and redis.call('HGET', KEYS[1], 'owner') ~= ARGV[5] then return answer('not-found') end
-local now = now_ms()
 local owner = redis.call('HGET', KEYS[1], 'replicaId')
-if owner ~= ARGV[7] then expire_lease(KEYS[1], now) end
+if owner ~= ARGV[7] then expire_lease(KEYS[1]) end
 if terminal(redis.call('HGET', KEYS[1], 'status')) then return answer('terminal', KEYS[1]) end
-finish(KEYS[1], now, ARGV[1], ARGV[4])
+finish(KEYS[1], ARGV[1], ARGV[4])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[3]) end
 if ARGV[1] == 'cancelled' or owner ~= ARGV[7] then
   local kind = ARGV[1] == 'cancelled' and 'cancelled' or 'ended-elsewhere'
@@ -107,8 +104,7 @@ return answer('ok', KEYS[1])
 /** KEYS[1] task; ARGV replicaId, leaseMs. Answers the verdict 'ok' (renewed) or the task as it is. */
 export const RENEW_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
-local now = now_ms()
-expire_lease(KEYS[1], now)
+expire_lease(KEYS[1])
 local status = redis.call('HGET', KEYS[1], 'status')
 if terminal(status) or redis.call('HGET', KEYS[1], 'replicaId') ~= ARGV[1] then return answer('terminal', KEYS[1]) end
 local lease = now + tonumber(ARGV[2])
@@ -124,23 +120,20 @@ return cjson.encode({ verdict = 'ok' })
  * id, as Redis orders equal scores), so the caller knows whether a next page exists.
  */
 export const LIST_SCRIPT = `
-local limit = tonumber(ARGV[3])
-local from = ARGV[1]
-local after = ARGV[2]
+local from, after, wanted = ARGV[1], ARGV[2], (tonumber(ARGV[3]) + 1) * 2
 local out = {}
 local offset = 0
-while #out < (limit + 1) * 2 do
+repeat
   local chunk = redis.call('ZRANGEBYSCORE', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT', offset, 100)
-  if #chunk == 0 then break end
   for i = 1, #chunk, 2 do
-    local skip = after ~= '' and chunk[i + 1] == from and chunk[i] <= after
-    if not skip and #out < (limit + 1) * 2 then
+    local listed = after ~= '' and chunk[i + 1] == from and chunk[i] <= after
+    if not listed and #out < wanted then
       out[#out + 1] = chunk[i]
       out[#out + 1] = chunk[i + 1]
     end
   end
   offset = offset + 100
-end
+until #chunk == 0 or #out == wanted
 return out
 `;
 
@@ -153,8 +146,7 @@ return out
  */
 export const MARK_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
-local now = now_ms()
-expire_lease(KEYS[1], now)
+expire_lease(KEYS[1])
 if terminal(redis.call('HGET', KEYS[1], 'status')) or redis.call('HGET', KEYS[1], 'replicaId') ~= ARGV[3] then
   return answer('terminal', KEYS[1])
 end
@@ -179,8 +171,7 @@ return answer('ok', KEYS[1])
 export const RESPOND_SCRIPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return answer('not-found') end
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return answer('not-found') end
-local now = now_ms()
-expire_lease(KEYS[1], now)
+expire_lease(KEYS[1])
 if terminal(redis.call('HGET', KEYS[1], 'status')) then return answer('terminal', KEYS[1]) end
 if #ARGV < 4 then return answer('not-waiting', KEYS[1]) end
 for i = 3, #ARGV, 2 do
@@ -210,7 +201,6 @@ return answer('ok', KEYS[1])
  * owner has the cap waiting already: answers -1 (added, or there already), else how many wait.
  */
 export const WAIT_SCRIPT = `${PRELUDE}
-local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) == false then
   local waiting = redis.call('ZCARD', KEYS[1])

@@ -11,31 +11,22 @@ import {
 } from './redis-scripts.js';
 import { TaskStoreBase } from './task-store-base.js';
 import {
-  closedError,
   internalFailure,
   type CreateTaskInput,
-  missingTaskMessage,
   newTaskId,
-  notFoundRefusal,
-  notWaitingRefusal,
   ownerOf,
   type RunningTask,
   resolveTaskStoreTimings,
-  retentionFor,
   type StoredTask,
   type TaskAbortCause,
-  badTaskCursor,
   type TaskEnding,
   type TaskError,
   type TaskPage,
-  taskPageSize,
   type TaskStatus,
   type TaskStore,
   TaskStoreError,
   type TaskStoreTimings,
   type TaskTransition,
-  terminalRefusal,
-  tooManyWaitingRefusal,
 } from './task-store.js';
 
 /** A node-redis 6 client (a type only: the package is loaded on `connect`). */
@@ -101,6 +92,8 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   /** Set when Redis may evict task keys and `acceptEviction` allowed it: the policy, and what it costs. */
   warning: string | undefined;
   private readonly prefix: string;
+  /** The pub/sub channel prefix: `<channel><replicaId>` tells a replica of a cancel, an ending or an answer. */
+  private readonly channel: string;
   /** When each running task's lease was last renewed, by the local clock. */
   private readonly renewedAt = new Map<string, number>();
   /**
@@ -112,8 +105,6 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   private readonly waitingKeys = new Map<string, string>();
   private readonly heartbeat: NodeJS.Timeout;
   private lastError: Error | undefined;
-  /** `maxmemory-policy` when it is not `noeviction`, accepted (`acceptEviction`). */
-  private evictionPolicy: string | undefined;
   private renewing = false;
   private indexed = 0;
 
@@ -127,13 +118,10 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     super(replicaId, options);
     this.location = redactUrl(options.url);
     this.prefix = options.keyPrefix ?? 'toolsmith:';
+    this.channel = `${this.prefix}task-cancel:`;
     this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.timings.leaseMs / 3)));
     this.heartbeat.unref();
-    for (const connection of [client, subscriber]) {
-      connection.on('error', (error) => {
-        this.lastError = error;
-      });
-    }
+    for (const connection of [client, subscriber]) connection.on('error', (error) => (this.lastError = error));
   }
 
   /** Connects two clients (commands, and the cancel subscription) and answers the store, or a clear error. */
@@ -173,9 +161,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
           timer = setTimeout(() => reject(store.lastError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
-      await subscriber.subscribe(`${store.prefix}task-cancel:${replicaId}`, (message) =>
-        store.onCancelMessage(message),
-      );
+      await subscriber.subscribe(`${store.channel}${replicaId}`, (message) => store.onCancelMessage(message));
     } catch (error) {
       await store.close();
       throw unavailable(location, error);
@@ -193,14 +179,14 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
             'parameter for it), or accept the loss with serve --task-store-accept-eviction (acceptEviction: true).',
         );
       }
-      store.evictionPolicy = policy ?? 'unknown';
+      store.missingCause = `; or Redis evicted it: its maxmemory-policy is '${policy ?? 'unknown'}', which this server was told to accept`;
       store.warning = `${risk} Accepted (--task-store-accept-eviction): a missing task's client is told it may have been evicted.`;
     }
     return store;
   }
 
   async create(input: CreateTaskInput): Promise<RunningTask> {
-    if (this.closed) throw closedError(this.replicaId);
+    this.assertOpen();
     const taskId = newTaskId();
     const owner = ownerOf(input.subject);
     // The list entry goes in the same round trip; one whose task was not created is dropped by `list`.
@@ -208,7 +194,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       this.run(CREATE_SCRIPT, taskId, [
         this.replicaId,
         String(this.timings.leaseMs),
-        String(retentionFor(input, this.timings)),
+        String(this.retention(input)),
         String(input.pollIntervalMs ?? this.timings.pollIntervalMs),
         input.toolName,
         owner,
@@ -239,7 +225,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
           const refused = await this.enterWaiting(taskId, input.subject);
           if (refused !== undefined) return refused;
         }
-        const pairs = Object.entries(inputRequests ?? {}).flatMap(([key, request]) => [key, JSON.stringify(request)]);
+        const pairs = jsonPairs(inputRequests ?? {});
         const marked = await this.run(MARK_SCRIPT, taskId, [status, statusMessage ?? '', this.replicaId, ...pairs]);
         const outcome = this.outcome(taskId, marked, status);
         if (status === 'working' || !outcome.ok) this.leaveWaiting(taskId);
@@ -251,9 +237,9 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
           taskId,
           key,
           async () => (read = await this.get(taskId, input.subject)),
+          signal,
           // A lost pub/sub message (the subscriber reconnecting) is caught up by a re-read: 1 s, 2 s, … the lease.
           (round) => Math.min(1_000 * 2 ** round, this.timings.leaseMs),
-          signal,
         );
         // Its last open question answered: it no longer counts among its owner's waiting tasks.
         if (read?.status !== 'input_required') this.leaveWaiting(taskId);
@@ -267,28 +253,15 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     return task?.owner === ownerOf(subject) ? this.toTask(taskId, task) : undefined;
   }
 
-  missing(taskId: string): string {
-    const evicted =
-      this.evictionPolicy === undefined
-        ? ''
-        : `; or Redis evicted it: its maxmemory-policy is '${this.evictionPolicy}', which this server was told to accept`;
-    return missingTaskMessage(taskId, this.timings, evicted);
-  }
-
   override async check(): Promise<void> {
     await super.check();
     await this.command(['PING']);
   }
 
   async list(subject: string | undefined, page: { cursor?: string; limit?: number } = {}): Promise<TaskPage> {
-    let from = '-inf';
-    let after = '';
-    if (page.cursor !== undefined) {
-      const match = /^r(\d[\d.e+]*):([0-9a-f-]{36})$/.exec(page.cursor);
-      if (match === null) throw badTaskCursor(page.cursor);
-      [from, after] = [match[1]!, match[2]!];
-    }
-    const limit = taskPageSize(page.limit);
+    const { limit, after: [from, after] = ['-inf', ''] } = this.listPage(page, (cursor) =>
+      /^r(\d[\d.e+]*):([0-9a-f-]{36})$/.exec(cursor)?.slice(1, 3),
+    );
     const key = `${this.prefix}tasks-of:${ownerOf(subject)}`;
     // `id, score` pairs, one more than the page when there is a next page.
     const reply = (await this.eval(LIST_SCRIPT, key, [from, after, String(limit)])) as string[];
@@ -306,11 +279,10 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     subject: string | undefined,
     inputResponses: Record<string, unknown>,
   ): Promise<TaskTransition> {
-    const pairs = Object.entries(inputResponses).flatMap(([key, answer]) => [key, JSON.stringify(answer)]);
-    const channel = `${this.prefix}task-cancel:`;
-    const answer = await this.run(RESPOND_SCRIPT, taskId, [ownerOf(subject), channel, ...pairs]);
+    const pairs = jsonPairs(inputResponses);
+    const answer = await this.run(RESPOND_SCRIPT, taskId, [ownerOf(subject), this.channel, ...pairs]);
     if (answer.verdict === 'not-waiting' && answer.task !== undefined)
-      return notWaitingRefusal(this.toTask(taskId, answer.task), Object.keys(inputResponses));
+      return this.notWaitingRefusal(this.toTask(taskId, answer.task), Object.keys(inputResponses));
     return this.outcome(taskId, answer, 'working');
   }
 
@@ -334,15 +306,8 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
-    const set = await this.command([
-      'SET',
-      `${this.prefix}claimed:${key}`,
-      '1',
-      'NX',
-      'PX',
-      String(Math.max(1, ttlMs)),
-    ]);
-    return set === 'OK';
+    const ttl = String(Math.max(1, ttlMs));
+    return (await this.command(['SET', `${this.prefix}claimed:${key}`, '1', 'NX', 'PX', ttl])) === 'OK';
   }
 
   /** A FINISH script run. */
@@ -356,8 +321,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     // A payload that cannot be serialized throws here, a refusal for good (`writeEnding`).
     const payload = field === '' ? '' : JSON.stringify(ending[field]);
     const message = ending.statusMessage ?? '';
-    const channel = `${this.prefix}task-cancel:`;
-    const args = [status, field, payload, message, owner ?? '', channel, this.replicaId];
+    const args = [status, field, payload, message, owner ?? '', this.channel, this.replicaId];
     return this.outcome(taskId, await this.run(FINISH_SCRIPT, taskId, args), status);
   }
 
@@ -404,7 +368,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       return undefined;
     }
     const task = await this.get(taskId, subject);
-    return task === undefined ? notFoundRefusal(this.missing(taskId)) : tooManyWaitingRefusal(task, count);
+    return task === undefined ? this.notFoundRefusal(taskId) : this.tooManyWaitingRefusal(task, count);
   }
 
   /** Takes `taskId` out of its owner's waiting set (a failure leaves it to expire with its wait). */
@@ -416,10 +380,10 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
   }
 
   /** Stops a task this replica runs, if it does: no lease, no waiting entry, its signal fired. */
-  protected stop(taskId: string, kind: TaskAbortCause, message: string): void {
+  protected override stop(taskId: string, kind: TaskAbortCause, message: string): void {
     this.renewedAt.delete(taskId);
     this.leaveWaiting(taskId);
-    this.running.abort(taskId, kind, message);
+    super.stop(taskId, kind, message);
   }
 
   private onCancelMessage(message: string): void {
@@ -439,13 +403,11 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     this.renewing = true;
     // A task holding its ending is not renewed: if it cannot be written, the task must not look alive.
     const leased = this.running.ids().filter((taskId) => !this.holding.has(taskId));
+    const args = [this.replicaId, String(this.timings.leaseMs)];
     await Promise.all(
       leased.map(async (taskId) => {
         try {
-          const { verdict, task } = await this.run(RENEW_SCRIPT, taskId, [
-            this.replicaId,
-            String(this.timings.leaseMs),
-          ]);
+          const { verdict, task } = await this.run(RENEW_SCRIPT, taskId, args);
           if (verdict === 'ok') {
             this.renewedAt.set(taskId, Date.now());
           } else if (task === undefined) {
@@ -480,29 +442,25 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
 
   /** A script's answer as the outcome of a transition toward `attempted`. */
   private outcome(taskId: string, answer: ScriptAnswer, attempted: TaskStatus): TaskTransition {
-    if (answer.verdict === 'not-found' || answer.task === undefined) return notFoundRefusal(this.missing(taskId));
+    if (answer.verdict === 'not-found' || answer.task === undefined) return this.notFoundRefusal(taskId);
     const task = this.toTask(taskId, answer.task);
-    return answer.verdict === 'ok' ? { ok: true, task } : terminalRefusal(task, attempted);
+    return answer.verdict === 'ok' ? { ok: true, task } : this.terminalRefusal(task, attempted);
   }
 
   /** Runs a script on `key`: EVALSHA, EVAL when Redis lost its script cache (a restart). */
-  private eval(source: string, key: string, args: string[]): Promise<unknown> {
+  private async eval(source: string, key: string, args: string[]): Promise<unknown> {
     let sha = SCRIPT_SHAS.get(source);
     if (sha === undefined) SCRIPT_SHAS.set(source, (sha = createHash('sha1').update(source).digest('hex')));
-    const call = (first: string[]) => [...first, '1', key, ...args];
-    return this.command(call(['EVALSHA', sha]), () => call(['EVAL', source]));
+    return this.command(['EVALSHA', sha, '1', key, ...args]).catch((error: unknown) => {
+      if (!(error instanceof this.errorReply && error.message.startsWith('NOSCRIPT'))) throw error;
+      return this.command(['EVAL', source, '1', key, ...args]);
+    });
   }
 
-  /** One command; `fallback` (EVAL) when Redis answers NOSCRIPT; an unreachable Redis is `TASK_STORE_UNAVAILABLE`. */
-  private async command(args: string[], fallback?: () => string[]): Promise<unknown> {
+  /** One command; an unreachable (or not now answering) Redis is `TASK_STORE_UNAVAILABLE`. */
+  private async command(args: string[]): Promise<unknown> {
     try {
-      try {
-        return await this.client.sendCommand(args);
-      } catch (error) {
-        if (fallback === undefined || !(error instanceof this.errorReply && error.message.startsWith('NOSCRIPT')))
-          throw error;
-        return await this.client.sendCommand(fallback());
-      }
+      return await this.client.sendCommand(args);
     } catch (error) {
       if (error instanceof this.errorReply && !TRANSIENT_REPLY.test(error.message)) throw error;
       throw unavailable(this.location, error, this.lastError);
@@ -557,6 +515,11 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       ...inputFields(fields, 'out:', 'inputResponses'),
     });
   }
+}
+
+/** `{ key: value }` as the `key, value JSON` arguments of MARK_SCRIPT and RESPOND_SCRIPT. */
+function jsonPairs(values: Record<string, unknown>): string[] {
+  return Object.entries(values).flatMap(([key, value]) => [key, JSON.stringify(value)]);
 }
 
 /** The hash's `in:<key>` (or `out:<key>`) fields as `{ [name]: { key: parsed } }`, nothing when there are none. */

@@ -1,4 +1,5 @@
 import { isTerminalTaskStatus, type StoredTask, TaskAbortedError, type TaskAbortCause } from './task-store.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pause } from './wait-for-task-end.js';
 
 interface RunningEntry {
@@ -35,15 +36,15 @@ export class RunningTasks {
 
   /**
    * The answer to input request `key` of running task `taskId`: reads it with `read`, and between
-   * reads sleeps until `poke`, `backstopMs(round)` or `signal` (whose reason it rejects with).
-   * `undefined` once the task ended or is gone.
+   * reads sleeps until `poke`, `signal` (whose reason it rejects with) or `backstopMs(round)` (by
+   * default none: only a `poke` or the task's end wakes it). `undefined` once the task ended or is gone.
    */
   async answer(
     taskId: string,
     key: string,
     read: () => Promise<StoredTask | undefined>,
-    backstopMs: (round: number) => number,
     signal?: AbortSignal,
+    backstopMs: (round: number) => number = () => Number.POSITIVE_INFINITY,
   ): Promise<unknown> {
     for (let round = 0; ; round++) {
       signal?.throwIfAborted();
@@ -69,10 +70,6 @@ export class RunningTasks {
     return [...this.entries.keys()];
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** Fires a task's signal and stops tracking it: its work can no longer be answered. */
   abort(taskId: string, kind: TaskAbortCause, message: string): void {
     const entry = this.entries.get(taskId);
@@ -93,14 +90,8 @@ export class RunningTasks {
   async waitAll(deadlineMs: number): Promise<string[]> {
     const pending = [...this.entries.values()].map((entry) => entry.settled);
     if (pending.length > 0 && deadlineMs > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(pending),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, deadlineMs);
-        }),
-      ]);
-      clearTimeout(timer);
+      // The deadline's timer does not hold the process: a drain that ends early leaves it to run out.
+      await Promise.race([Promise.all(pending), sleep(deadlineMs, undefined, { ref: false })]);
     }
     return this.ids();
   }

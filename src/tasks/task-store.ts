@@ -177,9 +177,6 @@ export interface TaskPage {
   readonly nextCursor?: string;
 }
 
-/** Tasks per `list` page when the caller asks for no size. */
-const DEFAULT_TASK_PAGE_SIZE = 50;
-
 /** The task store every replica reads. */
 export interface TaskStore {
   /** This replica's id, recorded as the `replicaId` of the tasks it creates. */
@@ -200,7 +197,7 @@ export interface TaskStore {
   check(): Promise<void>;
   /**
    * The tasks `subject` created (those created without a subject when `subject` is undefined) that
-   * are still kept, oldest first, `limit` a page (default `DEFAULT_TASK_PAGE_SIZE`), from `cursor` (a
+   * are still kept, oldest first, `limit` a page (default 50), from `cursor` (a
    * `nextCursor` this store handed out). A cursor it did not hand out throws a `RangeError`.
    */
   list(subject: string | undefined, page?: { cursor?: string; limit?: number }): Promise<TaskPage>;
@@ -304,77 +301,6 @@ export function resolveTaskStoreTimings(timings: TaskStoreTimings = {}): Resolve
   return Object.freeze(resolved);
 }
 
-/** The retention a task gets: the client's ask clamped to the maximum, or the default. */
-export function retentionFor(input: CreateTaskInput, timings: ResolvedTaskStoreTimings): number {
-  const asked = input.ttlMs;
-  if (asked === undefined || !Number.isFinite(asked) || asked <= 0) return timings.retentionMs;
-  return Math.min(Math.floor(asked), timings.maxRetentionMs);
-}
-
-/** The refusal of a transition on a task that ended already, naming its status. */
-export function terminalRefusal(task: StoredTask, attempted: TaskStatus): TaskTransition {
-  return {
-    ok: false,
-    reason: 'terminal',
-    task,
-    message: `Task '${task.taskId}' is already ${task.status}${task.statusMessage ? ` (${task.statusMessage})` : ''}; it cannot become ${attempted}.`,
-  };
-}
-
-/** The refusal of a transition on a task that is not there, with the store's `missing` message. */
-export function notFoundRefusal(message: string): TaskTransition {
-  return { ok: false, reason: 'not-found', message };
-}
-
-/**
- * Why `taskId` is not found, for `TaskStore.missing`: the causes a store cannot tell apart (it keeps
- * nothing of a task once it is gone), and `also`, what this store adds (eviction, a restart).
- */
-export function missingTaskMessage(taskId: string, timings: ResolvedTaskStoreTimings, also = ''): string {
-  return (
-    `Task '${taskId.slice(0, 100)}' not found: it never existed, it belongs to another caller, or it ended longer ` +
-    `ago than it is kept (${timings.retentionMs} ms after its end, or the TTL its client asked for, up to ` +
-    `${timings.maxRetentionMs} ms)${also}. The store keeps no record of a task once it is gone.`
-  );
-}
-
-/** The refusal of a question while `subject` has `waiting` tasks waiting for input, the cap. */
-export function tooManyWaitingRefusal(task: StoredTask, waiting: number): TaskTransition {
-  const who = task.subject === undefined ? 'the unauthenticated callers' : `subject '${task.subject.slice(0, 100)}'`;
-  return {
-    ok: false,
-    reason: 'too-many-waiting',
-    task,
-    message:
-      `Task '${task.taskId}' cannot ask its client: ${who} ha${task.subject === undefined ? 've' : 's'} ${waiting} ` +
-      'tasks waiting for input, the most this server allows (maxInputWaiting, serve --task-max-input-waiting). ' +
-      'Answer or cancel one of them (tasks/update, tasks/cancel), then call the tool again.',
-  };
-}
-
-/** The page size `list` uses: `limit` when it is a positive integer, else the default. */
-export function taskPageSize(limit: number | undefined): number {
-  return limit !== undefined && Number.isSafeInteger(limit) && limit > 0 ? limit : DEFAULT_TASK_PAGE_SIZE;
-}
-
-/** The refusal of a `list` cursor the store did not hand out. */
-export function badTaskCursor(cursor: string): RangeError {
-  return new RangeError(
-    `Task list cursor '${cursor.slice(0, 100)}' is not one this task store handed out; list again without a cursor.`,
-  );
-}
-
-/** The refusal of an answer to a request the task does not have open. */
-export function notWaitingRefusal(task: StoredTask, keys: readonly string[]): TaskTransition {
-  const open = Object.keys(task.inputRequests ?? {});
-  return {
-    ok: false,
-    reason: 'not-waiting',
-    task,
-    message: `Task '${task.taskId}' (${task.status}) asks no ${keys.map((key) => `'${key.slice(0, 100)}'`).join(', ')}; its open input requests: ${open.length === 0 ? 'none' : open.join(', ')}. Answer only the keys of inputRequests in tasks/get.`,
-  };
-}
-
 /** The owner a task records: `=<subject>`, or `-` (which no subject can be) for no subject. */
 export function ownerOf(subject: string | undefined): string {
   return subject === undefined ? '-' : `=${subject}`;
@@ -383,12 +309,4 @@ export function ownerOf(subject: string | undefined): string {
 /** A task id: a random UUID, unguessable, since an id is all a caller needs to read a task. */
 export function newTaskId(): string {
   return globalThis.crypto.randomUUID();
-}
-
-/** The error of `create` on a drained or closed store. */
-export function closedError(replicaId: string): TaskStoreError {
-  return new TaskStoreError(
-    'TASK_STORE_CLOSED',
-    `Task store of replica '${replicaId}' is draining or closed: it creates no new task. Send the call to another replica.`,
-  );
 }

@@ -49,17 +49,10 @@ export function toGetTaskResult(task: StoredTask): Record<string, unknown> {
   };
 }
 
-/** 2025-11-25: the `Task` object (`tasks/get`, `tasks/cancel`, and inside `CreateTaskResult`). */
+/** 2025-11-25: the `Task` object (`tasks/get`, `tasks/cancel`, and inside `CreateTaskResult`): `ttl`, `pollInterval`. */
 export function toLegacyTask(task: StoredTask): Record<string, unknown> {
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    ttl: task.ttlMs,
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    pollInterval: task.pollIntervalMs,
-    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-  };
+  const { ttlMs, pollIntervalMs, ...fields } = modernTask(task);
+  return { ...fields, ttl: ttlMs, pollInterval: pollIntervalMs };
 }
 
 /** 2025-11-25: the `CreateTaskResult` of a task-augmented `tools/call`. */
