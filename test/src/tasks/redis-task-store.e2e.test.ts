@@ -459,6 +459,34 @@ describe('RedisTaskStore across replicas', () => {
     }
   });
 
+  it('pages through tasks that share one score (replicas on one clock tick): each listed once, in order', async () => {
+    const keyPrefix = `ties-${Date.now()}:`;
+    const store = await RedisTaskStore.connect({ url: redis.url, keyPrefix });
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      const ids: string[] = [];
+      for (let index = 0; index < 150; index++) {
+        ids.push((await store.create({ toolName: 'job', subject: 'ties' })).task.taskId);
+      }
+      // All but the last on one score, more of them than the list script reads at a time: Redis orders them by id.
+      const indexKey = `${keyPrefix}tasks-of:=ties`;
+      for (const id of ids.slice(0, -1)) await raw.zAdd(indexKey, { score: 1, value: id }, { XX: true });
+      const expected = [...ids.slice(0, -1)].sort().concat(ids.at(-1)!);
+      const listed: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.list('ties', { limit: 7, ...(cursor === undefined ? {} : { cursor }) });
+        listed.push(...page.tasks.map((task) => task.taskId));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      expect(listed).toEqual(expected);
+    } finally {
+      await raw.quit();
+      await store.close();
+    }
+  });
+
   it('round trip: create on A, complete on A, result read on B (median of 200)', async () => {
     const [a, b] = await replicas();
     try {
