@@ -160,11 +160,8 @@ export function failCall(
   code: ToolErrorCode,
   message: string,
   details?: Record<string, any>,
-  error?: unknown,
 ): void {
-  if (call.done) return;
-  call.failure = new ToolCallFailure(code, message, details, error);
-  endCall(call);
+  failWith(call, new ToolCallFailure(code, message, details));
 }
 
 /** Ends `call` with a prepared failure. */
