@@ -3,8 +3,9 @@ import { DEFAULT_MAX_CONTENT_BYTES } from './caller/content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
 import { DEFAULT_MAX_FEEDBACK_LENGTH } from './feedback/render.js';
-import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';
-import { planSteps, startCall } from './pipeline/driver.js';
+import { DEFAULT_MAX_COMPOSITION_DEPTH, failCall, stopCall } from './pipeline/call.js';
+import type { CallHost, PipelineCall } from './pipeline/call.js';
+import { planSteps, runCall } from './pipeline/driver.js';
 import { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
 import { prepareTool, waitForIdle, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
 import { callHook, follow } from './pipeline/settle.js';
@@ -202,16 +203,6 @@ export class OrchestratorHost implements CallHost {
   attach(tool: ITool): void {
     const attach = (tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
     if (this.#orchestrator !== undefined && typeof attach === 'function') attach.call(tool, this.#orchestrator);
-  }
-
-  /** Runs one call through the pipeline; the promise resolves once, with `answer`'s result, and never rejects. */
-  run<TResult>(details: ToolCallDetails): Promise<TResult> {
-    const call = new PipelineCall(this);
-    const result = new Promise<TResult>((resolve) => {
-      call.resolve = resolve as (result: unknown) => void;
-    });
-    startCall(call, details);
-    return result;
   }
 
   /** Tracks the call and tells the start hook, before the first step. */
@@ -451,7 +442,7 @@ export class ToolOrchestrator {
    * 10. `OUTPUT_INVALID`; otherwise the coerced output.
    */
   processToolCall(details: ToolCallDetails): Promise<ToolCallResult> {
-    return this.#host.run(details);
+    return runCall(this.#host, details);
   }
 
   /**
