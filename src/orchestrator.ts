@@ -164,8 +164,7 @@ export class OrchestratorHost implements CallHost {
   callCount = 0;
   onAllSettled: (() => void) | undefined = undefined;
   #running = 0;
-  #queue: Array<PipelineCall | undefined> = [];
-  #queueHead = 0;
+  #queue: PipelineCall[] = [];
   #queued = 0;
 
   constructor(orchestrator: ToolOrchestrator | undefined, options: ToolOrchestratorOptions) {
@@ -300,25 +299,16 @@ export class OrchestratorHost implements CallHost {
     this.callCount--;
   }
 
-  /** Hands the slot of a finished call to the next live queued call, or frees it. */
+  /** Hands the slot of a finished call to the next live queued call (a call stopped while queued is passed over), or frees it. */
   #releaseSlot(): void {
-    const queue = this.#queue;
-    while (this.#queueHead < queue.length) {
-      const next = queue[this.#queueHead];
-      queue[this.#queueHead++] = undefined;
-      if (next === undefined || next.done || !next.queued) continue;
+    for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) {
+      if (next.done || !next.queued) continue;
       next.queued = false;
       this.#queued--;
       next.holdsSlot = true;
-      if (this.#queueHead > 1024 && this.#queueHead * 2 > queue.length) {
-        this.#queue = queue.slice(this.#queueHead);
-        this.#queueHead = 0;
-      }
       next.grant?.();
       return;
     }
-    this.#queue = [];
-    this.#queueHead = 0;
     this.#running--;
   }
 }
