@@ -3,7 +3,7 @@ import { DEFAULT_MAX_CONTENT_BYTES } from './caller/content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
 import { DEFAULT_MAX_FEEDBACK_LENGTH } from './feedback/render.js';
-import { DEFAULT_MAX_COMPOSITION_DEPTH, failCall, stopCall } from './pipeline/call.js';
+import { DEFAULT_MAX_COMPOSITION_DEPTH, MAX_TIMER_MS, failCall, stopCall } from './pipeline/call.js';
 import type { CallHost, PipelineCall } from './pipeline/call.js';
 import { planSteps, runCall } from './pipeline/driver.js';
 import { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
@@ -123,7 +123,6 @@ export interface ShutdownReport {
   errors: ToolShutdownError[];
 }
 
-const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
 
 function checkPositiveInteger(name: string, value: number | undefined): void {
@@ -185,7 +184,7 @@ export class OrchestratorHost implements CallHost {
     this.onCallStart = options.hooks?.onCallStart?.bind(options.hooks);
     this.onCallReport = options.hooks?.onCallReport?.bind(options.hooks);
     this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
-    checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth ?? this.maxCompositionDepth);
+    checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth);
     checkPositiveInteger('maxConcurrency', this.#maxConcurrency);
     checkPositiveInteger('maxContentBytes', options.maxContentBytes);
   }

@@ -16,7 +16,7 @@ import {
   type StepOutcome,
 } from './call.js';
 import type { RegisteredTool } from './registered-tool.js';
-import { follow } from './settle.js';
+import { follow, noop } from './settle.js';
 import type { ToolCallDetails } from './types.js';
 
 /** Every step's implementation by name; the type asks for one per name of `CALL_STEP_ORDER`. */
@@ -95,7 +95,7 @@ export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, f
   const stopped = (call: PipelineCall, index: number, pending: StepOutcome): boolean => {
     if (call.done) {
       // Answered while the step ran (stopped by its caller): what the step still awaits is dropped, quietly.
-      if (pending !== undefined) pending.then(undefined, ignore);
+      if (pending !== undefined) follow(pending, noop, noop);
       return true;
     }
     if (pending === undefined) return false;
@@ -130,8 +130,6 @@ export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, f
     }
   };
 }
-
-function ignore(): void {}
 
 const runSteps = createDriver(CALL_STEPS);
 
