@@ -480,11 +480,9 @@ export class ToolOrchestrator {
     const outcome = await raceDeadline(settled, budget);
     host.onAllSettled = undefined;
     if (outcome !== 'deadline') return 0;
-    const pending: PipelineCall[] = [];
-    for (let call = host.firstCall; call !== undefined; call = call.next) pending.push(call);
+    // Stopping a call untracks it, and any call it ends (a composed tool's step): the list empties.
     let abortedCalls = 0;
-    for (const call of pending) {
-      if (call.done) continue; // answered meanwhile (stopping one call may end another)
+    for (let call = host.firstCall; call !== undefined && !call.done; call = host.firstCall) {
       stopCall(call, 'shutdown');
       abortedCalls++;
     }
