@@ -1,6 +1,7 @@
 import { describeThrown } from './errors.js';
 import { OrchestratorHost } from './orchestrator.js';
 import type { PipelineCall } from './pipeline/call.js';
+import { runCall } from './pipeline/driver.js';
 import { withoutStack } from './pipeline/failure.js';
 import { prepareTool, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
 import type { ToolExecutionRequestDetails } from './pipeline/types.js';
@@ -105,6 +106,6 @@ export class ToolExecutor {
 
   /** Executes one call through the call steps and answers the tool's result (a failure carries `details.code`); never rejects. */
   executeTool(request: ToolExecutionRequestDetails): Promise<ToolExecutionResult> {
-    return this.#host.run(request);
+    return runCall(this.#host, request);
   }
 }

@@ -113,12 +113,51 @@ interface StandInState {
   loading?: Promise<ITool>;
 }
 
+/** The fields of a tool's description, in a generated tool's order (`toJSON` writes them so). */
+const DESCRIPTION_FIELDS = [
+  'id',
+  'name',
+  'displayName',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'requiredCapabilities',
+  'category',
+  'version',
+  'hasSideEffects',
+  'annotations',
+  'timeoutMs',
+  'contentTypes',
+  'taskSupport',
+] as const;
+
 /** The stand-in: a class with three fields, so that making 1,000 of them is cheap; every field but `name` is read on demand. */
 class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements LazyTool<TInput, TOutput> {
   readonly name: string;
+  declare readonly id: string;
+  declare readonly displayName: string;
+  declare readonly description: string;
+  declare readonly annotations: ToolDescription['annotations'];
+  declare readonly category: string | undefined;
+  declare readonly version: string | undefined;
+  declare readonly timeoutMs: number | undefined;
+  declare readonly contentTypes: readonly ContentKind[] | undefined;
+  declare readonly taskSupport: 'optional' | 'required' | undefined;
   #entry: readonly [string, ...unknown[]];
   #set: LazyToolSet;
   #state: StandInState | undefined = undefined;
+
+  static {
+    // A getter for each field the catalog entry gives as it is (the class writes the others).
+    for (const field of DESCRIPTION_FIELDS) {
+      if (field === 'name' || field in this.prototype) continue;
+      Object.defineProperty(this.prototype, field, {
+        get(this: LazyToolStandIn<any, any>) {
+          return this.#meta()[field];
+        },
+      });
+    }
+  }
 
   constructor(entry: readonly [string, ...unknown[]], set: LazyToolSet) {
     this.name = entry[0];
@@ -137,18 +176,6 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     return state.metadata;
   }
 
-  get id(): string {
-    return this.#meta().id;
-  }
-
-  get displayName(): string {
-    return this.#meta().displayName;
-  }
-
-  get description(): string {
-    return this.#meta().description;
-  }
-
   get requiredCapabilities(): string[] {
     const metadata = this.#meta();
     return (this.#state!.requiredCapabilities ??= [...(metadata.requiredCapabilities ?? [])]);
@@ -156,30 +183,6 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
 
   get hasSideEffects(): boolean {
     return this.#meta().hasSideEffects ?? false;
-  }
-
-  get annotations(): ToolDescription['annotations'] {
-    return this.#meta().annotations;
-  }
-
-  get category(): string | undefined {
-    return this.#meta().category;
-  }
-
-  get version(): string | undefined {
-    return this.#meta().version;
-  }
-
-  get timeoutMs(): number | undefined {
-    return this.#meta().timeoutMs;
-  }
-
-  get contentTypes(): readonly ContentKind[] | undefined {
-    return this.#meta().contentTypes;
-  }
-
-  get taskSupport(): 'optional' | 'required' | undefined {
-    return this.#meta().taskSupport;
   }
 
   get inputSchema(): JSONSchemaObject {
@@ -195,27 +198,11 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
   }
 
   /**
-   * The metadata, as `JSON.stringify` of a loaded tool gives them: the fields are getters, so without
-   * this a stand-in would serialize as `{ "name": … }` alone (reads the metadata if not read yet).
+   * The metadata, as `JSON.stringify` of a loaded tool gives them (unset fields left out): the fields
+   * are getters, so without this a stand-in would serialize as `{ "name": … }` alone.
    */
   toJSON(): Record<string, unknown> {
-    const json: Record<string, unknown> = {
-      id: this.id,
-      name: this.name,
-      displayName: this.displayName,
-      description: this.description,
-      inputSchema: this.inputSchema,
-    };
-    if (this.outputSchema !== undefined) json.outputSchema = this.outputSchema;
-    json.requiredCapabilities = this.requiredCapabilities;
-    if (this.category !== undefined) json.category = this.category;
-    if (this.version !== undefined) json.version = this.version;
-    json.hasSideEffects = this.hasSideEffects;
-    if (this.annotations !== undefined) json.annotations = this.annotations;
-    if (this.timeoutMs !== undefined) json.timeoutMs = this.timeoutMs;
-    if (this.contentTypes !== undefined) json.contentTypes = this.contentTypes;
-    if (this.taskSupport !== undefined) json.taskSupport = this.taskSupport;
-    return json;
+    return Object.fromEntries(DESCRIPTION_FIELDS.map((field) => [field, this[field]]));
   }
 
   [LOAD_TOOL](): Promise<ITool<TInput, TOutput>> {

@@ -3,8 +3,9 @@ import { DEFAULT_MAX_CONTENT_BYTES } from './caller/content.js';
 import type { ApprovalGate } from './context.js';
 import { ToolsmithError, describeThrown, type ToolErrorCode } from './errors.js';
 import { DEFAULT_MAX_FEEDBACK_LENGTH } from './feedback/render.js';
-import { DEFAULT_MAX_COMPOSITION_DEPTH, PipelineCall, failCall, stopCall, type CallHost } from './pipeline/call.js';
-import { planSteps, startCall } from './pipeline/driver.js';
+import { DEFAULT_MAX_COMPOSITION_DEPTH, MAX_TIMER_MS, failCall, stopCall } from './pipeline/call.js';
+import type { CallHost, PipelineCall } from './pipeline/call.js';
+import { planSteps, runCall } from './pipeline/driver.js';
 import { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
 import { prepareTool, waitForIdle, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
 import { callHook, follow } from './pipeline/settle.js';
@@ -122,7 +123,6 @@ export interface ShutdownReport {
   errors: ToolShutdownError[];
 }
 
-const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
 
 function checkPositiveInteger(name: string, value: number | undefined): void {
@@ -163,8 +163,7 @@ export class OrchestratorHost implements CallHost {
   callCount = 0;
   onAllSettled: (() => void) | undefined = undefined;
   #running = 0;
-  #queue: Array<PipelineCall | undefined> = [];
-  #queueHead = 0;
+  #queue: PipelineCall[] = [];
   #queued = 0;
 
   constructor(orchestrator: ToolOrchestrator | undefined, options: ToolOrchestratorOptions) {
@@ -185,7 +184,7 @@ export class OrchestratorHost implements CallHost {
     this.onCallStart = options.hooks?.onCallStart?.bind(options.hooks);
     this.onCallReport = options.hooks?.onCallReport?.bind(options.hooks);
     this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
-    checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth ?? this.maxCompositionDepth);
+    checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth);
     checkPositiveInteger('maxConcurrency', this.#maxConcurrency);
     checkPositiveInteger('maxContentBytes', options.maxContentBytes);
   }
@@ -202,16 +201,6 @@ export class OrchestratorHost implements CallHost {
   attach(tool: ITool): void {
     const attach = (tool as { [ATTACH_ORCHESTRATOR]?: unknown })[ATTACH_ORCHESTRATOR];
     if (this.#orchestrator !== undefined && typeof attach === 'function') attach.call(tool, this.#orchestrator);
-  }
-
-  /** Runs one call through the pipeline; the promise resolves once, with `answer`'s result, and never rejects. */
-  run<TResult>(details: ToolCallDetails): Promise<TResult> {
-    const call = new PipelineCall(this);
-    const result = new Promise<TResult>((resolve) => {
-      call.resolve = resolve as (result: unknown) => void;
-    });
-    startCall(call, details);
-    return result;
   }
 
   /** Tracks the call and tells the start hook, before the first step. */
@@ -309,25 +298,16 @@ export class OrchestratorHost implements CallHost {
     this.callCount--;
   }
 
-  /** Hands the slot of a finished call to the next live queued call, or frees it. */
+  /** Hands the slot of a finished call to the next live queued call (a call stopped while queued is passed over), or frees it. */
   #releaseSlot(): void {
-    const queue = this.#queue;
-    while (this.#queueHead < queue.length) {
-      const next = queue[this.#queueHead];
-      queue[this.#queueHead++] = undefined;
-      if (next === undefined || next.done || !next.queued) continue;
+    for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) {
+      if (next.done || !next.queued) continue;
       next.queued = false;
       this.#queued--;
       next.holdsSlot = true;
-      if (this.#queueHead > 1024 && this.#queueHead * 2 > queue.length) {
-        this.#queue = queue.slice(this.#queueHead);
-        this.#queueHead = 0;
-      }
       next.grant?.();
       return;
     }
-    this.#queue = [];
-    this.#queueHead = 0;
     this.#running--;
   }
 }
@@ -451,7 +431,7 @@ export class ToolOrchestrator {
    * 10. `OUTPUT_INVALID`; otherwise the coerced output.
    */
   processToolCall(details: ToolCallDetails): Promise<ToolCallResult> {
-    return this.#host.run(details);
+    return runCall(this.#host, details);
   }
 
   /**
@@ -500,11 +480,9 @@ export class ToolOrchestrator {
     const outcome = await raceDeadline(settled, budget);
     host.onAllSettled = undefined;
     if (outcome !== 'deadline') return 0;
-    const pending: PipelineCall[] = [];
-    for (let call = host.firstCall; call !== undefined; call = call.next) pending.push(call);
+    // Stopping a call untracks it, and any call it ends (a composed tool's step): the list empties.
     let abortedCalls = 0;
-    for (const call of pending) {
-      if (call.done) continue; // answered meanwhile (stopping one call may end another)
+    for (let call = host.firstCall; call !== undefined && !call.done; call = host.firstCall) {
       stopCall(call, 'shutdown');
       abortedCalls++;
     }

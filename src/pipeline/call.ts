@@ -9,6 +9,7 @@ import type { ValueCoercion } from '../schema/validator-runtime.js';
 import type { ITool, ToolExecutionResult } from '../tool.js';
 import { ToolCallFailure, thrownFailure } from './failure.js';
 import { releaseEntry, type RegisteredTool } from './registered-tool.js';
+import { noop } from './settle.js';
 import type { ApprovalPolicy, RetryPolicy, ToolCallDetails, ToolCallRequest } from './types.js';
 
 /**
@@ -60,8 +61,6 @@ export const DEFAULT_MAX_COMPOSITION_DEPTH = 32;
 
 /** Why a call is stopped from outside its steps. */
 export type StopReason = 'caller' | 'timeout' | 'shutdown';
-
-function noop(): void {}
 
 /**
  * The state of one call on its way through the steps, until it is answered; it is answered once,
@@ -160,11 +159,8 @@ export function failCall(
   code: ToolErrorCode,
   message: string,
   details?: Record<string, any>,
-  error?: unknown,
 ): void {
-  if (call.done) return;
-  call.failure = new ToolCallFailure(code, message, details, error);
-  endCall(call);
+  failWith(call, new ToolCallFailure(code, message, details));
 }
 
 /** Ends `call` with a prepared failure. */
@@ -205,7 +201,8 @@ export function stopCall(call: PipelineCall, reason: StopReason): void {
   call.controller?.abort(abortReason);
 }
 
-const MAX_TIMER_MS = 2_147_483_647;
+/** The longest delay `setTimeout` takes (a longer one fires at once). */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 function onCallTimeout(call: PipelineCall): void {
   stopCall(call, 'timeout');

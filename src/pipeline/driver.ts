@@ -12,11 +12,11 @@ import {
   type CallHost,
   type CallStep,
   type CallStepImplementation,
-  type PipelineCall,
+  PipelineCall,
   type StepOutcome,
 } from './call.js';
 import type { RegisteredTool } from './registered-tool.js';
-import { follow } from './settle.js';
+import { follow, noop } from './settle.js';
 import type { ToolCallDetails } from './types.js';
 
 /** Every step's implementation by name; the type asks for one per name of `CALL_STEP_ORDER`. */
@@ -49,20 +49,26 @@ export const CALL_STEPS: readonly CallStep[] = Object.freeze(
 );
 
 /**
- * Runs one call through every step, in order. The driver stays synchronous: a step that answers
- * nothing hands straight over to the next, and only a step that returns something pending (a lazy
- * load, an async refusal, the approval gate, a queue slot, `execute`) continues in a `then` — so a
- * plain call costs no async function and no promise of its own. Whatever a step throws ends the
- * call with `TOOL_ERROR`; the call is answered exactly once, through `host.settle`.
+ * Runs one call of `host` through every step, in order; the promise resolves once, with the host's
+ * answer, and never rejects. The driver stays synchronous: a step that answers nothing hands straight
+ * over to the next, and only a step that returns something pending (a lazy load, an async refusal,
+ * the approval gate, a queue slot, `execute`) continues in a `then` — so a plain call costs no async
+ * function and no promise of its own. Whatever a step throws ends the call with `TOOL_ERROR`; the
+ * call is answered exactly once, through `host.settle`.
  */
-export function startCall(call: PipelineCall, details: ToolCallDetails): void {
+export function runCall<TResult>(host: CallHost, details: ToolCallDetails): Promise<TResult> {
+  const call = new PipelineCall(host);
+  const result = new Promise<TResult>((resolve) => {
+    call.resolve = resolve as (result: unknown) => void;
+  });
   try {
     identifyCall(call, details);
-    call.host.begin(call);
+    host.begin(call);
+    runSteps(call, 0);
   } catch (error) {
-    return internalError(call, error);
+    internalError(call, error);
   }
-  runSteps(call, 0);
+  return result;
 }
 
 /** How many positions can be skipped for a plain call (one bit each in a small integer). */
@@ -89,7 +95,7 @@ export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, f
   const stopped = (call: PipelineCall, index: number, pending: StepOutcome): boolean => {
     if (call.done) {
       // Answered while the step ran (stopped by its caller): what the step still awaits is dropped, quietly.
-      if (pending !== undefined) pending.then(undefined, ignore);
+      if (pending !== undefined) follow(pending, noop, noop);
       return true;
     }
     if (pending === undefined) return false;
@@ -124,8 +130,6 @@ export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, f
     }
   };
 }
-
-function ignore(): void {}
 
 const runSteps = createDriver(CALL_STEPS);
 

@@ -52,32 +52,24 @@ function assertTool(tool: ITool): void {
     throw needs("an 'inputSchema' object");
 }
 
-function loadFailed(tool: ITool, error: unknown): ToolCallFailure {
-  return thrownFailure('TOOL_ERROR', `Tool '${tool.name}' could not be loaded`, error);
-}
-
 /** A stand-in's registration: nothing is compiled; the loaded tool brings its generated validators. */
 function prepareLazyTool(tool: LazyTool): RegisteredTool {
   // Until it loads (`load` set), `missingCapabilities` asks the stand-in, which reads its catalog entry then.
   const entry = registration(tool, NOT_LOADED, undefined, []);
   let loading: Promise<ToolCallFailure | undefined> | undefined;
   entry.load = () =>
-    (loading ??= new Promise<ITool>((resolve) => resolve(tool[LOAD_TOOL]())).then(
-      (loaded) => {
-        try {
-          const { input, output, requiredCapabilities } = prepareTool(loaded);
-          Object.assign(entry, { tool: loaded, input, output, requiredCapabilities, load: undefined });
-          return undefined;
-        } catch (error) {
-          loading = undefined; // a later call tries again
-          return loadFailed(tool, error);
-        }
-      },
-      (error: unknown) => {
-        loading = undefined;
-        return loadFailed(tool, error);
-      },
-    ));
+    // Through a resolved promise: a loader that throws or answers a non-promise is a failed load too.
+    (loading ??= Promise.resolve()
+      .then(() => tool[LOAD_TOOL]())
+      .then((loaded) => {
+        const { input, output, requiredCapabilities } = prepareTool(loaded);
+        Object.assign(entry, { tool: loaded, input, output, requiredCapabilities, load: undefined });
+        return undefined;
+      })
+      .catch((error: unknown) => {
+        loading = undefined; // a later call tries again
+        return thrownFailure('TOOL_ERROR', `Tool '${tool.name}' could not be loaded`, error);
+      }));
   return entry;
 }
 

@@ -5,7 +5,8 @@ export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T
 
 const promiseThen = Promise.prototype.then;
 
-function noop(): void {}
+/** Does nothing: the handler of what is dropped on purpose. */
+export function noop(): void {}
 
 /**
  * Continues with `onValue` or `onError` once `pending` settles, whatever it is. A native promise is

@@ -1,6 +1,6 @@
 import { describeThrown, truncateText } from '../../errors.js';
 import { describeArgumentProblems } from '../../feedback/problems.js';
-import { copyJsonValue, type ValidationIssue } from '../../schema/validation.js';
+import type { ValidationIssue } from '../../schema/validation.js';
 import { failCall, failWith, type PipelineCall, type CallStepImplementation } from '../call.js';
 import { ToolCallFailure, thrownFailure } from '../failure.js';
 import type { ITool } from '../../tool.js';
@@ -93,14 +93,12 @@ function invalidArguments(call: PipelineCall, errors: ValidationIssue[]): ToolCa
 
 /**
  * The call's arguments as the caller sent them (before defaults, coercion and the removal of
- * optional nulls), read again, when their JSON is at most `MAX_ECHOED_ARGUMENTS` characters.
+ * optional nulls), read again from their JSON when it is at most `MAX_ECHOED_ARGUMENTS` characters.
  */
 function argumentsAsSent(raw: unknown): unknown {
   try {
-    const sent =
-      typeof raw === 'string' ? (raw.length <= MAX_ECHOED_ARGUMENTS ? JSON.parse(raw) : undefined) : copyJsonValue(raw);
-    const json = JSON.stringify(sent);
-    return json !== undefined && json.length <= MAX_ECHOED_ARGUMENTS ? sent : undefined;
+    const json = typeof raw === 'string' ? raw : JSON.stringify(raw);
+    return json !== undefined && json.length <= MAX_ECHOED_ARGUMENTS ? JSON.parse(json) : undefined;
   } catch {
     return undefined; // arguments that cannot be read twice are not echoed
   }
