@@ -172,6 +172,7 @@ type Step = (exchange: Exchange) => Refusal | undefined | Promise<Refusal | unde
 interface Served {
   orchestrator: ToolOrchestrator;
   options: ServeHttpOptions;
+  serverOptions: McpServerOptions;
   auth: BearerAuth | undefined;
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
@@ -194,21 +195,27 @@ export async function startHttpServer(
         'Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).',
     );
   }
-  const auth: BearerAuth | undefined =
-    options.auth === undefined
-      ? undefined
-      : 'authenticate' in options.auth
-        ? options.auth
-        : createBearerAuth(options.auth);
-  const metadataPaths = new Set<string>();
-  if (options.auth !== undefined && !('authenticate' in options.auth))
+  let auth = options.auth as BearerAuth | undefined;
+  const metadataPaths = new Set(['/.well-known/oauth-protected-resource']);
+  if (options.auth !== undefined && !('authenticate' in options.auth)) {
+    auth = createBearerAuth(options.auth);
     metadataPaths.add(resourceMetadataPath(options.auth.resource));
-  if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
+  }
   // A request-state key under 32 bytes throws here, at start, rather than at the first request.
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
+  const onError = options.onError ?? (() => {});
   const served: Served = {
     orchestrator,
     options,
+    // Each request's server options but its caller's and its signal (`serverOptions`): those of a
+    // caller without a token, who calls as the persona 'mcp'.
+    serverOptions: {
+      ...options,
+      cacheScope: 'public',
+      taskListing: false,
+      persona: { personaId: options.personaId ?? 'mcp' },
+      onError,
+    },
     auth,
     allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
     allowedHosts:
@@ -218,7 +225,7 @@ export async function startHttpServer(
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    onError: options.onError ?? (() => {}),
+    onError,
   };
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
@@ -487,28 +494,19 @@ class ServedRequest extends Request {
 
 /** The options of the server for one request of `caller`, whose calls `signal` stops. */
 function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
+  if (caller === undefined) return { ...served.serverOptions, signal };
+  const { subject: userId, scopes, clientId, capabilities } = caller;
+  // A caller told apart by its token: its list is its own, and so are its tasks, which it may list.
   return {
-    // The server's own options among them; those of PerRequestOptionKey are decided here (or ignored).
-    ...served.options,
+    ...served.serverOptions,
     signal,
-    capabilities: caller?.capabilities ?? served.options.capabilities,
-    cacheScope: caller === undefined ? 'public' : 'private',
-    // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
-    taskListing: caller !== undefined,
-    // No userContext without auth: the calls run as 'mcp', and their tasks are no subject's.
+    capabilities,
+    cacheScope: 'private',
+    taskListing: true,
     persona: {
-      personaId: served.options.personaId ?? 'mcp',
-      ...(caller === undefined
-        ? {}
-        : {
-            userContext: {
-              userId: caller.subject,
-              scopes: caller.scopes,
-              ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
-            },
-          }),
+      ...served.serverOptions.persona,
+      userContext: { userId, scopes, ...(clientId === undefined ? {} : { clientId }) },
     },
-    onError: served.onError,
   };
 }
 
