@@ -204,6 +204,8 @@ export async function startHttpServer(
   // A request-state key under 32 bytes throws here, at start, rather than at the first request.
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
   const onError = options.onError ?? (() => {});
+  /** Reports a thrown value (of a request, of the task store's drain) to `onError`. */
+  const report = (error: unknown) => onError(error instanceof Error ? error : new Error(String(error)));
   const served: Served = {
     orchestrator,
     options,
@@ -281,7 +283,7 @@ export async function startHttpServer(
 
   const httpServer: HttpServer = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      served.onError(error instanceof Error ? error : new Error(String(error)));
+      report(error);
       if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal error.');
       else response.destroy();
     });
@@ -335,7 +337,7 @@ export async function startHttpServer(
       if (options.taskStore !== undefined)
         await options.taskStore
           .drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
-          .catch((error: unknown) => served.onError(error instanceof Error ? error : new Error(String(error))));
+          .catch(report);
       const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
       const result: ServeHttpResult = {
         reason,

@@ -238,7 +238,10 @@ export class StdioJsonRpcTransport implements Transport {
     );
   }
 
-  /** Writes one message as a line; a message that cannot be serialized is answered -32603 for its id instead. */
+  /**
+   * Writes one message as a line; a result that cannot be serialized (a BigInt, a cycle) is answered
+   * -32603 for its id instead, where the SDK's transport rejects the send and its client waits on.
+   */
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     let json: string;
     try {
