@@ -171,8 +171,9 @@ type Step = (exchange: Exchange) => Refusal | undefined | Promise<Refusal | unde
 /** What the steps and `serveEra` need, resolved once from the options. */
 interface Served {
   orchestrator: ToolOrchestrator;
-  options: ServeHttpOptions;
+  /** Every request's server options but those of its caller (`serverOptions`). */
   serverOptions: McpServerOptions;
+  allowedOrigins: readonly string[] | undefined;
   auth: BearerAuth | undefined;
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
@@ -208,7 +209,6 @@ export async function startHttpServer(
   const report = (error: unknown) => onError(error instanceof Error ? error : new Error(String(error)));
   const served: Served = {
     orchestrator,
-    options,
     // Each request's server options but its caller's and its signal (`serverOptions`): those of a
     // caller without a token, who calls as the persona 'mcp'.
     serverOptions: {
@@ -219,6 +219,7 @@ export async function startHttpServer(
       onError,
     },
     auth,
+    allowedOrigins: options.allowedOrigins,
     allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
     allowedHosts:
       options.allowedHosts !== undefined
@@ -371,7 +372,7 @@ function mcpSteps(served: Served): readonly Step[] {
     const origin = request.headers.origin;
     // Matched whole (scheme, host and port) first: the SDK's check compares host names only, which
     // would let any port and scheme of an origin listed with --allowed-origin in.
-    if (origin === undefined || served.options.allowedOrigins?.includes(origin)) return undefined;
+    if (origin === undefined || served.allowedOrigins?.includes(origin)) return undefined;
     if (served.allowLoopbackOrigins && validateOriginHeader(origin, localhostAllowedOrigins()).ok) return undefined;
     return {
       status: 403,

@@ -471,18 +471,14 @@ export function toCallToolResult(
   }
   const blocks = result.content;
   const refused = blocks === undefined ? undefined : blockRefusedByMcp(blocks);
-  if (refused !== undefined) {
-    const message = `Tool '${truncateText(result.toolName)}' answered content MCP cannot carry: ${refused}`;
-    return { content: [{ type: 'text', text: `OUTPUT_INVALID: ${message}` }], isError: true };
-  }
+  if (refused !== undefined) return outputInvalid(result, `content MCP cannot carry: ${refused}`);
   if (blocks !== undefined && blocks.length > 0 && (result.output === null || result.output === undefined))
     return { content: blocks as CallToolResult['content'] };
   let text: string;
   try {
     text = JSON.stringify(result.output ?? null) ?? 'null';
   } catch (error) {
-    const message = `Tool '${truncateText(result.toolName)}' answered output that cannot be serialized to JSON: ${describeThrown(error, 200)}`;
-    return { content: [{ type: 'text', text: `OUTPUT_INVALID: ${message}` }], isError: true };
+    return outputInvalid(result, `output that cannot be serialized to JSON: ${describeThrown(error, 200)}`);
   }
   // The tool's blocks first, then the output's text mirror (what a client without structuredContent reads).
   const answer: CallToolResult = {
@@ -492,6 +488,12 @@ export function toCallToolResult(
     answer.structuredContent = JSON.parse(text) as Record<string, unknown>;
   }
   return answer;
+}
+
+/** The `isError` answer to a call whose tool answered `what`, which MCP cannot send. */
+function outputInvalid(result: ToolCallResult, what: string): CallToolResult {
+  const text = `OUTPUT_INVALID: Tool '${truncateText(result.toolName)}' answered ${what}`;
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** The SDK's schema of each content block kind, as it checks a `tools/call` result before sending it. */
