@@ -19,7 +19,7 @@ import {
 import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import type { TaskStore } from '../tasks/index.js';
-import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
+import { deliverClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './call-params.js';
 import { requestStates } from './request-state.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
@@ -455,8 +455,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
   return async (exchange) => {
     const { request, response, message, caller } = exchange;
     // A client's answer to a question a call of this process asked it (2025 elicitation): to that call.
-    if (isClientAnswer(message)) {
-      const delivered = deliverClientAnswer(message);
+    const delivered = deliverClientAnswer(message);
+    if (delivered !== undefined) {
       if (delivered.status === 202) return void response.writeHead(202).end();
       // Only an answer this process can tie to its question echoes its id.
       const id = delivered.status === 400 ? idOf(message) : null;
