@@ -424,8 +424,8 @@ function mcpSteps(served: Served): readonly Step[] {
   const scopes: Step = ({ message, caller }) =>
     caller === undefined ? undefined : scopeRefusal(message, caller, auth!, served.orchestrator);
   const callParams: Step = ({ message }) => {
-    const { method, id, params } = (message ?? {}) as { method?: unknown; id?: unknown; params?: unknown };
-    if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
+    if (method !== 'tools/call' || idOf(message) === null) return undefined;
     const problem = invalidCallParams(params);
     // A JSON-RPC error is an HTTP 200 answer to a delivered request.
     return problem === undefined ? undefined : { status: 200, code: -32602, message: problem };

@@ -3,6 +3,7 @@ import {
   type MessageExtraInfo,
   isSpecType,
   ProtocolErrorCode as ErrorCode,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
@@ -23,8 +24,8 @@ import { WrappingTransport } from './wrapping-transport.js';
  *   saying what is wrong (the SDK answers -32603 with a dump of its schema errors).
  */
 
-/** Default longest JSON-RPC message `StdioJsonRpcTransport` reads: 10 MiB, as the SDK's stdio transport. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** Default longest JSON-RPC message `StdioJsonRpcTransport` reads: the SDK's stdio transport's (10 MiB). */
+export const DEFAULT_MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
 /** How many bytes of an oversize line are kept at each end to find its request id. */
 const KEPT_BYTES = 512;
