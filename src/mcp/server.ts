@@ -7,7 +7,6 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  type ServerCapabilities,
   type ServerContext,
   specTypeSchemas,
   type StandardSchemaV1,
@@ -29,14 +28,7 @@ import { ClientRequestRouter } from './client-requests.js';
 import { type FailureMetaOptions, failureMetaOf } from './failure-meta.js';
 import { answersFor, type RequestStates, requestStates } from './request-state.js';
 import { GuardedTransport } from './stdio-transport.js';
-import {
-  asksForTask,
-  handleTaskMethods,
-  hasTaskCapableTool,
-  startTask,
-  taskCapabilities,
-  taskReporter,
-} from './tasks.js';
+import { asksForTask, handleTaskMethods, hasTaskCapableTool, startTask, taskReporter } from './tasks.js';
 import { isMcpObjectSchema, type McpToolEntry, toMcpToolFromTool } from './tool.js';
 import { HOST_INJECTED_ARGUMENTS, type InjectedArgument, withoutInjectedArguments } from './injected-arguments.js';
 
@@ -168,16 +160,11 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
   const cacheScope = options.cacheScope ?? 'private';
   // A store without a task-capable tool announces nothing: a client would ask for tasks no tool runs.
   const store = options.taskStore !== undefined && hasTaskCapableTool(orchestrator) ? options.taskStore : undefined;
-  const serverCapabilities = {
-    tools: {},
-    logging: {},
-    ...(store === undefined ? {} : taskCapabilities(options.taskListing === true)),
-  } as ServerCapabilities;
   const states = requestStates(options.requestStateKey, options.taskStore);
   const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
     {
-      capabilities: serverCapabilities,
+      capabilities: { tools: {}, logging: {} },
       // The SDK verifies an echoed requestState before the handler runs (-32602 when it does not).
       requestState: { verify: states.codec.verify },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
