@@ -93,7 +93,7 @@ interface TaskQuestion {
 }
 
 /** What a task's call may do to its own task: ask its client, and read the answers. */
-export interface TaskControls {
+interface TaskControls {
   readonly taskId: string;
   /** How long a question waits for its answer (the store's `inputWaitMs`). */
   readonly waitMs: number;
@@ -267,7 +267,7 @@ function notFound(store: TaskStore, taskId: string): ProtocolError {
 }
 
 /** How the task methods answer: from which store, for whom, and whether `tasks/list` is answered. */
-export interface TaskMethodsOptions {
+interface TaskMethodsOptions {
   store: TaskStore;
   /** The caller's authenticated subject; none for an unauthenticated caller, whose tasks are no subject's. */
   subject: string | undefined;
