@@ -134,7 +134,7 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
   const capabilities = clientCapabilities(ctx, server);
   // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
   // can do is unknown, so the question is sent and a client that cannot answer it says so.
-  const unknown = !modern && server.getClientCapabilities() === undefined;
+  const unknown = !modern && capabilities === undefined;
   const canElicit = unknown || (capabilities?.elicitation !== undefined && capabilities.elicitation !== null);
   const canSample = unknown || (capabilities?.sampling !== undefined && capabilities.sampling !== null);
   if (!canElicit && !canSample) return NOT_ASKING;

@@ -27,15 +27,20 @@ const INVALID_ANSWER =
   "The client's answer is not a JSON-RPC response: its result must be an object (an ElicitResult, a CreateMessageResult), or it must be an error.";
 
 /**
- * Routes `message` (a JSON-RPC response from the client) to the server instance whose request it
- * answers, and says how the POST that carried it is answered: 202 when delivered, 404 when no
- * instance of this process is waiting for it. An answer that is no JSON-RPC result or error (a
- * `result` that is a string or `null`) is 400: the waiting request is failed at once with an error
- * saying so, rather than left to wait for its timeout.
+ * Routes `message`, when it is a JSON-RPC response to a request toolsmith sent (its id has
+ * toolsmith's prefix), to the server instance whose request it answers, and says how the POST that
+ * carried it is answered: 202 when delivered, 404 when no instance of this process is waiting for
+ * it. An answer that is no JSON-RPC result or error (a `result` that is a string or `null`) is 400:
+ * the waiting request is failed at once with an error saying so, rather than left to wait for its
+ * timeout. Any other message is not an answer: `undefined`.
  */
-export function deliverClientAnswer(message: unknown): { status: 202 } | { status: 400 | 404; error: string } {
-  const id = (message as { id?: unknown } | null)?.id;
-  const deliver = typeof id === 'string' ? PENDING.get(id) : undefined;
+export function deliverClientAnswer(
+  message: unknown,
+): { status: 202 } | { status: 400 | 404; error: string } | undefined {
+  if (message === null || typeof message !== 'object' || Array.isArray(message) || 'method' in message) return;
+  const { id } = message as { id?: unknown };
+  if (typeof id !== 'string' || !id.startsWith(ID_PREFIX)) return;
+  const deliver = PENDING.get(id);
   if (deliver === undefined)
     return {
       status: 404,
@@ -43,24 +48,13 @@ export function deliverClientAnswer(message: unknown): { status: 202 } | { statu
         'No call on this server is waiting for this answer: it finished, or the question came from another replica ' +
         '(a 2025 client that elicits needs its answers to reach the replica that asked).',
     };
-  PENDING.delete(id as string);
+  PENDING.delete(id);
   if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
     deliver(message);
     return { status: 202 };
   }
-  deliver({
-    jsonrpc: '2.0',
-    id: id as string,
-    error: { code: ProtocolErrorCode.InvalidParams, message: INVALID_ANSWER },
-  });
+  deliver({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InvalidParams, message: INVALID_ANSWER } });
   return { status: 400, error: INVALID_ANSWER };
-}
-
-/** True for a JSON-RPC response to a request toolsmith sent (its id has toolsmith's prefix). */
-export function isClientAnswer(message: unknown): boolean {
-  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
-  const record = message as Record<string, unknown>;
-  return !('method' in record) && typeof record.id === 'string' && record.id.startsWith(ID_PREFIX);
 }
 
 /** Wraps a per-request HTTP transport so its server's requests to the client can be answered by a later POST. */

@@ -19,7 +19,7 @@ import {
 import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import type { TaskStore } from '../tasks/index.js';
-import { deliverClientAnswer, isClientAnswer } from './client-requests.js';
+import { deliverClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './call-params.js';
 import { requestStates } from './request-state.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
@@ -171,7 +171,9 @@ type Step = (exchange: Exchange) => Refusal | undefined | Promise<Refusal | unde
 /** What the steps and `serveEra` need, resolved once from the options. */
 interface Served {
   orchestrator: ToolOrchestrator;
-  options: ServeHttpOptions;
+  /** Every request's server options but those of its caller (`serverOptions`). */
+  serverOptions: McpServerOptions;
+  allowedOrigins: readonly string[] | undefined;
   auth: BearerAuth | undefined;
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
@@ -194,22 +196,30 @@ export async function startHttpServer(
         'Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).',
     );
   }
-  const auth: BearerAuth | undefined =
-    options.auth === undefined
-      ? undefined
-      : 'authenticate' in options.auth
-        ? options.auth
-        : createBearerAuth(options.auth);
-  const metadataPaths = new Set<string>();
-  if (options.auth !== undefined && !('authenticate' in options.auth))
+  let auth = options.auth as BearerAuth | undefined;
+  const metadataPaths = new Set(['/.well-known/oauth-protected-resource']);
+  if (options.auth !== undefined && !('authenticate' in options.auth)) {
+    auth = createBearerAuth(options.auth);
     metadataPaths.add(resourceMetadataPath(options.auth.resource));
-  if (auth !== undefined) metadataPaths.add('/.well-known/oauth-protected-resource');
+  }
   // A request-state key under 32 bytes throws here, at start, rather than at the first request.
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
+  const onError = options.onError ?? (() => {});
+  /** Reports a thrown value (of a request, of the task store's drain) to `onError`. */
+  const report = (error: unknown) => onError(error instanceof Error ? error : new Error(String(error)));
   const served: Served = {
     orchestrator,
-    options,
+    // Each request's server options but its caller's and its signal (`serverOptions`): those of a
+    // caller without a token, who calls as the persona 'mcp'.
+    serverOptions: {
+      ...options,
+      cacheScope: 'public',
+      taskListing: false,
+      persona: { personaId: options.personaId ?? 'mcp' },
+      onError,
+    },
     auth,
+    allowedOrigins: options.allowedOrigins,
     allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
     allowedHosts:
       options.allowedHosts !== undefined
@@ -218,7 +228,7 @@ export async function startHttpServer(
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    onError: options.onError ?? (() => {}),
+    onError,
   };
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
@@ -274,7 +284,7 @@ export async function startHttpServer(
 
   const httpServer: HttpServer = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      served.onError(error instanceof Error ? error : new Error(String(error)));
+      report(error);
       if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal error.');
       else response.destroy();
     });
@@ -328,7 +338,7 @@ export async function startHttpServer(
       if (options.taskStore !== undefined)
         await options.taskStore
           .drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
-          .catch((error: unknown) => served.onError(error instanceof Error ? error : new Error(String(error))));
+          .catch(report);
       const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
       const result: ServeHttpResult = {
         reason,
@@ -362,7 +372,7 @@ function mcpSteps(served: Served): readonly Step[] {
     const origin = request.headers.origin;
     // Matched whole (scheme, host and port) first: the SDK's check compares host names only, which
     // would let any port and scheme of an origin listed with --allowed-origin in.
-    if (origin === undefined || served.options.allowedOrigins?.includes(origin)) return undefined;
+    if (origin === undefined || served.allowedOrigins?.includes(origin)) return undefined;
     if (served.allowLoopbackOrigins && validateOriginHeader(origin, localhostAllowedOrigins()).ok) return undefined;
     return {
       status: 403,
@@ -414,8 +424,8 @@ function mcpSteps(served: Served): readonly Step[] {
   const scopes: Step = ({ message, caller }) =>
     caller === undefined ? undefined : scopeRefusal(message, caller, auth!, served.orchestrator);
   const callParams: Step = ({ message }) => {
-    const { method, id, params } = (message ?? {}) as { method?: unknown; id?: unknown; params?: unknown };
-    if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
+    if (method !== 'tools/call' || idOf(message) === null) return undefined;
     const problem = invalidCallParams(params);
     // A JSON-RPC error is an HTTP 200 answer to a delivered request.
     return problem === undefined ? undefined : { status: 200, code: -32602, message: problem };
@@ -445,8 +455,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
   return async (exchange) => {
     const { request, response, message, caller } = exchange;
     // A client's answer to a question a call of this process asked it (2025 elicitation): to that call.
-    if (isClientAnswer(message)) {
-      const delivered = deliverClientAnswer(message);
+    const delivered = deliverClientAnswer(message);
+    if (delivered !== undefined) {
       if (delivered.status === 202) return void response.writeHead(202).end();
       // Only an answer this process can tie to its question echoes its id.
       const id = delivered.status === 400 ? idOf(message) : null;
@@ -487,28 +497,19 @@ class ServedRequest extends Request {
 
 /** The options of the server for one request of `caller`, whose calls `signal` stops. */
 function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
+  if (caller === undefined) return { ...served.serverOptions, signal };
+  const { subject: userId, scopes, clientId, capabilities } = caller;
+  // A caller told apart by its token: its list is its own, and so are its tasks, which it may list.
   return {
-    // The server's own options among them; those of PerRequestOptionKey are decided here (or ignored).
-    ...served.options,
+    ...served.serverOptions,
     signal,
-    capabilities: caller?.capabilities ?? served.options.capabilities,
-    cacheScope: caller === undefined ? 'public' : 'private',
-    // A list of tasks only for a caller told apart by its token: without auth every caller is 'mcp'.
-    taskListing: caller !== undefined,
-    // No userContext without auth: the calls run as 'mcp', and their tasks are no subject's.
+    capabilities,
+    cacheScope: 'private',
+    taskListing: true,
     persona: {
-      personaId: served.options.personaId ?? 'mcp',
-      ...(caller === undefined
-        ? {}
-        : {
-            userContext: {
-              userId: caller.subject,
-              scopes: caller.scopes,
-              ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
-            },
-          }),
+      ...served.serverOptions.persona,
+      userContext: { userId, scopes, ...(clientId === undefined ? {} : { clientId }) },
     },
-    onError: served.onError,
   };
 }
 

@@ -7,7 +7,6 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  type ServerCapabilities,
   type ServerContext,
   specTypeSchemas,
   type StandardSchemaV1,
@@ -29,14 +28,7 @@ import { ClientRequestRouter } from './client-requests.js';
 import { type FailureMetaOptions, failureMetaOf } from './failure-meta.js';
 import { answersFor, type RequestStates, requestStates } from './request-state.js';
 import { GuardedTransport } from './stdio-transport.js';
-import {
-  asksForTask,
-  handleTaskMethods,
-  hasTaskCapableTool,
-  startTask,
-  taskCapabilities,
-  taskReporter,
-} from './tasks.js';
+import { asksForTask, handleTaskMethods, hasTaskCapableTool, startTask, taskReporter } from './tasks.js';
 import { isMcpObjectSchema, type McpToolEntry, toMcpToolFromTool } from './tool.js';
 import { HOST_INJECTED_ARGUMENTS, type InjectedArgument, withoutInjectedArguments } from './injected-arguments.js';
 
@@ -168,16 +160,11 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
   const cacheScope = options.cacheScope ?? 'private';
   // A store without a task-capable tool announces nothing: a client would ask for tasks no tool runs.
   const store = options.taskStore !== undefined && hasTaskCapableTool(orchestrator) ? options.taskStore : undefined;
-  const serverCapabilities = {
-    tools: {},
-    logging: {},
-    ...(store === undefined ? {} : taskCapabilities(options.taskListing === true)),
-  } as ServerCapabilities;
   const states = requestStates(options.requestStateKey, options.taskStore);
   const server = new ToolsmithMcpServer(
     { name: options.name ?? DEFAULT_NAME, version: options.version ?? DEFAULT_VERSION },
     {
-      capabilities: serverCapabilities,
+      capabilities: { tools: {}, logging: {} },
       // The SDK verifies an echoed requestState before the handler runs (-32602 when it does not).
       requestState: { verify: states.codec.verify },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
@@ -471,18 +458,14 @@ export function toCallToolResult(
   }
   const blocks = result.content;
   const refused = blocks === undefined ? undefined : blockRefusedByMcp(blocks);
-  if (refused !== undefined) {
-    const message = `Tool '${truncateText(result.toolName)}' answered content MCP cannot carry: ${refused}`;
-    return { content: [{ type: 'text', text: `OUTPUT_INVALID: ${message}` }], isError: true };
-  }
+  if (refused !== undefined) return outputInvalid(result, `content MCP cannot carry: ${refused}`);
   if (blocks !== undefined && blocks.length > 0 && (result.output === null || result.output === undefined))
     return { content: blocks as CallToolResult['content'] };
   let text: string;
   try {
     text = JSON.stringify(result.output ?? null) ?? 'null';
   } catch (error) {
-    const message = `Tool '${truncateText(result.toolName)}' answered output that cannot be serialized to JSON: ${describeThrown(error, 200)}`;
-    return { content: [{ type: 'text', text: `OUTPUT_INVALID: ${message}` }], isError: true };
+    return outputInvalid(result, `output that cannot be serialized to JSON: ${describeThrown(error, 200)}`);
   }
   // The tool's blocks first, then the output's text mirror (what a client without structuredContent reads).
   const answer: CallToolResult = {
@@ -492,6 +475,12 @@ export function toCallToolResult(
     answer.structuredContent = JSON.parse(text) as Record<string, unknown>;
   }
   return answer;
+}
+
+/** The `isError` answer to a call whose tool answered `what`, which MCP cannot send. */
+function outputInvalid(result: ToolCallResult, what: string): CallToolResult {
+  const text = `OUTPUT_INVALID: Tool '${truncateText(result.toolName)}' answered ${what}`;
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** The SDK's schema of each content block kind, as it checks a `tools/call` result before sending it. */

@@ -3,6 +3,7 @@ import {
   type MessageExtraInfo,
   isSpecType,
   ProtocolErrorCode as ErrorCode,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
@@ -23,8 +24,8 @@ import { WrappingTransport } from './wrapping-transport.js';
  *   saying what is wrong (the SDK answers -32603 with a dump of its schema errors).
  */
 
-/** Default longest JSON-RPC message `StdioJsonRpcTransport` reads: 10 MiB, as the SDK's stdio transport. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** Default longest JSON-RPC message `StdioJsonRpcTransport` reads: the SDK's stdio transport's (10 MiB). */
+export const DEFAULT_MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
 /** How many bytes of an oversize line are kept at each end to find its request id. */
 const KEPT_BYTES = 512;
@@ -36,8 +37,7 @@ function isRequestId(value: unknown): value is RequestId {
 }
 
 function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): JSONRPCMessage {
-  const error: { code: number; message: string; data?: unknown } = { code, message };
-  if (data !== undefined) error.data = data;
+  const error = data === undefined ? { code, message } : { code, message, data };
   return { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
 }
 
@@ -157,14 +157,12 @@ export class StdioJsonRpcTransport implements Transport {
     if (oversize !== undefined) {
       this.#oversize = undefined;
       const id = idOfOversizeLine(oversize.head.toString('utf8'), oversize.tail.toString('utf8'));
-      void this.#reply(
-        errorResponse(
-          id,
-          ErrorCode.InvalidRequest,
-          `Invalid Request: the message is ${oversize.size} bytes, more than this server's limit of ${this.maxMessageBytes} ` +
-            'bytes (the maxMessageBytes option, `toolsmith serve --max-message-bytes`); it was not read.',
-          { size: oversize.size, limit: this.maxMessageBytes },
-        ),
+      this.#reply(
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: the message is ${oversize.size} bytes, more than this server's limit of ${this.maxMessageBytes} ` +
+          'bytes (the maxMessageBytes option, `toolsmith serve --max-message-bytes`); it was not read.',
+        { size: oversize.size, limit: this.maxMessageBytes },
       );
       return;
     }
@@ -182,12 +180,10 @@ export class StdioJsonRpcTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      void this.#reply(
-        errorResponse(
-          null,
-          ErrorCode.ParseError,
-          `Parse error: ${describeThrown(error, 200)}. Send one JSON-RPC message per line.`,
-        ),
+      this.#reply(
+        null,
+        ErrorCode.ParseError,
+        `Parse error: ${describeThrown(error, 200)}. Send one JSON-RPC message per line.`,
       );
       return;
     }
@@ -216,7 +212,7 @@ export class StdioJsonRpcTransport implements Transport {
         method === 'tools/call'
           ? invalidCallParams(params)!
           : `${truncateText(method)} needs params as an object (MCP has no by-position params); got ${kindOf(params)}.`;
-      void this.#reply(errorResponse(id, ErrorCode.InvalidParams, problem));
+      this.#reply(id, ErrorCode.InvalidParams, problem);
       return;
     }
     const what =
@@ -229,22 +225,24 @@ export class StdioJsonRpcTransport implements Transport {
           : typeof record.method !== 'string'
             ? 'an object with neither a "method" (a request or notification) nor a "result" or "error" (a response)'
             : 'a request whose id is neither a string nor an integer';
-    void this.#reply(
-      errorResponse(
-        id,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: a JSON-RPC 2.0 message is an object with "jsonrpc": "2.0" and a "method", "result" or "error"; got ${what}.`,
-      ),
+    this.#reply(
+      id,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: a JSON-RPC 2.0 message is an object with "jsonrpc": "2.0" and a "method", "result" or "error"; got ${what}.`,
     );
   }
 
-  #reply(message: JSONRPCMessage): Promise<void> {
-    return this.send(message).catch((error: unknown) =>
+  /** Answers a line the server never sees with a JSON-RPC error (a write that fails goes to `onerror`). */
+  #reply(id: RequestId | null, code: number, message: string, data?: unknown): void {
+    this.send(errorResponse(id, code, message, data)).catch((error: unknown) =>
       this.onerror?.(new Error(`Could not answer: ${describeThrown(error)}`)),
     );
   }
 
-  /** Writes one message as a line; a message that cannot be serialized is answered -32603 for its id instead. */
+  /**
+   * Writes one message as a line; a result that cannot be serialized (a BigInt, a cycle) is answered
+   * -32603 for its id instead, where the SDK's transport rejects the send and its client waits on.
+   */
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     let json: string;
     try {

@@ -1,4 +1,3 @@
-import type { Readable, Writable } from 'node:stream';
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import { createMcpServerFactory, type McpServerOptions } from './server.js';
@@ -36,8 +35,8 @@ export async function serveStdio(
   orchestrator: ToolOrchestrator,
   options: ServeStdioOptions = {},
 ): Promise<ServeStdioResult> {
-  const stdin = (options.stdin ?? process.stdin) as unknown as Readable;
-  const stdout = (options.stdout ?? process.stdout) as unknown as Writable;
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
   const onError =
     options.onError ?? ((error: Error) => void process.stderr.write(`toolsmith serve: ${error.message}\n`));
   // The one client of this process is the only caller its own memory store has: it may list them.
@@ -46,7 +45,7 @@ export async function serveStdio(
   // toolsmith's line reader answers malformed JSON (-32700), non-messages and oversize lines (-32600)
   // and keeps serving; the SDK entry then decides the era from the first message, and each server it
   // builds guards its channel (invalid tools/call params -32602, see `ToolsmithMcpServer`).
-  const transport = new StdioJsonRpcTransport(options.stdin ?? process.stdin, stdout, {
+  const transport = new StdioJsonRpcTransport(stdin, stdout, {
     maxMessageBytes: options.maxMessageBytes,
   });
   const handle = serveSdkStdio(factory, { transport, onerror: onError });

@@ -47,17 +47,6 @@ import { checkedSample, ELICIT, type QuestionKind, SAMPLE } from './asking.js';
  * server does not serve: 2026-07-28 clients poll `tasks/get`.
  */
 
-/**
- * The server capabilities that announce tasks, in both eras; `list` (2025-11-25 `tasks.list`) only
- * when `tasks/list` is answered.
- */
-export function taskCapabilities(list: boolean): Record<string, unknown> {
-  return {
-    extensions: { [TASKS_EXTENSION_ID]: {} },
-    tasks: { ...(list ? { list: {} } : {}), requests: { tools: { call: {} } }, cancel: {} },
-  };
-}
-
 /** Each orchestrator's answer to `hasTaskCapableTool`, with the tools revision it was found at. */
 const taskCapable = new WeakMap<ToolOrchestrator, { revision: number; answer: boolean }>();
 
@@ -104,7 +93,7 @@ interface TaskQuestion {
 }
 
 /** What a task's call may do to its own task: ask its client, and read the answers. */
-export interface TaskControls {
+interface TaskControls {
   readonly taskId: string;
   /** How long a question waits for its answer (the store's `inputWaitMs`). */
   readonly waitMs: number;
@@ -278,7 +267,7 @@ function notFound(store: TaskStore, taskId: string): ProtocolError {
 }
 
 /** How the task methods answer: from which store, for whom, and whether `tasks/list` is answered. */
-export interface TaskMethodsOptions {
+interface TaskMethodsOptions {
   store: TaskStore;
   /** The caller's authenticated subject; none for an unauthenticated caller, whose tasks are no subject's. */
   subject: string | undefined;
@@ -287,12 +276,17 @@ export interface TaskMethodsOptions {
 }
 
 /**
- * Registers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on `server`, answering
- * `subject`'s tasks from `store`, each in the request's era (`tasks/result` and `tasks/list` reach
- * only 2025-11-25 requests).
+ * Announces tasks on `server` (before it connects) in both eras, and registers `tasks/get`,
+ * `tasks/result`, `tasks/list` and `tasks/cancel`, answering `subject`'s tasks from `store`, each in
+ * the request's era (`tasks/result` and `tasks/list` reach only 2025-11-25 requests).
  */
 export function handleTaskMethods(server: Server, options: TaskMethodsOptions): void {
   const { store, subject } = options;
+  server.registerCapabilities({
+    extensions: { [TASKS_EXTENSION_ID]: {} },
+    // 2025-11-25 `tasks.list` only when `tasks/list` is answered.
+    tasks: { ...(options.list ? { list: {} } : {}), requests: { tools: { call: {} } }, cancel: {} },
+  });
   const legacy = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined;
   server.setRequestHandler('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
     const task = await store.get(taskId, subject);

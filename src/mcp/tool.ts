@@ -24,13 +24,9 @@ import type { ToolAnnotations } from '../tool-description.js';
 /** The JSON Schema dialect stamped on every published MCP schema. */
 export const MCP_SCHEMA_DIALECT = JSON_SCHEMA_2020_12;
 
-/** MCP tool annotations (all hints). */
-export interface McpToolAnnotations {
+/** MCP tool annotations: a definition's hints and the tool's title. */
+export interface McpToolAnnotations extends ToolAnnotations {
   title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
 }
 
 /**
