@@ -9,6 +9,7 @@ import { MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-target
 import type { GeneratorSettings, ResolvedOptions } from '../config/options.js';
 import { toPosix } from '../load.js';
 import type { EmitContext, Problem } from '../model.js';
+import { unplacedProblem } from '../problems.js';
 import { loadTemplates, TemplateReadError } from '../templates/index.js';
 import type { DocTemplates } from '../templates/names.js';
 import type { ManifestOptions, TokenBudgets } from './manifests/index.js';
@@ -64,21 +65,13 @@ function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
  * (a library caller's options are not checked against the config's schema).
  */
 export function readSettings(resolved: ResolvedOptions): { settings: EmitSettings } | { problems: Problem[] } {
-  const at = (file: string, pointer: string, message: string, hint: string): Problem => ({
-    file,
-    line: 1,
-    column: 1,
-    pointer,
-    message,
-    hint,
-  });
   const unknown = (resolved.settings.manifests.targets ?? []).filter(
     (target) => !(MANIFEST_TARGETS as readonly string[]).includes(target),
   );
   if (unknown.length > 0)
     return {
       problems: unknown.map((target) =>
-        at(
+        unplacedProblem(
           'toolsmith.config.json',
           '/manifests/targets',
           `unknown manifest target "${target}"`,
@@ -90,6 +83,7 @@ export function readSettings(resolved: ResolvedOptions): { settings: EmitSetting
     return { settings: emitSettings(resolved, loadTemplates(resolved.templatesDir)) };
   } catch (error) {
     if (!(error instanceof TemplateReadError)) throw error;
-    return { problems: [at(toPosix(path.relative(resolved.root, error.file)), '', error.message, error.hint)] };
+    const file = toPosix(path.relative(resolved.root, error.file));
+    return { problems: [unplacedProblem(file, '', error.message, error.hint)] };
   }
 }
