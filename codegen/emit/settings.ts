@@ -42,20 +42,19 @@ export function emitSettings(resolved: ResolvedOptions, templates: DocTemplates)
     regenerateCommand: _regenerateCommand,
     strict: _strict,
     workers: _workers,
-    manifests: _manifests,
+    manifests: { targets, tokenBudget, ...manifests },
     ...emission
   } = resolved.settings satisfies Pick<GeneratorSettings, NotEmissionKey | 'manifests'>;
-  return { ...emission, ctx: resolved.ctx, templates, manifests: manifestOptions(resolved) };
-}
-
-/** The manifests' options from the resolved ones. */
-function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
-  const { targets, tokenBudget, ...rest } = resolved.settings.manifests;
   return {
-    ...rest,
-    ...(targets !== undefined ? { targets: targets as ManifestTarget[] } : {}),
-    ...(tokenBudget !== undefined ? { tokenBudget: tokenBudget as TokenBudgets } : {}),
-    tokenReportFile: resolved.tokenReportFile,
+    ...emission,
+    ctx: resolved.ctx,
+    templates,
+    manifests: {
+      ...manifests,
+      ...(targets !== undefined ? { targets: targets as ManifestTarget[] } : {}),
+      ...(tokenBudget !== undefined ? { tokenBudget: tokenBudget as TokenBudgets } : {}),
+      tokenReportFile: resolved.tokenReportFile,
+    },
   };
 }
 

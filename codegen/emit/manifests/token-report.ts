@@ -36,7 +36,12 @@ function toolTokens(
   entries: readonly (string | null)[],
   previous?: ToolTokens,
 ): ToolTokens {
-  const hash = entriesHash(targets, entries);
+  const sha256 = createHash('sha256');
+  targets.forEach((target, index) => {
+    const json = entries[index];
+    if (json !== null && json !== undefined) sha256.update(`${target}\n${json}\n`);
+  });
+  const hash = sha256.digest('hex');
   // Entries unchanged (a definition change no manifest shows): the last counts, no tokenizer.
   if (previous !== undefined && previous.hash === hash) return previous;
   let estimated = false;
@@ -48,16 +53,6 @@ function toolTokens(
     return count.tokens;
   });
   return estimated ? { counts, hash, estimated } : { counts, hash };
-}
-
-/** sha256 over `<target>\n<json>\n` of each listed entry, in file order. */
-function entriesHash(targets: readonly ManifestTarget[], entries: readonly (string | null)[]): string {
-  const hash = createHash('sha256');
-  targets.forEach((target, index) => {
-    const json = entries[index];
-    if (json !== null && json !== undefined) hash.update(`${target}\n${json}\n`);
-  });
-  return hash.digest('hex');
 }
 
 /** The report of `rows` (tool → counts) for `targets`: every object's keys sorted. */
