@@ -5,14 +5,14 @@
  * `config/config-schema.ts` reaches all of them, and the cache, with no other edit.
  */
 import path from 'node:path';
-import { MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
+import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 import type { GeneratorSettings, ResolvedOptions } from '../config/options.js';
 import { toPosix } from '../load.js';
 import type { EmitContext, Problem } from '../model.js';
 import { unplacedProblem } from '../problems.js';
 import { loadTemplates, TemplateReadError } from '../templates/index.js';
 import type { DocTemplates } from '../templates/names.js';
-import type { ManifestOptions, TokenBudgets } from './manifests/index.js';
+import type { ManifestOptions } from './manifests/index.js';
 
 /** The generator keys that do not shape a generated file (folders are resolved into `ctx`; `strict` and `workers` change how a run goes, not what it writes). */
 type NotEmissionKey =
@@ -42,19 +42,14 @@ export function emitSettings(resolved: ResolvedOptions, templates: DocTemplates)
     regenerateCommand: _regenerateCommand,
     strict: _strict,
     workers: _workers,
-    manifests: { targets, tokenBudget, ...manifests },
+    manifests,
     ...emission
   } = resolved.settings satisfies Pick<GeneratorSettings, NotEmissionKey | 'manifests'>;
   return {
     ...emission,
     ctx: resolved.ctx,
     templates,
-    manifests: {
-      ...manifests,
-      ...(targets !== undefined ? { targets: targets as ManifestTarget[] } : {}),
-      ...(tokenBudget !== undefined ? { tokenBudget: tokenBudget as TokenBudgets } : {}),
-      tokenReportFile: resolved.tokenReportFile,
-    },
+    manifests: { ...manifests, tokenReportFile: resolved.tokenReportFile },
   };
 }
 
