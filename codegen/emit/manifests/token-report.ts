@@ -10,6 +10,7 @@ import type { GeneratedFile, Problem } from '../../model.js';
 import type { ManifestOptions, TokenBudgets, TokenReport, ToolTokens } from './types.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { textFile } from './assembled-file.js';
+import { formatPointer } from '../../../src/schema/json-pointer.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { type ManifestTarget, MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
 import {
@@ -241,7 +242,7 @@ function budgetWarnings(
         file: reportFile,
         line: lineOf(`\n    ${JSON.stringify(over[0]!.name)}: {`),
         column: 5,
-        pointer: `/tools/${over[0]!.name.replace(/~/g, '~0').replace(/\//g, '~1')}/${target}`,
+        pointer: formatPointer(['tools', over[0]!.name, target]),
         severity: 'warning',
         message:
           `${over.length} ${over.length === 1 ? 'tool costs' : 'tools cost'} more than the per-tool budget of ` +
