@@ -122,9 +122,6 @@ export function toolManifests(
     byTarget[target] = ownValue(result.losses, tool.name) ?? [];
     const reason = turnedOff ? TURNED_OFF_REASON : ownValue(result.unavailable, tool.name);
     if (reason !== undefined) manifests.unavailable[target] = reason;
-    const nullable = 'nullableOptionals' in result ? (result.nullableOptionals as Record<string, string[]>) : undefined;
-    const optionals = ownValue(nullable, tool.name);
-    if (optionals !== undefined) manifests.nullableOptionals = optionals;
     const { key } = MANIFEST_TARGET_TABLE[target];
     const [entry] = (key === undefined ? result.content : (result.content as Record<string, unknown>)[key]) as [
       unknown?,
