@@ -23,14 +23,7 @@ export {
   MANIFEST_TARGETS,
   type ManifestTarget,
 } from '../../../src/manifest-targets/table.js';
-export type {
-  LossReport,
-  ManifestEmission,
-  ManifestOptions,
-  TokenBudgets,
-  TokenReport,
-  ToolManifests,
-} from './types.js';
+export type { LossReport, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
 export { AssembledFile, InNameOrder } from './assembled-file.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
 export { withNameCollisions } from './host-report.js';
