@@ -374,17 +374,13 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
 }
 
 function indexView(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport): Record<string, unknown> {
-  const byCategory = new Map<string, ToolModel[]>();
-  for (const tool of project.tools) {
-    const category = tool.category ?? '';
-    byCategory.set(category, [...(byCategory.get(category) ?? []), tool]);
-  }
-  const categories = [...byCategory.keys()]
+  // By category, those without one last under "Other".
+  const categories = [...new Set(project.tools.map((tool) => tool.category ?? ''))]
     .sort((a, b) => (a === '' ? 1 : b === '' ? -1 : compareStrings(a, b)))
     .map((category) => ({
       name: category === '' ? 'Other' : escapeMarkdown(category),
-      tools: byCategory
-        .get(category)!
+      tools: project.tools
+        .filter((tool) => (tool.category ?? '') === category)
         .sort((a, b) => compareStrings(a.name, b.name))
         .map((tool) => ({
           name: tool.name,

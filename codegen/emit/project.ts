@@ -12,15 +12,13 @@ import {
   createManifestAssembler,
   type ManifestEmission,
   type PreviousManifests,
-  type ToolManifests,
   withNameCollisions,
 } from './manifests/index.js';
 import { collectWhenGrown } from './pool/collect-garbage.js';
 import { emitOnPool, workerCount, type EmitOutcome, type WorkerOptions } from './pool/pool.js';
 import { emitRegistry } from './registry.js';
 import type { EmitSettings } from './settings.js';
-import { emitStub } from './stubs.js';
-import { createToolEmitter, type ToolEmitterOptions } from './tool-files.js';
+import { createToolEmitter, type ToolEmitterOptions, type ToolOutput } from './tool-files.js';
 import { emitSharedTypes } from './types.js';
 import { emitSharedValidators, rejectedSchemaProblems } from './validators.js';
 
@@ -88,7 +86,8 @@ export async function emitProject(
   const { project } = plan;
   const names = project.tools.map((tool) => tool.name);
   const settings = { ...runSettings, manifests: withNameCollisions(runSettings.manifests, names) };
-  const emitter = inProcessEmitter({ ...settings, shared: project.shared });
+  const setup: ToolEmitterOptions = { ...settings, shared: project.shared };
+  const emitter = createToolEmitter(setup);
   const total = project.tools.length;
   let done = 0;
   const emitted: Emitted = {
@@ -106,10 +105,10 @@ export async function emitProject(
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
     manifests.reuse(tool);
-    if (plan.stubs.has(tool.name)) emitted.stubs.push(await emitter.stub(tool));
+    if (plan.stubs.has(tool.name)) emitted.stubs.push(emitter.stub(tool));
     options.onProgress?.(++done, total);
   }
-  const units = await emitToolUnits(plan, emitter, options, (tool, unit) => {
+  const units = await emitToolUnits(plan, setup, emitter, options, (tool, unit) => {
     emitted.units.set(
       tool.name,
       unit.files.map((file) => (output.put(file), file.path)),
@@ -137,13 +136,6 @@ export async function emitProject(
   return emitted;
 }
 
-/** One tool's emission: its files, its part of the manifests, and its stub when wanted. */
-interface ToolUnit {
-  files: GeneratedFile[];
-  manifests: ToolManifests;
-  stub?: GeneratedFile;
-}
-
 /** A tool whose emission threw, as a problem at its definition (describing the thrown value cannot throw). */
 function emitFailure(tool: ToolModel, error: unknown): Problem[] {
   // A schema Ajv rejects (emit/validators.ts compiles it) is a problem of the definition, at that schema.
@@ -168,32 +160,17 @@ function emitFailure(tool: ToolModel, error: unknown): Problem[] {
 }
 
 /**
- * The in-process emitter of one project's tools, from the `setup` each worker is given too: a tool's
- * unit, or its stub alone (each worker makes the same).
- */
-function inProcessEmitter(setup: ToolEmitterOptions) {
-  const emitter = createToolEmitter(setup);
-  return {
-    setup,
-    stub: (tool: ToolModel) => emitter.stub(tool, emitStub),
-    async unit(tool: ToolModel, stub: boolean): Promise<ToolUnit> {
-      const output = await emitter.toolFiles(tool);
-      return { ...output, ...(stub ? { stub: await emitter.stub(tool, emitStub) } : {}) };
-    },
-  };
-}
-
-/**
  * Emits each of the plan's fresh tools (in name order) and hands it to `take` as soon as it is done, in
- * any order. From the pool's threshold the main thread emits beside `threads - 1` workers
- * (`emitOnPool`); a tool whose worker stopped under it (its heap cap, a crash) is emitted in process.
- * Answers one problem per tool whose emission threw.
+ * any order. From the pool's threshold the main thread (`emitter`) emits beside `threads - 1` workers
+ * given the same `setup` (`emitOnPool`); a tool whose worker stopped under it (its heap cap, a crash)
+ * is emitted in process. Answers one problem per tool whose emission threw.
  */
 async function emitToolUnits(
   plan: EmitPlan,
-  emitter: ReturnType<typeof inProcessEmitter>,
+  setup: ToolEmitterOptions,
+  emitter: ReturnType<typeof createToolEmitter>,
   workers: WorkerOptions,
-  take: (tool: ToolModel, unit: ToolUnit) => void,
+  take: (tool: ToolModel, unit: ToolOutput) => void,
 ): Promise<{ problems: Problem[]; threads: number }> {
   const problems: Problem[] = [];
   // In manifest order: each tool's part is written once the tools before it are in, so few wait.
@@ -204,7 +181,8 @@ async function emitToolUnits(
     // --max-old-space-size: collected as it grows, a 1,000-tool generate peaks at ~430 MB, else ~540 (P7).
     if (threads > 1) collectWhenGrown();
     try {
-      return await emitter.unit(tool, plan.stubs.has(tool.name));
+      const output = await emitter.toolFiles(tool);
+      return plan.stubs.has(tool.name) ? { ...output, stub: emitter.stub(tool) } : output;
     } catch (error) {
       return { error };
     }
@@ -215,7 +193,7 @@ async function emitToolUnits(
   };
   const lost: ToolModel[] = [];
   if (threads > 1) {
-    await emitOnPool(ordered, plan.stubs, emitter.setup, threads - 1, inProcess, (tool, outcome) =>
+    await emitOnPool(ordered, plan.stubs, setup, threads - 1, inProcess, (tool, outcome) =>
       'lost' in outcome ? lost.push(tool) : settle(tool, outcome),
     );
   }

@@ -5,13 +5,14 @@
  * `config/config-schema.ts` reaches all of them, and the cache, with no other edit.
  */
 import path from 'node:path';
-import { MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
+import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 import type { GeneratorSettings, ResolvedOptions } from '../config/options.js';
 import { toPosix } from '../load.js';
 import type { EmitContext, Problem } from '../model.js';
+import { unplacedProblem } from '../problems.js';
 import { loadTemplates, TemplateReadError } from '../templates/index.js';
 import type { DocTemplates } from '../templates/names.js';
-import type { ManifestOptions, TokenBudgets } from './manifests/index.js';
+import type { ManifestOptions } from './manifests/index.js';
 
 /** The generator keys that do not shape a generated file (folders are resolved into `ctx`; `strict` and `workers` change how a run goes, not what it writes). */
 type NotEmissionKey =
@@ -41,20 +42,14 @@ export function emitSettings(resolved: ResolvedOptions, templates: DocTemplates)
     regenerateCommand: _regenerateCommand,
     strict: _strict,
     workers: _workers,
-    manifests: _manifests,
+    manifests,
     ...emission
   } = resolved.settings satisfies Pick<GeneratorSettings, NotEmissionKey | 'manifests'>;
-  return { ...emission, ctx: resolved.ctx, templates, manifests: manifestOptions(resolved) };
-}
-
-/** The manifests' options from the resolved ones. */
-function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
-  const { targets, tokenBudget, ...rest } = resolved.settings.manifests;
   return {
-    ...rest,
-    ...(targets !== undefined ? { targets: targets as ManifestTarget[] } : {}),
-    ...(tokenBudget !== undefined ? { tokenBudget: tokenBudget as TokenBudgets } : {}),
-    tokenReportFile: resolved.tokenReportFile,
+    ...emission,
+    ctx: resolved.ctx,
+    templates,
+    manifests: { ...manifests, tokenReportFile: resolved.tokenReportFile },
   };
 }
 
@@ -64,21 +59,13 @@ function manifestOptions(resolved: ResolvedOptions): ManifestOptions {
  * (a library caller's options are not checked against the config's schema).
  */
 export function readSettings(resolved: ResolvedOptions): { settings: EmitSettings } | { problems: Problem[] } {
-  const at = (file: string, pointer: string, message: string, hint: string): Problem => ({
-    file,
-    line: 1,
-    column: 1,
-    pointer,
-    message,
-    hint,
-  });
   const unknown = (resolved.settings.manifests.targets ?? []).filter(
     (target) => !(MANIFEST_TARGETS as readonly string[]).includes(target),
   );
   if (unknown.length > 0)
     return {
       problems: unknown.map((target) =>
-        at(
+        unplacedProblem(
           'toolsmith.config.json',
           '/manifests/targets',
           `unknown manifest target "${target}"`,
@@ -90,6 +77,7 @@ export function readSettings(resolved: ResolvedOptions): { settings: EmitSetting
     return { settings: emitSettings(resolved, loadTemplates(resolved.templatesDir)) };
   } catch (error) {
     if (!(error instanceof TemplateReadError)) throw error;
-    return { problems: [at(toPosix(path.relative(resolved.root, error.file)), '', error.message, error.hint)] };
+    const file = toPosix(path.relative(resolved.root, error.file));
+    return { problems: [unplacedProblem(file, '', error.message, error.hint)] };
   }
 }

@@ -15,6 +15,8 @@ export function emitStub(tool: ToolModel, ctx: EmitContext): GeneratedFile {
   const path = `${names.kebab}.ts`;
   const generated = ctx.generatedFromStubs.replace(/\/$/, '');
   const summary = `\`${tool.name}\`: ${tool.description}`;
+  const classDoc = docText(summary).includes('\n') ? jsDoc(summary) : `/** ${docText(summary)} */`;
+  const baseImport = importLine([names.base], `${generated}/tools/${names.kebab}.base.js`);
   const lines = [
     '/**',
     ` * Implementation of the tool \`${docText(tool.name)}\` (${docText(tool.source.file)}).`,
@@ -22,26 +24,21 @@ export function emitStub(tool: ToolModel, ctx: EmitContext): GeneratedFile {
     ' */',
   ];
   if (tool.steps !== undefined)
-    lines.push(
-      importLine([names.base], `${generated}/tools/${names.kebab}.base.js`),
-      '',
-      docText(summary).includes('\n') ? jsDoc(summary) : `/** ${docText(summary)} */`,
-      `export class ${names.impl} extends ${names.base} {}`,
-    );
+    lines.push(baseImport, '', classDoc, `export class ${names.impl} extends ${names.base} {}`);
   else {
     // A tool that declares errors answers its failure union (`<Pascal>Failure`), so a declared code type-checks.
     const failure = tool.errors === undefined ? undefined : failureTypeNames(names).failure;
     const result = `ToolExecutionResult<${names.outputType}${failure === undefined ? '' : `, ${failure}`}>`;
     lines.push(
       importLine(['ToolExecutionContext', 'ToolExecutionResult'], ctx.stubsRuntimeImport, true),
-      importLine([names.base], `${generated}/tools/${names.kebab}.base.js`),
+      baseImport,
       importLine(
         failure === undefined ? [names.argsType, names.outputType] : [names.argsType, failure, names.outputType],
         `${generated}/types/${names.kebab}.js`,
         true,
       ),
       '',
-      docText(summary).includes('\n') ? jsDoc(summary) : `/** ${docText(summary)} */`,
+      classDoc,
       `export class ${names.impl} extends ${names.base} {`,
       `  async execute(args: ${names.argsType}, _context: ToolExecutionContext): Promise<${result}> {`,
       '    void args;',

@@ -1,6 +1,7 @@
-import { typeHomes, type EmitContext, type GeneratedFile, type SharedSchemaModel, type ToolModel } from '../model.js';
+import { typeHomes, type GeneratedFile, type SharedSchemaModel, type ToolModel } from '../model.js';
 import { dictionary } from '../dictionary.js';
 import { type ToolManifests, toolManifests } from './manifests/index.js';
+import { emitStub } from './stubs.js';
 import type { EmitSettings } from './settings.js';
 import { createDocRenderer } from './docs.js';
 import { formatFiles } from './format.js';
@@ -20,16 +21,19 @@ export interface ToolEmitterOptions extends EmitSettings {
 export interface ToolOutput {
   files: GeneratedFile[];
   manifests: ToolManifests;
+  /** Its stub, when the caller wants one (`stub`). */
+  stub?: GeneratedFile;
 }
 
 /**
  * The per-tool emitters (types, validators, base class, schema file, doc page, stub), formatted.
- * Why one place: `emitToolUnits` (generate.ts) runs it in process and each worker thread (emit/pool/worker.ts) runs the same
+ * Why one place: `emitToolUnits` (project.ts) runs it in process and each worker thread (emit/pool/worker.ts) runs the same
  * code, so both give the same bytes.
  */
 export function createToolEmitter(options: ToolEmitterOptions): {
   toolFiles(tool: ToolModel): Promise<ToolOutput>;
-  stub(tool: ToolModel, emit: (tool: ToolModel, ctx: EmitContext) => GeneratedFile): Promise<GeneratedFile>;
+  /** The tool's stub, laid out by its emitter (`preformatted`): nothing to format. */
+  stub(tool: ToolModel): GeneratedFile;
 } {
   const pages = createDocRenderer(options.templates);
   const format = (files: GeneratedFile[]) => formatFiles(files, options.format);
@@ -54,7 +58,6 @@ export function createToolEmitter(options: ToolEmitterOptions): {
       ];
       return { files: await format(files), manifests };
     },
-    // A stub is laid out by its emitter (`preformatted`): nothing to format.
-    stub: async (tool, emit) => emit(tool, ctx),
+    stub: (tool) => emitStub(tool, ctx),
   };
 }

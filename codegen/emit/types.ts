@@ -33,8 +33,6 @@ const COMPILE_OPTIONS: Partial<Options> = {
  * other `Object.prototype` member) crashes it. They pass through it under stand-in names.
  */
 const PROTOTYPE_KEYS: readonly string[] = Object.getOwnPropertyNames(Object.prototype).sort(compareStrings);
-const PROTOTYPE_KEY_SET: ReadonlySet<string> = new Set(PROTOTYPE_KEYS);
-const needsStandIn = (key: unknown): boolean => typeof key === 'string' && PROTOTYPE_KEY_SET.has(key);
 
 /** The stand-in of each prototype key, and the pattern that finds them in the compiled text. */
 interface StandIns {
@@ -322,7 +320,7 @@ function prepare(
       { anyOf: [branch(record.then), branch(record.else)] },
     ];
   }
-  if (isObject(out.properties) && Object.keys(out.properties).some(needsStandIn)) {
+  if (isObject(out.properties) && Object.keys(out.properties).some((key) => standIns.names.has(key))) {
     const renamed = Object.entries(out.properties).map(([key, value]) => [standIns.names.get(key) ?? key, value]);
     setOwn(out, 'properties', Object.fromEntries(renamed));
   }

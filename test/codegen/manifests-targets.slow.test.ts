@@ -6,6 +6,7 @@ import {
   MANIFEST_TARGETS,
   type ManifestTarget,
 } from '../../codegen/emit/manifests/index.js';
+import { buildOpenAiResponsesStrictManifest } from '../../src/manifest-targets/openai-strict.js';
 import { generate } from '../../codegen/generate.js';
 import { main } from '../../codegen/cli/main.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
@@ -128,7 +129,8 @@ describe('openai-responses', () => {
       strict: true,
     });
     expect(entry.parameters).toEqual(entries(result, 'openai-strict')[0].function.parameters);
-    expect(result.nullableOptionals.lookup).toEqual(['/properties/page']);
+    const build = buildOpenAiResponsesStrictManifest({ tools: [tool], describeLosses: false });
+    expect(build.nullableOptionals.lookup).toEqual(['/properties/page']);
   });
 });
 

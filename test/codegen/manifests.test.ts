@@ -2,6 +2,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { describe, expect, it } from 'vitest';
 import { emitManifests, type ManifestTarget } from '../../codegen/emit/manifests/index.js';
 import type { ToolModel } from '../../codegen/model.js';
+import { buildOpenAiStrictManifest } from '../../src/manifest-targets/openai-strict.js';
 import { isMcpObjectSchema, MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp/tool.js';
 import type { ITool } from '../../src/tool.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
@@ -197,7 +198,8 @@ describe('openai-strict', () => {
   });
 
   it('tells the runtime which nulls stand for omitted properties', () => {
-    expect(result.nullableOptionals.probe).toEqual([
+    const build = buildOpenAiStrictManifest({ tools: [tool(schema)], describeLosses: false });
+    expect(build.nullableOptionals.probe).toEqual([
       '/properties/when',
       '/properties/site',
       '/properties/unit',

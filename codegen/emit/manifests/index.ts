@@ -23,14 +23,7 @@ export {
   MANIFEST_TARGETS,
   type ManifestTarget,
 } from '../../../src/manifest-targets/table.js';
-export type {
-  LossReport,
-  ManifestEmission,
-  ManifestOptions,
-  TokenBudgets,
-  TokenReport,
-  ToolManifests,
-} from './types.js';
+export type { LossReport, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
 export { AssembledFile, InNameOrder } from './assembled-file.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
 export { withNameCollisions } from './host-report.js';
@@ -73,7 +66,6 @@ export function createManifestAssembler(
     warnings: [],
     losses: dictionary(),
     unavailable: dictionary(),
-    nullableOptionals: dictionary(),
   };
   const targets = plan.files.map((file) => file.target);
   const banner = markdownBanner('the tool definitions', ctx).trimEnd();
@@ -106,7 +98,6 @@ export function createManifestAssembler(
     emission.problems.push(...part.problems);
     emission.warnings.push(...part.warnings);
     if (Object.keys(part.unavailable).length > 0) emission.unavailable[part.name] = part.unavailable;
-    if (part.nullableOptionals !== undefined) emission.nullableOptionals[part.name] = part.nullableOptionals;
     if (part.compact !== undefined) compact.set(part.name, Buffer.from(part.compact, 'utf8'));
   };
   // While a splice may make the manifests: the parts given, and the tools whose parts are the last run's.

@@ -8,7 +8,6 @@
  * file's layout, its tail with the search tool, and the tools deferred loading defers, decided once.
  */
 import type { Problem, ToolModel } from '../../model.js';
-import type { TargetBuild } from '../../../src/manifest-targets/build.js';
 import { isDeferred, toolSearchEntry } from '../../../src/manifest-targets/defer-loading.js';
 import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
 import {
@@ -33,21 +32,6 @@ function enabledTargets(options: ManifestOptions): ManifestTarget[] {
   return MANIFEST_TARGETS.filter(
     (target) => named.includes(target) || (target === 'mcp-portable' && options.servedProfile === 'portable'),
   );
-}
-
-/** Runs a target's builder on the tools that take part in it (those whose definitions do not turn it off). */
-function buildTarget(
-  tools: readonly ToolModel[],
-  target: ManifestTarget,
-  options: ManifestOptions,
-): TargetBuild<unknown> {
-  // The builders read the manifest options they share with the config by the same names.
-  return buildManifestTarget(target, {
-    ...options,
-    tools: tools.filter((tool) => !tool.excludedTargets?.includes(target)),
-    describeLosses: options.describeLosses ?? true,
-    inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
-  });
 }
 
 /** What every tool's part is laid into (`planManifests`). */
@@ -124,16 +108,20 @@ export function toolManifests(
   // Each entry's JSON as an SDK sends it (no indentation): what the token report counts.
   const compact: string[] = [];
   for (const target of targets) {
-    const result = buildTarget([tool], target, options);
+    const turnedOff = tool.excludedTargets?.includes(target) === true;
+    // The builders read the manifest options they share with the config by the same names.
+    const result = buildManifestTarget(target, {
+      ...options,
+      tools: turnedOff ? [] : [tool],
+      describeLosses: options.describeLosses ?? true,
+      inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
+    });
     if (options.unrepresentable === 'error') manifests.problems.push(...result.problems);
     else manifests.warnings.push(...result.problems.map((problem) => omittedWarning(problem, target)));
     // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups.
     byTarget[target] = ownValue(result.losses, tool.name) ?? [];
-    const reason = tool.excludedTargets?.includes(target) ? TURNED_OFF_REASON : ownValue(result.unavailable, tool.name);
+    const reason = turnedOff ? TURNED_OFF_REASON : ownValue(result.unavailable, tool.name);
     if (reason !== undefined) manifests.unavailable[target] = reason;
-    const nullable = 'nullableOptionals' in result ? (result.nullableOptionals as Record<string, string[]>) : undefined;
-    const optionals = ownValue(nullable, tool.name);
-    if (optionals !== undefined) manifests.nullableOptionals = optionals;
     const { key } = MANIFEST_TARGET_TABLE[target];
     const [entry] = (key === undefined ? result.content : (result.content as Record<string, unknown>)[key]) as [
       unknown?,

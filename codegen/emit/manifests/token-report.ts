@@ -10,6 +10,7 @@ import type { GeneratedFile, Problem } from '../../model.js';
 import type { ManifestOptions, TokenBudgets, TokenReport, ToolTokens } from './types.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { textFile } from './assembled-file.js';
+import { formatPointer } from '../../../src/schema/json-pointer.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { type ManifestTarget, MANIFEST_TARGET_TABLE } from '../../../src/manifest-targets/table.js';
 import {
@@ -36,7 +37,12 @@ function toolTokens(
   entries: readonly (string | null)[],
   previous?: ToolTokens,
 ): ToolTokens {
-  const hash = entriesHash(targets, entries);
+  const sha256 = createHash('sha256');
+  targets.forEach((target, index) => {
+    const json = entries[index];
+    if (json !== null && json !== undefined) sha256.update(`${target}\n${json}\n`);
+  });
+  const hash = sha256.digest('hex');
   // Entries unchanged (a definition change no manifest shows): the last counts, no tokenizer.
   if (previous !== undefined && previous.hash === hash) return previous;
   let estimated = false;
@@ -48,16 +54,6 @@ function toolTokens(
     return count.tokens;
   });
   return estimated ? { counts, hash, estimated } : { counts, hash };
-}
-
-/** sha256 over `<target>\n<json>\n` of each listed entry, in file order. */
-function entriesHash(targets: readonly ManifestTarget[], entries: readonly (string | null)[]): string {
-  const hash = createHash('sha256');
-  targets.forEach((target, index) => {
-    const json = entries[index];
-    if (json !== null && json !== undefined) hash.update(`${target}\n${json}\n`);
-  });
-  return hash.digest('hex');
 }
 
 /** The report of `rows` (tool → counts) for `targets`: every object's keys sorted. */
@@ -246,7 +242,7 @@ function budgetWarnings(
         file: reportFile,
         line: lineOf(`\n    ${JSON.stringify(over[0]!.name)}: {`),
         column: 5,
-        pointer: `/tools/${over[0]!.name.replace(/~/g, '~0').replace(/\//g, '~1')}/${target}`,
+        pointer: formatPointer(['tools', over[0]!.name, target]),
         severity: 'warning',
         message:
           `${over.length} ${over.length === 1 ? 'tool costs' : 'tools cost'} more than the per-tool budget of ` +

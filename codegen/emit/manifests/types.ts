@@ -44,8 +44,6 @@ export interface ManifestEmission {
   losses: LossReport;
   /** tool → target → why that target does not list the tool (it cannot take it, or the definition turned it off). */
   unavailable: Record<string, Partial<Record<ManifestTarget, string>>>;
-  /** openai-strict only: tool → pointers of optional properties made nullable (`null` means omitted). */
-  nullableOptionals: Record<string, string[]>;
   /** Where each tool's part lies in each file, by path (for `spliceParts` in a later run). */
   segments?: Record<string, FileSegments>;
   /** What every tool's entries cost per target (`manifests/token-report.json`); absent when no target is enabled. */
@@ -101,8 +99,6 @@ export interface ToolManifests {
   warnings: Problem[];
   /** target → why that target does not list it. */
   unavailable: Partial<Record<ManifestTarget, string>>;
-  /** openai-strict only: pointers of optional properties made nullable. */
-  nullableOptionals?: string[];
   /**
    * Per enabled target, in file order, its entry's JSON without indentation ('' where the target does
    * not list it), joined by newlines (JSON text has none): what the token report counts (absent when it

@@ -5,8 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { GenerateOptions } from '../../config/options.js';
 import type { GeneratedFile, ToolModel } from '../../model.js';
-import type { ToolManifests } from '../manifests/index.js';
-import type { ToolEmitterOptions } from '../tool-files.js';
+import type { ToolEmitterOptions, ToolOutput } from '../tool-files.js';
 import type { EmitReply, EmitSetup, EmitTask, WireFile } from './messages.js';
 
 /** Below this many tools to emit, the emit stage stays in process: starting workers costs more than it saves. */
@@ -36,8 +35,7 @@ export function workerCount(tools: number, options: WorkerOptions = {}): number 
 }
 
 /** What one tool's emission gave: its formatted files, its part of the manifests and its stub, or what it threw. */
-export type EmitOutcome =
-  { files: GeneratedFile[]; manifests: ToolManifests; stub?: GeneratedFile } | { error: unknown };
+export type EmitOutcome = ToolOutput | { error: unknown };
 
 /** A tool whose worker stopped under it (out of memory, a crash) rather than its emitter throwing. */
 export interface Lost {

@@ -6,7 +6,6 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { GeneratedFile } from '../../model.js';
-import { emitStub } from '../stubs.js';
 import { createToolEmitter } from '../tool-files.js';
 import type { EmitReply, EmitSetup, EmitTask, WireFile } from './messages.js';
 
@@ -54,7 +53,7 @@ if (parentPort !== null) {
         if (emitter === undefined) throw new Error('the emit worker got a task before its setup');
         const output = await emitter.toolFiles(task.tool);
         const files = output.files.map((file) => toWire(file, transfer));
-        const stub = task.stub ? toWire(await emitter.stub(task.tool, emitStub), transfer) : undefined;
+        const stub = task.stub ? toWire(emitter.stub(task.tool), transfer) : undefined;
         reply = { index: task.index, files, manifests: output.manifests, ...(stub ? { stub } : {}) };
       } catch (error) {
         transfer.length = 0;
