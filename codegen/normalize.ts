@@ -100,16 +100,7 @@ export function normalize(
     const model = candidate.cached ?? buildTool(candidate, shared, options.isUnchanged, diagnostics);
     if (model !== undefined) tools.push(model);
   }
-  composedCycles.run(
-    candidates
-      .filter(({ definition }) => Array.isArray(definition.steps))
-      .map(({ source, definition }) => ({
-        name: definition.name,
-        source,
-        calls: definition.steps.map((step: unknown) => (step as { tool?: unknown } | null)?.tool),
-      })),
-    diagnostics,
-  );
+  composedCycles.run(candidates, diagnostics);
   composedSteps.run(
     { candidates, sources: taken, tools: new Map(tools.map((tool) => [tool.name, tool])) },
     diagnostics,

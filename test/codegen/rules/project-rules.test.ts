@@ -37,12 +37,10 @@ describe('composed-cycles', () => {
       [],
     ],
   ] as [[string, string[]][], string[]][])('%j', (graph, expected) => {
-    const nodes = graph.map(([name, calls]) => ({
-      name,
-      source: candidate(name, { steps: calls.map((tool) => ({ tool, arguments: {} })) }).source,
-      calls,
-    }));
-    expect(runRule(composedCycles, nodes).lines).toEqual(expected);
+    const candidates = graph.map(([name, calls]) =>
+      candidate(name, { steps: calls.map((tool) => ({ tool, arguments: {} })) }),
+    );
+    expect(runRule(composedCycles, candidates).lines).toEqual(expected);
   });
 });
 
