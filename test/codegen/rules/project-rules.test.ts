@@ -107,6 +107,17 @@ describe('composed-steps', () => {
       [{ tool: 'search', arguments: { q: '$inputs' } }],
       ['error schemas/both.tool.json:16:14 /steps/0/arguments/q "$inputs" is not a reference'],
     ],
+    [
+      // The runtime reads `$steps.01.output` as a literal string, not a reference (parseReference): so does the check.
+      [
+        { tool: 'search', arguments: {} },
+        { tool: 'search', arguments: {} },
+        { tool: 'search', arguments: { q: '$steps.01.output.hits' } },
+      ],
+      [
+        'error schemas/both.tool.json:24:14 /steps/2/arguments/q "$steps.01.output.hits" must reference an earlier step\'s output as `$steps.<n>.output.<field>` (n < 2)',
+      ],
+    ],
   ])('%j', (steps, expected) => {
     expect(run(steps)).toEqual(expected);
   });
