@@ -38,8 +38,8 @@ export interface DefinitionSubject {
 /** A shared schema file that passed its checks, and the model it becomes. */
 export interface SharedEntry {
   source: SourceFile;
+  /** The model it becomes (`model.schema` is the file's schema as written). */
   model: SharedSchemaModel;
-  schema: Record<string, unknown>;
   dialect: SchemaDialect;
 }
 

@@ -61,7 +61,6 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
   }
   return {
     source,
-    schema,
     dialect,
     model: {
       relPath: source.relPath,
