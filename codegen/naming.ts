@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { SharedSchemaModel, ToolModel, ToolNames } from './model.js';
 import { ownValue } from './dictionary.js';
 import { formatPointer } from '../src/schema/json-pointer.js';
+import { hasOwn } from '../src/schema/walk.js';
 
 /** The pattern a tool name must match (the definition format's rule, before any target's own). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -187,24 +188,21 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
     }
   }
   const differing: string[] = [];
-  const seen = new Set<string>();
+  const inputDefinitions = tool.inputSchema.definitions ?? {};
   for (const [root, schema] of [
     ['inputSchema', tool.inputSchema],
     ['outputSchema', tool.outputSchema],
   ] as const) {
-    const definitions = schema?.definitions;
-    if (definitions === undefined) continue;
-    for (const key of Object.keys(definitions)) {
+    for (const [key, definition] of Object.entries(schema?.definitions ?? {})) {
       const origin = ownValue(tool.definitionOrigins, key);
       if (origin?.kind !== 'local') continue;
-      if (seen.has(key)) {
-        if (!isDeepStrictEqual(tool.inputSchema.definitions?.[key], definitions[key])) differing.push(key);
-        continue;
-      }
-      seen.add(key);
-      claims.push(
-        claim(origin.typeName, formatPointer([root, 'definitions', key]), `the type of the definition "${key}"`),
-      );
+      // A key of both schemas is one type, claimed at the input schema's.
+      if (root === 'outputSchema' && hasOwn(inputDefinitions, key)) {
+        if (!isDeepStrictEqual(inputDefinitions[key], definition)) differing.push(key);
+      } else
+        claims.push(
+          claim(origin.typeName, formatPointer([root, 'definitions', key]), `the type of the definition "${key}"`),
+        );
     }
   }
   return { claims, differing };

@@ -73,7 +73,7 @@ interface Accepted extends Candidate {
 /**
  * Turns loaded files into the sorted, frozen `ProjectModel` by running the rules (rules/*.ts) over
  * them: shared schemas, each definition file, the naming rules across files, each tool's bundling
- * and value checks, then the project-wide ones. Every problem goes to one collector (diagnostics.ts).
+ * and value checks, then the project-wide ones. Every problem goes to one collector (problems.ts).
  * `env` (the rules' Ajv instances, which hold no project's schemas) may be shared by several runs in
  * one process: making it costs a meta-schema and a definition-check compile (~30 ms).
  */
@@ -88,28 +88,15 @@ export function normalize(
   sharedSchemas.run({ sources: loaded.shared, env, shared }, diagnostics);
 
   const taken = new Map<string, SourceFile>();
-  const candidates: Accepted[] = [];
-  for (const source of loaded.tools) {
-    const candidate = acceptDefinition(source, env, taken, options.cached, diagnostics);
-    if (candidate !== undefined) candidates.push(candidate);
-  }
+  const candidates = loaded.tools.flatMap(
+    (source) => acceptDefinition(source, env, taken, options.cached, diagnostics) ?? [],
+  );
   nameCollisions.run(candidates, diagnostics);
 
-  const tools: ToolModel[] = [];
-  for (const candidate of candidates) {
-    const model = candidate.cached ?? buildTool(candidate, shared, options.isUnchanged, diagnostics);
-    if (model !== undefined) tools.push(model);
-  }
-  composedCycles.run(
-    candidates
-      .filter(({ definition }) => Array.isArray(definition.steps))
-      .map(({ source, definition }) => ({
-        name: definition.name,
-        source,
-        calls: definition.steps.map((step: unknown) => (step as { tool?: unknown } | null)?.tool),
-      })),
-    diagnostics,
+  const tools = candidates.flatMap(
+    (candidate) => candidate.cached ?? buildTool(candidate, shared, options.isUnchanged, diagnostics) ?? [],
   );
+  composedCycles.run(candidates, diagnostics);
   composedSteps.run(
     { candidates, sources: taken, tools: new Map(tools.map((tool) => [tool.name, tool])) },
     diagnostics,

@@ -1,38 +1,36 @@
-import type { SourceFile } from '../load.js';
 import type { Rule } from './rule.js';
-
-/** A composed tool as the cycle check needs it: its name, its file and the tools its steps call. */
-export interface ComposedNode {
-  name: string;
-  source: SourceFile;
-  /** `steps[i].tool` in order; entries that are not strings are left to the definition check. */
-  calls: readonly unknown[];
-}
+import type { Candidate } from './tool-names.js';
 
 /**
  * Composed tools that reach themselves through their steps (`a → a`, `a → b → a`, `a → b → c → a`):
  * such a call would recurse until the run-time nesting limit ends it. Every step that starts a way
  * back to its own tool is a problem at that step's `tool`, naming the shortest such cycle.
  */
-export const composedCycles: Rule<readonly ComposedNode[]> = {
+export const composedCycles: Rule<readonly Candidate[]> = {
   name: 'composed-cycles',
-  run(nodes, diagnostics) {
-    const byName = new Map<string, ComposedNode>();
-    for (const node of nodes) if (!byName.has(node.name)) byName.set(node.name, node);
-    const callsOf = (name: string): string[] =>
-      (byName.get(name)?.calls ?? []).filter((call): call is string => typeof call === 'string' && byName.has(call));
-    for (const node of byName.values()) {
-      node.calls.forEach((call, index) => {
-        if (typeof call !== 'string' || !byName.has(call)) return;
-        const back = shortestPath(call, node.name, callsOf);
+  run(candidates, diagnostics) {
+    // `steps[i].tool` of each composed tool, in order; entries that are not strings are left to the definition check.
+    const callsByName = new Map<string, readonly unknown[]>();
+    for (const { definition } of candidates)
+      if (Array.isArray(definition.steps))
+        callsByName.set(
+          definition.name,
+          definition.steps.map((step: unknown) => (step as { tool?: unknown } | null)?.tool),
+        );
+    const isComposed = (call: unknown): call is string => typeof call === 'string' && callsByName.has(call);
+    const callsOf = (name: string): string[] => callsByName.get(name)!.filter(isComposed);
+    for (const { source, definition } of candidates) {
+      callsByName.get(definition.name)?.forEach((call, index) => {
+        if (!isComposed(call)) return;
+        const back = shortestPath(call, definition.name, callsOf);
         if (back === undefined) return;
-        const cycle = [node.name, ...back].join(' → ');
+        const cycle = [definition.name, ...back].join(' → ');
         diagnostics.error(
-          node.source,
+          source,
           `/steps/${index}/tool`,
-          call === node.name
+          call === definition.name
             ? `step ${index} calls the composed tool itself: ${cycle}`
-            : `step ${index} calls "${call}", which leads back to "${node.name}": ${cycle}`,
+            : `step ${index} calls "${call}", which leads back to "${definition.name}": ${cycle}`,
           'composed tools must not call each other in a cycle (a call would recurse until the nesting ' +
             'limit stops it): remove the step or call a tool that is not part of the cycle',
         );

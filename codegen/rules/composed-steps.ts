@@ -2,7 +2,7 @@ import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
 import type { Diagnostics } from '../problems.js';
 import { nearestName } from '../../src/text/nearest-name.js';
 import type { SourceFile } from '../load.js';
-import type { ComposedStep } from '../../src/composed.js';
+import { type ComposedStep, parseReference } from '../../src/composed.js';
 import type { ToolModel } from '../model.js';
 import { escapePointerSegment, resolveLocalRef } from '../../src/schema/json-pointer.js';
 import { hasOwn, isObject } from '../../src/schema/walk.js';
@@ -60,8 +60,6 @@ interface StepContext {
   diagnostics: Diagnostics;
 }
 
-const REFERENCE = /^\$(input|steps)((?:\.[^.]+)*)$/;
-
 function visitArguments(value: unknown, pointer: string, index: number, context: StepContext): void {
   if (typeof value === 'string' && value.startsWith('$')) {
     const problem = referenceProblem(value, index, context);
@@ -72,26 +70,26 @@ function visitArguments(value: unknown, pointer: string, index: number, context:
       visitArguments(value[key], `${pointer}/${escapePointerSegment(key)}`, index, context);
 }
 
-/** What is wrong with the reference `value` in step `index` (message and hint), if anything. */
+/** What is wrong with the reference `value` in step `index` (message and hint), if anything: read as the runtime reads it (`parseReference`). */
 function referenceProblem(value: string, index: number, context: StepContext): [string, string] | undefined {
-  const match = REFERENCE.exec(value);
-  if (!match) return [`"${value}" is not a reference`, 'use `$input.<field>` or `$steps.<n>.output.<field>`'];
-  const path = match[2] ? match[2].slice(1).split('.') : [];
-  const fields = (schema: JSONSchema7) => Object.keys(schema.properties ?? {}).join(', ');
-  const { inputSchema } = context;
-  if (match[1] === 'input') {
-    if (inputSchema === undefined || schemaHasPath(inputSchema, inputSchema, path)) return undefined;
-    return [`"${value}" names a field the input schema does not have`, `input fields: ${fields(inputSchema)}`];
-  }
-  const stepIndex = Number(path[0]);
-  if (!(path[0] !== undefined && /^[0-9]+$/.test(path[0]) && stepIndex < index) || path[1] !== 'output')
+  const reference = parseReference(value);
+  if (reference === undefined && !/^\$steps(\.|$)/.test(value))
+    return [`"${value}" is not a reference`, 'use `$input.<field>` or `$steps.<n>.output.<field>`'];
+  if (reference === undefined || reference.step >= index)
     return [
       `"${value}" must reference an earlier step's output as \`$steps.<n>.output.<field>\` (n < ${index})`,
       'steps run in order; a step can only use the outputs before it',
     ];
-  const earlier = context.tools.get(context.steps[stepIndex]!.tool);
+  const fields = (schema: JSONSchema7) => Object.keys(schema.properties ?? {}).join(', ');
+  const { inputSchema } = context;
+  if (reference.step === -1) {
+    if (inputSchema === undefined || schemaHasPath(inputSchema, inputSchema, reference.path)) return undefined;
+    return [`"${value}" names a field the input schema does not have`, `input fields: ${fields(inputSchema)}`];
+  }
+  const earlier = context.tools.get(context.steps[reference.step]!.tool);
   const output = earlier?.outputSchema;
-  if (earlier === undefined || (output !== undefined && schemaHasPath(output, output, path.slice(2)))) return undefined;
+  if (earlier === undefined || (output !== undefined && schemaHasPath(output, output, reference.path)))
+    return undefined;
   return [
     `"${value}" names a field the output of "${earlier.name}" does not have`,
     output ? `output fields: ${fields(output)}` : `"${earlier.name}" has no outputSchema`,
@@ -99,7 +97,7 @@ function referenceProblem(value: string, index: number, context: StepContext): [
 }
 
 /** Whether `path` (property names, or indices into `items`) leads somewhere inside `schema`, through local refs and composition. */
-function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefined, path: string[]): boolean {
+function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefined, path: readonly string[]): boolean {
   if (path.length === 0) return true;
   if (typeof schema !== 'object' || schema === null) return false;
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#'))

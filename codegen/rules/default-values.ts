@@ -24,34 +24,31 @@ export const defaultValues: Rule<ToolSubject> = {
       subject.validatorSchemas = { input: input.bundled, ...(output ? { output: output.bundled } : {}) };
       return;
     }
-    const omitted: { input: string[]; output?: string[] } = { input: [] };
-    const checked = (bundle: BundledSchema, pointer: string, left: string[]) => {
+    const checked = (bundle: BundledSchema, pointer: string) => {
       const found = new Diagnostics();
-      const schema = checkDefaults(subject, bundle.bundled, pointer, found, left);
+      const result = checkDefaults(subject, bundle.bundled, pointer, found);
       for (const problem of found.problems())
         diagnostics.add(relocateToShared(problem, pointer, bundle.origins, subject.shared));
-      return schema;
+      return result;
     };
-    const inputSchema = checked(input, '/inputSchema', omitted.input);
-    if (output) omitted.output = [];
-    subject.validatorSchemas = {
-      input: inputSchema,
-      ...(output ? { output: checked(output, '/outputSchema', omitted.output!) } : {}),
-    };
-    subject.validatorOmits = omitted;
+    const fromInput = checked(input, '/inputSchema');
+    const fromOutput = output && checked(output, '/outputSchema');
+    subject.validatorSchemas = { input: fromInput.schema, ...(fromOutput && { output: fromOutput.schema }) };
+    subject.validatorOmits = { input: fromInput.omitted, ...(fromOutput && { output: fromOutput.omitted }) };
   },
 };
 
+/** The schema to compile, without the wrong defaults, and the pointers of the `default: null`s it leaves out. */
 function checkDefaults(
   subject: ToolSubject,
   root: JSONSchema7,
   pointer: string,
   diagnostics: Diagnostics,
-  omitted: string[],
-): JSONSchema7 {
+): { schema: JSONSchema7; omitted: string[] } {
   // The tool's Ajv is made only if a default is not plain enough to decide without it.
   const prepared = prepareValidatorSchema(() => subject.ajv(), root);
   const wrong: string[] = [];
+  const omitted: string[] = [];
   for (const entry of prepared.mismatches) {
     const at = `${pointer}${entry.pointer}/default`;
     if (entry.noDefaultIdiom) {
@@ -73,7 +70,7 @@ function checkDefaults(
     }
   }
   // Such a tool is not emitted; its examples are judged without the wrong defaults filled in.
-  return withoutDefaults(prepared.schema, wrong);
+  return { schema: withoutDefaults(prepared.schema, wrong), omitted };
 }
 
 /**

@@ -1,7 +1,5 @@
 import { findIgnoredDefaults } from '../../src/schema/dialect.js';
-import type { Diagnostics } from '../problems.js';
-import type { SourceFile } from '../load.js';
-import { type DefinitionSubject, type Rule, schemaFieldRule } from './rule.js';
+import { type SchemaRule, schemaRule } from './rule.js';
 import { truncateText } from '../../src/errors.js';
 
 /**
@@ -9,17 +7,7 @@ import { truncateText } from '../../src/errors.js';
  * each a warning at its pointer. The `default-values` rule leaves them alone: they cannot be filled
  * in and then rejected.
  */
-export const ignoredDefaults: Rule<DefinitionSubject> = schemaFieldRule('ignored-defaults', warnIgnoredDefaults);
-
-type IgnoredReason = ReturnType<typeof findIgnoredDefaults>[number]['reason'];
-
-/** The `ignored-defaults` check of one schema (a schema field, or a shared schema file at `''`). */
-export function warnIgnoredDefaults(
-  source: SourceFile,
-  schema: Record<string, unknown>,
-  pointer: string,
-  diagnostics: Diagnostics,
-): void {
+export const ignoredDefaults: SchemaRule = schemaRule('ignored-defaults', (source, schema, pointer, diagnostics) => {
   for (const { pointer: at, value, reason } of findIgnoredDefaults(schema)) {
     const [message, hint] = explain(reason);
     diagnostics.warning(
@@ -29,7 +17,9 @@ export function warnIgnoredDefaults(
       hint,
     );
   }
-}
+});
+
+type IgnoredReason = ReturnType<typeof findIgnoredDefaults>[number]['reason'];
 
 function explain(reason: IgnoredReason): [string, string] {
   if (reason.kind === 'composite')

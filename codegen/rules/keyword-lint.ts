@@ -1,4 +1,3 @@
-import type { JSONSchema7Definition } from 'json-schema';
 import { classifyFormat, classifyKeyword, DIALECT_URIS } from '../../src/schema/dialect.js';
 import type { SchemaDialect } from '../../src/schema/keywords.js';
 import { KNOWN_FORMATS } from '../ajv.js';
@@ -6,31 +5,22 @@ import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
 import { hasOwn, walkSchema } from '../../src/schema/walk.js';
-import { type DefinitionSubject, type Rule, schemaFieldRule } from './rule.js';
+import { type SchemaRule, schemaRule } from './rule.js';
 
 /**
- * Keywords and formats a schema field's dialect does not define, each at its pointer: a near-typo
- * of a known one (`requried`, `emial`) or a keyword Ajv would give a meaning the dialect does not
+ * Keywords and formats a schema's dialect does not define, each at its pointer: a near-typo of a
+ * known one (`requried`, `emial`) or a keyword Ajv would give a meaning the dialect does not
  * (`nullable`) is an error; anything else is ignored by the dialect, so it is a warning
  * (`optional`, `markdownDescription`, a vendor annotation, `format: "json"`).
  */
-export const keywordLint: Rule<DefinitionSubject> = schemaFieldRule('keyword-lint', lintKeywords);
-
-/** The `keyword-lint` check of one schema (a schema field, or a shared schema file at `''`). */
-export function lintKeywords(
-  source: SourceFile,
-  schema: JSONSchema7Definition,
-  pointer: string,
-  diagnostics: Diagnostics,
-  dialect: SchemaDialect,
-): void {
+export const keywordLint: SchemaRule = schemaRule('keyword-lint', (source, schema, pointer, diagnostics, dialect) => {
   walkSchema(schema, pointer, (node, at) => {
     for (const key of Object.keys(node))
       lintKeyword(source, key, `${at}/${escapePointerSegment(key)}`, dialect, diagnostics);
     if (hasOwn(node, 'format') && typeof node.format === 'string')
       lintFormat(source, node.format, `${at}/format`, diagnostics);
   });
-}
+});
 
 /** Where an unknown keyword is reported: at its name. */
 const AT_KEY = { atKey: true };

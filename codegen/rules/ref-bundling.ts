@@ -135,7 +135,7 @@ export class RefBundler {
     if (this.definitions.has(typeName)) return;
     this.definitions.set(typeName, {});
     this.origins[typeName] = { kind: 'shared', module: entry.model.module, typeName };
-    const target = key === '#' ? entry.schema : valueAt(entry.schema, parsePointer(key));
+    const target = key === '#' ? entry.model.schema : valueAt(entry.model.schema, parsePointer(key));
     if (typeof target === 'boolean') {
       // A boolean definition is copied as it is: `false` must go on rejecting everything, not become `{}`.
       this.definitions.set(typeName, target);
@@ -211,7 +211,7 @@ export class RefBundler {
   #includeShared(entry: SharedEntry, pointer: string): string | RefFailure {
     const key = pointer === '' || pointer === '/' ? '#' : `#${pointer}`;
     const typeName = entry.model.typeNames[key];
-    if (typeName === undefined && valueAt(entry.schema, parsePointer(key)) === undefined)
+    if (typeName === undefined && valueAt(entry.model.schema, parsePointer(key)) === undefined)
       return {
         message: `the $ref does not resolve: ${entry.source.file} has nothing at "${key}"`,
         hint: `available: ${Object.keys(entry.model.typeNames).join(', ')}`,

@@ -38,24 +38,31 @@ export interface DefinitionSubject {
 /** A shared schema file that passed its checks, and the model it becomes. */
 export interface SharedEntry {
   source: SourceFile;
+  /** The model it becomes (`model.schema` is the file's schema as written). */
   model: SharedSchemaModel;
-  schema: Record<string, unknown>;
   dialect: SchemaDialect;
 }
 
-/** A check of one schema: a definition's schema field (at `/inputSchema`, `/outputSchema`) or a whole shared schema file (at `''`). */
-export type SchemaCheck = (
-  source: SourceFile,
-  schema: Record<string, unknown>,
-  pointer: string,
-  diagnostics: Diagnostics,
-  dialect: SchemaDialect,
-) => void;
+/**
+ * A check of one schema, wherever it is: as a definition rule, on each schema field whose dialect
+ * the `schema-dialects` rule decided (at `/inputSchema`, `/outputSchema`); through `check`, on a
+ * whole shared schema file (at `''`).
+ */
+export interface SchemaRule extends Rule<DefinitionSubject> {
+  check(
+    source: SourceFile,
+    schema: Record<string, unknown>,
+    pointer: string,
+    diagnostics: Diagnostics,
+    dialect: SchemaDialect,
+  ): void;
+}
 
-/** The definition rule that runs `check` on each schema field whose dialect the `schema-dialects` rule decided. */
-export function schemaFieldRule(name: string, check: SchemaCheck): Rule<DefinitionSubject> {
+/** The schema rule `name` that runs `check`. */
+export function schemaRule(name: string, check: SchemaRule['check']): SchemaRule {
   return {
     name,
+    check,
     run({ source, definition, dialects }, diagnostics) {
       for (const [key, dialect] of dialects) check(source, definition[key], `/${key}`, diagnostics, dialect);
     },

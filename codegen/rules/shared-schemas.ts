@@ -5,9 +5,9 @@ import { definitionTypeName, sharedModuleStem, sharedRootTypeName } from '../nam
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
 import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
 import { hasOwn, isObject } from '../../src/schema/walk.js';
-import { warnIgnoredDefaults } from './ignored-defaults.js';
-import { lintKeywords } from './keyword-lint.js';
-import { warnUnsatisfiableRequired } from './unsatisfiable-required.js';
+import { ignoredDefaults } from './ignored-defaults.js';
+import { keywordLint } from './keyword-lint.js';
+import { unsatisfiableRequired } from './unsatisfiable-required.js';
 import { RefBundler } from './ref-bundling.js';
 import type { Rule, RuleEnvironment, SharedEntry } from './rule.js';
 import { checkDialect } from './schema-dialects.js';
@@ -49,8 +49,8 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
   const file = diagnostics.child();
   const dialect = checkDialect(source, schema, '', env.metaAjv, file);
   if (dialect === undefined) return undefined;
-  for (const check of [lintKeywords, warnIgnoredDefaults, warnUnsatisfiableRequired])
-    check(source, schema, '', file, dialect);
+  for (const rule of [keywordLint, ignoredDefaults, unsatisfiableRequired])
+    rule.check(source, schema, '', file, dialect);
   if (file.errorCount > 0) return undefined;
   const typeNames: Record<string, string> = { '#': sharedRootTypeName(source.relPath) };
   for (const container of DEFINITION_CONTAINERS) {
@@ -61,7 +61,6 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
   }
   return {
     source,
-    schema,
     dialect,
     model: {
       relPath: source.relPath,

@@ -20,7 +20,7 @@ export function toolHash(subject: Pick<ToolSubject, 'definition' | 'shared' | 's
     .update(
       [...subject.shared.values()]
         .filter((entry: SharedEntry) => subject.sharedUsed.has(entry.model.module))
-        .map((entry) => `${entry.model.relPath}\0${JSON.stringify(sortKeysDeep(entry.schema))}`)
+        .map((entry) => `${entry.model.relPath}\0${JSON.stringify(sortKeysDeep(entry.model.schema))}`)
         .sort()
         .join('\0'),
     )

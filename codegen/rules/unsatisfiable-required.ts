@@ -1,7 +1,5 @@
-import type { Diagnostics } from '../problems.js';
-import type { SourceFile } from '../load.js';
 import { hasOwn, isObject, walkSchema } from '../../src/schema/walk.js';
-import { type DefinitionSubject, type Rule, schemaFieldRule } from './rule.js';
+import { type SchemaRule, schemaRule } from './rule.js';
 
 /**
  * A `required` name that its own schema forbids: `additionalProperties: false` with no `properties`
@@ -10,53 +8,45 @@ import { type DefinitionSubject, type Rule, schemaFieldRule } from './rule.js';
  * output root). A warning at the `required` entry (an error under `--strict`): inside an `anyOf` it
  * is only a dead branch.
  */
-export const unsatisfiableRequired: Rule<DefinitionSubject> = schemaFieldRule(
+export const unsatisfiableRequired: SchemaRule = schemaRule(
   'unsatisfiable-required',
-  warnUnsatisfiableRequired,
-);
-
-/** The `unsatisfiable-required` check of one schema (a schema field, or a shared schema file at `''`). */
-export function warnUnsatisfiableRequired(
-  source: SourceFile,
-  schema: unknown,
-  pointer: string,
-  diagnostics: Diagnostics,
-): void {
-  walkSchema(schema as never, pointer, (node, at) => {
-    const record = node as Record<string, unknown>;
-    if (!Array.isArray(record.required)) return;
-    const consequence =
-      at === '/inputSchema'
-        ? 'no arguments satisfy the input schema, so every call of the tool fails'
-        : at === '/outputSchema'
-          ? 'no output satisfies the output schema, so every call of the tool fails'
-          : 'no value satisfies this schema';
-    const properties = isObject(record.properties) ? record.properties : {};
-    const patterns = patternsOf(record.patternProperties);
-    record.required.forEach((name, index) => {
-      if (typeof name !== 'string') return;
-      const place = `${at}/required/${index}`;
-      if (hasOwn(properties, name)) {
-        if (properties[name] === false)
-          diagnostics.warning(
-            source,
-            place,
-            `\`required\` names "${name}", whose schema in \`properties\` is \`false\` (it forbids the property): ${consequence}`,
-            `remove "${name}" from \`required\`, or give it a schema that accepts a value`,
-          );
-        return;
-      }
-      if (record.additionalProperties !== false || patterns.some((pattern) => pattern?.test(name) ?? true)) return;
-      diagnostics.warning(
-        source,
-        place,
-        `\`required\` names "${name}", which \`additionalProperties: false\` forbids (no \`properties\` ` +
-          `entry${patterns.length > 0 ? ' or `patternProperties` pattern' : ''} matches it): ${consequence}`,
-        `add "${name}" to \`properties\` at ${at === '' ? 'the schema root' : at}, or remove it from \`required\``,
-      );
+  (source, schema, pointer, diagnostics) => {
+    walkSchema(schema, pointer, (node, at) => {
+      const record = node as Record<string, unknown>;
+      if (!Array.isArray(record.required)) return;
+      const consequence =
+        at === '/inputSchema'
+          ? 'no arguments satisfy the input schema, so every call of the tool fails'
+          : at === '/outputSchema'
+            ? 'no output satisfies the output schema, so every call of the tool fails'
+            : 'no value satisfies this schema';
+      const properties = isObject(record.properties) ? record.properties : {};
+      const patterns = patternsOf(record.patternProperties);
+      record.required.forEach((name, index) => {
+        if (typeof name !== 'string') return;
+        const place = `${at}/required/${index}`;
+        if (hasOwn(properties, name)) {
+          if (properties[name] === false)
+            diagnostics.warning(
+              source,
+              place,
+              `\`required\` names "${name}", whose schema in \`properties\` is \`false\` (it forbids the property): ${consequence}`,
+              `remove "${name}" from \`required\`, or give it a schema that accepts a value`,
+            );
+          return;
+        }
+        if (record.additionalProperties !== false || patterns.some((pattern) => pattern?.test(name) ?? true)) return;
+        diagnostics.warning(
+          source,
+          place,
+          `\`required\` names "${name}", which \`additionalProperties: false\` forbids (no \`properties\` ` +
+            `entry${patterns.length > 0 ? ' or `patternProperties` pattern' : ''} matches it): ${consequence}`,
+          `add "${name}" to \`properties\` at ${at === '' ? 'the schema root' : at}, or remove it from \`required\``,
+        );
+      });
     });
-  });
-}
+  },
+);
 
 /** The `patternProperties` patterns as Ajv reads them (`u` flag); `undefined` for one that does not compile (reported elsewhere: never claimed to forbid). */
 function patternsOf(patternProperties: unknown): (RegExp | undefined)[] {

@@ -989,7 +989,10 @@ describe('composed tools: a cycle is rejected at generate, named, at the step', 
             ),
           );
           const diagnostics = new Diagnostics();
-          composedCycles.run(nodes, diagnostics);
+          composedCycles.run(
+            nodes.map(({ source }) => ({ source, definition: source.value as Record<string, unknown> })),
+            diagnostics,
+          );
           const problems = diagnostics.problems();
           expect(
             problems

@@ -37,12 +37,10 @@ describe('composed-cycles', () => {
       [],
     ],
   ] as [[string, string[]][], string[]][])('%j', (graph, expected) => {
-    const nodes = graph.map(([name, calls]) => ({
-      name,
-      source: candidate(name, { steps: calls.map((tool) => ({ tool, arguments: {} })) }).source,
-      calls,
-    }));
-    expect(runRule(composedCycles, nodes).lines).toEqual(expected);
+    const candidates = graph.map(([name, calls]) =>
+      candidate(name, { steps: calls.map((tool) => ({ tool, arguments: {} })) }),
+    );
+    expect(runRule(composedCycles, candidates).lines).toEqual(expected);
   });
 });
 
@@ -108,6 +106,17 @@ describe('composed-steps', () => {
     [
       [{ tool: 'search', arguments: { q: '$inputs' } }],
       ['error schemas/both.tool.json:16:14 /steps/0/arguments/q "$inputs" is not a reference'],
+    ],
+    [
+      // The runtime reads `$steps.01.output` as a literal string, not a reference (parseReference): so does the check.
+      [
+        { tool: 'search', arguments: {} },
+        { tool: 'search', arguments: {} },
+        { tool: 'search', arguments: { q: '$steps.01.output.hits' } },
+      ],
+      [
+        'error schemas/both.tool.json:24:14 /steps/2/arguments/q "$steps.01.output.hits" must reference an earlier step\'s output as `$steps.<n>.output.<field>` (n < 2)',
+      ],
     ],
   ])('%j', (steps, expected) => {
     expect(run(steps)).toEqual(expected);
