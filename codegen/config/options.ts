@@ -47,18 +47,16 @@ interface SchemaNode {
 }
 
 /**
- * `value` with every `default` of `schema` filled where absent, and each object with properties filled
- * in turn where it is present or declares a default itself (an absent `deferLoading` stays absent: its
- * presence is the switch). Copies; `value` is not changed.
+ * The keys of `value` that `schema` declares, with every `default` of `schema` filled where absent, and
+ * each object with properties filled in turn where it is present or declares a default itself (an absent
+ * `deferLoading` stays absent: its presence is the switch). Copies; `value` is not changed.
  */
 export function withDefaults(schema: SchemaNode, value: Record<string, unknown> = {}): Record<string, unknown> {
-  const filled: Record<string, unknown> = { ...value };
+  const filled: Record<string, unknown> = {};
   for (const [key, property] of Object.entries(schema.properties ?? {})) {
-    if (property.properties) {
-      if (filled[key] !== undefined || property.default !== undefined)
-        filled[key] = withDefaults(property, (filled[key] ?? property.default) as Record<string, unknown>);
-    } else if (filled[key] === undefined && property.default !== undefined)
-      filled[key] = structuredClone(property.default);
+    const given = value[key] === undefined ? structuredClone(property.default) : value[key];
+    if (given !== undefined)
+      filled[key] = property.properties ? withDefaults(property, given as Record<string, unknown>) : given;
   }
   return filled;
 }
@@ -68,11 +66,7 @@ export function withDefaults(schema: SchemaNode, value: Record<string, unknown> 
  * such as a progress callback), with the defaults of `config-schema.ts`, the one place they are written.
  */
 export function generatorSettings(options: GenerateOptions): GeneratorSettings {
-  const declared = Object.entries(options).filter(([key]) => Object.hasOwn(CONFIG_SCHEMA.properties, key));
-  return withDefaults(
-    CONFIG_SCHEMA as unknown as SchemaNode,
-    Object.fromEntries(declared),
-  ) as unknown as GeneratorSettings;
+  return withDefaults(CONFIG_SCHEMA as unknown as SchemaNode, options as never) as unknown as GeneratorSettings;
 }
 
 /**

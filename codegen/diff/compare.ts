@@ -2,7 +2,7 @@ import { MCP_HINT_DEFAULTS, MCP_HINTS, type McpHint, type McpToolAnnotations } f
 import type { SourceFile } from '../load.js';
 import { keywordsOfKind } from '../../src/schema/keywords.js';
 import { definitionKey, escapePointerSegment, resolveLocalRef } from '../../src/schema/json-pointer.js';
-import { pointerIn2020 } from './dialect.js';
+import { translatePointerTokens } from '../../src/schema/json-schema-2020.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
 import { findWitness } from './witness.js';
 import { deref, found, newWork, sameKeyword, spend, stable, strip } from './compare-kit.js';
@@ -225,8 +225,10 @@ const SCHEMA_FIELDS = { input: 'inputSchema', output: 'outputSchema' } as const;
 function positionIn(tool: DiffTool, key: string, place: Place | undefined): Position | undefined {
   if (place?.shared !== undefined) return { source: place.shared.origin.source, pointer: place.shared.pointer };
   if (tool.source === undefined) return undefined;
-  const inSchema = place?.pointer ?? '';
-  return { source: tool.source, pointer: `${tool.base}/${key}${tool.translated ? pointerIn2020(inSchema) : inSchema}` };
+  // A schema translated from 2020-12 is placed in its own text: `$defs` where the comparison read `definitions`.
+  const tokens = (place?.pointer ?? '').split('/').slice(1);
+  const inText = tool.translated ? translatePointerTokens(tokens) : tokens;
+  return { source: tool.source, pointer: [`${tool.base}/${key}`, ...inText].join('/') };
 }
 
 /** A tool-level position (`/hasSideEffects`, `/description`) in one version. */

@@ -10,7 +10,8 @@ import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js
 import type { RuleEnvironment } from '../rules/rule.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { isObject } from '../../src/schema/walk.js';
-import { asDraft07, is2020 } from './dialect.js';
+import { schemaDialect } from '../../src/schema/dialect.js';
+import { fromJsonSchema2020 } from '../../src/schema/json-schema-draft-07.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
 export interface SharedOrigin {
@@ -190,7 +191,7 @@ function definitionTool(tool: ToolModel, project: ProjectModel, sources: Readonl
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
     shared.set(key, { file: file.file, pointer: at === '#' ? '' : at.slice(1), source: file });
   }
-  const read = (schema: JSONSchema7) => (is2020(schema) ? asDraft07(schema) : schema);
+  const read = (schema: JSONSchema7) => (schemaDialect(schema) === '2020-12' ? asDraft07(schema) : schema);
   const annotations = mcpAnnotations(tool);
   // The model's own fields (name, description, side effects, …) as they are; the rest as MCP lists them.
   return {
@@ -204,7 +205,7 @@ function definitionTool(tool: ToolModel, project: ProjectModel, sources: Readonl
     shared,
     source: sources.get(tool.source.relPath),
     base: '',
-    translated: is2020(tool.inputSchema),
+    translated: schemaDialect(tool.inputSchema) === '2020-12',
   };
 }
 
@@ -366,13 +367,21 @@ function snapshotTool(
     shared: new Map(),
     source,
     base,
-    translated: is2020(inputSchema) || inputSchema.$schema === undefined,
+    translated: schemaDialect(inputSchema) === '2020-12' || inputSchema.$schema === undefined,
   };
 }
 
 /** A snapshot's schema as draft-07: MCP reads one without `$schema` as 2020-12 (since 2025-11-25); a declared draft-07 one is draft-07. */
 function readSnapshotSchema(schema: Record<string, unknown>): JSONSchema7 {
-  if (typeof schema.$schema !== 'string' || is2020(schema)) return asDraft07(schema);
+  if (typeof schema.$schema !== 'string' || schemaDialect(schema) === '2020-12') return asDraft07(schema);
   const { $schema: _, ...rest } = schema;
   return rest as JSONSchema7;
+}
+
+/**
+ * The draft-07 reading of a 2020-12 schema, so the comparison's rules (written for draft-07, the
+ * definitions' dialect) see one shape: `fromJsonSchema2020` with `$defs` read as `definitions`.
+ */
+export function asDraft07(schema: unknown): JSONSchema7 {
+  return fromJsonSchema2020(schema, { definitions: true }) as JSONSchema7;
 }
