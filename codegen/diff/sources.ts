@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
-import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
+import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import { loadDefinitions, parseSource, problemAt, scanSchemasFolder, toPosix } from '../load.js';
 import type { LoadedFiles, SourceFile } from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
@@ -39,10 +39,8 @@ export interface DiffTool extends DefinitionFields {
   inputSchema: JSONSchema7;
   outputSchema?: JSONSchema7;
   kind: 'definition' | 'snapshot';
-  /** The annotations as MCP lists them (a definition's: `mcpAnnotations`, completed from `hasSideEffects`). */
+  /** The annotation hints the side states: a definition's own (not completed from `hasSideEffects`), a snapshot's as listed. */
   annotations: McpToolAnnotations;
-  /** The hints the definition itself states (a snapshot: all it lists). */
-  ownAnnotations: McpToolAnnotations;
   /** Bundled definition keys (`definitions/<key>`) that are copies of shared types. */
   shared: ReadonlyMap<string, SharedOrigin>;
   /** The file the tool is in, and the pointer of the tool in it (`` for a definition, `/tools/3` in a snapshot). */
@@ -192,16 +190,14 @@ function definitionTool(tool: ToolModel, project: ProjectModel, sources: Readonl
     shared.set(key, { file: file.file, pointer: at === '#' ? '' : at.slice(1), source: file });
   }
   const read = (schema: JSONSchema7) => (schemaDialect(schema) === '2020-12' ? asDraft07(schema) : schema);
-  const annotations = mcpAnnotations(tool);
-  // The model's own fields (name, description, side effects, …) as they are; the rest as MCP lists them.
+  // The model's own fields (name, description, side effects, hints, …) as they are; the rest as MCP lists them.
   return {
     ...tool,
-    title: annotations.title,
+    title: tool.displayName,
+    annotations: tool.annotations ?? {},
     inputSchema: read(tool.inputSchema),
     outputSchema: tool.outputSchema && read(tool.outputSchema),
     kind: 'definition',
-    annotations,
-    ownAnnotations: { ...tool.annotations },
     shared,
     source: sources.get(tool.source.relPath),
     base: '',
@@ -363,7 +359,6 @@ function snapshotTool(
     outputSchema: isObject(outputSchema) ? readSnapshotSchema(outputSchema) : undefined,
     kind: 'snapshot',
     annotations,
-    ownAnnotations: annotations,
     shared: new Map(),
     source,
     base,

@@ -501,7 +501,6 @@ function asTool(schema: S): DiffTool {
     } as S,
     kind: 'definition',
     annotations: {},
-    ownAnnotations: {},
     shared: new Map(),
     base: '',
     translated: false,
