@@ -27,16 +27,14 @@ type DefaultedKeys<P> = { [K in keyof P]: P[K] extends { default: unknown } ? K 
 
 /**
  * `T` as `withDefaults` returns it for the schema `S`: a key whose schema declares a default is present,
- * and an object whose schema has properties is filled the same way, so readers never repeat a default.
+ * and an object whose schema has properties is filled the same way (anything else is `T` as it is), so
+ * readers never repeat a default.
  */
 type WithDefaults<T, S> = S extends { properties: infer P }
-  ? { [K in keyof T & DefaultedKeys<P>]-?: Filled<NonNullable<T[K]>, P[K]> } & {
-      [K in Exclude<keyof T, DefaultedKeys<P>>]?: K extends keyof P ? Filled<NonNullable<T[K]>, P[K]> : T[K];
+  ? { [K in keyof T & DefaultedKeys<P>]-?: WithDefaults<NonNullable<T[K]>, P[K]> } & {
+      [K in Exclude<keyof T, DefaultedKeys<P>>]?: K extends keyof P ? WithDefaults<NonNullable<T[K]>, P[K]> : T[K];
     }
   : T;
-
-/** A value of the schema `S`: an object with properties filled in turn, anything else as it is. */
-type Filled<T, S> = S extends { properties: object } ? WithDefaults<T, S> : T;
 
 /** The generator's settings: its config keys with the defaults `config-schema.ts` declares filled in. */
 export type GeneratorSettings = WithDefaults<GeneratorConfig, typeof CONFIG_SCHEMA>;
