@@ -64,7 +64,7 @@ export function withDefaults(schema: SchemaNode, value: Record<string, unknown> 
  * such as a progress callback), with the defaults of `config-schema.ts`, the one place they are written.
  */
 export function generatorSettings(options: GenerateOptions): GeneratorSettings {
-  return withDefaults(CONFIG_SCHEMA as unknown as SchemaNode, options as never) as unknown as GeneratorSettings;
+  return withDefaults(CONFIG_SCHEMA as unknown as SchemaNode, { ...options }) as unknown as GeneratorSettings;
 }
 
 /**

@@ -46,7 +46,7 @@ export interface DiffTool extends DefinitionFields {
   /** The file the tool is in, and the pointer of the tool in it (`` for a definition, `/tools/3` in a snapshot). */
   source?: SourceFile;
   base: string;
-  /** The schemas were translated from 2020-12 (positions go through `pointerIn2020`). */
+  /** The schemas were translated from 2020-12 (positions translate their pointers back: `translatePointerTokens`). */
   translated: boolean;
 }
 
