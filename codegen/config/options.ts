@@ -27,16 +27,14 @@ type DefaultedKeys<P> = { [K in keyof P]: P[K] extends { default: unknown } ? K 
 
 /**
  * `T` as `withDefaults` returns it for the schema `S`: a key whose schema declares a default is present,
- * and an object whose schema has properties is filled the same way, so readers never repeat a default.
+ * and an object whose schema has properties is filled the same way (anything else is `T` as it is), so
+ * readers never repeat a default.
  */
 type WithDefaults<T, S> = S extends { properties: infer P }
-  ? { [K in keyof T & DefaultedKeys<P>]-?: Filled<NonNullable<T[K]>, P[K]> } & {
-      [K in Exclude<keyof T, DefaultedKeys<P>>]?: K extends keyof P ? Filled<NonNullable<T[K]>, P[K]> : T[K];
+  ? { [K in keyof T & DefaultedKeys<P>]-?: WithDefaults<NonNullable<T[K]>, P[K]> } & {
+      [K in Exclude<keyof T, DefaultedKeys<P>>]?: K extends keyof P ? WithDefaults<NonNullable<T[K]>, P[K]> : T[K];
     }
   : T;
-
-/** A value of the schema `S`: an object with properties filled in turn, anything else as it is. */
-type Filled<T, S> = S extends { properties: object } ? WithDefaults<T, S> : T;
 
 /** The generator's settings: its config keys with the defaults `config-schema.ts` declares filled in. */
 export type GeneratorSettings = WithDefaults<GeneratorConfig, typeof CONFIG_SCHEMA>;
@@ -47,18 +45,16 @@ interface SchemaNode {
 }
 
 /**
- * `value` with every `default` of `schema` filled where absent, and each object with properties filled
- * in turn where it is present or declares a default itself (an absent `deferLoading` stays absent: its
- * presence is the switch). Copies; `value` is not changed.
+ * The keys of `value` that `schema` declares, with every `default` of `schema` filled where absent, and
+ * each object with properties filled in turn where it is present or declares a default itself (an absent
+ * `deferLoading` stays absent: its presence is the switch). Copies; `value` is not changed.
  */
 export function withDefaults(schema: SchemaNode, value: Record<string, unknown> = {}): Record<string, unknown> {
-  const filled: Record<string, unknown> = { ...value };
+  const filled: Record<string, unknown> = {};
   for (const [key, property] of Object.entries(schema.properties ?? {})) {
-    if (property.properties) {
-      if (filled[key] !== undefined || property.default !== undefined)
-        filled[key] = withDefaults(property, (filled[key] ?? property.default) as Record<string, unknown>);
-    } else if (filled[key] === undefined && property.default !== undefined)
-      filled[key] = structuredClone(property.default);
+    const given = value[key] === undefined ? structuredClone(property.default) : value[key];
+    if (given !== undefined)
+      filled[key] = property.properties ? withDefaults(property, given as Record<string, unknown>) : given;
   }
   return filled;
 }
@@ -68,11 +64,7 @@ export function withDefaults(schema: SchemaNode, value: Record<string, unknown> 
  * such as a progress callback), with the defaults of `config-schema.ts`, the one place they are written.
  */
 export function generatorSettings(options: GenerateOptions): GeneratorSettings {
-  const declared = Object.entries(options).filter(([key]) => Object.hasOwn(CONFIG_SCHEMA.properties, key));
-  return withDefaults(
-    CONFIG_SCHEMA as unknown as SchemaNode,
-    Object.fromEntries(declared),
-  ) as unknown as GeneratorSettings;
+  return withDefaults(CONFIG_SCHEMA as unknown as SchemaNode, { ...options }) as unknown as GeneratorSettings;
 }
 
 /**

@@ -33,8 +33,9 @@ export const typeRule: Rule = (before, after, pointer, ctx) => {
     pointer === '' && input ? new Set([...types].filter((t) => t === 'object')) : types;
   const a = only(typesOf(before));
   const b = only(typesOf(after));
-  const lost = [...a].filter((t) => !b.has(t) && !(t === 'integer' && b.has('number')));
-  const gained = [...b].filter((t) => !a.has(t) && !(t === 'integer' && a.has('number')));
+  // `typesOf` counts `integer` in `number`: an integer type that became number is neither lost nor gained.
+  const lost = [...a].filter((t) => !b.has(t));
+  const gained = [...b].filter((t) => !a.has(t));
   // The runtime coerces arguments, never an output: a type an output loses is a narrowing to list.
   const refused = ctx.options.side === 'output' ? lost : lost.filter((t) => !coercible(t, b));
   const at = `${pointer}/type`;

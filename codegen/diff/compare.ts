@@ -1,8 +1,8 @@
-import { MCP_HINT_DEFAULTS, MCP_HINTS, type McpHint, type McpToolAnnotations } from '../../src/mcp/tool.js';
+import { MCP_HINT_DEFAULTS, MCP_HINTS, mcpAnnotations, type McpHint } from '../../src/mcp/tool.js';
 import type { SourceFile } from '../load.js';
 import { keywordsOfKind } from '../../src/schema/keywords.js';
 import { definitionKey, escapePointerSegment, resolveLocalRef } from '../../src/schema/json-pointer.js';
-import { pointerIn2020 } from './dialect.js';
+import { translatePointerTokens } from '../../src/schema/json-schema-2020.js';
 import type { DiffTool, SharedOrigin } from './sources.js';
 import { findWitness } from './witness.js';
 import { deref, found, newWork, sameKeyword, spend, stable, strip } from './compare-kit.js';
@@ -224,9 +224,9 @@ const SCHEMA_FIELDS = { input: 'inputSchema', output: 'outputSchema' } as const;
 /** The position of a schema change in one version's files. */
 function positionIn(tool: DiffTool, key: string, place: Place | undefined): Position | undefined {
   if (place?.shared !== undefined) return { source: place.shared.origin.source, pointer: place.shared.pointer };
-  if (tool.source === undefined) return undefined;
-  const inSchema = place?.pointer ?? '';
-  return { source: tool.source, pointer: `${tool.base}/${key}${tool.translated ? pointerIn2020(inSchema) : inSchema}` };
+  // A schema translated from 2020-12 is placed in its own text: `$defs` where the comparison read `definitions`.
+  const tokens = (place?.pointer ?? '').split('/').slice(1);
+  return toolPosition(tool, ['', key, ...(tool.translated ? translatePointerTokens(tokens) : tokens)].join('/'));
 }
 
 /** A tool-level position (`/hasSideEffects`, `/description`) in one version. */
@@ -310,8 +310,11 @@ export function toolChange(pointer: string, breaking: boolean, message: string, 
   return { side, pointer, verdict: breaking ? 'breaking' : 'compatible', message };
 }
 
+/** A tool's annotation hints, as a side states them or as MCP lists them. */
+type Hints = DiffTool['annotations'];
+
 /** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
-function annotationChanges(a: McpToolAnnotations, b: McpToolAnnotations, effective: boolean, changes: ToolChange[]) {
+function annotationChanges(a: Hints, b: Hints, effective: boolean, changes: ToolChange[]) {
   for (const hint of MCP_HINTS) {
     if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
     const x = a[hint] ?? MCP_HINT_DEFAULTS[hint];
@@ -325,11 +328,13 @@ function annotationChanges(a: McpToolAnnotations, b: McpToolAnnotations, effecti
 /** The tool-level changes: side effects, capabilities, timeout, annotations, title and description. */
 function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange[]): void {
   if (before.kind === 'snapshot' || after.kind === 'snapshot') {
-    // A snapshot says what MCP lists: the hints, completed with MCP's defaults; not capabilities nor timeouts.
-    annotationChanges(before.annotations, after.annotations, true, changes);
+    // A snapshot says what MCP lists: the hints (a definition's as MCP lists them), completed with MCP's
+    // defaults; not capabilities nor timeouts.
+    const listed = (tool: DiffTool) => (tool.kind === 'snapshot' ? tool.annotations : mcpAnnotations(tool));
+    annotationChanges(listed(before), listed(after), true, changes);
   } else {
     definitionChanges(before, after, changes);
-    annotationChanges(before.ownAnnotations, after.ownAnnotations, false, changes);
+    annotationChanges(before.annotations, after.annotations, false, changes);
   }
   for (const field of ['title', 'description'] as const) {
     const what = before[field] === undefined ? 'added' : after[field] === undefined ? 'removed' : 'changed';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
-import { mcpAnnotations, type McpToolAnnotations } from '../../src/mcp/tool.js';
+import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import { loadDefinitions, parseSource, problemAt, scanSchemasFolder, toPosix } from '../load.js';
 import type { LoadedFiles, SourceFile } from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
@@ -10,7 +10,8 @@ import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js
 import type { RuleEnvironment } from '../rules/rule.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { isObject } from '../../src/schema/walk.js';
-import { asDraft07, is2020 } from './dialect.js';
+import { schemaDialect } from '../../src/schema/dialect.js';
+import { fromJsonSchema2020 } from '../../src/schema/json-schema-draft-07.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
 export interface SharedOrigin {
@@ -38,16 +39,14 @@ export interface DiffTool extends DefinitionFields {
   inputSchema: JSONSchema7;
   outputSchema?: JSONSchema7;
   kind: 'definition' | 'snapshot';
-  /** The annotations as MCP lists them (a definition's: `mcpAnnotations`, completed from `hasSideEffects`). */
+  /** The annotation hints the side states: a definition's own (not completed from `hasSideEffects`), a snapshot's as listed. */
   annotations: McpToolAnnotations;
-  /** The hints the definition itself states (a snapshot: all it lists). */
-  ownAnnotations: McpToolAnnotations;
   /** Bundled definition keys (`definitions/<key>`) that are copies of shared types. */
   shared: ReadonlyMap<string, SharedOrigin>;
   /** The file the tool is in, and the pointer of the tool in it (`` for a definition, `/tools/3` in a snapshot). */
   source?: SourceFile;
   base: string;
-  /** The schemas were translated from 2020-12 (positions go through `pointerIn2020`). */
+  /** The schemas were translated from 2020-12 (positions translate their pointers back: `translatePointerTokens`). */
   translated: boolean;
 }
 
@@ -190,21 +189,19 @@ function definitionTool(tool: ToolModel, project: ProjectModel, sources: Readonl
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
     shared.set(key, { file: file.file, pointer: at === '#' ? '' : at.slice(1), source: file });
   }
-  const read = (schema: JSONSchema7) => (is2020(schema) ? asDraft07(schema) : schema);
-  const annotations = mcpAnnotations(tool);
-  // The model's own fields (name, description, side effects, …) as they are; the rest as MCP lists them.
+  const read = (schema: JSONSchema7) => (schemaDialect(schema) === '2020-12' ? asDraft07(schema) : schema);
+  // The model's own fields (name, description, side effects, hints, …) as they are; the rest as MCP lists them.
   return {
     ...tool,
-    title: annotations.title,
+    title: tool.displayName,
+    annotations: tool.annotations ?? {},
     inputSchema: read(tool.inputSchema),
     outputSchema: tool.outputSchema && read(tool.outputSchema),
     kind: 'definition',
-    annotations,
-    ownAnnotations: { ...tool.annotations },
     shared,
     source: sources.get(tool.source.relPath),
     base: '',
-    translated: is2020(tool.inputSchema),
+    translated: schemaDialect(tool.inputSchema) === '2020-12',
   };
 }
 
@@ -362,17 +359,24 @@ function snapshotTool(
     outputSchema: isObject(outputSchema) ? readSnapshotSchema(outputSchema) : undefined,
     kind: 'snapshot',
     annotations,
-    ownAnnotations: annotations,
     shared: new Map(),
     source,
     base,
-    translated: is2020(inputSchema) || inputSchema.$schema === undefined,
+    translated: schemaDialect(inputSchema) === '2020-12' || inputSchema.$schema === undefined,
   };
 }
 
 /** A snapshot's schema as draft-07: MCP reads one without `$schema` as 2020-12 (since 2025-11-25); a declared draft-07 one is draft-07. */
 function readSnapshotSchema(schema: Record<string, unknown>): JSONSchema7 {
-  if (typeof schema.$schema !== 'string' || is2020(schema)) return asDraft07(schema);
+  if (typeof schema.$schema !== 'string' || schemaDialect(schema) === '2020-12') return asDraft07(schema);
   const { $schema: _, ...rest } = schema;
   return rest as JSONSchema7;
+}
+
+/**
+ * The draft-07 reading of a 2020-12 schema, so the comparison's rules (written for draft-07, the
+ * definitions' dialect) see one shape: `fromJsonSchema2020` with `$defs` read as `definitions`.
+ */
+export function asDraft07(schema: unknown): JSONSchema7 {
+  return fromJsonSchema2020(schema, { definitions: true }) as JSONSchema7;
 }

@@ -3,7 +3,7 @@ import { compareTool, toolChange, toolPosition, type ToolChange } from './compar
 import { errorChanges } from './compare-errors.js';
 import type { CompareOptions } from './compare-kit.js';
 import type { DiffTool, LoadedSide } from './sources.js';
-import { actualBump, bumped, enough, neededBump } from './versions.js';
+import { bumped, isBelow, neededBump } from './versions.js';
 
 /** The overall verdict of a diff or a tool. */
 type Verdict = 'breaking' | 'compatible' | 'unchanged';
@@ -61,7 +61,7 @@ function changedTool(name: string, a: DiffTool, b: DiffTool, options: CompareOpt
     const need = neededBump(verdict, metadataOnly, a.version);
     if (need !== 'none') {
       report.suggestedVersion = bumped(a.version, need);
-      if (!enough(actualBump(a.version, b.version), need)) {
+      if (isBelow(b.version, report.suggestedVersion)) {
         report.underBumped = true;
         const message = `version ${b.version} is not bumped enough: these changes call for ${report.suggestedVersion}`;
         changes.push(toolChange('/version', verdict === 'breaking', message));

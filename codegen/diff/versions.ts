@@ -1,7 +1,5 @@
 /** A semver bump a change set calls for. */
-export type Bump = 'major' | 'minor' | 'patch' | 'none';
-
-const ORDER: readonly Bump[] = ['none', 'patch', 'minor', 'major'];
+type Bump = 'major' | 'minor' | 'patch' | 'none';
 
 /** The bump a tool's changes call for: breaking → major (minor below 1.0.0), compatible → minor, metadata → patch. */
 export function neededBump(
@@ -28,19 +26,11 @@ export function bumped(version: string, bump: Bump): string {
   return `${v[0]}.${v[1]}.${v[2] + 1}`;
 }
 
-/** The bump that took `before` to `after` (none when not greater). */
-export function actualBump(before: string, after: string): Bump {
-  const a = parse(before);
-  const b = parse(after);
-  if (a === undefined || b === undefined) return 'none';
-  if (b[0] > a[0]) return 'major';
-  if (b[0] < a[0]) return 'none';
-  if (b[1] > a[1]) return a[0] === 0 ? 'major' : 'minor';
-  if (b[1] < a[1]) return 'none';
-  return b[2] > a[2] ? 'patch' : 'none';
-}
-
-/** True when `actual` is at least `needed`. */
-export function enough(actual: Bump, needed: Bump): boolean {
-  return ORDER.indexOf(actual) >= ORDER.indexOf(needed);
+/** True when `version` is below `than` in semver order (an unreadable version is below any). */
+export function isBelow(version: string, than: string): boolean {
+  const a = parse(version);
+  const b = parse(than);
+  if (a === undefined || b === undefined) return true;
+  for (const index of [0, 1, 2]) if (a[index] !== b[index]) return a[index] < b[index];
+  return false;
 }

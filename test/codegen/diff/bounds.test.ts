@@ -46,7 +46,6 @@ function tool(inputSchema: S): DiffTool {
     inputSchema,
     kind: 'definition',
     annotations: {},
-    ownAnnotations: {},
     shared: new Map(),
     base: '',
     translated: false,

@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createGeneratorAjv } from '../../../codegen/ajv.js';
 import { compareSchema, compareTool, verdictOf } from '../../../codegen/diff/compare.js';
 import { errorChanges } from '../../../codegen/diff/compare-errors.js';
-import { asDraft07 } from '../../../codegen/diff/dialect.js';
-import type { DiffTool } from '../../../codegen/diff/sources.js';
+import { asDraft07, type DiffTool } from '../../../codegen/diff/sources.js';
 import type { DeclaredError } from '../../../codegen/model.js';
 import { toJsonSchema2020 } from '../../../src/schema/json-schema-2020.js';
 import { coerceWhereNeeded } from '../../../src/schema/validator-runtime.js';
@@ -502,7 +501,6 @@ function asTool(schema: S): DiffTool {
     } as S,
     kind: 'definition',
     annotations: {},
-    ownAnnotations: {},
     shared: new Map(),
     base: '',
     translated: false,
