@@ -9,7 +9,7 @@
  */
 import { formatPointer } from '../schema/json-pointer.js';
 import { codeSpan } from '../text/markdown-text.js';
-import { cloneJson, hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
+import { cloneJson, hasOwn, isObject, mapSubschemas, type SchemaNode, setOwn } from '../schema/walk.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
 import { appendDescription, carriedText } from '../schema/keyword-sentences.js';
 import type { ToolAnnotations } from '../tool-description.js';
@@ -286,12 +286,14 @@ export type KeywordRule<TState extends RewriteState = RewriteState> = (value: un
 
 /**
  * A target's keyword table: `skipped` keywords are left out without a loss entry, a keyword with a rule
- * is taken by it, a `kept` one is copied as written; any other keyword is dropped with a loss entry.
+ * is taken by it, a `kept` one is copied as written, a `walked` one is copied with each of its
+ * subschemas rewritten; any other keyword is dropped with a loss entry.
  */
 export interface KeywordTable<TState extends RewriteState> {
   readonly skipped: ReadonlySet<string>;
   readonly rules: ReadonlyMap<string, KeywordRule<TState>>;
   readonly kept: ReadonlySet<string>;
+  readonly walked: ReadonlySet<string>;
 }
 
 /** Carries each keyword of `state.node` into `state.out` by the target's table. */
@@ -302,18 +304,21 @@ export function rewriteKeywords<TState extends RewriteState>(table: KeywordTable
     if (table.skipped.has(key)) continue;
     if (rule !== undefined) rule(value, state);
     else if (table.kept.has(key)) setOwn(state.out, key, cloneJson(value));
+    else if (table.walked.has(key)) setOwn(state.out, key, rewriteSubschemas(key, value, state));
     else state.recorder.dropped(state.pointer, key, value);
   }
+}
+
+/** A keyword's value with each of its subschemas (where the walker finds them) rewritten at its own pointer. */
+function rewriteSubschemas(keyword: string, value: unknown, state: RewriteState): unknown {
+  const holder: SchemaNode = {};
+  setOwn(holder, keyword, value);
+  return mapSubschemas(holder, state.pointer, state.rewrite)[keyword];
 }
 
 /** Each schema of a list under `keyword`, rewritten at its own pointer. */
 export function rewriteEach(list: readonly unknown[], keyword: string, state: RewriteState): unknown[] {
   return list.map((item, index) => state.rewrite(item, childPointer(state.pointer, keyword, index)));
-}
-
-/** Each schema of a map under `keyword` (`properties`, `$defs`), rewritten at its own pointer (`{}` for no map). */
-export function rewriteMap(map: unknown, keyword: string, state: RewriteState): SchemaNode {
-  return mapValues(map, (schema, name) => state.rewrite(schema, childPointer(state.pointer, keyword, name)));
 }
 
 /** How a tuple `items` sent as one `anyOf` item schema is told. */
@@ -327,10 +332,6 @@ export const tupleAsAnyOf: KeywordRule = (value, state) => {
   state.recorder.rewritten(state.pointer, 'items', value, TUPLE_AS_ANY_OF);
   setOwn(state.out, 'items', { anyOf: rewriteEach(value, 'items', state) });
 };
-
-/** `anyOf` with each branch rewritten (a value that is no list copied as written). */
-export const rewriteAnyOf: KeywordRule = (value, state) =>
-  setOwn(state.out, 'anyOf', Array.isArray(value) ? rewriteEach(value, 'anyOf', state) : cloneJson(value));
 
 /** A `format` rule: kept when `formats` names it, else dropped (the model told `consequence`, or the usual sentence). */
 export function keepFormats(formats: ReadonlySet<string>, consequence?: string): KeywordRule {

@@ -15,7 +15,6 @@ import {
   type RewriteState,
   rewriteEach,
   rewriteKeywords,
-  rewriteMap,
   type TargetBuild,
   tupleAsAnyOf,
   UnrepresentableError,
@@ -171,7 +170,6 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
         else recorder.dropped(pointer, 'const', value, NOT_TOLD.const);
       },
     ],
-    ['properties', (value, state) => setOwn(state.out, 'properties', rewriteMap(value, 'properties', state))],
     ['items', tupleAsAnyOf],
     ['anyOf', convertAlternatives('anyOf')],
     ['oneOf', convertAlternatives('oneOf')],
@@ -184,6 +182,7 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
     ),
   ]),
   kept: new Set(['title', 'description', 'nullable', 'pattern', 'minimum', 'maximum', 'required']),
+  walked: new Set(['properties']),
 };
 
 function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonly string[]): SchemaNode {
