@@ -138,6 +138,7 @@ const NOT_TOLD: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['the rule for extra items', ['additionalItems']],
   ['the content type', ['contentMediaType']],
   ['the content encoding', ['contentEncoding']],
+  ['the default', ['default']],
 ];
 
 /** keyword → what the model is not told when it is dropped (a Map: keywords come from user schemas). */
@@ -148,13 +149,25 @@ const CONSEQUENCES: ReadonlyMap<string, string> = new Map(
 );
 
 /** What the runtime does about a keyword the model was not told. */
-function runtimeNote(keyword: string): string {
-  if (keyword === 'default')
-    return 'the model is not told the default; the runtime fills it in when the argument is absent';
-  if (keyword === 'examples') return 'the model does not see these examples';
+function runtimeAnswer(keyword: string): string {
+  return keyword === 'default'
+    ? 'the runtime fills it in when the argument is absent'
+    : 'the runtime still enforces it';
+}
+
+/**
+ * What dropping `keyword` costs, in one sentence: what the model is no longer told, the target's
+ * reason in brackets (`because`), and what the runtime does instead.
+ */
+function consequenceOf(keyword: string, because: string | undefined): string {
+  const reason = because === undefined ? '' : ` (${because})`;
+  if (keyword === 'examples') return `the model does not see these examples${reason}`;
+  if (keyword === 'outputSchema')
+    return `the client is not told the output shape${reason}; the result still arrives as text`;
   if (keyword === 'title' || keyword === 'readOnly' || keyword === 'writeOnly' || keyword.startsWith('x-'))
-    return 'the model is not told this annotation';
-  return `${CONSEQUENCES.get(keyword) ?? 'the model is not told this constraint'}; the runtime still enforces it`;
+    return `the model is not told this annotation${reason}`;
+  const told = CONSEQUENCES.get(keyword) ?? 'the model is not told this constraint';
+  return `${told}${reason}; ${runtimeAnswer(keyword)}`;
 }
 
 /**
@@ -173,9 +186,9 @@ export class LossRecorder {
     readonly describeLosses = false,
   ) {}
 
-  /** Records a keyword removed from the manifest. */
-  dropped(pointer: string, keyword: string, value: unknown, consequence?: string): void {
-    this.add(pointer, keyword, 'dropped', value, consequence ?? runtimeNote(keyword));
+  /** Records a keyword removed from the manifest; `because`: the target's reason, when it is not the usual one. */
+  dropped(pointer: string, keyword: string, value: unknown, because?: string): void {
+    this.add(pointer, keyword, 'dropped', value, consequenceOf(keyword, because));
   }
 
   /** Records a keyword replaced by a weaker form; `how` continues "rewritten for <target> …" (e.g. "as `anyOf`: …"). */
@@ -206,11 +219,9 @@ export class LossRecorder {
     const carried = this.describeLosses ? carriedText(keyword, value, action) : undefined;
     const where = `${subject} at ${codeSpan(pointer || '/')}`;
     if (carried !== undefined) this.notes.set(pointer, [...(this.notes.get(pointer) ?? []), carried]);
-    const runtime =
-      keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
     const message =
       carried !== undefined
-        ? `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtime}`
+        ? `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtimeAnswer(keyword)}`
         : action === 'dropped'
           ? `${where} dropped for ${this.target}: ${consequence}`
           : `${where} rewritten for ${this.target} ${consequence}`;
@@ -333,11 +344,11 @@ export const tupleAsAnyOf: KeywordRule = (value, state) => {
   setOwn(state.out, 'items', { anyOf: rewriteEach(value, 'items', state) });
 };
 
-/** A `format` rule: kept when `formats` names it, else dropped (the model told `consequence`, or the usual sentence). */
-export function keepFormats(formats: ReadonlySet<string>, consequence?: string): KeywordRule {
+/** A `format` rule: kept when `formats` names it, else dropped (`because`: the target's reason, if it gives one). */
+export function keepFormats(formats: ReadonlySet<string>, because?: string): KeywordRule {
   return (value, { pointer, recorder, out }) => {
     if (typeof value === 'string' && formats.has(value)) setOwn(out, 'format', value);
-    else recorder.dropped(pointer, 'format', value, consequence);
+    else recorder.dropped(pointer, 'format', value, because);
   };
 }
 
@@ -411,8 +422,8 @@ export function prepareRoot(
 ): SchemaNode {
   const out: SchemaNode = {};
   for (const key of Object.keys(schema)) {
-    const why = `${runtimeNote(key)} (${recorder.target} takes no \`${key}\` at the top level)`;
-    if (forbiddenAtRoot.includes(key)) recorder.dropped('/inputSchema', key, schema[key], why);
+    const because = `${recorder.target} takes no \`${key}\` at the top level`;
+    if (forbiddenAtRoot.includes(key)) recorder.dropped('/inputSchema', key, schema[key], because);
     else if (!TOOLING_KEYWORDS.has(key)) setOwn(out, key, schema[key]);
   }
   if (!hasOwn(out, 'properties')) setOwn(out, 'properties', {});

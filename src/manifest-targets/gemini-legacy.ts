@@ -62,12 +62,11 @@ function apiType(type: unknown): unknown {
   return typeof type === 'string' ? type.toUpperCase() : type;
 }
 
-/** What the loss entry of a `format`, `enum` or `const` Gemini cannot take tells. */
-const NOT_TOLD = {
-  format: `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
-  enum: 'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
-  const:
-    'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
+/** Why Gemini cannot take a `format`, `enum` or `const` (a loss entry's reason). */
+const NOT_TAKEN = {
+  format: `Gemini takes only ${FORMATS_TOLD}`,
+  enum: 'Gemini enums hold strings only',
+  const: 'Gemini has no `const` and string-only enums',
 } as const;
 
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
@@ -152,7 +151,7 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out, single }) => {
         if (single !== undefined && typeof value === 'string' && GEMINI_FORMATS.get(single)?.includes(value) === true)
           setOwn(out, 'format', value);
-        else recorder.dropped(pointer, 'format', value, NOT_TOLD.format);
+        else recorder.dropped(pointer, 'format', value, NOT_TAKEN.format);
       },
     ],
     [
@@ -160,14 +159,14 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out }) => {
         if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
           setOwn(out, 'enum', cloneJson(value));
-        else recorder.dropped(pointer, 'enum', value, NOT_TOLD.enum);
+        else recorder.dropped(pointer, 'enum', value, NOT_TAKEN.enum);
       },
     ],
     [
       'const',
       (value, { pointer, recorder, out }) => {
         if (typeof value === 'string') setOwn(out, 'enum', [value]);
-        else recorder.dropped(pointer, 'const', value, NOT_TOLD.const);
+        else recorder.dropped(pointer, 'const', value, NOT_TAKEN.const);
       },
     ],
     ['items', tupleAsAnyOf],

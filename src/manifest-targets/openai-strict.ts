@@ -119,9 +119,6 @@ const convertProperties: KeywordRule<StrictState> = (value, state) => {
   setOwn(state.out, 'properties', properties);
 };
 
-/** What a loss entry tells of a `format` strict mode does not support. */
-const FORMAT_NOT_TOLD = `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`;
-
 /** How `additionalProperties` rewritten to `false` is told: see `LossRecorder.rewritten`. */
 const CLOSED =
   'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them';
@@ -134,7 +131,7 @@ const CLOSED_EMPTY =
 const STRICT_KEYWORDS: KeywordTable<StrictState> = {
   skipped: TOOLING_KEYWORDS,
   rules: new Map<string, KeywordRule<StrictState>>([
-    ['format', keepFormats(FORMATS, FORMAT_NOT_TOLD)],
+    ['format', keepFormats(FORMATS, `strict mode supports only ${[...FORMATS].join(', ')}`)],
     ['properties', convertProperties],
     ['required', (_value, { out }) => setOwn(out, 'required', [])],
     [
