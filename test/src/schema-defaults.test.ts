@@ -132,10 +132,10 @@ describe('fitsPlainly', () => {
   it('checks each default once: a plain one never reaches Ajv, any other is compiled alone, a $ref to the root resolving', () => {
     const fragments: string[] = [];
     class CountingAjv extends Ajv {
-      override getSchema(key: string) {
+      override getSchema<T = unknown>(key: string) {
         // A fragment of a checked document (not Ajv's own look-up of the meta-schema).
         if (key.includes('#/')) fragments.push(key.slice(key.indexOf('#') + 1));
-        return super.getSchema(key);
+        return super.getSchema<T>(key);
       }
     }
     const schema = {
