@@ -19,13 +19,13 @@ import {
   UnrepresentableError,
 } from './build.js';
 import {
-  deferResponsesTools,
   OPENAI_FORBIDDEN_AT_ROOT,
   OPENAI_NAMES,
   type OpenAiResponsesTool,
   type OpenAiTool,
   responsesEntry,
 } from './openai.js';
+import { deferEntries } from './defer-loading.js';
 
 /*
  * OpenAI Structured Outputs (`strict: true`) rules. Sources:
@@ -287,5 +287,5 @@ export function buildOpenAiResponsesStrictManifest(project: ManifestProject): Op
   const build = buildStrict(project, 'openai-responses-strict', (tool, parameters) =>
     responsesEntry(tool, parameters, true),
   );
-  return deferResponsesTools(build, project);
+  return deferEntries(build, project, 'openai-responses-strict');
 }
