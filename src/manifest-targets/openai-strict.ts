@@ -79,11 +79,15 @@ function isNullSchema(schema: unknown): boolean {
   return isObject(schema) && schema.type === 'null';
 }
 
+/** True when a converted schema says what its values are: a `type`, or a `$ref`, `anyOf`, `enum` or `const`. */
+function isShaped(schema: SchemaNode): boolean {
+  return schema.type !== undefined || ['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(schema, key));
+}
+
 /** Makes an optional property's schema also accept `null` (strict mode has no optional properties). */
 function makeNullable(schema: SchemaNode): SchemaNode {
   const hasType = schema.type !== undefined;
-  if (!hasType && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(schema, key)))
-    return { anyOf: [schema, NULL_SCHEMA()] };
+  if (!isShaped(schema)) return { anyOf: [schema, NULL_SCHEMA()] };
   const out: SchemaNode = {};
   for (const key of Object.keys(schema)) setNullable(out, key, schema[key], hasType);
   return out;
@@ -187,8 +191,7 @@ function missingShape(out: SchemaNode): string | undefined {
   const type = out.type;
   if ((type === 'array' || (Array.isArray(type) && type.includes('array'))) && !hasOwn(out, 'items'))
     return 'is an array without `items`; strict mode needs the item schema';
-  if (type === undefined && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(out, key)))
-    return 'has no `type`; strict mode needs a `type` for every value';
+  if (!isShaped(out)) return 'has no `type`; strict mode needs a `type` for every value';
   return undefined;
 }
 
