@@ -241,6 +241,11 @@ export class UnrepresentableError extends Error {
   }
 }
 
+/** Throws the `UnrepresentableError` that says `tool` cannot be sent to `target`, and why, placed at `pointer`. */
+export function refuse(tool: { readonly name: string }, target: string, pointer: string, why: string): never {
+  throw new UnrepresentableError(pointer, `Tool '${tool.name}' cannot be sent to ${target}: ${why}.`);
+}
+
 /**
  * Builds one target's manifest tool by tool, in name order: `add` puts a tool's entry into
  * `content` while recording losses; a tool the target cannot take (`UnrepresentableError`) becomes a
@@ -404,10 +409,7 @@ export function checkTool(tool: ManifestTool, target: string, names: NameRule): 
   const schema = tool.inputSchema;
   if (!isObject(schema) || schema.type !== 'object') {
     const got = isObject(schema) ? JSON.stringify(schema.type ?? null) : JSON.stringify(schema);
-    throw new UnrepresentableError(
-      '/inputSchema',
-      `Tool '${tool.name}' cannot be sent to ${target}: its input schema root must be \`type: "object"\` (got ${got}).`,
-    );
+    refuse(tool, target, '/inputSchema', `its input schema root must be \`type: "object"\` (got ${got})`);
   }
 }
 

@@ -17,7 +17,7 @@ import {
   rewriteKeywords,
   type TargetBuild,
   tupleAsAnyOf,
-  UnrepresentableError,
+  refuse,
 } from './build.js';
 
 /*
@@ -91,21 +91,18 @@ interface GeminiState extends RewriteState {
   readonly single: string | undefined;
 }
 
-function fail(tool: GeminiTool, pointer: string, why: string): never {
-  throw new UnrepresentableError(pointer, `Tool '${tool.name}' cannot be sent to gemini-legacy: ${why}.`);
-}
-
 /** A `$ref`, inlined (Gemini has none): its target converted, the annotations written beside it kept. */
 function convertRef(node: SchemaNode, ref: string, pointer: string, tool: GeminiTool, refs: readonly string[]) {
   if (refs.includes(ref))
-    fail(
+    refuse(
       tool,
+      'gemini-legacy',
       pointer,
       `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
     );
   const target = resolveLocalRef(tool.root, ref);
   if (!isObject(target) && typeof target !== 'boolean')
-    fail(tool, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
+    refuse(tool, 'gemini-legacy', pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
   const inlined = convert(target, childPointer('/inputSchema', ...(parseLocalRef(ref) ?? [])), tool, [...refs, ref]);
   // Draft-07 ignores a `$ref`'s siblings; keep the annotations the author put there for the model.
   for (const key of ['title', 'description']) if (typeof node[key] === 'string') setOwn(inlined, key, node[key]);
@@ -186,7 +183,8 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
 
 function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonly string[]): SchemaNode {
   if (node === true) return {};
-  if (!isObject(node)) return fail(tool, pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
+  if (!isObject(node))
+    return refuse(tool, 'gemini-legacy', pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
   if (typeof node.$ref === 'string') return convertRef(node, node.$ref, pointer, tool, refs);
   const types = Array.isArray(node.type) ? (node.type as string[]) : typeof node.type === 'string' ? [node.type] : [];
   const nonNull = types.filter((type) => type !== 'null');
@@ -204,8 +202,9 @@ function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonl
   const { out } = state;
   const isObjectNode = state.single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
   if (isObjectNode && (!isObject(out.properties) || Object.keys(out.properties).length === 0))
-    fail(
+    refuse(
       tool,
+      'gemini-legacy',
       pointer,
       `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`,
     );

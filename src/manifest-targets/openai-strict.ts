@@ -16,7 +16,7 @@ import {
   rewriteKeywords,
   type TargetBuild,
   tupleAsAnyOf,
-  UnrepresentableError,
+  refuse,
 } from './build.js';
 import {
   OPENAI_FORBIDDEN_AT_ROOT,
@@ -200,12 +200,8 @@ type StrictTool = Omit<StrictState, 'node' | 'pointer' | 'out'> & { readonly nam
 
 function convert(node: unknown, pointer: string, tool: StrictTool): SchemaNode {
   const { recorder, rewrite, nullableOptionals } = tool;
-  const unrepresentable = (why: string): never => {
-    throw new UnrepresentableError(
-      pointer,
-      `Tool '${tool.name}' cannot be sent to ${recorder.target}: the schema at ${pointer} ${why}.`,
-    );
-  };
+  const unrepresentable = (why: string): never =>
+    refuse(tool, recorder.target, pointer, `the schema at ${pointer} ${why}`);
   if (node === false) unrepresentable('is `false` (accepts nothing)');
   // `true`, or a schema of annotations only.
   if (!isObject(node) || Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key)))
@@ -245,10 +241,11 @@ function checkLimits(tool: ManifestTool, parameters: SchemaNode, target: string)
   for (const limit of Object.keys(LIMITS) as Array<keyof typeof LIMITS>) {
     const { most, counted } = LIMITS[limit];
     if (totals[limit] > most)
-      throw new UnrepresentableError(
+      refuse(
+        tool,
+        target,
         '/inputSchema',
-        `Tool '${tool.name}' cannot be sent to ${target}: its input schema has ${totals[limit]} ${counted}, ` +
-          `over strict mode's limit of ${most}.`,
+        `its input schema has ${totals[limit]} ${counted}, over strict mode's limit of ${most}`,
       );
   }
 }
