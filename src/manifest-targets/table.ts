@@ -6,7 +6,6 @@
  * the runtime builders (`toolsmith-sdk/manifests`) all read the targets from here.
  */
 import { toDraft07 } from '../schema/json-schema-draft-07.js';
-import { schemaDialect } from '../schema/dialect.js';
 import { buildAnthropicManifest } from './anthropic.js';
 import type { ManifestProject, TargetBuild } from './build.js';
 import { buildGeminiManifest } from './gemini.js';
@@ -135,15 +134,11 @@ export function buildManifestTarget(target: ManifestTarget, given: ManifestProje
   let project = given.describeErrors === true ? { ...given, tools: describeErrors(given.tools) } : given;
   if (project.examplesInDescriptions === true && !examplesField)
     project = { ...project, tools: describeExamples(project.tools, project.inputExamples ?? DEFAULT_INPUT_EXAMPLES) };
-  if (takes2020 || !project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
-  const tools = project.tools.map((tool) =>
-    schemaDialect(tool.inputSchema) !== '2020-12'
-      ? tool
-      : {
-          ...tool,
-          inputSchema: toDraft07(tool.inputSchema),
-          ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}),
-        },
-  );
+  if (takes2020) return build(project);
+  const tools = project.tools.map((tool) => ({
+    ...tool,
+    inputSchema: toDraft07(tool.inputSchema),
+    ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}),
+  }));
   return build({ ...project, tools });
 }
