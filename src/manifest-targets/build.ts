@@ -231,7 +231,7 @@ export class LossRecorder {
 }
 
 /** Thrown inside a builder when a tool cannot be expressed for a target; caught per tool. */
-export class UnrepresentableError extends Error {
+class UnrepresentableError extends Error {
   constructor(
     readonly pointer: string,
     message: string,
