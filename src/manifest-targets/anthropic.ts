@@ -8,7 +8,7 @@ import {
   prepareRoot,
   type TargetBuild,
 } from './build.js';
-import { type AnthropicToolSearchTool, isDeferred, toolSearchEntry } from './defer-loading.js';
+import { type AnthropicToolSearchTool, deferEntries } from './defer-loading.js';
 import { selectInputExamples } from './input-examples.js';
 
 /*
@@ -65,12 +65,7 @@ export function buildAnthropicManifest(project: ManifestProject): TargetBuild<An
       project.inputExamples ?? 0,
     );
     if (examples.length > 0) entry.input_examples = examples;
-    if (isDeferred(tool, project.deferLoading)) entry.defer_loading = true;
     content.push(entry);
   });
-  if (project.deferLoading !== undefined && build.content.some((entry) => entry.defer_loading === true))
-    (build.content as AnthropicManifestEntry[]).push(
-      toolSearchEntry('anthropic', project.deferLoading) as AnthropicToolSearchTool,
-    );
-  return build;
+  return deferEntries(build, project, 'anthropic');
 }

@@ -9,7 +9,7 @@
  */
 import { formatPointer } from '../schema/json-pointer.js';
 import { codeSpan } from '../text/markdown-text.js';
-import { cloneJson, hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
+import { cloneJson, hasOwn, isObject, mapSubschemas, type SchemaNode, setOwn } from '../schema/walk.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
 import { appendDescription, carriedText } from '../schema/keyword-sentences.js';
 import type { ToolAnnotations } from '../tool-description.js';
@@ -138,6 +138,7 @@ const NOT_TOLD: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['the rule for extra items', ['additionalItems']],
   ['the content type', ['contentMediaType']],
   ['the content encoding', ['contentEncoding']],
+  ['the default', ['default']],
 ];
 
 /** keyword → what the model is not told when it is dropped (a Map: keywords come from user schemas). */
@@ -148,13 +149,25 @@ const CONSEQUENCES: ReadonlyMap<string, string> = new Map(
 );
 
 /** What the runtime does about a keyword the model was not told. */
-function runtimeNote(keyword: string): string {
-  if (keyword === 'default')
-    return 'the model is not told the default; the runtime fills it in when the argument is absent';
-  if (keyword === 'examples') return 'the model does not see these examples';
+function runtimeAnswer(keyword: string): string {
+  return keyword === 'default'
+    ? 'the runtime fills it in when the argument is absent'
+    : 'the runtime still enforces it';
+}
+
+/**
+ * What dropping `keyword` costs, in one sentence: what the model is no longer told, the target's
+ * reason in brackets (`because`), and what the runtime does instead.
+ */
+function consequenceOf(keyword: string, because: string | undefined): string {
+  const reason = because === undefined ? '' : ` (${because})`;
+  if (keyword === 'examples') return `the model does not see these examples${reason}`;
+  if (keyword === 'outputSchema')
+    return `the client is not told the output shape${reason}; the result still arrives as text`;
   if (keyword === 'title' || keyword === 'readOnly' || keyword === 'writeOnly' || keyword.startsWith('x-'))
-    return 'the model is not told this annotation';
-  return `${CONSEQUENCES.get(keyword) ?? 'the model is not told this constraint'}; the runtime still enforces it`;
+    return `the model is not told this annotation${reason}`;
+  const told = CONSEQUENCES.get(keyword) ?? 'the model is not told this constraint';
+  return `${told}${reason}; ${runtimeAnswer(keyword)}`;
 }
 
 /**
@@ -173,9 +186,9 @@ export class LossRecorder {
     readonly describeLosses = false,
   ) {}
 
-  /** Records a keyword removed from the manifest. */
-  dropped(pointer: string, keyword: string, value: unknown, consequence?: string): void {
-    this.add(pointer, keyword, 'dropped', value, consequence ?? runtimeNote(keyword));
+  /** Records a keyword removed from the manifest; `because`: the target's reason, when it is not the usual one. */
+  dropped(pointer: string, keyword: string, value: unknown, because?: string): void {
+    this.add(pointer, keyword, 'dropped', value, consequenceOf(keyword, because));
   }
 
   /** Records a keyword replaced by a weaker form; `how` continues "rewritten for <target> …" (e.g. "as `anyOf`: …"). */
@@ -206,11 +219,9 @@ export class LossRecorder {
     const carried = this.describeLosses ? carriedText(keyword, value, action) : undefined;
     const where = `${subject} at ${codeSpan(pointer || '/')}`;
     if (carried !== undefined) this.notes.set(pointer, [...(this.notes.get(pointer) ?? []), carried]);
-    const runtime =
-      keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it';
     const message =
       carried !== undefined
-        ? `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtime}`
+        ? `${where} ${action} for ${this.target}; the description tells the model instead: ${codeSpan(carried)}; ${runtimeAnswer(keyword)}`
         : action === 'dropped'
           ? `${where} dropped for ${this.target}: ${consequence}`
           : `${where} rewritten for ${this.target} ${consequence}`;
@@ -220,7 +231,7 @@ export class LossRecorder {
 }
 
 /** Thrown inside a builder when a tool cannot be expressed for a target; caught per tool. */
-export class UnrepresentableError extends Error {
+class UnrepresentableError extends Error {
   constructor(
     readonly pointer: string,
     message: string,
@@ -228,6 +239,11 @@ export class UnrepresentableError extends Error {
     super(message);
     this.name = 'UnrepresentableError';
   }
+}
+
+/** Throws the `UnrepresentableError` that says `tool` cannot be sent to `target`, and why, placed at `pointer`. */
+export function refuse(tool: { readonly name: string }, target: string, pointer: string, why: string): never {
+  throw new UnrepresentableError(pointer, `Tool '${tool.name}' cannot be sent to ${target}: ${why}.`);
 }
 
 /**
@@ -286,12 +302,14 @@ export type KeywordRule<TState extends RewriteState = RewriteState> = (value: un
 
 /**
  * A target's keyword table: `skipped` keywords are left out without a loss entry, a keyword with a rule
- * is taken by it, a `kept` one is copied as written; any other keyword is dropped with a loss entry.
+ * is taken by it, a `kept` one is copied as written, a `walked` one is copied with each of its
+ * subschemas rewritten; any other keyword is dropped with a loss entry.
  */
 export interface KeywordTable<TState extends RewriteState> {
   readonly skipped: ReadonlySet<string>;
   readonly rules: ReadonlyMap<string, KeywordRule<TState>>;
   readonly kept: ReadonlySet<string>;
+  readonly walked: ReadonlySet<string>;
 }
 
 /** Carries each keyword of `state.node` into `state.out` by the target's table. */
@@ -302,18 +320,21 @@ export function rewriteKeywords<TState extends RewriteState>(table: KeywordTable
     if (table.skipped.has(key)) continue;
     if (rule !== undefined) rule(value, state);
     else if (table.kept.has(key)) setOwn(state.out, key, cloneJson(value));
+    else if (table.walked.has(key)) setOwn(state.out, key, rewriteSubschemas(key, value, state));
     else state.recorder.dropped(state.pointer, key, value);
   }
+}
+
+/** A keyword's value with each of its subschemas (where the walker finds them) rewritten at its own pointer. */
+function rewriteSubschemas(keyword: string, value: unknown, state: RewriteState): unknown {
+  const holder: SchemaNode = {};
+  setOwn(holder, keyword, value);
+  return mapSubschemas(holder, state.pointer, state.rewrite)[keyword];
 }
 
 /** Each schema of a list under `keyword`, rewritten at its own pointer. */
 export function rewriteEach(list: readonly unknown[], keyword: string, state: RewriteState): unknown[] {
   return list.map((item, index) => state.rewrite(item, childPointer(state.pointer, keyword, index)));
-}
-
-/** Each schema of a map under `keyword` (`properties`, `$defs`), rewritten at its own pointer (`{}` for no map). */
-export function rewriteMap(map: unknown, keyword: string, state: RewriteState): SchemaNode {
-  return mapValues(map, (schema, name) => state.rewrite(schema, childPointer(state.pointer, keyword, name)));
 }
 
 /** How a tuple `items` sent as one `anyOf` item schema is told. */
@@ -328,15 +349,11 @@ export const tupleAsAnyOf: KeywordRule = (value, state) => {
   setOwn(state.out, 'items', { anyOf: rewriteEach(value, 'items', state) });
 };
 
-/** `anyOf` with each branch rewritten (a value that is no list copied as written). */
-export const rewriteAnyOf: KeywordRule = (value, state) =>
-  setOwn(state.out, 'anyOf', Array.isArray(value) ? rewriteEach(value, 'anyOf', state) : cloneJson(value));
-
-/** A `format` rule: kept when `formats` names it, else dropped (the model told `consequence`, or the usual sentence). */
-export function keepFormats(formats: ReadonlySet<string>, consequence?: string): KeywordRule {
+/** A `format` rule: kept when `formats` names it, else dropped (`because`: the target's reason, if it gives one). */
+export function keepFormats(formats: ReadonlySet<string>, because?: string): KeywordRule {
   return (value, { pointer, recorder, out }) => {
     if (typeof value === 'string' && formats.has(value)) setOwn(out, 'format', value);
-    else recorder.dropped(pointer, 'format', value, consequence);
+    else recorder.dropped(pointer, 'format', value, because);
   };
 }
 
@@ -392,10 +409,7 @@ export function checkTool(tool: ManifestTool, target: string, names: NameRule): 
   const schema = tool.inputSchema;
   if (!isObject(schema) || schema.type !== 'object') {
     const got = isObject(schema) ? JSON.stringify(schema.type ?? null) : JSON.stringify(schema);
-    throw new UnrepresentableError(
-      '/inputSchema',
-      `Tool '${tool.name}' cannot be sent to ${target}: its input schema root must be \`type: "object"\` (got ${got}).`,
-    );
+    refuse(tool, target, '/inputSchema', `its input schema root must be \`type: "object"\` (got ${got})`);
   }
 }
 
@@ -410,8 +424,8 @@ export function prepareRoot(
 ): SchemaNode {
   const out: SchemaNode = {};
   for (const key of Object.keys(schema)) {
-    const why = `${runtimeNote(key)} (${recorder.target} takes no \`${key}\` at the top level)`;
-    if (forbiddenAtRoot.includes(key)) recorder.dropped('/inputSchema', key, schema[key], why);
+    const because = `${recorder.target} takes no \`${key}\` at the top level`;
+    if (forbiddenAtRoot.includes(key)) recorder.dropped('/inputSchema', key, schema[key], because);
     else if (!TOOLING_KEYWORDS.has(key)) setOwn(out, key, schema[key]);
   }
   if (!hasOwn(out, 'properties')) setOwn(out, 'properties', {});

@@ -13,6 +13,7 @@
  *   one entry per tool; with `namespaces`, `manifests/openai-responses-namespaced.json` groups its
  *   deferred functions by category (`namespacedResponsesTools`).
  */
+import type { ManifestProject, TargetBuild } from './build.js';
 
 /** Which tools stay loaded when deferred loading is on; every other tool is deferred. */
 export interface DeferLoading {
@@ -114,4 +115,23 @@ export function toolSearchEntry(target: string, defer: DeferLoading): object | u
   if (target === 'anthropic') return { ...ANTHROPIC_TOOL_SEARCH[defer.anthropicSearch ?? 'bm25'] };
   if (target === 'openai-responses' || target === 'openai-responses-strict') return { type: 'tool_search' };
   return undefined;
+}
+
+/**
+ * Marks the entries of the deferred tools `defer_loading: true` and lists `target`'s search tool last,
+ * when a tool is deferred (`manifests.deferLoading`); without deferred loading the build is as it was.
+ */
+export function deferEntries<TBuild extends TargetBuild<{ name: string; defer_loading?: true }[]>>(
+  build: TBuild,
+  project: ManifestProject,
+  target: string,
+): TBuild {
+  const defer = project.deferLoading;
+  if (defer === undefined) return build;
+  const tools = new Map(project.tools.map((tool) => [tool.name, tool]));
+  for (const entry of build.content) if (isDeferred(tools.get(entry.name)!, defer)) entry.defer_loading = true;
+  const search = toolSearchEntry(target, defer);
+  if (search !== undefined && build.content.some((entry) => entry.defer_loading === true))
+    (build.content as object[]).push(search);
+  return build;
 }

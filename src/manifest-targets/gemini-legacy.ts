@@ -15,10 +15,9 @@ import {
   type RewriteState,
   rewriteEach,
   rewriteKeywords,
-  rewriteMap,
   type TargetBuild,
   tupleAsAnyOf,
-  UnrepresentableError,
+  refuse,
 } from './build.js';
 
 /*
@@ -63,12 +62,11 @@ function apiType(type: unknown): unknown {
   return typeof type === 'string' ? type.toUpperCase() : type;
 }
 
-/** What the loss entry of a `format`, `enum` or `const` Gemini cannot take tells. */
-const NOT_TOLD = {
-  format: `the model is not told the format (Gemini takes only ${FORMATS_TOLD}); the runtime still enforces it`,
-  enum: 'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
-  const:
-    'the model is not told the required value (Gemini has no `const` and string-only enums); the runtime still enforces it',
+/** Why Gemini cannot take a `format`, `enum` or `const` (a loss entry's reason). */
+const NOT_TAKEN = {
+  format: `Gemini takes only ${FORMATS_TOLD}`,
+  enum: 'Gemini enums hold strings only',
+  const: 'Gemini has no `const` and string-only enums',
 } as const;
 
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
@@ -93,21 +91,18 @@ interface GeminiState extends RewriteState {
   readonly single: string | undefined;
 }
 
-function fail(tool: GeminiTool, pointer: string, why: string): never {
-  throw new UnrepresentableError(pointer, `Tool '${tool.name}' cannot be sent to gemini-legacy: ${why}.`);
-}
-
 /** A `$ref`, inlined (Gemini has none): its target converted, the annotations written beside it kept. */
 function convertRef(node: SchemaNode, ref: string, pointer: string, tool: GeminiTool, refs: readonly string[]) {
   if (refs.includes(ref))
-    fail(
+    refuse(
       tool,
+      'gemini-legacy',
       pointer,
       `its schema is recursive (\`$ref: ${ref}\` at ${pointer} refers back to itself); Gemini has no \`$ref\`, so the schema would have to be inlined forever`,
     );
   const target = resolveLocalRef(tool.root, ref);
   if (!isObject(target) && typeof target !== 'boolean')
-    fail(tool, pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
+    refuse(tool, 'gemini-legacy', pointer, `\`$ref: ${ref}\` at ${pointer} does not resolve inside the tool's schema`);
   const inlined = convert(target, childPointer('/inputSchema', ...(parseLocalRef(ref) ?? [])), tool, [...refs, ref]);
   // Draft-07 ignores a `$ref`'s siblings; keep the annotations the author put there for the model.
   for (const key of ['title', 'description']) if (typeof node[key] === 'string') setOwn(inlined, key, node[key]);
@@ -153,7 +148,7 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out, single }) => {
         if (single !== undefined && typeof value === 'string' && GEMINI_FORMATS.get(single)?.includes(value) === true)
           setOwn(out, 'format', value);
-        else recorder.dropped(pointer, 'format', value, NOT_TOLD.format);
+        else recorder.dropped(pointer, 'format', value, NOT_TAKEN.format);
       },
     ],
     [
@@ -161,17 +156,16 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out }) => {
         if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
           setOwn(out, 'enum', cloneJson(value));
-        else recorder.dropped(pointer, 'enum', value, NOT_TOLD.enum);
+        else recorder.dropped(pointer, 'enum', value, NOT_TAKEN.enum);
       },
     ],
     [
       'const',
       (value, { pointer, recorder, out }) => {
         if (typeof value === 'string') setOwn(out, 'enum', [value]);
-        else recorder.dropped(pointer, 'const', value, NOT_TOLD.const);
+        else recorder.dropped(pointer, 'const', value, NOT_TAKEN.const);
       },
     ],
-    ['properties', (value, state) => setOwn(state.out, 'properties', rewriteMap(value, 'properties', state))],
     ['items', tupleAsAnyOf],
     ['anyOf', convertAlternatives('anyOf')],
     ['oneOf', convertAlternatives('oneOf')],
@@ -184,11 +178,13 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
     ),
   ]),
   kept: new Set(['title', 'description', 'nullable', 'pattern', 'minimum', 'maximum', 'required']),
+  walked: new Set(['properties']),
 };
 
 function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonly string[]): SchemaNode {
   if (node === true) return {};
-  if (!isObject(node)) return fail(tool, pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
+  if (!isObject(node))
+    return refuse(tool, 'gemini-legacy', pointer, `the schema at ${pointer} is \`false\` (accepts nothing)`);
   if (typeof node.$ref === 'string') return convertRef(node, node.$ref, pointer, tool, refs);
   const types = Array.isArray(node.type) ? (node.type as string[]) : typeof node.type === 'string' ? [node.type] : [];
   const nonNull = types.filter((type) => type !== 'null');
@@ -206,8 +202,9 @@ function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonl
   const { out } = state;
   const isObjectNode = state.single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
   if (isObjectNode && (!isObject(out.properties) || Object.keys(out.properties).length === 0))
-    fail(
+    refuse(
       tool,
+      'gemini-legacy',
       pointer,
       `the object at ${pointer} names no properties, and Gemini needs non-empty \`properties\` for every OBJECT schema below the root`,
     );

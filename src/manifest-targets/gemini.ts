@@ -4,18 +4,14 @@ import { cloneJson, isObject, type SchemaNode, setOwn } from '../schema/walk.js'
 import {
   buildPerTool,
   checkTool,
-  childPointer,
   type KeywordRule,
   type KeywordTable,
   type LossRecorder,
   type ManifestProject,
   keepFormats,
   oneOfAsAnyOf,
-  rewriteAnyOf,
   type RewriteState,
-  rewriteEach,
   rewriteKeywords,
-  rewriteMap,
   type TargetBuild,
 } from './build.js';
 import { GEMINI_NAMES } from './gemini-legacy.js';
@@ -44,27 +40,11 @@ const FORMATS = new Set(['date-time', 'date', 'time', 'int32', 'int64', 'float',
 const GEMINI_KEYWORDS: KeywordTable<RewriteState> = {
   skipped: new Set([...TOOLING_KEYWORDS].filter((keyword) => keyword !== '$id')),
   rules: new Map<string, KeywordRule>([
-    ...['properties', 'definitions', '$defs'].map((keyword): [string, KeywordRule] => [
-      keyword,
-      (value, state) =>
-        setOwn(state.out, keyword, isObject(value) ? rewriteMap(value, keyword, state) : cloneJson(value)),
-    ]),
-    ...['items', 'additionalItems', 'additionalProperties'].map((keyword): [string, KeywordRule] => [
-      keyword,
-      (value, state) =>
-        setOwn(
-          state.out,
-          keyword,
-          Array.isArray(value)
-            ? rewriteEach(value, keyword, state)
-            : state.rewrite(value, childPointer(state.pointer, keyword)),
-        ),
-    ]),
-    ['anyOf', rewriteAnyOf],
     ['oneOf', oneOfAsAnyOf],
     ['const', (value, { out }) => setOwn(out, 'enum', [cloneJson(value)])],
     ['format', keepFormats(FORMATS)],
   ]),
+  walked: new Set(['properties', 'definitions', '$defs', 'items', 'additionalItems', 'additionalProperties', 'anyOf']),
   kept: new Set([
     'type',
     'title',

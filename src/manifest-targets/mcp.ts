@@ -6,10 +6,6 @@ export interface McpToolsManifest {
   tools: McpToolEntry[];
 }
 
-/** What the loss entry of an output schema MCP cannot carry tells. */
-const OUTPUT_NOT_TOLD =
-  'MCP output schemas must have an object root, so the client is not told the output shape; the result still arrives as text';
-
 /**
  * `manifests/mcp.json`: the `tools/list` result the MCP server answers (each entry made by the function
  * the server calls with an `ITool`). Schemas are published whole (with `$schema` draft-07); the only loss
@@ -18,7 +14,12 @@ const OUTPUT_NOT_TOLD =
 export function buildMcpManifest(project: ManifestProject): TargetBuild<McpToolsManifest> {
   return buildPerTool<McpToolsManifest>(project, 'mcp', { tools: [] }, (tool, recorder, content) => {
     if (tool.outputSchema !== undefined && !isMcpObjectSchema(tool.outputSchema))
-      recorder.dropped('/outputSchema', 'outputSchema', tool.outputSchema, OUTPUT_NOT_TOLD);
+      recorder.dropped(
+        '/outputSchema',
+        'outputSchema',
+        tool.outputSchema,
+        'MCP output schemas must have an object root',
+      );
     content.tools.push(toMcpTool(tool));
   });
 }

@@ -12,22 +12,20 @@ import {
   oneOfAsAnyOf,
   keepFormats,
   prepareRoot,
-  rewriteAnyOf,
   type RewriteState,
   rewriteKeywords,
-  rewriteMap,
   type TargetBuild,
   tupleAsAnyOf,
-  UnrepresentableError,
+  refuse,
 } from './build.js';
 import {
-  deferResponsesTools,
   OPENAI_FORBIDDEN_AT_ROOT,
   OPENAI_NAMES,
   type OpenAiResponsesTool,
   type OpenAiTool,
   responsesEntry,
 } from './openai.js';
+import { deferEntries } from './defer-loading.js';
 
 /*
  * OpenAI Structured Outputs (`strict: true`) rules. Sources:
@@ -81,11 +79,15 @@ function isNullSchema(schema: unknown): boolean {
   return isObject(schema) && schema.type === 'null';
 }
 
+/** True when a converted schema says what its values are: a `type`, or a `$ref`, `anyOf`, `enum` or `const`. */
+function isShaped(schema: SchemaNode): boolean {
+  return schema.type !== undefined || ['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(schema, key));
+}
+
 /** Makes an optional property's schema also accept `null` (strict mode has no optional properties). */
 function makeNullable(schema: SchemaNode): SchemaNode {
   const hasType = schema.type !== undefined;
-  if (!hasType && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(schema, key)))
-    return { anyOf: [schema, NULL_SCHEMA()] };
+  if (!isShaped(schema)) return { anyOf: [schema, NULL_SCHEMA()] };
   const out: SchemaNode = {};
   for (const key of Object.keys(schema)) setNullable(out, key, schema[key], hasType);
   return out;
@@ -121,9 +123,6 @@ const convertProperties: KeywordRule<StrictState> = (value, state) => {
   setOwn(state.out, 'properties', properties);
 };
 
-/** What a loss entry tells of a `format` strict mode does not support. */
-const FORMAT_NOT_TOLD = `the model is not told the format (strict mode supports only ${[...FORMATS].join(', ')}); the runtime still enforces it`;
-
 /** How `additionalProperties` rewritten to `false` is told: see `LossRecorder.rewritten`. */
 const CLOSED =
   'to `false`: the model cannot send properties the definition does not name, though the runtime accepts them';
@@ -136,7 +135,7 @@ const CLOSED_EMPTY =
 const STRICT_KEYWORDS: KeywordTable<StrictState> = {
   skipped: TOOLING_KEYWORDS,
   rules: new Map<string, KeywordRule<StrictState>>([
-    ['format', keepFormats(FORMATS, FORMAT_NOT_TOLD)],
+    ['format', keepFormats(FORMATS, `strict mode supports only ${[...FORMATS].join(', ')}`)],
     ['properties', convertProperties],
     ['required', (_value, { out }) => setOwn(out, 'required', [])],
     [
@@ -147,13 +146,9 @@ const STRICT_KEYWORDS: KeywordTable<StrictState> = {
       },
     ],
     ['items', tupleAsAnyOf],
-    ['anyOf', rewriteAnyOf],
     ['oneOf', oneOfAsAnyOf],
-    ...DEFINITION_CONTAINERS.map((keyword): [string, KeywordRule<StrictState>] => [
-      keyword,
-      (value, state) => setOwn(state.out, keyword, rewriteMap(value, keyword, state)),
-    ]),
   ]),
+  walked: new Set(['anyOf', ...DEFINITION_CONTAINERS]),
   kept: new Set([
     'type',
     'title',
@@ -196,8 +191,7 @@ function missingShape(out: SchemaNode): string | undefined {
   const type = out.type;
   if ((type === 'array' || (Array.isArray(type) && type.includes('array'))) && !hasOwn(out, 'items'))
     return 'is an array without `items`; strict mode needs the item schema';
-  if (type === undefined && !['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(out, key)))
-    return 'has no `type`; strict mode needs a `type` for every value';
+  if (!isShaped(out)) return 'has no `type`; strict mode needs a `type` for every value';
   return undefined;
 }
 
@@ -206,12 +200,8 @@ type StrictTool = Omit<StrictState, 'node' | 'pointer' | 'out'> & { readonly nam
 
 function convert(node: unknown, pointer: string, tool: StrictTool): SchemaNode {
   const { recorder, rewrite, nullableOptionals } = tool;
-  const unrepresentable = (why: string): never => {
-    throw new UnrepresentableError(
-      pointer,
-      `Tool '${tool.name}' cannot be sent to ${recorder.target}: the schema at ${pointer} ${why}.`,
-    );
-  };
+  const unrepresentable = (why: string): never =>
+    refuse(tool, recorder.target, pointer, `the schema at ${pointer} ${why}`);
   if (node === false) unrepresentable('is `false` (accepts nothing)');
   // `true`, or a schema of annotations only.
   if (!isObject(node) || Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key)))
@@ -251,10 +241,11 @@ function checkLimits(tool: ManifestTool, parameters: SchemaNode, target: string)
   for (const limit of Object.keys(LIMITS) as Array<keyof typeof LIMITS>) {
     const { most, counted } = LIMITS[limit];
     if (totals[limit] > most)
-      throw new UnrepresentableError(
+      refuse(
+        tool,
+        target,
         '/inputSchema',
-        `Tool '${tool.name}' cannot be sent to ${target}: its input schema has ${totals[limit]} ${counted}, ` +
-          `over strict mode's limit of ${most}.`,
+        `its input schema has ${totals[limit]} ${counted}, over strict mode's limit of ${most}`,
       );
   }
 }
@@ -296,5 +287,5 @@ export function buildOpenAiResponsesStrictManifest(project: ManifestProject): Op
   const build = buildStrict(project, 'openai-responses-strict', (tool, parameters) =>
     responsesEntry(tool, parameters, true),
   );
-  return deferResponsesTools(build, project);
+  return deferEntries(build, project, 'openai-responses-strict');
 }

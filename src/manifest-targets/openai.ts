@@ -9,7 +9,7 @@ import {
   prepareRoot,
   type TargetBuild,
 } from './build.js';
-import { isDeferred, type OpenAiToolSearchTool } from './defer-loading.js';
+import { deferEntries, type OpenAiToolSearchTool } from './defer-loading.js';
 
 /**
  * OpenAI function names: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
@@ -88,20 +88,6 @@ export function responsesEntry(tool: ManifestTool, parameters: SchemaNode, stric
 /** An entry of `manifests/openai-responses*.json` with deferred loading on: a function, or `tool_search` (listed last). */
 export type OpenAiResponsesManifestEntry = OpenAiResponsesTool | OpenAiToolSearchTool;
 
-/** Marks the deferred tools' entries and lists `tool_search` last, when a tool is deferred (`manifests.deferLoading`). */
-export function deferResponsesTools<TBuild extends TargetBuild<OpenAiResponsesTool[]>>(
-  build: TBuild,
-  project: ManifestProject,
-): TBuild {
-  const defer = project.deferLoading;
-  if (defer === undefined) return build;
-  const tools = new Map(project.tools.map((tool) => [tool.name, tool]));
-  for (const entry of build.content) if (isDeferred(tools.get(entry.name)!, defer)) entry.defer_loading = true;
-  if (build.content.some((entry) => entry.defer_loading === true))
-    (build.content as OpenAiResponsesManifestEntry[]).push({ type: 'tool_search' });
-  return build;
-}
-
 /**
  * `manifests/openai-responses.json`: Responses API function tools (`{ type: "function", name, description,
  * parameters, strict, output_schema }`, `FunctionTool` in openai/resources/responses/responses.d.ts) with
@@ -111,5 +97,5 @@ export function buildOpenAiResponsesManifest(project: ManifestProject): TargetBu
   const build = buildPerTool<OpenAiResponsesTool[]>(project, 'openai-responses', [], (tool, recorder, content) => {
     content.push(responsesEntry(tool, looseParameters(tool, recorder), false));
   });
-  return deferResponsesTools(build, project);
+  return deferEntries(build, project, 'openai-responses');
 }

@@ -6,7 +6,6 @@
  * the runtime builders (`toolsmith-sdk/manifests`) all read the targets from here.
  */
 import { toDraft07 } from '../schema/json-schema-draft-07.js';
-import { schemaDialect } from '../schema/dialect.js';
 import { buildAnthropicManifest } from './anthropic.js';
 import type { ManifestProject, TargetBuild } from './build.js';
 import { buildGeminiManifest } from './gemini.js';
@@ -20,7 +19,7 @@ import { buildOpenAiResponsesStrictManifest, buildOpenAiStrictManifest } from '.
 
 /** One target: where its file goes, how it is built, and how the generator presents it. */
 export interface ManifestTargetEntry {
-  /** The JSON file, relative to the output folder (its typed module is the same path ending `.ts`). */
+  /** The JSON file, relative to the output folder: `manifests/<target>.json` (its typed module ends `.ts`). */
   readonly file: string;
   /** The key of the tool list in the file's object; absent when the file is the list itself. */
   readonly key?: string;
@@ -45,34 +44,29 @@ export interface ManifestTargetEntry {
   readonly examplesField?: boolean;
 }
 
-/** The targets, in file order: one row per target (its name is the row's key). */
+/** The targets, in file order: one row per target (its name is the row's key, which names its file). */
 const TARGET_ROWS = {
   openai: {
-    file: 'manifests/openai.json',
     build: buildOpenAiManifest,
     typed: { name: 'openaiTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
     label: 'OpenAI (function calling)',
   },
   'openai-strict': {
-    file: 'manifests/openai-strict.json',
     build: buildOpenAiStrictManifest,
     typed: { name: 'openaiStrictTools', type: 'OpenAiTool[]', element: 'OpenAiTool' },
     label: 'OpenAI (strict structured outputs)',
   },
   'openai-responses': {
-    file: 'manifests/openai-responses.json',
     build: buildOpenAiResponsesManifest,
     typed: { name: 'openaiResponsesTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
     label: 'OpenAI Responses (function tools)',
   },
   'openai-responses-strict': {
-    file: 'manifests/openai-responses-strict.json',
     build: buildOpenAiResponsesStrictManifest,
     typed: { name: 'openaiResponsesStrictTools', type: 'OpenAiResponsesTool[]', element: 'OpenAiResponsesTool' },
     label: 'OpenAI Responses (strict)',
   },
   anthropic: {
-    file: 'manifests/anthropic.json',
     build: buildAnthropicManifest,
     typed: { name: 'anthropicTools', type: 'AnthropicTool[]', element: 'AnthropicTool' },
     label: 'Anthropic',
@@ -80,7 +74,6 @@ const TARGET_ROWS = {
     examplesField: true,
   },
   gemini: {
-    file: 'manifests/gemini.json',
     key: 'functionDeclarations',
     build: buildGeminiManifest,
     typed: { name: 'geminiTool', type: 'GeminiToolManifest', element: 'GeminiToolManifest' },
@@ -88,7 +81,6 @@ const TARGET_ROWS = {
     charsPerToken: 4.17,
   },
   'gemini-legacy': {
-    file: 'manifests/gemini-legacy.json',
     key: 'functionDeclarations',
     build: buildGeminiLegacyManifest,
     optIn: true,
@@ -98,7 +90,6 @@ const TARGET_ROWS = {
   },
   // MCP carries a 2020-12 source as it is (its spec's default dialect); draft-07 is translated by `toMcpTool`.
   mcp: {
-    file: 'manifests/mcp.json',
     key: 'tools',
     build: buildMcpManifest,
     takes2020: true,
@@ -107,7 +98,6 @@ const TARGET_ROWS = {
   },
   // The portable profile (`serve --profile portable`): emitted when `manifests.servedProfile` is `portable` or `targets` names it.
   'mcp-portable': {
-    file: 'manifests/mcp-portable.json',
     key: 'tools',
     build: buildMcpPortableManifest,
     takes2020: true,
@@ -115,13 +105,17 @@ const TARGET_ROWS = {
     typed: { name: 'mcpPortableToolList', type: 'McpToolsManifest', element: 'McpToolsManifest' },
     label: 'MCP (portable profile)',
   },
-} satisfies Record<string, ManifestTargetEntry>;
+} satisfies Record<string, Omit<ManifestTargetEntry, 'file'>>;
 
 /** Every manifest target toolsmith emits (the table's keys); `manifests.targets` in toolsmith.config.json picks among them. */
 export type ManifestTarget = keyof typeof TARGET_ROWS;
 
-/** The targets, in file order. */
-export const MANIFEST_TARGET_TABLE: Readonly<Record<ManifestTarget, ManifestTargetEntry>> = Object.freeze(TARGET_ROWS);
+/** The targets, in file order, each with its file. */
+export const MANIFEST_TARGET_TABLE: Readonly<Record<ManifestTarget, ManifestTargetEntry>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(TARGET_ROWS).map(([target, row]) => [target, { ...row, file: `manifests/${target}.json` }]),
+  ) as Record<ManifestTarget, ManifestTargetEntry>,
+);
 
 /** All targets, in file order. */
 export const MANIFEST_TARGETS: readonly ManifestTarget[] = Object.freeze(
@@ -140,15 +134,11 @@ export function buildManifestTarget(target: ManifestTarget, given: ManifestProje
   let project = given.describeErrors === true ? { ...given, tools: describeErrors(given.tools) } : given;
   if (project.examplesInDescriptions === true && !examplesField)
     project = { ...project, tools: describeExamples(project.tools, project.inputExamples ?? DEFAULT_INPUT_EXAMPLES) };
-  if (takes2020 || !project.tools.some((tool) => schemaDialect(tool.inputSchema) === '2020-12')) return build(project);
-  const tools = project.tools.map((tool) =>
-    schemaDialect(tool.inputSchema) !== '2020-12'
-      ? tool
-      : {
-          ...tool,
-          inputSchema: toDraft07(tool.inputSchema),
-          ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}),
-        },
-  );
+  if (takes2020) return build(project);
+  const tools = project.tools.map((tool) => ({
+    ...tool,
+    inputSchema: toDraft07(tool.inputSchema),
+    ...(tool.outputSchema ? { outputSchema: toDraft07(tool.outputSchema) } : {}),
+  }));
   return build({ ...project, tools });
 }

@@ -121,20 +121,14 @@ export function countO200k(text: string, count: (piece: string) => number = merg
   return { tokens, estimated: true };
 }
 
-/** The character estimate of `text`'s tokens for `target`. */
-export function estimateTokens(text: string, target: ManifestTarget): number {
-  // A target counted exactly has no `charsPerToken`: 4 stands in (its counts never come from here).
-  return Math.ceil(text.length / (MANIFEST_TARGET_TABLE[target].charsPerToken ?? 4));
-}
-
 /**
- * The tokens of `text` (an entry's JSON, or a part of it) by `target`'s counter; `estimated` only where
- * an o200k count had a run too long to merge whole (an estimated target's count is always an estimate).
+ * The tokens of `text` (an entry's JSON, or a part of it) by `target`'s counter: o200k_base, or
+ * `ceil(characters / charsPerToken)`; `estimated` only where an o200k count had a run too long to
+ * merge whole (an estimated target's count is always an estimate).
  */
 export function countTargetTokens(text: string, target: ManifestTarget): TokenCount {
-  return tokenizerOf(target) === 'o200k_base'
-    ? countO200k(text)
-    : { tokens: estimateTokens(text, target), estimated: false };
+  const perToken = MANIFEST_TARGET_TABLE[target].charsPerToken;
+  return perToken === undefined ? countO200k(text) : { tokens: Math.ceil(text.length / perToken), estimated: false };
 }
 
 /** What `token-report.json` says of a target's counter. */

@@ -1,8 +1,8 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import { parsePointer, valueAt } from './json-pointer.js';
 import { findIgnoredDefaults } from './dialect.js';
-import { ANNOTATION_KEYWORDS, DEFINITION_CONTAINERS, TOOLING_KEYWORDS } from './keywords.js';
-import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn, walkSchema } from './walk.js';
+import { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from './keywords.js';
+import { cloneJson, hasOwn, isObject, type SchemaNode, walkSchema } from './walk.js';
 
 /**
  * A `default` that does not validate, without coercion, against the schema that carries it. Ajv
@@ -26,105 +26,63 @@ export interface DefaultMismatch {
   readonly noDefaultIdiom: boolean;
 }
 
-function mismatch(entry: { pointer: string; value: unknown }, instancePath: string, message: string): DefaultMismatch {
-  return {
-    pointer: entry.pointer,
-    value: entry.value,
-    instancePath,
-    message,
-    noDefaultIdiom: entry.value === null && instancePath === '',
-  };
-}
-
-/** Numbers the documents the one-by-one check adds (and removes): deterministic, so generated code is byte-stable. */
+/** Numbers the documents `checkAlone` adds (and removes): deterministic, so generated code is byte-stable. */
 let fragmentChecks = 0;
 
 /**
- * Checks every `default` in `root` against its own schema with `ajv` (or the function making it,
- * called only when a default is not plain: `fitsPlainly`), which must not coerce (the one option
- * set), in one compile: each default's schema, without the `default`, becomes a
- * property of a wrapper that carries the root's `definitions`, so `#/definitions/…` refs resolve.
- * When the wrapper does not compile (a `$ref` to the root, say), each default is checked alone.
- * Defaults nested in a default's schema are filled into a copy, as the validator would fill them.
+ * Checks every `default` in `root` against its own schema, each once: a default Ajv never fills in
+ * (`findIgnoredDefaults`) not at all, a plain one without a compile (`fitsPlainly`), any other alone
+ * with `ajv` (or the function making it, called only when a default needs it), which must not
+ * coerce (the one option set).
  */
 export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): DefaultMismatch[] {
-  let entries: { pointer: string; schema: Record<string, unknown>; value: unknown }[] = [];
-  // A `$ref` other than `#/definitions/…` (or `#/$defs/…`) would resolve against the wrapper, not the root.
-  let otherRefs = false;
-  const collect = (node: SchemaNode, pointer: string): void => {
-    if (typeof node.$ref === 'string' && !node.$ref.startsWith('#/definitions/') && !node.$ref.startsWith('#/$defs/'))
-      otherRefs = true;
-    if (!hasOwn(node, 'default')) return;
-    const schema: Record<string, unknown> = {};
-    for (const key of Object.keys(node))
-      if (key !== 'default' && !(pointer === '' && (key === '$id' || key === '$schema')))
-        setOwn(schema, key, node[key]);
-    entries.push({ pointer, schema, value: node.default });
-  };
+  const entries: { pointer: string; value: unknown }[] = [];
   // At most 256 deep: a hand-written schema may nest without end.
-  walkSchema(root, '', collect, 256);
+  walkSchema(
+    root,
+    '',
+    (node: SchemaNode, pointer) => {
+      if (hasOwn(node, 'default') && !fitsPlainly(node, node.default)) entries.push({ pointer, value: node.default });
+    },
+    256,
+  );
   if (entries.length === 0) return [];
-  // A default Ajv never fills in (`findIgnoredDefaults`: at the root, inside anyOf, ...) cannot be filled in and rejected.
+  // A default Ajv never fills in (at the root, inside anyOf, ...) cannot be filled in and rejected.
   const ignored = new Set(findIgnoredDefaults(root).map((entry) => entry.pointer));
-  entries = entries.filter((entry) => !ignored.has(entry.pointer));
-  // Most defaults are a scalar under a few plain keywords: those are decided without a compile.
-  if (entries.every((entry) => fitsPlainly(entry.schema, entry.value))) return [];
+  const checked = entries.filter((entry) => !ignored.has(entry.pointer));
+  if (checked.length === 0) return [];
   // Only now an Ajv (given as a function, it is made only for a schema that needs one).
   const ajv = typeof given === 'function' ? given() : given;
-  const wrapper: Record<string, unknown> = { type: 'object', properties: {} };
-  entries.forEach((entry, index) => setOwn(wrapper.properties as Record<string, unknown>, String(index), entry.schema));
-  for (const container of DEFINITION_CONTAINERS)
-    if (isObject(root) && hasOwn(root, container)) setOwn(wrapper, container, root[container]);
-  let validate: ValidateFunction | undefined;
-  if (!otherRefs) {
-    try {
-      validate = ajv.compile(wrapper);
-    } catch {
-      // Checked one by one below.
-    } finally {
-      ajv.removeSchema(wrapper);
-    }
-  }
-  if (validate !== undefined) {
-    const data: Record<string, unknown> = {};
-    entries.forEach((entry, index) => setOwn(data, String(index), cloneJson(entry.value)));
-    if (validate(data)) return [];
-    // The first error of each default: its index leads the error's path.
-    const firsts = new Map<number, DefaultMismatch>();
-    for (const error of validate.errors ?? []) {
-      const match = /^\/(\d+)(.*)$/.exec(error.instancePath);
-      const index = Number(match?.[1]);
-      if (match !== null && !firsts.has(index))
-        firsts.set(index, mismatch(entries[index]!, match[2]!, error.message ?? `fails "${error.keyword}"`));
-    }
-    return [...firsts.values()];
-  }
-  const found: DefaultMismatch[] = [];
-  for (const entry of entries) {
-    // Alone: the schema at its place in a copy of the root (so every local `$ref` resolves), as a fragment.
-    const document = withoutDefaults(root, [entry.pointer]) as Record<string, unknown>;
-    if (entry.pointer === '') {
-      delete document.$id;
-      delete document.$schema;
-    }
-    let single: ValidateFunction | undefined;
-    const key = `toolsmith-default-check:${fragmentChecks++}`;
+  return checked.flatMap((entry) => checkAlone(ajv, root, entry));
+}
+
+/**
+ * One default checked against its schema at its place in a copy of the root (so every local `$ref`
+ * resolves) compiled as a fragment; defaults nested in its schema are filled into a copy of it, as the
+ * validator would fill them. A schema that does not compile is left to its own compile to report.
+ */
+function checkAlone(ajv: Ajv, root: unknown, entry: { pointer: string; value: unknown }): DefaultMismatch[] {
+  const document = withoutDefaults(root, [entry.pointer]) as Record<string, unknown>;
+  // Ajv registers a root `$id` beside the key and `removeSchema(key)` would leave it behind.
+  delete document.$id;
+  delete document.$schema;
+  const key = `toolsmith-default-check:${fragmentChecks++}`;
+  try {
+    let validate: ValidateFunction | undefined;
     try {
       ajv.addSchema(document, key);
-      single = ajv.getSchema(`${key}#${entry.pointer}`);
+      validate = ajv.getSchema(`${key}#${entry.pointer}`);
     } catch {
-      // The schema's own compile reports it.
+      return [];
     }
-    try {
-      if (single !== undefined && !single(cloneJson(entry.value))) {
-        const first = single.errors?.[0];
-        found.push(mismatch(entry, first?.instancePath ?? '', first?.message ?? 'is invalid'));
-      }
-    } finally {
-      ajv.removeSchema(key);
-    }
+    if (validate === undefined || validate(cloneJson(entry.value))) return [];
+    const first = validate.errors?.[0];
+    const instancePath = first?.instancePath ?? '';
+    const message = first?.message ?? 'is invalid';
+    return [{ ...entry, instancePath, message, noDefaultIdiom: entry.value === null && instancePath === '' }];
+  } finally {
+    ajv.removeSchema(key);
   }
-  return found;
 }
 
 /** Keywords that never make a value invalid: the keyword table's annotations and tooling keywords (`$comment`). */

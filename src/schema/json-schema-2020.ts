@@ -1,6 +1,6 @@
 import { keywordsWhere, type SubschemaPosition } from './keywords.js';
 import { unescapePointerSegment } from './json-pointer.js';
-import { isObject, mapValues, setOwn } from './walk.js';
+import { isObject, mapSubschemas, setOwn } from './walk.js';
 
 /** The 2020-12 meta-schema URI, as `$schema` declares it. */
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -9,8 +9,6 @@ type Node = Record<string, unknown>;
 
 /** Draft-07 keywords whose value is a map of name → schema (the keyword table's). */
 const SCHEMA_MAPS = draft07At('map');
-/** Draft-07 keywords whose value is one schema. */
-const SCHEMA_SINGLE = draft07At('schema');
 /** Draft-07 keywords whose value is an array of schemas. */
 const SCHEMA_ARRAYS = draft07At('list');
 /**
@@ -104,17 +102,13 @@ export function translateRef(ref: string): string {
   return `${ref.slice(0, hash)}#/${raw.map((token, index) => (translated[index] === decoded[index] ? token : translated[index]!)).join('/')}`;
 }
 
-function translateMap(value: unknown): unknown {
-  return isObject(value) ? mapValues(value, (schema) => translate(schema, false)) : value;
-}
-
-function translateEach(list: readonly unknown[]): unknown[] {
-  return list.map((item) => translate(item, false));
-}
-
-/** The 2020-12 form of a draft-07 schema object, keyword by keyword in source order; `root`: its `$schema` is kept. */
+/**
+ * The 2020-12 form of a draft-07 schema object, keyword by keyword in source order, its subschemas
+ * translated first; `root`: its `$schema` is kept.
+ */
 function translate(node: unknown, root: boolean): unknown {
   if (!isObject(node)) return node;
+  const translated = mapSubschemas(node, '', (child) => translate(child, false));
   const out: Node = {};
   // `items` is an array: draft-07's tuple form.
   const tuple = Array.isArray(node.items);
@@ -123,23 +117,19 @@ function translate(node: unknown, root: boolean): unknown {
     isObject(node.$defs) &&
     isObject(node.definitions) &&
     Object.keys(node.definitions).some((name) => Object.hasOwn(node.$defs as Node, name));
-  for (const key of Object.keys(node)) {
-    const value = node[key];
+  for (const key of Object.keys(translated)) {
+    const value = translated[key];
     // Left out: what does not apply here (draft-07 reads `additionalItems` only beside a tuple `items`).
     if (NOT_IN_DRAFT_07.has(key) || (key === '$schema' && !root) || (key === 'additionalItems' && !tuple)) continue;
     if (key === '$ref' && typeof value === 'string') setOwn(out, key, translateRef(value));
     else if (key === '$id' && typeof value === 'string' && value.includes('#')) translateIdWithFragment(out, value);
-    else if (key === 'definitions' || key === '$defs') {
-      const translated = translateMap(value);
-      if (!isObject(translated) || (key === 'definitions' && defsTaken)) setOwn(out, key, translated);
-      else mergeIntoDefs(out, translated);
-    } else if (SCHEMA_MAPS.has(key)) setOwn(out, key, translateMap(value));
-    else if (key === 'items') translateItems(out, value, tuple);
-    else if (key === 'additionalItems') setOwn(out, 'items', translate(value, false));
-    else if (key === 'dependencies' && isObject(value)) translateDependencies(out, value);
-    else if (SCHEMA_SINGLE.has(key)) setOwn(out, key, translate(value, false));
-    else if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) setOwn(out, key, translateEach(value));
-    else setOwn(out, key, structuredClone(value));
+    else if ((key === '$defs' || (key === 'definitions' && !defsTaken)) && isObject(value)) mergeIntoDefs(out, value);
+    // A tuple becomes `prefixItems` (an empty tuple constrains nothing).
+    else if (key === 'items' && tuple) {
+      if ((value as unknown[]).length > 0) setOwn(out, 'prefixItems', value);
+    } else if (key === 'additionalItems') setOwn(out, 'items', value);
+    else if (key === 'dependencies' && isObject(value)) splitDependencies(out, value);
+    else setOwn(out, key, value);
   }
   return out;
 }
@@ -158,19 +148,12 @@ function mergeIntoDefs(out: Node, translated: Node): void {
   setOwn(out, '$defs', merged);
 }
 
-/** `items`: one schema stays `items`; a tuple becomes `prefixItems` (an empty tuple constrains nothing). */
-function translateItems(out: Node, value: unknown, tuple: boolean): void {
-  if (!tuple) setOwn(out, 'items', translate(value, false));
-  else if ((value as unknown[]).length > 0) setOwn(out, 'prefixItems', translateEach(value as unknown[]));
-}
-
-/** `dependencies` splits by kind: name arrays into `dependentRequired`, schemas into `dependentSchemas`. */
-function translateDependencies(out: Node, value: Node): void {
+/** Translated `dependencies` split by kind: name arrays into `dependentRequired`, schemas into `dependentSchemas`. */
+function splitDependencies(out: Node, value: Node): void {
   for (const name of Object.keys(value)) {
-    const dependency = value[name];
-    const keyword = Array.isArray(dependency) ? 'dependentRequired' : 'dependentSchemas';
+    const keyword = Array.isArray(value[name]) ? 'dependentRequired' : 'dependentSchemas';
     const map: Node = isObject(out[keyword]) ? (out[keyword] as Node) : {};
-    setOwn(map, name, Array.isArray(dependency) ? [...dependency] : translate(dependency, false));
+    setOwn(map, name, value[name]);
     setOwn(out, keyword, map);
   }
 }

@@ -3,13 +3,8 @@
  * the provider manifests' builders and the diff's rules speak draft-07.
  */
 import { schemaDialect } from './dialect.js';
-import { keywordsAt } from './keywords.js';
-import { cloneJson, hasOwn, isObject, mapValues, setOwn } from './walk.js';
+import { cloneJson, hasOwn, isObject, mapSubschemas, setOwn } from './walk.js';
 
-/** Keywords (of both dialects) whose value is one schema, a list of schemas, a map of name → schema. */
-const SINGLE = new Set(keywordsAt('schema'));
-const ARRAYS = new Set(keywordsAt('list'));
-const MAPS = new Set(keywordsAt('map'));
 /** The keywords whose entries end up in draft-07's `dependencies` (its own, and 2020-12's two halves of it). */
 const DEPENDENCIES = new Set(['dependencies', 'dependentRequired', 'dependentSchemas']);
 
@@ -37,40 +32,29 @@ export function toDraft07<T extends object>(schema: T): T {
   return schemaDialect(schema) === '2020-12' ? (fromJsonSchema2020(schema) as T) : schema;
 }
 
+/** The draft-07 form of a schema object, keyword by keyword in source order, its subschemas converted first. */
 function convert(node: unknown, definitions: boolean): unknown {
   if (!isObject(node)) return cloneJson(node);
-  const each = (value: unknown) => convert(value, definitions);
+  const converted = mapSubschemas(node, '', (child) => convert(child, definitions));
   const out: Record<string, unknown> = {};
   const tuple = Array.isArray(node.prefixItems);
-  for (const key of Object.keys(node)) {
-    const value = node[key];
+  for (const key of Object.keys(converted)) {
+    const value = converted[key];
     if (key === '$ref' && definitions && typeof value === 'string') setOwn(out, key, draft07Ref(value));
-    else if (key === 'prefixItems' && tuple) setOwn(out, 'items', (value as unknown[]).map(each));
-    else if (key === 'items')
-      setOwn(out, tuple ? 'additionalItems' : 'items', Array.isArray(value) ? value.map(each) : each(value));
-    else if (DEPENDENCIES.has(key) && isObject(value)) mergeDependencies(out, value, each);
-    else if (MAPS.has(key) && isObject(value)) {
-      setOwn(
-        out,
-        key === '$defs' && definitions && !hasOwn(node, 'definitions') ? 'definitions' : key,
-        mapValues(value, each),
-      );
-    } else if (ARRAYS.has(key) && Array.isArray(value)) setOwn(out, key, value.map(each));
-    else if (SINGLE.has(key)) setOwn(out, key, each(value));
-    else setOwn(out, key, cloneJson(value));
+    else if (key === 'prefixItems' && tuple) setOwn(out, 'items', value);
+    else if (key === 'items') setOwn(out, tuple ? 'additionalItems' : 'items', value);
+    else if (DEPENDENCIES.has(key) && isObject(value)) mergeDependencies(out, value);
+    else if (key === '$defs' && definitions && !hasOwn(node, 'definitions') && isObject(value))
+      setOwn(out, 'definitions', value);
+    else setOwn(out, key, value);
   }
   return out;
 }
 
-/** Property lists copied, schemas converted, into one `dependencies` whatever the keys' order. */
-function mergeDependencies(
-  out: Record<string, unknown>,
-  value: Record<string, unknown>,
-  each: (value: unknown) => unknown,
-): void {
+/** Property lists and converted schemas, into one `dependencies` whatever the keys' order. */
+function mergeDependencies(out: Record<string, unknown>, value: Record<string, unknown>): void {
   const dependencies = isObject(out.dependencies) ? out.dependencies : {};
-  for (const name of Object.keys(value))
-    setOwn(dependencies, name, Array.isArray(value[name]) ? cloneJson(value[name]) : each(value[name]));
+  for (const name of Object.keys(value)) setOwn(dependencies, name, value[name]);
   setOwn(out, 'dependencies', dependencies);
 }
 

@@ -169,6 +169,25 @@ export function walkSchema<TNode extends object = SchemaNode>(
 }
 
 /**
+ * A copy of a schema object with each direct subschema replaced by `map(child, pointer)` (the subschemas
+ * `forEachSubschema` hands over) and every other value copied (`__proto__` kept as data).
+ */
+export function mapSubschemas(
+  schema: SchemaNode,
+  pointer: string,
+  map: (child: unknown, pointer: string) => unknown,
+): SchemaNode {
+  const out = mapValues(schema, cloneJson);
+  forEachSubschema(schema, pointer, (child, childPointer, { keyword, at }) => {
+    const mapped = map(child, childPointer);
+    if (at === undefined) setOwn(out, keyword, mapped);
+    else if (typeof at === 'number') (out[keyword] as unknown[])[at] = mapped;
+    else setOwn(out[keyword] as Record<string, unknown>, at, mapped);
+  });
+  return out;
+}
+
+/**
  * A copy of a schema in which `transform` may replace any subschema (called top-down; return
  * `undefined` to copy the node and recurse into its subschemas). Data keywords (`enum`, `const`,
  * `default`, `examples`) are copied verbatim, never transformed.
@@ -181,12 +200,5 @@ export function mapSchema<TNode extends object = SchemaNode, TOut = unknown>(
   if (!isObject(schema)) return cloneJson(schema) as TOut;
   const replaced = transform(schema as TNode, pointer);
   if (replaced !== undefined) return replaced;
-  const out = mapValues(schema, cloneJson);
-  forEachSubschema(schema, pointer, (child, childPointer, { keyword, at }) => {
-    const mapped = mapSchema(child, childPointer, transform);
-    if (at === undefined) setOwn(out, keyword, mapped);
-    else if (typeof at === 'number') (out[keyword] as unknown[])[at] = mapped;
-    else setOwn(out[keyword] as Record<string, unknown>, at, mapped);
-  });
-  return out as TOut;
+  return mapSubschemas(schema, pointer, (child, childPointer) => mapSchema(child, childPointer, transform)) as TOut;
 }

@@ -618,6 +618,33 @@ describe('emitManifests', () => {
     });
   });
 
+  it("puts a target's reason between what the model is not told and what the runtime does", () => {
+    const result = emit([
+      tool(
+        {
+          type: 'object',
+          properties: { when: { type: 'string', format: 'uri' }, size: { enum: [1, 2] } },
+          not: { required: ['when'] },
+        },
+        { outputSchema: { type: 'array' } },
+      ),
+    ]);
+    const messages = (target: ManifestTarget) =>
+      (result.losses.probe?.[target] ?? []).map((entry) => entry.message.replace(/^.* for [a-z-]+: /, ''));
+    expect(messages('openai')).toEqual([
+      'the model is not told what is excluded (openai takes no `not` at the top level); the runtime still enforces it',
+    ]);
+    expect(messages('openai-strict')).toContain(
+      'the model is not told the format (strict mode supports only date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid); the runtime still enforces it',
+    );
+    expect(messages('gemini-legacy')).toContain(
+      'the model is not told the allowed values (Gemini enums hold strings only); the runtime still enforces it',
+    );
+    expect(messages('mcp')).toEqual([
+      'the client is not told the output shape (MCP output schemas must have an object root); the result still arrives as text',
+    ]);
+  });
+
   it('writes a readable loss-report.md per tool and target', () => {
     const markdown = emit(tools).files.find((f) => f.path === 'manifests/loss-report.md')!.content;
     expect(markdown).toContain('## alpha\n\n- **anthropic**: nothing lost\n');

@@ -128,4 +128,33 @@ describe('fitsPlainly', () => {
     expect(made).toBe(1);
     expect(mismatches.map((entry) => entry.pointer)).toEqual(['/properties/e']);
   });
+
+  it('checks each default once: a plain one never reaches Ajv, any other is compiled alone, a $ref to the root resolving', () => {
+    const fragments: string[] = [];
+    class CountingAjv extends Ajv {
+      override getSchema<T = unknown>(key: string) {
+        // A fragment of a checked document (not Ajv's own look-up of the meta-schema).
+        if (key.includes('#/')) fragments.push(key.slice(key.indexOf('#') + 1));
+        return super.getSchema<T>(key);
+      }
+    }
+    const schema = {
+      $id: 'https://example.com/tree',
+      type: 'object',
+      properties: {
+        limit: { type: 'integer', minimum: 1, default: 10 },
+        tags: { type: 'array', items: { type: 'string' }, default: ['a', 3] },
+        child: { $ref: '#', default: { limit: 0 } },
+      },
+    };
+    const checker = new CountingAjv({ ...AJV_OPTIONS, strict: false });
+    const mismatches = findDefaultMismatches(checker, schema);
+    expect(fragments).toEqual(['/properties/tags', '/properties/child']);
+    expect(mismatches.map(({ pointer, instancePath }) => `${pointer} ${instancePath}`)).toEqual([
+      '/properties/tags /1',
+      '/properties/child /limit',
+    ]);
+    // Nothing is left registered under the schema's `$id` for its own compile to collide with.
+    expect(checker.getSchema('https://example.com/tree')).toBeUndefined();
+  });
 });

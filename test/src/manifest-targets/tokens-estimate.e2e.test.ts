@@ -8,7 +8,7 @@ import type { ProjectModel } from '../../../codegen/model.js';
 import { normalize } from '../../../codegen/normalize.js';
 import { buildManifestTarget, type ManifestTarget } from '../../../src/manifest-targets/table.js';
 import { DEFAULT_INPUT_EXAMPLES } from '../../../src/manifest-targets/input-examples.js';
-import { countO200k, ESTIMATE_BOUND, estimateTokens } from '../../../src/manifest-targets/tokens.js';
+import { countO200k, countTargetTokens, ESTIMATE_BOUND } from '../../../src/manifest-targets/tokens.js';
 
 /** A target's entries (its list, or the list under its key). */
 function entriesOf(target: ManifestTarget, project: ProjectModel): unknown[] {
@@ -50,7 +50,7 @@ describe('the Anthropic and Gemini estimate on the bench corpus', () => {
       for (const entry of entriesOf(target, project)) {
         const json = JSON.stringify(entry);
         const o200k = countO200k(json).tokens;
-        const estimate = estimateTokens(json, target);
+        const estimate = countTargetTokens(json, target).tokens;
         exact += o200k;
         estimated += estimate;
         worst = Math.max(worst, Math.abs(estimate - o200k) / o200k);

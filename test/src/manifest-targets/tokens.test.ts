@@ -8,7 +8,6 @@ import {
   countO200k,
   countTargetTokens,
   entryCost,
-  estimateTokens,
   LONG_RUN_MERGE_BUDGET,
   LONGEST_MERGED_RUN,
   tokenizerOf,
@@ -110,9 +109,9 @@ describe('token counters', () => {
       'gemini',
       'gemini-legacy',
     ]);
-    expect(estimateTokens('x'.repeat(409), 'anthropic')).toBe(100);
-    expect(estimateTokens('x'.repeat(410), 'anthropic')).toBe(101);
-    expect(estimateTokens('', 'gemini')).toBe(0);
+    expect(countTargetTokens('x'.repeat(409), 'anthropic').tokens).toBe(100);
+    expect(countTargetTokens('x'.repeat(410), 'anthropic').tokens).toBe(101);
+    expect(countTargetTokens('', 'gemini').tokens).toBe(0);
     expect(countTargetTokens('hello world', 'openai')).toEqual({ tokens: 2, estimated: false });
     expect(countTargetTokens('hello world', 'anthropic')).toEqual({ tokens: Math.ceil(11 / 4.09), estimated: false });
     expect(tokenizerDescription('anthropic')).toMatchObject({ exact: false, charsPerToken: 4.09 });
