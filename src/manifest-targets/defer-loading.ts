@@ -13,7 +13,6 @@
  *   one entry per tool; with `namespaces`, `manifests/openai-responses-namespaced.json` groups its
  *   deferred functions by category (`namespacedResponsesTools`).
  */
-import type { ManifestProject, TargetBuild } from './build.js';
 
 /** Which tools stay loaded when deferred loading is on; every other tool is deferred. */
 export interface DeferLoading {
@@ -100,11 +99,15 @@ export interface OpenAiToolSearchTool {
   type: 'tool_search';
 }
 
+/** What deferred loading reads of a tool: its name, category and `loaded` flag. */
+interface DeferrableTool {
+  name: string;
+  category?: string | undefined;
+  loaded?: boolean | undefined;
+}
+
 /** True when `tool` is deferred under `defer` (never without it, nor for a definition with `loaded: true`). */
-export function isDeferred(
-  tool: { name: string; category?: string | undefined; loaded?: boolean | undefined },
-  defer: DeferLoading | undefined,
-): boolean {
+export function isDeferred(tool: DeferrableTool, defer: DeferLoading | undefined): boolean {
   if (defer === undefined || tool.loaded === true) return false;
   if (defer.loaded?.includes(tool.name)) return false;
   return !(tool.category !== undefined && defer.loadedCategories?.includes(tool.category));
@@ -121,9 +124,9 @@ export function toolSearchEntry(target: string, defer: DeferLoading): object | u
  * Marks the entries of the deferred tools `defer_loading: true` and lists `target`'s search tool last,
  * when a tool is deferred (`manifests.deferLoading`); without deferred loading the build is as it was.
  */
-export function deferEntries<TBuild extends TargetBuild<{ name: string; defer_loading?: true }[]>>(
+export function deferEntries<TBuild extends { content: { name: string; defer_loading?: true }[] }>(
   build: TBuild,
-  project: ManifestProject,
+  project: { tools: readonly DeferrableTool[]; deferLoading?: DeferLoading | undefined },
   target: string,
 ): TBuild {
   const defer = project.deferLoading;
