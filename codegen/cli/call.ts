@@ -11,7 +11,8 @@ import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } f
 /** The flags `call` and `serve` both read: the project's orchestrator to load, and the persona calls are made as. */
 export type ProjectFlags = Pick<CommonFlags, 'config' | 'out' | 'schemas' | 'stubs'> & {
   capability?: string[];
-  persona?: string;
+  /** The persona id calls are made as (the option's default is each command's: `cli`, `mcp`). */
+  persona: string;
   entry?: string;
   allowSideEffects?: boolean;
 };
@@ -94,7 +95,7 @@ export async function runCall(
   const result = await orchestrator.processToolCall({
     toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
     gmiId: 'cli',
-    personaId: flags.persona ?? 'cli',
+    personaId: flags.persona,
     personaCapabilities: flags.capability ?? config.capabilities ?? [],
     userContext: { userId: 'cli' },
     reporter,

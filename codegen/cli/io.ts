@@ -1,7 +1,7 @@
 import type { Problem } from '../model.js';
 import { loadConfig } from '../config/config.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
-import { optionsFromConfig, resolveOptions, type GenerateOptions, type ResolvedOptions } from '../config/options.js';
+import { optionsFromConfig, resolveOptions, type ResolvedOptions } from '../config/options.js';
 import { formatProblem, isWarning, sortProblems } from '../problems.js';
 import { shouldColor } from './reporter.js';
 
@@ -51,10 +51,9 @@ export const defaultIo: Io = {
 export async function options(
   flags: CommonFlags,
   io: Io,
-): Promise<{ options: GenerateOptions; resolved: ResolvedOptions; config: ToolsmithConfig; problems: Problem[] }> {
+): Promise<{ resolved: ResolvedOptions; config: ToolsmithConfig; problems: Problem[] }> {
   const { config, problems } = await loadConfig(io.cwd, flags.config);
-  const merged = optionsFromConfig(io.cwd, config, flags);
-  return { options: merged, resolved: resolveOptions(merged), config, problems };
+  return { resolved: resolveOptions(optionsFromConfig(io.cwd, config, flags)), config, problems };
 }
 
 export function plural(count: number, word: string): string {

@@ -60,11 +60,14 @@ export function openCache(
   const models = options.check ? undefined : modelsFile(root, outDir);
   const previous = readCache(file, key);
   const untouched = (path: string) => untouchedSinceSnapshot(previous.snapshot, outDir, path);
+  // The hashes of the run's one set of loaded files: normalize's hooks and the record both read them.
+  let inputs: Record<string, string> | undefined;
+  const hashes = (loaded: LoadedFiles) => (inputs ??= inputHashes(loaded));
   return {
     previous,
     unchanged: () => (file === undefined ? undefined : unchangedRun(resolved, previous)),
     normalizeHooks(loaded) {
-      const cached = file === undefined ? undefined : cachedModels(models, key, loaded);
+      const cached = file === undefined ? undefined : cachedModels(models, key, loaded, hashes(loaded));
       return {
         isUnchanged: (name, hash) => ownValue(previous.tools, name)?.hash === hash,
         ...(cached !== undefined ? { cached } : {}),
@@ -77,7 +80,6 @@ export function openCache(
     untouched,
     record(run) {
       if (file === undefined) return;
-      const inputs = inputHashes(run.loaded);
       const cache: GenerationCache = {
         version: 2,
         key,
@@ -89,7 +91,7 @@ export function openCache(
       const snapshot = takeSnapshot(
         outDir,
         {
-          inputs,
+          inputs: hashes(run.loaded),
           stubs: run.project.tools.map((tool) => `${tool.names.kebab}.ts`),
           tools: run.project.tools.length,
           budget: budgetKey(resolved.settings.manifests.tokenBudget),
@@ -97,7 +99,7 @@ export function openCache(
         },
         [...[...run.units.values()].flat(), ...run.listings],
       );
-      writeRunModels(models, key, run.loaded, run.project.tools);
+      writeRunModels(models, key, run.loaded, hashes(run.loaded), run.project.tools);
       writeAtomically(file, JSON.stringify(snapshot === undefined ? cache : { ...cache, snapshot }));
     },
   };
