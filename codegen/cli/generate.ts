@@ -103,9 +103,7 @@ export async function runGenerate(
   // The stubs whose generated imports a rename took away, named in a note or (`--update-stubs`) rewritten.
   if (result.project !== undefined) {
     const { updateStubs, stubsReportText } = await import('./update-stubs.js');
-    const stubs = await updateStubs({
-      ...resolved,
-      generatedFromStubs: resolved.ctx.generatedFromStubs,
+    const stubs = await updateStubs(resolved, {
       project: result.project,
       created: result.stubs,
       apply: flags.updateStubs === true,

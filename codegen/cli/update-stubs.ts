@@ -22,6 +22,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Node, SourceFile, SyntaxKind } from 'ts-morph';
+import type { ResolvedOptions } from '../config/options.js';
 import { cacheFile, sha256, writeAtomically } from '../incremental/store.js';
 import { typeHomes, type ProjectModel, type ToolModel, type ToolNames } from '../model.js';
 
@@ -90,32 +91,28 @@ const NAMED_IMPORT = /\bimport\s+(?:type\s+)?\{([^}]*)\}\s*from\s*(['"])([^'"\n]
  * Checks every stub against the project just generated and keeps the record; with `apply`, rewrites
  * each stub whose every stale name the record can tell. `created` are the stubs this run scaffolded.
  */
-export async function updateStubs(options: {
-  root: string;
-  outDir: string;
-  stubsDir: string;
-  generatedFromStubs: string;
-  project: Pick<ProjectModel, 'tools' | 'shared'>;
-  created: readonly string[];
-  apply: boolean;
-}): Promise<StubsReport> {
-  const recordFile = cacheFile(options.root, options.outDir)?.replace(/\.json$/, '.stubs.json');
+export async function updateStubs(
+  resolved: ResolvedOptions,
+  run: { project: Pick<ProjectModel, 'tools' | 'shared'>; created: readonly string[]; apply: boolean },
+): Promise<StubsReport> {
+  const { stubsDir } = resolved;
+  const recordFile = cacheFile(resolved.root, resolved.outDir)?.replace(/\.json$/, '.stubs.json');
   const previous = readRecord(recordFile);
-  const output = indexOutput(options.project);
+  const output = indexOutput(run.project);
   // No generated name gone since the last generate: no stub can have lost one; only new scaffolds are read (hashed).
   const scan =
-    options.apply || previous.text === undefined || [...previous.names.keys()].some((name) => !output.names.has(name));
-  const files = scan && existsSync(options.stubsDir) ? readdirSync(options.stubsDir).sort() : options.created;
+    run.apply || previous.text === undefined || [...previous.names.keys()].some((name) => !output.names.has(name));
+  const files = scan && existsSync(stubsDir) ? readdirSync(stubsDir).sort() : run.created;
   const texts = new Map<string, string>();
   for (const file of files)
     if (file.endsWith('.ts') && !file.endsWith('.d.ts'))
-      texts.set(file, readFileSync(path.join(options.stubsDir, file), 'utf8'));
-  for (const file of options.created) {
+      texts.set(file, readFileSync(path.join(stubsDir, file), 'utf8'));
+  for (const file of run.created) {
     const text = texts.get(file);
     if (text !== undefined) previous.created.set(file, sha256(text));
   }
   const record: StubsRecord = { names: new Map(output.names), created: scan ? new Map() : previous.created };
-  const generated = `${options.generatedFromStubs.replace(/\/$/, '')}/`;
+  const generated = `${resolved.ctx.generatedFromStubs.replace(/\/$/, '')}/`;
   const report: StubsReport = { stale: [], updated: [] };
   for (const [file, text] of texts) {
     const created = previous.created.get(file);
@@ -123,7 +120,7 @@ export async function updateStubs(options: {
     const stale = staleImports(text, generated, previous.names, output);
     if (stale === undefined) continue;
     report.stale.push({ path: file, renames: stale.renames });
-    if (!options.apply || [...stale.renames.values()].includes(undefined)) {
+    if (!run.apply || [...stale.renames.values()].includes(undefined)) {
       // A gone name a stub still imports stays recorded until the stub is updated.
       for (const name of stale.renames.keys()) {
         const meaning = previous.names.get(name);
@@ -133,7 +130,7 @@ export async function updateStubs(options: {
     }
     const place = stubPlace(file, stale, output, texts, record.created);
     const rewritten = await rewriteStub(file, text, stale, place.impl);
-    report.updated.push(writeStub(file, place, rewritten, options.stubsDir, texts, record.created));
+    report.updated.push(writeStub(file, place, rewritten, stubsDir, texts, record.created));
   }
   // Written when it changed, best effort as the cache: without a record a later rename is reported, not followed.
   const recordText = `${JSON.stringify({ names: [...record.names], created: [...record.created] })}\n`;
