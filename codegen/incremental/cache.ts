@@ -80,14 +80,9 @@ export function openCache(
     untouched,
     record(run) {
       if (file === undefined) return;
-      const cache: GenerationCache = {
-        version: 2,
-        key,
-        tools: dictionary(),
-        ...(run.segments ? { segments: run.segments } : {}),
-      };
+      const tools: GenerationCache['tools'] = dictionary();
       for (const tool of run.project.tools)
-        cache.tools[tool.name] = { hash: tool.hash, files: [...run.units.get(tool.name)!] };
+        tools[tool.name] = { hash: tool.hash, files: [...run.units.get(tool.name)!] };
       const snapshot = takeSnapshot(
         outDir,
         {
@@ -100,7 +95,9 @@ export function openCache(
         [...[...run.units.values()].flat(), ...run.listings],
       );
       writeRunModels(models, key, run.loaded, hashes(run.loaded), run.project.tools);
-      writeAtomically(file, JSON.stringify(snapshot === undefined ? cache : { ...cache, snapshot }));
+      // JSON leaves out what is undefined: no segments recorded, or no snapshot (an output file could not be read).
+      const cache: GenerationCache = { version: 2, key, tools, segments: run.segments, snapshot };
+      writeAtomically(file, JSON.stringify(cache));
     },
   };
 }
