@@ -49,17 +49,16 @@ export async function openProject(
             `--allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
         }),
       };
-  const { root, outDir } = resolved;
   try {
     const orchestrator = await loadProjectOrchestrator({
-      root,
-      outDir,
+      root: resolved.root,
+      outDir: resolved.outDir,
       entry: flags.entry ?? config.entry,
       defaults,
       allowSideEffects: flags.allowSideEffects === true,
       warn: (message) => io.stderr(`toolsmith ${command}: ${message}\n`),
     });
-    return { orchestrator, config, outDir };
+    return { orchestrator, config, outDir: resolved.outDir };
   } catch (error) {
     if (!(error instanceof EntryError)) throw error;
     io.stderr(`toolsmith ${command}: ${error.message}\n`);
