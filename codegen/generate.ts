@@ -17,8 +17,8 @@ import { normalize } from './normalize.js';
 import { sortProblems } from './problems.js';
 import { stageOutput, type OutputDiff } from './write.js';
 
-/** Options of a run: the generator's options, and how the run goes. */
-export interface RunOptions extends GenerateOptions {
+/** How a run goes, beside the generator's options (which `resolveOptions` turns into the run's one value). */
+export interface RunControls extends Pick<GenerateOptions, 'workerThreshold'> {
   /** Compare with the output folder only (`toolsmith check`): nothing is written, no cache is read or written. */
   check?: boolean;
   /** Called as each tool is done, reused ones included (for a progress line). */
@@ -28,6 +28,9 @@ export interface RunOptions extends GenerateOptions {
   /** Model the project even when nothing changed since the last run (`--update-stubs` reads it). */
   modelAlways?: boolean;
 }
+
+/** Options of a run: the generator's options, and how the run goes. */
+export interface RunOptions extends GenerateOptions, RunControls {}
 
 /** What a run did. */
 export interface GenerateReport {
@@ -55,25 +58,25 @@ export interface GenerateReport {
 
 /** The library's `generate()`: `options` resolved, then the run every command makes (`generateResolved`). */
 export function generate(options: RunOptions): Promise<GenerateReport> {
-  return generateResolved({ ...options, resolved: resolveOptions(options) });
+  return generateResolved(resolveOptions(options), options);
 }
 
 /**
  * `toolsmith generate` (with `check`, `toolsmith check`): the whole run of `resolved` (the CLI resolves
  * its config and flags once and hands them here), writing nothing when anything fails.
  */
-export async function generateResolved(options: RunOptions & { resolved: ResolvedOptions }): Promise<GenerateReport> {
-  const resolved = options.resolved;
+export async function generateResolved(resolved: ResolvedOptions, run: RunControls = {}): Promise<GenerateReport> {
+  const { strict, workers } = resolved.settings;
   const read = readSettings(resolved);
   if ('problems' in read) return stopped(read.problems);
-  const cache = openCache(resolved, read.settings, options);
-  const unchanged = options.modelAlways ? undefined : cache.unchanged();
+  const cache = openCache(resolved, read.settings, run);
+  const unchanged = run.modelAlways ? undefined : cache.unchanged();
   if (unchanged !== undefined)
     return { ...stopped([]), tools: unchanged.tools, reused: unchanged.tools, diff: sameFiles(unchanged.files) };
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   const normalized = normalize(loaded, cache.normalizeHooks(loaded));
   const { project } = normalized;
-  const modelled = bySeverity(normalized.problems, normalized.warnings, options.strict);
+  const modelled = bySeverity(normalized.problems, normalized.warnings, strict);
   const place = (problem: Problem) => placeIn(loaded, problem);
   // Told beside normalize's problems: every accepted tool's schemas Ajv rejects.
   if (modelled.problems.length > 0) {
@@ -81,15 +84,15 @@ export async function generateResolved(options: RunOptions & { resolved: Resolve
     return stopped(sortProblems([...modelled.problems, ...rejected]), modelled.warnings);
   }
   const plan = planRun(project, resolved, cache);
-  const output = stageOutput(resolved.outDir, { compareOnly: options.check === true, stubsDir: resolved.stubsDir });
+  const output = stageOutput(resolved.outDir, { compareOnly: run.check === true, stubsDir: resolved.stubsDir });
   let emitted: Emitted;
   try {
-    emitted = await emitProject(plan, read.settings, output, options);
+    emitted = await emitProject(plan, read.settings, output, { ...run, workers });
   } catch (error) {
     output.discard();
     throw error;
   }
-  const verdict = bySeverity(sortProblems(emitted.problems.map(place)), emitted.warnings.map(place), options.strict);
+  const verdict = bySeverity(sortProblems(emitted.problems.map(place)), emitted.warnings.map(place), strict);
   if (verdict.problems.length > 0) {
     output.discard();
     return stopped(verdict.problems, modelled.warnings);
@@ -127,7 +130,7 @@ function sameFiles(files: string[]): OutputDiff {
 }
 
 /** Splits problems into what blocks the run and warnings: with `strict`, warnings block it as errors do (still marked warnings). */
-function bySeverity(errors: Problem[], warnings: Problem[], strict: boolean | undefined) {
+function bySeverity(errors: Problem[], warnings: Problem[], strict: boolean) {
   return strict ? { problems: sortProblems([...errors, ...warnings]), warnings: [] } : { problems: errors, warnings };
 }
 

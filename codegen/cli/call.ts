@@ -11,7 +11,8 @@ import { defaultIo, EXIT, options, reportProblems, type CommonFlags, type Io } f
 /** The flags `call` and `serve` both read: the project's orchestrator to load, and the persona calls are made as. */
 export type ProjectFlags = Pick<CommonFlags, 'config' | 'out' | 'schemas' | 'stubs'> & {
   capability?: string[];
-  persona?: string;
+  /** The persona id calls are made as (the option's default is each command's: `cli`, `mcp`). */
+  persona: string;
   entry?: string;
   allowSideEffects?: boolean;
 };
@@ -48,17 +49,16 @@ export async function openProject(
             `--allow-side-effects (or an --entry module with an approval gate) to let such tools run.`,
         }),
       };
-  const { root, outDir } = resolved;
   try {
     const orchestrator = await loadProjectOrchestrator({
-      root,
-      outDir,
+      root: resolved.root,
+      outDir: resolved.outDir,
       entry: flags.entry ?? config.entry,
       defaults,
       allowSideEffects: flags.allowSideEffects === true,
       warn: (message) => io.stderr(`toolsmith ${command}: ${message}\n`),
     });
-    return { orchestrator, config, outDir };
+    return { orchestrator, config, outDir: resolved.outDir };
   } catch (error) {
     if (!(error instanceof EntryError)) throw error;
     io.stderr(`toolsmith ${command}: ${error.message}\n`);
@@ -94,7 +94,7 @@ export async function runCall(
   const result = await orchestrator.processToolCall({
     toolCallRequest: { id: 'cli-call', name: tool, arguments: json ?? '{}' },
     gmiId: 'cli',
-    personaId: flags.persona ?? 'cli',
+    personaId: flags.persona,
     personaCapabilities: flags.capability ?? config.capabilities ?? [],
     userContext: { userId: 'cli' },
     reporter,

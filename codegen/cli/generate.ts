@@ -8,7 +8,6 @@ import path from 'node:path';
 import { generateResolved } from '../generate.js';
 import type { Problem } from '../model.js';
 import { sortProblems } from '../problems.js';
-import { hasDrift } from '../write.js';
 import { defaultIo, EXIT, options, plural, problemSummary, type CommonFlags, type Io } from './io.js';
 import { createReporter } from './reporter.js';
 
@@ -30,7 +29,7 @@ export async function runGenerate(
     return report.finish(EXIT.invalid);
   };
   const started = performance.now();
-  const { options: generateOptions, resolved, problems: configProblems } = await options(flags, io);
+  const { resolved, problems: configProblems } = await options(flags, io);
   if (configProblems.length > 0) return failed(configProblems);
   // A progress line only for a terminal and a long run; never in pipes, CI logs, tests, --json or --silent.
   let lastProgress = 0;
@@ -42,9 +41,7 @@ export async function runGenerate(
           io.stdout(`\rtoolsmith: ${done}/${total} tools emitted`);
         }
       : undefined;
-  const result = await generateResolved({
-    ...generateOptions,
-    resolved,
+  const result = await generateResolved(resolved, {
     check: flags.check === true,
     modelAlways: flags.updateStubs === true,
     ...(progress ? { onProgress: progress } : {}),
@@ -65,30 +62,22 @@ export async function runGenerate(
   if (flags.check) {
     const files = diff.same.length + diff.stale.length + diff.missing.length;
     const relative = (file: string) => `${shownOut}/${file}`;
-    const missingStubFiles = result.stubs.map((file) =>
-      path.relative(resolved.root, path.join(resolved.stubsDir, file)),
-    );
-    report.summarize({
-      tools,
-      files,
-      drift: {
-        stale: diff.stale.map(relative),
-        missing: diff.missing.map(relative),
-        extra: diff.extra.map(relative),
-        missingStubs: missingStubFiles,
-      },
-    });
-    if (hasDrift(diff) || missingStubFiles.length > 0) {
+    const drift = {
+      stale: diff.stale.map(relative),
+      missing: diff.missing.map(relative),
+      extra: diff.extra.map(relative),
+      missingStubs: result.stubs.map((file) => path.relative(resolved.root, path.join(resolved.stubsDir, file))),
+    };
+    report.summarize({ tools, files, drift });
+    if (Object.values(drift).some((list) => list.length > 0)) {
       out.stderr(
         `${report.paint.red(
           `toolsmith check: ${shownOut}/ does not match the definitions; ` +
             `run \`${regenerateCommand(flags, io.cwd)}\` and commit the result.`,
         )}\n`,
       );
-      for (const file of diff.stale) out.stderr(`  stale:   ${shownOut}/${file}\n`);
-      for (const file of diff.missing) out.stderr(`  missing: ${shownOut}/${file}\n`);
-      for (const file of diff.extra) out.stderr(`  extra:   ${shownOut}/${file}\n`);
-      for (const file of missingStubFiles) out.stderr(`  missing stub: ${file}\n`);
+      for (const [kind, list] of Object.entries(drift))
+        for (const file of list) out.stderr(`  ${DRIFT_LABELS[kind as keyof typeof drift]} ${file}\n`);
       return report.finish(EXIT.invalid);
     }
     const durationMs = Math.round(performance.now() - started);
@@ -114,9 +103,7 @@ export async function runGenerate(
   // The stubs whose generated imports a rename took away, named in a note or (`--update-stubs`) rewritten.
   if (result.project !== undefined) {
     const { updateStubs, stubsReportText } = await import('./update-stubs.js');
-    const stubs = await updateStubs({
-      ...resolved,
-      generatedFromStubs: resolved.ctx.generatedFromStubs,
+    const stubs = await updateStubs(resolved, {
       project: result.project,
       created: result.stubs,
       apply: flags.updateStubs === true,
@@ -126,6 +113,9 @@ export async function runGenerate(
   }
   return report.finish(EXIT.ok);
 }
+
+/** How a failed check lists each kind of drift. */
+const DRIFT_LABELS = { stale: 'stale:  ', missing: 'missing:', extra: 'extra:  ', missingStubs: 'missing stub:' };
 
 /** Words a shell passes through unquoted. */
 const SHELL_SAFE = /^[\w@%+=:,./-]+$/;

@@ -1,12 +1,11 @@
 import type { Problem } from '../model.js';
 import { loadConfig } from '../config/config.js';
 import type { ToolsmithConfig } from '../config/generated/config-type.js';
-import { optionsFromConfig, resolveOptions, type GenerateOptions, type ResolvedOptions } from '../config/options.js';
+import { optionsFromConfig, resolveOptions, type ResolvedOptions } from '../config/options.js';
 import { formatProblem, isWarning, sortProblems } from '../problems.js';
-import { shouldColor } from './reporter.js';
 
 /*
- * What every command of the CLI (./cli.ts, ./cli-run.ts) shares: the exit codes, the streams it
+ * What every command of the CLI (main.ts and each command's module) shares: the exit codes, the streams it
  * writes to, the config file read once with the flags that are config keys laid over it, and how a
  * blocked run's problems are printed.
  */
@@ -14,6 +13,7 @@ import { shouldColor } from './reporter.js';
 /** Exit codes: documented in the README. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 
+/** The folder flags every generating command reads (config keys, over the config file), and `--strict`, `--workers`. */
 export interface CommonFlags {
   config?: string;
   schemas?: string;
@@ -22,10 +22,11 @@ export interface CommonFlags {
   templates?: string;
   /** Warnings are errors (`--strict`). */
   strict?: boolean;
-  /** Threads emitting tools, the main thread one of them (`--workers`, parsed by `parseWorkers`). */
+  /** Threads emitting tools, the main thread one of them (`--workers`, parsed by `wholeNumberOption`). */
   workers?: number;
 }
 
+/** Where a command prints, and what it prints to. */
 export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -38,6 +39,17 @@ export interface Io {
   stderrIsTTY?: boolean;
 }
 
+/**
+ * True when output to `stream` may be coloured: `NO_COLOR` (any non-empty value) turns it off,
+ * `FORCE_COLOR` (not `0`) on; otherwise only on a terminal.
+ */
+export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return stream.isTTY === true;
+}
+
+/** The process's own streams and folder. */
 export const defaultIo: Io = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
@@ -51,12 +63,12 @@ export const defaultIo: Io = {
 export async function options(
   flags: CommonFlags,
   io: Io,
-): Promise<{ options: GenerateOptions; resolved: ResolvedOptions; config: ToolsmithConfig; problems: Problem[] }> {
+): Promise<{ resolved: ResolvedOptions; config: ToolsmithConfig; problems: Problem[] }> {
   const { config, problems } = await loadConfig(io.cwd, flags.config);
-  const merged = optionsFromConfig(io.cwd, config, flags);
-  return { options: merged, resolved: resolveOptions(merged), config, problems };
+  return { resolved: resolveOptions(optionsFromConfig(io.cwd, config, flags)), config, problems };
 }
 
+/** `1 tool`, `2 tools`. */
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

@@ -1,5 +1,6 @@
 import type { Problem } from '../model.js';
 import { formatProblem, isWarning, type ProblemStyle } from '../problems.js';
+import type { Io } from './io.js';
 
 /*
  * How `generate` and `check` talk: text (a summary line on stdout, diagnostics on stderr, coloured
@@ -10,13 +11,8 @@ import { formatProblem, isWarning, type ProblemStyle } from '../problems.js';
 /** How a command prints. */
 type OutputMode = 'text' | 'json' | 'silent';
 
-/** The printing side of the CLI (a subset of its `Io`). */
-export interface ReporterIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Colour on stderr (see `shouldColor`). */
-  color?: boolean;
-}
+/** The printing side of the CLI. */
+type ReporterIo = Pick<Io, 'stdout' | 'stderr' | 'color'>;
 
 /** One diagnostic of the JSON report: a problem with its severity. */
 interface Diagnostic extends Problem {
@@ -33,16 +29,6 @@ export interface CommandReport {
   diagnostics: Diagnostic[];
   /** Other messages the command printed on stderr (e.g. the generator's packages are missing). */
   messages: string[];
-}
-
-/**
- * True when output to `stream` may be coloured: `NO_COLOR` (any non-empty value) turns it off,
- * `FORCE_COLOR` (not `0`) on; otherwise only on a terminal.
- */
-export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.NO_COLOR) return false;
-  if (env.FORCE_COLOR) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return stream.isTTY === true;
 }
 
 const paint = (code: string, enabled: boolean) => (text: string) => (enabled ? `\x1b[${code}m${text}\x1b[0m` : text);

@@ -65,11 +65,10 @@ export async function runServe(flags: ServeFlags, io: Io = defaultIo): Promise<n
     injectedArguments: config.injectedArguments,
     toolFailureMeta: flags.toolFailureMeta ?? config.toolFailureMeta ?? false,
   };
-  const personaId = flags.persona ?? 'mcp';
   try {
     return flags.http
-      ? await runServeHttp(orchestrator, flags, { ...served, personaId }, io)
-      : await serveOverStdio(orchestrator, flags, { ...served, persona: { personaId } }, io);
+      ? await runServeHttp(orchestrator, flags, { ...served, personaId: flags.persona }, io)
+      : await serveOverStdio(orchestrator, flags, { ...served, persona: { personaId: flags.persona } }, io);
   } finally {
     await taskStore?.close().catch(() => {});
   }

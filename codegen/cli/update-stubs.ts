@@ -22,8 +22,9 @@
 import { existsSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Node, SourceFile, SyntaxKind } from 'ts-morph';
+import type { ResolvedOptions } from '../config/options.js';
 import { cacheFile, sha256, writeAtomically } from '../incremental/store.js';
-import type { ProjectModel, SharedSchemaModel, ToolModel, ToolNames } from '../model.js';
+import { typeHomes, type ProjectModel, type ToolModel, type ToolNames } from '../model.js';
 
 /** What a name a stub imports from the generated folder stands for. */
 type Meaning = { tool: string; role: keyof ToolNames } | { shared: string };
@@ -90,32 +91,28 @@ const NAMED_IMPORT = /\bimport\s+(?:type\s+)?\{([^}]*)\}\s*from\s*(['"])([^'"\n]
  * Checks every stub against the project just generated and keeps the record; with `apply`, rewrites
  * each stub whose every stale name the record can tell. `created` are the stubs this run scaffolded.
  */
-export async function updateStubs(options: {
-  root: string;
-  outDir: string;
-  stubsDir: string;
-  generatedFromStubs: string;
-  project: Pick<ProjectModel, 'tools' | 'shared'>;
-  created: readonly string[];
-  apply: boolean;
-}): Promise<StubsReport> {
-  const recordFile = cacheFile(options.root, options.outDir)?.replace(/\.json$/, '.stubs.json');
+export async function updateStubs(
+  resolved: ResolvedOptions,
+  run: { project: Pick<ProjectModel, 'tools' | 'shared'>; created: readonly string[]; apply: boolean },
+): Promise<StubsReport> {
+  const { stubsDir } = resolved;
+  const recordFile = cacheFile(resolved.root, resolved.outDir)?.replace(/\.json$/, '.stubs.json');
   const previous = readRecord(recordFile);
-  const output = indexOutput(options.project);
+  const output = indexOutput(run.project);
   // No generated name gone since the last generate: no stub can have lost one; only new scaffolds are read (hashed).
   const scan =
-    options.apply || previous.text === undefined || [...previous.names.keys()].some((name) => !output.names.has(name));
-  const files = scan && existsSync(options.stubsDir) ? readdirSync(options.stubsDir).sort() : options.created;
+    run.apply || previous.text === undefined || [...previous.names.keys()].some((name) => !output.names.has(name));
+  const files = scan && existsSync(stubsDir) ? readdirSync(stubsDir).sort() : run.created;
   const texts = new Map<string, string>();
   for (const file of files)
     if (file.endsWith('.ts') && !file.endsWith('.d.ts'))
-      texts.set(file, readFileSync(path.join(options.stubsDir, file), 'utf8'));
-  for (const file of options.created) {
+      texts.set(file, readFileSync(path.join(stubsDir, file), 'utf8'));
+  for (const file of run.created) {
     const text = texts.get(file);
     if (text !== undefined) previous.created.set(file, sha256(text));
   }
   const record: StubsRecord = { names: new Map(output.names), created: scan ? new Map() : previous.created };
-  const generated = `${options.generatedFromStubs.replace(/\/$/, '')}/`;
+  const generated = `${resolved.ctx.generatedFromStubs.replace(/\/$/, '')}/`;
   const report: StubsReport = { stale: [], updated: [] };
   for (const [file, text] of texts) {
     const created = previous.created.get(file);
@@ -123,7 +120,7 @@ export async function updateStubs(options: {
     const stale = staleImports(text, generated, previous.names, output);
     if (stale === undefined) continue;
     report.stale.push({ path: file, renames: stale.renames });
-    if (!options.apply || [...stale.renames.values()].includes(undefined)) {
+    if (!run.apply || [...stale.renames.values()].includes(undefined)) {
       // A gone name a stub still imports stays recorded until the stub is updated.
       for (const name of stale.renames.keys()) {
         const meaning = previous.names.get(name);
@@ -131,9 +128,9 @@ export async function updateStubs(options: {
       }
       continue;
     }
-    const place = stubPlace(file, followedTool(file, stale, output), texts, record.created);
-    const rewritten = await rewriteStub(file, text, stale, place.to === file ? undefined : place.impl);
-    report.updated.push(writeStub(file, place, rewritten, options.stubsDir, texts, record.created));
+    const place = stubPlace(file, stale, output, texts, record.created);
+    const rewritten = await rewriteStub(file, text, stale, place.impl);
+    report.updated.push(writeStub(file, place, rewritten, stubsDir, texts, record.created));
   }
   // Written when it changed, best effort as the cache: without a record a later rename is reported, not followed.
   const recordText = `${JSON.stringify({ names: [...record.names], created: [...record.created] })}\n`;
@@ -170,12 +167,12 @@ function staleImports(
   return renames.size === 0 ? undefined : { imports, renames, modules };
 }
 
-/** The current output: what each generated name stands for, the tools by file stem and by definition file, the shared types by schema hash. */
+/** The current output: what each generated name stands for, the tools by file stem and by definition file, the shared types' modules by type name and by schema hash. */
 interface OutputIndex {
   names: Map<string, Meaning>;
   tools: Map<string, ToolModel>;
   byDefinition: Map<string, ToolModel>;
-  shared: Map<string, SharedSchemaModel>;
+  typeHomes: Map<string, string>;
   /** Hash of a shared type's schema → the shared type with that schema (null: more than one). */
   sharedTypes: Map<string, { typeName: string; module: string } | null>;
 }
@@ -185,7 +182,7 @@ function indexOutput(project: Pick<ProjectModel, 'tools' | 'shared'>): OutputInd
     names: new Map(),
     tools: new Map(),
     byDefinition: new Map(),
-    shared: new Map(),
+    typeHomes: typeHomes(project),
     sharedTypes: new Map(),
   };
   for (const tool of project.tools) {
@@ -194,7 +191,6 @@ function indexOutput(project: Pick<ProjectModel, 'tools' | 'shared'>): OutputInd
     for (const role of ROLES) index.names.set(tool.names[role], { tool: tool.source.relPath, role });
   }
   for (const shared of project.shared) {
-    index.shared.set(shared.module, shared);
     for (const type of shared.types) {
       const hash = sha256(JSON.stringify(type.schema));
       index.names.set(type.typeName, { shared: hash });
@@ -219,8 +215,7 @@ function exists(imported: GeneratedImport, name: string, output: OutputIndex): b
       ROLES.some((role) => tool.names[role] === name) ||
       (imported.kind === 'types' && name.startsWith(tool.names.pascal))
     );
-  const shared = imported.kind === 'types' ? output.shared.get(imported.stem) : undefined;
-  return shared?.types.some((type) => type.typeName === name) === true;
+  return imported.kind === 'types' && output.typeHomes.get(name) === imported.stem;
 }
 
 /** What a recorded meaning is called now, and the stem of the module declaring it; undefined when nothing is that. */
@@ -345,13 +340,6 @@ function renamedSpots(source: SourceFile, identifierKind: SyntaxKind.Identifier)
   return spots;
 }
 
-/** The tool a tool's own stub (`<old kebab>.ts`, importing that tool's base) must follow to a new file name; undefined when it stays. */
-function followedTool(file: string, stale: StaleImports, output: OutputIndex): ToolModel | undefined {
-  const base = stale.imports.find((imported) => imported.kind === 'tools' && file === `${imported.stem}.ts`);
-  const stem = base && /tools\/(.+)\.base\.js$/.exec(stale.modules.get(base.specifier) ?? '')?.[1];
-  return stem !== undefined && stem !== base?.stem ? output.tools.get(stem) : undefined;
-}
-
 /** Where an updated stub goes, with its class's new name when it moves; why it stays, when it must but cannot. */
 interface StubPlace {
   to: string;
@@ -360,15 +348,20 @@ interface StubPlace {
 }
 
 /**
- * A tool's own stub goes to its tool's new file name when that is free or still the scaffold
- * generate created there (untouched); any other stub, or one that cannot move, stays.
+ * A tool's own stub (`<old kebab>.ts`, importing that tool's base) goes to its tool's new file name
+ * when that is free or still the scaffold generate created there (untouched); any other stub, or one
+ * that cannot move, stays.
  */
 function stubPlace(
   file: string,
-  tool: ToolModel | undefined,
+  stale: StaleImports,
+  output: OutputIndex,
   texts: ReadonlyMap<string, string>,
   created: ReadonlyMap<string, string>,
 ): StubPlace {
+  const base = stale.imports.find((imported) => imported.kind === 'tools' && file === `${imported.stem}.ts`);
+  const stem = base && /tools\/(.+)\.base\.js$/.exec(stale.modules.get(base.specifier) ?? '')?.[1];
+  const tool = stem !== undefined && stem !== base?.stem ? output.tools.get(stem) : undefined;
   if (tool === undefined) return { to: file };
   const target = `${tool.names.kebab}.ts`;
   const there = texts.get(target);

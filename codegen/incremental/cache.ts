@@ -60,11 +60,14 @@ export function openCache(
   const models = options.check ? undefined : modelsFile(root, outDir);
   const previous = readCache(file, key);
   const untouched = (path: string) => untouchedSinceSnapshot(previous.snapshot, outDir, path);
+  // The hashes of the run's one set of loaded files: normalize's hooks and the record both read them.
+  let inputs: Record<string, string> | undefined;
+  const hashes = (loaded: LoadedFiles) => (inputs ??= inputHashes(loaded));
   return {
     previous,
     unchanged: () => (file === undefined ? undefined : unchangedRun(resolved, previous)),
     normalizeHooks(loaded) {
-      const cached = file === undefined ? undefined : cachedModels(models, key, loaded);
+      const cached = file === undefined ? undefined : cachedModels(models, key, loaded, hashes(loaded));
       return {
         isUnchanged: (name, hash) => ownValue(previous.tools, name)?.hash === hash,
         ...(cached !== undefined ? { cached } : {}),
@@ -77,19 +80,13 @@ export function openCache(
     untouched,
     record(run) {
       if (file === undefined) return;
-      const inputs = inputHashes(run.loaded);
-      const cache: GenerationCache = {
-        version: 2,
-        key,
-        tools: dictionary(),
-        ...(run.segments ? { segments: run.segments } : {}),
-      };
+      const tools: GenerationCache['tools'] = dictionary();
       for (const tool of run.project.tools)
-        cache.tools[tool.name] = { hash: tool.hash, files: [...run.units.get(tool.name)!] };
+        tools[tool.name] = { hash: tool.hash, files: [...run.units.get(tool.name)!] };
       const snapshot = takeSnapshot(
         outDir,
         {
-          inputs,
+          inputs: hashes(run.loaded),
           stubs: run.project.tools.map((tool) => `${tool.names.kebab}.ts`),
           tools: run.project.tools.length,
           budget: budgetKey(resolved.settings.manifests.tokenBudget),
@@ -97,8 +94,10 @@ export function openCache(
         },
         [...[...run.units.values()].flat(), ...run.listings],
       );
-      writeRunModels(models, key, run.loaded, run.project.tools);
-      writeAtomically(file, JSON.stringify(snapshot === undefined ? cache : { ...cache, snapshot }));
+      writeRunModels(models, key, run.loaded, hashes(run.loaded), run.project.tools);
+      // JSON leaves out what is undefined: no segments recorded, or no snapshot (an output file could not be read).
+      const cache: GenerationCache = { version: 2, key, tools, segments: run.segments, snapshot };
+      writeAtomically(file, JSON.stringify(cache));
     },
   };
 }

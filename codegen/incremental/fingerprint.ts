@@ -13,35 +13,24 @@ import { loadTemplates } from '../templates/index.js';
 import { sha256 } from './store.js';
 
 /**
- * The cache key of a run: the generator's code (`fingerprint`, default `generatorFingerprint()`), the
- * run's emission settings, whole (emit context, templates, manifests, formatting: whatever is added
- * to `EmitSettings` is part of the key with no edit here), and `schemasFolder`, where the definitions
- * are relative to the project root (generated files name their definition's path, so a moved folder
- * reuses nothing).
+ * The cache key of a run with these options: the generator's code (`fingerprint`, default
+ * `generatorFingerprint()`), the run's emission `settings`, whole (emit context, templates, manifests,
+ * formatting: whatever is added to `EmitSettings` is part of the key with no edit here), by default
+ * made from the options with the templates read from their folder, as a reader of the cache that does
+ * not generate (the nothing-changed check, `lastRunModels`) compares with the key the last run
+ * recorded; and the schemas folder relative to the root (generated files name their definition's
+ * path, so a moved folder reuses nothing). Throws when a template cannot be read.
  */
-export function generationCacheKey(
-  settings: EmitSettings,
+export function optionsCacheKey(
+  resolved: ResolvedOptions,
   fingerprint: string = generatorFingerprint(),
-  schemasFolder = '',
+  settings: EmitSettings = emitSettings(resolved, loadTemplates(resolved.templatesDir)),
 ): string {
   // The token budgets change no file (only warnings): a run with other budgets reuses the files and
   // judges the last token report again (`budget` in the cache).
   const { tokenBudget: _budget, ...manifests } = settings.manifests;
+  const schemasFolder = toPosix(path.relative(resolved.root, resolved.schemasDir));
   return sha256(JSON.stringify({ generator: fingerprint, settings: { ...settings, manifests }, schemasFolder }));
-}
-
-/**
- * The cache key of a run with these options: its emission `settings`, by default made from the
- * options with the templates read from their folder, as a reader of the cache that does not generate
- * (the nothing-changed check, `lastRunModels`) compares with the key the last run recorded; and the
- * schemas folder relative to the root. Throws when a template cannot be read.
- */
-export function optionsCacheKey(
-  resolved: ResolvedOptions,
-  fingerprint?: string,
-  settings: EmitSettings = emitSettings(resolved, loadTemplates(resolved.templatesDir)),
-): string {
-  return generationCacheKey(settings, fingerprint, toPosix(path.relative(resolved.root, resolved.schemasDir)));
 }
 
 let fingerprint: string | undefined;

@@ -92,16 +92,17 @@ export function inputHashes(loaded: LoadedFiles): Record<string, string> {
 
 /**
  * normalize's `cached` hook over the model cache in `file` made under `key`, for the definitions of
- * `loaded` (and its shared schemas, which must be those the models were built with): a definition's
- * model when its bytes hash to those the model was built from, read from the same file; else none
- * (it is normalized again). Undefined when the file has nothing for them.
+ * `loaded` (and its shared schemas, which must be those the models were built with) whose hashes are
+ * `inputs` (`inputHashes`): a definition's model when its bytes hash to those the model was built
+ * from, read from the same file; else none (it is normalized again). Undefined when the file has
+ * nothing for them.
  */
 export function cachedModels(
   file: string | undefined,
   key: string,
   loaded: LoadedFiles,
+  inputs: Readonly<Record<string, string>>,
 ): NormalizeHooks['cached'] | undefined {
-  const inputs = inputHashes(loaded);
   const models = readModels(file, key, sharedInputsHash(loaded.shared, inputs));
   if (Object.keys(models).length === 0) return undefined;
   return (source) => {
@@ -112,14 +113,14 @@ export function cachedModels(
   };
 }
 
-/** Writes the model cache of a run under `key`: every tool's model with the hash of the definition it was built from. */
+/** Writes the model cache of a run under `key`: every tool's model with the hash of the definition it was built from (`inputs`). */
 export function writeRunModels(
   file: string | undefined,
   key: string,
   loaded: LoadedFiles,
+  inputs: Readonly<Record<string, string>>,
   tools: readonly ToolModel[],
 ): void {
-  const inputs = inputHashes(loaded);
   const models = dictionary<{ raw: string; model: ToolModel }>();
   for (const model of tools) models[model.source.relPath] = { raw: inputs[model.source.relPath]!, model };
   // Best effort, as the cache: without it the next run normalizes every definition again.
@@ -147,5 +148,5 @@ export function lastRunModels(
   } catch {
     return undefined;
   }
-  return cachedModels(file, key, loaded);
+  return cachedModels(file, key, loaded, inputHashes(loaded));
 }

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
-import { clockTime, formatDiagnostic, shouldColor, type CommandReport } from '../../codegen/cli/reporter.js';
+import { shouldColor } from '../../codegen/cli/io.js';
+import { clockTime, formatDiagnostic, type CommandReport } from '../../codegen/cli/reporter.js';
 import { watchAndRun } from '../../codegen/cli/watch.js';
 import { createTempProject, REPO, type TempProject } from '../helpers/temp-project.js';
 
