@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
+import { typeHomes } from '../model.js';
 import { ownValue } from '../dictionary.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { relativeImport } from '../naming.js';
@@ -115,10 +116,8 @@ function typeText(schema: unknown, link: RefLinker): string {
     const target = link(schema.$ref);
     return target === undefined ? codeSpan(schema.$ref) : `[${escapeMarkdown(target.text)}](${target.href})`;
   }
-  const branches = (
-    Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined
-  ) as unknown[] | undefined;
-  if (branches !== undefined && schema.type === undefined) {
+  const branches = schema.oneOf ?? schema.anyOf;
+  if (Array.isArray(branches) && schema.type === undefined) {
     return `${schema.oneOf !== undefined ? 'one of' : 'any of'}: ${branches.map((branch) => typeText(branch, link)).join(', ')}`;
   }
   const types = Array.isArray(schema.type)
@@ -280,11 +279,10 @@ function describeAnnotations(annotations: McpToolAnnotations): string {
 
 /** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */
 function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
-  const moduleOf = new Map<string, string>();
-  for (const shared of project.shared) for (const type of shared.types) moduleOf.set(type.typeName, shared.module);
+  const homes = typeHomes(project);
   return (ref) => {
     const typeName = definitionKey(ref);
-    const module = typeName === undefined ? undefined : moduleOf.get(typeName);
+    const module = typeName === undefined ? undefined : homes.get(typeName);
     return typeName === undefined || module === undefined ? undefined : typeLink(typeName, fromPage, module);
   };
 }
