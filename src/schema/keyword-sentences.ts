@@ -7,7 +7,7 @@ import { isObject } from './walk.js';
 
 /** A number or value as the description states it. */
 function stated(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return JSON.stringify(value) ?? String(value);
 }
 
 function plural(count: number, word: string, words = `${word}s`): string {
