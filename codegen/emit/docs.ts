@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../model.js';
+import { typeHomes } from '../model.js';
 import { ownValue } from '../dictionary.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { relativeImport } from '../naming.js';
@@ -7,7 +8,8 @@ import { markdownBanner } from './banner.js';
 import { MCP_HINTS, mcpAnnotations, type McpHint, type McpToolAnnotations } from '../../src/mcp/tool.js';
 import { type LossReport, type TokenReport, tokenTotalRows } from './manifests/index.js';
 import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
-import { definitionKey } from '../../src/schema/json-pointer.js';
+import { definitionKey, valueAt } from '../../src/schema/json-pointer.js';
+import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
 import { codeSpan } from '../../src/text/markdown-text.js';
 import { hasOwn, isObject as isSchemaObject, type SchemaNode as SchemaObject } from '../../src/schema/walk.js';
 
@@ -100,22 +102,12 @@ interface PropertyRow {
 /** How a table links a `$ref` (to a section of this page or a shared types page). */
 type RefLinker = (ref: string) => { text: string; href: string } | undefined;
 
+/** The keywords the Constraints column shows as written: of strings, of numbers, of arrays and objects. */
 const CONSTRAINT_KEYWORDS = [
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minimum',
-  'exclusiveMinimum',
-  'maximum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minProperties',
-  'maxProperties',
-] as const;
+  ...['minLength', 'maxLength', 'pattern', 'format'],
+  ...['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf'],
+  ...['minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties'],
+];
 
 function typeText(schema: unknown, link: RefLinker): string {
   if (schema === true || (isSchemaObject(schema) && Object.keys(schema).length === 0)) return 'any';
@@ -124,10 +116,8 @@ function typeText(schema: unknown, link: RefLinker): string {
     const target = link(schema.$ref);
     return target === undefined ? codeSpan(schema.$ref) : `[${escapeMarkdown(target.text)}](${target.href})`;
   }
-  const branches = (
-    Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined
-  ) as unknown[] | undefined;
-  if (branches !== undefined && schema.type === undefined) {
+  const branches = schema.oneOf ?? schema.anyOf;
+  if (Array.isArray(branches) && schema.type === undefined) {
     return `${schema.oneOf !== undefined ? 'one of' : 'any of'}: ${branches.map((branch) => typeText(branch, link)).join(', ')}`;
   }
   const types = Array.isArray(schema.type)
@@ -186,7 +176,7 @@ function propertyRows(schema: unknown, link: RefLinker, prefix = ''): PropertyRo
   for (const name of Object.keys(schema.properties)) {
     const property = schema.properties[name];
     const path = prefix === '' ? name : `${prefix}.${name}`;
-    rows.push(row(tableCell(codeSpan(path)), property, link, required.has(name), true));
+    rows.push(row(tableCell(codeSpan(path)), property, link, required.has(name), descriptionOf(property)));
     if (hasNestedProperties(property)) rows.push(...propertyRows(property, link, path));
     else if (isSchemaObject(property) && hasNestedProperties(property.items))
       rows.push(...propertyRows(property.items, link, `${path}[]`));
@@ -201,15 +191,8 @@ function descriptionOf(schema: unknown): string {
     : '';
 }
 
-/** One row of a table: the property (a cell already), its schema's type, default, constraints and description. */
-function row(
-  property: string,
-  schema: unknown,
-  link: RefLinker,
-  required: boolean,
-  withDescription: boolean,
-): PropertyRow {
-  const description = withDescription ? descriptionOf(schema) : '';
+/** One row of a table: the property (a cell already), its schema's type, default and constraints, and `description`. */
+function row(property: string, schema: unknown, link: RefLinker, required: boolean, description: string): PropertyRow {
   return {
     property,
     type: tableCell(typeText(schema, link)),
@@ -230,7 +213,7 @@ function schemaRows(schema: unknown, link: RefLinker, withDescription = true): P
   if (isSchemaObject(schema) && schema.type === 'object' && schema.oneOf === undefined && schema.anyOf === undefined)
     return [];
   // A schema whose root is not an object: one row describing the whole value.
-  return [row('(the value)', schema, link, true, withDescription)];
+  return [row('(the value)', schema, link, true, withDescription ? descriptionOf(schema) : '')];
 }
 
 /** A declared error's data in one cell: its properties (`path` string, required ones marked), or its type. */
@@ -296,11 +279,10 @@ function describeAnnotations(annotations: McpToolAnnotations): string {
 
 /** Links a shared schema type's refs (`#/definitions/<TypeName>` across the project) to the types pages. */
 function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
-  const moduleOf = new Map<string, string>();
-  for (const shared of project.shared) for (const type of shared.types) moduleOf.set(type.typeName, shared.module);
+  const homes = typeHomes(project);
   return (ref) => {
     const typeName = definitionKey(ref);
-    const module = typeName === undefined ? undefined : moduleOf.get(typeName);
+    const module = typeName === undefined ? undefined : homes.get(typeName);
     return typeName === undefined || module === undefined ? undefined : typeLink(typeName, fromPage, module);
   };
 }
@@ -308,29 +290,27 @@ function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
 function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 'templates'>): Record<string, unknown> {
   const page = toolPagePath(tool);
   const link = toolLinker(tool, page);
-  const containers = [tool.inputSchema, tool.outputSchema].flatMap((root) => [
-    root?.definitions,
-    (root as { $defs?: Record<string, unknown> } | undefined)?.$defs,
-  ]);
+  // A local definition's schema: under `definitions` or `$defs` of the input or the output schema.
+  const definitionOf = (key: string): unknown =>
+    [tool.inputSchema, tool.outputSchema]
+      .flatMap((root) => DEFINITION_CONTAINERS.map((container) => valueAt(root, [container, key])))
+      .find((schema) => schema !== undefined);
   const localTypes = Object.entries(tool.definitionOrigins)
     .filter(([, origin]) => origin.kind === 'local')
     .sort(([a], [b]) => compareStrings(a, b))
-    .map(([key, origin]) => {
-      const schema = containers.map((container) => ownValue(container, key)).find((value) => value !== undefined);
-      return typeSection(origin.typeName, schema, link);
-    });
+    .map(([key, origin]) => typeSection(origin.typeName, definitionOf(key), link));
   // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
   const losses = ownValue(options.losses, tool.name) ?? {};
   const unavailable = ownValue(options.unavailable, tool.name) ?? {};
-  const manifests = MANIFEST_TARGETS.map((target: ManifestTarget) => {
+  const manifests = MANIFEST_TARGETS.map((target) => {
     const reason = ownValue(unavailable, target);
-    const entries = ownValue(losses, target);
+    const entries = reason === undefined ? ownValue(losses, target) : undefined;
     return {
       target: MANIFEST_TARGET_TABLE[target].label,
       unavailable: reason === undefined ? '' : escapeMarkdownParagraph(reason),
       notGenerated: reason === undefined && entries === undefined,
-      lossless: reason === undefined && entries !== undefined && entries.length === 0,
-      losses: reason === undefined && entries !== undefined ? entries.map((entry) => entry.message) : [],
+      lossless: entries?.length === 0,
+      losses: entries?.map((entry) => entry.message) ?? [],
     };
   });
   return {
@@ -397,12 +377,11 @@ function indexView(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport
       module: codeSpan(shared.module),
       link: relativeImport('docs/index.md', typesPagePath(shared.module)),
     }));
-  const costs = tokens === undefined ? [] : tokenTotalRows(tokens);
   return {
     banner: markdownBanner('the tool definitions in schemas/', ctx).trimEnd(),
     categories,
     types,
-    tokens: costs,
+    tokens: tokens === undefined ? [] : tokenTotalRows(tokens),
     tokenReportLink: relativeImport('docs/index.md', 'manifests/token-report.json'),
   };
 }
@@ -410,12 +389,11 @@ function indexView(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport
 function typesView(shared: SharedSchemaModel, project: ProjectModel, ctx: EmitContext): Record<string, unknown> {
   const page = typesPagePath(shared.module);
   const link = sharedLinker(project, page);
-  const types = shared.types.map((type) => typeSection(type.typeName, type.schema, link));
   return {
     banner: markdownBanner(shared.source, ctx).trimEnd(),
     module: codeSpan(shared.module),
     source: codeSpan(shared.source),
-    types,
+    types: shared.types.map((type) => typeSection(type.typeName, type.schema, link)),
     indexLink: relativeImport(page, 'docs/index.md'),
   };
 }

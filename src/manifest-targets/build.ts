@@ -11,7 +11,7 @@ import { formatPointer } from '../schema/json-pointer.js';
 import { codeSpan } from '../text/markdown-text.js';
 import { cloneJson, hasOwn, isObject, mapSubschemas, type SchemaNode, setOwn } from '../schema/walk.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { appendDescription, carriedText } from '../schema/keyword-sentences.js';
+import { appendDescription, carriedText, notToldOf } from '../schema/keyword-sentences.js';
 import type { ToolAnnotations } from '../tool-description.js';
 import type { DeferLoading } from './defer-loading.js';
 
@@ -115,39 +115,6 @@ function shortValue(value: unknown): string | undefined {
   return json !== undefined && json.length <= 40 ? json : undefined;
 }
 
-/** What the model is not told when a keyword is dropped: "the model is not told …", with the keywords it is said of. */
-const NOT_TOLD: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['the length limit', ['minLength', 'maxLength']],
-  ['the pattern', ['pattern']],
-  ['the format', ['format']],
-  ['the bound', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']],
-  ['the step', ['multipleOf']],
-  ['the size limit', ['minItems', 'maxItems', 'minProperties', 'maxProperties']],
-  ['that items must be unique', ['uniqueItems']],
-  ['what the array must contain', ['contains']],
-  ['the rule for property names', ['propertyNames']],
-  ['the properties matched by pattern', ['patternProperties']],
-  ['whether other properties are allowed', ['additionalProperties']],
-  ['which properties depend on others', ['dependencies']],
-  ['these extra constraints', ['allOf']],
-  ['what is excluded', ['not']],
-  ['the conditional constraint', ['if', 'then', 'else']],
-  ['the allowed values', ['enum']],
-  ['the required value', ['const']],
-  ['the position of each item', ['items']],
-  ['the rule for extra items', ['additionalItems']],
-  ['the content type', ['contentMediaType']],
-  ['the content encoding', ['contentEncoding']],
-  ['the default', ['default']],
-];
-
-/** keyword → what the model is not told when it is dropped (a Map: keywords come from user schemas). */
-const CONSEQUENCES: ReadonlyMap<string, string> = new Map(
-  NOT_TOLD.flatMap(([told, keywords]) =>
-    keywords.map((keyword) => [keyword, `the model is not told ${told}`] as const),
-  ),
-);
-
 /** What the runtime does about a keyword the model was not told. */
 function runtimeAnswer(keyword: string): string {
   return keyword === 'default'
@@ -166,8 +133,7 @@ function consequenceOf(keyword: string, because: string | undefined): string {
     return `the client is not told the output shape${reason}; the result still arrives as text`;
   if (keyword === 'title' || keyword === 'readOnly' || keyword === 'writeOnly' || keyword.startsWith('x-'))
     return `the model is not told this annotation${reason}`;
-  const told = CONSEQUENCES.get(keyword) ?? 'the model is not told this constraint';
-  return `${told}${reason}; ${runtimeAnswer(keyword)}`;
+  return `the model is not told ${notToldOf(keyword)}${reason}; ${runtimeAnswer(keyword)}`;
 }
 
 /**

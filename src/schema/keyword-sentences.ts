@@ -1,13 +1,13 @@
 /*
  * The short, fixed sentences that tell a model in a description what a schema keyword said (a bound, a
  * default, a pattern, "exactly one of"), for the manifest targets that drop the keyword and for the
- * portable MCP profile that moves it into prose.
+ * portable MCP profile that moves it into prose; and what a loss report says the model is not told.
  */
 import { isObject } from './walk.js';
 
 /** A number or value as the description states it. */
 function stated(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return JSON.stringify(value) ?? String(value);
 }
 
 function plural(count: number, word: string, words = `${word}s`): string {
@@ -36,28 +36,59 @@ function dependencySentences(value: unknown): string | undefined {
   return sentences.length > 0 ? sentences.join(' ') : undefined;
 }
 
-/** The sentence of each keyword a description can carry when the keyword is dropped. */
-const SENTENCES: ReadonlyMap<string, Sentence> = new Map([
-  ['minLength', ofNumber((value) => `At least ${plural(value, 'character')}.`)],
-  ['maxLength', ofNumber((value) => `At most ${plural(value, 'character')}.`)],
-  ['minimum', ofNumber((value) => `At least ${value}.`)],
-  ['maximum', ofNumber((value) => `At most ${value}.`)],
-  ['exclusiveMinimum', ofNumber((value) => `Greater than ${value}.`)],
-  ['exclusiveMaximum', ofNumber((value) => `Less than ${value}.`)],
-  ['multipleOf', ofNumber((value) => `A multiple of ${value}.`)],
-  ['minItems', ofNumber((value) => `At least ${plural(value, 'item')}.`)],
-  ['maxItems', ofNumber((value) => `At most ${plural(value, 'item')}.`)],
-  ['minProperties', ofNumber((value) => `At least ${plural(value, 'property', 'properties')}.`)],
-  ['maxProperties', ofNumber((value) => `At most ${plural(value, 'property', 'properties')}.`)],
-  ['default', (value) => `Default: ${stated(value)}.`],
-  ['pattern', ofString((value) => `Matches the pattern ${value}.`)],
-  ['format', ofString((value) => `Format: ${value}.`)],
-  ['uniqueItems', (value) => (value === true ? 'Items are unique.' : undefined)],
-  ['additionalProperties', (value) => (value === false ? 'No other properties.' : undefined)],
-  ['const', (value) => `Always ${stated(value)}.`],
-  ['enum', (value) => (Array.isArray(value) ? `One of ${value.map(stated).join(', ')}.` : undefined)],
-  ['dependencies', dependencySentences],
+/** The sentence for a keyword that has words only for one value (`uniqueItems: true`). */
+function ofValue(expected: unknown, sentence: string): Sentence {
+  return (value) => (value === expected ? sentence : undefined);
+}
+
+/** What the model is not told when a manifest drops a keyword, and the sentence that tells it instead. */
+type KeywordWords = readonly [notTold: string, sentence?: Sentence];
+
+/**
+ * keyword → what the model is not told when a manifest drops it ("the length limit", for the loss
+ * report) and, when its value has words, the sentence a description carries instead.
+ */
+const KEYWORD_WORDS: ReadonlyMap<string, KeywordWords> = new Map<string, KeywordWords>([
+  ['minLength', ['the length limit', ofNumber((value) => `At least ${plural(value, 'character')}.`)]],
+  ['maxLength', ['the length limit', ofNumber((value) => `At most ${plural(value, 'character')}.`)]],
+  ['pattern', ['the pattern', ofString((value) => `Matches the pattern ${value}.`)]],
+  ['format', ['the format', ofString((value) => `Format: ${value}.`)]],
+  ['minimum', ['the bound', ofNumber((value) => `At least ${value}.`)]],
+  ['maximum', ['the bound', ofNumber((value) => `At most ${value}.`)]],
+  ['exclusiveMinimum', ['the bound', ofNumber((value) => `Greater than ${value}.`)]],
+  ['exclusiveMaximum', ['the bound', ofNumber((value) => `Less than ${value}.`)]],
+  ['multipleOf', ['the step', ofNumber((value) => `A multiple of ${value}.`)]],
+  ['minItems', ['the size limit', ofNumber((value) => `At least ${plural(value, 'item')}.`)]],
+  ['maxItems', ['the size limit', ofNumber((value) => `At most ${plural(value, 'item')}.`)]],
+  ['minProperties', ['the size limit', ofNumber((value) => `At least ${plural(value, 'property', 'properties')}.`)]],
+  ['maxProperties', ['the size limit', ofNumber((value) => `At most ${plural(value, 'property', 'properties')}.`)]],
+  ['uniqueItems', ['that items must be unique', ofValue(true, 'Items are unique.')]],
+  ['contains', ['what the array must contain']],
+  ['propertyNames', ['the rule for property names']],
+  ['patternProperties', ['the properties matched by pattern']],
+  ['additionalProperties', ['whether other properties are allowed', ofValue(false, 'No other properties.')]],
+  ['dependencies', ['which properties depend on others', dependencySentences]],
+  ['allOf', ['these extra constraints']],
+  ['not', ['what is excluded']],
+  ['if', ['the conditional constraint']],
+  ['then', ['the conditional constraint']],
+  ['else', ['the conditional constraint']],
+  [
+    'enum',
+    ['the allowed values', (value) => (Array.isArray(value) ? `One of ${value.map(stated).join(', ')}.` : undefined)],
+  ],
+  ['const', ['the required value', (value) => `Always ${stated(value)}.`]],
+  ['items', ['the position of each item']],
+  ['additionalItems', ['the rule for extra items']],
+  ['contentMediaType', ['the content type']],
+  ['contentEncoding', ['the content encoding']],
+  ['default', ['the default', (value) => `Default: ${stated(value)}.`]],
 ]);
+
+/** What the model is not told when `keyword` is dropped ("the length limit"; "this constraint" for the rest). */
+export function notToldOf(keyword: string): string {
+  return KEYWORD_WORDS.get(keyword)?.[0] ?? 'this constraint';
+}
 
 /**
  * The short, fixed sentence that tells the model what a dropped keyword said, or undefined when there is
@@ -70,7 +101,7 @@ export function carriedText(
 ): string | undefined {
   // A rewritten keyword has a weaker form in the schema: only `oneOf` sent as `anyOf` has words for the rest.
   if (action === 'rewritten') return keyword === 'oneOf' ? 'Exactly one of the alternatives.' : undefined;
-  return SENTENCES.get(keyword)?.(value);
+  return KEYWORD_WORDS.get(keyword)?.[1]?.(value);
 }
 
 /** `description` with `notes` appended (a sentence break added after text without one). */
