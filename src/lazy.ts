@@ -113,8 +113,11 @@ interface StandInState {
   loading?: Promise<ITool>;
 }
 
-/** The fields of a tool's description, in a generated tool's order (`toJSON` writes them so). */
-const DESCRIPTION_FIELDS = [
+/**
+ * The fields of a tool's description, in a generated tool's order (`toJSON` writes them so); the
+ * generated catalog holds them all but the name and the schemas.
+ */
+export const DESCRIPTION_FIELDS = [
   'id',
   'name',
   'displayName',

@@ -1,3 +1,4 @@
+import { DESCRIPTION_FIELDS } from '../../src/lazy.js';
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { failureTypeNames, runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
@@ -172,6 +173,14 @@ export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
 }
 
 /**
+ * What `catalog.json` holds of each tool: its description but the name (the entry's key) and the
+ * schemas (`schemas/<tool>.json`), in a generated tool's order; an unset field is left out.
+ */
+const CATALOG_FIELDS = DESCRIPTION_FIELDS.filter(
+  (field) => field !== 'name' && field !== 'inputSchema' && field !== 'outputSchema',
+);
+
+/**
  * Emits `catalog.json` (every tool's metadata by name, read the first time any tool's metadata is
  * asked for) and `lazy-registry.ts` (`createLazyTools()`: each tool registered by its name alone
  * and imported on its first call). Loading the lazy registry reads one short string per tool and
@@ -182,19 +191,7 @@ function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFil
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
   const catalog: Record<string, unknown> = {};
   for (const tool of tools) {
-    const entry: Record<string, unknown> = {
-      id: tool.id,
-      displayName: tool.displayName,
-      description: tool.description,
-    };
-    entry.requiredCapabilities = tool.requiredCapabilities;
-    if (tool.category !== undefined) entry.category = tool.category;
-    if (tool.version !== undefined) entry.version = tool.version;
-    entry.hasSideEffects = tool.hasSideEffects;
-    if (tool.annotations !== undefined) entry.annotations = tool.annotations;
-    if (tool.timeoutMs !== undefined) entry.timeoutMs = tool.timeoutMs;
-    if (tool.contentTypes !== undefined) entry.contentTypes = tool.contentTypes;
-    if (tool.taskSupport !== undefined) entry.taskSupport = tool.taskSupport;
+    const entry = Object.fromEntries(CATALOG_FIELDS.map((field) => [field, tool[field]]));
     Object.defineProperty(catalog, tool.name, { value: entry, enumerable: true, writable: true, configurable: true });
   }
   // Tool names are [A-Za-z0-9_-], file stems kebab-case and class names identifiers: none holds `|` or a newline.

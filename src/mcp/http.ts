@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -290,13 +291,8 @@ export async function startHttpServer(
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(options.port ?? DEFAULT_PORT, host, () => {
-      httpServer.off('error', reject);
-      resolve();
-    });
-  });
+  // `once` rejects with the server's 'error' (a port taken) instead of waiting.
+  await once(httpServer.listen(options.port ?? DEFAULT_PORT, host), 'listening');
   const port = (httpServer.address() as AddressInfo).port;
 
   let markDone!: (result: ServeHttpResult) => void;

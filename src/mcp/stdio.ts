@@ -69,12 +69,8 @@ export async function serveStdio(
   if (options.handleSignals ?? true)
     listeners.push([process, 'SIGINT', () => close('SIGINT')], [process, 'SIGTERM', () => close('SIGTERM')]);
   for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
-  let reason: ServeStdioResult['reason'];
-  try {
-    reason = await closed;
-  } finally {
-    for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
-  }
+  const reason = await closed; // resolves only, once `close` has run
+  for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
   const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
   return { reason, shutdown };
 }

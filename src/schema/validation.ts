@@ -178,14 +178,28 @@ export function toValidationIssues(errors: readonly AjvErrorLike[] | null | unde
   return issues;
 }
 
-function copyAt(value: unknown, depth: number): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (depth > MAX_COPY_DEPTH) {
+/** Throws `INVALID_REQUEST` when `depth` (of an object or array) is past `MAX_COPY_DEPTH`. */
+function checkDepth(depth: number): void {
+  if (depth > MAX_COPY_DEPTH)
     throw new ToolsmithError(
       'INVALID_REQUEST',
       `Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`,
     );
-  }
+}
+
+/**
+ * Throws `INVALID_REQUEST`, as `copyJsonValue` does, when parsed JSON (which has no cycle) nests
+ * deeper than `MAX_COPY_DEPTH`: the check without the copy, for a value its caller owns already.
+ */
+export function checkJsonDepth(value: object, depth = 0): void {
+  checkDepth(depth);
+  for (const child of Array.isArray(value) ? value : Object.values(value))
+    if (child !== null && typeof child === 'object') checkJsonDepth(child, depth + 1);
+}
+
+function copyAt(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  checkDepth(depth);
   if (Array.isArray(value)) {
     const length = value.length;
     const copy = new Array(length);

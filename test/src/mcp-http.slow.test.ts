@@ -170,6 +170,15 @@ describe('startHttpServer without auth (official Client over Streamable HTTP)', 
     await orchestrator.shutdown();
   });
 
+  it('rejects when the port is taken, saying so', async () => {
+    const server = await serve([whoami]);
+    const orchestrator = new ToolOrchestrator({ tools: [whoami] });
+    await expect(startHttpServer(orchestrator, { port: server.port, handleSignals: false })).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+    });
+    await orchestrator.shutdown();
+  });
+
   it('refuses an Origin not allowed and a Host that is not loopback (DNS rebinding), 403', async () => {
     const server = await serve([whoami], { allowedOrigins: ['https://app.example'] });
     const body = JSON.stringify(INIT);

@@ -1,5 +1,5 @@
 import { describeThrown, isToolsmithError, truncateText } from '../../errors.js';
-import { copyJsonValue, MAX_COPY_DEPTH } from '../../schema/validation.js';
+import { checkJsonDepth, copyJsonValue } from '../../schema/validation.js';
 import { failCall, failWith, type PipelineCall, isPlainRequest, type CallStepImplementation } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';
@@ -110,23 +110,11 @@ function readArguments(raw: unknown, toolName: string): Record<string, unknown> 
   }
   if (value === null || typeof value !== 'object' || isArray)
     return invalid(toolName, `must be a JSON object or a JSON string of one; got ${describeKind(value)}.`);
-  if (typeof raw === 'string') {
-    // Parsed text is the call's own already: only its depth is checked, nothing is copied.
-    if (!nestsDeeper(value, 0)) return value as Record<string, unknown>;
-    const why = `Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`;
-    return invalid(toolName, `are not JSON data: ${why}`);
-  }
   try {
-    return copyJsonValue(value as Record<string, unknown>);
+    if (typeof raw !== 'string') return copyJsonValue(value as Record<string, unknown>);
+    checkJsonDepth(value); // parsed text is the call's own already: only its depth is checked, nothing copied
+    return value as Record<string, unknown>;
   } catch (error) {
     return invalid(toolName, `are not JSON data: ${isToolsmithError(error) ? error.message : describeThrown(error)}`);
   }
-}
-
-/** True when parsed JSON nests deeper than `MAX_COPY_DEPTH`, counted as `copyJsonValue` counts. */
-function nestsDeeper(value: object, depth: number): boolean {
-  if (depth > MAX_COPY_DEPTH) return true;
-  for (const child of Array.isArray(value) ? value : Object.values(value))
-    if (child !== null && typeof child === 'object' && nestsDeeper(child, depth + 1)) return true;
-  return false;
 }
