@@ -5,15 +5,17 @@ import {
   createManifestAssembler,
   InNameOrder,
   emitManifests,
-  MANIFEST_TARGET_TABLE,
-  MANIFEST_TARGETS,
-  type ManifestTarget,
   toolManifests,
 } from '../../codegen/emit/manifests/index.js';
 import { toolHostReport } from '../../codegen/emit/manifests/host-report.js';
 import { emitLossReport } from '../../codegen/emit/manifests/loss-report.js';
 import { markdownBanner } from '../../codegen/emit/banner.js';
-import { buildManifestTarget } from '../../src/manifest-targets/table.js';
+import {
+  buildManifestTarget,
+  MANIFEST_TARGET_TABLE,
+  MANIFEST_TARGETS,
+  type ManifestTarget,
+} from '../../src/manifest-targets/table.js';
 import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
 import { encoded } from '../../codegen/write.js';
 import { FIXTURE_TOOLS } from './manifest-fixtures.js';

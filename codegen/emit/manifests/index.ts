@@ -17,12 +17,6 @@ import { countTokens, tokenTotalsMarkdown } from './token-report.js';
 import { typedModule } from './typed-module.js';
 import type { LossesByTarget, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
 
-export {
-  DEFAULT_MANIFEST_TARGETS,
-  MANIFEST_TARGET_TABLE,
-  MANIFEST_TARGETS,
-  type ManifestTarget,
-} from '../../../src/manifest-targets/table.js';
 export type { LossReport, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
 export { AssembledFile, InNameOrder } from './assembled-file.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
