@@ -128,6 +128,14 @@ function loadFailure(file: string, shown: string, error: unknown): Problem {
   );
 }
 
+/**
+ * The problems the config's schema finds in generator settings given in code (a library caller's
+ * options, read from no file), each named as the config's and placed at its first line.
+ */
+export function settingsProblems(settings: unknown): Problem[] {
+  return checkConfig({ value: settings, locate: () => ({ line: 1, column: 1 }) }, 'toolsmith.config.json');
+}
+
 /** Every problem the schema finds in a config, at its key (unknown keys) or its value. */
 function checkConfig(read: ReadConfig, file: string): Problem[] {
   if (checkConfigValue(read.value)) return conflictingKeys(read, file);

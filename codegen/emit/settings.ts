@@ -5,7 +5,7 @@
  * `config/config-schema.ts` reaches all of them, and the cache, with no other edit.
  */
 import path from 'node:path';
-import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
+import { settingsProblems } from '../config/config.js';
 import type { GeneratorSettings, ResolvedOptions } from '../config/options.js';
 import { toPosix } from '../load.js';
 import type { EmitContext, Problem } from '../model.js';
@@ -55,24 +55,12 @@ export function emitSettings(resolved: ResolvedOptions, templates: DocTemplates)
 
 /**
  * The emission settings of a run with its templates read from their folder, or the problems that stop
- * it before anything is read: a template that cannot be read, a manifest target that does not exist
- * (a library caller's options are not checked against the config's schema).
+ * it before anything is read: a setting the config's schema refuses (a library caller's options are
+ * read from no config file), a template that cannot be read.
  */
 export function readSettings(resolved: ResolvedOptions): { settings: EmitSettings } | { problems: Problem[] } {
-  const unknown = (resolved.settings.manifests.targets ?? []).filter(
-    (target) => !(MANIFEST_TARGETS as readonly string[]).includes(target),
-  );
-  if (unknown.length > 0)
-    return {
-      problems: unknown.map((target) =>
-        unplacedProblem(
-          'toolsmith.config.json',
-          '/manifests/targets',
-          `unknown manifest target "${target}"`,
-          `the targets are: ${MANIFEST_TARGETS.join(', ')}`,
-        ),
-      ),
-    };
+  const problems = settingsProblems(resolved.settings);
+  if (problems.length > 0) return { problems };
   try {
     return { settings: emitSettings(resolved, loadTemplates(resolved.templatesDir)) };
   } catch (error) {

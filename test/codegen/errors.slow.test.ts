@@ -1,7 +1,8 @@
-import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
+import { generate } from '../../codegen/generate.js';
 import { createTempProject, REPO } from '../helpers/temp-project.js';
 import { MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 
@@ -86,6 +87,27 @@ describe('problems found outside the definition checks are placed at real positi
           'toolsmith.config.json:2:40 /manifests/targets/1: unknown manifest target "gemni"\n' +
           `    hint: did you mean \`gemini\`? the manifest targets are: ${MANIFEST_TARGETS.join(', ')}\n`,
       });
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('an unknown manifest target given in code, as the config names it, and nothing is written', async () => {
+    const project = createTempProject();
+    try {
+      project.write('schemas/a.tool.json', { name: 'a', description: 'A.', inputSchema: { type: 'object' } });
+      const report = await generate({ root: project.root, manifests: { targets: ['openai', 'gemni' as 'gemini'] } });
+      expect(report.problems).toEqual([
+        {
+          file: 'toolsmith.config.json',
+          line: 1,
+          column: 1,
+          pointer: '/manifests/targets/1',
+          message: 'unknown manifest target "gemni"',
+          hint: `did you mean \`gemini\`? the manifest targets are: ${MANIFEST_TARGETS.join(', ')}`,
+        },
+      ]);
+      expect(existsSync(path.join(project.root, 'generated'))).toBe(false);
     } finally {
       project.dispose();
     }

@@ -5,15 +5,18 @@ import {
   createManifestAssembler,
   InNameOrder,
   emitManifests,
-  MANIFEST_TARGET_TABLE,
-  MANIFEST_TARGETS,
-  type ManifestTarget,
   toolManifests,
 } from '../../codegen/emit/manifests/index.js';
 import { toolHostReport } from '../../codegen/emit/manifests/host-report.js';
-import { emitLossReport } from '../../codegen/emit/manifests/loss-report.js';
+import { LOSS_REPORT_LAYOUT, toolLossText } from '../../codegen/emit/manifests/loss-report.js';
+import { tokenTotalsMarkdown } from '../../codegen/emit/manifests/token-report.js';
 import { markdownBanner } from '../../codegen/emit/banner.js';
-import { buildManifestTarget } from '../../src/manifest-targets/table.js';
+import {
+  buildManifestTarget,
+  MANIFEST_TARGET_TABLE,
+  MANIFEST_TARGETS,
+  type ManifestTarget,
+} from '../../src/manifest-targets/table.js';
 import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
 import { encoded } from '../../codegen/write.js';
 import { FIXTURE_TOOLS } from './manifest-fixtures.js';
@@ -58,15 +61,17 @@ describe('manifests assembled from each tool’s part', () => {
       const file = result.files.find((candidate) => candidate.path === MANIFEST_TARGET_TABLE[target].file)!;
       expect(file.content, target).toBe(`${JSON.stringify(whole.content, null, 2)}\n`);
     }
-    const [, markdown] = emitLossReport(
-      result.losses,
-      result.unavailable,
-      markdownBanner('the tool definitions', TEST_CONTEXT).trimEnd(),
-      result.tokens,
-      new Map(TOOLS.map((tool) => [tool.name, toolHostReport(tool, OPTIONS)])),
+    // The Markdown report: its introduction, each tool's text made from the run's losses (name order), the token totals.
+    const { markdown } = LOSS_REPORT_LAYOUT;
+    const hosts = new Map(TOOLS.map((tool) => [tool.name, toolHostReport(tool, OPTIONS)]));
+    const toolTexts = Object.keys(result.losses).map(
+      (name) => toolLossText(name, result.losses[name]!, result.unavailable[name], hosts.get(name)).markdown,
     );
-    expect(result.files.find((file) => file.path === 'manifests/loss-report.md')!.content).toBe(markdown!.content);
-    expect(markdown!.content).toContain('## What each manifest costs');
+    const report = result.files.find((file) => file.path === markdown.path)!.content;
+    expect(report).toBe(
+      `${markdown.head(markdownBanner('the tool definitions', TEST_CONTEXT).trimEnd())}${toolTexts.join('\n\n')}\n\n${tokenTotalsMarkdown(result.tokens!)}\n`,
+    );
+    expect(report).toContain('## What each manifest costs');
     // Every recorded range holds that tool's part.
     for (const [file, segments] of Object.entries(result.segments!)) {
       const bytes = encoded(result.files.find((candidate) => candidate.path === file)!);
@@ -75,6 +80,17 @@ describe('manifests assembled from each tool’s part', () => {
         expect(part, `${file} ${tool}`).toContain(JSON.stringify(tool).slice(1, -1));
       });
     }
+  });
+
+  it('with no tool, are still the loss reports: an empty object, and the Markdown introduction alone', () => {
+    const result = emitManifests(makeProject([]), TEST_CONTEXT, OPTIONS);
+    const content = (path: string) => result.files.find((file) => file.path === path)?.content;
+    expect(content('manifests/loss-report.json')).toBe('{}\n');
+    const markdown = content('manifests/loss-report.md')!;
+    expect(markdown.startsWith(markdownBanner('the tool definitions', TEST_CONTEXT).trimEnd())).toBe(true);
+    expect(markdown).toContain('\n\n# What each manifest loses\n\nEach provider format');
+    expect(markdown.endsWith('cannot take at all is listed as not available there.\n')).toBe(true);
+    expect(markdown).not.toContain('\n## ');
   });
 
   it('give the same bytes and ranges whatever order the parts come in', () => {

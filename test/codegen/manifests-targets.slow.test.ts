@@ -1,11 +1,7 @@
 import { readdirSync } from 'node:fs';
+import { DEFAULT_MANIFEST_TARGETS, MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MANIFEST_TARGETS,
-  emitManifests,
-  MANIFEST_TARGETS,
-  type ManifestTarget,
-} from '../../codegen/emit/manifests/index.js';
+import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import { buildOpenAiResponsesStrictManifest } from '../../src/manifest-targets/openai-strict.js';
 import { generate } from '../../codegen/generate.js';
 import { main } from '../../codegen/cli/main.js';

@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from 'json-schema';
+import type { ManifestTarget } from '../../src/manifest-targets/table.js';
 import { describe, expect, it } from 'vitest';
-import { emitManifests, type ManifestTarget } from '../../codegen/emit/manifests/index.js';
+import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { buildOpenAiStrictManifest } from '../../src/manifest-targets/openai-strict.js';
 import { isMcpObjectSchema, MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp/tool.js';

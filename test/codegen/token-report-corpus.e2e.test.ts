@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
+import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/corpus.js';
-import { emitManifests, MANIFEST_TARGET_TABLE, MANIFEST_TARGETS } from '../../codegen/emit/manifests/index.js';
+import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
 import { TEST_CONTEXT } from './model-factory.js';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
-import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '../../codegen/emit/manifests/index.js';
 import { generate } from '../../codegen/generate.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 

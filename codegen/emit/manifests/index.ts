@@ -8,7 +8,7 @@ import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { markdownBanner } from '../banner.js';
 import { AssembledFile, InNameOrder, textFile } from './assembled-file.js';
 import { withNameCollisions } from './host-report.js';
-import { emitLossReport, LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
+import { LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
 import { addNamespaced } from './namespaced.js';
 import { planManifests, toolManifests } from './part.js';
 import { dictionary } from '../../dictionary.js';
@@ -17,12 +17,6 @@ import { countTokens, tokenTotalsMarkdown } from './token-report.js';
 import { typedModule } from './typed-module.js';
 import type { LossesByTarget, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
 
-export {
-  DEFAULT_MANIFEST_TARGETS,
-  MANIFEST_TARGET_TABLE,
-  MANIFEST_TARGETS,
-  type ManifestTarget,
-} from '../../../src/manifest-targets/table.js';
 export type { LossReport, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
 export { AssembledFile, InNameOrder } from './assembled-file.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
@@ -179,8 +173,11 @@ export function createManifestAssembler(
       files.set(file.path, empty === undefined ? file.close(tails.get(file.path)) : textFile(file.path, empty));
       segments[file.path] = file.segments;
     }
-    if (targets.length > 0 && names.length === 0)
-      for (const file of emitLossReport(emission.losses, emission.unavailable, banner)) files.set(file.path, file);
+    // With no tool the reports are still written: an empty object, and the Markdown's introduction alone.
+    if (targets.length > 0 && names.length === 0) {
+      files.set(json.path, textFile(json.path, '{}\n'));
+      files.set(markdown.path, textFile(markdown.path, `${markdown.head(banner).trimEnd()}\n`));
+    }
     return { files, ...(names.length > 0 ? { segments } : {}) };
   }
 }

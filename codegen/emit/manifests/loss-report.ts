@@ -1,12 +1,9 @@
-import type { GeneratedFile } from '../../model.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import type { LossEntry } from '../../../src/manifest-targets/build.js';
 import type { ManifestTarget } from '../../../src/manifest-targets/table.js';
-import { tokenTotalsMarkdown } from './token-report.js';
-import { textFile } from './assembled-file.js';
 import type { ToolHostReport } from './host-report.js';
-import type { LossReport, TokenReport, ToolLossText } from './types.js';
+import type { LossReport, ToolLossText } from './types.js';
 
 /** Sorts a loss report: tools and targets by name, entries by pointer then keyword (code-unit order). */
 export function sortLossReport(report: LossReport): LossReport {
@@ -87,30 +84,3 @@ export const LOSS_REPORT_LAYOUT = {
     tail: '\n',
   },
 } as const;
-
-/**
- * `manifests/loss-report.json` and `manifests/loss-report.md` (headed by `banner`, a Markdown comment): for every tool and target, each keyword
- * its manifest dropped or rewrote, and what the model is therefore not told; with `hosts`, each tool's host report
- * (`toolHostReport`); with `tokens`, the Markdown ends with the token totals.
- */
-export function emitLossReport(
-  report: LossReport,
-  unavailable: Readonly<Record<string, Readonly<Partial<Record<ManifestTarget, string>>>>>,
-  banner: string,
-  tokens?: TokenReport,
-  hosts?: ReadonlyMap<string, Pick<ToolHostReport, 'json' | 'markdown'>>,
-): GeneratedFile[] {
-  const sorted = sortLossReport(report);
-  const lines: string[] = [banner, '', ...REPORT_INTRO];
-  const parts: string[] = [];
-  for (const tool of Object.keys(sorted)) {
-    const text = toolLossText(tool, ownValue(sorted, tool)!, ownValue(unavailable, tool), hosts?.get(tool));
-    lines.push(text.markdown, '');
-    parts.push(text.json);
-  }
-  const json = parts.length === 0 ? '{}\n' : `{\n${parts.join(',\n')}\n}\n`;
-  // The token totals close the report (when it lists a tool), as the assembler writes them in its tail.
-  if (tokens !== undefined && Object.keys(sorted).length > 0) lines.push(tokenTotalsMarkdown(tokens));
-  const markdown = `${lines.join('\n').replace(/\n+$/, '')}\n`;
-  return [textFile(LOSS_REPORT_LAYOUT.json.path, json), textFile(LOSS_REPORT_LAYOUT.markdown.path, markdown)];
-}
