@@ -4,6 +4,7 @@
  * stages consult, and a check is the same run comparing with the output instead of writing it.
  * `toolsmith generate`, `toolsmith check` and the library's `generate()` all run this function.
  */
+import { settingsProblems } from './config/config.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
 import { placeProblem } from './problems.js';
 import { emitProject, type Emitted } from './emit/project.js';
@@ -56,9 +57,14 @@ export interface GenerateReport {
   stubs: string[];
 }
 
-/** The library's `generate()`: `options` resolved, then the run every command makes (`generateResolved`). */
-export function generate(options: RunOptions): Promise<GenerateReport> {
-  return generateResolved(resolveOptions(options), options);
+/**
+ * The library's `generate()`: `options` resolved and checked by the config's schema (they come from no
+ * config file, whose keys are checked as it is read), then the run every command makes (`generateResolved`).
+ */
+export async function generate(options: RunOptions): Promise<GenerateReport> {
+  const resolved = resolveOptions(options);
+  const problems = settingsProblems(resolved.settings);
+  return problems.length > 0 ? stopped(problems) : generateResolved(resolved, options);
 }
 
 /**

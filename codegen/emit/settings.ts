@@ -5,7 +5,6 @@
  * `config/config-schema.ts` reaches all of them, and the cache, with no other edit.
  */
 import path from 'node:path';
-import { settingsProblems } from '../config/config.js';
 import type { GeneratorSettings, ResolvedOptions } from '../config/options.js';
 import { toPosix } from '../load.js';
 import type { EmitContext, Problem } from '../model.js';
@@ -54,13 +53,10 @@ export function emitSettings(resolved: ResolvedOptions, templates: DocTemplates)
 }
 
 /**
- * The emission settings of a run with its templates read from their folder, or the problems that stop
- * it before anything is read: a setting the config's schema refuses (a library caller's options are
- * read from no config file), a template that cannot be read.
+ * The emission settings of a run with its templates read from their folder, or the problem that stops
+ * it before anything is read: a template that cannot be read.
  */
 export function readSettings(resolved: ResolvedOptions): { settings: EmitSettings } | { problems: Problem[] } {
-  const problems = settingsProblems(resolved.settings);
-  if (problems.length > 0) return { problems };
   try {
     return { settings: emitSettings(resolved, loadTemplates(resolved.templatesDir)) };
   } catch (error) {
