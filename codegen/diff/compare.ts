@@ -314,9 +314,8 @@ export function toolChange(pointer: string, breaking: boolean, message: string, 
 type Hints = DiffTool['annotations'];
 
 /** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
-function annotationChanges(a: Hints, b: Hints, effective: boolean, changes: ToolChange[]) {
+function annotationChanges(a: Hints, b: Hints, changes: ToolChange[]): void {
   for (const hint of MCP_HINTS) {
-    if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
     const x = a[hint] ?? MCP_HINT_DEFAULTS[hint];
     const y = b[hint] ?? MCP_HINT_DEFAULTS[hint];
     const safe = !MCP_HINT_DEFAULTS[hint];
@@ -331,10 +330,10 @@ function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange
     // A snapshot says what MCP lists: the hints (a definition's as MCP lists them), completed with MCP's
     // defaults; not capabilities nor timeouts.
     const listed = (tool: DiffTool) => (tool.kind === 'snapshot' ? tool.annotations : mcpAnnotations(tool));
-    annotationChanges(listed(before), listed(after), true, changes);
+    annotationChanges(listed(before), listed(after), changes);
   } else {
     definitionChanges(before, after, changes);
-    annotationChanges(before.annotations, after.annotations, false, changes);
+    annotationChanges(before.annotations, after.annotations, changes);
   }
   for (const field of ['title', 'description'] as const) {
     const what = before[field] === undefined ? 'added' : after[field] === undefined ? 'removed' : 'changed';
