@@ -1,7 +1,7 @@
-import { mapSchema, sortKeysDeep, type SchemaNode } from '../../src/schema/walk.js';
+import { mapSchema, type SchemaNode } from '../../src/schema/walk.js';
 import { compareTool, toolChange, toolPosition, type ToolChange } from './compare.js';
 import { errorChanges } from './compare-errors.js';
-import type { CompareOptions } from './compare-kit.js';
+import { stable, type CompareOptions } from './compare-kit.js';
 import type { DiffTool, LoadedSide } from './sources.js';
 import { bumped, isBelow, neededBump } from './versions.js';
 
@@ -85,7 +85,7 @@ function withoutProse(schema: unknown): unknown {
 
 /** A key equal for two tools whose schemas are the same but for descriptions, titles and examples (a rename candidate). */
 function schemasKey(tool: DiffTool): string {
-  return JSON.stringify(sortKeysDeep([withoutProse(tool.inputSchema), withoutProse(tool.outputSchema ?? null)]));
+  return stable([withoutProse(tool.inputSchema), withoutProse(tool.outputSchema ?? null)]);
 }
 
 /** Compares two loaded sides: every tool on either side, renames spotted by equal schemas. */
