@@ -149,17 +149,16 @@ export function sameKeyword(keyword: string, x: unknown, y: unknown, pointer: st
   if (ids.of(x) === ids.of(y) && !ids.hasRef(x)) return true;
   if (x === undefined || y === undefined || SCHEMA_KEYWORDS.get(keyword)?.subschemas === undefined) return false;
   const parts = (value: unknown) => {
-    const subschemas = new Map<string, unknown>();
-    forEachSubschema({ [keyword]: value }, pointer, (child, at) => subschemas.set(at, child));
+    const subschemas = new Map<string, Subschema>();
+    forEachSubschema({ [keyword]: value }, pointer, (child, at) => subschemas.set(at, child as Subschema));
     const rest = mapSchema({ [keyword]: value }, '', (_node, at) => (at === '' ? undefined : {}));
     return { subschemas, rest: ids.of(rest) };
   };
   const [a, b] = [parts(x), parts(y)];
   if (a.rest !== b.rest || a.subschemas.size !== b.subschemas.size) return false;
-  for (const [at, schema] of a.subschemas)
-    if (!b.subschemas.has(at) || changeCount(schema as Schema, b.subschemas.get(at) as Schema, at, ctx) > 0)
-      return false;
-  return true;
+  return [...a.subschemas].every(
+    ([at, schema]) => b.subschemas.has(at) && changeCount(schema, b.subschemas.get(at), at, ctx) === 0,
+  );
 }
 
 /** Ids of JSON values (`jsonIds`). */

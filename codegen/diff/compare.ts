@@ -234,11 +234,20 @@ export function toolPosition(tool: DiffTool | undefined, pointer: string): Posit
   return tool?.source === undefined ? undefined : { source: tool.source, pointer: `${tool.base}${pointer}` };
 }
 
-/** One side's schema changes as tool changes: shared-file places, witnesses, positions. */
-function schemaChanges(before: DiffTool, after: DiffTool, side: SchemaSide, options: CompareOptions): ToolChange[] {
+/**
+ * One side's changes: its schema added or removed, else the schema's changes (shared-file places,
+ * witnesses, positions) and its top-level properties' changed defaults.
+ */
+function sideChanges(before: DiffTool, after: DiffTool, side: SchemaSide, options: CompareOptions): ToolChange[] {
   const key = SCHEMA_FIELDS[side];
-  const a = before[key]!;
-  const b = after[key]!;
+  const a = before[key];
+  const b = after[key];
+  // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
+  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return [];
+  if (a === undefined || b === undefined) {
+    const message = a === undefined ? `${key} added` : `${key} removed: callers relying on a checked output lose it`;
+    return [toolChange(`/${key}`, side === 'input' || a !== undefined, message, side)];
+  }
   const witnessOf = findWitness(a, b, side);
   const changes: ToolChange[] = [];
   for (const change of compareSchema(a, b, { ...options, side }, { before: before.shared, after: after.shared })) {
@@ -261,6 +270,7 @@ function schemaChanges(before: DiffTool, after: DiffTool, side: SchemaSide, opti
     item.positions = { before: positionIn(before, key, change.before), after: positionIn(after, key, change.after) };
     changes.push(item);
   }
+  defaultChanges(a, b, `/${key}`, side, changes);
   return changes;
 }
 
@@ -269,22 +279,7 @@ function schemaChanges(before: DiffTool, after: DiffTool, side: SchemaSide, opti
  * positions of the changes that are not in a schema are set by `diffSides`).
  */
 export function compareTool(before: DiffTool, after: DiffTool, options: CompareOptions = {}): ToolChange[] {
-  const changes: ToolChange[] = [];
-  for (const side of ['input', 'output'] as const) {
-    const key = SCHEMA_FIELDS[side];
-    const a = before[key];
-    const b = after[key];
-    if (a === undefined && b === undefined) continue;
-    if (a === undefined || b === undefined) {
-      const message = a === undefined ? `${key} added` : `${key} removed: callers relying on a checked output lose it`;
-      changes.push(toolChange(`/${key}`, side === 'input' || a !== undefined, message, side));
-      continue;
-    }
-    // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
-    if (a === b || JSON.stringify(a) === JSON.stringify(b)) continue;
-    changes.push(...schemaChanges(before, after, side, options));
-    defaultChanges(a, b, `/${key}`, side, changes);
-  }
+  const changes = [...sideChanges(before, after, 'input', options), ...sideChanges(before, after, 'output', options)];
   toolLevelChanges(before, after, changes);
   return changes;
 }
@@ -314,9 +309,8 @@ export function toolChange(pointer: string, breaking: boolean, message: string, 
 type Hints = DiffTool['annotations'];
 
 /** Annotation hints that changed: one that makes the tool less safe to run unasked is breaking. */
-function annotationChanges(a: Hints, b: Hints, effective: boolean, changes: ToolChange[]) {
+function annotationChanges(a: Hints, b: Hints, changes: ToolChange[]): void {
   for (const hint of MCP_HINTS) {
-    if (!effective && a[hint] === undefined && b[hint] === undefined) continue;
     const x = a[hint] ?? MCP_HINT_DEFAULTS[hint];
     const y = b[hint] ?? MCP_HINT_DEFAULTS[hint];
     const safe = !MCP_HINT_DEFAULTS[hint];
@@ -331,10 +325,10 @@ function toolLevelChanges(before: DiffTool, after: DiffTool, changes: ToolChange
     // A snapshot says what MCP lists: the hints (a definition's as MCP lists them), completed with MCP's
     // defaults; not capabilities nor timeouts.
     const listed = (tool: DiffTool) => (tool.kind === 'snapshot' ? tool.annotations : mcpAnnotations(tool));
-    annotationChanges(listed(before), listed(after), true, changes);
+    annotationChanges(listed(before), listed(after), changes);
   } else {
     definitionChanges(before, after, changes);
-    annotationChanges(before.annotations, after.annotations, false, changes);
+    annotationChanges(before.annotations, after.annotations, changes);
   }
   for (const field of ['title', 'description'] as const) {
     const what = before[field] === undefined ? 'added' : after[field] === undefined ? 'removed' : 'changed';

@@ -321,20 +321,19 @@ function loadSnapshot(file: string, text: string): LoadedSide {
   }
   const problems: Problem[] = [];
   answer.tools.forEach((entry, index) => {
-    const tool = snapshotTool(entry, `${at}/${index}`, source, tools);
+    const tool = snapshotTool(entry, `${at}/${index}`, source);
     if ('line' in tool) problems.push(tool);
-    else tools.set(tool.name, tool);
+    else if (!tools.has(tool.name)) tools.set(tool.name, tool);
+    else {
+      const message = `tool ${tool.name} is listed twice`;
+      problems.push(problemAt(source, `${at}/${index}/name`, message, 'a tools/list answer names each tool once'));
+    }
   });
   return { tools, problems };
 }
 
 /** One listed tool of a snapshot (`base`: its pointer in the file), or the problem with it. */
-function snapshotTool(
-  entry: unknown,
-  base: string,
-  source: SourceFile,
-  listed: Map<string, DiffTool>,
-): DiffTool | Problem {
+function snapshotTool(entry: unknown, base: string, source: SourceFile): DiffTool | Problem {
   if (!isObject(entry) || typeof entry.name !== 'string') {
     const hint = 'each entry of "tools" is { name, inputSchema, ... }';
     return problemAt(source, base, 'a listed tool has no "name"', hint);
@@ -342,14 +341,6 @@ function snapshotTool(
   const { name, inputSchema, outputSchema } = entry;
   if (!isObject(inputSchema))
     return problemAt(source, base, `tool ${name} has no "inputSchema" object`, 'MCP requires an object inputSchema');
-  if (listed.has(name)) {
-    return problemAt(
-      source,
-      `${base}/name`,
-      `tool ${name} is listed twice`,
-      'a tools/list answer names each tool once',
-    );
-  }
   const annotations = isObject(entry.annotations) ? (entry.annotations as McpToolAnnotations) : {};
   return {
     name,

@@ -1,7 +1,7 @@
-import { mapSchema, sortKeysDeep, type SchemaNode } from '../../src/schema/walk.js';
+import { mapSchema, type SchemaNode } from '../../src/schema/walk.js';
 import { compareTool, toolChange, toolPosition, type ToolChange } from './compare.js';
 import { errorChanges } from './compare-errors.js';
-import type { CompareOptions } from './compare-kit.js';
+import { stable, type CompareOptions } from './compare-kit.js';
 import type { DiffTool, LoadedSide } from './sources.js';
 import { bumped, isBelow, neededBump } from './versions.js';
 
@@ -35,15 +35,15 @@ function worst(items: readonly { verdict: Verdict }[]): Verdict {
   return items.some((item) => item.verdict === 'compatible') ? 'compatible' : 'unchanged';
 }
 
-/** The entry of a tool added, removed or renamed: its one tool-level change. */
+/** The entry of a tool added (no `before`), removed (no `after`) or renamed (both): its one tool-level change. */
 function wholeTool(
   name: string,
-  change: ToolReport['change'],
-  [before, after]: [DiffTool | undefined, DiffTool | undefined],
-  pointer: string,
+  before: DiffTool | undefined,
+  after: DiffTool | undefined,
   message: string,
 ): ToolReport {
-  const item = toolChange(pointer, change !== 'added', message);
+  const change = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
+  const item = toolChange(change === 'changed' ? '/name' : '', change !== 'added', message);
   return { name, change, verdict: item.verdict, changes: [item], before, after };
 }
 
@@ -85,7 +85,7 @@ function withoutProse(schema: unknown): unknown {
 
 /** A key equal for two tools whose schemas are the same but for descriptions, titles and examples (a rename candidate). */
 function schemasKey(tool: DiffTool): string {
-  return JSON.stringify(sortKeysDeep([withoutProse(tool.inputSchema), withoutProse(tool.outputSchema ?? null)]));
+  return stable([withoutProse(tool.inputSchema), withoutProse(tool.outputSchema ?? null)]);
 }
 
 /** Compares two loaded sides: every tool on either side, renames spotted by equal schemas. */
@@ -99,23 +99,22 @@ export function diffSides(before: LoadedSide, after: LoadedSide, options: Compar
     const key = schemasKey(before.tools.get(name)!);
     removedBySchemas.set(key, [...(removedBySchemas.get(key) ?? []), name]);
   }
-  const renames = new Map<string, string>();
+  const renamedFrom = new Map<string, string>();
   for (const name of added) {
     const from = removedBySchemas.get(schemasKey(after.tools.get(name)!))?.shift();
-    if (from !== undefined) renames.set(from, name);
+    if (from !== undefined) renamedFrom.set(name, from);
   }
-  const renamedTo = new Map([...renames].map(([from, to]) => [to, from]));
+  const renamedAway = new Set(renamedFrom.values());
   for (const name of [...new Set([...before.tools.keys(), ...after.tools.keys()])].sort()) {
     const a = before.tools.get(name);
     const b = after.tools.get(name);
-    const from = renamedTo.get(name);
+    const from = renamedFrom.get(name);
     if (a !== undefined && b !== undefined) tools.push(changedTool(name, a, b, options));
-    else if (b !== undefined && from !== undefined) {
+    else if (from !== undefined) {
       const message = `renamed from ${from} (same schemas): calls to ${from} now fail`;
-      tools.push({ ...wholeTool(name, 'changed', [before.tools.get(from), b], '/name', message), renamedFrom: from });
-    } else if (b !== undefined) tools.push(wholeTool(name, 'added', [undefined, b], '', 'tool added'));
-    else if (!renames.has(name))
-      tools.push(wholeTool(name, 'removed', [a, undefined], '', 'tool removed: calls to it now fail'));
+      tools.push({ ...wholeTool(name, before.tools.get(from), b, message), renamedFrom: from });
+    } else if (b !== undefined) tools.push(wholeTool(name, undefined, b, 'tool added'));
+    else if (!renamedAway.has(name)) tools.push(wholeTool(name, a, undefined, 'tool removed: calls to it now fail'));
   }
   // Each change not in a schema is placed at its pointer in the tool's versions.
   for (const { changes, before, after } of tools)

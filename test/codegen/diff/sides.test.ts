@@ -97,6 +97,20 @@ describe('toolsmith diff: manifest snapshot sides', () => {
     expect(notSnapshot.stderr).toMatch(/^x\.json:1:1: not a manifest snapshot/m);
     expect(notSnapshot.stderr).toMatch(/^y\.json:\d+:\d+ \/tools\/1: tool b has no "inputSchema"/m);
   });
+
+  it("a tool listed twice: exit 2 at the second entry's name", async () => {
+    const root = tree({
+      'x.json': {
+        tools: [
+          { name: 'a', inputSchema: {} },
+          { name: 'a', inputSchema: {} },
+        ],
+      },
+    });
+    const twice = await run(['x.json', 'x.json'], root);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/^x\.json:\d+:\d+ \/tools\/1\/name: tool a is listed twice/m);
+  });
 });
 
 describe('toolsmith diff: a change inside a shared schema file', () => {
