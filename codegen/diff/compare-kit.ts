@@ -341,7 +341,9 @@ export function sampleFor(schema: JSONSchema7Definition, root: Schema, depth = 0
 /** An object of `schema` with only its required properties, each given a sample value. */
 export function filled(schema: Schema, root: Schema, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  // Required names are user text: a property's schema is read only when the schema itself has it.
+  const properties = schema.properties ?? {};
   for (const key of schema.required ?? [])
-    setOwn(out, key, schema.properties?.[key] === undefined ? 1 : sampleFor(schema.properties[key]!, root, depth));
+    setOwn(out, key, Object.hasOwn(properties, key) ? sampleFor(properties[key]!, root, depth) : 1);
   return out;
 }

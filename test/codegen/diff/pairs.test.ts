@@ -541,6 +541,15 @@ describe('toolsmith diff: whole-argument witnesses', () => {
     expect(change!.message).toContain('e.g. the arguments {"v":""} were accepted and are now refused');
   });
 
+  it("fills a required name that is also an Object.prototype key from the schema's own properties only", () => {
+    const object = (s: S): S => ({ type: 'object', required: ['constructor', 's'], properties: { s } });
+    const [change] = compareTool(
+      asTool(object({ type: 'string' })),
+      asTool(object({ type: 'string', pattern: '^a$' })),
+    );
+    expect(change!.witness).toEqual({ v: { constructor: 1, s: '' } });
+  });
+
   it('an output witness is an output valid after and invalid before', () => {
     const before: DiffTool = {
       ...asTool({ type: 'string' }),
