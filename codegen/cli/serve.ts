@@ -12,7 +12,7 @@ import type { ShutdownReport, ToolOrchestrator } from '../../src/orchestrator.js
 import type { TaskStore } from '../../src/tasks/index.js';
 import { GENERATOR_VERSION } from '../model.js';
 import { openProject, type ProjectFlags } from './call.js';
-import { defaultIo, EXIT, type Io } from './io.js';
+import { defaultIo, EXIT, plural, type Io } from './io.js';
 import { wholeNumber, wholeNumberWanted } from './numbers.js';
 
 /** The flags of `serve`; those of `--http` are also read from their `TOOLSMITH_*` environment variables (see the README). */
@@ -198,7 +198,7 @@ async function runServeHttp(
   io.stderr(`toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${how}); health at /healthz\n`);
   const result = await server.done;
   io.stderr(
-    `toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} ` +
+    `toolsmith serve: ${result.reason}: drained ${plural(result.completed, 'request')} ` +
       `in flight, ${result.abandoned} aborted at the deadline.\n`,
   );
   reportShutdown(result.shutdown, io);
