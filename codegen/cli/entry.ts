@@ -128,8 +128,7 @@ async function importProjectModule(file: string, options: ProjectEntryOptions): 
   try {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    const built = builtFile(path.join(options.outDir, 'registry.ts'), readBuildLayout(options.root));
-    const builtGenerated = built === undefined ? undefined : path.dirname(built);
+    const builtGenerated = builtFile(options.outDir, readBuildLayout(options.root));
     const message = (error as { message?: unknown }).message;
     if (
       builtGenerated === undefined ||

@@ -1,6 +1,5 @@
 import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CONFIG_FILES } from '../config/config.js';
 import { describeCommonJs, ESM_FIX } from './entry.js';
 import { BUILD_PACKAGES, GENERATOR_PACKAGES } from './generator-packages.js';
@@ -42,7 +41,7 @@ interface PackageJson {
  * tsc does not emit the generated validators nor the JSON the lazy registry and the manifests read,
  * which the `build` script's `toolsmith copy-assets` copies).
  */
-const SCAFFOLD_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'templates', 'init');
+const SCAFFOLD_DIR = path.join(import.meta.dirname, '..', 'templates', 'init');
 
 /** The scaffolded files, relative to the project (and to `SCAFFOLD_DIR`). */
 const SCAFFOLD = ['schemas/greet.tool.json', 'toolsmith.config.json', 'tsconfig.json'];

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { defaultIo, EXIT, options, type Io } from './io.js';
 import { wholeNumberOption } from './numbers.js';
@@ -22,8 +22,7 @@ import { GENERATOR_VERSION } from '../model.js';
  * an installed version other than the tested one is a warning.
  */
 function packagesInstalled(io: Io, needed: readonly string[]): boolean {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const missing = needed.filter((name) => installedVersion(name, here) === undefined);
+  const missing = needed.filter((name) => installedVersion(name, import.meta.dirname) === undefined);
   if (missing.length > 0) {
     const install = Object.entries(GENERATOR_PACKAGES)
       .map(([name, version]) => `${name}@${version}`)
@@ -33,7 +32,7 @@ function packagesInstalled(io: Io, needed: readonly string[]): boolean {
     );
     return false;
   }
-  for (const { name, installed, tested } of generatorVersionMismatches(here, needed)) {
+  for (const { name, installed, tested } of generatorVersionMismatches(import.meta.dirname, needed)) {
     io.stderr(
       `toolsmith: warning: ${name} ${installed} is installed; toolsmith is tested with ${tested}.\n` +
         `    hint: npm install --save-dev --save-exact ${name}@${tested}\n`,
@@ -152,16 +151,15 @@ export function createProgram(
       const { resolved } = await options(flags, io);
       const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
       const quiet = flags.json === true || flags.silent === true;
-      if (!quiet)
-        io.stdout(
-          `toolsmith: watching ${watched.map((dir) => path.relative(io.cwd, dir) || '.').join(', ')} (Ctrl-C to stop)\n`,
-        );
+      const shown = (file: string) => path.relative(io.cwd, file) || '.';
+      if (!quiet) io.stdout(`toolsmith: watching ${watched.map(shown).join(', ')} (Ctrl-C to stop)\n`);
       if (!packagesInstalled(io, [...GENERATE_PACKAGES, 'chokidar'])) return setExit(EXIT.invalid);
       const [watching, { runGenerate }] = await Promise.all([import('./watch.js'), import('./generate.js')]);
       const onRun = (changed: readonly string[]) => {
-        const files = changed.map((file) => path.relative(io.cwd, file) || '.');
         if (!quiet)
-          io.stdout(`[${clockTime()}] ${files.length === 0 ? 'first run' : `changed: ${files.join(', ')}`}\n`);
+          io.stdout(
+            `[${clockTime()}] ${changed.length === 0 ? 'first run' : `changed: ${changed.map(shown).join(', ')}`}\n`,
+          );
         return runGenerate(flags, io);
       };
       const watcher = watching.watchAndRun(watched, onRun, {

@@ -12,7 +12,7 @@ import type { ShutdownReport, ToolOrchestrator } from '../../src/orchestrator.js
 import type { TaskStore } from '../../src/tasks/index.js';
 import { GENERATOR_VERSION } from '../model.js';
 import { openProject, type ProjectFlags } from './call.js';
-import { defaultIo, EXIT, type Io } from './io.js';
+import { defaultIo, EXIT, plural, type Io } from './io.js';
 import { wholeNumber, wholeNumberWanted } from './numbers.js';
 
 /** The flags of `serve`; those of `--http` are also read from their `TOOLSMITH_*` environment variables (see the README). */
@@ -54,7 +54,7 @@ export async function runServe(flags: ServeFlags, io: Io = defaultIo): Promise<n
   const listedTools = profile === 'portable' ? portableTools(project.outDir) : undefined;
   if (typeof listedTools === 'string') return refuse(listedTools, orchestrator, io);
   const taskStore = await openServeTaskStore(orchestrator, flags, io);
-  if (taskStore === null) return refuse(undefined, orchestrator, io);
+  if (typeof taskStore === 'string') return refuse(taskStore, orchestrator, io);
   const served = {
     name: 'toolsmith',
     version: GENERATOR_VERSION,
@@ -74,9 +74,9 @@ export async function runServe(flags: ServeFlags, io: Io = defaultIo): Promise<n
   }
 }
 
-/** A server that cannot start: `message` (if not printed already) on stderr, the orchestrator shut down, exit 1. */
-async function refuse(message: string | undefined, orchestrator: ToolOrchestrator, io: Pick<Io, 'stderr'>) {
-  if (message !== undefined) io.stderr(`toolsmith serve: ${message}\n`);
+/** A server that cannot start: `message` on stderr, the orchestrator shut down, exit 1. */
+async function refuse(message: string, orchestrator: ToolOrchestrator, io: Pick<Io, 'stderr'>) {
+  io.stderr(`toolsmith serve: ${message}\n`);
   await orchestrator.shutdown();
   return EXIT.invalid;
 }
@@ -96,16 +96,15 @@ function portableTools(outDir: string): McpToolEntry[] | string {
  * The task store of `serve`: opened when a tool has `taskSupport` (`--task-store`, else
  * `TOOLSMITH_TASK_STORE`, else `memory`), or when a store is named though no tool needs one — then it
  * is opened all the same, so a bad URL or an unreachable Redis shows at start, and a warning says the
- * server announces no tasks. `undefined` when neither; `null` (after the message) when it cannot open.
+ * server announces no tasks. `undefined` when neither; why, when it cannot open.
  */
 async function openServeTaskStore(
   orchestrator: ToolOrchestrator,
   flags: ServeFlags,
   io: Io,
-): Promise<TaskStore | undefined | null> {
+): Promise<TaskStore | undefined | string> {
   const { hasTaskCapableTool } = await import('../../src/mcp/tasks.js');
-  const flag = flags.taskStore;
-  const named = flag ?? process.env.TOOLSMITH_TASK_STORE;
+  const named = flags.taskStore ?? process.env.TOOLSMITH_TASK_STORE;
   const needed = hasTaskCapableTool(orchestrator);
   if (named === undefined && !needed) return undefined;
   // Tasks of task-capable tools live in memory (one process) or in Redis (replicas).
@@ -118,12 +117,11 @@ async function openServeTaskStore(
       maxInputWaiting: flags.taskMaxInputWaiting,
     });
   } catch (error) {
-    io.stderr(`toolsmith serve: ${(error as Error).message}\n`);
-    return null;
+    return (error as Error).message;
   }
   if (store.warning !== undefined) io.stderr(`toolsmith serve: warning: ${store.warning}\n`);
   if (!needed) {
-    const source = flag === undefined ? 'TOOLSMITH_TASK_STORE' : '--task-store';
+    const source = flags.taskStore === undefined ? 'TOOLSMITH_TASK_STORE' : '--task-store';
     io.stderr(
       `toolsmith serve: warning: ${source} names a task store (${store.location}), but no tool has taskSupport: ` +
         'the server announces no tasks. Set "taskSupport" in a tool\'s definition, or drop the store.\n',
@@ -174,7 +172,7 @@ async function runServeHttp(
 ): Promise<number> {
   const env = process.env;
   const port = chosenPort(flags.port, env);
-  if (typeof port === 'object') return refuse(port.error, orchestrator, io);
+  if (typeof port === 'string') return refuse(port, orchestrator, io);
   const auth = flags.auth === false ? undefined : bearerAuth(flags, env, io.cwd);
   if (typeof auth === 'string') return refuse(auth, orchestrator, io);
   const { startHttpServer } = await import('../../src/mcp/http.js');
@@ -200,7 +198,7 @@ async function runServeHttp(
   io.stderr(`toolsmith serve: MCP at ${server.url} (stateless Streamable HTTP, ${how}); health at /healthz\n`);
   const result = await server.done;
   io.stderr(
-    `toolsmith serve: ${result.reason}: drained ${result.completed} request${result.completed === 1 ? '' : 's'} ` +
+    `toolsmith serve: ${result.reason}: drained ${plural(result.completed, 'request')} ` +
       `in flight, ${result.abandoned} aborted at the deadline.\n`,
   );
   reportShutdown(result.shutdown, io);
@@ -222,7 +220,7 @@ function bearerAuth(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd: string): Bea
   }
   const scopeMapFile = flags.scopeMap ?? env.TOOLSMITH_AUTH_SCOPE_MAP;
   const scopeCapabilities = scopeMapFile === undefined ? new Map() : readScopeMap(path.resolve(cwd, scopeMapFile));
-  if (scopeCapabilities instanceof Error) return scopeCapabilities.message;
+  if (typeof scopeCapabilities === 'string') return scopeCapabilities;
   return {
     issuer,
     resource,
@@ -233,20 +231,20 @@ function bearerAuth(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd: string): Bea
   };
 }
 
-/** A scope map file: `{ "scope": ["capability", …], … }`. */
-function readScopeMap(file: string): Map<string, string[]> | Error {
+/** A scope map file: `{ "scope": ["capability", …], … }`; what is wrong with it, as a sentence. */
+function readScopeMap(file: string): Map<string, string[]> | string {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    return new Error(`the scope map ${file} could not be read as JSON (${(error as Error).message}).`);
+    return `the scope map ${file} could not be read as JSON (${(error as Error).message}).`;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return new Error(`the scope map ${file} must be an object { "scope": ["capability", …] }.`);
+    return `the scope map ${file} must be an object { "scope": ["capability", …] }.`;
   const map = new Map<string, string[]>();
   for (const [scope, capabilities] of Object.entries(value)) {
     if (!Array.isArray(capabilities) || !capabilities.every((item) => typeof item === 'string')) {
-      return new Error(`the scope map ${file}: "${scope}" must be an array of capability strings.`);
+      return `the scope map ${file}: "${scope}" must be an array of capability strings.`;
     }
     map.set(scope, capabilities);
   }
@@ -254,9 +252,9 @@ function readScopeMap(file: string): Map<string, string[]> | Error {
 }
 
 /** The port: `--port`, else TOOLSMITH_PORT, else PORT; what is wrong when the variable is not a port. */
-function chosenPort(flag: number | undefined, env: NodeJS.ProcessEnv): number | undefined | { error: string } {
+function chosenPort(flag: number | undefined, env: NodeJS.ProcessEnv): number | undefined | string {
   if (flag !== undefined) return flag;
   const name = env.TOOLSMITH_PORT !== undefined ? 'TOOLSMITH_PORT' : env.PORT !== undefined ? 'PORT' : undefined;
   if (name === undefined) return undefined;
-  return wholeNumber(env[name]!) ?? { error: `${name} must be a port, ${wholeNumberWanted(0)}; got '${env[name]}'.` };
+  return wholeNumber(env[name]!) ?? `${name} must be a port, ${wholeNumberWanted(0)}; got '${env[name]}'.`;
 }

@@ -129,8 +129,9 @@ export async function updateStubs(
       continue;
     }
     const place = stubPlace(file, stale, output, texts, record.created);
-    const rewritten = await rewriteStub(file, text, stale, place.impl);
-    report.updated.push(writeStub(file, place, rewritten, stubsDir, texts, record.created));
+    const { content, changes } = await rewriteStub(file, text, stale, place.impl);
+    writeStub(file, place.to, content, stubsDir, texts, record.created);
+    report.updated.push({ path: file, to: place.to, changes, note: place.note });
   }
   // Written when it changed, best effort as the cache: without a record a later rename is reported, not followed.
   const recordText = `${JSON.stringify({ names: [...record.names], created: [...record.created] })}\n`;
@@ -245,12 +246,6 @@ function generatedImports(text: string, generated: string): GeneratedImport[] {
   return imports;
 }
 
-/** A stub's new text and what changed. */
-interface RewrittenStub {
-  content: string;
-  changes: string[];
-}
-
 /**
  * Rewrites one stub with ts-morph: its imports' names and modules, its class's `extends` clause and
  * the type names of `execute`'s signature; the class of a tool's own stub takes its tool's new
@@ -263,7 +258,7 @@ async function rewriteStub(
   text: string,
   stale: StaleImports,
   impl: string | undefined,
-): Promise<RewrittenStub> {
+): Promise<{ content: string; changes: string[] }> {
   // Loaded here only: ts-morph brings its own TypeScript (~85 MB of a process), too much for every generate.
   const { Project, SyntaxKind } = await import('ts-morph');
   const source = new Project({ useInMemoryFileSystem: true }).createSourceFile(file, text);
@@ -372,26 +367,25 @@ function stubPlace(
   };
 }
 
-/** Writes an updated stub in its place, atomically (a temporary file renamed over it); a moved stub's old file is removed. */
+/** Writes a stub's new `content` to `to`, atomically (a temporary file renamed over it); a moved stub's old `file` is removed. */
 function writeStub(
   file: string,
-  place: StubPlace,
-  rewritten: RewrittenStub,
+  to: string,
+  content: string,
   stubsDir: string,
   texts: Map<string, string>,
   created: Map<string, string>,
-): UpdatedStub {
-  const temporary = path.join(stubsDir, `.${place.to}.toolsmith-update`);
-  writeFileSync(temporary, rewritten.content);
-  renameSync(temporary, path.join(stubsDir, place.to));
-  if (place.to !== file) {
+): void {
+  const temporary = path.join(stubsDir, `.${to}.toolsmith-update`);
+  writeFileSync(temporary, content);
+  renameSync(temporary, path.join(stubsDir, to));
+  if (to !== file) {
     unlinkSync(path.join(stubsDir, file));
     texts.delete(file);
   }
   // No longer the scaffold, and checked again if the loop has yet to reach it (it then matches).
-  created.delete(place.to);
-  texts.set(place.to, rewritten.content);
-  return { path: file, to: place.to, changes: rewritten.changes, note: place.note };
+  created.delete(to);
+  texts.set(to, content);
 }
 
 function readRecord(file: string | undefined): StubsRecord {
