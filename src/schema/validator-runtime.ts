@@ -92,12 +92,13 @@ interface DataContext {
   readonly rootData?: unknown;
 }
 
-/** The error shape the coercion step reads: Ajv's `type` errors carry `params.type`. */
-interface ErrorLike {
-  readonly instancePath: string;
-  readonly keyword: string;
-  readonly params: Record<string, any>;
-  readonly schemaPath?: string;
+/** One problem as an Ajv validator (generated or runtime) reports it; a `type` error carries `params.type`. */
+export interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, any>;
+  message?: string;
+  schemaPath?: string;
 }
 
 /** A value the validator converted to the type its schema wants (`"212"` → `212` for a number). */
@@ -112,7 +113,7 @@ export interface ValueCoercion {
 export interface StrictValidate {
   // `any`: Ajv declares its own (wider) context type; this module only reads `parentData`.
   (data: unknown, dataContext?: any): boolean;
-  errors?: readonly ErrorLike[] | null;
+  errors?: readonly AjvError[] | null;
   /** Set by `coerceWhereNeeded` after each validation: the values it converted, or null when none. */
   coerced?: readonly ValueCoercion[] | null;
 }
@@ -123,7 +124,7 @@ export const MAX_COERCION_ROUNDS = 8;
 const NO_CHANGE: readonly unknown[] = Object.freeze([]);
 
 /** Whether `error` was reported by a schema under the `oneOf` that reported `oneOf`, at or below its value. */
-function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
+function isInside(error: AjvError, oneOf: AjvError): boolean {
   const at = oneOf.instancePath;
   const path = error.instancePath;
   if (!(path === at || (path.startsWith(at) && path.charCodeAt(at.length) === 47))) return false;
@@ -142,7 +143,7 @@ function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
  */
 function coerceAtTypeErrors(
   root: unknown,
-  errors: readonly ErrorLike[],
+  errors: readonly AjvError[],
   undo: Place[],
   changes: ValueCoercion[],
 ): unknown {
@@ -171,8 +172,8 @@ function coerceAtTypeErrors(
  * branch first). A `oneOf` that failed because several branches accept the value as it is forces no
  * branch's type on the values inside it (Ajv reports those branches in `params.passingSchemas`).
  */
-function wantedTypes(errors: readonly ErrorLike[]): Map<string, string[]> {
-  let accepted: ErrorLike[] | undefined;
+function wantedTypes(errors: readonly AjvError[]): Map<string, string[]> {
+  let accepted: AjvError[] | undefined;
   for (const error of errors)
     if (error.keyword === 'oneOf' && Array.isArray(error.params.passingSchemas)) (accepted ??= []).push(error);
   const wanted = new Map<string, string[]>();
