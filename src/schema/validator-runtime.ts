@@ -121,8 +121,6 @@ export interface StrictValidate {
 /** Most rounds of coerce-then-validate-again (each can reveal type errors under a condition that now holds). */
 export const MAX_COERCION_ROUNDS = 8;
 
-const NO_CHANGE: readonly unknown[] = Object.freeze([]);
-
 /** Whether `error` was reported by a schema under the `oneOf` that reported `oneOf`, at or below its value. */
 function isInside(error: AjvError, oneOf: AjvError): boolean {
   const at = oneOf.instancePath;
@@ -138,8 +136,7 @@ function isInside(error: AjvError, oneOf: AjvError): boolean {
 /**
  * Coerces, in place, the values at the places `errors` report a wrong `type` — each to the first
  * type expected there that Ajv's rules convert it to — records in `undo` how to put them back and
- * in `changes` what changed. Returns the root (replaced when the root itself was coerced), or
- * `NO_CHANGE` when nothing converted.
+ * in `changes` what changed. Returns the root (replaced when the root itself was coerced).
  */
 function coerceAtTypeErrors(
   root: unknown,
@@ -147,7 +144,6 @@ function coerceAtTypeErrors(
   undo: Place[],
   changes: ValueCoercion[],
 ): unknown {
-  let changed = false;
   for (const [path, types] of wantedTypes(errors)) {
     const place = locate(root, path);
     if (place === undefined || (place.value !== null && typeof place.value === 'object')) continue;
@@ -160,11 +156,10 @@ function coerceAtTypeErrors(
         undo.push(place);
         place.holder[place.key] = coerced;
       }
-      changed = true;
       break;
     }
   }
-  return changed ? root : NO_CHANGE;
+  return root;
 }
 
 /**
@@ -250,9 +245,9 @@ function coerceAndRetry(
   let errors = strict.errors;
   outer.coerced = null;
   for (let round = 0; round < MAX_COERCION_ROUNDS && errors; round++) {
-    const next = coerceAtTypeErrors(root, errors, undo, changes);
-    if (next === NO_CHANGE) break;
-    root = next;
+    const converted = changes.length;
+    root = coerceAtTypeErrors(root, errors, undo, changes);
+    if (changes.length === converted) break;
     if (strict(root, dataContext)) {
       if (root !== data && dataContext?.parentData !== undefined)
         dataContext.parentData[dataContext.parentDataProperty!] = root;
