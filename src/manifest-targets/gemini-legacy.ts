@@ -54,20 +54,13 @@ const GEMINI_FORMATS: ReadonlyMap<string, readonly string[]> = new Map([
   ['integer', ['int32', 'int64']],
 ]);
 
-/** The formats Gemini takes, as a loss entry tells them. */
+/** The formats Gemini takes, as the loss entry of a dropped `format` tells them. */
 const FORMATS_TOLD = [...GEMINI_FORMATS].map(([type, formats]) => `${formats.join('/')} for ${type}`).join(', ');
 
 /** A JSON type in the API's `Type` enum (`string` → `STRING`); a type that is no string is kept as written. */
 function apiType(type: unknown): unknown {
   return typeof type === 'string' ? type.toUpperCase() : type;
 }
-
-/** Why Gemini cannot take a `format`, `enum` or `const` (a loss entry's reason). */
-const NOT_TAKEN = {
-  format: `Gemini takes only ${FORMATS_TOLD}`,
-  enum: 'Gemini enums hold strings only',
-  const: 'Gemini has no `const` and string-only enums',
-} as const;
 
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
 export interface GeminiLegacyFunctionDeclaration {
@@ -148,7 +141,7 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out, single }) => {
         if (single !== undefined && typeof value === 'string' && GEMINI_FORMATS.get(single)?.includes(value) === true)
           setOwn(out, 'format', value);
-        else recorder.dropped(pointer, 'format', value, NOT_TAKEN.format);
+        else recorder.dropped(pointer, 'format', value, `Gemini takes only ${FORMATS_TOLD}`);
       },
     ],
     [
@@ -156,14 +149,14 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out }) => {
         if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
           setOwn(out, 'enum', cloneJson(value));
-        else recorder.dropped(pointer, 'enum', value, NOT_TAKEN.enum);
+        else recorder.dropped(pointer, 'enum', value, 'Gemini enums hold strings only');
       },
     ],
     [
       'const',
       (value, { pointer, recorder, out }) => {
         if (typeof value === 'string') setOwn(out, 'enum', [value]);
-        else recorder.dropped(pointer, 'const', value, NOT_TAKEN.const);
+        else recorder.dropped(pointer, 'const', value, 'Gemini has no `const` and string-only enums');
       },
     ],
     ['items', tupleAsAnyOf],
