@@ -71,7 +71,7 @@ function isShaped(schema: SchemaNode): boolean {
   return schema.type !== undefined || ['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(schema, key));
 }
 
-/** Makes an optional property's converted (hence shaped) schema also accept `null`: strict mode has no optional properties. */
+/** Makes an optional property's converted (hence shaped: see `convert`) schema also accept `null`: strict mode has no optional properties. */
 function makeNullable(schema: SchemaNode): SchemaNode {
   const hasType = schema.type !== undefined;
   const out: SchemaNode = {};
@@ -171,15 +171,6 @@ function closeObject({ node, pointer, recorder, out }: RewriteState): void {
   setOwn(out, 'required', Object.keys(out.properties as SchemaNode));
 }
 
-/** Why strict mode cannot take a converted node (an array without `items`, a value without a type), if it cannot. */
-function missingShape(out: SchemaNode): string | undefined {
-  const type = out.type;
-  if ((type === 'array' || (Array.isArray(type) && type.includes('array'))) && !hasOwn(out, 'items'))
-    return 'is an array without `items`; strict mode needs the item schema';
-  if (!isShaped(out)) return 'has no `type`; strict mode needs a `type` for every value';
-  return undefined;
-}
-
 /** One tool's strict conversion: what every node of its schema is converted with. */
 type StrictTool = Omit<RewriteState, 'node' | 'pointer' | 'out'> & { readonly name: string };
 
@@ -198,9 +189,11 @@ function convert(node: unknown, pointer: string, tool: StrictTool): SchemaNode {
     return recorder.describeInto(pointer, state.out);
   }
   if (describesObject(node)) closeObject(state);
-  const missing = missingShape(state.out);
-  if (missing !== undefined) unrepresentable(missing);
-  return recorder.describeInto(pointer, state.out);
+  const { out } = state;
+  if ([out.type].flat().includes('array') && !hasOwn(out, 'items'))
+    unrepresentable('is an array without `items`; strict mode needs the item schema');
+  if (!isShaped(out)) unrepresentable('has no `type`; strict mode needs a `type` for every value');
+  return recorder.describeInto(pointer, out);
 }
 
 /** Checks the strict size limits on the converted schema. */
