@@ -57,11 +57,6 @@ const GEMINI_FORMATS: ReadonlyMap<string, readonly string[]> = new Map([
 /** The formats Gemini takes, as the loss entry of a dropped `format` tells them. */
 const FORMATS_TOLD = [...GEMINI_FORMATS].map(([type, formats]) => `${formats.join('/')} for ${type}`).join(', ');
 
-/** A JSON type in the API's `Type` enum (`string` → `STRING`); a type that is no string is kept as written. */
-function apiType(type: unknown): unknown {
-  return typeof type === 'string' ? type.toUpperCase() : type;
-}
-
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
 export interface GeminiLegacyFunctionDeclaration {
   name: string;
@@ -129,8 +124,8 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       'type',
       (_value, { out, types, nonNull }) => {
         // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them
-        // `nullable`; each in the API's `Type` enum (`string` → `STRING`).
-        const branches = nonNull.map((type) => ({ type: apiType(type) }));
+        // `nullable`; each in the API's `Type` enum (`string` → `STRING`; a type that is no string as written).
+        const branches = nonNull.map((type) => ({ type: typeof type === 'string' ? type.toUpperCase() : type }));
         if (branches.length > 1) setOwn(out, 'anyOf', branches);
         else setOwn(out, 'type', branches.length === 1 ? branches[0]!.type : 'NULL');
         if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
