@@ -203,9 +203,8 @@ function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonl
 function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): SchemaNode | undefined {
   checkTool(tool, 'gemini-legacy', GEMINI_NAMES);
   const root = tool.inputSchema as SchemaNode;
-  const properties = isObject(root.properties) ? root.properties : {};
   const geminiTool: GeminiTool = { name: tool.name, recorder, root };
-  if (Object.keys(properties).length === 0) {
+  if (!isObject(root.properties) || Object.keys(root.properties).length === 0) {
     // A tool without named parameters: Gemini refuses an empty OBJECT, so `parameters` is left out.
     const ignored = { ...root };
     delete ignored.properties;
