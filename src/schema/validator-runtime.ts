@@ -18,8 +18,6 @@ function defaultExport<T>(module: T): T {
   return ((module as { default?: T }).default ?? module) as T;
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /**
  * Deep equality of JSON data as JSON Schema means it (`const`, `enum`, `uniqueItems`): same type,
  * numbers by value, arrays item by item, objects by their own keys in any order. Replaces Ajv's
@@ -43,7 +41,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   for (const key of keys) {
-    if (!hasOwn.call(b, key) || !jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+    if (!Object.hasOwn(b, key) || !jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
       return false;
   }
   return true;
@@ -198,7 +196,7 @@ function locate(root: unknown, path: string): Place | undefined {
     if (place.value === null || typeof place.value !== 'object') return undefined;
     const holder = place.value as Record<string, unknown>;
     const key = unescapePointerSegment(segments[index]!);
-    if (!hasOwn.call(holder, key)) return undefined;
+    if (!Object.hasOwn(holder, key)) return undefined;
     place.holder = holder;
     place.key = key;
     place.value = holder[key];
