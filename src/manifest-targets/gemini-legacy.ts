@@ -54,20 +54,8 @@ const GEMINI_FORMATS: ReadonlyMap<string, readonly string[]> = new Map([
   ['integer', ['int32', 'int64']],
 ]);
 
-/** The formats Gemini takes, as a loss entry tells them. */
+/** The formats Gemini takes, as the loss entry of a dropped `format` tells them. */
 const FORMATS_TOLD = [...GEMINI_FORMATS].map(([type, formats]) => `${formats.join('/')} for ${type}`).join(', ');
-
-/** A JSON type in the API's `Type` enum (`string` → `STRING`); a type that is no string is kept as written. */
-function apiType(type: unknown): unknown {
-  return typeof type === 'string' ? type.toUpperCase() : type;
-}
-
-/** Why Gemini cannot take a `format`, `enum` or `const` (a loss entry's reason). */
-const NOT_TAKEN = {
-  format: `Gemini takes only ${FORMATS_TOLD}`,
-  enum: 'Gemini enums hold strings only',
-  const: 'Gemini has no `const` and string-only enums',
-} as const;
 
 /** One function declaration of `manifests/gemini-legacy.json` (the legacy OpenAPI-subset `parameters`). */
 export interface GeminiLegacyFunctionDeclaration {
@@ -136,8 +124,8 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       'type',
       (_value, { out, types, nonNull }) => {
         // One type stays `type`, several become one `anyOf` branch each, and a `null` beside them
-        // `nullable`; each in the API's `Type` enum (`string` → `STRING`).
-        const branches = nonNull.map((type) => ({ type: apiType(type) }));
+        // `nullable`; each in the API's `Type` enum (`string` → `STRING`; a type that is no string as written).
+        const branches = nonNull.map((type) => ({ type: typeof type === 'string' ? type.toUpperCase() : type }));
         if (branches.length > 1) setOwn(out, 'anyOf', branches);
         else setOwn(out, 'type', branches.length === 1 ? branches[0]!.type : 'NULL');
         if (types.includes('null') && nonNull.length > 0) setOwn(out, 'nullable', true);
@@ -148,7 +136,7 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out, single }) => {
         if (single !== undefined && typeof value === 'string' && GEMINI_FORMATS.get(single)?.includes(value) === true)
           setOwn(out, 'format', value);
-        else recorder.dropped(pointer, 'format', value, NOT_TAKEN.format);
+        else recorder.dropped(pointer, 'format', value, `Gemini takes only ${FORMATS_TOLD}`);
       },
     ],
     [
@@ -156,14 +144,14 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       (value, { pointer, recorder, out }) => {
         if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
           setOwn(out, 'enum', cloneJson(value));
-        else recorder.dropped(pointer, 'enum', value, NOT_TAKEN.enum);
+        else recorder.dropped(pointer, 'enum', value, 'Gemini enums hold strings only');
       },
     ],
     [
       'const',
       (value, { pointer, recorder, out }) => {
         if (typeof value === 'string') setOwn(out, 'enum', [value]);
-        else recorder.dropped(pointer, 'const', value, NOT_TAKEN.const);
+        else recorder.dropped(pointer, 'const', value, 'Gemini has no `const` and string-only enums');
       },
     ],
     ['items', tupleAsAnyOf],
@@ -215,9 +203,8 @@ function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonl
 function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): SchemaNode | undefined {
   checkTool(tool, 'gemini-legacy', GEMINI_NAMES);
   const root = tool.inputSchema as SchemaNode;
-  const properties = isObject(root.properties) ? root.properties : {};
   const geminiTool: GeminiTool = { name: tool.name, recorder, root };
-  if (Object.keys(properties).length === 0) {
+  if (!isObject(root.properties) || Object.keys(root.properties).length === 0) {
     // A tool without named parameters: Gemini refuses an empty OBJECT, so `parameters` is left out.
     const ignored = { ...root };
     delete ignored.properties;

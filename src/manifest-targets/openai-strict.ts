@@ -60,19 +60,6 @@ const LIMITS = {
   stringChars: { most: 120000, counted: 'characters of names and enum/const values' },
 } as const;
 
-/**
- * What a strict builder returns besides the manifest: tool name → pointers (into its input schema) of the
- * optional properties made nullable (a `null` there means the model omitted the property).
- */
-export interface OpenAiStrictBuild<TEntry> extends TargetBuild<TEntry[]> {
-  nullableOptionals: Record<string, string[]>;
-}
-
-/** A node being converted, with the tool's pointers (relative to the input schema) of the optional properties made nullable. */
-interface StrictState extends RewriteState {
-  readonly nullableOptionals: string[];
-}
-
 const NULL_SCHEMA = (): SchemaNode => ({ type: 'null' });
 
 function isNullSchema(schema: unknown): boolean {
@@ -84,10 +71,9 @@ function isShaped(schema: SchemaNode): boolean {
   return schema.type !== undefined || ['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(schema, key));
 }
 
-/** Makes an optional property's schema also accept `null` (strict mode has no optional properties). */
+/** Makes an optional property's converted (hence shaped: see `convert`) schema also accept `null`: strict mode has no optional properties. */
 function makeNullable(schema: SchemaNode): SchemaNode {
   const hasType = schema.type !== undefined;
-  if (!isShaped(schema)) return { anyOf: [schema, NULL_SCHEMA()] };
   const out: SchemaNode = {};
   for (const key of Object.keys(schema)) setNullable(out, key, schema[key], hasType);
   return out;
@@ -109,16 +95,15 @@ function setNullable(out: SchemaNode, key: string, value: unknown, hasType: bool
   else setOwn(out, key, value);
 }
 
-/** The `properties` of a strict object: every property converted, the optional ones made nullable. */
-const convertProperties: KeywordRule<StrictState> = (value, state) => {
+/**
+ * The `properties` of a strict object: every property converted, the optional ones made nullable (the
+ * runtime's `stripOptionalNulls` takes a `null` sent for one of them as the property left out).
+ */
+const convertProperties: KeywordRule<RewriteState> = (value, state) => {
   const required = new Set(Array.isArray(state.node.required) ? (state.node.required as unknown[]) : []);
   const properties = mapValues(value, (schema, name) => {
-    const pointer = childPointer(state.pointer, 'properties', name);
-    const converted = state.rewrite(schema, pointer) as SchemaNode;
-    if (required.has(name)) return converted;
-    // Relative to the input schema (what the runtime sees).
-    state.nullableOptionals.push(pointer.slice('/inputSchema'.length));
-    return makeNullable(converted);
+    const converted = state.rewrite(schema, childPointer(state.pointer, 'properties', name)) as SchemaNode;
+    return required.has(name) ? converted : makeNullable(converted);
   });
   setOwn(state.out, 'properties', properties);
 };
@@ -132,9 +117,9 @@ const CLOSED_EMPTY =
   'to `false` on an object that names no properties, so it can only be empty: the model cannot send any property, though the runtime accepts them';
 
 /** Strict mode's keyword table (the rules and sources above). */
-const STRICT_KEYWORDS: KeywordTable<StrictState> = {
+const STRICT_KEYWORDS: KeywordTable<RewriteState> = {
   skipped: TOOLING_KEYWORDS,
-  rules: new Map<string, KeywordRule<StrictState>>([
+  rules: new Map<string, KeywordRule<RewriteState>>([
     ['format', keepFormats(FORMATS, `strict mode supports only ${[...FORMATS].join(', ')}`)],
     ['properties', convertProperties],
     ['required', (_value, { out }) => setOwn(out, 'required', [])],
@@ -168,7 +153,7 @@ const STRICT_KEYWORDS: KeywordTable<StrictState> = {
 };
 
 /** Strict mode allows only annotations beside a `$ref` (openai/lib/transform.mjs, validateRefSchemas): the rest is dropped. */
-function keepOnlyRefAnnotations({ node, pointer, recorder, out }: StrictState): void {
+function keepOnlyRefAnnotations({ node, pointer, recorder, out }: RewriteState): void {
   for (const key of Object.keys(out)) {
     if (key === '$ref' || key === 'title' || key === 'description') continue;
     if (STRICT_KEYWORDS.kept.has(key) || key === 'format') recorder.dropped(pointer, key, node[key]);
@@ -177,7 +162,7 @@ function keepOnlyRefAnnotations({ node, pointer, recorder, out }: StrictState): 
 }
 
 /** A strict object lists every property in `required` and allows no others. */
-function closeObject({ node, pointer, recorder, out }: StrictState): void {
+function closeObject({ node, pointer, recorder, out }: RewriteState): void {
   if (!hasOwn(out, 'properties')) {
     setOwn(out, 'properties', {});
     if (!hasOwn(node, 'additionalProperties')) recorder.rewritten(pointer, 'additionalProperties', true, CLOSED_EMPTY);
@@ -186,36 +171,29 @@ function closeObject({ node, pointer, recorder, out }: StrictState): void {
   setOwn(out, 'required', Object.keys(out.properties as SchemaNode));
 }
 
-/** Why strict mode cannot take a converted node (an array without `items`, a value without a type), if it cannot. */
-function missingShape(out: SchemaNode): string | undefined {
-  const type = out.type;
-  if ((type === 'array' || (Array.isArray(type) && type.includes('array'))) && !hasOwn(out, 'items'))
-    return 'is an array without `items`; strict mode needs the item schema';
-  if (!isShaped(out)) return 'has no `type`; strict mode needs a `type` for every value';
-  return undefined;
-}
-
 /** One tool's strict conversion: what every node of its schema is converted with. */
-type StrictTool = Omit<StrictState, 'node' | 'pointer' | 'out'> & { readonly name: string };
+type StrictTool = Omit<RewriteState, 'node' | 'pointer' | 'out'> & { readonly name: string };
 
 function convert(node: unknown, pointer: string, tool: StrictTool): SchemaNode {
-  const { recorder, rewrite, nullableOptionals } = tool;
+  const { recorder, rewrite } = tool;
   const unrepresentable = (why: string): never =>
     refuse(tool, recorder.target, pointer, `the schema at ${pointer} ${why}`);
   if (node === false) unrepresentable('is `false` (accepts nothing)');
   // `true`, or a schema of annotations only.
   if (!isObject(node) || Object.keys(node).every((key) => ANNOTATION_KEYWORDS.has(key) || TOOLING_KEYWORDS.has(key)))
     return unrepresentable('accepts any value; strict mode needs a `type` for every value');
-  const state: StrictState = { node, pointer, out: {}, recorder, rewrite, nullableOptionals };
+  const state: RewriteState = { node, pointer, out: {}, recorder, rewrite };
   rewriteKeywords(STRICT_KEYWORDS, state);
   if (hasOwn(state.out, '$ref')) {
     keepOnlyRefAnnotations(state);
     return recorder.describeInto(pointer, state.out);
   }
   if (describesObject(node)) closeObject(state);
-  const missing = missingShape(state.out);
-  if (missing !== undefined) unrepresentable(missing);
-  return recorder.describeInto(pointer, state.out);
+  const { out } = state;
+  if ([out.type].flat().includes('array') && !hasOwn(out, 'items'))
+    unrepresentable('is an array without `items`; strict mode needs the item schema');
+  if (!isShaped(out)) unrepresentable('has no `type`; strict mode needs a `type` for every value');
+  return recorder.describeInto(pointer, out);
 }
 
 /** Checks the strict size limits on the converted schema. */
@@ -255,27 +233,23 @@ function buildStrict<TEntry>(
   project: ManifestProject,
   target: string,
   entry: (tool: ManifestTool, parameters: SchemaNode) => TEntry,
-): OpenAiStrictBuild<TEntry> {
-  const nullableOptionals: Record<string, string[]> = {};
-  const build = buildPerTool<TEntry[]>(project, target, [], (tool, recorder, content) => {
+): TargetBuild<TEntry[]> {
+  return buildPerTool<TEntry[]>(project, target, [], (tool, recorder, content) => {
     checkTool(tool, target, OPENAI_NAMES);
     const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, OPENAI_FORBIDDEN_AT_ROOT);
     const strictTool: StrictTool = {
       name: tool.name,
       recorder,
-      nullableOptionals: [],
       rewrite: (schema, pointer) => convert(schema, pointer, strictTool),
     };
     const parameters = convert(root, '/inputSchema', strictTool);
     checkLimits(tool, parameters, target);
     content.push(entry(tool, parameters));
-    setOwn(nullableOptionals, tool.name, strictTool.nullableOptionals);
   });
-  return { ...build, nullableOptionals };
 }
 
 /** `manifests/openai-strict.json`: Chat Completions function tools with `strict: true`. */
-export function buildOpenAiStrictManifest(project: ManifestProject): OpenAiStrictBuild<OpenAiTool> {
+export function buildOpenAiStrictManifest(project: ManifestProject): TargetBuild<OpenAiTool[]> {
   return buildStrict<OpenAiTool>(project, 'openai-strict', ({ name, description }, parameters) => ({
     type: 'function',
     function: { name, description, parameters, strict: true },
@@ -283,7 +257,7 @@ export function buildOpenAiStrictManifest(project: ManifestProject): OpenAiStric
 }
 
 /** `manifests/openai-responses-strict.json`: Responses API function tools with `strict: true` (the strict rules above). */
-export function buildOpenAiResponsesStrictManifest(project: ManifestProject): OpenAiStrictBuild<OpenAiResponsesTool> {
+export function buildOpenAiResponsesStrictManifest(project: ManifestProject): TargetBuild<OpenAiResponsesTool[]> {
   const build = buildStrict(project, 'openai-responses-strict', (tool, parameters) =>
     responsesEntry(tool, parameters, true),
   );

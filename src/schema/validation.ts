@@ -7,7 +7,7 @@ import { classifyFormat, lenientStrictLogger, schemaDialect } from './dialect.js
 import type { SchemaDialect } from './keywords.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
 import { hasOwn, isObject, mapValues, schemaEntries, setOwn } from './walk.js';
-import { coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
+import { type AjvError, coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
 
 /** A JSON Schema object as tools carry it (draft-07). */
 export type JSONSchemaObject = Record<string, any>;
@@ -29,13 +29,7 @@ export interface ValidationIssue {
  */
 export interface ValidateFunction<T = unknown> {
   (data: unknown): data is T;
-  errors?: null | Array<{
-    instancePath: string;
-    keyword: string;
-    params: Record<string, any>;
-    message?: string;
-    schemaPath?: string;
-  }>;
+  errors?: null | AjvError[];
 }
 
 /** Most validation problems reported for one value; the rest are counted, not listed. */
@@ -128,9 +122,6 @@ function readyFor(schema: unknown, ajv: Ajv): Ajv {
   return ajv;
 }
 
-/** The Ajv error shape `toValidationIssues` reads (generated and runtime validators both give it). */
-type AjvErrorLike = NonNullable<ValidateFunction['errors']>[number];
-
 /** The keywords whose error names a property (in `params[param]`): the issue's path ends with it and `text` says what is wrong. */
 const NAMED_PROPERTY: ReadonlyMap<string, { readonly param: string; readonly text: string }> = new Map([
   ['required', { param: 'missingProperty', text: 'is required' }],
@@ -152,7 +143,7 @@ function boundedParams(params: Record<string, unknown> | undefined): Record<stri
  * `unevaluatedProperties`) it ends with the property concerned. The message starts with the path so
  * it reads on its own.
  */
-export function toValidationIssues(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
+export function toValidationIssues(errors: readonly AjvError[] | null | undefined): ValidationIssue[] {
   if (!errors || errors.length === 0)
     return [{ path: '', message: '(root) is invalid', keyword: 'unknown', params: {} }];
   const count = Math.min(errors.length, MAX_VALIDATION_ISSUES);
@@ -314,9 +305,6 @@ export interface SchemaValidatorSource<T = unknown> {
   stripOptionalNulls?: boolean;
 }
 
-/** A validator called the way Ajv's own `validate(data, dataCxt)` may be. */
-type RootCall = (data: unknown, dataContext: { readonly instancePath: string }) => boolean;
-
 /**
  * Ajv's data context for a root value. Passed explicitly (and shared) because an Ajv validator's
  * second parameter is destructured from a default `{}` that would otherwise be allocated on every
@@ -391,7 +379,7 @@ export class SchemaValidator<T = unknown> {
     if (this.nullPlan !== undefined) stripOptionalNulls(data, this.nullPlan);
     let valid: boolean;
     try {
-      valid = (validateFunction as RootCall)(data, dataContext as { readonly instancePath: string });
+      valid = (validateFunction as StrictValidate)(data, dataContext);
     } catch (error) {
       // A validator that throws on some data (Ajv's fast-deep-equal does, on an object whose
       // `toString` is a string) rejects it rather than failing the call with an internal error.

@@ -18,8 +18,6 @@ function defaultExport<T>(module: T): T {
   return ((module as { default?: T }).default ?? module) as T;
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /**
  * Deep equality of JSON data as JSON Schema means it (`const`, `enum`, `uniqueItems`): same type,
  * numbers by value, arrays item by item, objects by their own keys in any order. Replaces Ajv's
@@ -43,7 +41,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   for (const key of keys) {
-    if (!hasOwn.call(b, key) || !jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+    if (!Object.hasOwn(b, key) || !jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
       return false;
   }
   return true;
@@ -92,12 +90,13 @@ interface DataContext {
   readonly rootData?: unknown;
 }
 
-/** The error shape the coercion step reads: Ajv's `type` errors carry `params.type`. */
-interface ErrorLike {
-  readonly instancePath: string;
-  readonly keyword: string;
-  readonly params: Record<string, any>;
-  readonly schemaPath?: string;
+/** One problem as an Ajv validator (generated or runtime) reports it; a `type` error carries `params.type`. */
+export interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, any>;
+  message?: string;
+  schemaPath?: string;
 }
 
 /** A value the validator converted to the type its schema wants (`"212"` → `212` for a number). */
@@ -112,7 +111,7 @@ export interface ValueCoercion {
 export interface StrictValidate {
   // `any`: Ajv declares its own (wider) context type; this module only reads `parentData`.
   (data: unknown, dataContext?: any): boolean;
-  errors?: readonly ErrorLike[] | null;
+  errors?: readonly AjvError[] | null;
   /** Set by `coerceWhereNeeded` after each validation: the values it converted, or null when none. */
   coerced?: readonly ValueCoercion[] | null;
 }
@@ -120,10 +119,8 @@ export interface StrictValidate {
 /** Most rounds of coerce-then-validate-again (each can reveal type errors under a condition that now holds). */
 export const MAX_COERCION_ROUNDS = 8;
 
-const NO_CHANGE: readonly unknown[] = Object.freeze([]);
-
 /** Whether `error` was reported by a schema under the `oneOf` that reported `oneOf`, at or below its value. */
-function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
+function isInside(error: AjvError, oneOf: AjvError): boolean {
   const at = oneOf.instancePath;
   const path = error.instancePath;
   if (!(path === at || (path.startsWith(at) && path.charCodeAt(at.length) === 47))) return false;
@@ -137,16 +134,14 @@ function isInside(error: ErrorLike, oneOf: ErrorLike): boolean {
 /**
  * Coerces, in place, the values at the places `errors` report a wrong `type` — each to the first
  * type expected there that Ajv's rules convert it to — records in `undo` how to put them back and
- * in `changes` what changed. Returns the root (replaced when the root itself was coerced), or
- * `NO_CHANGE` when nothing converted.
+ * in `changes` what changed. Returns the root (replaced when the root itself was coerced).
  */
 function coerceAtTypeErrors(
   root: unknown,
-  errors: readonly ErrorLike[],
+  errors: readonly AjvError[],
   undo: Place[],
   changes: ValueCoercion[],
 ): unknown {
-  let changed = false;
   for (const [path, types] of wantedTypes(errors)) {
     const place = locate(root, path);
     if (place === undefined || (place.value !== null && typeof place.value === 'object')) continue;
@@ -159,11 +154,10 @@ function coerceAtTypeErrors(
         undo.push(place);
         place.holder[place.key] = coerced;
       }
-      changed = true;
       break;
     }
   }
-  return changed ? root : NO_CHANGE;
+  return root;
 }
 
 /**
@@ -171,8 +165,8 @@ function coerceAtTypeErrors(
  * branch first). A `oneOf` that failed because several branches accept the value as it is forces no
  * branch's type on the values inside it (Ajv reports those branches in `params.passingSchemas`).
  */
-function wantedTypes(errors: readonly ErrorLike[]): Map<string, string[]> {
-  let accepted: ErrorLike[] | undefined;
+function wantedTypes(errors: readonly AjvError[]): Map<string, string[]> {
+  let accepted: AjvError[] | undefined;
   for (const error of errors)
     if (error.keyword === 'oneOf' && Array.isArray(error.params.passingSchemas)) (accepted ??= []).push(error);
   const wanted = new Map<string, string[]>();
@@ -202,7 +196,7 @@ function locate(root: unknown, path: string): Place | undefined {
     if (place.value === null || typeof place.value !== 'object') return undefined;
     const holder = place.value as Record<string, unknown>;
     const key = unescapePointerSegment(segments[index]!);
-    if (!hasOwn.call(holder, key)) return undefined;
+    if (!Object.hasOwn(holder, key)) return undefined;
     place.holder = holder;
     place.key = key;
     place.value = holder[key];
@@ -249,9 +243,9 @@ function coerceAndRetry(
   let errors = strict.errors;
   outer.coerced = null;
   for (let round = 0; round < MAX_COERCION_ROUNDS && errors; round++) {
-    const next = coerceAtTypeErrors(root, errors, undo, changes);
-    if (next === NO_CHANGE) break;
-    root = next;
+    const converted = changes.length;
+    root = coerceAtTypeErrors(root, errors, undo, changes);
+    if (changes.length === converted) break;
     if (strict(root, dataContext)) {
       if (root !== data && dataContext?.parentData !== undefined)
         dataContext.parentData[dataContext.parentDataProperty!] = root;

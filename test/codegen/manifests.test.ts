@@ -3,7 +3,7 @@ import type { ManifestTarget } from '../../src/manifest-targets/table.js';
 import { describe, expect, it } from 'vitest';
 import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import type { ToolModel } from '../../codegen/model.js';
-import { buildOpenAiStrictManifest } from '../../src/manifest-targets/openai-strict.js';
+import { SchemaValidator } from '../../src/schema/validation.js';
 import { isMcpObjectSchema, MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp/tool.js';
 import type { ITool } from '../../src/tool.js';
 import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
@@ -198,19 +198,13 @@ describe('openai-strict', () => {
     expect(parameters.definitions.Point.properties.x.type).toBe('number');
   });
 
-  it('tells the runtime which nulls stand for omitted properties', () => {
-    const build = buildOpenAiStrictManifest({ tools: [tool(schema)], describeLosses: false });
-    expect(build.nullableOptionals.probe).toEqual([
-      '/properties/when',
-      '/properties/site',
-      '/properties/unit',
-      '/properties/at',
-      '/properties/pick',
-      '/properties/meta',
-      '/properties/tags',
-      '/properties/both',
-      '/definitions/Point/properties/y',
-    ]);
+  it('sends nulls for omitted properties that the runtime takes back out', () => {
+    const sent = { q: 'a', when: null, site: null, unit: null, at: { x: 1, y: null }, pick: null, meta: null };
+    const validator = new SchemaValidator({ schema, stripOptionalNulls: true });
+    expect(validator.validate({ ...sent, tags: null, both: null })).toEqual({
+      valid: true,
+      value: { q: 'a', unit: 'c', at: { x: 1 } },
+    });
   });
 
   it('keeps supported keywords and $ref/definitions', () => {

@@ -8,7 +8,8 @@ import { createGeneratorAjv, standaloneCode } from '../../codegen/ajv.js';
 import { addValidatorSchema } from '../../codegen/ajv.js';
 import { toEsm } from '../../codegen/emit/validators.js';
 import { SchemaValidator, ToolOrchestrator, type ITool } from '../../src/index.js';
-import { jsonEqual } from '../../src/schema/validator-runtime.js';
+import { Ajv } from 'ajv';
+import { coerceWhereNeeded, jsonEqual } from '../../src/schema/validator-runtime.js';
 import { REPO } from '../helpers/temp-project.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'toolsmith-validator-runtime-'));
@@ -96,5 +97,28 @@ describe('jsonEqual (the deep equality generated validators use)', () => {
       userContext: { userId: 'u' },
     });
     expect(result.errorDetails?.code).toBe('INVALID_ARGUMENTS');
+  });
+});
+
+describe('coerceWhereNeeded', () => {
+  it('validates again only after a round that converted something', () => {
+    const ajv = new Ajv().compile({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } });
+    let calls = 0;
+    const strict = Object.assign(
+      (data: unknown) => {
+        calls++;
+        const valid = ajv(data);
+        strict.errors = ajv.errors;
+        return valid;
+      },
+      { errors: null as typeof ajv.errors },
+    );
+    const validate = coerceWhereNeeded(strict);
+    expect(validate({ b: 'x' })).toBe(false);
+    expect(calls).toBe(1);
+    const value = { a: '1', b: 'x' };
+    expect(validate(value)).toBe(false);
+    expect(calls).toBe(3);
+    expect(value).toEqual({ a: '1', b: 'x' });
   });
 });
