@@ -191,7 +191,8 @@ export async function startHttpServer(
   options: ServeHttpOptions = {},
 ): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  if (options.auth === undefined && !isLoopbackHost(host)) {
+  const loopback = isLoopbackHost(host);
+  if (options.auth === undefined && !loopback) {
     throw new TypeError(
       `toolsmith serves without auth only on loopback; '${host}' is reachable from other machines. ` +
         'Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).',
@@ -221,11 +222,11 @@ export async function startHttpServer(
     },
     auth,
     allowedOrigins: options.allowedOrigins,
-    allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
+    allowLoopbackOrigins: auth === undefined && loopback,
     allowedHosts:
       options.allowedHosts !== undefined
         ? [...options.allowedHosts]
-        : isLoopbackHost(host)
+        : loopback
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -297,22 +298,15 @@ export async function startHttpServer(
 
   let markDone!: (result: ServeHttpResult) => void;
   const donePromise = new Promise<ServeHttpResult>((resolve) => (markDone = resolve));
-  const handleSignals = options.handleSignals ?? true;
-  const onSigterm = () => void drain('SIGTERM');
-  const onSigint = () => void drain('SIGINT');
-  if (handleSignals) {
-    process.once('SIGTERM', onSigterm);
-    process.once('SIGINT', onSigint);
-  }
+  const signals = options.handleSignals === false ? [] : (['SIGTERM', 'SIGINT'] as const);
+  const onSignal = (signal: (typeof signals)[number]) => void drain(signal);
+  for (const signal of signals) process.once(signal, onSignal);
 
   let draining$: Promise<ServeHttpResult> | undefined;
   const drain = (reason: ServeHttpResult['reason']): Promise<ServeHttpResult> => {
     draining$ ??= (async () => {
       draining = true;
-      if (handleSignals) {
-        process.off('SIGTERM', onSigterm);
-        process.off('SIGINT', onSigint);
-      }
+      for (const signal of signals) process.off(signal, onSignal);
       const pending = [...inFlight];
       for (const entry of pending) if (!entry.response.headersSent) entry.response.shouldKeepAlive = false;
       httpServer.closeIdleConnections();
