@@ -169,12 +169,9 @@ type Refusal = { status: number; code: number; message: string; headers?: Record
 /** One check of the request chain: a refusal, or nothing to let the request go on. */
 type Step = (exchange: Exchange) => Refusal | undefined | Promise<Refusal | undefined>;
 
-/** What the steps and `serveEra` need, resolved once from the options. */
-interface Served {
+/** The options with their defaults resolved once, as the steps and `serveEra` read them. */
+interface Served extends ServeHttpOptions {
   orchestrator: ToolOrchestrator;
-  /** Every request's server options but those of its caller (`serverOptions`). */
-  serverOptions: McpServerOptions;
-  allowedOrigins: readonly string[] | undefined;
   auth: BearerAuth | undefined;
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
@@ -210,18 +207,9 @@ export async function startHttpServer(
   /** Reports a thrown value (of a request, of the task store's drain) to `onError`. */
   const report = (error: unknown) => onError(error instanceof Error ? error : new Error(String(error)));
   const served: Served = {
+    ...options,
     orchestrator,
-    // Each request's server options but its caller's and its signal (`serverOptions`): those of a
-    // caller without a token, who calls as the persona 'mcp'.
-    serverOptions: {
-      ...options,
-      cacheScope: 'public',
-      taskListing: false,
-      persona: { personaId: options.personaId ?? 'mcp' },
-      onError,
-    },
     auth,
-    allowedOrigins: options.allowedOrigins,
     allowLoopbackOrigins: auth === undefined && loopback,
     allowedHosts:
       options.allowedHosts !== undefined
@@ -487,19 +475,19 @@ class ServedRequest extends Request {
 
 /** The options of the server for one request of `caller`, whose calls `signal` stops. */
 function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
-  if (caller === undefined) return { ...served.serverOptions, signal };
+  const personaId = served.personaId ?? 'mcp';
+  // A caller without a token calls as the persona, and the list it is shown is everyone's.
+  if (caller === undefined)
+    return { ...served, signal, cacheScope: 'public', taskListing: false, persona: { personaId } };
   const { subject: userId, scopes, clientId, capabilities } = caller;
   // A caller told apart by its token: its list is its own, and so are its tasks, which it may list.
   return {
-    ...served.serverOptions,
+    ...served,
     signal,
     capabilities,
     cacheScope: 'private',
     taskListing: true,
-    persona: {
-      ...served.serverOptions.persona,
-      userContext: { userId, scopes, ...(clientId === undefined ? {} : { clientId }) },
-    },
+    persona: { personaId, userContext: { userId, scopes, ...(clientId === undefined ? {} : { clientId }) } },
   };
 }
 
