@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type InputRequest,
@@ -159,16 +160,15 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
       ...(canSample ? { sample: checkedSample(sender(SAMPLE)) } : {}),
     };
   }
+  // Aborted when the call asks what it has no answer to: the round ends there.
   const controller = new AbortController();
-  let markNeeded!: (value: typeof INPUT_NEEDED) => void;
-  const inputNeeded = new Promise<typeof INPUT_NEEDED>((resolve) => (markNeeded = resolve));
+  const inputNeeded = once(controller.signal, 'abort').then((): typeof INPUT_NEEDED => INPUT_NEEDED);
   const needed: Record<string, InputRequest> = {};
   /** The answers this run read, carried in the next state (a retry sends only the new ones). */
   const read: Record<string, unknown> = Object.create(null);
   /** Ends the round: the call is answered input_required with what it asked. */
   const ask = (key: string, request: InputRequest): Promise<never> => {
     needed[key] = request;
-    markNeeded(INPUT_NEEDED);
     controller.abort(new DOMException('The call waits for the client to answer a question.', 'AbortError'));
     // Rejected for whoever still awaits it; nobody may, once the call is answered input_required.
     const stopped = Promise.reject(controller.signal.reason as Error);
