@@ -268,10 +268,6 @@ const TASK_ID_PARAMS: StandardSchemaV1<{ taskId: string }> = {
   },
 };
 
-function notFound(store: TaskStore, taskId: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, store.missing(taskId));
-}
-
 /** How the task methods answer: from which store, for whom, and whether `tasks/list` is answered. */
 interface TaskMethodsOptions {
   store: TaskStore;
@@ -296,7 +292,7 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
   const legacy = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined;
   server.setRequestHandler('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
     const task = await store.get(taskId, subject);
-    if (task === undefined) throw notFound(store, taskId);
+    if (task === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, store.missing(taskId));
     return legacy(ctx) ? toLegacyTask(task) : toGetTaskResult(task);
   });
   server.setRequestHandler('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
@@ -324,7 +320,7 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
   server.setRequestHandler('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
     const task = await waitForTaskEnd(store, taskId, { signal: ctx.mcpReq.signal, subject });
     const payload = task === undefined ? undefined : toLegacyTaskPayload(task);
-    if (payload === undefined) throw notFound(store, taskId);
+    if (payload === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, store.missing(taskId));
     if ('error' in payload) throw new ProtocolError(payload.error.code, payload.error.message);
     return payload.result;
   });
