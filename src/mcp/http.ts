@@ -425,8 +425,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
   const handler = createMcpHandler(
     ({ requestInfo }: McpRequestContext) => {
       if (!(requestInfo instanceof ServedRequest))
-        throw new Error('toolsmith: a request reached the SDK without its caller.');
-      return createMcpServer(served.orchestrator, serverOptions(served, requestInfo.caller, requestInfo.calls));
+        throw new Error('toolsmith: a request reached the SDK without its server options.');
+      return createMcpServer(served.orchestrator, requestInfo.serverOptions);
     },
     { onerror: served.onError, maxRequestBodySize: served.maxBodyBytes },
   );
@@ -444,9 +444,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     const serving: Serving = { calls: new AbortController(), teardown: new AbortController() };
     exchange.serving = serving;
     const { url, init } = webRequestInit(request, exchange.body ?? '', serving.teardown.signal);
-    const answer = await handler.fetch(new ServedRequest(url, init, caller, serving.calls.signal), {
-      parsedBody: message,
-    });
+    const options = serverOptions(served, caller, serving.calls.signal);
+    const answer = await handler.fetch(new ServedRequest(url, init, options), { parsedBody: message });
     // A 2025 handshake answered: the client gets a session id to send back (Streamable HTTP). The
     // server keeps nothing for it, so any replica takes any request, with or without one.
     if (answer.ok && (message as { method?: unknown } | undefined)?.method === 'initialize')
@@ -459,15 +458,14 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
 
 /**
  * A request to /mcp as the SDK's handler gets it. The SDK hands it to the factory, which builds the
- * request's server from what it carries: the caller (none without auth), and the signal that stops
- * the server's calls (the request's own signal tears the whole exchange down).
+ * request's server with the options it carries: those of its caller, with the signal that stops the
+ * server's calls (the request's own signal tears the whole exchange down).
  */
 class ServedRequest extends Request {
   constructor(
     url: string,
     init: RequestInit,
-    readonly caller: AuthenticatedCaller | undefined,
-    readonly calls: AbortSignal,
+    readonly serverOptions: McpServerOptions,
   ) {
     super(url, init);
   }
