@@ -308,10 +308,9 @@ export async function startHttpServer(
       for (const entry of late)
         abortExchange(entry, 503, 'This server shut down before the request finished; retry it.');
       await Promise.all(late.map((entry) => entry.finished));
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      });
+      httpServer.close();
+      httpServer.closeAllConnections();
+      await once(httpServer, 'close');
       // Tasks still running here get the drain's deadline too, then are marked failed with the reason.
       if (options.taskStore !== undefined)
         await options.taskStore

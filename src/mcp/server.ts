@@ -191,8 +191,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     options.listedTools === undefined ? undefined : new Map(options.listedTools.map((entry) => [entry.name, entry]));
   server.setRequestHandler('tools/list', (request) => {
     const tools = listMcpTools(orchestrator, capabilities, listed);
-    const page = pageOf(tools, pageSize, request.params?.cursor);
-    return { ...page, ttlMs, cacheScope };
+    return { ...pageOf(tools, pageSize, request.params?.cursor), ttlMs, cacheScope };
   });
   server.setRequestHandler('tools/call', (request, ctx) => callTool(calls, request.params, ctx));
   return server;
