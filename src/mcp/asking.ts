@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type InputRequest,
@@ -159,16 +160,15 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
       ...(canSample ? { sample: checkedSample(sender(SAMPLE)) } : {}),
     };
   }
+  // Aborted when the call asks what it has no answer to: the round ends there.
   const controller = new AbortController();
-  let markNeeded!: (value: typeof INPUT_NEEDED) => void;
-  const inputNeeded = new Promise<typeof INPUT_NEEDED>((resolve) => (markNeeded = resolve));
+  const inputNeeded = once(controller.signal, 'abort').then((): typeof INPUT_NEEDED => INPUT_NEEDED);
   const needed: Record<string, InputRequest> = {};
   /** The answers this run read, carried in the next state (a retry sends only the new ones). */
   const read: Record<string, unknown> = Object.create(null);
   /** Ends the round: the call is answered input_required with what it asked. */
   const ask = (key: string, request: InputRequest): Promise<never> => {
     needed[key] = request;
-    markNeeded(INPUT_NEEDED);
     controller.abort(new DOMException('The call waits for the client to answer a question.', 'AbortError'));
     // Rejected for whoever still awaits it; nobody may, once the call is answered input_required.
     const stopped = Promise.reject(controller.signal.reason as Error);
@@ -201,9 +201,11 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
 }
 
 /**
- * The caller's turn of a call to `tool`: an approval gate that asks the user through `ask`, when
- * the tool has side effects the orchestrator does not decide on (`decidesSideEffects`) and the
- * client can ask; nothing otherwise.
+ * The caller's turn of a call to `tool`, when the tool has side effects the orchestrator does not
+ * decide on (`decidesSideEffects`) and the client can ask (`ask`): an approval gate asking the user
+ * (approve / deny) with the tool and its arguments, whose answer is checked against the question as
+ * any form's. On 2026-07-28 the approval is an answer the call carries in its state from round to
+ * round, so a call is approved once. Nothing otherwise.
  */
 export function approvalTurn(
   orchestrator: ToolOrchestrator,
@@ -211,25 +213,16 @@ export function approvalTurn(
   ask: Elicit | undefined,
 ): { callerTurn?: CallerTurn } {
   if (ask === undefined || tool?.hasSideEffects !== true || orchestrator.decidesSideEffects) return {};
-  return { callerTurn: { approvalGate: approvalByElicitation(ask) } };
-}
-
-/**
- * The approval gate of a side-effect tool, asking the user (approve / deny) with the tool and its
- * arguments; the answer is checked against the question as any form's. On 2026-07-28 the approval is
- * an answer the call carries in its state from round to round, so a call is approved once.
- */
-function approvalByElicitation(ask: Elicit): ApprovalGate {
   const checked = checkedElicit(ask);
-  return async ({ tool, args }) => {
+  const approvalGate: ApprovalGate = async ({ tool: { name, description }, args }) => {
     let shown = JSON.stringify(args);
     if (shown.length > 2000) shown = `${shown.slice(0, 2000)}…`;
     const answer = await checked({
-      message: `Allow the tool '${tool.name}' to run? It has side effects (${truncateText(tool.description, 300)}). Arguments: ${shown}`,
+      message: `Allow the tool '${name}' to run? It has side effects (${truncateText(description, 300)}). Arguments: ${shown}`,
       requestedSchema: {
         type: 'object',
         properties: {
-          approve: { type: 'boolean', title: `Run ${tool.name}`, description: 'Approve this call', default: false },
+          approve: { type: 'boolean', title: `Run ${name}`, description: 'Approve this call', default: false },
         },
         required: ['approve'],
       },
@@ -245,6 +238,7 @@ function approvalByElicitation(ask: Elicit): ApprovalGate {
       reason: answer.action === 'accept' ? 'The user did not approve the call.' : `The user answered ${answer.action}.`,
     };
   };
+  return { callerTurn: { approvalGate } };
 }
 
 /**

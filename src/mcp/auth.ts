@@ -150,13 +150,11 @@ export function callerFromClaims(
  * issuer or resource is not an absolute URL or the JWKS file cannot be read.
  */
 export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
-  for (const [name, value] of [
-    ['issuer', options.issuer],
-    ['resource', options.resource],
-  ] as const) {
-    if (!URL.canParse(value))
-      throw new TypeError(`auth ${name} '${value}' is not an absolute URL; give e.g. https://auth.example.com/.`);
-  }
+  for (const name of ['issuer', 'resource'] as const)
+    if (!URL.canParse(options[name]))
+      throw new TypeError(
+        `auth ${name} '${options[name]}' is not an absolute URL; give e.g. https://auth.example.com/.`,
+      );
   const metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(options.resource));
   const keys = loadKeySet(options.jwks);
   const table = new ScopeTable(options.scopeCapabilities);

@@ -169,12 +169,9 @@ type Refusal = { status: number; code: number; message: string; headers?: Record
 /** One check of the request chain: a refusal, or nothing to let the request go on. */
 type Step = (exchange: Exchange) => Refusal | undefined | Promise<Refusal | undefined>;
 
-/** What the steps and `serveEra` need, resolved once from the options. */
-interface Served {
+/** The options with their defaults resolved once, as the steps and `serveEra` read them. */
+interface Served extends ServeHttpOptions {
   orchestrator: ToolOrchestrator;
-  /** Every request's server options but those of its caller (`serverOptions`). */
-  serverOptions: McpServerOptions;
-  allowedOrigins: readonly string[] | undefined;
   auth: BearerAuth | undefined;
   allowLoopbackOrigins: boolean;
   allowedHosts: string[] | undefined;
@@ -191,7 +188,8 @@ export async function startHttpServer(
   options: ServeHttpOptions = {},
 ): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  if (options.auth === undefined && !isLoopbackHost(host)) {
+  const loopback = isLoopbackHost(host);
+  if (options.auth === undefined && !loopback) {
     throw new TypeError(
       `toolsmith serves without auth only on loopback; '${host}' is reachable from other machines. ` +
         'Bind --host 127.0.0.1, or configure bearer-token auth (issuer, resource, jwks).',
@@ -209,23 +207,14 @@ export async function startHttpServer(
   /** Reports a thrown value (of a request, of the task store's drain) to `onError`. */
   const report = (error: unknown) => onError(error instanceof Error ? error : new Error(String(error)));
   const served: Served = {
+    ...options,
     orchestrator,
-    // Each request's server options but its caller's and its signal (`serverOptions`): those of a
-    // caller without a token, who calls as the persona 'mcp'.
-    serverOptions: {
-      ...options,
-      cacheScope: 'public',
-      taskListing: false,
-      persona: { personaId: options.personaId ?? 'mcp' },
-      onError,
-    },
     auth,
-    allowedOrigins: options.allowedOrigins,
-    allowLoopbackOrigins: auth === undefined && isLoopbackHost(host),
+    allowLoopbackOrigins: auth === undefined && loopback,
     allowedHosts:
       options.allowedHosts !== undefined
         ? [...options.allowedHosts]
-        : isLoopbackHost(host)
+        : loopback
           ? localhostAllowedHostnames()
           : undefined,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -297,22 +286,15 @@ export async function startHttpServer(
 
   let markDone!: (result: ServeHttpResult) => void;
   const donePromise = new Promise<ServeHttpResult>((resolve) => (markDone = resolve));
-  const handleSignals = options.handleSignals ?? true;
-  const onSigterm = () => void drain('SIGTERM');
-  const onSigint = () => void drain('SIGINT');
-  if (handleSignals) {
-    process.once('SIGTERM', onSigterm);
-    process.once('SIGINT', onSigint);
-  }
+  const signals = options.handleSignals === false ? [] : (['SIGTERM', 'SIGINT'] as const);
+  const onSignal = (signal: (typeof signals)[number]) => void drain(signal);
+  for (const signal of signals) process.once(signal, onSignal);
 
   let draining$: Promise<ServeHttpResult> | undefined;
   const drain = (reason: ServeHttpResult['reason']): Promise<ServeHttpResult> => {
     draining$ ??= (async () => {
       draining = true;
-      if (handleSignals) {
-        process.off('SIGTERM', onSigterm);
-        process.off('SIGINT', onSigint);
-      }
+      for (const signal of signals) process.off(signal, onSignal);
       const pending = [...inFlight];
       for (const entry of pending) if (!entry.response.headersSent) entry.response.shouldKeepAlive = false;
       httpServer.closeIdleConnections();
@@ -326,10 +308,9 @@ export async function startHttpServer(
       for (const entry of late)
         abortExchange(entry, 503, 'This server shut down before the request finished; retry it.');
       await Promise.all(late.map((entry) => entry.finished));
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      });
+      httpServer.close();
+      httpServer.closeAllConnections();
+      await once(httpServer, 'close');
       // Tasks still running here get the drain's deadline too, then are marked failed with the reason.
       if (options.taskStore !== undefined)
         await options.taskStore
@@ -443,8 +424,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
   const handler = createMcpHandler(
     ({ requestInfo }: McpRequestContext) => {
       if (!(requestInfo instanceof ServedRequest))
-        throw new Error('toolsmith: a request reached the SDK without its caller.');
-      return createMcpServer(served.orchestrator, serverOptions(served, requestInfo.caller, requestInfo.calls));
+        throw new Error('toolsmith: a request reached the SDK without its server options.');
+      return createMcpServer(served.orchestrator, requestInfo.serverOptions);
     },
     { onerror: served.onError, maxRequestBodySize: served.maxBodyBytes },
   );
@@ -462,9 +443,8 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     const serving: Serving = { calls: new AbortController(), teardown: new AbortController() };
     exchange.serving = serving;
     const { url, init } = webRequestInit(request, exchange.body ?? '', serving.teardown.signal);
-    const answer = await handler.fetch(new ServedRequest(url, init, caller, serving.calls.signal), {
-      parsedBody: message,
-    });
+    const options = serverOptions(served, caller, serving.calls.signal);
+    const answer = await handler.fetch(new ServedRequest(url, init, options), { parsedBody: message });
     // A 2025 handshake answered: the client gets a session id to send back (Streamable HTTP). The
     // server keeps nothing for it, so any replica takes any request, with or without one.
     if (answer.ok && (message as { method?: unknown } | undefined)?.method === 'initialize')
@@ -477,15 +457,14 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
 
 /**
  * A request to /mcp as the SDK's handler gets it. The SDK hands it to the factory, which builds the
- * request's server from what it carries: the caller (none without auth), and the signal that stops
- * the server's calls (the request's own signal tears the whole exchange down).
+ * request's server with the options it carries: those of its caller, with the signal that stops the
+ * server's calls (the request's own signal tears the whole exchange down).
  */
 class ServedRequest extends Request {
   constructor(
     url: string,
     init: RequestInit,
-    readonly caller: AuthenticatedCaller | undefined,
-    readonly calls: AbortSignal,
+    readonly serverOptions: McpServerOptions,
   ) {
     super(url, init);
   }
@@ -493,19 +472,19 @@ class ServedRequest extends Request {
 
 /** The options of the server for one request of `caller`, whose calls `signal` stops. */
 function serverOptions(served: Served, caller: AuthenticatedCaller | undefined, signal: AbortSignal): McpServerOptions {
-  if (caller === undefined) return { ...served.serverOptions, signal };
+  const personaId = served.personaId ?? 'mcp';
+  // A caller without a token calls as the persona, and the list it is shown is everyone's.
+  if (caller === undefined)
+    return { ...served, signal, cacheScope: 'public', taskListing: false, persona: { personaId } };
   const { subject: userId, scopes, clientId, capabilities } = caller;
   // A caller told apart by its token: its list is its own, and so are its tasks, which it may list.
   return {
-    ...served.serverOptions,
+    ...served,
     signal,
     capabilities,
     cacheScope: 'private',
     taskListing: true,
-    persona: {
-      ...served.serverOptions.persona,
-      userContext: { userId, scopes, ...(clientId === undefined ? {} : { clientId }) },
-    },
+    persona: { personaId, userContext: { userId, scopes, ...(clientId === undefined ? {} : { clientId }) } },
   };
 }
 

@@ -191,8 +191,7 @@ export function createMcpServer(orchestrator: ToolOrchestrator, options: McpServ
     options.listedTools === undefined ? undefined : new Map(options.listedTools.map((entry) => [entry.name, entry]));
   server.setRequestHandler('tools/list', (request) => {
     const tools = listMcpTools(orchestrator, capabilities, listed);
-    const page = pageOf(tools, pageSize, request.params?.cursor);
-    return { ...page, ttlMs, cacheScope };
+    return { ...pageOf(tools, pageSize, request.params?.cursor), ttlMs, cacheScope };
   });
   server.setRequestHandler('tools/call', (request, ctx) => callTool(calls, request.params, ctx));
   return server;
@@ -301,22 +300,18 @@ async function callAsTask(
   task: { ttlMs?: number },
 ): Promise<CallToolResult> {
   const { orchestrator, server } = calls;
-  const modern = ctx.mcpReq.envelope !== undefined;
-  const lasting = server.streams && !modern;
-  const { elicitation, sampling } = clientCapabilities(ctx, server) ?? {};
-  const canAsk = (modern || lasting) && elicitation !== undefined && elicitation !== null;
-  const canSample = (modern || lasting) && sampling !== undefined && sampling !== null;
+  const lasting = server.streams && ctx.mcpReq.envelope === undefined;
   const taskDetails = callDetails(calls, tool, params, 'mcp-task');
   const handle = await startTask(
     store,
     ctx,
     { toolName: params.name, subject: calls.taskSubject, ...task },
     (signal, controls) => {
-      const reporter = taskReporter(server, controls, { modern, elicit: canAsk, sample: canSample });
+      const reporter = taskReporter(server, controls, ctx, lasting);
       return orchestrator.processToolCall({
         ...taskDetails,
         signal,
-        ...(reporter.elicit === undefined && reporter.sample === undefined ? {} : { reporter }),
+        reporter,
         // Asked through the task too (input_required).
         ...approvalTurn(orchestrator, tool, reporter.elicit),
       });

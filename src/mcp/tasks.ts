@@ -29,7 +29,7 @@ import {
   toLegacyTaskPayload,
   waitForTaskEnd,
 } from '../tasks/index.js';
-import { checkedSample, ELICIT, type QuestionKind, SAMPLE } from './asking.js';
+import { checkedSample, clientCapabilities, ELICIT, type QuestionKind, SAMPLE } from './asking.js';
 
 /*
  * Long calls as MCP tasks, for tools whose definition says `taskSupport`: the client that asks (on
@@ -204,18 +204,24 @@ export async function startTask(
 }
 
 /**
- * How a task's call reaches its client, where it can (`can`): on 2026-07-28 through the task's
- * `inputRequests` (any replica takes the answer), on 2025-11-25 by requests carrying the related task
- * on a lasting connection. A model's answer reaches the tool only when it is one (`checkedSample`).
+ * How a task's call reaches its client, for the questions the client declared it takes: on 2026-07-28
+ * through the task's `inputRequests` (any replica takes the answer), on 2025-11-25 by requests
+ * carrying the related task, only on a `lasting` connection. A model's answer reaches the tool only
+ * when it is one (`checkedSample`).
  */
 export function taskReporter(
   server: Server,
   task: TaskControls,
-  can: { modern: boolean; elicit: boolean; sample: boolean },
+  ctx: ServerContext,
+  lasting: boolean,
 ): { elicit?: Elicit; sample?: Sample } {
+  const modern = ctx.mcpReq.envelope !== undefined;
   const reporter: { elicit?: Elicit; sample?: Sample } = {};
-  if (can.elicit) reporter.elicit = taskAsker(server, task, can.modern, ELICIT);
-  if (can.sample) reporter.sample = checkedSample(taskAsker(server, task, can.modern, SAMPLE));
+  if (!modern && !lasting) return reporter;
+  const { elicitation, sampling } = clientCapabilities(ctx, server) ?? {};
+  if (elicitation !== undefined && elicitation !== null) reporter.elicit = taskAsker(server, task, modern, ELICIT);
+  if (sampling !== undefined && sampling !== null)
+    reporter.sample = checkedSample(taskAsker(server, task, modern, SAMPLE));
   return reporter;
 }
 
@@ -262,10 +268,6 @@ const TASK_ID_PARAMS: StandardSchemaV1<{ taskId: string }> = {
   },
 };
 
-function notFound(store: TaskStore, taskId: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, store.missing(taskId));
-}
-
 /** How the task methods answer: from which store, for whom, and whether `tasks/list` is answered. */
 interface TaskMethodsOptions {
   store: TaskStore;
@@ -290,7 +292,7 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
   const legacy = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined;
   server.setRequestHandler('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
     const task = await store.get(taskId, subject);
-    if (task === undefined) throw notFound(store, taskId);
+    if (task === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, store.missing(taskId));
     return legacy(ctx) ? toLegacyTask(task) : toGetTaskResult(task);
   });
   server.setRequestHandler('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
@@ -318,7 +320,7 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
   server.setRequestHandler('tasks/result', { params: TASK_ID_PARAMS }, async ({ taskId }, ctx) => {
     const task = await waitForTaskEnd(store, taskId, { signal: ctx.mcpReq.signal, subject });
     const payload = task === undefined ? undefined : toLegacyTaskPayload(task);
-    if (payload === undefined) throw notFound(store, taskId);
+    if (payload === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, store.missing(taskId));
     if ('error' in payload) throw new ProtocolError(payload.error.code, payload.error.message);
     return payload.result;
   });
@@ -335,9 +337,6 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
       if (error instanceof RangeError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
-    return {
-      tasks: page.tasks.map(toLegacyTask),
-      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-    };
+    return { tasks: page.tasks.map(toLegacyTask), nextCursor: page.nextCursor };
   });
 }

@@ -102,6 +102,9 @@ describe('createBearerAuth over a JWKS file', () => {
 
   it('refuses a setup mistake at once, naming the option', () => {
     expect(() => createBearerAuth({ issuer: 'auth', resource: RESOURCE, jwks })).toThrow(/auth issuer 'auth'/);
+    expect(() => createBearerAuth({ issuer: ISSUER, resource: '/mcp', jwks })).toThrow(
+      /auth resource '\/mcp' is not an absolute URL/,
+    );
     expect(() => createBearerAuth({ issuer: ISSUER, resource: RESOURCE, jwks: path.join(dir, 'none.json') })).toThrow(
       /could not be read as a JWKS file/,
     );
