@@ -3,7 +3,6 @@ import { isDeepStrictEqual } from 'node:util';
 import type { SharedSchemaModel, ToolModel, ToolNames } from './model.js';
 import { ownValue } from './dictionary.js';
 import { formatPointer } from '../src/schema/json-pointer.js';
-import { hasOwn } from '../src/schema/walk.js';
 
 /** The pattern a tool name must match (the definition format's rule, before any target's own). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -197,7 +196,7 @@ export function toolIdentifierClaims(tool: ToolModel): { claims: IdentifierClaim
       const origin = ownValue(tool.definitionOrigins, key);
       if (origin?.kind !== 'local') continue;
       // A key of both schemas is one type, claimed at the input schema's.
-      if (root === 'outputSchema' && hasOwn(inputDefinitions, key)) {
+      if (root === 'outputSchema' && Object.hasOwn(inputDefinitions, key)) {
         if (!isDeepStrictEqual(inputDefinitions[key], definition)) differing.push(key);
       } else
         claims.push(

@@ -11,7 +11,7 @@ import { MANIFEST_TARGET_TABLE, MANIFEST_TARGETS, type ManifestTarget } from '..
 import { definitionKey, valueAt } from '../../src/schema/json-pointer.js';
 import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
 import { codeSpan } from '../../src/text/markdown-text.js';
-import { hasOwn, isObject as isSchemaObject, type SchemaNode as SchemaObject } from '../../src/schema/walk.js';
+import { isObject as isSchemaObject, type SchemaNode as SchemaObject } from '../../src/schema/walk.js';
 
 import { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';
 
@@ -126,7 +126,7 @@ function typeText(schema: unknown, link: RefLinker): string {
       ? [schema.type]
       : [];
   if (types.length === 0) {
-    if (hasOwn(schema, 'const')) return 'constant';
+    if (Object.hasOwn(schema, 'const')) return 'constant';
     if (Array.isArray(schema.enum)) return 'enum';
     if (isSchemaObject(schema.properties)) return 'object';
     return 'any';
@@ -144,9 +144,9 @@ function constraintsText(schema: unknown): string {
   if (!isSchemaObject(schema)) return '';
   const parts: string[] = [];
   if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.map((value) => jsonCode(value)).join(', ')}`);
-  if (hasOwn(schema, 'const')) parts.push(`always ${jsonCode(schema.const)}`);
+  if (Object.hasOwn(schema, 'const')) parts.push(`always ${jsonCode(schema.const)}`);
   for (const keyword of CONSTRAINT_KEYWORDS) {
-    if (hasOwn(schema, keyword)) parts.push(codeSpan(`${keyword}: ${JSON.stringify(schema[keyword])}`));
+    if (Object.hasOwn(schema, keyword)) parts.push(codeSpan(`${keyword}: ${JSON.stringify(schema[keyword])}`));
   }
   if (
     schema.additionalProperties !== undefined &&
@@ -197,7 +197,7 @@ function row(property: string, schema: unknown, link: RefLinker, required: boole
     property,
     type: tableCell(typeText(schema, link)),
     required: required ? 'yes' : 'no',
-    default: isSchemaObject(schema) && hasOwn(schema, 'default') ? tableCell(jsonCode(schema.default)) : '',
+    default: isSchemaObject(schema) && Object.hasOwn(schema, 'default') ? tableCell(jsonCode(schema.default)) : '',
     constraints: tableCell(constraintsText(schema)),
     description: tableCell(description),
   };

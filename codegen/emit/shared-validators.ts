@@ -19,7 +19,7 @@ import { prepareValidatorSchema } from '../../src/schema/defaults.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { addValidatorSchema, allowUnknownFormats, createGeneratorAjv, standaloneCode } from '../ajv.js';
 import type { SharedSchemaModel } from '../model.js';
-import { hasOwn, isObject, mapSchema, walkSchema } from '../../src/schema/walk.js';
+import { isObject, mapSchema, walkSchema } from '../../src/schema/walk.js';
 import { DEFINITION_CONTAINERS, keywordsWhere } from '../../src/schema/keywords.js';
 
 /** The keyword a replaced `$ref` becomes in a tool's validator schema (never in a written schema). */
@@ -99,7 +99,7 @@ const SUBSCHEMA_KEYWORDS = [
  * more than it saves there (the context object, the errors appended).
  */
 const worthCalling = (schema: JSONSchema7Definition): boolean =>
-  isObject(schema) && SUBSCHEMA_KEYWORDS.some((keyword) => hasOwn(schema, keyword));
+  isObject(schema) && SUBSCHEMA_KEYWORDS.some((keyword) => Object.hasOwn(schema, keyword));
 
 /**
  * A tool's validator schema with each `$ref` to a shared copy it may call replaced by
@@ -129,7 +129,8 @@ export function withSharedCalls(schema: JSONSchema7, shared: SharedValidators): 
   if (called.size === 0) return schema;
   let blocked = false;
   walkSchema(schema as never, '', (node) => {
-    if (hasOwn(node, SHARED_KEYWORD) || UNEVALUATED.some((keyword) => hasOwn(node, keyword))) blocked = true;
+    if (Object.hasOwn(node, SHARED_KEYWORD) || UNEVALUATED.some((keyword) => Object.hasOwn(node, keyword)))
+      blocked = true;
   });
   if (blocked) return schema;
   // Schema nodes only: `const`, `enum`, `default` and `examples` are data, copied as they are.
@@ -150,7 +151,7 @@ export function withSharedCalls(schema: JSONSchema7, shared: SharedValidators): 
   const reached = new Set<string>();
   const reach = (node: JSONSchema7Definition) => {
     for (const key of referencedDefinitions(node))
-      if (!reached.has(key) && hasOwn(definitions, key)) {
+      if (!reached.has(key) && Object.hasOwn(definitions, key)) {
         reached.add(key);
         reach(kept.get(key) ?? definitions[key]!);
       }

@@ -6,7 +6,7 @@ import { ownValue } from '../dictionary.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { failureTypes } from './failures.js';
 import { definitionKey } from '../../src/schema/json-pointer.js';
-import { forEachSubschema, hasOwn, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
+import { forEachSubschema, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
 import { importLine, jsDoc, quoted, typeKey } from './literal.js';
@@ -148,9 +148,13 @@ function filledDefaults(schema: JSONSchema7): FilledDefaults {
   for (const key of Object.keys(schema.properties).sort(compareStrings)) {
     const property = schema.properties[key];
     if (key === '__proto__' || !isObject(property)) continue;
-    if (hasOwn(property, 'default') && !required.has(key) && !(property.default === null && !allowsNull(property)))
+    if (
+      Object.hasOwn(property, 'default') &&
+      !required.has(key) &&
+      !(property.default === null && !allowsNull(property))
+    )
       filled.keys.push(key);
-    if (property.type === 'object' && !hasOwn(property, '$ref')) {
+    if (property.type === 'object' && !Object.hasOwn(property, '$ref')) {
       const inner = filledDefaults(property as JSONSchema7);
       if (inner.keys.length > 0 || inner.nested.size > 0) filled.nested.set(key, inner);
     }
@@ -161,7 +165,7 @@ function filledDefaults(schema: JSONSchema7): FilledDefaults {
 function allowsNull(schema: Record<string, unknown>): boolean {
   if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
   if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
-  if (hasOwn(schema, 'const') && schema.const === null) return true;
+  if (Object.hasOwn(schema, 'const') && schema.const === null) return true;
   for (const keyword of ['anyOf', 'oneOf'] as const)
     if (
       Array.isArray(schema[keyword]) &&
@@ -277,8 +281,8 @@ function prepare(
   if (
     tuples2020 &&
     record.unevaluatedProperties === false &&
-    !hasOwn(record, 'additionalProperties') &&
-    !['allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', '$ref'].some((keyword) => hasOwn(record, keyword))
+    !Object.hasOwn(record, 'additionalProperties') &&
+    !['allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', '$ref'].some((keyword) => Object.hasOwn(record, keyword))
   ) {
     // Without composition, 2020-12's `unevaluatedProperties: false` closes the object as `additionalProperties: false` does.
     setOwn(out, 'additionalProperties', false);
@@ -287,7 +291,7 @@ function prepare(
     // 2020-12 tuples in the draft-07 form json-schema-to-typescript reads: `prefixItems` → `items`, `items` → `additionalItems`.
     delete out.prefixItems;
     setOwn(out, 'items', record.prefixItems);
-    if (hasOwn(record, 'items')) setOwn(out, 'additionalItems', record.items);
+    if (Object.hasOwn(record, 'items')) setOwn(out, 'additionalItems', record.items);
     else delete out.additionalItems;
   }
   if (typeof record.$ref === 'string') {
@@ -301,16 +305,16 @@ function prepare(
     if (typeName !== undefined) used.add(typeName);
     return { ...out, tsType: typeName ?? 'unknown' } as JSONSchema7;
   }
-  if (hasOwn(record, 'then') && hasOwn(record, 'else')) {
+  if (Object.hasOwn(record, 'then') && Object.hasOwn(record, 'else')) {
     const branch = (value: unknown): unknown => {
       if (!isObject(value)) return value;
       const copy: Record<string, unknown> = { ...value };
-      if (!hasOwn(copy, 'type') && hasOwn(record, 'type')) copy.type = record.type;
+      if (!Object.hasOwn(copy, 'type') && Object.hasOwn(record, 'type')) copy.type = record.type;
       const objectTyped = copy.type === 'object' || (Array.isArray(copy.type) && copy.type.includes('object'));
       if (objectTyped && Array.isArray(copy.required)) {
         const properties: Record<string, unknown> = isObject(copy.properties) ? { ...copy.properties } : {};
         for (const name of copy.required)
-          if (typeof name === 'string' && !hasOwn(properties, name)) setOwn(properties, name, {});
+          if (typeof name === 'string' && !Object.hasOwn(properties, name)) setOwn(properties, name, {});
         copy.properties = properties;
       }
       return copy;
@@ -339,7 +343,7 @@ function prepare(
     else if (typeof at === 'number') (prepared[keyword] as unknown[])[at] = booleanType(child);
     else setOwn(prepared[keyword] as Record<string, unknown>, at, booleanType(child));
   });
-  if (!SHAPE_KEYWORDS.some((keyword) => hasOwn(prepared, keyword))) prepared.tsType = 'unknown';
+  if (!SHAPE_KEYWORDS.some((keyword) => Object.hasOwn(prepared, keyword))) prepared.tsType = 'unknown';
   return prepared as JSONSchema7;
 }
 

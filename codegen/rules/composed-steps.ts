@@ -5,7 +5,7 @@ import type { SourceFile } from '../load.js';
 import { type ComposedStep, parseReference } from '../../src/composed.js';
 import type { ToolModel } from '../model.js';
 import { escapePointerSegment, resolveLocalRef } from '../../src/schema/json-pointer.js';
-import { hasOwn, isObject } from '../../src/schema/walk.js';
+import { isObject } from '../../src/schema/walk.js';
 import type { Rule } from './rule.js';
 import type { Candidate } from './tool-names.js';
 
@@ -103,7 +103,7 @@ function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefi
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#'))
     return schemaHasPath(root, resolveLocalRef(root, schema.$ref) as JSONSchema7 | undefined, path);
   const [head, ...rest] = path;
-  if (isObject(schema.properties) && hasOwn(schema.properties, head!))
+  if (isObject(schema.properties) && Object.hasOwn(schema.properties, head!))
     return schemaHasPath(root, schema.properties[head!], rest);
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
     for (const branch of schema[keyword] ?? []) if (schemaHasPath(root, branch, path)) return true;

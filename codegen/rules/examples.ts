@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import { compileToolSchema, type SchemaRejection } from '../ajv.js';
 import type { ToolExample } from '../model.js';
-import { cloneJson, hasOwn, isObject } from '../../src/schema/walk.js';
+import { cloneJson, isObject } from '../../src/schema/walk.js';
 import type { Rule, ToolSubject } from './rule.js';
 
 /**
@@ -55,7 +55,7 @@ export function exampleRejections(
   const found: SchemaRejection[] = [];
   list.forEach((example, index) => {
     // An example not shaped as one (the definition's check reports it) is not judged.
-    if (!isObject(example) || !hasOwn(example, 'input')) return;
+    if (!isObject(example) || !Object.hasOwn(example, 'input')) return;
     found.push(...checkExample(input, example.input, `/examples/${index}/input`, 'input'));
     if (example.output !== undefined && output !== undefined)
       found.push(...checkExample(output, example.output, `/examples/${index}/output`, 'output'));

@@ -4,7 +4,7 @@ import { KNOWN_FORMATS } from '../ajv.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
-import { hasOwn, walkSchema } from '../../src/schema/walk.js';
+import { walkSchema } from '../../src/schema/walk.js';
 import { type SchemaRule, schemaRule } from './rule.js';
 
 /**
@@ -17,7 +17,7 @@ export const keywordLint: SchemaRule = schemaRule('keyword-lint', (source, schem
   walkSchema(schema, pointer, (node, at) => {
     for (const key of Object.keys(node))
       lintKeyword(source, key, `${at}/${escapePointerSegment(key)}`, dialect, diagnostics);
-    if (hasOwn(node, 'format') && typeof node.format === 'string')
+    if (Object.hasOwn(node, 'format') && typeof node.format === 'string')
       lintFormat(source, node.format, `${at}/format`, diagnostics);
   });
 });

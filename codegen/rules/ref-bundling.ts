@@ -12,7 +12,7 @@ import {
   parsePointer,
   valueAt,
 } from '../../src/schema/json-pointer.js';
-import { cloneJson, hasOwn, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
+import { cloneJson, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
 import type { BundledSchema, Rule, SchemaField, SharedEntry, ToolSubject } from './rule.js';
 
 /**
@@ -81,7 +81,7 @@ export class RefBundler {
   bundleToolSchema(source: SourceFile, schema: JSONSchema7, rootPointer: string, toolPascal: string): JSONSchema7 {
     const record = schema as Record<string, unknown>;
     const container =
-      this.dialect === '2020-12' || (hasOwn(record, '$defs') && !hasOwn(record, 'definitions'))
+      this.dialect === '2020-12' || (Object.hasOwn(record, '$defs') && !Object.hasOwn(record, 'definitions'))
         ? '$defs'
         : 'definitions';
     this.#container = container;
@@ -89,9 +89,9 @@ export class RefBundler {
       this.diagnostics.error(source, `${rootPointer}/${where}/${escapePointerSegment(key)}`, message, hint);
     for (const local of DEFINITION_CONTAINERS) {
       const definitions = record[local];
-      if (!hasOwn(record, local) || !isObject(definitions)) continue;
+      if (!Object.hasOwn(record, local) || !isObject(definitions)) continue;
       for (const key of Object.keys(definitions)) {
-        if (hasOwn(this.origins, key))
+        if (Object.hasOwn(this.origins, key))
           error(
             local,
             key,
@@ -153,7 +153,7 @@ export class RefBundler {
 
   /** A node with a `$ref` as it is bundled: its ref rewritten, or left out with an error; `undefined` keeps the node. */
   #rewriteRef(node: JSONSchema7, at: string, home: RefHome): JSONSchema7 | undefined {
-    if (!hasOwn(node, '$ref') || typeof node.$ref !== 'string') return undefined;
+    if (!Object.hasOwn(node, '$ref') || typeof node.$ref !== 'string') return undefined;
     const target = this.#resolve(node.$ref, home);
     if (target === undefined) return undefined;
     if (typeof target !== 'string') this.diagnostics.error(home.source, `${at}/$ref`, target.message, target.hint);

@@ -4,7 +4,7 @@ import type { SourceFile } from '../load.js';
 import { definitionTypeName, sharedModuleStem, sharedRootTypeName } from '../naming.js';
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
 import { DEFINITION_CONTAINERS } from '../../src/schema/keywords.js';
-import { hasOwn, isObject } from '../../src/schema/walk.js';
+import { isObject } from '../../src/schema/walk.js';
 import { ignoredDefaults } from './ignored-defaults.js';
 import { keywordLint } from './keyword-lint.js';
 import { unsatisfiableRequired } from './unsatisfiable-required.js';
@@ -55,7 +55,7 @@ function checkSharedFile(source: SourceFile, env: RuleEnvironment, diagnostics: 
   const typeNames: Record<string, string> = { '#': sharedRootTypeName(source.relPath) };
   for (const container of DEFINITION_CONTAINERS) {
     const definitions = schema[container];
-    if (!hasOwn(schema, container) || !isObject(definitions)) continue;
+    if (!Object.hasOwn(schema, container) || !isObject(definitions)) continue;
     for (const key of Object.keys(definitions).sort())
       typeNames[`#/${container}/${escapePointerSegment(key)}`] = definitionTypeName(key);
   }

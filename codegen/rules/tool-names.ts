@@ -2,7 +2,6 @@ import definitionMetaSchema from '../../tool-definition.schema.json' with { type
 import type { SourceFile } from '../load.js';
 import type { ToolModel } from '../model.js';
 import { TOOL_NAME_PATTERN, toolNames } from '../naming.js';
-import { hasOwn } from '../../src/schema/walk.js';
 import type { Rule } from './rule.js';
 
 /** What a definition's `typeName` must match (the pattern of tool-definition.schema.json). */
@@ -19,7 +18,7 @@ export interface Candidate {
 export function hasUsableName(definition: Record<string, any>): boolean {
   if (typeof definition.name !== 'string' || !TOOL_NAME_PATTERN.test(definition.name)) return false;
   return (
-    !hasOwn(definition, 'typeName') ||
+    !Object.hasOwn(definition, 'typeName') ||
     (typeof definition.typeName === 'string' && TYPE_NAME_PATTERN.test(definition.typeName))
   );
 }
@@ -68,7 +67,7 @@ export const nameCollisions: Rule<Candidate[]> = {
         if (other && other.toolName !== candidate.definition.name) {
           diagnostics.error(
             candidate.source,
-            hasOwn(candidate.definition, 'typeName') ? '/typeName' : '/name',
+            Object.hasOwn(candidate.definition, 'typeName') ? '/typeName' : '/name',
             `the tool names "${other.toolName}" (${other.file}) and "${candidate.definition.name}" map to the same ${what}`,
             // The suggestion differs in its words, not only in case: file names come from it too.
             `rename one of them, or give one a \`"typeName"\` of its own (e.g. "${names.pascal}Alt"): ` +

@@ -1,4 +1,4 @@
-import { hasOwn, isObject, walkSchema } from '../../src/schema/walk.js';
+import { isObject, walkSchema } from '../../src/schema/walk.js';
 import { type SchemaRule, schemaRule } from './rule.js';
 
 /**
@@ -25,7 +25,7 @@ export const unsatisfiableRequired: SchemaRule = schemaRule(
       record.required.forEach((name, index) => {
         if (typeof name !== 'string') return;
         const place = `${at}/required/${index}`;
-        if (hasOwn(properties, name)) {
+        if (Object.hasOwn(properties, name)) {
           if (properties[name] === false)
             diagnostics.warning(
               source,

@@ -7,7 +7,7 @@
 import { truncateText } from '../errors.js';
 import { nearestName } from '../text/nearest-name.js';
 import { parsePointer, valueAt } from '../schema/json-pointer.js';
-import { hasOwn, isObject } from '../schema/walk.js';
+import { isObject } from '../schema/walk.js';
 import type { ValidationIssue } from '../schema/validation.js';
 import { foldBranches } from './branches.js';
 import {
@@ -182,7 +182,7 @@ function oneOfWords(issue: ValidationIssue, schema: unknown): string {
 
 /** `expected a value other than exactly "admin"`, from the `not` that applies at `path`. */
 function notWords(schema: unknown, path: string): string {
-  const node = schemasAt(schema, path).find((candidate) => hasOwn(candidate, 'not'));
+  const node = schemasAt(schema, path).find((candidate) => Object.hasOwn(candidate, 'not'));
   const excluded = node === undefined ? undefined : describeSchema(node.not, schema, 1);
   return excluded === undefined ? 'this value is not allowed here' : `expected a value other than ${excluded}`;
 }

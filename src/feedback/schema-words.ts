@@ -5,7 +5,7 @@
  */
 import { truncateText } from '../errors.js';
 import { parsePointer, resolveLocalRef } from '../schema/json-pointer.js';
-import { hasOwn, isObject } from '../schema/walk.js';
+import { isObject } from '../schema/walk.js';
 
 /** Most allowed values listed; the rest are counted. */
 const MAX_LISTED_VALUES = 10;
@@ -102,7 +102,7 @@ export function schemasAt(root: unknown, path: string | readonly string[]): Arra
 
 function childSchemas(node: Record<string, unknown>, segment: string): unknown[] {
   const children: unknown[] = [];
-  if (isObject(node.properties) && hasOwn(node.properties, segment)) children.push(node.properties[segment]);
+  if (isObject(node.properties) && Object.hasOwn(node.properties, segment)) children.push(node.properties[segment]);
   if (isObject(node.patternProperties))
     for (const [pattern, child] of Object.entries(node.patternProperties))
       if (matches(pattern, segment)) children.push(child);
@@ -175,7 +175,7 @@ export function describeSchema(schema: unknown, root: unknown, depth: number): s
   const node = followRefs(schema, root);
   if (node === true) return 'any value';
   if (!isObject(node)) return undefined;
-  if (hasOwn(node, 'const')) return `exactly ${jsonText(node.const, MAX_VALUE_LENGTH)}`;
+  if (Object.hasOwn(node, 'const')) return `exactly ${jsonText(node.const, MAX_VALUE_LENGTH)}`;
   if (Array.isArray(node.enum)) return `one of ${valueList(node.enum)}`;
   let types = typesOf(node);
   if (types.length === 0 && isObject(node.properties)) types = ['object'];
@@ -221,7 +221,7 @@ const NUMBER_BOUNDS = [
 function objectShape(node: Record<string, unknown>): string {
   const properties = isObject(node.properties) ? node.properties : {};
   for (const [name, property] of Object.entries(properties)) {
-    if (isObject(property) && hasOwn(property, 'const'))
+    if (isObject(property) && Object.hasOwn(property, 'const'))
       return ` with ${JSON.stringify(name)}: ${jsonText(property.const, MAX_VALUE_LENGTH)}`;
   }
   const required = Array.isArray(node.required) ? node.required.filter((name) => typeof name === 'string') : [];

@@ -9,7 +9,7 @@
  */
 import { formatPointer } from '../schema/json-pointer.js';
 import { codeSpan } from '../text/markdown-text.js';
-import { cloneJson, hasOwn, isObject, mapSubschemas, type SchemaNode, setOwn } from '../schema/walk.js';
+import { cloneJson, isObject, mapSubschemas, type SchemaNode, setOwn } from '../schema/walk.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
 import { appendDescription, carriedText, notToldOf } from '../schema/keyword-sentences.js';
 import type { ToolAnnotations } from '../tool-description.js';
@@ -329,7 +329,7 @@ export const ONE_OF_AS_ANY_OF =
 
 /** `oneOf` for a target without it: sent as `anyOf` (a rewrite), dropped beside an `anyOf` or when it is no list. */
 export const oneOfAsAnyOf: KeywordRule = (value, state) => {
-  if (hasOwn(state.node, 'anyOf') || !Array.isArray(value))
+  if (Object.hasOwn(state.node, 'anyOf') || !Array.isArray(value))
     return state.recorder.dropped(state.pointer, 'oneOf', value);
   state.recorder.rewritten(state.pointer, 'oneOf', value, ONE_OF_AS_ANY_OF);
   setOwn(state.out, 'anyOf', rewriteEach(value, 'oneOf', state));
@@ -349,7 +349,7 @@ export function describesObject(schema: SchemaNode): boolean {
     'propertyNames',
     'minProperties',
     'maxProperties',
-  ].some((keyword) => hasOwn(schema, keyword));
+  ].some((keyword) => Object.hasOwn(schema, keyword));
 }
 
 /** A target's rule for tool names: the pattern, whose names it is for, and the rule in words (for the problem). */
@@ -394,6 +394,6 @@ export function prepareRoot(
     if (forbiddenAtRoot.includes(key)) recorder.dropped('/inputSchema', key, schema[key], because);
     else if (!TOOLING_KEYWORDS.has(key)) setOwn(out, key, schema[key]);
   }
-  if (!hasOwn(out, 'properties')) setOwn(out, 'properties', {});
+  if (!Object.hasOwn(out, 'properties')) setOwn(out, 'properties', {});
   return out;
 }

@@ -1,6 +1,6 @@
 import { parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { DEFINITION_CONTAINERS, TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, hasOwn, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
+import { cloneJson, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -107,7 +107,7 @@ function convertAlternatives(keyword: 'anyOf' | 'oneOf'): KeywordRule<GeminiStat
   return (value, state) => {
     if (!Array.isArray(value)) return;
     if (keyword === 'oneOf') {
-      if (hasOwn(state.node, 'anyOf')) return state.recorder.dropped(state.pointer, keyword, value);
+      if (Object.hasOwn(state.node, 'anyOf')) return state.recorder.dropped(state.pointer, keyword, value);
       state.recorder.rewritten(state.pointer, keyword, value, ONE_OF_AS_ANY_OF);
     }
     if (value.some(isNullBranch)) setOwn(state.out, 'nullable', true);
@@ -188,7 +188,7 @@ function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonl
   };
   rewriteKeywords(GEMINI_LEGACY_KEYWORDS, state);
   const { out } = state;
-  const isObjectNode = state.single === 'object' || (types.length === 0 && hasOwn(out, 'properties'));
+  const isObjectNode = state.single === 'object' || (types.length === 0 && Object.hasOwn(out, 'properties'));
   if (isObjectNode && (!isObject(out.properties) || Object.keys(out.properties).length === 0))
     refuse(
       tool,

@@ -1,5 +1,5 @@
 import { DEFINITION_CONTAINERS, ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { forEachSubschema, hasOwn, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
+import { forEachSubschema, isObject, mapValues, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -68,7 +68,7 @@ function isNullSchema(schema: unknown): boolean {
 
 /** True when a converted schema says what its values are: a `type`, or a `$ref`, `anyOf`, `enum` or `const`. */
 function isShaped(schema: SchemaNode): boolean {
-  return schema.type !== undefined || ['$ref', 'anyOf', 'enum', 'const'].some((key) => hasOwn(schema, key));
+  return schema.type !== undefined || ['$ref', 'anyOf', 'enum', 'const'].some((key) => Object.hasOwn(schema, key));
 }
 
 /** Makes an optional property's converted (hence shaped: see `convert`) schema also accept `null`: strict mode has no optional properties. */
@@ -163,11 +163,12 @@ function keepOnlyRefAnnotations({ node, pointer, recorder, out }: RewriteState):
 
 /** A strict object lists every property in `required` and allows no others. */
 function closeObject({ node, pointer, recorder, out }: RewriteState): void {
-  if (!hasOwn(out, 'properties')) {
+  if (!Object.hasOwn(out, 'properties')) {
     setOwn(out, 'properties', {});
-    if (!hasOwn(node, 'additionalProperties')) recorder.rewritten(pointer, 'additionalProperties', true, CLOSED_EMPTY);
+    if (!Object.hasOwn(node, 'additionalProperties'))
+      recorder.rewritten(pointer, 'additionalProperties', true, CLOSED_EMPTY);
   }
-  if (!hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);
+  if (!Object.hasOwn(out, 'additionalProperties')) setOwn(out, 'additionalProperties', false);
   setOwn(out, 'required', Object.keys(out.properties as SchemaNode));
 }
 
@@ -184,13 +185,13 @@ function convert(node: unknown, pointer: string, tool: StrictTool): SchemaNode {
     return unrepresentable('accepts any value; strict mode needs a `type` for every value');
   const state: RewriteState = { node, pointer, out: {}, recorder, rewrite };
   rewriteKeywords(STRICT_KEYWORDS, state);
-  if (hasOwn(state.out, '$ref')) {
+  if (Object.hasOwn(state.out, '$ref')) {
     keepOnlyRefAnnotations(state);
     return recorder.describeInto(pointer, state.out);
   }
   if (describesObject(node)) closeObject(state);
   const { out } = state;
-  if ([out.type].flat().includes('array') && !hasOwn(out, 'items'))
+  if ([out.type].flat().includes('array') && !Object.hasOwn(out, 'items'))
     unrepresentable('is an array without `items`; strict mode needs the item schema');
   if (!isShaped(out)) unrepresentable('has no `type`; strict mode needs a `type` for every value');
   return recorder.describeInto(pointer, out);

@@ -2,7 +2,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import { parsePointer, valueAt } from './json-pointer.js';
 import { findIgnoredDefaults } from './dialect.js';
 import { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from './keywords.js';
-import { cloneJson, hasOwn, isObject, type SchemaNode, walkSchema } from './walk.js';
+import { cloneJson, isObject, type SchemaNode, walkSchema } from './walk.js';
 
 /**
  * A `default` that does not validate, without coercion, against the schema that carries it. Ajv
@@ -42,7 +42,8 @@ export function findDefaultMismatches(given: Ajv | (() => Ajv), root: unknown): 
     root,
     '',
     (node: SchemaNode, pointer) => {
-      if (hasOwn(node, 'default') && !fitsPlainly(node, node.default)) entries.push({ pointer, value: node.default });
+      if (Object.hasOwn(node, 'default') && !fitsPlainly(node, node.default))
+        entries.push({ pointer, value: node.default });
     },
     256,
   );

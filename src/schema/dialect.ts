@@ -10,7 +10,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { nearestName } from '../text/nearest-name.js';
 import { resolveLocalRef } from './json-pointer.js';
 import { keywordsOfDialect, SCHEMA_KEYWORDS, type SchemaDialect } from './keywords.js';
-import { forEachSubschema, hasOwn, isObject, schemaEntries } from './walk.js';
+import { forEachSubschema, isObject, schemaEntries } from './walk.js';
 
 /** The `$schema` URI of each dialect, as toolsmith writes it. */
 export const DIALECT_URIS: Readonly<Record<SchemaDialect, string>> = Object.freeze({
@@ -26,7 +26,7 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  * for any other `$schema` (draft-04, 2019-09, a custom meta-schema), which is not supported.
  */
 export function schemaDialect(schema: unknown): SchemaDialect | undefined {
-  if (!isObject(schema) || !hasOwn(schema, '$schema')) return 'draft-07';
+  if (!isObject(schema) || !Object.hasOwn(schema, '$schema')) return 'draft-07';
   const uri = schema.$schema;
   if (typeof uri !== 'string') return undefined;
   return DRAFT_07.test(uri) ? 'draft-07' : DRAFT_2020_12.test(uri) ? '2020-12' : undefined;
@@ -174,7 +174,7 @@ export function findIgnoredDefaults(schema: unknown): IgnoredDefault[] {
     depth: number,
   ) => {
     if (!isObject(node) || depth > 256) return;
-    if (hasOwn(node, 'default') && !(place.fillable && place.composite === undefined) && !found.has(pointer)) {
+    if (Object.hasOwn(node, 'default') && !(place.fillable && place.composite === undefined) && !found.has(pointer)) {
       const reason: IgnoredDefault['reason'] =
         place.composite !== undefined
           ? { kind: 'composite', keyword: place.composite }

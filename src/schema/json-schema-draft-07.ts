@@ -3,7 +3,7 @@
  * the provider manifests' builders and the diff's rules speak draft-07.
  */
 import { schemaDialect } from './dialect.js';
-import { cloneJson, hasOwn, isObject, mapSubschemas, setOwn } from './walk.js';
+import { cloneJson, isObject, mapSubschemas, setOwn } from './walk.js';
 
 /** The keywords whose entries end up in draft-07's `dependencies` (its own, and 2020-12's two halves of it). */
 const DEPENDENCIES = new Set(['dependencies', 'dependentRequired', 'dependentSchemas']);
@@ -44,7 +44,7 @@ function convert(node: unknown, definitions: boolean): unknown {
     else if (key === 'prefixItems' && tuple) setOwn(out, 'items', value);
     else if (key === 'items') setOwn(out, tuple ? 'additionalItems' : 'items', value);
     else if (DEPENDENCIES.has(key) && isObject(value)) mergeDependencies(out, value);
-    else if (key === '$defs' && definitions && !hasOwn(node, 'definitions') && isObject(value))
+    else if (key === '$defs' && definitions && !Object.hasOwn(node, 'definitions') && isObject(value))
       setOwn(out, 'definitions', value);
     else setOwn(out, key, value);
   }

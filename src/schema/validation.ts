@@ -6,7 +6,7 @@ import { describeThrown, ToolsmithError, truncateText } from '../errors.js';
 import { classifyFormat, lenientStrictLogger, schemaDialect } from './dialect.js';
 import type { SchemaDialect } from './keywords.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
-import { hasOwn, isObject, mapValues, schemaEntries, setOwn } from './walk.js';
+import { isObject, mapValues, schemaEntries, setOwn } from './walk.js';
 import { type AjvError, coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
 
 /** A JSON Schema object as tools carry it (draft-07). */
@@ -206,7 +206,8 @@ function copyAt(value: unknown, depth: number): unknown {
   for (const key in copy) {
     const child = copy[key];
     // `setOwn`: assigning `__proto__` would replace the copy's prototype.
-    if (child !== null && typeof child === 'object' && hasOwn(copy, key)) setOwn(copy, key, copyAt(child, depth + 1));
+    if (child !== null && typeof child === 'object' && Object.hasOwn(copy, key))
+      setOwn(copy, key, copyAt(child, depth + 1));
   }
   return copy;
 }
@@ -286,8 +287,8 @@ export function buildNullPlan(schema: unknown): NullPlan | undefined {
 export function stripOptionalNulls(data: unknown, plan: NullPlan): void {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
   const record = data as Record<string, unknown>;
-  for (const key of plan.optional) if (hasOwn(record, key) && record[key] === null) delete record[key];
-  for (const [key, child] of plan.nested) if (hasOwn(record, key)) stripOptionalNulls(record[key], child);
+  for (const key of plan.optional) if (Object.hasOwn(record, key) && record[key] === null) delete record[key];
+  for (const [key, child] of plan.nested) if (Object.hasOwn(record, key)) stripOptionalNulls(record[key], child);
 }
 
 /** The answer of `SchemaValidator.validate`: the checked copy (defaults filled, coerced where needed), and the problems when invalid. */

@@ -26,11 +26,6 @@ const SUBSCHEMA_PLACES: ReadonlyMap<string, { readonly rank: number; readonly po
   ),
 );
 
-/** True for an own property (never an inherited `constructor` or `__proto__`). */
-export function hasOwn(object: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
-}
-
 /** A plain object (not null, not an array). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
