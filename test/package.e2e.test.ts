@@ -94,6 +94,12 @@ describe('toolsmith as an installed package', () => {
     expect(failed.stderr).toMatch(
       /hint: npm install --save-dev --save-exact json-schema-to-typescript@16\.0\.0 prettier@3\.10\.1/,
     );
+    // --watch --update-stubs also needs chokidar and ts-morph: said before anything is watched.
+    const watching = await run(npx, ['--no', 'toolsmith', 'generate', '--watch', '--update-stubs']).catch((e) => e);
+    expect(watching).toMatchObject({ code: 1, stdout: '' });
+    expect(watching.stderr).toContain(
+      'missing: json-schema-to-typescript, prettier, handlebars, gpt-tokenizer, ts-morph, chokidar',
+    );
     rmSync(path.join(project, 'schemas'), { recursive: true });
     for (const command of ['call', 'serve']) {
       const early = await toolsmith(command === 'call' ? ['call', 'greet', '{}'] : ['serve']).catch((error) => error);

@@ -41,17 +41,21 @@ function packagesInstalled(io: Io, needed: readonly string[]): boolean {
   return true;
 }
 
-/** The packages the generator imports (checked before it is loaded, so a run never fails half-way). */
-const GENERATE_PACKAGES = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer'];
+/**
+ * The packages a generate run imports (checked before it is loaded, so a run never fails half-way):
+ * the generator's, ts-morph for `--update-stubs` (only it needs it) and chokidar for `--watch`.
+ */
+function generatePackages(flags: { updateStubs?: boolean; watch?: boolean }): string[] {
+  const generator = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer'];
+  return [...generator, ...(flags.updateStubs ? ['ts-morph'] : []), ...(flags.watch ? ['chokidar'] : [])];
+}
 
 /** `generate` and `check`: the generator loaded here, the one place the CLI imports it. */
 async function generateCommand(
   flags: Parameters<typeof import('./generate.js').runGenerate>[0],
   io: Io,
 ): Promise<number> {
-  // --update-stubs rewrites stubs with ts-morph, which only it needs.
-  const needed = flags.updateStubs ? [...GENERATE_PACKAGES, 'ts-morph'] : GENERATE_PACKAGES;
-  if (!packagesInstalled(io, needed)) return EXIT.invalid;
+  if (!packagesInstalled(io, generatePackages(flags))) return EXIT.invalid;
   const { runGenerate } = await import('./generate.js');
   return runGenerate(flags, io);
 }
@@ -148,12 +152,12 @@ export function createProgram(
     .addOption(workersOption())
     .action(async (flags) => {
       if (!flags.watch) return setExit(await generateCommand(flags, io));
+      if (!packagesInstalled(io, generatePackages(flags))) return setExit(EXIT.invalid);
       const { resolved } = await options(flags, io);
       const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
       const quiet = flags.json === true || flags.silent === true;
       const shown = (file: string) => path.relative(io.cwd, file) || '.';
       if (!quiet) io.stdout(`toolsmith: watching ${watched.map(shown).join(', ')} (Ctrl-C to stop)\n`);
-      if (!packagesInstalled(io, [...GENERATE_PACKAGES, 'chokidar'])) return setExit(EXIT.invalid);
       const [watching, { runGenerate }] = await Promise.all([import('./watch.js'), import('./generate.js')]);
       const onRun = (changed: readonly string[]) => {
         if (!quiet)

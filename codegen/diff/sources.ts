@@ -353,13 +353,21 @@ function snapshotTool(entry: unknown, base: string, source: SourceFile): DiffToo
     shared: new Map(),
     source,
     base,
-    translated: schemaDialect(inputSchema) === '2020-12' || inputSchema.$schema === undefined,
+    translated: readsAs2020(inputSchema),
   };
 }
 
-/** A snapshot's schema as draft-07: MCP reads one without `$schema` as 2020-12 (since 2025-11-25); a declared draft-07 one is draft-07. */
+/**
+ * Whether a snapshot's schema is read as 2020-12: MCP reads one without a `$schema` string as 2020-12
+ * (since 2025-11-25); one that declares another dialect is read as draft-07.
+ */
+function readsAs2020(schema: Record<string, unknown>): boolean {
+  return typeof schema.$schema !== 'string' || schemaDialect(schema) === '2020-12';
+}
+
+/** A snapshot's schema as draft-07 (`readsAs2020` decides whether it is translated). */
 function readSnapshotSchema(schema: Record<string, unknown>): JSONSchema7 {
-  if (typeof schema.$schema !== 'string' || schemaDialect(schema) === '2020-12') return asDraft07(schema);
+  if (readsAs2020(schema)) return asDraft07(schema);
   const { $schema: _, ...rest } = schema;
   return rest as JSONSchema7;
 }

@@ -90,6 +90,21 @@ describe('toolsmith diff: manifest snapshot sides', () => {
     ]);
   });
 
+  it('a snapshot schema whose $schema is not a string is read as 2020-12 and placed in its $defs', async () => {
+    const schema = (maximum: number, $schema?: unknown) => ({
+      ...($schema === undefined ? {} : { $schema }),
+      type: 'object',
+      properties: { p: { $ref: '#/$defs/P' } },
+      $defs: { P: { type: 'integer', maximum } },
+    });
+    const after = `${JSON.stringify({ tools: [{ name: 'x', inputSchema: schema(3, 7) }] }, null, 2)}\n`;
+    const root = tree({ 'a.json': { tools: [{ name: 'x', inputSchema: schema(9) }] }, 'b.json': after });
+    const { code, stdout } = await run(['a.json', 'b.json'], root);
+    expect(code).toBe(1);
+    expect(stdout).toContain('breaking input /inputSchema/properties/p/maximum: maximum 9 → 3');
+    expect(stdout).toContain(`after b.json:${lineOf(after, '"maximum": 3')}:`);
+  });
+
   it('a JSON file that is not a snapshot, or a tool without inputSchema: exit 2 with file:line:col', async () => {
     const root = tree({ 'x.json': { hello: 1 }, 'y.json': { tools: [{ name: 'a', inputSchema: {} }, { name: 'b' }] } });
     const notSnapshot = await run(['x.json', 'y.json'], root);
