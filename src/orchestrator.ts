@@ -163,7 +163,9 @@ export class OrchestratorHost implements CallHost {
   callCount = 0;
   onAllSettled: (() => void) | undefined = undefined;
   #running = 0;
-  #queue: PipelineCall[] = [];
+  /** Calls waiting for a slot, oldest first, linked by `nextQueued`: taking the first costs the same however long the queue. */
+  #firstQueued: PipelineCall | undefined = undefined;
+  #lastQueued: PipelineCall | undefined = undefined;
   #queued = 0;
 
   constructor(orchestrator: ToolOrchestrator | undefined, options: ToolOrchestratorOptions) {
@@ -234,7 +236,9 @@ export class OrchestratorHost implements CallHost {
     }
     call.queued = true;
     this.#queued++;
-    this.#queue.push(call);
+    if (this.#lastQueued === undefined) this.#firstQueued = call;
+    else this.#lastQueued.nextQueued = call;
+    this.#lastQueued = call;
     return new Promise((resolve) => {
       call.grant = resolve;
     });
@@ -300,7 +304,9 @@ export class OrchestratorHost implements CallHost {
 
   /** Hands the slot of a finished call to the next live queued call (a call stopped while queued is passed over), or frees it. */
   #releaseSlot(): void {
-    for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) {
+    for (let next = this.#firstQueued; next !== undefined; next = this.#firstQueued) {
+      this.#firstQueued = next.nextQueued;
+      if (this.#firstQueued === undefined) this.#lastQueued = undefined;
       if (next.done || !next.queued) continue;
       next.queued = false;
       this.#queued--;

@@ -103,6 +103,7 @@ export class PipelineCall {
   queued = false;
   holdsSlot = false;
   grant: (() => void) | undefined = undefined;
+  nextQueued: PipelineCall | undefined = undefined;
   /** Neighbours in the host's list of calls in flight (a list, not a Set: no hashing per call, which P1 needs). */
   previous: PipelineCall | undefined = undefined;
   next: PipelineCall | undefined = undefined;
