@@ -146,8 +146,7 @@ export class OrchestratorHost implements CallHost {
   readonly defaultTimeoutMs: number | undefined;
   readonly retry: RetryPolicy | undefined;
   readonly maxCompositionDepth: number;
-  readonly limitsConcurrency: boolean;
-  readonly #maxConcurrency: number | undefined;
+  readonly maxConcurrency: number | undefined;
   readonly #maxQueue: number;
   readonly #disabled: ReadonlySet<string>;
   readonly onCallStart: ((event: CallStartEvent) => void) | undefined;
@@ -179,15 +178,14 @@ export class OrchestratorHost implements CallHost {
     const retryProblem = options.retry === undefined ? undefined : retryPolicyProblem(options.retry);
     if (retryProblem !== undefined) throw new ToolsmithError('INVALID_TOOL', retryProblem);
     this.maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
-    this.#maxConcurrency = options.maxConcurrency;
-    this.limitsConcurrency = options.maxConcurrency !== undefined;
+    this.maxConcurrency = options.maxConcurrency;
     this.#maxQueue = options.maxQueue ?? Number.POSITIVE_INFINITY;
     this.#disabled = new Set(options.disabledTools ?? []);
     this.onCallStart = options.hooks?.onCallStart?.bind(options.hooks);
     this.onCallReport = options.hooks?.onCallReport?.bind(options.hooks);
     this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
     checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth);
-    checkPositiveInteger('maxConcurrency', this.#maxConcurrency);
+    checkPositiveInteger('maxConcurrency', this.maxConcurrency);
     checkPositiveInteger('maxContentBytes', options.maxContentBytes);
   }
 
@@ -219,8 +217,8 @@ export class OrchestratorHost implements CallHost {
   }
 
   acquireSlot(call: PipelineCall): Promise<void> | undefined {
-    if (this.#maxConcurrency === undefined) return undefined;
-    if (this.#running < this.#maxConcurrency) {
+    if (this.maxConcurrency === undefined) return undefined;
+    if (this.#running < this.maxConcurrency) {
       this.#running++;
       call.holdsSlot = true;
       return undefined;

@@ -39,8 +39,8 @@ export interface CallHost {
   readonly onCallReport: ((event: CallReportEvent) => void) | undefined;
   /** True for a tool disabled by configuration (`TOOL_DISABLED`). */
   isDisabled(tool: ITool): boolean;
-  /** False when `acquireSlot` always answers "run now" (no concurrency limit). */
-  readonly limitsConcurrency: boolean;
+  /** Most calls executing at once; undefined: no limit, `acquireSlot` always answers "run now". */
+  readonly maxConcurrency: number | undefined;
   /** The steps a plain call of `entry` skips (`planSteps` of the driver, which the steps cannot import). */
   planSteps(entry: RegisteredTool): number;
   /** Called with a lazy tool once it has loaded (the orchestrator attaches composed tools to itself). */
