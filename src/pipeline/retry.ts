@@ -55,11 +55,11 @@ function mayRetry(tool: ITool): boolean {
  * same failure again, which then stands.
  */
 export function nextAttempt(call: PipelineCall, answer: unknown): PromiseLike<unknown> | undefined {
-  if (!isRetryableFailure(answer, call.entry!.tool)) return undefined;
+  const tool = call.entry!.tool;
+  if (!isRetryableFailure(answer, tool)) return undefined;
   const policy = call.details.retry ?? call.host.retry;
   if (policy === undefined) return undefined;
   if (call.attempts === 0) call.attempts = 1;
-  const tool = call.entry!.tool;
   if (call.attempts >= policy.attempts || !mayRetry(tool)) return undefined;
   const waitMs = (policy.backoffMs ?? 0) * 2 ** (call.attempts - 1);
   if (call.deadlineAt !== undefined && performance.now() + waitMs >= call.deadlineAt) return undefined;
