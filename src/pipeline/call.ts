@@ -205,10 +205,6 @@ export function stopCall(call: PipelineCall, reason: StopReason): void {
 /** The longest delay `setTimeout` takes (a longer one fires at once). */
 export const MAX_TIMER_MS = 2_147_483_647;
 
-function onCallTimeout(call: PipelineCall): void {
-  stopCall(call, 'timeout');
-}
-
 /** Starts (or restarts, `elapsed` ms into the call) the call's deadline; a controller gives the tool a signal that fires at it. */
 export function armDeadline(call: PipelineCall, timeoutMs: number, elapsed = 0): void {
   if (!(timeoutMs > 0) || timeoutMs === Number.POSITIVE_INFINITY) return;
@@ -217,7 +213,7 @@ export function armDeadline(call: PipelineCall, timeoutMs: number, elapsed = 0):
   if (call.timer !== undefined) clearTimeout(call.timer);
   if (elapsed >= timeoutMs) return stopCall(call, 'timeout');
   call.deadlineAt = performance.now() + timeoutMs - elapsed;
-  call.timer = setTimeout(onCallTimeout, Math.min(timeoutMs - elapsed, MAX_TIMER_MS), call);
+  call.timer = setTimeout(stopCall, Math.min(timeoutMs - elapsed, MAX_TIMER_MS), call, 'timeout');
 }
 
 /** What a step answers: nothing (go on, unless it ended the call) or something pending to wait for. */
