@@ -159,7 +159,6 @@ export class OrchestratorHost implements CallHost {
    * 0.456-0.467 against 0.349-0.370, a miss of its 0.45 target: `npm run bench -- --only P1`, alternating).
    */
   firstCall: PipelineCall | undefined = undefined;
-  callCount = 0;
   onAllSettled: (() => void) | undefined = undefined;
   #running = 0;
   /** Calls waiting for a slot, oldest first, linked by `nextQueued`: taking the first costs the same however long the queue. */
@@ -211,7 +210,6 @@ export class OrchestratorHost implements CallHost {
       call.next = first;
     }
     this.firstCall = call;
-    this.callCount++;
     if (this.#onCallEnd !== undefined) call.startedAt = performance.now();
     if (this.onCallStart !== undefined) callHook(this.onCallStart, startEvent(call));
   }
@@ -253,7 +251,7 @@ export class OrchestratorHost implements CallHost {
       this.#releaseSlot();
     }
     this.#untrack(call);
-    if (this.onAllSettled !== undefined && this.callCount === 0) this.onAllSettled();
+    if (this.onAllSettled !== undefined && this.firstCall === undefined) this.onAllSettled();
     if (this.#onCallEnd !== undefined) this.#callEndHook(call);
     call.resolve(this.answer(call));
   }
@@ -297,7 +295,6 @@ export class OrchestratorHost implements CallHost {
     else return; // never tracked
     if (next !== undefined) next.previous = previous;
     call.previous = call.next = undefined;
-    this.callCount--;
   }
 
   /** Hands the slot of a finished call to the next live queued call (a call stopped while queued is passed over), or frees it. */
@@ -477,7 +474,7 @@ export class ToolOrchestrator {
   /** Waits for the calls in flight until `budget` ms, then aborts those still running; answers how many. */
   async #settleCalls(budget: number): Promise<number> {
     const host = this.#host;
-    if (host.callCount === 0) return 0;
+    if (host.firstCall === undefined) return 0;
     const settled = new Promise<void>((resolve) => {
       host.onAllSettled = resolve;
     });
