@@ -302,6 +302,7 @@ export class OrchestratorHost implements CallHost {
     for (let next = this.#firstQueued; next !== undefined; next = this.#firstQueued) {
       this.#firstQueued = next.nextQueued;
       if (this.#firstQueued === undefined) this.#lastQueued = undefined;
+      next.nextQueued = undefined; // a call out of the queue holds none of the calls behind it
       if (next.done || !next.queued) continue;
       next.queued = false;
       this.#queued--;

@@ -7,6 +7,8 @@ import {
   type CallStartEvent,
   type ToolExecutionContext,
 } from '../../src/index.js';
+import { OrchestratorHost } from '../../src/orchestrator.js';
+import { PipelineCall } from '../../src/pipeline/call.js';
 import { caller, callTool, deferred, hangingTool, makeTool, sleep, useOrchestrators } from './helpers.js';
 
 const orchestrator = useOrchestrators();
@@ -676,6 +678,19 @@ describe('concurrency', () => {
     const results = await Promise.all(calls);
     expect(results.map((result) => result.errorDetails?.code ?? result.output)).toEqual([0, 1, 'ABORTED', 3]);
     expect(ran).toEqual([0, 1, 3]);
+  });
+
+  it('a call given a slot out of the queue holds none of the calls still queued behind it', () => {
+    const host = new OrchestratorHost(undefined, { maxConcurrency: 1 });
+    const [running, first, second] = [0, 1, 2].map(() => new PipelineCall(host));
+    expect(host.acquireSlot(running!)).toBeUndefined();
+    void host.acquireSlot(first!);
+    void host.acquireSlot(second!);
+    expect(first!.nextQueued).toBe(second);
+    host.settle(running!);
+    expect(first!.holdsSlot).toBe(true);
+    expect(first!.nextQueued).toBeUndefined(); // else a long call would keep every later queued call alive
+    expect(second!.queued).toBe(true);
   });
 
   it('a queued call times out at its deadline without running', async () => {
