@@ -7,6 +7,7 @@
  * ends before the call's deadline. The deadline, the approval and the concurrency slot are the
  * call's, so they cover every attempt.
  */
+import { isObject } from '../schema/walk.js';
 import type { ITool } from '../tool.js';
 import type { PipelineCall } from './call.js';
 import { declaredError } from './steps/declared-failure.js';
@@ -31,10 +32,9 @@ export function retryPolicyProblem(policy: RetryPolicy): string | undefined {
  */
 function isRetryableFailure(result: unknown, tool: ITool): boolean {
   try {
-    const failure = result as { success?: unknown; retryable?: unknown; code?: unknown } | null;
-    if (failure === null || typeof failure !== 'object' || failure.success !== false) return false;
-    if (typeof failure.retryable === 'boolean') return failure.retryable;
-    return declaredError(tool, failure.code)?.retryable === true;
+    if (!isObject(result) || result.success !== false) return false;
+    if (typeof result.retryable === 'boolean') return result.retryable;
+    return declaredError(tool, result.code)?.retryable === true;
   } catch {
     return false; // a result whose fields cannot be read is never retried
   }
