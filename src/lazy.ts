@@ -2,6 +2,7 @@ import type { ContentKind } from './caller/content.js';
 import { ToolsmithError } from './errors.js';
 import type { ToolExecutionContext } from './context.js';
 import type { JSONSchemaObject } from './schema/validation.js';
+import { isObject } from './schema/walk.js';
 import type { ITool, ToolExecutionResult } from './tool.js';
 import type { ToolDescription } from './tool-description.js';
 
@@ -213,11 +214,9 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
     // A loader that throws or answers a non-promise becomes a rejected load, not an exception.
     return (state.loading ??= new Promise<ITool>((resolve) => resolve(this.#set.load(this.#entry)))
       .then((tool) => {
-        if (tool === null || typeof tool !== 'object' || tool.name !== this.name) {
-          throw new ToolsmithError(
-            'INVALID_TOOL',
-            `The loader of tool '${this.name}' answered ${tool === null || typeof tool !== 'object' ? 'no tool' : `tool '${String(tool.name)}'`}.`,
-          );
+        if (!isObject(tool) || tool.name !== this.name) {
+          const answered = isObject(tool) ? `tool '${String(tool.name)}'` : 'no tool';
+          throw new ToolsmithError('INVALID_TOOL', `The loader of tool '${this.name}' answered ${answered}.`);
         }
         return tool;
       })

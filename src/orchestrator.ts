@@ -146,8 +146,7 @@ export class OrchestratorHost implements CallHost {
   readonly defaultTimeoutMs: number | undefined;
   readonly retry: RetryPolicy | undefined;
   readonly maxCompositionDepth: number;
-  readonly limitsConcurrency: boolean;
-  readonly #maxConcurrency: number | undefined;
+  readonly maxConcurrency: number | undefined;
   readonly #maxQueue: number;
   readonly #disabled: ReadonlySet<string>;
   readonly onCallStart: ((event: CallStartEvent) => void) | undefined;
@@ -160,10 +159,11 @@ export class OrchestratorHost implements CallHost {
    * 0.456-0.467 against 0.349-0.370, a miss of its 0.45 target: `npm run bench -- --only P1`, alternating).
    */
   firstCall: PipelineCall | undefined = undefined;
-  callCount = 0;
   onAllSettled: (() => void) | undefined = undefined;
   #running = 0;
-  #queue: PipelineCall[] = [];
+  /** Calls waiting for a slot, oldest first, linked by `nextQueued`: taking the first costs the same however long the queue. */
+  #firstQueued: PipelineCall | undefined = undefined;
+  #lastQueued: PipelineCall | undefined = undefined;
   #queued = 0;
 
   constructor(orchestrator: ToolOrchestrator | undefined, options: ToolOrchestratorOptions) {
@@ -177,15 +177,14 @@ export class OrchestratorHost implements CallHost {
     const retryProblem = options.retry === undefined ? undefined : retryPolicyProblem(options.retry);
     if (retryProblem !== undefined) throw new ToolsmithError('INVALID_TOOL', retryProblem);
     this.maxCompositionDepth = options.maxCompositionDepth ?? DEFAULT_MAX_COMPOSITION_DEPTH;
-    this.#maxConcurrency = options.maxConcurrency;
-    this.limitsConcurrency = options.maxConcurrency !== undefined;
+    this.maxConcurrency = options.maxConcurrency;
     this.#maxQueue = options.maxQueue ?? Number.POSITIVE_INFINITY;
     this.#disabled = new Set(options.disabledTools ?? []);
     this.onCallStart = options.hooks?.onCallStart?.bind(options.hooks);
     this.onCallReport = options.hooks?.onCallReport?.bind(options.hooks);
     this.#onCallEnd = options.hooks?.onCallEnd?.bind(options.hooks);
     checkPositiveInteger('maxCompositionDepth', options.maxCompositionDepth);
-    checkPositiveInteger('maxConcurrency', this.#maxConcurrency);
+    checkPositiveInteger('maxConcurrency', this.maxConcurrency);
     checkPositiveInteger('maxContentBytes', options.maxContentBytes);
   }
 
@@ -211,14 +210,13 @@ export class OrchestratorHost implements CallHost {
       call.next = first;
     }
     this.firstCall = call;
-    this.callCount++;
     if (this.#onCallEnd !== undefined) call.startedAt = performance.now();
     if (this.onCallStart !== undefined) callHook(this.onCallStart, startEvent(call));
   }
 
   acquireSlot(call: PipelineCall): Promise<void> | undefined {
-    if (this.#maxConcurrency === undefined) return undefined;
-    if (this.#running < this.#maxConcurrency) {
+    if (this.maxConcurrency === undefined) return undefined;
+    if (this.#running < this.maxConcurrency) {
       this.#running++;
       call.holdsSlot = true;
       return undefined;
@@ -234,7 +232,9 @@ export class OrchestratorHost implements CallHost {
     }
     call.queued = true;
     this.#queued++;
-    this.#queue.push(call);
+    if (this.#lastQueued === undefined) this.#firstQueued = call;
+    else this.#lastQueued.nextQueued = call;
+    this.#lastQueued = call;
     return new Promise((resolve) => {
       call.grant = resolve;
     });
@@ -251,7 +251,7 @@ export class OrchestratorHost implements CallHost {
       this.#releaseSlot();
     }
     this.#untrack(call);
-    if (this.onAllSettled !== undefined && this.callCount === 0) this.onAllSettled();
+    if (this.onAllSettled !== undefined && this.firstCall === undefined) this.onAllSettled();
     if (this.#onCallEnd !== undefined) this.#callEndHook(call);
     call.resolve(this.answer(call));
   }
@@ -295,12 +295,14 @@ export class OrchestratorHost implements CallHost {
     else return; // never tracked
     if (next !== undefined) next.previous = previous;
     call.previous = call.next = undefined;
-    this.callCount--;
   }
 
   /** Hands the slot of a finished call to the next live queued call (a call stopped while queued is passed over), or frees it. */
   #releaseSlot(): void {
-    for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) {
+    for (let next = this.#firstQueued; next !== undefined; next = this.#firstQueued) {
+      this.#firstQueued = next.nextQueued;
+      if (this.#firstQueued === undefined) this.#lastQueued = undefined;
+      next.nextQueued = undefined; // a call out of the queue holds none of the calls behind it
       if (next.done || !next.queued) continue;
       next.queued = false;
       this.#queued--;
@@ -473,7 +475,7 @@ export class ToolOrchestrator {
   /** Waits for the calls in flight until `budget` ms, then aborts those still running; answers how many. */
   async #settleCalls(budget: number): Promise<number> {
     const host = this.#host;
-    if (host.callCount === 0) return 0;
+    if (host.firstCall === undefined) return 0;
     const settled = new Promise<void>((resolve) => {
       host.onAllSettled = resolve;
     });

@@ -39,8 +39,8 @@ export interface CallHost {
   readonly onCallReport: ((event: CallReportEvent) => void) | undefined;
   /** True for a tool disabled by configuration (`TOOL_DISABLED`). */
   isDisabled(tool: ITool): boolean;
-  /** False when `acquireSlot` always answers "run now" (no concurrency limit). */
-  readonly limitsConcurrency: boolean;
+  /** Most calls executing at once; undefined: no limit, `acquireSlot` always answers "run now". */
+  readonly maxConcurrency: number | undefined;
   /** The steps a plain call of `entry` skips (`planSteps` of the driver, which the steps cannot import). */
   planSteps(entry: RegisteredTool): number;
   /** Called with a lazy tool once it has loaded (the orchestrator attaches composed tools to itself). */
@@ -103,6 +103,7 @@ export class PipelineCall {
   queued = false;
   holdsSlot = false;
   grant: (() => void) | undefined = undefined;
+  nextQueued: PipelineCall | undefined = undefined;
   /** Neighbours in the host's list of calls in flight (a list, not a Set: no hashing per call, which P1 needs). */
   previous: PipelineCall | undefined = undefined;
   next: PipelineCall | undefined = undefined;
@@ -204,10 +205,6 @@ export function stopCall(call: PipelineCall, reason: StopReason): void {
 /** The longest delay `setTimeout` takes (a longer one fires at once). */
 export const MAX_TIMER_MS = 2_147_483_647;
 
-function onCallTimeout(call: PipelineCall): void {
-  stopCall(call, 'timeout');
-}
-
 /** Starts (or restarts, `elapsed` ms into the call) the call's deadline; a controller gives the tool a signal that fires at it. */
 export function armDeadline(call: PipelineCall, timeoutMs: number, elapsed = 0): void {
   if (!(timeoutMs > 0) || timeoutMs === Number.POSITIVE_INFINITY) return;
@@ -216,7 +213,7 @@ export function armDeadline(call: PipelineCall, timeoutMs: number, elapsed = 0):
   if (call.timer !== undefined) clearTimeout(call.timer);
   if (elapsed >= timeoutMs) return stopCall(call, 'timeout');
   call.deadlineAt = performance.now() + timeoutMs - elapsed;
-  call.timer = setTimeout(onCallTimeout, Math.min(timeoutMs - elapsed, MAX_TIMER_MS), call);
+  call.timer = setTimeout(stopCall, Math.min(timeoutMs - elapsed, MAX_TIMER_MS), call, 'timeout');
 }
 
 /** What a step answers: nothing (go on, unless it ended the call) or something pending to wait for. */

@@ -84,12 +84,16 @@ const PLANNED_STEPS = 30;
  */
 export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, from: number) => void {
   const runFrom = (call: PipelineCall, from: number): void => {
-    for (let index = from; index < steps.length; index++) {
-      if (index < PLANNED_STEPS && (call.skip & (1 << index)) !== 0) continue;
-      if (stopped(call, index, steps[index]!.run(call))) return;
+    try {
+      for (let index = from; index < steps.length; index++) {
+        if (index < PLANNED_STEPS && (call.skip & (1 << index)) !== 0) continue;
+        if (stopped(call, index, steps[index]!.run(call))) return;
+      }
+      // A call must end at a step (the last one answers it); this guard leaves no call unanswered.
+      internalError(call, new Error('the call pipeline ended without an answer'));
+    } catch (error) {
+      internalError(call, error);
     }
-    // A call must end at a step (the last one answers it); this guard leaves no call unanswered.
-    internalError(call, new Error('the call pipeline ended without an answer'));
   };
   /** True when the call stopped at this step: answered, or waiting for what the step returned. */
   const stopped = (call: PipelineCall, index: number, pending: StepOutcome): boolean => {
@@ -122,13 +126,7 @@ export function createDriver(steps: readonly CallStep[]): (call: PipelineCall, f
     );
     return true;
   };
-  return (call, from) => {
-    try {
-      runFrom(call, from);
-    } catch (error) {
-      internalError(call, error);
-    }
-  };
+  return runFrom;
 }
 
 const runSteps = createDriver(CALL_STEPS);

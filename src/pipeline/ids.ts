@@ -8,14 +8,10 @@ const HEX = '0123456789abcdef';
 
 /** A random identifier in the UUID v4 layout (`xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`), from `Math.random`. */
 export function randomId(): string {
-  let out = '';
-  for (let index = 0; index < 36; index++) {
-    if (index === 8 || index === 13 || index === 18 || index === 23) out += '-';
-    else if (index === 14) out += '4';
-    else if (index === 19) out += HEX[8 + Math.floor(Math.random() * 4)];
-    else out += HEX[Math.floor(Math.random() * 16)];
-  }
-  return out;
+  // `x`: any hex digit; `y`: the variant's, 8 to b.
+  return 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (placeholder) =>
+    placeholder === 'x' ? HEX[Math.floor(Math.random() * 16)]! : HEX[8 + Math.floor(Math.random() * 4)]!,
+  );
 }
 
 const DIGITS = '0123456789abcdefghijklmnopqrstuv';

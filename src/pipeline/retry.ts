@@ -7,6 +7,7 @@
  * ends before the call's deadline. The deadline, the approval and the concurrency slot are the
  * call's, so they cover every attempt.
  */
+import { isObject } from '../schema/walk.js';
 import type { ITool } from '../tool.js';
 import type { PipelineCall } from './call.js';
 import { declaredError } from './steps/declared-failure.js';
@@ -31,10 +32,9 @@ export function retryPolicyProblem(policy: RetryPolicy): string | undefined {
  */
 function isRetryableFailure(result: unknown, tool: ITool): boolean {
   try {
-    const failure = result as { success?: unknown; retryable?: unknown; code?: unknown } | null;
-    if (failure === null || typeof failure !== 'object' || failure.success !== false) return false;
-    if (typeof failure.retryable === 'boolean') return failure.retryable;
-    return declaredError(tool, failure.code)?.retryable === true;
+    if (!isObject(result) || result.success !== false) return false;
+    if (typeof result.retryable === 'boolean') return result.retryable;
+    return declaredError(tool, result.code)?.retryable === true;
   } catch {
     return false; // a result whose fields cannot be read is never retried
   }
@@ -55,11 +55,11 @@ function mayRetry(tool: ITool): boolean {
  * same failure again, which then stands.
  */
 export function nextAttempt(call: PipelineCall, answer: unknown): PromiseLike<unknown> | undefined {
-  if (!isRetryableFailure(answer, call.entry!.tool)) return undefined;
+  const tool = call.entry!.tool;
+  if (!isRetryableFailure(answer, tool)) return undefined;
   const policy = call.details.retry ?? call.host.retry;
   if (policy === undefined) return undefined;
   if (call.attempts === 0) call.attempts = 1;
-  const tool = call.entry!.tool;
   if (call.attempts >= policy.attempts || !mayRetry(tool)) return undefined;
   const waitMs = (policy.backoffMs ?? 0) * 2 ** (call.attempts - 1);
   if (call.deadlineAt !== undefined && performance.now() + waitMs >= call.deadlineAt) return undefined;

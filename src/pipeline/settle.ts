@@ -24,21 +24,12 @@ export function follow<T>(
     if (pending instanceof Promise) promiseThen.call(pending, onValue as (value: unknown) => void, onError);
     else Promise.resolve(pending).then(onValue, onError);
   } catch (error) {
-    if (!subscribePinned(pending, onValue as (value: unknown) => void, onError)) onError(error);
-  }
-}
-
-function subscribePinned(
-  pending: unknown,
-  onValue: (value: unknown) => void,
-  onError: (error: unknown) => void,
-): boolean {
-  try {
-    Object.defineProperty(pending, 'constructor', { value: Promise, configurable: true, writable: true });
-    promiseThen.call(pending, onValue, onError);
-    return true;
-  } catch {
-    return false; // not a promise, or one that cannot be changed: nothing to subscribe to
+    try {
+      Object.defineProperty(pending, 'constructor', { value: Promise, configurable: true, writable: true });
+      promiseThen.call(pending, onValue as (value: unknown) => void, onError);
+    } catch {
+      onError(error); // not a promise, or one that cannot be changed: nothing to subscribe to
+    }
   }
 }
 

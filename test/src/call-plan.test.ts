@@ -14,7 +14,7 @@ function host(settings: Partial<CallHost> = {}): CallHost {
     requireApproval: 'side-effects',
     approvalGate: undefined,
     allowSideEffects: false,
-    limitsConcurrency: false,
+    maxConcurrency: undefined,
     isDisabled: () => false,
     ...settings,
   } as CallHost;
@@ -45,7 +45,7 @@ describe('the plan of a registration: the steps a plain call skips', () => {
       requiredCapabilities: ['cap:x'],
       hasSideEffects: true,
     });
-    expect(skipped(busy, host({ approvalGate: async () => true, limitsConcurrency: true }))).toEqual(['budget']);
+    expect(skipped(busy, host({ approvalGate: async () => true, maxConcurrency: 1 }))).toEqual(['budget']);
     expect(skipped(makeTool('t'), host({ defaultTimeoutMs: 5 }))).not.toContain('deadline');
     expect(skipped(makeTool('t'), host({ isDisabled: () => true }))).not.toContain('permissions');
     expect(skipped(makeTool('t'), host({ requireApproval: 'always' }))).not.toContain('approval');

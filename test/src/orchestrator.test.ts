@@ -7,6 +7,8 @@ import {
   type CallStartEvent,
   type ToolExecutionContext,
 } from '../../src/index.js';
+import { OrchestratorHost } from '../../src/orchestrator.js';
+import { PipelineCall } from '../../src/pipeline/call.js';
 import { caller, callTool, deferred, hangingTool, makeTool, sleep, useOrchestrators } from './helpers.js';
 
 const orchestrator = useOrchestrators();
@@ -659,6 +661,38 @@ describe('concurrency', () => {
     expect(execute).toHaveBeenCalledTimes(2);
   });
 
+  it('queued calls run in the order they came, a call stopped while queued passed over', async () => {
+    const release = deferred();
+    const ran: number[] = [];
+    const execute = async (args: { n: number }) => {
+      ran.push(args.n);
+      if (args.n === 0) await release.promise;
+      return { success: true, output: args.n };
+    };
+    const o = orchestrator({ tools: [makeTool('slow', { execute })], maxConcurrency: 1 });
+    const controller = new AbortController();
+    const calls = [0, 1, 2, 3].map((n) => callTool(o, 'slow', { n }, n === 2 ? { signal: controller.signal } : {}));
+    await sleep(1);
+    controller.abort();
+    release.resolve();
+    const results = await Promise.all(calls);
+    expect(results.map((result) => result.errorDetails?.code ?? result.output)).toEqual([0, 1, 'ABORTED', 3]);
+    expect(ran).toEqual([0, 1, 3]);
+  });
+
+  it('a call given a slot out of the queue holds none of the calls still queued behind it', () => {
+    const host = new OrchestratorHost(undefined, { maxConcurrency: 1 });
+    const [running, first, second] = [0, 1, 2].map(() => new PipelineCall(host));
+    expect(host.acquireSlot(running!)).toBeUndefined();
+    void host.acquireSlot(first!);
+    void host.acquireSlot(second!);
+    expect(first!.nextQueued).toBe(second);
+    host.settle(running!);
+    expect(first!.holdsSlot).toBe(true);
+    expect(first!.nextQueued).toBeUndefined(); // else a long call would keep every later queued call alive
+    expect(second!.queued).toBe(true);
+  });
+
   it('a queued call times out at its deadline without running', async () => {
     const execute = vi.fn(() => new Promise<never>(() => {}));
     const o = orchestrator({ tools: [makeTool('hang', { execute })], maxConcurrency: 1 });
@@ -784,6 +818,24 @@ describe('shutdown', () => {
     expect(quickShutdown).toHaveBeenCalledTimes(1);
     expect(o.listTools()).toEqual([]);
     expect(() => o.registerTool(makeTool('late'))).toThrow(expect.objectContaining({ code: 'SHUTTING_DOWN' }));
+  });
+
+  it('clears its deadline timers when the calls in flight settle before the deadline', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const release = deferred();
+      const o = new ToolOrchestrator({
+        tools: [makeTool('quick', { execute: async () => (await release.promise, { success: true, output: 'q' }) })],
+      });
+      const call = callTool(o, 'quick');
+      const shutdown = o.shutdown({ timeoutMs: 60_000 });
+      release.resolve();
+      expect((await call).output).toBe('q');
+      expect(await shutdown).toEqual({ abortedCalls: 0, errors: [] });
+      expect(vi.getTimerCount()).toBe(0); // neither the calls' deadline nor the tools' outlives the drain
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('resolves an approval-pending call when shutdown aborts it; the tool never starts', async () => {

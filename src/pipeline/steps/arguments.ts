@@ -1,6 +1,7 @@
 import { describeThrown, truncateText } from '../../errors.js';
 import { describeArgumentProblems } from '../../feedback/problems.js';
 import type { ValidationIssue } from '../../schema/validation.js';
+import { isObject } from '../../schema/walk.js';
 import { failCall, failWith, type PipelineCall, type CallStepImplementation } from '../call.js';
 import { ToolCallFailure, thrownFailure } from '../failure.js';
 import type { ITool } from '../../tool.js';
@@ -46,24 +47,17 @@ function validateArgsIssues(tool: ITool, args: Record<string, unknown>): Validat
     return [{ path: '', message: '(root) was rejected by the tool', keyword: 'validateArgs', params: {} }];
   }
   return errors.slice(0, 100).map((error): ValidationIssue => {
-    if (error !== null && typeof error === 'object') {
-      const record = error as Record<string, unknown>;
-      const path =
-        typeof record.path === 'string'
-          ? record.path
-          : typeof record.instancePath === 'string'
-            ? record.instancePath
-            : '';
-      const text = typeof record.message === 'string' ? truncateText(record.message, 1000) : 'is invalid';
-      return {
-        path,
-        message: text.startsWith(path) && path !== '' ? text : `${path === '' ? '(root)' : truncateText(path)} ${text}`,
-        keyword: typeof record.keyword === 'string' ? record.keyword : 'validateArgs',
-        params:
-          record.params !== null && typeof record.params === 'object' ? (record.params as Record<string, unknown>) : {},
-      };
-    }
-    return { path: '', message: `(root) ${describeThrown(error, 1000)}`, keyword: 'validateArgs', params: {} };
+    if (!isObject(error))
+      return { path: '', message: `(root) ${describeThrown(error, 1000)}`, keyword: 'validateArgs', params: {} };
+    const path =
+      typeof error.path === 'string' ? error.path : typeof error.instancePath === 'string' ? error.instancePath : '';
+    const text = typeof error.message === 'string' ? truncateText(error.message, 1000) : 'is invalid';
+    return {
+      path,
+      message: text.startsWith(path) && path !== '' ? text : `${path === '' ? '(root)' : truncateText(path)} ${text}`,
+      keyword: typeof error.keyword === 'string' ? error.keyword : 'validateArgs',
+      params: isObject(error.params) ? error.params : {},
+    };
   });
 }
 

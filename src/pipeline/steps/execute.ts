@@ -13,7 +13,7 @@ export const slotStep: CallStepImplementation = {
     return call.host.acquireSlot(call);
   },
   plain(_entry, host) {
-    return !host.limitsConcurrency;
+    return host.maxConcurrency === undefined;
   },
 };
 

@@ -75,12 +75,6 @@ function tooDeep(call: PipelineCall, chain: readonly string[]): void {
   );
 }
 
-function describeKind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
-}
-
 /** `INVALID_REQUEST` for arguments that are not a JSON object: `why`, after the tool's name. */
 function invalid(toolName: string, why: string): ToolCallFailure {
   return new ToolCallFailure('INVALID_REQUEST', `Arguments for tool '${truncateText(toolName)}' ${why}`);
@@ -108,8 +102,10 @@ function readArguments(raw: unknown, toolName: string): Record<string, unknown> 
   } catch {
     isArray = false; // a revoked Proxy: the copy below says it is not JSON data
   }
-  if (value === null || typeof value !== 'object' || isArray)
-    return invalid(toolName, `must be a JSON object or a JSON string of one; got ${describeKind(value)}.`);
+  if (value === null || typeof value !== 'object' || isArray) {
+    const kind = value === null ? 'null' : isArray ? 'an array' : `a ${typeof value}`;
+    return invalid(toolName, `must be a JSON object or a JSON string of one; got ${kind}.`);
+  }
   try {
     if (typeof raw !== 'string') return copyJsonValue(value as Record<string, unknown>);
     checkJsonDepth(value); // parsed text is the call's own already: only its depth is checked, nothing copied

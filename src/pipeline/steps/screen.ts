@@ -30,10 +30,8 @@ export const signalStep: CallStepImplementation = {
       callerTurn: details.callerTurn,
     };
     // Only a call someone listens to gets reporting functions (a plain call allocates nothing for them).
-    if (details.reporter !== undefined || call.host.onCallReport !== undefined) {
-      const reporter = withReportHook(details.reporter, call.host.onCallReport, call);
-      if (reporter !== undefined) Object.assign(call.context, reportingFunctions(reporter));
-    }
+    const reporter = withReportHook(details.reporter, call.host.onCallReport, call);
+    if (reporter !== undefined) Object.assign(call.context, reportingFunctions(reporter));
     const chain = details[CALL_CHAIN];
     if (chain !== undefined)
       (call.context as ToolExecutionContext & { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN] = chain;
