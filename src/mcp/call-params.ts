@@ -17,13 +17,11 @@ export function kindOf(value: unknown): string {
 
 /** What is wrong with a `tools/call` request's params, or `undefined` when they can be routed. */
 export function invalidCallParams(params: unknown): string | undefined {
-  if (params === null || typeof params !== 'object' || Array.isArray(params))
-    return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
+  if (kindOf(params) !== 'an object') return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
   if (typeof name !== 'string' || name === '')
     return `tools/call needs params.name, the tool's name as a non-empty string; got ${name === '' ? 'an empty string' : kindOf(name)}.`;
-  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+  if (args !== undefined && kindOf(args) !== 'an object')
     return `tools/call params.arguments must be an object (the tool's input); got ${kindOf(args)} for tool '${truncateText(name)}'.`;
-  }
   return undefined;
 }
