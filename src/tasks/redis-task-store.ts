@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import {
   CREATE_SCRIPT,
   FINISH_SCRIPT,
@@ -113,9 +114,8 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     private readonly subscriber: RedisClient,
     private readonly errorReply: typeof import('redis').ErrorReply,
     options: RedisTaskStoreOptions,
-    replicaId: string,
   ) {
-    super(replicaId, options);
+    super(options.replicaId ?? `${hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`, options);
     this.location = redactUrl(options.url);
     this.prefix = options.keyPrefix ?? 'toolsmith:';
     this.channel = `${this.prefix}task-cancel:`;
@@ -126,13 +126,13 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
 
   /** Connects two clients (commands, and the cancel subscription) and answers the store, or a clear error. */
   static async connect(options: RedisTaskStoreOptions): Promise<RedisTaskStore> {
+    const location = redactUrl(options.url);
     if (!URL.canParse(options.url) || !/^rediss?:$/.test(new URL(options.url).protocol)) {
       throw new RangeError(
-        `The Redis task store needs a redis:// or rediss:// URL (redis://host:port), got '${redactUrl(options.url)}'.`,
+        `The Redis task store needs a redis:// or rediss:// URL (redis://host:port), got '${location}'.`,
       );
     }
     resolveTaskStoreTimings(options); // a bad number throws before anything connects
-    const location = redactUrl(options.url);
     let redis: typeof import('redis');
     try {
       redis = await import('redis');
@@ -149,10 +149,8 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       disableOfflineQueue: true,
       socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) },
     });
-    const replicaId =
-      options.replicaId ?? `${(await import('node:os')).hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`;
     const subscriber = client.duplicate();
-    const store = new RedisTaskStore(client, subscriber, redis.ErrorReply, options, replicaId);
+    const store = new RedisTaskStore(client, subscriber, redis.ErrorReply, options);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -161,7 +159,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
           timer = setTimeout(() => reject(store.lastError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
-      await subscriber.subscribe(`${store.channel}${replicaId}`, (message) => store.onCancelMessage(message));
+      await subscriber.subscribe(`${store.channel}${store.replicaId}`, (message) => store.onCancelMessage(message));
     } catch (error) {
       await store.close();
       throw unavailable(location, error);
