@@ -193,15 +193,14 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
   }
 
   private view(record: MemoryRecord): StoredTask {
-    const { seq, createdAt, lastUpdatedAt, expiresAt, retentionMs, inputRequests, inputResponses, ...task } = record;
+    // The record's request and response maps are replaced on each change, never edited: shared as they are.
+    const { seq, createdAt, lastUpdatedAt, expiresAt, retentionMs, ...task } = record;
     return Object.freeze({
       ...task,
       createdAt: new Date(createdAt).toISOString(),
       lastUpdatedAt: new Date(lastUpdatedAt).toISOString(),
       ttlMs: (isTerminalTaskStatus(record.status) ? expiresAt : Date.now() + retentionMs) - createdAt,
       replicaId: this.replicaId,
-      ...(inputRequests === undefined ? {} : { inputRequests: { ...inputRequests } }),
-      ...(inputResponses === undefined ? {} : { inputResponses: { ...inputResponses } }),
     });
   }
 }
