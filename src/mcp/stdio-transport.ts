@@ -36,9 +36,9 @@ function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 }
 
+/** A JSON-RPC error response (an undefined `data` is left out when it is serialized). */
 function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): JSONRPCMessage {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
+  return { jsonrpc: '2.0', id, error: { code, message, data } } as unknown as JSONRPCMessage;
 }
 
 /**
@@ -167,7 +167,6 @@ export class StdioJsonRpcTransport implements Transport {
       return;
     }
     const pieces = this.#pieces;
-    if (pieces.length === 0) return; // an empty line
     const line = (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)).toString('utf8');
     this.#pieces = [];
     this.#size = 0;
@@ -175,7 +174,7 @@ export class StdioJsonRpcTransport implements Transport {
   }
 
   #handleLine(line: string): void {
-    if (line.trim() === '') return;
+    if (line.trim() === '') return; // an empty line
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -254,14 +253,11 @@ export class StdioJsonRpcTransport implements Transport {
       const reason = `Internal error: the answer could not be serialized (${describeThrown(error, 200)}).`;
       json = `${JSON.stringify(errorResponse(id, ErrorCode.InternalError, reason))}\n`;
     }
-    return new Promise((resolve, reject) => {
+    // A write that throws rejects the promise (its executor's throw).
+    return new Promise((resolve) => {
       if (this.#closed) return resolve();
-      try {
-        if (this.output.write(json)) resolve();
-        else this.output.once('drain', resolve);
-      } catch (error) {
-        reject(error);
-      }
+      if (this.output.write(json)) resolve();
+      else this.output.once('drain', resolve);
     });
   }
 
