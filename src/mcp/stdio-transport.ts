@@ -65,7 +65,11 @@ export type MessageInput = NodeJS.ReadableStream & { pause(): unknown; listenerC
 
 /** Options of `StdioJsonRpcTransport`. */
 export interface StdioJsonRpcTransportOptions {
-  /** Longest message in bytes (default `DEFAULT_MAX_MESSAGE_BYTES`); a longer line is answered -32600 and skipped. */
+  /**
+   * Longest JSON-RPC message read, in bytes (default `DEFAULT_MAX_MESSAGE_BYTES`, 10 MiB, as the SDK's
+   * stdio transport). A longer line is answered with a -32600 error (naming its request id when it
+   * can be found) and skipped; the server keeps serving.
+   */
   maxMessageBytes?: number;
 }
 

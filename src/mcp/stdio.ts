@@ -1,17 +1,11 @@
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import { createMcpServerFactory, type McpServerOptions } from './server.js';
-import { type MessageInput, StdioJsonRpcTransport } from './stdio-transport.js';
+import { type MessageInput, StdioJsonRpcTransport, type StdioJsonRpcTransportOptions } from './stdio-transport.js';
 
-/** How `serveStdio` runs: the server options plus the streams (default the process's own). */
-export interface ServeStdioOptions extends McpServerOptions {
+/** How `serveStdio` runs: the server and line reader options plus the streams (default the process's own). */
+export interface ServeStdioOptions extends McpServerOptions, StdioJsonRpcTransportOptions {
   stdin?: MessageInput;
-  /**
-   * Longest JSON-RPC message read, in bytes (default 10 MiB, as the SDK's stdio transport). A longer
-   * line is answered with a -32600 error (naming its request id when it can be found) and skipped;
-   * the server keeps serving.
-   */
-  maxMessageBytes?: number;
   stdout?: NodeJS.WritableStream;
   /** Listen to SIGINT and SIGTERM and close on them (default true). */
   handleSignals?: boolean;
@@ -45,7 +39,7 @@ export async function serveStdio(
   // toolsmith's line reader answers malformed JSON (-32700), non-messages and oversize lines (-32600)
   // and keeps serving; the SDK entry then decides the era from the first message, and each server it
   // builds guards its channel (invalid tools/call params -32602, see `ToolsmithMcpServer`).
-  const transport = new StdioJsonRpcTransport(stdin, stdout, { maxMessageBytes: options.maxMessageBytes });
+  const transport = new StdioJsonRpcTransport(stdin, stdout, options);
   const handle = serveSdkStdio(factory, { transport, onerror: onError });
   // The first end, stream failure or signal stops the server; a later one finds the promise settled.
   let stop!: (why: ServeStdioResult['reason']) => void;
