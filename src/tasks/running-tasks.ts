@@ -22,9 +22,7 @@ export class RunningTasks {
   add(taskId: string): AbortSignal {
     const controller = new AbortController();
     let settle!: () => void;
-    const settled = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
+    const settled = new Promise<void>((resolve) => (settle = resolve));
     this.entries.set(taskId, { controller, settled, settle, wakers: new Set() });
     return controller.signal;
   }
