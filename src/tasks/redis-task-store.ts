@@ -19,7 +19,6 @@ import {
   type RunningTask,
   resolveTaskStoreTimings,
   type StoredTask,
-  type TaskAbortCause,
   type TaskEnding,
   type TaskError,
   type TaskPage,
@@ -200,7 +199,11 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       this.index(owner, taskId),
     ]);
     const task = this.toTask(taskId, answer.task ?? {});
-    const signal = this.running.add(taskId);
+    // However it stops running here (ended, cancelled, lease lost, drained): no lease, no waiting entry.
+    const signal = this.running.add(taskId, () => {
+      this.renewedAt.delete(taskId);
+      this.leaveWaiting(taskId);
+    });
     this.renewedAt.set(taskId, Date.now());
     const finish = async (status: TaskStatus, ending: TaskEnding) => {
       this.holding.set(taskId, '');
@@ -208,8 +211,6 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
         return await this.writeEnding(taskId, status, ending);
       } finally {
         this.holding.delete(taskId);
-        this.leaveWaiting(taskId);
-        this.renewedAt.delete(taskId);
         this.running.settle(taskId);
       }
     };
@@ -318,8 +319,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     const field = ending.result !== undefined ? 'result' : ending.error !== undefined ? 'error' : '';
     // A payload that cannot be serialized throws here, a refusal for good (`writeEnding`).
     const payload = field === '' ? '' : JSON.stringify(ending[field]);
-    const message = ending.statusMessage ?? '';
-    const args = [status, field, payload, message, owner ?? '', this.channel, this.replicaId];
+    const args = [status, field, payload, ending.statusMessage ?? '', owner ?? '', this.channel, this.replicaId];
     return this.outcome(taskId, await this.run(FINISH_SCRIPT, taskId, args), status);
   }
 
@@ -377,13 +377,6 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     void this.command(['ZREM', key, taskId]).catch(() => undefined);
   }
 
-  /** Stops a task this replica runs, if it does: no lease, no waiting entry, its signal fired. */
-  protected override stop(taskId: string, kind: TaskAbortCause, message: string): void {
-    this.renewedAt.delete(taskId);
-    this.leaveWaiting(taskId);
-    super.stop(taskId, kind, message);
-  }
-
   private onCancelMessage(message: string): void {
     const [taskId = '', kind, ...rest] = message.split('\n');
     if (kind === 'answered') return this.running.poke(taskId);
@@ -391,7 +384,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     const reason =
       rest.join('\n') ||
       (elsewhere ? `Task '${taskId}' was ended by another replica.` : 'Cancelled by the client (tasks/cancel).');
-    this.stop(taskId, elsewhere ? 'ended-elsewhere' : 'cancelled', reason);
+    this.running.abort(taskId, elsewhere ? 'ended-elsewhere' : 'cancelled', reason);
   }
 
   /** Renews the lease of every running task; fires the signal of one that ended elsewhere or whose lease is lost. */
@@ -410,17 +403,17 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
             this.renewedAt.set(taskId, Date.now());
           } else if (task === undefined) {
             const message = `Task '${taskId}' is gone from ${this.location} (Redis restarted without persistence, or the key was evicted); its result cannot be stored.`;
-            this.stop(taskId, 'lease-lost', message);
+            this.running.abort(taskId, 'lease-lost', message);
           } else if (task.status === 'cancelled') {
-            this.stop(taskId, 'cancelled', task.statusMessage ?? 'Cancelled by the client.');
+            this.running.abort(taskId, 'cancelled', task.statusMessage ?? 'Cancelled by the client.');
           } else {
             const message = task.statusMessage ?? `Task '${taskId}' was ${task.status} by another replica.`;
-            this.stop(taskId, /stopped renewing/.test(message) ? 'lease-lost' : 'ended-elsewhere', message);
+            this.running.abort(taskId, /stopped renewing/.test(message) ? 'lease-lost' : 'ended-elsewhere', message);
           }
         } catch (error) {
           const renewed = this.renewedAt.get(taskId) ?? 0;
           if (Date.now() - renewed > this.timings.leaseMs) {
-            this.stop(
+            this.running.abort(
               taskId,
               'lease-lost',
               `Replica '${this.replicaId}' could not renew the lease of task '${taskId}' for ${this.timings.leaseMs} ms: ${(error as Error).message}`,
