@@ -1,4 +1,5 @@
 import { truncateText } from '../errors.js';
+import { isObject } from '../schema/walk.js';
 
 /*
  * The check of a `tools/call` request's params that every transport of the MCP server runs before
@@ -17,11 +18,11 @@ export function kindOf(value: unknown): string {
 
 /** What is wrong with a `tools/call` request's params, or `undefined` when they can be routed. */
 export function invalidCallParams(params: unknown): string | undefined {
-  if (kindOf(params) !== 'an object') return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
-  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (!isObject(params)) return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
+  const { name, arguments: args } = params;
   if (typeof name !== 'string' || name === '')
     return `tools/call needs params.name, the tool's name as a non-empty string; got ${name === '' ? 'an empty string' : kindOf(name)}.`;
-  if (args !== undefined && kindOf(args) !== 'an object')
+  if (args !== undefined && !isObject(args))
     return `tools/call params.arguments must be an object (the tool's input); got ${kindOf(args)} for tool '${truncateText(name)}'.`;
   return undefined;
 }

@@ -8,6 +8,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { describeThrown, truncateText } from '../errors.js';
+import { isObject } from '../schema/walk.js';
 import { invalidCallParams, kindOf } from './call-params.js';
 import { WrappingTransport } from './wrapping-transport.js';
 
@@ -110,9 +111,7 @@ export class StdioJsonRpcTransport implements Transport {
     }
   };
 
-  readonly #onError = (error: Error): void => {
-    this.onerror?.(error);
-  };
+  readonly #onError = (error: Error): void => this.onerror?.(error);
 
   async start(): Promise<void> {
     if (this.#started) throw new Error('StdioJsonRpcTransport already started.');
@@ -194,7 +193,7 @@ export class StdioJsonRpcTransport implements Transport {
       this.onmessage?.(value as JSONRPCMessage);
       return;
     }
-    const record = kindOf(value) === 'an object' ? (value as Record<string, unknown>) : undefined;
+    const record = isObject(value) ? value : undefined;
     // A broken response (to a request of the server's) is reported, not answered: answering it could start a loop.
     if (record !== undefined && ('result' in record || 'error' in record) && !('method' in record)) {
       this.onerror?.(new Error(`Ignored an invalid JSON-RPC response: ${truncateText(line)}`));
@@ -204,13 +203,7 @@ export class StdioJsonRpcTransport implements Transport {
     // A request whose params are not an object (an array: by position) is a request MCP cannot read:
     // Invalid params, as the HTTP server and the SDK answer it, not Invalid Request.
     const { jsonrpc, method, params } = record ?? {};
-    if (
-      id !== null &&
-      jsonrpc === '2.0' &&
-      typeof method === 'string' &&
-      params !== undefined &&
-      kindOf(params) !== 'an object'
-    ) {
+    if (id !== null && jsonrpc === '2.0' && typeof method === 'string' && params !== undefined && !isObject(params)) {
       const problem =
         method === 'tools/call'
           ? invalidCallParams(params)!
